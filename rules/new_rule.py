@@ -1,0 +1,913 @@
+"""New Rule: candy immune systems. Rules text `seeds/new-rule.txt`, gaps ruled in RULINGS.md.
+
+A round: in seat order each player still in draws two candies blindly and keeps them or
+swaps them for one of a chosen colour; then everyone secretly picks a colour they hold, the
+picks are revealed together, and the most-picked colours infect everyone at the strength of
+their count; each player pays that many levels or is out.
+
+Choices this module makes where RULINGS.md is silent (also in docs/rules/new-rule.md):
+- The two candies of a paid level may be of different non-infection colours.
+- The game also ends when fewer than two players are still in.
+- Players who are out rank by the round they went out (later is better), ties shared.
+- Bowls are private; their candy totals, payments, swaps and eaten reds are public.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Literal
+
+from .core import Action, Event, RuleError, check_names, seats_text, setup_from_json
+
+__all__ = [
+    "COLOURS",
+    "SYMBOLS",
+    "Setup",
+    "State",
+    "Deal",
+    "Draw",
+    "Drawn",
+    "Keep",
+    "Swap",
+    "Pick",
+    "Pay",
+    "RULES",
+    "view_for",
+    "legal_actions",
+    "legal_payments",
+    "max_levels",
+    "scores",
+    "standings",
+]
+
+COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "brown")
+#: A shape per colour so no one needs to tell colours apart by hue alone.
+SYMBOLS: Mapping[str, str] = {
+    "red": "♥",
+    "orange": "▲",
+    "yellow": "★",
+    "green": "♣",
+    "blue": "●",
+    "brown": "■",
+    "purple": "◆",
+    "pink": "✿",
+}
+FALLBACK_SYMBOLS = "✚✦❖◐⬟⬢"
+DRAW_SIZE = 2
+
+Phase = Literal["deal", "draw", "drawing", "choose", "pick", "pay", "over"]
+Bag = tuple[int, ...]
+
+
+def symbol(colours: Sequence[str], colour: str) -> str:
+    """The shape that stands for `colour` in this game's palette."""
+    if colour in SYMBOLS:
+        return SYMBOLS[colour]
+    extras = [c for c in colours if c not in SYMBOLS]
+    return FALLBACK_SYMBOLS[extras.index(colour) % len(FALLBACK_SYMBOLS)]
+
+
+# -- setup -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Players and variants. Every number can be changed by a facilitator."""
+
+    names: tuple[str, ...]
+    #: candy colours in the game; the antibody colour must be among them.
+    colours: tuple[str, ...] = COLOURS
+    #: the antibody colour: eaten for one level each, counted whole in the score.
+    antibody: str = "red"
+    #: bags of candy per player, each holding `per_bag` of every colour.
+    bags_per_player: int = 2
+    per_bag: int = 9
+    #: candies each player draws at setup.
+    hand: int = 10
+    #: the game ends after this many rounds; None plays the text as written.
+    max_rounds: int | None = 12
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "names", check_names(self.names, 3, 5))
+        colours = tuple(c.strip().lower() for c in self.colours)
+        object.__setattr__(self, "colours", colours)
+        if len(colours) < 2 or len(set(colours)) != len(colours) or not all(colours):
+            raise RuleError("setup", "the game needs at least two distinct colour names")
+        if self.antibody not in colours:
+            raise RuleError("setup", f"the antibody colour {self.antibody!r} is not one of the colours")
+        if not 1 <= self.bags_per_player <= 10 or not 1 <= self.per_bag <= 50:
+            raise RuleError("setup", "bags per player must be 1-10 and candies per colour per bag 1-50")
+        if not 1 <= self.hand:
+            raise RuleError("setup", "each player starts with at least one candy")
+        if self.hand * len(self.names) > self.total_candies:
+            raise RuleError("setup", f"{self.total_candies} candies cannot give {len(self.names)} players {self.hand} each")
+        if self.max_rounds is not None and not 1 <= self.max_rounds <= 200:
+            raise RuleError("setup", "the round limit must be 1-200, or none")
+
+    @property
+    def total_candies(self) -> int:
+        return len(self.names) * self.bags_per_player * self.per_bag * len(self.colours)
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+
+# -- actions -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deal(Action):
+    """Chance: the ten candies each player draws at setup, seat by seat."""
+
+    kind: ClassVar[str] = "deal"
+    chance: ClassVar[bool] = True
+    hands: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Draw(Action):
+    """The seat whose turn it is reaches into the common bowl."""
+
+    kind: ClassVar[str] = "draw"
+
+
+@dataclass(frozen=True)
+class Drawn(Action):
+    """Chance: the candies that seat drew blindly (seen only by that seat)."""
+
+    kind: ClassVar[str] = "drawn"
+    chance: ClassVar[bool] = True
+    candies: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Keep(Action):
+    """Keep both drawn candies."""
+
+    kind: ClassVar[str] = "keep"
+
+
+@dataclass(frozen=True)
+class Swap(Action):
+    """Return both drawn candies and take one of `colour` from the common bowl."""
+
+    kind: ClassVar[str] = "swap"
+    colour: str = ""
+
+
+@dataclass(frozen=True)
+class Pick(Action):
+    """The secret choice of one colour the seat holds; revealed with everyone's."""
+
+    kind: ClassVar[str] = "pick"
+    colour: str = ""
+
+
+@dataclass(frozen=True)
+class Pay(Action):
+    """Fight off the infection: candies returned to the common bowl, antibodies eaten."""
+
+    kind: ClassVar[str] = "pay"
+    returned: tuple[str, ...] = ()
+    eaten: int = 0
+
+    def __post_init__(self) -> None:
+        # One spelling per payment, so equal payments compare (and dedupe) equal.
+        object.__setattr__(self, "returned", tuple(sorted(self.returned)))
+
+
+ACTIONS: tuple[type[Action], ...] = (Deal, Draw, Drawn, Keep, Swap, Pick, Pay)
+
+
+# -- state -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    #: candies held, one count per setup colour (private to the player).
+    bowl: Bag
+    #: the round the player went out in, or None while still in.
+    out_round: int | None = None
+    #: antibodies eaten over the whole game.
+    eaten: int = 0
+
+    @property
+    def out(self) -> bool:
+        return self.out_round is not None
+
+    @property
+    def candies(self) -> int:
+        return sum(self.bowl)
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    """One player's row on the score pad for one round."""
+
+    round: int
+    seat: int
+    drawn: tuple[str, ...] = ()
+    #: "kept", "swapped" or "" before the choice.
+    choice: str = ""
+    #: the colour taken on a swap.
+    chosen: str | None = None
+    picked: str | None = None
+    infection: tuple[str, ...] = ()
+    strength: int = 0
+    returned: tuple[str, ...] = ()
+    eaten: int = 0
+    #: "out: could not pay" and the like.
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class State:
+    setup: Setup
+    phase: Phase
+    round: int
+    common: Bag
+    players: tuple[Player, ...]
+    #: the seat drawing (draw phases), else None.
+    turn: int | None = None
+    #: the current seat's blind draw, private until kept or returned.
+    drawn: tuple[str, ...] = ()
+    #: secret picks, one per seat (None: not yet), revealed all at once.
+    picks: tuple[str | None, ...] = ()
+    infection: tuple[str, ...] = ()
+    strength: int = 0
+    paid: tuple[bool, ...] = ()
+    #: score pad rows for finished rounds and the one being played.
+    pad: tuple[RoundLine, ...] = ()
+    log: tuple[Event, ...] = ()
+    #: why the game ended ("" while it goes on).
+    ended: str = ""
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return self.setup.colours
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.setup.names
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """Seats still in the game, in seat order."""
+        return tuple(i for i, p in enumerate(self.players) if not p.out)
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def count(self, seat: int, colour: str) -> int:
+        return self.players[seat].bowl[self.colours.index(colour)]
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Seats the game is waiting on right now."""
+        if self.phase in ("draw", "choose") and self.turn is not None:
+            return (self.turn,)
+        if self.phase == "pick":
+            return tuple(s for s in self.active if self.picks[s] is None)
+        if self.phase == "pay":
+            return tuple(s for s in self.active if not self.paid[s])
+        return ()
+
+
+# -- bag arithmetic ------------------------------------------------------------------------
+
+
+def _bag(colours: Sequence[str], candies: Iterable[str]) -> Bag:
+    counts = Counter(candies)
+    return tuple(counts.get(c, 0) for c in colours)
+
+
+def _add(a: Bag, b: Bag) -> Bag:
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def _sub(a: Bag, b: Bag) -> Bag:
+    return tuple(x - y for x, y in zip(a, b))
+
+
+def _fits(part: Bag, whole: Bag) -> bool:
+    return all(0 <= p <= w for p, w in zip(part, whole))
+
+
+def _candies(colours: Sequence[str], bag: Bag) -> tuple[str, ...]:
+    return tuple(c for c, n in zip(colours, bag) for _ in range(n))
+
+
+def _sample(colours: Sequence[str], bag: Bag, k: int, rng: random.Random) -> tuple[str, ...]:
+    """k candies drawn blindly, without replacement."""
+    return tuple(sorted(rng.sample(_candies(colours, bag), k)))
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def describe(candies: Sequence[str]) -> str:
+    """'2 blue, 1 red' for a handful of candies."""
+    if not candies:
+        return "nothing"
+    counts = Counter(candies)
+    return ", ".join(f"{n} {c}" for c, n in sorted(counts.items()))
+
+
+# -- the rules -----------------------------------------------------------------------------
+
+
+def _say(state: State, text: str, seats: Iterable[int] | None = None) -> tuple[Event, ...]:
+    visible = None if seats is None else frozenset(seats)
+    return state.log + (Event(text, visible, state.round),)
+
+
+def _line(state: State, seat: int, **changes: Any) -> tuple[RoundLine, ...]:
+    """The score pad with this round's row for `seat` updated."""
+    pad = list(state.pad)
+    for i in range(len(pad) - 1, -1, -1):
+        if pad[i].round == state.round and pad[i].seat == seat:
+            pad[i] = replace(pad[i], **changes)
+            return tuple(pad)
+    return state.pad + (RoundLine(state.round, seat, **changes),)
+
+
+def initial(setup: Setup) -> State:
+    n = setup.players
+    per_colour = n * setup.bags_per_player * setup.per_bag
+    return State(
+        setup=setup,
+        phase="deal",
+        round=0,
+        common=tuple(per_colour for _ in setup.colours),
+        players=tuple(Player(name, tuple(0 for _ in setup.colours)) for name in setup.names),
+        picks=(None,) * n,
+        paid=(False,) * n,
+    )
+
+
+def _require(condition: bool, rule: str, message: str) -> None:
+    if not condition:
+        raise RuleError(rule, message)
+
+
+def _require_seat(state: State, action: Action) -> int:
+    seat = action.seat
+    _require(isinstance(seat, int) and 0 <= seat < state.setup.players, "seat", f"there is no seat {seat!r}")
+    assert seat is not None
+    _require(not state.players[seat].out, "out", f"{state.names[seat]} is out of the game")
+    return seat
+
+
+def _require_colour(state: State, colour: str) -> None:
+    _require(colour in state.colours, "colour", f"{colour!r} is not a colour in this game")
+
+
+def check(state: State, action: Action) -> None:
+    """Raise RuleError when `action` is not allowed now."""
+    if state.over:
+        raise RuleError("game over", "the game is over")
+    if isinstance(action, Deal):
+        _require(state.phase == "deal", "turn order", "the candies were dealt already")
+        hands = [_bag(state.colours, h) for h in action.hands]
+        _require(len(hands) == state.setup.players, "setup", "one hand per player is dealt")
+        _require(all(sum(h) == state.setup.hand for h in hands), "setup", f"each hand holds {state.setup.hand} candies")
+        _require(all(set(h) <= set(state.colours) for h in action.hands), "colour", "a dealt candy is not a colour in this game")
+        total = tuple(sum(col) for col in zip(*hands))
+        _require(_fits(total, state.common), "setup", "the common bowl does not hold those candies")
+        return
+    if isinstance(action, Draw):
+        seat = _require_seat(state, action)
+        _require(state.phase == "draw", "turn order", f"it is not time to draw (now: {state.phase})")
+        _require(seat == state.turn, "turn order", f"it is {state.names[state.turn or 0]}'s turn to draw, not {state.names[seat]}'s")
+        return
+    if isinstance(action, Drawn):
+        _require(state.phase == "drawing", "turn order", "no one is drawing now")
+        _require(action.seat == state.turn, "turn order", "the draw belongs to the seat whose turn it is")
+        _require(all(c in state.colours for c in action.candies), "colour", "a drawn candy is not a colour in this game")
+        want = min(DRAW_SIZE, sum(state.common))
+        _require(len(action.candies) == want, "draw", f"the draw is {want} candies")
+        _require(_fits(_bag(state.colours, action.candies), state.common), "draw", "the common bowl does not hold those candies")
+        return
+    if isinstance(action, (Keep, Swap)):
+        seat = _require_seat(state, action)
+        _require(state.phase == "choose" and seat == state.turn, "turn order", f"{state.names[seat]} has no draw to keep or return")
+        if isinstance(action, Swap):
+            _require_colour(state, action.colour)
+            _require(len(state.drawn) > 0, "swap", "there is nothing to return: the bowl was empty")
+            after = _add(state.common, _bag(state.colours, state.drawn))
+            _require(
+                after[state.colours.index(action.colour)] > 0,
+                "swap",
+                f"the common bowl holds no {action.colour} candy to take",
+            )
+        return
+    if isinstance(action, Pick):
+        seat = _require_seat(state, action)
+        _require(state.phase == "pick", "turn order", f"it is not time to pick an infection (now: {state.phase})")
+        _require(state.picks[seat] is None, "one pick", f"{state.names[seat]} has already picked")
+        _require_colour(state, action.colour)
+        _require(state.count(seat, action.colour) > 0, "pick", f"{state.names[seat]} holds no {action.colour} candy to pick")
+        return
+    if isinstance(action, Pay):
+        seat = _require_seat(state, action)
+        _require(state.phase == "pay", "turn order", f"it is not time to pay (now: {state.phase})")
+        _require(not state.paid[seat], "one payment", f"{state.names[seat]} has already paid this round")
+        payment_levels(state, seat, action.returned, action.eaten)
+        return
+    raise RuleError("action", f"New Rule has no action {type(action).__name__}")
+
+
+def payment_levels(state: State, seat: int, returned: Sequence[str], eaten: int) -> int:
+    """Levels a payment pays; raise RuleError when it is not a legal payment of exactly `strength`."""
+    colours, antibody = state.colours, state.setup.antibody
+    for c in returned:
+        _require_colour(state, c)
+    bowl = state.players[seat].bowl
+    _require(isinstance(eaten, int) and eaten >= 0, "antibodies", "a payment eats zero or more antibodies")
+    held_red = bowl[colours.index(antibody)]
+    _require(eaten <= held_red, "antibodies", f"{state.names[seat]} holds only {held_red} {antibody} to eat")
+    spent = _add(_bag(colours, returned), _bag(colours, [antibody] * eaten))
+    _require(_fits(spent, bowl), "payment", f"{state.names[seat]} does not hold {describe(returned)}" + (f" plus {eaten} {antibody} to eat" if eaten else ""))
+    infected = set(state.infection)
+    plain = sum(1 for c in returned if c not in infected)
+    sick = len(returned) - plain
+    _require(plain % 2 == 0, "two per level", "non-infection candies are returned two per level")
+    _require(sick % 4 == 0, "double rate", "infection-colour candies are returned four per level")
+    if sick:
+        plain_held = sum(n for c, n in zip(colours, bowl) if c not in infected)
+        left = plain_held - plain - (eaten if antibody not in infected else 0)
+        _require(
+            left < 2,
+            "double rate",
+            f"infection-colour candies may be paid only once fewer than 2 other candies are left "
+            f"({state.names[seat]} would still hold {left})",
+        )
+    levels = plain // 2 + eaten + sick // 4
+    _require(levels == state.strength, "exact payment", f"that pays {levels} level(s); the infection's strength is {state.strength}")
+    return levels
+
+
+def max_levels(state: State, seat: int) -> int:
+    """The most levels `seat` could pay against the current infection."""
+    colours, antibody = state.colours, state.setup.antibody
+    infected = set(state.infection)
+    bowl = dict(zip(colours, state.players[seat].bowl))
+    reds = bowl[antibody]
+    plain = sum(n for c, n in bowl.items() if c not in infected and c != antibody)
+    sick = sum(n for c, n in bowl.items() if c in infected and c != antibody)
+    return reds + plain // 2 + sick // 4
+
+
+def _next_seat(state: State, after: int | None) -> int | None:
+    """The next seat still in, to the left of `after` within this round; None at the round's end."""
+    start = -1 if after is None else after
+    for seat in range(start + 1, state.setup.players):
+        if not state.players[seat].out:
+            return seat
+    return None
+
+
+def _out(state: State, seat: int, why: str) -> State:
+    """`seat` returns everything to the common bowl and leaves the game."""
+    player = state.players[seat]
+    players = list(state.players)
+    players[seat] = replace(player, bowl=tuple(0 for _ in player.bowl), out_round=state.round)
+    state = replace(
+        state,
+        common=_add(state.common, player.bowl),
+        players=tuple(players),
+        pad=_line(state, seat, note=f"out: {why}"),
+    )
+    return replace(state, log=_say(state, f"{player.name} is out: {why} (returns {player.candies} candies)."))
+
+
+def _begin_round(state: State) -> State:
+    if state.setup.max_rounds is not None and state.round >= state.setup.max_rounds:
+        return _end(state, f"the {state.setup.max_rounds}-round limit was reached")
+    if len(state.active) < 2:
+        return _end(state, "fewer than two players are still in")
+    if sum(state.common) == 0:
+        return _end(state, "the common bowl is empty")
+    n = state.setup.players
+    state = replace(state, round=state.round + 1, phase="draw", picks=(None,) * n, paid=(False,) * n, infection=(), strength=0)
+    state = replace(state, turn=_next_seat(state, None))
+    return replace(state, log=_say(state, f"Round {state.round} begins: {sum(state.common)} candies in the common bowl."))
+
+
+def _end(state: State, why: str) -> State:
+    state = replace(state, phase="over", turn=None, ended=why)
+    table = standings(state)
+    best = [s for rank, s, _ in table if rank == 1]
+    state = replace(state, log=_say(state, f"The game ends: {why}."))
+    summary = "; ".join(f"{state.names[s]} {score}" for _, s, score in table)
+    verb = "wins" if len(best) == 1 else "share the win"
+    return replace(state, log=_say(state, f"Final scores: {summary}. {seats_text(state.names, best)} {verb}."))
+
+
+def _after_choice(state: State, seat: int) -> State:
+    nxt = _next_seat(state, seat)
+    if nxt is not None:
+        return replace(state, phase="draw", turn=nxt, drawn=())
+    state = replace(state, phase="pick", turn=None, drawn=())
+    return replace(state, log=_say(state, "Everyone has drawn. Each player secretly picks a colour."))
+
+
+def _reveal(state: State) -> State:
+    picks = {s: state.picks[s] for s in state.active}
+    counts = Counter(picks.values())
+    strength = max(counts.values())
+    infection = tuple(c for c in state.colours if counts.get(c) == strength)
+    shown = ", ".join(f"{state.names[s]} {c}" for s, c in picks.items())
+    state = replace(state, phase="pay", infection=infection, strength=strength)
+    state = replace(state, log=_say(state, f"Revealed: {shown}. Infection: {' and '.join(infection)}, strength {strength}."))
+    for seat in state.active:
+        state = replace(state, pad=_line(state, seat, picked=picks[seat], infection=infection, strength=strength))
+    for seat in state.active:
+        if max_levels(state, seat) < strength:
+            state = _out(state, seat, f"cannot fight off a strength-{strength} infection")
+    return _after_payment(state)
+
+
+def _after_payment(state: State) -> State:
+    if any(not state.paid[s] for s in state.active):
+        return state
+    for seat in state.active:
+        if state.players[seat].candies == 0:
+            state = _out(state, seat, "the bowl is empty")
+    return _begin_round(state)
+
+
+def play(state: State, action: Action) -> State:
+    colours = state.colours
+    if isinstance(action, Deal):
+        players = tuple(replace(p, bowl=_bag(colours, hand)) for p, hand in zip(state.players, action.hands))
+        dealt = _bag(colours, [c for hand in action.hands for c in hand])
+        state = replace(state, players=players, common=_sub(state.common, dealt))
+        state = replace(state, log=_say(state, f"Each player draws {state.setup.hand} candies from the common bowl."))
+        for seat, hand in enumerate(action.hands):
+            state = replace(state, log=_say(state, f"{state.names[seat]} starts with {describe(hand)}.", [seat]))
+        return _begin_round(state)
+    if isinstance(action, Draw):
+        return replace(state, phase="drawing")
+    if isinstance(action, Drawn):
+        seat = action.seat
+        assert seat is not None
+        state = replace(
+            state,
+            phase="choose",
+            drawn=action.candies,
+            common=_sub(state.common, _bag(colours, action.candies)),
+            pad=_line(state, seat, drawn=action.candies),
+        )
+        state = replace(state, log=_say(state, f"{state.names[seat]} draws {len(action.candies)} candies blindly."))
+        return replace(state, log=_say(state, f"{state.names[seat]} drew {describe(action.candies)}.", [seat]))
+    if isinstance(action, Keep):
+        seat = action.seat
+        assert seat is not None
+        players = list(state.players)
+        players[seat] = replace(players[seat], bowl=_add(players[seat].bowl, _bag(colours, state.drawn)))
+        state = replace(state, players=tuple(players), pad=_line(state, seat, choice="kept"))
+        state = replace(state, log=_say(state, f"{state.names[seat]} keeps the draw."))
+        return _after_choice(state, seat)
+    if isinstance(action, Swap):
+        seat = action.seat
+        assert seat is not None
+        common = _add(state.common, _bag(colours, state.drawn))
+        taken = _bag(colours, [action.colour])
+        players = list(state.players)
+        players[seat] = replace(players[seat], bowl=_add(players[seat].bowl, taken))
+        state = replace(state, common=_sub(common, taken), players=tuple(players), pad=_line(state, seat, choice="swapped", chosen=action.colour))
+        state = replace(state, log=_say(state, f"{state.names[seat]} returns the draw and takes {_a(action.colour)} candy."))
+        return _after_choice(state, seat)
+    if isinstance(action, Pick):
+        seat = action.seat
+        assert seat is not None
+        picks = list(state.picks)
+        picks[seat] = action.colour
+        state = replace(state, picks=tuple(picks))
+        state = replace(state, log=_say(state, f"{state.names[seat]} has picked a colour in secret."))
+        state = replace(state, log=_say(state, f"You picked {action.colour}.", [seat]))
+        if all(state.picks[s] is not None for s in state.active):
+            return _reveal(state)
+        return state
+    if isinstance(action, Pay):
+        seat = action.seat
+        assert seat is not None
+        spent = _add(_bag(colours, action.returned), _bag(colours, [state.setup.antibody] * action.eaten))
+        players = list(state.players)
+        player = players[seat]
+        players[seat] = replace(player, bowl=_sub(player.bowl, spent), eaten=player.eaten + action.eaten)
+        paid = list(state.paid)
+        paid[seat] = True
+        state = replace(
+            state,
+            players=tuple(players),
+            paid=tuple(paid),
+            common=_add(state.common, _bag(colours, action.returned)),
+            pad=_line(state, seat, returned=action.returned, eaten=action.eaten),
+        )
+        parts = []
+        if action.returned:
+            parts.append(f"returns {describe(action.returned)}")
+        if action.eaten:
+            parts.append(f"eats {action.eaten} {state.setup.antibody}")
+        state = replace(state, log=_say(state, f"{state.names[seat]} {' and '.join(parts)}."))
+        return _after_payment(state)
+    raise RuleError("action", f"New Rule has no action {type(action).__name__}")
+
+
+def chance(state: State, rng: random.Random) -> Action | None:
+    if state.phase == "deal":
+        bag = state.common
+        hands = []
+        for _ in state.names:
+            hand = _sample(state.colours, bag, state.setup.hand, rng)
+            bag = _sub(bag, _bag(state.colours, hand))
+            hands.append(hand)
+        return Deal(hands=tuple(hands))
+    if state.phase == "drawing":
+        k = min(DRAW_SIZE, sum(state.common))
+        return Drawn(seat=state.turn, candies=_sample(state.colours, state.common, k, rng))
+    return None
+
+
+def hides(state: State, action: Action) -> bool:
+    """The last pick reveals everyone's secret choice: no undo past it."""
+    if isinstance(action, Pick):
+        return sum(1 for s in state.active if state.picks[s] is None) == 1
+    return action.chance
+
+
+# -- reading the state ----------------------------------------------------------------------
+
+
+def scores(state: State) -> tuple[int, ...]:
+    """Smallest count among the non-antibody colours, plus antibodies held."""
+    colours, antibody = state.colours, state.setup.antibody
+    result = []
+    for p in state.players:
+        counts = dict(zip(colours, p.bowl))
+        result.append(min(n for c, n in counts.items() if c != antibody) + counts[antibody])
+    return tuple(result)
+
+
+def standings(state: State) -> list[tuple[int, int, int]]:
+    """(rank, seat, score), best first. Players still in rank above those out; ties share a rank."""
+    points = scores(state)
+    rounds = state.setup.max_rounds or 10**6
+
+    def key(seat: int) -> tuple[int, int, int]:
+        p = state.players[seat]
+        return (0 if not p.out else 1, -points[seat], -(p.out_round or rounds))
+
+    order = sorted(range(state.setup.players), key=key)
+    table = []
+    for i, seat in enumerate(order):
+        rank = table[-1][0] if i and key(order[i - 1]) == key(seat) else i + 1
+        table.append((rank, seat, points[seat]))
+    return table
+
+
+def legal_payments(state: State, seat: int, limit: int | None = None) -> Iterator[Pay]:
+    """Every legal payment for `seat` now (up to `limit`), fewest antibodies eaten first."""
+    if state.phase != "pay" or seat not in state.active or state.paid[seat]:
+        return
+    colours, antibody = state.colours, state.setup.antibody
+    infected = set(state.infection)
+    bowl = state.players[seat].bowl
+    strength = state.strength
+    red_i = colours.index(antibody)
+    found = 0
+    for eaten in range(min(bowl[red_i], strength) + 1):
+        rest = list(bowl)
+        rest[red_i] -= eaten
+        for pairs in range(strength - eaten, -1, -1):
+            quads = strength - eaten - pairs
+            plain = [(c, n) for c, n in zip(colours, rest) if c not in infected]
+            sick = [(c, n) for c, n in zip(colours, rest) if c in infected]
+            for a in _multisets(plain, 2 * pairs):
+                for b in _multisets(sick, 4 * quads):
+                    pay = Pay(seat=seat, returned=a + b, eaten=eaten)
+                    try:
+                        payment_levels(state, seat, pay.returned, eaten)
+                    except RuleError:
+                        continue
+                    yield pay
+                    found += 1
+                    if limit is not None and found >= limit:
+                        return
+
+
+def _multisets(stock: Sequence[tuple[str, int]], k: int) -> Iterator[tuple[str, ...]]:
+    """Every way to take k candies from (colour, count) stock."""
+    if k == 0:
+        yield ()
+        return
+    if not stock:
+        return
+    (colour, n), rest = stock[0], stock[1:]
+    for take in range(min(n, k), -1, -1):
+        for tail in _multisets(rest, k - take):
+            yield (colour,) * take + tail
+
+
+def legal_actions(state: State, seat: int, payment_limit: int | None = 200) -> list[Action]:
+    """The actions `seat` may take now (payments capped at `payment_limit`)."""
+    if state.over or not 0 <= seat < state.setup.players or state.players[seat].out:
+        return []
+    if state.phase == "draw" and state.turn == seat:
+        return [Draw(seat=seat)]
+    if state.phase == "choose" and state.turn == seat:
+        after = _add(state.common, _bag(state.colours, state.drawn))
+        swaps: list[Action] = [Swap(seat=seat, colour=c) for c, n in zip(state.colours, after) if n > 0] if state.drawn else []
+        return [Keep(seat=seat), *swaps]
+    if state.phase == "pick" and state.picks[seat] is None:
+        return [Pick(seat=seat, colour=c) for c, n in zip(state.colours, state.players[seat].bowl) if n > 0]
+    if state.phase == "pay":
+        return list(legal_payments(state, seat, payment_limit))
+    return []
+
+
+# -- what each seat may see -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatView:
+    name: str
+    candies: int
+    out: bool
+    eaten: int
+    picked: bool
+    paid: bool
+    #: the bowl's colour counts: only the seat's own, or everyone's once the game is over.
+    bowl: Bag | None = None
+    #: the secret pick: only the seat's own until the reveal.
+    pick: str | None = None
+
+
+@dataclass(frozen=True)
+class View:
+    """What one seat (or the table, seat None) may see."""
+
+    seat: int | None
+    colours: tuple[str, ...]
+    antibody: str
+    round: int
+    max_rounds: int | None
+    phase: Phase
+    turn: int | None
+    common: Bag
+    seats: tuple[SeatView, ...]
+    #: the seat's own blind draw, when it is theirs to keep or return.
+    drawn: tuple[str, ...]
+    infection: tuple[str, ...]
+    strength: int
+    waiting_for: tuple[int, ...]
+    log: tuple[str, ...]
+    ended: str
+    standings: tuple[tuple[int, int, int], ...] = field(default=())
+
+
+def view_for(state: State, seat: int | None) -> View:
+    """Everything `seat` may see; `None` is the public table (a projector, a spectator)."""
+    revealed = state.phase in ("pay", "over") and state.strength > 0
+    seats = []
+    for i, p in enumerate(state.players):
+        mine = seat == i or state.over
+        seats.append(
+            SeatView(
+                name=p.name,
+                candies=p.candies,
+                out=p.out,
+                eaten=p.eaten,
+                picked=state.picks[i] is not None if state.picks else False,
+                paid=state.paid[i] if state.paid else False,
+                bowl=p.bowl if mine else None,
+                pick=state.picks[i] if (seat == i or revealed) and state.picks else None,
+            )
+        )
+    return View(
+        seat=seat,
+        colours=state.colours,
+        antibody=state.setup.antibody,
+        round=state.round,
+        max_rounds=state.setup.max_rounds,
+        phase=state.phase,
+        turn=state.turn,
+        common=state.common,
+        seats=tuple(seats),
+        drawn=state.drawn if seat is not None and seat == state.turn else (),
+        infection=state.infection,
+        strength=state.strength,
+        waiting_for=state.waiting_for(),
+        log=tuple(e.text for e in state.log if e.visible(seat)),
+        ended=state.ended,
+        standings=tuple(standings(state)) if state.over else (),
+    )
+
+
+# -- the Rules object the Game driver uses --------------------------------------------------------
+
+
+class _NewRule:
+    slug = "new-rule"
+    title = "New Rule"
+    actions = ACTIONS
+    Setup = Setup
+
+    initial = staticmethod(initial)
+    check = staticmethod(check)
+    play = staticmethod(play)
+    chance = staticmethod(chance)
+    hides = staticmethod(hides)
+    view_for = staticmethod(view_for)
+    legal_actions = staticmethod(legal_actions)
+    scores = staticmethod(scores)
+    standings = staticmethod(standings)
+
+    @staticmethod
+    def setup_from_json(data: Any) -> Setup:
+        return setup_from_json(Setup, data)
+
+    @staticmethod
+    def players(state: State) -> int:
+        return state.setup.players
+
+
+RULES = _NewRule()
+
+
+def worked_example() -> tuple[State, dict[str, int]]:
+    """The text's infection example read as four players: yellow, yellow, green, brown.
+
+    Returns the state after the reveal and each player's strength to pay.
+    """
+    setup = Setup(names=("Ana", "Bo", "Cy", "Di"))
+    state = initial(setup)
+    hands = (
+        ("yellow",) * 3 + ("blue",) * 3 + ("green",) * 2 + ("red",) * 2,
+        ("yellow",) * 2 + ("orange",) * 4 + ("brown",) * 2 + ("red",) * 2,
+        ("green",) * 4 + ("blue",) * 4 + ("yellow",) * 2,
+        ("brown",) * 5 + ("orange",) * 3 + ("yellow",) * 1 + ("red",) * 1,
+    )
+    state = play(state, Deal(hands=hands))
+    for seat in range(4):
+        state = play(state, Draw(seat=seat))
+        state = play(state, Drawn(seat=seat, candies=("blue", "green")))
+        state = play(state, Keep(seat=seat))
+    for seat, colour in enumerate(("yellow", "yellow", "green", "brown")):
+        check(state, Pick(seat=seat, colour=colour))
+        state = play(state, Pick(seat=seat, colour=colour))
+    return state, {state.names[s]: state.strength for s in state.active}
+
+
+
+# -- bots: strategies that play legal moves only ------------------------------------------------
+
+
+def random_bot(state: State, seat: int, rng: random.Random) -> Action:
+    """Any legal move, uniformly (payments from a capped sample of the legal ones)."""
+    options = legal_actions(state, seat, payment_limit=60)
+    return rng.choice(options)
+
+
+def balanced_bot(state: State, seat: int, rng: random.Random) -> Action:
+    """Plays for the score: keep the weakest colour growing and spend the surplus."""
+    colours, antibody = state.colours, state.setup.antibody
+    bowl = dict(zip(colours, state.players[seat].bowl))
+    scoring = [c for c in colours if c != antibody]
+    if state.phase == "draw":
+        return Draw(seat=seat)
+    if state.phase == "choose":
+        weakest = min(scoring, key=lambda c: (bowl[c], rng.random()))
+        helps = sum(1 for c in state.drawn if c == weakest or c == antibody)
+        options = {a.colour for a in legal_actions(state, seat) if isinstance(a, Swap)}
+        if helps == 0 and weakest in options:
+            return Swap(seat=seat, colour=weakest)
+        return Keep(seat=seat)
+    if state.phase == "pick":
+        # A picked colour becomes the infection, which nobody may pay with: protect the scarcest.
+        held = [c for c in scoring if bowl[c] > 0] or [antibody]
+        return Pick(seat=seat, colour=min(held, key=lambda c: (bowl[c], rng.random())))
+    if state.phase == "pay":
+        best: tuple[int, Pay] | None = None
+        for pay in legal_payments(state, seat, limit=400):
+            left = dict(bowl)
+            for c in pay.returned:
+                left[c] -= 1
+            left[antibody] -= pay.eaten
+            value = min(left[c] for c in scoring) + left[antibody]
+            if best is None or value > best[0]:
+                best = (value, pay)
+        if best is not None:
+            return best[1]
+    return random_bot(state, seat, rng)
+
+
+BOTS = {"random": random_bot, "balanced": balanced_bot}
