@@ -127,6 +127,9 @@ class Deal(Action):
     chance: ClassVar[bool] = True
     hands: tuple[tuple[str, ...], ...] = ()
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hands", tuple(tuple(sorted(h)) for h in self.hands))
+
 
 @dataclass(frozen=True)
 class Draw(Action):
@@ -142,6 +145,9 @@ class Drawn(Action):
     kind: ClassVar[str] = "drawn"
     chance: ClassVar[bool] = True
     candies: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "candies", tuple(sorted(self.candies)))
 
 
 @dataclass(frozen=True)
@@ -851,7 +857,7 @@ def worked_example() -> tuple[State, dict[str, int]]:
     setup = Setup(names=("Ana", "Bo", "Cy", "Di"))
     state = initial(setup)
     hands = (
-        ("yellow",) * 3 + ("blue",) * 3 + ("green",) * 2 + ("red",) * 2,
+        ("yellow",) * 4 + ("blue",) * 2 + ("green",) * 2 + ("red",) * 2,
         ("yellow",) * 2 + ("orange",) * 4 + ("brown",) * 2 + ("red",) * 2,
         ("green",) * 4 + ("blue",) * 4 + ("yellow",) * 2,
         ("brown",) * 5 + ("orange",) * 3 + ("yellow",) * 1 + ("red",) * 1,
