@@ -17,7 +17,7 @@ import json
 import random
 import types
 import typing
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
@@ -31,6 +31,7 @@ __all__ = [
     "SAVE_FORMAT",
     "SAVE_VERSION",
     "action_from_json",
+    "play_out",
     "action_to_json",
     "rng_for",
 ]
@@ -105,6 +106,11 @@ class Rules(Protocol[Setup, S]):
         """True when applying `action` revealed hidden or random information."""
 
     def setup_from_json(self, data: Mapping[str, Any]) -> Setup: ...
+
+    def waiting_for(self, state: S) -> Sequence[int]:
+        """Seats whose move the game waits on."""
+
+    def over(self, state: S) -> bool: ...
 
 
 def rng_for(seed: int, step: int) -> random.Random:
@@ -365,6 +371,20 @@ class Game(Generic[Setup, S]):
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
             raise SaveFileError(f"damaged or truncated save file: not valid JSON ({exc})") from None
         return cls.from_record(rules_by_slug, data)
+
+
+Bot = Callable[[Any, int, random.Random], Action]
+
+
+def play_out(game: Game[Any, Any], bots: Sequence[Bot], rng: random.Random, max_actions: int = 100_000) -> Game[Any, Any]:
+    """Let `bots[seat]` choose for every seat the game waits on until it is over."""
+    rules = game.rules
+    while not rules.over(game.state):
+        if len(game.actions) >= max_actions:
+            raise RuntimeError(f"the game did not end within {max_actions} actions")
+        seat = rules.waiting_for(game.state)[0]
+        game.apply(bots[seat](game.state, seat, rng))
+    return game
 
 
 def seats_text(names: Sequence[str], seats: Iterable[int]) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
@@ -842,8 +842,12 @@ class _NewRule:
         return setup_from_json(Setup, data)
 
     @staticmethod
-    def players(state: State) -> int:
-        return state.setup.players
+    def waiting_for(state: State) -> tuple[int, ...]:
+        return state.waiting_for()
+
+    @staticmethod
+    def over(state: State) -> bool:
+        return state.over
 
 
 RULES = _NewRule()
@@ -917,3 +921,71 @@ def balanced_bot(state: State, seat: int, rng: random.Random) -> Action:
 
 
 BOTS = {"random": random_bot, "balanced": balanced_bot}
+
+
+# -- balance: many bot games ----------------------------------------------------------------------
+
+
+def simulate(
+    games: int,
+    seed: int,
+    bots: Sequence[str] = ("balanced", "balanced", "random", "random"),
+    setup: Setup | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Outcome statistics of `games` bot games; the same arguments give the same numbers.
+
+    One bot name per seat. `progress(done)` is called after each game.
+    """
+    from .core import Game, play_out, rng_for
+
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        raise RuleError("bots", f"unknown bot {unknown[0]!r}; choose from {', '.join(BOTS)}")
+    setup = setup or Setup(names=tuple(f"{b} {i + 1}" for i, b in enumerate(bots)))
+    if len(bots) != setup.players:
+        raise RuleError("bots", f"{len(bots)} bots for {setup.players} seats")
+    players = [BOTS[b] for b in bots]
+    rounds: Counter[int] = Counter()
+    endings: Counter[str] = Counter()
+    eliminations: Counter[int] = Counter()
+    winning: Counter[int] = Counter()
+    wins: Counter[str] = Counter()
+    seats_of: Counter[str] = Counter(bots)
+    for index in range(games):
+        game = play_out(Game(RULES, setup, seed + index), players, rng_for(seed, -1 - index))
+        state = game.state
+        rounds[state.round] += 1
+        endings[state.ended] += 1
+        eliminations[sum(1 for p in state.players if p.out)] += 1
+        table = standings(state)
+        winning[table[0][2]] += 1
+        winners = [seat for rank, seat, _ in table if rank == 1]
+        for seat in winners:
+            wins[bots[seat]] += 1 / len(winners)
+        if progress is not None:
+            progress(index + 1)
+
+    def summary(counts: Counter[int]) -> dict[str, Any]:
+        values = sorted(counts.elements())
+        return {
+            "mean": round(sum(values) / len(values), 3) if values else None,
+            "min": values[0] if values else None,
+            "max": values[-1] if values else None,
+            "histogram": {str(k): counts[k] for k in sorted(counts)},
+        }
+
+    return {
+        "game": RULES.slug,
+        "games": games,
+        "seed": seed,
+        "bots": list(bots),
+        "max_rounds": setup.max_rounds,
+        "rounds_played": summary(rounds),
+        "endings": dict(endings.most_common()),
+        "eliminations_per_game": summary(eliminations),
+        "winning_score": summary(winning),
+        "win_share_per_seat_by_bot": {
+            name: round(wins[name] / (games * seats_of[name]), 4) if games else None for name in sorted(seats_of)
+        },
+    }

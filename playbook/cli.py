@@ -1,0 +1,165 @@
+"""The `playbook` command: serve the dashboards, print materials, simulate, replay."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rules import GAMES, RuleError, SaveFileError, load_game
+
+__all__ = ["main"]
+
+PRINT_GAMES = ("new-rule",)
+
+
+class UsageError(Exception):
+    """Bad arguments: reported on stderr with exit status 2."""
+
+
+def _names(text: str | None, players: int | None) -> list[str] | None:
+    if text is None:
+        return None
+    names = [n.strip() for n in text.split(",")]
+    if players is not None and len(names) != players:
+        raise UsageError(f"--names gives {len(names)} names but --players is {players}")
+    return names
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    return serve(port=args.port, notebook=args.notebook, open_browser=args.open)
+
+
+def _pdf_for(game: str, args: argparse.Namespace, names: list[str] | None, saved: Any) -> bytes:
+    """One game's materials: blank for the players named or counted, or filled from a save."""
+    from printables import new_rule
+
+    builders = {"new-rule": new_rule.build_pdf}
+    if saved is not None:
+        return builders[game](state=saved.state, page=args.page)
+    return builders[game](names=names, players=args.players, page=args.page)
+
+
+def _cmd_print(args: argparse.Namespace) -> int:
+    from printables.common import merge_pdfs
+
+    saved = None
+    if args.game_file is not None:
+        saved = load_game(Path(args.game_file).read_bytes())
+        games = [saved.rules.slug]
+        if args.game not in ("all", saved.rules.slug):
+            raise UsageError(f"{args.game_file} is a {saved.rules.slug} game, not {args.game}")
+    else:
+        games = list(PRINT_GAMES) if args.game == "all" else [args.game]
+    names = _names(args.names, args.players)
+    pdfs = [_pdf_for(game, args, names, saved) for game in games]
+    data = pdfs[0] if len(pdfs) == 1 else merge_pdfs(pdfs)
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+    print(f"wrote {out} ({len(data) // 1024} KiB)", file=sys.stderr)
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from rules import new_rule
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    bar = None
+    progress = None
+    if sys.stderr.isatty() and not args.quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, unit="game", file=sys.stderr)
+
+        def progress(done: int) -> None:
+            bar.update(done - bar.n)
+
+    try:
+        if args.game == "new-rule":
+            bots = args.bots.split(",") if args.bots else ["balanced", "balanced", "random", "random"]
+            result = new_rule.simulate(args.games, args.seed, bots, progress=progress)
+        else:
+            raise UsageError(f"simulate does not know {args.game} yet")
+    finally:
+        if bar is not None:
+            bar.close()
+    print(json.dumps(result, indent=None if args.json else 2, ensure_ascii=False))
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    game = load_game(Path(args.file).read_bytes())
+    rules, state = game.rules, game.state
+    names = state.setup.names
+    table = [
+        {"rank": rank, "seat": seat, "name": names[seat], "score": score, "out": state.players[seat].out}
+        for rank, seat, score in rules.standings(state)
+    ]
+    report = {
+        "game": rules.slug,
+        "actions": len(game.actions),
+        "round": state.round,
+        "over": rules.over(state),
+        "ended": state.ended,
+        "standings": table,
+    }
+    print(json.dumps(report, indent=2, ensure_ascii=False))
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="playbook", description="Playbook and print generator for four tabletop games.")
+    sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("serve", help="serve the playbook dashboards with Voila", description="Start Voila on the playbook's notebooks (http://localhost:8866 by default).")
+    p.add_argument("--port", type=int, default=8866, help="port to listen on (default 8866)")
+    p.add_argument("--notebook", help="serve one notebook instead of the whole playbook")
+    p.add_argument("--open", action="store_true", help="open a browser tab")
+    p.set_defaults(run=_cmd_serve)
+
+    p = sub.add_parser(
+        "print",
+        help="print play materials as PDF",
+        description="Blank materials for N players, or (with --game-file) the sheets of a saved game filled in.",
+    )
+    p.add_argument("game", choices=[*PRINT_GAMES, "all"], help="which game's materials, or all")
+    p.add_argument("--players", type=int, help="number of players (blank materials)")
+    p.add_argument("--names", help="comma-separated player names, printed on the sheets")
+    p.add_argument("--page", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
+    p.add_argument("--game-file", metavar="SAVE.json", help="fill the sheets from a saved game")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="where to write the PDF")
+    p.set_defaults(run=_cmd_print)
+
+    p = sub.add_parser("simulate", help="play many bot games and report outcome statistics", description="Bot games for balance testing; the same seed gives the same numbers.")
+    p.add_argument("game", choices=["new-rule"], help="which game")
+    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    p.add_argument("--bots", help="comma-separated bot per seat (new-rule: random, balanced)")
+    p.add_argument("--json", action="store_true", help="one line of JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_cmd_simulate)
+
+    p = sub.add_parser("replay", help="check a saved game and print its standings as JSON", description="Replay every move of a save file, refusing damaged or tampered files.")
+    p.add_argument("file", metavar="FILE.json")
+    p.set_defaults(run=_cmd_replay)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except (UsageError, RuleError, SaveFileError, OSError) as exc:
+        print(f"playbook {args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
