@@ -382,8 +382,10 @@ def play_out(game: Game[Any, Any], bots: Sequence[Bot], rng: random.Random, max_
     while not rules.over(game.state):
         if len(game.actions) >= max_actions:
             raise RuntimeError(f"the game did not end within {max_actions} actions")
-        seat = rules.waiting_for(game.state)[0]
-        game.apply(bots[seat](game.state, seat, rng))
+        waiting = rules.waiting_for(game.state)
+        if not waiting:
+            raise RuntimeError("the game waits on the facilitator, not on a seat")
+        game.apply(bots[waiting[0]](game.state, waiting[0], rng))
     return game
 
 

@@ -1,0 +1,1018 @@
+"""Leerdam: a village, its dyke and the households that keep it. Text `seeds/leerdam.txt`.
+
+A year: misfortune cuts each household's capacity; households secretly pledge labour to the
+dyke, which falls, holds or rises with the total; they allocate the rest to any household's
+Subsistence, Leisure or Profit (hiring each other's labour through binding deals); the river
+rolls a flood against the dyke; Wealth pays VP every year; from year 8 a die may end the game.
+
+Choices made where RULINGS.md is silent (also in docs/rules/leerdam.md):
+- Each household's pledge is revealed with the total (variant `anonymous`: total only).
+- A deal closes when the seller allocates: B's k units are part of B's allocation this year.
+- Offers still open when the last household allocates lapse.
+- A facilitator may advance a stalled year: a missing pledge counts as 0; a missing allocation
+  puts the household's free units on its own Subsistence (up to 2) and leaves the rest idle.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, Literal
+
+from .core import Action, Event, RuleError, check_names, seats_text, setup_from_json
+
+__all__ = [
+    "ACTIVITIES",
+    "Setup",
+    "State",
+    "RULES",
+    "BOTS",
+    "view_for",
+    "thresholds",
+    "profit_wealth",
+    "final_divisor",
+    "flood_odds",
+]
+
+Activity = Literal["subsistence", "leisure", "profit"]
+ACTIVITIES: tuple[Activity, ...] = ("subsistence", "leisure", "profit")
+Phase = Literal["misfortune", "contribute", "allocate", "flood", "end", "over"]
+
+DYKE_MIN, DYKE_MAX = 1, 6
+#: VP for the units a household receives on its Subsistence: none -5, one -2, two or more 0.
+SUBSISTENCE_VP = (-5, -2, 0)
+LEISURE_CAP = 2
+PROFIT_FIRST = 10
+WEALTH_PER_VP = 30
+FINAL_BASE, FINAL_STEP = 26, 3
+FLOOD_PENALTY = 2
+
+
+# -- the schedules, as plain functions ------------------------------------------------------
+
+
+def thresholds(households: int) -> tuple[int, int]:
+    """(low, high): a total pledge below `low` lowers the dyke, above `high` raises it."""
+    return households - 2, households + 1
+
+
+def dyke_change(total: int, households: int) -> int:
+    low, high = thresholds(households)
+    return -1 if total < low else 1 if total > high else 0
+
+
+def profit_wealth(units: int) -> int:
+    """Wealth from `units` on one household's Profit: 10 for the first, 9 for the next, ..."""
+    return sum(max(0, PROFIT_FIRST - i) for i in range(units))
+
+
+def subsistence_vp(units: int) -> int:
+    return SUBSISTENCE_VP[min(units, 2)]
+
+
+def leisure_vp(units: int) -> int:
+    return min(units, LEISURE_CAP)
+
+
+def final_divisor(dyke: int) -> int:
+    """Wealth per final VP: 26 - 3 x Dyke Condition."""
+    return FINAL_BASE - FINAL_STEP * dyke
+
+
+def flood_odds(dyke: int) -> float:
+    """Chance the village floods this year at this Dyke Condition (d6 above the dyke)."""
+    return (6 - dyke) / 6
+
+
+def clamp_dyke(value: int) -> int:
+    return max(DYKE_MIN, min(DYKE_MAX, value))
+
+
+# -- setup ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Households and variants; every number can be changed by a facilitator."""
+
+    names: tuple[str, ...]
+    #: units a household has in a year without misfortune.
+    capacity: int = 6
+    #: capacity lost on each face of the misfortune d6 (faces 1-6).
+    misfortune: tuple[int, int, int, int, int, int] = (2, 1, 0, 0, 0, 0)
+    #: the facilitator sets each year's misfortune instead of rolling it.
+    misfortune_by_hand: bool = False
+    dyke_start: int = 3
+    #: a flooded household stays Flooded after a dry year.
+    sticky_flood: bool = False
+    #: pledges are revealed as a total only, never per household.
+    anonymous: bool = False
+    #: the first year that ends with the end-of-game roll.
+    end_check_from: int = 8
+    #: faces of the end roll that end the game.
+    end_on: tuple[int, ...] = (1, 2, 3)
+    #: a hard stop for classes with a bell; None lets the die decide.
+    max_years: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "names", check_names(self.names, 3, 20, "households"))
+        if not 1 <= self.capacity <= 20:
+            raise RuleError("setup", "capacity must be 1-20 units")
+        if len(self.misfortune) != 6 or any(not 0 <= m <= self.capacity for m in self.misfortune):
+            raise RuleError("setup", f"the misfortune table needs six losses of 0-{self.capacity}")
+        if not DYKE_MIN <= self.dyke_start <= DYKE_MAX:
+            raise RuleError("setup", "the dyke starts at 1-6")
+        if not 1 <= self.end_check_from <= 100 or not set(self.end_on) <= set(range(1, 7)):
+            raise RuleError("setup", "the end check starts in year 1-100 and ends on faces 1-6")
+        if self.max_years is not None and not 1 <= self.max_years <= 100:
+            raise RuleError("setup", "the year limit must be 1-100, or none")
+
+    @property
+    def households(self) -> int:
+        return len(self.names)
+
+    @property
+    def warning(self) -> str:
+        """A note when the village is smaller or larger than the text's 5-10."""
+        n = self.households
+        if 5 <= n <= 10:
+            return ""
+        return f"The text is written for 5-10 households; {n} plays, but the dyke thresholds ({thresholds(n)[0]} and {thresholds(n)[1]}) behave differently."
+
+
+# -- actions ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Misfortune(Action):
+    """Chance: each household's misfortune d6."""
+
+    kind: ClassVar[str] = "misfortune"
+    chance: ClassVar[bool] = True
+    rolls: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SetMisfortune(Action):
+    """The facilitator sets this year's capacity losses by hand."""
+
+    kind: ClassVar[str] = "set-misfortune"
+    losses: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Contribute(Action):
+    """A household's secret pledge of units to the dyke."""
+
+    kind: ClassVar[str] = "contribute"
+    units: int = 0
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """Units a household puts on one (recipient, activity)."""
+
+    recipient: int
+    activity: str
+    units: int
+
+
+@dataclass(frozen=True)
+class Allocate(Action):
+    """A household's allocation of its free units; anything unassigned is idle."""
+
+    kind: ClassVar[str] = "allocate"
+    plan: tuple[Assignment, ...] = ()
+
+
+@dataclass(frozen=True)
+class Offer(Action):
+    """Seat (the buyer) offers `wealth` for `units` of `partner`'s labour on the buyer's `activity`."""
+
+    kind: ClassVar[str] = "offer"
+    partner: int = 0
+    wealth: int = 0
+    units: int = 0
+    activity: str = "profit"
+
+
+@dataclass(frozen=True)
+class Accept(Action):
+    """The seller confirms offer `deal`: Wealth and labour change hands at once."""
+
+    kind: ClassVar[str] = "accept"
+    deal: int = 0
+
+
+@dataclass(frozen=True)
+class Decline(Action):
+    """The seller turns down offer `deal`, or the buyer withdraws it."""
+
+    kind: ClassVar[str] = "decline"
+    deal: int = 0
+
+
+@dataclass(frozen=True)
+class Gift(Action):
+    """Wealth given freely to another household (VP never moves)."""
+
+    kind: ClassVar[str] = "gift"
+    to: int = 0
+    wealth: int = 0
+
+
+@dataclass(frozen=True)
+class Advance(Action):
+    """The facilitator moves a stalled year on (see the module docstring)."""
+
+    kind: ClassVar[str] = "advance"
+
+
+@dataclass(frozen=True)
+class Flood(Action):
+    """Chance: this year's Flood Strength."""
+
+    kind: ClassVar[str] = "flood"
+    chance: ClassVar[bool] = True
+    strength: int = 1
+
+
+@dataclass(frozen=True)
+class EndRoll(Action):
+    """Chance: the end-of-game d6 (from year `end_check_from`)."""
+
+    kind: ClassVar[str] = "end-roll"
+    chance: ClassVar[bool] = True
+    die: int = 6
+
+
+ACTIONS: tuple[type[Action], ...] = (Misfortune, SetMisfortune, Contribute, Allocate, Offer, Accept, Decline, Gift, Advance, Flood, EndRoll)
+
+
+# -- state -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Household:
+    name: str
+    wealth: int = 0
+    vp: int = 0
+    flooded: bool = False
+
+
+@dataclass(frozen=True)
+class Deal:
+    id: int
+    buyer: int
+    seller: int
+    wealth: int
+    units: int
+    activity: str
+    #: "offered", "done", "declined" or "lapsed".
+    status: str = "offered"
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """One household's line in the ledger for one year (the debrief CSV's row)."""
+
+    year: int
+    seat: int
+    misfortune: int = 0
+    capacity: int = 0
+    contribution: int | None = None
+    subsistence: int = 0
+    leisure: int = 0
+    profit: int = 0
+    #: VP from this year's allocation, flood losses and annual VP, and the totals after the year.
+    vp_allocation: int = 0
+    wealth_profit: int = 0
+    wealth_lost: int = 0
+    vp_annual: int = 0
+    vp_final: int = 0
+    vp: int = 0
+    wealth: int = 0
+    flooded: bool = False
+    dyke: int = 0
+
+
+@dataclass(frozen=True)
+class YearSummary:
+    """The village's numbers for one finished year (for plots and the board)."""
+
+    year: int
+    total: int
+    dyke_before: int
+    dyke_after_pledges: int
+    flood: int
+    dyke_after: int
+    flooded: bool
+
+
+@dataclass(frozen=True)
+class State:
+    setup: Setup
+    phase: Phase
+    year: int
+    dyke: int
+    households: tuple[Household, ...]
+    #: this year's capacity losses.
+    losses: tuple[int, ...] = ()
+    #: secret pledges (None: not yet).
+    pledges: tuple[int | None, ...] = ()
+    plans: tuple[tuple[Assignment, ...] | None, ...] = ()
+    deals: tuple[Deal, ...] = ()
+    years: tuple[YearSummary, ...] = ()
+    ledger: tuple[LedgerRow, ...] = ()
+    log: tuple[Event, ...] = ()
+    ended: str = ""
+    #: the current year's pledge total and dyke before it, once revealed.
+    total: int | None = None
+    dyke_before: int = 0
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.setup.names
+
+    @property
+    def n(self) -> int:
+        return self.setup.households
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    def capacity(self, seat: int) -> int:
+        return self.setup.capacity - self.losses[seat] if self.losses else self.setup.capacity
+
+    def sold(self, seat: int) -> int:
+        """Units `seat` owes buyers through deals done this year."""
+        return sum(d.units for d in self.deals if d.seller == seat and d.status == "done")
+
+    def free_units(self, seat: int) -> int:
+        """Units `seat` still has to allocate: capacity less pledge less labour sold."""
+        return self.capacity(seat) - (self.pledges[seat] or 0) - self.sold(seat)
+
+    def waiting_for(self) -> tuple[int, ...]:
+        if self.phase == "contribute":
+            return tuple(s for s in range(self.n) if self.pledges[s] is None)
+        if self.phase == "allocate":
+            return tuple(s for s in range(self.n) if self.plans[s] is None)
+        return ()
+
+
+def _say(state: State, text: str, seats: Iterable[int] | None = None) -> tuple[Event, ...]:
+    visible = None if seats is None else frozenset(seats)
+    return state.log + (Event(text, visible, state.year),)
+
+
+def _row(state: State, seat: int, **changes: Any) -> tuple[LedgerRow, ...]:
+    ledger = list(state.ledger)
+    for i in range(len(ledger) - 1, -1, -1):
+        if ledger[i].year == state.year and ledger[i].seat == seat:
+            ledger[i] = replace(ledger[i], **changes)
+            return tuple(ledger)
+    return state.ledger + (LedgerRow(state.year, seat, **changes),)
+
+
+def _require(condition: bool, rule: str, message: str) -> None:
+    if not condition:
+        raise RuleError(rule, message)
+
+
+# -- the year --------------------------------------------------------------------------------
+
+
+def initial(setup: Setup) -> State:
+    state = State(setup=setup, phase="misfortune", year=0, dyke=setup.dyke_start, households=tuple(Household(n) for n in setup.names))
+    return _begin_year(state)
+
+
+def _begin_year(state: State) -> State:
+    n = state.n
+    state = replace(
+        state,
+        phase="misfortune",
+        year=state.year + 1,
+        losses=(),
+        pledges=(None,) * n,
+        plans=(None,) * n,
+        deals=(),
+        total=None,
+        dyke_before=state.dyke,
+    )
+    return replace(state, log=_say(state, f"Year {state.year} begins. The dyke stands at {state.dyke}."))
+
+
+def _set_losses(state: State, losses: Sequence[int], why: str) -> State:
+    state = replace(state, phase="contribute", losses=tuple(losses))
+    for seat in range(state.n):
+        state = replace(state, ledger=_row(state, seat, misfortune=losses[seat], capacity=state.capacity(seat)))
+    struck = [f"{state.names[s]} (-{losses[s]})" for s in range(state.n) if losses[s]]
+    text = f"Misfortune strikes {', '.join(struck)}." if struck else "No misfortune this year: every household works at full capacity."
+    state = replace(state, log=_say(state, f"{why}{text}"))
+    return replace(state, log=_say(state, "Households make their secret pledges to the dyke."))
+
+
+def _reveal(state: State) -> State:
+    pledges = [p or 0 for p in state.pledges]
+    total = sum(pledges)
+    change = dyke_change(total, state.n)
+    low, high = thresholds(state.n)
+    before = state.dyke
+    dyke = clamp_dyke(before + change)
+    state = replace(state, phase="allocate", total=total, dyke=dyke)
+    for seat in range(state.n):
+        state = replace(state, ledger=_row(state, seat, contribution=pledges[seat]))
+    if not state.setup.anonymous:
+        each = ", ".join(f"{state.names[s]} {pledges[s]}" for s in range(state.n))
+        state = replace(state, log=_say(state, f"The pledges are revealed: {each}."))
+    verdict = (
+        f"below {low}: the dyke falls to {dyke}" if change < 0 else f"above {high}: the dyke rises to {dyke}" if change > 0 else f"between {low} and {high}: the dyke holds at {dyke}"
+    )
+    if change and dyke == before:
+        verdict += " (it cannot go further)"
+    state = replace(state, log=_say(state, f"{total} units for the dyke in all, {verdict}."))
+    return replace(state, log=_say(state, "Households allocate the rest of their labour; hired labour is agreed now."))
+
+
+def _resolve_allocation(state: State) -> State:
+    n = state.n
+    received = [[0, 0, 0] for _ in range(n)]
+    for seat, plan in enumerate(state.plans):
+        for a in plan or ():
+            received[a.recipient][ACTIVITIES.index(a.activity)] += a.units
+    for deal in state.deals:
+        if deal.status == "done":
+            received[deal.buyer][ACTIVITIES.index(deal.activity)] += deal.units
+    deals = tuple(replace(d, status="lapsed") if d.status == "offered" else d for d in state.deals)
+    lapsed = [d for d in deals if d.status == "lapsed" and d not in state.deals]
+    households = list(state.households)
+    state = replace(state, deals=deals)
+    for d in lapsed:
+        state = replace(state, log=_say(state, f"{state.names[d.buyer]}'s offer to {state.names[d.seller]} lapses.", [d.buyer, d.seller]))
+    for seat, (sub, lei, pro) in enumerate(received):
+        vp = subsistence_vp(sub) + leisure_vp(lei)
+        wealth = profit_wealth(pro)
+        h = households[seat]
+        households[seat] = replace(h, vp=h.vp + vp, wealth=h.wealth + wealth)
+        state = replace(state, ledger=_row(state, seat, subsistence=sub, leisure=lei, profit=pro, vp_allocation=vp, wealth_profit=wealth))
+    state = replace(state, households=tuple(households), phase="flood")
+    hungry = [seat for seat, r in enumerate(received) if r[0] < 2]
+    if hungry:
+        state = replace(state, log=_say(state, f"Short of food this year: {seats_text(state.names, hungry)}."))
+    return replace(state, log=_say(state, "The harvest is in. The river rises..."))
+
+
+def _flood(state: State, strength: int) -> State:
+    before = state.dyke
+    flooded = strength > before
+    dyke = before
+    households = list(state.households)
+    if flooded:
+        dyke -= 1
+        for seat, h in enumerate(households):
+            lost = math.ceil(h.wealth / 3)
+            households[seat] = replace(h, wealth=h.wealth - lost, flooded=True)
+            state = replace(state, ledger=_row(state, seat, wealth_lost=lost))
+        text = f"Flood strength {strength} beats the dyke at {before}: the village floods, every household loses a third of its Wealth, and the dyke falls to {clamp_dyke(dyke)}."
+    else:
+        if not state.setup.sticky_flood:
+            households = [replace(h, flooded=False) for h in households]
+        text = f"Flood strength {strength} against the dyke at {before}: the dyke holds."
+    if strength == 6:
+        dyke -= 1
+        text += f" The great flood of a 6 batters the dyke down to {clamp_dyke(dyke)}."
+    dyke = clamp_dyke(dyke)
+    # Annual VP: 1 per 30 Wealth held after the flood.
+    annual = []
+    for seat, h in enumerate(households):
+        vp = h.wealth // WEALTH_PER_VP
+        households[seat] = replace(h, vp=h.vp + vp)
+        state = replace(state, ledger=_row(state, seat, vp_annual=vp))
+        if vp:
+            annual.append(f"{h.name} +{vp}")
+    state = replace(state, households=tuple(households), dyke=dyke)
+    state = replace(state, log=_say(state, text))
+    if annual:
+        state = replace(state, log=_say(state, f"Wealth brings comfort (1 VP per {WEALTH_PER_VP}): {', '.join(annual)}."))
+    total = state.total or 0
+    after_pledges = clamp_dyke(state.dyke_before + dyke_change(total, state.n))
+    summary = YearSummary(state.year, total, state.dyke_before, after_pledges, strength, dyke, flooded)
+    state = replace(state, years=state.years + (summary,))
+    state = _close_ledger(state)
+    if state.setup.max_years is not None and state.year >= state.setup.max_years:
+        return _end(state, f"the {state.setup.max_years}-year limit was reached")
+    if state.year >= state.setup.end_check_from:
+        return replace(state, phase="end")
+    return _begin_year(state)
+
+
+def _close_ledger(state: State) -> State:
+    for seat, h in enumerate(state.households):
+        state = replace(state, ledger=_row(state, seat, vp=h.vp, wealth=h.wealth, flooded=h.flooded, dyke=state.dyke))
+    return state
+
+
+def _end(state: State, why: str) -> State:
+    divisor = final_divisor(state.dyke)
+    households = list(state.households)
+    for seat, h in enumerate(households):
+        final = h.wealth // divisor - (FLOOD_PENALTY if h.flooded else 0)
+        households[seat] = replace(h, vp=h.vp + final)
+        state = replace(state, ledger=_row(state, seat, vp_final=final, vp=h.vp + final))
+    state = replace(state, households=tuple(households), phase="over", ended=why)
+    state = replace(state, log=_say(state, f"The game ends: {why}. Final scoring: 1 VP per {divisor} Wealth at dyke {state.dyke}, and -{FLOOD_PENALTY} for a Flooded house."))
+    table = standings(state)
+    best = [s for rank, s, _ in table if rank == 1]
+    summary = "; ".join(f"{state.names[s]} {vp}" for _, s, vp in table)
+    verb = "wins" if len(best) == 1 else "share the win"
+    return replace(state, log=_say(state, f"Final VP: {summary}. {seats_text(state.names, best)} {verb}."))
+
+
+# -- checking --------------------------------------------------------------------------------
+
+
+def _seat(state: State, seat: int | None, what: str = "household") -> int:
+    _require(isinstance(seat, int) and 0 <= seat < state.n, "seat", f"there is no {what} {seat!r}")
+    assert seat is not None
+    return seat
+
+
+def _plan_units(plan: Sequence[Assignment]) -> int:
+    return sum(a.units for a in plan)
+
+
+def check(state: State, action: Action) -> None:
+    if state.over:
+        raise RuleError("game over", "the game is over")
+    if isinstance(action, Gift):
+        seat = _seat(state, action.seat)
+        to = _seat(state, action.to, "recipient")
+        _require(to != seat, "gift", "a household cannot give Wealth to itself")
+        _require(isinstance(action.wealth, int) and action.wealth > 0, "gift", "a gift is a positive amount of Wealth")
+        _require(action.wealth <= state.households[seat].wealth, "gift", f"{state.names[seat]} has only {state.households[seat].wealth} Wealth to give")
+        return
+    if isinstance(action, Misfortune):
+        _require(state.phase == "misfortune" and not state.setup.misfortune_by_hand, "turn order", "misfortune is not rolled now")
+        _require(len(action.rolls) == state.n and all(1 <= r <= 6 for r in action.rolls), "misfortune", "one d6 per household")
+        return
+    if isinstance(action, SetMisfortune):
+        _require(state.phase == "misfortune", "turn order", "misfortune is set at the start of a year")
+        _require(len(action.losses) == state.n, "misfortune", "one loss per household")
+        _require(all(0 <= x <= state.setup.capacity for x in action.losses), "misfortune", f"a loss is 0-{state.setup.capacity} units")
+        return
+    if isinstance(action, Contribute):
+        seat = _seat(state, action.seat)
+        _require(state.phase == "contribute", "turn order", f"it is not time to pledge (now: {state.phase})")
+        _require(state.pledges[seat] is None, "one pledge", f"{state.names[seat]} has already pledged")
+        cap = state.capacity(seat)
+        _require(isinstance(action.units, int) and 0 <= action.units <= cap, "capacity", f"{state.names[seat]} can pledge 0-{cap} units this year, not {action.units}")
+        return
+    if isinstance(action, Offer):
+        seat = _seat(state, action.seat)
+        partner = _seat(state, action.partner, "partner")
+        _require(state.phase == "allocate", "turn order", "labour is hired while households allocate")
+        _require(partner != seat, "deal", "a household cannot hire itself")
+        _require(action.activity in ACTIVITIES, "deal", f"{action.activity!r} is not an activity")
+        _require(isinstance(action.units, int) and action.units >= 1, "deal", "a deal hires at least one unit")
+        _require(isinstance(action.wealth, int) and action.wealth >= 0, "deal", "the price is zero or more Wealth")
+        _require(action.wealth <= state.households[seat].wealth, "buyer's wealth", f"{state.names[seat]} has only {state.households[seat].wealth} Wealth")
+        _require(state.plans[partner] is None, "deal", f"{state.names[partner]} has already allocated this year")
+        _require(action.units <= state.free_units(partner), "seller's capacity", f"{state.names[partner]} has only {state.free_units(partner)} free units")
+        return
+    if isinstance(action, (Accept, Decline)):
+        seat = _seat(state, action.seat)
+        _require(state.phase == "allocate", "turn order", "deals are settled while households allocate")
+        deal = next((d for d in state.deals if d.id == action.deal), None)
+        _require(deal is not None and deal.status == "offered", "deal", f"there is no open offer {action.deal}")
+        assert deal is not None
+        if isinstance(action, Decline):
+            _require(seat in (deal.buyer, deal.seller), "deal", "only the two households can call off an offer")
+            return
+        _require(seat == deal.seller, "deal", "only the household hired can accept an offer")
+        _require(state.plans[seat] is None, "deal", f"{state.names[seat]} has already allocated this year")
+        _require(deal.wealth <= state.households[deal.buyer].wealth, "buyer's wealth", f"{state.names[deal.buyer]} no longer has {deal.wealth} Wealth")
+        _require(deal.units <= state.free_units(seat), "seller's capacity", f"{state.names[seat]} has only {state.free_units(seat)} free units")
+        return
+    if isinstance(action, Allocate):
+        seat = _seat(state, action.seat)
+        _require(state.phase == "allocate", "turn order", f"it is not time to allocate (now: {state.phase})")
+        _require(state.plans[seat] is None, "one allocation", f"{state.names[seat]} has already allocated")
+        for a in action.plan:
+            _seat(state, a.recipient, "recipient")
+            _require(a.activity in ACTIVITIES, "allocation", f"{a.activity!r} is not an activity")
+            _require(isinstance(a.units, int) and a.units >= 0, "allocation", "units are whole and not negative")
+        free = state.free_units(seat)
+        _require(_plan_units(action.plan) <= free, "allocation", f"that allocates {_plan_units(action.plan)} units; {state.names[seat]} has {free} left")
+        return
+    if isinstance(action, Advance):
+        _require(action.seat is None, "facilitator", "only the facilitator advances the year")
+        _require(state.phase in ("contribute", "allocate"), "turn order", "there is nothing to advance now")
+        return
+    if isinstance(action, Flood):
+        _require(state.phase == "flood", "turn order", "the flood comes after the harvest")
+        _require(1 <= action.strength <= 6, "flood", "flood strength is a d6")
+        return
+    if isinstance(action, EndRoll):
+        _require(state.phase == "end", "turn order", "the end roll comes after the year")
+        _require(1 <= action.die <= 6, "end", "the end roll is a d6")
+        return
+    raise RuleError("action", f"Leerdam has no action {type(action).__name__}")
+
+
+def _default_plan(state: State, seat: int) -> tuple[Assignment, ...]:
+    units = min(2, state.free_units(seat))
+    return (Assignment(seat, "subsistence", units),) if units else ()
+
+
+def play(state: State, action: Action) -> State:
+    if isinstance(action, Gift):
+        seat, to = action.seat, action.to
+        assert seat is not None
+        households = list(state.households)
+        households[seat] = replace(households[seat], wealth=households[seat].wealth - action.wealth)
+        households[to] = replace(households[to], wealth=households[to].wealth + action.wealth)
+        state = replace(state, households=tuple(households))
+        return replace(state, log=_say(state, f"{state.names[seat]} gives {action.wealth} Wealth to {state.names[to]}."))
+    if isinstance(action, Misfortune):
+        table = state.setup.misfortune
+        return _set_losses(state, [table[r - 1] for r in action.rolls], f"Misfortune dice: {' '.join(map(str, action.rolls))}. ")
+    if isinstance(action, SetMisfortune):
+        return _set_losses(state, action.losses, "The facilitator sets this year's misfortune. ")
+    if isinstance(action, Contribute):
+        seat = action.seat
+        assert seat is not None
+        pledges = list(state.pledges)
+        pledges[seat] = action.units
+        state = replace(state, pledges=tuple(pledges))
+        state = replace(state, log=_say(state, f"{state.names[seat]} has made a secret pledge."))
+        state = replace(state, log=_say(state, f"You pledged {action.units} unit(s) to the dyke.", [seat]))
+        return _reveal(state) if all(p is not None for p in state.pledges) else state
+    if isinstance(action, Offer):
+        seat = action.seat
+        assert seat is not None
+        deal = Deal(len(state.deals) + 1, seat, action.partner, action.wealth, action.units, action.activity)
+        state = replace(state, deals=state.deals + (deal,))
+        return replace(
+            state,
+            log=_say(state, f"{state.names[seat]} offers {state.names[deal.seller]} {deal.wealth} Wealth for {deal.units} unit(s) on {state.names[seat]}'s {deal.activity} (offer {deal.id}).", [seat, deal.seller]),
+        )
+    if isinstance(action, (Accept, Decline)):
+        deal = next(d for d in state.deals if d.id == action.deal)
+        done = isinstance(action, Accept)
+        deals = tuple(replace(d, status="done" if done else "declined") if d.id == deal.id else d for d in state.deals)
+        state = replace(state, deals=deals)
+        if not done:
+            who = "withdraws" if action.seat == deal.buyer else "declines"
+            return replace(state, log=_say(state, f"{state.names[action.seat or 0]} {who} offer {deal.id}.", [deal.buyer, deal.seller]))
+        households = list(state.households)
+        households[deal.buyer] = replace(households[deal.buyer], wealth=households[deal.buyer].wealth - deal.wealth)
+        households[deal.seller] = replace(households[deal.seller], wealth=households[deal.seller].wealth + deal.wealth)
+        state = replace(state, households=tuple(households))
+        return replace(
+            state,
+            log=_say(state, f"Deal: {state.names[deal.seller]} works {deal.units} unit(s) on {state.names[deal.buyer]}'s {deal.activity} for {deal.wealth} Wealth."),
+        )
+    if isinstance(action, Allocate):
+        seat = action.seat
+        assert seat is not None
+        plans = list(state.plans)
+        plans[seat] = tuple(a for a in action.plan if a.units)
+        state = replace(state, plans=tuple(plans))
+        state = replace(state, log=_say(state, f"{state.names[seat]} has allocated this year's labour."))
+        return _resolve_allocation(state) if all(p is not None for p in state.plans) else state
+    if isinstance(action, Advance):
+        if state.phase == "contribute":
+            missing = [s for s in range(state.n) if state.pledges[s] is None]
+            state = replace(state, pledges=tuple(p or 0 for p in state.pledges))
+            state = replace(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} pledge nothing."))
+            return _reveal(state)
+        missing = [s for s in range(state.n) if state.plans[s] is None]
+        plans = tuple(p if p is not None else _default_plan(state, s) for s, p in enumerate(state.plans))
+        state = replace(state, plans=plans)
+        state = replace(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} feed their own households and rest."))
+        return _resolve_allocation(state)
+    if isinstance(action, Flood):
+        return _flood(state, action.strength)
+    if isinstance(action, EndRoll):
+        if action.die in state.setup.end_on:
+            return _end(state, f"the end roll of {action.die} after year {state.year}")
+        state = replace(state, log=_say(state, f"End roll {action.die}: the village carries on."))
+        return _begin_year(state)
+    raise RuleError("action", f"Leerdam has no action {type(action).__name__}")
+
+
+def chance(state: State, rng: random.Random) -> Action | None:
+    if state.phase == "misfortune" and not state.setup.misfortune_by_hand:
+        return Misfortune(rolls=tuple(rng.randint(1, 6) for _ in range(state.n)))
+    if state.phase == "flood":
+        return Flood(strength=rng.randint(1, 6))
+    if state.phase == "end":
+        return EndRoll(die=rng.randint(1, 6))
+    return None
+
+
+def hides(state: State, action: Action) -> bool:
+    """The last pledge reveals everyone's; chance outcomes are never undone."""
+    if action.chance:
+        return True
+    if isinstance(action, Contribute):
+        return sum(1 for p in state.pledges if p is None) == 1
+    if isinstance(action, Allocate):
+        return sum(1 for p in state.plans if p is None) == 1  # the harvest and the flood follow
+    return isinstance(action, Advance)
+
+
+# -- reading the state -------------------------------------------------------------------------
+
+
+def scores(state: State) -> tuple[int, ...]:
+    return tuple(h.vp for h in state.households)
+
+
+def standings(state: State) -> list[tuple[int, int, int]]:
+    """(rank, seat, VP), most VP first; ties share a rank."""
+    order = sorted(range(state.n), key=lambda s: -state.households[s].vp)
+    table: list[tuple[int, int, int]] = []
+    for i, seat in enumerate(order):
+        vp = state.households[seat].vp
+        rank = table[-1][0] if table and table[-1][2] == vp else i + 1
+        table.append((rank, seat, vp))
+    return table
+
+
+@dataclass(frozen=True)
+class Earnings:
+    """What a plan brings one recipient: units per activity, VP and Wealth."""
+
+    subsistence: int
+    leisure: int
+    profit: int
+    vp: int
+    wealth: int
+
+
+def preview(state: State, seat: int, plan: Sequence[Assignment]) -> dict[int, Earnings]:
+    """What `plan` by `seat` would earn each household it touches, before confirming.
+
+    The seat's own household also counts the labour it bought in deals done this year, so its
+    line is what it will earn unless others give it more. For other households the VP counts
+    Leisure only: their own allocation decides what their Subsistence is worth.
+    """
+    received: dict[int, list[int]] = {seat: [0, 0, 0]}
+    for a in plan:
+        received.setdefault(a.recipient, [0, 0, 0])[ACTIVITIES.index(a.activity)] += a.units
+    for d in state.deals:
+        if d.status == "done" and d.buyer == seat:
+            received[seat][ACTIVITIES.index(d.activity)] += d.units
+    return {
+        r: Earnings(sub, lei, pro, (subsistence_vp(sub) if r == seat else 0) + leisure_vp(lei), profit_wealth(pro))
+        for r, (sub, lei, pro) in sorted(received.items())
+    }
+
+
+@dataclass(frozen=True)
+class HouseholdView:
+    name: str
+    wealth: int
+    vp: int
+    flooded: bool
+    capacity: int
+    pledged: bool
+    allocated: bool
+    #: the pledge: the seat's own, or everyone's after the reveal unless anonymous.
+    pledge: int | None = None
+    #: the seat's own free units this year.
+    free: int | None = None
+
+
+@dataclass(frozen=True)
+class View:
+    seat: int | None
+    year: int
+    phase: Phase
+    dyke: int
+    thresholds: tuple[int, int]
+    households: tuple[HouseholdView, ...]
+    #: the revealed total this year (None before the reveal).
+    total: int | None
+    #: deals the viewer may see: its own offers and every deal done.
+    deals: tuple[Deal, ...]
+    years: tuple[YearSummary, ...]
+    log: tuple[str, ...]
+    ended: str
+    waiting_for: tuple[int, ...]
+    standings: tuple[tuple[int, int, int], ...] = field(default=())
+
+
+def view_for(state: State, seat: int | None) -> View:
+    """What `seat` may see; None is the projector."""
+    revealed = state.total is not None
+    households = []
+    for i, h in enumerate(state.households):
+        mine = seat == i
+        show = mine or (revealed and not state.setup.anonymous)
+        households.append(
+            HouseholdView(
+                name=h.name,
+                wealth=h.wealth,
+                vp=h.vp,
+                flooded=h.flooded,
+                capacity=state.capacity(i),
+                pledged=state.pledges[i] is not None if state.pledges else False,
+                allocated=state.plans[i] is not None if state.plans else False,
+                pledge=state.pledges[i] if show and state.pledges else None,
+                free=state.free_units(i) if mine and state.phase == "allocate" else None,
+            )
+        )
+    deals = tuple(d for d in state.deals if d.status == "done" or seat in (d.buyer, d.seller))
+    return View(
+        seat=seat,
+        year=state.year,
+        phase=state.phase,
+        dyke=state.dyke,
+        thresholds=thresholds(state.n),
+        households=tuple(households),
+        total=state.total,
+        deals=deals,
+        years=state.years,
+        log=tuple(e.text for e in state.log if e.visible(seat)),
+        ended=state.ended,
+        waiting_for=state.waiting_for(),
+        standings=tuple(standings(state)),
+    )
+
+
+def ledger_rows(state: State, seat: int | None = None) -> list[dict[str, Any]]:
+    """The ledger as plain rows (one per household per year) for a CSV debrief.
+
+    With `anonymous` pledges, other households' contributions are left blank for a seat.
+    """
+    rows = []
+    for row in state.ledger:
+        data = {"year": row.year, "household": state.names[row.seat]}
+        data.update({k: v for k, v in row.__dict__.items() if k not in ("year", "seat")})
+        if state.setup.anonymous and seat != row.seat:
+            data["contribution"] = None
+        rows.append(data)
+    return rows
+
+
+# -- bots --------------------------------------------------------------------------------------
+
+Pledge = Callable[[State, int], int]
+
+
+def _pledge_free_rider(state: State, seat: int) -> int:
+    return 0
+
+
+def _pledge_fair(state: State, seat: int) -> int:
+    # Everyone paying one unit keeps the total at N, between the thresholds.
+    return min(1, state.capacity(seat))
+
+
+def _pledge_conditional(state: State, seat: int) -> int:
+    if not state.years:
+        return min(1, state.capacity(seat))
+    last = state.years[-1].total / state.n
+    return min(round(last), state.capacity(seat))
+
+
+def _pledge_altruist(state: State, seat: int) -> int:
+    return min(2, state.capacity(seat))
+
+
+def _bot(pledge: Pledge, generous: bool) -> Callable[[State, int, random.Random], Action]:
+    def play_seat(state: State, seat: int, rng: random.Random) -> Action:
+        if state.phase == "contribute":
+            return Contribute(seat=seat, units=pledge(state, seat))
+        if state.phase == "allocate":
+            for d in state.deals:
+                if d.status == "offered" and d.seller == seat:
+                    fair = d.wealth >= 6 * d.units and d.units <= state.free_units(seat) and d.wealth <= state.households[d.buyer].wealth
+                    return Accept(seat=seat, deal=d.id) if fair else Decline(seat=seat, deal=d.id)
+            free = state.free_units(seat)
+            plan: list[Assignment] = []
+            own = min(2, free)
+            plan.append(Assignment(seat, "subsistence", own))
+            free -= own
+            if generous and free:
+                struck = min(range(state.n), key=lambda s: (state.capacity(s), rng.random()))
+                if struck != seat and state.capacity(struck) < state.setup.capacity:
+                    plan.append(Assignment(struck, "subsistence", 1))
+                    free -= 1
+            if free:
+                years_left = max(1, state.setup.end_check_from - state.year)
+                leisure = min(free, 1 if years_left > 3 else 2)
+                plan.append(Assignment(seat, "leisure", leisure))
+                free -= leisure
+            if free:
+                plan.append(Assignment(seat, "profit", free))
+            return Allocate(seat=seat, plan=tuple(plan))
+        raise RuleError("bot", f"a bot has nothing to do in phase {state.phase}")
+
+    return play_seat
+
+
+BOTS: dict[str, Callable[[State, int, random.Random], Action]] = {
+    "free-rider": _bot(_pledge_free_rider, generous=False),
+    "fair": _bot(_pledge_fair, generous=False),
+    "conditional": _bot(_pledge_conditional, generous=False),
+    "altruist": _bot(_pledge_altruist, generous=True),
+}
+
+
+# -- the Rules object ---------------------------------------------------------------------------
+
+
+class _Leerdam:
+    slug = "leerdam"
+    title = "Leerdam"
+    actions = ACTIONS
+    Setup = Setup
+
+    initial = staticmethod(initial)
+    check = staticmethod(check)
+    play = staticmethod(play)
+    chance = staticmethod(chance)
+    hides = staticmethod(hides)
+    view_for = staticmethod(view_for)
+    scores = staticmethod(scores)
+    standings = staticmethod(standings)
+
+    @staticmethod
+    def setup_from_json(data: Any) -> Setup:
+        return setup_from_json(Setup, data)
+
+    @staticmethod
+    def waiting_for(state: State) -> tuple[int, ...]:
+        return state.waiting_for()
+
+    @staticmethod
+    def over(state: State) -> bool:
+        return state.over
+
+
+RULES = _Leerdam()
+
+
+def simulate(
+    games: int,
+    seed: int,
+    bots: Sequence[str],
+    setup: Setup | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Outcome statistics for a designer: years, floods, final dyke, VP and wins by strategy."""
+    from .core import Game, play_out, rng_for
+
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        raise RuleError("bots", f"unknown bot {unknown[0]!r}; choose from {', '.join(BOTS)}")
+    setup = setup or Setup(names=tuple(f"{b} {i + 1}" for i, b in enumerate(bots)))
+    if len(bots) != setup.households:
+        raise RuleError("bots", f"{len(bots)} bots for {setup.households} households")
+    players = [BOTS[b] for b in bots]
+    years: Counter[int] = Counter()
+    dykes: Counter[int] = Counter()
+    floods = 0
+    year_total = 0
+    vp_sum: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    per_kind = Counter(bots)
+    for index in range(games):
+        state = play_out(Game(RULES, setup, seed + index), players, rng_for(seed, -1 - index)).state
+        years[state.year] += 1
+        dykes[state.dyke] += 1
+        floods += sum(1 for y in state.years if y.flooded)
+        year_total += len(state.years)
+        table = standings(state)
+        winners = [s for rank, s, _ in table if rank == 1]
+        for seat, h in enumerate(state.households):
+            vp_sum[bots[seat]] += h.vp
+        for seat in winners:
+            wins[bots[seat]] += 1 / len(winners)
+        if progress is not None:
+            progress(index + 1)
+    values = sorted(years.elements())
+    return {
+        "game": RULES.slug,
+        "games": games,
+        "seed": seed,
+        "bots": list(bots),
+        "years_played": {
+            "mean": round(sum(values) / len(values), 3) if values else None,
+            "min": values[0] if values else None,
+            "max": values[-1] if values else None,
+            "histogram": {str(k): years[k] for k in sorted(years)},
+        },
+        "flood_rate_per_year": round(floods / year_total, 4) if year_total else None,
+        "final_dyke": {str(k): dykes[k] for k in sorted(dykes)},
+        "mean_vp_by_strategy": {b: round(vp_sum[b] / (games * per_kind[b]), 3) for b in sorted(per_kind)},
+        "win_share_per_household_by_strategy": {b: round(wins[b] / (games * per_kind[b]), 4) for b in sorted(per_kind)},
+    }

@@ -1,0 +1,98 @@
+"""The `playbook` command line, called in-process through `main(argv)`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from playbook.cli import main
+from rules import new_game
+from rules.core import play_out, rng_for
+from rules import new_rule as nr
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def saved_game(tmp_path: Path, names: tuple[str, ...] = ("Ana", "Bo", "Cy", "Di")) -> Path:
+    game = new_game("new-rule", nr.Setup(names=names), 21)
+    play_out(game, [nr.balanced_bot] * len(names), rng_for(21, 0))
+    path = tmp_path / "saved.json"
+    path.write_text(game.to_json(), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("command", ["serve", "print", "simulate", "replay"])
+def test_every_command_explains_itself(capsys: pytest.CaptureFixture[str], command: str) -> None:
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    assert "usage: playbook " + command in capsys.readouterr().out
+
+
+def test_simulate_is_reproducible_for_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    code, first, _ = run(capsys, "simulate", "new-rule", "--games", "20", "--seed", "4", "--json")
+    assert code == 0
+    _, second, _ = run(capsys, "simulate", "new-rule", "--games", "20", "--seed", "4", "--json")
+    _, other, _ = run(capsys, "simulate", "new-rule", "--games", "20", "--seed", "5", "--json")
+    assert first == second and first != other
+    assert first.count("\n") == 1  # one line of JSON
+    stats = json.loads(first)
+    assert stats["games"] == 20
+    assert sum(stats["endings"].values()) == 20
+    assert sum(stats["rounds_played"]["histogram"].values()) == 20
+    assert set(stats["win_share_per_seat_by_bot"]) == {"balanced", "random"}
+
+
+def test_simulate_refuses_unknown_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "simulate", "new-rule", "--games", "2", "--bots", "balanced,clever,random")
+    assert code == 2 and "unknown bot 'clever'" in err
+
+
+def test_replay_prints_standings(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "replay", str(saved_game(tmp_path)))
+    assert code == 0
+    report = json.loads(out)
+    assert report["game"] == "new-rule" and report["over"] is True
+    assert sorted(row["name"] for row in report["standings"]) == ["Ana", "Bo", "Cy", "Di"]
+    assert report["standings"][0]["rank"] == 1
+
+
+def test_replay_refuses_a_damaged_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = saved_game(tmp_path)
+    path.write_text(path.read_text(encoding="utf-8")[:200], encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(path))
+    assert code == 2 and out == ""
+    assert "damaged or truncated" in err
+
+
+def test_print_blank_pads_for_named_players(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pdf = tmp_path / "pads.pdf"
+    code, _, _ = run(capsys, "print", "new-rule", "--players", "3", "--names", "Zoë,<b>Bo & Co,Cy 🎲", "--page", "letter", "-o", str(pdf))
+    assert code == 0
+    reader = PdfReader(pdf)
+    text = "".join(page.extract_text() for page in reader.pages)
+    for name in ("Zoë", "<b>Bo & Co", "Cy"):
+        assert name in text
+    width, height = reader.pages[0].mediabox.width, reader.pages[0].mediabox.height
+    assert (round(float(width)), round(float(height))) == (612, 792)
+
+
+def test_print_refuses_names_that_do_not_match_the_count(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "print", "new-rule", "--players", "4", "--names", "A,B", "-o", str(tmp_path / "x.pdf"))
+    assert code == 2 and "2 names" in err
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_print_what_you_played(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pdf = tmp_path / "played.pdf"
+    code, _, _ = run(capsys, "print", "new-rule", "--game-file", str(saved_game(tmp_path)), "-o", str(pdf))
+    assert code == 0
+    text = "".join(page.extract_text() for page in PdfReader(pdf).pages)
+    assert "Ana" in text and "Di" in text
