@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rules import GAMES, RuleError, SaveFileError, load_game
+from rules import load_game
 
 __all__ = ["main"]
 
@@ -35,30 +35,30 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return serve(port=args.port, notebook=args.notebook, open_browser=args.open)
 
 
-def _pdf_for(game: str, args: argparse.Namespace, names: list[str] | None, saved: Any) -> bytes:
-    """One game's materials: blank for the players named or counted, or filled from a save."""
-    from printables import new_rule
+def _printer(game: str) -> Any:
+    """The printables module of `game` (imported on demand: ReportLab is slow to load)."""
+    import importlib
 
-    builders = {"new-rule": new_rule.build_pdf}
-    if saved is not None:
-        return builders[game](state=saved.state, page=args.page)
-    return builders[game](names=names, players=args.players, page=args.page)
+    return importlib.import_module("printables." + game.replace("-", "_"))
 
 
 def _cmd_print(args: argparse.Namespace) -> int:
-    from printables.common import merge_pdfs
+    from printables.common import build_document
 
-    saved = None
+    names = _names(args.names, args.players)
     if args.game_file is not None:
         saved = load_game(Path(args.game_file).read_bytes())
-        games = [saved.rules.slug]
         if args.game not in ("all", saved.rules.slug):
             raise UsageError(f"{args.game_file} is a {saved.rules.slug} game, not {args.game}")
+        story = _printer(saved.rules.slug).build_story(state=saved.state, page=args.page)
+        title = f"{saved.rules.title}: what you played"
     else:
         games = list(PRINT_GAMES) if args.game == "all" else [args.game]
-    names = _names(args.names, args.players)
-    pdfs = [_pdf_for(game, args, names, saved) for game in games]
-    data = pdfs[0] if len(pdfs) == 1 else merge_pdfs(pdfs)
+        story = []
+        for game in games:
+            story += _printer(game).build_story(names, players=args.players, page=args.page)
+        title = "Playbook: printable materials"
+    data = build_document(story, page=args.page, title=title)
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(data)
@@ -156,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return int(args.run(args) or 0)
-    except (UsageError, RuleError, SaveFileError, OSError) as exc:
+    except (UsageError, ValueError, OSError) as exc:  # RuleError and SaveFileError are ValueErrors
         print(f"playbook {args.command}: {exc}", file=sys.stderr)
         return 2
 

@@ -1,0 +1,477 @@
+"""Parts every game's printables share: page sizes, the document, styles, rows, slips, previews.
+
+Plain functions and tiny flowables: a game module turns its model (or a blank setup) into a
+list of flowables and hands it to `build_document`, which returns the PDF's bytes. Identical
+input always gives byte-identical PDFs (ReportLab's invariant mode), so tests can compare
+them and a print studio can cache them.
+
+User text reaches a Paragraph only through `fonts.markup`: `para` and table cells given as
+`str` are treated as plain text; pass a ready `Paragraph` where markup is wanted.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+import pypdfium2 as pdfium
+from PIL import Image
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle, StyleSheet1
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import (
+    BaseDocTemplate,
+    Flowable,
+    Frame,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from . import fonts
+
+__all__ = [
+    "Box",
+    "Cell",
+    "PAGE_SIZES",
+    "Section",
+    "SlipSheet",
+    "Swatch",
+    "build_document",
+    "columns_of",
+    "fitted_style",
+    "frame_size",
+    "heading",
+    "page_count",
+    "page_size",
+    "para",
+    "png_bytes",
+    "render_png",
+    "ruled_table",
+    "slip_boxes",
+    "slip_pages",
+    "spacer",
+    "style",
+    "stylesheet",
+]
+
+# -- layout ------------------------------------------------------------------------------
+PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
+MARGIN_SIDE = 15 * mm
+MARGIN_TOP = 20 * mm
+MARGIN_BOTTOM = 17 * mm
+HEADER_BASELINE = 11 * mm  # from the top edge
+FOOTER_BASELINE = 9 * mm  # from the bottom edge
+HEADER_SIZE = 9
+FOOTER_SIZE = 8
+RULE_WIDTH = 0.5
+INK = colors.HexColor("#1a1a1a")
+MUTED = colors.HexColor("#5c5c5c")
+GRID = colors.HexColor("#8a8a8a")
+HEAD_FILL = colors.HexColor("#e6e6e6")
+ZEBRA_FILL = colors.HexColor("#f5f5f5")
+CELL_PAD = 3  # points of padding inside table cells
+CROP_LENGTH = 5 * mm
+CROP_OFFSET = 2 * mm  # gap between a slip's edge and its crop marks
+CUT_GUIDE = colors.HexColor("#b0b0b0")
+PREVIEW_SCALE = 1.0  # 72 dpi: a full page is 595 x 842 pixels on A4
+
+
+# -- pages ---------------------------------------------------------------------------------
+def page_size(name: str) -> tuple[float, float]:
+    """(width, height) in points of a page size by name: 'a4' or 'letter'."""
+    key = str(name).strip().lower()
+    if key not in PAGE_SIZES:
+        raise ValueError(f"unknown page size {name!r}; choose one of: {', '.join(PAGE_SIZES)}")
+    return PAGE_SIZES[key]
+
+
+def frame_size(page: str) -> tuple[float, float]:
+    """(width, height) of the writable area inside the margins of `page`."""
+    width, height = page_size(page)
+    return width - 2 * MARGIN_SIDE, height - MARGIN_TOP - MARGIN_BOTTOM
+
+
+# -- styles ----------------------------------------------------------------------------------
+@functools.cache
+def stylesheet() -> StyleSheet1:
+    """The one stylesheet, all in the registered DejaVu family."""
+    fonts.register()
+    sheet = StyleSheet1()
+    base = ParagraphStyle("body", fontName=fonts.BODY, fontSize=10, leading=13, textColor=INK, spaceAfter=4)
+    sheet.add(base)
+    sheet.add(ParagraphStyle("title", parent=base, fontName=fonts.BOLD, fontSize=20, leading=24, spaceAfter=4))
+    sheet.add(ParagraphStyle("subtitle", parent=base, textColor=MUTED, fontSize=10, leading=13, spaceAfter=8))
+    sheet.add(ParagraphStyle("h1", parent=base, fontName=fonts.BOLD, fontSize=15, leading=19, spaceBefore=2, spaceAfter=6))
+    sheet.add(ParagraphStyle("h2", parent=base, fontName=fonts.BOLD, fontSize=11.5, leading=14, spaceBefore=7, spaceAfter=3))
+    sheet.add(ParagraphStyle("small", parent=base, fontSize=8, leading=10, textColor=MUTED, spaceAfter=2))
+    sheet.add(ParagraphStyle("bullet", parent=base, leftIndent=12, bulletIndent=2, spaceAfter=2))
+    sheet.add(ParagraphStyle("cell", parent=base, fontSize=8.5, leading=10.5, spaceAfter=0))
+    sheet.add(ParagraphStyle("cell-centre", parent=sheet["cell"], alignment=TA_CENTER))
+    sheet.add(ParagraphStyle("cell-right", parent=sheet["cell"], alignment=TA_RIGHT))
+    sheet.add(ParagraphStyle("cell-big", parent=sheet["cell"], fontSize=11, leading=13))
+    sheet.add(ParagraphStyle("cell-number", parent=sheet["cell-big"], alignment=TA_CENTER))
+    sheet.add(ParagraphStyle("cell-symbol", parent=sheet["cell"], fontSize=18, leading=20, alignment=TA_CENTER))
+    sheet.add(ParagraphStyle("cell-head", parent=sheet["cell"], fontName=fonts.BOLD, fontSize=8, leading=9.5, alignment=TA_CENTER))
+    sheet.add(ParagraphStyle("cell-head-left", parent=sheet["cell-head"], alignment=TA_LEFT))
+    return sheet
+
+
+def style(name: str) -> ParagraphStyle:
+    """A paragraph style from the stylesheet by name."""
+    sheet = stylesheet()
+    if name not in sheet:
+        raise KeyError(f"no style {name!r}; the stylesheet has {', '.join(sorted(sheet.byName))}")
+    return sheet[name]  # type: ignore[return-value]
+
+
+def fitted_style(name: str, words: Iterable[str], width: float, min_size: float = 5.5) -> ParagraphStyle:
+    """Style `name`, shrunk (down to `min_size`) so the longest of `words` fits `width`
+    less the cell padding: narrow header cells then never break a word in two."""
+    base = style(name)
+    room = width - 2 * CELL_PAD
+    widest = max((fonts.string_width(w, base.fontName, base.fontSize) for w in words), default=0.0)
+    if widest <= room:
+        return base
+    size = max(min_size, base.fontSize * room / widest)
+    return ParagraphStyle(f"{name}-{size:.2f}", parent=base, fontSize=size, leading=size * base.leading / base.fontSize)
+
+
+def para(text: object, style_name: str = "body") -> Paragraph:
+    """A paragraph of plain (user) text: escaped, never read as markup."""
+    return Paragraph(fonts.markup(text), style(style_name))
+
+
+def heading(text: object, level: int = 1) -> Paragraph:
+    """A heading (level 0 is the page title) of plain text."""
+    names = {0: "title", 1: "h1", 2: "h2"}
+    if level not in names:
+        raise ValueError(f"heading level must be 0, 1 or 2, not {level}")
+    return para(text, names[level])
+
+
+# -- the page frame: header and footer --------------------------------------------------------
+class Section(Flowable):
+    """Invisible marker: the pages from here on belong to `material` of `game`.
+
+    The header drawn at each page's end reads the latest marker, so one document can hold
+    several games' materials (``playbook print all``). Each marker is also a PDF bookmark.
+    """
+
+    def __init__(self, game: str, material: str) -> None:
+        super().__init__()
+        self.game = game
+        self.material = material
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        return 0, 0
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas._playbook_section = (self.game, self.material)  # type: ignore[attr-defined]
+        # Bookmark keys must be unique in the document; a per-canvas counter keeps them stable.
+        count = getattr(canvas, "_playbook_sections", 0) + 1
+        canvas._playbook_sections = count  # type: ignore[attr-defined]
+        key = f"section-{count}"
+        canvas.bookmarkPage(key)
+        canvas.addOutlineEntry(f"{self.game}: {self.material}", key, level=0)
+
+
+def _decorate(canvas: Canvas, doc: BaseDocTemplate) -> None:
+    """Header (game, material, rule) and footer (page number) on every page."""
+    width, height = doc.pagesize
+    game, material = getattr(canvas, "_playbook_section", ("", ""))
+    canvas.saveState()
+    y = height - HEADER_BASELINE
+    canvas.setFillColor(INK)
+    fonts.draw_string(canvas, MARGIN_SIDE, y, game, fonts.BOLD, HEADER_SIZE)
+    canvas.setFillColor(MUTED)
+    fonts.draw_string(canvas, width - MARGIN_SIDE, y, material, fonts.BODY, HEADER_SIZE, align="right")
+    canvas.setStrokeColor(GRID)
+    canvas.setLineWidth(RULE_WIDTH)
+    canvas.line(MARGIN_SIDE, y - 2.5 * mm, width - MARGIN_SIDE, y - 2.5 * mm)
+    fonts.draw_string(canvas, MARGIN_SIDE, FOOTER_BASELINE, "playbook", fonts.BODY, FOOTER_SIZE)
+    fonts.draw_string(canvas, width - MARGIN_SIDE, FOOTER_BASELINE, f"page {doc.page}", fonts.BODY, FOOTER_SIZE, align="right")
+    canvas.restoreState()
+
+
+def build_document(
+    story: Iterable[Flowable],
+    *,
+    page: str = "a4",
+    title: str,
+    subject: str = "",
+    author: str = "playbook",
+) -> bytes:
+    """The PDF of `story` on `page`: same input, same bytes (no dates or random ids)."""
+    width, height = page_size(page)
+    frame_w, frame_h = frame_size(page)
+    fonts.register()
+    buffer = io.BytesIO()
+    doc = BaseDocTemplate(
+        buffer,
+        pagesize=(width, height),
+        leftMargin=MARGIN_SIDE,
+        rightMargin=MARGIN_SIDE,
+        topMargin=MARGIN_TOP,
+        bottomMargin=MARGIN_BOTTOM,
+        title=title,
+        subject=subject,
+        author=author,
+        creator="playbook",
+        invariant=1,
+    )
+    frame = Frame(MARGIN_SIDE, MARGIN_BOTTOM, frame_w, frame_h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
+    doc.addPageTemplates([PageTemplate(id="sheet", frames=[frame], onPageEnd=_decorate)])
+    doc.build(list(story))
+    return buffer.getvalue()
+
+
+# -- tables of writing rows -----------------------------------------------------------------
+Cell = str | Flowable | None
+
+
+def _cell(value: Cell, style_name: str) -> Flowable | str:
+    if value is None:
+        return ""
+    if isinstance(value, Flowable):
+        return value
+    return para(value, style_name)
+
+
+def _height(cell: Flowable | str, width: float) -> float:
+    if isinstance(cell, str):
+        return 0.0
+    return cell.wrap(width - 2 * CELL_PAD, 10_000)[1] + 2 * CELL_PAD
+
+
+def ruled_table(
+    header: Sequence[Cell],
+    rows: Sequence[Sequence[Cell]],
+    widths: Sequence[float],
+    *,
+    row_height: float = 10 * mm,
+    cell_style: str = "cell",
+    zebra: bool = False,
+) -> Table:
+    """A ruled grid with a repeated header row; every row at least `row_height` tall.
+
+    Rows grow to fit their content (a wrapped name, a long payment), so nothing is cut off
+    when printing what was played, and stay tall enough to write in by hand when blank.
+    """
+    if any(len(r) != len(widths) for r in (header, *rows)):
+        raise ValueError("every row needs one cell per column")
+    data = [[_cell(c, "cell-head") for c in header]]
+    data += [[_cell(c, cell_style) for c in row] for row in rows]
+    heights = [max(row_height if i else 0.0, *(_height(c, w) for c, w in zip(cells, widths))) for i, cells in enumerate(data)]
+    commands: list[tuple[object, ...]] = [
+        ("GRID", (0, 0), (-1, -1), RULE_WIDTH, GRID),
+        ("BOX", (0, 0), (-1, -1), 1, INK),
+        ("LINEBELOW", (0, 0), (-1, 0), 1, INK),
+        ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD),
+        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD),
+        ("TOPPADDING", (0, 0), (-1, -1), CELL_PAD),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), CELL_PAD),
+    ]
+    if zebra:
+        commands += [("BACKGROUND", (0, i), (-1, i), ZEBRA_FILL) for i in range(2, len(data), 2)]
+    return Table(data, colWidths=list(widths), rowHeights=heights, repeatRows=1, style=TableStyle(commands), hAlign="LEFT")
+
+
+class Swatch(Flowable):
+    """A filled square of `fill` with an optional centred `mark` (a shape symbol)."""
+
+    def __init__(self, fill: colors.Color, size: float = 8 * mm, mark: str = "", mark_colour: colors.Color = colors.black) -> None:
+        super().__init__()
+        self.fill = fill
+        self.size = size
+        self.mark = mark
+        self.mark_colour = mark_colour
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        return self.size, self.size
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.setFillColor(self.fill)
+        canvas.setStrokeColor(INK)
+        canvas.setLineWidth(RULE_WIDTH)
+        canvas.roundRect(0, 0, self.size, self.size, self.size / 8, stroke=1, fill=1)
+        if self.mark:
+            canvas.setFillColor(self.mark_colour)
+            font_size = self.size * 0.6
+            fonts.draw_string(canvas, self.size / 2, self.size * 0.29, self.mark, fonts.BODY, font_size, align="centre")
+
+
+# -- slips with crop marks --------------------------------------------------------------------
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in points; (x, y) is its bottom-left corner."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+def slip_boxes(width: float, height: float, columns: int, rows: int, gutter: float = 0.0) -> list[Box]:
+    """`columns` x `rows` equal slips filling a width x height area, reading order (top-left first)."""
+    if columns < 1 or rows < 1:
+        raise ValueError("a slip sheet needs at least one column and one row")
+    slip_w = (width - (columns - 1) * gutter) / columns
+    slip_h = (height - (rows - 1) * gutter) / rows
+    if slip_w <= 0 or slip_h <= 0:
+        raise ValueError("the slips do not fit: too many columns/rows or too wide a gutter")
+    return [
+        Box(c * (slip_w + gutter), height - (r + 1) * slip_h - r * gutter, slip_w, slip_h)
+        for r in range(rows)
+        for c in range(columns)
+    ]
+
+
+DrawSlip = Callable[[Canvas, int, float, float], None]
+
+
+class SlipSheet(Flowable):
+    """Equal slips in a grid with crop marks outside the grid and light cut guides.
+
+    `draw_slip(canvas, index, width, height)` paints slip `index` with the origin at the slip's
+    bottom-left corner. Slips `first` .. `first + count - 1` are drawn; `height` None takes
+    the rest of the frame. Crop marks extend every cut line beyond the grid, so a guillotine
+    can cut them; the dashed guides help with scissors.
+    """
+
+    def __init__(
+        self,
+        count: int,
+        draw_slip: DrawSlip,
+        *,
+        columns: int = 2,
+        rows: int = 4,
+        gutter: float = 0.0,
+        height: float | None = None,
+        first: int = 0,
+    ) -> None:
+        super().__init__()
+        if not 0 <= count <= columns * rows:
+            raise ValueError(f"a sheet of {columns} x {rows} slips holds at most {columns * rows}, not {count}")
+        self.count = count
+        self.draw_slip = draw_slip
+        self.columns = columns
+        self.rows = rows
+        self.gutter = gutter
+        self.fixed_height = height
+        self.first = first
+        self.size = (0.0, 0.0)
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self.size = (availWidth, self.fixed_height if self.fixed_height is not None else availHeight)
+        return self.size
+
+    def draw(self) -> None:
+        canvas = self.canv
+        margin = CROP_OFFSET + CROP_LENGTH
+        width, height = self.size[0] - 2 * margin, self.size[1] - 2 * margin
+        boxes = slip_boxes(width, height, self.columns, self.rows, self.gutter)[: self.count]
+        canvas.saveState()
+        canvas.translate(margin, margin)
+        for index, box in enumerate(boxes):
+            canvas.saveState()
+            canvas.setStrokeColor(CUT_GUIDE)
+            canvas.setLineWidth(0.3)
+            canvas.setDash(2, 2)
+            canvas.rect(box.x, box.y, box.width, box.height, stroke=1, fill=0)
+            canvas.restoreState()
+            canvas.saveState()
+            canvas.translate(box.x, box.y)
+            self.draw_slip(canvas, self.first + index, box.width, box.height)
+            canvas.restoreState()
+        _crop_marks(canvas, boxes, width, height)
+        canvas.restoreState()
+
+
+def _crop_marks(canvas: Canvas, boxes: Sequence[Box], width: float, height: float) -> None:
+    """Marks beyond the grid's edges in line with every slip edge."""
+    if not boxes:
+        return
+    xs = sorted({round(v, 3) for b in boxes for v in (b.x, b.x + b.width)})
+    ys = sorted({round(v, 3) for b in boxes for v in (b.y, b.y + b.height)})
+    low_y, high_y = min(b.y for b in boxes), max(b.y + b.height for b in boxes)
+    low_x, high_x = min(b.x for b in boxes), max(b.x + b.width for b in boxes)
+    canvas.setStrokeColor(colors.black)
+    canvas.setLineWidth(0.4)
+    for x in xs:
+        canvas.line(x, low_y - CROP_OFFSET, x, low_y - CROP_OFFSET - CROP_LENGTH)
+        canvas.line(x, high_y + CROP_OFFSET, x, high_y + CROP_OFFSET + CROP_LENGTH)
+    for y in ys:
+        canvas.line(low_x - CROP_OFFSET, y, low_x - CROP_OFFSET - CROP_LENGTH, y)
+        canvas.line(high_x + CROP_OFFSET, y, high_x + CROP_OFFSET + CROP_LENGTH, y)
+
+
+def slip_pages(count: int, draw_slip: DrawSlip, *, columns: int = 2, rows: int = 4, gutter: float = 0.0) -> list[Flowable]:
+    """`count` slips laid out `columns` x `rows` per page, as many full pages as needed."""
+    per_page = columns * rows
+    story: list[Flowable] = []
+    for first in range(0, count, per_page):
+        if story:
+            story.append(PageBreak())
+        story.append(SlipSheet(min(per_page, count - first), draw_slip, columns=columns, rows=rows, gutter=gutter, first=first))
+    return story
+
+
+def spacer(height: float) -> Spacer:
+    """Vertical space of `height` points."""
+    return Spacer(1, height)
+
+
+# -- previews ----------------------------------------------------------------------------------
+def page_count(pdf: bytes) -> int:
+    """How many pages the PDF has."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
+def render_png(pdf: bytes, page_index: int = 0, scale: float = PREVIEW_SCALE) -> Image.Image:
+    """Page `page_index` of the PDF as a Pillow image (`scale` 1 is 72 dpi)."""
+    if scale <= 0:
+        raise ValueError(f"scale must be positive, not {scale}")
+    document = pdfium.PdfDocument(pdf)
+    try:
+        pages = len(document)
+        if not 0 <= page_index < pages:
+            raise IndexError(f"page {page_index} does not exist; the PDF has {pages} page(s) (0-{pages - 1})")
+        page = document[page_index]
+        bitmap = page.render(scale=scale)
+        image = bitmap.to_pil().convert("RGB")
+        bitmap.close()
+        page.close()
+        return image
+    finally:
+        document.close()
+
+
+def png_bytes(pdf: bytes, page_index: int = 0, scale: float = PREVIEW_SCALE) -> bytes:
+    """Page `page_index` of the PDF as PNG file bytes, for an ipywidgets Image."""
+    out = io.BytesIO()
+    render_png(pdf, page_index, scale).save(out, format="PNG")
+    return out.getvalue()
+
+
+def columns_of(total: float, weights: Sequence[float]) -> list[float]:
+    """Split `total` width into columns proportional to `weights`."""
+    whole = math.fsum(weights)
+    return [total * w / whole for w in weights]

@@ -1,0 +1,566 @@
+"""New Rule on paper: score pads, the final scoring worksheet, a rules card and a colour key.
+
+`build_pdf` prints blank materials for named (or unnamed) players, or "what you played"
+from a `State`: the score pads filled from `state.pad`, the worksheet from the bowls and
+`standings`. Every colour carries its shape from `rules.new_rule.symbol`, so the sheets work
+for colour-blind players and in black and white.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph
+
+from rules.core import check_names, seats_text
+from rules.new_rule import RoundLine, Setup, State, scores, standings, symbol
+
+from . import common, fonts
+from .fonts import markup
+
+__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
+
+# -- layout ------------------------------------------------------------------------------
+GAME_TITLE = "New Rule"
+MATERIALS = ("Score pad", "Final scoring worksheet", "Rules card", "Colour key")
+PLAYER_RANGE = (3, 5)  # the rules text's player count, as `Setup` enforces it
+DEFAULT_PLAYERS = 4
+BLANK_ROUNDS = 12  # pad rows when the setup has no round limit
+PAD_ROW = 14 * mm  # tall enough to write two candy colours by hand
+# Relative widths: round, drawn, kept/swap, picked, infection, strength, paid, eaten.
+PAD_WEIGHTS = (13, 28, 27, 20, 26, 17, 36, 13)
+WORKSHEET_ROW = 13 * mm
+WORKSHEET_NAME = 30 * mm
+KEY_ROW = 11 * mm
+KEY_SWATCH = 8 * mm
+KEY_WEIGHTS = (16, 16, 34, 114)
+CARD_COLUMNS = 2
+CARD_PAD = 3 * mm
+CARD_TITLE = 8  # points
+CARD_LABEL = 7.5  # points
+CARD_SWATCH = 4.5 * mm
+CARD_GAP = 2.5 * mm  # between rows of swatches
+CARD_SPACING = 3 * mm  # between a swatch's label and the next swatch
+# Print colours for the candy names; other names go through ReportLab's CSS table.
+SWATCHES: dict[str, str] = {
+    "red": "#d7263d",
+    "orange": "#f28c28",
+    "yellow": "#f6d02f",
+    "green": "#2e9e44",
+    "blue": "#1f6fd1",
+    "brown": "#7b4a26",
+    "purple": "#7d3c98",
+    "pink": "#f06fa8",
+}
+UNKNOWN_SWATCH = "#d0d0d0"
+
+
+# -- what to print -----------------------------------------------------------------------------
+#: The setup fields blank sheets take from `Setup`'s defaults.
+_VARIANTS = ("colours", "antibody", "max_rounds", "hand", "bags_per_player", "per_bag")
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The players and variant numbers a set of sheets is printed for."""
+
+    names: tuple[str, ...]  # "" is a seat whose name is written in by hand
+    colours: tuple[str, ...]
+    antibody: str
+    max_rounds: int | None
+    hand: int
+    bags_per_player: int
+    per_bag: int
+    state: State | None = None
+
+    @classmethod
+    def of(cls, setup: Setup, state: State | None = None) -> _Table:
+        return cls(
+            setup.names, setup.colours, setup.antibody, setup.max_rounds, setup.hand, setup.bags_per_player, setup.per_bag, state
+        )
+
+    @property
+    def scoring(self) -> tuple[str, ...]:
+        """The colours whose smallest count scores (all but the antibody)."""
+        return tuple(c for c in self.colours if c != self.antibody)
+
+
+def _resolve(
+    names: Sequence[str] | None, players: int | None, setup: Setup | None, state: State | None
+) -> _Table:
+    """One table from whichever of the four inputs was given; refuse mixed sources."""
+    if state is not None:
+        if names is not None or players is not None or setup is not None:
+            raise ValueError("print from a state alone: its setup already holds the names and variants")
+        return _Table.of(state.setup, state)
+    if setup is not None:
+        if names is not None or players is not None:
+            raise ValueError("print from a setup alone: it already holds the names")
+        return _Table.of(setup)
+    if isinstance(names, str):
+        raise TypeError("names must be a sequence of names, not one string")
+    given = tuple(names or ())
+    count = players if players is not None else (len(given) or DEFAULT_PLAYERS)
+    low, high = PLAYER_RANGE
+    if not low <= count <= high:
+        raise ValueError(f"{GAME_TITLE} takes {low}-{high} players, not {count}")
+    if len(given) > count:
+        raise ValueError(f"{len(given)} names were given for {count} players")
+    # The same name rules as a game's setup (trimmed, distinct, not too long); blanks pad the rest.
+    cleaned = check_names(given, 0, high) if given else ()
+    variants = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
+    return _Table(names=cleaned + ("",) * (count - len(cleaned)), **variants)
+
+
+# -- small text helpers ------------------------------------------------------------------------
+def _colour(table: _Table, colour: str) -> str:
+    """Markup for one colour: its shape, then its (escaped) name, never split across lines."""
+    return markup(f"{symbol(table.colours, colour)}\u00a0{colour}")
+
+
+def _candies(table: _Table, candies: Sequence[str]) -> str:
+    """Markup for a handful of candies in the game's colour order: '2 ● blue, ♣ green'."""
+    counts = Counter(candies)
+    order = [c for c in table.colours if c in counts] + sorted(c for c in counts if c not in table.colours)
+    parts = [(f"{counts[c]} " if counts[c] > 1 else "") + _colour(table, c) for c in order]
+    return ", ".join(parts)
+
+
+def _p(text: str, style: str = "cell") -> Paragraph:
+    """A paragraph of markup that was already escaped by the helpers above."""
+    return Paragraph(text, common.style(style))
+
+
+def _seat_label(table: _Table, seat: int) -> str:
+    return table.names[seat] or f"Player {seat + 1}"
+
+
+# -- (1) the score pad ------------------------------------------------------------------------
+def _pad_rows(table: _Table) -> int:
+    state = table.state
+    planned = table.max_rounds or BLANK_ROUNDS
+    if state is None:
+        return planned
+    if state.over:
+        return max(state.round, 1)
+    return max(planned, state.round)
+
+
+def _pad_cells(table: _Table, seat: int, line: RoundLine | None, number: int) -> list[common.Cell]:
+    """One round's row: filled from the pad line, or ready to write in."""
+    round_cell = _p(str(number), "cell-number")
+    if line is None:
+        state = table.state
+        # Hints only on rows still to be played: not after the end, not for a player who is out.
+        playable = state is None or not (state.over or state.players[seat].out)
+        hint = _p(markup("☐ kept   ☐ swap →"), "small") if playable else None
+        return [round_cell, None, hint, None, None, None, None, None]
+    if line.choice == "kept":
+        choice = "kept"
+    elif line.choice == "swapped":
+        choice = "swap → " + (_colour(table, line.chosen) if line.chosen else "")
+    else:
+        choice = ""
+    paid = _candies(table, line.returned)
+    if line.note:
+        paid = (paid + "<br/>" if paid else "") + f"<i>{markup(line.note)}</i>"
+    infection = ", ".join(_colour(table, c) for c in line.infection)
+    return [
+        round_cell,
+        _p(_candies(table, line.drawn)),
+        _p(choice),
+        _p(_colour(table, line.picked) if line.picked else ""),
+        _p(infection),
+        _p(str(line.strength) if line.strength else "", "cell-centre"),
+        _p(paid),
+        _p(str(line.eaten) if line.eaten else "", "cell-centre"),
+    ]
+
+
+def _pad_status(table: _Table, seat: int) -> str:
+    """The line under a filled pad's name: in or out, candies held, score so far."""
+    state = table.state
+    assert state is not None
+    player = state.players[seat]
+    rank = next(r for r, s, _ in standings(state) if s == seat)
+    score = scores(state)[seat]
+    if player.out:
+        where = f"out in round {player.out_round}"
+    else:
+        where = f"holds {player.candies} {'candy' if player.candies == 1 else 'candies'}"
+    when = "final" if state.over else f"as of round {state.round}"
+    return markup(f"Seat {seat + 1} · {where} · score {score}, rank {rank} ({when})")
+
+
+def _score_pad(table: _Table, seat: int, width: float) -> list[Flowable]:
+    """One player's page: a row per round for the draw, the pick, the infection and the payment."""
+    name = table.names[seat]
+    story: list[Flowable] = [common.Section(GAME_TITLE, f"Score pad · {_seat_label(table, seat)}")]
+    if name:
+        story.append(_p(markup("Score pad — ") + markup(name), "title"))
+    else:
+        story.append(_p(markup("Score pad — player: ______________________"), "title"))
+    if table.state is not None:
+        story.append(_p(_pad_status(table, seat), "subtitle"))
+    else:
+        story.append(
+            _p(
+                markup(f"Seat {seat + 1}. One row per round: what you drew, what you kept, your secret pick, "
+                       f"the infection and what you paid."),
+                "subtitle",
+            )
+        )
+    antibody = _colour(table, table.antibody)
+    header = [
+        _p("Round", "cell-head"),
+        _p("Drawn", "cell-head"),
+        _p("Kept or swapped for", "cell-head"),
+        _p("Picked", "cell-head"),
+        _p("Infection", "cell-head"),
+        _p("Strength", "cell-head"),
+        _p("Paid (returned to the bowl)", "cell-head"),
+        _p(f"Eaten {antibody}", "cell-head"),
+    ]
+    lines: dict[int, RoundLine] = {}
+    if table.state is not None:
+        lines = {line.round: line for line in table.state.pad if line.seat == seat}
+    rows = [_pad_cells(table, seat, lines.get(n), n) for n in range(1, _pad_rows(table) + 1)]
+    widths = common.columns_of(width, PAD_WEIGHTS)
+    story.append(common.ruled_table(header, rows, widths, row_height=PAD_ROW, zebra=True))
+    story.append(common.spacer(3 * mm))
+    story.append(_p(_legend(table), "small"))
+    return story
+
+
+def _legend(table: _Table) -> str:
+    """One line naming every colour with its shape."""
+    parts = [_colour(table, c) + (markup(" (antibody)") if c == table.antibody else "") for c in table.colours]
+    return "Colours: " + " · ".join(parts)
+
+
+# -- (2) the final scoring worksheet ------------------------------------------------------------
+def _worksheet(table: _Table, width: float) -> list[Flowable]:
+    """Per player: the count of each scoring colour, the smallest, plus antibodies, the score, the rank."""
+    state = table.state
+    antibody = _colour(table, table.antibody)
+    story: list[Flowable] = [
+        common.Section(GAME_TITLE, "Final scoring worksheet"),
+        _p("Final scoring worksheet", "title"),
+    ]
+    if state is None:
+        intro = (
+            f"Count each colour in your bowl except {antibody}. Circle the smallest count, "
+            f"add the {antibody} you still hold: that is your score."
+        )
+    elif state.over:
+        intro = markup(f"The game ended: {state.ended}.")
+    else:
+        intro = markup(f"Game in progress, round {state.round}: the scores if the game ended now.")
+    story.append(_p(intro, "subtitle"))
+
+    rest = width - WORKSHEET_NAME
+    narrow = rest / (len(table.scoring) + 4)
+    widths = [WORKSHEET_NAME] + [narrow] * (len(table.scoring) + 4)
+    totals = ["Smallest", f"+ {symbol(table.colours, table.antibody)} {table.antibody}", "= Score", "Rank"]
+    words = [w for label in (*table.scoring, *totals) for w in label.split()]
+    head = common.fitted_style("cell-head", words, narrow)
+    header: list[common.Cell] = [_p("Player", "cell-head-left")]
+    # Shape above name in every colour header, so the columns read alike however wide they are.
+    header += [Paragraph(markup(symbol(table.colours, c)) + "<br/>" + markup(c), head) for c in table.scoring]
+    header += [Paragraph(markup(label), head) for label in totals]
+
+    ranks = {seat: rank for rank, seat, _ in standings(state)} if state is not None else {}
+    shared = Counter(ranks.values())
+    points = scores(state) if state is not None else ()
+    rows: list[list[common.Cell]] = []
+    for seat, name in enumerate(table.names):
+        label = _p(markup(name) if name else "", "cell-big")
+        if state is None:
+            rows.append([label] + [None] * (len(table.scoring) + 4))
+            continue
+        player = state.players[seat]
+        counts = dict(zip(table.colours, player.bowl))
+        reds = counts[table.antibody]
+        rank = str(ranks[seat]) + ("=" if shared[ranks[seat]] > 1 else "")
+        if player.out:
+            rank += f'<br/><font size="6.5">out in round {player.out_round}</font>'
+        rows.append(
+            [label]
+            + [_p(str(counts[c]), "cell-centre") for c in table.scoring]
+            + [
+                _p(str(points[seat] - reds), "cell-centre"),
+                _p(str(reds), "cell-centre"),
+                _p(f"<b>{points[seat]}</b>", "cell-centre"),
+                _p(rank, "cell-centre"),
+            ]
+        )
+    story.append(common.ruled_table(header, rows, widths, row_height=WORKSHEET_ROW))
+    story.append(common.spacer(5 * mm))
+    if state is not None and state.over:
+        best = [s for r, s, _ in standings(state) if r == 1]
+        verb = "wins" if len(best) == 1 else "share the win"
+        story.append(_p(markup(seats_text(table.names, best)) + f" <b>{verb}</b>.", "body"))
+    story.append(common.heading("How to score", 2))
+    for text in (
+        f"Your score is the smallest count among {', '.join(_colour(table, c) for c in table.scoring)}, "
+        f"plus every {antibody} you hold.",
+        "Highest score wins. Players who went out rank below everyone still in; "
+        "of those, the one who went out later ranks higher.",
+        "Equal scores share a rank (shown as 2= and so on).",
+    ):
+        story.append(Paragraph(text, common.style("bullet"), bulletText="•"))
+    return story
+
+
+# -- (3) the rules card ------------------------------------------------------------------------------
+def _rules_card(table: _Table, width: float) -> list[Flowable]:
+    """The whole game on one page, in the project's reading of the text (RULINGS.md)."""
+    red = _colour(table, table.antibody)
+    low, high = PLAYER_RANGE
+    colour_list = ", ".join(_colour(table, c) for c in table.colours)
+    if table.max_rounds is not None:
+        limit = f"after round {table.max_rounds} (the playbook's round limit; the text has none)"
+    else:
+        limit = "never by a round limit (played as written)"
+
+    def body(text: str) -> Paragraph:
+        return _p(text, "body")
+
+    def bullets(*items: str) -> list[Flowable]:
+        return [Paragraph(t, common.style("bullet"), bulletText="•") for t in items]
+
+    story: list[Flowable] = [
+        common.Section(GAME_TITLE, "Rules card"),
+        _p("New Rule — rules card", "title"),
+        _p(
+            f"{low}-{high} players. Your bowl of candy is your body: each round an infection strikes, "
+            "and you pay for it with candy. Keep a balanced bowl to score.",
+            "subtitle",
+        ),
+        common.heading("You need", 2),
+        *bullets(
+            f"{table.bags_per_player} bags of candy per player, each with {table.per_bag} of every colour: {colour_list}. "
+            f"{red} is the antibody colour.",
+            "A common bowl in the middle and a bowl for each player.",
+        ),
+        common.heading("Setup", 2),
+        *bullets(
+            f"Pour every candy into the common bowl. Each player draws {table.hand} blindly into their own bowl.",
+            "Choose a first player; play goes to the left.",
+        ),
+        common.heading("Each round", 2),
+        body("<b>1. Draw.</b> In seat order, each player still in draws 2 candies blindly (fewer if the bowl holds fewer) "
+           "and looks at them in secret. Then either <b>keep both</b>, or <b>return both</b> and take "
+           "1 candy of any colour the common bowl now holds."),
+        body("<b>2. Pick.</b> Everyone still in secretly picks one colour they hold (a candy hidden in a closed hand). "
+           "Reveal at the same moment. The colour picked most often is the <b>infection</b>; how many times it was "
+           "picked is its <b>strength</b>. A tie makes <i>every</i> tied colour an infection colour. "
+           "The picked candies stay in their owners' bowls."),
+        body("<b>3. Pay.</b> Every player pays exactly <i>strength</i> levels, mixing these as they like:"),
+        *bullets(
+            "return <b>2 candies</b> of non-infection colours to the common bowl (they may differ in colour);",
+            f"or <b>eat 1 {red}</b> (it leaves the game; allowed even when {red} is an infection colour);",
+            "or return <b>4 infection-colour candies</b>, but only once you hold fewer than 2 non-infection candies "
+            "(not counting the antibodies you are eating).",
+        ),
+        _p(f"A returned {red} counts as a non-infection candy unless {red} is an infection colour.", "small"),
+        common.heading("Out", 2),
+        *bullets(
+            "If you cannot pay every level, return all your candies to the common bowl: you are out.",
+            "A player whose bowl is empty is out too.",
+        ),
+        common.heading("End", 2),
+        *bullets(
+            "The game ends at the start of a round when the common bowl is empty,",
+            f"or {limit},",
+            "or as soon as fewer than two players are still in.",
+        ),
+        common.heading("Score", 2),
+        *bullets(
+            f"Count each colour you hold except {red}; your score is the <b>smallest</b> of those counts "
+            f"<b>plus</b> the {red} you still hold. Highest score wins.",
+            "Players who are out rank below everyone still in (later out ranks higher); equal scores share a rank.",
+        ),
+        common.heading("Example", 2),
+        body("Four players pick yellow, yellow, green and brown: yellow is the infection at strength 2. "
+           f"Everyone pays 2 levels: 4 non-yellow candies, or 2 {red}, or 2 non-yellow candies and 1 {red}."),
+    ]
+    return story
+
+
+# -- (4) the colour key -----------------------------------------------------------------------------
+def _swatch_colour(colour: str) -> colors.Color:
+    """The print colour for a candy colour name; grey when the name is not a known colour."""
+    if colour in SWATCHES:
+        return colors.HexColor(SWATCHES[colour])
+    try:
+        return colors.toColor(colour)
+    except ValueError:
+        return colors.HexColor(UNKNOWN_SWATCH)
+
+
+def _mark_colour(fill: colors.Color) -> colors.Color:
+    """Black on light swatches, white on dark ones, so the shape always shows."""
+    light = 0.299 * fill.red + 0.587 * fill.green + 0.114 * fill.blue
+    return colors.black if light > 0.55 else colors.white
+
+
+def _role(table: _Table, colour: str) -> str:
+    if colour == table.antibody:
+        return "Antibody: eat 1 to pay 1 level. Each one you hold adds 1 to your score."
+    return "Scoring colour: your smallest count of these colours is your base score."
+
+
+def _colour_key(table: _Table, width: float) -> list[Flowable]:
+    """Each colour's swatch, shape and name, then cut-out key cards, one per player."""
+    story: list[Flowable] = [
+        common.Section(GAME_TITLE, "Colour key"),
+        _p("Colour key", "title"),
+        _p(
+            "Every colour has its own shape, on these sheets and in the playbook, so no one has to tell "
+            "colours apart by hue. Mark the bowls or the candy cups with the shapes if that helps.",
+            "subtitle",
+        ),
+    ]
+    header = [_p("Colour", "cell-head"), _p("Shape", "cell-head"), _p("Name", "cell-head-left"), _p("Role", "cell-head-left")]
+    rows: list[list[common.Cell]] = []
+    for colour in table.colours:
+        fill = _swatch_colour(colour)
+        shape = symbol(table.colours, colour)
+        rows.append(
+            [
+                common.Swatch(fill, KEY_SWATCH, shape, _mark_colour(fill)),
+                _p(markup(shape), "cell-symbol"),
+                _p(markup(colour), "cell-big"),
+                _p(markup(_role(table, colour))),
+            ]
+        )
+    key = common.ruled_table(header, rows, common.columns_of(width, KEY_WEIGHTS), row_height=KEY_ROW)
+    key.setStyle([("ALIGN", (0, 1), (1, -1), "CENTER")])
+    story.append(key)
+    story.append(common.spacer(6 * mm))
+    cards = len(table.names)
+    card_rows = math.ceil(cards / CARD_COLUMNS)
+    margin = 2 * (common.CROP_OFFSET + common.CROP_LENGTH)
+    _, _, card_height = _card_grid(table, (width - margin) / CARD_COLUMNS)
+    story.append(
+        KeepTogether(
+            [
+                common.heading("Key cards to cut out", 2),
+                common.spacer(2 * mm),
+                common.SlipSheet(
+                    cards,
+                    lambda canvas, index, w, h: _draw_card(canvas, table, index, w, h),
+                    columns=CARD_COLUMNS,
+                    rows=card_rows,
+                    height=card_rows * card_height + margin,
+                ),
+            ]
+        )
+    )
+    return story
+
+
+def _card_grid(table: _Table, width: float) -> tuple[int, int, float]:
+    """(colours per row, rows, card height) for key cards `width` wide."""
+    room = width - 2 * CARD_PAD
+    widest = max(fonts.string_width(c, fonts.BODY, CARD_LABEL) for c in table.colours)
+    cell = CARD_SWATCH + 1.5 * mm + widest + CARD_SPACING
+    per_row = max(1, min(len(table.colours), int(room // cell)))
+    rows = math.ceil(len(table.colours) / per_row)
+    per_row = math.ceil(len(table.colours) / rows)  # even rows: 3 + 3 rather than 5 + 1
+    height = 2 * CARD_PAD + CARD_TITLE + 3 * mm + rows * CARD_SWATCH + (rows - 1) * CARD_GAP
+    return per_row, rows, height
+
+
+def _draw_card(canvas: Canvas, table: _Table, index: int, width: float, height: float) -> None:
+    """One pocket key card: the player's name and every colour's swatch, shape and name."""
+    per_row, rows, _ = _card_grid(table, width)
+    block = CARD_TITLE + 3 * mm + rows * CARD_SWATCH + (rows - 1) * CARD_GAP
+    top = (height + block) / 2  # centre the card's content vertically
+    title = "New Rule colour key"
+    canvas.setFillColor(common.INK)
+    title_w = fonts.draw_string(canvas, CARD_PAD, top - CARD_TITLE, title, fonts.BOLD, CARD_TITLE)
+    if table.names[index]:
+        room = width - 2 * CARD_PAD - title_w - 3 * mm
+        name, size = fonts.fit(table.names[index], fonts.BODY, CARD_TITLE, room)
+        fonts.draw_string(canvas, width - CARD_PAD, top - CARD_TITLE, name, fonts.BODY, size, align="right")
+    cell_w = (width - 2 * CARD_PAD) / per_row
+    for i, colour in enumerate(table.colours):
+        row, col = divmod(i, per_row)
+        x = CARD_PAD + col * cell_w
+        y = top - CARD_TITLE - 3 * mm - CARD_SWATCH - row * (CARD_SWATCH + CARD_GAP)
+        fill = _swatch_colour(colour)
+        canvas.setFillColor(fill)
+        canvas.setStrokeColor(common.INK)
+        canvas.setLineWidth(0.4)
+        canvas.rect(x, y, CARD_SWATCH, CARD_SWATCH, stroke=1, fill=1)
+        canvas.setFillColor(_mark_colour(fill))
+        shape = symbol(table.colours, colour)
+        fonts.draw_string(canvas, x + CARD_SWATCH / 2, y + CARD_SWATCH * 0.25, shape, fonts.BODY, CARD_SWATCH * 0.65, align="centre")
+        canvas.setFillColor(common.INK)
+        label, size = fonts.fit(colour, fonts.BODY, CARD_LABEL, cell_w - CARD_SWATCH - 1.5 * mm - CARD_SPACING / 2)
+        fonts.draw_string(canvas, x + CARD_SWATCH + 1.5 * mm, y + CARD_SWATCH * 0.28, label, fonts.BODY, size)
+
+
+# -- the document ------------------------------------------------------------------------------------
+def build_story(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> list[Flowable]:
+    """All four materials as flowables (see `build_pdf`), for documents holding several games."""
+    table = _resolve(names, players, setup, state)
+    width, _ = common.frame_size(page)
+    story: list[Flowable] = []
+    for seat in range(len(table.names)):
+        story += _score_pad(table, seat, width) + [PageBreak()]
+    story += _worksheet(table, width) + [PageBreak()]
+    story += _rules_card(table, width) + [PageBreak()]
+    story += _colour_key(table, width)
+    return story
+
+
+def build_pdf(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> bytes:
+    """The New Rule materials as PDF bytes: a score pad per player, the scoring worksheet,
+    the rules card and the colour key.
+
+    Give one source: `names` (and/or `players`, padding unnamed seats with a line to write
+    on; 4 players when neither is given) or a `setup` (its names and variants) for blank
+    sheets; or a `state` to print what was played. `page` is 'a4' or 'letter'.
+    """
+    common.page_size(page)  # refuse a bad page size before any work
+    story = build_story(names, players=players, setup=setup, state=state, page=page)
+    return common.build_document(story, page=page, title=f"{GAME_TITLE}: printable materials", subject=", ".join(MATERIALS))
+
+
+def preview_png(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+    page_index: int = 0,
+    scale: float = common.PREVIEW_SCALE,
+) -> bytes:
+    """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
+    pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
+    return common.png_bytes(pdf, page_index, scale)
