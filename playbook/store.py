@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS tables (
     seed     INTEGER NOT NULL,
     created  REAL NOT NULL,
     updated  REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    meta     TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS actions (
     table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
@@ -67,6 +68,8 @@ class TableInfo:
     updated: float
     finished: bool
     moves: int
+    #: what the dashboard keeps beside the record (which seats are bots, ...).
+    meta: dict[str, Any]
 
 
 class Store:
@@ -90,16 +93,19 @@ class Store:
             db.close()
 
     # -- writing --------------------------------------------------------------------------
-    def create(self, game: Game[Any, Any], title: str | None = None) -> str:
-        """Save a new table (with any actions it already has); return its id."""
+    def create(self, game: Game[Any, Any], title: str | None = None, meta: dict[str, Any] | None = None) -> str:
+        """Save a new table (with any actions it already has); return its id.
+
+        `meta` is small JSON the front end keeps with the table, such as which seats are bots.
+        """
         table_id = secrets.token_urlsafe(6)
         now = time.time()
         names = getattr(game.setup, "names", ())
         title = title or f"{getattr(game.rules, 'title', game.rules.slug)}: {', '.join(names)}"
         with self._db() as db:
             db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (table_id, game.rules.slug, title, json.dumps(_plain(game.setup)), game.seed, now, now, 0),
+                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, game.rules.slug, title, json.dumps(_plain(game.setup)), game.seed, now, now, 0, json.dumps(meta or {})),
             )
             db.executemany(
                 "INSERT INTO actions VALUES (?, ?, ?)",
@@ -140,7 +146,7 @@ class Store:
         """Saved tables, most recently played first."""
         query = (
             "SELECT t.id, t.game, t.title, t.created, t.updated, t.finished, "
-            "(SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id) FROM tables t WHERE 1"
+            "(SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id), t.meta FROM tables t WHERE 1"
         )
         args: list[Any] = []
         if game is not None:
@@ -150,7 +156,14 @@ class Store:
             query += " AND t.finished = 0"
         query += " ORDER BY t.updated DESC"
         with self._db() as db:
-            return [TableInfo(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6]) for r in db.execute(query, args)]
+            return [TableInfo(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], json.loads(r[7])) for r in db.execute(query, args)]
+
+    def info(self, table_id: str) -> TableInfo:
+        """One table's listing; KeyError if there is none."""
+        for table in self.tables():
+            if table.id == table_id:
+                return table
+        raise KeyError(f"no saved table {table_id!r}")
 
     def record(self, table_id: str) -> dict[str, Any]:
         """The table as a save-file record (the same JSON a download gives)."""

@@ -1,0 +1,376 @@
+"""The New Rule dashboard, headless: clicks run handlers and `.value` fires observers."""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import html
+import json
+import re
+from collections.abc import Callable, Iterator, Sequence
+
+import ipywidgets as widgets
+import pytest
+
+from playbook.store import Store
+from rules import load_game
+from rules.new_rule import Draw, State, legal_payments
+from widgets.new_rule import NewRuleDashboard
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store(tmp_path / "tables.sqlite3")
+
+
+def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from walk(child)
+
+
+def find(root: widgets.Widget, css: str) -> list[widgets.Widget]:
+    return [w for w in walk(root) if css in w._dom_classes]
+
+
+def one(root: widgets.Widget, css: str) -> widgets.Widget:
+    found = find(root, css)
+    assert len(found) == 1, f"{len(found)} widgets with class {css}"
+    return found[0]
+
+
+def strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from strings(item)
+
+
+def synced_text(root: widgets.Widget) -> str:
+    """Every text the dashboard's widgets would send to a browser (values, options, labels...)."""
+    return "\n".join(text for w in walk(root) for text in strings(w.get_state()))
+
+
+def html_values(root: widgets.Widget) -> list[str]:
+    return [w.value for w in walk(root) if isinstance(w, widgets.HTML)]
+
+
+def start(
+    dash: NewRuleDashboard,
+    names: Sequence[str] = ("Ana", "Bo", "Cy"),
+    bots: dict[int, str] | None = None,
+    seed: int = 7,
+    rounds: str = "2",
+) -> None:
+    one(dash, "pb-players").value = len(names)
+    for i, name in enumerate(names):
+        one(dash, f"pb-name-{i}").value = name
+        one(dash, f"pb-kind-{i}").value = (bots or {}).get(i, "human")
+    one(dash, "pb-max-rounds").value = rounds
+    one(dash, "pb-seed").value = seed
+    one(dash, "pb-start").click()
+    assert dash.game is not None, dash.status.message
+
+
+def human_seat(dash: NewRuleDashboard) -> int:
+    return next(s for s in dash.game.state.waiting_for() if s not in dash.bots)
+
+
+def play_one(dash: NewRuleDashboard, swap: bool = False) -> None:
+    """One move by the first human seat the game waits for, through its private panel."""
+    state = dash.game.state
+    one(dash, f"pb-seat-{human_seat(dash)}").click()
+    if state.phase == "draw":
+        one(dash, "pb-draw").click()
+    elif state.phase == "choose":
+        if swap and not one(dash, "pb-swap").disabled:
+            colour = one(dash, "pb-swap-colour")
+            colour.value = colour.options[-1][1]
+            one(dash, "pb-swap").click()
+        else:
+            one(dash, "pb-keep").click()
+    elif state.phase == "pick":
+        colour = one(dash, "pb-pick-colour")
+        colour.value = colour.options[0][1]
+        one(dash, "pb-pick").click()
+    elif state.phase == "pay":
+        one(dash, "pb-pay-suggest").click()
+        assert not one(dash, "pb-pay-confirm").disabled
+        one(dash, "pb-pay-confirm").click()
+    one(dash, "pb-hide").click()
+    assert dash.status.kind != "refuse", dash.status.message
+
+
+def play_until(dash: NewRuleDashboard, done: Callable[[State], bool], limit: int = 400) -> None:
+    for n in range(limit):
+        if done(dash.game.state):
+            return
+        play_one(dash, swap=n % 3 == 1)
+    raise AssertionError("the game did not get there")
+
+
+# -- opening ------------------------------------------------------------------------------
+
+
+def test_opens_on_the_picker_with_no_tables(store):
+    dash = NewRuleDashboard(store)
+    assert "playbook-new-rule" in dash._dom_classes
+    assert dash.game is None
+    assert find(dash, "pb-resume") == []
+    assert "No unfinished tables" in synced_text(dash)
+    assert one(dash, "pb-start") and one(dash, "pb-name-4")
+    assert dash.status.kind != "refuse"
+    assert one(dash, "pb-undo").disabled
+
+
+def test_default_store_honours_playbook_db(tmp_path, monkeypatch):
+    monkeypatch.setenv("PLAYBOOK_DB", str(tmp_path / "env.sqlite3"))
+    dash = NewRuleDashboard()
+    assert dash.store.path == tmp_path / "env.sqlite3"
+
+
+# -- a whole game --------------------------------------------------------------------------
+
+
+def test_whole_game_through_clicks_with_a_bot(store):
+    dash = NewRuleDashboard(store)
+    start(dash, bots={2: "balanced"})
+    assert one(dash, "pb-seat-2").disabled  # a bot's bowl is no one's to open
+    assert "Round 1 of 2" in one(dash, "pb-round").value
+    assert "Scores appear when the game ends" in one(dash, "pb-standings").value
+    kinds = set()
+    while not dash.game.state.over:
+        kinds.add(dash.game.state.phase)
+        play_one(dash, swap=len(dash.game.actions) % 3 == 0)
+        # Every click was saved at once.
+        assert store.record(dash.table_id)["actions"] == json.loads(dash.game.to_json())["actions"]
+    assert kinds >= {"draw", "choose", "pick", "pay"}
+    assert {a.kind for a in dash.game.actions} >= {"draw", "keep", "swap", "pick", "pay"}
+    standings = one(dash, "pb-standings").value
+    assert "Rank" in standings and "Ana" in standings and "Bo" in standings
+    assert "Game over" in one(dash, "pb-turn").value
+    assert load_game(download_text(dash)).state == dash.game.state  # offered at once: nothing is secret now
+    assert store.tables(game="new-rule", unfinished=True) == []
+
+
+# -- refusals ------------------------------------------------------------------------------
+
+
+def test_a_refused_move_shows_why_and_changes_nothing(store):
+    dash = NewRuleDashboard(store)
+    start(dash)
+    before = (dash.game.state, list(dash.game.actions))
+    assert not dash.act(Draw(seat=1))
+    assert dash.status.kind == "refuse" and "turn to draw" in one(dash, "pb-status").value
+    assert (dash.game.state, dash.game.actions) == before
+    assert len(store.record(dash.table_id)["actions"]) == len(before[1])
+
+
+def test_a_stale_confirm_with_a_bad_payment_is_refused(store):
+    dash = NewRuleDashboard(store)
+    start(dash)
+    play_until(dash, lambda s: s.phase == "pay")
+    seat = human_seat(dash)
+    one(dash, f"pb-seat-{seat}").click()
+    held = next(c for c, n in zip(dash.game.state.colours, dash.game.state.players[seat].bowl) if n and c not in dash.game.state.infection)
+    one(dash, f"pb-pay-{held}").value = 1  # one candy is never a whole level
+    confirm = one(dash, "pb-pay-confirm")
+    assert confirm.disabled and "Not yet" in one(dash, "pb-pay-levels").value
+    before = (dash.game.state, list(dash.game.actions))
+    confirm.click()  # a disabled button clicked anyway (a stale page): the rules refuse
+    assert dash.status.kind == "refuse" and "per level" in dash.status.message
+    assert (dash.game.state, dash.game.actions) == before
+
+
+def test_a_bad_setup_is_refused_and_saves_nothing(store):
+    dash = NewRuleDashboard(store)
+    one(dash, "pb-players").value = 3
+    for i, name in enumerate(("Ana", "ana", "Cy")):
+        one(dash, f"pb-name-{i}").value = name
+    one(dash, "pb-start").click()
+    assert dash.game is None and "same name" in dash.status.message
+    one(dash, "pb-name-1").value = "Bo"
+    one(dash, "pb-max-rounds").value = "soon"
+    one(dash, "pb-start").click()
+    assert dash.game is None and "round limit" in dash.status.message
+    assert store.tables() == []
+
+
+def test_no_round_limit_is_allowed(store):
+    dash = NewRuleDashboard(store)
+    start(dash, rounds="none")
+    assert dash.game.setup.max_rounds is None
+    assert "no round limit" in one(dash, "pb-round").value
+
+
+# -- privacy ---------------------------------------------------------------------------------
+
+
+def secrets_of(dash: NewRuleDashboard, seat: int) -> list[str]:
+    """Log lines only `seat` may read, as text and as escaped HTML."""
+    lines = [e.text for e in dash.game.state.log if e.visible_to is not None and e.visible_to == {seat}]
+    assert lines
+    return lines + [html.escape(line) for line in lines]
+
+
+def test_the_private_panel_never_holds_another_seats_secrets(store):
+    dash = NewRuleDashboard(store)
+    start(dash)
+    one(dash, "pb-seat-0").click()
+    one(dash, "pb-draw").click()
+    drawn = dash.game.state.drawn
+    assert "You drew" in synced_text(dash) and 'data-seat="0"' in synced_text(dash)
+    shown = [w for child in one(dash, "pb-private-panel").children for w in walk(child)]
+    one(dash, "pb-seat-1").click()  # seat 0 has not even pressed "Done - hide"
+    text = synced_text(dash)
+    assert 'data-seat="0"' not in text and "You drew" not in text
+    assert "base64" not in text  # no save file (it holds every hand) unless someone asks
+    assert not find(dash, "pb-keep") and not find(dash, "pb-swap-colour")
+    for secret in secrets_of(dash, 0):
+        assert secret not in text
+    assert f"drew {drawn[0]}" not in text
+    # Seat 0's old panel is closed, not just detached: nothing of it lives in the front end.
+    assert all(w.comm is None for w in shown)
+
+    one(dash, "pb-hide").click()
+    assert one(dash, "pb-private-panel").children == ()
+    play_until(dash, lambda s: s.phase == "pick")
+    one(dash, "pb-seat-0").click()
+    colour = one(dash, "pb-pick-colour")
+    colour.value = colour.options[-1][1]
+    one(dash, "pb-pick").click()
+    assert "Your secret pick" in synced_text(dash)
+    one(dash, "pb-seat-1").click()
+    text = synced_text(dash)
+    assert "Your secret pick" not in text and "You picked" not in text
+    for secret in secrets_of(dash, 0):
+        assert secret not in text
+
+
+# -- resume, undo, save files --------------------------------------------------------------
+
+
+def test_a_second_dashboard_resumes_the_same_table(store):
+    first = NewRuleDashboard(store)
+    start(first, names=("Ana", "Bo", "Cy", "Di"), bots={3: "random"})
+    play_until(first, lambda s: s.phase == "pay")
+    second = NewRuleDashboard(store)
+    (button,) = find(second, "pb-resume")
+    assert button.table_id == first.table_id
+    button.click()
+    assert second.table_id == first.table_id
+    assert second.game.actions == first.game.actions
+    assert second.game.state == first.game.state
+    assert second.bots == {3: "random"}
+    # The resumed page plays on; the first page is then stale and reloads instead of forking.
+    paid = human_seat(second)
+    play_one(second)
+    other = next(s for s in first.game.state.waiting_for() if s not in first.bots and s != paid)
+    assert first.act(next(legal_payments(first.game.state, other, limit=1))) is False
+    assert "another page" in first.status.message
+    assert first.game.actions == second.game.actions
+
+
+def test_undo_takes_back_a_move_and_is_refused_after_chance(store):
+    dash = NewRuleDashboard(store)
+    start(dash)
+    undo = one(dash, "pb-undo")
+    assert undo.disabled and "chance" in undo.tooltip  # the deal
+    one(dash, "pb-seat-0").click()
+    one(dash, "pb-draw").click()
+    assert undo.disabled and "chance outcome" in undo.tooltip
+    before = dash.game.state
+    one(dash, "pb-keep").click()
+    assert not undo.disabled
+    undo.click()
+    assert dash.game.state == before and dash.status.kind == "ok"
+    assert len(store.record(dash.table_id)["actions"]) == len(dash.game.actions)
+    assert find(dash, "pb-keep")  # seat 0 chooses again
+
+
+def test_undo_also_takes_back_the_bot_moves_that_followed(store):
+    dash = NewRuleDashboard(store)
+    start(dash, bots={0: "balanced"})
+    play_until(dash, lambda s: s.phase == "choose" and s.turn == 2)
+    before = dash.game.state
+    play_one(dash)  # seat 2 keeps; the bot at seat 0 picks at once
+    assert dash.game.actions[-1].kind == "pick" and dash.game.actions[-1].seat == 0
+    one(dash, "pb-undo").click()
+    assert dash.game.state == before
+
+
+def download_text(dash: NewRuleDashboard) -> str:
+    if not dash.game.state.over:
+        assert "base64" not in one(dash, "pb-download").value  # the file holds every secret
+        one(dash, "pb-save-file").click()
+    link = one(dash, "pb-download").value
+    match = re.search(r'href="data:application/json;charset=utf-8;base64,([A-Za-z0-9+/=]+)"', link)
+    assert match and "download=" in link
+    return base64.b64decode(match.group(1)).decode("utf-8")
+
+
+def upload(dash: NewRuleDashboard, data: bytes, name: str = "game.json") -> None:
+    stamp = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
+    file = {"name": name, "type": "application/json", "size": len(data), "content": memoryview(data), "last_modified": stamp}
+    one(dash, "pb-upload").value = (file,)
+
+
+def test_download_is_the_save_file(store):
+    dash = NewRuleDashboard(store)
+    start(dash)
+    play_until(dash, lambda s: s.phase == "pick")
+    game = load_game(download_text(dash))
+    assert game.actions == dash.game.actions and game.state == dash.game.state
+    play_one(dash)
+    assert "base64" not in one(dash, "pb-download").value  # dropped at the next move
+
+
+def test_upload_opens_a_good_file_and_refuses_a_bad_one(store):
+    dash = NewRuleDashboard(store)
+    start(dash)
+    play_until(dash, lambda s: s.phase == "pick")
+    good = download_text(dash)
+    before = (dash.table_id, dash.game.state, list(dash.game.actions), len(store.tables()))
+    record = json.loads(good)
+    record["seed"] += 1
+    for bad, said in [
+        (b"{not json", "damaged or truncated"),
+        (good[: len(good) // 2].encode(), "damaged or truncated"),
+        (json.dumps(record).encode(), "checksum"),
+        (b'{"format": "something else"}', "not a playbook save file"),
+    ]:
+        upload(dash, bad, "bad.json")
+        assert dash.status.kind == "refuse" and said in dash.status.message
+        assert "Nothing was changed" in one(dash, "pb-status").value
+        assert (dash.table_id, dash.game.state, dash.game.actions, len(store.tables())) == before
+    assert one(dash, "pb-upload").value == ()
+    upload(dash, good.encode())
+    assert dash.status.kind == "ok" and dash.table_id != before[0]
+    assert dash.game.actions == before[2] and len(store.tables()) == 2
+
+
+def test_user_text_is_escaped_in_html(store):
+    names = ("<script>alert(1)</script>", "Bo & Co", "Cy 🍬")
+    dash = NewRuleDashboard(store)
+    start(dash, names=names)
+    one(dash, "pb-seat-0").click()
+    values = "\n".join(html_values(dash))
+    assert "<script>" not in values and "&lt;script&gt;alert(1)&lt;/script&gt;" in values
+    assert "Bo & Co" not in values and "Bo &amp; Co" in values
+    assert "Cy 🍬" in values
+    assert load_game(download_text(dash)).setup.names == names
+    lobby = NewRuleDashboard(store)
+    listed = "\n".join(html_values(lobby))
+    assert "<script>" not in listed and "&lt;script&gt;" in listed
+
+
+def test_an_all_bot_table_plays_itself_to_the_end(store):
+    dash = NewRuleDashboard(store)
+    start(dash, bots={0: "balanced", 1: "random", 2: "balanced"}, rounds="3")
+    assert dash.game.state.over
+    assert all(b.disabled for i in range(3) for b in find(dash, f"pb-seat-{i}"))
+    assert "Rank" in one(dash, "pb-standings").value

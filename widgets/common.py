@@ -1,0 +1,603 @@
+"""Widget parts every game's dashboard shares, and the controller base they hang off.
+
+Parts: `TableHeader`, `LogPanel`, `StatusLine`, `SaveBar` (undo, download, upload),
+`StandingsTable`, `TablePicker` (unfinished tables + a new-game form slot) and
+`PrivacyCurtain` (hot-seat: one seat's private panel at a time). `TableDashboard` owns
+(game, store, table_id): it turns a click into one `Game.apply`, saves to the `Store` at
+once, lets bot seats move, and asks its subclass to redraw from the state. No rule lives
+here: legality, undo and save files are the rules core's business.
+
+Every string that came from a user (names, titles, colour names) goes through `esc`
+before it reaches an HTML widget.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import random
+import time
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, ClassVar
+
+import ipywidgets as widgets
+
+from playbook.store import StaleTable, Store, TableInfo
+from rules import Action, Game, RuleError, SaveFileError, load_game
+
+__all__ = [
+    "STYLE",
+    "LogPanel",
+    "PrivacyCurtain",
+    "SaveBar",
+    "StandingsTable",
+    "StatusLine",
+    "TableDashboard",
+    "TableHeader",
+    "TablePicker",
+    "bots_from_meta",
+    "bots_meta",
+    "card",
+    "chip",
+    "close_tree",
+    "download_link",
+    "esc",
+]
+
+#: One stylesheet for every dashboard, scoped to `.playbook-root`; sized for a projector.
+STYLE = """
+<style>
+.playbook-root { font-size: 17px; line-height: 1.45; max-width: 1180px; }
+.playbook-root .pb-card { border: 1px solid #c9cedb; border-radius: 10px; padding: 8px 14px;
+  margin: 6px 0; background: #f8f9fc; color: #1c1f26; }
+.playbook-root .pb-card h3 { margin: 2px 0 6px; font-size: 1.1em; }
+.playbook-root .pb-chip { display: inline-block; border-radius: 999px; padding: 2px 11px;
+  margin: 2px 5px 2px 0; font-weight: 600; border: 1px solid rgba(0, 0, 0, .35);
+  white-space: nowrap; }
+.playbook-root table.pb-table { border-collapse: collapse; width: 100%; }
+.playbook-root table.pb-table th, .playbook-root table.pb-table td { padding: 4px 10px;
+  border-bottom: 1px solid #dde1ea; text-align: left; vertical-align: top; }
+.playbook-root table.pb-table th { font-size: .85em; text-transform: uppercase; color: #4a5163; }
+.playbook-root .pb-muted { color: #5b6273; }
+.playbook-root .pb-private-panel:not(:empty) { border: 3px dashed #7a5af5; border-radius: 12px;
+  background: #f5f2ff; padding: 4px 10px; margin: 6px 0; }
+.playbook-root .jupyter-button, .playbook-root .widget-button { font-size: 16px; height: auto;
+  min-height: 36px; padding: 4px 14px; width: auto; min-width: 110px; }
+.playbook-root .widget-label, .playbook-root .widget-inline-hbox .widget-label { font-size: 16px; }
+.playbook-root .pb-log ol { margin: 0; padding-left: 3.2em; max-height: 16em; overflow-y: auto; }
+</style>
+"""
+
+_STATUS_LOOK = {
+    "info": ("#eef2fb", "#2f4a8a", "ℹ"),
+    "ok": ("#e8f6ec", "#1d6b35", "✔"),
+    "refuse": ("#fdecea", "#9b1c1c", "✋"),
+}
+
+
+def esc(value: object) -> str:
+    """Text made safe for an HTML widget."""
+    return html.escape(str(value), quote=True)
+
+
+def chip(text: str, background: str = "#e0e3ea", foreground: str = "#111") -> str:
+    """A rounded label; `text` is escaped, the colours are the caller's CSS values."""
+    return f'<span class="pb-chip" style="background:{background};color:{foreground}">{esc(text)}</span>'
+
+
+def download_link(text: str, filename: str, label: str = "Download save file") -> str:
+    """An `<a download>` holding `text` as a data URI: Voila serves no local files."""
+    data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+    return (
+        f'<a class="pb-download-link" download="{esc(filename)}" '
+        f'href="data:application/json;charset=utf-8;base64,{data}" '
+        f'style="font-weight:600">⬇ {esc(label)}</a>'
+    )
+
+
+def close_tree(items: Iterable[widgets.Widget]) -> None:
+    """Close widgets, their children, layouts and styles, so nothing old lives on in the browser.
+
+    Pass only widgets built for one showing: a layout shared with a live widget would go too.
+    """
+    for item in items:
+        close_tree(getattr(item, "children", ()))
+        for part in (getattr(item, "layout", None), getattr(item, "style", None)):
+            if isinstance(part, widgets.Widget):
+                part.close()
+        item.close()
+
+
+def card(title: str, body: str, extra_class: str = "", attrs: str = "") -> str:
+    """A boxed panel: `title` is escaped, `body` must already be safe HTML."""
+    heading = f"<h3>{esc(title)}</h3>" if title else ""
+    return f'<div class="pb-card {extra_class}" {attrs}>{heading}{body}</div>'
+
+
+# -- small display parts ---------------------------------------------------------------
+
+
+class TableHeader(widgets.HBox):
+    """Game title, round and what the table waits for (classes pb-title, pb-round, pb-turn)."""
+
+    def __init__(self) -> None:
+        self.title_html = widgets.HTML().add_class("pb-title")
+        self.round_html = widgets.HTML().add_class("pb-round")
+        self.turn_html = widgets.HTML().add_class("pb-turn")
+        super().__init__(
+            (self.title_html, self.round_html, self.turn_html),
+            layout=widgets.Layout(align_items="baseline", justify_content="flex-start", flex_flow="row wrap"),
+        )
+        self.add_class("pb-header")
+
+    def show(self, title: str, round_text: str = "", waiting: str = "") -> None:
+        self.title_html.value = f'<span style="font-size:1.7em;font-weight:700;margin-right:18px">{esc(title)}</span>'
+        self.round_html.value = (
+            f'<span style="font-size:1.2em;font-weight:600;margin-right:18px">{esc(round_text)}</span>' if round_text else ""
+        )
+        self.turn_html.value = f'<span style="font-size:1.2em">{esc(waiting)}</span>' if waiting else ""
+
+
+class LogPanel(widgets.HTML):
+    """Readable log lines, newest first. Pass only lines the viewer may see."""
+
+    def __init__(self, title: str = "Game log") -> None:
+        super().__init__()
+        self.title = title
+        self.add_class("pb-log")
+
+    def show(self, lines: Sequence[str], limit: int | None = None) -> None:
+        shown = list(lines)[-limit:] if limit else list(lines)
+        if not shown:
+            self.value = card(self.title, '<span class="pb-muted">Nothing yet.</span>')
+            return
+        start = len(lines)
+        items = "".join(f'<li value="{start - i}">{esc(line)}</li>' for i, line in enumerate(reversed(shown)))
+        self.value = card(self.title, f"<ol reversed>{items}</ol>")
+
+
+class StatusLine(widgets.HTML):
+    """One line telling what just happened, or why a click was refused (nothing changed)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kind = ""
+        self.message = ""
+        self.add_class("pb-status")
+
+    def _say(self, kind: str, text: str) -> None:
+        self.kind, self.message = kind, text
+        background, colour, icon = _STATUS_LOOK[kind]
+        self.value = (
+            f'<div role="status" style="background:{background};color:{colour};border-radius:8px;'
+            f'padding:6px 12px;margin:4px 0;font-weight:600">{icon} {esc(text)}</div>'
+        )
+
+    def info(self, text: str) -> None:
+        self._say("info", text)
+
+    def ok(self, text: str) -> None:
+        self._say("ok", text)
+
+    def refuse(self, text: str) -> None:
+        self._say("refuse", text)
+
+    def clear(self) -> None:
+        self.kind = self.message = ""
+        self.value = ""
+
+
+class StandingsTable(widgets.HTML):
+    """A ranked table; cells are plain text and escaped here."""
+
+    def __init__(self, title: str = "Standings") -> None:
+        super().__init__()
+        self.title = title
+        self.add_class("pb-standings")
+
+    def show(self, header: Sequence[str], rows: Sequence[Sequence[object]], empty: str = "") -> None:
+        if not rows:
+            self.value = card(self.title, f'<span class="pb-muted">{esc(empty)}</span>') if empty else ""
+            return
+        head = "".join(f"<th>{esc(h)}</th>" for h in header)
+        body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
+        self.value = card(self.title, f'<table class="pb-table"><tr>{head}</tr>{body}</table>')
+
+
+# -- save / load / undo ----------------------------------------------------------------
+
+
+class SaveBar(widgets.HBox):
+    """Undo (disabled with the reason as tooltip), the save file as a link, and an upload.
+
+    A save file holds every secret of the game (hands, draws, picks), so mid-game the link
+    is made only on request ("Prepare save file", pb-save-file) and dropped at the next
+    redraw; once nothing is secret the dashboard may offer it straight away.
+    """
+
+    def __init__(
+        self,
+        on_undo: Callable[[], None],
+        on_upload: Callable[[bytes, str], None],
+        on_prepare: Callable[[], None],
+    ) -> None:
+        self.undo_button = widgets.Button(description="↶ Undo", disabled=True, tooltip="no table is open").add_class("pb-undo")
+        self.prepare_button = widgets.Button(
+            description="Prepare save file", icon="download", disabled=True, tooltip="Make a download link for this table"
+        ).add_class("pb-save-file")
+        self.download = widgets.HTML().add_class("pb-download")
+        self.upload = widgets.FileUpload(accept=".json,application/json", multiple=False, description="Load save file").add_class("pb-upload")
+        self._on_upload = on_upload
+        self.undo_button.on_click(lambda _: on_undo())
+        self.prepare_button.on_click(lambda _: on_prepare())
+        self.upload.observe(self._uploaded, "value")
+        super().__init__(
+            (self.undo_button, self.prepare_button, self.download, self.upload),
+            layout=widgets.Layout(align_items="center", flex_flow="row wrap", margin="8px 0 0 0", grid_gap="8px"),
+        )
+        self.add_class("pb-savebar")
+
+    def _uploaded(self, change: Mapping[str, Any]) -> None:
+        files = change["new"]
+        if not files:
+            return
+        data, name = bytes(files[0]["content"]), str(files[0].get("name", ""))
+        # Forget the file so choosing the same one again fires once more.
+        self.upload.value = ()
+        self._on_upload(data, name)
+
+    def show(self, table_open: bool, undo_reason: str | None = "no table is open") -> None:
+        """Reset for a redraw: no link; `undo_reason` None enables undo."""
+        self.undo_button.disabled = undo_reason is not None
+        self.undo_button.tooltip = f"Cannot undo: {undo_reason}" if undo_reason else "Take back the last move"
+        self.prepare_button.disabled = not table_open
+        self.download.value = "" if table_open else '<span class="pb-muted">No table open</span>'
+
+    def offer(self, save_text: str, filename: str, warning: str = "") -> None:
+        """Show the download link for `save_text`, with an optional warning beside it."""
+        note = f' <span class="pb-muted">{esc(warning)}</span>' if warning else ""
+        self.download.value = download_link(save_text, filename) + note
+
+
+# -- choosing a table ------------------------------------------------------------------
+
+
+def bots_meta(bots: Mapping[int, str]) -> dict[str, Any]:
+    """The store's `meta` for a table: which seats bots play."""
+    return {"bots": {str(seat): name for seat, name in sorted(bots.items())}}
+
+
+def bots_from_meta(meta: Mapping[str, Any], known: Collection[str]) -> dict[int, str]:
+    """Seat -> bot name from a table's `meta`; unknown bot names are played by hand."""
+    found = {}
+    for seat, name in dict(meta.get("bots") or {}).items():
+        if str(seat).isdigit() and name in known:
+            found[int(seat)] = name
+    return found
+
+
+def _when(stamp: float) -> str:
+    return time.strftime("%d %b %H:%M", time.localtime(stamp))
+
+
+class TablePicker(widgets.VBox):
+    """Unfinished tables with a Resume button each (class pb-resume), then a new-game form."""
+
+    def __init__(self, on_resume: Callable[[str], None], heading: str = "Unfinished tables") -> None:
+        self._on_resume = on_resume
+        self.heading = widgets.HTML(f'<h3 style="margin:10px 0 4px">{esc(heading)}</h3>')
+        self.rows = widgets.VBox().add_class("pb-tables")
+        self.form: widgets.Widget = widgets.HTML()
+        super().__init__((self.heading, self.rows, self.form))
+        self.add_class("pb-picker")
+
+    def set_form(self, form: widgets.Widget) -> None:
+        self.form = form
+        self.children = (self.heading, self.rows, form)
+
+    def show(self, tables: Sequence[TableInfo]) -> None:
+        old = self.rows.children
+        rows: list[widgets.Widget] = []
+        for info in tables:
+            button = widgets.Button(description="Resume", button_style="primary", tooltip=f"Resume table {info.id}")
+            button.add_class("pb-resume")
+            button.table_id = info.id  # read by tests and scripts
+            button.on_click(lambda _, table_id=info.id: self._on_resume(table_id))
+            label = widgets.HTML(
+                f"<b>{esc(info.title)}</b> "
+                f'<span class="pb-muted">· {info.moves} moves · last played {esc(_when(info.updated))}</span>'
+            )
+            rows.append(widgets.HBox((button, label), layout=widgets.Layout(align_items="center")))
+        if not rows:
+            rows.append(widgets.HTML('<span class="pb-muted">No unfinished tables: start a new game below.</span>'))
+        self.rows.children = tuple(rows)
+        close_tree(old)
+
+
+# -- hot seat ----------------------------------------------------------------------------
+
+
+class PrivacyCurtain(widgets.VBox):
+    """Seat buttons (pb-seat-<i>); the chosen seat's private panel; "Done - hide" (pb-hide).
+
+    `build(seat)` must return fresh widgets made only from what that seat may see. The old
+    panel is closed whenever it is replaced or hidden, so no secret outlives its showing.
+    """
+
+    def __init__(self, build: Callable[[int], Sequence[widgets.Widget]], label: str = "Private view:") -> None:
+        self._build = build
+        self._waiting: frozenset[int] = frozenset()
+        self.seat: int | None = None
+        self.seat_buttons: tuple[widgets.Button, ...] = ()
+        self.label = widgets.HTML(f"<b>{esc(label)}</b>&nbsp;")
+        self.seat_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+        self.hide_button = widgets.Button(description="Done - hide", icon="eye-slash", disabled=True).add_class("pb-hide")
+        self.hide_button.on_click(lambda _: self.hide())
+        self.prompt = widgets.HTML()
+        self.panel = widgets.VBox().add_class("pb-private-panel")
+        super().__init__((self.seat_row, self.prompt, self.panel))
+        self.add_class("pb-curtain")
+
+    def set_seats(self, labels: Sequence[str], enabled: Sequence[bool], waiting: Collection[int] = ()) -> None:
+        """One button per seat, highlighted while the table waits for it. Call `refresh` next."""
+        if len(self.seat_buttons) != len(labels):
+            old = self.seat_buttons
+            self.seat_buttons = tuple(self._seat_button(i) for i in range(len(labels)))
+            self.seat_row.children = (self.label, *self.seat_buttons, self.hide_button)
+            close_tree(old)
+        for button, label, on in zip(self.seat_buttons, labels, enabled):
+            button.description = label
+            button.disabled = not on
+            button.tooltip = "Show this seat's private view" if on else "Not a seat played on this screen"
+        self._waiting = frozenset(waiting)
+        if self.seat is not None and not enabled[self.seat]:
+            self.seat = None
+
+    def _seat_button(self, seat: int) -> widgets.Button:
+        button = widgets.Button().add_class(f"pb-seat-{seat}")
+        button.on_click(lambda _: self.choose(seat))
+        return button
+
+    def choose(self, seat: int) -> None:
+        self.seat = seat
+        self.refresh()
+
+    def hide(self) -> None:
+        self.seat = None
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Rebuild the private panel for the chosen seat, or clear it."""
+        old = self.panel.children
+        for i, button in enumerate(self.seat_buttons):
+            button.button_style = "info" if i == self.seat else ("warning" if i in self._waiting else "")
+        if self.seat is None:
+            self.panel.children = ()
+            self.prompt.value = (
+                '<span class="pb-muted">Press your seat to see your private view; '
+                'press "Done - hide" before you pass the screen on.</span>'
+            )
+        else:
+            self.panel.children = tuple(self._build(self.seat))
+            self.prompt.value = ""
+        self.hide_button.disabled = self.seat is None
+        close_tree(old)
+
+
+# -- the controller base -------------------------------------------------------------------
+
+
+class TableDashboard(widgets.VBox):
+    """Owns (game, store, table_id); every click becomes one action, saved at once.
+
+    Subclasses set `slug` and `game_title`, build their own setup form and table view, and
+    implement `draw_table`, `waiting` and `bot_action`. Attributes tests rely on: `store`,
+    `game` (None in the lobby), `table_id`, `bots` (seat -> bot name), `status`, `header`,
+    `savebar`, `picker`, `game_log`, `standings`, `new_game_button`.
+    """
+
+    slug: ClassVar[str] = ""
+    game_title: ClassVar[str] = ""
+    #: bot name -> strategy(state, seat, rng) returning a legal action.
+    bot_strategies: ClassVar[Mapping[str, Callable[[Any, int, random.Random], Action]]] = {}
+
+    def __init__(self, store: Store | None = None) -> None:
+        self.store = store if store is not None else Store()
+        self.game: Game[Any, Any] | None = None
+        self.table_id: str | None = None
+        self.bots: dict[int, str] = {}
+        self.style_html = widgets.HTML(STYLE)
+        self.header = TableHeader()
+        self.status = StatusLine()
+        self.savebar = SaveBar(self.undo, self.load_file, self.offer_download)
+        self.picker = TablePicker(self.resume)
+        self.game_log = LogPanel()
+        self.standings = StandingsTable()
+        self.new_game_button = widgets.Button(description="Tables / new game", icon="th-list").add_class("pb-new-game")
+        self.new_game_button.on_click(lambda _: self.show_lobby())
+        self.screen = widgets.VBox()
+        self._table: widgets.Widget | None = None
+        super().__init__((self.style_html, self.header, self.status, self.screen, self.savebar))
+        self.add_class("playbook-root")
+        self.add_class(f"playbook-{self.slug}")
+
+    # -- hooks for each game -----------------------------------------------------------
+    def table_view(self) -> widgets.Widget:
+        """The live game's widgets (built once)."""
+        raise NotImplementedError
+
+    def draw_table(self) -> None:
+        """Redraw the live game from `self.game.state`."""
+        raise NotImplementedError
+
+    def waiting(self, state: Any) -> Iterable[int]:
+        """Seats the game waits for now."""
+        raise NotImplementedError
+
+    def bot_action(self, state: Any, seat: int, name: str, rng: random.Random) -> Action:
+        return self.bot_strategies[name](state, seat, rng)
+
+    def base_title(self, game: Game[Any, Any]) -> str:
+        return f"{self.game_title}: {', '.join(getattr(game.setup, 'names', ()))}"
+
+    def seat_name(self, seat: int | None) -> str:
+        names = getattr(self.game.setup, "names", ()) if self.game else ()
+        return names[seat] if seat is not None and 0 <= seat < len(names) else "the table"
+
+    # -- screens ---------------------------------------------------------------------------
+    def show_lobby(self) -> None:
+        """The table picker and the new-game form; the open table (if any) stays saved."""
+        self.game, self.table_id, self.bots = None, None, {}
+        self.header.show(self.game_title, "", "Resume a table or start a new game")
+        self.picker.show(self.store.tables(game=self.slug, unfinished=True))
+        self.screen.children = (self.picker,)
+        self.savebar.show(table_open=False)
+        self.on_lobby()
+
+    def on_lobby(self) -> None:
+        """Called when the lobby shows (reset private views, fresh seed...)."""
+
+    def redraw(self) -> None:
+        """Show the open table as its state stands now."""
+        if self.game is None:
+            return
+        if self._table is None:
+            self._table = self.table_view()
+        if self.screen.children != (self._table,):
+            self.screen.children = (self._table,)
+        self.draw_table()
+        _, reason = self._undo_plan()
+        self.savebar.show(table_open=True, undo_reason=reason)
+        if getattr(self.game.state, "over", False):
+            self.offer_download()  # nothing is secret any more
+
+    def offer_download(self) -> None:
+        """Put the save file in the download link (it shows every hand, draw and pick)."""
+        if self.game is None:
+            return
+        over = getattr(self.game.state, "over", False)
+        warning = "" if over else "This file shows every hidden hand, draw and pick: keep it from the players."
+        self.savebar.offer(self.game.to_json(), f"{self.slug}-{self.table_id or 'game'}.json", warning)
+
+    # -- opening tables --------------------------------------------------------------------
+    def start(self, game: Game[Any, Any], bots: Mapping[int, str] | None = None) -> None:
+        """Save `game` as a new table and open it."""
+        bots = dict(bots or {})
+        table_id = self.store.create(game, self.base_title(game), bots_meta(bots))
+        self._open(game, table_id, bots, f"New table {table_id} saved: a refresh or another page can resume it.")
+
+    def resume(self, table_id: str) -> None:
+        """Replay a stored table and open it."""
+        try:
+            game = self.store.open(table_id)
+        except (KeyError, SaveFileError, RuleError) as exc:
+            self.status.refuse(f"Cannot open table {table_id}: {exc}")
+            return
+        bots = bots_from_meta(self.store.info(table_id).meta, self.bot_strategies)
+        self._open(game, table_id, bots, f"Resumed table {table_id} after {len(game.actions)} moves.")
+
+    def load_file(self, data: bytes, name: str = "") -> None:
+        """Open an uploaded save file as a new table; a bad file changes nothing."""
+        label = f"“{name}”" if name else "the file"
+        try:
+            game = load_game(data)
+        except (SaveFileError, RuleError) as exc:
+            self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
+            return
+        if game.rules.slug != self.slug:
+            self.status.refuse(f"Could not load {label}: it is a {game.rules.slug} game, not {self.slug}. Nothing was changed.")
+            return
+        table_id = self.store.create(game, self.base_title(game))
+        self._open(game, table_id, {}, f"Loaded {label} as table {table_id} ({len(game.actions)} moves); every seat is played by hand.")
+
+    def _open(self, game: Game[Any, Any], table_id: str, bots: dict[int, str], message: str) -> None:
+        self.game, self.table_id, self.bots = game, table_id, bots
+        self.status.ok(message)
+        self.on_open()
+        self._run_bots()
+        self._save()
+        self.redraw()
+
+    def on_open(self) -> None:
+        """Called when a table opens (close the previous table's private views...)."""
+
+    # -- playing -------------------------------------------------------------------------------
+    def act(self, action: Action) -> bool:
+        """Apply one action, let the bots move, save, redraw; False when refused or stale.
+
+        A refusal only sets the status line; a stale table is reloaded from the store.
+        """
+        if self.game is None:
+            self.status.refuse("No table is open.")
+            return False
+        try:
+            self.game.apply(action)
+        except RuleError as exc:
+            self.status.refuse(exc.message)
+            return False
+        self.status.clear()
+        self._run_bots()
+        saved = self._save()
+        self.redraw()
+        return saved
+
+    def undo(self) -> None:
+        """Take back the last move made here, with the bot moves that followed it."""
+        if self.game is None:
+            self.status.refuse("No table is open.")
+            return
+        steps, reason = self._undo_plan()
+        if reason is not None:
+            self.status.refuse(f"Cannot undo: {reason}.")
+            return
+        undone = [self.game.undo() for _ in range(steps)]
+        self.status.ok(f"Undid {self.seat_name(undone[-1].seat)}'s {undone[-1].kind}.")
+        self._save()
+        self.redraw()
+
+    def _undo_plan(self) -> tuple[int, str | None]:
+        """How many actions one Undo takes back (bot moves and the human one before), or why none."""
+        game = self.game
+        if game is None:
+            return 0, "no table is open"
+        if not game.actions or game.actions[-1].seat not in self.bots:
+            reason = game.undo_blocker()
+            return (0, reason) if reason else (1, None)
+        # Bots moved last: try it on a replayed copy, since undo has no dry run.
+        trial = Game(game.rules, game.setup, game.seed, list(game.actions))
+        steps = 0
+        while (reason := trial.undo_blocker()) is None:
+            steps += 1
+            if trial.undo().seat not in self.bots:
+                return steps, None
+        return 0, reason
+
+    def _run_bots(self, limit: int = 10_000) -> None:
+        """Let bot seats move until the game waits for a human (or ends)."""
+        game = self.game
+        for _ in range(limit):
+            if game is None or not self.bots:
+                return
+            seat = next((s for s in self.waiting(game.state) if s in self.bots), None)
+            if seat is None:
+                return
+            # A generator per step, so a replayed table gets the same bot moves.
+            rng = random.Random(f"bot:{game.seed}:{len(game.actions)}")
+            action = self.bot_action(game.state, seat, self.bots[seat], rng)
+            try:
+                game.apply(action)
+            except RuleError as exc:
+                self.status.refuse(f"Bot {self.seat_name(seat)} made a refused move ({exc.message}); it waits for a human.")
+                return
+
+    def _save(self) -> bool:
+        """Write the log to the store; if another page moved first, take its log instead."""
+        if self.game is None or self.table_id is None:
+            return False
+        try:
+            self.store.sync(self.table_id, self.game)
+        except StaleTable as exc:
+            self.game = self.store.open(self.table_id)
+            self.status.refuse(f"{exc}. Reloaded the saved moves; your last move was not kept.")
+            return False
+        return True

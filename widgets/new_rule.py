@@ -1,0 +1,467 @@
+"""New Rule on one screen: hot-seat play of `rules.new_rule`, saved after every click.
+
+`NewRuleDashboard(store=None)` opens on the table picker and the new-game form; a started
+or resumed table shows the common bowl, the players, the reveal, a seat chooser for each
+player's private bowl and moves, standings, the log, undo and the save file. Bot seats move
+by themselves after each human move. The private panel is built only from
+`view_for(state, chosen_seat)` and closed when hidden or replaced.
+
+Stable CSS classes (`add_class`), for browser tests and users' scripts:
+
+- root: ``playbook-new-rule`` (and ``playbook-root``, shared by every game)
+- header: ``pb-header``, ``pb-title``, ``pb-round``, ``pb-turn``; status line ``pb-status``
+- setup form: ``pb-setup``, ``pb-name-<i>`` (Text, seat i = 0..4), ``pb-kind-<i>`` (human or
+  a bot), ``pb-players`` (player count), ``pb-bags``, ``pb-per-bag``, ``pb-hand``,
+  ``pb-max-rounds`` (a number or "none"), ``pb-seed``, ``pb-start``
+- table picker: ``pb-picker``, ``pb-resume`` (one Button per unfinished table, with `.table_id`)
+- public board: ``pb-common-bowl``, ``pb-players-table``, ``pb-reveal``
+- hot seat: ``pb-seat-<i>`` (Button per seat), ``pb-hide``, ``pb-private-panel``,
+  ``pb-private`` (the seat's bowl), ``pb-private-log``
+- moves: ``pb-draw``, ``pb-keep``, ``pb-swap-colour`` (Dropdown), ``pb-swap``,
+  ``pb-pick-colour`` (Dropdown), ``pb-pick``, ``pb-pay-<colour>`` (BoundedIntText per colour,
+  colour names lower-case with any other character than a-z, 0-9, - as -), ``pb-pay-eat``,
+  ``pb-pay-levels``, ``pb-pay-suggest``, ``pb-pay-confirm``
+- table: ``pb-undo``, ``pb-save-file`` (makes the link: a save file shows every secret),
+  ``pb-download`` (HTML holding the ``<a download>`` data-URI link), ``pb-upload``,
+  ``pb-log``, ``pb-standings``, ``pb-new-game``
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from playbook.store import Store
+from rules import RuleError, new_game
+from rules.core import seats_text
+from rules.new_rule import (
+    BOTS,
+    RULES,
+    Draw,
+    Keep,
+    Pay,
+    Pick,
+    Setup,
+    State,
+    Swap,
+    View,
+    legal_actions,
+    legal_payments,
+    payment_levels,
+    symbol,
+    view_for,
+)
+
+from .common import LogPanel, PrivacyCurtain, TableDashboard, card, chip, esc
+
+__all__ = ["NewRuleDashboard", "PaymentChooser", "SetupForm", "candy_chips", "colour_class"]
+
+#: Chip background and text colour per candy colour; the symbol carries the meaning too.
+CHIP_COLOURS: dict[str, tuple[str, str]] = {
+    "red": ("#c62828", "#fff"),
+    "orange": ("#f28c28", "#111"),
+    "yellow": ("#f7d038", "#111"),
+    "green": ("#2e7d32", "#fff"),
+    "blue": ("#1f5fbf", "#fff"),
+    "brown": ("#6d4c41", "#fff"),
+    "purple": ("#7b1fa2", "#fff"),
+    "pink": ("#f48fb1", "#111"),
+}
+OTHER_COLOUR = ("#b0b4bd", "#111")
+MAX_SEATS = 5
+WIDE = {"description_width": "initial"}
+
+
+def colour_class(colour: str) -> str:
+    """The CSS-safe spelling of a colour name, as used in `pb-pay-<colour>`."""
+    return re.sub(r"[^a-z0-9-]", "-", colour.lower())
+
+
+def candy_label(colours: Sequence[str], colour: str, count: int | None = None) -> str:
+    """'★ yellow 3': the symbol first so no one needs to tell hues apart."""
+    text = f"{symbol(colours, colour)} {colour}"
+    return text if count is None else f"{text} {count}"
+
+
+def candy_chips(colours: Sequence[str], counts: Sequence[int] | None = None, candies: Sequence[str] = ()) -> str:
+    """Coloured chips for colour counts, or for a handful of candies."""
+    if counts is None:
+        counts = [sum(1 for c in candies if c == colour) for colour in colours]
+        pairs = [(c, n) for c, n in zip(colours, counts) if n]
+    else:
+        pairs = list(zip(colours, counts))
+    return "".join(chip(candy_label(colours, c, n), *CHIP_COLOURS.get(c, OTHER_COLOUR)) for c, n in pairs)
+
+
+def _default(name: str) -> Any:
+    """A Setup field's default, so the form starts where the rules model does."""
+    return {f.name: f.default for f in dataclasses.fields(Setup)}[name]
+
+
+# -- the new-game form ----------------------------------------------------------------------
+
+
+class SetupForm(widgets.VBox):
+    """Names, seat kinds and variants; `read()` turns them into a Setup, seed and bot seats."""
+
+    def __init__(self) -> None:
+        self.players = widgets.ToggleButtons(
+            options=[(f"{n} players", n) for n in (3, 4, 5)], value=4, description="Players", style=WIDE
+        ).add_class("pb-players")
+        self.names = tuple(
+            widgets.Text(value=f"Player {i + 1}", description=f"Seat {i + 1}", placeholder="name").add_class(f"pb-name-{i}")
+            for i in range(MAX_SEATS)
+        )
+        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in BOTS]
+        self.kinds = tuple(widgets.Dropdown(options=kinds, value="human").add_class(f"pb-kind-{i}") for i in range(MAX_SEATS))
+        self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
+        self.bags = widgets.BoundedIntText(
+            value=_default("bags_per_player"), min=1, max=10, description="Bags per player", style=WIDE
+        ).add_class("pb-bags")
+        self.per_bag = widgets.BoundedIntText(
+            value=_default("per_bag"), min=1, max=50, description="Candies per colour per bag", style=WIDE
+        ).add_class("pb-per-bag")
+        self.hand = widgets.BoundedIntText(value=_default("hand"), min=1, max=999, description="Starting hand", style=WIDE).add_class("pb-hand")
+        self.max_rounds = widgets.Combobox(
+            value=str(_default("max_rounds")),
+            options=["none", "6", "8", "12", "20"],
+            description="Round limit",
+            placeholder="a number, or none",
+            style=WIDE,
+        ).add_class("pb-max-rounds")
+        self.seed = widgets.IntText(value=0, description="Seed", style=WIDE).add_class("pb-seed")
+        self.start_button = widgets.Button(description="Start new game", button_style="success", icon="play").add_class("pb-start")
+        self.players.observe(lambda _: self._show_rows(), "value")
+        variants = widgets.HBox(
+            (self.bags, self.per_bag, self.hand, self.max_rounds, self.seed),
+            layout=widgets.Layout(flex_flow="row wrap", grid_gap="4px 16px"),
+        )
+        super().__init__(
+            (
+                widgets.HTML('<h3 style="margin:14px 0 4px">New game</h3>'),
+                self.players,
+                *self.rows,
+                widgets.HTML('<span class="pb-muted">Variants (the rulings\' defaults; a round limit of "none" plays the text as written)</span>'),
+                variants,
+                self.start_button,
+            )
+        )
+        self.add_class("pb-setup")
+        self.reseed()
+        self._show_rows()
+
+    def _show_rows(self) -> None:
+        for i, row in enumerate(self.rows):
+            row.layout.display = "flex" if i < self.players.value else "none"
+
+    def reseed(self) -> None:
+        """A fresh seed, so two new games differ unless someone types one in."""
+        self.seed.value = secrets.randbelow(1_000_000)
+
+    def read(self) -> tuple[Setup, int, dict[int, str]]:
+        """The Setup, the seed and the bot seats; RuleError when the form does not make a game."""
+        count = self.players.value
+        limit = self.max_rounds.value.strip().lower()
+        if limit in ("", "none", "no limit"):
+            max_rounds = None
+        elif limit.isdigit():
+            max_rounds = int(limit)
+        else:
+            raise RuleError("setup", f"the round limit must be a whole number or 'none', not {limit!r}")
+        setup = Setup(
+            names=tuple(t.value for t in self.names[:count]),
+            bags_per_player=self.bags.value,
+            per_bag=self.per_bag.value,
+            hand=self.hand.value,
+            max_rounds=max_rounds,
+        )
+        bots = {i: k.value for i, k in enumerate(self.kinds[:count]) if k.value != "human"}
+        return setup, self.seed.value, bots
+
+
+# -- paying against the infection -------------------------------------------------------------
+
+
+class PaymentChooser(widgets.VBox):
+    """Per-colour steppers and antibodies to eat; Confirm only for a payment the rules accept."""
+
+    def __init__(self, state: State, seat: int, on_pay: Callable[[Pay], None]) -> None:
+        view = view_for(state, seat)
+        self._state, self._seat, self._on_pay = state, seat, on_pay
+        bowl = dict(zip(view.colours, view.seats[seat].bowl or ()))
+        antibody = view.antibody
+        self.steppers = {
+            colour: widgets.BoundedIntText(
+                value=0,
+                min=0,
+                max=bowl[colour],
+                disabled=bowl[colour] == 0,
+                description=candy_label(view.colours, colour) + (" (infection)" if colour in view.infection else ""),
+                style=WIDE,
+                layout=widgets.Layout(width="210px"),
+            ).add_class(f"pb-pay-{colour_class(colour)}")
+            for colour in view.colours
+        }
+        self.eat = widgets.BoundedIntText(
+            value=0,
+            min=0,
+            max=bowl[antibody],
+            disabled=bowl[antibody] == 0,
+            description=f"eat {candy_label(view.colours, antibody)}",
+            style=WIDE,
+            layout=widgets.Layout(width="210px"),
+        ).add_class("pb-pay-eat")
+        self.levels = widgets.HTML().add_class("pb-pay-levels")
+        self.suggest = widgets.Button(description="Suggest", icon="magic", tooltip="Fill in the first legal payment").add_class("pb-pay-suggest")
+        self.confirm = widgets.Button(description="Confirm payment", button_style="danger", disabled=True).add_class("pb-pay-confirm")
+        self.suggest.on_click(lambda _: self.fill_suggestion())
+        self.confirm.on_click(lambda _: self._on_pay(self.payment()))
+        for stepper in (*self.steppers.values(), self.eat):
+            stepper.observe(lambda _: self._check(), "value")
+        super().__init__(
+            (
+                widgets.HTML(
+                    f"<b>Return candies to the common bowl, or eat {esc(antibody)}:</b> "
+                    f"pay exactly {view.strength} level(s)."
+                ),
+                widgets.HBox(tuple(self.steppers.values()), layout=widgets.Layout(flex_flow="row wrap")),
+                widgets.HBox((self.eat, self.levels), layout=widgets.Layout(align_items="center")),
+                widgets.HBox((self.suggest, self.confirm)),
+            )
+        )
+        self.add_class("pb-pay")
+        self._check()
+
+    def payment(self) -> Pay:
+        returned = tuple(c for c, stepper in self.steppers.items() for _ in range(stepper.value))
+        return Pay(seat=self._seat, returned=returned, eaten=self.eat.value)
+
+    def _check(self) -> None:
+        pay = self.payment()
+        try:
+            levels = payment_levels(self._state, self._seat, pay.returned, pay.eaten)
+        except RuleError as exc:
+            self.levels.value = f'<span style="color:#9b1c1c">Not yet: {esc(exc.message)}</span>'
+            self.confirm.disabled = True
+            return
+        self.levels.value = f'<span style="color:#1d6b35;font-weight:700">✔ pays {levels} of {self._state.strength} levels</span>'
+        self.confirm.disabled = False
+
+    def fill_suggestion(self) -> None:
+        """Put the first legal payment into the steppers (nothing is paid until Confirm)."""
+        pay = next(legal_payments(self._state, self._seat, limit=1), None)
+        if pay is None:
+            self.levels.value = '<span style="color:#9b1c1c">No legal payment.</span>'
+            return
+        for colour, stepper in self.steppers.items():
+            stepper.value = pay.returned.count(colour)
+        self.eat.value = pay.eaten
+
+
+# -- the dashboard ------------------------------------------------------------------------------
+
+
+class NewRuleDashboard(TableDashboard):
+    """The New Rule table: picker and form first, then the live hot-seat game.
+
+    Besides `TableDashboard`'s attributes: `form` (SetupForm), `curtain` (PrivacyCurtain),
+    `bowl_html`, `players_html`, `reveal_html`.
+    """
+
+    slug = RULES.slug
+    game_title = RULES.title
+    bot_strategies = BOTS
+
+    def __init__(self, store: Store | None = None) -> None:
+        super().__init__(store)
+        self.add_class("playbook-new-rule")
+        self.form = SetupForm()
+        self.form.start_button.on_click(lambda _: self._start_clicked())
+        self.picker.set_form(self.form)
+        self.curtain = PrivacyCurtain(self._private_panel, label="Whose bowl?")
+        self.bowl_html = widgets.HTML().add_class("pb-common-bowl")
+        self.players_html = widgets.HTML().add_class("pb-players-table")
+        self.reveal_html = widgets.HTML().add_class("pb-reveal")
+        self.show_lobby()
+
+    # -- hooks ----------------------------------------------------------------------------------
+    def table_view(self) -> widgets.Widget:
+        for part in (self.players_html, self.reveal_html, self.standings, self.game_log):
+            part.layout = widgets.Layout(flex="1 1 360px", min_width="300px")
+        return widgets.VBox(
+            (
+                self.bowl_html,
+                widgets.HBox((self.players_html, self.reveal_html), layout=widgets.Layout(flex_flow="row wrap", grid_gap="12px")),
+                self.curtain,
+                widgets.HBox((self.standings, self.game_log), layout=widgets.Layout(flex_flow="row wrap", grid_gap="12px")),
+                self.new_game_button,
+            )
+        )
+
+    def waiting(self, state: State) -> tuple[int, ...]:
+        return state.waiting_for()
+
+    def on_lobby(self) -> None:
+        self.curtain.hide()
+        self.form.reseed()
+
+    def on_open(self) -> None:
+        self.curtain.hide()
+
+    def _start_clicked(self) -> None:
+        try:
+            setup, seed, bots = self.form.read()
+            game = new_game(self.slug, setup, seed)
+        except RuleError as exc:
+            self.status.refuse(f"Cannot start: {exc.message}.")
+            return
+        self.start(game, bots)
+
+    # -- the public board -------------------------------------------------------------------------
+    def draw_table(self) -> None:
+        assert self.game is not None
+        view = view_for(self.game.state, None)
+        self.header.show(self.game_title, self._round_text(view), self._waiting_text(view))
+        self.bowl_html.value = card(
+            f"Common bowl · {sum(view.common)} candies", candy_chips(view.colours, view.common)
+        )
+        self.players_html.value = self._players_table(view)
+        self.reveal_html.value = self._reveal(view)
+        # At the end the players' table shows every bowl: give it the whole width.
+        self.reveal_html.layout.display = "none" if view.phase == "over" else "flex"
+        if view.standings:
+            rows = [(rank, view.seats[seat].name, score, "out" if view.seats[seat].out else "in") for rank, seat, score in view.standings]
+            self.standings.show(("Rank", "Player", "Score", ""), rows)
+        else:
+            self.standings.show((), (), empty="Scores appear when the game ends: until then every bowl is private.")
+        self.game_log.show(view.log)
+        labels = [s.name + (f" 🤖 {self.bots[i]}" if i in self.bots else "") for i, s in enumerate(view.seats)]
+        self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.seats))], view.waiting_for)
+        self.curtain.refresh()
+
+    @staticmethod
+    def _round_text(view: View) -> str:
+        if view.round == 0:
+            return ""
+        limit = f" of {view.max_rounds}" if view.max_rounds else " (no round limit)"
+        return f"Round {view.round}{limit}"
+
+    @staticmethod
+    def _waiting_text(view: View) -> str:
+        names = [s.name for s in view.seats]
+        waiting = seats_text(names, view.waiting_for)
+        if view.phase == "over":
+            return f"Game over: {view.ended}."
+        if view.phase == "draw":
+            return f"{waiting}: draw two candies."
+        if view.phase == "choose":
+            return f"{waiting}: keep the draw or swap it."
+        if view.phase == "pick":
+            return f"Secret picks: waiting for {waiting}."
+        if view.phase == "pay":
+            return f"Infection {' and '.join(view.infection)}, strength {view.strength}: waiting for {waiting} to pay."
+        return "Dealing the candies."
+
+    def _players_table(self, view: View) -> str:
+        over = view.phase == "over"
+        head = ["Seat", "Player", "Candies", f"{view.antibody} eaten", "Now", "Pick"] + (["Final bowl"] if over else [])
+        rows = []
+        for i, s in enumerate(view.seats):
+            if s.out:
+                now = "out"
+            elif view.phase in ("draw", "choose"):
+                now = "▶ drawing" if view.turn == i else ""
+            elif view.phase == "pick":
+                now = "✔ picked" if s.picked else "choosing…"
+            elif view.phase == "pay":
+                now = "✔ paid" if s.paid else "paying…"
+            else:
+                now = ""
+            pick = chip(candy_label(view.colours, s.pick), *CHIP_COLOURS.get(s.pick, OTHER_COLOUR)) if s.pick else ""
+            bot = f' <span class="pb-muted">🤖 {esc(self.bots[i])}</span>' if i in self.bots else ""
+            cells = [str(i + 1), f"<b>{esc(s.name)}</b>{bot}", str(s.candies), str(s.eaten), esc(now), pick]
+            if over:
+                cells.append(candy_chips(view.colours, s.bowl) if s.bowl is not None else "")
+            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        header = "".join(f"<th>{esc(h)}</th>" for h in head)
+        return card("Players", f'<table class="pb-table"><tr>{header}</tr>{"".join(rows)}</table>')
+
+    @staticmethod
+    def _reveal(view: View) -> str:
+        if view.phase != "pay" or not view.strength:
+            return card("Infection", '<span class="pb-muted">Picks are revealed together once everyone has picked.</span>')
+        picks = " ".join(
+            f"{esc(s.name)}&nbsp;{chip(candy_label(view.colours, s.pick), *CHIP_COLOURS.get(s.pick, OTHER_COLOUR))}"
+            for s in view.seats
+            if s.pick
+        )
+        sick = "".join(chip(candy_label(view.colours, c), *CHIP_COLOURS.get(c, OTHER_COLOUR)) for c in view.infection)
+        body = (
+            f"<div>Revealed: {picks}</div>"
+            f'<div style="font-size:1.25em;margin-top:6px">Infection {sick} strength <b>{view.strength}</b></div>'
+            f'<div class="pb-muted">Each player pays {view.strength} level(s): 2 other candies or 1 '
+            f"{esc(view.antibody)} eaten per level; infection colours only 4 per level, once fewer than 2 others are left.</div>"
+        )
+        return card("Infection", body)
+
+    # -- the private panel ------------------------------------------------------------------------
+    def _private_panel(self, seat: int) -> list[widgets.Widget]:
+        """Fresh widgets for one seat, built from that seat's view only."""
+        assert self.game is not None
+        state = self.game.state
+        view = view_for(state, seat)
+        me = view.seats[seat]
+        bowl = candy_chips(view.colours, me.bowl) if me.bowl is not None else ""
+        head = widgets.HTML(
+            card(f"{me.name}: your bowl ({me.candies} candies), for your eyes only", bowl, "pb-private", f'data-seat="{seat}"')
+        ).add_class("pb-private")
+        parts: list[widgets.Widget] = [head, *self._moves(state, view, seat)]
+        notes = LogPanel("Your notes (newest first)")
+        notes.show(view.log, limit=8)
+        parts.append(notes.add_class("pb-private-log"))
+        return parts
+
+    def _moves(self, state: State, view: View, seat: int) -> list[widgets.Widget]:
+        """The controls for what `seat` may do now (nothing else is offered)."""
+        me = view.seats[seat]
+        names = [s.name for s in view.seats]
+
+        def note(text: str) -> widgets.HTML:
+            return widgets.HTML(f'<div style="font-size:1.1em;margin:6px 0">{esc(text)}</div>')
+
+        if view.phase == "over":
+            return [note("The game is over.")]
+        if me.out:
+            return [note("You are out of the game.")]
+        if view.phase == "draw" and view.turn == seat:
+            draw = widgets.Button(description="Draw two candies", button_style="primary").add_class("pb-draw")
+            draw.on_click(lambda _: self.act(Draw(seat=seat)))
+            return [draw]
+        if view.phase == "choose" and view.turn == seat:
+            drawn = widgets.HTML(f'<div style="font-size:1.15em">You drew: {candy_chips(view.colours, candies=view.drawn) or "nothing"}</div>')
+            keep = widgets.Button(description="Keep both", button_style="success").add_class("pb-keep")
+            keep.on_click(lambda _: self.act(Keep(seat=seat)))
+            options = [(candy_label(view.colours, a.colour), a.colour) for a in legal_actions(state, seat) if isinstance(a, Swap)]
+            colour = widgets.Dropdown(options=options, description="or return both and take one", style=WIDE).add_class("pb-swap-colour")
+            swap = widgets.Button(description="Swap", button_style="warning", disabled=not options).add_class("pb-swap")
+            swap.on_click(lambda _: self.act(Swap(seat=seat, colour=colour.value or "")))
+            return [drawn, widgets.HBox((keep, colour, swap), layout=widgets.Layout(flex_flow="row wrap", align_items="center"))]
+        if view.phase == "pick":
+            if me.pick is not None:
+                others = seats_text(names, [s for s in view.waiting_for if s != seat])
+                return [note(f"Your secret pick: {candy_label(view.colours, me.pick)}." + (f" Waiting for {others}." if others else ""))]
+            options = [(candy_label(view.colours, a.colour), a.colour) for a in legal_actions(state, seat) if isinstance(a, Pick)]
+            colour = widgets.Dropdown(options=options, description="Secret pick", style=WIDE).add_class("pb-pick-colour")
+            pick = widgets.Button(description="Pick in secret", button_style="primary", disabled=not options).add_class("pb-pick")
+            pick.on_click(lambda _: self.act(Pick(seat=seat, colour=colour.value or "")))
+            return [widgets.HBox((colour, pick), layout=widgets.Layout(align_items="center"))]
+        if view.phase == "pay":
+            if me.paid:
+                return [note("You have paid this round.")]
+            return [PaymentChooser(state, seat, self.act)]
+        return [note(f"Nothing to do now: waiting for {seats_text(names, view.waiting_for) or 'the table'}.")]
