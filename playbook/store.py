@@ -80,6 +80,10 @@ class Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self._db() as db:
             db.executescript(SCHEMA)
+            # Files made before tables had a meta column gain one.
+            columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
+            if "meta" not in columns:
+                db.execute("ALTER TABLE tables ADD COLUMN meta TEXT NOT NULL DEFAULT '{}'")
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:

@@ -1,0 +1,1 @@
+"""Start-up benchmarks: `python -m benchmarks` (see benchmarks/startup.py)."""

@@ -1,0 +1,66 @@
+"""`python -m benchmarks` (`make bench`): page start-up times against the bare baseline.
+
+    python -m benchmarks                          # every entry of benchmarks.startup.TARGETS
+    python -m benchmarks --runs 7 --json          # machine-readable
+    python -m benchmarks --target notebooks/leerdam.ipynb .playbook-leerdam
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from benchmarks.startup import TARGETS, Target, format_table, run_benchmark
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark; 0 unless a page failed to load or answer."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="page views per target (default 5)")
+    parser.add_argument(
+        "--target",
+        nargs=2,
+        action="append",
+        metavar=("NOTEBOOK", "SELECTOR"),
+        help="time this notebook until SELECTOR is usable, instead of the built-in list "
+        "(repeatable)",
+    )
+    parser.add_argument(
+        "--pool-size",
+        type=int,
+        default=0,
+        help="pre-heated kernels per notebook (default 0: a kernel starts with each page)",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+
+    targets = (
+        [Target(Path(nb).stem, Path(nb), selector) for nb, selector in args.target]
+        if args.target
+        else TARGETS
+    )
+    pause = 6.0 if args.pool_size > 0 else 0.5
+    if not args.json:
+        print(f"Page start-up, {args.runs} runs each, alternating (Chromium, Voila, playbook template)")
+    results = run_benchmark(
+        targets, runs=args.runs, pool_size=args.pool_size, pause=pause, log=not args.json
+    )
+    if args.json:
+        base = results[0]
+        print(json.dumps({"runs": args.runs, "pool_size": args.pool_size,
+                          "results": [r.as_dict(base) for r in results]}, indent=2))
+    else:
+        print()
+        print(format_table(results))
+        print("\nvisible: control shown and clickable; usable: one click answered by the kernel;"
+              " times from navigation start, medians.")
+    return 1 if any(r.error for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""Fixtures for the browser tests: a Voila server per notebook, a Chromium page per test.
+
+A game's browser test:
+
+    import pytest
+    from playwright.sync_api import Page, expect
+
+    from playbook.serve import NOTEBOOKS_DIR
+    from tests.browser import open_dashboard
+    from tests.conftest import VoilaFactory
+
+    pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
+
+    def test_start_a_game(voila: VoilaFactory, page: Page) -> None:
+        server = voila(NOTEBOOKS_DIR / "new_rule.ipynb")   # one server per notebook and session
+        open_dashboard(page, server.url, ".playbook-new-rule")
+        page.locator(".playbook-new-rule .pb-start").click()
+        expect(page.locator(".playbook-new-rule .pb-undo")).to_be_visible()
+
+Browser tests are skipped with a reason when Debian's Chromium is missing, and fail instead
+when the CI environment variable is set.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from playbook.serve import RunningServer, background_server
+from tests.browser import LOAD_TIMEOUT_MS, chromium_missing_reason, in_ci, launch_chromium
+
+VoilaFactory = Callable[..., RunningServer]
+
+
+@pytest.fixture(scope="session")
+def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaFactory]:
+    """`voila(notebook, pool_size=0) -> RunningServer`: Voila serving one notebook.
+
+    Started once per (notebook, pool_size) for the whole session, on a free port, with the
+    `playbook` template and its own empty table store (PLAYBOOK_DB under tmp). Every server
+    is stopped, kernels included, at the end of the session.
+    """
+    servers: dict[tuple[Path, int], RunningServer] = {}
+    with ExitStack() as stack:
+
+        def start(notebook: str | os.PathLike[str], pool_size: int = 0) -> RunningServer:
+            key = (Path(notebook).resolve(), pool_size)
+            if key not in servers:
+                if not key[0].is_file():
+                    raise FileNotFoundError(f"no notebook at {key[0]}")
+                folder = tmp_path_factory.mktemp(f"voila-{key[0].stem}")
+                servers[key] = stack.enter_context(
+                    background_server(
+                        key[0],
+                        folder / "voila.log",
+                        db_path=folder / "tables.sqlite3",
+                        pool_size=pool_size,
+                    )
+                )
+            return servers[key]
+
+        yield start
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Browser]:
+    """Headless Debian Chromium through Playwright."""
+    reason = chromium_missing_reason()
+    if reason is not None:
+        if in_ci():
+            pytest.fail(f"{reason}; CI must run the browser tests")
+        pytest.skip(reason)
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(chromium: Browser) -> Iterator[Page]:
+    """A fresh page (own context: no shared cookies or storage) at 1280x800."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(LOAD_TIMEOUT_MS)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()

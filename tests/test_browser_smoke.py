@@ -1,0 +1,47 @@
+"""Smoke test of the whole serving stack: Voila + the playbook template + Chromium.
+
+The notebook is the bare one-button fixture (benchmarks/bare_button.ipynb): if this fails,
+no game's dashboard can work either.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from benchmarks.bare_button import BUTTON_CLASS, CLICKED, NOTEBOOK, SOURCE
+from tests.browser import kernel_id, open_dashboard, source_text_visible
+from tests.conftest import VoilaFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
+
+
+def test_button_renders_and_answers_a_click(voila: VoilaFactory, page: Page) -> None:
+    server = voila(NOTEBOOK)
+    button = open_dashboard(page, server.url, f".{BUTTON_CLASS}")
+    expect(button).to_have_text("Click me")
+    button.click()
+    expect(button).to_have_text(CLICKED, timeout=10_000)
+
+
+def test_refresh_shuts_the_old_kernel_down(voila: VoilaFactory, page: Page) -> None:
+    server = voila(NOTEBOOK)
+    open_dashboard(page, server.url, f".{BUTTON_CLASS}")
+    old_kernel = kernel_id(page)
+    page.reload()
+    page.locator(f".{BUTTON_CLASS}").wait_for(state="visible")
+    assert kernel_id(page) != old_kernel
+    deadline = time.monotonic() + 10
+    while f"Kernel shutdown: {old_kernel}" not in server.log_path.read_text(errors="replace"):
+        assert time.monotonic() < deadline, "the refreshed page's old kernel is still running"
+        time.sleep(0.2)
+
+
+def test_template_hides_sources_and_names_the_page(voila: VoilaFactory, page: Page) -> None:
+    server = voila(NOTEBOOK)
+    open_dashboard(page, server.url, f".{BUTTON_CLASS}")
+    expect(page.locator(".playbook-header")).to_contain_text("Bare button")
+    assert page.locator(".jp-InputArea, .cm-editor, .jp-CodeMirrorEditor").count() == 0
+    assert source_text_visible(page, [SOURCE]) == []

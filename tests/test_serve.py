@@ -1,0 +1,81 @@
+"""`playbook.serve`: the Voila command line and environment (no server started here)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from benchmarks import bare_button
+from playbook.serve import (
+    NOTEBOOKS_DIR,
+    REPO_ROOT,
+    TEMPLATE_NAME,
+    TEMPLATES_DIR,
+    _option_key,
+    voila_command,
+    voila_env,
+)
+
+
+def _options(argv: list[str]) -> dict[str, str]:
+    return {a[2:].split("=", 1)[0]: a.split("=", 1)[1] for a in argv if a.startswith("--") and "=" in a}
+
+
+def test_command_serves_the_notebooks_folder_on_localhost_with_the_template() -> None:
+    argv = voila_command(port=9123)
+    assert argv[1:4] == ["-m", "voila", str(NOTEBOOKS_DIR)]
+    opts = _options(argv)
+    assert opts["Voila.port"] == "9123"
+    assert opts["Voila.ip"] == "127.0.0.1"
+    assert opts["Voila.port_retries"] == "0"
+    assert opts["VoilaConfiguration.template"] == TEMPLATE_NAME
+    assert opts["VoilaConfiguration.strip_sources"] == "True"
+    assert opts["Voila.open_browser"] == "False"
+    assert int(opts["MappingKernelManager.cull_idle_timeout"]) > 0
+    assert "VoilaConfiguration.preheat_kernel" not in opts
+
+
+def test_command_for_one_notebook_with_a_kernel_pool(tmp_path: Path) -> None:
+    notebook = tmp_path / "game.ipynb"
+    opts = _options(voila_command(notebook, pool_size=2))
+    assert voila_command(notebook)[3] == str(notebook.resolve())
+    assert opts["VoilaConfiguration.preheat_kernel"] == "True"
+    assert opts["VoilaConfiguration.default_pool_size"] == "2"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [["--Voila.ip=0.0.0.0"], ["--port", "9000"], ["--port=9000"], ["--template=lab"], ["--no-browser"]],
+)
+def test_extra_args_replace_ours_instead_of_repeating_them(extra: list[str]) -> None:
+    """Voila refuses an option given twice, so ours must go."""
+    argv = voila_command(extra_args=extra)
+    assert argv[-len(extra) :] == extra
+    keys = [_option_key(a) for a in argv if a.startswith("--")]
+    assert len(keys) == len(set(keys))
+
+
+def test_env_finds_the_template_and_the_packages(tmp_path: Path) -> None:
+    env = voila_env(tmp_path / "t.sqlite3", base={"PYTHONPATH": "/elsewhere", "HOME": "/h"})
+    assert env["JUPYTER_PATH"].split(os.pathsep)[0] == str(TEMPLATES_DIR)
+    assert env["PYTHONPATH"].split(os.pathsep) == [str(REPO_ROOT), "/elsewhere"]
+    assert env["PLAYBOOK_DB"] == str(tmp_path / "t.sqlite3")
+    assert env["HOME"] == "/h"
+    assert "PLAYBOOK_DB" not in voila_env(base={})
+
+
+def test_template_extends_voilas_lab_template() -> None:
+    folder = TEMPLATES_DIR / "voila" / "templates" / TEMPLATE_NAME
+    assert json.loads((folder / "conf.json").read_text())["base_template"] == "lab"
+    assert "extends 'voila/templates/lab/index.html.j2'" in (folder / "index.html.j2").read_text()
+
+
+def test_bare_button_notebook_is_the_generated_one() -> None:
+    """benchmarks/bare_button.ipynb is written by `python -m benchmarks.bare_button`."""
+    stored = nbformat.read(bare_button.NOTEBOOK, as_version=4)
+    assert stored == bare_button.build()
+    assert all(not cell.get("outputs") for cell in stored.cells)
