@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rules import load_game
+from rules import leerdam, load_game, new_rule
 
 __all__ = ["main"]
 
 PRINT_GAMES = ("new-rule",)
+#: games with bots, by slug: each module has BOTS, DEFAULT_BOTS and simulate().
+SIMULATED = {"new-rule": new_rule, "leerdam": leerdam}
 
 
 class UsageError(Exception):
@@ -67,8 +69,6 @@ def _cmd_print(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from rules import new_rule
-
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     bar = None
@@ -81,12 +81,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         def progress(done: int) -> None:
             bar.update(done - bar.n)
 
+    module = SIMULATED[args.game]
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else list(module.DEFAULT_BOTS)
     try:
-        if args.game == "new-rule":
-            bots = args.bots.split(",") if args.bots else ["balanced", "balanced", "random", "random"]
-            result = new_rule.simulate(args.games, args.seed, bots, progress=progress)
-        else:
-            raise UsageError(f"simulate does not know {args.game} yet")
+        result = module.simulate(args.games, args.seed, bots, progress=progress)
     finally:
         if bar is not None:
             bar.close()
@@ -138,10 +136,11 @@ def parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_cmd_print)
 
     p = sub.add_parser("simulate", help="play many bot games and report outcome statistics", description="Bot games for balance testing; the same seed gives the same numbers.")
-    p.add_argument("game", choices=["new-rule"], help="which game")
+    p.add_argument("game", choices=sorted(SIMULATED), help="which game")
     p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    p.add_argument("--bots", help="comma-separated bot per seat (new-rule: random, balanced)")
+    bots = "; ".join(f"{slug}: {', '.join(m.BOTS)}" for slug, m in sorted(SIMULATED.items()))
+    p.add_argument("--bots", help=f"comma-separated bot per seat ({bots})")
     p.add_argument("--json", action="store_true", help="one line of JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_simulate)

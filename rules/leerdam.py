@@ -925,6 +925,8 @@ BOTS: dict[str, Callable[[State, int, random.Random], Action]] = {
     "conditional": _bot(_pledge_conditional, generous=False),
     "altruist": _bot(_pledge_altruist, generous=True),
 }
+#: a seven-household village of every kind, for the balance tools.
+DEFAULT_BOTS = ("free-rider", "fair", "conditional", "altruist", "free-rider", "fair", "conditional")
 
 
 # -- the Rules object ---------------------------------------------------------------------------
@@ -964,7 +966,7 @@ RULES = _Leerdam()
 def simulate(
     games: int,
     seed: int,
-    bots: Sequence[str],
+    bots: Sequence[str] = DEFAULT_BOTS,
     setup: Setup | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:

@@ -921,6 +921,7 @@ def balanced_bot(state: State, seat: int, rng: random.Random) -> Action:
 
 
 BOTS = {"random": random_bot, "balanced": balanced_bot}
+DEFAULT_BOTS = ("balanced", "balanced", "random", "random")
 
 
 # -- balance: many bot games ----------------------------------------------------------------------
@@ -929,7 +930,7 @@ BOTS = {"random": random_bot, "balanced": balanced_bot}
 def simulate(
     games: int,
     seed: int,
-    bots: Sequence[str] = ("balanced", "balanced", "random", "random"),
+    bots: Sequence[str] = DEFAULT_BOTS,
     setup: Setup | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
