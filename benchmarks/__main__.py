@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchmarks.simulation import format_simulations, run_simulations
 from benchmarks.startup import TARGETS, Target, format_table, run_benchmark
 
 
@@ -35,7 +36,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="pre-heated kernels per notebook (default 0: a kernel starts with each page)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--only", choices=["startup", "simulation"], help="run one part only")
     args = parser.parse_args(argv)
+    report: dict[str, object] = {}
+    if args.only != "startup":
+        rows = run_simulations()
+        report["simulation"] = rows
+        if not args.json:
+            print("Bot games per second (best of 3), and per run of a fixed baseline in the same process")
+            print(format_simulations(rows))
+            print()
+    if args.only == "simulation":
+        if args.json:
+            print(json.dumps(report, indent=2))
+        return 0
     if args.runs < 1:
         parser.error("--runs must be at least 1")
 
@@ -52,8 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if args.json:
         base = results[0]
-        print(json.dumps({"runs": args.runs, "pool_size": args.pool_size,
-                          "results": [r.as_dict(base) for r in results]}, indent=2))
+        report["startup"] = {"runs": args.runs, "pool_size": args.pool_size, "results": [r.as_dict(base) for r in results]}
+        print(json.dumps(report, indent=2))
     else:
         print()
         print(format_table(results))
