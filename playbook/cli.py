@@ -13,7 +13,7 @@ from rules import leerdam, load_game, new_rule
 
 __all__ = ["main"]
 
-PRINT_GAMES = ("new-rule",)
+PRINT_GAMES = ("new-rule", "leerdam")
 #: games with bots, by slug: each module has BOTS, DEFAULT_BOTS and simulate().
 SIMULATED = {"new-rule": new_rule, "leerdam": leerdam}
 
@@ -96,17 +96,14 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     game = load_game(Path(args.file).read_bytes())
     rules, state = game.rules, game.state
     names = state.setup.names
-    table = [
-        {"rank": rank, "seat": seat, "name": names[seat], "score": score, "out": state.players[seat].out}
-        for rank, seat, score in rules.standings(state)
-    ]
     report = {
         "game": rules.slug,
         "actions": len(game.actions),
-        "round": state.round,
         "over": rules.over(state),
-        "ended": state.ended,
-        "standings": table,
+        "ended": getattr(state, "ended", ""),
+        "standings": [
+            {"rank": rank, "seat": seat, "name": names[seat], "score": score} for rank, seat, score in rules.standings(state)
+        ],
     }
     print(json.dumps(report, indent=2, ensure_ascii=False))
     return 0

@@ -243,7 +243,8 @@ def fit(text: str, font: str, size: float, max_width: float, min_size: float = 5
     width = string_width(text, font, size)
     if width <= max_width:
         return text, size
-    smaller = max(min_size, size * max_width / width)
+    # 1% under the exact ratio: the proportional shrink can land a hair over `max_width`.
+    smaller = max(min_size, size * max_width / width * 0.99)
     if string_width(text, font, smaller) <= max_width:
         return text, smaller
     cut = text

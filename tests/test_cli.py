@@ -96,3 +96,21 @@ def test_print_what_you_played(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert code == 0
     text = "".join(page.extract_text() for page in PdfReader(pdf).pages)
     assert "Ana" in text and "Di" in text
+
+
+def test_leerdam_replay_simulate_and_print(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from rules import leerdam as ld
+
+    game = new_game("leerdam", ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed")), 4)
+    play_out(game, [ld.BOTS[b] for b in ("fair", "free-rider", "altruist", "conditional", "fair")], rng_for(4, 0))
+    path = tmp_path / "village.json"
+    path.write_text(game.to_json(), encoding="utf-8")
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0 and json.loads(out)["over"] is True
+    assert {row["name"] for row in json.loads(out)["standings"]} == {"Ana", "Bo", "Cy", "Di", "Ed"}
+    code, out, _ = run(capsys, "simulate", "leerdam", "--games", "3", "--seed", "2", "--bots", "fair,fair,free-rider,altruist,conditional", "--json")
+    stats = json.loads(out)
+    assert code == 0 and stats["games"] == 3 and set(stats["mean_vp_by_strategy"]) == {"fair", "free-rider", "altruist", "conditional"}
+    pdf = tmp_path / "leerdam.pdf"
+    code, _, _ = run(capsys, "print", "leerdam", "--players", "7", "-o", str(pdf))
+    assert code == 0 and "Village board" in "".join(p.extract_text() for p in PdfReader(pdf).pages)

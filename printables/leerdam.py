@@ -1,0 +1,1053 @@
+"""Leerdam on paper: the village board, household ledgers, the village record, slips.
+
+`build_pdf` prints blank materials for N named (or unnamed) households, or "what you played"
+from a `State`: the ledgers filled from `state.ledger`, the village record from `state.years`
+and `standings`, and the village chronicle (the public log). Printing only ever shows what
+the projector may show plus each household's own rows on its own ledger page: a pledge not
+yet revealed prints blank, and with the `anonymous` variant nobody's pledge appears outside
+the household's own page (a dash stands in its place).
+
+Page order: the village board, one ledger page per household, the village record, the
+chronicle (from a state), then the contribution slips and labour contracts (not once the
+game is over: there is nothing left to pledge or hire).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph
+from reportlab.platypus.flowables import BalancedColumns
+
+from rules.core import check_names, seats_text
+from rules.leerdam import (
+    DYKE_MAX,
+    DYKE_MIN,
+    FLOOD_PENALTY,
+    WEALTH_PER_VP,
+    LedgerRow,
+    Setup,
+    State,
+    final_divisor,
+    flood_odds,
+    leisure_vp,
+    ledger_rows,
+    profit_wealth,
+    standings,
+    subsistence_vp,
+    thresholds,
+)
+
+from . import common, fonts
+from .fonts import markup
+
+__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
+
+# -- layout ------------------------------------------------------------------------------
+GAME_TITLE = "Leerdam"
+MATERIALS = ("Village board", "Household ledger", "Village record", "Village chronicle", "Contribution slips", "Labour contracts")
+HOUSEHOLD_RANGE = (3, 20)  # what `Setup` accepts (the text is written for 5-10)
+DEFAULT_HOUSEHOLDS = 7
+BLANK_YEARS = 12  # ledger and record rows when the setup has no year limit
+# Board: the dyke track, the pledge scale, the year track.
+DYKE_NUMBER = 26  # points: the big numbers of the dyke track
+DYKE_TAG = 7.5  # points: "start" / "now" under them
+DYKE_SPACE = 12.5 * mm  # height of a dyke space inside its cell
+DYKE_LABEL_COLUMN = 42 * mm
+DYKE_FILLS = ("#fbe3dc", "#fcefd9", "#f7f4dc", "#e6f1dc", "#d8ebe0", "#cfe3ee")  # weak (warm) to strong (cool)
+SCALE_BOX = 11 * mm  # height of a pledge-total box
+SCALE_MAX_WIDTH = 13 * mm
+SCALE_BAND = 6 * mm  # the zone labels under the pledge scale
+SCALE_FALLING = 5  # boxes for the totals that lower the dyke; the lowest one covers the rest
+ZONE_FILLS = {"falls": "#f3cfc8", "holds": "#e8e8e8", "rises": "#cfe6cb"}
+YEAR_BOX = 12 * mm
+YEARS_PER_ROW = 13  # twelve years and the "and on" space fit one row
+TRACK_GAP = 1.6 * mm
+TRACK_LABEL = 13  # points: a number in a track box
+TRACK_NOTE = 6.5  # points: the small word under it
+END_FILL = "#dcdcdc"  # years that end with the end roll
+STRONG_LINE = 2.2  # outline of the start / current space
+SCHEDULE_LABEL_COLUMN = 42 * mm
+SCHEDULE_ROW = 5.5 * mm
+BOARD_GUTTER = 6 * mm
+# Ledger: the columns share the width by what their header words need; the year column
+# also holds the small "end roll" tag.
+LEDGER_MIN_COLUMN = 10.5 * mm  # room for "−13" or "+100" in the cell's 11-point figures
+LEDGER_ROW = 13 * mm
+END_ROLL_TAG = 5  # points: "end roll" under a year number
+FINAL_ROW = 11 * mm
+# Village record: year, dyke at start, pledge total, dyke after pledges, flood roll, flooded,
+# dyke at the end, end roll.
+RECORD_WEIGHTS = (14, 20, 20, 22, 18, 16, 20, 24)
+RECORD_ROW = 7.5 * mm
+PLEDGE_GRID_NAME = 36 * mm
+PLEDGE_GRID_YEARS = 12  # year columns per pledge grid before it continues below
+PLEDGE_GRID_ROW = 5.5 * mm
+STANDINGS_WEIGHTS = (12, 46, 18, 14, 16, 20, 18)
+STANDINGS_ROW = 7.5 * mm
+CHRONICLE_COLUMNS = 2
+CHRONICLE_GUTTER = 7 * mm
+CHRONICLE_SIZE = 8  # points
+# Slips.
+PLEDGE_SLIP_GRID = (3, 8)  # columns, rows: one household's 12 years fill half a page
+CONTRACT_SLIP_GRID = (2, 4)
+SLIP_PAD = 2.6 * mm
+SLIP_TITLE = 7  # points
+SLIP_TEXT = 8.5
+SLIP_SMALL = 6
+SLIP_NAME = 10.5
+CONTRACT_NOTES = (
+    "Binding only when both sign: Wealth and labour change hands at once.",
+    "The units are part of the seller's allocation this year.",
+)
+WRITE_LINE = colors.HexColor("#9a9a9a")
+MINUS = "\u2212"  # a real minus sign: "−5" reads better than "-5" on a board
+
+
+# -- what to print -----------------------------------------------------------------------------
+#: The setup fields blank sheets take from `Setup`'s defaults.
+_VARIANTS = (
+    "capacity",
+    "misfortune",
+    "misfortune_by_hand",
+    "dyke_start",
+    "sticky_flood",
+    "anonymous",
+    "end_check_from",
+    "end_on",
+    "max_years",
+)
+
+
+@dataclass(frozen=True)
+class _Village:
+    """The households and variant numbers a set of sheets is printed for."""
+
+    names: tuple[str, ...]  # "" is a household whose name is written in by hand
+    capacity: int
+    misfortune: tuple[int, ...]
+    misfortune_by_hand: bool
+    dyke_start: int
+    sticky_flood: bool
+    anonymous: bool
+    end_check_from: int
+    end_on: tuple[int, ...]
+    max_years: int | None
+    state: State | None = None
+
+    @classmethod
+    def of(cls, setup: Setup, state: State | None = None) -> _Village:
+        variants = {name: getattr(setup, name) for name in _VARIANTS}
+        return cls(names=setup.names, state=state, **variants)
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    @property
+    def planned_years(self) -> int:
+        """Rows for a year-by-year sheet: the year limit, or a dozen when the die decides."""
+        return self.max_years or BLANK_YEARS
+
+    @property
+    def years(self) -> int:
+        """Year rows to print: the years played once over, else at least the planned ones."""
+        state = self.state
+        if state is None:
+            return self.planned_years
+        if state.over:
+            return max(state.year, 1)
+        return max(self.planned_years, state.year)
+
+    def label(self, seat: int) -> str:
+        return self.names[seat] or f"Household {seat + 1}"
+
+
+def _resolve(names: Sequence[str] | None, players: int | None, setup: Setup | None, state: State | None) -> _Village:
+    """One village from whichever of the four inputs was given; refuse mixed sources."""
+    if state is not None:
+        if names is not None or players is not None or setup is not None:
+            raise ValueError("print from a state alone: its setup already holds the names and variants")
+        return _Village.of(state.setup, state)
+    if setup is not None:
+        if names is not None or players is not None:
+            raise ValueError("print from a setup alone: it already holds the names")
+        return _Village.of(setup)
+    if isinstance(names, str):
+        raise TypeError("names must be a sequence of names, not one string")
+    given = tuple(names or ())
+    count = players if players is not None else (len(given) or DEFAULT_HOUSEHOLDS)
+    low, high = HOUSEHOLD_RANGE
+    if not low <= count <= high:
+        raise ValueError(f"{GAME_TITLE} takes {low}-{high} households, not {count}")
+    if len(given) > count:
+        raise ValueError(f"{len(given)} names were given for {count} households")
+    # The same name rules as a game's setup (trimmed, distinct, not too long); blanks pad the rest.
+    cleaned = check_names(given, 0, high, "households") if given else ()
+    variants = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
+    return _Village(names=cleaned + ("",) * (count - len(cleaned)), **variants)
+
+
+# -- small text helpers ------------------------------------------------------------------------
+def _p(text: str, style: str | ParagraphStyle = "cell") -> Paragraph:
+    """A paragraph of markup that was already escaped (through `markup`) by the caller."""
+    return Paragraph(text, common.style(style) if isinstance(style, str) else style)
+
+
+def _signed(value: int) -> str:
+    """'+3', '−5' or '0'."""
+    if value > 0:
+        return f"+{value}"
+    return f"{MINUS}{-value}" if value < 0 else "0"
+
+
+def _chance(p: float) -> str:
+    """A d6 chance as '4 in 6 (67%)'."""
+    sixths = round(p * 6)
+    return "never" if sixths == 0 else f"{sixths} in 6 ({p:.0%})"
+
+
+def _faces(faces: Sequence[int]) -> str:
+    """Die faces as '1–3', '6' or '1, 3 or 5'."""
+    ordered = sorted(set(faces))
+    if not ordered:
+        return "no face"
+    if len(ordered) > 1 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]}–{ordered[-1]}"
+    if len(ordered) == 1:
+        return str(ordered[0])
+    return ", ".join(map(str, ordered[:-1])) + f" or {ordered[-1]}"
+
+
+def _header_widths(labels: Sequence[str], total: float, minimum: float) -> list[float]:
+    """Column widths for `total`: each at least `minimum`, the rest shared so that each
+    header's longest word gets the same share of what it needs (the header shrinks evenly)."""
+    head = common.style("cell-head")
+    needs = [
+        max(minimum, max(fonts.string_width(w, head.fontName, head.fontSize) for w in label.split()) + 2 * common.CELL_PAD)
+        for label in labels
+    ]
+    if sum(needs) <= total:
+        return [total * need / sum(needs) for need in needs]
+    if minimum * len(labels) >= total:
+        return [total / len(labels)] * len(labels)
+    share = (total - minimum * len(labels)) / (sum(needs) - minimum * len(labels))
+    return [minimum + (need - minimum) * share for need in needs]
+
+
+def _headers(labels: Sequence[str], widths: Sequence[float]) -> list[common.Cell]:
+    """Header cells in one size, small enough that no column breaks a word in two."""
+    fitted = [common.fitted_style("cell-head", label.split(), width) for label, width in zip(labels, widths)]
+    smallest = min(fitted, key=lambda style: style.fontSize)
+    return [Paragraph(markup(label), smallest) for label in labels]
+
+
+def _derived(name: str, parent: str | ParagraphStyle, **changes: object) -> ParagraphStyle:
+    """A module style built on a shared style (by name) or on another style."""
+    base = common.style(parent) if isinstance(parent, str) else parent
+    return ParagraphStyle(f"leerdam-{name}", parent=base, **changes)
+
+
+# -- tracks: rows of boxes on the board -----------------------------------------------------
+@dataclass(frozen=True)
+class _Space:
+    """One box of a track: a big label, a small note, a fill, and a thick outline if marked."""
+
+    label: str
+    note: str = ""
+    fill: str | None = None
+    strong: bool = False
+
+
+@dataclass(frozen=True)
+class _Zone:
+    """A band under spaces `first`..`last` of a one-row track, with its label."""
+
+    first: int
+    last: int
+    text: str
+    fill: str
+
+
+class _Track(Flowable):
+    """Equal boxes in rows of at most `per_row`, centred, with optional zone bands below.
+
+    A tiny flowable in the rst2pdf manner: `wrap` sizes it, `draw` paints at the origin.
+    """
+
+    def __init__(
+        self,
+        spaces: Sequence[_Space],
+        *,
+        box_height: float,
+        per_row: int,
+        max_box: float,
+        zones: Sequence[_Zone] = (),
+    ) -> None:
+        super().__init__()
+        self.spaces = tuple(spaces)
+        self.box_height = box_height
+        self.per_row = max(1, min(per_row, len(self.spaces)))
+        self.max_box = max_box
+        self.zones = tuple(zones)
+        self.box_width = max_box
+        self.width = 0.0
+        self.height = 0.0
+
+    @property
+    def rows(self) -> int:
+        return math.ceil(len(self.spaces) / self.per_row)
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self.width = availWidth
+        self.box_width = min(self.max_box, (availWidth - (self.per_row - 1) * TRACK_GAP) / self.per_row)
+        height = self.rows * self.box_height + (self.rows - 1) * TRACK_GAP
+        if self.zones:
+            height += TRACK_GAP + SCALE_BAND
+        self.height = height
+        return availWidth, height
+
+    def _origin(self, index: int) -> tuple[float, float]:
+        """Bottom-left corner of space `index`."""
+        row, col = divmod(index, self.per_row)
+        span = self.per_row * self.box_width + (self.per_row - 1) * TRACK_GAP
+        left = (self.width - span) / 2
+        top = self.height - row * (self.box_height + TRACK_GAP)
+        return left + col * (self.box_width + TRACK_GAP), top - self.box_height
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.saveState()
+        for index, space in enumerate(self.spaces):
+            x, y = self._origin(index)
+            canvas.setFillColor(colors.HexColor(space.fill) if space.fill else colors.white)
+            canvas.setStrokeColor(common.INK)
+            canvas.setLineWidth(STRONG_LINE if space.strong else 0.7)
+            canvas.roundRect(x, y, self.box_width, self.box_height, 1.2 * mm, stroke=1, fill=1)
+            canvas.setFillColor(common.INK)
+            room = self.box_width - 2
+            label, size = fonts.fit(space.label, fonts.BOLD, TRACK_LABEL, room)
+            label_y = y + self.box_height / 2 - size * 0.35 + (TRACK_NOTE * 0.55 if space.note else 0)
+            fonts.draw_string(canvas, x + self.box_width / 2, label_y, label, fonts.BOLD, size, align="centre")
+            if space.note:
+                note, note_size = fonts.fit(space.note, fonts.BODY, TRACK_NOTE, room, min_size=4)
+                canvas.setFillColor(common.MUTED if not space.strong else common.INK)
+                fonts.draw_string(canvas, x + self.box_width / 2, y + 1.6 * mm, note, fonts.BODY, note_size, align="centre")
+        for zone in self.zones:
+            left, _ = self._origin(zone.first)
+            right, _ = self._origin(zone.last)
+            right += self.box_width
+            canvas.setFillColor(colors.HexColor(zone.fill))
+            canvas.setStrokeColor(common.INK)
+            canvas.setLineWidth(0.5)
+            canvas.rect(left, 0, right - left, SCALE_BAND, stroke=1, fill=1)
+            canvas.setFillColor(common.INK)
+            text, size = fonts.fit(zone.text, fonts.BOLD, 7.5, right - left - 2, min_size=4)
+            fonts.draw_string(canvas, (left + right) / 2, SCALE_BAND / 2 - size * 0.35, text, fonts.BOLD, size, align="centre")
+        canvas.restoreState()
+
+
+# -- (1) the village board --------------------------------------------------------------------
+class _DykeSpace(Flowable):
+    """A space of the dyke track: its number, big, and a small tag under it ("start", "now")."""
+
+    def __init__(self, dyke: int, tag: str) -> None:
+        super().__init__()
+        self.dyke = dyke
+        self.tag = tag
+        self.width = 0.0
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self.width = availWidth
+        return availWidth, DYKE_SPACE
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.setFillColor(common.INK)
+        fonts.draw_string(canvas, self.width / 2, DYKE_TAG + 2.6 * mm, str(self.dyke), fonts.BOLD, DYKE_NUMBER, align="centre")
+        if self.tag:
+            tag, size = fonts.fit(self.tag, fonts.BOLD, DYKE_TAG, self.width)
+            fonts.draw_string(canvas, self.width / 2, 0.6 * mm, tag, fonts.BOLD, size, align="centre")
+
+
+def _dyke_table(village: _Village, width: float) -> Flowable:
+    """Dyke 1-6 as big spaces, with the flood odds and the final divisor under each."""
+    dykes = range(DYKE_MIN, DYKE_MAX + 1)
+    state = village.state
+    column = (width - DYKE_LABEL_COLUMN) / len(dykes)
+
+    def number(dyke: int) -> _DykeSpace:
+        notes = []
+        if dyke == village.dyke_start:
+            notes.append("start")
+        if state is not None and dyke == state.dyke:
+            notes.append("now" if not state.over else "at the end")
+        return _DykeSpace(dyke, " · ".join(notes))
+
+    header: list[common.Cell] = [_p("Dyke Condition", "cell-head-left")] + [number(d) for d in dykes]
+    rows: list[list[common.Cell]] = [
+        [_p("Floods on a roll of")] + [_p(_faces(range(d + 1, 7)) if d < 6 else "never", "cell-centre") for d in dykes],
+        [_p("Chance of a flood")] + [_p(_chance(flood_odds(d)), "cell-centre") for d in dykes],
+        [_p("A 6 drops it again")] + [_p(_chance(1 / 6), "cell-centre") for d in dykes],
+        [_p("<b>Final scoring:</b> 1 VP per … Wealth")] + [_p(f"<b>{final_divisor(d)}</b>", "cell-number") for d in dykes],
+    ]
+    table = common.ruled_table(header, rows, [DYKE_LABEL_COLUMN] + [column] * len(dykes), row_height=SCHEDULE_ROW)
+    commands: list[tuple[object, ...]] = [("BACKGROUND", (i + 1, 0), (i + 1, 0), colors.HexColor(DYKE_FILLS[i])) for i in range(len(dykes))]
+    marked = {village.dyke_start} | ({state.dyke} if state is not None else set())
+    commands += [("BOX", (d, 0), (d, -1), STRONG_LINE, common.INK) for d in sorted(marked)]
+    table.setStyle(commands)
+    return table
+
+
+def _pledge_scale(village: _Village) -> list[Flowable]:
+    """The pledge total's three zones for this many households, in words and as a scale."""
+    n = village.n
+    low, high = thresholds(n)
+    words = (
+        f"With {n} households: <b>fewer than {low}</b> units pledged lowers the dyke by 1, "
+        f"{low} to {high} hold it, <b>more than {high}</b> raise it by 1."
+    )
+    # One box per total near the thresholds; the far ends share a box each ("0–13", "22+"),
+    # since every total there moves the dyke alike. A big village keeps readable boxes.
+    spaces: list[_Space] = []
+    first = max(0, low - SCALE_FALLING)
+    if first > 0:
+        spaces.append(_Space(f"0–{first}", fill=ZONE_FILLS["falls"]))
+    spaces += [_Space(str(t), fill=ZONE_FILLS["falls"]) for t in range(first + (first > 0), low)]
+    falling = len(spaces)
+    spaces += [_Space(str(t), fill=ZONE_FILLS["holds"]) for t in range(low, high + 1)]
+    spaces.append(_Space(f"{high + 1}+", fill=ZONE_FILLS["rises"]))
+    zones = [
+        _Zone(0, falling - 1, f"dyke {MINUS}1", ZONE_FILLS["falls"]),
+        _Zone(falling, len(spaces) - 2, "dyke holds", ZONE_FILLS["holds"]),
+        _Zone(len(spaces) - 1, len(spaces) - 1, "dyke +1", ZONE_FILLS["rises"]),
+    ]
+    track = _Track(spaces, box_height=SCALE_BOX, per_row=len(spaces), max_box=SCALE_MAX_WIDTH, zones=zones)
+    return [_p(words, "body"), track]
+
+
+def _year_track(village: _Village) -> list[Flowable]:
+    """Years 1..Y; the years that end with the end roll are shaded; played years marked."""
+    state = village.state
+    done = {y.year: y for y in state.years} if state is not None else {}
+    spaces = []
+    for year in range(1, village.years + 1):
+        notes = []
+        if year in done:
+            notes.append("flood" if done[year].flooded else "dry")
+        elif year >= village.end_check_from:
+            notes.append("end roll")
+        if village.max_years == year:
+            notes.append("last")
+        current = state is not None and not state.over and year == state.year
+        if current:
+            notes = ["now"]
+        fill = END_FILL if year >= village.end_check_from else None
+        spaces.append(_Space(str(year), " · ".join(notes), fill, strong=current))
+    if village.max_years is None and (state is None or not state.over):
+        spaces.append(_Space("…", "and on"))
+    track = _Track(spaces, box_height=YEAR_BOX, per_row=YEARS_PER_ROW, max_box=YEAR_BOX * 1.3)
+    return [_p(markup(_end_rule(village)), "body"), track]
+
+
+def _end_rule(village: _Village) -> str:
+    """When the game ends, in one sentence: the end roll, the year limit, or both."""
+    if village.max_years is not None and village.max_years < village.end_check_from:
+        return f"The game ends after year {village.max_years} (the year limit), before any end roll."
+    rule = f"From year {village.end_check_from} on, roll a d6 at the end of each year: {_faces(village.end_on)} ends the game."
+    if village.max_years is not None:
+        rule += f" It ends after year {village.max_years} at the latest (the year limit)."
+    return rule
+
+
+def _misfortune_table(village: _Village, width: float) -> Flowable:
+    """Capacity lost and left on each face of the misfortune d6."""
+    faces = range(1, 7)
+    column = (width - SCHEDULE_LABEL_COLUMN) / 6
+    header: list[common.Cell] = [_p("Misfortune d6", "cell-head-left")] + [_p(str(f), "cell-head") for f in faces]
+    lost = [_p(f"{MINUS}{m}" if m else "none", "cell-centre") for m in village.misfortune]
+    left = [_p(f"<b>{village.capacity - m}</b>", "cell-centre") for m in village.misfortune]
+    rows: list[list[common.Cell]] = [[_p("Capacity lost"), *lost], [_p("Capacity this year"), *left]]
+    return common.ruled_table(header, rows, [SCHEDULE_LABEL_COLUMN] + [column] * 6, row_height=SCHEDULE_ROW)
+
+
+def _allocation_table(village: _Village, width: float) -> Flowable:
+    """Per recipient and year: VP for Subsistence and Leisure, Wealth for Profit, by units."""
+    units = range(village.capacity + 1)
+    column = (width - SCHEDULE_LABEL_COLUMN) / len(units)
+    header: list[common.Cell] = [_p("Units received", "cell-head-left")] + [_p(str(u), "cell-head") for u in units]
+    marginal = [profit_wealth(u) - profit_wealth(u - 1) if u else 0 for u in units]
+    rows: list[list[common.Cell]] = [
+        [_p("<b>Subsistence</b> VP")] + [_p(_signed(subsistence_vp(u)), "cell-centre") for u in units],
+        [_p("<b>Leisure</b> VP (up to 2)")] + [_p(_signed(leisure_vp(u)), "cell-centre") for u in units],
+        [_p("<b>Profit</b>: this unit adds")] + [_p(str(m) if u else "–", "cell-centre") for u, m in zip(units, marginal)],
+        [_p("<b>Profit</b> Wealth in all")] + [_p(f"<b>{profit_wealth(u)}</b>", "cell-centre") for u in units],
+    ]
+    return common.ruled_table(header, rows, [SCHEDULE_LABEL_COLUMN] + [column] * len(units), row_height=SCHEDULE_ROW)
+
+
+def _board(village: _Village, width: float) -> list[Flowable]:
+    """The facilitator's board: dyke track, pledge scale, year track, schedules, the year."""
+    state = village.state
+    story: list[Flowable] = [common.Section(GAME_TITLE, "Village board"), _p("Leerdam — village board", "title")]
+    if state is None:
+        intro = f"{village.n} households, {village.capacity} units of labour each a year. Markers on dyke {village.dyke_start} and year 1."
+    elif state.over:
+        intro = f"The game ended after year {state.year} with the dyke at {state.dyke}."
+    else:
+        intro = f"Year {state.year} in progress; the dyke stands at {state.dyke}."
+    story.append(_p(markup(intro), "subtitle"))
+    story += [common.heading(f"Dyke track (never below {DYKE_MIN} or above {DYKE_MAX})", 2), _dyke_table(village, width)]
+    story += [common.heading("Pledges to the dyke", 2), *_pledge_scale(village)]
+    story += [common.heading("Years", 2), *_year_track(village)]
+    story.append(common.heading("Misfortune", 2))
+    if village.misfortune_by_hand:
+        story.append(_p("Variant: the facilitator sets each household's losses by hand instead of rolling.", "small"))
+    story.append(_misfortune_table(village, width))
+    story += [common.heading("Allocation (per household receiving, per year)", 2), _allocation_table(village, width)]
+    steps = BalancedColumns(_year_steps(village), nCols=2, innerPadding=BOARD_GUTTER, spaceBefore=0, spaceAfter=0)
+    story.append(KeepTogether([common.heading("A year", 2), steps]))
+    return story
+
+
+def _year_steps(village: _Village) -> list[Flowable]:
+    """The order of a year, in the project's reading of the text (RULINGS.md)."""
+    pledges = "only the total is announced" if village.anonymous else "all are revealed together"
+    flooded = "is Flooded for good (variant)" if village.sticky_flood else "is Flooded until a dry year"
+    misfortune = "the facilitator sets each loss" if village.misfortune_by_hand else "each household rolls a d6"
+    steps = [
+        f"<b>Misfortune</b>: {misfortune}; capacity = {village.capacity} {MINUS} the loss.",
+        f"<b>Pledges</b>: in secret, 0 up to your capacity, on a slip; {pledges}. The total moves the dyke.",
+        "<b>Deals and allocation</b>: hire labour with a signed labour contract (Wealth for units, both sign); "
+        "put each free unit on any household's Subsistence, Leisure or Profit. Wealth may be given at any time; VP never.",
+        f"<b>Flood</b>: roll a d6. If it beats the dyke, the village floods: each household loses a third of its "
+        f"Wealth (rounded up) and {flooded}, and the dyke drops by 1. A 6 then drops it by 1 more, even at Dyke {DYKE_MAX}.",
+        f"<b>Annual VP</b>: 1 VP per {WEALTH_PER_VP} Wealth held.",
+        f"<b>End</b>: {_end_rule(village)} "
+        f"Final scoring: 1 VP per (26 {MINUS} 3 × Dyke) Wealth, {MINUS}{FLOOD_PENALTY} VP if Flooded. Most VP wins; ties share.",
+    ]
+    step = _derived("step", "bullet", fontSize=8.5, leading=10.5, leftIndent=11, spaceAfter=2.5)
+    return [Paragraph(text, step, bulletText=f"{i}.") for i, text in enumerate(steps, 1)]
+
+
+# -- (2) the household ledger -----------------------------------------------------------------
+LEDGER_HEADS = (
+    "Year",
+    "Misfortune (units lost)",
+    "Capacity",
+    "Pledged to the dyke",
+    "Subsistence units received",
+    "Leisure units received",
+    "Profit units received",
+    "VP from labour",
+    "Wealth from Profit",
+    "Lost to the flood",
+    "Flooded?",
+    "Annual VP",
+    "Wealth held",
+    "VP total",
+)
+
+
+def _stage(state: State, year: int) -> str:
+    """How far `year` got: 'closed' (flood and annual VP done), or the current phase."""
+    if year < state.year or state.phase in ("end", "over"):
+        return "closed"
+    return state.phase
+
+
+def _contributions(state: State, viewer: int | None) -> dict[tuple[int, int], int | None]:
+    """(year, seat) -> the pledge `viewer` may see, None where hidden or not yet revealed."""
+    seen = ledger_rows(state, viewer)
+    return {(row.year, row.seat): data["contribution"] for row, data in zip(state.ledger, seen)}
+
+
+def _ledger_cells(village: _Village, row: LedgerRow | None, year: int, pledge: int | None) -> list[common.Cell]:
+    """One year's ledger row: filled as far as the year has got, or ready to write in."""
+    end_roll = year >= village.end_check_from
+    year_cell = _p(f"{year}" + (f'<br/><font size="{END_ROLL_TAG}">end roll</font>' if end_roll else ""), "cell-number")
+    if row is None:
+        return [year_cell] + [None] * 9 + [_p("☐", "cell-number")] + [None] * 3
+    state = village.state
+    assert state is not None
+    stage = _stage(state, year)
+    allocated = stage in ("flood", "closed")
+    closed = stage == "closed"
+
+    def num(value: int | str, shown: bool = True) -> common.Cell:
+        return _p(markup(str(value)), "cell-number") if shown else None
+
+    def bold(value: int) -> common.Cell:
+        return _p(f"<b>{value}</b>", "cell-number") if closed else None
+
+    return [
+        year_cell,
+        num(f"{MINUS}{row.misfortune}" if row.misfortune else "0"),
+        num(row.capacity),
+        num("" if pledge is None else pledge),
+        num(row.subsistence, allocated),
+        num(row.leisure, allocated),
+        num(row.profit, allocated),
+        num(_signed(row.vp_allocation), allocated),
+        num(f"+{row.wealth_profit}" if row.wealth_profit else "0", allocated),
+        num(f"{MINUS}{row.wealth_lost}" if row.wealth_lost else "0", closed),
+        num("yes" if row.flooded else "no") if closed else _p("☐", "cell-number"),
+        num(_signed(row.vp_annual), closed),
+        num(row.wealth, closed),
+        # The final VP has its own line under the table, so the year's total leaves it out.
+        bold(row.vp - row.vp_final),
+    ]
+
+
+def _ledger_status(village: _Village, seat: int) -> str:
+    """The line under a filled ledger's name: standing, Wealth, Flooded."""
+    state = village.state
+    assert state is not None
+    household = state.households[seat]
+    rank = next(r for r, s, _ in standings(state) if s == seat)
+    when = "final" if state.over else f"as of year {state.year}"
+    flooded = "Flooded" if household.flooded else "not Flooded"
+    return markup(f"Seat {seat + 1} · {household.vp} VP · {household.wealth} Wealth · {flooded} · rank {rank} ({when})")
+
+
+def _final_box(village: _Village, seat: int, width: float) -> Flowable:
+    """End-of-game scoring for one household: Wealth ÷ (26 − 3 × Dyke), −2 if Flooded."""
+    heads = (
+        "Wealth at the end",
+        "Dyke at the end",
+        f"Wealth per VP (26 {MINUS} 3 × Dyke)",
+        f"Flooded? ({MINUS}{FLOOD_PENALTY}\u00a0VP)",
+        "Final VP",
+        "VP before",
+        "Total VP",
+    )
+    widths = common.columns_of(width, (1,) * len(heads))
+    header = _headers(heads, widths)
+    state = village.state
+    cells: list[common.Cell] = [None] * len(heads)
+    if state is not None and state.over:
+        last = next(r for r in reversed(state.ledger) if r.seat == seat)
+        household = state.households[seat]
+        values = (
+            household.wealth,
+            state.dyke,
+            final_divisor(state.dyke),
+            "yes" if household.flooded else "no",
+            _signed(last.vp_final),
+            household.vp - last.vp_final,
+        )
+        cells = [_p(markup(str(v)), "cell-number") for v in values] + [_p(f"<b>{household.vp}</b>", "cell-number")]
+    return common.ruled_table(header, [cells], widths, row_height=FINAL_ROW)
+
+
+def _ledger(village: _Village, seat: int, width: float) -> list[Flowable]:
+    """One household's page: a row per year, then the final scoring."""
+    name = village.names[seat]
+    state = village.state
+    story: list[Flowable] = [common.Section(GAME_TITLE, f"Household ledger · {village.label(seat)}")]
+    if name:
+        story.append(_p(markup("Household ledger — ") + markup(name), "title"))
+    else:
+        story.append(_p(markup("Household ledger — ________________"), "title"))
+    if state is not None:
+        story.append(_p(_ledger_status(village, seat), "subtitle"))
+    else:
+        story.append(
+            _p(
+                markup(
+                    f"Seat {seat + 1}. One row per year. Capacity = {village.capacity} {MINUS} misfortune. "
+                    "“Received” counts every unit any household put on your activities, hired labour included. "
+                    f"The end roll starts after year {village.end_check_from}."
+                ),
+                "subtitle",
+            )
+        )
+    if village.anonymous:
+        story.append(_p("Anonymous pledges: only the village total is announced. Keep this page to yourself.", "small"))
+    widths = _header_widths(LEDGER_HEADS, width, LEDGER_MIN_COLUMN)
+    header = _headers(LEDGER_HEADS, widths)
+    rows_by_year: dict[int, LedgerRow] = {}
+    pledges: dict[tuple[int, int], int | None] = {}
+    if state is not None:
+        rows_by_year = {r.year: r for r in state.ledger if r.seat == seat}
+        # The page is this household's own: it sees its own pledges, never others'.
+        pledges = _contributions(state, seat)
+    rows = [
+        _ledger_cells(village, rows_by_year.get(year), year, pledges.get((year, seat)))
+        for year in range(1, village.years + 1)
+    ]
+    table = common.ruled_table(header, rows, widths, row_height=LEDGER_ROW, zebra=True)
+    shaded = [("BACKGROUND", (0, y), (0, y), colors.HexColor(END_FILL)) for y in range(village.end_check_from, village.years + 1)]
+    if shaded:
+        table.setStyle(shaded)
+    story.append(table)
+    notes = [f"Annual VP: 1 per {WEALTH_PER_VP} Wealth held after the flood."]
+    if village.end_check_from <= village.years:
+        notes.insert(0, f"Shaded years end with the end roll ({_faces(village.end_on)} on a d6 ends the game).")
+    if village.max_years is not None:
+        notes.append(f"The game ends after year {village.max_years} at the latest.")
+    story.append(_p(markup(" ".join(notes)), "small"))
+    story.append(common.spacer(3 * mm))
+    story.append(KeepTogether([common.heading("End of the game", 2), _final_box(village, seat, width)]))
+    return story
+
+
+# -- (3) the village record -------------------------------------------------------------------
+RECORD_HEADS = ("Year", "Dyke at the start", "Pledge total", "Dyke after pledges", "Flood roll", "Flooded?", "Dyke at the end", "End roll")
+
+
+def _end_roll(village: _Village, year: int) -> str:
+    """The end-roll cell: '–' before the first check, else what came of it (blank if unknown)."""
+    state = village.state
+    if year < village.end_check_from:
+        return "–"
+    if state is None or year not in {y.year for y in state.years}:
+        return ""
+    if state.over and year == state.year:
+        limited = village.max_years is not None and year >= village.max_years
+        return "year limit" if limited else "ends"
+    return "goes on" if year < state.year else ""
+
+
+def _record_rows(village: _Village) -> list[list[common.Cell]]:
+    """A row per year: finished years from `state.years`, the current one so far, blanks after."""
+    state = village.state
+    summaries = {y.year: y for y in state.years} if state is not None else {}
+
+    def cell(value: object) -> common.Cell:
+        return _p(markup(str(value)), "cell-number")
+
+    rows: list[list[common.Cell]] = []
+    for year in range(1, village.years + 1):
+        middle: list[common.Cell] = [None] * 6
+        if year in summaries:
+            y = summaries[year]
+            values = (y.dyke_before, y.total, y.dyke_after_pledges, y.flood, "yes" if y.flooded else "no", y.dyke_after)
+            middle = [cell(v) for v in values]
+        elif state is not None and year == state.year and not state.over:
+            # The current year so far: the total and the new dyke once the pledges are revealed.
+            middle[0] = cell(state.dyke_before)
+            if state.total is not None:
+                middle[1], middle[2] = cell(state.total), cell(state.dyke)
+        roll = _end_roll(village, year)
+        rows.append([cell(year), *middle, cell(roll) if roll else None])
+    return rows
+
+
+def _pledge_grid(village: _Village, width: float) -> list[Flowable]:
+    """Every household's revealed pledge per year: public unless pledges are anonymous."""
+    state = village.state
+    assert state is not None
+    seen = _contributions(state, None)
+    raw = {(r.year, r.seat): r.contribution for r in state.ledger}
+    years = list(range(1, state.year + 1))
+    story: list[Flowable] = [common.heading("Pledges by household", 2)]
+    if village.anonymous:
+        story.append(_p("Anonymous pledges: each household's pledge stays on its own ledger page (–); the totals are public.", "small"))
+    for first in range(0, len(years), PLEDGE_GRID_YEARS):
+        chunk = years[first : first + PLEDGE_GRID_YEARS]
+        column = (width - PLEDGE_GRID_NAME) / PLEDGE_GRID_YEARS
+        header: list[common.Cell] = [_p("Household", "cell-head-left")] + [_p(f"Year {y}", "cell-head") for y in chunk]
+        rows: list[list[common.Cell]] = []
+        for seat in range(village.n):
+            cells: list[common.Cell] = [_p(markup(village.label(seat)))]
+            for year in chunk:
+                value = seen.get((year, seat))
+                if value is not None:
+                    cells.append(_p(str(value), "cell-centre"))
+                elif raw.get((year, seat)) is not None:
+                    cells.append(_p("–", "cell-centre"))  # revealed, but only as part of the total
+                else:
+                    cells.append(None)  # not revealed yet
+            rows.append(cells)
+        totals = {y.year: y.total for y in state.years}
+        if state.total is not None:
+            totals.setdefault(state.year, state.total)
+        rows.append([_p("<b>Total</b>")] + [_p(f"<b>{totals[y]}</b>" if y in totals else "", "cell-centre") for y in chunk])
+        story.append(common.ruled_table(header, rows, [PLEDGE_GRID_NAME] + [column] * len(chunk), row_height=PLEDGE_GRID_ROW, zebra=True))
+        story.append(common.spacer(2 * mm))
+    return story
+
+
+def _standings_table(village: _Village, width: float) -> Flowable:
+    """Rank, household, Wealth, Flooded, final VP and total: filled from a state, else blank."""
+    heads = ("Rank", "Household", "Wealth", "Flooded?", "Dyke at the end", "Final VP", "Total VP")
+    widths = common.columns_of(width, STANDINGS_WEIGHTS)
+    header = _headers(heads, widths)
+    state = village.state
+    rows: list[list[common.Cell]] = []
+    if state is None:
+        for seat in range(village.n):
+            rows.append([None, _p(markup(village.names[seat]), "cell-big")] + [None] * 5)
+        return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
+    table = standings(state)
+    shared = {rank for rank, _, _ in table if sum(1 for r, _, _ in table if r == rank) > 1}
+    finals = {r.seat: r.vp_final for r in state.ledger if r.year == state.year} if state.over else {}
+    for rank, seat, vp in table:
+        household = state.households[seat]
+        rows.append(
+            [
+                _p(f"{rank}{'=' if rank in shared else ''}", "cell-number"),
+                _p(markup(village.label(seat)), "cell-big"),
+                _p(str(household.wealth), "cell-number"),
+                _p("yes" if household.flooded else "no", "cell-number"),
+                _p(str(state.dyke) if state.over else "", "cell-number"),
+                _p(_signed(finals[seat]) if seat in finals else "", "cell-number"),
+                _p(f"<b>{vp}</b>", "cell-number"),
+            ]
+        )
+    return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
+
+
+def _record(village: _Village, width: float) -> list[Flowable]:
+    """The facilitator's sheet: the village year by year, pledges, and the final standings."""
+    state = village.state
+    story: list[Flowable] = [common.Section(GAME_TITLE, "Village record"), _p("Village record", "title")]
+    if state is None:
+        intro = "The facilitator's sheet: one row per year for the dyke, the pledge total and the flood, then the final scoring."
+    elif state.over:
+        intro = f"The game ended: {state.ended}."
+    else:
+        intro = f"Game in progress, year {state.year}: the standings if the game ended now (before final scoring)."
+    story.append(_p(markup(intro), "subtitle"))
+    widths = common.columns_of(width, RECORD_WEIGHTS)
+    header = _headers(RECORD_HEADS, widths)
+    story.append(common.ruled_table(header, _record_rows(village), widths, row_height=RECORD_ROW, zebra=True))
+    story.append(common.spacer(3 * mm))
+    if state is not None and state.years:
+        story += _pledge_grid(village, width)
+    title = "Final standings" if state is None or state.over else "Standings so far"
+    block: list[Flowable] = [common.heading(title, 2), _standings_table(village, width)]
+    block.append(
+        _p(
+            f"Final VP = Wealth ÷ (26 {MINUS} 3 × Dyke at the end), rounded down, {MINUS}{FLOOD_PENALTY} if Flooded "
+            f"(see the dyke track). Most VP wins; equal VP share a rank (2= and so on).",
+            "small",
+        )
+    )
+    if state is not None and state.over:
+        best = [s for r, s, _ in standings(state) if r == 1]
+        verb = "wins" if len(best) == 1 else "share the win"
+        block += [common.spacer(1 * mm), _p(markup(seats_text([village.label(s) for s in range(village.n)], best)) + f" <b>{verb}</b>.", "body")]
+    # The table, its note and the winner stay on one page: a lone "X wins." page helps nobody.
+    story.append(KeepTogether(block))
+    return story
+
+
+# -- (4) the village chronicle ----------------------------------------------------------------
+def _chronicle(village: _Village) -> list[Flowable]:
+    """The public log, year by year, in two balanced columns."""
+    state = village.state
+    assert state is not None
+    line = _derived("chronicle", "body", fontSize=CHRONICLE_SIZE, leading=CHRONICLE_SIZE * 1.25, spaceAfter=1.5, leftIndent=6, firstLineIndent=-6)
+    # A year's first line ("Year 3 begins ...") is set in bold as its heading: a separate
+    # heading could be stranded at the foot of a column, which BalancedColumns allows.
+    first = _derived("chronicle-first", line, fontName=fonts.BOLD, spaceBefore=5)
+    blocks: list[Flowable] = []
+    year = None
+    for event in state.log:
+        if not event.visible(None):
+            continue  # private lines (a household's own pledge, offers) stay out
+        blocks.append(_p(markup(event.text), first if event.round != year else line))
+        year = event.round
+    return [
+        common.Section(GAME_TITLE, "Village chronicle"),
+        _p("Village chronicle", "title"),
+        _p("What the whole village saw, year by year. Private offers and each household's own pledge are left out.", "subtitle"),
+        BalancedColumns(blocks, nCols=CHRONICLE_COLUMNS, innerPadding=CHRONICLE_GUTTER, spaceBefore=0, spaceAfter=0),
+    ]
+
+
+# -- (5) slips ------------------------------------------------------------------------------------
+def _write_line(canvas: Canvas, x0: float, x1: float, y: float) -> None:
+    canvas.saveState()
+    canvas.setStrokeColor(WRITE_LINE)
+    canvas.setLineWidth(0.5)
+    canvas.line(x0, y, x1, y)
+    canvas.restoreState()
+
+
+def _labelled_line(canvas: Canvas, x: float, right: float, y: float, label: str, value: str = "", size: float = SLIP_TEXT) -> None:
+    """'label ______' with `value` written on the line when known."""
+    canvas.setFillColor(common.INK)
+    used = fonts.draw_string(canvas, x, y, label, fonts.BODY, size)
+    start = x + used + 1.5 * mm
+    _write_line(canvas, start, right, y - 1.2)
+    if value:
+        text, fitted = fonts.fit(value, fonts.BOLD, size + 1, right - start - 1)
+        fonts.draw_string(canvas, start + 1, y + 0.5, text, fonts.BOLD, fitted)
+
+
+@dataclass(frozen=True)
+class _PledgeSlip:
+    seat: int
+    year: int
+    capacity: int | None  # known only for the current year once misfortune is in
+
+
+def _pledge_slips(village: _Village) -> list[_PledgeSlip]:
+    """A slip per household per year still to pledge, household by household."""
+    state = village.state
+    if state is None:
+        first = 1
+    elif state.over:
+        return []
+    else:
+        first = state.year if state.phase in ("misfortune", "contribute") else state.year + 1
+    last = village.max_years if village.max_years is not None else max(village.planned_years, first)
+    slips = []
+    for seat in range(village.n):
+        for year in range(first, last + 1):
+            # This year's capacity is public once misfortune is in; later years are written in.
+            known = state is not None and state.phase == "contribute" and year == state.year
+            slips.append(_PledgeSlip(seat, year, state.capacity(seat) if state is not None and known else None))
+    return slips
+
+
+def _draw_pledge_slip(canvas: Canvas, village: _Village, slip: _PledgeSlip, width: float, height: float) -> None:
+    """Household, year, capacity and 'units pledged', folded and handed in unseen."""
+    left, right, top = SLIP_PAD, width - SLIP_PAD, height - SLIP_PAD
+    title_y = top - SLIP_TITLE
+    canvas.setFillColor(common.MUTED)
+    fonts.draw_string(canvas, left, title_y, "LEERDAM · SECRET PLEDGE", fonts.BOLD, SLIP_TITLE)
+    note_top = SLIP_PAD + SLIP_SMALL
+    # Three lines (name and year, capacity, pledge) share the room between title and footnote.
+    step = (title_y - note_top - 3.5 * mm) / 3
+    name_y, capacity_y, pledge_y = (title_y - step * (i + 1) for i in range(3))
+    canvas.setFillColor(common.INK)
+    year = f"Year {slip.year}"
+    name = village.names[slip.seat]
+    room = right - left - fonts.string_width(year, fonts.BOLD, SLIP_NAME) - 2 * mm
+    if name:
+        text, size = fonts.fit(name, fonts.BOLD, SLIP_NAME, room)
+        fonts.draw_string(canvas, left, name_y, text, fonts.BOLD, size)
+    else:
+        _labelled_line(canvas, left, left + room, name_y, "Household")
+    canvas.setFillColor(common.INK)
+    fonts.draw_string(canvas, right, name_y, year, fonts.BOLD, SLIP_NAME, align="right")
+    capacity = "" if slip.capacity is None else str(slip.capacity)
+    _labelled_line(canvas, left, left + (right - left) * 0.6, capacity_y, "Capacity", capacity)
+    _labelled_line(canvas, left, right, pledge_y, "Units pledged:", size=SLIP_TEXT + 1.5)
+    canvas.setFillColor(common.MUTED)
+    text, size = fonts.fit("0 up to your capacity · fold it and hand it in", fonts.BODY, SLIP_SMALL, right - left, min_size=4.5)
+    fonts.draw_string(canvas, left, SLIP_PAD - 0.5, text, fonts.BODY, size)
+
+
+def _draw_contract(canvas: Canvas, index: int, width: float, height: float) -> None:
+    """A labour contract: buyer pays Wealth, seller works units on the buyer's activity; both sign."""
+    left, right, top = SLIP_PAD + 1 * mm, width - SLIP_PAD - 1 * mm, height - SLIP_PAD
+    middle = left + (right - left) / 2
+    canvas.setFillColor(common.MUTED)
+    fonts.draw_string(canvas, left, top - SLIP_TITLE, "LEERDAM · LABOUR CONTRACT", fonts.BOLD, SLIP_TITLE)
+    _labelled_line(canvas, right - 24 * mm, right, top - SLIP_TITLE, "Year", size=SLIP_TEXT)
+    # Seven lines share the height between the title and the footnote.
+    bottom = SLIP_PAD + 2 * SLIP_SMALL + 2 * mm
+    step = (top - SLIP_TITLE - bottom) / 7
+    y = top - SLIP_TITLE - step
+    _labelled_line(canvas, left, right, y, "Buyer (pays Wealth):")
+    y -= step
+    _labelled_line(canvas, left, right, y, "Seller (works):")
+    y -= step
+    _labelled_line(canvas, left, middle - 2 * mm, y, "Wealth paid:")
+    _labelled_line(canvas, middle + 1 * mm, right, y, "Units of labour:")
+    y -= step
+    canvas.setFillColor(common.INK)
+    used = fonts.draw_string(canvas, left, y, "On the buyer's", fonts.BODY, SLIP_TEXT)
+    boxes, size = fonts.fit("☐ Subsistence  ☐ Leisure  ☐ Profit", fonts.BODY, SLIP_TEXT, right - left - used - 2 * mm)
+    fonts.draw_string(canvas, left + used + 2 * mm, y, boxes, fonts.BODY, size)
+    y -= step * 1.3
+    _labelled_line(canvas, left, right, y, "Buyer's signature:")
+    y -= step * 1.3
+    _labelled_line(canvas, left, right, y, "Seller's signature:")
+    canvas.setFillColor(common.MUTED)
+    for i, note in enumerate(CONTRACT_NOTES):
+        text, size = fonts.fit(note, fonts.BODY, SLIP_SMALL, right - left, min_size=4.5)
+        fonts.draw_string(canvas, left, SLIP_PAD + (len(CONTRACT_NOTES) - 1 - i) * (SLIP_SMALL + 1), text, fonts.BODY, size)
+
+
+def _slips(village: _Village) -> list[Flowable]:
+    """Pledge slips (a household's years together) and a sheet or more of labour contracts."""
+    story: list[Flowable] = []
+    pledges = _pledge_slips(village)
+    if pledges:
+        columns, rows = PLEDGE_SLIP_GRID
+        story.append(common.Section(GAME_TITLE, "Contribution slips"))
+        story += common.slip_pages(
+            len(pledges),
+            lambda canvas, i, w, h: _draw_pledge_slip(canvas, village, pledges[i], w, h),
+            columns=columns,
+            rows=rows,
+        )
+    columns, rows = CONTRACT_SLIP_GRID
+    per_page = columns * rows
+    if story:
+        story.append(PageBreak())
+    story.append(common.Section(GAME_TITLE, "Labour contracts"))
+    # A full sheet per eight households or part of it: deals are few, and blank ones waste nothing.
+    story += common.slip_pages(per_page * math.ceil(village.n / per_page), _draw_contract, columns=columns, rows=rows)
+    return story
+
+
+# -- the document ------------------------------------------------------------------------------------
+def build_story(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> list[Flowable]:
+    """All the materials as flowables (see `build_pdf`), for documents holding several games."""
+    village = _resolve(names, players, setup, state)
+    width, _ = common.frame_size(page)
+    story: list[Flowable] = _board(village, width) + [PageBreak()]
+    for seat in range(village.n):
+        story += _ledger(village, seat, width) + [PageBreak()]
+    story += _record(village, width)
+    if village.state is not None:
+        story += [PageBreak()] + _chronicle(village)
+    if village.state is None or not village.state.over:
+        story += [PageBreak()] + _slips(village)
+    return story
+
+
+def build_pdf(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> bytes:
+    """The Leerdam materials as PDF bytes: the village board, a ledger per household, the
+    village record, the chronicle (from a state), and the pledge and contract slips.
+
+    Give one source: `names` (and/or `players`, padding unnamed households with a line to
+    write on; 7 households when neither is given) or a `setup` (its names and variants) for
+    blank sheets; or a `state` to print what was played. `page` is 'a4' or 'letter'.
+    """
+    common.page_size(page)  # refuse a bad page size before any work
+    story = build_story(names, players=players, setup=setup, state=state, page=page)
+    return common.build_document(story, page=page, title=f"{GAME_TITLE}: printable materials", subject=", ".join(MATERIALS))
+
+
+def preview_png(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+    page_index: int = 0,
+    scale: float = common.PREVIEW_SCALE,
+) -> bytes:
+    """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
+    pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
+    return common.png_bytes(pdf, page_index, scale)
