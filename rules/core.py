@@ -12,6 +12,7 @@ Nothing here does I/O: the save file is text in and text out; the SQLite store l
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import random
@@ -197,8 +198,14 @@ def _coerce(tp: Any, value: Any, where: str) -> Any:
     raise SaveFileError(f"{where}: cannot read a value of type {tp!r}")
 
 
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    # Resolving annotations is slow and a long save file builds the same classes many times.
+    return typing.get_type_hints(cls)
+
+
 def _build(cls: type, data: Mapping[str, Any], where: str) -> Any:
-    hints = typing.get_type_hints(cls)
+    hints = _hints(cls)
     names = {f.name for f in dataclasses.fields(cls) if f.init}
     unknown = set(data) - names - {"kind"}
     if unknown:

@@ -1,0 +1,1716 @@
+"""Danger World: a GM, player characters, pools of d6 and sets. Text `seeds/danger-world.txt`.
+
+A check: the player and the GM agree on two stats and a difficulty (2-6, moved by modifiers);
+the two stats' dice, bonus dice (aspects invoked with story points, one-time pools won
+earlier) and up to zone-rank danger dice make the pool; Bashed boxes, complications and GM
+compels add penalty dice. Everything is rolled; then up to two rounds of: lock any unlocked
+pool dice (for good), re-roll the rest. The player takes at most one set (h dice showing h,
+less the penalty dice showing h): at least the difficulty succeeds, higher adds bonus dice,
+lower may be taken as a partial success. Every 1 left showing is a botch the GM spends on
+danger, setbacks and hits on the damage track.
+
+The GM does not roll dice and nothing at the table is secret: every view shows everything.
+
+Choices made where RULINGS.md is silent (also in docs/rules/danger-world.md):
+- Seats 0..n-1 are the players (seat i plays character i); the GM sits at seat n, and seat
+  None also acts as the GM. A character's player or the GM may act for that character.
+- A check uses two different stats.
+- Story points: invocations are paid from the SP the player held before the check, compels
+  from the pool as it stood before the check (SP received in a check are not recycled in it).
+- A one-time bonus pool is used whole. An aid check declares a difficulty for the record but
+  its only outcome is the aided character's bonus pool (the set height).
+- A partial success is taken by choosing the lower set; choosing no set declines it.
+- An Injured box lowers one of the eight stats chosen uniformly by the seeded generator; a
+  stat already at 1 stays at 1.
+- A K.O.'d character cannot act until the encounter ends; the K.O.'d box itself is cleared by
+  a long rest. Dead is permanent in the model.
+- Rests and new sessions end the running encounter first; the whole party rests together.
+- A hit on a dead character is refused; a hit in a botch spending on a character an earlier
+  option of the same spending killed is wasted.
+- The GM option "a penalty die on a challenge" is logged; the table adds it as a complication
+  on the next check against that challenge.
+- Locks are made only while a re-roll remains; `Unlock` exists only to be refused.
+- The game is over when every character is dead.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import lru_cache
+from itertools import accumulate, product
+from math import comb, factorial
+from operator import mul
+from typing import Any, ClassVar, Literal
+
+from .core import Action, Event, RuleError, check_names, seats_text, setup_from_json
+
+__all__ = [
+    "STATS",
+    "PHYSICAL",
+    "MENTAL",
+    "TRACK",
+    "BOXES",
+    "HITS",
+    "GM_OPTIONS",
+    "Setup",
+    "State",
+    "Character",
+    "BonusPool",
+    "Check",
+    "CheckResult",
+    "SetUse",
+    "Invocation",
+    "Compel",
+    "GmOption",
+    "CreateCharacter",
+    "SetStats",
+    "SetAspects",
+    "BeginCheck",
+    "Roll",
+    "Lock",
+    "Unlock",
+    "Reroll",
+    "Rerolled",
+    "ChooseSet",
+    "SpendBotches",
+    "ApplyHit",
+    "InjuryStat",
+    "ShortRest",
+    "LongRest",
+    "EndEncounter",
+    "NewSession",
+    "RULES",
+    "initial",
+    "check",
+    "play",
+    "chance",
+    "hides",
+    "view_for",
+    "scores",
+    "standings",
+    "zone_rank",
+    "track_after_hit",
+    "set_heights",
+    "set_use",
+    "count_botches",
+    "difficulty_after",
+    "success_chance",
+    "best_locks",
+    "coach",
+    "odds_report",
+    "simulate_policy",
+    "PolicyRun",
+    "worked_example",
+]
+
+# -- constants ---------------------------------------------------------------------------------
+
+STATS: tuple[str, ...] = ("agility", "endurance", "speed", "strength", "perception", "reasoning", "charisma", "cool")
+PHYSICAL: tuple[str, ...] = STATS[:4]
+MENTAL: tuple[str, ...] = STATS[4:]
+STAT_MIN, STAT_MAX = 1, 4
+SHEET_DICE = 16
+ASPECTS = 3
+ASPECT_LENGTH = 80
+#: the damage track, left to right: (section, boxes). Section i is danger zone i + 1.
+TRACK: tuple[tuple[str, int], ...] = (("Bashed", 3), ("Stunned", 3), ("Injured", 3), ("K.O.'d", 1), ("Dead", 1))
+BOXES: tuple[int, ...] = tuple(n for _, n in TRACK)
+BASHED, STUNNED, INJURED, KO, DEAD = range(5)
+LEVELS_PER_ZONE = 5
+MAX_ZONE = 5
+DIFFICULTY_MIN, DIFFICULTY_MAX = 2, 6
+HEIGHTS = range(2, 7)
+HITS: tuple[str, ...] = ("reduced", "full", "overload")
+#: what the GM may buy with botches, and the cost of each.
+GM_OPTIONS: Mapping[str, int] = {
+    "danger": 1,
+    "penalty": 1,
+    "reduced": 2,
+    "minor": 2,
+    "meaningful": 3,
+    "full": 4,
+    "significant": 4,
+    "major": 5,
+    "overload": 6,
+    "huge": 6,
+}
+GM_OPTION_TEXT: Mapping[str, str] = {
+    "danger": "danger +1",
+    "penalty": "a penalty die on a challenge",
+    "reduced": "a reduced hit",
+    "minor": "a minor setback",
+    "meaningful": "a meaningful setback",
+    "full": "a full hit",
+    "significant": "a significant setback",
+    "major": "a major setback",
+    "overload": "an overload hit",
+    "huge": "a huge setback",
+}
+#: the narrative weight of a set (the text's PC Difficulties table).
+ACCOMPLISHMENT: Mapping[int, str] = {2: "minor", 3: "meaningful", 4: "significant", 5: "major", 6: "huge"}
+#: sanity limit on the dice of one check (pool and penalty).
+MAX_DICE = 60
+
+Stage = Literal["roll", "lock", "reroll", "gm"]
+Phase = Literal["table", "roll", "lock", "reroll", "gm", "injury", "over"]
+Outcome = Literal["benefit", "success", "partial", "failure", "aid"]
+
+
+def zone_rank(level: int) -> int:
+    """The danger zone of a danger level: 0-4 zone 1, 5-9 zone 2, ..., 20 and up zone 5."""
+    return min(MAX_ZONE, max(0, level) // LEVELS_PER_ZONE + 1)
+
+
+def difficulty_after(base: int, modifiers: Sequence[int]) -> tuple[int, bool]:
+    """(difficulty, flagged): the base moved by the modifiers, clamped to 2-6; flagged when the
+    net change is beyond +-1 (allowed, but the text advises against it)."""
+    net = sum(modifiers)
+    return max(DIFFICULTY_MIN, min(DIFFICULTY_MAX, base + net)), abs(net) > 1
+
+
+def track_after_hit(damage: Sequence[int], hit: str, zone: int) -> tuple[int, ...]:
+    """Filled boxes per section after a hit taken in danger zone `zone`.
+
+    Reduced: the left-most empty box of the whole track. Full: the left-most empty box of the
+    zone's section, spilling right while sections are full. Overload: that box and every box of
+    every section to its left. A track with no box left to fill is returned unchanged.
+    """
+    if hit not in HITS:
+        raise RuleError("hit", f"{hit!r} is not a hit; choose one of {', '.join(HITS)}")
+    boxes = list(damage)
+    start = 0 if hit == "reduced" else max(1, min(MAX_ZONE, zone)) - 1
+    for i in range(start, len(BOXES)):
+        if boxes[i] < BOXES[i]:
+            boxes[i] += 1
+            if hit == "overload":
+                for j in range(i):
+                    boxes[j] = BOXES[j]
+            break
+    return tuple(boxes)
+
+
+# -- sets and botches, as plain functions of the dice ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetUse:
+    """A set the dice allow: its height, and how many normal and danger dice it uses."""
+
+    height: int
+    normal: int
+    danger: int
+    #: pool dice (indices) the set is made of: normal dice first, then danger dice.
+    dice: tuple[int, ...]
+
+
+def _width(faces: Sequence[int], penalty_faces: Sequence[int], height: int) -> int:
+    return sum(1 for f in faces if f == height) - sum(1 for f in penalty_faces if f == height)
+
+
+def set_heights(faces: Sequence[int], penalty_faces: Sequence[int] = ()) -> tuple[int, ...]:
+    """Heights h in 2-6 with an available width (pool dice showing h less penalty dice showing h)
+    of at least h. Ones never form a set."""
+    return tuple(h for h in HEIGHTS if _width(faces, penalty_faces, h) >= h)
+
+
+def set_use(faces: Sequence[int], normal: int, penalty_faces: Sequence[int], height: int) -> SetUse | None:
+    """The set of `height`, if the dice allow one. Pool dice `faces[:normal]` are normal dice,
+    the rest danger dice. Penalty dice cancel danger dice before normal dice; the set uses
+    normal dice before danger dice."""
+    if height not in HEIGHTS or _width(faces, penalty_faces, height) < height:
+        return None
+    normals = [i for i in range(min(normal, len(faces))) if faces[i] == height]
+    dangers = [i for i in range(normal, len(faces)) if faces[i] == height]
+    cancel = sum(1 for f in penalty_faces if f == height)
+    dangers = dangers[: max(0, len(dangers) - cancel)]
+    cancel = max(0, cancel - len([i for i in range(normal, len(faces)) if faces[i] == height]))
+    normals = normals[: max(0, len(normals) - cancel)]
+    use_normal = min(height, len(normals))
+    use_danger = height - use_normal
+    return SetUse(height, use_normal, use_danger, tuple(normals[:use_normal] + dangers[:use_danger]))
+
+
+def count_botches(faces: Sequence[int], penalty_faces: Sequence[int] = ()) -> int:
+    """Every die showing 1: pool (normal and danger) and penalty."""
+    return sum(1 for f in faces if f == 1) + sum(1 for f in penalty_faces if f == 1)
+
+
+# -- setup ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The GM, the player characters (one per player) and the variants."""
+
+    #: the player characters' names, one per player seat.
+    names: tuple[str, ...]
+    #: the GM's name (the GM sits at seat len(names)).
+    gm: str = "GM"
+    #: story points each player starts a session with.
+    story_points: int = 3
+    #: story points in the general pool at the start of a session.
+    pool_start: int = 0
+    #: lock-and-re-roll rounds per check.
+    rerolls: int = 2
+    #: the danger level returns to 0 when an encounter ends.
+    danger_resets: bool = True
+    #: dice on a character sheet (16 for a new PC: 1 per stat plus 8).
+    sheet_dice: int = SHEET_DICE
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "names", check_names(self.names, 1, 12, "player characters"))
+        gm = " ".join(str(self.gm).split())
+        if not gm or len(gm) > 40:
+            raise RuleError("names", "the GM needs a name of 1-40 characters")
+        object.__setattr__(self, "gm", gm)
+        if not 0 <= self.story_points <= 20:
+            raise RuleError("setup", "players start a session with 0-20 story points")
+        if not 0 <= self.pool_start <= 50:
+            raise RuleError("setup", "the general pool starts with 0-50 story points")
+        if not 0 <= self.rerolls <= 5:
+            raise RuleError("setup", "a check allows 0-5 re-rolls")
+        if not len(STATS) * STAT_MIN <= self.sheet_dice <= len(STATS) * STAT_MAX:
+            raise RuleError("setup", f"a sheet holds {len(STATS) * STAT_MIN}-{len(STATS) * STAT_MAX} dice")
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def gm_seat(self) -> int:
+        return len(self.names)
+
+
+# -- actions ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """The player spends `sp` story points on aspect `aspect` (0-2): as many bonus dice."""
+
+    aspect: int = 0
+    sp: int = 1
+
+
+@dataclass(frozen=True)
+class Compel:
+    """The GM pays `sp` story points from the pool to invoke aspect `aspect` against the
+    character: as many penalty dice."""
+
+    aspect: int = 0
+    sp: int = 1
+
+
+@dataclass(frozen=True)
+class GmOption:
+    """One thing the GM buys with botches (see GM_OPTIONS); `character` defaults to the actor."""
+
+    option: str = "danger"
+    character: int | None = None
+    #: the story: what the setback is, which challenge gets the penalty die.
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class CreateCharacter(Action):
+    """Fill in a character sheet: the eight stats (STATS order) and three aspects."""
+
+    kind: ClassVar[str] = "create-character"
+    character: int = 0
+    stats: tuple[int, ...] = ()
+    aspects: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SetStats(Action):
+    """Rewrite a sheet's stats (improvement over time; `Setup.sheet_dice` dice in all)."""
+
+    kind: ClassVar[str] = "set-stats"
+    character: int = 0
+    stats: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SetAspects(Action):
+    """Rewrite a sheet's three aspects."""
+
+    kind: ClassVar[str] = "set-aspects"
+    character: int = 0
+    aspects: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BeginCheck(Action):
+    """Make a check: everything agreed before the roll, story points spent at once."""
+
+    kind: ClassVar[str] = "begin-check"
+    character: int = 0
+    #: two different stats (names from STATS).
+    stats: tuple[str, ...] = ()
+    difficulty: int = 2
+    #: +1 (harder) or -1 (easier) per modifier of the challenge.
+    modifiers: tuple[int, ...] = ()
+    invocations: tuple[Invocation, ...] = ()
+    compels: tuple[Compel, ...] = ()
+    #: the character's one-time bonus pools to use (indices into its `bonus`).
+    bonus: tuple[int, ...] = ()
+    #: danger dice, 0 up to the character's zone rank.
+    danger: int = 0
+    #: penalty dice from complications on the challenge.
+    complications: int = 0
+    #: an aid check: the character this check gives bonus dice to.
+    aid: int | None = None
+
+
+@dataclass(frozen=True)
+class Roll(Action):
+    """Chance: every die of the check, rolled at once."""
+
+    kind: ClassVar[str] = "roll"
+    chance: ClassVar[bool] = True
+    normal: tuple[int, ...] = ()
+    danger: tuple[int, ...] = ()
+    penalty: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Lock(Action):
+    """Lock pool dice (indices; normal dice first, then danger dice). Locks are permanent."""
+
+    kind: ClassVar[str] = "lock"
+    dice: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Unlock(Action):
+    """Always refused: dice once locked may not be unlocked (so a front end can say why)."""
+
+    kind: ClassVar[str] = "unlock"
+    dice: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reroll(Action):
+    """Re-roll every unlocked pool die."""
+
+    kind: ClassVar[str] = "reroll"
+
+
+@dataclass(frozen=True)
+class Rerolled(Action):
+    """Chance: the new faces of the unlocked pool dice, in index order."""
+
+    kind: ClassVar[str] = "rerolled"
+    chance: ClassVar[bool] = True
+    faces: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChooseSet(Action):
+    """End the rolling: take the set of `height`, or none."""
+
+    kind: ClassVar[str] = "choose-set"
+    height: int | None = None
+
+
+@dataclass(frozen=True)
+class SpendBotches(Action):
+    """The GM spends the check's botches (costs adding up to at most the botches)."""
+
+    kind: ClassVar[str] = "spend-botches"
+    options: tuple[GmOption, ...] = ()
+
+
+@dataclass(frozen=True)
+class ApplyHit(Action):
+    """The GM hits a character outside a check: reduced, full or overload."""
+
+    kind: ClassVar[str] = "apply-hit"
+    character: int = 0
+    hit: str = "reduced"
+
+
+@dataclass(frozen=True)
+class InjuryStat(Action):
+    """Chance: the stat a new Injured box lowers."""
+
+    kind: ClassVar[str] = "injury-stat"
+    chance: ClassVar[bool] = True
+    character: int = 0
+    stat: str = "agility"
+
+
+@dataclass(frozen=True)
+class ShortRest(Action):
+    """The party rests: Bashed and Stunned clear (the encounter ends first)."""
+
+    kind: ClassVar[str] = "short-rest"
+
+
+@dataclass(frozen=True)
+class LongRest(Action):
+    """A long rest: Bashed, Stunned, Injured and K.O.'d clear and stats are restored."""
+
+    kind: ClassVar[str] = "long-rest"
+
+
+@dataclass(frozen=True)
+class EndEncounter(Action):
+    """The encounter ends: the K.O.'d wake, danger returns to 0 (variant)."""
+
+    kind: ClassVar[str] = "end-encounter"
+
+
+@dataclass(frozen=True)
+class NewSession(Action):
+    """A new session: story points return to their starting values (the encounter ends)."""
+
+    kind: ClassVar[str] = "new-session"
+
+
+ACTIONS: tuple[type[Action], ...] = (
+    CreateCharacter,
+    SetStats,
+    SetAspects,
+    BeginCheck,
+    Roll,
+    Lock,
+    Unlock,
+    Reroll,
+    Rerolled,
+    ChooseSet,
+    SpendBotches,
+    ApplyHit,
+    InjuryStat,
+    ShortRest,
+    LongRest,
+    EndEncounter,
+    NewSession,
+)
+GM_ACTIONS = (SpendBotches, ApplyHit, ShortRest, LongRest, EndEncounter, NewSession)
+
+
+# -- state ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BonusPool:
+    """One-time bonus dice a character holds until a check uses them."""
+
+    dice: int
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Character:
+    name: str
+    #: the eight stats as written on the sheet (STATS order); () until the sheet is made.
+    stats: tuple[int, ...] = ()
+    aspects: tuple[str, ...] = ()
+    #: the player's story points.
+    sp: int = 0
+    danger: int = 0
+    #: filled boxes in each section of the track (Bashed, Stunned, Injured, K.O.'d, Dead).
+    damage: tuple[int, ...] = (0,) * len(BOXES)
+    #: points each stat has lost to injuries (restored by a long rest).
+    lowered: tuple[int, ...] = (0,) * len(STATS)
+    bonus: tuple[BonusPool, ...] = ()
+    #: unconscious until the encounter ends.
+    knocked_out: bool = False
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.stats) and bool(self.aspects)
+
+    @property
+    def dead(self) -> bool:
+        return self.damage[DEAD] >= BOXES[DEAD]
+
+    @property
+    def zone(self) -> int:
+        return zone_rank(self.danger)
+
+    @property
+    def effective(self) -> tuple[int, ...]:
+        """The stats as they stand: sheet values less injuries, never below 1."""
+        if not self.stats:
+            return ()
+        return tuple(max(STAT_MIN, s - d) for s, d in zip(self.stats, self.lowered))
+
+    def stat(self, name: str) -> int:
+        return self.effective[STATS.index(name)]
+
+    @property
+    def penalty_dice(self) -> int:
+        """Penalty dice from Bashed boxes."""
+        return self.damage[BASHED]
+
+    @property
+    def lost_dice(self) -> int:
+        """Pool dice lost to Stunned boxes."""
+        return self.damage[STUNNED]
+
+    @property
+    def health(self) -> int:
+        """Empty boxes left on the track."""
+        return sum(BOXES) - sum(self.damage)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """A finished check, for the log panel and the printed record."""
+
+    number: int
+    actor: int
+    stats: tuple[str, ...]
+    difficulty: int
+    aid: int | None
+    faces: tuple[int, ...]
+    normal: int
+    penalty_faces: tuple[int, ...]
+    height: int | None
+    outcome: Outcome
+    #: one-time bonus dice won (by the actor, or by the aided character).
+    bonus_won: int
+    danger_raised: int
+    botches: int
+    rerolls: int
+    spent: tuple[GmOption, ...] = ()
+
+
+@dataclass(frozen=True)
+class Check:
+    """The check being made."""
+
+    number: int
+    actor: int
+    stats: tuple[str, ...]
+    base_difficulty: int
+    modifiers: tuple[int, ...]
+    difficulty: int
+    #: the net modification is beyond +-1.
+    flagged: bool
+    aid: int | None
+    invoked: int
+    compelled: int
+    #: pool dice from the stats (after Stunned), from invocations and from bonus pools.
+    stat_dice: int
+    bonus_dice: int
+    danger: int
+    penalty: int
+    stage: Stage = "roll"
+    #: pool dice faces: the normal dice first, then the danger dice.
+    faces: tuple[int, ...] = ()
+    penalty_faces: tuple[int, ...] = ()
+    locked: frozenset[int] = frozenset()
+    rerolls: int = 0
+    result: CheckResult | None = None
+
+    @property
+    def normal(self) -> int:
+        return self.stat_dice + self.bonus_dice
+
+    @property
+    def pool(self) -> int:
+        return self.normal + self.danger
+
+    @property
+    def unlocked(self) -> tuple[int, ...]:
+        return tuple(i for i in range(self.pool) if i not in self.locked)
+
+    def is_danger(self, die: int) -> bool:
+        return die >= self.normal
+
+    @property
+    def sets(self) -> tuple[SetUse, ...]:
+        """The sets the dice allow now."""
+        found = (set_use(self.faces, self.normal, self.penalty_faces, h) for h in HEIGHTS)
+        return tuple(s for s in found if s is not None)
+
+    @property
+    def botches(self) -> int:
+        return count_botches(self.faces, self.penalty_faces)
+
+
+@dataclass(frozen=True)
+class State:
+    setup: Setup
+    characters: tuple[Character, ...]
+    #: the general pool of story points.
+    pool: int
+    check: Check | None = None
+    #: characters waiting for an injury die, one entry per new Injured box.
+    pending_injuries: tuple[int, ...] = ()
+    encounter: int = 1
+    session: int = 1
+    #: checks begun so far.
+    checks: int = 0
+    results: tuple[CheckResult, ...] = ()
+    log: tuple[Event, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.setup.names
+
+    @property
+    def gm_seat(self) -> int:
+        return self.setup.gm_seat
+
+    @property
+    def over(self) -> bool:
+        return all(c.dead for c in self.characters)
+
+    @property
+    def phase(self) -> Phase:
+        if self.over:
+            return "over"
+        if self.pending_injuries:
+            return "injury"
+        if self.check is not None:
+            return self.check.stage
+        return "table"
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """The seat whose move the check waits on; outside a check, the players still making
+        sheets (an empty tuple: the table is open, anyone may start a check)."""
+        phase = self.phase
+        if phase == "lock":
+            assert self.check is not None
+            return (self.check.actor,)
+        if phase == "gm":
+            return (self.gm_seat,)
+        if phase == "table":
+            return tuple(i for i, c in enumerate(self.characters) if not c.ready and not c.dead)
+        return ()
+
+
+def _say(state: State, text: str) -> tuple[Event, ...]:
+    return state.log + (Event(text, None, state.checks),)
+
+
+def _require(condition: bool, rule: str, message: str) -> None:
+    if not condition:
+        raise RuleError(rule, message)
+
+
+def _with(state: State, index: int, **changes: Any) -> tuple[Character, ...]:
+    characters = list(state.characters)
+    characters[index] = replace(characters[index], **changes)
+    return tuple(characters)
+
+
+def _dice(faces: Iterable[int]) -> str:
+    text = " ".join(str(f) for f in faces)
+    return text or "none"
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+# -- the game ------------------------------------------------------------------------------------
+
+
+def initial(setup: Setup) -> State:
+    characters = tuple(Character(name, sp=setup.story_points) for name in setup.names)
+    state = State(setup=setup, characters=characters, pool=setup.pool_start)
+    cast = seats_text(setup.names, range(setup.players))
+    return replace(state, log=_say(state, f"{setup.gm} runs Danger World for {cast}. Session 1, encounter 1."))
+
+
+def _is_gm(state: State, seat: int | None) -> bool:
+    return seat is None or seat == state.gm_seat
+
+
+def _character(state: State, index: Any, what: str = "character") -> Character:
+    _require(isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(state.characters), "seat", f"there is no {what} {index!r}")
+    return state.characters[index]
+
+
+def _require_for(state: State, seat: int | None, character: int) -> None:
+    """The character's player or the GM may act for a character."""
+    _require(
+        seat is None or (isinstance(seat, int) and 0 <= seat <= state.gm_seat),
+        "seat",
+        f"there is no seat {seat!r}",
+    )
+    _require(
+        _is_gm(state, seat) or seat == character,
+        "seat",
+        f"only {state.names[character]}'s player or the GM acts for {state.names[character]}",
+    )
+
+
+def _check_stats(state: State, stats: Sequence[int]) -> None:
+    _require(len(stats) == len(STATS), "stats", f"a sheet has {len(STATS)} stats ({', '.join(STATS)}), not {len(stats)}")
+    for name, value in zip(STATS, stats):
+        _require(
+            isinstance(value, int) and not isinstance(value, bool) and STAT_MIN <= value <= STAT_MAX,
+            "stats",
+            f"{name.title()} is {value!r}: every stat is {STAT_MIN}-{STAT_MAX} dice",
+        )
+    total, want = sum(stats), state.setup.sheet_dice
+    _require(total == want, "sheet", f"the stats add up to {total} dice; a sheet holds {want} ({len(STATS)} plus {want - len(STATS)} to spread)")
+
+
+def _clean_aspects(aspects: Sequence[str]) -> tuple[str, ...]:
+    return tuple(" ".join(str(a).split()) for a in aspects)
+
+
+def _check_aspects(aspects: Sequence[str]) -> None:
+    cleaned = _clean_aspects(aspects)
+    _require(len(cleaned) == ASPECTS, "aspects", f"a character has {ASPECTS} aspects, not {len(cleaned)}")
+    _require(all(cleaned), "aspects", "an aspect cannot be empty")
+    _require(all(len(a) <= ASPECT_LENGTH for a in cleaned), "aspects", f"an aspect is at most {ASPECT_LENGTH} characters")
+
+
+def _count(value: Any, rule: str, what: str, low: int = 0, high: int = MAX_DICE) -> int:
+    _require(isinstance(value, int) and not isinstance(value, bool) and low <= value <= high, rule, f"{what} must be a whole number {low}-{high}, not {value!r}")
+    return value
+
+
+def _indices(state: State, dice: Sequence[int], pool: int) -> None:
+    _require(len(dice) > 0, "dice", "name at least one die")
+    _require(len(set(dice)) == len(dice), "dice", "a die is named twice")
+    for d in dice:
+        _require(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < pool, "dice", f"there is no pool die {d!r} (the pool has {pool})")
+
+
+def check(state: State, action: Action) -> None:
+    """Raise RuleError when `action` is not allowed now; never changes anything."""
+    if state.over:
+        raise RuleError("game over", "every character is dead: the game is over")
+    if not isinstance(action, Action) or type(action) not in ACTIONS:
+        raise RuleError("action", f"Danger World has no action {type(action).__name__}")
+    if isinstance(action, InjuryStat):
+        _require(bool(state.pending_injuries), "turn order", "no injury waits for its die")
+        _require(action.character == state.pending_injuries[0], "injury", f"the injury die is for {state.names[state.pending_injuries[0]]}")
+        _require(action.stat in STATS, "injury", f"{action.stat!r} is not a stat")
+        return
+    if state.pending_injuries:
+        raise RuleError("turn order", f"first roll the injury die for {state.names[state.pending_injuries[0]]}")
+    if isinstance(action, Unlock):
+        raise RuleError("locks are permanent", "dice once locked may not be unlocked")
+    if isinstance(action, GM_ACTIONS):
+        _require(_is_gm(state, action.seat), "GM", f"only the GM ({state.setup.gm}) does that")
+    if isinstance(action, (CreateCharacter, SetStats, SetAspects)):
+        character = _character(state, action.character)
+        _require_for(state, action.seat, action.character)
+        _require(state.check is None, "turn order", "sheets are not changed during a check")
+        if isinstance(action, CreateCharacter):
+            _require(not character.stats and not character.aspects, "sheet", f"{character.name} already has a sheet; change it with set-stats or set-aspects")
+            _check_stats(state, action.stats)
+            _check_aspects(action.aspects)
+        elif isinstance(action, SetStats):
+            _require(not any(character.lowered), "stats", f"{character.name}'s stats are lowered by injuries: a long rest restores them first")
+            _check_stats(state, action.stats)
+        else:
+            _check_aspects(action.aspects)
+        return
+    if isinstance(action, BeginCheck):
+        _check_begin(state, action)
+        return
+    if isinstance(action, Roll):
+        c = state.check
+        _require(c is not None and c.stage == "roll", "turn order", "no check waits for its roll")
+        assert c is not None
+        for faces, want, what in ((action.normal, c.normal, "normal"), (action.danger, c.danger, "danger"), (action.penalty, c.penalty, "penalty")):
+            _require(len(faces) == want, "dice", f"the check rolls {want} {what} dice, not {len(faces)}")
+            _require(all(isinstance(f, int) and 1 <= f <= 6 for f in faces), "dice", "every die shows 1-6")
+        return
+    if isinstance(action, Rerolled):
+        c = state.check
+        _require(c is not None and c.stage == "reroll", "turn order", "no re-roll is being made")
+        assert c is not None
+        want = len(c.unlocked)
+        _require(len(action.faces) == want, "dice", f"the re-roll throws {want} dice, not {len(action.faces)}")
+        _require(all(isinstance(f, int) and 1 <= f <= 6 for f in action.faces), "dice", "every die shows 1-6")
+        return
+    if isinstance(action, (Lock, Reroll, ChooseSet)):
+        c = state.check
+        _require(c is not None and c.stage == "lock", "turn order", "there are no rolled dice to lock, re-roll or read now")
+        assert c is not None
+        _require_for(state, action.seat, c.actor)
+        left = state.setup.rerolls - c.rerolls
+        if isinstance(action, Lock):
+            _require(left > 0, "re-rolls", f"no re-roll is left ({state.setup.rerolls} per check), so there is nothing to lock for")
+            _indices(state, action.dice, c.pool)
+            already = sorted(d for d in action.dice if d in c.locked)
+            _require(not already, "dice", f"die {already[0] if already else ''} is already locked")
+        elif isinstance(action, Reroll):
+            _require(left > 0, "re-rolls", f"a check allows {state.setup.rerolls} re-roll(s); all are used")
+            _require(bool(c.unlocked), "re-rolls", "every pool die is locked: there is nothing to re-roll")
+        else:
+            h = action.height
+            if h is not None:
+                _require(isinstance(h, int) and not isinstance(h, bool) and h in HEIGHTS, "set", f"a set's height is 2-6, not {h!r}")
+                _require(
+                    set_use(c.faces, c.normal, c.penalty_faces, h) is not None,
+                    "set",
+                    f"the dice hold no set of height {h} (it needs {h} dice showing {h} beyond the penalty dice)",
+                )
+        return
+    if isinstance(action, SpendBotches):
+        c = state.check
+        _require(c is not None and c.stage == "gm", "turn order", "there are no botches to spend now")
+        assert c is not None
+        cost = 0
+        for option in action.options:
+            _require(option.option in GM_OPTIONS, "GM options", f"{option.option!r} is not a GM option; choose from {', '.join(GM_OPTIONS)}")
+            cost += GM_OPTIONS[option.option]
+            target = c.actor if option.character is None else option.character
+            who = _character(state, target)
+            if option.option in HITS:
+                _require(not who.dead, "dead", f"{who.name} is dead: no hit can land")
+            _require(len(option.note) <= 200, "GM options", "a note is at most 200 characters")
+        _require(cost <= c.botches, "botches", f"those options cost {cost}; the check has {_plural(c.botches, 'botch', 'botches')}")
+        return
+    if isinstance(action, ApplyHit):
+        _require(state.check is None, "turn order", "hits during a check are bought with its botches")
+        who = _character(state, action.character)
+        _require(action.hit in HITS, "hit", f"{action.hit!r} is not a hit; choose one of {', '.join(HITS)}")
+        _require(not who.dead, "dead", f"{who.name} is dead: no hit can land")
+        return
+    if isinstance(action, (ShortRest, LongRest, EndEncounter, NewSession)):
+        _require(state.check is None, "turn order", "finish the check first")
+        return
+    raise RuleError("action", f"Danger World has no action {type(action).__name__}")
+
+
+def _check_begin(state: State, action: BeginCheck) -> None:
+    _require(state.check is None, "turn order", f"{state.names[state.check.actor] if state.check else ''}'s check is not finished")
+    actor = _character(state, action.character)
+    _require_for(state, action.seat, action.character)
+    _require(actor.ready, "sheet", f"{actor.name} has no finished sheet (stats and aspects)")
+    _require(not actor.dead, "dead", f"{actor.name} is dead")
+    _require(not actor.knocked_out, "K.O.'d", f"{actor.name} is K.O.'d and cannot act until the encounter ends")
+    stats = action.stats
+    _require(len(stats) == 2 and all(s in STATS for s in stats), "stats", f"a check names two stats from {', '.join(STATS)}")
+    _require(stats[0] != stats[1], "stats", "a check uses two different stats")
+    base = action.difficulty
+    _require(isinstance(base, int) and not isinstance(base, bool) and DIFFICULTY_MIN <= base <= DIFFICULTY_MAX, "difficulty", f"a difficulty is {DIFFICULTY_MIN}-{DIFFICULTY_MAX}, not {base!r}")
+    _require(len(action.modifiers) <= 10, "difficulty", "at most 10 modifiers")
+    _require(all(m in (1, -1) and not isinstance(m, bool) for m in action.modifiers), "difficulty", "each modifier is +1 or -1")
+    invoked = 0
+    for inv in action.invocations:
+        _require(isinstance(inv.aspect, int) and 0 <= inv.aspect < ASPECTS, "aspects", f"there is no aspect {inv.aspect!r} (0-{ASPECTS - 1})")
+        invoked += _count(inv.sp, "story points", "an invocation", 1)
+    _require(invoked <= actor.sp, "story points", f"{actor.name} has {_plural(actor.sp, 'story point')}, not the {invoked} invoked")
+    compelled = 0
+    for comp in action.compels:
+        _require(isinstance(comp.aspect, int) and 0 <= comp.aspect < ASPECTS, "aspects", f"there is no aspect {comp.aspect!r} (0-{ASPECTS - 1})")
+        compelled += _count(comp.sp, "story points", "a compel", 1)
+    _require(compelled <= state.pool, "story points", f"the general pool holds {_plural(state.pool, 'story point')}, not the {compelled} compelled")
+    _require(len(set(action.bonus)) == len(action.bonus), "bonus dice", "a bonus pool is named twice")
+    for i in action.bonus:
+        _require(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(actor.bonus), "bonus dice", f"{actor.name} holds no bonus pool {i!r}")
+    zone = actor.zone
+    danger = _count(action.danger, "danger dice", "danger dice", 0, MAX_DICE)
+    _require(danger <= zone, "danger dice", f"{actor.name} is in danger zone {zone}: at most {_plural(zone, 'danger die', 'danger dice')}, not {danger}")
+    _count(action.complications, "penalty dice", "complications")
+    if action.aid is not None:
+        aided = _character(state, action.aid, "character to aid")
+        _require(action.aid != action.character, "aid", "a character cannot aid itself")
+        _require(not aided.dead, "aid", f"{aided.name} is dead")
+    bonus = sum(actor.bonus[i].dice for i in action.bonus)
+    stat_dice = max(0, actor.stat(stats[0]) + actor.stat(stats[1]) - actor.lost_dice)
+    total = stat_dice + invoked + bonus + danger + actor.penalty_dice + action.complications + compelled
+    _require(total <= MAX_DICE, "dice", f"a check rolls at most {MAX_DICE} dice")
+
+
+def play(state: State, action: Action) -> State:
+    """The state after a checked action."""
+    if isinstance(action, CreateCharacter):
+        i = action.character
+        state = replace(state, characters=_with(state, i, stats=tuple(action.stats), aspects=_clean_aspects(action.aspects)))
+        c = state.characters[i]
+        sheet = ", ".join(f"{n.title()} {v}" for n, v in zip(STATS, c.stats))
+        return replace(state, log=_say(state, f"{c.name} joins: {sheet}. Aspects: {'; '.join(c.aspects)}."))
+    if isinstance(action, SetStats):
+        i = action.character
+        state = replace(state, characters=_with(state, i, stats=tuple(action.stats)))
+        sheet = ", ".join(f"{n.title()} {v}" for n, v in zip(STATS, action.stats))
+        return replace(state, log=_say(state, f"{state.names[i]}'s stats are now {sheet}."))
+    if isinstance(action, SetAspects):
+        i = action.character
+        state = replace(state, characters=_with(state, i, aspects=_clean_aspects(action.aspects)))
+        return replace(state, log=_say(state, f"{state.names[i]}'s aspects are now {'; '.join(state.characters[i].aspects)}."))
+    if isinstance(action, BeginCheck):
+        return _begin(state, action)
+    if isinstance(action, Roll):
+        c = state.check
+        assert c is not None
+        c = replace(c, stage="lock", faces=tuple(action.normal) + tuple(action.danger), penalty_faces=tuple(action.penalty))
+        state = replace(state, check=c)
+        parts = [f"pool {_dice(action.normal)}"]
+        if action.danger:
+            parts.append(f"danger {_dice(action.danger)}")
+        if action.penalty:
+            parts.append(f"penalty {_dice(action.penalty)}")
+        return replace(state, log=_say(state, f"{state.names[c.actor]} rolls: {'; '.join(parts)}.{_sets_text(c)}"))
+    if isinstance(action, Lock):
+        c = state.check
+        assert c is not None
+        c = replace(c, locked=c.locked | frozenset(action.dice))
+        state = replace(state, check=c)
+        shown = " ".join(str(c.faces[d]) for d in sorted(action.dice))
+        return replace(state, log=_say(state, f"{state.names[c.actor]} locks {_plural(len(action.dice), 'die', 'dice')} showing {shown}."))
+    if isinstance(action, Reroll):
+        c = state.check
+        assert c is not None
+        return replace(state, check=replace(c, stage="reroll"))
+    if isinstance(action, Rerolled):
+        c = state.check
+        assert c is not None
+        faces = list(c.faces)
+        for die, face in zip(c.unlocked, action.faces):
+            faces[die] = face
+        c = replace(c, stage="lock", faces=tuple(faces), rerolls=c.rerolls + 1)
+        state = replace(state, check=c)
+        text = f"Re-roll {c.rerolls} of {state.setup.rerolls}: {_dice(action.faces)}; the pool now shows {_pool_text(c)}.{_sets_text(c)}"
+        return replace(state, log=_say(state, text))
+    if isinstance(action, ChooseSet):
+        return _choose(state, action.height)
+    if isinstance(action, SpendBotches):
+        return _spend(state, action.options)
+    if isinstance(action, ApplyHit):
+        state = _hit(state, action.character, action.hit, "The GM lands")
+        return state
+    if isinstance(action, InjuryStat):
+        i = action.character
+        c = state.characters[i]
+        s = STATS.index(action.stat)
+        state = replace(state, pending_injuries=state.pending_injuries[1:])
+        if c.effective[s] > STAT_MIN:
+            lowered = list(c.lowered)
+            lowered[s] += 1
+            state = replace(state, characters=_with(state, i, lowered=tuple(lowered)))
+            value = state.characters[i].effective[s]
+            return replace(state, log=_say(state, f"The injury die picks {action.stat.title()}: {c.name}'s {action.stat.title()} drops to {value} until a long rest."))
+        return replace(state, log=_say(state, f"The injury die picks {action.stat.title()}, already at {STAT_MIN}: it goes no lower."))
+    if isinstance(action, EndEncounter):
+        return _end_encounter(state, "The encounter ends")
+    if isinstance(action, (ShortRest, LongRest)):
+        long = isinstance(action, LongRest)
+        state = _end_encounter(state, "The party rests; the encounter is over")
+        cleared = (BASHED, STUNNED, INJURED, KO) if long else (BASHED, STUNNED)
+        characters = []
+        for c in state.characters:
+            if c.dead:
+                characters.append(c)
+                continue
+            damage = tuple(0 if i in cleared else n for i, n in enumerate(c.damage))
+            characters.append(replace(c, damage=damage, lowered=(0,) * len(STATS) if long else c.lowered))
+        state = replace(state, characters=tuple(characters))
+        text = (
+            "A long rest: Bashed, Stunned, Injured and K.O.'d boxes clear and stats are restored."
+            if long
+            else "A short rest: Bashed and Stunned boxes clear."
+        )
+        return replace(state, log=_say(state, text))
+    if isinstance(action, NewSession):
+        state = _end_encounter(state, "The session ends")
+        characters = tuple(replace(c, sp=state.setup.story_points) for c in state.characters)
+        state = replace(state, characters=characters, pool=state.setup.pool_start, session=state.session + 1)
+        return replace(
+            state,
+            log=_say(state, f"Session {state.session} begins: every player has {_plural(state.setup.story_points, 'story point')}, the pool {state.pool}."),
+        )
+    raise RuleError("action", f"Danger World has no action {type(action).__name__}")
+
+
+def _pool_text(c: Check) -> str:
+    normal = _dice(c.faces[: c.normal])
+    if c.danger:
+        return f"{normal} | danger {_dice(c.faces[c.normal:])}"
+    return normal
+
+
+def _sets_text(c: Check) -> str:
+    sets = c.sets
+    if not sets:
+        return " No set."
+    return " Sets: " + ", ".join(f"{s.height}" + (f" ({s.danger} danger)" if s.danger else "") for s in sets) + "."
+
+
+def _begin(state: State, action: BeginCheck) -> State:
+    i = action.character
+    actor = state.characters[i]
+    invoked = sum(x.sp for x in action.invocations)
+    compelled = sum(x.sp for x in action.compels)
+    used = set(action.bonus)
+    pools = sum(actor.bonus[b].dice for b in used)
+    difficulty, flagged = difficulty_after(action.difficulty, action.modifiers)
+    stat_dice = max(0, actor.stat(action.stats[0]) + actor.stat(action.stats[1]) - actor.lost_dice)
+    number = state.checks + 1
+    c = Check(
+        number=number,
+        actor=i,
+        stats=tuple(action.stats),
+        base_difficulty=action.difficulty,
+        modifiers=tuple(action.modifiers),
+        difficulty=difficulty,
+        flagged=flagged,
+        aid=action.aid,
+        invoked=invoked,
+        compelled=compelled,
+        stat_dice=stat_dice,
+        bonus_dice=invoked + pools,
+        danger=action.danger,
+        penalty=actor.penalty_dice + action.complications + compelled,
+    )
+    keep = tuple(p for b, p in enumerate(actor.bonus) if b not in used)
+    characters = _with(state, i, sp=actor.sp - invoked + compelled, bonus=keep)
+    state = replace(state, characters=characters, pool=state.pool + invoked - compelled, check=c, checks=number)
+    what = f"aids {state.names[action.aid]}" if action.aid is not None else f"attempts a difficulty-{difficulty} check"
+    lines = [f"Check {number}: {actor.name} {what} with {action.stats[0].title()} + {action.stats[1].title()}."]
+    if action.modifiers:
+        net = sum(action.modifiers)
+        lines.append(
+            f"Difficulty {action.difficulty} {'+' if net >= 0 else '-'} {abs(net)} from {_plural(len(action.modifiers), 'modifier')} = {difficulty}"
+            + (" (flagged: a net change beyond +-1)." if flagged else ".")
+        )
+    for inv in action.invocations:
+        lines.append(f"{actor.name} invokes \u201c{actor.aspects[inv.aspect]}\u201d for {_plural(inv.sp, 'story point')}: +{inv.sp} bonus.")
+    for comp in action.compels:
+        lines.append(f"{state.setup.gm} compels \u201c{actor.aspects[comp.aspect]}\u201d for {_plural(comp.sp, 'story point')}: +{comp.sp} penalty.")
+    if pools:
+        lines.append(f"{actor.name} spends one-time bonus pools: +{pools} dice.")
+    parts = [f"{c.normal} pool dice"]
+    if actor.lost_dice and stat_dice < actor.stat(action.stats[0]) + actor.stat(action.stats[1]):
+        parts[0] += f" (Stunned: -{actor.lost_dice})"
+    if c.danger:
+        parts.append(f"{c.danger} danger")
+    if c.penalty:
+        parts.append(f"{c.penalty} penalty")
+    lines.append("Dice: " + ", ".join(parts) + ".")
+    for line in lines:
+        state = replace(state, log=_say(state, line))
+    return state
+
+
+def _choose(state: State, height: int | None) -> State:
+    c = state.check
+    assert c is not None
+    actor = state.characters[c.actor]
+    use = set_use(c.faces, c.normal, c.penalty_faces, height) if height is not None else None
+    raised = use.danger if use else 0
+    bonus_won = 0
+    characters = list(state.characters)
+    lines: list[str] = []
+    if use and raised:
+        characters[c.actor] = replace(characters[c.actor], danger=actor.danger + raised)
+        lines.append(
+            f"The set uses {_plural(raised, 'danger die', 'danger dice')}: {actor.name}'s danger rises to {actor.danger + raised} (zone {zone_rank(actor.danger + raised)})."
+        )
+    outcome: Outcome
+    if c.aid is not None:
+        outcome = "aid"
+        if use:
+            bonus_won = use.height
+            aided = characters[c.aid]
+            characters[c.aid] = replace(aided, bonus=aided.bonus + (BonusPool(bonus_won, f"aid from {actor.name} (check {c.number})"),))
+            lines.insert(0, f"{actor.name} makes a set of {use.height}: {aided.name} gains {_plural(bonus_won, 'bonus die', 'bonus dice')}.")
+        else:
+            lines.insert(0, f"{actor.name} makes no set: the aid gives nothing.")
+    elif use is None:
+        outcome = "failure"
+        lines.insert(0, f"No set: {actor.name} fails the difficulty-{c.difficulty} check.")
+    elif use.height >= c.difficulty:
+        bonus_won = use.height - c.difficulty
+        outcome = "benefit" if bonus_won else "success"
+        text = f"A set of {use.height} against difficulty {c.difficulty}: a {ACCOMPLISHMENT[use.height]} accomplishment, {actor.name} succeeds"
+        if bonus_won:
+            who = characters[c.actor]
+            characters[c.actor] = replace(who, bonus=who.bonus + (BonusPool(bonus_won, f"benefit (check {c.number})"),))
+            text += f" with a benefit of {_plural(bonus_won, 'bonus die', 'bonus dice')}"
+        lines.insert(0, text + ".")
+    else:
+        outcome = "partial"
+        bonus_won = use.height
+        who = characters[c.actor]
+        characters[c.actor] = replace(who, bonus=who.bonus + (BonusPool(bonus_won, f"partial success (check {c.number})"),))
+        lines.insert(0, f"A set of {use.height} against difficulty {c.difficulty}: a partial success worth {_plural(bonus_won, 'bonus die', 'bonus dice')}.")
+    botches = c.botches
+    result = CheckResult(
+        number=c.number,
+        actor=c.actor,
+        stats=c.stats,
+        difficulty=c.difficulty,
+        aid=c.aid,
+        faces=c.faces,
+        normal=c.normal,
+        penalty_faces=c.penalty_faces,
+        height=use.height if use else None,
+        outcome=outcome,
+        bonus_won=bonus_won,
+        danger_raised=raised,
+        botches=botches,
+        rerolls=c.rerolls,
+    )
+    state = replace(state, characters=tuple(characters), check=replace(c, result=result))
+    if botches:
+        lines.append(f"{_plural(botches, 'botch', 'botches')} for {state.setup.gm} to spend.")
+    for line in lines:
+        state = replace(state, log=_say(state, line))
+    if botches:
+        return replace(state, check=replace(state.check, stage="gm"))  # type: ignore[arg-type]
+    return _finish(state)
+
+
+def _finish(state: State) -> State:
+    c = state.check
+    assert c is not None and c.result is not None
+    return replace(state, check=None, results=state.results + (c.result,))
+
+
+def _spend(state: State, options: Sequence[GmOption]) -> State:
+    c = state.check
+    assert c is not None and c.result is not None
+    if not options:
+        state = replace(state, log=_say(state, f"{state.setup.gm} lets the botches go."))
+    for option in options:
+        target = c.actor if option.character is None else option.character
+        name = state.names[target]
+        note = f" ({option.note})" if option.note else ""
+        if option.option == "danger":
+            who = state.characters[target]
+            state = replace(state, characters=_with(state, target, danger=who.danger + 1))
+            state = replace(state, log=_say(state, f"{state.setup.gm} spends 1: {name}'s danger rises to {who.danger + 1}{note}."))
+        elif option.option in HITS:
+            if state.characters[target].dead:
+                state = replace(state, log=_say(state, f"{state.setup.gm}'s {option.option} hit on {name} is wasted: {name} is already dead."))
+                continue
+            state = _hit(state, target, option.option, f"{state.setup.gm} spends {GM_OPTIONS[option.option]}:")
+        else:
+            cost = GM_OPTIONS[option.option]
+            where = f" for {name}" if option.option != "penalty" else ""
+            state = replace(state, log=_say(state, f"{state.setup.gm} spends {cost}: {GM_OPTION_TEXT[option.option]}{where}{note}."))
+    spent = replace(c.result, spent=tuple(options))
+    state = replace(state, check=replace(c, result=spent))
+    return _finish(state)
+
+
+def _hit(state: State, target: int, hit: str, who: str) -> State:
+    c = state.characters[target]
+    zone = c.zone
+    damage = track_after_hit(c.damage, hit, zone)
+    filled = [i for i in range(len(BOXES)) if damage[i] > c.damage[i]]
+    changes: dict[str, Any] = {"damage": damage}
+    new_injuries = damage[INJURED] - c.damage[INJURED]
+    if damage[KO] > c.damage[KO]:
+        changes["knocked_out"] = True
+    state = replace(state, characters=_with(state, target, **changes))
+    where = f" in zone {zone}" if hit != "reduced" else ""
+    boxes = ", ".join(f"{TRACK[i][0]} {damage[i]}/{BOXES[i]}" for i in filled) or "nothing left to fill"
+    state = replace(state, log=_say(state, f"{who} a {hit} hit on {c.name}{where}: {boxes}."))
+    after = state.characters[target]
+    if after.dead:
+        state = replace(state, log=_say(state, f"{c.name} is dead."))
+    elif changes.get("knocked_out") and not c.knocked_out:
+        state = replace(state, log=_say(state, f"{c.name} is K.O.'d until the encounter ends."))
+    if new_injuries:
+        state = replace(state, pending_injuries=state.pending_injuries + (target,) * new_injuries)
+    return state
+
+
+def _end_encounter(state: State, why: str) -> State:
+    reset = state.setup.danger_resets
+    characters = tuple(replace(c, knocked_out=False, danger=0 if reset else c.danger) for c in state.characters)
+    woke = [i for i, c in enumerate(state.characters) if c.knocked_out and not c.dead]
+    state = replace(state, characters=characters, encounter=state.encounter + 1)
+    text = f"{why}" + ("; danger returns to 0" if reset else "") + "."
+    if woke:
+        text += f" {seats_text(state.names, woke)} {'wakes' if len(woke) == 1 else 'wake'}."
+    state = replace(state, log=_say(state, text))
+    return replace(state, log=_say(state, f"Encounter {state.encounter}."))
+
+
+def chance(state: State, rng: random.Random) -> Action | None:
+    """The roll the state waits for, drawn from `rng`."""
+    if state.over:
+        return None
+    if state.pending_injuries:
+        return InjuryStat(character=state.pending_injuries[0], stat=rng.choice(STATS))
+    c = state.check
+    if c is None:
+        return None
+    if c.stage == "roll":
+        d6 = lambda n: tuple(rng.randint(1, 6) for _ in range(n))  # noqa: E731
+        return Roll(normal=d6(c.normal), danger=d6(c.danger), penalty=d6(c.penalty))
+    if c.stage == "reroll":
+        return Rerolled(faces=tuple(rng.randint(1, 6) for _ in c.unlocked))
+    return None
+
+
+def hides(state: State, action: Action) -> bool:
+    """Nothing at a Danger World table is secret; only dice rolls cannot be taken back."""
+    return action.chance
+
+
+# -- reading the state -------------------------------------------------------------------------------
+
+
+def scores(state: State) -> tuple[int, ...]:
+    """Empty boxes on each character's damage track (there is no score: the game is cooperative)."""
+    return tuple(c.health for c in state.characters)
+
+
+def standings(state: State) -> list[tuple[int, int, int]]:
+    """(rank, seat, empty damage boxes): Danger World is cooperative, so every character shares
+    rank 1 while alive; the dead rank below the living."""
+    table = []
+    for seat, c in enumerate(state.characters):
+        table.append((2 if c.dead else 1, seat, c.health))
+    return sorted(table)
+
+
+@dataclass(frozen=True)
+class CharacterView:
+    name: str
+    ready: bool
+    #: the stats as they stand (after injuries) and as written on the sheet.
+    stats: tuple[int, ...]
+    sheet: tuple[int, ...]
+    aspects: tuple[str, ...]
+    sp: int
+    danger: int
+    zone: int
+    damage: tuple[int, ...]
+    #: penalty dice from Bashed and pool dice lost to Stunned.
+    penalty_dice: int
+    lost_dice: int
+    knocked_out: bool
+    dead: bool
+    bonus: tuple[BonusPool, ...]
+    health: int
+
+
+@dataclass(frozen=True)
+class View:
+    """What a seat sees. Danger World has no hidden information: every seat sees the same."""
+
+    seat: int | None
+    gm: str
+    gm_seat: int
+    phase: Phase
+    pool: int
+    characters: tuple[CharacterView, ...]
+    check: Check | None
+    #: the sets the rolled dice allow now, the re-rolls left and the current check's botches.
+    sets: tuple[SetUse, ...]
+    rerolls_left: int
+    botches: int
+    waiting_for: tuple[int, ...]
+    encounter: int
+    session: int
+    results: tuple[CheckResult, ...]
+    log: tuple[str, ...]
+    over: bool
+    standings: tuple[tuple[int, int, int], ...] = field(default=())
+
+
+def view_for(state: State, seat: int | None) -> View:
+    """Everything at the table: the GM does not roll and nothing is hidden, so every seat
+    (and the projector, seat None) gets the same view."""
+    characters = tuple(
+        CharacterView(
+            name=c.name,
+            ready=c.ready,
+            stats=c.effective,
+            sheet=c.stats,
+            aspects=c.aspects,
+            sp=c.sp,
+            danger=c.danger,
+            zone=c.zone,
+            damage=c.damage,
+            penalty_dice=c.penalty_dice,
+            lost_dice=c.lost_dice,
+            knocked_out=c.knocked_out,
+            dead=c.dead,
+            bonus=c.bonus,
+            health=c.health,
+        )
+        for c in state.characters
+    )
+    c = state.check
+    rolled = c is not None and c.stage in ("lock", "gm")
+    return View(
+        seat=seat,
+        gm=state.setup.gm,
+        gm_seat=state.gm_seat,
+        phase=state.phase,
+        pool=state.pool,
+        characters=characters,
+        check=c,
+        sets=c.sets if rolled and c is not None else (),
+        rerolls_left=state.setup.rerolls - c.rerolls if c is not None else state.setup.rerolls,
+        botches=c.botches if rolled and c is not None else 0,
+        waiting_for=state.waiting_for(),
+        encounter=state.encounter,
+        session=state.session,
+        results=state.results,
+        log=tuple(e.text for e in state.log if e.visible(seat)),
+        over=state.over,
+        standings=tuple(standings(state)),
+    )
+
+
+# -- exact odds -----------------------------------------------------------------------------------
+#
+# A check's chance depends only on, for each face h in D..6, how many more dice showing h it
+# needs ("deficit": h plus the penalty dice showing h, less the dice locked on h), the number of
+# free dice and the re-rolls left. Faces below D (ones included) are interchangeable junk, and so
+# is any face whose deficit exceeds the free dice. Faces with equal deficits are interchangeable,
+# so a state is (sorted deficits, free dice, re-rolls) - shared by every pool size, difficulty
+# and penalty roll. `_value` gives a state's chance as an integer over 6**(free * (rerolls + 1)).
+#
+# After a roll, the player locks any sub-multiset A of the new dice: the box of reachable
+# deficits is [d - O, d] for an outcome O. The best lock over every box is one cumulative-max
+# pass per face over the table of "lock to exactly d'" values, so a state costs one pass over its
+# box instead of one search per outcome.
+
+_FACT = [factorial(i) for i in range(2 * MAX_DICE + 1)]
+_COMB = [[comb(n, k) for k in range(n + 1)] for n in range(2 * MAX_DICE + 1)]
+ODDS_LIMITS: Mapping[str, tuple[int, int]] = {"dice": (0, 20), "difficulty": (2, 6), "penalty": (0, 6), "rerolls": (0, 4)}
+
+
+@lru_cache(maxsize=64)
+def _pow6(n: int) -> int:
+    return 6**n
+
+
+def _incomplete(deficits: tuple[int, ...], free: int) -> int:
+    """Sequences of `free` d6 that show fewer than d dice of every live face (deficit d)."""
+    junk = 6 - len(deficits)
+    ways = [junk**t for t in range(free + 1)]
+    for d in deficits:
+        nxt = [0] * (free + 1)
+        for t in range(free + 1):
+            row = _COMB[t]
+            nxt[t] = sum(row[o] * ways[t - o] for o in range(min(d - 1, t) + 1))
+        ways = nxt
+    return ways[free]
+
+
+@lru_cache(maxsize=None)
+def _layout(deficits: tuple[int, ...], free: int) -> tuple[list[tuple[int, ...]], list[int], list[int], tuple[int, ...], int]:
+    """The box of outcomes O (0 <= O_h < d_h) that complete no face, in O-major order: the
+    deficits left (d - O), the free dice left if all of O were locked (-1: impossible), the
+    number of roll sequences giving O, the strides, and the sum of those numbers."""
+    sums, dens = [0], [1]
+    for d in deficits:
+        sums = [a + o for a in sums for o in range(d)]
+        dens = [a * _FACT[o] for a in dens for o in range(d)]
+    junk = 6 - len(deficits)
+    top = _FACT[free]
+    ordered = [top // _FACT[j] * junk**j for j in range(free + 1)]
+    left = [free - s for s in sums]
+    weights = [ordered[k] // den if k >= 0 else 0 for k, den in zip(left, dens)]
+    remaining = list(product(*[range(d, 0, -1) for d in deficits]))
+    strides = []
+    size = 1
+    for d in reversed(deficits):
+        strides.append(size)
+        size *= d
+    return remaining, left, weights, tuple(reversed(strides)), sum(weights)
+
+
+_canonical: dict[tuple[tuple[int, ...], int, int], int] = {}
+
+
+def _locked_value(remaining: tuple[int, ...], free: int, rerolls: int) -> int:
+    """`_value` of a state given with unsorted deficits that may include dead faces."""
+    key = (remaining, free, rerolls)
+    value = _canonical.get(key)
+    if value is None:
+        live = tuple(sorted(x for x in remaining if x <= free))
+        value = _value(live, free, rerolls) if live else 0
+        _canonical[key] = value
+    return value
+
+
+@lru_cache(maxsize=None)
+def _value(deficits: tuple[int, ...], free: int, rerolls: int) -> int:
+    """Chance (over 6**(free * (rerolls + 1))) of completing a face when `free` dice are rolled
+    now with `rerolls` lock-and-re-roll rounds after it, playing optimally."""
+    if not deficits or free == 0:
+        return 0
+    if rerolls == 0:
+        return _pow6(free) - _incomplete(deficits, free)
+    remaining, left, weights, strides, incomplete = _layout(deficits, free)
+    after = rerolls - 1
+    # best[i]: the value of locking exactly up to box entry i (then the scaled maximum below it).
+    best = []
+    for rem, k in zip(remaining, left):
+        if k < 0:
+            best.append(0)
+        else:
+            best.append(_locked_value(rem, k, after) * _pow6((free - k) * rerolls))
+    size = len(best)
+    for axis, d in enumerate(deficits):
+        if d == 1:
+            continue
+        stride = strides[axis]
+        block = d * stride
+        if stride == 1:
+            best = [x for b in range(0, size, block) for x in accumulate(best[b : b + block], max)]
+            continue
+        for b in range(0, size, block):
+            for j in range(1, d):
+                lo = b + j * stride
+                best[lo : lo + stride] = map(max, best[lo : lo + stride], best[lo - stride : lo])
+    return (_pow6(free) - incomplete) * _pow6(free * rerolls) + sum(map(mul, weights, best))
+
+
+def _check_odds_args(dice: int, difficulty: int, penalty: int, rerolls: int) -> None:
+    for name, value in (("dice", dice), ("difficulty", difficulty), ("penalty", penalty), ("rerolls", rerolls)):
+        low, high = ODDS_LIMITS[name]
+        _require(isinstance(value, int) and not isinstance(value, bool) and low <= value <= high, "odds", f"{name} must be {low}-{high}, not {value!r}")
+
+
+def _needs(difficulty: int, penalty_counts: Mapping[int, int]) -> tuple[int, ...]:
+    """Dice showing h a set of height h needs, for h = difficulty..6."""
+    return tuple(h + penalty_counts.get(h, 0) for h in range(difficulty, 7))
+
+
+@lru_cache(maxsize=4096)
+def success_chance(dice: int, difficulty: int, penalty: int = 0, rerolls: int = 2) -> Fraction:
+    """Exact chance that a pool of `dice` normal dice makes a set of height >= `difficulty`,
+    with `penalty` penalty dice (rolled once, never re-rolled) and `rerolls` lock-and-re-roll
+    rounds played optimally."""
+    _check_odds_args(dice, difficulty, penalty, rerolls)
+    relevant = 7 - difficulty
+    junk = difficulty - 1
+    total = 0
+    for counts in product(range(penalty + 1), repeat=relevant):
+        placed = sum(counts)
+        if placed > penalty:
+            continue
+        ways = _FACT[penalty] // _FACT[penalty - placed] * junk ** (penalty - placed)
+        for c in counts:
+            ways //= _FACT[c]
+        needs = _needs(difficulty, dict(zip(range(difficulty, 7), counts)))
+        live = tuple(sorted(n for n in needs if n <= dice))
+        total += ways * _value(live, dice, rerolls) if live else 0
+    return Fraction(total, _pow6(dice * (rerolls + 1)) * _pow6(penalty))
+
+
+def _lock_chance(needs: tuple[int, ...], counts: Sequence[int], free: int, rerolls_left: int) -> Fraction:
+    """The chance left after locking dice that show `counts` of each relevant face, with `free`
+    dice re-rolled now and `rerolls_left - 1` rounds after that."""
+    if any(c >= n for c, n in zip(counts, needs)):
+        return Fraction(1)
+    live = tuple(sorted(n - c for n, c in zip(needs, counts) if n - c <= free))
+    if not live or free == 0:
+        return Fraction(0)
+    return Fraction(_value(live, free, rerolls_left - 1), _pow6(free * rerolls_left))
+
+
+def _made(faces: Sequence[int], penalty_faces: Sequence[int], difficulty: int) -> bool:
+    return any(h >= difficulty for h in set_heights(faces, penalty_faces))
+
+
+def best_locks(
+    faces: Sequence[int],
+    locked: Iterable[int],
+    penalty_faces: Sequence[int],
+    difficulty: int,
+    rerolls_left: int,
+) -> list[tuple[frozenset[int], Fraction]]:
+    """The lock choices before the next re-roll, best first, each with the exact chance of a
+    set of height >= `difficulty` it leaves when play goes on optimally.
+
+    `faces` are the pool dice showing (all treated as normal dice), `locked` the indices
+    already locked. Each choice is the whole set of locked indices after locking (a superset of
+    `locked`); choices that lock the same faces are listed once (lowest indices), and dice
+    showing faces that cannot help (ones, faces below the difficulty) are never locked - re-
+    rolling them never hurts. Locking every useful die of a made set gives chance 1: stop.
+    With no re-roll left, the one entry is `locked` and whether the dice already succeed.
+    """
+    faces = tuple(faces)
+    held = frozenset(locked)
+    _require(all(isinstance(f, int) and 1 <= f <= 6 for f in faces) and all(isinstance(f, int) and 1 <= f <= 6 for f in penalty_faces), "dice", "every die shows 1-6")
+    _require(all(isinstance(i, int) and 0 <= i < len(faces) for i in held), "dice", "a locked die is not in the pool")
+    _require(isinstance(difficulty, int) and DIFFICULTY_MIN <= difficulty <= DIFFICULTY_MAX, "difficulty", "a difficulty is 2-6")
+    _require(isinstance(rerolls_left, int) and rerolls_left >= 0, "re-rolls", "re-rolls left is 0 or more")
+    if rerolls_left == 0:
+        return [(held, Fraction(int(_made(faces, penalty_faces, difficulty))))]
+    pen = Counter(penalty_faces)
+    heights = [h for h in range(difficulty, 7) if h + pen[h] <= len(faces)]
+    needs = tuple(h + pen[h] for h in heights)
+    base = [sum(1 for i in held if faces[i] == h) for h in heights]
+    open_dice = [[i for i in range(len(faces)) if i not in held and faces[i] == h] for h in heights]
+    ranked = []
+    for extra in product(*[range(len(dice) + 1) for dice in open_dice]):
+        chosen = held.union(*[dice[:n] for dice, n in zip(open_dice, extra)]) if heights else held
+        counts = [b + e for b, e in zip(base, extra)]
+        value = _lock_chance(needs, counts, len(faces) - len(chosen), rerolls_left)
+        ranked.append((chosen, value))
+    ranked.sort(key=lambda item: (-item[1], len(item[0]), sorted(item[0])))
+    return ranked
+
+
+def coach(state: State) -> list[tuple[frozenset[int], Fraction]]:
+    """`best_locks` for the check being made (empty outside the lock-and-re-roll stage)."""
+    c = state.check
+    if c is None or c.stage != "lock":
+        return []
+    return best_locks(c.faces, c.locked, c.penalty_faces, c.difficulty, state.setup.rerolls - c.rerolls)
+
+
+def odds_report(dice: int, difficulty: int, penalty: int = 0, rerolls: int = 2) -> dict[str, Any]:
+    """The exact odds as JSON-ready data (for `playbook odds danger-world`)."""
+    chance_now = success_chance(dice, difficulty, penalty, rerolls)
+    by_rerolls = {}
+    for r in range(rerolls + 1):
+        p = success_chance(dice, difficulty, penalty, r)
+        by_rerolls[str(r)] = {"chance": round(float(p), 6), "exact": f"{p.numerator}/{p.denominator}"}
+    return {
+        "game": "danger-world",
+        "dice": dice,
+        "difficulty": difficulty,
+        "penalty": penalty,
+        "rerolls": rerolls,
+        "chance": round(float(chance_now), 6),
+        "exact": f"{chance_now.numerator}/{chance_now.denominator}",
+        "percent": f"{float(chance_now):.2%}",
+        "by_rerolls": by_rerolls,
+        "assumes": "a set of height >= difficulty; every pool die a normal die; penalty dice rolled once; locks and re-rolls played optimally",
+    }
+
+
+@dataclass(frozen=True)
+class PolicyRun:
+    """A seeded simulation of the optimal lock-and-re-roll policy."""
+
+    dice: int
+    difficulty: int
+    penalty: int
+    rerolls: int
+    trials: int
+    successes: int
+
+    @property
+    def rate(self) -> float:
+        return self.successes / self.trials if self.trials else 0.0
+
+    @property
+    def stderr(self) -> float:
+        p = self.rate
+        return (p * (1 - p) / self.trials) ** 0.5 if self.trials else 0.0
+
+
+@lru_cache(maxsize=None)
+def _policy(needs: tuple[int, ...], base: tuple[int, ...], showing: tuple[int, ...], free_now: int, rerolls_left: int) -> tuple[int, ...]:
+    """How many of the unlocked dice showing each relevant face to lock (best first choice)."""
+    best: tuple[Fraction, tuple[int, ...]] | None = None
+    for extra in product(*[range(n + 1) for n in showing]):
+        counts = [b + e for b, e in zip(base, extra)]
+        value = _lock_chance(needs, counts, free_now - sum(extra), rerolls_left)
+        if best is None or value > best[0]:
+            best = (value, extra)
+    assert best is not None
+    return best[1]
+
+
+def simulate_policy(dice: int, difficulty: int, penalty: int = 0, rerolls: int = 2, trials: int = 10_000, seed: int = 0) -> PolicyRun:
+    """Play `trials` checks with the optimal policy (from the exact tables), seeded; count sets
+    of height >= `difficulty` made with the real set rules."""
+    _check_odds_args(dice, difficulty, penalty, rerolls)
+    rng = random.Random(seed)
+    made = 0
+    for _ in range(trials):
+        pen = tuple(rng.randint(1, 6) for _ in range(penalty))
+        faces = [rng.randint(1, 6) for _ in range(dice)]
+        counts = Counter(pen)
+        heights = [h for h in range(difficulty, 7) if h + counts[h] <= dice]
+        needs = tuple(h + counts[h] for h in heights)
+        locked: set[int] = set()
+        for left in range(rerolls, 0, -1):
+            base = tuple(sum(1 for i in locked if faces[i] == h) for h in heights)
+            if any(b >= n for b, n in zip(base, needs)):
+                break
+            open_dice = [[i for i in range(dice) if i not in locked and faces[i] == h] for h in heights]
+            extra = _policy(needs, base, tuple(len(x) for x in open_dice), dice - len(locked), left)
+            for group, n in zip(open_dice, extra):
+                locked.update(group[:n])
+            if len(locked) == dice:
+                break
+            for i in range(dice):
+                if i not in locked:
+                    faces[i] = rng.randint(1, 6)
+        made += _made(faces, pen, difficulty)
+    return PolicyRun(dice, difficulty, penalty, rerolls, trials, made)
+
+
+# -- the Rules object ------------------------------------------------------------------------------
+
+
+class _DangerWorld:
+    slug = "danger-world"
+    title = "Danger World"
+    actions = ACTIONS
+    Setup = Setup
+
+    initial = staticmethod(initial)
+    check = staticmethod(check)
+    play = staticmethod(play)
+    chance = staticmethod(chance)
+    hides = staticmethod(hides)
+    view_for = staticmethod(view_for)
+    scores = staticmethod(scores)
+    standings = staticmethod(standings)
+
+    @staticmethod
+    def setup_from_json(data: Any) -> Setup:
+        return setup_from_json(Setup, data)
+
+    @staticmethod
+    def waiting_for(state: State) -> tuple[int, ...]:
+        return state.waiting_for()
+
+    @staticmethod
+    def over(state: State) -> bool:
+        return state.over
+
+
+RULES = _DangerWorld()
+
+
+# -- the text's worked example ------------------------------------------------------------------------
+
+
+def worked_example(succeed: bool = True) -> State:
+    """The courtyard: sneaking past skilled guards is a difficulty-4 check that rolls 3 botches.
+
+    Wren (Agility 4, Perception 3) rolls seven dice. Succeeding, four 4s make the set and the GM
+    spends the 3 botches on a meaningful setback: a final difficulty-3 check still to make.
+    Failing, no set is made and the 3 botches trap Wren: a difficulty-3 check to escape before
+    the courtyard can be tried again.
+    """
+    state = initial(Setup(names=("Wren",), gm="Morgan"))
+    steps: list[Action] = [
+        CreateCharacter(seat=0, character=0, stats=(4, 1, 2, 1, 3, 2, 1, 2), aspects=("Cat burglar", "Owes the guild", "Never leaves a friend")),
+        BeginCheck(seat=0, character=0, stats=("agility", "perception"), difficulty=4),
+        Roll(normal=(4, 4, 4, 4, 1, 1, 1) if succeed else (4, 4, 2, 3, 1, 1, 1)),
+        ChooseSet(seat=0, height=4 if succeed else None),
+        SpendBotches(
+            options=(
+                GmOption(
+                    "meaningful",
+                    note="a guard lingers by the gate: a final difficulty-3 check to slip out"
+                    if succeed
+                    else "trapped behind the well: a difficulty-3 check to escape before trying again",
+                ),
+            )
+        ),
+    ]
+    for step in steps:
+        check(state, step)
+        state = play(state, step)
+    return state

@@ -1,0 +1,2378 @@
+"""Dangerous Ideas: competing philosophies retell a story. Text `seeds/dangerous-ideas.txt`.
+
+Each player's sheet has five nodes (Think and the hubs Probe, Create, Connect, Defend) and
+twelve meme branches, leaf or coiled. Players place stones, fill two branches in the setting
+round, then play chapters. On a turn a player gains 2 stones and tries up to two actions:
+power actions (Gain 3 stones, Move stones one step) or meme actions (Create a new meme,
+Spread one of theirs to a new holder), each optionally replacing another player's meme held
+by the same holder. A meme action is a pool of stones: the actor stakes (phase 1), the others
+Connect (add) or Defend (remove) (phase 2), then 2d6 must come in at or under the pool, 11
+and 12 always failing, with red seeds re-rolling single dice (phase 3). Gaps are ruled in
+RULINGS.md (Dangerous Ideas).
+
+Choices this module makes where RULINGS.md is silent (also in docs/rules/dangerous-ideas.md):
+- Chapters are counted from 0 inside the model (chapter k is started by seat k mod P) and
+  shown from 1 ("Chapter 1" is started by seat 0). The left neighbour is the next seat.
+- The 7 starting stones are placed before the setting round, in any order.
+- The two setting-round memes may not be the same text with the same holder.
+- Holders are matched like texts (trimmed, inner spaces collapsed, case ignored).
+- Memes written in the setting round carry no bonus stones until Chapter 1 refreshes them.
+- A turn ends when its player says so (after 0-2 actions), so the starter can declare the
+  plot unfinished at the end of the turn. Declaring it is not one of the two actions.
+- "Up to as many from Think as from the node" counts over the whole meme action per player.
+- A spend stone-count past the pool's floor is still discarded; the pool stops at 0.
+- Phase 2 ends when every player has passed since the last spend; phase 3 ends when every
+  player holding seeds has passed since the last re-roll. Whoever passed may still spend.
+- A meme may be involved in several spends of the same action (its bonus stone only once).
+- The outcome step waits for the actor (the new meme's branch, hub stones, narration) also
+  on a failure, so every meme action ends with the actor's narration.
+- Tie-break "stones on the sheet" counts the player's own stones, not bonus counters.
+- Nothing is hidden: every sheet, stake and roll is public (view_for gives the same to all).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from typing import Any, ClassVar, Literal
+
+from .core import Action, Event, RuleError, check_names, seats_text, setup_from_json
+
+__all__ = [
+    "NODES",
+    "HUBS",
+    "BRANCHES",
+    "PLACES",
+    "DEFAULT_LAYOUT",
+    "Setup",
+    "State",
+    "Sheet",
+    "Meme",
+    "Crossed",
+    "Attempt",
+    "Outcome",
+    "StoryLine",
+    "Passage",
+    "Example",
+    "View",
+    "Ref",
+    "Use",
+    "Step",
+    "Place",
+    "Write",
+    "Title",
+    "TurnStones",
+    "Gain",
+    "Move",
+    "Create",
+    "Spread",
+    "PlotUnfinished",
+    "EndTurn",
+    "Stake",
+    "Connect",
+    "Defend",
+    "Pass",
+    "SpendSeed",
+    "Roll",
+    "Rerolled",
+    "Conclude",
+    "ACTIONS",
+    "RULES",
+    "BOTS",
+    "BOT_CAST",
+    "random_bot",
+    "sensible_bot",
+    "initial",
+    "check",
+    "play",
+    "chance",
+    "hides",
+    "legal_actions",
+    "view_for",
+    "scores",
+    "sheet_score",
+    "tiebreaks",
+    "standings",
+    "transcript",
+    "transcript_text",
+    "clean",
+    "meme_key",
+    "hub_of",
+    "adjacent",
+    "default_chapters",
+    "may_involve",
+    "wins",
+    "success_chance",
+    "seed_advice",
+    "odds_report",
+    "goldilocks_setup",
+    "bears_example",
+    "simulate",
+]
+
+# -- the sheet ----------------------------------------------------------------------------------
+
+NODES: tuple[str, ...] = ("think", "probe", "create", "connect", "defend")
+HUBS: tuple[str, ...] = NODES[1:]
+#: branch names: hub and position, "probe-1" .. "defend-3", in hub order.
+BRANCHES: tuple[str, ...] = tuple(f"{hub}-{i}" for hub in HUBS for i in (1, 2, 3))
+PLACES: tuple[str, ...] = NODES + BRANCHES
+LEAF, COILED = "leaf", "coiled"
+#: branch types in BRANCHES order: Probe L L C, Create C C L, Connect C C L, Defend L L C.
+DEFAULT_LAYOUT: tuple[str, ...] = (
+    LEAF, LEAF, COILED,
+    COILED, COILED, LEAF,
+    COILED, COILED, LEAF,
+    LEAF, LEAF, COILED,
+)  # fmt: skip
+_BRANCH_INDEX = {b: i for i, b in enumerate(BRANCHES)}
+_NODE_INDEX = {n: i for i, n in enumerate(NODES)}
+
+TURN_STONES = 2
+GAIN_STONES = 3
+PLOT_STONES = 2
+CONNECT_REWARD = 2
+NEW_MEME_STONES = 1
+BONUS_STONES = 2
+ACTIONS_PER_TURN = 2
+#: a roll of this total or more always fails.
+ALWAYS_FAILS = 11
+UNIQUE_POINTS = 4
+#: the target meme's stones remove this many pool stones each.
+TARGET_WEIGHT = 2
+
+MAX_TEXT = 200
+MAX_HOLDER = 80
+MAX_NARRATION = 4000
+
+Phase = Literal["place", "setting", "title", "turn-start", "turn", "stake", "respond", "roll", "reroll", "rerolling", "outcome", "over"]
+PHASE_TEXT = {
+    "place": "players are placing their starting stones",
+    "setting": "the setting round",
+    "title": "the starter announces the chapter",
+    "turn-start": "the turn's 2 stones are being placed",
+    "turn": "a player's turn",
+    "stake": "phase 1: the actor stakes",
+    "respond": "phase 2: the table connects or defends",
+    "roll": "the dice are being rolled",
+    "reroll": "phase 3: seeds may re-roll a die",
+    "rerolling": "a die is being re-rolled",
+    "outcome": "the actor concludes the meme action",
+    "over": "the game is over",
+}
+
+
+def clean(text: str) -> str:
+    """Trimmed, inner spaces collapsed: how texts are written on the sheet."""
+    return " ".join(str(text).split())
+
+
+def meme_key(text: str) -> str:
+    """Meme identity: texts match after trimming, collapsing inner spaces, ignoring case."""
+    return clean(text).casefold()
+
+
+def hub_of(branch: str) -> str:
+    return branch.split("-", 1)[0]
+
+
+def adjacent(a: str, b: str) -> bool:
+    """One step on the sheet: a branch and its hub, a hub and Think."""
+    if a == "think":
+        return b in HUBS
+    if b == "think":
+        return a in HUBS
+    if a in BRANCHES:
+        return b == hub_of(a)
+    if b in BRANCHES:
+        return a == hub_of(b)
+    return False
+
+
+def default_chapters(players: int) -> int:
+    """2 x players with 3-4 players, else 1 x players."""
+    return 2 * players if players <= 4 else players
+
+
+# -- setup ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Players and variants. Every number can be changed by a facilitator."""
+
+    names: tuple[str, ...]
+    #: branch types in BRANCHES order (Probe 1-3, Create 1-3, Connect 1-3, Defend 1-3).
+    layout: tuple[str, ...] = DEFAULT_LAYOUT
+    #: red seeds on each sheet.
+    seeds: int = 3
+    #: chapters in the story; None: 2 x players with 3-4 players, else 1 x players.
+    chapters: int | None = None
+    #: stones each player places on the five nodes before the setting round.
+    start_stones: int = 7
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "names", check_names(self.names, 3, 10))
+        layout = tuple(str(t).strip().lower() for t in self.layout)
+        object.__setattr__(self, "layout", layout)
+        if len(layout) != len(BRANCHES) or not set(layout) <= {LEAF, COILED}:
+            raise RuleError("setup", f"the layout names {len(BRANCHES)} branch types, each 'leaf' or 'coiled'")
+        if LEAF not in layout or COILED not in layout:
+            raise RuleError("setup", "the sheet needs at least one leaf and one coiled branch for the setting round")
+        if not isinstance(self.seeds, int) or not 0 <= self.seeds <= 20:
+            raise RuleError("setup", "each sheet shows 0-20 red seeds")
+        if self.chapters is not None and not 1 <= self.chapters <= 60:
+            raise RuleError("setup", "the story has 1-60 chapters, or the default")
+        if not 0 <= self.start_stones <= 50:
+            raise RuleError("setup", "each player places 0-50 starting stones")
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def chapter_count(self) -> int:
+        return self.chapters if self.chapters is not None else default_chapters(self.players)
+
+    def branch_type(self, branch: str) -> str:
+        return self.layout[_BRANCH_INDEX[branch]]
+
+
+# -- actions ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A meme instance on a sheet: (owner seat, branch)."""
+
+    seat: int
+    branch: str
+
+
+@dataclass(frozen=True)
+class Use:
+    """Involving one of the spender's memes: its bonus stone (0 or 1) and own stones."""
+
+    branch: str
+    bonus: int = 0
+    stones: int = 0
+
+
+@dataclass(frozen=True)
+class Step:
+    """`stones` stones moving one step, from `source` to `target`."""
+
+    source: str
+    target: str
+    stones: int = 1
+
+
+@dataclass(frozen=True)
+class Told(Action):
+    """A player's action; every one may carry narration for the story."""
+
+    narration: str = ""
+
+
+def _sorted_places(place: Iterable[str]) -> tuple[str, ...]:
+    return tuple(sorted(place, key=lambda p: (_place_order(p), str(p))))
+
+
+def _place_order(place: object) -> int:
+    return PLACES.index(place) if place in PLACES else len(PLACES)
+
+
+@dataclass(frozen=True)
+class Place(Told):
+    """The starting stones, one entry per stone, on the five nodes."""
+
+    kind: ClassVar[str] = "place"
+    place: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "place", _sorted_places(self.place))
+
+
+@dataclass(frozen=True)
+class Write(Told):
+    """Setting round: a meme on an empty branch, with its holder, and one stone on it."""
+
+    kind: ClassVar[str] = "write"
+    branch: str = ""
+    text: str = ""
+    holder: str = ""
+
+
+@dataclass(frozen=True)
+class Title(Told):
+    """The chapter's starter announces its title (the one-sentence synopsis)."""
+
+    kind: ClassVar[str] = "title"
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class TurnStones(Told):
+    """The 2 stones gained at the start of a turn, placed on nodes or filled branches."""
+
+    kind: ClassVar[str] = "turn-stones"
+    place: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "place", _sorted_places(self.place))
+
+
+@dataclass(frozen=True)
+class Gain(Told):
+    """Power action: 3 stones placed anywhere."""
+
+    kind: ClassVar[str] = "gain"
+    place: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "place", _sorted_places(self.place))
+
+
+@dataclass(frozen=True)
+class Move(Told):
+    """Power action: any number of stones, each one step (branch <-> hub, hub <-> Think)."""
+
+    kind: ClassVar[str] = "move"
+    steps: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True)
+class Create(Told):
+    """Meme action: a text not yet on the actor's sheet, held by `holder`."""
+
+    kind: ClassVar[str] = "create"
+    text: str = ""
+    holder: str = ""
+    #: another player's meme held by the same holder, to be replaced on success.
+    target: Ref | None = None
+
+
+@dataclass(frozen=True)
+class Spread(Told):
+    """Meme action: a text already on the actor's sheet, to a holder not holding it there."""
+
+    kind: ClassVar[str] = "spread"
+    text: str = ""
+    holder: str = ""
+    target: Ref | None = None
+
+
+@dataclass(frozen=True)
+class PlotUnfinished(Told):
+    """The starter, on their own turn, once a chapter: +2 stones on Create."""
+
+    kind: ClassVar[str] = "plot-unfinished"
+
+
+@dataclass(frozen=True)
+class EndTurn(Told):
+    """The player whose turn it is ends it (passing any actions left)."""
+
+    kind: ClassVar[str] = "end-turn"
+
+
+@dataclass(frozen=True)
+class _Spend(Told):
+    #: stones from the role's node (Create/Probe for the actor, Connect, Defend).
+    from_node: int = 0
+    #: stones from Think, up to as many as spent from the node in this meme action.
+    from_think: int = 0
+    memes: tuple[Use, ...] = ()
+
+
+@dataclass(frozen=True)
+class Stake(_Spend):
+    """The actor's stones into the pool (phase 1, and more in phase 2)."""
+
+    kind: ClassVar[str] = "stake"
+
+
+@dataclass(frozen=True)
+class Connect(_Spend):
+    """Another player's stones into the pool (phase 2)."""
+
+    kind: ClassVar[str] = "connect"
+
+
+@dataclass(frozen=True)
+class Defend(_Spend):
+    """Another player's stones, each removing itself and one pool stone (two from the target)."""
+
+    kind: ClassVar[str] = "defend"
+
+
+@dataclass(frozen=True)
+class Pass(Told):
+    """Done for now: the actor closes phase 1; anyone stops spending, or lets the roll stand."""
+
+    kind: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True)
+class SpendSeed(Told):
+    """Cross off a red seed to re-roll die 0 or die 1."""
+
+    kind: ClassVar[str] = "spend-seed"
+    die: int = 0
+
+
+@dataclass(frozen=True)
+class Roll(Action):
+    """Chance: the 2d6 of phase 3."""
+
+    kind: ClassVar[str] = "roll"
+    chance: ClassVar[bool] = True
+    dice: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rerolled(Action):
+    """Chance: the new value of the die a seed re-rolled."""
+
+    kind: ClassVar[str] = "rerolled"
+    chance: ClassVar[bool] = True
+    die: int = 0
+    value: int = 1
+
+
+@dataclass(frozen=True)
+class Conclude(Told):
+    """The actor ends the meme action: on success the new meme's branch and hub stones moved onto it."""
+
+    kind: ClassVar[str] = "conclude"
+    branch: str | None = None
+    from_hub: int = 0
+
+
+ACTIONS: tuple[type[Action], ...] = (
+    Place, Write, Title, TurnStones, Gain, Move, Create, Spread, PlotUnfinished, EndTurn,
+    Stake, Connect, Defend, Pass, SpendSeed, Roll, Rerolled, Conclude,
+)  # fmt: skip
+
+
+# -- state --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Meme:
+    """A filled branch: the meme, its holder, own stones and bonus stones (0-2)."""
+
+    id: int
+    text: str
+    holder: str
+    stones: int = 0
+    bonus: int = 0
+    #: the chapter (from 1; 0 the setting round) it was written in.
+    chapter: int = 0
+
+    @property
+    def key(self) -> str:
+        return meme_key(self.text)
+
+    @property
+    def holder_key(self) -> str:
+        return meme_key(self.holder)
+
+
+@dataclass(frozen=True)
+class Crossed:
+    """A meme crossed off by a successful replacement (kept for the printed sheet)."""
+
+    branch: str
+    text: str
+    holder: str
+    by: int
+    chapter: int
+
+
+@dataclass(frozen=True)
+class Sheet:
+    name: str
+    #: stones on Think, Probe, Create, Connect, Defend.
+    nodes: tuple[int, ...] = (0, 0, 0, 0, 0)
+    #: one entry per branch in BRANCHES order; None is an empty branch.
+    branches: tuple[Meme | None, ...] = (None,) * 12
+    seeds: int = 3
+    crossed: tuple[Crossed, ...] = ()
+    placed: bool = False
+    #: own stones ever put on the sheet, and own stones spent (discarded).
+    gained: int = 0
+    spent: int = 0
+
+    def node(self, name: str) -> int:
+        return self.nodes[_NODE_INDEX[name]]
+
+    def meme(self, branch: str) -> Meme | None:
+        return self.branches[_BRANCH_INDEX[branch]] if branch in _BRANCH_INDEX else None
+
+    def stones_at(self, place: str) -> int:
+        if place in _NODE_INDEX:
+            return self.node(place)
+        meme = self.meme(place)
+        return meme.stones if meme else 0
+
+    def memes(self) -> list[tuple[str, Meme]]:
+        return [(b, m) for b, m in zip(BRANCHES, self.branches) if m is not None]
+
+    def empty(self) -> list[str]:
+        return [b for b, m in zip(BRANCHES, self.branches) if m is None]
+
+    @property
+    def filled(self) -> int:
+        return sum(1 for m in self.branches if m is not None)
+
+    @property
+    def stones(self) -> int:
+        """Own stones on the sheet (nodes and branches)."""
+        return sum(self.nodes) + sum(m.stones for m in self.branches if m)
+
+    @property
+    def bonus(self) -> int:
+        return sum(m.bonus for m in self.branches if m)
+
+    def keys(self) -> set[str]:
+        return {m.key for m in self.branches if m}
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """The meme action being played."""
+
+    kind: str
+    actor: int
+    text: str
+    holder: str
+    target: Ref | None
+    target_id: int | None
+    #: the actor's action number in the turn (1 or 2).
+    number: int
+    pool: int = 0
+    #: the pool after each spend.
+    pools: tuple[int, ...] = ()
+    node_spent: tuple[int, ...] = ()
+    think_spent: tuple[int, ...] = ()
+    #: per seat: "actor", "connect", "defend" or "".
+    sides: tuple[str, ...] = ()
+    passed: tuple[bool, ...] = ()
+    dice: tuple[int, ...] = ()
+    first_dice: tuple[int, ...] = ()
+    rerolling: int | None = None
+    seeds_spent: tuple[int, ...] = ()
+    success: bool | None = None
+
+    @property
+    def key(self) -> str:
+        return meme_key(self.text)
+
+    @property
+    def holder_key(self) -> str:
+        return meme_key(self.holder)
+
+    @property
+    def total(self) -> int:
+        return sum(self.dice)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A finished meme action, for the story, the dashboard and the balance tools."""
+
+    chapter: int
+    actor: int
+    kind: str
+    text: str
+    holder: str
+    target: Ref | None
+    pools: tuple[int, ...]
+    pool: int
+    first_dice: tuple[int, ...]
+    dice: tuple[int, ...]
+    success: bool
+    connected: tuple[int, ...]
+    defended: tuple[int, ...]
+    seeds_spent: tuple[int, ...]
+    #: the branch the new meme went on (success only).
+    branch: str | None = None
+
+
+@dataclass(frozen=True)
+class StoryLine:
+    """One line of the story: a title, a narration or an outcome."""
+
+    chapter: int
+    seat: int | None
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class State:
+    setup: Setup
+    phase: Phase
+    sheets: tuple[Sheet, ...]
+    #: chapter index from 0 (-1 before the first chapter).
+    chapter: int = -1
+    title: str = ""
+    #: the seat whose turn (or setting-round step) it is.
+    turn: int | None = None
+    turns_done: int = 0
+    actions_taken: int = 0
+    plot_declared: bool = False
+    attempt: Attempt | None = None
+    #: (kind, text key, holder key) of this turn's last action when it was a failed meme action.
+    last_failed: tuple[str, str, str] | None = None
+    #: (meme id, action number) involved during the current turn.
+    involved: frozenset[tuple[int, int]] = frozenset()
+    #: memes that gave a bonus stone during the current turn.
+    bonus_taken: frozenset[int] = frozenset()
+    #: (targeting seat, meme id): targets named for replacement so far.
+    targeted: frozenset[tuple[int, int]] = frozenset()
+    next_id: int = 1
+    outcomes: tuple[Outcome, ...] = ()
+    #: chapter titles so far.
+    titles: tuple[str, ...] = ()
+    story: tuple[StoryLine, ...] = ()
+    log: tuple[Event, ...] = ()
+    ended: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.setup.names
+
+    @property
+    def n(self) -> int:
+        return self.setup.players
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def starter(self) -> int | None:
+        return self.chapter % self.n if self.chapter >= 0 else None
+
+    @property
+    def actions_left(self) -> int:
+        return ACTIONS_PER_TURN - self.actions_taken
+
+    def chapter_order(self, chapter: int | None = None) -> tuple[int, ...]:
+        """Turn order in a chapter: from the starter's left neighbour round to the starter."""
+        k = self.chapter if chapter is None else chapter
+        starter = k % self.n
+        return tuple((starter + 1 + i) % self.n for i in range(self.n))
+
+    def order_from(self, seat: int) -> tuple[int, ...]:
+        return tuple((seat + i) % self.n for i in range(self.n))
+
+    def waiting_for(self) -> tuple[int, ...]:
+        phase = self.phase
+        if phase == "place":
+            return tuple(s for s in range(self.n) if not self.sheets[s].placed)
+        if phase == "title":
+            return (self.starter,) if self.starter is not None else ()
+        if phase in ("setting", "turn-start", "turn") and self.turn is not None:
+            return (self.turn,)
+        a = self.attempt
+        if a is None:
+            return ()
+        if phase in ("stake", "outcome"):
+            return (a.actor,)
+        if phase == "respond":
+            return tuple(s for s in self.order_from(a.actor) if not a.passed[s])
+        if phase == "reroll":
+            return tuple(s for s in self.order_from(a.actor) if not a.passed[s] and self.sheets[s].seeds > 0)
+        return ()
+
+
+# -- small helpers ------------------------------------------------------------------------------
+
+
+def _require(condition: bool, rule: str, message: str) -> None:
+    if not condition:
+        raise RuleError(rule, message)
+
+
+def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    return values[:index] + (value,) + values[index + 1 :]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _quote(meme_text: str, holder: str) -> str:
+    return f"'{meme_text}' - {holder}"
+
+
+def _story_chapter(state: State) -> int:
+    return state.chapter + 1
+
+
+def _say(state: State, text: str) -> State:
+    return replace(state, log=state.log + (Event(text, None, _story_chapter(state)),))
+
+
+def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
+    """A story line (narration, title, outcome); it also goes into the event log."""
+    text = clean(text) if kind != "narration" else str(text).strip()
+    if not text:
+        return state
+    state = replace(state, story=state.story + (StoryLine(_story_chapter(state), seat, kind, text),))
+    if kind == "narration" and seat is not None:
+        return _say(state, f"{state.names[seat]}: \u201c{text}\u201d")
+    return _say(state, text)
+
+
+def _narrate(state: State, action: Action) -> State:
+    if isinstance(action, Told) and action.seat is not None:
+        return _tell(state, action.seat, "narration", action.narration)
+    return state
+
+
+def _with_sheet(state: State, seat: int, sheet: Sheet) -> State:
+    return replace(state, sheets=_set(state.sheets, seat, sheet))
+
+
+def _add_node(sheet: Sheet, node: str, stones: int) -> Sheet:
+    i = _NODE_INDEX[node]
+    return replace(sheet, nodes=_set(sheet.nodes, i, sheet.nodes[i] + stones))
+
+
+def _set_meme(sheet: Sheet, branch: str, meme: Meme | None) -> Sheet:
+    return replace(sheet, branches=_set(sheet.branches, _BRANCH_INDEX[branch], meme))
+
+
+def _add_at(sheet: Sheet, place: str, stones: int) -> Sheet:
+    if place in _NODE_INDEX:
+        return _add_node(sheet, place, stones)
+    meme = sheet.meme(place)
+    assert meme is not None
+    return _set_meme(sheet, place, replace(meme, stones=meme.stones + stones))
+
+
+def _gain(sheet: Sheet, places: Iterable[str]) -> Sheet:
+    count = 0
+    for place in places:
+        sheet = _add_at(sheet, place, 1)
+        count += 1
+    return replace(sheet, gained=sheet.gained + count)
+
+
+def _describe_places(places: Sequence[str]) -> str:
+    counts = Counter(places)
+    return ", ".join(f"{n} on {p}" for p, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
+
+
+# -- setup and flow -----------------------------------------------------------------------------
+
+
+def initial(setup: Setup) -> State:
+    sheets = tuple(Sheet(name=name, seeds=setup.seeds) for name in setup.names)
+    state = State(setup=setup, phase="place", sheets=sheets)
+    state = _say(state, f"Dangerous Ideas for {seats_text(setup.names, range(setup.players))}: {setup.chapter_count} chapters.")
+    return _say(state, f"Everyone places {setup.start_stones} stones on the five nodes of their sheet.")
+
+
+def _begin_setting(state: State) -> State:
+    state = replace(state, phase="setting", turn=0)
+    return _say(state, f"The setting round: each player fills one leaf and one coiled branch. {state.names[0]} begins.")
+
+
+def _begin_chapter(state: State) -> State:
+    k = state.chapter + 1
+    if k >= state.setup.chapter_count:
+        return _end(state, f"the story's last chapter (Chapter {state.chapter + 1}) is over")
+    sheets = tuple(
+        replace(s, branches=tuple(replace(m, bonus=BONUS_STONES) if m else None for m in s.branches)) for s in state.sheets
+    )
+    state = replace(
+        state,
+        phase="title",
+        chapter=k,
+        title="",
+        sheets=sheets,
+        turn=None,
+        turns_done=0,
+        plot_declared=False,
+        involved=frozenset(),
+        bonus_taken=frozenset(),
+        last_failed=None,
+    )
+    return _say(state, f"Chapter {k + 1} of {state.setup.chapter_count}: {state.names[k % state.n]} starts it. Every meme's bonus stones are refreshed to {BONUS_STONES}.")
+
+
+def _begin_turn(state: State, seat: int) -> State:
+    state = replace(
+        state,
+        phase="turn-start",
+        turn=seat,
+        actions_taken=0,
+        involved=frozenset(),
+        bonus_taken=frozenset(),
+        last_failed=None,
+        attempt=None,
+    )
+    return _say(state, f"{state.names[seat]}'s turn: {TURN_STONES} stones to place.")
+
+
+def _end_turn(state: State) -> State:
+    done = state.turns_done + 1
+    state = replace(state, turns_done=done, turn=None, involved=frozenset(), bonus_taken=frozenset(), last_failed=None)
+    if done >= state.n:
+        return _begin_chapter(state)
+    return _begin_turn(state, state.chapter_order()[done])
+
+
+def _end(state: State, why: str) -> State:
+    state = replace(state, phase="over", turn=None, attempt=None, ended=why)
+    state = _say(state, f"The story ends: {why}.")
+    table = standings(state)
+    best = [s for rank, s, _ in table if rank == 1]
+    summary = "; ".join(f"{state.names[s]} {score}" for _, s, score in table)
+    verb = "wins and announces" if len(best) == 1 else "share the win and announce"
+    state = _say(state, f"Final scores: {summary}. {seats_text(state.names, best)} {verb} the moral of the story.")
+    return replace(state, story=state.story + (StoryLine(_story_chapter(state), None, "outcome", state.log[-1].text),))
+
+
+# -- checking -----------------------------------------------------------------------------------
+
+
+def _seat(state: State, action: Action) -> int:
+    seat = action.seat
+    if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n):
+        raise RuleError("seat", f"there is no seat {seat!r}")
+    return seat
+
+
+def _phase(state: State, phases: Sequence[str], what: str) -> None:
+    _require(state.phase in phases, "phase", f"{what} is not possible now ({PHASE_TEXT[state.phase]})")
+
+
+def _their_turn(state: State, seat: int, who: int | None, what: str) -> None:
+    if seat != who:
+        expected = state.names[who] if who is not None else "nobody"
+        raise RuleError("turn order", f"{what}: it is {expected}'s move, not {state.names[seat]}'s")
+
+
+def _check_text(value: object, rule: str, what: str, limit: int) -> str:
+    _require(isinstance(value, str), rule, f"the {what} must be text")
+    text = clean(str(value))
+    _require(bool(text), rule, f"the {what} may not be empty")
+    _require(len(text) <= limit, rule, f"the {what} is longer than {limit} characters")
+    return text
+
+
+def _check_narration(action: Action) -> None:
+    if isinstance(action, Told):
+        _require(isinstance(action.narration, str), "narration", "narration must be text")
+        _require(len(action.narration) <= MAX_NARRATION, "narration", f"narration is limited to {MAX_NARRATION} characters")
+
+
+def _check_places(state: State, seat: int, place: object, count: int, nodes_only: bool) -> None:
+    _require(isinstance(place, tuple), "placement", "a placement lists one place per stone")
+    assert isinstance(place, tuple)
+    _require(len(place) == count, "placement", f"place exactly {count} stones, not {len(place)}")
+    sheet = state.sheets[seat]
+    for p in place:
+        if p in _NODE_INDEX:
+            continue
+        _require(not nodes_only, "placement", f"these stones go on the five nodes, not on {p!r}")
+        _require(p in _BRANCH_INDEX, "placement", f"{p!r} is not a node or branch of the sheet")
+        _require(sheet.meme(p) is not None, "placement", f"{p} is an empty branch: stones sit on nodes or filled branches")
+
+
+def _check_action_slot(state: State, seat: int, what: str) -> None:
+    _phase(state, ("turn",), what)
+    _their_turn(state, seat, state.turn, what)
+    _require(state.actions_taken < ACTIONS_PER_TURN, "two actions", f"{state.names[seat]} has used both actions this turn")
+
+
+def _check_meme_action(state: State, seat: int, action: Create | Spread) -> None:
+    kind = action.kind
+    _check_action_slot(state, seat, f"a {kind} action")
+    text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
+    holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
+    sheet = state.sheets[seat]
+    key, holder_key = meme_key(text), meme_key(holder)
+    name = state.names[seat]
+    if isinstance(action, Create):
+        _require(key not in sheet.keys(), "create", f"'{text}' is already on {name}'s sheet: spread it instead")
+    else:
+        _require(key in sheet.keys(), "spread", f"'{text}' is not on {name}'s sheet yet: create it first")
+        _require(
+            not any(m.key == key and m.holder_key == holder_key for _, m in sheet.memes()),
+            "spread",
+            f"{holder} already holds '{text}' on {name}'s sheet",
+        )
+    _require(bool(sheet.empty()), "empty branch", f"{name} has no empty branch for a new meme")
+    if action.target is not None:
+        _check_target(state, seat, action.target, holder_key, holder)
+    _require(
+        state.last_failed != (kind, key, holder_key),
+        "repeat after failure",
+        f"that {kind} of '{text}' for {holder} just failed: {name} may not try it again as the next action this turn",
+    )
+
+
+def _check_target(state: State, seat: int, target: object, holder_key: str, holder: str) -> Meme:
+    _require(isinstance(target, Ref), "replace target", "a replace target names a seat and a branch")
+    assert isinstance(target, Ref)
+    _require(_is_int(target.seat) and 0 <= target.seat < state.n, "replace target", f"there is no seat {target.seat!r}")
+    _require(target.seat != seat, "replace target", "a player cannot replace their own meme")
+    meme = state.sheets[target.seat].meme(target.branch)
+    _require(meme is not None, "replace target", f"{state.names[target.seat]} has no meme on {target.branch!r}")
+    assert meme is not None
+    _require(
+        meme.holder_key == holder_key,
+        "replace target",
+        f"{_quote(meme.text, meme.holder)} is not held by {holder}: only a meme of the same holder can be replaced",
+    )
+    _require(
+        (seat, meme.id) not in state.targeted,
+        "replace once",
+        f"{state.names[seat]} has already targeted {state.names[target.seat]}'s {_quote(meme.text, meme.holder)} once this game",
+    )
+    return meme
+
+
+def _role(action: _Spend) -> str:
+    if isinstance(action, Stake):
+        return "actor"
+    return "connect" if isinstance(action, Connect) else "defend"
+
+
+def _role_node(attempt: Attempt, role: str) -> str:
+    if role == "actor":
+        return "create" if attempt.kind == "create" else "probe"
+    return role
+
+
+def may_involve(state: State, seat: int, role: str, branch: str) -> bool:
+    """May `seat` in `role` ("actor", "connect", "defend") involve its meme on `branch` by type?"""
+    a = state.attempt
+    meme = state.sheets[seat].meme(branch)
+    if a is None or meme is None:
+        return False
+    kind = state.setup.branch_type(branch)
+    if role == "actor":
+        if a.kind == "create":
+            return kind == COILED
+        return kind == LEAF or meme.key == a.key
+    if role == "connect":
+        return kind == COILED
+    if kind == LEAF:
+        return True
+    # The owner of a replace target, defending: the target and their memes held by that holder.
+    if a.target is not None and a.target.seat == seat:
+        return meme.id == a.target_id or meme.holder_key == a.holder_key
+    return False
+
+
+def _check_spend(state: State, seat: int, action: _Spend) -> None:
+    a = state.attempt
+    role = _role(action)
+    if role == "actor":
+        _phase(state, ("stake", "respond"), "staking")
+        assert a is not None
+        _their_turn(state, seat, a.actor, "staking")
+    else:
+        if state.phase == "stake":
+            raise RuleError("phase 1", f"the actor is still staking (phase 1): {role} comes in phase 2")
+        _phase(state, ("respond",), f"to {role}")
+        assert a is not None
+        _require(seat != a.actor, "connect or defend", "the actor stakes: only the other players connect or defend")
+        other = "defend" if role == "connect" else "connect"
+        _require(
+            a.sides[seat] != other,
+            "connect or defend",
+            f"{state.names[seat]} has already chosen to {other} in this action: never both",
+        )
+    assert a is not None
+    _require(_is_int(action.from_node) and action.from_node >= 0, "stones", "stones are counted in whole numbers from 0")
+    _require(_is_int(action.from_think) and action.from_think >= 0, "stones", "stones are counted in whole numbers from 0")
+    _require(isinstance(action.memes, tuple), "involve", "involved memes are a list")
+    sheet = state.sheets[seat]
+    name = state.names[seat]
+    node = _role_node(a, role)
+    _require(action.from_node <= sheet.node(node), "stones", f"{name} has only {sheet.node(node)} stone(s) on {node.title()}")
+    _require(action.from_think <= sheet.node("think"), "stones", f"{name} has only {sheet.node('think')} stone(s) on Think")
+    node_total = a.node_spent[seat] + action.from_node
+    think_total = a.think_spent[seat] + action.from_think
+    _require(
+        think_total <= node_total,
+        "think",
+        f"Think gives up to as many stones as spent from {node.title()}: {name} would spend {think_total} from Think against {node_total}",
+    )
+    seen: set[str] = set()
+    total = action.from_node + action.from_think
+    for use in action.memes:
+        _require(isinstance(use, Use), "involve", "each involved meme names a branch")
+        _require(use.branch in _BRANCH_INDEX, "involve", f"{use.branch!r} is not a branch of the sheet")
+        _require(use.branch not in seen, "involve", f"{use.branch} is involved twice in one spend")
+        seen.add(use.branch)
+        meme = sheet.meme(use.branch)
+        _require(meme is not None, "involve", f"{name}'s {use.branch} is an empty branch")
+        assert meme is not None
+        _require(
+            may_involve(state, seat, role, use.branch),
+            "involve",
+            f"{_quote(meme.text, meme.holder)} is a {state.setup.branch_type(use.branch)} meme: "
+            + _involve_hint(a, role),
+        )
+        _require(
+            not any(mid == meme.id and number != a.number for mid, number in state.involved),
+            "once per turn",
+            f"{_quote(meme.text, meme.holder)} was already involved in another action this turn",
+        )
+        _require(_is_int(use.bonus) and use.bonus in (0, 1), "bonus", "an involved meme gives at most one bonus stone")
+        _require(_is_int(use.stones) and use.stones >= 0, "involve", "stones are counted in whole numbers from 0")
+        if use.bonus:
+            _require(meme.bonus > 0, "bonus", f"{_quote(meme.text, meme.holder)} has no bonus stone left this chapter")
+            _require(
+                meme.id not in state.bonus_taken,
+                "bonus",
+                f"{_quote(meme.text, meme.holder)} has already given a bonus stone this turn (one per player's turn)",
+            )
+        _require(use.stones <= meme.stones, "involve", f"{_quote(meme.text, meme.holder)} has only {meme.stones} stone(s) on it")
+        _require(use.bonus + use.stones > 0, "involve", f"involving {use.branch} spends nothing")
+        total += use.bonus + use.stones
+    _require(total > 0, "empty spend", "a spend puts at least one stone in")
+
+
+def _involve_hint(a: Attempt, role: str) -> str:
+    if role == "actor":
+        return "a Create action involves coiled memes" if a.kind == "create" else "a Spread involves leaf memes and the spread meme's instances"
+    if role == "connect":
+        return "connecting involves coiled memes"
+    return "defending involves leaf memes (and, for the target's owner, memes of the target's holder)"
+
+
+def _check_move(state: State, seat: int, action: Move) -> None:
+    _check_action_slot(state, seat, "a Move action")
+    _require(isinstance(action.steps, tuple) and len(action.steps) > 0, "move", "a Move action moves at least one stone")
+    sheet = state.sheets[seat]
+    leaving: Counter[str] = Counter()
+    for step in action.steps:
+        _require(isinstance(step, Step), "move", "each step names a source, a target and a number of stones")
+        _require(step.source in PLACES and step.target in PLACES, "move", f"{step.source!r} -> {step.target!r} is not on the sheet")
+        _require(_is_int(step.stones) and step.stones > 0, "move", "each step moves one or more stones")
+        _require(
+            adjacent(step.source, step.target),
+            "move",
+            f"{step.source} -> {step.target} is not one step: stones move branch <-> its hub and hub <-> Think",
+        )
+        for place in (step.source, step.target):
+            if place in _BRANCH_INDEX:
+                _require(sheet.meme(place) is not None, "move", f"{place} is an empty branch")
+        leaving[step.source] += step.stones
+    for place, count in leaving.items():
+        _require(
+            count <= sheet.stones_at(place),
+            "move",
+            f"{count} stone(s) cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)",
+        )
+
+
+def check(state: State, action: Action) -> None:
+    """Raise RuleError when `action` is not allowed now; the state is never changed."""
+    if state.over:
+        raise RuleError("game over", "the game is over")
+    if isinstance(action, Roll):
+        _phase(state, ("roll",), "rolling the dice")
+        _require(
+            isinstance(action.dice, tuple) and len(action.dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in action.dice),
+            "dice",
+            "a roll is two dice of 1-6",
+        )
+        return
+    if isinstance(action, Rerolled):
+        _phase(state, ("rerolling",), "re-rolling a die")
+        assert state.attempt is not None
+        _require(action.die == state.attempt.rerolling, "dice", f"die {state.attempt.rerolling} is the one being re-rolled")
+        _require(_is_int(action.value) and 1 <= action.value <= 6, "dice", "a die shows 1-6")
+        return
+    if not isinstance(action, Told):
+        raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
+    seat = _seat(state, action)
+    _check_narration(action)
+    name = state.names[seat]
+    if isinstance(action, Place):
+        _phase(state, ("place",), "placing starting stones")
+        _require(not state.sheets[seat].placed, "setup", f"{name} has already placed the starting stones")
+        _check_places(state, seat, action.place, state.setup.start_stones, nodes_only=True)
+        return
+    if isinstance(action, Write):
+        _phase(state, ("setting",), "writing a setting-round meme")
+        _their_turn(state, seat, state.turn, "the setting round")
+        _require(action.branch in _BRANCH_INDEX, "branch", f"{action.branch!r} is not a branch of the sheet")
+        sheet = state.sheets[seat]
+        _require(sheet.meme(action.branch) is None, "branch", f"{action.branch} is already filled")
+        text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
+        holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
+        for branch, meme in sheet.memes():
+            kind = state.setup.branch_type(branch)
+            _require(
+                state.setup.branch_type(action.branch) != kind,
+                "setting round",
+                f"{name} has written a {kind} meme already: the second is {LEAF if kind == COILED else COILED}",
+            )
+            _require(
+                not (meme.key == meme_key(text) and meme.holder_key == meme_key(holder)),
+                "setting round",
+                f"{holder} already holds '{text}' on {name}'s sheet",
+            )
+        return
+    if isinstance(action, Title):
+        _phase(state, ("title",), "announcing a chapter")
+        _their_turn(state, seat, state.starter, "announcing the chapter")
+        _check_text(action.title, "title", "chapter title", MAX_TEXT)
+        return
+    if isinstance(action, TurnStones):
+        _phase(state, ("turn-start",), "placing the turn's stones")
+        _their_turn(state, seat, state.turn, "placing the turn's stones")
+        _check_places(state, seat, action.place, TURN_STONES, nodes_only=False)
+        return
+    if isinstance(action, Gain):
+        _check_action_slot(state, seat, "a Gain action")
+        _check_places(state, seat, action.place, GAIN_STONES, nodes_only=False)
+        return
+    if isinstance(action, Move):
+        _check_move(state, seat, action)
+        return
+    if isinstance(action, (Create, Spread)):
+        _check_meme_action(state, seat, action)
+        return
+    if isinstance(action, PlotUnfinished):
+        _phase(state, ("turn",), "declaring the plot unfinished")
+        _their_turn(state, seat, state.turn, "declaring the plot unfinished")
+        _require(seat == state.starter, "plot unfinished", f"only the chapter's starter ({state.names[state.starter or 0]}) may declare its plot unfinished")
+        _require(not state.plot_declared, "plot unfinished", "the plot was already declared unfinished this chapter")
+        return
+    if isinstance(action, EndTurn):
+        _phase(state, ("turn",), "ending the turn")
+        _their_turn(state, seat, state.turn, "ending the turn")
+        return
+    if isinstance(action, _Spend):
+        _check_spend(state, seat, action)
+        return
+    if isinstance(action, Pass):
+        a = state.attempt
+        _phase(state, ("stake", "respond", "reroll"), "passing")
+        assert a is not None
+        if state.phase == "stake":
+            _their_turn(state, seat, a.actor, "closing phase 1")
+        elif state.phase == "respond":
+            _require(not a.passed[seat], "pass", f"{name} has passed already; the table waits on the others")
+        else:
+            _require(state.sheets[seat].seeds > 0, "pass", f"{name} holds no seeds: the roll does not wait on them")
+            _require(not a.passed[seat], "pass", f"{name} has let the roll stand already")
+        return
+    if isinstance(action, SpendSeed):
+        _phase(state, ("reroll",), "spending a seed")
+        _require(state.sheets[seat].seeds > 0, "seeds", f"{name} has no red seeds left")
+        _require(_is_int(action.die) and action.die in (0, 1), "seeds", "a seed re-rolls die 0 or die 1")
+        return
+    if isinstance(action, Conclude):
+        _phase(state, ("outcome",), "concluding a meme action")
+        a = state.attempt
+        assert a is not None
+        _their_turn(state, seat, a.actor, "concluding the meme action")
+        _require(_is_int(action.from_hub) and action.from_hub >= 0, "new meme", "stones are counted in whole numbers from 0")
+        if a.success:
+            sheet = state.sheets[seat]
+            _require(action.branch in _BRANCH_INDEX, "new meme", "the new meme goes on an empty branch: name one")
+            assert action.branch is not None
+            _require(sheet.meme(action.branch) is None, "new meme", f"{action.branch} is not empty")
+            hub = hub_of(action.branch)
+            _require(action.from_hub <= sheet.node(hub), "new meme", f"{name} has only {sheet.node(hub)} stone(s) on {hub.title()} to move onto the new meme")
+        else:
+            _require(action.branch is None and action.from_hub == 0, "outcome", "the action failed: no meme is written")
+        return
+    raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
+
+
+# -- playing ------------------------------------------------------------------------------------
+
+
+def play(state: State, action: Action) -> State:
+    """The state after a checked action."""
+    if isinstance(action, Roll):
+        return _rolled(state, action.dice)
+    if isinstance(action, Rerolled):
+        a = state.attempt
+        assert a is not None
+        dice = _set(a.dice, action.die, action.value)
+        state = replace(state, attempt=replace(a, dice=dice, rerolling=None))
+        state = _say(state, f"Die {action.die + 1} comes up {action.value}: the dice show {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.")
+        return _await_seeds(state)
+    seat = action.seat
+    assert seat is not None
+    name = state.names[seat]
+    sheet = state.sheets[seat]
+    if isinstance(action, Place):
+        sheet = replace(_gain(sheet, action.place), placed=True)
+        state = _with_sheet(state, seat, sheet)
+        state = _say(state, f"{name} places the starting stones: {_describe_places(action.place)}.")
+        state = _narrate(state, action)
+        return _begin_setting(state) if all(s.placed for s in state.sheets) else state
+    if isinstance(action, Write):
+        text, holder = clean(action.text), clean(action.holder)
+        meme = Meme(id=state.next_id, text=text, holder=holder, stones=0, bonus=0, chapter=0)
+        sheet = _set_meme(sheet, action.branch, meme)
+        sheet = _gain(sheet, [action.branch])
+        state = replace(_with_sheet(state, seat, sheet), next_id=state.next_id + 1)
+        state = _narrate(state, action)
+        state = _tell(state, seat, "outcome", f"{name} writes {_quote(text, holder)} on a {state.setup.branch_type(action.branch)} branch ({action.branch}).")
+        if sheet.filled < 2:
+            return state
+        if seat + 1 < state.n:
+            return replace(state, turn=seat + 1)
+        return _begin_chapter(replace(state, turn=None))
+    if isinstance(action, Title):
+        title = clean(action.title)
+        state = replace(state, title=title, titles=state.titles + (title,))
+        state = _tell(state, seat, "title", f"Chapter {state.chapter + 1}: {title}")
+        state = _narrate(state, action)
+        return _begin_turn(state, state.chapter_order()[0])
+    if isinstance(action, TurnStones):
+        state = _with_sheet(state, seat, _gain(sheet, action.place))
+        state = replace(state, phase="turn")
+        state = _say(state, f"{name} places the turn's stones: {_describe_places(action.place)}.")
+        return _narrate(state, action)
+    if isinstance(action, Gain):
+        state = _with_sheet(state, seat, _gain(sheet, action.place))
+        state = replace(state, actions_taken=state.actions_taken + 1, last_failed=None)
+        state = _say(state, f"{name} gains {GAIN_STONES} stones: {_describe_places(action.place)}.")
+        return _narrate(state, action)
+    if isinstance(action, Move):
+        for step in action.steps:
+            sheet = _add_at(_add_at(sheet, step.source, -step.stones), step.target, step.stones)
+        state = _with_sheet(state, seat, sheet)
+        state = replace(state, actions_taken=state.actions_taken + 1, last_failed=None)
+        moved = ", ".join(f"{s.stones} {s.source} -> {s.target}" for s in action.steps)
+        state = _say(state, f"{name} moves stones: {moved}.")
+        return _narrate(state, action)
+    if isinstance(action, (Create, Spread)):
+        return _announce(state, seat, action)
+    if isinstance(action, PlotUnfinished):
+        state = _with_sheet(state, seat, _gain(sheet, ["create"] * PLOT_STONES))
+        state = replace(state, plot_declared=True)
+        state = _say(state, f"{name} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.")
+        return _narrate(state, action)
+    if isinstance(action, EndTurn):
+        state = _narrate(state, action)
+        state = _say(state, f"{name} ends the turn.")
+        return _end_turn(state)
+    if isinstance(action, _Spend):
+        return _spend(state, seat, action)
+    if isinstance(action, Pass):
+        return _pass(state, seat, action)
+    if isinstance(action, SpendSeed):
+        a = state.attempt
+        assert a is not None
+        sheet = replace(sheet, seeds=sheet.seeds - 1)
+        state = _with_sheet(state, seat, sheet)
+        seeds_spent = _set(a.seeds_spent, seat, a.seeds_spent[seat] + 1)
+        state = replace(state, phase="rerolling", attempt=replace(a, rerolling=action.die, seeds_spent=seeds_spent))
+        state = _narrate(state, action)
+        return _say(state, f"{name} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]}).")
+    if isinstance(action, Conclude):
+        return _conclude(state, seat, action)
+    raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
+
+
+def _announce(state: State, seat: int, action: Create | Spread) -> State:
+    name = state.names[seat]
+    text, holder = clean(action.text), clean(action.holder)
+    target_id = None
+    targeted = state.targeted
+    if action.target is not None:
+        meme = state.sheets[action.target.seat].meme(action.target.branch)
+        assert meme is not None
+        target_id = meme.id
+        targeted = targeted | {(seat, meme.id)}
+    n = state.n
+    number = state.actions_taken + 1
+    attempt = Attempt(
+        kind=action.kind,
+        actor=seat,
+        text=text,
+        holder=holder,
+        target=action.target,
+        target_id=target_id,
+        number=number,
+        node_spent=(0,) * n,
+        think_spent=(0,) * n,
+        sides=_set(("",) * n, seat, "actor"),
+        passed=(False,) * n,
+        seeds_spent=(0,) * n,
+    )
+    state = replace(state, phase="stake", attempt=attempt, targeted=targeted, actions_taken=number, last_failed=None)
+    verb = "create" if action.kind == "create" else "spread"
+    line = f"{name} tries to {verb} {_quote(text, holder)}"
+    if action.target is not None:
+        victim = state.sheets[action.target.seat].meme(action.target.branch)
+        assert victim is not None
+        line += f", replacing {state.names[action.target.seat]}'s {_quote(victim.text, victim.holder)}"
+    state = _tell(state, seat, "outcome", line + ".")
+    return _narrate(state, action)
+
+
+def _spend(state: State, seat: int, action: _Spend) -> State:
+    a = state.attempt
+    assert a is not None
+    role = _role(action)
+    node = _role_node(a, role)
+    sheet = state.sheets[seat]
+    sheet = _add_node(sheet, node, -action.from_node)
+    sheet = _add_node(sheet, "think", -action.from_think)
+    own = action.from_node + action.from_think
+    bonus = 0
+    weighted = 0
+    involved = set(state.involved)
+    bonus_taken = set(state.bonus_taken)
+    parts = []
+    if action.from_node:
+        parts.append(f"{action.from_node} from {node.title()}")
+    if action.from_think:
+        parts.append(f"{action.from_think} from Think")
+    for use in action.memes:
+        meme = sheet.meme(use.branch)
+        assert meme is not None
+        sheet = _set_meme(sheet, use.branch, replace(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus))
+        own += use.stones
+        bonus += use.bonus
+        involved.add((meme.id, a.number))
+        if use.bonus:
+            bonus_taken.add(meme.id)
+        count = use.stones + use.bonus
+        if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
+            weighted += count
+        what = " and ".join(p for p in (f"{use.bonus} bonus" if use.bonus else "", f"{use.stones} own" if use.stones else "") if p)
+        parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
+    sheet = replace(sheet, spent=sheet.spent + own)
+    stones = own + bonus
+    if role == "defend":
+        removed = stones + (TARGET_WEIGHT - 1) * weighted
+        pool = max(0, a.pool - removed)
+    else:
+        removed = 0
+        pool = a.pool + stones
+    sides = a.sides if role == "actor" else _set(a.sides, seat, role)
+    attempt = replace(
+        a,
+        pool=pool,
+        pools=a.pools + (pool,),
+        node_spent=_set(a.node_spent, seat, a.node_spent[seat] + action.from_node),
+        think_spent=_set(a.think_spent, seat, a.think_spent[seat] + action.from_think),
+        sides=sides,
+        passed=(False,) * state.n,
+    )
+    state = replace(_with_sheet(state, seat, sheet), attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
+    name = state.names[seat]
+    spent = ", ".join(parts)
+    if role == "defend":
+        extra = f" (the target's {weighted} count double)" if weighted else ""
+        line = f"{name} defends with {stones} stone(s): {spent}, removing {removed}{extra}. The pool is {pool}."
+    elif role == "connect":
+        line = f"{name} connects with {stones} stone(s): {spent}. The pool is {pool}."
+    else:
+        line = f"{name} stakes {stones} stone(s): {spent}. The pool is {pool}."
+    state = _say(state, line)
+    return _narrate(state, action)
+
+
+def _pass(state: State, seat: int, action: Pass) -> State:
+    a = state.attempt
+    assert a is not None
+    name = state.names[seat]
+    state = _narrate(state, action)
+    if state.phase == "stake":
+        state = replace(state, phase="respond", attempt=replace(a, passed=(False,) * state.n))
+        return _say(state, f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more.")
+    passed = _set(a.passed, seat, True)
+    a = replace(a, passed=passed)
+    state = replace(state, attempt=a)
+    if not all(passed):
+        return state
+    if state.phase == "respond":
+        state = replace(state, phase="roll")
+        return _say(state, f"Nobody spends more: {a.pool} stone(s) in the pool. The dice roll.")
+    return _resolve(state)
+
+
+def _rolled(state: State, dice: tuple[int, ...]) -> State:
+    a = state.attempt
+    assert a is not None
+    state = replace(state, attempt=replace(a, dice=tuple(dice), first_dice=tuple(dice)))
+    state = _say(state, f"{state.names[a.actor]} rolls {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.")
+    return _await_seeds(state)
+
+
+def _await_seeds(state: State) -> State:
+    """After a roll or a re-roll: everyone holding seeds decides again; the roll stands when none re-rolls."""
+    a = state.attempt
+    assert a is not None
+    a = replace(a, passed=tuple(s.seeds == 0 for s in state.sheets), rerolling=None)
+    state = replace(state, attempt=a, phase="reroll")
+    return _resolve(state) if all(a.passed) else state
+
+
+def wins(pool: int, total: int) -> bool:
+    """Does a roll `total` succeed against `pool`? 11 and 12 always fail."""
+    return total < ALWAYS_FAILS and total <= pool
+
+
+def _resolve(state: State) -> State:
+    a = state.attempt
+    assert a is not None
+    success = wins(a.pool, a.total)
+    a = replace(a, success=success)
+    state = replace(state, attempt=a, phase="outcome")
+    name = state.names[a.actor]
+    what = f"{a.dice[0]} + {a.dice[1]} = {a.total} against a pool of {a.pool}"
+    if success:
+        line = f"The roll stands at {what}: {name}'s {a.kind} of {_quote(a.text, a.holder)} succeeds."
+    else:
+        why = " (11 and 12 always fail)" if a.total >= ALWAYS_FAILS else ""
+        line = f"The roll stands at {what}{why}: {name}'s {a.kind} of {_quote(a.text, a.holder)} fails."
+        state = replace(state, last_failed=(a.kind, a.key, a.holder_key))
+    return _tell(state, None, "outcome", line)
+
+
+def _conclude(state: State, seat: int, action: Conclude) -> State:
+    a = state.attempt
+    assert a is not None
+    name = state.names[seat]
+    connected = tuple(s for s in range(state.n) if a.sides[s] == "connect")
+    defended = tuple(s for s in range(state.n) if a.sides[s] == "defend")
+    state = _narrate(state, action)
+    branch = None
+    if a.success:
+        branch = action.branch
+        assert branch is not None
+        sheet = state.sheets[seat]
+        hub = hub_of(branch)
+        meme = Meme(
+            id=state.next_id,
+            text=a.text,
+            holder=a.holder,
+            stones=NEW_MEME_STONES + action.from_hub,
+            bonus=BONUS_STONES,
+            chapter=state.chapter + 1,
+        )
+        sheet = _add_node(sheet, hub, -action.from_hub)
+        sheet = _set_meme(sheet, branch, meme)
+        sheet = replace(sheet, gained=sheet.gained + NEW_MEME_STONES)
+        state = replace(_with_sheet(state, seat, sheet), next_id=state.next_id + 1)
+        moved = f", moving {action.from_hub} from {hub.title()} onto it" if action.from_hub else ""
+        state = _tell(state, seat, "outcome", f"{name} writes {_quote(a.text, a.holder)} on {branch}{moved}.")
+        if a.target is not None:
+            owner = state.sheets[a.target.seat]
+            victim = owner.meme(a.target.branch)
+            if victim is not None and victim.id == a.target_id:
+                owner = _set_meme(owner, a.target.branch, None)
+                owner = _add_node(owner, hub_of(a.target.branch), victim.stones)
+                owner = replace(owner, crossed=owner.crossed + (Crossed(a.target.branch, victim.text, victim.holder, seat, state.chapter + 1),))
+                state = _with_sheet(state, a.target.seat, owner)
+                state = _tell(
+                    state,
+                    a.target.seat,
+                    "outcome",
+                    f"{state.names[a.target.seat]} crosses off {_quote(victim.text, victim.holder)}; its {victim.stones} stone(s) go to {hub_of(a.target.branch).title()}.",
+                )
+        for s in connected:
+            state = _with_sheet(state, s, _gain(state.sheets[s], ["think"] * CONNECT_REWARD))
+        if connected:
+            state = _say(state, f"{seats_text(state.names, connected)} connected: +{CONNECT_REWARD} stones on Think each.")
+    record = Outcome(
+        chapter=state.chapter + 1,
+        actor=seat,
+        kind=a.kind,
+        text=a.text,
+        holder=a.holder,
+        target=a.target,
+        pools=a.pools,
+        pool=a.pool,
+        first_dice=a.first_dice,
+        dice=a.dice,
+        success=bool(a.success),
+        connected=connected,
+        defended=defended,
+        seeds_spent=a.seeds_spent,
+        branch=branch,
+    )
+    state = replace(state, outcomes=state.outcomes + (record,), attempt=None, phase="turn")
+    full = [s for s in range(state.n) if state.sheets[s].filled == len(BRANCHES)]
+    if full:
+        return _end(state, f"{seats_text(state.names, full)} filled all {len(BRANCHES)} branches")
+    return state
+
+
+def chance(state: State, rng: random.Random) -> Action | None:
+    if state.phase == "roll":
+        return Roll(dice=(rng.randint(1, 6), rng.randint(1, 6)))
+    if state.phase == "rerolling" and state.attempt is not None and state.attempt.rerolling is not None:
+        return Rerolled(die=state.attempt.rerolling, value=rng.randint(1, 6))
+    return None
+
+
+def hides(state: State, action: Action) -> bool:
+    """Nothing is hidden in Dangerous Ideas; only the dice (chance) cannot be taken back."""
+    return action.chance
+
+
+# -- score ----------------------------------------------------------------------------------------
+
+
+def sheet_score(sheet: Sheet) -> int:
+    """Group memes by text: a group of 1 scores 4, a group of k >= 2 scores 4 + k."""
+    groups = Counter(m.key for m in sheet.branches if m)
+    return sum(UNIQUE_POINTS if k == 1 else UNIQUE_POINTS + k for k in groups.values())
+
+
+def scores(state: State) -> tuple[int, ...]:
+    return tuple(sheet_score(s) for s in state.sheets)
+
+
+def tiebreaks(state: State) -> tuple[int, ...]:
+    """Own stones on the sheet plus unspent seeds."""
+    return tuple(s.stones + s.seeds for s in state.sheets)
+
+
+def standings(state: State) -> list[tuple[int, int, int]]:
+    """(rank, seat, score), best first; ties broken by stones + seeds, then shared."""
+    points, ties = scores(state), tiebreaks(state)
+    order = sorted(range(state.n), key=lambda s: (-points[s], -ties[s], s))
+    table: list[tuple[int, int, int]] = []
+    for i, seat in enumerate(order):
+        prev = order[i - 1] if i else None
+        same = prev is not None and (points[prev], ties[prev]) == (points[seat], ties[seat])
+        table.append((table[-1][0] if same else i + 1, seat, points[seat]))
+    return table
+
+
+# -- the story ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One chapter of the transcript (the setting round is chapter 0)."""
+
+    chapter: int
+    heading: str
+    lines: tuple[str, ...]
+
+
+def transcript(state: State) -> list[Passage]:
+    """The story so far: chapter titles, narrations and outcomes, grouped by chapter."""
+    grouped: dict[int, list[str]] = {0: []}
+    for line in state.story:
+        lines = grouped.setdefault(line.chapter, [])
+        if line.kind == "title":
+            continue
+        if line.kind == "narration" and line.seat is not None:
+            lines.append(f"{state.names[line.seat]}: {line.text}")
+        else:
+            lines.append(line.text)
+    passages = []
+    for k in sorted(grouped):
+        if k == 0:
+            heading = "The setting"
+        else:
+            title = state.titles[k - 1] if k - 1 < len(state.titles) else ""
+            heading = f"Chapter {k}: {title}" if title else f"Chapter {k}"
+        passages.append(Passage(k, heading, tuple(grouped[k])))
+    return passages
+
+
+def transcript_text(state: State) -> str:
+    """The transcript as plain text, a heading and its lines per chapter."""
+    blocks = []
+    for p in transcript(state):
+        blocks.append("\n".join([p.heading, *(f"  {line}" for line in p.lines)]))
+    return "\n\n".join(blocks)
+
+
+# -- what each seat sees ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class View:
+    """What a seat sees. Nothing in Dangerous Ideas is hidden: every seat gets the same."""
+
+    seat: int | None
+    phase: Phase
+    chapter: int
+    chapters: int
+    title: str
+    starter: int | None
+    turn: int | None
+    actions_left: int
+    sheets: tuple[Sheet, ...]
+    attempt: Attempt | None
+    #: the actor's chance of success now, spending their own seeds wisely.
+    odds: Fraction | None
+    waiting_for: tuple[int, ...]
+    scores: tuple[int, ...]
+    log: tuple[str, ...]
+    ended: str
+    standings: tuple[tuple[int, int, int], ...] = field(default=())
+
+
+def view_for(state: State, seat: int | None) -> View:
+    """Everything, for any seat: stones, memes, stakes and dice are public in this game."""
+    a = state.attempt
+    odds = None
+    if a is not None and state.phase in ("stake", "respond", "roll"):
+        odds = success_chance(a.pool, state.sheets[a.actor].seeds)
+    return View(
+        seat=seat,
+        phase=state.phase,
+        chapter=state.chapter + 1,
+        chapters=state.setup.chapter_count,
+        title=state.title,
+        starter=state.starter,
+        turn=state.turn,
+        actions_left=state.actions_left,
+        sheets=state.sheets,
+        attempt=a,
+        odds=odds,
+        waiting_for=state.waiting_for(),
+        scores=scores(state),
+        log=tuple(e.text for e in state.log if e.visible(seat)),
+        ended=state.ended,
+        standings=tuple(standings(state)),
+    )
+
+
+# -- exact odds -----------------------------------------------------------------------------------
+
+_FACES = range(1, 7)
+
+
+def _clamp_pool(pool: int) -> int:
+    return max(0, min(pool, ALWAYS_FAILS - 1))
+
+
+@lru_cache(maxsize=None)
+def _after(pool: int, a: int, b: int, seeds: int) -> Fraction:
+    """Chance of success from dice (a, b) with `seeds` left, re-rolling wisely."""
+    if wins(pool, a + b):
+        return Fraction(1)
+    if seeds <= 0:
+        return Fraction(0)
+    return max(_reroll(pool, a, b, 0, seeds), _reroll(pool, a, b, 1, seeds))
+
+
+def _reroll(pool: int, a: int, b: int, die: int, seeds: int) -> Fraction:
+    """Chance of success when die `die` of (a, b) is re-rolled now (using one of `seeds`)."""
+    if die == 0:
+        return sum((_after(pool, v, b, seeds - 1) for v in _FACES), Fraction(0)) / 6
+    return sum((_after(pool, a, v, seeds - 1) for v in _FACES), Fraction(0)) / 6
+
+
+def _check_odds_args(pool: int, seeds: int) -> None:
+    _require(_is_int(pool), "odds", "the pool is a whole number of stones")
+    _require(_is_int(seeds) and 0 <= seeds <= 50, "odds", "seeds are a whole number from 0 to 50")
+
+
+@lru_cache(maxsize=None)
+def success_chance(pool: int, seeds: int = 0) -> Fraction:
+    """Exact chance a meme action succeeds against `pool` when the actor spends up to `seeds`
+    red seeds wisely (each re-rolls one die of their choice, only while the roll fails).
+
+    Other players' seeds are not counted: they could re-roll a success away.
+    """
+    _check_odds_args(pool, seeds)
+    p = _clamp_pool(pool)
+    return sum((_after(p, a, b, seeds) for a in _FACES for b in _FACES), Fraction(0)) / 36
+
+
+def seed_advice(pool: int, dice: tuple[int, int], seeds: int) -> tuple[int | None, Fraction, Fraction]:
+    """(die to re-roll or None, chance if that die is re-rolled, chance if the roll stands).
+
+    The re-roll chance assumes the actor goes on spending the other `seeds - 1` wisely. The
+    die is None when standing is at least as good (the roll already succeeds) or no seed is
+    left; with no seed the re-roll chance is the standing chance.
+    """
+    _check_odds_args(pool, seeds)
+    a, b = dice
+    _require(_is_int(a) and _is_int(b) and 1 <= a <= 6 and 1 <= b <= 6, "odds", "two dice of 1-6")
+    p = _clamp_pool(pool)
+    stands = Fraction(1 if wins(p, a + b) else 0)
+    if seeds <= 0:
+        return None, stands, stands
+    first, second = _reroll(p, a, b, 0, seeds), _reroll(p, a, b, 1, seeds)
+    die, best = (0, first) if first >= second else (1, second)
+    return (die if best > stands else None), best, stands
+
+
+def odds_report(pool: int, seeds: int = 0) -> dict[str, Any]:
+    """The numbers behind `playbook odds dangerous-ideas` as plain JSON-ready data."""
+    by_seeds = {}
+    for s in range(seeds + 1):
+        chance_ = success_chance(pool, s)
+        by_seeds[str(s)] = {"fraction": f"{chance_.numerator}/{chance_.denominator}", "probability": float(chance_)}
+    best = success_chance(pool, seeds)
+    return {
+        "game": "dangerous-ideas",
+        "pool": pool,
+        "seeds": seeds,
+        "success": {"fraction": f"{best.numerator}/{best.denominator}", "probability": float(best)},
+        "by_seeds_spent_at_most": by_seeds,
+        "note": "2d6 at or under the pool succeeds, 11 and 12 always fail; only the actor's seeds are counted.",
+    }
+
+
+# -- legal actions ------------------------------------------------------------------------------
+
+BOT_CAST: tuple[str, ...] = ("the Hero", "the Villain", "the Mentor", "the Trickster", "the Crowd")
+
+
+def _legal(state: State, action: Action) -> bool:
+    try:
+        check(state, action)
+    except RuleError:
+        return False
+    return True
+
+
+def _placements(state: State, seat: int, count: int, nodes_only: bool, limit: int) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = []
+    for combo in combinations_with_replacement(NODES, count):
+        out.append(combo)
+        if len(out) >= limit:
+            break
+    if not nodes_only:
+        for branch, _ in state.sheets[seat].memes():
+            out.append((branch,) * count)
+            if count > 1:
+                out.append((branch,) + ("think",) * (count - 1))
+    return out
+
+
+def _known_holders(state: State) -> list[str]:
+    seen: dict[str, str] = {}
+    for sheet in state.sheets:
+        for _, meme in sheet.memes():
+            seen.setdefault(meme.holder_key, meme.holder)
+    for holder in BOT_CAST[:3]:
+        seen.setdefault(meme_key(holder), holder)
+    return list(seen.values())
+
+
+def _targets(state: State, seat: int, holder: str) -> list[Ref]:
+    key = meme_key(holder)
+    out = []
+    for other, sheet in enumerate(state.sheets):
+        if other == seat:
+            continue
+        for branch, meme in sheet.memes():
+            if meme.holder_key == key and (seat, meme.id) not in state.targeted:
+                out.append(Ref(other, branch))
+    return out
+
+
+def _fresh_text(state: State, seat: int) -> str:
+    keys = state.sheets[seat].keys()
+    k = state.next_id
+    while meme_key(f"{state.names[seat]}'s truth {k}") in keys:
+        k += 1
+    return f"{state.names[seat]}'s truth {k}"
+
+
+def _spend_options(state: State, seat: int, cls: type[_Spend]) -> list[_Spend]:
+    a = state.attempt
+    if a is None:
+        return []
+    role = "actor" if cls is Stake else ("connect" if cls is Connect else "defend")
+    sheet = state.sheets[seat]
+    node = _role_node(a, role)
+    n, t = sheet.node(node), sheet.node("think")
+    room = a.node_spent[seat] - a.think_spent[seat]
+
+    def think_for(from_node: int) -> int:
+        return max(0, min(t, room + from_node))
+
+    uses = []
+    for branch, meme in sheet.memes():
+        if not may_involve(state, seat, role, branch):
+            continue
+        if any(mid == meme.id and number != a.number for mid, number in state.involved):
+            continue
+        bonus = 1 if meme.bonus > 0 and meme.id not in state.bonus_taken else 0
+        if bonus:
+            uses.append(Use(branch, bonus=1))
+        if meme.stones:
+            uses.append(Use(branch, bonus=bonus, stones=meme.stones))
+    options: list[_Spend] = []
+    if n:
+        for k in sorted({1, n}):
+            options.append(cls(seat=seat, from_node=k))
+            if think_for(k):
+                options.append(cls(seat=seat, from_node=k, from_think=think_for(k)))
+    elif think_for(0):
+        options.append(cls(seat=seat, from_think=think_for(0)))
+    for use in uses:
+        options.append(cls(seat=seat, memes=(use,)))
+    best: dict[str, Use] = {}
+    for use in uses:
+        if use.branch not in best or use.bonus + use.stones > best[use.branch].bonus + best[use.branch].stones:
+            best[use.branch] = use
+    bonuses = tuple(Use(u.branch, bonus=1) for u in best.values() if u.bonus)
+    if len(bonuses) > 1:
+        options.append(cls(seat=seat, memes=bonuses))
+    if n or best:
+        options.append(cls(seat=seat, from_node=n, from_think=think_for(n), memes=tuple(best.values())))
+    unique = list(dict.fromkeys(options))
+    return [o for o in unique if _legal(state, o)]
+
+
+def _move_options(state: State, seat: int) -> list[Move]:
+    sheet = state.sheets[seat]
+    options = []
+    filled = {b for b, _ in sheet.memes()}
+    for source in PLACES:
+        have = sheet.stones_at(source)
+        if not have:
+            continue
+        for target in PLACES:
+            if not adjacent(source, target) or (target in _BRANCH_INDEX and target not in filled):
+                continue
+            for k in sorted({1, have}):
+                options.append(Move(seat=seat, steps=(Step(source, target, k),)))
+    return options
+
+
+def _meme_options(state: State, seat: int, limit: int) -> list[Action]:
+    sheet = state.sheets[seat]
+    if not sheet.empty():
+        return []
+    holders = _known_holders(state)
+    options: list[Action] = []
+    text = _fresh_text(state, seat)
+    for holder in holders:
+        options.append(Create(seat=seat, text=text, holder=holder))
+        options += [Create(seat=seat, text=text, holder=holder, target=t) for t in _targets(state, seat, holder)]
+    texts: dict[str, str] = {}
+    for _, meme in sheet.memes():
+        texts.setdefault(meme.key, meme.text)
+    for key, mtext in texts.items():
+        for holder in holders:
+            if any(m.key == key and m.holder_key == meme_key(holder) for _, m in sheet.memes()):
+                continue
+            options.append(Spread(seat=seat, text=mtext, holder=holder))
+            options += [Spread(seat=seat, text=mtext, holder=holder, target=t) for t in _targets(state, seat, holder)]
+    return [o for o in options[:limit] if _legal(state, o)]
+
+
+def legal_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
+    """Legal actions for `seat` now. Free texts are suggested ("<name>'s truth <n>", holders
+    already in the story); placements, moves and stakes are offered in typical sizes, not as
+    every subset. Every action listed passes `check`.
+    """
+    if state.over or not 0 <= seat < state.n:
+        return []
+    phase = state.phase
+    sheet = state.sheets[seat]
+    options: list[Action] = []
+    if phase == "place":
+        if not sheet.placed:
+            options = [Place(seat=seat, place=p) for p in _placements(state, seat, state.setup.start_stones, True, limit)]
+    elif phase == "setting" and seat == state.turn:
+        done = sheet.filled
+        for branch in sheet.empty():
+            holder = BOT_CAST[(seat + done) % len(BOT_CAST)]
+            options.append(Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {done + 1}", holder=holder))
+    elif phase == "title" and seat == state.starter:
+        options = [Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")]
+    elif phase == "turn-start" and seat == state.turn:
+        options = [TurnStones(seat=seat, place=p) for p in _placements(state, seat, TURN_STONES, False, limit)]
+    elif phase == "turn" and seat == state.turn:
+        options.append(EndTurn(seat=seat))
+        options.append(PlotUnfinished(seat=seat))
+        if state.actions_taken < ACTIONS_PER_TURN:
+            options += [Gain(seat=seat, place=p) for p in _placements(state, seat, GAIN_STONES, False, 40)]
+            options += _move_options(state, seat)
+            options += _meme_options(state, seat, limit)
+    elif phase in ("stake", "respond") and state.attempt is not None:
+        a = state.attempt
+        if seat == a.actor:
+            options += _spend_options(state, seat, Stake)
+        elif phase == "respond":
+            if a.sides[seat] != "defend":
+                options += _spend_options(state, seat, Connect)
+            if a.sides[seat] != "connect":
+                options += _spend_options(state, seat, Defend)
+        options.append(Pass(seat=seat))
+    elif phase == "reroll":
+        options = [Pass(seat=seat), SpendSeed(seat=seat, die=0), SpendSeed(seat=seat, die=1)]
+    elif phase == "outcome" and state.attempt is not None and seat == state.attempt.actor:
+        if state.attempt.success:
+            for branch in sheet.empty():
+                have = sheet.node(hub_of(branch))
+                options += [Conclude(seat=seat, branch=branch, from_hub=k) for k in sorted({0, have})]
+        else:
+            options = [Conclude(seat=seat)]
+    return [o for o in dict.fromkeys(options) if _legal(state, o)]
+
+
+# -- bots ---------------------------------------------------------------------------------------
+
+Bot = Callable[[State, int, random.Random], Action]
+
+
+def random_bot(state: State, seat: int, rng: random.Random) -> Action:
+    """Any legal action: first a kind of action at random, then one of that kind."""
+    options = legal_actions(state, seat, limit=120)
+    by_kind: dict[str, list[Action]] = {}
+    for option in options:
+        by_kind.setdefault(option.kind, []).append(option)
+    kind = rng.choice(sorted(by_kind))
+    return rng.choice(by_kind[kind])
+
+
+def _leaders(state: State) -> set[int]:
+    points = scores(state)
+    top = max(points)
+    return {s for s in range(state.n) if points[s] == top}
+
+
+def sensible_bot(state: State, seat: int, rng: random.Random) -> Action:
+    """Plays for unique memes: stakes Create, creates often, defends the leader, connects cheaply."""
+    choice = _sensible(state, seat, rng)
+    if choice is not None and _legal(state, choice):
+        return choice
+    return random_bot(state, seat, rng)
+
+
+def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
+    phase = state.phase
+    sheet = state.sheets[seat]
+    a = state.attempt
+    if phase == "place":
+        n = state.setup.start_stones
+        create, think = (n * 3) // 7, (n * 2) // 7
+        rest = n - create - think
+        place = ("create",) * create + ("think",) * think + ("defend",) * (rest - rest // 2) + ("connect",) * (rest // 2)
+        return Place(seat=seat, place=place)
+    if phase == "setting":
+        written = {state.setup.branch_type(b) for b, _ in sheet.memes()}
+        want = LEAF if LEAF not in written else COILED
+        branch = next(b for b in sheet.empty() if state.setup.branch_type(b) == want)
+        return Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {sheet.filled + 1}", holder=rng.choice(BOT_CAST))
+    if phase == "title":
+        return Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")
+    if phase == "turn-start":
+        return TurnStones(seat=seat, place=("create", "think"))
+    if phase == "turn":
+        if seat == state.starter and not state.plot_declared:
+            return PlotUnfinished(seat=seat)
+        if state.actions_taken >= ACTIONS_PER_TURN:
+            return EndTurn(seat=seat)
+        coiled_bonus = sum(
+            1 for b, m in sheet.memes() if state.setup.branch_type(b) == COILED and m.bonus and m.id not in state.bonus_taken and not any(mid == m.id for mid, _ in state.involved)
+        )
+        create = sheet.node("create")
+        potential = create + min(sheet.node("think"), create) + coiled_bonus
+        if sheet.empty() and potential >= 6:
+            leaders = _leaders(state) - {seat}
+            holders = _known_holders(state)
+            rng.shuffle(holders)
+            text = _fresh_text(state, seat)
+            for holder in holders:
+                for target in _targets(state, seat, holder):
+                    if target.seat in leaders:
+                        option = Create(seat=seat, text=text, holder=holder, target=target)
+                        if _legal(state, option):
+                            return option
+            for holder in holders:
+                option = Create(seat=seat, text=text, holder=holder)
+                if _legal(state, option):
+                    return option
+        return Gain(seat=seat, place=("create", "create", "think"))
+    if phase in ("stake", "respond") and a is not None:
+        if seat == a.actor:
+            if a.pool < 7:
+                spends = _spend_options(state, seat, Stake)
+                if spends:
+                    return max(spends, key=_spend_size)
+            return Pass(seat=seat)
+        if phase == "stake" or a.sides[seat]:
+            return Pass(seat=seat)
+        threatened = a.target is not None and a.target.seat == seat
+        actor_leads = a.actor in _leaders(state)
+        if threatened or (actor_leads and seat not in _leaders(state)) or (actor_leads and sheet.node("defend") > 2):
+            defends = _spend_options(state, seat, Defend)
+            if defends and a.pool > 0:
+                return max(defends, key=_spend_size)
+        elif not actor_leads:
+            cheap = [c for c in _spend_options(state, seat, Connect) if c.from_node == 0 and c.from_think == 0 and all(u.stones == 0 for u in c.memes)]
+            if cheap:
+                return min(cheap, key=_spend_size)
+        return Pass(seat=seat)
+    if phase == "reroll" and a is not None:
+        winning = wins(a.pool, a.total)
+        if seat == a.actor and not winning:
+            die, chance_, _ = seed_advice(a.pool, (a.dice[0], a.dice[1]), sheet.seeds)
+            if die is not None and chance_ >= Fraction(1, 6):
+                return SpendSeed(seat=seat, die=die)
+        if seat != a.actor and winning and a.sides[seat] == "defend":
+            spoil = [(sum(1 for v in _FACES if wins(a.pool, a.total - a.dice[d] + v)), d) for d in (0, 1)]
+            kept, die = min(spoil)
+            if kept <= 3:
+                return SpendSeed(seat=seat, die=die)
+        return Pass(seat=seat)
+    if phase == "outcome" and a is not None:
+        if not a.success:
+            return Conclude(seat=seat)
+        branch = max(sheet.empty(), key=lambda b: (sheet.node(hub_of(b)) > 0, -_BRANCH_INDEX[b]))
+        return Conclude(seat=seat, branch=branch, from_hub=min(1, sheet.node(hub_of(branch))))
+    return None
+
+
+def _spend_size(spend: _Spend) -> int:
+    return spend.from_node + spend.from_think + sum(u.bonus + u.stones for u in spend.memes)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "sensible": sensible_bot}
+
+
+# -- the Rules object ---------------------------------------------------------------------------
+
+
+class _DangerousIdeas:
+    slug = "dangerous-ideas"
+    title = "Dangerous Ideas"
+    actions = ACTIONS
+    Setup = Setup
+
+    initial = staticmethod(initial)
+    check = staticmethod(check)
+    play = staticmethod(play)
+    chance = staticmethod(chance)
+    hides = staticmethod(hides)
+    view_for = staticmethod(view_for)
+    legal_actions = staticmethod(legal_actions)
+    scores = staticmethod(scores)
+    standings = staticmethod(standings)
+
+    @staticmethod
+    def setup_from_json(data: Any) -> Setup:
+        return setup_from_json(Setup, data)
+
+    @staticmethod
+    def waiting_for(state: State) -> tuple[int, ...]:
+        return state.waiting_for()
+
+    @staticmethod
+    def over(state: State) -> bool:
+        return state.over
+
+
+RULES = _DangerousIdeas()
+
+
+# -- the text's examples, replayed by the rules ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Example:
+    """A scripted stretch of play: the record (setup + actions, chance included) and states.
+
+    `Game(RULES, example.setup, seed, list(example.actions))` replays it exactly.
+    """
+
+    setup: Setup
+    actions: tuple[Action, ...]
+    #: (label, state after that step) for the steps worth showing.
+    steps: tuple[tuple[str, State], ...]
+    state: State
+    #: the pool after each labelled step (bears' example only).
+    pools: tuple[int, ...] = ()
+
+
+class _Script:
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.state = initial(setup)
+        self.actions: list[Action] = []
+        self.steps: list[tuple[str, State]] = []
+        self.pools: list[int] = []
+
+    def do(self, *actions: Action) -> State:
+        for action in actions:
+            check(self.state, action)
+            self.state = play(self.state, action)
+            self.actions.append(action)
+        return self.state
+
+    def mark(self, label: str, pool: bool = False) -> None:
+        self.steps.append((label, self.state))
+        if pool and self.state.attempt is not None:
+            self.pools.append(self.state.attempt.pool)
+
+    def everyone_passes(self) -> None:
+        phase = self.state.phase
+        while self.state.phase == phase and self.state.waiting_for():
+            self.do(Pass(seat=self.state.waiting_for()[0]))
+
+    def meme_action(self, announce: Action, stake: Stake, dice: tuple[int, int], branch: str | None) -> None:
+        """A quick scripted meme action: stake, nobody responds, forced dice, nobody re-rolls."""
+        actor = announce.seat
+        self.do(announce, stake, Pass(seat=actor))
+        self.everyone_passes()
+        self.do(Roll(dice=dice))
+        self.everyone_passes()
+        self.do(Conclude(seat=actor, branch=branch))
+
+    def example(self) -> Example:
+        return Example(self.setup, tuple(self.actions), tuple(self.steps), self.state, tuple(self.pools))
+
+
+GOLDILOCKS = ("Manifest Destiny", "Vegetarianism", "German Efficiency")
+MD, VEG, GE = 0, 1, 2
+
+_SETTING = (
+    (MD, "connect-1", "Humans will one day own the forest", "Goldilocks",
+     "Once upon a time there was a little girl named Goldilocks. Goldilocks knew that one day she and her family would own all of the dark forest that grew next to their cottage at the edge of the field."),
+    (MD, "probe-1", "The woods could use some good telegraph wires", "Goldilocks",
+     "She would often wander through the woods, imagining in her head where the new telegraph wires would go."),
+    (VEG, "connect-1", "Porridge for breakfast is healthy", "Mama Bear",
+     "In the forest lived three bears: Papa Bear, Mama Bear, and Baby Bear. Mama Bear always served her family porridge for breakfast, and never animal products like bacon and eggs."),
+    (VEG, "defend-1", "Bears are friends, not food", "Goldilocks",
+     "Goldilocks had seen the bears in the forest before, and had convinced her father not to hunt them, because she knew that bears are just like people."),
+    (GE, "probe-1", "Punctual exercise is an important part of the day", "Papa Bear",
+     "Papa Bear knew that exercise was healthy, so every day at exactly 9:00 in the morning, he would gather his family together and they would go for a walk."),
+    (GE, "connect-1", "Everything has its place", "Baby Bear",
+     "Baby Bear's job was to keep their house clean, and always knew exactly where everything was."),
+)  # fmt: skip
+
+#: starting stones: chosen so the bears' sidebar finds the stones it describes.
+_GOLDILOCKS_STONES = {
+    MD: ("think",) * 4 + ("create",) + ("connect",) * 2,
+    VEG: ("think",) * 3 + ("create",) * 4,
+    GE: ("think",) * 5 + ("defend",) + ("create",),
+}
+
+
+def _goldilocks_script() -> _Script:
+    script = _Script(Setup(names=GOLDILOCKS))
+    for seat in (MD, VEG, GE):
+        script.do(Place(seat=seat, place=_GOLDILOCKS_STONES[seat]))
+    for seat, branch, text, holder, narration in _SETTING:
+        script.do(Write(seat=seat, branch=branch, text=text, holder=holder, narration=narration))
+        script.mark(f"{GOLDILOCKS[seat]} writes '{text} - {holder}'")
+    return script
+
+
+def goldilocks_setup() -> Example:
+    """The setting-round sidebar: Goldilocks and the Three Bears, three players, six memes."""
+    return _goldilocks_script().example()
+
+
+def bears_example() -> Example:
+    """The bears' sidebars replayed by the rules: the pool goes 10, 8, 6, 4, 6; the roll 4 + 6,
+    the 6 re-rolled with a seed to 4, and 8 fails against 6.
+
+    (The text says 6 where German Efficiency's leaf meme brings the pool to 4, then 8 after
+    Vegetarianism connects, and has the 8 succeed. See docs/rules/dangerous-ideas.md.)
+
+    Chapter 1 is an invented prelude in which Vegetarianism, German Efficiency and Manifest
+    Destiny create the memes the sidebar needs; Chapter 2's title is the sidebar's, and German
+    Efficiency uses his 'punctual exercise' bonus once on his own turn before the sidebar.
+    """
+    s = _goldilocks_script()
+    s.do(Title(seat=MD, title="In Which Goldilocks Wanders Into The Woods"))
+    # Chapter 1 (Vegetarianism, German Efficiency, then the starter): three memes the sidebar uses.
+    prelude = (
+        (VEG, "Treat all living things with respect", "Baby Bear", "create-2"),
+        (GE, "Try everything once", "Goldilocks", "defend-1"),
+        (MD, "Important decisions should be made through democracy", "Mama Bear", "create-1"),
+    )
+    for seat, text, holder, branch in prelude:
+        s.do(TurnStones(seat=seat, place=("create", "create")))
+        s.meme_action(Create(seat=seat, text=text, holder=holder), Stake(seat=seat, from_node=2), (1, 1), branch)
+        s.do(EndTurn(seat=seat))
+    s.do(Title(seat=VEG, title="In Which The Bears Return To Find Their Porridge Eaten"))
+    # German Efficiency's turn: his 'punctual exercise' meme gives a bonus stone to a spread that fails.
+    s.do(TurnStones(seat=GE, place=("probe", "probe")))
+    s.meme_action(
+        Spread(seat=GE, text="Punctual exercise is an important part of the day", holder="Baby Bear"),
+        Stake(seat=GE, from_node=1, memes=(Use("probe-1", bonus=1),)),
+        (6, 6),
+        None,
+    )
+    s.do(EndTurn(seat=GE))
+    # The sidebar: Manifest Destiny's turn.
+    s.do(TurnStones(seat=MD, place=("probe", "probe")))
+    s.do(Move(seat=MD, steps=(Step("think", "probe", 4), Step("connect", "think", 2), Step("create", "create-1", 1))))
+    s.mark("Manifest Destiny moves her stones")
+    s.do(
+        Spread(
+            seat=MD,
+            text="Important decisions should be made through democracy",
+            holder="Papa Bear",
+            target=Ref(GE, "probe-1"),
+        ),
+        Stake(
+            seat=MD,
+            from_node=6,
+            from_think=2,
+            narration="When the three bears returned to their house, Papa Bear saw immediately that something was wrong. He stood in the doorway to their house, ready to make an autocratic announcement, when he paused. Perhaps the whole family should be involved? 'Gracious,' Papa Bear thought to himself. 'If this sort of thing can happen when we're away, perhaps getting exercise isn't as important as I supposed!'",
+        ),
+        Stake(
+            seat=MD,
+            memes=(Use("create-1", bonus=1, stones=1),),
+            narration="Mama Bear brushed past him into the house. Seeing the state of things and the look on Papa Bear's face, she declared, 'Something here is wrong. The best way to find out quickly will be if we all participate equally, and discuss things together before making hasty decisions. Papa Bear, what do you see?'",
+        ),
+        Pass(seat=MD),
+    )
+    s.mark("Phase 1: Manifest Destiny's pool", pool=True)
+    s.do(
+        Defend(
+            seat=GE,
+            memes=(Use("probe-1", bonus=1),),
+            narration="Papa Bear shook his head and flexed his muscles. 'Surely,' he thought, 'my exercise will have prepared me for this incursion, whatever it turns out to be.'",
+        )
+    )
+    s.mark("German Efficiency spends the target's bonus stone (it counts double)", pool=True)
+    s.do(
+        Defend(
+            seat=GE,
+            from_node=1,
+            from_think=1,
+            narration="Papa Bear grumbled at Mama Bear's suggestion. 'What I see is that someone has broken into our house, and has been eating from my bowl! We can all participate, but I should be the one to tell people what to do. The culprit could be escaping while we dither and discuss!'",
+        )
+    )
+    s.mark("German Efficiency spends 1 from Defend and 1 from Think", pool=True)
+    s.do(
+        Defend(
+            seat=GE,
+            memes=(Use("defend-1", bonus=1, stones=1),),
+            narration="Papa bear surveyed the house, mumbling to himself. He could clearly see that each of their bowls of porridge had been sampled, and could see disturbed furniture in the next room. Surely he could see how best to deal with the incursion, without having to discuss everything with his family ad nauseum first!",
+        )
+    )
+    s.mark("German Efficiency spends his leaf meme's bonus and own stone (the text says 6)", pool=True)
+    s.do(
+        Connect(
+            seat=VEG,
+            memes=(Use("connect-1", bonus=1), Use("create-2", bonus=1)),
+            narration="'Well, someone has been eating from my bowl, too, which shows that whoever it is at least knows the value of a good meal. You're being too harsh, Papa Bear--you clearly need my input to better see the big picture.' Then Baby Bear piped up, 'Someone's been eating from my bowl, and has eaten it all up! Whoever it is must be starving! Please, Papa Bear, can't we try to help?'",
+        )
+    )
+    s.mark("Vegetarianism connects with two bonus stones (the text says 8)", pool=True)
+    s.everyone_passes()
+    s.do(Roll(dice=(4, 6)))
+    s.mark("Manifest Destiny rolls 4 and 6")
+    s.do(SpendSeed(seat=MD, die=1), Rerolled(die=1, value=4))
+    s.mark("A seed re-rolls the 6: another 4")
+    s.everyone_passes()
+    s.do(
+        Conclude(
+            seat=MD,
+            narration="Papa Bear shook his head. 'I hear you both,' he sighed, 'but someone has to lead this family, and today it will be me.'",
+        )
+    )
+    s.mark("The roll of 8 stands against a pool of 6: the spread fails")
+    return s.example()
+
+
+# -- balance: many bot games ----------------------------------------------------------------------
+
+
+def simulate(
+    games: int,
+    seed: int,
+    bots: Sequence[str] = ("sensible", "sensible", "random", "random"),
+    setup: Setup | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Outcome statistics of `games` bot games; the same arguments give the same numbers.
+
+    One bot name per seat. `progress(done)` is called after each game.
+    """
+    from .core import Game, play_out, rng_for
+
+    unknown = [b for b in bots if b not in BOTS]
+    if unknown:
+        raise RuleError("bots", f"unknown bot {unknown[0]!r}; choose from {', '.join(BOTS)}")
+    setup = setup or Setup(names=tuple(f"{b} {i + 1}" for i, b in enumerate(bots)))
+    if len(bots) != setup.players:
+        raise RuleError("bots", f"{len(bots)} bots for {setup.players} seats")
+    players = [BOTS[b] for b in bots]
+    chapters: Counter[int] = Counter()
+    endings: Counter[str] = Counter()
+    winning: Counter[int] = Counter()
+    memes: Counter[int] = Counter()
+    wins_by: Counter[str] = Counter()
+    score_by: Counter[str] = Counter()
+    seats_of: Counter[str] = Counter(bots)
+    attempts = successes = replaced = targeted = 0
+    pool_sum = 0
+    for index in range(games):
+        state = play_out(Game(RULES, setup, seed + index), players, rng_for(seed, -1 - index)).state
+        chapters[state.chapter + 1] += 1
+        endings["full sheet" if "filled all" in state.ended else "last chapter"] += 1
+        table = standings(state)
+        winning[table[0][2]] += 1
+        winners = [s for rank, s, _ in table if rank == 1]
+        for seat in winners:
+            wins_by[bots[seat]] += 1 / len(winners)
+        for seat, sheet in enumerate(state.sheets):
+            memes[sheet.filled] += 1
+            score_by[bots[seat]] += sheet_score(sheet)
+        for o in state.outcomes:
+            attempts += 1
+            successes += o.success
+            pool_sum += o.pool
+            if o.target is not None:
+                targeted += 1
+                replaced += o.success
+        if progress is not None:
+            progress(index + 1)
+
+    def summary(counts: Counter[int]) -> dict[str, Any]:
+        values = sorted(counts.elements())
+        return {
+            "mean": round(sum(values) / len(values), 3) if values else None,
+            "min": values[0] if values else None,
+            "max": values[-1] if values else None,
+            "histogram": {str(k): counts[k] for k in sorted(counts)},
+        }
+
+    return {
+        "game": RULES.slug,
+        "games": games,
+        "seed": seed,
+        "bots": list(bots),
+        "chapters": setup.chapter_count,
+        "chapters_played": summary(chapters),
+        "endings": dict(endings.most_common()),
+        "winning_score": summary(winning),
+        "memes_per_sheet": summary(memes),
+        "meme_actions": {
+            "per_game": round(attempts / games, 3) if games else None,
+            "success_rate": round(successes / attempts, 4) if attempts else None,
+            "mean_pool": round(pool_sum / attempts, 3) if attempts else None,
+            "replacement_attempts": targeted,
+            "replacements": replaced,
+        },
+        "mean_score_per_seat_by_bot": {
+            name: round(score_by[name] / (games * seats_of[name]), 3) if games else None for name in sorted(seats_of)
+        },
+        "win_share_per_seat_by_bot": {
+            name: round(wins_by[name] / (games * seats_of[name]), 4) if games else None for name in sorted(seats_of)
+        },
+    }
