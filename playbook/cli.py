@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rules import leerdam, load_game, new_rule
+from rules import dangerous_ideas, leerdam, load_game, new_rule
 
 __all__ = ["main"]
 
 PRINT_GAMES = ("new-rule", "leerdam")
 #: games with bots, by slug: each module has BOTS, DEFAULT_BOTS and simulate().
-SIMULATED = {"new-rule": new_rule, "leerdam": leerdam}
+SIMULATED = {"new-rule": new_rule, "leerdam": leerdam, "dangerous-ideas": dangerous_ideas}
 
 
 class UsageError(Exception):
@@ -92,6 +92,17 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_odds(args: argparse.Namespace) -> int:
+    if args.game == "dangerous-ideas":
+        if args.pool is None:
+            raise UsageError("dangerous-ideas odds need --pool N")
+        report = dangerous_ideas.odds_report(args.pool, args.seeds)
+    else:
+        raise UsageError(f"no odds for {args.game}")
+    print(json.dumps(report, indent=2))
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     game = load_game(Path(args.file).read_bytes())
     rules, state = game.rules, game.state
@@ -141,6 +152,17 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one line of JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_simulate)
+
+    p = sub.add_parser(
+        "odds",
+        help="exact probabilities as JSON",
+        description="Exact odds, as a decimal and a fraction. dangerous-ideas: --pool N [--seeds S], "
+        "the chance a meme action succeeds when the actor spends up to S seeds wisely.",
+    )
+    p.add_argument("game", choices=["dangerous-ideas"], help="which game")
+    p.add_argument("--pool", type=int, help="dangerous-ideas: stones in the pool")
+    p.add_argument("--seeds", type=int, default=0, help="dangerous-ideas: seeds the actor may spend (default 0)")
+    p.set_defaults(run=_cmd_odds)
 
     p = sub.add_parser("replay", help="check a saved game and print its standings as JSON", description="Replay every move of a save file, refusing damaged or tampered files.")
     p.add_argument("file", metavar="FILE.json")

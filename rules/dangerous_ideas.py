@@ -2047,6 +2047,7 @@ def _spend_size(spend: _Spend) -> int:
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "sensible": sensible_bot}
+DEFAULT_BOTS = ("sensible", "sensible", "random", "random")
 
 
 # -- the Rules object ---------------------------------------------------------------------------
@@ -2295,7 +2296,7 @@ def bears_example() -> Example:
 def simulate(
     games: int,
     seed: int,
-    bots: Sequence[str] = ("sensible", "sensible", "random", "random"),
+    bots: Sequence[str] = DEFAULT_BOTS,
     setup: Setup | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:

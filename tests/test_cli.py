@@ -114,3 +114,15 @@ def test_leerdam_replay_simulate_and_print(capsys: pytest.CaptureFixture[str], t
     pdf = tmp_path / "leerdam.pdf"
     code, _, _ = run(capsys, "print", "leerdam", "--players", "7", "-o", str(pdf))
     assert code == 0 and "Village board" in "".join(p.extract_text() for p in PdfReader(pdf).pages)
+
+
+def test_dangerous_ideas_odds_and_simulation(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "dangerous-ideas", "--pool", "8", "--seeds", "1")
+    report = json.loads(out)
+    assert code == 0
+    assert report["by_seeds_spent_at_most"]["0"]["fraction"] == "13/18"  # 26 of 36 rolls are 8 or less
+    assert report["success"]["probability"] > report["by_seeds_spent_at_most"]["0"]["probability"]
+    code, _, err = run(capsys, "odds", "dangerous-ideas")
+    assert code == 2 and "--pool" in err
+    code, out, _ = run(capsys, "simulate", "dangerous-ideas", "--games", "2", "--seed", "1", "--json")
+    assert code == 0 and json.loads(out)["games"] == 2
