@@ -310,6 +310,8 @@ class YearSummary:
     flood: int
     dyke_after: int
     flooded: bool
+    #: the end-of-game die rolled after this year (None before year `end_check_from`).
+    end_roll: int | None = None
 
 
 @dataclass(frozen=True)
@@ -699,6 +701,7 @@ def play(state: State, action: Action) -> State:
     if isinstance(action, Flood):
         return _flood(state, action.strength)
     if isinstance(action, EndRoll):
+        state = replace(state, years=state.years[:-1] + (replace(state.years[-1], end_roll=action.die),))
         if action.die in state.setup.end_on:
             return _end(state, f"the end roll of {action.die} after year {state.year}")
         state = replace(state, log=_say(state, f"End roll {action.die}: the village carries on."))
@@ -800,6 +803,8 @@ class View:
     households: tuple[HouseholdView, ...]
     #: the revealed total this year (None before the reveal).
     total: int | None
+    #: the Dyke Condition when this year began, before the pledges moved it.
+    dyke_before: int
     #: deals the viewer may see: its own offers and every deal done.
     deals: tuple[Deal, ...]
     years: tuple[YearSummary, ...]
@@ -838,6 +843,7 @@ def view_for(state: State, seat: int | None) -> View:
         thresholds=thresholds(state.n),
         households=tuple(households),
         total=state.total,
+        dyke_before=state.dyke_before,
         deals=deals,
         years=state.years,
         log=tuple(e.text for e in state.log if e.visible(seat)),

@@ -14,7 +14,9 @@ before it reaches an HTML widget.
 from __future__ import annotations
 
 import base64
+import csv
 import html
+import io
 import random
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -40,8 +42,10 @@ __all__ = [
     "card",
     "chip",
     "close_tree",
+    "csv_text",
     "download_link",
     "esc",
+    "figure_png",
 ]
 
 #: One stylesheet for every dashboard, scoped to `.playbook-root`; sized for a projector.
@@ -85,14 +89,36 @@ def chip(text: str, background: str = "#e0e3ea", foreground: str = "#111") -> st
     return f'<span class="pb-chip" style="background:{background};color:{foreground}">{esc(text)}</span>'
 
 
-def download_link(text: str, filename: str, label: str = "Download save file") -> str:
+def download_link(text: str, filename: str, label: str = "Download save file", mime: str = "application/json") -> str:
     """An `<a download>` holding `text` as a data URI: Voila serves no local files."""
     data = base64.b64encode(text.encode("utf-8")).decode("ascii")
     return (
         f'<a class="pb-download-link" download="{esc(filename)}" '
-        f'href="data:application/json;charset=utf-8;base64,{data}" '
+        f'href="data:{esc(mime)};charset=utf-8;base64,{data}" '
         f'style="font-weight:600">⬇ {esc(label)}</a>'
     )
+
+
+def csv_text(rows: Sequence[Mapping[str, object]]) -> str:
+    """Rows of plain values as CSV text with a header (the first row's keys); None is blank."""
+    if not rows:
+        return ""
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({k: ("" if v is None else v) for k, v in row.items()} for row in rows)
+    return out.getvalue()
+
+
+def figure_png(figure: Any, dpi: int = 100) -> bytes:
+    """A matplotlib `Figure` as PNG bytes for a `widgets.Image`.
+
+    Build the figure with `matplotlib.figure.Figure` (not pyplot): it then belongs to no
+    global figure list, needs no close, and renders with Agg whatever the backend.
+    """
+    out = io.BytesIO()
+    figure.savefig(out, format="png", dpi=dpi)
+    return out.getvalue()
 
 
 def close_tree(items: Iterable[widgets.Widget]) -> None:

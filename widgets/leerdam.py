@@ -1,0 +1,925 @@
+"""Leerdam on a projector: the village board for all, a private household panel per seat.
+
+`LeerdamDashboard(store=None)` opens on the table picker and the new-game form (3-20
+households, each played by hand or by a bot, every variant of `rules.leerdam.Setup`, a seed).
+An open table shows what the whole room may see, from `view_for(state, None)`: the year, the
+Dyke Condition as a gauge, the two thresholds, who has pledged (never how much) and, once the
+last pledge is in, the reveal; the flood die; the village chronicle; standings; plots over the
+years; the facilitator's controls; the debrief CSV and the save file. Each household's own
+panel (capacity, secret pledge, allocation grid with a preview of what it earns, offers to hire
+labour, gifts of Wealth) sits behind the hot-seat curtain and is built only from
+`view_for(state, seat)`; it is closed when hidden or replaced.
+
+Bots move by themselves. In the allocation they wait until every household played by hand
+has allocated, so people can still hire them; an offer made to a bot is answered at once.
+"Advance the year" lets the bots finish first, then applies the rules' `Advance`.
+
+Stable CSS classes (`add_class`), for browser tests and users' scripts:
+
+- root: ``playbook-leerdam`` (and ``playbook-root``, shared by every game)
+- header: ``pb-header``, ``pb-title``, ``pb-round``, ``pb-turn``; status line ``pb-status``
+- setup form: ``pb-setup``, ``pb-players`` (household count, 3-20), ``pb-setup-warning``,
+  ``pb-name-<i>`` (Text, seat i = 0..19), ``pb-kind-<i>`` (Dropdown: "human" or a bot name),
+  ``pb-capacity``, ``pb-misfortune-<face>`` (face 1..6: capacity lost), ``pb-by-hand``,
+  ``pb-dyke-start``, ``pb-sticky``, ``pb-anonymous``, ``pb-end-check``, ``pb-end-on``
+  (faces, e.g. "1,2,3"), ``pb-max-years`` (a number or "none"), ``pb-seed``, ``pb-start``
+- table picker: ``pb-picker``, ``pb-resume`` (one Button per unfinished table, with `.table_id`)
+- projector: ``pb-year``, ``pb-dyke`` (gauge), ``pb-thresholds``, ``pb-pledged-count``,
+  ``pb-reveal``, ``pb-flood`` (the die), ``pb-chronicle`` (also ``pb-log``),
+  ``pb-standings``, ``pb-plots`` (Image, PNG), ``pb-plots-note``, ``pb-csv`` (HTML holding the
+  CSV's ``<a download>`` data-URI link)
+- facilitator: ``pb-facilitator``, ``pb-advance``, ``pb-loss-<i>`` (misfortune by hand, one
+  per household), ``pb-misfortune-set``
+- hot seat: ``pb-seat-<i>`` (Button per seat), ``pb-hide``, ``pb-private-panel``,
+  ``pb-household`` (the seat's own numbers), ``pb-panel-status`` (a refusal, repeated in
+  the panel), ``pb-private-log``
+- a household's moves: ``pb-pledge`` (IntText), ``pb-pledge-confirm``,
+  ``pb-alloc-<recipient>-<activity>`` (BoundedIntText; recipient a seat number, activity
+  ``subsistence``, ``leisure`` or ``profit``), ``pb-alloc-preview``, ``pb-alloc-confirm``,
+  ``pb-offer-partner``, ``pb-offer-wealth``, ``pb-offer-units``, ``pb-offer-activity``,
+  ``pb-offer-send``, ``pb-accept-<deal id>``, ``pb-decline-<deal id>`` (the seller's
+  decline, or the buyer's withdraw, which also has ``pb-withdraw-<deal id>``), ``pb-gift-to``,
+  ``pb-gift-wealth``, ``pb-gift-send``
+- table: ``pb-undo``, ``pb-save-file``, ``pb-download``, ``pb-upload``, ``pb-new-game``
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from playbook.store import Store
+from rules import Action, RuleError, new_game
+from rules.core import seats_text
+from rules.leerdam import (
+    ACTIVITIES,
+    BOTS,
+    RULES,
+    Accept,
+    Advance,
+    Allocate,
+    Assignment,
+    Contribute,
+    Decline,
+    Deal,
+    Flood,
+    Gift,
+    Offer,
+    SetMisfortune,
+    Setup,
+    State,
+    View,
+    YearSummary,
+    final_divisor,
+    flood_odds,
+    ledger_rows,
+    preview,
+    view_for,
+)
+
+from .common import (
+    STYLE,
+    LogPanel,
+    PrivacyCurtain,
+    TableDashboard,
+    card,
+    chip,
+    close_tree,
+    csv_text,
+    download_link,
+    esc,
+    figure_png,
+)
+
+__all__ = ["AllocationGrid", "LeerdamDashboard", "SetupForm", "die_face", "dyke_gauge", "village_figure"]
+
+MAX_HOUSEHOLDS = 20
+DEFAULT_HOUSEHOLDS = 7
+DEFAULT_NAMES = (
+    "Aalders", "Bakker", "Claessen", "De Vries", "Evers", "Franssen", "Gerritsen", "Hendriks", "Jansen", "Kuipers",
+    "Lambrechts", "Meijer", "Nieuwenhuis", "Oosterhout", "Peeters", "Quist", "Rademaker", "Smit", "Teunissen", "Van Dijk",
+)  # fmt: skip
+#: Dyke Condition 1-6: background and text colour of its gauge segment (red: weak, green: strong).
+DYKE_COLOURS = {
+    1: ("#b71c1c", "#fff"),
+    2: ("#d84315", "#fff"),
+    3: ("#f9a825", "#111"),
+    4: ("#9e9d24", "#fff"),
+    5: ("#2e7d32", "#fff"),
+    6: ("#1b5e20", "#fff"),
+}
+FLOOD_BLUE = "#0d47a1"
+ACTIVITY_LABEL = {"subsistence": "Subsistence", "leisure": "Leisure", "profit": "Profit"}
+PHASE_LABEL = {
+    "misfortune": "Misfortune: the facilitator sets it",
+    "contribute": "Secret pledges to the dyke",
+    "allocate": "Deals and allocation",
+    "flood": "The flood check",
+    "end": "The end roll",
+    "over": "Game over",
+}
+WIDE = {"description_width": "initial"}
+#: Pips of a die face on a 3 x 3 grid (cells 0-8, row by row).
+PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
+
+LEERDAM_STYLE = """
+<style>
+.playbook-leerdam .ld-big { font-size: 2.6em; font-weight: 800; line-height: 1.1; }
+.playbook-leerdam .ld-mid { font-size: 1.35em; font-weight: 700; }
+.playbook-leerdam .pb-card { background: #fff; border-color: #9aa3b5; line-height: 1.4; }
+.playbook-leerdam .pb-card .pb-chip { font-size: 1.05em; }
+.playbook-leerdam .ld-grid .widget-html { font-weight: 600; }
+.playbook-leerdam .ld-grid input { font-size: 18px; }
+.playbook-leerdam .pb-plots img, .playbook-leerdam img.pb-plots { max-width: 100%; height: auto; }
+</style>
+"""
+
+
+def _default(name: str) -> Any:
+    """A Setup field's default, so the form starts where the rules model does."""
+    return {f.name: f.default for f in dataclasses.fields(Setup)}[name]
+
+
+def _signed(value: int) -> str:
+    return f"+{value}" if value > 0 else str(value)
+
+
+def _int_list(text: str, what: str) -> tuple[int, ...]:
+    """'1, 2,3' -> (1, 2, 3); RuleError for anything else."""
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise RuleError("setup", f"{what} must be whole numbers separated by commas, not {text!r}")
+    return tuple(int(p) for p in parts)
+
+
+# -- pictures in HTML --------------------------------------------------------------------------
+
+
+def die_face(value: int | None, colour: str = "#111", size: int = 84) -> str:
+    """A d6 face drawn with pips (None: a blank die)."""
+    lit = PIPS.get(value or 0, ())
+    pip = size // 5
+    cells = "".join(
+        f'<span style="width:{pip}px;height:{pip}px;border-radius:50%;margin:auto;'
+        f'background:{colour if i in lit else "transparent"}"></span>'
+        for i in range(9)
+    )
+    label = f"a die showing {value}" if value else "a die not rolled yet"
+    return (
+        f'<div role="img" aria-label="{label}" data-die="{value or ""}" style="display:inline-grid;'
+        f"grid-template-columns:repeat(3,1fr);grid-template-rows:repeat(3,1fr);width:{size}px;"
+        f"height:{size}px;padding:{size // 12}px;box-sizing:border-box;border:4px solid {colour};"
+        f'border-radius:{size // 6}px;background:#fff;vertical-align:middle">{cells}</div>'
+    )
+
+
+def dyke_gauge(dyke: int, size: int = 54) -> str:
+    """Six segments, filled up to the Dyke Condition and coloured by its strength."""
+    segments = []
+    for level in range(1, 7):
+        background, colour = DYKE_COLOURS[level] if level <= dyke else ("#e4e7ee", "#59606e")
+        ring = "outline:4px solid #111;outline-offset:2px;" if level == dyke else ""
+        segments.append(
+            f'<div style="width:{size}px;height:{size}px;background:{background};color:{colour};{ring}'
+            f"display:flex;align-items:center;justify-content:center;font-size:1.5em;font-weight:800;"
+            f'border-radius:8px;border:2px solid #333">{level}</div>'
+        )
+    return (
+        f'<div role="meter" aria-valuemin="1" aria-valuemax="6" aria-valuenow="{dyke}" data-dyke="{dyke}" '
+        f'style="display:flex;gap:6px;margin:6px 0 8px">{"".join(segments)}</div>'
+    )
+
+
+# -- plots --------------------------------------------------------------------------------------
+
+
+def village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int) -> Any:
+    """Four panels over the finished years: dyke, pledges against the thresholds, Wealth, VP.
+
+    `rows` are `ledger_rows(state, None)`; only years in `view.years` are drawn. Returns a
+    `matplotlib.figure.Figure` (no pyplot: nothing global to close).
+    """
+    from matplotlib.figure import Figure
+
+    years = [y.year for y in view.years]
+    names = [h.name for h in view.households]
+    columns = min(len(names), 5)
+    legend_rows = -(-len(names) // columns)
+    height = 7.4 + 0.3 * legend_rows
+    fig = Figure(figsize=(11, height))
+    fig.set_facecolor("white")
+    # Fixed margins (a layout engine would double the drawing time); the legend sits below.
+    (dyke_ax, pledge_ax), (wealth_ax, vp_ax) = fig.subplots(2, 2, gridspec_kw={"hspace": 0.4, "wspace": 0.14})
+    fig.subplots_adjust(left=0.05, right=0.98, top=1 - 0.35 / height, bottom=(0.75 + 0.3 * legend_rows) / height)
+    font = 13
+
+    xs = [0] + years
+    ys = [view.years[0].dyke_before if view.years else dyke_start] + [y.dyke_after for y in view.years]
+    for level, (colour, _) in DYKE_COLOURS.items():
+        dyke_ax.axhspan(level - 0.5, level + 0.5, color=colour, alpha=0.12, lw=0)
+    dyke_ax.step(xs, ys, where="post", color="#111", lw=2.5)
+    dyke_ax.plot(xs, ys, "o", color="#111", ms=6)
+    floods = [y for y in view.years if y.flooded]
+    if floods:
+        dyke_ax.plot([y.year for y in floods], [y.dyke_after for y in floods], "v", color=FLOOD_BLUE, ms=12, label="flood")
+        dyke_ax.legend(loc="upper right", fontsize=11)
+    dyke_ax.set_ylim(0.5, 6.5)
+    dyke_ax.set_yticks(range(1, 7))
+    dyke_ax.set_title("Dyke Condition at the end of each year", fontsize=font, fontweight="bold")
+
+    low, high = view.thresholds
+    colours = ["#c62828" if y.dyke_after_pledges < y.dyke_before else "#2e7d32" if y.dyke_after_pledges > y.dyke_before else "#78909c" for y in view.years]
+    pledge_ax.bar(years, [y.total for y in view.years], color=colours)
+    pledge_ax.axhline(low - 0.5, color="#c62828", ls="--", lw=2, label=f"below {low}: the dyke falls")
+    pledge_ax.axhline(high + 0.5, color="#2e7d32", ls="--", lw=2, label=f"above {high}: the dyke rises")
+    pledge_ax.legend(loc="upper left", fontsize=10)
+    pledge_ax.set_ylim(0, max([high + 6] + [y.total + 4 for y in view.years]))
+    pledge_ax.set_title("Units pledged to the dyke", fontsize=font, fontweight="bold")
+
+    palette = _palette(len(names))
+    for seat, name in enumerate(names):
+        mine = [r for r in rows if r["household"] == name and r["year"] in years]
+        wealth_ax.plot([0] + [r["year"] for r in mine], [0] + [r["wealth"] for r in mine], "-o", color=palette[seat], lw=2, ms=4, label=name)
+        vp_ax.plot([0] + [r["year"] for r in mine], [0] + [r["vp"] for r in mine], "-o", color=palette[seat], lw=2, ms=4, label=name)
+    wealth_ax.set_title("Wealth per household", fontsize=font, fontweight="bold")
+    vp_ax.set_title("VP per household", fontsize=font, fontweight="bold")
+    handles, labels = vp_ax.get_legend_handles_labels()
+    labels = [label if len(label) <= 22 else label[:21] + "…" for label in labels]
+    # matplotlib fills a legend column by column: reorder so it reads row by row.
+    handles = [h for c in range(columns) for h in handles[c::columns]]
+    labels = [t for c in range(columns) for t in labels[c::columns]]
+    fig.legend(handles, labels, loc="lower center", ncols=columns, fontsize=12, frameon=False, bbox_to_anchor=(0.5, 0.0))
+    for ax in (pledge_ax, wealth_ax, vp_ax):
+        ax.yaxis.get_major_locator().set_params(integer=True)
+
+    for ax in (dyke_ax, pledge_ax, wealth_ax, vp_ax):
+        ax.set_xlabel("year", fontsize=11)
+        ticks = xs[1:] if ax is pledge_ax else xs
+        ax.set_xticks(ticks if len(ticks) <= 16 else ticks[:: max(1, len(ticks) // 12)])
+        ax.set_xlim(-0.4, xs[-1] + 0.6)
+        ax.tick_params(labelsize=11)
+        ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+def _palette(n: int) -> list[Any]:
+    from matplotlib import colormaps
+
+    cmap = colormaps["tab10" if n <= 10 else "tab20"]
+    return [cmap(i % cmap.N) for i in range(n)]
+
+
+# -- the new-game form -----------------------------------------------------------------------------
+
+
+class SetupForm(widgets.VBox):
+    """Households, seat kinds, variants and seed; `read()` turns them into a Setup."""
+
+    def __init__(self) -> None:
+        self.players = widgets.BoundedIntText(
+            value=DEFAULT_HOUSEHOLDS, min=3, max=MAX_HOUSEHOLDS, description="Households", style=WIDE, layout=widgets.Layout(width="200px")
+        ).add_class("pb-players")
+        self.warning = widgets.HTML().add_class("pb-setup-warning")
+        self.names = tuple(
+            widgets.Text(value=DEFAULT_NAMES[i], description=f"{i + 1}", placeholder="household name", layout=widgets.Layout(width="260px")).add_class(
+                f"pb-name-{i}"
+            )
+            for i in range(MAX_HOUSEHOLDS)
+        )
+        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in BOTS]
+        self.kinds = tuple(
+            widgets.Dropdown(options=kinds, value="human", layout=widgets.Layout(width="170px")).add_class(f"pb-kind-{i}")
+            for i in range(MAX_HOUSEHOLDS)
+        )
+        self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
+        seats = widgets.GridBox(self.rows, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(440px, 1fr))", grid_gap="2px 18px"))
+
+        def number(value: int, low: int, high: int, label: str, css: str, width: str = "190px") -> widgets.BoundedIntText:
+            return widgets.BoundedIntText(value=value, min=low, max=high, description=label, style=WIDE, layout=widgets.Layout(width=width)).add_class(css)
+
+        self.capacity = number(_default("capacity"), 1, 20, "Capacity (units)", "pb-capacity", "220px")
+        self.misfortune = tuple(
+            number(loss, 0, 20, f"{face + 1}:", f"pb-misfortune-{face + 1}", "92px") for face, loss in enumerate(_default("misfortune"))
+        )
+        self.by_hand = widgets.Checkbox(value=_default("misfortune_by_hand"), description="Facilitator sets misfortune by hand", indent=False).add_class("pb-by-hand")
+        self.dyke_start = number(_default("dyke_start"), 1, 6, "Dyke starts at", "pb-dyke-start")
+        self.sticky = widgets.Checkbox(value=_default("sticky_flood"), description="Sticky flood (Flooded stays)", indent=False).add_class("pb-sticky")
+        self.anonymous = widgets.Checkbox(value=_default("anonymous"), description="Anonymous pledges (total only)", indent=False).add_class("pb-anonymous")
+        self.end_check = number(_default("end_check_from"), 1, 100, "End roll from year", "pb-end-check", "230px")
+        self.end_on = widgets.Text(
+            value=",".join(map(str, _default("end_on"))), description="ends on", style=WIDE, layout=widgets.Layout(width="170px")
+        ).add_class("pb-end-on")
+        self.max_years = widgets.Combobox(
+            value="none", options=["none", "4", "6", "8", "10", "12"], description="Year limit", placeholder="a number, or none", style=WIDE,
+            layout=widgets.Layout(width="220px"),
+        ).add_class("pb-max-years")  # fmt: skip
+        self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, layout=widgets.Layout(width="200px")).add_class("pb-seed")
+        self.start_button = widgets.Button(
+            description="Start new game", button_style="success", icon="play", layout=widgets.Layout(align_self="flex-start", margin="10px 0")
+        ).add_class("pb-start")
+        self.players.observe(lambda _: self._show_rows(), "value")
+        row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
+        super().__init__(
+            (
+                widgets.HTML('<h3 style="margin:14px 0 4px">New game: the village</h3>'),
+                widgets.HBox((self.players, self.warning), layout=row),
+                seats,
+                widgets.HTML('<b>Variants</b> <span class="pb-muted">(the rulings\' defaults)</span>'),
+                widgets.HBox((widgets.HTML("<b>Misfortune</b>: units lost on a die of"), *self.misfortune), layout=row),
+                widgets.HBox((self.capacity, self.by_hand, self.sticky, self.anonymous), layout=row),
+                widgets.HBox((self.dyke_start, self.end_check, self.end_on, self.max_years, self.seed), layout=row),
+                self.start_button,
+            )
+        )
+        self.add_class("pb-setup")
+        self.reseed()
+        self._show_rows()
+
+    def _show_rows(self) -> None:
+        count = self.players.value
+        for i, row in enumerate(self.rows):
+            row.layout.display = "flex" if i < count else "none"
+        note = Setup(names=tuple(str(i) for i in range(count))).warning
+        self.warning.value = f'<span style="color:#8a4b00;font-weight:600">⚠ {esc(note)}</span>' if note else ""
+
+    def reseed(self) -> None:
+        """A fresh seed, so two new games differ unless someone types one in."""
+        self.seed.value = secrets.randbelow(1_000_000)
+
+    def read(self) -> tuple[Setup, int, dict[int, str]]:
+        """The Setup, the seed and the bot seats; RuleError when the form does not make a game."""
+        count = self.players.value
+        limit = self.max_years.value.strip().lower()
+        if limit in ("", "none", "no limit"):
+            max_years = None
+        elif limit.isdigit():
+            max_years = int(limit)
+        else:
+            raise RuleError("setup", f"the year limit must be a whole number or 'none', not {limit!r}")
+        setup = Setup(
+            names=tuple(t.value for t in self.names[:count]),
+            capacity=self.capacity.value,
+            misfortune=tuple(w.value for w in self.misfortune),  # type: ignore[arg-type]
+            misfortune_by_hand=self.by_hand.value,
+            dyke_start=self.dyke_start.value,
+            sticky_flood=self.sticky.value,
+            anonymous=self.anonymous.value,
+            end_check_from=self.end_check.value,
+            end_on=_int_list(self.end_on.value, "the end faces"),
+            max_years=max_years,
+        )
+        bots = {i: k.value for i, k in enumerate(self.kinds[:count]) if k.value != "human"}
+        return setup, self.seed.value, bots
+
+
+# -- a household's allocation -------------------------------------------------------------------------
+
+
+class AllocationGrid(widgets.VBox):
+    """Steppers per (household, activity); shows what the plan earns and the units left before Confirm.
+
+    Built from `view_for(state, seat)`; the earnings come from `rules.leerdam.preview`.
+    """
+
+    def __init__(self, state: State, seat: int, on_allocate: Callable[[Allocate], None]) -> None:
+        view = view_for(state, seat)
+        self._state, self._seat, self._on_allocate = state, seat, on_allocate
+        self.free = view.households[seat].free or 0
+        order = [seat] + [s for s in range(len(view.households)) if s != seat]
+        self.steppers: dict[tuple[int, str], widgets.BoundedIntText] = {}
+        cells: list[widgets.Widget] = [widgets.HTML("<b>Household</b>")] + [widgets.HTML(f"<b>{ACTIVITY_LABEL[a]}</b>") for a in ACTIVITIES]
+        for recipient in order:
+            name = view.households[recipient].name
+            label = f"<b>{esc(name)}</b> (you)" if recipient == seat else esc(name)
+            cells.append(widgets.HTML(label))
+            for activity in ACTIVITIES:
+                stepper = widgets.BoundedIntText(value=0, min=0, max=max(self.free, 0), layout=widgets.Layout(width="96px"))
+                stepper.add_class(f"pb-alloc-{recipient}-{activity}")
+                stepper.observe(lambda _: self._check(), "value")
+                self.steppers[(recipient, activity)] = stepper
+                cells.append(stepper)
+        grid = widgets.GridBox(
+            cells, layout=widgets.Layout(grid_template_columns="minmax(160px, 260px) repeat(3, 110px)", grid_gap="2px 8px", align_items="center")
+        ).add_class("ld-grid")
+        self.preview_html = widgets.HTML().add_class("pb-alloc-preview")
+        self.confirm = widgets.Button(
+            description="Confirm allocation", button_style="primary", icon="check", layout=widgets.Layout(align_self="flex-start")
+        ).add_class("pb-alloc-confirm")
+        self.confirm.on_click(lambda _: self._on_allocate(self.allocation()))
+        super().__init__(
+            (
+                widgets.HTML(
+                    f'<div class="ld-mid">Allocate your {self.free} free unit(s)</div>'
+                    '<span class="pb-muted">Each unit goes to one household\'s Subsistence, Leisure or Profit; '
+                    "units left over are idle.</span>"
+                ),
+                grid,
+                self.preview_html,
+                self.confirm,
+            )
+        )
+        self.add_class("pb-alloc")
+        self._check()
+
+    def plan(self) -> tuple[Assignment, ...]:
+        return tuple(Assignment(r, a, s.value) for (r, a), s in self.steppers.items() if s.value)
+
+    def allocation(self) -> Allocate:
+        return Allocate(seat=self._seat, plan=self.plan())
+
+    def set_plan(self, plan: Sequence[Assignment]) -> None:
+        """Put a plan into the steppers (nothing is allocated until Confirm)."""
+        for stepper in self.steppers.values():
+            stepper.value = 0
+        for a in plan:
+            self.steppers[(a.recipient, a.activity)].value = a.units
+
+    def _check(self) -> None:
+        plan = self.plan()
+        left = self.free - sum(a.units for a in plan)
+        earned = preview(self._state, self._seat, plan)
+        names = self._state.names
+        rows = []
+        for recipient, e in earned.items():
+            who = f"<b>{esc(names[recipient])}</b> (you)" if recipient == self._seat else esc(names[recipient])
+            cells = [who, str(e.subsistence), str(e.leisure), str(e.profit), f"<b>{_signed(e.vp)} VP</b>", f"<b>+{e.wealth} Wealth</b>"]
+            rows.append(f'<tr data-recipient="{recipient}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        head = "".join(f"<th>{h}</th>" for h in ("Household", "Subsistence", "Leisure", "Profit", "VP", "Wealth"))
+        colour = "#9b1c1c" if left < 0 else "#1d6b35"
+        left_text = f"{-left} unit(s) too many" if left < 0 else f"{left} of {self.free} unit(s) left" + (" (idle if not placed)" if left else "")
+        self.preview_html.value = card(
+            "What this allocation earns",
+            f'<div class="ld-mid" data-left="{left}" style="color:{colour}">{left_text}</div>'
+            f'<table class="pb-table"><tr>{head}</tr>{"".join(rows)}</table>'
+            '<span class="pb-muted">Your line counts labour you hired this year; others may still add to it. '
+            "Another household's VP line counts Leisure only: its own Subsistence decides the rest.</span>",
+        )
+        self.confirm.disabled = left < 0
+
+
+# -- the dashboard --------------------------------------------------------------------------------------
+
+
+class LeerdamDashboard(TableDashboard):
+    """The Leerdam table: picker and form first, then the projector board and household panels.
+
+    Besides `TableDashboard`'s attributes: `form` (SetupForm), `curtain` (PrivacyCurtain),
+    `year_html`, `dyke_html`, `thresholds_html`, `pledged_html`, `reveal_html`, `flood_html`,
+    `plots` (Image), `csv_html`, `advance_button`, `loss_inputs`, `set_misfortune_button`.
+    """
+
+    slug = RULES.slug
+    game_title = RULES.title
+    bot_strategies = BOTS
+
+    def __init__(self, store: Store | None = None) -> None:
+        super().__init__(store)
+        self.style_html.value = STYLE + LEERDAM_STYLE
+        self.form = SetupForm()
+        self.form.start_button.on_click(lambda _: self._start_clicked())
+        self.picker.set_form(self.form)
+        self.curtain = PrivacyCurtain(self._household_panel, label="Whose household?")
+        self.year_html = widgets.HTML().add_class("pb-year")
+        self.dyke_html = widgets.HTML().add_class("pb-dyke")
+        self.thresholds_html = widgets.HTML().add_class("pb-thresholds")
+        self.pledged_html = widgets.HTML().add_class("pb-pledged-count")
+        self.reveal_html = widgets.HTML().add_class("pb-reveal")
+        self.flood_html = widgets.HTML().add_class("pb-flood")
+        self.plots = widgets.Image(format="png", layout=widgets.Layout(width="100%", max_width="1100px")).add_class("pb-plots")
+        self.plots_note = widgets.HTML().add_class("pb-plots-note")
+        self.csv_html = widgets.HTML().add_class("pb-csv")
+        self.game_log.title = "Village chronicle"
+        self.game_log.add_class("pb-chronicle")
+        self.advance_button = widgets.Button(
+            description="Advance the year", icon="forward",
+            tooltip="Move a stalled year on: missing pledges count as 0; missing allocations feed their own household (2 units) and rest",
+        ).add_class("pb-advance")  # fmt: skip
+        self.advance_button.on_click(lambda _: self.advance())
+        self.loss_inputs: tuple[widgets.BoundedIntText, ...] = ()
+        self.set_misfortune_button = widgets.Button(description="Set misfortune", icon="bolt", button_style="primary").add_class("pb-misfortune-set")
+        self.set_misfortune_button.on_click(lambda _: self._set_misfortune_clicked())
+        self.misfortune_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px"))
+        self.facilitator = widgets.VBox(
+            (widgets.HBox((widgets.HTML("<b>Facilitator:</b>&nbsp;"), self.advance_button), layout=widgets.Layout(align_items="center")), self.misfortune_box)
+        ).add_class("pb-facilitator")
+        self._plot_key: tuple[Any, ...] | None = None
+        self._release_bots = False
+        #: the open household panel's own copy of a refusal (the status line may be off screen).
+        self.panel_status = widgets.HTML().add_class("pb-panel-status")
+        self.show_lobby()
+
+    # -- hooks ----------------------------------------------------------------------------------------
+    def table_view(self) -> widgets.Widget:
+        def flex(part: widgets.Widget, basis: str = "300px") -> widgets.Widget:
+            part.layout = widgets.Layout(flex=f"1 1 {basis}", min_width="260px")
+            return part
+
+        row = widgets.Layout(flex_flow="row wrap", grid_gap="12px", align_items="stretch")
+        dyke = flex(widgets.VBox((self.dyke_html, self.thresholds_html)), "420px")
+        return widgets.VBox(
+            (
+                widgets.HBox((flex(self.year_html, "200px"), dyke, flex(self.flood_html, "320px")), layout=row),
+                self.pledged_html,
+                self.reveal_html,
+                self.facilitator,
+                self.curtain,
+                widgets.HBox((flex(self.standings, "420px"), flex(self.game_log, "420px")), layout=row),
+                self.plots_note,
+                self.plots,
+                widgets.HBox((self.csv_html, self.new_game_button), layout=widgets.Layout(align_items="center", grid_gap="16px")),
+            )
+        )
+
+    def waiting(self, state: State) -> tuple[int, ...]:
+        """Seats to move now: bots allocate after the humans (so they can be hired), but answer offers at once."""
+        seats = state.waiting_for()
+        if state.phase != "allocate" or self._release_bots:
+            return seats
+        humans = tuple(s for s in seats if s not in self.bots)
+        if not humans:
+            return seats
+        asked = {d.seller for d in state.deals if d.status == "offered"}
+        return humans + tuple(s for s in seats if s in self.bots and s in asked)
+
+    def on_lobby(self) -> None:
+        self.curtain.hide()
+        self.form.reseed()
+
+    def on_open(self) -> None:
+        self.curtain.hide()
+        self._plot_key = None
+        assert self.game is not None
+        setup: Setup = self.game.setup
+        old = self.loss_inputs
+        self.loss_inputs = tuple(
+            widgets.BoundedIntText(value=0, min=0, max=setup.capacity, description=name, style=WIDE, layout=widgets.Layout(width="200px")).add_class(
+                f"pb-loss-{i}"
+            )
+            for i, name in enumerate(setup.names)
+        )
+        self.misfortune_box.children = (widgets.HTML("<b>Misfortune this year (units lost):</b>"), *self.loss_inputs, self.set_misfortune_button)
+        close_tree(old)
+
+    def _start_clicked(self) -> None:
+        try:
+            setup, seed, bots = self.form.read()
+            game = new_game(self.slug, setup, seed)
+        except RuleError as exc:
+            self.status.refuse(f"Cannot start: {exc.message}.")
+            return
+        self.start(game, bots)
+        if setup.warning and self.game is not None:
+            self.status.info(f"{self.status.message} {setup.warning}")
+
+    # -- facilitator ------------------------------------------------------------------------------------
+    def advance(self) -> bool:
+        """Let the bots finish the year's step, then move a stalled year on (rules `Advance`)."""
+        if self.game is None:
+            self.status.refuse("No table is open.")
+            return False
+        self._release_bots = True
+        try:
+            self._run_bots()
+        finally:
+            self._release_bots = False
+        if self.game.state.phase not in ("contribute", "allocate"):  # the bots finished it
+            self._save()
+            self.redraw()
+            return True
+        if not self.act(Advance(seat=None)):
+            self._save()
+            self.redraw()
+            return False
+        return True
+
+    def _set_misfortune_clicked(self) -> None:
+        self.act(SetMisfortune(seat=None, losses=tuple(w.value for w in self.loss_inputs)))
+
+    # -- the projector --------------------------------------------------------------------------------------
+    def draw_table(self) -> None:
+        assert self.game is not None
+        state: State = self.game.state
+        view = view_for(state, None)
+        setup: Setup = self.game.setup
+        self.header.show(self.game_title, f"Year {view.year}", self._waiting_text(view))
+        self.year_html.value = self._year_card(view, setup)
+        self.dyke_html.value = self._dyke_card(view)
+        self.thresholds_html.value = self._thresholds_note(view, setup)
+        self.pledged_html.value = self._pledged_card(view)
+        rows = ledger_rows(state, None)
+        self.reveal_html.value = self._reveal_card(view, state, rows)
+        self.flood_html.value = self._flood_card(view)
+        self.advance_button.disabled = view.phase not in ("contribute", "allocate")
+        self.misfortune_box.layout.display = "flex" if view.phase == "misfortune" else "none"
+        over = view.phase == "over"
+        self.facilitator.layout.display = "none" if over else "flex"
+        self.pledged_html.layout.display = "none" if over else "block"
+        table = [
+            (rank, view.households[seat].name + (f"  🤖 {self.bots[seat]}" if seat in self.bots else ""), vp, view.households[seat].wealth, "🌊 Flooded" if view.households[seat].flooded else "")
+            for rank, seat, vp in view.standings
+        ]  # fmt: skip
+        self.standings.show(("Rank", "Household", "VP", "Wealth", "Flooded"), table)
+        self.game_log.show(view.log)
+        self._draw_plots(view, rows, setup)
+        self.csv_html.value = download_link(csv_text(rows), f"leerdam-{self.table_id or 'game'}-ledger.csv", "Debrief: ledger as CSV", "text/csv") if rows else ""
+        labels = [h.name + (f" 🤖 {self.bots[i]}" if i in self.bots else "") for i, h in enumerate(view.households)]
+        self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.households))], self.waiting(state))
+        self.curtain.refresh()
+
+    def _waiting_text(self, view: View) -> str:
+        names = [h.name for h in view.households]
+        who = seats_text(names, self.waiting(self.game.state)) if self.game else ""
+        if view.phase == "over":
+            return f"Game over: {view.ended}."
+        if view.phase == "misfortune":
+            return "Facilitator: set this year's misfortune."
+        if view.phase == "contribute":
+            return f"Secret pledges: waiting for {who}."
+        if view.phase == "allocate":
+            return f"Allocation: waiting for {who}."
+        return ""
+
+    @staticmethod
+    def _year_card(view: View, setup: Setup) -> str:
+        end = f"End roll after each year from year {setup.end_check_from}"
+        if setup.max_years is not None:
+            end += f" · year limit {setup.max_years}"
+        return card(
+            "",
+            f'<div class="pb-muted">Year</div><div class="ld-big" data-year="{view.year}">{view.year}</div>'
+            f'<div class="ld-mid">{esc(PHASE_LABEL.get(view.phase, view.phase))}</div>'
+            f'<div class="pb-muted">{esc(end)}</div>',
+        )
+
+    @staticmethod
+    def _dyke_card(view: View) -> str:
+        odds = f"Flood chance: <b>{round(flood_odds(view.dyke) * 6)} in 6</b> · " if view.phase != "over" else ""
+        return card(
+            f"Dyke Condition {view.dyke} of 6",
+            dyke_gauge(view.dyke) + f"<div>{odds}Final scoring at this dyke: <b>1 VP per {final_divisor(view.dyke)} Wealth</b></div>",
+        )
+
+    @staticmethod
+    def _thresholds_note(view: View, setup: Setup) -> str:
+        low, high = view.thresholds
+        warning = f'<div style="color:#8a4b00;font-weight:600">⚠ {esc(setup.warning)}</div>' if setup.warning else ""
+        return (
+            f'<div class="pb-card" data-low="{low}" data-high="{high}">'
+            f"With {len(view.households)} households, a total pledge <b style=\"color:#b71c1c\">below {low}</b> lowers the dyke, "
+            f'<b style="color:#1b5e20">above {high}</b> raises it, {low} to {high} holds it.{warning}</div>'
+        )
+
+    @staticmethod
+    def _pledged_card(view: View) -> str:
+        """Who has pledged (and, while allocating, who has allocated): never how much."""
+        n = len(view.households)
+        pledged = sum(1 for h in view.households if h.pledged)
+        allocating = view.phase == "allocate"
+        done = [h.allocated if allocating else h.pledged for h in view.households]
+        chips = "".join(chip(f"{'✔' if d else '…'} {h.name} · {h.capacity}", "#dff3e4" if d else "#eceef3") for h, d in zip(view.households, done))
+        counts = f'<span data-pledged="{pledged}">Pledged: {pledged} of {n}</span>'
+        if allocating:
+            counts += f" · Allocated: {sum(done)} of {n}"
+        return card(
+            "",
+            f'<div class="ld-mid">{counts}</div><div style="margin:4px 0">{chips}</div>'
+            '<div class="pb-muted">Each number is the household\'s capacity this year, after misfortune. '
+            "What anyone pledged stays secret until the last pledge is in.</div>",
+        )
+
+    @staticmethod
+    def _pledge_chips(names: Sequence[str], pledges: Sequence[int | None], year: int) -> str:
+        if any(p is None for p in pledges):
+            return '<div class="pb-muted">Anonymous pledges: only the total is shown.</div>'
+        return "".join(
+            f'<span data-year="{year}" data-seat-pledge="{seat}">{chip(f"{name}: {p}", "#e3ecfa")}</span>'
+            for seat, (name, p) in enumerate(zip(names, pledges))
+        )
+
+    def _reveal_card(self, view: View, state: State, rows: Sequence[dict[str, Any]]) -> str:
+        """This year's pledges once all are in; before that, a note and last year's result."""
+        names = [h.name for h in view.households]
+        low, high = view.thresholds
+        if view.total is not None:
+            pledges = [h.pledge for h in view.households]
+            return card(
+                f"Year {view.year}: the pledges are revealed",
+                self._pledge_chips(names, pledges, view.year) + self._dyke_result(view.total, low, high, view.dyke_before, view.dyke),
+                attrs=f'data-revealed="{view.year}"',
+            )
+        if view.phase == "over":
+            body = f'<div class="ld-mid">The game is over: {esc(view.ended)}.</div>'
+        elif view.phase == "misfortune":
+            body = '<div class="ld-mid">The facilitator sets this year\'s misfortune.</div>'
+        else:
+            body = f'<div class="ld-mid">Year {view.year}: the pledges stay secret until all {len(names)} are in.</div>'
+        if view.years:
+            last = view.years[-1]
+            pledges = [r["contribution"] for r in rows if r["year"] == last.year]
+            body += (
+                f'<div data-revealed="{last.year}" style="margin-top:10px;padding-top:6px;border-top:1px solid #dde1ea">'
+                f"<b>Last year (year {last.year})</b> "
+                + self._pledge_chips(names, pledges, last.year)
+                + self._dyke_result(last.total, low, high, last.dyke_before, last.dyke_after_pledges, size="ld-mid")
+                + "</div>"
+            )
+        return card("The reveal", body)
+
+    @staticmethod
+    def _dyke_result(total: int, low: int, high: int, before: int, after: int, size: str = "ld-big") -> str:
+        colour = "#b71c1c" if after < before else "#1b5e20" if after > before else "#37474f"
+        word = "falls" if after < before else "rises" if after > before else "holds"
+        return (
+            f'<div class="{size}" style="margin-top:6px" data-total="{total}">Total {total}</div>'
+            f'<div class="pb-muted">below {low} the dyke falls · above {high} it rises</div>'
+            f'<div class="ld-mid" style="color:{colour}">The dyke {word}: {before} → {after}</div>'
+        )
+
+    def _flood_card(self, view: View) -> str:
+        if not view.years:
+            return card("The flood", die_face(None, "#9aa3b5") + '<div class="pb-muted">The river is rolled after the harvest.</div>')
+        last: YearSummary = view.years[-1]
+        colour = FLOOD_BLUE if last.flooded else "#1b5e20"
+        verdict = (
+            f"Flood strength {last.flood} beats the dyke at {last.dyke_after_pledges}: the village floods!"
+            if last.flooded
+            else f"Flood strength {last.flood} against the dyke at {last.dyke_after_pledges}: the dyke holds."
+        )
+        if last.flood == 6:
+            verdict += " A 6 batters the dyke once more."
+        end = last.end_roll
+        end_html = (
+            f'<div style="margin-top:8px">{die_face(end, "#37474f", 46)} <b>End roll {end}</b>'
+            f'<span class="pb-muted"> · ends on {esc(", ".join(map(str, self.game.setup.end_on)))}</span></div>'
+            if end is not None and self.game is not None
+            else ""
+        )
+        return card(
+            f"The flood of year {last.year}",
+            f'<div style="display:flex;align-items:center;gap:14px">{die_face(last.flood, colour)}'
+            f'<div class="ld-mid" style="color:{colour};font-size:1.15em">{esc(verdict)}</div></div>'
+            f'<div>Dyke after the year: <b>{last.dyke_after}</b></div>{end_html}',
+            attrs=f'data-flood="{last.flood}"',
+        )
+
+    def _draw_plots(self, view: View, rows: Sequence[dict[str, Any]], setup: Setup) -> None:
+        """Redraw the plots only when a year has finished (or the game ended)."""
+        key = (self.table_id, len(view.years), view.phase == "over")
+        if key == self._plot_key:
+            return
+        self._plot_key = key
+        if not view.years:
+            self.plots.value = b""
+            self.plots.layout.display = "none"
+            self.plots_note.value = '<span class="pb-muted">Plots of the dyke, the pledges, Wealth and VP appear when the first year ends.</span>'
+            return
+        self.plots.value = figure_png(village_figure(view, rows, setup.dyke_start))
+        self.plots.layout.display = "block"
+        self.plots_note.value = '<h3 style="margin:10px 0 0">The years so far</h3>'
+
+    # -- a household's private panel -------------------------------------------------------------------------
+    def _household_panel(self, seat: int) -> list[widgets.Widget]:
+        """Fresh widgets for one household, built from that seat's view only."""
+        assert self.game is not None
+        state: State = self.game.state
+        view = view_for(state, seat)
+        me = view.households[seat]
+        facts = [
+            f"Capacity this year: <b>{me.capacity}</b>",
+            f"Wealth: <b>{me.wealth}</b>",
+            f"VP: <b>{me.vp}</b>",
+        ]
+        if me.flooded:
+            facts.append("<b>🌊 Flooded</b>")
+        if me.pledge is not None:
+            facts.append(f"Your pledge: <b>{me.pledge}</b>")
+        if me.free is not None:
+            facts.append(f"Free units: <b>{me.free}</b>")
+        head = widgets.HTML(
+            card(f"{me.name}: your household, for your eyes only", " · ".join(facts), attrs=f'data-seat="{seat}"')
+        ).add_class("pb-household")
+        self.panel_status = widgets.HTML().add_class("pb-panel-status")
+        parts: list[widgets.Widget] = [head, self.panel_status, *self._moves(state, view, seat)]
+        if view.phase != "over":
+            parts.append(self._gift_form(view, seat))
+        notes = LogPanel("Your notes (newest first)")
+        notes.show(view.log, limit=8)
+        parts.append(notes.add_class("pb-private-log"))
+        return parts
+
+    def act_here(self, action: Action) -> bool:
+        """`act` for a household panel's controls: a refusal is shown in the panel too."""
+        done = self.act(action)
+        if not done and self.status.kind == "refuse":
+            self.panel_status.value = self.status.value
+        return done
+
+    def _moves(self, state: State, view: View, seat: int) -> list[widgets.Widget]:
+        me = view.households[seat]
+        names = [h.name for h in view.households]
+
+        def note(text: str) -> widgets.HTML:
+            return widgets.HTML(f'<div class="ld-mid" style="margin:6px 0">{esc(text)}</div>')
+
+        if view.phase == "over":
+            return [note(f"The game is over: {view.ended}.")]
+        if view.phase == "misfortune":
+            return [note("Waiting for the facilitator to set this year's misfortune.")]
+        if view.phase == "contribute":
+            if me.pledged:
+                others = seats_text(names, [s for s in view.waiting_for if s != seat])
+                return [note(f"Your secret pledge: {me.pledge} unit(s)." + (f" Waiting for {others}." if others else ""))]
+            pledge = widgets.IntText(
+                value=0, description=f"Units for the dyke (0-{me.capacity})", style=WIDE, layout=widgets.Layout(width="300px")
+            ).add_class("pb-pledge")
+            confirm = widgets.Button(description="Pledge in secret", button_style="primary", icon="lock").add_class("pb-pledge-confirm")
+            confirm.on_click(lambda _: self.act_here(Contribute(seat=seat, units=pledge.value)))
+            return [
+                note(f"You have {me.capacity} unit(s) this year. How many go to the dyke?"),
+                widgets.HBox((pledge, confirm), layout=widgets.Layout(align_items="center", grid_gap="10px")),
+            ]
+        if view.phase == "allocate":
+            parts: list[widgets.Widget] = [*self._deals(view, seat)]
+            if me.allocated:
+                others = seats_text(names, [s for s in view.waiting_for if s != seat])
+                parts.insert(0, note("Your allocation is in." + (f" Waiting for {others}." if others else "")))
+            else:
+                parts.append(AllocationGrid(state, seat, self.act_here))
+            parts.append(self._offer_form(view, seat))
+            return parts
+        return [note("Nothing to do now.")]
+
+    def _deals(self, view: View, seat: int) -> list[widgets.Widget]:
+        """Offers to this household (Accept/Decline), its own open offers (Withdraw), deals done."""
+        names = [h.name for h in view.households]
+        rows: list[widgets.Widget] = []
+        for deal in view.deals:
+            text = self._deal_text(deal, seat, names)
+            if deal.status == "offered" and deal.seller == seat:
+                accept = widgets.Button(description="Accept", button_style="success", icon="handshake-o").add_class(f"pb-accept-{deal.id}")
+                decline = widgets.Button(description="Decline", icon="times").add_class(f"pb-decline-{deal.id}")
+                accept.on_click(lambda _, d=deal.id: self.act_here(Accept(seat=seat, deal=d)))
+                decline.on_click(lambda _, d=deal.id: self.act_here(Decline(seat=seat, deal=d)))
+                rows.append(widgets.HBox((widgets.HTML(text), accept, decline), layout=widgets.Layout(align_items="center", grid_gap="8px")))
+            elif deal.status == "offered" and deal.buyer == seat:
+                withdraw = widgets.Button(description="Withdraw", icon="undo").add_class(f"pb-decline-{deal.id}").add_class(f"pb-withdraw-{deal.id}")
+                withdraw.on_click(lambda _, d=deal.id: self.act_here(Decline(seat=seat, deal=d)))
+                rows.append(widgets.HBox((widgets.HTML(text), withdraw), layout=widgets.Layout(align_items="center", grid_gap="8px")))
+            elif seat in (deal.buyer, deal.seller):
+                rows.append(widgets.HTML(text))
+        if not rows:
+            return []
+        return [widgets.HTML("<b>Hired labour this year</b>"), *rows]
+
+    @staticmethod
+    def _deal_text(deal: Deal, seat: int, names: Sequence[str]) -> str:
+        activity = ACTIVITY_LABEL.get(deal.activity, deal.activity)
+        if deal.buyer == seat:
+            text = f"You offer {names[deal.seller]} {deal.wealth} Wealth for {deal.units} unit(s) on your {activity}"
+        else:
+            text = f"{names[deal.buyer]} offers you {deal.wealth} Wealth for {deal.units} unit(s) on {names[deal.buyer]}'s {activity}"
+        badge = {"offered": "open", "done": "✔ done", "declined": "declined", "lapsed": "lapsed"}.get(deal.status, deal.status)
+        return f'<span data-deal="{deal.id}">{esc(text)} <i>(offer {deal.id}, {esc(badge)})</i></span>'
+
+    def _offer_form(self, view: View, seat: int) -> widgets.Widget:
+        others = [(h.name + (" (has allocated)" if h.allocated else ""), i) for i, h in enumerate(view.households) if i != seat]
+        partner = widgets.Dropdown(options=others, description="Hire", style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-offer-partner")
+        wealth = widgets.BoundedIntText(value=0, min=0, max=10**6, description="for Wealth", style=WIDE, layout=widgets.Layout(width="170px")).add_class(
+            "pb-offer-wealth"
+        )
+        units = widgets.BoundedIntText(value=1, min=0, max=99, description="units", style=WIDE, layout=widgets.Layout(width="130px")).add_class("pb-offer-units")
+        activity = widgets.Dropdown(
+            options=[(f"on my {ACTIVITY_LABEL[a]}", a) for a in ACTIVITIES], value="profit", layout=widgets.Layout(width="190px")
+        ).add_class("pb-offer-activity")
+        send = widgets.Button(description="Send offer", icon="paper-plane").add_class("pb-offer-send")
+        send.on_click(
+            lambda _: self.act_here(Offer(seat=seat, partner=partner.value, wealth=wealth.value, units=units.value, activity=activity.value))
+        )
+        return widgets.VBox(
+            (
+                widgets.HTML(
+                    "<b>Hire another household's labour</b> "
+                    '<span class="pb-muted">(binding once they accept: the Wealth and the units move together)</span>'
+                ),
+                widgets.HBox((partner, wealth, units, activity, send), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px")),
+            )
+        )
+
+    def _gift_form(self, view: View, seat: int) -> widgets.Widget:
+        others = [(h.name, i) for i, h in enumerate(view.households) if i != seat]
+        to = widgets.Dropdown(options=others, description="Give", style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-gift-to")
+        wealth = widgets.BoundedIntText(value=0, min=0, max=10**6, description="Wealth", style=WIDE, layout=widgets.Layout(width="160px")).add_class(
+            "pb-gift-wealth"
+        )
+        send = widgets.Button(description="Give Wealth", icon="gift").add_class("pb-gift-send")
+        send.on_click(lambda _: self.act_here(Gift(seat=seat, to=to.value, wealth=wealth.value)))
+        return widgets.VBox(
+            (
+                widgets.HTML(f'<b>A gift of Wealth</b> <span class="pb-muted">(you hold {view.households[seat].wealth}; VP never moves)</span>'),
+                widgets.HBox((to, wealth, send), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px")),
+            )
+        )
