@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from benchmarks.clicks import format_clicks, run_clicks
 from benchmarks.simulation import format_simulations, run_simulations
 from benchmarks.startup import TARGETS, Target, format_table, run_benchmark
 
@@ -36,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="pre-heated kernels per notebook (default 0: a kernel starts with each page)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--only", choices=["startup", "simulation"], help="run one part only")
+    parser.add_argument("--only", choices=["startup", "simulation", "clicks"], help="run one part only")
     args = parser.parse_args(argv)
     report: dict[str, object] = {}
     if args.only != "startup":
@@ -46,7 +47,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("Bot games per second (best of 3), and per run of a fixed baseline in the same process")
             print(format_simulations(rows))
             print()
-    if args.only == "simulation":
+    if args.only in (None, "clicks"):
+        clicks = run_clicks()
+        report["clicks"] = clicks
+        if not args.json:
+            print("Click-to-update in Chromium (medians; bare button clicked in the same run)")
+            print(format_clicks(clicks))
+            print()
+    if args.only in ("simulation", "clicks"):
         if args.json:
             print(json.dumps(report, indent=2))
         return 0

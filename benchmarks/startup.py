@@ -72,8 +72,7 @@ TARGETS: list[Target] = [
         ready=".playbook-new-rule",
         click=".playbook-new-rule .pb-start",
     ),
-    # Later games: one line each, e.g.
-    # Target("leerdam", NOTEBOOKS_DIR / "leerdam.ipynb", ".playbook-leerdam"),
+    Target("leerdam", NOTEBOOKS_DIR / "leerdam.ipynb", ready=".playbook-leerdam", click=".playbook-leerdam .pb-start"),
 ]
 
 
