@@ -1,6 +1,8 @@
-"""`python -m benchmarks` (`make bench`): page start-up times against the bare baseline.
+"""`python -m benchmarks` (`make bench`): bot games per second, click-to-update times and
+page start-up times, each beside a baseline measured in the same run.
 
-    python -m benchmarks                          # every entry of benchmarks.startup.TARGETS
+    python -m benchmarks                          # everything
+    python -m benchmarks --only simulation        # or clicks, or startup
     python -m benchmarks --runs 7 --json          # machine-readable
     python -m benchmarks --target notebooks/leerdam.ipynb .playbook-leerdam
 """

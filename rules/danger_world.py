@@ -978,8 +978,7 @@ def play(state: State, action: Action) -> State:
     if isinstance(action, SpendBotches):
         return _spend(state, action.options)
     if isinstance(action, ApplyHit):
-        state = _hit(state, action.character, action.hit, "The GM lands")
-        return state
+        return _hit(state, action.character, action.hit, f"{state.setup.gm} lands")
     if isinstance(action, InjuryStat):
         i = action.character
         c = state.characters[i]
@@ -1152,14 +1151,12 @@ def _choose(state: State, height: int | None) -> State:
         botches=botches,
         rerolls=c.rerolls,
     )
-    state = replace(state, characters=tuple(characters), check=replace(c, result=result))
     if botches:
         lines.append(f"{_plural(botches, 'botch', 'botches')} for {state.setup.gm} to spend.")
+    state = replace(state, characters=tuple(characters), check=replace(c, result=result, stage="gm" if botches else c.stage))
     for line in lines:
         state = replace(state, log=_say(state, line))
-    if botches:
-        return replace(state, check=replace(state.check, stage="gm"))  # type: ignore[arg-type]
-    return _finish(state)
+    return state if botches else _finish(state)
 
 
 def _finish(state: State) -> State:
