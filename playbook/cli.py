@@ -34,7 +34,8 @@ def _names(text: str | None, players: int | None) -> list[str] | None:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from .serve import serve
 
-    return serve(port=args.port, notebook=args.notebook, open_browser=args.open)
+    extra = [f"--Voila.ip={args.ip}"] if args.ip else []
+    return serve(port=args.port, notebook=args.notebook, open_browser=args.open, extra_args=extra)
 
 
 def _printer(game: str) -> Any:
@@ -128,6 +129,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8866, help="port to listen on (default 8866)")
     p.add_argument("--notebook", help="serve one notebook instead of the whole playbook")
     p.add_argument("--open", action="store_true", help="open a browser tab")
+    p.add_argument("--ip", help="address to listen on (default 127.0.0.1; 0.0.0.0 lets other devices on the network join)")
     p.set_defaults(run=_cmd_serve)
 
     p = sub.add_parser(

@@ -1376,9 +1376,11 @@ _COMB = [[comb(n, k) for k in range(n + 1)] for n in range(2 * MAX_DICE + 1)]
 ODDS_LIMITS: Mapping[str, tuple[int, int]] = {"dice": (0, 20), "difficulty": (2, 6), "penalty": (0, 6), "rerolls": (0, 4)}
 
 
-@lru_cache(maxsize=64)
+_POW6 = [6**i for i in range(400)]
+
+
 def _pow6(n: int) -> int:
-    return 6**n
+    return _POW6[n] if n < len(_POW6) else 6**n
 
 
 def _incomplete(deficits: tuple[int, ...], free: int) -> int:
@@ -1441,13 +1443,20 @@ def _value(deficits: tuple[int, ...], free: int, rerolls: int) -> int:
         return _pow6(free) - _incomplete(deficits, free)
     remaining, left, weights, strides, incomplete = _layout(deficits, free)
     after = rerolls - 1
-    # best[i]: the value of locking exactly up to box entry i (then the scaled maximum below it).
+    # best[i]: the value (over 6**(free * rerolls)) of locking exactly box entry i's dice; then,
+    # after the passes below, the best lock among the dice of outcome i.
+    scale = [_pow6((free - k) * rerolls) for k in range(free + 1)]
+    known = _canonical.get
     best = []
+    keep = best.append
     for rem, k in zip(remaining, left):
         if k < 0:
-            best.append(0)
-        else:
-            best.append(_locked_value(rem, k, after) * _pow6((free - k) * rerolls))
+            keep(0)
+            continue
+        value = known((rem, k, after))
+        if value is None:
+            value = _locked_value(rem, k, after)
+        keep(value * scale[k])
     size = len(best)
     for axis, d in enumerate(deficits):
         if d == 1:
