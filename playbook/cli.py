@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rules import dangerous_ideas, leerdam, load_game, new_rule
+from rules import danger_world, dangerous_ideas, leerdam, load_game, new_rule
 
 __all__ = ["main"]
 
@@ -99,7 +99,9 @@ def _cmd_odds(args: argparse.Namespace) -> int:
             raise UsageError("dangerous-ideas odds need --pool N")
         report = dangerous_ideas.odds_report(args.pool, args.seeds)
     else:
-        raise UsageError(f"no odds for {args.game}")
+        if args.dice is None or args.difficulty is None:
+            raise UsageError("danger-world odds need --dice N and --difficulty D")
+        report = danger_world.odds_report(args.dice, args.difficulty, penalty=args.penalty, rerolls=args.rerolls)
     print(json.dumps(report, indent=2))
     return 0
 
@@ -158,10 +160,16 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "odds",
         help="exact probabilities as JSON",
-        description="Exact odds, as a decimal and a fraction. dangerous-ideas: --pool N [--seeds S], "
-        "the chance a meme action succeeds when the actor spends up to S seeds wisely.",
+        description="Exact odds, as a decimal and a fraction. danger-world: --dice N --difficulty D "
+        "[--penalty P] [--rerolls R], the chance of a set of height D or more when the player locks "
+        "and re-rolls optimally. dangerous-ideas: --pool N [--seeds S], the chance a meme action "
+        "succeeds when the actor spends up to S seeds wisely.",
     )
-    p.add_argument("game", choices=["dangerous-ideas"], help="which game")
+    p.add_argument("game", choices=["danger-world", "dangerous-ideas"], help="which game")
+    p.add_argument("--dice", type=int, help="danger-world: dice in the pool")
+    p.add_argument("--difficulty", type=int, help="danger-world: difficulty 2-6")
+    p.add_argument("--penalty", type=int, default=0, help="danger-world: penalty dice (default 0)")
+    p.add_argument("--rerolls", type=int, default=2, help="danger-world: lock/re-roll rounds (default 2)")
     p.add_argument("--pool", type=int, help="dangerous-ideas: stones in the pool")
     p.add_argument("--seeds", type=int, default=0, help="dangerous-ideas: seeds the actor may spend (default 0)")
     p.set_defaults(run=_cmd_odds)

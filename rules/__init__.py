@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import dangerous_ideas, leerdam, new_rule
+from . import danger_world, dangerous_ideas, leerdam, new_rule
 from .core import Action, Event, Game, RuleError, SaveFileError
 
-GAMES: dict[str, Any] = {rules.slug: rules for rules in (new_rule.RULES, leerdam.RULES, dangerous_ideas.RULES)}
+GAMES: dict[str, Any] = {rules.slug: rules for rules in (new_rule.RULES, leerdam.RULES, danger_world.RULES, dangerous_ideas.RULES)}
 
 
 def new_game(slug: str, setup: Any, seed: int) -> Game[Any, Any]:

@@ -26,6 +26,7 @@ __all__ = [
     "Action",
     "Event",
     "Game",
+    "GameRules",
     "RuleError",
     "Rules",
     "SaveFileError",
@@ -112,6 +113,47 @@ class Rules(Protocol[Setup, S]):
         """Seats whose move the game waits on."""
 
     def over(self, state: S) -> bool: ...
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """One game's rules as the `Game` driver, the store and the front ends use them.
+
+    Built from a game module's own names by `GameRules.of(globals(), slug, title)`: its
+    `Setup`, `ACTIONS` and the functions `initial`, `check`, `play`, `chance`, `hides`,
+    `view_for`, `scores`, `standings` (and `legal_actions` where the game has one). States
+    answer `waiting_for()` and `over`.
+    """
+
+    slug: str
+    title: str
+    setup: type
+    actions: tuple[type[Action], ...]
+    initial: Callable[[Any], Any]
+    check: Callable[[Any, Action], None]
+    play: Callable[[Any, Action], Any]
+    chance: Callable[[Any, random.Random], Action | None]
+    hides: Callable[[Any, Action], bool]
+    view_for: Callable[[Any, int | None], Any]
+    scores: Callable[[Any], tuple[int, ...]]
+    standings: Callable[[Any], list[tuple[int, int, int]]]
+    legal_actions: Callable[..., list[Action]] | None = None
+
+    @classmethod
+    def of(cls, names: Mapping[str, Any], slug: str, title: str) -> GameRules:
+        functions = ("initial", "check", "play", "chance", "hides", "view_for", "scores", "standings")
+        return cls(slug, title, names["Setup"], names["ACTIONS"], *(names[f] for f in functions), names.get("legal_actions"))
+
+    def setup_from_json(self, data: Any) -> Any:
+        return setup_from_json(self.setup, data)
+
+    @staticmethod
+    def waiting_for(state: Any) -> Sequence[int]:
+        return state.waiting_for()
+
+    @staticmethod
+    def over(state: Any) -> bool:
+        return bool(state.over)
 
 
 def rng_for(seed: int, step: int) -> random.Random:

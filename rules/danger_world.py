@@ -46,7 +46,7 @@ from math import comb, factorial
 from operator import mul
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, RuleError, check_names, seats_text, setup_from_json
+from .core import Action, Event, GameRules, RuleError, check_names, seats_text, setup_from_json
 
 __all__ = [
     "STATS",
@@ -83,7 +83,11 @@ __all__ = [
     "LongRest",
     "EndEncounter",
     "NewSession",
+    "ACTIONS",
     "RULES",
+    "View",
+    "CharacterView",
+    "ODDS_LIMITS",
     "initial",
     "check",
     "play",
@@ -1396,7 +1400,7 @@ def _incomplete(deficits: tuple[int, ...], free: int) -> int:
     return ways[free]
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=128)
 def _layout(deficits: tuple[int, ...], free: int) -> tuple[list[tuple[int, ...]], list[int], list[int], tuple[int, ...], int]:
     """The box of outcomes O (0 <= O_h < d_h) that complete no face, in O-major order: the
     deficits left (d - O), the free dice left if all of O were locked (-1: impossible), the
@@ -1540,6 +1544,7 @@ def best_locks(
     """
     faces = tuple(faces)
     held = frozenset(locked)
+    _require(len(faces) <= MAX_DICE and len(penalty_faces) <= MAX_DICE, "dice", f"at most {MAX_DICE} dice")
     _require(all(isinstance(f, int) and 1 <= f <= 6 for f in faces) and all(isinstance(f, int) and 1 <= f <= 6 for f in penalty_faces), "dice", "every die shows 1-6")
     _require(all(isinstance(i, int) and 0 <= i < len(faces) for i in held), "dice", "a locked die is not in the pool")
     _require(isinstance(difficulty, int) and DIFFICULTY_MIN <= difficulty <= DIFFICULTY_MAX, "difficulty", "a difficulty is 2-6")
@@ -1657,35 +1662,7 @@ def simulate_policy(dice: int, difficulty: int, penalty: int = 0, rerolls: int =
 # -- the Rules object ------------------------------------------------------------------------------
 
 
-class _DangerWorld:
-    slug = "danger-world"
-    title = "Danger World"
-    actions = ACTIONS
-    Setup = Setup
-
-    initial = staticmethod(initial)
-    check = staticmethod(check)
-    play = staticmethod(play)
-    chance = staticmethod(chance)
-    hides = staticmethod(hides)
-    view_for = staticmethod(view_for)
-    scores = staticmethod(scores)
-    standings = staticmethod(standings)
-
-    @staticmethod
-    def setup_from_json(data: Any) -> Setup:
-        return setup_from_json(Setup, data)
-
-    @staticmethod
-    def waiting_for(state: State) -> tuple[int, ...]:
-        return state.waiting_for()
-
-    @staticmethod
-    def over(state: State) -> bool:
-        return state.over
-
-
-RULES = _DangerWorld()
+RULES = GameRules.of(globals(), "danger-world", "Danger World")
 
 
 # -- the text's worked example ------------------------------------------------------------------------

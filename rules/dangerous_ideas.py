@@ -41,7 +41,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, RuleError, check_names, seats_text, setup_from_json
+from .core import Action, Event, GameRules, RuleError, check_names, seats_text, setup_from_json
 
 __all__ = [
     "NODES",
@@ -2053,36 +2053,7 @@ DEFAULT_BOTS = ("sensible", "sensible", "random", "random")
 # -- the Rules object ---------------------------------------------------------------------------
 
 
-class _DangerousIdeas:
-    slug = "dangerous-ideas"
-    title = "Dangerous Ideas"
-    actions = ACTIONS
-    Setup = Setup
-
-    initial = staticmethod(initial)
-    check = staticmethod(check)
-    play = staticmethod(play)
-    chance = staticmethod(chance)
-    hides = staticmethod(hides)
-    view_for = staticmethod(view_for)
-    legal_actions = staticmethod(legal_actions)
-    scores = staticmethod(scores)
-    standings = staticmethod(standings)
-
-    @staticmethod
-    def setup_from_json(data: Any) -> Setup:
-        return setup_from_json(Setup, data)
-
-    @staticmethod
-    def waiting_for(state: State) -> tuple[int, ...]:
-        return state.waiting_for()
-
-    @staticmethod
-    def over(state: State) -> bool:
-        return state.over
-
-
-RULES = _DangerousIdeas()
+RULES = GameRules.of(globals(), "dangerous-ideas", "Dangerous Ideas")
 
 
 # -- the text's examples, replayed by the rules ---------------------------------------------------

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, RuleError, check_names, seats_text, setup_from_json
+from .core import Action, Event, GameRules, RuleError, check_names, seats_text, setup_from_json
 
 __all__ = [
     "ACTIVITIES",
@@ -938,35 +938,7 @@ DEFAULT_BOTS = ("free-rider", "fair", "conditional", "altruist", "free-rider", "
 # -- the Rules object ---------------------------------------------------------------------------
 
 
-class _Leerdam:
-    slug = "leerdam"
-    title = "Leerdam"
-    actions = ACTIONS
-    Setup = Setup
-
-    initial = staticmethod(initial)
-    check = staticmethod(check)
-    play = staticmethod(play)
-    chance = staticmethod(chance)
-    hides = staticmethod(hides)
-    view_for = staticmethod(view_for)
-    scores = staticmethod(scores)
-    standings = staticmethod(standings)
-
-    @staticmethod
-    def setup_from_json(data: Any) -> Setup:
-        return setup_from_json(Setup, data)
-
-    @staticmethod
-    def waiting_for(state: State) -> tuple[int, ...]:
-        return state.waiting_for()
-
-    @staticmethod
-    def over(state: State) -> bool:
-        return state.over
-
-
-RULES = _Leerdam()
+RULES = GameRules.of(globals(), "leerdam", "Leerdam")
 
 
 def simulate(

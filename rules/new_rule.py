@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, RuleError, check_names, seats_text, setup_from_json
+from .core import Action, Event, GameRules, RuleError, check_names, seats_text, setup_from_json
 
 __all__ = [
     "COLOURS",
@@ -821,36 +821,7 @@ def view_for(state: State, seat: int | None) -> View:
 # -- the Rules object the Game driver uses --------------------------------------------------------
 
 
-class _NewRule:
-    slug = "new-rule"
-    title = "New Rule"
-    actions = ACTIONS
-    Setup = Setup
-
-    initial = staticmethod(initial)
-    check = staticmethod(check)
-    play = staticmethod(play)
-    chance = staticmethod(chance)
-    hides = staticmethod(hides)
-    view_for = staticmethod(view_for)
-    legal_actions = staticmethod(legal_actions)
-    scores = staticmethod(scores)
-    standings = staticmethod(standings)
-
-    @staticmethod
-    def setup_from_json(data: Any) -> Setup:
-        return setup_from_json(Setup, data)
-
-    @staticmethod
-    def waiting_for(state: State) -> tuple[int, ...]:
-        return state.waiting_for()
-
-    @staticmethod
-    def over(state: State) -> bool:
-        return state.over
-
-
-RULES = _NewRule()
+RULES = GameRules.of(globals(), "new-rule", "New Rule")
 
 
 def worked_example() -> tuple[State, dict[str, int]]:

@@ -126,3 +126,13 @@ def test_dangerous_ideas_odds_and_simulation(capsys: pytest.CaptureFixture[str])
     assert code == 2 and "--pool" in err
     code, out, _ = run(capsys, "simulate", "dangerous-ideas", "--games", "2", "--seed", "1", "--json")
     assert code == 0 and json.loads(out)["games"] == 2
+
+
+def test_danger_world_odds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "odds", "danger-world", "--dice", "2", "--difficulty", "2", "--rerolls", "0")
+    report = json.loads(out)
+    assert code == 0 and report["exact"] == "1/36"  # only two 2s make a set with two dice
+    code, _, err = run(capsys, "odds", "danger-world", "--dice", "3")
+    assert code == 2 and "--difficulty" in err
+    code, _, err = run(capsys, "odds", "danger-world", "--dice", "3", "--difficulty", "9")
+    assert code == 2 and "rule: odds" in err
