@@ -13,7 +13,7 @@ from rules import danger_world, dangerous_ideas, leerdam, load_game, new_rule
 
 __all__ = ["main"]
 
-PRINT_GAMES = ("new-rule", "leerdam")
+PRINT_GAMES = ("new-rule", "leerdam", "dangerous-ideas")
 #: games with bots, by slug: each module has BOTS, DEFAULT_BOTS and simulate().
 SIMULATED = {"new-rule": new_rule, "leerdam": leerdam, "dangerous-ideas": dangerous_ideas}
 
@@ -46,6 +46,8 @@ def _printer(game: str) -> Any:
 
 
 def _cmd_print(args: argparse.Namespace) -> int:
+    from reportlab.platypus import PageBreak
+
     from printables.common import build_document
 
     names = _names(args.names, args.players)
@@ -59,6 +61,8 @@ def _cmd_print(args: argparse.Namespace) -> int:
         games = list(PRINT_GAMES) if args.game == "all" else [args.game]
         story = []
         for game in games:
+            if story:
+                story.append(PageBreak())  # each game starts its own page (and its own headers)
             story += _printer(game).build_story(names, players=args.players, page=args.page)
         title = "Playbook: printable materials"
     data = build_document(story, page=args.page, title=title)

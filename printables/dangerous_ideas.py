@@ -1,0 +1,1161 @@
+"""Dangerous Ideas on paper: character sheets, stones cards, a score pad and the story as told.
+
+`build_pdf` prints blank materials for 3-10 named (or unnamed) players, or "what you
+played" from a `State`: each sheet's memes, holders, stones, bonus stones, seeds and
+crossed-off memes; the score pad from `sheet_score`, `tiebreaks` and `standings`; the
+story from `transcript`. Nothing in this game is hidden, so a filled set shows everything.
+
+Page order: one character sheet per player (the meme tree, drawn on the canvas), the stones
+reference cards (one per player, four to a page, with crop marks), the score pad, then
+"The story as told" (a chapter plan to fill in when blank, the transcript from a state).
+Everything is black and white: fills are light greys, leaf and coil marks are shapes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Table, TableStyle
+
+from rules.core import check_names, seats_text
+from rules.dangerous_ideas import (
+    BRANCHES,
+    HUBS,
+    NODES,
+    Crossed,
+    Meme,
+    Setup,
+    Sheet,
+    State,
+    default_chapters,
+    sheet_score,
+    standings,
+    tiebreaks,
+    transcript,
+)
+
+from . import common, fonts
+from .fonts import markup
+
+__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
+
+# -- layout ------------------------------------------------------------------------------
+GAME_TITLE = "Dangerous Ideas"
+MATERIALS = ("Character sheet", "Stones reference card", "Score pad", "The story as told")
+PLAYER_RANGE = (3, 10)  # what `Setup` accepts, as the rules text says
+DEFAULT_PLAYERS = 4
+# The character sheet: a header band, the meme tree, a footer band, all one flowable.
+SHEET_HEADER = 70  # points: title, seeds, player and idea lines, a status line
+SHEET_FOOTER = 100  # points: crossed-off memes, score boxes, the leaf/coil legend
+SHEET_TITLE = 15  # points
+BOX_SHARE = 0.30  # each column of branch boxes takes this share of the width
+BOX_GAP = 6  # points between the boxes of a hub
+GROUP_GAP = 16  # points between the upper and the lower hubs' boxes
+BOX_PAD = 5
+BOX_RADIUS = 4
+BOX_LABEL = 6.8  # points: "PROBE 1 · leaf", "stones", "bonus"
+MEME_SIZE = 10  # points: a meme text starts at this size and shrinks to fit its box
+MEME_MIN = 5.0
+HOLDER_SIZE = 8.5
+WRITE_LINE_GAP = 15  # points between the ruled lines of a blank meme
+THINK_RADIUS = 36
+HUB_RADIUS = 24
+HUB_DX = 40  # points from the sheet's centre line to each hub's centre
+MARK_LENGTH = 16  # points: a leaf or coil at a branch's tip
+TRUNK_WIDTH = 3.4  # Think-to-hub links
+BRANCH_WIDTH = 1.7
+BONUS_RADIUS = 3.3
+SEED_RADIUS = 5.5
+SEED_STEP = 15  # points between seed centres (shrinks for many seeds)
+NODE_FILL = colors.HexColor("#efefef")
+LEAF_FILL = colors.HexColor("#d4d4d4")
+STONE_FILL = colors.HexColor("#3a3a3a")
+STRUCK = colors.HexColor("#7a7a7a")
+WRITE_LINE = colors.HexColor("#a8a8a8")
+# Which hub sits where: the actor's nodes (Probe, Create) above Think, the responders' nodes
+# (Defend, Connect) below; the leaf-rich hubs on the left, the coil-rich ones on the right.
+HUB_PLACE: dict[str, tuple[int, int]] = {"probe": (-1, 1), "create": (1, 1), "defend": (-1, -1), "connect": (1, -1)}
+# Stones cards.
+CARD_GRID = (2, 2)  # columns, rows
+CARD_PAD = 4 * mm
+CARD_TITLE = 9.5  # points
+CARD_TEXT = 9.5  # points; shrinks until the card's text fits
+CARD_MIN = 5.5
+# Score pad.
+PAD_GROUP_ROWS = 6  # blank meme-group rows per player (more fit on the back)
+PAD_ROW = 6.2 * mm  # three rows of players fit a Letter page
+PAD_WEIGHTS = (64, 15, 21)  # meme group, copies, points
+PAD_GUTTER = 5 * mm
+STANDINGS_WEIGHTS = (12, 44, 14, 14, 16, 16)
+STANDINGS_ROW = 8 * mm
+# The story: a book-like measure in the middle of the page, A5 width or so.
+STORY_MEASURE = 128 * mm
+PLAN_WEIGHTS = (16, 36, 128)
+PLAN_ROW = 12 * mm
+MORAL_LINES = 5
+
+
+# -- what to print -----------------------------------------------------------------------------
+#: The setup fields blank sheets take from `Setup`'s defaults.
+_VARIANTS = ("layout", "seeds", "chapters", "start_stones")
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The players and variant numbers a set of sheets is printed for."""
+
+    names: tuple[str, ...]  # "" is a seat whose name is written in by hand
+    layout: tuple[str, ...]
+    seeds: int
+    chapters: int | None
+    start_stones: int
+    state: State | None = None
+
+    @classmethod
+    def of(cls, setup: Setup, state: State | None = None) -> _Table:
+        variants = {name: getattr(setup, name) for name in _VARIANTS}
+        return cls(names=setup.names, state=state, **variants)
+
+    @property
+    def n(self) -> int:
+        return len(self.names)
+
+    @property
+    def chapter_count(self) -> int:
+        return self.chapters if self.chapters is not None else default_chapters(self.n)
+
+    def label(self, seat: int) -> str:
+        return self.names[seat] or f"Player {seat + 1}"
+
+    def branch_type(self, branch: str) -> str:
+        return self.layout[BRANCHES.index(branch)]
+
+
+def _resolve(names: Sequence[str] | None, players: int | None, setup: Setup | None, state: State | None) -> _Table:
+    """One table from whichever of the four inputs was given; refuse mixed sources."""
+    if state is not None:
+        if names is not None or players is not None or setup is not None:
+            raise ValueError("print from a state alone: its setup already holds the names and variants")
+        return _Table.of(state.setup, state)
+    if setup is not None:
+        if names is not None or players is not None:
+            raise ValueError("print from a setup alone: it already holds the names")
+        return _Table.of(setup)
+    if isinstance(names, str):
+        raise TypeError("names must be a sequence of names, not one string")
+    given = tuple(names or ())
+    count = players if players is not None else (len(given) or DEFAULT_PLAYERS)
+    low, high = PLAYER_RANGE
+    if not low <= count <= high:
+        raise ValueError(f"{GAME_TITLE} takes {low}-{high} players, not {count}")
+    if len(given) > count:
+        raise ValueError(f"{len(given)} names were given for {count} players")
+    # The same name rules as a game's setup (trimmed, distinct, not too long); blanks pad the rest.
+    cleaned = check_names(given, 0, high) if given else ()
+    variants = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
+    return _Table(names=cleaned + ("",) * (count - len(cleaned)), **variants)
+
+
+# -- text helpers --------------------------------------------------------------------------------
+def _p(text: str, style: str | ParagraphStyle = "cell") -> Paragraph:
+    """A paragraph of markup that was already escaped (through `markup`) by the caller."""
+    return Paragraph(text, common.style(style) if isinstance(style, str) else style)
+
+
+def _derived(name: str, parent: str | ParagraphStyle, **changes: object) -> ParagraphStyle:
+    """A module style built on a shared style (by name) or on another style."""
+    base = common.style(parent) if isinstance(parent, str) else parent
+    return ParagraphStyle(f"dangerous-ideas-{name}", parent=base, **changes)
+
+
+@functools.cache
+def _sized(font: str, size: float, colour: str) -> ParagraphStyle:
+    """A plain style in `font` at `size` (cached: fitting tries many sizes)."""
+    return ParagraphStyle(
+        f"dangerous-ideas-{font}-{size:.2f}-{colour}",
+        fontName=font,
+        fontSize=size,
+        leading=size * 1.18,
+        textColor=colors.HexColor(colour),
+        spaceBefore=0,
+        spaceAfter=0,
+    )
+
+
+def _hex(colour: colors.Color) -> str:
+    return "#" + colour.hexval()[2:]
+
+
+def _fitted(
+    text: str,
+    width: float,
+    height: float,
+    *,
+    size: float,
+    min_size: float = MEME_MIN,
+    font: str = fonts.BODY,
+    colour: colors.Color = common.INK,
+    wrap: str = "{}",
+    cut: bool = True,
+) -> Paragraph | None:
+    """User `text` as a paragraph that fits width x height: it wraps, shrinks down to
+    `min_size`, and only then loses words at the end (marked with an ellipsis); with `cut`
+    False it gives None instead.
+
+    `wrap` is markup around the escaped text ("<strike>{}</strike>"). The result is wrapped
+    already; draw it with `drawOn`.
+    """
+    style_colour = _hex(colour)
+    steps = max(1, int(round((size - min_size) / 0.25)))
+    for i in range(steps + 1):
+        current = size - (size - min_size) * i / steps
+        para = Paragraph(wrap.format(markup(text)), _sized(font, current, style_colour))
+        if para.wrap(width, height)[1] <= height:
+            return para
+    if not cut:
+        return None
+    # Far too long even at the smallest size: keep as many words as fit. Rare (a meme text is
+    # at most 200 characters), but a sheet must never spill over its neighbours.
+    words = text.split()
+    low, high = 0, len(words)
+    style = _sized(font, min_size, style_colour)
+    while low < high:
+        middle = (low + high + 1) // 2
+        trial = Paragraph(wrap.format(markup(" ".join(words[:middle]) + "…")), style)
+        if trial.wrap(width, height)[1] <= height:
+            low = middle
+        else:
+            high = middle - 1
+    para = Paragraph(wrap.format(markup(" ".join(words[:low]) + "…")), style)
+    para.wrap(width, height)
+    return para
+
+
+def _write_line(canvas: Canvas, x0: float, x1: float, y: float) -> None:
+    canvas.saveState()
+    canvas.setStrokeColor(WRITE_LINE)
+    canvas.setLineWidth(0.45)
+    canvas.line(x0, y, x1, y)
+    canvas.restoreState()
+
+
+def _and(items: Sequence[str]) -> str:
+    """'1', '1 and 5', '1, 4 and 7'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _branch_label(branch: str) -> str:
+    """'probe-2' as printed on the sheet: 'Probe 2'."""
+    hub, number = branch.split("-")
+    return f"{hub.capitalize()} {number}"
+
+
+def _crossed_text(table: _Table, crossed: Crossed) -> str:
+    """'by Bo in chapter 3' for a crossed-off meme."""
+    by = table.label(crossed.by)
+    return f"replaced by {by} in chapter {crossed.chapter}" if crossed.chapter else f"replaced by {by}"
+
+
+# -- marks: leaves and coils ---------------------------------------------------------------------
+def _draw_leaf(canvas: Canvas, length: float) -> None:
+    """A leaf from the origin along +x: an almond with a midrib, lightly filled."""
+    width = length * 0.32
+    path = canvas.beginPath()
+    path.moveTo(0, 0)
+    path.curveTo(length * 0.3, width, length * 0.75, width * 0.95, length, 0)
+    path.curveTo(length * 0.75, -width * 0.95, length * 0.3, -width, 0, 0)
+    path.close()
+    canvas.setFillColor(LEAF_FILL)
+    canvas.setStrokeColor(common.INK)
+    canvas.setLineWidth(0.8)
+    canvas.drawPath(path, stroke=1, fill=1)
+    canvas.setLineWidth(0.5)
+    canvas.line(0, 0, length * 0.88, 0)
+
+
+def _draw_coil(canvas: Canvas, length: float) -> None:
+    """A spiral whose outer end is at the origin, curling in towards +x (a fern's tip)."""
+    radius = length / 2
+    turns = 2.3
+    points = 56
+    path = canvas.beginPath()
+    for i in range(points + 1):
+        t = i / points
+        # Start at the circle's left point (the origin) and wind inwards, clockwise.
+        angle = math.pi - t * turns * 2 * math.pi
+        r = radius * (1 - t) ** 0.9
+        x, y = radius + r * math.cos(angle), r * math.sin(angle)
+        if i == 0:
+            path.moveTo(x, y)
+        else:
+            path.lineTo(x, y)
+    canvas.setStrokeColor(common.INK)
+    canvas.setLineWidth(1.1)
+    canvas.drawPath(path, stroke=1, fill=0)
+
+
+def _draw_mark(canvas: Canvas, kind: str, x: float, y: float, length: float, facing: int) -> None:
+    """A leaf or coil at (x, y), pointing right (`facing` 1) or left (-1)."""
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(facing, 1)
+    if kind == "leaf":
+        _draw_leaf(canvas, length)
+    else:
+        _draw_coil(canvas, length)
+    canvas.restoreState()
+
+
+# -- (1) the character sheet ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Spot:
+    """A branch box: its rectangle and the side its hub is on (-1 left, 1 right)."""
+
+    branch: str
+    x: float
+    y: float
+    width: float
+    height: float
+    side: int
+
+
+class _CharacterSheet(Flowable):
+    """One player's sheet: the meme tree with its nodes, branches and boxes, filling the frame.
+
+    Drawn on the canvas (a tiny flowable: `wrap` takes the frame, `draw` paints). From a
+    state the boxes carry the memes, holders and stones, the nodes their stones.
+    """
+
+    def __init__(self, table: _Table, seat: int, height: float) -> None:
+        super().__init__()
+        self.table = table
+        self.seat = seat
+        self.height = height
+        self.size = (0.0, 0.0)
+
+    @property
+    def sheet(self) -> Sheet | None:
+        state = self.table.state
+        return state.sheets[self.seat] if state is not None else None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        # Always a whole frame: after other flowables on a page the sheet moves to the next
+        # page instead of being squashed into what is left.
+        self.size = (availWidth, self.height)
+        return self.size
+
+    # -- geometry
+    def _spots(self) -> list[_Spot]:
+        width, height = self.size
+        top, bottom = height - SHEET_HEADER, SHEET_FOOTER
+        box_w = width * BOX_SHARE
+        group = (top - bottom - GROUP_GAP) / 2
+        box_h = (group - 2 * BOX_GAP) / 3
+        spots = []
+        for hub in HUBS:
+            side, level = HUB_PLACE[hub]
+            x = 0.0 if side < 0 else width - box_w
+            group_top = top if level > 0 else bottom + group
+            for i in range(3):
+                y = group_top - (i + 1) * box_h - i * BOX_GAP
+                spots.append(_Spot(f"{hub}-{i + 1}", x, y, box_w, box_h, side))
+        return spots
+
+    def _node_centres(self) -> dict[str, tuple[float, float]]:
+        width, height = self.size
+        top, bottom = height - SHEET_HEADER, SHEET_FOOTER
+        group = (top - bottom - GROUP_GAP) / 2
+        centres = {"think": (width / 2, (top + bottom) / 2)}
+        for hub in HUBS:
+            side, level = HUB_PLACE[hub]
+            y = top - group / 2 if level > 0 else bottom + group / 2
+            centres[hub] = (width / 2 + side * HUB_DX, y)
+        return centres
+
+    # -- painting
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.saveState()
+        self._header(canvas)
+        centres = self._node_centres()
+        spots = self._spots()
+        self._trunks(canvas, centres)
+        for spot in spots:
+            self._branch(canvas, spot, centres[spot.branch.split("-")[0]])
+        for node in NODES:
+            self._node(canvas, node, centres[node])
+        for spot in spots:
+            self._box(canvas, spot)
+        self._footer(canvas)
+        canvas.restoreState()
+
+    def _header(self, canvas: Canvas) -> None:
+        width, height = self.size
+        table = self.table
+        canvas.setFillColor(common.INK)
+        title_y = height - SHEET_TITLE
+        title_w = fonts.draw_string(canvas, 0, title_y, "Dangerous Ideas — character sheet", fonts.BOLD, SHEET_TITLE)
+        self._seeds(canvas, title_w + 8 * mm, width, title_y + SHEET_TITLE * 0.3)
+        # Two write-in lines: the player (printed when known) and their Dangerous Idea.
+        line_y = height - 42
+        split = width * 0.42
+        _write_line(canvas, 0, split - 6 * mm, line_y)
+        _write_line(canvas, split, width, line_y)
+        canvas.setFillColor(common.MUTED)
+        fonts.draw_string(canvas, 0, line_y - 8, "Player", fonts.BODY, BOX_LABEL)
+        fonts.draw_string(canvas, split, line_y - 8, "Dangerous Idea (your philosophy)", fonts.BODY, BOX_LABEL)
+        name = table.names[self.seat]
+        if name:
+            canvas.setFillColor(common.INK)
+            text, size = fonts.fit(name, fonts.BOLD, 13, split - 8 * mm)
+            fonts.draw_string(canvas, 1, line_y + 3, text, fonts.BOLD, size)
+        canvas.setFillColor(common.MUTED)
+        status, size = fonts.fit(self._status(), fonts.BODY, 7.5, width)
+        fonts.draw_string(canvas, 0, height - SHEET_HEADER + 8, status, fonts.BODY, size)
+
+    def _status(self) -> str:
+        """The small line under the header: where this sheet stands, or how a seat starts."""
+        table, state = self.table, self.table.state
+        if state is None:
+            mine = [str(k + 1) for k in range(table.chapter_count) if k % table.n == self.seat]
+            if mine:
+                starts = f"you start chapter{'s' if len(mine) > 1 else ''} {_and(mine)} (of {table.chapter_count})"
+            else:
+                starts = f"you start none of the {table.chapter_count} chapters"
+            return (
+                f"Seat {self.seat + 1} of {table.n} · {starts} · "
+                f"place {table.start_stones} stones on your nodes, then write one leaf and one coiled meme"
+            )
+        sheet = state.sheets[self.seat]
+        if state.over:
+            where = "Final sheet"
+        elif state.chapter < 0:
+            where = "Before Chapter 1"
+        else:
+            where = f"Chapter {state.chapter + 1} of {table.chapter_count}, in play"
+        return (
+            f"{where} · seat {self.seat + 1} · {sheet.filled} meme{'s' if sheet.filled != 1 else ''} · "
+            f"{sheet.stones} own stones on the sheet · {sheet.bonus} bonus · {sheet.seeds} seed{'s' if sheet.seeds != 1 else ''} left"
+        )
+
+    def _seeds(self, canvas: Canvas, left: float, right: float, y: float) -> None:
+        """The red seeds, right-aligned: circles, the spent ones crossed off."""
+        total = self.table.seeds
+        sheet = self.sheet
+        spent = total - sheet.seeds if sheet is not None else 0
+        canvas.setFillColor(common.MUTED)
+        label = "Red seeds (cross one off per re-roll)" if total else "No red seeds in this variant"
+        room = right - left - fonts.string_width(label, fonts.BODY, BOX_LABEL) - 3 * mm
+        if total and room / total < 2.4 * SEED_RADIUS:
+            # Many seeds (a variant): a shorter label leaves them room to stay drawable.
+            label = "Red seeds"
+            room = right - left - fonts.string_width(label, fonts.BODY, BOX_LABEL) - 3 * mm
+        step = min(SEED_STEP, room / total) if total else 0.0
+        radius = min(SEED_RADIUS, step * 0.38) if total else 0.0
+        first = right - radius - (total - 1) * step
+        fonts.draw_string(canvas, first - radius - 2 * mm, y - BOX_LABEL * 0.35, label, fonts.BODY, BOX_LABEL, align="right")
+        canvas.setStrokeColor(common.INK)
+        for i in range(total):
+            x = first + i * step
+            canvas.setLineWidth(1.2)
+            canvas.setFillColor(colors.white)
+            canvas.circle(x, y, radius, stroke=1, fill=1)
+            if i < spent:  # the first seeds are the ones crossed off
+                d = radius * 0.95
+                canvas.setLineWidth(1.4)
+                canvas.line(x - d, y - d, x + d, y + d)
+                canvas.line(x - d, y + d, x + d, y - d)
+
+    def _trunks(self, canvas: Canvas, centres: dict[str, tuple[float, float]]) -> None:
+        """Thick links from Think to each hub."""
+        canvas.setStrokeColor(common.INK)
+        canvas.setLineWidth(TRUNK_WIDTH)
+        canvas.setLineCap(1)
+        tx, ty = centres["think"]
+        for hub in HUBS:
+            hx, hy = centres[hub]
+            canvas.line(tx, ty, hx, hy)
+
+    def _branch(self, canvas: Canvas, spot: _Spot, hub: tuple[float, float]) -> None:
+        """A curved branch from the hub to its box, ending in a leaf or a coil."""
+        hx, hy = hub
+        inner = spot.x + spot.width if spot.side < 0 else spot.x
+        end_y = spot.y + spot.height / 2
+        tip = inner - spot.side * (MARK_LENGTH + 2)  # where the mark starts
+        dx, dy = tip - hx, end_y - hy
+        distance = math.hypot(dx, dy) or 1.0
+        start = (hx + HUB_RADIUS * 0.8 * dx / distance, hy + HUB_RADIUS * 0.8 * dy / distance)
+        run = tip - start[0]
+        path = canvas.beginPath()
+        path.moveTo(*start)
+        # Leave the hub heading outwards, arrive level with the box: a branch, not a wire.
+        path.curveTo(start[0] + run * 0.45, start[1] + (end_y - start[1]) * 0.15, tip - run * 0.55, end_y, tip, end_y)
+        canvas.setStrokeColor(common.INK)
+        canvas.setLineWidth(BRANCH_WIDTH)
+        canvas.drawPath(path, stroke=1, fill=0)
+        # The mark points away from the hub, towards the box.
+        _draw_mark(canvas, self.table.branch_type(spot.branch), tip, end_y, MARK_LENGTH, spot.side)
+
+    def _node(self, canvas: Canvas, node: str, centre: tuple[float, float]) -> None:
+        """A node: a circle big enough for stones, its name and a box for the stone count."""
+        x, y = centre
+        radius = THINK_RADIUS if node == "think" else HUB_RADIUS
+        canvas.setFillColor(NODE_FILL)
+        canvas.setStrokeColor(common.INK)
+        canvas.setLineWidth(1.8 if node == "think" else 1.4)
+        canvas.circle(x, y, radius, stroke=1, fill=1)
+        canvas.setFillColor(common.INK)
+        # Shrunk to fit inside the circle: CONNECT is the widest name.
+        label, size = fonts.fit(node.upper(), fonts.BOLD, 10.5 if node == "think" else 7.8, radius * 1.6)
+        fonts.draw_string(canvas, x, y + radius * 0.22, label, fonts.BOLD, size, align="centre")
+        box_w, box_h = (radius * 0.95, radius * 0.5)
+        bx, by = x - box_w / 2, y - radius * 0.5
+        canvas.setFillColor(colors.white)
+        canvas.setLineWidth(0.6)
+        canvas.roundRect(bx, by, box_w, box_h, 2, stroke=1, fill=1)
+        sheet = self.sheet
+        if sheet is not None:
+            canvas.setFillColor(common.INK)
+            count, size = fonts.fit(str(sheet.node(node)), fonts.BOLD, box_h * 0.72, box_w - 2)
+            fonts.draw_string(canvas, x, by + box_h * 0.24, count, fonts.BOLD, size, align="centre")
+        else:
+            canvas.setFillColor(common.MUTED)
+            fonts.draw_string(canvas, x, by - 6.5 if node == "think" else by - 5.2, "stones", fonts.BODY, 5.2, align="centre")
+
+    def _box(self, canvas: Canvas, spot: _Spot) -> None:
+        """A branch box: name, type and stone count on top, the meme, then holder and bonus."""
+        x, y, w, h = spot.x, spot.y, spot.width, spot.height
+        kind = self.table.branch_type(spot.branch)
+        meme = self.sheet.meme(spot.branch) if self.sheet is not None else None
+        canvas.setFillColor(colors.white)
+        canvas.setStrokeColor(common.INK)
+        canvas.setLineWidth(0.9)
+        canvas.roundRect(x, y, w, h, BOX_RADIUS, stroke=1, fill=1)
+        left, right, top = x + BOX_PAD, x + w - BOX_PAD, y + h - BOX_PAD
+        # Top row: "PROBE 1 · leaf" on the left, "stones [ ]" on the right.
+        row_y = top - BOX_LABEL
+        hub, number = spot.branch.split("-")
+        canvas.setFillColor(common.INK)
+        used = fonts.draw_string(canvas, left, row_y, f"{hub.upper()} {number}", fonts.BOLD, BOX_LABEL)
+        canvas.setFillColor(common.MUTED)
+        fonts.draw_string(canvas, left + used + 3, row_y, f"· {kind}", fonts.BODY, BOX_LABEL)
+        count_w, count_h = 19.0, BOX_LABEL + 5
+        count_x = right - count_w
+        canvas.setFillColor(colors.white)
+        canvas.setStrokeColor(common.INK)
+        canvas.setLineWidth(0.6)
+        canvas.roundRect(count_x, row_y - 3, count_w, count_h, 1.5, stroke=1, fill=1)
+        canvas.setFillColor(common.MUTED)
+        fonts.draw_string(canvas, count_x - 2.5, row_y, "stones", fonts.BODY, BOX_LABEL - 0.4, align="right")
+        if meme is not None:
+            canvas.setFillColor(common.INK)
+            count, size = fonts.fit(str(meme.stones), fonts.BOLD, BOX_LABEL + 1.5, count_w - 2)
+            fonts.draw_string(canvas, count_x + count_w / 2, row_y - 0.5, count, fonts.BOLD, size, align="centre")
+        # Bottom row: "held by ______" and the two bonus-stone circles.
+        base = y + BOX_PAD + 1
+        step = 2 * BONUS_RADIUS + 2.5
+        first = right - BONUS_RADIUS - step  # centre of the left circle
+        bonus = meme.bonus if meme is not None else 0
+        canvas.setStrokeColor(common.INK)
+        canvas.setLineWidth(0.7)
+        for i in range(2):
+            # A filled circle is a bonus stone still on the meme.
+            canvas.setFillColor(STONE_FILL if i < bonus else colors.white)
+            canvas.circle(first + i * step, base + BOX_LABEL * 0.35, BONUS_RADIUS, stroke=1, fill=1)
+        canvas.setFillColor(common.MUTED)
+        bonus_x = first - BONUS_RADIUS - 2.5
+        bonus_w = fonts.draw_string(canvas, bonus_x, base, "bonus", fonts.BODY, BOX_LABEL - 0.4, align="right")
+        held_w = fonts.draw_string(canvas, left, base, "held by", fonts.BODY, BOX_LABEL)
+        line_x, line_end = left + held_w + 3, bonus_x - bonus_w - 4
+        _write_line(canvas, line_x, line_end, base - 1.5)
+        # The meme's room: between the top row and the holder row.
+        area_top, area_bottom = row_y - 5, base + HOLDER_SIZE + 3
+        crossed = self._crossed_here(spot.branch)
+        if meme is not None:
+            holder_w = line_end - line_x - 1
+            # A holder fits on its line, or else takes up to three smaller lines above it,
+            # and the meme text gives up that room: both stay whole.
+            holder = _fitted(meme.holder, holder_w, HOLDER_SIZE * 1.25, size=HOLDER_SIZE, min_size=6.5, cut=False)
+            if holder is None:
+                holder = _fitted(meme.holder, holder_w, 3 * 6.5 * 1.18, size=6.5, min_size=4.5)
+            assert holder is not None
+            # The holder's last line sits on the rule (a paragraph's last baseline is
+            # leading - fontSize above its bottom).
+            holder_y = base - (holder.style.leading - holder.style.fontSize)
+            holder.drawOn(canvas, line_x + 1, holder_y)
+            area_bottom = max(area_bottom, holder_y + holder.height + 2)
+            text = _fitted(meme.text, right - left, area_top - area_bottom, size=MEME_SIZE, font=fonts.BOLD)
+            assert text is not None
+            # Centred in its room, as a hand would write it.
+            text.drawOn(canvas, left, area_bottom + (area_top - area_bottom - text.height) / 2)
+        elif crossed is not None:
+            room = area_top - area_bottom
+            note = _fitted(f"{crossed.text} — {crossed.holder}", right - left, room * 0.62, size=8, colour=STRUCK, wrap="<strike>{}</strike>")
+            why = _fitted(_crossed_text(self.table, crossed), right - left, room * 0.3, size=6.2, min_size=4, font=fonts.ITALIC, colour=STRUCK)
+            assert note is not None and why is not None
+            note.drawOn(canvas, left, area_top - note.height)
+            why.drawOn(canvas, left, area_top - note.height - 1.5 - why.height)
+        else:
+            line = area_top - WRITE_LINE_GAP + 2
+            while line >= area_bottom - 1:
+                _write_line(canvas, left, right, line)
+                line -= WRITE_LINE_GAP
+
+    def _crossed_here(self, branch: str) -> Crossed | None:
+        """The latest meme crossed off `branch`, if the branch is empty now."""
+        sheet = self.sheet
+        if sheet is None:
+            return None
+        here = [c for c in sheet.crossed if c.branch == branch]
+        return here[-1] if here else None
+
+    def _footer(self, canvas: Canvas) -> None:
+        """Crossed-off memes (left), the score boxes and the leaf/coil legend (right)."""
+        width, _ = self.size
+        table, sheet = self.table, self.sheet
+        height = SHEET_FOOTER - 10
+        left_w = width * 0.55
+        canvas.setStrokeColor(common.INK)
+        canvas.setLineWidth(0.9)
+        canvas.setFillColor(colors.white)
+        canvas.roundRect(0, 0, left_w, height, BOX_RADIUS, stroke=1, fill=1)
+        canvas.setFillColor(common.INK)
+        title_y = height - BOX_PAD - BOX_LABEL - 1
+        used = fonts.draw_string(canvas, BOX_PAD, title_y, "Crossed-off memes", fonts.BOLD, BOX_LABEL + 0.7)
+        canvas.setFillColor(common.MUTED)
+        fonts.draw_string(canvas, BOX_PAD + used + 4, title_y, "(replaced by another player: its stones go to the hub)", fonts.BODY, BOX_LABEL - 0.6)
+        area_top, area_bottom = title_y - 4, BOX_PAD
+        crossed = sheet.crossed if sheet is not None else ()
+        if crossed:
+            items = []
+            for c in crossed:
+                items.append(
+                    f"<strike>{markup(c.text)} — {markup(c.holder)}</strike> "
+                    f'<font color="{_hex(common.MUTED)}">({_branch_label(c.branch)}, {markup(_crossed_text(table, c))})</font>'
+                )
+            para = _fitted_markup("<br/>".join(items), left_w - 2 * BOX_PAD, area_top - area_bottom, size=8, min_size=4.5)
+            para.drawOn(canvas, BOX_PAD, area_top - para.height)
+        else:
+            line = area_top - WRITE_LINE_GAP + 2
+            while line >= area_bottom:
+                _write_line(canvas, BOX_PAD, left_w - BOX_PAD, line)
+                line -= WRITE_LINE_GAP
+        # Score boxes.
+        right_x = left_w + 4 * mm
+        right_w = width - right_x
+        cells = ("Memes", "Score", "Stones + seeds")
+        values: tuple[str, ...] = ("", "", "")
+        if sheet is not None:
+            values = (str(sheet.filled), str(sheet_score(sheet)), str(sheet.stones + sheet.seeds))
+        cell_w = (right_w - 2 * 2 * mm) / 3
+        cell_h = 40.0
+        cell_y = height - cell_h
+        for i, (label, value) in enumerate(zip(cells, values)):
+            cx = right_x + i * (cell_w + 2 * mm)
+            canvas.setFillColor(colors.white)
+            canvas.setStrokeColor(common.INK)
+            canvas.setLineWidth(0.9)
+            canvas.roundRect(cx, cell_y, cell_w, cell_h, BOX_RADIUS, stroke=1, fill=1)
+            canvas.setFillColor(common.MUTED)
+            fonts.draw_string(canvas, cx + cell_w / 2, cell_y + cell_h - BOX_LABEL - 3.5, label, fonts.BODY, BOX_LABEL, align="centre")
+            if value:
+                canvas.setFillColor(common.INK)
+                fonts.draw_string(canvas, cx + cell_w / 2, cell_y + 8, value, fonts.BOLD, 16, align="centre")
+        # The legend: what each mark means.
+        canvas.setFillColor(common.INK)
+        rows = (
+            ("leaf", "Leaf memes help your Spread (Probe) and your Defend."),
+            ("coiled", "Coiled memes help your Create and your Connect."),
+        )
+        for i, (kind, words) in enumerate(rows):
+            ly = cell_y - 14 - i * 13
+            _draw_mark(canvas, kind, right_x, ly + 2.5, 11, 1)
+            canvas.setFillColor(common.INK)
+            text, size = fonts.fit(words, fonts.BODY, 7.2, right_w - 16)
+            fonts.draw_string(canvas, right_x + 15, ly, text, fonts.BODY, size)
+        canvas.setFillColor(common.MUTED)
+        note, size = fonts.fit("Score: 4 per meme; a group of k same memes scores 4 + k.", fonts.BODY, 6.5, right_w)
+        fonts.draw_string(canvas, right_x, 1, note, fonts.BODY, size)
+
+
+def _fitted_markup(text: str, width: float, height: float, *, size: float, min_size: float) -> Paragraph:
+    """Ready markup shrunk until it fits width x height (the crossed-off list). At the
+    smallest size it is drawn as is: a sheet holds at most a few dozen replacements."""
+    steps = max(1, int(round((size - min_size) / 0.25)))
+    for i in range(steps + 1):
+        current = size - (size - min_size) * i / steps
+        para = Paragraph(text, _sized(fonts.BODY, current, _hex(common.INK)))
+        if para.wrap(width, height)[1] <= height:
+            return para
+    return para
+
+
+def _character_sheets(table: _Table, page: str) -> list[Flowable]:
+    """One sheet per player, each a full page."""
+    _, height = common.frame_size(page)
+    story: list[Flowable] = []
+    for seat in range(table.n):
+        if story:
+            story.append(PageBreak())
+        # A hair under the frame's height, so rounding never pushes a sheet off its page.
+        sheet = _CharacterSheet(table, seat, height - 0.5)
+        story += [common.Section(GAME_TITLE, f"Character sheet · {table.label(seat)}"), sheet]
+    return story
+
+
+# -- (2) the stones reference card ------------------------------------------------------------
+#: The card's text, in the playbook's words (see RULINGS.md): (heading, items).
+_CARD_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "Stones come from",
+        (
+            "<b>7</b> before the setting round, spread over your five nodes.",
+            "<b>2</b> at the start of your turn, anywhere: a node or a filled branch.",
+            "<b>3</b> when you take the Gain action, anywhere.",
+            "<b>2 on Think</b> when an action you connected to succeeds (bonus stones alone count).",
+            "<b>1 on your new meme</b> when your meme action succeeds, plus any you move over from its hub.",
+            "<b>2 on Create</b> once a chapter, if you started it and its plot is still unfinished.",
+        ),
+    ),
+    (
+        "Spend from your nodes",
+        (
+            "<b>Probe</b>: spreading one of your memes to a new holder.",
+            "<b>Create</b>: creating a new meme.",
+            "<b>Connect</b>: helping someone else's meme action (each stone adds 1 to the pool).",
+            "<b>Defend</b>: hindering it (each stone takes itself and 1 more out of the pool).",
+            "<b>Think</b>: tops any of these up, with at most as many as that node gave.",
+        ),
+    ),
+    (
+        "Involve your memes",
+        (
+            "<b>Leaf</b>: in your Spread (Probe), or when you Defend.",
+            "<b>Coiled</b>: in your Create, or when you Connect.",
+            "<b>Any type</b>: every copy of the meme you are spreading; and, when one of your memes is "
+            "targeted for replacement, each of your memes held by that character.",
+            "An involved meme gives <b>1 bonus stone</b> per player's turn, plus any of its own stones. "
+            "Bonus stones refill to 2 when a chapter starts.",
+            "A <b>targeted meme counts double</b>: each stone spent from it takes 2 out of the pool.",
+        ),
+    ),
+    (
+        "Also",
+        (
+            "<b>Move</b> (an action): every stone one step, branch ↔ its hub ↔ Think.",
+            "<b>Roll 2d6</b>: at or under the pool succeeds; 11 and 12 always fail. A red seed re-rolls one die.",
+        ),
+    ),
+)
+
+
+def _card_flowables(size: float) -> list[Paragraph]:
+    """The card's paragraphs with body text at `size` points."""
+    ink = _hex(common.INK)
+    head = ParagraphStyle(
+        f"dangerous-ideas-card-head-{size:.2f}", parent=_sized(fonts.BOLD, size + 0.8, ink), spaceBefore=size * 0.7, spaceAfter=size * 0.25
+    )
+    item = ParagraphStyle(
+        f"dangerous-ideas-card-item-{size:.2f}",
+        parent=_sized(fonts.BODY, size, ink),
+        leftIndent=size * 0.95,
+        bulletIndent=0,
+        bulletFontName=fonts.BODY,
+        bulletFontSize=size,
+        spaceAfter=size * 0.2,
+    )
+    out: list[Paragraph] = []
+    for heading, items in _CARD_SECTIONS:
+        out.append(Paragraph(heading, head))
+        out += [Paragraph(text, item, bulletText="•") for text in items]
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _card_size(width: float, height: float) -> float:
+    """The largest body size (down to CARD_MIN) at which the card's text fits; cached, as
+    every card of a sheet has the same size."""
+    size = CARD_TEXT
+    while size > CARD_MIN:
+        paras = _card_flowables(size)
+        used = sum(p.wrap(width, height)[1] + p.style.spaceAfter for p in paras)
+        used += sum(p.style.spaceBefore for p in paras[1:])  # nothing above the first heading
+        if used <= height:
+            break
+        size -= 0.25
+    return max(size, CARD_MIN)
+
+
+def _layout_card(width: float, height: float) -> list[Paragraph]:
+    """The card's paragraphs, wrapped to `width` at the size that fits."""
+    paras = _card_flowables(_card_size(round(width, 3), round(height, 3)))
+    for para in paras:
+        para.wrap(width, height)
+    return paras
+
+
+def _draw_card(canvas: Canvas, table: _Table, index: int, width: float, height: float) -> None:
+    """One stones card: title, the player's name if known, then the four short sections."""
+    left, right, top = CARD_PAD, width - CARD_PAD, height - CARD_PAD
+    canvas.setFillColor(common.INK)
+    title_w = fonts.draw_string(canvas, left, top - CARD_TITLE, "Dangerous Ideas · stones", fonts.BOLD, CARD_TITLE)
+    name = table.names[index]
+    if name:
+        text, size = fonts.fit(name, fonts.BODY, CARD_TITLE - 1, right - left - title_w - 4 * mm)
+        canvas.setFillColor(common.MUTED)
+        fonts.draw_string(canvas, right, top - CARD_TITLE, text, fonts.BODY, size, align="right")
+    canvas.setStrokeColor(common.INK)
+    canvas.setLineWidth(0.6)
+    rule_y = top - CARD_TITLE - 3.5
+    canvas.line(left, rule_y, right, rule_y)
+    y = rule_y - 4
+    for i, para in enumerate(_layout_card(right - left, y - CARD_PAD)):
+        if i:
+            y -= para.style.spaceBefore
+        y -= para.height
+        para.drawOn(canvas, left, y)
+        y -= para.style.spaceAfter
+
+
+def _cards(table: _Table) -> list[Flowable]:
+    columns, rows = CARD_GRID
+    return [common.Section(GAME_TITLE, "Stones reference card")] + common.slip_pages(
+        table.n, lambda canvas, i, w, h: _draw_card(canvas, table, i, w, h), columns=columns, rows=rows
+    )
+
+
+# -- (3) the score pad --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Group:
+    """Memes of one sheet with the same text: the text as first written, holders, points."""
+
+    text: str
+    holders: tuple[str, ...]
+    points: int
+
+
+def _groups(sheet: Sheet) -> list[_Group]:
+    """The sheet's meme groups in branch order. Points come from `sheet_score` of a sheet
+    holding only that group, so the pad never restates the scoring rule."""
+    order: dict[str, list[Meme]] = {}
+    for _, meme in sheet.memes():
+        order.setdefault(meme.key, []).append(meme)
+    groups = []
+    for key, memes in order.items():
+        alone = dataclasses.replace(sheet, branches=tuple(m if m is not None and m.key == key else None for m in sheet.branches))
+        groups.append(_Group(memes[0].text, tuple(m.holder for m in memes), sheet_score(alone)))
+    return groups
+
+
+def _pad_block(table: _Table, seat: int, width: float, ranks: dict[int, str]) -> Flowable:
+    """One player's block: a row per meme group, then total, tie-break and rank."""
+    widths = common.columns_of(width, PAD_WEIGHTS)
+    name = table.names[seat]
+    head_name = _p(f"<b>{markup(name)}</b>" if name else markup("Player: ____________"), "cell-head-left")
+    header: list[common.Cell] = [head_name, _p("Copies (k)", "cell-head"), _p("Points", "cell-head")]
+    state = table.state
+    rows: list[list[common.Cell]] = []
+    if state is None:
+        rows += [[None, None, None] for _ in range(PAD_GROUP_ROWS)]
+        rows.append([_p("<b>Total</b>", "cell-right"), None, None])
+        rows.append([_p(markup("Tie-break: stones ____ + seeds ____ ="), "cell-right"), None, None])
+        rows.append([_p("<b>Rank</b>", "cell-right"), None, None])
+    else:
+        sheet = state.sheets[seat]
+        for group in _groups(sheet):
+            holders = ", ".join(markup(h) for h in group.holders)
+            cell = _p(f'{markup(group.text)}<br/><font size="7" color="{_hex(common.MUTED)}">held by {holders}</font>')
+            rows.append([cell, _p(str(len(group.holders)), "cell-centre"), _p(str(group.points), "cell-centre")])
+        if not sheet.filled:
+            rows.append([_p("<i>no memes</i>"), None, _p("0", "cell-centre")])
+        rows.append([_p("<b>Total</b>", "cell-right"), None, _p(f"<b>{sheet_score(sheet)}</b>", "cell-centre")])
+        tie = tiebreaks(state)[seat]
+        rows.append([_p(f"Tie-break: stones {sheet.stones} + seeds {sheet.seeds} =", "cell-right"), None, _p(str(tie), "cell-centre")])
+        rows.append([_p("<b>Rank</b>", "cell-right"), None, _p(f"<b>{ranks[seat]}</b>", "cell-centre")])
+    grid = common.ruled_table(header, rows, widths, row_height=PAD_ROW)
+    last = len(rows)
+    # The three summary rows read across: their label spans the meme and copies columns.
+    grid.setStyle([("SPAN", (0, r), (1, r)) for r in range(last - 2, last + 1)] + [("LINEABOVE", (0, last - 2), (-1, last - 2), 1, common.INK)])
+    return grid
+
+
+def _ranks(state: State) -> dict[int, str]:
+    """Seat -> '1', or '2=' when the rank is shared."""
+    table = standings(state)
+    shared = {rank for rank, _, _ in table if sum(1 for r, _, _ in table if r == rank) > 1}
+    return {seat: f"{rank}{'=' if rank in shared else ''}" for rank, seat, _ in table}
+
+
+def _score_pad(table: _Table, width: float) -> list[Flowable]:
+    """Per player: meme groups, total, tie-break, rank; then the standings."""
+    state = table.state
+    story: list[Flowable] = [common.Section(GAME_TITLE, "Score pad"), _p("Score pad", "title")]
+    if state is None:
+        intro = (
+            "At the end of the story, group each player's memes by text (same words, case and spacing aside). "
+            "A meme alone scores 4; a group of k copies scores 4 + k. Ties: most own stones on the sheet "
+            "plus unspent seeds; still tied, a shared win."
+        )
+    elif state.over:
+        intro = f"The story ended: {state.ended}."
+    else:
+        where = f"chapter {state.chapter + 1}" if state.chapter >= 0 else "the setting round"
+        intro = f"Game in progress ({where}): the scores if the story ended now."
+    story.append(_p(markup(intro), "subtitle"))
+    ranks = _ranks(state) if state is not None else {}
+    half = (width - PAD_GUTTER) / 2
+    blocks = [_pad_block(table, seat, half, ranks) for seat in range(table.n)]
+    pairs = [blocks[i : i + 2] + [""] * (2 - len(blocks[i : i + 2])) for i in range(0, len(blocks), 2)]
+    # Two players side by side: a four-player pad fits one page.
+    grid = Table(pairs, colWidths=[half + PAD_GUTTER / 2] * 2, hAlign="LEFT")
+    grid.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (0, -1), PAD_GUTTER / 2),
+                ("LEFTPADDING", (1, 0), (1, -1), PAD_GUTTER / 2),
+                ("RIGHTPADDING", (1, 0), (1, -1), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), 0),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 4 * mm),
+            ]
+        )
+    )
+    story.append(grid)
+    story.append(KeepTogether([common.heading("Standings" if state is None or state.over else "Standings so far", 2), _standings(table, width)]))
+    if state is not None and state.over:
+        best = [s for r, s, _ in standings(state) if r == 1]
+        verb = "wins and announces" if len(best) == 1 else "share the win and announce"
+        story.append(_p(markup(seats_text([table.label(s) for s in range(table.n)], best)) + f" <b>{verb}</b> the moral of the story.", "body"))
+    return story
+
+
+def _standings(table: _Table, width: float) -> Flowable:
+    heads = ("Rank", "Player", "Score", "Own stones", "Unspent seeds", "Tie-break")
+    widths = common.columns_of(width, STANDINGS_WEIGHTS)
+    header: list[common.Cell] = [_p(h, "cell-head") for h in heads]
+    state = table.state
+    rows: list[list[common.Cell]] = []
+    if state is None:
+        rows = [[None, _p(markup(table.names[s]), "cell-big"), None, None, None, None] for s in range(table.n)]
+        return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
+    ranks = _ranks(state)
+    ties = tiebreaks(state)
+    for _, seat, score in standings(state):
+        sheet = state.sheets[seat]
+        rows.append(
+            [
+                _p(ranks[seat], "cell-number"),
+                _p(markup(table.label(seat)), "cell-big"),
+                _p(f"<b>{score}</b>", "cell-number"),
+                _p(str(sheet.stones), "cell-number"),
+                _p(str(sheet.seeds), "cell-number"),
+                _p(str(ties[seat]), "cell-number"),
+            ]
+        )
+    return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
+
+
+# -- (4) the story as told ------------------------------------------------------------------
+class _WriteLines(Flowable):
+    """`count` ruled lines to write on, `gap` apart."""
+
+    def __init__(self, count: int, gap: float = 9 * mm) -> None:
+        super().__init__()
+        self.count = count
+        self.gap = gap
+        self.width = 0.0
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self.width = availWidth
+        return availWidth, self.count * self.gap
+
+    def draw(self) -> None:
+        for i in range(self.count):
+            _write_line(self.canv, 0, self.width, i * self.gap + 1)
+
+
+def _story_styles(width: float) -> dict[str, ParagraphStyle]:
+    """Book-like styles: a narrow measure centred on the page."""
+    indent = max(0.0, (width - STORY_MEASURE) / 2)
+    side = {"leftIndent": indent, "rightIndent": indent}
+    return {
+        "chapter": _derived("chapter", "h1", fontSize=13, leading=17, spaceBefore=10, spaceAfter=5, keepWithNext=1, **side),
+        "narration": _derived("narration", "body", fontSize=9.8, leading=14, spaceAfter=5, **side),
+        "outcome": _derived(
+            "outcome", "body", fontName=fonts.ITALIC, fontSize=8.2, leading=11, textColor=common.MUTED, spaceAfter=3,
+            leftIndent=indent + 4 * mm, rightIndent=indent,
+        ),
+        "end": _derived("end", "body", fontSize=10, leading=14, spaceAfter=6, **side),
+    }
+
+
+def _passage_lines(state: State, chapter: int, lines: Sequence[str]) -> list[tuple[str, int | None]]:
+    """Each transcript line with its kind and speaker. The transcript gives plain lines; the
+    story lines it is made of say which are narrations, so the booklet can set them apart."""
+    told = [line for line in state.story if line.chapter == chapter and line.kind != "title"]
+    if len(told) != len(lines):  # a transcript the story does not match: print it plainly
+        return [(text, None) for text in lines]
+    return [(text, line.seat if line.kind == "narration" else None) for text, line in zip(lines, told)]
+
+
+def _story_flowables(table: _Table, width: float) -> list[Flowable]:
+    state = table.state
+    story: list[Flowable] = [common.Section(GAME_TITLE, "The story as told"), _p("The story as told", "title")]
+    if state is None:
+        story.append(
+            _p(
+                markup(
+                    "Each chapter's starter announces its title, a one-sentence synopsis "
+                    "(“In which Red Riding Hood sets off with a basket of goodies”). Write them here as the story goes."
+                ),
+                "subtitle",
+            )
+        )
+        widths = common.columns_of(width, PLAN_WEIGHTS)
+        header: list[common.Cell] = [_p("Chapter", "cell-head"), _p("Starter", "cell-head"), _p("Title: in which …", "cell-head-left")]
+        rows: list[list[common.Cell]] = []
+        for k in range(table.chapter_count):
+            starter = table.names[k % table.n]
+            rows.append([_p(str(k + 1), "cell-number"), _p(markup(starter) if starter else f"seat {k % table.n + 1}", "cell-centre"), None])
+        story.append(common.ruled_table(header, rows, widths, row_height=PLAN_ROW, zebra=True))
+        story.append(
+            KeepTogether(
+                [
+                    common.spacer(4 * mm),
+                    common.heading("The moral of the story", 2),
+                    _p(markup("Announced by the winner: ______________________"), "body"),
+                    _WriteLines(MORAL_LINES),
+                ]
+            )
+        )
+        return story
+    styles = _story_styles(width)
+    told_by = seats_text(list(table.names), range(table.n))
+    story.append(_p(markup(f"Told by {told_by}, in {table.chapter_count} chapters."), "subtitle"))
+    for passage in transcript(state):
+        story.append(Paragraph(markup(passage.heading), styles["chapter"]))
+        for text, seat in _passage_lines(state, passage.chapter, passage.lines):
+            speaker = table.names[seat] if seat is not None else ""
+            if seat is not None and text.startswith(f"{speaker}: "):
+                body = f"<b>{markup(speaker)}</b>: {markup(text[len(speaker) + 2:])}"
+                story.append(Paragraph(body, styles["narration"]))
+            else:
+                story.append(Paragraph(markup(text), styles["outcome"]))
+    story += _story_end(table, styles)
+    return story
+
+
+def _story_end(table: _Table, styles: dict[str, ParagraphStyle]) -> list[Flowable]:
+    """The winner, the final scores and room for the moral; or where the story stands.
+
+    The model keeps no moral (it is spoken at the table), so the booklet leaves lines for it.
+    """
+    state = table.state
+    assert state is not None
+    indent = styles["end"].leftIndent
+    scores = _Indented(_standings(table, STORY_MEASURE), indent)
+    if not state.over:
+        where = f"Chapter {state.chapter + 1} of {table.chapter_count}" if state.chapter >= 0 else "the setting round"
+        return [
+            Paragraph(markup("To be continued"), styles["chapter"]),
+            Paragraph(markup(f"The story stands at {where}. The scores so far:"), styles["end"]),
+            scores,
+        ]
+    best = [s for r, s, _ in standings(state) if r == 1]
+    names = [table.label(s) for s in range(table.n)]
+    verb = "wins and announces" if len(best) == 1 else "share the win and announce"
+    return [
+        Paragraph(markup("The end"), styles["chapter"]),
+        Paragraph(markup(f"The story ends: {state.ended}. The final scores:"), styles["end"]),
+        scores,
+        common.spacer(5 * mm),
+        KeepTogether(
+            [
+                Paragraph(markup("The moral of the story"), styles["chapter"]),
+                Paragraph(f"<b>{markup(seats_text(names, best))}</b> {verb} the moral of the story:", styles["end"]),
+                _Indented(_WriteLines(MORAL_LINES), indent),
+                common.spacer(3 * mm),
+                Paragraph(markup("And now you know what the story is really all about."), styles["outcome"]),
+            ]
+        ),
+    ]
+
+
+class _Indented(Flowable):
+    """A flowable drawn inside the story's measure (indented on both sides)."""
+
+    def __init__(self, inner: Flowable, indent: float) -> None:
+        super().__init__()
+        self.inner = inner
+        self.indent = indent
+        self.height = 0.0
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        _, self.height = self.inner.wrap(availWidth - 2 * self.indent, availHeight)
+        return availWidth, self.height
+
+    def draw(self) -> None:
+        self.inner.drawOn(self.canv, self.indent, 0)
+
+
+# -- the document ------------------------------------------------------------------------------------
+def build_story(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> list[Flowable]:
+    """All four materials as flowables (see `build_pdf`), for documents holding several games."""
+    table = _resolve(names, players, setup, state)
+    width, _ = common.frame_size(page)
+    story: list[Flowable] = _character_sheets(table, page) + [PageBreak()]
+    story += _cards(table) + [PageBreak()]
+    story += _score_pad(table, width) + [PageBreak()]
+    story += _story_flowables(table, width)
+    return story
+
+
+def build_pdf(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> bytes:
+    """The Dangerous Ideas materials as PDF bytes: a character sheet per player, the stones
+    reference cards, the score pad and the story as told.
+
+    Give one source: `names` (and/or `players`, padding unnamed seats with a line to write
+    on; 4 players when neither is given) or a `setup` (its names and variants) for blank
+    sheets; or a `state` to print what was played. `page` is 'a4' or 'letter'.
+    """
+    common.page_size(page)  # refuse a bad page size before any work
+    story = build_story(names, players=players, setup=setup, state=state, page=page)
+    return common.build_document(story, page=page, title=f"{GAME_TITLE}: printable materials", subject=", ".join(MATERIALS))
+
+
+def preview_png(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+    page_index: int = 0,
+    scale: float = common.PREVIEW_SCALE,
+) -> bytes:
+    """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
+    pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
+    return common.png_bytes(pdf, page_index, scale)
