@@ -13,7 +13,7 @@ from rules import danger_world, dangerous_ideas, leerdam, load_game, new_rule
 
 __all__ = ["main"]
 
-PRINT_GAMES = ("new-rule", "leerdam", "dangerous-ideas")
+PRINT_GAMES = ("new-rule", "leerdam", "danger-world", "dangerous-ideas")
 #: games with bots, by slug: each module has BOTS, DEFAULT_BOTS and simulate().
 SIMULATED = {"new-rule": new_rule, "leerdam": leerdam, "dangerous-ideas": dangerous_ideas}
 

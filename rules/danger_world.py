@@ -49,6 +49,11 @@ from typing import Any, ClassVar, Literal
 from .core import Action, Event, GameRules, RuleError, check_names, seats_text, setup_from_json
 
 __all__ = [
+    "ACCOMPLISHMENT",
+    "LEVELS_PER_ZONE",
+    "MAX_ZONE",
+    "STAT_MAX",
+    "STAT_MIN",
     "STATS",
     "PHYSICAL",
     "MENTAL",

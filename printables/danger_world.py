@@ -1,0 +1,1176 @@
+"""Danger World on paper: a character sheet per player character, and the GM screen.
+
+`build_pdf` prints blank sheets for named (or unnamed) characters, or "what you played" from
+a `State`: each sheet filled with the character's stats (dice lost to injuries marked),
+aspects, story points, one-time bonus pools, danger level, zone rank and damage boxes. The
+GM screen gathers the rules the GM looks up at the table and an odds table computed by the
+rules model itself (`rules.danger_world.success_chance`), never by a second implementation.
+
+Page order: one character sheet per character (seat order), then the GM screen: page 1
+checks, outcomes, PC difficulties, GM options, special dice, the general pool and the danger
+zones; page 2 the odds of success and the damage track (and, from a state, who stands where
+at the table).
+
+Everything is drawn to print in black and white: filled dice are solid, damage boxes are
+crossed, the danger level is a solid box with the levels already passed in light grey.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import types
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Table, TableStyle
+
+from rules.core import check_names
+from rules.danger_world import (
+    ACCOMPLISHMENT,
+    BOXES,
+    GM_OPTIONS,
+    HITS,
+    LEVELS_PER_ZONE,
+    MAX_ZONE,
+    MENTAL,
+    PHYSICAL,
+    STAT_MAX,
+    STATS,
+    TRACK,
+    Character,
+    Setup,
+    State,
+    success_chance,
+    zone_rank,
+)
+
+from . import common, fonts
+from .common import Box
+from .fonts import markup
+
+__all__ = [
+    "GAME_TITLE",
+    "MATERIALS",
+    "CharacterSheet",
+    "SheetLayout",
+    "build_pdf",
+    "build_story",
+    "odds_table",
+    "percent",
+    "preview_png",
+    "sheet_layout",
+]
+
+# -- layout ------------------------------------------------------------------------------
+GAME_TITLE = "Danger World"
+MATERIALS = ("Character sheet", "GM screen")
+PLAYER_RANGE = (1, 12)  # the player characters `Setup` accepts
+DEFAULT_PLAYERS = 4
+# Character sheet: panels stacked top to bottom, the notes panel takes what is left.
+GAP = 2.4 * mm  # between panels
+PAD = 2.2 * mm  # inside a panel
+BAR = 5.2 * mm  # a panel's black title bar
+BAR_SIZE = 8.5  # points: the bar's title
+BAR_ASIDE = 6.5  # points: the small text at the bar's right end
+RADIUS = 1.6 * mm  # panel corners
+NAMEPLATE = 12 * mm
+NAME_SIZE = 17  # points
+LABEL_SIZE = 6  # points: the small caps labels under write-in lines
+NAME_WEIGHTS = (52, 26, 22)  # character, player, GM
+STAT_HEAD = 5 * mm  # "PHYSICAL" / "MENTAL" above each column
+STAT_ROW = 7.4 * mm
+STAT_NAME = 26 * mm  # room for the stat's name before its dice
+STAT_SIZE = 10  # points
+DIE = 5.4 * mm
+DIE_GAP = 1.5 * mm
+COLUMN_GAP = 6 * mm
+NOTE_SIZE = 6.8  # points: explanations inside panels
+NOTE_LEADING = 8.3
+STATS_NOTE = 2 * NOTE_LEADING + 1.5 * mm
+ASPECT_ROW = 7.6 * mm
+ASPECT_SIZE = 10.5  # points
+SP_BOXES = 12
+SP_BOX = 4.4 * mm
+SP_GAP = 1.1 * mm
+BONUS_ROWS = 3  # bonus-pool rows; a character holding more gets two columns of them
+BONUS_ROW = 5.2 * mm
+BONUS_DICE = 12 * mm  # the dice column of the bonus pools
+DANGER_LEVELS = LEVELS_PER_ZONE * MAX_ZONE  # boxes 0..24; the last stands for 24 and up
+DANGER_BOX = 6.4 * mm  # height of a danger box
+DANGER_GAP = 0.7 * mm  # between boxes of a zone
+ZONE_GAP = 2.2 * mm  # between zones
+ZONE_BAND = 3.8 * mm
+RANK_BLOCK = 22 * mm  # the zone-rank box at the danger panel's right end
+RANK_BOX = 10 * mm
+DAMAGE_BOX = 6 * mm
+DAMAGE_GAP = 1.5 * mm
+DAMAGE_WEIGHTS = (2.9, 2.9, 3.8, 2.2, 1.9)  # Bashed .. Dead: Injured also lists the lowered stats
+DAMAGE_HEAD = 4.2 * mm
+DAMAGE_TEXT = 5 * NOTE_LEADING  # effect (2 lines), clears, lowered stats (2 lines)
+HIT_ROWS = 4  # three hits and the rests
+NOTES_MIN = 18 * mm
+NOTE_LINE = 7 * mm
+# Fills: all greys, so a black-and-white printer keeps every meaning.
+DIE_FILL = colors.HexColor("#262626")
+LOST_FILL = colors.HexColor("#c8c8c8")
+PASSED_FILL = colors.HexColor("#d9d9d9")
+ZONE_FILL = colors.HexColor("#e6e6e6")
+WRITE_LINE = colors.HexColor("#9a9a9a")
+FAINT = colors.HexColor("#b8b8b8")
+CROSS_WIDTH = 1.5
+# GM screen.
+SCREEN_GUTTER = 6 * mm
+SCREEN_TEXT = 8.4  # points: steps and bullets, read at arm's length
+SCREEN_TABLE = 8  # points: small tables
+SCREEN_NOTE = 7.4  # points: notes under tables
+TABLE_ROW = 5.4 * mm
+ODDS_DICE: tuple[int, ...] = tuple(range(2, 13))
+ODDS_DIFFICULTIES: tuple[int, ...] = tuple(range(2, 7))
+ODDS_REROLLS: tuple[int, ...] = (0, 2)
+ODDS_ROW = 6 * mm
+ODDS_SHADE = 0.26  # how dark a certain success is shaded (0 white .. 1 black)
+POOL_BOXES = 20  # the general pool's tally on the GM screen
+MINUS = "\u2212"
+#: The sheet's two stat columns, as the rules text groups them.
+STAT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (("PHYSICAL", PHYSICAL), ("MENTAL", MENTAL))
+
+
+# -- what to print -----------------------------------------------------------------------------
+#: The setup fields blank sheets take from `Setup`'s defaults.
+_VARIANTS = ("story_points", "pool_start", "rerolls", "danger_resets", "sheet_dice")
+_DEFAULTS: Mapping[str, object] = {f.name: f.default for f in dataclasses.fields(Setup) if f.name != "names"}
+
+
+@dataclass(frozen=True)
+class _Table:
+    """The characters and variant numbers a set of sheets is printed for."""
+
+    names: tuple[str, ...]  # "" is a character whose name is written in by hand
+    gm: str  # "" when the GM writes their name in
+    story_points: int
+    pool_start: int
+    rerolls: int
+    danger_resets: bool
+    sheet_dice: int
+    state: State | None = None
+
+    @classmethod
+    def of(cls, setup: Setup, state: State | None = None) -> _Table:
+        variants = {name: getattr(setup, name) for name in _VARIANTS}
+        # Setup's default GM name is a placeholder: leave the line to be written in instead.
+        gm = "" if setup.gm == _DEFAULTS["gm"] else setup.gm
+        return cls(names=setup.names, gm=gm, state=state, **variants)
+
+    def label(self, index: int) -> str:
+        return self.names[index] or f"Character {index + 1}"
+
+    def character(self, index: int) -> Character | None:
+        """The character as played, or None on blank sheets."""
+        return self.state.characters[index] if self.state is not None else None
+
+
+def _resolve(names: Sequence[str] | None, players: int | None, setup: Setup | None, state: State | None) -> _Table:
+    """One table from whichever of the four inputs was given; refuse mixed sources."""
+    if state is not None:
+        if names is not None or players is not None or setup is not None:
+            raise ValueError("print from a state alone: its setup already holds the names and variants")
+        return _Table.of(state.setup, state)
+    if setup is not None:
+        if names is not None or players is not None:
+            raise ValueError("print from a setup alone: it already holds the names")
+        return _Table.of(setup)
+    if isinstance(names, str):
+        raise TypeError("names must be a sequence of names, not one string")
+    given = tuple(names or ())
+    count = players if players is not None else (len(given) or DEFAULT_PLAYERS)
+    low, high = PLAYER_RANGE
+    if not low <= count <= high:
+        raise ValueError(f"{GAME_TITLE} takes {low}-{high} player characters, not {count}")
+    if len(given) > count:
+        raise ValueError(f"{len(given)} names were given for {count} player characters")
+    # The same name rules as a game's setup (trimmed, distinct, not too long); blanks pad the rest.
+    cleaned = check_names(given, 0, high, "player characters") if given else ()
+    variants = {name: _DEFAULTS[name] for name in _VARIANTS}
+    # A blank GM screen leaves the GM's name to be written in: Setup's "GM" is only a placeholder.
+    return _Table(names=cleaned + ("",) * (count - len(cleaned)), gm="", **variants)
+
+
+# -- odds, computed by the rules model ---------------------------------------------------------
+@functools.cache
+def odds_table(
+    dice: tuple[int, ...] = ODDS_DICE,
+    difficulties: tuple[int, ...] = ODDS_DIFFICULTIES,
+    rerolls: tuple[int, ...] = ODDS_REROLLS,
+) -> Mapping[tuple[int, int, int], Fraction]:
+    """{(dice, difficulty, rerolls): exact chance of success} with no penalty dice.
+
+    Cached for the process: the rules model's tables are cold the first time (a fraction of
+    a second for the default range), and every GM screen after that reuses the numbers.
+    """
+    table = {(n, d, r): success_chance(n, d, 0, r) for r in rerolls for d in difficulties for n in dice}
+    return types.MappingProxyType(table)
+
+
+def percent(chance: Fraction) -> str:
+    """A chance as the GM screen prints it: '37%', '<1%' and '>99%' at the ends, '—' when
+    it cannot happen and '100%' only when it is certain."""
+    if chance <= 0:
+        return "—"
+    if chance >= 1:
+        return "100%"
+    value = chance * 100
+    if value < 1:
+        return "<1%"
+    if value > 99:
+        return ">99%"
+    # Round half up on the exact fraction, so the printed number never depends on float noise.
+    return f"{int(value + Fraction(1, 2))}%"
+
+
+# -- small helpers --------------------------------------------------------------------------------
+def _style(name: str, parent: str, **changes: object) -> ParagraphStyle:
+    """A module style built on a shared style from the stylesheet."""
+    return ParagraphStyle(f"danger-world-{name}", parent=common.style(parent), **changes)
+
+
+def _note_style(size: float = NOTE_SIZE, leading: float = NOTE_LEADING, colour: colors.Color = common.INK) -> ParagraphStyle:
+    return _style(f"note-{size}-{leading}", "body", fontSize=size, leading=leading, spaceAfter=0, textColor=colour)
+
+
+def _p(text: str, style: str | ParagraphStyle = "cell") -> Paragraph:
+    """A paragraph of markup that was already escaped (through `markup`) by the caller."""
+    return Paragraph(text, common.style(style) if isinstance(style, str) else style)
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
+
+
+#: Where each hit lands on the damage track (RULINGS.md, Danger World).
+HIT_TEXT: Mapping[str, str] = {
+    "reduced": "the left-most empty box of the whole track.",
+    "full": "the left-most empty box of the current zone's section, spilling right while it is full.",
+    "overload": "as a full hit, and every box of every section to its left.",
+}
+
+
+def _hit_line(hit: str) -> str:
+    """Markup: '<b>Full hit</b> (4 botches): where it lands.' with the cost from GM_OPTIONS."""
+    return f"<b>{hit.title()} hit</b> ({_plural(GM_OPTIONS[hit], 'botch', 'botches')}): {markup(HIT_TEXT[hit])}"
+
+
+#: What each section of the damage track does and when it clears (model: docs/rules/danger-world.md).
+SECTION_TEXT: Mapping[str, tuple[str, str]] = {
+    "Bashed": ("+1 penalty die per filled box.", "Clears: short rest."),
+    "Stunned": (f"{MINUS}1 pool die per filled box.", "Clears: short rest."),
+    "Injured": (f"Each box: a random stat {MINUS}1 (never below 1).", "Clears: long rest."),
+    "K.O.'d": ("Out until the encounter ends.", "Clears: long rest."),
+    "Dead": ("The character dies.", "Permanent."),
+}
+
+
+# -- drawing on the canvas -------------------------------------------------------------------------
+def _paragraph(canvas: Canvas, text: str, x: float, top: float, width: float, style: ParagraphStyle) -> float:
+    """Draw markup `text` wrapped to `width` with its top at `top`; return its height."""
+    para = Paragraph(text, style)
+    _, height = para.wrapOn(canvas, width, 10_000)
+    para.drawOn(canvas, x, top - height)
+    return height
+
+
+def _panel(canvas: Canvas, box: Box, title: str, aside: str = "") -> None:
+    """A framed panel with a black title bar: the look of a printed RPG sheet."""
+    canvas.saveState()
+    canvas.setStrokeColor(common.INK)
+    canvas.setLineWidth(1)
+    canvas.roundRect(box.x, box.y, box.width, box.height, RADIUS, stroke=1, fill=0)
+    # The bar: a rounded strip whose lower corners are squared off by a plain rectangle.
+    top = box.y + box.height
+    canvas.setFillColor(common.INK)
+    canvas.roundRect(box.x, top - BAR, box.width, BAR, RADIUS, stroke=0, fill=1)
+    canvas.rect(box.x, top - BAR, box.width, BAR / 2, stroke=0, fill=1)
+    canvas.setFillColor(colors.white)
+    baseline = top - BAR / 2 - BAR_SIZE * 0.36
+    used = fonts.draw_string(canvas, box.x + PAD, baseline, title, fonts.BOLD, BAR_SIZE)
+    if aside:
+        room = box.width - 3 * PAD - used
+        text, size = fonts.fit(aside, fonts.BODY, BAR_ASIDE, room, min_size=4.5)
+        canvas.setFillColor(colors.HexColor("#e0e0e0"))
+        fonts.draw_string(canvas, box.x + box.width - PAD, top - BAR / 2 - size * 0.36, text, fonts.BODY, size, align="right")
+    canvas.restoreState()
+
+
+def _write_line(canvas: Canvas, x0: float, x1: float, y: float) -> None:
+    canvas.saveState()
+    canvas.setStrokeColor(WRITE_LINE)
+    canvas.setLineWidth(0.5)
+    canvas.line(x0, y, x1, y)
+    canvas.restoreState()
+
+
+def _die(canvas: Canvas, box: Box, state: str) -> None:
+    """A stat die: 'filled' (solid, a white pip), 'empty' (to fill in), 'lost' (to an injury)."""
+    canvas.saveState()
+    canvas.setStrokeColor(common.INK)
+    canvas.setLineWidth(0.9)
+    fill = {"filled": DIE_FILL, "lost": LOST_FILL}.get(state, colors.white)
+    canvas.setFillColor(fill)
+    canvas.roundRect(box.x, box.y, box.width, box.height, box.width / 5, stroke=1, fill=1)
+    cx, cy = box.x + box.width / 2, box.y + box.height / 2
+    if state == "filled":
+        canvas.setFillColor(colors.white)
+        canvas.circle(cx, cy, box.width * 0.11, stroke=0, fill=1)
+    elif state == "lost":
+        # A slash: the die is on the sheet but the injury takes it away until a long rest.
+        canvas.setLineWidth(1.2)
+        canvas.line(box.x + 1.5, box.y + 1.5, box.x + box.width - 1.5, box.y + box.height - 1.5)
+    canvas.restoreState()
+
+
+def _damage_box(canvas: Canvas, box: Box, filled: bool, faint: str = "") -> None:
+    """A damage box, crossed when filled; `faint` is a light symbol inside an empty one."""
+    canvas.saveState()
+    canvas.setStrokeColor(common.INK)
+    canvas.setFillColor(colors.white)
+    canvas.setLineWidth(1)
+    canvas.rect(box.x, box.y, box.width, box.height, stroke=1, fill=1)
+    if filled:
+        inset = box.width * 0.16
+        canvas.setLineWidth(CROSS_WIDTH)
+        canvas.setLineCap(1)
+        canvas.line(box.x + inset, box.y + inset, box.x + box.width - inset, box.y + box.height - inset)
+        canvas.line(box.x + inset, box.y + box.height - inset, box.x + box.width - inset, box.y + inset)
+    elif faint:
+        canvas.setFillColor(FAINT)
+        size = box.height * 0.62
+        fonts.draw_string(canvas, box.x + box.width / 2, box.y + box.height / 2 - size * 0.36, faint, fonts.BODY, size, align="centre")
+    canvas.restoreState()
+
+
+def _tally(canvas: Canvas, x: float, y: float, count: int, filled: int, size: float, gap: float) -> float:
+    """`count` small square boxes in a row from (x, y), the first `filled` solid; return the width."""
+    canvas.saveState()
+    canvas.setStrokeColor(common.INK)
+    canvas.setLineWidth(0.8)
+    for i in range(count):
+        canvas.setFillColor(DIE_FILL if i < filled else colors.white)
+        canvas.rect(x + i * (size + gap), y, size, size, stroke=1, fill=1)
+    canvas.restoreState()
+    return count * size + (count - 1) * gap
+
+
+# -- the character sheet ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SheetLayout:
+    """Where everything sits on a character sheet, in points from the sheet's bottom-left.
+
+    Drawing and tests read the same numbers: a test can look at the pixel in the middle of
+    a damage box and know whether it was crossed.
+    """
+
+    nameplate: Box
+    stats: Box
+    aspects: Box
+    story: Box
+    bonus: Box
+    danger: Box
+    damage: Box
+    notes: Box
+    #: per stat (STATS order), its four dice.
+    dice: tuple[tuple[Box, ...], ...]
+    #: per section of the damage track (TRACK order), its boxes.
+    damage_boxes: tuple[tuple[Box, ...], ...]
+    #: danger levels 0 .. DANGER_LEVELS - 1.
+    danger_boxes: tuple[Box, ...]
+    #: the x range of each damage section's column.
+    damage_columns: tuple[tuple[float, float], ...]
+
+
+def _stat_place(stat: str) -> tuple[int, int]:
+    """(column, row) of a stat on the sheet: Physical on the left, Mental on the right."""
+    for group, (_, names) in enumerate(STAT_GROUPS):
+        if stat in names:
+            return group, names.index(stat)
+    raise ValueError(f"{stat!r} is in no stat group")
+
+
+def sheet_layout(width: float, height: float) -> SheetLayout:
+    """The layout of a character sheet `width` x `height` points (the frame of a page).
+
+    Fixed whatever the character holds, so every sheet of a set looks the same and a Letter
+    page (the shorter one) still leaves lines for notes.
+    """
+    top = height
+
+    def take(panel_height: float) -> Box:
+        nonlocal top
+        box = Box(0, top - panel_height, width, panel_height)
+        top -= panel_height + GAP
+        return box
+
+    nameplate = take(NAMEPLATE)
+    stats = take(BAR + PAD + STAT_HEAD + 4 * STAT_ROW + STATS_NOTE + PAD)
+    aspects = take(BAR + PAD + 3 * ASPECT_ROW + PAD)
+    pools_height = BAR + PAD + max(SP_BOX + 3 * NOTE_LEADING + 2 * mm, (BONUS_ROWS + 1) * BONUS_ROW) + PAD
+    pools = take(pools_height)
+    half = (width - GAP) / 2
+    story = Box(0, pools.y, half, pools.height)
+    bonus = Box(half + GAP, pools.y, half, pools.height)
+    danger = take(BAR + PAD + DANGER_BOX + 1 * mm + ZONE_BAND + NOTE_LEADING + 1 * mm + 2 * NOTE_LEADING + PAD)
+    damage = take(BAR + PAD + DAMAGE_HEAD + DAMAGE_BOX + 1.5 * mm + DAMAGE_TEXT + 1.5 * mm + HIT_ROWS * NOTE_LEADING + PAD)
+    notes = Box(0, 0, width, max(NOTES_MIN, top))
+
+    column = (width - 2 * PAD - COLUMN_GAP) / 2
+    dice = []
+    for stat in STATS:
+        group, row = _stat_place(stat)
+        x0 = PAD + group * (column + COLUMN_GAP) + STAT_NAME
+        row_top = stats.y + stats.height - BAR - PAD - STAT_HEAD - row * STAT_ROW
+        y = row_top - (STAT_ROW + DIE) / 2
+        dice.append(tuple(Box(x0 + k * (DIE + DIE_GAP), y, DIE, DIE) for k in range(STAT_MAX)))
+
+    rank_left = width - PAD - RANK_BLOCK
+    room = rank_left - 2 * mm - PAD
+    per_zone = LEVELS_PER_ZONE
+    box_w = (room - (MAX_ZONE - 1) * ZONE_GAP - MAX_ZONE * (per_zone - 1) * DANGER_GAP) / DANGER_LEVELS
+    danger_y = danger.y + danger.height - BAR - PAD - DANGER_BOX
+    danger_boxes = []
+    for level in range(DANGER_LEVELS):
+        zone, k = divmod(level, per_zone)
+        x = PAD + zone * (per_zone * box_w + (per_zone - 1) * DANGER_GAP + ZONE_GAP) + k * (box_w + DANGER_GAP)
+        danger_boxes.append(Box(x, danger_y, box_w, DANGER_BOX))
+
+    widths = common.columns_of(width - 2 * PAD, DAMAGE_WEIGHTS)
+    columns = []
+    damage_boxes = []
+    x = PAD
+    box_y = damage.y + damage.height - BAR - PAD - DAMAGE_HEAD - DAMAGE_BOX
+    for (_, count), w in zip(TRACK, widths):
+        columns.append((x, x + w))
+        left = x + 1.5 * mm
+        damage_boxes.append(tuple(Box(left + k * (DAMAGE_BOX + DAMAGE_GAP), box_y, DAMAGE_BOX, DAMAGE_BOX) for k in range(count)))
+        x += w
+    return SheetLayout(
+        nameplate=nameplate,
+        stats=stats,
+        aspects=aspects,
+        story=story,
+        bonus=bonus,
+        danger=danger,
+        damage=damage,
+        notes=notes,
+        dice=tuple(dice),
+        damage_boxes=tuple(damage_boxes),
+        danger_boxes=tuple(danger_boxes),
+        damage_columns=tuple(columns),
+    )
+
+
+class CharacterSheet(Flowable):
+    """One character's sheet, a whole page: blank, or filled from the character as played.
+
+    A tiny flowable in the rst2pdf manner: `wrap` takes the frame and works out the layout
+    (kept in `layout`), `draw` paints every panel at the frame's origin.
+    """
+
+    def __init__(self, table: _Table, index: int) -> None:
+        super().__init__()
+        self.table = table
+        self.index = index
+        self.character = table.character(index)
+        self.width = 0.0
+        self.height = 0.0
+        self.layout: SheetLayout | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self.width, self.height = availWidth, availHeight
+        self.layout = sheet_layout(availWidth, availHeight)
+        return availWidth, availHeight
+
+    @property
+    def made(self) -> bool:
+        """The character's sheet has been filled in (stats and aspects) in the game."""
+        return self.character is not None and self.character.ready
+
+    def draw(self) -> None:
+        assert self.layout is not None
+        canvas = self.canv
+        layout = self.layout
+        self._nameplate(canvas, layout.nameplate)
+        self._stats(canvas, layout)
+        self._aspects(canvas, layout.aspects)
+        self._story_points(canvas, layout.story)
+        self._bonus(canvas, layout.bonus)
+        self._danger(canvas, layout)
+        self._damage(canvas, layout)
+        self._notes(canvas, layout.notes)
+
+    # -- panels ----------------------------------------------------------------------------------
+    def _nameplate(self, canvas: Canvas, box: Box) -> None:
+        """Three write-in lines: the character's name (big), the player, the GM."""
+        name = self.table.names[self.index]
+        fields = (("CHARACTER", name, NAME_SIZE), ("PLAYER", "", 11), ("GM", self.table.gm, 11))
+        widths = common.columns_of(box.width, NAME_WEIGHTS)
+        x = box.x
+        line_y = box.y + LABEL_SIZE + 2.5
+        for (label, value, size), w in zip(fields, widths):
+            right = x + w - 3 * mm
+            canvas.setStrokeColor(common.INK)
+            canvas.setLineWidth(0.8)
+            canvas.line(x, line_y, right, line_y)
+            canvas.setFillColor(common.MUTED)
+            fonts.draw_string(canvas, x, box.y + 1, label, fonts.BOLD, LABEL_SIZE)
+            if value:
+                canvas.setFillColor(common.INK)
+                text, fitted = fonts.fit(value, fonts.BOLD, size, right - x - 2)
+                fonts.draw_string(canvas, x + 1, line_y + 2.5, text, fonts.BOLD, fitted)
+            x += w
+        if not name:
+            canvas.setFillColor(FAINT)
+            fonts.draw_string(canvas, box.x + 1, line_y + 3, f"seat {self.index + 1}", fonts.BODY, 7)
+
+    def _stats(self, canvas: Canvas, layout: SheetLayout) -> None:
+        box = layout.stats
+        c = self.character
+        dice = self.table.sheet_dice
+        extra = dice - len(STATS)
+        rule = f"1 die each + {extra} more, none above {STAT_MAX}, {dice} in all"
+        _panel(canvas, box, "STATS", rule if not self.made else f"{dice} dice on the sheet")
+        column = (box.width - 2 * PAD - COLUMN_GAP) / 2
+        head_y = box.y + box.height - BAR - PAD - STAT_HEAD + 1.6 * mm
+        for group, (title, _) in enumerate(STAT_GROUPS):
+            x0 = box.x + PAD + group * (column + COLUMN_GAP)
+            canvas.setFillColor(common.MUTED)
+            fonts.draw_string(canvas, x0, head_y, title, fonts.BOLD, 7.5)
+            canvas.setStrokeColor(FAINT)
+            canvas.setLineWidth(0.5)
+            canvas.line(x0, head_y - 1.2 * mm, x0 + column, head_y - 1.2 * mm)
+        for i, stat in enumerate(STATS):
+            row = layout.dice[i]
+            baseline = row[0].y + DIE / 2 - STAT_SIZE * 0.36
+            group, _ = _stat_place(stat)
+            x0 = box.x + PAD + group * (column + COLUMN_GAP)
+            canvas.setFillColor(common.INK)
+            fonts.draw_string(canvas, x0, baseline, stat.title(), fonts.BOLD, STAT_SIZE)
+            if self.made:
+                assert c is not None
+                sheet, now = c.stats[i], c.effective[i]
+                states = ["filled"] * now + ["lost"] * (sheet - now) + ["empty"] * (STAT_MAX - sheet)
+            else:
+                states = ["filled"] + ["empty"] * (STAT_MAX - 1)
+            for die, state in zip(row, states):
+                _die(canvas, die, state)
+            after = row[-1].x + DIE + 2.5 * mm
+            if self.made:
+                assert c is not None
+                sheet, now = c.stats[i], c.effective[i]
+                canvas.setFillColor(common.INK)
+                used = fonts.draw_string(canvas, after, baseline, str(now), fonts.BOLD, STAT_SIZE)
+                if now != sheet:
+                    canvas.setFillColor(common.MUTED)
+                    note = f"injured {MINUS}{sheet - now} (sheet {sheet})"
+                    room = x0 + column - after - used - 1.5 * mm
+                    text, size = fonts.fit(note, fonts.ITALIC, 7, room, min_size=4.5)
+                    fonts.draw_string(canvas, after + used + 1.5 * mm, baseline + 0.5, text, fonts.ITALIC, size)
+        # The pool reminder: what a check adds up, so the sheet alone is enough to play.
+        text = (
+            "<b>Check:</b> pick two stats; the pool is their dice, "
+            f"{MINUS}1 per Stunned box, + bonus dice, + 0 up to your zone rank in danger dice. "
+            "Penalty dice: 1 per Bashed box, + complications and compels. Filled dice are yours; "
+            "a slashed die is lost to an injury until a long rest."
+        )
+        _paragraph(canvas, text, box.x + PAD, box.y + PAD + STATS_NOTE - 1 * mm, box.width - 2 * PAD, _note_style(colour=common.MUTED))
+
+    def _aspects(self, canvas: Canvas, box: Box) -> None:
+        c = self.character
+        _panel(canvas, box, "ASPECTS", "invoke: spend SP for bonus dice · the GM compels: gain SP, take penalty dice")
+        aspects = c.aspects if c is not None and c.aspects else ("", "", "")
+        left = box.x + PAD + 6 * mm
+        right = box.x + box.width - PAD
+        for i, aspect in enumerate(aspects):
+            line_y = box.y + box.height - BAR - PAD - (i + 1) * ASPECT_ROW + 1.6 * mm
+            canvas.setFillColor(common.MUTED)
+            fonts.draw_string(canvas, box.x + PAD + 1.5 * mm, line_y + 1.2, str(i + 1), fonts.BOLD, 9, align="centre")
+            _write_line(canvas, left, right, line_y)
+            if aspect:
+                canvas.setFillColor(common.INK)
+                text, size = fonts.fit(aspect, fonts.BODY, ASPECT_SIZE, right - left - 2)
+                fonts.draw_string(canvas, left + 1, line_y + 2, text, fonts.BODY, size)
+
+    def _story_points(self, canvas: Canvas, box: Box) -> None:
+        c = self.character
+        start = self.table.story_points
+        _panel(canvas, box, "STORY POINTS", f"{start} SP at the start of each session")
+        y = box.y + box.height - BAR - PAD - SP_BOX
+        held = c.sp if c is not None else 0
+        width = _tally(canvas, box.x + PAD, y, SP_BOXES, min(held, SP_BOXES), SP_BOX, SP_GAP)
+        if c is not None:
+            canvas.setFillColor(common.INK)
+            more = f" (+{held - SP_BOXES})" if held > SP_BOXES else ""
+            fonts.draw_string(canvas, box.x + PAD + width + 2 * mm, y + 2, f"{held} SP{more}", fonts.BOLD, 9)
+        text = (
+            "<b>Invoke</b> an aspect: your SP go to the general pool, +1 bonus die each. "
+            "<b>Compel</b>: the GM pays you SP from the pool, +1 penalty die each. "
+            "Spend SP before the roll."
+        )
+        _paragraph(canvas, text, box.x + PAD, y - 1.5 * mm, box.width - 2 * PAD, _note_style(colour=common.MUTED))
+
+    def _bonus(self, canvas: Canvas, box: Box) -> None:
+        """Rows of (dice, won from): full-width rows to write in; two columns when a character
+        holds more pools than rows, and a last "+ n more" slot beyond that."""
+        c = self.character
+        pools: list[tuple[str, str]] = [(str(b.dice), b.source) for b in (c.bonus if c is not None else ())]
+        slots = BONUS_ROWS if len(pools) <= BONUS_ROWS else 2 * BONUS_ROWS
+        if len(pools) > slots:
+            rest = pools[slots - 1 :]
+            total = sum(int(dice) for dice, _ in rest)
+            pools = pools[: slots - 1] + [(str(total), f"{len(rest)} more pools ({' + '.join(d for d, _ in rest)})")]
+        _panel(canvas, box, "BONUS DICE", "one-time pools: a check uses a pool whole")
+        top = box.y + box.height - BAR - PAD
+        columns = slots // BONUS_ROWS
+        span = (box.width - 2 * PAD - (columns - 1) * 3 * mm) / columns
+        dice_w = BONUS_DICE if columns == 1 else BONUS_DICE * 0.7
+        for col in range(columns):
+            left = box.x + PAD + col * (span + 3 * mm)
+            right = left + span
+            canvas.setFillColor(common.MUTED)
+            fonts.draw_string(canvas, left, top - BONUS_ROW + 2.5, "DICE", fonts.BOLD, LABEL_SIZE)
+            label = "WON FROM (benefit, partial success, aid)" if columns == 1 else "WON FROM"
+            fonts.draw_string(canvas, left + dice_w + 2 * mm, top - BONUS_ROW + 2.5, label, fonts.BOLD, LABEL_SIZE)
+            for row in range(BONUS_ROWS):
+                i = col * BONUS_ROWS + row
+                line_y = top - (row + 2) * BONUS_ROW + 1.5
+                _write_line(canvas, left, left + dice_w, line_y)
+                _write_line(canvas, left + dice_w + 2 * mm, right, line_y)
+                if i < len(pools):
+                    dice, source = pools[i]
+                    canvas.setFillColor(common.INK)
+                    fonts.draw_string(canvas, left + dice_w / 2, line_y + 2, dice, fonts.BOLD, 10, align="centre")
+                    text, size = fonts.fit(source, fonts.BODY, 8.5, right - left - dice_w - 3 * mm)
+                    fonts.draw_string(canvas, left + dice_w + 3 * mm, line_y + 2, text, fonts.BODY, size)
+
+    def _danger(self, canvas: Canvas, layout: SheetLayout) -> None:
+        box = layout.danger
+        c = self.character
+        _panel(canvas, box, "DANGER", "zone rank = the most danger dice a check may add")
+        level = c.danger if c is not None else None
+        for i, cell in enumerate(layout.danger_boxes):
+            last = i == DANGER_LEVELS - 1
+            current = level is not None and (i == level or (last and level >= i))
+            passed = level is not None and i < level and not current
+            canvas.setStrokeColor(common.INK)
+            canvas.setLineWidth(1.4 if i % LEVELS_PER_ZONE == 0 else 0.8)
+            canvas.setFillColor(DIE_FILL if current else PASSED_FILL if passed else colors.white)
+            canvas.rect(cell.x, cell.y, cell.width, cell.height, stroke=1, fill=1)
+            label = str(i)
+            if last:
+                label = str(level) if current and level is not None and level > i else f"{i}+"
+            canvas.setFillColor(colors.white if current else common.MUTED)
+            face = fonts.BOLD if current else fonts.BODY
+            text, size = fonts.fit(label, face, 7.5, cell.width - 1, min_size=4)
+            middle = cell.y + cell.height / 2 - size * 0.36
+            fonts.draw_string(canvas, cell.x + cell.width / 2, middle, text, face, size, align="centre")
+        # A band under each zone, naming it and the section its full hits land in.
+        band_top = layout.danger_boxes[0].y - 1 * mm
+        for zone in range(MAX_ZONE):
+            first = layout.danger_boxes[zone * LEVELS_PER_ZONE]
+            last = layout.danger_boxes[zone * LEVELS_PER_ZONE + LEVELS_PER_ZONE - 1]
+            x0, x1 = first.x, last.x + last.width
+            canvas.setFillColor(ZONE_FILL)
+            canvas.setStrokeColor(common.INK)
+            canvas.setLineWidth(0.5)
+            canvas.rect(x0, band_top - ZONE_BAND, x1 - x0, ZONE_BAND, stroke=1, fill=1)
+            canvas.setFillColor(common.INK)
+            label = f"ZONE {zone + 1}" + (" · and up" if zone == MAX_ZONE - 1 else "")
+            text, size = fonts.fit(label, fonts.BOLD, 6.5, x1 - x0 - 2, min_size=4)
+            fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND / 2 - size * 0.36, text, fonts.BOLD, size, align="centre")
+            canvas.setFillColor(common.MUTED)
+            hint = f"{_plural(zone + 1, 'danger die', 'danger dice')} · full hit: {TRACK[zone][0]}"
+            text, size = fonts.fit(hint, fonts.BODY, 6, x1 - x0, min_size=4)
+            fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND - 6.5, text, fonts.BODY, size, align="centre")
+        # The zone rank, big, at the right end.
+        right = box.x + box.width - PAD
+        rank_x = right - RANK_BLOCK / 2
+        rank_top = box.y + box.height - BAR - PAD
+        canvas.setFillColor(common.MUTED)
+        fonts.draw_string(canvas, rank_x, rank_top - 6, "ZONE RANK", fonts.BOLD, LABEL_SIZE, align="centre")
+        square = Box(rank_x - RANK_BOX / 2, rank_top - 7.5 - RANK_BOX, RANK_BOX, RANK_BOX)
+        canvas.setStrokeColor(common.INK)
+        canvas.setLineWidth(1.4)
+        canvas.setFillColor(colors.white)
+        canvas.roundRect(square.x, square.y, square.width, square.height, 1.2 * mm, stroke=1, fill=1)
+        if level is not None:
+            canvas.setFillColor(common.INK)
+            rank = str(zone_rank(level))
+            fonts.draw_string(canvas, rank_x, square.y + RANK_BOX / 2 - 16 * 0.36, rank, fonts.BOLD, 16, align="centre")
+        canvas.setFillColor(common.MUTED)
+        fonts.draw_string(canvas, rank_x, square.y - 7, "levels ÷ 5, + 1", fonts.BODY, 6, align="centre")
+        resets = "returns to 0 when an encounter ends" if self.table.danger_resets else "stays when an encounter ends (variant)"
+        text = (
+            f"Danger starts at 0 and {resets}. It rises by 1 for each danger die used in a set and for each "
+            "botch the GM spends on it. Mark the level; the levels passed stay shaded."
+        )
+        room = rank_x - RANK_BLOCK / 2 - box.x - 2 * PAD
+        _paragraph(canvas, text, box.x + PAD, box.y + PAD + 2 * NOTE_LEADING, room, _note_style(colour=common.MUTED))
+
+    def _damage(self, canvas: Canvas, layout: SheetLayout) -> None:
+        box = layout.damage
+        c = self.character
+        aside = "a hit fills a box: cross it out"
+        if c is not None:
+            status = "DEAD" if c.dead else "K.O.'d until the encounter ends" if c.knocked_out else ""
+            penalty = _plural(c.penalty_dice, "penalty die", "penalty dice")
+            effects = f"now: +{penalty}, {MINUS}{_plural(c.lost_dice, 'pool die', 'pool dice')}"
+            aside = f"{status} · {effects}" if status else effects
+        _panel(canvas, box, "DAMAGE TRACK", aside)
+        damage = c.damage if c is not None else (0,) * len(BOXES)
+        head_top = box.y + box.height - BAR - PAD
+        body = _note_style()
+        muted = _note_style(colour=common.MUTED)
+        for s, ((section, count), (x0, x1), boxes) in enumerate(zip(TRACK, layout.damage_columns, layout.damage_boxes)):
+            if s:
+                canvas.setStrokeColor(FAINT)
+                canvas.setLineWidth(0.5)
+                canvas.line(box.x + x0, box.y + PAD + HIT_ROWS * NOTE_LEADING + 1 * mm, box.x + x0, head_top)
+            left = box.x + x0 + 1.5 * mm
+            canvas.setFillColor(common.MUTED)
+            used = fonts.draw_string(canvas, left, head_top - 8, f"ZONE {s + 1} ", fonts.BOLD, 6)
+            canvas.setFillColor(common.INK)
+            fonts.draw_string(canvas, left + used, head_top - 8, section, fonts.BOLD, 9)
+            if c is not None:
+                # On the box row: the narrow K.O.'d and Dead columns have no room beside the title.
+                canvas.setFillColor(common.INK)
+                count_y = boxes[0].y + DAMAGE_BOX / 2 - 8 * 0.36
+                fonts.draw_string(canvas, box.x + x1 - 1.5 * mm, count_y, f"{damage[s]}/{count}", fonts.BOLD, 8, align="right")
+            for k, cell in enumerate(boxes):
+                faint = "☠" if section == "Dead" else ""
+                _damage_box(canvas, Box(box.x + cell.x, cell.y, cell.width, cell.height), k < damage[s], faint)
+            effect, clears = SECTION_TEXT.get(section, ("", ""))
+            text_top = boxes[0].y - 1.5 * mm
+            width = x1 - x0 - 3 * mm
+            used_h = _paragraph(canvas, markup(effect), left, text_top, width, body)
+            used_h += _paragraph(canvas, f"<i>{markup(clears)}</i>", left, text_top - used_h, width, muted)
+            if section == "Injured" and c is not None and any(c.lowered):
+                lowered = ", ".join(f"{stat.title()} {MINUS}{n}" for stat, n in zip(STATS, c.lowered) if n)
+                _paragraph(canvas, f"<b>Lowered:</b> {markup(lowered)}", left, text_top - used_h, width, body)
+        # How hits land, and the rests, under the columns.
+        y = box.y + PAD + HIT_ROWS * NOTE_LEADING
+        rule_style = _note_style()
+        for hit in HITS:
+            y -= _paragraph(canvas, _hit_line(hit), box.x + PAD, y, box.width - 2 * PAD, rule_style)
+        rests = (
+            "<b>Short rest</b>: clears Bashed and Stunned. <b>Long rest</b>: also clears Injured and K.O.'d, "
+            "and restores lowered stats."
+        )
+        _paragraph(canvas, rests, box.x + PAD, y, box.width - 2 * PAD, rule_style)
+
+    def _notes(self, canvas: Canvas, box: Box) -> None:
+        _panel(canvas, box, "NOTES", "gear, contacts, setbacks to overcome")
+        y = box.y + box.height - BAR - NOTE_LINE
+        while y > box.y + 2 * mm:
+            _write_line(canvas, box.x + PAD, box.x + box.width - PAD, y)
+            y -= NOTE_LINE
+
+
+def _character_sheet(table: _Table, index: int) -> list[Flowable]:
+    return [common.Section(GAME_TITLE, f"Character sheet · {table.label(index)}"), CharacterSheet(table, index)]
+
+
+# -- the GM screen ---------------------------------------------------------------------------------
+class _Bar(Flowable):
+    """A section title in a black bar, like the panels of the character sheet."""
+
+    def __init__(self, title: str, aside: str = "") -> None:
+        super().__init__()
+        self.title = title
+        self.aside = aside
+        self.width = 0.0
+        self.spaceBefore = 2.5 * mm
+        self.spaceAfter = 1.5 * mm
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self.width = availWidth
+        return availWidth, BAR
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas.saveState()
+        canvas.setFillColor(common.INK)
+        canvas.roundRect(0, 0, self.width, BAR, RADIUS, stroke=0, fill=1)
+        canvas.setFillColor(colors.white)
+        used = fonts.draw_string(canvas, PAD, BAR / 2 - BAR_SIZE * 0.36, self.title, fonts.BOLD, BAR_SIZE)
+        if self.aside:
+            text, size = fonts.fit(self.aside, fonts.BODY, BAR_ASIDE, self.width - used - 3 * PAD, min_size=4.5)
+            canvas.setFillColor(colors.HexColor("#e0e0e0"))
+            fonts.draw_string(canvas, self.width - PAD, BAR / 2 - size * 0.36, text, fonts.BODY, size, align="right")
+        canvas.restoreState()
+
+
+class _Tally(Flowable):
+    """A row of tally boxes (the general pool of story points), the first `filled` solid;
+    the boxes shrink to fit the width they are given."""
+
+    def __init__(self, count: int, filled: int, size: float = SP_BOX) -> None:
+        super().__init__()
+        self.count = count
+        self.filled = filled
+        self.size = size
+        self.box = size
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self.box = min(self.size, (availWidth - 1 - (self.count - 1) * SP_GAP) / self.count)
+        return availWidth, self.box + 1
+
+    def draw(self) -> None:
+        _tally(self.canv, 0.5, 0.5, self.count, min(self.filled, self.count), self.box, SP_GAP)
+
+
+def _small_table(header: Sequence[str], rows: Sequence[Sequence[str]], widths: Sequence[float]) -> Table:
+    """A compact ruled table of plain texts (shared grid look, tighter rows than the sheets)."""
+    style = _note_style(SCREEN_TABLE, SCREEN_TABLE * 1.2)
+    # One header size for the whole table, small enough that no narrow column splits a word.
+    fitted = [common.fitted_style("cell-head-left", h.split(), w) for h, w in zip(header, widths)]
+    head = min(fitted, key=lambda st: st.fontSize)
+    return common.ruled_table(
+        [_p(markup(h), head) for h in header],
+        [[_p(markup(c), style) for c in row] for row in rows],
+        widths,
+        row_height=TABLE_ROW,
+    )
+
+
+def _list_style(name: str, indent: float, size: float = SCREEN_TEXT) -> ParagraphStyle:
+    return _style(
+        f"{name}-{size}",
+        "bullet",
+        fontSize=size,
+        leading=size * 1.25,
+        leftIndent=indent,
+        bulletIndent=0,
+        bulletFontName=fonts.BOLD,
+        bulletFontSize=size,
+        spaceAfter=1.8,
+    )
+
+
+def _bullets(items: Sequence[str]) -> list[Flowable]:
+    style = _list_style("bullet", 9)
+    return [Paragraph(text, style, bulletText="•") for text in items]
+
+
+def _steps(items: Sequence[str]) -> list[Flowable]:
+    style = _list_style("step", 11)
+    return [Paragraph(text, style, bulletText=f"{i}.") for i, text in enumerate(items, 1)]
+
+
+def _screen_note(text: str) -> Paragraph:
+    """A muted explanation under a GM-screen table (plain text)."""
+    return _p(markup(text), _note_style(SCREEN_NOTE, SCREEN_NOTE * 1.22, common.MUTED))
+
+
+def _columns(left: Sequence[Flowable], right: Sequence[Flowable], width: float) -> Table:
+    """Two columns of flowables side by side: the GM screen's landscape-like panels."""
+    column = (width - SCREEN_GUTTER) / 2
+    table = Table([[list(left), list(right)]], colWidths=[column + SCREEN_GUTTER / 2, column + SCREEN_GUTTER / 2], hAlign="LEFT")
+    table.setStyle(
+        TableStyle(
+            [
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (0, 0), 0),
+                ("RIGHTPADDING", (0, 0), (0, 0), SCREEN_GUTTER / 2),
+                ("LEFTPADDING", (1, 0), (1, 0), SCREEN_GUTTER / 2),
+                ("RIGHTPADDING", (1, 0), (1, 0), 0),
+                ("TOPPADDING", (0, 0), (-1, -1), 0),
+                ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+            ]
+        )
+    )
+    return table
+
+
+def _screen_intro(table: _Table) -> str:
+    gm = f"GM: {table.gm}" if table.gm else "GM: ________________"
+    parts = [
+        gm,
+        f"{table.story_points} SP per player a session",
+        f"pool starts at {table.pool_start}",
+        f"{_plural(table.rerolls, 're-roll')} a check",
+    ]
+    if table.sheet_dice != _DEFAULTS["sheet_dice"]:
+        parts.append(f"{table.sheet_dice} dice per sheet")
+    return markup(" · ".join(parts))
+
+
+def _check_panel(table: _Table, width: float) -> list[Flowable]:
+    rounds = {0: "", 1: "once", 2: "twice"}.get(table.rerolls, f"{table.rerolls} times")
+    if rounds:
+        rolling = (
+            f"Roll everything. Then, up to {rounds}: <b>lock</b> any unlocked pool dice (locks are for good) "
+            "and <b>re-roll</b> the rest. Penalty dice are never locked or re-rolled."
+        )
+    else:
+        rolling = "Roll everything, once: this table plays without re-rolls."
+    steps = [
+        "The player describes the intent; the table agrees on <b>two stats</b> and a <b>difficulty</b> 2–6. "
+        f"Each modifier of the challenge is +1 (harder) or {MINUS}1 (easier); clamp to 2–6. "
+        "Keep the net change within ±1 (more is allowed, but flagged).",
+        "<b>Pool</b>: the two stats' dice, "
+        f"{MINUS}1 per Stunned box (never below 0), + bonus dice (invoked aspects, aid, one-time pools), "
+        "+ 0 up to the zone rank in <b>danger dice</b>. <b>Penalty dice</b>: 1 per Bashed box, "
+        "+ complications, + compels. All SP are spent before the roll.",
+        rolling,
+        "<b>Sets</b>: a set of height <i>h</i> needs <i>h</i> dice showing <i>h</i>, after penalty dice cancel "
+        "dice of their height. Ones never make a set. At most one set per check; the player may take none.",
+        "<b>Botches</b>: every 1 showing at the end (pool, danger and penalty dice) is a botch for the GM.",
+    ]
+    quarter = width / 4
+    outcome = _small_table(
+        ("Set height H vs difficulty D", "Outcome"),
+        (
+            ("H = D", "Success."),
+            ("H > D", "Success + benefit: H − D one-time bonus dice."),
+            ("0 < H < D", "Partial success if taken: H one-time bonus dice."),
+            ("no set", "Failure."),
+            ("aid check", "The aided character gains H bonus dice."),
+        ),
+        (quarter * 1.35, width - quarter * 1.35),
+    )
+    difficulties = _small_table(
+        ("Difficulty (set)", "Narrative weight"),
+        [(str(h), f"{word} accomplishment") for h, word in sorted(ACCOMPLISHMENT.items())],
+        (quarter * 1.35, width - quarter * 1.35),
+    )
+    return [
+        _Bar("HOW A CHECK WORKS"),
+        *_steps(steps),
+        _Bar("OUTCOME"),
+        outcome,
+        _Bar("PC DIFFICULTIES", "set height for each accomplishment"),
+        difficulties,
+    ]
+
+
+#: GM options (RULINGS.md): names the rules model uses, as the screen words them.
+_MECHANICAL = {
+    "danger": "the character's danger +1",
+    "penalty": "a penalty die on a challenge",
+    "reduced": "reduced hit",
+    "full": "full hit",
+    "overload": "overload hit",
+}
+
+
+def _options_panel(table: _Table, width: float) -> list[Flowable]:
+    """GM options by botch cost, from `GM_OPTIONS`: narrative setbacks and mechanical effects."""
+    rows = []
+    for cost in sorted(set(GM_OPTIONS.values())):
+        names = [name for name, c in GM_OPTIONS.items() if c == cost]
+        narrative = [f"{name} setback" for name in names if name not in _MECHANICAL]
+        mechanical = [_MECHANICAL[name] for name in names if name in _MECHANICAL]
+        rows.append((str(cost), ", ".join(narrative) or "–", " or ".join(mechanical) or "–"))
+    options = _small_table(("Cost", "Narrative", "Mechanical"), rows, common.columns_of(width, (13, 42, 45)))
+    pool = table.state.pool if table.state is not None else None
+    now = f" · now {pool} SP" if pool is not None else ""
+    return [
+        _Bar("GM OPTIONS", "spend a check's botches; costs add up to at most the botches"),
+        options,
+        _screen_note(
+            "A setback of cost c usually takes a successful check of height c to overcome directly. "
+            "Botches not spent are lost. Setbacks can come with a failure or complicate a success."
+        ),
+        _Bar("SPECIAL DICE", "use dice of a different colour"),
+        *_bullets(
+            [
+                "<b>Danger dice</b>: the player adds 0 up to the character's zone rank. A 1 is a botch. "
+                "Each danger die used in a set raises the danger level by 1.",
+                "<b>Penalty dice</b>: from Bashed boxes, complications and compels. A 1 is a botch. "
+                "Otherwise each one cancels one normal or danger die of the same height; "
+                "danger dice are cancelled before normal dice. A set uses normal dice before danger dice.",
+            ]
+        ),
+        _Bar("GENERAL POOL OF STORY POINTS", f"starts each session at {table.pool_start}{now}"),
+        _Tally(POOL_BOXES, pool or 0),
+        _screen_note("Invocations pay SP into the pool; compels pay SP from the pool to the player."),
+        *_danger_panel(table, width),
+    ]
+
+
+def _odds_flowables(table: _Table, width: float) -> list[Flowable]:
+    """The chance of success by pool size and difficulty, with and without re-rolls."""
+    shown = tuple(sorted({0, table.rerolls}))
+    odds = odds_table(ODDS_DICE, ODDS_DIFFICULTIES, shown)
+    per = len(shown)
+    columns = len(ODDS_DIFFICULTIES) * per
+    first = 13 * mm
+    widths = [first] + [(width - first) / columns] * columns
+    head = common.style("cell-head")
+    number = _style("odds", "cell-centre", fontSize=8.2, leading=9.5)
+    header: list[common.Cell] = [_p("Pool dice", head)]
+    for d in ODDS_DIFFICULTIES:
+        header += [_p(f"Difficulty {d}", head)] + [None] * (per - 1)
+    labels = ["no re-roll" if r == 0 else _plural(r, "re-roll") for r in shown]
+    sub = common.fitted_style("cell-head", [w for label in labels for w in label.split()], widths[1])
+    rows: list[list[common.Cell]] = [[None] + [_p(markup(label), sub) for _ in ODDS_DIFFICULTIES for label in labels]]
+    shading: list[tuple[object, ...]] = []
+    for y, n in enumerate(ODDS_DICE, start=2):
+        row: list[common.Cell] = [_p(str(n), "cell-number")]
+        for i, d in enumerate(ODDS_DIFFICULTIES):
+            for j, r in enumerate(shown):
+                chance = odds[(n, d, r)]
+                row.append(_p(markup(percent(chance)), number))
+                grey = 1 - ODDS_SHADE * float(chance)
+                shading.append(("BACKGROUND", (1 + i * per + j, y), (1 + i * per + j, y), colors.Color(grey, grey, grey)))
+        rows.append(row)
+    grid = common.ruled_table(header, rows, widths, row_height=ODDS_ROW)
+    commands: list[tuple[object, ...]] = [
+        ("SPAN", (0, 0), (0, 1)),
+        ("BACKGROUND", (0, 1), (-1, 1), common.HEAD_FILL),
+        ("LINEBELOW", (0, 1), (-1, 1), 1, common.INK),
+        *shading,
+    ]
+    for i in range(len(ODDS_DIFFICULTIES)):
+        left = 1 + i * per
+        if per > 1:
+            commands.append(("SPAN", (left, 0), (left + per - 1, 0)))
+        commands.append(("LINEBEFORE", (left, 0), (left, -1), 1, common.INK))
+    grid.setStyle(commands)
+    note = (
+        "Exact chance that a check makes a set at least as high as the difficulty, locking and re-rolling "
+        "as well as possible, with no penalty dice (danger dice count like any pool die). Penalty dice from "
+        "Bashed boxes, complications and compels lower these odds. Computed by the playbook's rules model; "
+        "darker cells are likelier, — means impossible."
+    )
+    return [
+        _Bar("ODDS OF SUCCESS", "chance of a set of at least the difficulty"),
+        grid,
+        _screen_note(note),
+    ]
+
+
+def _danger_panel(table: _Table, width: float) -> list[Flowable]:
+    rows = []
+    for zone in range(1, MAX_ZONE + 1):
+        low = (zone - 1) * LEVELS_PER_ZONE
+        levels = f"{low} and up" if zone == MAX_ZONE else f"{low}–{low + LEVELS_PER_ZONE - 1}"
+        rows.append((str(zone), levels, f"0–{zone}", TRACK[zone - 1][0]))
+    zones = _small_table(("Zone rank", "Danger levels", "Danger dice", "Full hits land in"), rows, common.columns_of(width, (20, 26, 22, 32)))
+    resets = "returns to 0 when an encounter ends" if table.danger_resets else "stays when an encounter ends (variant)"
+    return [
+        _Bar("DANGER AND ZONES", "zone rank = min(5, level ÷ 5 + 1)"),
+        zones,
+        _screen_note(f"Danger starts at 0 and {resets}. +1 per danger die used in a set; +1 per botch spent on it."),
+    ]
+
+
+def _damage_panel(width: float) -> list[Flowable]:
+    """The track's sections (left) and how hits land and rests clear them (right)."""
+    column = (width - SCREEN_GUTTER) / 2
+    rows = []
+    for zone, (section, count) in enumerate(TRACK, 1):
+        effect, clears = SECTION_TEXT.get(section, ("", ""))
+        rows.append((f"{zone} {section}", str(count), effect, clears.removeprefix("Clears: ")))
+    track = _small_table(("Zone, section", "Boxes", "Effect", "Clears"), rows, common.columns_of(column, (27, 14, 37, 22)))
+    hits = [_hit_line(hit) for hit in HITS]
+    rests = [
+        "<b>Short rest</b>: Bashed and Stunned clear. <b>Long rest</b>: Injured and K.O.'d clear too, "
+        "and lowered stats return.",
+        "A rest ends the running encounter: the K.O.'d wake up. An Injured box lowers a stat chosen by a die.",
+    ]
+    return [
+        _Bar("DAMAGE TRACK", " · ".join(f"{name} {n}" for name, n in TRACK) + ": a hit fills one box (overload: more)"),
+        _columns([track], _bullets(hits) + _bullets(rests), width),
+    ]
+
+
+def _roster(table: _Table, width: float) -> list[Flowable]:
+    """From a state: each character's SP, danger, zone, damage and pools at a glance."""
+    state = table.state
+    assert state is not None
+    heads = ("Character", "SP", "Danger", "Zone", "Bashed · Stunned · Injured · K.O. · Dead", "Bonus pools", "Status")
+    widths = common.columns_of(width, (30, 8, 11, 9, 30, 16, 16))
+    rows = []
+    for c in state.characters:
+        status = "dead" if c.dead else "K.O.'d" if c.knocked_out else "ready" if c.ready else "no sheet yet"
+        pools = " + ".join(str(p.dice) for p in c.bonus) or "–"
+        track = " · ".join(f"{filled}/{count}" for filled, (_, count) in zip(c.damage, TRACK))
+        rows.append((c.name, str(c.sp), str(c.danger), str(zone_rank(c.danger)), track, pools, status))
+    grid = _small_table(heads, rows, widths)
+    where = f"Session {state.session}, encounter {state.encounter} · general pool {state.pool} SP · {_plural(state.checks, 'check')} made"
+    return [KeepTogether([_Bar("AT THE TABLE", where), grid])]
+
+
+def _gm_screen(table: _Table, width: float) -> list[Flowable]:
+    column = (width - SCREEN_GUTTER) / 2
+    story: list[Flowable] = [
+        common.Section(GAME_TITLE, "GM screen · checks and botches"),
+        _p(markup("GM screen"), "title"),
+        _p(_screen_intro(table), "subtitle"),
+        _columns(_check_panel(table, column), _options_panel(table, column), width),
+        PageBreak(),
+        common.Section(GAME_TITLE, "GM screen · odds and damage"),
+        *_odds_flowables(table, width),
+        *_damage_panel(width),
+    ]
+    if table.state is not None:
+        story += _roster(table, width)
+    return story
+
+
+# -- the document ------------------------------------------------------------------------------------
+def build_story(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> list[Flowable]:
+    """All the materials as flowables (see `build_pdf`), for documents holding several games."""
+    table = _resolve(names, players, setup, state)
+    width, _ = common.frame_size(page)
+    story: list[Flowable] = []
+    for index in range(len(table.names)):
+        story += _character_sheet(table, index) + [PageBreak()]
+    story += _gm_screen(table, width)
+    return story
+
+
+def build_pdf(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> bytes:
+    """The Danger World materials as PDF bytes: a character sheet per player character, then
+    the two-page GM screen.
+
+    Give one source: `names` (and/or `players`, padding unnamed characters with a line to
+    write on; 4 characters when neither is given) or a `setup` (its names and variants) for
+    blank sheets; or a `state` to print the characters as played. `page` is 'a4' or 'letter'.
+    """
+    common.page_size(page)  # refuse a bad page size before any work
+    story = build_story(names, players=players, setup=setup, state=state, page=page)
+    return common.build_document(story, page=page, title=f"{GAME_TITLE}: printable materials", subject=", ".join(MATERIALS))
+
+
+def preview_png(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+    page_index: int = 0,
+    scale: float = common.PREVIEW_SCALE,
+) -> bytes:
+    """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
+    pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
+    return common.png_bytes(pdf, page_index, scale)
