@@ -215,9 +215,14 @@ class Setup:
     chapters: int | None = None
     #: stones each player places on the five nodes before the setting round.
     start_stones: int = 7
+    #: the story the table retells ("Goldilocks and the Three Bears"), for headers and print.
+    story: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", check_names(self.names, 3, 10))
+        object.__setattr__(self, "story", " ".join(str(self.story).split()))
+        if len(self.story) > 80:
+            raise RuleError("setup", "the story's name is 80 characters at most")
         layout = tuple(str(t).strip().lower() for t in self.layout)
         object.__setattr__(self, "layout", layout)
         if len(layout) != len(BRANCHES) or not set(layout) <= {LEAF, COILED}:

@@ -1,0 +1,1618 @@
+"""Dangerous Ideas around one screen: the sheets as trees, the bidding round, the story.
+
+`DangerousIdeasDashboard(store=None)` opens on the table picker and the new-game form (3-10
+players, each played by hand or by a bot, the story being retold, every variant of
+`rules.dangerous_ideas.Setup`, a seed). An open table shows the chapter (title, turn order,
+whose move it is), one panel with the controls for what the game waits on now, the meme
+action in play (the pool and the actor's chance, live while stones are chosen; the dice;
+the outcome), every player's sheet drawn as its tree, the story's characters and the memes
+they hold, the story so far, standings and the log. Nothing in this game is hidden, so there
+is no privacy curtain: anyone at the table may click for anyone. Bot seats move by themselves.
+
+Every control is built from the rules model: choices are offered only when `legal_actions`
+or `Game.is_legal` accepts them, and the live pool preview is the model's own `play` of the
+spend on the (immutable) state. The narration box goes with the next action as `narration`
+and ends up in the story transcript.
+
+Stable CSS classes (`add_class`), for browser tests and users' scripts:
+
+- root: ``playbook-dangerous-ideas`` (and ``playbook-root``, shared by every game)
+- header: ``pb-header``, ``pb-title``, ``pb-round``, ``pb-turn``; status line ``pb-status``
+- setup form: ``pb-setup``, ``pb-players`` (Dropdown 3-10), ``pb-name-<i>`` (Text, seat
+  i = 0..9), ``pb-kind-<i>`` (Dropdown: "human" or a bot name), ``pb-story-name`` (the story
+  being retold), ``pb-seeds`` (red seeds per sheet), ``pb-chapters`` (Dropdown, 0 = the
+  rules' default), ``pb-start-stones``, ``pb-layout`` (branch types, e.g. "LLC CCL CCL LLC"),
+  ``pb-seed``, ``pb-start``
+- table picker: ``pb-picker``, ``pb-resume`` (one Button per unfinished table, with `.table_id`)
+- the table: ``pb-chapter`` (title, order, current player), ``pb-controls`` (what to do
+  now; its parts ``pb-placer``, ``pb-move-editor``, ``pb-meme-form``, ``pb-spend``),
+  ``pb-actor`` (who is to act), ``pb-narration`` (Textarea: goes with the next action)
+- stones to place (starting stones, the turn's 2, a Gain's 3): ``pb-place-<place>``
+  (BoundedIntText; place a node ``think``, ``probe``, ``create``, ``connect``, ``defend`` or a
+  filled branch such as ``probe-1``), ``pb-place-left``, ``pb-place-confirm``
+- setting round: ``pb-write-branch`` (Dropdown), ``pb-write-text``, ``pb-write-holder``
+  (Combobox), ``pb-write-confirm``; chapter title: ``pb-title-text``, ``pb-title-confirm``
+- a turn: ``pb-gain``, ``pb-move``, ``pb-create``, ``pb-spread``, ``pb-plot-unfinished``,
+  ``pb-end-turn``; a Move: ``pb-move-source``, ``pb-move-target``, ``pb-move-stones``,
+  ``pb-move-add``, ``pb-move-clear``, ``pb-move-steps``, ``pb-move-confirm``
+- announcing a meme action: ``pb-meme-text`` (Text for Create, Dropdown for Spread),
+  ``pb-meme-holder`` (Combobox), ``pb-replace-target`` (Dropdown of the legal targets; ""
+  is none), ``pb-meme-why``, ``pb-announce``
+- spending stones (the actor's stake, a Connect, a Defend): ``pb-stake-node``,
+  ``pb-stake-think``, ``pb-stake-<branch>`` (own stones of an involved meme, BoundedIntText),
+  ``pb-stake-<branch>-bonus`` (Checkbox), ``pb-stake-why``, ``pb-stake-confirm``; phase 2:
+  ``pb-responder-<seat>`` (who spends now), ``pb-connect`` and ``pb-defend`` (choose the
+  side), ``pb-pass`` (the chosen seat passes; in phase 1 the actor opens phase 2),
+  ``pb-all-pass`` (everyone still asked passes: the dice roll)
+- the meme action: ``pb-attempt``, ``pb-pool`` (the pool, its history and the live
+  preview; the number carries ``data-pool``), ``pb-odds`` (the actor's chance; exact as
+  ``data-chance``), ``pb-dice`` (die faces), ``pb-outcome`` (the last meme action's result)
+- seeds: ``pb-seed-seat-<seat>`` (who spends), ``pb-seed-die-0``, ``pb-seed-die-1`` (spend a
+  seed on that die), ``pb-seed-advice``, ``pb-seed-pass`` (the chosen seat lets the roll
+  stand), ``pb-seed-all-pass``
+- the outcome: ``pb-conclude-branch`` (Dropdown), ``pb-conclude-hub`` (stones moved from the
+  hub), ``pb-conclude``
+- display: ``pb-sheets``, ``pb-sheet`` and ``pb-sheet-<seat>`` (HTML holding the SVG tree),
+  ``pb-characters``, ``pb-story``, ``pb-standings``, ``pb-log``
+- table: ``pb-undo``, ``pb-save-file``, ``pb-download``, ``pb-upload``, ``pb-new-game``
+
+There is no roll button: the dice roll (the model's chance action) the moment the last player
+passes, so ``pb-all-pass`` or the last ``pb-pass`` rolls them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import secrets
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+import ipywidgets as widgets
+
+from playbook.store import Store
+from rules import Action, Game, RuleError, new_game
+from rules.core import seats_text
+from rules.dangerous_ideas import (
+    BOTS,
+    BRANCHES,
+    DEFAULT_LAYOUT,
+    GAIN_STONES,
+    HUBS,
+    NODES,
+    PLACES,
+    RULES,
+    TURN_STONES,
+    Conclude,
+    Connect,
+    Create,
+    Defend,
+    EndTurn,
+    Gain,
+    Move,
+    Pass,
+    Place,
+    PlotUnfinished,
+    Ref,
+    Setup,
+    Sheet,
+    SpendSeed,
+    Spread,
+    Stake,
+    State,
+    Step,
+    Title,
+    TurnStones,
+    Use,
+    View,
+    Write,
+    legal_actions,
+    may_involve,
+    seed_advice,
+    standings,
+    success_chance,
+    tiebreaks,
+    transcript,
+    view_for,
+)
+
+from .common import TableDashboard, card, chip, close_tree, esc
+
+__all__ = [
+    "DangerousIdeasDashboard",
+    "MemeForm",
+    "MoveEditor",
+    "SetupForm",
+    "SpendEditor",
+    "StonePlacer",
+    "dice_html",
+    "die_svg",
+    "layout_text",
+    "parse_layout",
+    "sheet_svg",
+]
+
+MAX_SEATS = 10
+WIDE = {"description_width": "initial"}
+DEFAULT_STORY = "Goldilocks and the Three Bears"
+DEFAULT_NAMES = (
+    "Manifest Destiny",
+    "Vegetarianism",
+    "German Efficiency",
+    "Free Will",
+    "Fate",
+    "Progress",
+    "Tradition",
+    "Reason",
+    "Faith",
+    "Chaos",
+)
+
+NODE_COLOURS = {"think": "#ffe7a3", "probe": "#d6e9ff", "create": "#e6dcff", "connect": "#d4f3dd", "defend": "#ffdcdc"}
+LEAF_COLOUR = "#3f9b4a"
+COIL_COLOUR = "#8a4fb8"
+BONUS_COLOUR = "#e0a100"
+SEED_COLOUR = "#d32f2f"
+ACTIVE_BORDER = "#e65100"
+#: Pips of a die face on a 3 x 3 grid (cells 0-8, row by row).
+PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
+
+# The sheet drawing, in SVG user units (the drawing scales to its card's width).
+SHEET_W, SHEET_H = 420, 290
+THINK_XY = (210, 148)
+HUB_XY = {"probe": (170, 84), "defend": (170, 212), "create": (250, 84), "connect": (250, 212)}
+LEFT_HUBS = ("probe", "defend")
+#: where a branch ends (its leaf or coil), where its stone count sits, where its label starts.
+BRANCH_END_X = {"left": 136, "right": 284}
+COUNT_X = {"left": 119, "right": 301}
+LABEL_X = {"left": 107, "right": 313}
+BRANCH_DY = (-42, 0, 42)
+NODE_R, THINK_R = 19, 23
+#: characters per label line (two lines for the meme, one for the holder).
+LABEL_CHARS = 15
+HOLDER_CHARS = 17
+
+DI_STYLE = """
+<style>
+.playbook-dangerous-ideas .pb-sheet .pb-card { background: #fff; padding: 4px 8px 2px; margin: 4px 0; }
+.playbook-dangerous-ideas .pb-sheet .pb-card.di-active { border: 3px solid #e65100; box-shadow: 0 0 0 2px #ffe0b2; }
+.playbook-dangerous-ideas .pb-sheet svg { width: 100%; height: auto; display: block; }
+.playbook-dangerous-ideas .di-sheet-head { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.playbook-dangerous-ideas .di-big { font-size: 2.4em; font-weight: 800; line-height: 1.05; }
+.playbook-dangerous-ideas .di-order .pb-chip { font-size: .95em; }
+.playbook-dangerous-ideas .di-now { outline: 3px solid #e65100; }
+.playbook-dangerous-ideas .pb-story .di-passage { margin: 0 0 8px; }
+.playbook-dangerous-ideas .pb-story .di-passage p { margin: 2px 0 2px 12px; }
+.playbook-dangerous-ideas .pb-story summary { cursor: pointer; }
+.playbook-dangerous-ideas .pb-controls { border: 2px solid #9aa3b5; border-radius: 10px; padding: 6px 12px;
+  background: #fffdf7; }
+.playbook-dangerous-ideas .pb-narration textarea { font-size: 16px; }
+.playbook-dangerous-ideas .di-hint { color: #5b6273; font-size: .92em; }
+.playbook-dangerous-ideas .di-no { color: #9b1c1c; font-size: .95em; }
+.playbook-dangerous-ideas .di-yes { color: #1d6b35; font-weight: 700; }
+.playbook-dangerous-ideas .widget-html-content { line-height: 1.4; }
+.playbook-dangerous-ideas .widget-text input, .playbook-dangerous-ideas .widget-dropdown select { font-size: 16px; }
+</style>
+"""
+
+
+# -- small pure helpers ------------------------------------------------------------------------
+
+
+def parse_layout(text: str) -> tuple[str, ...]:
+    """'LLC CCL CCL LLC' (Probe, Create, Connect, Defend) as the model's 12 branch types."""
+    letters = [c for c in text.upper() if c in "LC"]
+    stray = [c for c in text.upper() if not (c in "LC" or c.isspace() or c in ",;/|-")]
+    if stray or len(letters) != len(BRANCHES):
+        raise RuleError(
+            "setup", f"the branch layout is {len(BRANCHES)} letters L (leaf) or C (coiled), three per hub, e.g. 'LLC CCL CCL LLC'"
+        )
+    return tuple("leaf" if c == "L" else "coiled" for c in letters)
+
+
+def layout_text(layout: Sequence[str]) -> str:
+    """The model's branch types as 'LLC CCL CCL LLC'."""
+    letters = "".join("L" if t == "leaf" else "C" for t in layout)
+    return " ".join(letters[i : i + 3] for i in range(0, len(letters), 3))
+
+
+def percent(chance: Fraction) -> str:
+    """'42% (15/36)': rounded for the room, exact for the curious."""
+    exact = f" ({chance.numerator}/{chance.denominator})" if 0 < chance < 1 else ""
+    return f"{float(chance) * 100:.0f}%{exact}"
+
+
+def chance_html(chance: Fraction, big: bool = True) -> str:
+    """The percentage (large) with the exact fraction beside it (small)."""
+    exact = f' <span class="di-hint">{chance.numerator}/{chance.denominator}</span>' if 0 < chance < 1 else ""
+    return f'<span class="{"di-big" if big else ""}" data-chance="{chance}">{float(chance) * 100:.0f}%</span>{exact}'
+
+
+def short(text: str, limit: int = LABEL_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def place_label(sheet: Sheet, place: str) -> str:
+    """'Think' for a node, "probe-1 'Bears are…'" for a filled branch."""
+    if place in NODES:
+        return place.title()
+    meme = sheet.meme(place)
+    return f"{place} '{short(meme.text, 18)}'" if meme else place
+
+
+def die_svg(value: int, size: int = 54, mark: bool = False) -> str:
+    """A die face with pips; `mark` rings a re-rolled die."""
+    cell = size / 4
+    pips = "".join(
+        f'<circle cx="{cell * (1 + i % 3):.1f}" cy="{cell * (1 + i // 3):.1f}" r="{size / 11:.1f}" fill="#111"/>'
+        for i in PIPS.get(value, ())
+    )
+    stroke = ACTIVE_BORDER if mark else "#333"
+    return (
+        f'<svg class="di-die" width="{size}" height="{size}" viewBox="0 0 {size} {size}" role="img" aria-label="die showing {value}">'
+        f'<rect x="2" y="2" width="{size - 4}" height="{size - 4}" rx="{size / 7:.1f}" fill="#fff" stroke="{stroke}" stroke-width="{4 if mark else 2}"/>'
+        f"{pips}</svg>"
+    )
+
+
+def dice_html(dice: Sequence[int], first: Sequence[int] = ()) -> str:
+    """Two die faces; dice that a seed changed are ringed."""
+    faces = "".join(die_svg(v, mark=bool(first) and v != f) for v, f in zip(dice, first or dice))
+    return f'<span style="display:inline-flex;gap:8px;vertical-align:middle">{faces}</span>'
+
+
+def _leaf(x: float, y: float, side: str) -> str:
+    angle = -30 if side == "right" else 30
+    return (
+        f'<ellipse cx="{x:.0f}" cy="{y:.0f}" rx="9" ry="4.5" transform="rotate({angle} {x:.0f} {y:.0f})" '
+        f'fill="{LEAF_COLOUR}" stroke="#1f5d27" stroke-width="1"/>'
+    )
+
+
+def _coil(x: float, y: float) -> str:
+    return (
+        f'<path d="M {x:.0f} {y:.0f} m -7 0 a 7 7 0 1 1 7 7 a 4.5 4.5 0 1 1 -4.5 -4.5 a 2 2 0 1 1 2 2" '
+        f'fill="none" stroke="{COIL_COLOUR}" stroke-width="2"/>'
+    )
+
+
+def _node(name: str, x: float, y: float, r: float, stones: int) -> str:
+    return (
+        f'<circle cx="{x}" cy="{y}" r="{r}" fill="{NODE_COLOURS[name]}" stroke="#555" stroke-width="1.5"/>'
+        f'<text x="{x}" y="{y - 5}" text-anchor="middle" font-size="8.5" fill="#333">{name.title()}</text>'
+        f'<text x="{x}" y="{y + 11}" text-anchor="middle" font-size="15" font-weight="700" fill="#111">{stones}</text>'
+    )
+
+
+def wrap(text: str, width: int = LABEL_CHARS, lines: int = 2) -> list[str]:
+    """`text` in at most `lines` lines of about `width` characters; the rest becomes '…'."""
+    out: list[str] = []
+    words = text.split()
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and len(line) + 1 + len(words[0]) <= width:
+            line += " " + words.pop(0)
+        out.append(short(line, width))
+    if words and out:
+        out[-1] = short(out[-1] + " " + " ".join(words), width)
+    return out
+
+
+def _label(x: float, y: float, anchor: str, text: str, holder: str) -> str:
+    lines = wrap(text)
+    top = y - 2 - 6.5 * (len(lines) - 1)
+    spans = "".join(
+        f'<text x="{x}" y="{top + 13 * i:.0f}" text-anchor="{anchor}" font-size="12.5" font-weight="600" fill="#111">{esc(line)}</text>'
+        for i, line in enumerate(lines)
+    )
+    below = top + 13 * (len(lines) - 1) + 12.5
+    return (
+        spans
+        + f'<text x="{x}" y="{below:.0f}" text-anchor="{anchor}" font-size="11" font-style="italic" fill="#444">{esc(short(holder, HOLDER_CHARS))}</text>'
+    )
+
+
+def sheet_svg(state: State, seat: int) -> str:
+    """One player's sheet as its tree: Think, four hubs, twelve branches, stones, bonus, seeds."""
+    sheet = state.sheets[seat]
+    parts = [
+        f'<svg viewBox="0 0 {SHEET_W} {SHEET_H}" xmlns="http://www.w3.org/2000/svg" role="img" '
+        f'aria-label="{esc(sheet.name)}\'s sheet" font-family="sans-serif">'
+    ]
+    tx, ty = THINK_XY
+    for hub in HUBS:
+        hx, hy = HUB_XY[hub]
+        parts.append(f'<line x1="{tx}" y1="{ty}" x2="{hx}" y2="{hy}" stroke="#777" stroke-width="3"/>')
+    for branch in BRANCHES:
+        hub, position = branch.split("-")
+        side = "left" if hub in LEFT_HUBS else "right"
+        hx, hy = HUB_XY[hub]
+        y = hy + BRANCH_DY[int(position) - 1]
+        x = BRANCH_END_X[side]
+        meme = sheet.meme(branch)
+        kind = state.setup.branch_type(branch)
+        dash = "" if meme else ' stroke-dasharray="4 3"'
+        parts.append(f'<line x1="{hx}" y1="{hy}" x2="{x}" y2="{y}" stroke="{"#555" if meme else "#b5b9c4"}" stroke-width="2"{dash}/>')
+        mark = _leaf(x, y, side) if kind == "leaf" else _coil(x, y)
+        parts.append(f'<g opacity="{1 if meme else 0.45}">{mark}</g>')
+        if meme is None:
+            continue
+        cx = COUNT_X[side]
+        parts.append(
+            f"<g><title>{esc(meme.text)} - {esc(meme.holder)} ({kind}, {meme.stones} stone(s), {meme.bonus} bonus)</title>"
+            f'<circle cx="{cx}" cy="{y}" r="7.5" fill="#222"/>'
+            f'<text x="{cx}" y="{y + 4}" text-anchor="middle" font-size="11" font-weight="700" fill="#fff">{meme.stones}</text>'
+        )
+        for i in range(meme.bonus):
+            bx, by = cx - 5 + 10 * i, y + 14
+            parts.append(f'<path d="M {bx} {by - 4} l 4 4 l -4 4 l -4 -4 z" fill="{BONUS_COLOUR}" stroke="#7a5800" stroke-width=".8"/>')
+        parts.append(_label(LABEL_X[side], y, "end" if side == "left" else "start", meme.text, meme.holder) + "</g>")
+    for hub in HUBS:
+        parts.append(_node(hub, *HUB_XY[hub], NODE_R, sheet.node(hub)))
+    parts.append(_node("think", tx, ty, THINK_R, sheet.node("think")))
+    total = max(state.setup.seeds, sheet.seeds)
+    shown = min(total, 12)
+    for i in range(shown):
+        x = tx - 7 * (shown - 1) + 14 * i
+        left = i < sheet.seeds
+        parts.append(
+            f'<circle cx="{x}" cy="14" r="5.5" fill="{SEED_COLOUR if left else "none"}" '
+            f'stroke="{SEED_COLOUR if left else "#aaa"}" stroke-width="1.5"><title>{"red seed" if left else "seed spent"}</title></circle>'
+        )
+    if sheet.crossed:
+        parts.append(
+            f'<text x="{tx}" y="{SHEET_H - 5}" text-anchor="middle" font-size="10" fill="#9b1c1c">✗ {len(sheet.crossed)} crossed off</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _button(
+    description: str, css: str, on_click: Callable[[], None], style: str = "", disabled: bool = False, tooltip: str = ""
+) -> widgets.Button:
+    button = widgets.Button(description=description, button_style=style, disabled=disabled, tooltip=tooltip).add_class(css)
+    button.on_click(lambda _: on_click())
+    return button
+
+
+def _note(text: str, css: str = "") -> widgets.HTML:
+    html = widgets.HTML(f'<div style="margin:4px 0">{esc(text)}</div>')
+    return html.add_class(css) if css else html
+
+
+def _row(*children: widgets.Widget) -> widgets.HBox:
+    return widgets.HBox(children, layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px"))
+
+
+def _holders(state: State) -> list[str]:
+    """The story's characters so far, first spelling kept, in order of appearance."""
+    seen: dict[str, str] = {}
+    for sheet in state.sheets:
+        for _, meme in sheet.memes():
+            seen.setdefault(meme.holder_key, meme.holder)
+    return list(seen.values())
+
+
+def _why(state: State, action: Action) -> str:
+    """The model's refusal of `action` now, or "" when it is legal."""
+    try:
+        RULES.check(state, action)
+    except RuleError as exc:
+        return exc.message
+    return ""
+
+
+# -- the new-game form ------------------------------------------------------------------------
+
+
+class SetupForm(widgets.VBox):
+    """Players, the story and variants; `read()` gives a Setup, the seed, bot seats and the story."""
+
+    def __init__(self) -> None:
+        self.players = widgets.Dropdown(
+            options=[(f"{n} players", n) for n in range(3, MAX_SEATS + 1)], value=3, description="Players", style=WIDE
+        ).add_class("pb-players")
+        self.names = tuple(
+            widgets.Text(value=DEFAULT_NAMES[i], description=f"Seat {i + 1}", placeholder="the player's Dangerous Idea").add_class(
+                f"pb-name-{i}"
+            )
+            for i in range(MAX_SEATS)
+        )
+        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in BOTS]
+        self.kinds = tuple(
+            widgets.Dropdown(options=kinds, value="human", layout=widgets.Layout(width="170px")).add_class(f"pb-kind-{i}")
+            for i in range(MAX_SEATS)
+        )
+        self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
+        self.story = widgets.Text(
+            value=DEFAULT_STORY,
+            description="The story retold",
+            placeholder="a fairy tale or a film everyone knows",
+            style=WIDE,
+            layout=widgets.Layout(width="460px"),
+        ).add_class("pb-story-name")
+        defaults = {f.name: f.default for f in dataclasses.fields(Setup)}
+        self.seeds = widgets.BoundedIntText(
+            value=defaults["seeds"], min=0, max=20, description="Red seeds per sheet", style=WIDE, layout=widgets.Layout(width="240px")
+        ).add_class("pb-seeds")
+        self.chapters = widgets.Dropdown(
+            options=[("by the rules", 0)] + [(str(k), k) for k in range(1, 61)],
+            value=0,
+            description="Chapters (rules: 2 × players for 3-4, else 1 ×)",
+            style=WIDE,
+            layout=widgets.Layout(width="540px"),
+        ).add_class("pb-chapters")
+        self.start_stones = widgets.BoundedIntText(
+            value=defaults["start_stones"], min=0, max=50, description="Starting stones", style=WIDE, layout=widgets.Layout(width="210px")
+        ).add_class("pb-start-stones")
+        self.layout_box = widgets.Text(
+            value=layout_text(DEFAULT_LAYOUT),
+            description="Branches (Probe Create Connect Defend; L leaf, C coiled)",
+            style=WIDE,
+            layout=widgets.Layout(width="640px"),
+        ).add_class("pb-layout")
+        self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, layout=widgets.Layout(width="180px")).add_class("pb-seed")
+        self.start_button = widgets.Button(description="Start new game", button_style="success", icon="play").add_class("pb-start")
+        self.players.observe(lambda _: self._show_rows(), "value")
+        super().__init__(
+            (
+                widgets.HTML('<h3 style="margin:14px 0 4px">New game</h3>'),
+                self.story,
+                self.players,
+                *self.rows,
+                widgets.HTML('<span class="pb-muted">Variants (the rulings\' defaults)</span>'),
+                _row(self.seeds, self.start_stones, self.chapters, self.seed),
+                self.layout_box,
+                self.start_button,
+            )
+        )
+        self.add_class("pb-setup")
+        self.reseed()
+        self._show_rows()
+
+    def _show_rows(self) -> None:
+        for i, row in enumerate(self.rows):
+            row.layout.display = "flex" if i < self.players.value else "none"
+
+    def reseed(self) -> None:
+        self.seed.value = secrets.randbelow(1_000_000)
+
+    def read(self) -> tuple[Setup, int, dict[int, str]]:
+        """(Setup, seed, bot seats); RuleError when the form does not make a game."""
+        count = self.players.value
+        setup = Setup(
+            names=tuple(t.value for t in self.names[:count]),
+            layout=parse_layout(self.layout_box.value),
+            seeds=self.seeds.value,
+            chapters=self.chapters.value or None,
+            start_stones=self.start_stones.value,
+            story=self.story.value,
+        )
+        bots = {i: k.value for i, k in enumerate(self.kinds[:count]) if k.value != "human"}
+        return setup, self.seed.value, bots
+
+
+# -- placing stones ---------------------------------------------------------------------------
+
+
+class StonePlacer(widgets.VBox):
+    """One stepper per place; Confirm once the stones add up and the model accepts them."""
+
+    def __init__(
+        self,
+        heading: str,
+        sheet: Sheet,
+        count: int,
+        places: Sequence[str],
+        make: Callable[[tuple[str, ...]], Action],
+        legal: Callable[[Action], str],
+        on_confirm: Callable[[Action], None],
+        label: str,
+    ) -> None:
+        self._count, self._make, self._legal = count, make, legal
+        self.steppers = {
+            place: widgets.BoundedIntText(
+                value=0,
+                min=0,
+                max=count,
+                description=place_label(sheet, place),
+                style=WIDE,
+                layout=widgets.Layout(width="230px" if place in BRANCHES else "150px"),
+            ).add_class(f"pb-place-{place}")
+            for place in places
+        }
+        self.left = widgets.HTML().add_class("pb-place-left")
+        self.confirm = widgets.Button(description=label, button_style="primary", disabled=True).add_class("pb-place-confirm")
+        self.confirm.on_click(lambda _: on_confirm(self.action()))
+        for stepper in self.steppers.values():
+            stepper.observe(lambda _: self._check(), "value")
+        nodes = [s for p, s in self.steppers.items() if p in NODES]
+        branches = [s for p, s in self.steppers.items() if p not in NODES]
+        rows: list[widgets.Widget] = [widgets.HTML(f"<b>{esc(heading)}</b>"), _row(*nodes)]
+        if branches:
+            rows.append(_row(*branches))
+        rows.append(_row(self.left, self.confirm))
+        super().__init__(tuple(rows))
+        self.add_class("pb-placer")
+        self._check()
+
+    def action(self) -> Action:
+        return self._make(tuple(p for p, s in self.steppers.items() for _ in range(s.value)))
+
+    def _check(self) -> None:
+        placed = sum(s.value for s in self.steppers.values())
+        left = self._count - placed
+        why = self._legal(self.action()) if left == 0 else ""
+        if left > 0:
+            self.left.value = f'<span class="di-hint">{left} of {self._count} still to place</span>'
+        elif left < 0:
+            self.left.value = f'<span class="di-no">{-left} too many: place exactly {self._count}</span>'
+        elif why:
+            self.left.value = f'<span class="di-no">{esc(why)}</span>'
+        else:
+            self.left.value = '<span class="di-yes">✔ all placed</span>'
+        self.confirm.disabled = left != 0 or bool(why)
+
+
+# -- moving stones --------------------------------------------------------------------------
+
+
+class MoveEditor(widgets.VBox):
+    """Build a Move step by step; only sources and targets the model accepts are offered."""
+
+    def __init__(self, state: State, seat: int, on_move: Callable[[Action], None]) -> None:
+        self._state, self._seat = state, seat
+        self._sheet = state.sheets[seat]
+        self.steps: list[Step] = []
+        self.source = widgets.Dropdown(description="Move from", style=WIDE).add_class("pb-move-source")
+        self.target = widgets.Dropdown(description="to", style=WIDE).add_class("pb-move-target")
+        self.stones = widgets.BoundedIntText(
+            value=1, min=1, max=1, description="stones", style=WIDE, layout=widgets.Layout(width="130px")
+        ).add_class("pb-move-stones")
+        self.add_button = _button("Add step", "pb-move-add", self.add_step)
+        self.clear_button = _button("Clear", "pb-move-clear", self.clear)
+        self.list_html = widgets.HTML().add_class("pb-move-steps")
+        self.confirm = widgets.Button(description="Move these stones", button_style="primary", disabled=True).add_class("pb-move-confirm")
+        self.confirm.on_click(lambda _: on_move(self.action()))
+        self.source.observe(lambda _: self._fill_targets(), "value")
+        self.target.observe(lambda _: self._fill_stones(), "value")
+        super().__init__(
+            (
+                widgets.HTML("<b>Move:</b> every stone moves one step (branch ↔ its hub, hub ↔ Think)."),
+                _row(self.source, self.target, self.stones, self.add_button),
+                _row(self.list_html, self.clear_button, self.confirm),
+            )
+        )
+        self.add_class("pb-move-editor")
+        self._refresh()
+
+    def _move(self, extra: Step | None = None) -> Move:
+        steps = list(self.steps)
+        if extra is not None:
+            steps.append(extra)
+        return Move(seat=self._seat, steps=tuple(steps))
+
+    def _ok(self, step: Step) -> bool:
+        return not _why(self._state, self._move(step))
+
+    def action(self) -> Move:
+        return self._move()
+
+    def _refresh(self) -> None:
+        sources = [p for p in PLACES if any(self._ok(Step(p, t, 1)) for t in PLACES)]
+        self.source.options = [(place_label(self._sheet, p), p) for p in sources]
+        self._fill_targets()
+        if self.steps:
+            self.list_html.value = "Steps: " + "; ".join(esc(f"{s.stones} {s.source} → {s.target}") for s in self.steps)
+        else:
+            self.list_html.value = '<span class="di-hint">No steps yet: choose a source and a target, then Add step.</span>'
+        self.confirm.disabled = not self.steps or bool(_why(self._state, self._move()))
+        self.add_button.disabled = not sources
+
+    def _fill_targets(self) -> None:
+        source = self.source.value
+        targets = [t for t in PLACES if source and self._ok(Step(source, t, 1))]
+        self.target.options = [(place_label(self._sheet, t), t) for t in targets]
+        self._fill_stones()
+
+    def _fill_stones(self) -> None:
+        source, target = self.source.value, self.target.value
+        most = 1
+        if source and target:
+            while most < 99 and self._ok(Step(source, target, most + 1)):
+                most += 1
+        self.stones.max = most
+        self.stones.value = min(self.stones.value, most)
+
+    def add_step(self) -> None:
+        """Add the chosen step (merged with an earlier one between the same places)."""
+        source, target = self.source.value, self.target.value
+        if not (source and target):
+            return
+        step = Step(source, target, self.stones.value)
+        if not self._ok(step):
+            return
+        merged = [s for s in self.steps if (s.source, s.target) != (source, target)]
+        before = sum(s.stones for s in self.steps if (s.source, s.target) == (source, target))
+        self.steps = merged + [Step(source, target, before + step.stones)]
+        self._refresh()
+
+    def clear(self) -> None:
+        self.steps = []
+        self._refresh()
+
+
+# -- announcing a meme action ---------------------------------------------------------------------
+
+
+class MemeForm(widgets.VBox):
+    """Create or Spread: the text, the holder and an optional replace target, checked live."""
+
+    def __init__(self, state: State, seat: int, kind: str, on_announce: Callable[[Action], None]) -> None:
+        self._state, self._seat, self._kind = state, seat, kind
+        sheet = state.sheets[seat]
+        if kind == "create":
+            self.text: widgets.ValueWidget = widgets.Text(
+                description="New meme", placeholder="a belief of your Dangerous Idea", style=WIDE, layout=widgets.Layout(width="480px")
+            )
+        else:
+            texts: dict[str, str] = {}
+            for _, meme in sheet.memes():
+                texts.setdefault(meme.key, meme.text)
+            self.text = widgets.Dropdown(
+                options=list(texts.values()), description="Spread", style=WIDE, layout=widgets.Layout(width="480px")
+            )
+        self.text.add_class("pb-meme-text")
+        self.holder = widgets.Combobox(
+            options=_holders(state), description="to be held by", placeholder="a character of the story", style=WIDE, ensure_option=False
+        ).add_class("pb-meme-holder")
+        self.target = widgets.Dropdown(
+            options=[("no replacement", "")], value="", description="replacing", style=WIDE, layout=widgets.Layout(width="480px")
+        ).add_class("pb-replace-target")
+        self.why = widgets.HTML().add_class("pb-meme-why")
+        verb = "Create" if kind == "create" else "Spread"
+        self.announce = widgets.Button(description=f"Announce the {verb}", button_style="danger", disabled=True).add_class("pb-announce")
+        self.announce.on_click(lambda _: on_announce(self.action()))
+        self._targets: dict[str, Ref] = {}
+        self.text.observe(lambda _: self._refresh(), "value")
+        self.holder.observe(lambda _: self._refresh(), "value")
+        self.target.observe(lambda _: self._check(), "value")
+        hint = (
+            "Create: a meme not yet on your sheet. Stakes come from Create (plus as many from Think) and your coiled memes."
+            if kind == "create"
+            else "Spread: one of your memes to a character who does not hold it on your sheet. Stakes come from Probe (plus as many from Think), your leaf memes and the spread meme."
+        )
+        super().__init__(
+            (widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'), self.text, self.holder, self.target, _row(self.why, self.announce))
+        )
+        self.add_class("pb-meme-form")
+        self._refresh()
+
+    def action(self, target: Ref | None = None, use_chosen: bool = True) -> Action:
+        cls = Create if self._kind == "create" else Spread
+        if use_chosen:
+            target = self._targets.get(self.target.value)
+        return cls(seat=self._seat, text=self.text.value or "", holder=self.holder.value or "", target=target)
+
+    def _refresh(self) -> None:
+        """Offer the replace targets the model accepts for this text and holder."""
+        chosen = self.target.value
+        found: dict[str, Ref] = {}
+        names = self._state.names
+        if (self.text.value or "").strip() and (self.holder.value or "").strip():
+            for other, sheet in enumerate(self._state.sheets):
+                for branch, meme in sheet.memes():
+                    ref = Ref(other, branch)
+                    if other != self._seat and not _why(self._state, self.action(ref, use_chosen=False)):
+                        found[f"{names[other]}'s '{meme.text}' - {meme.holder} ({branch})"] = ref
+        self._targets = found
+        options = [("no replacement", "")] + [(label, label) for label in found]
+        self.target.options = options
+        self.target.value = chosen if chosen in found else ""
+        self._check()
+
+    def _check(self) -> None:
+        why = _why(self._state, self.action())
+        if not (self.text.value or "").strip() or not (self.holder.value or "").strip():
+            self.why.value = '<span class="di-hint">Name the meme and its holder.</span>'
+        elif why:
+            self.why.value = f'<span class="di-no">{esc(why)}</span>'
+        else:
+            count = len(self._targets)
+            extra = f" {count} meme(s) of this holder could be replaced." if count else ""
+            self.why.value = f'<span class="di-yes">✔ ready to announce.</span><span class="di-hint">{esc(extra)}</span>'
+        self.announce.disabled = bool(why)
+
+
+# -- spending stones ---------------------------------------------------------------------------------
+
+SPEND_CLASSES: dict[str, type[Action]] = {"actor": Stake, "connect": Connect, "defend": Defend}
+
+
+def spend_node(kind: str, role: str) -> str:
+    """The hub a role spends from, as the text names it (labels only; the model checks)."""
+    if role == "actor":
+        return "create" if kind == "create" else "probe"
+    return role
+
+
+class SpendEditor(widgets.VBox):
+    """One seat's stake, Connect or Defend: node, Think and involved memes, with a live pool preview."""
+
+    def __init__(
+        self,
+        state: State,
+        seat: int,
+        role: str,
+        on_spend: Callable[[Action], None],
+        on_preview: Callable[[int | None, str], None],
+    ) -> None:
+        assert state.attempt is not None
+        self._state, self._seat, self._role = state, seat, role
+        self._cls = SPEND_CLASSES[role]
+        self._on_preview = on_preview
+        sheet = state.sheets[seat]
+        node = spend_node(state.attempt.kind, role)
+        self.node = widgets.BoundedIntText(
+            value=0,
+            min=0,
+            max=sheet.node(node),
+            disabled=sheet.node(node) == 0,
+            description=f"from {node.title()} (has {sheet.node(node)})",
+            style=WIDE,
+            layout=widgets.Layout(width="220px"),
+        ).add_class("pb-stake-node")
+        self.think = widgets.BoundedIntText(
+            value=0,
+            min=0,
+            max=sheet.node("think"),
+            disabled=sheet.node("think") == 0,
+            description=f"from Think (has {sheet.node('think')})",
+            style=WIDE,
+            layout=widgets.Layout(width="220px"),
+        ).add_class("pb-stake-think")
+        self.bonus: dict[str, widgets.Checkbox] = {}
+        self.own: dict[str, widgets.BoundedIntText] = {}
+        meme_rows: list[widgets.Widget] = []
+        for branch, meme in sheet.memes():
+            if not may_involve(state, seat, role, branch):
+                continue
+            bonus_ok = meme.bonus > 0 and not _why(state, self._cls(seat=seat, memes=(Use(branch, bonus=1),)))
+            own_ok = meme.stones > 0 and not _why(state, self._cls(seat=seat, memes=(Use(branch, stones=1),)))
+            if not (bonus_ok or own_ok):
+                continue
+            self.bonus[branch] = widgets.Checkbox(
+                value=False,
+                disabled=not bonus_ok,
+                description=f"1 bonus ◆ ({meme.bonus} left)",
+                indent=False,
+                layout=widgets.Layout(width="170px"),
+            ).add_class(f"pb-stake-{branch}-bonus")
+            self.own[branch] = widgets.BoundedIntText(
+                value=0,
+                min=0,
+                max=meme.stones,
+                disabled=not own_ok,
+                description="own",
+                layout=widgets.Layout(width="120px"),
+                style={"description_width": "36px"},
+            ).add_class(f"pb-stake-{branch}")
+            label = widgets.HTML(
+                f'<span title="{esc(meme.text)} - {esc(meme.holder)}">‘{esc(short(meme.text, 26))}’ - {esc(short(meme.holder, 14))}</span>',
+                layout=widgets.Layout(width="300px"),
+            )
+            meme_rows.append(widgets.HBox((label, self.bonus[branch], self.own[branch]), layout=widgets.Layout(align_items="center")))
+        self.why = widgets.HTML().add_class("pb-stake-why")
+        verb = {"actor": "Stake", "connect": "Connect", "defend": "Defend"}[role]
+        self._verb = verb
+        self.confirm = widgets.Button(description=verb, button_style="primary" if role != "defend" else "warning", disabled=True).add_class(
+            "pb-stake-confirm"
+        )
+        self.confirm.on_click(lambda _: on_spend(self.action()))
+        for box in (self.node, self.think, *self.bonus.values(), *self.own.values()):
+            box.observe(lambda _: self._check(), "value")
+        hint = "Think gives up to as many stones as you spend from " + node.title() + " in this meme action."
+        if not meme_rows:
+            meme_rows.append(widgets.HTML('<span class="di-hint">No meme of yours can be involved in this spend.</span>'))
+        super().__init__(
+            (
+                _row(self.node, self.think),
+                widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'),
+                *meme_rows,
+                _row(self.why, self.confirm),
+            )
+        )
+        self.add_class("pb-spend")
+        self._check()
+
+    def action(self) -> Action:
+        uses = tuple(
+            Use(branch, bonus=int(self.bonus[branch].value), stones=self.own[branch].value)
+            for branch in self.bonus
+            if self.bonus[branch].value or self.own[branch].value
+        )
+        return self._cls(seat=self._seat, from_node=self.node.value, from_think=self.think.value, memes=uses)
+
+    def stones(self) -> int:
+        return self.node.value + self.think.value + sum(int(b.value) for b in self.bonus.values()) + sum(o.value for o in self.own.values())
+
+    def _check(self) -> None:
+        action = self.action()
+        count = self.stones()
+        if count == 0:
+            self.why.value = '<span class="di-hint">Choose stones to spend.</span>'
+            self.confirm.disabled = True
+            self.confirm.description = self._verb
+            self._on_preview(None, "")
+            return
+        why = _why(self._state, action)
+        if why:
+            self.why.value = f'<span class="di-no">{esc(why)}</span>'
+            self.confirm.disabled = True
+            self._on_preview(None, "")
+            return
+        after = RULES.play(self._state, action).attempt.pool
+        sign = "−" if self._role == "defend" else "+"
+        self.confirm.description = f"{self._verb} {count} ({sign}{abs(after - self._state.attempt.pool)})"
+        self.confirm.disabled = False
+        self.why.value = '<span class="di-yes">✔</span>'
+        self._on_preview(after, f"if {self._state.names[self._seat]} {self._verb.lower()}s with {count} stone(s)")
+
+
+# -- the dashboard ----------------------------------------------------------------------------------
+
+
+class DangerousIdeasDashboard(TableDashboard):
+    """The Dangerous Ideas table: picker and form first, then the live game around one screen.
+
+    Besides `TableDashboard`'s attributes: `form` (SetupForm), `controls` (VBox of what to do
+    now), `actor_html` (who acts), `narration` (Textarea), `chapter_html`, `attempt_html`, `pool_html`, `odds_html`,
+    `dice_html`, `outcome_html`, `sheets_box`, `sheet_html` (one HTML per seat),
+    `characters_html`, `story_html`, and `story` (the tale being retold, "" if none).
+    """
+
+    slug = RULES.slug
+    game_title = RULES.title
+    bot_strategies = BOTS
+
+    def __init__(self, store: Store | None = None) -> None:
+        self.story = ""
+        self._mode = ""
+        self._responder: int | None = None
+        self._side: str = ""
+        self._seed_seat: int | None = None
+        self._seen = -1
+        self._preview: tuple[int | None, str] = (None, "")
+        super().__init__(store)
+        self.add_class("playbook-dangerous-ideas")
+        self.style_html.value += DI_STYLE
+        self.form = SetupForm()
+        self.form.start_button.on_click(lambda _: self._start_clicked())
+        self.picker.set_form(self.form)
+        self.chapter_html = widgets.HTML().add_class("pb-chapter")
+        self.actor_html = widgets.HTML().add_class("pb-actor")
+        self.controls = widgets.VBox().add_class("pb-controls-body")
+        self.narration = widgets.Textarea(
+            placeholder="Narrate (optional): what happens in the story. It goes with your next action into the Story.",
+            rows=2,
+            layout=widgets.Layout(width="100%"),
+        ).add_class("pb-narration")
+        self.attempt_html = widgets.HTML().add_class("pb-attempt")
+        self.pool_html = widgets.HTML().add_class("pb-pool")
+        self.odds_html = widgets.HTML().add_class("pb-odds")
+        self.dice_html = widgets.HTML().add_class("pb-dice")
+        self.outcome_html = widgets.HTML().add_class("pb-outcome")
+        self.sheets_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", grid_gap="0 10px")).add_class("pb-sheets")
+        self.sheet_html: tuple[widgets.HTML, ...] = ()
+        self.legend_html = widgets.HTML(
+            '<span class="di-hint">'
+            f'<b style="color:#222">●</b> own stones &nbsp; <b style="color:{BONUS_COLOUR}">◆</b> bonus stones &nbsp; '
+            f'<b style="color:{SEED_COLOUR}">●</b> red seeds &nbsp; <b style="color:{LEAF_COLOUR}">leaf</b> / '
+            f'<b style="color:{COIL_COLOUR}">coiled</b> branches (dashed: empty)</span>'
+        )
+        self.characters_html = widgets.HTML().add_class("pb-characters")
+        self.story_html = widgets.HTML().add_class("pb-story")
+        self.show_lobby()
+
+    # -- hooks ------------------------------------------------------------------------------------
+    def table_view(self) -> widgets.Widget:
+        def flex(part: widgets.Widget, basis: str) -> widgets.Widget:
+            part.layout = widgets.Layout(flex=f"1 1 {basis}", min_width="300px")
+            return part
+
+        panel = widgets.VBox((self.actor_html, self.controls, self.narration)).add_class("pb-controls")
+        attempt = widgets.VBox((self.attempt_html, _row(self.pool_html, self.odds_html), self.dice_html, self.outcome_html)).add_class(
+            "pb-card"
+        )
+        return widgets.VBox(
+            (
+                self.chapter_html,
+                widgets.HBox(
+                    (flex(panel, "560px"), flex(attempt, "340px")),
+                    layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px", align_items="flex-start"),
+                ),
+                self.sheets_box,
+                self.legend_html,
+                widgets.HBox(
+                    (flex(self.characters_html, "380px"), flex(self.story_html, "480px")),
+                    layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px"),
+                ),
+                widgets.HBox(
+                    (flex(self.standings, "380px"), flex(self.game_log, "480px")),
+                    layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px"),
+                ),
+                self.new_game_button,
+            )
+        )
+
+    def waiting(self, state: State) -> tuple[int, ...]:
+        return state.waiting_for()
+
+    def base_title(self, game: Game[Any, Any]) -> str:
+        story = game.setup.story
+        return f"{self.game_title}: {story} ({', '.join(game.setup.names)})" if story else super().base_title(game)
+
+    def on_lobby(self) -> None:
+        self.form.reseed()
+        self.story = ""
+
+    def on_open(self) -> None:
+        assert self.game is not None
+        self.story = self.game.setup.story
+        self._seen = -1
+        self.narration.value = ""
+
+    def offer_download(self) -> None:
+        """The save file: nothing in this game is secret, so no warning goes with it."""
+        if self.game is not None:
+            self.savebar.offer(self.game.to_json(), f"{self.slug}-{self.table_id or 'game'}.json")
+
+    def _start_clicked(self) -> None:
+        try:
+            setup, seed, bots = self.form.read()
+            game = new_game(self.slug, setup, seed)
+        except RuleError as exc:
+            self.status.refuse(f"Cannot start: {exc.message}.")
+            return
+        self.start(game, bots)
+
+    # -- acting -------------------------------------------------------------------------------------
+    def act_told(self, action: Action) -> bool:
+        """Apply `action` with the narration box's text as its narration."""
+        text = self.narration.value.strip()
+        if text and hasattr(action, "narration"):
+            action = dataclasses.replace(action, narration=text)
+        return self.act(action)
+
+    def all_pass(self) -> None:
+        """Everyone the phase still waits on (played here) passes: phase 2 closes, or the roll stands."""
+        if self.game is None:
+            return
+        phase = self.game.state.phase
+        for _ in range(4 * self.game.state.n + 4):
+            state = self.game.state
+            humans = [s for s in state.waiting_for() if s not in self.bots]
+            if state.phase != phase or not humans:
+                return
+            if not self.act_told(Pass(seat=humans[0])):
+                return
+
+    def _set(self, **changes: Any) -> None:
+        """Change what the control panel shows (mode, responder, side...) and rebuild it."""
+        for key, value in changes.items():
+            setattr(self, f"_{key}", value)
+        if self.game is not None:
+            self._draw_controls(self.game.state)
+
+    # -- drawing ------------------------------------------------------------------------------------
+    def draw_table(self) -> None:
+        assert self.game is not None
+        state = self.game.state
+        view = view_for(state, None)
+        if len(self.game.actions) != self._seen:
+            # Something happened: the controls start fresh and the narration was used.
+            self._seen = len(self.game.actions)
+            self._mode, self._responder, self._side, self._seed_seat = "", None, "", None
+            self.narration.value = ""
+        title = f"{self.game_title}: {self.story}" if self.story else self.game_title
+        self.header.show(title, self._round_text(view), self._waiting_text(state))
+        self.chapter_html.value = self._chapter_card(state)
+        self._draw_attempt(state, view)
+        self._draw_sheets(state, view)
+        self.characters_html.value = self._characters_card(state)
+        self.story_html.value = self._story_card(state)
+        rows = []
+        ties = tiebreaks(state)
+        for rank, seat, score in standings(state):
+            sheet = state.sheets[seat]
+            rows.append(
+                (
+                    rank,
+                    sheet.name + (f" 🤖 {self.bots[seat]}" if seat in self.bots else ""),
+                    score,
+                    sheet.filled,
+                    self._groups(sheet),
+                    ties[seat],
+                )
+            )
+        self.standings.show(("Rank", "Player", "Score", "Memes", "Groups", "Stones+seeds"), rows)
+        self.game_log.show(view.log)
+        self._draw_controls(state)
+
+    @staticmethod
+    def _round_text(view: View) -> str:
+        if view.phase == "place":
+            return "Setup: starting stones"
+        if view.phase == "setting":
+            return "The setting round"
+        if view.chapter <= 0:
+            return ""
+        return f"Chapter {view.chapter} of {view.chapters}"
+
+    def _waiting_text(self, state: State) -> str:
+        names = state.names
+        who = seats_text(names, state.waiting_for())
+        phase = state.phase
+        a = state.attempt
+        if phase == "over":
+            return f"Game over: {state.ended}."
+        if phase == "place":
+            return f"Waiting for {who} to place starting stones."
+        if phase == "setting":
+            return f"{who} writes a meme."
+        if phase == "title":
+            return f"{who} announces the chapter."
+        if phase == "turn-start":
+            return f"{who}'s turn: place {TURN_STONES} stones."
+        if phase == "turn":
+            return f"{who}'s turn: {state.actions_left} action(s) left."
+        if phase == "stake" and a is not None:
+            return f"Phase 1: {names[a.actor]} stakes."
+        if phase == "respond":
+            return f"Phase 2: connect, defend or pass: {who}."
+        if phase == "reroll":
+            return f"The dice: {who} may spend a red seed."
+        if phase == "outcome" and a is not None:
+            return f"{names[a.actor]} concludes the meme action."
+        return who
+
+    @staticmethod
+    def _groups(sheet: Sheet) -> str:
+        counts: dict[str, int] = {}
+        for _, meme in sheet.memes():
+            counts[meme.key] = counts.get(meme.key, 0) + 1
+        sizes = sorted(counts.values(), reverse=True)
+        unique = sum(1 for k in sizes if k == 1)
+        groups = [k for k in sizes if k > 1]
+        parts = ([f"{unique} unique"] if unique else []) + [f"a group of {k}" for k in groups]
+        return ", ".join(parts) or "none"
+
+    def _chapter_card(self, state: State) -> str:
+        names = state.names
+        if state.chapter < 0:
+            what = (
+                "Setup: everyone places starting stones"
+                if state.phase == "place"
+                else "The setting round: each player writes one leaf and one coiled meme"
+            )
+            order = range(state.n)
+            current = set(state.waiting_for())
+            done_upto = -1
+            title = ""
+        else:
+            what = f"Chapter {state.chapter + 1} of {state.setup.chapter_count}"
+            order = state.chapter_order()
+            current = {state.turn} if state.turn is not None else set(state.waiting_for()[:1])
+            done_upto = state.turns_done
+            title = f"“{esc(state.title)}”" if state.title else '<span class="pb-muted">(the title is still to come)</span>'
+        chips = []
+        for i, seat in enumerate(order):
+            done = state.chapter >= 0 and i < done_upto
+            now = seat in current and state.phase != "over"
+            mark = ("▶ " if now else "") + ("✔ " if done else "") + names[seat] + (" ★" if seat == state.starter else "")
+            background = "#ffcc80" if now else ("#dfe3ea" if done else "#f1f3f7")
+            html = chip(mark, background)
+            chips.append(html.replace('class="pb-chip"', 'class="pb-chip di-now"') if now else html)
+        story = f' <span class="pb-muted">· retelling {esc(self.story)}</span>' if self.story else ""
+        body = (
+            f'<div style="font-size:1.25em;font-weight:700">{esc(what)} {title}{story}</div>'
+            f'<div class="di-order">Turn order: {" ".join(chips)}</div>'
+        )
+        if state.chapter >= 0:
+            body += '<div class="di-hint">★ starts the chapter, announces its title and plays last.</div>'
+        return card("", body)
+
+    # -- the meme action card ---------------------------------------------------------------------
+    def _draw_attempt(self, state: State, view: View) -> None:
+        a = view.attempt
+        names = state.names
+        if a is None:
+            self.attempt_html.value = '<h3 style="margin:2px 0">Meme action</h3><span class="pb-muted">None in play.</span>'
+            self.pool_html.value = self.odds_html.value = self.dice_html.value = ""
+        else:
+            verb = "create" if a.kind == "create" else "spread"
+            line = f"<b>{esc(names[a.actor])}</b> tries to {verb} <b>‘{esc(a.text)}’</b> for <b>{esc(a.holder)}</b>"
+            if a.target is not None:
+                victim = state.sheets[a.target.seat].meme(a.target.branch)
+                if victim is not None:
+                    line += f", replacing {esc(names[a.target.seat])}'s ‘{esc(victim.text)}’"
+            sides = []
+            for side, label in (("connect", "Connecting"), ("defend", "Defending")):
+                who = [s for s in range(state.n) if a.sides[s] == side]
+                if who:
+                    sides.append(f"{label}: {esc(seats_text(names, who))}")
+            if state.phase == "respond":
+                passed = [s for s in range(state.n) if a.passed[s]]
+                if passed:
+                    sides.append(f"passed: {esc(seats_text(names, passed))}")
+            extra = f'<div class="di-hint">{" · ".join(sides)}</div>' if sides else ""
+            self.attempt_html.value = f'<h3 style="margin:2px 0">Meme action</h3><div>{line}.</div>{extra}'
+            self._draw_pool(state, view)
+            if a.dice:
+                stands = "succeeds" if a.total < 11 and a.total <= a.pool else "fails"
+                first = (
+                    f' <span class="di-hint">(first roll {a.first_dice[0]} + {a.first_dice[1]})</span>' if a.first_dice != a.dice else ""
+                )
+                why = " (11 and 12 always fail)" if a.total >= 11 else ""
+                verdict = "as it stands" if state.phase == "reroll" else "final"
+                self.dice_html.value = (
+                    f"<div>{dice_html(a.dice, a.first_dice)} <b style='font-size:1.4em'>= {a.total}</b> against {a.pool}: "
+                    f"<b>{stands}</b>{why} <span class='di-hint'>({verdict})</span>{first}</div>"
+                )
+            else:
+                self.dice_html.value = ""
+        self.outcome_html.value = self._outcome_text(state)
+
+    def _draw_pool(self, state: State, view: View) -> None:
+        a = view.attempt
+        if a is None:
+            return
+        history = " → ".join(str(p) for p in a.pools) or "nothing staked yet"
+        preview_pool, preview_text = self._preview
+        preview = ""
+        if preview_pool is not None and view.odds is not None:
+            preview = f'<div style="font-size:1.15em">→ <b>{preview_pool}</b> <span class="di-hint">{esc(preview_text)}</span></div>'
+        self.pool_html.value = (
+            f'<div>Pool</div><div class="di-big" data-pool="{a.pool}">{a.pool}</div>' f'<div class="di-hint">{esc(history)}</div>{preview}'
+        )
+        if view.odds is None:
+            self.odds_html.value = ""
+            return
+        seeds = state.sheets[a.actor].seeds
+        odds = f"<div>Chance of success</div><div>{chance_html(view.odds)}</div>"
+        if preview_pool is not None:
+            odds += f'<div style="font-size:1.15em">→ <b>{chance_html(success_chance(preview_pool, seeds), big=False)}</b></div>'
+        odds += f'<div class="di-hint">2d6 at or under the pool; 11-12 fail; {esc(state.names[a.actor])} re-rolling wisely with {seeds} seed(s)</div>'
+        self.odds_html.value = odds
+
+    def preview(self, pool: int | None, text: str) -> None:
+        """Show the pool and the chance as they would be after the spend being chosen."""
+        self._preview = (pool, text)
+        if self.game is not None:
+            self._draw_pool(self.game.state, view_for(self.game.state, None))
+
+    def _outcome_text(self, state: State) -> str:
+        if not state.outcomes or self.game is None:
+            return ""
+        o = state.outcomes[-1]
+        concluded = [a for a in self.game.actions if isinstance(a, Conclude)]
+        from_hub = concluded[-1].from_hub if concluded else 0
+        names = state.names
+        verb = "create" if o.kind == "create" else "spread"
+        head = f"{names[o.actor]}'s {verb} of ‘{o.text}’ for {o.holder}"
+        dice = f"{o.dice[0]} + {o.dice[1]} = {sum(o.dice)} against a pool of {o.pool}"
+        lines = [f"Pool {' → '.join(str(p) for p in o.pools)}; dice {dice}."]
+        if o.success:
+            hub = (o.branch or "").split("-")[0].title()
+            moved = f", with {from_hub} stone(s) moved onto it from {hub}" if from_hub else ""
+            lines.append(f"Written on {o.branch} with 1 new stone and 2 bonus stones{moved}.")
+            if o.target is not None:
+                crossed = [c for c in state.sheets[o.target.seat].crossed if c.by == o.actor and c.branch == o.target.branch]
+                if crossed:
+                    lines.append(
+                        f"{names[o.target.seat]}'s ‘{crossed[-1].text}’ is crossed off; its stones went to {o.target.branch.split('-')[0].title()}."
+                    )
+            if o.connected:
+                lines.append(f"{seats_text(names, o.connected)} connected: +2 stones on Think each.")
+        else:
+            lines.append("Nothing is written; the spent stones are gone.")
+        mark = "✔ Success" if o.success else "✘ Failed"
+        colour = "#1d6b35" if o.success else "#9b1c1c"
+        body = "".join(f"<div>{esc(line)}</div>" for line in lines)
+        return f'<div style="border-top:1px solid #dde1ea;margin-top:6px;padding-top:4px"><b style="color:{colour}">{mark}:</b> {esc(head)}{body}</div>'
+
+    # -- sheets, characters, story ----------------------------------------------------------------
+    def _draw_sheets(self, state: State, view: View) -> None:
+        if len(self.sheet_html) != state.n:
+            old = self.sheet_html
+            self.sheet_html = tuple(
+                widgets.HTML(layout=widgets.Layout(flex="1 1 360px", min_width="300px", max_width="560px"))
+                .add_class("pb-sheet")
+                .add_class(f"pb-sheet-{seat}")
+                for seat in range(state.n)
+            )
+            self.sheets_box.children = self.sheet_html
+            close_tree(old)
+        a = state.attempt
+        active = {a.actor} if a is not None else ({state.turn} if state.turn is not None else set())
+        for seat, html in enumerate(self.sheet_html):
+            sheet = state.sheets[seat]
+            bot = f' <span class="pb-muted">🤖 {esc(self.bots[seat])}</span>' if seat in self.bots else ""
+            role = ""
+            if a is not None and a.sides[seat]:
+                role = {"actor": "acting", "connect": "connecting", "defend": "defending"}[a.sides[seat]]
+            elif seat in active:
+                role = "to play"
+            badge = f' <span class="pb-chip" style="background:#ffcc80">{esc(role)}</span>' if role else ""
+            head = (
+                f'<div class="di-sheet-head"><b style="font-size:1.1em">{esc(sheet.name)}</b>{bot}{badge}</div>'
+                f'<div class="di-hint"><b>{view.scores[seat]}</b> pts · {sheet.filled} memes · {sheet.stones} stones · {sheet.seeds} seed(s)</div>'
+            )
+            extra = "di-active" if seat in active else ""
+            html.value = card("", head + sheet_svg(state, seat), extra, f'data-seat="{seat}"')
+
+    @staticmethod
+    def _characters_card(state: State) -> str:
+        holders: dict[str, tuple[str, list[str]]] = {}
+        for seat, sheet in enumerate(state.sheets):
+            for _, meme in sheet.memes():
+                name, memes = holders.setdefault(meme.holder_key, (meme.holder, []))
+                memes.append(f'‘{esc(meme.text)}’ <span class="pb-muted">({esc(sheet.name)})</span>')
+        if not holders:
+            return card("The story's characters", '<span class="pb-muted">No one holds a meme yet.</span>')
+        rows = "".join(
+            f"<tr><td><b>{esc(name)}</b></td><td>{'<br>'.join(memes)}</td></tr>"
+            for name, memes in sorted(holders.values(), key=lambda item: (-len(item[1]), item[0].casefold()))
+        )
+        return card("The story's characters", f'<table class="pb-table"><tr><th>Character</th><th>Memes held</th></tr>{rows}</table>')
+
+    @staticmethod
+    def _story_card(state: State) -> str:
+        """The transcript, chapter by chapter; earlier chapters fold away, the latest stays open."""
+        passages = transcript(state)
+        parts = []
+        for i, passage in enumerate(passages):
+            lines = "".join(f"<p>{esc(line)}</p>" for line in passage.lines) or '<p class="pb-muted">…</p>'
+            opened = " open" if i == len(passages) - 1 else ""
+            parts.append(f'<details class="di-passage"{opened}><summary><b>{esc(passage.heading)}</b></summary>{lines}</details>')
+        return card("The story so far", "".join(parts))
+
+    # -- the control panel ----------------------------------------------------------------------
+    def _draw_controls(self, state: State) -> None:
+        old = self.controls.children
+        self._preview = (None, "")
+        actor, parts = self._controls_for(state)
+        self.actor_html.value = f'<div style="font-size:1.2em;font-weight:700;margin:2px 0 4px">{esc(actor)}</div>' if actor else ""
+        self.controls.children = tuple(parts)
+        self.narration.layout.display = "none" if state.over else "flex"
+        close_tree(old)
+        if state.attempt is not None:
+            self._draw_pool(state, view_for(state, None))
+
+    def _controls_for(self, state: State) -> tuple[str, list[widgets.Widget]]:
+        """(who acts, widgets) for what the game waits on now; only legal choices are offered."""
+        names = state.names
+        if state.over:
+            best = [s for rank, s, _ in standings(state) if rank == 1]
+            verb = "announces" if len(best) == 1 else "announce"
+            return f"The story ends. {seats_text(names, best)} {verb} the moral of the story!", [_note(f"It ended: {state.ended}.")]
+        humans = [s for s in state.waiting_for() if s not in self.bots]
+        if not humans:
+            return "", [_note("Waiting for the bots.")]
+        phase = state.phase
+        if phase == "place":
+            seat = humans[0]
+            count = state.setup.start_stones
+            placer = StonePlacer(
+                f"{names[seat]}: place {count} starting stones on the five nodes",
+                state.sheets[seat],
+                count,
+                NODES,
+                lambda place: Place(seat=seat, place=place),
+                self._why_now,
+                self.act_told,
+                "Place these stones",
+            )
+            return f"{names[seat]} places starting stones", [placer]
+        if phase == "setting":
+            return f"The setting round: {names[state.turn]} writes a meme", [self._write_form(state, state.turn)]
+        if phase == "title":
+            return f"{names[state.starter]} announces Chapter {state.chapter + 1}", [self._title_form(state, state.starter)]
+        if phase == "turn-start":
+            seat = state.turn
+            placer = StonePlacer(
+                f"{names[seat]}: place the turn's {TURN_STONES} stones (nodes or filled branches)",
+                state.sheets[seat],
+                TURN_STONES,
+                self._places(state.sheets[seat]),
+                lambda place: TurnStones(seat=seat, place=place),
+                self._why_now,
+                self.act_told,
+                "Place",
+            )
+            return f"{names[seat]}'s turn", [placer]
+        if phase == "turn":
+            return f"{names[state.turn]}'s turn: {state.actions_left} action(s) left", self._turn_controls(state, state.turn)
+        if phase == "stake":
+            a = state.attempt
+            editor = SpendEditor(state, a.actor, "actor", self.act_told, self.preview)
+            done = _button(
+                "Done: open phase 2",
+                "pb-pass",
+                lambda: self.act_told(Pass(seat=a.actor)),
+                "success",
+                disabled=bool(self._why_now(Pass(seat=a.actor))),
+            )
+            return f"Phase 1: {names[a.actor]} stakes", [
+                widgets.HTML('<span class="di-hint">Stake stones (several times if you like, narrating each), then open phase 2.</span>'),
+                editor,
+                _row(done),
+            ]
+        if phase == "respond":
+            return "Phase 2: connect or defend", self._respond_controls(state)
+        if phase == "reroll":
+            return "Phase 3: the dice", self._seed_controls(state, humans)
+        if phase == "outcome":
+            return f"{names[state.attempt.actor]} concludes", self._conclude_controls(state)
+        return "", [_note("Nothing to do here.")]
+
+    def _why_now(self, action: Action) -> str:
+        return _why(self.game.state, action) if self.game is not None else "no table is open"
+
+    @staticmethod
+    def _places(sheet: Sheet) -> list[str]:
+        return list(NODES) + [b for b, _ in sheet.memes()]
+
+    def _write_form(self, state: State, seat: int) -> widgets.Widget:
+        sheet = state.sheets[seat]
+        branches = sorted({a.branch for a in legal_actions(state, seat) if isinstance(a, Write)}, key=BRANCHES.index)
+        branch = widgets.Dropdown(
+            options=[(f"{b} ({state.setup.branch_type(b)}, on {b.split('-')[0].title()})", b) for b in branches],
+            description="Branch",
+            style=WIDE,
+        ).add_class("pb-write-branch")
+        text = widgets.Text(
+            description="Meme", placeholder="a belief of your Dangerous Idea", style=WIDE, layout=widgets.Layout(width="480px")
+        ).add_class("pb-write-text")
+        holder = widgets.Combobox(
+            options=_holders(state), description="held by", placeholder="a character of the story", style=WIDE, ensure_option=False
+        ).add_class("pb-write-holder")
+        why = widgets.HTML()
+        confirm = widgets.Button(description="Write it", button_style="primary", disabled=True).add_class("pb-write-confirm")
+
+        def action() -> Write:
+            return Write(seat=seat, branch=branch.value or "", text=text.value, holder=holder.value)
+
+        def check(_: Any = None) -> None:
+            problem = self._why_now(action()) if text.value.strip() and holder.value.strip() else "Write the meme and who holds it."
+            why.value = f'<span class="di-no">{esc(problem)}</span>' if problem else '<span class="di-yes">✔</span>'
+            confirm.disabled = bool(problem)
+
+        for box in (branch, text, holder):
+            box.observe(check, "value")
+        confirm.on_click(lambda _: self.act_told(action()))
+        check()
+        done = sheet.filled
+        hint = f"{sheet.name} fills two branches, one leaf and one coiled, each with one stone ({done} of 2 written). Narrate the setting as you write."
+        return widgets.VBox((widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'), branch, text, holder, _row(why, confirm)))
+
+    def _title_form(self, state: State, seat: int) -> widgets.Widget:
+        text = widgets.Text(
+            description=f"Chapter {state.chapter + 1}:", placeholder="In which …", style=WIDE, layout=widgets.Layout(width="560px")
+        ).add_class("pb-title-text")
+        confirm = widgets.Button(description="Announce the chapter", button_style="primary", disabled=True).add_class("pb-title-confirm")
+        text.observe(lambda _: setattr(confirm, "disabled", bool(self._why_now(Title(seat=seat, title=text.value)))), "value")
+        confirm.on_click(lambda _: self.act_told(Title(seat=seat, title=text.value)))
+        hint = "The one-sentence synopsis: the meme actions may not take the story beyond it."
+        return widgets.VBox((widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'), text, confirm))
+
+    def _turn_controls(self, state: State, seat: int) -> list[widgets.Widget]:
+        kinds = {a.kind for a in legal_actions(state, seat)}
+        buttons = []
+        for mode, label, css in (
+            ("gain", f"Gain {GAIN_STONES}", "pb-gain"),
+            ("move", "Move", "pb-move"),
+            ("create", "Create a meme", "pb-create"),
+            ("spread", "Spread a meme", "pb-spread"),
+        ):
+            style = "info" if self._mode == mode else ""
+            buttons.append(_button(label, css, lambda mode=mode: self._set(mode=mode), style, disabled=mode not in kinds))
+        plot = PlotUnfinished(seat=seat)
+        plot_why = self._why_now(plot)
+        buttons.append(
+            _button(
+                "Plot unfinished: +2 Create",
+                "pb-plot-unfinished",
+                lambda: self.act_told(plot),
+                "warning",
+                disabled=bool(plot_why),
+                tooltip=plot_why or "The starter's once-a-chapter bonus",
+            )
+        )
+        buttons.append(
+            _button("End turn", "pb-end-turn", lambda: self.act_told(EndTurn(seat=seat)), "success", disabled="end-turn" not in kinds)
+        )
+        parts: list[widgets.Widget] = [_row(*buttons)]
+        sheet = state.sheets[seat]
+        if self._mode == "gain" and "gain" in kinds:
+            parts.append(
+                StonePlacer(
+                    f"Gain: place {GAIN_STONES} stones (nodes or filled branches)",
+                    sheet,
+                    GAIN_STONES,
+                    self._places(sheet),
+                    lambda place: Gain(seat=seat, place=place),
+                    self._why_now,
+                    self.act_told,
+                    "Gain these stones",
+                )
+            )
+        elif self._mode == "move" and "move" in kinds:
+            parts.append(MoveEditor(state, seat, self.act_told))
+        elif self._mode in ("create", "spread") and self._mode in kinds:
+            parts.append(MemeForm(state, seat, self._mode, self.act_told))
+        elif state.actions_left == 0:
+            parts.append(_note("Both actions used: end the turn (the starter may first declare the plot unfinished)."))
+        return parts
+
+    def _respond_controls(self, state: State) -> list[widgets.Widget]:
+        a = state.attempt
+        assert a is not None
+        names = state.names
+        humans = [s for s in state.order_from(a.actor) if s not in self.bots]
+        waiting = set(state.waiting_for())
+        if self._responder not in humans:
+            fresh = [s for s in humans if s != a.actor and s in waiting and not a.sides[s]]
+            others = [s for s in humans if s != a.actor and s in waiting]
+            self._responder = (fresh or others or [s for s in humans if s in waiting] or humans)[0]
+        seat = self._responder
+        pick = []
+        for s in humans:
+            mark = "✔ " if a.passed[s] else ""
+            label = f"{mark}{names[s]}" + (" (actor)" if s == a.actor else "")
+            pick.append(_button(label, f"pb-responder-{s}", lambda s=s: self._set(responder=s, side=""), "info" if s == seat else ""))
+        parts: list[widgets.Widget] = [_row(widgets.HTML("<b>Who spends?</b>"), *pick)]
+        side = self._side or a.sides[seat]
+        if seat == a.actor:
+            parts.append(widgets.HTML(f'<span class="di-hint">{esc(names[seat])} may keep adding stones from the phase-1 sources.</span>'))
+            parts.append(SpendEditor(state, seat, "actor", self.act_told, self.preview))
+        else:
+            sides = []
+            for choice, label, css, style in (
+                ("connect", "Connect (help)", "pb-connect", "success"),
+                ("defend", "Defend (hinder)", "pb-defend", "danger"),
+            ):
+                other = "defend" if choice == "connect" else "connect"
+                locked = a.sides[seat] == other
+                sides.append(
+                    _button(
+                        label,
+                        css,
+                        lambda choice=choice: self._set(side=choice),
+                        style if side == choice else "",
+                        disabled=locked,
+                        tooltip=f"{names[seat]} has chosen to {other}: never both" if locked else "",
+                    )
+                )
+            parts.append(_row(widgets.HTML(f"<b>{esc(names[seat])}:</b>"), *sides))
+            if side in ("connect", "defend"):
+                parts.append(SpendEditor(state, seat, side, self.act_told, self.preview))
+        pass_why = self._why_now(Pass(seat=seat))
+        parts.append(
+            _row(
+                _button(
+                    f"{names[seat]} passes", "pb-pass", lambda: self.act_told(Pass(seat=seat)), disabled=bool(pass_why), tooltip=pass_why
+                ),
+                _button(
+                    "Everyone else passes: roll the dice",
+                    "pb-all-pass",
+                    self.all_pass,
+                    "success",
+                    tooltip="Everyone still asked passes; the dice roll",
+                ),
+            )
+        )
+        asked = [s for s in state.order_from(a.actor) if s in waiting]
+        parts.append(
+            widgets.HTML(
+                f'<span class="di-hint">Still asked: {esc(seats_text(names, asked))}. The dice roll once everyone has passed since the last spend.</span>'
+            )
+        )
+        return parts
+
+    def _seed_controls(self, state: State, humans: Sequence[int]) -> list[widgets.Widget]:
+        a = state.attempt
+        assert a is not None and len(a.dice) == 2
+        names = state.names
+        if self._seed_seat not in humans:
+            self._seed_seat = a.actor if a.actor in humans else humans[0]
+        seat = self._seed_seat
+        pick = [
+            _button(
+                f"{names[s]} ({state.sheets[s].seeds} seed(s))",
+                f"pb-seed-seat-{s}",
+                lambda s=s: self._set(seed_seat=s),
+                "info" if s == seat else "",
+            )
+            for s in humans
+        ]
+        die, reroll, stands = seed_advice(a.pool, (a.dice[0], a.dice[1]), state.sheets[a.actor].seeds)
+        if stands == 1:
+            advice = f"The roll succeeds as it stands. A re-roll could only spoil it for {names[a.actor]}."
+        elif die is None:
+            advice = f"The roll fails and {names[a.actor]} has no seed to change it."
+        else:
+            advice = (
+                f"Worth it for {names[a.actor]}: re-roll die {die + 1} (the {a.dice[die]}): "
+                f"{percent(reroll)} to succeed with the seeds left, against {percent(stands)} if it stands."
+            )
+        dice = [
+            _button(
+                f"Re-roll die {i + 1} (showing {a.dice[i]})",
+                f"pb-seed-die-{i}",
+                lambda i=i: self.act_told(SpendSeed(seat=seat, die=i)),
+                "warning",
+                disabled=bool(self._why_now(SpendSeed(seat=seat, die=i))),
+            )
+            for i in (0, 1)
+        ]
+        return [
+            _row(widgets.HTML("<b>Who spends a red seed?</b>"), *pick),
+            widgets.HTML(f"<div>{esc(advice)}</div>").add_class("pb-seed-advice"),
+            _row(
+                *dice,
+                _button(
+                    f"{names[seat]} lets it stand",
+                    "pb-seed-pass",
+                    lambda: self.act_told(Pass(seat=seat)),
+                    disabled=bool(self._why_now(Pass(seat=seat))),
+                ),
+            ),
+            _row(_button("Everyone lets the roll stand", "pb-seed-all-pass", self.all_pass, "success")),
+            widgets.HTML(
+                f'<span class="di-hint">Anyone holding seeds may re-roll one die per seed, in any order; the roll stands when all pass. Still asked: {esc(seats_text(names, humans))}.</span>'
+            ),
+        ]
+
+    def _conclude_controls(self, state: State) -> list[widgets.Widget]:
+        a = state.attempt
+        assert a is not None
+        seat = a.actor
+        names = state.names
+        if not a.success:
+            button = _button("Conclude: the idea is rejected", "pb-conclude", lambda: self.act_told(Conclude(seat=seat)), "primary")
+            return [_note(f"The action failed. {names[seat]} narrates why {a.holder} rejects the idea, then concludes."), button]
+        sheet = state.sheets[seat]
+        empty = [b for b in BRANCHES if not self._why_now(Conclude(seat=seat, branch=b))]
+        branch = widgets.Dropdown(
+            options=[
+                (f"{b} ({state.setup.branch_type(b)}, next to {b.split('-')[0].title()}: {sheet.node(b.split('-')[0])} stone(s))", b)
+                for b in empty
+            ],
+            description="Write it on",
+            style=WIDE,
+        ).add_class("pb-conclude-branch")
+        hub = widgets.BoundedIntText(
+            value=0, min=0, max=0, description="stones moved from the hub", style=WIDE, layout=widgets.Layout(width="260px")
+        ).add_class("pb-conclude-hub")
+
+        def fit(_: Any = None) -> None:
+            most = 0
+            while branch.value and not self._why_now(Conclude(seat=seat, branch=branch.value, from_hub=most + 1)) and most < 999:
+                most += 1
+            hub.max = most
+            hub.value = min(hub.value, most)
+
+        branch.observe(fit, "value")
+        fit()
+        button = _button(
+            "Write the new meme",
+            "pb-conclude",
+            lambda: self.act_told(Conclude(seat=seat, branch=branch.value, from_hub=hub.value)),
+            "success",
+        )
+        gains = [s for s in range(state.n) if a.sides[s] == "connect"]
+        note = "Success! The new meme gets 1 stone and 2 bonus stones." + (
+            f" {seats_text(names, gains)} gain 2 stones on Think." if gains else ""
+        )
+        return [_note(note), branch, hub, button]
