@@ -105,7 +105,7 @@ MORAL_LINES = 5
 
 # -- what to print -----------------------------------------------------------------------------
 #: The setup fields blank sheets take from `Setup`'s defaults.
-_VARIANTS = ("layout", "seeds", "chapters", "start_stones")
+_VARIANTS = ("layout", "seeds", "chapters", "start_stones", "story")
 
 
 @dataclass(frozen=True)
@@ -117,6 +117,7 @@ class _Table:
     seeds: int
     chapters: int | None
     start_stones: int
+    story: str = ""
     state: State | None = None
 
     @classmethod
@@ -1010,6 +1011,8 @@ def _passage_lines(state: State, chapter: int, lines: Sequence[str]) -> list[tup
 def _story_flowables(table: _Table, width: float) -> list[Flowable]:
     state = table.state
     story: list[Flowable] = [common.Section(GAME_TITLE, "The story as told"), _p("The story as told", "title")]
+    if table.story:
+        story.append(_p(markup(table.story), "subtitle"))
     if state is None:
         story.append(
             _p(
