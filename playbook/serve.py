@@ -343,7 +343,8 @@ def serve(
         notebook, port=port, open_browser=open_browser, pool_size=pool_size, extra_args=extra_args
     )
     shown_port = _option_value(extra_args, "Voila.port") or str(port)
-    print(f"Playbook: open http://localhost:{shown_port} in a browser (Ctrl+C stops it).", flush=True)
+    page = "" if notebook is not None else "voila/render/index.ipynb"
+    print(f"Playbook: open http://localhost:{shown_port}/{page} in a browser (Ctrl+C stops it).", flush=True)
     process = subprocess.Popen(argv, env=voila_env(), cwd=REPO_ROOT)
     try:
         return process.wait()

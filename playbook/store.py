@@ -109,7 +109,7 @@ class Store:
         with self._db() as db:
             db.execute(
                 "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (table_id, game.rules.slug, title, json.dumps(_plain(game.setup)), game.seed, now, now, 0, json.dumps(meta or {})),
+                (table_id, game.rules.slug, title, json.dumps(_plain(game.setup)), game.seed, now, now, int(game.rules.over(game.state)), json.dumps(meta or {})),
             )
             db.executemany(
                 "INSERT INTO actions VALUES (?, ?, ?)",
@@ -138,7 +138,7 @@ class Store:
                 )
             except sqlite3.IntegrityError:
                 raise StaleTable("this table was changed on another page; reopen it to continue") from None
-            over = bool(getattr(game.state, "over", False))
+            over = game.rules.over(game.state)
             db.execute("UPDATE tables SET updated = ?, finished = ? WHERE id = ?", (time.time(), int(over), table_id))
 
     def delete(self, table_id: str) -> None:

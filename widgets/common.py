@@ -89,12 +89,14 @@ def chip(text: str, background: str = "#e0e3ea", foreground: str = "#111") -> st
     return f'<span class="pb-chip" style="background:{background};color:{foreground}">{esc(text)}</span>'
 
 
-def download_link(text: str, filename: str, label: str = "Download save file", mime: str = "application/json") -> str:
-    """An `<a download>` holding `text` as a data URI: Voila serves no local files."""
-    data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+def download_link(data: str | bytes, filename: str, label: str = "Download save file", mime: str = "application/json") -> str:
+    """An `<a download>` holding `data` (text is saved as UTF-8) as a data URI: Voila serves no local files."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    charset = ";charset=utf-8" if isinstance(data, str) else ""
+    encoded = base64.b64encode(raw).decode("ascii")
     return (
         f'<a class="pb-download-link" download="{esc(filename)}" '
-        f'href="data:{esc(mime)};charset=utf-8;base64,{data}" '
+        f'href="data:{esc(mime)}{charset};base64,{encoded}" '
         f'style="font-weight:600">⬇ {esc(label)}</a>'
     )
 

@@ -1,0 +1,224 @@
+"""The print studio and the balance lab, headless: clicks run handlers and `.value` fires observers."""
+
+from __future__ import annotations
+
+import base64
+import datetime
+import html
+import io
+import json
+import random
+import re
+from collections.abc import Iterator
+
+import ipywidgets as widgets
+import pypdf
+import pytest
+
+import rules
+from playbook.store import Store
+from rules import new_rule
+from rules.core import play_out
+import widgets.studio as studio_module
+from widgets.studio import BalanceLab, PrintStudio, seat_range
+
+pytestmark = pytest.mark.timeout(60)
+
+NAMES = ("Ana", "Bo", "<b>Zoë & 🍬")
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store(tmp_path / "tables.sqlite3")
+
+
+def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from walk(child)
+
+
+def one(root: widgets.Widget, css: str) -> widgets.Widget:
+    found = [w for w in walk(root) if css in w._dom_classes]
+    assert len(found) == 1, f"{len(found)} widgets with class {css}"
+    return found[0]
+
+
+def click(button: widgets.Button) -> None:
+    assert not button.disabled, f"{button.description} is disabled"
+    button.click()
+
+
+def linked_pdf(link_html: str) -> bytes:
+    """The bytes behind the data-URI `<a download>` link."""
+    match = re.search(r'href="data:application/pdf;base64,([A-Za-z0-9+/=]+)"', link_html)
+    assert match, link_html[:200]
+    return base64.b64decode(match.group(1))
+
+
+def pdf_text(pdf: bytes) -> str:
+    return "\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+
+
+def played_save() -> str:
+    """A finished New Rule game by bots, as save-file text."""
+    game = rules.new_game("new-rule", new_rule.Setup(names=("Ana", "Bo", "Cy")), seed=7)
+    play_out(game, [new_rule.BOTS["balanced"]] * 3, random.Random(1))
+    assert game.state.over
+    return game.to_json()
+
+
+# -- print studio ---------------------------------------------------------------------------
+
+
+def test_studio_root_and_controls(store: Store) -> None:
+    studio = PrintStudio(store)
+    assert {"playbook-root", "playbook-print-studio"} <= set(studio._dom_classes)
+    for css in (
+        "pb-studio-game", "pb-studio-players", "pb-studio-names", "pb-studio-page", "pb-studio-upload",
+        "pb-studio-table", "pb-studio-make", "pb-studio-preview", "pb-studio-prev", "pb-studio-next",
+        "pb-studio-download", "pb-status",
+    ):
+        one(studio, css)
+    games = [value for _, value in studio.game.options]
+    assert games[:2] == ["new-rule", "leerdam"] and "dangerous-ideas" in games
+
+
+def test_studio_leaves_out_a_game_whose_printables_do_not_import(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    real = studio_module.printables_for
+    monkeypatch.setattr(studio_module, "printables_for", lambda slug: None if slug == "danger-world" else real(slug))
+    studio = PrintStudio(store)
+    assert "danger-world" not in [value for _, value in studio.game.options]
+    assert "Danger World" in studio.missing_note.value
+
+
+def test_blank_new_rule_pdf_with_awkward_names(store: Store) -> None:
+    studio = PrintStudio(store)
+    studio.game.value = "new-rule"
+    studio.players.value = 3
+    studio.names.value = "\n".join(NAMES)
+    click(studio.make_button)
+    assert studio.status.kind == "ok", studio.status.message
+    pdf = linked_pdf(one(studio, "pb-studio-download").value)
+    assert pdf.startswith(b"%PDF")
+    assert NAMES[2] in pdf_text(pdf)
+    # The name reaches the page's HTML only escaped.
+    assert "<b>Zoë" not in studio.download.value
+    assert len(studio.preview.value) > 1000 and bytes(studio.preview.value).startswith(b"\x89PNG")
+    assert studio.pages > 1 and studio.prev_button.disabled and not studio.next_button.disabled
+    first = studio.preview.value
+    click(studio.next_button)
+    assert studio.page_index == 1 and studio.preview.value != first
+    assert "Page 2 of" in studio.page_number.value
+    click(studio.prev_button)
+    assert studio.page_index == 0 and studio.preview.value == first
+
+
+def test_bad_player_count_makes_nothing(store: Store) -> None:
+    studio = PrintStudio(store)
+    studio.game.value = "new-rule"
+    studio.players.value = 2
+    click(studio.make_button)
+    assert studio.status.kind == "refuse"
+    assert "3-5" in studio.status.message
+    assert studio.pdf is None and studio.download.value == "" and len(studio.preview.value) == 0
+    # Two seats with one name are refused by the names rule, also shown.
+    studio.players.value = 3
+    studio.names.value = "Ana\nana"
+    click(studio.make_button)
+    assert studio.status.kind == "refuse" and "same name" in studio.status.message
+    assert studio.pdf is None
+
+
+def test_uploaded_save_prints_filled_pads(store: Store) -> None:
+    studio = PrintStudio(store)
+    studio.source.value = "saved"
+    data = played_save().encode()
+    studio.upload.value = (
+        {"name": "bots.json", "type": "application/json", "size": len(data), "content": memoryview(data), "last_modified": datetime.datetime.now(datetime.timezone.utc)},
+    )
+    assert studio.loaded is not None and studio.status.kind == "ok"
+    assert studio.warning.value == ""  # a finished game hides nothing
+    click(studio.make_button)
+    assert studio.status.kind == "ok", studio.status.message
+    text = pdf_text(linked_pdf(studio.download.value))
+    assert "Score pad — Ana" in text and "(final)" in text
+    assert "kept" in text or "swap" in text  # rows filled from the game
+
+
+def test_bad_upload_changes_nothing(store: Store) -> None:
+    studio = PrintStudio(store)
+    assert not studio.load_file(b"{not json", "broken.json")
+    assert studio.status.kind == "refuse" and "broken.json" in studio.status.message
+    assert studio.loaded is None
+
+
+def test_unfinished_stored_table_warns(store: Store) -> None:
+    game = rules.new_game("new-rule", new_rule.Setup(names=("Ana", "Bo", "<i>Cy</i>")), seed=3)
+    table_id = store.create(game)
+    studio = PrintStudio(store)
+    studio.source.value = "saved"
+    assert table_id in [value for _, value in studio.table.options]
+    studio.table.value = table_id
+    assert studio.loaded is not None and "not finished" in studio.loaded_html.value
+    assert "hidden information" in studio.warning.value
+    assert "&lt;i&gt;Cy&lt;/i&gt;" in studio.loaded_html.value
+    click(studio.make_button)
+    assert studio.status.kind == "ok" and studio.pdf is not None
+
+
+# -- balance lab ----------------------------------------------------------------------------
+
+
+def test_lab_same_seed_same_numbers() -> None:
+    lab = BalanceLab()
+    assert {"playbook-root", "playbook-balance-lab"} <= set(lab._dom_classes)
+    assert lab.game.value == "new-rule"
+    assert [m.value for m in lab.bot_menus] == list(new_rule.DEFAULT_BOTS)
+    assert "max_rounds" in lab.note.value
+    one(lab, "pb-lab-bot-0").value = "random"
+    lab.games.value = 5
+    lab.seed.value = 11
+    click(lab.run_button)
+    assert lab.status.kind == "ok", lab.status.message
+    first = one(lab, "pb-lab-results").value
+    assert lab.progress.value == 5
+    assert "Win share per seat by bot" in first and "Endings" in first
+    assert bytes(lab.chart.value).startswith(b"\x89PNG")
+    numbers = json.loads(base64.b64decode(re.search(r"base64,([^\"]+)", lab.download.value).group(1)))
+    assert numbers["games"] == 5 and numbers["bots"][0] == "random"
+    click(lab.run_button)
+    assert one(lab, "pb-lab-results").value == first
+
+
+def test_lab_seats_stay_in_range() -> None:
+    lab = BalanceLab()
+    low, high = seat_range("new-rule")
+    for _ in range(10):
+        if not lab.add_button.disabled:
+            click(lab.add_button)
+    assert len(lab.bot_menus) == high and lab.add_button.disabled
+    for _ in range(10):
+        if not lab.remove_button.disabled:
+            click(lab.remove_button)
+    assert len(lab.bot_menus) == low and lab.remove_button.disabled
+    lab.game.value = "leerdam"
+    assert len(lab.bot_menus) == 7 and "free-rider" in lab.bot_menus[0].options
+
+
+def test_odds_dangerous_ideas_pool_8() -> None:
+    lab = BalanceLab()
+    odds = lab.odds
+    odds.game.value = "dangerous-ideas"
+    odds.pool.value = 8
+    odds.seeds.value = 0
+    text = html.unescape(one(lab, "pb-odds-result").value)
+    assert "13/18" in text and "72.22%" in text
+
+
+def test_odds_danger_world_caps_dice() -> None:
+    odds = BalanceLab().odds
+    assert odds.dice.max == 12
+    odds.game.value = "danger-world"
+    odds.dice.value, odds.difficulty.value, odds.penalty.value, odds.rerolls.value = 3, 2, 0, 0
+    assert odds.report is not None and odds.report["exact"] in odds.result.value
