@@ -50,6 +50,10 @@ from .core import Action, Event, GameRules, RuleError, check_names, seats_text, 
 
 __all__ = [
     "ACCOMPLISHMENT",
+    "ASPECTS",
+    "DIFFICULTY_MAX",
+    "DIFFICULTY_MIN",
+    "GM_OPTION_TEXT",
     "LEVELS_PER_ZONE",
     "MAX_ZONE",
     "STAT_MAX",
@@ -875,6 +879,7 @@ def check(state: State, action: Action) -> None:
             who = _character(state, target)
             if option.option in HITS:
                 _require(not who.dead, "dead", f"{who.name} is dead: no hit can land")
+                _require(who.ready, "sheet", f"{who.name} has no finished sheet yet: a hit can injure a stat")
             _require(len(option.note) <= 200, "GM options", "a note is at most 200 characters")
         _require(cost <= c.botches, "botches", f"those options cost {cost}; the check has {_plural(c.botches, 'botch', 'botches')}")
         return
@@ -883,6 +888,7 @@ def check(state: State, action: Action) -> None:
         who = _character(state, action.character)
         _require(action.hit in HITS, "hit", f"{action.hit!r} is not a hit; choose one of {', '.join(HITS)}")
         _require(not who.dead, "dead", f"{who.name} is dead: no hit can land")
+        _require(who.ready, "sheet", f"{who.name} has no finished sheet yet: a hit can injure a stat")
         return
     if isinstance(action, (ShortRest, LongRest, EndEncounter, NewSession)):
         _require(state.check is None, "turn order", "finish the check first")

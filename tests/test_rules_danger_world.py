@@ -608,3 +608,10 @@ def test_the_coach_ranks_locks_for_the_current_check() -> None:
     assert options[0][0] >= {0, 1, 7}  # lock the three 4s (one is the danger die)
     assert options == sorted(options, key=lambda o: -o[1])
     assert dw.coach(table()) == []
+
+
+def test_a_hit_on_a_character_without_a_sheet_is_refused() -> None:
+    game = Game(dw.RULES, dw.Setup(names=("Wren", "Bo")), 1)
+    with pytest.raises(RuleError) as err:
+        game.apply(dw.ApplyHit(seat=game.state.gm_seat, character=1, hit="reduced"))
+    assert err.value.rule == "sheet"

@@ -428,6 +428,8 @@ class TableDashboard(widgets.VBox):
     game_title: ClassVar[str] = ""
     #: bot name -> strategy(state, seat, rng) returning a legal action.
     bot_strategies: ClassVar[Mapping[str, Callable[[Any, int, random.Random], Action]]] = {}
+    #: False for games where everything is public: the save file is then always offered.
+    hidden_information: ClassVar[bool] = True
 
     def __init__(self, store: Store | None = None) -> None:
         self.store = store if store is not None else Store()
@@ -496,15 +498,16 @@ class TableDashboard(widgets.VBox):
         self.draw_table()
         _, reason = self._undo_plan()
         self.savebar.show(table_open=True, undo_reason=reason)
-        if getattr(self.game.state, "over", False):
-            self.offer_download()  # nothing is secret any more
+        self.savebar.prepare_button.layout.display = "" if self.hidden_information else "none"
+        if not self.hidden_information or self.game.rules.over(self.game.state):
+            self.offer_download()  # nothing is (or is any longer) secret
 
     def offer_download(self) -> None:
-        """Put the save file in the download link (it shows every hand, draw and pick)."""
+        """Put the save file in the download link (mid-game it shows every secret: warn)."""
         if self.game is None:
             return
-        over = getattr(self.game.state, "over", False)
-        warning = "" if over else "This file shows every hidden hand, draw and pick: keep it from the players."
+        secret = self.hidden_information and not self.game.rules.over(self.game.state)
+        warning = "This file shows every hidden hand, draw and pick: keep it from the players." if secret else ""
         self.savebar.offer(self.game.to_json(), f"{self.slug}-{self.table_id or 'game'}.json", warning)
 
     # -- opening tables --------------------------------------------------------------------
@@ -562,6 +565,16 @@ class TableDashboard(widgets.VBox):
             self.game.apply(action)
         except RuleError as exc:
             self.status.refuse(exc.message)
+            return False
+        except Exception as exc:  # noqa: BLE001 - a bug in a rules model must not lose the table
+            if self.table_id is None:
+                raise
+            self.game = self.store.open(self.table_id)
+            self.redraw()
+            self.status.refuse(
+                f"The rules engine failed on {action.kind} ({type(exc).__name__}: {exc}); "
+                "the table was reopened at its last saved move."
+            )
             return False
         self.status.clear()
         self._run_bots()

@@ -874,6 +874,7 @@ class DangerousIdeasDashboard(TableDashboard):
     slug = RULES.slug
     game_title = RULES.title
     bot_strategies = BOTS
+    hidden_information = False
 
     def __init__(self, store: Store | None = None) -> None:
         self.story = ""
@@ -961,11 +962,6 @@ class DangerousIdeasDashboard(TableDashboard):
         self.story = self.game.setup.story
         self._seen = -1
         self.narration.value = ""
-
-    def offer_download(self) -> None:
-        """The save file: nothing in this game is secret, so no warning goes with it."""
-        if self.game is not None:
-            self.savebar.offer(self.game.to_json(), f"{self.slug}-{self.table_id or 'game'}.json")
 
     def _start_clicked(self) -> None:
         try:
