@@ -108,16 +108,16 @@ def test_a_sheet_a_check_with_a_lock_and_a_reroll_and_a_hit(voila: VoilaFactory,
     at(page, ".pb-reroll").click()
     expect(at(page, ".pb-tray-title")).to_contain_text("Re-rolls left: 1 of 2")
 
-    # Take the set; the GM spends two botches on a reduced hit on Bo.
+    # Take the set; the GM spends two botches on a reduced hit on Wren (Bo has no sheet yet).
     at(page, f".pb-set-{height}").click()
     expect(at(page, ".pb-gm-spend")).to_be_visible()
     expect(at(page, ".pb-outcome [data-outcome]")).not_to_have_attribute("data-outcome", "")
-    expect(at(page, ".pb-track-1 .dw-track")).to_have_attribute("data-track", "0,0,0,0,0")
-    at(page, ".pb-gm-target select").select_option(label=NAMES[1])
+    expect(at(page, ".pb-track-0 .dw-track")).to_have_attribute("data-track", "0,0,0,0,0")
+    at(page, ".pb-gm-target select").select_option(label=NAMES[0])
     enter(page, ".pb-gm-note", "a guard's club")
     at(page, ".pb-gm-option-reduced").click()
     expect(at(page, ".pb-gm-basket")).to_contain_text("a reduced hit (2)")
     at(page, ".pb-gm-spend").click()
-    expect(at(page, ".pb-track-1 .dw-track")).to_have_attribute("data-track", "1,0,0,0,0")
-    expect(at(page, ".pb-history")).to_contain_text("a reduced hit on Bo 🐉 (a guard's club)")
+    expect(at(page, ".pb-track-0 .dw-track")).to_have_attribute("data-track", "1,0,0,0,0")
+    expect(at(page, ".pb-history")).to_contain_text(f"a reduced hit on {NAMES[0]} (a guard's club)")
     expect(at(page, ".pb-turn")).to_contain_text("Waiting for sheets: Bo")
