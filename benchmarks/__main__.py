@@ -2,7 +2,7 @@
 page start-up times, each beside a baseline measured in the same run.
 
     python -m benchmarks                          # everything
-    python -m benchmarks --only simulation        # or clicks, or startup
+    python -m benchmarks --only simulation        # or odds, clicks, startup
     python -m benchmarks --runs 7 --json          # machine-readable
     python -m benchmarks --target notebooks/leerdam.ipynb .playbook-leerdam
 """
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.clicks import format_clicks, run_clicks
+from benchmarks.odds import format_odds, run_odds
 from benchmarks.simulation import format_simulations, run_simulations
 from benchmarks.startup import TARGETS, Target, format_table, run_benchmark
 
@@ -39,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="pre-heated kernels per notebook (default 0: a kernel starts with each page)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--only", choices=["startup", "simulation", "clicks"], help="run one part only")
+    parser.add_argument("--only", choices=["startup", "simulation", "odds", "clicks"], help="run one part only")
     args = parser.parse_args(argv)
     report: dict[str, object] = {}
     if args.only != "startup":
@@ -49,6 +50,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("Bot games per second (best of 3), and per run of a fixed baseline in the same process")
             print(format_simulations(rows))
             print()
+    if args.only in (None, "odds"):
+        odds = run_odds()
+        report["odds"] = odds
+        if not args.json:
+            print("Danger World exact odds: pools up to 12 dice, 3 penalty dice, 2 re-rolls")
+            print(format_odds(odds))
+            print()
     if args.only in (None, "clicks"):
         clicks = run_clicks()
         report["clicks"] = clicks
@@ -56,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("Click-to-update in Chromium (medians; bare button clicked in the same run)")
             print(format_clicks(clicks))
             print()
-    if args.only in ("simulation", "clicks"):
+    if args.only in ("simulation", "odds", "clicks"):
         if args.json:
             print(json.dumps(report, indent=2))
         return 0
