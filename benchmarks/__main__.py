@@ -43,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", choices=["startup", "simulation", "odds", "clicks"], help="run one part only")
     args = parser.parse_args(argv)
     report: dict[str, object] = {}
-    if args.only != "startup":
+    if args.only in (None, "simulation"):
         rows = run_simulations()
         report["simulation"] = rows
         if not args.json:
