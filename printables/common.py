@@ -37,6 +37,8 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from rules.core import check_names
+
 from . import fonts
 
 __all__ = [
@@ -87,6 +89,32 @@ PREVIEW_SCALE = 1.0  # 72 dpi: a full page is 595 x 842 pixels on A4
 
 
 # -- pages ---------------------------------------------------------------------------------
+def printed_from(names: object, players: object, setup: object, state: object) -> None:
+    """Refuse a mix of sources: a `state`, or a `setup`, or names and/or a player count."""
+    if state is not None and (names is not None or players is not None or setup is not None):
+        raise ValueError("print from a state alone: its setup already holds the names and variants")
+    if setup is not None and (names is not None or players is not None):
+        raise ValueError("print from a setup alone: it already holds the names")
+    if isinstance(names, str):
+        raise TypeError("names must be a sequence of names, not one string")
+
+
+def blank_seats(
+    names: Sequence[str] | None, players: int | None, default: int, seats: tuple[int, int], game: str, who: str = "players"
+) -> tuple[str, ...]:
+    """Names for blank sheets: as given (checked as a game's setup checks them), padded with
+    "" for seats whose name is written in by hand, `default` seats when neither is given."""
+    given = tuple(names or ())
+    count = players if players is not None else (len(given) or default)
+    low, high = seats
+    if not low <= count <= high:
+        raise ValueError(f"{game} takes {low}-{high} {who}, not {count}")
+    if len(given) > count:
+        raise ValueError(f"{len(given)} names were given for {count} {who}")
+    cleaned = check_names(given, 0, high, who) if given else ()
+    return cleaned + ("",) * (count - len(cleaned))
+
+
 def page_size(name: str) -> tuple[float, float]:
     """(width, height) in points of a page size by name: 'a4' or 'letter'."""
     key = str(name).strip().lower()

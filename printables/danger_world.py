@@ -30,7 +30,6 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Table, TableStyle
 
-from rules.core import check_names
 from rules.danger_world import (
     ACCOMPLISHMENT,
     BOXES,
@@ -176,29 +175,16 @@ class _Table:
 
 
 def _resolve(names: Sequence[str] | None, players: int | None, setup: Setup | None, state: State | None) -> _Table:
-    """One table from whichever of the four inputs was given; refuse mixed sources."""
+    """One table from whichever of the inputs was given; refuse mixed sources."""
+    common.printed_from(names, players, setup, state)
     if state is not None:
-        if names is not None or players is not None or setup is not None:
-            raise ValueError("print from a state alone: its setup already holds the names and variants")
         return _Table.of(state.setup, state)
     if setup is not None:
-        if names is not None or players is not None:
-            raise ValueError("print from a setup alone: it already holds the names")
         return _Table.of(setup)
-    if isinstance(names, str):
-        raise TypeError("names must be a sequence of names, not one string")
-    given = tuple(names or ())
-    count = players if players is not None else (len(given) or DEFAULT_PLAYERS)
-    low, high = PLAYER_RANGE
-    if not low <= count <= high:
-        raise ValueError(f"{GAME_TITLE} takes {low}-{high} player characters, not {count}")
-    if len(given) > count:
-        raise ValueError(f"{len(given)} names were given for {count} player characters")
-    # The same name rules as a game's setup (trimmed, distinct, not too long); blanks pad the rest.
-    cleaned = check_names(given, 0, high, "player characters") if given else ()
+    seats = common.blank_seats(names, players, DEFAULT_PLAYERS, PLAYER_RANGE, GAME_TITLE, "player characters")
     variants = {name: _DEFAULTS[name] for name in _VARIANTS}
     # A blank GM screen leaves the GM's name to be written in: Setup's "GM" is only a placeholder.
-    return _Table(names=cleaned + ("",) * (count - len(cleaned)), gm="", **variants)
+    return _Table(names=seats, gm="", **variants)
 
 
 # -- odds, computed by the rules model ---------------------------------------------------------

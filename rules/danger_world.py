@@ -46,7 +46,7 @@ from math import comb, factorial
 from operator import mul
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, seats_text, setup_from_json
+from .core import Action, Event, GameRules, RuleError, check_names, seats_text
 
 __all__ = [
     "ACCOMPLISHMENT",

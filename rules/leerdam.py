@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, seats_text, setup_from_json
+from .core import Action, Event, GameRules, RuleError, check_names, seats_text
 
 __all__ = [
     "ACTIVITIES",

@@ -66,7 +66,6 @@ from rules.leerdam import (
     Contribute,
     Decline,
     Deal,
-    Flood,
     Gift,
     Offer,
     SetMisfortune,

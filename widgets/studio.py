@@ -33,7 +33,6 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 
 from __future__ import annotations
 
-import base64
 import functools
 import importlib
 import json
