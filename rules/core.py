@@ -438,6 +438,17 @@ def play_out(game: Game[Any, Any], bots: Sequence[Bot], rng: random.Random, max_
     return game
 
 
+def ranked(scores: Sequence[int], key: Callable[[int], Any]) -> list[tuple[int, int, int]]:
+    """(rank, seat, score) best first, seats sorted by `key` (smaller is better); seats with
+    equal keys share a rank (1, 1, 3)."""
+    order = sorted(range(len(scores)), key=key)
+    table: list[tuple[int, int, int]] = []
+    for i, seat in enumerate(order):
+        rank = table[-1][0] if i and key(order[i - 1]) == key(seat) else i + 1
+        table.append((rank, seat, scores[seat]))
+    return table
+
+
 def seats_text(names: Sequence[str], seats: Iterable[int]) -> str:
     """'Ana, Bo and Cy' for a list of seats."""
     people = [names[s] for s in seats]

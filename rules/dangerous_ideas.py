@@ -41,7 +41,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, seats_text
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 
 __all__ = [
     "NODES",
@@ -1558,13 +1558,7 @@ def tiebreaks(state: State) -> tuple[int, ...]:
 def standings(state: State) -> list[tuple[int, int, int]]:
     """(rank, seat, score), best first; ties broken by stones + seeds, then shared."""
     points, ties = scores(state), tiebreaks(state)
-    order = sorted(range(state.n), key=lambda s: (-points[s], -ties[s], s))
-    table: list[tuple[int, int, int]] = []
-    for i, seat in enumerate(order):
-        prev = order[i - 1] if i else None
-        same = prev is not None and (points[prev], ties[prev]) == (points[seat], ties[seat])
-        table.append((table[-1][0] if same else i + 1, seat, points[seat]))
-    return table
+    return ranked(points, lambda seat: (-points[seat], -ties[seat]))
 
 
 # -- the story ------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, seats_text
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 
 __all__ = [
     "ACTIVITIES",
@@ -739,13 +739,8 @@ def scores(state: State) -> tuple[int, ...]:
 
 def standings(state: State) -> list[tuple[int, int, int]]:
     """(rank, seat, VP), most VP first; ties share a rank."""
-    order = sorted(range(state.n), key=lambda s: -state.households[s].vp)
-    table: list[tuple[int, int, int]] = []
-    for i, seat in enumerate(order):
-        vp = state.households[seat].vp
-        rank = table[-1][0] if table and table[-1][2] == vp else i + 1
-        table.append((rank, seat, vp))
-    return table
+    vp = scores(state)
+    return ranked(vp, lambda seat: -vp[seat])
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, seats_text
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 
 __all__ = [
     "COLOURS",
@@ -672,12 +672,7 @@ def standings(state: State) -> list[tuple[int, int, int]]:
         p = state.players[seat]
         return (0 if not p.out else 1, -points[seat], -(p.out_round or rounds))
 
-    order = sorted(range(state.setup.players), key=key)
-    table = []
-    for i, seat in enumerate(order):
-        rank = table[-1][0] if i and key(order[i - 1]) == key(seat) else i + 1
-        table.append((rank, seat, points[seat]))
-    return table
+    return ranked(points, key)
 
 
 def legal_payments(state: State, seat: int, limit: int | None = None) -> Iterator[Pay]:
