@@ -438,6 +438,17 @@ def play_out(game: Game[Any, Any], bots: Sequence[Bot], rng: random.Random, max_
     return game
 
 
+def distribution(counts: Mapping[int, int]) -> dict[str, Any]:
+    """Mean, min, max and histogram of a count of whole-number outcomes (balance reports)."""
+    values = sorted(k for k, n in counts.items() for _ in range(n))
+    return {
+        "mean": round(sum(values) / len(values), 3) if values else None,
+        "min": values[0] if values else None,
+        "max": values[-1] if values else None,
+        "histogram": {str(k): counts[k] for k in sorted(counts)},
+    }
+
+
 def ranked(scores: Sequence[int], key: Callable[[int], Any]) -> list[tuple[int, int, int]]:
     """(rank, seat, score) best first, seats sorted by `key` (smaller is better); seats with
     equal keys share a rank (1, 1, 3)."""

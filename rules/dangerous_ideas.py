@@ -41,7 +41,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .core import Action, Event, GameRules, RuleError, check_names, distribution, ranked, seats_text
 
 __all__ = [
     "NODES",
@@ -2314,25 +2314,16 @@ def simulate(
         if progress is not None:
             progress(index + 1)
 
-    def summary(counts: Counter[int]) -> dict[str, Any]:
-        values = sorted(counts.elements())
-        return {
-            "mean": round(sum(values) / len(values), 3) if values else None,
-            "min": values[0] if values else None,
-            "max": values[-1] if values else None,
-            "histogram": {str(k): counts[k] for k in sorted(counts)},
-        }
-
     return {
         "game": RULES.slug,
         "games": games,
         "seed": seed,
         "bots": list(bots),
         "chapters": setup.chapter_count,
-        "chapters_played": summary(chapters),
+        "chapters_played": distribution(chapters),
         "endings": dict(endings.most_common()),
-        "winning_score": summary(winning),
-        "memes_per_sheet": summary(memes),
+        "winning_score": distribution(winning),
+        "memes_per_sheet": distribution(memes),
         "meme_actions": {
             "per_game": round(attempts / games, 3) if games else None,
             "success_rate": round(successes / attempts, 4) if attempts else None,

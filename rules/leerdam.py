@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .core import Action, Event, GameRules, RuleError, check_names, distribution, ranked, seats_text
 
 __all__ = [
     "ACTIVITIES",
@@ -974,18 +974,12 @@ def simulate(
             wins[bots[seat]] += 1 / len(winners)
         if progress is not None:
             progress(index + 1)
-    values = sorted(years.elements())
     return {
         "game": RULES.slug,
         "games": games,
         "seed": seed,
         "bots": list(bots),
-        "years_played": {
-            "mean": round(sum(values) / len(values), 3) if values else None,
-            "min": values[0] if values else None,
-            "max": values[-1] if values else None,
-            "histogram": {str(k): years[k] for k in sorted(years)},
-        },
+        "years_played": distribution(years),
         "flood_rate_per_year": round(floods / year_total, 4) if year_total else None,
         "final_dyke": {str(k): dykes[k] for k in sorted(dykes)},
         "mean_vp_by_strategy": {b: round(vp_sum[b] / (games * per_kind[b]), 3) for b in sorted(per_kind)},

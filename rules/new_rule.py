@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .core import Action, Event, GameRules, RuleError, check_names, distribution, ranked, seats_text
 
 __all__ = [
     "COLOURS",
@@ -933,25 +933,16 @@ def simulate(
         if progress is not None:
             progress(index + 1)
 
-    def summary(counts: Counter[int]) -> dict[str, Any]:
-        values = sorted(counts.elements())
-        return {
-            "mean": round(sum(values) / len(values), 3) if values else None,
-            "min": values[0] if values else None,
-            "max": values[-1] if values else None,
-            "histogram": {str(k): counts[k] for k in sorted(counts)},
-        }
-
     return {
         "game": RULES.slug,
         "games": games,
         "seed": seed,
         "bots": list(bots),
         "max_rounds": setup.max_rounds,
-        "rounds_played": summary(rounds),
+        "rounds_played": distribution(rounds),
         "endings": dict(endings.most_common()),
-        "eliminations_per_game": summary(eliminations),
-        "winning_score": summary(winning),
+        "eliminations_per_game": distribution(eliminations),
+        "winning_score": distribution(winning),
         "win_share_per_seat_by_bot": {
             name: round(wins[name] / (games * seats_of[name]), 4) if games else None for name in sorted(seats_of)
         },
