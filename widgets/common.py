@@ -43,6 +43,7 @@ __all__ = [
     "chip",
     "close_tree",
     "csv_text",
+    "optional_limit",
     "download_link",
     "esc",
     "figure_png",
@@ -99,6 +100,16 @@ def download_link(data: str | bytes, filename: str, label: str = "Download save 
         f'href="data:{esc(mime)}{charset};base64,{encoded}" '
         f'style="font-weight:600">⬇ {esc(label)}</a>'
     )
+
+
+def optional_limit(text: str, what: str) -> int | None:
+    """A limit typed in a setup form: a whole number, or blank / "none" for no limit."""
+    limit = text.strip().lower()
+    if limit in ("", "none", "no limit"):
+        return None
+    if limit.isdigit():
+        return int(limit)
+    raise RuleError("setup", f"the {what} limit must be a whole number or 'none', not {limit!r}")
 
 
 def csv_text(rows: Sequence[Mapping[str, object]]) -> str:

@@ -92,6 +92,7 @@ from .common import (
     download_link,
     esc,
     figure_png,
+    optional_limit,
 )
 
 __all__ = ["AllocationGrid", "LeerdamDashboard", "SetupForm", "die_face", "dyke_gauge", "village_figure"]
@@ -352,13 +353,7 @@ class SetupForm(widgets.VBox):
     def read(self) -> tuple[Setup, int, dict[int, str]]:
         """The Setup, the seed and the bot seats; RuleError when the form does not make a game."""
         count = self.players.value
-        limit = self.max_years.value.strip().lower()
-        if limit in ("", "none", "no limit"):
-            max_years = None
-        elif limit.isdigit():
-            max_years = int(limit)
-        else:
-            raise RuleError("setup", f"the year limit must be a whole number or 'none', not {limit!r}")
+        max_years = optional_limit(self.max_years.value, "year")
         setup = Setup(
             names=tuple(t.value for t in self.names[:count]),
             capacity=self.capacity.value,

@@ -57,7 +57,7 @@ from rules.new_rule import (
     view_for,
 )
 
-from .common import LogPanel, PrivacyCurtain, TableDashboard, card, chip, esc
+from .common import LogPanel, PrivacyCurtain, TableDashboard, card, chip, esc, optional_limit
 
 __all__ = ["NewRuleDashboard", "PaymentChooser", "SetupForm", "candy_chips", "colour_class"]
 
@@ -166,13 +166,7 @@ class SetupForm(widgets.VBox):
     def read(self) -> tuple[Setup, int, dict[int, str]]:
         """The Setup, the seed and the bot seats; RuleError when the form does not make a game."""
         count = self.players.value
-        limit = self.max_rounds.value.strip().lower()
-        if limit in ("", "none", "no limit"):
-            max_rounds = None
-        elif limit.isdigit():
-            max_rounds = int(limit)
-        else:
-            raise RuleError("setup", f"the round limit must be a whole number or 'none', not {limit!r}")
+        max_rounds = optional_limit(self.max_rounds.value, "round")
         setup = Setup(
             names=tuple(t.value for t in self.names[:count]),
             bags_per_player=self.bags.value,
