@@ -1,6 +1,6 @@
 """The machinery every game shares: typed refusals, seeded chance, the game record.
 
-A game is (setup, seed, actions). Each game module supplies a `Rules` object: pure
+A game is (setup, seed, actions). Each game module supplies a `GameRules` object: pure
 functions from a state and an action to the next state. `Game` drives one record: it checks
 and applies actions, asks the seeded generator for chance outcomes (which enter the action
 log like any move, so a replay is exact and a test can force a roll), and undoes.
@@ -20,7 +20,7 @@ import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 __all__ = [
     "Action",
@@ -28,7 +28,6 @@ __all__ = [
     "Game",
     "GameRules",
     "RuleError",
-    "Rules",
     "SaveFileError",
     "SAVE_FORMAT",
     "SAVE_VERSION",
@@ -85,34 +84,6 @@ class Event:
 
 S = TypeVar("S")
 Setup = TypeVar("Setup")
-
-
-class Rules(Protocol[Setup, S]):
-    """What a game module provides. All functions are pure."""
-
-    slug: str
-    actions: tuple[type[Action], ...]
-
-    def initial(self, setup: Setup) -> S: ...
-
-    def check(self, state: S, action: Action) -> None:
-        """Raise `RuleError` when `action` is not allowed in `state`."""
-
-    def play(self, state: S, action: Action) -> S:
-        """The state after a checked action."""
-
-    def chance(self, state: S, rng: random.Random) -> Action | None:
-        """The chance outcome the state waits for, drawn from `rng`, or None."""
-
-    def hides(self, state: S, action: Action) -> bool:
-        """True when applying `action` revealed hidden or random information."""
-
-    def setup_from_json(self, data: Mapping[str, Any]) -> Setup: ...
-
-    def waiting_for(self, state: S) -> Sequence[int]:
-        """Seats whose move the game waits on."""
-
-    def over(self, state: S) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -294,7 +265,7 @@ class Game(Generic[Setup, S]):
     appended to the log, unless `auto_chance` is off (tests that force a roll).
     """
 
-    rules: Rules[Setup, S]
+    rules: GameRules
     setup: Setup
     seed: int
     actions: list[Action] = field(default_factory=list)
@@ -380,7 +351,7 @@ class Game(Generic[Setup, S]):
         return json.dumps(self.to_record(), ensure_ascii=False, indent=1)
 
     @classmethod
-    def from_record(cls, rules_by_slug: Mapping[str, Rules[Any, Any]], data: Any) -> Game[Any, Any]:
+    def from_record(cls, rules_by_slug: Mapping[str, GameRules], data: Any) -> Game[Any, Any]:
         """Rebuild a game from a parsed save file, checking every action again."""
         if not isinstance(data, dict):
             raise SaveFileError("not a playbook save file: expected a JSON object")
@@ -414,7 +385,7 @@ class Game(Generic[Setup, S]):
             raise SaveFileError(f"the save file's moves do not replay: {exc}") from None
 
     @classmethod
-    def from_json(cls, rules_by_slug: Mapping[str, Rules[Any, Any]], text: str | bytes) -> Game[Any, Any]:
+    def from_json(cls, rules_by_slug: Mapping[str, GameRules], text: str | bytes) -> Game[Any, Any]:
         try:
             data = json.loads(text)
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:
