@@ -141,6 +141,12 @@ class Store:
             over = game.rules.over(game.state)
             db.execute("UPDATE tables SET updated = ?, finished = ? WHERE id = ?", (time.time(), int(over), table_id))
 
+    def set_meta(self, table_id: str, meta: dict[str, Any]) -> None:
+        """Replace a table's `meta` (e.g. to give an older table its seat keys)."""
+        with self._db() as db:
+            if db.execute("UPDATE tables SET meta = ? WHERE id = ?", (json.dumps(meta), table_id)).rowcount == 0:
+                raise KeyError(f"no saved table {table_id!r}")
+
     def delete(self, table_id: str) -> None:
         with self._db() as db:
             db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
@@ -168,6 +174,11 @@ class Store:
             if table.id == table_id:
                 return table
         raise KeyError(f"no saved table {table_id!r}")
+
+    def moves(self, table_id: str) -> int:
+        """How many actions the stored log holds: one cheap query, for pages that poll."""
+        with self._db() as db:
+            return int(db.execute("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,)).fetchone()[0])
 
     def record(self, table_id: str) -> dict[str, Any]:
         """The table as a save-file record (the same JSON a download gives)."""

@@ -2,10 +2,15 @@
 
 Parts: `TableHeader`, `LogPanel`, `StatusLine`, `SaveBar` (undo, download, upload),
 `StandingsTable`, `TablePicker` (unfinished tables + a new-game form slot) and
-`PrivacyCurtain` (hot-seat: one seat's private panel at a time). `TableDashboard` owns
-(game, store, table_id): it turns a click into one `Game.apply`, saves to the `Store` at
-once, lets bot seats move, and asks its subclass to redraw from the state. No rule lives
-here: legality, undo and save files are the rules core's business.
+`PrivacyCurtain` (hot-seat: one seat's private panel at a time; locked to one seat on a seat
+page). `TableDashboard` owns (game, store, table_id): it turns a click into one `Game.apply`,
+saves to the `Store` at once, lets bot seats move, and asks its subclass to redraw from the
+state. No rule lives here: legality, undo and save files are the rules core's business.
+
+Seat pages: every table gets a secret key per seat (store meta "seat_keys"); the facilitator's
+page lists the links (class pb-seat-links), and a page whose query (`$QUERY_STRING`, set by
+Voila) holds a matching table, seat and key opens as that seat alone. Pages poll the store
+(`TableDashboard.refresh`) so moves made on other devices show up without a click.
 
 Every string that came from a user (names, titles, colour names) goes through `esc`
 before it reaches an HTML widget.
@@ -13,16 +18,21 @@ before it reaches an HTML widget.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import csv
 import html
 import io
+import os
 import random
+import secrets
 import time
+import urllib.parse
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import ipywidgets as widgets
+import traitlets
 
 from playbook.store import StaleTable, Store, TableInfo
 from rules import Action, Game, RuleError, SaveFileError, load_game
@@ -44,6 +54,7 @@ __all__ = [
     "close_tree",
     "csv_text",
     "optional_limit",
+    "seat_keys",
     "download_link",
     "esc",
     "figure_png",
@@ -72,6 +83,9 @@ STYLE = """
 .playbook-root .pb-log ol { margin: 0; padding-left: 3.2em; max-height: 16em; overflow-y: auto; }
 </style>
 """
+
+#: Seconds between two looks at the store for moves made on other pages.
+POLL_SECONDS = 1.5
 
 _STATUS_LOOK = {
     "info": ("#eef2fb", "#2f4a8a", "ℹ"),
@@ -315,6 +329,11 @@ def bots_from_meta(meta: Mapping[str, Any], known: Collection[str]) -> dict[int,
     return found
 
 
+def seat_keys(game: Game[Any, Any]) -> dict[str, str]:
+    """A fresh secret per seat (store meta "seat_keys"): whoever holds one may see that seat."""
+    return {str(seat): secrets.token_urlsafe(16) for seat in range(len(getattr(game.setup, "names", ())))}
+
+
 def _when(stamp: float) -> str:
     return time.strftime("%d %b %H:%M", time.localtime(stamp))
 
@@ -361,12 +380,22 @@ class PrivacyCurtain(widgets.VBox):
 
     `build(seat)` must return fresh widgets made only from what that seat may see. The old
     panel is closed whenever it is replaced or hidden, so no secret outlives its showing.
+    `lock(seat)` turns it into one player's own screen (a seat page): only that seat's
+    button, its panel always open, no other seat can be chosen. While `keep_typed` is set
+    (a redraw for another page's move), what the player had typed or chosen in the rebuilt
+    panel is carried over to the controls of the same class, where they still accept it.
     """
 
     def __init__(self, build: Callable[[int], Sequence[widgets.Widget]], label: str = "Private view:") -> None:
         self._build = build
         self._waiting: frozenset[int] = frozenset()
         self.seat: int | None = None
+        #: the only seat this screen may show (a seat page), or None for hot seat.
+        self.locked: int | None = None
+        #: carry typed values into the next rebuild of the same seat's panel.
+        self.keep_typed = False
+        self._shown: int | None = None
+        self._built: dict[tuple[str, ...], Any] = {}
         self.seat_buttons: tuple[widgets.Button, ...] = ()
         self.label = widgets.HTML(f"<b>{esc(label)}</b>&nbsp;")
         self.seat_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
@@ -382,15 +411,30 @@ class PrivacyCurtain(widgets.VBox):
         if len(self.seat_buttons) != len(labels):
             old = self.seat_buttons
             self.seat_buttons = tuple(self._seat_button(i) for i in range(len(labels)))
-            self.seat_row.children = (self.label, *self.seat_buttons, self.hide_button)
+            self._show_buttons()
             close_tree(old)
         for button, label, on in zip(self.seat_buttons, labels, enabled):
             button.description = label
             button.disabled = not on
             button.tooltip = "Show this seat's private view" if on else "Not a seat played on this screen"
         self._waiting = frozenset(waiting)
-        if self.seat is not None and not enabled[self.seat]:
+        if self.locked is not None:
+            self.seat = self.locked
+        elif self.seat is not None and not enabled[self.seat]:
             self.seat = None
+
+    def _show_buttons(self) -> None:
+        if self.locked is None:
+            self.seat_row.children = (self.label, *self.seat_buttons, self.hide_button)
+        else:
+            # Other seats' buttons are left out of the tree: a seat page offers nothing else.
+            self.seat_row.children = (self.label, *self.seat_buttons[self.locked : self.locked + 1])
+
+    def lock(self, seat: int) -> None:
+        """Make this a seat page: only `seat`, always shown. Call `refresh` next (or redraw)."""
+        self.locked = self.seat = seat
+        self.label.value = "<b>Your seat:</b>&nbsp;"
+        self._show_buttons()
 
     def _seat_button(self, seat: int) -> widgets.Button:
         button = widgets.Button().add_class(f"pb-seat-{seat}")
@@ -398,11 +442,13 @@ class PrivacyCurtain(widgets.VBox):
         return button
 
     def choose(self, seat: int) -> None:
+        if self.locked is not None and seat != self.locked:
+            return  # a seat page never opens another seat's panel
         self.seat = seat
         self.refresh()
 
     def hide(self) -> None:
-        self.seat = None
+        self.seat = self.locked  # a seat page's own panel stays open: it is on the player's device
         self.refresh()
 
     def refresh(self) -> None:
@@ -410,6 +456,7 @@ class PrivacyCurtain(widgets.VBox):
         old = self.panel.children
         for i, button in enumerate(self.seat_buttons):
             button.button_style = "info" if i == self.seat else ("warning" if i in self._waiting else "")
+        typed = self._typed() if self.keep_typed and self.seat is not None and self.seat == self._shown else {}
         if self.seat is None:
             self.panel.children = ()
             self.prompt.value = (
@@ -419,8 +466,53 @@ class PrivacyCurtain(widgets.VBox):
         else:
             self.panel.children = tuple(self._build(self.seat))
             self.prompt.value = ""
+        self._restore(typed)
+        self._shown = self.seat
+        self._built = {key: w.value for key, w in _inputs(self.panel).items()}
         self.hide_button.disabled = self.seat is None
         close_tree(old)
+
+    def _typed(self) -> dict[tuple[str, ...], Any]:
+        """Values the player changed since the panel was built."""
+        return {
+            key: w.value for key, w in _inputs(self.panel).items() if key in self._built and w.value != self._built[key]
+        }
+
+    def _restore(self, typed: Mapping[tuple[str, ...], Any]) -> None:
+        for key, w in _inputs(self.panel).items():
+            if key in typed and not getattr(w, "disabled", False):
+                try:
+                    w.value = typed[key]
+                except (traitlets.TraitError, ValueError):
+                    pass  # the control no longer takes it (a colour gone, a smaller bowl): keep its default
+
+
+def _in_kernel() -> bool:
+    """True inside a running IPython kernel (a Voila page), where an asyncio task can poll."""
+    try:
+        from ipykernel.kernelbase import Kernel
+    except ImportError:
+        return False
+    return bool(Kernel.initialized())
+
+
+def _inputs(root: widgets.Widget) -> dict[tuple[str, ...], widgets.Widget]:
+    """The input controls under `root` by their CSS classes; unnamed or repeated ones are left out."""
+    found: dict[tuple[str, ...], widgets.Widget] = {}
+    repeated: set[tuple[str, ...]] = set()
+    stack = list(getattr(root, "children", ()))
+    while stack:
+        w = stack.pop()
+        stack.extend(getattr(w, "children", ()))
+        if not isinstance(w, widgets.ValueWidget) or isinstance(w, (widgets.HTML, widgets.HTMLMath, widgets.Label)):
+            continue
+        key = tuple(sorted(w._dom_classes))
+        if not key:
+            continue
+        if key in found:
+            repeated.add(key)
+        found[key] = w
+    return {k: w for k, w in found.items() if k not in repeated}
 
 
 # -- the controller base -------------------------------------------------------------------
@@ -430,9 +522,18 @@ class TableDashboard(widgets.VBox):
     """Owns (game, store, table_id); every click becomes one action, saved at once.
 
     Subclasses set `slug` and `game_title`, build their own setup form and table view, and
-    implement `draw_table`, `waiting` and `bot_action`. Attributes tests rely on: `store`,
-    `game` (None in the lobby), `table_id`, `bots` (seat -> bot name), `status`, `header`,
-    `savebar`, `picker`, `game_log`, `standings`, `new_game_button`.
+    implement `draw_table`, `waiting` and `bot_action`; games with a `PrivacyCurtain` return
+    it from `seat_curtain`, which enables seat pages. A subclass ends its `__init__` with
+    `open_from_query()` (not `show_lobby()`). Attributes tests rely on: `store`, `game`
+    (None in the lobby), `table_id`, `bots` (seat -> bot name), `status`, `header`,
+    `savebar`, `picker`, `game_log`, `standings`, `new_game_button`, `seat_links`, `seat`
+    (the seat of a seat page, else None).
+
+    Seat pages: `start` gives every seat a secret key (store meta "seat_keys"); the
+    facilitator's page lists `?table=<id>&seat=<i>&key=<key>` links (pb-seat-links). A page
+    opened with such a query (Voila passes it as $QUERY_STRING) shows that one seat's private
+    panel and nothing to reach another's: no lobby, no other seat, no save file, no undo.
+    Every open page polls the store (`refresh`) so moves made on other devices show up.
     """
 
     slug: ClassVar[str] = ""
@@ -442,8 +543,14 @@ class TableDashboard(widgets.VBox):
     #: False for games where everything is public: the save file is then always offered.
     hidden_information: ClassVar[bool] = True
 
-    def __init__(self, store: Store | None = None) -> None:
+    def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.store = store if store is not None else Store()
+        #: the page's query string; None reads $QUERY_STRING, which Voila sets per page.
+        self.query = os.environ.get("QUERY_STRING", "") if query is None else query
+        #: the seat this page belongs to (a seat link), or None for the facilitator's page.
+        self.seat: int | None = None
+        self._poller: asyncio.Task[None] | None = None
+        self._keys: tuple[str | None, dict[str, str]] = (None, {})
         self.game: Game[Any, Any] | None = None
         self.table_id: str | None = None
         self.bots: dict[int, str] = {}
@@ -457,8 +564,9 @@ class TableDashboard(widgets.VBox):
         self.new_game_button = widgets.Button(description="Tables / new game", icon="th-list").add_class("pb-new-game")
         self.new_game_button.on_click(lambda _: self.show_lobby())
         self.screen = widgets.VBox()
+        self.seat_links = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-seat-links")
         self._table: widgets.Widget | None = None
-        super().__init__((self.style_html, self.header, self.status, self.screen, self.savebar))
+        super().__init__((self.style_html, self.header, self.status, self.screen, self.seat_links, self.savebar))
         self.add_class("playbook-root")
         self.add_class(f"playbook-{self.slug}")
 
@@ -475,6 +583,10 @@ class TableDashboard(widgets.VBox):
         """Seats the game waits for now."""
         raise NotImplementedError
 
+    def seat_curtain(self) -> PrivacyCurtain | None:
+        """The game's privacy curtain; None (no hidden information) means no seat pages."""
+        return None
+
     def bot_action(self, state: Any, seat: int, name: str, rng: random.Random) -> Action:
         return self.bot_strategies[name](state, seat, rng)
 
@@ -488,7 +600,11 @@ class TableDashboard(widgets.VBox):
     # -- screens ---------------------------------------------------------------------------
     def show_lobby(self) -> None:
         """The table picker and the new-game form; the open table (if any) stays saved."""
+        if self.refused_on_seat_page("go back to the tables"):
+            return
+        self._stop_polling()
         self.game, self.table_id, self.bots = None, None, {}
+        self._show_seat_links()
         self.header.show(self.game_title, "", "Resume a table or start a new game")
         self.picker.show(self.store.tables(game=self.slug, unfinished=True))
         self.screen.children = (self.picker,)
@@ -507,6 +623,9 @@ class TableDashboard(widgets.VBox):
         if self.screen.children != (self._table,):
             self.screen.children = (self._table,)
         self.draw_table()
+        self._show_seat_links()
+        if self.seat is not None:
+            return  # a seat page has no save bar: the file holds every secret, undo is the table's
         _, reason = self._undo_plan()
         self.savebar.show(table_open=True, undo_reason=reason)
         self.savebar.prepare_button.layout.display = "" if self.hidden_information else "none"
@@ -515,17 +634,158 @@ class TableDashboard(widgets.VBox):
 
     def offer_download(self) -> None:
         """Put the save file in the download link (mid-game it shows every secret: warn)."""
-        if self.game is None:
+        if self.game is None or self.seat is not None:
             return
         secret = self.hidden_information and not self.game.rules.over(self.game.state)
         warning = "This file shows every hidden hand, draw and pick: keep it from the players." if secret else ""
         self.savebar.offer(self.game.to_json(), f"{self.slug}-{self.table_id or 'game'}.json", warning)
 
+    # -- seat pages --------------------------------------------------------------------------
+    def _show_seat_links(self) -> None:
+        """The facilitator's card of seat links; hidden on seat pages, in the lobby, without a curtain."""
+        curtain = self.seat_curtain()
+        if self.game is None or self.table_id is None or self.seat is not None or curtain is None:
+            self.seat_links.value, self.seat_links.layout.display = "", "none"
+            return
+        if self._keys[0] != self.table_id:  # read once per table, not at every redraw
+            self._keys = (self.table_id, dict(self.store.info(self.table_id).meta.get("seat_keys") or {}))
+        keys = self._keys[1]
+        rows = []
+        for seat, name in enumerate(getattr(self.game.setup, "names", ())):
+            key = keys.get(str(seat))
+            if seat in self.bots or not key:
+                continue
+            # Relative: Voila keeps the notebook's path, so the link works on any host name.
+            href = "?" + urllib.parse.urlencode({"table": self.table_id, "seat": seat, "key": key})
+            rows.append(
+                f'<li><a href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}">'
+                f"{esc(name)}'s own page</a></li>"
+            )
+        if not rows:
+            self.seat_links.value, self.seat_links.layout.display = "", "none"
+            return
+        note = (
+            '<div class="pb-muted">Send each player their own link (right-click, copy link): it opens their '
+            "private view on their own phone or laptop. Keep the links from the other players.</div>"
+        )
+        self.seat_links.value = card("Seat links", f"{note}<ul>{''.join(rows)}</ul>")
+        self.seat_links.layout.display = ""
+
+    def open_from_query(self) -> None:
+        """Open what the page's query asks for: a seat link, a table, or (default) the lobby."""
+        params = urllib.parse.parse_qs(self.query.lstrip("?"))
+        table_id = (params.get("table") or [""])[0]
+        seat_text, key = (params.get("seat") or [""])[0], (params.get("key") or [""])[0]
+        if not table_id:
+            self.show_lobby()
+            return
+        try:
+            info = self.store.info(table_id)
+        except KeyError:
+            info = None
+        if info is None or info.game != self.slug:
+            self.show_lobby()
+            self.status.refuse(f"There is no {self.game_title} table {table_id!r} here: the link is wrong or the table was deleted.")
+            return
+        curtain = self.seat_curtain()
+        if curtain is None or (not seat_text and not key):
+            # A plain table link, or a game with nothing hidden: the same as its Resume button.
+            self.resume(table_id)
+            return
+        expected = (info.meta.get("seat_keys") or {}).get(seat_text)
+        bots = bots_from_meta(info.meta, self.bot_strategies)
+        if (
+            not seat_text.isdigit()
+            or int(seat_text) in bots
+            or not isinstance(expected, str)
+            or not secrets.compare_digest(expected.encode(), key.encode())
+        ):
+            self.show_lobby()
+            self.status.refuse("This seat link is not valid (wrong seat or key): nothing private was opened. Ask the facilitator for your link.")
+            return
+        self.seat = int(seat_text)
+        curtain.lock(self.seat)
+        # A seat page never goes back to the lobby, another table or the save file.
+        for part in (self.new_game_button, self.savebar, self.seat_links):
+            part.layout.display = "none"
+        self.resume(table_id)
+        if self.game is not None:
+            self.status.ok(f"This is {self.seat_name(self.seat)}'s own page: your private view is below, for your eyes only.")
+
+    def refused_on_seat_page(self, what: str) -> bool:
+        """True (and say so) on a seat page, for the table's own controls.
+
+        Their widgets are hidden there, but a hand-made front-end message could still click
+        them: the check is here, not only in the layout.
+        """
+        if self.seat is None:
+            return False
+        self.status.refuse(f"Only the table's own page can {what}; this page is {self.seat_name(self.seat)}'s.")
+        return True
+
+    # -- live updates --------------------------------------------------------------------------
+    def refresh(self) -> bool:
+        """Reload the open table if another page changed its log; True when it did.
+
+        A count of actions is enough to notice another page's move (an undo there followed at
+        once by a move makes the counts equal: this page's next move is then refused as stale
+        and reloads). Nothing is redrawn when nothing changed; when something did, the open
+        private panel keeps what its player had typed or chosen (`PrivacyCurtain.keep_typed`).
+        """
+        if self.game is None or self.table_id is None:
+            return False
+        if self.store.moves(self.table_id) == len(self.game.actions):
+            return False
+        try:
+            self.game = self.store.open(self.table_id)
+        except (KeyError, SaveFileError, RuleError) as exc:
+            self.status.refuse(f"Could not reload table {self.table_id}: {exc}")
+            return False
+        curtain = self.seat_curtain()
+        if curtain is not None:
+            curtain.keep_typed = True  # someone else moved: keep this player's half-filled form
+        try:
+            self.redraw()
+        finally:
+            if curtain is not None:
+                curtain.keep_typed = False
+        return True
+
+    def _start_polling(self) -> None:
+        """Poll the store from the kernel's event loop; outside a kernel (tests) do nothing."""
+        self._stop_polling()
+        if not _in_kernel():
+            return  # headless use calls `refresh` itself
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # a kernel between cells with no loop running: nothing could run the task
+        self._poller = loop.create_task(self._poll())
+
+    def _stop_polling(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+            self._poller = None
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            try:
+                self.refresh()
+            except Exception as exc:  # noqa: BLE001 - a failed poll must not stop the next one
+                self.status.refuse(f"Could not check for other pages' moves ({type(exc).__name__}: {exc}).")
+
+    def close(self) -> None:
+        self._stop_polling()
+        super().close()
+
     # -- opening tables --------------------------------------------------------------------
     def start(self, game: Game[Any, Any], bots: Mapping[int, str] | None = None) -> None:
-        """Save `game` as a new table and open it."""
+        """Save `game` as a new table, with a secret key per seat for seat links, and open it."""
+        if self.refused_on_seat_page("start a new table"):
+            return
         bots = dict(bots or {})
-        table_id = self.store.create(game, self.base_title(game), bots_meta(bots))
+        table_id = self.store.create(game, self.base_title(game), {**bots_meta(bots), "seat_keys": seat_keys(game)})
         self._open(game, table_id, bots, f"New table {table_id} saved: a refresh or another page can resume it.")
 
     def resume(self, table_id: str) -> None:
@@ -535,11 +795,17 @@ class TableDashboard(widgets.VBox):
         except (KeyError, SaveFileError, RuleError) as exc:
             self.status.refuse(f"Cannot open table {table_id}: {exc}")
             return
-        bots = bots_from_meta(self.store.info(table_id).meta, self.bot_strategies)
+        meta = self.store.info(table_id).meta
+        if not meta.get("seat_keys"):  # a table saved before seat links: give it keys now
+            meta["seat_keys"] = seat_keys(game)
+            self.store.set_meta(table_id, meta)
+        bots = bots_from_meta(meta, self.bot_strategies)
         self._open(game, table_id, bots, f"Resumed table {table_id} after {len(game.actions)} moves.")
 
     def load_file(self, data: bytes, name: str = "") -> None:
         """Open an uploaded save file as a new table; a bad file changes nothing."""
+        if self.refused_on_seat_page("load a save file"):
+            return
         label = f"“{name}”" if name else "the file"
         try:
             game = load_game(data)
@@ -549,7 +815,7 @@ class TableDashboard(widgets.VBox):
         if game.rules.slug != self.slug:
             self.status.refuse(f"Could not load {label}: it is a {game.rules.slug} game, not {self.slug}. Nothing was changed.")
             return
-        table_id = self.store.create(game, self.base_title(game))
+        table_id = self.store.create(game, self.base_title(game), {"seat_keys": seat_keys(game)})
         self._open(game, table_id, {}, f"Loaded {label} as table {table_id} ({len(game.actions)} moves); every seat is played by hand.")
 
     def _open(self, game: Game[Any, Any], table_id: str, bots: dict[int, str], message: str) -> None:
@@ -559,6 +825,7 @@ class TableDashboard(widgets.VBox):
         self._run_bots()
         self._save()
         self.redraw()
+        self._start_polling()
 
     def on_open(self) -> None:
         """Called when a table opens (close the previous table's private views...)."""
@@ -595,6 +862,8 @@ class TableDashboard(widgets.VBox):
 
     def undo(self) -> None:
         """Take back the last move made here, with the bot moves that followed it."""
+        if self.refused_on_seat_page("undo"):
+            return
         if self.game is None:
             self.status.refuse("No table is open.")
             return

@@ -1,6 +1,7 @@
 """Danger World at the table: a character keeper and a dice tray that knows the rules.
 
-`DangerWorldDashboard(store=None)` serves a GM and their players around one screen. It opens
+`DangerWorldDashboard(store=None, query=None)` serves a GM and their players around one
+screen (`query`, default `$QUERY_STRING`: "table=<id>" opens that table at once). It opens
 on the table picker and the new-game form (the GM, 1-12 player characters, every variant of
 `rules.danger_world.Setup`, a seed). An open table shows:
 
@@ -570,7 +571,7 @@ class DangerWorldDashboard(TableDashboard):
     game_title = RULES.title
     hidden_information = False
 
-    def __init__(self, store: Store | None = None) -> None:
+    def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self._quiet = False
         self._seen = -1
         self._selected: set[int] = set()
@@ -588,7 +589,7 @@ class DangerWorldDashboard(TableDashboard):
         self.penalty_buttons: tuple[widgets.Button, ...] = ()
         self.set_buttons: tuple[widgets.Button, ...] = ()
         self.bonus_checks: tuple[widgets.Checkbox, ...] = ()
-        super().__init__(store)
+        super().__init__(store, query)
         self.add_class("playbook-danger-world")
         self.style_html.value = STYLE + DW_STYLE
         self.form = SetupForm()
@@ -603,7 +604,7 @@ class DangerWorldDashboard(TableDashboard):
         self._build_gm()
         self.history_html = widgets.HTML().add_class("pb-history")
         self.history_csv = widgets.HTML().add_class("pb-history-csv")
-        self.show_lobby()
+        self.open_from_query()
 
     # -- hooks ------------------------------------------------------------------------------------------
     def table_view(self) -> widgets.Widget:

@@ -1,6 +1,7 @@
 """Dangerous Ideas around one screen: the sheets as trees, the bidding round, the story.
 
-`DangerousIdeasDashboard(store=None)` opens on the table picker and the new-game form (3-10
+`DangerousIdeasDashboard(store=None, query=None)` opens on the table picker and the new-game
+form (`query`, default `$QUERY_STRING`: "table=<id>" opens that table at once) (3-10
 players, each played by hand or by a bot, the story being retold, every variant of
 `rules.dangerous_ideas.Setup`, a seed). An open table shows the chapter (title, turn order,
 whose move it is), one panel with the controls for what the game waits on now, the meme
@@ -876,7 +877,7 @@ class DangerousIdeasDashboard(TableDashboard):
     bot_strategies = BOTS
     hidden_information = False
 
-    def __init__(self, store: Store | None = None) -> None:
+    def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.story = ""
         self._mode = ""
         self._responder: int | None = None
@@ -884,7 +885,7 @@ class DangerousIdeasDashboard(TableDashboard):
         self._seed_seat: int | None = None
         self._seen = -1
         self._preview: tuple[int | None, str] = (None, "")
-        super().__init__(store)
+        super().__init__(store, query)
         self.add_class("playbook-dangerous-ideas")
         self.style_html.value += DI_STYLE
         self.form = SetupForm()
@@ -913,7 +914,7 @@ class DangerousIdeasDashboard(TableDashboard):
         )
         self.characters_html = widgets.HTML().add_class("pb-characters")
         self.story_html = widgets.HTML().add_class("pb-story")
-        self.show_lobby()
+        self.open_from_query()
 
     # -- hooks ------------------------------------------------------------------------------------
     def table_view(self) -> widgets.Widget:

@@ -1,6 +1,6 @@
 """Leerdam on a projector: the village board for all, a private household panel per seat.
 
-`LeerdamDashboard(store=None)` opens on the table picker and the new-game form (3-20
+`LeerdamDashboard(store=None, query=None)` opens on the table picker and the new-game form (3-20
 households, each played by hand or by a bot, every variant of `rules.leerdam.Setup`, a seed).
 An open table shows what the whole room may see, from `view_for(state, None)`: the year, the
 Dyke Condition as a gauge, the two thresholds, who has pledged (never how much) and, once the
@@ -13,6 +13,11 @@ labour, gifts of Wealth) sits behind the hot-seat curtain and is built only from
 Bots move by themselves. In the allocation they wait until every household played by hand
 has allocated, so people can still hire them; an offer made to a bot is answered at once.
 "Advance the year" lets the bots finish first, then applies the rules' `Advance`.
+
+Seat pages (see `widgets.common`): the projector lists a link per human household; `query`
+(default `$QUERY_STRING`) "table=<id>&seat=<i>&key=<key>" opens that household alone on its
+own device (no lobby, save bar, facilitator controls or other household). Open pages follow
+each other's moves by polling the store.
 
 Stable CSS classes (`add_class`), for browser tests and users' scripts:
 
@@ -33,6 +38,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 - hot seat: ``pb-seat-<i>`` (Button per seat), ``pb-hide``, ``pb-private-panel``,
   ``pb-household`` (the seat's own numbers), ``pb-panel-status`` (a refusal, repeated in
   the panel), ``pb-private-log``
+- seat pages: ``pb-seat-links`` (HTML card with one ``<a href="?table=..&seat=..&key=..">`` per
+  human household, ``data-link-seat`` its seat; only on the projector's page)
 - a household's moves: ``pb-pledge`` (IntText), ``pb-pledge-confirm``,
   ``pb-alloc-<recipient>-<activity>`` (BoundedIntText; recipient a seat number, activity
   ``subsistence``, ``leisure`` or ``profit``), ``pb-alloc-preview``, ``pb-alloc-confirm``,
@@ -470,8 +477,8 @@ class LeerdamDashboard(TableDashboard):
     game_title = RULES.title
     bot_strategies = BOTS
 
-    def __init__(self, store: Store | None = None) -> None:
-        super().__init__(store)
+    def __init__(self, store: Store | None = None, query: str | None = None) -> None:
+        super().__init__(store, query)
         self.style_html.value = STYLE + LEERDAM_STYLE
         self.form = SetupForm()
         self.form.start_button.on_click(lambda _: self._start_clicked())
@@ -504,9 +511,12 @@ class LeerdamDashboard(TableDashboard):
         self._release_bots = False
         #: the open household panel's own copy of a refusal (the status line may be off screen).
         self.panel_status = widgets.HTML().add_class("pb-panel-status")
-        self.show_lobby()
+        self.open_from_query()
 
     # -- hooks ----------------------------------------------------------------------------------------
+    def seat_curtain(self) -> PrivacyCurtain:
+        return self.curtain
+
     def table_view(self) -> widgets.Widget:
         def flex(part: widgets.Widget, basis: str = "300px") -> widgets.Widget:
             part.layout = widgets.Layout(flex=f"1 1 {basis}", min_width="260px")
@@ -572,6 +582,8 @@ class LeerdamDashboard(TableDashboard):
     # -- facilitator ------------------------------------------------------------------------------------
     def advance(self) -> bool:
         """Let the bots finish the year's step, then move a stalled year on (rules `Advance`)."""
+        if self.refused_on_seat_page("advance the year"):
+            return False
         if self.game is None:
             self.status.refuse("No table is open.")
             return False
@@ -591,6 +603,8 @@ class LeerdamDashboard(TableDashboard):
         return True
 
     def _set_misfortune_clicked(self) -> None:
+        if self.refused_on_seat_page("set the misfortune"):
+            return
         self.act(SetMisfortune(seat=None, losses=tuple(w.value for w in self.loss_inputs)))
 
     # -- the projector --------------------------------------------------------------------------------------
@@ -610,7 +624,8 @@ class LeerdamDashboard(TableDashboard):
         self.advance_button.disabled = view.phase not in ("contribute", "allocate")
         self.misfortune_box.layout.display = "flex" if view.phase == "misfortune" else "none"
         over = view.phase == "over"
-        self.facilitator.layout.display = "none" if over else "flex"
+        # A household's own page (seat link) does not run the table: the facilitator does.
+        self.facilitator.layout.display = "none" if over or self.seat is not None else "flex"
         self.pledged_html.layout.display = "none" if over else "block"
         table = [
             (rank, view.households[seat].name + (f"  🤖 {self.bots[seat]}" if seat in self.bots else ""), vp, view.households[seat].wealth, "🌊 Flooded" if view.households[seat].flooded else "")

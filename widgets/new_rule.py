@@ -1,10 +1,15 @@
 """New Rule on one screen: hot-seat play of `rules.new_rule`, saved after every click.
 
-`NewRuleDashboard(store=None)` opens on the table picker and the new-game form; a started
+`NewRuleDashboard(store=None, query=None)` opens on the table picker and the new-game form; a started
 or resumed table shows the common bowl, the players, the reveal, a seat chooser for each
 player's private bowl and moves, standings, the log, undo and the save file. Bot seats move
 by themselves after each human move. The private panel is built only from
 `view_for(state, chosen_seat)` and closed when hidden or replaced.
+
+Seat pages (see `widgets.common`): the table's page lists a link per human seat; `query`
+(default `$QUERY_STRING`) "table=<id>&seat=<i>&key=<key>" opens that seat alone, on the
+player's own device, with no lobby, save bar or other seat. Open pages follow each other's
+moves by polling the store.
 
 Stable CSS classes (`add_class`), for browser tests and users' scripts:
 
@@ -17,6 +22,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 - public board: ``pb-common-bowl``, ``pb-players-table``, ``pb-reveal``
 - hot seat: ``pb-seat-<i>`` (Button per seat), ``pb-hide``, ``pb-private-panel``,
   ``pb-private`` (the seat's bowl), ``pb-private-log``
+- seat pages: ``pb-seat-links`` (HTML card with one ``<a href="?table=..&seat=..&key=..">`` per
+  human seat, ``data-link-seat`` its seat; only on the table's page)
 - moves: ``pb-draw``, ``pb-keep``, ``pb-swap-colour`` (Dropdown), ``pb-swap``,
   ``pb-pick-colour`` (Dropdown), ``pb-pick``, ``pb-pay-<colour>`` (BoundedIntText per colour,
   colour names lower-case with any other character than a-z, 0-9, - as -), ``pb-pay-eat``,
@@ -271,8 +278,8 @@ class NewRuleDashboard(TableDashboard):
     game_title = RULES.title
     bot_strategies = BOTS
 
-    def __init__(self, store: Store | None = None) -> None:
-        super().__init__(store)
+    def __init__(self, store: Store | None = None, query: str | None = None) -> None:
+        super().__init__(store, query)
         self.add_class("playbook-new-rule")
         self.form = SetupForm()
         self.form.start_button.on_click(lambda _: self._start_clicked())
@@ -281,9 +288,12 @@ class NewRuleDashboard(TableDashboard):
         self.bowl_html = widgets.HTML().add_class("pb-common-bowl")
         self.players_html = widgets.HTML().add_class("pb-players-table")
         self.reveal_html = widgets.HTML().add_class("pb-reveal")
-        self.show_lobby()
+        self.open_from_query()
 
     # -- hooks ----------------------------------------------------------------------------------
+    def seat_curtain(self) -> PrivacyCurtain:
+        return self.curtain
+
     def table_view(self) -> widgets.Widget:
         for part in (self.players_html, self.reveal_html, self.standings, self.game_log):
             part.layout = widgets.Layout(flex="1 1 360px", min_width="300px")
