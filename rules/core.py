@@ -18,7 +18,7 @@ import json
 import random
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -407,6 +407,39 @@ def play_out(game: Game[Any, Any], bots: Sequence[Bot], rng: random.Random, max_
             raise RuntimeError("the game waits on the facilitator, not on a seat")
         game.apply(bots[waiting[0]](game.state, waiting[0], rng))
     return game
+
+
+def bot_setup(rules: GameRules, strategies: Mapping[str, Bot], bots: Sequence[str], setup: Any = None) -> Any:
+    """The setup for a bot table, one strategy name per seat; without one, seats are named
+    after their bots. Refuses unknown strategies and a count that does not fit the setup."""
+    unknown = [b for b in bots if b not in strategies]
+    if unknown:
+        raise RuleError("bots", f"unknown bot {unknown[0]!r}; choose from {', '.join(strategies)}")
+    setup = setup or rules.setup(names=tuple(f"{b} {i + 1}" for i, b in enumerate(bots)))
+    if len(bots) != len(setup.names):
+        raise RuleError("bots", f"{len(bots)} bots for {len(setup.names)} seats")
+    return setup
+
+
+def bot_games(
+    rules: GameRules,
+    strategies: Mapping[str, Bot],
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    setup: Any,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[Any]:
+    """The final state of each of `games` games played by `bots` (one strategy name per seat).
+
+    Game i is seeded `seed + i`, so the same arguments give the same games; `progress(done)`
+    is called after each.
+    """
+    players = [strategies[b] for b in bots]
+    for index in range(games):
+        yield play_out(Game(rules, setup, seed + index), players, rng_for(seed, -1 - index)).state
+        if progress is not None:
+            progress(index + 1)
 
 
 def distribution(counts: Mapping[int, int]) -> dict[str, Any]:

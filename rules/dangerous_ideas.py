@@ -41,7 +41,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, distribution, ranked, seats_text
+from .core import Action, Event, GameRules, RuleError, bot_games, bot_setup, check_names, distribution, ranked, seats_text
 
 __all__ = [
     "NODES",
@@ -2274,15 +2274,6 @@ def simulate(
 
     One bot name per seat. `progress(done)` is called after each game.
     """
-    from .core import Game, play_out, rng_for
-
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown:
-        raise RuleError("bots", f"unknown bot {unknown[0]!r}; choose from {', '.join(BOTS)}")
-    setup = setup or Setup(names=tuple(f"{b} {i + 1}" for i, b in enumerate(bots)))
-    if len(bots) != setup.players:
-        raise RuleError("bots", f"{len(bots)} bots for {setup.players} seats")
-    players = [BOTS[b] for b in bots]
     chapters: Counter[int] = Counter()
     endings: Counter[str] = Counter()
     winning: Counter[int] = Counter()
@@ -2292,8 +2283,8 @@ def simulate(
     seats_of: Counter[str] = Counter(bots)
     attempts = successes = replaced = targeted = 0
     pool_sum = 0
-    for index in range(games):
-        state = play_out(Game(RULES, setup, seed + index), players, rng_for(seed, -1 - index)).state
+    setup = bot_setup(RULES, BOTS, bots, setup)
+    for state in bot_games(RULES, BOTS, bots, games, seed, setup, progress):
         chapters[state.chapter + 1] += 1
         endings["full sheet" if "filled all" in state.ended else "last chapter"] += 1
         table = standings(state)
@@ -2311,8 +2302,6 @@ def simulate(
             if o.target is not None:
                 targeted += 1
                 replaced += o.success
-        if progress is not None:
-            progress(index + 1)
 
     return {
         "game": RULES.slug,

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, distribution, ranked, seats_text
+from .core import Action, Event, GameRules, RuleError, bot_games, bot_setup, check_names, distribution, ranked, seats_text
 
 __all__ = [
     "ACTIVITIES",
@@ -944,15 +944,6 @@ def simulate(
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Outcome statistics for a designer: years, floods, final dyke, VP and wins by strategy."""
-    from .core import Game, play_out, rng_for
-
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown:
-        raise RuleError("bots", f"unknown bot {unknown[0]!r}; choose from {', '.join(BOTS)}")
-    setup = setup or Setup(names=tuple(f"{b} {i + 1}" for i, b in enumerate(bots)))
-    if len(bots) != setup.households:
-        raise RuleError("bots", f"{len(bots)} bots for {setup.households} households")
-    players = [BOTS[b] for b in bots]
     years: Counter[int] = Counter()
     dykes: Counter[int] = Counter()
     floods = 0
@@ -960,8 +951,8 @@ def simulate(
     vp_sum: Counter[str] = Counter()
     wins: Counter[str] = Counter()
     per_kind = Counter(bots)
-    for index in range(games):
-        state = play_out(Game(RULES, setup, seed + index), players, rng_for(seed, -1 - index)).state
+    setup = bot_setup(RULES, BOTS, bots, setup)
+    for state in bot_games(RULES, BOTS, bots, games, seed, setup, progress):
         years[state.year] += 1
         dykes[state.dyke] += 1
         floods += sum(1 for y in state.years if y.flooded)
@@ -972,8 +963,6 @@ def simulate(
             vp_sum[bots[seat]] += h.vp
         for seat in winners:
             wins[bots[seat]] += 1 / len(winners)
-        if progress is not None:
-            progress(index + 1)
     return {
         "game": RULES.slug,
         "games": games,

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, distribution, ranked, seats_text
+from .core import Action, Event, GameRules, RuleError, bot_games, bot_setup, check_names, distribution, ranked, seats_text
 
 __all__ = [
     "COLOURS",
@@ -904,24 +904,14 @@ def simulate(
 
     One bot name per seat. `progress(done)` is called after each game.
     """
-    from .core import Game, play_out, rng_for
-
-    unknown = [b for b in bots if b not in BOTS]
-    if unknown:
-        raise RuleError("bots", f"unknown bot {unknown[0]!r}; choose from {', '.join(BOTS)}")
-    setup = setup or Setup(names=tuple(f"{b} {i + 1}" for i, b in enumerate(bots)))
-    if len(bots) != setup.players:
-        raise RuleError("bots", f"{len(bots)} bots for {setup.players} seats")
-    players = [BOTS[b] for b in bots]
     rounds: Counter[int] = Counter()
     endings: Counter[str] = Counter()
     eliminations: Counter[int] = Counter()
     winning: Counter[int] = Counter()
     wins: Counter[str] = Counter()
     seats_of: Counter[str] = Counter(bots)
-    for index in range(games):
-        game = play_out(Game(RULES, setup, seed + index), players, rng_for(seed, -1 - index))
-        state = game.state
+    setup = bot_setup(RULES, BOTS, bots, setup)
+    for state in bot_games(RULES, BOTS, bots, games, seed, setup, progress):
         rounds[state.round] += 1
         endings[state.ended] += 1
         eliminations[sum(1 for p in state.players if p.out)] += 1
@@ -930,8 +920,6 @@ def simulate(
         winners = [seat for rank, seat, _ in table if rank == 1]
         for seat in winners:
             wins[bots[seat]] += 1 / len(winners)
-        if progress is not None:
-            progress(index + 1)
 
     return {
         "game": RULES.slug,
