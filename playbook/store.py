@@ -1,11 +1,29 @@
-"""Tables that outlive a browser tab: every game kept in SQLite as its action log.
+"""Tables many pages share: every game kept as its action log, in SQLite or PostgreSQL.
 
-One row per table (game, setup, seed) and one row per applied action. Appending an action
-is one small insert, so a dashboard saves after every click; a refreshed page, a restarted
-kernel or another device reopens the table by its id and replays the log.
+One write path. Every change to a table (an action, an undo, a seat handed to a bot or back,
+its settings) is one call, `Store.submit(table_id, change, seen)`, where `seen` is the version
+of the table the page last showed. The store decides it inside one write transaction, holding
+the table's lock, against the latest stored state:
 
-Two pages playing the same table write action n at most once: the (table, n) key makes the
-second writer's insert fail with `StaleTable`, and that page reloads instead of forking.
+- An action by a seat is applied to the latest state when it is still legal for that seat, so
+  simultaneous secret choices (pledges, picks) always go through, however far behind the page
+  was. It is refused, with a readable `RuleError`, when it no longer is legal, and refused as
+  stale (`StaleTable`) when that same seat was moved elsewhere since the page looked (two
+  devices on one seat, or a bot took it over): the page's picture of its own seat is out of date.
+- A table action (the facilitator's Advance, misfortune by hand), an Undo and a seat handover
+  need the page to be up to date: their meaning depends on the moment they were pressed.
+- Undo is checked against the version: it takes back exactly what the page showed as the last
+  move (a person's move and the bot moves that followed it), never another page's move. An
+  undone row stays in the log, marked with the version that undid it, so nothing stored is ever
+  lost, written twice or brought back.
+- Bots move inside the same transaction as the change that woke them.
+
+Every change bumps the table's `version` (and records a row in `changes`): a page learns that
+a table moved by comparing versions (`Store.version`, one indexed read) or by waiting for it
+(`Store.wait`; PostgreSQL wakes waiters with LISTEN/NOTIFY).
+
+`PLAYBOOK_DB` chooses the database: a `postgresql://` URL (a school server, shared by several
+Voila servers), else a SQLite file path; by default `~/.local/share/playbook/tables.sqlite3`.
 """
 
 from __future__ import annotations
@@ -14,49 +32,176 @@ import json
 import os
 import secrets
 import sqlite3
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from rules import GAMES, Game, SaveFileError
-from rules.core import SAVE_FORMAT, SAVE_VERSION, _plain, action_from_json, action_to_json
+from rules import GAMES, Action, Game, RuleError, SaveFileError
+from rules.core import SAVE_FORMAT, SAVE_VERSION, _plain, action_to_json, actions_from_json
 
-__all__ = ["Store", "StaleTable", "TableInfo", "default_path"]
+from .bots import run_bots, strategies, undo_plan
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id       TEXT PRIMARY KEY,
-    game     TEXT NOT NULL,
-    title    TEXT NOT NULL,
-    setup    TEXT NOT NULL,
-    seed     INTEGER NOT NULL,
-    created  REAL NOT NULL,
-    updated  REAL NOT NULL,
-    finished INTEGER NOT NULL DEFAULT 0,
-    meta     TEXT NOT NULL DEFAULT '{}'
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
-    n        INTEGER NOT NULL,
-    action   TEXT NOT NULL,
-    PRIMARY KEY (table_id, n)
-);
-"""
+__all__ = [
+    "Change",
+    "HandOver",
+    "Outcome",
+    "Play",
+    "Refused",
+    "SetMeta",
+    "StaleTable",
+    "Store",
+    "Table",
+    "TableInfo",
+    "Undo",
+    "default_location",
+    "default_path",
+]
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS tables (
+        id       TEXT PRIMARY KEY,
+        game     TEXT NOT NULL,
+        title    TEXT NOT NULL,
+        setup    TEXT NOT NULL,
+        seed     BIGINT NOT NULL,
+        created  DOUBLE PRECISION NOT NULL,
+        updated  DOUBLE PRECISION NOT NULL,
+        finished INTEGER NOT NULL DEFAULT 0,
+        meta     TEXT NOT NULL DEFAULT '{}',
+        version  INTEGER NOT NULL DEFAULT 0
+    )""",
+    # n numbers the rows of a table for good (an undone row keeps its number).
+    """CREATE TABLE IF NOT EXISTS actions (
+        table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        n        INTEGER NOT NULL,
+        action   TEXT NOT NULL,
+        version  INTEGER NOT NULL DEFAULT 0,
+        undone   INTEGER,
+        bot      INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (table_id, n)
+    )""",
+    """CREATE TABLE IF NOT EXISTS changes (
+        table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+        version  INTEGER NOT NULL,
+        kind     TEXT NOT NULL,
+        seats    TEXT NOT NULL,
+        summary  TEXT NOT NULL,
+        at       DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, version)
+    )""",
+)
+#: columns that files made by older playbooks lack, with their definitions.
+ADDED_COLUMNS = {
+    "tables": {"meta": "TEXT NOT NULL DEFAULT '{}'", "version": "INTEGER NOT NULL DEFAULT 0"},
+    "actions": {"version": "INTEGER NOT NULL DEFAULT 0", "undone": "INTEGER", "bot": "INTEGER NOT NULL DEFAULT 0"},
+}
+NOTIFY_CHANNEL = "playbook_tables"
+#: how often a SQLite waiter looks at the version (a point read of one row).
+POLL_SECONDS = 0.1
 
 
-class StaleTable(RuntimeError):
-    """Another page changed this table first; reload it from the store."""
+# -- changes ------------------------------------------------------------------------------------
 
 
-def default_path() -> Path:
-    """`$PLAYBOOK_DB`, else the per-user data folder (`$XDG_DATA_HOME/playbook/tables.sqlite3`)."""
-    if os.environ.get("PLAYBOOK_DB"):
-        return Path(os.environ["PLAYBOOK_DB"]).expanduser()
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "playbook" / "tables.sqlite3"
+@dataclass(frozen=True)
+class Change:
+    """One change a page asks of a table."""
+
+    kind = "change"
+
+
+@dataclass(frozen=True)
+class Play(Change):
+    """Apply `action` (then any chance it leads to, then the bots).
+
+    `release_bots` lets bots that wait for the people (Leerdam's allocation) move first; the
+    action is then skipped if the bots already finished the step it was to move on.
+    """
+
+    action: Action
+    release_bots: bool = False
+    kind = "play"
+
+
+@dataclass(frozen=True)
+class Undo(Change):
+    """Take back the last move a person made, with the bot moves that followed it."""
+
+    kind = "undo"
+
+
+@dataclass(frozen=True)
+class HandOver(Change):
+    """Hand `seat` to the bot `bot`, or back to a person (`bot` None)."""
+
+    seat: int
+    bot: str | None = None
+    kind = "hand-over"
+
+
+@dataclass(frozen=True)
+class SetMeta(Change):
+    """Set keys of the table's front-end settings (`meta`); a value None removes its key."""
+
+    values: Mapping[str, Any] = field(default_factory=dict)
+    kind = "meta"
+
+
+# -- what comes back -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Table:
+    """One version of a stored table: the game replayed to it, and its settings."""
+
+    id: str
+    version: int
+    game: Game[Any, Any]
+    meta: dict[str, Any]
+    #: for each action of `game`, whether a bot chose it (Undo goes back past bot moves).
+    by_bot: tuple[bool, ...]
+
+    @property
+    def bots(self) -> dict[int, str]:
+        return bots_of(self.meta)
+
+    def undo_plan(self) -> tuple[int, str | None]:
+        """How many actions an Undo would take back now, or 0 and why not."""
+        return undo_plan(self.game, self.by_bot)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a submitted change did: the table after it, and the log rows it touched."""
+
+    table: Table
+    #: row numbers written by this change (the action, chance outcomes, bot moves).
+    appended: tuple[int, ...] = ()
+    #: row numbers this change took back.
+    undone: tuple[int, ...] = ()
+    #: the page was behind: the action went through on a newer state than it showed.
+    behind: bool = False
+    #: why the bots stopped early, if they did.
+    note: str = ""
+
+
+class Refused(RuleError):
+    """A change the store did not make; `table` is the table as it stands (nothing changed)."""
+
+    def __init__(self, rule: str, message: str, table: Table | None = None) -> None:
+        super().__init__(rule, message)
+        self.table = table
+
+
+class StaleTable(Refused):
+    """The page was behind in a way that changes what its click meant: look again."""
+
+    def __init__(self, message: str, table: Table | None = None) -> None:
+        super().__init__("stale", message, table)
 
 
 @dataclass(frozen=True)
@@ -68,95 +213,494 @@ class TableInfo:
     updated: float
     finished: bool
     moves: int
-    #: what the dashboard keeps beside the record (which seats are bots, ...).
+    #: what the front end keeps beside the record (which seats are bots, seat keys, ...).
     meta: dict[str, Any]
+    version: int = 0
 
 
-class Store:
-    """The SQLite file of saved tables. Cheap to open; safe to share between kernels."""
+def bots_of(meta: Mapping[str, Any]) -> dict[int, str]:
+    """Seat -> bot name from a table's meta (the names are checked where they are set)."""
+    return {int(seat): str(name) for seat, name in dict(meta.get("bots") or {}).items() if str(seat).isdigit()}
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path) if path is not None else default_path()
+
+# -- databases ---------------------------------------------------------------------------------------
+
+
+class _Conn(Protocol):
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
+
+
+def default_location() -> str:
+    """`$PLAYBOOK_DB` (a PostgreSQL URL or a SQLite path), else the per-user data folder."""
+    if os.environ.get("PLAYBOOK_DB"):
+        return os.environ["PLAYBOOK_DB"]
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return str(base / "playbook" / "tables.sqlite3")
+
+
+def default_path() -> Path:
+    """The default SQLite file (for a PostgreSQL `PLAYBOOK_DB`, its URL as a path: unused)."""
+    return Path(default_location()).expanduser()
+
+
+def is_postgres(location: str) -> bool:
+    return location.startswith(("postgresql://", "postgres://"))
+
+
+class _SQLite:
+    """A SQLite file in WAL mode: a write transaction takes the database's write lock at once."""
+
+    lock_clause = ""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._db() as db:
-            db.executescript(SCHEMA)
-            # Files made before tables had a meta column gain one.
-            columns = {row[1] for row in db.execute("PRAGMA table_info(tables)")}
-            if "meta" not in columns:
-                db.execute("ALTER TABLE tables ADD COLUMN meta TEXT NOT NULL DEFAULT '{}'")
+        self._local = threading.local()
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute("PRAGMA synchronous = NORMAL")  # WAL keeps every commit safe from a killed process
+        return db
+
+    def _reader(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = self._connect()
+        return db
 
     @contextmanager
-    def _db(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=10)
+    def write(self) -> Iterator[_Conn]:
+        db = self._connect()
         try:
-            db.execute("PRAGMA foreign_keys = ON")
-            db.execute("PRAGMA journal_mode = WAL")
-            with db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
                 yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
         finally:
             db.close()
 
-    # -- writing --------------------------------------------------------------------------
-    def create(self, game: Game[Any, Any], title: str | None = None, meta: dict[str, Any] | None = None) -> str:
-        """Save a new table (with any actions it already has); return its id.
+    @contextmanager
+    def read(self) -> Iterator[_Conn]:
+        db = self._reader()
+        db.execute("BEGIN")  # one snapshot for every query of the read
+        try:
+            yield db
+        finally:
+            db.execute("COMMIT")
 
-        `meta` is small JSON the front end keeps with the table, such as which seats are bots.
+    def setup(self) -> None:
+        with self.write() as db:
+            for statement in SCHEMA:
+                db.execute(statement)
+            for table, columns in ADDED_COLUMNS.items():
+                have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+                for name, definition in columns.items():
+                    if name not in have:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
+
+    def notify(self, db: _Conn, table_id: str, version: int) -> None:
+        """Readers poll the version: nothing to send."""
+
+    def wait(self, read_version: Any, table_id: str, seen: int, timeout: float) -> int:
+        deadline = time.monotonic() + timeout
+        while True:
+            version = read_version(table_id)
+            if version != seen or time.monotonic() >= deadline:
+                return version
+            time.sleep(min(POLL_SECONDS, max(0.0, deadline - time.monotonic())))
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+
+class _PgConn:
+    """A psycopg connection that speaks the store's `?` placeholders."""
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self.conn.execute(sql.replace("?", "%s"), tuple(params))
+
+
+class _Postgres:
+    """A PostgreSQL database through a small psycopg pool; a write locks the table's row."""
+
+    lock_clause = " FOR UPDATE"
+
+    def __init__(self, url: str) -> None:
+        import psycopg_pool
+
+        self.url = url
+        # Small: every Voila kernel has its own store, and a server has 100 connections.
+        self.pool = psycopg_pool.ConnectionPool(url, min_size=1, max_size=3, kwargs={"autocommit": True}, open=True, timeout=30)
+        self._listener: Any = None
+
+    @contextmanager
+    def write(self) -> Iterator[_Conn]:
+        with self.pool.connection() as conn, conn.transaction():
+            yield _PgConn(conn)
+
+    @contextmanager
+    def read(self) -> Iterator[_Conn]:
+        with self.pool.connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            yield _PgConn(conn)
+
+    def setup(self) -> None:
+        with self.write() as db:
+            # Many kernels may start at once: one of them creates the schema.
+            db.execute("SELECT pg_advisory_xact_lock(7341)")
+            for statement in SCHEMA:
+                db.execute(statement)
+            for table, columns in ADDED_COLUMNS.items():
+                for name, definition in columns.items():
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {name} {definition}")
+
+    def notify(self, db: _Conn, table_id: str, version: int) -> None:
+        # Delivered when the transaction commits, to every connection that listens.
+        db.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, f"{table_id} {version}"))
+
+    def wait(self, read_version: Any, table_id: str, seen: int, timeout: float) -> int:
+        import psycopg
+
+        if self._listener is None or self._listener.closed:
+            self._listener = psycopg.connect(self.url, autocommit=True)
+            self._listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
+        deadline = time.monotonic() + timeout
+        version = read_version(table_id)  # after LISTEN: a change from now on is not missed
+        while version == seen:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            for note in self._listener.notifies(timeout=left, stop_after=1):
+                if note.payload.split(" ")[0] == table_id:
+                    break
+            version = read_version(table_id)
+        return version
+
+    def close(self) -> None:
+        if self._listener is not None:
+            self._listener.close()
+        self.pool.close()
+
+
+# -- the store ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Cached:
+    """A table as this process last replayed it, to catch up from instead of replaying all."""
+
+    version: int
+    game: Game[Any, Any]
+    rows: list[int]
+    by_bot: list[bool]
+
+
+class Store:
+    """The database of tables. Cheap to open; safe to share between processes and servers."""
+
+    def __init__(self, location: str | os.PathLike[str] | None = None) -> None:
+        text = str(location) if location is not None else default_location()
+        if is_postgres(text):
+            self.location = text
+            self.path: Path | None = None
+            self._db: Any = _Postgres(text)
+        else:
+            self.path = Path(text).expanduser()
+            self.location = str(self.path)
+            self._db = _SQLite(self.path)
+        self._db.setup()
+        self._cache: dict[str, _Cached] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def kind(self) -> str:
+        return "postgresql" if isinstance(self._db, _Postgres) else "sqlite"
+
+    def close(self) -> None:
+        self._db.close()
+
+    # -- creating ---------------------------------------------------------------------------------
+    def create(self, game: Game[Any, Any], title: str | None = None, meta: dict[str, Any] | None = None) -> str:
+        """Save a new table (with any actions it already has, then its bots' moves); its id.
+
+        `meta` is small JSON the front end keeps with the table: which seats are bots ("bots":
+        {seat: name}), seat keys, ...
         """
-        table_id = secrets.token_urlsafe(6)
+        meta = dict(meta or {})
+        self._check_bots(game, bots_of(meta))
+        work = game.copy()
+        start = len(work.actions)
+        note = run_bots(work, bots_of(meta))
+        by_bot = [False] * start + [True] * (len(work.actions) - start)
+        table_id = secrets.token_urlsafe(9)
         now = time.time()
         names = getattr(game.setup, "names", ())
-        title = title or f"{getattr(game.rules, 'title', game.rules.slug)}: {', '.join(names)}"
-        with self._db() as db:
+        title = title or f"{game.rules.title}: {', '.join(names)}"
+        with self._db.write() as db:
             db.execute(
-                "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (table_id, game.rules.slug, title, json.dumps(_plain(game.setup)), game.seed, now, now, int(game.rules.over(game.state)), json.dumps(meta or {})),
+                "INSERT INTO tables (id, game, title, setup, seed, created, updated, finished, meta, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+                (table_id, game.rules.slug, title, json.dumps(_plain(game.setup), ensure_ascii=False), game.seed, now, now, int(game.rules.over(work.state)), json.dumps(meta, ensure_ascii=False)),
             )
-            db.executemany(
-                "INSERT INTO actions VALUES (?, ?, ?)",
-                [(table_id, i, json.dumps(action_to_json(a))) for i, a in enumerate(game.actions)],
-            )
+            self._insert_rows(db, table_id, work, 0, by_bot, 1)
+            self._record_change(db, table_id, 1, "create", (), f"table created ({len(work.actions)} moves)" + (f"; {note}" if note else ""), now)
+            self._db.notify(db, table_id, 1)
+        with self._lock:
+            self._cache[table_id] = _Cached(1, work.copy(), list(range(len(work.actions))), by_bot)
         return table_id
 
-    def sync(self, table_id: str, game: Game[Any, Any]) -> None:
-        """Bring the stored log level with `game` after applies or an undo.
+    # -- the one write path --------------------------------------------------------------------------
+    def submit(self, table_id: str, change: Change, seen: int) -> Outcome:
+        """Decide one change against the latest stored state, in one transaction.
 
-        The stored log must be a prefix of the game's (new moves appended) or the game's a
-        prefix of the stored (an undo). Anything else means another page moved first.
+        Raises `Refused` (a `RuleError`) when the change is not made, `StaleTable` when the page
+        must look again first, `KeyError` for an unknown table. Nothing is written then.
         """
-        with self._db() as db:
-            stored = [row[0] for row in db.execute("SELECT action FROM actions WHERE table_id = ? ORDER BY n", (table_id,))]
-            mine = [json.dumps(action_to_json(a)) for a in game.actions]
-            common = min(len(stored), len(mine))
-            if stored[:common] != mine[:common]:
-                raise StaleTable("this table was changed on another page; reopen it to continue")
-            if len(stored) > len(mine):
-                db.execute("DELETE FROM actions WHERE table_id = ? AND n >= ?", (table_id, len(mine)))
-            try:
-                db.executemany(
-                    "INSERT INTO actions VALUES (?, ?, ?)",
-                    [(table_id, i, mine[i]) for i in range(len(stored), len(mine))],
-                )
-            except sqlite3.IntegrityError:
-                raise StaleTable("this table was changed on another page; reopen it to continue") from None
-            over = game.rules.over(game.state)
-            db.execute("UPDATE tables SET updated = ?, finished = ? WHERE id = ?", (time.time(), int(over), table_id))
+        try:
+            return self._submit(table_id, change, seen)
+        except (Refused, KeyError):
+            raise
+        except Exception:
+            # A failure inside the rules (a bug) or the database: forget this process's copy, so
+            # the next change replays the stored log afresh.
+            with self._lock:
+                self._cache.pop(table_id, None)
+            raise
 
-    def set_meta(self, table_id: str, meta: dict[str, Any]) -> None:
-        """Replace a table's `meta` (e.g. to give an older table its seat keys)."""
-        with self._db() as db:
-            if db.execute("UPDATE tables SET meta = ? WHERE id = ?", (json.dumps(meta), table_id)).rowcount == 0:
+    def _submit(self, table_id: str, change: Change, seen: int) -> Outcome:
+        with self._db.write() as db:
+            row = db.execute(f"SELECT version, meta, finished FROM tables WHERE id = ?{self._db.lock_clause}", (table_id,)).fetchone()
+            if row is None:
                 raise KeyError(f"no saved table {table_id!r}")
+            version, meta = int(row[0]), json.loads(row[1])
+            cached = self._catch_up(db, table_id, version)
+            before = self._snapshot(table_id, cached, meta)
+            behind = seen < version
+            if seen > version:
+                raise StaleTable("this page knows a newer table than the store holds; reopen the table", before)
+            if behind:
+                self._check_not_stale(db, table_id, change, seen, before)
+            work = cached.game.copy()
+            rows, by_bot = list(cached.rows), list(cached.by_bot)
+            new_meta = dict(meta)
+            undone: list[int] = []
+            note = ""
+            start = len(work.actions)
+            try:
+                if isinstance(change, Play):
+                    note = self._play(work, change, bots_of(meta), by_bot)
+                    seats = {a.seat for a in work.actions[start:] if a.seat is not None}
+                    summary = f"{change.action.kind}" + (f" by seat {change.action.seat + 1}" if change.action.seat is not None else " by the table")
+                elif isinstance(change, Undo):
+                    steps, reason = undo_plan(work, by_bot)
+                    if reason is not None:
+                        raise Refused("undo", f"Cannot undo: {reason}.", before)
+                    taken = [work.undo() for _ in range(steps)]
+                    undone = rows[len(rows) - steps :]
+                    del rows[len(rows) - steps :], by_bot[len(by_bot) - steps :]
+                    start = len(work.actions)
+                    seats = {a.seat for a in taken if a.seat is not None}
+                    summary = f"undo of {taken[-1].kind}" + (f" by seat {taken[-1].seat + 1}" if taken[-1].seat is not None else "")
+                elif isinstance(change, HandOver):
+                    bots = bots_of(meta)
+                    names = getattr(work.setup, "names", ())
+                    if not isinstance(change.seat, int) or not 0 <= change.seat < len(names):
+                        raise Refused("seat", f"there is no seat {change.seat!r}", before)
+                    if change.bot is None:
+                        bots.pop(change.seat, None)
+                    else:
+                        bots[change.seat] = change.bot
+                    self._check_bots(work, bots, before)
+                    new_meta["bots"] = {str(s): n for s, n in sorted(bots.items())}
+                    note = run_bots(work, bots)
+                    by_bot += [True] * (len(work.actions) - start)
+                    seats = {change.seat} | {a.seat for a in work.actions[start:] if a.seat is not None}
+                    summary = f"seat {change.seat + 1} handed to " + (f"the bot {change.bot}" if change.bot else "a person")
+                elif isinstance(change, SetMeta):
+                    for key, value in change.values.items():
+                        if key == "bots":
+                            raise Refused("meta", "bot seats change with HandOver", before)
+                        if value is None:
+                            new_meta.pop(key, None)
+                        else:
+                            new_meta[key] = value
+                    seats, summary = set(), "settings: " + ", ".join(sorted(change.values))
+                else:
+                    raise Refused("change", f"the store does not know the change {type(change).__name__}", before)
+            except Refused:
+                raise
+            except RuleError as exc:
+                raise Refused(exc.rule, exc.message, before) from None
+            new_version = version + 1
+            now = time.time()
+            if undone:
+                db.execute(f"UPDATE actions SET undone = ? WHERE table_id = ? AND n IN ({', '.join('?' * len(undone))})", (new_version, table_id, *undone))
+            first = self._next_row(db, table_id)
+            appended = self._insert_rows(db, table_id, work, start, by_bot, new_version, first)
+            rows += appended
+            over = int(work.rules.over(work.state))
+            db.execute(
+                "UPDATE tables SET version = ?, meta = ?, updated = ?, finished = ? WHERE id = ?",
+                (new_version, json.dumps(new_meta, ensure_ascii=False), now, over, table_id),
+            )
+            self._record_change(db, table_id, new_version, change.kind, seats, summary + (f"; {note}" if note else ""), now)
+            self._db.notify(db, table_id, new_version)
+        fresh = _Cached(new_version, work, rows, by_bot)
+        with self._lock:
+            self._cache[table_id] = fresh
+        return Outcome(self._snapshot(table_id, fresh, new_meta), tuple(appended), tuple(undone), behind, note)
 
-    def delete(self, table_id: str) -> None:
-        with self._db() as db:
-            db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+    def _play(self, work: Game[Any, Any], change: Play, bots: dict[int, str], by_bot: list[bool]) -> str:
+        """Apply a Play to `work` (bots first when released, then after); why bots stopped, or ""."""
+        note = ""
+        if change.release_bots:
+            mark = len(work.actions)
+            step = _step_of(work.state)
+            note = run_bots(work, bots, release=True)
+            by_bot += [True] * (len(work.actions) - mark)
+            if _step_of(work.state) != step:
+                return note  # the bots finished what the action was to move on
+        if change.action.seat is not None and change.action.seat in bots:
+            raise RuleError("bot seat", "a bot plays this seat now; the facilitator can hand it back")
+        mark = len(work.actions)
+        work.apply(change.action)
+        by_bot += [False] * (len(work.actions) - mark)
+        mark = len(work.actions)
+        note = run_bots(work, bots) or note
+        by_bot += [True] * (len(work.actions) - mark)
+        return note
 
-    # -- reading --------------------------------------------------------------------------
+    def _check_bots(self, game: Game[Any, Any], bots: Mapping[int, str], table: Table | None = None) -> None:
+        known = strategies(game.rules.slug)
+        for seat, name in bots.items():
+            if name not in known:
+                choices = ", ".join(known) or "none: this game has no bots"
+                raise Refused("bots", f"unknown bot {name!r} for seat {seat + 1}; choose from {choices}", table)
+
+    def _check_not_stale(self, db: _Conn, table_id: str, change: Change, seen: int, table: Table) -> None:
+        since = db.execute("SELECT kind, seats, summary FROM changes WHERE table_id = ? AND version > ? ORDER BY version", (table_id, seen)).fetchall()
+        what = "; ".join(r[2] for r in since[-3:]) or "another page moved"
+        if not isinstance(change, Play) or change.action.seat is None:
+            raise StaleTable(f"The table moved on since this page showed it ({what}): nothing was done. Look again, then press once more if you still mean it.", table)
+        seat = change.action.seat
+        if any(seat in json.loads(r[1]) for r in since):
+            name = _seat_name(table.game, seat)
+            raise StaleTable(f"{name}'s seat moved on another page since this page showed it ({what}): nothing was done. Look again.", table)
+
+    # -- rows ----------------------------------------------------------------------------------------
+    def _next_row(self, db: _Conn, table_id: str) -> int:
+        row = db.execute("SELECT MAX(n) FROM actions WHERE table_id = ?", (table_id,)).fetchone()
+        return 0 if row is None or row[0] is None else int(row[0]) + 1
+
+    def _insert_rows(self, db: _Conn, table_id: str, game: Game[Any, Any], start: int, by_bot: Sequence[bool], version: int, first: int = 0) -> list[int]:
+        numbers = []
+        for offset, action in enumerate(game.actions[start:]):
+            index = start + offset
+            data = action_to_json(action)
+            if index in game.by_hand:
+                data["by_hand"] = True
+            db.execute(
+                "INSERT INTO actions (table_id, n, action, version, bot) VALUES (?, ?, ?, ?, ?)",
+                (table_id, first + offset, json.dumps(data, ensure_ascii=False), version, int(by_bot[index])),
+            )
+            numbers.append(first + offset)
+        return numbers
+
+    def _record_change(self, db: _Conn, table_id: str, version: int, kind: str, seats: Any, summary: str, at: float) -> None:
+        db.execute(
+            "INSERT INTO changes (table_id, version, kind, seats, summary, at) VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, version, kind, json.dumps(sorted(seats)), summary, at),
+        )
+
+    def _replay(self, db: _Conn, table_id: str, version: int) -> _Cached:
+        row = db.execute("SELECT game, setup, seed FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no saved table {table_id!r}")
+        rules = GAMES.get(row[0])
+        if rules is None:
+            raise SaveFileError(f"unknown game {row[0]!r}")
+        stored = db.execute("SELECT n, action, bot FROM actions WHERE table_id = ? AND undone IS NULL ORDER BY n", (table_id,)).fetchall()
+        actions, marks = actions_from_json(rules, [json.loads(r[1]) for r in stored])
+        game = Game(rules, rules.setup_from_json(json.loads(row[1])), int(row[2]), auto_chance=False, verify=True)
+        game.extend(actions, marks)
+        game.auto_chance = True
+        return _Cached(version, game, [int(r[0]) for r in stored], [bool(r[2]) for r in stored])
+
+    def _catch_up(self, db: _Conn, table_id: str, version: int) -> _Cached:
+        """This process's copy of the table brought to `version`: new rows applied to the cached
+        game, or the whole log replayed after an undo elsewhere (or on first sight)."""
+        with self._lock:
+            cached = self._cache.get(table_id)
+        if cached is not None and cached.version == version:
+            return cached
+        if cached is not None and cached.version < version:
+            newer = db.execute(
+                "SELECT n, action, bot, undone FROM actions WHERE table_id = ? AND (version > ? OR undone > ?) ORDER BY n",
+                (table_id, cached.version, cached.version),
+            ).fetchall()
+            last = cached.rows[-1] if cached.rows else -1
+            if all(r[3] is None and int(r[0]) > last for r in newer):
+                game = cached.game.copy()
+                actions, marks = actions_from_json(game.rules, [json.loads(r[1]) for r in newer])
+                offset = len(game.actions)
+                game.auto_chance = False
+                try:
+                    game.extend(actions, {offset + i for i in marks})
+                finally:
+                    game.auto_chance = True
+                fresh = _Cached(version, game, cached.rows + [int(r[0]) for r in newer], cached.by_bot + [bool(r[2]) for r in newer])
+                with self._lock:
+                    self._cache[table_id] = fresh
+                return fresh
+        fresh = self._replay(db, table_id, version)
+        with self._lock:
+            self._cache[table_id] = fresh
+        return fresh
+
+    def _snapshot(self, table_id: str, cached: _Cached, meta: dict[str, Any]) -> Table:
+        return Table(table_id, cached.version, cached.game.copy(), dict(meta), tuple(cached.by_bot))
+
+    # -- reading ---------------------------------------------------------------------------------------
+    def load(self, table_id: str) -> Table:
+        """The table as it stands now (replayed, or caught up from this process's last look)."""
+        with self._db.read() as db:
+            row = db.execute("SELECT version, meta FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                raise KeyError(f"no saved table {table_id!r}")
+            cached = self._catch_up(db, table_id, int(row[0]))
+        return self._snapshot(table_id, cached, json.loads(row[1]))
+
+    def open(self, table_id: str) -> Game[Any, Any]:
+        """Replay a saved table into a live game (a copy: playing it changes nothing stored)."""
+        return self.load(table_id).game
+
+    def version(self, table_id: str) -> int:
+        """The table's version: it grows by one with every change (the change signal)."""
+        with self._db.read() as db:
+            row = db.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no saved table {table_id!r}")
+        return int(row[0])
+
+    def wait(self, table_id: str, seen: int, timeout: float = 10.0) -> int:
+        """Block until the table's version differs from `seen` (or `timeout` passes); the version."""
+        return int(self._db.wait(self.version, table_id, seen, timeout))
+
     def tables(self, game: str | None = None, unfinished: bool = False) -> list[TableInfo]:
         """Saved tables, most recently played first."""
         query = (
             "SELECT t.id, t.game, t.title, t.created, t.updated, t.finished, "
-            "(SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id), t.meta FROM tables t WHERE 1"
+            "(SELECT COUNT(*) FROM actions a WHERE a.table_id = t.id AND a.undone IS NULL), t.meta, t.version FROM tables t WHERE 1 = 1"
         )
         args: list[Any] = []
         if game is not None:
@@ -165,8 +709,9 @@ class Store:
         if unfinished:
             query += " AND t.finished = 0"
         query += " ORDER BY t.updated DESC"
-        with self._db() as db:
-            return [TableInfo(r[0], r[1], r[2], r[3], r[4], bool(r[5]), r[6], json.loads(r[7])) for r in db.execute(query, args)]
+        with self._db.read() as db:
+            rows = db.execute(query, args).fetchall()
+        return [TableInfo(r[0], r[1], r[2], float(r[3]), float(r[4]), bool(r[5]), int(r[6]), json.loads(r[7]), int(r[8])) for r in rows]
 
     def info(self, table_id: str) -> TableInfo:
         """One table's listing; KeyError if there is none."""
@@ -176,25 +721,51 @@ class Store:
         raise KeyError(f"no saved table {table_id!r}")
 
     def moves(self, table_id: str) -> int:
-        """How many actions the stored log holds: one cheap query, for pages that poll."""
-        with self._db() as db:
-            return int(db.execute("SELECT COUNT(*) FROM actions WHERE table_id = ?", (table_id,)).fetchone()[0])
+        """How many actions the live log holds."""
+        with self._db.read() as db:
+            return int(db.execute("SELECT COUNT(*) FROM actions WHERE table_id = ? AND undone IS NULL", (table_id,)).fetchone()[0])
 
     def record(self, table_id: str) -> dict[str, Any]:
-        """The table as a save-file record (the same JSON a download gives)."""
-        with self._db() as db:
+        """The table as a save-file record (the same JSON a download gives, without its digest)."""
+        with self._db.read() as db:
             row = db.execute("SELECT game, setup, seed FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 raise KeyError(f"no saved table {table_id!r}")
-            actions = [json.loads(r[0]) for r in db.execute("SELECT action FROM actions WHERE table_id = ? ORDER BY n", (table_id,))]
-        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": row[0], "setup": json.loads(row[1]), "seed": row[2], "actions": actions}
+            stored = db.execute("SELECT action FROM actions WHERE table_id = ? AND undone IS NULL ORDER BY n", (table_id,)).fetchall()
+        actions = [json.loads(r[0]) for r in stored]
+        return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": row[0], "setup": json.loads(row[1]), "seed": int(row[2]), "actions": actions}
 
-    def open(self, table_id: str) -> Game[Any, Any]:
-        """Replay a saved table into a live game."""
-        data = self.record(table_id)
-        rules = GAMES.get(data["game"])
-        if rules is None:
-            raise SaveFileError(f"unknown game {data['game']!r}")
-        setup = rules.setup_from_json(data["setup"])
-        actions = [action_from_json(rules.actions, a, f"action {i + 1}") for i, a in enumerate(data["actions"])]
-        return Game(rules, setup, data["seed"], actions)
+    def history(self, table_id: str) -> list[dict[str, Any]]:
+        """Every row ever written for the table, undone ones included (the audit trail)."""
+        with self._db.read() as db:
+            rows = db.execute("SELECT n, action, version, undone, bot FROM actions WHERE table_id = ? ORDER BY n", (table_id,)).fetchall()
+        return [{"n": int(r[0]), "action": json.loads(r[1]), "version": int(r[2]), "undone": None if r[3] is None else int(r[3]), "bot": bool(r[4])} for r in rows]
+
+    def changes(self, table_id: str) -> list[dict[str, Any]]:
+        """Every change made to the table, oldest first: version, kind, seats touched, summary."""
+        with self._db.read() as db:
+            rows = db.execute("SELECT version, kind, seats, summary, at FROM changes WHERE table_id = ? ORDER BY version", (table_id,)).fetchall()
+        return [{"version": int(r[0]), "kind": r[1], "seats": json.loads(r[2]), "summary": r[3], "at": float(r[4])} for r in rows]
+
+    def set_meta(self, table_id: str, meta: dict[str, Any], seen: int | None = None) -> Table:
+        """Replace a table's meta keys (bots excepted) through the write path; the new table."""
+        values = {k: v for k, v in meta.items() if k != "bots"}
+        return self.submit(table_id, SetMeta(values), self.version(table_id) if seen is None else seen).table
+
+    def delete(self, table_id: str) -> None:
+        with self._db.write() as db:
+            db.execute("DELETE FROM changes WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+        with self._lock:
+            self._cache.pop(table_id, None)
+
+
+def _step_of(state: Any) -> tuple[Any, ...]:
+    """Where a game stands, coarsely: its round or year and its phase."""
+    return (getattr(state, "year", getattr(state, "round", None)), getattr(state, "phase", None))
+
+
+def _seat_name(game: Game[Any, Any], seat: int) -> str:
+    names = getattr(game.setup, "names", ())
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"

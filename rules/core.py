@@ -11,6 +11,7 @@ Nothing here does I/O: the save file is text in and text out; the SQLite store l
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import hashlib
@@ -18,6 +19,7 @@ import json
 import random
 import types
 import typing
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
@@ -31,7 +33,12 @@ __all__ = [
     "SaveFileError",
     "SAVE_FORMAT",
     "SAVE_VERSION",
+    "MAX_ACTIONS",
+    "MAX_SEED",
     "action_from_json",
+    "actions_from_json",
+    "check_types",
+    "parse_save_text",
     "play_out",
     "action_to_json",
     "rng_for",
@@ -39,6 +46,15 @@ __all__ = [
 
 SAVE_FORMAT = "playbook-game"
 SAVE_VERSION = 1
+
+# Limits a save file must keep before it is even replayed: a file past them is refused at once,
+# so a hand-made file cannot tie up a kernel or its memory. Real games stay far below them.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_ACTIONS = 20_000
+#: JSON nesting: a save file needs about five levels.
+MAX_DEPTH = 16
+#: digits in any number (seeds fit 19).
+MAX_DIGITS = 20
 
 
 class RuleError(ValueError):
@@ -109,11 +125,15 @@ class GameRules:
     scores: Callable[[Any], tuple[int, ...]]
     standings: Callable[[Any], list[tuple[int, int, int]]]
     legal_actions: Callable[..., list[Action]] | None = None
+    #: whether a chance outcome may be entered by hand now (dice rolled at the table).
+    by_hand: Callable[[Any, Action], bool] | None = None
 
     @classmethod
     def of(cls, names: Mapping[str, Any], slug: str, title: str) -> GameRules:
         functions = ("initial", "check", "play", "chance", "hides", "view_for", "scores", "standings")
-        return cls(slug, title, names["Setup"], names["ACTIONS"], *(names[f] for f in functions), names.get("legal_actions"))
+        found = {f: names[f] for f in functions}
+        found["check"] = _typed_check(names["check"], names["ACTIONS"])
+        return cls(slug, title, names["Setup"], names["ACTIONS"], **found, legal_actions=names.get("legal_actions"), by_hand=names.get("by_hand"))
 
     def setup_from_json(self, data: Any) -> Any:
         return setup_from_json(self.setup, data)
@@ -125,6 +145,29 @@ class GameRules:
     @staticmethod
     def over(state: Any) -> bool:
         return bool(state.over)
+
+
+def _typed_check(check: Callable[[Any, Action], None], kinds: Sequence[type[Action]]) -> Callable[[Any, Action], None]:
+    """`check` that first refuses an action of another game or with a field of the wrong type
+    (a Python caller's `units=1.5`), so every refusal is a `RuleError`, never a `TypeError`."""
+    known = tuple(kinds)
+
+    def checked(state: Any, action: Action) -> None:
+        if not isinstance(action, known):
+            raise RuleError("action", f"{type(action).__name__} is not an action of this game", action if isinstance(action, Action) else None)
+        check_types(action)
+        check(state, action)
+
+    checked.__doc__ = check.__doc__
+    return checked
+
+
+def check_types(action: Action) -> None:
+    """Raise `RuleError` when a field of `action` does not have its annotated type."""
+    try:
+        _build(type(action), {f.name: _plain(getattr(action, f.name)) for f in dataclasses.fields(action)}, action.kind)
+    except SaveFileError as exc:
+        raise RuleError("types", str(exc), action) from None
 
 
 def rng_for(seed: int, step: int) -> random.Random:
@@ -251,9 +294,70 @@ def setup_from_json(cls: type[Setup], data: Any, where: str = "setup") -> Setup:
     return _build(cls, data, where)
 
 
+def actions_from_json(rules: GameRules, items: Sequence[Any]) -> tuple[list[Action], set[int]]:
+    """Parse a record's actions, and the indices of those marked as entered by hand."""
+    actions, marks = [], set()
+    for index, item in enumerate(items):
+        where = f"action {index + 1}"
+        if isinstance(item, dict) and "by_hand" in item:
+            item = dict(item)
+            if item.pop("by_hand") is not True:
+                raise SaveFileError(f"{where}: by_hand must be true when present")
+            marks.add(index)
+        actions.append(action_from_json(rules.actions, item, where))
+    return actions, marks
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in parsed JSON (iterative: no recursion to exhaust)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _json_number(text: str) -> int | float:
+    digits = sum(ch.isdigit() for ch in text)
+    if digits > MAX_DIGITS:
+        raise SaveFileError(f"a number in the file has {digits} digits; a save file's numbers have at most {MAX_DIGITS}")
+    return float(text) if any(ch in text for ch in ".eE") else int(text)
+
+
+def _json_constant(name: str) -> Any:
+    raise SaveFileError(f"the file holds {name}, which is not a number a save file uses")
+
+
+def parse_save_text(text: str | bytes) -> Any:
+    """The JSON of a save file, refusing at once anything past the limits a real game keeps:
+    its size, its nesting, the digits in its numbers. Every failure is a `SaveFileError`."""
+    size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
+    if size > MAX_FILE_BYTES:
+        raise SaveFileError(f"this file is {size // 1024} KiB; a save file is at most {MAX_FILE_BYTES // (1024 * 1024)} MiB")
+    try:
+        data = json.loads(text, parse_int=_json_number, parse_float=_json_number, parse_constant=_json_constant)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SaveFileError(f"damaged or truncated save file: not valid JSON ({exc})") from None
+    except RecursionError:
+        raise SaveFileError(f"the file's lists nest too deeply (a save file nests at most {MAX_DEPTH} levels)") from None
+    if _depth(data) > MAX_DEPTH:
+        raise SaveFileError(f"the file's lists nest too deeply (a save file nests at most {MAX_DEPTH} levels)")
+    return data
+
+
 def _digest(body: Mapping[str, Any]) -> str:
     canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+#: Recent states a game keeps for undo; undoing further back replays the record instead, so a
+#: long game costs memory for its log, not for every state it passed through.
+UNDO_STATES = 64
+#: Seeds are whole numbers that fit a database's signed 64-bit integer.
+MAX_SEED = 2**63 - 1
 
 
 @dataclass
@@ -263,6 +367,11 @@ class Game(Generic[Setup, S]):
     `state` is always the result of replaying `actions` from `rules.initial(setup)`.
     Chance outcomes the state waits for are drawn at once from the seeded generator and
     appended to the log, unless `auto_chance` is off (tests that force a roll).
+
+    A chance outcome can also be entered by hand where the game allows it (dice rolled at the
+    table): its index is in `by_hand` and the save file marks it. With `verify` on (save files
+    and the table store), every other replayed chance outcome must be exactly what the seed
+    gives at its step, so an edited draw or roll is refused, naming the step.
     """
 
     rules: GameRules
@@ -270,20 +379,37 @@ class Game(Generic[Setup, S]):
     seed: int
     actions: list[Action] = field(default_factory=list)
     auto_chance: bool = True
+    #: indices into `actions` of chance outcomes entered by hand instead of drawn from the seed.
+    by_hand: set[int] = field(default_factory=set)
+    #: check replayed chance outcomes against the seed (records from outside this process).
+    verify: bool = False
+    #: recent states kept for undo; None keeps every state (tests that inspect each step).
+    keep: int | None = UNDO_STATES
     state: S = field(init=False)
-    _history: list[S] = field(init=False, repr=False)
+    _recent: deque[S] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        pending = list(self.actions)
-        self.actions = []
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
+            # The value itself is left out: a 5000-digit number cannot even be printed.
+            raise RuleError("seed", f"the seed must be a whole number from 0 to {MAX_SEED}")
+        pending, marks = list(self.actions), set(self.by_hand)
+        self.actions, self.by_hand = [], set()
         self.state = self.rules.initial(self.setup)
-        self._history = [self.state]
-        for index, action in enumerate(pending):
-            try:
-                self._step(action)
-            except RuleError as exc:
-                raise RuleError(exc.rule, f"action {index + 1} ({action.kind}): {exc.message}", action) from None
+        self._recent = deque([self.state], maxlen=None if self.keep is None else self.keep + 1)
+        self.extend(pending, marks)
         self._roll()
+
+    @property
+    def states(self) -> tuple[S, ...]:
+        """The states kept, oldest first, ending with `state` (all of them when `keep` is None)."""
+        return tuple(self._recent)
+
+    def copy(self) -> Game[Setup, S]:
+        """An independent game at the same point (states are immutable and shared)."""
+        twin = copy.copy(self)  # no __init__: nothing is replayed
+        twin.actions, twin.by_hand = list(self.actions), set(self.by_hand)
+        twin._recent = deque(self._recent, maxlen=self._recent.maxlen)
+        return twin
 
     # -- playing ---------------------------------------------------------------------
     def check(self, action: Action) -> None:
@@ -297,16 +423,64 @@ class Game(Generic[Setup, S]):
         return True
 
     def apply(self, action: Action) -> S:
-        """Check and apply one action (then any chance it leads to); raise `RuleError` if refused."""
-        self._step(action)
+        """Check and apply one action (then any chance it leads to); raise `RuleError` if refused.
+
+        A chance outcome passed in is taken as entered by hand, which the game must allow
+        (`GameRules.by_hand`); with `auto_chance` off (a test forcing a roll) it is simply applied.
+        """
+        hand = False
+        if isinstance(action, Action) and action.chance:
+            hand = self._allows_by_hand(action)
+            if not hand and self.auto_chance:
+                raise RuleError("chance", f"the {action.kind} comes from the playbook's dice (the seed), not from a player", action)
+        self._step(action, hand)
         self._roll()
         return self.state
 
-    def _step(self, action: Action) -> None:
+    def extend(self, actions: Sequence[Action], by_hand: Iterable[int] = ()) -> S:
+        """Replay recorded actions (chance outcomes included, nothing rolled); `by_hand` holds
+        the indices, counted in the whole log, of outcomes marked as entered by hand."""
+        marks = set(by_hand)
+        start = len(self.actions)
+        for offset, action in enumerate(actions):
+            index = start + offset
+            try:
+                if not action.chance and index in marks:
+                    raise RuleError("by hand", f"a {action.kind} is not a chance outcome")
+                hand = action.chance and self._outcome_by_hand(action, index in marks)
+                self._step(action, hand)
+            except RuleError as exc:
+                raise RuleError(exc.rule, f"action {index + 1} ({action.kind}): {exc.message}", action) from None
+        return self.state
+
+    def _allows_by_hand(self, action: Action) -> bool:
+        return self.rules.by_hand is not None and bool(self.rules.by_hand(self.state, action))
+
+    def _outcome_by_hand(self, action: Action, marked: bool) -> bool:
+        """Whether a replayed chance outcome was entered by hand; refuse a forged one.
+
+        Where the game has the table roll (`GameRules.by_hand`), the outcome is the table's.
+        Anywhere else a mark is refused, and with `verify` the outcome must be the seed's.
+        """
+        if self._allows_by_hand(action):
+            return True
+        if marked:
+            raise RuleError("by hand", f"this {action.kind} cannot be entered by hand in this game")
+        if self.verify:
+            expected = self.rules.chance(self.state, rng_for(self.seed, len(self.actions)))
+            if expected is None:
+                raise RuleError("forged", f"no {action.kind} is due at this step: the record was edited")
+            if expected != action:
+                raise RuleError("forged", f"the {action.kind} is not what the seed gives at this step: the record was edited")
+        return False
+
+    def _step(self, action: Action, hand: bool = False) -> None:
         self.rules.check(self.state, action)
         self.state = self.rules.play(self.state, action)
+        if hand:
+            self.by_hand.add(len(self.actions))
         self.actions.append(action)
-        self._history.append(self.state)
+        self._recent.append(self.state)
 
     def _roll(self) -> None:
         if not self.auto_chance:
@@ -315,6 +489,15 @@ class Game(Generic[Setup, S]):
             self._step(outcome)
 
     # -- undo ------------------------------------------------------------------------
+    def _before_last(self) -> S:
+        """The state before the last action: kept, or replayed when undo went past what was kept."""
+        if len(self._recent) >= 2:
+            return self._recent[-2]
+        state = self.rules.initial(self.setup)
+        for action in self.actions[:-1]:
+            state = self.rules.play(state, action)
+        return state
+
     def undo_blocker(self) -> str | None:
         """Why the last action cannot be undone, or None when it can."""
         if not self.actions:
@@ -322,7 +505,7 @@ class Game(Generic[Setup, S]):
         last = self.actions[-1]
         if last.chance:
             return "the last action was a chance outcome"
-        if self.rules.hides(self._history[-2], last):
+        if self.rules.hides(self._before_last(), last):
             return "the last action revealed hidden information"
         return None
 
@@ -331,19 +514,29 @@ class Game(Generic[Setup, S]):
         reason = self.undo_blocker()
         if reason is not None:
             raise RuleError("undo", f"cannot undo: {reason}")
-        self._history.pop()
-        self.state = self._history[-1]
+        before = self._before_last()
+        self._recent.pop()
+        if not self._recent:
+            self._recent.append(before)
+        self.state = before
+        self.by_hand.discard(len(self.actions) - 1)
         return self.actions.pop()
 
     # -- the save file ----------------------------------------------------------------
     def to_record(self) -> dict[str, Any]:
+        actions = []
+        for index, action in enumerate(self.actions):
+            data = action_to_json(action)
+            if index in self.by_hand:
+                data["by_hand"] = True
+            actions.append(data)
         body = {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "game": self.rules.slug,
             "setup": _plain(self.setup),
             "seed": self.seed,
-            "actions": [action_to_json(a) for a in self.actions],
+            "actions": actions,
         }
         return {**body, "digest": _digest(body)}
 
@@ -352,7 +545,12 @@ class Game(Generic[Setup, S]):
 
     @classmethod
     def from_record(cls, rules_by_slug: Mapping[str, GameRules], data: Any) -> Game[Any, Any]:
-        """Rebuild a game from a parsed save file, checking every action again."""
+        """Rebuild a game from a parsed save file, checking every action again.
+
+        The digest only tells a damaged file from a whole one (anyone can recompute it); what
+        stops a forged file is the replay: every move must be legal and every chance outcome
+        the seed's own, or marked as entered by hand where the game allows that.
+        """
         if not isinstance(data, dict):
             raise SaveFileError("not a playbook save file: expected a JSON object")
         if data.get("format") != SAVE_FORMAT:
@@ -371,26 +569,24 @@ class Game(Generic[Setup, S]):
         body = {k: v for k, v in data.items() if k != "digest"}
         if data["digest"] != _digest(body):
             raise SaveFileError("this save file was changed after it was saved (its checksum does not match)")
-        rules = rules_by_slug.get(data["game"])
+        rules = rules_by_slug.get(data["game"]) if isinstance(data["game"], str) else None
         if rules is None:
-            raise SaveFileError(f"unknown game {data['game']!r}")
+            raise SaveFileError(f"unknown game {str(data['game'])[:40]!r}")
         seed = _coerce(int, data["seed"], "seed")
         if not isinstance(data["actions"], list):
             raise SaveFileError("damaged save file: 'actions' is not a list")
+        if len(data["actions"]) > MAX_ACTIONS:
+            raise SaveFileError(f"this save file holds {len(data['actions'])} moves; a game has at most {MAX_ACTIONS}")
         setup = rules.setup_from_json(data["setup"])
-        actions = [action_from_json(rules.actions, a, f"action {i + 1}") for i, a in enumerate(data["actions"])]
+        actions, marks = actions_from_json(rules, data["actions"])
         try:
-            return cls(rules, setup, seed, actions)
+            return cls(rules, setup, seed, actions, by_hand=marks, verify=True)
         except RuleError as exc:
             raise SaveFileError(f"the save file's moves do not replay: {exc}") from None
 
     @classmethod
     def from_json(cls, rules_by_slug: Mapping[str, GameRules], text: str | bytes) -> Game[Any, Any]:
-        try:
-            data = json.loads(text)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise SaveFileError(f"damaged or truncated save file: not valid JSON ({exc})") from None
-        return cls.from_record(rules_by_slug, data)
+        return cls.from_record(rules_by_slug, parse_save_text(text))
 
 
 Bot = Callable[[Any, int, random.Random], Action]

@@ -217,6 +217,8 @@ class Setup:
     start_stones: int = 7
     #: the story the table retells ("Goldilocks and the Three Bears"), for headers and print.
     story: str = ""
+    #: the table rolls its own 2d6 (and seed re-rolls) and enters them, instead of the playbook.
+    table_dice: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", check_names(self.names, 3, 10))
@@ -1525,11 +1527,18 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
 
 
 def chance(state: State, rng: random.Random) -> Action | None:
+    if state.setup.table_dice:
+        return None  # the table rolls: the game waits for the dice to be entered (`by_hand`)
     if state.phase == "roll":
         return Roll(dice=(rng.randint(1, 6), rng.randint(1, 6)))
     if state.phase == "rerolling" and state.attempt is not None and state.attempt.rerolling is not None:
         return Rerolled(die=state.attempt.rerolling, value=rng.randint(1, 6))
     return None
+
+
+def by_hand(state: State, action: Action) -> bool:
+    """With table dice, the 2d6 and the seed re-rolls are rolled at the table and entered."""
+    return state.setup.table_dice and isinstance(action, (Roll, Rerolled))
 
 
 def hides(state: State, action: Action) -> bool:
@@ -2139,7 +2148,8 @@ _GOLDILOCKS_STONES = {
 
 
 def _goldilocks_script() -> _Script:
-    script = _Script(Setup(names=GOLDILOCKS))
+    # The text's dice were rolled at the table: its example is a table-dice game.
+    script = _Script(Setup(names=GOLDILOCKS, table_dice=True))
     for seat in (MD, VEG, GE):
         script.do(Place(seat=seat, place=_GOLDILOCKS_STONES[seat]))
     for seat, branch, text, holder, narration in _SETTING:

@@ -49,6 +49,8 @@ PROFIT_FIRST = 10
 WEALTH_PER_VP = 30
 FINAL_BASE, FINAL_STEP = 26, 3
 FLOOD_PENALTY = 2
+#: offers one household may make to another in a year (a bargain, not an endless stream).
+OFFERS_PER_PARTNER = 5
 
 
 # -- the schedules, as plain functions ------------------------------------------------------
@@ -105,6 +107,8 @@ class Setup:
     misfortune: tuple[int, int, int, int, int, int] = (2, 1, 0, 0, 0, 0)
     #: the facilitator sets each year's misfortune instead of rolling it.
     misfortune_by_hand: bool = False
+    #: the table rolls its own dice (misfortune, flood, end roll) and the facilitator enters them.
+    table_dice: bool = False
     dyke_start: int = 3
     #: a flooded household stays Flooded after a dry year.
     sticky_flood: bool = False
@@ -544,6 +548,10 @@ def _seat(state: State, seat: int | None, what: str = "household") -> int:
     return seat
 
 
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _plan_units(plan: Sequence[Assignment]) -> int:
     return sum(a.units for a in plan)
 
@@ -560,12 +568,13 @@ def check(state: State, action: Action) -> None:
         return
     if isinstance(action, Misfortune):
         _require(state.phase == "misfortune" and not state.setup.misfortune_by_hand, "turn order", "misfortune is not rolled now")
-        _require(len(action.rolls) == state.n and all(1 <= r <= 6 for r in action.rolls), "misfortune", "one d6 per household")
+        _require(isinstance(action.rolls, tuple), "misfortune", "one d6 per household")
+        _require(len(action.rolls) == state.n and all(_whole(r) and 1 <= r <= 6 for r in action.rolls), "misfortune", "one d6 (a whole number 1-6) per household")
         return
     if isinstance(action, SetMisfortune):
         _require(state.phase == "misfortune", "turn order", "misfortune is set at the start of a year")
         _require(len(action.losses) == state.n, "misfortune", "one loss per household")
-        _require(all(0 <= x <= state.setup.capacity for x in action.losses), "misfortune", f"a loss is 0-{state.setup.capacity} units")
+        _require(all(_whole(x) and 0 <= x <= state.setup.capacity for x in action.losses), "misfortune", f"a loss is a whole number of units, 0-{state.setup.capacity}")
         return
     if isinstance(action, Contribute):
         seat = _seat(state, action.seat)
@@ -584,6 +593,8 @@ def check(state: State, action: Action) -> None:
         _require(isinstance(action.wealth, int) and action.wealth >= 0, "deal", "the price is zero or more Wealth")
         _require(action.wealth <= state.households[seat].wealth, "buyer's wealth", f"{state.names[seat]} has only {state.households[seat].wealth} Wealth")
         _require(state.plans[partner] is None, "deal", f"{state.names[partner]} has already allocated this year")
+        made = sum(1 for d in state.deals if d.buyer == seat and d.seller == partner)
+        _require(made < OFFERS_PER_PARTNER, "deal", f"{state.names[seat]} has made {OFFERS_PER_PARTNER} offers to {state.names[partner]} this year, the most a year allows")
         _require(action.units <= state.free_units(partner), "seller's capacity", f"{state.names[partner]} has only {state.free_units(partner)} free units")
         return
     if isinstance(action, (Accept, Decline)):
@@ -617,11 +628,11 @@ def check(state: State, action: Action) -> None:
         return
     if isinstance(action, Flood):
         _require(state.phase == "flood", "turn order", "the flood comes after the harvest")
-        _require(1 <= action.strength <= 6, "flood", "flood strength is a d6")
+        _require(_whole(action.strength) and 1 <= action.strength <= 6, "flood", "flood strength is a d6 (a whole number 1-6)")
         return
     if isinstance(action, EndRoll):
         _require(state.phase == "end", "turn order", "the end roll comes after the year")
-        _require(1 <= action.die <= 6, "end", "the end roll is a d6")
+        _require(_whole(action.die) and 1 <= action.die <= 6, "end", "the end roll is a d6 (a whole number 1-6)")
         return
     raise RuleError("action", f"Leerdam has no action {type(action).__name__}")
 
@@ -710,6 +721,8 @@ def play(state: State, action: Action) -> State:
 
 
 def chance(state: State, rng: random.Random) -> Action | None:
+    if state.setup.table_dice:
+        return None  # the facilitator enters what the table rolled (`by_hand`)
     if state.phase == "misfortune" and not state.setup.misfortune_by_hand:
         return Misfortune(rolls=tuple(rng.randint(1, 6) for _ in range(state.n)))
     if state.phase == "flood":
@@ -717,6 +730,11 @@ def chance(state: State, rng: random.Random) -> Action | None:
     if state.phase == "end":
         return EndRoll(die=rng.randint(1, 6))
     return None
+
+
+def by_hand(state: State, action: Action) -> bool:
+    """With table dice, the facilitator enters the misfortune, flood and end-roll dice."""
+    return state.setup.table_dice and isinstance(action, (Misfortune, Flood, EndRoll))
 
 
 def hides(state: State, action: Action) -> bool:

@@ -56,6 +56,8 @@ def test_a_round_then_a_reload_resumes_the_table(voila: VoilaFactory, page: Page
             click(page, ".pb-pay-confirm")
         click(page, ".pb-hide")
     expect(page.locator(f"{ROOT} .pb-round")).to_contain_text("Round 2")
+    # The header and the log are separate widgets: wait for the log's own update too.
+    expect(page.locator(f"{ROOT} .pb-log:not(.pb-private-log)")).to_contain_text("Round 2 begins")
     log_before = page.locator(f"{ROOT} .pb-log:not(.pb-private-log)").inner_text()
 
     page.reload()

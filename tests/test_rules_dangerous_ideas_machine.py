@@ -53,9 +53,9 @@ ANY_ACTION = st.one_of(
 
 def ledger(game: Game) -> list[int]:
     """Stones each seat should hold: gains minus own stones spent, read from the record."""
-    state0 = game._history[0]
+    state0 = game.states[0]
     held = [0] * state0.n
-    for action, before in zip(game.actions, game._history[:-1]):
+    for action, before in zip(game.actions, game.states[:-1]):
         seat = action.seat
         if isinstance(action, di.Place):
             held[seat] += len(action.place)
@@ -88,7 +88,7 @@ class DangerousIdeasMachine(RuleBasedStateMachine):
     )
     def start(self, players: int, seed: int, chapters: int | None, seeds: int, prelude: int, opener: str) -> None:
         names = tuple(f"P{i}" for i in range(players))
-        self.game = Game(di.RULES, di.Setup(names=names, chapters=chapters, seeds=seeds), seed)
+        self.game = Game(di.RULES, di.Setup(names=names, chapters=chapters, seeds=seeds), seed, keep=None)
         # Bots play the opening so the machine spends its steps in the chapters.
         rng = rng_for(seed, -1)
         for _ in range(prelude):

@@ -32,7 +32,8 @@ class LeerdamMachine(RuleBasedStateMachine):
     @initialize(households=st.integers(4, 7), seed=st.integers(0, 2**32), sticky=st.booleans(), end_from=st.integers(1, 4))
     def start(self, households: int, seed: int, sticky: bool, end_from: int) -> None:
         names = tuple(f"H{i}" for i in range(households))
-        self.game = new_game("leerdam", ld.Setup(names=names, sticky_flood=sticky, end_check_from=end_from), seed)
+        # every state kept, to check each step
+        self.game = Game(ld.RULES, ld.Setup(names=names, sticky_flood=sticky, end_check_from=end_from), seed, keep=None)
 
     def _apply(self, action: ld.Action) -> None:
         before = self.game.state
@@ -44,7 +45,7 @@ class LeerdamMachine(RuleBasedStateMachine):
             return
         # VP moves only in the harvest, the flood year's end and the final scoring.
         prev = before
-        for done, state in zip(self.game.actions[start:], self.game._history[start + 1 :]):
+        for done, state in zip(self.game.actions[start:], self.game.states[start + 1 :]):
             if isinstance(done, NO_VP):
                 assert [h.vp for h in state.households] == [h.vp for h in prev.households], done
             if isinstance(done, (ld.Gift, ld.Accept)):

@@ -478,7 +478,8 @@ def test_a_failure_inside_the_rules_leaves_the_saved_table_as_it_was(store, monk
     def broken(state, action):
         raise IndexError("tuple index out of range")
 
-    monkeypatch.setattr(dash.game, "rules", dataclasses.replace(RULES, play=broken))
+    # The store decides every change with its own copy of the table: break that copy's rules.
+    monkeypatch.setattr(store._cache[dash.table_id].game, "rules", dataclasses.replace(RULES, play=broken))
     the(dash, "pb-gm-target").value = 0
     the(dash, "pb-hit-reduced").click()
     assert dash.status.kind == "refuse" and "rules engine failed on apply-hit" in dash.status.message

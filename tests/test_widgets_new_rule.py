@@ -14,7 +14,7 @@ import pytest
 
 from playbook.store import Store
 from rules import load_game
-from rules.new_rule import Draw, State, legal_payments
+from rules.new_rule import Draw, Pay, State, legal_payments
 from widgets.new_rule import NewRuleDashboard
 
 
@@ -266,13 +266,16 @@ def test_a_second_dashboard_resumes_the_same_table(store):
     assert second.game.actions == first.game.actions
     assert second.game.state == first.game.state
     assert second.bots == {3: "random"}
-    # The resumed page plays on; the first page is then stale and reloads instead of forking.
+    # The resumed page plays on. The first page is now behind, but another seat's payment is
+    # still legal on the latest table: it goes through, after the second page's move.
     paid = human_seat(second)
     play_one(second)
     other = next(s for s in first.game.state.waiting_for() if s not in first.bots and s != paid)
-    assert first.act(next(legal_payments(first.game.state, other, limit=1))) is False
-    assert "another page" in first.status.message
+    payment = next(legal_payments(first.game.state, other, limit=1))
+    assert first.act(payment) is True
+    second.refresh()
     assert first.game.actions == second.game.actions
+    assert [a.seat for a in first.game.actions if isinstance(a, Pay)][-2:] == [paid, other]
 
 
 def test_undo_takes_back_a_move_and_is_refused_after_chance(store):

@@ -34,7 +34,8 @@ from typing import Any, ClassVar
 import ipywidgets as widgets
 import traitlets
 
-from playbook.store import StaleTable, Store, TableInfo
+from playbook.bots import undo_plan
+from playbook.store import HandOver, Play, Refused, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game
 
 __all__ = [
@@ -553,6 +554,9 @@ class TableDashboard(widgets.VBox):
         self._keys: tuple[str | None, dict[str, str]] = (None, {})
         self.game: Game[Any, Any] | None = None
         self.table_id: str | None = None
+        #: the version of the table this page shows: every change it submits carries it.
+        self.version = 0
+        self._by_bot: tuple[bool, ...] = ()
         self.bots: dict[int, str] = {}
         self.style_html = widgets.HTML(STYLE)
         self.header = TableHeader()
@@ -586,9 +590,6 @@ class TableDashboard(widgets.VBox):
     def seat_curtain(self) -> PrivacyCurtain | None:
         """The game's privacy curtain; None (no hidden information) means no seat pages."""
         return None
-
-    def bot_action(self, state: Any, seat: int, name: str, rng: random.Random) -> Action:
-        return self.bot_strategies[name](state, seat, rng)
 
     def base_title(self, game: Game[Any, Any]) -> str:
         return f"{self.game_title}: {', '.join(getattr(game.setup, 'names', ()))}"
@@ -725,22 +726,26 @@ class TableDashboard(widgets.VBox):
 
     # -- live updates --------------------------------------------------------------------------
     def refresh(self) -> bool:
-        """Reload the open table if another page changed its log; True when it did.
+        """Reload the open table if another page changed it; True when it did.
 
-        A count of actions is enough to notice another page's move (an undo there followed at
-        once by a move makes the counts equal: this page's next move is then refused as stale
-        and reloads). Nothing is redrawn when nothing changed; when something did, the open
-        private panel keeps what its player had typed or chosen (`PrivacyCurtain.keep_typed`).
+        The table's version (one indexed read) tells whether anything changed. Nothing is
+        redrawn when nothing did; when something did, the open private panel keeps what its
+        player had typed or chosen (`PrivacyCurtain.keep_typed`).
         """
         if self.game is None or self.table_id is None:
             return False
-        if self.store.moves(self.table_id) == len(self.game.actions):
+        if self.store.version(self.table_id) == self.version:
             return False
         try:
-            self.game = self.store.open(self.table_id)
+            table = self.store.load(self.table_id)
         except (KeyError, SaveFileError, RuleError) as exc:
             self.status.refuse(f"Could not reload table {self.table_id}: {exc}")
             return False
+        self._adopt(table)
+        self._redraw_keeping_typed()
+        return True
+
+    def _redraw_keeping_typed(self) -> None:
         curtain = self.seat_curtain()
         if curtain is not None:
             curtain.keep_typed = True  # someone else moved: keep this player's half-filled form
@@ -749,7 +754,6 @@ class TableDashboard(widgets.VBox):
         finally:
             if curtain is not None:
                 curtain.keep_typed = False
-        return True
 
     def _start_polling(self) -> None:
         """Poll the store from the kernel's event loop; outside a kernel (tests) do nothing."""
@@ -784,23 +788,24 @@ class TableDashboard(widgets.VBox):
         """Save `game` as a new table, with a secret key per seat for seat links, and open it."""
         if self.refused_on_seat_page("start a new table"):
             return
-        bots = dict(bots or {})
-        table_id = self.store.create(game, self.base_title(game), {**bots_meta(bots), "seat_keys": seat_keys(game)})
-        self._open(game, table_id, bots, f"New table {table_id} saved: a refresh or another page can resume it.")
+        try:
+            table_id = self.store.create(game, self.base_title(game), {**bots_meta(dict(bots or {})), "seat_keys": seat_keys(game)})
+            table = self.store.load(table_id)
+        except RuleError as exc:
+            self.status.refuse(f"Cannot start: {exc.message}.")
+            return
+        self._open(table, f"New table {table_id} saved: a refresh or another page can resume it.")
 
     def resume(self, table_id: str) -> None:
         """Replay a stored table and open it."""
         try:
-            game = self.store.open(table_id)
+            table = self.store.load(table_id)
+            if not table.meta.get("seat_keys"):  # a table saved before seat links: give it keys now
+                table = self.store.set_meta(table_id, {"seat_keys": seat_keys(table.game)}, table.version)
         except (KeyError, SaveFileError, RuleError) as exc:
             self.status.refuse(f"Cannot open table {table_id}: {exc}")
             return
-        meta = self.store.info(table_id).meta
-        if not meta.get("seat_keys"):  # a table saved before seat links: give it keys now
-            meta["seat_keys"] = seat_keys(game)
-            self.store.set_meta(table_id, meta)
-        bots = bots_from_meta(meta, self.bot_strategies)
-        self._open(game, table_id, bots, f"Resumed table {table_id} after {len(game.actions)} moves.")
+        self._open(table, f"Resumed table {table_id} after {len(table.game.actions)} moves.")
 
     def load_file(self, data: bytes, name: str = "") -> None:
         """Open an uploaded save file as a new table; a bad file changes nothing."""
@@ -812,113 +817,91 @@ class TableDashboard(widgets.VBox):
         except (SaveFileError, RuleError) as exc:
             self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
             return
+        except Exception as exc:  # noqa: BLE001 - no file, however made, may break the page
+            self.status.refuse(f"Could not load {label} ({type(exc).__name__}). Nothing was changed.")
+            return
         if game.rules.slug != self.slug:
             self.status.refuse(f"Could not load {label}: it is a {game.rules.slug} game, not {self.slug}. Nothing was changed.")
             return
-        table_id = self.store.create(game, self.base_title(game), {"seat_keys": seat_keys(game)})
-        self._open(game, table_id, {}, f"Loaded {label} as table {table_id} ({len(game.actions)} moves); every seat is played by hand.")
+        try:
+            table_id = self.store.create(game, self.base_title(game), {"seat_keys": seat_keys(game)})
+            table = self.store.load(table_id)
+        except (RuleError, KeyError) as exc:
+            self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
+            return
+        self._open(table, f"Loaded {label} as table {table_id} ({len(game.actions)} moves); every seat is played by hand.")
 
-    def _open(self, game: Game[Any, Any], table_id: str, bots: dict[int, str], message: str) -> None:
-        self.game, self.table_id, self.bots = game, table_id, bots
+    def _adopt(self, table: Table) -> None:
+        """Show `table` from now on: its game, version and bot seats."""
+        self.game, self.table_id, self.version = table.game, table.id, table.version
+        self.bots, self._by_bot = table.bots, table.by_bot
+
+    def _open(self, table: Table, message: str) -> None:
+        self._adopt(table)
         self.status.ok(message)
         self.on_open()
-        self._run_bots()
-        self._save()
         self.redraw()
         self._start_polling()
 
     def on_open(self) -> None:
         """Called when a table opens (close the previous table's private views...)."""
 
-    # -- playing -------------------------------------------------------------------------------
-    def act(self, action: Action) -> bool:
-        """Apply one action, let the bots move, save, redraw; False when refused or stale.
-
-        A refusal only sets the status line; a stale table is reloaded from the store.
-        """
-        if self.game is None:
-            self.status.refuse("No table is open.")
-            return False
-        try:
-            self.game.apply(action)
-        except RuleError as exc:
-            self.status.refuse(exc.message)
-            return False
-        except Exception as exc:  # noqa: BLE001 - a bug in a rules model must not lose the table
-            if self.table_id is None:
-                raise
-            self.game = self.store.open(self.table_id)
-            self.redraw()
-            self.status.refuse(
-                f"The rules engine failed on {action.kind} ({type(exc).__name__}: {exc}); "
-                "the table was reopened at its last saved move."
-            )
-            return False
-        self.status.clear()
-        self._run_bots()
-        saved = self._save()
-        self.redraw()
-        return saved
+    # -- playing: every change goes through the store's one write path ----------------------------
+    def act(self, action: Action, release_bots: bool = False) -> bool:
+        """Submit one action (the store applies it to the latest state, then lets the bots
+        move); redraw. False when refused: the status line says why and nothing changed."""
+        return self._submit(Play(action, release_bots)) is not None
 
     def undo(self) -> None:
-        """Take back the last move made here, with the bot moves that followed it."""
+        """Take back the last move made (with the bot moves that followed it)."""
         if self.refused_on_seat_page("undo"):
             return
-        if self.game is None:
+        before = self.game
+        if self._submit(Undo()) is not None and before is not None:
+            undone = before.actions[len(self.game.actions) if self.game else 0 :]
+            person = next((a for a in undone if a.seat not in self.bots), undone[0]) if undone else None
+            if person is not None:
+                self.status.ok(f"Undid {self.seat_name(person.seat)}'s {person.kind}.")
+
+    def hand_over(self, seat: int, bot: str | None) -> bool:
+        """Hand `seat` to a bot (`bot` a strategy name) or back to a person (None)."""
+        if self.refused_on_seat_page("hand a seat over"):
+            return False
+        outcome = self._submit(HandOver(seat, bot))
+        if outcome is None:
+            return False
+        self.status.ok(f"{self.seat_name(seat)} is played by " + (f"the bot {bot}." if bot else "a person again."))
+        return True
+
+    def _submit(self, change: Any) -> Any:
+        if self.game is None or self.table_id is None:
             self.status.refuse("No table is open.")
-            return
-        steps, reason = self._undo_plan()
-        if reason is not None:
-            self.status.refuse(f"Cannot undo: {reason}.")
-            return
-        undone = [self.game.undo() for _ in range(steps)]
-        self.status.ok(f"Undid {self.seat_name(undone[-1].seat)}'s {undone[-1].kind}.")
-        self._save()
-        self.redraw()
+            return None
+        try:
+            outcome = self.store.submit(self.table_id, change, self.version)
+        except Refused as exc:
+            if exc.table is not None and exc.table.version != self.version:
+                self._adopt(exc.table)  # the page was behind: show the table as it is now
+                self._redraw_keeping_typed()
+            self.status.refuse(exc.message)
+            return None
+        except KeyError:
+            self.status.refuse(f"Table {self.table_id} is no longer saved here (deleted?): nothing was changed.")
+            return None
+        except Exception as exc:  # noqa: BLE001 - a bug in a rules model must not lose the table
+            what = change.action.kind if isinstance(change, Play) else change.kind
+            self.status.refuse(f"The rules engine failed on {what} ({type(exc).__name__}: {exc}); nothing was saved and the table is as it was.")
+            return None
+        self._adopt(outcome.table)
+        if outcome.note:
+            self.status.refuse(f"A bot stopped: {outcome.note}.")
+        else:
+            self.status.clear()
+        self._redraw_keeping_typed() if outcome.behind else self.redraw()
+        return outcome
 
     def _undo_plan(self) -> tuple[int, str | None]:
-        """How many actions one Undo takes back (bot moves and the human one before), or why none."""
-        game = self.game
-        if game is None:
+        """How many actions one Undo takes back (bot moves and the person's before), or why none."""
+        if self.game is None:
             return 0, "no table is open"
-        if not game.actions or game.actions[-1].seat not in self.bots:
-            reason = game.undo_blocker()
-            return (0, reason) if reason else (1, None)
-        # Bots moved last: try it on a replayed copy, since undo has no dry run.
-        trial = Game(game.rules, game.setup, game.seed, list(game.actions))
-        steps = 0
-        while (reason := trial.undo_blocker()) is None:
-            steps += 1
-            if trial.undo().seat not in self.bots:
-                return steps, None
-        return 0, reason
-
-    def _run_bots(self, limit: int = 10_000) -> None:
-        """Let bot seats move until the game waits for a human (or ends)."""
-        game = self.game
-        for _ in range(limit):
-            if game is None or not self.bots:
-                return
-            seat = next((s for s in self.waiting(game.state) if s in self.bots), None)
-            if seat is None:
-                return
-            # A generator per step, so a replayed table gets the same bot moves.
-            rng = random.Random(f"bot:{game.seed}:{len(game.actions)}")
-            action = self.bot_action(game.state, seat, self.bots[seat], rng)
-            try:
-                game.apply(action)
-            except RuleError as exc:
-                self.status.refuse(f"Bot {self.seat_name(seat)} made a refused move ({exc.message}); it waits for a human.")
-                return
-
-    def _save(self) -> bool:
-        """Write the log to the store; if another page moved first, take its log instead."""
-        if self.game is None or self.table_id is None:
-            return False
-        try:
-            self.store.sync(self.table_id, self.game)
-        except StaleTable as exc:
-            self.game = self.store.open(self.table_id)
-            self.status.refuse(f"{exc}. Reloaded the saved moves; your last move was not kept.")
-            return False
-        return True
+        return undo_plan(self.game, self._by_bot)

@@ -508,7 +508,6 @@ class LeerdamDashboard(TableDashboard):
             (widgets.HBox((widgets.HTML("<b>Facilitator:</b>&nbsp;"), self.advance_button), layout=widgets.Layout(align_items="center")), self.misfortune_box)
         ).add_class("pb-facilitator")
         self._plot_key: tuple[Any, ...] | None = None
-        self._release_bots = False
         #: the open household panel's own copy of a refusal (the status line may be off screen).
         self.panel_status = widgets.HTML().add_class("pb-panel-status")
         self.open_from_query()
@@ -541,7 +540,7 @@ class LeerdamDashboard(TableDashboard):
     def waiting(self, state: State) -> tuple[int, ...]:
         """Seats to move now: bots allocate after the humans (so they can be hired), but answer offers at once."""
         seats = state.waiting_for()
-        if state.phase != "allocate" or self._release_bots:
+        if state.phase != "allocate":
             return seats
         humans = tuple(s for s in seats if s not in self.bots)
         if not humans:
@@ -584,23 +583,7 @@ class LeerdamDashboard(TableDashboard):
         """Let the bots finish the year's step, then move a stalled year on (rules `Advance`)."""
         if self.refused_on_seat_page("advance the year"):
             return False
-        if self.game is None:
-            self.status.refuse("No table is open.")
-            return False
-        self._release_bots = True
-        try:
-            self._run_bots()
-        finally:
-            self._release_bots = False
-        if self.game.state.phase not in ("contribute", "allocate"):  # the bots finished it
-            self._save()
-            self.redraw()
-            return True
-        if not self.act(Advance(seat=None)):
-            self._save()
-            self.redraw()
-            return False
-        return True
+        return self.act(Advance(seat=None), release_bots=True)
 
     def _set_misfortune_clicked(self) -> None:
         if self.refused_on_seat_page("set the misfortune"):

@@ -1,0 +1,117 @@
+"""Processes that act on one stored table at once, for the store's race tests.
+
+Each worker opens its own `Store` (its own connections, its own cache), acts, and writes one
+JSON line per submission to its own file: what it asked, with which version, and whether the
+store took it (new version, rows written or undone) or refused it (rule, message). The test then
+checks every line against the database. Run under the "spawn" start method: nothing is shared
+but the database.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from playbook.store import Change, HandOver, Play, Refused, Store, Table, Undo
+from rules import leerdam as ld
+from rules import new_rule as nr
+from rules.core import action_to_json
+
+
+def _submit(store: Store, table_id: str, change: Change, seen: int, out: Any, who: str) -> Table | None:
+    line: dict[str, Any] = {"who": who, "change": change.kind, "seen": seen}
+    if isinstance(change, Play):
+        line["action"] = action_to_json(change.action)
+    if isinstance(change, HandOver):
+        line["seat"], line["bot"] = change.seat, change.bot
+    try:
+        outcome = store.submit(table_id, change, seen)
+    except Refused as exc:
+        line.update(result="refused", rule=exc.rule, message=exc.message)
+        out.write(json.dumps(line) + "\n")
+        out.flush()
+        return exc.table
+    line.update(result="ok", version=outcome.table.version, appended=list(outcome.appended), undone=list(outcome.undone), behind=outcome.behind)
+    out.write(json.dumps(line) + "\n")
+    out.flush()
+    return outcome.table
+
+
+def simultaneous(location: str, table_id: str, seat: int, barrier: Any, out_path: str) -> None:
+    """Two secret simultaneous choices at one moment, each sent with the version seen before it
+    (so all but the first are behind): a pledge and an allocation in Leerdam, a pick in New Rule."""
+    store = Store(location)
+    with Path(out_path).open("w") as out:
+        table = store.load(table_id)
+        state = table.game.state
+        if table.game.rules.slug == "leerdam":
+            barrier.wait()
+            after = _submit(store, table_id, Play(ld.Contribute(seat=seat, units=1)), table.version, out, f"seat {seat}")
+            barrier.wait()  # everyone has pledged: the reveal is in
+            table = store.load(table_id) if after is None else after
+            plan = (ld.Assignment(seat, "subsistence", 2),)
+            barrier.wait()
+            _submit(store, table_id, Play(ld.Allocate(seat=seat, plan=plan)), table.version, out, f"seat {seat}")
+        else:
+            colour = next(c for c in state.colours if state.count(seat, c))
+            barrier.wait()
+            _submit(store, table_id, Play(nr.Pick(seat=seat, colour=colour)), table.version, out, f"seat {seat}")
+    store.close()
+
+
+def racer(location: str, table_id: str, role: str, index: int, attempts: int, out_path: str) -> None:
+    """One of the race test's processes on a Leerdam table of 8 households.
+
+    "seat": plays household `index` (a fair bot's choice when the table waits for it, else now
+    and then a gift), half the time from a stale copy of the table. "undo": presses Undo.
+    "hand-over": hands households 6 and 7 to a bot and back, and plays them while they are people's.
+    """
+    store = Store(location)
+    rng = random.Random(f"racer:{role}:{index}")
+    fair = ld.BOTS["fair"]
+    seen: Table | None = None
+    with Path(out_path).open("w") as out:
+        done = 0
+        tries = 0
+        while done < attempts and tries < attempts * 40:
+            tries += 1
+            if seen is None or rng.random() < 0.5:
+                seen = store.load(table_id)
+            state = seen.game.state
+            change: Change | None = None
+            if role == "undo":
+                change = Undo()
+                time.sleep(rng.uniform(0.005, 0.03))
+            elif role == "hand-over":
+                seat = rng.choice((6, 7))
+                waiting = seat in state.waiting_for() and seat not in seen.bots
+                if waiting and rng.random() < 0.6:
+                    change = Play(fair(state, seat, rng))
+                else:
+                    change = HandOver(seat, None if seat in seen.bots else "fair")
+            else:
+                seat = index
+                if seat in state.waiting_for():
+                    change = Play(fair(state, seat, rng))
+                elif state.households[seat].wealth > 0 and rng.random() < 0.3:
+                    change = Play(ld.Gift(seat=seat, to=(seat + 1) % state.n, wealth=1))
+            if change is None:
+                time.sleep(0.005)
+                seen = None
+                continue
+            seen = _submit(store, table_id, change, seen.version, out, f"{role} {index}")
+            done += 1
+        while role == "hand-over" and tries < attempts * 80:
+            # Leave households 6 and 7 to bots, so the others' game goes on without this process.
+            tries += 1
+            seen = store.load(table_id)
+            human = [s for s in (6, 7) if s not in seen.bots]
+            if not human:
+                break
+            _submit(store, table_id, HandOver(human[0], "fair"), seen.version, out, f"{role} {index}")
+            done += 1
+        out.write(json.dumps({"who": f"{role} {index}", "submitted": done}) + "\n")
+    store.close()

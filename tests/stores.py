@@ -1,0 +1,51 @@
+"""Table stores for tests: a fresh SQLite file, or a fresh schema on the CI's PostgreSQL.
+
+`PLAYBOOK_TEST_POSTGRES` (set by `.ci/run`) is the server's URL. Each PostgreSQL store gets its
+own schema (dropped afterwards) through the URL's `search_path`, so tests, and the processes a
+race test starts, share one table store and never another test's.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import urllib.parse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.browser import in_ci
+
+__all__ = ["KINDS", "postgres_url", "store_location"]
+
+KINDS = ("sqlite", "postgresql")
+
+
+def postgres_url() -> str | None:
+    return os.environ.get("PLAYBOOK_TEST_POSTGRES") or None
+
+
+@contextmanager
+def store_location(kind: str, folder: Path) -> Iterator[str]:
+    """Where a fresh store of `kind` lives: a file under `folder`, or a PostgreSQL URL."""
+    if kind == "sqlite":
+        yield str(folder / "tables.sqlite3")
+        return
+    url = postgres_url()
+    if url is None:
+        if in_ci():
+            pytest.fail("PLAYBOOK_TEST_POSTGRES is not set: CI must run the store tests on PostgreSQL")
+        pytest.skip("no PostgreSQL server (set PLAYBOOK_TEST_POSTGRES to a postgresql:// URL)")
+    import psycopg
+
+    schema = f"test_{secrets.token_hex(6)}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    joiner = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{joiner}options={urllib.parse.quote(f'-csearch_path={schema}')}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")

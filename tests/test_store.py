@@ -1,0 +1,289 @@
+"""The table store's one write path, on SQLite and on a real PostgreSQL server.
+
+Every test runs against both (`tests/stores.py`); races use real processes (spawned, each with
+its own Store) and account for every submission against the database afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import threading
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from playbook.store import HandOver, Play, Refused, SetMeta, StaleTable, Store, Undo
+from rules import Game, leerdam as ld, new_game, new_rule as nr
+from rules.core import action_to_json
+from tests.store_workers import racer, simultaneous
+from tests.stores import KINDS, store_location
+
+pytestmark = pytest.mark.timeout(180)
+
+
+@pytest.fixture(params=KINDS)
+def location(request, tmp_path) -> str:
+    with store_location(request.param, tmp_path) as where:
+        yield where
+
+
+@pytest.fixture
+def store(location) -> Store:
+    opened = Store(location)
+    yield opened
+    opened.close()
+
+
+def leerdam_table(store: Store, households: int = 5, bots: dict[int, str] | None = None, **options) -> str:
+    names = tuple(f"House {i + 1}" for i in range(households))
+    game = new_game("leerdam", ld.Setup(names=names, **options), 11)
+    return store.create(game, meta={"bots": {str(s): b for s, b in (bots or {}).items()}})
+
+
+def pledge(store: Store, table_id: str, seat: int, units: int, seen: int):
+    return store.submit(table_id, Play(ld.Contribute(seat=seat, units=units)), seen)
+
+
+# -- one change at a time -------------------------------------------------------------------------
+
+
+def test_every_change_bumps_the_version_and_is_recorded(store):
+    table_id = leerdam_table(store)
+    assert store.version(table_id) == 1
+    outcome = pledge(store, table_id, 0, 1, seen=1)
+    assert outcome.table.version == 2 == store.version(table_id)
+    assert outcome.appended and not outcome.behind
+    assert [c["kind"] for c in store.changes(table_id)] == ["create", "play"]
+    assert store.changes(table_id)[1]["seats"] == [0]
+    again = Store(store.location).load(table_id)  # another process replays the same table
+    assert again.game.state == outcome.table.game.state and again.version == 2
+
+
+def test_a_page_that_is_behind_still_pledges_when_it_is_legal(store):
+    table_id = leerdam_table(store)
+    pledge(store, table_id, 0, 1, seen=1)
+    late = pledge(store, table_id, 1, 2, seen=1)  # this page never saw seat 0's pledge
+    assert late.behind and late.table.version == 3
+    assert late.table.game.state.pledges[:2] == (1, 2)
+
+
+def test_an_action_no_longer_legal_is_refused_with_the_reason_and_nothing_changes(store):
+    table_id = leerdam_table(store)
+    pledge(store, table_id, 0, 1, seen=1)
+    with pytest.raises(StaleTable, match="House 1's seat moved on another page"):
+        pledge(store, table_id, 0, 2, seen=1)  # a second device on the same seat, behind
+    with pytest.raises(Refused, match="already pledged") as refused:
+        pledge(store, table_id, 0, 2, seen=2)
+    assert refused.value.rule == "one pledge" and refused.value.table.version == 2
+    assert store.version(table_id) == 2 and len(store.changes(table_id)) == 2
+
+
+def test_table_actions_and_undo_need_an_up_to_date_page(store):
+    table_id = leerdam_table(store)
+    pledge(store, table_id, 0, 1, seen=1)
+    with pytest.raises(StaleTable, match="moved on"):
+        store.submit(table_id, Play(ld.Advance(seat=None)), seen=1)
+    with pytest.raises(StaleTable):
+        store.submit(table_id, Undo(), seen=1)
+    with pytest.raises(StaleTable):
+        store.submit(table_id, HandOver(2, "fair"), seen=1)
+    assert store.version(table_id) == 2
+
+
+def test_undo_takes_back_what_the_page_saw_and_keeps_it_in_the_history(store):
+    table_id = leerdam_table(store)
+    first = pledge(store, table_id, 0, 1, seen=1)
+    second = pledge(store, table_id, 1, 2, seen=2)
+    undone = store.submit(table_id, Undo(), seen=3)
+    assert undone.undone == second.appended and undone.table.version == 4
+    assert undone.table.game.state.pledges[:2] == (1, None)
+    history = {row["n"]: row for row in store.history(table_id)}
+    assert all(history[n]["undone"] == 4 for n in second.appended)
+    assert all(history[n]["undone"] is None for n in first.appended)
+    assert store.moves(table_id) == len(undone.table.game.actions)
+    # The same seat pledges again: a new row, the undone one stays undone.
+    again = pledge(store, table_id, 1, 3, seen=4)
+    assert set(again.appended).isdisjoint(second.appended)
+    assert store.load(table_id).game.state.pledges[:2] == (1, 3)
+
+
+def test_undo_goes_back_past_the_bot_moves_and_stops_at_a_reveal(store):
+    table_id = leerdam_table(store, 5, bots={3: "fair", 4: "free-rider"})
+    table = store.load(table_id)
+    assert table.game.state.pledges[3:] == (1, 0) and table.by_bot[-2:] == (True, True)  # at once
+    version = table.version
+    for seat in range(2):
+        version = pledge(store, table_id, seat, 1, version).table.version
+    last = pledge(store, table_id, 2, 1, version)  # the last pledge: the reveal
+    assert last.table.game.state.phase == "allocate"
+    with pytest.raises(Refused, match="revealed hidden information"):
+        store.submit(table_id, Undo(), last.table.version)
+    # An offer to a bot is answered at once; one Undo takes back the answer and the offer.
+    offer = store.submit(table_id, Play(ld.Offer(seat=0, partner=3, wealth=0, units=1)), last.table.version)
+    assert offer.table.by_bot[-2:] == (False, True) and offer.table.game.state.deals[0].status == "declined"
+    undone = store.submit(table_id, Undo(), offer.table.version)
+    assert undone.undone == offer.appended and undone.table.game.state.deals == ()
+
+
+def test_handing_a_seat_to_a_bot_lets_it_move_at_once_and_back(store):
+    table_id = leerdam_table(store)
+    outcome = store.submit(table_id, HandOver(4, "altruist"), seen=1)
+    assert outcome.table.bots == {4: "altruist"} and outcome.table.game.state.pledges[4] == 2
+    with pytest.raises(Refused, match="a bot plays this seat"):
+        pledge(store, table_id, 4, 1, outcome.table.version)
+    back = store.submit(table_id, HandOver(4, None), outcome.table.version)
+    assert back.table.bots == {}
+    with pytest.raises(Refused, match="unknown bot 'genius'"):
+        store.submit(table_id, HandOver(1, "genius"), back.table.version)
+    with pytest.raises(Refused, match="no seat 9"):
+        store.submit(table_id, HandOver(9, "fair"), back.table.version)
+
+
+def test_advance_lets_the_bots_allocate_first_then_moves_the_year_on(store):
+    table_id = leerdam_table(store, 5, bots={1: "fair", 2: "fair", 3: "fair", 4: "fair"})
+    table = pledge(store, table_id, 0, 1, seen=1).table
+    assert table.game.state.phase == "allocate" and table.game.state.plans[1:] == (None,) * 4  # they wait for the person
+    plan = (ld.Assignment(0, "subsistence", 2),)
+    table = store.submit(table_id, Play(ld.Allocate(seat=0, plan=plan)), table.version).table
+    # The bots allocated after the last person; the next year waits for pledges.
+    assert table.game.state.year == 2 and table.game.state.phase == "contribute"
+    table = pledge(store, table_id, 0, 1, table.version).table  # year 2: the person does not allocate
+    advanced = store.submit(table_id, Play(ld.Advance(seat=None), release_bots=True), table.version).table
+    year2 = [r for r in advanced.game.state.ledger if r.year == 2]
+    assert advanced.game.state.year == 3
+    assert (year2[0].subsistence, year2[0].profit) == (2, 0)  # the person's missing allocation: fed, rest idle
+    assert all(r.profit > 0 for r in year2[1:])  # the bots chose their own plans before the Advance
+
+
+def test_meta_changes_go_through_the_write_path(store):
+    table_id = leerdam_table(store)
+    table = store.submit(table_id, SetMeta({"seat_keys": {"0": "k"}}), seen=1).table
+    assert table.meta["seat_keys"] == {"0": "k"} and table.version == 2
+    with pytest.raises(Refused, match="HandOver"):
+        store.submit(table_id, SetMeta({"bots": {"1": "fair"}}), seen=2)
+
+
+def test_an_unknown_table_is_a_key_error(store):
+    with pytest.raises(KeyError):
+        store.submit("nope", Undo(), 1)
+    with pytest.raises(KeyError):
+        store.load("nope")
+
+
+# -- the change signal ----------------------------------------------------------------------------
+
+
+def test_wait_wakes_when_another_store_changes_the_table(store):
+    table_id = leerdam_table(store)
+    other = Store(store.location)
+
+    def move_soon() -> None:
+        time.sleep(0.3)
+        pledge(other, table_id, 0, 1, seen=1)
+
+    mover = threading.Thread(target=move_soon)
+    mover.start()
+    # A long timeout: the waiter returns the new version because it was woken, not timed out.
+    assert store.wait(table_id, seen=1, timeout=60) == 2
+    mover.join()
+    assert store.wait(table_id, seen=1, timeout=60) == 2  # already newer: at once
+    assert store.wait(table_id, seen=2, timeout=0.2) == 2  # nothing new: the timeout
+    other.close()
+
+
+# -- real processes at once --------------------------------------------------------------------------
+
+
+def _spawn(target, args_list) -> None:
+    context = multiprocessing.get_context("spawn")
+    processes = [context.Process(target=target, args=args) for args in args_list]
+    for p in processes:
+        p.start()
+    for p in processes:
+        p.join(150)
+        assert p.exitcode == 0, f"a worker failed (exit code {p.exitcode})"
+
+
+def _lines(folder: Path) -> list[dict]:
+    return [json.loads(line) for path in sorted(folder.glob("*.jsonl")) for line in path.read_text().splitlines()]
+
+
+def test_ten_households_pledge_and_allocate_at_the_same_moment_none_refused(location, tmp_path):
+    store = Store(location)
+    table_id = leerdam_table(store, 10)
+    barrier = multiprocessing.get_context("spawn").Barrier(10)
+    _spawn(simultaneous, [(location, table_id, seat, barrier, str(tmp_path / f"seat{seat}.jsonl")) for seat in range(10)])
+    lines = _lines(tmp_path)
+    assert len(lines) == 20
+    assert [line for line in lines if line["result"] != "ok"] == []
+    assert sum(line["behind"] for line in lines) >= 9  # they really were at the same moment
+    state = store.load(table_id).game.state
+    assert state.year == 2 and [r.contribution for r in state.ledger if r.year == 1] == [1] * 10
+    store.close()
+
+
+def test_five_players_pick_at_the_same_moment_none_refused(location, tmp_path):
+    store = Store(location)
+    game = new_game("new-rule", nr.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed")), 4)
+    table_id = store.create(game)
+    table = store.load(table_id)
+    for seat in range(5):  # the draws, one seat after another
+        table = store.submit(table_id, Play(nr.Draw(seat=seat)), table.version).table
+        table = store.submit(table_id, Play(nr.Keep(seat=seat)), table.version).table
+    assert table.game.state.phase == "pick"
+    barrier = multiprocessing.get_context("spawn").Barrier(5)
+    _spawn(simultaneous, [(location, table_id, seat, barrier, str(tmp_path / f"seat{seat}.jsonl")) for seat in range(5)])
+    lines = _lines(tmp_path)
+    assert [line["result"] for line in lines] == ["ok"] * 5
+    assert store.load(table_id).game.state.phase in ("pay", "draw", "over")  # revealed
+    store.close()
+
+
+def test_eight_processes_append_undo_and_hand_over_and_every_action_is_accounted_for(location, tmp_path):
+    store = Store(location)
+    table_id = leerdam_table(store, 8, bots={6: "fair", 7: "fair"}, end_check_from=100)
+    roles = [("seat", i) for i in range(6)] + [("undo", 0), ("hand-over", 0)]
+    _spawn(racer, [(location, table_id, role, index, 25, str(tmp_path / f"{role}-{index}.jsonl")) for role, index in roles])
+    everything = _lines(tmp_path)
+    totals = {line["who"]: line["submitted"] for line in everything if "submitted" in line}
+    lines = [line for line in everything if "result" in line]
+    history = store.history(table_id)
+    changes = store.changes(table_id)
+    accepted = [line for line in lines if line["result"] == "ok"]
+    refused = [line for line in lines if line["result"] == "refused"]
+    # Every process's every submission has its line; each made enough to race.
+    assert len(totals) == 8 and all(n >= 5 for n in totals.values())
+    assert sum(totals.values()) == len(lines)
+    # Every refusal says why; some were refused and many went through behind.
+    assert all(line["rule"] and line["message"] for line in refused)
+    assert accepted and sum(line["behind"] for line in accepted) > 0
+    assert any(line["change"] == "undo" for line in accepted) and any(line["change"] == "hand-over" for line in accepted)
+    # One version per accepted change, no gaps, no two changes at one version.
+    assert [c["version"] for c in changes] == list(range(1, len(accepted) + 2))
+    assert sorted(line["version"] for line in accepted) == list(range(2, len(accepted) + 2))
+    rows_by_version = defaultdict(list)
+    undone_by_version = defaultdict(list)
+    for row in history:
+        rows_by_version[row["version"]].append(row)
+        if row["undone"] is not None:
+            undone_by_version[row["undone"]].append(row["n"])
+            assert row["undone"] > row["version"]
+    assert set(rows_by_version) <= {1} | {line["version"] for line in accepted}
+    for line in accepted:
+        # Exactly the rows this change wrote carry its version, once each.
+        assert [r["n"] for r in rows_by_version[line["version"]]] == line["appended"]
+        assert sorted(undone_by_version[line["version"]]) == sorted(line["undone"])
+        if line["change"] == "play":
+            first = rows_by_version[line["version"]][0]["action"]
+            assert first == line["action"]
+    # Nothing was undone by anything but an accepted undo, nothing lost, nothing back.
+    undos = {line["version"] for line in accepted if line["change"] == "undo"}
+    assert {v for v, rows in undone_by_version.items() if rows} <= undos
+    live = [row for row in history if row["undone"] is None]
+    table = store.load(table_id)  # the live log replays, every chance outcome checked
+    assert [action_to_json(a) for a in table.game.actions] == [row["action"] for row in live]
+    assert len({row["n"] for row in history}) == len(history)
+    store.close()
