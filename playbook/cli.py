@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rules import danger_world, dangerous_ideas, leerdam, load_game, new_rule
+from rules import SaveFileError, danger_world, dangerous_ideas, leerdam, load_game, new_rule
+from rules.core import MAX_FILE_BYTES
 
 __all__ = ["main"]
 
@@ -52,7 +53,7 @@ def _cmd_print(args: argparse.Namespace) -> int:
 
     names = _names(args.names, args.players)
     if args.game_file is not None:
-        saved = load_game(Path(args.game_file).read_bytes())
+        saved = read_save_file(args.game_file)
         if args.game not in ("all", saved.rules.slug):
             raise UsageError(f"{args.game_file} is a {saved.rules.slug} game, not {args.game}")
         story = _printer(saved.rules.slug).build_story(state=saved.state, page=args.page)
@@ -110,8 +111,17 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
+def read_save_file(name: str) -> Any:
+    """A game from a save file on disk; a file past the size limit is refused unread."""
+    path = Path(name)
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise SaveFileError(f"{name} is {size // 1024} KiB; a save file is at most {MAX_FILE_BYTES // (1024 * 1024)} MiB")
+    return load_game(path.read_bytes())
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
-    game = load_game(Path(args.file).read_bytes())
+    game = read_save_file(args.file)
     rules, state = game.rules, game.state
     names = state.setup.names
     report = {

@@ -164,10 +164,50 @@ def _typed_check(check: Callable[[Any, Action], None], kinds: Sequence[type[Acti
 
 def check_types(action: Action) -> None:
     """Raise `RuleError` when a field of `action` does not have its annotated type."""
-    try:
-        _build(type(action), {f.name: _plain(getattr(action, f.name)) for f in dataclasses.fields(action)}, action.kind)
-    except SaveFileError as exc:
-        raise RuleError("types", str(exc), action) from None
+    if not all(fits(getattr(action, name)) for name, fits in _field_checks(type(action))):
+        try:  # the slow path, for a message that names the field
+            _build(type(action), {f.name: _plain(getattr(action, f.name)) for f in dataclasses.fields(action)}, action.kind)
+        except SaveFileError as exc:
+            raise RuleError("types", str(exc), action) from None
+        raise RuleError("types", f"{action.kind}: a field has the wrong type", action)
+
+
+@functools.cache
+def _field_checks(cls: type) -> tuple[tuple[str, Callable[[Any], bool]], ...]:
+    hints = _hints(cls)
+    return tuple((f.name, _fits(hints[f.name])) for f in dataclasses.fields(cls) if f.name in hints)
+
+
+def _fits(tp: Any) -> Callable[[Any], bool]:
+    """A quick test that a Python value has the annotated type `tp` (bool is not an int)."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        options = [_fits(a) for a in args]
+        return lambda v: any(fits(v) for fits in options)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _fits(args[0])
+            return lambda v: type(v) is tuple and all(item(x) for x in v)
+        items = [_fits(a) for a in args]
+        return lambda v: type(v) is tuple and len(v) == len(items) and all(f(x) for f, x in zip(items, v))
+    if origin is frozenset:
+        item = _fits(args[0])
+        return lambda v: isinstance(v, frozenset) and all(item(x) for x in v)
+    if origin is typing.Literal:
+        return lambda v: v in args
+    if tp is type(None):
+        return lambda v: v is None
+    if tp is int:
+        return lambda v: type(v) is int
+    if tp is bool:
+        return lambda v: type(v) is bool
+    if tp is float:
+        return lambda v: type(v) in (int, float)
+    if tp is str:
+        return lambda v: type(v) is str
+    if dataclasses.is_dataclass(tp):
+        return lambda v: isinstance(v, tp) and all(fits(getattr(v, name)) for name, fits in _field_checks(tp))
+    return lambda v: True
 
 
 def rng_for(seed: int, step: int) -> random.Random:
@@ -197,6 +237,12 @@ def action_to_json(action: Action) -> dict[str, Any]:
     return data
 
 
+def _short(value: Any) -> str:
+    """A value for an error message, cut short: a message stays one readable line."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _coerce(tp: Any, value: Any, where: str) -> Any:
     """Turn JSON `value` into the annotated type `tp`, refusing anything else."""
     origin = typing.get_origin(tp)
@@ -215,7 +261,7 @@ def _coerce(tp: Any, value: Any, where: str) -> Any:
         raise SaveFileError(errors[0] if errors else f"{where}: unexpected null")
     if origin is tuple:
         if not isinstance(value, list):
-            raise SaveFileError(f"{where}: expected a list, got {value!r}")
+            raise SaveFileError(f"{where}: expected a list, got {_short(value)}")
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(_coerce(args[0], v, where) for v in value)
         if len(args) != len(value):
@@ -223,31 +269,31 @@ def _coerce(tp: Any, value: Any, where: str) -> Any:
         return tuple(_coerce(a, v, where) for a, v in zip(args, value))
     if origin is frozenset:
         if not isinstance(value, list):
-            raise SaveFileError(f"{where}: expected a list, got {value!r}")
+            raise SaveFileError(f"{where}: expected a list, got {_short(value)}")
         return frozenset(_coerce(args[0], v, where) for v in value)
     if origin is typing.Literal:
         if value not in args:
-            raise SaveFileError(f"{where}: {value!r} is not one of {args}")
+            raise SaveFileError(f"{where}: {_short(value)} is not one of {args}")
         return value
     if dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
-            raise SaveFileError(f"{where}: expected an object, got {value!r}")
+            raise SaveFileError(f"{where}: expected an object, got {_short(value)}")
         return _build(tp, value, where)
     if tp is bool:
         if not isinstance(value, bool):
-            raise SaveFileError(f"{where}: expected true or false, got {value!r}")
+            raise SaveFileError(f"{where}: expected true or false, got {_short(value)}")
         return value
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise SaveFileError(f"{where}: expected a whole number, got {value!r}")
+            raise SaveFileError(f"{where}: expected a whole number, got {_short(value)}")
         return value
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise SaveFileError(f"{where}: expected a number, got {value!r}")
+            raise SaveFileError(f"{where}: expected a number, got {_short(value)}")
         return float(value)
     if tp is str:
         if not isinstance(value, str):
-            raise SaveFileError(f"{where}: expected text, got {value!r}")
+            raise SaveFileError(f"{where}: expected text, got {_short(value)}")
         return value
     if tp is Any:
         return value
@@ -265,7 +311,7 @@ def _build(cls: type, data: Mapping[str, Any], where: str) -> Any:
     names = {f.name for f in dataclasses.fields(cls) if f.init}
     unknown = set(data) - names - {"kind"}
     if unknown:
-        raise SaveFileError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+        raise SaveFileError(f"{where}: unknown field(s) {_short(', '.join(sorted(unknown)))}")
     kwargs = {}
     for name in names:
         if name in data:
@@ -273,7 +319,7 @@ def _build(cls: type, data: Mapping[str, Any], where: str) -> Any:
     try:
         return cls(**kwargs)
     except (TypeError, ValueError) as exc:
-        raise SaveFileError(f"{where}: {exc}") from None
+        raise SaveFileError(f"{where}: {str(exc)[:200]}") from None
 
 
 def action_from_json(kinds: Iterable[type[Action]], data: Any, where: str = "action") -> Action:
@@ -283,7 +329,7 @@ def action_from_json(kinds: Iterable[type[Action]], data: Any, where: str = "act
     by_kind = {cls.kind: cls for cls in kinds}
     cls = by_kind.get(data["kind"])
     if cls is None:
-        raise SaveFileError(f"{where}: unknown action kind {data['kind']!r}")
+        raise SaveFileError(f"{where}: unknown action kind {_short(data['kind'])}")
     return _build(cls, data, where)
 
 
@@ -571,7 +617,7 @@ class Game(Generic[Setup, S]):
             raise SaveFileError("this save file was changed after it was saved (its checksum does not match)")
         rules = rules_by_slug.get(data["game"]) if isinstance(data["game"], str) else None
         if rules is None:
-            raise SaveFileError(f"unknown game {str(data['game'])[:40]!r}")
+            raise SaveFileError(f"unknown game {_short(data['game'])}")
         seed = _coerce(int, data["seed"], "seed")
         if not isinstance(data["actions"], list):
             raise SaveFileError("damaged save file: 'actions' is not a list")

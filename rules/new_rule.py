@@ -57,6 +57,8 @@ SYMBOLS: Mapping[str, str] = {
 }
 FALLBACK_SYMBOLS = "✚✦❖◐⬟⬢"
 DRAW_SIZE = 2
+#: colours a game may have: every one needs its own symbol, and a bowl of more is no game.
+MAX_COLOURS = 12
 
 Phase = Literal["deal", "draw", "drawing", "choose", "pick", "pay", "over"]
 Bag = tuple[int, ...]
@@ -92,8 +94,12 @@ class Setup:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", check_names(self.names, 3, 5))
-        colours = tuple(c.strip().lower() for c in self.colours)
+        if not 2 <= len(self.colours) <= MAX_COLOURS:
+            raise RuleError("setup", f"the game has 2-{MAX_COLOURS} colours, not {len(self.colours)}")
+        colours = tuple(str(c).strip().lower() for c in self.colours)
         object.__setattr__(self, "colours", colours)
+        if any(len(c) > 20 for c in colours):
+            raise RuleError("setup", "a colour's name is at most 20 characters")
         if len(colours) < 2 or len(set(colours)) != len(colours) or not all(colours):
             raise RuleError("setup", "the game needs at least two distinct colour names")
         if self.antibody not in colours:

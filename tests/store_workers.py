@@ -21,7 +21,8 @@ from rules import new_rule as nr
 from rules.core import action_to_json
 
 
-def _submit(store: Store, table_id: str, change: Change, seen: int, out: Any, who: str) -> Table | None:
+def _submit(store: Store, table_id: str, change: Change, seen: int, out: Any, who: str) -> tuple[Table | None, str]:
+    """Submit and write the line; the table as it stands, and the rule of a refusal ("" if none)."""
     line: dict[str, Any] = {"who": who, "change": change.kind, "seen": seen}
     if isinstance(change, Play):
         line["action"] = action_to_json(change.action)
@@ -33,11 +34,11 @@ def _submit(store: Store, table_id: str, change: Change, seen: int, out: Any, wh
         line.update(result="refused", rule=exc.rule, message=exc.message)
         out.write(json.dumps(line) + "\n")
         out.flush()
-        return exc.table
+        return exc.table, exc.rule
     line.update(result="ok", version=outcome.table.version, appended=list(outcome.appended), undone=list(outcome.undone), behind=outcome.behind)
     out.write(json.dumps(line) + "\n")
     out.flush()
-    return outcome.table
+    return outcome.table, ""
 
 
 def simultaneous(location: str, table_id: str, seat: int, barrier: Any, out_path: str) -> None:
@@ -49,7 +50,7 @@ def simultaneous(location: str, table_id: str, seat: int, barrier: Any, out_path
         state = table.game.state
         if table.game.rules.slug == "leerdam":
             barrier.wait()
-            after = _submit(store, table_id, Play(ld.Contribute(seat=seat, units=1)), table.version, out, f"seat {seat}")
+            after, _ = _submit(store, table_id, Play(ld.Contribute(seat=seat, units=1)), table.version, out, f"seat {seat}")
             barrier.wait()  # everyone has pledged: the reveal is in
             table = store.load(table_id) if after is None else after
             plan = (ld.Assignment(seat, "subsistence", 2),)
@@ -74,17 +75,19 @@ def racer(location: str, table_id: str, role: str, index: int, attempts: int, ou
     fair = ld.BOTS["fair"]
     seen: Table | None = None
     with Path(out_path).open("w") as out:
-        done = 0
-        tries = 0
-        while done < attempts and tries < attempts * 40:
+        done = taken = tries = 0
+        # Seats make `attempts` submissions; Undo and hand-over keep going until `attempts // 5`
+        # of theirs went through (they need an up-to-date page, so most are beaten to it).
+        while tries < attempts * 40 and (done < attempts if role == "seat" else taken < max(1, attempts // 5) and done < attempts * 12):
             tries += 1
-            if seen is None or rng.random() < 0.5:
+            time.sleep(rng.uniform(0.001, 0.01) if role == "seat" else rng.uniform(0.005, 0.03))
+            # An Undo or a hand-over looks afresh each time; seat moves come from stale copies too.
+            if seen is None or role != "seat" or rng.random() < 0.5:
                 seen = store.load(table_id)
             state = seen.game.state
             change: Change | None = None
             if role == "undo":
                 change = Undo()
-                time.sleep(rng.uniform(0.005, 0.03))
             elif role == "hand-over":
                 seat = rng.choice((6, 7))
                 waiting = seat in state.waiting_for() and seat not in seen.bots
@@ -99,11 +102,16 @@ def racer(location: str, table_id: str, role: str, index: int, attempts: int, ou
                 elif state.households[seat].wealth > 0 and rng.random() < 0.3:
                     change = Play(ld.Gift(seat=seat, to=(seat + 1) % state.n, wealth=1))
             if change is None:
-                time.sleep(0.005)
                 seen = None
                 continue
-            seen = _submit(store, table_id, change, seen.version, out, f"{role} {index}")
-            done += 1
+            for _ in range(1 if role == "seat" else 4):
+                seen, refusal = _submit(store, table_id, change, seen.version, out, f"{role} {index}")
+                done += 1
+                taken += not refusal and not isinstance(change, Play)
+                if refusal != "stale" or role == "seat":
+                    break
+                # Told the table moved on, a person looks again and presses once more.
+                seen = store.load(table_id)
         while role == "hand-over" and tries < attempts * 80:
             # Leave households 6 and 7 to bots, so the others' game goes on without this process.
             tries += 1

@@ -216,14 +216,16 @@ def harvest(state: ld.State) -> ld.State:
 
 def test_flood_above_the_dyke_floods_everyone_and_takes_a_third_rounded_up() -> None:
     state = harvest(pledged(village(), (1, 1, 1, 1, 1)))
-    wealth = [h.wealth for h in state.households]
-    assert wealth[0] == ld.profit_wealth(3) == 27
+    assert state.households[0].wealth == ld.profit_wealth(3) == 27
+    # 34 Wealth: a third is 11.33, so rounding up (12) differs from down or to nearest (11).
+    state = ld.replace(state, households=(ld.replace(state.households[0], wealth=34),) + state.households[1:])
     state = do(state, Flood(strength=4))
     assert state.dyke == 2
     assert all(h.flooded for h in state.households)
-    assert state.households[0].wealth == 27 - 9
-    assert state.ledger[-5].wealth_lost == 9
-    assert state.households[0].vp == 0  # 18 Wealth gives no annual VP
+    assert state.households[0].wealth == 34 - 12
+    assert state.ledger[-5].wealth_lost == 12
+    assert state.households[1].wealth == 27 - 9
+    assert state.households[0].vp == 0  # 22 Wealth gives no annual VP
 
 
 def test_a_flood_of_six_drops_the_dyke_twice() -> None:
@@ -245,9 +247,14 @@ def test_flooded_status_follows_the_latest_check_unless_sticky() -> None:
 def test_annual_vp_per_30_wealth() -> None:
     state = pledged(village(), (0, 0, 0, 0, 0))
     state = ld.replace(state, households=(ld.replace(state.households[0], wealth=50),) + state.households[1:])
-    state = do(state, own(0, sub=2, pro=4), own(1), own(2), own(3), own(4), Flood(strength=1))
+    state = do(state, own(0, sub=2, pro=4), own(1), own(2), own(3), own(4))
+    dry = do(state, Flood(strength=1))
     # 50 + 34 = 84 Wealth: 2 VP.
-    assert state.households[0].vp == 2 and state.ledger[-5].vp_annual == 2
+    assert dry.households[0].vp == 2 and dry.ledger[-5].vp_annual == 2
+    # A flood first takes 28 of the 84: 56 Wealth pays 1 VP (2 would be the Wealth before it).
+    wet = do(state, Flood(strength=5))
+    assert wet.households[0].wealth == 56
+    assert wet.households[0].vp == 1 and wet.ledger[-5].vp_annual == 1
 
 
 def test_end_check_from_year_8_and_final_scoring() -> None:

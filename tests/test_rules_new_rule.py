@@ -193,7 +193,16 @@ def test_eating_antibodies_pays_one_level_each_and_counts_as_eaten() -> None:
 def test_returned_reds_count_as_non_infection_candies() -> None:
     state = paying(hand(red=3, yellow=7), hand(yellow=10), hand(yellow=10), picks=("yellow",) * 3)
     # 3 reds + blue + green drawn = 5 non-yellow; strength 3 needs 6 plain, or reds eaten.
-    nr.check(state, Pay(seat=0, returned=("red", "red", "blue", "green"), eaten=1))
+    # Two reds returned are one plain pair: were they counted as infection candies, this
+    # payment (2 plain + 2 "infected") would be refused as neither pairs nor fours.
+    pay = Pay(seat=0, returned=("red", "red", "blue", "green"), eaten=1)
+    assert nr.payment_levels(state, 0, pay.returned, pay.eaten) == 3
+    after = do(state, pay)
+    assert after.count(0, "red") == 0 and after.players[0].eaten == 1
+    red = state.colours.index("red")
+    assert after.common[red] == state.common[red] + 2  # returned to the bowl, not eaten
+    # With only one red returned, the pair is short: refused.
+    refused(state, Pay(seat=0, returned=("red", "blue", "green"), eaten=1), "two per level")
 
 
 def test_red_may_be_eaten_when_red_is_the_infection() -> None:

@@ -61,6 +61,7 @@ def start(
     seed: int = 11,
     chapters: int = 2,
     story: str = "Goldilocks and the Three Bears",
+    table_dice: bool = False,
 ) -> None:
     one(dash, "pb-players").value = len(names)
     for i, name in enumerate(names):
@@ -69,6 +70,7 @@ def start(
     one(dash, "pb-story-name").value = story
     one(dash, "pb-chapters").value = chapters
     one(dash, "pb-seed").value = seed
+    one(dash, "pb-table-dice").value = table_dice
     one(dash, "pb-start").click()
     assert dash.game is not None, dash.status.message
 
@@ -513,6 +515,30 @@ def test_a_bot_answers_a_human_meme_action(store):
     ]
     click(dash, "pb-pass")
     assert dash.game.state.phase in ("reroll", "outcome", "turn")
+
+
+def test_table_dice_are_typed_in_and_a_seed_reroll_too(store):
+    dash = DangerousIdeasDashboard(store)
+    start(dash, table_dice=True)
+    to_first_turn(dash)
+    announce_create(dash)
+    one(dash, "pb-stake-node").value = 2
+    click(dash, "pb-stake-confirm")
+    click(dash, "pb-pass")
+    click(dash, "pb-all-pass")
+    assert dash.game.state.phase == "roll"  # the playbook does not roll: the table does
+    one(dash, "pb-table-die-0").value = 3
+    one(dash, "pb-table-die-1").value = 6
+    click(dash, "pb-table-dice-enter")
+    state = dash.game.state
+    assert state.phase == "reroll" and state.attempt.dice == (3, 6)
+    click(dash, "pb-seed-die-1")
+    assert dash.game.state.phase == "rerolling"
+    one(dash, "pb-table-die-0").value = 2
+    click(dash, "pb-table-dice-enter")
+    assert dash.game.state.attempt.dice == (3, 2)
+    record = store.record(dash.table_id)
+    assert [a["kind"] for a in record["actions"] if a.get("by_hand")] == ["roll", "rerolled"]
 
 
 def test_a_red_seed_rerolls_one_die(store):

@@ -81,6 +81,7 @@ def start(
     max_years: str = "none",
     end_check: int = 8,
     by_hand: bool = False,
+    table_dice: bool = False,
 ) -> None:
     the(dash, "pb-players").value = len(names)
     for i, name in enumerate(names):
@@ -89,6 +90,7 @@ def start(
     the(dash, "pb-max-years").value = max_years
     the(dash, "pb-end-check").value = end_check
     the(dash, "pb-by-hand").value = by_hand
+    the(dash, "pb-table-dice").value = table_dice
     the(dash, "pb-seed").value = seed
     the(dash, "pb-start").click()
     assert dash.game is not None, dash.status.message
@@ -450,6 +452,35 @@ def test_the_facilitator_advances_a_stalled_year(store):
     assert rows[1].subsistence == 2 and rows[1].profit == 0
     assert rows[4].profit > 0  # the free-rider bot played its own plan, not the default
     assert the(dash, "pb-undo").disabled  # an advance cannot be taken back
+
+
+def test_table_dice_are_typed_in_by_the_facilitator_and_marked_in_the_save_file(store):
+    dash = LeerdamDashboard(store)
+    start(dash, table_dice=True)
+    assert dash.game.state.phase == "misfortune" and dash.game.actions == []  # waits for the table
+    box = the(dash, "pb-table-dice-box")
+    assert box.layout.display == "flex" and "Misfortune" in html_of(box)
+    for seat, face in enumerate((1, 2, 3, 4, 5)):
+        the(dash, f"pb-die-{seat}").value = face
+    the(dash, "pb-dice-enter").click()
+    state = dash.game.state
+    assert state.phase == "contribute" and [state.capacity(s) for s in range(5)] == [4, 5, 6, 6, 6]
+    assert "Misfortune dice: 1 2 3 4 5" in the(dash, "pb-chronicle").value
+    for seat in (0, 1):
+        pledge(dash, seat, 1)
+    for seat in (0, 1):
+        allocate(dash, seat)  # the bots allocate last: the harvest, then the flood is due
+    assert dash.game.state.phase == "flood" and box.layout.display == "flex"
+    assert "Facilitator: roll the flood die" in dash.header.turn_html.value
+    the(dash, "pb-die-0").value = 6
+    the(dash, "pb-dice-enter").click()
+    state = dash.game.state
+    assert state.years[-1].flood == 6 and state.phase == "misfortune" and state.year == 2
+    record = store.record(dash.table_id)
+    assert [a["kind"] for a in record["actions"] if a.get("by_hand")] == ["misfortune", "flood"]
+    again = LeerdamDashboard(store)
+    again.resume(dash.table_id)
+    assert again.game.state == state
 
 
 def test_undo_takes_back_a_pledge_that_revealed_nothing(store):

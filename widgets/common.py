@@ -3,9 +3,11 @@
 Parts: `TableHeader`, `LogPanel`, `StatusLine`, `SaveBar` (undo, download, upload),
 `StandingsTable`, `TablePicker` (unfinished tables + a new-game form slot) and
 `PrivacyCurtain` (hot-seat: one seat's private panel at a time; locked to one seat on a seat
-page). `TableDashboard` owns (game, store, table_id): it turns a click into one `Game.apply`,
-saves to the `Store` at once, lets bot seats move, and asks its subclass to redraw from the
-state. No rule lives here: legality, undo and save files are the rules core's business.
+page). `TableDashboard` shows one version of a stored table: it turns a click into one change
+submitted to the `Store`'s one write path with the version it shows (the store applies it to
+the latest state, lets bot seats move, and answers with the table as it now stands), and asks
+its subclass to redraw from that state. No rule lives here: legality, undo and save files are
+the rules core's business, and who may act when is the store's (`docs/tables.md`).
 
 Seat pages: every table gets a secret key per seat (store meta "seat_keys"); the facilitator's
 page lists the links (class pb-seat-links), and a page whose query (`$QUERY_STRING`, set by

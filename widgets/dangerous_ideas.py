@@ -97,6 +97,8 @@ from rules.dangerous_ideas import (
     Ref,
     Setup,
     Sheet,
+    Rerolled,
+    Roll,
     SpendSeed,
     Spread,
     Stake,
@@ -453,6 +455,9 @@ class SetupForm(widgets.VBox):
             layout=widgets.Layout(width="640px"),
         ).add_class("pb-layout")
         self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, layout=widgets.Layout(width="180px")).add_class("pb-seed")
+        self.table_dice = widgets.Checkbox(
+            value=defaults["table_dice"], description="Table dice (roll real dice, type them in)", indent=False
+        ).add_class("pb-table-dice")
         self.start_button = widgets.Button(description="Start new game", button_style="success", icon="play").add_class("pb-start")
         self.players.observe(lambda _: self._show_rows(), "value")
         super().__init__(
@@ -462,7 +467,7 @@ class SetupForm(widgets.VBox):
                 self.players,
                 *self.rows,
                 widgets.HTML('<span class="pb-muted">Variants (the rulings\' defaults)</span>'),
-                _row(self.seeds, self.start_stones, self.chapters, self.seed),
+                _row(self.seeds, self.start_stones, self.chapters, self.seed, self.table_dice),
                 self.layout_box,
                 self.start_button,
             )
@@ -488,6 +493,7 @@ class SetupForm(widgets.VBox):
             chapters=self.chapters.value or None,
             start_stones=self.start_stones.value,
             story=self.story.value,
+            table_dice=self.table_dice.value,
         )
         bots = {i: k.value for i, k in enumerate(self.kinds[:count]) if k.value != "human"}
         return setup, self.seed.value, bots
@@ -1293,6 +1299,8 @@ class DangerousIdeasDashboard(TableDashboard):
             best = [s for rank, s, _ in standings(state) if rank == 1]
             verb = "announces" if len(best) == 1 else "announce"
             return f"The story ends. {seats_text(names, best)} {verb} the moral of the story!", [_note(f"It ended: {state.ended}.")]
+        if state.phase in ("roll", "rerolling") and state.setup.table_dice:
+            return "Phase 3: roll at the table", self._table_dice_controls(state)
         humans = [s for s in state.waiting_for() if s not in self.bots]
         if not humans:
             return "", [_note("Waiting for the bots.")]
@@ -1570,6 +1578,22 @@ class DangerousIdeasDashboard(TableDashboard):
                 f'<span class="di-hint">Anyone holding seeds may re-roll one die per seed, in any order; the roll stands when all pass. Still asked: {esc(seats_text(names, humans))}.</span>'
             ),
         ]
+
+    def _table_dice_controls(self, state: State) -> list[widgets.Widget]:
+        """Table dice: type in the 2d6 the actor rolled, or the die a seed re-rolled."""
+        a = state.attempt
+        assert a is not None
+        faces = [(str(f), f) for f in range(1, 7)]
+        if state.phase == "roll":
+            dice = [widgets.Dropdown(options=faces, value=1, description=f"Die {i + 1}", layout=widgets.Layout(width="140px")).add_class(f"pb-table-die-{i}") for i in (0, 1)]
+            hint = f"{state.names[a.actor]} rolls two dice against a pool of {a.pool}; enter what they show."
+            enter = _button("Enter the roll", "pb-table-dice-enter", lambda: self.act(Roll(dice=tuple(d.value for d in dice))), "primary")
+        else:
+            die = a.rerolling if a.rerolling is not None else 0
+            dice = [widgets.Dropdown(options=faces, value=1, description=f"Die {die + 1}", layout=widgets.Layout(width="140px")).add_class("pb-table-die-0")]
+            hint = f"A seed re-rolls die {die + 1} (it showed {a.dice[die]}); enter the new face."
+            enter = _button("Enter the re-roll", "pb-table-dice-enter", lambda: self.act(Rerolled(die=die, value=dice[0].value)), "primary")
+        return [_note(hint), _row(*dice, enter)]
 
     def _conclude_controls(self, state: State) -> list[widgets.Widget]:
         a = state.attempt

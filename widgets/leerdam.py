@@ -73,7 +73,10 @@ from rules.leerdam import (
     Contribute,
     Decline,
     Deal,
+    EndRoll,
+    Flood,
     Gift,
+    Misfortune,
     Offer,
     SetMisfortune,
     Setup,
@@ -313,6 +316,9 @@ class SetupForm(widgets.VBox):
             number(loss, 0, 20, f"{face + 1}:", f"pb-misfortune-{face + 1}", "92px") for face, loss in enumerate(_default("misfortune"))
         )
         self.by_hand = widgets.Checkbox(value=_default("misfortune_by_hand"), description="Facilitator sets misfortune by hand", indent=False).add_class("pb-by-hand")
+        self.table_dice = widgets.Checkbox(
+            value=_default("table_dice"), description="Table dice (roll real dice, type them in)", indent=False
+        ).add_class("pb-table-dice")
         self.dyke_start = number(_default("dyke_start"), 1, 6, "Dyke starts at", "pb-dyke-start")
         self.sticky = widgets.Checkbox(value=_default("sticky_flood"), description="Sticky flood (Flooded stays)", indent=False).add_class("pb-sticky")
         self.anonymous = widgets.Checkbox(value=_default("anonymous"), description="Anonymous pledges (total only)", indent=False).add_class("pb-anonymous")
@@ -337,7 +343,7 @@ class SetupForm(widgets.VBox):
                 seats,
                 widgets.HTML('<b>Variants</b> <span class="pb-muted">(the rulings\' defaults)</span>'),
                 widgets.HBox((widgets.HTML("<b>Misfortune</b>: units lost on a die of"), *self.misfortune), layout=row),
-                widgets.HBox((self.capacity, self.by_hand, self.sticky, self.anonymous), layout=row),
+                widgets.HBox((self.capacity, self.by_hand, self.table_dice, self.sticky, self.anonymous), layout=row),
                 widgets.HBox((self.dyke_start, self.end_check, self.end_on, self.max_years, self.seed), layout=row),
                 self.start_button,
             )
@@ -366,6 +372,7 @@ class SetupForm(widgets.VBox):
             capacity=self.capacity.value,
             misfortune=tuple(w.value for w in self.misfortune),  # type: ignore[arg-type]
             misfortune_by_hand=self.by_hand.value,
+            table_dice=self.table_dice.value,
             dyke_start=self.dyke_start.value,
             sticky_flood=self.sticky.value,
             anonymous=self.anonymous.value,
@@ -504,8 +511,18 @@ class LeerdamDashboard(TableDashboard):
         self.set_misfortune_button = widgets.Button(description="Set misfortune", icon="bolt", button_style="primary").add_class("pb-misfortune-set")
         self.set_misfortune_button.on_click(lambda _: self._set_misfortune_clicked())
         self.misfortune_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px"))
+        # Table dice: the facilitator types in what the table rolled (misfortune, flood, end).
+        self.dice_inputs: tuple[widgets.BoundedIntText, ...] = ()
+        self.dice_label = widgets.HTML()
+        self.dice_button = widgets.Button(description="Enter the roll", icon="cube", button_style="primary").add_class("pb-dice-enter")
+        self.dice_button.on_click(lambda _: self._table_dice_clicked())
+        self.dice_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px", display="none")).add_class("pb-table-dice-box")
         self.facilitator = widgets.VBox(
-            (widgets.HBox((widgets.HTML("<b>Facilitator:</b>&nbsp;"), self.advance_button), layout=widgets.Layout(align_items="center")), self.misfortune_box)
+            (
+                widgets.HBox((widgets.HTML("<b>Facilitator:</b>&nbsp;"), self.advance_button), layout=widgets.Layout(align_items="center")),
+                self.misfortune_box,
+                self.dice_box,
+            )
         ).add_class("pb-facilitator")
         self._plot_key: tuple[Any, ...] | None = None
         #: the open household panel's own copy of a refusal (the status line may be off screen).
@@ -566,6 +583,12 @@ class LeerdamDashboard(TableDashboard):
         )
         self.misfortune_box.children = (widgets.HTML("<b>Misfortune this year (units lost):</b>"), *self.loss_inputs, self.set_misfortune_button)
         close_tree(old)
+        old = self.dice_inputs
+        self.dice_inputs = tuple(
+            widgets.BoundedIntText(value=6, min=1, max=6, description=name, style=WIDE, layout=widgets.Layout(width="200px")).add_class(f"pb-die-{i}")
+            for i, name in enumerate(setup.names)
+        )
+        close_tree(old)
 
     def _start_clicked(self) -> None:
         try:
@@ -584,6 +607,35 @@ class LeerdamDashboard(TableDashboard):
         if self.refused_on_seat_page("advance the year"):
             return False
         return self.act(Advance(seat=None), release_bots=True)
+
+    def _table_dice_clicked(self) -> None:
+        """Enter the die (or, for misfortune, one die per household) the table just rolled."""
+        if self.refused_on_seat_page("enter the dice"):
+            return
+        if self.game is None:
+            self.status.refuse("No table is open.")
+            return
+        phase, faces = self.game.state.phase, tuple(w.value for w in self.dice_inputs)
+        if phase == "misfortune":
+            self.act(Misfortune(rolls=faces))
+        elif phase == "flood":
+            self.act(Flood(strength=faces[0]))
+        elif phase == "end":
+            self.act(EndRoll(die=faces[0]))
+        else:
+            self.status.refuse("No roll is due now.")
+
+    def _draw_table_dice(self, phase: str, setup: Setup) -> None:
+        due = {"misfortune": "Misfortune: each household's d6", "flood": "The flood die (Flood Strength)", "end": "The end-of-game die"}
+        if not setup.table_dice or phase not in due or (phase == "misfortune" and setup.misfortune_by_hand):
+            self.dice_box.layout.display = "none"
+            return
+        shown = self.dice_inputs if phase == "misfortune" else self.dice_inputs[:1]
+        for w, name in zip(self.dice_inputs, setup.names):
+            w.description = name if phase == "misfortune" else "Die"
+        self.dice_label.value = f"<b>Table dice: {esc(due[phase])}</b>"
+        self.dice_box.children = (self.dice_label, *shown, self.dice_button)
+        self.dice_box.layout.display = "flex"
 
     def _set_misfortune_clicked(self) -> None:
         if self.refused_on_seat_page("set the misfortune"):
@@ -605,7 +657,8 @@ class LeerdamDashboard(TableDashboard):
         self.reveal_html.value = self._reveal_card(view, state, rows)
         self.flood_html.value = self._flood_card(view)
         self.advance_button.disabled = view.phase not in ("contribute", "allocate")
-        self.misfortune_box.layout.display = "flex" if view.phase == "misfortune" else "none"
+        self.misfortune_box.layout.display = "flex" if view.phase == "misfortune" and setup.misfortune_by_hand else "none"
+        self._draw_table_dice(view.phase, setup)
         over = view.phase == "over"
         # A household's own page (seat link) does not run the table: the facilitator does.
         self.facilitator.layout.display = "none" if over or self.seat is not None else "flex"
@@ -628,7 +681,11 @@ class LeerdamDashboard(TableDashboard):
         if view.phase == "over":
             return f"Game over: {view.ended}."
         if view.phase == "misfortune":
-            return "Facilitator: set this year's misfortune."
+            return "Facilitator: roll the misfortune dice and enter them." if self.game and self.game.setup.table_dice and not self.game.setup.misfortune_by_hand else "Facilitator: set this year's misfortune."
+        if view.phase == "flood":
+            return "Facilitator: roll the flood die and enter it."
+        if view.phase == "end":
+            return "Facilitator: roll the end-of-game die and enter it."
         if view.phase == "contribute":
             return f"Secret pledges: waiting for {who}."
         if view.phase == "allocate":
