@@ -302,10 +302,10 @@ class SaveBar(widgets.HBox):
         self.upload.value = ()
         self._on_upload(data, name)
 
-    def show(self, table_open: bool, undo_reason: str | None = "no table is open") -> None:
-        """Reset for a redraw: no link; `undo_reason` None enables undo."""
+    def show(self, table_open: bool, undo_reason: str | None = "no table is open", undo_what: str = "the last move") -> None:
+        """Reset for a redraw: no link; `undo_reason` None enables undo of `undo_what`."""
         self.undo_button.disabled = undo_reason is not None
-        self.undo_button.tooltip = f"Cannot undo: {undo_reason}" if undo_reason else "Take back the last move"
+        self.undo_button.tooltip = f"Cannot undo: {undo_reason}" if undo_reason else f"Take back {undo_what}"
         self.prepare_button.disabled = not table_open
         self.download.value = "" if table_open else '<span class="pb-muted">No table open</span>'
 
@@ -629,8 +629,11 @@ class TableDashboard(widgets.VBox):
         self._show_seat_links()
         if self.seat is not None:
             return  # a seat page has no save bar: the file holds every secret, undo is the table's
-        _, reason = self._undo_plan()
-        self.savebar.show(table_open=True, undo_reason=reason)
+        steps, reason = self._undo_plan()
+        # Undo takes back what this page shows as the last move: the tooltip names it.
+        last = self.game.actions[-steps] if steps else None
+        what = f"{self.seat_name(last.seat)}'s {last.kind} (the last move)" if last is not None else "the last move"
+        self.savebar.show(table_open=True, undo_reason=reason, undo_what=what)
         self.savebar.prepare_button.layout.display = "" if self.hidden_information else "none"
         if not self.hidden_information or self.game.rules.over(self.game.state):
             self.offer_download()  # nothing is (or is any longer) secret
