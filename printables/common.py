@@ -31,7 +31,6 @@ from reportlab.platypus import (
     Frame,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -40,6 +39,7 @@ from reportlab.platypus import (
 from rules.core import check_names
 
 from . import fonts
+from .fonts import BidiParagraph as Paragraph
 
 __all__ = [
     "Box",

@@ -28,7 +28,7 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
 from rules.danger_world import (
     ACCOMPLISHMENT,
@@ -51,6 +51,7 @@ from rules.danger_world import (
 
 from . import common, fonts
 from .common import Box
+from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
 __all__ = [

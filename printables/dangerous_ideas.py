@@ -23,7 +23,7 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
 from rules.core import seats_text
 from rules.dangerous_ideas import (
@@ -43,6 +43,7 @@ from rules.dangerous_ideas import (
 )
 
 from . import common, fonts
+from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
 __all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]

@@ -23,7 +23,7 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph
+from reportlab.platypus import Flowable, KeepTogether, PageBreak
 from reportlab.platypus.flowables import BalancedColumns
 
 from rules.core import seats_text
@@ -46,6 +46,7 @@ from rules.leerdam import (
 )
 
 from . import common, fonts
+from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
 __all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]

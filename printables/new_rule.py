@@ -17,12 +17,13 @@ from dataclasses import dataclass
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph
+from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
 from rules.core import seats_text
 from rules.new_rule import RoundLine, Setup, State, scores, standings, symbol
 
 from . import common, fonts
+from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
 __all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
