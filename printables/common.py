@@ -162,8 +162,8 @@ def style(name: str) -> ParagraphStyle:
     return sheet[name]  # type: ignore[return-value]
 
 
-def fitted_style(name: str, words: Iterable[str], width: float, min_size: float = 5.5) -> ParagraphStyle:
-    """Style `name`, shrunk (down to `min_size`) so the longest of `words` fits `width`
+def fitted_style(name: str, words: Iterable[str], width: float, min_size: float = fonts.MIN_SIZE) -> ParagraphStyle:
+    """Style `name`, shrunk (down to `min_size`, never under 7 pt) so the longest of `words` fits `width`
     less the cell padding: narrow header cells then never break a word in two."""
     base = style(name)
     # A hair under the room: a word sized to fit exactly can still be split by rounding.
@@ -171,7 +171,7 @@ def fitted_style(name: str, words: Iterable[str], width: float, min_size: float 
     widest = max((fonts.string_width(w, base.fontName, base.fontSize) for w in words), default=0.0)
     if widest <= room:
         return base
-    size = max(min_size, base.fontSize * room / widest)
+    size = max(min_size, fonts.MIN_SIZE, base.fontSize * room / widest)
     return ParagraphStyle(f"{name}-{size:.2f}", parent=base, fontSize=size, leading=size * base.leading / base.fontSize)
 
 

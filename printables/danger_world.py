@@ -77,11 +77,11 @@ GAP = 2.4 * mm  # between panels
 PAD = 2.2 * mm  # inside a panel
 BAR = 5.2 * mm  # a panel's black title bar
 BAR_SIZE = 8.5  # points: the bar's title
-BAR_ASIDE = 6.5  # points: the small text at the bar's right end
+BAR_ASIDE = 7  # points: the small text at the bar's right end
 RADIUS = 1.6 * mm  # panel corners
 NAMEPLATE = 12 * mm
 NAME_SIZE = 17  # points
-LABEL_SIZE = 6  # points: the small caps labels under write-in lines
+LABEL_SIZE = 7  # points: the small caps labels under write-in lines
 NAME_WEIGHTS = (52, 26, 22)  # character, player, GM
 STAT_HEAD = 5 * mm  # "PHYSICAL" / "MENTAL" above each column
 STAT_ROW = 7.4 * mm
@@ -90,8 +90,8 @@ STAT_SIZE = 10  # points
 DIE = 5.4 * mm
 DIE_GAP = 1.5 * mm
 COLUMN_GAP = 6 * mm
-NOTE_SIZE = 6.8  # points: explanations inside panels
-NOTE_LEADING = 8.3
+NOTE_SIZE = 7  # points: explanations inside panels
+NOTE_LEADING = 8.4
 STATS_NOTE = 2 * NOTE_LEADING + 1.5 * mm
 ASPECT_ROW = 7.6 * mm
 ASPECT_SIZE = 10.5  # points
@@ -103,10 +103,10 @@ BONUS_ROW = 5.2 * mm
 BONUS_DICE = 12 * mm  # the dice column of the bonus pools
 DANGER_LEVELS = LEVELS_PER_ZONE * MAX_ZONE  # boxes 0..24; the last stands for 24 and up
 DANGER_BOX = 6.4 * mm  # height of a danger box
-DANGER_GAP = 0.7 * mm  # between boxes of a zone
-ZONE_GAP = 2.2 * mm  # between zones
+DANGER_GAP = 0.4 * mm  # between boxes of a zone
+ZONE_GAP = 1.6 * mm  # between zones
 ZONE_BAND = 3.8 * mm
-RANK_BLOCK = 22 * mm  # the zone-rank box at the danger panel's right end
+RANK_BLOCK = 18 * mm  # the zone-rank box at the danger panel's right end
 RANK_BOX = 10 * mm
 DAMAGE_BOX = 6 * mm
 DAMAGE_GAP = 1.5 * mm
@@ -159,6 +159,8 @@ class _Table:
     danger_resets: bool
     sheet_dice: int
     state: State | None = None
+    #: the person playing each character, where known ("" to write in).
+    players: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, setup: Setup, state: State | None = None) -> _Table:
@@ -168,7 +170,10 @@ class _Table:
         return cls(names=setup.names, gm=gm, state=state, **variants)
 
     def label(self, index: int) -> str:
-        return self.names[index] or f"Character {index + 1}"
+        return self.names[index] or self.player(index) or f"Character {index + 1}"
+
+    def player(self, index: int) -> str:
+        return self.players[index] if index < len(self.players) else ""
 
     def character(self, index: int) -> Character | None:
         """The character as played, or None on blank sheets."""
@@ -184,8 +189,17 @@ def _resolve(names: Sequence[str] | None, players: int | None, setup: Setup | No
         return _Table.of(setup)
     seats = common.blank_seats(names, players, DEFAULT_PLAYERS, PLAYER_RANGE, GAME_TITLE, "player characters")
     variants = {name: _DEFAULTS[name] for name in _VARIANTS}
+    people, characters = zip(*(_player_and_character(seat) for seat in seats)) if seats else ((), ())
     # A blank GM screen leaves the GM's name to be written in: Setup's "GM" is only a placeholder.
-    return _Table(names=seats, gm="", **variants)
+    return _Table(names=tuple(characters), gm="", players=tuple(people), **variants)
+
+
+def _player_and_character(name: str) -> tuple[str, str]:
+    """(player, character) from a name given for a blank sheet: the name is the person at
+    the table (PLAYER), whose character is made at the first session; "Ana: Wren" names both.
+    A saved game's names are its characters (the model keeps no players' names)."""
+    player, _, character = name.partition(":")
+    return player.strip(), character.strip()
 
 
 # -- odds, computed by the rules model ---------------------------------------------------------
@@ -287,7 +301,7 @@ def _panel(canvas: Canvas, box: Box, title: str, aside: str = "") -> None:
     used = fonts.draw_string(canvas, box.x + PAD, baseline, title, fonts.BOLD, BAR_SIZE)
     if aside:
         room = box.width - 3 * PAD - used
-        text, size = fonts.fit(aside, fonts.BODY, BAR_ASIDE, room, min_size=4.5)
+        text, size = fonts.fit(aside, fonts.BODY, BAR_ASIDE, room)
         canvas.setFillColor(colors.HexColor("#e0e0e0"))
         fonts.draw_string(canvas, box.x + box.width - PAD, top - BAR / 2 - size * 0.36, text, fonts.BODY, size, align="right")
     canvas.restoreState()
@@ -502,7 +516,7 @@ class CharacterSheet(Flowable):
     def _nameplate(self, canvas: Canvas, box: Box) -> None:
         """Three write-in lines: the character's name (big), the player, the GM."""
         name = self.table.names[self.index]
-        fields = (("CHARACTER", name, NAME_SIZE), ("PLAYER", "", 11), ("GM", self.table.gm, 11))
+        fields = (("CHARACTER", name, NAME_SIZE), ("PLAYER", self.table.player(self.index), 11), ("GM", self.table.gm, 11))
         widths = common.columns_of(box.width, NAME_WEIGHTS)
         x = box.x
         line_y = box.y + LABEL_SIZE + 2.5
@@ -563,7 +577,7 @@ class CharacterSheet(Flowable):
                     canvas.setFillColor(common.MUTED)
                     note = f"injured {MINUS}{sheet - now} (sheet {sheet})"
                     room = x0 + column - after - used - 1.5 * mm
-                    text, size = fonts.fit(note, fonts.ITALIC, 7, room, min_size=4.5)
+                    text, size = fonts.fit(note, fonts.ITALIC, 7, room)
                     fonts.draw_string(canvas, after + used + 1.5 * mm, baseline + 0.5, text, fonts.ITALIC, size)
         # The pool reminder: what a check adds up, so the sheet alone is enough to play.
         text = (
@@ -660,7 +674,7 @@ class CharacterSheet(Flowable):
                 label = str(level) if current and level is not None and level > i else f"{i}+"
             canvas.setFillColor(colors.white if current else common.MUTED)
             face = fonts.BOLD if current else fonts.BODY
-            text, size = fonts.fit(label, face, 7.5, cell.width - 1, min_size=4)
+            text, size = fonts.fit(label, face, 7.5, cell.width - 1)
             middle = cell.y + cell.height / 2 - size * 0.36
             fonts.draw_string(canvas, cell.x + cell.width / 2, middle, text, face, size, align="centre")
         # A band under each zone, naming it and the section its full hits land in.
@@ -674,12 +688,12 @@ class CharacterSheet(Flowable):
             canvas.setLineWidth(0.5)
             canvas.rect(x0, band_top - ZONE_BAND, x1 - x0, ZONE_BAND, stroke=1, fill=1)
             canvas.setFillColor(common.INK)
-            label = f"ZONE {zone + 1}" + (" · and up" if zone == MAX_ZONE - 1 else "")
-            text, size = fonts.fit(label, fonts.BOLD, 6.5, x1 - x0 - 2, min_size=4)
+            label = f"ZONE {zone + 1} · {TRACK[zone][0]}"
+            text, size = fonts.fit(label, fonts.BOLD, 7, x1 - x0 - 2)
             fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND / 2 - size * 0.36, text, fonts.BOLD, size, align="centre")
             canvas.setFillColor(common.MUTED)
-            hint = f"{_plural(zone + 1, 'danger die', 'danger dice')} · full hit: {TRACK[zone][0]}"
-            text, size = fonts.fit(hint, fonts.BODY, 6, x1 - x0, min_size=4)
+            hint = f"up to {_plural(zone + 1, 'danger die', 'danger dice')}"
+            text, size = fonts.fit(hint, fonts.BODY, 7, x1 - x0)
             fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND - 6.5, text, fonts.BODY, size, align="centre")
         # The zone rank, big, at the right end.
         right = box.x + box.width - PAD
@@ -697,7 +711,7 @@ class CharacterSheet(Flowable):
             rank = str(zone_rank(level))
             fonts.draw_string(canvas, rank_x, square.y + RANK_BOX / 2 - 16 * 0.36, rank, fonts.BOLD, 16, align="centre")
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, rank_x, square.y - 7, "levels ÷ 5, + 1", fonts.BODY, 6, align="centre")
+        fonts.draw_string(canvas, rank_x, square.y - 7.5, "levels ÷ 5, + 1", fonts.BODY, 7, align="centre")
         resets = "returns to 0 when an encounter ends" if self.table.danger_resets else "stays when an encounter ends (variant)"
         text = (
             f"Danger starts at 0 and {resets}. It rises by 1 for each danger die used in a set and for each "
@@ -727,7 +741,7 @@ class CharacterSheet(Flowable):
                 canvas.line(box.x + x0, box.y + PAD + HIT_ROWS * NOTE_LEADING + 1 * mm, box.x + x0, head_top)
             left = box.x + x0 + 1.5 * mm
             canvas.setFillColor(common.MUTED)
-            used = fonts.draw_string(canvas, left, head_top - 8, f"ZONE {s + 1} ", fonts.BOLD, 6)
+            used = fonts.draw_string(canvas, left, head_top - 8, f"ZONE {s + 1} ", fonts.BOLD, 7)
             canvas.setFillColor(common.INK)
             fonts.draw_string(canvas, left + used, head_top - 8, section, fonts.BOLD, 9)
             if c is not None:
@@ -793,7 +807,7 @@ class _Bar(Flowable):
         canvas.setFillColor(colors.white)
         used = fonts.draw_string(canvas, PAD, BAR / 2 - BAR_SIZE * 0.36, self.title, fonts.BOLD, BAR_SIZE)
         if self.aside:
-            text, size = fonts.fit(self.aside, fonts.BODY, BAR_ASIDE, self.width - used - 3 * PAD, min_size=4.5)
+            text, size = fonts.fit(self.aside, fonts.BODY, BAR_ASIDE, self.width - used - 3 * PAD)
             canvas.setFillColor(colors.HexColor("#e0e0e0"))
             fonts.draw_string(canvas, self.width - PAD, BAR / 2 - size * 0.36, text, fonts.BODY, size, align="right")
         canvas.restoreState()
@@ -965,7 +979,7 @@ def _options_panel(table: _Table, width: float) -> list[Flowable]:
     pool = table.state.pool if table.state is not None else None
     now = f" · now {pool} SP" if pool is not None else ""
     return [
-        _Bar("GM OPTIONS", "spend a check's botches; costs add up to at most the botches"),
+        _Bar("GM OPTIONS", "costs add up to at most the botches"),
         options,
         _screen_note(
             "A setback of cost c usually takes a successful check of height c to overcome directly. "
@@ -981,7 +995,7 @@ def _options_panel(table: _Table, width: float) -> list[Flowable]:
                 "danger dice are cancelled before normal dice. A set uses normal dice before danger dice.",
             ]
         ),
-        _Bar("GENERAL POOL OF STORY POINTS", f"starts each session at {table.pool_start}{now}"),
+        _Bar("STORY POINT POOL", f"starts each session at {table.pool_start}{now}"),
         _Tally(POOL_BOXES, pool or 0),
         _screen_note("Invocations pay SP into the pool; compels pay SP from the pool to the player."),
         *_danger_panel(table, width),

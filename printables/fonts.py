@@ -867,6 +867,8 @@ class BidiParagraph(Paragraph):
         super()._setup(text, style, bulletText, frags, cleaner)
         if self.frags and all(hasattr(frag, "text") for frag in self.frags):
             self.frags = _script_frags(self.frags)
+            # Nothing under 7 pt, whatever size a style or a <font size> asked for.
+            self.frags = [f if getattr(f, "fontSize", MIN_SIZE) >= MIN_SIZE else f.clone(fontSize=MIN_SIZE) for f in self.frags]
 
     def drawPara(self, debug: int = 0) -> None:  # noqa: N802 - ReportLab's name
         blpara = getattr(self, "blPara", None)

@@ -278,7 +278,7 @@ def _worksheet(table: _Table, width: float) -> list[Flowable]:
         reds = counts[table.antibody]
         rank = str(ranks[seat]) + ("=" if shared[ranks[seat]] > 1 else "")
         if player.out:
-            rank += f'<br/><font size="6.5">out in round {player.out_round}</font>'
+            rank += f'<br/><font size="7">out in round {player.out_round}</font>'
         rows.append(
             [label]
             + [_p(str(counts[c]), "cell-centre") for c in table.scoring]
