@@ -69,7 +69,7 @@ __all__ = [
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "Danger World"
-MATERIALS = ("Character sheet", "GM screen")
+MATERIALS = ("Character sheet", "Rules card", "GM screen")
 PLAYER_RANGE = (1, 12)  # the player characters `Setup` accepts
 DEFAULT_PLAYERS = 4
 # Character sheet: panels stacked top to bottom, the notes panel takes what is left.
@@ -783,6 +783,37 @@ def _character_sheet(table: _Table, index: int) -> list[Flowable]:
     return [common.Section(GAME_TITLE, f"Character sheet · {table.label(index)}"), CharacterSheet(table, index)]
 
 
+# -- the rules card ----------------------------------------------------------------------------------
+def _rules_card(table: _Table, width: float) -> list[Flowable]:
+    """The game on one page for the players, in the project's reading (RULINGS.md)."""
+    rounds = {0: "no re-rolls", 1: "one re-roll"}.get(table.rerolls, f"up to {table.rerolls} re-rolls")
+    story: list[Flowable] = [
+        common.Section(GAME_TITLE, "Rules card"),
+        _p("Danger World — rules card", "title"),
+        _p("A GM and 1-12 players. Every check is a pool of d6s: make a set of matching dice at least as high as the difficulty.", "subtitle"),
+        common.heading("Your character", 2),
+        *_bullets([
+            f"Eight stats, 1 to {STAT_MAX} dice each: {table.sheet_dice} dice in all. Three aspects.",
+            f"{table.story_points} story points (SP) at the start of each session.",
+        ]),
+        common.heading("A check", 2),
+        *_steps([
+            "Agree two stats and a difficulty 2–6 with the GM.",
+            "Pool: the two stats' dice, + invoked aspects (1 SP each), + bonus pools, + danger dice up to your zone rank.",
+            f"Roll everything; then {rounds}: lock dice for good and re-roll the rest.",
+            "A set of height h is h dice showing h. Height ≥ difficulty succeeds; more adds bonus dice for later.",
+            "Every 1 showing is a botch the GM spends: danger, penalty dice, setbacks or hits.",
+        ]),
+        common.heading("Danger and damage", 2),
+        *_bullets([
+            "Danger rises with each danger die used in a set; zone rank = danger ÷ 5 + 1 (at most 5).",
+            "Damage fills boxes: Bashed (penalty dice), Stunned (fewer pool dice), Injured (a stat lowered), K.O.'d, Dead.",
+            "A short rest clears Bashed and Stunned; a long rest also Injured and K.O.'d.",
+        ]),
+    ]
+    return story
+
+
 # -- the GM screen ---------------------------------------------------------------------------------
 class _Bar(Flowable):
     """A section title in a black bar, like the panels of the character sheet."""
@@ -1131,15 +1162,35 @@ def build_story(
     setup: Setup | None = None,
     state: State | None = None,
     page: str = "a4",
+    gm: str | None = None,
 ) -> list[Flowable]:
-    """All the materials as flowables (see `build_pdf`), for documents holding several games."""
+    """All the materials as flowables (see `build_pdf`), for documents holding several games.
+
+    `gm` names the GM on the GM screen of blank sheets."""
     table = _resolve(names, players, setup, state)
+    if gm:
+        table = dataclasses.replace(table, gm=gm)
     width, _ = common.frame_size(page)
     story: list[Flowable] = []
     for index in range(len(table.names)):
         story += _character_sheet(table, index) + [PageBreak()]
+    story += _rules_card(table, width) + [PageBreak()]
     story += _gm_screen(table, width)
     return story
+
+
+def booklet_story(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> list[Flowable]:
+    """What goes in the fold-in-half booklet: the rules card, on half pages of `page`."""
+    table = _resolve(names, players, setup, state)
+    width, _ = common.frame_size(f"{page}-booklet")
+    return _rules_card(table, width)
 
 
 def build_pdf(

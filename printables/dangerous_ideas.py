@@ -50,7 +50,7 @@ __all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "Dangerous Ideas"
-MATERIALS = ("Character sheet", "Stones reference card", "Score pad", "The story as told")
+MATERIALS = ("Character sheet", "Stones reference card", "Rules card", "Score pad", "The story as told")
 PLAYER_RANGE = (3, 10)  # what `Setup` accepts, as the rules text says
 DEFAULT_PLAYERS = 4
 # The character sheet: a header band, the meme tree, a footer band, all one flowable.
@@ -953,6 +953,38 @@ def _standings(table: _Table, width: float) -> Flowable:
     return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
 
 
+# -- the rules card ----------------------------------------------------------------------------
+def _rules_card(table: _Table, width: float) -> list[Flowable]:
+    """The game on one page, in the project's reading (RULINGS.md)."""
+    item = _derived("rules-item", "bullet")
+
+    def bullets(*items: str) -> list[Flowable]:
+        return [Paragraph(t, item, bulletText="•") for t in items]
+
+    return [
+        common.Section(GAME_TITLE, "Rules card"),
+        _p("Dangerous Ideas — rules card", "title"),
+        _p(f"3-10 players tell one story; each plays a Dangerous Idea spreading memes through its characters. "
+           f"{table.chapter_count} chapters for {table.n} players.", "subtitle"),
+        common.heading("Setup", 2),
+        *bullets(f"Place {table.start_stones} stones on your five nodes. Then, in seat order, write one leaf and one coiled meme, "
+                 "each with a holder (a character of the story) and a stone on it.",
+                 f"Each sheet has {table.seeds} red seeds: cross one off to re-roll a die."),
+        common.heading("A chapter", 2),
+        *bullets("Its starter announces the title; turns go round to the left and the starter plays last.",
+                 "Bonus stones on every filled meme refill to 2."),
+        common.heading("A turn", 2),
+        *bullets("Take 2 stones, placed anywhere; then up to two actions: Gain (3 stones), Move (each stone one step), "
+                 "Create a new meme or Spread one to a new holder."),
+        common.heading("A meme action", 2),
+        *bullets("1. You stake stones from Create (or Probe to spread), Think, and your memes.",
+                 "2. Each other player connects (stones add to the pool) or defends (each stone removes two).",
+                 "3. Roll 2d6: at or under the pool succeeds; 11 and 12 always fail. Seeds re-roll one die."),
+        common.heading("Score", 2),
+        *bullets("A meme alone scores 4; k copies of the same meme score 4 + k. Ties: stones plus unspent seeds."),
+    ]
+
+
 # -- (4) the story as told ------------------------------------------------------------------
 class _WriteLines(Flowable):
     """`count` ruled lines to write on, `gap` apart."""
@@ -1107,14 +1139,29 @@ def build_story(
     state: State | None = None,
     page: str = "a4",
 ) -> list[Flowable]:
-    """All four materials as flowables (see `build_pdf`), for documents holding several games."""
+    """All the materials as flowables (see `build_pdf`), for documents holding several games."""
     table = _resolve(names, players, setup, state)
     width, _ = common.frame_size(page)
     story: list[Flowable] = _character_sheets(table, page) + [PageBreak()]
     story += _cards(table) + [PageBreak()]
+    story += _rules_card(table, width) + [PageBreak()]
     story += _score_pad(table, width) + [PageBreak()]
     story += _story_flowables(table, width)
     return story
+
+
+def booklet_story(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> list[Flowable]:
+    """What goes in the fold-in-half booklet: the rules card and the story as told, on half pages."""
+    table = _resolve(names, players, setup, state)
+    width, _ = common.frame_size(f"{page}-booklet")
+    return _rules_card(table, width) + [PageBreak()] + _story_flowables(table, width)
 
 
 def build_pdf(

@@ -702,7 +702,8 @@ def _pieces(text: str, base: str) -> tuple[Piece, ...]:
             target = plain
         targets.append(target)
     typed = "".join(chars)
-    levels = bidi_levels(typed) if _needs_bidi(typed) else [0] * len(chars)
+    # Lines are laid out left to right: the base level is 0 (a right-to-left name reads the same).
+    levels = bidi_levels(typed, 0) if _needs_bidi(typed) else [0] * len(chars)
     pieces: list[Piece] = []
     start = 0
     for i in range(1, len(chars) + 1):

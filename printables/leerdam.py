@@ -45,7 +45,7 @@ from rules.leerdam import (
     thresholds,
 )
 
-from . import common, fonts
+from . import common, fonts, slips
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
@@ -53,7 +53,7 @@ __all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "Leerdam"
-MATERIALS = ("Village board", "Household ledger", "Village record", "Village chronicle", "Contribution slips", "Labour contracts")
+MATERIALS = ("Village board", "Rules card", "Household ledger", "Village record", "Village chronicle", "Contribution slips", "Labour contracts", "Seat slips")
 HOUSEHOLD_RANGE = (3, 20)  # what `Setup` accepts (the text is written for 5-10)
 DEFAULT_HOUSEHOLDS = 7
 BLANK_YEARS = 12  # ledger and record rows when the setup has no year limit
@@ -532,6 +532,43 @@ def _year_steps(village: _Village) -> list[Flowable]:
     return [Paragraph(text, step, bulletText=f"{i}.") for i, text in enumerate(steps, 1)]
 
 
+# -- the rules card ---------------------------------------------------------------------------
+def _rules_card(village: _Village, width: float) -> list[Flowable]:
+    """The game on one page for the households, in the project's reading (RULINGS.md)."""
+    low, high = thresholds(village.n)
+
+    def bullets(*items: str) -> list[Flowable]:
+        return [Paragraph(t, common.style("bullet"), bulletText="•") for t in items]
+
+    story: list[Flowable] = [
+        common.Section(GAME_TITLE, "Rules card"),
+        _p("Leerdam — rules card", "title"),
+        _p(
+            f"A village behind a dyke, for 5-10 households ({village.n} here). Each year you pledge labour to the dyke "
+            "in secret, then work for your own Wealth and VP. Keep the dyke up, or the flood takes a third of everyone's Wealth.",
+            "subtitle",
+        ),
+        common.heading("Setup", 2),
+        *bullets(
+            f"Dyke at {village.dyke_start} (of {DYKE_MIN}-{DYKE_MAX}). Every household: 0 Wealth, 0 VP, not Flooded.",
+            f"Each household has {village.capacity} units of labour a year, less its misfortune.",
+        ),
+        common.heading("A year", 2),
+        *_year_steps(village),
+        common.heading("The dyke", 2),
+        *bullets(
+            f"With {village.n} households a pledge total under {low} lowers the dyke by 1; over {high} raises it by 1.",
+            "Flood roll above the dyke: everyone is Flooded and loses a third of their Wealth (rounded up).",
+        ),
+        common.heading("Winning", 2),
+        *bullets(
+            f"Final VP: Wealth ÷ (26 {MINUS} 3 × Dyke), rounded down; {MINUS}{FLOOD_PENALTY} if Flooded. Most VP wins; ties share.",
+            "Only the labour contract binds: both sign, then Wealth and units change hands at once.",
+        ),
+    ]
+    return story
+
+
 # -- (2) the household ledger -----------------------------------------------------------------
 LEDGER_HEADS = (
     "Year",
@@ -998,11 +1035,15 @@ def build_story(
     setup: Setup | None = None,
     state: State | None = None,
     page: str = "a4",
+    seat_links: Sequence[tuple[str, str]] | None = None,
 ) -> list[Flowable]:
-    """All the materials as flowables (see `build_pdf`), for documents holding several games."""
+    """All the materials as flowables (see `build_pdf`), for documents holding several games.
+
+    `seat_links` are (seat name, URL) per seat for the seat slips' QR codes; blank slips without."""
     village = _resolve(names, players, setup, state)
     width, _ = common.frame_size(page)
     story: list[Flowable] = _board(village, width) + [PageBreak()]
+    story += _rules_card(village, width) + [PageBreak()]
     for seat in range(village.n):
         story += _ledger(village, seat, width) + [PageBreak()]
     story += _record(village, width)
@@ -1010,7 +1051,22 @@ def build_story(
         story += [PageBreak()] + _chronicle(village)
     if village.state is None or not village.state.over:
         story += [PageBreak()] + _slips(village)
+        story += [PageBreak()] + slips.seat_slips(seat_links, game_title=GAME_TITLE, players=village.n, page=page)
     return story
+
+
+def booklet_story(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> list[Flowable]:
+    """What goes in the fold-in-half booklet: the rules card, on half pages of `page`."""
+    village = _resolve(names, players, setup, state)
+    width, _ = common.frame_size(f"{page}-booklet")
+    return _rules_card(village, width)
 
 
 def build_pdf(
