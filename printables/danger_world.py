@@ -69,7 +69,7 @@ __all__ = [
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "Danger World"
-MATERIALS = ("Character sheet", "Rules card", "GM screen")
+MATERIALS = ("Character sheet", "GM screen", "Rules card")
 PLAYER_RANGE = (1, 12)  # the player characters `Setup` accepts
 DEFAULT_PLAYERS = 4
 # Character sheet: panels stacked top to bottom, the notes panel takes what is left.
@@ -532,7 +532,7 @@ class CharacterSheet(Flowable):
                 text, fitted = fonts.fit(value, fonts.BOLD, size, right - x - 2)
                 fonts.draw_string(canvas, x + 1, line_y + 2.5, text, fonts.BOLD, fitted)
             x += w
-        if not name:
+        if not name and not self.table.player(self.index):
             canvas.setFillColor(FAINT)
             fonts.draw_string(canvas, box.x + 1, line_y + 3, f"seat {self.index + 1}", fonts.BODY, 7)
 
@@ -1174,8 +1174,8 @@ def build_story(
     story: list[Flowable] = []
     for index in range(len(table.names)):
         story += _character_sheet(table, index) + [PageBreak()]
-    story += _rules_card(table, width) + [PageBreak()]
     story += _gm_screen(table, width)
+    story += [PageBreak()] + _rules_card(table, width)
     return story
 
 

@@ -50,7 +50,7 @@ __all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "Dangerous Ideas"
-MATERIALS = ("Character sheet", "Stones reference card", "Rules card", "Score pad", "The story as told")
+MATERIALS = ("Character sheet", "Stones reference card", "Score pad", "The story as told", "Rules card")
 PLAYER_RANGE = (3, 10)  # what `Setup` accepts, as the rules text says
 DEFAULT_PLAYERS = 4
 # The character sheet: a header band, the meme tree, a footer band, all one flowable.
@@ -581,7 +581,9 @@ class _CharacterSheet(Flowable):
             holder_y = base - (holder.style.leading - holder.style.fontSize)
             holder.drawOn(canvas, line_x + 1, holder_y)
             area_bottom = max(area_bottom, holder_y + holder.height + 2)
-            text = _fitted(meme.text, right - left, area_top - area_bottom, size=MEME_SIZE, font=fonts.BOLD)
+            room = (meme.text, right - left, area_top - area_bottom)
+            # Bold while it fits; a long meme in the narrower regular face before it is cut short.
+            text = _fitted(*room, size=MEME_SIZE, font=fonts.BOLD, cut=False) or _fitted(*room, size=MEME_SIZE, font=fonts.BODY)
             assert text is not None
             # Centred in its room, as a hand would write it.
             text.drawOn(canvas, left, area_bottom + (area_top - area_bottom - text.height) / 2)
@@ -1144,9 +1146,9 @@ def build_story(
     width, _ = common.frame_size(page)
     story: list[Flowable] = _character_sheets(table, page) + [PageBreak()]
     story += _cards(table) + [PageBreak()]
-    story += _rules_card(table, width) + [PageBreak()]
     story += _score_pad(table, width) + [PageBreak()]
     story += _story_flowables(table, width)
+    story += [PageBreak()] + _rules_card(table, width)
     return story
 
 

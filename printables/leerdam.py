@@ -53,7 +53,7 @@ __all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "Leerdam"
-MATERIALS = ("Village board", "Rules card", "Household ledger", "Village record", "Village chronicle", "Contribution slips", "Labour contracts", "Seat slips")
+MATERIALS = ("Village board", "Household ledger", "Village record", "Village chronicle", "Contribution slips", "Labour contracts", "Seat slips", "Rules card")
 HOUSEHOLD_RANGE = (3, 20)  # what `Setup` accepts (the text is written for 5-10)
 DEFAULT_HOUSEHOLDS = 7
 BLANK_YEARS = 12  # ledger and record rows when the setup has no year limit
@@ -1043,7 +1043,6 @@ def build_story(
     village = _resolve(names, players, setup, state)
     width, _ = common.frame_size(page)
     story: list[Flowable] = _board(village, width) + [PageBreak()]
-    story += _rules_card(village, width) + [PageBreak()]
     for seat in range(village.n):
         story += _ledger(village, seat, width) + [PageBreak()]
     story += _record(village, width)
@@ -1052,6 +1051,8 @@ def build_story(
     if village.state is None or not village.state.over:
         story += [PageBreak()] + _slips(village)
         story += [PageBreak()] + slips.seat_slips(seat_links, game_title=GAME_TITLE, players=village.n, page=page)
+    # New pages go last, so a page's place in a set stays what it was.
+    story += [PageBreak()] + _rules_card(village, width)
     return story
 
 

@@ -92,8 +92,9 @@ def _draw(canvas: Canvas, game: str, seat: int, name: str, url: str, width: floa
         lines = _url_lines(url, right - text_x, 3)
     else:
         canvas.saveState()
-        canvas.setStrokeColor(common.GRID)
-        canvas.setDash(2, 2)
+        canvas.setStrokeColor(common.INK)
+        canvas.setLineWidth(0.8)
+        canvas.setDash(3, 2)
         canvas.rect(qr_x, qr_y, size, size, stroke=1, fill=0)
         canvas.restoreState()
         canvas.setFillColor(common.MUTED)

@@ -135,4 +135,4 @@ def test_danger_world_odds(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "odds", "danger-world", "--dice", "3")
     assert code == 2 and "--difficulty" in err
     code, _, err = run(capsys, "odds", "danger-world", "--dice", "3", "--difficulty", "9")
-    assert code == 2 and "rule: odds" in err
+    assert code == 2 and "playbook odds: error: argument --difficulty: 9 is out of range (2-6)" in err
