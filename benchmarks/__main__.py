@@ -17,6 +17,7 @@ from pathlib import Path
 
 from benchmarks.clicks import format_clicks, run_clicks
 from benchmarks.odds import format_odds, run_odds
+from benchmarks.print_pack import format_print_pack, run_print_pack
 from benchmarks.simulation import format_simulations, run_simulations
 from benchmarks.startup import TARGETS, Target, format_table, run_benchmark
 
@@ -40,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="pre-heated kernels per notebook (default 0: a kernel starts with each page)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--only", choices=["startup", "simulation", "odds", "clicks"], help="run one part only")
+    parser.add_argument("--only", choices=["startup", "simulation", "odds", "clicks", "print"], help="run one part only")
     args = parser.parse_args(argv)
     report: dict[str, object] = {}
     if args.only in (None, "simulation"):
@@ -64,7 +65,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("Click-to-update in Chromium (medians; bare button clicked in the same run)")
             print(format_clicks(clicks))
             print()
-    if args.only in ("simulation", "odds", "clicks"):
+    if args.only in (None, "print"):
+        printed = run_print_pack()
+        report["print"] = printed
+        if not args.json:
+            print("Print pack: every game for 10 players with names in every script, beside one game in the same run")
+            print(format_print_pack(printed))
+            print()
+    if args.only in ("simulation", "odds", "clicks", "print"):
         if args.json:
             print(json.dumps(report, indent=2))
         return 0

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,49 @@ class UsageError(Exception):
     """Bad arguments: reported on stderr with exit status 2."""
 
 
+def _ranged(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high` (no upper bound when None)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            span = f"{low}-{high}" if high is not None else f"{low} or more"
+            raise argparse.ArgumentTypeError(f"{value} is out of range ({span})")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def _output(text: str) -> Path:
+    """An argparse type: a PDF to write, in a folder that exists (none is made)."""
+    path = Path(text)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"folder {str(folder)!r} does not exist")
+    if path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a folder, not a file")
+    return path
+
+
+def _existing(text: str) -> Path:
+    """An argparse type: a file that exists."""
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"no file {text!r}")
+    return path
+
+
+def _version() -> str:
+    try:
+        return metadata.version("playbook")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def _names(text: str | None, players: int | None) -> list[str] | None:
     if text is None:
         return None
@@ -33,6 +78,8 @@ def _names(text: str | None, players: int | None) -> list[str] | None:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    if args.notebook is not None and not Path(args.notebook).is_file():
+        raise UsageError(f"argument --notebook: no notebook {args.notebook!r}")
     from .serve import serve
 
     extra = [f"--Voila.ip={args.ip}"] if args.ip else []
@@ -46,32 +93,77 @@ def _printer(game: str) -> Any:
     return importlib.import_module("printables." + game.replace("-", "_"))
 
 
-def _cmd_print(args: argparse.Namespace) -> int:
-    from reportlab.platypus import PageBreak
+PRINT_RANGES = {"new-rule": (3, 5), "leerdam": (3, 20), "danger-world": (1, 12), "dangerous-ideas": (3, 10), "all": (1, 20)}
 
-    from printables.common import build_document
+
+def _cmd_print(args: argparse.Namespace) -> int:
+    from printables.fonts import MissingGlyphWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", MissingGlyphWarning)
+        data = _make_pdf(args)
+    for warning in caught:
+        if issubclass(warning.category, MissingGlyphWarning):
+            print(f"playbook print: warning: {warning.message}", file=sys.stderr)
+    args.output.write_bytes(data)
+    print(f"wrote {args.output} ({len(data) // 1024} KiB)", file=sys.stderr)
+    return 0
+
+
+def _make_pdf(args: argparse.Namespace) -> bytes:
+    from printables import common, pack
 
     names = _names(args.names, args.players)
+    if names is not None and args.players is None:
+        args.players = len(names)
+    if args.seat_links is not None and args.game not in ("new-rule", "leerdam"):
+        raise UsageError("--seat-links is for the games with hidden seats: new-rule or leerdam")
     if args.game_file is not None:
+        if args.players is not None or names is not None:
+            raise UsageError("--game-file prints the saved game's own players: leave out --players and --names")
         saved = read_save_file(args.game_file)
         if args.game not in ("all", saved.rules.slug):
             raise UsageError(f"{args.game_file} is a {saved.rules.slug} game, not {args.game}")
-        story = _printer(saved.rules.slug).build_story(state=saved.state, page=args.page)
-        title = f"{saved.rules.title}: what you played"
+        module = _printer(saved.rules.slug)
+        if args.booklet:
+            data = common.build_booklet(module.booklet_story(state=saved.state, page=args.page), page=args.page, title=f"{saved.rules.title}: booklet")
+        else:
+            story = module.build_story(state=saved.state, page=args.page)
+            data = common.build_document(story, page=args.page, title=f"{saved.rules.title}: what you played", bleed=args.bleed)
     else:
-        games = list(PRINT_GAMES) if args.game == "all" else [args.game]
-        story = []
-        for game in games:
-            if story:
-                story.append(PageBreak())  # each game starts its own page (and its own headers)
-            story += _printer(game).build_story(names, players=args.players, page=args.page)
-        title = "Playbook: printable materials"
-    data = build_document(story, page=args.page, title=title)
-    out = Path(args.output)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(data)
-    print(f"wrote {out} ({len(data) // 1024} KiB)", file=sys.stderr)
-    return 0
+        low, high = PRINT_RANGES[args.game]
+        if args.players is not None and not low <= args.players <= high:
+            raise UsageError(f"argument --players: {args.game} takes {low}-{high}, not {args.players}")
+        if args.game == "all":
+            players = args.players if args.players is not None else 4
+            if args.booklet:
+                data = pack.booklet_pdf(page=args.page)
+            else:
+                _, notes = pack.plan(players, names)
+                for note in notes:
+                    print(f"playbook print: note: {note}", file=sys.stderr)
+                data = pack.build_pdf(players, names, page=args.page, bleed=args.bleed)
+        else:
+            module = _printer(args.game)
+            if args.game == "leerdam":
+                warning = pack.leerdam_warning(args.players if args.players is not None else module.DEFAULT_HOUSEHOLDS)
+                if warning:
+                    print(f"playbook print: warning: {warning}", file=sys.stderr)
+            if args.booklet:
+                story = module.booklet_story(names, players=args.players, page=args.page)
+                data = common.build_booklet(story, page=args.page, title=f"{module.GAME_TITLE}: booklet")
+            else:
+                extra: dict[str, Any] = {}
+                if args.seat_links is not None:
+                    from printables.slips import seat_links
+
+                    try:
+                        extra["seat_links"] = seat_links(args.seat_links.read_bytes())
+                    except ValueError as exc:
+                        raise UsageError(f"argument --seat-links: {exc}") from None
+                story = module.build_story(names, players=args.players, page=args.page, **extra)
+                data = common.build_document(story, page=args.page, title=f"{module.GAME_TITLE}: printable materials", bleed=args.bleed)
+    return data
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -99,6 +191,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
+    for option, value, low, high in (("--dice", args.dice, 0, 20), ("--difficulty", args.difficulty, 2, 6), ("--penalty", args.penalty, 0, 6), ("--rerolls", args.rerolls, 0, 4), ("--pool", args.pool, 0, 100), ("--seeds", args.seeds, 0, 30)):
+        if value is not None and not low <= value <= high:
+            raise UsageError(f"argument {option}: {value} is out of range ({low}-{high})")
     if args.game == "dangerous-ideas":
         if args.pool is None:
             raise UsageError("dangerous-ideas odds need --pool N")
@@ -111,7 +206,7 @@ def _cmd_odds(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_save_file(name: str) -> Any:
+def read_save_file(name: str | Path) -> Any:
     """A game from a save file on disk; a file past the size limit is refused unread."""
     path = Path(name)
     size = path.stat().st_size
@@ -137,59 +232,86 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _command(sub: Any, name: str, help_text: str, description: str, example: str) -> argparse.ArgumentParser:
+    """A subcommand whose --help ends with an example."""
+    return sub.add_parser(
+        name,
+        help=help_text,
+        description=description,
+        epilog=f"example:\n  {example}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="playbook", description="Playbook and print generator for four tabletop games.")
+    top = argparse.ArgumentParser(
+        prog="playbook",
+        description="Playbook and print generator for four tabletop games.",
+        epilog="example:\n  playbook print all --players 12 --names \"Ana,Bo,...\" -o everything.pdf",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    top.add_argument("--version", action="version", version=f"playbook {_version()}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("serve", help="serve the playbook dashboards with Voila", description="Start Voila on the playbook's notebooks (http://localhost:8866 by default).")
-    p.add_argument("--port", type=int, default=8866, help="port to listen on (default 8866)")
-    p.add_argument("--notebook", help="serve one notebook instead of the whole playbook")
+    p = _command(sub, "serve", "serve the playbook dashboards with Voila", "Start Voila on the playbook's notebooks (http://localhost:8866 by default).", "playbook serve --ip 0.0.0.0 --port 8866")
+    p.add_argument("--port", type=_ranged(1, 65535), default=8866, help="port to listen on, 1-65535 (default 8866)")
+    p.add_argument("--notebook", help="serve one notebook (a file that exists) instead of the whole playbook")
     p.add_argument("--open", action="store_true", help="open a browser tab")
     p.add_argument("--ip", help="address to listen on (default 127.0.0.1; 0.0.0.0 lets other devices on the network join)")
     p.set_defaults(run=_cmd_serve)
 
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "print",
-        help="print play materials as PDF",
-        description="Blank materials for N players, or (with --game-file) the sheets of a saved game filled in.",
+        "print play materials as PDF",
+        "Blank materials for N players, or (with --game-file) the sheets of a saved game filled in.\n"
+        "Players: new-rule 3-5, leerdam 3-20 households (written for 5-10), danger-world 1-12\n"
+        "characters, dangerous-ideas 3-10; all: a group of 1-20, each game split into the tables\n"
+        "it takes, with a contents page.",
+        'playbook print all --players 10 --names "Ana,Bo,Cy,Di,Ed,Fa,Gu,Hy,Io,Jo" --page letter -o pack.pdf',
     )
     p.add_argument("game", choices=[*PRINT_GAMES, "all"], help="which game's materials, or all")
-    p.add_argument("--players", type=int, help="number of players (blank materials)")
-    p.add_argument("--names", help="comma-separated player names, printed on the sheets")
+    p.add_argument("--players", type=_ranged(1, 20), help="number of players (default: 4, leerdam 7; the game's range above)")
+    p.add_argument("--names", help="comma-separated player names, printed on the sheets (as many as --players); danger-world: \"Player: Character\" names both")
     p.add_argument("--page", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
-    p.add_argument("--game-file", metavar="SAVE.json", help="fill the sheets from a saved game")
-    p.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="where to write the PDF")
+    p.add_argument("--game-file", type=_existing, metavar="SAVE.json", help="fill the sheets from a saved game")
+    p.add_argument("--seat-links", type=_existing, metavar="LINKS.json", help="new-rule, leerdam: seat slips with each seat's QR code, from `playbook table new ... --json` (default: blank slips)")
+    p.add_argument("--bleed", action="store_true", help="print cut-outs 3 mm past their cut lines, crop marks at each (default off)")
+    p.add_argument("--booklet", action="store_true", help="the rules card (dangerous-ideas: and the story) as a fold-in-half booklet, imposed for duplex")
+    p.add_argument("-o", "--output", type=_output, required=True, metavar="FILE.pdf", help="where to write the PDF (its folder must exist)")
     p.set_defaults(run=_cmd_print)
 
-    p = sub.add_parser("simulate", help="play many bot games and report outcome statistics", description="Bot games for balance testing; the same seed gives the same numbers.")
+    p = _command(sub, "simulate", "play many bot games and report outcome statistics", "Bot games for balance testing; the same seed gives the same numbers.", "playbook simulate new-rule --games 500 --seed 1 --json")
     p.add_argument("game", choices=sorted(SIMULATED), help="which game")
-    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    p.add_argument("--games", type=_ranged(1, 1_000_000), default=100, help="how many games, 1-1000000 (default 100)")
+    p.add_argument("--seed", type=_ranged(0), default=0, help="seed of the first game, 0 or more (default 0)")
     bots = "; ".join(f"{slug}: {', '.join(m.BOTS)}" for slug, m in sorted(SIMULATED.items()))
     p.add_argument("--bots", help=f"comma-separated bot per seat ({bots})")
     p.add_argument("--json", action="store_true", help="one line of JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(run=_cmd_simulate)
 
-    p = sub.add_parser(
+    p = _command(
+        sub,
         "odds",
-        help="exact probabilities as JSON",
-        description="Exact odds, as a decimal and a fraction. danger-world: --dice N --difficulty D "
-        "[--penalty P] [--rerolls R], the chance of a set of height D or more when the player locks "
-        "and re-rolls optimally. dangerous-ideas: --pool N [--seeds S], the chance a meme action "
-        "succeeds when the actor spends up to S seeds wisely.",
+        "exact probabilities as JSON",
+        "Exact odds, as a decimal and a fraction. danger-world: --dice N --difficulty D "
+        "[--penalty P] [--rerolls R],\nthe chance of a set of height D or more when the player locks "
+        "and re-rolls optimally.\ndangerous-ideas: --pool N [--seeds S], the chance a meme action "
+        "succeeds when the actor\nspends up to S seeds wisely.",
+        "playbook odds danger-world --dice 7 --difficulty 4 --penalty 1 --rerolls 2",
     )
     p.add_argument("game", choices=["danger-world", "dangerous-ideas"], help="which game")
-    p.add_argument("--dice", type=int, help="danger-world: dice in the pool")
+    p.add_argument("--dice", type=int, help="danger-world: dice in the pool, 0-20")
     p.add_argument("--difficulty", type=int, help="danger-world: difficulty 2-6")
-    p.add_argument("--penalty", type=int, default=0, help="danger-world: penalty dice (default 0)")
-    p.add_argument("--rerolls", type=int, default=2, help="danger-world: lock/re-roll rounds (default 2)")
-    p.add_argument("--pool", type=int, help="dangerous-ideas: stones in the pool")
-    p.add_argument("--seeds", type=int, default=0, help="dangerous-ideas: seeds the actor may spend (default 0)")
+    p.add_argument("--penalty", type=int, default=0, help="danger-world: penalty dice, 0-6 (default 0)")
+    p.add_argument("--rerolls", type=int, default=2, help="danger-world: lock/re-roll rounds, 0-4 (default 2)")
+    p.add_argument("--pool", type=int, help="dangerous-ideas: stones in the pool, 0-100")
+    p.add_argument("--seeds", type=int, default=0, help="dangerous-ideas: seeds the actor may spend, 0-30 (default 0)")
     p.set_defaults(run=_cmd_odds)
 
-    p = sub.add_parser("replay", help="check a saved game and print its standings as JSON", description="Replay every move of a save file, refusing damaged or tampered files.")
-    p.add_argument("file", metavar="FILE.json")
+    p = _command(sub, "replay", "check a saved game and print its standings as JSON", "Replay every move of a save file, refusing damaged or tampered files.", "playbook replay saved.json")
+    p.add_argument("file", type=_existing, metavar="FILE.json")
     p.set_defaults(run=_cmd_replay)
     return top
 
@@ -199,7 +321,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except (UsageError, ValueError, OSError) as exc:  # RuleError and SaveFileError are ValueErrors
-        print(f"playbook {args.command}: {exc}", file=sys.stderr)
+        # One line, argparse's way: "playbook print: error: ..."
+        message = " ".join(str(exc).split())
+        print(f"playbook {args.command}: error: {message}", file=sys.stderr)
         return 2
 
 

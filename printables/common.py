@@ -11,6 +11,7 @@ User text reaches a Paragraph only through `fonts.markup`: `para` and table cell
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import io
 import math
@@ -31,7 +32,6 @@ from reportlab.platypus import (
     Frame,
     PageBreak,
     PageTemplate,
-    Paragraph,
     Spacer,
     Table,
     TableStyle,
@@ -40,6 +40,7 @@ from reportlab.platypus import (
 from rules.core import check_names
 
 from . import fonts
+from .fonts import BidiParagraph as Paragraph
 
 __all__ = [
     "Box",
@@ -85,7 +86,14 @@ CELL_PAD = 3  # points of padding inside table cells
 CROP_LENGTH = 5 * mm
 CROP_OFFSET = 2 * mm  # gap between a slip's edge and its crop marks
 CUT_GUIDE = colors.HexColor("#b0b0b0")
+BLEED_FILL = colors.HexColor("#f2f2f2")
 PREVIEW_SCALE = 1.0  # 72 dpi: a full page is 595 x 842 pixels on A4
+BLEED = 3 * mm  # how far a cut-out's printing runs past its cut line, when bleed is on
+#: Half of each page size, for booklets folded in half (A5 on A4, half-letter on Letter).
+BOOKLET_PAGES: dict[str, tuple[float, float]] = {"a4": (A4[1] / 2, A4[0]), "letter": (LETTER[1] / 2, LETTER[0])}
+BOOKLET_MARGIN = 12 * mm
+#: Print options of the document being built (set by `build_document`, read when drawing).
+_BLEED: contextvars.ContextVar[bool] = contextvars.ContextVar("playbook_bleed", default=False)
 
 
 # -- pages ---------------------------------------------------------------------------------
@@ -116,8 +124,11 @@ def blank_seats(
 
 
 def page_size(name: str) -> tuple[float, float]:
-    """(width, height) in points of a page size by name: 'a4' or 'letter'."""
+    """(width, height) in points of a page size by name: 'a4' or 'letter' (or the half page
+    of a booklet folded from one, 'a4-booklet' or 'letter-booklet')."""
     key = str(name).strip().lower()
+    if key.endswith("-booklet") and key.removesuffix("-booklet") in BOOKLET_PAGES:
+        return BOOKLET_PAGES[key.removesuffix("-booklet")]
     if key not in PAGE_SIZES:
         raise ValueError(f"unknown page size {name!r}; choose one of: {', '.join(PAGE_SIZES)}")
     return PAGE_SIZES[key]
@@ -162,8 +173,8 @@ def style(name: str) -> ParagraphStyle:
     return sheet[name]  # type: ignore[return-value]
 
 
-def fitted_style(name: str, words: Iterable[str], width: float, min_size: float = 5.5) -> ParagraphStyle:
-    """Style `name`, shrunk (down to `min_size`) so the longest of `words` fits `width`
+def fitted_style(name: str, words: Iterable[str], width: float, min_size: float = fonts.MIN_SIZE) -> ParagraphStyle:
+    """Style `name`, shrunk (down to `min_size`, never under 7 pt) so the longest of `words` fits `width`
     less the cell padding: narrow header cells then never break a word in two."""
     base = style(name)
     # A hair under the room: a word sized to fit exactly can still be split by rounding.
@@ -171,7 +182,7 @@ def fitted_style(name: str, words: Iterable[str], width: float, min_size: float 
     widest = max((fonts.string_width(w, base.fontName, base.fontSize) for w in words), default=0.0)
     if widest <= room:
         return base
-    size = max(min_size, base.fontSize * room / widest)
+    size = max(min_size, fonts.MIN_SIZE, base.fontSize * room / widest)
     return ParagraphStyle(f"{name}-{size:.2f}", parent=base, fontSize=size, leading=size * base.leading / base.fontSize)
 
 
@@ -218,19 +229,32 @@ class Section(Flowable):
 def _decorate(canvas: Canvas, doc: BaseDocTemplate) -> None:
     """Header (game, material, rule) and footer (page number) on every page."""
     width, height = doc.pagesize
+    side = doc.leftMargin
     game, material = getattr(canvas, "_playbook_section", ("", ""))
     canvas.saveState()
     y = height - HEADER_BASELINE
     canvas.setFillColor(INK)
-    fonts.draw_string(canvas, MARGIN_SIDE, y, game, fonts.BOLD, HEADER_SIZE)
+    used = fonts.draw_string(canvas, side, y, game, fonts.BOLD, HEADER_SIZE)
     canvas.setFillColor(MUTED)
-    fonts.draw_string(canvas, width - MARGIN_SIDE, y, material, fonts.BODY, HEADER_SIZE, align="right")
+    # The material (often a name) gives way to the game's name on a narrow booklet page.
+    text, size = fonts.fit(material, fonts.BODY, HEADER_SIZE, width - 2 * side - used - 4 * mm)
+    fonts.draw_string(canvas, width - side, y, text, fonts.BODY, size, align="right")
     canvas.setStrokeColor(GRID)
     canvas.setLineWidth(RULE_WIDTH)
-    canvas.line(MARGIN_SIDE, y - 2.5 * mm, width - MARGIN_SIDE, y - 2.5 * mm)
-    fonts.draw_string(canvas, MARGIN_SIDE, FOOTER_BASELINE, "playbook", fonts.BODY, FOOTER_SIZE)
-    fonts.draw_string(canvas, width - MARGIN_SIDE, FOOTER_BASELINE, f"page {doc.page}", fonts.BODY, FOOTER_SIZE, align="right")
+    canvas.line(side, y - 2.5 * mm, width - side, y - 2.5 * mm)
+    fonts.draw_string(canvas, side, FOOTER_BASELINE, "playbook", fonts.BODY, FOOTER_SIZE)
+    fonts.draw_string(canvas, width - side, FOOTER_BASELINE, f"page {doc.page}", fonts.BODY, FOOTER_SIZE, align="right")
     canvas.restoreState()
+
+
+class _Document(BaseDocTemplate):
+    """The document template: draws the contents page's form once every page is known."""
+
+    def _endBuild(self) -> None:  # noqa: N802 - ReportLab's name
+        sections = getattr(self.canv, "_playbook_contents", None)
+        if sections is not None:
+            sections.draw_form(self.canv)
+        super()._endBuild()
 
 
 def build_document(
@@ -240,29 +264,46 @@ def build_document(
     title: str,
     subject: str = "",
     author: str = "playbook",
+    bleed: bool = False,
+    margins: tuple[float, float, float] | None = None,
+    size: tuple[float, float] | None = None,
 ) -> bytes:
-    """The PDF of `story` on `page`: same input, same bytes (no dates or random ids)."""
-    width, height = page_size(page)
-    frame_w, frame_h = frame_size(page)
+    """The PDF of `story` on `page`: same input, same bytes (no dates or random ids).
+
+    `bleed` prints every cut-out 3 mm past its cut line, with crop marks at each one;
+    `size` and `margins` (side, top, bottom) override the page's, for booklet pages."""
+    width, height = size or page_size(page)
+    side, top, bottom = margins or (MARGIN_SIDE, MARGIN_TOP, MARGIN_BOTTOM)
+    frame_w, frame_h = width - 2 * side, height - top - bottom
     fonts.register()
     buffer = io.BytesIO()
-    doc = BaseDocTemplate(
+    token = _BLEED.set(bleed)
+    try:
+        doc = _build(buffer, story, width, height, side, top, bottom, frame_w, frame_h, title, subject, author)
+    finally:
+        _BLEED.reset(token)
+    del doc
+    return buffer.getvalue()
+
+
+def _build(buffer, story, width, height, side, top, bottom, frame_w, frame_h, title, subject, author):  # noqa: ANN001, ANN202, PLR0913
+    doc = _Document(
         buffer,
         pagesize=(width, height),
-        leftMargin=MARGIN_SIDE,
-        rightMargin=MARGIN_SIDE,
-        topMargin=MARGIN_TOP,
-        bottomMargin=MARGIN_BOTTOM,
+        leftMargin=side,
+        rightMargin=side,
+        topMargin=top,
+        bottomMargin=bottom,
         title=title,
         subject=subject,
         author=author,
         creator="playbook",
         invariant=1,
     )
-    frame = Frame(MARGIN_SIDE, MARGIN_BOTTOM, frame_w, frame_h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
+    frame = Frame(side, bottom, frame_w, frame_h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
     doc.addPageTemplates([PageTemplate(id="sheet", frames=[frame], onPageEnd=_decorate)])
     doc.build(list(story))
-    return buffer.getvalue()
+    return doc
 
 
 # -- tables of writing rows -----------------------------------------------------------------
@@ -412,7 +453,10 @@ class SlipSheet(Flowable):
         canvas = self.canv
         margin = CROP_OFFSET + CROP_LENGTH
         width, height = self.size[0] - 2 * margin, self.size[1] - 2 * margin
-        boxes = slip_boxes(width, height, self.columns, self.rows, self.gutter)[: self.count]
+        bleed = _BLEED.get()
+        # With bleed every slip gets a gutter of twice the bleed, and crop marks at its own corners.
+        gutter = max(self.gutter, 2 * BLEED) if bleed else self.gutter
+        boxes = slip_boxes(width, height, self.columns, self.rows, gutter)[: self.count]
         canvas.saveState()
         canvas.translate(margin, margin)
         for index, box in enumerate(boxes):
@@ -424,9 +468,19 @@ class SlipSheet(Flowable):
             canvas.restoreState()
             canvas.saveState()
             canvas.translate(box.x, box.y)
+            if bleed:
+                # The bleed: a light tint past the cut line, so a slightly-off cut shows no white edge.
+                canvas.saveState()
+                canvas.setFillColor(BLEED_FILL)
+                canvas.rect(-BLEED, -BLEED, box.width + 2 * BLEED, box.height + 2 * BLEED, stroke=0, fill=1)
+                canvas.setFillColor(colors.white)
+                canvas.rect(0, 0, box.width, box.height, stroke=0, fill=1)
+                canvas.restoreState()
             self.draw_slip(canvas, self.first + index, box.width, box.height)
             canvas.restoreState()
         _crop_marks(canvas, boxes, width, height)
+        if bleed:
+            _corner_marks(canvas, boxes)
         canvas.restoreState()
 
 
@@ -446,6 +500,18 @@ def _crop_marks(canvas: Canvas, boxes: Sequence[Box], width: float, height: floa
     for y in ys:
         canvas.line(low_x - CROP_OFFSET, y, low_x - CROP_OFFSET - CROP_LENGTH, y)
         canvas.line(high_x + CROP_OFFSET, y, high_x + CROP_OFFSET + CROP_LENGTH, y)
+
+
+def _corner_marks(canvas: Canvas, boxes: Sequence[Box]) -> None:
+    """Short marks at every slip's corners, in the gutter: each slip's own cut lines."""
+    length = BLEED * 0.8
+    canvas.setStrokeColor(colors.black)
+    canvas.setLineWidth(0.3)
+    for b in boxes:
+        for x, dx in ((b.x, -1), (b.x + b.width, 1)):
+            for y, dy in ((b.y, -1), (b.y + b.height, 1)):
+                canvas.line(x + dx * 0.6, y, x + dx * (0.6 + length), y)
+                canvas.line(x, y + dy * 0.6, x, y + dy * (0.6 + length))
 
 
 def slip_pages(count: int, draw_slip: DrawSlip, *, columns: int = 2, rows: int = 4, gutter: float = 0.0) -> list[Flowable]:
@@ -504,3 +570,128 @@ def columns_of(total: float, weights: Sequence[float]) -> list[float]:
     """Split `total` width into columns proportional to `weights`."""
     whole = math.fsum(weights)
     return [total * w / whole for w in weights]
+
+
+# -- the contents page ----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    """A line of the contents page: a part's heading, its detail (who plays it), and its key."""
+
+    heading: str
+    detail: str
+    key: str
+
+
+class ContentsMark(Flowable):
+    """Invisible: the part `key` of the contents page starts on this page."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key = key
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        return 0, 0
+
+    def draw(self) -> None:
+        contents = getattr(self.canv, "_playbook_contents", None)
+        if contents is not None:
+            contents.pages.setdefault(self.key, self.canv.getPageNumber())
+
+
+CONTENTS_LINE = 9 * mm
+CONTENTS_NOTE = 4.5 * mm
+
+
+class Contents(Flowable):
+    """The contents page: a line per part with the page it starts on. The page numbers are
+    known only once every page is laid out, so the lines are a form drawn at the end of the
+    build (`_Document._endBuild`) and shown here: one pass, no second build."""
+
+    FORM = "playbook-contents"
+
+    def __init__(self, title: str, entries: Sequence[Entry], notes: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.title = title
+        self.entries = tuple(entries)
+        self.notes = tuple(notes)
+        self.pages: dict[str, int] = {}
+        self.size = (0.0, 0.0)
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        height = 30 + len(self.entries) * CONTENTS_LINE + len(self.notes) * CONTENTS_NOTE + 6 * mm
+        self.size = (availWidth, min(height, availHeight))
+        return self.size
+
+    def draw(self) -> None:
+        canvas = self.canv
+        canvas._playbook_contents = self  # type: ignore[attr-defined]
+        canvas.doForm(self.FORM)
+
+    def draw_form(self, canvas: Canvas) -> None:
+        width, height = self.size
+        canvas.beginForm(self.FORM, 0, 0, width, height)
+        canvas.setFillColor(INK)
+        y = height - 20
+        fonts.draw_string(canvas, 0, y, self.title, fonts.BOLD, 20)
+        y -= 10 + 11
+        for entry in self.entries:
+            page = str(self.pages.get(entry.key, ""))
+            canvas.setFillColor(INK)
+            page_w = fonts.draw_string(canvas, width, y, page, fonts.BOLD, 11, align="right")
+            heading, size = fonts.fit(entry.heading, fonts.BOLD, 11, width - page_w - 6 * mm)
+            used = fonts.draw_string(canvas, 0, y, heading, fonts.BOLD, size)
+            canvas.setStrokeColor(GRID)
+            canvas.setDash(1, 2)
+            canvas.line(used + 2 * mm, y, width - page_w - 2 * mm, y)
+            canvas.setDash()
+            canvas.setFillColor(MUTED)
+            detail, size = fonts.fit(entry.detail, fonts.BODY, 8.5, width - page_w - 6 * mm)
+            fonts.draw_string(canvas, 4 * mm, y - 11, detail, fonts.BODY, size)
+            y -= CONTENTS_LINE
+        y -= 2 * mm
+        for note in self.notes:
+            canvas.setFillColor(INK)
+            text, size = fonts.fit(note, fonts.ITALIC, 8.5, width)
+            fonts.draw_string(canvas, 0, y, text, fonts.ITALIC, size)
+            y -= CONTENTS_NOTE
+        canvas.endForm()
+
+
+# -- booklets: half pages imposed two to a sheet, for folding in half -----------------------------
+def booklet_order(pages: int) -> list[tuple[int | None, int | None]]:
+    """(left, right) page indices of each sheet side, front then back, for a booklet of
+    `pages` pages folded in half: padded with blanks (None) to a multiple of 4."""
+    total = max(4, math.ceil(pages / 4) * 4)
+    sides = []
+    for sheet in range(total // 4):
+        front = (total - 1 - 2 * sheet, 2 * sheet)
+        back = (2 * sheet + 1, total - 2 - 2 * sheet)
+        sides += [front, back]
+    return [tuple(i if i < pages else None for i in side) for side in sides]  # type: ignore[misc]
+
+
+def impose_booklet(pdf: bytes, page: str) -> bytes:
+    """The half pages of `pdf` two to a landscape `page`, in booklet order for duplex printing
+    (flip on the short edge); stacked, folded and stapled in the middle they read in order."""
+    from pypdf import PageObject, PdfReader, PdfWriter, Transformation
+
+    width, height = page_size(page)
+    sheet_w, sheet_h = height, width  # landscape
+    reader = PdfReader(io.BytesIO(pdf))
+    writer = PdfWriter()
+    for left, right in booklet_order(len(reader.pages)):
+        sheet = PageObject.create_blank_page(width=sheet_w, height=sheet_h)
+        for index, x in ((left, 0.0), (right, sheet_w / 2)):
+            if index is not None:
+                sheet.merge_transformed_page(reader.pages[index], Transformation().translate(x, 0))
+        writer.add_page(sheet)
+    writer.add_metadata({"/Producer": "playbook", "/Creator": "playbook", "/Title": str(reader.metadata.title or "")})
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def build_booklet(story: Iterable[Flowable], *, page: str = "a4", title: str, subject: str = "") -> bytes:
+    """`story` set on half pages of `page` and imposed as a fold-in-half booklet."""
+    half = build_document(story, page=f"{page}-booklet", title=title, subject=subject)
+    return impose_booklet(half, page)

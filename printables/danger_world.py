@@ -28,7 +28,7 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
 from rules.danger_world import (
     ACCOMPLISHMENT,
@@ -51,6 +51,7 @@ from rules.danger_world import (
 
 from . import common, fonts
 from .common import Box
+from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
 __all__ = [
@@ -68,7 +69,7 @@ __all__ = [
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "Danger World"
-MATERIALS = ("Character sheet", "GM screen")
+MATERIALS = ("Character sheet", "GM screen", "Rules card")
 PLAYER_RANGE = (1, 12)  # the player characters `Setup` accepts
 DEFAULT_PLAYERS = 4
 # Character sheet: panels stacked top to bottom, the notes panel takes what is left.
@@ -76,11 +77,11 @@ GAP = 2.4 * mm  # between panels
 PAD = 2.2 * mm  # inside a panel
 BAR = 5.2 * mm  # a panel's black title bar
 BAR_SIZE = 8.5  # points: the bar's title
-BAR_ASIDE = 6.5  # points: the small text at the bar's right end
+BAR_ASIDE = 7  # points: the small text at the bar's right end
 RADIUS = 1.6 * mm  # panel corners
 NAMEPLATE = 12 * mm
 NAME_SIZE = 17  # points
-LABEL_SIZE = 6  # points: the small caps labels under write-in lines
+LABEL_SIZE = 7  # points: the small caps labels under write-in lines
 NAME_WEIGHTS = (52, 26, 22)  # character, player, GM
 STAT_HEAD = 5 * mm  # "PHYSICAL" / "MENTAL" above each column
 STAT_ROW = 7.4 * mm
@@ -89,8 +90,8 @@ STAT_SIZE = 10  # points
 DIE = 5.4 * mm
 DIE_GAP = 1.5 * mm
 COLUMN_GAP = 6 * mm
-NOTE_SIZE = 6.8  # points: explanations inside panels
-NOTE_LEADING = 8.3
+NOTE_SIZE = 7  # points: explanations inside panels
+NOTE_LEADING = 8.4
 STATS_NOTE = 2 * NOTE_LEADING + 1.5 * mm
 ASPECT_ROW = 7.6 * mm
 ASPECT_SIZE = 10.5  # points
@@ -102,10 +103,10 @@ BONUS_ROW = 5.2 * mm
 BONUS_DICE = 12 * mm  # the dice column of the bonus pools
 DANGER_LEVELS = LEVELS_PER_ZONE * MAX_ZONE  # boxes 0..24; the last stands for 24 and up
 DANGER_BOX = 6.4 * mm  # height of a danger box
-DANGER_GAP = 0.7 * mm  # between boxes of a zone
-ZONE_GAP = 2.2 * mm  # between zones
+DANGER_GAP = 0.4 * mm  # between boxes of a zone
+ZONE_GAP = 1.6 * mm  # between zones
 ZONE_BAND = 3.8 * mm
-RANK_BLOCK = 22 * mm  # the zone-rank box at the danger panel's right end
+RANK_BLOCK = 18 * mm  # the zone-rank box at the danger panel's right end
 RANK_BOX = 10 * mm
 DAMAGE_BOX = 6 * mm
 DAMAGE_GAP = 1.5 * mm
@@ -158,6 +159,8 @@ class _Table:
     danger_resets: bool
     sheet_dice: int
     state: State | None = None
+    #: the person playing each character, where known ("" to write in).
+    players: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, setup: Setup, state: State | None = None) -> _Table:
@@ -167,7 +170,10 @@ class _Table:
         return cls(names=setup.names, gm=gm, state=state, **variants)
 
     def label(self, index: int) -> str:
-        return self.names[index] or f"Character {index + 1}"
+        return self.names[index] or self.player(index) or f"Character {index + 1}"
+
+    def player(self, index: int) -> str:
+        return self.players[index] if index < len(self.players) else ""
 
     def character(self, index: int) -> Character | None:
         """The character as played, or None on blank sheets."""
@@ -183,8 +189,17 @@ def _resolve(names: Sequence[str] | None, players: int | None, setup: Setup | No
         return _Table.of(setup)
     seats = common.blank_seats(names, players, DEFAULT_PLAYERS, PLAYER_RANGE, GAME_TITLE, "player characters")
     variants = {name: _DEFAULTS[name] for name in _VARIANTS}
+    people, characters = zip(*(_player_and_character(seat) for seat in seats)) if seats else ((), ())
     # A blank GM screen leaves the GM's name to be written in: Setup's "GM" is only a placeholder.
-    return _Table(names=seats, gm="", **variants)
+    return _Table(names=tuple(characters), gm="", players=tuple(people), **variants)
+
+
+def _player_and_character(name: str) -> tuple[str, str]:
+    """(player, character) from a name given for a blank sheet: the name is the person at
+    the table (PLAYER), whose character is made at the first session; "Ana: Wren" names both.
+    A saved game's names are its characters (the model keeps no players' names)."""
+    player, _, character = name.partition(":")
+    return player.strip(), character.strip()
 
 
 # -- odds, computed by the rules model ---------------------------------------------------------
@@ -286,7 +301,7 @@ def _panel(canvas: Canvas, box: Box, title: str, aside: str = "") -> None:
     used = fonts.draw_string(canvas, box.x + PAD, baseline, title, fonts.BOLD, BAR_SIZE)
     if aside:
         room = box.width - 3 * PAD - used
-        text, size = fonts.fit(aside, fonts.BODY, BAR_ASIDE, room, min_size=4.5)
+        text, size = fonts.fit(aside, fonts.BODY, BAR_ASIDE, room)
         canvas.setFillColor(colors.HexColor("#e0e0e0"))
         fonts.draw_string(canvas, box.x + box.width - PAD, top - BAR / 2 - size * 0.36, text, fonts.BODY, size, align="right")
     canvas.restoreState()
@@ -501,7 +516,7 @@ class CharacterSheet(Flowable):
     def _nameplate(self, canvas: Canvas, box: Box) -> None:
         """Three write-in lines: the character's name (big), the player, the GM."""
         name = self.table.names[self.index]
-        fields = (("CHARACTER", name, NAME_SIZE), ("PLAYER", "", 11), ("GM", self.table.gm, 11))
+        fields = (("CHARACTER", name, NAME_SIZE), ("PLAYER", self.table.player(self.index), 11), ("GM", self.table.gm, 11))
         widths = common.columns_of(box.width, NAME_WEIGHTS)
         x = box.x
         line_y = box.y + LABEL_SIZE + 2.5
@@ -517,7 +532,7 @@ class CharacterSheet(Flowable):
                 text, fitted = fonts.fit(value, fonts.BOLD, size, right - x - 2)
                 fonts.draw_string(canvas, x + 1, line_y + 2.5, text, fonts.BOLD, fitted)
             x += w
-        if not name:
+        if not name and not self.table.player(self.index):
             canvas.setFillColor(FAINT)
             fonts.draw_string(canvas, box.x + 1, line_y + 3, f"seat {self.index + 1}", fonts.BODY, 7)
 
@@ -562,7 +577,7 @@ class CharacterSheet(Flowable):
                     canvas.setFillColor(common.MUTED)
                     note = f"injured {MINUS}{sheet - now} (sheet {sheet})"
                     room = x0 + column - after - used - 1.5 * mm
-                    text, size = fonts.fit(note, fonts.ITALIC, 7, room, min_size=4.5)
+                    text, size = fonts.fit(note, fonts.ITALIC, 7, room)
                     fonts.draw_string(canvas, after + used + 1.5 * mm, baseline + 0.5, text, fonts.ITALIC, size)
         # The pool reminder: what a check adds up, so the sheet alone is enough to play.
         text = (
@@ -659,7 +674,7 @@ class CharacterSheet(Flowable):
                 label = str(level) if current and level is not None and level > i else f"{i}+"
             canvas.setFillColor(colors.white if current else common.MUTED)
             face = fonts.BOLD if current else fonts.BODY
-            text, size = fonts.fit(label, face, 7.5, cell.width - 1, min_size=4)
+            text, size = fonts.fit(label, face, 7.5, cell.width - 1)
             middle = cell.y + cell.height / 2 - size * 0.36
             fonts.draw_string(canvas, cell.x + cell.width / 2, middle, text, face, size, align="centre")
         # A band under each zone, naming it and the section its full hits land in.
@@ -673,12 +688,12 @@ class CharacterSheet(Flowable):
             canvas.setLineWidth(0.5)
             canvas.rect(x0, band_top - ZONE_BAND, x1 - x0, ZONE_BAND, stroke=1, fill=1)
             canvas.setFillColor(common.INK)
-            label = f"ZONE {zone + 1}" + (" · and up" if zone == MAX_ZONE - 1 else "")
-            text, size = fonts.fit(label, fonts.BOLD, 6.5, x1 - x0 - 2, min_size=4)
+            label = f"ZONE {zone + 1} · {TRACK[zone][0]}"
+            text, size = fonts.fit(label, fonts.BOLD, 7, x1 - x0 - 2)
             fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND / 2 - size * 0.36, text, fonts.BOLD, size, align="centre")
             canvas.setFillColor(common.MUTED)
-            hint = f"{_plural(zone + 1, 'danger die', 'danger dice')} · full hit: {TRACK[zone][0]}"
-            text, size = fonts.fit(hint, fonts.BODY, 6, x1 - x0, min_size=4)
+            hint = f"up to {_plural(zone + 1, 'danger die', 'danger dice')}"
+            text, size = fonts.fit(hint, fonts.BODY, 7, x1 - x0)
             fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND - 6.5, text, fonts.BODY, size, align="centre")
         # The zone rank, big, at the right end.
         right = box.x + box.width - PAD
@@ -696,7 +711,7 @@ class CharacterSheet(Flowable):
             rank = str(zone_rank(level))
             fonts.draw_string(canvas, rank_x, square.y + RANK_BOX / 2 - 16 * 0.36, rank, fonts.BOLD, 16, align="centre")
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, rank_x, square.y - 7, "levels ÷ 5, + 1", fonts.BODY, 6, align="centre")
+        fonts.draw_string(canvas, rank_x, square.y - 7.5, "levels ÷ 5, + 1", fonts.BODY, 7, align="centre")
         resets = "returns to 0 when an encounter ends" if self.table.danger_resets else "stays when an encounter ends (variant)"
         text = (
             f"Danger starts at 0 and {resets}. It rises by 1 for each danger die used in a set and for each "
@@ -726,7 +741,7 @@ class CharacterSheet(Flowable):
                 canvas.line(box.x + x0, box.y + PAD + HIT_ROWS * NOTE_LEADING + 1 * mm, box.x + x0, head_top)
             left = box.x + x0 + 1.5 * mm
             canvas.setFillColor(common.MUTED)
-            used = fonts.draw_string(canvas, left, head_top - 8, f"ZONE {s + 1} ", fonts.BOLD, 6)
+            used = fonts.draw_string(canvas, left, head_top - 8, f"ZONE {s + 1} ", fonts.BOLD, 7)
             canvas.setFillColor(common.INK)
             fonts.draw_string(canvas, left + used, head_top - 8, section, fonts.BOLD, 9)
             if c is not None:
@@ -768,6 +783,37 @@ def _character_sheet(table: _Table, index: int) -> list[Flowable]:
     return [common.Section(GAME_TITLE, f"Character sheet · {table.label(index)}"), CharacterSheet(table, index)]
 
 
+# -- the rules card ----------------------------------------------------------------------------------
+def _rules_card(table: _Table, width: float) -> list[Flowable]:
+    """The game on one page for the players, in the project's reading (RULINGS.md)."""
+    rounds = {0: "no re-rolls", 1: "one re-roll"}.get(table.rerolls, f"up to {table.rerolls} re-rolls")
+    story: list[Flowable] = [
+        common.Section(GAME_TITLE, "Rules card"),
+        _p("Danger World — rules card", "title"),
+        _p("A GM and 1-12 players. Every check is a pool of d6s: make a set of matching dice at least as high as the difficulty.", "subtitle"),
+        common.heading("Your character", 2),
+        *_bullets([
+            f"Eight stats, 1 to {STAT_MAX} dice each: {table.sheet_dice} dice in all. Three aspects.",
+            f"{table.story_points} story points (SP) at the start of each session.",
+        ]),
+        common.heading("A check", 2),
+        *_steps([
+            "Agree two stats and a difficulty 2–6 with the GM.",
+            "Pool: the two stats' dice, + invoked aspects (1 SP each), + bonus pools, + danger dice up to your zone rank.",
+            f"Roll everything; then {rounds}: lock dice for good and re-roll the rest.",
+            "A set of height h is h dice showing h. Height ≥ difficulty succeeds; more adds bonus dice for later.",
+            "Every 1 showing is a botch the GM spends: danger, penalty dice, setbacks or hits.",
+        ]),
+        common.heading("Danger and damage", 2),
+        *_bullets([
+            "Danger rises with each danger die used in a set; zone rank = danger ÷ 5 + 1 (at most 5).",
+            "Damage fills boxes: Bashed (penalty dice), Stunned (fewer pool dice), Injured (a stat lowered), K.O.'d, Dead.",
+            "A short rest clears Bashed and Stunned; a long rest also Injured and K.O.'d.",
+        ]),
+    ]
+    return story
+
+
 # -- the GM screen ---------------------------------------------------------------------------------
 class _Bar(Flowable):
     """A section title in a black bar, like the panels of the character sheet."""
@@ -792,7 +838,7 @@ class _Bar(Flowable):
         canvas.setFillColor(colors.white)
         used = fonts.draw_string(canvas, PAD, BAR / 2 - BAR_SIZE * 0.36, self.title, fonts.BOLD, BAR_SIZE)
         if self.aside:
-            text, size = fonts.fit(self.aside, fonts.BODY, BAR_ASIDE, self.width - used - 3 * PAD, min_size=4.5)
+            text, size = fonts.fit(self.aside, fonts.BODY, BAR_ASIDE, self.width - used - 3 * PAD)
             canvas.setFillColor(colors.HexColor("#e0e0e0"))
             fonts.draw_string(canvas, self.width - PAD, BAR / 2 - size * 0.36, text, fonts.BODY, size, align="right")
         canvas.restoreState()
@@ -964,7 +1010,7 @@ def _options_panel(table: _Table, width: float) -> list[Flowable]:
     pool = table.state.pool if table.state is not None else None
     now = f" · now {pool} SP" if pool is not None else ""
     return [
-        _Bar("GM OPTIONS", "spend a check's botches; costs add up to at most the botches"),
+        _Bar("GM OPTIONS", "costs add up to at most the botches"),
         options,
         _screen_note(
             "A setback of cost c usually takes a successful check of height c to overcome directly. "
@@ -980,7 +1026,7 @@ def _options_panel(table: _Table, width: float) -> list[Flowable]:
                 "danger dice are cancelled before normal dice. A set uses normal dice before danger dice.",
             ]
         ),
-        _Bar("GENERAL POOL OF STORY POINTS", f"starts each session at {table.pool_start}{now}"),
+        _Bar("STORY POINT POOL", f"starts each session at {table.pool_start}{now}"),
         _Tally(POOL_BOXES, pool or 0),
         _screen_note("Invocations pay SP into the pool; compels pay SP from the pool to the player."),
         *_danger_panel(table, width),
@@ -1116,15 +1162,35 @@ def build_story(
     setup: Setup | None = None,
     state: State | None = None,
     page: str = "a4",
+    gm: str | None = None,
 ) -> list[Flowable]:
-    """All the materials as flowables (see `build_pdf`), for documents holding several games."""
+    """All the materials as flowables (see `build_pdf`), for documents holding several games.
+
+    `gm` names the GM on the GM screen of blank sheets."""
     table = _resolve(names, players, setup, state)
+    if gm:
+        table = dataclasses.replace(table, gm=gm)
     width, _ = common.frame_size(page)
     story: list[Flowable] = []
     for index in range(len(table.names)):
         story += _character_sheet(table, index) + [PageBreak()]
     story += _gm_screen(table, width)
+    story += [PageBreak()] + _rules_card(table, width)
     return story
+
+
+def booklet_story(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> list[Flowable]:
+    """What goes in the fold-in-half booklet: the rules card, on half pages of `page`."""
+    table = _resolve(names, players, setup, state)
+    width, _ = common.frame_size(f"{page}-booklet")
+    return _rules_card(table, width)
 
 
 def build_pdf(

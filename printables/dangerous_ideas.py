@@ -23,7 +23,7 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
 from rules.core import seats_text
 from rules.dangerous_ideas import (
@@ -43,13 +43,14 @@ from rules.dangerous_ideas import (
 )
 
 from . import common, fonts
+from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
 __all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "Dangerous Ideas"
-MATERIALS = ("Character sheet", "Stones reference card", "Score pad", "The story as told")
+MATERIALS = ("Character sheet", "Stones reference card", "Score pad", "The story as told", "Rules card")
 PLAYER_RANGE = (3, 10)  # what `Setup` accepts, as the rules text says
 DEFAULT_PLAYERS = 4
 # The character sheet: a header band, the meme tree, a footer band, all one flowable.
@@ -61,9 +62,9 @@ BOX_GAP = 6  # points between the boxes of a hub
 GROUP_GAP = 16  # points between the upper and the lower hubs' boxes
 BOX_PAD = 5
 BOX_RADIUS = 4
-BOX_LABEL = 6.8  # points: "PROBE 1 · leaf", "stones", "bonus"
+BOX_LABEL = 7.2  # points: "PROBE 1 · leaf", "stones", "bonus"
 MEME_SIZE = 10  # points: a meme text starts at this size and shrinks to fit its box
-MEME_MIN = 5.0
+MEME_MIN = 7.0
 HOLDER_SIZE = 8.5
 WRITE_LINE_GAP = 15  # points between the ruled lines of a blank meme
 THINK_RADIUS = 36
@@ -84,11 +85,11 @@ WRITE_LINE = colors.HexColor("#a8a8a8")
 # (Defend, Connect) below; the leaf-rich hubs on the left, the coil-rich ones on the right.
 HUB_PLACE: dict[str, tuple[int, int]] = {"probe": (-1, 1), "create": (1, 1), "defend": (-1, -1), "connect": (1, -1)}
 # Stones cards.
-CARD_GRID = (2, 2)  # columns, rows
+CARD_GRID = (1, 2)  # columns, rows: two A5-sized cards a page keep the text at 7 pt or more
 CARD_PAD = 4 * mm
 CARD_TITLE = 9.5  # points
 CARD_TEXT = 9.5  # points; shrinks until the card's text fits
-CARD_MIN = 5.5
+CARD_MIN = 7.0
 # Score pad.
 PAD_GROUP_ROWS = 6  # blank meme-group rows per player (more fit on the back)
 PAD_ROW = 6.2 * mm  # three rows of players fit a Letter page
@@ -504,7 +505,7 @@ class _CharacterSheet(Flowable):
         # Shrunk to fit inside the circle: CONNECT is the widest name.
         label, size = fonts.fit(node.upper(), fonts.BOLD, 10.5 if node == "think" else 7.8, radius * 1.6)
         fonts.draw_string(canvas, x, y + radius * 0.22, label, fonts.BOLD, size, align="centre")
-        box_w, box_h = (radius * 0.95, radius * 0.5)
+        box_w, box_h = (radius * 1.15, radius * 0.5)
         bx, by = x - box_w / 2, y - radius * 0.5
         canvas.setFillColor(colors.white)
         canvas.setLineWidth(0.6)
@@ -516,7 +517,7 @@ class _CharacterSheet(Flowable):
             fonts.draw_string(canvas, x, by + box_h * 0.24, count, fonts.BOLD, size, align="centre")
         else:
             canvas.setFillColor(common.MUTED)
-            fonts.draw_string(canvas, x, by - 6.5 if node == "think" else by - 5.2, "stones", fonts.BODY, 5.2, align="centre")
+            fonts.draw_string(canvas, x, by + box_h / 2 - 2.5, "stones", fonts.BODY, 7, align="centre")
 
     def _box(self, canvas: Canvas, spot: _Spot) -> None:
         """A branch box: name, type and stone count on top, the meme, then holder and bonus."""
@@ -542,7 +543,7 @@ class _CharacterSheet(Flowable):
         canvas.setLineWidth(0.6)
         canvas.roundRect(count_x, row_y - 3, count_w, count_h, 1.5, stroke=1, fill=1)
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, count_x - 2.5, row_y, "stones", fonts.BODY, BOX_LABEL - 0.4, align="right")
+        fonts.draw_string(canvas, count_x - 2.5, row_y, "stones", fonts.BODY, 7, align="right")
         if meme is not None:
             canvas.setFillColor(common.INK)
             count, size = fonts.fit(str(meme.stones), fonts.BOLD, BOX_LABEL + 1.5, count_w - 2)
@@ -560,7 +561,7 @@ class _CharacterSheet(Flowable):
             canvas.circle(first + i * step, base + BOX_LABEL * 0.35, BONUS_RADIUS, stroke=1, fill=1)
         canvas.setFillColor(common.MUTED)
         bonus_x = first - BONUS_RADIUS - 2.5
-        bonus_w = fonts.draw_string(canvas, bonus_x, base, "bonus", fonts.BODY, BOX_LABEL - 0.4, align="right")
+        bonus_w = fonts.draw_string(canvas, bonus_x, base, "bonus", fonts.BODY, 7, align="right")
         held_w = fonts.draw_string(canvas, left, base, "held by", fonts.BODY, BOX_LABEL)
         line_x, line_end = left + held_w + 3, bonus_x - bonus_w - 4
         _write_line(canvas, line_x, line_end, base - 1.5)
@@ -571,23 +572,25 @@ class _CharacterSheet(Flowable):
             holder_w = line_end - line_x - 1
             # A holder fits on its line, or else takes up to three smaller lines above it,
             # and the meme text gives up that room: both stay whole.
-            holder = _fitted(meme.holder, holder_w, HOLDER_SIZE * 1.25, size=HOLDER_SIZE, min_size=6.5, cut=False)
+            holder = _fitted(meme.holder, holder_w, HOLDER_SIZE * 1.25, size=HOLDER_SIZE, min_size=7, cut=False)
             if holder is None:
-                holder = _fitted(meme.holder, holder_w, 3 * 6.5 * 1.18, size=6.5, min_size=4.5)
+                holder = _fitted(meme.holder, holder_w, 3 * 7 * 1.18, size=7, min_size=7)
             assert holder is not None
             # The holder's last line sits on the rule (a paragraph's last baseline is
             # leading - fontSize above its bottom).
             holder_y = base - (holder.style.leading - holder.style.fontSize)
             holder.drawOn(canvas, line_x + 1, holder_y)
             area_bottom = max(area_bottom, holder_y + holder.height + 2)
-            text = _fitted(meme.text, right - left, area_top - area_bottom, size=MEME_SIZE, font=fonts.BOLD)
+            room = (meme.text, right - left, area_top - area_bottom)
+            # Bold while it fits; a long meme in the narrower regular face before it is cut short.
+            text = _fitted(*room, size=MEME_SIZE, font=fonts.BOLD, cut=False) or _fitted(*room, size=MEME_SIZE, font=fonts.BODY)
             assert text is not None
             # Centred in its room, as a hand would write it.
             text.drawOn(canvas, left, area_bottom + (area_top - area_bottom - text.height) / 2)
         elif crossed is not None:
             room = area_top - area_bottom
             note = _fitted(f"{crossed.text} — {crossed.holder}", right - left, room * 0.62, size=8, colour=STRUCK, wrap="<strike>{}</strike>")
-            why = _fitted(_crossed_text(self.table, crossed), right - left, room * 0.3, size=6.2, min_size=4, font=fonts.ITALIC, colour=STRUCK)
+            why = _fitted(_crossed_text(self.table, crossed), right - left, room * 0.3, size=7, min_size=7, font=fonts.ITALIC, colour=STRUCK)
             assert note is not None and why is not None
             note.drawOn(canvas, left, area_top - note.height)
             why.drawOn(canvas, left, area_top - note.height - 1.5 - why.height)
@@ -619,7 +622,7 @@ class _CharacterSheet(Flowable):
         title_y = height - BOX_PAD - BOX_LABEL - 1
         used = fonts.draw_string(canvas, BOX_PAD, title_y, "Crossed-off memes", fonts.BOLD, BOX_LABEL + 0.7)
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, BOX_PAD + used + 4, title_y, "(replaced by another player: its stones go to the hub)", fonts.BODY, BOX_LABEL - 0.6)
+        fonts.draw_string(canvas, BOX_PAD + used + 4, title_y, "(replaced: its stones go to the hub)", fonts.BODY, 7)
         area_top, area_bottom = title_y - 4, BOX_PAD
         crossed = sheet.crossed if sheet is not None else ()
         if crossed:
@@ -629,7 +632,7 @@ class _CharacterSheet(Flowable):
                     f"<strike>{markup(c.text)} — {markup(c.holder)}</strike> "
                     f'<font color="{_hex(common.MUTED)}">({_branch_label(c.branch)}, {markup(_crossed_text(table, c))})</font>'
                 )
-            para = _fitted_markup("<br/>".join(items), left_w - 2 * BOX_PAD, area_top - area_bottom, size=8, min_size=4.5)
+            para = _fitted_markup("<br/>".join(items), left_w - 2 * BOX_PAD, area_top - area_bottom, size=8, min_size=7)
             para.drawOn(canvas, BOX_PAD, area_top - para.height)
         else:
             line = area_top - WRITE_LINE_GAP + 2
@@ -670,7 +673,7 @@ class _CharacterSheet(Flowable):
             text, size = fonts.fit(words, fonts.BODY, 7.2, right_w - 16)
             fonts.draw_string(canvas, right_x + 15, ly, text, fonts.BODY, size)
         canvas.setFillColor(common.MUTED)
-        note, size = fonts.fit("Score: 4 per meme; a group of k same memes scores 4 + k.", fonts.BODY, 6.5, right_w)
+        note, size = fonts.fit("Score: 4 per meme; k copies of a meme score 4 + k.", fonts.BODY, 7, right_w)
         fonts.draw_string(canvas, right_x, 1, note, fonts.BODY, size)
 
 
@@ -952,6 +955,38 @@ def _standings(table: _Table, width: float) -> Flowable:
     return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
 
 
+# -- the rules card ----------------------------------------------------------------------------
+def _rules_card(table: _Table, width: float) -> list[Flowable]:
+    """The game on one page, in the project's reading (RULINGS.md)."""
+    item = _derived("rules-item", "bullet")
+
+    def bullets(*items: str) -> list[Flowable]:
+        return [Paragraph(t, item, bulletText="•") for t in items]
+
+    return [
+        common.Section(GAME_TITLE, "Rules card"),
+        _p("Dangerous Ideas — rules card", "title"),
+        _p(f"3-10 players tell one story; each plays a Dangerous Idea spreading memes through its characters. "
+           f"{table.chapter_count} chapters for {table.n} players.", "subtitle"),
+        common.heading("Setup", 2),
+        *bullets(f"Place {table.start_stones} stones on your five nodes. Then, in seat order, write one leaf and one coiled meme, "
+                 "each with a holder (a character of the story) and a stone on it.",
+                 f"Each sheet has {table.seeds} red seeds: cross one off to re-roll a die."),
+        common.heading("A chapter", 2),
+        *bullets("Its starter announces the title; turns go round to the left and the starter plays last.",
+                 "Bonus stones on every filled meme refill to 2."),
+        common.heading("A turn", 2),
+        *bullets("Take 2 stones, placed anywhere; then up to two actions: Gain (3 stones), Move (each stone one step), "
+                 "Create a new meme or Spread one to a new holder."),
+        common.heading("A meme action", 2),
+        *bullets("1. You stake stones from Create (or Probe to spread), Think, and your memes.",
+                 "2. Each other player connects (stones add to the pool) or defends (each stone removes two).",
+                 "3. Roll 2d6: at or under the pool succeeds; 11 and 12 always fail. Seeds re-roll one die."),
+        common.heading("Score", 2),
+        *bullets("A meme alone scores 4; k copies of the same meme score 4 + k. Ties: stones plus unspent seeds."),
+    ]
+
+
 # -- (4) the story as told ------------------------------------------------------------------
 class _WriteLines(Flowable):
     """`count` ruled lines to write on, `gap` apart."""
@@ -1106,14 +1141,29 @@ def build_story(
     state: State | None = None,
     page: str = "a4",
 ) -> list[Flowable]:
-    """All four materials as flowables (see `build_pdf`), for documents holding several games."""
+    """All the materials as flowables (see `build_pdf`), for documents holding several games."""
     table = _resolve(names, players, setup, state)
     width, _ = common.frame_size(page)
     story: list[Flowable] = _character_sheets(table, page) + [PageBreak()]
     story += _cards(table) + [PageBreak()]
     story += _score_pad(table, width) + [PageBreak()]
     story += _story_flowables(table, width)
+    story += [PageBreak()] + _rules_card(table, width)
     return story
+
+
+def booklet_story(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> list[Flowable]:
+    """What goes in the fold-in-half booklet: the rules card and the story as told, on half pages."""
+    table = _resolve(names, players, setup, state)
+    width, _ = common.frame_size(f"{page}-booklet")
+    return _rules_card(table, width) + [PageBreak()] + _story_flowables(table, width)
 
 
 def build_pdf(

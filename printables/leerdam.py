@@ -23,7 +23,7 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph
+from reportlab.platypus import Flowable, KeepTogether, PageBreak
 from reportlab.platypus.flowables import BalancedColumns
 
 from rules.core import seats_text
@@ -45,14 +45,15 @@ from rules.leerdam import (
     thresholds,
 )
 
-from . import common, fonts
+from . import common, fonts, slips
+from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
 __all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "Leerdam"
-MATERIALS = ("Village board", "Household ledger", "Village record", "Village chronicle", "Contribution slips", "Labour contracts")
+MATERIALS = ("Village board", "Household ledger", "Village record", "Village chronicle", "Contribution slips", "Labour contracts", "Seat slips", "Rules card")
 HOUSEHOLD_RANGE = (3, 20)  # what `Setup` accepts (the text is written for 5-10)
 DEFAULT_HOUSEHOLDS = 7
 BLANK_YEARS = 12  # ledger and record rows when the setup has no year limit
@@ -71,7 +72,7 @@ YEAR_BOX = 12 * mm
 YEARS_PER_ROW = 13  # twelve years and the "and on" space fit one row
 TRACK_GAP = 1.6 * mm
 TRACK_LABEL = 13  # points: a number in a track box
-TRACK_NOTE = 6.5  # points: the small word under it
+TRACK_NOTE = 7  # points: the small word under it
 END_FILL = "#dcdcdc"  # years that end with the end roll
 STRONG_LINE = 2.2  # outline of the start / current space
 SCHEDULE_LABEL_COLUMN = 42 * mm
@@ -81,7 +82,7 @@ BOARD_GUTTER = 6 * mm
 # also holds the small "end roll" tag.
 LEDGER_MIN_COLUMN = 10.5 * mm  # room for "−13" or "+100" in the cell's 11-point figures
 LEDGER_ROW = 13 * mm
-END_ROLL_TAG = 5  # points: "end roll" under a year number
+END_ROLL_TAG = 7  # points: "end roll" under a year number
 FINAL_ROW = 11 * mm
 # Village record: year, dyke at start, pledge total, dyke after pledges, flood roll, flooded,
 # dyke at the end, end roll.
@@ -101,11 +102,11 @@ CONTRACT_SLIP_GRID = (2, 4)
 SLIP_PAD = 2.6 * mm
 SLIP_TITLE = 7  # points
 SLIP_TEXT = 8.5
-SLIP_SMALL = 6
+SLIP_SMALL = 7
 SLIP_NAME = 10.5
 CONTRACT_NOTES = (
-    "Binding only when both sign: Wealth and labour change hands at once.",
-    "The units are part of the seller's allocation this year.",
+    "Both sign: then Wealth and labour change hands.",
+    "The units count in the seller's allocation.",
 )
 WRITE_LINE = colors.HexColor("#9a9a9a")
 MINUS = "\u2212"  # a real minus sign: "−5" reads better than "-5" on a board
@@ -217,10 +218,17 @@ def _header_widths(labels: Sequence[str], total: float, minimum: float) -> list[
     """Column widths for `total`: each at least `minimum`, the rest shared so that each
     header's longest word gets the same share of what it needs (the header shrinks evenly)."""
     head = common.style("cell-head")
-    needs = [
-        max(minimum, max(fonts.string_width(w, head.fontName, head.fontSize) for w in label.split()) + 2 * common.CELL_PAD)
-        for label in labels
-    ]
+
+    def needs_at(size: float) -> list[float]:
+        # 3% over the word: `fitted_style` leaves that much slack against rounding.
+        return [
+            max(minimum, max(fonts.string_width(w, head.fontName, size) for w in label.split()) / 0.97 + 2 * common.CELL_PAD)
+            for label in labels
+        ]
+
+    needs = needs_at(head.fontSize)
+    if sum(needs) > total:
+        needs = needs_at(fonts.MIN_SIZE)  # the headers will be set that small: share by those needs
     if sum(needs) <= total:
         return [total * need / sum(needs) for need in needs]
     if minimum * len(labels) >= total:
@@ -324,7 +332,7 @@ class _Track(Flowable):
             label_y = y + self.box_height / 2 - size * 0.35 + (TRACK_NOTE * 0.55 if space.note else 0)
             fonts.draw_string(canvas, x + self.box_width / 2, label_y, label, fonts.BOLD, size, align="centre")
             if space.note:
-                note, note_size = fonts.fit(space.note, fonts.BODY, TRACK_NOTE, room, min_size=4)
+                note, note_size = fonts.fit(space.note, fonts.BODY, TRACK_NOTE, room)
                 canvas.setFillColor(common.MUTED if not space.strong else common.INK)
                 fonts.draw_string(canvas, x + self.box_width / 2, y + 1.6 * mm, note, fonts.BODY, note_size, align="centre")
         for zone in self.zones:
@@ -336,7 +344,7 @@ class _Track(Flowable):
             canvas.setLineWidth(0.5)
             canvas.rect(left, 0, right - left, SCALE_BAND, stroke=1, fill=1)
             canvas.setFillColor(common.INK)
-            text, size = fonts.fit(zone.text, fonts.BOLD, 7.5, right - left - 2, min_size=4)
+            text, size = fonts.fit(zone.text, fonts.BOLD, 7.5, right - left - 2)
             fonts.draw_string(canvas, (left + right) / 2, SCALE_BAND / 2 - size * 0.35, text, fonts.BOLD, size, align="centre")
         canvas.restoreState()
 
@@ -524,10 +532,47 @@ def _year_steps(village: _Village) -> list[Flowable]:
     return [Paragraph(text, step, bulletText=f"{i}.") for i, text in enumerate(steps, 1)]
 
 
+# -- the rules card ---------------------------------------------------------------------------
+def _rules_card(village: _Village, width: float) -> list[Flowable]:
+    """The game on one page for the households, in the project's reading (RULINGS.md)."""
+    low, high = thresholds(village.n)
+
+    def bullets(*items: str) -> list[Flowable]:
+        return [Paragraph(t, common.style("bullet"), bulletText="•") for t in items]
+
+    story: list[Flowable] = [
+        common.Section(GAME_TITLE, "Rules card"),
+        _p("Leerdam — rules card", "title"),
+        _p(
+            f"A village behind a dyke, for 5-10 households ({village.n} here). Each year you pledge labour to the dyke "
+            "in secret, then work for your own Wealth and VP. Keep the dyke up, or the flood takes a third of everyone's Wealth.",
+            "subtitle",
+        ),
+        common.heading("Setup", 2),
+        *bullets(
+            f"Dyke at {village.dyke_start} (of {DYKE_MIN}-{DYKE_MAX}). Every household: 0 Wealth, 0 VP, not Flooded.",
+            f"Each household has {village.capacity} units of labour a year, less its misfortune.",
+        ),
+        common.heading("A year", 2),
+        *_year_steps(village),
+        common.heading("The dyke", 2),
+        *bullets(
+            f"With {village.n} households a pledge total under {low} lowers the dyke by 1; over {high} raises it by 1.",
+            "Flood roll above the dyke: everyone is Flooded and loses a third of their Wealth (rounded up).",
+        ),
+        common.heading("Winning", 2),
+        *bullets(
+            f"Final VP: Wealth ÷ (26 {MINUS} 3 × Dyke), rounded down; {MINUS}{FLOOD_PENALTY} if Flooded. Most VP wins; ties share.",
+            "Only the labour contract binds: both sign, then Wealth and units change hands at once.",
+        ),
+    ]
+    return story
+
+
 # -- (2) the household ledger -----------------------------------------------------------------
 LEDGER_HEADS = (
     "Year",
-    "Misfortune (units lost)",
+    "Units lost",
     "Capacity",
     "Pledged to the dyke",
     "Subsistence units received",
@@ -535,9 +580,9 @@ LEDGER_HEADS = (
     "Profit units received",
     "VP from labour",
     "Wealth from Profit",
-    "Lost to the flood",
+    "Flood loss",
     "Flooded?",
-    "Annual VP",
+    "VP a year",
     "Wealth held",
     "VP total",
 )
@@ -559,7 +604,7 @@ def _contributions(state: State, viewer: int | None) -> dict[tuple[int, int], in
 def _ledger_cells(village: _Village, row: LedgerRow | None, year: int, pledge: int | None) -> list[common.Cell]:
     """One year's ledger row: filled as far as the year has got, or ready to write in."""
     end_roll = year >= village.end_check_from
-    year_cell = _p(f"{year}" + (f'<br/><font size="{END_ROLL_TAG}">end roll</font>' if end_roll else ""), "cell-number")
+    year_cell = _p(f"{year}" + (f'<br/><font size="{END_ROLL_TAG}">end<br/>roll</font>' if end_roll else ""), "cell-number")
     if row is None:
         return [year_cell] + [None] * 9 + [_p("☐", "cell-number")] + [None] * 3
     state = village.state
@@ -923,7 +968,7 @@ def _draw_pledge_slip(canvas: Canvas, village: _Village, slip: _PledgeSlip, widt
     _labelled_line(canvas, left, left + (right - left) * 0.6, capacity_y, "Capacity", capacity)
     _labelled_line(canvas, left, right, pledge_y, "Units pledged:", size=SLIP_TEXT + 1.5)
     canvas.setFillColor(common.MUTED)
-    text, size = fonts.fit("0 up to your capacity · fold it and hand it in", fonts.BODY, SLIP_SMALL, right - left, min_size=4.5)
+    text, size = fonts.fit("Pledge 0 up to capacity · fold it", fonts.BODY, SLIP_SMALL, right - left)
     fonts.draw_string(canvas, left, SLIP_PAD - 0.5, text, fonts.BODY, size)
 
 
@@ -955,7 +1000,7 @@ def _draw_contract(canvas: Canvas, index: int, width: float, height: float) -> N
     _labelled_line(canvas, left, right, y, "Seller's signature:")
     canvas.setFillColor(common.MUTED)
     for i, note in enumerate(CONTRACT_NOTES):
-        text, size = fonts.fit(note, fonts.BODY, SLIP_SMALL, right - left, min_size=4.5)
+        text, size = fonts.fit(note, fonts.BODY, SLIP_SMALL, right - left)
         fonts.draw_string(canvas, left, SLIP_PAD + (len(CONTRACT_NOTES) - 1 - i) * (SLIP_SMALL + 1), text, fonts.BODY, size)
 
 
@@ -990,8 +1035,11 @@ def build_story(
     setup: Setup | None = None,
     state: State | None = None,
     page: str = "a4",
+    seat_links: Sequence[tuple[str, str]] | None = None,
 ) -> list[Flowable]:
-    """All the materials as flowables (see `build_pdf`), for documents holding several games."""
+    """All the materials as flowables (see `build_pdf`), for documents holding several games.
+
+    `seat_links` are (seat name, URL) per seat for the seat slips' QR codes; blank slips without."""
     village = _resolve(names, players, setup, state)
     width, _ = common.frame_size(page)
     story: list[Flowable] = _board(village, width) + [PageBreak()]
@@ -1002,7 +1050,24 @@ def build_story(
         story += [PageBreak()] + _chronicle(village)
     if village.state is None or not village.state.over:
         story += [PageBreak()] + _slips(village)
+        story += [PageBreak()] + slips.seat_slips(seat_links, game_title=GAME_TITLE, players=village.n, page=page)
+    # New pages go last, so a page's place in a set stays what it was.
+    story += [PageBreak()] + _rules_card(village, width)
     return story
+
+
+def booklet_story(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> list[Flowable]:
+    """What goes in the fold-in-half booklet: the rules card, on half pages of `page`."""
+    village = _resolve(names, players, setup, state)
+    width, _ = common.frame_size(f"{page}-booklet")
+    return _rules_card(village, width)
 
 
 def build_pdf(

@@ -17,19 +17,20 @@ from dataclasses import dataclass
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph
+from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
 from rules.core import seats_text
 from rules.new_rule import RoundLine, Setup, State, scores, standings, symbol
 
-from . import common, fonts
+from . import common, fonts, slips
+from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
 __all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "New Rule"
-MATERIALS = ("Score pad", "Final scoring worksheet", "Rules card", "Colour key")
+MATERIALS = ("Score pad", "Final scoring worksheet", "Rules card", "Colour key", "Seat slips")
 PLAYER_RANGE = (3, 5)  # the rules text's player count, as `Setup` enforces it
 DEFAULT_PLAYERS = 4
 BLANK_ROUNDS = 12  # pad rows when the setup has no round limit
@@ -277,7 +278,7 @@ def _worksheet(table: _Table, width: float) -> list[Flowable]:
         reds = counts[table.antibody]
         rank = str(ranks[seat]) + ("=" if shared[ranks[seat]] > 1 else "")
         if player.out:
-            rank += f'<br/><font size="6.5">out in round {player.out_round}</font>'
+            rank += f'<br/><font size="7">out in round {player.out_round}</font>'
         rows.append(
             [label]
             + [_p(str(counts[c]), "cell-centre") for c in table.scoring]
@@ -505,8 +506,11 @@ def build_story(
     setup: Setup | None = None,
     state: State | None = None,
     page: str = "a4",
+    seat_links: Sequence[tuple[str, str]] | None = None,
 ) -> list[Flowable]:
-    """All four materials as flowables (see `build_pdf`), for documents holding several games."""
+    """All the materials as flowables (see `build_pdf`), for documents holding several games.
+
+    `seat_links` are (seat name, URL) per seat for the seat slips' QR codes; blank slips without."""
     table = _resolve(names, players, setup, state)
     width, _ = common.frame_size(page)
     story: list[Flowable] = []
@@ -515,7 +519,23 @@ def build_story(
     story += _worksheet(table, width) + [PageBreak()]
     story += _rules_card(table, width) + [PageBreak()]
     story += _colour_key(table, width)
+    if state is None or not state.over:
+        story += [PageBreak()] + slips.seat_slips(seat_links, game_title=GAME_TITLE, players=len(table.names), page=page)
     return story
+
+
+def booklet_story(
+    names: Sequence[str] | None = None,
+    *,
+    players: int | None = None,
+    setup: Setup | None = None,
+    state: State | None = None,
+    page: str = "a4",
+) -> list[Flowable]:
+    """What goes in the fold-in-half booklet: the rules card, on half pages of `page`."""
+    table = _resolve(names, players, setup, state)
+    width, _ = common.frame_size(f"{page}-booklet")
+    return _rules_card(table, width)
 
 
 def build_pdf(

@@ -135,4 +135,47 @@ def test_danger_world_odds(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "odds", "danger-world", "--dice", "3")
     assert code == 2 and "--difficulty" in err
     code, _, err = run(capsys, "odds", "danger-world", "--dice", "3", "--difficulty", "9")
-    assert code == 2 and "rule: odds" in err
+    assert code == 2 and "playbook odds: error: argument --difficulty: 9 is out of range (2-6)" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["serve", "--port", "99999"], "playbook serve: error: argument --port: 99999 is out of range (1-65535)"),
+        (["serve", "--notebook", "nothere.ipynb"], "playbook serve: error: argument --notebook: no notebook 'nothere.ipynb'"),
+        (["odds", "dangerous-ideas", "--pool", "-3"], "playbook odds: error: argument --pool: -3 is out of range (0-100)"),
+        (["print", "new-rule", "--players", "9", "-o", "x.pdf"], "playbook print: error: argument --players: new-rule takes 3-5, not 9"),
+        (["print", "all", "--players", "21", "-o", "x.pdf"], "playbook print: error: argument --players: 21 is out of range (1-20)"),
+        (["print", "all", "--players", "4", "-o", "/missing/dir/x.pdf"], "playbook print: error: argument -o/--output: folder '/missing/dir' does not exist"),
+        (["simulate", "new-rule", "--games", "0"], "playbook simulate: error: argument --games: 0 is out of range (1-1000000)"),
+    ],
+)
+def test_refusals_are_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    try:
+        code = main(argv)
+    except SystemExit as done:
+        code = done.code
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err
+    assert not Path("/missing/dir").exists()
+
+
+def test_version_and_help_name_ranges_and_an_example(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.startswith("playbook ")
+    with pytest.raises(SystemExit):
+        main(["print", "--help"])
+    out = capsys.readouterr().out
+    assert "new-rule 3-5" in out and "(default a4)" in out and "example:" in out
+
+
+def test_print_all_for_any_group_with_seat_links(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "print", "all", "--players", "2", "-o", str(tmp_path / "two.pdf"))
+    assert code == 0 and "New Rule takes 3-5 players: not printed for 2" in err
+    links = tmp_path / "links.json"
+    links.write_text('{"board": "b", "facilitator": "f", "seats": [{"seat": 0, "name": "Ana", "url": "http://h/?seat=0&key=k"}]}', encoding="utf-8")
+    code, _, err = run(capsys, "print", "leerdam", "--players", "3", "--seat-links", str(links), "-o", str(tmp_path / "l.pdf"))
+    assert code == 0 and "Leerdam is written for 5-10 households" in err
+    text = "".join(p.extract_text() for p in PdfReader(tmp_path / "l.pdf").pages)
+    assert "http://h/?seat=0&key=k" in text

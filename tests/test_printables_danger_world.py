@@ -30,7 +30,7 @@ from rules.danger_world import (
 
 NAMES = ("<b>Zoë & 🐉", 'Bo "the bold"', "Đi Ångström")
 SHEET_HEADINGS = ("STATS", "PHYSICAL", "MENTAL", "ASPECTS", "STORY POINTS", "BONUS DICE", "DANGER", "ZONE RANK", "DAMAGE TRACK", "NOTES")
-SCREEN_HEADINGS = ("GM screen", "HOW A CHECK WORKS", "OUTCOME", "PC DIFFICULTIES", "GM OPTIONS", "SPECIAL DICE", "GENERAL POOL", "DANGER AND ZONES", "ODDS OF SUCCESS", "DAMAGE TRACK")
+SCREEN_HEADINGS = ("GM screen", "HOW A CHECK WORKS", "OUTCOME", "PC DIFFICULTIES", "GM OPTIONS", "SPECIAL DICE", "STORY POINT POOL", "DANGER AND ZONES", "ODDS OF SUCCESS", "DAMAGE TRACK")
 STAT_NAMES = ("Agility", "Endurance", "Speed", "Strength", "Perception", "Reasoning", "Charisma", "Cool")
 SECTIONS = ("Bashed", "Stunned", "Injured", "K.O.'d", "Dead")
 #: what the played game's first character ends up with (see `played`).
@@ -94,17 +94,17 @@ def filled_pdf(state: dw.State) -> bytes:
 def test_names_print_exactly_as_typed(blank_pages: list[str]) -> None:
     pages = blank_pages
     for index, name in enumerate(NAMES):
-        assert f"CHARACTER {name} PLAYER" in pages[index]
+        assert f"CHARACTER PLAYER {name} GM" in pages[index]  # a blank sheet's name is its player
         assert f"Character sheet · {name}" in pages[index]
     assert "<b>Zoë & 🐉" in pages[0]  # not read as bold markup, the emoji kept
 
 
 def test_page_order_is_the_sheets_then_the_gm_screen(blank_pages: list[str]) -> None:
     pages = blank_pages
-    assert len(pages) == len(NAMES) + 2
+    assert len(pages) == len(NAMES) + 3  # the sheets, the two-page GM screen, the rules card
     assert all("Character sheet · " in page for page in pages[: len(NAMES)])
-    assert "GM screen · checks and botches" in pages[-2]
-    assert "GM screen · odds and damage" in pages[-1]
+    assert "GM screen · checks and botches" in pages[-3] and "Danger World — rules card" in pages[-1]
+    assert "GM screen · odds and damage" in pages[-2]
 
 
 def test_every_sheet_has_its_panels_stats_and_track(blank_pages: list[str]) -> None:
@@ -122,7 +122,7 @@ def test_every_sheet_has_its_panels_stats_and_track(blank_pages: list[str]) -> N
 
 
 def test_the_gm_screen_has_its_sections(blank_pages: list[str]) -> None:
-    screen = " ".join(blank_pages[-2:])
+    screen = " ".join(blank_pages[-3:-1])
     for heading in SCREEN_HEADINGS:
         assert heading in screen
     for height, word in ((2, "minor"), (3, "meaningful"), (4, "significant"), (5, "major"), (6, "huge")):
@@ -143,10 +143,10 @@ def test_the_gm_screen_has_its_sections(blank_pages: list[str]) -> None:
 
 def test_unnamed_characters_get_lines_to_write_on() -> None:
     pages = pages_text(printable.build_pdf(["Ana"], players=3))
-    assert len(pages) == 3 + 2
-    assert "CHARACTER Ana PLAYER" in pages[0]
+    assert len(pages) == 3 + 3
+    assert "CHARACTER PLAYER Ana GM" in pages[0]
     assert "Character sheet · Character 3" in pages[2] and "seat 3" in pages[2]
-    assert common.page_count(printable.build_pdf()) == printable.DEFAULT_PLAYERS + 2
+    assert common.page_count(printable.build_pdf()) == printable.DEFAULT_PLAYERS + 3
 
 
 def test_a_setup_prints_its_variants() -> None:
@@ -182,7 +182,7 @@ def test_bad_inputs_are_refused(kwargs: dict[str, object], error: type[Exception
 
 # -- the odds table -------------------------------------------------------------------------------
 def test_the_odds_table_prints_the_rules_models_chances(blank_pages: list[str]) -> None:
-    odds_page = blank_pages[-1]
+    odds_page = blank_pages[-2]
     for dice in (2, 5, 7, 12):
         cells = [printable.percent(success_chance(dice, d, 0, r)) for d in range(2, 7) for r in (0, 2)]
         assert f"{dice} {' '.join(cells)} " in odds_page
@@ -221,7 +221,7 @@ def test_percent(chance: Fraction, text: str) -> None:
 def test_page_sizes(page: str, size: tuple[float, float]) -> None:
     pdf = printable.build_pdf(players=1, page=page)
     reader = pypdf.PdfReader(io.BytesIO(pdf))
-    assert len(reader.pages) == 3  # one sheet and the two-page GM screen, on either size
+    assert len(reader.pages) == 4  # one sheet, the two-page GM screen and the rules card, on either size
     for sheet in reader.pages:
         assert (float(sheet.mediabox.width), float(sheet.mediabox.height)) == pytest.approx(size, abs=0.01)
 
@@ -253,14 +253,14 @@ def test_png_previews() -> None:
     assert png.startswith(b"\x89PNG")
     assert Image.open(io.BytesIO(png)).size == (round(595.28 * 0.3), round(841.89 * 0.3))
     assert printable.preview_png(players=1, page_index=2, scale=0.3) == png
-    with pytest.raises(IndexError, match="has 3 page"):
-        common.render_png(pdf, 3)
+    with pytest.raises(IndexError, match="has 4 page"):
+        common.render_png(pdf, 4)
 
 
 # -- print what you played --------------------------------------------------------------------------
 def test_a_played_game_fills_the_sheets(state: dw.State, filled_pdf: bytes) -> None:
     pages = pages_text(filled_pdf)
-    assert len(pages) == 2 + 2
+    assert len(pages) == 2 + 3
     hero = pages[0]
     assert "CHARACTER <b>Zoë & 🐉 PLAYER GM Morgan" in hero
     # The revised stats (Speed lowered by the injury), not the first draft of the sheet.
@@ -276,7 +276,7 @@ def test_a_played_game_fills_the_sheets(state: dw.State, filled_pdf: bytes) -> N
     assert f"2 {pool.source}" in hero
     # Bo has not made a sheet yet: his page keeps the blank stat note.
     assert "1 die each + 8 more, none above 4, 16 in all" in pages[1]
-    roster = pages[-1]
+    roster = pages[-2]
     assert "AT THE TABLE" in roster and "<b>Zoë & 🐉 3 1 1 3/3 · 3/3 · 1/3 · 0/1 · 0/1 2 ready" in roster
 
 

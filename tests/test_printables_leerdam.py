@@ -103,8 +103,9 @@ def test_every_material_has_its_heading(blank_pages: list[str]) -> None:
 
 def test_page_order_and_count(blank_pages: list[str]) -> None:
     pages = blank_pages
-    # Board, 7 ledgers, the record, 7 x 12 pledge slips at 24 a page, one sheet of 8 contracts.
-    assert len(pages) == 1 + 7 + 1 + 4 + 1
+    # Board, 7 ledgers, the record, 7 x 12 pledge slips at 24 a page, one sheet of 8 contracts,
+    # one of 7 seat slips, the rules card.
+    assert len(pages) == 1 + 7 + 1 + 4 + 1 + 1 + 1
     assert pages[0].startswith("Leerdam — village board")
     assert pages[8].startswith("Village record")
     assert all("SECRET PLEDGE" in p for p in pages[9:13]) and "LABOUR CONTRACT" in pages[13]
@@ -157,7 +158,7 @@ def test_a_variant_setup_prints_its_numbers() -> None:
     ledger = pages[1]
     assert "Anonymous pledges" in ledger and " 6 end roll " in f" {ledger} " and " 7 " not in ledger.split("VP total")[1]
     # Six years of slips per household: 4 x 6 = 24, one page.
-    assert sum("SECRET PLEDGE" in p for p in pages) == 1 and "Year 6" in pages[-2] and "Year 7" not in pages[-2]
+    assert sum("SECRET PLEDGE" in p for p in pages) == 1 and "Year 6" in pages[-4] and "Year 7" not in pages[-4]
 
 
 # -- pages ---------------------------------------------------------------------------------------------
@@ -286,7 +287,7 @@ def test_a_game_in_progress_hides_unrevealed_pledges() -> None:
     # The slips start with this year, the capacity already known.
     slips = [p for p in pages if "SECRET PLEDGE" in p]
     assert slips and f"{NAMES[0]} Year 3 Capacity {state.capacity(0)} Units pledged" in slips[0]
-    assert "Year 2" not in " ".join(slips) and "LABOUR CONTRACT" in pages[-1]
+    assert "Year 2" not in " ".join(slips) and "LABOUR CONTRACT" in pages[-3] and "YOUR SEAT" in pages[-2]
 
 
 # -- refusals ------------------------------------------------------------------------------------------

@@ -73,13 +73,13 @@ def test_every_material_has_its_heading(blank_pdf: bytes) -> None:
 
 def test_blank_sheets_have_one_pad_per_player_and_twelve_rounds(blank_pdf: bytes) -> None:
     pages = pages_text(blank_pdf)
-    assert len(pages) == len(NAMES) + 3
+    assert len(pages) == len(NAMES) + 4  # + worksheet, rules card, colour key, seat slips
     assert "12 ☐ kept ☐ swap" in pages[0] and "13 ☐" not in pages[0]
 
 
 def test_unnamed_seats_get_a_line_to_write_on() -> None:
     pages = pages_text(printable.build_pdf(["Ana"], players=5))
-    assert len(pages) == 5 + 3
+    assert len(pages) == 5 + 4
     assert "Score pad — Ana" in pages[0]
     assert "Score pad — player: ___" in pages[4] and "Score pad · Player 5" in pages[4]
 
@@ -178,12 +178,10 @@ def test_mixed_sources_are_refused(finished: State) -> None:
 
 
 # -- the shared parts -----------------------------------------------------------------------------------
-def test_markup_escapes_and_falls_back_to_symbola() -> None:
-    found = fonts.register()
+def test_markup_escapes_and_sets_emoji_in_their_font() -> None:
     text = fonts.markup('<b>Zoë & 🎲 "Bo"')
     assert text.startswith("&lt;b&gt;Zoë &amp; ")
-    if found.has_fallback:
-        assert '<font name="Symbola">🎲</font>' in text
+    assert fonts.font_for("Zoë 🎲")[-1] == ("PB-emoji", "🎲")
     assert fonts.markup("a\x00b\tc") == "ab c"
 
 

@@ -86,7 +86,24 @@ LAB_NOTES: Mapping[str, str] = {
 }
 
 
+#: The studio's entry for every game at once, for a group of any size (printables.pack).
+ALL_GAMES = "all"
+GROUP_RANGE = (1, 20)
+
+
+class _EveryGame:
+    """The print pack behind the studio's "Every game, for a group" entry."""
+
+    @staticmethod
+    def build_pdf(names: Sequence[str] | None = None, *, players: int | None = None, page: str = "a4") -> bytes:
+        from printables import pack
+
+        return pack.build_pdf(players if players is not None else len(names or ()) or 4, names, page=page)
+
+
 def _title(slug: str) -> str:
+    if slug == ALL_GAMES:
+        return "Every game, for a group"
     return str(getattr(GAMES[slug], "title", slug))
 
 
@@ -147,7 +164,9 @@ class PrintStudio(widgets.VBox):
 
     def __init__(self, store: Store | None = None) -> None:
         self.store = store if store is not None else Store()
-        self.modules = {slug: module for slug in PRINT_GAMES if (module := printables_for(slug)) is not None}
+        self.modules: dict[str, Any] = {slug: module for slug in PRINT_GAMES if (module := printables_for(slug)) is not None}
+        if len(self.modules) == len(PRINT_GAMES):
+            self.modules[ALL_GAMES] = _EveryGame
         self.pdf: bytes | None = None
         self.pages = 0
         self.page_index = 0
@@ -266,10 +285,15 @@ class PrintStudio(widgets.VBox):
         slug = self.game.value
         if slug is None:
             return
-        low, high = seat_range(slug)
+        low, high = GROUP_RANGE if slug == ALL_GAMES else seat_range(slug)
         self.players.value = min(max(DEFAULT_SEATS.get(slug, 4), low), high)
         who = SEAT_WORDS.get(slug, "players")
-        self.range_hint.value = f'<span class="pb-muted">{esc(_title(slug))} takes {low}-{high} {esc(who)}.</span>'
+        if slug == ALL_GAMES:
+            hint = (f"A group of {low}-{high}: each game for the players it takes (New Rule in tables of 3-5, "
+                    "Dangerous Ideas of 3-10, Danger World a GM, the first name, and up to 12 players), with a contents page.")
+        else:
+            hint = f"{_title(slug)} takes {low}-{high} {who}."
+        self.range_hint.value = f'<span class="pb-muted">{esc(hint)}</span>'
         self._forget_pdf()
 
     def _source_changed(self) -> None:

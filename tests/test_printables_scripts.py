@@ -1,0 +1,107 @@
+"""Every script prints as typed, on every game's materials, on A4 and Letter: names in Latin
+with accents, Chinese, Japanese, Korean, Arabic, Hebrew, Hindi, emoji and markup."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from printables import common, danger_world, dangerous_ideas, fonts, leerdam, new_rule, pack, slips
+from tests.printcheck import pages_text, text_runs
+
+NAMES = ("Zoë Ångström", "李明", "さくら", "김민준", "محمد", "דוד", "प्रिया", "🦠 Bo 🧸", "<b>x</b> &amp; </para>")
+RTL = ("محمد", "דוד")
+GAMES = {
+    "new-rule": (new_rule, NAMES[:5]),
+    "leerdam": (leerdam, NAMES),
+    "danger-world": (danger_world, NAMES),
+    "dangerous-ideas": (dangerous_ideas, NAMES),
+}
+PRINTABLE_MARGIN = 5 * 72 / 25.4  # 5 mm: what a home printer cannot reach
+
+
+def _check(pdf: bytes, names: tuple[str, ...]) -> None:
+    text = " ".join(pages_text(pdf))
+    for name in names:
+        if name not in RTL:
+            assert name in text, name
+    runs, sizes = text_runs(pdf)
+    small = [r for r in runs if r.size < fonts.MIN_SIZE - 0.01 and r.codes.strip()]
+    assert not small, small[:3]
+    assert not [r for r in runs if 0 in r.codes], "a .notdef glyph was drawn"
+    for run in runs:
+        width, height = sizes[run.page]
+        for x, y in (run.start, run.end):
+            assert PRINTABLE_MARGIN <= x <= width - PRINTABLE_MARGIN + 0.5 and PRINTABLE_MARGIN <= y <= height - PRINTABLE_MARGIN, run
+
+
+@pytest.mark.parametrize("page", ["a4", "letter"])
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_name_in_every_script(game: str, page: str) -> None:
+    module, names = GAMES[game]
+    players = min(len(names), {"new-rule": 5, "dangerous-ideas": 10}.get(game, 12))
+    _check(module.build_pdf(names[:players], page=page), names[:players])
+
+
+def test_every_character_of_every_name_is_in_the_font_chosen_for_it() -> None:
+    for name in NAMES:
+        for font, typed in fonts.font_for(name):
+            assert fonts.MISSING not in typed, name
+            face = fonts.pdfmetrics.getFont(font).face
+            cmap = face.cmap if isinstance(face, fonts.ShapedFace) else face.charToGlyph
+            assert all(ord(ch) in cmap or ch in " \u200d\ufe0f" for ch in typed), (name, font)
+
+
+def test_right_to_left_names_are_shaped_and_read_right_to_left() -> None:
+    assert [f for f, _ in fonts.font_for("محمد")] == ["PB-arabic"]
+    pieces = fonts._visual(fonts._pieces("Ana واحد اثنان", fonts.BODY))
+    texts = [fonts._ALIAS_TEXT.get(ord(run[0]), run) for _, run in pieces]
+    assert texts[-3:] == ["اثنان", " ", "واحد"]  # the second word is drawn first, on the left
+
+
+def test_a_character_no_font_has_is_reported_once_and_marked() -> None:
+    fonts._reset_for_tests()
+    with pytest.warns(fonts.MissingGlyphWarning, match=r"U\+E000"):
+        assert fonts.font_for("a\ue000")[-1][1].endswith(fonts.MISSING)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fonts.markup("b\ue000")  # reported already: no second warning
+
+
+@pytest.mark.parametrize(("players", "tables"), [(1, []), (2, []), (3, [3]), (10, [5, 5]), (11, [4, 4, 3]), (20, [5, 5, 5, 5])])
+def test_new_rule_splits_into_tables_of_three_to_five(players: int, tables: list[int]) -> None:
+    assert pack.split(players, 3, 5) == tables
+
+
+def test_the_pack_for_twelve_has_contents_and_every_game() -> None:
+    parts, notes = pack.plan(12, NAMES + ("Ana", "Bo", "Cy"))
+    assert [p.game for p in parts] == ["new-rule"] * 3 + ["leerdam", "danger-world", "dangerous-ideas", "dangerous-ideas"]
+    assert parts[4].gm == NAMES[0] and len(parts[4].names) == 11
+    assert notes == ["Leerdam is written for 5-10 households; printed for 12 (the playbook accepts 3-20)."]
+    pdf = pack.build_pdf(12, NAMES + ("Ana", "Bo", "Cy"), page="letter")
+    pages = pages_text(pdf)
+    assert pages[0].startswith("Contents") and "Leerdam: 12 households" in pages[0]
+    assert "New Rule, table 2 of 3" in pages[0]
+    assert pack.plan(1)[0] == [] and len(pack.plan(1)[1]) == 4
+
+
+def test_seat_slips_with_qr_codes_and_blank() -> None:
+    links = '{"board": "b", "facilitator": "f", "seats": [{"seat": 1, "name": "", "url": "http://x/?seat=1"}, {"seat": 0, "name": "李明", "url": "http://x/?seat=0"}]}'
+    seats = slips.seat_links(links)
+    assert seats == [("李明", "http://x/?seat=0"), ("Seat 2", "http://x/?seat=1")]
+    pdf = common.build_document(slips.seat_slips(seats, game_title="New Rule") + slips.seat_slips(None, game_title="Leerdam", players=3), title="s", bleed=True)
+    text = " ".join(pages_text(pdf))
+    assert "李明" in text and "http://x/?seat=0" in text and "Join code" in text
+    with pytest.raises(ValueError, match="links JSON"):
+        slips.seat_links('{"seats": [{"name": "x"}]}')
+
+
+def test_booklet_is_imposed_two_half_pages_a_sheet() -> None:
+    assert common.booklet_order(4) == [(3, 0), (1, 2)]
+    assert common.booklet_order(5)[0] == (None, 0)
+    pdf = dangerous_ideas.booklet_pdf() if hasattr(dangerous_ideas, "booklet_pdf") else pack.booklet_pdf(page="letter")
+    runs, sizes = text_runs(pdf)
+    assert all(w > h for w, h in sizes)  # landscape sheets
+    assert min(r.size for r in runs if r.codes.strip()) >= fonts.MIN_SIZE - 0.01
+    assert pack.booklet_pdf(page="a4") == pack.booklet_pdf(page="a4")
