@@ -327,8 +327,8 @@ def test_unicode_long_memes_and_titles_print_whole() -> None:
     assert len(sheets) == 3  # the long meme stayed inside its sheet
     # At 7 pt or more a very long meme may be cut short with an ellipsis, never spill over.
     # The holder line is one line: a 62-character holder is cut there, shown with an ellipsis.
-    assert LONG_MEME[:60] in sheets[0] and LONG_HOLDER[:30] in sheets[0]
-    assert LONG_HOLDER in sheets[0] or f"{LONG_HOLDER[:30]}" in sheets[0] and "…" in sheets[0]
+    assert LONG_MEME[:60] in sheets[0]
+    assert LONG_HOLDER in sheets[0] or "The Big Bad Wolf's very long-winded…" in sheets[0]
     assert "Porridge & honey 🍯" in sheets[0] and "Baby Bear 🐝" in sheets[1]
     story = " ".join(p for p in pages if "The story as told" in p)
     assert "Chapter 1: In which Zoë’s 🐻 wanders into the woods" in story
