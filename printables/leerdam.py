@@ -4,8 +4,7 @@
 from a `State`: the ledgers filled from `state.ledger`, the village record from `state.years`
 and `standings`, and the village chronicle (the public log). Printing only ever shows what
 the projector may show plus each household's own rows on its own ledger page: a pledge not
-yet revealed prints blank, and with the `anonymous` variant nobody's pledge appears outside
-the household's own page (a dash stands in its place).
+yet revealed prints blank.
 
 Page order: the village board, one ledger page per household, the village record, the
 chronicle (from a state), then the contribution slips and labour contracts (not once the
@@ -120,7 +119,6 @@ _VARIANTS = (
     "misfortune_by_hand",
     "dyke_start",
     "sticky_flood",
-    "anonymous",
     "end_check_from",
     "end_on",
     "max_years",
@@ -137,7 +135,6 @@ class _Village:
     misfortune_by_hand: bool
     dyke_start: int
     sticky_flood: bool
-    anonymous: bool
     end_check_from: int
     end_on: tuple[int, ...]
     max_years: int | None
@@ -514,7 +511,7 @@ def _board(village: _Village, width: float) -> list[Flowable]:
 
 def _year_steps(village: _Village) -> list[Flowable]:
     """The order of a year, in the project's reading of the text (RULINGS.md)."""
-    pledges = "only the total is announced" if village.anonymous else "all are revealed together"
+    pledges = "all are revealed together"
     flooded = "is Flooded for good (variant)" if village.sticky_flood else "is Flooded until a dry year"
     misfortune = "the facilitator sets each loss" if village.misfortune_by_hand else "each household rolls a d6"
     steps = [
@@ -701,8 +698,6 @@ def _ledger(village: _Village, seat: int, width: float) -> list[Flowable]:
                 "subtitle",
             )
         )
-    if village.anonymous:
-        story.append(_p("Anonymous pledges: only the village total is announced. Keep this page to yourself.", "small"))
     widths = _header_widths(LEDGER_HEADS, width, LEDGER_MIN_COLUMN)
     header = _headers(LEDGER_HEADS, widths)
     rows_by_year: dict[int, LedgerRow] = {}
@@ -774,15 +769,13 @@ def _record_rows(village: _Village) -> list[list[common.Cell]]:
 
 
 def _pledge_grid(village: _Village, width: float) -> list[Flowable]:
-    """Every household's revealed pledge per year: public unless pledges are anonymous."""
+    """Every household's revealed pledge per year (all public once revealed)."""
     state = village.state
     assert state is not None
     seen = _contributions(state, None)
     raw = {(r.year, r.seat): r.contribution for r in state.ledger}
     years = list(range(1, state.year + 1))
     story: list[Flowable] = [common.heading("Pledges by household", 2)]
-    if village.anonymous:
-        story.append(_p("Anonymous pledges: each household's pledge stays on its own ledger page (–); the totals are public.", "small"))
     for first in range(0, len(years), PLEDGE_GRID_YEARS):
         chunk = years[first : first + PLEDGE_GRID_YEARS]
         column = (width - PLEDGE_GRID_NAME) / PLEDGE_GRID_YEARS

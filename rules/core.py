@@ -127,15 +127,25 @@ class GameRules:
     legal_actions: Callable[..., list[Action]] | None = None
     #: whether a chance outcome may be entered by hand now (dice rolled at the table).
     by_hand: Callable[[Any, Action], bool] | None = None
+    #: setup fields a game no longer has, with the one value older files may still give them.
+    retired: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, names: Mapping[str, Any], slug: str, title: str) -> GameRules:
         functions = ("initial", "check", "play", "chance", "hides", "view_for", "scores", "standings")
         found = {f: names[f] for f in functions}
         found["check"] = _typed_check(names["check"], names["ACTIONS"])
-        return cls(slug, title, names["Setup"], names["ACTIONS"], **found, legal_actions=names.get("legal_actions"), by_hand=names.get("by_hand"))
+        return cls(
+            slug, title, names["Setup"], names["ACTIONS"], **found,
+            legal_actions=names.get("legal_actions"), by_hand=names.get("by_hand"), retired=names.get("RETIRED_SETUP", {}),
+        )  # fmt: skip
 
     def setup_from_json(self, data: Any) -> Any:
+        if isinstance(data, dict) and any(k in data for k in self.retired):
+            data = dict(data)
+            for name, harmless in self.retired.items():
+                if name in data and data.pop(name) != harmless:
+                    raise SaveFileError(f"setup: this file uses the {name!r} variant, which the playbook no longer has")
         return setup_from_json(self.setup, data)
 
     @staticmethod

@@ -6,7 +6,9 @@ Subsistence, Leisure or Profit (hiring each other's labour through binding deals
 rolls a flood against the dyke; Wealth pays VP every year; from year 8 a die may end the game.
 
 Choices made where RULINGS.md is silent (also in docs/rules/leerdam.md):
-- Each household's pledge is revealed with the total (variant `anonymous`: total only).
+- Each household's pledge is revealed with the total. (An `anonymous` variant, total only, was
+  dropped: RULINGS.md asks it to hide everything a pledge could be worked out from, capacity,
+  allocation, VP and Wealth, which leaves a public board with nothing on it.)
 - A deal closes when the seller allocates: B's k units are part of B's allocation this year.
 - Offers still open when the last household allocates lapse.
 - A facilitator may advance a stalled year: a missing pledge counts as 0; a missing allocation
@@ -112,8 +114,6 @@ class Setup:
     dyke_start: int = 3
     #: a flooded household stays Flooded after a dry year.
     sticky_flood: bool = False
-    #: pledges are revealed as a total only, never per household.
-    anonymous: bool = False
     #: the first year that ends with the end-of-game roll.
     end_check_from: int = 8
     #: faces of the end roll that end the game.
@@ -433,9 +433,8 @@ def _reveal(state: State) -> State:
     state = replace(state, phase="allocate", total=total, dyke=dyke)
     for seat in range(state.n):
         state = replace(state, ledger=_row(state, seat, contribution=pledges[seat]))
-    if not state.setup.anonymous:
-        each = ", ".join(f"{state.names[s]} {pledges[s]}" for s in range(state.n))
-        state = replace(state, log=_say(state, f"The pledges are revealed: {each}."))
+    each = ", ".join(f"{state.names[s]} {pledges[s]}" for s in range(state.n))
+    state = replace(state, log=_say(state, f"The pledges are revealed: {each}."))
     verdict = (
         f"below {low}: the dyke falls to {dyke}" if change < 0 else f"above {high}: the dyke rises to {dyke}" if change > 0 else f"between {low} and {high}: the dyke holds at {dyke}"
     )
@@ -800,7 +799,7 @@ class HouseholdView:
     capacity: int
     pledged: bool
     allocated: bool
-    #: the pledge: the seat's own, or everyone's after the reveal unless anonymous.
+    #: the pledge: the seat's own, or everyone's after the reveal.
     pledge: int | None = None
     #: the seat's own free units this year.
     free: int | None = None
@@ -833,7 +832,7 @@ def view_for(state: State, seat: int | None) -> View:
     households = []
     for i, h in enumerate(state.households):
         mine = seat == i
-        show = mine or (revealed and not state.setup.anonymous)
+        show = mine or revealed
         households.append(
             HouseholdView(
                 name=h.name,
@@ -869,14 +868,13 @@ def view_for(state: State, seat: int | None) -> View:
 def ledger_rows(state: State, seat: int | None = None) -> list[dict[str, Any]]:
     """The ledger as plain rows (one per household per year) for a CSV debrief.
 
-    With `anonymous` pledges, other households' contributions are left blank for a seat.
+    A pledge enters the ledger only at the reveal, so no row gives away a secret pledge; `seat`
+    (the viewer) is kept for callers that print one household's own page.
     """
     rows = []
     for row in state.ledger:
         data = {"year": row.year, "household": state.names[row.seat]}
         data.update({k: v for k, v in row.__dict__.items() if k not in ("year", "seat")})
-        if state.setup.anonymous and seat != row.seat:
-            data["contribution"] = None
         rows.append(data)
     return rows
 
@@ -950,6 +948,9 @@ DEFAULT_BOTS = ("free-rider", "fair", "conditional", "altruist", "free-rider", "
 
 # -- the Rules object ---------------------------------------------------------------------------
 
+
+#: setup fields older save files may carry, accepted only at the value that changed nothing.
+RETIRED_SETUP = {"anonymous": False}
 
 RULES = GameRules.of(globals(), "leerdam", "Leerdam")
 

@@ -595,7 +595,9 @@ def play(state: State, action: Action) -> State:
         players = list(state.players)
         players[seat] = replace(players[seat], bowl=_add(players[seat].bowl, taken))
         state = replace(state, common=_sub(common, taken), players=tuple(players), pad=_line(state, seat, choice="swapped", chosen=action.colour))
-        state = replace(state, log=_say(state, f"{state.names[seat]} returns the draw and takes {_a(action.colour)} candy."))
+        # Everyone sees the swap; only the swapper knows the colour taken (RULINGS.md).
+        state = replace(state, log=_say(state, f"{state.names[seat]} returns the draw and takes one candy of their choice."))
+        state = replace(state, log=_say(state, f"You took {_a(action.colour)} candy.", [seat]))
         return _after_choice(state, seat)
     if isinstance(action, Pick):
         seat = action.seat
@@ -769,7 +771,10 @@ class View:
     max_rounds: int | None
     phase: Phase
     turn: int | None
-    common: Bag
+    #: the common bowl's total and the colours it still holds: never its per-colour counts,
+    #: which would give every blind draw away (RULINGS.md).
+    common_total: int
+    common_colours: tuple[str, ...]
     seats: tuple[SeatView, ...]
     #: the seat's own blind draw, when it is theirs to keep or return.
     drawn: tuple[str, ...]
@@ -807,7 +812,8 @@ def view_for(state: State, seat: int | None) -> View:
         max_rounds=state.setup.max_rounds,
         phase=state.phase,
         turn=state.turn,
-        common=state.common,
+        common_total=sum(state.common),
+        common_colours=tuple(c for c, n in zip(state.colours, state.common) if n),
         seats=tuple(seats),
         drawn=state.drawn if seat is not None and seat == state.turn else (),
         infection=state.infection,

@@ -148,15 +148,14 @@ def test_a_variant_setup_prints_its_numbers() -> None:
         names=("Ana", "Bo", "Cy", "Di"),
         misfortune=(3, 1, 0, 0, 0, 0),
         dyke_start=5,
-        anonymous=True,
         end_check_from=4,
         max_years=6,
     )
     pages = pages_text(printable.build_pdf(setup=setup))
     assert f"Capacity lost {MINUS}3 {MINUS}1" in pages[0] and "5start" in pages[0].replace(" ", "")
-    assert "It ends after year 6 at the latest" in pages[0] and "only the total is announced" in pages[0]
+    assert "It ends after year 6 at the latest" in pages[0]
     ledger = pages[1]
-    assert "Anonymous pledges" in ledger and " 6 end roll " in f" {ledger} " and " 7 " not in ledger.split("VP total")[1]
+    assert " 6 end roll " in f" {ledger} " and " 7 " not in ledger.split("VP total")[1]
     # Six years of slips per household: 4 x 6 = 24, one page.
     assert sum("SECRET PLEDGE" in p for p in pages) == 1 and "Year 6" in pages[-4] and "Year 7" not in pages[-4]
 
@@ -247,24 +246,6 @@ def test_the_record_shows_every_year_and_every_pledge(finished: State, filled_pd
     seen = {(d["year"], d["household"]): d["contribution"] for d in ledger_rows(finished)}
     grid = " ".join(str(seen[(year, NAMES[2])]) for year in range(1, min(finished.year, 12) + 1))
     assert f"Cy {grid}" in record
-
-
-def test_anonymous_pledges_stay_on_their_own_page() -> None:
-    names = ("Ana", "Bo", "Cy", "Di", "Ed")
-    state = bot_game(Setup(names=names, anonymous=True), seed=2)
-    pages = pages_text(printable.build_pdf(state=state))
-    everything = " ".join(pages)
-    record = " ".join(p for p in pages if "Village record" in p)
-    years = min(state.year, 12)
-    for name in names:
-        assert f"{name} {' '.join(['–'] * years)}" in record  # others' pledges: a dash
-    totals = " ".join(str(y.total) for y in state.years[:12])
-    assert f"Total {totals}" in record
-    for seat in range(len(names)):
-        row = next(r for r in state.ledger if r.seat == seat and r.year == 2)
-        misfortune = f"{MINUS}{row.misfortune}" if row.misfortune else "0"
-        assert f"2 {misfortune} {row.capacity} {row.contribution} " in pages[1 + seat]  # its own, in full
-    assert "The pledges are revealed" not in everything
 
 
 def test_a_game_in_progress_hides_unrevealed_pledges() -> None:

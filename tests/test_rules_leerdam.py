@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules import load_game, new_game
-from rules.core import RuleError, play_out, rng_for
+from rules.core import RuleError, SaveFileError, play_out, rng_for
 from rules import leerdam as ld
 from rules.leerdam import Accept, Advance, Allocate, Assignment, Contribute, Decline, EndRoll, Flood, Gift, Misfortune, Offer, SetMisfortune
 
@@ -119,11 +119,13 @@ def test_pledges_stay_secret_until_the_reveal() -> None:
     assert [h.pledge for h in ld.view_for(state, None).households] == [3, 1, 1, 1, 1]
 
 
-def test_anonymous_pledges_reveal_only_the_total() -> None:
-    state = pledged(village(anonymous=True), (3, 1, 1, 1, 1))
-    view = ld.view_for(state, 1)
-    assert view.total == 7 and view.households[0].pledge is None and view.households[1].pledge == 1
-    assert all(row["contribution"] is None for row in ld.ledger_rows(state, 1) if row["household"] != "Bo")
+def test_the_anonymous_variant_is_gone_and_old_files_still_load() -> None:
+    with pytest.raises(TypeError):
+        ld.Setup(names=NAMES, anonymous=True)  # a Python caller: the field is no longer there
+    setup = ld.RULES.setup_from_json({"names": list(NAMES), "anonymous": False})  # an older file
+    assert setup == ld.Setup(names=NAMES)
+    with pytest.raises(SaveFileError, match="'anonymous' variant"):
+        ld.RULES.setup_from_json({"names": list(NAMES), "anonymous": True})
 
 
 @pytest.mark.parametrize("units, dyke", [((0, 0, 1, 1, 0), 2), ((1, 1, 1, 0, 0), 3), ((2, 1, 1, 1, 1), 3), ((2, 2, 1, 1, 1), 4)])

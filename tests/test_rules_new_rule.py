@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
+import re
+
 import pytest
 
 from rules import new_game
@@ -310,3 +314,26 @@ def test_legal_actions_are_all_accepted_and_payments_cover_the_options() -> None
         nr.check(state, pay)
     assert Pay(seat=0, eaten=2, returned=("blue", "green")) in pays
     assert len(set(pays)) == len(pays)
+
+
+def test_nothing_public_gives_a_blind_draw_or_a_swap_away() -> None:
+    """100 bot games: the public view holds no per-colour count of the common bowl and the
+    public log never names a colour a player drew or took on a swap."""
+    fields = {f.name for f in dataclasses.fields(nr.View)}
+    assert "common" not in fields and {"common_total", "common_colours"} <= fields
+    named = re.compile(r"(takes an? |drew )(" + "|".join(nr.COLOURS) + ")")
+    swaps = 0
+    for seed in range(100):
+        game = new_game("new-rule", nr.Setup(names=("Ana", "Bo", "Cy", "Di")), seed)
+        rng = random.Random(seed)
+        while not game.state.over:
+            seat = game.state.waiting_for()[0]
+            action = (nr.random_bot if seed % 2 else nr.balanced_bot)(game.state, seat, rng)
+            game.apply(action)
+            if isinstance(action, Swap):
+                swaps += 1
+                assert f"You took {nr._a(action.colour)} candy." in nr.view_for(game.state, seat).log
+        public = nr.view_for(game.state, None)
+        assert not [line for line in public.log if named.search(line)]
+        assert public.common_total == sum(game.state.common)
+    assert swaps > 50

@@ -288,17 +288,6 @@ def test_no_other_households_pledge_reaches_the_widgets_before_the_reveal(store)
     assert "Last year (year 1)" in the(dash, "pb-reveal").value
 
 
-def test_anonymous_pledges_show_only_the_total(store):
-    dash = LeerdamDashboard(store)
-    the(dash, "pb-anonymous").value = True
-    start(dash)
-    pledge(dash, 0, 4)
-    pledge(dash, 1, 2)
-    reveal = the(dash, "pb-reveal").value
-    assert "only the total" in reveal and "data-seat-pledge" not in reveal and "Ana: 4" not in reveal
-    assert f'data-total="{dash.game.state.total}"' in reveal
-
-
 # -- deals, gifts, allocation ---------------------------------------------------------------------------
 
 

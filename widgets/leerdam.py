@@ -26,7 +26,7 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 - setup form: ``pb-setup``, ``pb-players`` (household count, 3-20), ``pb-setup-warning``,
   ``pb-name-<i>`` (Text, seat i = 0..19), ``pb-kind-<i>`` (Dropdown: "human" or a bot name),
   ``pb-capacity``, ``pb-misfortune-<face>`` (face 1..6: capacity lost), ``pb-by-hand``,
-  ``pb-dyke-start``, ``pb-sticky``, ``pb-anonymous``, ``pb-end-check``, ``pb-end-on``
+  ``pb-dyke-start``, ``pb-sticky``, ``pb-table-dice``, ``pb-end-check``, ``pb-end-on``
   (faces, e.g. "1,2,3"), ``pb-max-years`` (a number or "none"), ``pb-seed``, ``pb-start``
 - table picker: ``pb-picker``, ``pb-resume`` (one Button per unfinished table, with `.table_id`)
 - projector: ``pb-year``, ``pb-dyke`` (gauge), ``pb-thresholds``, ``pb-pledged-count``,
@@ -321,7 +321,6 @@ class SetupForm(widgets.VBox):
         ).add_class("pb-table-dice")
         self.dyke_start = number(_default("dyke_start"), 1, 6, "Dyke starts at", "pb-dyke-start")
         self.sticky = widgets.Checkbox(value=_default("sticky_flood"), description="Sticky flood (Flooded stays)", indent=False).add_class("pb-sticky")
-        self.anonymous = widgets.Checkbox(value=_default("anonymous"), description="Anonymous pledges (total only)", indent=False).add_class("pb-anonymous")
         self.end_check = number(_default("end_check_from"), 1, 100, "End roll from year", "pb-end-check", "230px")
         self.end_on = widgets.Text(
             value=",".join(map(str, _default("end_on"))), description="ends on", style=WIDE, layout=widgets.Layout(width="170px")
@@ -343,7 +342,7 @@ class SetupForm(widgets.VBox):
                 seats,
                 widgets.HTML('<b>Variants</b> <span class="pb-muted">(the rulings\' defaults)</span>'),
                 widgets.HBox((widgets.HTML("<b>Misfortune</b>: units lost on a die of"), *self.misfortune), layout=row),
-                widgets.HBox((self.capacity, self.by_hand, self.table_dice, self.sticky, self.anonymous), layout=row),
+                widgets.HBox((self.capacity, self.by_hand, self.table_dice, self.sticky), layout=row),
                 widgets.HBox((self.dyke_start, self.end_check, self.end_on, self.max_years, self.seed), layout=row),
                 self.start_button,
             )
@@ -375,7 +374,6 @@ class SetupForm(widgets.VBox):
             table_dice=self.table_dice.value,
             dyke_start=self.dyke_start.value,
             sticky_flood=self.sticky.value,
-            anonymous=self.anonymous.value,
             end_check_from=self.end_check.value,
             end_on=_int_list(self.end_on.value, "the end faces"),
             max_years=max_years,
@@ -742,8 +740,6 @@ class LeerdamDashboard(TableDashboard):
 
     @staticmethod
     def _pledge_chips(names: Sequence[str], pledges: Sequence[int | None], year: int) -> str:
-        if any(p is None for p in pledges):
-            return '<div class="pb-muted">Anonymous pledges: only the total is shown.</div>'
         return "".join(
             f'<span data-year="{year}" data-seat-pledge="{seat}">{chip(f"{name}: {p}", "#e3ecfa")}</span>'
             for seat, (name, p) in enumerate(zip(names, pledges))

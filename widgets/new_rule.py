@@ -95,14 +95,15 @@ def candy_label(colours: Sequence[str], colour: str, count: int | None = None) -
     return text if count is None else f"{text} {count}"
 
 
-def candy_chips(colours: Sequence[str], counts: Sequence[int] | None = None, candies: Sequence[str] = ()) -> str:
-    """Coloured chips for colour counts, or for a handful of candies."""
+def candy_chips(colours: Sequence[str], counts: Sequence[int] | None = None, candies: Sequence[str] = (), counted: bool = True) -> str:
+    """Coloured chips for colour counts, or for a handful of candies (`counted` off: the
+    colours alone, as for the common bowl, whose counts nobody sees)."""
     if counts is None:
         counts = [sum(1 for c in candies if c == colour) for colour in colours]
         pairs = [(c, n) for c, n in zip(colours, counts) if n]
     else:
         pairs = list(zip(colours, counts))
-    return "".join(chip(candy_label(colours, c, n), *CHIP_COLOURS.get(c, OTHER_COLOUR)) for c, n in pairs)
+    return "".join(chip(candy_label(colours, c, n if counted else None), *CHIP_COLOURS.get(c, OTHER_COLOUR)) for c, n in pairs)
 
 
 def _default(name: str) -> Any:
@@ -332,7 +333,9 @@ class NewRuleDashboard(TableDashboard):
         view = view_for(self.game.state, None)
         self.header.show(self.game_title, self._round_text(view), self._waiting_text(view))
         self.bowl_html.value = card(
-            f"Common bowl · {sum(view.common)} candies", candy_chips(view.colours, view.common)
+            f"Common bowl · {view.common_total} candies",
+            '<span class="pb-muted">It still holds: </span>' + candy_chips(view.colours, candies=view.common_colours, counted=False)
+            if view.common_colours else '<span class="pb-muted">Empty.</span>',
         )
         self.players_html.value = self._players_table(view)
         self.reveal_html.value = self._reveal(view)
