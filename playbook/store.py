@@ -47,10 +47,12 @@ from .bots import run_bots, strategies, undo_plan
 
 __all__ = [
     "Change",
+    "Claim",
     "HandOver",
     "Outcome",
     "Play",
     "Refused",
+    "Release",
     "SetMeta",
     "StaleTable",
     "Store",
@@ -141,6 +143,27 @@ class HandOver(Change):
     seat: int
     bot: str | None = None
     kind = "hand-over"
+
+
+@dataclass(frozen=True)
+class Claim(Change):
+    """A device joins by the board's code: it takes `seat`, if no bot plays it and no one has.
+
+    Claims by different devices commute, so a claim is decided against the latest table
+    however far behind the page was; a seat already taken is refused."""
+
+    seat: int
+    kind = "claim"
+
+
+@dataclass(frozen=True)
+class Release(Change):
+    """The facilitator frees a claimed `seat` for another device; its old link stops working
+    (`new_key` replaces the seat's key)."""
+
+    seat: int
+    new_key: str
+    kind = "release"
 
 
 @dataclass(frozen=True)
@@ -526,6 +549,25 @@ class Store:
                     by_bot += [True] * (len(work.actions) - start)
                     seats = {change.seat} | {a.seat for a in work.actions[start:] if a.seat is not None}
                     summary = f"seat {change.seat + 1} handed to " + (f"the bot {change.bot}" if change.bot else "a person")
+                elif isinstance(change, (Claim, Release)):
+                    names = getattr(work.setup, "names", ())
+                    if not isinstance(change.seat, int) or not 0 <= change.seat < len(names):
+                        raise Refused("seat", f"there is no seat {change.seat!r}", before)
+                    claims = dict(meta.get("claims") or {})
+                    seat = str(change.seat)
+                    if isinstance(change, Claim):
+                        if change.seat in bots_of(meta):
+                            raise Refused("claim", f"a bot plays {names[change.seat]}'s seat", before)
+                        if seat in claims:
+                            raise Refused("claim", f"{names[change.seat]}'s seat is taken: ask the facilitator to release it if it is yours", before)
+                        claims[seat] = time.time()
+                        summary = f"seat {change.seat + 1} claimed"
+                    else:
+                        claims.pop(seat, None)
+                        new_meta["seat_keys"] = {**dict(meta.get("seat_keys") or {}), seat: change.new_key}
+                        summary = f"seat {change.seat + 1} released"
+                    new_meta["claims"] = claims
+                    seats = {change.seat}
                 elif isinstance(change, SetMeta):
                     for key, value in change.values.items():
                         if key == "bots":
@@ -590,6 +632,8 @@ class Store:
     def _check_not_stale(self, db: _Conn, table_id: str, change: Change, seen: int, table: Table) -> None:
         since = db.execute("SELECT kind, seats, summary FROM changes WHERE table_id = ? AND version > ? ORDER BY version", (table_id, seen)).fetchall()
         what = "; ".join(r[2] for r in since[-3:]) or "another page moved"
+        if isinstance(change, Claim):
+            return  # claims commute: decided against the latest table
         if not isinstance(change, Play) or change.action.seat is None:
             raise StaleTable(f"The table moved on since this page showed it ({what}): nothing was done. Look again, then press once more if you still mean it.", table)
         seat = change.action.seat

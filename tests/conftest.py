@@ -92,3 +92,15 @@ def page(chromium: Browser) -> Iterator[Page]:
         yield context.new_page()
     finally:
         context.close()
+
+
+#: the server key every test runs with (`playbook serve` makes one per run); `INDEX` is the
+#: query of the facilitator's index link.
+SERVER_KEY = "test-server-key-0123456789abcdef"
+INDEX = f"?key={SERVER_KEY}"
+
+
+@pytest.fixture(autouse=True)
+def server_key(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("PLAYBOOK_KEY", SERVER_KEY)
+    return SERVER_KEY

@@ -35,6 +35,7 @@ from rules.danger_world import (
     difficulty_after,
     success_chance,
 )
+from tests.conftest import INDEX
 from widgets.danger_world import DangerWorldDashboard, percent
 
 NAMES = ("Wren", "Bo")
@@ -456,7 +457,7 @@ def test_a_second_dashboard_resumes_the_identical_table(store):
     click(first, "pb-coach-best")
     click(first, "pb-lock")
     click(first, "pb-reroll")
-    second = DangerWorldDashboard(store)
+    second = DangerWorldDashboard(store, query=INDEX)  # the server key: the index lists the tables
     (button,) = find(second, "pb-resume")
     assert button.table_id == first.table_id
     button.click()
@@ -512,7 +513,7 @@ def test_user_text_is_escaped_in_html(store):
     assert "Cy 🐉" in values and "Dragon-born 🐉" in values
     assert "GM <b>" not in values and "GM &lt;b&gt;&amp;&lt;/b&gt;" in values
     assert load_game(link_text(the(dash, "pb-download").value, "application/json")).setup.names == names
-    lobby = DangerWorldDashboard(store)
+    lobby = DangerWorldDashboard(store, query=INDEX)
     assert "<script>" not in html_of(lobby) and "&lt;script&gt;" in html_of(lobby)
 
 

@@ -12,6 +12,7 @@ import pytest
 from playbook.store import Store
 from rules import load_game
 from rules.dangerous_ideas import Place, State, success_chance
+from tests.conftest import INDEX
 from widgets.dangerous_ideas import DangerousIdeasDashboard, parse_layout, sheet_svg
 
 NAMES = ("Ana", "Bo", "Cy")
@@ -429,7 +430,7 @@ def test_a_second_dashboard_resumes_the_identical_state(store):
     click(first, "pb-pass")
     assert first.game.state.phase == "respond"
 
-    second = DangerousIdeasDashboard(store)
+    second = DangerousIdeasDashboard(store, query=INDEX)  # the server key: the index lists the tables
     (button,) = find(second, "pb-resume")
     assert button.table_id == first.table_id
     button.click()
@@ -474,7 +475,7 @@ def test_names_memes_and_narration_are_escaped(store):
     assert "&lt;b&gt;Honey&lt;/b&gt;" in sheet_svg(dash.game.state, 0)
     game = load_game(download_text(dash))
     assert game.setup.names == names and game.state == dash.game.state
-    listed = html_values(DangerousIdeasDashboard(store))
+    listed = html_values(DangerousIdeasDashboard(store, query=INDEX))
     assert "<script>" not in listed and "&lt;script&gt;" in listed
 
 

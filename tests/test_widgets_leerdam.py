@@ -17,6 +17,7 @@ import widgets.leerdam as leerdam_widgets
 from playbook.store import Store
 from rules import load_game
 from rules.leerdam import Contribute
+from tests.conftest import INDEX
 from widgets.leerdam import LeerdamDashboard
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
@@ -492,7 +493,7 @@ def test_a_second_dashboard_resumes_the_identical_table(store):
     start(first)
     play_year(first)
     pledge(first, 0, 2)
-    second = LeerdamDashboard(store)
+    second = LeerdamDashboard(store, query=INDEX)  # the server key: the index lists the tables
     (button,) = all_with(second, "pb-resume")
     assert button.table_id == first.table_id
     button.click()
@@ -515,7 +516,7 @@ def test_user_text_is_escaped_in_html(store):
     assert "Bo & Co" not in values and "Bo &amp; Co" in values
     assert "Cy 🌷" in values
     assert load_game(link_text_after_prepare(dash)).setup.names == names
-    lobby = LeerdamDashboard(store)
+    lobby = LeerdamDashboard(store, query=INDEX)
     assert "<script>" not in html_of(lobby) and "&lt;script&gt;" in html_of(lobby)
 
 

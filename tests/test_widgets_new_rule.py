@@ -15,6 +15,7 @@ import pytest
 from playbook.store import Store
 from rules import load_game
 from rules.new_rule import Draw, Pay, State, legal_payments
+from tests.conftest import INDEX
 from widgets.new_rule import NewRuleDashboard
 
 
@@ -117,8 +118,8 @@ def play_until(dash: NewRuleDashboard, done: Callable[[State], bool], limit: int
 
 
 def test_opens_on_the_picker_with_no_tables(store):
-    dash = NewRuleDashboard(store)
-    assert "playbook-new-rule" in dash._dom_classes
+    dash = NewRuleDashboard(store, query=INDEX)
+    assert "playbook-new-rule" in dash._dom_classes and "playbook-index" in dash._dom_classes
     assert dash.game is None
     assert find(dash, "pb-resume") == []
     assert "No unfinished tables" in synced_text(dash)
@@ -258,7 +259,7 @@ def test_a_second_dashboard_resumes_the_same_table(store):
     first = NewRuleDashboard(store)
     start(first, names=("Ana", "Bo", "Cy", "Di"), bots={3: "random"})
     play_until(first, lambda s: s.phase == "pay")
-    second = NewRuleDashboard(store)
+    second = NewRuleDashboard(store, query=INDEX)  # the server key: the index lists the tables
     (button,) = find(second, "pb-resume")
     assert button.table_id == first.table_id
     button.click()
@@ -366,7 +367,7 @@ def test_user_text_is_escaped_in_html(store):
     assert "Bo & Co" not in values and "Bo &amp; Co" in values
     assert "Cy 🍬" in values
     assert load_game(download_text(dash)).setup.names == names
-    lobby = NewRuleDashboard(store)
+    lobby = NewRuleDashboard(store, query=INDEX)
     listed = "\n".join(html_values(lobby))
     assert "<script>" not in listed and "&lt;script&gt;" in listed
 

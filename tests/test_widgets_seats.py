@@ -1,20 +1,27 @@
-"""Seat links, headless: each player's own page on their own device, kept live by `refresh`."""
+"""A class on their own devices, headless: facilitator, board, join and seat pages of one table.
+
+Each page is its own dashboard on the same store, opened with the query its link gives; what a
+page's widgets would send a browser is read from their state (`synced_text`).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
 import html
+import re
 import urllib.parse
 
 import ipywidgets as widgets
 import pytest
 
+from playbook.access import key_matches, resolve, table_keys, table_links
 from playbook.store import Store
+from tests.conftest import INDEX
 from tests.test_widgets_leerdam import everything, pledge
 from tests.test_widgets_leerdam import start as start_leerdam
 from tests.test_widgets_new_rule import find, one, secrets_of, start, synced_text
-from widgets import common
+from widgets import table as table_module
 from widgets.leerdam import LeerdamDashboard
 from widgets.new_rule import NewRuleDashboard
 
@@ -24,156 +31,168 @@ def store(tmp_path) -> Store:
     return Store(tmp_path / "tables.sqlite3")
 
 
-def links(dash: common.TableDashboard) -> dict[int, str]:
-    """Seat -> the query of its link, read from the seat links card's HTML."""
-    found = {}
-    for part in html.unescape(dash.seat_links.value).split('href="?')[1:]:
-        query = part.split('"', 1)[0]
-        found[int(urllib.parse.parse_qs(query)["seat"][0])] = query
-    return found
+def links(dash) -> dict[str, object]:
+    """Every link of the facilitator's table, relative to the game's page."""
+    table = dash.store.load(dash.table_id)
+    return table_links("", dash.slug, table.id, table.meta, table.game.setup.names)
 
 
-def seat_page(store: Store, query: str) -> NewRuleDashboard:
-    return NewRuleDashboard(store, query=query)
+def seat_query(dash, seat: int) -> str:
+    return links(dash)["seats"][seat]["url"]
 
 
 def visible(widget: widgets.Widget) -> bool:
     return widget.layout.display != "none"
 
 
-# -- the facilitator's links --------------------------------------------------------------------
+def keys_of(store: Store, table_id: str) -> list[str]:
+    meta = store.info(table_id).meta
+    return [meta["facilitator_key"], meta["board_key"], meta["join_key"], *meta["seat_keys"].values()]
 
 
-def test_a_started_table_lists_one_secret_link_per_human_seat(store):
-    dash = NewRuleDashboard(store, query="")
-    assert not visible(dash.seat_links)  # nothing in the lobby
-    start(dash, bots={2: "random"})
-    meta = store.info(dash.table_id).meta
+# -- links and keys ------------------------------------------------------------------------------
+
+
+def test_a_started_table_is_its_facilitators_page_with_every_link(store):
+    host = NewRuleDashboard(store, query="")
+    assert host.role == "lobby"
+    start(host, bots={2: "random"})
+    assert host.role == "facilitator" and "playbook-facilitator" in host._dom_classes
+    meta = store.info(host.table_id).meta
     assert meta["bots"] == {"2": "random"}
-    keys = meta["seat_keys"]
-    assert set(keys) == {"0", "1", "2"} and len(set(keys.values())) == 3
-    assert visible(dash.seat_links) and "pb-seat-links" in dash.seat_links._dom_classes
-    found = links(dash)
-    assert sorted(found) == [0, 1]  # the bot needs no page
-    for seat, query in found.items():
-        assert urllib.parse.parse_qs(query) == {"table": [dash.table_id], "seat": [str(seat)], "key": [keys[str(seat)]]}
-
-    dash.show_lobby()
-    assert not visible(dash.seat_links) and dash.seat_links.value == ""
-
-
-def test_three_human_seats_give_three_links(store):
-    dash = NewRuleDashboard(store, query="")
-    start(dash)
-    assert sorted(links(dash)) == [0, 1, 2]
+    keys = keys_of(store, host.table_id)
+    assert len(set(keys)) == len(keys) == 6 and all(len(k) >= 22 for k in keys)  # 128 bits each
+    # The address bar gets the facilitator's link, so a reload reopens the table.
+    assert f"facilitator={meta['facilitator_key']}" in html.unescape(host.navigator.value)
+    card = html.unescape(host.class_panel.links_html.value)
+    assert visible(host.class_panel) and f"board={meta['board_key']}" in card and f"join={meta['join_key']}" in card
+    seats = [html.unescape(r.children[0].value) for r in host.class_panel.rows.children]
+    assert len(seats) == 3 and "bot: random" in seats[2]
+    for seat, row in enumerate(seats):
+        assert f"key={meta['seat_keys'][str(seat)]}" in row
+    host.show_lobby()
+    assert not visible(host.class_panel) and host.class_panel.links_html.value == ""
 
 
-def test_an_older_table_gets_keys_when_resumed(store):
-    dash = NewRuleDashboard(store, query="")
-    start(dash)
-    store.set_meta(dash.table_id, {"bots": {}})
-    other = NewRuleDashboard(store, query="")
-    other.resume(dash.table_id)
-    assert sorted(links(other)) == [0, 1, 2]
-    assert set(store.info(dash.table_id).meta["seat_keys"]) == {"0", "1", "2"}
+def test_links_resolve_to_their_pages_and_anything_else_to_nothing(store):
+    host = NewRuleDashboard(store, query="")
+    start(host)
+    meta = store.info(host.table_id).meta
+    found = links(host)
+
+    def role(query: str) -> str:
+        return resolve(query, "new-rule", lambda t: (store.info(t).game, store.info(t).meta)).role
+
+    assert role(found["facilitator"]) == "facilitator" and role(found["board"]) == "board" and role(found["join"]) == "join"
+    assert role(found["seats"][1]["url"]) == "seat"
+    key_1 = meta["seat_keys"]["1"]
+    for bad in (
+        f"?table={host.table_id}",
+        f"?table={host.table_id}&seat=1&key=wrong",
+        f"?table={host.table_id}&seat=2&key={key_1}",  # seat 1's key for another seat
+        f"?table={host.table_id}&seat=9&key={key_1}",
+        f"?table={host.table_id}&board={meta['join_key']}",
+        f"?table={host.table_id}&facilitator={meta['board_key']}",
+        f"?table=nosuchtable&facilitator={meta['facilitator_key']}",
+        f"?table={host.table_id}&facilitator=",
+    ):
+        assert role(bad) == "denied", bad
+    assert role("") == "lobby" and role(INDEX) == "index" and role("?key=wrong") == "lobby"
+    assert not key_matches("abc", "abd") and not key_matches("", "") and not key_matches(None, "x")
+
+
+# -- pages without the right key ---------------------------------------------------------------------
+
+
+def test_edited_links_and_the_plain_address_show_nothing_of_the_table(store):
+    host = NewRuleDashboard(store, query="")
+    start(host, names=("Anneliese", "Bartholomew", "Cyrano"))
+    one(host, "pb-seat-0").click()
+    one(host, "pb-draw").click()  # seat 0 now holds a private draw
+    meta = store.info(host.table_id).meta
+    secrets = secrets_of(host, 0) + keys_of(store, host.table_id) + [n for n in host.game.setup.names]
+    for query in ("", f"?table={host.table_id}&seat=1&key=wrong", f"?table={host.table_id}", f"?table={host.table_id}&board={meta['join_key'][:-1]}x"):
+        page = NewRuleDashboard(store, query=query)
+        text = synced_text(page)
+        assert page.game is None and page.table_id is None, query
+        for secret in secrets:
+            assert secret not in text, (query, secret)
+        assert not find(page, "pb-resume")  # no list of tables without the server key
+
+
+def test_the_index_lists_tables_only_with_the_server_key(store):
+    host = NewRuleDashboard(store, query="")
+    start(host)
+    index = NewRuleDashboard(store, query=INDEX)
+    (button,) = find(index, "pb-resume")
+    button.click()
+    assert index.role == "facilitator" and index.table_id == host.table_id
+    assert "playbook-facilitator" in index._dom_classes
 
 
 # -- a seat page -------------------------------------------------------------------------------
 
 
-def test_a_seat_page_shows_its_own_seat_and_nothing_of_the_others(store):
+def test_a_seat_page_shows_its_own_seat_first_and_nothing_of_the_others(store):
     host = NewRuleDashboard(store, query="")
     start(host)
-    pages = {seat: seat_page(store, query) for seat, query in links(host).items()}
-    first = pages[0]
-    assert first.seat == 0 and first.table_id == host.table_id
+    first = NewRuleDashboard(store, query=seat_query(host, 0))
     one(first, "pb-draw").click()  # seat 0 draws on its own device: a secret of seat 0
     assert "You drew" in synced_text(first)
 
-    page = pages[1]
-    page.refresh()
-    assert page.seat == 1 and page.curtain.locked == 1
+    page = NewRuleDashboard(store, query=seat_query(host, 1))
+    assert page.role == "seat" and "playbook-seat" in page._dom_classes and page.seat == 1
+    view = page.screen.children[0]
+    assert view.children[0] is page.curtain  # its own panel first, then the public view
+    assert "playbook-private" in page.curtain.panel._dom_classes
     assert find(page, "pb-seat-1") and not find(page, "pb-seat-0") and not find(page, "pb-seat-2")
-    assert not find(page, "pb-picker") and not find(page, "pb-start")  # no lobby, no other table
-    assert 'data-seat="1"' in synced_text(page)
+    assert not find(page, "pb-picker") and not find(page, "pb-start")
     page.curtain.choose(0)  # even by script, another seat's panel does not open
-    page.curtain.hide()
-    assert page.curtain.seat == 1
     text = synced_text(page)
-    assert 'data-seat="0"' not in text and 'data-seat="2"' not in text and "You drew" not in text
-    for secret in secrets_of(first, 0):
+    assert 'data-seat="0"' not in text and "You drew" not in text
+    for secret in secrets_of(first, 0) + [k for k in keys_of(store, host.table_id) if not key_matches(k, store.info(host.table_id).meta["seat_keys"]["1"])]:
         assert secret not in text
-    assert "base64" not in text and "pb-download-link" not in text  # no save file: it holds every bowl
-    assert not visible(page.savebar) and not visible(page.new_game_button)
-    assert page.seat_links.value == "" and not visible(page.seat_links)
-    # The table's own controls are hidden; a hand-made click on them is refused as well.
+    assert "base64" not in text and not visible(page.savebar) and not visible(page.class_panel)
+    # The table's own controls are refused here even when a hand-made message reaches them.
     moves = len(page.game.actions)
-    page.offer_download()
     page.undo()
-    one(page, "pb-new-game").click()
+    page.show_lobby()
     page.load_file(host.game.to_json().encode())
-    assert page.status.kind == "refuse" and "Bo's" in page.status.message
+    page.hand_over(0, "random")
+    assert page.status.kind == "refuse" and "Bo's own page" in page.status.message
+    assert page.act(host.game.state and first.game.actions[-1]) is False  # another seat's move
     assert page.table_id == host.table_id and len(page.game.actions) == moves and page.seat == 1
-    assert "base64" not in synced_text(page)
-
-
-def test_a_wrong_key_or_unknown_table_opens_nothing_private(store):
-    host = NewRuleDashboard(store, query="")
-    start(host)
-    good = links(host)
-    key_1 = urllib.parse.parse_qs(good[1])["key"][0]
-    bad_queries = [
-        f"table={host.table_id}&seat=1&key=wrong",
-        f"table={host.table_id}&seat=2&key={key_1}",  # seat 1's key for another seat
-        f"table={host.table_id}&seat=9&key={key_1}",
-        f"table=nosuchtable&seat=1&key={key_1}",
-    ]
-    for query in bad_queries:
-        page = seat_page(store, query)
-        assert page.game is None and page.seat is None, query
-        assert page.status.kind == "refuse", query
-        assert find(page, "pb-picker")  # back in the lobby
-        assert 'data-seat="' not in synced_text(page)
-    # A plain table link opens the table like its Resume button: no seat, no lock.
-    page = seat_page(store, f"table={host.table_id}")
-    assert page.table_id == host.table_id and page.seat is None and page.curtain.locked is None
 
 
 def test_moves_on_seat_pages_reach_the_other_pages_after_refresh(store):
     host = NewRuleDashboard(store, query="")
     start(host)
-    pages = {seat: seat_page(store, query) for seat, query in links(host).items()}
+    pages = {seat: NewRuleDashboard(store, query=seat_query(host, seat)) for seat in range(3)}
     one(pages[0], "pb-draw").click()
     one(pages[0], "pb-keep").click()
     assert pages[0].status.kind != "refuse", pages[0].status.message
-
-    assert host.refresh() is True
-    assert host.game.actions == pages[0].game.actions
+    assert host.refresh() is True and host.game.actions == pages[0].game.actions
     assert "Bo" in one(host, "pb-turn").value
     assert host.refresh() is False  # nothing new
 
     page = pages[1]
     panel = page.curtain.panel.children
-    assert page.refresh() is True
-    assert find(page, "pb-draw")
+    assert page.refresh() is True and find(page, "pb-draw")
     fresh = page.curtain.panel.children
     assert page.refresh() is False and page.curtain.panel.children == fresh  # nothing changed: panel kept
     assert panel != fresh
-    one(page, "pb-draw").click()
-    assert page.seat == 1 and page.curtain.seat == 1  # still a seat page after its own move
 
 
 def test_another_seats_move_keeps_a_half_chosen_pick(store):
     host = NewRuleDashboard(store, query="")
     start(host)
-    pages = {seat: seat_page(store, query) for seat, query in links(host).items()}
+    pages = {seat: NewRuleDashboard(store, query=seat_query(host, seat)) for seat in range(3)}
     for seat in range(3):
         pages[seat].refresh()
         one(pages[seat], "pb-draw").click()
         one(pages[seat], "pb-keep").click()
     for page in pages.values():
         page.refresh()
-    assert host.refresh() and host.game.state.phase == "pick"
     colour = one(pages[1], "pb-pick-colour")
     chosen = colour.options[-1][1]
     assert chosen != colour.value
@@ -185,44 +204,152 @@ def test_another_seats_move_keeps_a_half_chosen_pick(store):
     assert pages[1].game.actions[-1].colour == chosen and pages[1].game.actions[-1].seat == 1
 
 
-def test_polling_refreshes_inside_a_running_event_loop(store, monkeypatch):
-    monkeypatch.setattr(common, "POLL_SECONDS", 0.02)
+def test_a_seat_page_hears_when_the_facilitator_takes_its_move_back(store):
     host = NewRuleDashboard(store, query="")
     start(host)
-    assert host._poller is None  # not in a kernel: tests call refresh themselves
-    monkeypatch.setattr(common, "_in_kernel", lambda: True)
+    phone = NewRuleDashboard(store, query=seat_query(host, 0))
+    one(phone, "pb-draw").click()
+    one(phone, "pb-keep").click()
+    host.refresh()
+    host.undo()
+    assert host.status.kind == "ok" and "Ana's keep" in host.status.message
+    assert phone.refresh() is True
+    assert phone.status.kind == "refuse" and "took back your last move" in phone.status.message
+
+
+# -- the board ---------------------------------------------------------------------------------------
+
+
+def test_the_board_is_public_read_only_and_shows_the_join_code(store):
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
+    pledge(host, 0, 4)
+    board = LeerdamDashboard(store, query=links(host)["board"])
+    assert board.role == "board" and "playbook-board" in board._dom_classes
+    assert not find(board, "pb-seat-0") and not find(board, "pb-hide") and not find(board, "pb-pledge")
+    assert not visible(board.savebar) and not visible(board.class_panel) and not visible(board.facilitator)
+    text = everything(board)
+    meta = store.info(host.table_id).meta
+    assert "<svg" in board.join_html.value and f"join={meta['join_key']}" in html.unescape(board.join_html.value)
+    for secret in (meta["facilitator_key"], meta["board_key"], *meta["seat_keys"].values(), "Your secret pledge", "Ana: 4"):
+        assert secret not in text
+    assert "Pledged: 1 of 5" in one(board, "pb-pledged-count").value
+    assert board.act(host.game.state and type(host.game.actions[-1])(seat=1, units=1)) is False
+    assert board.advance() is False and board.status.kind == "refuse"
+
+
+# -- joining by the code ---------------------------------------------------------------------------------
+
+
+def test_a_device_joins_by_the_code_and_a_claimed_seat_cannot_be_claimed_twice(store):
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy"), bots={2: "fair"})
+    join = links(host)["join"]
+    phone = LeerdamDashboard(store, query=join)
+    assert phone.role == "join" and "playbook-join" in phone._dom_classes
+    assert find(phone, "pb-claim-0") and find(phone, "pb-claim-1") and not find(phone, "pb-claim-2")  # a bot's seat
+    text = synced_text(phone)
+    for key in keys_of(store, host.table_id):
+        if not key_matches(key, store.info(host.table_id).meta["join_key"]):
+            assert key not in text
+    one(phone, "pb-claim-1").click()
+    assert phone.role == "seat" and phone.seat == 1 and "playbook-seat" in phone._dom_classes
+    key = store.info(host.table_id).meta["seat_keys"]["1"]
+    assert f"key={key}" in html.unescape(phone.navigator.value)  # the address bar keeps the seat
+    one(phone, "pb-pledge").value = 2
+    one(phone, "pb-pledge-confirm").click()
+    assert phone.status.kind != "refuse" and host.refresh()
+
+    other = LeerdamDashboard(store, query=join)
+    assert not find(other, "pb-claim-1") and find(other, "pb-claim-0")
+    assert other.claim(1) is False and "taken" in other.status.message  # even by script
+
+    # The facilitator releases Bo's seat: the old phone loses it, a new device may join as Bo.
+    assert "📱 joined" in html.unescape(host.class_panel.rows.children[1].children[0].value)
+    one(host, "pb-release-1").click()
+    assert host.status.kind == "ok"
+    assert phone.refresh() is True and phone.role == "denied" and phone.game is None
+    again = LeerdamDashboard(store, query=join)
+    one(again, "pb-claim-1").click()
+    assert again.role == "seat" and again.seat == 1
+
+
+def test_the_facilitator_hands_an_absent_seat_to_a_bot_and_back(store):
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
+    one(host, "pb-bot-3").value = "altruist"
+    one(host, "pb-hand-over-3").click()
+    assert host.bots == {3: "altruist"} and host.game.state.pledges[3] == 2  # it pledged at once
+    one(host, "pb-bot-3").value = ""
+    one(host, "pb-hand-over-3").click()
+    assert host.bots == {} and host.status.kind == "ok"
+
+
+# -- live, in an event loop ---------------------------------------------------------------------------------
+
+
+def test_pages_follow_the_change_signal_inside_a_running_event_loop(store, monkeypatch):
+    host = NewRuleDashboard(store, query="")
+    start(host)
+    assert host._watcher is None  # not in a kernel: tests call refresh themselves
+    monkeypatch.setattr(table_module, "_in_kernel", lambda: True)
 
     async def play() -> None:
-        host.resume(host.table_id)  # opened inside the loop: it polls
-        assert host._poller is not None
-        page = seat_page(store, links(host)[0])
+        host.resume(host.table_id)  # opened inside the loop: it follows the table
+        assert host._watcher is not None
+        page = NewRuleDashboard(store, query=seat_query(host, 0))
         one(page, "pb-draw").click()
-        for _ in range(100):
+        for _ in range(200):
             await asyncio.sleep(0.02)
             if len(host.game.actions) == len(page.game.actions):
                 break
         assert host.game.actions == page.game.actions
         page.close()
         host.close()
-        assert host._poller is None and page._poller is None
+        assert host._watcher is None
 
     # A thread of its own: Playwright's sync API may hold a running loop in this one.
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, play()).result(timeout=30)
 
 
-# -- Leerdam -------------------------------------------------------------------------------------
+def test_a_page_without_a_heartbeat_stops_following_the_table(store, monkeypatch):
+    host = NewRuleDashboard(store, query="")
+    start(host)
+    monkeypatch.setattr(table_module, "_in_kernel", lambda: True)
+    monkeypatch.setattr(table_module, "QUIET_SECONDS", 0.2)
+
+    async def play() -> None:
+        host.resume(host.table_id)
+        host._beat()
+        assert re.search(r'data-beat="1"', host.alive.value)
+        await asyncio.sleep(0.5)  # no heartbeat since: the page is gone
+        other = NewRuleDashboard(store, query=seat_query(host, 0))
+        one(other, "pb-draw").click()
+        await asyncio.sleep(0.5)
+        assert len(host.game.actions) < len(other.game.actions)  # it stayed quiet
+        for _ in range(200):
+            host._beat()  # the page is back (a laptop woke up), beating: it catches up
+            await asyncio.sleep(0.02)
+            if len(host.game.actions) == len(other.game.actions):
+                break
+        assert host.game.actions == other.game.actions, host.status.message
+        host.close()
+        other.close()
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, play()).result(timeout=30)
+
+
+# -- Leerdam ------------------------------------------------------------------------------------------
 
 
 def test_a_leerdam_pledge_on_a_seat_page_shows_as_pledged_never_how_much(store):
     host = LeerdamDashboard(store, query="")
     start_leerdam(host, names=("Ana", "Bo", "Cy"), bots={})
-    seat_links = links(host)
-    assert sorted(seat_links) == [0, 1, 2]
-    page = LeerdamDashboard(store, query=seat_links[1])
-    assert page.seat == 1
-    assert not find(page, "pb-seat-0") and not find(page, "pb-seat-2")
-    assert not visible(page.facilitator) and not visible(page.savebar) and not visible(page.seat_links)
+    page = LeerdamDashboard(store, query=seat_query(host, 1))
+    assert page.seat == 1 and not find(page, "pb-seat-0") and not find(page, "pb-seat-2")
+    assert not visible(page.facilitator) and not visible(page.savebar)
     assert page.advance() is False and page.status.kind == "refuse"
     one(page, "pb-pledge").value = 3
     one(page, "pb-pledge-confirm").click()
@@ -232,11 +359,23 @@ def test_a_leerdam_pledge_on_a_seat_page_shows_as_pledged_never_how_much(store):
     assert "Pledged: 1 of 3" in one(host, "pb-pledged-count").value
     text = everything(host)
     assert "Your secret pledge" not in text and "data-seat-pledge" not in text and "Bo: 3" not in text
-
-    other = LeerdamDashboard(store, query=seat_links[0])
+    other = LeerdamDashboard(store, query=seat_query(host, 0))
     assert "Your secret pledge" not in everything(other) and "Bo: 3" not in everything(other)
-    # Hot seat on the projector still works beside the seat pages.
+    # Hot seat on the facilitator's page still works beside the seat pages.
     pledge(host, 0, 1)
     pledge(host, 2, 2)
     assert page.refresh() is True
     assert find(page, "pb-alloc-confirm")  # the year moved on to the allocation on Bo's device
+
+
+def test_an_older_table_gets_its_links_when_resumed(store):
+    host = NewRuleDashboard(store, query="")
+    start(host)
+    meta = store.info(host.table_id).meta
+    old = {"bots": {}, "seat_keys": meta["seat_keys"]}
+    store.submit(host.table_id, table_module.SetMeta({k: None for k in table_keys(3) if k != "seat_keys"}), store.version(host.table_id))
+    assert set(store.info(host.table_id).meta) == set(old)
+    index = NewRuleDashboard(store, query=INDEX)
+    index.resume(host.table_id)
+    fresh = store.info(host.table_id).meta
+    assert {"facilitator_key", "board_key", "join_key"} <= set(fresh) and fresh["seat_keys"] == old["seat_keys"]

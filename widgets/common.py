@@ -1,18 +1,10 @@
-"""Widget parts every game's dashboard shares, and the controller base they hang off.
+"""Widget parts every game's dashboard shares.
 
 Parts: `TableHeader`, `LogPanel`, `StatusLine`, `SaveBar` (undo, download, upload),
-`StandingsTable`, `TablePicker` (unfinished tables + a new-game form slot) and
-`PrivacyCurtain` (hot-seat: one seat's private panel at a time; locked to one seat on a seat
-page). `TableDashboard` shows one version of a stored table: it turns a click into one change
-submitted to the `Store`'s one write path with the version it shows (the store applies it to
-the latest state, lets bot seats move, and answers with the table as it now stands), and asks
-its subclass to redraw from that state. No rule lives here: legality, undo and save files are
-the rules core's business, and who may act when is the store's (`docs/tables.md`).
-
-Seat pages: every table gets a secret key per seat (store meta "seat_keys"); the facilitator's
-page lists the links (class pb-seat-links), and a page whose query (`$QUERY_STRING`, set by
-Voila) holds a matching table, seat and key opens as that seat alone. Pages poll the store
-(`TableDashboard.refresh`) so moves made on other devices show up without a click.
+`StandingsTable` and `PrivacyCurtain` (hot-seat: one seat's private panel at a time; locked to
+one seat on a seat page), plus small HTML helpers. The controller every dashboard hangs off,
+`TableDashboard`, and the pages of a table (facilitator, board, seat, join) are in
+`widgets.table`. No rule lives here.
 
 Every string that came from a user (names, titles, colour names) goes through `esc`
 before it reaches an HTML widget.
@@ -20,25 +12,17 @@ before it reaches an HTML widget.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import csv
 import html
 import io
-import os
-import random
-import secrets
-import time
-import urllib.parse
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import ipywidgets as widgets
 import traitlets
 
-from playbook.bots import undo_plan
-from playbook.store import HandOver, Play, Refused, Store, Table, TableInfo, Undo
-from rules import Action, Game, RuleError, SaveFileError, load_game
+from rules import RuleError
 
 __all__ = [
     "STYLE",
@@ -47,17 +31,12 @@ __all__ = [
     "SaveBar",
     "StandingsTable",
     "StatusLine",
-    "TableDashboard",
     "TableHeader",
-    "TablePicker",
-    "bots_from_meta",
-    "bots_meta",
     "card",
     "chip",
     "close_tree",
     "csv_text",
     "optional_limit",
-    "seat_keys",
     "download_link",
     "esc",
     "figure_png",
@@ -315,66 +294,6 @@ class SaveBar(widgets.HBox):
         self.download.value = download_link(save_text, filename) + note
 
 
-# -- choosing a table ------------------------------------------------------------------
-
-
-def bots_meta(bots: Mapping[int, str]) -> dict[str, Any]:
-    """The store's `meta` for a table: which seats bots play."""
-    return {"bots": {str(seat): name for seat, name in sorted(bots.items())}}
-
-
-def bots_from_meta(meta: Mapping[str, Any], known: Collection[str]) -> dict[int, str]:
-    """Seat -> bot name from a table's `meta`; unknown bot names are played by hand."""
-    found = {}
-    for seat, name in dict(meta.get("bots") or {}).items():
-        if str(seat).isdigit() and name in known:
-            found[int(seat)] = name
-    return found
-
-
-def seat_keys(game: Game[Any, Any]) -> dict[str, str]:
-    """A fresh secret per seat (store meta "seat_keys"): whoever holds one may see that seat."""
-    return {str(seat): secrets.token_urlsafe(16) for seat in range(len(getattr(game.setup, "names", ())))}
-
-
-def _when(stamp: float) -> str:
-    return time.strftime("%d %b %H:%M", time.localtime(stamp))
-
-
-class TablePicker(widgets.VBox):
-    """Unfinished tables with a Resume button each (class pb-resume), then a new-game form."""
-
-    def __init__(self, on_resume: Callable[[str], None], heading: str = "Unfinished tables") -> None:
-        self._on_resume = on_resume
-        self.heading = widgets.HTML(f'<h3 style="margin:10px 0 4px">{esc(heading)}</h3>')
-        self.rows = widgets.VBox().add_class("pb-tables")
-        self.form: widgets.Widget = widgets.HTML()
-        super().__init__((self.heading, self.rows, self.form))
-        self.add_class("pb-picker")
-
-    def set_form(self, form: widgets.Widget) -> None:
-        self.form = form
-        self.children = (self.heading, self.rows, form)
-
-    def show(self, tables: Sequence[TableInfo]) -> None:
-        old = self.rows.children
-        rows: list[widgets.Widget] = []
-        for info in tables:
-            button = widgets.Button(description="Resume", button_style="primary", tooltip=f"Resume table {info.id}")
-            button.add_class("pb-resume")
-            button.table_id = info.id  # read by tests and scripts
-            button.on_click(lambda _, table_id=info.id: self._on_resume(table_id))
-            label = widgets.HTML(
-                f"<b>{esc(info.title)}</b> "
-                f'<span class="pb-muted">· {info.moves} moves · last played {esc(_when(info.updated))}</span>'
-            )
-            rows.append(widgets.HBox((button, label), layout=widgets.Layout(align_items="center")))
-        if not rows:
-            rows.append(widgets.HTML('<span class="pb-muted">No unfinished tables: start a new game below.</span>'))
-        self.rows.children = tuple(rows)
-        close_tree(old)
-
-
 # -- hot seat ----------------------------------------------------------------------------
 
 
@@ -490,15 +409,6 @@ class PrivacyCurtain(widgets.VBox):
                     pass  # the control no longer takes it (a colour gone, a smaller bowl): keep its default
 
 
-def _in_kernel() -> bool:
-    """True inside a running IPython kernel (a Voila page), where an asyncio task can poll."""
-    try:
-        from ipykernel.kernelbase import Kernel
-    except ImportError:
-        return False
-    return bool(Kernel.initialized())
-
-
 def _inputs(root: widgets.Widget) -> dict[tuple[str, ...], widgets.Widget]:
     """The input controls under `root` by their CSS classes; unnamed or repeated ones are left out."""
     found: dict[tuple[str, ...], widgets.Widget] = {}
@@ -516,397 +426,3 @@ def _inputs(root: widgets.Widget) -> dict[tuple[str, ...], widgets.Widget]:
             repeated.add(key)
         found[key] = w
     return {k: w for k, w in found.items() if k not in repeated}
-
-
-# -- the controller base -------------------------------------------------------------------
-
-
-class TableDashboard(widgets.VBox):
-    """Owns (game, store, table_id); every click becomes one action, saved at once.
-
-    Subclasses set `slug` and `game_title`, build their own setup form and table view, and
-    implement `draw_table`, `waiting` and `bot_action`; games with a `PrivacyCurtain` return
-    it from `seat_curtain`, which enables seat pages. A subclass ends its `__init__` with
-    `open_from_query()` (not `show_lobby()`). Attributes tests rely on: `store`, `game`
-    (None in the lobby), `table_id`, `bots` (seat -> bot name), `status`, `header`,
-    `savebar`, `picker`, `game_log`, `standings`, `new_game_button`, `seat_links`, `seat`
-    (the seat of a seat page, else None).
-
-    Seat pages: `start` gives every seat a secret key (store meta "seat_keys"); the
-    facilitator's page lists `?table=<id>&seat=<i>&key=<key>` links (pb-seat-links). A page
-    opened with such a query (Voila passes it as $QUERY_STRING) shows that one seat's private
-    panel and nothing to reach another's: no lobby, no other seat, no save file, no undo.
-    Every open page polls the store (`refresh`) so moves made on other devices show up.
-    """
-
-    slug: ClassVar[str] = ""
-    game_title: ClassVar[str] = ""
-    #: bot name -> strategy(state, seat, rng) returning a legal action.
-    bot_strategies: ClassVar[Mapping[str, Callable[[Any, int, random.Random], Action]]] = {}
-    #: False for games where everything is public: the save file is then always offered.
-    hidden_information: ClassVar[bool] = True
-
-    def __init__(self, store: Store | None = None, query: str | None = None) -> None:
-        self.store = store if store is not None else Store()
-        #: the page's query string; None reads $QUERY_STRING, which Voila sets per page.
-        self.query = os.environ.get("QUERY_STRING", "") if query is None else query
-        #: the seat this page belongs to (a seat link), or None for the facilitator's page.
-        self.seat: int | None = None
-        self._poller: asyncio.Task[None] | None = None
-        self._keys: tuple[str | None, dict[str, str]] = (None, {})
-        self.game: Game[Any, Any] | None = None
-        self.table_id: str | None = None
-        #: the version of the table this page shows: every change it submits carries it.
-        self.version = 0
-        self._by_bot: tuple[bool, ...] = ()
-        self.bots: dict[int, str] = {}
-        self.style_html = widgets.HTML(STYLE)
-        self.header = TableHeader()
-        self.status = StatusLine()
-        self.savebar = SaveBar(self.undo, self.load_file, self.offer_download)
-        self.picker = TablePicker(self.resume)
-        self.game_log = LogPanel()
-        self.standings = StandingsTable()
-        self.new_game_button = widgets.Button(description="Tables / new game", icon="th-list").add_class("pb-new-game")
-        self.new_game_button.on_click(lambda _: self.show_lobby())
-        self.screen = widgets.VBox()
-        self.seat_links = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-seat-links")
-        self._table: widgets.Widget | None = None
-        super().__init__((self.style_html, self.header, self.status, self.screen, self.seat_links, self.savebar))
-        self.add_class("playbook-root")
-        self.add_class(f"playbook-{self.slug}")
-
-    # -- hooks for each game -----------------------------------------------------------
-    def table_view(self) -> widgets.Widget:
-        """The live game's widgets (built once)."""
-        raise NotImplementedError
-
-    def draw_table(self) -> None:
-        """Redraw the live game from `self.game.state`."""
-        raise NotImplementedError
-
-    def waiting(self, state: Any) -> Iterable[int]:
-        """Seats the game waits for now."""
-        raise NotImplementedError
-
-    def seat_curtain(self) -> PrivacyCurtain | None:
-        """The game's privacy curtain; None (no hidden information) means no seat pages."""
-        return None
-
-    def base_title(self, game: Game[Any, Any]) -> str:
-        return f"{self.game_title}: {', '.join(getattr(game.setup, 'names', ()))}"
-
-    def seat_name(self, seat: int | None) -> str:
-        names = getattr(self.game.setup, "names", ()) if self.game else ()
-        return names[seat] if seat is not None and 0 <= seat < len(names) else "the table"
-
-    # -- screens ---------------------------------------------------------------------------
-    def show_lobby(self) -> None:
-        """The table picker and the new-game form; the open table (if any) stays saved."""
-        if self.refused_on_seat_page("go back to the tables"):
-            return
-        self._stop_polling()
-        self.game, self.table_id, self.bots = None, None, {}
-        self._show_seat_links()
-        self.header.show(self.game_title, "", "Resume a table or start a new game")
-        self.picker.show(self.store.tables(game=self.slug, unfinished=True))
-        self.screen.children = (self.picker,)
-        self.savebar.show(table_open=False)
-        self.on_lobby()
-
-    def on_lobby(self) -> None:
-        """Called when the lobby shows (reset private views, fresh seed...)."""
-
-    def redraw(self) -> None:
-        """Show the open table as its state stands now."""
-        if self.game is None:
-            return
-        if self._table is None:
-            self._table = self.table_view()
-        if self.screen.children != (self._table,):
-            self.screen.children = (self._table,)
-        self.draw_table()
-        self._show_seat_links()
-        if self.seat is not None:
-            return  # a seat page has no save bar: the file holds every secret, undo is the table's
-        steps, reason = self._undo_plan()
-        # Undo takes back what this page shows as the last move: the tooltip names it.
-        last = self.game.actions[-steps] if steps else None
-        what = f"{self.seat_name(last.seat)}'s {last.kind} (the last move)" if last is not None else "the last move"
-        self.savebar.show(table_open=True, undo_reason=reason, undo_what=what)
-        self.savebar.prepare_button.layout.display = "" if self.hidden_information else "none"
-        if not self.hidden_information or self.game.rules.over(self.game.state):
-            self.offer_download()  # nothing is (or is any longer) secret
-
-    def offer_download(self) -> None:
-        """Put the save file in the download link (mid-game it shows every secret: warn)."""
-        if self.game is None or self.seat is not None:
-            return
-        secret = self.hidden_information and not self.game.rules.over(self.game.state)
-        warning = "This file shows every hidden hand, draw and pick: keep it from the players." if secret else ""
-        self.savebar.offer(self.game.to_json(), f"{self.slug}-{self.table_id or 'game'}.json", warning)
-
-    # -- seat pages --------------------------------------------------------------------------
-    def _show_seat_links(self) -> None:
-        """The facilitator's card of seat links; hidden on seat pages, in the lobby, without a curtain."""
-        curtain = self.seat_curtain()
-        if self.game is None or self.table_id is None or self.seat is not None or curtain is None:
-            self.seat_links.value, self.seat_links.layout.display = "", "none"
-            return
-        if self._keys[0] != self.table_id:  # read once per table, not at every redraw
-            self._keys = (self.table_id, dict(self.store.info(self.table_id).meta.get("seat_keys") or {}))
-        keys = self._keys[1]
-        rows = []
-        for seat, name in enumerate(getattr(self.game.setup, "names", ())):
-            key = keys.get(str(seat))
-            if seat in self.bots or not key:
-                continue
-            # Relative: Voila keeps the notebook's path, so the link works on any host name.
-            href = "?" + urllib.parse.urlencode({"table": self.table_id, "seat": seat, "key": key})
-            rows.append(
-                f'<li><a href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}">'
-                f"{esc(name)}'s own page</a></li>"
-            )
-        if not rows:
-            self.seat_links.value, self.seat_links.layout.display = "", "none"
-            return
-        note = (
-            '<div class="pb-muted">Send each player their own link (right-click, copy link): it opens their '
-            "private view on their own phone or laptop. Keep the links from the other players.</div>"
-        )
-        self.seat_links.value = card("Seat links", f"{note}<ul>{''.join(rows)}</ul>")
-        self.seat_links.layout.display = ""
-
-    def open_from_query(self) -> None:
-        """Open what the page's query asks for: a seat link, a table, or (default) the lobby."""
-        params = urllib.parse.parse_qs(self.query.lstrip("?"))
-        table_id = (params.get("table") or [""])[0]
-        seat_text, key = (params.get("seat") or [""])[0], (params.get("key") or [""])[0]
-        if not table_id:
-            self.show_lobby()
-            return
-        try:
-            info = self.store.info(table_id)
-        except KeyError:
-            info = None
-        if info is None or info.game != self.slug:
-            self.show_lobby()
-            self.status.refuse(f"There is no {self.game_title} table {table_id!r} here: the link is wrong or the table was deleted.")
-            return
-        curtain = self.seat_curtain()
-        if curtain is None or (not seat_text and not key):
-            # A plain table link, or a game with nothing hidden: the same as its Resume button.
-            self.resume(table_id)
-            return
-        expected = (info.meta.get("seat_keys") or {}).get(seat_text)
-        bots = bots_from_meta(info.meta, self.bot_strategies)
-        if (
-            not seat_text.isdigit()
-            or int(seat_text) in bots
-            or not isinstance(expected, str)
-            or not secrets.compare_digest(expected.encode(), key.encode())
-        ):
-            self.show_lobby()
-            self.status.refuse("This seat link is not valid (wrong seat or key): nothing private was opened. Ask the facilitator for your link.")
-            return
-        self.seat = int(seat_text)
-        curtain.lock(self.seat)
-        # A seat page never goes back to the lobby, another table or the save file.
-        for part in (self.new_game_button, self.savebar, self.seat_links):
-            part.layout.display = "none"
-        self.resume(table_id)
-        if self.game is not None:
-            self.status.ok(f"This is {self.seat_name(self.seat)}'s own page: your private view is below, for your eyes only.")
-
-    def refused_on_seat_page(self, what: str) -> bool:
-        """True (and say so) on a seat page, for the table's own controls.
-
-        Their widgets are hidden there, but a hand-made front-end message could still click
-        them: the check is here, not only in the layout.
-        """
-        if self.seat is None:
-            return False
-        self.status.refuse(f"Only the table's own page can {what}; this page is {self.seat_name(self.seat)}'s.")
-        return True
-
-    # -- live updates --------------------------------------------------------------------------
-    def refresh(self) -> bool:
-        """Reload the open table if another page changed it; True when it did.
-
-        The table's version (one indexed read) tells whether anything changed. Nothing is
-        redrawn when nothing did; when something did, the open private panel keeps what its
-        player had typed or chosen (`PrivacyCurtain.keep_typed`).
-        """
-        if self.game is None or self.table_id is None:
-            return False
-        if self.store.version(self.table_id) == self.version:
-            return False
-        try:
-            table = self.store.load(self.table_id)
-        except (KeyError, SaveFileError, RuleError) as exc:
-            self.status.refuse(f"Could not reload table {self.table_id}: {exc}")
-            return False
-        self._adopt(table)
-        self._redraw_keeping_typed()
-        return True
-
-    def _redraw_keeping_typed(self) -> None:
-        curtain = self.seat_curtain()
-        if curtain is not None:
-            curtain.keep_typed = True  # someone else moved: keep this player's half-filled form
-        try:
-            self.redraw()
-        finally:
-            if curtain is not None:
-                curtain.keep_typed = False
-
-    def _start_polling(self) -> None:
-        """Poll the store from the kernel's event loop; outside a kernel (tests) do nothing."""
-        self._stop_polling()
-        if not _in_kernel():
-            return  # headless use calls `refresh` itself
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # a kernel between cells with no loop running: nothing could run the task
-        self._poller = loop.create_task(self._poll())
-
-    def _stop_polling(self) -> None:
-        if self._poller is not None:
-            self._poller.cancel()
-            self._poller = None
-
-    async def _poll(self) -> None:
-        while True:
-            await asyncio.sleep(POLL_SECONDS)
-            try:
-                self.refresh()
-            except Exception as exc:  # noqa: BLE001 - a failed poll must not stop the next one
-                self.status.refuse(f"Could not check for other pages' moves ({type(exc).__name__}: {exc}).")
-
-    def close(self) -> None:
-        self._stop_polling()
-        super().close()
-
-    # -- opening tables --------------------------------------------------------------------
-    def start(self, game: Game[Any, Any], bots: Mapping[int, str] | None = None) -> None:
-        """Save `game` as a new table, with a secret key per seat for seat links, and open it."""
-        if self.refused_on_seat_page("start a new table"):
-            return
-        try:
-            table_id = self.store.create(game, self.base_title(game), {**bots_meta(dict(bots or {})), "seat_keys": seat_keys(game)})
-            table = self.store.load(table_id)
-        except RuleError as exc:
-            self.status.refuse(f"Cannot start: {exc.message}.")
-            return
-        self._open(table, f"New table {table_id} saved: a refresh or another page can resume it.")
-
-    def resume(self, table_id: str) -> None:
-        """Replay a stored table and open it."""
-        try:
-            table = self.store.load(table_id)
-            if not table.meta.get("seat_keys"):  # a table saved before seat links: give it keys now
-                table = self.store.set_meta(table_id, {"seat_keys": seat_keys(table.game)}, table.version)
-        except (KeyError, SaveFileError, RuleError) as exc:
-            self.status.refuse(f"Cannot open table {table_id}: {exc}")
-            return
-        self._open(table, f"Resumed table {table_id} after {len(table.game.actions)} moves.")
-
-    def load_file(self, data: bytes, name: str = "") -> None:
-        """Open an uploaded save file as a new table; a bad file changes nothing."""
-        if self.refused_on_seat_page("load a save file"):
-            return
-        label = f"“{name}”" if name else "the file"
-        try:
-            game = load_game(data)
-        except (SaveFileError, RuleError) as exc:
-            self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
-            return
-        except Exception as exc:  # noqa: BLE001 - no file, however made, may break the page
-            self.status.refuse(f"Could not load {label} ({type(exc).__name__}). Nothing was changed.")
-            return
-        if game.rules.slug != self.slug:
-            self.status.refuse(f"Could not load {label}: it is a {game.rules.slug} game, not {self.slug}. Nothing was changed.")
-            return
-        try:
-            table_id = self.store.create(game, self.base_title(game), {"seat_keys": seat_keys(game)})
-            table = self.store.load(table_id)
-        except (RuleError, KeyError) as exc:
-            self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
-            return
-        self._open(table, f"Loaded {label} as table {table_id} ({len(game.actions)} moves); every seat is played by hand.")
-
-    def _adopt(self, table: Table) -> None:
-        """Show `table` from now on: its game, version and bot seats."""
-        self.game, self.table_id, self.version = table.game, table.id, table.version
-        self.bots, self._by_bot = table.bots, table.by_bot
-
-    def _open(self, table: Table, message: str) -> None:
-        self._adopt(table)
-        self.status.ok(message)
-        self.on_open()
-        self.redraw()
-        self._start_polling()
-
-    def on_open(self) -> None:
-        """Called when a table opens (close the previous table's private views...)."""
-
-    # -- playing: every change goes through the store's one write path ----------------------------
-    def act(self, action: Action, release_bots: bool = False) -> bool:
-        """Submit one action (the store applies it to the latest state, then lets the bots
-        move); redraw. False when refused: the status line says why and nothing changed."""
-        return self._submit(Play(action, release_bots)) is not None
-
-    def undo(self) -> None:
-        """Take back the last move made (with the bot moves that followed it)."""
-        if self.refused_on_seat_page("undo"):
-            return
-        before = self.game
-        if self._submit(Undo()) is not None and before is not None:
-            undone = before.actions[len(self.game.actions) if self.game else 0 :]
-            person = next((a for a in undone if a.seat not in self.bots), undone[0]) if undone else None
-            if person is not None:
-                self.status.ok(f"Undid {self.seat_name(person.seat)}'s {person.kind}.")
-
-    def hand_over(self, seat: int, bot: str | None) -> bool:
-        """Hand `seat` to a bot (`bot` a strategy name) or back to a person (None)."""
-        if self.refused_on_seat_page("hand a seat over"):
-            return False
-        outcome = self._submit(HandOver(seat, bot))
-        if outcome is None:
-            return False
-        self.status.ok(f"{self.seat_name(seat)} is played by " + (f"the bot {bot}." if bot else "a person again."))
-        return True
-
-    def _submit(self, change: Any) -> Any:
-        if self.game is None or self.table_id is None:
-            self.status.refuse("No table is open.")
-            return None
-        try:
-            outcome = self.store.submit(self.table_id, change, self.version)
-        except Refused as exc:
-            if exc.table is not None and exc.table.version != self.version:
-                self._adopt(exc.table)  # the page was behind: show the table as it is now
-                self._redraw_keeping_typed()
-            self.status.refuse(exc.message)
-            return None
-        except KeyError:
-            self.status.refuse(f"Table {self.table_id} is no longer saved here (deleted?): nothing was changed.")
-            return None
-        except Exception as exc:  # noqa: BLE001 - a bug in a rules model must not lose the table
-            what = change.action.kind if isinstance(change, Play) else change.kind
-            self.status.refuse(f"The rules engine failed on {what} ({type(exc).__name__}: {exc}); nothing was saved and the table is as it was.")
-            return None
-        self._adopt(outcome.table)
-        if outcome.note:
-            self.status.refuse(f"A bot stopped: {outcome.note}.")
-        else:
-            self.status.clear()
-        self._redraw_keeping_typed() if outcome.behind else self.redraw()
-        return outcome
-
-    def _undo_plan(self) -> tuple[int, str | None]:
-        """How many actions one Undo takes back (bot moves and the person's before), or why none."""
-        if self.game is None:
-            return 0, "no table is open"
-        return undo_plan(self.game, self._by_bot)

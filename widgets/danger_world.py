@@ -133,7 +133,8 @@ from rules.danger_world import (
     view_for,
 )
 
-from .common import STYLE, TableDashboard, card, chip, close_tree, csv_text, download_link, esc
+from .common import STYLE, card, chip, close_tree, csv_text, download_link, esc
+from .table import TableDashboard
 
 __all__ = [
     "DangerWorldDashboard",

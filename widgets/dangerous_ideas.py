@@ -119,7 +119,8 @@ from rules.dangerous_ideas import (
     view_for,
 )
 
-from .common import TableDashboard, card, chip, close_tree, esc
+from .common import card, chip, close_tree, esc
+from .table import TableDashboard
 
 __all__ = [
     "DangerousIdeasDashboard",

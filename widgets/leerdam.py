@@ -94,7 +94,6 @@ from .common import (
     STYLE,
     LogPanel,
     PrivacyCurtain,
-    TableDashboard,
     card,
     chip,
     close_tree,
@@ -104,6 +103,7 @@ from .common import (
     figure_png,
     optional_limit,
 )
+from .table import TableDashboard
 
 __all__ = ["AllocationGrid", "LeerdamDashboard", "SetupForm", "die_face", "dyke_gauge", "village_figure"]
 
@@ -531,26 +531,43 @@ class LeerdamDashboard(TableDashboard):
     def seat_curtain(self) -> PrivacyCurtain:
         return self.curtain
 
-    def table_view(self) -> widgets.Widget:
+    def _lay_out(self) -> None:
+        """The public parts and the record below them, laid out once for either view."""
+        if hasattr(self, "_public"):
+            return
+
         def flex(part: widgets.Widget, basis: str = "300px") -> widgets.Widget:
             part.layout = widgets.Layout(flex=f"1 1 {basis}", min_width="260px")
             return part
 
         row = widgets.Layout(flex_flow="row wrap", grid_gap="12px", align_items="stretch")
         dyke = flex(widgets.VBox((self.dyke_html, self.thresholds_html)), "420px")
+        self._public = (
+            widgets.HBox((flex(self.year_html, "200px"), dyke, flex(self.flood_html, "320px")), layout=row),
+            self.pledged_html,
+            self.reveal_html,
+        )
+        self._record = (
+            widgets.HBox((flex(self.standings, "420px"), flex(self.game_log, "420px")), layout=row),
+            self.plots_note,
+            self.plots,
+        )
+
+    def table_view(self) -> widgets.Widget:
+        self._lay_out()
         return widgets.VBox(
             (
-                widgets.HBox((flex(self.year_html, "200px"), dyke, flex(self.flood_html, "320px")), layout=row),
-                self.pledged_html,
-                self.reveal_html,
+                *self._public,
                 self.facilitator,
                 self.curtain,
-                widgets.HBox((flex(self.standings, "420px"), flex(self.game_log, "420px")), layout=row),
-                self.plots_note,
-                self.plots,
+                *self._record,
                 widgets.HBox((self.csv_html, self.new_game_button), layout=widgets.Layout(align_items="center", grid_gap="16px")),
             )
         )
+
+    def public_view(self) -> widgets.Widget:
+        self._lay_out()
+        return widgets.VBox((*self._public, *self._record))
 
     def waiting(self, state: State) -> tuple[int, ...]:
         """Seats to move now: bots allocate after the humans (so they can be hired), but answer offers at once."""
@@ -659,7 +676,7 @@ class LeerdamDashboard(TableDashboard):
         self._draw_table_dice(view.phase, setup)
         over = view.phase == "over"
         # A household's own page (seat link) does not run the table: the facilitator does.
-        self.facilitator.layout.display = "none" if over or self.seat is not None else "flex"
+        self.facilitator.layout.display = "none" if over or self.role != "facilitator" else "flex"
         self.pledged_html.layout.display = "none" if over else "block"
         table = [
             (rank, view.households[seat].name + (f"  🤖 {self.bots[seat]}" if seat in self.bots else ""), vp, view.households[seat].wealth, "🌊 Flooded" if view.households[seat].flooded else "")

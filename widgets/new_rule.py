@@ -64,7 +64,8 @@ from rules.new_rule import (
     view_for,
 )
 
-from .common import LogPanel, PrivacyCurtain, TableDashboard, card, chip, esc, optional_limit
+from .common import LogPanel, PrivacyCurtain, card, chip, esc, optional_limit
+from .table import TableDashboard
 
 __all__ = ["NewRuleDashboard", "PaymentChooser", "SetupForm", "candy_chips", "colour_class"]
 
@@ -295,18 +296,22 @@ class NewRuleDashboard(TableDashboard):
     def seat_curtain(self) -> PrivacyCurtain:
         return self.curtain
 
-    def table_view(self) -> widgets.Widget:
+    def _public_parts(self) -> tuple[widgets.Widget, widgets.Widget, widgets.Widget]:
         for part in (self.players_html, self.reveal_html, self.standings, self.game_log):
             part.layout = widgets.Layout(flex="1 1 360px", min_width="300px")
-        return widgets.VBox(
-            (
-                self.bowl_html,
-                widgets.HBox((self.players_html, self.reveal_html), layout=widgets.Layout(flex_flow="row wrap", grid_gap="12px")),
-                self.curtain,
-                widgets.HBox((self.standings, self.game_log), layout=widgets.Layout(flex_flow="row wrap", grid_gap="12px")),
-                self.new_game_button,
-            )
+        row = widgets.Layout(flex_flow="row wrap", grid_gap="12px")
+        return (
+            self.bowl_html,
+            widgets.HBox((self.players_html, self.reveal_html), layout=row),
+            widgets.HBox((self.standings, self.game_log), layout=row),
         )
+
+    def table_view(self) -> widgets.Widget:
+        bowl, players, log = self._public_parts()
+        return widgets.VBox((bowl, players, self.curtain, log, self.new_game_button))
+
+    def public_view(self) -> widgets.Widget:
+        return widgets.VBox(self._public_parts())
 
     def waiting(self, state: State) -> tuple[int, ...]:
         return state.waiting_for()

@@ -1,0 +1,162 @@
+"""Who may see what at a table: the keys, the links, and the page a link opens.
+
+A table has four kinds of link, each with its own secret in the table's settings (`meta`):
+
+- the **facilitator** link (`facilitator_key`): the table's controls, every seat's hot-seat
+  view, the save file, the other links;
+- the **board** link (`board_key`): the public view for the projector, with the join code;
+- the **join** link (`join_key`, the board's QR code): a device claims one free seat by name;
+- one **seat** link per seat (`seat_keys`): that seat's private view and controls.
+
+The server has a key of its own (`PLAYBOOK_KEY`, made by `playbook serve`): the index lists
+and resumes tables only with it. A page with no key, or a wrong one, opens nothing of a table.
+Every key is 128 random bits, compared in constant time. Nothing here touches widgets: the
+dashboards and the command line both build on it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+import urllib.parse
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+__all__ = [
+    "KEY_BYTES",
+    "NOTEBOOKS",
+    "Access",
+    "claim_free",
+    "key_matches",
+    "new_key",
+    "resolve",
+    "server_key",
+    "table_keys",
+    "table_links",
+]
+
+#: 16 bytes: 128 bits, the least a key may have.
+KEY_BYTES = 16
+#: the playbook notebook of each game.
+NOTEBOOKS = {
+    "new-rule": "new_rule.ipynb",
+    "leerdam": "leerdam.ipynb",
+    "danger-world": "danger_world.ipynb",
+    "dangerous-ideas": "dangerous_ideas.ipynb",
+}
+#: games whose seats hide something: only they have seat, board and join links.
+HIDDEN = ("new-rule", "leerdam")
+
+Role = Literal["lobby", "index", "facilitator", "board", "join", "seat", "open", "denied"]
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(KEY_BYTES)
+
+
+def key_matches(expected: object, given: object) -> bool:
+    """Constant-time comparison; False for anything that is not a non-empty string."""
+    if not isinstance(expected, str) or not isinstance(given, str) or not expected or not given:
+        return False
+    return hmac.compare_digest(expected.encode("utf-8"), given.encode("utf-8"))
+
+
+def server_key(environ: Mapping[str, str] | None = None) -> str:
+    """The server's facilitator key (`PLAYBOOK_KEY`), or "" when none was set."""
+    return (os.environ if environ is None else environ).get("PLAYBOOK_KEY", "")
+
+
+def table_keys(seats: int) -> dict[str, Any]:
+    """Fresh keys for a new table of `seats` seats (its `meta`)."""
+    return {
+        "facilitator_key": new_key(),
+        "board_key": new_key(),
+        "join_key": new_key(),
+        "seat_keys": {str(seat): new_key() for seat in range(seats)},
+        "claims": {},
+    }
+
+
+def claim_free(meta: Mapping[str, Any], seat: int, bots: Sequence[int]) -> str:
+    """Why `seat` cannot be claimed now, or "" when it can."""
+    if seat in bots:
+        return "a bot plays that seat"
+    if str(seat) in dict(meta.get("claims") or {}):
+        return "that seat is taken: ask the facilitator to release it if it is yours"
+    return ""
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a page's link lets it open."""
+
+    role: Role
+    table_id: str | None = None
+    seat: int | None = None
+    #: why nothing was opened, for a `denied` page (never names a key).
+    reason: str = ""
+
+
+def _param(params: Mapping[str, list[str]], name: str) -> str:
+    return (params.get(name) or [""])[0]
+
+
+def resolve(query: str, slug: str | None, meta_of: Any, environ: Mapping[str, str] | None = None) -> Access:
+    """The page a query string opens for game `slug` (None: the index).
+
+    `meta_of(table_id)` gives a table's (game, meta) or raises KeyError. The order of the
+    checks keeps every wrong or edited link on the same answer: nothing private.
+    """
+    params = urllib.parse.parse_qs(query.lstrip("?"))
+    table_id = _param(params, "table")
+    key = _param(params, "key")
+    if not table_id:
+        return Access("index" if key_matches(server_key(environ), key) else "lobby")
+    try:
+        game, meta = meta_of(table_id)
+    except KeyError:
+        return Access("denied", reason="There is no such table here: the link is wrong, or the table was deleted.")
+    if slug is not None and game != slug:
+        return Access("denied", reason="That link is for another game's page.")
+    if key_matches(meta.get("facilitator_key"), _param(params, "facilitator")) or key_matches(server_key(environ), key):
+        return Access("facilitator", table_id)
+    if game not in HIDDEN:
+        # Nothing is hidden in these games: a table's link opens it for anyone who has it.
+        return Access("open", table_id)
+    if key_matches(meta.get("board_key"), _param(params, "board")):
+        return Access("board", table_id)
+    if key_matches(meta.get("join_key"), _param(params, "join")):
+        return Access("join", table_id)
+    seat_text = _param(params, "seat")
+    if seat_text.isdigit() and key_matches(dict(meta.get("seat_keys") or {}).get(seat_text), key):
+        return Access("seat", table_id, int(seat_text))
+    return Access("denied", reason="This link is not valid (wrong or old key): nothing private was opened. Ask the facilitator for your link.")
+
+
+def _query(**values: Any) -> str:
+    return "?" + urllib.parse.urlencode({k: v for k, v in values.items() if v is not None})
+
+
+def table_links(base: str, slug: str, table_id: str, meta: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+    """Every link of a table under `base` (the server's address, or "" for links relative to
+    the game's page): `facilitator`, `board`, `join` and one `seats` entry per seat."""
+    page = f"{base.rstrip('/')}/voila/render/{NOTEBOOKS[slug]}" if base else ""
+    links: dict[str, Any] = {
+        "table": table_id,
+        "game": slug,
+        "facilitator": page + _query(table=table_id, facilitator=meta.get("facilitator_key")),
+    }
+    if slug in HIDDEN:
+        keys = dict(meta.get("seat_keys") or {})
+        links["board"] = page + _query(table=table_id, board=meta.get("board_key"))
+        links["join"] = page + _query(table=table_id, join=meta.get("join_key"))
+        links["seats"] = [
+            {"seat": seat, "name": name, "url": page + _query(table=table_id, seat=seat, key=keys.get(str(seat)))}
+            for seat, name in enumerate(names)
+        ]
+    else:
+        links["board"] = page + _query(table=table_id)
+        links["seats"] = []
+    return links

@@ -1,0 +1,794 @@
+"""The page of one table: facilitator, board, seat or join, as the link that opened it says.
+
+`TableDashboard` is the controller every game's dashboard hangs off. It shows one version of a
+stored table and turns each click into one change submitted to the store's one write path
+(`docs/tables.md`), with the version it shows. What a page is comes from its link alone
+(`playbook.access`):
+
+- **lobby**: the new-game form (anyone may start a table); with the server's key (the link
+  `playbook serve` prints) also the list of unfinished tables: the **index** role;
+- **facilitator** (`?table=..&facilitator=..`): the table's controls, the hot-seat curtain,
+  the save file, the class card (board link, join code, seat links, claims, bots);
+- **board** (`?table=..&board=..`): the public view for the projector and the join code,
+  read-only (root class `playbook-board`);
+- **join** (`?table=..&join=..`, the board's QR code): pick your name, and the page becomes
+  that seat's own page;
+- **seat** (`?table=..&seat=..&key=..`): that seat's private panel first, then the public
+  view (root class `playbook-seat`);
+- **open**: a table of a game that hides nothing (Danger World, Dangerous Ideas);
+- **denied**: a wrong or edited link: nothing of the table at all.
+
+A page receives only what its link allows: the widgets of other roles are never filled in, so
+no other seat's secret and no key reaches its browser. Every private panel carries the class
+`playbook-private`.
+
+Live pages. An asyncio task in the kernel waits on the store's change signal and redraws
+within a fraction of a second of another page's change; widgets whose values did not change send
+nothing. The page's own script (the `playbook` template) presses a hidden heartbeat button every
+few seconds and the kernel answers it; a kernel whose page is gone hears nothing, stops
+following the table and goes idle, so Voila culls it; a page whose kernel died sees no answer,
+says so and reopens its table by reloading.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+import urllib.parse
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, ClassVar
+
+import ipywidgets as widgets
+
+from playbook.access import HIDDEN, NOTEBOOKS, Access, key_matches, new_key, resolve, server_key, table_keys, table_links
+from playbook.bots import undo_plan
+from playbook.store import Claim, HandOver, Play, Refused, Release, SetMeta, Store, Table, TableInfo, Undo
+from rules import Action, Game, RuleError, SaveFileError, load_game
+
+from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
+
+__all__ = ["ClassPanel", "TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
+
+#: Seconds one wait on the store's change signal lasts before it starts again.
+WAIT_SECONDS = 10.0
+#: A page that has not pressed its heartbeat for this long is gone: stop following the table.
+QUIET_SECONDS = 30.0
+
+
+def bots_meta(bots: Mapping[int, str]) -> dict[str, Any]:
+    """The store's `meta` for a table: which seats bots play."""
+    return {"bots": {str(seat): name for seat, name in sorted(bots.items())}}
+
+
+def bots_from_meta(meta: Mapping[str, Any], known: Collection[str]) -> dict[int, str]:
+    """Seat -> bot name from a table's `meta`; unknown bot names are played by hand."""
+    found = {}
+    for seat, name in dict(meta.get("bots") or {}).items():
+        if str(seat).isdigit() and name in known:
+            found[int(seat)] = name
+    return found
+
+
+def seat_keys(game: Game[Any, Any]) -> dict[str, str]:
+    """A fresh secret per seat (store meta "seat_keys"): whoever holds one may see that seat."""
+    return table_keys(len(getattr(game.setup, "names", ())))["seat_keys"]
+
+
+def qr_svg(text: str, size: int = 220) -> str:
+    """`text` as a QR code in inline SVG (ReportLab's pure-Python encoder; no image library)."""
+    from reportlab.graphics.barcode import qrencoder
+
+    code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
+    code.addData(text)
+    code.make()
+    count = code.getModuleCount()
+    border = 4
+    cells = "".join(
+        f'<rect x="{c + border}" y="{r + border}" width="1" height="1"/>' for r in range(count) for c in range(count) if code.isDark(r, c)
+    )
+    span = count + 2 * border
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {span} {span}" width="{size}" height="{size}" '
+        f'shape-rendering="crispEdges" role="img" aria-label="QR code"><rect width="{span}" height="{span}" fill="#fff"/>'
+        f'<g fill="#000">{cells}</g></svg>'
+    )
+
+
+def public_base() -> str:
+    """The address other devices reach this server at: `PLAYBOOK_URL` (set by `playbook
+    serve`), else the host the page was asked for (Voila's SERVER_NAME and SERVER_PORT)."""
+    if os.environ.get("PLAYBOOK_URL"):
+        return os.environ["PLAYBOOK_URL"].rstrip("/")
+    host, port = os.environ.get("SERVER_NAME", "localhost"), os.environ.get("SERVER_PORT", "8866")
+    return f"http://{host}:{port}"
+
+
+def _when(stamp: float) -> str:
+    return time.strftime("%d %b %H:%M", time.localtime(stamp))
+
+
+def _in_kernel() -> bool:
+    """True inside a running IPython kernel (a Voila page), where an asyncio task can run."""
+    try:
+        from ipykernel.kernelbase import Kernel
+    except ImportError:
+        return False
+    return bool(Kernel.initialized())
+
+
+class TablePicker(widgets.VBox):
+    """Unfinished tables with a Resume button each (class pb-resume), then a new-game form."""
+
+    def __init__(self, on_resume: Callable[[str], None], heading: str = "Unfinished tables") -> None:
+        self._on_resume = on_resume
+        self.heading = widgets.HTML(f'<h3 style="margin:10px 0 4px">{esc(heading)}</h3>')
+        self.rows = widgets.VBox().add_class("pb-tables")
+        self.form: widgets.Widget = widgets.HTML()
+        super().__init__((self.heading, self.rows, self.form))
+        self.add_class("pb-picker")
+
+    def set_form(self, form: widgets.Widget) -> None:
+        self.form = form
+        self.children = (self.heading, self.rows, form)
+
+    def show(self, tables: Sequence[TableInfo] | None) -> None:
+        """The tables to offer; None: this page may not list them (no facilitator key)."""
+        old = self.rows.children
+        rows: list[widgets.Widget] = []
+        for info in tables or ():
+            button = widgets.Button(description="Resume", button_style="primary", tooltip=f"Resume table {info.id}")
+            button.add_class("pb-resume")
+            button.table_id = info.id  # read by tests and scripts
+            button.on_click(lambda _, table_id=info.id: self._on_resume(table_id))
+            label = widgets.HTML(
+                f"<b>{esc(info.title)}</b> "
+                f'<span class="pb-muted">· {info.moves} moves · last played {esc(_when(info.updated))}</span>'
+            )
+            rows.append(widgets.HBox((button, label), layout=widgets.Layout(align_items="center", flex_flow="row wrap")))
+        if tables is None:
+            rows.append(
+                widgets.HTML(
+                    '<span class="pb-muted">Tables in progress open from their own links: the facilitator\'s link '
+                    "(which <code>playbook serve</code> prints) lists them. Anyone may start a new game below.</span>"
+                )
+            )
+        elif not rows:
+            rows.append(widgets.HTML('<span class="pb-muted">No unfinished tables: start a new game below.</span>'))
+        self.heading.layout.display = "none" if tables is None else ""
+        self.rows.children = tuple(rows)
+        close_tree(old)
+
+
+class ClassPanel(widgets.VBox):
+    """The facilitator's card for a class on their own devices (class pb-class).
+
+    The board link and the join code (what the projector shows), one row per seat with its own
+    link (pb-seat-link-<i>), whether a device claimed it (Release, pb-release-<i>) and who
+    plays it (a person, or a bot: pb-bot-<i> and pb-hand-over-<i>), and printable seat slips
+    with each seat's QR code (pb-slips).
+    """
+
+    def __init__(self, dashboard: TableDashboard) -> None:
+        self._dash = dashboard
+        self.links_html = widgets.HTML().add_class("pb-seat-links")
+        self.rows = widgets.VBox().add_class("pb-class-seats")
+        self.slips_button = widgets.Button(description="Seat slips (PDF)", icon="print").add_class("pb-slips")
+        self.slips_button.on_click(lambda _: self._make_slips())
+        self.slips_link = widgets.HTML().add_class("pb-slips-link")
+        self._shown: tuple[Any, ...] | None = None
+        super().__init__(
+            (self.links_html, self.rows, widgets.HBox((self.slips_button, self.slips_link), layout=widgets.Layout(align_items="center", flex_flow="row wrap")))
+        )
+        self.add_class("pb-class")
+        self.layout.display = "none"
+
+    def hide(self) -> None:
+        self.layout.display = "none"
+        self.links_html.value = self.slips_link.value = ""
+        old, self._shown = self.rows.children, None
+        self.rows.children = ()
+        close_tree(old)
+
+    def show(self, table: Table) -> None:
+        dash = self._dash
+        names = getattr(table.game.setup, "names", ())
+        links = table_links("", dash.slug, table.id, table.meta, names)
+        claims = dict(table.meta.get("claims") or {})
+        key = (table.id, tuple(sorted(table.bots.items())), tuple(sorted(claims)), tuple(sorted(dict(table.meta.get("seat_keys") or {}).items())))
+        self.layout.display = "flex"
+        if key == self._shown:
+            return
+        self._shown = key
+        join_url = public_base() + f"/voila/render/{NOTEBOOKS[dash.slug]}" + links["join"]
+        self.links_html.value = card(
+            "The class: board and seats",
+            f'<div class="pb-class-links"><a class="pb-board-link" href="{esc(links["board"])}" target="_blank" rel="noopener">'
+            "Open the board</a> for the projector: it shows the join code. "
+            f'Phones join with the code, or with <a class="pb-join-link" href="{esc(links["join"])}" target="_blank" rel="noopener">the join link</a> '
+            f'(<span class="pb-muted">{esc(join_url)}</span>). Or send each player their own seat link below. '
+            "Keep this page and its links from the players.</div>",
+        )
+        old = self.rows.children
+        rows = []
+        for seat, name in enumerate(names):
+            rows.append(self._seat_row(seat, name, links["seats"][seat]["url"], table.bots.get(seat), str(seat) in claims))
+        self.rows.children = tuple(rows)
+        close_tree(old)
+
+    def _seat_row(self, seat: int, name: str, href: str, bot: str | None, claimed: bool) -> widgets.Widget:
+        dash = self._dash
+        state = f"🤖 bot: {bot}" if bot else ("📱 joined" if claimed else "free")
+        label = widgets.HTML(
+            f'<b>{esc(name)}</b> <span class="pb-muted">· {esc(state)}</span> · '
+            f'<a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}">{esc(name)}\'s own page</a>'
+        )
+        parts: list[widgets.Widget] = [label]
+        if claimed:
+            release = widgets.Button(description="Release", icon="unlock", tooltip="Free the seat for another device; its old link stops working").add_class(f"pb-release-{seat}")
+            release.on_click(lambda _: dash.release(seat))
+            parts.append(release)
+        names = list(dash.bot_strategies)
+        if names:
+            choice = widgets.Dropdown(options=[("a person", "")] + [(f"bot: {n}", n) for n in names], value=bot or "", layout=widgets.Layout(width="190px")).add_class(f"pb-bot-{seat}")
+            apply = widgets.Button(description="Hand over", tooltip="A bot plays an absent seat; hand it back any time").add_class(f"pb-hand-over-{seat}")
+            apply.on_click(lambda _: dash.hand_over(seat, choice.value or None))
+            parts += [choice, apply]
+        return widgets.HBox(tuple(parts), layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="4px 10px"))
+
+    def _make_slips(self) -> None:
+        dash = self._dash
+        if dash.game is None or dash.table_id is None or dash.role != "facilitator":
+            return
+        from printables.common import build_document
+        from printables.slips import seat_slips
+
+        table = dash.store.load(dash.table_id)
+        names = list(getattr(table.game.setup, "names", ()))
+        links = table_links(public_base(), dash.slug, table.id, table.meta, names)
+        seats = [(s["name"], s["url"]) for s in links["seats"] if s["seat"] not in table.bots]
+        pdf = build_document(seat_slips(seats, game_title=dash.game_title, players=len(seats), page="a4"), page="a4", title=f"{dash.game_title}: seat slips")
+        self.slips_link.value = download_link(pdf, f"{dash.slug}-{table.id}-seat-slips.pdf", "Seat slips (PDF)", "application/pdf") + (
+            ' <span class="pb-muted">Each slip holds that seat\'s key: hand it to that player only.</span>'
+        )
+
+
+class TableDashboard(widgets.VBox):
+    """One table's page, in the role its link gives it (see the module docstring).
+
+    Subclasses set `slug` and `game_title`, build their own setup form and views, and
+    implement `table_view` (the facilitator's page), `draw_table` and `waiting`; games with a
+    `PrivacyCurtain` return it from `seat_curtain` and give the public parts from
+    `public_view` (the board, and a seat page below its own panel). A subclass ends its
+    `__init__` with `open_from_query()`. Attributes tests rely on: `store`, `role`, `game` (None
+    in the lobby), `table_id`, `version`, `bots`, `status`, `header`, `savebar`, `picker`,
+    `game_log`, `standings`, `new_game_button`, `class_panel`, `join_html`, `seat`.
+    """
+
+    slug: ClassVar[str] = ""
+    game_title: ClassVar[str] = ""
+    #: bot name -> strategy(state, seat, rng) returning a legal action.
+    bot_strategies: ClassVar[Mapping[str, Callable[[Any, int, random.Random], Action]]] = {}
+    #: False for games where everything is public: the save file is then always offered.
+    hidden_information: ClassVar[bool] = True
+
+    def __init__(self, store: Store | None = None, query: str | None = None) -> None:
+        self.store = store if store is not None else Store()
+        #: the page's query string; None reads $QUERY_STRING, which Voila sets per page.
+        self.query = os.environ.get("QUERY_STRING", "") if query is None else query
+        self.role = "lobby"
+        #: the seat of a seat page (None elsewhere), and the key its link gave.
+        self.seat: int | None = None
+        self._seat_key = ""
+        self._watcher: asyncio.Task[None] | None = None
+        self._last_beat = time.monotonic()
+        self._beats = 0
+        self.game: Game[Any, Any] | None = None
+        self.table_id: str | None = None
+        #: the version of the table this page shows: every change it submits carries it.
+        self.version = 0
+        self._by_bot: tuple[bool, ...] = ()
+        self.bots: dict[int, str] = {}
+        self._meta: dict[str, Any] = {}
+        self.style_html = widgets.HTML(STYLE)
+        self.header = TableHeader()
+        self.status = StatusLine()
+        self.savebar = SaveBar(self.undo, self.load_file, self.offer_download)
+        self.picker = TablePicker(self.resume)
+        self.game_log = LogPanel()
+        self.standings = StandingsTable()
+        self.new_game_button = widgets.Button(description="Tables / new game", icon="th-list").add_class("pb-new-game")
+        self.new_game_button.on_click(lambda _: self.show_lobby())
+        self.screen = widgets.VBox()
+        self.class_panel = ClassPanel(self)
+        #: the board's join code (QR) and link: only a board page fills it.
+        self.join_html = widgets.HTML().add_class("pb-join-code")
+        # The page's script presses the heartbeat (hidden) and watches the answer (pb-alive).
+        self.heartbeat = widgets.Button(description="beat", layout=widgets.Layout(display="none")).add_class("pb-heartbeat")
+        self.heartbeat.on_click(lambda _: self._beat())
+        self.alive = widgets.HTML('<span data-beat="0"></span>', layout=widgets.Layout(display="none")).add_class("pb-alive")
+        #: a link the page's script puts in the address bar (a new table's facilitator link).
+        self.navigator = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-navigator")
+        self._table: widgets.Widget | None = None
+        super().__init__(
+            (self.style_html, self.header, self.status, self.screen, self.class_panel, self.savebar, self.heartbeat, self.alive, self.navigator)
+        )
+        self.add_class("playbook-root")
+        self.add_class(f"playbook-{self.slug}")
+
+    # -- hooks for each game -----------------------------------------------------------
+    def table_view(self) -> widgets.Widget:
+        """The facilitator's page of the live game (built once)."""
+        raise NotImplementedError
+
+    def public_view(self) -> widgets.Widget:
+        """The public parts only (the board; a seat page below its own panel)."""
+        raise NotImplementedError
+
+    def draw_table(self) -> None:
+        """Redraw the live game from `self.game.state`."""
+        raise NotImplementedError
+
+    def waiting(self, state: Any) -> Iterable[int]:
+        """Seats the game waits for now."""
+        raise NotImplementedError
+
+    def seat_curtain(self) -> PrivacyCurtain | None:
+        """The game's privacy curtain; None (no hidden information) means no seat pages."""
+        return None
+
+    def base_title(self, game: Game[Any, Any]) -> str:
+        return f"{self.game_title}: {', '.join(getattr(game.setup, 'names', ()))}"
+
+    def seat_name(self, seat: int | None) -> str:
+        names = getattr(self.game.setup, "names", ()) if self.game else ()
+        return names[seat] if seat is not None and 0 <= seat < len(names) else "the table"
+
+    def on_lobby(self) -> None:
+        """Called when the lobby shows (reset private views, fresh seed...)."""
+
+    def on_open(self) -> None:
+        """Called when a table opens (close the previous table's private views...)."""
+
+    # -- roles -----------------------------------------------------------------------------
+    def _set_role(self, role: str) -> None:
+        if role != self.role:
+            self._table = None  # each role has its own arrangement of the game's parts
+        for old in ("facilitator", "board", "seat", "join", "index", "lobby", "open", "denied"):
+            self.remove_class(f"playbook-{old}")
+        self.role = role
+        self.add_class(f"playbook-{role}")
+        controls = role in ("facilitator", "open", "lobby", "index")
+        self.savebar.layout.display = "flex" if controls else "none"
+        self.new_game_button.layout.display = "" if controls else "none"
+        if role != "facilitator":
+            self.class_panel.hide()
+
+    def _meta_of(self, table_id: str) -> tuple[str, dict[str, Any]]:
+        info = self.store.info(table_id)
+        return info.game, info.meta
+
+    def open_from_query(self) -> None:
+        """Open what the page's link asks for (see the module docstring)."""
+        access = resolve(self.query, self.slug, self._meta_of)
+        if access.role in ("lobby", "index"):
+            self._set_role(access.role)
+            self.show_lobby()
+        elif access.role == "denied":
+            self._deny(access.reason)
+        elif access.role == "join":
+            self._set_role("join")
+            self._show_join(access)
+        else:
+            if access.role == "seat":
+                params = urllib.parse.parse_qs(self.query.lstrip("?"))
+                self._seat_key = (params.get("key") or [""])[0]
+                self.seat = access.seat
+            self._set_role(access.role)
+            self.resume(access.table_id or "")
+            if access.role == "seat" and self.game is not None:
+                self.status.ok(f"This is {self.seat_name(self.seat)}'s own page: your private view is first, for your eyes only.")
+
+    def _deny(self, reason: str) -> None:
+        self._set_role("denied")
+        self._stop_watching()
+        self.game, self.table_id, self.seat, self.bots = None, None, None, {}
+        self.header.show(self.game_title, "", "")
+        old = self.screen.children
+        self.screen.children = ()
+        close_tree([w for w in old if w is not self._table and w is not self.picker])
+        self.status.refuse(reason)
+
+    def allowed(self, what: str, roles: Collection[str] = ("facilitator", "open")) -> bool:
+        """Whether this page may do `what` (say why not). The widgets of the table's own
+        controls are not on other pages, but a hand-made front-end message could still reach
+        their handlers: the check is here, not only in the layout."""
+        if self.role in roles:
+            return True
+        who = f"{self.seat_name(self.seat)}'s own page" if self.role == "seat" else f"a {self.role} page"
+        self.status.refuse(f"Only the facilitator's page can {what}; this is {who}.")
+        return False
+
+    def refused_on_seat_page(self, what: str) -> bool:
+        """True (and say so) when this page may not run the table (a seat page, the board)."""
+        return not self.allowed(what)
+
+    # -- screens ---------------------------------------------------------------------------
+    def show_lobby(self) -> None:
+        """The new-game form; with the server's key also the unfinished tables."""
+        if not self.allowed("go back to the tables", ("facilitator", "open", "lobby", "index")):
+            return
+        self._stop_watching()
+        if self.role not in ("lobby", "index"):
+            self._set_role("index" if self.role == "facilitator" and self._index_key() else "lobby")
+        self.game, self.table_id, self.bots = None, None, {}
+        self.header.show(self.game_title, "", "Resume a table or start a new game" if self.role == "index" else "Start a new game")
+        self.picker.show(self.store.tables(game=self.slug, unfinished=True) if self.role == "index" else None)
+        self.screen.children = (self.picker,)
+        self.savebar.show(table_open=False)
+        self.on_lobby()
+
+    def _index_key(self) -> bool:
+        params = urllib.parse.parse_qs(self.query.lstrip("?"))
+        return key_matches(server_key(), (params.get("key") or [""])[0])
+
+    def redraw(self) -> None:
+        """Show the open table as its state stands now."""
+        if self.game is None:
+            return
+        if self._table is None:
+            self._table = self._view_for_role()
+        if self.screen.children != (self._table,):
+            self.screen.children = (self._table,)
+        self.draw_table()
+        if self.role == "board":
+            self._draw_join_code()
+        if self.role not in ("facilitator", "open"):
+            return  # no save bar: the file holds every secret, undo is the facilitator's
+        steps, reason = self._undo_plan()
+        # Undo takes back what this page shows as the last move: the tooltip names it.
+        last = self.game.actions[-steps] if steps else None
+        what = f"{self.seat_name(last.seat)}'s {last.kind} (the last move)" if last is not None else "the last move"
+        self.savebar.show(table_open=True, undo_reason=reason, undo_what=what)
+        self.savebar.prepare_button.layout.display = "" if self.hidden_information else "none"
+        if not self.hidden_information or self.game.rules.over(self.game.state):
+            self.offer_download()  # nothing is (or is any longer) secret
+
+    def _view_for_role(self) -> widgets.Widget:
+        curtain = self.seat_curtain()
+        if self.role == "board":
+            return widgets.VBox((self.public_view(), self.join_html)).add_class("pb-board")
+        if self.role == "seat" and curtain is not None:
+            return widgets.VBox((curtain, self.public_view())).add_class("pb-seat-page")
+        return self.table_view()
+
+    def _draw_join_code(self) -> None:
+        meta = self._meta
+        if self.table_id is None or "join_key" not in meta:
+            self.join_html.value = ""
+            return
+        names = getattr(self.game.setup, "names", ()) if self.game else ()
+        links = table_links(public_base(), self.slug, self.table_id, meta, names)
+        claims = dict(meta.get("claims") or {})
+        free = [n for i, n in enumerate(names) if i not in self.bots and str(i) not in claims]
+        who = f"Free seats: {', '.join(free)}." if free else "Every seat is taken."
+        self.join_html.value = card(
+            "Join on your phone",
+            f'<div style="display:flex;flex-wrap:wrap;gap:16px;align-items:center">{qr_svg(links["join"])}'
+            f'<div><div style="font-size:1.2em">Scan the code, then pick your name.</div>'
+            f'<div class="pb-muted" style="word-break:break-all">{esc(links["join"])}</div><div>{esc(who)}</div></div></div>',
+        )
+
+    def offer_download(self) -> None:
+        """Put the save file in the download link (mid-game it shows every secret: warn)."""
+        if self.game is None or self.role not in ("facilitator", "open"):
+            return
+        secret = self.hidden_information and not self.game.rules.over(self.game.state)
+        warning = "This file shows every hidden hand, draw and pick: keep it from the players." if secret else ""
+        self.savebar.offer(self.game.to_json(), f"{self.slug}-{self.table_id or 'game'}.json", warning)
+
+    # -- joining ---------------------------------------------------------------------------------
+    def _show_join(self, access: Access) -> None:
+        try:
+            table = self.store.load(access.table_id or "")
+        except (KeyError, SaveFileError, RuleError) as exc:
+            self._deny(f"Cannot open this table: {exc}")
+            return
+        self.table_id, self.version = table.id, table.version
+        names = getattr(table.game.setup, "names", ())
+        claims = dict(table.meta.get("claims") or {})
+        buttons = []
+        for seat, name in enumerate(names):
+            if seat in table.bots or str(seat) in claims:
+                continue
+            button = widgets.Button(description=f"I am {name}", button_style="primary").add_class(f"pb-claim-{seat}")
+            button.on_click(lambda _, seat=seat: self.claim(seat))
+            buttons.append(button)
+        self.header.show(self.game_title, "Join the table", "Which seat is yours?")
+        note = widgets.HTML(
+            '<div style="font-size:1.1em;margin:6px 0">Press your own name. This phone becomes your seat: '
+            "keep this page open (or bookmark it) to play.</div>"
+            if buttons
+            else '<div class="pb-muted">Every seat is taken. If one is yours, ask the facilitator to release it.</div>'
+        )
+        old = self.screen.children
+        self.screen.children = (widgets.VBox((note, widgets.VBox(tuple(buttons)).add_class("pb-join-seats"))).add_class("pb-join"),)
+        close_tree([w for w in old if w is not self._table and w is not self.picker])
+
+    def claim(self, seat: int) -> bool:
+        """Take `seat` (a join page): the page becomes that seat's own page, for good."""
+        if self.role != "join" or self.table_id is None:
+            self.status.refuse("Only a join page can claim a seat.")
+            return False
+        try:
+            outcome = self.store.submit(self.table_id, Claim(seat), self.version)
+        except Refused as exc:
+            self.status.refuse(exc.message)
+            if exc.table is not None:
+                self._show_join(Access("join", exc.table.id))
+            return False
+        key = dict(outcome.table.meta.get("seat_keys") or {}).get(str(seat), "")
+        self.seat, self._seat_key = seat, key
+        self._set_role("seat")
+        # The address bar now holds this seat's own link: a reload keeps the seat.
+        self.navigator.value = f'<a data-href="?{esc(urllib.parse.urlencode({"table": self.table_id, "seat": seat, "key": key}))}"></a>'
+        self._open(outcome.table, "")
+        self.status.ok(f"Welcome, {self.seat_name(seat)}: this is your own page. Your private view is first, for your eyes only.")
+        return True
+
+    # -- the facilitator's class controls -------------------------------------------------------------
+    def release(self, seat: int) -> bool:
+        """Free a claimed seat for another device; its old link stops working."""
+        if not self.allowed("release a seat", ("facilitator",)):
+            return False
+        outcome = self._submit(Release(seat, new_key()))
+        if outcome is None:
+            return False
+        self.status.ok(f"{self.seat_name(seat)}'s seat is free again: a device can join as {self.seat_name(seat)}; the old link no longer opens it.")
+        return True
+
+    # -- live updates --------------------------------------------------------------------------
+    def _beat(self) -> None:
+        """The page's script pressed the heartbeat: it is there. Answer, so it knows we are."""
+        self._last_beat = time.monotonic()
+        self._beats += 1
+        self.alive.value = f'<span data-beat="{self._beats}"></span>'
+
+    def refresh(self) -> bool:
+        """Reload the open table if another page changed it; True when it did.
+
+        The table's version (one indexed read) tells whether anything changed. Nothing is
+        redrawn when nothing did; when something did, the open private panel keeps what its
+        player had typed or chosen (`PrivacyCurtain.keep_typed`).
+        """
+        if self.game is None or self.table_id is None:
+            return False
+        try:
+            if self.store.version(self.table_id) == self.version:
+                return False
+            table = self.store.load(self.table_id)
+        except (KeyError, SaveFileError, RuleError) as exc:
+            self.status.refuse(f"Could not reload table {self.table_id}: {exc}")
+            return False
+        mine = self._my_moves()
+        self._adopt(table)
+        if self.game is None:
+            return True
+        taken = mine - self._my_moves()
+        if taken and self.role == "seat":
+            self.status.refuse(f"The facilitator took back your last move ({', '.join(sorted(taken))}): make it again if you still mean it.")
+        self._redraw_keeping_typed()
+        return True
+
+    def _my_moves(self) -> set[str]:
+        if self.game is None or self.seat is None:
+            return set()
+        return {f"{a.kind} #{i + 1}" for i, a in enumerate(self.game.actions) if a.seat == self.seat}
+
+    def _redraw_keeping_typed(self) -> None:
+        curtain = self.seat_curtain()
+        if curtain is not None:
+            curtain.keep_typed = True  # someone else moved: keep this player's half-filled form
+        try:
+            self.redraw()
+        finally:
+            if curtain is not None:
+                curtain.keep_typed = False
+
+    def _start_watching(self) -> None:
+        """Follow the table from the kernel's event loop; outside a kernel (tests) do nothing."""
+        self._stop_watching()
+        if not _in_kernel():
+            return  # headless use calls `refresh` itself
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # a kernel between cells with no loop running: nothing could run the task
+        self._watcher = loop.create_task(self._watch())
+
+    def _stop_watching(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            self._watcher = None
+
+    async def _watch(self) -> None:
+        while self.table_id is not None:
+            if self._quiet():
+                # No heartbeat: the page is gone. Stay quiet, so the kernel goes idle and is culled.
+                await asyncio.sleep(1.0)
+                continue
+            try:
+                table_id, seen = self.table_id, self.version
+                version = await asyncio.to_thread(self.store.wait, table_id, seen, WAIT_SECONDS)
+                if version != self.version and table_id == self.table_id and not self._quiet():
+                    self.refresh()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a failed look must not stop the next one
+                self.status.refuse(f"Could not check for other pages' moves ({type(exc).__name__}: {exc}).")
+                await asyncio.sleep(2.0)
+
+    def _quiet(self) -> bool:
+        return time.monotonic() - self._last_beat > QUIET_SECONDS
+
+    def close(self) -> None:
+        self._stop_watching()
+        super().close()
+
+    # -- opening tables --------------------------------------------------------------------
+    def start(self, game: Game[Any, Any], bots: Mapping[int, str] | None = None) -> None:
+        """Save `game` as a new table with its keys, and open it as its facilitator."""
+        if not self.allowed("start a new table", ("facilitator", "open", "lobby", "index")):
+            return
+        meta = {**bots_meta(dict(bots or {})), **table_keys(len(getattr(game.setup, "names", ())))}
+        try:
+            table_id = self.store.create(game, self.base_title(game), meta)
+            table = self.store.load(table_id)
+        except RuleError as exc:
+            self.status.refuse(f"Cannot start: {exc.message}.")
+            return
+        self._become_facilitator(table)
+        self._open(table, f"New table {table_id} saved: a refresh or another page can resume it.")
+
+    def resume(self, table_id: str) -> None:
+        """Replay a stored table and open it (as this page's role: the index's is the facilitator)."""
+        try:
+            table = self.store.load(table_id)
+            if "facilitator_key" not in table.meta or ("board_key" not in table.meta and self.slug in HIDDEN):
+                # A table saved before these links: give it keys now (its seats keep theirs).
+                fresh = table_keys(len(getattr(table.game.setup, "names", ())))
+                fresh["seat_keys"] = {**fresh["seat_keys"], **dict(table.meta.get("seat_keys") or {})}
+                fresh["claims"] = dict(table.meta.get("claims") or {})
+                table = self.store.submit(table_id, SetMeta(fresh), table.version).table
+        except (KeyError, SaveFileError, RuleError) as exc:
+            self.status.refuse(f"Cannot open table {table_id}: {exc}")
+            return
+        if self.role in ("lobby", "index"):
+            self._become_facilitator(table)
+        self._open(table, f"Resumed table {table_id} after {len(table.game.actions)} moves.")
+
+    def _become_facilitator(self, table: Table) -> None:
+        self._set_role("facilitator" if self.slug in HIDDEN else "open")
+        self._table = None
+        link = table_links("", self.slug, table.id, table.meta, ())["facilitator"]
+        # The address bar now holds the table's facilitator link: a reload reopens it.
+        self.navigator.value = f'<a data-href="{esc(link)}"></a>'
+
+    def load_file(self, data: bytes, name: str = "") -> None:
+        """Open an uploaded save file as a new table; a bad file changes nothing."""
+        if not self.allowed("load a save file", ("facilitator", "open", "lobby", "index")):
+            return
+        label = f"“{name}”" if name else "the file"
+        try:
+            game = load_game(data)
+        except (SaveFileError, RuleError) as exc:
+            self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
+            return
+        except Exception as exc:  # noqa: BLE001 - no file, however made, may break the page
+            self.status.refuse(f"Could not load {label} ({type(exc).__name__}). Nothing was changed.")
+            return
+        if game.rules.slug != self.slug:
+            self.status.refuse(f"Could not load {label}: it is a {game.rules.slug} game, not {self.slug}. Nothing was changed.")
+            return
+        try:
+            table_id = self.store.create(game, self.base_title(game), table_keys(len(getattr(game.setup, "names", ()))))
+            table = self.store.load(table_id)
+        except (RuleError, KeyError) as exc:
+            self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
+            return
+        self._become_facilitator(table)
+        self._open(table, f"Loaded {label} as table {table_id} ({len(game.actions)} moves); every seat is played by hand.")
+
+    def _adopt(self, table: Table) -> None:
+        """Show `table` from now on: its game, version and bot seats (a released seat: nothing)."""
+        if self.role == "seat" and self.seat is not None:
+            if not key_matches(dict(table.meta.get("seat_keys") or {}).get(str(self.seat)), self._seat_key):
+                self._deny("This seat was released by the facilitator: this link no longer opens it. Ask for a new link.")
+                return
+        self.game, self.table_id, self.version = table.game, table.id, table.version
+        self.bots, self._by_bot = table.bots, table.by_bot
+        self._meta = table.meta
+        if self.role == "facilitator" and self.seat_curtain() is not None:
+            self.class_panel.show(table)
+
+    def _open(self, table: Table, message: str) -> None:
+        self._adopt(table)
+        if self.game is None:
+            return
+        curtain = self.seat_curtain()
+        if curtain is not None:
+            curtain.panel.add_class("playbook-private")
+            if self.role == "seat" and self.seat is not None:
+                curtain.lock(self.seat)
+        if message:
+            self.status.ok(message)
+        self.on_open()
+        self.redraw()
+        self._start_watching()
+
+    # -- playing: every change goes through the store's one write path ----------------------------
+    def act(self, action: Action, release_bots: bool = False) -> bool:
+        """Submit one action (the store applies it to the latest state, then lets the bots
+        move); redraw. False when refused: the status line says why and nothing changed."""
+        if self.role not in ("facilitator", "open", "seat"):
+            self.status.refuse("This page only shows the table.")
+            return False
+        if self.role == "seat" and action.seat != self.seat:
+            self.status.refuse(f"This is {self.seat_name(self.seat)}'s own page: it plays only that seat.")
+            return False
+        return self._submit(Play(action, release_bots)) is not None
+
+    def undo(self) -> None:
+        """Take back the last move made (with the bot moves that followed it)."""
+        if not self.allowed("undo"):
+            return
+        before = self.game
+        if self._submit(Undo()) is not None and before is not None:
+            undone = before.actions[len(self.game.actions) if self.game else 0 :]
+            person = next((a for a in undone if a.seat not in self.bots), undone[0]) if undone else None
+            if person is not None:
+                self.status.ok(f"Undid {self.seat_name(person.seat)}'s {person.kind}.")
+
+    def hand_over(self, seat: int, bot: str | None) -> bool:
+        """Hand `seat` to a bot (`bot` a strategy name) or back to a person (None)."""
+        if not self.allowed("hand a seat over"):
+            return False
+        outcome = self._submit(HandOver(seat, bot))
+        if outcome is None:
+            return False
+        self.status.ok(f"{self.seat_name(seat)} is played by " + (f"the bot {bot}." if bot else "a person again."))
+        return True
+
+    def _submit(self, change: Any) -> Any:
+        if self.game is None or self.table_id is None:
+            self.status.refuse("No table is open.")
+            return None
+        try:
+            outcome = self.store.submit(self.table_id, change, self.version)
+        except Refused as exc:
+            if exc.table is not None and exc.table.version != self.version:
+                self._adopt(exc.table)  # the page was behind: show the table as it is now
+                self._redraw_keeping_typed()
+            self.status.refuse(exc.message)
+            return None
+        except KeyError:
+            self.status.refuse(f"Table {self.table_id} is no longer saved here (deleted?): nothing was changed.")
+            return None
+        except Exception as exc:  # noqa: BLE001 - a bug in a rules model must not lose the table
+            what = change.action.kind if isinstance(change, Play) else change.kind
+            self.status.refuse(f"The rules engine failed on {what} ({type(exc).__name__}: {exc}); nothing was saved and the table is as it was.")
+            return None
+        self._adopt(outcome.table)
+        if outcome.note:
+            self.status.refuse(f"A bot stopped: {outcome.note}.")
+        else:
+            self.status.clear()
+        self._redraw_keeping_typed() if outcome.behind else self.redraw()
+        return outcome
+
+    def _undo_plan(self) -> tuple[int, str | None]:
+        """How many actions one Undo takes back (bot moves and the person's before), or why none."""
+        if self.game is None:
+            return 0, "no table is open"
+        return undo_plan(self.game, self._by_bot)
