@@ -18,8 +18,8 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, bot_games, bot_setup, check_names, distribution, ranked, seats_text
@@ -366,18 +366,47 @@ class State:
         return ()
 
 
-def _say(state: State, text: str, seats: Iterable[int] | None = None) -> tuple[Event, ...]:
-    visible = None if seats is None else frozenset(seats)
-    return state.log + (Event(text, visible, state.year),)
+def _say(state: State, *texts: str) -> tuple[Event, ...]:
+    """The log with public lines added."""
+    return state.log + tuple(Event(text, None, state.year) for text in texts)
+
+
+def _say_to(state: State, seats: Iterable[int], text: str) -> tuple[Event, ...]:
+    """The log with a line only `seats` may read."""
+    return state.log + (Event(text, frozenset(seats), state.year),)
+
+
+def _evolve(record: Any, **changes: Any) -> Any:
+    """`dataclasses.replace` for this module's frozen records, without re-running `__init__`.
+
+    A year rebuilds the state some fifty times and `replace` was most of a bot game's time;
+    these records have no `__post_init__`, so copying the fields gives the very same value.
+    """
+    new = object.__new__(type(record))
+    fields = new.__dict__
+    fields.update(record.__dict__)
+    fields.update(changes)
+    return new
+
+
+def _rows(state: State, changes: Mapping[int, Mapping[str, Any]]) -> tuple[LedgerRow, ...]:
+    """The ledger with this year's row of each seat in `changes` updated (or started)."""
+    ledger = list(state.ledger)
+    where: dict[int, int] = {}
+    for i in range(len(ledger) - 1, -1, -1):
+        if ledger[i].year != state.year:
+            break  # rows are kept year by year, so this year's rows are the last ones
+        where.setdefault(ledger[i].seat, i)
+    for seat, change in changes.items():
+        if seat in where:
+            ledger[where[seat]] = _evolve(ledger[where[seat]], **change)
+        else:
+            ledger.append(LedgerRow(state.year, seat, **change))
+    return tuple(ledger)
 
 
 def _row(state: State, seat: int, **changes: Any) -> tuple[LedgerRow, ...]:
-    ledger = list(state.ledger)
-    for i in range(len(ledger) - 1, -1, -1):
-        if ledger[i].year == state.year and ledger[i].seat == seat:
-            ledger[i] = replace(ledger[i], **changes)
-            return tuple(ledger)
-    return state.ledger + (LedgerRow(state.year, seat, **changes),)
+    return _rows(state, {seat: changes})
 
 
 def _require(condition: bool, rule: str, message: str) -> None:
@@ -395,7 +424,7 @@ def initial(setup: Setup) -> State:
 
 def _begin_year(state: State) -> State:
     n = state.n
-    state = replace(
+    state = _evolve(
         state,
         phase="misfortune",
         year=state.year + 1,
@@ -406,17 +435,15 @@ def _begin_year(state: State) -> State:
         total=None,
         dyke_before=state.dyke,
     )
-    return replace(state, log=_say(state, f"Year {state.year} begins. The dyke stands at {state.dyke}."))
+    return _evolve(state, log=_say(state, f"Year {state.year} begins. The dyke stands at {state.dyke}."))
 
 
 def _set_losses(state: State, losses: Sequence[int], why: str) -> State:
-    state = replace(state, phase="contribute", losses=tuple(losses))
-    for seat in range(state.n):
-        state = replace(state, ledger=_row(state, seat, misfortune=losses[seat], capacity=state.capacity(seat)))
+    state = _evolve(state, phase="contribute", losses=tuple(losses))
+    state = _evolve(state, ledger=_rows(state, {seat: {"misfortune": losses[seat], "capacity": state.capacity(seat)} for seat in range(state.n)}))
     struck = [f"{state.names[s]} (-{losses[s]})" for s in range(state.n) if losses[s]]
     text = f"Misfortune strikes {', '.join(struck)}." if struck else "No misfortune this year: every household works at full capacity."
-    state = replace(state, log=_say(state, f"{why}{text}"))
-    return replace(state, log=_say(state, "Households make their secret pledges to the dyke."))
+    return _evolve(state, log=_say(state, f"{why}{text}", "Households make their secret pledges to the dyke."))
 
 
 def _reveal(state: State) -> State:
@@ -426,19 +453,20 @@ def _reveal(state: State) -> State:
     low, high = thresholds(state.n)
     before = state.dyke
     dyke = clamp_dyke(before + change)
-    state = replace(state, phase="allocate", total=total, dyke=dyke)
-    for seat in range(state.n):
-        state = replace(state, ledger=_row(state, seat, contribution=pledges[seat]))
+    state = _evolve(state, phase="allocate", total=total, dyke=dyke)
+    state = _evolve(state, ledger=_rows(state, {seat: {"contribution": pledges[seat]} for seat in range(state.n)}))
+    lines = []
     if not state.setup.anonymous:
         each = ", ".join(f"{state.names[s]} {pledges[s]}" for s in range(state.n))
-        state = replace(state, log=_say(state, f"The pledges are revealed: {each}."))
+        lines.append(f"The pledges are revealed: {each}.")
     verdict = (
         f"below {low}: the dyke falls to {dyke}" if change < 0 else f"above {high}: the dyke rises to {dyke}" if change > 0 else f"between {low} and {high}: the dyke holds at {dyke}"
     )
     if change and dyke == before:
         verdict += " (it cannot go further)"
-    state = replace(state, log=_say(state, f"{total} units for the dyke in all, {verdict}."))
-    return replace(state, log=_say(state, "Households allocate the rest of their labour; hired labour is agreed now."))
+    lines.append(f"{total} units for the dyke in all, {verdict}.")
+    lines.append("Households allocate the rest of their labour; hired labour is agreed now.")
+    return _evolve(state, log=_say(state, *lines))
 
 
 def _resolve_allocation(state: State) -> State:
@@ -450,23 +478,23 @@ def _resolve_allocation(state: State) -> State:
     for deal in state.deals:
         if deal.status == "done":
             received[deal.buyer][ACTIVITIES.index(deal.activity)] += deal.units
-    deals = tuple(replace(d, status="lapsed") if d.status == "offered" else d for d in state.deals)
+    deals = tuple(_evolve(d, status="lapsed") if d.status == "offered" else d for d in state.deals)
     lapsed = [d for d in deals if d.status == "lapsed" and d not in state.deals]
     households = list(state.households)
-    state = replace(state, deals=deals)
+    state = _evolve(state, deals=deals)
     for d in lapsed:
-        state = replace(state, log=_say(state, f"{state.names[d.buyer]}'s offer to {state.names[d.seller]} lapses.", [d.buyer, d.seller]))
+        state = _evolve(state, log=_say_to(state, [d.buyer, d.seller], f"{state.names[d.buyer]}'s offer to {state.names[d.seller]} lapses."))
+    rows = {}
     for seat, (sub, lei, pro) in enumerate(received):
         vp = subsistence_vp(sub) + leisure_vp(lei)
         wealth = profit_wealth(pro)
         h = households[seat]
-        households[seat] = replace(h, vp=h.vp + vp, wealth=h.wealth + wealth)
-        state = replace(state, ledger=_row(state, seat, subsistence=sub, leisure=lei, profit=pro, vp_allocation=vp, wealth_profit=wealth))
-    state = replace(state, households=tuple(households), phase="flood")
+        households[seat] = _evolve(h, vp=h.vp + vp, wealth=h.wealth + wealth)
+        rows[seat] = {"subsistence": sub, "leisure": lei, "profit": pro, "vp_allocation": vp, "wealth_profit": wealth}
+    state = _evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="flood")
     hungry = [seat for seat, r in enumerate(received) if r[0] < 2]
-    if hungry:
-        state = replace(state, log=_say(state, f"Short of food this year: {seats_text(state.names, hungry)}."))
-    return replace(state, log=_say(state, "The harvest is in. The river rises..."))
+    lines = [f"Short of food this year: {seats_text(state.names, hungry)}."] if hungry else []
+    return _evolve(state, log=_say(state, *lines, "The harvest is in. The river rises..."))
 
 
 def _flood(state: State, strength: int) -> State:
@@ -474,16 +502,17 @@ def _flood(state: State, strength: int) -> State:
     flooded = strength > before
     dyke = before
     households = list(state.households)
+    rows: dict[int, dict[str, Any]] = {seat: {} for seat in range(state.n)}
     if flooded:
         dyke -= 1
         for seat, h in enumerate(households):
             lost = math.ceil(h.wealth / 3)
-            households[seat] = replace(h, wealth=h.wealth - lost, flooded=True)
-            state = replace(state, ledger=_row(state, seat, wealth_lost=lost))
+            households[seat] = _evolve(h, wealth=h.wealth - lost, flooded=True)
+            rows[seat]["wealth_lost"] = lost
         text = f"Flood strength {strength} beats the dyke at {before}: the village floods, every household loses a third of its Wealth, and the dyke falls to {clamp_dyke(dyke)}."
     else:
         if not state.setup.sticky_flood:
-            households = [replace(h, flooded=False) for h in households]
+            households = [_evolve(h, flooded=False) if h.flooded else h for h in households]
         text = f"Flood strength {strength} against the dyke at {before}: the dyke holds."
     if strength == 6:
         dyke -= 1
@@ -493,54 +522,51 @@ def _flood(state: State, strength: int) -> State:
     annual = []
     for seat, h in enumerate(households):
         vp = h.wealth // WEALTH_PER_VP
-        households[seat] = replace(h, vp=h.vp + vp)
-        state = replace(state, ledger=_row(state, seat, vp_annual=vp))
         if vp:
+            households[seat] = h = _evolve(h, vp=h.vp + vp)
             annual.append(f"{h.name} +{vp}")
-    state = replace(state, households=tuple(households), dyke=dyke)
-    state = replace(state, log=_say(state, text))
+        # The ledger closes the year with each household's totals after the flood.
+        rows[seat].update(vp_annual=vp, vp=h.vp, wealth=h.wealth, flooded=h.flooded, dyke=dyke)
+    state = _evolve(state, households=tuple(households), dyke=dyke)
+    state = _evolve(state, ledger=_rows(state, rows))
+    lines = [text]
     if annual:
-        state = replace(state, log=_say(state, f"Wealth brings comfort (1 VP per {WEALTH_PER_VP}): {', '.join(annual)}."))
+        lines.append(f"Wealth brings comfort (1 VP per {WEALTH_PER_VP}): {', '.join(annual)}.")
+    state = _evolve(state, log=_say(state, *lines))
     total = state.total or 0
     after_pledges = clamp_dyke(state.dyke_before + dyke_change(total, state.n))
     summary = YearSummary(state.year, total, state.dyke_before, after_pledges, strength, dyke, flooded)
-    state = replace(state, years=state.years + (summary,))
-    state = _close_ledger(state)
+    state = _evolve(state, years=state.years + (summary,))
     if state.setup.max_years is not None and state.year >= state.setup.max_years:
         return _end(state, f"the {state.setup.max_years}-year limit was reached")
     if state.year >= state.setup.end_check_from:
-        return replace(state, phase="end")
+        return _evolve(state, phase="end")
     return _begin_year(state)
-
-
-def _close_ledger(state: State) -> State:
-    for seat, h in enumerate(state.households):
-        state = replace(state, ledger=_row(state, seat, vp=h.vp, wealth=h.wealth, flooded=h.flooded, dyke=state.dyke))
-    return state
 
 
 def _end(state: State, why: str) -> State:
     divisor = final_divisor(state.dyke)
     households = list(state.households)
+    rows = {}
     for seat, h in enumerate(households):
         final = h.wealth // divisor - (FLOOD_PENALTY if h.flooded else 0)
-        households[seat] = replace(h, vp=h.vp + final)
-        state = replace(state, ledger=_row(state, seat, vp_final=final, vp=h.vp + final))
-    state = replace(state, households=tuple(households), phase="over", ended=why)
-    state = replace(state, log=_say(state, f"The game ends: {why}. Final scoring: 1 VP per {divisor} Wealth at dyke {state.dyke}, and -{FLOOD_PENALTY} for a Flooded house."))
+        households[seat] = _evolve(h, vp=h.vp + final)
+        rows[seat] = {"vp_final": final, "vp": h.vp + final}
+    state = _evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="over", ended=why)
+    state = _evolve(state, log=_say(state, f"The game ends: {why}. Final scoring: 1 VP per {divisor} Wealth at dyke {state.dyke}, and -{FLOOD_PENALTY} for a Flooded house."))
     table = standings(state)
     best = [s for rank, s, _ in table if rank == 1]
     summary = "; ".join(f"{state.names[s]} {vp}" for _, s, vp in table)
     verb = "wins" if len(best) == 1 else "share the win"
-    return replace(state, log=_say(state, f"Final VP: {summary}. {seats_text(state.names, best)} {verb}."))
+    return _evolve(state, log=_say(state, f"Final VP: {summary}. {seats_text(state.names, best)} {verb}."))
 
 
 # -- checking --------------------------------------------------------------------------------
 
 
 def _seat(state: State, seat: int | None, what: str = "household") -> int:
-    _require(isinstance(seat, int) and 0 <= seat < state.n, "seat", f"there is no {what} {seat!r}")
-    assert seat is not None
+    if not (isinstance(seat, int) and 0 <= seat < state.n):
+        raise RuleError("seat", f"there is no {what} {seat!r}")
     return seat
 
 
@@ -568,11 +594,15 @@ def check(state: State, action: Action) -> None:
         _require(all(0 <= x <= state.setup.capacity for x in action.losses), "misfortune", f"a loss is 0-{state.setup.capacity} units")
         return
     if isinstance(action, Contribute):
+        # Pledges and allocations are most of a game's moves: messages are only made on refusal.
         seat = _seat(state, action.seat)
-        _require(state.phase == "contribute", "turn order", f"it is not time to pledge (now: {state.phase})")
-        _require(state.pledges[seat] is None, "one pledge", f"{state.names[seat]} has already pledged")
+        if state.phase != "contribute":
+            raise RuleError("turn order", f"it is not time to pledge (now: {state.phase})")
+        if state.pledges[seat] is not None:
+            raise RuleError("one pledge", f"{state.names[seat]} has already pledged")
         cap = state.capacity(seat)
-        _require(isinstance(action.units, int) and 0 <= action.units <= cap, "capacity", f"{state.names[seat]} can pledge 0-{cap} units this year, not {action.units}")
+        if not (isinstance(action.units, int) and 0 <= action.units <= cap):
+            raise RuleError("capacity", f"{state.names[seat]} can pledge 0-{cap} units this year, not {action.units}")
         return
     if isinstance(action, Offer):
         seat = _seat(state, action.seat)
@@ -602,14 +632,19 @@ def check(state: State, action: Action) -> None:
         return
     if isinstance(action, Allocate):
         seat = _seat(state, action.seat)
-        _require(state.phase == "allocate", "turn order", f"it is not time to allocate (now: {state.phase})")
-        _require(state.plans[seat] is None, "one allocation", f"{state.names[seat]} has already allocated")
+        if state.phase != "allocate":
+            raise RuleError("turn order", f"it is not time to allocate (now: {state.phase})")
+        if state.plans[seat] is not None:
+            raise RuleError("one allocation", f"{state.names[seat]} has already allocated")
         for a in action.plan:
             _seat(state, a.recipient, "recipient")
-            _require(a.activity in ACTIVITIES, "allocation", f"{a.activity!r} is not an activity")
-            _require(isinstance(a.units, int) and a.units >= 0, "allocation", "units are whole and not negative")
+            if a.activity not in ACTIVITIES:
+                raise RuleError("allocation", f"{a.activity!r} is not an activity")
+            if not (isinstance(a.units, int) and a.units >= 0):
+                raise RuleError("allocation", "units are whole and not negative")
         free = state.free_units(seat)
-        _require(_plan_units(action.plan) <= free, "allocation", f"that allocates {_plan_units(action.plan)} units; {state.names[seat]} has {free} left")
+        if _plan_units(action.plan) > free:
+            raise RuleError("allocation", f"that allocates {_plan_units(action.plan)} units; {state.names[seat]} has {free} left")
         return
     if isinstance(action, Advance):
         _require(action.seat is None, "facilitator", "only the facilitator advances the year")
@@ -636,10 +671,10 @@ def play(state: State, action: Action) -> State:
         seat, to = action.seat, action.to
         assert seat is not None
         households = list(state.households)
-        households[seat] = replace(households[seat], wealth=households[seat].wealth - action.wealth)
-        households[to] = replace(households[to], wealth=households[to].wealth + action.wealth)
-        state = replace(state, households=tuple(households))
-        return replace(state, log=_say(state, f"{state.names[seat]} gives {action.wealth} Wealth to {state.names[to]}."))
+        households[seat] = _evolve(households[seat], wealth=households[seat].wealth - action.wealth)
+        households[to] = _evolve(households[to], wealth=households[to].wealth + action.wealth)
+        state = _evolve(state, households=tuple(households))
+        return _evolve(state, log=_say(state, f"{state.names[seat]} gives {action.wealth} Wealth to {state.names[to]}."))
     if isinstance(action, Misfortune):
         table = state.setup.misfortune
         return _set_losses(state, [table[r - 1] for r in action.rolls], f"Misfortune dice: {' '.join(map(str, action.rolls))}. ")
@@ -650,32 +685,32 @@ def play(state: State, action: Action) -> State:
         assert seat is not None
         pledges = list(state.pledges)
         pledges[seat] = action.units
-        state = replace(state, pledges=tuple(pledges))
-        state = replace(state, log=_say(state, f"{state.names[seat]} has made a secret pledge."))
-        state = replace(state, log=_say(state, f"You pledged {action.units} unit(s) to the dyke.", [seat]))
+        state = _evolve(state, pledges=tuple(pledges))
+        state = _evolve(state, log=_say(state, f"{state.names[seat]} has made a secret pledge."))
+        state = _evolve(state, log=_say_to(state, [seat], f"You pledged {action.units} unit(s) to the dyke."))
         return _reveal(state) if all(p is not None for p in state.pledges) else state
     if isinstance(action, Offer):
         seat = action.seat
         assert seat is not None
         deal = Deal(len(state.deals) + 1, seat, action.partner, action.wealth, action.units, action.activity)
-        state = replace(state, deals=state.deals + (deal,))
-        return replace(
+        state = _evolve(state, deals=state.deals + (deal,))
+        return _evolve(
             state,
-            log=_say(state, f"{state.names[seat]} offers {state.names[deal.seller]} {deal.wealth} Wealth for {deal.units} unit(s) on {state.names[seat]}'s {deal.activity} (offer {deal.id}).", [seat, deal.seller]),
+            log=_say_to(state, [seat, deal.seller], f"{state.names[seat]} offers {state.names[deal.seller]} {deal.wealth} Wealth for {deal.units} unit(s) on {state.names[seat]}'s {deal.activity} (offer {deal.id})."),
         )
     if isinstance(action, (Accept, Decline)):
         deal = next(d for d in state.deals if d.id == action.deal)
         done = isinstance(action, Accept)
-        deals = tuple(replace(d, status="done" if done else "declined") if d.id == deal.id else d for d in state.deals)
-        state = replace(state, deals=deals)
+        deals = tuple(_evolve(d, status="done" if done else "declined") if d.id == deal.id else d for d in state.deals)
+        state = _evolve(state, deals=deals)
         if not done:
             who = "withdraws" if action.seat == deal.buyer else "declines"
-            return replace(state, log=_say(state, f"{state.names[action.seat or 0]} {who} offer {deal.id}.", [deal.buyer, deal.seller]))
+            return _evolve(state, log=_say_to(state, [deal.buyer, deal.seller], f"{state.names[action.seat or 0]} {who} offer {deal.id}."))
         households = list(state.households)
-        households[deal.buyer] = replace(households[deal.buyer], wealth=households[deal.buyer].wealth - deal.wealth)
-        households[deal.seller] = replace(households[deal.seller], wealth=households[deal.seller].wealth + deal.wealth)
-        state = replace(state, households=tuple(households))
-        return replace(
+        households[deal.buyer] = _evolve(households[deal.buyer], wealth=households[deal.buyer].wealth - deal.wealth)
+        households[deal.seller] = _evolve(households[deal.seller], wealth=households[deal.seller].wealth + deal.wealth)
+        state = _evolve(state, households=tuple(households))
+        return _evolve(
             state,
             log=_say(state, f"Deal: {state.names[deal.seller]} works {deal.units} unit(s) on {state.names[deal.buyer]}'s {deal.activity} for {deal.wealth} Wealth."),
         )
@@ -684,27 +719,27 @@ def play(state: State, action: Action) -> State:
         assert seat is not None
         plans = list(state.plans)
         plans[seat] = tuple(a for a in action.plan if a.units)
-        state = replace(state, plans=tuple(plans))
-        state = replace(state, log=_say(state, f"{state.names[seat]} has allocated this year's labour."))
+        state = _evolve(state, plans=tuple(plans))
+        state = _evolve(state, log=_say(state, f"{state.names[seat]} has allocated this year's labour."))
         return _resolve_allocation(state) if all(p is not None for p in state.plans) else state
     if isinstance(action, Advance):
         if state.phase == "contribute":
             missing = [s for s in range(state.n) if state.pledges[s] is None]
-            state = replace(state, pledges=tuple(p or 0 for p in state.pledges))
-            state = replace(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} pledge nothing."))
+            state = _evolve(state, pledges=tuple(p or 0 for p in state.pledges))
+            state = _evolve(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} pledge nothing."))
             return _reveal(state)
         missing = [s for s in range(state.n) if state.plans[s] is None]
         plans = tuple(p if p is not None else _default_plan(state, s) for s, p in enumerate(state.plans))
-        state = replace(state, plans=plans)
-        state = replace(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} feed their own households and rest."))
+        state = _evolve(state, plans=plans)
+        state = _evolve(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} feed their own households and rest."))
         return _resolve_allocation(state)
     if isinstance(action, Flood):
         return _flood(state, action.strength)
     if isinstance(action, EndRoll):
-        state = replace(state, years=state.years[:-1] + (replace(state.years[-1], end_roll=action.die),))
+        state = _evolve(state, years=state.years[:-1] + (_evolve(state.years[-1], end_roll=action.die),))
         if action.die in state.setup.end_on:
             return _end(state, f"the end roll of {action.die} after year {state.year}")
-        state = replace(state, log=_say(state, f"End roll {action.die}: the village carries on."))
+        state = _evolve(state, log=_say(state, f"End roll {action.die}: the village carries on."))
         return _begin_year(state)
     raise RuleError("action", f"Leerdam has no action {type(action).__name__}")
 
