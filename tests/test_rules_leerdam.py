@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules import load_game, new_game
@@ -172,7 +174,7 @@ def test_subsistence_penalties() -> None:
 
 def test_deal_executes_atomically_when_both_confirm() -> None:
     state = pledged(village(), (1, 1, 1, 1, 1))
-    rich = ld.replace(state, households=(ld.replace(state.households[0], wealth=30),) + state.households[1:])
+    rich = replace(state, households=(replace(state.households[0], wealth=30),) + state.households[1:])
     state = do(rich, Offer(seat=0, partner=1, wealth=12, units=2, activity="profit"))
     assert state.households[0].wealth == 30  # nothing moves on an offer
     assert [d.status for d in ld.view_for(state, 1).deals] == ["offered"]
@@ -204,7 +206,7 @@ def test_gifts_move_wealth_never_vp() -> None:
     state = pledged(village(), (1, 1, 1, 1, 1))
     refused(state, Gift(seat=0, to=1, wealth=-3), "gift")
     refused(state, Gift(seat=0, to=1, wealth=1), "gift")
-    rich = ld.replace(state, households=(ld.replace(state.households[0], wealth=30, vp=4),) + state.households[1:])
+    rich = replace(state, households=(replace(state.households[0], wealth=30, vp=4),) + state.households[1:])
     after = do(rich, Gift(seat=0, to=1, wealth=10))
     assert [h.wealth for h in after.households[:2]] == [20, 10]
     assert [h.vp for h in after.households[:2]] == [4, 0]
@@ -244,7 +246,7 @@ def test_flooded_status_follows_the_latest_check_unless_sticky() -> None:
 
 def test_annual_vp_per_30_wealth() -> None:
     state = pledged(village(), (0, 0, 0, 0, 0))
-    state = ld.replace(state, households=(ld.replace(state.households[0], wealth=50),) + state.households[1:])
+    state = replace(state, households=(replace(state.households[0], wealth=50),) + state.households[1:])
     state = do(state, own(0, sub=2, pro=4), own(1), own(2), own(3), own(4), Flood(strength=1))
     # 50 + 34 = 84 Wealth: 2 VP.
     assert state.households[0].vp == 2 and state.ledger[-5].vp_annual == 2
