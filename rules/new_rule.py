@@ -684,22 +684,23 @@ def legal_payments(state: State, seat: int, limit: int | None = None) -> Iterato
     bowl = state.players[seat].bowl
     strength = state.strength
     red_i = colours.index(antibody)
+    plain_held = sum(n for c, n in zip(colours, bowl) if c not in infected)
     found = 0
     for eaten in range(min(bowl[red_i], strength) + 1):
         rest = list(bowl)
         rest[red_i] -= eaten
         for pairs in range(strength - eaten, -1, -1):
             quads = strength - eaten - pairs
+            # Built this way every payment fits the bowl and pays `strength` levels; only the
+            # double rate's condition is left to `payment_levels` (checked here without it).
+            left = plain_held - 2 * pairs - (eaten if antibody not in infected else 0)
+            if quads and left >= 2:
+                continue
             plain = [(c, n) for c, n in zip(colours, rest) if c not in infected]
             sick = [(c, n) for c, n in zip(colours, rest) if c in infected]
             for a in _multisets(plain, 2 * pairs):
                 for b in _multisets(sick, 4 * quads):
-                    pay = Pay(seat=seat, returned=a + b, eaten=eaten)
-                    try:
-                        payment_levels(state, seat, pay.returned, eaten)
-                    except RuleError:
-                        continue
-                    yield pay
+                    yield Pay(seat=seat, returned=a + b, eaten=eaten)
                     found += 1
                     if limit is not None and found >= limit:
                         return
