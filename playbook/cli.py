@@ -1,4 +1,4 @@
-"""The `playbook` command: serve the dashboards, print materials, simulate, replay."""
+"""The `playbook` command: serve the dashboards, print materials, simulate, compare, replay."""
 
 from __future__ import annotations
 
@@ -9,13 +9,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from rules import danger_world, dangerous_ideas, leerdam, load_game, new_rule
+import lab
+from rules import danger_world, dangerous_ideas, load_game
 
 __all__ = ["main"]
 
 PRINT_GAMES = ("new-rule", "leerdam", "danger-world", "dangerous-ideas")
-#: games with bots, by slug: each module has BOTS, DEFAULT_BOTS and simulate().
-SIMULATED = {"new-rule": new_rule, "leerdam": leerdam, "dangerous-ideas": dangerous_ideas}
+VARIANTS_HELP = (
+    "VARIANTS are key=value pairs separated by spaces or commas: bots=NAME*K,... gives one bot per "
+    "seat (NAME*K repeats a bot); players=N cycles the default bots to N seats; any other key is a "
+    "setup variant of the game (misfortune=3,2,1,0,0,0, max_rounds=none, anonymous=true) or a lab "
+    "option (new-rule: cap; danger-world: gm, difficulty, rounds, sheet, sweep_trials)."
+)
 
 
 class UsageError(Exception):
@@ -73,28 +78,71 @@ def _cmd_print(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bar(total: int, quiet: bool) -> tuple[Any, Any]:
+    """A tqdm progress bar on stderr (when it is a terminal) and the callback that moves it."""
+    if quiet or not sys.stderr.isatty():
+        return None, None
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, unit="game", file=sys.stderr)
+    return bar, lambda done: bar.update(done - bar.n)
+
+
+def _write_reports(args: argparse.Namespace, result: Any) -> None:
+    from lab.report import csv_text
+
+    if args.csv:
+        Path(args.csv).write_text(csv_text(result), encoding="utf-8")
+        print(f"wrote {args.csv}", file=sys.stderr)
+    if args.pdf:
+        from printables.balance_report import build_pdf
+
+        Path(args.pdf).write_bytes(build_pdf(result, page=args.page))
+        print(f"wrote {args.pdf}", file=sys.stderr)
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    bar = None
-    progress = None
-    if sys.stderr.isatty() and not args.quiet:
-        from tqdm import tqdm
-
-        bar = tqdm(total=args.games, unit="game", file=sys.stderr)
-
-        def progress(done: int) -> None:
-            bar.update(done - bar.n)
-
-    module = SIMULATED[args.game]
-    bots = [b.strip() for b in args.bots.split(",")] if args.bots else list(module.DEFAULT_BOTS)
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else None
+    spec = lab.spec(args.game, args.variant or "", bots)
+    bar, progress = _bar(args.games, args.quiet)
     try:
-        result = module.simulate(args.games, args.seed, bots, progress=progress)
+        run = lab.simulate(args.game, args.games, args.seed, spec, workers=args.workers, scheduler=args.scheduler, progress=progress)
     finally:
         if bar is not None:
             bar.close()
-    print(json.dumps(result, indent=None if args.json else 2, ensure_ascii=False))
+    _write_reports(args, run)
+    print(json.dumps(run.as_dict(), indent=None if args.json else 2, ensure_ascii=False))
     return 0
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    a, b = lab.spec(args.game, args.a or ""), lab.spec(args.game, args.b)
+    bar, progress = _bar(2 * args.games, args.quiet)
+    try:
+        comparison = lab.compare(args.game, a, b, args.games, args.seed, workers=args.workers, scheduler=args.scheduler, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    _write_reports(args, comparison)
+    print(json.dumps(comparison.as_dict(), indent=None if args.json else 2, ensure_ascii=False))
+    return 0
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    """The options `simulate` and `compare` share."""
+    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the run: game i is seeded from (seed, i) (default 0)")
+    p.add_argument("--workers", type=int, help="processes to use (default: every core; 1: no pool)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="send the games to a Dask scheduler, e.g. tcp://10.0.0.5:8786 (needs the [lab] extra)")
+    p.add_argument("--csv", metavar="FILE.csv", help="also write one row per game as CSV")
+    p.add_argument("--pdf", metavar="FILE.pdf", help="also write a printable report with plots and findings")
+    p.add_argument("--page", choices=["a4", "letter"], default="a4", help="the report's paper size (default a4)")
+    p.add_argument("--json", action="store_true", help="one line of JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
@@ -151,15 +199,31 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", required=True, metavar="FILE.pdf", help="where to write the PDF")
     p.set_defaults(run=_cmd_print)
 
-    p = sub.add_parser("simulate", help="play many bot games and report outcome statistics", description="Bot games for balance testing; the same seed gives the same numbers.")
-    p.add_argument("game", choices=sorted(SIMULATED), help="which game")
-    p.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
-    bots = "; ".join(f"{slug}: {', '.join(m.BOTS)}" for slug, m in sorted(SIMULATED.items()))
+    bots = "; ".join(f"{slug}: {', '.join(names)}" for slug, names in lab.BOTS.items())
+    p = sub.add_parser(
+        "simulate",
+        help="play many bot games and report outcome statistics and findings",
+        description="Bot games for balance testing; the same seed gives the same numbers, on any number of workers. " + VARIANTS_HELP,
+        epilog='example: playbook simulate leerdam --games 10000 --variant "bots=fair*5,free-rider*5,misfortune=3,2,1,0,0,0" --json',
+    )
+    p.add_argument("game", choices=list(lab.GAMES), help="which game")
     p.add_argument("--bots", help=f"comma-separated bot per seat ({bots})")
-    p.add_argument("--json", action="store_true", help="one line of JSON")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--variant", metavar="VARIANTS", help="setup variants and lab options, e.g. misfortune=3,2,1,0,0,0")
+    _run_options(p)
     p.set_defaults(run=_cmd_simulate)
+
+    p = sub.add_parser(
+        "compare",
+        help="two setups on the same seeds, each measure side by side with a 95%% interval",
+        description="Play setups A and B on the same seeds (common random numbers) and report each measure for A and B, "
+        "the difference B - A with its paired 95% interval, and whether it is within noise. " + VARIANTS_HELP,
+        epilog='example: playbook compare leerdam --a "bots=fair*10" --b "bots=fair*10,misfortune=3,2,1,0,0,0" --games 10000 --json',
+    )
+    p.add_argument("game", choices=list(lab.GAMES), help="which game")
+    p.add_argument("--a", metavar="VARIANTS", default="", help="setup A (default: the game's default table)")
+    p.add_argument("--b", metavar="VARIANTS", required=True, help="setup B")
+    _run_options(p)
+    p.set_defaults(run=_cmd_compare)
 
     p = sub.add_parser(
         "odds",

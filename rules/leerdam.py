@@ -17,19 +17,18 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, bot_games, bot_setup, check_names, distribution, ranked, seats_text
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .records import evolve
 
 __all__ = [
     "ACTIVITIES",
     "Setup",
     "State",
     "RULES",
-    "BOTS",
     "view_for",
     "thresholds",
     "profit_wealth",
@@ -368,25 +367,13 @@ class State:
 
 def _say(state: State, *texts: str) -> tuple[Event, ...]:
     """The log with public lines added."""
-    return state.log + tuple(Event(text, None, state.year) for text in texts)
+    year = state.year
+    return state.log + tuple([Event(text, None, year) for text in texts])
 
 
 def _say_to(state: State, seats: Iterable[int], text: str) -> tuple[Event, ...]:
     """The log with a line only `seats` may read."""
     return state.log + (Event(text, frozenset(seats), state.year),)
-
-
-def _evolve(record: Any, **changes: Any) -> Any:
-    """`dataclasses.replace` for this module's frozen records, without re-running `__init__`.
-
-    A year rebuilds the state some fifty times and `replace` was most of a bot game's time;
-    these records have no `__post_init__`, so copying the fields gives the very same value.
-    """
-    new = object.__new__(type(record))
-    fields = new.__dict__
-    fields.update(record.__dict__)
-    fields.update(changes)
-    return new
 
 
 def _rows(state: State, changes: Mapping[int, Mapping[str, Any]]) -> tuple[LedgerRow, ...]:
@@ -399,7 +386,7 @@ def _rows(state: State, changes: Mapping[int, Mapping[str, Any]]) -> tuple[Ledge
         where.setdefault(ledger[i].seat, i)
     for seat, change in changes.items():
         if seat in where:
-            ledger[where[seat]] = _evolve(ledger[where[seat]], **change)
+            ledger[where[seat]] = evolve(ledger[where[seat]], **change)
         else:
             ledger.append(LedgerRow(state.year, seat, **change))
     return tuple(ledger)
@@ -424,7 +411,7 @@ def initial(setup: Setup) -> State:
 
 def _begin_year(state: State) -> State:
     n = state.n
-    state = _evolve(
+    state = evolve(
         state,
         phase="misfortune",
         year=state.year + 1,
@@ -435,15 +422,15 @@ def _begin_year(state: State) -> State:
         total=None,
         dyke_before=state.dyke,
     )
-    return _evolve(state, log=_say(state, f"Year {state.year} begins. The dyke stands at {state.dyke}."))
+    return evolve(state, log=_say(state, f"Year {state.year} begins. The dyke stands at {state.dyke}."))
 
 
 def _set_losses(state: State, losses: Sequence[int], why: str) -> State:
-    state = _evolve(state, phase="contribute", losses=tuple(losses))
-    state = _evolve(state, ledger=_rows(state, {seat: {"misfortune": losses[seat], "capacity": state.capacity(seat)} for seat in range(state.n)}))
+    state = evolve(state, phase="contribute", losses=tuple(losses))
+    state = evolve(state, ledger=_rows(state, {seat: {"misfortune": losses[seat], "capacity": state.capacity(seat)} for seat in range(state.n)}))
     struck = [f"{state.names[s]} (-{losses[s]})" for s in range(state.n) if losses[s]]
     text = f"Misfortune strikes {', '.join(struck)}." if struck else "No misfortune this year: every household works at full capacity."
-    return _evolve(state, log=_say(state, f"{why}{text}", "Households make their secret pledges to the dyke."))
+    return evolve(state, log=_say(state, f"{why}{text}", "Households make their secret pledges to the dyke."))
 
 
 def _reveal(state: State) -> State:
@@ -453,8 +440,8 @@ def _reveal(state: State) -> State:
     low, high = thresholds(state.n)
     before = state.dyke
     dyke = clamp_dyke(before + change)
-    state = _evolve(state, phase="allocate", total=total, dyke=dyke)
-    state = _evolve(state, ledger=_rows(state, {seat: {"contribution": pledges[seat]} for seat in range(state.n)}))
+    state = evolve(state, phase="allocate", total=total, dyke=dyke)
+    state = evolve(state, ledger=_rows(state, {seat: {"contribution": pledges[seat]} for seat in range(state.n)}))
     lines = []
     if not state.setup.anonymous:
         each = ", ".join(f"{state.names[s]} {pledges[s]}" for s in range(state.n))
@@ -466,7 +453,7 @@ def _reveal(state: State) -> State:
         verdict += " (it cannot go further)"
     lines.append(f"{total} units for the dyke in all, {verdict}.")
     lines.append("Households allocate the rest of their labour; hired labour is agreed now.")
-    return _evolve(state, log=_say(state, *lines))
+    return evolve(state, log=_say(state, *lines))
 
 
 def _resolve_allocation(state: State) -> State:
@@ -478,23 +465,23 @@ def _resolve_allocation(state: State) -> State:
     for deal in state.deals:
         if deal.status == "done":
             received[deal.buyer][ACTIVITIES.index(deal.activity)] += deal.units
-    deals = tuple(_evolve(d, status="lapsed") if d.status == "offered" else d for d in state.deals)
+    deals = tuple(evolve(d, status="lapsed") if d.status == "offered" else d for d in state.deals)
     lapsed = [d for d in deals if d.status == "lapsed" and d not in state.deals]
     households = list(state.households)
-    state = _evolve(state, deals=deals)
+    state = evolve(state, deals=deals)
     for d in lapsed:
-        state = _evolve(state, log=_say_to(state, [d.buyer, d.seller], f"{state.names[d.buyer]}'s offer to {state.names[d.seller]} lapses."))
+        state = evolve(state, log=_say_to(state, [d.buyer, d.seller], f"{state.names[d.buyer]}'s offer to {state.names[d.seller]} lapses."))
     rows = {}
     for seat, (sub, lei, pro) in enumerate(received):
         vp = subsistence_vp(sub) + leisure_vp(lei)
         wealth = profit_wealth(pro)
         h = households[seat]
-        households[seat] = _evolve(h, vp=h.vp + vp, wealth=h.wealth + wealth)
+        households[seat] = evolve(h, vp=h.vp + vp, wealth=h.wealth + wealth)
         rows[seat] = {"subsistence": sub, "leisure": lei, "profit": pro, "vp_allocation": vp, "wealth_profit": wealth}
-    state = _evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="flood")
+    state = evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="flood")
     hungry = [seat for seat, r in enumerate(received) if r[0] < 2]
     lines = [f"Short of food this year: {seats_text(state.names, hungry)}."] if hungry else []
-    return _evolve(state, log=_say(state, *lines, "The harvest is in. The river rises..."))
+    return evolve(state, log=_say(state, *lines, "The harvest is in. The river rises..."))
 
 
 def _flood(state: State, strength: int) -> State:
@@ -507,12 +494,12 @@ def _flood(state: State, strength: int) -> State:
         dyke -= 1
         for seat, h in enumerate(households):
             lost = math.ceil(h.wealth / 3)
-            households[seat] = _evolve(h, wealth=h.wealth - lost, flooded=True)
+            households[seat] = evolve(h, wealth=h.wealth - lost, flooded=True)
             rows[seat]["wealth_lost"] = lost
         text = f"Flood strength {strength} beats the dyke at {before}: the village floods, every household loses a third of its Wealth, and the dyke falls to {clamp_dyke(dyke)}."
     else:
         if not state.setup.sticky_flood:
-            households = [_evolve(h, flooded=False) if h.flooded else h for h in households]
+            households = [evolve(h, flooded=False) if h.flooded else h for h in households]
         text = f"Flood strength {strength} against the dyke at {before}: the dyke holds."
     if strength == 6:
         dyke -= 1
@@ -523,24 +510,24 @@ def _flood(state: State, strength: int) -> State:
     for seat, h in enumerate(households):
         vp = h.wealth // WEALTH_PER_VP
         if vp:
-            households[seat] = h = _evolve(h, vp=h.vp + vp)
+            households[seat] = h = evolve(h, vp=h.vp + vp)
             annual.append(f"{h.name} +{vp}")
         # The ledger closes the year with each household's totals after the flood.
         rows[seat].update(vp_annual=vp, vp=h.vp, wealth=h.wealth, flooded=h.flooded, dyke=dyke)
-    state = _evolve(state, households=tuple(households), dyke=dyke)
-    state = _evolve(state, ledger=_rows(state, rows))
+    state = evolve(state, households=tuple(households), dyke=dyke)
+    state = evolve(state, ledger=_rows(state, rows))
     lines = [text]
     if annual:
         lines.append(f"Wealth brings comfort (1 VP per {WEALTH_PER_VP}): {', '.join(annual)}.")
-    state = _evolve(state, log=_say(state, *lines))
+    state = evolve(state, log=_say(state, *lines))
     total = state.total or 0
     after_pledges = clamp_dyke(state.dyke_before + dyke_change(total, state.n))
     summary = YearSummary(state.year, total, state.dyke_before, after_pledges, strength, dyke, flooded)
-    state = _evolve(state, years=state.years + (summary,))
+    state = evolve(state, years=state.years + (summary,))
     if state.setup.max_years is not None and state.year >= state.setup.max_years:
         return _end(state, f"the {state.setup.max_years}-year limit was reached")
     if state.year >= state.setup.end_check_from:
-        return _evolve(state, phase="end")
+        return evolve(state, phase="end")
     return _begin_year(state)
 
 
@@ -550,15 +537,15 @@ def _end(state: State, why: str) -> State:
     rows = {}
     for seat, h in enumerate(households):
         final = h.wealth // divisor - (FLOOD_PENALTY if h.flooded else 0)
-        households[seat] = _evolve(h, vp=h.vp + final)
+        households[seat] = evolve(h, vp=h.vp + final)
         rows[seat] = {"vp_final": final, "vp": h.vp + final}
-    state = _evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="over", ended=why)
-    state = _evolve(state, log=_say(state, f"The game ends: {why}. Final scoring: 1 VP per {divisor} Wealth at dyke {state.dyke}, and -{FLOOD_PENALTY} for a Flooded house."))
+    state = evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="over", ended=why)
+    state = evolve(state, log=_say(state, f"The game ends: {why}. Final scoring: 1 VP per {divisor} Wealth at dyke {state.dyke}, and -{FLOOD_PENALTY} for a Flooded house."))
     table = standings(state)
     best = [s for rank, s, _ in table if rank == 1]
     summary = "; ".join(f"{state.names[s]} {vp}" for _, s, vp in table)
     verb = "wins" if len(best) == 1 else "share the win"
-    return _evolve(state, log=_say(state, f"Final VP: {summary}. {seats_text(state.names, best)} {verb}."))
+    return evolve(state, log=_say(state, f"Final VP: {summary}. {seats_text(state.names, best)} {verb}."))
 
 
 # -- checking --------------------------------------------------------------------------------
@@ -577,6 +564,33 @@ def _plan_units(plan: Sequence[Assignment]) -> int:
 def check(state: State, action: Action) -> None:
     if state.over:
         raise RuleError("game over", "the game is over")
+    if isinstance(action, Contribute):
+        # Pledges and allocations are most of a game's moves: messages are only made on refusal.
+        seat = _seat(state, action.seat)
+        if state.phase != "contribute":
+            raise RuleError("turn order", f"it is not time to pledge (now: {state.phase})")
+        if state.pledges[seat] is not None:
+            raise RuleError("one pledge", f"{state.names[seat]} has already pledged")
+        cap = state.capacity(seat)
+        if not (isinstance(action.units, int) and 0 <= action.units <= cap):
+            raise RuleError("capacity", f"{state.names[seat]} can pledge 0-{cap} units this year, not {action.units}")
+        return
+    if isinstance(action, Allocate):
+        seat = _seat(state, action.seat)
+        if state.phase != "allocate":
+            raise RuleError("turn order", f"it is not time to allocate (now: {state.phase})")
+        if state.plans[seat] is not None:
+            raise RuleError("one allocation", f"{state.names[seat]} has already allocated")
+        for a in action.plan:
+            _seat(state, a.recipient, "recipient")
+            if a.activity not in ACTIVITIES:
+                raise RuleError("allocation", f"{a.activity!r} is not an activity")
+            if not (isinstance(a.units, int) and a.units >= 0):
+                raise RuleError("allocation", "units are whole and not negative")
+        free = state.free_units(seat)
+        if _plan_units(action.plan) > free:
+            raise RuleError("allocation", f"that allocates {_plan_units(action.plan)} units; {state.names[seat]} has {free} left")
+        return
     if isinstance(action, Gift):
         seat = _seat(state, action.seat)
         to = _seat(state, action.to, "recipient")
@@ -592,17 +606,6 @@ def check(state: State, action: Action) -> None:
         _require(state.phase == "misfortune", "turn order", "misfortune is set at the start of a year")
         _require(len(action.losses) == state.n, "misfortune", "one loss per household")
         _require(all(0 <= x <= state.setup.capacity for x in action.losses), "misfortune", f"a loss is 0-{state.setup.capacity} units")
-        return
-    if isinstance(action, Contribute):
-        # Pledges and allocations are most of a game's moves: messages are only made on refusal.
-        seat = _seat(state, action.seat)
-        if state.phase != "contribute":
-            raise RuleError("turn order", f"it is not time to pledge (now: {state.phase})")
-        if state.pledges[seat] is not None:
-            raise RuleError("one pledge", f"{state.names[seat]} has already pledged")
-        cap = state.capacity(seat)
-        if not (isinstance(action.units, int) and 0 <= action.units <= cap):
-            raise RuleError("capacity", f"{state.names[seat]} can pledge 0-{cap} units this year, not {action.units}")
         return
     if isinstance(action, Offer):
         seat = _seat(state, action.seat)
@@ -630,22 +633,6 @@ def check(state: State, action: Action) -> None:
         _require(deal.wealth <= state.households[deal.buyer].wealth, "buyer's wealth", f"{state.names[deal.buyer]} no longer has {deal.wealth} Wealth")
         _require(deal.units <= state.free_units(seat), "seller's capacity", f"{state.names[seat]} has only {state.free_units(seat)} free units")
         return
-    if isinstance(action, Allocate):
-        seat = _seat(state, action.seat)
-        if state.phase != "allocate":
-            raise RuleError("turn order", f"it is not time to allocate (now: {state.phase})")
-        if state.plans[seat] is not None:
-            raise RuleError("one allocation", f"{state.names[seat]} has already allocated")
-        for a in action.plan:
-            _seat(state, a.recipient, "recipient")
-            if a.activity not in ACTIVITIES:
-                raise RuleError("allocation", f"{a.activity!r} is not an activity")
-            if not (isinstance(a.units, int) and a.units >= 0):
-                raise RuleError("allocation", "units are whole and not negative")
-        free = state.free_units(seat)
-        if _plan_units(action.plan) > free:
-            raise RuleError("allocation", f"that allocates {_plan_units(action.plan)} units; {state.names[seat]} has {free} left")
-        return
     if isinstance(action, Advance):
         _require(action.seat is None, "facilitator", "only the facilitator advances the year")
         _require(state.phase in ("contribute", "allocate"), "turn order", "there is nothing to advance now")
@@ -667,79 +654,81 @@ def _default_plan(state: State, seat: int) -> tuple[Assignment, ...]:
 
 
 def play(state: State, action: Action) -> State:
-    if isinstance(action, Gift):
-        seat, to = action.seat, action.to
-        assert seat is not None
-        households = list(state.households)
-        households[seat] = _evolve(households[seat], wealth=households[seat].wealth - action.wealth)
-        households[to] = _evolve(households[to], wealth=households[to].wealth + action.wealth)
-        state = _evolve(state, households=tuple(households))
-        return _evolve(state, log=_say(state, f"{state.names[seat]} gives {action.wealth} Wealth to {state.names[to]}."))
-    if isinstance(action, Misfortune):
-        table = state.setup.misfortune
-        return _set_losses(state, [table[r - 1] for r in action.rolls], f"Misfortune dice: {' '.join(map(str, action.rolls))}. ")
-    if isinstance(action, SetMisfortune):
-        return _set_losses(state, action.losses, "The facilitator sets this year's misfortune. ")
+    # Pledges and allocations first: they are nearly every move of a game.
     if isinstance(action, Contribute):
         seat = action.seat
         assert seat is not None
         pledges = list(state.pledges)
         pledges[seat] = action.units
-        state = _evolve(state, pledges=tuple(pledges))
-        state = _evolve(state, log=_say(state, f"{state.names[seat]} has made a secret pledge."))
-        state = _evolve(state, log=_say_to(state, [seat], f"You pledged {action.units} unit(s) to the dyke."))
-        return _reveal(state) if all(p is not None for p in state.pledges) else state
+        log = state.log + (
+            Event(f"{state.names[seat]} has made a secret pledge.", None, state.year),
+            Event(f"You pledged {action.units} unit(s) to the dyke.", frozenset((seat,)), state.year),
+        )
+        state = evolve(state, pledges=tuple(pledges), log=log)
+        return _reveal(state) if None not in pledges else state
+    if isinstance(action, Allocate):
+        seat = action.seat
+        assert seat is not None
+        plans = list(state.plans)
+        plans[seat] = tuple(a for a in action.plan if a.units)
+        state = evolve(state, plans=tuple(plans), log=_say(state, f"{state.names[seat]} has allocated this year's labour."))
+        return _resolve_allocation(state) if None not in plans else state
+    if isinstance(action, Gift):
+        seat, to = action.seat, action.to
+        assert seat is not None
+        households = list(state.households)
+        households[seat] = evolve(households[seat], wealth=households[seat].wealth - action.wealth)
+        households[to] = evolve(households[to], wealth=households[to].wealth + action.wealth)
+        state = evolve(state, households=tuple(households))
+        return evolve(state, log=_say(state, f"{state.names[seat]} gives {action.wealth} Wealth to {state.names[to]}."))
+    if isinstance(action, Misfortune):
+        table = state.setup.misfortune
+        return _set_losses(state, [table[r - 1] for r in action.rolls], f"Misfortune dice: {' '.join(map(str, action.rolls))}. ")
+    if isinstance(action, SetMisfortune):
+        return _set_losses(state, action.losses, "The facilitator sets this year's misfortune. ")
     if isinstance(action, Offer):
         seat = action.seat
         assert seat is not None
         deal = Deal(len(state.deals) + 1, seat, action.partner, action.wealth, action.units, action.activity)
-        state = _evolve(state, deals=state.deals + (deal,))
-        return _evolve(
+        state = evolve(state, deals=state.deals + (deal,))
+        return evolve(
             state,
             log=_say_to(state, [seat, deal.seller], f"{state.names[seat]} offers {state.names[deal.seller]} {deal.wealth} Wealth for {deal.units} unit(s) on {state.names[seat]}'s {deal.activity} (offer {deal.id})."),
         )
     if isinstance(action, (Accept, Decline)):
         deal = next(d for d in state.deals if d.id == action.deal)
         done = isinstance(action, Accept)
-        deals = tuple(_evolve(d, status="done" if done else "declined") if d.id == deal.id else d for d in state.deals)
-        state = _evolve(state, deals=deals)
+        deals = tuple(evolve(d, status="done" if done else "declined") if d.id == deal.id else d for d in state.deals)
+        state = evolve(state, deals=deals)
         if not done:
             who = "withdraws" if action.seat == deal.buyer else "declines"
-            return _evolve(state, log=_say_to(state, [deal.buyer, deal.seller], f"{state.names[action.seat or 0]} {who} offer {deal.id}."))
+            return evolve(state, log=_say_to(state, [deal.buyer, deal.seller], f"{state.names[action.seat or 0]} {who} offer {deal.id}."))
         households = list(state.households)
-        households[deal.buyer] = _evolve(households[deal.buyer], wealth=households[deal.buyer].wealth - deal.wealth)
-        households[deal.seller] = _evolve(households[deal.seller], wealth=households[deal.seller].wealth + deal.wealth)
-        state = _evolve(state, households=tuple(households))
-        return _evolve(
+        households[deal.buyer] = evolve(households[deal.buyer], wealth=households[deal.buyer].wealth - deal.wealth)
+        households[deal.seller] = evolve(households[deal.seller], wealth=households[deal.seller].wealth + deal.wealth)
+        state = evolve(state, households=tuple(households))
+        return evolve(
             state,
             log=_say(state, f"Deal: {state.names[deal.seller]} works {deal.units} unit(s) on {state.names[deal.buyer]}'s {deal.activity} for {deal.wealth} Wealth."),
         )
-    if isinstance(action, Allocate):
-        seat = action.seat
-        assert seat is not None
-        plans = list(state.plans)
-        plans[seat] = tuple(a for a in action.plan if a.units)
-        state = _evolve(state, plans=tuple(plans))
-        state = _evolve(state, log=_say(state, f"{state.names[seat]} has allocated this year's labour."))
-        return _resolve_allocation(state) if all(p is not None for p in state.plans) else state
     if isinstance(action, Advance):
         if state.phase == "contribute":
             missing = [s for s in range(state.n) if state.pledges[s] is None]
-            state = _evolve(state, pledges=tuple(p or 0 for p in state.pledges))
-            state = _evolve(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} pledge nothing."))
+            state = evolve(state, pledges=tuple(p or 0 for p in state.pledges))
+            state = evolve(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} pledge nothing."))
             return _reveal(state)
         missing = [s for s in range(state.n) if state.plans[s] is None]
         plans = tuple(p if p is not None else _default_plan(state, s) for s, p in enumerate(state.plans))
-        state = _evolve(state, plans=plans)
-        state = _evolve(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} feed their own households and rest."))
+        state = evolve(state, plans=plans)
+        state = evolve(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} feed their own households and rest."))
         return _resolve_allocation(state)
     if isinstance(action, Flood):
         return _flood(state, action.strength)
     if isinstance(action, EndRoll):
-        state = _evolve(state, years=state.years[:-1] + (_evolve(state.years[-1], end_roll=action.die),))
+        state = evolve(state, years=state.years[:-1] + (evolve(state.years[-1], end_roll=action.die),))
         if action.die in state.setup.end_on:
             return _end(state, f"the end roll of {action.die} after year {state.year}")
-        state = _evolve(state, log=_say(state, f"End roll {action.die}: the village carries on."))
+        state = evolve(state, log=_say(state, f"End roll {action.die}: the village carries on."))
         return _begin_year(state)
     raise RuleError("action", f"Leerdam has no action {type(action).__name__}")
 
@@ -898,114 +887,7 @@ def ledger_rows(state: State, seat: int | None = None) -> list[dict[str, Any]]:
     return rows
 
 
-# -- bots --------------------------------------------------------------------------------------
-
-Pledge = Callable[[State, int], int]
-
-
-def _pledge_free_rider(state: State, seat: int) -> int:
-    return 0
-
-
-def _pledge_fair(state: State, seat: int) -> int:
-    # Everyone paying one unit keeps the total at N, between the thresholds.
-    return min(1, state.capacity(seat))
-
-
-def _pledge_conditional(state: State, seat: int) -> int:
-    if not state.years:
-        return min(1, state.capacity(seat))
-    last = state.years[-1].total / state.n
-    return min(round(last), state.capacity(seat))
-
-
-def _pledge_altruist(state: State, seat: int) -> int:
-    return min(2, state.capacity(seat))
-
-
-def _bot(pledge: Pledge, generous: bool) -> Callable[[State, int, random.Random], Action]:
-    def play_seat(state: State, seat: int, rng: random.Random) -> Action:
-        if state.phase == "contribute":
-            return Contribute(seat=seat, units=pledge(state, seat))
-        if state.phase == "allocate":
-            for d in state.deals:
-                if d.status == "offered" and d.seller == seat:
-                    fair = d.wealth >= 6 * d.units and d.units <= state.free_units(seat) and d.wealth <= state.households[d.buyer].wealth
-                    return Accept(seat=seat, deal=d.id) if fair else Decline(seat=seat, deal=d.id)
-            free = state.free_units(seat)
-            plan: list[Assignment] = []
-            own = min(2, free)
-            plan.append(Assignment(seat, "subsistence", own))
-            free -= own
-            if generous and free:
-                struck = min(range(state.n), key=lambda s: (state.capacity(s), rng.random()))
-                if struck != seat and state.capacity(struck) < state.setup.capacity:
-                    plan.append(Assignment(struck, "subsistence", 1))
-                    free -= 1
-            if free:
-                years_left = max(1, state.setup.end_check_from - state.year)
-                leisure = min(free, 1 if years_left > 3 else 2)
-                plan.append(Assignment(seat, "leisure", leisure))
-                free -= leisure
-            if free:
-                plan.append(Assignment(seat, "profit", free))
-            return Allocate(seat=seat, plan=tuple(plan))
-        raise RuleError("bot", f"a bot has nothing to do in phase {state.phase}")
-
-    return play_seat
-
-
-BOTS: dict[str, Callable[[State, int, random.Random], Action]] = {
-    "free-rider": _bot(_pledge_free_rider, generous=False),
-    "fair": _bot(_pledge_fair, generous=False),
-    "conditional": _bot(_pledge_conditional, generous=False),
-    "altruist": _bot(_pledge_altruist, generous=True),
-}
-#: a seven-household village of every kind, for the balance tools.
-DEFAULT_BOTS = ("free-rider", "fair", "conditional", "altruist", "free-rider", "fair", "conditional")
-
-
 # -- the Rules object ---------------------------------------------------------------------------
 
 
 RULES = GameRules.of(globals(), "leerdam", "Leerdam")
-
-
-def simulate(
-    games: int,
-    seed: int,
-    bots: Sequence[str] = DEFAULT_BOTS,
-    setup: Setup | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> dict[str, Any]:
-    """Outcome statistics for a designer: years, floods, final dyke, VP and wins by strategy."""
-    years: Counter[int] = Counter()
-    dykes: Counter[int] = Counter()
-    floods = 0
-    year_total = 0
-    vp_sum: Counter[str] = Counter()
-    wins: Counter[str] = Counter()
-    per_kind = Counter(bots)
-    setup = bot_setup(RULES, BOTS, bots, setup)
-    for state in bot_games(RULES, BOTS, bots, games, seed, setup, progress):
-        years[state.year] += 1
-        dykes[state.dyke] += 1
-        floods += sum(1 for y in state.years if y.flooded)
-        year_total += len(state.years)
-        table = standings(state)
-        winners = [s for rank, s, _ in table if rank == 1]
-        for seat, h in enumerate(state.households):
-            vp_sum[bots[seat]] += h.vp
-        for seat in winners:
-            wins[bots[seat]] += 1 / len(winners)
-    return {
-        "game": RULES.slug,
-        "games": games,
-        "seed": seed,
-        "bots": list(bots),
-        "years_played": distribution(years),
-        "flood_rate_per_year": round(floods / year_total, 4) if year_total else None,
-        "final_dyke": {str(k): dykes[k] for k in sorted(dykes)},
-        "mean_vp_by_strategy": {b: round(vp_sum[b] / (games * per_kind[b]), 3) for b in sorted(per_kind)},
-        "win_share_per_household_by_strategy": {b: round(wins[b] / (games * per_kind[b]), 4) for b in sorted(per_kind)},
-    }

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, bot_games, bot_setup, check_names, distribution, ranked, seats_text
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .records import evolve
 
 __all__ = [
     "COLOURS",
@@ -288,8 +289,8 @@ class State:
 
 
 def _bag(colours: Sequence[str], candies: Iterable[str]) -> Bag:
-    counts = Counter(candies)
-    return tuple(counts.get(c, 0) for c in colours)
+    candies = candies if isinstance(candies, (tuple, list)) else list(candies)
+    return tuple([candies.count(c) for c in colours])  # a handful of candies: faster than a Counter
 
 
 def _add(a: Bag, b: Bag) -> Bag:
@@ -338,7 +339,7 @@ def _line(state: State, seat: int, **changes: Any) -> tuple[RoundLine, ...]:
     pad = list(state.pad)
     for i in range(len(pad) - 1, -1, -1):
         if pad[i].round == state.round and pad[i].seat == seat:
-            pad[i] = replace(pad[i], **changes)
+            pad[i] = evolve(pad[i], **changes)
             return tuple(pad)
     return state.pad + (RoundLine(state.round, seat, **changes),)
 
@@ -483,14 +484,14 @@ def _out(state: State, seat: int, why: str) -> State:
     """`seat` returns everything to the common bowl and leaves the game."""
     player = state.players[seat]
     players = list(state.players)
-    players[seat] = replace(player, bowl=tuple(0 for _ in player.bowl), out_round=state.round)
-    state = replace(
+    players[seat] = evolve(player, bowl=tuple(0 for _ in player.bowl), out_round=state.round)
+    state = evolve(
         state,
         common=_add(state.common, player.bowl),
         players=tuple(players),
         pad=_line(state, seat, note=f"out: {why}"),
     )
-    return replace(state, log=_say(state, f"{player.name} is out: {why} (returns {player.candies} candies)."))
+    return evolve(state, log=_say(state, f"{player.name} is out: {why} (returns {player.candies} candies)."))
 
 
 def _begin_round(state: State) -> State:
@@ -501,27 +502,27 @@ def _begin_round(state: State) -> State:
     if sum(state.common) == 0:
         return _end(state, "the common bowl is empty")
     n = state.setup.players
-    state = replace(state, round=state.round + 1, phase="draw", picks=(None,) * n, paid=(False,) * n, infection=(), strength=0)
-    state = replace(state, turn=_next_seat(state, None))
-    return replace(state, log=_say(state, f"Round {state.round} begins: {sum(state.common)} candies in the common bowl."))
+    state = evolve(state, round=state.round + 1, phase="draw", picks=(None,) * n, paid=(False,) * n, infection=(), strength=0)
+    state = evolve(state, turn=_next_seat(state, None))
+    return evolve(state, log=_say(state, f"Round {state.round} begins: {sum(state.common)} candies in the common bowl."))
 
 
 def _end(state: State, why: str) -> State:
-    state = replace(state, phase="over", turn=None, ended=why)
+    state = evolve(state, phase="over", turn=None, ended=why)
     table = standings(state)
     best = [s for rank, s, _ in table if rank == 1]
-    state = replace(state, log=_say(state, f"The game ends: {why}."))
+    state = evolve(state, log=_say(state, f"The game ends: {why}."))
     summary = "; ".join(f"{state.names[s]} {score}" for _, s, score in table)
     verb = "wins" if len(best) == 1 else "share the win"
-    return replace(state, log=_say(state, f"Final scores: {summary}. {seats_text(state.names, best)} {verb}."))
+    return evolve(state, log=_say(state, f"Final scores: {summary}. {seats_text(state.names, best)} {verb}."))
 
 
 def _after_choice(state: State, seat: int) -> State:
     nxt = _next_seat(state, seat)
     if nxt is not None:
-        return replace(state, phase="draw", turn=nxt, drawn=())
-    state = replace(state, phase="pick", turn=None, drawn=())
-    return replace(state, log=_say(state, "Everyone has drawn. Each player secretly picks a colour."))
+        return evolve(state, phase="draw", turn=nxt, drawn=())
+    state = evolve(state, phase="pick", turn=None, drawn=())
+    return evolve(state, log=_say(state, "Everyone has drawn. Each player secretly picks a colour."))
 
 
 def _reveal(state: State) -> State:
@@ -530,10 +531,10 @@ def _reveal(state: State) -> State:
     strength = max(counts.values())
     infection = tuple(c for c in state.colours if counts.get(c) == strength)
     shown = ", ".join(f"{state.names[s]} {c}" for s, c in picks.items())
-    state = replace(state, phase="pay", infection=infection, strength=strength)
-    state = replace(state, log=_say(state, f"Revealed: {shown}. Infection: {' and '.join(infection)}, strength {strength}."))
+    state = evolve(state, phase="pay", infection=infection, strength=strength)
+    state = evolve(state, log=_say(state, f"Revealed: {shown}. Infection: {' and '.join(infection)}, strength {strength}."))
     for seat in state.active:
-        state = replace(state, pad=_line(state, seat, picked=picks[seat], infection=infection, strength=strength))
+        state = evolve(state, pad=_line(state, seat, picked=picks[seat], infection=infection, strength=strength))
     for seat in state.active:
         if max_levels(state, seat) < strength:
             state = _out(state, seat, f"cannot fight off a strength-{strength} infection")
@@ -552,34 +553,34 @@ def _after_payment(state: State) -> State:
 def play(state: State, action: Action) -> State:
     colours = state.colours
     if isinstance(action, Deal):
-        players = tuple(replace(p, bowl=_bag(colours, hand)) for p, hand in zip(state.players, action.hands))
+        players = tuple(evolve(p, bowl=_bag(colours, hand)) for p, hand in zip(state.players, action.hands))
         dealt = _bag(colours, [c for hand in action.hands for c in hand])
-        state = replace(state, players=players, common=_sub(state.common, dealt))
-        state = replace(state, log=_say(state, f"Each player draws {state.setup.hand} candies from the common bowl."))
+        state = evolve(state, players=players, common=_sub(state.common, dealt))
+        state = evolve(state, log=_say(state, f"Each player draws {state.setup.hand} candies from the common bowl."))
         for seat, hand in enumerate(action.hands):
-            state = replace(state, log=_say(state, f"{state.names[seat]} starts with {describe(hand)}.", [seat]))
+            state = evolve(state, log=_say(state, f"{state.names[seat]} starts with {describe(hand)}.", [seat]))
         return _begin_round(state)
     if isinstance(action, Draw):
-        return replace(state, phase="drawing")
+        return evolve(state, phase="drawing")
     if isinstance(action, Drawn):
         seat = action.seat
         assert seat is not None
-        state = replace(
+        state = evolve(
             state,
             phase="choose",
             drawn=action.candies,
             common=_sub(state.common, _bag(colours, action.candies)),
             pad=_line(state, seat, drawn=action.candies),
         )
-        state = replace(state, log=_say(state, f"{state.names[seat]} draws {len(action.candies)} candies blindly."))
-        return replace(state, log=_say(state, f"{state.names[seat]} drew {describe(action.candies)}.", [seat]))
+        state = evolve(state, log=_say(state, f"{state.names[seat]} draws {len(action.candies)} candies blindly."))
+        return evolve(state, log=_say(state, f"{state.names[seat]} drew {describe(action.candies)}.", [seat]))
     if isinstance(action, Keep):
         seat = action.seat
         assert seat is not None
         players = list(state.players)
-        players[seat] = replace(players[seat], bowl=_add(players[seat].bowl, _bag(colours, state.drawn)))
-        state = replace(state, players=tuple(players), pad=_line(state, seat, choice="kept"))
-        state = replace(state, log=_say(state, f"{state.names[seat]} keeps the draw."))
+        players[seat] = evolve(players[seat], bowl=_add(players[seat].bowl, _bag(colours, state.drawn)))
+        state = evolve(state, players=tuple(players), pad=_line(state, seat, choice="kept"))
+        state = evolve(state, log=_say(state, f"{state.names[seat]} keeps the draw."))
         return _after_choice(state, seat)
     if isinstance(action, Swap):
         seat = action.seat
@@ -587,18 +588,18 @@ def play(state: State, action: Action) -> State:
         common = _add(state.common, _bag(colours, state.drawn))
         taken = _bag(colours, [action.colour])
         players = list(state.players)
-        players[seat] = replace(players[seat], bowl=_add(players[seat].bowl, taken))
-        state = replace(state, common=_sub(common, taken), players=tuple(players), pad=_line(state, seat, choice="swapped", chosen=action.colour))
-        state = replace(state, log=_say(state, f"{state.names[seat]} returns the draw and takes {_a(action.colour)} candy."))
+        players[seat] = evolve(players[seat], bowl=_add(players[seat].bowl, taken))
+        state = evolve(state, common=_sub(common, taken), players=tuple(players), pad=_line(state, seat, choice="swapped", chosen=action.colour))
+        state = evolve(state, log=_say(state, f"{state.names[seat]} returns the draw and takes {_a(action.colour)} candy."))
         return _after_choice(state, seat)
     if isinstance(action, Pick):
         seat = action.seat
         assert seat is not None
         picks = list(state.picks)
         picks[seat] = action.colour
-        state = replace(state, picks=tuple(picks))
-        state = replace(state, log=_say(state, f"{state.names[seat]} has picked a colour in secret."))
-        state = replace(state, log=_say(state, f"You picked {action.colour}.", [seat]))
+        state = evolve(state, picks=tuple(picks))
+        state = evolve(state, log=_say(state, f"{state.names[seat]} has picked a colour in secret."))
+        state = evolve(state, log=_say(state, f"You picked {action.colour}.", [seat]))
         if all(state.picks[s] is not None for s in state.active):
             return _reveal(state)
         return state
@@ -608,10 +609,10 @@ def play(state: State, action: Action) -> State:
         spent = _add(_bag(colours, action.returned), _bag(colours, [state.setup.antibody] * action.eaten))
         players = list(state.players)
         player = players[seat]
-        players[seat] = replace(player, bowl=_sub(player.bowl, spent), eaten=player.eaten + action.eaten)
+        players[seat] = evolve(player, bowl=_sub(player.bowl, spent), eaten=player.eaten + action.eaten)
         paid = list(state.paid)
         paid[seat] = True
-        state = replace(
+        state = evolve(
             state,
             players=tuple(players),
             paid=tuple(paid),
@@ -623,7 +624,7 @@ def play(state: State, action: Action) -> State:
             parts.append(f"returns {describe(action.returned)}")
         if action.eaten:
             parts.append(f"eats {action.eaten} {state.setup.antibody}")
-        state = replace(state, log=_say(state, f"{state.names[seat]} {' and '.join(parts)}."))
+        state = evolve(state, log=_say(state, f"{state.names[seat]} {' and '.join(parts)}."))
         return _after_payment(state)
     raise RuleError("action", f"New Rule has no action {type(action).__name__}")
 
@@ -842,97 +843,3 @@ def worked_example() -> tuple[State, dict[str, int]]:
         check(state, Pick(seat=seat, colour=colour))
         state = play(state, Pick(seat=seat, colour=colour))
     return state, {state.names[s]: state.strength for s in state.active}
-
-
-
-# -- bots: strategies that play legal moves only ------------------------------------------------
-
-
-def random_bot(state: State, seat: int, rng: random.Random) -> Action:
-    """Any legal move, uniformly (payments from a capped sample of the legal ones)."""
-    options = legal_actions(state, seat, payment_limit=60)
-    return rng.choice(options)
-
-
-def balanced_bot(state: State, seat: int, rng: random.Random) -> Action:
-    """Plays for the score: keep the weakest colour growing and spend the surplus."""
-    colours, antibody = state.colours, state.setup.antibody
-    bowl = dict(zip(colours, state.players[seat].bowl))
-    scoring = [c for c in colours if c != antibody]
-    if state.phase == "draw":
-        return Draw(seat=seat)
-    if state.phase == "choose":
-        weakest = min(scoring, key=lambda c: (bowl[c], rng.random()))
-        helps = sum(1 for c in state.drawn if c == weakest or c == antibody)
-        options = {a.colour for a in legal_actions(state, seat) if isinstance(a, Swap)}
-        if helps == 0 and weakest in options:
-            return Swap(seat=seat, colour=weakest)
-        return Keep(seat=seat)
-    if state.phase == "pick":
-        # A picked colour becomes the infection, which nobody may pay with: protect the scarcest.
-        held = [c for c in scoring if bowl[c] > 0] or [antibody]
-        return Pick(seat=seat, colour=min(held, key=lambda c: (bowl[c], rng.random())))
-    if state.phase == "pay":
-        best: tuple[int, Pay] | None = None
-        for pay in legal_payments(state, seat, limit=400):
-            left = dict(bowl)
-            for c in pay.returned:
-                left[c] -= 1
-            left[antibody] -= pay.eaten
-            value = min(left[c] for c in scoring) + left[antibody]
-            if best is None or value > best[0]:
-                best = (value, pay)
-        if best is not None:
-            return best[1]
-    return random_bot(state, seat, rng)
-
-
-BOTS = {"random": random_bot, "balanced": balanced_bot}
-DEFAULT_BOTS = ("balanced", "balanced", "random", "random")
-
-
-# -- balance: many bot games ----------------------------------------------------------------------
-
-
-def simulate(
-    games: int,
-    seed: int,
-    bots: Sequence[str] = DEFAULT_BOTS,
-    setup: Setup | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> dict[str, Any]:
-    """Outcome statistics of `games` bot games; the same arguments give the same numbers.
-
-    One bot name per seat. `progress(done)` is called after each game.
-    """
-    rounds: Counter[int] = Counter()
-    endings: Counter[str] = Counter()
-    eliminations: Counter[int] = Counter()
-    winning: Counter[int] = Counter()
-    wins: Counter[str] = Counter()
-    seats_of: Counter[str] = Counter(bots)
-    setup = bot_setup(RULES, BOTS, bots, setup)
-    for state in bot_games(RULES, BOTS, bots, games, seed, setup, progress):
-        rounds[state.round] += 1
-        endings[state.ended] += 1
-        eliminations[sum(1 for p in state.players if p.out)] += 1
-        table = standings(state)
-        winning[table[0][2]] += 1
-        winners = [seat for rank, seat, _ in table if rank == 1]
-        for seat in winners:
-            wins[bots[seat]] += 1 / len(winners)
-
-    return {
-        "game": RULES.slug,
-        "games": games,
-        "seed": seed,
-        "bots": list(bots),
-        "max_rounds": setup.max_rounds,
-        "rounds_played": distribution(rounds),
-        "endings": dict(endings.most_common()),
-        "eliminations_per_game": distribution(eliminations),
-        "winning_score": distribution(winning),
-        "win_share_per_seat_by_bot": {
-            name: round(wins[name] / (games * seats_of[name]), 4) if games else None for name in sorted(seats_of)
-        },
-    }

@@ -10,7 +10,9 @@ from pypdf import PdfReader
 
 from playbook.cli import main
 from rules import new_game
-from rules.core import play_out, rng_for
+from lab.core import play_out
+from lab.new_rule import balanced_bot
+from rules.core import rng_for
 from rules import new_rule as nr
 
 
@@ -22,7 +24,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def saved_game(tmp_path: Path, names: tuple[str, ...] = ("Ana", "Bo", "Cy", "Di")) -> Path:
     game = new_game("new-rule", nr.Setup(names=names), 21)
-    play_out(game, [nr.balanced_bot] * len(names), rng_for(21, 0))
+    play_out(game, [balanced_bot] * len(names), rng_for(21, 0))
     path = tmp_path / "saved.json"
     path.write_text(game.to_json(), encoding="utf-8")
     return path
@@ -99,10 +101,11 @@ def test_print_what_you_played(capsys: pytest.CaptureFixture[str], tmp_path: Pat
 
 
 def test_leerdam_replay_simulate_and_print(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from lab import BOTS
     from rules import leerdam as ld
 
     game = new_game("leerdam", ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed")), 4)
-    play_out(game, [ld.BOTS[b] for b in ("fair", "free-rider", "altruist", "conditional", "fair")], rng_for(4, 0))
+    play_out(game, [BOTS["leerdam"][b] for b in ("fair", "free-rider", "altruist", "conditional", "fair")], rng_for(4, 0))
     path = tmp_path / "village.json"
     path.write_text(game.to_json(), encoding="utf-8")
     code, out, _ = run(capsys, "replay", str(path))

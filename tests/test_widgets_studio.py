@@ -15,10 +15,11 @@ import ipywidgets as widgets
 import pypdf
 import pytest
 
+from lab import BOTS as LAB_BOTS, DEFAULT_BOTS
+from lab.core import play_out
 import rules
 from playbook.store import Store
 from rules import new_rule
-from rules.core import play_out
 import widgets.studio as studio_module
 from widgets.studio import BalanceLab, PrintStudio, seat_range
 
@@ -63,7 +64,7 @@ def pdf_text(pdf: bytes) -> str:
 def played_save() -> str:
     """A finished New Rule game by bots, as save-file text."""
     game = rules.new_game("new-rule", new_rule.Setup(names=("Ana", "Bo", "Cy")), seed=7)
-    play_out(game, [new_rule.BOTS["balanced"]] * 3, random.Random(1))
+    play_out(game, [LAB_BOTS["new-rule"]["balanced"]] * 3, random.Random(1))
     assert game.state.over
     return game.to_json()
 
@@ -174,7 +175,7 @@ def test_lab_same_seed_same_numbers() -> None:
     lab = BalanceLab()
     assert {"playbook-root", "playbook-balance-lab"} <= set(lab._dom_classes)
     assert lab.game.value == "new-rule"
-    assert [m.value for m in lab.bot_menus] == list(new_rule.DEFAULT_BOTS)
+    assert [m.value for m in lab.bot_menus] == list(DEFAULT_BOTS["new-rule"])
     assert "max_rounds" in lab.note.value
     one(lab, "pb-lab-bot-0").value = "random"
     lab.games.value = 5
