@@ -444,7 +444,7 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
     pairs = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
     n = len(pairs)
     if n == 0:
-        return {"a": None, "b": None, "difference": None, "low": None, "high": None, "noise": True, "games": 0}
+        return {"a": None, "b": None, "difference": None, "low": None, "high": None, "noise": True, "identical": False, "games": 0}
     diffs = [y - x for x, y in pairs]
     mean = sum(diffs) / n
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
@@ -457,6 +457,8 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
         "low": round(low, 4) if math.isfinite(low) else None,
         "high": round(high, 4) if math.isfinite(high) else None,
         "noise": not (low > 0 or high < 0),
+        #: every game came out the same in A and B (common random numbers can make a change exact).
+        "identical": all(d == 0 for d in diffs),
         "games": n,
     }
 

@@ -116,7 +116,7 @@ def compared(rows: Sequence[Mapping[str, Any]]) -> list[Finding]:
     """What changed from setup A to B: each measure whose 95% interval leaves out 0."""
     found = []
     for row in rows:
-        if row["noise"] or row["difference"] is None:
+        if row["noise"] or row["difference"] is None or row.get("identical"):
             continue
         direction = "rises" if row["difference"] > 0 else "falls"
         found.append(
@@ -127,7 +127,10 @@ def compared(rows: Sequence[Mapping[str, Any]]) -> list[Finding]:
                 dict(row),
             )
         )
-    if rows and not found:
+    same = [row["measure"] for row in rows if row.get("identical")]
+    if same:
+        found.append(Finding("unchanged", f"The same in every game of A and B (played on the same dice): {', '.join(same)}.", {"measures": same}))
+    if rows and not any(f.key == "changed" for f in found):
         found.append(Finding("no-change", "No measure differs beyond the noise of this many games: more games may tell them apart."))
     return found
 
