@@ -30,7 +30,7 @@ def saved_game(tmp_path: Path, names: tuple[str, ...] = ("Ana", "Bo", "Cy", "Di"
     return path
 
 
-@pytest.mark.parametrize("command", ["serve", "print", "simulate", "replay"])
+@pytest.mark.parametrize("command", ["serve", "print", "simulate", "compare", "replay"])
 def test_every_command_explains_itself(capsys: pytest.CaptureFixture[str], command: str) -> None:
     with pytest.raises(SystemExit) as done:
         main([command, "--help"])
@@ -139,3 +139,25 @@ def test_danger_world_odds(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "--difficulty" in err
     code, _, err = run(capsys, "odds", "danger-world", "--dice", "3", "--difficulty", "9")
     assert code == 2 and "rule: odds" in err
+
+
+def test_compare_two_setups_on_the_same_seeds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    args = ("compare", "leerdam", "--a", "bots=fair*7", "--b", "bots=fair*7,misfortune=3,2,1,0,0,0", "--games", "30", "--seed", "2", "--workers", "1")
+    code, out, _ = run(capsys, *args, "--json", "--csv", str(tmp_path / "games.csv"), "--pdf", str(tmp_path / "report.pdf"))
+    report = json.loads(out)
+    assert code == 0 and report["games"] == 30 and "misfortune=3,2,1,0,0,0" in report["b"]
+    measures = {m["measure"]: m for m in report["measures"]}
+    assert measures["mean VP per household"]["difference"] < 0 and {"low", "high", "noise"} <= set(measures["final dyke"])
+    assert len((tmp_path / "games.csv").read_text().splitlines()) == 61
+    assert "Side by side" in "".join(p.extract_text() for p in PdfReader(tmp_path / "report.pdf").pages)
+    _, again, _ = run(capsys, *args, "--json")
+    assert again == out  # the same seed, the same numbers
+    code, _, err = run(capsys, "compare", "leerdam", "--b", "misfortune=1", "--games", "2")
+    assert code == 2 and "misfortune takes 6 values" in err
+
+
+def test_danger_world_simulates(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "danger-world", "--games", "5", "--seed", "1", "--variant", "sweep_trials=5,gm=danger", "--workers", "1", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["games"] == 5 and report["gm"] == "danger" and len(report["check_sweep"]) == 720
+    assert report["hits_per_encounter"]["max"] == 0  # the danger script buys no hits
