@@ -376,6 +376,11 @@ def _say_to(state: State, seats: Iterable[int], text: str) -> tuple[Event, ...]:
     return state.log + (Event(text, frozenset(seats), state.year),)
 
 
+#: a row with every default, copied for each new row (building a 17-field frozen record field
+#: by field costs more than the rest of the year's ledger work).
+_BLANK_ROW = LedgerRow(0, 0)
+
+
 def _rows(state: State, changes: Mapping[int, Mapping[str, Any]]) -> tuple[LedgerRow, ...]:
     """The ledger with this year's row of each seat in `changes` updated (or started)."""
     ledger = list(state.ledger)
@@ -388,7 +393,7 @@ def _rows(state: State, changes: Mapping[int, Mapping[str, Any]]) -> tuple[Ledge
         if seat in where:
             ledger[where[seat]] = evolve(ledger[where[seat]], **change)
         else:
-            ledger.append(LedgerRow(state.year, seat, **change))
+            ledger.append(evolve(_BLANK_ROW, year=state.year, seat=seat, **change))
     return tuple(ledger)
 
 
