@@ -198,7 +198,8 @@ class _LazyRandom:
         rng = self.__dict__.get("_rng")
         if rng is None:
             rng = self._rng = rng_for(*self._key)
-        return getattr(rng, name)
+        value = self.__dict__[name] = getattr(rng, name)  # the next roll finds it at once
+        return value
 
 
 def play_lean(

@@ -340,7 +340,7 @@ class State:
 
     @property
     def n(self) -> int:
-        return self.setup.households
+        return len(self.setup.names)
 
     @property
     def over(self) -> bool:
@@ -351,6 +351,8 @@ class State:
 
     def sold(self, seat: int) -> int:
         """Units `seat` owes buyers through deals done this year."""
+        if not self.deals:
+            return 0
         return sum(d.units for d in self.deals if d.seller == seat and d.status == "done")
 
     def free_units(self, seat: int) -> int:
@@ -359,9 +361,9 @@ class State:
 
     def waiting_for(self) -> tuple[int, ...]:
         if self.phase == "contribute":
-            return tuple(s for s in range(self.n) if self.pledges[s] is None)
+            return tuple([s for s, p in enumerate(self.pledges) if p is None])
         if self.phase == "allocate":
-            return tuple(s for s in range(self.n) if self.plans[s] is None)
+            return tuple([s for s, p in enumerate(self.plans) if p is None])
         return ()
 
 
@@ -497,30 +499,31 @@ def _flood(state: State, strength: int) -> State:
     rows: dict[int, dict[str, Any]] = {seat: {} for seat in range(state.n)}
     if flooded:
         dyke -= 1
-        for seat, h in enumerate(households):
-            lost = math.ceil(h.wealth / 3)
-            households[seat] = evolve(h, wealth=h.wealth - lost, flooded=True)
-            rows[seat]["wealth_lost"] = lost
         text = f"Flood strength {strength} beats the dyke at {before}: the village floods, every household loses a third of its Wealth, and the dyke falls to {clamp_dyke(dyke)}."
     else:
-        if not state.setup.sticky_flood:
-            households = [evolve(h, flooded=False) if h.flooded else h for h in households]
         text = f"Flood strength {strength} against the dyke at {before}: the dyke holds."
     if strength == 6:
         dyke -= 1
         text += f" The great flood of a 6 batters the dyke down to {clamp_dyke(dyke)}."
     dyke = clamp_dyke(dyke)
-    # Annual VP: 1 per 30 Wealth held after the flood.
     annual = []
     for seat, h in enumerate(households):
-        vp = h.wealth // WEALTH_PER_VP
+        wealth, wet = h.wealth, h.flooded
+        if flooded:
+            lost = math.ceil(wealth / 3)
+            wealth, wet = wealth - lost, True
+            rows[seat]["wealth_lost"] = lost
+        elif not state.setup.sticky_flood:
+            wet = False
+        # Annual VP: 1 per 30 Wealth held after the flood.
+        vp = wealth // WEALTH_PER_VP
         if vp:
-            households[seat] = h = evolve(h, vp=h.vp + vp)
             annual.append(f"{h.name} +{vp}")
+        if (wealth, wet, vp) != (h.wealth, h.flooded, 0):
+            households[seat] = evolve(h, wealth=wealth, flooded=wet, vp=h.vp + vp)
         # The ledger closes the year with each household's totals after the flood.
-        rows[seat].update(vp_annual=vp, vp=h.vp, wealth=h.wealth, flooded=h.flooded, dyke=dyke)
-    state = evolve(state, households=tuple(households), dyke=dyke)
-    state = evolve(state, ledger=_rows(state, rows))
+        rows[seat].update(vp_annual=vp, vp=h.vp + vp, wealth=wealth, flooded=wet, dyke=dyke)
+    state = evolve(state, households=tuple(households), dyke=dyke, ledger=_rows(state, rows))
     lines = [text]
     if annual:
         lines.append(f"Wealth brings comfort (1 VP per {WEALTH_PER_VP}): {', '.join(annual)}.")
