@@ -38,13 +38,14 @@ def _score(state: State, bowl: dict[str, int]) -> int:
 
 def _best_payment(state: State, seat: int, bowl: dict[str, int]) -> Pay | None:
     """The legal payment that leaves the highest score (fewest antibodies eaten on a tie)."""
+    antibody = state.setup.antibody
+    scoring = [(c, bowl[c]) for c in state.colours if c != antibody]
+    reds = bowl[antibody]
     best: tuple[int, Pay] | None = None
     for pay in legal_payments(state, seat, limit=PAYMENTS):
-        left = dict(bowl)
-        for c in pay.returned:
-            left[c] -= 1
-        left[state.setup.antibody] -= pay.eaten
-        value = _score(state, left)
+        returned = pay.returned
+        # the rules' score of what is left, counted straight from the payment
+        value = min(n - returned.count(c) for c, n in scoring) + reds - returned.count(antibody) - pay.eaten
         if best is None or value > best[0]:
             best = (value, pay)
     return best[1] if best else None

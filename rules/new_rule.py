@@ -306,7 +306,10 @@ def _fits(part: Bag, whole: Bag) -> bool:
 
 
 def _candies(colours: Sequence[str], bag: Bag) -> tuple[str, ...]:
-    return tuple(c for c, n in zip(colours, bag) for _ in range(n))
+    out: list[str] = []
+    for c, n in zip(colours, bag):
+        out += [c] * n  # a whole bowl is hundreds of candies: one list step per colour
+    return tuple(out)
 
 
 def _sample(colours: Sequence[str], bag: Bag, k: int, rng: random.Random) -> tuple[str, ...]:
