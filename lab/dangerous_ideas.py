@@ -51,7 +51,7 @@ from rules.dangerous_ideas import (
 )
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
-from .findings import dominance, seat_advantage, share_text
+from .findings import by_kind, share_text, table_findings, winners_of
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
@@ -59,11 +59,11 @@ __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     """random: any legal action, a kind of action first at random, then one of that kind."""
     options = legal_actions(state, seat, limit=120)
-    by_kind: dict[str, list[Action]] = {}
+    kinds: dict[str, list[Action]] = {}
     for option in options:
-        by_kind.setdefault(option.kind, []).append(option)
-    kind = rng.choice(sorted(by_kind))
-    return rng.choice(by_kind[kind])
+        kinds.setdefault(option.kind, []).append(option)
+    kind = rng.choice(sorted(kinds))
+    return rng.choice(kinds[kind])
 
 
 def _leaders(state: State) -> set[int]:
@@ -207,9 +207,6 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
     return row
 
 
-def _winners(row: Row) -> list[int]:
-    return [int(s) - 1 for s in str(row["winners"]).split()]
-
 
 def success_by_pool(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
     """Meme actions at each pool size: how many, and the share that succeeded."""
@@ -232,7 +229,7 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
     seat_wins = [0.0] * len(bots)
     memes: Counter[int] = Counter()
     for row in rows:
-        winners = _winners(row)
+        winners = winners_of(row)
         for seat in winners:
             wins_by[bots[seat]] += 1 / len(winners)
             seat_wins[seat] += 1 / len(winners)
@@ -278,10 +275,7 @@ def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
         "score spread": [r["score_spread"] for r in rows],
         "ends on a full sheet (share)": [float(r["ended"] == "full sheet") for r in rows],
     }
-    for kind in sorted(set(spec.bots)):
-        mine = [s for s, b in enumerate(spec.bots) if b == kind]
-        out[f"mean score: {kind}"] = [sum(r[f"score_{s + 1}"] for s in mine) / len(mine) for r in rows]
-    return out
+    return out | by_kind(spec.bots, rows, "score_", "mean score")
 
 
 def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
@@ -297,10 +291,7 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     full = sum(1 for r in rows if r["ended"] == "full sheet")
     if full > n / 2:
         found.append(Finding("full-sheets", f"Most stories end early, on a full sheet: {share_text(full, n)} of games.", {"share": round(full / n, 4)}))
-    seats = len(spec.bots)
-    found += dominance(spec.bots, [[r[f"score_{s + 1}"] for s in range(seats)] for r in rows], "points")
-    found += seat_advantage(spec.bots, [_winners(r) for r in rows])
-    return found
+    return found + table_findings(spec.bots, rows, "score_", "points")
 
 
 GAME = LabGame(

@@ -12,7 +12,7 @@ from typing import Any
 
 from .core import Finding
 
-__all__ = ["DOMINANT", "SEAT_Z", "compared", "dominance", "seat_advantage", "share_text"]
+__all__ = ["DOMINANT", "SEAT_Z", "by_kind", "compared", "dominance", "seat_advantage", "share_text", "table_findings", "winners_of"]
 
 #: a kind of bot dominates when its seats out-score every other kind's in this share of games.
 DOMINANT = 0.9
@@ -26,6 +26,27 @@ SEAT_Z = 3.0
 def share_text(count: int, total: int) -> str:
     """'93% (930 of 1,000)'."""
     return f"{count / total:.0%} ({count:,} of {total:,})" if total else "none"
+
+
+def winners_of(row: Mapping[str, Any]) -> list[int]:
+    """The winning seats (0-based) of a game's row: its `winners` column reads '1 4'."""
+    return [int(s) - 1 for s in str(row["winners"]).split()]
+
+
+def by_kind(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], column: str, label: str) -> dict[str, list[float]]:
+    """Per game, the mean of `column1`, `column2`, ... over the seats of each kind of bot."""
+    out = {}
+    for kind in sorted(set(bots)):
+        seats = [s for s, b in enumerate(bots) if b == kind]
+        out[f"{label}: {kind}"] = [sum(r[f"{column}{s + 1}"] for s in seats) / len(seats) for r in rows]
+    return out
+
+
+def table_findings(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], column: str, unit: str) -> list[Finding]:
+    """Whether a strategy dominates (by the seats' `column1`, `column2`, ...) and whether a seat
+    has an advantage (by the rows' winners)."""
+    scores = [[r[f"{column}{s + 1}"] for s in range(len(bots))] for r in rows]
+    return dominance(bots, scores, unit) + seat_advantage(bots, [winners_of(r) for r in rows])
 
 
 def dominance(bots: Sequence[str], scores: Sequence[Sequence[float]], unit: str = "points") -> list[Finding]:

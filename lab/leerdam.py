@@ -17,7 +17,7 @@ from rules.core import Action, RuleError, rng_for
 from rules.leerdam import RULES, Accept, Allocate, Assignment, Contribute, Decline, State, thresholds
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
-from .findings import dominance, seat_advantage, share_text
+from .findings import by_kind, share_text, table_findings, winners_of
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "VILLAGES", "play_game"]
 
@@ -164,9 +164,6 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
     return row
 
 
-def _winners(row: Row) -> list[int]:
-    return [int(s) - 1 for s in str(row["winners"]).split()]
-
 
 def _vp(row: Row, seats: int) -> list[int]:
     return [row[f"vp_{s + 1}"] for s in range(seats)]
@@ -197,7 +194,7 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
     wins: Counter[str] = Counter()
     seat_wins = [0.0] * len(bots)
     for row in rows:
-        winners = _winners(row)
+        winners = winners_of(row)
         for seat, v in enumerate(_vp(row, len(bots))):
             vp_sum[bots[seat]] += v
         for seat in winners:
@@ -236,10 +233,7 @@ def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
         "VP spread (top - bottom)": [r["vp_spread"] for r in rows],
         "mean VP per household": [sum(_vp(r, len(spec.bots))) / len(spec.bots) for r in rows],
     }
-    for kind in sorted(set(spec.bots)):
-        seats = [s for s, b in enumerate(spec.bots) if b == kind]
-        out[f"mean VP: {kind}"] = [sum(r[f"vp_{s + 1}"] for s in seats) / len(seats) for r in rows]
-    return out
+    return out | by_kind(spec.bots, rows, "vp_", "mean VP")
 
 
 def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
@@ -264,10 +258,7 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     floods = sum(r["floods"] for r in rows) / max(1, sum(r["years"] for r in rows))
     if floods > 0.5:
         found.append(Finding("floods", f"The village floods in most years ({floods:.0%} of all years played).", {"rate": round(floods, 4)}))
-    seats = [[row[f"vp_{s + 1}"] for s in range(len(spec.bots))] for row in rows]
-    found += dominance(spec.bots, seats, "VP")
-    found += seat_advantage(spec.bots, [_winners(r) for r in rows])
-    return found
+    return found + table_findings(spec.bots, rows, "vp_", "VP")
 
 
 GAME = LabGame(

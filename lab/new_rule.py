@@ -16,7 +16,7 @@ from rules.core import Action, rng_for
 from rules.new_rule import RULES, Draw, Keep, Pay, Pick, State, Swap, legal_actions, legal_payments
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
-from .findings import dominance, seat_advantage, share_text
+from .findings import share_text, table_findings, winners_of
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
@@ -179,9 +179,6 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
     return row
 
 
-def _winners(row: Row) -> list[int]:
-    return [int(s) - 1 for s in str(row["winners"]).split()]
-
 
 def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
     """Outcome statistics: rounds, endings, eliminations, scores and wins by bot and by seat."""
@@ -191,7 +188,7 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
     wins: Counter[str] = Counter()
     seat_wins = [0.0] * len(bots)
     for row in rows:
-        winners = _winners(row)
+        winners = winners_of(row)
         for seat in winners:
             wins[bots[seat]] += 1 / len(winners)
             seat_wins[seat] += 1 / len(winners)
@@ -226,7 +223,7 @@ def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
     }
     for kind in sorted(set(spec.bots)):
         seats = [s for s, b in enumerate(spec.bots) if b == kind]
-        out[f"win share per seat: {kind}"] = [sum(1 / len(_winners(r)) for s in _winners(r) if s in seats) / len(seats) for r in rows]
+        out[f"win share per seat: {kind}"] = [sum(1 / len(winners_of(r)) for s in winners_of(r) if s in seats) / len(seats) for r in rows]
     return out
 
 
@@ -277,9 +274,7 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
                 {"share": round(endings["round-limit"] / n, 4)},
             )
         )
-    found += dominance(spec.bots, [[r[f"score_{s + 1}"] for s in range(len(spec.bots))] for r in rows], "points")
-    found += seat_advantage(spec.bots, [_winners(r) for r in rows])
-    return found
+    return found + table_findings(spec.bots, rows, "score_", "points")
 
 
 GAME = LabGame(

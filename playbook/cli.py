@@ -101,35 +101,30 @@ def _write_reports(args: argparse.Namespace, result: Any) -> None:
         print(f"wrote {args.pdf}", file=sys.stderr)
 
 
-def _cmd_simulate(args: argparse.Namespace) -> int:
+def _play(args: argparse.Namespace, total: int, call: Any) -> int:
+    """Run `call(progress)` under a progress bar, write the reports asked for, print the JSON."""
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    bots = [b.strip() for b in args.bots.split(",")] if args.bots else None
-    spec = lab.spec(args.game, args.variant or "", bots)
-    bar, progress = _bar(args.games, args.quiet)
+    bar, progress = _bar(total, args.quiet)
     try:
-        run = lab.simulate(args.game, args.games, args.seed, spec, workers=args.workers, scheduler=args.scheduler, progress=progress)
+        result = call(progress)
     finally:
         if bar is not None:
             bar.close()
-    _write_reports(args, run)
-    print(json.dumps(run.as_dict(), indent=None if args.json else 2, ensure_ascii=False))
+    _write_reports(args, result)
+    print(json.dumps(result.as_dict(), indent=None if args.json else 2, ensure_ascii=False))
     return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else None
+    spec = lab.spec(args.game, args.variant or "", bots)
+    return _play(args, args.games, lambda progress: lab.simulate(args.game, args.games, args.seed, spec, workers=args.workers, scheduler=args.scheduler, progress=progress))
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    if args.games < 1:
-        raise UsageError("--games must be at least 1")
     a, b = lab.spec(args.game, args.a or ""), lab.spec(args.game, args.b)
-    bar, progress = _bar(2 * args.games, args.quiet)
-    try:
-        comparison = lab.compare(args.game, a, b, args.games, args.seed, workers=args.workers, scheduler=args.scheduler, progress=progress)
-    finally:
-        if bar is not None:
-            bar.close()
-    _write_reports(args, comparison)
-    print(json.dumps(comparison.as_dict(), indent=None if args.json else 2, ensure_ascii=False))
-    return 0
+    return _play(args, 2 * args.games, lambda progress: lab.compare(args.game, a, b, args.games, args.seed, workers=args.workers, scheduler=args.scheduler, progress=progress))
 
 
 def _run_options(p: argparse.ArgumentParser) -> None:

@@ -7,34 +7,15 @@ import html
 import io
 import json
 import re
-from collections.abc import Iterator
-
-import ipywidgets as widgets
 import pypdf
 import pytest
 
 from lab import DEFAULT_BOTS
 from widgets.balance_lab import BalanceLab
+from tests.test_widgets_studio import click, one
 from widgets.studio import seat_range
 
 pytestmark = pytest.mark.timeout(120)
-
-
-def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
-    yield widget
-    for child in getattr(widget, "children", ()):
-        yield from walk(child)
-
-
-def one(root: widgets.Widget, css: str) -> widgets.Widget:
-    found = [w for w in walk(root) if css in w._dom_classes]
-    assert len(found) == 1, f"{len(found)} widgets with class {css}"
-    return found[0]
-
-
-def click(button: widgets.Button) -> None:
-    assert not button.disabled, f"{button.description} is disabled"
-    button.click()
 
 
 def linked(link_html: str, mime: str) -> bytes:
