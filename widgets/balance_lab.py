@@ -450,6 +450,7 @@ class BalanceLab(widgets.VBox):
             self.run_button.disabled = False
         self.progress.value = total
         self.progress.description = f"{total} / {total} games"
+        self.status.info("Laying out the results and writing the report…")
         self.show(result)
         self.status.ok(f"{total} games of {_title(slug)} played with seed {seed}.")
         return True
