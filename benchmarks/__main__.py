@@ -77,9 +77,9 @@ def odds_rows(report: dict[str, Any]) -> list[Row]:
         Row("exact odds", f"danger-world slowest warm ({d['queries_warm']} queries)", _f(d["slowest_warm_ms"], " ms"), b, _ratio(d["slowest_warm_ms"], base, " baselines")),
         Row("exact odds", f"dangerous-ideas slowest cold {tuple(i['slowest_cold_query'])}", _f(i["slowest_cold_ms"], " ms"), b, _ratio(i["slowest_cold_ms"], base, " baselines")),
         Row("exact odds", f"dangerous-ideas slowest warm ({i['queries']} queries)", _f(i["slowest_warm_ms"], " ms"), b, _ratio(i["slowest_warm_ms"], base, " baselines")),
-        Row("exact odds", f"coach, 12 dice", _f(report["coach_12_dice_ms"], " ms"), b, _ratio(report["coach_12_dice_ms"], base, " baselines")),
+        Row("exact odds", "coach, 12 dice", _f(report["coach_12_dice_ms"], " ms"), b, _ratio(report["coach_12_dice_ms"], base, " baselines")),
         Row("vs icepool", f"danger-world, {ice['danger_world_checks']} checks, no re-rolls (same numbers)", _f(ice["danger_world_rules_cold_ms"], " ms"), _f(ice["danger_world_icepool_ms"], " ms icepool"), _ratio(ice["danger_world_rules_cold_ms"], ice["danger_world_icepool_ms"])),
-        Row("vs icepool", f"dangerous-ideas, pools 0-20, no seeds (same numbers)", _f(ice["dangerous_ideas_rules_cold_ms"], " ms"), _f(ice["dangerous_ideas_icepool_ms"], " ms icepool"), _ratio(ice["dangerous_ideas_rules_cold_ms"], ice["dangerous_ideas_icepool_ms"])),
+        Row("vs icepool", "dangerous-ideas, pools 0-20, no seeds (same numbers)", _f(ice["dangerous_ideas_rules_cold_ms"], " ms"), _f(ice["dangerous_ideas_icepool_ms"], " ms icepool"), _ratio(ice["dangerous_ideas_rules_cold_ms"], ice["dangerous_ideas_icepool_ms"])),
     ]
 
 
