@@ -679,6 +679,9 @@ def standings(state: State) -> list[tuple[int, int, int]]:
     return ranked(points, key)
 
 
+_NO_PAY = Pay()
+
+
 def legal_payments(state: State, seat: int, limit: int | None = None) -> Iterator[Pay]:
     """Every legal payment for `seat` now (up to `limit`), fewest antibodies eaten first."""
     if state.phase != "pay" or seat not in state.active or state.paid[seat]:
@@ -704,7 +707,8 @@ def legal_payments(state: State, seat: int, limit: int | None = None) -> Iterato
             sick = [(c, n) for c, n in zip(colours, rest) if c in infected]
             for a in _multisets(plain, 2 * pairs):
                 for b in _multisets(sick, 4 * quads):
-                    yield Pay(seat=seat, returned=a + b, eaten=eaten)
+                    # copied from a blank payment: a bowl can have thousands, and __init__ is slow
+                    yield evolve(_NO_PAY, seat=seat, returned=tuple(sorted(a + b)), eaten=eaten)
                     found += 1
                     if limit is not None and found >= limit:
                         return
