@@ -81,16 +81,18 @@ def simulate(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
+    extras: bool = True,
 ) -> Run:
-    """Play `games` games of one setup (a `Spec`, VARIANTS text or the default table)."""
+    """Play `games` games of one setup (a `Spec`, VARIANTS text or the default table); with
+    `extras`, also the game's own tables (Danger World's check sweep)."""
     lab_game = _game(game)
     chosen = setup if isinstance(setup, Spec) else lab_game.spec(setup or "", bots)
     if games < 1:
         raise RuleError("games", "play at least one game")
     rows = run_games(lab_game.play_game, chosen, games, seed, workers=workers, scheduler=scheduler, progress=progress)
-    extras = lab_game.extras(chosen, games, seed, workers=workers) if lab_game.extras else {}
+    tables = lab_game.extras(chosen, games, seed, workers=workers, scheduler=scheduler) if extras and lab_game.extras else {}
     summary = {**lab_game.summarise(chosen, rows), "seed": seed}
-    return Run(chosen, seed, rows, summary, lab_game.findings(chosen, rows), extras)
+    return Run(chosen, seed, rows, summary, lab_game.findings(chosen, rows), tables)
 
 
 @dataclass
@@ -145,8 +147,9 @@ def compare(
     lab_game = _game(game)
     spec_a = a if isinstance(a, Spec) else lab_game.spec(a)
     spec_b = b if isinstance(b, Spec) else lab_game.spec(b)
-    run_a = simulate(game, games, seed, spec_a, workers=workers, scheduler=scheduler, progress=progress)
-    run_b = simulate(game, games, seed, spec_b, workers=workers, scheduler=scheduler, progress=_progress(progress, games))
+    # The games alone: a game's own tables (the check sweep) do not depend on the bots.
+    run_a = simulate(game, games, seed, spec_a, workers=workers, scheduler=scheduler, progress=progress, extras=False)
+    run_b = simulate(game, games, seed, spec_b, workers=workers, scheduler=scheduler, progress=_progress(progress, games), extras=False)
     table = comparison_table(game, run_a, run_b)
     extras: dict[str, Any] = {}
     if game == "leerdam":
