@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 PARTS = ("startup", "clicks", "simulation", "odds", "print-pack", "classroom")
+#: the line below which docs/benchmarks.md keeps hand-written notes from run to run.
+NOTES = "<!-- notes: kept by make bench -->"
 
 
 @dataclass
@@ -230,7 +232,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print()
             print(block)
     if args.markdown:
-        Path(args.markdown).write_text(markdown(rows, extra, when), encoding="utf-8")
+        path = Path(args.markdown)
+        # Notes written by hand below the marker survive a new run.
+        kept = path.read_text(encoding="utf-8").partition(NOTES)[2] if path.is_file() else ""
+        path.write_text(markdown(rows, extra, when) + (f"\n{NOTES}{kept}" if kept else ""), encoding="utf-8")
         print(f"wrote {args.markdown}", file=log)
     return 1 if failed else 0
 

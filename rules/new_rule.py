@@ -705,8 +705,9 @@ def legal_payments(state: State, seat: int, limit: int | None = None) -> Iterato
                 continue
             plain = [(c, n) for c, n in zip(colours, rest) if c not in infected]
             sick = [(c, n) for c, n in zip(colours, rest) if c in infected]
+            tails = list(_multisets(sick, 4 * quads))  # the same for every choice of `a`
             for a in _multisets(plain, 2 * pairs):
-                for b in _multisets(sick, 4 * quads):
+                for b in tails:
                     # copied from a blank payment: a bowl can have thousands, and __init__ is slow
                     yield evolve(_NO_PAY, seat=seat, returned=tuple(sorted(a + b)), eaten=eaten)
                     found += 1
