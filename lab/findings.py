@@ -14,10 +14,10 @@ from .core import Finding
 
 __all__ = ["DOMINANT", "SEAT_Z", "by_kind", "compared", "dominance", "seat_advantage", "share_text", "table_findings", "winners_of"]
 
-#: a kind of bot dominates when its seats out-score every other kind's in this share of games.
+#: a kind of bot dominates when its seats win this share of all games.
 DOMINANT = 0.9
-#: below this share, say that no kind dominates.
-OPEN = 0.6
+#: no kind dominates when the best kind's wins per seat are at most this many times the next's.
+OPEN = 1.25
 #: a seat's win share must stand this many standard errors from its kind's to be an advantage
 #: (well above 1.96: a table has many seats, and one of them is always the luckiest).
 SEAT_Z = 3.0
@@ -43,50 +43,47 @@ def by_kind(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], column: str,
 
 
 def table_findings(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], column: str, unit: str) -> list[Finding]:
-    """Whether a strategy dominates (by the seats' `column1`, `column2`, ...) and whether a seat
-    has an advantage (by the rows' winners)."""
+    """Whether a strategy dominates (by the rows' winners, with the seats' `column1`, `column2`,
+    ... as scores) and whether a seat has an advantage."""
     scores = [[r[f"{column}{s + 1}"] for s in range(len(bots))] for r in rows]
-    return dominance(bots, scores, unit) + seat_advantage(bots, [winners_of(r) for r in rows])
+    winners = [winners_of(r) for r in rows]
+    return dominance(bots, winners, scores, unit) + seat_advantage(bots, winners)
 
 
-def dominance(bots: Sequence[str], scores: Sequence[Sequence[float]], unit: str = "points") -> list[Finding]:
-    """Whether one kind of bot out-scores every other kind (mean over its seats) game after game.
+def dominance(bots: Sequence[str], winners: Sequence[Sequence[int]], scores: Sequence[Sequence[float]], unit: str = "points") -> list[Finding]:
+    """Whether one kind of bot wins game after game, and out-wins every other kind seat for seat.
 
-    `scores[g][seat]` is game g's score of each seat. With one kind at the table there is
-    nothing to say.
+    `winners[g]` are game g's winning seats (a shared win counts as a share), `scores[g][seat]`
+    its scores. With one kind at the table there is nothing to say.
     """
     kinds = sorted(set(bots))
-    if len(kinds) < 2 or not scores:
+    n = len(winners)
+    if len(kinds) < 2 or not n:
         return []
     seats = {k: [s for s, b in enumerate(bots) if b == k] for k in kinds}
-    ahead = dict.fromkeys(kinds, 0)
-    means = dict.fromkeys(kinds, 0.0)
-    for game in scores:
-        mean = {k: sum(game[s] for s in seats[k]) / len(seats[k]) for k in kinds}
-        for k in kinds:
-            means[k] += mean[k] / len(scores)
-        best = max(mean.values())
-        leaders = [k for k in kinds if mean[k] == best]
-        if len(leaders) == 1:
-            ahead[leaders[0]] += 1
-    top = max(kinds, key=lambda k: ahead[k])
-    share = ahead[top] / len(scores)
-    others = max(means[k] for k in kinds if k != top)
-    numbers = {"strategy": top, "share": round(share, 4), "mean": round(means[top], 3), "best_other_mean": round(others, 3)}
-    if share >= DOMINANT:
+    won = dict.fromkeys(kinds, 0.0)
+    for game in winners:
+        for s in game:
+            won[bots[s]] += 1 / len(game)
+    per_seat = {k: won[k] / (n * len(seats[k])) for k in kinds}
+    mean = {k: sum(sum(g[s] for s in seats[k]) / len(seats[k]) for g in scores) / len(scores) for k in kinds} if scores else {}
+    top, second = sorted(kinds, key=lambda k: -per_seat[k])[:2]
+    numbers = {"strategy": top, "win_share": round(won[top] / n, 4), "per_seat": round(per_seat[top], 4), "best_other_per_seat": round(per_seat[second], 4)}
+    if won[top] / n >= DOMINANT:
+        means = f"; mean {mean[top]:.1f} {unit} against {max(mean[k] for k in kinds if k != top):.1f}" if mean else ""
         return [
             Finding(
                 "dominant-strategy",
-                f"{top} dominates: its households out-score every other kind in {share_text(ahead[top], len(scores))} of games "
-                f"(mean {means[top]:.1f} {unit}, the best other kind {others:.1f}).",
+                f"{top} dominates: its seats win {won[top] / n:.0%} of games, {per_seat[top]:.0%} per seat against at most "
+                f"{per_seat[second]:.0%} for any other kind{means}.",
                 numbers,
             )
         ]
-    if share < OPEN:
+    if per_seat[top] <= OPEN * per_seat[second]:
         return [
             Finding(
                 "no-dominant-strategy",
-                f"No strategy dominates: the most successful, {top}, out-scores every other kind in only {share:.0%} of games.",
+                f"No strategy dominates: per seat, {top} wins {per_seat[top]:.0%} of games and {second} {per_seat[second]:.0%}.",
                 numbers,
             )
         ]

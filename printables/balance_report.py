@@ -54,16 +54,17 @@ def _findings(findings: list[Any], empty: str) -> list[Flowable]:
 
 def _facts(summary: Mapping[str, Any], width: float) -> Flowable:
     rows = [[k.replace("_", " ").capitalize(), _value(v)] for k, v in summary.items() if k not in SKIP]
-    return ruled_table(["", ""], rows, [0.32 * width, 0.68 * width], row_height=5 * mm, zebra=True)
+    return ruled_table(["Measure", "Value"], rows, [0.32 * width, 0.68 * width], row_height=5 * mm, zebra=True)
 
 
 def _run_story(run: Any, width: float) -> list[Flowable]:
     from lab.plots import run_figures
 
+    from lab.core import Finding
+
+    sweep = [Finding(f["key"], f["text"], f["numbers"]) for f in run.extras.get("sweep_findings", [])]
     story: list[Flowable] = [heading("What the numbers show", 1)]
-    story += _findings(run.findings, "No finding holds in this run.")
-    for f in run.extras.get("sweep_findings", []):
-        story.append(para(f"• {f['text']}", "bullet"))
+    story += _findings([*run.findings, *sweep], "No finding holds in this run.")
     charts = [_figure(fig, width) for fig in run_figures(run)]
     story += [KeepTogether([heading("Charts", 2), charts[0]]), *charts[1:]]
     story += [heading("The numbers", 2), _facts(run.as_dict(), width)]

@@ -175,13 +175,14 @@ def test_the_scorer_plays_whole_new_rule_games() -> None:
 
 def test_dominance_rule() -> None:
     bots = ("free-rider", "fair", "free-rider", "fair")
-    ahead = [[20, 10, 18, 12]] * 95 + [[10, 20, 10, 20]] * 5
-    assert [f.key for f in dominance(bots, ahead)] == ["dominant-strategy"]
-    even = [[20, 10, 18, 12], [10, 20, 10, 20]] * 50
-    assert [f.key for f in dominance(bots, even)] == ["no-dominant-strategy"]
-    leaning = [[20, 10, 18, 12]] * 75 + [[10, 20, 10, 20]] * 25
-    assert dominance(bots, leaning) == []
-    assert dominance(("fair",) * 4, ahead) == []  # one kind: nothing to say
+    scores = [[20, 10, 18, 12]] * 100
+    found = dominance(bots, [[0]] * 92 + [[1]] * 8, scores, "VP")
+    assert [f.key for f in found] == ["dominant-strategy"] and "win 92% of games" in found[0].text
+    assert [f.key for f in dominance(bots, [[0], [1]] * 50, scores)] == ["no-dominant-strategy"]
+    assert dominance(bots, [[0]] * 75 + [[1]] * 25, scores) == []  # ahead, but not dominant
+    assert dominance(("fair",) * 4, [[0]] * 100, scores) == []  # one kind: nothing to say
+    # per seat: one free rider among three fair households winning 40% is far ahead of them
+    assert [f.key for f in dominance(("free-rider", "fair", "fair", "fair"), [[0]] * 40 + [[1]] * 60, scores)] == []
 
 
 def test_seat_advantage_rule() -> None:
