@@ -51,7 +51,7 @@ from rules.dangerous_ideas import (
 )
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
-from .findings import by_kind, share_text, table_findings, winners_of
+from .findings import by_kind, mean_by_kind, share_text, table_findings, win_shares
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
@@ -223,19 +223,8 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
     """Outcome statistics: chapters, endings, memes, pools and their success, scores and wins."""
     bots = spec.bots
     n = len(rows)
-    seats_of: Counter[str] = Counter(bots)
-    wins_by: Counter[str] = Counter()
-    score_by: Counter[str] = Counter()
-    seat_wins = [0.0] * len(bots)
-    memes: Counter[int] = Counter()
-    for row in rows:
-        winners = winners_of(row)
-        for seat in winners:
-            wins_by[bots[seat]] += 1 / len(winners)
-            seat_wins[seat] += 1 / len(winners)
-        for seat in range(len(bots)):
-            memes[row[f"memes_{seat + 1}"]] += 1
-            score_by[bots[seat]] += row[f"score_{seat + 1}"]
+    wins = win_shares(bots, rows)
+    memes = Counter(row[f"memes_{seat + 1}"] for row in rows for seat in range(len(bots)))
     attempts = sum(r["meme_actions"] for r in rows)
     pools = [p for r in rows for p in r["pools"]]
     return {
@@ -258,9 +247,9 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
         },
         "pool_sizes": distribution(Counter(pools)),
         "success_rate_by_pool": success_by_pool(rows),
-        "mean_score_per_seat_by_bot": {k: round(score_by[k] / (n * seats_of[k]), 3) if n else None for k in sorted(seats_of)},
-        "win_share_per_seat_by_bot": {k: round(wins_by[k] / (n * seats_of[k]), 4) if n else None for k in sorted(seats_of)},
-        "win_share_by_seat": {str(s + 1): round(w / n, 4) if n else None for s, w in enumerate(seat_wins)},
+        "mean_score_per_seat_by_bot": mean_by_kind(bots, rows, "score_"),
+        "win_share_per_seat_by_bot": wins["by_kind"],
+        "win_share_by_seat": wins["by_seat"],
     }
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from .core import Finding
 
-__all__ = ["DOMINANT", "SEAT_Z", "by_kind", "compared", "dominance", "seat_advantage", "share_text", "table_findings", "winners_of"]
+__all__ = ["DOMINANT", "SEAT_Z", "by_kind", "compared", "dominance", "mean_by_kind", "seat_advantage", "share_text", "table_findings", "win_shares", "winners_of"]
 
 #: a kind of bot dominates when its seats win this share of all games.
 DOMINANT = 0.9
@@ -40,6 +40,27 @@ def by_kind(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], column: str,
         seats = [s for s, b in enumerate(bots) if b == kind]
         out[f"{label}: {kind}"] = [sum(r[f"{column}{s + 1}"] for s in seats) / len(seats) for r in rows]
     return out
+
+
+def win_shares(bots: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float | None]]:
+    """Win shares per seat, by kind of bot and by seat (a shared win counts as a share)."""
+    n = len(rows)
+    by_seat = [0.0] * len(bots)
+    for row in rows:
+        winners = winners_of(row)
+        for seat in winners:
+            by_seat[seat] += 1 / len(winners)
+    kinds = {k: [s for s, b in enumerate(bots) if b == k] for k in sorted(set(bots))}
+    return {
+        "by_kind": {k: round(sum(by_seat[s] for s in seats) / (n * len(seats)), 4) if n else None for k, seats in kinds.items()},
+        "by_seat": {str(s + 1): round(w / n, 4) if n else None for s, w in enumerate(by_seat)},
+    }
+
+
+def mean_by_kind(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], column: str) -> dict[str, float | None]:
+    """The mean of `column1`, `column2`, ... per seat, by kind of bot, over all games."""
+    per_game = by_kind(bots, rows, column, "mean")
+    return {label.split(": ", 1)[1]: round(sum(v) / len(v), 3) if v else None for label, v in per_game.items()}
 
 
 def table_findings(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], column: str, unit: str) -> list[Finding]:

@@ -17,7 +17,7 @@ from rules.core import Action, RuleError, rng_for
 from rules.leerdam import RULES, Accept, Allocate, Assignment, Contribute, Decline, State, thresholds
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
-from .findings import by_kind, share_text, table_findings, winners_of
+from .findings import by_kind, mean_by_kind, share_text, table_findings, win_shares
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "VILLAGES", "play_game"]
 
@@ -189,17 +189,7 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
     """Outcome statistics for a designer: years, floods, the dyke, VP and wins by strategy and seat."""
     bots = spec.bots
     n = len(rows)
-    per_kind = Counter(bots)
-    vp_sum: Counter[str] = Counter()
-    wins: Counter[str] = Counter()
-    seat_wins = [0.0] * len(bots)
-    for row in rows:
-        winners = winners_of(row)
-        for seat, v in enumerate(_vp(row, len(bots))):
-            vp_sum[bots[seat]] += v
-        for seat in winners:
-            wins[bots[seat]] += 1 / len(winners)
-            seat_wins[seat] += 1 / len(winners)
+    wins = win_shares(bots, rows)
     year_total = sum(r["years"] for r in rows)
     fell = [r["dyke_1_year"] for r in rows if r["dyke_1_year"] is not None]
     return {
@@ -213,9 +203,9 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
         "share_dyke_fell_to_1": round(len(fell) / n, 4) if n else None,
         "year_dyke_fell_to_1": distribution(Counter(fell)),
         "pledged_per_year": summary([r["pledged_per_year"] for r in rows]),
-        "mean_vp_by_strategy": {b: round(vp_sum[b] / (n * per_kind[b]), 3) if n else None for b in sorted(per_kind)},
-        "win_share_per_household_by_strategy": {b: round(wins[b] / (n * per_kind[b]), 4) if n else None for b in sorted(per_kind)},
-        "win_share_by_seat": {str(s + 1): round(w / n, 4) if n else None for s, w in enumerate(seat_wins)},
+        "mean_vp_by_strategy": mean_by_kind(bots, rows, "vp_"),
+        "win_share_per_household_by_strategy": wins["by_kind"],
+        "win_share_by_seat": wins["by_seat"],
         "vp_spread": summary([r["vp_spread"] for r in rows]),
         "dyke_by_year": dyke_by_year(rows),
     }

@@ -16,7 +16,7 @@ from rules.core import Action, rng_for
 from rules.new_rule import RULES, Draw, Keep, Pay, Pick, State, Swap, legal_actions, legal_payments
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
-from .findings import share_text, table_findings, winners_of
+from .findings import share_text, table_findings, win_shares, winners_of
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
@@ -184,14 +184,7 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
     """Outcome statistics: rounds, endings, eliminations, scores and wins by bot and by seat."""
     bots = spec.bots
     n = len(rows)
-    seats_of: Counter[str] = Counter(bots)
-    wins: Counter[str] = Counter()
-    seat_wins = [0.0] * len(bots)
-    for row in rows:
-        winners = winners_of(row)
-        for seat in winners:
-            wins[bots[seat]] += 1 / len(winners)
-            seat_wins[seat] += 1 / len(winners)
+    wins = win_shares(bots, rows)
     setup = GAME.setup(spec)
     return {
         "game": "new-rule",
@@ -206,8 +199,8 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
         "lowest_common_bowl": summary([r["lowest_bowl"] for r in rows]),
         "winning_score": distribution(Counter(r["top_score"] for r in rows)),
         "score_spread": summary([r["score_spread"] for r in rows]),
-        "win_share_per_seat_by_bot": {name: round(wins[name] / (n * seats_of[name]), 4) if n else None for name in sorted(seats_of)},
-        "win_share_by_seat": {str(s + 1): round(w / n, 4) if n else None for s, w in enumerate(seat_wins)},
+        "win_share_per_seat_by_bot": wins["by_kind"],
+        "win_share_by_seat": wins["by_seat"],
     }
 
 
