@@ -289,11 +289,19 @@ def _sweep_cell(spec: Spec, seed: int, index: int) -> Row:
     }
 
 
+#: sweeps already rolled, by (re-rolls, trials, seed): the sweep depends on nothing else, so a
+#: second run with other bots or another GM script (a comparison, a dashboard) reuses it.
+_SWEEPS: dict[tuple[int, int, int], list[Row]] = {}
+
+
 def check_sweep(spec: Spec, games: int, seed: int, *, workers: int | None = None, scheduler: str | None = None) -> dict[str, Any]:
     """The sweep's rows (one per pool size, difficulty, penalty dice and re-rolls)."""
-    cells = len(_cells(GAME.setup(spec).rerolls))
-    rows = run_games(_sweep_cell, spec, cells, seed, workers=workers, scheduler=scheduler)
-    return {"check_sweep": rows}
+    rerolls = GAME.setup(spec).rerolls
+    key = (rerolls, spec.option("sweep_trials", GAME.options["sweep_trials"]), seed)
+    if key not in _SWEEPS:
+        plain = Spec(spec.game, spec.bots, (("sweep_trials", key[1]),) + tuple((k, v) for k, v in spec.options if k == "rerolls"))
+        _SWEEPS[key] = run_games(_sweep_cell, plain, len(_cells(rerolls)), seed, workers=workers, scheduler=scheduler)
+    return {"check_sweep": [dict(row) for row in _SWEEPS[key]]}
 
 
 def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
