@@ -14,6 +14,7 @@ from (seed, i) alone, so the results are the same whatever runs them.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import os
 import random
@@ -86,15 +87,7 @@ class Spec:
 
 def _runs(bots: Sequence[str]) -> list[str]:
     """'fair,fair,fair,free-rider' -> ['fair*3', 'free-rider']."""
-    out: list[str] = []
-    i = 0
-    while i < len(bots):
-        j = i
-        while j < len(bots) and bots[j] == bots[i]:
-            j += 1
-        out.append(bots[i] if j - i == 1 else f"{bots[i]}*{j - i}")
-        i = j
-    return out
+    return [name if (k := len(list(group))) == 1 else f"{name}*{k}" for name, group in itertools.groupby(bots)]
 
 
 def _coerce(tp: Any, text: str, key: str) -> Any:
@@ -102,7 +95,7 @@ def _coerce(tp: Any, text: str, key: str) -> Any:
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     word = text.strip().lower()
     if origin in (typing.Union, types.UnionType):
-        if word in ("none", "no", "off", "") and type(None) in args:
+        if word in ("none", "") and type(None) in args:
             return None
         return _coerce(next(a for a in args if a is not type(None)), text, key)
     if origin is tuple:
