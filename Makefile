@@ -20,7 +20,7 @@ test: $(STAMP)
 	$(PY) -m pytest
 
 bench: $(STAMP)
-	$(PY) -m benchmarks
+	$(PY) -m benchmarks --markdown docs/benchmarks.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

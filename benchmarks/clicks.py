@@ -1,4 +1,9 @@
-"""Click-to-update times in Chromium: a Leerdam pledge and the reveal, beside the bare button.
+"""Click-to-update times in Chromium: each dashboard's main click, beside the bare button.
+
+The clicks: a New Rule blind draw, a Leerdam pledge and the reveal (the last pledge), and the
+balance lab's Run (20 New Rule games, findings, charts and the PDF report). Danger World's and
+Dangerous Ideas' main clicks (a check's roll, a meme action) need a whole scripted setup first
+and are not timed yet.
 
 Each time is taken inside the page: `performance.now()` just before a DOM click on the
 control, and again when a MutationObserver first sees the expected text in the watched
@@ -24,6 +29,8 @@ from tests.browser import chromium_missing_reason, launch_chromium, open_dashboa
 __all__ = ["run_clicks", "format_clicks"]
 
 LEERDAM = ".playbook-leerdam"
+NEW_RULE = ".playbook-new-rule"
+LAB = ".playbook-balance-lab"
 TIMEOUT_MS = 30_000
 
 _TIME_CLICK = """([click, watch, want]) => new Promise((resolve) => {
@@ -76,6 +83,26 @@ def _leerdam_year(page: Page, url: str) -> tuple[float, float]:
     return times[0], times[1]
 
 
+def _new_rule_draw(page: Page, url: str) -> float:
+    open_dashboard(page, url, NEW_RULE)
+    root = page.locator(NEW_RULE)
+    root.locator(".pb-players").first.locator("text=3").click()
+    root.locator(".pb-start").click()
+    root.locator(".pb-round").filter(has_text="Round 1").wait_for(timeout=TIMEOUT_MS)
+    root.locator(".pb-seat-0").click()
+    root.locator(".pb-draw").wait_for(timeout=TIMEOUT_MS)
+    return time_click(page, f"{NEW_RULE} .pb-draw", NEW_RULE, "You drew")
+
+
+def _lab_run(page: Page, url: str) -> float:
+    open_dashboard(page, url, LAB)
+    games = page.locator(f"{LAB} .pb-lab-games input")
+    games.fill("20")
+    games.press("Tab")
+    page.wait_for_timeout(300)
+    return time_click(page, f"{LAB} .pb-lab-run", f"{LAB} .pb-lab-download", "report (PDF)")
+
+
 def run_clicks(runs: int = 3, clicks: int = 5) -> dict[str, object]:
     """Medians of `runs` page views each (the bare button clicked `clicks` times per view)."""
     reason = chromium_missing_reason()
@@ -84,22 +111,32 @@ def run_clicks(runs: int = 3, clicks: int = 5) -> dict[str, object]:
     bare: list[float] = []
     pledge: list[float] = []
     reveal: list[float] = []
+    draw: list[float] = []
+    lab_run: list[float] = []
     with tempfile.TemporaryDirectory(prefix="playbook-clicks-") as tmp, ExitStack() as stack:
         folder = Path(tmp)
         bare_server = stack.enter_context(background_server(BARE_NOTEBOOK, folder / "bare.log", db_path=folder / "bare.sqlite3"))
         leerdam_server = stack.enter_context(
             background_server(NOTEBOOKS_DIR / "leerdam.ipynb", folder / "leerdam.log", db_path=folder / "leerdam.sqlite3")
         )
+        new_rule_server = stack.enter_context(
+            background_server(NOTEBOOKS_DIR / "new_rule.ipynb", folder / "new_rule.log", db_path=folder / "new_rule.sqlite3")
+        )
+        lab_server = stack.enter_context(background_server(NOTEBOOKS_DIR / "balance_lab.ipynb", folder / "lab.log", db_path=folder / "lab.sqlite3"))
         playwright = stack.enter_context(sync_playwright())
         browser = launch_chromium(playwright)
         stack.callback(browser.close)
         for _ in range(runs):  # alternate, so both see the same machine load
-            for name in ("bare", "leerdam"):
+            for name in ("bare", "leerdam", "new-rule", "lab"):
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
                 page = context.new_page()
                 try:
                     if name == "bare":
                         bare += _bare(page, bare_server.url, clicks)
+                    elif name == "new-rule":
+                        draw.append(_new_rule_draw(page, new_rule_server.url))
+                    elif name == "lab":
+                        lab_run.append(_lab_run(page, lab_server.url))
                     else:
                         a, b = _leerdam_year(page, leerdam_server.url)
                         pledge.append(a)
@@ -108,7 +145,13 @@ def run_clicks(runs: int = 3, clicks: int = 5) -> dict[str, object]:
                     page.close(run_before_unload=True)
                     context.close()
     base = statistics.median(bare)
-    rows = {"bare button click": bare, "leerdam pledge": pledge, "leerdam reveal (last pledge)": reveal}
+    rows = {
+        "bare button click": bare,
+        "new-rule blind draw": draw,
+        "leerdam pledge": pledge,
+        "leerdam reveal (last pledge)": reveal,
+        "balance lab Run (20 games, report)": lab_run,
+    }
     return {
         name: {"median_ms": round(statistics.median(v), 1), "samples": len(v), "vs_bare": round(statistics.median(v) / base, 2)}
         for name, v in rows.items()

@@ -1,10 +1,13 @@
-"""Exact-odds query times: Danger World pools up to 12 dice, 3 penalty dice, 2 re-rolls.
+"""Exact-odds query times: Danger World pools up to 12 dice, 3 penalty dice and 2 re-rolls;
+Dangerous Ideas pools up to 20 with up to 3 seeds; and icepool on the questions it answers.
 
 "Cold" is a query with every odds cache of the rules model emptied first (a new kernel's
 first click); "warm" is the same query again after a sweep over every query (the cache
 cleared of that query's own answer only, so the shared tables stay). The slowest of each is
 reported, beside the fixed baseline of `benchmarks.simulation` timed in the same process.
-Nothing here asserts a speed.
+icepool (a dice-probability library) answers the checks without re-rolls and the meme
+actions without seeds; its answers must equal the rules' exactly, and its time stands beside
+the rules' cold time on the same questions. Nothing here asserts a speed.
 """
 
 from __future__ import annotations
@@ -12,18 +15,31 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import _lru_cache_wrapper
+from types import ModuleType
 
 from rules import danger_world as dw
+from rules import dangerous_ideas as di
 
-from benchmarks.simulation import WORKLOADS
+from benchmarks.simulation import baseline_ms
 
-__all__ = ["run_odds", "format_odds"]
+__all__ = ["run_odds", "format_odds", "icepool_danger_world", "icepool_dangerous_ideas"]
 
 QUERIES = [(dice, difficulty, penalty, rerolls) for dice in range(1, 13) for difficulty in range(2, 7) for penalty in range(4) for rerolls in range(3)]
+IDEAS = [(pool, seeds) for pool in range(0, 21) for seeds in range(4)]
+#: the checks icepool is asked (no re-rolls): a spread of pools, every difficulty and penalty.
+ICEPOOL_DICE = (1, 4, 8, 12)
 
 
-def _caches() -> list[_lru_cache_wrapper[object]]:
-    return [value for value in vars(dw).values() if isinstance(value, _lru_cache_wrapper)]
+def _caches(module: ModuleType) -> list[_lru_cache_wrapper[object]]:
+    return [value for value in vars(module).values() if isinstance(value, _lru_cache_wrapper)]
+
+
+def _clear(module: ModuleType) -> None:
+    for cache in _caches(module):
+        cache.cache_clear()
+    tables = getattr(module, "_canonical", None)  # Danger World's table of solved states
+    if isinstance(tables, dict):
+        tables.clear()
 
 
 def _timed(call: Callable[[], object]) -> float:
@@ -32,44 +48,114 @@ def _timed(call: Callable[[], object]) -> float:
     return (time.perf_counter() - start) * 1000
 
 
-def run_odds() -> dict[str, object]:
-    cold: list[tuple[float, tuple[int, int, int, int]]] = []
-    for query in QUERIES[::7] + [(12, 2, 3, 2)]:  # a spread of queries plus the known worst
-        for cache in _caches():
-            cache.cache_clear()
+def icepool_danger_world(dice: int, difficulty: int, penalty: int) -> object:
+    """icepool's chance of a set of height >= difficulty with no re-roll (a Fraction)."""
+    import icepool
+
+    def pool(n: int) -> object:
+        return icepool.Pool([icepool.d6] * n).expand() if n else icepool.Die([()])
+
+    def made(faces: tuple[int, ...], pen: tuple[int, ...]) -> bool:
+        return any(faces.count(h) - pen.count(h) >= h for h in range(difficulty, 7))
+
+    return icepool.map(made, pool(dice), pool(penalty), star=False).probability(True)
+
+
+def icepool_dangerous_ideas(pool: int) -> object:
+    """icepool's chance that 2d6 comes in at or under `pool`, 11 and 12 always failing."""
+    import icepool
+
+    return (icepool.d6 + icepool.d6).map(lambda total: total <= pool and total < di.ALWAYS_FAILS).probability(True)
+
+
+def _slowest(times: list[tuple[float, object]]) -> tuple[float, object]:
+    return max(times, key=lambda t: t[0])
+
+
+def run_odds(quick: bool = False) -> dict[str, object]:
+    """Cold and warm query times for both games, and the icepool comparison (`quick`: a few queries)."""
+    dw_queries = QUERIES[::97] if quick else QUERIES
+    cold = []
+    for query in (dw_queries[::7] + [(12, 2, 3, 2)]) if not quick else dw_queries:
+        _clear(dw)
         cold.append((_timed(lambda q=query: dw.success_chance(*q)), query))
-    for query in QUERIES:
+    for query in dw_queries:
         dw.success_chance(*query)  # fill the shared tables
-    warm: list[tuple[float, tuple[int, int, int, int]]] = []
-    for query in QUERIES:
-        # Drop only the answers: the question is how fast a query is once the tables exist.
-        dw.success_chance.cache_clear()
+    warm = []
+    for query in dw_queries:
+        dw.success_chance.cache_clear()  # drop only the answers: the tables stay
         warm.append((_timed(lambda q=query: dw.success_chance(*q)), query))
-    coach_ms = _timed(lambda: dw.best_locks((6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1), (), (2, 3, 4), 2, 2))
-    baseline = WORKLOADS[0]
-    base_ms = min(_timed(lambda: baseline.play(1, seed)) for seed in range(3))
-    slow_cold, slow_warm = max(cold), max(warm)
+    ideas = IDEAS[::9] if quick else IDEAS
+    ideas_cold = []
+    for query in ideas:
+        _clear(di)
+        ideas_cold.append((_timed(lambda q=query: di.success_chance(*q)), query))
+    ideas_warm = [(_timed(lambda q=query: di.success_chance(*q)), query) for query in ideas]
+
+    # icepool, on the questions it can answer, asserting the same numbers.
+    checks = [(d, h, p) for d in ((1, 4) if quick else ICEPOOL_DICE) for h in range(2, 7) for p in range(4)]
+    ice_ms = ours_ms = 0.0
+    for d, h, p in checks:
+        start = time.perf_counter()
+        theirs = icepool_danger_world(d, h, p)
+        ice_ms += (time.perf_counter() - start) * 1000
+        _clear(dw)
+        start = time.perf_counter()
+        ours = dw.success_chance(d, h, p, 0)
+        ours_ms += (time.perf_counter() - start) * 1000
+        assert ours == theirs, f"danger-world {d} dice, difficulty {h}, {p} penalty: rules {ours}, icepool {theirs}"
+    ice_di_ms = ours_di_ms = 0.0
+    for pool in range(0, 21):
+        start = time.perf_counter()
+        theirs = icepool_dangerous_ideas(pool)
+        ice_di_ms += (time.perf_counter() - start) * 1000
+        _clear(di)
+        start = time.perf_counter()
+        ours = di.success_chance(pool, 0)
+        ours_di_ms += (time.perf_counter() - start) * 1000
+        assert ours == theirs, f"dangerous-ideas pool {pool}: rules {ours}, icepool {theirs}"
+
+    base = baseline_ms()
+    slow_cold, slow_warm = _slowest(cold), _slowest(warm)
+    ideas_slow_cold, ideas_slow_warm = _slowest(ideas_cold), _slowest(ideas_warm)
     return {
-        "queries_cold": len(cold),
-        "queries_warm": len(warm),
-        "slowest_cold_ms": round(slow_cold[0], 2),
-        "slowest_cold_query": slow_cold[1],
-        "slowest_warm_ms": round(slow_warm[0], 3),
-        "slowest_warm_query": slow_warm[1],
-        "coach_12_dice_ms": round(coach_ms, 2),
-        "baseline_run_ms": round(base_ms, 2),
-        "slowest_cold_in_baseline_runs": round(slow_cold[0] / base_ms, 2),
-        "slowest_warm_in_baseline_runs": round(slow_warm[0] / base_ms, 4),
+        "baseline_run_ms": round(base, 2),
+        "danger_world": {
+            "queries_cold": len(cold),
+            "queries_warm": len(warm),
+            "slowest_cold_ms": round(slow_cold[0], 2),
+            "slowest_cold_query": slow_cold[1],
+            "slowest_warm_ms": round(slow_warm[0], 3),
+            "slowest_warm_query": slow_warm[1],
+        },
+        "dangerous_ideas": {
+            "queries": len(ideas),
+            "slowest_cold_ms": round(ideas_slow_cold[0], 3),
+            "slowest_cold_query": ideas_slow_cold[1],
+            "slowest_warm_ms": round(ideas_slow_warm[0], 4),
+        },
+        "coach_12_dice_ms": round(_timed(lambda: dw.best_locks((6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1), (), (2, 3, 4), 2, 2)), 2),
+        "icepool": {
+            "danger_world_checks": len(checks),
+            "danger_world_icepool_ms": round(ice_ms, 1),
+            "danger_world_rules_cold_ms": round(ours_ms, 1),
+            "dangerous_ideas_pools": 21,
+            "dangerous_ideas_icepool_ms": round(ice_di_ms, 2),
+            "dangerous_ideas_rules_cold_ms": round(ours_di_ms, 2),
+            "same_numbers": True,
+        },
     }
 
 
 def format_odds(report: dict[str, object]) -> str:
+    d, i, ice = report["danger_world"], report["dangerous_ideas"], report["icepool"]
+    assert isinstance(d, dict) and isinstance(i, dict) and isinstance(ice, dict)
     return "\n".join(
         [
-            f"slowest cold query  {report['slowest_cold_ms']:>9} ms  {report['slowest_cold_query']}  ({report['slowest_cold_in_baseline_runs']} baseline runs)",
-            f"slowest warm query  {report['slowest_warm_ms']:>9} ms  {report['slowest_warm_query']}  ({report['slowest_warm_in_baseline_runs']} baseline runs)",
-            f"coach, 12 dice      {report['coach_12_dice_ms']:>9} ms",
-            f"(dice, difficulty, penalty, rerolls); {report['queries_cold']} cold and {report['queries_warm']} warm queries; baseline run {report['baseline_run_ms']} ms",
+            f"danger-world slowest cold query  {d['slowest_cold_ms']:>9} ms  {d['slowest_cold_query']}",
+            f"danger-world slowest warm query  {d['slowest_warm_ms']:>9} ms  {d['slowest_warm_query']}",
+            f"dangerous-ideas slowest cold     {i['slowest_cold_ms']:>9} ms  {i['slowest_cold_query']}",
+            f"icepool, {ice['danger_world_checks']} checks without re-rolls: {ice['danger_world_icepool_ms']} ms against the rules' {ice['danger_world_rules_cold_ms']} ms cold (same numbers)",
         ]
     )
 

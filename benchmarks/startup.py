@@ -73,6 +73,9 @@ TARGETS: list[Target] = [
         click=".playbook-new-rule .pb-start",
     ),
     Target("leerdam", NOTEBOOKS_DIR / "leerdam.ipynb", ready=".playbook-leerdam", click=".playbook-leerdam .pb-start"),
+    Target("danger-world", NOTEBOOKS_DIR / "danger_world.ipynb", ready=".playbook-danger-world", click=".playbook-danger-world .pb-start"),
+    Target("dangerous-ideas", NOTEBOOKS_DIR / "dangerous_ideas.ipynb", ready=".playbook-dangerous-ideas", click=".playbook-dangerous-ideas .pb-start"),
+    Target("balance-lab", NOTEBOOKS_DIR / "balance_lab.ipynb", ready=".playbook-balance-lab", click=".playbook-balance-lab .pb-lab-add-seat"),
 ]
 
 

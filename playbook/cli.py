@@ -1,24 +1,30 @@
-"""The `playbook` command: serve the dashboards, print materials, simulate, replay."""
+"""The `playbook` command: serve the dashboards, print materials, simulate, compare, replay."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import textwrap
 import warnings
 from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from rules import SaveFileError, danger_world, dangerous_ideas, leerdam, load_game, new_rule
+import lab
+from rules import SaveFileError, danger_world, dangerous_ideas, load_game
 from rules.core import MAX_FILE_BYTES
 
 __all__ = ["main"]
 
 PRINT_GAMES = ("new-rule", "leerdam", "danger-world", "dangerous-ideas")
-#: games with bots, by slug: each module has BOTS, DEFAULT_BOTS and simulate().
-SIMULATED = {"new-rule": new_rule, "leerdam": leerdam, "dangerous-ideas": dangerous_ideas}
+VARIANTS_HELP = (
+    "VARIANTS are key=value pairs separated by spaces or commas: bots=NAME*K,... gives one bot per "
+    "seat (NAME*K repeats a bot); players=N cycles the default bots to N seats; any other key is a "
+    "setup variant of the game (misfortune=3,2,1,0,0,0, max_rounds=none, table_dice=true) or a lab "
+    "option (new-rule: cap; danger-world: gm, difficulty, rounds, sheet, sweep_trials)."
+)
 
 
 class UsageError(Exception):
@@ -166,28 +172,66 @@ def _make_pdf(args: argparse.Namespace) -> bytes:
     return data
 
 
-def _cmd_simulate(args: argparse.Namespace) -> int:
+def _bar(total: int, quiet: bool) -> tuple[Any, Any]:
+    """A tqdm progress bar on stderr (when it is a terminal) and the callback that moves it."""
+    if quiet or not sys.stderr.isatty():
+        return None, None
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, unit="game", file=sys.stderr)
+    return bar, lambda done: bar.update(done - bar.n)
+
+
+def _write_reports(args: argparse.Namespace, result: Any) -> None:
+    from lab.report import csv_text
+
+    if args.csv:
+        Path(args.csv).write_text(csv_text(result), encoding="utf-8")
+        print(f"wrote {args.csv}", file=sys.stderr)
+    if args.pdf:
+        from printables.balance_report import build_pdf
+
+        Path(args.pdf).write_bytes(build_pdf(result, page=args.page))
+        print(f"wrote {args.pdf}", file=sys.stderr)
+
+
+def _play(args: argparse.Namespace, total: int, call: Any) -> int:
+    """Run `call(progress)` under a progress bar, write the reports asked for, print the JSON."""
     if args.games < 1:
         raise UsageError("--games must be at least 1")
-    bar = None
-    progress = None
-    if sys.stderr.isatty() and not args.quiet:
-        from tqdm import tqdm
-
-        bar = tqdm(total=args.games, unit="game", file=sys.stderr)
-
-        def progress(done: int) -> None:
-            bar.update(done - bar.n)
-
-    module = SIMULATED[args.game]
-    bots = [b.strip() for b in args.bots.split(",")] if args.bots else list(module.DEFAULT_BOTS)
+    bar, progress = _bar(total, args.quiet)
     try:
-        result = module.simulate(args.games, args.seed, bots, progress=progress)
+        result = call(progress)
     finally:
         if bar is not None:
             bar.close()
-    print(json.dumps(result, indent=None if args.json else 2, ensure_ascii=False))
+    _write_reports(args, result)
+    print(json.dumps(result.as_dict(), indent=None if args.json else 2, ensure_ascii=False))
     return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    bots = [b.strip() for b in args.bots.split(",")] if args.bots else None
+    spec = lab.spec(args.game, args.variant or "", bots)
+    return _play(args, args.games, lambda progress: lab.simulate(args.game, args.games, args.seed, spec, workers=args.workers, scheduler=args.scheduler, progress=progress))
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    a, b = lab.spec(args.game, args.a or ""), lab.spec(args.game, args.b)
+    return _play(args, 2 * args.games, lambda progress: lab.compare(args.game, a, b, args.games, args.seed, workers=args.workers, scheduler=args.scheduler, progress=progress))
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    """The options `simulate` and `compare` share."""
+    p.add_argument("--games", type=_ranged(1, 1_000_000), default=100, help="how many games, 1-1000000 (default 100)")
+    p.add_argument("--seed", type=_ranged(0), default=0, help="seed of the run, 0 or more: game i is seeded from (seed, i) (default 0)")
+    p.add_argument("--workers", type=_ranged(1, 256), help="processes to use, 1-256 (default: every core; 1: no pool)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="send the games to a Dask scheduler, e.g. tcp://10.0.0.5:8786 (needs the [lab] extra)")
+    p.add_argument("--csv", metavar="FILE.csv", help="also write one row per game as CSV")
+    p.add_argument("--pdf", metavar="FILE.pdf", help="also write a printable report with plots and findings")
+    p.add_argument("--page", choices=["a4", "letter"], default="a4", help="the report's paper size (default a4)")
+    p.add_argument("--json", action="store_true", help="one line of JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def _cmd_odds(args: argparse.Namespace) -> int:
@@ -281,15 +325,33 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", type=_output, required=True, metavar="FILE.pdf", help="where to write the PDF (its folder must exist)")
     p.set_defaults(run=_cmd_print)
 
-    p = _command(sub, "simulate", "play many bot games and report outcome statistics", "Bot games for balance testing; the same seed gives the same numbers.", "playbook simulate new-rule --games 500 --seed 1 --json")
-    p.add_argument("game", choices=sorted(SIMULATED), help="which game")
-    p.add_argument("--games", type=_ranged(1, 1_000_000), default=100, help="how many games, 1-1000000 (default 100)")
-    p.add_argument("--seed", type=_ranged(0), default=0, help="seed of the first game, 0 or more (default 0)")
-    bots = "; ".join(f"{slug}: {', '.join(m.BOTS)}" for slug, m in sorted(SIMULATED.items()))
+    bots = "; ".join(f"{slug}: {', '.join(names)}" for slug, names in lab.BOTS.items())
+    p = _command(
+        sub,
+        "simulate",
+        "play many bot games and report outcome statistics and findings",
+        "Bot games for balance testing; the same seed gives the same numbers, on any number of workers.\n" + textwrap.fill(VARIANTS_HELP, 92),
+        'playbook simulate leerdam --games 10000 --variant "bots=fair*5,free-rider*5,misfortune=3,2,1,0,0,0" --json',
+    )
+    p.add_argument("game", choices=list(lab.GAMES), help="which game")
     p.add_argument("--bots", help=f"comma-separated bot per seat ({bots})")
-    p.add_argument("--json", action="store_true", help="one line of JSON")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--variant", metavar="VARIANTS", help="setup variants and lab options, e.g. misfortune=3,2,1,0,0,0")
+    _run_options(p)
     p.set_defaults(run=_cmd_simulate)
+
+    p = _command(
+        sub,
+        "compare",
+        "two setups on the same seeds, each measure side by side with a 95% interval",
+        "Play setups A and B on the same seeds (common random numbers) and report each measure for A\nand B, "
+        "the difference B - A with its paired 95% interval, and whether it is within noise.\n" + textwrap.fill(VARIANTS_HELP, 92),
+        'playbook compare leerdam --a "bots=fair*10" --b "bots=fair*10,misfortune=3,2,1,0,0,0" --games 10000 --json',
+    )
+    p.add_argument("game", choices=list(lab.GAMES), help="which game")
+    p.add_argument("--a", metavar="VARIANTS", default="", help="setup A (default: the game's default table)")
+    p.add_argument("--b", metavar="VARIANTS", required=True, help="setup B")
+    _run_options(p)
+    p.set_defaults(run=_cmd_compare)
 
     p = _command(
         sub,

@@ -20,7 +20,7 @@ import random
 import types
 import typing
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -39,7 +39,6 @@ __all__ = [
     "actions_from_json",
     "check_types",
     "parse_save_text",
-    "play_out",
     "action_to_json",
     "rng_for",
 ]
@@ -643,66 +642,6 @@ class Game(Generic[Setup, S]):
     @classmethod
     def from_json(cls, rules_by_slug: Mapping[str, GameRules], text: str | bytes) -> Game[Any, Any]:
         return cls.from_record(rules_by_slug, parse_save_text(text))
-
-
-Bot = Callable[[Any, int, random.Random], Action]
-
-
-def play_out(game: Game[Any, Any], bots: Sequence[Bot], rng: random.Random, max_actions: int = 100_000) -> Game[Any, Any]:
-    """Let `bots[seat]` choose for every seat the game waits on until it is over."""
-    rules = game.rules
-    while not rules.over(game.state):
-        if len(game.actions) >= max_actions:
-            raise RuntimeError(f"the game did not end within {max_actions} actions")
-        waiting = rules.waiting_for(game.state)
-        if not waiting:
-            raise RuntimeError("the game waits on the facilitator, not on a seat")
-        game.apply(bots[waiting[0]](game.state, waiting[0], rng))
-    return game
-
-
-def bot_setup(rules: GameRules, strategies: Mapping[str, Bot], bots: Sequence[str], setup: Any = None) -> Any:
-    """The setup for a bot table, one strategy name per seat; without one, seats are named
-    after their bots. Refuses unknown strategies and a count that does not fit the setup."""
-    unknown = [b for b in bots if b not in strategies]
-    if unknown:
-        raise RuleError("bots", f"unknown bot {unknown[0]!r}; choose from {', '.join(strategies)}")
-    setup = setup or rules.setup(names=tuple(f"{b} {i + 1}" for i, b in enumerate(bots)))
-    if len(bots) != len(setup.names):
-        raise RuleError("bots", f"{len(bots)} bots for {len(setup.names)} seats")
-    return setup
-
-
-def bot_games(
-    rules: GameRules,
-    strategies: Mapping[str, Bot],
-    bots: Sequence[str],
-    games: int,
-    seed: int,
-    setup: Any,
-    progress: Callable[[int], None] | None = None,
-) -> Iterator[Any]:
-    """The final state of each of `games` games played by `bots` (one strategy name per seat).
-
-    Game i is seeded `seed + i`, so the same arguments give the same games; `progress(done)`
-    is called after each.
-    """
-    players = [strategies[b] for b in bots]
-    for index in range(games):
-        yield play_out(Game(rules, setup, seed + index), players, rng_for(seed, -1 - index)).state
-        if progress is not None:
-            progress(index + 1)
-
-
-def distribution(counts: Mapping[int, int]) -> dict[str, Any]:
-    """Mean, min, max and histogram of a count of whole-number outcomes (balance reports)."""
-    values = sorted(k for k, n in counts.items() for _ in range(n))
-    return {
-        "mean": round(sum(values) / len(values), 3) if values else None,
-        "min": values[0] if values else None,
-        "max": values[-1] if values else None,
-        "histogram": {str(k): counts[k] for k in sorted(counts)},
-    }
 
 
 def ranked(scores: Sequence[int], key: Callable[[int], Any]) -> list[tuple[int, int, int]]:

@@ -34,14 +34,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, bot_games, bot_setup, check_names, distribution, ranked, seats_text
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 
 __all__ = [
     "NODES",
@@ -83,10 +83,7 @@ __all__ = [
     "Conclude",
     "ACTIONS",
     "RULES",
-    "BOTS",
     "BOT_CAST",
-    "random_bot",
-    "sensible_bot",
     "initial",
     "check",
     "play",
@@ -112,7 +109,6 @@ __all__ = [
     "odds_report",
     "goldilocks_setup",
     "bears_example",
-    "simulate",
 ]
 
 # -- the sheet ----------------------------------------------------------------------------------
@@ -1936,128 +1932,6 @@ def legal_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
     return [o for o in dict.fromkeys(options) if _legal(state, o)]
 
 
-# -- bots ---------------------------------------------------------------------------------------
-
-Bot = Callable[[State, int, random.Random], Action]
-
-
-def random_bot(state: State, seat: int, rng: random.Random) -> Action:
-    """Any legal action: first a kind of action at random, then one of that kind."""
-    options = legal_actions(state, seat, limit=120)
-    by_kind: dict[str, list[Action]] = {}
-    for option in options:
-        by_kind.setdefault(option.kind, []).append(option)
-    kind = rng.choice(sorted(by_kind))
-    return rng.choice(by_kind[kind])
-
-
-def _leaders(state: State) -> set[int]:
-    points = scores(state)
-    top = max(points)
-    return {s for s in range(state.n) if points[s] == top}
-
-
-def sensible_bot(state: State, seat: int, rng: random.Random) -> Action:
-    """Plays for unique memes: stakes Create, creates often, defends the leader, connects cheaply."""
-    choice = _sensible(state, seat, rng)
-    if choice is not None and _legal(state, choice):
-        return choice
-    return random_bot(state, seat, rng)
-
-
-def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
-    phase = state.phase
-    sheet = state.sheets[seat]
-    a = state.attempt
-    if phase == "place":
-        n = state.setup.start_stones
-        create, think = (n * 3) // 7, (n * 2) // 7
-        rest = n - create - think
-        place = ("create",) * create + ("think",) * think + ("defend",) * (rest - rest // 2) + ("connect",) * (rest // 2)
-        return Place(seat=seat, place=place)
-    if phase == "setting":
-        written = {state.setup.branch_type(b) for b, _ in sheet.memes()}
-        want = LEAF if LEAF not in written else COILED
-        branch = next(b for b in sheet.empty() if state.setup.branch_type(b) == want)
-        return Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {sheet.filled + 1}", holder=rng.choice(BOT_CAST))
-    if phase == "title":
-        return Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")
-    if phase == "turn-start":
-        return TurnStones(seat=seat, place=("create", "think"))
-    if phase == "turn":
-        if seat == state.starter and not state.plot_declared:
-            return PlotUnfinished(seat=seat)
-        if state.actions_taken >= ACTIONS_PER_TURN:
-            return EndTurn(seat=seat)
-        coiled_bonus = sum(
-            1 for b, m in sheet.memes() if state.setup.branch_type(b) == COILED and m.bonus and m.id not in state.bonus_taken and not any(mid == m.id for mid, _ in state.involved)
-        )
-        create = sheet.node("create")
-        potential = create + min(sheet.node("think"), create) + coiled_bonus
-        if sheet.empty() and potential >= 6:
-            leaders = _leaders(state) - {seat}
-            holders = _known_holders(state)
-            rng.shuffle(holders)
-            text = _fresh_text(state, seat)
-            for holder in holders:
-                for target in _targets(state, seat, holder):
-                    if target.seat in leaders:
-                        option = Create(seat=seat, text=text, holder=holder, target=target)
-                        if _legal(state, option):
-                            return option
-            for holder in holders:
-                option = Create(seat=seat, text=text, holder=holder)
-                if _legal(state, option):
-                    return option
-        return Gain(seat=seat, place=("create", "create", "think"))
-    if phase in ("stake", "respond") and a is not None:
-        if seat == a.actor:
-            if a.pool < 7:
-                spends = _spend_options(state, seat, Stake)
-                if spends:
-                    return max(spends, key=_spend_size)
-            return Pass(seat=seat)
-        if phase == "stake" or a.sides[seat]:
-            return Pass(seat=seat)
-        threatened = a.target is not None and a.target.seat == seat
-        actor_leads = a.actor in _leaders(state)
-        if threatened or (actor_leads and seat not in _leaders(state)) or (actor_leads and sheet.node("defend") > 2):
-            defends = _spend_options(state, seat, Defend)
-            if defends and a.pool > 0:
-                return max(defends, key=_spend_size)
-        elif not actor_leads:
-            cheap = [c for c in _spend_options(state, seat, Connect) if c.from_node == 0 and c.from_think == 0 and all(u.stones == 0 for u in c.memes)]
-            if cheap:
-                return min(cheap, key=_spend_size)
-        return Pass(seat=seat)
-    if phase == "reroll" and a is not None:
-        winning = wins(a.pool, a.total)
-        if seat == a.actor and not winning:
-            die, chance_, _ = seed_advice(a.pool, (a.dice[0], a.dice[1]), sheet.seeds)
-            if die is not None and chance_ >= Fraction(1, 6):
-                return SpendSeed(seat=seat, die=die)
-        if seat != a.actor and winning and a.sides[seat] == "defend":
-            spoil = [(sum(1 for v in _FACES if wins(a.pool, a.total - a.dice[d] + v)), d) for d in (0, 1)]
-            kept, die = min(spoil)
-            if kept <= 3:
-                return SpendSeed(seat=seat, die=die)
-        return Pass(seat=seat)
-    if phase == "outcome" and a is not None:
-        if not a.success:
-            return Conclude(seat=seat)
-        branch = max(sheet.empty(), key=lambda b: (sheet.node(hub_of(b)) > 0, -_BRANCH_INDEX[b]))
-        return Conclude(seat=seat, branch=branch, from_hub=min(1, sheet.node(hub_of(branch))))
-    return None
-
-
-def _spend_size(spend: _Spend) -> int:
-    return spend.from_node + spend.from_think + sum(u.bonus + u.stones for u in spend.memes)
-
-
-BOTS: dict[str, Bot] = {"random": random_bot, "sensible": sensible_bot}
-DEFAULT_BOTS = ("sensible", "sensible", "random", "random")
-
-
 # -- the Rules object ---------------------------------------------------------------------------
 
 
@@ -2268,72 +2142,3 @@ def bears_example() -> Example:
     )
     s.mark("The roll of 8 stands against a pool of 6: the spread fails")
     return s.example()
-
-
-# -- balance: many bot games ----------------------------------------------------------------------
-
-
-def simulate(
-    games: int,
-    seed: int,
-    bots: Sequence[str] = DEFAULT_BOTS,
-    setup: Setup | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> dict[str, Any]:
-    """Outcome statistics of `games` bot games; the same arguments give the same numbers.
-
-    One bot name per seat. `progress(done)` is called after each game.
-    """
-    chapters: Counter[int] = Counter()
-    endings: Counter[str] = Counter()
-    winning: Counter[int] = Counter()
-    memes: Counter[int] = Counter()
-    wins_by: Counter[str] = Counter()
-    score_by: Counter[str] = Counter()
-    seats_of: Counter[str] = Counter(bots)
-    attempts = successes = replaced = targeted = 0
-    pool_sum = 0
-    setup = bot_setup(RULES, BOTS, bots, setup)
-    for state in bot_games(RULES, BOTS, bots, games, seed, setup, progress):
-        chapters[state.chapter + 1] += 1
-        endings["full sheet" if "filled all" in state.ended else "last chapter"] += 1
-        table = standings(state)
-        winning[table[0][2]] += 1
-        winners = [s for rank, s, _ in table if rank == 1]
-        for seat in winners:
-            wins_by[bots[seat]] += 1 / len(winners)
-        for seat, sheet in enumerate(state.sheets):
-            memes[sheet.filled] += 1
-            score_by[bots[seat]] += sheet_score(sheet)
-        for o in state.outcomes:
-            attempts += 1
-            successes += o.success
-            pool_sum += o.pool
-            if o.target is not None:
-                targeted += 1
-                replaced += o.success
-
-    return {
-        "game": RULES.slug,
-        "games": games,
-        "seed": seed,
-        "bots": list(bots),
-        "chapters": setup.chapter_count,
-        "chapters_played": distribution(chapters),
-        "endings": dict(endings.most_common()),
-        "winning_score": distribution(winning),
-        "memes_per_sheet": distribution(memes),
-        "meme_actions": {
-            "per_game": round(attempts / games, 3) if games else None,
-            "success_rate": round(successes / attempts, 4) if attempts else None,
-            "mean_pool": round(pool_sum / attempts, 3) if attempts else None,
-            "replacement_attempts": targeted,
-            "replacements": replaced,
-        },
-        "mean_score_per_seat_by_bot": {
-            name: round(score_by[name] / (games * seats_of[name]), 3) if games else None for name in sorted(seats_of)
-        },
-        "win_share_per_seat_by_bot": {
-            name: round(wins_by[name] / (games * seats_of[name]), 4) if games else None for name in sorted(seats_of)
-        },
-    }

@@ -19,19 +19,18 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, bot_games, bot_setup, check_names, distribution, ranked, seats_text
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .records import evolve
 
 __all__ = [
     "ACTIVITIES",
     "Setup",
     "State",
     "RULES",
-    "BOTS",
     "view_for",
     "thresholds",
     "profit_wealth",
@@ -345,7 +344,7 @@ class State:
 
     @property
     def n(self) -> int:
-        return self.setup.households
+        return len(self.setup.names)
 
     @property
     def over(self) -> bool:
@@ -356,6 +355,8 @@ class State:
 
     def sold(self, seat: int) -> int:
         """Units `seat` owes buyers through deals done this year."""
+        if not self.deals:
+            return 0
         return sum(d.units for d in self.deals if d.seller == seat and d.status == "done")
 
     def free_units(self, seat: int) -> int:
@@ -364,24 +365,46 @@ class State:
 
     def waiting_for(self) -> tuple[int, ...]:
         if self.phase == "contribute":
-            return tuple(s for s in range(self.n) if self.pledges[s] is None)
+            return tuple([s for s, p in enumerate(self.pledges) if p is None])
         if self.phase == "allocate":
-            return tuple(s for s in range(self.n) if self.plans[s] is None)
+            return tuple([s for s, p in enumerate(self.plans) if p is None])
         return ()
 
 
-def _say(state: State, text: str, seats: Iterable[int] | None = None) -> tuple[Event, ...]:
-    visible = None if seats is None else frozenset(seats)
-    return state.log + (Event(text, visible, state.year),)
+def _say(state: State, *texts: str) -> tuple[Event, ...]:
+    """The log with public lines added."""
+    year = state.year
+    return state.log + tuple([Event(text, None, year) for text in texts])
+
+
+def _say_to(state: State, seats: Iterable[int], text: str) -> tuple[Event, ...]:
+    """The log with a line only `seats` may read."""
+    return state.log + (Event(text, frozenset(seats), state.year),)
+
+
+#: a row with every default, copied for each new row (building a 17-field frozen record field
+#: by field costs more than the rest of the year's ledger work).
+_BLANK_ROW = LedgerRow(0, 0)
+
+
+def _rows(state: State, changes: Mapping[int, Mapping[str, Any]]) -> tuple[LedgerRow, ...]:
+    """The ledger with this year's row of each seat in `changes` updated (or started)."""
+    ledger = list(state.ledger)
+    where: dict[int, int] = {}
+    for i in range(len(ledger) - 1, -1, -1):
+        if ledger[i].year != state.year:
+            break  # rows are kept year by year, so this year's rows are the last ones
+        where.setdefault(ledger[i].seat, i)
+    for seat, change in changes.items():
+        if seat in where:
+            ledger[where[seat]] = evolve(ledger[where[seat]], **change)
+        else:
+            ledger.append(evolve(_BLANK_ROW, year=state.year, seat=seat, **change))
+    return tuple(ledger)
 
 
 def _row(state: State, seat: int, **changes: Any) -> tuple[LedgerRow, ...]:
-    ledger = list(state.ledger)
-    for i in range(len(ledger) - 1, -1, -1):
-        if ledger[i].year == state.year and ledger[i].seat == seat:
-            ledger[i] = replace(ledger[i], **changes)
-            return tuple(ledger)
-    return state.ledger + (LedgerRow(state.year, seat, **changes),)
+    return _rows(state, {seat: changes})
 
 
 def _require(condition: bool, rule: str, message: str) -> None:
@@ -399,7 +422,7 @@ def initial(setup: Setup) -> State:
 
 def _begin_year(state: State) -> State:
     n = state.n
-    state = replace(
+    state = evolve(
         state,
         phase="misfortune",
         year=state.year + 1,
@@ -410,17 +433,15 @@ def _begin_year(state: State) -> State:
         total=None,
         dyke_before=state.dyke,
     )
-    return replace(state, log=_say(state, f"Year {state.year} begins. The dyke stands at {state.dyke}."))
+    return evolve(state, log=_say(state, f"Year {state.year} begins. The dyke stands at {state.dyke}."))
 
 
 def _set_losses(state: State, losses: Sequence[int], why: str) -> State:
-    state = replace(state, phase="contribute", losses=tuple(losses))
-    for seat in range(state.n):
-        state = replace(state, ledger=_row(state, seat, misfortune=losses[seat], capacity=state.capacity(seat)))
+    state = evolve(state, phase="contribute", losses=tuple(losses))
+    state = evolve(state, ledger=_rows(state, {seat: {"misfortune": losses[seat], "capacity": state.capacity(seat)} for seat in range(state.n)}))
     struck = [f"{state.names[s]} (-{losses[s]})" for s in range(state.n) if losses[s]]
     text = f"Misfortune strikes {', '.join(struck)}." if struck else "No misfortune this year: every household works at full capacity."
-    state = replace(state, log=_say(state, f"{why}{text}"))
-    return replace(state, log=_say(state, "Households make their secret pledges to the dyke."))
+    return evolve(state, log=_say(state, f"{why}{text}", "Households make their secret pledges to the dyke."))
 
 
 def _reveal(state: State) -> State:
@@ -430,18 +451,18 @@ def _reveal(state: State) -> State:
     low, high = thresholds(state.n)
     before = state.dyke
     dyke = clamp_dyke(before + change)
-    state = replace(state, phase="allocate", total=total, dyke=dyke)
-    for seat in range(state.n):
-        state = replace(state, ledger=_row(state, seat, contribution=pledges[seat]))
+    state = evolve(state, phase="allocate", total=total, dyke=dyke)
+    state = evolve(state, ledger=_rows(state, {seat: {"contribution": pledges[seat]} for seat in range(state.n)}))
     each = ", ".join(f"{state.names[s]} {pledges[s]}" for s in range(state.n))
-    state = replace(state, log=_say(state, f"The pledges are revealed: {each}."))
+    lines = [f"The pledges are revealed: {each}."]
     verdict = (
         f"below {low}: the dyke falls to {dyke}" if change < 0 else f"above {high}: the dyke rises to {dyke}" if change > 0 else f"between {low} and {high}: the dyke holds at {dyke}"
     )
     if change and dyke == before:
         verdict += " (it cannot go further)"
-    state = replace(state, log=_say(state, f"{total} units for the dyke in all, {verdict}."))
-    return replace(state, log=_say(state, "Households allocate the rest of their labour; hired labour is agreed now."))
+    lines.append(f"{total} units for the dyke in all, {verdict}.")
+    lines.append("Households allocate the rest of their labour; hired labour is agreed now.")
+    return evolve(state, log=_say(state, *lines))
 
 
 def _resolve_allocation(state: State) -> State:
@@ -453,23 +474,23 @@ def _resolve_allocation(state: State) -> State:
     for deal in state.deals:
         if deal.status == "done":
             received[deal.buyer][ACTIVITIES.index(deal.activity)] += deal.units
-    deals = tuple(replace(d, status="lapsed") if d.status == "offered" else d for d in state.deals)
+    deals = tuple(evolve(d, status="lapsed") if d.status == "offered" else d for d in state.deals)
     lapsed = [d for d in deals if d.status == "lapsed" and d not in state.deals]
     households = list(state.households)
-    state = replace(state, deals=deals)
+    state = evolve(state, deals=deals)
     for d in lapsed:
-        state = replace(state, log=_say(state, f"{state.names[d.buyer]}'s offer to {state.names[d.seller]} lapses.", [d.buyer, d.seller]))
+        state = evolve(state, log=_say_to(state, [d.buyer, d.seller], f"{state.names[d.buyer]}'s offer to {state.names[d.seller]} lapses."))
+    rows = {}
     for seat, (sub, lei, pro) in enumerate(received):
         vp = subsistence_vp(sub) + leisure_vp(lei)
         wealth = profit_wealth(pro)
         h = households[seat]
-        households[seat] = replace(h, vp=h.vp + vp, wealth=h.wealth + wealth)
-        state = replace(state, ledger=_row(state, seat, subsistence=sub, leisure=lei, profit=pro, vp_allocation=vp, wealth_profit=wealth))
-    state = replace(state, households=tuple(households), phase="flood")
+        households[seat] = evolve(h, vp=h.vp + vp, wealth=h.wealth + wealth)
+        rows[seat] = {"subsistence": sub, "leisure": lei, "profit": pro, "vp_allocation": vp, "wealth_profit": wealth}
+    state = evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="flood")
     hungry = [seat for seat, r in enumerate(received) if r[0] < 2]
-    if hungry:
-        state = replace(state, log=_say(state, f"Short of food this year: {seats_text(state.names, hungry)}."))
-    return replace(state, log=_say(state, "The harvest is in. The river rises..."))
+    lines = [f"Short of food this year: {seats_text(state.names, hungry)}."] if hungry else []
+    return evolve(state, log=_say(state, *lines, "The harvest is in. The river rises..."))
 
 
 def _flood(state: State, strength: int) -> State:
@@ -477,73 +498,72 @@ def _flood(state: State, strength: int) -> State:
     flooded = strength > before
     dyke = before
     households = list(state.households)
+    rows: dict[int, dict[str, Any]] = {seat: {} for seat in range(state.n)}
     if flooded:
         dyke -= 1
-        for seat, h in enumerate(households):
-            lost = math.ceil(h.wealth / 3)
-            households[seat] = replace(h, wealth=h.wealth - lost, flooded=True)
-            state = replace(state, ledger=_row(state, seat, wealth_lost=lost))
         text = f"Flood strength {strength} beats the dyke at {before}: the village floods, every household loses a third of its Wealth, and the dyke falls to {clamp_dyke(dyke)}."
     else:
-        if not state.setup.sticky_flood:
-            households = [replace(h, flooded=False) for h in households]
         text = f"Flood strength {strength} against the dyke at {before}: the dyke holds."
     if strength == 6:
         dyke -= 1
         text += f" The great flood of a 6 batters the dyke down to {clamp_dyke(dyke)}."
     dyke = clamp_dyke(dyke)
-    # Annual VP: 1 per 30 Wealth held after the flood.
     annual = []
     for seat, h in enumerate(households):
-        vp = h.wealth // WEALTH_PER_VP
-        households[seat] = replace(h, vp=h.vp + vp)
-        state = replace(state, ledger=_row(state, seat, vp_annual=vp))
+        wealth, wet = h.wealth, h.flooded
+        if flooded:
+            lost = math.ceil(wealth / 3)
+            wealth, wet = wealth - lost, True
+            rows[seat]["wealth_lost"] = lost
+        elif not state.setup.sticky_flood:
+            wet = False
+        # Annual VP: 1 per 30 Wealth held after the flood.
+        vp = wealth // WEALTH_PER_VP
         if vp:
             annual.append(f"{h.name} +{vp}")
-    state = replace(state, households=tuple(households), dyke=dyke)
-    state = replace(state, log=_say(state, text))
+        if (wealth, wet, vp) != (h.wealth, h.flooded, 0):
+            households[seat] = evolve(h, wealth=wealth, flooded=wet, vp=h.vp + vp)
+        # The ledger closes the year with each household's totals after the flood.
+        rows[seat].update(vp_annual=vp, vp=h.vp + vp, wealth=wealth, flooded=wet, dyke=dyke)
+    state = evolve(state, households=tuple(households), dyke=dyke, ledger=_rows(state, rows))
+    lines = [text]
     if annual:
-        state = replace(state, log=_say(state, f"Wealth brings comfort (1 VP per {WEALTH_PER_VP}): {', '.join(annual)}."))
+        lines.append(f"Wealth brings comfort (1 VP per {WEALTH_PER_VP}): {', '.join(annual)}.")
+    state = evolve(state, log=_say(state, *lines))
     total = state.total or 0
     after_pledges = clamp_dyke(state.dyke_before + dyke_change(total, state.n))
     summary = YearSummary(state.year, total, state.dyke_before, after_pledges, strength, dyke, flooded)
-    state = replace(state, years=state.years + (summary,))
-    state = _close_ledger(state)
+    state = evolve(state, years=state.years + (summary,))
     if state.setup.max_years is not None and state.year >= state.setup.max_years:
         return _end(state, f"the {state.setup.max_years}-year limit was reached")
     if state.year >= state.setup.end_check_from:
-        return replace(state, phase="end")
+        return evolve(state, phase="end")
     return _begin_year(state)
-
-
-def _close_ledger(state: State) -> State:
-    for seat, h in enumerate(state.households):
-        state = replace(state, ledger=_row(state, seat, vp=h.vp, wealth=h.wealth, flooded=h.flooded, dyke=state.dyke))
-    return state
 
 
 def _end(state: State, why: str) -> State:
     divisor = final_divisor(state.dyke)
     households = list(state.households)
+    rows = {}
     for seat, h in enumerate(households):
         final = h.wealth // divisor - (FLOOD_PENALTY if h.flooded else 0)
-        households[seat] = replace(h, vp=h.vp + final)
-        state = replace(state, ledger=_row(state, seat, vp_final=final, vp=h.vp + final))
-    state = replace(state, households=tuple(households), phase="over", ended=why)
-    state = replace(state, log=_say(state, f"The game ends: {why}. Final scoring: 1 VP per {divisor} Wealth at dyke {state.dyke}, and -{FLOOD_PENALTY} for a Flooded house."))
+        households[seat] = evolve(h, vp=h.vp + final)
+        rows[seat] = {"vp_final": final, "vp": h.vp + final}
+    state = evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="over", ended=why)
+    state = evolve(state, log=_say(state, f"The game ends: {why}. Final scoring: 1 VP per {divisor} Wealth at dyke {state.dyke}, and -{FLOOD_PENALTY} for a Flooded house."))
     table = standings(state)
     best = [s for rank, s, _ in table if rank == 1]
     summary = "; ".join(f"{state.names[s]} {vp}" for _, s, vp in table)
     verb = "wins" if len(best) == 1 else "share the win"
-    return replace(state, log=_say(state, f"Final VP: {summary}. {seats_text(state.names, best)} {verb}."))
+    return evolve(state, log=_say(state, f"Final VP: {summary}. {seats_text(state.names, best)} {verb}."))
 
 
 # -- checking --------------------------------------------------------------------------------
 
 
 def _seat(state: State, seat: int | None, what: str = "household") -> int:
-    _require(isinstance(seat, int) and 0 <= seat < state.n, "seat", f"there is no {what} {seat!r}")
-    assert seat is not None
+    if not (isinstance(seat, int) and 0 <= seat < state.n):
+        raise RuleError("seat", f"there is no {what} {seat!r}")
     return seat
 
 
@@ -558,6 +578,33 @@ def _plan_units(plan: Sequence[Assignment]) -> int:
 def check(state: State, action: Action) -> None:
     if state.over:
         raise RuleError("game over", "the game is over")
+    if isinstance(action, Contribute):
+        # Pledges and allocations are most of a game's moves: messages are only made on refusal.
+        seat = _seat(state, action.seat)
+        if state.phase != "contribute":
+            raise RuleError("turn order", f"it is not time to pledge (now: {state.phase})")
+        if state.pledges[seat] is not None:
+            raise RuleError("one pledge", f"{state.names[seat]} has already pledged")
+        cap = state.capacity(seat)
+        if not (isinstance(action.units, int) and 0 <= action.units <= cap):
+            raise RuleError("capacity", f"{state.names[seat]} can pledge 0-{cap} units this year, not {action.units}")
+        return
+    if isinstance(action, Allocate):
+        seat = _seat(state, action.seat)
+        if state.phase != "allocate":
+            raise RuleError("turn order", f"it is not time to allocate (now: {state.phase})")
+        if state.plans[seat] is not None:
+            raise RuleError("one allocation", f"{state.names[seat]} has already allocated")
+        for a in action.plan:
+            _seat(state, a.recipient, "recipient")
+            if a.activity not in ACTIVITIES:
+                raise RuleError("allocation", f"{a.activity!r} is not an activity")
+            if not (isinstance(a.units, int) and a.units >= 0):
+                raise RuleError("allocation", "units are whole and not negative")
+        free = state.free_units(seat)
+        if _plan_units(action.plan) > free:
+            raise RuleError("allocation", f"that allocates {_plan_units(action.plan)} units; {state.names[seat]} has {free} left")
+        return
     if isinstance(action, Gift):
         seat = _seat(state, action.seat)
         to = _seat(state, action.to, "recipient")
@@ -574,13 +621,6 @@ def check(state: State, action: Action) -> None:
         _require(state.phase == "misfortune", "turn order", "misfortune is set at the start of a year")
         _require(len(action.losses) == state.n, "misfortune", "one loss per household")
         _require(all(_whole(x) and 0 <= x <= state.setup.capacity for x in action.losses), "misfortune", f"a loss is a whole number of units, 0-{state.setup.capacity}")
-        return
-    if isinstance(action, Contribute):
-        seat = _seat(state, action.seat)
-        _require(state.phase == "contribute", "turn order", f"it is not time to pledge (now: {state.phase})")
-        _require(state.pledges[seat] is None, "one pledge", f"{state.names[seat]} has already pledged")
-        cap = state.capacity(seat)
-        _require(isinstance(action.units, int) and 0 <= action.units <= cap, "capacity", f"{state.names[seat]} can pledge 0-{cap} units this year, not {action.units}")
         return
     if isinstance(action, Offer):
         seat = _seat(state, action.seat)
@@ -610,17 +650,6 @@ def check(state: State, action: Action) -> None:
         _require(deal.wealth <= state.households[deal.buyer].wealth, "buyer's wealth", f"{state.names[deal.buyer]} no longer has {deal.wealth} Wealth")
         _require(deal.units <= state.free_units(seat), "seller's capacity", f"{state.names[seat]} has only {state.free_units(seat)} free units")
         return
-    if isinstance(action, Allocate):
-        seat = _seat(state, action.seat)
-        _require(state.phase == "allocate", "turn order", f"it is not time to allocate (now: {state.phase})")
-        _require(state.plans[seat] is None, "one allocation", f"{state.names[seat]} has already allocated")
-        for a in action.plan:
-            _seat(state, a.recipient, "recipient")
-            _require(a.activity in ACTIVITIES, "allocation", f"{a.activity!r} is not an activity")
-            _require(isinstance(a.units, int) and a.units >= 0, "allocation", "units are whole and not negative")
-        free = state.free_units(seat)
-        _require(_plan_units(action.plan) <= free, "allocation", f"that allocates {_plan_units(action.plan)} units; {state.names[seat]} has {free} left")
-        return
     if isinstance(action, Advance):
         _require(action.seat is None, "facilitator", "only the facilitator advances the year")
         _require(state.phase in ("contribute", "allocate"), "turn order", "there is nothing to advance now")
@@ -642,79 +671,81 @@ def _default_plan(state: State, seat: int) -> tuple[Assignment, ...]:
 
 
 def play(state: State, action: Action) -> State:
-    if isinstance(action, Gift):
-        seat, to = action.seat, action.to
-        assert seat is not None
-        households = list(state.households)
-        households[seat] = replace(households[seat], wealth=households[seat].wealth - action.wealth)
-        households[to] = replace(households[to], wealth=households[to].wealth + action.wealth)
-        state = replace(state, households=tuple(households))
-        return replace(state, log=_say(state, f"{state.names[seat]} gives {action.wealth} Wealth to {state.names[to]}."))
-    if isinstance(action, Misfortune):
-        table = state.setup.misfortune
-        return _set_losses(state, [table[r - 1] for r in action.rolls], f"Misfortune dice: {' '.join(map(str, action.rolls))}. ")
-    if isinstance(action, SetMisfortune):
-        return _set_losses(state, action.losses, "The facilitator sets this year's misfortune. ")
+    # Pledges and allocations first: they are nearly every move of a game.
     if isinstance(action, Contribute):
         seat = action.seat
         assert seat is not None
         pledges = list(state.pledges)
         pledges[seat] = action.units
-        state = replace(state, pledges=tuple(pledges))
-        state = replace(state, log=_say(state, f"{state.names[seat]} has made a secret pledge."))
-        state = replace(state, log=_say(state, f"You pledged {action.units} unit(s) to the dyke.", [seat]))
-        return _reveal(state) if all(p is not None for p in state.pledges) else state
-    if isinstance(action, Offer):
-        seat = action.seat
-        assert seat is not None
-        deal = Deal(len(state.deals) + 1, seat, action.partner, action.wealth, action.units, action.activity)
-        state = replace(state, deals=state.deals + (deal,))
-        return replace(
-            state,
-            log=_say(state, f"{state.names[seat]} offers {state.names[deal.seller]} {deal.wealth} Wealth for {deal.units} unit(s) on {state.names[seat]}'s {deal.activity} (offer {deal.id}).", [seat, deal.seller]),
+        log = state.log + (
+            Event(f"{state.names[seat]} has made a secret pledge.", None, state.year),
+            Event(f"You pledged {action.units} unit(s) to the dyke.", frozenset((seat,)), state.year),
         )
-    if isinstance(action, (Accept, Decline)):
-        deal = next(d for d in state.deals if d.id == action.deal)
-        done = isinstance(action, Accept)
-        deals = tuple(replace(d, status="done" if done else "declined") if d.id == deal.id else d for d in state.deals)
-        state = replace(state, deals=deals)
-        if not done:
-            who = "withdraws" if action.seat == deal.buyer else "declines"
-            return replace(state, log=_say(state, f"{state.names[action.seat or 0]} {who} offer {deal.id}.", [deal.buyer, deal.seller]))
-        households = list(state.households)
-        households[deal.buyer] = replace(households[deal.buyer], wealth=households[deal.buyer].wealth - deal.wealth)
-        households[deal.seller] = replace(households[deal.seller], wealth=households[deal.seller].wealth + deal.wealth)
-        state = replace(state, households=tuple(households))
-        return replace(
-            state,
-            log=_say(state, f"Deal: {state.names[deal.seller]} works {deal.units} unit(s) on {state.names[deal.buyer]}'s {deal.activity} for {deal.wealth} Wealth."),
-        )
+        state = evolve(state, pledges=tuple(pledges), log=log)
+        return _reveal(state) if None not in pledges else state
     if isinstance(action, Allocate):
         seat = action.seat
         assert seat is not None
         plans = list(state.plans)
         plans[seat] = tuple(a for a in action.plan if a.units)
-        state = replace(state, plans=tuple(plans))
-        state = replace(state, log=_say(state, f"{state.names[seat]} has allocated this year's labour."))
-        return _resolve_allocation(state) if all(p is not None for p in state.plans) else state
+        state = evolve(state, plans=tuple(plans), log=_say(state, f"{state.names[seat]} has allocated this year's labour."))
+        return _resolve_allocation(state) if None not in plans else state
+    if isinstance(action, Gift):
+        seat, to = action.seat, action.to
+        assert seat is not None
+        households = list(state.households)
+        households[seat] = evolve(households[seat], wealth=households[seat].wealth - action.wealth)
+        households[to] = evolve(households[to], wealth=households[to].wealth + action.wealth)
+        state = evolve(state, households=tuple(households))
+        return evolve(state, log=_say(state, f"{state.names[seat]} gives {action.wealth} Wealth to {state.names[to]}."))
+    if isinstance(action, Misfortune):
+        table = state.setup.misfortune
+        return _set_losses(state, [table[r - 1] for r in action.rolls], f"Misfortune dice: {' '.join(map(str, action.rolls))}. ")
+    if isinstance(action, SetMisfortune):
+        return _set_losses(state, action.losses, "The facilitator sets this year's misfortune. ")
+    if isinstance(action, Offer):
+        seat = action.seat
+        assert seat is not None
+        deal = Deal(len(state.deals) + 1, seat, action.partner, action.wealth, action.units, action.activity)
+        state = evolve(state, deals=state.deals + (deal,))
+        return evolve(
+            state,
+            log=_say_to(state, [seat, deal.seller], f"{state.names[seat]} offers {state.names[deal.seller]} {deal.wealth} Wealth for {deal.units} unit(s) on {state.names[seat]}'s {deal.activity} (offer {deal.id})."),
+        )
+    if isinstance(action, (Accept, Decline)):
+        deal = next(d for d in state.deals if d.id == action.deal)
+        done = isinstance(action, Accept)
+        deals = tuple(evolve(d, status="done" if done else "declined") if d.id == deal.id else d for d in state.deals)
+        state = evolve(state, deals=deals)
+        if not done:
+            who = "withdraws" if action.seat == deal.buyer else "declines"
+            return evolve(state, log=_say_to(state, [deal.buyer, deal.seller], f"{state.names[action.seat or 0]} {who} offer {deal.id}."))
+        households = list(state.households)
+        households[deal.buyer] = evolve(households[deal.buyer], wealth=households[deal.buyer].wealth - deal.wealth)
+        households[deal.seller] = evolve(households[deal.seller], wealth=households[deal.seller].wealth + deal.wealth)
+        state = evolve(state, households=tuple(households))
+        return evolve(
+            state,
+            log=_say(state, f"Deal: {state.names[deal.seller]} works {deal.units} unit(s) on {state.names[deal.buyer]}'s {deal.activity} for {deal.wealth} Wealth."),
+        )
     if isinstance(action, Advance):
         if state.phase == "contribute":
             missing = [s for s in range(state.n) if state.pledges[s] is None]
-            state = replace(state, pledges=tuple(p or 0 for p in state.pledges))
-            state = replace(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} pledge nothing."))
+            state = evolve(state, pledges=tuple(p or 0 for p in state.pledges))
+            state = evolve(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} pledge nothing."))
             return _reveal(state)
         missing = [s for s in range(state.n) if state.plans[s] is None]
         plans = tuple(p if p is not None else _default_plan(state, s) for s, p in enumerate(state.plans))
-        state = replace(state, plans=plans)
-        state = replace(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} feed their own households and rest."))
+        state = evolve(state, plans=plans)
+        state = evolve(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} feed their own households and rest."))
         return _resolve_allocation(state)
     if isinstance(action, Flood):
         return _flood(state, action.strength)
     if isinstance(action, EndRoll):
-        state = replace(state, years=state.years[:-1] + (replace(state.years[-1], end_roll=action.die),))
+        state = evolve(state, years=state.years[:-1] + (evolve(state.years[-1], end_roll=action.die),))
         if action.die in state.setup.end_on:
             return _end(state, f"the end roll of {action.die} after year {state.year}")
-        state = replace(state, log=_say(state, f"End roll {action.die}: the village carries on."))
+        state = evolve(state, log=_say(state, f"End roll {action.die}: the village carries on."))
         return _begin_year(state)
     raise RuleError("action", f"Leerdam has no action {type(action).__name__}")
 
@@ -879,73 +910,6 @@ def ledger_rows(state: State, seat: int | None = None) -> list[dict[str, Any]]:
     return rows
 
 
-# -- bots --------------------------------------------------------------------------------------
-
-Pledge = Callable[[State, int], int]
-
-
-def _pledge_free_rider(state: State, seat: int) -> int:
-    return 0
-
-
-def _pledge_fair(state: State, seat: int) -> int:
-    # Everyone paying one unit keeps the total at N, between the thresholds.
-    return min(1, state.capacity(seat))
-
-
-def _pledge_conditional(state: State, seat: int) -> int:
-    if not state.years:
-        return min(1, state.capacity(seat))
-    last = state.years[-1].total / state.n
-    return min(round(last), state.capacity(seat))
-
-
-def _pledge_altruist(state: State, seat: int) -> int:
-    return min(2, state.capacity(seat))
-
-
-def _bot(pledge: Pledge, generous: bool) -> Callable[[State, int, random.Random], Action]:
-    def play_seat(state: State, seat: int, rng: random.Random) -> Action:
-        if state.phase == "contribute":
-            return Contribute(seat=seat, units=pledge(state, seat))
-        if state.phase == "allocate":
-            for d in state.deals:
-                if d.status == "offered" and d.seller == seat:
-                    fair = d.wealth >= 6 * d.units and d.units <= state.free_units(seat) and d.wealth <= state.households[d.buyer].wealth
-                    return Accept(seat=seat, deal=d.id) if fair else Decline(seat=seat, deal=d.id)
-            free = state.free_units(seat)
-            plan: list[Assignment] = []
-            own = min(2, free)
-            plan.append(Assignment(seat, "subsistence", own))
-            free -= own
-            if generous and free:
-                struck = min(range(state.n), key=lambda s: (state.capacity(s), rng.random()))
-                if struck != seat and state.capacity(struck) < state.setup.capacity:
-                    plan.append(Assignment(struck, "subsistence", 1))
-                    free -= 1
-            if free:
-                years_left = max(1, state.setup.end_check_from - state.year)
-                leisure = min(free, 1 if years_left > 3 else 2)
-                plan.append(Assignment(seat, "leisure", leisure))
-                free -= leisure
-            if free:
-                plan.append(Assignment(seat, "profit", free))
-            return Allocate(seat=seat, plan=tuple(plan))
-        raise RuleError("bot", f"a bot has nothing to do in phase {state.phase}")
-
-    return play_seat
-
-
-BOTS: dict[str, Callable[[State, int, random.Random], Action]] = {
-    "free-rider": _bot(_pledge_free_rider, generous=False),
-    "fair": _bot(_pledge_fair, generous=False),
-    "conditional": _bot(_pledge_conditional, generous=False),
-    "altruist": _bot(_pledge_altruist, generous=True),
-}
-#: a seven-household village of every kind, for the balance tools.
-DEFAULT_BOTS = ("free-rider", "fair", "conditional", "altruist", "free-rider", "fair", "conditional")
-
-
 # -- the Rules object ---------------------------------------------------------------------------
 
 
@@ -953,43 +917,3 @@ DEFAULT_BOTS = ("free-rider", "fair", "conditional", "altruist", "free-rider", "
 RETIRED_SETUP = {"anonymous": False}
 
 RULES = GameRules.of(globals(), "leerdam", "Leerdam")
-
-
-def simulate(
-    games: int,
-    seed: int,
-    bots: Sequence[str] = DEFAULT_BOTS,
-    setup: Setup | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> dict[str, Any]:
-    """Outcome statistics for a designer: years, floods, final dyke, VP and wins by strategy."""
-    years: Counter[int] = Counter()
-    dykes: Counter[int] = Counter()
-    floods = 0
-    year_total = 0
-    vp_sum: Counter[str] = Counter()
-    wins: Counter[str] = Counter()
-    per_kind = Counter(bots)
-    setup = bot_setup(RULES, BOTS, bots, setup)
-    for state in bot_games(RULES, BOTS, bots, games, seed, setup, progress):
-        years[state.year] += 1
-        dykes[state.dyke] += 1
-        floods += sum(1 for y in state.years if y.flooded)
-        year_total += len(state.years)
-        table = standings(state)
-        winners = [s for rank, s, _ in table if rank == 1]
-        for seat, h in enumerate(state.households):
-            vp_sum[bots[seat]] += h.vp
-        for seat in winners:
-            wins[bots[seat]] += 1 / len(winners)
-    return {
-        "game": RULES.slug,
-        "games": games,
-        "seed": seed,
-        "bots": list(bots),
-        "years_played": distribution(years),
-        "flood_rate_per_year": round(floods / year_total, 4) if year_total else None,
-        "final_dyke": {str(k): dykes[k] for k in sorted(dykes)},
-        "mean_vp_by_strategy": {b: round(vp_sum[b] / (games * per_kind[b]), 3) for b in sorted(per_kind)},
-        "win_share_per_household_by_strategy": {b: round(wins[b] / (games * per_kind[b]), 4) for b in sorted(per_kind)},
-    }

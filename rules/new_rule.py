@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, bot_games, bot_setup, check_names, distribution, ranked, seats_text
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .records import evolve
 
 __all__ = [
     "COLOURS",
@@ -294,8 +295,8 @@ class State:
 
 
 def _bag(colours: Sequence[str], candies: Iterable[str]) -> Bag:
-    counts = Counter(candies)
-    return tuple(counts.get(c, 0) for c in colours)
+    candies = candies if isinstance(candies, (tuple, list)) else list(candies)
+    return tuple([candies.count(c) for c in colours])  # a handful of candies: faster than a Counter
 
 
 def _add(a: Bag, b: Bag) -> Bag:
@@ -311,7 +312,10 @@ def _fits(part: Bag, whole: Bag) -> bool:
 
 
 def _candies(colours: Sequence[str], bag: Bag) -> tuple[str, ...]:
-    return tuple(c for c, n in zip(colours, bag) for _ in range(n))
+    out: list[str] = []
+    for c, n in zip(colours, bag):
+        out += [c] * n  # a whole bowl is hundreds of candies: one list step per colour
+    return tuple(out)
 
 
 def _sample(colours: Sequence[str], bag: Bag, k: int, rng: random.Random) -> tuple[str, ...]:
@@ -344,7 +348,7 @@ def _line(state: State, seat: int, **changes: Any) -> tuple[RoundLine, ...]:
     pad = list(state.pad)
     for i in range(len(pad) - 1, -1, -1):
         if pad[i].round == state.round and pad[i].seat == seat:
-            pad[i] = replace(pad[i], **changes)
+            pad[i] = evolve(pad[i], **changes)
             return tuple(pad)
     return state.pad + (RoundLine(state.round, seat, **changes),)
 
@@ -489,14 +493,14 @@ def _out(state: State, seat: int, why: str) -> State:
     """`seat` returns everything to the common bowl and leaves the game."""
     player = state.players[seat]
     players = list(state.players)
-    players[seat] = replace(player, bowl=tuple(0 for _ in player.bowl), out_round=state.round)
-    state = replace(
+    players[seat] = evolve(player, bowl=tuple(0 for _ in player.bowl), out_round=state.round)
+    state = evolve(
         state,
         common=_add(state.common, player.bowl),
         players=tuple(players),
         pad=_line(state, seat, note=f"out: {why}"),
     )
-    return replace(state, log=_say(state, f"{player.name} is out: {why} (returns {player.candies} candies)."))
+    return evolve(state, log=_say(state, f"{player.name} is out: {why} (returns {player.candies} candies)."))
 
 
 def _begin_round(state: State) -> State:
@@ -507,27 +511,27 @@ def _begin_round(state: State) -> State:
     if sum(state.common) == 0:
         return _end(state, "the common bowl is empty")
     n = state.setup.players
-    state = replace(state, round=state.round + 1, phase="draw", picks=(None,) * n, paid=(False,) * n, infection=(), strength=0)
-    state = replace(state, turn=_next_seat(state, None))
-    return replace(state, log=_say(state, f"Round {state.round} begins: {sum(state.common)} candies in the common bowl."))
+    state = evolve(state, round=state.round + 1, phase="draw", picks=(None,) * n, paid=(False,) * n, infection=(), strength=0)
+    state = evolve(state, turn=_next_seat(state, None))
+    return evolve(state, log=_say(state, f"Round {state.round} begins: {sum(state.common)} candies in the common bowl."))
 
 
 def _end(state: State, why: str) -> State:
-    state = replace(state, phase="over", turn=None, ended=why)
+    state = evolve(state, phase="over", turn=None, ended=why)
     table = standings(state)
     best = [s for rank, s, _ in table if rank == 1]
-    state = replace(state, log=_say(state, f"The game ends: {why}."))
+    state = evolve(state, log=_say(state, f"The game ends: {why}."))
     summary = "; ".join(f"{state.names[s]} {score}" for _, s, score in table)
     verb = "wins" if len(best) == 1 else "share the win"
-    return replace(state, log=_say(state, f"Final scores: {summary}. {seats_text(state.names, best)} {verb}."))
+    return evolve(state, log=_say(state, f"Final scores: {summary}. {seats_text(state.names, best)} {verb}."))
 
 
 def _after_choice(state: State, seat: int) -> State:
     nxt = _next_seat(state, seat)
     if nxt is not None:
-        return replace(state, phase="draw", turn=nxt, drawn=())
-    state = replace(state, phase="pick", turn=None, drawn=())
-    return replace(state, log=_say(state, "Everyone has drawn. Each player secretly picks a colour."))
+        return evolve(state, phase="draw", turn=nxt, drawn=())
+    state = evolve(state, phase="pick", turn=None, drawn=())
+    return evolve(state, log=_say(state, "Everyone has drawn. Each player secretly picks a colour."))
 
 
 def _reveal(state: State) -> State:
@@ -536,10 +540,10 @@ def _reveal(state: State) -> State:
     strength = max(counts.values())
     infection = tuple(c for c in state.colours if counts.get(c) == strength)
     shown = ", ".join(f"{state.names[s]} {c}" for s, c in picks.items())
-    state = replace(state, phase="pay", infection=infection, strength=strength)
-    state = replace(state, log=_say(state, f"Revealed: {shown}. Infection: {' and '.join(infection)}, strength {strength}."))
+    state = evolve(state, phase="pay", infection=infection, strength=strength)
+    state = evolve(state, log=_say(state, f"Revealed: {shown}. Infection: {' and '.join(infection)}, strength {strength}."))
     for seat in state.active:
-        state = replace(state, pad=_line(state, seat, picked=picks[seat], infection=infection, strength=strength))
+        state = evolve(state, pad=_line(state, seat, picked=picks[seat], infection=infection, strength=strength))
     for seat in state.active:
         if max_levels(state, seat) < strength:
             state = _out(state, seat, f"cannot fight off a strength-{strength} infection")
@@ -558,34 +562,34 @@ def _after_payment(state: State) -> State:
 def play(state: State, action: Action) -> State:
     colours = state.colours
     if isinstance(action, Deal):
-        players = tuple(replace(p, bowl=_bag(colours, hand)) for p, hand in zip(state.players, action.hands))
+        players = tuple(evolve(p, bowl=_bag(colours, hand)) for p, hand in zip(state.players, action.hands))
         dealt = _bag(colours, [c for hand in action.hands for c in hand])
-        state = replace(state, players=players, common=_sub(state.common, dealt))
-        state = replace(state, log=_say(state, f"Each player draws {state.setup.hand} candies from the common bowl."))
+        state = evolve(state, players=players, common=_sub(state.common, dealt))
+        state = evolve(state, log=_say(state, f"Each player draws {state.setup.hand} candies from the common bowl."))
         for seat, hand in enumerate(action.hands):
-            state = replace(state, log=_say(state, f"{state.names[seat]} starts with {describe(hand)}.", [seat]))
+            state = evolve(state, log=_say(state, f"{state.names[seat]} starts with {describe(hand)}.", [seat]))
         return _begin_round(state)
     if isinstance(action, Draw):
-        return replace(state, phase="drawing")
+        return evolve(state, phase="drawing")
     if isinstance(action, Drawn):
         seat = action.seat
         assert seat is not None
-        state = replace(
+        state = evolve(
             state,
             phase="choose",
             drawn=action.candies,
             common=_sub(state.common, _bag(colours, action.candies)),
             pad=_line(state, seat, drawn=action.candies),
         )
-        state = replace(state, log=_say(state, f"{state.names[seat]} draws {len(action.candies)} candies blindly."))
-        return replace(state, log=_say(state, f"{state.names[seat]} drew {describe(action.candies)}.", [seat]))
+        state = evolve(state, log=_say(state, f"{state.names[seat]} draws {len(action.candies)} candies blindly."))
+        return evolve(state, log=_say(state, f"{state.names[seat]} drew {describe(action.candies)}.", [seat]))
     if isinstance(action, Keep):
         seat = action.seat
         assert seat is not None
         players = list(state.players)
-        players[seat] = replace(players[seat], bowl=_add(players[seat].bowl, _bag(colours, state.drawn)))
-        state = replace(state, players=tuple(players), pad=_line(state, seat, choice="kept"))
-        state = replace(state, log=_say(state, f"{state.names[seat]} keeps the draw."))
+        players[seat] = evolve(players[seat], bowl=_add(players[seat].bowl, _bag(colours, state.drawn)))
+        state = evolve(state, players=tuple(players), pad=_line(state, seat, choice="kept"))
+        state = evolve(state, log=_say(state, f"{state.names[seat]} keeps the draw."))
         return _after_choice(state, seat)
     if isinstance(action, Swap):
         seat = action.seat
@@ -593,20 +597,20 @@ def play(state: State, action: Action) -> State:
         common = _add(state.common, _bag(colours, state.drawn))
         taken = _bag(colours, [action.colour])
         players = list(state.players)
-        players[seat] = replace(players[seat], bowl=_add(players[seat].bowl, taken))
-        state = replace(state, common=_sub(common, taken), players=tuple(players), pad=_line(state, seat, choice="swapped", chosen=action.colour))
+        players[seat] = evolve(players[seat], bowl=_add(players[seat].bowl, taken))
+        state = evolve(state, common=_sub(common, taken), players=tuple(players), pad=_line(state, seat, choice="swapped", chosen=action.colour))
         # Everyone sees the swap; only the swapper knows the colour taken (RULINGS.md).
-        state = replace(state, log=_say(state, f"{state.names[seat]} returns the draw and takes one candy of their choice."))
-        state = replace(state, log=_say(state, f"You took {_a(action.colour)} candy.", [seat]))
+        state = evolve(state, log=_say(state, f"{state.names[seat]} returns the draw and takes one candy of their choice."))
+        state = evolve(state, log=_say(state, f"You took {_a(action.colour)} candy.", [seat]))
         return _after_choice(state, seat)
     if isinstance(action, Pick):
         seat = action.seat
         assert seat is not None
         picks = list(state.picks)
         picks[seat] = action.colour
-        state = replace(state, picks=tuple(picks))
-        state = replace(state, log=_say(state, f"{state.names[seat]} has picked a colour in secret."))
-        state = replace(state, log=_say(state, f"You picked {action.colour}.", [seat]))
+        state = evolve(state, picks=tuple(picks))
+        state = evolve(state, log=_say(state, f"{state.names[seat]} has picked a colour in secret."))
+        state = evolve(state, log=_say(state, f"You picked {action.colour}.", [seat]))
         if all(state.picks[s] is not None for s in state.active):
             return _reveal(state)
         return state
@@ -616,10 +620,10 @@ def play(state: State, action: Action) -> State:
         spent = _add(_bag(colours, action.returned), _bag(colours, [state.setup.antibody] * action.eaten))
         players = list(state.players)
         player = players[seat]
-        players[seat] = replace(player, bowl=_sub(player.bowl, spent), eaten=player.eaten + action.eaten)
+        players[seat] = evolve(player, bowl=_sub(player.bowl, spent), eaten=player.eaten + action.eaten)
         paid = list(state.paid)
         paid[seat] = True
-        state = replace(
+        state = evolve(
             state,
             players=tuple(players),
             paid=tuple(paid),
@@ -631,7 +635,7 @@ def play(state: State, action: Action) -> State:
             parts.append(f"returns {describe(action.returned)}")
         if action.eaten:
             parts.append(f"eats {action.eaten} {state.setup.antibody}")
-        state = replace(state, log=_say(state, f"{state.names[seat]} {' and '.join(parts)}."))
+        state = evolve(state, log=_say(state, f"{state.names[seat]} {' and '.join(parts)}."))
         return _after_payment(state)
     raise RuleError("action", f"New Rule has no action {type(action).__name__}")
 
@@ -683,6 +687,9 @@ def standings(state: State) -> list[tuple[int, int, int]]:
     return ranked(points, key)
 
 
+_NO_PAY = Pay()
+
+
 def legal_payments(state: State, seat: int, limit: int | None = None) -> Iterator[Pay]:
     """Every legal payment for `seat` now (up to `limit`), fewest antibodies eaten first."""
     if state.phase != "pay" or seat not in state.active or state.paid[seat]:
@@ -692,22 +699,25 @@ def legal_payments(state: State, seat: int, limit: int | None = None) -> Iterato
     bowl = state.players[seat].bowl
     strength = state.strength
     red_i = colours.index(antibody)
+    plain_held = sum(n for c, n in zip(colours, bowl) if c not in infected)
     found = 0
     for eaten in range(min(bowl[red_i], strength) + 1):
         rest = list(bowl)
         rest[red_i] -= eaten
         for pairs in range(strength - eaten, -1, -1):
             quads = strength - eaten - pairs
+            # Built this way every payment fits the bowl and pays `strength` levels; only the
+            # double rate's condition is left to `payment_levels` (checked here without it).
+            left = plain_held - 2 * pairs - (eaten if antibody not in infected else 0)
+            if quads and left >= 2:
+                continue
             plain = [(c, n) for c, n in zip(colours, rest) if c not in infected]
             sick = [(c, n) for c, n in zip(colours, rest) if c in infected]
+            tails = list(_multisets(sick, 4 * quads))  # the same for every choice of `a`
             for a in _multisets(plain, 2 * pairs):
-                for b in _multisets(sick, 4 * quads):
-                    pay = Pay(seat=seat, returned=a + b, eaten=eaten)
-                    try:
-                        payment_levels(state, seat, pay.returned, eaten)
-                    except RuleError:
-                        continue
-                    yield pay
+                for b in tails:
+                    # copied from a blank payment: a bowl can have thousands, and __init__ is slow
+                    yield evolve(_NO_PAY, seat=seat, returned=tuple(sorted(a + b)), eaten=eaten)
                     found += 1
                     if limit is not None and found >= limit:
                         return
@@ -853,97 +863,3 @@ def worked_example() -> tuple[State, dict[str, int]]:
         check(state, Pick(seat=seat, colour=colour))
         state = play(state, Pick(seat=seat, colour=colour))
     return state, {state.names[s]: state.strength for s in state.active}
-
-
-
-# -- bots: strategies that play legal moves only ------------------------------------------------
-
-
-def random_bot(state: State, seat: int, rng: random.Random) -> Action:
-    """Any legal move, uniformly (payments from a capped sample of the legal ones)."""
-    options = legal_actions(state, seat, payment_limit=60)
-    return rng.choice(options)
-
-
-def balanced_bot(state: State, seat: int, rng: random.Random) -> Action:
-    """Plays for the score: keep the weakest colour growing and spend the surplus."""
-    colours, antibody = state.colours, state.setup.antibody
-    bowl = dict(zip(colours, state.players[seat].bowl))
-    scoring = [c for c in colours if c != antibody]
-    if state.phase == "draw":
-        return Draw(seat=seat)
-    if state.phase == "choose":
-        weakest = min(scoring, key=lambda c: (bowl[c], rng.random()))
-        helps = sum(1 for c in state.drawn if c == weakest or c == antibody)
-        options = {a.colour for a in legal_actions(state, seat) if isinstance(a, Swap)}
-        if helps == 0 and weakest in options:
-            return Swap(seat=seat, colour=weakest)
-        return Keep(seat=seat)
-    if state.phase == "pick":
-        # A picked colour becomes the infection, which nobody may pay with: protect the scarcest.
-        held = [c for c in scoring if bowl[c] > 0] or [antibody]
-        return Pick(seat=seat, colour=min(held, key=lambda c: (bowl[c], rng.random())))
-    if state.phase == "pay":
-        best: tuple[int, Pay] | None = None
-        for pay in legal_payments(state, seat, limit=400):
-            left = dict(bowl)
-            for c in pay.returned:
-                left[c] -= 1
-            left[antibody] -= pay.eaten
-            value = min(left[c] for c in scoring) + left[antibody]
-            if best is None or value > best[0]:
-                best = (value, pay)
-        if best is not None:
-            return best[1]
-    return random_bot(state, seat, rng)
-
-
-BOTS = {"random": random_bot, "balanced": balanced_bot}
-DEFAULT_BOTS = ("balanced", "balanced", "random", "random")
-
-
-# -- balance: many bot games ----------------------------------------------------------------------
-
-
-def simulate(
-    games: int,
-    seed: int,
-    bots: Sequence[str] = DEFAULT_BOTS,
-    setup: Setup | None = None,
-    progress: Callable[[int], None] | None = None,
-) -> dict[str, Any]:
-    """Outcome statistics of `games` bot games; the same arguments give the same numbers.
-
-    One bot name per seat. `progress(done)` is called after each game.
-    """
-    rounds: Counter[int] = Counter()
-    endings: Counter[str] = Counter()
-    eliminations: Counter[int] = Counter()
-    winning: Counter[int] = Counter()
-    wins: Counter[str] = Counter()
-    seats_of: Counter[str] = Counter(bots)
-    setup = bot_setup(RULES, BOTS, bots, setup)
-    for state in bot_games(RULES, BOTS, bots, games, seed, setup, progress):
-        rounds[state.round] += 1
-        endings[state.ended] += 1
-        eliminations[sum(1 for p in state.players if p.out)] += 1
-        table = standings(state)
-        winning[table[0][2]] += 1
-        winners = [seat for rank, seat, _ in table if rank == 1]
-        for seat in winners:
-            wins[bots[seat]] += 1 / len(winners)
-
-    return {
-        "game": RULES.slug,
-        "games": games,
-        "seed": seed,
-        "bots": list(bots),
-        "max_rounds": setup.max_rounds,
-        "rounds_played": distribution(rounds),
-        "endings": dict(endings.most_common()),
-        "eliminations_per_game": distribution(eliminations),
-        "winning_score": distribution(winning),
-        "win_share_per_seat_by_bot": {
-            name: round(wins[name] / (games * seats_of[name]), 4) if games else None for name in sorted(seats_of)
-        },
-    }

@@ -10,7 +10,9 @@ from pypdf import PdfReader
 
 from playbook.cli import main
 from rules import new_game
-from rules.core import play_out, rng_for
+from lab.core import play_out
+from lab.new_rule import balanced_bot
+from rules.core import rng_for
 from rules import new_rule as nr
 
 
@@ -22,13 +24,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def saved_game(tmp_path: Path, names: tuple[str, ...] = ("Ana", "Bo", "Cy", "Di")) -> Path:
     game = new_game("new-rule", nr.Setup(names=names), 21)
-    play_out(game, [nr.balanced_bot] * len(names), rng_for(21, 0))
+    play_out(game, [balanced_bot] * len(names), rng_for(21, 0))
     path = tmp_path / "saved.json"
     path.write_text(game.to_json(), encoding="utf-8")
     return path
 
 
-@pytest.mark.parametrize("command", ["serve", "print", "simulate", "replay"])
+@pytest.mark.parametrize("command", ["serve", "print", "simulate", "compare", "replay"])
 def test_every_command_explains_itself(capsys: pytest.CaptureFixture[str], command: str) -> None:
     with pytest.raises(SystemExit) as done:
         main([command, "--help"])
@@ -99,10 +101,11 @@ def test_print_what_you_played(capsys: pytest.CaptureFixture[str], tmp_path: Pat
 
 
 def test_leerdam_replay_simulate_and_print(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from lab import BOTS
     from rules import leerdam as ld
 
     game = new_game("leerdam", ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed")), 4)
-    play_out(game, [ld.BOTS[b] for b in ("fair", "free-rider", "altruist", "conditional", "fair")], rng_for(4, 0))
+    play_out(game, [BOTS["leerdam"][b] for b in ("fair", "free-rider", "altruist", "conditional", "fair")], rng_for(4, 0))
     path = tmp_path / "village.json"
     path.write_text(game.to_json(), encoding="utf-8")
     code, out, _ = run(capsys, "replay", str(path))
@@ -179,3 +182,25 @@ def test_print_all_for_any_group_with_seat_links(capsys: pytest.CaptureFixture[s
     assert code == 0 and "Leerdam is written for 5-10 households" in err
     text = "".join(p.extract_text() for p in PdfReader(tmp_path / "l.pdf").pages)
     assert "http://h/?seat=0&key=k" in text
+
+
+def test_compare_two_setups_on_the_same_seeds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    args = ("compare", "leerdam", "--a", "bots=fair*7", "--b", "bots=fair*7,misfortune=3,2,1,0,0,0", "--games", "30", "--seed", "2", "--workers", "1")
+    code, out, _ = run(capsys, *args, "--json", "--csv", str(tmp_path / "games.csv"), "--pdf", str(tmp_path / "report.pdf"))
+    report = json.loads(out)
+    assert code == 0 and report["games"] == 30 and "misfortune=3,2,1,0,0,0" in report["b"]
+    measures = {m["measure"]: m for m in report["measures"]}
+    assert measures["mean VP per household"]["difference"] < 0 and {"low", "high", "noise"} <= set(measures["final dyke"])
+    assert len((tmp_path / "games.csv").read_text().splitlines()) == 61
+    assert "Side by side" in "".join(p.extract_text() for p in PdfReader(tmp_path / "report.pdf").pages)
+    _, again, _ = run(capsys, *args, "--json")
+    assert again == out  # the same seed, the same numbers
+    code, _, err = run(capsys, "compare", "leerdam", "--b", "misfortune=1", "--games", "2")
+    assert code == 2 and "misfortune takes 6 values" in err
+
+
+def test_danger_world_simulates(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "simulate", "danger-world", "--games", "5", "--seed", "1", "--variant", "sweep_trials=5,gm=danger", "--workers", "1", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["games"] == 5 and report["gm"] == "danger" and len(report["check_sweep"]) == 720
+    assert report["hits_per_encounter"]["max"] == 0  # the danger script buys no hits

@@ -10,12 +10,13 @@ import math
 import pypdf
 import pytest
 
+from lab import BOTS as LAB_BOTS
+from lab.core import play_out
 import rules
 from printables import common
 from printables import dangerous_ideas as printable
-from rules.core import play_out, rng_for
+from rules.core import rng_for
 from rules.dangerous_ideas import (
-    BOTS,
     Place,
     Setup,
     State,
@@ -69,7 +70,7 @@ def sheet_pages(pages: list[str]) -> list[str]:
 def bot_game(names: tuple[str, ...] = ("Ana", "Bo", "Cy", "Di"), seed: int = 1) -> State:
     """Sensible bots play a whole game."""
     game = rules.new_game("dangerous-ideas", Setup(names), seed)
-    return play_out(game, [BOTS["sensible"]] * len(names), rng_for(1, 1)).state
+    return play_out(game, [LAB_BOTS["dangerous-ideas"]["sensible"]] * len(names), rng_for(1, 1)).state
 
 
 def setting_game() -> State:

@@ -10,11 +10,13 @@ import pypdf
 import pytest
 from reportlab.platypus import PageBreak
 
+from lab import BOTS as LAB_BOTS
+from lab.core import play_out
 import rules
 from printables import common
 from printables import leerdam as printable
-from rules.core import play_out, rng_for
-from rules.leerdam import BOTS, Setup, State, final_divisor, ledger_rows, standings
+from rules.core import rng_for
+from rules.leerdam import Setup, State, final_divisor, ledger_rows, standings
 
 NAMES = ("<b>Zoë & 🌊", 'Bo "the bold"', "Cy", "Đi Ångström", "Eve", "Fay", "Gus")
 BLANK_HEADINGS = (
@@ -54,7 +56,7 @@ def board_text(page: str = "a4", **source: object) -> list[str]:
 def bot_game(setup: Setup, seed: int = 5) -> State:
     """Fair bots (one unit to the dyke each) play `setup` to the end."""
     game = rules.new_game("leerdam", setup, seed)
-    return play_out(game, [BOTS["fair"]] * setup.households, rng_for(1, 1)).state
+    return play_out(game, [LAB_BOTS["leerdam"]["fair"]] * setup.households, rng_for(1, 1)).state
 
 
 def signed(value: int) -> str:
@@ -253,7 +255,7 @@ def test_a_game_in_progress_hides_unrevealed_pledges() -> None:
     rng = rng_for(4, 4)
     while not (game.state.year == 3 and game.state.phase == "contribute" and game.state.pledges[0] is not None):
         seat = game.rules.waiting_for(game.state)[0]
-        game.apply(BOTS["altruist"](game.state, seat, rng))
+        game.apply(LAB_BOTS["leerdam"]["altruist"](game.state, seat, rng))
     state = game.state
     assert state.pledges[0] == 2 and state.total is None
     pages = pages_text(printable.build_pdf(state=state))

@@ -12,10 +12,11 @@ from PIL import Image
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
+from lab.new_rule import balanced_bot
 import rules
 from printables import common, fonts
 from printables import new_rule as printable
-from rules.new_rule import Setup, State, balanced_bot, scores, standings, symbol
+from rules.new_rule import Setup, State, scores, standings, symbol
 
 NAMES = ("<b>Zoë & 🎲", 'Bo "the bold"', "Cy", "Đi Ångström")
 HEADINGS = ("Score pad", "Final scoring worksheet", "New Rule — rules card", "Colour key", "Key cards to cut out")

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from lab.new_rule import balanced_bot
 from rules import load_game, new_game
 from rules.core import RuleError, SaveFileError, rng_for
 from rules import new_rule as nr
@@ -18,7 +19,7 @@ def played(moves: int = 30, seed: int = 5) -> object:
     bot_rng = rng_for(99, 0)
     while not game.state.over and len(game.actions) < moves:
         seat = game.state.waiting_for()[0]
-        game.apply(nr.balanced_bot(game.state, seat, bot_rng))
+        game.apply(balanced_bot(game.state, seat, bot_rng))
     return game
 
 
@@ -122,7 +123,7 @@ def test_undo_stops_at_the_reveal() -> None:
     game = played(0)
     while game.state.phase != "pick":
         seat = game.state.waiting_for()[0]
-        game.apply(nr.balanced_bot(game.state, seat, rng_for(1, 1)))
+        game.apply(balanced_bot(game.state, seat, rng_for(1, 1)))
     first = game.state.active[0]
     colour = next(c for c in nr.COLOURS if game.state.count(first, c))
     game.apply(nr.Pick(seat=first, colour=colour))

@@ -824,10 +824,3 @@ def test_legal_actions_are_all_accepted_and_cover_every_waiting_seat(seed: int) 
         assert len(game.actions) < 5000
 
 
-def test_simulate_is_reproducible_and_bots_play_whole_games() -> None:
-    a = di.simulate(3, 5, bots=("sensible", "random", "sensible"))
-    b = di.simulate(3, 5, bots=("sensible", "random", "sensible"))
-    assert a == b and a["games"] == 3 and a["chapters_played"]["max"] <= 6
-    assert set(a["win_share_per_seat_by_bot"]) == {"random", "sensible"}
-    with pytest.raises(RuleError, match="unknown bot"):
-        di.simulate(1, 1, bots=("genius",) * 3)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from lab import BOTS
 from rules.core import Game, RuleError, rng_for
 from rules import dangerous_ideas as di
 
@@ -84,7 +85,7 @@ class DangerousIdeasMachine(RuleBasedStateMachine):
         chapters=st.sampled_from([None, 2, 3]),
         seeds=st.integers(0, 3),
         prelude=st.integers(0, 100),
-        opener=st.sampled_from(sorted(di.BOTS)),
+        opener=st.sampled_from(sorted(BOTS["dangerous-ideas"])),
     )
     def start(self, players: int, seed: int, chapters: int | None, seeds: int, prelude: int, opener: str) -> None:
         names = tuple(f"P{i}" for i in range(players))
@@ -96,7 +97,7 @@ class DangerousIdeasMachine(RuleBasedStateMachine):
             if state.over:
                 break
             seat = state.waiting_for()[0]
-            self.game.apply(di.BOTS[opener](state, seat, rng))
+            self.game.apply(BOTS["dangerous-ideas"][opener](state, seat, rng))
 
     def _apply(self, action: di.Action) -> None:
         before, log = self.game.state, list(self.game.actions)
@@ -120,13 +121,13 @@ class DangerousIdeasMachine(RuleBasedStateMachine):
         assert options, f"seat {seat} is waited on but has no legal action in {state.phase}"
         self._apply(data.draw(st.sampled_from(options)))
 
-    @rule(data=st.data(), bot=st.sampled_from(sorted(di.BOTS)))
+    @rule(data=st.data(), bot=st.sampled_from(sorted(BOTS["dangerous-ideas"])))
     def bot_move(self, data: st.DataObject, bot: str) -> None:
         state = self.game.state
         if state.over:
             return
         seat = state.waiting_for()[0]
-        action = di.BOTS[bot](state, seat, data.draw(st.randoms(use_true_random=False)))
+        action = BOTS["dangerous-ideas"][bot](state, seat, data.draw(st.randoms(use_true_random=False)))
         di.check(state, action)  # bots only play legal moves
         self._apply(action)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from lab import BOTS
 from rules import Game, load_game, new_game
 from rules.core import RuleError
 from rules import leerdam as ld
@@ -58,8 +59,8 @@ class LeerdamMachine(RuleBasedStateMachine):
         if state.over or not state.waiting_for():
             return
         seat = data.draw(st.sampled_from(state.waiting_for()))
-        bot = data.draw(st.sampled_from(sorted(ld.BOTS)))
-        self._apply(ld.BOTS[bot](state, seat, data.draw(st.randoms(use_true_random=False))))
+        bot = data.draw(st.sampled_from(sorted(BOTS["leerdam"])))
+        self._apply(BOTS["leerdam"][bot](state, seat, data.draw(st.randoms(use_true_random=False))))
 
     @rule(action=ANY_ACTION)
     def any_move(self, action: ld.Action) -> None:

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from lab.new_rule import balanced_bot
 from rules import new_game
 from rules.core import RuleError, rng_for
 from rules import new_rule as nr
@@ -260,7 +261,7 @@ def test_the_round_limit_ends_the_game() -> None:
     game = new_game("new-rule", nr.Setup(names=NAMES, max_rounds=2), 3)
     rng = rng_for(8, 8)
     while not game.state.over:
-        game.apply(nr.balanced_bot(game.state, game.state.waiting_for()[0], rng))
+        game.apply(balanced_bot(game.state, game.state.waiting_for()[0], rng))
     assert game.state.round <= 2
     assert game.state.ended in ("the 2-round limit was reached", "fewer than two players are still in")
 
@@ -278,7 +279,7 @@ def test_without_a_round_limit_the_game_plays_on() -> None:
     for _ in range(300):
         if game.state.over:
             break
-        game.apply(nr.balanced_bot(game.state, game.state.waiting_for()[0], rng))
+        game.apply(balanced_bot(game.state, game.state.waiting_for()[0], rng))
     assert "round limit" not in game.state.ended
 
 

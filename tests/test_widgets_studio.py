@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import base64
 import datetime
-import html
 import io
-import json
 import random
 import re
 from collections.abc import Iterator
@@ -15,12 +13,13 @@ import ipywidgets as widgets
 import pypdf
 import pytest
 
+from lab import BOTS as LAB_BOTS
+from lab.core import play_out
 import rules
 from playbook.store import Store
 from rules import new_rule
-from rules.core import play_out
 import widgets.studio as studio_module
-from widgets.studio import BalanceLab, PrintStudio, seat_range
+from widgets.studio import PrintStudio
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -63,7 +62,7 @@ def pdf_text(pdf: bytes) -> str:
 def played_save() -> str:
     """A finished New Rule game by bots, as save-file text."""
     game = rules.new_game("new-rule", new_rule.Setup(names=("Ana", "Bo", "Cy")), seed=7)
-    play_out(game, [new_rule.BOTS["balanced"]] * 3, random.Random(1))
+    play_out(game, [LAB_BOTS["new-rule"]["balanced"]] * 3, random.Random(1))
     assert game.state.over
     return game.to_json()
 
@@ -165,60 +164,3 @@ def test_unfinished_stored_table_warns(store: Store) -> None:
     assert "&lt;i&gt;Cy&lt;/i&gt;" in studio.loaded_html.value
     click(studio.make_button)
     assert studio.status.kind == "ok" and studio.pdf is not None
-
-
-# -- balance lab ----------------------------------------------------------------------------
-
-
-def test_lab_same_seed_same_numbers() -> None:
-    lab = BalanceLab()
-    assert {"playbook-root", "playbook-balance-lab"} <= set(lab._dom_classes)
-    assert lab.game.value == "new-rule"
-    assert [m.value for m in lab.bot_menus] == list(new_rule.DEFAULT_BOTS)
-    assert "max_rounds" in lab.note.value
-    one(lab, "pb-lab-bot-0").value = "random"
-    lab.games.value = 5
-    lab.seed.value = 11
-    click(lab.run_button)
-    assert lab.status.kind == "ok", lab.status.message
-    first = one(lab, "pb-lab-results").value
-    assert lab.progress.value == 5
-    assert "Win share per seat by bot" in first and "Endings" in first
-    assert bytes(lab.chart.value).startswith(b"\x89PNG")
-    numbers = json.loads(base64.b64decode(re.search(r"base64,([^\"]+)", lab.download.value).group(1)))
-    assert numbers["games"] == 5 and numbers["bots"][0] == "random"
-    click(lab.run_button)
-    assert one(lab, "pb-lab-results").value == first
-
-
-def test_lab_seats_stay_in_range() -> None:
-    lab = BalanceLab()
-    low, high = seat_range("new-rule")
-    for _ in range(10):
-        if not lab.add_button.disabled:
-            click(lab.add_button)
-    assert len(lab.bot_menus) == high and lab.add_button.disabled
-    for _ in range(10):
-        if not lab.remove_button.disabled:
-            click(lab.remove_button)
-    assert len(lab.bot_menus) == low and lab.remove_button.disabled
-    lab.game.value = "leerdam"
-    assert len(lab.bot_menus) == 7 and "free-rider" in lab.bot_menus[0].options
-
-
-def test_odds_dangerous_ideas_pool_8() -> None:
-    lab = BalanceLab()
-    odds = lab.odds
-    odds.game.value = "dangerous-ideas"
-    odds.pool.value = 8
-    odds.seeds.value = 0
-    text = html.unescape(one(lab, "pb-odds-result").value)
-    assert "13/18" in text and "72.22%" in text
-
-
-def test_odds_danger_world_caps_dice() -> None:
-    odds = BalanceLab().odds
-    assert odds.dice.max == 12
-    odds.game.value = "danger-world"
-    odds.dice.value, odds.difficulty.value, odds.penalty.value, odds.rerolls.value = 3, 2, 0, 0
-    assert odds.report is not None and odds.report["exact"] in odds.result.value

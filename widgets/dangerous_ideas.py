@@ -71,11 +71,11 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import Action, Game, RuleError, new_game
 from rules.core import seats_text
 from rules.dangerous_ideas import (
-    BOTS,
     BRANCHES,
     DEFAULT_LAYOUT,
     GAIN_STONES,
@@ -422,7 +422,7 @@ class SetupForm(widgets.VBox):
             )
             for i in range(MAX_SEATS)
         )
-        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in BOTS]
+        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in LAB_BOTS["dangerous-ideas"]]
         self.kinds = tuple(
             widgets.Dropdown(options=kinds, value="human", layout=widgets.Layout(width="170px")).add_class(f"pb-kind-{i}")
             for i in range(MAX_SEATS)
@@ -881,7 +881,7 @@ class DangerousIdeasDashboard(TableDashboard):
 
     slug = RULES.slug
     game_title = RULES.title
-    bot_strategies = BOTS
+    bot_strategies = LAB_BOTS["dangerous-ideas"]
     hidden_information = False
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:

@@ -59,12 +59,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import Action, RuleError, new_game
 from rules.core import seats_text
 from rules.leerdam import (
     ACTIVITIES,
-    BOTS,
     RULES,
     Accept,
     Advance,
@@ -300,7 +300,7 @@ class SetupForm(widgets.VBox):
             )
             for i in range(MAX_HOUSEHOLDS)
         )
-        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in BOTS]
+        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in LAB_BOTS["leerdam"]]
         self.kinds = tuple(
             widgets.Dropdown(options=kinds, value="human", layout=widgets.Layout(width="170px")).add_class(f"pb-kind-{i}")
             for i in range(MAX_HOUSEHOLDS)
@@ -480,7 +480,7 @@ class LeerdamDashboard(TableDashboard):
 
     slug = RULES.slug
     game_title = RULES.title
-    bot_strategies = BOTS
+    bot_strategies = LAB_BOTS["leerdam"]
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         super().__init__(store, query)

@@ -43,11 +43,11 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import RuleError, new_game
 from rules.core import seats_text
 from rules.new_rule import (
-    BOTS,
     RULES,
     Draw,
     Keep,
@@ -126,7 +126,7 @@ class SetupForm(widgets.VBox):
             widgets.Text(value=f"Player {i + 1}", description=f"Seat {i + 1}", placeholder="name").add_class(f"pb-name-{i}")
             for i in range(MAX_SEATS)
         )
-        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in BOTS]
+        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in LAB_BOTS["new-rule"]]
         self.kinds = tuple(widgets.Dropdown(options=kinds, value="human").add_class(f"pb-kind-{i}") for i in range(MAX_SEATS))
         self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
         self.bags = widgets.BoundedIntText(
@@ -278,7 +278,7 @@ class NewRuleDashboard(TableDashboard):
 
     slug = RULES.slug
     game_title = RULES.title
-    bot_strategies = BOTS
+    bot_strategies = LAB_BOTS["new-rule"]
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         super().__init__(store, query)

@@ -1,0 +1,162 @@
+"""The balance lab: bots for every game, many games played fast, variants compared, findings.
+
+    import lab
+    run = lab.simulate("leerdam", games=1000, seed=1)             # the default village
+    run.findings                                                   # what it shows, in words
+    harsh = lab.spec("leerdam", "misfortune=3,2,1,0,0,0")
+    comparison = lab.compare("leerdam", lab.spec("leerdam"), harsh, games=1000, seed=1)
+
+`BOTS[slug]` maps each strategy's name to a function `(state, seat, rng) -> Action` that plays
+any seat of that game; `DEFAULT_BOTS[slug]` is the game's default table. Every run is
+seeded: game i of a run comes from (seed, i) alone, so the same call gives the same numbers
+on one core, on every core (`workers`) or on a Dask cluster (`scheduler`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.core import RuleError
+
+from . import danger_world, dangerous_ideas, leerdam, new_rule
+from .core import Bot, Finding, LabGame, Row, Spec, paired_difference, run_games
+from .findings import compared
+
+__all__ = ["BOTS", "DEFAULT_BOTS", "GAMES", "Comparison", "Run", "Spec", "compare", "simulate", "spec"]
+
+GAMES: dict[str, LabGame] = {g.slug: g for g in (new_rule.GAME, leerdam.GAME, danger_world.GAME, dangerous_ideas.GAME)}
+BOTS: dict[str, dict[str, Bot]] = {slug: dict(g.bots) for slug, g in GAMES.items()}
+DEFAULT_BOTS: dict[str, tuple[str, ...]] = {slug: g.default_bots for slug, g in GAMES.items()}
+
+
+def _game(slug: str) -> LabGame:
+    if slug not in GAMES:
+        raise RuleError("game", f"unknown game {slug!r}; choose one of {', '.join(GAMES)}")
+    return GAMES[slug]
+
+
+def spec(game: str, variants: str = "", bots: Sequence[str] | None = None) -> Spec:
+    """A setup to run, from VARIANTS text (see `lab.core.parse_spec`) and optional bots."""
+    return _game(game).spec(variants, bots)
+
+
+def bot_doc(game: str, name: str) -> str:
+    """The one line that says what a bot does."""
+    doc = (_game(game).bots[name].__doc__ or name).strip().splitlines()[0]
+    return doc.split(": ", 1)[1] if doc.startswith(f"{name}:") else doc
+
+
+@dataclass
+class Run:
+    """The games of one setup: a row per game, the statistics and the findings."""
+
+    spec: Spec
+    seed: int
+    rows: list[Row]
+    summary: dict[str, Any]
+    findings: list[Finding]
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def game(self) -> str:
+        return self.spec.game
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.summary, "seed": self.seed, **self.extras, "findings": [f.as_dict() for f in self.findings]}
+
+
+def _progress(progress: Callable[[int], None] | None, offset: int) -> Callable[[int], None] | None:
+    return None if progress is None else (lambda done: progress(offset + done))
+
+
+def simulate(
+    game: str,
+    games: int,
+    seed: int,
+    setup: Spec | str | None = None,
+    *,
+    bots: Sequence[str] | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    extras: bool = True,
+) -> Run:
+    """Play `games` games of one setup (a `Spec`, VARIANTS text or the default table); with
+    `extras`, also the game's own tables (Danger World's check sweep)."""
+    lab_game = _game(game)
+    chosen = setup if isinstance(setup, Spec) else lab_game.spec(setup or "", bots)
+    if games < 1:
+        raise RuleError("games", "play at least one game")
+    rows = run_games(lab_game.play_game, chosen, games, seed, workers=workers, scheduler=scheduler, progress=progress)
+    tables = lab_game.extras(chosen, games, seed, workers=workers, scheduler=scheduler) if extras and lab_game.extras else {}
+    summary = {**lab_game.summarise(chosen, rows), "seed": seed}
+    return Run(chosen, seed, rows, summary, lab_game.findings(chosen, rows), tables)
+
+
+@dataclass
+class Comparison:
+    """Two setups on the same seeds: each measure side by side with the difference B - A."""
+
+    a: Run
+    b: Run
+    #: one row per measure: measure, a, b, difference, low, high, noise, games.
+    table: list[dict[str, Any]]
+    findings: list[Finding]
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def game(self) -> str:
+        return self.a.game
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "games": len(self.a.rows),
+            "seed": self.a.seed,
+            "a": self.a.spec.text,
+            "b": self.b.spec.text,
+            "measures": self.table,
+            **self.extras,
+            "findings": [f.as_dict() for f in self.findings],
+            "findings_a": [f.as_dict() for f in self.a.findings],
+            "findings_b": [f.as_dict() for f in self.b.findings],
+        }
+
+
+def comparison_table(game: str, a: Run, b: Run) -> list[dict[str, Any]]:
+    """Every measure both setups have, paired game by game (game i shares its seed)."""
+    lab_game = _game(game)
+    ma, mb = lab_game.measures(a.spec, a.rows), lab_game.measures(b.spec, b.rows)
+    return [{"measure": name, **paired_difference(ma[name], mb[name])} for name in ma if name in mb]
+
+
+def compare(
+    game: str,
+    a: Spec | str,
+    b: Spec | str,
+    games: int,
+    seed: int,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Comparison:
+    """Setups A and B on the same seeds (common random numbers); `progress` counts both."""
+    lab_game = _game(game)
+    spec_a = a if isinstance(a, Spec) else lab_game.spec(a)
+    spec_b = b if isinstance(b, Spec) else lab_game.spec(b)
+    # The games alone: a game's own tables (the check sweep) do not depend on the bots.
+    run_a = simulate(game, games, seed, spec_a, workers=workers, scheduler=scheduler, progress=progress, extras=False)
+    run_b = simulate(game, games, seed, spec_b, workers=workers, scheduler=scheduler, progress=_progress(progress, games), extras=False)
+    table = comparison_table(game, run_a, run_b)
+    extras: dict[str, Any] = {}
+    if game == "leerdam":
+        extras["villages"] = {"a": run_a.summary["dyke_by_year"], "b": run_b.summary["dyke_by_year"]}
+    return Comparison(run_a, run_b, table, compared(table), extras)
+
+
+def options(game: str) -> Mapping[str, Any]:
+    """The lab's own options for `game` (beside its setup fields), with their defaults."""
+    return dict(_game(game).options)

@@ -1,0 +1,485 @@
+"""What every game's lab shares: a setup to run, bot games played lean, and the runner.
+
+A `Spec` is one setup a designer wants to try: the game, one bot per seat and the variant
+options (fields of the game's `Setup`, plus the lab's own options for that game). `parse_spec`
+reads the command line's VARIANTS text into one.
+
+`play_lean` plays one bot game with the rules' own `play` and `chance`, exactly as
+`rules.core.Game` would (same states, same rolls) but without the undo history, the action
+log or a seeded generator per step that rolls nothing. `run_games` plays many, in this
+process, over a process pool (every core by default) or on a Dask cluster: game i is seeded
+from (seed, i) alone, so the results are the same whatever runs them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import os
+import random
+import types
+import typing
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import GAMES
+from rules.core import Action, Game, GameRules, RuleError, rng_for
+
+__all__ = [
+    "Bot",
+    "Finding",
+    "Spec",
+    "bot_setup",
+    "distribution",
+    "game_seed",
+    "paired_difference",
+    "parse_spec",
+    "play_lean",
+    "play_out",
+    "run_games",
+    "summary",
+]
+
+Bot = Callable[[Any, int, random.Random], Action]
+Row = dict[str, Any]
+
+#: the most games a chunk of work holds: small enough for a smooth progress bar.
+CHUNK = 50
+
+
+# -- a setup to run -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One setup: the game, a bot per seat and variant options (setup fields or lab options)."""
+
+    game: str
+    bots: tuple[str, ...]
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def option(self, name: str, default: Any = None) -> Any:
+        return dict(self.options).get(name, default)
+
+    def setup(self, lab_options: Sequence[str] = ()) -> Any:
+        """The rules' `Setup` for this spec (lab options left out); seats named after bots."""
+        rules = GAMES[self.game]
+        names = tuple(f"{b} {i + 1}" for i, b in enumerate(self.bots))
+        fields = {k: v for k, v in self.options if k not in lab_options}
+        try:
+            return rules.setup(names=names, **fields)
+        except TypeError as exc:
+            raise RuleError("variant", f"{exc}") from None
+
+    @property
+    def text(self) -> str:
+        """The spec in the VARIANTS syntax `parse_spec` reads."""
+        parts = ["bots=" + ",".join(_runs(self.bots))]
+        for key, value in self.options:
+            if isinstance(value, tuple):
+                value = ",".join(str(v) for v in value)
+            parts.append(f"{key}={'none' if value is None else str(value).lower() if isinstance(value, bool) else value}")
+        return " ".join(parts)
+
+
+def _runs(bots: Sequence[str]) -> list[str]:
+    """'fair,fair,fair,free-rider' -> ['fair*3', 'free-rider']."""
+    return [name if (k := len(list(group))) == 1 else f"{name}*{k}" for name, group in itertools.groupby(bots)]
+
+
+def _coerce(tp: Any, text: str, key: str) -> Any:
+    """A variant value typed on the command line, read as the setup field's type."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    word = text.strip().lower()
+    if origin in (typing.Union, types.UnionType):
+        if word in ("none", "") and type(None) in args:
+            return None
+        return _coerce(next(a for a in args if a is not type(None)), text, key)
+    if origin is tuple:
+        items = [t for t in text.replace(",", " ").split() if t]
+        inner = args[0] if args else str
+        values = tuple(_coerce(inner, t, key) for t in items)
+        if args and args[-1] is not Ellipsis and len(args) != len(values):
+            raise RuleError("variant", f"{key} takes {len(args)} values, not {len(values)}")
+        return values
+    if tp is bool:
+        if word in ("true", "yes", "on", "1"):
+            return True
+        if word in ("false", "no", "off", "0"):
+            return False
+        raise RuleError("variant", f"{key} is true or false, not {text!r}")
+    if tp is int:
+        try:
+            return int(word)
+        except ValueError:
+            raise RuleError("variant", f"{key} is a whole number, not {text!r}") from None
+    return text.strip()
+
+
+def parse_spec(game: str, text: str, bots: Mapping[str, Bot], default_bots: Sequence[str], lab_options: Mapping[str, Any]) -> Spec:
+    """Read VARIANTS: `key=value` pairs, separated by spaces or commas.
+
+    `bots=fair*5,free-rider*5` gives one bot per seat (`name*k` repeats a bot); `players=N`
+    keeps the default bots, cycled to N seats; any other key is a field of the game's
+    `Setup` (`misfortune=3,2,1,0,0,0`, `max_rounds=none`, `anonymous=true`) or one of the
+    game's lab options. A value runs until the next `key=`, so lists need no quotes.
+    """
+    pairs: list[tuple[str, list[str]]] = []
+    for token in text.replace(";", " ").replace(",", " , ").split():
+        if "=" in token:
+            key, _, value = token.partition("=")
+            pairs.append((key.strip().replace("-", "_"), [value] if value else []))
+        elif token != ",":
+            if not pairs:
+                raise RuleError("variant", f"{token!r} needs a key, as in bots={token}")
+            pairs[-1][1].append(token)
+    setup_type = GAMES[game].setup
+    hints = typing.get_type_hints(setup_type)
+    settable = {f.name for f in dataclasses.fields(setup_type) if f.init and f.name != "names"}
+    chosen = list(default_bots)
+    options: dict[str, Any] = {}
+    for key, values in pairs:
+        if key == "bots":
+            chosen = []
+            for item in values:
+                name, _, count = item.partition("*")
+                if name not in bots:
+                    raise RuleError("bots", f"unknown bot {name!r}; choose from {', '.join(bots)}")
+                if count and not count.isdigit():
+                    raise RuleError("bots", f"{item!r}: write a bot and a count, as in {name}*5")
+                chosen += [name] * (int(count) if count else 1)
+        elif key == "players":
+            if len(values) != 1 or not values[0].isdigit():
+                raise RuleError("variant", "players is a whole number")
+            n = int(values[0])
+            base = chosen or list(default_bots)
+            chosen = [base[i % len(base)] for i in range(n)]
+        elif key in settable:
+            options[key] = _coerce(hints[key], " ".join(values), key)
+        elif key in lab_options:
+            default = lab_options[key]
+            kind = tuple[int, ...] if isinstance(default, tuple) else bool | None if default is None else type(default)
+            options[key] = _coerce(kind, " ".join(values), key)
+        else:
+            known = ", ".join(sorted({"bots", "players", *settable, *lab_options}))
+            raise RuleError("variant", f"{game} has no variant {key!r}; choose from {known}")
+    if not chosen:
+        raise RuleError("bots", "name at least one bot")
+    spec = Spec(game, tuple(chosen), tuple(options.items()))
+    spec.setup(tuple(lab_options))  # refuse a bad setup now, not in a worker
+    return spec
+
+
+# -- playing one game -----------------------------------------------------------------------------
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game `index` of a run seeded `seed`: runs with other seeds share no game."""
+    return seed * 2**32 + index
+
+
+class _LazyRandom:
+    """`rng_for(seed, step)`, made only when `chance` asks for a roll: most steps roll nothing."""
+
+    def __init__(self, seed: int, step: int) -> None:
+        self._key = (seed, step)
+
+    def __getattr__(self, name: str) -> Any:
+        rng = self.__dict__.get("_rng")
+        if rng is None:
+            rng = self._rng = rng_for(*self._key)
+        value = self.__dict__[name] = getattr(rng, name)  # the next roll finds it at once
+        return value
+
+
+def play_lean(
+    rules: GameRules,
+    setup: Any,
+    seed: int,
+    choose: Callable[[Any], Action | None],
+    *,
+    check: bool = True,
+    stop: Callable[[Any], bool] | None = None,
+    max_actions: int = 100_000,
+) -> Any:
+    """The final state of a game whose every move `choose(state)` makes (None: stop here).
+
+    Chance outcomes come from `rules.chance(state, rng_for(seed, step))` at the same steps
+    as in `Game`, so the states are the ones `Game(rules, setup, seed)` would reach. With
+    `check` each chosen move is checked by the rules first (a bot that breaks a rule raises
+    `RuleError`). `stop(state)` ends the game early (a safety cap), as does `max_actions`.
+    """
+    play, chance, rule_check = rules.play, rules.chance, rules.check
+    state = rules.initial(setup)
+    step = 0
+    while True:
+        while (outcome := chance(state, _LazyRandom(seed, step))) is not None:
+            state = play(state, outcome)
+            step += 1
+        if state.over or (stop is not None and stop(state)):
+            return state
+        if step >= max_actions:
+            raise RuntimeError(f"the game did not end within {max_actions} actions")
+        action = choose(state)
+        if action is None:
+            return state
+        if check:
+            rule_check(state, action)
+        state = play(state, action)
+        step += 1
+
+
+#: with the option checked unset, every SAMPLE-th game (0, 50, ...) has every move checked by
+#: the rules; the others trust the bots, whose moves are legal by construction (and tested).
+SAMPLE = 50
+
+
+def checked(spec: Spec, index: int) -> bool:
+    """Whether game `index` checks every bot move (the same whoever plays it)."""
+    choice = spec.option("checked")
+    return index % SAMPLE == 0 if choice is None else bool(choice)
+
+
+def seat_chooser(bots: Sequence[Bot], rng: random.Random) -> Callable[[Any], Action]:
+    """`choose` for `play_lean`: the bot of the first seat the game waits on."""
+
+    def choose(state: Any) -> Action:
+        waiting = state.waiting_for()
+        if not waiting:
+            raise RuntimeError("the game waits on the facilitator, not on a seat")
+        return bots[waiting[0]](state, waiting[0], rng)
+
+    return choose
+
+
+def play_out(game: Game[Any, Any], bots: Sequence[Bot], rng: random.Random, max_actions: int = 100_000) -> Game[Any, Any]:
+    """Let `bots[seat]` choose for every seat a `Game` waits on until it is over (the record
+    keeps every move: for tests, printables and saved example games)."""
+    rules = game.rules
+    while not rules.over(game.state):
+        if len(game.actions) >= max_actions:
+            raise RuntimeError(f"the game did not end within {max_actions} actions")
+        waiting = rules.waiting_for(game.state)
+        if not waiting:
+            raise RuntimeError("the game waits on the facilitator, not on a seat")
+        game.apply(bots[waiting[0]](game.state, waiting[0], rng))
+    return game
+
+
+def bot_setup(rules: GameRules, strategies: Mapping[str, Bot], bots: Sequence[str], setup: Any = None) -> Any:
+    """The setup for a bot table, one strategy name per seat; without one, seats are named
+    after their bots. Refuses unknown strategies and a count that does not fit the setup."""
+    unknown = [b for b in bots if b not in strategies]
+    if unknown:
+        raise RuleError("bots", f"unknown bot {unknown[0]!r}; choose from {', '.join(strategies)}")
+    setup = setup or rules.setup(names=tuple(f"{b} {i + 1}" for i, b in enumerate(bots)))
+    if len(bots) != len(setup.names):
+        raise RuleError("bots", f"{len(bots)} bots for {len(setup.names)} seats")
+    return setup
+
+
+# -- many games: here, on every core, or on a Dask cluster ---------------------------------------
+
+
+PlayGame = Callable[[Spec, int, int], Row]
+
+
+@dataclass(frozen=True)
+class LabGame:
+    """One game's lab: its bots, its own options and how a run is played, summed up and read."""
+
+    slug: str
+    bots: Mapping[str, Bot]
+    default_bots: tuple[str, ...]
+    #: the lab's own options for this game (not setup fields), with their defaults.
+    options: Mapping[str, Any]
+    #: one game's row of plain numbers: `play_game(spec, seed, index)`.
+    play_game: PlayGame
+    #: the JSON-ready statistics of a run's rows.
+    summarise: Callable[[Spec, Sequence[Row]], dict[str, Any]]
+    #: per-game values a comparison sets side by side: name -> values, one per row.
+    measures: Callable[[Spec, Sequence[Row]], dict[str, list[float]]]
+    #: what a designer must not miss, each shown only when it holds in these rows.
+    findings: Callable[[Spec, Sequence[Row]], list[Finding]]
+    #: extra tables a run adds beside its rows (Danger World's check sweep).
+    extras: Callable[..., dict[str, Any]] | None = None
+
+    def spec(self, text: str = "", bots: Sequence[str] | None = None) -> Spec:
+        """A spec from VARIANTS text (and, if given, one bot per seat)."""
+        spec = parse_spec(self.slug, text, self.bots, self.default_bots, self.options)
+        if bots is not None:
+            spec = dataclasses.replace(spec, bots=tuple(bots))
+            bot_setup(GAMES[self.slug], self.bots, spec.bots, spec.setup(tuple(self.options)))
+        return spec
+
+    def setup(self, spec: Spec) -> Any:
+        return spec.setup(tuple(self.options))
+
+
+def _chunk(play_game: PlayGame, spec: Spec, seed: int, indices: range) -> list[Row]:
+    return [play_game(spec, seed, i) for i in indices]
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """A process pool kept for the next run (starting one costs more than a small run)."""
+    pool = _POOLS.get(workers)
+    if pool is None:
+        import multiprocessing
+
+        # fork: a worker starts as a copy of this process, lab imported, without re-running
+        # the caller's script (spawn would, and a script without a main guard would loop).
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        context = multiprocessing.get_context(method)
+        pool = _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=context)
+    return pool
+
+
+def run_games(
+    play_game: PlayGame,
+    spec: Spec,
+    games: int,
+    seed: int,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[Row]:
+    """`play_game(spec, seed, i)` for i in 0..games-1, in order.
+
+    `workers`: processes to use (None: every core; 1: this process only). `scheduler`: the
+    address of a Dask scheduler (`tcp://host:8786`) to send the games to instead.
+    `progress(done)` is called as games finish. The rows do not depend on who played them.
+    """
+    if games < 0:
+        raise RuleError("games", "the number of games is 0 or more")
+    workers = default_workers() if workers is None else workers
+    if workers < 1:
+        raise RuleError("workers", "use at least one worker")
+    size = max(1, min(CHUNK, math.ceil(games / (4 * max(workers, 1)))))
+    chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
+    results: dict[int, list[Row]] = {}
+    done = 0
+    if scheduler is not None:
+        from distributed import Client
+        from distributed import as_completed as dask_completed
+
+        with Client(scheduler) as client:
+            futures = {client.submit(_chunk, play_game, spec, seed, c, pure=False): c.start for c in chunks}
+            for future in dask_completed(futures):
+                results[futures[future]] = future.result()
+                done += len(results[futures[future]])
+                if progress is not None:
+                    progress(done)
+    elif workers == 1 or len(chunks) <= 1:
+        for c in chunks:
+            results[c.start] = _chunk(play_game, spec, seed, c)
+            done += len(c)
+            if progress is not None:
+                progress(done)
+    else:
+        pool = _pool(workers)
+        futures = {pool.submit(_chunk, play_game, spec, seed, c): c.start for c in chunks}
+        for future in as_completed(futures):
+            results[futures[future]] = future.result()
+            done += len(results[futures[future]])
+            if progress is not None:
+                progress(done)
+    return [row for start in sorted(results) for row in results[start]]
+
+
+# -- numbers for reports --------------------------------------------------------------------------
+
+
+def distribution(counts: Mapping[int, int]) -> dict[str, Any]:
+    """Mean, min, max and histogram of a count of whole-number outcomes (balance reports)."""
+    values = sorted(k for k, n in counts.items() for _ in range(n))
+    return {
+        "mean": round(sum(values) / len(values), 3) if values else None,
+        "min": values[0] if values else None,
+        "max": values[-1] if values else None,
+        "histogram": {str(k): counts[k] for k in sorted(counts)},
+    }
+
+
+def summary(values: Sequence[float]) -> dict[str, Any]:
+    """Mean, spread (sample standard deviation), min and max of per-game values."""
+    values = [v for v in values if v is not None]
+    if not values:
+        return {"mean": None, "sd": None, "min": None, "max": None}
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1)) if len(values) > 1 else 0.0
+    return {"mean": round(mean, 4), "sd": round(sd, 4), "min": min(values), "max": max(values)}
+
+
+#: two-sided 95%: the normal quantile (the runs here have hundreds of games or more).
+Z95 = 1.959964
+
+
+def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
+    """B - A over games played on the same seeds: the mean difference and its 95% interval.
+
+    Paired: each game's difference is taken first, so the shared luck of a seed cancels out.
+    `noise` is true when the interval holds 0 (no difference this run can tell apart).
+    """
+    pairs = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
+    n = len(pairs)
+    if n == 0:
+        return {"a": None, "b": None, "difference": None, "low": None, "high": None, "noise": True, "identical": False, "games": 0}
+    diffs = [y - x for x, y in pairs]
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+    half = Z95 * sd / math.sqrt(n) if n > 1 else math.inf
+    low, high = mean - half, mean + half
+    return {
+        "a": round(sum(x for x, _ in pairs) / n, 4),
+        "b": round(sum(y for _, y in pairs) / n, 4),
+        "difference": round(mean, 4),
+        "low": round(low, 4) if math.isfinite(low) else None,
+        "high": round(high, 4) if math.isfinite(high) else None,
+        "noise": not (low > 0 or high < 0),
+        #: every game came out the same in A and B (common random numbers can make a change exact).
+        "identical": all(d == 0 for d in diffs),
+        "games": n,
+    }
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a designer must not miss, in words, with the numbers it rests on."""
+
+    key: str
+    text: str
+    numbers: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "text": self.text, "numbers": dict(self.numbers)}
+
+
+def shares(rows: Sequence[Row], key: str) -> dict[str, float]:
+    """How often each value of `key` occurs, as shares of the rows."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[str(row[key])] = counts.get(str(row[key]), 0) + 1
+    return {k: round(n / len(rows), 4) for k, n in sorted(counts.items())} if rows else {}
+
+
+def iter_seats(row: Row, prefix: str) -> Iterator[tuple[int, Any]]:
+    """(seat, value) of a row's per-seat columns `prefix1`, `prefix2`, ..."""
+    seat = 1
+    while f"{prefix}{seat}" in row:
+        yield seat - 1, row[f"{prefix}{seat}"]
+        seat += 1

@@ -1,0 +1,403 @@
+"""Danger World's lab: checks by the thousand, and encounters run by a scripted GM.
+
+Two kinds of numbers. The check sweep rolls checks for every pool size, difficulty, number of
+penalty dice and re-rolls, the player locking as the coach advises, and counts successes,
+partial successes, failures and the botches the GM gets to spend; beside each rate stands the
+exact chance of success from the rules' odds. An encounter is a game: a party of characters
+takes turns at checks for a few rounds while the GM spends every botch by a script, and a
+row records the danger taken, the damage track round by round and who was K.O.'d.
+
+Player bots (`BOTS`) play one character's checks; the GM's script is the option `gm`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+from rules.core import Action, RuleError, rng_for
+from rules.danger_world import (
+    GM_OPTIONS,
+    RULES,
+    STATS,
+    BeginCheck,
+    ChooseSet,
+    CreateCharacter,
+    GmOption,
+    Invocation,
+    Lock,
+    Reroll,
+    SpendBotches,
+    State,
+    best_locks,
+    count_botches,
+    set_heights,
+    success_chance,
+)
+
+from .core import Finding, LabGame, Row, Spec, checked, game_seed, play_lean, run_games, summary
+from .findings import share_text
+
+__all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "GM_SCRIPTS", "check_sweep", "play_game"]
+
+ASPECTS = ("Brave to a fault", "Knows the old roads", "Owes the wrong people")
+#: the default sheet: Agility 4, Perception 3, and 9 more dice over the rest (16 in all).
+SHEET = (4, 2, 2, 1, 3, 2, 1, 1)
+
+
+# -- the coach's locks, cached on what matters ----------------------------------------------------
+
+
+@lru_cache(maxsize=100_000)
+def _locks(locked: tuple[int, ...], unlocked: tuple[int, ...], penalty: tuple[int, ...], difficulty: int, rerolls_left: int) -> tuple[int, ...]:
+    """How many unlocked dice of each face 1-6 to lock, by the rules' `best_locks`; its best
+    choice depends only on the faces (sorted here), so one answer serves every arrangement."""
+    faces = locked + unlocked
+    best, _ = best_locks(faces, range(len(locked)), penalty, difficulty, rerolls_left)[0]
+    chosen = Counter(faces[i] for i in best if i >= len(locked))
+    return tuple(chosen[h] for h in range(1, 7))
+
+
+def coach_locks(faces: Sequence[int], locked: set[int] | frozenset[int], penalty: Sequence[int], difficulty: int, rerolls_left: int) -> list[int]:
+    """The dice (indices) to lock now, as the coach advises."""
+    held = tuple(sorted(faces[i] for i in locked))
+    free = sorted(faces[i] for i in range(len(faces)) if i not in locked)
+    counts = list(_locks(held, tuple(free), tuple(sorted(penalty)), difficulty, rerolls_left))
+    new = []
+    for i, f in enumerate(faces):
+        if i not in locked and counts[f - 1]:
+            counts[f - 1] -= 1
+            new.append(i)
+    return new
+
+
+def _made(faces: Sequence[int], penalty: Sequence[int], difficulty: int) -> bool:
+    return any(h >= difficulty for h in set_heights(faces, penalty))
+
+
+# -- player bots ----------------------------------------------------------------------------------
+
+
+def _best_stats(state: State, seat: int) -> tuple[str, str]:
+    c = state.characters[seat]
+    order = sorted(range(len(STATS)), key=lambda i: (-c.effective[i], i))
+    return STATS[order[0]], STATS[order[1]]
+
+
+#: the difficulty a bot assumes when none is given (the lab's encounters set their own).
+DIFFICULTY = 4
+
+
+def player_bot(name: str, difficulty: int = DIFFICULTY) -> Callable[[State, int, random.Random], Action]:
+    """The player strategy `name` for checks against `difficulty`: it picks the character's two
+    best stats, uses every bonus pool, and locks and re-rolls as the coach advises."""
+    danger, invokes = STRATEGIES[name]
+
+    def play_seat(state: State, seat: int, rng: random.Random) -> Action:
+        c = state.check
+        if c is None:
+            me = state.characters[seat]
+            stats = _best_stats(state, seat)
+            invocations: tuple[Invocation, ...] = ()
+            if invokes and me.sp:
+                dice = me.stat(stats[0]) + me.stat(stats[1]) - me.lost_dice + sum(b.dice for b in me.bonus)
+                if success_chance(max(0, min(20, dice)), difficulty, min(6, me.penalty_dice), min(4, state.setup.rerolls)) < 0.5:
+                    invocations = (Invocation(rng.randrange(len(me.aspects)), 1),)
+            return BeginCheck(
+                seat=seat,
+                character=seat,
+                stats=stats,
+                difficulty=difficulty,
+                invocations=invocations,
+                bonus=tuple(range(len(me.bonus))),
+                danger=me.zone if danger else 0,
+            )
+        left = state.setup.rerolls - c.rerolls
+        heights = set_heights(c.faces, c.penalty_faces)
+        if left and c.unlocked and not _made(c.faces, c.penalty_faces, c.difficulty):
+            new = coach_locks(c.faces, c.locked, c.penalty_faces, c.difficulty, left)
+            if new and len(new) < len(c.unlocked):
+                return Lock(seat=seat, dice=tuple(new))
+            if not new:
+                return Reroll(seat=seat)
+        return ChooseSet(seat=seat, height=max(heights) if heights else None)
+
+    play_seat.__doc__ = DOCS[name]
+    return play_seat
+
+
+#: name -> (rolls every danger die its zone allows, invokes an aspect when the odds are poor).
+STRATEGIES: dict[str, tuple[bool, bool]] = {"bold": (True, False), "careful": (False, False), "invoker": (False, True)}
+DOCS = {
+    "bold": "bold: rolls every danger die its zone allows, invokes no aspect.",
+    "careful": "careful: rolls no danger dice, invokes no aspect.",
+    "invoker": "invoker: rolls no danger dice; spends a story point on an aspect when its odds are below even.",
+}
+BOTS: dict[str, Callable[[State, int, random.Random], Action]] = {name: player_bot(name) for name in STRATEGIES}
+DEFAULT_BOTS = ("bold", "careful", "invoker")
+
+
+# -- the GM's scripts -----------------------------------------------------------------------------
+
+
+def _gm_hits(botches: int) -> list[str]:
+    """hits: the biggest hit the botches buy (overload 6, full 4, reduced 2), the rest on danger."""
+    bought = []
+    for option in ("overload", "full", "reduced"):
+        while botches >= GM_OPTIONS[option]:
+            bought.append(option)
+            botches -= GM_OPTIONS[option]
+    return bought + ["danger"] * botches
+
+
+def _gm_danger(botches: int) -> list[str]:
+    """danger: every botch raises the actor's danger by 1."""
+    return ["danger"] * botches
+
+
+def _gm_mercy(botches: int) -> list[str]:
+    """mercy: lets every botch go."""
+    return []
+
+
+GM_SCRIPTS: dict[str, Callable[[int], list[str]]] = {"hits": _gm_hits, "danger": _gm_danger, "mercy": _gm_mercy}
+
+
+# -- one encounter, one row -----------------------------------------------------------------------
+
+
+def play_game(spec: Spec, seed: int, index: int) -> Row:
+    """Encounter `index` of a run seeded `seed`: `rounds` rounds in which every character able
+    to act makes one check, the GM spending every botch by its script."""
+    options = {**GAME.options, **dict(spec.options)}
+    if options["gm"] not in GM_SCRIPTS:
+        raise RuleError("variant", f"gm is one of {', '.join(GM_SCRIPTS)}, not {options['gm']!r}")
+    script = GM_SCRIPTS[options["gm"]]
+    sheet = tuple(options["sheet"])
+    rounds = options["rounds"]
+    setup = GAME.setup(spec)
+    gs = game_seed(seed, index)
+    rng = rng_for(gs, -1)
+    bots = [player_bot(b, options["difficulty"]) for b in spec.bots]
+    party = len(spec.bots)
+    damage: list[int] = []
+    turn = [0]
+
+    def choose(state: State) -> Action | None:
+        if state.phase == "gm":
+            c = state.check
+            assert c is not None
+            return SpendBotches(options=tuple(GmOption(o, c.actor) for o in script(c.botches) if o == "danger" or not state.characters[c.actor].dead))
+        if state.phase == "lock":
+            assert state.check is not None
+            return bots[state.check.actor](state, state.check.actor, rng)
+        for i, c in enumerate(state.characters):
+            if not c.ready:
+                return CreateCharacter(seat=i, character=i, stats=sheet, aspects=ASPECTS)
+        while turn[0] < rounds * party:
+            actor = turn[0] % party
+            if actor == 0 and len(damage) < turn[0] // party:
+                damage.append(sum(sum(c.damage) for c in state.characters))
+            turn[0] += 1
+            c = state.characters[actor]
+            if not (c.dead or c.knocked_out):
+                return bots[actor](state, actor, rng)
+        return None
+
+    state = play_lean(RULES, setup, gs, choose, check=checked(spec, index))
+    while len(damage) < rounds:
+        damage.append(sum(sum(c.damage) for c in state.characters))
+    results = state.results
+    outcomes = Counter(r.outcome for r in results)
+    gm_danger = sum(1 for r in results for o in r.spent if o.option == "danger")
+    row: Row = {
+        "game": index,
+        "seed": gs,
+        "checks": len(results),
+        "successes": outcomes["success"] + outcomes["benefit"],
+        "partials": outcomes["partial"],
+        "failures": outcomes["failure"],
+        "botches": sum(r.botches for r in results),
+        "gm_spent": sum(GM_OPTIONS[o.option] for r in results for o in r.spent),
+        "hits": sum(1 for r in results for o in r.spent if o.option in ("reduced", "full", "overload")),
+        "danger_taken": sum(r.danger_raised for r in results) + gm_danger,
+        "top_zone": max(c.zone for c in state.characters),
+        "boxes_filled": sum(sum(c.damage) for c in state.characters),
+        "knocked_out": sum(1 for c in state.characters if c.knocked_out or c.damage[3]),
+        "dead": sum(1 for c in state.characters if c.dead),
+        "damage_by_round": damage,
+    }
+    return row
+
+
+# -- the check sweep ------------------------------------------------------------------------------
+
+SWEEP_DICE = range(1, 13)
+SWEEP_DIFFICULTY = range(2, 7)
+SWEEP_PENALTY = range(0, 4)
+
+
+def _cells(rerolls: int) -> list[tuple[int, int, int, int]]:
+    return [(d, h, p, r) for r in range(rerolls + 1) for p in SWEEP_PENALTY for h in SWEEP_DIFFICULTY for d in SWEEP_DICE]
+
+
+def _sweep_cell(spec: Spec, seed: int, index: int) -> Row:
+    """`trials` checks of sweep cell `index`, seeded from (seed, cell) like a game."""
+    options = {**GAME.options, **dict(spec.options)}
+    dice, difficulty, penalty, rerolls = _cells(GAME.setup(spec).rerolls)[index]
+    rng = rng_for(game_seed(seed, index), -2)
+    trials = options["sweep_trials"]
+    made = partial = botches = reduced = full = 0
+    for _ in range(trials):
+        pen = tuple(rng.randint(1, 6) for _ in range(penalty))
+        faces = [rng.randint(1, 6) for _ in range(dice)]
+        locked: set[int] = set()
+        for left in range(rerolls, 0, -1):
+            if _made(faces, pen, difficulty):
+                break
+            locked.update(coach_locks(faces, locked, pen, difficulty, left))
+            if len(locked) == dice:
+                break
+            for i in range(dice):
+                if i not in locked:
+                    faces[i] = rng.randint(1, 6)
+        heights = set_heights(faces, pen)
+        top = max(heights, default=0)
+        made += top >= difficulty
+        partial += 0 < top < difficulty
+        b = count_botches(faces, pen)
+        botches += b
+        reduced += 2 <= b < 4
+        full += b >= 4
+    exact = success_chance(dice, difficulty, penalty, rerolls)
+    return {
+        "dice": dice,
+        "difficulty": difficulty,
+        "penalty": penalty,
+        "rerolls": rerolls,
+        "checks": trials,
+        "success": round(made / trials, 4),
+        "exact_success": round(float(exact), 4),
+        "partial": round(partial / trials, 4),
+        "failure": round((trials - made - partial) / trials, 4),
+        "botches_per_check": round(botches / trials, 4),
+        "gm_reduced_hit": round(reduced / trials, 4),
+        "gm_full_hit": round(full / trials, 4),
+    }
+
+
+#: sweeps already rolled, by (re-rolls, trials, seed): the sweep depends on nothing else, so a
+#: second run with other bots or another GM script (a comparison, a dashboard) reuses it.
+_SWEEPS: dict[tuple[int, int, int], list[Row]] = {}
+
+
+def check_sweep(spec: Spec, games: int, seed: int, *, workers: int | None = None, scheduler: str | None = None) -> dict[str, Any]:
+    """The sweep's rows (one per pool size, difficulty, penalty dice and re-rolls)."""
+    rerolls = GAME.setup(spec).rerolls
+    key = (rerolls, spec.option("sweep_trials", GAME.options["sweep_trials"]), seed)
+    if key not in _SWEEPS:
+        plain = Spec(spec.game, spec.bots, (("sweep_trials", key[1]),) + tuple((k, v) for k, v in spec.options if k == "rerolls"))
+        _SWEEPS[key] = run_games(_sweep_cell, plain, len(_cells(rerolls)), seed, workers=workers, scheduler=scheduler)
+    return {"check_sweep": [dict(row) for row in _SWEEPS[key]]}
+
+
+def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
+    options = {**GAME.options, **dict(spec.options)}
+    n = len(rows)
+    checks = sum(r["checks"] for r in rows)
+    rounds = options["rounds"]
+    return {
+        "game": "danger-world",
+        "games": n,
+        "bots": list(spec.bots),
+        "variant": spec.text,
+        "gm": options["gm"],
+        "difficulty": options["difficulty"],
+        "rounds": rounds,
+        "checks_per_encounter": summary([r["checks"] for r in rows]),
+        "outcomes": {k: round(sum(r[k] for r in rows) / checks, 4) if checks else None for k in ("successes", "partials", "failures")},
+        "botches_per_check": round(sum(r["botches"] for r in rows) / checks, 4) if checks else None,
+        "gm_spent_per_encounter": summary([r["gm_spent"] for r in rows]),
+        "hits_per_encounter": summary([r["hits"] for r in rows]),
+        "danger_taken": summary([r["danger_taken"] for r in rows]),
+        "top_zone": {str(k): v for k, v in sorted(Counter(r["top_zone"] for r in rows).items())},
+        "damage_boxes_by_round": [round(sum(r["damage_by_round"][i] for r in rows) / n, 3) for i in range(rounds)] if n else [],
+        "share_with_a_ko": round(sum(1 for r in rows if r["knocked_out"]) / n, 4) if n else None,
+        "characters_ko_per_encounter": summary([r["knocked_out"] for r in rows]),
+        "share_with_a_death": round(sum(1 for r in rows if r["dead"]) / n, 4) if n else None,
+    }
+
+
+def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
+    return {
+        "checks per encounter": [r["checks"] for r in rows],
+        "successes per check": [r["successes"] / r["checks"] if r["checks"] else None for r in rows],
+        "partials per check": [r["partials"] / r["checks"] if r["checks"] else None for r in rows],
+        "botches per check": [r["botches"] / r["checks"] if r["checks"] else None for r in rows],
+        "GM botch spend per encounter": [r["gm_spent"] for r in rows],
+        "danger taken": [r["danger_taken"] for r in rows],
+        "damage boxes filled": [r["boxes_filled"] for r in rows],
+        "a character K.O.'d (share)": [float(r["knocked_out"] > 0) for r in rows],
+        "a character dead (share)": [float(r["dead"] > 0) for r in rows],
+    }
+
+
+def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
+    """What a designer must not miss in these encounters; each only when it holds."""
+    found: list[Finding] = []
+    n = len(rows)
+    if not n:
+        return found
+    ko = sum(1 for r in rows if r["knocked_out"])
+    if ko >= n / 4:
+        found.append(Finding("knock-outs", f"A character is K.O.'d in {share_text(ko, n)} of encounters.", {"share": round(ko / n, 4)}))
+    dead = sum(1 for r in rows if r["dead"])
+    if dead:
+        found.append(Finding("deaths", f"A character dies in {share_text(dead, n)} of encounters.", {"share": round(dead / n, 4)}))
+    checks = sum(r["checks"] for r in rows)
+    partial = sum(r["partials"] for r in rows)
+    if checks and partial / checks >= 0.25:
+        found.append(Finding("partials", f"Partial successes are common: {share_text(partial, checks)} of checks.", {"share": round(partial / checks, 4)}))
+    zone = sum(1 for r in rows if r["top_zone"] >= 2)
+    if zone > n / 2:
+        found.append(Finding("danger-climbs", f"Danger climbs: a character reaches zone 2 or beyond in {share_text(zone, n)} of encounters.", {"share": round(zone / n, 4)}))
+    return found
+
+
+def sweep_findings(cells: Sequence[Row]) -> list[Finding]:
+    """The sweep against the exact odds: whether every cell agrees within its noise."""
+    if not cells:
+        return []
+    worst = max(cells, key=lambda c: abs(c["success"] - c["exact_success"]) / max(1e-9, (c["exact_success"] * (1 - c["exact_success"]) / c["checks"]) ** 0.5))
+    off = [c for c in cells if abs(c["success"] - c["exact_success"]) > 4 * max(1 / c["checks"], (c["exact_success"] * (1 - c["exact_success"]) / c["checks"]) ** 0.5)]
+    if off:
+        return [Finding("sweep-disagrees", f"{len(off)} of {len(cells)} check cells stray from the exact odds by more than 4 standard errors: the coach or the rules disagree.", {"cells": len(off)})]
+    return [
+        Finding(
+            "sweep-agrees",
+            f"Rolled checks match the exact odds in all {len(cells)} cells of the sweep (pool, difficulty, penalty dice, re-rolls), within noise.",
+            {"cells": len(cells), "worst": {k: worst[k] for k in ("dice", "difficulty", "penalty", "rerolls", "success", "exact_success")}},
+        )
+    ]
+
+
+def extras(spec: Spec, games: int, seed: int, *, workers: int | None = None, scheduler: str | None = None) -> dict[str, Any]:
+    sweep = check_sweep(spec, games, seed, workers=workers, scheduler=scheduler) if spec.option("sweep_trials", GAME.options["sweep_trials"]) else {"check_sweep": []}
+    sweep["sweep_findings"] = [f.as_dict() for f in sweep_findings(sweep["check_sweep"])]
+    return sweep
+
+
+GAME = LabGame(
+    slug="danger-world",
+    bots=BOTS,
+    default_bots=DEFAULT_BOTS,
+    options={"checked": None, "gm": "hits", "difficulty": 4, "rounds": 5, "sheet": SHEET, "sweep_trials": 200},
+    play_game=play_game,
+    summarise=summarise,
+    measures=measures,
+    findings=findings,
+    extras=extras,
+)

@@ -1,0 +1,295 @@
+"""Dangerous Ideas' lab: bots that tell a story, a game's numbers, and what they show.
+
+A game's row holds its chapters, each seat's score and memes, and every meme action's pool
+and result, so a run can tell the success rate at each pool size.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from rules.core import Action, rng_for
+from rules.dangerous_ideas import (
+    _BRANCH_INDEX,
+    _FACES,
+    ACTIONS_PER_TURN,
+    BOT_CAST,
+    COILED,
+    LEAF,
+    RULES,
+    Conclude,
+    Connect,
+    Create,
+    Defend,
+    EndTurn,
+    Gain,
+    Pass,
+    Place,
+    PlotUnfinished,
+    SpendSeed,
+    Stake,
+    State,
+    Title,
+    TurnStones,
+    Write,
+    _fresh_text,
+    _known_holders,
+    _legal,
+    _Spend,
+    _spend_options,
+    _targets,
+    hub_of,
+    legal_actions,
+    scores,
+    seed_advice,
+    sheet_score,
+    wins,
+)
+
+from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
+from .findings import by_kind, mean_by_kind, share_text, table_findings, win_shares
+
+__all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
+
+
+def random_bot(state: State, seat: int, rng: random.Random) -> Action:
+    """random: any legal action, a kind of action first at random, then one of that kind."""
+    options = legal_actions(state, seat, limit=120)
+    kinds: dict[str, list[Action]] = {}
+    for option in options:
+        kinds.setdefault(option.kind, []).append(option)
+    kind = rng.choice(sorted(kinds))
+    return rng.choice(kinds[kind])
+
+
+def _leaders(state: State) -> set[int]:
+    points = scores(state)
+    top = max(points)
+    return {s for s in range(state.n) if points[s] == top}
+
+
+def sensible_bot(state: State, seat: int, rng: random.Random) -> Action:
+    """sensible: plays for unique memes: stakes Create, creates often, defends against the leader, connects cheaply."""
+    choice = _sensible(state, seat, rng)
+    if choice is not None and _legal(state, choice):
+        return choice
+    return random_bot(state, seat, rng)
+
+
+def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
+    phase = state.phase
+    sheet = state.sheets[seat]
+    a = state.attempt
+    if phase == "place":
+        n = state.setup.start_stones
+        create, think = (n * 3) // 7, (n * 2) // 7
+        rest = n - create - think
+        place = ("create",) * create + ("think",) * think + ("defend",) * (rest - rest // 2) + ("connect",) * (rest // 2)
+        return Place(seat=seat, place=place)
+    if phase == "setting":
+        written = {state.setup.branch_type(b) for b, _ in sheet.memes()}
+        want = LEAF if LEAF not in written else COILED
+        branch = next(b for b in sheet.empty() if state.setup.branch_type(b) == want)
+        return Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {sheet.filled + 1}", holder=rng.choice(BOT_CAST))
+    if phase == "title":
+        return Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")
+    if phase == "turn-start":
+        return TurnStones(seat=seat, place=("create", "think"))
+    if phase == "turn":
+        if seat == state.starter and not state.plot_declared:
+            return PlotUnfinished(seat=seat)
+        if state.actions_taken >= ACTIONS_PER_TURN:
+            return EndTurn(seat=seat)
+        coiled_bonus = sum(
+            1 for b, m in sheet.memes() if state.setup.branch_type(b) == COILED and m.bonus and m.id not in state.bonus_taken and not any(mid == m.id for mid, _ in state.involved)
+        )
+        create = sheet.node("create")
+        potential = create + min(sheet.node("think"), create) + coiled_bonus
+        if sheet.empty() and potential >= 6:
+            leaders = _leaders(state) - {seat}
+            holders = _known_holders(state)
+            rng.shuffle(holders)
+            text = _fresh_text(state, seat)
+            for holder in holders:
+                for target in _targets(state, seat, holder):
+                    if target.seat in leaders:
+                        option = Create(seat=seat, text=text, holder=holder, target=target)
+                        if _legal(state, option):
+                            return option
+            for holder in holders:
+                option = Create(seat=seat, text=text, holder=holder)
+                if _legal(state, option):
+                    return option
+        return Gain(seat=seat, place=("create", "create", "think"))
+    if phase in ("stake", "respond") and a is not None:
+        if seat == a.actor:
+            if a.pool < 7:
+                spends = _spend_options(state, seat, Stake)
+                if spends:
+                    return max(spends, key=_spend_size)
+            return Pass(seat=seat)
+        if phase == "stake" or a.sides[seat]:
+            return Pass(seat=seat)
+        threatened = a.target is not None and a.target.seat == seat
+        actor_leads = a.actor in _leaders(state)
+        if threatened or (actor_leads and seat not in _leaders(state)) or (actor_leads and sheet.node("defend") > 2):
+            defends = _spend_options(state, seat, Defend)
+            if defends and a.pool > 0:
+                return max(defends, key=_spend_size)
+        elif not actor_leads:
+            cheap = [c for c in _spend_options(state, seat, Connect) if c.from_node == 0 and c.from_think == 0 and all(u.stones == 0 for u in c.memes)]
+            if cheap:
+                return min(cheap, key=_spend_size)
+        return Pass(seat=seat)
+    if phase == "reroll" and a is not None:
+        winning = wins(a.pool, a.total)
+        if seat == a.actor and not winning:
+            die, chance_, _ = seed_advice(a.pool, (a.dice[0], a.dice[1]), sheet.seeds)
+            if die is not None and chance_ >= Fraction(1, 6):
+                return SpendSeed(seat=seat, die=die)
+        if seat != a.actor and winning and a.sides[seat] == "defend":
+            spoil = [(sum(1 for v in _FACES if wins(a.pool, a.total - a.dice[d] + v)), d) for d in (0, 1)]
+            kept, die = min(spoil)
+            if kept <= 3:
+                return SpendSeed(seat=seat, die=die)
+        return Pass(seat=seat)
+    if phase == "outcome" and a is not None:
+        if not a.success:
+            return Conclude(seat=seat)
+        branch = max(sheet.empty(), key=lambda b: (sheet.node(hub_of(b)) > 0, -_BRANCH_INDEX[b]))
+        return Conclude(seat=seat, branch=branch, from_hub=min(1, sheet.node(hub_of(branch))))
+    return None
+
+
+def _spend_size(spend: _Spend) -> int:
+    return spend.from_node + spend.from_think + sum(u.bonus + u.stones for u in spend.memes)
+
+
+BOTS: dict[str, Callable[[State, int, random.Random], Action]] = {"random": random_bot, "sensible": sensible_bot}
+DEFAULT_BOTS = ("sensible", "sensible", "random", "random")
+
+
+
+
+# -- one game, one row ------------------------------------------------------------------------------
+
+
+def play_game(spec: Spec, seed: int, index: int) -> Row:
+    """Game `index` of a run seeded `seed`, as one row of plain numbers (pools and results of
+    every meme action as lists)."""
+    setup = GAME.setup(spec)
+    gs = game_seed(seed, index)
+    choose = seat_chooser([BOTS[b] for b in spec.bots], rng_for(gs, -1))
+    state = play_lean(RULES, setup, gs, choose, check=checked(spec, index))
+    points = [sheet_score(sheet) for sheet in state.sheets]
+    table = RULES.standings(state)
+    row: Row = {
+        "game": index,
+        "seed": gs,
+        "chapters": state.chapter + 1,
+        "ended": "full sheet" if "filled all" in state.ended else "last chapter",
+        "meme_actions": len(state.outcomes),
+        "successes": sum(1 for o in state.outcomes if o.success),
+        "replacement_attempts": sum(1 for o in state.outcomes if o.target is not None),
+        "replacements": sum(1 for o in state.outcomes if o.target is not None and o.success),
+        "top_score": table[0][2],
+        "score_spread": max(points) - min(points),
+        "winners": " ".join(str(s + 1) for rank, s, _ in table if rank == 1),
+        "pools": [o.pool for o in state.outcomes],
+        "succeeded": [int(o.success) for o in state.outcomes],
+    }
+    row.update({f"score_{s + 1}": v for s, v in enumerate(points)})
+    row.update({f"memes_{s + 1}": sheet.filled for s, sheet in enumerate(state.sheets)})
+    return row
+
+
+
+def success_by_pool(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:
+    """Meme actions at each pool size: how many, and the share that succeeded."""
+    tried: Counter[int] = Counter()
+    made: Counter[int] = Counter()
+    for row in rows:
+        for pool, ok in zip(row["pools"], row["succeeded"]):
+            tried[pool] += 1
+            made[pool] += ok
+    return {str(p): {"actions": tried[p], "success_rate": round(made[p] / tried[p], 4)} for p in sorted(tried)}
+
+
+def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
+    """Outcome statistics: chapters, endings, memes, pools and their success, scores and wins."""
+    bots = spec.bots
+    n = len(rows)
+    wins = win_shares(bots, rows)
+    memes = Counter(row[f"memes_{seat + 1}"] for row in rows for seat in range(len(bots)))
+    attempts = sum(r["meme_actions"] for r in rows)
+    pools = [p for r in rows for p in r["pools"]]
+    return {
+        "game": "dangerous-ideas",
+        "games": n,
+        "bots": list(bots),
+        "variant": spec.text,
+        "chapters": GAME.setup(spec).chapter_count,
+        "chapters_played": distribution(Counter(r["chapters"] for r in rows)),
+        "endings": dict(Counter(r["ended"] for r in rows).most_common()),
+        "winning_score": distribution(Counter(r["top_score"] for r in rows)),
+        "score_spread": summary([r["score_spread"] for r in rows]),
+        "memes_per_sheet": distribution(memes),
+        "meme_actions": {
+            "per_game": round(attempts / n, 3) if n else None,
+            "success_rate": round(sum(r["successes"] for r in rows) / attempts, 4) if attempts else None,
+            "mean_pool": round(sum(pools) / len(pools), 3) if pools else None,
+            "replacement_attempts": sum(r["replacement_attempts"] for r in rows),
+            "replacements": sum(r["replacements"] for r in rows),
+        },
+        "pool_sizes": distribution(Counter(pools)),
+        "success_rate_by_pool": success_by_pool(rows),
+        "mean_score_per_seat_by_bot": mean_by_kind(bots, rows, "score_"),
+        "win_share_per_seat_by_bot": wins["by_kind"],
+        "win_share_by_seat": wins["by_seat"],
+    }
+
+
+def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
+    seats = len(spec.bots)
+    out: dict[str, list[float]] = {
+        "meme actions per game": [r["meme_actions"] for r in rows],
+        "meme actions that succeed (share)": [r["successes"] / r["meme_actions"] if r["meme_actions"] else None for r in rows],
+        "mean pool": [sum(r["pools"]) / len(r["pools"]) if r["pools"] else None for r in rows],
+        "memes per player": [sum(r[f"memes_{s + 1}"] for s in range(seats)) / seats for r in rows],
+        "winning score": [r["top_score"] for r in rows],
+        "score spread": [r["score_spread"] for r in rows],
+        "ends on a full sheet (share)": [float(r["ended"] == "full sheet") for r in rows],
+    }
+    return out | by_kind(spec.bots, rows, "score_", "mean score")
+
+
+def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
+    """What a designer must not miss in these stories; each only when it holds."""
+    found: list[Finding] = []
+    n = len(rows)
+    if not n:
+        return found
+    attempts = sum(r["meme_actions"] for r in rows)
+    made = sum(r["successes"] for r in rows)
+    if attempts and made / attempts < 0.35:
+        found.append(Finding("memes-fail", f"Most meme actions fail: {share_text(made, attempts)} succeed.", {"success_rate": round(made / attempts, 4)}))
+    full = sum(1 for r in rows if r["ended"] == "full sheet")
+    if full > n / 2:
+        found.append(Finding("full-sheets", f"Most stories end early, on a full sheet: {share_text(full, n)} of games.", {"share": round(full / n, 4)}))
+    return found + table_findings(spec.bots, rows, "score_", "points")
+
+
+GAME = LabGame(
+    slug="dangerous-ideas",
+    bots=BOTS,
+    default_bots=DEFAULT_BOTS,
+    options={"checked": None},
+    play_game=play_game,
+    summarise=summarise,
+    measures=measures,
+    findings=findings,
+)

@@ -1,0 +1,282 @@
+"""New Rule's lab: candy-playing bots, a game's numbers, and what they show.
+
+The rules end a game after `max_rounds` rounds (12 by default) because payments refill the
+common bowl and the text's own ending may never come. With `max_rounds=none` the lab plays
+the text as written and stops a game itself at `cap` rounds, counting the games it stopped.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from rules.core import Action, rng_for
+from rules.new_rule import RULES, Draw, Keep, Pay, Pick, State, Swap, legal_actions, legal_payments
+
+from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
+from .findings import share_text, table_findings, win_shares, winners_of
+
+__all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
+
+#: the most legal payments a bot weighs (a big bowl has thousands).
+PAYMENTS = 400
+
+
+def random_bot(state: State, seat: int, rng: random.Random) -> Action:
+    """random: any legal move, uniformly (payments from a capped sample of the legal ones)."""
+    options = legal_actions(state, seat, payment_limit=60)
+    return rng.choice(options)
+
+
+def _score(state: State, bowl: dict[str, int]) -> int:
+    """The rules' score of a bowl: the smallest non-antibody colour plus the antibodies."""
+    antibody = state.setup.antibody
+    return min(n for c, n in bowl.items() if c != antibody) + bowl[antibody]
+
+
+def _best_payment(state: State, seat: int, bowl: dict[str, int]) -> Pay | None:
+    """The legal payment that leaves the highest score (fewest antibodies eaten on a tie)."""
+    antibody = state.setup.antibody
+    scoring = [(c, bowl[c]) for c in state.colours if c != antibody]
+    reds = bowl[antibody]
+    best: tuple[int, Pay] | None = None
+    for pay in legal_payments(state, seat, limit=PAYMENTS):
+        returned = pay.returned
+        # the rules' score of what is left, counted straight from the payment
+        value = min(n - returned.count(c) for c, n in scoring) + reds - returned.count(antibody) - pay.eaten
+        if best is None or value > best[0]:
+            best = (value, pay)
+    return best[1] if best else None
+
+
+def balanced_bot(state: State, seat: int, rng: random.Random) -> Action:
+    """balanced: grows its weakest colour, picks its scarcest colour, pays to keep its score."""
+    colours, antibody = state.colours, state.setup.antibody
+    bowl = dict(zip(colours, state.players[seat].bowl))
+    scoring = [c for c in colours if c != antibody]
+    if state.phase == "draw":
+        return Draw(seat=seat)
+    if state.phase == "choose":
+        weakest = min(scoring, key=lambda c: (bowl[c], rng.random()))
+        helps = sum(1 for c in state.drawn if c == weakest or c == antibody)
+        options = {a.colour for a in legal_actions(state, seat) if isinstance(a, Swap)}
+        if helps == 0 and weakest in options:
+            return Swap(seat=seat, colour=weakest)
+        return Keep(seat=seat)
+    if state.phase == "pick":
+        # A picked colour becomes the infection, which nobody may pay with: protect the scarcest.
+        held = [c for c in scoring if bowl[c] > 0] or [antibody]
+        return Pick(seat=seat, colour=min(held, key=lambda c: (bowl[c], rng.random())))
+    if state.phase == "pay":
+        pay = _best_payment(state, seat, bowl)
+        if pay is not None:
+            return pay
+    return random_bot(state, seat, rng)
+
+
+def _after_pick(state: State, bowl: dict[str, int], colour: str) -> int:
+    """The score kept after paying one level if `colour` were the infection: two candies of
+    its most plentiful other colours returned, or one antibody eaten."""
+    antibody = state.setup.antibody
+    kept = []
+    left = dict(bowl)
+    taken = 0
+    for c in sorted((c for c in bowl if c not in (colour, antibody)), key=lambda c: -bowl[c]):
+        while left[c] and taken < 2:
+            left[c] -= 1
+            taken += 1
+    if taken == 2:
+        kept.append(_score(state, left))
+    if bowl[antibody]:
+        eaten = dict(bowl)
+        eaten[antibody] -= 1
+        kept.append(_score(state, eaten))
+    return max(kept, default=-1)
+
+
+def scorer_bot(state: State, seat: int, rng: random.Random) -> Action:
+    """scorer: every choice for its own score: the draw or swap that scores most, the pick whose
+    infection it pays off best, the payment that keeps most."""
+    colours, antibody = state.colours, state.setup.antibody
+    bowl = dict(zip(colours, state.players[seat].bowl))
+    if state.phase == "draw":
+        return Draw(seat=seat)
+    if state.phase == "choose":
+        kept = dict(bowl)
+        for c in state.drawn:
+            kept[c] += 1
+        best: tuple[int, Action] = (_score(state, kept), Keep(seat=seat))
+        for option in legal_actions(state, seat):
+            if isinstance(option, Swap):
+                swapped = dict(bowl)
+                swapped[option.colour] += 1
+                if _score(state, swapped) > best[0]:
+                    best = (_score(state, swapped), option)
+        return best[1]
+    if state.phase == "pick":
+        held = [c for c in colours if bowl[c] > 0]
+        return Pick(seat=seat, colour=max(held, key=lambda c: (_after_pick(state, bowl, c), c != antibody, rng.random())))
+    if state.phase == "pay":
+        pay = _best_payment(state, seat, bowl)
+        if pay is not None:
+            return pay
+    return random_bot(state, seat, rng)
+
+
+BOTS = {"random": random_bot, "balanced": balanced_bot, "scorer": scorer_bot}
+DEFAULT_BOTS = ("balanced", "balanced", "random", "random")
+
+
+# -- one game, one row ------------------------------------------------------------------------------
+
+ENDINGS = {"round-limit": "the round limit", "elimination": "fewer than two players left", "bowl": "the common bowl emptied", "cap": "the lab's safety cap"}
+
+
+def _ending(state: State, capped: bool) -> str:
+    if capped:
+        return "cap"
+    if "limit" in state.ended:
+        return "round-limit"
+    if "bowl" in state.ended:
+        return "bowl"
+    return "elimination"
+
+
+def play_game(spec: Spec, seed: int, index: int) -> Row:
+    """Game `index` of a run seeded `seed`, as one row of plain numbers."""
+    setup = GAME.setup(spec)
+    gs = game_seed(seed, index)
+    cap = spec.option("cap", GAME.options["cap"])
+    lowest = [setup.total_candies]
+
+    def stop(state: State) -> bool:
+        # Watches every state on the way: the emptiest the common bowl got at a round's start.
+        if state.phase == "draw" and state.turn == state.active[0]:
+            lowest[0] = min(lowest[0], sum(state.common))
+        return setup.max_rounds is None and state.round > cap
+
+    choose = seat_chooser([BOTS[b] for b in spec.bots], rng_for(gs, -1))
+    state = play_lean(RULES, setup, gs, choose, check=checked(spec, index), stop=stop)
+    capped = not state.over
+    points = RULES.scores(state)
+    table = RULES.standings(state)
+    winners = [s for rank, s, _ in table if rank == 1]
+    row: Row = {
+        "game": index,
+        "seed": gs,
+        "rounds": min(state.round, cap) if capped else state.round,
+        "ended": _ending(state, capped),
+        "eliminated": sum(1 for p in state.players if p.out),
+        "lowest_bowl": lowest[0],
+        "top_score": table[0][2],
+        "score_spread": max(points) - min(points),
+        "winners": " ".join(str(s + 1) for s in winners),
+    }
+    row.update({f"score_{s + 1}": v for s, v in enumerate(points)})
+    row.update({f"out_round_{s + 1}": p.out_round for s, p in enumerate(state.players)})
+    return row
+
+
+
+def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
+    """Outcome statistics: rounds, endings, eliminations, scores and wins by bot and by seat."""
+    bots = spec.bots
+    n = len(rows)
+    wins = win_shares(bots, rows)
+    setup = GAME.setup(spec)
+    return {
+        "game": "new-rule",
+        "games": n,
+        "bots": list(bots),
+        "variant": spec.text,
+        "max_rounds": setup.max_rounds,
+        "safety_cap": spec.option("cap", GAME.options["cap"]) if setup.max_rounds is None else None,
+        "rounds_played": distribution(Counter(r["rounds"] for r in rows)),
+        "endings": {ENDINGS[k]: v for k, v in Counter(r["ended"] for r in rows).most_common()},
+        "eliminations_per_game": distribution(Counter(r["eliminated"] for r in rows)),
+        "lowest_common_bowl": summary([r["lowest_bowl"] for r in rows]),
+        "winning_score": distribution(Counter(r["top_score"] for r in rows)),
+        "score_spread": summary([r["score_spread"] for r in rows]),
+        "win_share_per_seat_by_bot": wins["by_kind"],
+        "win_share_by_seat": wins["by_seat"],
+    }
+
+
+def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {
+        "rounds played": [r["rounds"] for r in rows],
+        "players eliminated": [r["eliminated"] for r in rows],
+        "ends by elimination (share)": [float(r["ended"] == "elimination") for r in rows],
+        "common bowl emptied (share)": [float(r["ended"] == "bowl") for r in rows],
+        "lowest common bowl": [r["lowest_bowl"] for r in rows],
+        "winning score": [r["top_score"] for r in rows],
+        "score spread": [r["score_spread"] for r in rows],
+    }
+    for kind in sorted(set(spec.bots)):
+        seats = [s for s, b in enumerate(spec.bots) if b == kind]
+        out[f"win share per seat: {kind}"] = [sum(1 / len(winners_of(r)) for s in winners_of(r) if s in seats) / len(seats) for r in rows]
+    return out
+
+
+def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
+    """What a designer must not miss in these games; each only when it holds."""
+    found: list[Finding] = []
+    n = len(rows)
+    if not n:
+        return found
+    endings = Counter(r["ended"] for r in rows)
+    setup = GAME.setup(spec)
+    if setup.max_rounds is None:
+        cap = spec.option("cap", GAME.options["cap"])
+        if endings["bowl"] == 0:
+            low = min(r["lowest_bowl"] for r in rows)
+            found.append(
+                Finding(
+                    "bowl-never-empties",
+                    f"Played as written (no round limit), the common bowl never emptied in {n:,} games: "
+                    f"payments refill it, and the emptiest it got at a round's start was {low} candies.",
+                    {"games": n, "lowest_bowl": low},
+                )
+            )
+        else:
+            found.append(Finding("bowl-empties", f"Played as written, the common bowl emptied in {share_text(endings['bowl'], n)} of games.", {"share": round(endings["bowl"] / n, 4)}))
+        if endings["cap"]:
+            found.append(
+                Finding(
+                    "safety-cap",
+                    f"{share_text(endings['cap'], n)} of games were still going after {cap} rounds, when the lab stopped them: "
+                    "without a round limit the game need not end.",
+                    {"share": round(endings["cap"] / n, 4), "cap": cap},
+                )
+            )
+    if endings["elimination"] > n / 2:
+        found.append(
+            Finding(
+                "elimination",
+                f"Most games end by elimination: {share_text(endings['elimination'], n)} end when fewer than two players are still in.",
+                {"share": round(endings["elimination"] / n, 4)},
+            )
+        )
+    if setup.max_rounds is not None and endings["round-limit"] > n / 2:
+        found.append(
+            Finding(
+                "round-limit",
+                f"Most games ({share_text(endings['round-limit'], n)}) end at the {setup.max_rounds}-round limit, the model's ending, not the text's.",
+                {"share": round(endings["round-limit"] / n, 4)},
+            )
+        )
+    return found + table_findings(spec.bots, rows, "score_", "points")
+
+
+GAME = LabGame(
+    slug="new-rule",
+    bots=BOTS,
+    default_bots=DEFAULT_BOTS,
+    options={"checked": None, "cap": 200},
+    play_game=play_game,
+    summarise=summarise,
+    measures=measures,
+    findings=findings,
+)

@@ -1,0 +1,281 @@
+"""The balance lab: lean games equal to the Game driver, runs that do not depend on who plays
+them, the VARIANTS syntax, comparisons and every finding's rule on crafted results."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import lab
+from lab import danger_world as dw_lab
+from lab import dangerous_ideas as di_lab
+from lab import leerdam as ld_lab
+from lab import new_rule as nr_lab
+from lab.core import Spec, game_seed, paired_difference, play_lean, play_out, run_games, seat_chooser
+from lab.findings import compared, dominance, seat_advantage
+from rules import GAMES, Game, leerdam as ld
+from rules.core import RuleError, rng_for
+
+pytestmark = pytest.mark.timeout(120)
+
+
+# -- lean games and the runner --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", ["new-rule", "leerdam", "dangerous-ideas"])
+def test_a_lean_game_reaches_the_state_the_game_driver_reaches(slug: str) -> None:
+    spec = lab.spec(slug)
+    setup = lab.GAMES[slug].setup(spec)
+    bots = [lab.BOTS[slug][b] for b in spec.bots]
+    for seed in (3, 4):
+        game = play_out(Game(GAMES[slug], setup, seed), bots, rng_for(seed, -1))
+        for check in (True, False):
+            lean = play_lean(GAMES[slug], setup, seed, seat_chooser(bots, rng_for(seed, -1)), check=check)
+            assert lean == game.state
+
+
+def test_a_lean_danger_world_encounter_replays_in_the_game_driver() -> None:
+    spec = lab.spec("danger-world", "sweep_trials=0")
+    row = dw_lab.play_game(spec, 5, 0)
+    assert row["checks"] > 0 and len(row["damage_by_round"]) == 5
+    assert row["successes"] + row["partials"] + row["failures"] == row["checks"]
+    assert row == dw_lab.play_game(spec, 5, 0)
+
+
+def test_a_bot_that_breaks_a_rule_is_caught_when_moves_are_checked() -> None:
+    spec = lab.spec("leerdam", "checked=true")
+    setup = lab.GAMES["leerdam"].setup(spec)
+
+    def greedy(state, seat, rng):  # pledges more than any household has
+        return ld.Contribute(seat=seat, units=99)
+
+    with pytest.raises(RuleError, match="capacity"):
+        play_lean(GAMES["leerdam"], setup, 1, seat_chooser([greedy] * len(spec.bots), random.Random(1)), check=True)
+
+
+def test_the_same_seed_gives_the_same_rows_on_one_worker_and_on_two() -> None:
+    spec = lab.spec("leerdam", "bots=free-rider,fair,threshold,reciprocal,altruist")
+    one = run_games(ld_lab.play_game, spec, 60, 7, workers=1)
+    two = run_games(ld_lab.play_game, spec, 60, 7, workers=2)
+    assert one == two and [r["game"] for r in one] == list(range(60))
+    assert run_games(ld_lab.play_game, spec, 60, 8, workers=1) != one
+    # game i depends on (seed, i) alone: a shorter run is the start of a longer one
+    assert run_games(ld_lab.play_game, spec, 10, 7, workers=1) == one[:10]
+    assert {r["seed"] for r in one} == {game_seed(7, i) for i in range(60)}
+
+
+def test_the_same_seed_gives_the_same_rows_on_a_dask_cluster() -> None:
+    distributed = pytest.importorskip("distributed")
+    spec = lab.spec("new-rule")
+    here = run_games(nr_lab.play_game, spec, 12, 3, workers=1)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+        done: list[int] = []
+        there = run_games(nr_lab.play_game, spec, 12, 3, scheduler=cluster.scheduler_address, progress=done.append)
+    assert there == here and done[-1] == 12
+
+
+def test_progress_counts_every_game() -> None:
+    done: list[int] = []
+    run = lab.simulate("new-rule", 30, 1, workers=1, progress=done.append)
+    assert done[-1] == 30 and done == sorted(done) and len(run.rows) == 30
+
+
+# -- the VARIANTS syntax --------------------------------------------------------------------------
+
+
+def test_variants_read_bots_lists_and_setup_fields() -> None:
+    spec = lab.spec("leerdam", "bots=fair*3,free-rider*2,misfortune=3,2,1,0,0,0 anonymous=true")
+    assert spec.bots == ("fair",) * 3 + ("free-rider",) * 2
+    assert dict(spec.options) == {"misfortune": (3, 2, 1, 0, 0, 0), "anonymous": True}
+    assert lab.GAMES["leerdam"].setup(spec).misfortune == (3, 2, 1, 0, 0, 0)
+    assert lab.spec("leerdam", spec.text) == spec  # the text a spec shows reads back the same
+    assert lab.spec("new-rule", "max_rounds=none cap=50").options == (("max_rounds", None), ("cap", 50))
+    assert lab.spec("leerdam", "players=10").bots == tuple(ld_lab.DEFAULT_BOTS[i % 7] for i in range(10))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("bots=fair,genius", "unknown bot 'genius'"),
+        ("colour=red", "no variant 'colour'"),
+        ("misfortune=3,2,1", "takes 6 values"),
+        ("anonymous=perhaps", "true or false"),
+        ("bots=fair*2", "3-20 households"),
+        ("fair", "needs a key"),
+    ],
+)
+def test_variants_refuse_what_does_not_make_a_game(text: str, message: str) -> None:
+    with pytest.raises(RuleError, match=message):
+        lab.spec("leerdam", text)
+
+
+# -- comparisons ------------------------------------------------------------------------------------
+
+
+def test_paired_interval_of_equal_and_shifted_values() -> None:
+    rng = random.Random(1)
+    a = [rng.gauss(10, 3) for _ in range(400)]
+    same = paired_difference(a, list(a))
+    assert same["noise"] and same["identical"] and same["difference"] == 0
+    shifted = paired_difference(a, [x + 0.5 + rng.gauss(0, 0.1) for x in a])
+    assert not shifted["noise"] and shifted["low"] > 0.4 and shifted["high"] < 0.6
+    noisy = paired_difference(a, [x + rng.gauss(0, 3) for x in a])
+    assert noisy["noise"] and noisy["low"] < 0 < noisy["high"]
+
+
+def test_two_identical_setups_differ_by_nothing() -> None:
+    comparison = lab.compare("leerdam", "", "", 60, 2, workers=1)
+    assert all(r["identical"] and r["noise"] for r in comparison.table)
+    assert [f.key for f in comparison.findings] == ["unchanged", "no-change"]
+
+
+def test_altruists_and_free_riders_are_told_apart() -> None:
+    comparison = lab.compare("leerdam", "bots=altruist*7", "bots=free-rider*7", 80, 2, workers=1)
+    table = {r["measure"]: r for r in comparison.table}
+    fell = table["dyke fell to 1 (share)"]
+    assert not fell["noise"] and fell["low"] > 0  # free riders let the dyke fall
+    assert not table["units pledged per year"]["noise"] and table["units pledged per year"]["difference"] == -14
+    assert "villages" in comparison.extras and len(comparison.extras["villages"]["a"]) >= 8
+    assert any(f.key == "changed" and "Units pledged per year falls" in f.text for f in comparison.findings)
+
+
+# -- the new bots --------------------------------------------------------------------------------------
+
+
+def _village(bots: tuple[str, ...], seed: int = 1) -> ld.State:
+    spec = lab.spec("leerdam", "bots=" + ",".join(bots))
+    setup = lab.GAMES["leerdam"].setup(spec)
+    return play_lean(GAMES["leerdam"], setup, seed, seat_chooser([lab.BOTS["leerdam"][b] for b in bots], rng_for(seed, -1)))
+
+
+def test_the_reciprocal_bot_stops_paying_after_a_year_the_dyke_fell() -> None:
+    state = _village(("reciprocal",) * 4 + ("free-rider",) * 3)
+    pledges = {row.year: row.contribution for row in state.ledger if row.seat == 0}
+    for year in state.years[:-1]:
+        held = year.total >= ld.thresholds(state.n)[0]
+        assert pledges[year.year + 1] == (1 if held else 0)
+
+
+def test_threshold_bots_carry_free_riders_exactly_to_the_threshold() -> None:
+    state = _village(("threshold",) * 5 + ("free-rider",) * 2)
+    low, high = ld.thresholds(state.n)
+    for year in state.years[1:]:
+        assert year.total >= low  # the pledges alone never let the dyke fall
+    assert all(lab.bot_doc("leerdam", b) for b in lab.BOTS["leerdam"])
+
+
+def test_the_scorer_plays_whole_new_rule_games() -> None:
+    run = lab.simulate("new-rule", 6, 4, "bots=scorer,scorer,balanced,random", workers=1)
+    assert set(run.summary["win_share_per_seat_by_bot"]) == {"scorer", "balanced", "random"}
+
+
+# -- findings, each on crafted results that do and do not show it -------------------------------------
+
+
+def test_dominance_rule() -> None:
+    bots = ("free-rider", "fair", "free-rider", "fair")
+    scores = [[20, 10, 18, 12]] * 100
+    found = dominance(bots, [[0]] * 92 + [[1]] * 8, scores, "VP")
+    assert [f.key for f in found] == ["dominant-strategy"] and "win 92% of games" in found[0].text
+    assert [f.key for f in dominance(bots, [[0], [1]] * 50, scores)] == ["no-dominant-strategy"]
+    assert dominance(bots, [[0]] * 75 + [[1]] * 25, scores) == []  # ahead, but not dominant
+    assert dominance(("fair",) * 4, [[0]] * 100, scores) == []  # one kind: nothing to say
+    # per seat: one free rider among three fair households winning 40% is far ahead of them
+    assert [f.key for f in dominance(("free-rider", "fair", "fair", "fair"), [[0]] * 40 + [[1]] * 60, scores)] == []
+
+
+def test_seat_advantage_rule() -> None:
+    bots = ("balanced",) * 4
+    fair = [[g % 4] for g in range(400)]
+    assert seat_advantage(bots, fair) == []
+    first = [[0] if g % 2 else [g % 4] for g in range(400)]
+    found = seat_advantage(bots, first)
+    assert [f.key for f in found] == ["seat-advantage"] and found[0].numbers["seat"] == 1
+    assert seat_advantage(("a", "b", "c", "d"), first) == []  # every seat its own kind: strategy, not seat
+
+
+def test_comparison_rule() -> None:
+    changed = {"measure": "final dyke", "a": 1.0, "b": 2.0, "difference": 1.0, "low": 0.8, "high": 1.2, "noise": False, "identical": False}
+    noise = {**changed, "measure": "years", "low": -0.1, "noise": True}
+    assert [f.key for f in compared([changed, noise])] == ["changed"]
+    assert "Final dyke rises from 1 to 2" in compared([changed])[0].text
+    assert [f.key for f in compared([noise])] == ["no-change"]
+
+
+def _leerdam_rows(fell: list[int | None], floods: int = 2, years: int = 8) -> list[dict]:
+    return [
+        {"dyke_1_year": y, "floods": floods, "years": years, "winners": "1", "vp_1": 10, "vp_2": 5, "vp_3": 4}
+        for y in fell
+    ]
+
+
+def test_leerdam_dyke_rules() -> None:
+    spec = Spec("leerdam", ("fair",) * 3)
+    keys = lambda rows: [f.key for f in ld_lab.findings(spec, rows)]  # noqa: E731
+    assert keys(_leerdam_rows([2, 3, 3, None])) == ["dyke-falls"]
+    assert "by year 3" in ld_lab.findings(spec, _leerdam_rows([2, 3, 3, None]))[0].text
+    assert keys(_leerdam_rows([None] * 4)) == ["dyke-holds"]
+    assert keys(_leerdam_rows([2, None, None, None])) == []
+    assert keys(_leerdam_rows([None] * 4, floods=6)) == ["dyke-holds", "floods"]
+
+
+def _new_rule_rows(endings: list[str], lowest: int = 40) -> list[dict]:
+    return [
+        {"ended": e, "lowest_bowl": lowest, "winners": "1", "score_1": 3, "score_2": 1, "score_3": 1, "out_round_1": None, "out_round_2": 4, "out_round_3": 5}
+        for e in endings
+    ]
+
+
+def test_new_rule_ending_rules() -> None:
+    as_written = Spec("new-rule", ("balanced",) * 3, (("max_rounds", None), ("cap", 100)))
+    keys = lambda spec, rows: [f.key for f in nr_lab.findings(spec, rows)]  # noqa: E731
+    assert keys(as_written, _new_rule_rows(["elimination"] * 3 + ["cap"])) == ["bowl-never-empties", "safety-cap", "elimination"]
+    assert keys(as_written, _new_rule_rows(["bowl", "elimination", "elimination"])) == ["bowl-empties", "elimination"]
+    limited = Spec("new-rule", ("balanced",) * 3)
+    assert keys(limited, _new_rule_rows(["round-limit"] * 3)) == ["round-limit"]
+    assert keys(limited, _new_rule_rows(["round-limit", "elimination"])) == []
+
+
+def test_danger_world_rules() -> None:
+    spec = Spec("danger-world", ("bold",) * 3)
+    row = {"knocked_out": 0, "dead": 0, "checks": 10, "partials": 1, "top_zone": 1}
+    assert dw_lab.findings(spec, [row] * 4) == []
+    rough = [{**row, "knocked_out": 1, "dead": 1, "partials": 4, "top_zone": 2}] * 3 + [row]
+    assert [f.key for f in dw_lab.findings(spec, rough)] == ["knock-outs", "deaths", "partials", "danger-climbs"]
+    cell = {"dice": 4, "difficulty": 3, "penalty": 0, "rerolls": 2, "checks": 400, "exact_success": 0.5}
+    assert [f.key for f in dw_lab.sweep_findings([{**cell, "success": 0.52}])] == ["sweep-agrees"]
+    assert [f.key for f in dw_lab.sweep_findings([{**cell, "success": 0.7}])] == ["sweep-disagrees"]
+
+
+def test_dangerous_ideas_rules() -> None:
+    spec = Spec("dangerous-ideas", ("sensible",) * 3)
+    row = {"meme_actions": 10, "successes": 5, "ended": "last chapter", "winners": "1", "score_1": 9, "score_2": 8, "score_3": 8}
+    assert di_lab.findings(spec, [row] * 3) == []
+    hard = [{**row, "successes": 2, "ended": "full sheet"}] * 3
+    assert [f.key for f in di_lab.findings(spec, hard)] == ["memes-fail", "full-sheets"]
+
+
+# -- every game simulates ------------------------------------------------------------------------------
+
+
+def test_danger_world_simulates_encounters_and_the_check_sweep() -> None:
+    run = lab.simulate("danger-world", 20, 1, "sweep_trials=30", workers=1)
+    s = run.summary
+    assert s["games"] == 20 and len(s["damage_boxes_by_round"]) == 5
+    assert s["damage_boxes_by_round"] == sorted(s["damage_boxes_by_round"])  # damage only builds up in an encounter
+    cells = run.extras["check_sweep"]
+    assert len(cells) == 12 * 5 * 4 * 3
+    easy = next(c for c in cells if (c["dice"], c["difficulty"], c["penalty"], c["rerolls"]) == (12, 2, 0, 2))
+    assert easy["success"] > 0.9 and easy["exact_success"] > 0.9
+    assert all(abs(c["success"] + c["partial"] + c["failure"] - 1) < 1e-3 for c in cells)
+
+
+def test_dangerous_ideas_simulates_pools_and_memes() -> None:
+    run = lab.simulate("dangerous-ideas", 3, 5, bots=("sensible", "random", "sensible"), workers=1)
+    s = run.summary
+    assert s["games"] == 3 and s["chapters_played"]["max"] <= 6
+    assert set(s["win_share_per_seat_by_bot"]) == {"random", "sensible"}
+    assert sum(v["actions"] for v in s["success_rate_by_pool"].values()) == sum(r["meme_actions"] for r in run.rows)
+    with pytest.raises(RuleError, match="unknown bot"):
+        lab.simulate("dangerous-ideas", 1, 1, bots=("genius",) * 3)

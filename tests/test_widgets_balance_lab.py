@@ -1,0 +1,113 @@
+"""The balance lab, headless: clicks run handlers and `.value` fires observers."""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import re
+import pypdf
+import pytest
+
+from lab import DEFAULT_BOTS
+from widgets.balance_lab import BalanceLab
+from tests.test_widgets_studio import click, one
+from widgets.studio import seat_range
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def linked(link_html: str, mime: str) -> bytes:
+    """The bytes behind one data-URI `<a download>` link."""
+    match = re.search(rf'href="data:{re.escape(mime)}(?:;charset=utf-8)?;base64,([A-Za-z0-9+/=]+)"', link_html)
+    assert match, link_html[:200]
+    return base64.b64decode(match.group(1))
+
+
+def test_lab_same_seed_same_numbers() -> None:
+    lab = BalanceLab()
+    assert {"playbook-root", "playbook-balance-lab"} <= set(lab._dom_classes)
+    assert lab.game.value == "new-rule"
+    assert [m.value for m in lab.bot_menus] == list(DEFAULT_BOTS["new-rule"])
+    assert "max_rounds" in lab.note.value
+    one(lab, "pb-lab-bot-0").value = "random"
+    lab.games.value = 5
+    lab.seed.value = 11
+    lab.workers.value = 1
+    click(lab.run_button)
+    assert lab.status.kind == "ok", lab.status.message
+    first = one(lab, "pb-lab-results").value
+    assert lab.progress.value == 5
+    assert "Win share per seat by bot" in first and "Endings" in first
+    assert bytes(lab.chart.value).startswith(b"\x89PNG")
+    numbers = json.loads(linked(lab.download.value, "application/json"))
+    assert numbers["games"] == 5 and numbers["bots"][0] == "random"
+    rows = linked(lab.download.value, "text/csv").decode("utf-8").splitlines()
+    assert len(rows) == 6 and rows[0].startswith("game,seed,rounds")
+    click(lab.run_button)
+    assert one(lab, "pb-lab-results").value == first
+
+
+def test_lab_seats_stay_in_range() -> None:
+    lab = BalanceLab()
+    low, high = seat_range("new-rule")
+    for _ in range(10):
+        if not lab.add_button.disabled:
+            click(lab.add_button)
+    assert len(lab.bot_menus) == high and lab.add_button.disabled
+    for _ in range(10):
+        if not lab.remove_button.disabled:
+            click(lab.remove_button)
+    assert len(lab.bot_menus) == low and lab.remove_button.disabled
+    lab.game.value = "leerdam"
+    assert len(lab.bot_menus) == 7 and "threshold" in lab.bot_menus[0].options
+
+
+def test_lab_compares_two_villages_and_offers_the_report() -> None:
+    lab = BalanceLab()
+    lab.game.value = "leerdam"
+    one(lab, "pb-lab-village").value = "cooperators"
+    assert {m.value for m in lab.bot_menus} == {"fair"}
+    lab.compare.value = True
+    assert [m.value for m in lab.setup_b.bot_menus] == ["fair"] * 7  # B starts as a copy of A
+    one(lab, "pb-lab-b-variants").value = "misfortune=3,2,1,0,0,0"
+    lab.games.value, lab.seed.value, lab.workers.value = 40, 3, 1
+    click(lab.run_button)
+    assert lab.status.kind == "ok", lab.status.message
+    assert lab.progress.value == 80
+    table = html.unescape(one(lab, "pb-lab-comparison").value)
+    assert "misfortune=3,2,1,0,0,0" in table and "95% interval" in table and "mean VP: fair" in table
+    assert "What changed from A to B" in lab.findings.value
+    pdf = pypdf.PdfReader(io.BytesIO(linked(lab.download.value, "application/pdf")))
+    text = " ".join(page.extract_text() for page in pdf.pages)
+    assert "Leerdam: balance report" in text and "Side by side" in text
+    csv_rows = linked(lab.download.value, "text/csv").decode("utf-8").splitlines()
+    assert len(csv_rows) == 81 and csv_rows[0].startswith("setup,game,seed")
+
+
+def test_lab_refuses_a_bad_variant_and_changes_nothing() -> None:
+    lab = BalanceLab()
+    lab.game.value = "leerdam"
+    one(lab, "pb-lab-variants").value = "misfortune=9,9"
+    click(lab.run_button)
+    assert lab.status.kind == "refuse" and "misfortune" in lab.status.message
+    assert lab.result is None and lab.download.value == ""
+
+
+def test_odds_dangerous_ideas_pool_8() -> None:
+    lab = BalanceLab()
+    odds = lab.odds
+    odds.game.value = "dangerous-ideas"
+    odds.pool.value = 8
+    odds.seeds.value = 0
+    text = html.unescape(one(lab, "pb-odds-result").value)
+    assert "13/18" in text and "72.22%" in text
+
+
+def test_odds_danger_world_caps_dice() -> None:
+    odds = BalanceLab().odds
+    assert odds.dice.max == 12
+    odds.game.value = "danger-world"
+    odds.dice.value, odds.difficulty.value, odds.penalty.value, odds.rerolls.value = 3, 2, 0, 0
+    assert odds.report is not None and odds.report["exact"] in odds.result.value

@@ -1,0 +1,532 @@
+"""The balance lab: bot games for every game, two setups compared on the same seeds, findings.
+
+`BalanceLab()` sets up one table of bots (setup A) and, with "Compare with setup B", a second;
+each setup is its bots (one per seat, or a ready-made village) and its variants in the
+command line's VARIANTS syntax (`misfortune=3,2,1,0,0,0`). Run plays the games over every core
+(the progress bar follows), then shows what the numbers show in words, the measures side by
+side with the difference and its 95% interval, the statistics, the charts, and downloads: one
+row per game as CSV, the printable PDF report and the numbers as JSON (data-URI links: Voila
+serves no local files). Its `OddsPanel` gives the exact odds of a Danger World check or a
+Dangerous Ideas meme action.
+
+No rule and no statistic lives here: the numbers come from `lab`, the odds from `rules`.
+
+Stable CSS classes (`add_class`), for browser tests and users' scripts:
+
+- root: ``playbook-balance-lab`` (and ``playbook-root``)
+- ``pb-lab-game``, ``pb-lab-bot-<i>`` (Dropdown, seat i = 0.. of setup A), ``pb-lab-add-seat``,
+  ``pb-lab-remove-seat``, ``pb-lab-village`` (Leerdam's ready-made villages),
+  ``pb-lab-variants`` (Text), ``pb-lab-compare`` (Checkbox), ``pb-lab-b-bot-<i>``,
+  ``pb-lab-b-variants``, ``pb-lab-games``, ``pb-lab-seed``, ``pb-lab-workers``, ``pb-lab-run``,
+  ``pb-lab-progress`` (IntProgress), ``pb-lab-note``, ``pb-lab-findings``,
+  ``pb-lab-comparison`` (the side-by-side table), ``pb-lab-results`` (tables),
+  ``pb-lab-chart`` (Image), ``pb-lab-download`` (CSV, PDF and JSON links)
+- odds: ``pb-odds``, ``pb-odds-game``, ``pb-odds-dice``, ``pb-odds-difficulty``,
+  ``pb-odds-penalty``, ``pb-odds-rerolls``, ``pb-odds-pool``, ``pb-odds-seeds``,
+  ``pb-odds-result``
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+import lab
+from lab.core import default_workers
+from lab.report import csv_text
+from rules import RuleError
+
+from .common import STYLE, StatusLine, card, close_tree, download_link, esc, figure_png
+from .studio import WIDE, _refusal, _row, _title, seat_range
+
+__all__ = ["BalanceLab", "LAB_GAMES", "OddsPanel", "SetupPanel", "result_html"]
+
+#: Games in the lab, in menu order.
+LAB_GAMES: tuple[str, ...] = ("new-rule", "leerdam", "danger-world", "dangerous-ideas")
+#: The most games one Run plays per setup, by game (Dangerous Ideas bots are the slowest).
+MAX_GAMES: Mapping[str, int] = {"new-rule": 20_000, "leerdam": 20_000, "danger-world": 20_000, "dangerous-ideas": 2_000}
+DEFAULT_GAMES = 100
+#: Danger World odds: pools above this many dice take seconds to work out the first time.
+MAX_ODDS_DICE = 12
+#: What a game's own notes say beside the balance lab's numbers.
+LAB_NOTES: Mapping[str, str] = {
+    "new-rule": (
+        "The model also ends a game after max_rounds rounds (a variant, 12 by default). "
+        "The rules text's own ending, an empty common bowl, rarely happens: payments refill the bowl. "
+        "Try max_rounds=none to play the text as written (the lab stops a game at cap=200 rounds and says how many it stopped)."
+    ),
+    "leerdam": (
+        "From year 8 an end roll may end the game each year, so game lengths vary. With more than 10 households the text "
+        "suggests two villages: compare players=16 (one village) with players=8 (each of two) to see them side by side."
+    ),
+    "danger-world": "An encounter: every character makes a check each round (rounds=5) against difficulty=4 while the GM spends every botch by a script (gm=hits, danger or mercy). The check sweep rolls every pool size, difficulty, penalty and re-roll count.",
+    "dangerous-ideas": "The story runs for the default number of chapters (2 × players for 3-4 players, else 1 ×).",
+}
+VARIANT_EXAMPLES: Mapping[str, str] = {
+    "new-rule": "e.g. max_rounds=none cap=200",
+    "leerdam": "e.g. misfortune=3,2,1,0,0,0 anonymous=true",
+    "danger-world": "e.g. rerolls=1 gm=danger difficulty=5",
+    "dangerous-ideas": "e.g. seeds=2",
+}
+
+
+# -- balance: result tables and charts -----------------------------------------------------------
+
+
+def _label(key: str) -> str:
+    """'win_share_per_seat_by_bot' -> 'Win share per seat by bot'."""
+    return key.replace("_", " ").capitalize()
+
+
+def _number(key: str, value: object) -> str:
+    """A value for a table cell: shares and rates as percentages."""
+    if value is None:
+        return "—"
+    if isinstance(value, float) and {"share", "rate"} & set(key.split("_")):
+        return f"{value:.1%}"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    head = "<tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr>" if any(header) else ""
+    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
+    return f'<table class="pb-table">{head}{body}</table>'
+
+
+def _is_summary(value: object) -> bool:
+    return isinstance(value, dict) and {"mean", "min", "max", "histogram"} <= set(value)
+
+
+def result_html(result: Mapping[str, Any]) -> str:
+    """The statistics `simulate` returned, as readable tables (any game's keys, laid out alike)."""
+    bots = list(result.get("bots", ()))
+    kinds = sorted(set(bots))
+    seats = {kind: bots.count(kind) for kind in kinds}
+    facts = [("Games", result.get("games")), ("Seed", result.get("seed"))]
+    facts.append(("Seats", ", ".join(f"{i + 1}: {b}" for i, b in enumerate(bots))))
+    by_kind: list[tuple[str, Mapping[str, Any]]] = []
+    summaries: list[tuple[str, Mapping[str, Any]]] = []
+    others: list[tuple[str, Mapping[str, Any]]] = []
+    for key, value in result.items():
+        if key in ("game", "games", "seed", "bots") or isinstance(value, list):
+            continue  # lists (year by year, the check sweep, findings) are charted or listed apart
+        if _is_summary(value):
+            summaries.append((key, value))
+        elif isinstance(value, dict) and value and set(value) <= set(kinds):
+            by_kind.append((key, value))
+        elif isinstance(value, dict):
+            others.append((key, value))
+        else:
+            facts.append((_label(key), _number(key, value)))
+    parts = [card("The run", _table(("", ""), [(k, _number("", v)) for k, v in facts]))]
+    if by_kind:
+        header = ["Strategy", "Seats", *(_label(k) for k, _ in by_kind)]
+        rows = [[kind, seats[kind], *(_number(k, values.get(kind)) for k, values in by_kind)] for kind in kinds]
+        parts.append(card("By strategy", _table(header, rows)))
+    if summaries:
+        rows = [[_label(k), _number(k, s["mean"]), _number(k, s["min"]), _number(k, s["max"])] for k, s in summaries]
+        parts.append(card("Per game", _table(("", "Mean", "Min", "Max"), rows)))
+    for key, values in others:
+        parts.append(card(_label(key), _table(("", ""), [(_label(str(k)), _number(str(k), v)) for k, v in values.items()])))
+    return "".join(parts)
+
+
+
+# -- the exact-odds panel -----------------------------------------------------------------------
+
+
+class OddsPanel(widgets.VBox):
+    """Exact chances: a Danger World check, or a Dangerous Ideas meme action.
+
+    `report` holds the last `odds_report` (plain JSON-ready data).
+    """
+
+    def __init__(self) -> None:
+        from rules.danger_world import ODDS_LIMITS
+
+        self.report: dict[str, Any] | None = None
+        self.game = widgets.ToggleButtons(
+            options=[("Danger World", "danger-world"), ("Dangerous Ideas", "dangerous-ideas")],
+            value="danger-world",
+            tooltips=["A check: a pool of d6, a difficulty, penalty dice, re-rolls", "A meme action: 2d6 against a pool of stones"],
+        ).add_class("pb-odds-game")
+
+        def number(css: str, label: str, value: int, low: int, high: int, tip: str) -> widgets.BoundedIntText:
+            box = widgets.BoundedIntText(
+                value=value, min=low, max=high, description=label, tooltip=tip, style=WIDE,
+                layout=widgets.Layout(width="190px"),
+            )
+            return box.add_class(css)
+
+        limits = dict(ODDS_LIMITS)
+        self.dice = number("pb-odds-dice", "Pool dice", 6, limits["dice"][0], min(limits["dice"][1], MAX_ODDS_DICE), "dice in the pool")
+        self.difficulty = number("pb-odds-difficulty", "Difficulty", 3, *limits["difficulty"], "the set height needed")
+        self.penalty = number("pb-odds-penalty", "Penalty dice", 0, *limits["penalty"], "penalty dice rolled with the pool")
+        self.rerolls = number("pb-odds-rerolls", "Re-rolls", 2, *limits["rerolls"], "lock-and-re-roll rounds")
+        self.pool = number("pb-odds-pool", "Pool stones", 7, 0, 20, "stones in the meme action's pool")
+        self.seeds = number("pb-odds-seeds", "Red seeds", 0, 0, 20, "the actor's red seeds to spend")
+        self.danger_box = widgets.VBox(
+            (
+                widgets.HBox((self.dice, self.difficulty, self.penalty, self.rerolls), layout=_row()),
+                widgets.HTML(f'<span class="pb-muted">Up to {MAX_ODDS_DICE} pool dice here; a big first query takes a few seconds.</span>'),
+            )
+        )
+        self.ideas_box = widgets.HBox((self.pool, self.seeds), layout=_row())
+        self.result = widgets.HTML().add_class("pb-odds-result")
+        for control in (self.game, self.dice, self.difficulty, self.penalty, self.rerolls, self.pool, self.seeds):
+            control.observe(lambda _: self.compute(), "value")
+        super().__init__(
+            (widgets.HTML('<h3 style="margin:18px 0 4px">Exact odds</h3>'), self.game, self.danger_box, self.ideas_box, self.result)
+        )
+        self.add_class("pb-odds")
+        self.compute()
+
+    def compute(self) -> None:
+        """Work out the chance for the values shown and show it."""
+        danger = self.game.value == "danger-world"
+        self.danger_box.layout.display = "flex" if danger else "none"
+        self.ideas_box.layout.display = "none" if danger else "flex"
+        self.result.value = '<span class="pb-muted">Working out the exact odds…</span>'
+        try:
+            if danger:
+                from rules.danger_world import odds_report
+
+                report = odds_report(self.dice.value, self.difficulty.value, self.penalty.value, self.rerolls.value)
+            else:
+                from rules.dangerous_ideas import odds_report
+
+                report = odds_report(self.pool.value, self.seeds.value)
+        except (RuleError, ValueError) as exc:
+            self.report = None
+            self.result.value = card("", f'<span style="color:#9b1c1c;font-weight:600">✋ {esc(_refusal(exc))}</span>')
+            return
+        self.report = report
+        self.result.value = self._danger_html(report) if danger else self._ideas_html(report)
+
+    @staticmethod
+    def _headline(probability: float, fraction: str, what: str) -> str:
+        return (
+            f'<div style="font-size:1.6em;font-weight:700">{probability:.2%}</div>'
+            f'<div>exact chance <b class="pb-odds-fraction">{esc(fraction)}</b> {esc(what)}</div>'
+        )
+
+    def _danger_html(self, report: Mapping[str, Any]) -> str:
+        what = (
+            f"of a set of height {report['difficulty']} or more from {report['dice']} dice, {report['penalty']} penalty dice "
+            f"and {report['rerolls']} re-rolls"
+        )
+        rows = [(r, f"{float(v['chance']):.2%}", v["exact"]) for r, v in report["by_rerolls"].items()]
+        body = (
+            self._headline(float(report["chance"]), str(report["exact"]), what)
+            + _table(("Re-rolls", "Chance", "Exact"), rows)
+            + f'<p class="pb-muted">Assumes {esc(report["assumes"])}.</p>'
+        )
+        return card("Danger World check", body)
+
+    def _ideas_html(self, report: Mapping[str, Any]) -> str:
+        success = report["success"]
+        what = f"that 2d6 comes in at or under a pool of {report['pool']} with up to {report['seeds']} red seeds"
+        rows = [(s, f"{float(v['probability']):.2%}", v["fraction"]) for s, v in report["by_seeds_spent_at_most"].items()]
+        body = (
+            self._headline(float(success["probability"]), str(success["fraction"]), what)
+            + _table(("Seeds at most", "Chance", "Exact"), rows)
+            + f'<p class="pb-muted">{esc(report["note"])}</p>'
+        )
+        return card("Dangerous Ideas meme action", body)
+
+
+# -- one setup: bots and variants ------------------------------------------------------------
+
+
+class SetupPanel(widgets.VBox):
+    """One setup of the lab: a bot per seat (or a ready-made village) and its variants."""
+
+    def __init__(self, prefix: str, title: str) -> None:
+        self.prefix = prefix
+        self.slug = LAB_GAMES[0]
+        self.bot_menus: tuple[widgets.Dropdown, ...] = ()
+        self.seats = widgets.GridBox(layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(250px, 1fr))", grid_gap="2px 12px"))
+        self.add_button = widgets.Button(description="Add seat", icon="plus").add_class(f"{prefix}add-seat")
+        self.remove_button = widgets.Button(description="Remove seat", icon="minus").add_class(f"{prefix}remove-seat")
+        self.village = widgets.Dropdown(description="Village", style=WIDE, layout=widgets.Layout(width="300px")).add_class(f"{prefix}village")
+        self.variants = widgets.Text(description="Variants", style=WIDE, layout=widgets.Layout(width="520px")).add_class(f"{prefix}variants")
+        self.bot_help = widgets.HTML()
+        self.add_button.on_click(lambda _: self.set_seats(len(self.bot_menus) + 1))
+        self.remove_button.on_click(lambda _: self.set_seats(len(self.bot_menus) - 1))
+        self.village.observe(self._village_chosen, "value")
+        super().__init__(
+            (
+                widgets.HTML(f"<b>{esc(title)}</b> · bots, one per seat"),
+                self.seats,
+                widgets.HBox((self.add_button, self.remove_button, self.village), layout=_row()),
+                self.variants,
+                self.bot_help,
+            )
+        )
+
+    def set_game(self, slug: str) -> None:
+        self.slug = slug
+        self.set_seats(len(lab.DEFAULT_BOTS[slug]), reset=True)
+        villages = list(lab.leerdam.VILLAGES) if slug == "leerdam" else []
+        self.village.options = [("— choose —", "")] + [(v, v) for v in villages]
+        self.village.value = ""
+        self.village.layout.display = "flex" if villages else "none"
+        self.variants.value = ""
+        self.variants.placeholder = VARIANT_EXAMPLES.get(slug, "")
+        lines = "".join(f"<li><b>{esc(name)}</b>: {esc(lab.bot_doc(slug, name))}</li>" for name in lab.BOTS[slug])
+        self.bot_help.value = f'<details class="pb-muted"><summary>What each bot does</summary><ul style="margin:2px 0">{lines}</ul></details>'
+
+    def set_seats(self, count: int, reset: bool = False, bots: Sequence[str] | None = None) -> None:
+        """Show `count` seat menus (kept within the game's range); new seats get the default bots."""
+        low, high = seat_range(self.slug)
+        count = min(max(count, low), high)
+        kept = () if reset or bots is not None else self.bot_menus[:count]
+        defaults = list(bots or lab.DEFAULT_BOTS[self.slug])
+        menus = list(kept)
+        for i in range(len(menus), count):
+            menus.append(
+                widgets.Dropdown(
+                    options=list(lab.BOTS[self.slug]), value=defaults[i % len(defaults)], description=f"Seat {i + 1}", style=WIDE,
+                    layout=widgets.Layout(width="240px"),
+                ).add_class(f"{self.prefix}bot-{i}")
+            )
+        dropped = [m for m in self.bot_menus if m not in menus]
+        self.bot_menus = tuple(menus)
+        self.seats.children = self.bot_menus
+        close_tree(dropped)
+        self.add_button.disabled = count >= high
+        self.remove_button.disabled = count <= low
+        self.add_button.tooltip = f"{_title(self.slug)} seats at most {high}" if count >= high else "Add a bot seat"
+        self.remove_button.tooltip = f"{_title(self.slug)} needs at least {low} seats" if count <= low else "Remove the last seat"
+
+    def _village_chosen(self, change: Mapping[str, Any]) -> None:
+        if change["new"]:
+            village = lab.leerdam.VILLAGES[change["new"]]
+            self.set_seats(len(village), bots=village)
+
+    def copy(self, other: SetupPanel) -> None:
+        """Take another setup's bots and variants (a starting point for setup B)."""
+        bots = [m.value for m in other.bot_menus]
+        self.set_seats(len(bots), bots=bots)
+        self.variants.value = other.variants.value
+
+    def spec(self) -> lab.Spec:
+        """The setup to run; RuleError when the variants do not make one."""
+        return lab.spec(self.slug, self.variants.value, [m.value for m in self.bot_menus])
+
+
+# -- the balance lab ----------------------------------------------------------------------------
+
+
+class BalanceLab(widgets.VBox):
+    """Setups A (and B), games, seed and workers; Run plays them with `lab.simulate` or
+    `lab.compare` and lays out the findings, numbers, charts and downloads.
+
+    Attributes tests and scripts rely on: `game`, `setup_a`, `setup_b`, `bot_menus` (setup A's),
+    `add_button`, `remove_button`, `compare`, `games`, `seed`, `workers`, `run_button`,
+    `progress`, `findings`, `comparison`, `results`, `chart`, `download`, `status`, `odds`;
+    after a run, `result` (a `lab.Run` or `lab.Comparison`).
+    """
+
+    def __init__(self) -> None:
+        self.result: Any = None
+        self.game = widgets.Dropdown(
+            options=[(_title(slug), slug) for slug in LAB_GAMES], description="Game", style=WIDE, layout=widgets.Layout(width="300px")
+        ).add_class("pb-lab-game")
+        self.note = widgets.HTML().add_class("pb-lab-note")
+        self.setup_a = SetupPanel("pb-lab-", "Setup A")
+        self.setup_b = SetupPanel("pb-lab-b-", "Setup B")
+        self.compare = widgets.Checkbox(value=False, description="Compare with setup B (the same seeds)", indent=False).add_class("pb-lab-compare")
+        self.games = widgets.BoundedIntText(value=DEFAULT_GAMES, min=1, max=MAX_GAMES[LAB_GAMES[0]], description="Games", style=WIDE, layout=widgets.Layout(width="190px")).add_class("pb-lab-games")
+        self.seed = widgets.IntText(value=1, description="Seed", style=WIDE, layout=widgets.Layout(width="170px")).add_class("pb-lab-seed")
+        self.workers = widgets.BoundedIntText(value=default_workers(), min=1, max=64, description="Cores", style=WIDE, layout=widgets.Layout(width="150px")).add_class("pb-lab-workers")
+        self.run_button = widgets.Button(description="Run", button_style="primary", icon="play").add_class("pb-lab-run")
+        self.progress = widgets.IntProgress(value=0, min=0, max=DEFAULT_GAMES, description="0 games", style=WIDE).add_class("pb-lab-progress")
+        self.status = StatusLine()
+        self.findings = widgets.HTML().add_class("pb-lab-findings")
+        self.comparison = widgets.HTML().add_class("pb-lab-comparison")
+        self.results = widgets.HTML().add_class("pb-lab-results")
+        self.chart = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", display="none")).add_class("pb-lab-chart")
+        self.download = widgets.HTML().add_class("pb-lab-download")
+        self.odds = OddsPanel()
+
+        self.game.observe(lambda _: self._game_changed(), "value")
+        self.compare.observe(lambda _: self._compare_changed(), "value")
+        self.run_button.on_click(lambda _: self.run())
+        super().__init__(
+            (
+                widgets.HTML(STYLE),
+                self.game,
+                self.note,
+                self.setup_a,
+                self.compare,
+                self.setup_b,
+                widgets.HBox((self.games, self.seed, self.workers, self.run_button), layout=_row()),
+                self.progress,
+                self.status,
+                self.findings,
+                self.comparison,
+                self.chart,
+                self.download,
+                self.results,
+                self.odds,
+            )
+        )
+        self.add_class("playbook-root")
+        self.add_class("playbook-balance-lab")
+        self._game_changed()
+
+    @property
+    def bot_menus(self) -> tuple[widgets.Dropdown, ...]:
+        return self.setup_a.bot_menus
+
+    @property
+    def add_button(self) -> widgets.Button:
+        return self.setup_a.add_button
+
+    @property
+    def remove_button(self) -> widgets.Button:
+        return self.setup_a.remove_button
+
+    def set_seats(self, count: int, reset: bool = False) -> None:
+        self.setup_a.set_seats(count, reset)
+
+    def _game_changed(self) -> None:
+        slug = self.game.value
+        self.note.value = f'<div class="pb-muted" style="margin:4px 0 8px;line-height:1.4">ℹ {esc(LAB_NOTES[slug])}</div>' if slug in LAB_NOTES else ""
+        self.games.max = MAX_GAMES.get(slug, 2000)
+        self.setup_a.set_game(slug)
+        self.setup_b.set_game(slug)
+        self._compare_changed()
+        self._clear_results()
+
+    def _compare_changed(self) -> None:
+        if self.compare.value and not self.setup_b.layout.display == "flex":
+            self.setup_b.copy(self.setup_a)
+        self.setup_b.layout.display = "flex" if self.compare.value else "none"
+
+    def _clear_results(self) -> None:
+        self.result = None
+        for html in (self.findings, self.comparison, self.results, self.download):
+            html.value = ""
+        self.chart.value = b""
+        self.chart.layout.display = "none"
+        self.status.clear()
+
+    def run(self) -> bool:
+        """Play the games (the progress bar follows) and show what they show; False if refused."""
+        slug = self.game.value
+        games, seed = self.games.value, self.seed.value
+        self._clear_results()
+        try:
+            spec_a = self.setup_a.spec()
+            spec_b = self.setup_b.spec() if self.compare.value else None
+        except (RuleError, ValueError) as exc:
+            self.status.refuse(f"That setup does not make a game: {_refusal(exc)}.")
+            return False
+        total = games * (2 if spec_b else 1)
+        self.progress.max, self.progress.value = total, 0
+        self.progress.description = f"0 / {total} games"
+        step = max(1, total // 100)
+
+        def progress(done: int) -> None:
+            if done % step == 0 or done >= total or done - self.progress.value >= step:
+                self.progress.value = done
+                self.progress.description = f"{done} / {total} games"
+
+        self.run_button.disabled = True
+        self.status.info(f"Playing {total} games of {_title(slug)}…")
+        try:
+            if spec_b is None:
+                result = lab.simulate(slug, games, seed, spec_a, workers=self.workers.value, progress=progress)
+            else:
+                result = lab.compare(slug, spec_a, spec_b, games, seed, workers=self.workers.value, progress=progress)
+        except (RuleError, ValueError) as exc:
+            self.status.refuse(f"The bots could not play: {_refusal(exc)}.")
+            return False
+        finally:
+            self.run_button.disabled = False
+        self.progress.value = total
+        self.progress.description = f"{total} / {total} games"
+        self.status.info("Laying out the results and writing the report…")
+        self.show(result)
+        self.status.ok(f"{total} games of {_title(slug)} played with seed {seed}.")
+        return True
+
+    def show(self, result: Any) -> None:
+        """Lay out a `lab.Run` or `lab.Comparison`: findings, tables, charts and downloads."""
+        from lab.plots import comparison_figures, run_figures
+
+        self.result = result
+        compared = isinstance(result, lab.Comparison)
+        if compared:
+            self.findings.value = findings_html("What changed from A to B", result.findings)
+            self.comparison.value = comparison_html(result)
+            self.results.value = (
+                findings_html("Setup A shows", result.a.findings) + findings_html("Setup B shows", result.b.findings)
+            )
+            figures = comparison_figures(result)
+            games = len(result.a.rows)
+        else:
+            self.findings.value = findings_html("What the numbers show", result.findings + _extra_findings(result))
+            self.results.value = result_html(result.as_dict())
+            figures = run_figures(result)
+            games = len(result.rows)
+        self.chart.value = _png(figures)
+        self.chart.layout.display = "block"
+        name = f"{result.game}-{'compare' if compared else 'run'}-{games}-games-seed-{result.a.seed if compared else result.seed}"
+        from printables.balance_report import build_pdf
+
+        self.download.value = " · ".join(
+            (
+                download_link(csv_text(result), f"{name}.csv", "One row per game (CSV)", "text/csv"),
+                download_link(build_pdf(result), f"{name}.pdf", "The report (PDF)", "application/pdf"),
+                download_link(json.dumps(result.as_dict(), indent=2), f"{name}.json", "The numbers (JSON)"),
+            )
+        )
+
+
+def _extra_findings(run: Any) -> list[Any]:
+    return [lab.Finding(f["key"], f["text"], f["numbers"]) for f in run.extras.get("sweep_findings", [])]
+
+
+def _png(figures: Sequence[Any]) -> bytes:
+    """The charts one above the other, as one PNG for the page."""
+    if len(figures) == 1:
+        return figure_png(figures[0])
+    import io
+
+    from PIL import Image
+
+    images = [Image.open(io.BytesIO(figure_png(f))).convert("RGB") for f in figures]
+    canvas = Image.new("RGB", (max(i.width for i in images), sum(i.height for i in images)), "white")
+    y = 0
+    for image in images:
+        canvas.paste(image, (0, y))
+        y += image.height
+    out = io.BytesIO()
+    canvas.save(out, format="PNG")
+    return out.getvalue()
+
+
+def findings_html(title: str, findings: Sequence[Any]) -> str:
+    if not findings:
+        return card(title, '<span class="pb-muted">No finding holds in this run.</span>')
+    items = "".join(f"<li style='margin:3px 0'>{esc(f.text)}</li>" for f in findings)
+    return card(title, f"<ul style='margin:0;padding-left:18px;line-height:1.4'>{items}</ul>")
+
+
+def comparison_html(comparison: Any) -> str:
+    """Each measure for A and B, the difference and its 95% interval, and whether it is noise."""
+    rows = []
+    for r in comparison.table:
+        verdict = "identical" if r.get("identical") else "within noise" if r["noise"] else "different"
+        interval = f"{_number('', r['low'])} to {_number('', r['high'])}"
+        rows.append((r["measure"], _number("", r["a"]), _number("", r["b"]), _number("", r["difference"]), interval, verdict))
+    setups = f'<p class="pb-muted">A: {esc(comparison.a.spec.text)}<br>B: {esc(comparison.b.spec.text)}<br>{len(comparison.a.rows)} games each on the same seeds; intervals are paired, game by game.</p>'
+    return card("Side by side", setups + _table(("Measure", "A", "B", "B − A", "95% interval", ""), rows))
