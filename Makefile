@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 serve: $(STAMP)
-	$(VENV)/bin/playbook serve --port $(PORT)
+	$(VENV)/bin/playbook serve --port $(PORT) --open
 
 test: $(STAMP)
 	$(PY) -m pytest

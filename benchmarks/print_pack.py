@@ -22,39 +22,38 @@ def _best(call, runs: int) -> tuple[float, bytes]:  # noqa: ANN001
     return best, data
 
 
-def run_print_pack(runs: int = 3) -> dict[str, object]:
-    """Time the pack (best of `runs`, after a first cold build) and one game's materials."""
+def run_print_pack(runs: int = 3, quick: bool = False) -> list[dict[str, object]]:
+    """Time the pack (best of `runs`, after a first cold build) beside one game's materials;
+    the figures as rows of the benchmark table (figure, value, baseline, ratio)."""
     from printables import common, new_rule, pack
 
+    runs = 1 if quick else runs
     start = time.perf_counter()
     pack.build_pdf(len(NAMES), NAMES, page="a4")
     cold = time.perf_counter() - start
     pack_s, pdf = _best(lambda: pack.build_pdf(len(NAMES), NAMES, page="a4"), runs)
     one_s, one = _best(lambda: new_rule.build_pdf(NAMES[:5], page="a4"), runs)
     parts, _ = pack.plan(len(NAMES), NAMES)
-    return {
-        "players": len(NAMES),
-        "parts": [p.heading for p in parts],
-        "pages": common.page_count(pdf),
-        "pack_cold_s": round(cold, 3),
-        "pack_s": round(pack_s, 3),
-        "pack_mb": round(len(pdf) / 1e6, 3),
-        "one_game_s": round(one_s, 3),
-        "one_game_pages": common.page_count(one),
-        "pack_in_one_games": round(pack_s / one_s, 2),
-    }
+    pages, one_pages = common.page_count(pdf), common.page_count(one)
+    return [
+        {
+            "figure": f"full pack, {len(NAMES)} players in every script, A4 ({pages} pages)",
+            "value": f"{pack_s:.3f} s",
+            "baseline": f"{one_s:.3f} s one game ({one_pages} pages)",
+            "ratio": f"{pack_s / one_s:.2f}x",
+            "pack_s": round(pack_s, 3),
+            "pack_cold_s": round(cold, 3),
+            "parts": [p.heading for p in parts],
+        },
+        {"figure": "full pack, PDF size", "value": f"{len(pdf) / 1e6:.2f} MB", "baseline": f"{len(one) / 1e6:.2f} MB one game", "ratio": f"{len(pdf) / len(one):.2f}x", "pack_mb": round(len(pdf) / 1e6, 3)},
+        {"figure": "full pack, first build (fonts loading)", "value": f"{cold:.3f} s", "baseline": f"{pack_s:.3f} s warm", "ratio": f"{cold / pack_s:.2f}x"},
+    ]
 
 
-def format_print_pack(rows: dict[str, object]) -> str:
-    return "\n".join(
-        [
-            f"full pack, {rows['players']} players, A4   {rows['pack_s']:>7} s  {rows['pack_mb']} MB  {rows['pages']} pages  (cold, fonts loading: {rows['pack_cold_s']} s)",
-            f"one game (New Rule, 5)        {rows['one_game_s']:>7} s  {rows['one_game_pages']} pages",
-            f"pack / one game               {rows['pack_in_one_games']:>7}",
-            "parts: " + "; ".join(rows["parts"]),  # type: ignore[arg-type]
-        ]
-    )
+def format_print_pack(rows: list[dict[str, object]]) -> str:
+    return "print pack parts: " + "; ".join(rows[0]["parts"])  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":
-    print(format_print_pack(run_print_pack()))
+    for row in run_print_pack():
+        print(row["figure"], row["value"], row["baseline"], row["ratio"])

@@ -124,7 +124,7 @@ def parse_spec(game: str, text: str, bots: Mapping[str, Bot], default_bots: Sequ
 
     `bots=fair*5,free-rider*5` gives one bot per seat (`name*k` repeats a bot); `players=N`
     keeps the default bots, cycled to N seats; any other key is a field of the game's
-    `Setup` (`misfortune=3,2,1,0,0,0`, `max_rounds=none`, `anonymous=true`) or one of the
+    `Setup` (`misfortune=3,2,1,0,0,0`, `max_rounds=none`, `table_dice=true`) or one of the
     game's lab options. A value runs until the next `key=`, so lists need no quotes.
     """
     pairs: list[tuple[str, list[str]]] = []

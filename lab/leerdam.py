@@ -61,8 +61,8 @@ def _pledge_reciprocal(state: State, seat: int) -> int:
 
 def _last_payers(state: State, seat: int) -> int:
     """Households that pledged something last year, counting `seat` (which means to pay now);
-    every household when pledges are secret or in the first year."""
-    if not state.years or state.setup.anonymous:
+    every household in the first year."""
+    if not state.years:
         return state.n
     year = state.years[-1].year
     paid = {row.seat for row in state.ledger if row.year == year and (row.contribution or 0) > 0}

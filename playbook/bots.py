@@ -20,14 +20,9 @@ Strategy = Callable[[Any, int, random.Random], Action]
 
 def strategies(slug: str) -> Mapping[str, Strategy]:
     """Bot name -> strategy for a game (empty for a game without bots)."""
-    from rules import dangerous_ideas, leerdam, new_rule
+    import lab
 
-    found: dict[str, Mapping[str, Strategy]] = {
-        "new-rule": new_rule.BOTS,
-        "leerdam": leerdam.BOTS,
-        "dangerous-ideas": dangerous_ideas.BOTS,
-    }
-    return found.get(slug, {})
+    return lab.BOTS.get(slug, {})
 
 
 def bot_turn(game: Game[Any, Any], bots: Mapping[int, str], release: bool = False) -> int | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 import warnings
@@ -83,13 +84,54 @@ def _names(text: str | None, players: int | None) -> list[str] | None:
     return names
 
 
+TABLE_RANGES = {"new-rule": (3, 5), "leerdam": (3, 20), "danger-world": (1, 12), "dangerous-ideas": (3, 10)}
+
+
+def _cmd_table_new(args: argparse.Namespace) -> int:
+    """A new table in the store, with its keys; its links as JSON (or one per line)."""
+    import secrets as _secrets
+
+    from rules import GAMES, new_game
+
+    from .access import table_keys, table_links
+    from .store import Store
+
+    low, high = TABLE_RANGES[args.game]
+    names = _names(args.names, args.players)
+    players = len(names) if names is not None else (args.players or low)
+    if not low <= players <= high:
+        raise UsageError(f"argument --players: {args.game} takes {low}-{high}, not {players}")
+    names = names or [f"Player {i + 1}" for i in range(players)]
+    kinds = [k.strip() for k in args.bots.split(",")] if args.bots else ["human"] * players
+    if len(kinds) != players:
+        raise UsageError(f"--bots gives {len(kinds)} seats but the table has {players}")
+    bots = {str(seat): kind for seat, kind in enumerate(kinds) if kind != "human"}
+    setup = GAMES[args.game].setup(names=tuple(names))
+    seed = args.seed if args.seed is not None else _secrets.randbelow(1_000_000)
+    game = new_game(args.game, setup, seed)
+    store = Store()
+    meta = {"bots": bots, **table_keys(players)}
+    table_id = store.create(game, f"{GAMES[args.game].title}: {', '.join(setup.names)}", meta)
+    base = args.url or os.environ.get("PLAYBOOK_URL") or "http://localhost:8866"
+    links = table_links(base, args.game, table_id, store.info(table_id).meta, setup.names)
+    if args.json:
+        print(json.dumps(links, ensure_ascii=False))
+    else:
+        print(f"table {table_id} ({args.game})\nfacilitator: {links['facilitator']}\nboard:       {links['board']}")
+        if "join" in links:
+            print(f"join:        {links['join']}")
+        for seat in links["seats"]:
+            print(f"seat {seat['seat'] + 1} ({seat['name']}): {seat['url']}")
+    print(f"the links hold the table's keys: give each only to its reader ({store.location})", file=sys.stderr)
+    return 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     if args.notebook is not None and not Path(args.notebook).is_file():
         raise UsageError(f"argument --notebook: no notebook {args.notebook!r}")
     from .serve import serve
 
-    extra = [f"--Voila.ip={args.ip}"] if args.ip else []
-    return serve(port=args.port, notebook=args.notebook, open_browser=args.open, extra_args=extra)
+    return serve(port=args.port, notebook=args.notebook, open_browser=args.open, ip=args.ip, preheat=args.preheat)
 
 
 def _printer(game: str) -> Any:
@@ -302,6 +344,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--notebook", help="serve one notebook (a file that exists) instead of the whole playbook")
     p.add_argument("--open", action="store_true", help="open a browser tab")
     p.add_argument("--ip", help="address to listen on (default 127.0.0.1; 0.0.0.0 lets other devices on the network join)")
+    p.add_argument("--preheat", type=_ranged(0, 10), default=0, help="kernels kept ready for each hidden-information game's page, 0-10 (default 0)")
     p.set_defaults(run=_cmd_serve)
 
     p = _command(
@@ -371,6 +414,26 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--pool", type=int, help="dangerous-ideas: stones in the pool, 0-100")
     p.add_argument("--seeds", type=int, default=0, help="dangerous-ideas: seeds the actor may spend, 0-30 (default 0)")
     p.set_defaults(run=_cmd_odds)
+
+    p = _command(sub, "table", "make a table for a class and print its links", "Tables a class plays on its own devices.", "playbook table new leerdam --players 7 --json")
+    tables = p.add_subparsers(dest="table_command", required=True, metavar="ACTION")
+    p = _command(
+        tables,
+        "new",
+        "a new table in the store, and its links",
+        "A new table in the table store ($PLAYBOOK_DB) and its links as JSON: facilitator (the\n"
+        "table's controls), board (the projector, with the join code), join, and one link per seat.\n"
+        "Players: new-rule 3-5, leerdam 3-20, danger-world 1-12 characters, dangerous-ideas 3-10.",
+        'playbook table new new-rule --players 4 --names "Ana,Bo,Cy,Di" --bots human,human,human,balanced --json',
+    )
+    p.add_argument("game", choices=list(TABLE_RANGES), help="which game")
+    p.add_argument("--players", type=_ranged(1, 20), help="number of seats (default: the fewest the game takes)")
+    p.add_argument("--names", help="comma-separated seat names (default Player 1, Player 2, ...)")
+    p.add_argument("--bots", help="comma-separated, one per seat: human or a bot's name (default: every seat human)")
+    p.add_argument("--seed", type=_ranged(0, 2**63 - 1), help="the game's seed (default: random)")
+    p.add_argument("--url", help="the server's address in the links (default $PLAYBOOK_URL, else http://localhost:8866)")
+    p.add_argument("--json", action="store_true", help="print the links as one line of JSON")
+    p.set_defaults(run=_cmd_table_new, command="table new")
 
     p = _command(sub, "replay", "check a saved game and print its standings as JSON", "Replay every move of a save file, refusing damaged or tampered files.", "playbook replay saved.json")
     p.add_argument("file", type=_existing, metavar="FILE.json")

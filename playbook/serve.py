@@ -7,7 +7,9 @@ template, the kernel settings and where the packages come from.
 
 from __future__ import annotations
 
+import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -19,6 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "CULL_IDLE_TIMEOUT",
@@ -45,15 +48,21 @@ TEMPLATES_DIR = REPO_ROOT / "templates"
 TEMPLATE_NAME = "playbook"
 DEFAULT_PORT = 8866
 
-CULL_IDLE_TIMEOUT = 15 * 60
+CULL_IDLE_TIMEOUT = 60
 """Seconds a kernel with no open page may sit idle before Voila shuts it down.
 
-A refreshed or closed tab leaves its kernel behind; this reclaims it. A page that is still
-open keeps its kernel however long it idles (connected kernels are never culled). Games are
-in the table store, so a culled kernel loses no game."""
+A refreshed or closed tab leaves its kernel behind (when the page's own "shut me down" request
+did not get through); this reclaims it. A table page's kernel goes quiet 30 s after its page
+stops beating (`widgets.table`), so it is gone well within two minutes. A page that is still
+open keeps its kernel however long it idles (connected kernels are never culled). Games are in
+the table store, so a culled kernel loses no game."""
 
-CULL_INTERVAL = 60
+CULL_INTERVAL = 10
 """Seconds between two looks for idle kernels."""
+
+#: the notebooks whose seats hide something: a class opens many of their pages at once, so
+#: `playbook serve --preheat N` keeps N kernels ready for each.
+PREHEATED = ("new_rule.ipynb", "leerdam.ipynb")
 
 
 def _prepend_path(new: Path, current: str | None) -> str:
@@ -108,6 +117,7 @@ def voila_command(
         "--VoilaConfiguration.strip_sources=True",
         f"--MappingKernelManager.cull_idle_timeout={cull_idle_timeout}",
         f"--MappingKernelManager.cull_interval={cull_interval}",
+        "--MappingKernelManager.cull_connected=False",
         f"--Voila.open_browser={open_browser}",
     ]
     if pool_size > 0:
@@ -319,43 +329,83 @@ def background_server(
     raise RuntimeError(f"{last_error}; Voila's log:\n{server.log_tail()}")
 
 
+def lan_address() -> str:
+    """This machine's address on the room's network (the interface a route out would use;
+    no packet is sent), or 127.0.0.1 when there is none."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))
+            return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+
+
+def facilitator_link(base: str, key: str) -> str:
+    """The index page that lists and resumes every table: what `playbook serve` prints."""
+    return f"{base.rstrip('/')}/voila/render/index.ipynb?key={key}"
+
+
 def serve(
     port: int = DEFAULT_PORT,
     notebook: str | None = None,
     open_browser: bool = False,
     extra_args: Sequence[str] = (),
     *,
-    pool_size: int = 0,
+    ip: str | None = None,
+    preheat: int = 0,
 ) -> int:
-    """Run the playbook in Voila until interrupted; return Voila's exit code.
+    """Run the playbook in Voila until stopped (Ctrl+C or SIGTERM); Voila's exit code.
 
-    Serves every notebook in notebooks/ (or just `notebook`) on 127.0.0.1 with the
-    `playbook` template, culling kernels whose page is gone. `extra_args` are Voila options
-    that replace ours of the same name (`--Voila.ip=0.0.0.0` lets phones on the LAN in).
+    Serves every notebook in notebooks/ (or just `notebook`) with the `playbook` template,
+    culling kernels whose page is gone. `ip` 0.0.0.0 lets phones on the room's network in.
 
-    `pool_size` > 0 pre-heats that many kernels per notebook. Off by default: it saves
-    about a second per page, but a pre-heated notebook runs before anyone asks for it, so
-    it sees neither the page's URL nor tables created since, unless the notebook calls
-    `voila.utils.wait_for_request()` first; and serving the folder starts a pool for every
-    notebook at once.
+    The server gets a facilitator key of its own (`PLAYBOOK_KEY`, random unless set), and its
+    link is printed, as Jupyter prints its token link: only that link lists and resumes the
+    tables. `PLAYBOOK_URL` (the address other devices use) goes into seat links and QR codes.
+
+    `preheat` > 0 keeps that many kernels ready for each hidden-information game's notebook
+    (New Rule, Leerdam): a class opening its seat pages at once waits less. Those notebooks
+    wait for the page's request (`voila.utils.wait_for_request`) before they read its link.
+    Stopping `playbook serve` stops Voila and every kernel it started.
     """
-    argv = voila_command(
-        notebook, port=port, open_browser=open_browser, pool_size=pool_size, extra_args=extra_args
-    )
-    shown_port = _option_value(extra_args, "Voila.port") or str(port)
+    key = os.environ.get("PLAYBOOK_KEY") or secrets.token_urlsafe(16)
+    host = lan_address() if ip == "0.0.0.0" else (ip or "localhost")
+    base = os.environ.get("PLAYBOOK_URL") or f"http://{host}:{port}"
+    args = list(extra_args) + ([f"--Voila.ip={ip}"] if ip else [])
+    if preheat > 0:
+        pools = {"default": {"pool_size": 0}, **{name: {"pool_size": preheat} for name in PREHEATED}}
+        args += [
+            "--VoilaConfiguration.preheat_kernel=True",
+            f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}",
+        ]
+    argv = voila_command(notebook, port=port, open_browser=False, extra_args=args)
+    env = voila_env()
+    env.update(PLAYBOOK_KEY=key, PLAYBOOK_URL=base)
     page = "" if notebook is not None else "voila/render/index.ipynb"
-    print(f"Playbook: open http://localhost:{shown_port}/{page} in a browser (Ctrl+C stops it).", flush=True)
-    process = subprocess.Popen(argv, env=voila_env(), cwd=REPO_ROOT)
+    link = facilitator_link(base, key) if notebook is None else f"{base}/"
+    print(f"Playbook: the facilitator's link (it lists and resumes every table; keep it to yourself):\n    {link}", flush=True)
+    if notebook is None:
+        print(f"Players open http://{host}:{port}/{page} to start a game, or the links a table gives them. Ctrl+C stops it.", flush=True)
+    # A session of its own, so that stopping it reaches Voila's kernels too (stop_server).
+    process = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, start_new_session=True)
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
     try:
+        # Only where a window can open: a text-mode browser would take over this terminal.
+        if open_browser and (sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            try:
+                wait_until_ready(server_url(port, host="127.0.0.1"), 60, process)
+                import webbrowser
+
+                webbrowser.open(link)
+            except (RuntimeError, TimeoutError):
+                pass
         return process.wait()
     except KeyboardInterrupt:
-        try:
-            process.wait(timeout=2)  # a terminal's Ctrl+C reached Voila too
-        except subprocess.TimeoutExpired:
-            process.terminate()  # on SIGTERM Voila still shuts its kernels down
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        stop_server(process)
         return 0
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import lab
 from playbook.store import Change, HandOver, Play, Refused, Store, Table, Undo
 from rules import leerdam as ld
 from rules import new_rule as nr
@@ -72,7 +73,7 @@ def racer(location: str, table_id: str, role: str, index: int, attempts: int, ou
     """
     store = Store(location)
     rng = random.Random(f"racer:{role}:{index}")
-    fair = ld.BOTS["fair"]
+    fair = lab.BOTS["leerdam"]["fair"]
     seen: Table | None = None
     with Path(out_path).open("w") as out:
         done = taken = tries = 0

@@ -85,9 +85,9 @@ def test_progress_counts_every_game() -> None:
 
 
 def test_variants_read_bots_lists_and_setup_fields() -> None:
-    spec = lab.spec("leerdam", "bots=fair*3,free-rider*2,misfortune=3,2,1,0,0,0 anonymous=true")
+    spec = lab.spec("leerdam", "bots=fair*3,free-rider*2,misfortune=3,2,1,0,0,0 sticky_flood=true")
     assert spec.bots == ("fair",) * 3 + ("free-rider",) * 2
-    assert dict(spec.options) == {"misfortune": (3, 2, 1, 0, 0, 0), "anonymous": True}
+    assert dict(spec.options) == {"misfortune": (3, 2, 1, 0, 0, 0), "sticky_flood": True}
     assert lab.GAMES["leerdam"].setup(spec).misfortune == (3, 2, 1, 0, 0, 0)
     assert lab.spec("leerdam", spec.text) == spec  # the text a spec shows reads back the same
     assert lab.spec("new-rule", "max_rounds=none cap=50").options == (("max_rounds", None), ("cap", 50))
@@ -100,7 +100,7 @@ def test_variants_read_bots_lists_and_setup_fields() -> None:
         ("bots=fair,genius", "unknown bot 'genius'"),
         ("colour=red", "no variant 'colour'"),
         ("misfortune=3,2,1", "takes 6 values"),
-        ("anonymous=perhaps", "true or false"),
+        ("sticky_flood=perhaps", "true or false"),
         ("bots=fair*2", "3-20 households"),
         ("fair", "needs a key"),
     ],

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from lab.new_rule import balanced_bot
+from lab.new_rule import balanced_bot, random_bot
 from rules import new_game
 from rules.core import RuleError, rng_for
 from rules import new_rule as nr
@@ -329,7 +329,7 @@ def test_nothing_public_gives_a_blind_draw_or_a_swap_away() -> None:
         rng = random.Random(seed)
         while not game.state.over:
             seat = game.state.waiting_for()[0]
-            action = (nr.random_bot if seed % 2 else nr.balanced_bot)(game.state, seat, rng)
+            action = (random_bot if seed % 2 else balanced_bot)(game.state, seat, rng)
             game.apply(action)
             if isinstance(action, Swap):
                 swaps += 1

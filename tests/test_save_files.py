@@ -18,7 +18,9 @@ from playbook.store import Store
 from rules import Game, RuleError, SaveFileError, load_game, new_game
 from rules import leerdam as ld
 from rules import new_rule as nr
-from rules.core import MAX_ACTIONS, MAX_SEED, _digest, play_out, rng_for
+from lab import BOTS
+from lab.core import play_out
+from rules.core import MAX_ACTIONS, MAX_SEED, _digest, rng_for
 from widgets.new_rule import NewRuleDashboard
 
 NAMES = ("Ana", "Bo", "Cy", "Di")
@@ -35,14 +37,14 @@ def new_rule_game(moves: int = 40, seed: int = 5) -> Game:
     rng = rng_for(99, 0)
     while not game.state.over and len(game.actions) < moves:
         seat = game.state.waiting_for()[0]
-        game.apply(nr.balanced_bot(game.state, seat, rng))
+        game.apply(BOTS["new-rule"]["balanced"](game.state, seat, rng))
     return game
 
 
 def leerdam_game(years: int, seed: int = 3, **options) -> Game:
     options = {"end_check_from": 100, **options}
     setup = ld.Setup(names=tuple(f"H{i}" for i in range(6)), max_years=years, **options)
-    return play_out(Game(ld.RULES, setup, seed), [ld.BOTS["fair"]] * 6, rng_for(seed, -1))
+    return play_out(Game(ld.RULES, setup, seed), [BOTS["leerdam"]["fair"]] * 6, rng_for(seed, -1))
 
 
 def first(data: dict, kind: str) -> tuple[int, dict]:

@@ -19,6 +19,7 @@ import rules
 from playbook.store import Store
 from rules import new_rule
 import widgets.studio as studio_module
+from tests.conftest import INDEX
 from widgets.studio import PrintStudio
 
 pytestmark = pytest.mark.timeout(60)
@@ -155,7 +156,12 @@ def test_bad_upload_changes_nothing(store: Store) -> None:
 def test_unfinished_stored_table_warns(store: Store) -> None:
     game = rules.new_game("new-rule", new_rule.Setup(names=("Ana", "Bo", "<i>Cy</i>")), seed=3)
     table_id = store.create(game)
-    studio = PrintStudio(store)
+    # Without the facilitator's link no stored table is listed, nor loaded by script.
+    anyone = PrintStudio(store, query="")
+    anyone.source.value = "saved"
+    assert [value for _, value in anyone.table.options] == [""]
+    assert not anyone.load_table(table_id) and anyone.status.kind == "refuse"
+    studio = PrintStudio(store, query=INDEX)
     studio.source.value = "saved"
     assert table_id in [value for _, value in studio.table.options]
     studio.table.value = table_id

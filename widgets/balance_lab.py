@@ -67,7 +67,7 @@ LAB_NOTES: Mapping[str, str] = {
 }
 VARIANT_EXAMPLES: Mapping[str, str] = {
     "new-rule": "e.g. max_rounds=none cap=200",
-    "leerdam": "e.g. misfortune=3,2,1,0,0,0 anonymous=true",
+    "leerdam": "e.g. misfortune=3,2,1,0,0,0 sticky_flood=true",
     "danger-world": "e.g. rerolls=1 gm=danger difficulty=5",
     "dangerous-ideas": "e.g. seeds=2",
 }

@@ -25,13 +25,16 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import time
+import urllib.parse
 from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
 import ipywidgets as widgets
 
+from playbook.access import key_matches, server_key
 from playbook.store import Store
 from rules import GAMES, Game, RuleError, SaveFileError, load_game
 
@@ -131,8 +134,12 @@ class PrintStudio(widgets.VBox):
     `pages`; after a load, `loaded` (a `Game` or None).
     """
 
-    def __init__(self, store: Store | None = None) -> None:
+    def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.store = store if store is not None else Store()
+        # A stored table holds every secret of a game in progress: only the facilitator's
+        # link (the server's key) lists them here; a save file can always be uploaded.
+        query = os.environ.get("QUERY_STRING", "") if query is None else query
+        self.may_list = key_matches(server_key(), (urllib.parse.parse_qs(query.lstrip("?")).get("key") or [""])[0])
         self.modules: dict[str, Any] = {slug: module for slug in PRINT_GAMES if (module := printables_for(slug)) is not None}
         if len(self.modules) == len(PRINT_GAMES):
             self.modules[ALL_GAMES] = _EveryGame
@@ -280,8 +287,8 @@ class PrintStudio(widgets.VBox):
 
     def refresh_tables(self) -> None:
         """List the stored tables of the games the studio can print, most recent first."""
-        options: list[tuple[str, str]] = [("— choose a stored table —", "")]
-        for info in self.store.tables():
+        options: list[tuple[str, str]] = [("— choose a stored table —" if self.may_list else "— the facilitator's link lists the tables —", "")]
+        for info in self.store.tables() if self.may_list else ():
             if info.game in self.modules:
                 state = "finished" if info.finished else "unfinished"
                 options.append((f"{info.title} · {info.moves} moves · {state} · {_when(info.updated)}", info.id))
@@ -325,7 +332,10 @@ class PrintStudio(widgets.VBox):
             self.load_table(change["new"])
 
     def load_table(self, table_id: str) -> bool:
-        """Take a stored table as the game to print."""
+        """Take a stored table as the game to print (only with the facilitator's link)."""
+        if not self.may_list:
+            self.status.refuse("Only the facilitator's link may print a stored table: upload its save file instead.")
+            return False
         try:
             game = self.store.open(table_id)
         except (KeyError, SaveFileError, RuleError) as exc:

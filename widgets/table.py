@@ -49,7 +49,7 @@ from rules import Action, Game, RuleError, SaveFileError, load_game
 
 from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
 
-__all__ = ["ClassPanel", "TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
+__all__ = ["ClassPanel", "TableDashboard", "TableIndex", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
 
 #: Seconds one wait on the store's change signal lasts before it starts again.
 WAIT_SECONDS = 10.0
@@ -792,3 +792,48 @@ class TableDashboard(widgets.VBox):
         if self.game is None:
             return 0, "no table is open"
         return undo_plan(self.game, self._by_bot)
+
+
+class TableIndex(widgets.VBox):
+    """The front page's list of unfinished tables (class pb-table-index), for the facilitator.
+
+    Only the server's key (the link `playbook serve` prints) lists them, with each table's
+    facilitator and board links; without it the page says where the tables are.
+    """
+
+    def __init__(self, store: Store | None = None, query: str | None = None) -> None:
+        self.store = store if store is not None else Store()
+        query = os.environ.get("QUERY_STRING", "") if query is None else query
+        params = urllib.parse.parse_qs(query.lstrip("?"))
+        self.allowed = key_matches(server_key(), (params.get("key") or [""])[0])
+        self.list_html = widgets.HTML().add_class("pb-table-list")
+        super().__init__((widgets.HTML(STYLE), self.list_html))
+        self.add_class("playbook-root")
+        self.add_class("pb-table-index")
+        self.show()
+
+    def show(self) -> None:
+        if not self.allowed:
+            self.list_html.value = card(
+                "Tables in progress",
+                '<span class="pb-muted">The facilitator\'s link (<code>playbook serve</code> prints it) lists the tables '
+                "in progress here. Anyone may start a new game from a game's page.</span>",
+            )
+            return
+        rows = []
+        for info in self.store.tables(unfinished=True):
+            if info.game not in NOTEBOOKS:
+                continue
+            links = table_links("", info.game, info.id, info.meta, ())
+            page = NOTEBOOKS[info.game]
+            board = f' · <a href="{esc(page + links["board"])}" target="_blank" rel="noopener">board</a>' if info.game in HIDDEN and "board_key" in info.meta else ""
+            rows.append(
+                f'<tr><td><a class="pb-table-link" href="{esc(page + links["facilitator"])}">{esc(info.title)}</a>{board}</td>'
+                f"<td>{info.moves}</td><td>{esc(_when(info.updated))}</td></tr>"
+            )
+        body = (
+            '<table class="pb-table"><tr><th>Table (opens its facilitator page)</th><th>Moves</th><th>Last played</th></tr>' + "".join(rows) + "</table>"
+            if rows
+            else '<span class="pb-muted">No unfinished tables.</span>'
+        )
+        self.list_html.value = card("Tables in progress", body)
