@@ -16,7 +16,7 @@ import base64
 import csv
 import html
 import io
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -308,8 +308,17 @@ class PrivacyCurtain(widgets.VBox):
     panel is carried over to the controls of the same class, where they still accept it.
     """
 
-    def __init__(self, build: Callable[[int], Sequence[widgets.Widget]], label: str = "Private view:") -> None:
+    def __init__(
+        self,
+        build: Callable[[int], Sequence[widgets.Widget]],
+        label: str = "Private view:",
+        key: Callable[[int], Hashable] | None = None,
+    ) -> None:
         self._build = build
+        #: what the seat's panel shows, as a value: while it stays the same the panel is not
+        #: rebuilt, so another page's move leaves it (and a click on it) alone.
+        self._key = key
+        self._shown_key: Hashable = None
         self._waiting: frozenset[int] = frozenset()
         self.seat: int | None = None
         #: the only seat this screen may show (a seat page), or None for hot seat.
@@ -378,6 +387,10 @@ class PrivacyCurtain(widgets.VBox):
         old = self.panel.children
         for i, button in enumerate(self.seat_buttons):
             button.button_style = "info" if i == self.seat else ("warning" if i in self._waiting else "")
+        key = (self.seat, self._key(self.seat)) if self._key is not None and self.seat is not None else None
+        if key is not None and key == self._shown_key and self.seat == self._shown and self.panel.children:
+            self.hide_button.disabled = False
+            return
         typed = self._typed() if self.keep_typed and self.seat is not None and self.seat == self._shown else {}
         if self.seat is None:
             self.panel.children = ()
@@ -390,6 +403,7 @@ class PrivacyCurtain(widgets.VBox):
             self.prompt.value = ""
         self._restore(typed)
         self._shown = self.seat
+        self._shown_key = key
         self._built = {key: w.value for key, w in _inputs(self.panel).items()}
         self.hide_button.disabled = self.seat is None
         close_tree(old)

@@ -286,6 +286,11 @@ def _palette(n: int) -> list[Any]:
 # -- the new-game form -----------------------------------------------------------------------------
 
 
+
+def _private_lines(state: State, seat: int) -> tuple[str, ...]:
+    """The log lines only this household (and perhaps a partner) may read: its own notes."""
+    return tuple(e.text for e in state.log if e.visible_to is not None and seat in e.visible_to)
+
 class SetupForm(widgets.VBox):
     """Households, seat kinds, variants and seed; `read()` turns them into a Setup."""
 
@@ -488,7 +493,7 @@ class LeerdamDashboard(TableDashboard):
         self.form = SetupForm()
         self.form.start_button.on_click(lambda _: self._start_clicked())
         self.picker.set_form(self.form)
-        self.curtain = PrivacyCurtain(self._household_panel, label="Whose household?")
+        self.curtain = PrivacyCurtain(self._household_panel, label="Whose household?", key=self._panel_key)
         self.year_html = widgets.HTML().add_class("pb-year")
         self.dyke_html = widgets.HTML().add_class("pb-dyke")
         self.thresholds_html = widgets.HTML().add_class("pb-thresholds")
@@ -844,6 +849,17 @@ class LeerdamDashboard(TableDashboard):
         self.plots_note.value = '<h3 style="margin:10px 0 0">The years so far</h3>'
 
     # -- a household's private panel -------------------------------------------------------------------------
+    def _panel_key(self, seat: int) -> tuple[object, ...]:
+        """All a household's panel shows: while it stays the same, others' moves leave it be."""
+        assert self.game is not None
+        state: State = self.game.state
+        view = view_for(state, seat)
+        waiting = () if seat in view.waiting_for else view.waiting_for
+        # Not the others' Wealth or whether they allocated: an offer to a household that has
+        # allocated is refused with the reason, and a rebuild would swallow a click in flight.
+        others = tuple((h.name, h.capacity) for h in view.households)
+        return (view.phase, view.year, view.households[seat], view.deals, others, waiting, _private_lines(state, seat)[-8:])
+
     def _household_panel(self, seat: int) -> list[widgets.Widget]:
         """Fresh widgets for one household, built from that seat's view only."""
         assert self.game is not None
@@ -869,7 +885,7 @@ class LeerdamDashboard(TableDashboard):
         if view.phase != "over":
             parts.append(self._gift_form(view, seat))
         notes = LogPanel("Your notes (newest first)")
-        notes.show(view.log, limit=8)
+        notes.show(_private_lines(state, seat), limit=8)
         parts.append(notes.add_class("pb-private-log"))
         return parts
 

@@ -107,6 +107,11 @@ def candy_chips(colours: Sequence[str], counts: Sequence[int] | None = None, can
     return "".join(chip(candy_label(colours, c, n if counted else None), *CHIP_COLOURS.get(c, OTHER_COLOUR)) for c, n in pairs)
 
 
+def _private_lines(state: State, seat: int) -> tuple[str, ...]:
+    """The log lines only this seat (among others, perhaps) may read: its own notes."""
+    return tuple(e.text for e in state.log if e.visible_to is not None and seat in e.visible_to)
+
+
 def _default(name: str) -> Any:
     """A Setup field's default, so the form starts where the rules model does."""
     return {f.name: f.default for f in dataclasses.fields(Setup)}[name]
@@ -286,7 +291,7 @@ class NewRuleDashboard(TableDashboard):
         self.form = SetupForm()
         self.form.start_button.on_click(lambda _: self._start_clicked())
         self.picker.set_form(self.form)
-        self.curtain = PrivacyCurtain(self._private_panel, label="Whose bowl?")
+        self.curtain = PrivacyCurtain(self._private_panel, label="Whose bowl?", key=self._panel_key)
         self.bowl_html = widgets.HTML().add_class("pb-common-bowl")
         self.players_html = widgets.HTML().add_class("pb-players-table")
         self.reveal_html = widgets.HTML().add_class("pb-reveal")
@@ -422,6 +427,15 @@ class NewRuleDashboard(TableDashboard):
         return card("Infection", body)
 
     # -- the private panel ------------------------------------------------------------------------
+    def _panel_key(self, seat: int) -> tuple[object, ...]:
+        """All a seat's panel shows: while it stays the same, other seats' moves leave it be."""
+        assert self.game is not None
+        state = self.game.state
+        view = view_for(state, seat)
+        choosing = view.phase == "choose" and view.turn == seat
+        waiting = () if seat in view.waiting_for else view.waiting_for
+        return (view.phase, view.round, view.turn, view.seats[seat], view.drawn, view.common_colours if choosing else (), view.infection, view.strength, waiting, _private_lines(state, seat)[-8:])
+
     def _private_panel(self, seat: int) -> list[widgets.Widget]:
         """Fresh widgets for one seat, built from that seat's view only."""
         assert self.game is not None
@@ -434,7 +448,7 @@ class NewRuleDashboard(TableDashboard):
         ).add_class("pb-private")
         parts: list[widgets.Widget] = [head, *self._moves(state, view, seat)]
         notes = LogPanel("Your notes (newest first)")
-        notes.show(view.log, limit=8)
+        notes.show(_private_lines(state, seat), limit=8)
         parts.append(notes.add_class("pb-private-log"))
         return parts
 
