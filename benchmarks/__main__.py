@@ -117,7 +117,8 @@ def slot_rows(part: str, module_name: str, run_name: str, format_name: str, quic
         report = getattr(module, run_name)()
     text = getattr(module, format_name)(report)
     rows = []
-    for item in report if isinstance(report, list) else [report]:
+    items = module.rows(report) if hasattr(module, "rows") else report if isinstance(report, list) else [report]
+    for item in items:
         if isinstance(item, dict) and {"figure", "value"} <= set(item):
             rows.append(Row(part, str(item["figure"]), _f(item["value"]), _f(item.get("baseline")), _f(item.get("ratio"))))
     return rows, report, text

@@ -572,6 +572,10 @@ class LeerdamDashboard(TableDashboard):
 
     def public_view(self) -> widgets.Widget:
         self._lay_out()
+        if self.role == "seat":
+            # A phone gets the standings and the chronicle, not the plots: a seat page stays
+            # light (no plotting library in its kernel), and the projector shows them.
+            return widgets.VBox((*self._public, self._record[0]))
         return widgets.VBox((*self._public, *self._record))
 
     def waiting(self, state: State) -> tuple[int, ...]:
@@ -690,7 +694,8 @@ class LeerdamDashboard(TableDashboard):
         self.standings.show(("Rank", "Household", "VP", "Wealth", "Flooded"), table)
         self.game_log.show(view.log)
         self._draw_plots(view, rows, setup)
-        self.csv_html.value = download_link(csv_text(rows), f"leerdam-{self.table_id or 'game'}-ledger.csv", "Debrief: ledger as CSV", "text/csv") if rows else ""
+        if self.role in ("facilitator", "open"):  # the debrief is the facilitator's
+            self.csv_html.value = download_link(csv_text(rows), f"leerdam-{self.table_id or 'game'}-ledger.csv", "Debrief: ledger as CSV", "text/csv") if rows else ""
         labels = [h.name + (f" 🤖 {self.bots[i]}" if i in self.bots else "") for i, h in enumerate(view.households)]
         self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.households))], self.waiting(state))
         self.curtain.refresh()
@@ -836,7 +841,7 @@ class LeerdamDashboard(TableDashboard):
     def _draw_plots(self, view: View, rows: Sequence[dict[str, Any]], setup: Setup) -> None:
         """Redraw the plots only when a year has finished (or the game ended)."""
         key = (self.table_id, len(view.years), view.phase == "over")
-        if key == self._plot_key:
+        if key == self._plot_key or self.role == "seat":
             return
         self._plot_key = key
         if not view.years:

@@ -33,6 +33,7 @@ says so and reopens its table by reloading.
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import random
 import time
@@ -76,6 +77,7 @@ def seat_keys(game: Game[Any, Any]) -> dict[str, str]:
     return table_keys(len(getattr(game.setup, "names", ())))["seat_keys"]
 
 
+@functools.lru_cache(maxsize=32)
 def qr_svg(text: str, size: int = 220) -> str:
     """`text` as a QR code in inline SVG (ReportLab's pure-Python encoder; no image library)."""
     from reportlab.graphics.barcode import qrencoder
@@ -103,6 +105,25 @@ def public_base() -> str:
         return os.environ["PLAYBOOK_URL"].rstrip("/")
     host, port = os.environ.get("SERVER_NAME", "localhost"), os.environ.get("SERVER_PORT", "8866")
     return f"http://{host}:{port}"
+
+
+_REQUEST_SEEN = False
+
+
+def page_query() -> str:
+    """The page's query string (Voila sets $QUERY_STRING for its page).
+
+    A kernel Voila keeps ready before any page asks for it (`playbook serve --preheat`) waits
+    here for its page's request first. `voila.utils` is imported only then: it brings a web
+    server's worth of modules (about 45 MB) that a page's kernel does not otherwise need.
+    """
+    global _REQUEST_SEEN
+    if os.environ.get("VOILA_PREHEAT", "False") == "True" and not _REQUEST_SEEN:
+        from voila.utils import wait_for_request
+
+        wait_for_request()
+        _REQUEST_SEEN = True
+    return os.environ.get("QUERY_STRING", "")
 
 
 def _when(stamp: float) -> str:
@@ -275,8 +296,8 @@ class TableDashboard(widgets.VBox):
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.store = store if store is not None else Store()
-        #: the page's query string; None reads $QUERY_STRING, which Voila sets per page.
-        self.query = os.environ.get("QUERY_STRING", "") if query is None else query
+        #: the page's query string; None reads the page's own (`page_query`).
+        self.query = page_query() if query is None else query
         self.role = "lobby"
         #: the seat of a seat page (None elsewhere), and the key its link gave.
         self.seat: int | None = None
@@ -803,7 +824,7 @@ class TableIndex(widgets.VBox):
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.store = store if store is not None else Store()
-        query = os.environ.get("QUERY_STRING", "") if query is None else query
+        query = page_query() if query is None else query
         params = urllib.parse.parse_qs(query.lstrip("?"))
         self.allowed = key_matches(server_key(), (params.get("key") or [""])[0])
         self.list_html = widgets.HTML().add_class("pb-table-list")
