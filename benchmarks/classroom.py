@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -103,6 +104,8 @@ def run_classroom(seats: int = 20, quick: bool = False, wait: float = 120.0) -> 
         chromium = launch_chromium(playwright)
         bare_mb = _bare_kernel_mb(chromium)
         db = Path(folder) / "tables.sqlite3"
+        trace = Path(folder) / "trace.txt"
+        os.environ["PLAYBOOK_TRACE"] = str(trace)  # each kernel notes when it saw each version
         with background_server(NOTEBOOKS_DIR / "leerdam.ipynb", Path(folder) / "voila.log", db_path=db, timeout=120) as server:
             idle_mb = sum(_pss_mb(pid) for pid in _server_processes(server))
             store = Store(db)
@@ -131,10 +134,28 @@ def run_classroom(seats: int = 20, quick: bool = False, wait: float = 120.0) -> 
             last = phones[-1].evaluate("() => Date.now()")
             deadline = time.monotonic() + 60
             seen: list[float | None] = [None] * len(pages)
+            lost = 0
             while time.monotonic() < deadline and None in seen:
-                seen = [page.evaluate("() => window.__revealedAt") for page in pages]
+                for i, page in enumerate(pages):
+                    if seen[i] is None:
+                        try:
+                            seen[i] = page.evaluate("() => window.__revealedAt")
+                        except Exception:  # noqa: BLE001 - a page that reloaded by itself: not revealed in time
+                            lost += 1
+                            seen[i] = float("nan")
                 time.sleep(0.2)
+            seen = [None if t != t else t for t in seen]  # NaN: a page that reloaded
             delays = [(t - last) / 1000 for t in seen if t is not None]
+            # The server's side alone: from the reveal's commit to each kernel redrawing it.
+            plays = [c for c in store.changes(table_id) if c["kind"] == "play"]
+            reveal = plays[seats - 1] if len(plays) >= seats else plays[-1]
+            kernel_delays = []
+            for line in trace.read_text().splitlines() if trace.exists() else ():
+                stamp, role, _, version = line.split()
+                if int(version) >= reveal["version"]:
+                    kernel_delays.append((role, float(stamp) - reveal["at"]))
+            kernel_side = sorted(d for _, d in kernel_delays)
+            commit_after_click = reveal["at"] - last / 1000
             refused = sum("✋" in phone.locator(".pb-status").inner_text() for phone in phones)
             before = len(_kernels(server))
             for phone in phones:
@@ -149,8 +170,12 @@ def run_classroom(seats: int = 20, quick: bool = False, wait: float = 120.0) -> 
         "reveal_median_s": round(statistics.median(delays), 3) if delays else None,
         "reveal_worst_s": round(max(delays), 3) if delays else None,
         "pages_revealed": len(delays),
+        "reveal_commit_after_last_click_s": round(commit_after_click, 3),
+        "kernel_reveal_median_s": round(statistics.median(kernel_side), 3) if kernel_side else None,
+        "kernel_reveal_worst_s": round(max(kernel_side), 3) if kernel_side else None,
         "pages": len(pages),
         "pledges_refused": refused,
+        "pages_reloaded_by_themselves": lost,
         "mb_per_seat_page": round((open_mb - idle_mb) / len(pages), 1),
         "bare_kernel_mb": round(bare_mb, 1),
         "kernels_before_reload": before,

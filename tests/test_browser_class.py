@@ -106,7 +106,8 @@ def test_a_board_and_five_seat_pages_play_a_leerdam_year_with_every_pledge_at_on
     for page in (board, *phones):
         expect(page.locator(f'{LEERDAM} .pb-reveal [data-revealed="1"]')).to_be_visible(timeout=20_000)
     for phone in phones:
-        assert "✋" not in phone.locator(f"{LEERDAM} .pb-status").inner_text()
+        said = phone.locator(f"{LEERDAM} .pb-status").inner_text()
+        assert "✋" not in said, said
     state = store.load(table_id).game.state
     assert [r.contribution for r in state.ledger if r.year == 1] == [1, 2, 1, 2, 1]
     refused = [c for c in store.changes(table_id) if c["kind"] == "play"]

@@ -105,6 +105,14 @@ def pledge(dash: LeerdamDashboard, seat: int, units: int, hide: bool = True) -> 
         the(dash, "pb-hide").click()
 
 
+def cell(dash: LeerdamDashboard, recipient: int, activity: str) -> widgets.Widget:
+    """The open allocation's stepper for (recipient, activity), adding the recipient's row as
+    "add a household" does."""
+    (grid,) = [w for w in tree(dash) if isinstance(w, leerdam_widgets.AllocationGrid)]
+    grid.add_recipient(recipient)
+    return the(dash, f"pb-alloc-{recipient}-{activity}")
+
+
 def allocate(dash: LeerdamDashboard, seat: int, plan: dict[tuple[int, str], int] | None = None) -> None:
     """Allocate through the grid; by default 2 on own Subsistence and the rest on own Profit."""
     the(dash, f"pb-seat-{seat}").click()
@@ -112,7 +120,7 @@ def allocate(dash: LeerdamDashboard, seat: int, plan: dict[tuple[int, str], int]
         free = dash.game.state.free_units(seat)
         plan = {(seat, "subsistence"): min(2, free), (seat, "profit"): max(0, free - 2)}
     for (recipient, activity), units in plan.items():
-        the(dash, f"pb-alloc-{recipient}-{activity}").value = units
+        cell(dash, recipient, activity).value = units
     the(dash, "pb-alloc-confirm").click()
     assert dash.status.kind != "refuse", dash.status.message
     the(dash, "pb-hide").click()
@@ -319,12 +327,12 @@ def test_a_deal_between_two_humans_moves_wealth_and_units(store):
     assert [h.wealth for h in state.households[:2]] == [wealth[0] - 8, wealth[1] + 8]
     assert state.free_units(1) == free_bo - 2
     assert html.escape("Deal: Bo works 2 unit(s) on Ana's profit for 8 Wealth.") in the(dash, "pb-chronicle").value
-    assert the(dash, "pb-alloc-1-subsistence").max == free_bo - 2
+    assert cell(dash, 1, "subsistence").max == free_bo - 2
     the(dash, "pb-hide").click()
     # Ana's preview counts the 2 hired units on her Profit.
     the(dash, "pb-seat-0").click()
-    the(dash, "pb-alloc-0-subsistence").value = 2
-    the(dash, "pb-alloc-0-profit").value = 1
+    cell(dash, 0, "subsistence").value = 2
+    cell(dash, 0, "profit").value = 1
     preview = the(dash, "pb-alloc-preview").value
     assert "+27 Wealth" in preview  # 3 units of Profit: 10 + 9 + 8
     the(dash, "pb-hide").click()
@@ -401,9 +409,9 @@ def test_the_allocation_preview_shows_the_texts_example(store):
     # Ana has 5 units: 2 own Subsistence, 2 own Leisure, 1 to Bo's Subsistence.
     the(dash, "pb-seat-0").click()
     assert 'data-left="5"' in the(dash, "pb-alloc-preview").value
-    the(dash, "pb-alloc-0-subsistence").value = 2
-    the(dash, "pb-alloc-0-leisure").value = 2
-    the(dash, "pb-alloc-1-subsistence").value = 1
+    cell(dash, 0, "subsistence").value = 2
+    cell(dash, 0, "leisure").value = 2
+    cell(dash, 1, "subsistence").value = 1
     preview = the(dash, "pb-alloc-preview").value
     assert 'data-left="0"' in preview and "0 of 5 unit(s) left" in preview
     own = re.search(r'<tr data-recipient="0">(.*?)</tr>', preview).group(1)
@@ -411,9 +419,9 @@ def test_the_allocation_preview_shows_the_texts_example(store):
     bo = re.search(r'<tr data-recipient="1">(.*?)</tr>', preview).group(1)
     assert "<td>1</td><td>0</td><td>0</td>" in bo
     assert not the(dash, "pb-alloc-confirm").disabled
-    the(dash, "pb-alloc-0-profit").value = 1  # one unit too many: Confirm waits
+    cell(dash, 0, "profit").value = 1  # one unit too many: Confirm waits
     assert the(dash, "pb-alloc-confirm").disabled and "1 unit(s) too many" in the(dash, "pb-alloc-preview").value
-    the(dash, "pb-alloc-0-profit").value = 0
+    cell(dash, 0, "profit").value = 0
     the(dash, "pb-alloc-confirm").click()
     the(dash, "pb-hide").click()
     allocate(dash, 1, {(1, "subsistence"): 1, (1, "profit"): 1})
@@ -541,3 +549,19 @@ def test_the_module_docstring_lists_the_stable_classes(store):
     start(dash)
     for css in ("pb-dyke", "pb-year", "pb-pledged-count", "pb-reveal", "pb-flood", "pb-chronicle", "pb-standings", "pb-plots", "pb-csv", "pb-advance"):
         assert the(dash, css)
+
+
+def test_a_preset_allocates_in_one_click_and_the_grid_grows_on_demand(store):
+    dash = LeerdamDashboard(store)
+    start(dash)
+    pledge(dash, 0, 1)
+    pledge(dash, 1, 1)
+    the(dash, "pb-seat-0").click()
+    free = dash.game.state.free_units(0)
+    # Only your own row to begin with: other households' rows are added when needed.
+    assert all_with(dash, "pb-alloc-0-profit") and not all_with(dash, "pb-alloc-1-profit")
+    the(dash, "pb-alloc-add").value = 1
+    assert all_with(dash, "pb-alloc-1-profit") and the(dash, "pb-alloc-add").value == -1
+    the(dash, "pb-alloc-preset-profit").click()
+    plan = dash.game.state.plans[0]
+    assert {(a.recipient, a.activity): a.units for a in plan} == {(0, "subsistence"): 2, (0, "profit"): free - 2}

@@ -12,6 +12,7 @@ before it reaches an HTML widget.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import csv
 import html
@@ -325,6 +326,9 @@ class PrivacyCurtain(widgets.VBox):
         self.locked: int | None = None
         #: carry typed values into the next rebuild of the same seat's panel.
         self.keep_typed = False
+        #: seconds a rebuild waits (see `refresh`); 0: at once.
+        self.defer = 0.0
+        self._pending: asyncio.TimerHandle | None = None
         self._shown: int | None = None
         self._built: dict[tuple[str, ...], Any] = {}
         self.seat_buttons: tuple[widgets.Button, ...] = ()
@@ -383,7 +387,34 @@ class PrivacyCurtain(widgets.VBox):
         self.refresh()
 
     def refresh(self) -> None:
-        """Rebuild the private panel for the chosen seat, or clear it."""
+        """Rebuild the private panel for the chosen seat, or clear it.
+
+        With `defer` set (a redraw for another page's move, inside a kernel), a rebuild waits
+        that long, so the public view's change reaches the page first: a panel's new controls
+        are many widgets for a phone to make.
+        """
+        if self.defer > 0 and self.seat is not None and self._key is not None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+            if loop is not None:
+                if self._pending is not None:
+                    self._pending.cancel()
+                keep = self.keep_typed
+                self._pending = loop.call_later(self.defer, self._deferred, keep)
+                return
+        self._refresh_now()
+
+    def _deferred(self, keep: bool) -> None:
+        self._pending = None
+        self.keep_typed, before = keep, self.keep_typed
+        try:
+            self._refresh_now()
+        finally:
+            self.keep_typed = before
+
+    def _refresh_now(self) -> None:
         old = self.panel.children
         for i, button in enumerate(self.seat_buttons):
             button.button_style = "info" if i == self.seat else ("warning" if i in self._waiting else "")

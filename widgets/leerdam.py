@@ -41,8 +41,10 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 - seat pages: ``pb-seat-links`` (HTML card with one ``<a href="?table=..&seat=..&key=..">`` per
   human household, ``data-link-seat`` its seat; only on the projector's page)
 - a household's moves: ``pb-pledge`` (IntText), ``pb-pledge-confirm``,
+  ``pb-alloc-preset-profit``, ``pb-alloc-preset-leisure`` (one-click allocations),
   ``pb-alloc-<recipient>-<activity>`` (BoundedIntText; recipient a seat number, activity
-  ``subsistence``, ``leisure`` or ``profit``), ``pb-alloc-preview``, ``pb-alloc-confirm``,
+  ``subsistence``, ``leisure`` or ``profit``; other households' rows appear once added with
+  ``pb-alloc-add``), ``pb-alloc-preview``, ``pb-alloc-confirm``,
   ``pb-offer-partner``, ``pb-offer-wealth``, ``pb-offer-units``, ``pb-offer-activity``,
   ``pb-offer-send``, ``pb-accept-<deal id>``, ``pb-decline-<deal id>`` (the seller's
   decline, or the buyer's withdraw, which also has ``pb-withdraw-<deal id>``), ``pb-gift-to``,
@@ -54,7 +56,7 @@ from __future__ import annotations
 
 import dataclasses
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -391,50 +393,91 @@ class SetupForm(widgets.VBox):
 
 
 class AllocationGrid(widgets.VBox):
-    """Steppers per (household, activity); shows what the plan earns and the units left before Confirm.
+    """One click for the usual allocations (presets), or units per (household, activity): your
+    own row, and a row for each household you add (pb-alloc-add). Shows what the plan earns and
+    the units left before Confirm.
 
-    Built from `view_for(state, seat)`; the earnings come from `rules.leerdam.preview`.
+    Built from `view_for(state, seat)`; the earnings come from `rules.leerdam.preview`. Other
+    households' rows are made on demand: a village of 20 would otherwise send every phone 60
+    number boxes at the reveal.
     """
 
     def __init__(self, state: State, seat: int, on_allocate: Callable[[Allocate], None]) -> None:
         view = view_for(state, seat)
         self._state, self._seat, self._on_allocate = state, seat, on_allocate
         self.free = view.households[seat].free or 0
-        order = [seat] + [s for s in range(len(view.households)) if s != seat]
+        self._names = [h.name for h in view.households]
         self.steppers: dict[tuple[int, str], widgets.BoundedIntText] = {}
-        cells: list[widgets.Widget] = [widgets.HTML("<b>Household</b>")] + [widgets.HTML(f"<b>{ACTIVITY_LABEL[a]}</b>") for a in ACTIVITIES]
-        for recipient in order:
-            name = view.households[recipient].name
-            label = f"<b>{esc(name)}</b> (you)" if recipient == seat else esc(name)
-            cells.append(widgets.HTML(label))
-            for activity in ACTIVITIES:
-                stepper = widgets.BoundedIntText(value=0, min=0, max=max(self.free, 0), layout=widgets.Layout(width="96px"))
-                stepper.add_class(f"pb-alloc-{recipient}-{activity}")
-                stepper.observe(lambda _: self._check(), "value")
-                self.steppers[(recipient, activity)] = stepper
-                cells.append(stepper)
-        grid = widgets.GridBox(
-            cells, layout=widgets.Layout(grid_template_columns="minmax(160px, 260px) repeat(3, 110px)", grid_gap="2px 8px", align_items="center")
+        self._cell = widgets.Layout(width="96px")  # one layout for every stepper: fewer models
+        self.rows = widgets.GridBox(
+            [widgets.HTML("<b>Household</b>")] + [widgets.HTML(f"<b>{ACTIVITY_LABEL[a]}</b>") for a in ACTIVITIES],
+            layout=widgets.Layout(grid_template_columns="minmax(120px, 240px) repeat(3, minmax(72px, 110px))", grid_gap="2px 8px", align_items="center"),
         ).add_class("ld-grid")
+        self._add_row(seat)
+        others = [(name, s) for s, name in enumerate(self._names) if s != seat]
+        self.add = widgets.Dropdown(options=[("add a household…", -1)] + others, value=-1, layout=widgets.Layout(width="220px")).add_class("pb-alloc-add")
+        self.add.observe(self._added, "value")
         self.preview_html = widgets.HTML().add_class("pb-alloc-preview")
         self.confirm = widgets.Button(
             description="Confirm allocation", button_style="primary", icon="check", layout=widgets.Layout(align_self="flex-start")
         ).add_class("pb-alloc-confirm")
         self.confirm.on_click(lambda _: self._on_allocate(self.allocation()))
+        presets = [self._preset(label, css, plan) for label, css, plan in self._presets()]
         super().__init__(
             (
+                widgets.HTML(f'<div class="ld-mid">Allocate your {self.free} free unit(s)</div>'),
+                widgets.HBox(tuple(presets), layout=widgets.Layout(flex_flow="row wrap", grid_gap="6px")).add_class("pb-alloc-presets"),
                 widgets.HTML(
-                    f'<div class="ld-mid">Allocate your {self.free} free unit(s)</div>'
-                    '<span class="pb-muted">Each unit goes to one household\'s Subsistence, Leisure or Profit; '
-                    "units left over are idle.</span>"
+                    '<span class="pb-muted">Or place them yourself: each unit goes to one household\'s Subsistence, '
+                    "Leisure or Profit; units left over are idle.</span>"
                 ),
-                grid,
+                self.rows,
+                self.add,
                 self.preview_html,
                 self.confirm,
             )
         )
         self.add_class("pb-alloc")
         self._check()
+
+    def _presets(self) -> list[tuple[str, str, tuple[Assignment, ...]]]:
+        """The usual allocations: feed your household (2 units), then the rest to Profit, or 2
+        to Leisure first. Each is one click; the label says what it does."""
+        me, free = self._seat, self.free
+        fed = min(2, free)
+        plans = [
+            ("Feed myself, rest to Profit", "pb-alloc-preset-profit", ((me, "subsistence", fed), (me, "profit", free - fed))),
+            ("Feed myself, 2 Leisure, rest to Profit", "pb-alloc-preset-leisure", ((me, "subsistence", fed), (me, "leisure", min(2, free - fed)), (me, "profit", max(0, free - fed - 2)))),
+        ]
+        return [(label, css, tuple(Assignment(r, a, u) for r, a, u in plan if u)) for label, css, plan in plans]
+
+    def _preset(self, label: str, css: str, plan: tuple[Assignment, ...]) -> widgets.Button:
+        earned = preview(self._state, self._seat, plan)[self._seat]
+        button = widgets.Button(description=label, tooltip=f"Allocate now: {_signed(earned.vp)} VP, +{earned.wealth} Wealth", button_style="success").add_class(css)
+        button.on_click(lambda _: self._on_allocate(Allocate(seat=self._seat, plan=plan)))
+        return button
+
+    def _add_row(self, recipient: int) -> None:
+        if (recipient, ACTIVITIES[0]) in self.steppers:
+            return
+        label = f"<b>{esc(self._names[recipient])}</b> (you)" if recipient == self._seat else esc(self._names[recipient])
+        cells: list[widgets.Widget] = [widgets.HTML(label)]
+        for activity in ACTIVITIES:
+            stepper = widgets.BoundedIntText(value=0, min=0, max=max(self.free, 0), layout=self._cell)
+            stepper.add_class(f"pb-alloc-{recipient}-{activity}")
+            stepper.observe(lambda _: self._check(), "value")
+            self.steppers[(recipient, activity)] = stepper
+            cells.append(stepper)
+        self.rows.children = (*self.rows.children, *cells)
+
+    def _added(self, change: Mapping[str, Any]) -> None:
+        if change["new"] is not None and change["new"] >= 0:
+            self._add_row(change["new"])
+            self.add.value = -1
+
+    def add_recipient(self, recipient: int) -> None:
+        """Give `recipient` a row of steppers (what "add a household" does)."""
+        self._add_row(recipient)
 
     def plan(self) -> tuple[Assignment, ...]:
         return tuple(Assignment(r, a, s.value) for (r, a), s in self.steppers.items() if s.value)
@@ -447,6 +490,7 @@ class AllocationGrid(widgets.VBox):
         for stepper in self.steppers.values():
             stepper.value = 0
         for a in plan:
+            self._add_row(a.recipient)
             self.steppers[(a.recipient, a.activity)].value = a.units
 
     def _check(self) -> None:

@@ -56,6 +56,11 @@ __all__ = ["ClassPanel", "TableDashboard", "TableIndex", "TablePicker", "bots_fr
 WAIT_SECONDS = 10.0
 #: A page that has not pressed its heartbeat for this long is gone: stop following the table.
 QUIET_SECONDS = 30.0
+#: Another page's move: the public view is redrawn at once, a seat's own panel this much later.
+PANEL_DEFER_SECONDS = 0.05
+#: After a change, wait this long for the next one before redrawing (at most SETTLE_MAX).
+SETTLE_SECONDS = 0.12
+SETTLE_MAX_SECONDS = 0.5
 
 
 def bots_meta(bots: Mapping[int, str]) -> dict[str, Any]:
@@ -594,12 +599,15 @@ class TableDashboard(widgets.VBox):
             return False
         mine = self._my_moves()
         self._adopt(table)
+        if os.environ.get("PLAYBOOK_TRACE"):  # benchmarks: when each page's kernel saw each version
+            with open(os.environ["PLAYBOOK_TRACE"], "a") as trace:
+                trace.write(f"{time.time():.3f} {self.role} {self.seat} {table.version}\n")
         if self.game is None:
             return True
         taken = mine - self._my_moves()
         if taken and self.role == "seat":
             self.status.refuse(f"The facilitator took back your last move ({', '.join(sorted(taken))}): make it again if you still mean it.")
-        self._redraw_keeping_typed()
+        self._redraw_keeping_typed(defer=PANEL_DEFER_SECONDS)
         return True
 
     def _my_moves(self) -> set[str]:
@@ -607,15 +615,17 @@ class TableDashboard(widgets.VBox):
             return set()
         return {f"{a.kind} #{i + 1}" for i, a in enumerate(self.game.actions) if a.seat == self.seat}
 
-    def _redraw_keeping_typed(self) -> None:
+    def _redraw_keeping_typed(self, defer: float = 0.0) -> None:
         curtain = self.seat_curtain()
         if curtain is not None:
             curtain.keep_typed = True  # someone else moved: keep this player's half-filled form
+            curtain.defer = defer
         try:
             self.redraw()
         finally:
             if curtain is not None:
                 curtain.keep_typed = False
+                curtain.defer = 0.0
 
     def _start_watching(self) -> None:
         """Follow the table from the kernel's event loop; outside a kernel (tests) do nothing."""
@@ -642,6 +652,15 @@ class TableDashboard(widgets.VBox):
             try:
                 table_id, seen = self.table_id, self.version
                 version = await asyncio.to_thread(self.store.wait, table_id, seen, WAIT_SECONDS)
+                if version != seen:
+                    # A burst (a class pledging at once) is drawn once it settles, not once per
+                    # pledge: every redraw is work for the server and for every open page.
+                    first = time.monotonic()
+                    while time.monotonic() - first < SETTLE_MAX_SECONDS:
+                        later = await asyncio.to_thread(self.store.wait, table_id, version, SETTLE_SECONDS)
+                        if later == version:
+                            break
+                        version = later
                 if version != self.version and table_id == self.table_id and not self._quiet():
                     self.refresh()
             except asyncio.CancelledError:
