@@ -92,3 +92,51 @@ def source_text_visible(page: Page, sources: list[str]) -> list[str]:
             if len(line) >= 12 and line in shown:
                 seen.append(line)
     return seen
+
+
+#: Measures a page as a reader meets it (see `measure`).
+MEASURE_JS = """(limits) => {
+  const shown = (el) => {
+    if (!el || el.closest('details:not([open]) > :not(summary)')) { return false; }
+    const box = el.getBoundingClientRect(), look = getComputedStyle(el);
+    return box.width > 0 && box.height > 0 && look.visibility !== 'hidden' && look.opacity !== '0';
+  };
+  const where = (el) => (el.className && el.className.baseVal === undefined ? String(el.className) : el.tagName).slice(0, 80);
+  const cells = document.querySelector('#rendered_cells');
+  const small = [];
+  const walker = document.createTreeWalker(cells, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const text = walker.currentNode.textContent.trim(), el = walker.currentNode.parentElement;
+    if (!text || !shown(el) || el.closest('script, style, .pb-heartbeat, .pb-alive, .pb-navigator')) { continue; }
+    if (el.closest(limits.textIn) === null) { continue; }
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (size < limits.text) { small.push([where(el), text.slice(0, 40), size]); }
+  }
+  const tiny = [];
+  if (limits.target) {
+    cells.querySelectorAll('button, select, input:not([type=checkbox]):not([type=radio]), a[href], summary, .widget-checkbox').forEach((el) => {
+      if (!shown(el) || el.closest('.pb-heartbeat, .pb-alive, .pb-navigator') || el.closest(limits.textIn) === null) { return; }
+      const box = el.getBoundingClientRect();
+      if (box.height < limits.target - 0.5 || box.width < limits.target - 0.5) { tiny.push([where(el), (el.textContent || el.value || '').trim().slice(0, 30), Math.round(box.width), Math.round(box.height)]); }
+    });
+  }
+  const root = document.querySelector(limits.root);
+  const first = limits.first ? document.querySelector(limits.first) : null;
+  const firstBox = first && shown(first) ? first.getBoundingClientRect() : null;
+  return {
+    scrollWidth: document.documentElement.scrollWidth,
+    width: window.innerWidth,
+    height: window.innerHeight,
+    rootTop: root ? root.getBoundingClientRect().top + window.scrollY : null,
+    firstBottom: firstBox ? firstBox.bottom + window.scrollY : null,
+    smallText: small.slice(0, 20),
+    smallTargets: tiny.slice(0, 20),
+  };
+}"""
+
+
+def measure(page: Page, root: str, *, first: str | None = None, text: float = 0, target: float = 0, text_in: str = "#rendered_cells") -> dict:
+    """The figures of a page as shown: its scroll width beside the viewport's, the top of `root`
+    and the bottom of `first` (page coordinates: the first screen is 0..height), and the shown
+    text smaller than `text` px and controls smaller than `target` px inside `text_in`."""
+    return dict(page.evaluate(MEASURE_JS, {"root": root, "first": first, "text": text, "target": target, "textIn": text_in}))

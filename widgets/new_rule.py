@@ -24,8 +24,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-private`` (the seat's bowl), ``pb-private-log``
 - seat pages: ``pb-seat-links`` (HTML card with one ``<a href="?table=..&seat=..&key=..">`` per
   human seat, ``data-link-seat`` its seat; only on the table's page)
-- moves: ``pb-draw``, ``pb-keep``, ``pb-swap-colour`` (Dropdown), ``pb-swap``,
-  ``pb-pick-colour`` (Dropdown), ``pb-pick``, ``pb-pay-<colour>`` (BoundedIntText per colour,
+- moves: ``pb-draw``, ``pb-keep``, ``pb-swap`` and ``pb-swap-<colour>`` (a Button per colour
+  the bowl holds), ``pb-pick`` and ``pb-pick-<colour>`` (a Button per colour held), ``pb-pay-<colour>`` (BoundedIntText per colour,
   colour names lower-case with any other character than a-z, 0-9, - as -), ``pb-pay-eat``,
   ``pb-pay-levels``, ``pb-pay-suggest``, ``pb-pay-confirm``
 - table: ``pb-undo``, ``pb-save-file`` (makes the link: a save file shows every secret),
@@ -452,6 +452,14 @@ class NewRuleDashboard(TableDashboard):
         parts.append(notes.add_class("pb-private-log"))
         return parts
 
+    def _colour_button(self, view: View, move: Swap | Pick, kind: str) -> widgets.Button:
+        """A button that makes `move` (a swap or a pick of one colour) in one click."""
+        verb = "Take" if kind == "pb-swap" else "Pick"
+        button = widgets.Button(description=f"{verb} {candy_label(view.colours, move.colour)}", tooltip=f"{verb} {move.colour}")
+        button.add_class(kind).add_class(f"{kind}-{colour_class(move.colour)}")
+        button.on_click(lambda _: self.act(move))
+        return button
+
     def _moves(self, state: State, view: View, seat: int) -> list[widgets.Widget]:
         """The controls for what `seat` may do now (nothing else is offered)."""
         me = view.seats[seat]
@@ -472,20 +480,19 @@ class NewRuleDashboard(TableDashboard):
             drawn = widgets.HTML(f'<div style="font-size:1.15em">You drew: {candy_chips(view.colours, candies=view.drawn) or "nothing"}</div>')
             keep = widgets.Button(description="Keep both", button_style="success").add_class("pb-keep")
             keep.on_click(lambda _: self.act(Keep(seat=seat)))
-            options = [(candy_label(view.colours, a.colour), a.colour) for a in legal_actions(state, seat) if isinstance(a, Swap)]
-            colour = widgets.Dropdown(options=options, description="or return both and take one", style=WIDE).add_class("pb-swap-colour")
-            swap = widgets.Button(description="Swap", button_style="warning", disabled=not options).add_class("pb-swap")
-            swap.on_click(lambda _: self.act(Swap(seat=seat, colour=colour.value or "")))
-            return [drawn, widgets.HBox((keep, colour, swap), layout=widgets.Layout(flex_flow="row wrap", align_items="center"))]
+            # One click a choice: keeping, or swapping for one colour the bowl holds.
+            swaps = [a for a in legal_actions(state, seat) if isinstance(a, Swap)]
+            offer = [keep]
+            if swaps:
+                offer.append(widgets.HTML('<span class="pb-muted">or return both and take one:</span>'))
+                offer += [self._colour_button(view, move, "pb-swap") for move in swaps]
+            return [drawn, widgets.HBox(offer, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))]
         if view.phase == "pick":
             if me.pick is not None:
                 others = seats_text(names, [s for s in view.waiting_for if s != seat])
                 return [note(f"Your secret pick: {candy_label(view.colours, me.pick)}." + (f" Waiting for {others}." if others else ""))]
-            options = [(candy_label(view.colours, a.colour), a.colour) for a in legal_actions(state, seat) if isinstance(a, Pick)]
-            colour = widgets.Dropdown(options=options, description="Secret pick", style=WIDE).add_class("pb-pick-colour")
-            pick = widgets.Button(description="Pick in secret", button_style="primary", disabled=not options).add_class("pb-pick")
-            pick.on_click(lambda _: self.act(Pick(seat=seat, colour=colour.value or "")))
-            return [widgets.HBox((colour, pick), layout=widgets.Layout(align_items="center"))]
+            picks = [self._colour_button(view, move, "pb-pick") for move in legal_actions(state, seat) if isinstance(move, Pick)]
+            return [note("Pick a colour in secret (one click):"), widgets.HBox(picks, layout=widgets.Layout(flex_flow="row wrap"))]
         if view.phase == "pay":
             if me.paid:
                 return [note("You have paid this round.")]

@@ -597,17 +597,18 @@ class TableDashboard(widgets.VBox):
         except (KeyError, SaveFileError, RuleError) as exc:
             self.status.refuse(f"Could not reload table {self.table_id}: {exc}")
             return False
+        seen = time.time()
         mine = self._my_moves()
         self._adopt(table)
-        if os.environ.get("PLAYBOOK_TRACE"):  # benchmarks: when each page's kernel saw each version
-            with open(os.environ["PLAYBOOK_TRACE"], "a") as trace:
-                trace.write(f"{time.time():.3f} {self.role} {self.seat} {table.version}\n")
         if self.game is None:
             return True
         taken = mine - self._my_moves()
         if taken and self.role == "seat":
             self.status.refuse(f"The facilitator took back your last move ({', '.join(sorted(taken))}): make it again if you still mean it.")
         self._redraw_keeping_typed(defer=PANEL_DEFER_SECONDS)
+        if os.environ.get("PLAYBOOK_TRACE"):  # benchmarks: when each page's kernel saw and drew each version
+            with open(os.environ["PLAYBOOK_TRACE"], "a") as trace:
+                trace.write(f"{seen:.3f} {self.role} {self.seat} {table.version} {time.time():.3f}\n")
         return True
 
     def _my_moves(self) -> set[str]:
