@@ -64,6 +64,16 @@ STYLE = """
   min-height: 36px; padding: 4px 14px; width: auto; min-width: 110px; }
 .playbook-root .widget-label, .playbook-root .widget-inline-hbox .widget-label { font-size: 16px; }
 .playbook-root .pb-log ol { margin: 0; padding-left: 3.2em; max-height: 16em; overflow-y: auto; }
+/* On a phone a table of players becomes a card per row, each cell named by its column. */
+@media (max-width: 700px) {
+  .playbook-root table.pb-cards, .playbook-root table.pb-cards tbody,
+  .playbook-root table.pb-cards tr, .playbook-root table.pb-cards td { display: block; width: auto; }
+  .playbook-root table.pb-cards tr:has(th) { display: none; }
+  .playbook-root table.pb-cards tr { border: 1px solid #c9cedb; border-radius: 8px; margin: 6px 0; padding: 4px 10px; }
+  .playbook-root table.pb-cards td { display: flex; justify-content: space-between; gap: 10px; border: 0; padding: 2px 0; }
+  .playbook-root table.pb-cards td:empty { display: none; }
+  .playbook-root table.pb-cards td::before { content: attr(data-label); font-weight: 600; color: #4a5163; }
+}
 </style>
 """
 
@@ -236,8 +246,8 @@ class StandingsTable(widgets.HTML):
             self.value = card(self.title, f'<span class="pb-muted">{esc(empty)}</span>') if empty else ""
             return
         head = "".join(f"<th>{esc(h)}</th>" for h in header)
-        body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
-        self.value = card(self.title, f'<table class="pb-table"><tr>{head}</tr>{body}</table>')
+        body = "".join("<tr>" + "".join(f'<td data-label="{esc(h)}">{esc(c)}</td>' for h, c in zip(header, row)) + "</tr>" for row in rows)
+        self.value = card(self.title, f'<table class="pb-table pb-cards"><tr>{head}</tr>{body}</table>')
 
 
 # -- save / load / undo ----------------------------------------------------------------

@@ -404,9 +404,9 @@ class NewRuleDashboard(TableDashboard):
             cells = [str(i + 1), f"<b>{esc(s.name)}</b>{bot}", str(s.candies), str(s.eaten), esc(now), pick]
             if over:
                 cells.append(candy_chips(view.colours, s.bowl) if s.bowl is not None else "")
-            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+            rows.append("<tr>" + "".join(f'<td data-label="{esc(h)}">{c}</td>' for h, c in zip(head, cells)) + "</tr>")
         header = "".join(f"<th>{esc(h)}</th>" for h in head)
-        return card("Players", f'<table class="pb-table"><tr>{header}</tr>{"".join(rows)}</table>')
+        return card("Players", f'<table class="pb-table pb-cards"><tr>{header}</tr>{"".join(rows)}</table>')
 
     @staticmethod
     def _reveal(view: View) -> str:

@@ -707,7 +707,10 @@ class TableDashboard(widgets.VBox):
             return
         if self.role in ("lobby", "index"):
             self._become_facilitator(table)
-        self._open(table, f"Resumed table {table_id} after {len(table.game.actions)} moves.")
+        moves = len(table.game.actions)
+        # A board is read by a room: it needs no word about how the page was opened.
+        said = "" if self.role == "board" else f"Resumed table {table_id} after {moves} move{'' if moves == 1 else 's'}."
+        self._open(table, said)
 
     def _become_facilitator(self, table: Table) -> None:
         self._set_role("facilitator" if self.slug in HIDDEN else "open")
