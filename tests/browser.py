@@ -33,6 +33,11 @@ CHROMIUM_ARGS = (
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # Every page stands for a device of its own, in the foreground: no page is throttled as a
+    # background tab would be (its timers and frames are what draws the widgets).
+    "--disable-renderer-backgrounding",
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
 )
 
 LOAD_TIMEOUT_MS = 45_000
