@@ -146,7 +146,7 @@ def find_seed(wanted: Callable[[State], bool], sheets: int = 1, complications: i
 def link_text(link: str, mime: str) -> str:
     match = re.search(rf'href="data:{re.escape(mime)};charset=utf-8;base64,([A-Za-z0-9+/=]+)"', link)
     assert match and "download=" in link, link[:200]
-    return base64.b64decode(match.group(1)).decode("utf-8")
+    return base64.b64decode(match.group(1)).decode("utf-8-sig")  # CSV links start with a BOM
 
 
 # -- opening ----------------------------------------------------------------------------------------
@@ -339,7 +339,9 @@ def test_a_check_with_a_lock_a_reroll_a_set_and_a_hit_on_the_track(store):
     assert "Bashed: +1 penalty die" in the(dash, "pb-sheet-1").value
     history = the(dash, "pb-history").value
     assert 'data-check="1"' in history and "a reduced hit on Bo (a guard&#x27;s club)" in history
-    rows = list(csv.DictReader(io.StringIO(link_text(the(dash, "pb-history-csv").value, "text/csv"))))
+    link = the(dash, "pb-history-csv").value
+    assert base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", link).group(1)).startswith(b"\xef\xbb\xbf")  # Excel's UTF-8 mark
+    rows = list(csv.DictReader(io.StringIO(link_text(link, "text/csv"), newline="")))
     assert len(rows) == 1 and rows[0]["who"] == "Wren" and rows[0]["set"] == str(heights[-1]) and rows[0]["botches"] == str(botches)
     assert "reduced hit" in html.unescape(the(dash, "pb-log").value)
     # Every click was saved at once.
