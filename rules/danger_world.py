@@ -27,8 +27,9 @@ Choices made where RULINGS.md is silent (also in docs/rules/danger-world.md):
 - Rests and new sessions end the running encounter first; the whole party rests together.
 - A hit on a dead character is refused; a hit in a botch spending on a character an earlier
   option of the same spending killed is wasted.
-- The GM option "a penalty die on a challenge" is logged; the table adds it as a complication
-  on the next check against that challenge.
+- The GM option "a penalty die on a challenge" waits on the character (`Character.challenge`)
+  and is rolled with its next check, aid checks included; the table sees it beforehand and may
+  remove it then (`BeginCheck.waive`). Either way it is gone after that check begins.
 - Locks are made only while a re-roll remains; `Unlock` exists only to be refused.
 - The game is over when every character is dead.
 """
@@ -375,6 +376,9 @@ class BeginCheck(Action):
     danger: int = 0
     #: penalty dice from complications on the challenge.
     complications: int = 0
+    #: of the GM's penalty dice waiting on the character (`Character.challenge`), how many the
+    #: table removes from this check; the others are rolled with it.
+    waive: int = 0
     #: an aid check: the character this check gives bonus dice to.
     aid: int | None = None
 
@@ -534,6 +538,8 @@ class Character:
     bonus: tuple[BonusPool, ...] = ()
     #: unconscious until the encounter ends.
     knocked_out: bool = False
+    #: penalty dice the GM put on a challenge with botches, added to this character's next check.
+    challenge: int = 0
 
     @property
     def ready(self) -> bool:
@@ -927,13 +933,19 @@ def _check_begin(state: State, action: BeginCheck) -> None:
     danger = _count(action.danger, "danger dice", "danger dice", 0, MAX_DICE)
     _require(danger <= zone, "danger dice", f"{actor.name} is in danger zone {zone}: at most {_plural(zone, 'danger die', 'danger dice')}, not {danger}")
     _count(action.complications, "penalty dice", "complications")
+    waive = _count(action.waive, "penalty dice", "penalty dice removed")
+    _require(
+        waive <= actor.challenge,
+        "penalty dice",
+        f"the GM put {_plural(actor.challenge, 'penalty die', 'penalty dice')} on {actor.name}'s next check: the table cannot remove {waive}",
+    )
     if action.aid is not None:
         aided = _character(state, action.aid, "character to aid")
         _require(action.aid != action.character, "aid", "a character cannot aid itself")
         _require(not aided.dead, "aid", f"{aided.name} is dead")
     bonus = sum(actor.bonus[i].dice for i in action.bonus)
     stat_dice = max(0, actor.stat(stats[0]) + actor.stat(stats[1]) - actor.lost_dice)
-    total = stat_dice + invoked + bonus + danger + actor.penalty_dice + action.complications + compelled
+    total = stat_dice + invoked + bonus + danger + actor.penalty_dice + action.complications + compelled + actor.challenge - waive
     _require(total <= MAX_DICE, "dice", f"a check rolls at most {MAX_DICE} dice")
 
 
@@ -1075,10 +1087,11 @@ def _begin(state: State, action: BeginCheck) -> State:
         stat_dice=stat_dice,
         bonus_dice=invoked + pools,
         danger=action.danger,
-        penalty=actor.penalty_dice + action.complications + compelled,
+        penalty=actor.penalty_dice + action.complications + compelled + actor.challenge - action.waive,
     )
     keep = tuple(p for b, p in enumerate(actor.bonus) if b not in used)
-    characters = _with(state, i, sp=actor.sp - invoked + compelled, bonus=keep)
+    # The GM's challenge dice are rolled now or removed now: either way this check takes them.
+    characters = _with(state, i, sp=actor.sp - invoked + compelled, bonus=keep, challenge=0)
     state = replace(state, characters=characters, pool=state.pool + invoked - compelled, check=c, checks=number)
     what = f"aids {state.names[action.aid]}" if action.aid is not None else f"attempts a difficulty-{difficulty} check"
     lines = [f"Check {number}: {actor.name} {what} with {action.stats[0].title()} + {action.stats[1].title()}."]
@@ -1094,6 +1107,10 @@ def _begin(state: State, action: BeginCheck) -> State:
         lines.append(f"{state.setup.gm} compels \u201c{actor.aspects[comp.aspect]}\u201d for {_plural(comp.sp, 'story point')}: +{comp.sp} penalty.")
     if pools:
         lines.append(f"{actor.name} spends one-time bonus pools: +{pools} dice.")
+    if actor.challenge:
+        kept = actor.challenge - action.waive
+        text = f"{state.setup.gm}'s penalty {'die' if actor.challenge == 1 else 'dice'} on the challenge: +{kept} penalty"
+        lines.append(text + (f" ({action.waive} removed by the table)." if action.waive else "."))
     parts = [f"{c.normal} pool dice"]
     if actor.lost_dice and stat_dice < actor.stat(action.stats[0]) + actor.stat(action.stats[1]):
         parts[0] += f" (Stunned: -{actor.lost_dice})"
@@ -1198,10 +1215,13 @@ def _spend(state: State, options: Sequence[GmOption]) -> State:
                 state = replace(state, log=_say(state, f"{state.setup.gm}'s {option.option} hit on {name} is wasted: {name} is already dead."))
                 continue
             state = _hit(state, target, option.option, f"{state.setup.gm} spends {GM_OPTIONS[option.option]}:")
+        elif option.option == "penalty":
+            who = state.characters[target]
+            state = replace(state, characters=_with(state, target, challenge=who.challenge + 1))
+            state = replace(state, log=_say(state, f"{state.setup.gm} spends 1: {GM_OPTION_TEXT['penalty']}{note}, +1 penalty die on {name}'s next check."))
         else:
             cost = GM_OPTIONS[option.option]
-            where = f" for {name}" if option.option != "penalty" else ""
-            state = replace(state, log=_say(state, f"{state.setup.gm} spends {cost}: {GM_OPTION_TEXT[option.option]}{where}{note}."))
+            state = replace(state, log=_say(state, f"{state.setup.gm} spends {cost}: {GM_OPTION_TEXT[option.option]} for {name}{note}."))
     spent = replace(c.result, spent=tuple(options))
     state = replace(state, check=replace(c, result=spent))
     return _finish(state)
@@ -1300,6 +1320,8 @@ class CharacterView:
     dead: bool
     bonus: tuple[BonusPool, ...]
     health: int
+    #: the GM's penalty dice waiting for the character's next check.
+    challenge: int = 0
 
 
 @dataclass(frozen=True)
@@ -1346,6 +1368,7 @@ def view_for(state: State, seat: int | None) -> View:
             dead=c.dead,
             bonus=c.bonus,
             health=c.health,
+            challenge=c.challenge,
         )
         for c in state.characters
     )

@@ -40,6 +40,7 @@ __all__ = [
     "legal_actions",
     "legal_payments",
     "max_levels",
+    "suggested_payment",
     "scores",
     "standings",
 ]
@@ -721,6 +722,70 @@ def legal_payments(state: State, seat: int, limit: int | None = None) -> Iterato
                     found += 1
                     if limit is not None and found >= limit:
                         return
+
+
+def _bowl_score(colours: Sequence[str], antibody: str, bowl: Bag) -> int:
+    """The score of one bowl: its smallest non-antibody colour plus its antibodies."""
+    return min(n for c, n in zip(colours, bowl) if c != antibody) + bowl[colours.index(antibody)]
+
+
+def _take(bowl: Bag, where: Sequence[int], k: int, red_i: int, reds: int) -> Bag | None:
+    """`bowl` less k candies from the colours at `where`: `reds` antibodies, the rest always
+    from the fullest other colour (that keeps the smallest colour, hence the score, highest).
+    None when those colours do not hold that many."""
+    rest = list(bowl)
+    if reds:
+        if red_i not in where or rest[red_i] < reds:
+            return None
+        rest[red_i] -= reds
+    others = [i for i in where if i != red_i]
+    for _ in range(k - reds):
+        fullest = max(others, key=lambda i: rest[i], default=None)
+        if fullest is None or rest[fullest] == 0:
+            return None
+        rest[fullest] -= 1
+    return tuple(rest)
+
+
+def suggested_payment(state: State, seat: int) -> Pay | None:
+    """The legal payment that leaves `seat` the highest score; None when `seat` has nothing to pay.
+
+    Ties keep the most candies, then the most colours, then eat before returning. Every split
+    of the levels (antibodies eaten, pairs, fours at double rate) and every number of
+    antibodies returned inside them is tried; the other candies of a part always come from its
+    fullest colour, which no other choice of them beats on the score or the colours kept.
+    """
+    if state.phase != "pay" or seat not in state.active or state.paid[seat]:
+        return None
+    colours, antibody = state.colours, state.setup.antibody
+    infected = set(state.infection)
+    bowl = state.players[seat].bowl
+    red_i = colours.index(antibody)
+    plain = [i for i, c in enumerate(colours) if c not in infected]
+    sick = [i for i, c in enumerate(colours) if c in infected]
+    red_plain = red_i in plain
+    best: tuple[tuple[int, int, int, int], Pay] | None = None
+    for eaten in range(min(bowl[red_i], state.strength), -1, -1):
+        after_eating = tuple(n - eaten if i == red_i else n for i, n in enumerate(bowl))
+        for quads in range(state.strength - eaten + 1):
+            pairs = state.strength - eaten - quads
+            # The antibodies sit in one part (pairs when red is no infection colour, else fours).
+            red_part, red_k = (plain, 2 * pairs) if red_plain else (sick, 4 * quads)
+            other, other_k = (sick, 4 * quads) if red_plain else (plain, 2 * pairs)
+            for reds in range(min(red_k, after_eating[red_i]) + 1):
+                part = _take(after_eating, red_part, red_k, red_i, reds)
+                left = _take(part, other, other_k, red_i, 0) if part is not None else None
+                if left is None:
+                    continue
+                returned = _candies(colours, _sub(after_eating, left))
+                try:
+                    payment_levels(state, seat, returned, eaten)
+                except RuleError:
+                    continue  # fours at double rate while 2 or more other candies are left
+                key = (_bowl_score(colours, antibody, left), sum(left), sum(1 for n in left if n), eaten)
+                if best is None or key > best[0]:
+                    best = (key, Pay(seat=seat, returned=returned, eaten=eaten))
+    return best[1] if best else None
 
 
 def _multisets(stock: Sequence[tuple[str, int]], k: int) -> Iterator[tuple[str, ...]]:

@@ -81,8 +81,8 @@ def test_a_sheet_a_check_with_a_lock_and_a_reroll_and_a_hit(voila: VoilaFactory,
     for k, aspect in enumerate(ASPECTS):
         enter(page, f".pb-aspect-0-{k}", aspect)
     expect(at(page, ".pb-sheet-count-0")).to_contain_text("15 of 16")
-    at(page, ".pb-sheet-confirm-0").click()
-    expect(at(page, ".pb-status")).to_contain_text("add up to 15 dice")
+    expect(at(page, ".pb-sheet-confirm-0")).to_be_disabled()  # it does not look ready
+    expect(at(page, ".pb-sheet-verdict-0")).to_contain_text("add up to 15 dice")
     expect(at(page, ".pb-sheet-0")).to_contain_text("No sheet yet")
     enter(page, ".pb-stat-0-cool", WREN[-1])
     expect(at(page, ".pb-sheet-verdict-0")).to_contain_text("accept")

@@ -401,6 +401,31 @@ def test_the_gm_may_let_botches_go() -> None:
     assert state.check is None and state.characters[0].damage == (0,) * 5
 
 
+def test_a_penalty_die_on_a_challenge_goes_to_the_characters_next_check() -> None:
+    state = do(botched(3), SpendBotches(seat=GM, options=(GmOption("penalty", note="the guards are alert"), GmOption("penalty", character=1), GmOption("penalty", character=1))))
+    assert [c.challenge for c in state.characters] == [1, 2]
+    assert [c.challenge for c in dw.view_for(state, None).characters] == [1, 2]  # the table sees them
+    ana = state.log[-3].text
+    assert "+1 penalty die on Ana's next check" in ana and "the guards are alert" in ana
+    # Ana's next check rolls it on top of her complications.
+    state = begin(state, complications=1)
+    assert state.check is not None and state.check.penalty == 2 and state.characters[0].challenge == 0
+    refused(state, Roll(normal=(2, 3, 4, 5, 6, 6, 5), penalty=(3,)), "dice")  # both dice are rolled
+    state = do(state, Roll(normal=(2, 3, 4, 5, 6, 6, 5), penalty=(3, 4)), ChooseSet(seat=0, height=None))
+    assert state.check is None and state.results[-1].penalty_faces == (3, 4)
+    # Bo's next check (an aid counts): the table removes one of his two, and the other is rolled.
+    aid = BeginCheck(seat=1, character=1, stats=("endurance", "strength"), difficulty=3, aid=0, waive=1)
+    refused(state, replace(aid, waive=3), "penalty dice")  # only what the GM put there
+    refused(state, replace(aid, waive=-1), "penalty dice")
+    state = do(state, aid)
+    assert state.check is not None and state.check.penalty == 1 and state.characters[1].challenge == 0
+    assert "+1 penalty (1 removed by the table)" in state.log[-2].text
+    # Gone after that check: the one after rolls no penalty die.
+    state = do(state, Roll(normal=(2,) * 6, penalty=(5,)), ChooseSet(seat=1, height=None))
+    state = begin(state)
+    assert state.check is not None and state.check.penalty == 0
+
+
 def test_the_courtyard_example() -> None:
     """Difficulty-4 sneak with 3 botches: succeed or fail, the GM buys a meaningful setback."""
     for succeed, faces, height, outcome in ((True, (4, 4, 4, 4, 1, 1, 1), 4, "success"), (False, (4, 4, 2, 3, 1, 1, 1), None, "failure")):

@@ -338,3 +338,90 @@ def test_nothing_public_gives_a_blind_draw_or_a_swap_away() -> None:
         assert not [line for line in public.log if named.search(line)]
         assert public.common_total == sum(game.state.common)
     assert swaps > 50
+
+
+# -- the suggested payment ------------------------------------------------------------------------
+
+
+def left_after(state: nr.State, seat: int, pay: Pay) -> dict[str, int]:
+    """The seat's bowl after `pay`, counted here from the payment itself."""
+    bowl = dict(zip(state.colours, state.players[seat].bowl))
+    for colour in pay.returned:
+        bowl[colour] -= 1
+    bowl[state.setup.antibody] -= pay.eaten
+    return bowl
+
+
+def score_of(bowl: dict[str, int]) -> int:
+    return min(n for c, n in bowl.items() if c != "red") + bowl["red"]
+
+
+def test_the_suggestion_eats_a_lone_red_rather_than_returning_it() -> None:
+    # Yellow, orange and brown are picked once each: all three infect, strength 1. Seat 0
+    # holds 1 red and 1 each of green and blue (the draw), its only non-infection candies.
+    state = paying(hand(red=1, yellow=3, orange=2, brown=2), hand(orange=8), hand(brown=8), picks=("yellow", "orange", "brown"))
+    assert state.infection == ("orange", "yellow", "brown") and state.strength == 1
+    returning_the_red = Pay(seat=0, returned=("green", "red"))
+    nr.check(state, returning_the_red)  # legal, and what "the first legal payment" was
+    assert score_of(left_after(state, 0, returning_the_red)) == 0
+    pay = nr.suggested_payment(state, 0)
+    assert pay == Pay(seat=0, eaten=1)
+    nr.check(state, pay)
+    # Returning green and blue also keeps 1, but eating keeps more candies and every colour.
+    assert score_of(left_after(state, 0, pay)) == 1
+
+
+def test_the_suggestion_never_zeroes_colours_when_the_fullest_can_pay() -> None:
+    state = paying(hand(red=1, orange=2, brown=2, blue=1, green=1, yellow=3), hand(yellow=10), hand(yellow=10), picks=("yellow",) * 3)
+    assert state.infection == ("yellow",) and state.strength == 3
+    pay = nr.suggested_payment(state, 0)
+    assert pay is not None
+    nr.check(state, pay)
+    left = left_after(state, 0, pay)
+    # Three pairs would zero two colours; the red eaten and two pairs from the fullest colours
+    # keep the same score and a candy of every colour.
+    best = max(score_of(left_after(state, 0, p)) for p in nr.legal_payments(state, 0))
+    assert score_of(left) == best == 1
+    assert all(n > 0 for c, n in left.items() if c != "red")
+
+
+def test_the_suggestion_pays_at_double_rate_only_when_it_must() -> None:
+    # Seat 0: 2 plain candies (the draw) and 12 yellow against strength 3 of yellow.
+    state = paying(hand(yellow=12), hand(yellow=12), hand(yellow=12), picks=("yellow",) * 3)
+    pay = nr.suggested_payment(state, 0)
+    assert pay == Pay(seat=0, returned=("blue", "green") + ("yellow",) * 8)
+    nr.check(state, pay)
+
+
+def test_no_suggestion_for_a_seat_with_nothing_to_pay() -> None:
+    state = everyone_keeps(dealt(hand(yellow=10), hand(yellow=10), hand(yellow=10)))
+    assert nr.suggested_payment(state, 0) is None  # picking, not paying
+    state = paying(hand(yellow=10), hand(yellow=10), hand(yellow=10), picks=("yellow",) * 3)
+    state = do(state, nr.suggested_payment(state, 0))
+    assert state.paid[0] and nr.suggested_payment(state, 0) is None
+
+
+def test_the_suggestion_scores_as_well_as_the_best_legal_payment() -> None:
+    """Random seeded games of 3-5 players: at every payment the suggestion is legal and its
+    (score, candies kept, colours kept) equals the best over every legal payment."""
+    checked = 0
+    for seed in range(40):
+        names = ("Ana", "Bo", "Cy", "Di", "Ed")[: 3 + seed % 3]
+        game = new_game("new-rule", nr.Setup(names=names, hand=4 + seed % 10), seed)
+        rng = random.Random(seed)
+        while not game.state.over:
+            state = game.state
+            if state.phase == "pay":
+                for seat in state.waiting_for():
+
+                    def key(pay: Pay) -> tuple[int, int, int]:
+                        left = left_after(state, seat, pay)
+                        return score_of(left), sum(left.values()), sum(1 for n in left.values() if n)
+
+                    pay = nr.suggested_payment(state, seat)
+                    assert pay is not None
+                    nr.check(state, pay)
+                    assert key(pay) == max(key(p) for p in nr.legal_payments(state, seat)), (seed, state.players[seat].bowl)
+                    checked += 1
+            game.apply(random_bot(state, state.waiting_for()[0], rng))
+    assert checked > 300

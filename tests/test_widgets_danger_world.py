@@ -146,7 +146,7 @@ def find_seed(wanted: Callable[[State], bool], sheets: int = 1, complications: i
 def link_text(link: str, mime: str) -> str:
     match = re.search(rf'href="data:{re.escape(mime)};charset=utf-8;base64,([A-Za-z0-9+/=]+)"', link)
     assert match and "download=" in link, link[:200]
-    return base64.b64decode(match.group(1)).decode("utf-8")
+    return base64.b64decode(match.group(1)).decode("utf-8-sig")  # CSV links start with a BOM
 
 
 # -- opening ----------------------------------------------------------------------------------------
@@ -223,6 +223,28 @@ def test_a_sheet_that_does_not_add_up_is_refused_and_changes_nothing(store):
     assert 'data-ready="1"' in sheet and "Cat burglar" in sheet and "SP 3" in sheet and "zone 1" in sheet
     assert 'data-track="0,0,0,0,0"' in the(dash, "pb-track-0").value
     assert "Waiting for sheets: Bo" in the(dash, "pb-turn").value
+
+
+def test_confirm_looks_ready_only_for_a_sheet_the_rules_accept(store):
+    dash = DangerWorldDashboard(store)
+    start(dash)
+    confirm = the(dash, "pb-sheet-confirm-0")
+    # A blank sheet (8 of 16 dice, no aspects): disabled, not primary, the reason as tooltip.
+    assert confirm.disabled and confirm.button_style != "primary" and "add up to 8 dice" in confirm.tooltip
+    fill_sheet(dash, 0, (4, 1, 2, 1, 3, 2, 1, 1))  # 15 dice
+    assert confirm.disabled and confirm.button_style != "primary" and "add up to 15 dice" in confirm.tooltip
+    the(dash, "pb-stat-0-cool").value = 2
+    assert not confirm.disabled and confirm.button_style == "primary"
+    the(dash, "pb-aspect-0-1").value = ""
+    assert confirm.disabled and confirm.button_style != "primary" and "aspect cannot be empty" in confirm.tooltip
+    the(dash, "pb-aspect-0-1").value = ASPECTS[1]
+    click(dash, "pb-sheet-confirm-0")
+    # Editing: an unchanged sheet has nothing to save.
+    click(dash, "pb-edit-0")
+    confirm = the(dash, "pb-sheet-confirm-0")
+    assert confirm.disabled and "nothing has changed" in confirm.tooltip
+    the(dash, "pb-aspect-0-0").value = "Roof runner"
+    assert not confirm.disabled and confirm.button_style == "primary"
 
 
 def test_a_sheet_can_be_revised_between_checks(store):
@@ -339,7 +361,9 @@ def test_a_check_with_a_lock_a_reroll_a_set_and_a_hit_on_the_track(store):
     assert "Bashed: +1 penalty die" in the(dash, "pb-sheet-1").value
     history = the(dash, "pb-history").value
     assert 'data-check="1"' in history and "a reduced hit on Bo (a guard&#x27;s club)" in history
-    rows = list(csv.DictReader(io.StringIO(link_text(the(dash, "pb-history-csv").value, "text/csv"))))
+    link = the(dash, "pb-history-csv").value
+    assert base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", link).group(1)).startswith(b"\xef\xbb\xbf")  # Excel's UTF-8 mark
+    rows = list(csv.DictReader(io.StringIO(link_text(link, "text/csv"), newline="")))
     assert len(rows) == 1 and rows[0]["who"] == "Wren" and rows[0]["set"] == str(heights[-1]) and rows[0]["botches"] == str(botches)
     assert "reduced hit" in html.unescape(the(dash, "pb-log").value)
     # Every click was saved at once.
@@ -369,6 +393,64 @@ def test_undo_takes_back_a_lock_but_not_a_roll_and_locks_are_permanent(store):
     click(dash, "pb-undo")
     assert dash.game.state.check.locked == frozenset() and dash.game.actions[-1].kind == "roll"
     assert the(dash, "pb-undo").disabled
+
+
+def test_a_refusal_is_cleared_once_a_later_move_works(store):
+    dash = DangerWorldDashboard(store)
+    start(dash)
+    build(dash, 0, WREN)
+    other = DangerWorldDashboard(store, query=f"table={dash.table_id}")  # a second screen at the table
+    assert other.role == "open" and other.game.state == dash.game.state
+    # A hit on Bo, who has no sheet: the button is off, but a stale page can still press it.
+    other.gm_target.value = 1
+    assert other.hit_buttons["reduced"].disabled
+    other.hit_buttons["reduced"].click()
+    assert other.status.kind == "refuse" and "Bo has no finished sheet" in other.status.message
+    # Wren's roll on the first screen works; the second screen follows and drops the old refusal.
+    plan(dash)
+    click(dash, "pb-roll")
+    assert other.refresh() is True
+    assert other.status.kind != "refuse" and "no finished sheet" not in the(other, "pb-status").value
+    # On the same screen too: a refusal, then a move that works.
+    dash.act(Lock(seat=0, dice=(99,)))
+    assert dash.status.kind == "refuse"
+    click(dash, "pb-no-set")
+    assert dash.status.kind != "refuse" and the(dash, "pb-status").value == ""
+
+
+def test_the_gms_penalty_die_on_a_challenge_comes_with_the_next_check(store):
+    seed = find_seed(lambda s: s.check.botches >= 1)
+    dash = DangerWorldDashboard(store)
+    start(dash, seed=seed)
+    build(dash, 0, WREN)
+    plan(dash)
+    click(dash, "pb-roll")
+    click(dash, "pb-coach-best")
+    click(dash, "pb-reroll")
+    click(dash, "pb-no-set")
+    assert dash.game.state.phase == "gm" and the(dash, "pb-gm-target").value == 0
+    click(dash, "pb-gm-option-penalty")
+    assert "+1 penalty die on the next check" in the(dash, "pb-gm-preview").value
+    click(dash, "pb-gm-spend")
+    assert dash.game.state.characters[0].challenge == 1
+    assert "The GM&#x27;s challenge: +1 penalty die on the next check" in the(dash, "pb-sheet-0").value
+    # The next check: the table sees the die in the preview and may remove it.
+    plan(dash, complications=0)
+    waive = the(dash, "pb-waive")
+    assert shown(waive) and waive.max == 1
+    preview = the(dash, "pb-check-preview").value
+    assert 'data-penalty="1"' in preview and "the GM's challenge 1" in preview
+    assert the(dash, "pb-roll").description == "Roll 8 dice"
+    waive.value = 1
+    assert 'data-penalty="0"' in the(dash, "pb-check-preview").value
+    waive.value = 0
+    click(dash, "pb-roll")
+    state = dash.game.state
+    assert state.check.penalty == 1 and len(dash.penalty_buttons) == 1 and state.characters[0].challenge == 0
+    click(dash, "pb-no-set")
+    if dash.game.state.phase == "gm":
+        click(dash, "pb-gm-spend")  # let any botches go
+    assert dash.game.state.phase == "table" and not shown(the(dash, "pb-waive"))
 
 
 def test_rerolls_run_out_and_no_set_fails(store):
@@ -522,7 +604,7 @@ def test_the_module_docstring_lists_the_stable_classes(store):
     required = (
         "pb-gm-name pb-name-<i> pb-players pb-seed pb-start pb-resume pb-stat-<i>-<stat> pb-aspect-<i>-<k> "
         "pb-sheet-confirm-<i> pb-sheet-<i> pb-track-<i> pb-actor pb-stat-a pb-stat-b pb-difficulty pb-mod-plus "
-        "pb-mod-minus pb-invoke-<k> pb-compel-<k> pb-bonus pb-danger-dice pb-complications pb-roll pb-die-<k> pb-lock "
+        "pb-mod-minus pb-invoke-<k> pb-compel-<k> pb-bonus pb-danger-dice pb-complications pb-waive pb-roll pb-die-<k> pb-lock "
         "pb-reroll pb-set-<height> pb-no-set pb-coach pb-odds pb-outcome pb-botches pb-gm-option-<option> pb-gm-target "
         "pb-gm-spend pb-short-rest pb-long-rest pb-end-encounter pb-history pb-undo pb-download pb-upload pb-status"
     ).split()

@@ -18,6 +18,7 @@ from playbook.store import Store
 from rules import load_game
 from rules.leerdam import Contribute
 from tests.conftest import INDEX
+from widgets.common import csv_text
 from widgets.leerdam import LeerdamDashboard
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
@@ -141,7 +142,16 @@ def play_year(dash: LeerdamDashboard, pledges: dict[int, int] | None = None) -> 
 def link_text(link: str, mime: str) -> str:
     match = re.search(rf'href="data:{re.escape(mime)};charset=utf-8;base64,([A-Za-z0-9+/=]+)"', link)
     assert match and "download=" in link, link[:200]
-    return base64.b64decode(match.group(1)).decode("utf-8")
+    return base64.b64decode(match.group(1)).decode("utf-8-sig")
+
+
+def csv_rows(link: str) -> list[dict[str, str]]:
+    """The rows of a CSV download link, which must start with the UTF-8 byte-order mark."""
+    match = re.search(r'href="data:text/csv;charset=utf-8;base64,([A-Za-z0-9+/=]+)"', link)
+    assert match, link[:200]
+    raw = base64.b64decode(match.group(1))
+    assert raw.startswith(b"\xef\xbb\xbf")  # Excel reads UTF-8 only with the mark
+    return list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
 
 
 # -- opening --------------------------------------------------------------------------------------
@@ -214,7 +224,7 @@ def test_the_csv_has_a_header_and_one_row_per_household_per_year(store):
     play_year(dash)
     play_year(dash)
     assert dash.game.state.over
-    rows = list(csv.DictReader(io.StringIO(link_text(the(dash, "pb-csv").value, "text/csv"))))
+    rows = csv_rows(the(dash, "pb-csv").value)
     assert len(rows) == 5 * 2
     assert {(r["year"], r["household"]) for r in rows} == {(str(y), n) for y in (1, 2) for n in NAMES}
     assert {"contribution", "subsistence", "leisure", "profit", "vp", "wealth", "flooded", "dyke"} <= set(rows[0])
@@ -244,6 +254,48 @@ def test_plots_are_drawn_only_when_a_year_finishes(store, monkeypatch):
     assert len(calls) == 1 and the(dash, "pb-plots").value == png
 
 
+def test_the_csv_holds_finished_years_only(store):
+    dash = LeerdamDashboard(store)
+    start(dash)
+    assert 'data-csv-years="0"' in the(dash, "pb-csv").value and "base64" not in the(dash, "pb-csv").value
+    play_year(dash)
+    pledge(dash, 0, 1)
+    pledge(dash, 1, 2)
+    state = dash.game.state
+    assert state.year == 2 and state.phase == "allocate"  # year 2 is under way, its pledges in
+    link = the(dash, "pb-csv").value
+    assert 'data-csv-years="1"' in link and "year 2 is added when it ends" in link
+    rows = csv_rows(link)
+    assert {r["year"] for r in rows} == {"1"} and len(rows) == 5
+    # Every row is a finished year: the dyke it ended on, never the 0 of a year not yet played.
+    assert {r["dyke"] for r in rows} == {str(state.years[0].dyke_after)} and "0" not in {r["dyke"] for r in rows}
+
+
+def test_csv_cells_never_become_formulas_and_numbers_stay_numbers():
+    rows = [
+        {"name": "=HYPERLINK(\"http://x\",\"y\")", "vp": -5, "wealth": -2.5, "note": "-3", "who": "Zoë"},
+        {"name": "+1+1", "vp": 0, "wealth": 1.0, "note": "@SUM(A1)", "who": "-Bo-"},
+        {"name": "\tTab", "vp": 3, "wealth": None, "note": "\rCR", "who": "plain = fine"},
+    ]
+    text = csv_text(rows)
+    assert text.startswith("\ufeff")
+    back = list(csv.DictReader(io.StringIO(text[1:], newline="")))
+    assert [r["name"] for r in back] == ["'=HYPERLINK(\"http://x\",\"y\")", "'+1+1", "'\tTab"]
+    assert [r["vp"] for r in back] == ["-5", "0", "3"] and [r["wealth"] for r in back] == ["-2.5", "1.0", ""]
+    assert [r["note"] for r in back] == ["-3", "'@SUM(A1)", "'\rCR"]  # a number written as text is no formula
+    assert [r["who"] for r in back] == ["Zoë", "'-Bo-", "plain = fine"]
+    assert not csv_text(rows, bom=False).startswith("\ufeff")
+
+
+def test_a_household_name_reaches_the_csv_as_text(store):
+    dash = LeerdamDashboard(store)
+    start(dash, names=("=HYPERLINK(\"http://x\")", "Zoë", "Cy", "Di", "Ed"), max_years="1")
+    play_year(dash)
+    assert dash.game.state.over
+    rows = csv_rows(the(dash, "pb-csv").value)
+    assert {r["household"] for r in rows} >= {"'=HYPERLINK(\"http://x\")", "Zoë"}
+
+
 # -- refusals ---------------------------------------------------------------------------------------
 
 
@@ -253,9 +305,14 @@ def test_a_pledge_above_capacity_is_refused_and_changes_nothing(store):
     capacity = dash.game.state.capacity(0)
     before = (dash.game.state, list(dash.game.actions), len(store.record(dash.table_id)["actions"]))
     pledge(dash, 0, capacity + 1, hide=False)
-    assert dash.status.kind == "refuse"
-    assert f"0-{capacity} units" in the(dash, "pb-status").value
-    assert f"0-{capacity} units" in the(dash, "pb-panel-status").value  # beside the pledge, too
+    # The refusal names the secret pledge tried: on the projector's hot seat it is shown only
+    # in the household's own panel, never in the status line the room sees.
+    assert f"0-{capacity} units" in the(dash, "pb-panel-status").value
+    assert f"not {capacity + 1}" in the(dash, "pb-panel-status").value
+    assert "units" not in the(dash, "pb-status").value and dash.status.kind != "refuse"
+    the(dash, "pb-hide").click()
+    assert f"not {capacity + 1}" not in everything(dash)
+    the(dash, "pb-seat-0").click()
     assert (dash.game.state, dash.game.actions, len(store.record(dash.table_id)["actions"])) == before
     assert the(dash, "pb-pledge")  # still asking
 
@@ -342,6 +399,27 @@ def test_a_deal_between_two_humans_moves_wealth_and_units(store):
     assert row.profit == 3 and row.wealth_profit == 27
 
 
+def test_the_hire_form_waits_for_wealth_to_hire_with(store):
+    dash = LeerdamDashboard(store)
+    start(dash, seed=5)
+    pledge(dash, 0, 1)
+    pledge(dash, 1, 1)
+    assert dash.game.state.phase == "allocate" and all(h.wealth == 0 for h in dash.game.state.households)
+    the(dash, "pb-seat-0").click()
+    # Year 1: nobody holds Wealth, so nobody can pay for labour: one line says why.
+    assert not all_with(dash, "pb-offer-send") and not all_with(dash, "pb-offer-partner")
+    assert "costs Wealth: you have none yet" in the(dash, "pb-no-hire").value
+    assert the(dash, "pb-alloc-confirm")  # the allocation itself is there
+    the(dash, "pb-hide").click()
+    for seat in (0, 1):
+        allocate(dash, seat)
+    pledge(dash, 0, 1)
+    pledge(dash, 1, 1)
+    assert dash.game.state.households[0].wealth > 0
+    the(dash, "pb-seat-0").click()
+    assert the(dash, "pb-offer-send") and not all_with(dash, "pb-no-hire")
+
+
 def test_offers_can_be_declined_withdrawn_and_bots_answer_at_once(store):
     dash = LeerdamDashboard(store)
     start(dash, seed=5)
@@ -384,7 +462,8 @@ def test_a_gift_moves_wealth_and_a_bad_one_is_refused(store):
     the(dash, "pb-gift-to").value = 1
     the(dash, "pb-gift-wealth").value = 5
     the(dash, "pb-gift-send").click()
-    assert dash.status.kind == "refuse" and "only 0 Wealth" in dash.status.message
+    assert "only 0 Wealth" in the(dash, "pb-panel-status").value  # in the household's panel
+    assert dash.status.kind != "refuse" and dash.game.state.households[1].wealth == 0
     the(dash, "pb-hide").click()
     play_year(dash, {0: 1, 1: 1})
     wealth = [h.wealth for h in dash.game.state.households[:2]]

@@ -14,7 +14,7 @@ import pytest
 
 from playbook.store import Store
 from rules import load_game
-from rules.new_rule import Draw, Pay, State, legal_payments
+from rules.new_rule import Draw, Pay, State, legal_payments, payment_levels, suggested_payment
 from tests.conftest import INDEX
 from widgets.new_rule import NewRuleDashboard
 
@@ -95,7 +95,7 @@ def play_one(dash: NewRuleDashboard, swap: bool = False) -> None:
     elif state.phase == "pick":
         find(dash, "pb-pick")[0].click()
     elif state.phase == "pay":
-        one(dash, "pb-pay-suggest").click()
+        # The chooser opens on the best payment: Confirm is ready at once.
         assert not one(dash, "pb-pay-confirm").disabled
         one(dash, "pb-pay-confirm").click()
     one(dash, "pb-hide").click()
@@ -154,6 +154,64 @@ def test_whole_game_through_clicks_with_a_bot(store):
     assert store.tables(game="new-rule", unfinished=True) == []
 
 
+# -- paying ---------------------------------------------------------------------------------
+
+
+def test_the_payment_opens_on_the_best_payment_and_best_payment_puts_it_back(store):
+    dash = NewRuleDashboard(store)
+    start(dash)
+    play_until(dash, lambda s: s.phase == "pay")
+    state, seat = dash.game.state, human_seat(dash)
+    best = suggested_payment(state, seat)
+    one(dash, f"pb-seat-{seat}").click()
+    chooser = one(dash, "pb-pay")
+    assert chooser.payment() == best
+    assert not one(dash, "pb-pay-confirm").disabled and "✔ pays" in one(dash, "pb-pay-levels").value
+    suggest = one(dash, "pb-pay-suggest")
+    assert suggest.description == "Best payment" and "score" in suggest.tooltip
+    # Change it by hand (one candy more of a colour the seat still holds), then put it back.
+    colour = next(c for c, n in zip(state.colours, state.players[seat].bowl) if n > best.returned.count(c))
+    one(dash, f"pb-pay-{colour}").value += 1
+    assert chooser.payment() != best and one(dash, "pb-pay-confirm").disabled
+    suggest.click()
+    assert chooser.payment() == best and not one(dash, "pb-pay-confirm").disabled
+    one(dash, "pb-pay-confirm").click()
+    assert dash.status.kind != "refuse", dash.status.message
+    paid = [a for a in dash.game.actions if isinstance(a, Pay)][-1]
+    assert paid == best and payment_levels(state, seat, paid.returned, paid.eaten) == state.strength
+
+
+def test_the_reveal_and_the_payments_of_a_four_player_round_take_at_most_20_clicks(store):
+    dash = NewRuleDashboard(store)
+    start(dash, names=("Ana", "Bo", "Cy", "Di"), seed=3)
+    play_until(dash, lambda s: s.phase == "pick")
+    clicks = 0
+
+    def press(css: str) -> None:
+        nonlocal clicks
+        button = one(dash, css)
+        assert not button.disabled, css
+        button.click()
+        clicks += 1
+        assert dash.status.kind != "refuse", dash.status.message
+
+    # Each player presses their seat (the last player's panel closes), chooses and picks.
+    for seat in range(4):
+        press(f"pb-seat-{seat}")
+        colour = one(dash, "pb-pick-colour")
+        colour.value = colour.options[-1][1]
+        clicks += 1
+        press("pb-pick")
+    assert dash.game.state.phase == "pay"
+    # Each player still in presses their seat and Confirm: the payment is already filled in.
+    for seat in dash.game.state.waiting_for():
+        press(f"pb-seat-{seat}")
+        press("pb-pay-confirm")
+    state = dash.game.state
+    assert state.round == 2 or state.over
+    assert clicks <= 20, clicks
+
+
 # -- refusals ------------------------------------------------------------------------------
 
 
@@ -174,6 +232,9 @@ def test_a_stale_confirm_with_a_bad_payment_is_refused(store):
     seat = human_seat(dash)
     one(dash, f"pb-seat-{seat}").click()
     held = next(c for c, n in zip(dash.game.state.colours, dash.game.state.players[seat].bowl) if n and c not in dash.game.state.infection)
+    chooser = one(dash, "pb-pay")
+    for stepper in (*chooser.steppers.values(), chooser.eat):
+        stepper.value = 0  # clear the best payment it opened on
     one(dash, f"pb-pay-{held}").value = 1  # one candy is never a whole level
     confirm = one(dash, "pb-pay-confirm")
     assert confirm.disabled and "Not yet" in one(dash, "pb-pay-levels").value

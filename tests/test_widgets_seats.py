@@ -369,6 +369,35 @@ def test_a_leerdam_pledge_on_a_seat_page_shows_as_pledged_never_how_much(store):
     assert find(page, "pb-alloc-confirm")  # the year moved on to the allocation on Bo's device
 
 
+def test_a_leerdam_refusal_stays_with_its_household(store):
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy"), bots={})
+    capacity = host.game.state.capacity(1)
+    page = LeerdamDashboard(store, query=seat_query(host, 1))
+    one(page, "pb-pledge").value = capacity + 2
+    one(page, "pb-pledge-confirm").click()
+    # Bo's own device: the status line and the panel both say why (it is Bo's screen).
+    assert page.status.kind == "refuse" and f"not {capacity + 2}" in page.status.message
+    assert f"not {capacity + 2}" in one(page, "pb-panel-status").value
+    # The facilitator's page and the board never hear of the secret pledge Bo tried.
+    board = LeerdamDashboard(store, query=links(host)["board"])
+    for other in (host, board):
+        other.refresh()
+        assert f"not {capacity + 2}" not in everything(other) and other.status.kind != "refuse"
+    # On the facilitator's hot seat a refusal goes to the household's panel only.
+    one(host, "pb-seat-0").click()
+    one(host, "pb-pledge").value = 99
+    one(host, "pb-pledge-confirm").click()
+    assert "not 99" in one(host, "pb-panel-status").value
+    assert host.status.kind != "refuse" and "not 99" not in one(host, "pb-status").value
+    one(host, "pb-hide").click()
+    assert "not 99" not in everything(host)
+    # A later move that works clears the panel's old refusal.
+    one(page, "pb-pledge").value = 1
+    one(page, "pb-pledge-confirm").click()
+    assert page.status.kind != "refuse" and "not" not in one(page, "pb-panel-status").value
+
+
 def test_an_older_table_gets_its_links_when_resumed(store):
     host = NewRuleDashboard(store, query="")
     start(host)

@@ -44,14 +44,17 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 - sheet builder: ``pb-builder-<i>``, ``pb-stat-<i>-<stat>`` (BoundedIntText 1-4; stat
   lower-case: agility, endurance, speed, strength, perception, reasoning, charisma, cool),
   ``pb-aspect-<i>-<k>`` (Text, k = 0..2), ``pb-sheet-count-<i>`` ("N of 16"),
-  ``pb-sheet-verdict-<i>`` (the rules' verdict), ``pb-sheet-confirm-<i>``,
+  ``pb-sheet-verdict-<i>`` (the rules' verdict), ``pb-sheet-confirm-<i>`` (disabled, not
+  primary, its tooltip the reason, until the rules accept the sheet),
   ``pb-sheet-cancel-<i>``
 - check builder: ``pb-check-builder``, ``pb-actor`` (Dropdown), ``pb-stat-a``, ``pb-stat-b``
   (Dropdowns), ``pb-difficulty`` (ToggleButtons 2-6), ``pb-mod-plus``, ``pb-mod-minus``,
   ``pb-mod-clear``, ``pb-difficulty-result`` (clamped difficulty and flag),
   ``pb-invoke-<k>`` (SP on aspect k), ``pb-compel-<k>`` (the GM's SP on aspect k),
   ``pb-bonus`` (box of Checkboxes ``pb-bonus-<j>``, one per bonus pool), ``pb-danger-dice``,
-  ``pb-complications``, ``pb-aid`` (Dropdown; -1 is no one), ``pb-check-preview``, ``pb-roll``
+  ``pb-complications``, ``pb-waive`` (the GM's penalty dice on a challenge the table removes
+  from this check; shown while the actor has some), ``pb-aid`` (Dropdown; -1 is no one),
+  ``pb-check-preview``, ``pb-roll``
 - dice tray: ``pb-tray``, ``pb-tray-title``, ``pb-die-<k>`` (ToggleButton per pool die,
   k = 0.. with the normal dice first, then the danger dice; also ``dw-pool`` or ``dw-danger``,
   ``dw-face-<1-6>``, ``dw-locked``), ``pb-penalty-<k>`` (penalty dice, ``dw-penalty``),
@@ -375,6 +378,8 @@ def sheet_html(ch: CharacterView, index: int) -> str:
         effects.append(f"Bashed: +{_plural(ch.penalty_dice, 'penalty die', 'penalty dice')} on every check")
     if ch.lost_dice:
         effects.append(f"Stunned: -{_plural(ch.lost_dice, 'pool die', 'pool dice')} on every check")
+    if ch.challenge:
+        effects.append(f"The GM's challenge: +{_plural(ch.challenge, 'penalty die', 'penalty dice')} on the next check")
     lowered = [s.title() for s, v, w in zip(STATS, ch.stats, ch.sheet) if v < w]
     if lowered:
         effects.append("Injured: " + ", ".join(lowered) + " lowered until a long rest")
@@ -492,7 +497,8 @@ class SheetBuilder(widgets.VBox):
         )
         self.count_html = widgets.HTML().add_class(f"pb-sheet-count-{index}")
         self.verdict_html = widgets.HTML().add_class(f"pb-sheet-verdict-{index}")
-        self.confirm = widgets.Button(description="Confirm sheet", button_style="primary", icon="check").add_class(f"pb-sheet-confirm-{index}")
+        # Disabled until the dashboard has the rules' verdict on the sheet (`show_verdict`).
+        self.confirm = widgets.Button(description="Confirm sheet", icon="check", disabled=True).add_class(f"pb-sheet-confirm-{index}")
         self.cancel = widgets.Button(description="Cancel", icon="times").add_class(f"pb-sheet-cancel-{index}")
         self.confirm.on_click(lambda _: on_confirm(index))
         self.cancel.on_click(lambda _: on_cancel(index))
@@ -682,7 +688,10 @@ class DangerWorldDashboard(TableDashboard):
         state: State = self.game.state
         view = view_for(state, None)
         if len(self.game.actions) != self._seen:
-            # Something happened: the selection and the GM's basket start fresh.
+            # Something happened: the selection and the GM's basket start fresh, and a refusal
+            # from before (another page's move brought the table on) no longer applies.
+            if self._seen >= 0 and self.status.kind == "refuse":
+                self.status.clear()
             self._seen = len(self.game.actions)
             self._selected, self._basket = set(), []
             if view.phase == "gm" and view.check is not None:
@@ -728,7 +737,6 @@ class DangerWorldDashboard(TableDashboard):
             builder.layout.display = "flex" if building else "none"
             builder.cancel.layout.display = "inline-flex" if ch.ready else "none"
             builder.confirm.description = "Save changes" if ch.ready else "Confirm sheet"
-            builder.confirm.disabled = view.phase != "table"
             self.edit_buttons[i].layout.display = "inline-flex" if ch.ready and not ch.dead and i not in self._editing else "none"
             self.edit_buttons[i].disabled = view.phase != "table"
             if building:
@@ -771,7 +779,12 @@ class DangerWorldDashboard(TableDashboard):
         builder = self.builders[i]
         builder.show_count()
         actions = self._sheet_actions(i)
-        builder.show_verdict(self._refusal(actions) if actions else "nothing has changed")
+        refusal = self._refusal(actions) if actions else "nothing has changed"
+        builder.show_verdict(refusal)
+        # Confirm looks ready only for a sheet the rules accept; its tooltip says what is missing.
+        builder.confirm.disabled = refusal is not None
+        builder.confirm.button_style = "" if refusal else "primary"
+        builder.confirm.tooltip = f"Not yet: {refusal}" if refusal else "Save this sheet"
 
     def _sheet_confirmed(self, i: int) -> None:
         if self.game is None:
@@ -860,6 +873,11 @@ class DangerWorldDashboard(TableDashboard):
             self._plan_changed,
         )
         self.aid_select = observe(widgets.Dropdown(description="Aid", style=WIDE, layout=widgets.Layout(width="300px")).add_class("pb-aid"), self._plan_changed)
+        # The GM's penalty dice on a challenge come with the next check; the table may remove them.
+        self.waive = observe(
+            widgets.BoundedIntText(value=0, min=0, max=0, description="Remove GM penalty dice", style=WIDE, layout=widgets.Layout(width="300px")).add_class("pb-waive"),
+            self._plan_changed,
+        )
         self.plan_html = widgets.HTML().add_class("pb-check-preview")
         self.roll_button = widgets.Button(description="Roll", button_style="danger", icon="cube", layout=widgets.Layout(margin="6px 0")).add_class("pb-roll")
         self.roll_button.on_click(lambda _: self._roll())
@@ -877,7 +895,7 @@ class DangerWorldDashboard(TableDashboard):
                 widgets.HTML("<b>GM compels</b> <span class='pb-muted'>(SP from the pool to the player: a penalty die each)</span>"),
                 widgets.HBox(self.compel_steppers, layout=row),
                 self.bonus_box,
-                widgets.HBox((self.danger_dice, self.complications, self.aid_select), layout=row),
+                widgets.HBox((self.danger_dice, self.complications, self.waive, self.aid_select), layout=row),
                 self.plan_html,
                 self.roll_button,
             )
@@ -911,7 +929,7 @@ class DangerWorldDashboard(TableDashboard):
             if fresh:
                 # A check was made (or the table opened): what it spent is gone.
                 self._mods = []
-                for w in (*self.invoke_steppers, *self.compel_steppers, self.danger_dice, self.complications):
+                for w in (*self.invoke_steppers, *self.compel_steppers, self.danger_dice, self.complications, self.waive):
                     w.value = 0
 
         self._quietly(fill)
@@ -945,6 +963,9 @@ class DangerWorldDashboard(TableDashboard):
                 stepper.disabled = view.pool == 0
             self.danger_dice.max = ch.zone
             self.danger_dice.description = f"Danger dice (0-{ch.zone})"
+            self.waive.max = ch.challenge
+            self.waive.description = f"Remove GM penalty dice (0-{ch.challenge})"
+            self.waive.layout.display = "flex" if ch.challenge else "none"
             aid = self.aid_select.value
             others = [(c.name, j) for j, c in enumerate(view.characters) if j != i]
             self.aid_select.options = [("no one: their own check", NO_AID), *others]
@@ -981,6 +1002,7 @@ class DangerWorldDashboard(TableDashboard):
             bonus=tuple(j for j, box in enumerate(self.bonus_checks) if box.value),
             danger=self.danger_dice.value,
             complications=self.complications.value,
+            waive=self.waive.value,
             aid=None if self.aid_select.value in (None, NO_AID) else self.aid_select.value,
         )
 
@@ -1029,7 +1051,8 @@ class DangerWorldDashboard(TableDashboard):
             parts.append(f"<b>{check.bonus_dice - check.invoked}</b> from bonus pools")
         pool = " + ".join(parts)
         danger = f" · <b>{check.danger}</b> danger" if check.danger else ""
-        penalty = f" · <b>{check.penalty}</b> penalty (Bashed {ch.penalty_dice}, complications {action.complications}, compels {check.compelled})" if check.penalty else ""
+        challenge = f", the GM's challenge {ch.challenge - action.waive}" if ch.challenge else ""
+        penalty = f" · <b>{check.penalty}</b> penalty (Bashed {ch.penalty_dice}, complications {action.complications}, compels {check.compelled}{challenge})" if check.penalty else ""
         self.plan_html.value = (
             f'<div data-pool="{check.pool}" data-penalty="{check.penalty}">Pool: <b>{check.normal}</b> dice = {pool}{danger}{penalty}; '
             f"difficulty <b>{check.difficulty}</b>.</div>"
@@ -1519,6 +1542,8 @@ class DangerWorldDashboard(TableDashboard):
                 changes.append(", ".join(f"{label} {n}/{boxes}" for (label, boxes), n, was in zip(TRACK, now.damage, before.damage) if n != was))
             if now.danger != before.danger:
                 changes.append(f"danger {before.danger} → {now.danger}")
+            if now.challenge != before.challenge:
+                changes.append(f"+{_plural(now.challenge - before.challenge, 'penalty die', 'penalty dice')} on the next check")
             if changes:
                 lines.append(f"{before.name}: {'; '.join(changes)}")
         return f'<div class="pb-muted">After spending: {esc(" · ".join(lines))}</div>' if lines else ""

@@ -36,8 +36,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 - facilitator: ``pb-facilitator``, ``pb-advance``, ``pb-loss-<i>`` (misfortune by hand, one
   per household), ``pb-misfortune-set``
 - hot seat: ``pb-seat-<i>`` (Button per seat), ``pb-hide``, ``pb-private-panel``,
-  ``pb-household`` (the seat's own numbers), ``pb-panel-status`` (a refusal, repeated in
-  the panel), ``pb-private-log``
+  ``pb-household`` (the seat's own numbers), ``pb-panel-status`` (a refusal of the household's
+  move: on a shared screen only there, never in the status line), ``pb-private-log``
 - seat pages: ``pb-seat-links`` (HTML card with one ``<a href="?table=..&seat=..&key=..">`` per
   human household, ``data-link-seat`` its seat; only on the projector's page)
 - a household's moves: ``pb-pledge`` (IntText), ``pb-pledge-confirm``,
@@ -46,7 +46,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``subsistence``, ``leisure`` or ``profit``; other households' rows appear once added with
   ``pb-alloc-add``), ``pb-alloc-preview``, ``pb-alloc-confirm``,
   ``pb-offer-partner``, ``pb-offer-wealth``, ``pb-offer-units``, ``pb-offer-activity``,
-  ``pb-offer-send``, ``pb-accept-<deal id>``, ``pb-decline-<deal id>`` (the seller's
+  ``pb-offer-send`` (or, for a household without Wealth, the note ``pb-no-hire``),
+  ``pb-accept-<deal id>``, ``pb-decline-<deal id>`` (the seller's
   decline, or the buyer's withdraw, which also has ``pb-withdraw-<deal id>``), ``pb-gift-to``,
   ``pb-gift-wealth``, ``pb-gift-send``
 - table: ``pb-undo``, ``pb-save-file``, ``pb-download``, ``pb-upload``, ``pb-new-game``
@@ -739,10 +740,22 @@ class LeerdamDashboard(TableDashboard):
         self.game_log.show(view.log)
         self._draw_plots(view, rows, setup)
         if self.role in ("facilitator", "open"):  # the debrief is the facilitator's
-            self.csv_html.value = download_link(csv_text(rows), f"leerdam-{self.table_id or 'game'}-ledger.csv", "Debrief: ledger as CSV", "text/csv") if rows else ""
+            self.csv_html.value = self._csv_link(view, rows)
         labels = [h.name + (f" 🤖 {self.bots[i]}" if i in self.bots else "") for i, h in enumerate(view.households)]
         self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.households))], self.waiting(state))
         self.curtain.refresh()
+
+    def _csv_link(self, view: View, rows: Sequence[dict[str, Any]]) -> str:
+        """The debrief CSV of the finished years: a year in progress has no dyke, VP or Wealth
+        yet, and a row of zeros would read as a year that went badly."""
+        last = view.years[-1].year if view.years else 0
+        done = [r for r in rows if r["year"] <= last]
+        if not done:
+            return '<span class="pb-muted" data-csv-years="0">The ledger CSV comes when the first year ends.</span>'
+        years = f"year {last}" if last == 1 else f"years 1-{last}"
+        link = download_link(csv_text(done), f"leerdam-{self.table_id or 'game'}-ledger.csv", f"Debrief: ledger of {years} as CSV", "text/csv")
+        later = f' <span class="pb-muted">(year {view.year} is added when it ends)</span>' if view.year > last and view.phase != "over" else ""
+        return f'<span data-csv-years="{last}">{link}{later}</span>'
 
     def _waiting_text(self, view: View) -> str:
         names = [h.name for h in view.households]
@@ -939,10 +952,16 @@ class LeerdamDashboard(TableDashboard):
         return parts
 
     def act_here(self, action: Action) -> bool:
-        """`act` for a household panel's controls: a refusal is shown in the panel too."""
+        """`act` for a household panel's controls: a refusal is shown in the panel. On a screen
+        the room shares (the projector's hot seat) it is shown only there: it may name a secret
+        pledge ("not 7"). A seat page is the household's own, so its status line says it too."""
         done = self.act(action)
         if not done and self.status.kind == "refuse":
             self.panel_status.value = self.status.value
+            if self.role != "seat":
+                self.status.clear()
+        elif done:
+            self.panel_status.value = ""
         return done
 
     def _moves(self, state: State, view: View, seat: int) -> list[widgets.Widget]:
@@ -976,7 +995,11 @@ class LeerdamDashboard(TableDashboard):
                 parts.insert(0, note("Your allocation is in." + (f" Waiting for {others}." if others else "")))
             else:
                 parts.append(AllocationGrid(state, seat, self.act_here))
-            parts.append(self._offer_form(view, seat))
+            if me.wealth > 0:
+                parts.append(self._offer_form(view, seat))
+            else:
+                # Hiring is paid in Wealth: with none (all of year 1) there is nothing to offer.
+                parts.append(widgets.HTML('<span class="pb-muted">Hiring another household\'s labour costs Wealth: you have none yet.</span>').add_class("pb-no-hire"))
             return parts
         return [note("Nothing to do now.")]
 

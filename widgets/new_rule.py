@@ -58,8 +58,8 @@ from rules.new_rule import (
     Swap,
     View,
     legal_actions,
-    legal_payments,
     payment_levels,
+    suggested_payment,
     symbol,
     view_for,
 )
@@ -196,7 +196,8 @@ class SetupForm(widgets.VBox):
 
 
 class PaymentChooser(widgets.VBox):
-    """Per-colour steppers and antibodies to eat; Confirm only for a payment the rules accept."""
+    """Per-colour steppers and antibodies to eat, filled in with the best payment (`suggested_payment`);
+    Confirm only for a payment the rules accept."""
 
     def __init__(self, state: State, seat: int, on_pay: Callable[[Pay], None]) -> None:
         view = view_for(state, seat)
@@ -225,7 +226,9 @@ class PaymentChooser(widgets.VBox):
             layout=widgets.Layout(width="210px"),
         ).add_class("pb-pay-eat")
         self.levels = widgets.HTML().add_class("pb-pay-levels")
-        self.suggest = widgets.Button(description="Suggest", icon="magic", tooltip="Fill in the first legal payment").add_class("pb-pay-suggest")
+        self.suggest = widgets.Button(
+            description="Best payment", icon="magic", tooltip="Put back the legal payment that keeps your score highest"
+        ).add_class("pb-pay-suggest")
         self.confirm = widgets.Button(description="Confirm payment", button_style="danger", disabled=True).add_class("pb-pay-confirm")
         self.suggest.on_click(lambda _: self.fill_suggestion())
         self.confirm.on_click(lambda _: self._on_pay(self.payment()))
@@ -243,6 +246,8 @@ class PaymentChooser(widgets.VBox):
             )
         )
         self.add_class("pb-pay")
+        # Opened on the best payment, so paying is one click on Confirm; the steppers can change it.
+        self.fill_suggestion()
         self._check()
 
     def payment(self) -> Pay:
@@ -261,8 +266,8 @@ class PaymentChooser(widgets.VBox):
         self.confirm.disabled = False
 
     def fill_suggestion(self) -> None:
-        """Put the first legal payment into the steppers (nothing is paid until Confirm)."""
-        pay = next(legal_payments(self._state, self._seat, limit=1), None)
+        """Put the payment that keeps the best score into the steppers (nothing is paid until Confirm)."""
+        pay = suggested_payment(self._state, self._seat)
         if pay is None:
             self.levels.value = '<span style="color:#9b1c1c">No legal payment.</span>'
             return
