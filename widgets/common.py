@@ -607,3 +607,35 @@ def plot_context() -> Any:
             + cycler(linestyle=[SERIES_DASHES[i % len(SERIES_DASHES)] for i in range(len(SERIES_COLOURS))]),
         }
     )
+
+
+# -- colour contrast -----------------------------------------------------------------------------
+
+
+def _channels(colour: str) -> tuple[float, float, float]:
+    """'#rgb' or '#rrggbb' as three channels from 0 to 1."""
+    text = colour.strip().lstrip("#")
+    if len(text) == 3:
+        text = "".join(c * 2 for c in text)
+    if len(text) != 6 or any(c not in "0123456789abcdefABCDEF" for c in text):
+        raise ValueError(f"not a #rgb or #rrggbb colour: {colour!r}")
+    return tuple(int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG 2's relative luminance of an sRGB colour: 0 for black, 1 for white."""
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in _channels(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(fg: str, bg: str) -> float:
+    """WCAG 2's contrast ratio of two colours, from 1 (the same) to 21 (black on white).
+
+    Text needs 4.5 on its background for level AA (3 for large or bold-large text).
+    """
+    lighter, darker = sorted((relative_luminance(fg), relative_luminance(bg)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)

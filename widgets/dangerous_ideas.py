@@ -158,6 +158,8 @@ COIL_COLOUR = "#8a4fb8"
 BONUS_COLOUR = "#e0a100"
 SEED_COLOUR = "#d32f2f"
 ACTIVE_BORDER = "#e65100"
+#: the re-rolled die's badge: white text on it passes WCAG AA.
+REROLL_BADGE = "#bf360c"
 #: Pips of a die face on a 3 x 3 grid (cells 0-8, row by row).
 PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
 
@@ -260,24 +262,39 @@ def place_label(sheet: Sheet, place: str) -> str:
 
 
 def die_svg(value: int, size: int = 54, mark: bool = False) -> str:
-    """A die face with pips; `mark` rings a re-rolled die."""
+    """A die face with pips; `mark` rings a re-rolled die (a thick dashed ring and a ↻ corner
+    badge, and 're-rolled' in its label: not told by colour alone)."""
     cell = size / 4
     pips = "".join(
         f'<circle cx="{cell * (1 + i % 3):.1f}" cy="{cell * (1 + i // 3):.1f}" r="{size / 11:.1f}" fill="#111"/>'
         for i in PIPS.get(value, ())
     )
+    said = f"die showing {value}" + (", re-rolled with a red seed" if mark else "")
     stroke = ACTIVE_BORDER if mark else "#333"
+    ring = ' stroke-dasharray="7 3"' if mark else ""
+    badge = (
+        f'<circle cx="{size - 9}" cy="9" r="8" fill="{REROLL_BADGE}"/>'
+        f'<text x="{size - 9}" y="13.5" text-anchor="middle" font-size="13" font-weight="700" fill="#fff">↻</text>'
+        if mark
+        else ""
+    )
     return (
-        f'<svg class="di-die" width="{size}" height="{size}" viewBox="0 0 {size} {size}" role="img" aria-label="die showing {value}">'
-        f'<rect x="2" y="2" width="{size - 4}" height="{size - 4}" rx="{size / 7:.1f}" fill="#fff" stroke="{stroke}" stroke-width="{4 if mark else 2}"/>'
-        f"{pips}</svg>"
+        f'<svg class="di-die" width="{size}" height="{size}" viewBox="0 0 {size} {size}" role="img" aria-label="{said}" data-die="{value}">'
+        f"<title>{said}</title>"
+        f'<rect x="2" y="2" width="{size - 4}" height="{size - 4}" rx="{size / 7:.1f}" fill="#fff" stroke="{stroke}" stroke-width="{4 if mark else 2}"{ring}/>'
+        f"{pips}{badge}</svg>"
     )
 
 
 def dice_html(dice: Sequence[int], first: Sequence[int] = ()) -> str:
-    """Two die faces; dice that a seed changed are ringed."""
-    faces = "".join(die_svg(v, mark=bool(first) and v != f) for v, f in zip(dice, first or dice))
-    return f'<span style="display:inline-flex;gap:8px;vertical-align:middle">{faces}</span>'
+    """Two die faces and their total in words; dice that a seed changed are ringed and said so."""
+    marks = [bool(first) and v != f for v, f in zip(dice, first or dice)]
+    faces = "".join(die_svg(v, mark=m) for v, m in zip(dice, marks))
+    words = " + ".join(str(v) + (" (re-rolled)" if m else "") for v, m in zip(dice, marks))
+    return (
+        f'<span style="display:inline-flex;gap:8px;vertical-align:middle">{faces}</span>'
+        f' <span class="di-hint di-dice-text">{esc(words)}</span>'
+    )
 
 
 def _leaf(x: float, y: float, side: str) -> str:

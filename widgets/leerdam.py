@@ -115,12 +115,13 @@ DEFAULT_NAMES = (
     "Aalders", "Bakker", "Claessen", "De Vries", "Evers", "Franssen", "Gerritsen", "Hendriks", "Jansen", "Kuipers",
     "Lambrechts", "Meijer", "Nieuwenhuis", "Oosterhout", "Peeters", "Quist", "Rademaker", "Smit", "Teunissen", "Van Dijk",
 )  # fmt: skip
-#: Dyke Condition 1-6: background and text colour of its gauge segment (red: weak, green: strong).
+#: Dyke Condition 1-6: background and text colour of its gauge segment (red: weak, green: strong);
+#: every pair has a WCAG AA contrast of 4.5 or more.
 DYKE_COLOURS = {
     1: ("#b71c1c", "#fff"),
-    2: ("#d84315", "#fff"),
+    2: ("#bf360c", "#fff"),
     3: ("#f9a825", "#111"),
-    4: ("#9e9d24", "#fff"),
+    4: ("#9e9d24", "#111"),
     5: ("#2e7d32", "#fff"),
     6: ("#1b5e20", "#fff"),
 }
