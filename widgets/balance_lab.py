@@ -39,7 +39,7 @@ from lab.core import default_workers
 from lab.report import csv_text
 from rules import RuleError
 
-from .common import STYLE, StatusLine, card, close_tree, download_link, esc, figure_png
+from .common import STYLE, StatusLine, card, close_tree, download_link, esc, figure_png, plot_context
 from .studio import WIDE, _refusal, _row, _title, seat_range
 
 __all__ = ["BalanceLab", "LAB_GAMES", "OddsPanel", "SetupPanel", "result_html"]
@@ -470,12 +470,14 @@ class BalanceLab(widgets.VBox):
             self.results.value = (
                 findings_html("Setup A shows", result.a.findings) + findings_html("Setup B shows", result.b.findings)
             )
-            figures = comparison_figures(result)
+            with plot_context():  # fonts for every name, a colour, marker and dash per series
+                figures = comparison_figures(result)
             games = len(result.a.rows)
         else:
             self.findings.value = findings_html("What the numbers show", result.findings + _extra_findings(result))
             self.results.value = result_html(result.as_dict())
-            figures = run_figures(result)
+            with plot_context():
+                figures = run_figures(result)
             games = len(result.rows)
         self.chart.value = _png(figures)
         self.chart.layout.display = "block"

@@ -15,8 +15,10 @@ from __future__ import annotations
 import asyncio
 import base64
 import csv
+import dataclasses
 import html
 import io
+import logging
 import re
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from typing import Any
@@ -158,7 +160,8 @@ def figure_png(figure: Any, dpi: int = 100) -> bytes:
     global figure list, needs no close, and renders with Agg whatever the backend.
     """
     out = io.BytesIO()
-    figure.savefig(out, format="png", dpi=dpi)
+    with plot_context():  # tick labels are made while drawing: they get the same fonts
+        figure.savefig(out, format="png", dpi=dpi)
     return out.getvalue()
 
 
@@ -502,3 +505,168 @@ def _inputs(root: widgets.Widget) -> dict[tuple[str, ...], widgets.Widget]:
             repeated.add(key)
         found[key] = w
     return {k: w for k, w in found.items() if k not in repeated}
+
+
+# -- plots: every name drawn in a font that has it, every series told apart ------------------------
+
+#: Ten series colours that colour-blind eyes tell apart: Okabe and Ito's (their yellow swapped for
+#: Tol's wine, which shows as a line on white), then Tol's indigo and olive.
+SERIES_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#882255", "#332288", "#999933")
+#: Ten marker shapes, and dashes: a series differs from every other in shape too, not only colour.
+SERIES_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", "h")
+SERIES_DASHES: tuple[Any, ...] = ("-", "--", "-.", ":", (0, (6, 1.5, 1, 1.5, 1, 1.5)))
+
+
+@dataclasses.dataclass(frozen=True)
+class SeriesStyle:
+    """How one series is drawn; `offset`: how far to shift it along x so equal values of
+    different series do not sit exactly on top of each other."""
+
+    colour: str
+    marker: str
+    dash: Any
+    linewidth: float
+    markersize: float
+    zorder: float
+    offset: float
+
+    def plot_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for `Axes.plot`: markers hollow (white inside), edged in the colour."""
+        return {
+            "color": self.colour,
+            "marker": self.marker,
+            "linestyle": self.dash,
+            "linewidth": self.linewidth,
+            "markersize": self.markersize,
+            "markerfacecolor": "white",
+            "markeredgecolor": self.colour,
+            "markeredgewidth": 1.8,
+            "zorder": self.zorder,
+        }
+
+
+def series_styles(n: int, spread: float = 0.24) -> list[SeriesStyle]:
+    """Styles for `n` series, all different in (colour, marker) up to 100 series.
+
+    Series drawn first get thicker lines and bigger markers, and every marker is hollow, so
+    where two series share points the later one shows inside the earlier one's outline instead
+    of hiding it. `spread` (in x units) is shared out as small sideways offsets.
+    """
+    styles = []
+    k = len(SERIES_COLOURS)
+    for i in range(n):
+        later = i / max(n - 1, 1)  # 0 for the first series drawn, 1 for the last
+        styles.append(
+            SeriesStyle(
+                colour=SERIES_COLOURS[i % k],
+                # past ten series the markers shift by one against the colours: the pairs stay distinct
+                marker=SERIES_MARKERS[(i + i // k) % len(SERIES_MARKERS)],
+                dash=SERIES_DASHES[(i + i // k) % len(SERIES_DASHES)],
+                linewidth=4.2 - 2.6 * later,
+                markersize=13.0 - 7.0 * later,
+                zorder=2 + later,
+                offset=(i - (n - 1) / 2) * spread / max(n - 1, 1),
+            )
+        )
+    return styles
+
+
+def _font_files() -> list[tuple[str, bool]]:
+    """(file, bold) for the fonts printables.fonts sets each script in (the first found of each
+    face), then Symbola: found there, so the charts and the printed sheets use the same fonts."""
+    from printables.fonts import FALLBACK_ORDER, SCRIPTS, SYMBOLA_FILES
+
+    files: list[tuple[str, bool]] = []
+    for name in ("cjk-jp", *FALLBACK_ORDER):
+        for sources, bold in ((SCRIPTS[name].regular, False), (SCRIPTS[name].bold, True)):
+            found = next((s.path for s in sources if s.path.is_file()), None)
+            if found is not None:
+                files.append((str(found), bold))
+    files += [(str(p), False) for p in SYMBOLA_FILES if p.is_file()][:1]
+    return list(dict.fromkeys(files))
+
+
+class _NoBoldFallbackNote(logging.Filter):
+    """Drops matplotlib's note that a fallback font (emoji, symbols) has no bold face."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("findfont: Failed to find font weight")
+
+
+_PLOT_FAMILIES: list[str] = []
+
+
+def plot_families() -> tuple[str, ...]:
+    """matplotlib's font family list for the playbook's charts: DejaVu Sans, then a font per script
+    (CJK, Arabic, Hebrew, Devanagari), emoji and symbols, each registered with matplotlib once.
+
+    matplotlib takes each glyph from the first family in the list that has it, so a legend
+    shows a name as typed, whatever its script. Families whose files are missing are left out.
+    """
+    if not _PLOT_FAMILIES:
+        from matplotlib import font_manager
+
+        logging.getLogger("matplotlib.font_manager").addFilter(_NoBoldFallbackNote())
+        known = {f.fname for f in font_manager.fontManager.ttflist}
+        families = ["DejaVu Sans"]
+        for path, bold in _font_files():
+            try:
+                if path not in known:
+                    font_manager.fontManager.addfont(path)
+                name = font_manager.get_font(path).family_name
+            except (OSError, RuntimeError, ValueError):
+                continue
+            if not bold:
+                families.append(name)
+        _PLOT_FAMILIES.extend(dict.fromkeys(families))
+    return tuple(_PLOT_FAMILIES)
+
+
+def plot_context() -> Any:
+    """`with plot_context():` build (and draw) a chart with the playbook's fonts, a dollar sign
+    drawn as typed (no mathtext), and distinct colour, marker and dash for every series
+    drawn without a style of its own."""
+    import matplotlib
+    from cycler import cycler
+
+    return matplotlib.rc_context(
+        {
+            "font.family": list(plot_families()),
+            "text.parse_math": False,
+            "axes.prop_cycle": cycler(color=list(SERIES_COLOURS))
+            + cycler(marker=list(SERIES_MARKERS))
+            + cycler(linestyle=[SERIES_DASHES[i % len(SERIES_DASHES)] for i in range(len(SERIES_COLOURS))]),
+        }
+    )
+
+
+# -- colour contrast -----------------------------------------------------------------------------
+
+
+def _channels(colour: str) -> tuple[float, float, float]:
+    """'#rgb' or '#rrggbb' as three channels from 0 to 1."""
+    text = colour.strip().lstrip("#")
+    if len(text) == 3:
+        text = "".join(c * 2 for c in text)
+    if len(text) != 6 or any(c not in "0123456789abcdefABCDEF" for c in text):
+        raise ValueError(f"not a #rgb or #rrggbb colour: {colour!r}")
+    return tuple(int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG 2's relative luminance of an sRGB colour: 0 for black, 1 for white."""
+
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in _channels(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(fg: str, bg: str) -> float:
+    """WCAG 2's contrast ratio of two colours, from 1 (the same) to 21 (black on white).
+
+    Text needs 4.5 on its background for level AA (3 for large or bold-large text).
+    """
+    lighter, darker = sorted((relative_luminance(fg), relative_luminance(bg)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)

@@ -221,15 +221,32 @@ def _limits_text() -> str:
 # -- dice faces ----------------------------------------------------------------------------------
 
 
+#: What tells a die's kind without its colour: pool dice plain, danger dice a double border
+#: and square pips, penalty dice a dashed border (grey face); said in words in every label.
+DIE_KIND_TEXT = {"pool": "pool die", "danger": "danger die (double border)", "penalty": "penalty die (dashed border)"}
+
+
 def _die_svg(face: int, kind: str) -> str:
     pip, face_colour, border = DIE_LOOK[kind]
-    dots = "".join(f'<circle cx="{x}" cy="{y}" r="6" fill="{pip}"/>' for x, y in PIPS[face])
+    if kind == "danger":
+        dots = "".join(f'<rect x="{x - 5.5}" y="{y - 5.5}" width="11" height="11" rx="1.5" fill="{pip}"/>' for x, y in PIPS[face])
+    else:
+        dots = "".join(f'<circle cx="{x}" cy="{y}" r="6" fill="{pip}"/>' for x, y in PIPS[face])
     dash = ' stroke-dasharray="6 4"' if kind == "penalty" else ""
+    inner = (
+        f'<rect x="8" y="8" width="44" height="44" rx="6" fill="none" stroke="{border}" stroke-width="1.5"/>' if kind == "danger" else ""
+    )
     return (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 60">'
         f'<rect x="2.5" y="2.5" width="55" height="55" rx="10" fill="{face_colour}" stroke="{border}" stroke-width="5"{dash}/>'
-        f"{dots}</svg>"
+        f"{inner}{dots}</svg>"
     )
+
+
+def die_text(face: int, kind: str = "pool", in_set: bool = False, locked: bool = False) -> str:
+    """A die in words: 'danger die (double border) showing 1: a botch, in the set'."""
+    notes = [note for note, on in (("a botch", face == 1), ("in the set", in_set), ("locked for good", locked)) if on]
+    return f"{DIE_KIND_TEXT[kind]} showing {face}" + (f": {', '.join(notes)}" if notes else "")
 
 
 def _dice_css() -> str:
@@ -266,7 +283,7 @@ DW_STYLE = (
 .playbook-danger-world .dw-die.dw-botch::before { content: "✗"; position: absolute; bottom: -10px; right: -8px;
   font-size: 15px; font-weight: 800; color: #b71c1c; line-height: 1; }
 .playbook-danger-world span.dw-die.dw-small.dw-botch::before { font-size: 11px; bottom: -6px; right: -5px; }
-.playbook-danger-world .dw-die.dw-in-set { box-shadow: 0 0 0 4px #2e7d32; }
+.playbook-danger-world .dw-die.dw-in-set { box-shadow: 0 0 0 4px #2e7d32; outline: 3px dashed #2e7d32; outline-offset: 5px; }
 .playbook-danger-world .dw-tray-row { display: flex; flex-flow: row wrap; align-items: center; gap: 4px; }
 .playbook-danger-world .dw-track { display: flex; flex-flow: row wrap; gap: 3px; margin: 4px 0; }
 .playbook-danger-world .dw-section { border: 2px solid transparent; border-radius: 8px; padding: 1px 4px;
@@ -300,11 +317,13 @@ DW_STYLE = (
 
 
 def die_span(face: int, kind: str = "pool", extra: Sequence[str] = (), small: bool = True) -> str:
-    """A die face as a read-only HTML span (history, finished checks)."""
+    """A die face as a read-only HTML span (history, finished checks): pips, kind by shape, and
+    what it is in words on hover and for screen readers."""
     classes = ["dw-die", f"dw-{kind}", f"dw-face-{face}", *extra] + (["dw-small"] if small else [])
     if face == 1:
         classes.append("dw-botch")
-    return f'<span class="{" ".join(classes)}" role="img" aria-label="{kind} die showing {face}" data-face="{face}"></span>'
+    said = esc(die_text(face, kind, "dw-in-set" in extra, "dw-locked" in extra))
+    return f'<span class="{" ".join(classes)}" role="img" aria-label="{said}" title="{said}" data-face="{face}"></span>'
 
 
 def _result_dice(result: CheckResult, small: bool = True) -> str:
@@ -336,8 +355,8 @@ def track_html(ch: CharacterView) -> str:
         cells = "".join(f'<span class="dw-box{" dw-filled" if b < filled else ""}"></span>' for b in range(boxes))
         sections.append(
             f'<div class="dw-section{" dw-current" if current else ""}" data-section="{esc(label)}" data-filled="{filled}">'
-            f'<div class="dw-section-label">{esc(label)}</div><div>{cells}</div>'
-            f'<div class="dw-zone">zone {zone}</div></div>'
+            f'<div class="dw-section-label">{"▸ " if current else ""}{esc(label)}</div><div>{cells}</div>'
+            f'<div class="dw-zone">zone {zone} · <b>{filled}/{boxes}</b>{" · hits land here" if current else ""}</div></div>'
         )
     summary = ", ".join(f"{label} {filled} of {boxes}" for (label, boxes), filled in zip(TRACK, ch.damage))
     return (
@@ -1099,8 +1118,10 @@ class DangerWorldDashboard(TableDashboard):
         self.no_set_button.on_click(lambda _: self._choose(None))
         self.legend = widgets.HTML(
             '<div class="pb-muted" style="font-size:.9em">'
-            f"{die_span(5)} pool · {die_span(5, 'danger')} danger (red) · {die_span(5, 'penalty')} penalty (grey, never re-rolled) · "
-            "<span class='dw-lock-badge'></span> locked for good · click a die to select it for locking (yellow) · ✗ a 1: a botch</div>"
+            f"{die_span(5)} pool · {die_span(5, 'danger')} danger (red, double border, square pips) · "
+            f"{die_span(5, 'penalty')} penalty (grey, dashed border, never re-rolled) · "
+            "<span class='dw-lock-badge'></span> locked for good · click a die to select it for locking (it lifts, ringed yellow) · "
+            "dashed green ring: in the set · ✗ a 1: a botch</div>"
         )
         self.tray_box = widgets.VBox(
             (self.tray_title, self.dice_row, self.last_dice, self.roll_controls, self.sets_row, self.legend)
@@ -1144,7 +1165,9 @@ class DangerWorldDashboard(TableDashboard):
         for k, face in enumerate(c.faces):
             kind = "danger" if c.is_danger(k) else "pool"
             locked = k in c.locked
-            tip = f"{kind} die {k + 1}: showing {face}" + (" · locked for good" if locked else " · click to select for locking" if lock_stage and view.rerolls_left else "")
+            tip = f"die {k + 1}: {die_text(face, kind, k in in_set, locked)}" + (
+                "" if locked else " · click to select for locking" if lock_stage and view.rerolls_left else ""
+            )
             button = widgets.ToggleButton(value=False, description=str(face), tooltip=tip, disabled=not lock_stage or (not locked and not view.rerolls_left))
             for css in ("dw-die", f"dw-{kind}", f"dw-face-{face}", f"pb-die-{k}"):
                 button.add_class(css)
@@ -1158,7 +1181,7 @@ class DangerWorldDashboard(TableDashboard):
             buttons.append(button)
         penalties = []
         for k, face in enumerate(c.penalty_faces):
-            button = widgets.Button(description=str(face), tooltip=f"penalty die {k + 1}: showing {face} (cancels a die showing {face})", disabled=True)
+            button = widgets.Button(description=str(face), tooltip=f"die {k + 1}: {die_text(face, 'penalty')} (cancels a die showing {face})", disabled=True)
             for css in ("dw-die", "dw-penalty", f"dw-face-{face}", f"pb-penalty-{k}"):
                 button.add_class(css)
             if face == 1:

@@ -158,30 +158,47 @@ COIL_COLOUR = "#8a4fb8"
 BONUS_COLOUR = "#e0a100"
 SEED_COLOUR = "#d32f2f"
 ACTIVE_BORDER = "#e65100"
+#: the re-rolled die's badge: white text on it passes WCAG AA.
+REROLL_BADGE = "#bf360c"
 #: Pips of a die face on a 3 x 3 grid (cells 0-8, row by row).
 PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
 
-# The sheet drawing, in SVG user units (the drawing scales to its card's width).
-SHEET_W, SHEET_H = 420, 290
-THINK_XY = (210, 148)
-HUB_XY = {"probe": (170, 84), "defend": (170, 212), "create": (250, 84), "connect": (250, 212)}
+# The sheet drawing, in SVG user units. The drawing is SHEET_W wide and as tall as its labels
+# need; it scales to its card's width, and a sheet card is at least SHEET_W wide on a screen
+# that has room (on a phone it shrinks to the phone's width), so a user unit is at least a CSS
+# pixel on a projector and every label is at least MIN_FONT px there.
+SHEET_W = 520
+MIN_FONT = 14
+MEME_FONT, HOLDER_FONT, NODE_FONT, COUNT_FONT, BADGE_FONT = 15, 14, 14, 17, 14
+CENTRE_X = SHEET_W // 2
 LEFT_HUBS = ("probe", "defend")
-#: where a branch ends (its leaf or coil), where its stone count sits, where its label starts.
-BRANCH_END_X = {"left": 136, "right": 284}
-COUNT_X = {"left": 119, "right": 301}
-LABEL_X = {"left": 107, "right": 313}
-BRANCH_DY = (-42, 0, 42)
-NODE_R, THINK_R = 19, 23
-#: characters per label line (two lines for the meme, one for the holder).
+TOP_HUBS = ("probe", "create")
+#: per side: the hub's x, where a branch ends (its leaf or coil), its stone count, its label
+#: (right-aligned on the left side, left-aligned on the right).
+HUB_X = {"left": CENTRE_X - 58, "right": CENTRE_X + 58}
+BRANCH_END_X = {"left": CENTRE_X - 100, "right": CENTRE_X + 100}
+COUNT_X = {"left": CENTRE_X - 116, "right": CENTRE_X + 116}
+LABEL_X = {"left": CENTRE_X - 130, "right": CENTRE_X + 130}
+#: how wide a label line may be (from LABEL_X to the drawing's edge, less a margin).
+LABEL_W = CENTRE_X - 130 - 8
+#: a sheet card's least width where the page has room: the drawing at 1 CSS px per unit or more.
+SHEET_CARD_MIN = SHEET_W + 26
+HUB_BOX, THINK_BOX = (64, 42), (70, 46)
+LINE_GAP = 3  # between label lines
+#: the drawing's fonts: Arial's metrics (Liberation Sans and Arimo share them), so lines wrap as planned.
+SHEET_FONTS = "Arial, 'Liberation Sans', Arimo, Helvetica, sans-serif"
+BRANCH_MIN_H = 40  # a branch's room when its label is short (or it is empty)
+GROUP_GAP = 26  # between a side's two hubs' branches: Think sits there
+TOP_ROOM, BOTTOM_ROOM = 30, 26  # the seeds above, the crossed-off line below
+#: characters per shortened meme in the controls (the sheets show every meme in full).
 LABEL_CHARS = 15
-HOLDER_CHARS = 17
 
 DI_STYLE = """
 <style>
 .playbook-dangerous-ideas .pb-sheet .pb-card { background: #fff; padding: 4px 8px 2px; margin: 4px 0; }
 .playbook-dangerous-ideas .pb-sheet .pb-card.di-active { border: 3px solid #e65100; box-shadow: 0 0 0 2px #ffe0b2; }
 .playbook-dangerous-ideas .pb-sheet svg { width: 100%; height: auto; display: block; }
-.playbook-dangerous-ideas .di-sheet-head { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.playbook-dangerous-ideas .di-sheet-head { overflow-wrap: anywhere; }
 .playbook-dangerous-ideas .di-big { font-size: 2.4em; font-weight: 800; line-height: 1.05; }
 .playbook-dangerous-ideas .di-order .pb-chip { font-size: .95em; }
 .playbook-dangerous-ideas .di-now { outline: 3px solid #e65100; }
@@ -245,24 +262,39 @@ def place_label(sheet: Sheet, place: str) -> str:
 
 
 def die_svg(value: int, size: int = 54, mark: bool = False) -> str:
-    """A die face with pips; `mark` rings a re-rolled die."""
+    """A die face with pips; `mark` rings a re-rolled die (a thick dashed ring and a ↻ corner
+    badge, and 're-rolled' in its label: not told by colour alone)."""
     cell = size / 4
     pips = "".join(
         f'<circle cx="{cell * (1 + i % 3):.1f}" cy="{cell * (1 + i // 3):.1f}" r="{size / 11:.1f}" fill="#111"/>'
         for i in PIPS.get(value, ())
     )
+    said = f"die showing {value}" + (", re-rolled with a red seed" if mark else "")
     stroke = ACTIVE_BORDER if mark else "#333"
+    ring = ' stroke-dasharray="7 3"' if mark else ""
+    badge = (
+        f'<circle cx="{size - 9}" cy="9" r="8" fill="{REROLL_BADGE}"/>'
+        f'<text x="{size - 9}" y="13.5" text-anchor="middle" font-size="13" font-weight="700" fill="#fff">↻</text>'
+        if mark
+        else ""
+    )
     return (
-        f'<svg class="di-die" width="{size}" height="{size}" viewBox="0 0 {size} {size}" role="img" aria-label="die showing {value}">'
-        f'<rect x="2" y="2" width="{size - 4}" height="{size - 4}" rx="{size / 7:.1f}" fill="#fff" stroke="{stroke}" stroke-width="{4 if mark else 2}"/>'
-        f"{pips}</svg>"
+        f'<svg class="di-die" width="{size}" height="{size}" viewBox="0 0 {size} {size}" role="img" aria-label="{said}" data-die="{value}">'
+        f"<title>{said}</title>"
+        f'<rect x="2" y="2" width="{size - 4}" height="{size - 4}" rx="{size / 7:.1f}" fill="#fff" stroke="{stroke}" stroke-width="{4 if mark else 2}"{ring}/>'
+        f"{pips}{badge}</svg>"
     )
 
 
 def dice_html(dice: Sequence[int], first: Sequence[int] = ()) -> str:
-    """Two die faces; dice that a seed changed are ringed."""
-    faces = "".join(die_svg(v, mark=bool(first) and v != f) for v, f in zip(dice, first or dice))
-    return f'<span style="display:inline-flex;gap:8px;vertical-align:middle">{faces}</span>'
+    """Two die faces and their total in words; dice that a seed changed are ringed and said so."""
+    marks = [bool(first) and v != f for v, f in zip(dice, first or dice)]
+    faces = "".join(die_svg(v, mark=m) for v, m in zip(dice, marks))
+    words = " + ".join(str(v) + (" (re-rolled)" if m else "") for v, m in zip(dice, marks))
+    return (
+        f'<span style="display:inline-flex;gap:8px;vertical-align:middle">{faces}</span>'
+        f' <span class="di-hint di-dice-text">{esc(words)}</span>'
+    )
 
 
 def _leaf(x: float, y: float, side: str) -> str:
@@ -280,92 +312,204 @@ def _coil(x: float, y: float) -> str:
     )
 
 
-def _node(name: str, x: float, y: float, r: float, stones: int) -> str:
+def char_em(ch: str) -> float:
+    """A generous guess at a character's advance in em (the drawing's Arial-like sans, semi-bold)."""
+    code = ord(ch)
+    if 0xFE00 <= code <= 0xFE0F or 0x200B <= code <= 0x200F or code == 0x20E3 or 0x0300 <= code <= 0x036F:
+        return 0.0  # variation selectors, joiners, combining marks
+    if (
+        0x1100 <= code <= 0x115F
+        or 0x2600 <= code <= 0x27BF
+        or 0x2E80 <= code <= 0xA4CF
+        or 0xAC00 <= code <= 0xD7A3
+        or 0xF900 <= code <= 0xFAFF
+        or 0xFE30 <= code <= 0xFE4F
+        or 0xFF00 <= code <= 0xFF60
+        or code >= 0x1F000
+    ):
+        return 1.1  # CJK, fullwidth forms, emoji and pictographs
+    if ch.isspace():
+        return 0.3
+    if ch in "iljtfrI.,:;'!|()[]`":
+        return 0.36
+    if ch in "mwMW@%":
+        return 0.92
+    if ch.isupper() or not ch.isalnum():
+        return 0.74
+    return 0.6
+
+
+def text_width(text: str, size: float) -> float:
+    """Estimated width of `text` at font size `size` (user units); meant to err wide."""
+    return size * sum(char_em(ch) for ch in text)
+
+
+def wrap(text: str, width: float, size: float) -> list[str]:
+    """`text` in as many lines as it needs, each at most `width` wide at `size`; nothing is dropped.
+
+    Words go whole onto a line when they fit; a word wider than a line is split across lines.
+    """
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if text_width(trial, size) <= width:
+            line = trial
+            continue
+        if line:
+            lines.append(line)
+            line = ""
+        while text_width(word, size) > width:
+            cut = 1
+            while cut < len(word) and text_width(word[: cut + 1], size) <= width:
+                cut += 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        line = word
+    if line:
+        lines.append(line)
+    return lines
+
+
+@dataclasses.dataclass(frozen=True)
+class _Label:
+    """A filled branch's label: the meme's lines and the holder's lines."""
+
+    meme: tuple[str, ...]
+    holder: tuple[str, ...]
+
+    @property
+    def height(self) -> float:
+        return (MEME_FONT + LINE_GAP) * len(self.meme) + (HOLDER_FONT + LINE_GAP) * len(self.holder)
+
+
+def _label_of(sheet: Sheet, branch: str) -> _Label | None:
+    meme = sheet.meme(branch)
+    if meme is None:
+        return None
+    return _Label(tuple(wrap(meme.text, LABEL_W, MEME_FONT)), tuple(wrap(meme.holder, LABEL_W, HOLDER_FONT)))
+
+
+def _branch_h(label: _Label | None) -> float:
+    return max(BRANCH_MIN_H, (label.height + 8) if label else 0)
+
+
+def _layout(sheet: Sheet) -> tuple[dict[str, float], dict[str, float], float, float]:
+    """Where everything goes down the drawing: (branch y, hub y, Think y, the drawing's height).
+
+    Each side stacks its two hubs' branches, each as tall as its label; both sides' top hubs
+    end, and bottom hubs start, at the same height, where Think sits between them.
+    """
+    labels = {b: _label_of(sheet, b) for b in BRANCHES}
+    groups = {hub: [b for b in BRANCHES if b.startswith(hub + "-")] for hub in HUBS}
+    heights = {hub: sum(_branch_h(labels[b]) for b in groups[hub]) for hub in HUBS}
+    top = max(heights[h] for h in TOP_HUBS)
+    think_y = TOP_ROOM + top + GROUP_GAP / 2
+    branch_y: dict[str, float] = {}
+    hub_y: dict[str, float] = {}
+    for hub in HUBS:
+        y = think_y - GROUP_GAP / 2 - heights[hub] if hub in TOP_HUBS else think_y + GROUP_GAP / 2
+        ys = []
+        for b in groups[hub]:
+            h = _branch_h(labels[b])
+            branch_y[b] = y + h / 2
+            ys.append(y + h / 2)
+            y += h
+        hub_y[hub] = sum(ys) / len(ys)
+    bottom = max(heights[h] for h in HUBS if h not in TOP_HUBS)
+    return branch_y, hub_y, think_y, think_y + GROUP_GAP / 2 + bottom + BOTTOM_ROOM
+
+
+def _node(name: str, x: float, y: float, box: tuple[int, int], stones: int) -> str:
+    w, h = box
     return (
-        f'<circle cx="{x}" cy="{y}" r="{r}" fill="{NODE_COLOURS[name]}" stroke="#555" stroke-width="1.5"/>'
-        f'<text x="{x}" y="{y - 5}" text-anchor="middle" font-size="8.5" fill="#333">{name.title()}</text>'
-        f'<text x="{x}" y="{y + 11}" text-anchor="middle" font-size="15" font-weight="700" fill="#111">{stones}</text>'
+        f'<g class="di-node"><title>{name.title()}: {stones} stone(s)</title>'
+        f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w}" height="{h}" rx="{h / 2.4:.0f}" '
+        f'fill="{NODE_COLOURS[name]}" stroke="#555" stroke-width="1.5"/>'
+        f'<text x="{x:.0f}" y="{y - 4:.0f}" text-anchor="middle" font-size="{NODE_FONT}" fill="#222">{name.title()}</text>'
+        f'<text x="{x:.0f}" y="{y + COUNT_FONT - 1:.0f}" text-anchor="middle" font-size="{COUNT_FONT}" font-weight="700" fill="#111">{stones}</text>'
+        "</g>"
     )
 
 
-def wrap(text: str, width: int = LABEL_CHARS, lines: int = 2) -> list[str]:
-    """`text` in at most `lines` lines of about `width` characters; the rest becomes '…'."""
-    out: list[str] = []
-    words = text.split()
-    while words and len(out) < lines:
-        line = words.pop(0)
-        while words and len(line) + 1 + len(words[0]) <= width:
-            line += " " + words.pop(0)
-        out.append(short(line, width))
-    if words and out:
-        out[-1] = short(out[-1] + " " + " ".join(words), width)
-    return out
-
-
-def _label(x: float, y: float, anchor: str, text: str, holder: str) -> str:
-    lines = wrap(text)
-    top = y - 2 - 6.5 * (len(lines) - 1)
-    spans = "".join(
-        f'<text x="{x}" y="{top + 13 * i:.0f}" text-anchor="{anchor}" font-size="12.5" font-weight="600" fill="#111">{esc(line)}</text>'
-        for i, line in enumerate(lines)
-    )
-    below = top + 13 * (len(lines) - 1) + 12.5
-    return (
-        spans
-        + f'<text x="{x}" y="{below:.0f}" text-anchor="{anchor}" font-size="11" font-style="italic" fill="#444">{esc(short(holder, HOLDER_CHARS))}</text>'
-    )
+def _label(x: float, y: float, anchor: str, label: _Label) -> str:
+    """The meme's lines (semi-bold) and its holder's (italic), centred on the branch's `y`."""
+    top = y - label.height / 2
+    parts = []
+    for line in label.meme:
+        top += MEME_FONT
+        parts.append(
+            f'<text x="{x}" y="{top:.1f}" text-anchor="{anchor}" font-size="{MEME_FONT}" font-weight="600" fill="#111">{esc(line)}</text>'
+        )
+        top += LINE_GAP
+    for line in label.holder:
+        top += HOLDER_FONT
+        parts.append(
+            f'<text x="{x}" y="{top:.1f}" text-anchor="{anchor}" font-size="{HOLDER_FONT}" font-style="italic" fill="#3d4250">{esc(line)}</text>'
+        )
+        top += LINE_GAP
+    return "".join(parts)
 
 
 def sheet_svg(state: State, seat: int) -> str:
-    """One player's sheet as its tree: Think, four hubs, twelve branches, stones, bonus, seeds."""
+    """One player's sheet as its tree: Think, four hubs, twelve branches, stones, bonus, seeds.
+
+    Every meme is written out in full, over as many lines as it needs; hovering a branch shows
+    it again (its `<title>`), with its holder and stones.
+    """
     sheet = state.sheets[seat]
+    branch_y, hub_y, think_y, height = _layout(sheet)
     parts = [
-        f'<svg viewBox="0 0 {SHEET_W} {SHEET_H}" xmlns="http://www.w3.org/2000/svg" role="img" '
-        f'aria-label="{esc(sheet.name)}\'s sheet" font-family="sans-serif">'
+        f'<svg viewBox="0 0 {SHEET_W} {height:.0f}" width="100%" xmlns="http://www.w3.org/2000/svg" role="img" '
+        f'aria-label="{esc(sheet.name)}\'s sheet" font-family="{SHEET_FONTS}" style="max-width:100%;height:auto;overflow:visible">'
+        f"<title>{esc(sheet.name)}'s sheet</title>"
     ]
-    tx, ty = THINK_XY
+    tx = CENTRE_X
     for hub in HUBS:
-        hx, hy = HUB_XY[hub]
-        parts.append(f'<line x1="{tx}" y1="{ty}" x2="{hx}" y2="{hy}" stroke="#777" stroke-width="3"/>')
+        hx = HUB_X["left" if hub in LEFT_HUBS else "right"]
+        parts.append(f'<line x1="{tx}" y1="{think_y:.0f}" x2="{hx}" y2="{hub_y[hub]:.0f}" stroke="#777" stroke-width="3"/>')
     for branch in BRANCHES:
-        hub, position = branch.split("-")
+        hub = branch.split("-")[0]
         side = "left" if hub in LEFT_HUBS else "right"
-        hx, hy = HUB_XY[hub]
-        y = hy + BRANCH_DY[int(position) - 1]
+        hx, hy = HUB_X[side], hub_y[hub]
+        y = branch_y[branch]
         x = BRANCH_END_X[side]
         meme = sheet.meme(branch)
         kind = state.setup.branch_type(branch)
         dash = "" if meme else ' stroke-dasharray="4 3"'
-        parts.append(f'<line x1="{hx}" y1="{hy}" x2="{x}" y2="{y}" stroke="{"#555" if meme else "#b5b9c4"}" stroke-width="2"{dash}/>')
+        parts.append(
+            f'<line x1="{hx}" y1="{hy:.0f}" x2="{x}" y2="{y:.0f}" stroke="{"#555" if meme else "#b5b9c4"}" stroke-width="2"{dash}/>'
+        )
         mark = _leaf(x, y, side) if kind == "leaf" else _coil(x, y)
-        parts.append(f'<g opacity="{1 if meme else 0.45}">{mark}</g>')
         if meme is None:
+            parts.append(f'<g opacity="0.45"><title>{branch}: empty {kind} branch</title>{mark}</g>')
             continue
         cx = COUNT_X[side]
         parts.append(
-            f"<g><title>{esc(meme.text)} - {esc(meme.holder)} ({kind}, {meme.stones} stone(s), {meme.bonus} bonus)</title>"
-            f'<circle cx="{cx}" cy="{y}" r="7.5" fill="#222"/>'
-            f'<text x="{cx}" y="{y + 4}" text-anchor="middle" font-size="11" font-weight="700" fill="#fff">{meme.stones}</text>'
+            f'<g class="di-branch" data-branch="{branch}"><title>{esc(meme.text)} - {esc(meme.holder)} '
+            f"({branch}, {kind}, {meme.stones} stone(s), {meme.bonus} bonus)</title>{mark}"
+            f'<circle cx="{cx}" cy="{y:.0f}" r="10" fill="#222"/>'
+            f'<text x="{cx}" y="{y + 5:.0f}" text-anchor="middle" font-size="{BADGE_FONT}" font-weight="700" fill="#fff">{meme.stones}</text>'
         )
         for i in range(meme.bonus):
-            bx, by = cx - 5 + 10 * i, y + 14
-            parts.append(f'<path d="M {bx} {by - 4} l 4 4 l -4 4 l -4 -4 z" fill="{BONUS_COLOUR}" stroke="#7a5800" stroke-width=".8"/>')
-        parts.append(_label(LABEL_X[side], y, "end" if side == "left" else "start", meme.text, meme.holder) + "</g>")
+            bx, by = cx - 6 + 12 * i if meme.bonus > 1 else cx, y + 18
+            parts.append(f'<path d="M {bx} {by - 5} l 5 5 l -5 5 l -5 -5 z" fill="{BONUS_COLOUR}" stroke="#7a5800" stroke-width=".8"/>')
+        parts.append(_label(LABEL_X[side], y, "end" if side == "left" else "start", _label_of(sheet, branch)) + "</g>")  # type: ignore[arg-type]
     for hub in HUBS:
-        parts.append(_node(hub, *HUB_XY[hub], NODE_R, sheet.node(hub)))
-    parts.append(_node("think", tx, ty, THINK_R, sheet.node("think")))
+        parts.append(_node(hub, HUB_X["left" if hub in LEFT_HUBS else "right"], hub_y[hub], HUB_BOX, sheet.node(hub)))
+    parts.append(_node("think", tx, think_y, THINK_BOX, sheet.node("think")))
     total = max(state.setup.seeds, sheet.seeds)
     shown = min(total, 12)
     for i in range(shown):
-        x = tx - 7 * (shown - 1) + 14 * i
+        x = tx - 9 * (shown - 1) + 18 * i
         left = i < sheet.seeds
         parts.append(
-            f'<circle cx="{x}" cy="14" r="5.5" fill="{SEED_COLOUR if left else "none"}" '
-            f'stroke="{SEED_COLOUR if left else "#aaa"}" stroke-width="1.5"><title>{"red seed" if left else "seed spent"}</title></circle>'
+            f'<circle cx="{x}" cy="14" r="7" fill="{SEED_COLOUR if left else "none"}" '
+            f'stroke="{SEED_COLOUR if left else "#888"}" stroke-width="1.5"><title>{"red seed" if left else "seed spent"}</title></circle>'
         )
     if sheet.crossed:
         parts.append(
-            f'<text x="{tx}" y="{SHEET_H - 5}" text-anchor="middle" font-size="10" fill="#9b1c1c">✗ {len(sheet.crossed)} crossed off</text>'
+            f'<text x="{tx}" y="{height - 7:.0f}" text-anchor="middle" font-size="{MIN_FONT}" fill="#9b1c1c">✗ {len(sheet.crossed)} crossed off</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -1230,7 +1374,11 @@ class DangerousIdeasDashboard(TableDashboard):
         if len(self.sheet_html) != state.n:
             old = self.sheet_html
             self.sheet_html = tuple(
-                widgets.HTML(layout=widgets.Layout(flex="1 1 360px", min_width="300px", max_width="560px"))
+                widgets.HTML(
+                    layout=widgets.Layout(
+                        flex=f"1 1 {SHEET_CARD_MIN}px", min_width=f"min(100% - 4px, {SHEET_CARD_MIN}px)", max_width="720px"
+                    )
+                )
                 .add_class("pb-sheet")
                 .add_class(f"pb-sheet-{seat}")
                 for seat in range(state.n)

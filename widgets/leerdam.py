@@ -116,12 +116,13 @@ DEFAULT_NAMES = (
     "Aalders", "Bakker", "Claessen", "De Vries", "Evers", "Franssen", "Gerritsen", "Hendriks", "Jansen", "Kuipers",
     "Lambrechts", "Meijer", "Nieuwenhuis", "Oosterhout", "Peeters", "Quist", "Rademaker", "Smit", "Teunissen", "Van Dijk",
 )  # fmt: skip
-#: Dyke Condition 1-6: background and text colour of its gauge segment (red: weak, green: strong).
+#: Dyke Condition 1-6: background and text colour of its gauge segment (red: weak, green: strong);
+#: every pair has a WCAG AA contrast of 4.5 or more.
 DYKE_COLOURS = {
     1: ("#b71c1c", "#fff"),
-    2: ("#d84315", "#fff"),
+    2: ("#bf360c", "#fff"),
     3: ("#f9a825", "#111"),
-    4: ("#9e9d24", "#fff"),
+    4: ("#9e9d24", "#111"),
     5: ("#2e7d32", "#fff"),
     6: ("#1b5e20", "#fff"),
 }
@@ -210,24 +211,45 @@ def dyke_gauge(dyke: int, size: int = 54) -> str:
 # -- plots --------------------------------------------------------------------------------------
 
 
+#: a legend name longer than this wraps onto more lines (it is never cut).
+LEGEND_CHARS = 22
+
+
 def village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int) -> Any:
     """Four panels over the finished years: dyke, pledges against the thresholds, Wealth, VP.
 
     `rows` are `ledger_rows(state, None)`; only years in `view.years` are drawn. Returns a
     `matplotlib.figure.Figure` (no pyplot: nothing global to close).
+
+    Every household has its own colour, marker and dash (`series_styles`); households with
+    equal numbers are drawn slightly apart and nested, so none hides another. The legend gives
+    every name as typed (long names wrap), in fonts for any script and emoji.
     """
+    from .common import plot_context
+
+    with plot_context():
+        return _village_figure(view, rows, dyke_start)
+
+
+def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int) -> Any:
+    import textwrap
+
     from matplotlib.figure import Figure
+
+    from .common import series_styles
 
     years = [y.year for y in view.years]
     names = [h.name for h in view.households]
     columns = min(len(names), 5)
-    legend_rows = -(-len(names) // columns)
-    height = 7.4 + 0.3 * legend_rows
+    labels = [textwrap.fill(name, LEGEND_CHARS, break_on_hyphens=False) for name in names]
+    # the legend's height: each row as tall as its longest (wrapped) name
+    legend_lines = sum(max(t.count("\n") + 1 for t in labels[r : r + columns]) for r in range(0, len(labels), columns))
+    height = 7.4 + 0.3 * legend_lines
     fig = Figure(figsize=(11, height))
     fig.set_facecolor("white")
     # Fixed margins (a layout engine would double the drawing time); the legend sits below.
     (dyke_ax, pledge_ax), (wealth_ax, vp_ax) = fig.subplots(2, 2, gridspec_kw={"hspace": 0.4, "wspace": 0.14})
-    fig.subplots_adjust(left=0.05, right=0.98, top=1 - 0.35 / height, bottom=(0.75 + 0.3 * legend_rows) / height)
+    fig.subplots_adjust(left=0.05, right=0.98, top=1 - 0.35 / height, bottom=(0.75 + 0.3 * legend_lines) / height)
     font = 13
 
     xs = [0] + years
@@ -253,15 +275,14 @@ def village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int) 
     pledge_ax.set_ylim(0, max([high + 6] + [y.total + 4 for y in view.years]))
     pledge_ax.set_title("Units pledged to the dyke", fontsize=font, fontweight="bold")
 
-    palette = _palette(len(names))
-    for seat, name in enumerate(names):
+    for seat, (name, style) in enumerate(zip(names, series_styles(len(names)))):
         mine = [r for r in rows if r["household"] == name and r["year"] in years]
-        wealth_ax.plot([0] + [r["year"] for r in mine], [0] + [r["wealth"] for r in mine], "-o", color=palette[seat], lw=2, ms=4, label=name)
-        vp_ax.plot([0] + [r["year"] for r in mine], [0] + [r["vp"] for r in mine], "-o", color=palette[seat], lw=2, ms=4, label=name)
+        xs_mine = [0 + style.offset] + [r["year"] + style.offset for r in mine]
+        wealth_ax.plot(xs_mine, [0] + [r["wealth"] for r in mine], label=labels[seat], **style.plot_kwargs())
+        vp_ax.plot(xs_mine, [0] + [r["vp"] for r in mine], label=labels[seat], **style.plot_kwargs())
     wealth_ax.set_title("Wealth per household", fontsize=font, fontweight="bold")
     vp_ax.set_title("VP per household", fontsize=font, fontweight="bold")
     handles, labels = vp_ax.get_legend_handles_labels()
-    labels = [label if len(label) <= 22 else label[:21] + "…" for label in labels]
     # matplotlib fills a legend column by column: reorder so it reads row by row.
     handles = [h for c in range(columns) for h in handles[c::columns]]
     labels = [t for c in range(columns) for t in labels[c::columns]]
@@ -277,13 +298,6 @@ def village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int) 
         ax.tick_params(labelsize=11)
         ax.grid(axis="y", alpha=0.3)
     return fig
-
-
-def _palette(n: int) -> list[Any]:
-    from matplotlib import colormaps
-
-    cmap = colormaps["tab10" if n <= 10 else "tab20"]
-    return [cmap(i % cmap.N) for i in range(n)]
 
 
 # -- the new-game form -----------------------------------------------------------------------------

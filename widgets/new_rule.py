@@ -67,7 +67,7 @@ from rules.new_rule import (
 from .common import LogPanel, PrivacyCurtain, card, chip, esc, optional_limit
 from .table import TableDashboard
 
-__all__ = ["NewRuleDashboard", "PaymentChooser", "SetupForm", "candy_chips", "colour_class"]
+__all__ = ["NewRuleDashboard", "PaymentChooser", "SetupForm", "candy_chip", "candy_chips", "colour_class"]
 
 #: Chip background and text colour per candy colour; the symbol carries the meaning too.
 CHIP_COLOURS: dict[str, tuple[str, str]] = {
@@ -96,15 +96,28 @@ def candy_label(colours: Sequence[str], colour: str, count: int | None = None) -
     return text if count is None else f"{text} {count}"
 
 
+def candy_chip(colours: Sequence[str], colour: str, count: int | None = None) -> str:
+    """One chip: the colour's symbol and name (and count) on the colour, the name said again in
+    its `title` and `aria-label` (a screen reader says "yellow candy, 3", not the star's name)."""
+    said = f"{colour} candy" + ("" if count is None else f", {count}")
+    html = chip(candy_label(colours, colour, count), *CHIP_COLOURS.get(colour, OTHER_COLOUR))
+    return html.replace(
+        '<span class="pb-chip"',
+        f'<span class="pb-chip" title="{esc(said)}" aria-label="{esc(said)}" data-colour="{esc(colour)}"',
+        1,
+    )
+
+
 def candy_chips(colours: Sequence[str], counts: Sequence[int] | None = None, candies: Sequence[str] = (), counted: bool = True) -> str:
     """Coloured chips for colour counts, or for a handful of candies (`counted` off: the
-    colours alone, as for the common bowl, whose counts nobody sees)."""
+    colours alone, as for the common bowl, whose counts nobody sees). Each chip shows its
+    colour's symbol and name, so no one needs to tell hues apart."""
     if counts is None:
         counts = [sum(1 for c in candies if c == colour) for colour in colours]
         pairs = [(c, n) for c, n in zip(colours, counts) if n]
     else:
         pairs = list(zip(colours, counts))
-    return "".join(chip(candy_label(colours, c, n if counted else None), *CHIP_COLOURS.get(c, OTHER_COLOUR)) for c, n in pairs)
+    return "".join(candy_chip(colours, c, n if counted else None) for c, n in pairs)
 
 
 def _private_lines(state: State, seat: int) -> tuple[str, ...]:
