@@ -14,12 +14,14 @@ Nothing here asserts a speed. `python -m benchmarks.classroom [--seats N]` runs 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +68,20 @@ def _kernels(server: Any) -> list[int]:
     return found
 
 
+@contextlib.contextmanager
+def _environment(name: str, value: str) -> Iterator[None]:
+    """`name=value` in this process's environment (so in the servers it starts) for a while."""
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
 def _bare_kernel_mb(chromium: Any) -> float:
     """A bare one-button notebook's kernel, for scale."""
     from benchmarks.bare_button import NOTEBOOK, write
@@ -105,8 +121,9 @@ def run_classroom(seats: int = 20, quick: bool = False, wait: float = 120.0) -> 
         bare_mb = _bare_kernel_mb(chromium)
         db = Path(folder) / "tables.sqlite3"
         trace = Path(folder) / "trace.txt"
-        os.environ["PLAYBOOK_TRACE"] = str(trace)  # each kernel notes when it saw each version
-        with background_server(NOTEBOOKS_DIR / "leerdam.ipynb", Path(folder) / "voila.log", db_path=db, timeout=120) as server:
+        # Each kernel notes when it saw each version; servers started later (the tests' own)
+        # must not trace into this folder once it is gone.
+        with _environment("PLAYBOOK_TRACE", str(trace)), background_server(NOTEBOOKS_DIR / "leerdam.ipynb", Path(folder) / "voila.log", db_path=db, timeout=120) as server:
             idle_mb = sum(_pss_mb(pid) for pid in _server_processes(server))
             store = Store(db)
             names = tuple(f"Household {i + 1}" for i in range(seats))
