@@ -22,7 +22,7 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 - setup form: ``pb-setup``, ``pb-players`` (Dropdown 3-10), ``pb-name-<i>`` (Text, seat
   i = 0..9), ``pb-kind-<i>`` (Dropdown: "human" or a bot name), ``pb-story-name`` (the story
   being retold), ``pb-seeds`` (red seeds per sheet), ``pb-chapters`` (Dropdown, 0 = the
-  rules' default), ``pb-start-stones``, ``pb-layout`` (branch types, e.g. "LLC CCL CCL LLC"),
+  rules' default), ``pb-start-stones``, ``pb-layout`` (the branch types: ``pb-layout-<hub>``, a Dropdown per hub),
   ``pb-seed``, ``pb-start``
 - table picker: ``pb-picker``, ``pb-resume`` (one Button per unfinished table, with `.table_id`)
 - the table: ``pb-chapter`` (title, order, current player), ``pb-controls`` (what to do
@@ -131,8 +131,6 @@ __all__ = [
     "StonePlacer",
     "dice_html",
     "die_svg",
-    "layout_text",
-    "parse_layout",
     "sheet_svg",
 ]
 
@@ -218,23 +216,6 @@ DI_STYLE = """
 
 
 # -- small pure helpers ------------------------------------------------------------------------
-
-
-def parse_layout(text: str) -> tuple[str, ...]:
-    """'LLC CCL CCL LLC' (Probe, Create, Connect, Defend) as the model's 12 branch types."""
-    letters = [c for c in text.upper() if c in "LC"]
-    stray = [c for c in text.upper() if not (c in "LC" or c.isspace() or c in ",;/|-")]
-    if stray or len(letters) != len(BRANCHES):
-        raise RuleError(
-            "setup", f"the branch layout is {len(BRANCHES)} letters L (leaf) or C (coiled), three per hub, e.g. 'LLC CCL CCL LLC'"
-        )
-    return tuple("leaf" if c == "L" else "coiled" for c in letters)
-
-
-def layout_text(layout: Sequence[str]) -> str:
-    """The model's branch types as 'LLC CCL CCL LLC'."""
-    letters = "".join("L" if t == "leaf" else "C" for t in layout)
-    return " ".join(letters[i : i + 3] for i in range(0, len(letters), 3))
 
 
 def percent(chance: Fraction) -> str:
@@ -593,11 +574,20 @@ class SetupForm(widgets.VBox):
         self.start_stones = widgets.BoundedIntText(
             value=defaults["start_stones"], min=0, max=50, description="Starting stones", style=WIDE, layout=widgets.Layout(width="210px")
         ).add_class("pb-start-stones")
-        self.layout_box = widgets.Text(
-            value=layout_text(DEFAULT_LAYOUT),
-            description="Branches (Probe Create Connect Defend; L leaf, C coiled)",
-            style=WIDE,
-            layout=widgets.Layout(width="640px"),
+        # Each hub's three branches, chosen from the eight ways they can be (no letters to type).
+        patterns = [(a, b, c) for a in ("leaf", "coiled") for b in ("leaf", "coiled") for c in ("leaf", "coiled")]
+        self.layout_hubs = tuple(
+            widgets.Dropdown(
+                options=[(" · ".join(p), p) for p in patterns],
+                value=tuple(DEFAULT_LAYOUT[3 * i : 3 * i + 3]),
+                description=hub.title(),
+                layout=widgets.Layout(width="300px"),
+            ).add_class(f"pb-layout-{hub}")
+            for i, hub in enumerate(NODES[1:])
+        )
+        self.layout_box = widgets.VBox(
+            (widgets.HTML('<span class="pb-muted">Each hub\'s three branches: leaf (beliefs others notice) or coiled (held inside)</span>'),
+             widgets.HBox(self.layout_hubs, layout=widgets.Layout(flex_flow="row wrap"))),
         ).add_class("pb-layout")
         self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, layout=widgets.Layout(width="180px")).add_class("pb-seed")
         self.table_dice = widgets.Checkbox(
@@ -633,7 +623,7 @@ class SetupForm(widgets.VBox):
         count = self.players.value
         setup = Setup(
             names=tuple(t.value for t in self.names[:count]),
-            layout=parse_layout(self.layout_box.value),
+            layout=tuple(t for hub in self.layout_hubs for t in hub.value),
             seeds=self.seeds.value,
             chapters=self.chapters.value or None,
             start_stones=self.start_stones.value,

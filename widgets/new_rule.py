@@ -417,7 +417,7 @@ class NewRuleDashboard(TableDashboard):
                 now = "✔ paid" if s.paid else "paying…"
             else:
                 now = ""
-            pick = chip(candy_label(view.colours, s.pick), *CHIP_COLOURS.get(s.pick, OTHER_COLOUR)) if s.pick else ""
+            pick = candy_chip(view.colours, s.pick) if s.pick else ""
             bot = f' <span class="pb-muted">🤖 {esc(self.bots[i])}</span>' if i in self.bots else ""
             cells = [str(i + 1), f"<b>{esc(s.name)}</b>{bot}", str(s.candies), str(s.eaten), esc(now), pick]
             if over:
@@ -431,11 +431,11 @@ class NewRuleDashboard(TableDashboard):
         if view.phase != "pay" or not view.strength:
             return card("Infection", '<span class="pb-muted">Picks are revealed together once everyone has picked.</span>')
         picks = " ".join(
-            f"{esc(s.name)}&nbsp;{chip(candy_label(view.colours, s.pick), *CHIP_COLOURS.get(s.pick, OTHER_COLOUR))}"
+            f"{esc(s.name)}&nbsp;{candy_chip(view.colours, s.pick)}"
             for s in view.seats
             if s.pick
         )
-        sick = "".join(chip(candy_label(view.colours, c), *CHIP_COLOURS.get(c, OTHER_COLOUR)) for c in view.infection)
+        sick = "".join(candy_chip(view.colours, c) for c in view.infection)
         body = (
             f"<div>Revealed: {picks}</div>"
             f'<div style="font-size:1.25em;margin-top:6px">Infection {sick} strength <b>{view.strength}</b></div>'
