@@ -115,7 +115,7 @@ def run_classroom(seats: int = 20, quick: bool = False, wait: float = 120.0) -> 
     if reason is not None:
         return {"skipped": reason}
     if quick:
-        seats, wait = 5, 10.0
+        seats, wait = 3, 5.0
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
         chromium = launch_chromium(playwright)
         bare_mb = _bare_kernel_mb(chromium)

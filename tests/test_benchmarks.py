@@ -1,4 +1,4 @@
-"""A smoke run of the benchmark runner: every part that needs no browser, with tiny workloads.
+"""A smoke run of the benchmark runner: every part, with tiny workloads.
 
 No speed is asserted: only that each part runs and lands in the one table (and its markdown).
 """
@@ -11,7 +11,7 @@ import pytest
 
 from benchmarks.__main__ import main
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(300)  # the browser parts start Voila and Chromium
 
 
 def test_the_benchmark_runner_makes_one_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

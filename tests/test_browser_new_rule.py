@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -60,7 +62,7 @@ def test_a_round_then_a_reload_resumes_the_table(voila: VoilaFactory, page: Page
     log_before = page.locator(f"{ROOT} .pb-log:not(.pb-private-log)").inner_text()
 
     # The address bar holds the table's facilitator link now: a reload reopens the table itself.
-    assert "facilitator=" in page.url
+    expect(page).to_have_url(re.compile("facilitator="))
     page.reload()
     open_dashboard(page, page.url, ROOT)
     expect(page.locator(f"{ROOT} .pb-round")).to_contain_text("Round 2")

@@ -623,7 +623,9 @@ class TableDashboard(widgets.VBox):
         curtain = self.seat_curtain()
         if curtain is not None:
             curtain.keep_typed = True  # someone else moved: keep this player's half-filled form
-            curtain.defer = defer
+            # Only a kernel's own loop draws a deferred panel (elsewhere a loop may be running
+            # that nobody turns: Playwright's, in the tests).
+            curtain.defer = defer if _in_kernel() else 0.0
         try:
             self.redraw()
         finally:
