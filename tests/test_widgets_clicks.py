@@ -129,3 +129,21 @@ def test_a_leerdam_year_of_ten_households_on_phones(store):
     host.refresh()
     assert host.game.state.year == year + 1 or host.game.state.over
     assert (allocations.clicks, allocations.boxes) == (10, 0)
+
+
+def test_a_leerdam_year_of_ten_households_on_one_hot_seat_screen(store):
+    dash = LeerdamDashboard(store, query="")
+    start_leerdam(dash, names=tuple(f"House {i + 1}" for i in range(10)), bots={})
+    year = dash.game.state.year
+    with counting() as clicks:
+        for seat in range(10):
+            the(dash, f"pb-seat-{seat}").click()
+            clicks.type(the(dash, "pb-pledge"), 1)
+            the(dash, "pb-pledge-confirm").click()
+        for seat in range(10):
+            the(dash, f"pb-seat-{seat}").click()
+            the(dash, "pb-alloc-preset-profit").click()
+        the(dash, "pb-hide").click()
+    assert dash.game.state.year == year + 1 or dash.game.state.over
+    # per household: its button, the number and Pledge; its button and a preset
+    assert (clicks.clicks, clicks.boxes) == (41, 10)
