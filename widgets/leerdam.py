@@ -930,11 +930,11 @@ class LeerdamDashboard(TableDashboard):
         assert self.game is not None
         state: State = self.game.state
         view = view_for(state, seat)
-        waiting = () if seat in view.waiting_for else view.waiting_for
-        # Not the others' Wealth or whether they allocated: an offer to a household that has
-        # allocated is refused with the reason, and a rebuild would swallow a click in flight.
+        # Not the others' Wealth or whether they pledged or allocated (the header says who the
+        # year waits for): a class pledging at once would rebuild every panel once a pledge, and
+        # an offer to a household that has allocated is refused with the reason anyway.
         others = tuple((h.name, h.capacity) for h in view.households)
-        return (view.phase, view.year, view.households[seat], view.deals, others, waiting, _private_lines(state, seat)[-8:])
+        return (view.phase, view.year, view.households[seat], view.deals, others, _private_lines(state, seat)[-8:])
 
     def _household_panel(self, seat: int) -> list[widgets.Widget]:
         """Fresh widgets for one household, built from that seat's view only."""
@@ -980,7 +980,6 @@ class LeerdamDashboard(TableDashboard):
 
     def _moves(self, state: State, view: View, seat: int) -> list[widgets.Widget]:
         me = view.households[seat]
-        names = [h.name for h in view.households]
 
         def note(text: str) -> widgets.HTML:
             return widgets.HTML(f'<div class="ld-mid" style="margin:6px 0">{esc(text)}</div>')
@@ -991,8 +990,7 @@ class LeerdamDashboard(TableDashboard):
             return [note("Waiting for the facilitator to set this year's misfortune.")]
         if view.phase == "contribute":
             if me.pledged:
-                others = seats_text(names, [s for s in view.waiting_for if s != seat])
-                return [note(f"Your secret pledge: {me.pledge} unit(s)." + (f" Waiting for {others}." if others else ""))]
+                return [note(f"Your secret pledge: {me.pledge} unit(s). The reveal comes once every household has pledged.")]
             pledge = widgets.IntText(
                 value=0, description=f"Units for the dyke (0-{me.capacity})", style=WIDE, layout=widgets.Layout(width="300px")
             ).add_class("pb-pledge")
@@ -1005,8 +1003,7 @@ class LeerdamDashboard(TableDashboard):
         if view.phase == "allocate":
             parts: list[widgets.Widget] = [*self._deals(view, seat)]
             if me.allocated:
-                others = seats_text(names, [s for s in view.waiting_for if s != seat])
-                parts.insert(0, note("Your allocation is in." + (f" Waiting for {others}." if others else "")))
+                parts.insert(0, note("Your allocation is in. The river is rolled once every household has allocated."))
             else:
                 parts.append(AllocationGrid(state, seat, self.act_here))
             if me.wealth > 0:

@@ -451,8 +451,9 @@ class NewRuleDashboard(TableDashboard):
         state = self.game.state
         view = view_for(state, seat)
         choosing = view.phase == "choose" and view.turn == seat
-        waiting = () if seat in view.waiting_for else view.waiting_for
-        return (view.phase, view.round, view.turn, view.seats[seat], view.drawn, view.common_colours if choosing else (), view.infection, view.strength, waiting, _private_lines(state, seat)[-8:])
+        # Not who else the round waits for (the header says it): every pick would rebuild
+        # every panel that has picked.
+        return (view.phase, view.round, view.turn, view.seats[seat], view.drawn, view.common_colours if choosing else (), view.infection, view.strength, _private_lines(state, seat)[-8:])
 
     def _private_panel(self, seat: int) -> list[widgets.Widget]:
         """Fresh widgets for one seat, built from that seat's view only."""
@@ -507,8 +508,7 @@ class NewRuleDashboard(TableDashboard):
             return [drawn, widgets.HBox(offer, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))]
         if view.phase == "pick":
             if me.pick is not None:
-                others = seats_text(names, [s for s in view.waiting_for if s != seat])
-                return [note(f"Your secret pick: {candy_label(view.colours, me.pick)}." + (f" Waiting for {others}." if others else ""))]
+                return [note(f"Your secret pick: {candy_label(view.colours, me.pick)}. The picks are revealed once everyone has picked.")]
             picks = [self._colour_button(view, move, "pb-pick") for move in legal_actions(state, seat) if isinstance(move, Pick)]
             return [note("Pick a colour in secret (one click):"), widgets.HBox(picks, layout=widgets.Layout(flex_flow="row wrap"))]
         if view.phase == "pay":
