@@ -128,12 +128,15 @@ MEASURE_JS = """(limits) => {
   const root = document.querySelector(limits.root);
   const first = limits.first ? document.querySelector(limits.first) : null;
   const firstBox = first && shown(first) ? first.getBoundingClientRect() : null;
+  // Voila's lab page scrolls #rendered_cells (a Lumino panel, overflow: auto), not the window.
+  const scrolled = window.scrollY + document.body.scrollTop + cells.scrollTop;
+  const sideways = cells.scrollWidth - cells.clientWidth;
   return {
-    scrollWidth: document.documentElement.scrollWidth,
+    scrollWidth: Math.max(document.documentElement.scrollWidth, document.body.scrollWidth, window.innerWidth + sideways),
     width: window.innerWidth,
     height: window.innerHeight,
-    rootTop: root ? root.getBoundingClientRect().top + window.scrollY : null,
-    firstBottom: firstBox ? firstBox.bottom + window.scrollY : null,
+    rootTop: root ? root.getBoundingClientRect().top + scrolled : null,
+    firstBottom: firstBox ? firstBox.bottom + scrolled : null,
     smallText: small.slice(0, 20),
     smallTargets: tiny.slice(0, 20),
   };

@@ -51,6 +51,8 @@ def no_sideways(figures: dict, where: str) -> None:
 
 def shot(page: Page, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("() => { document.querySelector('#rendered_cells').scrollTop = 0; }")  # the page as it opens
+    page.wait_for_timeout(200)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 

@@ -25,7 +25,8 @@ TEXTS = (
 )
 
 MEASURE = """() => {
-  const out = {scroll: document.documentElement.scrollWidth, sheets: []};
+  const cells = document.querySelector('#rendered_cells');  // Voila's page scrolls here, not the window
+  const out = {scroll: Math.max(document.documentElement.scrollWidth, window.innerWidth + cells.scrollWidth - cells.clientWidth), sheets: []};
   for (const svg of document.querySelectorAll('.pb-sheet svg')) {
     const box = svg.getBoundingClientRect();
     const card = svg.closest('.pb-sheet').getBoundingClientRect();
