@@ -121,6 +121,15 @@ def plan(dash: DangerWorldDashboard, difficulty: int = 3, complications: int = 2
     the(dash, "pb-complications").value = complications
 
 
+def rolled(dash: DangerWorldDashboard, seed: int) -> None:
+    """A table on `seed`: Wren's sheet, the planned check, the roll and the coach's best lock."""
+    start(dash, seed=seed)
+    build(dash, 0, WREN)
+    plan(dash)
+    click(dash, "pb-roll")
+    click(dash, "pb-coach-best")
+
+
 def best_new_lock(state: State) -> tuple[int, ...]:
     return tuple(sorted(coach(state)[0][0] - state.check.locked))
 
@@ -421,11 +430,7 @@ def test_a_refusal_is_cleared_once_a_later_move_works(store):
 def test_the_gms_penalty_die_on_a_challenge_comes_with_the_next_check(store):
     seed = find_seed(lambda s: s.check.botches >= 1)
     dash = DangerWorldDashboard(store)
-    start(dash, seed=seed)
-    build(dash, 0, WREN)
-    plan(dash)
-    click(dash, "pb-roll")
-    click(dash, "pb-coach-best")
+    rolled(dash, seed)
     click(dash, "pb-reroll")
     click(dash, "pb-no-set")
     assert dash.game.state.phase == "gm" and the(dash, "pb-gm-target").value == 0
@@ -532,11 +537,7 @@ def test_hits_between_checks_fill_the_track_and_rests_clear_it(store):
 def test_a_second_dashboard_resumes_the_identical_table(store):
     seed = find_seed(lambda s: s.check.botches >= 1)
     first = DangerWorldDashboard(store)
-    start(first, seed=seed)
-    build(first, 0, WREN)
-    plan(first)
-    click(first, "pb-roll")
-    click(first, "pb-coach-best")
+    rolled(first, seed)
     click(first, "pb-lock")
     click(first, "pb-reroll")
     second = DangerWorldDashboard(store, query=INDEX)  # the server key: the index lists the tables
