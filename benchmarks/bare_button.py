@@ -43,6 +43,7 @@ def build() -> nbformat.NotebookNode:
     }
     nb.metadata["language_info"] = {"name": "python"}
     nb.metadata["title"] = "Bare button"
+    nb.metadata["playbook_ready"] = f".{BUTTON_CLASS}"  # what the template's watchdog waits for
     cell = nbformat.v4.new_code_cell(SOURCE)
     cell.id = "bare-button"  # fixed, so rewriting the file changes nothing
     nb.cells = [cell]

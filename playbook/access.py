@@ -6,7 +6,9 @@ A table has four kinds of link, each with its own secret in the table's settings
   view, the save file, the other links;
 - the **board** link (`board_key`): the public view for the projector, with the join code;
 - the **join** link (`join_key`, the board's QR code): a device claims one free seat by name;
-- one **seat** link per seat (`seat_keys`): that seat's private view and controls.
+- one **seat** link per seat (`seat_keys`): that seat's private view and controls. A seat is
+  one device's at a time: the device that opens the link (or joins by the code) claims the seat
+  and gets a new key of its own, and the old link opens nothing more (see `playbook.store.Claim`).
 
 The server has a key of its own (`PLAYBOOK_KEY`, made by `playbook serve`): the index lists
 and resumes tables only with it. A page with no key, or a wrong one, opens nothing of a table.
@@ -132,6 +134,12 @@ def resolve(query: str, slug: str | None, meta_of: Any, environ: Mapping[str, st
     seat_text = _param(params, "seat")
     if seat_text.isdigit() and key_matches(dict(meta.get("seat_keys") or {}).get(seat_text), key):
         return Access("seat", table_id, int(seat_text))
+    if seat_text:
+        return Access(
+            "denied",
+            reason="This link no longer opens its seat: a seat is one device's at a time, and this one is open on another device "
+            "(or was released). If the seat is yours, ask the facilitator to release it.",
+        )
     return Access("denied", reason="This link is not valid (wrong or old key): nothing private was opened. Ask the facilitator for your link.")
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -22,6 +24,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from playbook.pacing import SLOTS_ENV, default_slot_count
 
 __all__ = [
     "CULL_IDLE_TIMEOUT",
@@ -60,6 +64,16 @@ the table store, so a culled kernel loses no game."""
 CULL_INTERVAL = 10
 """Seconds between two looks for idle kernels."""
 
+IOPUB_TIMEOUT = 120
+"""Seconds Voila's executor waits for a cell's output after the cell's reply.
+
+nbclient's default (4 s) drops the output that comes later, and on a laptop starting a class's
+pages at once the dashboard's output is often that late: the page then came up blank, for good.
+A cell that is done sends its last output at once, so a long wait costs nothing."""
+
+KERNEL_STARTUP_TIMEOUT = 180
+"""Seconds a page's kernel may take to start while a class's other pages start too."""
+
 #: the notebooks whose seats hide something: a class opens many of their pages at once, so
 #: `playbook serve --preheat N` keeps N kernels ready for each.
 PREHEATED = ("new_rule.ipynb", "leerdam.ipynb")
@@ -74,12 +88,14 @@ def _prepend_path(new: Path, current: str | None) -> str:
 def voila_env(
     db_path: str | os.PathLike[str] | None = None,
     base: Mapping[str, str] | None = None,
+    turns: str | os.PathLike[str] | None = None,
 ) -> dict[str, str]:
     """The environment for the Voila process (and so for its kernels).
 
     Puts the repo's `templates/` on JUPYTER_PATH (for the `playbook` template) and the repo
     root on PYTHONPATH (so `import rules, widgets` works in a kernel whatever its folder,
     installed package or not). `db_path` sets PLAYBOOK_DB, the table store's SQLite file.
+    `turns` is the folder where the server's kernels take turns to build (`playbook.pacing`).
     """
     env = dict(os.environ if base is None else base)
     env["JUPYTER_PATH"] = _prepend_path(TEMPLATES_DIR, env.get("JUPYTER_PATH"))
@@ -88,7 +104,19 @@ def voila_env(
     env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     if db_path is not None:
         env["PLAYBOOK_DB"] = str(db_path)
+    if turns is not None:
+        env[SLOTS_ENV] = str(turns)
     return env
+
+
+@contextmanager
+def turns_folder() -> Iterator[Path]:
+    """A private folder for one server's turns (`playbook.pacing`), removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="playbook-turns-"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def voila_command(
@@ -119,6 +147,8 @@ def voila_command(
         f"--MappingKernelManager.cull_interval={cull_interval}",
         "--MappingKernelManager.cull_connected=False",
         f"--Voila.open_browser={open_browser}",
+        f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT}",
+        f"--VoilaExecutor.startup_timeout={KERNEL_STARTUP_TIMEOUT}",
     ]
     if pool_size > 0:
         settings += [
@@ -293,6 +323,19 @@ def background_server(
     in a session of its own, so a Ctrl+C in a test run does not reach it half-way.
     """
     log_path = Path(log_path)
+    with turns_folder() as turns:
+        yield from _background(notebook, log_path, db_path, pool_size, timeout, extra_args, turns)
+
+
+def _background(
+    notebook: str | os.PathLike[str] | None,
+    log_path: Path,
+    db_path: str | os.PathLike[str] | None,
+    pool_size: int,
+    timeout: float,
+    extra_args: Sequence[str],
+    turns: Path,
+) -> Iterator[RunningServer]:
     last_error: Exception | None = None
     for _attempt in range(3):  # another program may take the free port before Voila does
         port = free_port()
@@ -300,7 +343,7 @@ def background_server(
         with log_path.open("ab") as log:
             process = subprocess.Popen(
                 argv,
-                env=voila_env(db_path),
+                env=voila_env(db_path, turns=turns),
                 cwd=REPO_ROOT,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
@@ -340,9 +383,78 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
+def key_file() -> Path:
+    """Where `playbook serve` keeps its facilitator key: beside the default table store."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "playbook" / "server.key"
+
+
+def kept_server_key(path: Path | None = None) -> str:
+    """The server's facilitator key, kept in a file only this account can read, so that the
+    facilitator's link still works after a restart; made on first use."""
+    path = key_file() if path is None else path
+    try:
+        key = path.read_text().strip()
+        if len(key) >= 22:
+            path.chmod(0o600)
+            return key
+    except OSError:
+        pass
+    key = secrets.token_urlsafe(16)
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(key + "\n")
+        path.chmod(0o600)
+    except OSError:
+        pass  # a read-only home: the key lasts as long as this server
+    return key
+
+
 def facilitator_link(base: str, key: str) -> str:
     """The index page that lists and resumes every table: what `playbook serve` prints."""
     return f"{base.rstrip('/')}/voila/render/index.ipynb?key={key}"
+
+
+#: how many pages of a class arrive together by default (`playbook serve --class-size`).
+CLASS_SIZE = 30
+
+
+@dataclass(frozen=True)
+class ServeSettings:
+    """What `playbook serve` adds to Voila's command line for a class (see `serve_settings`)."""
+
+    args: tuple[str, ...]
+    #: kernels Voila keeps ready when no page is open.
+    ready_kernels: int
+    #: the settings in words, for the benchmark's table.
+    summary: str
+
+
+def serve_settings(class_size: int = CLASS_SIZE, preheat: int | None = None) -> ServeSettings:
+    """The class settings of `playbook serve`: the one place the headline command and the
+    arrival benchmark take them from.
+
+    Every kernel waits for its turn to build (`playbook.pacing`, one turn per core) and the
+    executor waits long enough for a late output (`IOPUB_TIMEOUT`). `preheat` kernels are kept
+    ready for each hidden-information game's page (None: `preheated_for(class_size)`).
+    """
+    pool = preheated_for(class_size) if preheat is None else max(0, preheat)
+    args: list[str] = []
+    if pool > 0:
+        pools = {"default": {"pool_size": 0}, **{name: {"pool_size": pool} for name in PREHEATED}}
+        args += ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}"]
+    summary = (
+        f"playbook serve for a class of {class_size}: {pool} kernels kept ready for each of {', '.join(PREHEATED)}; "
+        f"kernels build {default_slot_count()} at a time (one per core); executor waits {IOPUB_TIMEOUT} s for late output"
+    )
+    return ServeSettings(tuple(args), pool * len(PREHEATED), summary)
+
+
+def preheated_for(class_size: int) -> int:
+    """Kernels to keep ready per hidden-information notebook for a class of `class_size`."""
+    return 0
 
 
 def serve(
@@ -368,7 +480,7 @@ def serve(
     wait for the page's request (`voila.utils.wait_for_request`) before they read its link.
     Stopping `playbook serve` stops Voila and every kernel it started.
     """
-    key = os.environ.get("PLAYBOOK_KEY") or secrets.token_urlsafe(16)
+    key = os.environ.get("PLAYBOOK_KEY") or kept_server_key()
     host = lan_address() if ip == "0.0.0.0" else (ip or "localhost")
     base = os.environ.get("PLAYBOOK_URL") or f"http://{host}:{port}"
     args = list(extra_args) + ([f"--Voila.ip={ip}"] if ip else [])
@@ -379,33 +491,34 @@ def serve(
             f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}",
         ]
     argv = voila_command(notebook, port=port, open_browser=False, extra_args=args)
-    env = voila_env()
-    env.update(PLAYBOOK_KEY=key, PLAYBOOK_URL=base)
     page = "" if notebook is not None else "voila/render/index.ipynb"
     link = facilitator_link(base, key) if notebook is None else f"{base}/"
     print(f"Playbook: the facilitator's link (it lists and resumes every table; keep it to yourself):\n    {link}", flush=True)
     if notebook is None:
         print(f"Players open http://{host}:{port}/{page} to start a game, or the links a table gives them. Ctrl+C stops it.", flush=True)
-    # A session of its own, so that stopping it reaches Voila's kernels too (stop_server).
-    process = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, start_new_session=True)
+    with turns_folder() as turns:
+        env = voila_env(turns=turns)
+        env.update(PLAYBOOK_KEY=key, PLAYBOOK_URL=base)
+        # A session of its own, so that stopping it reaches Voila's kernels too (stop_server).
+        process = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, start_new_session=True)
 
-    def stop(signum: int, frame: Any) -> None:
-        raise KeyboardInterrupt
+        def stop(signum: int, frame: Any) -> None:
+            raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        # Only where a window can open: a text-mode browser would take over this terminal.
-        if open_browser and (sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-            try:
-                wait_until_ready(server_url(port, host="127.0.0.1"), 60, process)
-                import webbrowser
+        previous = signal.signal(signal.SIGTERM, stop)
+        try:
+            # Only where a window can open: a text-mode browser would take over this terminal.
+            if open_browser and (sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+                try:
+                    wait_until_ready(server_url(port, host="127.0.0.1"), 60, process)
+                    import webbrowser
 
-                webbrowser.open(link)
-            except (RuntimeError, TimeoutError):
-                pass
-        return process.wait()
-    except KeyboardInterrupt:
-        stop_server(process)
-        return 0
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+                    webbrowser.open(link)
+                except (RuntimeError, TimeoutError):
+                    pass
+            return process.wait()
+        except KeyboardInterrupt:
+            stop_server(process)
+            return 0
+        finally:
+            signal.signal(signal.SIGTERM, previous)

@@ -10,8 +10,9 @@ the table's lock, against the latest stored state:
   was. It is refused, with a readable `RuleError`, when it no longer is legal, and refused as
   stale (`StaleTable`) when that same seat was moved elsewhere since the page looked (two
   devices on one seat, or a bot took it over): the page's picture of its own seat is out of date.
-- A table action (the facilitator's Advance, misfortune by hand), an Undo and a seat handover
-  need the page to be up to date: their meaning depends on the moment they were pressed.
+- A table action (the facilitator's Advance, misfortune by hand) and an Undo need the page to
+  be up to date: their meaning depends on the moment they were pressed. A seat handed to a bot
+  (or back) or released goes through while other seats move, as long as that seat has not.
 - Undo is checked against the version: it takes back exactly what the page showed as the last
   move (a person's move and the bot moves that followed it), never another page's move. An
   undone row stays in the log, marked with the version that undid it, so nothing stored is ever
@@ -43,6 +44,7 @@ from typing import Any, Protocol
 from rules import GAMES, Action, Game, RuleError, SaveFileError
 from rules.core import SAVE_FORMAT, SAVE_VERSION, _plain, action_to_json, actions_from_json
 
+from .access import key_matches
 from .bots import run_bots, strategies, undo_plan
 
 __all__ = [
@@ -147,12 +149,18 @@ class HandOver(Change):
 
 @dataclass(frozen=True)
 class Claim(Change):
-    """A device joins by the board's code: it takes `seat`, if no bot plays it and no one has.
+    """A device takes `seat` for itself: by the board's join code (`key` None), or by opening
+    the seat's own link (`key`, the key that link holds).
 
+    The seat gets `new_key`, which only the claiming device learns: the link it was claimed
+    with stops working, so a seat is one device's at a time. Refused when a bot plays the
+    seat, when a device already holds it, and for a link whose key is no longer the seat's.
     Claims by different devices commute, so a claim is decided against the latest table
-    however far behind the page was; a seat already taken is refused."""
+    however far behind the page was."""
 
     seat: int
+    new_key: str
+    key: str | None = None
     kind = "claim"
 
 
@@ -270,6 +278,31 @@ def is_postgres(location: str) -> bool:
     return location.startswith(("postgresql://", "postgres://"))
 
 
+def _private_file(path: Path) -> None:
+    """Make `path` (and the folder it is in, when the store made that folder or it is the
+    default one) readable by this account only: the file holds every key and every secret.
+
+    SQLite gives its -wal and -shm files the database file's own mode, so they follow.
+    """
+    folder = path.parent
+    made = not folder.exists()
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if made or folder == default_path().parent:
+        _chmod_if_mine(folder, 0o700)
+    if not path.exists():
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    for part in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        _chmod_if_mine(part, 0o600)
+
+
+def _chmod_if_mine(path: Path, mode: int) -> None:
+    try:
+        if path.exists() and path.stat().st_uid == os.getuid() and path.stat().st_mode & 0o777 != mode:
+            path.chmod(mode)
+    except OSError:
+        pass  # a file system without modes (a mounted share): nothing to tighten
+
+
 class _SQLite:
     """A SQLite file in WAL mode: a write transaction takes the database's write lock at once."""
 
@@ -277,7 +310,7 @@ class _SQLite:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        _private_file(path)
         self._local = threading.local()
 
     def _connect(self) -> sqlite3.Connection:
@@ -556,12 +589,18 @@ class Store:
                     claims = dict(meta.get("claims") or {})
                     seat = str(change.seat)
                     if isinstance(change, Claim):
+                        name = names[change.seat]
                         if change.seat in bots_of(meta):
-                            raise Refused("claim", f"a bot plays {names[change.seat]}'s seat", before)
+                            raise Refused("claim", f"a bot plays {name}'s seat", before)
                         if seat in claims:
-                            raise Refused("claim", f"{names[change.seat]}'s seat is taken: ask the facilitator to release it if it is yours", before)
+                            raise Refused("claim", f"{name}'s seat is open on another device: ask the facilitator to release it if it is yours", before)
+                        if change.key is not None and not key_matches(dict(meta.get("seat_keys") or {}).get(seat), change.key):
+                            raise Refused("claim", f"this link no longer opens {name}'s seat: ask the facilitator for a new one", before)
+                        if not isinstance(change.new_key, str) or len(change.new_key) < 16:
+                            raise Refused("claim", "a claim needs a new key of its own", before)
                         claims[seat] = time.time()
-                        summary = f"seat {change.seat + 1} claimed"
+                        new_meta["seat_keys"] = {**dict(meta.get("seat_keys") or {}), seat: change.new_key}
+                        summary = f"seat {change.seat + 1} claimed" + (" by its link" if change.key is not None else " by the join code")
                     else:
                         claims.pop(seat, None)
                         new_meta["seat_keys"] = {**dict(meta.get("seat_keys") or {}), seat: change.new_key}
@@ -634,10 +673,17 @@ class Store:
         what = "; ".join(r[2] for r in since[-3:]) or "another page moved"
         if isinstance(change, Claim):
             return  # claims commute: decided against the latest table
+        if isinstance(change, (HandOver, Release)):
+            # About one seat: it still means what it meant if that seat has not moved since.
+            if not any(change.seat in json.loads(r[1]) for r in since):
+                return
+            name = _seat_name(table.game, change.seat) if isinstance(change.seat, int) else "that"
+            raise StaleTable(f"{name}'s seat moved since this page showed it ({what}): nothing was done. Look again, then press once more if you still mean it.", table)
         if not isinstance(change, Play) or change.action.seat is None:
             raise StaleTable(f"The table moved on since this page showed it ({what}): nothing was done. Look again, then press once more if you still mean it.", table)
         seat = change.action.seat
-        if any(seat in json.loads(r[1]) for r in since):
+        # A device claiming the seat, or its release, is not a move of the seat's game.
+        if any(seat in json.loads(r[1]) for r in since if r[0] not in ("claim", "release", "meta")):
             name = _seat_name(table.game, seat)
             raise StaleTable(f"{name}'s seat moved on another page since this page showed it ({what}): nothing was done. Look again.", table)
 

@@ -19,6 +19,7 @@ import json
 import random
 import types
 import typing
+import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -663,18 +664,68 @@ def seats_text(names: Sequence[str], seats: Iterable[int]) -> str:
     return ", ".join(people[:-1]) + " and " + people[-1]
 
 
+#: Characters that turn the direction of the text around them (embeddings, overrides, isolates):
+#: in a name they would reorder the text after it on every page and sheet.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Letters and symbols that draw nothing (Hangul fillers, the braille blank, ...).
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+
+
+def _seen_part(name: str) -> str:
+    """What a reader sees of `name`: NFKC, without invisible characters, case folded.
+
+    Two names with the same seen part look alike on a page: one seat could pass for another.
+    """
+    text = unicodedata.normalize("NFKC", name)
+    shown = "".join(c for c in text if not _invisible(c))
+    return "".join(shown.split()).casefold()
+
+
+def _invisible(char: str) -> bool:
+    """A character that draws nothing of its own (zero-width, controls, spaces, blank letters)."""
+    return char in BLANK_LETTERS or unicodedata.category(char) in ("Cf", "Cc", "Zs", "Zl", "Zp")
+
+
+def _name_problem(name: str) -> str:
+    """Why `name` cannot be a seat's name, or ""."""
+    if not name:
+        return "every seat needs a name"
+    if len(name) > 40:
+        return f"the name {name[:20]!r}... is longer than 40 characters"
+    for char in name:
+        if char in BIDI_CONTROLS:
+            return f"the name {_shown(name)} holds a text-direction control (U+{ord(char):04X}), which would turn the text after it around"
+        if unicodedata.category(char) == "Cc":
+            return f"the name {_shown(name)} holds a control character (U+{ord(char):04X})"
+    if all(_invisible(c) or unicodedata.category(c) in ("Mn", "Me") for c in name):
+        return f"the name {_shown(name)} has no visible character"
+    return ""
+
+
+def _shown(name: str) -> str:
+    """A name quoted for a message, its invisible characters spelled out."""
+    return "“" + "".join(f"<U+{ord(c):04X}>" if _invisible(c) and c != " " else c for c in name) + "”"
+
+
 def check_names(names: Sequence[str], low: int, high: int, who: str = "players") -> tuple[str, ...]:
-    """Trimmed, non-empty, distinct names within the game's player range."""
+    """Trimmed, visible, distinct names within the game's player range.
+
+    Refused, with the rule named: an empty name, one over 40 characters, one with a control or
+    text-direction character, one with nothing visible (zero-width spaces, say), and two names
+    that look the same (once normalised (NFKC), without invisible characters, ignoring case).
+    """
     cleaned = tuple(" ".join(str(n).split()) for n in names)
     if not low <= len(cleaned) <= high:
         raise RuleError("player count", f"this game takes {low}-{high} {who}, not {len(cleaned)}")
     for name in cleaned:
-        if not name:
-            raise RuleError("names", "every seat needs a name")
-        if len(name) > 40:
-            raise RuleError("names", f"the name {name[:20]!r}... is longer than 40 characters")
-    folded = [n.casefold() for n in cleaned]
-    if len(set(folded)) != len(folded):
-        raise RuleError("names", "two seats have the same name")
+        problem = _name_problem(name)
+        if problem:
+            raise RuleError("names", problem)
+    seen: dict[str, str] = {}
+    for name in cleaned:
+        other = seen.setdefault(_seen_part(name), name)
+        if other is not name:
+            same = "the same name" if other == name else f"names that look the same ({_shown(other)} and {_shown(name)})"
+            raise RuleError("names", f"two seats have {same}")
     return cleaned
 

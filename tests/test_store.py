@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from playbook.store import HandOver, Play, Refused, SetMeta, StaleTable, Store, Undo
+from playbook.store import Claim, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Undo
 from rules import Game, leerdam as ld, new_game, new_rule as nr
 from rules.core import action_to_json
 from tests.store_workers import racer, simultaneous
@@ -88,9 +88,24 @@ def test_table_actions_and_undo_need_an_up_to_date_page(store):
         store.submit(table_id, Play(ld.Advance(seat=None)), seen=1)
     with pytest.raises(StaleTable):
         store.submit(table_id, Undo(), seen=1)
-    with pytest.raises(StaleTable):
-        store.submit(table_id, HandOver(2, "fair"), seen=1)
+    with pytest.raises(StaleTable, match="House 1's seat moved"):
+        store.submit(table_id, HandOver(0, "fair"), seen=1)  # that seat moved since the page looked
     assert store.version(table_id) == 2
+
+
+def test_a_handover_or_release_of_a_seat_that_did_not_move_goes_through_a_burst(store):
+    """The facilitator's page is behind while the class pledges: a seat that has not moved can
+    still be handed to a bot, or released, without looking again."""
+    table_id = leerdam_table(store)
+    for seat in range(3):
+        pledge(store, table_id, seat, 1, seen=1)  # three pledges the facilitator's page has not seen
+    handed = store.submit(table_id, HandOver(4, "fair"), seen=1)
+    assert handed.behind and handed.table.bots == {4: "fair"} and handed.table.game.state.pledges[4] is not None
+    store.submit(table_id, Claim(3, "k" * 22), seen=1)
+    with pytest.raises(StaleTable, match="House 4's seat moved"):
+        store.submit(table_id, Release(3, "n" * 22), seen=1)  # a device claimed it since: look first
+    released = store.submit(table_id, Release(3, "n" * 22), seen=store.version(table_id))
+    assert "3" not in released.table.meta["claims"] and released.table.meta["seat_keys"]["3"] == "n" * 22
 
 
 def test_undo_takes_back_what_the_page_saw_and_keeps_it_in_the_history(store):

@@ -253,20 +253,25 @@ def test_a_device_joins_by_the_code_and_a_claimed_seat_cannot_be_claimed_twice(s
     for key in keys_of(store, host.table_id):
         if not key_matches(key, store.info(host.table_id).meta["join_key"]):
             assert key not in text
+    slip = links(host)["seats"][1]["url"]
     one(phone, "pb-claim-1").click()
     assert phone.role == "seat" and phone.seat == 1 and "playbook-seat" in phone._dom_classes
     key = store.info(host.table_id).meta["seat_keys"]["1"]
     assert f"key={key}" in html.unescape(phone.navigator.value)  # the address bar keeps the seat
+    assert f"key={key}" not in slip  # the claim gave this device a key of its own
+    slip_page = LeerdamDashboard(store, query=slip)
+    assert slip_page.role == "denied" and "another device" in slip_page.status.message
     one(phone, "pb-pledge").value = 2
     one(phone, "pb-pledge-confirm").click()
     assert phone.status.kind != "refuse" and host.refresh()
 
     other = LeerdamDashboard(store, query=join)
     assert not find(other, "pb-claim-1") and find(other, "pb-claim-0")
-    assert other.claim(1) is False and "taken" in other.status.message  # even by script
+    assert other.claim(1) is False and "open on another device" in other.status.message  # even by script
 
     # The facilitator releases Bo's seat: the old phone loses it, a new device may join as Bo.
-    assert "📱 joined" in html.unescape(host.class_panel.rows.children[1].children[0].value)
+    row = html.unescape(host.class_panel.rows.children[1].children[0].value)
+    assert "📱 on a device" in row and key not in row and "pb-seat-link-1" not in row  # a held seat's key stays on its device
     one(host, "pb-release-1").click()
     assert host.status.kind == "ok"
     assert phone.refresh() is True and phone.role == "denied" and phone.game is None

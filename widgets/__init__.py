@@ -1,0 +1,9 @@
+"""The ipywidgets front ends: one dashboard per game and the parts they share.
+
+Imported by a page's kernel first thing: under `playbook serve` the kernel waits here for its
+turn to build (`playbook.pacing`), so a class opening its pages at once is served in order.
+"""
+
+from playbook.pacing import hold_until_first_cell_ends
+
+hold_until_first_cell_ends()

@@ -362,10 +362,12 @@ class PrivacyCurtain(widgets.VBox):
         self.keep_typed = False
         #: seconds a rebuild waits (see `refresh`); 0: at once.
         self.defer = 0.0
+        #: False on a page that shows no private view (the board): nothing is built at all.
+        self.on_page = True
         self._pending: asyncio.TimerHandle | None = None
         self._shown: int | None = None
         self._built: dict[tuple[str, ...], Any] = {}
-        self.seat_buttons: tuple[widgets.Button, ...] = ()
+        self.seat_buttons: tuple[widgets.Button | None, ...] = ()
         self.label = widgets.HTML(f"<b>{esc(label)}</b>&nbsp;")
         self.seat_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         self.hide_button = widgets.Button(description="Done - hide", icon="eye-slash", disabled=True).add_class("pb-hide")
@@ -377,12 +379,17 @@ class PrivacyCurtain(widgets.VBox):
 
     def set_seats(self, labels: Sequence[str], enabled: Sequence[bool], waiting: Collection[int] = ()) -> None:
         """One button per seat, highlighted while the table waits for it. Call `refresh` next."""
+        if not self.on_page:
+            return
         if len(self.seat_buttons) != len(labels):
-            old = self.seat_buttons
-            self.seat_buttons = tuple(self._seat_button(i) for i in range(len(labels)))
+            old = [b for b in self.seat_buttons if b is not None]
+            # A seat page has its own button only: other seats' would be widgets for nothing.
+            self.seat_buttons = tuple(self._seat_button(i) if self.locked in (None, i) else None for i in range(len(labels)))
             self._show_buttons()
             close_tree(old)
         for button, label, on in zip(self.seat_buttons, labels, enabled):
+            if button is None:
+                continue
             button.description = label
             button.disabled = not on
             button.tooltip = "Show this seat's private view" if on else "Not a seat played on this screen"
@@ -438,7 +445,8 @@ class PrivacyCurtain(widgets.VBox):
                 keep = self.keep_typed
                 self._pending = loop.call_later(self.defer, self._deferred, keep)
                 return
-        self._refresh_now()
+        if self.on_page:
+            self._refresh_now()
 
     def _deferred(self, keep: bool) -> None:
         self._pending = None
@@ -451,7 +459,8 @@ class PrivacyCurtain(widgets.VBox):
     def _refresh_now(self) -> None:
         old = self.panel.children
         for i, button in enumerate(self.seat_buttons):
-            button.button_style = "info" if i == self.seat else ("warning" if i in self._waiting else "")
+            if button is not None:
+                button.button_style = "info" if i == self.seat else ("warning" if i in self._waiting else "")
         key = (self.seat, self._key(self.seat)) if self._key is not None and self.seat is not None else None
         if key is not None and key == self._shown_key and self.seat == self._shown and self.panel.children:
             self.hide_button.disabled = False

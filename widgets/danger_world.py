@@ -595,6 +595,7 @@ class DangerWorldDashboard(TableDashboard):
 
     slug = RULES.slug
     game_title = RULES.title
+    setup_form = SetupForm
     hidden_information = False
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
@@ -618,9 +619,6 @@ class DangerWorldDashboard(TableDashboard):
         super().__init__(store, query)
         self.add_class("playbook-danger-world")
         self.style_html.value = STYLE + DW_STYLE
-        self.form = SetupForm()
-        self.form.start_button.on_click(lambda _: self._start_clicked())
-        self.picker.set_form(self.form)
         # Nothing is secret: the download link is always there, no "prepare" step.
         self.party_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px", align_items="flex-start")).add_class("pb-party")
         self.pool_html = widgets.HTML(layout=widgets.Layout(flex="0 1 260px", min_width="220px")).add_class("pb-sp-pool")

@@ -1015,6 +1015,7 @@ class DangerousIdeasDashboard(TableDashboard):
 
     slug = RULES.slug
     game_title = RULES.title
+    setup_form = SetupForm
     bot_strategies = LAB_BOTS["dangerous-ideas"]
     hidden_information = False
 
@@ -1029,9 +1030,6 @@ class DangerousIdeasDashboard(TableDashboard):
         super().__init__(store, query)
         self.add_class("playbook-dangerous-ideas")
         self.style_html.value += DI_STYLE
-        self.form = SetupForm()
-        self.form.start_button.on_click(lambda _: self._start_clicked())
-        self.picker.set_form(self.form)
         self.chapter_html = widgets.HTML().add_class("pb-chapter")
         self.actor_html = widgets.HTML().add_class("pb-actor")
         self.controls = widgets.VBox().add_class("pb-controls-body")

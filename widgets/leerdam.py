@@ -544,14 +544,12 @@ class LeerdamDashboard(TableDashboard):
 
     slug = RULES.slug
     game_title = RULES.title
+    setup_form = SetupForm
     bot_strategies = LAB_BOTS["leerdam"]
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         super().__init__(store, query)
         self.style_html.value = STYLE + LEERDAM_STYLE
-        self.form = SetupForm()
-        self.form.start_button.on_click(lambda _: self._start_clicked())
-        self.picker.set_form(self.form)
         self.curtain = PrivacyCurtain(self._household_panel, label="Whose household?", key=self._panel_key)
         self.year_html = widgets.HTML().add_class("pb-year")
         self.dyke_html = widgets.HTML().add_class("pb-dyke")
@@ -657,6 +655,8 @@ class LeerdamDashboard(TableDashboard):
         self._plot_key = None
         assert self.game is not None
         setup: Setup = self.game.setup
+        if self.role not in ("facilitator", "open"):
+            return  # the table's own dice and misfortune boxes are the facilitator's: no widgets elsewhere
         old = self.loss_inputs
         self.loss_inputs = tuple(
             widgets.BoundedIntText(value=0, min=0, max=setup.capacity, description=name, style=WIDE, layout=widgets.Layout(width="200px")).add_class(

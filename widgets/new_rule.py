@@ -301,14 +301,12 @@ class NewRuleDashboard(TableDashboard):
 
     slug = RULES.slug
     game_title = RULES.title
+    setup_form = SetupForm
     bot_strategies = LAB_BOTS["new-rule"]
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         super().__init__(store, query)
         self.add_class("playbook-new-rule")
-        self.form = SetupForm()
-        self.form.start_button.on_click(lambda _: self._start_clicked())
-        self.picker.set_form(self.form)
         self.curtain = PrivacyCurtain(self._private_panel, label="Whose bowl?", key=self._panel_key)
         self.bowl_html = widgets.HTML().add_class("pb-common-bowl")
         self.players_html = widgets.HTML().add_class("pb-players-table")

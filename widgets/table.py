@@ -45,7 +45,8 @@ import ipywidgets as widgets
 
 from playbook.access import HIDDEN, NOTEBOOKS, Access, key_matches, new_key, resolve, server_key, table_keys, table_links
 from playbook.bots import undo_plan
-from playbook.store import Claim, HandOver, Play, Refused, Release, SetMeta, Store, Table, TableInfo, Undo
+from playbook.pacing import release_turn
+from playbook.store import Claim, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game
 
 from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
@@ -126,6 +127,7 @@ def page_query() -> str:
     if os.environ.get("VOILA_PREHEAT", "False") == "True" and not _REQUEST_SEEN:
         from voila.utils import wait_for_request
 
+        release_turn()  # a ready kernel may wait long for its page: let the others build meanwhile
         wait_for_request()
         _REQUEST_SEEN = True
     return os.environ.get("QUERY_STRING", "")
@@ -245,11 +247,14 @@ class ClassPanel(widgets.VBox):
 
     def _seat_row(self, seat: int, name: str, href: str, bot: str | None, claimed: bool) -> widgets.Widget:
         dash = self._dash
-        state = f"🤖 bot: {bot}" if bot else ("📱 joined" if claimed else "free")
-        label = widgets.HTML(
-            f'<b>{esc(name)}</b> <span class="pb-muted">· {esc(state)}</span> · '
-            f'<a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}">{esc(name)}\'s own page</a>'
+        state = f"🤖 bot: {bot}" if bot else ("📱 on a device" if claimed else "free")
+        # A held seat's key is its device's own: this page shows no link for it (Release frees it).
+        link = (
+            ""
+            if claimed
+            else f' · <a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}">{esc(name)}\'s own page</a>'
         )
+        label = widgets.HTML(f'<b>{esc(name)}</b> <span class="pb-muted pb-seat-state-{seat}">· {esc(state)}</span>{link}')
         parts: list[widgets.Widget] = [label]
         if claimed:
             release = widgets.Button(description="Release", icon="unlock", tooltip="Free the seat for another device; its old link stops working").add_class(f"pb-release-{seat}")
@@ -273,7 +278,12 @@ class ClassPanel(widgets.VBox):
         table = dash.store.load(dash.table_id)
         names = list(getattr(table.game.setup, "names", ()))
         links = table_links(public_base(), dash.slug, table.id, table.meta, names)
-        seats = [(s["name"], s["url"]) for s in links["seats"] if s["seat"] not in table.bots]
+        claims = dict(table.meta.get("claims") or {})
+        # Seats a device holds are not printed: their keys are their devices' own.
+        seats = [(s["name"], s["url"]) for s in links["seats"] if s["seat"] not in table.bots and str(s["seat"]) not in claims]
+        if not seats:
+            self.slips_link.value = '<span class="pb-muted">No slips to print: every seat is on a device or played by a bot.</span>'
+            return
         pdf = build_document(seat_slips(seats, game_title=dash.game_title, players=len(seats), page="a4"), page="a4", title=f"{dash.game_title}: seat slips")
         self.slips_link.value = download_link(pdf, f"{dash.slug}-{table.id}-seat-slips.pdf", "Seat slips (PDF)", "application/pdf") + (
             ' <span class="pb-muted">Each slip holds that seat\'s key: hand it to that player only.</span>'
@@ -296,6 +306,8 @@ class TableDashboard(widgets.VBox):
     game_title: ClassVar[str] = ""
     #: bot name -> strategy(state, seat, rng) returning a legal action.
     bot_strategies: ClassVar[Mapping[str, Callable[[Any, int, random.Random], Action]]] = {}
+    #: the game's new-game form (a widget with a `start_button`, `read()` and `reseed()`).
+    setup_form: ClassVar[Callable[[], Any]]
     #: False for games where everything is public: the save file is then always offered.
     hidden_information: ClassVar[bool] = True
 
@@ -337,11 +349,27 @@ class TableDashboard(widgets.VBox):
         #: a link the page's script puts in the address bar (a new table's facilitator link).
         self.navigator = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-navigator")
         self._table: widgets.Widget | None = None
+        self._form: Any = None
+        #: the last change this page submitted was refused as stale (the page was behind).
+        self._stale = False
         super().__init__(
             (self.style_html, self.header, self.status, self.screen, self.class_panel, self.savebar, self.heartbeat, self.alive, self.navigator)
         )
         self.add_class("playbook-root")
         self.add_class(f"playbook-{self.slug}")
+
+    @property
+    def form(self) -> Any:
+        """The new-game form, built the first time it is wanted: a seat page or a board never
+        shows it, and its widgets (a Leerdam form has 230) would only load those pages down."""
+        if self._form is None:
+            self._form = type(self).setup_form()
+            self._form.start_button.on_click(lambda _: self._start_clicked())
+            self.picker.set_form(self._form)
+        return self._form
+
+    def _start_clicked(self) -> None:
+        raise NotImplementedError
 
     # -- hooks for each game -----------------------------------------------------------
     def table_view(self) -> widgets.Widget:
@@ -411,10 +439,43 @@ class TableDashboard(widgets.VBox):
                 params = urllib.parse.parse_qs(self.query.lstrip("?"))
                 self._seat_key = (params.get("key") or [""])[0]
                 self.seat = access.seat
+                if not self._hold_seat(access.table_id or "", access.seat):
+                    return
             self._set_role(access.role)
             self.resume(access.table_id or "")
             if access.role == "seat" and self.game is not None:
                 self.status.ok(f"This is {self.seat_name(self.seat)}'s own page: your private view is first, for your eyes only.")
+
+    def _hold_seat(self, table_id: str, seat: int | None) -> bool:
+        """Opening a seat's link claims the seat for this device (False: it could not).
+
+        The seat gets a new key that only this page knows (and puts in the address bar, so a
+        reload keeps the seat): the link it was opened with, a printed slip say, now opens
+        nothing on another device. A seat this device already holds (a reload: its link holds
+        the seat's new key) and a seat a bot plays are opened as they are.
+        """
+        try:
+            table = self.store.load(table_id)
+        except (KeyError, SaveFileError, RuleError) as exc:
+            self._deny(f"Cannot open this table: {exc}")
+            return False
+        if seat is None or str(seat) in dict(table.meta.get("claims") or {}) or seat in table.bots:
+            return True
+        key = new_key()
+        try:
+            self.store.submit(table_id, Claim(seat, key, key=self._seat_key), table.version)
+        except Refused as exc:
+            self._deny(f"{exc.message[:1].upper()}{exc.message[1:]}.")
+            return False
+        self._seat_key = key
+        self._remember_seat(table_id, seat, key)
+        return True
+
+    def _remember_seat(self, table_id: str, seat: int, key: str) -> None:
+        """Put this seat's own link in the address bar and in the device's memory: a reload,
+        or the join code opened again on this device, comes back to the seat."""
+        query = "?" + urllib.parse.urlencode({"table": table_id, "seat": seat, "key": key})
+        self.navigator.value = f'<a data-href="{esc(query)}" data-seat-of="{esc(table_id)}"></a>'
 
     def _deny(self, reason: str) -> None:
         self._set_role("denied")
@@ -451,6 +512,7 @@ class TableDashboard(widgets.VBox):
         self.game, self.table_id, self.bots = None, None, {}
         self.header.show(self.game_title, "", "Resume a table or start a new game" if self.role == "index" else "Start a new game")
         self.picker.show(self.store.tables(game=self.slug, unfinished=True) if self.role == "index" else None)
+        self.form  # noqa: B018 - built now, the first time the lobby shows
         self.screen.children = (self.picker,)
         self.savebar.show(table_open=False)
         self.on_lobby()
@@ -547,18 +609,17 @@ class TableDashboard(widgets.VBox):
         if self.role != "join" or self.table_id is None:
             self.status.refuse("Only a join page can claim a seat.")
             return False
+        key = new_key()  # the seat's key from now on: this device's alone
         try:
-            outcome = self.store.submit(self.table_id, Claim(seat), self.version)
+            outcome = self.store.submit(self.table_id, Claim(seat, key), self.version)
         except Refused as exc:
             self.status.refuse(exc.message)
             if exc.table is not None:
                 self._show_join(Access("join", exc.table.id))
             return False
-        key = dict(outcome.table.meta.get("seat_keys") or {}).get(str(seat), "")
         self.seat, self._seat_key = seat, key
         self._set_role("seat")
-        # The address bar now holds this seat's own link: a reload keeps the seat.
-        self.navigator.value = f'<a data-href="?{esc(urllib.parse.urlencode({"table": self.table_id, "seat": seat, "key": key}))}"></a>'
+        self._remember_seat(self.table_id, seat, key)
         self._open(outcome.table, "")
         self.status.ok(f"Welcome, {self.seat_name(seat)}: this is your own page. Your private view is first, for your eyes only.")
         return True
@@ -754,6 +815,7 @@ class TableDashboard(widgets.VBox):
         if self.role == "seat" and self.seat is not None:
             if not key_matches(dict(table.meta.get("seat_keys") or {}).get(str(self.seat)), self._seat_key):
                 self._deny("This seat was released by the facilitator: this link no longer opens it. Ask for a new link.")
+                self.navigator.value = f'<a data-forget="{esc(table.id)}"></a>'
                 return
         self.game, self.table_id, self.version = table.game, table.id, table.version
         self.bots, self._by_bot = table.bots, table.by_bot
@@ -767,6 +829,7 @@ class TableDashboard(widgets.VBox):
             return
         curtain = self.seat_curtain()
         if curtain is not None:
+            curtain.on_page = self.role != "board"
             curtain.panel.add_class("playbook-private")
             if self.role == "seat" and self.seat is not None:
                 curtain.lock(self.seat)
@@ -793,7 +856,16 @@ class TableDashboard(widgets.VBox):
         if not self.allowed("undo"):
             return
         before = self.game
-        if self._submit(Undo()) is not None and before is not None:
+        outcome = self._submit(Undo())
+        if outcome is None and self._stale and self.game is not None:
+            # Another page moved first: this page now shows the table as it is, and Undo takes
+            # back what the page now shows as the last move: say which, one click does it.
+            steps, reason = self._undo_plan()
+            if reason is None and steps:
+                last = self.game.actions[-steps]
+                self.status.refuse(f"{self.status.message} Undo now takes back {self.seat_name(last.seat)}'s {last.kind}: press Undo again for that.")
+            return
+        if outcome is not None and before is not None:
             undone = before.actions[len(self.game.actions) if self.game else 0 :]
             person = next((a for a in undone if a.seat not in self.bots), undone[0]) if undone else None
             if person is not None:
@@ -813,9 +885,11 @@ class TableDashboard(widgets.VBox):
         if self.game is None or self.table_id is None:
             self.status.refuse("No table is open.")
             return None
+        self._stale = False
         try:
             outcome = self.store.submit(self.table_id, change, self.version)
         except Refused as exc:
+            self._stale = isinstance(exc, StaleTable)
             if exc.table is not None and exc.table.version != self.version:
                 self._adopt(exc.table)  # the page was behind: show the table as it is now
                 self._redraw_keeping_typed()

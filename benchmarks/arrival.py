@@ -1,0 +1,249 @@
+"""A class arrives at once: 30 seat pages (two Leerdam villages of 15) opened in the same second,
+on the server `playbook serve` runs (its own settings: `serve_settings`), each a headless
+Chromium phone.
+
+Figures: the pages usable (their seat's pledge button showing), the time from opening to usable
+(median and worst), the pages that said nothing while they waited (the aim is none: a page is
+usable or says it is on its way), the pages that retried by themselves, the memory per page
+(Voila and its kernels, proportional set size) and the kernels left two minutes after every page
+closed (beyond the ones Voila keeps ready).
+
+Nothing here asserts a speed. `python -m benchmarks.arrival [--pages N] [--json]` runs it alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = ["format_arrival", "rows", "run_arrival"]
+
+#: what a usable seat page shows: its own pledge button.
+USABLE = ".playbook-seat .pb-pledge-confirm"
+#: what a page that is still on its way shows (the template's watchdog).
+SAYS = "#playbook-starting, #playbook-lost"
+
+
+async def _open_page(browser: Any, url: str, opened_at: float, deadline: float) -> dict[str, Any]:
+    """Open `url` on a phone-sized page and watch it until it is usable or `deadline` passes."""
+    context = await browser.new_context(viewport={"width": 390, "height": 844})
+    page = await context.new_page()
+    loads = 0
+
+    def loaded(_: Any) -> None:
+        nonlocal loads
+        loads += 1
+
+    page.on("load", loaded)
+    result: dict[str, Any] = {"usable_s": None, "said": False, "retried": 0}
+    try:
+        await page.goto(url, wait_until="commit", timeout=int((deadline - time.monotonic()) * 1000))
+    except Exception:  # noqa: BLE001 - a page the server never answered: not usable, counted as such
+        result["context"] = context
+        return result
+    while time.monotonic() < deadline:
+        try:
+            if await page.locator(USABLE).first.is_visible():
+                result["usable_s"] = round(time.monotonic() - opened_at, 2)
+                break
+            if not result["said"] and await page.locator(SAYS).count():
+                result["said"] = True
+        except Exception:  # noqa: BLE001 - the page is reloading itself: look again
+            pass
+        await asyncio.sleep(0.25)
+    result["retried"] = max(0, loads - 1)
+    result["context"] = context
+    return result
+
+
+async def _arrive(server_url: str, urls: list[str], timeout: float) -> tuple[Any, Any, list[dict[str, Any]]]:
+    from playwright.async_api import async_playwright
+
+    from tests.browser import CHROMIUM, CHROMIUM_ARGS
+
+    playwright = await async_playwright().start()
+    browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
+    opened_at = time.monotonic()
+    deadline = opened_at + timeout
+    # Every page is asked for within the same second: the class presses its links together.
+    tasks = [asyncio.create_task(_open_page(browser, server_url + url, opened_at, deadline)) for url in urls]
+    results = await asyncio.gather(*tasks)
+    return playwright, browser, list(results)
+
+
+def _pss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time of `pids` so far (their waited-for children included)."""
+    import os as _os
+
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(f) for f in fields[11:15]) / _os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _browser_pids() -> list[int]:
+    from playbook.serve import _descendants
+
+    found = []
+    for pid, _ in _descendants(os.getpid()):
+        try:
+            if b"chrom" in Path(f"/proc/{pid}/cmdline").read_bytes()[:200]:
+                found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def _kernels(server: Any) -> list[int]:
+    from playbook.serve import _descendants
+
+    found = []
+    for pid, _ in _descendants(server.process.pid):
+        try:
+            if b"ipykernel" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+        except OSError:
+            pass
+    return found
+
+
+def run_arrival(pages: int = 30, tables: int = 2, quick: bool = False, timeout: float = 180.0, wait: float = 120.0) -> dict[str, Any]:
+    """Open `pages` seat pages of `tables` Leerdam tables at once; the figures."""
+    from playbook.access import table_keys, table_links
+    from playbook.serve import NOTEBOOKS_DIR, background_server, serve_settings
+    from playbook.store import Store
+    from rules import leerdam as ld
+    from rules import new_game
+    from tests.browser import chromium_missing_reason
+
+    reason = chromium_missing_reason()
+    if reason is not None:
+        return {"skipped": reason}
+    if quick:
+        pages, tables, timeout, wait = 6, 1, 120.0, 5.0
+    size = -(-pages // tables)
+    settings = serve_settings(class_size=pages)
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "tables.sqlite3"
+        with background_server(NOTEBOOKS_DIR, Path(folder) / "voila.log", db_path=db, timeout=180, extra_args=settings.args) as server:
+            store = Store(db)
+            urls = []
+            for t in range(tables):
+                names = tuple(f"Household {t + 1}.{i + 1}" for i in range(size))
+                table_id = store.create(new_game("leerdam", ld.Setup(names=names), 7 + t), meta={"bots": {}, **table_keys(size)})
+                links = table_links("", "leerdam", table_id, store.info(table_id).meta, names)
+                urls += ["voila/render/leerdam.ipynb" + s["url"] for s in links["seats"]]
+            urls = urls[:pages]
+            # The pools Voila keeps ready are full before the class arrives (as in a classroom,
+            # where the server starts before the lesson).
+            ready_by = time.monotonic() + 180
+            while len(_kernels(server)) < settings.ready_kernels and time.monotonic() < ready_by:
+                time.sleep(1)
+            time.sleep(3 if settings.ready_kernels else 0)
+            idle_mb = sum(_pss_mb(pid) for pid in [server.process.pid, *_kernels(server)])
+            idle_kernels = len(_kernels(server))
+            loop = asyncio.new_event_loop()
+            try:
+                server_cpu = _cpu_seconds([server.process.pid])
+                playwright, browser, results = loop.run_until_complete(_arrive(server.url, urls, timeout))
+                usable = [r["usable_s"] for r in results if r["usable_s"] is not None]
+                cpu = {
+                    "voila": round(_cpu_seconds([server.process.pid]) - server_cpu, 1),
+                    "kernels": round(_cpu_seconds(_kernels(server)), 1),
+                    "chromium": round(_cpu_seconds(_browser_pids()), 1),
+                }
+                time.sleep(3)
+                open_kernels = _kernels(server)
+                open_mb = sum(_pss_mb(pid) for pid in [server.process.pid, *open_kernels])
+                for r in results:
+                    loop.run_until_complete(r.pop("context").close())
+                loop.run_until_complete(browser.close())
+                loop.run_until_complete(playwright.stop())
+            finally:
+                loop.close()
+            closed_at = time.monotonic()
+            while time.monotonic() - closed_at < wait and len(_kernels(server)) > settings.ready_kernels:
+                time.sleep(2)
+            left = max(0, len(_kernels(server)) - settings.ready_kernels)
+            if os.environ.get("PLAYBOOK_BENCH_LOG"):  # keep Voila's log to read afterwards
+                shutil.copy(server.log_path, os.environ["PLAYBOOK_BENCH_LOG"])
+    silent = sum(1 for r in results if r["usable_s"] is None and not r["said"])
+    return {
+        "pages": len(urls),
+        "tables": tables,
+        "usable": len(usable),
+        "usable_median_s": round(statistics.median(usable), 1) if usable else None,
+        "usable_worst_s": round(max(usable), 1) if usable else None,
+        "silent": silent,
+        "said_so_while_waiting": sum(1 for r in results if r["said"]),
+        "retried": sum(1 for r in results if r["retried"]),
+        "mb_per_page": round((open_mb - idle_mb) / max(1, len(open_kernels) - idle_kernels + settings.ready_kernels), 1),
+        "kernels_idle_before": idle_kernels,
+        "cpu_s": cpu,
+        "kernels_left": left,
+        "wait_s": wait,
+        "timeout_s": timeout,
+        "settings": settings.summary,
+    }
+
+
+def format_arrival(report: dict[str, Any]) -> str:
+    if "skipped" in report:
+        return f"arrival: skipped ({report['skipped']})"
+    return (
+        f"arrival, {report['pages']} seat pages of {report['tables']} Leerdam tables opened in the same second: "
+        f"{report['usable']} usable within {report['timeout_s']:.0f} s, median {report['usable_median_s']} s, worst {report['usable_worst_s']} s; "
+        f"{report['silent']} silent, {report['said_so_while_waiting']} said they were on their way, {report['retried']} retried; "
+        f"{report['mb_per_page']} MB per page; {report['kernels_left']} kernels left {report['wait_s']:.0f} s after the pages closed. "
+        f"Settings: {report['settings']}."
+    )
+
+
+def rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The figures as rows of the benchmark table."""
+    if "skipped" in report:
+        return []
+    n = report["pages"]
+    return [
+        {"figure": f"{n} seat pages opened at once: usable", "value": f"{report['usable']} of {n}", "baseline": f"{n} aim", "ratio": f"{report['usable'] / n:.2f}"},
+        {"figure": f"{n} seat pages opened at once: opening to usable, median", "value": f"{report['usable_median_s']} s", "baseline": "60 s aim (worst)", "ratio": f"{report['usable_median_s'] / 60:.2f}x" if report["usable_median_s"] is not None else "-"},
+        {"figure": f"{n} seat pages opened at once: opening to usable, worst", "value": f"{report['usable_worst_s']} s", "baseline": "60 s aim", "ratio": f"{report['usable_worst_s'] / 60:.2f}x" if report["usable_worst_s"] is not None else "-"},
+        {"figure": f"{n} seat pages opened at once: blank without a message", "value": str(report["silent"]), "baseline": "0 aim", "ratio": "-"},
+        {"figure": "memory per page in the burst (Voila and kernels, PSS)", "value": f"{report['mb_per_page']} MB", "baseline": "60 MB aim", "ratio": f"{report['mb_per_page'] / 60:.2f}x"},
+        {"figure": f"kernels left {report['wait_s']:.0f} s after the pages closed", "value": str(report["kernels_left"]), "baseline": "0 aim", "ratio": "-"},
+    ]
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.arrival", description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", type=int, default=30)
+    parser.add_argument("--tables", type=int, default=2)
+    parser.add_argument("--wait", type=float, default=120.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    report = run_arrival(args.pages, args.tables, wait=args.wait)
+    print(json.dumps(report, indent=2) if args.json else format_arrival(report))
+    sys.exit(0)

@@ -1,0 +1,128 @@
+"""Pages that arrive together take turns: at most a few kernels build their dashboard at once.
+
+A class opening 30 links in the same second asks Voila for 30 kernels, and each imports the
+playbook and builds its dashboard. Sharing two cores, 30 builds all finish late and together,
+and while they run no page shows anything. Taking turns, the first pages are up in seconds and
+the others follow in order of arrival, with the machine never asked for more than it has.
+
+A turn is a slot: one of `count` lock files in a folder that `playbook serve` makes for its
+kernels (`PLAYBOOK_SLOTS`, `PLAYBOOK_SLOT_COUNT`). A kernel holds one with `flock` from the
+moment it imports the dashboards until its first cell has run (or, for a kernel Voila keeps
+ready, until it starts waiting for its page). The operating system drops the lock of a kernel
+that dies, so a crashed page never keeps a turn. Outside a server that sets the folder (tests,
+JupyterLab) nothing waits.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from pathlib import Path
+
+__all__ = ["SLOTS_ENV", "SLOT_COUNT_ENV", "Turn", "default_slot_count", "hold_until_first_cell_ends", "release_turn", "take_turn"]
+
+SLOTS_ENV = "PLAYBOOK_SLOTS"
+SLOT_COUNT_ENV = "PLAYBOOK_SLOT_COUNT"
+#: Longest a kernel waits for its turn; past it, it builds anyway (a page late beats no page).
+MAX_WAIT_SECONDS = 300.0
+
+
+def default_slot_count() -> int:
+    """One turn per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+class Turn:
+    """A held slot (or none, where nothing waits); `release()` hands it on."""
+
+    def __init__(self, fd: int | None = None, waited: float = 0.0) -> None:
+        self._fd = fd
+        #: seconds spent waiting for the turn.
+        self.waited = waited
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)  # closing the file drops its flock
+
+
+def take_turn(folder: str | os.PathLike[str] | None = None, count: int | None = None, max_wait: float = MAX_WAIT_SECONDS) -> Turn:
+    """Wait for one of `count` slots in `folder` (default: the server's); a `Turn`."""
+    import fcntl
+
+    where = folder if folder is not None else os.environ.get(SLOTS_ENV)
+    if not where:
+        return Turn()
+    try:
+        slots = max(1, int(count if count is not None else os.environ.get(SLOT_COUNT_ENV) or default_slot_count()))
+    except ValueError:
+        slots = default_slot_count()
+    path = Path(where)
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return Turn()  # no folder, no turns: never keep a page from coming up over it
+    start = time.monotonic()
+    order = list(range(slots))
+    while True:
+        random.shuffle(order)  # waiters spread over the slots instead of all trying slot 0 first
+        for slot in order:
+            try:
+                fd = os.open(path / f"slot-{slot}", os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:
+                return Turn()
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            return Turn(fd, time.monotonic() - start)
+        if time.monotonic() - start > max_wait:
+            return Turn(None, time.monotonic() - start)
+        time.sleep(0.05)
+
+
+_TURN: Turn | None = None
+
+
+def hold_until_first_cell_ends() -> Turn:
+    """Take this kernel's turn (once) and give it back when the running cell ends.
+
+    Called when the dashboards are imported; a kernel Voila keeps ready gives its turn back
+    earlier, in `release_turn`, when it starts waiting for its page.
+    """
+    global _TURN
+    if _TURN is not None:
+        return _TURN
+    _TURN = take_turn()
+    if _TURN.held:
+        try:
+            from IPython import get_ipython
+
+            shell = get_ipython()
+        except ImportError:
+            shell = None
+        if shell is None:
+            _TURN.release()  # not in a kernel: nothing would hand the turn on
+        else:
+
+            def hand_on(*_args: object) -> None:
+                release_turn()
+                shell.events.unregister("post_run_cell", hand_on)
+
+            shell.events.register("post_run_cell", hand_on)
+    return _TURN
+
+
+def release_turn() -> None:
+    """Give this kernel's turn back, if it holds one."""
+    if _TURN is not None:
+        _TURN.release()
