@@ -723,9 +723,11 @@ def check_names(names: Sequence[str], low: int, high: int, who: str = "players")
             raise RuleError("names", problem)
     seen: dict[str, str] = {}
     for name in cleaned:
-        other = seen.setdefault(_seen_part(name), name)
-        if other is not name:
+        part = _seen_part(name)
+        if part in seen:
+            other = seen[part]
             same = "the same name" if other == name else f"names that look the same ({_shown(other)} and {_shown(name)})"
             raise RuleError("names", f"two seats have {same}")
+        seen[part] = name
     return cleaned
 

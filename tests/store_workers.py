@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import lab
-from playbook.store import Change, HandOver, Play, Refused, Store, Table, Undo
+from playbook.store import Change, Claim, HandOver, Play, Refused, Store, Table, Undo
 from rules import leerdam as ld
 from rules import new_rule as nr
 from rules.core import action_to_json
@@ -29,6 +29,8 @@ def _submit(store: Store, table_id: str, change: Change, seen: int, out: Any, wh
         line["action"] = action_to_json(change.action)
     if isinstance(change, HandOver):
         line["seat"], line["bot"] = change.seat, change.bot
+    if isinstance(change, Claim):
+        line["seat"] = change.seat
     try:
         outcome = store.submit(table_id, change, seen)
     except Refused as exc:
@@ -123,4 +125,19 @@ def racer(location: str, table_id: str, role: str, index: int, attempts: int, ou
             _submit(store, table_id, HandOver(human[0], "fair"), seen.version, out, f"{role} {index}")
             done += 1
         out.write(json.dumps({"who": f"{role} {index}", "submitted": done}) + "\n")
+    store.close()
+
+
+def claimer(location: str, table_id: str, seat: int, key: str | None, barrier: Any, out_path: str) -> None:
+    """A device that takes `seat` at the moment every other claimer does: by the seat's own link
+    (`key`, the slip's key) or by the join code (`key` None), with a new key of its own."""
+    from playbook.access import new_key
+
+    store = Store(location)
+    seen = store.version(table_id)
+    mine = new_key()
+    with Path(out_path).open("w") as out:
+        barrier.wait()
+        table, rule = _submit(store, table_id, Claim(seat, mine, key=key), seen, out, f"seat {seat}")
+        out.write(json.dumps({"who": f"seat {seat}", "new_key": mine, "won": not rule}) + "\n")
     store.close()

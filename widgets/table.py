@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import os
 import random
 import time
@@ -125,12 +126,36 @@ def page_query() -> str:
     """
     global _REQUEST_SEEN
     if os.environ.get("VOILA_PREHEAT", "False") == "True" and not _REQUEST_SEEN:
-        from voila.utils import wait_for_request
-
         release_turn()  # a ready kernel may wait long for its page: let the others build meanwhile
-        wait_for_request()
+        try:
+            _wait_for_page_request()
+        except Exception:  # noqa: BLE001 - a Voila that answers otherwise: its own (heavier) helper
+            from voila.utils import wait_for_request
+
+            wait_for_request()
         _REQUEST_SEEN = True
     return os.environ.get("QUERY_STRING", "")
+
+
+def _wait_for_page_request() -> None:
+    """Wait for the page a ready kernel is given, and take its request (its query string)
+    into the environment, as `voila.utils.wait_for_request` does.
+
+    Voila's helper imports a web server's worth of modules (about 45 MB in every ready kernel);
+    this asks Voila's same socket for the same answer with the websockets client alone.
+    """
+    from websockets.sync.client import connect
+
+    env = os.environ
+    base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
+    url = (
+        f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:{env.get('VOILA_APP_PORT', '8866')}"
+        f"{base}voila/query/{env['VOILA_KERNEL_ID']}"
+    )
+    with connect(url, open_timeout=5, max_size=None) as socket:
+        info = socket.recv()
+    for name, value in json.loads(info).items():
+        os.environ[name] = str(value)
 
 
 def _when(stamp: float) -> str:

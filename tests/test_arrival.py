@@ -1,0 +1,284 @@
+"""A class arriving at once, without a browser: turns to build, one device per seat, rebased
+facilitator actions, names a page can show, files only the server's account can read.
+
+The browser side (twelve seat pages opened in the same second) is in test_browser_arrival.py.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import multiprocessing
+import os
+import re
+import signal
+import stat
+import time
+from pathlib import Path
+
+import pytest
+
+from playbook.access import resolve, table_keys, table_links
+from playbook.pacing import take_turn
+from playbook.serve import IOPUB_TIMEOUT, kept_server_key, serve_settings, voila_command
+from playbook.store import Claim, Store
+from rules import RuleError
+from rules import leerdam as ld
+from rules import new_game
+from rules.core import check_names
+from tests.store_workers import claimer
+from tests.turn_workers import hold, wait_for_turn
+from tests.stores import KINDS, store_location
+from tests.test_widgets_leerdam import pledge
+from tests.test_widgets_leerdam import start as start_leerdam
+from tests.test_widgets_new_rule import find, one
+from widgets.leerdam import LeerdamDashboard
+
+pytestmark = pytest.mark.timeout(180)
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store(tmp_path / "tables.sqlite3")
+
+
+def _links(dash) -> dict:
+    table = dash.store.load(dash.table_id)
+    return table_links("", dash.slug, table.id, table.meta, table.game.setup.names)
+
+
+# -- every page comes up: the server's settings and the turns ------------------------------------
+
+
+def test_the_executor_waits_for_late_output_on_every_server() -> None:
+    """nbclient's 4 s default dropped the dashboards of pages opened together."""
+    argv = voila_command()
+    assert f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT}" in argv and IOPUB_TIMEOUT >= 60
+    assert any(a.startswith("--VoilaExecutor.startup_timeout=") and int(a.split("=")[1]) >= 120 for a in argv)
+
+
+def test_the_headline_settings_keep_kernels_ready_for_the_class() -> None:
+    settings = serve_settings(class_size=30)
+    pools = json.loads(next(a.split("=", 1)[1] for a in settings.args if a.startswith("--VoilaKernelManager.kernel_pools_config=")))
+    assert pools["default"]["pool_size"] == 0
+    assert pools["leerdam.ipynb"]["pool_size"] == pools["new_rule.ipynb"]["pool_size"] > 0
+    assert settings.ready_kernels == 2 * pools["leerdam.ipynb"]["pool_size"]
+    assert "--VoilaConfiguration.preheat_kernel=True" in settings.args
+    assert serve_settings(class_size=30, preheat=0).args == ()
+
+
+def test_kernels_take_turns_across_processes(tmp_path) -> None:
+    """With one turn, a second process builds only once the first has handed the turn on."""
+    context = multiprocessing.get_context("spawn")
+    held, go = context.Event(), context.Event()
+    released_at, got_at = context.Value("d", 0.0), context.Value("d", 0.0)
+    first = context.Process(target=hold, args=(str(tmp_path), held, go, released_at))
+    first.start()
+    assert held.wait(30)
+    second = context.Process(target=wait_for_turn, args=(str(tmp_path), got_at))
+    second.start()
+    second.join(0.5)
+    assert second.is_alive() and got_at.value == 0.0  # still waiting for its turn
+    go.set()
+    first.join(30)
+    second.join(30)
+    assert second.exitcode == 0 and got_at.value >= released_at.value > 0
+
+
+def test_a_kernel_that_dies_holding_its_turn_hands_it_on(tmp_path) -> None:
+    context = multiprocessing.get_context("spawn")
+    held, go, released_at = context.Event(), context.Event(), context.Value("d", 0.0)
+    first = context.Process(target=hold, args=(str(tmp_path), held, go, released_at))
+    first.start()
+    assert held.wait(30)
+    os.kill(first.pid, signal.SIGKILL)
+    first.join(30)
+    turn = take_turn(str(tmp_path), 1, max_wait=30)
+    assert turn.held
+    turn.release()
+
+
+def test_outside_a_server_nothing_waits(monkeypatch) -> None:
+    monkeypatch.delenv("PLAYBOOK_SLOTS", raising=False)
+    assert not take_turn().held
+
+
+# -- one device per seat -----------------------------------------------------------------------------
+
+
+def test_opening_a_seat_link_claims_the_seat_with_a_key_of_its_own(store) -> None:
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy"), bots={})
+    slip = _links(host)["seats"][1]["url"]
+    phone = LeerdamDashboard(store, query=slip)
+    assert phone.role == "seat" and phone.seat == 1
+    meta = store.info(host.table_id).meta
+    assert "1" in meta["claims"] and f"key={meta['seat_keys']['1']}" not in slip
+    mine = html.unescape(phone.navigator.value)
+    assert f"key={meta['seat_keys']['1']}" in mine and f'data-seat-of="{host.table_id}"' in mine  # kept by this device
+    # The join page offers only seats no device holds.
+    join = LeerdamDashboard(store, query=_links(host)["join"])
+    assert not find(join, "pb-claim-1") and find(join, "pb-claim-0") and find(join, "pb-claim-2")
+    # The slip on another device opens nothing, and says why.
+    other = LeerdamDashboard(store, query=slip)
+    assert other.role == "denied" and other.game is None and "another device" in other.status.message
+    # The device itself, reloaded (its address bar holds the seat's new link), is back on its seat.
+    again = LeerdamDashboard(store, query=mine.split('data-href="', 1)[1].split('"', 1)[0])
+    assert again.role == "seat" and again.seat == 1 and store.info(host.table_id).meta["seat_keys"] == meta["seat_keys"]
+    # The facilitator sees the seat held, without its key, and releases it.
+    host.refresh()
+    row = html.unescape(host.class_panel.rows.children[1].children[0].value)
+    assert "on a device" in row and meta["seat_keys"]["1"] not in row
+    one(host, "pb-release-1").click()
+    assert phone.refresh() and phone.role == "denied" and "data-forget" in phone.navigator.value
+
+
+@pytest.fixture(params=KINDS)
+def location(request, tmp_path) -> str:
+    with store_location(request.param, tmp_path) as where:
+        yield where
+
+
+def test_devices_claiming_at_once_get_one_seat_each(location, tmp_path) -> None:
+    """Eight processes at the same moment: four open the same slip of seat 0, four press seat 1
+    on the join page. One device gets each seat, and its key is the seat's from then on."""
+    store = Store(location)
+    names = ("Ana", "Bo", "Cy", "Di", "Ed")
+    meta = {"bots": {}, **table_keys(len(names))}
+    table_id = store.create(new_game("leerdam", ld.Setup(names=names), 5), meta=meta)
+    slip = meta["seat_keys"]["0"]
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(8)
+    jobs = [(location, table_id, 0, slip, barrier, str(tmp_path / f"slip{i}.jsonl")) for i in range(4)]
+    jobs += [(location, table_id, 1, None, barrier, str(tmp_path / f"join{i}.jsonl")) for i in range(4)]
+    processes = [context.Process(target=claimer, args=job) for job in jobs]
+    for p in processes:
+        p.start()
+    for p in processes:
+        p.join(120)
+        assert p.exitcode == 0
+    lines = [json.loads(line) for path in sorted(tmp_path.glob("*.jsonl")) for line in path.read_text().splitlines()]
+    winners = [line for line in lines if line.get("won")]
+    assert sorted(w["who"] for w in winners) == ["seat 0", "seat 1"]
+    after = store.info(table_id).meta
+    assert set(after["claims"]) == {"0", "1"}
+    assert {after["seat_keys"]["0"], after["seat_keys"]["1"]} == {w["new_key"] for w in winners}
+    assert after["seat_keys"]["0"] != slip and after["seat_keys"]["2"] == meta["seat_keys"]["2"]
+    assert len([c for c in store.changes(table_id) if c["kind"] == "claim"]) == 2
+    store.close()
+
+
+def test_a_claim_without_a_key_of_its_own_is_refused(store) -> None:
+    table_id = store.create(new_game("leerdam", ld.Setup(names=("Ana", "Bo", "Cy")), 5), meta={"bots": {}, **table_keys(3)})
+    with pytest.raises(RuleError, match="new key"):
+        store.submit(table_id, Claim(0, ""), store.version(table_id))
+    assert store.info(table_id).meta["claims"] == {}
+
+
+# -- the facilitator's buttons during a busy class -----------------------------------------------------
+
+
+def test_a_handover_from_a_page_that_is_behind_a_burst_of_pledges_goes_through(store) -> None:
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
+    phones = [LeerdamDashboard(store, query=_links(host)["seats"][s]["url"]) for s in range(3)]
+    for seat, phone in enumerate(phones):
+        one(phone, "pb-pledge").value = 1
+        one(phone, "pb-pledge-confirm").click()
+        assert phone.status.kind != "refuse", phone.status.message
+    assert host.version < store.version(host.table_id)  # the facilitator's page has not looked
+    assert host.hand_over(4, "fair") is True, host.status.message
+    assert store.load(host.table_id).bots == {4: "fair"}
+
+
+def test_a_stale_undo_says_what_moved_and_the_next_click_takes_back_the_last_move(store) -> None:
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
+    pledge(host, 0, 2)
+    phone = LeerdamDashboard(store, query=_links(host)["seats"][1]["url"])
+    one(phone, "pb-pledge").value = 1
+    one(phone, "pb-pledge-confirm").click()
+    host.undo()  # the page still shows Ana's pledge as the last move
+    assert host.status.kind == "refuse" and "nothing was done" in host.status.message
+    assert "Undo now takes back Bo's" in host.status.message
+    assert store.load(host.table_id).game.state.pledges[:2] == (2, 1)  # nothing undone yet
+    host.undo()
+    assert store.load(host.table_id).game.state.pledges[1] is None and host.status.kind == "ok"
+
+
+# -- names a page can show -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "names, reason",
+    [
+        (("\u200b\u200b", "Bo", "Cy"), "no visible character"),
+        (("\u3164", "Bo", "Cy"), "no visible character"),
+        (("Bo", "Bo\u200b", "Cy"), "look the same"),
+        (("Ana", "Ａｎａ", "Cy"), "look the same"),
+        (("Ana", "Ana", "Cy"), "the same name"),
+        (("Ana", "ANA", "Cy"), "look the same"),
+        (("Ana\u202eXY", "Bo", "Cy"), "text-direction control (U+202E)"),
+        (("Ana\u2066", "Bo", "Cy"), "text-direction control (U+2066)"),
+        (("Ana\x00", "Bo", "Cy"), "control character (U+0000)"),
+    ],
+)
+def test_a_name_that_cannot_be_seen_or_passes_for_another_is_refused_with_its_reason(names, reason) -> None:
+    with pytest.raises(RuleError, match=re.escape(reason)) as refused:
+        check_names(names, 3, 5)
+    assert refused.value.rule == "names"
+
+
+def test_names_in_every_script_still_pass() -> None:
+    names = ("محمد علي", "फ़ातिमा", "👩\u200d💻 Dev", "<b>&amp;", "רותי", "王小明", "रुम", "रम")
+    assert check_names(names, 3, 10) == names
+
+
+def test_the_new_game_form_says_which_rule_a_name_broke(store) -> None:
+    host = LeerdamDashboard(store, query="")
+    host.form.players.value = 5
+    host.form.names[1].value = "Ana\u200b"
+    host.form.names[0].value = "Ana"
+    host.form.start_button.click()
+    assert host.game is None and "look the same" in host.status.message
+
+
+# -- files only the server's account can read -------------------------------------------------------
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_the_store_file_its_journal_and_its_folder_are_private(tmp_path) -> None:
+    folder = tmp_path / "made-by-the-store"
+    store = Store(folder / "tables.sqlite3")
+    table_id = store.create(new_game("leerdam", ld.Setup(names=("Ana", "Bo", "Cy")), 5), meta={"bots": {}, **table_keys(3)})
+    store.load(table_id)  # a reader keeps the WAL and SHM files open
+    assert _mode(folder) == 0o700
+    for name in ("tables.sqlite3", "tables.sqlite3-wal", "tables.sqlite3-shm"):
+        assert (folder / name).exists() and _mode(folder / name) == 0o600, name
+    store.close()
+
+
+def test_an_existing_store_file_readable_by_others_is_made_private(tmp_path) -> None:
+    path = tmp_path / "old.sqlite3"
+    Store(path).close()
+    path.chmod(0o644)
+    Store(path).close()
+    assert _mode(path) == 0o600
+
+
+def test_the_server_key_is_kept_private_and_stays_the_same(tmp_path) -> None:
+    path = tmp_path / "playbook" / "server.key"
+    key = kept_server_key(path)
+    assert len(key) >= 22 and _mode(path) == 0o600 and _mode(path.parent) == 0o700
+    assert kept_server_key(path) == key
+    path.chmod(0o644)
+    assert kept_server_key(path) == key and _mode(path) == 0o600
+
+
+def test_a_seat_link_resolved_after_its_seat_was_claimed_says_so() -> None:
+    meta = table_keys(3)
+    access = resolve("?table=t&seat=1&key=" + "x" * 22, "leerdam", lambda _: ("leerdam", meta))
+    assert access.role == "denied" and "one device's at a time" in access.reason
