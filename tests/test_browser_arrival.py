@@ -1,0 +1,84 @@
+"""A class arrives at once, in headless Chromium: twelve seat pages opened in the same second on
+a server with `playbook serve`'s own class settings.
+
+Each page shows its seat, or says it is on its way and then shows its seat; no page stays blank
+and silent. Every seat then belongs to its device: the join page offers none of them, and each
+device's key differs from the one its slip holds.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from playbook.access import table_keys, table_links
+from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serve_settings
+from playbook.store import Store
+from rules import leerdam as ld
+from rules import new_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
+
+LEERDAM = ".playbook-leerdam"
+PAGES = 12
+#: a class on a busy 2-core machine: how long the last of twelve pages may take.
+ARRIVAL_MS = 240_000
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """The Leerdam page served with the headline command's settings for a class of twelve
+    (its kernels kept ready are full before the class arrives)."""
+    folder = tmp_path_factory.mktemp("arrival")
+    settings = serve_settings(class_size=PAGES)
+    with background_server(NOTEBOOKS_DIR / "leerdam.ipynb", folder / "voila.log", db_path=folder / "tables.sqlite3", timeout=180, extra_args=settings.args) as server:
+        yield server
+
+
+def test_twelve_seat_pages_opened_in_the_same_second_each_show_their_seat(class_server: RunningServer, chromium: Browser) -> None:
+    store = Store(class_server.db_path)
+    names = tuple(f"Household {i + 1}" for i in range(PAGES))
+    table_id = store.create(new_game("leerdam", ld.Setup(names=names), 9), meta={"bots": {}, **table_keys(PAGES)})
+    links = table_links("", "leerdam", table_id, store.info(table_id).meta, names)
+    contexts: list[BrowserContext] = []
+    try:
+        phones: list[Page] = []
+        for _ in range(PAGES):
+            context = chromium.new_context(viewport={"width": 390, "height": 844})
+            contexts.append(context)
+            phones.append(context.new_page())
+        # The class presses its links together: every page is asked for before any has answered.
+        for phone, seat in zip(phones, links["seats"]):
+            phone.goto(class_server.url + seat["url"], wait_until="commit")
+        for phone in phones:
+            # Its seat, or a word that it is on its way (never a blank page that says nothing).
+            expect(phone.locator(f"{LEERDAM}.playbook-seat .pb-pledge-confirm, #playbook-starting").first).to_be_visible(timeout=ARRIVAL_MS)
+        for seat, phone in enumerate(phones):
+            expect(phone.locator(f"{LEERDAM}.playbook-seat .pb-pledge-confirm")).to_be_visible(timeout=ARRIVAL_MS)
+            expect(phone.locator("#playbook-starting")).to_have_count(0)
+            expect(phone.locator(f"{LEERDAM} .pb-seat-{seat}")).to_contain_text(names[seat])  # its own seat
+        meta = store.info(table_id).meta
+        assert sorted(meta["claims"], key=int) == [str(s) for s in range(PAGES)]  # every seat is held
+        for seat, phone in enumerate(phones):
+            query = urllib.parse.parse_qs(urllib.parse.urlparse(phone.url).query)
+            assert query["key"] == [meta["seat_keys"][str(seat)]]  # the device's own key, in its address bar
+            assert f"key={query['key'][0]}" not in links["seats"][seat]["url"]  # not the slip's
+        # A phone that scans the board's code now finds no seat to take.
+        late = chromium.new_context(viewport={"width": 390, "height": 844})
+        contexts.append(late)
+        page = late.new_page()
+        page.goto(class_server.url + links["join"], wait_until="domcontentloaded")
+        expect(page.locator(f"{LEERDAM}.playbook-join")).to_be_visible(timeout=ARRIVAL_MS)
+        expect(page.locator(f"{LEERDAM} .pb-join")).to_contain_text("Every seat is taken")
+        expect(page.locator(f"{LEERDAM} [class*='pb-claim-']")).to_have_count(0)
+        # A slip opened on another device opens nothing, and says why.
+        thief = late.new_page()
+        thief.goto(class_server.url + links["seats"][3]["url"], wait_until="domcontentloaded")
+        expect(thief.locator(f"{LEERDAM}.playbook-denied")).to_be_visible(timeout=ARRIVAL_MS)
+        expect(thief.locator(f"{LEERDAM} .pb-status")).to_contain_text("another device")
+    finally:
+        for context in contexts:
+            context.close()
