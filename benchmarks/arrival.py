@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["format_arrival", "rows", "run_arrival"]
+__all__ = ["format_arrival", "format_join_storm", "rows", "run_arrival", "run_join_storm"]
 
 #: what a usable seat page shows: its own pledge button.
 USABLE = ".playbook-seat .pb-pledge-confirm"
@@ -210,6 +210,137 @@ def run_arrival(pages: int = 30, tables: int = 2, quick: bool = False, timeout: 
     }
 
 
+async def _student(browser: Any, url: str, name: str, opened_at: float, deadline: float) -> dict[str, Any]:
+    """One phone of the join storm: open the class address, type a name, join, wait for the
+    seat (the deal comes when everyone is in), pledge when told; its times."""
+    context = await browser.new_context(viewport={"width": 390, "height": 844})
+    page = await context.new_page()
+    result: dict[str, Any] = {"joined_s": None, "usable_s": None, "revealed_s": None, "context": context, "page": page}
+    try:
+        await page.goto(url, wait_until="commit", timeout=int((deadline - time.monotonic()) * 1000))
+        box = page.locator(".playbook-class-join .pb-name-box input")
+        await box.wait_for(state="visible", timeout=int((deadline - time.monotonic()) * 1000))
+        await box.fill(name)
+        await page.locator(".playbook-class-join .pb-join-class").click()
+        await page.locator(".playbook-class-student").wait_for(state="visible", timeout=int((deadline - time.monotonic()) * 1000))
+        result["joined_s"] = round(time.monotonic() - opened_at, 2)
+        await page.locator(USABLE).wait_for(state="visible", timeout=int((deadline - time.monotonic()) * 1000))
+        result["usable_s"] = round(time.monotonic() - opened_at, 2)
+    except Exception as exc:  # noqa: BLE001 - a phone that did not get there is counted as such
+        result["error"] = type(exc).__name__
+    return result
+
+
+async def _storm(server_url: str, store: Any, record: Any, students: int, timeout: float) -> tuple[Any, Any, list[dict[str, Any]], float | None]:
+    from playwright.async_api import async_playwright
+
+    from playbook import classes as cl
+    from tests.browser import CHROMIUM, CHROMIUM_ARGS
+
+    playwright = await async_playwright().start()
+    browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
+    opened_at = time.monotonic()
+    deadline = opened_at + timeout
+    tasks = []
+    for i in range(students):
+        tasks.append(asyncio.create_task(_student(browser, f"{server_url}j/{record.code}", f"Student {i + 1}", opened_at, deadline)))
+        await asyncio.sleep(5.0 / students)  # the class opens the address within 5 s
+    # The facilitator deals once everyone is in the lobby.
+    while time.monotonic() < deadline and len(cl.load_class(store, record.id).students) < students:
+        await asyncio.sleep(0.25)
+    fresh = cl.load_class(store, record.id)
+    fresh = cl.submit(store, fresh.id, cl.Deal(), fresh.version)
+    cl.submit(store, fresh.id, cl.Start(), fresh.version)
+    results = await asyncio.gather(*tasks)
+    # Every village pledges at once; the reveal on every page.
+    reveal_s = None
+    seated = [r for r in results if r["usable_s"] is not None]
+    if seated:
+        for r in seated:
+            await r["page"].locator(".pb-pledge input").fill("1")
+        clicked = time.monotonic()
+        await asyncio.gather(*(r["page"].locator(".pb-pledge-confirm").click(no_wait_after=True) for r in seated))
+        waits = []
+        for r in seated:
+            try:
+                await r["page"].locator('.pb-reveal [data-revealed="1"]').first.wait_for(state="visible", timeout=60_000)
+                waits.append(time.monotonic() - clicked)
+            except Exception:  # noqa: BLE001 - not revealed in time
+                pass
+        reveal_s = round(max(waits), 2) if len(waits) == len(seated) else None
+    return playwright, browser, list(results), reveal_s
+
+
+def run_join_storm(students: int = 30, quick: bool = False, timeout: float = 240.0) -> dict[str, Any]:
+    """30 phones open the class address within 5 s, type a name, and are dealt into Leerdam
+    villages; from opening the address to the seat page usable; then every village pledges."""
+    from playbook import classes as cl
+    from playbook.serve import NOTEBOOKS_DIR, background_server, serve_settings
+    from playbook.store import Store
+    from tests.browser import chromium_missing_reason
+
+    reason = chromium_missing_reason()
+    if reason is not None:
+        return {"skipped": reason}
+    if quick:
+        students, timeout = 5, 150.0
+    settings = serve_settings(class_size=students)
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "tables.sqlite3"
+        with background_server(NOTEBOOKS_DIR, Path(folder) / "voila.log", db_path=db, timeout=180, extra_args=settings.args) as server:
+            store = Store(db)
+            record = cl.create_class(store, "leerdam", students, seed=5)
+            ready_by = time.monotonic() + 240
+            while len(_kernels(server)) < settings.ready_kernels and time.monotonic() < ready_by:
+                time.sleep(1)
+            time.sleep(3 if settings.ready_kernels else 0)
+            idle_mb = sum(_pss_mb(pid) for pid in [server.process.pid, *_kernels(server)])
+            idle_kernels = len(_kernels(server))
+            loop = asyncio.new_event_loop()
+            try:
+                playwright, browser, results, reveal_s = loop.run_until_complete(_storm(server.url, store, record, students, timeout))
+                open_kernels = _kernels(server)
+                open_mb = sum(_pss_mb(pid) for pid in [server.process.pid, *open_kernels])
+                for r in results:
+                    loop.run_until_complete(r.pop("context").close())
+                    r.pop("page", None)
+                loop.run_until_complete(browser.close())
+                loop.run_until_complete(playwright.stop())
+            finally:
+                loop.close()
+            villages = len(cl.load_class(store, record.id).tables)
+            if os.environ.get("PLAYBOOK_BENCH_LOG"):
+                shutil.copy(server.log_path, os.environ["PLAYBOOK_BENCH_LOG"] + ".storm")
+    usable = [r["usable_s"] for r in results if r["usable_s"] is not None]
+    joined = [r["joined_s"] for r in results if r["joined_s"] is not None]
+    pages = max(1, len(open_kernels) - idle_kernels + settings.ready_kernels)
+    return {
+        "students": students,
+        "villages": villages,
+        "joined": len(joined),
+        "joined_median_s": round(statistics.median(joined), 1) if joined else None,
+        "joined_worst_s": round(max(joined), 1) if joined else None,
+        "seated": len(usable),
+        "seated_median_s": round(statistics.median(usable), 1) if usable else None,
+        "seated_worst_s": round(max(usable), 1) if usable else None,
+        "reveal_worst_s": reveal_s,
+        "mb_per_page": round((open_mb - idle_mb) / pages, 1),
+        "settings": settings.summary,
+    }
+
+
+def format_join_storm(report: dict[str, Any]) -> str:
+    if "skipped" in report:
+        return f"join storm: skipped ({report['skipped']})"
+    return (
+        f"join storm, {report['students']} phones opening the class address within 5 s, dealt into {report['villages']} Leerdam villages: "
+        f"{report['joined']} in the lobby (median {report['joined_median_s']} s, worst {report['joined_worst_s']} s after opening), "
+        f"{report['seated']} on their seat (median {report['seated_median_s']} s, worst {report['seated_worst_s']} s); "
+        f"every village pledging at once, the reveal on every page within {report['reveal_worst_s']} s; {report['mb_per_page']} MB per page. "
+        f"Settings: {report['settings']}."
+    )
+
+
 def format_arrival(report: dict[str, Any]) -> str:
     if "skipped" in report:
         return f"arrival: skipped ({report['skipped']})"
@@ -237,13 +368,33 @@ def rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def storm_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The join storm's figures as rows of the benchmark table."""
+    if "skipped" in report:
+        return []
+    n = report["students"]
+    seated = report["seated_worst_s"]
+    return [
+        {"figure": f"join storm, {n} phones: on their seat", "value": f"{report['seated']} of {n}", "baseline": f"{n} aim", "ratio": f"{report['seated'] / n:.2f}"},
+        {"figure": f"join storm, {n} phones: opening the address to the lobby, median", "value": f"{report['joined_median_s']} s", "baseline": "10 s aim", "ratio": f"{report['joined_median_s'] / 10:.2f}x" if report["joined_median_s"] is not None else "-"},
+        {"figure": f"join storm, {n} phones: opening to the seat (dealt once all are in), worst", "value": f"{seated} s", "baseline": "-", "ratio": "-"},
+        {"figure": f"join storm: every village pledging at once, the reveal on all {report['seated']} pages", "value": f"{report['reveal_worst_s']} s", "baseline": "-", "ratio": "-"},
+        {"figure": "join storm: memory per page (PSS)", "value": f"{report['mb_per_page']} MB", "baseline": "60 MB aim", "ratio": f"{report['mb_per_page'] / 60:.2f}x"},
+    ]
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(prog="python -m benchmarks.arrival", description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=30)
     parser.add_argument("--tables", type=int, default=2)
     parser.add_argument("--wait", type=float, default=120.0)
+    parser.add_argument("--storm", action="store_true", help="the class's join storm instead")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    report = run_arrival(args.pages, args.tables, wait=args.wait)
-    print(json.dumps(report, indent=2) if args.json else format_arrival(report))
+    if args.storm:
+        report = run_join_storm(args.pages)
+        print(json.dumps(report, indent=2) if args.json else format_join_storm(report))
+    else:
+        report = run_arrival(args.pages, args.tables, wait=args.wait)
+        print(json.dumps(report, indent=2) if args.json else format_arrival(report))
     sys.exit(0)

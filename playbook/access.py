@@ -134,6 +134,11 @@ def resolve(query: str, slug: str | None, meta_of: Any, environ: Mapping[str, st
     seat_text = _param(params, "seat")
     if seat_text.isdigit() and key_matches(dict(meta.get("seat_keys") or {}).get(seat_text), key):
         return Access("seat", table_id, int(seat_text))
+    held = dict(meta.get("claims") or {}).get(seat_text)
+    if seat_text.isdigit() and isinstance(held, dict) and not held.get("confirmed") and key_matches(held.get("slip"), key):
+        # Claimed by this link a moment ago, but that page never showed (a reload, a retry):
+        # the link may claim it again, until a page shows the seat (`playbook.store.Confirm`).
+        return Access("seat", table_id, int(seat_text))
     if seat_text:
         return Access(
             "denied",

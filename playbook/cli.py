@@ -126,12 +126,36 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_class_new(args: argparse.Namespace) -> int:
+    """A new class in the store: its room code and its addresses as JSON (or one per line)."""
+    from .classes import class_links, create_class
+    from .store import Store
+
+    roster: list[str] = []
+    if args.roster is not None:
+        try:
+            roster = [line.strip() for line in args.roster.read_text(encoding="utf-8-sig").splitlines() if line.strip()]
+        except UnicodeDecodeError:
+            raise UsageError(f"argument --roster: {args.roster} is not UTF-8 text (one name a line)") from None
+    store = Store()
+    record = create_class(store, args.game, args.students, roster=roster, bots=not args.no_bots)
+    base = args.url or os.environ.get("PLAYBOOK_URL") or "http://localhost:8866"
+    links = {"class": record.id, "game": record.game, **class_links(base, record)}
+    if args.json:
+        print(json.dumps(links, ensure_ascii=False))
+    else:
+        print(f"class {record.code} ({record.game}, {record.expected} students)\njoin:    {links['join']}\nboard:   {links['board']}\nmonitor: {links['monitor']}")
+    print(f"the board and monitor links hold the class's keys: the monitor is yours alone ({store.location})", file=sys.stderr)
+    return 0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     if args.notebook is not None and not Path(args.notebook).is_file():
         raise UsageError(f"argument --notebook: no notebook {args.notebook!r}")
     from .serve import serve
 
-    return serve(port=args.port, notebook=args.notebook, open_browser=args.open, ip=args.ip, preheat=args.preheat)
+    ip = "127.0.0.1" if args.local else args.ip
+    return serve(port=args.port, notebook=args.notebook, open_browser=args.open, ip=ip, preheat=args.preheat, class_size=args.class_size)
 
 
 def _printer(game: str) -> Any:
@@ -339,12 +363,21 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--version", action="version", version=f"playbook {_version()}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = _command(sub, "serve", "serve the playbook dashboards with Voila", "Start Voila on the playbook's notebooks (http://localhost:8866 by default).", "playbook serve --ip 0.0.0.0 --port 8866")
+    p = _command(
+        sub,
+        "serve",
+        "serve the playbook dashboards with Voila",
+        "Start Voila on the playbook's notebooks, on the room's network: phones open the address it\n"
+        "prints (this machine's network address, port 8866 by default).",
+        "playbook serve --class-size 30",
+    )
     p.add_argument("--port", type=_ranged(1, 65535), default=8866, help="port to listen on, 1-65535 (default 8866)")
     p.add_argument("--notebook", help="serve one notebook (a file that exists) instead of the whole playbook")
     p.add_argument("--open", action="store_true", help="open a browser tab")
-    p.add_argument("--ip", help="address to listen on (default 127.0.0.1; 0.0.0.0 lets other devices on the network join)")
-    p.add_argument("--preheat", type=_ranged(0, 10), default=0, help="kernels kept ready for each hidden-information game's page, 0-10 (default 0)")
+    p.add_argument("--ip", help="address to listen on (default: every interface, so phones on the room's network reach it)")
+    p.add_argument("--local", action="store_true", help="listen on this machine only (127.0.0.1): no phone can join")
+    p.add_argument("--class-size", type=_ranged(1, 60), default=30, help="students who may open their pages at once, 1-60 (default 30): sizes the kernels kept ready")
+    p.add_argument("--preheat", type=_ranged(0, 30), default=None, help="kernels kept ready for each class and seat page, 0-30 (default: a third of --class-size, at most 10)")
     p.set_defaults(run=_cmd_serve)
 
     p = _command(
@@ -434,6 +467,24 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--url", help="the server's address in the links (default $PLAYBOOK_URL, else http://localhost:8866)")
     p.add_argument("--json", action="store_true", help="print the links as one line of JSON")
     p.set_defaults(run=_cmd_table_new, command="table new")
+
+    p = _command(sub, "class", "start a class: one game for one room, its code and its links", "A class joins by its room code and is dealt into tables.", "playbook class new leerdam --students 30 --json")
+    classes = p.add_subparsers(dest="class_command", required=True, metavar="ACTION")
+    p = _command(
+        classes,
+        "new",
+        "a new class in the store, and its links",
+        "A new class in the table store ($PLAYBOOK_DB): its room code, the short address students\n"
+        "open (/j/CODE), the class board for the projector and the facilitator's page (the monitor).",
+        "playbook class new new-rule --students 25 --roster names.txt --json",
+    )
+    p.add_argument("game", choices=["new-rule", "leerdam", "danger-world", "dangerous-ideas"], help="which game")
+    p.add_argument("--students", type=_ranged(3, 60), required=True, help="students expected, 3-60")
+    p.add_argument("--roster", type=_existing, help="a text file of the class's names, one a line: students pick theirs")
+    p.add_argument("--no-bots", action="store_true", help="never fill a short table with bots")
+    p.add_argument("--url", help="the server's address in the links (default $PLAYBOOK_URL, else http://localhost:8866)")
+    p.add_argument("--json", action="store_true", help="print the code and links as one line of JSON")
+    p.set_defaults(run=_cmd_class_new, command="class new")
 
     p = _command(sub, "replay", "check a saved game and print its standings as JSON", "Replay every move of a save file, refusing damaged or tampered files.", "playbook replay saved.json")
     p.add_argument("file", type=_existing, metavar="FILE.json")

@@ -74,9 +74,9 @@ A cell that is done sends its last output at once, so a long wait costs nothing.
 KERNEL_STARTUP_TIMEOUT = 180
 """Seconds a page's kernel may take to start while a class's other pages start too."""
 
-#: the notebooks whose seats hide something: a class opens many of their pages at once, so
-#: `playbook serve --preheat N` keeps N kernels ready for each.
-PREHEATED = ("new_rule.ipynb", "leerdam.ipynb")
+#: the pages a class opens many of at once (the class page, and the seats of the games that
+#: hide something): `playbook serve` keeps kernels ready for each (`serve_settings`).
+PREHEATED = ("class.ipynb", "new_rule.ipynb", "leerdam.ipynb")
 
 
 def _prepend_path(new: Path, current: str | None) -> str:
@@ -157,7 +157,8 @@ def voila_command(
         ]
     overridden = {_option_key(arg) for arg in extra_args} - {None}
     settings = [arg for arg in settings if _option_key(arg) not in overridden]
-    return [sys.executable, "-m", "voila", str(target), *settings, *extra_args]
+    # Voila with the short join addresses (/j, /j/CODE): playbook.voila_app.
+    return [sys.executable, "-m", "playbook.voila_app", str(target), *settings, *extra_args]
 
 
 _SHORT_OPTIONS = {
@@ -462,6 +463,41 @@ def preheated_for(class_size: int) -> int:
     return max(0, min(MAX_PREHEAT, -(-class_size // 3)))
 
 
+@dataclass(frozen=True)
+class PhoneAddress:
+    """Where the server listens and the address its links carry (see `phone_address`)."""
+
+    #: the interface Voila listens on.
+    listen: str
+    #: the server's address in every link, QR code and slip.
+    base: str
+    #: True when no other device can reach the server: the boards say that phones cannot join.
+    local_only: bool
+
+
+def _loopback(host: str) -> bool:
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def phone_address(port: int, ip: str | None = None, public_url: str | None = None, lan: Any = None) -> PhoneAddress:
+    """The address phones in the room open, and where to listen for them.
+
+    `public_url` (a host name, or a proxy's address) wins for the links. Otherwise the server
+    listens on every interface (or on `ip`) and its links carry this machine's address on the
+    room's network (`lan`, default `lan_address`). Listening on the loopback only, or on a
+    machine with no network, the links say localhost and the server is local only.
+    """
+    listen = ip or "0.0.0.0"
+    if _loopback(listen):
+        return PhoneAddress(listen, public_url.rstrip("/") if public_url else f"http://localhost:{port}", public_url is None)
+    host = (lan or lan_address)() if listen in ("0.0.0.0", "::") else listen
+    if public_url:
+        return PhoneAddress(listen, public_url.rstrip("/"), False)
+    if _loopback(host):
+        return PhoneAddress(listen, f"http://localhost:{port}", True)
+    return PhoneAddress(listen, f"http://{host}:{port}", False)
+
+
 def serve(
     port: int = DEFAULT_PORT,
     notebook: str | None = None,
@@ -469,41 +505,38 @@ def serve(
     extra_args: Sequence[str] = (),
     *,
     ip: str | None = None,
-    preheat: int = 0,
+    preheat: int | None = None,
+    class_size: int = CLASS_SIZE,
 ) -> int:
     """Run the playbook in Voila until stopped (Ctrl+C or SIGTERM); Voila's exit code.
 
     Serves every notebook in notebooks/ (or just `notebook`) with the `playbook` template,
-    culling kernels whose page is gone. `ip` 0.0.0.0 lets phones on the room's network in.
+    culling kernels whose page is gone, on the room's network (`phone_address`: every
+    interface unless `ip` says otherwise; `PLAYBOOK_URL` for a host name or a proxy).
 
-    The server gets a facilitator key of its own (`PLAYBOOK_KEY`, random unless set), and its
-    link is printed, as Jupyter prints its token link: only that link lists and resumes the
-    tables. `PLAYBOOK_URL` (the address other devices use) goes into seat links and QR codes.
+    The server has a facilitator key of its own (`PLAYBOOK_KEY`, else kept in a private file),
+    and its link is printed, as Jupyter prints its token link: only that link lists and resumes
+    the tables and starts classes. The address phones open goes into every link and QR code.
 
-    `preheat` > 0 keeps that many kernels ready for each hidden-information game's notebook
-    (New Rule, Leerdam): a class opening its seat pages at once waits less. Those notebooks
-    wait for the page's request (`voila.utils.wait_for_request`) before they read its link.
-    Stopping `playbook serve` stops Voila and every kernel it started.
+    A class opening its pages at once is served in turns, with kernels kept ready for it
+    (`serve_settings(class_size, preheat)`). Stopping `playbook serve` stops Voila and every
+    kernel it started.
     """
     key = os.environ.get("PLAYBOOK_KEY") or kept_server_key()
-    host = lan_address() if ip == "0.0.0.0" else (ip or "localhost")
-    base = os.environ.get("PLAYBOOK_URL") or f"http://{host}:{port}"
-    args = list(extra_args) + ([f"--Voila.ip={ip}"] if ip else [])
-    if preheat > 0:
-        pools = {"default": {"pool_size": 0}, **{name: {"pool_size": preheat} for name in PREHEATED}}
-        args += [
-            "--VoilaConfiguration.preheat_kernel=True",
-            f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}",
-        ]
+    where = phone_address(port, ip, os.environ.get("PLAYBOOK_URL") or None)
+    base = where.base
+    settings = serve_settings(class_size, preheat)
+    args = list(extra_args) + [f"--Voila.ip={where.listen}", *settings.args]
     argv = voila_command(notebook, port=port, open_browser=False, extra_args=args)
-    page = "" if notebook is not None else "voila/render/index.ipynb"
     link = facilitator_link(base, key) if notebook is None else f"{base}/"
-    print(f"Playbook: the facilitator's link (it lists and resumes every table; keep it to yourself):\n    {link}", flush=True)
-    if notebook is None:
-        print(f"Players open http://{host}:{port}/{page} to start a game, or the links a table gives them. Ctrl+C stops it.", flush=True)
+    print(f"Playbook: the facilitator's link (it lists and resumes every table, starts classes; keep it to yourself):\n    {link}", flush=True)
+    if notebook is None and where.local_only:
+        print("Local only: phones cannot reach this server (no network, or --local). The boards say so.", flush=True)
+    elif notebook is None:
+        print(f"Phones in the room open {base}/j and type the class's code (or scan the board). Ctrl+C stops it.", flush=True)
     with turns_folder() as turns:
         env = voila_env(turns=turns)
-        env.update(PLAYBOOK_KEY=key, PLAYBOOK_URL=base)
+        env.update(PLAYBOOK_KEY=key, PLAYBOOK_URL=base, PLAYBOOK_LOCAL_ONLY="1" if where.local_only else "0")
         # A session of its own, so that stopping it reaches Voila's kernels too (stop_server).
         process = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, start_new_session=True)
 

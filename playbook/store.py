@@ -50,6 +50,7 @@ from .bots import run_bots, strategies, undo_plan
 __all__ = [
     "Change",
     "Claim",
+    "Confirm",
     "HandOver",
     "Outcome",
     "Play",
@@ -87,6 +88,25 @@ SCHEMA = (
         undone   INTEGER,
         bot      INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (table_id, n)
+    )""",
+    # A class (playbook.classes): one room's students, code and tables, as one JSON record.
+    """CREATE TABLE IF NOT EXISTS classes (
+        id       TEXT PRIMARY KEY,
+        code     TEXT NOT NULL UNIQUE,
+        game     TEXT NOT NULL,
+        record   TEXT NOT NULL,
+        version  INTEGER NOT NULL,
+        created  DOUBLE PRECISION NOT NULL,
+        updated  DOUBLE PRECISION NOT NULL,
+        finished INTEGER NOT NULL DEFAULT 0
+    )""",
+    """CREATE TABLE IF NOT EXISTS class_changes (
+        class_id TEXT NOT NULL REFERENCES classes(id) ON DELETE CASCADE,
+        version  INTEGER NOT NULL,
+        kind     TEXT NOT NULL,
+        summary  TEXT NOT NULL,
+        at       DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (class_id, version)
     )""",
     """CREATE TABLE IF NOT EXISTS changes (
         table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
@@ -162,6 +182,17 @@ class Claim(Change):
     new_key: str
     key: str | None = None
     kind = "claim"
+
+
+@dataclass(frozen=True)
+class Confirm(Change):
+    """The page that claimed `seat` is showing it (its first heartbeat): the link it was claimed
+    with, which could claim it again until now (a reload before the page showed), opens nothing
+    more. `key` is the seat's new key, which only that page knows."""
+
+    seat: int
+    key: str
+    kind = "confirm"
 
 
 @dataclass(frozen=True)
@@ -493,6 +524,12 @@ class Store:
         `meta` is small JSON the front end keeps with the table: which seats are bots ("bots":
         {seat: name}), seat keys, ...
         """
+        with self._db.write() as db:
+            return self.create_in(db, game, title, meta)
+
+    def create_in(self, db: _Conn, game: Game[Any, Any], title: str | None = None, meta: dict[str, Any] | None = None) -> str:
+        """`create`, inside a write transaction the caller holds (a class deals its tables in
+        the same transaction as the deal itself)."""
         meta = dict(meta or {})
         self._check_bots(game, bots_of(meta))
         work = game.copy()
@@ -503,17 +540,37 @@ class Store:
         now = time.time()
         names = getattr(game.setup, "names", ())
         title = title or f"{game.rules.title}: {', '.join(names)}"
-        with self._db.write() as db:
-            db.execute(
-                "INSERT INTO tables (id, game, title, setup, seed, created, updated, finished, meta, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
-                (table_id, game.rules.slug, title, json.dumps(_plain(game.setup), ensure_ascii=False), game.seed, now, now, int(game.rules.over(work.state)), json.dumps(meta, ensure_ascii=False)),
-            )
-            self._insert_rows(db, table_id, work, 0, by_bot, 1)
-            self._record_change(db, table_id, 1, "create", (), f"table created ({len(work.actions)} moves)" + (f"; {note}" if note else ""), now)
-            self._db.notify(db, table_id, 1)
+        db.execute(
+            "INSERT INTO tables (id, game, title, setup, seed, created, updated, finished, meta, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+            (table_id, game.rules.slug, title, json.dumps(_plain(game.setup), ensure_ascii=False), game.seed, now, now, int(game.rules.over(work.state)), json.dumps(meta, ensure_ascii=False)),
+        )
+        self._insert_rows(db, table_id, work, 0, by_bot, 1)
+        self._record_change(db, table_id, 1, "create", (), f"table created ({len(work.actions)} moves)" + (f"; {note}" if note else ""), now)
+        self._db.notify(db, table_id, 1)
         with self._lock:
             self._cache[table_id] = _Cached(1, work.copy(), list(range(len(work.actions))), by_bot)
         return table_id
+
+    @contextmanager
+    def transaction(self) -> Iterator[_Conn]:
+        """One write transaction (the database's write lock on SQLite), for the class records
+        kept beside the tables (`playbook.classes`)."""
+        with self._db.write() as db:
+            yield db
+
+    def notify(self, db: _Conn, key: str, version: int) -> None:
+        """Wake the pages waiting on `key` (a table's or a class's id) when `db` commits."""
+        self._db.notify(db, key, version)
+
+    def wait_for(self, read_version: Any, key: str, seen: int, timeout: float = 10.0) -> int:
+        """Block until `read_version(key)` differs from `seen` (or `timeout` passes)."""
+        return int(self._db.wait(read_version, key, seen, timeout))
+
+    @contextmanager
+    def reading(self) -> Iterator[_Conn]:
+        """One read snapshot."""
+        with self._db.read() as db:
+            yield db
 
     # -- the one write path --------------------------------------------------------------------------
     def submit(self, table_id: str, change: Change, seen: int) -> Outcome:
@@ -582,7 +639,7 @@ class Store:
                     by_bot += [True] * (len(work.actions) - start)
                     seats = {change.seat} | {a.seat for a in work.actions[start:] if a.seat is not None}
                     summary = f"seat {change.seat + 1} handed to " + (f"the bot {change.bot}" if change.bot else "a person")
-                elif isinstance(change, (Claim, Release)):
+                elif isinstance(change, (Claim, Confirm, Release)):
                     names = getattr(work.setup, "names", ())
                     if not isinstance(change.seat, int) or not 0 <= change.seat < len(names):
                         raise Refused("seat", f"there is no seat {change.seat!r}", before)
@@ -590,17 +647,29 @@ class Store:
                     seat = str(change.seat)
                     if isinstance(change, Claim):
                         name = names[change.seat]
+                        current = dict(meta.get("seat_keys") or {}).get(seat)
+                        pending = claims.get(seat) if isinstance(claims.get(seat), dict) and not claims[seat].get("confirmed") else None
+                        # A link claimed a moment ago whose page has not shown yet (a reload, a
+                        # retry) may claim again: the page that first claimed it never got going.
+                        again = pending is not None and change.key is not None and key_matches(pending.get("slip"), change.key)
                         if change.seat in bots_of(meta):
                             raise Refused("claim", f"a bot plays {name}'s seat", before)
-                        if seat in claims:
+                        if seat in claims and not again:
                             raise Refused("claim", f"{name}'s seat is open on another device: ask the facilitator to release it if it is yours", before)
-                        if change.key is not None and not key_matches(dict(meta.get("seat_keys") or {}).get(seat), change.key):
+                        if change.key is not None and not again and not key_matches(current, change.key):
                             raise Refused("claim", f"this link no longer opens {name}'s seat: ask the facilitator for a new one", before)
                         if not isinstance(change.new_key, str) or len(change.new_key) < 16:
                             raise Refused("claim", "a claim needs a new key of its own", before)
-                        claims[seat] = time.time()
+                        slip = pending["slip"] if again else change.key
+                        claims[seat] = {"at": time.time(), "confirmed": False, **({"slip": slip} if slip else {})}
                         new_meta["seat_keys"] = {**dict(meta.get("seat_keys") or {}), seat: change.new_key}
                         summary = f"seat {change.seat + 1} claimed" + (" by its link" if change.key is not None else " by the join code")
+                    elif isinstance(change, Confirm):
+                        held = claims.get(seat)
+                        if not isinstance(held, dict) or not key_matches(dict(meta.get("seat_keys") or {}).get(seat), change.key):
+                            raise Refused("claim", f"{names[change.seat]}'s seat is not this page's", before)
+                        claims[seat] = {"at": held.get("at", time.time()), "confirmed": True}
+                        summary = f"seat {change.seat + 1} shown on its device"
                     else:
                         claims.pop(seat, None)
                         new_meta["seat_keys"] = {**dict(meta.get("seat_keys") or {}), seat: change.new_key}
@@ -671,7 +740,7 @@ class Store:
     def _check_not_stale(self, db: _Conn, table_id: str, change: Change, seen: int, table: Table) -> None:
         since = db.execute("SELECT kind, seats, summary FROM changes WHERE table_id = ? AND version > ? ORDER BY version", (table_id, seen)).fetchall()
         what = "; ".join(r[2] for r in since[-3:]) or "another page moved"
-        if isinstance(change, Claim):
+        if isinstance(change, (Claim, Confirm)):
             return  # claims commute: decided against the latest table
         if isinstance(change, (HandOver, Release)):
             # About one seat: it still means what it meant if that seat has not moved since.
@@ -683,7 +752,7 @@ class Store:
             raise StaleTable(f"The table moved on since this page showed it ({what}): nothing was done. Look again, then press once more if you still mean it.", table)
         seat = change.action.seat
         # A device claiming the seat, or its release, is not a move of the seat's game.
-        if any(seat in json.loads(r[1]) for r in since if r[0] not in ("claim", "release", "meta")):
+        if any(seat in json.loads(r[1]) for r in since if r[0] not in ("claim", "confirm", "release", "meta")):
             name = _seat_name(table.game, seat)
             raise StaleTable(f"{name}'s seat moved on another page since this page showed it ({what}): nothing was done. Look again.", table)
 

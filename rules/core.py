@@ -38,7 +38,10 @@ __all__ = [
     "MAX_SEED",
     "action_from_json",
     "actions_from_json",
+    "check_names",
     "check_types",
+    "name_key",
+    "name_problem",
     "parse_save_text",
     "action_to_json",
     "rng_for",
@@ -671,7 +674,7 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
 
 
-def _seen_part(name: str) -> str:
+def name_key(name: str) -> str:
     """What a reader sees of `name`: NFKC, without invisible characters, case folded.
 
     Two names with the same seen part look alike on a page: one seat could pass for another.
@@ -686,7 +689,7 @@ def _invisible(char: str) -> bool:
     return char in BLANK_LETTERS or unicodedata.category(char) in ("Cf", "Cc", "Zs", "Zl", "Zp")
 
 
-def _name_problem(name: str) -> str:
+def name_problem(name: str) -> str:
     """Why `name` cannot be a seat's name, or ""."""
     if not name:
         return "every seat needs a name"
@@ -718,12 +721,12 @@ def check_names(names: Sequence[str], low: int, high: int, who: str = "players")
     if not low <= len(cleaned) <= high:
         raise RuleError("player count", f"this game takes {low}-{high} {who}, not {len(cleaned)}")
     for name in cleaned:
-        problem = _name_problem(name)
+        problem = name_problem(name)
         if problem:
             raise RuleError("names", problem)
     seen: dict[str, str] = {}
     for name in cleaned:
-        part = _seen_part(name)
+        part = name_key(name)
         if part in seen:
             other = seen[part]
             same = "the same name" if other == name else f"names that look the same ({_shown(other)} and {_shown(name)})"

@@ -137,7 +137,8 @@ def claimer(location: str, table_id: str, seat: int, key: str | None, barrier: A
     seen = store.version(table_id)
     mine = new_key()
     with Path(out_path).open("w") as out:
-        barrier.wait()
+        barrier.wait(60)
         table, rule = _submit(store, table_id, Claim(seat, mine, key=key), seen, out, f"seat {seat}")
-        out.write(json.dumps({"who": f"seat {seat}", "new_key": mine, "won": not rule}) + "\n")
+        won = not rule and table is not None
+        out.write(json.dumps({"who": f"seat {seat}", "new_key": mine, "won": won, "version": table.version if won else None}) + "\n")
     store.close()

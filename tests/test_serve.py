@@ -27,7 +27,7 @@ def _options(argv: list[str]) -> dict[str, str]:
 
 def test_command_serves_the_notebooks_folder_on_localhost_with_the_template() -> None:
     argv = voila_command(port=9123)
-    assert argv[1:4] == ["-m", "voila", str(NOTEBOOKS_DIR)]
+    assert argv[1:4] == ["-m", "playbook.voila_app", str(NOTEBOOKS_DIR)]
     opts = _options(argv)
     assert opts["Voila.port"] == "9123"
     assert opts["Voila.ip"] == "127.0.0.1"

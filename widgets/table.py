@@ -47,12 +47,12 @@ import ipywidgets as widgets
 from playbook.access import HIDDEN, NOTEBOOKS, Access, key_matches, new_key, resolve, server_key, table_keys, table_links
 from playbook.bots import undo_plan
 from playbook.pacing import release_turn
-from playbook.store import Claim, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
+from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game
 
 from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
 
-__all__ = ["ClassPanel", "TableDashboard", "TableIndex", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
+__all__ = ["ClassPanel", "ClassStarter", "TableDashboard", "TableIndex", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
 
 #: Seconds one wait on the store's change signal lasts before it starts again.
 WAIT_SECONDS = 10.0
@@ -377,6 +377,8 @@ class TableDashboard(widgets.VBox):
         self._form: Any = None
         #: the last change this page submitted was refused as stale (the page was behind).
         self._stale = False
+        #: this page claimed its seat and has not yet shown it (see `confirm_seat`).
+        self._confirm_pending = False
         super().__init__(
             (self.style_html, self.header, self.status, self.screen, self.class_panel, self.savebar, self.heartbeat, self.alive, self.navigator)
         )
@@ -484,7 +486,10 @@ class TableDashboard(widgets.VBox):
         except (KeyError, SaveFileError, RuleError) as exc:
             self._deny(f"Cannot open this table: {exc}")
             return False
-        if seat is None or str(seat) in dict(table.meta.get("claims") or {}) or seat in table.bots:
+        held = dict(table.meta.get("claims") or {}).get(str(seat))
+        mine = key_matches(dict(table.meta.get("seat_keys") or {}).get(str(seat)), self._seat_key)
+        if seat is None or seat in table.bots or (held is not None and mine):
+            self._confirm_pending = isinstance(held, dict) and not held.get("confirmed")
             return True
         key = new_key()
         try:
@@ -493,14 +498,16 @@ class TableDashboard(widgets.VBox):
             self._deny(f"{exc.message[:1].upper()}{exc.message[1:]}.")
             return False
         self._seat_key = key
+        self._confirm_pending = True  # the seat is this page's for good once the page shows it
         self._remember_seat(table_id, seat, key)
         return True
 
     def _remember_seat(self, table_id: str, seat: int, key: str) -> None:
         """Put this seat's own link in the address bar and in the device's memory: a reload,
         or the join code opened again on this device, comes back to the seat."""
-        query = "?" + urllib.parse.urlencode({"table": table_id, "seat": seat, "key": key})
-        self.navigator.value = f'<a data-href="{esc(query)}" data-seat-of="{esc(table_id)}"></a>'
+        # With the game's page in front: a class page that builds this seat page is elsewhere.
+        link = NOTEBOOKS[self.slug] + "?" + urllib.parse.urlencode({"table": table_id, "seat": seat, "key": key})
+        self.navigator.value = f'<a data-href="{esc(link)}" data-seat-of="{esc(table_id)}"></a>'
 
     def _deny(self, reason: str) -> None:
         self._set_role("denied")
@@ -643,6 +650,7 @@ class TableDashboard(widgets.VBox):
                 self._show_join(Access("join", exc.table.id))
             return False
         self.seat, self._seat_key = seat, key
+        self._confirm_pending = True
         self._set_role("seat")
         self._remember_seat(self.table_id, seat, key)
         self._open(outcome.table, "")
@@ -666,6 +674,19 @@ class TableDashboard(widgets.VBox):
         self._last_beat = time.monotonic()
         self._beats += 1
         self.alive.value = f'<span data-beat="{self._beats}"></span>'
+        if self._confirm_pending:
+            self.confirm_seat()
+
+    def confirm_seat(self) -> None:
+        """The page shows its seat (its address bar holds the seat's new link): the link it was
+        claimed with stops working."""
+        if self.role != "seat" or self.table_id is None or self.seat is None:
+            return
+        try:
+            self.store.submit(self.table_id, Confirm(self.seat, self._seat_key), self.version)
+        except (Refused, KeyError):
+            return  # released meanwhile: the next refresh says so
+        self._confirm_pending = False
 
     def refresh(self) -> bool:
         """Reload the open table if another page changed it; True when it did.
@@ -942,6 +963,67 @@ class TableDashboard(widgets.VBox):
         return undo_plan(self.game, self._by_bot)
 
 
+class ClassStarter(widgets.VBox):
+    """The front page's "Start a class" card (class pb-class-starter), for the facilitator: a game,
+    how many students, bots for a short table, an optional list of names; then the class's
+    links. Open classes are listed with the facilitator's page of each."""
+
+    def __init__(self, store: Store) -> None:
+        from playbook.classes import CLASS_SIZES
+
+        self.store = store
+        titles = {"new-rule": "New Rule", "leerdam": "Leerdam", "dangerous-ideas": "Dangerous Ideas", "danger-world": "Danger World"}
+        self.game = widgets.Dropdown(options=[(titles[g], g) for g in CLASS_SIZES], value="leerdam", description="Game").add_class("pb-class-game")
+        self.students = widgets.BoundedIntText(value=30, min=3, max=60, description="Students").add_class("pb-class-students-count")
+        self.bots = widgets.Checkbox(value=True, description="Bots fill a short table", indent=False).add_class("pb-class-bots")
+        self.roster = widgets.Textarea(placeholder="Optional: the class's names, one a line (students then pick theirs)", layout=widgets.Layout(width="100%", height="90px")).add_class("pb-class-roster")
+        self.start_button = widgets.Button(description="Start a class", button_style="success", icon="users").add_class("pb-class-new")
+        self.start_button.on_click(lambda _: self.start())
+        self.result = widgets.HTML().add_class("pb-class-made")
+        self.open_html = widgets.HTML().add_class("pb-class-list")
+        row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
+        super().__init__(
+            (
+                widgets.HTML('<h3 style="margin:10px 0 4px">Start a class</h3><div class="pb-muted">One game for one room: students join with a short code and are dealt into tables.</div>'),
+                widgets.HBox((self.game, self.students, self.bots), layout=row),
+                self.roster,
+                self.start_button,
+                self.result,
+                self.open_html,
+            )
+        )
+        self.add_class("pb-class-starter")
+        self.show_open()
+
+    def start(self) -> None:
+        from playbook.classes import ClassError, class_links, create_class
+
+        roster = [line for line in self.roster.value.splitlines() if line.strip()]
+        try:
+            record = create_class(self.store, self.game.value, self.students.value, roster=roster, bots=self.bots.value)
+        except ClassError as exc:
+            self.result.value = f'<div class="pb-muted" role="status">✋ {esc(exc.message)}</div>'
+            return
+        links = class_links(public_base(), record)
+        self.result.value = (
+            f'<div role="status">Class <b class="pb-class-made-code">{esc(record.code)}</b> is open. '
+            f'<a class="pb-class-monitor-link" href="{esc(class_links("", record)["monitor"])}" target="_blank" rel="noopener">Your page for it</a> · '
+            f'<a class="pb-class-board-link" href="{esc(class_links("", record)["board"])}" target="_blank" rel="noopener">the board for the projector</a> · '
+            f"students open {esc(links['join'])}</div>"
+        )
+        self.show_open()
+
+    def show_open(self) -> None:
+        from playbook.classes import class_links, classes
+
+        rows = [
+            f'<li><a href="{esc(class_links("", r)["monitor"])}" target="_blank" rel="noopener">{esc(r.title)} · code {esc(r.code)}</a> '
+            f'<span class="pb-muted">· {len(r.students)} students · {esc(r.phase)}</span></li>'
+            for r in classes(self.store)
+        ]
+        self.open_html.value = f'<div><b>Open classes</b><ul>{"".join(rows)}</ul></div>' if rows else ""
+
+
 class TableIndex(widgets.VBox):
     """The front page's list of unfinished tables (class pb-table-index), for the facilitator.
 
@@ -955,7 +1037,8 @@ class TableIndex(widgets.VBox):
         params = urllib.parse.parse_qs(query.lstrip("?"))
         self.allowed = key_matches(server_key(), (params.get("key") or [""])[0])
         self.list_html = widgets.HTML().add_class("pb-table-list")
-        super().__init__((widgets.HTML(STYLE), self.list_html))
+        self.classes = ClassStarter(self.store) if self.allowed else widgets.HTML()
+        super().__init__((widgets.HTML(STYLE), self.classes, self.list_html))
         self.add_class("playbook-root")
         self.add_class("pb-table-index")
         self.show()

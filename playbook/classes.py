@@ -1,0 +1,618 @@
+"""A class: one game for one room, its students, its room code and the tables it is dealt into.
+
+A class is a record kept beside the tables in the same store and changed through the same kind
+of write path: `submit(store, class_id, change, seen)` decides one change in one transaction
+against the latest record, where `seen` is the version the page showed. Joins commute (thirty
+students joining in the same second all get in, each once); a deal, a move between tables and
+the start are the facilitator's and need an up-to-date page. Starting the class creates its
+tables in that same transaction, so a table is never half made and no student is dealt twice.
+
+The phases: **lobby** (students join by the code and wait), **dealt** (every student has a
+table; the facilitator may still move students), **playing** (the tables exist and play; a late
+student waits, and the facilitator may deal the waiting students into tables of their own),
+**over**.
+
+The record is plain data (`ClassRecord`, JSON in the store); everything here that decides
+something is a pure function of it: `table_sizes`, `deal`, `apply_change`. Pages are in
+`widgets/classroom.py`; the command line's `playbook class new` is `create_class`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import random
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from playbook.access import key_matches, new_key, table_keys
+from rules import RuleError, new_game
+from rules.core import name_key, name_problem
+
+__all__ = [
+    "CLASS_SIZES",
+    "CODE_ALPHABET",
+    "ClassError",
+    "ClassRecord",
+    "DealWaiting",
+    "Deal",
+    "End",
+    "Join",
+    "Move",
+    "ReleaseStudent",
+    "Start",
+    "Student",
+    "apply_change",
+    "class_by_code",
+    "create_class",
+    "deal",
+    "load_class",
+    "new_code",
+    "submit",
+    "table_sizes",
+]
+
+#: people per table when a class is dealt: the text's range, kept small enough to play in a
+#: lesson (Dangerous Ideas allows 10; six keep a chapter short). Danger World: a GM and 1-4 players.
+CLASS_SIZES: dict[str, tuple[int, int]] = {
+    "new-rule": (3, 5),
+    "leerdam": (5, 10),
+    "dangerous-ideas": (3, 6),
+    "danger-world": (2, 5),
+}
+#: a room code's letters: no 0/O, 1/I/L, nor lowercase, so a code read off a projector is typed right.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+#: most students a class takes.
+MAX_STUDENTS = 60
+#: the bot that fills a seat when a table is short, per game.
+FILL_BOT = {"new-rule": "balanced", "leerdam": "fair", "dangerous-ideas": "sensible", "danger-world": "careful"}
+
+
+class ClassError(RuleError):
+    """A class change that was not made (nothing changed); `record` is the class as it stands."""
+
+    def __init__(self, rule: str, message: str, record: ClassRecord | None = None) -> None:
+        super().__init__(rule, message)
+        self.record = record
+
+
+# -- the record ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Student:
+    id: str
+    name: str
+    #: the student's own key (their page's link holds it): their device is them.
+    key: str
+    joined: float
+    #: the table (an index into the class's groups) and the seat there, once dealt.
+    group: int | None = None
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class ClassRecord:
+    id: str
+    code: str
+    game: str
+    title: str
+    #: students expected (the facilitator's number); more may join, up to MAX_STUDENTS.
+    expected: int
+    monitor_key: str
+    board_key: str
+    roster: tuple[str, ...] = ()
+    #: bots fill a table that would otherwise be short of the game's minimum.
+    bots: bool = True
+    phase: str = "lobby"
+    students: tuple[Student, ...] = ()
+    #: the students of each table, in seat order (a student id, or None for a bot's seat).
+    groups: tuple[tuple[str | None, ...], ...] = ()
+    #: the table ids, once started (one per group).
+    tables: tuple[str, ...] = ()
+    seed: int = 0
+    created: float = 0.0
+    version: int = 0
+
+    def student(self, student_id: str) -> Student | None:
+        return next((s for s in self.students if s.id == student_id), None)
+
+    def by_key(self, student_id: str, key: str) -> Student | None:
+        """The student whose page this is, when the key is theirs."""
+        found = self.student(student_id)
+        return found if found is not None and key_matches(found.key, key) else None
+
+    @property
+    def waiting(self) -> tuple[Student, ...]:
+        """Students who joined but have no table (yet)."""
+        return tuple(s for s in self.students if s.group is None)
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str, version: int) -> ClassRecord:
+        data = json.loads(text)
+        data["students"] = tuple(Student(**s) for s in data.get("students", ()))
+        data["groups"] = tuple(tuple(g) for g in data.get("groups", ()))
+        data["tables"] = tuple(data.get("tables", ()))
+        data["roster"] = tuple(data.get("roster", ()))
+        data["version"] = version
+        return cls(**data)
+
+
+# -- dealing ---------------------------------------------------------------------------------------------
+
+
+def table_sizes(students: int, game: str, bots: bool = True) -> list[int]:
+    """The people at each table for `students` students: as few tables as the game's largest
+    table allows, their sizes as even as possible (30 New Rule: 6 of 5; 16 Leerdam: 2 of 8).
+    A table short of the smallest is filled by bots when `bots`, else refused."""
+    low, high = CLASS_SIZES[game]
+    if students < 1:
+        raise ClassError("deal", "no student has joined yet")
+    count = math.ceil(students / high)
+    base, extra = divmod(students, count)
+    sizes = [base + 1] * extra + [base] * (count - extra)
+    if sizes[-1] < low and not bots:
+        raise ClassError("deal", f"{students} students cannot make tables of {low}-{high}: allow bots to fill the short table, or wait for more")
+    return sizes
+
+
+def deal(students: Sequence[str], game: str, bots: bool = True, mix: bool = False, seed: int = 0) -> tuple[tuple[str | None, ...], ...]:
+    """The students (ids, in order of arrival) dealt into tables: in order of arrival (the first
+    arrivals fill the first table, as oTree's rooms do), or shuffled by `seed` when `mix`; the
+    seats bots fill are None, last at their table."""
+    order = list(students)
+    if mix:
+        random.Random(f"deal:{seed}").shuffle(order)
+    low, _high = CLASS_SIZES[game]
+    groups = []
+    start = 0
+    for size in table_sizes(len(order), game, bots):
+        people = order[start : start + size]
+        start += size
+        groups.append(tuple(people) + (None,) * max(0, low - size))
+    return tuple(groups)
+
+
+def new_code(rng: random.Random | None = None) -> str:
+    """A room code: six letters and digits from `CODE_ALPHABET`."""
+    pick = rng.choice if rng is not None else secrets.choice
+    return "".join(pick(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def clean_code(text: str) -> str:
+    """What a student typed, as a code: upper case, no spaces or dashes; O read as 0 is not
+    in the alphabet, so O and 0 both mean... nothing: the alphabet has neither."""
+    return "".join(c for c in str(text).upper() if c.isalnum())[:12]
+
+
+# -- changes ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClassChange:
+    kind = "change"
+    #: a join commutes with every other change: it is decided against the latest record.
+    commutes = False
+
+
+@dataclass(frozen=True)
+class Join(ClassChange):
+    """A student joins with `name` and the key their device made (their page keeps it)."""
+
+    name: str
+    key: str
+    kind = "join"
+    commutes = True
+
+
+@dataclass(frozen=True)
+class Deal(ClassChange):
+    """Deal the students present into tables (shuffled when `mix`); they may still be moved."""
+
+    mix: bool = False
+    kind = "deal"
+
+
+@dataclass(frozen=True)
+class Move(ClassChange):
+    """Move a student to another table before the tables start."""
+
+    student: str
+    group: int
+    kind = "move"
+
+
+@dataclass(frozen=True)
+class Start(ClassChange):
+    """Create the dealt tables: the class plays."""
+
+    kind = "start"
+
+
+@dataclass(frozen=True)
+class DealWaiting(ClassChange):
+    """Deal the students who came late into tables of their own, and start them."""
+
+    kind = "deal-waiting"
+
+
+@dataclass(frozen=True)
+class ReleaseStudent(ClassChange):
+    """Free a student's name for another device (their old page's link stops working)."""
+
+    student: str
+    new_key: str
+    kind = "release-student"
+
+
+@dataclass(frozen=True)
+class End(ClassChange):
+    kind = "end"
+
+
+def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[ClassRecord, str]:
+    """The record after `change`, and a line saying what happened; ClassError if refused.
+
+    Pure: the tables a Start or DealWaiting creates are made by `submit` from the new groups.
+    """
+    refuse = lambda rule, text: ClassError(rule, text, record)  # noqa: E731
+    if record.phase == "over" and not isinstance(change, ReleaseStudent):
+        raise refuse("over", "this class is over")
+    if isinstance(change, Join):
+        name = " ".join(str(change.name).split())
+        problem = name_problem(name)
+        if problem:
+            raise refuse("names", problem[:1].upper() + problem[1:])
+        if record.roster and name_key(name) not in {name_key(r) for r in record.roster}:
+            raise refuse("roster", f"{name} is not on this class's list: pick your name from the list")
+        same = next((s for s in record.students if name_key(s.name) == name_key(name)), None)
+        if same is not None:
+            raise refuse("names", f"{same.name} has joined already. If that is you on another device, ask the facilitator to release your name; else add a letter to yours")
+        if len(record.students) >= MAX_STUDENTS:
+            raise refuse("full", f"this class is full ({MAX_STUDENTS} students)")
+        if not isinstance(change.key, str) or len(change.key) < 16:
+            raise refuse("join", "a join needs a key of its own")
+        student = Student(secrets.token_urlsafe(6), name, change.key, now)
+        group, seat = None, None
+        if record.phase == "dealt":
+            group = _smallest_group(record)
+        if group is not None:
+            seat = len(record.groups[group])
+            groups = record.groups[:group] + ((*record.groups[group], student.id),) + record.groups[group + 1 :]
+            record = dataclasses.replace(record, groups=groups)
+            student = dataclasses.replace(student, group=group, seat=seat)
+        record = dataclasses.replace(record, students=(*record.students, student))
+        return record, f"{name} joined" + (f" (table {group + 1})" if group is not None else " (waiting)" if record.phase == "playing" else "")
+    if isinstance(change, Deal):
+        if record.phase not in ("lobby", "dealt"):
+            raise refuse("deal", "the tables have started: deal the late students into tables of their own instead")
+        groups = deal([s.id for s in record.students], record.game, record.bots, change.mix, record.seed)
+        record = _seated(dataclasses.replace(record, groups=groups, phase="dealt"))
+        return record, f"dealt {len(record.students)} students into {len(groups)} tables"
+    if isinstance(change, Move):
+        if record.phase != "dealt":
+            raise refuse("move", "students move between tables after the deal and before the start")
+        if record.student(change.student) is None or not 0 <= change.group < len(record.groups):
+            raise refuse("move", "no such student or table")
+        groups = [tuple(s for s in g if s != change.student) for g in record.groups]
+        groups[change.group] = (*groups[change.group], change.student)
+        low, high = CLASS_SIZES[record.game]
+        if sum(1 for s in groups[change.group] if s is not None) > high:
+            raise refuse("move", f"table {change.group + 1} would have more than {high}")
+        groups = [_refill(g, low, record.bots) for g in groups]
+        record = _seated(dataclasses.replace(record, groups=tuple(groups)))
+        return record, f"{record.student(change.student).name} moved to table {change.group + 1}"
+    if isinstance(change, Start):
+        if record.phase != "dealt":
+            raise refuse("start", "deal the tables first")
+        low, _ = CLASS_SIZES[record.game]
+        for i, group in enumerate(record.groups):
+            if not any(s is not None for s in group):
+                raise refuse("start", f"table {i + 1} has nobody: move someone there or deal again")
+            if len(group) < low:
+                raise refuse("start", f"table {i + 1} has {len(group)}, fewer than {low}: allow bots or move students")
+        return dataclasses.replace(record, phase="playing"), f"started {len(record.groups)} tables"
+    if isinstance(change, DealWaiting):
+        if record.phase != "playing":
+            raise refuse("deal", "this is for students who came after the start")
+        waiting = [s.id for s in record.waiting]
+        if not waiting:
+            raise refuse("deal", "no student is waiting")
+        groups = deal(waiting, record.game, record.bots, False, record.seed + len(record.groups))
+        record = _seated(dataclasses.replace(record, groups=record.groups + groups))
+        return record, f"dealt {len(waiting)} late students into {len(groups)} more tables"
+    if isinstance(change, ReleaseStudent):
+        student = record.student(change.student)
+        if student is None:
+            raise refuse("release", "no such student")
+        students = tuple(dataclasses.replace(s, key=change.new_key) if s.id == student.id else s for s in record.students)
+        return dataclasses.replace(record, students=students), f"{student.name} released for another device"
+    if isinstance(change, End):
+        return dataclasses.replace(record, phase="over"), "the class is over"
+    raise refuse("change", f"a class does not know the change {type(change).__name__}")
+
+
+def _smallest_group(record: ClassRecord) -> int | None:
+    """Where a student who joins after the deal sits: the table with the fewest people, if it
+    has room (else they wait for the start, and then for a table of late students)."""
+    _low, high = CLASS_SIZES[record.game]
+    people = [sum(1 for s in g if s is not None) for g in record.groups]
+    if not people or min(people) >= high:
+        return None
+    return people.index(min(people))
+
+
+def _refill(group: tuple[str | None, ...], low: int, bots: bool) -> tuple[str | None, ...]:
+    people = tuple(s for s in group if s is not None)
+    return people + (None,) * (max(0, low - len(people)) if bots else 0)
+
+
+def _seated(record: ClassRecord) -> ClassRecord:
+    """Every student's table and seat, from the groups."""
+    where = {sid: (g, i) for g, group in enumerate(record.groups) for i, sid in enumerate(group) if sid is not None}
+    students = tuple(dataclasses.replace(s, group=where.get(s.id, (None, None))[0], seat=where.get(s.id, (None, None))[1]) for s in record.students)
+    return dataclasses.replace(record, students=students)
+
+
+# -- the store: one transaction a change -----------------------------------------------------------------
+
+
+def create_class(
+    store: Any,
+    game: str,
+    expected: int,
+    roster: Sequence[str] = (),
+    bots: bool = True,
+    seed: int | None = None,
+    title: str = "",
+) -> ClassRecord:
+    """A new class in the lobby, with a room code no open class has."""
+    from rules import GAMES
+
+    if game not in CLASS_SIZES or game not in GAMES:
+        raise ClassError("game", f"no game {game!r}: choose from {', '.join(CLASS_SIZES)}")
+    if not 3 <= int(expected) <= MAX_STUDENTS:
+        raise ClassError("students", f"a class has 3-{MAX_STUDENTS} students, not {expected}")
+    names = tuple(" ".join(str(n).split()) for n in roster if str(n).strip())
+    for name in names:
+        problem = name_problem(name)
+        if problem:
+            raise ClassError("roster", f"the list: {problem}")
+    if len({name_key(n) for n in names}) != len(names):
+        raise ClassError("roster", "the list has two names that look the same")
+    now = time.time()
+    for _attempt in range(20):
+        record = ClassRecord(
+            id=secrets.token_urlsafe(9),
+            code=new_code(),
+            game=game,
+            title=title or f"{GAMES[game].title} class",
+            expected=int(expected),
+            monitor_key=new_key(),
+            board_key=new_key(),
+            roster=names,
+            bots=bool(bots),
+            seed=secrets.randbelow(2**31) if seed is None else int(seed),
+            created=now,
+            version=1,
+        )
+        try:
+            with store.transaction() as db:
+                if db.execute("SELECT 1 FROM classes WHERE code = ? AND finished = 0", (record.code,)).fetchone():
+                    continue
+                db.execute(
+                    "INSERT INTO classes (id, code, game, record, version, created, updated, finished) VALUES (?, ?, ?, ?, 1, ?, ?, 0)",
+                    (record.id, record.code, game, record.to_json(), now, now),
+                )
+                db.execute("INSERT INTO class_changes (class_id, version, kind, summary, at) VALUES (?, 1, 'create', ?, ?)", (record.id, "class created", now))
+            return record
+        except Exception as exc:  # noqa: BLE001 - a code taken at the same instant: draw another
+            if "UNIQUE" not in str(exc).upper() and "unique" not in str(exc):
+                raise
+    raise ClassError("code", "could not find a free room code")
+
+
+def load_class(store: Any, class_id: str) -> ClassRecord:
+    with store.reading() as db:
+        row = db.execute("SELECT record, version FROM classes WHERE id = ?", (class_id,)).fetchone()
+    if row is None:
+        raise KeyError(f"no class {class_id!r}")
+    return ClassRecord.from_json(row[0], int(row[1]))
+
+
+def class_by_code(store: Any, code: str) -> ClassRecord | None:
+    """The open class with this room code (the newest, if an old one ended with the same)."""
+    with store.reading() as db:
+        row = db.execute("SELECT record, version FROM classes WHERE code = ? ORDER BY created DESC", (clean_code(code),)).fetchone()
+    return None if row is None else ClassRecord.from_json(row[0], int(row[1]))
+
+
+def class_version(store: Any, class_id: str) -> int:
+    with store.reading() as db:
+        row = db.execute("SELECT version FROM classes WHERE id = ?", (class_id,)).fetchone()
+    if row is None:
+        raise KeyError(f"no class {class_id!r}")
+    return int(row[0])
+
+
+def wait_class(store: Any, class_id: str, seen: int, timeout: float = 10.0) -> int:
+    """Block until the class's version differs from `seen` (or `timeout` passes)."""
+    return store.wait_for(lambda key: class_version(store, key), class_id, seen, timeout)
+
+
+def classes(store: Any, open_only: bool = True) -> list[ClassRecord]:
+    """Classes, newest first."""
+    with store.reading() as db:
+        rows = db.execute("SELECT record, version FROM classes" + (" WHERE finished = 0" if open_only else "") + " ORDER BY created DESC").fetchall()
+    return [ClassRecord.from_json(r[0], int(r[1])) for r in rows]
+
+
+def submit(store: Any, class_id: str, change: ClassChange, seen: int) -> ClassRecord:
+    """Decide `change` against the latest record in one transaction; the new record.
+
+    A page that is behind: a join is decided against the latest record (joins commute); any
+    other change needs the page to have seen the latest version (`ClassError` "stale").
+    Starting creates the tables in the same transaction.
+    """
+    with store.transaction() as db:
+        row = db.execute(f"SELECT record, version FROM classes WHERE id = ?{store._db.lock_clause}", (class_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no class {class_id!r}")
+        record = ClassRecord.from_json(row[0], int(row[1]))
+        if seen > record.version or (seen < record.version and not change.commutes):
+            raise ClassError("stale", "the class moved on since this page showed it: nothing was done. Look again, then press once more if you still mean it.", record)
+        now = time.time()
+        new, summary = apply_change(record, change, now)
+        if isinstance(change, (Start, DealWaiting)):
+            made = list(record.tables)
+            for group in new.groups[len(made) :]:
+                made.append(_create_table(store, db, new, group, len(made)))
+            new = dataclasses.replace(new, tables=tuple(made))
+        version = record.version + 1
+        new = dataclasses.replace(new, version=version)
+        db.execute(
+            "UPDATE classes SET record = ?, version = ?, updated = ?, finished = ? WHERE id = ?",
+            (new.to_json(), version, now, int(new.phase == "over"), class_id),
+        )
+        db.execute("INSERT INTO class_changes (class_id, version, kind, summary, at) VALUES (?, ?, ?, ?, ?)", (class_id, version, change.kind, summary, now))
+        store.notify(db, class_id, version)
+    return new
+
+
+def class_changes(store: Any, class_id: str) -> list[dict[str, Any]]:
+    with store.reading() as db:
+        rows = db.execute("SELECT version, kind, summary, at FROM class_changes WHERE class_id = ? ORDER BY version", (class_id,)).fetchall()
+    return [{"version": int(r[0]), "kind": r[1], "summary": r[2], "at": float(r[3])} for r in rows]
+
+
+def table_names(record: ClassRecord, group: Sequence[str | None]) -> tuple[str, ...]:
+    """The seat names of a table: its students' names, then "Bot 1", "Bot 2"... for bots."""
+    names: list[str] = []
+    bots = 0
+    for sid in group:
+        if sid is None:
+            bots += 1
+            names.append(f"Bot {bots}")
+        else:
+            student = record.student(sid)
+            names.append(student.name if student is not None else f"Seat {len(names) + 1}")
+    return tuple(names)
+
+
+def _create_table(store: Any, db: Any, record: ClassRecord, group: Sequence[str | None], index: int) -> str:
+    """One of the class's tables, made inside the class's transaction. Danger World's first
+    student is the table's GM; the others play the characters."""
+    from playbook.bots import strategies
+    from rules import GAMES
+
+    rules = GAMES[record.game]
+    names = table_names(record, group)
+    if record.game == "danger-world":
+        setup = rules.setup_from_json({"names": list(names[1:]), "gm": names[0]})
+        seats = group[1:]
+    else:
+        setup = rules.setup_from_json({"names": list(names)})
+        seats = group
+    game = new_game(record.game, setup, (record.seed + 7919 * (index + 1)) % (2**31))
+    known = list(strategies(record.game))
+    fill = FILL_BOT.get(record.game) if FILL_BOT.get(record.game) in known else (known[0] if known else None)
+    bots = {str(seat): fill for seat, sid in enumerate(seats) if sid is None and fill is not None}
+    meta: dict[str, Any] = {"bots": bots, **table_keys(len(getattr(setup, "names", ()))), "class": record.id, "class_table": index}
+    return store.create_in(db, game, f"{record.title}: table {index + 1}", meta)
+
+
+def seat_of(record: ClassRecord, student: Student) -> tuple[str, int] | None:
+    """The table id and seat a student plays, once the tables exist."""
+    if student.group is None or student.group >= len(record.tables) or student.seat is None:
+        return None
+    # Danger World's seat 0 is the GM: the characters are seats 1.. of the group, 0.. of the game.
+    return record.tables[student.group], student.seat - (1 if record.game == "danger-world" else 0)
+
+
+def class_links(base: str, record: ClassRecord) -> dict[str, str]:
+    """The class's addresses under `base` (the server's address phones reach, or "" for links
+    relative to the class page): the short join address, the board, the monitor."""
+    page = f"{base.rstrip('/')}/voila/render/class.ipynb" if base else "class.ipynb"
+    return {
+        "code": record.code,
+        "join": f"{base.rstrip('/')}/j/{record.code}" if base else f"class.ipynb?code={record.code}",
+        "board": f"{page}?code={record.code}&board={record.board_key}",
+        "monitor": f"{page}?code={record.code}&monitor={record.monitor_key}",
+    }
+
+
+def setup_options(values: Mapping[str, Any]) -> dict[str, Any]:
+    """Only what a class may set at creation (for the front page's form and the CLI)."""
+    return {k: values[k] for k in ("game", "expected", "roster", "bots", "title") if k in values}
+
+
+# -- the record of play ---------------------------------------------------------------------------------
+
+
+def step_of(state: Any) -> str:
+    """Where a game stands in the room's words: "Year 3", "Round 2", "Chapter 1"."""
+    for attr, word in (("year", "Year"), ("round", "Round"), ("chapter", "Chapter")):
+        value = getattr(state, attr, None)
+        if isinstance(value, int):
+            return f"{word} {value + 1 if attr == 'chapter' else value}"
+    return ""
+
+
+def _decision(action: Any) -> str:
+    """An action as a cell: its kind and its fields ("contribute: units 3")."""
+    parts = []
+    for f in dataclasses.fields(action):
+        if f.name in ("seat",):
+            continue
+        value = getattr(action, f.name)
+        if value is None or value == () or value is False:
+            continue
+        parts.append(f"{f.name.replace('_', ' ')} {value if not isinstance(value, tuple) else ', '.join(map(str, value))}")
+    return action.kind + (": " + "; ".join(parts) if parts else "")
+
+
+def decision_rows(store: Any, record: ClassRecord) -> list[dict[str, Any]]:
+    """One row per decision at every table of the class, in the order they were made: the
+    table, the round or year, the seat, the student (or the bot), the decision and what it
+    led to at once (the log lines it added). For the facilitator: pledges and picks included."""
+    rows: list[dict[str, Any]] = []
+    for index, table_id in enumerate(record.tables):
+        table = store.load(table_id)
+        game, rules = table.game, table.game.rules
+        group = record.groups[index] if index < len(record.groups) else ()
+        seats = group[1:] if record.game == "danger-world" else group
+        names = getattr(game.setup, "names", ())
+        state = rules.initial(game.setup)
+        last: dict[str, Any] | None = None
+        for number, action in enumerate(game.actions):
+            before = state
+            state = rules.play(state, action)
+            lines = [e.text for e in state.log[len(before.log) :]]
+            if action.seat is None or action.chance:
+                # A roll, a draw or the table moving on is what the last decision led to.
+                if last is not None and lines:
+                    last["outcome"] = " / ".join(filter(None, [last["outcome"], *lines]))
+                continue
+            sid = seats[action.seat] if action.seat < len(seats) else None
+            student = record.student(sid) if sid else None
+            rows.append(
+                {
+                    "table": index + 1,
+                    "step": step_of(before),
+                    "seat": action.seat + 1,
+                    "name": names[action.seat] if action.seat < len(names) else "",
+                    "student": student.name if student is not None else "(bot)" if table.by_bot[number] or sid is None else "",
+                    "decision": _decision(action),
+                    "outcome": " / ".join(lines),
+                }
+            )
+            last = rows[-1]
+    return rows

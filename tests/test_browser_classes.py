@@ -1,0 +1,209 @@
+"""A class in one room, in headless Chromium: twelve phones join a New Rule class by its short
+address in the same second and are dealt into three tables; the class board on a projector; a
+late phone; a reload. Then the server as the room's phones meet it: `playbook serve` in a network
+namespace the test makes itself, reached only at that namespace's own address.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from playbook import classes as cl
+from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serve_settings, stop_server
+from playbook.store import Store
+from tests.browser import in_ci
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+
+NEW_RULE = ".playbook-new-rule"
+PHONES = 12
+WAIT_MS = 240_000
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
+    """The whole playbook, served with the headline command's settings for a class of twelve."""
+    folder = tmp_path_factory.mktemp("room")
+    settings = serve_settings(class_size=PHONES)
+    with background_server(NOTEBOOKS_DIR, folder / "voila.log", db_path=folder / "tables.sqlite3", timeout=180, extra_args=settings.args) as server:
+        yield server
+
+
+class Devices:
+    def __init__(self, chromium: Browser) -> None:
+        self.chromium = chromium
+        self.contexts: list[BrowserContext] = []
+
+    def page(self, width: int = 390, height: int = 844) -> Page:
+        context = self.chromium.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(WAIT_MS)
+        self.contexts.append(context)
+        return context.new_page()
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def devices(chromium: Browser) -> Iterator[Devices]:
+    found = Devices(chromium)
+    try:
+        yield found
+    finally:
+        found.close()
+
+
+def _size(page: Page, selector: str) -> float:
+    return float(page.locator(selector).first.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
+
+
+def test_twelve_phones_join_a_new_rule_class_and_play_at_three_tables(room: RunningServer, devices: Devices) -> None:
+    store = Store(room.db_path)
+    record = cl.create_class(store, "new-rule", PHONES, seed=11)
+    board = devices.page(1920, 1080)
+    board.goto(room.url + "voila/render/" + cl.class_links("", record)["board"], wait_until="domcontentloaded")
+    expect(board.locator(".playbook-class-board .pb-class-code")).to_have_text(record.code)
+    assert _size(board, ".pb-class-code") >= 48 and _size(board, ".playbook-class-board h2") >= 28
+    # Twelve phones open the short address at once, then each types a name.
+    phones = [devices.page() for _ in range(PHONES)]
+    for phone in phones:
+        phone.goto(room.url + f"j/{record.code.lower()}", wait_until="commit")
+    names = [f"Student {i + 1}" for i in range(PHONES)]
+    for phone, name in zip(phones, names):
+        phone.locator(".playbook-class-join .pb-name-box input").fill(name)
+        phone.locator(".playbook-class-join .pb-join-class").click()
+    for phone in phones:
+        expect(phone.locator(".playbook-class-student")).to_contain_text("You are in")
+        # A student's page leads nowhere else: no tables, print studio or lab.
+        expect(phone.locator("a[href*='index.ipynb'], a[href*='print_studio'], a[href*='balance_lab']")).to_have_count(0)
+    expect(board.locator(".playbook-class-board")).to_contain_text(f"Here: {PHONES}")
+    # The facilitator deals and starts.
+    monitor = devices.page(1366, 768)
+    monitor.goto(room.url + "voila/render/" + cl.class_links("", record)["monitor"], wait_until="domcontentloaded")
+    monitor.locator(".playbook-class-monitor .pb-deal").click()
+    monitor.locator(".playbook-class-monitor .pb-start-class").click()
+    expect(monitor.locator(".playbook-class-monitor .pb-class-tables")).to_contain_text("Table 3")
+    # Every phone is on its own seat: New Rule's seat page, built in place.
+    for phone in phones:
+        expect(phone.locator(f"{NEW_RULE}.playbook-seat .playbook-private")).to_be_visible(timeout=WAIT_MS)
+    record = cl.load_class(store, record.id)
+    assert len(record.tables) == 3
+    for table_id in record.tables:
+        table = store.load(table_id)
+        assert len(table.game.setup.names) == 4 and len(table.meta["claims"]) == 4
+    expect(board.locator(".pb-class-table")).to_have_count(3)
+    expect(board.locator(".playbook-class-board")).to_contain_text("Round 1")
+    # A reload keeps the seat (the address bar holds the seat's own link).
+    phones[5].reload()
+    expect(phones[5].locator(f"{NEW_RULE}.playbook-seat .playbook-private")).to_be_visible(timeout=WAIT_MS)
+    assert "new_rule.ipynb" in phones[5].url and "seat=" in phones[5].url
+    # A late phone is told what happens.
+    late = devices.page()
+    late.goto(room.url + f"j/{record.code}", wait_until="commit")
+    late.locator(".playbook-class-join .pb-name-box input").fill("Late Lou")
+    late.locator(".playbook-class-join .pb-join-class").click()
+    expect(late.locator(".playbook-class-student")).to_contain_text("The tables have started")
+
+
+def test_the_code_is_typed_at_the_short_address(room: RunningServer, devices: Devices) -> None:
+    store = Store(room.db_path)
+    record = cl.create_class(store, "leerdam", 10)
+    laptop = devices.page(1366, 768)
+    laptop.goto(room.url + "j", wait_until="commit")
+    laptop.locator(".playbook-class-code .pb-code-box input").fill(record.code.lower())
+    laptop.locator(".playbook-class-code .pb-code-go").click()
+    expect(laptop.locator(".playbook-class-join .pb-name-box input")).to_be_visible()
+
+
+# -- phones on the room's network ----------------------------------------------------------------------
+
+
+def _run(*argv: str) -> None:
+    subprocess.run(argv, check=True, capture_output=True, timeout=30)
+
+
+@pytest.fixture
+def namespace() -> Iterator[tuple[str, str, str]]:
+    """A network namespace with a veth pair of its own: (name, host side's address, the
+    namespace's address). Only root can make one; CI runs as root and must run this."""
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        if in_ci():
+            pytest.fail("CI runs as root with iproute2: the network test must run")
+        pytest.skip("needs root and iproute2 to make a network namespace")
+    name = f"pbtest{os.getpid() % 100000}"
+    host_if, ns_if = f"pbh{os.getpid() % 100000}", f"pbn{os.getpid() % 100000}"
+    octet = 16 + os.getpid() % 200
+    host_ip, ns_ip = f"10.213.{octet}.1", f"10.213.{octet}.2"
+    try:
+        _run("ip", "netns", "add", name)
+        _run("ip", "link", "add", host_if, "type", "veth", "peer", "name", ns_if)
+        _run("ip", "link", "set", ns_if, "netns", name)
+        _run("ip", "addr", "add", f"{host_ip}/30", "dev", host_if)
+        _run("ip", "link", "set", host_if, "up")
+        _run("ip", "netns", "exec", name, "ip", "addr", "add", f"{ns_ip}/30", "dev", ns_if)
+        _run("ip", "netns", "exec", name, "ip", "link", "set", ns_if, "up")
+        _run("ip", "netns", "exec", name, "ip", "link", "set", "lo", "up")
+        # A route out, so the server finds its own address the way it would in a classroom (no packet is sent).
+        _run("ip", "netns", "exec", name, "ip", "route", "add", "default", "via", host_ip)
+        yield name, host_ip, ns_ip
+    finally:
+        subprocess.run(["ip", "link", "del", host_if], capture_output=True, timeout=30)
+        subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=30)
+
+
+def test_playbook_serve_is_reached_at_the_address_it_prints(namespace: tuple[str, str, str], devices: Devices, tmp_path: Path) -> None:
+    """The headline command in a namespace whose only network is the test's veth: it listens
+    on the room's side and every link it gives carries the namespace's own address, which a
+    browser outside the namespace opens (no other address is ever asked for)."""
+    name, _host_ip, ns_ip = namespace
+    port = 18866
+    env = {**os.environ, "PLAYBOOK_DB": str(tmp_path / "tables.sqlite3"), "PLAYBOOK_KEY": "k" * 24, "XDG_DATA_HOME": str(tmp_path)}
+    env.pop("PLAYBOOK_URL", None)
+    out = (tmp_path / "serve.log").open("w")
+    process = subprocess.Popen(
+        ["ip", "netns", "exec", name, sys.executable, "-m", "playbook.cli", "serve", "--port", str(port), "--class-size", "3"],
+        env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        printed = ""
+        while time.monotonic() < deadline and f"{ns_ip}:{port}/j" not in printed:
+            printed = (tmp_path / "serve.log").read_text()
+            assert process.poll() is None, printed
+            time.sleep(0.5)
+        assert f"http://{ns_ip}:{port}/voila/render/index.ipynb?key=" in printed and "localhost" not in printed.split("Phones")[1].splitlines()[0]
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://{ns_ip}:{port}/api/status", timeout=2)
+                break
+            except urllib.error.HTTPError:
+                break
+            except OSError:
+                time.sleep(0.5)
+        store = Store(tmp_path / "tables.sqlite3")
+        record = cl.create_class(store, "new-rule", 3)
+        page = devices.page(1920, 1080)
+        requested: list[str] = []
+        page.on("request", lambda request: requested.append(request.url))
+        page.goto(f"http://{ns_ip}:{port}/voila/render/" + cl.class_links("", record)["board"], wait_until="domcontentloaded")
+        expect(page.locator(".playbook-class-board .pb-class-code")).to_have_text(record.code, timeout=WAIT_MS)
+        expect(page.locator(".pb-short-address")).to_have_text(f"http://{ns_ip}:{port}/j")
+        assert all(re.match(rf"(http|ws)://{re.escape(ns_ip)}:{port}/|data:|blob:", url) for url in requested), [u for u in requested if ns_ip not in u][:3]
+        phone = devices.page()
+        phone.goto(f"http://{ns_ip}:{port}/j/{record.code}", wait_until="commit")
+        expect(phone.locator(".playbook-class-join .pb-name-box input")).to_be_visible(timeout=WAIT_MS)
+    finally:
+        stop_server(process)
+        out.close()

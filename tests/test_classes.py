@@ -1,0 +1,339 @@
+"""A class in one room, without a browser: the code, the deal, joins at the same moment from
+real processes, the pages of students, board and facilitator, late students, the class CSV,
+and the address the server gives phones.
+
+The browser side is in test_browser_classes.py.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import multiprocessing
+import re
+
+import pytest
+
+from playbook import classes as cl
+from playbook.serve import phone_address
+from playbook.store import Store
+from tests.class_workers import joiner
+from tests.stores import KINDS, store_location
+from tests.test_widgets_new_rule import find, one, synced_text
+from widgets.classroom import ClassPage
+from widgets.leerdam import LeerdamDashboard
+from widgets.new_rule import NewRuleDashboard
+
+pytestmark = pytest.mark.timeout(240)
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store(tmp_path / "tables.sqlite3")
+
+
+@pytest.fixture(params=KINDS)
+def location(request, tmp_path) -> str:
+    with store_location(request.param, tmp_path) as where:
+        yield where
+
+
+# -- the deal ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "game, students, sizes",
+    [
+        ("new-rule", 30, [5] * 6),
+        ("leerdam", 30, [10] * 3),
+        ("leerdam", 16, [8, 8]),
+        ("new-rule", 7, [4, 3]),
+        ("new-rule", 12, [4, 4, 4]),
+        ("leerdam", 11, [6, 5]),
+        ("dangerous-ideas", 25, [5] * 5),
+        ("danger-world", 9, [5, 4]),
+    ],
+)
+def test_tables_are_as_few_and_as_even_as_the_game_allows(game, students, sizes) -> None:
+    assert cl.table_sizes(students, game) == sizes
+
+
+def test_a_short_table_is_filled_by_bots_or_refused() -> None:
+    assert cl.deal(["a", "b"], "new-rule", bots=True) == (("a", "b", None),)
+    with pytest.raises(cl.ClassError, match="allow bots"):
+        cl.deal(["a", "b"], "new-rule", bots=False)
+    assert cl.deal([str(i) for i in range(4)], "leerdam") == (("0", "1", "2", "3", None),)
+
+
+def test_arrival_order_fills_the_first_table_first_and_mixing_is_seeded() -> None:
+    people = [f"s{i}" for i in range(10)]
+    assert cl.deal(people, "new-rule") == (tuple(people[:5]), tuple(people[5:]))
+    mixed = cl.deal(people, "new-rule", mix=True, seed=4)
+    assert mixed == cl.deal(people, "new-rule", mix=True, seed=4) and mixed != cl.deal(people, "new-rule")
+    assert sorted(s for g in mixed for s in g) == sorted(people)
+
+
+def test_a_room_code_can_be_read_off_a_projector_and_typed() -> None:
+    codes = {cl.new_code() for _ in range(200)}
+    assert all(len(c) == 6 and not set(c) & set("0O1Il") for c in codes) and len(codes) > 190
+    assert cl.clean_code(" k7qm-2p ") == "K7QM2P"
+
+
+# -- joining at the same moment ----------------------------------------------------------------------
+
+
+def test_thirty_students_joining_in_the_same_second_get_thirty_seats(location, tmp_path) -> None:
+    """Six processes, five students each, all at one barrier: every join is kept, once; the deal
+    gives each student one seat and no table more than the game's largest."""
+    store = Store(location)
+    record = cl.create_class(store, "new-rule", 30, seed=3)
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(6)
+    jobs = [context.Process(target=joiner, args=(location, record.id, p, 5, barrier, str(tmp_path / f"p{p}.txt"))) for p in range(6)]
+    for job in jobs:
+        job.start()
+    for job in jobs:
+        job.join(180)
+        assert job.exitcode == 0
+    refused = [line for path in tmp_path.glob("p*.txt") for line in path.read_text().splitlines() if line.startswith("refused")]
+    assert refused == []
+    record = cl.load_class(store, record.id)
+    assert len(record.students) == 30 and len({s.name for s in record.students}) == 30
+    record = cl.submit(store, record.id, cl.Deal(), record.version)
+    record = cl.submit(store, record.id, cl.Start(), record.version)
+    assert len(record.tables) == 6
+    seats = set()
+    for index, table_id in enumerate(record.tables):
+        table = store.load(table_id)
+        assert len(table.game.setup.names) <= 5 and not table.bots
+        seats |= {(table_id, seat) for seat in range(len(table.game.setup.names))}
+    assert {cl.seat_of(record, s) for s in record.students} == seats  # 30 distinct seats
+    store.close()
+
+
+def test_a_change_from_a_page_that_is_behind_is_refused_but_a_join_is_not(store) -> None:
+    record = cl.create_class(store, "new-rule", 5)
+    first = cl.submit(store, record.id, cl.Join("Ana", "k" * 22), record.version)
+    later = cl.submit(store, record.id, cl.Join("Bo", "j" * 22), record.version)  # behind: joins commute
+    assert [s.name for s in later.students] == ["Ana", "Bo"] and later.version == first.version + 1
+    with pytest.raises(cl.ClassError, match="moved on"):
+        cl.submit(store, record.id, cl.Deal(), first.version)
+    assert cl.load_class(store, record.id).phase == "lobby"
+
+
+def test_names_a_class_refuses(store) -> None:
+    record = cl.create_class(store, "leerdam", 10, roster=("Ana", "Bo"))
+    with pytest.raises(cl.ClassError, match="not on this class's list"):
+        cl.submit(store, record.id, cl.Join("Cy", "k" * 22), record.version)
+    record = cl.submit(store, record.id, cl.Join("ana", "k" * 22), record.version)
+    with pytest.raises(cl.ClassError, match="joined already"):
+        cl.submit(store, record.id, cl.Join("Ana\u200b", "m" * 22), record.version)
+    with pytest.raises(cl.ClassError, match="no visible character"):
+        cl.submit(store, record.id, cl.Join("\u200b", "m" * 22), record.version)
+    with pytest.raises(cl.ClassError, match="3-60"):
+        cl.create_class(store, "leerdam", 61)
+
+
+# -- the pages ---------------------------------------------------------------------------------------
+
+
+def _student(store: Store, code: str, name: str) -> ClassPage:
+    page = ClassPage(store, query=f"?code={code}")
+    assert page.role == "join", page.status.message
+    assert page.join(name), page.status.message
+    return page
+
+
+def _page(store: Store, record: cl.ClassRecord, which: str) -> ClassPage:
+    """The class's board or monitor page, by its link."""
+    return ClassPage(store, query="?" + cl.class_links("", record)[which].split("?", 1)[1])
+
+
+def _monitor(store: Store, record: cl.ClassRecord) -> ClassPage:
+    return _page(store, record, "monitor")
+
+
+def test_twelve_new_rule_students_become_three_tables_of_four_each_on_its_own_seat(store) -> None:
+    record = cl.create_class(store, "new-rule", 12, seed=5)
+    names = [f"Student {i + 1}" for i in range(12)]
+    phones = [_student(store, record.code, name) for name in names]
+    board = _page(store, record, "board")
+    board.refresh()
+    shown = synced_text(board)
+    assert record.code in shown and all(name in shown for name in names)
+    monitor = _monitor(store, record)
+    assert monitor.role == "monitor"
+    one(monitor, "pb-deal").click()
+    assert monitor.record.phase == "dealt", monitor.status.message
+    one(monitor, "pb-start-class").click()
+    record = monitor.record
+    assert record.phase == "playing" and len(record.tables) == 3
+    for phone, name in zip(phones, names):
+        phone.refresh()
+        assert isinstance(phone.seat_page, NewRuleDashboard) and phone.seat_page.role == "seat"
+        assert phone.seat_page.seat_name(phone.seat_page.seat) == name
+    for table_id in record.tables:
+        table = store.load(table_id)
+        assert len(table.game.setup.names) == 4 and set(table.meta["claims"]) == {"0", "1", "2", "3"}
+    board.refresh()
+    assert "Every table" in synced_text(board) and len(re.findall(r"Table \d · Round 1", synced_text(board))) == 3
+    # A reload: the address bar holds the seat's own link, which opens the seat again.
+    mine = html.unescape(phones[0].seat_page.navigator.value)
+    link = re.search(r'data-href="([^"]+)"', mine).group(1)
+    assert f'data-class-of="{record.code}"' in mine and link.startswith("new_rule.ipynb?")
+    again = NewRuleDashboard(store, query=link.split("new_rule.ipynb", 1)[1])
+    assert again.role == "seat" and again.seat == phones[0].seat_page.seat
+    # A student's page leads nowhere else and holds no one else's key.
+    text = synced_text(phones[1])
+    assert "index.ipynb" not in text and "print_studio" not in text and "balance_lab" not in text
+    assert record.monitor_key not in text and record.board_key not in text
+    assert all(s.key not in text for s in record.students if s.name != names[1])
+
+
+def test_a_late_student_is_told_and_the_late_ones_get_a_table_of_their_own(store) -> None:
+    record = cl.create_class(store, "new-rule", 4, seed=2)
+    for name in ("Ana", "Bo", "Cy"):
+        _student(store, record.code, name)
+    monitor = _monitor(store, record)
+    monitor.deal()
+    monitor.start()
+    late = _student(store, record.code, "Dee")
+    assert late.student.group is None and "The tables have started" in synced_text(late)
+    monitor.refresh()
+    one(monitor, "pb-deal-waiting").click()
+    assert len(monitor.record.tables) == 2, monitor.status.message
+    late.refresh()
+    assert late.seat_page is not None and late.seat_page.role == "seat"
+    table = store.load(monitor.record.tables[1])
+    assert table.game.setup.names[0] == "Dee" and table.bots == {1: "balanced", 2: "balanced"}
+
+
+def test_a_student_moved_before_the_start_sits_at_the_new_table(store) -> None:
+    record = cl.create_class(store, "new-rule", 8, seed=2)
+    pages = [_student(store, record.code, f"S{i}") for i in range(8)]
+    monitor = _monitor(store, record)
+    monitor.deal()
+    mover = pages[0].student.id
+    one(monitor, f"pb-move-{mover}").value = 1
+    assert monitor.record.student(mover).group == 1, monitor.status.message
+    monitor.start()
+    assert store.load(monitor.record.tables[1]).game.setup.names[-1] == "S0"
+
+
+def test_sixteen_leerdam_students_are_two_villages_compared_year_by_year(store) -> None:
+    from rules import leerdam as ld
+    from playbook.store import Play
+
+    record = cl.create_class(store, "leerdam", 16, seed=9)
+    for i in range(16):
+        _student(store, record.code, f"Household {i + 1}")
+    monitor = _monitor(store, record)
+    monitor.deal()
+    monitor.start()
+    record = monitor.record
+    assert [len(store.load(t).game.setup.names) for t in record.tables] == [8, 8]
+    for table_id in record.tables:  # a year at each village: everyone pledges, everyone allocates
+        for seat in range(8):
+            store.submit(table_id, Play(ld.Contribute(seat=seat, units=1 + seat % 3)), store.version(table_id))
+        for seat in range(8):
+            store.submit(table_id, Play(ld.Allocate(seat=seat, plan=(ld.Assignment(seat, "subsistence", 2),))), store.version(table_id))
+    board = _page(store, record, "board")
+    text = synced_text(board)
+    assert "Village 1" in text and "Village 2" in text and "Year 1" in text and "pledged 15" in text  # 1+2+3+1+2+3+1+2
+
+
+def test_the_class_csv_has_one_row_per_decision(store) -> None:
+    from rules import new_rule as nr
+    from playbook.store import Play
+
+    record = cl.create_class(store, "new-rule", 3, seed=1)
+    for name in ("Ana", "Bo", "Cy"):
+        _student(store, record.code, name)
+    monitor = _monitor(store, record)
+    monitor.deal()
+    monitor.start()
+    table_id = monitor.record.tables[0]
+    for seat in range(3):
+        store.submit(table_id, Play(nr.Draw(seat=seat)), store.version(table_id))
+        store.submit(table_id, Play(nr.Keep(seat=seat)), store.version(table_id))
+    rows = cl.decision_rows(store, monitor.record)
+    game = store.load(table_id).game
+    assert len(rows) == sum(1 for a in game.actions if a.seat is not None and not a.chance) == 6
+    assert [r["student"] for r in rows[:2]] == ["Ana", "Ana"] and rows[0]["decision"] == "draw" and rows[0]["step"] == "Round 1"
+    monitor.refresh()
+    link = one(monitor, "pb-class-csv").value
+    assert "text/csv" in link and "6 decisions" in link
+
+
+def test_only_the_monitor_deals_and_a_wrong_key_opens_nothing(store) -> None:
+    record = cl.create_class(store, "leerdam", 10)
+    board = _page(store, record, "board")
+    assert board.deal() is False and cl.load_class(store, record.id).phase == "lobby"
+    wrong = ClassPage(store, query=f"?code={record.code}&monitor={record.board_key}")
+    assert wrong.role == "denied" and wrong.record is None
+    assert record.monitor_key not in synced_text(board)
+    nothing = ClassPage(store, query="?code=ZZZZZZ")
+    assert nothing.role == "code" and "no class" in nothing.status.message.lower()
+
+
+def test_a_released_student_joins_again_on_another_device(store) -> None:
+    record = cl.create_class(store, "new-rule", 3)
+    phone = _student(store, record.code, "Ana")
+    monitor = _monitor(store, record)
+    assert monitor.release_student(phone.student.id), monitor.status.message
+    assert phone.refresh() and phone.role == "denied"
+
+
+# -- the address phones open ------------------------------------------------------------------------
+
+
+def test_the_server_listens_on_the_network_and_links_carry_its_address() -> None:
+    lan = lambda: "192.0.2.10"  # noqa: E731 - a documentation address: nothing is sent
+    assert phone_address(8866, lan=lan) == phone_address(8866, "0.0.0.0", lan=lan)
+    where = phone_address(8866, lan=lan)
+    assert where.listen == "0.0.0.0" and where.base == "http://192.0.2.10:8866" and not where.local_only
+    assert phone_address(9000, "192.0.2.7", lan=lan).base == "http://192.0.2.7:9000"
+    proxied = phone_address(8866, public_url="https://school.example/playbook/", lan=lan)
+    assert proxied.base == "https://school.example/playbook" and not proxied.local_only
+    local = phone_address(8866, "127.0.0.1", lan=lan)
+    assert local.base == "http://localhost:8866" and local.local_only
+    offline = phone_address(8866, lan=lambda: "127.0.0.1")
+    assert offline.listen == "0.0.0.0" and offline.local_only and "localhost" in offline.base
+
+
+def test_the_class_csv_cells_are_safe(store) -> None:
+    from widgets.common import csv_text
+
+    record = cl.create_class(store, "new-rule", 3)
+    for name in ("=HYPERLINK(1)", "Bo", "Cy"):
+        _student(store, record.code, name)
+    monitor = _monitor(store, record)
+    monitor.deal()
+    monitor.start()
+    from rules import new_rule as nr
+    from playbook.store import Play
+
+    table_id = monitor.record.tables[0]
+    store.submit(table_id, Play(nr.Draw(seat=0)), store.version(table_id))
+    text = csv_text(cl.decision_rows(store, monitor.record))
+    assert text.startswith("\ufeff")
+    rows = list(csv.DictReader(io.StringIO(text.lstrip("\ufeff"))))
+    assert rows[0]["student"] == "'=HYPERLINK(1)"
+
+
+def test_the_facilitator_starts_a_class_from_the_front_page(store) -> None:
+    from tests.conftest import INDEX
+    from widgets.table import TableIndex
+
+    index = TableIndex(store, query=INDEX)
+    one(index, "pb-class-game").value = "new-rule"
+    one(index, "pb-class-students-count").value = 25
+    one(index, "pb-class-roster").value = "Ana\nBo\n\nCy\n"
+    one(index, "pb-class-new").click()
+    record = cl.classes(store)[0]
+    assert (record.game, record.expected, record.roster) == ("new-rule", 25, ("Ana", "Bo", "Cy"))
+    made = html.unescape(one(index, "pb-class-made").value)
+    assert record.code in made and record.monitor_key in made and record.code in one(index, "pb-class-list").value
+    stranger = TableIndex(store, query="")
+    assert not find(stranger, "pb-class-new") and record.monitor_key not in synced_text(stranger)

@@ -1,0 +1,669 @@
+"""The pages of a class (`notebooks/class.ipynb`), as the link that opened them says.
+
+- **code** (`/j`): a box for the room code, for a device without a camera;
+- **join** (`/j/CODE`, the board's QR code): a name (or a pick from the class list), then this
+  page is the student's own: the lobby, their table once dealt, then their seat at it (the
+  game's own seat page, built here in place) or, for a game played on one shared screen, which
+  screen is theirs (root class `playbook-class-student`);
+- **board** (`?code=..&board=..`, the projector): the code large with its QR code and the names
+  as they arrive, every table at a glance, Leerdam's villages side by side year by year, then
+  the results (root class `playbook-class-board`);
+- **monitor** (`?code=..&monitor=..`, the facilitator): deal, move, start, every table's state
+  and whom it has waited on for how long, a seat to a bot, the class CSV, end the class
+  (root class `playbook-class-monitor`).
+
+Student pages carry no teacher navigation (the template hides the header's links on them), and a
+page receives only what its key allows: a student's page never holds another student's key.
+Every change goes through `playbook.classes.submit`, with the version the page showed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+import urllib.parse
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from playbook import classes as cl
+from playbook.access import HIDDEN, NOTEBOOKS, key_matches, new_key
+from playbook.store import HandOver, Refused, Store
+from rules import RuleError
+
+from .common import STYLE, StatusLine, card, close_tree, csv_text, download_link, esc
+from .leerdam import LeerdamDashboard
+from .new_rule import NewRuleDashboard
+from .table import QUIET_SECONDS, WAIT_SECONDS, _in_kernel, page_query, public_base, qr_svg
+
+__all__ = ["ClassPage"]
+
+#: how often the board and the monitor look at the tables' versions while the class plays.
+TABLES_LOOK_SECONDS = 2.0
+
+CLASS_STYLE = """
+<style>
+.playbook-class-board .pb-class-code { font-size: 96px; font-weight: 800; letter-spacing: .12em; line-height: 1.1; }
+.playbook-class-board h2, .playbook-class-board .pb-big-label { font-size: 32px; }
+.playbook-class-board { font-size: 28px; }
+.playbook-class-board .pb-key-number { font-size: 56px; font-weight: 800; }
+.playbook-class-board .pb-glance { display: grid; grid-template-columns: repeat(auto-fill, minmax(420px, 1fr)); gap: 16px; }
+.playbook-class-board table.pb-villages { border-collapse: collapse; width: 100%; font-size: 28px; }
+.playbook-class-board table.pb-villages th, .playbook-class-board table.pb-villages td { padding: 6px 14px; border-bottom: 1px solid #c9cedb; text-align: left; }
+.playbook-class .pb-names { display: flex; flex-wrap: wrap; gap: 8px 12px; }
+.playbook-class .pb-name-chip { border-radius: 999px; padding: 4px 16px; background: #e4eef4; color: #123; }
+.playbook-class-student { font-size: 18px; }
+.playbook-class-student .pb-big { font-size: 26px; font-weight: 700; }
+</style>
+"""
+
+#: the dashboard of each game, for a student's seat built inside their class page (imported
+#: with this module: a kernel kept ready for the class has them loaded before the class comes).
+DASHBOARDS = {"new-rule": NewRuleDashboard, "leerdam": LeerdamDashboard}
+
+
+def _names_html(names: Sequence[str]) -> str:
+    return '<div class="pb-names">' + "".join(f'<span class="pb-name-chip">{esc(n)}</span>' for n in names) + "</div>"
+
+
+def _ago(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    return f"{minutes} min" if minutes else f"{int(seconds)} s"
+
+
+class ClassPage(widgets.VBox):
+    """One page of a class (see the module docstring). Attributes tests rely on: `store`,
+    `role`, `record` (None when there is no class), `student` (a student page's), `status`,
+    `screen`, `seat_page` (the game's dashboard a student plays on, once seated)."""
+
+    def __init__(self, store: Store | None = None, query: str | None = None) -> None:
+        self.store = store if store is not None else Store()
+        self.query = page_query() if query is None else query
+        self.role = "code"
+        self.record: cl.ClassRecord | None = None
+        self.student: cl.Student | None = None
+        self.seat_page: Any = None
+        self._key = ""
+        self._tables_seen: tuple[int, ...] = ()
+        self._shown: Any = None
+        self._watcher: asyncio.Task[None] | None = None
+        self._last_beat = time.monotonic()
+        self._beats = 0
+        self.header = widgets.HTML().add_class("pb-class-header")
+        self.status = StatusLine()
+        self.screen = widgets.VBox().add_class("pb-class-screen")
+        self.heartbeat = widgets.Button(description="beat", layout=widgets.Layout(display="none")).add_class("pb-heartbeat")
+        self.heartbeat.on_click(lambda _: self._beat())
+        self.alive = widgets.HTML('<span data-beat="0"></span>', layout=widgets.Layout(display="none")).add_class("pb-alive")
+        self.navigator = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-navigator")
+        super().__init__((widgets.HTML(STYLE + CLASS_STYLE), self.header, self.status, self.screen, self.heartbeat, self.alive, self.navigator))
+        self.add_class("playbook-root")
+        self.add_class("playbook-class")
+        self.open_from_query()
+
+    # -- what the link opens ------------------------------------------------------------------------
+    def open_from_query(self) -> None:
+        params = urllib.parse.parse_qs(self.query.lstrip("?"))
+        code = cl.clean_code((params.get("code") or [""])[0])
+        if not code:
+            self._set_role("code")
+            self._draw()
+            return
+        record = cl.class_by_code(self.store, code)
+        if record is None:
+            self._set_role("code")
+            self.status.refuse(f"There is no class with the code {code}: check the code on the board.")
+            self._draw()
+            return
+        self.record = record
+        given = lambda name: (params.get(name) or [""])[0]  # noqa: E731
+        if given("board") or given("monitor"):
+            role = "board" if key_matches(record.board_key, given("board")) else "monitor" if key_matches(record.monitor_key, given("monitor")) else ""
+            if not role:
+                self._deny("This link is not valid (wrong or old key): ask the facilitator for the class's links.")
+                return
+            self._set_role(role)
+        elif given("student"):
+            student = record.by_key(given("student"), given("key"))
+            if student is None:
+                self._deny("This page's key no longer opens your place in the class (it was released for another device). Join again with the code.")
+                self.navigator.value = f'<a data-forget-class="{esc(record.code)}"></a>'
+                return
+            self.student, self._key = student, given("key")
+            self._set_role("student")
+        else:
+            self._set_role("join")
+        self._draw()
+        self._start_watching()
+
+    def _set_role(self, role: str) -> None:
+        for old in ("code", "join", "student", "board", "monitor", "denied"):
+            self.remove_class(f"playbook-class-{old}")
+        self.role = role
+        self.add_class(f"playbook-class-{role}")
+        self._shown = None
+
+    def _deny(self, reason: str) -> None:
+        self._set_role("denied")
+        self.record, self.student = None, None
+        self.header.value = '<h2 style="margin:8px 0">Playbook class</h2>'
+        self._replace(())
+        self.status.refuse(reason)
+
+    def _replace(self, children: Sequence[widgets.Widget]) -> None:
+        old = [w for w in self.screen.children if w is not self.seat_page]
+        self.screen.children = tuple(children)
+        close_tree([w for w in old if w not in children])
+
+    # -- changes ---------------------------------------------------------------------------------------
+    def _submit(self, change: cl.ClassChange) -> bool:
+        """One change to the class, with the version this page shows; False (and why) if refused."""
+        if self.record is None:
+            return False
+        try:
+            self.record = cl.submit(self.store, self.record.id, change, self.record.version)
+        except cl.ClassError as exc:
+            if exc.record is not None:
+                self.record = exc.record
+            self.status.refuse(exc.message[:1].upper() + exc.message[1:] + ("" if exc.message.endswith(".") else "."))
+            self._draw()
+            return False
+        except (RuleError, KeyError) as exc:
+            self.status.refuse(f"Nothing was changed: {exc}")
+            return False
+        self.status.clear()
+        self._draw()
+        return True
+
+    def join(self, name: str) -> bool:
+        """A student joins with `name`: this page becomes theirs."""
+        if self.role != "join" or self.record is None:
+            self.status.refuse("Open the class's code first.")
+            return False
+        key = new_key()
+        if not self._submit(cl.Join(name, key)):
+            return False
+        joined = next((s for s in reversed(self.record.students) if key_matches(s.key, key)), None)
+        if joined is None:
+            return False
+        self.student, self._key = joined, key
+        self._set_role("student")
+        query = urllib.parse.urlencode({"code": self.record.code, "student": joined.id, "key": key})
+        # The address bar and the device keep this student's own link: a reload, or the code
+        # opened again here, comes back to it.
+        self.navigator.value = f'<a data-href="?{esc(query)}" data-class-of="{esc(self.record.code)}"></a>'
+        self._draw()
+        return True
+
+    def deal(self, mix: bool = False) -> bool:
+        return self._allowed("deal the tables") and self._submit(cl.Deal(mix))
+
+    def move(self, student_id: str, group: int) -> bool:
+        return self._allowed("move a student") and self._submit(cl.Move(student_id, group))
+
+    def start(self) -> bool:
+        return self._allowed("start the tables") and self._submit(cl.Start())
+
+    def deal_waiting(self) -> bool:
+        return self._allowed("deal the late students") and self._submit(cl.DealWaiting())
+
+    def end(self) -> bool:
+        return self._allowed("end the class") and self._submit(cl.End())
+
+    def release_student(self, student_id: str) -> bool:
+        """Free a student's name for another device; their seat at a table is released too."""
+        if not self._allowed("release a student") or self.record is None:
+            return False
+        student = self.record.student(student_id)
+        if student is None or not self._submit(cl.ReleaseStudent(student_id, new_key())):
+            return False
+        where = cl.seat_of(self.record, student)
+        if where is not None and self.record.game in HIDDEN:
+            from playbook.store import Release
+
+            table_id, seat = where
+            table = self.store.load(table_id)
+            if str(seat) in dict(table.meta.get("claims") or {}):
+                try:
+                    self.store.submit(table_id, Release(seat, new_key()), table.version)
+                except Refused as exc:
+                    self.status.refuse(f"{student.name}'s name is free, but the seat was not released: {exc.message}")
+                    return False
+        self.status.ok(f"{student.name} may join again from another device (with the same name).")
+        return True
+
+    def hand_to_bot(self, table_index: int, seat: int) -> bool:
+        """A bot plays an absent student's seat (the table's own facilitator page hands it back)."""
+        if not self._allowed("hand a seat to a bot") or self.record is None:
+            return False
+        from playbook.bots import strategies
+
+        table_id = self.record.tables[table_index]
+        table = self.store.load(table_id)
+        bot = cl.FILL_BOT.get(self.record.game)
+        if bot not in strategies(self.record.game):
+            self.status.refuse("This game has no bots.")
+            return False
+        try:
+            self.store.submit(table_id, HandOver(seat, bot), table.version)
+        except Refused as exc:
+            self.status.refuse(exc.message)
+            return False
+        self.status.ok(f"A bot ({bot}) plays {table.game.setup.names[seat]}'s seat at table {table_index + 1}.")
+        self._shown = None
+        self._draw()
+        return True
+
+    def _allowed(self, what: str) -> bool:
+        if self.role == "monitor":
+            return True
+        self.status.refuse(f"Only the facilitator's page can {what}.")
+        return False
+
+    # -- drawing ---------------------------------------------------------------------------------------
+    def _draw(self) -> None:
+        if self.role == "code":
+            self._draw_code()
+        elif self.role == "join":
+            self._draw_join()
+        elif self.role == "student":
+            self._draw_student()
+        elif self.role == "board":
+            self._draw_board()
+        elif self.role == "monitor":
+            self._draw_monitor()
+
+    def _head(self, title: str, line: str = "") -> None:
+        self.header.value = f'<h2 style="margin:8px 0 2px">{esc(title)}</h2>' + (f'<div class="pb-muted">{esc(line)}</div>' if line else "")
+
+    def _draw_code(self) -> None:
+        if self._shown == "code":
+            return
+        self._shown = "code"
+        self._head("Join a class", "Type the room code from the board.")
+        box = widgets.Text(placeholder="e.g. K7QM2P", description="Room code", layout=widgets.Layout(width="320px")).add_class("pb-code-box")
+        go = widgets.Button(description="Next", button_style="primary").add_class("pb-code-go")
+
+        def next_step(_: Any = None) -> None:
+            code = cl.clean_code(box.value)
+            record = cl.class_by_code(self.store, code) if code else None
+            if record is None:
+                self.status.refuse(f"No class has the code {code or '(empty)'}: check it on the board.")
+                return
+            self.status.clear()
+            self.record = record
+            self._set_role("join")
+            self.navigator.value = f'<a data-href="?code={esc(record.code)}"></a>'
+            self._draw()
+            self._start_watching()
+
+        go.on_click(next_step)
+        self._replace((widgets.HBox((box, go), layout=widgets.Layout(flex_flow="row wrap", align_items="center")),))
+
+    def _draw_join(self) -> None:
+        record = self.record
+        assert record is not None
+        key = ("join", record.phase, tuple(s.name for s in record.students) if record.roster else ())
+        if self._shown == key:
+            return
+        self._shown = key
+        self._head(f"Which one are you? · {record.title}", f"Room code {record.code}")
+        if record.phase == "over":
+            self._replace((widgets.HTML('<div class="pb-big">This class is over.</div>'),))
+            return
+        if record.roster:
+            taken = {cl.name_key(s.name) for s in record.students}
+            buttons = []
+            for i, name in enumerate(record.roster):
+                if cl.name_key(name) in taken:
+                    continue
+                button = widgets.Button(description=f"I am {name}", button_style="primary").add_class(f"pb-roster-{i}")
+                button.on_click(lambda _, name=name: self.join(name))
+                buttons.append(button)
+            note = widgets.HTML("<div>Press your own name.</div>" if buttons else '<div class="pb-muted">Everyone on the list has joined. If you are one of them on another device, ask the facilitator.</div>')
+            self._replace((note, widgets.VBox(tuple(buttons)).add_class("pb-join-seats")))
+            return
+        name = widgets.Text(placeholder="your name, as the class knows you", description="Your name", layout=widgets.Layout(width="340px")).add_class("pb-name-box")
+        go = widgets.Button(description="Join", button_style="primary", icon="sign-in").add_class("pb-join-class")
+        go.on_click(lambda _: self.join(name.value))
+        late = record.phase == "playing"
+        note = widgets.HTML(
+            "<div>Type your name and press Join. This page then becomes yours: keep it open.</div>"
+            + ('<div class="pb-muted">The tables have already started: you will wait until the facilitator deals you a table.</div>' if late else "")
+        )
+        self._replace((note, widgets.HBox((name, go), layout=widgets.Layout(flex_flow="row wrap", align_items="center"))))
+
+    def _draw_student(self) -> None:
+        record, student = self.record, self.student
+        assert record is not None and student is not None
+        student = record.student(student.id) or student
+        self.student = student
+        where = cl.seat_of(record, student)
+        if where is not None and record.game in HIDDEN and record.phase in ("playing", "over"):
+            self._seat_student(record, student, where)
+            return
+        key = ("student", record.phase, student.group, record.groups, tuple(s.name for s in record.students) if record.phase == "lobby" else ())
+        if self._shown == key:
+            return
+        self._shown = key
+        self._head(f"{student.name} · {record.title}", f"Room code {record.code}")
+        if record.phase == "over":
+            body = '<div class="pb-big">The class is over. Thank you!</div>'
+        elif student.group is None and record.phase == "playing":
+            body = (
+                '<div class="pb-big">The tables have started.</div><div>You are on the waiting list: the facilitator will deal you a table '
+                "with the others who came late. Keep this page open; it changes by itself.</div>"
+            )
+        elif student.group is None:
+            others = [s.name for s in record.students if s.id != student.id]
+            body = (
+                f'<div class="pb-big">You are in, {esc(student.name)}.</div><div>Wait for the facilitator to deal the tables: this page changes by itself.</div>'
+                f'<div class="pb-muted" style="margin-top:8px">Here already ({len(record.students)}):</div>{_names_html([student.name, *others])}'
+            )
+        else:
+            mates = cl.table_names(record, record.groups[student.group])
+            if record.phase == "dealt":
+                body = f'<div class="pb-big">Table {student.group + 1}</div><div>With: {esc(", ".join(m for m in mates if m != student.name))}. Wait for the start.</div>'
+            else:
+                gm = record.game == "danger-world"
+                role = "You are the GM" if gm and student.seat == 0 else f"You play {student.name}"
+                link = ""
+                if student.group < len(record.tables):
+                    href = f"{NOTEBOOKS[record.game]}?table={urllib.parse.quote(record.tables[student.group])}"
+                    link = f'<div><a class="pb-table-screen" href="{esc(href)}" target="_blank" rel="noopener">Open your table\'s screen</a> (one shared screen for the table).</div>'
+                body = f'<div class="pb-big">Table {student.group + 1}</div><div>{esc(role)}, with {esc(", ".join(m for m in mates if m != student.name))}. Your table plays on one shared screen.</div>{link}'
+        self._replace((widgets.HTML(f'<div class="pb-class-student-card">{body}</div>'),))
+
+    def _seat_student(self, record: cl.ClassRecord, student: cl.Student, where: tuple[str, int]) -> None:
+        """The student's seat: the game's own seat page, built here, claimed for this device."""
+        table_id, seat = where
+        if self.seat_page is not None and self.seat_page.table_id == table_id:
+            return
+        try:
+            table = self.store.load(table_id)
+        except KeyError:
+            self.status.refuse("Your table is no longer saved here: ask the facilitator.")
+            return
+        dashboard = DASHBOARDS[record.game]
+        slip = dict(table.meta.get("seat_keys") or {}).get(str(seat), "")
+        held = str(seat) in dict(table.meta.get("claims") or {})
+        if held:
+            self._head(f"{student.name} · table {student.group + 1}")
+            self.status.refuse("Your seat is open on another device. If that is not you, ask the facilitator to release your name.")
+            self._replace(())
+            return
+        page = dashboard(self.store, query="?" + urllib.parse.urlencode({"table": table_id, "seat": seat, "key": slip}))
+        self.seat_page = page
+        # The code opened again on this device goes straight to this seat.
+        page.navigator.value = page.navigator.value.replace("<a ", f'<a data-class-of="{esc(record.code)}" ', 1)
+        self.header.value = ""
+        self.status.clear()
+        self._replace((page,))
+
+    # -- the board -----------------------------------------------------------------------------------------
+    def _tables(self) -> list[Any]:
+        record = self.record
+        return [self.store.load(t) for t in record.tables] if record is not None else []
+
+    def _draw_board(self) -> None:
+        record = self.record
+        assert record is not None
+        tables = self._tables()
+        key = ("board", record.version, tuple(t.version for t in tables))
+        if self._shown == key:
+            return
+        self._shown = key
+        base = public_base()
+        links = cl.class_links(base, record)
+        self._head(record.title)
+        parts = []
+        local = os.environ.get("PLAYBOOK_LOCAL_ONLY") == "1"
+        if record.phase in ("lobby", "dealt") or record.waiting:
+            where = (
+                '<div class="pb-local-only" style="color:#9b1c1c;font-weight:700">This server is local only: phones cannot join. '
+                "Start it with <code>playbook serve</code> (without <code>--local</code>).</div>"
+                if local
+                else f'<div class="pb-big-label">Open <b class="pb-short-address">{esc(links["join"].split("/j/")[0])}/j</b> and type the code, or scan:</div>'
+            )
+            parts.append(
+                '<div style="display:flex;flex-wrap:wrap;gap:32px;align-items:center">'
+                + ("" if local else qr_svg(links["join"], 260))
+                + f'<div><div class="pb-big-label">Room code</div><div class="pb-class-code">{esc(record.code)}</div>{where}</div></div>'
+            )
+        if record.phase == "lobby":
+            parts.append(
+                f'<h2>Here: <span class="pb-key-number">{len(record.students)}</span> of {record.expected}</h2>{_names_html([s.name for s in record.students])}'
+            )
+        elif record.phase == "dealt":
+            parts.append("<h2>The tables</h2>" + self._groups_html(record))
+        else:
+            parts.append(self._glance_html(record, tables))
+            if record.game == "leerdam" and tables:
+                parts.append(self._villages_html(tables))
+            if record.phase == "over" or (tables and all(t.game.rules.over(t.game.state) for t in tables)):
+                parts.append(self._results_html(record, tables))
+            if record.waiting:
+                parts.append(f"<h2>Waiting for a table ({len(record.waiting)})</h2>{_names_html([s.name for s in record.waiting])}")
+        self._replace((widgets.HTML("".join(parts)).add_class("pb-class-board-body"),))
+
+    def _groups_html(self, record: cl.ClassRecord) -> str:
+        cards = []
+        for i, group in enumerate(record.groups):
+            names = cl.table_names(record, group)
+            cards.append(card(f"Table {i + 1}", _names_html(names), "pb-class-table"))
+        return '<div class="pb-glance">' + "".join(cards) + "</div>"
+
+    def _glance_html(self, record: cl.ClassRecord, tables: Sequence[Any]) -> str:
+        cards = []
+        for i, table in enumerate(tables):
+            state, rules = table.game.state, table.game.rules
+            names = getattr(table.game.setup, "names", ())
+            if rules.over(state):
+                line = "Finished"
+            else:
+                waiting = [names[s] for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]
+                line = f"waiting for {', '.join(waiting)}" if waiting else "playing"
+            page = NOTEBOOKS[record.game]
+            board = table.meta.get("board_key")
+            href = f"{page}?table={urllib.parse.quote(table.id)}" + (f"&board={urllib.parse.quote(board)}" if board and record.game in HIDDEN else "")
+            cards.append(
+                card(
+                    f"Table {i + 1} · {cl.step_of(state)}",
+                    f'<div class="pb-glance-line">{esc(line)}</div><div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">its board</a></div>',
+                    "pb-class-table",
+                )
+            )
+        return "<h2>Every table</h2>" + '<div class="pb-glance">' + "".join(cards) + "</div>"
+
+    def _villages_html(self, tables: Sequence[Any]) -> str:
+        """Leerdam's villages side by side, year by year: what each pledged, the dyke, floods."""
+        from rules.leerdam import view_for
+
+        views = [view_for(t.game.state, None) for t in tables]
+        years = max((len(v.years) for v in views), default=0)
+        head = "".join(f"<th>Village {i + 1}</th>" for i in range(len(views)))
+        rows = []
+        for year in range(years):
+            cells = []
+            for v in views:
+                if year < len(v.years):
+                    y = v.years[year]
+                    cells.append(f"<td>pledged {y.total} · dyke {y.dyke_after}{' · 🌊 flood' if y.flooded else ''}</td>")
+                else:
+                    cells.append("<td></td>")
+            rows.append(f"<tr><th>Year {year + 1}</th>{''.join(cells)}</tr>")
+        now = "".join(f"<td>dyke <b>{v.dyke}</b> · {sum(h.vp for h in v.households)} VP in all</td>" for v in views)
+        rows.append(f"<tr><th>Now</th>{now}</tr>")
+        return f'<h2>The villages, year by year</h2><table class="pb-villages pb-table"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
+
+    def _results_html(self, record: cl.ClassRecord, tables: Sequence[Any]) -> str:
+        lines = []
+        for i, table in enumerate(tables):
+            state, rules = table.game.state, table.game.rules
+            names = getattr(table.game.setup, "names", ())
+            if not rules.over(state):
+                lines.append(f"<li>Table {i + 1}: still playing</li>")
+                continue
+            standings = rules.standings(state)
+            winners = [names[seat] for rank, seat, _ in standings if rank == 1]
+            lines.append(
+                f'<li class="pb-class-winner-{i}">{"Village" if record.game == "leerdam" else "Table"} {i + 1}: '
+                f'<b>{esc(" and ".join(winners))}</b> {"win" if len(winners) > 1 else "wins"} ({standings[0][2]})</li>'
+            )
+        return f'<h2>Results</h2><ul class="pb-class-results" style="font-size:32px">{"".join(lines)}</ul>'
+
+    # -- the monitor -----------------------------------------------------------------------------------------
+    def _draw_monitor(self) -> None:
+        record = self.record
+        assert record is not None
+        tables = self._tables()
+        key = ("monitor", record.version, tuple(t.version for t in tables), int(time.time() // 30))
+        if self._shown == key:
+            return
+        self._shown = key
+        links = cl.class_links(public_base(), record)
+        self._head(
+            f"{record.title} · the facilitator's page",
+            f"Room code {record.code} · {len(record.students)} students · {record.phase}",
+        )
+        info = widgets.HTML(
+            f'<div><a class="pb-class-board-link" href="{esc(cl.class_links("", record)["board"])}" target="_blank" rel="noopener">Open the class board</a> '
+            f'for the projector. Students open <b>{esc(links["join"])}</b> (or the board\'s QR code). Keep this page to yourself.</div>'
+        )
+        parts: list[widgets.Widget] = [info]
+        if record.phase in ("lobby", "dealt"):
+            parts.append(self._students_box(record))
+            mix = widgets.Checkbox(value=False, description="Mix the students (else in order of arrival)", indent=False).add_class("pb-deal-mix")
+            deal = widgets.Button(description="Deal the tables" if record.phase == "lobby" else "Deal again", button_style="primary").add_class("pb-deal")
+            deal.on_click(lambda _: self.deal(mix.value))
+            parts.append(widgets.HBox((deal, mix), layout=widgets.Layout(flex_flow="row wrap", align_items="center")))
+        if record.phase == "dealt":
+            parts.append(self._move_box(record))
+            start = widgets.Button(description="Start the tables", button_style="success", icon="play").add_class("pb-start-class")
+            start.on_click(lambda _: self.start())
+            parts.append(start)
+        if record.phase in ("playing", "over"):
+            parts.append(self._tables_box(record, tables))
+            if record.waiting:
+                late = widgets.Button(description=f"Deal the {len(record.waiting)} waiting", button_style="primary").add_class("pb-deal-waiting")
+                late.on_click(lambda _: self.deal_waiting())
+                parts.append(widgets.HBox((widgets.HTML(f"Waiting for a table: {esc(', '.join(s.name for s in record.waiting))}"), late)))
+            rows = cl.decision_rows(self.store, record)
+            parts.append(
+                widgets.HTML(
+                    download_link(csv_text(rows), f"class-{record.code}.csv", f"The class CSV ({len(rows)} decisions)", "text/csv")
+                    if rows
+                    else '<span class="pb-muted">No decision yet: the class CSV comes with the first.</span>'
+                ).add_class("pb-class-csv")
+            )
+        if record.phase != "over":
+            end = widgets.Button(description="End the class", button_style="danger").add_class("pb-end-class")
+            end.on_click(lambda _: self.end())
+            parts.append(end)
+        self._replace(tuple(parts))
+
+    def _students_box(self, record: cl.ClassRecord) -> widgets.Widget:
+        rows = []
+        for student in record.students:
+            release = widgets.Button(description="Release", tooltip="Free this name for another device").add_class(f"pb-release-student-{student.id}")
+            release.on_click(lambda _, sid=student.id: self.release_student(sid))
+            rows.append(widgets.HBox((widgets.HTML(f"<b>{esc(student.name)}</b>"), release), layout=widgets.Layout(align_items="center")))
+        head = widgets.HTML(f"<h3>Here: {len(record.students)} of {record.expected}</h3>")
+        return widgets.VBox((head, *rows)).add_class("pb-class-students")
+
+    def _move_box(self, record: cl.ClassRecord) -> widgets.Widget:
+        rows = []
+        options = [(f"table {i + 1}", i) for i in range(len(record.groups))]
+        for student in record.students:
+            if student.group is None:
+                continue
+            choice = widgets.Dropdown(options=options, value=student.group, layout=widgets.Layout(width="140px")).add_class(f"pb-move-{student.id}")
+            choice.observe(lambda change, sid=student.id: self.move(sid, change["new"]) if change["new"] != change["old"] else None, "value")
+            rows.append(widgets.HBox((widgets.HTML(f"{esc(student.name)}&nbsp;"), choice), layout=widgets.Layout(align_items="center")))
+        return widgets.VBox((widgets.HTML("<h3>The tables (move a student before the start)</h3>" + self._groups_html(record)), *rows)).add_class("pb-class-moves")
+
+    def _tables_box(self, record: cl.ClassRecord, tables: Sequence[Any]) -> widgets.Widget:
+        rows: list[widgets.Widget] = []
+        now = time.time()
+        for i, table in enumerate(tables):
+            state, rules = table.game.state, table.game.rules
+            names = getattr(table.game.setup, "names", ())
+            since = self.store.changes(table.id)[-1]["at"] if table.version else now
+            links = {"facilitator": f"{NOTEBOOKS[record.game]}?table={urllib.parse.quote(table.id)}&facilitator={urllib.parse.quote(table.meta.get('facilitator_key', ''))}"}
+            if rules.over(state):
+                line = "finished: " + ", ".join(f"{names[s]} {score}" for _r, s, score in rules.standings(state)[:3])
+            else:
+                waiting = [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]
+                line = f"{cl.step_of(state)} · waited {_ago(now - since)} on {', '.join(names[s] for s in waiting)}" if waiting else f"{cl.step_of(state)} · playing"
+            head = widgets.HTML(
+                f'<b>Table {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
+            )
+            parts: list[widgets.Widget] = [head]
+            if not rules.over(state) and record.game in cl.FILL_BOT:
+                for seat in [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]:
+                    bot = widgets.Button(description=f"Bot for {names[seat]}", tooltip="A bot plays this absent student's seat").add_class(f"pb-class-bot-{i}-{seat}")
+                    bot.on_click(lambda _, i=i, seat=seat: self.hand_to_bot(i, seat))
+                    parts.append(bot)
+            rows.append(widgets.HBox(tuple(parts), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px")))
+        return widgets.VBox((widgets.HTML("<h3>Every table</h3>"), *rows)).add_class("pb-class-tables")
+
+    # -- live ------------------------------------------------------------------------------------------
+    def _beat(self) -> None:
+        self._last_beat = time.monotonic()
+        self._beats += 1
+        self.alive.value = f'<span data-beat="{self._beats}"></span>'
+        if self.seat_page is not None:
+            self.seat_page._beat()  # the seat page inside this one hears the page's heartbeat through it
+
+    def refresh(self) -> bool:
+        """Look at the class (and, on the board and monitor, its tables); redraw if they moved."""
+        if self.record is None:
+            return False
+        try:
+            record = cl.load_class(self.store, self.record.id)
+        except KeyError:
+            return False
+        tables = tuple(self.store.version(t) for t in record.tables) if self.role in ("board", "monitor") else ()
+        if record.version == self.record.version and tables == self._tables_seen:
+            return False
+        self.record, self._tables_seen = record, tables
+        if self.student is not None:
+            found = record.student(self.student.id)
+            if found is None or not key_matches(found.key, self._key):
+                self._deny("Your name was released for another device: this page no longer opens your place.")
+                self.navigator.value = f'<a data-forget-class="{esc(record.code)}"></a>'
+                return True
+        self._draw()
+        return True
+
+    def _start_watching(self) -> None:
+        if self._watcher is not None or not _in_kernel():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._watcher = loop.create_task(self._watch())
+
+    async def _watch(self) -> None:
+        while self.record is not None:
+            if time.monotonic() - self._last_beat > QUIET_SECONDS:
+                await asyncio.sleep(1.0)  # the page is gone: stay quiet so the kernel is culled
+                continue
+            try:
+                timeout = TABLES_LOOK_SECONDS if self.role in ("board", "monitor") else WAIT_SECONDS
+                await asyncio.to_thread(cl.wait_class, self.store, self.record.id, self.record.version, timeout)
+                if self.seat_page is None or self.role != "student":
+                    self.refresh()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a failed look must not stop the next one
+                self.status.refuse(f"Could not check the class ({type(exc).__name__}: {exc}).")
+                await asyncio.sleep(2.0)
+
+    def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+        super().close()
