@@ -396,6 +396,7 @@ class ClassPage(widgets.VBox):
             return
         page = dashboard(self.store, query="?" + urllib.parse.urlencode({"table": table_id, "seat": seat, "key": slip}))
         self.seat_page = page
+        self.navigator.value = ""  # the seat's own link (the seat page's navigator) is the address from now on
         # The code opened again on this device goes straight to this seat.
         page.navigator.value = page.navigator.value.replace("<a ", f'<a data-class-of="{esc(record.code)}" ', 1)
         self.header.value = ""
