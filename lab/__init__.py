@@ -22,7 +22,7 @@ from rules.core import RuleError
 
 from . import danger_world, dangerous_ideas, leerdam, new_rule
 from .core import Bot, Finding, LabGame, Row, Spec, paired_difference, run_games
-from .findings import compared
+from .findings import compared, holm, too_few
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAMES", "Comparison", "Run", "Spec", "compare", "simulate", "spec"]
 
@@ -92,7 +92,9 @@ def simulate(
     rows = run_games(lab_game.play_game, chosen, games, seed, workers=workers, scheduler=scheduler, progress=progress)
     tables = lab_game.extras(chosen, games, seed, workers=workers, scheduler=scheduler) if extras and lab_game.extras else {}
     summary = {**lab_game.summarise(chosen, rows), "seed": seed}
-    return Run(chosen, seed, rows, summary, lab_game.findings(chosen, rows), tables)
+    # Below the minimum a run reports its numbers but no finding (see `findings.MIN_GAMES`).
+    found = too_few(games) or lab_game.findings(chosen, rows)
+    return Run(chosen, seed, rows, summary, found, tables)
 
 
 @dataclass
@@ -126,10 +128,13 @@ class Comparison:
 
 
 def comparison_table(game: str, a: Run, b: Run) -> list[dict[str, Any]]:
-    """Every measure both setups have, paired game by game (game i shares its seed)."""
+    """Every measure both setups have, paired game by game (game i shares its seed), with
+    Holm's correction over them all: a row's `holds` (and not `noise`) is a change to report."""
     lab_game = _game(game)
     ma, mb = lab_game.measures(a.spec, a.rows), lab_game.measures(b.spec, b.rows)
-    return [{"measure": name, **paired_difference(ma[name], mb[name])} for name in ma if name in mb]
+    table = [{"measure": name, **paired_difference(ma[name], mb[name])} for name in ma if name in mb]
+    holm(table)
+    return table
 
 
 def compare(
@@ -142,14 +147,18 @@ def compare(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
+    seed_b: int | None = None,
 ) -> Comparison:
-    """Setups A and B on the same seeds (common random numbers); `progress` counts both."""
+    """Setups A and B on the same seeds (common random numbers); `progress` counts both.
+
+    `seed_b` plays B on seeds of its own instead: two runs of one setup so seeded (an A/A
+    test) differ only by luck, and every change the comparison writes is a false one."""
     lab_game = _game(game)
     spec_a = a if isinstance(a, Spec) else lab_game.spec(a)
     spec_b = b if isinstance(b, Spec) else lab_game.spec(b)
     # The games alone: a game's own tables (the check sweep) do not depend on the bots.
     run_a = simulate(game, games, seed, spec_a, workers=workers, scheduler=scheduler, progress=progress, extras=False)
-    run_b = simulate(game, games, seed, spec_b, workers=workers, scheduler=scheduler, progress=_progress(progress, games), extras=False)
+    run_b = simulate(game, games, seed if seed_b is None else seed_b, spec_b, workers=workers, scheduler=scheduler, progress=_progress(progress, games), extras=False)
     table = comparison_table(game, run_a, run_b)
     extras: dict[str, Any] = {}
     if game == "leerdam":

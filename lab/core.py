@@ -14,6 +14,7 @@ from (seed, i) alone, so the results are the same whatever runs them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 import os
@@ -36,6 +37,8 @@ __all__ = [
     "distribution",
     "game_seed",
     "paired_difference",
+    "t_quantile",
+    "t_two_sided",
     "parse_spec",
     "play_lean",
     "play_out",
@@ -425,24 +428,82 @@ def summary(values: Sequence[float]) -> dict[str, Any]:
     return {"mean": round(mean, 4), "sd": round(sd, 4), "min": min(values), "max": max(values)}
 
 
-#: two-sided 95%: the normal quantile (the runs here have hundreds of games or more).
-Z95 = 1.959964
+#: the confidence of every interval the lab shows, and the family-wise error rate of a comparison.
+LEVEL = 0.95
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta I_x(a, b) by its continued fraction (modified Lentz)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    if x > (a + 1) / (a + b + 2):  # the fraction converges fast only below this point
+        return 1.0 - _beta_fraction(b, a, 1.0 - x)
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)) / a
+    tiny = 1e-300
+    f, c, d = 1.0, 1.0, 0.0
+    for i in range(400):
+        m = i // 2
+        if i == 0:
+            term = 1.0
+        elif i % 2:
+            term = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+        else:
+            term = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+        d = 1.0 + term * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + term / c
+        c = c if abs(c) > tiny else tiny
+        f *= c * d
+        if abs(1.0 - c * d) < 1e-13:
+            break
+    return front * (f - 1.0)
+
+
+def t_two_sided(t: float, df: int) -> float:
+    """P(|T| >= |t|) for Student's t with `df` degrees of freedom (the p-value of a t-test)."""
+    if df < 1:
+        raise ValueError("a t-test needs one degree of freedom or more")
+    if not math.isfinite(t):
+        return 0.0
+    return _beta_fraction(df / 2, 0.5, df / (df + t * t))
+
+
+@functools.lru_cache(maxsize=4096)
+def t_quantile(df: int, level: float = LEVEL) -> float:
+    """The t with P(|T| <= t) = `level` for `df` degrees of freedom (12.706 for 1, 1.960 at infinity)."""
+    low, high = 0.0, 1e7
+    for _ in range(200):
+        middle = (low + high) / 2
+        if t_two_sided(middle, df) > 1 - level:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
 
 
 def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
-    """B - A over games played on the same seeds: the mean difference and its 95% interval.
+    """B - A over games played on the same seeds: the mean difference and its 95% t interval.
 
     Paired: each game's difference is taken first, so the shared luck of a seed cancels out.
-    `noise` is true when the interval holds 0 (no difference this run can tell apart).
+    `p` is the paired t-test's two-sided p-value; `noise` is true when the interval holds 0 (a
+    comparison then sets it again for its whole family of measures, see `findings.holm`).
     """
     pairs = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
     n = len(pairs)
     if n == 0:
-        return {"a": None, "b": None, "difference": None, "low": None, "high": None, "noise": True, "identical": False, "games": 0}
+        return {"a": None, "b": None, "difference": None, "low": None, "high": None, "p": None, "noise": True, "identical": False, "games": 0}
     diffs = [y - x for x, y in pairs]
     mean = sum(diffs) / n
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-    half = Z95 * sd / math.sqrt(n) if n > 1 else math.inf
+    if n < 2:
+        half, p = math.inf, 1.0
+    elif sd == 0:
+        half, p = 0.0, 1.0 if mean == 0 else 0.0
+    else:
+        se = sd / math.sqrt(n)
+        half, p = t_quantile(n - 1) * se, t_two_sided(mean / se, n - 1)
     low, high = mean - half, mean + half
     return {
         "a": round(sum(x for x, _ in pairs) / n, 4),
@@ -450,6 +511,7 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
         "difference": round(mean, 4),
         "low": round(low, 4) if math.isfinite(low) else None,
         "high": round(high, 4) if math.isfinite(high) else None,
+        "p": p,
         "noise": not (low > 0 or high < 0),
         #: every game came out the same in A and B (common random numbers can make a change exact).
         "identical": all(d == 0 for d in diffs),

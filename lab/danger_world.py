@@ -336,8 +336,9 @@ def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
         "checks per encounter": [r["checks"] for r in rows],
         "successes per check": [r["successes"] / r["checks"] if r["checks"] else None for r in rows],
         "partials per check": [r["partials"] / r["checks"] if r["checks"] else None for r in rows],
+        # No GM spend nor hits: a script that spends every botch spends the botches again, and
+        # each hit is a damage box below.
         "botches per check": [r["botches"] / r["checks"] if r["checks"] else None for r in rows],
-        "GM botch spend per encounter": [r["gm_spent"] for r in rows],
         "danger taken": [r["danger_taken"] for r in rows],
         "damage boxes filled": [r["boxes_filled"] for r in rows],
         "a character K.O.'d (share)": [float(r["knocked_out"] > 0) for r in rows],

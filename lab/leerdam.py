@@ -223,7 +223,8 @@ def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
         "VP spread (top - bottom)": [r["vp_spread"] for r in rows],
         "mean VP per household": [sum(_vp(r, len(spec.bots))) / len(spec.bots) for r in rows],
     }
-    return out | by_kind(spec.bots, rows, "vp_", "mean VP")
+    # With one kind at the table its mean is the household mean above: counted once.
+    return out | (by_kind(spec.bots, rows, "vp_", "mean VP") if len(set(spec.bots)) > 1 else {})
 
 
 def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:

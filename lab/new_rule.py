@@ -212,9 +212,11 @@ def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
         "common bowl emptied (share)": [float(r["ended"] == "bowl") for r in rows],
         "lowest common bowl": [r["lowest_bowl"] for r in rows],
         "winning score": [r["top_score"] for r in rows],
-        "score spread": [r["score_spread"] for r in rows],
     }
-    for kind in sorted(set(spec.bots)):
+    # The score spread is left out: someone is out (scoring 0) by the end, so it is the
+    # winning score again. The win shares of all kinds add up to one game, so the last kind's
+    # is the others' mirror and is left out too.
+    for kind in sorted(set(spec.bots))[:-1]:
         seats = [s for s, b in enumerate(spec.bots) if b == kind]
         out[f"win share per seat: {kind}"] = [sum(1 / len(winners_of(r)) for s in winners_of(r) if s in seats) / len(seats) for r in rows]
     return out

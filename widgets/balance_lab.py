@@ -527,8 +527,8 @@ def comparison_html(comparison: Any) -> str:
     """Each measure for A and B, the difference and its 95% interval, and whether it is noise."""
     rows = []
     for r in comparison.table:
-        verdict = "identical" if r.get("identical") else "within noise" if r["noise"] else "different"
+        verdict = "identical" if r.get("identical") else "within noise" if r["noise"] else "different"  # noise: after Holm
         interval = f"{_number('', r['low'])} to {_number('', r['high'])}"
         rows.append((r["measure"], _number("", r["a"]), _number("", r["b"]), _number("", r["difference"]), interval, verdict))
-    setups = f'<p class="pb-muted">A: {esc(comparison.a.spec.text)}<br>B: {esc(comparison.b.spec.text)}<br>{len(comparison.a.rows)} games each on the same seeds; intervals are paired, game by game.</p>'
+    setups = f'<p class="pb-muted">A: {esc(comparison.a.spec.text)}<br>B: {esc(comparison.b.spec.text)}<br>{len(comparison.a.rows)} games each on the same seeds; 95% t intervals, paired game by game; "different" holds over all {len(comparison.table)} measures together (Holm, 5% family-wise).</p>'
     return card("Side by side", setups + _table(("Measure", "A", "B", "B − A", "95% interval", ""), rows))
