@@ -19,6 +19,7 @@ import itertools
 import math
 import os
 import random
+import threading
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -34,6 +35,7 @@ __all__ = [
     "Finding",
     "Spec",
     "bot_setup",
+    "close_pool",
     "distribution",
     "game_seed",
     "paired_difference",
@@ -334,21 +336,57 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-_POOLS: dict[int, ProcessPoolExecutor] = {}
+#: this process's one pool of workers (a Voila page is a kernel: one pool per page at most).
+_POOL: dict[str, Any] = {"workers": 0, "pool": None, "timer": None}
+#: an idle pool is closed after this many seconds (a page left open keeps no processes).
+POOL_IDLE_SECONDS = 120.0
+_POOL_LOCK = threading.Lock()
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
-    """A process pool kept for the next run (starting one costs more than a small run)."""
-    pool = _POOLS.get(workers)
-    if pool is None:
+    """The pool of `workers` processes, kept for the next run (starting one costs more than a
+    small run); a pool of another size is closed first, so a process never holds two."""
+    with _POOL_LOCK:
+        if _POOL["timer"] is not None:
+            _POOL["timer"].cancel()
+            _POOL["timer"] = None
+        pool = _POOL["pool"]
+        if pool is not None and _POOL["workers"] == workers:
+            return pool
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
         import multiprocessing
 
         # fork: a worker starts as a copy of this process, lab imported, without re-running
         # the caller's script (spawn would, and a script without a main guard would loop).
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        context = multiprocessing.get_context(method)
-        pool = _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=context)
-    return pool
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
+        _POOL.update(workers=workers, pool=pool)
+        return pool
+
+
+def _idle_later() -> None:
+    """Close the pool if no run uses it within `POOL_IDLE_SECONDS`."""
+    with _POOL_LOCK:
+        if _POOL["pool"] is None:
+            return
+        if _POOL["timer"] is not None:
+            _POOL["timer"].cancel()
+        timer = threading.Timer(POOL_IDLE_SECONDS, close_pool)
+        timer.daemon = True
+        _POOL["timer"] = timer
+        timer.start()
+
+
+def close_pool() -> None:
+    """Stop this process's workers now (a page closing, an idle pool); the next run starts anew."""
+    with _POOL_LOCK:
+        if _POOL["timer"] is not None:
+            _POOL["timer"].cancel()
+        pool = _POOL["pool"]
+        _POOL.update(workers=0, pool=None, timer=None)
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_games(
@@ -369,9 +407,13 @@ def run_games(
     """
     if games < 0:
         raise RuleError("games", "the number of games is 0 or more")
-    workers = default_workers() if workers is None else workers
+    cores = default_workers()
+    workers = cores if workers is None else workers
     if workers < 1:
         raise RuleError("workers", "use at least one worker")
+    if scheduler is None and workers > cores:
+        # more processes than cores only adds memory and switching; refused before any starts
+        raise RuleError("workers", f"this machine has {cores} core{'s' if cores != 1 else ''}: use 1 to {cores} workers, not {workers}")
     size = max(1, min(CHUNK, math.ceil(games / (4 * max(workers, 1)))))
     chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
     results: dict[int, list[Row]] = {}
@@ -395,12 +437,15 @@ def run_games(
                 progress(done)
     else:
         pool = _pool(workers)
-        futures = {pool.submit(_chunk, play_game, spec, seed, c): c.start for c in chunks}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            done += len(results[futures[future]])
-            if progress is not None:
-                progress(done)
+        try:
+            futures = {pool.submit(_chunk, play_game, spec, seed, c): c.start for c in chunks}
+            for future in as_completed(futures):
+                results[futures[future]] = future.result()
+                done += len(results[futures[future]])
+                if progress is not None:
+                    progress(done)
+        finally:
+            _idle_later()
     return [row for start in sorted(results) for row in results[start]]
 
 

@@ -6,16 +6,26 @@ import base64
 import html
 import io
 import json
+import os
 import re
 import pypdf
 import pytest
 
-from lab import DEFAULT_BOTS
+from lab import DEFAULT_BOTS, simulate
+from lab.core import default_workers
+from playbook import access
+from rules import RuleError
 from widgets.balance_lab import BalanceLab
 from tests.test_widgets_studio import click, one
 from widgets.studio import seat_range
 
 pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(autouse=True)
+def own_slots(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """The heavy-work slots of a server of this test's own (its PLAYBOOK_DB under tmp)."""
+    monkeypatch.setenv("PLAYBOOK_DB", str(tmp_path / "tables.sqlite3"))
 
 
 def linked(link_html: str, mime: str) -> bytes:
@@ -112,3 +122,57 @@ def test_odds_danger_world_caps_dice() -> None:
     odds.game.value = "danger-world"
     odds.dice.value, odds.difficulty.value, odds.penalty.value, odds.rerolls.value = 3, 2, 0, 0
     assert odds.report is not None and odds.report["exact"] in odds.result.value
+
+
+# -- the lab's processes ---------------------------------------------------------------------------
+
+
+def _children() -> set[int]:
+    """This process's child processes, from /proc (no psutil)."""
+    found = set()
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        with open(f"/proc/{os.getpid()}/task/{task}/children") as handle:
+            found |= {int(pid) for pid in handle.read().split()}
+    return found
+
+
+def test_lab_refuses_more_cores_than_the_machine_has_and_starts_nothing() -> None:
+    cores = default_workers()
+    lab = BalanceLab()
+    assert lab.workers.max == cores
+    lab.workers.value = 64
+    assert lab.workers.value == cores  # the box stops at the machine's cores
+    before = _children()
+    with pytest.raises(RuleError, match=f"this machine has {cores} core"):
+        simulate("leerdam", 40, 1, workers=cores + 1)
+    assert _children() == before
+
+
+@pytest.mark.skipif(default_workers() < 2, reason="a pool needs two cores")
+def test_a_closed_lab_page_leaves_no_process_behind() -> None:
+    before = _children()
+    lab = BalanceLab()
+    lab.game.value = "leerdam"
+    lab.games.value, lab.workers.value = 40, 2
+    click(lab.run_button)
+    assert lab.status.kind == "ok", lab.status.message
+    assert len(_children() - before) == 2  # one pool of two workers, kept for the next run
+    lab.workers.value = 1
+    lab.workers.value = 2
+    click(lab.run_button)
+    assert len(_children() - before) == 2  # still one pool, never one per worker count
+    lab.close()
+    assert _children() == before
+
+
+def test_a_busy_server_refuses_a_lab_run_and_starts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(access, "HEAVY_WAIT_SECONDS", 0.0)
+    lab = BalanceLab()
+    lab.game.value = "leerdam"
+    lab.workers.value = 1
+    with access.heavy_work("one"), access.heavy_work("two"):
+        click(lab.run_button)
+    assert lab.status.kind == "refuse" and "already running 2 heavy jobs" in lab.status.message
+    assert lab.result is None and lab.progress.value == 0
+    click(lab.run_button)  # the slots are free again
+    assert lab.status.kind == "ok", lab.status.message

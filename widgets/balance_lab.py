@@ -35,7 +35,8 @@ from typing import Any
 import ipywidgets as widgets
 
 import lab
-from lab.core import default_workers
+from lab.core import close_pool, default_workers
+from playbook.access import heavy_work
 from lab.report import csv_text
 from rules import RuleError
 
@@ -344,7 +345,7 @@ class BalanceLab(widgets.VBox):
         self.compare = widgets.Checkbox(value=False, description="Compare with setup B (the same seeds)", indent=False).add_class("pb-lab-compare")
         self.games = widgets.BoundedIntText(value=DEFAULT_GAMES, min=1, max=MAX_GAMES[LAB_GAMES[0]], description="Games", style=WIDE, layout=widgets.Layout(width="190px")).add_class("pb-lab-games")
         self.seed = widgets.IntText(value=1, description="Seed", style=WIDE, layout=widgets.Layout(width="170px")).add_class("pb-lab-seed")
-        self.workers = widgets.BoundedIntText(value=default_workers(), min=1, max=64, description="Cores", style=WIDE, layout=widgets.Layout(width="150px")).add_class("pb-lab-workers")
+        self.workers = widgets.BoundedIntText(value=default_workers(), min=1, max=default_workers(), description="Cores", style=WIDE, layout=widgets.Layout(width="150px")).add_class("pb-lab-workers")
         self.run_button = widgets.Button(description="Run", button_style="primary", icon="play").add_class("pb-lab-run")
         self.progress = widgets.IntProgress(value=0, min=0, max=DEFAULT_GAMES, description="0 games", style=WIDE).add_class("pb-lab-progress")
         self.status = StatusLine()
@@ -442,12 +443,15 @@ class BalanceLab(widgets.VBox):
         self.run_button.disabled = True
         self.status.info(f"Playing {total} games of {_title(slug)}…")
         try:
-            if spec_b is None:
-                result = lab.simulate(slug, games, seed, spec_a, workers=self.workers.value, progress=progress)
-            else:
-                result = lab.compare(slug, spec_a, spec_b, games, seed, workers=self.workers.value, progress=progress)
+            # one of the server's few heavy slots: pages are separate kernels, each may fill its cores
+            with heavy_work("this lab run"):
+                if spec_b is None:
+                    result = lab.simulate(slug, games, seed, spec_a, workers=self.workers.value, progress=progress)
+                else:
+                    result = lab.compare(slug, spec_a, spec_b, games, seed, workers=self.workers.value, progress=progress)
         except (RuleError, ValueError) as exc:
-            self.status.refuse(f"The bots could not play: {_refusal(exc)}.")
+            why = "Nothing was started" if getattr(exc, "rule", "") in ("busy", "workers") else "The bots could not play"
+            self.status.refuse(f"{why}: {_refusal(exc)}.")
             return False
         finally:
             self.run_button.disabled = False
@@ -457,6 +461,11 @@ class BalanceLab(widgets.VBox):
         self.show(result)
         self.status.ok(f"{total} games of {_title(slug)} played with seed {seed}.")
         return True
+
+    def close(self) -> None:
+        """Close the page's lab: its worker processes stop with it."""
+        close_pool()
+        super().close()
 
     def show(self, result: Any) -> None:
         """Lay out a `lab.Run` or `lab.Comparison`: findings, tables, charts and downloads."""
