@@ -22,9 +22,9 @@ from rules.core import RuleError
 
 from . import danger_world, dangerous_ideas, leerdam, new_rule
 from .core import Bot, Finding, LabGame, Row, Spec, paired_difference, run_games
-from .findings import compared, holm, too_few
+from .findings import MIN_GAMES, compared, holm, too_few
 
-__all__ = ["BOTS", "DEFAULT_BOTS", "GAMES", "Comparison", "Run", "Spec", "compare", "simulate", "spec"]
+__all__ = ["BOTS", "DEFAULT_BOTS", "GAMES", "Comparison", "Review", "Run", "Spec", "compare", "review", "simulate", "spec"]
 
 GAMES: dict[str, LabGame] = {g.slug: g for g in (new_rule.GAME, leerdam.GAME, danger_world.GAME, dangerous_ideas.GAME)}
 BOTS: dict[str, dict[str, Bot]] = {slug: dict(g.bots) for slug, g in GAMES.items()}
@@ -164,6 +164,63 @@ def compare(
     if game == "leerdam":
         extras["villages"] = {"a": run_a.summary["dyke_by_year"], "b": run_b.summary["dyke_by_year"]}
     return Comparison(run_a, run_b, table, compared(table), extras)
+
+
+#: games a review plays by default: enough that its intervals are a few points wide.
+REVIEW_GAMES: dict[str, int] = {"leerdam": 1000, "new-rule": 1000, "danger-world": 2000, "dangerous-ideas": 200}
+
+
+@dataclass
+class Review:
+    """A game's text as written, reviewed by its default bots: sentences with intervals."""
+
+    run: Run
+    findings: list[Finding]
+
+    @property
+    def game(self) -> str:
+        return self.run.game
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "games": len(self.run.rows),
+            "seed": self.run.seed,
+            "setup": self.run.spec.text,
+            "findings": [f.as_dict() for f in self.findings],
+        }
+
+    def text(self) -> str:
+        """The review as plain lines, for a terminal."""
+        head = f"{self.game}: the text as written, {len(self.run.rows):,} games by bots (seed {self.run.seed}; {self.run.spec.text})"
+        return "\n".join([head, *(f"- {f.text}" for f in self.findings)])
+
+
+def review(
+    game: str,
+    games: int | None = None,
+    seed: int = 1,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Review:
+    """What the default bots find in the text as written: what wins, how often the text's own
+    end is reached, seat order, what no game reaches; each share with its 95% interval."""
+    lab_game = _game(game)
+    games = REVIEW_GAMES[game] if games is None else games
+    if games < MIN_GAMES:
+        raise RuleError("games", f"a review states findings: play at least {MIN_GAMES} games")
+    chosen = lab_game.spec(lab_game.as_written)
+    run = simulate(game, games, seed, chosen, workers=workers, scheduler=scheduler, progress=progress, extras=False)
+    kinds = list(dict.fromkeys(chosen.bots))
+    bots = Finding(
+        "bots",
+        "These sentences are what these bots found, not a proof: " + "; ".join(f"{k} ({chosen.bots.count(k)} seat{'s' if chosen.bots.count(k) > 1 else ''}): {bot_doc(game, k).rstrip('.')}" for k in kinds) + "."
+        + (f" The GM plays the '{chosen.option('gm', lab_game.options.get('gm'))}' script." if "gm" in lab_game.options else ""),
+        {"bots": list(chosen.bots)},
+    )
+    return Review(run, [bots, *lab_game.review(chosen, run.rows)] if lab_game.review else [bots])
 
 
 def options(game: str) -> Mapping[str, Any]:

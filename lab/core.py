@@ -38,7 +38,9 @@ __all__ = [
     "close_pool",
     "distribution",
     "game_seed",
+    "mean_interval",
     "paired_difference",
+    "share_interval",
     "t_quantile",
     "t_two_sided",
     "parse_spec",
@@ -311,6 +313,10 @@ class LabGame:
     findings: Callable[[Spec, Sequence[Row]], list[Finding]]
     #: extra tables a run adds beside its rows (Danger World's check sweep).
     extras: Callable[..., dict[str, Any]] | None = None
+    #: the design review of the text as written: sentences with intervals (`lab.review`).
+    review: Callable[[Spec, Sequence[Row]], list[Finding]] | None = None
+    #: the VARIANTS text that plays the text as written, where the model's defaults do not.
+    as_written: str = ""
 
     def spec(self, text: str = "", bots: Sequence[str] | None = None) -> Spec:
         """A spec from VARIANTS text (and, if given, one bot per seat)."""
@@ -528,6 +534,32 @@ def t_quantile(df: int, level: float = LEVEL) -> float:
     return (low + high) / 2
 
 
+def mean_interval(values: Sequence[float], level: float = LEVEL) -> tuple[float, float, float, float]:
+    """The mean of per-game values, its t interval (low, high) and the t-test's two-sided
+    p-value against 0. One value: an infinite interval; no spread: a point (p 1 at 0, else 0)."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    if n < 2:
+        return mean, -math.inf, math.inf, 1.0
+    if sd == 0:
+        return mean, mean, mean, 1.0 if mean == 0 else 0.0
+    se = sd / math.sqrt(n)
+    half = t_quantile(n - 1, level) * se
+    return mean, mean - half, mean + half, t_two_sided(mean / se, n - 1)
+
+
+def share_interval(count: int, total: int, level: float = LEVEL) -> tuple[float, float]:
+    """Wilson's interval for a share of games: sound at 0 of 2,000 (the normal one says 0 to 0)."""
+    if total == 0:
+        return 0.0, 1.0
+    z = t_quantile(10**9, level)
+    p = count / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z / (1 + z * z / total) * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
     """B - A over games played on the same seeds: the mean difference and its 95% t interval.
 
@@ -540,16 +572,7 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
     if n == 0:
         return {"a": None, "b": None, "difference": None, "low": None, "high": None, "p": None, "noise": True, "identical": False, "games": 0}
     diffs = [y - x for x, y in pairs]
-    mean = sum(diffs) / n
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-    if n < 2:
-        half, p = math.inf, 1.0
-    elif sd == 0:
-        half, p = 0.0, 1.0 if mean == 0 else 0.0
-    else:
-        se = sd / math.sqrt(n)
-        half, p = t_quantile(n - 1) * se, t_two_sided(mean / se, n - 1)
-    low, high = mean - half, mean + half
+    mean, low, high, p = mean_interval(diffs)
     return {
         "a": round(sum(x for x, _ in pairs) / n, 4),
         "b": round(sum(y for _, y in pairs) / n, 4),

@@ -38,8 +38,8 @@ from rules.danger_world import (
     success_chance,
 )
 
-from .core import Finding, LabGame, Row, Spec, checked, game_seed, play_lean, run_games, summary
-from .findings import share_text
+from .core import Finding, LabGame, Row, Spec, checked, game_seed, mean_interval, play_lean, run_games, summary
+from .findings import pct_interval, share_text
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "GM_SCRIPTS", "check_sweep", "play_game"]
 
@@ -368,6 +368,41 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return found
 
 
+def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
+    """The text as written, in sentences with intervals: how checks go, what the GM's botches
+    do to the party, and what no encounter reached. Danger World has no winner and no end of
+    its own: an encounter here is `rounds` rounds of checks."""
+    options = {**GAME.options, **dict(spec.options)}
+    n = len(rows)
+    checks = sum(r["checks"] for r in rows)
+    made = sum(r["successes"] for r in rows)
+    partial = sum(r["partials"] for r in rows)
+    ko = sum(1 for r in rows if r["knocked_out"])
+    dead = sum(1 for r in rows if r["dead"])
+    boxes, low, high, _ = mean_interval([r["boxes_filled"] for r in rows])
+    top = max(r["top_zone"] for r in rows)
+    out = [
+        Finding(
+            "checks",
+            f"Checks against difficulty {options['difficulty']}: {pct_interval(made, checks)} succeed and {pct_interval(partial, checks)} are partial successes.",
+            {"success": round(made / checks, 4) if checks else None, "partial": round(partial / checks, 4) if checks else None},
+        ),
+        Finding(
+            "text-end",
+            f"The text sets no end to an encounter; in {options['rounds']} rounds against the GM's '{options['gm']}' script a character is K.O.'d "
+            f"in {pct_interval(ko, n)} of encounters and dies in {pct_interval(dead, n)}; the party fills {boxes:.1f} damage boxes "
+            f"(95% interval {low:.1f} to {high:.1f}).",
+            {"ko": round(ko / n, 4), "dead": round(dead / n, 4), "boxes": round(boxes, 3)},
+        ),
+        Finding("seat-order", "Seat order: the characters do not compete, so the lab finds no winner and no seat advantage to report.", {}),
+    ]
+    never = [what for what, hit in (("was K.O.'d", ko), ("died", dead)) if not hit]
+    if never or top < 5:
+        bits = [f"no character {w}" for w in never] + ([f"no character got past danger zone {top}"] if top < 5 else [])
+        out.append(Finding("never", f"In {n:,} encounters of {options['rounds']} rounds, {', '.join(bits[:-1]) + ' and ' if len(bits) > 1 else ''}{bits[-1]}.", {"encounters": n, "top_zone": top}))
+    return out
+
+
 def sweep_findings(cells: Sequence[Row]) -> list[Finding]:
     """The sweep against the exact odds: whether every cell agrees within its noise."""
     if not cells:
@@ -401,4 +436,5 @@ GAME = LabGame(
     measures=measures,
     findings=findings,
     extras=extras,
+    review=review,
 )

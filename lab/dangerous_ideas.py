@@ -51,7 +51,7 @@ from rules.dangerous_ideas import (
 )
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
-from .findings import by_kind, mean_by_kind, share_text, table_findings, win_shares
+from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
@@ -283,6 +283,29 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return found + table_findings(spec.bots, rows, "score_", "points")
 
 
+def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
+    """The text as written, in sentences with intervals: what wins, how stories end, meme
+    actions, seat order, and what no game reached."""
+    n = len(rows)
+    last = sum(1 for r in rows if r["ended"] == "last chapter")
+    attempts = sum(r["meme_actions"] for r in rows)
+    made = sum(r["successes"] for r in rows)
+    most = max(r[f"memes_{s + 1}"] for r in rows for s in range(len(spec.bots)))
+    out = [
+        what_wins(spec.bots, rows),
+        Finding(
+            "text-end",
+            f"The text's own end, the last chapter, ends {pct_interval(last, n)} of stories; the rest end when a sheet's 12 branches are full.",
+            {"share": round(last / n, 4)},
+        ),
+        Finding("memes", f"Meme actions succeed {pct_interval(made, attempts)} of the time.", {"success_rate": round(made / attempts, 4) if attempts else None}),
+        seat_order(spec.bots, rows),
+    ]
+    if most < 12:
+        out.append(Finding("never", f"No sheet ever filled more than {most} of its 12 branches in {n:,} stories.", {"most_memes": most}))
+    return out
+
+
 GAME = LabGame(
     slug="dangerous-ideas",
     bots=BOTS,
@@ -292,4 +315,5 @@ GAME = LabGame(
     summarise=summarise,
     measures=measures,
     findings=findings,
+    review=review,
 )

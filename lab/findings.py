@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .core import LEVEL, Finding, paired_difference
+from .core import LEVEL, Finding, mean_interval, paired_difference, share_interval
 
-__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_Z", "by_kind", "compared", "holm", "too_few", "dominance", "mean_by_kind", "seat_advantage", "share_text", "table_findings", "win_shares", "winners_of"]
+__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_Z", "by_kind", "compared", "holm", "pct_interval", "seat_order", "too_few", "what_wins", "dominance", "mean_by_kind", "seat_advantage", "share_text", "table_findings", "win_shares", "winners_of"]
 
 #: fewer games than this per setup: the lab shows the numbers but states no finding.
 MIN_GAMES = 30
@@ -250,3 +250,71 @@ def _num(value: float | None, signed: bool = False) -> str:
         return "—"
     text = f"{value:+.3g}" if signed else f"{value:.3g}"
     return text
+
+
+# -- the design review: the text as written, in sentences with intervals ---------------------------
+
+
+def pct_interval(count: int, total: int) -> str:
+    """'62% (95% interval 59% to 65%; 620 of 1,000)': a share of games and Wilson's interval."""
+    low, high = share_interval(count, total)
+    return f"{_pct(count / total if total else 0)} (95% interval {_pct(low)} to {_pct(high)}; {count:,} of {total:,})"
+
+
+def _pct(share: float) -> str:
+    """Whole percents, with a decimal near 0 and 100 where whole ones would say 0% or 100%."""
+    if 0 < share < 0.01 or 0.99 < share < 1:
+        return f"{share:.1%}"
+    return f"{share:.0%}"
+
+
+def what_wins(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], game: str = "games") -> Finding:
+    """Which kind of bot wins, as a share of games and per seat, each with its interval."""
+    winners = [winners_of(r) for r in rows]
+    n = len(rows)
+    kinds = sorted(set(bots))
+    if len(kinds) < 2:
+        return Finding("what-wins", f"Every seat plays {kinds[0]}: this table tells strategies nothing apart.", {"kinds": kinds})
+    took = Counter()
+    for game_winners in winners:
+        for kind in {bots[s] for s in game_winners}:
+            took[kind] += 1
+    wins = per_seat_wins(bots, winners)
+    order = sorted(kinds, key=lambda k: -sum(wins[k]))
+    parts = []
+    for kind in order:
+        mean, low, high, _ = mean_interval(wins[kind])
+        parts.append(f"{kind} {_pct(mean)} ({_pct(max(0.0, low))} to {_pct(min(1.0, high))})")
+    top = order[0]
+    return Finding(
+        "what-wins",
+        f"What wins: a {top} wins {pct_interval(took[top], n)} of {game}. Per seat, the share of games each seat wins, "
+        f"with 95% intervals: {', '.join(parts)}.",
+        {"strategy": top, "share": round(took[top] / n, 4), "per_seat": {k: round(sum(wins[k]) / n, 4) for k in kinds}},
+    )
+
+
+def seat_order(bots: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> Finding:
+    """Whether a seat wins more than the other seats of its kind, with the interval of the gap."""
+    winners = [winners_of(r) for r in rows]
+    if all(bots.count(b) < 2 for b in bots):
+        return Finding("seat-order", "Each strategy sits at one seat only, so seat order and strategy cannot be told apart here.", {})
+    found = seat_advantage(bots, winners)
+    if found:
+        return Finding("seat-order", found[0].text, found[0].numbers)
+    n = len(rows)
+    gaps = []
+    for seat, kind in enumerate(bots):
+        same = [s for s, b in enumerate(bots) if b == kind]
+        if len(same) > 1:
+            own = [sum(1 / len(w) for s in w if s == seat) for w in winners]
+            kin = [sum(1 / len(w) for s in w if s in same) / len(same) for w in winners]
+            mean, low, high, _ = mean_interval([o - k for o, k in zip(own, kin)])
+            gaps.append((abs(mean), seat, mean, low, high))
+    _, seat, mean, low, high = max(gaps)
+    return Finding(
+        "seat-order",
+        f"No seat wins beyond the noise of the other seats of its kind in {n:,} games (the largest gap: seat {seat + 1} "
+        f"({bots[seat]}), {_points(mean)}, 95% interval {_points(low)} to {_points(high)}).",
+        {"seat": seat + 1, "gap": round(mean, 4)},
+    )

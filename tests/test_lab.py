@@ -14,7 +14,7 @@ from lab import danger_world as dw_lab
 from lab import dangerous_ideas as di_lab
 from lab import leerdam as ld_lab
 from lab import new_rule as nr_lab
-from lab.core import Spec, game_seed, paired_difference, play_lean, play_out, run_games, seat_chooser, summary, t_quantile, t_two_sided
+from lab.core import Spec, game_seed, paired_difference, play_lean, play_out, run_games, seat_chooser, share_interval, summary, t_quantile, t_two_sided
 from lab.findings import MIN_GAMES, compared, dominance, holm, seat_advantage
 from rules import GAMES, Game, leerdam as ld
 from rules.core import RuleError, rng_for
@@ -360,3 +360,37 @@ def test_dangerous_ideas_simulates_pools_and_memes() -> None:
     assert sum(v["actions"] for v in s["success_rate_by_pool"].values()) == sum(r["meme_actions"] for r in run.rows)
     with pytest.raises(RuleError, match="unknown bot"):
         lab.simulate("dangerous-ideas", 1, 1, bots=("genius",) * 3)
+
+
+# -- the design review ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("slug", ["leerdam", "new-rule", "danger-world", "dangerous-ideas"])
+def test_the_review_says_what_wins_the_text_s_end_seat_order_and_what_no_game_reaches(slug: str) -> None:
+    review = lab.review(slug, 30, 1, workers=1)
+    keys = [f.key for f in review.findings]
+    assert keys[0] == "bots" and all(lab.bot_doc(slug, b).rstrip(".") in review.findings[0].text for b in set(review.run.spec.bots))
+    assert {"text-end", "seat-order"} <= set(keys) and ("what-wins" in keys or slug == "danger-world")
+    assert all("95% interval" in f.text for f in review.findings if f.key in ("what-wins", "text-end"))
+    if slug == "new-rule":
+        assert review.run.spec.option("max_rounds", 12) is None  # the text as written: no round limit
+        assert "winner-scores-0" in keys
+    with pytest.raises(RuleError, match="at least 30"):
+        lab.review(slug, 29, 1, workers=1)
+
+
+def test_review_sentences_on_crafted_villages() -> None:
+    spec = Spec("leerdam", ("free-rider", "fair", "fair"))
+    rows = [{"ended": "end roll", "dyke_1_year": 3, "dykes": [3, 2, 1, 1, 1, 1, 1, 1], "floods": 6, "years": 8, "winners": "1", "vp_1": 9, "vp_2": 2, "vp_3": 2}] * 40
+    found = {f.key: f.text for f in ld_lab.review(spec, rows)}
+    assert found["what-wins"].startswith("What wins: a free-rider wins 100% (95% interval 91% to 100%; 40 of 40) of villages")
+    assert "The dyke falls to 1 in 100%" in found["dyke"] and "half of them by year 3" in found["dyke"]
+    assert found["never"] == "No village ever raised its dyke above 3 (the track runs to 6) in 40 villages."
+    assert "No seat wins beyond the noise" in found["seat-order"]
+
+
+def test_wilson_interval_of_a_share() -> None:
+    low, high = share_interval(0, 2000)
+    assert low == 0 and 0.0015 < high < 0.0025  # none in 2,000 still allows about 0.2%
+    low, high = share_interval(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)

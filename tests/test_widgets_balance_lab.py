@@ -12,7 +12,7 @@ import pypdf
 import pytest
 
 from lab import DEFAULT_BOTS, simulate
-from lab.core import default_workers
+from lab.core import close_pool, default_workers
 from playbook import access
 from rules import RuleError
 from widgets.balance_lab import BalanceLab
@@ -150,6 +150,7 @@ def test_lab_refuses_more_cores_than_the_machine_has_and_starts_nothing() -> Non
 
 @pytest.mark.skipif(default_workers() < 2, reason="a pool needs two cores")
 def test_a_closed_lab_page_leaves_no_process_behind() -> None:
+    close_pool()  # an earlier test's pool, kept for its next run, is not this page's
     before = _children()
     lab = BalanceLab()
     lab.game.value = "leerdam"
@@ -176,3 +177,16 @@ def test_a_busy_server_refuses_a_lab_run_and_starts_nothing(monkeypatch: pytest.
     assert lab.result is None and lab.progress.value == 0
     click(lab.run_button)  # the slots are free again
     assert lab.status.kind == "ok", lab.status.message
+
+
+def test_the_lab_page_reviews_the_text_as_written() -> None:
+    lab = BalanceLab()
+    lab.game.value = "leerdam"
+    lab.games.value, lab.workers.value = 40, 1
+    click(one(lab, "pb-lab-review"))
+    assert lab.status.kind == "ok", lab.status.message
+    text = html.unescape(lab.findings.value)
+    assert "What wins: a free-rider wins" in text and "95% interval" in text and "pledges nothing" in text
+    lab.games.value = 10
+    click(lab.review_button)
+    assert lab.status.kind == "refuse" and "at least 30 games" in lab.status.message and lab.findings.value == ""

@@ -18,6 +18,7 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-lab-remove-seat``, ``pb-lab-village`` (Leerdam's ready-made villages),
   ``pb-lab-variants`` (Text), ``pb-lab-compare`` (Checkbox), ``pb-lab-b-bot-<i>``,
   ``pb-lab-b-variants``, ``pb-lab-games``, ``pb-lab-seed``, ``pb-lab-workers``, ``pb-lab-run``,
+  ``pb-lab-review`` (the text as written, reviewed by the default bots),
   ``pb-lab-progress`` (IntProgress), ``pb-lab-note``, ``pb-lab-findings``,
   ``pb-lab-comparison`` (the side-by-side table), ``pb-lab-results`` (tables),
   ``pb-lab-chart`` (Image), ``pb-lab-download`` (CSV, PDF and JSON links)
@@ -347,6 +348,9 @@ class BalanceLab(widgets.VBox):
         self.seed = widgets.IntText(value=1, description="Seed", style=WIDE, layout=widgets.Layout(width="170px")).add_class("pb-lab-seed")
         self.workers = widgets.BoundedIntText(value=default_workers(), min=1, max=default_workers(), description="Cores", style=WIDE, layout=widgets.Layout(width="150px")).add_class("pb-lab-workers")
         self.run_button = widgets.Button(description="Run", button_style="primary", icon="play").add_class("pb-lab-run")
+        self.review_button = widgets.Button(
+            description="Review the text", icon="book", tooltip="What the default bots find in the text as written, with intervals"
+        ).add_class("pb-lab-review")
         self.progress = widgets.IntProgress(value=0, min=0, max=DEFAULT_GAMES, description="0 games", style=WIDE).add_class("pb-lab-progress")
         self.status = StatusLine()
         self.findings = widgets.HTML().add_class("pb-lab-findings")
@@ -359,6 +363,7 @@ class BalanceLab(widgets.VBox):
         self.game.observe(lambda _: self._game_changed(), "value")
         self.compare.observe(lambda _: self._compare_changed(), "value")
         self.run_button.on_click(lambda _: self.run())
+        self.review_button.on_click(lambda _: self.review())
         super().__init__(
             (
                 widgets.HTML(STYLE),
@@ -367,7 +372,7 @@ class BalanceLab(widgets.VBox):
                 self.setup_a,
                 self.compare,
                 self.setup_b,
-                widgets.HBox((self.games, self.seed, self.workers, self.run_button), layout=_row()),
+                widgets.HBox((self.games, self.seed, self.workers, self.run_button, self.review_button), layout=_row()),
                 self.progress,
                 self.status,
                 self.findings,
@@ -460,6 +465,33 @@ class BalanceLab(widgets.VBox):
         self.status.info("Laying out the results and writing the report…")
         self.show(result)
         self.status.ok(f"{total} games of {_title(slug)} played with seed {seed}.")
+        return True
+
+    def review(self) -> bool:
+        """Review the chosen game's text as written with its default bots (the Games box, at
+        least 30) and show the sentences; False if refused."""
+        slug, games, seed = self.game.value, self.games.value, self.seed.value
+        self._clear_results()
+        self.progress.max, self.progress.value = games, 0
+
+        def progress(done: int) -> None:
+            self.progress.value = done
+            self.progress.description = f"{done} / {games} games"
+
+        self.review_button.disabled = self.run_button.disabled = True
+        self.status.info(f"Reviewing the text of {_title(slug)}: {games} games by its default bots…")
+        try:
+            with heavy_work("this review"):
+                result = lab.review(slug, games, seed, workers=self.workers.value, progress=progress)
+        except (RuleError, ValueError) as exc:
+            self.status.refuse(f"Nothing was reviewed: {_refusal(exc)}.")
+            return False
+        finally:
+            self.review_button.disabled = self.run_button.disabled = False
+        self.result = result
+        self.findings.value = findings_html(f"{_title(slug)} as written: what the bots find", result.findings)
+        self.results.value = result_html(result.run.as_dict())
+        self.status.ok(f"{games} games of {_title(slug)} as written ({result.run.spec.text}), seed {seed}.")
         return True
 
     def close(self) -> None:
