@@ -12,6 +12,7 @@ Player bots (`BOTS`) play one character's checks; the GM's script is the option 
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -22,6 +23,8 @@ from rules.core import Action, RuleError, rng_for
 from rules.danger_world import (
     GM_OPTIONS,
     RULES,
+    SHEET_DICE,
+    STAT_MAX,
     STATS,
     BeginCheck,
     ChooseSet,
@@ -29,16 +32,17 @@ from rules.danger_world import (
     GmOption,
     Invocation,
     Lock,
+    NewSession,
     Reroll,
+    Setup,
     SpendBotches,
     State,
     best_locks,
-    count_botches,
     set_heights,
     success_chance,
 )
 
-from .core import Finding, LabGame, Row, Spec, checked, game_seed, mean_interval, play_lean, run_games, summary
+from .core import Finding, LabGame, Row, Spec, checked, game_seed, mean_interval, play_lean, run_games, summary, t_quantile
 from .findings import pct_interval, share_text
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "GM_SCRIPTS", "check_sweep", "play_game"]
@@ -235,43 +239,64 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
 
 # -- the check sweep ------------------------------------------------------------------------------
 
-SWEEP_DICE = range(1, 13)
+#: pool sizes of the sweep: two stats give at least 2 dice (1 die takes a Stunned box, and
+#: makes no set at any difficulty); above 8, story points on an aspect add the rest.
+SWEEP_DICE = range(2, 13)
 SWEEP_DIFFICULTY = range(2, 7)
 SWEEP_PENALTY = range(0, 4)
+#: the sweep's tester invokes up to 4 story points a check; a session gives back this many.
+SWEEP_SP = 20
 
 
 def _cells(rerolls: int) -> list[tuple[int, int, int, int]]:
     return [(d, h, p, r) for r in range(rerolls + 1) for p in SWEEP_PENALTY for h in SWEEP_DIFFICULTY for d in SWEEP_DICE]
 
 
+def _sweep_sheet(dice: int) -> tuple[int, ...]:
+    """A 16-die sheet whose first two stats (Agility, Endurance) hold min(dice, 8) dice."""
+    first = min(dice, 2 * STAT_MAX)
+    a = min(STAT_MAX, first - 1)
+    rest = [1] * (len(STATS) - 2)
+    spare = SHEET_DICE - first - len(rest)
+    for i in range(len(rest)):
+        add = min(STAT_MAX - 1, spare)
+        rest[i] += add
+        spare -= add
+    return (a, first - a, *rest)
+
+
 def _sweep_cell(spec: Spec, seed: int, index: int) -> Row:
-    """`trials` checks of sweep cell `index`, seeded from (seed, cell) like a game."""
+    """`trials` checks of sweep cell `index`, played by the rules (a lone tester making check
+    after check, locking as the coach advises; the GM lets every botch go), seeded from
+    (seed, cell) like a game."""
     options = {**GAME.options, **dict(spec.options)}
-    dice, difficulty, penalty, rerolls = _cells(GAME.setup(spec).rerolls)[index]
-    rng = rng_for(game_seed(seed, index), -2)
+    rerolls_allowed = GAME.setup(spec).rerolls
+    dice, difficulty, penalty, rerolls = _cells(rerolls_allowed)[index]
     trials = options["sweep_trials"]
-    made = partial = botches = reduced = full = 0
-    for _ in range(trials):
-        pen = tuple(rng.randint(1, 6) for _ in range(penalty))
-        faces = [rng.randint(1, 6) for _ in range(dice)]
-        locked: set[int] = set()
-        for left in range(rerolls, 0, -1):
-            if _made(faces, pen, difficulty):
-                break
-            locked.update(coach_locks(faces, locked, pen, difficulty, left))
-            if len(locked) == dice:
-                break
-            for i in range(dice):
-                if i not in locked:
-                    faces[i] = rng.randint(1, 6)
-        heights = set_heights(faces, pen)
-        top = max(heights, default=0)
-        made += top >= difficulty
-        partial += 0 < top < difficulty
-        b = count_botches(faces, pen)
-        botches += b
-        reduced += 2 <= b < 4
-        full += b >= 4
+    setup = Setup(names=("Tester",), story_points=SWEEP_SP, rerolls=rerolls)
+    invoke = (Invocation(0, dice - 2 * STAT_MAX),) if dice > 2 * STAT_MAX else ()
+    begin = BeginCheck(seat=0, character=0, stats=STATS[:2], difficulty=difficulty, invocations=invoke, complications=penalty)
+    tester = player_bot("careful", difficulty)
+    rng = rng_for(game_seed(seed, index), -2)
+
+    def choose(state: State) -> Action | None:
+        if state.phase == "gm":
+            return SpendBotches()
+        if state.check is not None:
+            return tester(state, 0, rng)
+        if not state.characters[0].ready:
+            return CreateCharacter(seat=0, character=0, stats=_sweep_sheet(dice), aspects=ASPECTS)
+        if len(state.results) >= trials:
+            return None
+        if invoke and state.characters[0].sp < invoke[0].sp:
+            return NewSession()  # story points back for the next invocation
+        return begin
+
+    state = play_lean(RULES, setup, game_seed(seed, index), choose, check=checked(spec, index))
+    results = state.results
+    made = sum(1 for r in results if r.outcome in ("success", "benefit"))
+    partial = sum(1 for r in results if r.outcome == "partial")
+    botches = [r.botches for r in results]
     exact = success_chance(dice, difficulty, penalty, rerolls)
     return {
         "dice": dice,
@@ -283,9 +308,9 @@ def _sweep_cell(spec: Spec, seed: int, index: int) -> Row:
         "exact_success": round(float(exact), 4),
         "partial": round(partial / trials, 4),
         "failure": round((trials - made - partial) / trials, 4),
-        "botches_per_check": round(botches / trials, 4),
-        "gm_reduced_hit": round(reduced / trials, 4),
-        "gm_full_hit": round(full / trials, 4),
+        "botches_per_check": round(sum(botches) / trials, 4),
+        "gm_reduced_hit": round(sum(1 for b in botches if 2 <= b < 4) / trials, 4),
+        "gm_full_hit": round(sum(1 for b in botches if b >= 4) / trials, 4),
     }
 
 
@@ -403,19 +428,35 @@ def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return out
 
 
+def _sweep_error(cell: Row) -> tuple[float, float]:
+    """A cell's rolled success rate minus the exact chance, and that difference's standard
+    error (floored at a quarter count, so that a cell whose exact chance is 0 can still pass a
+    success or two that the rounding of a tiny chance hides)."""
+    p, n = cell["exact_success"], cell["checks"]
+    return cell["success"] - p, math.sqrt(max(p * (1 - p), 0.25 / n) / n)
+
+
 def sweep_findings(cells: Sequence[Row]) -> list[Finding]:
-    """The sweep against the exact odds: whether every cell agrees within its noise."""
+    """The sweep against the exact odds, at 5% family-wise: no cell strays beyond Bonferroni's
+    bound for this many cells (2.5%), and the cells together are not off one way (a pooled z
+    test, 2.5%), which catches an error of 0.05 in every cell at a handful of checks a cell."""
     if not cells:
         return []
-    worst = max(cells, key=lambda c: abs(c["success"] - c["exact_success"]) / max(1e-9, (c["exact_success"] * (1 - c["exact_success"]) / c["checks"]) ** 0.5))
-    off = [c for c in cells if abs(c["success"] - c["exact_success"]) > 4 * max(1 / c["checks"], (c["exact_success"] * (1 - c["exact_success"]) / c["checks"]) ** 0.5)]
-    if off:
-        return [Finding("sweep-disagrees", f"{len(off)} of {len(cells)} check cells stray from the exact odds by more than 4 standard errors: the coach or the rules disagree.", {"cells": len(off)})]
+    errors = [_sweep_error(c) for c in cells]
+    bound = t_quantile(10**9, 1 - 0.025 / len(cells))
+    off = [c for c, (e, se) in zip(cells, errors) if abs(e) > bound * se]
+    pooled = sum(e * c["checks"] for c, (e, _) in zip(cells, errors)) / math.sqrt(sum((se * c["checks"]) ** 2 for c, (_, se) in zip(cells, errors)))
+    worst = max(zip(cells, errors), key=lambda ce: abs(ce[1][0]) / ce[1][1])[0]
+    numbers = {"cells": len(cells), "pooled_z": round(pooled, 2), "bound_z": round(bound, 2), "worst": {k: worst[k] for k in ("dice", "difficulty", "penalty", "rerolls", "success", "exact_success")}}
+    if off or abs(pooled) > t_quantile(10**9, 0.975):
+        why = f"{len(off)} of {len(cells)} cells stray beyond {bound:.1f} standard errors" if off else f"the cells lean one way together (pooled z {pooled:+.1f})"
+        return [Finding("sweep-disagrees", f"Rolled checks disagree with the exact odds: {why}. The coach or the rules are wrong.", {**numbers, "off": len(off)})]
     return [
         Finding(
             "sweep-agrees",
-            f"Rolled checks match the exact odds in all {len(cells)} cells of the sweep (pool, difficulty, penalty dice, re-rolls), within noise.",
-            {"cells": len(cells), "worst": {k: worst[k] for k in ("dice", "difficulty", "penalty", "rerolls", "success", "exact_success")}},
+            f"Checks played by the rules match the exact odds in all {len(cells)} cells of the sweep (pool, difficulty, penalty dice, "
+            f"re-rolls): no cell beyond {bound:.1f} standard errors, pooled z {pooled:+.1f}.",
+            numbers,
         )
     ]
 
@@ -430,7 +471,7 @@ GAME = LabGame(
     slug="danger-world",
     bots=BOTS,
     default_bots=DEFAULT_BOTS,
-    options={"checked": None, "gm": "hits", "difficulty": 4, "rounds": 5, "sheet": SHEET, "sweep_trials": 200},
+    options={"checked": None, "gm": "hits", "difficulty": 4, "rounds": 5, "sheet": SHEET, "sweep_trials": 100},
     play_game=play_game,
     summarise=summarise,
     measures=measures,
