@@ -1,7 +1,8 @@
 """Danger World's lab: checks by the thousand, and encounters run by a scripted GM.
 
-Two kinds of numbers. The check sweep rolls checks for every pool size, difficulty, number of
-penalty dice and re-rolls, the player locking as the coach advises, and counts successes,
+Two kinds of numbers. The check sweep plays checks through the rules for every pool size,
+difficulty, number of penalty dice and re-rolls, the player locking as the coach advises
+(the same bot as in encounters), and counts successes,
 partial successes, failures and the botches the GM gets to spend; beside each rate stands the
 exact chance of success from the rules' odds. An encounter is a game: a party of characters
 takes turns at checks for a few rounds while the GM spends every botch by a script, and a
