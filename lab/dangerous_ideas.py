@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rules.core import Action, rng_for
+from rules.core import Action, RuleError, rng_for
 from rules.dangerous_ideas import (
     _BRANCH_INDEX,
     _FACES,
@@ -42,8 +42,8 @@ from rules.dangerous_ideas import (
     _Spend,
     _spend_options,
     _targets,
+    candidate_actions,
     hub_of,
-    legal_actions,
     scores,
     seed_advice,
     sheet_score,
@@ -58,12 +58,21 @@ __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
 def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     """random: any legal action, a kind of action first at random, then one of that kind."""
-    options = legal_actions(state, seat, limit=120)
     kinds: dict[str, list[Action]] = {}
-    for option in options:
+    for option in candidate_actions(state, seat, limit=120):
         kinds.setdefault(option.kind, []).append(option)
-    kind = rng.choice(sorted(kinds))
-    return rng.choice(kinds[kind])
+    # Candidates in random order, checked one at a time: the first kind with a legal action is
+    # uniform over the kinds that have one, and so is the action within it, as if every
+    # candidate had been checked first (most pass, so a move costs a check or two).
+    order = sorted(kinds)
+    rng.shuffle(order)
+    for kind in order:
+        options = kinds[kind]
+        rng.shuffle(options)
+        for option in options:
+            if _legal(state, option):
+                return option
+    raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
 def _leaders(state: State) -> set[int]:
