@@ -42,7 +42,7 @@ from rules.dangerous_ideas import (
     _Spend,
     _spend_options,
     _targets,
-    candidate_actions,
+    candidate_groups,
     hub_of,
     scores,
     seed_advice,
@@ -58,16 +58,17 @@ __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
 def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     """random: any legal action, a kind of action first at random, then one of that kind."""
-    kinds: dict[str, list[Action]] = {}
-    for option in candidate_actions(state, seat, limit=120):
-        kinds.setdefault(option.kind, []).append(option)
-    # Candidates in random order, checked one at a time: the first kind with a legal action is
-    # uniform over the kinds that have one, and so is the action within it, as if every
-    # candidate had been checked first (most pass, so a move costs a check or two).
-    order = sorted(kinds)
-    rng.shuffle(order)
-    for kind in order:
-        options = kinds[kind]
+    groups = candidate_groups(state, seat, limit=120)
+    built: dict[int, list[Action]] = {}
+    # Kinds in random order, each kind's candidates in random order, checked one at a time:
+    # the first kind with a legal action is uniform over the kinds that have one, and so is
+    # the action within it, as if every candidate had been built and checked first.
+    kinds = sorted((kind, g) for g, (names, _) in enumerate(groups) for kind in names)
+    rng.shuffle(kinds)
+    for kind, g in kinds:
+        if g not in built:
+            built[g] = list(dict.fromkeys(groups[g][1]()))
+        options = [o for o in built[g] if o.kind == kind]
         rng.shuffle(options)
         for option in options:
             if _legal(state, option):
@@ -137,22 +138,22 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
     if phase in ("stake", "respond") and a is not None:
         if seat == a.actor:
             if a.pool < 7:
-                spends = _spend_options(state, seat, Stake)
-                if spends:
-                    return max(spends, key=_spend_size)
+                return _first_legal(state, _spend_options(state, seat, Stake, checked=False), biggest=True) or Pass(seat=seat)
             return Pass(seat=seat)
         if phase == "stake" or a.sides[seat]:
             return Pass(seat=seat)
         threatened = a.target is not None and a.target.seat == seat
         actor_leads = a.actor in _leaders(state)
         if threatened or (actor_leads and seat not in _leaders(state)) or (actor_leads and sheet.node("defend") > 2):
-            defends = _spend_options(state, seat, Defend)
-            if defends and a.pool > 0:
-                return max(defends, key=_spend_size)
+            if a.pool > 0:
+                defend = _first_legal(state, _spend_options(state, seat, Defend, checked=False), biggest=True)
+                if defend is not None:
+                    return defend
         elif not actor_leads:
-            cheap = [c for c in _spend_options(state, seat, Connect) if c.from_node == 0 and c.from_think == 0 and all(u.stones == 0 for u in c.memes)]
-            if cheap:
-                return min(cheap, key=_spend_size)
+            cheap = [c for c in _spend_options(state, seat, Connect, checked=False) if c.from_node == 0 and c.from_think == 0 and all(u.stones == 0 for u in c.memes)]
+            connect = _first_legal(state, cheap, biggest=False)
+            if connect is not None:
+                return connect
         return Pass(seat=seat)
     if phase == "reroll" and a is not None:
         winning = wins(a.pool, a.total)
@@ -176,6 +177,15 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
 
 def _spend_size(spend: _Spend) -> int:
     return spend.from_node + spend.from_think + sum(u.bonus + u.stones for u in spend.memes)
+
+
+def _first_legal(state: State, spends: list[_Spend], biggest: bool) -> _Spend | None:
+    """The biggest (or smallest) legal spend, the first of its size in the list on a tie, as
+    `max`/`min` over the legal ones would give, checking only until it is found."""
+    for spend in sorted(spends, key=lambda s: -_spend_size(s) if biggest else _spend_size(s)):
+        if _legal(state, spend):
+            return spend
+    return None
 
 
 BOTS: dict[str, Callable[[State, int, random.Random], Action]] = {"random": random_bot, "sensible": sensible_bot}

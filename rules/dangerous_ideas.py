@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -91,6 +91,7 @@ __all__ = [
     "chance",
     "hides",
     "candidate_actions",
+    "candidate_groups",
     "legal_actions",
     "view_for",
     "scores",
@@ -1892,52 +1893,64 @@ def legal_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
 
 
 def candidate_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
-    """The actions `legal_actions` offers, before each is checked (most pass): a caller that
-    wants one legal action checks a few of these instead of all of them."""
+    """The actions `legal_actions` offers, before each is checked (most pass)."""
+    return list(dict.fromkeys(a for _, build in candidate_groups(state, seat, limit) for a in build()))
+
+
+Group = tuple[tuple[str, ...], Callable[[], list[Action]]]
+
+
+def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
+    """`candidate_actions` in groups, each built only when called: (the kinds of action it
+    may hold, a function that builds its candidates). A caller that wants one legal action of
+    a chosen kind builds one group and checks a few of its candidates, not every action."""
     if state.over or not 0 <= seat < state.n:
         return []
     phase = state.phase
     sheet = state.sheets[seat]
-    options: list[Action] = []
+
+    def now(*actions: Action) -> list[Action]:
+        return list(actions)
+
     if phase == "place":
-        if not sheet.placed:
-            options = [Place(seat=seat, place=p) for p in _placements(state, seat, state.setup.start_stones, True, limit)]
-    elif phase == "setting" and seat == state.turn:
+        if sheet.placed:
+            return []
+        return [((Place.kind,), lambda: [Place(seat=seat, place=p) for p in _placements(state, seat, state.setup.start_stones, True, limit)])]
+    if phase == "setting" and seat == state.turn:
         done = sheet.filled
-        for branch in sheet.empty():
-            holder = BOT_CAST[(seat + done) % len(BOT_CAST)]
-            options.append(Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {done + 1}", holder=holder))
-    elif phase == "title" and seat == state.starter:
-        options = [Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")]
-    elif phase == "turn-start" and seat == state.turn:
-        options = [TurnStones(seat=seat, place=p) for p in _placements(state, seat, TURN_STONES, False, limit)]
-    elif phase == "turn" and seat == state.turn:
-        options.append(EndTurn(seat=seat))
-        options.append(PlotUnfinished(seat=seat))
+        writes = [Write(seat=seat, branch=b, text=f"{sheet.name}'s belief {done + 1}", holder=BOT_CAST[(seat + done) % len(BOT_CAST)]) for b in sheet.empty()]
+        return [((Write.kind,), lambda: writes)]
+    if phase == "title" and seat == state.starter:
+        return [((Title.kind,), lambda: now(Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")))]
+    if phase == "turn-start" and seat == state.turn:
+        return [((TurnStones.kind,), lambda: [TurnStones(seat=seat, place=p) for p in _placements(state, seat, TURN_STONES, False, limit)])]
+    if phase == "turn" and seat == state.turn:
+        groups: list[Group] = [((EndTurn.kind,), lambda: now(EndTurn(seat=seat))), ((PlotUnfinished.kind,), lambda: now(PlotUnfinished(seat=seat)))]
         if state.actions_taken < ACTIONS_PER_TURN:
-            options += [Gain(seat=seat, place=p) for p in _placements(state, seat, GAIN_STONES, False, 40)]
-            options += _move_options(state, seat)
-            options += _meme_options(state, seat, limit, checked=False)
-    elif phase in ("stake", "respond") and state.attempt is not None:
+            groups += [
+                ((Gain.kind,), lambda: [Gain(seat=seat, place=p) for p in _placements(state, seat, GAIN_STONES, False, 40)]),
+                ((Move.kind,), lambda: list(_move_options(state, seat))),
+                ((Create.kind, Spread.kind), lambda: _meme_options(state, seat, limit, checked=False)),
+            ]
+        return groups
+    if phase in ("stake", "respond") and state.attempt is not None:
         a = state.attempt
+        groups = []
         if seat == a.actor:
-            options += _spend_options(state, seat, Stake, checked=False)
+            groups.append(((Stake.kind,), lambda: list(_spend_options(state, seat, Stake, checked=False))))
         elif phase == "respond":
             if a.sides[seat] != "defend":
-                options += _spend_options(state, seat, Connect, checked=False)
+                groups.append(((Connect.kind,), lambda: list(_spend_options(state, seat, Connect, checked=False))))
             if a.sides[seat] != "connect":
-                options += _spend_options(state, seat, Defend, checked=False)
-        options.append(Pass(seat=seat))
-    elif phase == "reroll":
-        options = [Pass(seat=seat), SpendSeed(seat=seat, die=0), SpendSeed(seat=seat, die=1)]
-    elif phase == "outcome" and state.attempt is not None and seat == state.attempt.actor:
-        if state.attempt.success:
-            for branch in sheet.empty():
-                have = sheet.node(hub_of(branch))
-                options += [Conclude(seat=seat, branch=branch, from_hub=k) for k in sorted({0, have})]
-        else:
-            options = [Conclude(seat=seat)]
-    return list(dict.fromkeys(options))
+                groups.append(((Defend.kind,), lambda: list(_spend_options(state, seat, Defend, checked=False))))
+        return groups + [((Pass.kind,), lambda: now(Pass(seat=seat)))]
+    if phase == "reroll":
+        return [((Pass.kind, SpendSeed.kind), lambda: now(Pass(seat=seat), SpendSeed(seat=seat, die=0), SpendSeed(seat=seat, die=1)))]
+    if phase == "outcome" and state.attempt is not None and seat == state.attempt.actor:
+        if not state.attempt.success:
+            return [((Conclude.kind,), lambda: now(Conclude(seat=seat)))]
+        return [((Conclude.kind,), lambda: [Conclude(seat=seat, branch=b, from_hub=k) for b in sheet.empty() for k in sorted({0, sheet.node(hub_of(b))})])]
+    return []
 
 
 # -- the Rules object ---------------------------------------------------------------------------
