@@ -258,14 +258,15 @@ def _num(value: float | None, signed: bool = False) -> str:
 def pct_interval(count: int, total: int) -> str:
     """'62% (95% interval 59% to 65%; 620 of 1,000)': a share of games and Wilson's interval."""
     low, high = share_interval(count, total)
-    return f"{_pct(count / total if total else 0)} (95% interval {_pct(low)} to {_pct(high)}; {count:,} of {total:,})"
+    share, low_text, high_text = _pcts(count / total if total else 0, low, high)
+    return f"{share} (95% interval {low_text} to {high_text}; {count:,} of {total:,})"
 
 
-def _pct(share: float) -> str:
-    """Whole percents, with a decimal near 0 and 100 where whole ones would say 0% or 100%."""
-    if 0 < share < 0.01 or 0.99 < share < 1:
-        return f"{share:.1%}"
-    return f"{share:.0%}"
+def _pcts(*shares: float) -> list[str]:
+    """Percents for one sentence: whole ones, or all with a decimal when any lies within a point
+    of 0 or 100 without being it (so that 99.6% is not written 100%)."""
+    fine = any(0 < s < 0.01 or 0.99 < s < 1 for s in shares)
+    return [f"{s:.1%}" if fine else f"{s:.0%}" for s in shares]
 
 
 def what_wins(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], game: str = "games") -> Finding:
@@ -284,7 +285,8 @@ def what_wins(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], game: str 
     parts = []
     for kind in order:
         mean, low, high, _ = mean_interval(wins[kind])
-        parts.append(f"{kind} {_pct(mean)} ({_pct(max(0.0, low))} to {_pct(min(1.0, high))})")
+        mean_text, low_text, high_text = _pcts(mean, max(0.0, low), min(1.0, high))
+        parts.append(f"{kind} {mean_text} ({low_text} to {high_text})")
     top = order[0]
     return Finding(
         "what-wins",
