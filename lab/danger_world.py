@@ -22,7 +22,9 @@ from typing import Any
 
 from rules.core import Action, RuleError, rng_for
 from rules.danger_world import (
+    BOXES,
     GM_OPTIONS,
+    KO,
     RULES,
     SHEET_DICE,
     STAT_MAX,
@@ -168,7 +170,19 @@ def _gm_mercy(botches: int) -> list[str]:
     return []
 
 
-GM_SCRIPTS: dict[str, Callable[[int], list[str]]] = {"hits": _gm_hits, "danger": _gm_danger, "mercy": _gm_mercy}
+def _gm_focus(botches: int) -> list[str]:
+    """focus: the hits script's purchases, every hit on the most damaged character still
+    standing (the harshest GM the lab has: it plays for a K.O.)."""
+    return _gm_hits(botches)
+
+
+GM_SCRIPTS: dict[str, Callable[[int], list[str]]] = {"hits": _gm_hits, "danger": _gm_danger, "mercy": _gm_mercy, "focus": _gm_focus}
+
+
+def _focus(state: State, actor: int) -> int:
+    """The character a focused GM hits: the most damaged one not yet down (the actor on a tie)."""
+    standing = [i for i, c in enumerate(state.characters) if not (c.dead or c.knocked_out)] or [actor]
+    return max(standing, key=lambda i: (sum(state.characters[i].damage), i == actor, -i))
 
 
 # -- one encounter, one row -----------------------------------------------------------------------
@@ -195,7 +209,8 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
         if state.phase == "gm":
             c = state.check
             assert c is not None
-            return SpendBotches(options=tuple(GmOption(o, c.actor) for o in script(c.botches) if o == "danger" or not state.characters[c.actor].dead))
+            target = _focus(state, c.actor) if options["gm"] == "focus" else c.actor
+            return SpendBotches(options=tuple(GmOption(o, c.actor if o == "danger" else target) for o in script(c.botches) if o == "danger" or not state.characters[target].dead))
         if state.phase == "lock":
             assert state.check is not None
             return bots[state.check.actor](state, state.check.actor, rng)
@@ -231,6 +246,7 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
         "danger_taken": sum(r.danger_raised for r in results) + gm_danger,
         "top_zone": max(c.zone for c in state.characters),
         "boxes_filled": sum(sum(c.damage) for c in state.characters),
+        "worst_boxes": max(sum(c.damage) for c in state.characters),
         "knocked_out": sum(1 for c in state.characters if c.knocked_out or c.damage[3]),
         "dead": sum(1 for c in state.characters if c.dead),
         "damage_by_round": damage,
@@ -394,6 +410,10 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return found
 
 
+#: boxes a character fills before its K.O.'d box (Bashed, Stunned and Injured).
+KO_AFTER = sum(BOXES[:KO])
+
+
 def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     """The text as written, in sentences with intervals: how checks go, what the GM's botches
     do to the party, and what no encounter reached. Danger World has no winner and no end of
@@ -407,6 +427,7 @@ def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     dead = sum(1 for r in rows if r["dead"])
     boxes, low, high, _ = mean_interval([r["boxes_filled"] for r in rows])
     top = max(r["top_zone"] for r in rows)
+    worst, worst_low, worst_high, _ = mean_interval([r.get("worst_boxes", 0) for r in rows])
     out = [
         Finding(
             "checks",
@@ -417,7 +438,8 @@ def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
             "text-end",
             f"The text sets no end to an encounter; in {options['rounds']} rounds against the GM's '{options['gm']}' script a character is K.O.'d "
             f"in {pct_interval(ko, n)} of encounters and dies in {pct_interval(dead, n)}; the party fills {boxes:.1f} damage boxes "
-            f"(95% interval {low:.1f} to {high:.1f}).",
+            f"(95% interval {low:.1f} to {high:.1f}), the worst-hit character {worst:.1f} ({worst_low:.1f} to {worst_high:.1f}) of the "
+            f"{KO_AFTER} before a K.O.",
             {"ko": round(ko / n, 4), "dead": round(dead / n, 4), "boxes": round(boxes, 3)},
         ),
         Finding("seat-order", "Seat order: the characters do not compete, so the lab finds no winner and no seat advantage to report.", {}),
@@ -479,4 +501,6 @@ GAME = LabGame(
     findings=findings,
     extras=extras,
     review=review,
+    # the harshest GM the lab has: what no encounter reaches against it, none reaches
+    as_written="gm=focus",
 )

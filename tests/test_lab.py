@@ -410,3 +410,10 @@ def test_wilson_interval_of_a_share() -> None:
     assert low == 0 and 0.0015 < high < 0.0025  # none in 2,000 still allows about 0.2%
     low, high = share_interval(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+
+
+def test_the_focused_gm_piles_its_hits_on_one_character() -> None:
+    rows = {gm: lab.simulate("danger-world", 60, 2, f"sweep_trials=0 gm={gm}", workers=1, extras=False).rows for gm in ("hits", "focus")}
+    share = {gm: sum(r["worst_boxes"] for r in rs) / max(1, sum(r["boxes_filled"] for r in rs)) for gm, rs in rows.items()}
+    assert share["focus"] > share["hits"] + 0.2  # most of the damage lands on one character
+    assert lab.review("danger-world", 30, 1, workers=1).run.spec.option("gm") == "focus"  # the review plays the harshest GM

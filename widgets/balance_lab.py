@@ -64,7 +64,7 @@ LAB_NOTES: Mapping[str, str] = {
         "From year 8 an end roll may end the game each year, so game lengths vary. With more than 10 households the text "
         "suggests two villages: compare players=16 (one village) with players=8 (each of two) to see them side by side."
     ),
-    "danger-world": "An encounter: every character makes a check each round (rounds=5) against difficulty=4 while the GM spends every botch by a script (gm=hits, danger or mercy). The check sweep rolls every pool size, difficulty, penalty and re-roll count.",
+    "danger-world": "An encounter: every character makes a check each round (rounds=5) against difficulty=4 while the GM spends every botch by a script (gm=hits, focus, danger or mercy). The check sweep plays checks through the rules for every pool size, difficulty, penalty and re-roll count.",
     "dangerous-ideas": "The story runs for the default number of chapters (2 × players for 3-4 players, else 1 ×).",
 }
 VARIANT_EXAMPLES: Mapping[str, str] = {
