@@ -125,7 +125,29 @@ def scorer_bot(state: State, seat: int, rng: random.Random) -> Action:
     return random_bot(state, seat, rng)
 
 
-BOTS = {"random": random_bot, "balanced": balanced_bot, "scorer": scorer_bot}
+def hoarder_bot(state: State, seat: int, rng: random.Random) -> Action:
+    """hoarder: plays for the text's own end, an empty common bowl: keeps every draw and pays
+    by eating antibodies first, else returning as few candies as it can (then as balanced)."""
+    if state.phase == "choose":
+        return Keep(seat=seat)
+    if state.phase == "pay":
+        colours = state.colours
+        bowl = dict(zip(colours, state.players[seat].bowl))
+        best: tuple[tuple[int, int], Pay] | None = None
+        for pay in legal_payments(state, seat, limit=PAYMENTS):
+            left = dict(bowl)
+            for c in pay.returned:
+                left[c] -= 1
+            left[state.setup.antibody] -= pay.eaten
+            rank = (-len(pay.returned), _score(state, left))
+            if best is None or rank > best[0]:
+                best = (rank, pay)
+        if best is not None:
+            return best[1]
+    return balanced_bot(state, seat, rng)
+
+
+BOTS = {"random": random_bot, "balanced": balanced_bot, "scorer": scorer_bot, "hoarder": hoarder_bot}
 DEFAULT_BOTS = ("balanced", "balanced", "random", "random")
 
 

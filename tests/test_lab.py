@@ -417,3 +417,19 @@ def test_the_focused_gm_piles_its_hits_on_one_character() -> None:
     share = {gm: sum(r["worst_boxes"] for r in rs) / max(1, sum(r["boxes_filled"] for r in rs)) for gm, rs in rows.items()}
     assert share["focus"] > share["hits"] + 0.2  # most of the damage lands on one character
     assert lab.review("danger-world", 30, 1, workers=1).run.spec.option("gm") == "focus"  # the review plays the harshest GM
+
+
+def test_the_hoarder_plays_for_the_text_s_end() -> None:
+    from rules import new_rule as nr
+
+    bots = [nr_lab.hoarder_bot] * 4
+    setup = nr.Setup(names=("A", "B", "C", "D"), max_rounds=None)
+    game = play_out(Game(GAMES["new-rule"], setup, 3, keep=None), bots, rng_for(3, -1))
+    paid = 0
+    for state, action in zip(game.states, game.actions):
+        assert not isinstance(action, nr.Swap)  # keeps every draw: the bowl gets nothing back
+        if isinstance(action, nr.Pay):
+            fewest = min(len(p.returned) for p in nr.legal_payments(state, action.seat, limit=nr_lab.PAYMENTS))
+            assert len(action.returned) == fewest
+            paid += 1
+    assert paid > 0 and game.state.over

@@ -58,7 +58,8 @@ LAB_NOTES: Mapping[str, str] = {
     "new-rule": (
         "The model also ends a game after max_rounds rounds (a variant, 12 by default). "
         "The rules text's own ending, an empty common bowl, rarely happens: payments refill the bowl. "
-        "Try max_rounds=none to play the text as written (the lab stops a game at cap=200 rounds and says how many it stopped)."
+        "Try max_rounds=none to play the text as written (the lab stops a game at cap=200 rounds and says how many it stopped), "
+        "and bots=hoarder*4 for bots that play for that end (they keep every draw and return as few candies as they can)."
     ),
     "leerdam": (
         "From year 8 an end roll may end the game each year, so game lengths vary. With more than 10 households the text "
