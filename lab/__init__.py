@@ -5,6 +5,10 @@
     run.findings                                                   # what it shows, in words
     harsh = lab.spec("leerdam", "misfortune=3,2,1,0,0,0")
     comparison = lab.compare("leerdam", lab.spec("leerdam"), harsh, games=1000, seed=1)
+    lab.review("leerdam")                                          # the text as written, in words
+
+A comparison writes a change only when it holds over all its measures together (Holm), and no
+run states a finding below `findings.MIN_GAMES` games.
 
 `BOTS[slug]` maps each strategy's name to a function `(state, seat, rng) -> Action` that plays
 any seat of that game; `DEFAULT_BOTS[slug]` is the game's default table. Every run is
