@@ -279,7 +279,7 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     """The options `simulate` and `compare` share."""
     p.add_argument("--games", type=_ranged(1, 1_000_000), default=100, help="how many games, 1-1000000 (default 100)")
     p.add_argument("--seed", type=_ranged(0), default=0, help="seed of the run, 0 or more: game i is seeded from (seed, i) (default 0)")
-    p.add_argument("--workers", type=_ranged(1, 256), help="processes to use, 1-256 (default: every core; 1: no pool)")
+    p.add_argument("--workers", type=_ranged(1, 256), help="processes to use, 1 up to this machine's cores (default: every core; 1: no pool)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="send the games to a Dask scheduler, e.g. tcp://10.0.0.5:8786 (needs the [lab] extra)")
     p.add_argument("--csv", metavar="FILE.csv", help="also write one row per game as CSV")
     p.add_argument("--pdf", metavar="FILE.pdf", help="also write a printable report with plots and findings")
@@ -420,7 +420,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=list(lab.GAMES), help="which game")
     p.add_argument("--games", type=_ranged(30, 1_000_000), help="how many games, 30 or more (default: " + ", ".join(f"{g} {n}" for g, n in lab.REVIEW_GAMES.items()) + ")")
     p.add_argument("--seed", type=_ranged(0), default=1, help="seed of the run (default 1)")
-    p.add_argument("--workers", type=_ranged(1, 256), help="processes to use (default: every core; 1: no pool)")
+    p.add_argument("--workers", type=_ranged(1, 256), help="processes to use, 1 up to this machine's cores (default: every core; 1: no pool)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="send the games to a Dask scheduler (needs the [lab] extra)")
     p.add_argument("--json", action="store_true", help="one line of JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
