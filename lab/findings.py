@@ -13,7 +13,7 @@ from typing import Any
 
 from .core import LEVEL, Finding, mean_interval, paired_difference, share_interval
 
-__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_Z", "by_kind", "compared", "holm", "pct_interval", "seat_order", "too_few", "what_wins", "dominance", "mean_by_kind", "seat_advantage", "share_text", "table_findings", "win_shares", "winners_of"]
+__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_Z", "by_kind", "compared", "dominance", "holm", "mean_by_kind", "pct_interval", "per_seat_wins", "seat_advantage", "seat_order", "share_text", "table_findings", "too_few", "what_wins", "win_shares", "winners_of"]
 
 #: fewer games than this per setup: the lab shows the numbers but states no finding.
 MIN_GAMES = 30
