@@ -378,10 +378,21 @@ def _idle_later() -> None:
             return
         if _POOL["timer"] is not None:
             _POOL["timer"].cancel()
-        timer = threading.Timer(POOL_IDLE_SECONDS, close_pool)
+        timer = threading.Timer(POOL_IDLE_SECONDS, lambda: _close_idle(timer))
         timer.daemon = True
         _POOL["timer"] = timer
         timer.start()
+
+
+def _close_idle(timer: threading.Timer) -> None:
+    """The idle timer's end: close the pool unless a run took it since (a run drops the timer)."""
+    with _POOL_LOCK:
+        if _POOL["timer"] is not timer:
+            return
+        pool = _POOL["pool"]
+        _POOL.update(workers=0, pool=None, timer=None)
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def close_pool() -> None:

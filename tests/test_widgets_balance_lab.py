@@ -8,6 +8,7 @@ import io
 import json
 import os
 import re
+import time
 import pypdf
 import pytest
 
@@ -190,3 +191,19 @@ def test_the_lab_page_reviews_the_text_as_written() -> None:
     lab.games.value = 10
     click(lab.review_button)
     assert lab.status.kind == "refuse" and "at least 30 games" in lab.status.message and lab.findings.value == ""
+
+
+@pytest.mark.skipif(default_workers() < 2, reason="a pool needs two cores")
+def test_an_idle_pool_closes_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lab import core
+
+    close_pool()
+    before = _children()
+    monkeypatch.setattr(core, "POOL_IDLE_SECONDS", 0.2)
+    simulate("leerdam", 40, 1, workers=2, extras=False)
+    assert len(_children() - before) == 2
+    for _ in range(100):  # the idle timer shuts the pool down in its own thread
+        if _children() == before:
+            break
+        time.sleep(0.1)
+    assert _children() == before
