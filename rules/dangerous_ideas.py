@@ -1780,14 +1780,19 @@ def _known_holders(state: State) -> list[str]:
 
 
 def _targets(state: State, seat: int, holder: str) -> list[Ref]:
-    key = meme_key(holder)
-    out = []
+    return list(_targets_by_holder(state, seat).get(meme_key(holder), ()))
+
+
+def _targets_by_holder(state: State, seat: int) -> dict[str, list[Ref]]:
+    """Every meme of the other players that `seat` may still target, by its holder's key (in
+    seat and branch order)."""
+    out: dict[str, list[Ref]] = {}
     for other, sheet in enumerate(state.sheets):
         if other == seat:
             continue
         for branch, meme in sheet.memes():
-            if meme.holder_key == key and (seat, meme.id) not in state.targeted:
-                out.append(Ref(other, branch))
+            if (seat, meme.id) not in state.targeted:
+                out.setdefault(meme.holder_key, []).append(Ref(other, branch))
     return out
 
 
@@ -1869,18 +1874,21 @@ def _meme_options(state: State, seat: int, limit: int, checked: bool = True) -> 
     holders = _known_holders(state)
     options: list[Action] = []
     text = _fresh_text(state, seat)
+    targets = _targets_by_holder(state, seat)
     for holder in holders:
         options.append(Create(seat=seat, text=text, holder=holder))
-        options += [Create(seat=seat, text=text, holder=holder, target=t) for t in _targets(state, seat, holder)]
+        options += [Create(seat=seat, text=text, holder=holder, target=t) for t in targets.get(meme_key(holder), ())]
     texts: dict[str, str] = {}
+    held = set()
     for _, meme in sheet.memes():
         texts.setdefault(meme.key, meme.text)
+        held.add((meme.key, meme.holder_key))
     for key, mtext in texts.items():
         for holder in holders:
-            if any(m.key == key and m.holder_key == meme_key(holder) for _, m in sheet.memes()):
+            if (key, meme_key(holder)) in held:
                 continue
             options.append(Spread(seat=seat, text=mtext, holder=holder))
-            options += [Spread(seat=seat, text=mtext, holder=holder, target=t) for t in _targets(state, seat, holder)]
+            options += [Spread(seat=seat, text=mtext, holder=holder, target=t) for t in targets.get(meme_key(holder), ())]
     return [o for o in options[:limit] if _legal(state, o)] if checked else options[:limit]
 
 
