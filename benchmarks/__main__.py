@@ -65,8 +65,10 @@ def simulation_rows(report: list[dict[str, Any]], base_ms: float) -> list[Row]:
     rows = []
     base_rate = 1000 / base_ms
     for r in report:
-        rows.append(Row("bot games", f"{r['workload']}, 1 core", _f(r["one_core_per_second"], " games/s"), _f(round(base_rate, 2), " baseline/s"), _f(r["one_core_per_baseline_run"], " per baseline")))
-        rows.append(Row("bot games", f"{r['workload']}, {r['cores']} cores", _f(r["all_cores_per_second"], " games/s"), _f(r["one_core_per_second"], " on 1 core"), _f(r["all_vs_one"], "x")))
+        rows.append(Row("bot games", f"{r['workload']}, 1 core", _f(r["one_core_per_second"], " games/CPU-s"), _f(round(base_rate, 2), " baseline/CPU-s"), _f(r["one_core_per_baseline_run"], " per baseline")))
+        rows.append(Row("bot games", f"{r['workload']}, {r['cores']} cores (pool included)", _f(r["all_cores_per_second"], " games/CPU-s"), _f(r["one_core_per_second"], " on 1 core"), _f(r["all_vs_one"], "x")))
+        if "wall_speed_up" in r:
+            rows.append(Row("bot games", f"{r['workload']}, {r['cores']} cores, wall speed-up (load-dependent)", _f(r["wall_speed_up"], "x"), "1 core's wall", "-"))
     return rows
 
 
@@ -155,8 +157,9 @@ def markdown(rows: Sequence[Row], extra: Sequence[str], when: str) -> str:
         "# Benchmarks",
         "",
         "`make bench` (`python -m benchmarks`) measures every figure beside a baseline timed in the same run, so",
-        "the ratios compare across machines; the times themselves are this machine's. Nothing in the test suite",
-        "asserts a speed.",
+        "the ratios compare across machines; the times themselves are this machine's. Bot games, exact odds and",
+        "icepool are CPU time (a shared machine's load does not change them); page start-up, clicks and the",
+        "classroom are wall time, as a user waits for them. Nothing in the test suite asserts a speed.",
         "",
         f"- machine: {machine()}",
         f"- date: {when}",

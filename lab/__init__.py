@@ -5,6 +5,10 @@
     run.findings                                                   # what it shows, in words
     harsh = lab.spec("leerdam", "misfortune=3,2,1,0,0,0")
     comparison = lab.compare("leerdam", lab.spec("leerdam"), harsh, games=1000, seed=1)
+    lab.review("leerdam")                                          # the text as written, in words
+
+A comparison writes a change only when it holds over all its measures together (Holm), and no
+run states a finding below `findings.MIN_GAMES` games.
 
 `BOTS[slug]` maps each strategy's name to a function `(state, seat, rng) -> Action` that plays
 any seat of that game; `DEFAULT_BOTS[slug]` is the game's default table. Every run is
@@ -22,9 +26,9 @@ from rules.core import RuleError
 
 from . import danger_world, dangerous_ideas, leerdam, new_rule
 from .core import Bot, Finding, LabGame, Row, Spec, paired_difference, run_games
-from .findings import compared
+from .findings import MIN_GAMES, compared, holm, too_few
 
-__all__ = ["BOTS", "DEFAULT_BOTS", "GAMES", "Comparison", "Run", "Spec", "compare", "simulate", "spec"]
+__all__ = ["BOTS", "DEFAULT_BOTS", "GAMES", "Comparison", "Review", "Run", "Spec", "compare", "review", "simulate", "spec"]
 
 GAMES: dict[str, LabGame] = {g.slug: g for g in (new_rule.GAME, leerdam.GAME, danger_world.GAME, dangerous_ideas.GAME)}
 BOTS: dict[str, dict[str, Bot]] = {slug: dict(g.bots) for slug, g in GAMES.items()}
@@ -92,7 +96,9 @@ def simulate(
     rows = run_games(lab_game.play_game, chosen, games, seed, workers=workers, scheduler=scheduler, progress=progress)
     tables = lab_game.extras(chosen, games, seed, workers=workers, scheduler=scheduler) if extras and lab_game.extras else {}
     summary = {**lab_game.summarise(chosen, rows), "seed": seed}
-    return Run(chosen, seed, rows, summary, lab_game.findings(chosen, rows), tables)
+    # Below the minimum a run reports its numbers but no finding (see `findings.MIN_GAMES`).
+    found = too_few(games) or lab_game.findings(chosen, rows)
+    return Run(chosen, seed, rows, summary, found, tables)
 
 
 @dataclass
@@ -126,10 +132,13 @@ class Comparison:
 
 
 def comparison_table(game: str, a: Run, b: Run) -> list[dict[str, Any]]:
-    """Every measure both setups have, paired game by game (game i shares its seed)."""
+    """Every measure both setups have, paired game by game (game i shares its seed), with
+    Holm's correction over them all: a row's `holds` (and not `noise`) is a change to report."""
     lab_game = _game(game)
     ma, mb = lab_game.measures(a.spec, a.rows), lab_game.measures(b.spec, b.rows)
-    return [{"measure": name, **paired_difference(ma[name], mb[name])} for name in ma if name in mb]
+    table = [{"measure": name, **paired_difference(ma[name], mb[name])} for name in ma if name in mb]
+    holm(table)
+    return table
 
 
 def compare(
@@ -142,19 +151,80 @@ def compare(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
+    seed_b: int | None = None,
 ) -> Comparison:
-    """Setups A and B on the same seeds (common random numbers); `progress` counts both."""
+    """Setups A and B on the same seeds (common random numbers); `progress` counts both.
+
+    `seed_b` plays B on seeds of its own instead: two runs of one setup so seeded (an A/A
+    test) differ only by luck, and every change the comparison writes is a false one."""
     lab_game = _game(game)
     spec_a = a if isinstance(a, Spec) else lab_game.spec(a)
     spec_b = b if isinstance(b, Spec) else lab_game.spec(b)
     # The games alone: a game's own tables (the check sweep) do not depend on the bots.
     run_a = simulate(game, games, seed, spec_a, workers=workers, scheduler=scheduler, progress=progress, extras=False)
-    run_b = simulate(game, games, seed, spec_b, workers=workers, scheduler=scheduler, progress=_progress(progress, games), extras=False)
+    run_b = simulate(game, games, seed if seed_b is None else seed_b, spec_b, workers=workers, scheduler=scheduler, progress=_progress(progress, games), extras=False)
     table = comparison_table(game, run_a, run_b)
     extras: dict[str, Any] = {}
     if game == "leerdam":
         extras["villages"] = {"a": run_a.summary["dyke_by_year"], "b": run_b.summary["dyke_by_year"]}
     return Comparison(run_a, run_b, table, compared(table), extras)
+
+
+#: games a review plays by default: enough that its intervals are a few points wide.
+REVIEW_GAMES: dict[str, int] = {"leerdam": 1000, "new-rule": 1000, "danger-world": 2000, "dangerous-ideas": 200}
+
+
+@dataclass
+class Review:
+    """A game's text as written, reviewed by its default bots: sentences with intervals."""
+
+    run: Run
+    findings: list[Finding]
+
+    @property
+    def game(self) -> str:
+        return self.run.game
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "games": len(self.run.rows),
+            "seed": self.run.seed,
+            "setup": self.run.spec.text,
+            "findings": [f.as_dict() for f in self.findings],
+        }
+
+    def text(self) -> str:
+        """The review as plain lines, for a terminal."""
+        head = f"{self.game}: the text as written, {len(self.run.rows):,} games by bots (seed {self.run.seed}; {self.run.spec.text})"
+        return "\n".join([head, *(f"- {f.text}" for f in self.findings)])
+
+
+def review(
+    game: str,
+    games: int | None = None,
+    seed: int = 1,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Review:
+    """What the default bots find in the text as written: what wins, how often the text's own
+    end is reached, seat order, what no game reaches; each share with its 95% interval."""
+    lab_game = _game(game)
+    games = REVIEW_GAMES[game] if games is None else games
+    if games < MIN_GAMES:
+        raise RuleError("games", f"a review states findings: play at least {MIN_GAMES} games")
+    chosen = lab_game.spec(lab_game.as_written)
+    run = simulate(game, games, seed, chosen, workers=workers, scheduler=scheduler, progress=progress, extras=False)
+    kinds = list(dict.fromkeys(chosen.bots))
+    bots = Finding(
+        "bots",
+        "These sentences are what these bots found, not a proof: " + "; ".join(f"{k} ({chosen.bots.count(k)} seat{'s' if chosen.bots.count(k) > 1 else ''}): {bot_doc(game, k).rstrip('.')}" for k in kinds) + "."
+        + (f" The GM plays the '{chosen.option('gm', lab_game.options.get('gm'))}' script." if "gm" in lab_game.options else ""),
+        {"bots": list(chosen.bots)},
+    )
+    return Review(run, [bots, *lab_game.review(chosen, run.rows)] if lab_game.review else [bots])
 
 
 def options(game: str) -> Mapping[str, Any]:

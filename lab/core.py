@@ -14,10 +14,12 @@ from (seed, i) alone, so the results are the same whatever runs them.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 import os
 import random
+import threading
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -33,9 +35,14 @@ __all__ = [
     "Finding",
     "Spec",
     "bot_setup",
+    "close_pool",
     "distribution",
     "game_seed",
+    "mean_interval",
     "paired_difference",
+    "share_interval",
+    "t_quantile",
+    "t_two_sided",
     "parse_spec",
     "play_lean",
     "play_out",
@@ -306,6 +313,10 @@ class LabGame:
     findings: Callable[[Spec, Sequence[Row]], list[Finding]]
     #: extra tables a run adds beside its rows (Danger World's check sweep).
     extras: Callable[..., dict[str, Any]] | None = None
+    #: the design review of the text as written: sentences with intervals (`lab.review`).
+    review: Callable[[Spec, Sequence[Row]], list[Finding]] | None = None
+    #: the VARIANTS text that plays the text as written, where the model's defaults do not.
+    as_written: str = ""
 
     def spec(self, text: str = "", bots: Sequence[str] | None = None) -> Spec:
         """A spec from VARIANTS text (and, if given, one bot per seat)."""
@@ -331,21 +342,68 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-_POOLS: dict[int, ProcessPoolExecutor] = {}
+#: this process's one pool of workers (a Voila page is a kernel: one pool per page at most).
+_POOL: dict[str, Any] = {"workers": 0, "pool": None, "timer": None}
+#: an idle pool is closed after this many seconds (a page left open keeps no processes).
+POOL_IDLE_SECONDS = 120.0
+_POOL_LOCK = threading.Lock()
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
-    """A process pool kept for the next run (starting one costs more than a small run)."""
-    pool = _POOLS.get(workers)
-    if pool is None:
+    """The pool of `workers` processes, kept for the next run (starting one costs more than a
+    small run); a pool of another size is closed first, so a process never holds two."""
+    with _POOL_LOCK:
+        if _POOL["timer"] is not None:
+            _POOL["timer"].cancel()
+            _POOL["timer"] = None
+        pool = _POOL["pool"]
+        if pool is not None and _POOL["workers"] == workers:
+            return pool
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
         import multiprocessing
 
         # fork: a worker starts as a copy of this process, lab imported, without re-running
         # the caller's script (spawn would, and a script without a main guard would loop).
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        context = multiprocessing.get_context(method)
-        pool = _POOLS[workers] = ProcessPoolExecutor(workers, mp_context=context)
-    return pool
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
+        _POOL.update(workers=workers, pool=pool)
+        return pool
+
+
+def _idle_later() -> None:
+    """Close the pool if no run uses it within `POOL_IDLE_SECONDS`."""
+    with _POOL_LOCK:
+        if _POOL["pool"] is None:
+            return
+        if _POOL["timer"] is not None:
+            _POOL["timer"].cancel()
+        timer = threading.Timer(POOL_IDLE_SECONDS, lambda: _close_idle(timer))
+        timer.daemon = True
+        _POOL["timer"] = timer
+        timer.start()
+
+
+def _close_idle(timer: threading.Timer) -> None:
+    """The idle timer's end: close the pool unless a run took it since (a run drops the timer)."""
+    with _POOL_LOCK:
+        if _POOL["timer"] is not timer:
+            return
+        pool = _POOL["pool"]
+        _POOL.update(workers=0, pool=None, timer=None)
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def close_pool() -> None:
+    """Stop this process's workers now (a page closing, an idle pool); the next run starts anew."""
+    with _POOL_LOCK:
+        if _POOL["timer"] is not None:
+            _POOL["timer"].cancel()
+        pool = _POOL["pool"]
+        _POOL.update(workers=0, pool=None, timer=None)
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def run_games(
@@ -366,9 +424,13 @@ def run_games(
     """
     if games < 0:
         raise RuleError("games", "the number of games is 0 or more")
-    workers = default_workers() if workers is None else workers
+    cores = default_workers()
+    workers = cores if workers is None else workers
     if workers < 1:
         raise RuleError("workers", "use at least one worker")
+    if scheduler is None and workers > cores:
+        # more processes than cores only adds memory and switching; refused before any starts
+        raise RuleError("workers", f"this machine has {cores} core{'s' if cores != 1 else ''}: use 1 to {cores} workers, not {workers}")
     size = max(1, min(CHUNK, math.ceil(games / (4 * max(workers, 1)))))
     chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
     results: dict[int, list[Row]] = {}
@@ -392,12 +454,15 @@ def run_games(
                 progress(done)
     else:
         pool = _pool(workers)
-        futures = {pool.submit(_chunk, play_game, spec, seed, c): c.start for c in chunks}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            done += len(results[futures[future]])
-            if progress is not None:
-                progress(done)
+        try:
+            futures = {pool.submit(_chunk, play_game, spec, seed, c): c.start for c in chunks}
+            for future in as_completed(futures):
+                results[futures[future]] = future.result()
+                done += len(results[futures[future]])
+                if progress is not None:
+                    progress(done)
+        finally:
+            _idle_later()
     return [row for start in sorted(results) for row in results[start]]
 
 
@@ -425,31 +490,107 @@ def summary(values: Sequence[float]) -> dict[str, Any]:
     return {"mean": round(mean, 4), "sd": round(sd, 4), "min": min(values), "max": max(values)}
 
 
-#: two-sided 95%: the normal quantile (the runs here have hundreds of games or more).
-Z95 = 1.959964
+#: the confidence of every interval the lab shows, and the family-wise error rate of a comparison.
+LEVEL = 0.95
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta I_x(a, b) by its continued fraction (modified Lentz)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    if x > (a + 1) / (a + b + 2):  # the fraction converges fast only below this point
+        return 1.0 - _beta_fraction(b, a, 1.0 - x)
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)) / a
+    tiny = 1e-300
+    f, c, d = 1.0, 1.0, 0.0
+    for i in range(400):
+        m = i // 2
+        if i == 0:
+            term = 1.0
+        elif i % 2:
+            term = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+        else:
+            term = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+        d = 1.0 + term * d
+        d = 1.0 / (d if abs(d) > tiny else tiny)
+        c = 1.0 + term / c
+        c = c if abs(c) > tiny else tiny
+        f *= c * d
+        if abs(1.0 - c * d) < 1e-13:
+            break
+    return front * (f - 1.0)
+
+
+def t_two_sided(t: float, df: int) -> float:
+    """P(|T| >= |t|) for Student's t with `df` degrees of freedom (the p-value of a t-test)."""
+    if df < 1:
+        raise ValueError("a t-test needs one degree of freedom or more")
+    if not math.isfinite(t):
+        return 0.0
+    return _beta_fraction(df / 2, 0.5, df / (df + t * t))
+
+
+@functools.lru_cache(maxsize=4096)
+def t_quantile(df: int, level: float = LEVEL) -> float:
+    """The t with P(|T| <= t) = `level` for `df` degrees of freedom (12.706 for 1, 1.960 at infinity)."""
+    low, high = 0.0, 1e7
+    for _ in range(200):
+        middle = (low + high) / 2
+        if t_two_sided(middle, df) > 1 - level:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def mean_interval(values: Sequence[float], level: float = LEVEL) -> tuple[float, float, float, float]:
+    """The mean of per-game values, its t interval (low, high) and the t-test's two-sided
+    p-value against 0. One value: an infinite interval; no spread: a point (p 1 at 0, else 0)."""
+    n = len(values)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
+    if n < 2:
+        return mean, -math.inf, math.inf, 1.0
+    if sd == 0:
+        return mean, mean, mean, 1.0 if mean == 0 else 0.0
+    se = sd / math.sqrt(n)
+    half = t_quantile(n - 1, level) * se
+    return mean, mean - half, mean + half, t_two_sided(mean / se, n - 1)
+
+
+def share_interval(count: int, total: int, level: float = LEVEL) -> tuple[float, float]:
+    """Wilson's interval for a share of games: sound at 0 of 2,000 (the normal one says 0 to 0)."""
+    if total == 0:
+        return 0.0, 1.0
+    z = t_quantile(10**9, level)
+    p = count / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z / (1 + z * z / total) * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total))
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
-    """B - A over games played on the same seeds: the mean difference and its 95% interval.
+    """B - A over games played on the same seeds: the mean difference and its 95% t interval.
 
     Paired: each game's difference is taken first, so the shared luck of a seed cancels out.
-    `noise` is true when the interval holds 0 (no difference this run can tell apart).
+    `p` is the paired t-test's two-sided p-value; `noise` is true when the interval holds 0 (a
+    comparison then sets it again for its whole family of measures, see `findings.holm`).
     """
     pairs = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
     n = len(pairs)
     if n == 0:
-        return {"a": None, "b": None, "difference": None, "low": None, "high": None, "noise": True, "identical": False, "games": 0}
+        return {"a": None, "b": None, "difference": None, "low": None, "high": None, "p": None, "noise": True, "identical": False, "games": 0}
     diffs = [y - x for x, y in pairs]
-    mean = sum(diffs) / n
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-    half = Z95 * sd / math.sqrt(n) if n > 1 else math.inf
-    low, high = mean - half, mean + half
+    mean, low, high, p = mean_interval(diffs)
     return {
         "a": round(sum(x for x, _ in pairs) / n, 4),
         "b": round(sum(y for _, y in pairs) / n, 4),
         "difference": round(mean, 4),
         "low": round(low, 4) if math.isfinite(low) else None,
         "high": round(high, 4) if math.isfinite(high) else None,
+        "p": p,
         "noise": not (low > 0 or high < 0),
         #: every game came out the same in A and B (common random numbers can make a change exact).
         "identical": all(d == 0 for d in diffs),

@@ -1,7 +1,8 @@
 """Danger World's lab: checks by the thousand, and encounters run by a scripted GM.
 
-Two kinds of numbers. The check sweep rolls checks for every pool size, difficulty, number of
-penalty dice and re-rolls, the player locking as the coach advises, and counts successes,
+Two kinds of numbers. The check sweep plays checks through the rules for every pool size,
+difficulty, number of penalty dice and re-rolls, the player locking as the coach advises
+(the same bot as in encounters), and counts successes,
 partial successes, failures and the botches the GM gets to spend; beside each rate stands the
 exact chance of success from the rules' odds. An encounter is a game: a party of characters
 takes turns at checks for a few rounds while the GM spends every botch by a script, and a
@@ -12,6 +13,7 @@ Player bots (`BOTS`) play one character's checks; the GM's script is the option 
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -20,8 +22,12 @@ from typing import Any
 
 from rules.core import Action, RuleError, rng_for
 from rules.danger_world import (
+    BOXES,
     GM_OPTIONS,
+    KO,
     RULES,
+    SHEET_DICE,
+    STAT_MAX,
     STATS,
     BeginCheck,
     ChooseSet,
@@ -29,17 +35,18 @@ from rules.danger_world import (
     GmOption,
     Invocation,
     Lock,
+    NewSession,
     Reroll,
+    Setup,
     SpendBotches,
     State,
     best_locks,
-    count_botches,
     set_heights,
     success_chance,
 )
 
-from .core import Finding, LabGame, Row, Spec, checked, game_seed, play_lean, run_games, summary
-from .findings import share_text
+from .core import Finding, LabGame, Row, Spec, checked, game_seed, mean_interval, play_lean, run_games, summary, t_quantile
+from .findings import pct_interval, share_text
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "GM_SCRIPTS", "check_sweep", "play_game"]
 
@@ -163,7 +170,19 @@ def _gm_mercy(botches: int) -> list[str]:
     return []
 
 
-GM_SCRIPTS: dict[str, Callable[[int], list[str]]] = {"hits": _gm_hits, "danger": _gm_danger, "mercy": _gm_mercy}
+def _gm_focus(botches: int) -> list[str]:
+    """focus: the hits script's purchases, every hit on the most damaged character still
+    standing (the harshest GM the lab has: it plays for a K.O.)."""
+    return _gm_hits(botches)
+
+
+GM_SCRIPTS: dict[str, Callable[[int], list[str]]] = {"hits": _gm_hits, "danger": _gm_danger, "mercy": _gm_mercy, "focus": _gm_focus}
+
+
+def _focus(state: State, actor: int) -> int:
+    """The character a focused GM hits: the most damaged one not yet down (the actor on a tie)."""
+    standing = [i for i, c in enumerate(state.characters) if not (c.dead or c.knocked_out)] or [actor]
+    return max(standing, key=lambda i: (sum(state.characters[i].damage), i == actor, -i))
 
 
 # -- one encounter, one row -----------------------------------------------------------------------
@@ -190,7 +209,8 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
         if state.phase == "gm":
             c = state.check
             assert c is not None
-            return SpendBotches(options=tuple(GmOption(o, c.actor) for o in script(c.botches) if o == "danger" or not state.characters[c.actor].dead))
+            target = _focus(state, c.actor) if options["gm"] == "focus" else c.actor
+            return SpendBotches(options=tuple(GmOption(o, c.actor if o == "danger" else target) for o in script(c.botches) if o == "danger" or not state.characters[target].dead))
         if state.phase == "lock":
             assert state.check is not None
             return bots[state.check.actor](state, state.check.actor, rng)
@@ -226,6 +246,7 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
         "danger_taken": sum(r.danger_raised for r in results) + gm_danger,
         "top_zone": max(c.zone for c in state.characters),
         "boxes_filled": sum(sum(c.damage) for c in state.characters),
+        "worst_boxes": max(sum(c.damage) for c in state.characters),
         "knocked_out": sum(1 for c in state.characters if c.knocked_out or c.damage[3]),
         "dead": sum(1 for c in state.characters if c.dead),
         "damage_by_round": damage,
@@ -235,43 +256,64 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
 
 # -- the check sweep ------------------------------------------------------------------------------
 
-SWEEP_DICE = range(1, 13)
+#: pool sizes of the sweep: two stats give at least 2 dice (1 die takes a Stunned box, and
+#: makes no set at any difficulty); above 8, story points on an aspect add the rest.
+SWEEP_DICE = range(2, 13)
 SWEEP_DIFFICULTY = range(2, 7)
 SWEEP_PENALTY = range(0, 4)
+#: the sweep's tester invokes up to 4 story points a check; a session gives back this many.
+SWEEP_SP = 20
 
 
 def _cells(rerolls: int) -> list[tuple[int, int, int, int]]:
     return [(d, h, p, r) for r in range(rerolls + 1) for p in SWEEP_PENALTY for h in SWEEP_DIFFICULTY for d in SWEEP_DICE]
 
 
+def _sweep_sheet(dice: int) -> tuple[int, ...]:
+    """A 16-die sheet whose first two stats (Agility, Endurance) hold min(dice, 8) dice."""
+    first = min(dice, 2 * STAT_MAX)
+    a = min(STAT_MAX, first - 1)
+    rest = [1] * (len(STATS) - 2)
+    spare = SHEET_DICE - first - len(rest)
+    for i in range(len(rest)):
+        add = min(STAT_MAX - 1, spare)
+        rest[i] += add
+        spare -= add
+    return (a, first - a, *rest)
+
+
 def _sweep_cell(spec: Spec, seed: int, index: int) -> Row:
-    """`trials` checks of sweep cell `index`, seeded from (seed, cell) like a game."""
+    """`trials` checks of sweep cell `index`, played by the rules (a lone tester making check
+    after check, locking as the coach advises; the GM lets every botch go), seeded from
+    (seed, cell) like a game."""
     options = {**GAME.options, **dict(spec.options)}
-    dice, difficulty, penalty, rerolls = _cells(GAME.setup(spec).rerolls)[index]
-    rng = rng_for(game_seed(seed, index), -2)
+    rerolls_allowed = GAME.setup(spec).rerolls
+    dice, difficulty, penalty, rerolls = _cells(rerolls_allowed)[index]
     trials = options["sweep_trials"]
-    made = partial = botches = reduced = full = 0
-    for _ in range(trials):
-        pen = tuple(rng.randint(1, 6) for _ in range(penalty))
-        faces = [rng.randint(1, 6) for _ in range(dice)]
-        locked: set[int] = set()
-        for left in range(rerolls, 0, -1):
-            if _made(faces, pen, difficulty):
-                break
-            locked.update(coach_locks(faces, locked, pen, difficulty, left))
-            if len(locked) == dice:
-                break
-            for i in range(dice):
-                if i not in locked:
-                    faces[i] = rng.randint(1, 6)
-        heights = set_heights(faces, pen)
-        top = max(heights, default=0)
-        made += top >= difficulty
-        partial += 0 < top < difficulty
-        b = count_botches(faces, pen)
-        botches += b
-        reduced += 2 <= b < 4
-        full += b >= 4
+    setup = Setup(names=("Tester",), story_points=SWEEP_SP, rerolls=rerolls)
+    invoke = (Invocation(0, dice - 2 * STAT_MAX),) if dice > 2 * STAT_MAX else ()
+    begin = BeginCheck(seat=0, character=0, stats=STATS[:2], difficulty=difficulty, invocations=invoke, complications=penalty)
+    tester = player_bot("careful", difficulty)
+    rng = rng_for(game_seed(seed, index), -2)
+
+    def choose(state: State) -> Action | None:
+        if state.phase == "gm":
+            return SpendBotches()
+        if state.check is not None:
+            return tester(state, 0, rng)
+        if not state.characters[0].ready:
+            return CreateCharacter(seat=0, character=0, stats=_sweep_sheet(dice), aspects=ASPECTS)
+        if len(state.results) >= trials:
+            return None
+        if invoke and state.characters[0].sp < invoke[0].sp:
+            return NewSession()  # story points back for the next invocation
+        return begin
+
+    state = play_lean(RULES, setup, game_seed(seed, index), choose, check=checked(spec, index))
+    results = state.results
+    made = sum(1 for r in results if r.outcome in ("success", "benefit"))
+    partial = sum(1 for r in results if r.outcome == "partial")
+    botches = [r.botches for r in results]
     exact = success_chance(dice, difficulty, penalty, rerolls)
     return {
         "dice": dice,
@@ -283,9 +325,9 @@ def _sweep_cell(spec: Spec, seed: int, index: int) -> Row:
         "exact_success": round(float(exact), 4),
         "partial": round(partial / trials, 4),
         "failure": round((trials - made - partial) / trials, 4),
-        "botches_per_check": round(botches / trials, 4),
-        "gm_reduced_hit": round(reduced / trials, 4),
-        "gm_full_hit": round(full / trials, 4),
+        "botches_per_check": round(sum(botches) / trials, 4),
+        "gm_reduced_hit": round(sum(1 for b in botches if 2 <= b < 4) / trials, 4),
+        "gm_full_hit": round(sum(1 for b in botches if b >= 4) / trials, 4),
     }
 
 
@@ -336,8 +378,9 @@ def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
         "checks per encounter": [r["checks"] for r in rows],
         "successes per check": [r["successes"] / r["checks"] if r["checks"] else None for r in rows],
         "partials per check": [r["partials"] / r["checks"] if r["checks"] else None for r in rows],
+        # No GM spend nor hits: a script that spends every botch spends the botches again, and
+        # each hit is a damage box below.
         "botches per check": [r["botches"] / r["checks"] if r["checks"] else None for r in rows],
-        "GM botch spend per encounter": [r["gm_spent"] for r in rows],
         "danger taken": [r["danger_taken"] for r in rows],
         "damage boxes filled": [r["boxes_filled"] for r in rows],
         "a character K.O.'d (share)": [float(r["knocked_out"] > 0) for r in rows],
@@ -367,19 +410,76 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return found
 
 
+#: boxes a character fills before its K.O.'d box (Bashed, Stunned and Injured).
+KO_AFTER = sum(BOXES[:KO])
+
+
+def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
+    """The text as written, in sentences with intervals: how checks go, what the GM's botches
+    do to the party, and what no encounter reached. Danger World has no winner and no end of
+    its own: an encounter here is `rounds` rounds of checks."""
+    options = {**GAME.options, **dict(spec.options)}
+    n = len(rows)
+    checks = sum(r["checks"] for r in rows)
+    made = sum(r["successes"] for r in rows)
+    partial = sum(r["partials"] for r in rows)
+    ko = sum(1 for r in rows if r["knocked_out"])
+    dead = sum(1 for r in rows if r["dead"])
+    boxes, low, high, _ = mean_interval([r["boxes_filled"] for r in rows])
+    top = max(r["top_zone"] for r in rows)
+    worst, worst_low, worst_high, _ = mean_interval([r.get("worst_boxes", 0) for r in rows])
+    out = [
+        Finding(
+            "checks",
+            f"Checks against difficulty {options['difficulty']}: {pct_interval(made, checks)} succeed and {pct_interval(partial, checks)} are partial successes.",
+            {"success": round(made / checks, 4) if checks else None, "partial": round(partial / checks, 4) if checks else None},
+        ),
+        Finding(
+            "text-end",
+            f"The text sets no end to an encounter; in {options['rounds']} rounds against the GM's '{options['gm']}' script a character is K.O.'d "
+            f"in {pct_interval(ko, n)} of encounters and dies in {pct_interval(dead, n)}; the party fills {boxes:.1f} damage boxes "
+            f"(95% interval {low:.1f} to {high:.1f}), the worst-hit character {worst:.1f} ({worst_low:.1f} to {worst_high:.1f}) of the "
+            f"{KO_AFTER} before a K.O.",
+            {"ko": round(ko / n, 4), "dead": round(dead / n, 4), "boxes": round(boxes, 3)},
+        ),
+        Finding("seat-order", "Seat order: the characters do not compete, so the lab finds no winner and no seat advantage to report.", {}),
+    ]
+    never = [what for what, hit in (("was K.O.'d", ko), ("died", dead)) if not hit]
+    if never or top < 5:
+        bits = [f"no character {w}" for w in never] + ([f"no character got past danger zone {top}"] if top < 5 else [])
+        out.append(Finding("never", f"In {n:,} encounters of {options['rounds']} rounds, {', '.join(bits[:-1]) + ' and ' if len(bits) > 1 else ''}{bits[-1]}.", {"encounters": n, "top_zone": top}))
+    return out
+
+
+def _sweep_error(cell: Row) -> tuple[float, float]:
+    """A cell's rolled success rate minus the exact chance, and that difference's standard
+    error (floored at a quarter count, so that a cell whose exact chance is 0 can still pass a
+    success or two that the rounding of a tiny chance hides)."""
+    p, n = cell["exact_success"], cell["checks"]
+    return cell["success"] - p, math.sqrt(max(p * (1 - p), 0.25 / n) / n)
+
+
 def sweep_findings(cells: Sequence[Row]) -> list[Finding]:
-    """The sweep against the exact odds: whether every cell agrees within its noise."""
+    """The sweep against the exact odds, at 5% family-wise: no cell strays beyond Bonferroni's
+    bound for this many cells (2.5%), and the cells together are not off one way (a pooled z
+    test, 2.5%), which catches an error of 0.05 in every cell at a handful of checks a cell."""
     if not cells:
         return []
-    worst = max(cells, key=lambda c: abs(c["success"] - c["exact_success"]) / max(1e-9, (c["exact_success"] * (1 - c["exact_success"]) / c["checks"]) ** 0.5))
-    off = [c for c in cells if abs(c["success"] - c["exact_success"]) > 4 * max(1 / c["checks"], (c["exact_success"] * (1 - c["exact_success"]) / c["checks"]) ** 0.5)]
-    if off:
-        return [Finding("sweep-disagrees", f"{len(off)} of {len(cells)} check cells stray from the exact odds by more than 4 standard errors: the coach or the rules disagree.", {"cells": len(off)})]
+    errors = [_sweep_error(c) for c in cells]
+    bound = t_quantile(10**9, 1 - 0.025 / len(cells))
+    off = [c for c, (e, se) in zip(cells, errors) if abs(e) > bound * se]
+    pooled = sum(e * c["checks"] for c, (e, _) in zip(cells, errors)) / math.sqrt(sum((se * c["checks"]) ** 2 for c, (_, se) in zip(cells, errors)))
+    worst = max(zip(cells, errors), key=lambda ce: abs(ce[1][0]) / ce[1][1])[0]
+    numbers = {"cells": len(cells), "pooled_z": round(pooled, 2), "bound_z": round(bound, 2), "worst": {k: worst[k] for k in ("dice", "difficulty", "penalty", "rerolls", "success", "exact_success")}}
+    if off or abs(pooled) > t_quantile(10**9, 0.975):
+        why = f"{len(off)} of {len(cells)} cells stray beyond {bound:.1f} standard errors" if off else f"the cells lean one way together (pooled z {pooled:+.1f})"
+        return [Finding("sweep-disagrees", f"Rolled checks disagree with the exact odds: {why}. The coach or the rules are wrong.", {**numbers, "off": len(off)})]
     return [
         Finding(
             "sweep-agrees",
-            f"Rolled checks match the exact odds in all {len(cells)} cells of the sweep (pool, difficulty, penalty dice, re-rolls), within noise.",
-            {"cells": len(cells), "worst": {k: worst[k] for k in ("dice", "difficulty", "penalty", "rerolls", "success", "exact_success")}},
+            f"Checks played by the rules match the exact odds in all {len(cells)} cells of the sweep (pool, difficulty, penalty dice, "
+            f"re-rolls): no cell beyond {bound:.1f} standard errors, pooled z {pooled:+.1f}.",
+            numbers,
         )
     ]
 
@@ -394,10 +494,13 @@ GAME = LabGame(
     slug="danger-world",
     bots=BOTS,
     default_bots=DEFAULT_BOTS,
-    options={"checked": None, "gm": "hits", "difficulty": 4, "rounds": 5, "sheet": SHEET, "sweep_trials": 200},
+    options={"checked": None, "gm": "hits", "difficulty": 4, "rounds": 5, "sheet": SHEET, "sweep_trials": 100},
     play_game=play_game,
     summarise=summarise,
     measures=measures,
     findings=findings,
     extras=extras,
+    review=review,
+    # the harshest GM the lab has: what no encounter reaches against it, none reaches
+    as_written="gm=focus",
 )

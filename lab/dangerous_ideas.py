@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rules.core import Action, rng_for
+from rules.core import Action, RuleError, rng_for
 from rules.dangerous_ideas import (
     _BRANCH_INDEX,
     _FACES,
@@ -42,8 +42,8 @@ from rules.dangerous_ideas import (
     _Spend,
     _spend_options,
     _targets,
+    candidate_groups,
     hub_of,
-    legal_actions,
     scores,
     seed_advice,
     sheet_score,
@@ -51,19 +51,29 @@ from rules.dangerous_ideas import (
 )
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
-from .findings import by_kind, mean_by_kind, share_text, table_findings, win_shares
+from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
 
 def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     """random: any legal action, a kind of action first at random, then one of that kind."""
-    options = legal_actions(state, seat, limit=120)
-    kinds: dict[str, list[Action]] = {}
-    for option in options:
-        kinds.setdefault(option.kind, []).append(option)
-    kind = rng.choice(sorted(kinds))
-    return rng.choice(kinds[kind])
+    groups = candidate_groups(state, seat, limit=120)
+    built: dict[int, list[Action]] = {}
+    # Kinds in random order, each kind's candidates in random order, checked one at a time:
+    # the first kind with a legal action is uniform over the kinds that have one, and so is
+    # the action within it, as if every candidate had been built and checked first.
+    kinds = sorted((kind, g) for g, (names, _) in enumerate(groups) for kind in names)
+    rng.shuffle(kinds)
+    for kind, g in kinds:
+        if g not in built:
+            built[g] = list(dict.fromkeys(groups[g][1]()))
+        options = [o for o in built[g] if o.kind == kind]
+        rng.shuffle(options)
+        for option in options:
+            if _legal(state, option):
+                return option
+    raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
 def _leaders(state: State) -> set[int]:
@@ -128,22 +138,22 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
     if phase in ("stake", "respond") and a is not None:
         if seat == a.actor:
             if a.pool < 7:
-                spends = _spend_options(state, seat, Stake)
-                if spends:
-                    return max(spends, key=_spend_size)
+                return _first_legal(state, _spend_options(state, seat, Stake, checked=False), biggest=True) or Pass(seat=seat)
             return Pass(seat=seat)
         if phase == "stake" or a.sides[seat]:
             return Pass(seat=seat)
         threatened = a.target is not None and a.target.seat == seat
         actor_leads = a.actor in _leaders(state)
         if threatened or (actor_leads and seat not in _leaders(state)) or (actor_leads and sheet.node("defend") > 2):
-            defends = _spend_options(state, seat, Defend)
-            if defends and a.pool > 0:
-                return max(defends, key=_spend_size)
+            if a.pool > 0:
+                defend = _first_legal(state, _spend_options(state, seat, Defend, checked=False), biggest=True)
+                if defend is not None:
+                    return defend
         elif not actor_leads:
-            cheap = [c for c in _spend_options(state, seat, Connect) if c.from_node == 0 and c.from_think == 0 and all(u.stones == 0 for u in c.memes)]
-            if cheap:
-                return min(cheap, key=_spend_size)
+            cheap = [c for c in _spend_options(state, seat, Connect, checked=False) if c.from_node == 0 and c.from_think == 0 and all(u.stones == 0 for u in c.memes)]
+            connect = _first_legal(state, cheap, biggest=False)
+            if connect is not None:
+                return connect
         return Pass(seat=seat)
     if phase == "reroll" and a is not None:
         winning = wins(a.pool, a.total)
@@ -167,6 +177,15 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
 
 def _spend_size(spend: _Spend) -> int:
     return spend.from_node + spend.from_think + sum(u.bonus + u.stones for u in spend.memes)
+
+
+def _first_legal(state: State, spends: list[_Spend], biggest: bool) -> _Spend | None:
+    """The biggest (or smallest) legal spend, the first of its size in the list on a tie, as
+    `max`/`min` over the legal ones would give, checking only until it is found."""
+    for spend in sorted(spends, key=lambda s: -_spend_size(s) if biggest else _spend_size(s)):
+        if _legal(state, spend):
+            return spend
+    return None
 
 
 BOTS: dict[str, Callable[[State, int, random.Random], Action]] = {"random": random_bot, "sensible": sensible_bot}
@@ -283,6 +302,29 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return found + table_findings(spec.bots, rows, "score_", "points")
 
 
+def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
+    """The text as written, in sentences with intervals: what wins, how stories end, meme
+    actions, seat order, and what no game reached."""
+    n = len(rows)
+    last = sum(1 for r in rows if r["ended"] == "last chapter")
+    attempts = sum(r["meme_actions"] for r in rows)
+    made = sum(r["successes"] for r in rows)
+    most = max(r[f"memes_{s + 1}"] for r in rows for s in range(len(spec.bots)))
+    out = [
+        what_wins(spec.bots, rows),
+        Finding(
+            "text-end",
+            f"The text's own end, the last chapter, ends {pct_interval(last, n)} of stories; the rest end when a sheet's 12 branches are full.",
+            {"share": round(last / n, 4)},
+        ),
+        Finding("memes", f"Meme actions succeed {pct_interval(made, attempts)} of the time.", {"success_rate": round(made / attempts, 4) if attempts else None}),
+        seat_order(spec.bots, rows),
+    ]
+    if most < 12:
+        out.append(Finding("never", f"No sheet ever filled more than {most} of its 12 branches in {n:,} stories.", {"most_memes": most}))
+    return out
+
+
 GAME = LabGame(
     slug="dangerous-ideas",
     bots=BOTS,
@@ -292,4 +334,5 @@ GAME = LabGame(
     summarise=summarise,
     measures=measures,
     findings=findings,
+    review=review,
 )

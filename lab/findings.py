@@ -7,17 +7,19 @@ the numbers do not show it), so a test can hand it crafted results either way.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .core import Finding
+from .core import LEVEL, Finding, mean_interval, paired_difference, share_interval
 
-__all__ = ["DOMINANT", "SEAT_Z", "by_kind", "compared", "dominance", "mean_by_kind", "seat_advantage", "share_text", "table_findings", "win_shares", "winners_of"]
+__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_Z", "by_kind", "compared", "dominance", "holm", "mean_by_kind", "pct_interval", "per_seat_wins", "seat_advantage", "seat_order", "share_text", "table_findings", "too_few", "what_wins", "win_shares", "winners_of"]
 
-#: a kind of bot dominates when its seats win this share of all games.
-DOMINANT = 0.9
-#: no kind dominates when the best kind's wins per seat are at most this many times the next's.
-OPEN = 1.25
+#: fewer games than this per setup: the lab shows the numbers but states no finding.
+MIN_GAMES = 30
+#: a kind of bot dominates when each of its seats wins at least this many times as often as a
+#: seat of any other kind, beyond the noise (the interval of the per-seat lead leaves out 0).
+DOMINANT = 2.0
 #: a seat's win share must stand this many standard errors from its kind's to be an advantage
 #: (well above 1.96: a table has many seats, and one of them is always the luckiest).
 SEAT_Z = 3.0
@@ -71,44 +73,70 @@ def table_findings(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], colum
     return dominance(bots, winners, scores, unit) + seat_advantage(bots, winners)
 
 
-def dominance(bots: Sequence[str], winners: Sequence[Sequence[int]], scores: Sequence[Sequence[float]], unit: str = "points") -> list[Finding]:
-    """Whether one kind of bot wins game after game, and out-wins every other kind seat for seat.
+def per_seat_wins(bots: Sequence[str], winners: Sequence[Sequence[int]]) -> dict[str, list[float]]:
+    """Per game, the share of the win that each seat of a kind took on average (a shared win
+    counts as a share): a kind at 9 seats and a kind at 1 winning as often per seat tie."""
+    seats = Counter(bots)
+    out = {k: [0.0] * len(winners) for k in sorted(seats)}
+    for g, game in enumerate(winners):
+        for s in game:
+            out[bots[s]][g] += 1 / len(game) / seats[bots[s]]
+    return out
 
-    `winners[g]` are game g's winning seats (a shared win counts as a share), `scores[g][seat]`
-    its scores. With one kind at the table there is nothing to say.
+
+def dominance(bots: Sequence[str], winners: Sequence[Sequence[int]], scores: Sequence[Sequence[float]], unit: str = "points") -> list[Finding]:
+    """Whether one kind of bot out-wins every other kind seat for seat, beyond the noise.
+
+    `winners[g]` are game g's winning seats, `scores[g][seat]` its scores. The best kind per
+    seat is set against the next best game by game: it dominates when its seats win at least
+    `DOMINANT` times as often and the 95% interval of the lead leaves out 0; no kind dominates
+    when that interval holds 0. With one kind at the table there is nothing to say.
     """
     kinds = sorted(set(bots))
     n = len(winners)
-    if len(kinds) < 2 or not n:
+    if len(kinds) < 2 or n < MIN_GAMES:
         return []
     seats = {k: [s for s, b in enumerate(bots) if b == k] for k in kinds}
-    won = dict.fromkeys(kinds, 0.0)
-    for game in winners:
-        for s in game:
-            won[bots[s]] += 1 / len(game)
-    per_seat = {k: won[k] / (n * len(seats[k])) for k in kinds}
-    mean = {k: sum(sum(g[s] for s in seats[k]) / len(seats[k]) for g in scores) / len(scores) for k in kinds} if scores else {}
+    wins = per_seat_wins(bots, winners)
+    per_seat = {k: sum(v) / n for k, v in wins.items()}
     top, second = sorted(kinds, key=lambda k: -per_seat[k])[:2]
-    numbers = {"strategy": top, "win_share": round(won[top] / n, 4), "per_seat": round(per_seat[top], 4), "best_other_per_seat": round(per_seat[second], 4)}
-    if won[top] / n >= DOMINANT:
+    lead = paired_difference(wins[second], wins[top])
+    numbers = {
+        "strategy": top,
+        "per_seat": round(per_seat[top], 4),
+        "best_other": second,
+        "best_other_per_seat": round(per_seat[second], 4),
+        "lead_low": lead["low"],
+        "lead_high": lead["high"],
+        "games": n,
+    }
+    interval = f"lead per seat {_points(lead['difference'])}, 95% interval {_points(lead['low'])} to {_points(lead['high'])}"
+    if lead["low"] is None or lead["low"] <= 0:
+        return [
+            Finding(
+                "no-dominant-strategy",
+                f"No strategy dominates: per seat, {top} wins {per_seat[top]:.0%} of games and {second} {per_seat[second]:.0%} "
+                f"({interval}: within the noise of {n:,} games).",
+                numbers,
+            )
+        ]
+    if per_seat[top] >= DOMINANT * per_seat[second]:
+        mean = {k: sum(sum(g[s] for s in seats[k]) / len(seats[k]) for g in scores) / len(scores) for k in kinds} if scores else {}
         means = f"; mean {mean[top]:.1f} {unit} against {max(mean[k] for k in kinds if k != top):.1f}" if mean else ""
         return [
             Finding(
                 "dominant-strategy",
-                f"{top} dominates: its seats win {won[top] / n:.0%} of games, {per_seat[top]:.0%} per seat against at most "
-                f"{per_seat[second]:.0%} for any other kind{means}.",
-                numbers,
-            )
-        ]
-    if per_seat[top] <= OPEN * per_seat[second]:
-        return [
-            Finding(
-                "no-dominant-strategy",
-                f"No strategy dominates: per seat, {top} wins {per_seat[top]:.0%} of games and {second} {per_seat[second]:.0%}.",
+                f"{top} dominates: each of its seats wins {per_seat[top]:.0%} of games, against at most {per_seat[second]:.0%} "
+                f"for a seat of any other kind ({interval}){means}.",
                 numbers,
             )
         ]
     return []
+
+
+def _points(share: float | None) -> str:
+    """A difference of two shares in percentage points: '+12.5 points'."""
+    return "—" if share is None else f"{share * 100:+.1f} points"
 
 
 def seat_advantage(bots: Sequence[str], winners: Sequence[Sequence[int]]) -> list[Finding]:
@@ -118,7 +146,7 @@ def seat_advantage(bots: Sequence[str], winners: Sequence[Sequence[int]]) -> lis
     against its kind's average seat; only seats whose kind sits at two seats or more count.
     """
     n = len(winners)
-    if not n:
+    if n < MIN_GAMES:
         return []
     wins = [0.0] * len(bots)
     for seats in winners:
@@ -151,26 +179,69 @@ def seat_advantage(bots: Sequence[str], winners: Sequence[Sequence[int]]) -> lis
     ]
 
 
+def holm(rows: Sequence[dict[str, Any]], level: float = LEVEL) -> None:
+    """Mark each row `holds` (and not `noise`) when its change survives Holm's step-down test
+    over the whole family, so that a comparison writes a false change at most 1 - `level` of
+    the time however many measures it has. Rows are changed in place."""
+    tested = sorted((r for r in rows if r.get("p") is not None and not r.get("identical")), key=lambda r: r["p"])
+    for r in rows:
+        r["holds"] = False
+    for rank, r in enumerate(tested):
+        if r["p"] > (1 - level) / (len(tested) - rank):
+            break  # Holm stops at the first measure that fails its share of the error rate
+        r["holds"] = True
+    for r in rows:
+        r["noise"] = not r["holds"]
+
+
+def too_few(games: int) -> list[Finding]:
+    """The one finding of a run too small for findings (empty list when it is big enough)."""
+    if games >= MIN_GAMES:
+        return []
+    return [
+        Finding(
+            "too-few-games",
+            f"{games:,} game{'s' if games != 1 else ''} per setup: the numbers are shown, but findings need at least {MIN_GAMES} games.",
+            {"games": games, "minimum": MIN_GAMES},
+        )
+    ]
+
+
 def compared(rows: Sequence[Mapping[str, Any]]) -> list[Finding]:
-    """What changed from setup A to B: each measure whose 95% interval leaves out 0."""
+    """What changed from setup A to B: the measures that hold after Holm's correction over all
+    of them (`holm` marks them), each with its own 95% t interval."""
+    games = max((row.get("games", 0) for row in rows), default=0)
+    if rows and games < MIN_GAMES:
+        return too_few(games)
+    tested = sum(1 for row in rows if row.get("p") is not None and not row.get("identical"))
     found = []
     for row in rows:
-        if row["noise"] or row["difference"] is None or row.get("identical"):
+        if not row.get("holds") or row["difference"] is None:
             continue
         direction = "rises" if row["difference"] > 0 else "falls"
         found.append(
             Finding(
                 "changed",
                 f"{row['measure'][:1].upper()}{row['measure'][1:]} {direction} from {_num(row['a'])} to {_num(row['b'])} "
-                f"(difference {_num(row['difference'], True)}, 95% interval {_num(row['low'], True)} to {_num(row['high'], True)}).",
+                f"(difference {_num(row['difference'], True)}, 95% interval {_num(row['low'], True)} to {_num(row['high'], True)}; "
+                f"holds over all {tested} measures, Holm).",
                 dict(row),
             )
         )
     same = [row["measure"] for row in rows if row.get("identical")]
+    if rows and len(same) == len(rows):
+        return [Finding("identical", f"A and B played the same games: every measure came out the same in each of the {games:,} games.", {"measures": same})]
     if same:
         found.append(Finding("unchanged", f"The same in every game of A and B (played on the same dice): {', '.join(same)}.", {"measures": same}))
     if rows and not any(f.key == "changed" for f in found):
-        found.append(Finding("no-change", "No measure differs beyond the noise of this many games: more games may tell them apart."))
+        found.append(
+            Finding(
+                "no-change",
+                f"No measure differs beyond the noise of {games:,} games (Holm over {tested} measures, 5% family-wise): "
+                "a real difference smaller than the intervals may still be there.",
+                {"games": games, "measures": tested},
+            )
+        )
     return found
 
 
@@ -179,3 +250,73 @@ def _num(value: float | None, signed: bool = False) -> str:
         return "—"
     text = f"{value:+.3g}" if signed else f"{value:.3g}"
     return text
+
+
+# -- the design review: the text as written, in sentences with intervals ---------------------------
+
+
+def pct_interval(count: int, total: int) -> str:
+    """'62% (95% interval 59% to 65%; 620 of 1,000)': a share of games and Wilson's interval."""
+    low, high = share_interval(count, total)
+    share, low_text, high_text = _pcts(count / total if total else 0, low, high)
+    return f"{share} (95% interval {low_text} to {high_text}; {count:,} of {total:,})"
+
+
+def _pcts(*shares: float) -> list[str]:
+    """Percents for one sentence: whole ones, or all with a decimal when any lies within a point
+    of 0 or 100 without being it (so that 99.6% is not written 100%)."""
+    fine = any(0 < s < 0.01 or 0.99 < s < 1 for s in shares)
+    return [f"{s:.1%}" if fine else f"{s:.0%}" for s in shares]
+
+
+def what_wins(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], game: str = "games") -> Finding:
+    """Which kind of bot wins, as a share of games and per seat, each with its interval."""
+    winners = [winners_of(r) for r in rows]
+    n = len(rows)
+    kinds = sorted(set(bots))
+    if len(kinds) < 2:
+        return Finding("what-wins", f"Every seat plays {kinds[0]}: this table tells strategies nothing apart.", {"kinds": kinds})
+    took = Counter()
+    for game_winners in winners:
+        for kind in {bots[s] for s in game_winners}:
+            took[kind] += 1
+    wins = per_seat_wins(bots, winners)
+    order = sorted(kinds, key=lambda k: -sum(wins[k]))
+    parts = []
+    for kind in order:
+        mean, low, high, _ = mean_interval(wins[kind])
+        mean_text, low_text, high_text = _pcts(mean, max(0.0, low), min(1.0, high))
+        parts.append(f"{kind} {mean_text} ({low_text} to {high_text})")
+    top = order[0]
+    return Finding(
+        "what-wins",
+        f"What wins: a {top} wins {pct_interval(took[top], n)} of {game}. Per seat, the share of games each seat wins, "
+        f"with 95% intervals: {', '.join(parts)}.",
+        {"strategy": top, "share": round(took[top] / n, 4), "per_seat": {k: round(sum(wins[k]) / n, 4) for k in kinds}},
+    )
+
+
+def seat_order(bots: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> Finding:
+    """Whether a seat wins more than the other seats of its kind, with the interval of the gap."""
+    winners = [winners_of(r) for r in rows]
+    if all(bots.count(b) < 2 for b in bots):
+        return Finding("seat-order", "Each strategy sits at one seat only, so seat order and strategy cannot be told apart here.", {})
+    found = seat_advantage(bots, winners)
+    if found:
+        return Finding("seat-order", found[0].text, found[0].numbers)
+    n = len(rows)
+    gaps = []
+    for seat, kind in enumerate(bots):
+        same = [s for s, b in enumerate(bots) if b == kind]
+        if len(same) > 1:
+            own = [sum(1 / len(w) for s in w if s == seat) for w in winners]
+            kin = [sum(1 / len(w) for s in w if s in same) / len(same) for w in winners]
+            mean, low, high, _ = mean_interval([o - k for o, k in zip(own, kin)])
+            gaps.append((abs(mean), seat, mean, low, high))
+    _, seat, mean, low, high = max(gaps)
+    return Finding(
+        "seat-order",
+        f"No seat wins beyond the noise of the other seats of its kind in {n:,} games (the largest gap: seat {seat + 1} "
+        f"({bots[seat]}), {_points(mean)}, 95% interval {_points(low)} to {_points(high)}).",
+        {"seat": seat + 1, "gap": round(mean, 4)},
+    )

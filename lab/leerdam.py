@@ -17,7 +17,7 @@ from rules.core import Action, RuleError, rng_for
 from rules.leerdam import RULES, Accept, Allocate, Assignment, Contribute, Decline, State, thresholds
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
-from .findings import by_kind, mean_by_kind, share_text, table_findings, win_shares
+from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "VILLAGES", "play_game"]
 
@@ -223,7 +223,8 @@ def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
         "VP spread (top - bottom)": [r["vp_spread"] for r in rows],
         "mean VP per household": [sum(_vp(r, len(spec.bots))) / len(spec.bots) for r in rows],
     }
-    return out | by_kind(spec.bots, rows, "vp_", "mean VP")
+    # With one kind at the table its mean is the household mean above: counted once.
+    return out | (by_kind(spec.bots, rows, "vp_", "mean VP") if len(set(spec.bots)) > 1 else {})
 
 
 def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
@@ -251,6 +252,33 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return found + table_findings(spec.bots, rows, "vp_", "VP")
 
 
+def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
+    """The text as written, in sentences with intervals: what wins, the text's end, the dyke,
+    seat order, and what no village reached."""
+    n = len(rows)
+    setup = GAME.setup(spec)
+    ended = sum(1 for r in rows if r["ended"] == "end roll")
+    fell = sorted(r["dyke_1_year"] for r in rows if r["dyke_1_year"] is not None)
+    top = max(max(r["dykes"]) for r in rows)
+    floods = sum(r["floods"] for r in rows) / max(1, sum(r["years"] for r in rows))
+    limit = f"; the rest stopped at the model's {setup.max_years}-year limit" if setup.max_years else ""
+    out = [
+        what_wins(spec.bots, rows, "villages"),
+        Finding("text-end", f"The text's own end, the end roll from year {setup.end_check_from}, ends {pct_interval(ended, n)} of villages{limit}.", {"share": round(ended / n, 4)}),
+        Finding(
+            "dyke",
+            f"The dyke falls to 1 in {pct_interval(len(fell), n)} of villages"
+            + (f", half of them by year {fell[len(fell) // 2]}" if fell else "")
+            + f"; the village floods in {floods:.0%} of all years played.",
+            {"share": round(len(fell) / n, 4), "flood_rate": round(floods, 4)},
+        ),
+        seat_order(spec.bots, rows),
+    ]
+    if top < 6:
+        out.append(Finding("never", f"No village ever raised its dyke above {top} (the track runs to 6) in {n:,} villages.", {"highest_dyke": top}))
+    return out
+
+
 GAME = LabGame(
     slug="leerdam",
     bots=BOTS,
@@ -260,4 +288,5 @@ GAME = LabGame(
     summarise=summarise,
     measures=measures,
     findings=findings,
+    review=review,
 )

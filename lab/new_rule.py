@@ -16,7 +16,7 @@ from rules.core import Action, rng_for
 from rules.new_rule import RULES, Draw, Keep, Pay, Pick, State, Swap, legal_actions, legal_payments
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
-from .findings import share_text, table_findings, win_shares, winners_of
+from .findings import pct_interval, seat_order, share_text, table_findings, what_wins, win_shares, winners_of
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
@@ -125,7 +125,29 @@ def scorer_bot(state: State, seat: int, rng: random.Random) -> Action:
     return random_bot(state, seat, rng)
 
 
-BOTS = {"random": random_bot, "balanced": balanced_bot, "scorer": scorer_bot}
+def hoarder_bot(state: State, seat: int, rng: random.Random) -> Action:
+    """hoarder: plays for the text's own end, an empty common bowl: keeps every draw and pays
+    by eating antibodies first, else returning as few candies as it can (then as balanced)."""
+    if state.phase == "choose":
+        return Keep(seat=seat)
+    if state.phase == "pay":
+        colours = state.colours
+        bowl = dict(zip(colours, state.players[seat].bowl))
+        best: tuple[tuple[int, int], Pay] | None = None
+        for pay in legal_payments(state, seat, limit=PAYMENTS):
+            left = dict(bowl)
+            for c in pay.returned:
+                left[c] -= 1
+            left[state.setup.antibody] -= pay.eaten
+            rank = (-len(pay.returned), _score(state, left))
+            if best is None or rank > best[0]:
+                best = (rank, pay)
+        if best is not None:
+            return best[1]
+    return balanced_bot(state, seat, rng)
+
+
+BOTS = {"random": random_bot, "balanced": balanced_bot, "scorer": scorer_bot, "hoarder": hoarder_bot}
 DEFAULT_BOTS = ("balanced", "balanced", "random", "random")
 
 
@@ -212,9 +234,11 @@ def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
         "common bowl emptied (share)": [float(r["ended"] == "bowl") for r in rows],
         "lowest common bowl": [r["lowest_bowl"] for r in rows],
         "winning score": [r["top_score"] for r in rows],
-        "score spread": [r["score_spread"] for r in rows],
     }
-    for kind in sorted(set(spec.bots)):
+    # The score spread is left out: someone is out (scoring 0) by the end, so it is the
+    # winning score again. The win shares of all kinds add up to one game, so the last kind's
+    # is the others' mirror and is left out too.
+    for kind in sorted(set(spec.bots))[:-1]:
         seats = [s for s, b in enumerate(spec.bots) if b == kind]
         out[f"win share per seat: {kind}"] = [sum(1 / len(winners_of(r)) for s in winners_of(r) if s in seats) / len(seats) for r in rows]
     return out
@@ -270,6 +294,32 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return found + table_findings(spec.bots, rows, "score_", "points")
 
 
+def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
+    """The text as written (`max_rounds=none`), in sentences with intervals: what wins, how a
+    game ends, the winning score, seat order, and what no game reached."""
+    n = len(rows)
+    endings = Counter(r["ended"] for r in rows)
+    zero = sum(1 for r in rows if r["top_score"] == 0)
+    out = [
+        what_wins(spec.bots, rows),
+        Finding(
+            "text-end",
+            f"The text's own end, an empty common bowl, ends {pct_interval(endings['bowl'], n)} of games; "
+            f"{pct_interval(endings['elimination'], n)} end when fewer than two players are still in"
+            + (f", and {pct_interval(endings['cap'], n)} were still going at the lab's cap of {spec.option('cap', GAME.options['cap'])} rounds" if endings["cap"] else "")
+            + (f", and {pct_interval(endings['round-limit'], n)} stop at the model's round limit" if endings["round-limit"] else "")
+            + ".",
+            {k: round(v / n, 4) for k, v in endings.items()},
+        ),
+        Finding("winner-scores-0", f"The winner scores 0 in {pct_interval(zero, n)} of games: a bowl short of one colour scores nothing.", {"share": round(zero / n, 4)}),
+        seat_order(spec.bots, rows),
+    ]
+    if not endings["bowl"]:
+        low = min(r["lowest_bowl"] for r in rows)
+        out.append(Finding("never", f"No game emptied the common bowl: payments refill it, and the emptiest it got at a round's start was {low} candies.", {"lowest_bowl": low}))
+    return out
+
+
 GAME = LabGame(
     slug="new-rule",
     bots=BOTS,
@@ -279,4 +329,6 @@ GAME = LabGame(
     summarise=summarise,
     measures=measures,
     findings=findings,
+    review=review,
+    as_written="max_rounds=none",
 )

@@ -21,8 +21,11 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
+import time
 import urllib.parse
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -31,6 +34,7 @@ __all__ = [
     "NOTEBOOKS",
     "Access",
     "claim_free",
+    "heavy_work",
     "key_matches",
     "new_key",
     "resolve",
@@ -173,3 +177,53 @@ def table_links(base: str, slug: str, table_id: str, meta: Mapping[str, Any], na
         links["board"] = page + _query(table=table_id)
         links["seats"] = []
     return links
+
+
+# -- heavy work a page may start ------------------------------------------------------------------
+
+#: heavy jobs (a balance-lab run or comparison, every game's print pack) the whole server runs
+#: at once. Voila's kernels are separate processes, so the count is kept in lock files.
+HEAVY_AT_ONCE = 2
+#: how long a page waits for a free slot before it is told the server is busy.
+HEAVY_WAIT_SECONDS = 20.0
+
+
+def heavy_folder() -> Path:
+    """Where the slots' lock files live: beside the SQLite table store, else the data folder."""
+    from .store import default_location, is_postgres
+
+    location = default_location()
+    if is_postgres(location):
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+        return base / "playbook" / "busy"
+    return Path(location).expanduser().parent / "busy"
+
+
+@contextmanager
+def heavy_work(what: str, wait: float | None = None) -> Iterator[None]:
+    """Hold one of the server's `HEAVY_AT_ONCE` slots while `what` runs (a lock each, released
+    by the kernel even when it dies); waits up to `wait` seconds, then refuses with RuleError."""
+    import fcntl
+
+    from rules.core import RuleError
+
+    folder = heavy_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + (HEAVY_WAIT_SECONDS if wait is None else wait)
+    while True:
+        for slot in range(HEAVY_AT_ONCE):
+            handle = open(folder / f"slot-{slot}.lock", "a+")  # noqa: SIM115 - held until released
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                continue
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+                handle.close()
+            return
+        if time.monotonic() >= deadline:
+            raise RuleError("busy", f"the server is already running {HEAVY_AT_ONCE} heavy jobs; {what} was not started: try again in a minute")
+        time.sleep(0.25)

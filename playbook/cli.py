@@ -287,11 +287,23 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return _play(args, 2 * args.games, lambda progress: lab.compare(args.game, a, b, args.games, args.seed, workers=args.workers, scheduler=args.scheduler, progress=progress))
 
 
+def _cmd_review(args: argparse.Namespace) -> int:
+    games = args.games or lab.REVIEW_GAMES[args.game]
+    bar, progress = _bar(games, args.quiet)
+    try:
+        result = lab.review(args.game, games, args.seed, workers=args.workers, scheduler=args.scheduler, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    print(json.dumps(result.as_dict(), ensure_ascii=False) if args.json else result.text())
+    return 0
+
+
 def _run_options(p: argparse.ArgumentParser) -> None:
     """The options `simulate` and `compare` share."""
     p.add_argument("--games", type=_ranged(1, 1_000_000), default=100, help="how many games, 1-1000000 (default 100)")
     p.add_argument("--seed", type=_ranged(0), default=0, help="seed of the run, 0 or more: game i is seeded from (seed, i) (default 0)")
-    p.add_argument("--workers", type=_ranged(1, 256), help="processes to use, 1-256 (default: every core; 1: no pool)")
+    p.add_argument("--workers", type=_ranged(1, 256), help="processes to use, 1 up to this machine's cores (default: every core; 1: no pool)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="send the games to a Dask scheduler, e.g. tcp://10.0.0.5:8786 (needs the [lab] extra)")
     p.add_argument("--csv", metavar="FILE.csv", help="also write one row per game as CSV")
     p.add_argument("--pdf", metavar="FILE.pdf", help="also write a printable report with plots and findings")
@@ -428,6 +440,24 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--b", metavar="VARIANTS", required=True, help="setup B")
     _run_options(p)
     p.set_defaults(run=_cmd_compare)
+
+    p = _command(
+        sub,
+        "review",
+        "what the bots find in the text as written, with intervals",
+        "A short design review of a game's text as written, by its default bots: what wins, how often\n"
+        "the text's own end is reached, seat order, and what no game reaches; each share with its\n95% interval. "
+        "The sentences name the bots they depend on.",
+        "playbook review leerdam --games 2000",
+    )
+    p.add_argument("game", choices=list(lab.GAMES), help="which game")
+    p.add_argument("--games", type=_ranged(30, 1_000_000), help="how many games, 30 or more (default: " + ", ".join(f"{g} {n}" for g, n in lab.REVIEW_GAMES.items()) + ")")
+    p.add_argument("--seed", type=_ranged(0), default=1, help="seed of the run (default 1)")
+    p.add_argument("--workers", type=_ranged(1, 256), help="processes to use, 1 up to this machine's cores (default: every core; 1: no pool)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="send the games to a Dask scheduler (needs the [lab] extra)")
+    p.add_argument("--json", action="store_true", help="one line of JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=_cmd_review)
 
     p = _command(
         sub,

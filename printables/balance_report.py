@@ -83,7 +83,14 @@ def _comparison_story(comparison: Any, width: float) -> list[Flowable]:
     ]
     widths = [w * width for w in (0.34, 0.12, 0.12, 0.12, 0.18, 0.12)]
     story += [heading("Side by side", 2), ruled_table(header, rows, widths, row_height=5 * mm, zebra=True)]
-    story.append(para("Both setups played the same seeds (game i of A and of B share its dice), so each game's difference is taken first and the interval is a paired one.", "small"))
+    story.append(
+        para(
+            "Both setups played the same seeds (game i of A and of B share its dice), so each game's difference is taken first and the "
+            f"interval is a paired 95% t interval. A measure is out of the noise only when its change holds over all {len(comparison.table)} "
+            "measures together (Holm's method, 5% family-wise).",
+            "small",
+        )
+    )
     charts = [_figure(fig, width) for fig in comparison_figures(comparison)]
     story += [KeepTogether([heading("Charts", 2), charts[0]]), *charts[1:]]
     for name, run in (("A", comparison.a), ("B", comparison.b)):

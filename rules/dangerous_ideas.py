@@ -34,14 +34,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .records import evolve
 
 __all__ = [
     "NODES",
@@ -89,6 +90,8 @@ __all__ = [
     "play",
     "chance",
     "hides",
+    "candidate_actions",
+    "candidate_groups",
     "legal_actions",
     "view_for",
     "scores",
@@ -722,7 +725,7 @@ def _story_chapter(state: State) -> int:
 
 
 def _say(state: State, text: str) -> State:
-    return replace(state, log=state.log + (Event(text, None, _story_chapter(state)),))
+    return evolve(state, log=state.log + (Event(text, None, _story_chapter(state)),))
 
 
 def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
@@ -730,7 +733,7 @@ def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
     text = clean(text) if kind != "narration" else str(text).strip()
     if not text:
         return state
-    state = replace(state, story=state.story + (StoryLine(_story_chapter(state), seat, kind, text),))
+    state = evolve(state, story=state.story + (StoryLine(_story_chapter(state), seat, kind, text),))
     if kind == "narration" and seat is not None:
         return _say(state, f"{state.names[seat]}: \u201c{text}\u201d")
     return _say(state, text)
@@ -743,16 +746,16 @@ def _narrate(state: State, action: Action) -> State:
 
 
 def _with_sheet(state: State, seat: int, sheet: Sheet) -> State:
-    return replace(state, sheets=_set(state.sheets, seat, sheet))
+    return evolve(state, sheets=_set(state.sheets, seat, sheet))
 
 
 def _add_node(sheet: Sheet, node: str, stones: int) -> Sheet:
     i = _NODE_INDEX[node]
-    return replace(sheet, nodes=_set(sheet.nodes, i, sheet.nodes[i] + stones))
+    return evolve(sheet, nodes=_set(sheet.nodes, i, sheet.nodes[i] + stones))
 
 
 def _set_meme(sheet: Sheet, branch: str, meme: Meme | None) -> Sheet:
-    return replace(sheet, branches=_set(sheet.branches, _BRANCH_INDEX[branch], meme))
+    return evolve(sheet, branches=_set(sheet.branches, _BRANCH_INDEX[branch], meme))
 
 
 def _add_at(sheet: Sheet, place: str, stones: int) -> Sheet:
@@ -760,7 +763,7 @@ def _add_at(sheet: Sheet, place: str, stones: int) -> Sheet:
         return _add_node(sheet, place, stones)
     meme = sheet.meme(place)
     assert meme is not None
-    return _set_meme(sheet, place, replace(meme, stones=meme.stones + stones))
+    return _set_meme(sheet, place, evolve(meme, stones=meme.stones + stones))
 
 
 def _gain(sheet: Sheet, places: Iterable[str]) -> Sheet:
@@ -768,7 +771,7 @@ def _gain(sheet: Sheet, places: Iterable[str]) -> Sheet:
     for place in places:
         sheet = _add_at(sheet, place, 1)
         count += 1
-    return replace(sheet, gained=sheet.gained + count)
+    return evolve(sheet, gained=sheet.gained + count)
 
 
 def _describe_places(places: Sequence[str]) -> str:
@@ -787,7 +790,7 @@ def initial(setup: Setup) -> State:
 
 
 def _begin_setting(state: State) -> State:
-    state = replace(state, phase="setting", turn=0)
+    state = evolve(state, phase="setting", turn=0)
     return _say(state, f"The setting round: each player fills one leaf and one coiled branch. {state.names[0]} begins.")
 
 
@@ -796,9 +799,9 @@ def _begin_chapter(state: State) -> State:
     if k >= state.setup.chapter_count:
         return _end(state, f"the story's last chapter (Chapter {state.chapter + 1}) is over")
     sheets = tuple(
-        replace(s, branches=tuple(replace(m, bonus=BONUS_STONES) if m else None for m in s.branches)) for s in state.sheets
+        evolve(s, branches=tuple(evolve(m, bonus=BONUS_STONES) if m else None for m in s.branches)) for s in state.sheets
     )
-    state = replace(
+    state = evolve(
         state,
         phase="title",
         chapter=k,
@@ -815,7 +818,7 @@ def _begin_chapter(state: State) -> State:
 
 
 def _begin_turn(state: State, seat: int) -> State:
-    state = replace(
+    state = evolve(
         state,
         phase="turn-start",
         turn=seat,
@@ -830,21 +833,21 @@ def _begin_turn(state: State, seat: int) -> State:
 
 def _end_turn(state: State) -> State:
     done = state.turns_done + 1
-    state = replace(state, turns_done=done, turn=None, involved=frozenset(), bonus_taken=frozenset(), last_failed=None)
+    state = evolve(state, turns_done=done, turn=None, involved=frozenset(), bonus_taken=frozenset(), last_failed=None)
     if done >= state.n:
         return _begin_chapter(state)
     return _begin_turn(state, state.chapter_order()[done])
 
 
 def _end(state: State, why: str) -> State:
-    state = replace(state, phase="over", turn=None, attempt=None, ended=why)
+    state = evolve(state, phase="over", turn=None, attempt=None, ended=why)
     state = _say(state, f"The story ends: {why}.")
     table = standings(state)
     best = [s for rank, s, _ in table if rank == 1]
     summary = "; ".join(f"{state.names[s]} {score}" for _, s, score in table)
     verb = "wins and announces" if len(best) == 1 else "share the win and announce"
     state = _say(state, f"Final scores: {summary}. {seats_text(state.names, best)} {verb} the moral of the story.")
-    return replace(state, story=state.story + (StoryLine(_story_chapter(state), None, "outcome", state.log[-1].text),))
+    return evolve(state, story=state.story + (StoryLine(_story_chapter(state), None, "outcome", state.log[-1].text),))
 
 
 # -- checking -----------------------------------------------------------------------------------
@@ -1215,7 +1218,7 @@ def play(state: State, action: Action) -> State:
         a = state.attempt
         assert a is not None
         dice = _set(a.dice, action.die, action.value)
-        state = replace(state, attempt=replace(a, dice=dice, rerolling=None))
+        state = evolve(state, attempt=evolve(a, dice=dice, rerolling=None))
         state = _say(state, f"Die {action.die + 1} comes up {action.value}: the dice show {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.")
         return _await_seeds(state)
     seat = action.seat
@@ -1223,7 +1226,7 @@ def play(state: State, action: Action) -> State:
     name = state.names[seat]
     sheet = state.sheets[seat]
     if isinstance(action, Place):
-        sheet = replace(_gain(sheet, action.place), placed=True)
+        sheet = evolve(_gain(sheet, action.place), placed=True)
         state = _with_sheet(state, seat, sheet)
         state = _say(state, f"{name} places the starting stones: {_describe_places(action.place)}.")
         state = _narrate(state, action)
@@ -1233,35 +1236,35 @@ def play(state: State, action: Action) -> State:
         meme = Meme(id=state.next_id, text=text, holder=holder, stones=0, bonus=0, chapter=0)
         sheet = _set_meme(sheet, action.branch, meme)
         sheet = _gain(sheet, [action.branch])
-        state = replace(_with_sheet(state, seat, sheet), next_id=state.next_id + 1)
+        state = evolve(_with_sheet(state, seat, sheet), next_id=state.next_id + 1)
         state = _narrate(state, action)
         state = _tell(state, seat, "outcome", f"{name} writes {_quote(text, holder)} on a {state.setup.branch_type(action.branch)} branch ({action.branch}).")
         if sheet.filled < 2:
             return state
         if seat + 1 < state.n:
-            return replace(state, turn=seat + 1)
-        return _begin_chapter(replace(state, turn=None))
+            return evolve(state, turn=seat + 1)
+        return _begin_chapter(evolve(state, turn=None))
     if isinstance(action, Title):
         title = clean(action.title)
-        state = replace(state, title=title, titles=state.titles + (title,))
+        state = evolve(state, title=title, titles=state.titles + (title,))
         state = _tell(state, seat, "title", f"Chapter {state.chapter + 1}: {title}")
         state = _narrate(state, action)
         return _begin_turn(state, state.chapter_order()[0])
     if isinstance(action, TurnStones):
         state = _with_sheet(state, seat, _gain(sheet, action.place))
-        state = replace(state, phase="turn")
+        state = evolve(state, phase="turn")
         state = _say(state, f"{name} places the turn's stones: {_describe_places(action.place)}.")
         return _narrate(state, action)
     if isinstance(action, Gain):
         state = _with_sheet(state, seat, _gain(sheet, action.place))
-        state = replace(state, actions_taken=state.actions_taken + 1, last_failed=None)
+        state = evolve(state, actions_taken=state.actions_taken + 1, last_failed=None)
         state = _say(state, f"{name} gains {GAIN_STONES} stones: {_describe_places(action.place)}.")
         return _narrate(state, action)
     if isinstance(action, Move):
         for step in action.steps:
             sheet = _add_at(_add_at(sheet, step.source, -step.stones), step.target, step.stones)
         state = _with_sheet(state, seat, sheet)
-        state = replace(state, actions_taken=state.actions_taken + 1, last_failed=None)
+        state = evolve(state, actions_taken=state.actions_taken + 1, last_failed=None)
         moved = ", ".join(f"{s.stones} {s.source} -> {s.target}" for s in action.steps)
         state = _say(state, f"{name} moves stones: {moved}.")
         return _narrate(state, action)
@@ -1269,7 +1272,7 @@ def play(state: State, action: Action) -> State:
         return _announce(state, seat, action)
     if isinstance(action, PlotUnfinished):
         state = _with_sheet(state, seat, _gain(sheet, ["create"] * PLOT_STONES))
-        state = replace(state, plot_declared=True)
+        state = evolve(state, plot_declared=True)
         state = _say(state, f"{name} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.")
         return _narrate(state, action)
     if isinstance(action, EndTurn):
@@ -1283,10 +1286,10 @@ def play(state: State, action: Action) -> State:
     if isinstance(action, SpendSeed):
         a = state.attempt
         assert a is not None
-        sheet = replace(sheet, seeds=sheet.seeds - 1)
+        sheet = evolve(sheet, seeds=sheet.seeds - 1)
         state = _with_sheet(state, seat, sheet)
         seeds_spent = _set(a.seeds_spent, seat, a.seeds_spent[seat] + 1)
-        state = replace(state, phase="rerolling", attempt=replace(a, rerolling=action.die, seeds_spent=seeds_spent))
+        state = evolve(state, phase="rerolling", attempt=evolve(a, rerolling=action.die, seeds_spent=seeds_spent))
         state = _narrate(state, action)
         return _say(state, f"{name} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]}).")
     if isinstance(action, Conclude):
@@ -1320,7 +1323,7 @@ def _announce(state: State, seat: int, action: Create | Spread) -> State:
         passed=(False,) * n,
         seeds_spent=(0,) * n,
     )
-    state = replace(state, phase="stake", attempt=attempt, targeted=targeted, actions_taken=number, last_failed=None)
+    state = evolve(state, phase="stake", attempt=attempt, targeted=targeted, actions_taken=number, last_failed=None)
     verb = "create" if action.kind == "create" else "spread"
     line = f"{name} tries to {verb} {_quote(text, holder)}"
     if action.target is not None:
@@ -1352,7 +1355,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     for use in action.memes:
         meme = sheet.meme(use.branch)
         assert meme is not None
-        sheet = _set_meme(sheet, use.branch, replace(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus))
+        sheet = _set_meme(sheet, use.branch, evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus))
         own += use.stones
         bonus += use.bonus
         involved.add((meme.id, a.number))
@@ -1363,7 +1366,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
             weighted += count
         what = " and ".join(p for p in (f"{use.bonus} bonus" if use.bonus else "", f"{use.stones} own" if use.stones else "") if p)
         parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
-    sheet = replace(sheet, spent=sheet.spent + own)
+    sheet = evolve(sheet, spent=sheet.spent + own)
     stones = own + bonus
     if role == "defend":
         removed = stones + (TARGET_WEIGHT - 1) * weighted
@@ -1372,7 +1375,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         removed = 0
         pool = a.pool + stones
     sides = a.sides if role == "actor" else _set(a.sides, seat, role)
-    attempt = replace(
+    attempt = evolve(
         a,
         pool=pool,
         pools=a.pools + (pool,),
@@ -1381,7 +1384,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         sides=sides,
         passed=(False,) * state.n,
     )
-    state = replace(_with_sheet(state, seat, sheet), attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
+    state = evolve(_with_sheet(state, seat, sheet), attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
     name = state.names[seat]
     spent = ", ".join(parts)
     if role == "defend":
@@ -1401,15 +1404,15 @@ def _pass(state: State, seat: int, action: Pass) -> State:
     name = state.names[seat]
     state = _narrate(state, action)
     if state.phase == "stake":
-        state = replace(state, phase="respond", attempt=replace(a, passed=(False,) * state.n))
+        state = evolve(state, phase="respond", attempt=evolve(a, passed=(False,) * state.n))
         return _say(state, f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more.")
     passed = _set(a.passed, seat, True)
-    a = replace(a, passed=passed)
-    state = replace(state, attempt=a)
+    a = evolve(a, passed=passed)
+    state = evolve(state, attempt=a)
     if not all(passed):
         return state
     if state.phase == "respond":
-        state = replace(state, phase="roll")
+        state = evolve(state, phase="roll")
         return _say(state, f"Nobody spends more: {a.pool} stone(s) in the pool. The dice roll.")
     return _resolve(state)
 
@@ -1417,7 +1420,7 @@ def _pass(state: State, seat: int, action: Pass) -> State:
 def _rolled(state: State, dice: tuple[int, ...]) -> State:
     a = state.attempt
     assert a is not None
-    state = replace(state, attempt=replace(a, dice=tuple(dice), first_dice=tuple(dice)))
+    state = evolve(state, attempt=evolve(a, dice=tuple(dice), first_dice=tuple(dice)))
     state = _say(state, f"{state.names[a.actor]} rolls {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.")
     return _await_seeds(state)
 
@@ -1426,8 +1429,8 @@ def _await_seeds(state: State) -> State:
     """After a roll or a re-roll: everyone holding seeds decides again; the roll stands when none re-rolls."""
     a = state.attempt
     assert a is not None
-    a = replace(a, passed=tuple(s.seeds == 0 for s in state.sheets), rerolling=None)
-    state = replace(state, attempt=a, phase="reroll")
+    a = evolve(a, passed=tuple(s.seeds == 0 for s in state.sheets), rerolling=None)
+    state = evolve(state, attempt=a, phase="reroll")
     return _resolve(state) if all(a.passed) else state
 
 
@@ -1440,8 +1443,8 @@ def _resolve(state: State) -> State:
     a = state.attempt
     assert a is not None
     success = wins(a.pool, a.total)
-    a = replace(a, success=success)
-    state = replace(state, attempt=a, phase="outcome")
+    a = evolve(a, success=success)
+    state = evolve(state, attempt=a, phase="outcome")
     name = state.names[a.actor]
     what = f"{a.dice[0]} + {a.dice[1]} = {a.total} against a pool of {a.pool}"
     if success:
@@ -1449,7 +1452,7 @@ def _resolve(state: State) -> State:
     else:
         why = " (11 and 12 always fail)" if a.total >= ALWAYS_FAILS else ""
         line = f"The roll stands at {what}{why}: {name}'s {a.kind} of {_quote(a.text, a.holder)} fails."
-        state = replace(state, last_failed=(a.kind, a.key, a.holder_key))
+        state = evolve(state, last_failed=(a.kind, a.key, a.holder_key))
     return _tell(state, None, "outcome", line)
 
 
@@ -1476,8 +1479,8 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
         )
         sheet = _add_node(sheet, hub, -action.from_hub)
         sheet = _set_meme(sheet, branch, meme)
-        sheet = replace(sheet, gained=sheet.gained + NEW_MEME_STONES)
-        state = replace(_with_sheet(state, seat, sheet), next_id=state.next_id + 1)
+        sheet = evolve(sheet, gained=sheet.gained + NEW_MEME_STONES)
+        state = evolve(_with_sheet(state, seat, sheet), next_id=state.next_id + 1)
         moved = f", moving {action.from_hub} from {hub.title()} onto it" if action.from_hub else ""
         state = _tell(state, seat, "outcome", f"{name} writes {_quote(a.text, a.holder)} on {branch}{moved}.")
         if a.target is not None:
@@ -1486,7 +1489,7 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
             if victim is not None and victim.id == a.target_id:
                 owner = _set_meme(owner, a.target.branch, None)
                 owner = _add_node(owner, hub_of(a.target.branch), victim.stones)
-                owner = replace(owner, crossed=owner.crossed + (Crossed(a.target.branch, victim.text, victim.holder, seat, state.chapter + 1),))
+                owner = evolve(owner, crossed=owner.crossed + (Crossed(a.target.branch, victim.text, victim.holder, seat, state.chapter + 1),))
                 state = _with_sheet(state, a.target.seat, owner)
                 state = _tell(
                     state,
@@ -1515,7 +1518,7 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
         seeds_spent=a.seeds_spent,
         branch=branch,
     )
-    state = replace(state, outcomes=state.outcomes + (record,), attempt=None, phase="turn")
+    state = evolve(state, outcomes=state.outcomes + (record,), attempt=None, phase="turn")
     full = [s for s in range(state.n) if state.sheets[s].filled == len(BRANCHES)]
     if full:
         return _end(state, f"{seats_text(state.names, full)} filled all {len(BRANCHES)} branches")
@@ -1777,14 +1780,19 @@ def _known_holders(state: State) -> list[str]:
 
 
 def _targets(state: State, seat: int, holder: str) -> list[Ref]:
-    key = meme_key(holder)
-    out = []
+    return list(_targets_by_holder(state, seat).get(meme_key(holder), ()))
+
+
+def _targets_by_holder(state: State, seat: int) -> dict[str, list[Ref]]:
+    """Every meme of the other players that `seat` may still target, by its holder's key (in
+    seat and branch order)."""
+    out: dict[str, list[Ref]] = {}
     for other, sheet in enumerate(state.sheets):
         if other == seat:
             continue
         for branch, meme in sheet.memes():
-            if meme.holder_key == key and (seat, meme.id) not in state.targeted:
-                out.append(Ref(other, branch))
+            if (seat, meme.id) not in state.targeted:
+                out.setdefault(meme.holder_key, []).append(Ref(other, branch))
     return out
 
 
@@ -1796,7 +1804,7 @@ def _fresh_text(state: State, seat: int) -> str:
     return f"{state.names[seat]}'s truth {k}"
 
 
-def _spend_options(state: State, seat: int, cls: type[_Spend]) -> list[_Spend]:
+def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = True) -> list[_Spend]:
     a = state.attempt
     if a is None:
         return []
@@ -1840,7 +1848,7 @@ def _spend_options(state: State, seat: int, cls: type[_Spend]) -> list[_Spend]:
     if n or best:
         options.append(cls(seat=seat, from_node=n, from_think=think_for(n), memes=tuple(best.values())))
     unique = list(dict.fromkeys(options))
-    return [o for o in unique if _legal(state, o)]
+    return [o for o in unique if _legal(state, o)] if checked else unique
 
 
 def _move_options(state: State, seat: int) -> list[Move]:
@@ -1859,26 +1867,29 @@ def _move_options(state: State, seat: int) -> list[Move]:
     return options
 
 
-def _meme_options(state: State, seat: int, limit: int) -> list[Action]:
+def _meme_options(state: State, seat: int, limit: int, checked: bool = True) -> list[Action]:
     sheet = state.sheets[seat]
     if not sheet.empty():
         return []
     holders = _known_holders(state)
     options: list[Action] = []
     text = _fresh_text(state, seat)
+    targets = _targets_by_holder(state, seat)
     for holder in holders:
         options.append(Create(seat=seat, text=text, holder=holder))
-        options += [Create(seat=seat, text=text, holder=holder, target=t) for t in _targets(state, seat, holder)]
+        options += [Create(seat=seat, text=text, holder=holder, target=t) for t in targets.get(meme_key(holder), ())]
     texts: dict[str, str] = {}
+    held = set()
     for _, meme in sheet.memes():
         texts.setdefault(meme.key, meme.text)
+        held.add((meme.key, meme.holder_key))
     for key, mtext in texts.items():
         for holder in holders:
-            if any(m.key == key and m.holder_key == meme_key(holder) for _, m in sheet.memes()):
+            if (key, meme_key(holder)) in held:
                 continue
             options.append(Spread(seat=seat, text=mtext, holder=holder))
-            options += [Spread(seat=seat, text=mtext, holder=holder, target=t) for t in _targets(state, seat, holder)]
-    return [o for o in options[:limit] if _legal(state, o)]
+            options += [Spread(seat=seat, text=mtext, holder=holder, target=t) for t in targets.get(meme_key(holder), ())]
+    return [o for o in options[:limit] if _legal(state, o)] if checked else options[:limit]
 
 
 def legal_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
@@ -1886,50 +1897,68 @@ def legal_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
     already in the story); placements, moves and stakes are offered in typical sizes, not as
     every subset. Every action listed passes `check`.
     """
+    return [o for o in candidate_actions(state, seat, limit) if _legal(state, o)]
+
+
+def candidate_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
+    """The actions `legal_actions` offers, before each is checked (most pass)."""
+    return list(dict.fromkeys(a for _, build in candidate_groups(state, seat, limit) for a in build()))
+
+
+Group = tuple[tuple[str, ...], Callable[[], list[Action]]]
+
+
+def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
+    """`candidate_actions` in groups, each built only when called: (the kinds of action it
+    may hold, a function that builds its candidates). A caller that wants one legal action of
+    a chosen kind builds one group and checks a few of its candidates, not every action."""
     if state.over or not 0 <= seat < state.n:
         return []
     phase = state.phase
     sheet = state.sheets[seat]
-    options: list[Action] = []
+
+    def now(*actions: Action) -> list[Action]:
+        return list(actions)
+
     if phase == "place":
-        if not sheet.placed:
-            options = [Place(seat=seat, place=p) for p in _placements(state, seat, state.setup.start_stones, True, limit)]
-    elif phase == "setting" and seat == state.turn:
+        if sheet.placed:
+            return []
+        return [((Place.kind,), lambda: [Place(seat=seat, place=p) for p in _placements(state, seat, state.setup.start_stones, True, limit)])]
+    if phase == "setting" and seat == state.turn:
         done = sheet.filled
-        for branch in sheet.empty():
-            holder = BOT_CAST[(seat + done) % len(BOT_CAST)]
-            options.append(Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {done + 1}", holder=holder))
-    elif phase == "title" and seat == state.starter:
-        options = [Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")]
-    elif phase == "turn-start" and seat == state.turn:
-        options = [TurnStones(seat=seat, place=p) for p in _placements(state, seat, TURN_STONES, False, limit)]
-    elif phase == "turn" and seat == state.turn:
-        options.append(EndTurn(seat=seat))
-        options.append(PlotUnfinished(seat=seat))
+        writes = [Write(seat=seat, branch=b, text=f"{sheet.name}'s belief {done + 1}", holder=BOT_CAST[(seat + done) % len(BOT_CAST)]) for b in sheet.empty()]
+        return [((Write.kind,), lambda: writes)]
+    if phase == "title" and seat == state.starter:
+        return [((Title.kind,), lambda: now(Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")))]
+    if phase == "turn-start" and seat == state.turn:
+        return [((TurnStones.kind,), lambda: [TurnStones(seat=seat, place=p) for p in _placements(state, seat, TURN_STONES, False, limit)])]
+    if phase == "turn" and seat == state.turn:
+        groups: list[Group] = [((EndTurn.kind,), lambda: now(EndTurn(seat=seat))), ((PlotUnfinished.kind,), lambda: now(PlotUnfinished(seat=seat)))]
         if state.actions_taken < ACTIONS_PER_TURN:
-            options += [Gain(seat=seat, place=p) for p in _placements(state, seat, GAIN_STONES, False, 40)]
-            options += _move_options(state, seat)
-            options += _meme_options(state, seat, limit)
-    elif phase in ("stake", "respond") and state.attempt is not None:
+            groups += [
+                ((Gain.kind,), lambda: [Gain(seat=seat, place=p) for p in _placements(state, seat, GAIN_STONES, False, 40)]),
+                ((Move.kind,), lambda: list(_move_options(state, seat))),
+                ((Create.kind, Spread.kind), lambda: _meme_options(state, seat, limit, checked=False)),
+            ]
+        return groups
+    if phase in ("stake", "respond") and state.attempt is not None:
         a = state.attempt
+        groups = []
         if seat == a.actor:
-            options += _spend_options(state, seat, Stake)
+            groups.append(((Stake.kind,), lambda: list(_spend_options(state, seat, Stake, checked=False))))
         elif phase == "respond":
             if a.sides[seat] != "defend":
-                options += _spend_options(state, seat, Connect)
+                groups.append(((Connect.kind,), lambda: list(_spend_options(state, seat, Connect, checked=False))))
             if a.sides[seat] != "connect":
-                options += _spend_options(state, seat, Defend)
-        options.append(Pass(seat=seat))
-    elif phase == "reroll":
-        options = [Pass(seat=seat), SpendSeed(seat=seat, die=0), SpendSeed(seat=seat, die=1)]
-    elif phase == "outcome" and state.attempt is not None and seat == state.attempt.actor:
-        if state.attempt.success:
-            for branch in sheet.empty():
-                have = sheet.node(hub_of(branch))
-                options += [Conclude(seat=seat, branch=branch, from_hub=k) for k in sorted({0, have})]
-        else:
-            options = [Conclude(seat=seat)]
-    return [o for o in dict.fromkeys(options) if _legal(state, o)]
+                groups.append(((Defend.kind,), lambda: list(_spend_options(state, seat, Defend, checked=False))))
+        return groups + [((Pass.kind,), lambda: now(Pass(seat=seat)))]
+    if phase == "reroll":
+        return [((Pass.kind, SpendSeed.kind), lambda: now(Pass(seat=seat), SpendSeed(seat=seat, die=0), SpendSeed(seat=seat, die=1)))]
+    if phase == "outcome" and state.attempt is not None and seat == state.attempt.actor:
+        if not state.attempt.success:
+            return [((Conclude.kind,), lambda: now(Conclude(seat=seat)))]
+        return [((Conclude.kind,), lambda: [Conclude(seat=seat, branch=b, from_hub=k) for b in sheet.empty() for k in sorted({0, sheet.node(hub_of(b))})])]
+    return []
 
 
 # -- the Rules object ---------------------------------------------------------------------------

@@ -202,5 +202,21 @@ def test_compare_two_setups_on_the_same_seeds(capsys: pytest.CaptureFixture[str]
 def test_danger_world_simulates(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "simulate", "danger-world", "--games", "5", "--seed", "1", "--variant", "sweep_trials=5,gm=danger", "--workers", "1", "--json")
     report = json.loads(out)
-    assert code == 0 and report["games"] == 5 and report["gm"] == "danger" and len(report["check_sweep"]) == 720
+    assert code == 0 and report["games"] == 5 and report["gm"] == "danger" and len(report["check_sweep"]) == 660
     assert report["hits_per_encounter"]["max"] == 0  # the danger script buys no hits
+
+
+def test_review_says_in_words_what_the_bots_found(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "review", "leerdam", "--games", "40", "--workers", "1", "--quiet")
+    assert code == 0 and out.startswith("leerdam: the text as written, 40 games")
+    assert "- What wins: a free-rider wins" in out and "The dyke falls to 1 in" in out and "95% interval" in out
+    code, out, _ = run(capsys, "review", "new-rule", "--games", "30", "--workers", "1", "--json")
+    report = json.loads(out)
+    assert code == 0 and "max_rounds=none" in report["setup"] and "winner-scores-0" in {f["key"] for f in report["findings"]}
+
+
+def test_the_lab_refuses_more_workers_than_cores(capsys: pytest.CaptureFixture[str]) -> None:
+    from lab.core import default_workers
+
+    code, _, err = run(capsys, "simulate", "leerdam", "--games", "40", "--workers", str(default_workers() + 1))
+    assert code == 2 and f"this machine has {default_workers()} core" in err

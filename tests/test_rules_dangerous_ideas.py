@@ -824,3 +824,39 @@ def test_legal_actions_are_all_accepted_and_cover_every_waiting_seat(seed: int) 
         assert len(game.actions) < 5000
 
 
+
+
+def test_fast_copies_give_the_same_states_move_for_move(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The rules copy states with records.evolve for speed; dataclasses.replace is the reference.
+    from lab import BOTS
+    from lab.core import play_out
+
+    setup = di.Setup(names=("Ana", "Bo", "Cy", "Di"))
+    bots = [BOTS["dangerous-ideas"][b] for b in ("sensible", "random", "sensible", "random")]
+
+    def replayed(actions: tuple[object, ...]) -> list[object]:
+        seen = [di.RULES.initial(setup)]
+        for action in actions:
+            seen.append(di.play(seen[-1], action))
+        return seen
+
+    for seed in (1, 2):
+        game = play_out(Game(di.RULES, setup, seed, keep=None), bots, rng_for(seed, -1))
+        fast = replayed(game.actions)
+        assert fast == list(game.states)
+        with monkeypatch.context() as m:
+            m.setattr(di, "evolve", replace)
+            slow = replayed(game.actions)
+        assert len(game.actions) > 300 and fast == slow
+
+
+def test_legal_actions_are_the_candidates_that_pass_the_check() -> None:
+    from lab import BOTS
+    from lab.core import play_out
+
+    game = Game(di.RULES, di.Setup(names=("Ana", "Bo", "Cy")), 5, keep=None)
+    play_out(game, [BOTS["dangerous-ideas"]["random"]] * 3, rng_for(5, -1))
+    for state in game.states[::7]:
+        for seat in range(state.n):
+            legal = di.legal_actions(state, seat)
+            assert legal == [a for a in di.candidate_actions(state, seat) if di._legal(state, a)]

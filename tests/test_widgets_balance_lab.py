@@ -6,16 +6,27 @@ import base64
 import html
 import io
 import json
+import os
 import re
+import time
 import pypdf
 import pytest
 
-from lab import DEFAULT_BOTS
+from lab import DEFAULT_BOTS, simulate
+from lab.core import close_pool, default_workers
+from playbook import access
+from rules import RuleError
 from widgets.balance_lab import BalanceLab
 from tests.test_widgets_studio import click, one
 from widgets.studio import seat_range
 
 pytestmark = pytest.mark.timeout(120)
+
+
+@pytest.fixture(autouse=True)
+def own_slots(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """The heavy-work slots of a server of this test's own (its PLAYBOOK_DB under tmp)."""
+    monkeypatch.setenv("PLAYBOOK_DB", str(tmp_path / "tables.sqlite3"))
 
 
 def linked(link_html: str, mime: str) -> bytes:
@@ -77,7 +88,8 @@ def test_lab_compares_two_villages_and_offers_the_report() -> None:
     assert lab.status.kind == "ok", lab.status.message
     assert lab.progress.value == 80
     table = html.unescape(one(lab, "pb-lab-comparison").value)
-    assert "misfortune=3,2,1,0,0,0" in table and "95% interval" in table and "mean VP: fair" in table
+    assert "misfortune=3,2,1,0,0,0" in table and "95% interval" in table and "mean VP per household" in table
+    assert "mean VP: fair" not in table  # one kind at the table: its mean is the household mean, counted once
     assert "What changed from A to B" in lab.findings.value
     pdf = pypdf.PdfReader(io.BytesIO(linked(lab.download.value, "application/pdf")))
     text = " ".join(page.extract_text() for page in pdf.pages)
@@ -111,3 +123,87 @@ def test_odds_danger_world_caps_dice() -> None:
     odds.game.value = "danger-world"
     odds.dice.value, odds.difficulty.value, odds.penalty.value, odds.rerolls.value = 3, 2, 0, 0
     assert odds.report is not None and odds.report["exact"] in odds.result.value
+
+
+# -- the lab's processes ---------------------------------------------------------------------------
+
+
+def _children() -> set[int]:
+    """This process's child processes, from /proc (no psutil)."""
+    found = set()
+    for task in os.listdir(f"/proc/{os.getpid()}/task"):
+        with open(f"/proc/{os.getpid()}/task/{task}/children") as handle:
+            found |= {int(pid) for pid in handle.read().split()}
+    return found
+
+
+def test_lab_refuses_more_cores_than_the_machine_has_and_starts_nothing() -> None:
+    cores = default_workers()
+    lab = BalanceLab()
+    assert lab.workers.max == cores
+    lab.workers.value = 64
+    assert lab.workers.value == cores  # the box stops at the machine's cores
+    before = _children()
+    with pytest.raises(RuleError, match=f"this machine has {cores} core"):
+        simulate("leerdam", 40, 1, workers=cores + 1)
+    assert _children() == before
+
+
+@pytest.mark.skipif(default_workers() < 2, reason="a pool needs two cores")
+def test_a_closed_lab_page_leaves_no_process_behind() -> None:
+    close_pool()  # an earlier test's pool, kept for its next run, is not this page's
+    before = _children()
+    lab = BalanceLab()
+    lab.game.value = "leerdam"
+    lab.games.value, lab.workers.value = 40, 2
+    click(lab.run_button)
+    assert lab.status.kind == "ok", lab.status.message
+    assert len(_children() - before) == 2  # one pool of two workers, kept for the next run
+    lab.workers.value = 1
+    lab.workers.value = 2
+    click(lab.run_button)
+    assert len(_children() - before) == 2  # still one pool, never one per worker count
+    lab.close()
+    assert _children() == before
+
+
+def test_a_busy_server_refuses_a_lab_run_and_starts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(access, "HEAVY_WAIT_SECONDS", 0.0)
+    lab = BalanceLab()
+    lab.game.value = "leerdam"
+    lab.workers.value = 1
+    with access.heavy_work("one"), access.heavy_work("two"):
+        click(lab.run_button)
+    assert lab.status.kind == "refuse" and "already running 2 heavy jobs" in lab.status.message
+    assert lab.result is None and lab.progress.value == 0
+    click(lab.run_button)  # the slots are free again
+    assert lab.status.kind == "ok", lab.status.message
+
+
+def test_the_lab_page_reviews_the_text_as_written() -> None:
+    lab = BalanceLab()
+    lab.game.value = "leerdam"
+    lab.games.value, lab.workers.value = 40, 1
+    click(one(lab, "pb-lab-review"))
+    assert lab.status.kind == "ok", lab.status.message
+    text = html.unescape(lab.findings.value)
+    assert "What wins: a free-rider wins" in text and "95% interval" in text and "pledges nothing" in text
+    lab.games.value = 10
+    click(lab.review_button)
+    assert lab.status.kind == "refuse" and "at least 30 games" in lab.status.message and lab.findings.value == ""
+
+
+@pytest.mark.skipif(default_workers() < 2, reason="a pool needs two cores")
+def test_an_idle_pool_closes_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lab import core
+
+    close_pool()
+    before = _children()
+    monkeypatch.setattr(core, "POOL_IDLE_SECONDS", 0.2)
+    simulate("leerdam", 40, 1, workers=2, extras=False)
+    assert len(_children() - before) == 2
+    for _ in range(100):  # the idle timer shuts the pool down in its own thread
+        if _children() == before:
+            break
+        time.sleep(0.1)
+    assert _children() == before

@@ -18,6 +18,7 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-lab-remove-seat``, ``pb-lab-village`` (Leerdam's ready-made villages),
   ``pb-lab-variants`` (Text), ``pb-lab-compare`` (Checkbox), ``pb-lab-b-bot-<i>``,
   ``pb-lab-b-variants``, ``pb-lab-games``, ``pb-lab-seed``, ``pb-lab-workers``, ``pb-lab-run``,
+  ``pb-lab-review`` (the text as written, reviewed by the default bots),
   ``pb-lab-progress`` (IntProgress), ``pb-lab-note``, ``pb-lab-findings``,
   ``pb-lab-comparison`` (the side-by-side table), ``pb-lab-results`` (tables),
   ``pb-lab-chart`` (Image), ``pb-lab-download`` (CSV, PDF and JSON links)
@@ -35,7 +36,8 @@ from typing import Any
 import ipywidgets as widgets
 
 import lab
-from lab.core import default_workers
+from lab.core import close_pool, default_workers
+from playbook.access import heavy_work
 from lab.report import csv_text
 from rules import RuleError
 
@@ -56,13 +58,14 @@ LAB_NOTES: Mapping[str, str] = {
     "new-rule": (
         "The model also ends a game after max_rounds rounds (a variant, 12 by default). "
         "The rules text's own ending, an empty common bowl, rarely happens: payments refill the bowl. "
-        "Try max_rounds=none to play the text as written (the lab stops a game at cap=200 rounds and says how many it stopped)."
+        "Try max_rounds=none to play the text as written (the lab stops a game at cap=200 rounds and says how many it stopped), "
+        "and bots=hoarder*4 for bots that play for that end (they keep every draw and return as few candies as they can)."
     ),
     "leerdam": (
         "From year 8 an end roll may end the game each year, so game lengths vary. With more than 10 households the text "
         "suggests two villages: compare players=16 (one village) with players=8 (each of two) to see them side by side."
     ),
-    "danger-world": "An encounter: every character makes a check each round (rounds=5) against difficulty=4 while the GM spends every botch by a script (gm=hits, danger or mercy). The check sweep rolls every pool size, difficulty, penalty and re-roll count.",
+    "danger-world": "An encounter: every character makes a check each round (rounds=5) against difficulty=4 while the GM spends every botch by a script (gm=hits, focus, danger or mercy). The check sweep plays checks through the rules for every pool size, difficulty, penalty and re-roll count.",
     "dangerous-ideas": "The story runs for the default number of chapters (2 × players for 3-4 players, else 1 ×).",
 }
 VARIANT_EXAMPLES: Mapping[str, str] = {
@@ -344,8 +347,11 @@ class BalanceLab(widgets.VBox):
         self.compare = widgets.Checkbox(value=False, description="Compare with setup B (the same seeds)", indent=False).add_class("pb-lab-compare")
         self.games = widgets.BoundedIntText(value=DEFAULT_GAMES, min=1, max=MAX_GAMES[LAB_GAMES[0]], description="Games", style=WIDE, layout=widgets.Layout(width="190px")).add_class("pb-lab-games")
         self.seed = widgets.IntText(value=1, description="Seed", style=WIDE, layout=widgets.Layout(width="170px")).add_class("pb-lab-seed")
-        self.workers = widgets.BoundedIntText(value=default_workers(), min=1, max=64, description="Cores", style=WIDE, layout=widgets.Layout(width="150px")).add_class("pb-lab-workers")
+        self.workers = widgets.BoundedIntText(value=default_workers(), min=1, max=default_workers(), description="Cores", style=WIDE, layout=widgets.Layout(width="150px")).add_class("pb-lab-workers")
         self.run_button = widgets.Button(description="Run", button_style="primary", icon="play").add_class("pb-lab-run")
+        self.review_button = widgets.Button(
+            description="Review the text", icon="book", tooltip="What the default bots find in the text as written, with intervals"
+        ).add_class("pb-lab-review")
         self.progress = widgets.IntProgress(value=0, min=0, max=DEFAULT_GAMES, description="0 games", style=WIDE).add_class("pb-lab-progress")
         self.status = StatusLine()
         self.findings = widgets.HTML().add_class("pb-lab-findings")
@@ -358,6 +364,7 @@ class BalanceLab(widgets.VBox):
         self.game.observe(lambda _: self._game_changed(), "value")
         self.compare.observe(lambda _: self._compare_changed(), "value")
         self.run_button.on_click(lambda _: self.run())
+        self.review_button.on_click(lambda _: self.review())
         super().__init__(
             (
                 widgets.HTML(STYLE),
@@ -366,7 +373,7 @@ class BalanceLab(widgets.VBox):
                 self.setup_a,
                 self.compare,
                 self.setup_b,
-                widgets.HBox((self.games, self.seed, self.workers, self.run_button), layout=_row()),
+                widgets.HBox((self.games, self.seed, self.workers, self.run_button, self.review_button), layout=_row()),
                 self.progress,
                 self.status,
                 self.findings,
@@ -442,12 +449,15 @@ class BalanceLab(widgets.VBox):
         self.run_button.disabled = True
         self.status.info(f"Playing {total} games of {_title(slug)}…")
         try:
-            if spec_b is None:
-                result = lab.simulate(slug, games, seed, spec_a, workers=self.workers.value, progress=progress)
-            else:
-                result = lab.compare(slug, spec_a, spec_b, games, seed, workers=self.workers.value, progress=progress)
+            # one of the server's few heavy slots: pages are separate kernels, each may fill its cores
+            with heavy_work("this lab run"):
+                if spec_b is None:
+                    result = lab.simulate(slug, games, seed, spec_a, workers=self.workers.value, progress=progress)
+                else:
+                    result = lab.compare(slug, spec_a, spec_b, games, seed, workers=self.workers.value, progress=progress)
         except (RuleError, ValueError) as exc:
-            self.status.refuse(f"The bots could not play: {_refusal(exc)}.")
+            why = "Nothing was started" if getattr(exc, "rule", "") in ("busy", "workers") else "The bots could not play"
+            self.status.refuse(f"{why}: {_refusal(exc)}.")
             return False
         finally:
             self.run_button.disabled = False
@@ -457,6 +467,38 @@ class BalanceLab(widgets.VBox):
         self.show(result)
         self.status.ok(f"{total} games of {_title(slug)} played with seed {seed}.")
         return True
+
+    def review(self) -> bool:
+        """Review the chosen game's text as written with its default bots (the Games box, at
+        least 30) and show the sentences; False if refused."""
+        slug, games, seed = self.game.value, self.games.value, self.seed.value
+        self._clear_results()
+        self.progress.max, self.progress.value = games, 0
+
+        def progress(done: int) -> None:
+            self.progress.value = done
+            self.progress.description = f"{done} / {games} games"
+
+        self.review_button.disabled = self.run_button.disabled = True
+        self.status.info(f"Reviewing the text of {_title(slug)}: {games} games by its default bots…")
+        try:
+            with heavy_work("this review"):
+                result = lab.review(slug, games, seed, workers=self.workers.value, progress=progress)
+        except (RuleError, ValueError) as exc:
+            self.status.refuse(f"Nothing was reviewed: {_refusal(exc)}.")
+            return False
+        finally:
+            self.review_button.disabled = self.run_button.disabled = False
+        self.result = result
+        self.findings.value = findings_html(f"{_title(slug)} as written: what the bots find", result.findings)
+        self.results.value = result_html(result.run.as_dict())
+        self.status.ok(f"{games} games of {_title(slug)} as written ({result.run.spec.text}), seed {seed}.")
+        return True
+
+    def close(self) -> None:
+        """Close the page's lab: its worker processes stop with it."""
+        close_pool()
+        super().close()
 
     def show(self, result: Any) -> None:
         """Lay out a `lab.Run` or `lab.Comparison`: findings, tables, charts and downloads."""
@@ -527,8 +569,8 @@ def comparison_html(comparison: Any) -> str:
     """Each measure for A and B, the difference and its 95% interval, and whether it is noise."""
     rows = []
     for r in comparison.table:
-        verdict = "identical" if r.get("identical") else "within noise" if r["noise"] else "different"
+        verdict = "identical" if r.get("identical") else "within noise" if r["noise"] else "different"  # noise: after Holm
         interval = f"{_number('', r['low'])} to {_number('', r['high'])}"
         rows.append((r["measure"], _number("", r["a"]), _number("", r["b"]), _number("", r["difference"]), interval, verdict))
-    setups = f'<p class="pb-muted">A: {esc(comparison.a.spec.text)}<br>B: {esc(comparison.b.spec.text)}<br>{len(comparison.a.rows)} games each on the same seeds; intervals are paired, game by game.</p>'
+    setups = f'<p class="pb-muted">A: {esc(comparison.a.spec.text)}<br>B: {esc(comparison.b.spec.text)}<br>{len(comparison.a.rows)} games each on the same seeds; 95% t intervals, paired game by game; "different" holds over all {len(comparison.table)} measures together (Holm, 5% family-wise).</p>'
     return card("Side by side", setups + _table(("Measure", "A", "B", "B − A", "95% interval", ""), rows))

@@ -34,7 +34,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from playbook.access import key_matches, server_key
+from playbook.access import heavy_work, key_matches, server_key
 from playbook.store import Store
 from rules import GAMES, Game, RuleError, SaveFileError, load_game
 
@@ -398,7 +398,11 @@ class PrintStudio(widgets.VBox):
             return False
         self.status.info("Making the PDF…")
         try:
-            pdf = module.build_pdf(**args, page=page)
+            if slug == ALL_GAMES:  # every game's pack: one of the server's few heavy slots
+                with heavy_work("printing every game"):
+                    pdf = module.build_pdf(**args, page=page)
+            else:
+                pdf = module.build_pdf(**args, page=page)
         except (RuleError, ValueError, TypeError) as exc:
             self.status.refuse(f"Nothing was made: {_refusal(exc)}.")
             return False
