@@ -126,12 +126,31 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_serve(args: argparse.Namespace) -> int:
-    if args.notebook is not None and not Path(args.notebook).is_file():
-        raise UsageError(f"argument --notebook: no notebook {args.notebook!r}")
-    from .serve import serve
+def _public_url(text: str) -> str:
+    """An argparse type: an http(s) address with a host (`https://school.example/playbook/`)."""
+    import urllib.parse
 
-    return serve(port=args.port, notebook=args.notebook, open_browser=args.open, ip=args.ip, preheat=args.preheat)
+    parts = urllib.parse.urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an address such as https://school.example/playbook/")
+    return text
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .resources import MissingNotebook, check_notebooks
+
+    try:
+        check_notebooks(Path(args.notebook) if args.notebook is not None else None)
+    except MissingNotebook as exc:
+        raise UsageError(f"argument --notebook: {exc}" if args.notebook is not None else str(exc)) from None
+    from .serve import base_path, serve
+
+    if args.base_url is not None:
+        base_path(args.base_url)  # refuses a whole address in one line
+    return serve(
+        port=args.port, notebook=args.notebook, open_browser=args.open, ip=args.ip, preheat=args.preheat,
+        base_url=args.base_url, public_url=args.public_url,
+    )
 
 
 def _printer(game: str) -> Any:
@@ -339,12 +358,14 @@ def parser() -> argparse.ArgumentParser:
     top.add_argument("--version", action="version", version=f"playbook {_version()}")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = _command(sub, "serve", "serve the playbook dashboards with Voila", "Start Voila on the playbook's notebooks (http://localhost:8866 by default).", "playbook serve --ip 0.0.0.0 --port 8866")
+    p = _command(sub, "serve", "serve the playbook dashboards with Voila", "Start Voila on the playbook's notebooks (http://localhost:8866 by default).", "playbook serve --ip 0.0.0.0 --port 8866\n  playbook serve --base-url /playbook/ --public-url https://school.example/playbook/")
     p.add_argument("--port", type=_ranged(1, 65535), default=8866, help="port to listen on, 1-65535 (default 8866)")
     p.add_argument("--notebook", help="serve one notebook (a file that exists) instead of the whole playbook")
     p.add_argument("--open", action="store_true", help="open a browser tab")
     p.add_argument("--ip", help="address to listen on (default 127.0.0.1; 0.0.0.0 lets other devices on the network join)")
     p.add_argument("--preheat", type=_ranged(0, 10), default=0, help="kernels kept ready for each hidden-information game's page, 0-10 (default 0)")
+    p.add_argument("--base-url", help="path to serve under behind a proxy, e.g. /playbook/ (default $PLAYBOOK_BASE_URL, else the public URL's path, else /)")
+    p.add_argument("--public-url", type=_public_url, help="the address players reach, for every link, QR code and slip, e.g. https://school.example/playbook/ (default $PLAYBOOK_URL)")
     p.set_defaults(run=_cmd_serve)
 
     p = _command(

@@ -22,6 +22,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+
+from . import resources
 
 __all__ = [
     "CULL_IDLE_TIMEOUT",
@@ -33,6 +36,7 @@ __all__ = [
     "TEMPLATES_DIR",
     "RunningServer",
     "background_server",
+    "base_path",
     "free_port",
     "serve",
     "server_url",
@@ -42,9 +46,10 @@ __all__ = [
     "wait_until_ready",
 ]
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
-TEMPLATES_DIR = REPO_ROOT / "templates"
+REPO_ROOT = resources.CODE_ROOT
+"""Where the project's packages are imported from (the checkout, or site-packages)."""
+NOTEBOOKS_DIR = resources.notebooks_dir()
+TEMPLATES_DIR = resources.templates_dir()
 TEMPLATE_NAME = "playbook"
 DEFAULT_PORT = 8866
 
@@ -77,8 +82,8 @@ def voila_env(
 ) -> dict[str, str]:
     """The environment for the Voila process (and so for its kernels).
 
-    Puts the repo's `templates/` on JUPYTER_PATH (for the `playbook` template) and the repo
-    root on PYTHONPATH (so `import rules, widgets` works in a kernel whatever its folder,
+    Puts the `playbook` template's folder on JUPYTER_PATH and the folder the project's packages
+    come from on PYTHONPATH (so `import rules, widgets` works in a kernel whatever its folder,
     installed package or not). `db_path` sets PLAYBOOK_DB, the table store's SQLite file.
     """
     env = dict(os.environ if base is None else base)
@@ -99,12 +104,15 @@ def voila_command(
     pool_size: int = 0,
     cull_idle_timeout: int = CULL_IDLE_TIMEOUT,
     cull_interval: int = CULL_INTERVAL,
+    base_url: str = "/",
     extra_args: Sequence[str] = (),
 ) -> list[str]:
     """The argv that starts Voila on `notebook` (default: the whole notebooks/ folder).
 
     `pool_size` > 0 keeps that many pre-heated kernels per notebook: each has already run
     its notebook when a page asks for it (see `serve` for when that is worth it).
+    `base_url` is the path every page and websocket is served under (`/playbook/` behind a
+    proxy that passes that path on unchanged).
     `extra_args` (e.g. `--Voila.ip=0.0.0.0`, `--port 9000`) replace the setting of the same
     name here: Voila refuses an option given twice.
     """
@@ -120,6 +128,8 @@ def voila_command(
         "--MappingKernelManager.cull_connected=False",
         f"--Voila.open_browser={open_browser}",
     ]
+    if base_path(base_url) != "/":
+        settings.append(f"--Voila.base_url={base_path(base_url)}")
     if pool_size > 0:
         settings += [
             "--VoilaConfiguration.preheat_kernel=True",
@@ -137,6 +147,7 @@ _SHORT_OPTIONS = {
     "preheat_kernel": "VoilaConfiguration.preheat_kernel",
     "pool_size": "VoilaConfiguration.default_pool_size",
     "no_browser": "Voila.open_browser",
+    "base_url": "Voila.base_url",
 }
 
 
@@ -160,6 +171,18 @@ def _option_value(args: Sequence[str], key: str) -> str | None:
             elif i + 1 < len(args):
                 value = args[i + 1]
     return value
+
+
+def base_path(text: str) -> str:
+    """A base URL as Voila takes it: a path with a slash at both ends (`playbook` -> `/playbook/`).
+
+    Raises ValueError for anything but a path (a whole address belongs in the public URL).
+    """
+    parts = urlsplit(text)
+    if parts.scheme or parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"base URL {text!r} is not a path such as /playbook/ (the full address goes in the public URL)")
+    path = "/".join(part for part in parts.path.split("/") if part)
+    return f"/{path}/" if path else "/"
 
 
 def server_url(port: int = DEFAULT_PORT, host: str = "localhost") -> str:
@@ -262,11 +285,13 @@ class RunningServer:
     """Voila's stdout and stderr."""
     db_path: Path | None
     """The PLAYBOOK_DB the kernels see (None: the user's default)."""
+    base_url: str = "/"
+    """The path Voila serves under (`--base-url`)."""
 
     @property
     def url(self) -> str:
         """The server's root; for a single notebook, that notebook's page."""
-        return server_url(self.port, host="127.0.0.1") + "/"
+        return server_url(self.port, host="127.0.0.1") + self.base_url
 
     def log_tail(self, lines: int = 40) -> str:
         """The end of Voila's log, for error messages."""
@@ -285,9 +310,13 @@ def background_server(
     db_path: str | os.PathLike[str] | None = None,
     pool_size: int = 0,
     timeout: float = 60.0,
+    base_url: str = "/",
+    public_url: str | None = None,
     extra_args: Sequence[str] = (),
 ) -> Iterator[RunningServer]:
     """Run `voila_command(notebook, ...)` on a free port while the block runs.
+
+    `base_url` and `public_url` are `playbook serve`'s `--base-url` and `--public-url`.
 
     Waits until the server answers, and stops it with its kernels on the way out. Voila runs
     in a session of its own, so a Ctrl+C in a test run does not reach it half-way.
@@ -296,11 +325,14 @@ def background_server(
     last_error: Exception | None = None
     for _attempt in range(3):  # another program may take the free port before Voila does
         port = free_port()
-        argv = voila_command(notebook, port=port, pool_size=pool_size, extra_args=extra_args)
+        argv = voila_command(notebook, port=port, pool_size=pool_size, base_url=base_url, extra_args=extra_args)
+        env = voila_env(db_path)
+        if public_url is not None:
+            env["PLAYBOOK_URL"] = public_url.rstrip("/")
         with log_path.open("ab") as log:
             process = subprocess.Popen(
                 argv,
-                env=voila_env(db_path),
+                env=env,
                 cwd=REPO_ROOT,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
@@ -308,7 +340,7 @@ def background_server(
                 start_new_session=True,
             )
         server = RunningServer(
-            process, port, log_path, Path(db_path) if db_path is not None else None
+            process, port, log_path, Path(db_path) if db_path is not None else None, base_path(base_url)
         )
         try:
             wait_until_ready(server_url(port, host="127.0.0.1"), timeout, process)
@@ -353,6 +385,8 @@ def serve(
     *,
     ip: str | None = None,
     preheat: int = 0,
+    base_url: str | None = None,
+    public_url: str | None = None,
 ) -> int:
     """Run the playbook in Voila until stopped (Ctrl+C or SIGTERM); Voila's exit code.
 
@@ -361,7 +395,10 @@ def serve(
 
     The server gets a facilitator key of its own (`PLAYBOOK_KEY`, random unless set), and its
     link is printed, as Jupyter prints its token link: only that link lists and resumes the
-    tables. `PLAYBOOK_URL` (the address other devices use) goes into seat links and QR codes.
+    tables. `public_url` (else `PLAYBOOK_URL`: the address other devices use, e.g.
+    `https://school.example/playbook/` behind a proxy) goes into seat links and QR codes.
+    `base_url` (else `PLAYBOOK_BASE_URL`, else the public URL's path) is the path Voila serves
+    under: the proxy's path, passed on unchanged.
 
     `preheat` > 0 keeps that many kernels ready for each hidden-information game's notebook
     (New Rule, Leerdam): a class opening its seat pages at once waits less. Those notebooks
@@ -370,7 +407,9 @@ def serve(
     """
     key = os.environ.get("PLAYBOOK_KEY") or secrets.token_urlsafe(16)
     host = lan_address() if ip == "0.0.0.0" else (ip or "localhost")
-    base = os.environ.get("PLAYBOOK_URL") or f"http://{host}:{port}"
+    public = (public_url or os.environ.get("PLAYBOOK_URL") or "").rstrip("/")
+    prefix = base_path(base_url or os.environ.get("PLAYBOOK_BASE_URL") or urlsplit(public).path)
+    base = public or f"http://{host}:{port}{prefix.rstrip('/')}"
     args = list(extra_args) + ([f"--Voila.ip={ip}"] if ip else [])
     if preheat > 0:
         pools = {"default": {"pool_size": 0}, **{name: {"pool_size": preheat} for name in PREHEATED}}
@@ -378,14 +417,14 @@ def serve(
             "--VoilaConfiguration.preheat_kernel=True",
             f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}",
         ]
-    argv = voila_command(notebook, port=port, open_browser=False, extra_args=args)
+    argv = voila_command(notebook, port=port, open_browser=False, base_url=prefix, extra_args=args)
     env = voila_env()
     env.update(PLAYBOOK_KEY=key, PLAYBOOK_URL=base)
     page = "" if notebook is not None else "voila/render/index.ipynb"
     link = facilitator_link(base, key) if notebook is None else f"{base}/"
     print(f"Playbook: the facilitator's link (it lists and resumes every table; keep it to yourself):\n    {link}", flush=True)
     if notebook is None:
-        print(f"Players open http://{host}:{port}/{page} to start a game, or the links a table gives them. Ctrl+C stops it.", flush=True)
+        print(f"Players open {base}/{page} to start a game, or the links a table gives them. Ctrl+C stops it.", flush=True)
     # A session of its own, so that stopping it reaches Voila's kernels too (stop_server).
     process = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, start_new_session=True)
 
