@@ -153,6 +153,23 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     )
 
 
+def _cmd_notebooks(args: argparse.Namespace) -> int:
+    """Copy the playbook's notebooks out of the installed package, to open in JupyterLab."""
+    import shutil
+
+    from .resources import notebooks_dir
+
+    sources = sorted(notebooks_dir().glob("*.ipynb"))
+    there = [args.folder / s.name for s in sources if (args.folder / s.name).exists()]
+    if there and not args.force:
+        raise UsageError(f"{there[0]} already exists (--force replaces the playbook's notebooks in {args.folder})")
+    args.folder.mkdir(parents=True, exist_ok=True)
+    for source in sources:
+        shutil.copyfile(source, args.folder / source.name)
+    print(f"copied {len(sources)} notebooks to {args.folder}: open one with `jupyter lab {args.folder}`, then Run > Run All Cells", file=sys.stderr)
+    return 0
+
+
 def _printer(game: str) -> Any:
     """The printables module of `game` (imported on demand: ReportLab is slow to load)."""
     import importlib
@@ -367,6 +384,19 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", help="path to serve under behind a proxy, e.g. /playbook/ (default $PLAYBOOK_BASE_URL, else the public URL's path, else /)")
     p.add_argument("--public-url", type=_public_url, help="the address players reach, for every link, QR code and slip, e.g. https://school.example/playbook/ (default $PLAYBOOK_URL)")
     p.set_defaults(run=_cmd_serve)
+
+    p = _command(
+        sub,
+        "notebooks",
+        "copy the playbook's notebooks into a folder, for JupyterLab",
+        "Copy the notebooks of the installed playbook (one per game, the index, the print studio, the\n"
+        "balance lab) into FOLDER, made if need be. Open them in JupyterLab (pip install 'playbook[jupyter]')\n"
+        "and run all cells: the games play inline.",
+        "playbook notebooks my-playbook && jupyter lab my-playbook",
+    )
+    p.add_argument("folder", type=Path, metavar="FOLDER", help="where to put them")
+    p.add_argument("--force", action="store_true", help="replace notebooks of the same names there")
+    p.set_defaults(run=_cmd_notebooks)
 
     p = _command(
         sub,

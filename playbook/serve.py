@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import resources
+from . import resources, running
 
 __all__ = [
     "CULL_IDLE_TIMEOUT",
@@ -427,6 +427,7 @@ def serve(
         print(f"Players open {base}/{page} to start a game, or the links a table gives them. Ctrl+C stops it.", flush=True)
     # A session of its own, so that stopping it reaches Voila's kernels too (stop_server).
     process = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, start_new_session=True)
+    running.record(base, os.getpid())  # for links made in JupyterLab (playbook.running)
 
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt
@@ -447,4 +448,5 @@ def serve(
         stop_server(process)
         return 0
     finally:
+        running.forget(os.getpid())
         signal.signal(signal.SIGTERM, previous)

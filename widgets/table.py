@@ -105,11 +105,32 @@ def qr_svg(text: str, size: int = 220) -> str:
 
 def public_base() -> str:
     """The address other devices reach this server at: `PLAYBOOK_URL` (set by `playbook
-    serve`), else the host the page was asked for (Voila's SERVER_NAME and SERVER_PORT)."""
+    serve`), else the host the page was asked for (Voila's SERVER_NAME and SERVER_PORT), else
+    (a notebook in JupyterLab) the `playbook serve` running on this machine."""
     if os.environ.get("PLAYBOOK_URL"):
         return os.environ["PLAYBOOK_URL"].rstrip("/")
-    host, port = os.environ.get("SERVER_NAME", "localhost"), os.environ.get("SERVER_PORT", "8866")
+    if "SERVER_NAME" not in os.environ:
+        from playbook.running import server_url
+
+        return server_url() or "http://localhost:8866"
+    host, port = os.environ["SERVER_NAME"], os.environ.get("SERVER_PORT", "8866")
     return f"http://{host}:{port}"
+
+
+def serve_hint() -> str:
+    """A line for a class card made outside Voila (JupyterLab) with no `playbook serve` to
+    open its links, else ""."""
+    if os.environ.get("PLAYBOOK_URL") or "SERVER_NAME" in os.environ:
+        return ""
+    from playbook.running import server_url
+
+    if server_url() is not None:
+        return ""
+    return (
+        '<div class="pb-serve-hint"><b>These links open on <code>playbook serve</code>, and none is running.</b> '
+        "Start it in a terminal (<code>playbook serve --ip 0.0.0.0</code> for phones on the room's network), "
+        "then the board, join and seat links below work.</div>"
+    )
 
 
 _REQUEST_SEEN = False
@@ -234,7 +255,7 @@ class ClassPanel(widgets.VBox):
             "Open the board</a> for the projector: it shows the join code. "
             f'Phones join with the code, or with <a class="pb-join-link" href="{esc(links["join"])}" target="_blank" rel="noopener">the join link</a> '
             f'(<span class="pb-muted">{esc(join_url)}</span>). Or send each player their own seat link below. '
-            "Keep this page and its links from the players.</div>",
+            "Keep this page and its links from the players.</div>" + serve_hint(),
         )
         old = self.rows.children
         rows = []
