@@ -57,8 +57,6 @@ def jupyterlab(tmp_path: Path) -> Iterator[str]:
 
 
 def test_a_game_notebook_runs_in_jupyterlab_and_start_opens_a_table(jupyterlab: str, page: Page) -> None:
-    requests: list[str] = []
-    page.on("request", lambda request: requests.append(request.url))
     page.goto(f"{jupyterlab}lab/tree/new_rule.ipynb?token={TOKEN}", wait_until="domcontentloaded")
     page.locator(".jp-Notebook .jp-Cell").first.wait_for(state="visible", timeout=90_000)
     expect(page.locator(".jp-StatusBar-Widget", has_text="Idle").first).to_be_visible(timeout=90_000)  # the kernel is up
@@ -71,4 +69,3 @@ def test_a_game_notebook_runs_in_jupyterlab_and_start_opens_a_table(jupyterlab: 
     expect(page.locator(".jp-Notebook .playbook-new-rule .pb-round").first).to_contain_text("Round 1")
     # The rulings cell reads docs/rules/ through the package, as in Voila.
     expect(page.get_by_text("seat 1 draws first every round").first).to_be_attached()
-    assert [url for url in requests if not url.startswith((jupyterlab, "data:", "blob:"))] == []
