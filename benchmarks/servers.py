@@ -14,34 +14,32 @@ from __future__ import annotations
 
 import argparse
 import json
-import secrets
 import statistics
 import sys
 import tempfile
 import time
-import urllib.parse
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 __all__ = ["format_servers", "rows", "run_servers"]
 
 
-@contextmanager
-def _schema(url: str) -> Iterator[str]:
-    """A fresh schema of the PostgreSQL at `url` for the run (dropped afterwards): its URL."""
+CONNECTIONS_PER_PAGE = 4
+"""A page's kernel holds up to 4 PostgreSQL connections: its store's pool (1-3) and its LISTEN."""
+
+
+def _connections_short(url: str, pages: int) -> str:
+    """Why PostgreSQL at `url` cannot take `pages` more pages now, or ""."""
     import psycopg
 
-    schema = f"bench_{secrets.token_hex(6)}"
     with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    joiner = "&" if "?" in url else "?"
-    try:
-        yield f"{url}{joiner}options={urllib.parse.quote(f'-csearch_path={schema}')}"
-    finally:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+        limit = int(conn.execute("SHOW max_connections").fetchone()[0])
+        used = int(conn.execute("SELECT count(*) FROM pg_stat_activity").fetchone()[0])
+    needed = CONNECTIONS_PER_PAGE * pages + 5
+    if limit - used < needed:
+        return f"{pages} pages need about {needed} PostgreSQL connections, {limit - used} of max_connections={limit} are free (raise it: docs/deploy.md)"
+    return ""
 
 
 def _median(values: list[float]) -> float | None:
@@ -62,6 +60,7 @@ def run_servers(pages_per_server: int = 20, quick: bool = False) -> dict[str, An
     from rules import new_game
     from tests.browser import LOAD_TIMEOUT_MS, chromium_missing_reason, launch_chromium, open_dashboard
     from tests.nginx import NGINX, running_nginx, server_for_route
+    from tests.stores import fresh_schema
 
     url = os.environ.get("PLAYBOOK_TEST_POSTGRES")
     reason = chromium_missing_reason() or (None if NGINX.is_file() else "no nginx") or (None if url else "PLAYBOOK_TEST_POSTGRES is not set")
@@ -69,7 +68,10 @@ def run_servers(pages_per_server: int = 20, quick: bool = False) -> dict[str, An
         return {"skipped": reason}
     count = 1 if quick else 2  # a smoke run: one table of a board and 3 households, 2 pages a server
     households = 3 if quick else pages_per_server - 1  # tables of a board and `households` seats
-    with tempfile.TemporaryDirectory() as folder, _schema(url) as db, sync_playwright() as playwright, ExitStack() as stack:
+    short = _connections_short(url, count * (households + 1))
+    if short:
+        return {"skipped": short}
+    with tempfile.TemporaryDirectory() as folder, fresh_schema(url, "bench") as db, sync_playwright() as playwright, ExitStack() as stack:
         port = free_port()
         public = f"http://127.0.0.1:{port}/playbook/"
         servers = [
