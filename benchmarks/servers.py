@@ -25,6 +25,11 @@ from typing import Any
 __all__ = ["format_servers", "rows", "run_servers"]
 
 
+#: a seat page notes when its pledge was clicked, by its own clock.
+PLEDGED = """() => document.addEventListener('click', (event) => {
+  if (event.target.closest('.pb-pledge-confirm')) { window.__pledgedAt = Date.now(); }
+}, true)"""
+
 CONNECTIONS_PER_PAGE = 4
 """A page's kernel holds up to 4 PostgreSQL connections: its store's pool (1-3) and its LISTEN."""
 
@@ -112,11 +117,9 @@ def run_servers(pages_per_server: int = 20, quick: bool = False) -> dict[str, An
         phones = [(t, s, page) for t, s, page in opened_pages if page.locator(".pb-pledge-confirm").count()]
         for _t, _s, page in phones:
             page.locator(".pb-pledge input").fill("1")
+            page.evaluate(PLEDGED)
         for _t, _s, page in phones:
             page.locator(".pb-pledge-confirm").click(no_wait_after=True)
-        last = {}  # each table's last pledge: (its page's clock, its server)
-        for t, s, page in phones:
-            last[t] = (page.evaluate("() => Date.now()"), s)
         seen: dict[int, float | None] = dict.fromkeys(range(len(opened_pages)))
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and None in seen.values():
@@ -124,6 +127,11 @@ def run_servers(pages_per_server: int = 20, quick: bool = False) -> dict[str, An
                 if seen[i] is None:
                     seen[i] = page.evaluate("() => window.__revealedAt")
             time.sleep(0.2)
+        last: dict[int, tuple[float, int]] = {}  # each table's last pledge: (when, its page's server)
+        for t, s, page in phones:
+            at = page.evaluate("() => window.__pledgedAt")
+            if at is not None and (t not in last or at > last[t][0]):
+                last[t] = (at, s)
         same, other = [], []
         for i, (t, s, _page) in enumerate(opened_pages):
             if seen[i] is not None:

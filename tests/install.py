@@ -113,11 +113,10 @@ def fresh_venv(folder: Path, wheel: Path) -> Path:
                 continue
             if top != "__pycache__" and not (purelib / top).exists():
                 _link(here_purelib / top, purelib / top)
-    # pip itself from this environment, only to install the wheel (it is not one of its needs).
+    # This environment's pip, installing into the new one (`--python`): it is not a need of the wheel.
     subprocess.run(
-        [str(folder / "bin" / "python"), "-c", f"import sys; sys.path.append({str(here_purelib)!r}); "
-         "from pip._internal.cli.main import main; sys.exit(main())",
-         "install", "--quiet", "--no-deps", "--no-index", "--ignore-installed", "--disable-pip-version-check", str(wheel)],
+        [sys.executable, "-m", "pip", "--python", str(folder / "bin" / "python"), "install", "--quiet", "--no-deps",
+         "--no-index", "--disable-pip-version-check", str(wheel)],
         check=True, capture_output=True,
     )
     return folder / "bin"
