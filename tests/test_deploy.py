@@ -79,7 +79,7 @@ def test_the_base_url_from_the_environment_without_a_public_url(fake_voila: list
 
 def test_links_made_outside_voila_lead_to_the_running_playbook_serve(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    for name in ("PLAYBOOK_URL", "SERVER_NAME", "SERVER_PORT"):
+    for name in ("PLAYBOOK_URL", "VOILA_PREHEAT"):
         monkeypatch.delenv(name, raising=False)
     assert public_base() == "http://localhost:8866"
     assert "playbook serve" in serve_hint()

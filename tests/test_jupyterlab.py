@@ -67,5 +67,9 @@ def test_a_game_notebook_runs_in_jupyterlab_and_start_opens_a_table(jupyterlab: 
     start.wait_for(state="visible", timeout=90_000)
     start.click()
     expect(page.locator(".jp-Notebook .playbook-new-rule .pb-round").first).to_contain_text("Round 1")
+    # The class links lead to a `playbook serve`, none runs here: the class card says how to start one.
+    expect(page.locator(".jp-Notebook .pb-serve-hint").first).to_contain_text("playbook serve")
+    seat = page.locator(".jp-Notebook .pb-seat-link-0").first.get_attribute("href") or ""
+    assert seat.startswith("http://localhost:8866/voila/render/new_rule.ipynb?table="), seat
     # The rulings cell reads docs/rules/ through the package, as in Voila.
     expect(page.get_by_text("seat 1 draws first every round").first).to_be_attached()
