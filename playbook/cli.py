@@ -143,10 +143,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         check_notebooks(Path(args.notebook) if args.notebook is not None else None)
     except MissingNotebook as exc:
         raise UsageError(f"argument --notebook: {exc}" if args.notebook is not None else str(exc)) from None
-    from .serve import base_path, serve
+    from .serve import serve
 
-    if args.base_url is not None:
-        base_path(args.base_url)  # refuses a whole address in one line
     return serve(
         port=args.port, notebook=args.notebook, open_browser=args.open, ip=args.ip, preheat=args.preheat,
         base_url=args.base_url, public_url=args.public_url,
