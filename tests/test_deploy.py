@@ -98,3 +98,25 @@ def test_playbook_notebooks_copies_them_out_and_keeps_what_is_there(tmp_path: Pa
     assert main(["notebooks", str(tmp_path / "mine")]) == 2
     assert "already exists" in capsys.readouterr().err
     assert main(["notebooks", str(tmp_path / "mine"), "--force"]) == 0
+
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["serve", "--base-url", "https://school.example/playbook/"], "is not a path such as /playbook/"),
+        (["serve", "--notebook", "nothere.ipynb"], "argument --notebook: no notebook 'nothere.ipynb'"),
+    ],
+)
+def test_serve_refuses_in_one_line_with_exit_2(argv: list[str], message: str, fake_voila: list, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert fake_voila == []  # no Voila started
+
+
+def test_a_public_url_needs_a_scheme_and_a_host(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["serve", "--public-url", "school.example/playbook"])
+    assert stopped.value.code == 2
+    assert "is not an address such as https://school.example/playbook/" in capsys.readouterr().err
