@@ -4,7 +4,7 @@ baseline measured in the same run (machines differ, ratios travel).
     python -m benchmarks                              # everything; the table on stdout
     python -m benchmarks --markdown docs/benchmarks.md   # and the table, machine and date there
     python -m benchmarks --only simulation odds       # some parts (startup, clicks, simulation,
-                                                      # odds, print-pack, classroom)
+                                                      # odds, print-pack, classroom, servers)
     python -m benchmarks --quick                      # a smoke run: tiny workloads, no browser
     python -m benchmarks --json
 
@@ -12,8 +12,8 @@ Parts: page start-up in Chromium against a bare one-button Voila notebook, with 
 pre-heated kernels (`benchmarks.startup`); each game's main click against the bare button's
 (`benchmarks.clicks`); exact odds, cold and warm, and against icepool (`benchmarks.odds`);
 bot games per second on one core and on all (`benchmarks.simulation`); the full print pack
-(`benchmarks.print_pack`) and the classroom table (`benchmarks.classroom`) when those
-modules are there.
+(`benchmarks.print_pack`), the classroom table (`benchmarks.classroom`) and two servers on one
+PostgreSQL behind nginx (`benchmarks.servers`) when those modules are there.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-PARTS = ("startup", "clicks", "simulation", "odds", "print-pack", "classroom")
+PARTS = ("startup", "clicks", "simulation", "odds", "print-pack", "classroom", "servers")
 #: the line below which docs/benchmarks.md keeps hand-written notes from run to run.
 NOTES = "<!-- notes: kept by make bench -->"
 
@@ -219,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report[f"startup_pool_{pool_size}"] = [r.as_dict(results[0]) for r in results]
             rows += startup_rows(results, pool_size)
             failed = failed or any(r.error for r in results)
-    for part, module, run_name, format_name in (("print-pack", "benchmarks.print_pack", "run_print_pack", "format_print_pack"), ("classroom", "benchmarks.classroom", "run_classroom", "format_classroom")):
+    for part, module, run_name, format_name in (("print-pack", "benchmarks.print_pack", "run_print_pack", "format_print_pack"), ("classroom", "benchmarks.classroom", "run_classroom", "format_classroom"), ("servers", "benchmarks.servers", "run_servers", "format_servers")):
         if part in parts:
             print(f"{part}...", file=log, flush=True)
             part_rows, part_report, text = slot_rows(part, module, run_name, format_name, args.quick)

@@ -149,13 +149,47 @@ def _cmd_class_new(args: argparse.Namespace) -> int:
     return 0
 
 
+def _public_url(text: str) -> str:
+    """An argparse type: an http(s) address with a host (`https://school.example/playbook/`)."""
+    import urllib.parse
+
+    parts = urllib.parse.urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an address such as https://school.example/playbook/")
+    return text
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
-    if args.notebook is not None and not Path(args.notebook).is_file():
-        raise UsageError(f"argument --notebook: no notebook {args.notebook!r}")
+    from .resources import MissingNotebook, check_notebooks
+
+    try:
+        check_notebooks(Path(args.notebook) if args.notebook is not None else None)
+    except MissingNotebook as exc:
+        raise UsageError(f"argument --notebook: {exc}" if args.notebook is not None else str(exc)) from None
     from .serve import serve
 
     ip = "127.0.0.1" if args.local else args.ip
-    return serve(port=args.port, notebook=args.notebook, open_browser=args.open, ip=ip, preheat=args.preheat, class_size=args.class_size)
+    return serve(
+        port=args.port, notebook=args.notebook, open_browser=args.open, ip=ip, preheat=args.preheat, class_size=args.class_size,
+        base_url=args.base_url, public_url=args.public_url,
+    )  # fmt: skip
+
+
+def _cmd_notebooks(args: argparse.Namespace) -> int:
+    """Copy the playbook's notebooks out of the installed package, to open in JupyterLab."""
+    import shutil
+
+    from .resources import notebooks_dir
+
+    sources = sorted(notebooks_dir().glob("*.ipynb"))
+    there = [args.folder / s.name for s in sources if (args.folder / s.name).exists()]
+    if there and not args.force:
+        raise UsageError(f"{there[0]} already exists (--force replaces the playbook's notebooks in {args.folder})")
+    args.folder.mkdir(parents=True, exist_ok=True)
+    for source in sources:
+        shutil.copyfile(source, args.folder / source.name)
+    print(f"copied {len(sources)} notebooks to {args.folder}: open one with `jupyter lab {args.folder}`, then Run > Run All Cells", file=sys.stderr)
+    return 0
 
 
 def _printer(game: str) -> Any:
@@ -381,7 +415,7 @@ def parser() -> argparse.ArgumentParser:
         "serve the playbook dashboards with Voila",
         "Start Voila on the playbook's notebooks, on the room's network: phones open the address it\n"
         "prints (this machine's network address, port 8866 by default).",
-        "playbook serve --class-size 30",
+        "playbook serve --class-size 30\n  playbook serve --base-url /playbook/ --public-url https://school.example/playbook/",
     )
     p.add_argument("--port", type=_ranged(1, 65535), default=8866, help="port to listen on, 1-65535 (default 8866)")
     p.add_argument("--notebook", help="serve one notebook (a file that exists) instead of the whole playbook")
@@ -390,7 +424,22 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--local", action="store_true", help="listen on this machine only (127.0.0.1): no phone can join")
     p.add_argument("--class-size", type=_ranged(1, 60), default=30, help="students who may open their pages at once, 1-60 (default 30): sizes the kernels kept ready")
     p.add_argument("--preheat", type=_ranged(0, 30), default=None, help="kernels kept ready for each class and seat page, 0-30 (default: a third of --class-size, at most 10)")
+    p.add_argument("--base-url", help="path to serve under behind a proxy, e.g. /playbook/ (default $PLAYBOOK_BASE_URL, else the public URL's path, else /)")
+    p.add_argument("--public-url", type=_public_url, help="the address players reach, for every link, QR code and slip, e.g. https://school.example/playbook/ (default $PLAYBOOK_URL)")
     p.set_defaults(run=_cmd_serve)
+
+    p = _command(
+        sub,
+        "notebooks",
+        "copy the playbook's notebooks into a folder, for JupyterLab",
+        "Copy the notebooks of the installed playbook (one per game, the index, the print studio, the\n"
+        "balance lab) into FOLDER, made if need be. Open them in JupyterLab (pip install 'playbook[jupyter]')\n"
+        "and run all cells: the games play inline.",
+        "playbook notebooks my-playbook && jupyter lab my-playbook",
+    )
+    p.add_argument("folder", type=Path, metavar="FOLDER", help="where to put them")
+    p.add_argument("--force", action="store_true", help="replace notebooks of the same names there")
+    p.set_defaults(run=_cmd_notebooks)
 
     p = _command(
         sub,

@@ -24,6 +24,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+
+from . import resources, running
 
 from playbook.pacing import SLOTS_ENV, default_slot_count
 
@@ -37,6 +40,7 @@ __all__ = [
     "TEMPLATES_DIR",
     "RunningServer",
     "background_server",
+    "base_path",
     "free_port",
     "serve",
     "server_url",
@@ -46,9 +50,10 @@ __all__ = [
     "wait_until_ready",
 ]
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS_DIR = REPO_ROOT / "notebooks"
-TEMPLATES_DIR = REPO_ROOT / "templates"
+REPO_ROOT = resources.CODE_ROOT
+"""Where the project's packages are imported from (the checkout, or site-packages)."""
+NOTEBOOKS_DIR = resources.notebooks_dir()
+TEMPLATES_DIR = resources.templates_dir()
 TEMPLATE_NAME = "playbook"
 DEFAULT_PORT = 8866
 
@@ -92,8 +97,8 @@ def voila_env(
 ) -> dict[str, str]:
     """The environment for the Voila process (and so for its kernels).
 
-    Puts the repo's `templates/` on JUPYTER_PATH (for the `playbook` template) and the repo
-    root on PYTHONPATH (so `import rules, widgets` works in a kernel whatever its folder,
+    Puts the `playbook` template's folder on JUPYTER_PATH and the folder the project's packages
+    come from on PYTHONPATH (so `import rules, widgets` works in a kernel whatever its folder,
     installed package or not). `db_path` sets PLAYBOOK_DB, the table store's SQLite file.
     `turns` is the folder where the server's kernels take turns to build (`playbook.pacing`).
     """
@@ -127,12 +132,15 @@ def voila_command(
     pool_size: int = 0,
     cull_idle_timeout: int = CULL_IDLE_TIMEOUT,
     cull_interval: int = CULL_INTERVAL,
+    base_url: str = "/",
     extra_args: Sequence[str] = (),
 ) -> list[str]:
     """The argv that starts Voila on `notebook` (default: the whole notebooks/ folder).
 
     `pool_size` > 0 keeps that many pre-heated kernels per notebook: each has already run
     its notebook when a page asks for it (see `serve` for when that is worth it).
+    `base_url` is the path every page and websocket is served under (`/playbook/` behind a
+    proxy that passes that path on unchanged).
     `extra_args` (e.g. `--Voila.ip=0.0.0.0`, `--port 9000`) replace the setting of the same
     name here: Voila refuses an option given twice.
     """
@@ -150,6 +158,8 @@ def voila_command(
         f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT}",
         f"--VoilaExecutor.startup_timeout={KERNEL_STARTUP_TIMEOUT}",
     ]
+    if base_path(base_url) != "/":
+        settings.append(f"--Voila.base_url={base_path(base_url)}")
     if pool_size > 0:
         settings += [
             "--VoilaConfiguration.preheat_kernel=True",
@@ -168,6 +178,7 @@ _SHORT_OPTIONS = {
     "preheat_kernel": "VoilaConfiguration.preheat_kernel",
     "pool_size": "VoilaConfiguration.default_pool_size",
     "no_browser": "Voila.open_browser",
+    "base_url": "Voila.base_url",
 }
 
 
@@ -191,6 +202,18 @@ def _option_value(args: Sequence[str], key: str) -> str | None:
             elif i + 1 < len(args):
                 value = args[i + 1]
     return value
+
+
+def base_path(text: str) -> str:
+    """A base URL as Voila takes it: a path with a slash at both ends (`playbook` -> `/playbook/`).
+
+    Raises ValueError for anything but a path (a whole address belongs in the public URL).
+    """
+    parts = urlsplit(text)
+    if parts.scheme or parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"base URL {text!r} is not a path such as /playbook/ (the full address goes in the public URL)")
+    path = "/".join(part for part in parts.path.split("/") if part)
+    return f"/{path}/" if path else "/"
 
 
 def server_url(port: int = DEFAULT_PORT, host: str = "localhost") -> str:
@@ -293,11 +316,13 @@ class RunningServer:
     """Voila's stdout and stderr."""
     db_path: Path | None
     """The PLAYBOOK_DB the kernels see (None: the user's default)."""
+    base_url: str = "/"
+    """The path Voila serves under (`--base-url`)."""
 
     @property
     def url(self) -> str:
         """The server's root; for a single notebook, that notebook's page."""
-        return server_url(self.port, host="127.0.0.1") + "/"
+        return server_url(self.port, host="127.0.0.1") + self.base_url
 
     def log_tail(self, lines: int = 40) -> str:
         """The end of Voila's log, for error messages."""
@@ -316,16 +341,19 @@ def background_server(
     db_path: str | os.PathLike[str] | None = None,
     pool_size: int = 0,
     timeout: float = 60.0,
+    base_url: str = "/",
+    public_url: str | None = None,
     extra_args: Sequence[str] = (),
 ) -> Iterator[RunningServer]:
     """Run `voila_command(notebook, ...)` on a free port while the block runs.
 
+    `base_url` and `public_url` are `playbook serve`'s `--base-url` and `--public-url`.
+
     Waits until the server answers, and stops it with its kernels on the way out. Voila runs
     in a session of its own, so a Ctrl+C in a test run does not reach it half-way.
     """
-    log_path = Path(log_path)
     with turns_folder() as turns:
-        yield from _background(notebook, log_path, db_path, pool_size, timeout, extra_args, turns)
+        yield from _background(notebook, Path(log_path), db_path, pool_size, timeout, base_url, public_url, extra_args, turns)
 
 
 def _background(
@@ -334,17 +362,22 @@ def _background(
     db_path: str | os.PathLike[str] | None,
     pool_size: int,
     timeout: float,
+    base_url: str,
+    public_url: str | None,
     extra_args: Sequence[str],
     turns: Path,
 ) -> Iterator[RunningServer]:
     last_error: Exception | None = None
     for _attempt in range(3):  # another program may take the free port before Voila does
         port = free_port()
-        argv = voila_command(notebook, port=port, pool_size=pool_size, extra_args=extra_args)
+        argv = voila_command(notebook, port=port, pool_size=pool_size, base_url=base_url, extra_args=extra_args)
+        env = voila_env(db_path, turns=turns)
+        if public_url is not None:
+            env["PLAYBOOK_URL"] = public_url.rstrip("/")
         with log_path.open("ab") as log:
             process = subprocess.Popen(
                 argv,
-                env=voila_env(db_path, turns=turns),
+                env=env,
                 cwd=REPO_ROOT,
                 stdin=subprocess.DEVNULL,
                 stdout=log,
@@ -352,7 +385,7 @@ def _background(
                 start_new_session=True,
             )
         server = RunningServer(
-            process, port, log_path, Path(db_path) if db_path is not None else None
+            process, port, log_path, Path(db_path) if db_path is not None else None, base_path(base_url)
         )
         try:
             wait_until_ready(server_url(port, host="127.0.0.1"), timeout, process)
@@ -507,6 +540,8 @@ def serve(
     ip: str | None = None,
     preheat: int | None = None,
     class_size: int = CLASS_SIZE,
+    base_url: str | None = None,
+    public_url: str | None = None,
 ) -> int:
     """Run the playbook in Voila until stopped (Ctrl+C or SIGTERM); Voila's exit code.
 
@@ -516,18 +551,25 @@ def serve(
 
     The server has a facilitator key of its own (`PLAYBOOK_KEY`, else kept in a private file),
     and its link is printed, as Jupyter prints its token link: only that link lists and resumes
-    the tables and starts classes. The address phones open goes into every link and QR code.
+    the tables and starts classes. The address phones open goes into every link and QR code:
+    `public_url` (else `PLAYBOOK_URL`: a host name, or `https://school.example/playbook/` behind
+    a proxy), else this machine's address on the room's network. `base_url` (else
+    `PLAYBOOK_BASE_URL`, else the public URL's path) is the path Voila serves under: the
+    proxy's path, passed on unchanged.
 
     A class opening its pages at once is served in turns, with kernels kept ready for it
     (`serve_settings(class_size, preheat)`). Stopping `playbook serve` stops Voila and every
     kernel it started.
     """
     key = os.environ.get("PLAYBOOK_KEY") or kept_server_key()
-    where = phone_address(port, ip, os.environ.get("PLAYBOOK_URL") or None)
-    base = where.base
+    public = (public_url or os.environ.get("PLAYBOOK_URL") or "").rstrip("/")
+    prefix = base_path(base_url or os.environ.get("PLAYBOOK_BASE_URL") or urlsplit(public).path)
+    where = phone_address(port, ip, public or None)
+    # Without a public URL the links carry this machine's address and the path served under.
+    base = public or where.base + prefix.rstrip("/")
     settings = serve_settings(class_size, preheat)
     args = list(extra_args) + [f"--Voila.ip={where.listen}", *settings.args]
-    argv = voila_command(notebook, port=port, open_browser=False, extra_args=args)
+    argv = voila_command(notebook, port=port, open_browser=False, base_url=prefix, extra_args=args)
     link = facilitator_link(base, key) if notebook is None else f"{base}/"
     print(f"Playbook: the facilitator's link (it lists and resumes every table, starts classes; keep it to yourself):\n    {link}", flush=True)
     if notebook is None and where.local_only:
@@ -539,6 +581,7 @@ def serve(
         env.update(PLAYBOOK_KEY=key, PLAYBOOK_URL=base, PLAYBOOK_LOCAL_ONLY="1" if where.local_only else "0")
         # A session of its own, so that stopping it reaches Voila's kernels too (stop_server).
         process = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, start_new_session=True)
+        running.record(base, os.getpid())  # for links made in JupyterLab (playbook.running)
 
         def stop(signum: int, frame: Any) -> None:
             raise KeyboardInterrupt
@@ -559,4 +602,5 @@ def serve(
             stop_server(process)
             return 0
         finally:
+            running.forget(os.getpid())
             signal.signal(signal.SIGTERM, previous)

@@ -7,15 +7,19 @@ usually needs only `open_dashboard` and `source_text_visible`.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import Browser, Locator, Page, Playwright
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, Route, WebSocketRoute
 
 __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "LOAD_TIMEOUT_MS",
+    "OUTSIDE",
     "chromium_missing_reason",
+    "guard_hosts",
     "in_ci",
     "kernel_id",
     "launch_chromium",
@@ -54,6 +58,35 @@ def chromium_missing_reason() -> str | None:
     if not CHROMIUM.is_file():
         return f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
     return None
+
+
+#: any http(s) or ws(s) address of a host other than this machine's loopback, where every
+#: server of the tests listens.
+OUTSIDE = re.compile(r"^(?!(https?|wss?)://(127\.0\.0\.1|localhost|\[::1\])([:/]|$))(https?|wss?)://", re.IGNORECASE)
+
+
+def guard_hosts(browser: Browser, found: list[str]) -> None:
+    """Every context `browser.new_context()` makes from now on stops each request and websocket
+    to another host before it leaves, and notes its address in `found`: a page must load
+    nothing from outside its server (a classroom may have no internet)."""
+    make = browser.new_context
+
+    def new_context(*args: Any, **kwargs: Any) -> BrowserContext:
+        context = make(*args, **kwargs)
+
+        def refuse(route: Route) -> None:
+            found.append(route.request.url)
+            route.abort("blockedbyclient")
+
+        def refuse_socket(socket: WebSocketRoute) -> None:
+            found.append(socket.url)
+            socket.close()
+
+        context.route(OUTSIDE, refuse)
+        context.route_web_socket(OUTSIDE, refuse_socket)
+        return context
+
+    browser.new_context = new_context  # type: ignore[method-assign]
 
 
 def launch_chromium(playwright: Playwright) -> Browser:

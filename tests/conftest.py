@@ -32,7 +32,7 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from playbook.serve import RunningServer, background_server
-from tests.browser import LOAD_TIMEOUT_MS, chromium_missing_reason, in_ci, launch_chromium
+from tests.browser import LOAD_TIMEOUT_MS, chromium_missing_reason, guard_hosts, in_ci, launch_chromium
 
 VoilaFactory = Callable[..., RunningServer]
 
@@ -67,6 +67,21 @@ def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaFactory]:
         yield start
 
 
+#: requests and websockets to another host than this machine, stopped by `guard_hosts`.
+OUTSIDE_REQUESTS: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def nothing_from_outside() -> Iterator[None]:
+    """Fail a browser test whose pages asked for anything from another host."""
+    OUTSIDE_REQUESTS.clear()
+    yield
+    if OUTSIDE_REQUESTS:
+        asked = sorted(set(OUTSIDE_REQUESTS))
+        OUTSIDE_REQUESTS.clear()
+        pytest.fail(f"a page asked another host than its server for: {', '.join(asked[:5])}")
+
+
 @pytest.fixture(scope="session")
 def chromium() -> Iterator[Browser]:
     """Headless Debian Chromium through Playwright."""
@@ -77,6 +92,7 @@ def chromium() -> Iterator[Browser]:
         pytest.skip(reason)
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
+        guard_hosts(browser, OUTSIDE_REQUESTS)
         try:
             yield browser
         finally:

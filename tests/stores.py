@@ -18,7 +18,7 @@ import pytest
 
 from tests.browser import in_ci
 
-__all__ = ["KINDS", "postgres_url", "store_location"]
+__all__ = ["KINDS", "fresh_schema", "postgres_url", "store_location"]
 
 KINDS = ("sqlite", "postgresql")
 
@@ -38,9 +38,16 @@ def store_location(kind: str, folder: Path) -> Iterator[str]:
         if in_ci():
             pytest.fail("PLAYBOOK_TEST_POSTGRES is not set: CI must run the store tests on PostgreSQL")
         pytest.skip("no PostgreSQL server (set PLAYBOOK_TEST_POSTGRES to a postgresql:// URL)")
+    with fresh_schema(url) as location:
+        yield location
+
+
+@contextmanager
+def fresh_schema(url: str, prefix: str = "test") -> Iterator[str]:
+    """A new schema on the PostgreSQL server at `url`, dropped afterwards: the URL that uses it."""
     import psycopg
 
-    schema = f"test_{secrets.token_hex(6)}"
+    schema = f"{prefix}_{secrets.token_hex(6)}"
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     joiner = "&" if "?" in url else "?"

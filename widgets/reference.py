@@ -9,15 +9,13 @@ output (no widgets): cheap to send, and readable in Jupyter as well as in Voila.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from IPython.display import HTML, Markdown
 
+from playbook.resources import rules_doc
 from widgets.common import esc
 
-__all__ = ["RULES_DOCS", "lines", "rulings", "table"]
-
-RULES_DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+__all__ = ["lines", "rulings", "table"]
 
 
 def table(header: Sequence[str], rows: Sequence[Sequence[object]], caption: str = "", numeric: Sequence[int] = ()) -> HTML:
@@ -39,7 +37,7 @@ def lines(items: Sequence[str], caption: str = "") -> HTML:
 
 def rulings(slug: str) -> Markdown:
     """The playbook's page on how it reads `slug`'s text (docs/rules/SLUG.md), shown in full."""
-    text = (RULES_DOCS / f"{slug}.md").read_text(encoding="utf-8")
+    text = rules_doc(slug)
     # The page's own title is the section heading already.
     body = text.split("\n", 1)[1] if text.startswith("# ") else text
     return Markdown(body)

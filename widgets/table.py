@@ -105,13 +105,39 @@ def qr_svg(text: str, size: int = 220) -> str:
     )
 
 
+def in_voila() -> bool:
+    """True in a kernel Voila started (it sets VOILA_PREHEAT for each), False in JupyterLab."""
+    return "VOILA_PREHEAT" in os.environ
+
+
 def public_base() -> str:
     """The address other devices reach this server at: `PLAYBOOK_URL` (set by `playbook
-    serve`), else the host the page was asked for (Voila's SERVER_NAME and SERVER_PORT)."""
+    serve`), else the host the page was asked for (Voila's SERVER_NAME and SERVER_PORT), else
+    (a notebook in JupyterLab) the `playbook serve` running on this machine."""
     if os.environ.get("PLAYBOOK_URL"):
         return os.environ["PLAYBOOK_URL"].rstrip("/")
+    if not in_voila():
+        from playbook.running import server_url
+
+        return server_url() or "http://localhost:8866"
     host, port = os.environ.get("SERVER_NAME", "localhost"), os.environ.get("SERVER_PORT", "8866")
     return f"http://{host}:{port}"
+
+
+def serve_hint() -> str:
+    """A line for a class card made outside Voila (JupyterLab) with no `playbook serve` to
+    open its links, else ""."""
+    if os.environ.get("PLAYBOOK_URL") or in_voila():
+        return ""
+    from playbook.running import server_url
+
+    if server_url() is not None:
+        return ""
+    return (
+        '<div class="pb-serve-hint"><b>These links open on <code>playbook serve</code>, and none is running.</b> '
+        "Start it in a terminal (<code>playbook serve --ip 0.0.0.0</code> for phones on the room's network), "
+        "then the board, join and seat links below work.</div>"
+    )
 
 
 _REQUEST_SEEN = False
@@ -247,21 +273,22 @@ class ClassPanel(widgets.VBox):
     def show(self, table: Table) -> None:
         dash = self._dash
         names = getattr(table.game.setup, "names", ())
-        links = table_links("", dash.slug, table.id, table.meta, names)
+        # In Voila, links relative to the page; in JupyterLab, to the `playbook serve` that opens them.
+        links = table_links("" if in_voila() else public_base(), dash.slug, table.id, table.meta, names)
         claims = dict(table.meta.get("claims") or {})
         key = (table.id, tuple(sorted(table.bots.items())), tuple(sorted(claims)), tuple(sorted(dict(table.meta.get("seat_keys") or {}).items())))
         self.layout.display = "flex"
         if key == self._shown:
             return
         self._shown = key
-        join_url = public_base() + f"/voila/render/{NOTEBOOKS[dash.slug]}" + links["join"]
+        join_url = table_links(public_base(), dash.slug, table.id, table.meta, names)["join"]
         self.links_html.value = card(
             "The class: board and seats",
             f'<div class="pb-class-links"><a class="pb-board-link" href="{esc(links["board"])}" target="_blank" rel="noopener">'
             "Open the board</a> for the projector: it shows the join code. "
             f'Phones join with the code, or with <a class="pb-join-link" href="{esc(links["join"])}" target="_blank" rel="noopener">the join link</a> '
             f'(<span class="pb-muted">{esc(join_url)}</span>). Or send each player their own seat link below. '
-            "Keep this page and its links from the players.</div>",
+            "Keep this page and its links from the players.</div>" + serve_hint(),
         )
         old = self.rows.children
         rows = []

@@ -1,0 +1,60 @@
+"""Which `playbook serve` runs on this machine, so that links made elsewhere lead to it.
+
+A table started in JupyterLab makes class links (board, join code, seats) for phones to open,
+and those pages are served by `playbook serve`, not by JupyterLab. `playbook serve` leaves a
+small file per process in the user's data folder (as Jupyter does with its runtime files);
+`server_url()` reads the newest whose process is still alive.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+__all__ = ["folder", "forget", "record", "server_url"]
+
+
+def folder() -> Path:
+    """`$XDG_DATA_HOME/playbook/servers` (default `~/.local/share/playbook/servers`)."""
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "playbook" / "servers"
+
+
+def record(url: str, pid: int) -> None:
+    """Note that the process `pid` serves the playbook at `url` (best effort)."""
+    try:
+        folder().mkdir(parents=True, exist_ok=True)
+        (folder() / f"{pid}.json").write_text(json.dumps({"url": url, "pid": pid}), encoding="utf-8")
+    except OSError:
+        pass
+
+
+def forget(pid: int) -> None:
+    (folder() / f"{pid}.json").unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def server_url() -> str | None:
+    """The address of the newest `playbook serve` still running here, or None."""
+    try:
+        files = sorted(folder().glob("*.json"), key=lambda path: path.stat().st_mtime, reverse=True)
+    except OSError:
+        return None
+    for path in files:
+        try:
+            info = json.loads(path.read_text(encoding="utf-8"))
+            if _alive(int(info["pid"])):
+                return str(info["url"]).rstrip("/")
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return None

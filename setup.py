@@ -1,0 +1,36 @@
+"""Build step the declarative pyproject.toml cannot say: the playbook's data into the package.
+
+The notebooks, the Voila template and the rulings pages stay at the top of the source tree
+(`notebooks/`, `templates/`, `docs/rules/`); a built distribution carries them as data of the
+`playbook` package, where `playbook.resources` reads them. MANIFEST.in puts them in the sdist.
+"""
+
+import shutil
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+#: the package's data folder -> the source tree's folder, and the files of it to ship.
+DATA = {
+    "notebooks": ("notebooks", ["*.ipynb"]),
+    "templates": ("templates", ["voila/templates/playbook/*"]),
+    "rulings": ("docs/rules", ["*.md"]),
+}
+
+
+class BuildWithData(build_py):
+    """`build_py`, then the data folders copied into the built `playbook` package."""
+
+    def run(self):
+        super().run()
+        for name, (source, patterns) in DATA.items():
+            for pattern in patterns:
+                for path in sorted(Path(source).glob(pattern)):
+                    if path.is_file():
+                        target = Path(self.build_lib, "playbook", name, path.relative_to(source))
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        shutil.copyfile(path, target)
+
+
+setup(cmdclass={"build_py": BuildWithData})
