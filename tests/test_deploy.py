@@ -70,7 +70,7 @@ def test_the_public_url_makes_the_links_and_its_path_the_base_url(fake_voila: li
 
 def test_the_base_url_from_the_environment_without_a_public_url(fake_voila: list, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("PLAYBOOK_BASE_URL", "/games")
-    serve.serve(port=9124)
+    serve.serve(port=9124, ip="127.0.0.1")  # local only: the links say localhost
     argv, env = fake_voila[0]
     assert "--Voila.base_url=/games/" in argv
     assert env["PLAYBOOK_URL"] == "http://localhost:9124/games"
