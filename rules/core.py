@@ -729,7 +729,10 @@ def check_names(names: Sequence[str], low: int, high: int, who: str = "players")
         part = name_key(name)
         if part in seen:
             other = seen[part]
-            same = "the same name" if other == name else f"names that look the same ({_shown(other)} and {_shown(name)})"
+            if other.casefold() == name.casefold():
+                same = "the same name" + ("" if other == name else f" ({_shown(other)} and {_shown(name)})")
+            else:
+                same = f"names that look the same ({_shown(other)} and {_shown(name)})"
             raise RuleError("names", f"two seats have {same}")
         seen[part] = name
     return cleaned

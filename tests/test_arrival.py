@@ -242,7 +242,7 @@ def test_a_stale_undo_says_what_moved_and_the_next_click_takes_back_the_last_mov
         (("Bo", "Bo\u200b", "Cy"), "look the same"),
         (("Ana", "Ａｎａ", "Cy"), "look the same"),
         (("Ana", "Ana", "Cy"), "the same name"),
-        (("Ana", "ANA", "Cy"), "look the same"),
+        (("Ana", "ANA", "Cy"), "the same name (“Ana” and “ANA”)"),
         (("Ana\u202eXY", "Bo", "Cy"), "text-direction control (U+202E)"),
         (("Ana\u2066", "Bo", "Cy"), "text-direction control (U+2066)"),
         (("Ana\x00", "Bo", "Cy"), "control character (U+0000)"),

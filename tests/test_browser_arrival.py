@@ -58,8 +58,8 @@ def test_twelve_seat_pages_opened_in_the_same_second_each_show_their_seat(class_
             expect(phone.locator(f"{LEERDAM}.playbook-seat .pb-pledge-confirm, #playbook-starting").first).to_be_visible(timeout=ARRIVAL_MS)
         for seat, phone in enumerate(phones):
             expect(phone.locator(f"{LEERDAM}.playbook-seat .pb-pledge-confirm")).to_be_visible(timeout=ARRIVAL_MS)
-            expect(phone.locator("#playbook-starting")).to_have_count(0)
-            expect(phone.locator(f"{LEERDAM} .pb-seat-{seat}")).to_contain_text(names[seat])  # its own seat
+            expect(phone.locator("#playbook-starting")).to_have_count(0, timeout=ARRIVAL_MS)
+            expect(phone.locator(f"{LEERDAM} .pb-seat-{seat}")).to_contain_text(names[seat], timeout=ARRIVAL_MS)  # its own seat
         meta = store.info(table_id).meta
         assert sorted(meta["claims"], key=int) == [str(s) for s in range(PAGES)]  # every seat is held
         for seat, phone in enumerate(phones):
@@ -72,13 +72,13 @@ def test_twelve_seat_pages_opened_in_the_same_second_each_show_their_seat(class_
         page = late.new_page()
         page.goto(class_server.url + links["join"], wait_until="domcontentloaded")
         expect(page.locator(f"{LEERDAM}.playbook-join")).to_be_visible(timeout=ARRIVAL_MS)
-        expect(page.locator(f"{LEERDAM} .pb-join")).to_contain_text("Every seat is taken")
-        expect(page.locator(f"{LEERDAM} [class*='pb-claim-']")).to_have_count(0)
+        expect(page.locator(f"{LEERDAM} .pb-join")).to_contain_text("Every seat is taken", timeout=ARRIVAL_MS)
+        expect(page.locator(f"{LEERDAM} [class*='pb-claim-']")).to_have_count(0, timeout=ARRIVAL_MS)
         # A slip opened on another device opens nothing, and says why.
         thief = late.new_page()
         thief.goto(class_server.url + links["seats"][3]["url"], wait_until="domcontentloaded")
         expect(thief.locator(f"{LEERDAM}.playbook-denied")).to_be_visible(timeout=ARRIVAL_MS)
-        expect(thief.locator(f"{LEERDAM} .pb-status")).to_contain_text("another device")
+        expect(thief.locator(f"{LEERDAM} .pb-status")).to_contain_text("another device", timeout=ARRIVAL_MS)
     finally:
         for context in contexts:
             context.close()

@@ -74,7 +74,7 @@ def test_twelve_phones_join_a_new_rule_class_and_play_at_three_tables(room: Runn
     record = cl.create_class(store, "new-rule", PHONES, seed=11)
     board = devices.page(1920, 1080)
     board.goto(room.url + "voila/render/" + cl.class_links("", record)["board"], wait_until="domcontentloaded")
-    expect(board.locator(".playbook-class-board .pb-class-code")).to_have_text(record.code)
+    expect(board.locator(".playbook-class-board .pb-class-code")).to_have_text(record.code, timeout=WAIT_MS)
     assert _size(board, ".pb-class-code") >= 48 and _size(board, ".playbook-class-board h2") >= 28
     # Twelve phones open the short address at once, then each types a name.
     phones = [devices.page() for _ in range(PHONES)]
@@ -85,16 +85,16 @@ def test_twelve_phones_join_a_new_rule_class_and_play_at_three_tables(room: Runn
         phone.locator(".playbook-class-join .pb-name-box input").fill(name)
         phone.locator(".playbook-class-join .pb-join-class").click()
     for phone in phones:
-        expect(phone.locator(".playbook-class-student")).to_contain_text("You are in")
+        expect(phone.locator(".playbook-class-student")).to_contain_text("You are in", timeout=WAIT_MS)
         # A student's page leads nowhere else: no tables, print studio or lab.
-        expect(phone.locator("a[href*='index.ipynb'], a[href*='print_studio'], a[href*='balance_lab']")).to_have_count(0)
-    expect(board.locator(".playbook-class-board")).to_contain_text(f"Here: {PHONES}")
+        expect(phone.locator("a[href*='index.ipynb'], a[href*='print_studio'], a[href*='balance_lab']")).to_have_count(0, timeout=WAIT_MS)
+    expect(board.locator(".playbook-class-board")).to_contain_text(f"Here: {PHONES}", timeout=WAIT_MS)
     # The facilitator deals and starts.
     monitor = devices.page(1366, 768)
     monitor.goto(room.url + "voila/render/" + cl.class_links("", record)["monitor"], wait_until="domcontentloaded")
     monitor.locator(".playbook-class-monitor .pb-deal").click()
     monitor.locator(".playbook-class-monitor .pb-start-class").click()
-    expect(monitor.locator(".playbook-class-monitor .pb-class-tables")).to_contain_text("Table 3")
+    expect(monitor.locator(".playbook-class-monitor .pb-class-tables")).to_contain_text("Table 3", timeout=WAIT_MS)
     # Every phone is on its own seat: New Rule's seat page, built in place.
     for phone in phones:
         expect(phone.locator(f"{NEW_RULE}.playbook-seat .playbook-private")).to_be_visible(timeout=WAIT_MS)
@@ -103,8 +103,8 @@ def test_twelve_phones_join_a_new_rule_class_and_play_at_three_tables(room: Runn
     for table_id in record.tables:
         table = store.load(table_id)
         assert len(table.game.setup.names) == 4 and len(table.meta["claims"]) == 4
-    expect(board.locator(".pb-class-table")).to_have_count(3)
-    expect(board.locator(".playbook-class-board")).to_contain_text("Round 1")
+    expect(board.locator(".pb-class-table")).to_have_count(3, timeout=WAIT_MS)
+    expect(board.locator(".playbook-class-board")).to_contain_text("Round 1", timeout=WAIT_MS)
     # A reload keeps the seat (the address bar holds the seat's own link).
     phones[5].reload()
     expect(phones[5].locator(f"{NEW_RULE}.playbook-seat .playbook-private")).to_be_visible(timeout=WAIT_MS)
@@ -114,7 +114,7 @@ def test_twelve_phones_join_a_new_rule_class_and_play_at_three_tables(room: Runn
     late.goto(room.url + f"j/{record.code}", wait_until="commit")
     late.locator(".playbook-class-join .pb-name-box input").fill("Late Lou")
     late.locator(".playbook-class-join .pb-join-class").click()
-    expect(late.locator(".playbook-class-student")).to_contain_text("The tables have started")
+    expect(late.locator(".playbook-class-student")).to_contain_text("The tables have started", timeout=WAIT_MS)
 
 
 def test_the_code_is_typed_at_the_short_address(room: RunningServer, devices: Devices) -> None:
@@ -124,7 +124,7 @@ def test_the_code_is_typed_at_the_short_address(room: RunningServer, devices: De
     laptop.goto(room.url + "j", wait_until="commit")
     laptop.locator(".playbook-class-code .pb-code-box input").fill(record.code.lower())
     laptop.locator(".playbook-class-code .pb-code-go").click()
-    expect(laptop.locator(".playbook-class-join .pb-name-box input")).to_be_visible()
+    expect(laptop.locator(".playbook-class-join .pb-name-box input")).to_be_visible(timeout=WAIT_MS)
 
 
 # -- phones on the room's network ----------------------------------------------------------------------
@@ -199,7 +199,7 @@ def test_playbook_serve_is_reached_at_the_address_it_prints(namespace: tuple[str
         page.on("request", lambda request: requested.append(request.url))
         page.goto(f"http://{ns_ip}:{port}/voila/render/" + cl.class_links("", record)["board"], wait_until="domcontentloaded")
         expect(page.locator(".playbook-class-board .pb-class-code")).to_have_text(record.code, timeout=WAIT_MS)
-        expect(page.locator(".pb-short-address")).to_have_text(f"http://{ns_ip}:{port}/j")
+        expect(page.locator(".pb-short-address")).to_have_text(f"http://{ns_ip}:{port}/j", timeout=WAIT_MS)
         assert all(re.match(rf"(http|ws)://{re.escape(ns_ip)}:{port}/|data:|blob:", url) for url in requested), [u for u in requested if ns_ip not in u][:3]
         phone = devices.page()
         phone.goto(f"http://{ns_ip}:{port}/j/{record.code}", wait_until="commit")
