@@ -285,10 +285,13 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         if record.phase == "dealt":
             group = _smallest_group(record)
         if group is not None:
-            seat = len(record.groups[group])
-            groups = record.groups[:group] + ((*record.groups[group], student.id),) + record.groups[group + 1 :]
+            people = tuple(s for s in record.groups[group] if s is not None) + (student.id,)
+            low, _high = CLASS_SIZES[record.game]
+            # The newcomer takes a bot's place at that table, if a bot was to fill it.
+            filled = _refill(people, low, record.bots)
+            groups = record.groups[:group] + (filled,) + record.groups[group + 1 :]
             record = dataclasses.replace(record, groups=groups)
-            student = dataclasses.replace(student, group=group, seat=seat)
+            student = dataclasses.replace(student, group=group, seat=len(people) - 1)
         record = dataclasses.replace(record, students=(*record.students, student))
         return record, f"{name} joined" + (f" (table {group + 1})" if group is not None else " (waiting)" if record.phase == "playing" else "")
     if isinstance(change, Deal):

@@ -337,3 +337,30 @@ def test_the_facilitator_starts_a_class_from_the_front_page(store) -> None:
     assert record.code in made and record.monitor_key in made and record.code in one(index, "pb-class-list").value
     stranger = TableIndex(store, query="")
     assert not find(stranger, "pb-class-new") and record.monitor_key not in synced_text(stranger)
+
+
+def test_ending_the_class_takes_two_presses_and_the_board_then_shows_the_results(store) -> None:
+    record = cl.create_class(store, "new-rule", 3, seed=4)
+    for name in ("Ana", "Bo", "Cy"):
+        _student(store, record.code, name)
+    monitor = _monitor(store, record)
+    monitor.deal()
+    monitor.start()
+    one(monitor, "pb-end-class").click()
+    assert cl.load_class(store, record.id).phase == "playing"  # the first press only asks
+    one(monitor, "pb-end-class").click()
+    assert cl.load_class(store, record.id).phase == "over"
+    board = _page(store, cl.load_class(store, record.id), "board")
+    assert "Results" in synced_text(board) and "Table 1: still playing" in synced_text(board)
+
+
+def test_a_student_who_joins_after_the_deal_takes_a_bots_place(store) -> None:
+    record = cl.create_class(store, "new-rule", 3, seed=4)
+    for name in ("Ana", "Bo"):
+        _student(store, record.code, name)
+    monitor = _monitor(store, record)
+    monitor.deal()
+    assert monitor.record.groups == ((monitor.record.students[0].id, monitor.record.students[1].id, None),)
+    cy = _student(store, record.code, "Cy")
+    record = cl.load_class(store, record.id)
+    assert record.groups[0] == tuple(s.id for s in record.students) and cy.student.group == 0

@@ -45,9 +45,12 @@ TABLES_LOOK_SECONDS = 2.0
 
 CLASS_STYLE = """
 <style>
-.playbook-class-board .pb-class-code { font-size: 96px; font-weight: 800; letter-spacing: .12em; line-height: 1.1; }
-.playbook-class-board h2, .playbook-class-board .pb-big-label { font-size: 32px; }
-.playbook-class-board { font-size: 28px; }
+.playbook-class-board .pb-class-code { font-size: 120px; font-weight: 800; letter-spacing: .12em; line-height: 1.1; }
+.playbook-class-board h2, .playbook-class-board .pb-big-label { font-size: 36px; }
+.playbook-class-board, .playbook-class-board .widget-html-content, .playbook-class-board .pb-card,
+.playbook-class-board .pb-name-chip, .playbook-class-board .pb-class-header { font-size: 28px; }
+.playbook-class-board .pb-card h3 { font-size: 32px; }
+.playbook-class-board .pb-class-header h2 { font-size: 44px; }
 .playbook-class-board .pb-key-number { font-size: 56px; font-weight: 800; }
 .playbook-class-board .pb-glance { display: grid; grid-template-columns: repeat(auto-fill, minmax(420px, 1fr)); gap: 16px; }
 .playbook-class-board table.pb-villages { border-collapse: collapse; width: 100%; font-size: 28px; }
@@ -560,8 +563,16 @@ class ClassPage(widgets.VBox):
                 ).add_class("pb-class-csv")
             )
         if record.phase != "over":
-            end = widgets.Button(description="End the class", button_style="danger").add_class("pb-end-class")
-            end.on_click(lambda _: self.end())
+            end = widgets.Button(description="End the class", button_style="danger", layout=widgets.Layout(width="auto")).add_class("pb-end-class")
+
+            def ending(_: Any) -> None:
+                # Two presses: the first says what the second does.
+                if end.description == "End the class":
+                    end.description = "Press again to end it: the tables stop for good"
+                else:
+                    self.end()
+
+            end.on_click(ending)
             parts.append(end)
         self._replace(tuple(parts))
 
