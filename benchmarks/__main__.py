@@ -4,7 +4,8 @@ baseline measured in the same run (machines differ, ratios travel).
     python -m benchmarks                              # everything; the table on stdout
     python -m benchmarks --markdown docs/benchmarks.md   # and the table, machine and date there
     python -m benchmarks --only simulation odds       # some parts (startup, clicks, simulation,
-                                                      # odds, print-pack, classroom, servers)
+                                                      # odds, print-pack, classroom, arrival,
+                                                      # join-storm, servers)
     python -m benchmarks --quick                      # a smoke run: tiny workloads, no browser
     python -m benchmarks --json
 
@@ -12,7 +13,8 @@ Parts: page start-up in Chromium against a bare one-button Voila notebook, with 
 pre-heated kernels (`benchmarks.startup`); each game's main click against the bare button's
 (`benchmarks.clicks`); exact odds, cold and warm, and against icepool (`benchmarks.odds`);
 bot games per second on one core and on all (`benchmarks.simulation`); the full print pack
-(`benchmarks.print_pack`), the classroom table (`benchmarks.classroom`) and two servers on one
+(`benchmarks.print_pack`), the classroom table (`benchmarks.classroom`), a class arriving at
+once and a class's join storm (`benchmarks.arrival`), and two servers on one
 PostgreSQL behind nginx (`benchmarks.servers`) when those modules are there.
 """
 
@@ -31,7 +33,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-PARTS = ("startup", "clicks", "simulation", "odds", "print-pack", "classroom", "servers")
+PARTS = ("startup", "clicks", "simulation", "odds", "print-pack", "classroom", "arrival", "join-storm", "servers")
 #: the line below which docs/benchmarks.md keeps hand-written notes from run to run.
 NOTES = "<!-- notes: kept by make bench -->"
 
@@ -108,7 +110,7 @@ def startup_rows(results: Sequence[Any], pool_size: int) -> list[Row]:
     return rows
 
 
-def slot_rows(part: str, module_name: str, run_name: str, format_name: str, quick: bool) -> tuple[list[Row], Any, str]:
+def slot_rows(part: str, module_name: str, run_name: str, format_name: str, quick: bool, rows_name: str = "rows") -> tuple[list[Row], Any, str]:
     """A part another module provides (`run_*()` and `format_*()`), when it is there."""
     if importlib.util.find_spec(module_name) is None:
         return [Row(part, "not measured", f"{module_name} is not in this tree yet", "-", "-")], None, ""
@@ -119,7 +121,7 @@ def slot_rows(part: str, module_name: str, run_name: str, format_name: str, quic
         report = getattr(module, run_name)()
     text = getattr(module, format_name)(report)
     rows = []
-    items = module.rows(report) if hasattr(module, "rows") else report if isinstance(report, list) else [report]
+    items = getattr(module, rows_name)(report) if hasattr(module, rows_name) else report if isinstance(report, list) else [report]
     for item in items:
         if isinstance(item, dict) and {"figure", "value"} <= set(item):
             rows.append(Row(part, str(item["figure"]), _f(item["value"]), _f(item.get("baseline")), _f(item.get("ratio"))))
@@ -219,10 +221,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             report[f"startup_pool_{pool_size}"] = [r.as_dict(results[0]) for r in results]
             rows += startup_rows(results, pool_size)
             failed = failed or any(r.error for r in results)
-    for part, module, run_name, format_name in (("print-pack", "benchmarks.print_pack", "run_print_pack", "format_print_pack"), ("classroom", "benchmarks.classroom", "run_classroom", "format_classroom"), ("servers", "benchmarks.servers", "run_servers", "format_servers")):
+    slots = (
+        ("print-pack", "benchmarks.print_pack", "run_print_pack", "format_print_pack", "rows"),
+        ("classroom", "benchmarks.classroom", "run_classroom", "format_classroom", "rows"),
+        ("arrival", "benchmarks.arrival", "run_arrival", "format_arrival", "rows"),
+        ("join-storm", "benchmarks.arrival", "run_join_storm", "format_join_storm", "storm_rows"),
+        ("servers", "benchmarks.servers", "run_servers", "format_servers", "rows"),
+    )
+    for part, module, run_name, format_name, rows_name in slots:
         if part in parts:
             print(f"{part}...", file=log, flush=True)
-            part_rows, part_report, text = slot_rows(part, module, run_name, format_name, args.quick)
+            part_rows, part_report, text = slot_rows(part, module, run_name, format_name, args.quick, rows_name)
             rows += part_rows
             report[part] = part_report
             if text:
