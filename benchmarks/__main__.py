@@ -186,7 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     parts = set(args.only or PARTS)
     if args.quick:
-        parts -= {"startup", "clicks"}
+        # The browser-heavy parts have tests of their own (test_browser_arrival, test_browser_classes).
+        parts -= {"startup", "clicks", "arrival", "join-storm"}
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     rows: list[Row] = []
