@@ -147,6 +147,7 @@ def voila_command(
         f"--MappingKernelManager.cull_interval={cull_interval}",
         "--MappingKernelManager.cull_connected=False",
         f"--Voila.open_browser={open_browser}",
+        "--VoilaConfiguration.multi_kernel_manager_class=playbook.voila_app.PatientKernelManager",
         f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT}",
         f"--VoilaExecutor.startup_timeout={KERNEL_STARTUP_TIMEOUT}",
     ]
