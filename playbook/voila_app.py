@@ -35,7 +35,7 @@ class JoinRedirect(web.RequestHandler):
 
 class PatientKernelManager(AsyncMappingKernelManager):
     """Voila's kernel manager, but a kernel no page has connected to yet is not culled for its
-    first `FIRST_CONNECT_SECONDS`.
+    first `FIRST_CONNECT_SECONDS` (three minutes).
 
     When a class opens thirty pages at once on one laptop, a page's browser may take over a
     minute to load and connect after its kernel has run the notebook; the culler (idle 60 s, no
@@ -43,7 +43,7 @@ class PatientKernelManager(AsyncMappingKernelManager):
     the grace has passed, a kernel is culled as before.
     """
 
-    FIRST_CONNECT_SECONDS = 300.0
+    FIRST_CONNECT_SECONDS = 180.0
 
     async def cull_kernel_if_idle(self, kernel_id: str) -> None:
         kernel = self._kernels.get(kernel_id)
