@@ -130,7 +130,7 @@ def _kernels(server: Any) -> list[int]:
     return found
 
 
-def run_arrival(pages: int = 30, tables: int = 2, quick: bool = False, timeout: float = 180.0, wait: float = 120.0) -> dict[str, Any]:
+def run_arrival(pages: int = 30, tables: int = 2, quick: bool = False, timeout: float = 180.0, wait: float = 120.0, preheat: int | None = None) -> dict[str, Any]:
     """Open `pages` seat pages of `tables` Leerdam tables at once; the figures."""
     from playbook.access import table_keys, table_links
     from playbook.serve import NOTEBOOKS_DIR, background_server, serve_settings
@@ -145,7 +145,7 @@ def run_arrival(pages: int = 30, tables: int = 2, quick: bool = False, timeout: 
     if quick:
         pages, tables, timeout, wait = 6, 1, 120.0, 5.0
     size = -(-pages // tables)
-    settings = serve_settings(class_size=pages)
+    settings = serve_settings(class_size=pages, preheat=preheat)
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "tables.sqlite3"
         with background_server(NOTEBOOKS_DIR, Path(folder) / "voila.log", db_path=db, timeout=180, extra_args=settings.args) as server:
@@ -389,12 +389,13 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=2)
     parser.add_argument("--wait", type=float, default=120.0)
     parser.add_argument("--storm", action="store_true", help="the class's join storm instead")
+    parser.add_argument("--preheat", type=int, default=None, help="kernels kept ready per page (default: playbook serve's)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.storm:
         report = run_join_storm(args.pages)
         print(json.dumps(report, indent=2) if args.json else format_join_storm(report))
     else:
-        report = run_arrival(args.pages, args.tables, wait=args.wait)
+        report = run_arrival(args.pages, args.tables, wait=args.wait, preheat=args.preheat)
         print(json.dumps(report, indent=2) if args.json else format_arrival(report))
     sys.exit(0)

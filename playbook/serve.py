@@ -155,6 +155,7 @@ def voila_command(
         f"--MappingKernelManager.cull_interval={cull_interval}",
         "--MappingKernelManager.cull_connected=False",
         f"--Voila.open_browser={open_browser}",
+        "--VoilaConfiguration.multi_kernel_manager_class=playbook.voila_app.PatientKernelManager",
         f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT}",
         f"--VoilaExecutor.startup_timeout={KERNEL_STARTUP_TIMEOUT}",
     ]
@@ -487,12 +488,12 @@ def serve_settings(class_size: int = CLASS_SIZE, preheat: int | None = None) -> 
 
 
 #: most kernels kept ready per notebook: each is about 55 MB while it waits.
-MAX_PREHEAT = 10
+MAX_PREHEAT = 5
 
 
 def preheated_for(class_size: int) -> int:
-    """Kernels to keep ready per hidden-information notebook for a class of `class_size`: a
-    third of the class, at most MAX_PREHEAT (the rest are started as they arrive, in turns)."""
+    """Kernels to keep ready per notebook for a class of `class_size`: a third of the class, at
+    most MAX_PREHEAT (the rest are started as they arrive, in turns)."""
     return max(0, min(MAX_PREHEAT, -(-class_size // 3)))
 
 

@@ -9,15 +9,17 @@ Both redirect to the class page (`notebooks/class.ipynb`); everything else is Vo
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.utils import url_path_join
 from tornado import web
 from voila.app import Voila
 
 from playbook.classes import clean_code
 
-__all__ = ["PlaybookVoila", "main"]
+__all__ = ["PatientKernelManager", "PlaybookVoila", "main"]
 
 
 class JoinRedirect(web.RequestHandler):
@@ -29,6 +31,32 @@ class JoinRedirect(web.RequestHandler):
     def get(self, code: str = "") -> None:
         code = clean_code(code)
         self.redirect(self.page + (f"?code={code}" if code else ""))
+
+
+class PatientKernelManager(AsyncMappingKernelManager):
+    """Voila's kernel manager, but a kernel no page has connected to yet is not culled for its
+    first `FIRST_CONNECT_SECONDS` (three minutes).
+
+    When a class opens thirty pages at once on one laptop, a page's browser may take over a
+    minute to load and connect after its kernel has run the notebook; the culler (idle 60 s, no
+    connection) then killed the kernel of a page still on its way. Once a page has connected, or
+    the grace has passed, a kernel is culled as before.
+    """
+
+    FIRST_CONNECT_SECONDS = 180.0
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        kernel = self._kernels.get(kernel_id)
+        if kernel is None:
+            return  # shut down meanwhile
+        if self._kernel_connections.get(kernel_id, 0) > 0:
+            kernel.playbook_connected = True
+        born = getattr(kernel, "playbook_born", None)
+        if born is None:
+            born = kernel.playbook_born = time.monotonic()
+        if not getattr(kernel, "playbook_connected", False) and time.monotonic() - born < self.FIRST_CONNECT_SECONDS:
+            return
+        await super().cull_kernel_if_idle(kernel_id)
 
 
 class PlaybookVoila(Voila):
