@@ -25,6 +25,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.classroom import _kernels, _pss_mb
+
 __all__ = ["format_arrival", "format_join_storm", "rows", "run_arrival", "run_join_storm"]
 
 #: what a usable seat page shows: its own pledge button.
@@ -80,16 +82,6 @@ async def _arrive(server_url: str, urls: list[str], timeout: float) -> tuple[Any
     return playwright, browser, list(results)
 
 
-def _pss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
 def _cpu_seconds(pids: list[int]) -> float:
     """User and system CPU time of `pids` so far (their waited-for children included)."""
     import os as _os
@@ -117,17 +109,15 @@ def _browser_pids() -> list[int]:
     return found
 
 
-def _kernels(server: Any) -> list[int]:
-    from playbook.serve import _descendants
-
-    found = []
-    for pid, _ in _descendants(server.process.pid):
-        try:
-            if b"ipykernel" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                found.append(pid)
-        except OSError:
-            pass
-    return found
+def _ready(server: Any, settings: Any) -> tuple[float, int]:
+    """Wait until the kernels Voila keeps ready are up (as in a classroom, where the server
+    starts before the lesson); the server's memory then (MB) and its kernels."""
+    ready_by = time.monotonic() + 240
+    while len(_kernels(server)) < settings.ready_kernels and time.monotonic() < ready_by:
+        time.sleep(1)
+    time.sleep(3 if settings.ready_kernels else 0)
+    kernels = _kernels(server)
+    return sum(_pss_mb(pid) for pid in [server.process.pid, *kernels]), len(kernels)
 
 
 def run_arrival(pages: int = 30, tables: int = 2, quick: bool = False, timeout: float = 180.0, wait: float = 120.0, preheat: int | None = None) -> dict[str, Any]:
@@ -157,14 +147,7 @@ def run_arrival(pages: int = 30, tables: int = 2, quick: bool = False, timeout: 
                 links = table_links("", "leerdam", table_id, store.info(table_id).meta, names)
                 urls += ["voila/render/leerdam.ipynb" + s["url"] for s in links["seats"]]
             urls = urls[:pages]
-            # The pools Voila keeps ready are full before the class arrives (as in a classroom,
-            # where the server starts before the lesson).
-            ready_by = time.monotonic() + 180
-            while len(_kernels(server)) < settings.ready_kernels and time.monotonic() < ready_by:
-                time.sleep(1)
-            time.sleep(3 if settings.ready_kernels else 0)
-            idle_mb = sum(_pss_mb(pid) for pid in [server.process.pid, *_kernels(server)])
-            idle_kernels = len(_kernels(server))
+            idle_mb, idle_kernels = _ready(server, settings)
             loop = asyncio.new_event_loop()
             try:
                 server_cpu = _cpu_seconds([server.process.pid])
@@ -290,12 +273,7 @@ def run_join_storm(students: int = 30, quick: bool = False, timeout: float = 240
         with background_server(NOTEBOOKS_DIR, Path(folder) / "voila.log", db_path=db, timeout=180, extra_args=settings.args) as server:
             store = Store(db)
             record = cl.create_class(store, "leerdam", students, seed=5)
-            ready_by = time.monotonic() + 240
-            while len(_kernels(server)) < settings.ready_kernels and time.monotonic() < ready_by:
-                time.sleep(1)
-            time.sleep(3 if settings.ready_kernels else 0)
-            idle_mb = sum(_pss_mb(pid) for pid in [server.process.pid, *_kernels(server)])
-            idle_kernels = len(_kernels(server))
+            idle_mb, idle_kernels = _ready(server, settings)
             loop = asyncio.new_event_loop()
             try:
                 playwright, browser, results, reveal_s = loop.run_until_complete(_storm(server.url, store, record, students, timeout))

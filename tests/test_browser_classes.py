@@ -17,12 +17,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Page, expect
 
 from playbook import classes as cl
 from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serve_settings, stop_server
 from playbook.store import Store
 from tests.browser import in_ci
+from tests.test_browser_class import Devices, devices  # noqa: F401 - the fixture, shared
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -38,31 +39,6 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     settings = serve_settings(class_size=PHONES)
     with background_server(NOTEBOOKS_DIR, folder / "voila.log", db_path=folder / "tables.sqlite3", timeout=180, extra_args=settings.args) as server:
         yield server
-
-
-class Devices:
-    def __init__(self, chromium: Browser) -> None:
-        self.chromium = chromium
-        self.contexts: list[BrowserContext] = []
-
-    def page(self, width: int = 390, height: int = 844) -> Page:
-        context = self.chromium.new_context(viewport={"width": width, "height": height})
-        context.set_default_timeout(WAIT_MS)
-        self.contexts.append(context)
-        return context.new_page()
-
-    def close(self) -> None:
-        for context in self.contexts:
-            context.close()
-
-
-@pytest.fixture
-def devices(chromium: Browser) -> Iterator[Devices]:
-    found = Devices(chromium)
-    try:
-        yield found
-    finally:
-        found.close()
 
 
 def _size(page: Page, selector: str) -> float:
