@@ -120,6 +120,25 @@ def test_edited_links_and_the_plain_address_show_nothing_of_the_table(store):
         assert not find(page, "pb-resume")  # no list of tables without the server key
 
 
+@pytest.mark.parametrize("slug", ["new-rule", "leerdam"])
+def test_a_link_without_a_key_opens_nothing_of_a_table_older_than_seat_keys(store, slug):
+    # A hidden-information table saved before seat keys: its meta has no key at all.
+    from rules import leerdam as ld, new_game, new_rule as nr
+
+    setup = nr.Setup(names=("Ana", "Bo", "Cy")) if slug == "new-rule" else ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed"))
+    table_id = store.create(new_game(slug, setup, 3), meta={"bots": {}})
+    assert not {"seat_keys", "board_key", "join_key", "facilitator_key"} & set(store.info(table_id).meta)
+    queries = [f"?table={table_id}&seat=0", f"?table={table_id}&seat=1&key=", f"?table={table_id}&board=", f"?table={table_id}&join=", f"?table={table_id}&facilitator="]
+    for query in queries:
+        assert resolve(query, slug, lambda t: (store.info(t).game, store.info(t).meta)).role == "denied", query
+    dashboard = NewRuleDashboard if slug == "new-rule" else LeerdamDashboard
+    for query in queries:
+        page = dashboard(store, query=query)
+        assert page.role == "denied" and page.game is None and page.table_id is None and page.seat is None, query
+        assert "Ana" not in synced_text(page), query
+    assert set(store.info(table_id).meta) == {"bots"}  # and no page gave the table keys on the way
+
+
 def test_the_index_lists_tables_only_with_the_server_key(store):
     host = NewRuleDashboard(store, query="")
     start(host)
