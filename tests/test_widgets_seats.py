@@ -10,6 +10,7 @@ import asyncio
 import concurrent.futures
 import html
 import re
+import threading
 import urllib.parse
 
 import ipywidgets as widgets
@@ -331,6 +332,19 @@ def test_pages_follow_the_change_signal_inside_a_running_event_loop(store, monke
     # A thread of its own: Playwright's sync API may hold a running loop in this one.
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, play()).result(timeout=30)
+
+
+def test_closing_a_page_wakes_the_thread_waiting_for_the_table(store, monkeypatch):
+    monkeypatch.setattr(table_module, "WAIT_SECONDS", 3600.0)  # only `close` can end this wait
+    host = NewRuleDashboard(store, query="")
+    start(host)
+    seen = host.version
+    woken: list[int] = []
+    waiter = threading.Thread(target=lambda: woken.append(host._wait(host.table_id, seen, host._closed)), daemon=True)
+    waiter.start()
+    host.close()
+    waiter.join(timeout=60)
+    assert woken == [seen], "close() left the page's waiting thread asleep"
 
 
 def test_a_page_without_a_heartbeat_stops_following_the_table(store, monkeypatch):
