@@ -16,8 +16,9 @@ $(STAMP): pyproject.toml
 serve: $(STAMP)
 	$(VENV)/bin/playbook serve --port $(PORT) --open
 
+# On every core (pytest-xdist); tests/conftest.py says which tests share a worker.
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadgroup
 
 bench: $(STAMP)
 	$(PY) -m benchmarks --markdown docs/benchmarks.md

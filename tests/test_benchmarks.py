@@ -11,7 +11,7 @@ import pytest
 
 from benchmarks.__main__ import main
 
-pytestmark = pytest.mark.timeout(300)  # the browser parts start Voila and Chromium
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]  # its browser parts start Voila and Chromium
 
 
 def test_the_benchmark_runner_makes_one_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
