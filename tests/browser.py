@@ -20,6 +20,7 @@ __all__ = [
     "kernel_id",
     "launch_chromium",
     "open_dashboard",
+    "settled",
     "source_text_visible",
 ]
 
@@ -72,6 +73,31 @@ def open_dashboard(page: Page, url: str, selector: str, timeout_ms: int = LOAD_T
     target = page.locator(selector).first
     target.wait_for(state="visible", timeout=timeout_ms)
     return target
+
+
+#: Resolves once the fonts are in and two frames in a row lay the page out the same.
+SETTLED_JS = """async () => {
+  await document.fonts.ready;
+  const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const cells = () => document.querySelector('#rendered_cells') || document.body;
+  const shape = () => [window.innerWidth, window.innerHeight, cells().scrollWidth, cells().scrollHeight,
+    document.documentElement.scrollWidth, document.querySelectorAll('#rendered_cells *').length].join();
+  let last = shape();
+  for (;;) {
+    await frame();
+    const now = shape();
+    if (now === last) { return now; }
+    last = now;
+  }
+}"""
+
+
+def settled(page: Page, width: int | None = None) -> None:
+    """Wait until the page has laid itself out (after a load or a new viewport of `width`):
+    the viewport has that width, the fonts are loaded and the layout holds still for a frame."""
+    if width is not None:
+        page.wait_for_function("(width) => window.innerWidth === width", arg=width)
+    page.evaluate(SETTLED_JS)
 
 
 def kernel_id(page: Page) -> str:
