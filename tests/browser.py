@@ -7,6 +7,7 @@ usually needs only `open_dashboard` and `source_text_visible`.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from playwright.sync_api import Browser, Locator, Page, Playwright
@@ -20,6 +21,7 @@ __all__ = [
     "kernel_id",
     "launch_chromium",
     "open_dashboard",
+    "quiet",
     "settled",
     "source_text_visible",
 ]
@@ -98,6 +100,17 @@ def settled(page: Page, width: int | None = None) -> None:
     if width is not None:
         page.wait_for_function("(width) => window.innerWidth === width", arg=width)
     page.evaluate(SETTLED_JS)
+
+
+def quiet(page: Page, frames: list[str], looks: int = 3) -> None:
+    """Wait until the page's kernel has gone idle and sent nothing more while the page drew
+    `looks` times (every widget's state has arrived). `frames`: the websocket frames received."""
+    still = 0
+    while still < looks:
+        count = len(frames)
+        settled(page)
+        idle = bool(frames) and re.search(r'"execution_state":\s*"idle"', frames[-1]) is not None
+        still = still + 1 if idle and len(frames) == count else 0
 
 
 def kernel_id(page: Page) -> str:
