@@ -104,13 +104,15 @@ def settled(page: Page, width: int | None = None) -> None:
 
 def quiet(page: Page, frames: list[str], looks: int = 3) -> None:
     """Wait until the page's kernel has gone idle and sent nothing more while the page drew
-    `looks` times (every widget's state has arrived). `frames`: the websocket frames received."""
+    `looks` times in a row (every widget's state has arrived). `frames`: the websocket frames
+    received (a kernel's last message of a request is its idle status)."""
+    idle = re.compile(r'"execution_state":\s*"idle"')
     still = 0
     while still < looks:
         count = len(frames)
         settled(page)
-        idle = bool(frames) and re.search(r'"execution_state":\s*"idle"', frames[-1]) is not None
-        still = still + 1 if idle and len(frames) == count else 0
+        went_idle = any(idle.search(frame) for frame in frames[-5:])
+        still = still + 1 if went_idle and len(frames) == count else 0
 
 
 def kernel_id(page: Page) -> str:
