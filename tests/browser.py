@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, Locator, Page, Playwright
 __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
+    "EXPECT_TIMEOUT_MS",
     "LOAD_TIMEOUT_MS",
     "chromium_missing_reason",
     "in_ci",
@@ -45,6 +46,10 @@ CHROMIUM_ARGS = (
 
 LOAD_TIMEOUT_MS = 45_000
 """How long a page may take to show its widgets: a kernel start plus the notebook's run."""
+
+EXPECT_TIMEOUT_MS = 20_000
+"""How long an `expect(...)` waits for its condition (Playwright's 5 s is short for a kernel's
+answer on a busy 2-core machine; a condition that holds returns as soon as it holds)."""
 
 
 def in_ci() -> bool:

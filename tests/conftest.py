@@ -46,10 +46,10 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from playbook.serve import RunningServer, background_server
-from tests.browser import LOAD_TIMEOUT_MS, chromium_missing_reason, in_ci, launch_chromium
+from tests.browser import EXPECT_TIMEOUT_MS, LOAD_TIMEOUT_MS, chromium_missing_reason, in_ci, launch_chromium
 
 VoilaFactory = Callable[..., RunningServer]
 
@@ -92,6 +92,7 @@ def chromium() -> Iterator[Browser]:
         if in_ci():
             pytest.fail(f"{reason}; CI must run the browser tests")
         pytest.skip(reason)
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         try:
