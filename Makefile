@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PORT   ?= 8866
 
-.PHONY: serve test bench clean
+.PHONY: serve test screenshots bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,8 +16,13 @@ $(STAMP): pyproject.toml
 serve: $(STAMP)
 	$(VENV)/bin/playbook serve --port $(PORT) --open
 
+# On every core (pytest-xdist); tests/conftest.py says which tests share a worker.
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --dist loadgroup
+
+# The README's pictures (docs/screenshots/), taken by the layout tests.
+screenshots: $(STAMP)
+	PLAYBOOK_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest -p no:cacheprovider tests/test_browser_layout.py
 
 bench: $(STAMP)
 	$(PY) -m benchmarks --markdown docs/benchmarks.md

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwrig
 __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
+    "EXPECT_TIMEOUT_MS",
     "LOAD_TIMEOUT_MS",
     "OUTSIDE",
     "chromium_missing_reason",
@@ -24,6 +25,8 @@ __all__ = [
     "kernel_id",
     "launch_chromium",
     "open_dashboard",
+    "quiet",
+    "settled",
     "source_text_visible",
 ]
 
@@ -46,6 +49,10 @@ CHROMIUM_ARGS = (
 
 LOAD_TIMEOUT_MS = 45_000
 """How long a page may take to show its widgets: a kernel start plus the notebook's run."""
+
+EXPECT_TIMEOUT_MS = 20_000
+"""How long an `expect(...)` waits for its condition (Playwright's 5 s is short for a kernel's
+answer on a busy 2-core machine; a condition that holds returns as soon as it holds)."""
 
 
 def in_ci() -> bool:
@@ -105,6 +112,44 @@ def open_dashboard(page: Page, url: str, selector: str, timeout_ms: int = LOAD_T
     target = page.locator(selector).first
     target.wait_for(state="visible", timeout=timeout_ms)
     return target
+
+
+#: Resolves once the fonts are in and two frames in a row lay the page out the same.
+SETTLED_JS = """async () => {
+  await document.fonts.ready;
+  const frame = () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const cells = () => document.querySelector('#rendered_cells') || document.body;
+  const shape = () => [window.innerWidth, window.innerHeight, cells().scrollWidth, cells().scrollHeight,
+    document.documentElement.scrollWidth, document.querySelectorAll('#rendered_cells *').length].join();
+  let last = shape();
+  for (;;) {
+    await frame();
+    const now = shape();
+    if (now === last) { return now; }
+    last = now;
+  }
+}"""
+
+
+def settled(page: Page, width: int | None = None) -> None:
+    """Wait until the page has laid itself out (after a load or a new viewport of `width`):
+    the viewport has that width, the fonts are loaded and the layout holds still for a frame."""
+    if width is not None:
+        page.wait_for_function("(width) => window.innerWidth === width", arg=width)
+    page.evaluate(SETTLED_JS)
+
+
+def quiet(page: Page, frames: list[str], looks: int = 3) -> None:
+    """Wait until the page's kernel has gone idle and sent nothing more while the page drew
+    `looks` times in a row (every widget's state has arrived). `frames`: the websocket frames
+    received (a kernel's last message of a request is its idle status)."""
+    idle = re.compile(r'"execution_state":\s*"idle"')
+    still = 0
+    while still < looks:
+        count = len(frames)
+        settled(page)
+        went_idle = any(idle.search(frame) for frame in frames[-5:])
+        still = still + 1 if went_idle and len(frames) == count else 0
 
 
 def kernel_id(page: Page) -> str:

@@ -1,5 +1,22 @@
 """Fixtures for the browser tests: a Voila server per notebook, a Chromium page per test.
 
+`make test` runs the suite on every core with pytest-xdist (`-n auto --dist loadgroup`). What
+runs where, without a list to keep (`pytest_collection_modifyitems` below and in ../conftest.py):
+
+- Every test that uses the shared `voila` fixture runs in one xdist group, `voila`, so each
+  notebook's server starts once per run, as it does in a serial run. A new browser test that
+  calls `voila(notebook)` joins it by using the fixture.
+- Any other test marked `browser` (it starts Voila or Chromium its own way, for example a
+  module-scoped server fixture, or the benchmark runner) runs in a group named after its
+  module, so a module's own server is started once too.
+- Each notebook's nbval cells run in a group named after the notebook: they share one kernel.
+- Everything else is spread over the workers one test at a time. Session fixtures run once
+  per worker: what a test writes goes under its own `tmp_path` (per worker), and each
+  PostgreSQL store gets a fresh schema (`tests/stores.py`), so workers never share a table.
+
+xdist hands out the biggest groups first (`voila` first of all); the quick tests fill the
+other workers meanwhile.
+
 A game's browser test:
 
     import pytest
@@ -29,10 +46,10 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from playbook.serve import RunningServer, background_server
-from tests.browser import LOAD_TIMEOUT_MS, chromium_missing_reason, guard_hosts, in_ci, launch_chromium
+from tests.browser import EXPECT_TIMEOUT_MS, LOAD_TIMEOUT_MS, chromium_missing_reason, guard_hosts, in_ci, launch_chromium
 
 VoilaFactory = Callable[..., RunningServer]
 
@@ -90,6 +107,7 @@ def chromium() -> Iterator[Browser]:
         if in_ci():
             pytest.fail(f"{reason}; CI must run the browser tests")
         pytest.skip(reason)
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         guard_hosts(browser, OUTSIDE_REQUESTS)
@@ -108,6 +126,24 @@ def page(chromium: Browser) -> Iterator[Page]:
         yield context.new_page()
     finally:
         context.close()
+
+
+def xdist_group(item: pytest.Item) -> str | None:
+    """The xdist group a test of tests/ runs in (see the module's docstring), or None."""
+    if "voila" in getattr(item, "fixturenames", ()):
+        return "voila"
+    if item.get_closest_marker("browser") is not None:
+        return item.nodeid.split("::")[0]
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Put each browser test in its xdist group (a group a test names itself stays)."""
+    for item in items:
+        group = xdist_group(item)
+        if group is not None and item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 #: the server key every test runs with (`playbook serve` makes one per run); `INDEX` is the

@@ -10,7 +10,6 @@ import json
 import os
 import re
 import signal
-import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +23,7 @@ from playbook.store import Play, Store
 from rules import leerdam as ld
 from rules import new_game
 from rules import new_rule as nr
-from tests.browser import LOAD_TIMEOUT_MS, kernel_id, open_dashboard
+from tests.browser import LOAD_TIMEOUT_MS, kernel_id, open_dashboard, quiet
 from tests.conftest import VoilaFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -162,7 +161,7 @@ def test_a_seat_page_receives_no_other_seats_secret_and_no_key(voila: VoilaFacto
             expect(page.locator(f"{root}.playbook-seat .playbook-private")).to_be_visible()
         else:
             expect(page.locator(f"{root} .playbook-private [data-seat]")).to_have_count(0)
-        time.sleep(1.5)  # let every widget's state arrive
+        quiet(page, frames)  # every widget's state has arrived
         received = html + "\n".join(frames) + page.content()
         assert frames, "no websocket frame was read"
         for secret in secrets:

@@ -67,6 +67,30 @@ def test_the_same_seed_gives_the_same_rows_on_one_worker_and_on_two() -> None:
     assert {r["seed"] for r in one} == {game_seed(7, i) for i in range(60)}
 
 
+def test_runs_with_different_seeds_share_no_game() -> None:
+    spec = lab.spec("new-rule")
+    runs = {seed: run_games(nr_lab.play_game, spec, 40, seed, workers=1) for seed in (0, 1, 2)}
+    seeds = {seed: {r["seed"] for r in rows} for seed, rows in runs.items()}
+    assert all(len(games) == 40 for games in seeds.values())
+    assert not seeds[0] & seeds[1] and not seeds[0] & seeds[2] and not seeds[1] & seeds[2]
+    # ... and the games differ, not only their labels.
+    plays = {seed: {tuple(sorted((k, repr(v)) for k, v in r.items() if k not in ("game", "seed"))) for r in rows} for seed, rows in runs.items()}
+    assert len(plays[0] & plays[1]) < 10
+    # A run as long as the command line allows (a million games) meets no game of another seed's run.
+    for seed in range(3):
+        others = {game_seed(other, i) for other in range(3) if other != seed for i in range(1000)}
+        assert not any(game_seed(seed, i) in others for i in range(1_000_000)), f"seed {seed} meets another run"
+
+
+def test_summary_spreads_are_sample_standard_deviations() -> None:
+    # Worked by hand: mean 5, squared deviations add up to 32; over n - 1 = 7 that is 32/7.
+    s = summary([2, 4, 4, 4, 5, 5, 7, 9])
+    assert (s["mean"], s["min"], s["max"]) == (5, 2, 9)
+    assert s["sd"] == pytest.approx(2.1381, abs=1e-4)  # sqrt(32/7); sqrt(32/8) would be 2
+    assert summary([1, None, 3])["sd"] == pytest.approx(1.4142, abs=1e-4)  # sqrt(2/1): the missing game is left out
+    assert summary([7])["sd"] == 0.0 and summary([])["sd"] is None
+
+
 def test_the_same_seed_gives_the_same_rows_on_a_dask_cluster() -> None:
     distributed = pytest.importorskip("distributed")
     spec = lab.spec("new-rule")

@@ -100,8 +100,15 @@ def test_seat_slips_with_qr_codes_and_blank() -> None:
 def test_booklet_is_imposed_two_half_pages_a_sheet() -> None:
     assert common.booklet_order(4) == [(3, 0), (1, 2)]
     assert common.booklet_order(5)[0] == (None, 0)
-    pdf = dangerous_ideas.booklet_pdf() if hasattr(dangerous_ideas, "booklet_pdf") else pack.booklet_pdf(page="letter")
+    pdf = pack.booklet_pdf(page="letter")
     runs, sizes = text_runs(pdf)
-    assert all(w > h for w, h in sizes)  # landscape sheets
+    letter = common.page_size("letter")
+    assert sizes and all((w, h) == pytest.approx((letter[1], letter[0])) for w, h in sizes)  # landscape Letter sheets
+    assert len(sizes) % 2 == 0  # printed on both sides
+    # Two half pages a sheet: text on both halves, none across the fold.
+    halves = {(r.page, r.start[0] >= sizes[r.page][0] / 2) for r in runs if r.codes.strip()}
+    assert any((page, False) in halves and (page, True) in halves for page in range(len(sizes)))
+    assert not [r for r in runs if r.codes.strip() and r.start[0] < sizes[r.page][0] / 2 - 0.5 < r.end[0]]
+    assert "New Rule" in pages_text(pdf)[0]  # the first half page (the New Rule card) is on the first side
     assert min(r.size for r in runs if r.codes.strip()) >= fonts.MIN_SIZE - 0.01
     assert pack.booklet_pdf(page="a4") == pack.booklet_pdf(page="a4")

@@ -206,6 +206,25 @@ def test_deal_refusals() -> None:
     refused(state, Accept(seat=1, deal=2), "deal")
 
 
+def test_a_sixth_offer_to_the_same_household_in_a_year_is_refused() -> None:
+    # docs/rules/leerdam.md: at most 5 offers a year to the same household, whatever became of them.
+    state = pledged(village(), (1, 1, 1, 1, 1))
+    for made in range(5):
+        state = do(state, Offer(seat=0, partner=1, wealth=0, units=1))
+        if made % 2 == 0:  # declined by either side, or left open: each counts
+            state = do(state, Decline(seat=made % 4 // 2, deal=state.deals[-1].id))
+    assert [d.status for d in state.deals] == ["declined", "offered", "declined", "offered", "declined"]
+    refused(state, Offer(seat=0, partner=1, wealth=0, units=1), "deal")
+    # The limit is per pair and direction: Ana may still hire Cy, and Bo may hire Ana.
+    state = do(state, Offer(seat=0, partner=2, wealth=0, units=1), Offer(seat=1, partner=0, wealth=0, units=1))
+    # A new year starts a new count.
+    state = do(harvest(state), Flood(strength=1))
+    state = pledged(state, (1, 1, 1, 1, 1))
+    for _ in range(5):
+        state = do(state, Offer(seat=0, partner=1, wealth=0, units=1))
+    refused(state, Offer(seat=0, partner=1, wealth=0, units=1), "deal")
+
+
 def test_gifts_move_wealth_never_vp() -> None:
     state = pledged(village(), (1, 1, 1, 1, 1))
     refused(state, Gift(seat=0, to=1, wealth=-3), "gift")

@@ -307,6 +307,21 @@ def test_players_out_rank_below_everyone_in_and_ties_are_shared() -> None:
     assert nr.standings(out)[-1][1] == 2
 
 
+def test_of_two_players_out_the_one_out_in_a_later_round_ranks_better() -> None:
+    state = dealt(hand(red=2, blue=8), hand(red=2, blue=8), hand(red=2, blue=8), hand(red=2, blue=8))
+    empty = tuple(0 for _ in state.colours)
+    # Out with an empty bowl (everything returned), both scoring 0: Ana in round 3, Bo in round 1.
+    players = list(state.players)
+    players[0] = dataclasses.replace(players[0], bowl=empty, out_round=3)
+    players[1] = dataclasses.replace(players[1], bowl=empty, out_round=1)
+    state = dataclasses.replace(state, players=tuple(players))
+    assert nr.scores(state)[:2] == (0, 0)
+    assert nr.standings(state)[2:] == [(3, 0, 0), (4, 1, 0)]
+    # The other way round, the other order: seat order decides nothing.
+    players[0], players[1] = dataclasses.replace(players[0], out_round=1), dataclasses.replace(players[1], out_round=3)
+    assert nr.standings(dataclasses.replace(state, players=tuple(players)))[2:] == [(3, 1, 0), (4, 0, 0)]
+
+
 def test_legal_actions_are_all_accepted_and_payments_cover_the_options() -> None:
     state = paying(hand(red=2, orange=2, yellow=6), hand(yellow=10), hand(yellow=10), picks=("yellow",) * 3)
     pays = nr.legal_actions(state, 0)

@@ -81,6 +81,39 @@ def test_an_action_no_longer_legal_is_refused_with_the_reason_and_nothing_change
     assert store.version(table_id) == 2 and len(store.changes(table_id)) == 2
 
 
+def test_a_page_that_knows_a_newer_version_than_the_store_is_refused(store):
+    # A store restored from a backup, or a page of a table in another database: its `seen` is
+    # above the stored version. Nothing it sends is played, not even a pledge nobody made yet.
+    table_id = leerdam_table(store)
+    pledge(store, table_id, 0, 1, seen=1)
+    for seen in (3, 10):
+        with pytest.raises(StaleTable, match="newer table than the store holds"):
+            pledge(store, table_id, 1, 2, seen=seen)
+    with pytest.raises(StaleTable):
+        store.submit(table_id, Undo(), seen=3)
+    assert store.version(table_id) == 2 and len(store.changes(table_id)) == 2
+    assert store.load(table_id).game.state.pledges[:2] == (1, None)
+
+
+def test_a_page_two_versions_behind_is_stale_when_its_own_seat_moved_after_another(store):
+    table_id = leerdam_table(store)
+    pledge(store, table_id, 1, 2, seen=1)  # another seat moves (version 2)
+    pledge(store, table_id, 0, 1, seen=2)  # then this seat, on another device (version 3)
+    with pytest.raises(StaleTable, match="House 1's seat moved on another page"):
+        pledge(store, table_id, 0, 3, seen=1)  # this page saw neither
+    # Its own seat moved first, another seat after: stale all the same.
+    other = leerdam_table(store)
+    pledge(store, other, 0, 1, seen=1)
+    pledge(store, other, 1, 2, seen=2)
+    with pytest.raises(StaleTable, match="House 1's seat moved on another page"):
+        pledge(store, other, 0, 3, seen=1)
+    for table in (table_id, other):
+        assert store.version(table) == 3 and store.load(table).game.state.pledges[:2] == (1, 2)
+    # Two versions behind with only other seats moved: the pledge is still legal and goes through.
+    pledge(store, table_id, 2, 1, seen=1)
+    assert store.load(table_id).game.state.pledges[:3] == (1, 2, 1)
+
+
 def test_table_actions_and_undo_need_an_up_to_date_page(store):
     table_id = leerdam_table(store)
     pledge(store, table_id, 0, 1, seen=1)

@@ -26,7 +26,9 @@ from rules.danger_world import (
     RULES,
     STATS,
     BeginCheck,
+    Compel,
     CreateCharacter,
+    Invocation,
     Lock,
     Reroll,
     Setup,
@@ -476,10 +478,24 @@ def test_rerolls_run_out_and_no_set_fails(store):
     assert 'data-outcome="failure"' in the(dash, "pb-outcome").value
 
 
+def _bonus_seed() -> int:
+    """The first seed whose check in `test_story_points_bonus_pools_and_danger_dice` offers a set
+    above its difficulty (2), so that it wins a bonus pool."""
+    invoke, compel = Invocation(aspect=0, sp=2), Compel(aspect=1, sp=1)
+    for seed in range(2000):
+        game = Game(RULES, Setup(names=NAMES, gm=GM, pool_start=2, rerolls=0), seed)
+        for i, stats in enumerate((WREN, BO)):
+            game.apply(CreateCharacter(seat=i, character=i, stats=stats, aspects=ASPECTS))
+        game.apply(BeginCheck(seat=0, character=0, stats=("agility", "perception"), difficulty=2, invocations=(invoke,), compels=(compel,), danger=1, complications=0))
+        if any(s.height > 2 for s in game.state.check.sets):
+            return seed
+    raise AssertionError("no seed in range gives a set above the difficulty")
+
+
 def test_story_points_bonus_pools_and_danger_dice(store):
     dash = DangerWorldDashboard(store)
     the(dash, "pb-pool-start").value = 2
-    start(dash, rerolls=0)
+    start(dash, seed=_bonus_seed(), rerolls=0)
     build(dash, 0, WREN)
     build(dash, 1, BO)
     plan(dash, difficulty=2, complications=0)
@@ -493,17 +509,19 @@ def test_story_points_bonus_pools_and_danger_dice(store):
     assert (state.characters[0].sp, state.pool) == (3 - 2 + 1, 2 + 2 - 1)
     assert [("dw-danger" in b._dom_classes) for b in dash.die_buttons] == [False] * 9 + [True]
     assert 'data-pool="3"' in the(dash, "pb-sp-pool").value
-    # A set (or none) ends it; bonus pools won show on the sheet and in the next check's builder.
-    check = state.check
-    height = check.sets[-1].height if check.sets else None
-    click(dash, f"pb-set-{height}" if height else "pb-no-set")
+    # The highest set beats the difficulty: its benefit is a bonus pool of H - 2 dice, shown on
+    # the sheet and offered (one box) in the next check's builder.
+    height = max(s.height for s in state.check.sets)
+    assert not find(dash, "pb-bonus-0")
+    click(dash, f"pb-set-{height}")
     if dash.game.state.phase == "gm":
         click(dash, "pb-gm-spend")  # the GM lets the botches go
-    wren = dash.game.state.characters[0]
-    if wren.bonus:
-        assert "Bonus pools" in the(dash, "pb-sheet-0").value
-        the(dash, "pb-actor").value = 0
-        assert len(find(dash, "pb-bonus-0")) == 1
+    assert [pool.dice for pool in dash.game.state.characters[0].bonus] == [height - 2]
+    assert "Bonus pools" in the(dash, "pb-sheet-0").value
+    the(dash, "pb-actor").value = 0
+    assert len(find(dash, "pb-bonus-0")) == 1 and not find(dash, "pb-bonus-1")
+    the(dash, "pb-bonus-0").value = True
+    assert f'data-pool="{7 + height - 2}"' in the(dash, "pb-check-preview").value
 
 
 def test_hits_between_checks_fill_the_track_and_rests_clear_it(store):

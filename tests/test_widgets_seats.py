@@ -10,6 +10,7 @@ import asyncio
 import concurrent.futures
 import html
 import re
+import threading
 import urllib.parse
 
 import ipywidgets as widgets
@@ -118,6 +119,25 @@ def test_edited_links_and_the_plain_address_show_nothing_of_the_table(store):
         for secret in secrets:
             assert secret not in text, (query, secret)
         assert not find(page, "pb-resume")  # no list of tables without the server key
+
+
+@pytest.mark.parametrize("slug", ["new-rule", "leerdam"])
+def test_a_link_without_a_key_opens_nothing_of_a_table_older_than_seat_keys(store, slug):
+    # A hidden-information table saved before seat keys: its meta has no key at all.
+    from rules import leerdam as ld, new_game, new_rule as nr
+
+    setup = nr.Setup(names=("Ana", "Bo", "Cy")) if slug == "new-rule" else ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed"))
+    table_id = store.create(new_game(slug, setup, 3), meta={"bots": {}})
+    assert not {"seat_keys", "board_key", "join_key", "facilitator_key"} & set(store.info(table_id).meta)
+    queries = [f"?table={table_id}&seat=0", f"?table={table_id}&seat=1&key=", f"?table={table_id}&board=", f"?table={table_id}&join=", f"?table={table_id}&facilitator="]
+    for query in queries:
+        assert resolve(query, slug, lambda t: (store.info(t).game, store.info(t).meta)).role == "denied", query
+    dashboard = NewRuleDashboard if slug == "new-rule" else LeerdamDashboard
+    for query in queries:
+        page = dashboard(store, query=query)
+        assert page.role == "denied" and page.game is None and page.table_id is None and page.seat is None, query
+        assert "Ana" not in synced_text(page), query
+    assert set(store.info(table_id).meta) == {"bots"}  # and no page gave the table keys on the way
 
 
 def test_the_index_lists_tables_only_with_the_server_key(store):
@@ -317,6 +337,19 @@ def test_pages_follow_the_change_signal_inside_a_running_event_loop(store, monke
     # A thread of its own: Playwright's sync API may hold a running loop in this one.
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(asyncio.run, play()).result(timeout=30)
+
+
+def test_closing_a_page_wakes_the_thread_waiting_for_the_table(store, monkeypatch):
+    monkeypatch.setattr(table_module, "WAIT_SECONDS", 3600.0)  # only `close` can end this wait
+    host = NewRuleDashboard(store, query="")
+    start(host)
+    seen = host.version
+    woken: list[int] = []
+    waiter = threading.Thread(target=lambda: woken.append(host._wait(host.table_id, seen, host._closed)), daemon=True)
+    waiter.start()
+    host.close()
+    waiter.join(timeout=60)
+    assert woken == [seen], "close() left the page's waiting thread asleep"
 
 
 def test_a_page_without_a_heartbeat_stops_following_the_table(store, monkeypatch):

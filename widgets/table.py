@@ -37,6 +37,7 @@ import functools
 import json
 import os
 import random
+import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -56,6 +57,8 @@ __all__ = ["ClassPanel", "ClassStarter", "TableDashboard", "TableIndex", "TableP
 
 #: Seconds one wait on the store's change signal lasts before it starts again.
 WAIT_SECONDS = 10.0
+#: The wait's thread looks this often whether the page was closed (`close` ends it so).
+WAIT_SLICE_SECONDS = 0.5
 #: A page that has not pressed its heartbeat for this long is gone: stop following the table.
 QUIET_SECONDS = 30.0
 #: Another page's move: the public view is redrawn at once, a seat's own panel this much later.
@@ -372,6 +375,7 @@ class TableDashboard(widgets.VBox):
         self.seat: int | None = None
         self._seat_key = ""
         self._watcher: asyncio.Task[None] | None = None
+        self._closed = threading.Event()  # set by `_stop_watching`: the waiting thread returns
         self._last_beat = time.monotonic()
         self._beats = 0
         self.game: Game[Any, Any] | None = None
@@ -779,11 +783,14 @@ class TableDashboard(widgets.VBox):
         self._watcher = loop.create_task(self._watch())
 
     def _stop_watching(self) -> None:
+        self._closed.set()
+        self._closed = threading.Event()
         if self._watcher is not None:
             self._watcher.cancel()
             self._watcher = None
 
     async def _watch(self) -> None:
+        closed = self._closed
         while self.table_id is not None:
             if self._quiet():
                 # No heartbeat: the page is gone. Stay quiet, so the kernel goes idle and is culled.
@@ -791,7 +798,7 @@ class TableDashboard(widgets.VBox):
                 continue
             try:
                 table_id, seen = self.table_id, self.version
-                version = await asyncio.to_thread(self.store.wait, table_id, seen, WAIT_SECONDS)
+                version = await asyncio.to_thread(self._wait, table_id, seen, closed)
                 if version != seen:
                     # A burst (a class pledging at once) is drawn once it settles, not once per
                     # pledge: every redraw is work for the server and for every open page.
@@ -808,6 +815,13 @@ class TableDashboard(widgets.VBox):
             except Exception as exc:  # noqa: BLE001 - a failed look must not stop the next one
                 self.status.refuse(f"Could not check for other pages' moves ({type(exc).__name__}: {exc}).")
                 await asyncio.sleep(2.0)
+
+    def _wait(self, table_id: str, seen: int, closed: threading.Event) -> int:
+        """`store.wait` for up to WAIT_SECONDS, in slices, returning early once `closed` is set."""
+        deadline, version = time.monotonic() + WAIT_SECONDS, seen
+        while version == seen and not closed.is_set() and (left := deadline - time.monotonic()) > 0:
+            version = self.store.wait(table_id, seen, min(left, WAIT_SLICE_SECONDS))
+        return version
 
     def _quiet(self) -> bool:
         return time.monotonic() - self._last_beat > QUIET_SECONDS
