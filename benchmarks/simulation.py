@@ -73,7 +73,8 @@ def _rate(workload: Workload, games: int, workers: int, repeats: int) -> tuple[f
         close_pool()
         best_cpu = min(best_cpu, _cpu() - cpu)
         best_wall = min(best_wall, time.perf_counter() - wall)
-    return games / best_cpu, games / best_wall
+    tick = 1 / os.sysconf("SC_CLK_TCK")  # os.times() counts in ticks: a tiny run may show none
+    return games / max(best_cpu, tick), games / max(best_wall, 1e-9)
 
 
 def run_simulations(repeats: int = 3, quick: bool = False) -> list[dict[str, float | str | int]]:

@@ -13,6 +13,7 @@ import signal
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -41,13 +42,14 @@ def make_table(store: Store, slug: str, names: tuple[str, ...], seed: int = 3) -
 class Devices:
     """Browser contexts, one per device, closed at the end."""
 
-    def __init__(self, chromium: Browser) -> None:
+    def __init__(self, chromium: Browser, timeout_ms: int = LOAD_TIMEOUT_MS) -> None:
         self.chromium = chromium
+        self.timeout_ms = timeout_ms
         self.contexts: list[BrowserContext] = []
 
-    def page(self, width: int = 390, height: int = 844) -> Page:
-        context = self.chromium.new_context(viewport={"width": width, "height": height})
-        context.set_default_timeout(LOAD_TIMEOUT_MS)
+    def page(self, width: int = 390, height: int = 844, **options: Any) -> Page:
+        context = self.chromium.new_context(viewport={"width": width, "height": height}, **options)
+        context.set_default_timeout(self.timeout_ms)
         self.contexts.append(context)
         return context.new_page()
 

@@ -23,7 +23,7 @@ from playbook import classes as cl
 from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serve_settings, stop_server
 from playbook.store import Store
 from tests.browser import in_ci
-from tests.test_browser_class import Devices, devices  # noqa: F401 - the fixture, shared
+from tests.test_browser_class import Devices
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -39,6 +39,16 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     settings = serve_settings(class_size=PHONES)
     with background_server(NOTEBOOKS_DIR, folder / "voila.log", db_path=folder / "tables.sqlite3", timeout=180, extra_args=settings.args) as server:
         yield server
+
+
+@pytest.fixture
+def devices(chromium) -> Iterator[Devices]:  # noqa: ANN001
+    """A class's devices: a busy laptop serves twelve at once, so each waits longer."""
+    found = Devices(chromium, timeout_ms=WAIT_MS)
+    try:
+        yield found
+    finally:
+        found.close()
 
 
 def _size(page: Page, selector: str) -> float:
@@ -170,14 +180,14 @@ def test_playbook_serve_is_reached_at_the_address_it_prints(namespace: tuple[str
                 time.sleep(0.5)
         store = Store(tmp_path / "tables.sqlite3")
         record = cl.create_class(store, "new-rule", 3)
-        page = devices.page(1920, 1080)
+        page = devices.page(1920, 1080, server_host=ns_ip)
         requested: list[str] = []
         page.on("request", lambda request: requested.append(request.url))
         page.goto(f"http://{ns_ip}:{port}/voila/render/" + cl.class_links("", record)["board"], wait_until="domcontentloaded")
         expect(page.locator(".playbook-class-board .pb-class-code")).to_have_text(record.code, timeout=WAIT_MS)
         expect(page.locator(".pb-short-address")).to_have_text(f"http://{ns_ip}:{port}/j", timeout=WAIT_MS)
         assert all(re.match(rf"(http|ws)://{re.escape(ns_ip)}:{port}/|data:|blob:", url) for url in requested), [u for u in requested if ns_ip not in u][:3]
-        phone = devices.page()
+        phone = devices.page(server_host=ns_ip)
         phone.goto(f"http://{ns_ip}:{port}/j/{record.code}", wait_until="commit")
         expect(phone.locator(".playbook-class-join .pb-name-box input")).to_be_visible(timeout=WAIT_MS)
     finally:

@@ -364,3 +364,19 @@ def test_a_student_who_joins_after_the_deal_takes_a_bots_place(store) -> None:
     cy = _student(store, record.code, "Cy")
     record = cl.load_class(store, record.id)
     assert record.groups[0] == tuple(s.id for s in record.students) and cy.student.group == 0
+
+
+def test_a_student_page_reloaded_before_its_seat_showed_takes_the_seat_again(store) -> None:
+    record = cl.create_class(store, "new-rule", 3, seed=4)
+    phones = [_student(store, record.code, name) for name in ("Ana", "Bo", "Cy")]
+    monitor = _monitor(store, record)
+    monitor.deal()
+    monitor.start()
+    phones[0].refresh()
+    assert phones[0].seat_page is not None  # seated, but the page has not shown it yet (no heartbeat)
+    me = phones[0].student
+    again = ClassPage(store, query=f"?code={record.code}&student={me.id}&key={me.key}")
+    assert again.seat_page is not None and again.seat_page.role == "seat", again.status.message
+    again._beat()  # this one shows it: the seat is its own for good
+    late = ClassPage(store, query=f"?code={record.code}&student={me.id}&key={me.key}")
+    assert late.seat_page is None and "another device" in late.status.message

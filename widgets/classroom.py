@@ -390,9 +390,11 @@ class ClassPage(widgets.VBox):
             self.status.refuse("Your table is no longer saved here: ask the facilitator.")
             return
         dashboard = DASHBOARDS[record.game]
-        slip = dict(table.meta.get("seat_keys") or {}).get(str(seat), "")
-        held = str(seat) in dict(table.meta.get("claims") or {})
-        if held:
+        held = dict(table.meta.get("claims") or {}).get(str(seat))
+        # A claim this student's page made but never showed (the page reloaded before it came up)
+        # is still open to the slip: the student, known by their key, takes the seat again.
+        slip = held.get("slip", "") if isinstance(held, dict) and not held.get("confirmed") else dict(table.meta.get("seat_keys") or {}).get(str(seat), "")
+        if held is not None and not (isinstance(held, dict) and not held.get("confirmed") and slip):
             self._head(f"{student.name} · table {student.group + 1}")
             self.status.refuse("Your seat is open on another device. If that is not you, ask the facilitator to release your name.")
             self._replace(())
@@ -400,8 +402,9 @@ class ClassPage(widgets.VBox):
         page = dashboard(self.store, query="?" + urllib.parse.urlencode({"table": table_id, "seat": seat, "key": slip}))
         self.seat_page = page
         self.navigator.value = ""  # the seat's own link (the seat page's navigator) is the address from now on
-        # The code opened again on this device goes straight to this seat.
-        page.navigator.value = page.navigator.value.replace("<a ", f'<a data-class-of="{esc(record.code)}" ', 1)
+        # The seat's own link is on the game's page; the code opened again on this device goes
+        # straight to it.
+        page.navigator.value = page.navigator.value.replace('data-href="?', f'data-href="{NOTEBOOKS[record.game]}?', 1).replace("<a ", f'<a data-class-of="{esc(record.code)}" ', 1)
         self.header.value = ""
         self.status.clear()
         self._replace((page,))

@@ -536,8 +536,9 @@ class TableDashboard(widgets.VBox):
     def _remember_seat(self, table_id: str, seat: int, key: str) -> None:
         """Put this seat's own link in the address bar and in the device's memory: a reload,
         or the join code opened again on this device, comes back to the seat."""
-        # With the game's page in front: a class page that builds this seat page is elsewhere.
-        link = NOTEBOOKS[self.slug] + "?" + urllib.parse.urlencode({"table": table_id, "seat": seat, "key": key})
+        # A query for this page's own address (a class page that builds a seat page puts the
+        # game's page in front: it is on another page).
+        link = "?" + urllib.parse.urlencode({"table": table_id, "seat": seat, "key": key})
         self.navigator.value = f'<a data-href="{esc(link)}" data-seat-of="{esc(table_id)}"></a>'
 
     def _deny(self, reason: str) -> None:
