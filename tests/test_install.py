@@ -75,7 +75,9 @@ def served(installed: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     port = free_port()
     log = (folder / "serve.log").open("wb")
     process = subprocess.Popen(
-        [str(installed / "playbook"), "serve", "--port", str(port)],
+        # On this machine only, and no kernels kept ready: this is about what the wheel carries
+        # (kernels still starting when it stops would write their tracebacks into its log).
+        [str(installed / "playbook"), "serve", "--port", str(port), "--local", "--preheat", "0"],
         cwd=folder, env=_clean_env(folder), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
         start_new_session=True,
     )
