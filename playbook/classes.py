@@ -25,8 +25,8 @@ import math
 import random
 import secrets
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from playbook.access import key_matches, new_key, table_keys
@@ -281,7 +281,7 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         if not isinstance(change.key, str) or len(change.key) < 16:
             raise refuse("join", "a join needs a key of its own")
         student = Student(secrets.token_urlsafe(6), name, change.key, now)
-        group, seat = None, None
+        group = None
         if record.phase == "dealt":
             group = _smallest_group(record)
         if group is not None:
@@ -551,10 +551,6 @@ def class_links(base: str, record: ClassRecord) -> dict[str, str]:
         "monitor": f"{page}?code={record.code}&monitor={record.monitor_key}",
     }
 
-
-def setup_options(values: Mapping[str, Any]) -> dict[str, Any]:
-    """Only what a class may set at creation (for the front page's form and the CLI)."""
-    return {k: values[k] for k in ("game", "expected", "roster", "bots", "title") if k in values}
 
 
 # -- the record of play ---------------------------------------------------------------------------------

@@ -39,10 +39,8 @@ def default_slot_count() -> int:
 class Turn:
     """A held slot (or none, where nothing waits); `release()` hands it on."""
 
-    def __init__(self, fd: int | None = None, waited: float = 0.0) -> None:
+    def __init__(self, fd: int | None = None) -> None:
         self._fd = fd
-        #: seconds spent waiting for the turn.
-        self.waited = waited
 
     @property
     def held(self) -> bool:
@@ -84,9 +82,9 @@ def take_turn(folder: str | os.PathLike[str] | None = None, count: int | None = 
             except OSError:
                 os.close(fd)
                 continue
-            return Turn(fd, time.monotonic() - start)
+            return Turn(fd)
         if time.monotonic() - start > max_wait:
-            return Turn(None, time.monotonic() - start)
+            return Turn()
         time.sleep(0.05)
 
 

@@ -13,7 +13,6 @@ import os
 import re
 import signal
 import stat
-import time
 from pathlib import Path
 
 import pytest

@@ -22,7 +22,6 @@ from tests.class_workers import joiner
 from tests.stores import KINDS, store_location
 from tests.test_widgets_new_rule import find, one, synced_text
 from widgets.classroom import ClassPage
-from widgets.leerdam import LeerdamDashboard
 from widgets.new_rule import NewRuleDashboard
 
 pytestmark = pytest.mark.timeout(240)
