@@ -30,6 +30,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
+from rules.core import plural as _plural
 from rules.danger_world import (
     ACCOMPLISHMENT,
     BOXES,
@@ -247,10 +248,6 @@ def _note_style(size: float = NOTE_SIZE, leading: float = NOTE_LEADING, colour: 
 def _p(text: str, style: str | ParagraphStyle = "cell") -> Paragraph:
     """A paragraph of markup that was already escaped (through `markup`) by the caller."""
     return Paragraph(text, common.style(style) if isinstance(style, str) else style)
-
-
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 #: Where each hit lands on the damage track (RULINGS.md, Danger World).

@@ -48,6 +48,7 @@ from operator import mul
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, seats_text
+from .core import plural as _plural
 
 __all__ = [
     "ACCOMPLISHMENT",
@@ -727,10 +728,6 @@ def _dice(faces: Iterable[int]) -> str:
     return text or "none"
 
 
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
-
-
 # -- the game ------------------------------------------------------------------------------------
 
 
@@ -861,7 +858,7 @@ def check(state: State, action: Action) -> None:
             already = sorted(d for d in action.dice if d in c.locked)
             _require(not already, "dice", f"die {already[0] if already else ''} is already locked")
         elif isinstance(action, Reroll):
-            _require(left > 0, "re-rolls", f"a check allows {state.setup.rerolls} re-roll(s); all are used")
+            _require(left > 0, "re-rolls", f"a check allows {_plural(state.setup.rerolls, 're-roll')}; all are used")
             _require(bool(c.unlocked), "re-rolls", "every pool die is locked: there is nothing to re-roll")
         else:
             h = action.height

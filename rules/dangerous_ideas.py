@@ -42,6 +42,7 @@ from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .core import plural as _plural
 from .records import evolve
 
 __all__ = [
@@ -1010,8 +1011,8 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
     sheet = state.sheets[seat]
     name = state.names[seat]
     node = _role_node(a, role)
-    _require(action.from_node <= sheet.node(node), "stones", f"{name} has only {sheet.node(node)} stone(s) on {node.title()}")
-    _require(action.from_think <= sheet.node("think"), "stones", f"{name} has only {sheet.node('think')} stone(s) on Think")
+    _require(action.from_node <= sheet.node(node), "stones", f"{name} has only {_plural(sheet.node(node), 'stone')} on {node.title()}")
+    _require(action.from_think <= sheet.node("think"), "stones", f"{name} has only {_plural(sheet.node('think'), 'stone')} on Think")
     node_total = a.node_spent[seat] + action.from_node
     think_total = a.think_spent[seat] + action.from_think
     _require(
@@ -1049,7 +1050,7 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
                 "bonus",
                 f"{_quote(meme.text, meme.holder)} has already given a bonus stone this turn (one per player's turn)",
             )
-        _require(use.stones <= meme.stones, "involve", f"{_quote(meme.text, meme.holder)} has only {meme.stones} stone(s) on it")
+        _require(use.stones <= meme.stones, "involve", f"{_quote(meme.text, meme.holder)} has only {_plural(meme.stones, 'stone')} on it")
         _require(use.bonus + use.stones > 0, "involve", f"involving {use.branch} spends nothing")
         total += use.bonus + use.stones
     _require(total > 0, "empty spend", "a spend puts at least one stone in")
@@ -1085,7 +1086,7 @@ def _check_move(state: State, seat: int, action: Move) -> None:
         _require(
             count <= sheet.stones_at(place),
             "move",
-            f"{count} stone(s) cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)",
+            f"{_plural(count, 'stone')} cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)",
         )
 
 
@@ -1200,7 +1201,7 @@ def check(state: State, action: Action) -> None:
             assert action.branch is not None
             _require(sheet.meme(action.branch) is None, "new meme", f"{action.branch} is not empty")
             hub = hub_of(action.branch)
-            _require(action.from_hub <= sheet.node(hub), "new meme", f"{name} has only {sheet.node(hub)} stone(s) on {hub.title()} to move onto the new meme")
+            _require(action.from_hub <= sheet.node(hub), "new meme", f"{name} has only {_plural(sheet.node(hub), 'stone')} on {hub.title()} to move onto the new meme")
         else:
             _require(action.branch is None and action.from_hub == 0, "outcome", "the action failed: no meme is written")
         return
@@ -1389,11 +1390,11 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     spent = ", ".join(parts)
     if role == "defend":
         extra = f" (the target's {weighted} count double)" if weighted else ""
-        line = f"{name} defends with {stones} stone(s): {spent}, removing {removed}{extra}. The pool is {pool}."
+        line = f"{name} defends with {_plural(stones, 'stone')}: {spent}, removing {removed}{extra}. The pool is {pool}."
     elif role == "connect":
-        line = f"{name} connects with {stones} stone(s): {spent}. The pool is {pool}."
+        line = f"{name} connects with {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
     else:
-        line = f"{name} stakes {stones} stone(s): {spent}. The pool is {pool}."
+        line = f"{name} stakes {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
     state = _say(state, line)
     return _narrate(state, action)
 
@@ -1413,7 +1414,7 @@ def _pass(state: State, seat: int, action: Pass) -> State:
         return state
     if state.phase == "respond":
         state = evolve(state, phase="roll")
-        return _say(state, f"Nobody spends more: {a.pool} stone(s) in the pool. The dice roll.")
+        return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.")
     return _resolve(state)
 
 
@@ -1495,7 +1496,7 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
                     state,
                     a.target.seat,
                     "outcome",
-                    f"{state.names[a.target.seat]} crosses off {_quote(victim.text, victim.holder)}; its {victim.stones} stone(s) go to {hub_of(a.target.branch).title()}.",
+                    f"{state.names[a.target.seat]} crosses off {_quote(victim.text, victim.holder)}; its {_plural(victim.stones, 'stone')} go to {hub_of(a.target.branch).title()}.",
                 )
         for s in connected:
             state = _with_sheet(state, s, _gain(state.sheets[s], ["think"] * CONNECT_REWARD))

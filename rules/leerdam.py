@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .core import plural as _plural
 from .records import evolve
 
 __all__ = [
@@ -679,7 +680,7 @@ def play(state: State, action: Action) -> State:
         pledges[seat] = action.units
         log = state.log + (
             Event(f"{state.names[seat]} has made a secret pledge.", None, state.year),
-            Event(f"You pledged {action.units} unit(s) to the dyke.", frozenset((seat,)), state.year),
+            Event(f"You pledged {_plural(action.units, 'unit')} to the dyke.", frozenset((seat,)), state.year),
         )
         state = evolve(state, pledges=tuple(pledges), log=log)
         return _reveal(state) if None not in pledges else state
@@ -710,7 +711,7 @@ def play(state: State, action: Action) -> State:
         state = evolve(state, deals=state.deals + (deal,))
         return evolve(
             state,
-            log=_say_to(state, [seat, deal.seller], f"{state.names[seat]} offers {state.names[deal.seller]} {deal.wealth} Wealth for {deal.units} unit(s) on {state.names[seat]}'s {deal.activity} (offer {deal.id})."),
+            log=_say_to(state, [seat, deal.seller], f"{state.names[seat]} offers {state.names[deal.seller]} {deal.wealth} Wealth for {_plural(deal.units, 'unit')} on {state.names[seat]}'s {deal.activity} (offer {deal.id})."),
         )
     if isinstance(action, (Accept, Decline)):
         deal = next(d for d in state.deals if d.id == action.deal)
@@ -726,7 +727,7 @@ def play(state: State, action: Action) -> State:
         state = evolve(state, households=tuple(households))
         return evolve(
             state,
-            log=_say(state, f"Deal: {state.names[deal.seller]} works {deal.units} unit(s) on {state.names[deal.buyer]}'s {deal.activity} for {deal.wealth} Wealth."),
+            log=_say(state, f"Deal: {state.names[deal.seller]} works {_plural(deal.units, 'unit')} on {state.names[deal.buyer]}'s {deal.activity} for {deal.wealth} Wealth."),
         )
     if isinstance(action, Advance):
         if state.phase == "contribute":

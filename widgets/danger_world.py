@@ -90,6 +90,7 @@ import ipywidgets as widgets
 
 from playbook.store import Store
 from rules import Action, Game, RuleError, new_game
+from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.danger_world import (
     ACCOMPLISHMENT,
@@ -193,10 +194,6 @@ def percent(chance: Fraction | float) -> str:
     if 99.9 < value < 100:
         return ">99.9%"
     return f"{value:.1f}%"
-
-
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 def _short(text: str, limit: int = 28) -> str:
@@ -457,7 +454,7 @@ class SetupForm(widgets.VBox):
                 widgets.HTML('<h3 style="margin:14px 0 4px">New game: the GM and the player characters</h3>'),
                 widgets.HBox((self.gm, self.players), layout=row),
                 names,
-                widgets.HTML('<b>Variants</b> <span class="pb-muted">(the rulings\' defaults)</span>'),
+                widgets.HTML('<b>Variants</b> <span class="pb-muted">(set as the rules text plays; change one to try a variant)</span>'),
                 widgets.HBox((self.story_points, self.pool_start, self.rerolls, self.sheet_dice), layout=row),
                 widgets.HBox((self.danger_resets, self.seed), layout=row),
                 self.start_button,

@@ -74,6 +74,7 @@ import ipywidgets as widgets
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import Action, Game, RuleError, new_game
+from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.dangerous_ideas import (
     BRANCHES,
@@ -404,7 +405,7 @@ def _layout(sheet: Sheet) -> tuple[dict[str, float], dict[str, float], float, fl
 def _node(name: str, x: float, y: float, box: tuple[int, int], stones: int) -> str:
     w, h = box
     return (
-        f'<g class="di-node"><title>{name.title()}: {stones} stone(s)</title>'
+        f'<g class="di-node"><title>{name.title()}: {_plural(stones, "stone")}</title>'
         f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w}" height="{h}" rx="{h / 2.4:.0f}" '
         f'fill="{NODE_COLOURS[name]}" stroke="#555" stroke-width="1.5"/>'
         f'<text x="{x:.0f}" y="{y - 4:.0f}" text-anchor="middle" font-size="{NODE_FONT}" fill="#222">{name.title()}</text>'
@@ -468,7 +469,7 @@ def sheet_svg(state: State, seat: int) -> str:
         cx = COUNT_X[side]
         parts.append(
             f'<g class="di-branch" data-branch="{branch}"><title>{esc(meme.text)} - {esc(meme.holder)} '
-            f"({branch}, {kind}, {meme.stones} stone(s), {meme.bonus} bonus)</title>{mark}"
+            f"({branch}, {kind}, {_plural(meme.stones, 'stone')}, {meme.bonus} bonus)</title>{mark}"
             f'<circle cx="{cx}" cy="{y:.0f}" r="10" fill="#222"/>'
             f'<text x="{cx}" y="{y + 5:.0f}" text-anchor="middle" font-size="{BADGE_FONT}" font-weight="700" fill="#fff">{meme.stones}</text>'
         )
@@ -601,7 +602,7 @@ class SetupForm(widgets.VBox):
                 self.story,
                 self.players,
                 *self.rows,
-                widgets.HTML('<span class="pb-muted">Variants (the rulings\' defaults)</span>'),
+                widgets.HTML('<span class="pb-muted">Variants (set as the rules text plays; change one to try a variant)</span>'),
                 _row(self.seeds, self.start_stones, self.chapters, self.seed, self.table_dice),
                 self.layout_box,
                 self.start_button,
@@ -861,7 +862,7 @@ class MemeForm(widgets.VBox):
             self.why.value = f'<span class="di-no">{esc(why)}</span>'
         else:
             count = len(self._targets)
-            extra = f" {count} meme(s) of this holder could be replaced." if count else ""
+            extra = f" {_plural(count, 'meme')} of this holder could be replaced." if count else ""
             self.why.value = f'<span class="di-yes">✔ ready to announce.</span><span class="di-hint">{esc(extra)}</span>'
         self.announce.disabled = bool(why)
 
@@ -998,7 +999,7 @@ class SpendEditor(widgets.VBox):
         self.confirm.description = f"{self._verb} {count} ({sign}{abs(after - self._state.attempt.pool)})"
         self.confirm.disabled = False
         self.why.value = '<span class="di-yes">✔</span>'
-        self._on_preview(after, f"if {self._state.names[self._seat]} {self._verb.lower()}s with {count} stone(s)")
+        self._on_preview(after, f"if {self._state.names[self._seat]} {self._verb.lower()}s with {_plural(count, 'stone')}")
 
 
 # -- the dashboard ----------------------------------------------------------------------------------
@@ -1201,7 +1202,7 @@ class DangerousIdeasDashboard(TableDashboard):
         if phase == "turn-start":
             return f"{who}'s turn: place {TURN_STONES} stones."
         if phase == "turn":
-            return f"{who}'s turn: {state.actions_left} action(s) left."
+            return f"{who}'s turn: {_plural(state.actions_left, 'action')} left."
         if phase == "stake" and a is not None:
             return f"Phase 1: {names[a.actor]} stakes."
         if phase == "respond":
@@ -1318,7 +1319,7 @@ class DangerousIdeasDashboard(TableDashboard):
         odds = f"<div>Chance of success</div><div>{chance_html(view.odds)}</div>"
         if preview_pool is not None:
             odds += f'<div style="font-size:1.15em">→ <b>{chance_html(success_chance(preview_pool, seeds), big=False)}</b></div>'
-        odds += f'<div class="di-hint">2d6 at or under the pool; 11-12 fail; {esc(state.names[a.actor])} re-rolling wisely with {seeds} seed(s)</div>'
+        odds += f'<div class="di-hint">2d6 at or under the pool; 11-12 fail; {esc(state.names[a.actor])} re-rolling wisely with {_plural(seeds, "seed")}</div>'
         self.odds_html.value = odds
 
     def preview(self, pool: int | None, text: str) -> None:
@@ -1340,7 +1341,7 @@ class DangerousIdeasDashboard(TableDashboard):
         lines = [f"Pool {' → '.join(str(p) for p in o.pools)}; dice {dice}."]
         if o.success:
             hub = (o.branch or "").split("-")[0].title()
-            moved = f", with {from_hub} stone(s) moved onto it from {hub}" if from_hub else ""
+            moved = f", with {_plural(from_hub, 'stone')} moved onto it from {hub}" if from_hub else ""
             lines.append(f"Written on {o.branch} with 1 new stone and 2 bonus stones{moved}.")
             if o.target is not None:
                 crossed = [c for c in state.sheets[o.target.seat].crossed if c.by == o.actor and c.branch == o.target.branch]
@@ -1386,7 +1387,7 @@ class DangerousIdeasDashboard(TableDashboard):
             badge = f' <span class="pb-chip" style="background:#ffcc80">{esc(role)}</span>' if role else ""
             head = (
                 f'<div class="di-sheet-head"><b style="font-size:1.1em">{esc(sheet.name)}</b>{bot}{badge}</div>'
-                f'<div class="di-hint"><b>{view.scores[seat]}</b> pts · {sheet.filled} memes · {sheet.stones} stones · {sheet.seeds} seed(s)</div>'
+                f'<div class="di-hint"><b>{view.scores[seat]}</b> pts · {sheet.filled} memes · {sheet.stones} stones · {_plural(sheet.seeds, "seed")}</div>'
             )
             extra = "di-active" if seat in active else ""
             html.value = card("", head + sheet_svg(state, seat), extra, f'data-seat="{seat}"')
@@ -1474,7 +1475,7 @@ class DangerousIdeasDashboard(TableDashboard):
             )
             return f"{names[seat]}'s turn", [placer]
         if phase == "turn":
-            return f"{names[state.turn]}'s turn: {state.actions_left} action(s) left", self._turn_controls(state, state.turn)
+            return f"{names[state.turn]}'s turn: {_plural(state.actions_left, 'action')} left", self._turn_controls(state, state.turn)
         if phase == "stake":
             a = state.attempt
             editor = SpendEditor(state, a.actor, "actor", self.act_told, self.preview)
@@ -1671,7 +1672,7 @@ class DangerousIdeasDashboard(TableDashboard):
         seat = self._seed_seat
         pick = [
             _button(
-                f"{names[s]} ({state.sheets[s].seeds} seed(s))",
+                f"{names[s]} ({_plural(state.sheets[s].seeds, 'seed')})",
                 f"pb-seed-seat-{s}",
                 lambda s=s: self._set(seed_seat=s),
                 "info" if s == seat else "",
@@ -1744,7 +1745,7 @@ class DangerousIdeasDashboard(TableDashboard):
         empty = [b for b in BRANCHES if not self._why_now(Conclude(seat=seat, branch=b))]
         branch = widgets.Dropdown(
             options=[
-                (f"{b} ({state.setup.branch_type(b)}, next to {b.split('-')[0].title()}: {sheet.node(b.split('-')[0])} stone(s))", b)
+                (f"{b} ({state.setup.branch_type(b)}, next to {b.split('-')[0].title()}: {_plural(sheet.node(b.split('-')[0]), 'stone')})", b)
                 for b in empty
             ],
             description="Write it on",

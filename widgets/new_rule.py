@@ -46,6 +46,7 @@ import ipywidgets as widgets
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import RuleError, new_game
+from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.new_rule import (
     RULES,
@@ -173,7 +174,7 @@ class SetupForm(widgets.VBox):
                 widgets.HTML('<h3 style="margin:14px 0 4px">New game</h3>'),
                 self.players,
                 *self.rows,
-                widgets.HTML('<span class="pb-muted">Variants (the rulings\' defaults; a round limit of "none" plays the text as written)</span>'),
+                widgets.HTML('<span class="pb-muted">Variants (set as the rules text plays; change one to try a variant. A round limit of "none" plays until the bowl runs out)</span>'),
                 variants,
                 self.start_button,
             )
@@ -251,7 +252,7 @@ class PaymentChooser(widgets.VBox):
             (
                 widgets.HTML(
                     f"<b>Return candies to the common bowl, or eat {esc(antibody)}:</b> "
-                    f"pay exactly {view.strength} level(s)."
+                    f"pay exactly {_plural(view.strength, 'level')}."
                 ),
                 widgets.HBox(tuple(self.steppers.values()), layout=widgets.Layout(flex_flow="row wrap")),
                 widgets.HBox((self.eat, self.levels), layout=widgets.Layout(align_items="center")),
@@ -437,7 +438,7 @@ class NewRuleDashboard(TableDashboard):
         body = (
             f"<div>Revealed: {picks}</div>"
             f'<div style="font-size:1.25em;margin-top:6px">Infection {sick} strength <b>{view.strength}</b></div>'
-            f'<div class="pb-muted">Each player pays {view.strength} level(s): 2 other candies or 1 '
+            f'<div class="pb-muted">Each player pays {_plural(view.strength, "level")}: 2 other candies or 1 '
             f"{esc(view.antibody)} eaten per level; infection colours only 4 per level, once fewer than 2 others are left.</div>"
         )
         return card("Infection", body)

@@ -317,8 +317,18 @@ class ClassPanel(widgets.VBox):
             parts.append(release)
         names = list(dash.bot_strategies)
         if names:
-            choice = widgets.Dropdown(options=[("a person", "")] + [(f"bot: {n}", n) for n in names], value=bot or "", layout=widgets.Layout(width="190px")).add_class(f"pb-bot-{seat}")
-            apply = widgets.Button(description="Hand over", tooltip="A bot plays an absent seat; hand it back any time").add_class(f"pb-hand-over-{seat}")
+            choice = widgets.Dropdown(
+                options=[("a person", "")] + [(f"bot: {n}", n) for n in names], value=bot or "", description="played by", layout=widgets.Layout(width="250px")
+            ).add_class(f"pb-bot-{seat}")
+            apply = widgets.Button(tooltip="A bot plays an absent seat; give it back to a person any time").add_class(f"pb-hand-over-{seat}")
+
+            # The button says what it will do with the choice, in the room's words.
+            def say(_: object = None) -> None:
+                apply.description = f"Let the bot play {name}" if choice.value else f"{name} plays again"
+                apply.disabled = (choice.value or None) == bot
+
+            say()
+            choice.observe(say, names="value")
             apply.on_click(lambda _: dash.hand_over(seat, choice.value or None))
             parts += [choice, apply]
         return widgets.HBox(tuple(parts), layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="4px 10px"))
