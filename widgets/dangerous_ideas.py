@@ -110,6 +110,8 @@ from rules.dangerous_ideas import (
     Use,
     View,
     Write,
+    branch_words,
+    hub_of,
     legal_actions,
     may_involve,
     seed_advice,
@@ -236,11 +238,26 @@ def short(text: str, limit: int = LABEL_CHARS) -> str:
 
 
 def place_label(sheet: Sheet, place: str) -> str:
-    """'Think' for a node, "probe-1 'Bears are…'" for a filled branch."""
+    """'Think' for a node, "'Bears are… - Goldilocks'" for a filled branch: the players' words,
+    never the model's branch names."""
     if place in NODES:
         return place.title()
     meme = sheet.meme(place)
-    return f"{place} '{short(meme.text, 18)}'" if meme else place
+    return f"'{short(meme.text, 18)} - {short(meme.holder, 14)}'" if meme else f"an empty branch by {hub_of(place).title()}"
+
+
+def branch_choices(layout: Sequence[str], branches: Sequence[str], sheet: Sheet | None = None) -> list[tuple[str, str]]:
+    """Empty branches as a Dropdown's options: one per type and hub ("A leaf branch by Probe"),
+    since two empty branches of one type by one hub are the same choice; with `sheet`, how many
+    stones its hub holds (they may move onto a new meme)."""
+    seen: dict[str, str] = {}
+    for b in branches:
+        words = branch_words(layout, b)
+        label = words[0].upper() + words[1:]
+        if sheet is not None:
+            label += f" ({hub_of(b).title()} holds {_plural(sheet.node(hub_of(b)), 'stone')})"
+        seen.setdefault(label, b)
+    return list(seen.items())
 
 
 def die_svg(value: int, size: int = 54, mark: bool = False) -> str:
@@ -464,12 +481,12 @@ def sheet_svg(state: State, seat: int) -> str:
         )
         mark = _leaf(x, y, side) if kind == "leaf" else _coil(x, y)
         if meme is None:
-            parts.append(f'<g opacity="0.45"><title>{branch}: empty {kind} branch</title>{mark}</g>')
+            parts.append(f'<g opacity="0.45"><title>{branch_words(state.setup.layout, branch)}, empty</title>{mark}</g>')
             continue
         cx = COUNT_X[side]
         parts.append(
             f'<g class="di-branch" data-branch="{branch}"><title>{esc(meme.text)} - {esc(meme.holder)} '
-            f"({branch}, {kind}, {_plural(meme.stones, 'stone')}, {meme.bonus} bonus)</title>{mark}"
+            f"({kind}, {_plural(meme.stones, 'stone')}, {meme.bonus} bonus)</title>{mark}"
             f'<circle cx="{cx}" cy="{y:.0f}" r="10" fill="#222"/>'
             f'<text x="{cx}" y="{y + 5:.0f}" text-anchor="middle" font-size="{BADGE_FONT}" font-weight="700" fill="#fff">{meme.stones}</text>'
         )
@@ -847,7 +864,8 @@ class MemeForm(widgets.VBox):
                 for branch, meme in sheet.memes():
                     ref = Ref(other, branch)
                     if other != self._seat and not _why(self._state, self.action(ref, use_chosen=False)):
-                        found[f"{names[other]}'s '{meme.text}' - {meme.holder} ({branch})"] = ref
+                        # (owner, text, holder) is unique: a sheet never holds one meme twice for one holder.
+                        found[f"{names[other]}'s '{meme.text} - {meme.holder}'"] = ref
         self._targets = found
         options = [("no replacement", "")] + [(label, label) for label in found]
         self.target.options = options
@@ -1336,18 +1354,18 @@ class DangerousIdeasDashboard(TableDashboard):
         from_hub = concluded[-1].from_hub if concluded else 0
         names = state.names
         verb = "create" if o.kind == "create" else "spread"
-        head = f"{names[o.actor]}'s {verb} of ‘{o.text}’ for {o.holder}"
+        head = f"{names[o.actor]} tried to {verb} ‘{o.text}’ to {o.holder}" if verb == "spread" else f"{names[o.actor]} tried to create ‘{o.text}’, held by {o.holder}"
         dice = f"{o.dice[0]} + {o.dice[1]} = {sum(o.dice)} against a pool of {o.pool}"
         lines = [f"Pool {' → '.join(str(p) for p in o.pools)}; dice {dice}."]
         if o.success:
-            hub = (o.branch or "").split("-")[0].title()
+            hub = hub_of(o.branch or "").title()
             moved = f", with {_plural(from_hub, 'stone')} moved onto it from {hub}" if from_hub else ""
-            lines.append(f"Written on {o.branch} with 1 new stone and 2 bonus stones{moved}.")
+            lines.append(f"Written on {branch_words(state.setup.layout, o.branch or '')} with 1 new stone and 2 bonus stones{moved}.")
             if o.target is not None:
                 crossed = [c for c in state.sheets[o.target.seat].crossed if c.by == o.actor and c.branch == o.target.branch]
                 if crossed:
                     lines.append(
-                        f"{names[o.target.seat]}'s ‘{crossed[-1].text}’ is crossed off; its stones went to {o.target.branch.split('-')[0].title()}."
+                        f"{names[o.target.seat]}'s ‘{crossed[-1].text}’ is crossed off; its stones went to {hub_of(o.target.branch).title()}."
                     )
             if o.connected:
                 lines.append(f"{seats_text(names, o.connected)} connected: +2 stones on Think each.")
@@ -1510,7 +1528,7 @@ class DangerousIdeasDashboard(TableDashboard):
         sheet = state.sheets[seat]
         branches = sorted({a.branch for a in legal_actions(state, seat) if isinstance(a, Write)}, key=BRANCHES.index)
         branch = widgets.Dropdown(
-            options=[(f"{b} ({state.setup.branch_type(b)}, on {b.split('-')[0].title()})", b) for b in branches],
+            options=branch_choices(state.setup.layout, branches),
             description="Branch",
             style=WIDE,
         ).add_class("pb-write-branch")
@@ -1744,10 +1762,7 @@ class DangerousIdeasDashboard(TableDashboard):
         sheet = state.sheets[seat]
         empty = [b for b in BRANCHES if not self._why_now(Conclude(seat=seat, branch=b))]
         branch = widgets.Dropdown(
-            options=[
-                (f"{b} ({state.setup.branch_type(b)}, next to {b.split('-')[0].title()}: {_plural(sheet.node(b.split('-')[0]), 'stone')})", b)
-                for b in empty
-            ],
+            options=branch_choices(state.setup.layout, empty, sheet),
             description="Write it on",
             style=WIDE,
         ).add_class("pb-conclude-branch")
