@@ -46,7 +46,10 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-aspect-<i>-<k>`` (Text, k = 0..2), ``pb-sheet-count-<i>`` ("N of 16"),
   ``pb-sheet-verdict-<i>`` (the rules' verdict), ``pb-sheet-confirm-<i>`` (disabled, not
   primary, its tooltip the reason, until the rules accept the sheet),
-  ``pb-sheet-cancel-<i>``
+  ``pb-sheet-cancel-<i>``, ``pb-quick-<i>`` (a legal sheet at random, saved at once),
+  ``pb-ready-<i>`` (Dropdown: a ready-made sheet put into the builder, -1 none),
+  ``pb-quick-all`` (a quick sheet for every character still without one); ``pb-checks`` (the
+  check builder and the dice tray: above the party once every sheet is done)
 - check builder: ``pb-check-builder``, ``pb-actor`` (Dropdown), ``pb-stat-a``, ``pb-stat-b``
   (Dropdowns), ``pb-difficulty`` (ToggleButtons 2-6), ``pb-mod-plus``, ``pb-mod-minus``,
   ``pb-mod-clear``, ``pb-difficulty-result`` (clamped difficulty and flag),
@@ -103,6 +106,7 @@ from rules.danger_world import (
     MENTAL,
     ODDS_LIMITS,
     PHYSICAL,
+    READY_SHEETS,
     RULES,
     STAT_MAX,
     STAT_MIN,
@@ -132,6 +136,8 @@ from rules.danger_world import (
     View,
     coach,
     difficulty_after,
+    fit_stats,
+    quick_sheet,
     set_use,
     success_chance,
     view_for,
@@ -496,9 +502,29 @@ class SheetBuilder(widgets.VBox):
     apply) after every change; Confirm applies it, and a refusal changes nothing.
     """
 
-    def __init__(self, index: int, sheet_dice: int, on_change: Callable[[int], None], on_confirm: Callable[[int], None], on_cancel: Callable[[int], None]) -> None:
+    def __init__(
+        self,
+        index: int,
+        sheet_dice: int,
+        on_change: Callable[[int], None],
+        on_confirm: Callable[[int], None],
+        on_cancel: Callable[[int], None],
+        on_quick: Callable[[int], None] | None = None,
+    ) -> None:
         self.index = index
         self.sheet_dice = sheet_dice
+        # A finished sheet in one click (saved at once, editable after), or a ready-made one to
+        # start from: eleven fields per character are for those who want them.
+        self.quick = widgets.Button(
+            description="Quick character", icon="bolt", button_style="info", tooltip="A legal sheet at random, saved at once; Edit sheet changes it"
+        ).add_class(f"pb-quick-{index}")
+        self.quick.on_click(lambda _: on_quick(index) if on_quick else None)
+        self.ready = widgets.Dropdown(
+            options=[("or start from a ready-made one…", -1)] + [(r.label, k) for k, r in enumerate(READY_SHEETS)],
+            value=-1,
+            layout=widgets.Layout(width="290px"),
+        ).add_class(f"pb-ready-{index}")
+        self.ready.observe(lambda change: self._take_ready(change["new"]), "value")
         self.steppers = {
             stat: widgets.BoundedIntText(
                 value=STAT_MIN, min=STAT_MIN, max=STAT_MAX, description=stat.title(), style={"description_width": "92px"}, layout=widgets.Layout(width="170px")
@@ -523,6 +549,7 @@ class SheetBuilder(widgets.VBox):
         column = widgets.Layout(flex="0 0 auto")
         super().__init__(
             (
+                widgets.HBox((self.quick, self.ready), layout=widgets.Layout(flex_flow="row wrap", grid_gap="4px 8px", align_items="center")),
                 widgets.HTML(
                     f'<span class="pb-muted">1 die in each stat plus {sheet_dice - len(STATS)} to spread; '
                     f"each stat {STAT_MIN}-{STAT_MAX}.</span>"
@@ -545,6 +572,13 @@ class SheetBuilder(widgets.VBox):
 
     def stats(self) -> tuple[int, ...]:
         return tuple(self.steppers[s].value for s in STATS)
+
+    def _take_ready(self, k: int) -> None:
+        if k < 0:
+            return
+        ready = READY_SHEETS[k]
+        self.fill(fit_stats(ready.stats, self.sheet_dice), ready.aspects)
+        self.ready.value = -1  # the choice is made: the controls hold it now, to change at will
 
     def aspects(self) -> tuple[str, ...]:
         return tuple(t.value for t in self.aspect_texts)
@@ -619,6 +653,10 @@ class DangerWorldDashboard(TableDashboard):
         # Nothing is secret: the download link is always there, no "prepare" step.
         self.party_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px", align_items="flex-start")).add_class("pb-party")
         self.pool_html = widgets.HTML(layout=widgets.Layout(flex="0 1 260px", min_width="220px")).add_class("pb-sp-pool")
+        self.quick_all = widgets.Button(
+            description="Quick characters for everyone", icon="bolt", tooltip="A legal sheet at random for every character still without one"
+        ).add_class("pb-quick-all")
+        self.quick_all.on_click(lambda _: self._quick_everyone())
         self._build_check_builder()
         self._build_tray()
         self._build_coach()
@@ -636,17 +674,18 @@ class DangerWorldDashboard(TableDashboard):
         row = widgets.Layout(flex_flow="row wrap", grid_gap="12px", align_items="flex-start")
         left = flex(widgets.VBox((self.builder_box, self.tray_box)), "600px", "320px")
         right = flex(widgets.VBox((self.odds_html, self.coach_box, self.outcome_html, self.botches_html)), "360px")
-        return widgets.VBox(
-            (
-                self.party_box,
-                widgets.HBox((left, right), layout=row),
-                self.gm_box,
-                self.history_html,
-                self.history_csv,
-                self.game_log,
-                self.new_game_button,
-            )
-        )
+        self.checks_row = widgets.HBox((left, right), layout=row).add_class("pb-checks")
+        self.table_box = widgets.VBox()
+        self._arrange(sheets_first=True)
+        return self.table_box
+
+    def _arrange(self, sheets_first: bool) -> None:
+        """Sheets first while any is being written; then the check builder and the dice tray
+        come first, so a laptop reaches them without scrolling past every sheet."""
+        top = (self.party_box, self.checks_row) if sheets_first else (self.checks_row, self.party_box)
+        children = (*top, self.gm_box, self.history_html, self.history_csv, self.game_log, self.new_game_button)
+        if self.table_box.children != children:
+            self.table_box.children = children
 
     def waiting(self, state: State) -> tuple[int, ...]:
         return state.waiting_for()
@@ -670,7 +709,10 @@ class DangerWorldDashboard(TableDashboard):
         self._plan_checks = -1
         self._coach_key = None
         old = self.party_box.children
-        self.builders = tuple(SheetBuilder(i, setup.sheet_dice, self._sheet_changed, self._sheet_confirmed, self._sheet_cancelled) for i in range(setup.players))
+        self.builders = tuple(
+            SheetBuilder(i, setup.sheet_dice, self._sheet_changed, self._sheet_confirmed, self._sheet_cancelled, self._quick_character)
+            for i in range(setup.players)
+        )
         self.sheet_htmls = tuple(widgets.HTML().add_class(f"pb-sheet-{i}") for i in range(setup.players))
         self.track_htmls = tuple(widgets.HTML().add_class(f"pb-track-{i}") for i in range(setup.players))
         self.edit_buttons = tuple(
@@ -683,7 +725,7 @@ class DangerWorldDashboard(TableDashboard):
             widgets.VBox((sheet, track, widgets.HBox((edit,)), builder)).add_class(f"pb-character-{i}").add_class("dw-character").add_class("pb-card")
             for i, (sheet, track, edit, builder) in enumerate(zip(self.sheet_htmls, self.track_htmls, self.edit_buttons, self.builders))
         ]
-        self.party_box.children = (*boxes, self.pool_html)
+        self.party_box.children = (*boxes, self.pool_html, self.quick_all)
         close_tree(old)
         self._quietly(lambda: setattr(self.gm_target, "options", [(name, i) for i, name in enumerate(setup.names)]))
 
@@ -712,6 +754,8 @@ class DangerWorldDashboard(TableDashboard):
                 self._quietly(lambda: setattr(self.gm_target, "value", view.check.actor))
         self.header.show(self.game_title, f"Session {view.session} · Encounter {view.encounter}", self._waiting_text(view))
         self._draw_party(view)
+        self._arrange(sheets_first=any(b.layout.display != "none" for b in self.builders))
+        self.quick_all.layout.display = "" if len(view.waiting_for) > 1 and view.phase == "table" else "none"
         self._draw_check_builder(state, view)
         self._draw_tray(state, view)
         self._draw_gm(state, view)
@@ -818,6 +862,24 @@ class DangerWorldDashboard(TableDashboard):
             if not self.act(action):
                 return
         self.status.ok(f"{self.game.state.names[i]}'s sheet is saved.")
+
+    def _quick_character(self, i: int) -> bool:
+        """A legal sheet for character i at once, drawn from the table's seed and the moment."""
+        if self.game is None:
+            return False
+        setup: Setup = self.game.setup
+        sheet = quick_sheet(self.game.seed * 131 + 17 * (i + 1) + len(self.game.actions), setup.sheet_dice)
+        self.builders[i].fill(sheet.stats, sheet.aspects)
+        self._sheet_confirmed(i)
+        return self.game.state.characters[i].ready
+
+    def _quick_everyone(self) -> None:
+        if self.game is None:
+            return
+        for i in self.game.state.waiting_for():
+            if i < len(self.builders) and not self._quick_character(i):
+                return
+        self.status.ok("Every character has a sheet: Edit sheet changes any of them.")
 
     def _sheet_cancelled(self, i: int) -> None:
         self._editing.discard(i)
