@@ -618,3 +618,44 @@ def test_no_branch_name_reaches_the_page_from_setting_round_to_new_meme(store):
     story = one(dash, "pb-story").value
     assert "Bo tries to create a new meme, &#x27;Bears like honey&#x27;, held by Goldilocks." in story
     assert "Bo writes &#x27;Bears like honey - Goldilocks&#x27; on a leaf branch by Probe." in story
+
+
+# -- a meme action in a few clicks -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [SUCCESS_SEED, FAILURE_SEED, 3, 4])
+def test_a_meme_action_takes_at_most_five_clicks_and_two_fields(store, seed):
+    dash = DangerousIdeasDashboard(store)
+    start(dash, seed=seed)
+    to_first_turn(dash)
+    one(dash, "pb-place-create").value = 2
+    click(dash, "pb-place-confirm")
+    state = dash.game.state
+    create_stones, think = state.sheets[BO].node("create"), state.sheets[BO].node("think")
+    clicks, fields = 0, 0
+
+    def press(css: str) -> None:
+        nonlocal clicks
+        clicks += 1
+        click(dash, css)
+
+    def type_in(css: str, value: str) -> None:
+        nonlocal fields
+        fields += 1
+        one(dash, css).value = value
+
+    press("pb-create")
+    type_in("pb-meme-text", "Bears like honey")
+    type_in("pb-meme-holder", "Goldilocks")
+    assert one(dash, "pb-announce-stake").description == f"Create and stake {create_stones + min(think, create_stones) + 1}"
+    press("pb-announce-stake")  # announce, the default stake, phase 2 open
+    state = dash.game.state
+    assert state.phase == "respond" and state.attempt.pool == create_stones + min(think, create_stones) + 1  # + the coiled meme's bonus
+    press("pb-all-pass")
+    if dash.game.state.phase == "reroll":
+        press("pb-seed-all-pass")
+    assert dash.game.state.phase == "outcome"
+    press("pb-conclude")  # the first empty branch offered, nothing moved from the hub
+    state = dash.game.state
+    assert state.phase == "turn" and len(state.outcomes) == 1 and state.actions_left == 1
+    assert clicks <= 5 and fields <= 2, (clicks, fields)

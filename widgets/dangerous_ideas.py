@@ -38,7 +38,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-move-add``, ``pb-move-clear``, ``pb-move-steps``, ``pb-move-confirm``
 - announcing a meme action: ``pb-meme-text`` (Text for Create, Dropdown for Spread),
   ``pb-meme-holder`` (Combobox), ``pb-replace-target`` (Dropdown of the legal targets; ""
-  is none), ``pb-meme-why``, ``pb-announce``
+  is none), ``pb-meme-why``, ``pb-announce-stake`` (announce, stake the default and open
+  phase 2 in one click: `default_stake`), ``pb-announce`` (announce only, stake by hand)
 - spending stones (the actor's stake, a Connect, a Defend): ``pb-stake-node``,
   ``pb-stake-think``, ``pb-stake-<branch>`` (own stones of an involved meme, BoundedIntText),
   ``pb-stake-<branch>-bonus`` (Checkbox), ``pb-stake-why``, ``pb-stake-confirm``; phase 2:
@@ -808,7 +809,14 @@ class MoveEditor(widgets.VBox):
 class MemeForm(widgets.VBox):
     """Create or Spread: the text, the holder and an optional replace target, checked live."""
 
-    def __init__(self, state: State, seat: int, kind: str, on_announce: Callable[[Action], None]) -> None:
+    def __init__(
+        self,
+        state: State,
+        seat: int,
+        kind: str,
+        on_announce: Callable[[Action], None],
+        on_announce_and_stake: Callable[[Action, Action], None] | None = None,
+    ) -> None:
         self._state, self._seat, self._kind = state, seat, kind
         sheet = state.sheets[seat]
         if kind == "create":
@@ -831,8 +839,14 @@ class MemeForm(widgets.VBox):
         ).add_class("pb-replace-target")
         self.why = widgets.HTML().add_class("pb-meme-why")
         verb = "Create" if kind == "create" else "Spread"
-        self.announce = widgets.Button(description=f"Announce the {verb}", button_style="danger", disabled=True).add_class("pb-announce")
+        self.announce = widgets.Button(description=f"Announce the {verb}", disabled=True, tooltip="Then choose the stones to stake by hand").add_class(
+            "pb-announce"
+        )
         self.announce.on_click(lambda _: on_announce(self.action()))
+        # The usual way in one click: announce, stake the sensible default and open phase 2.
+        self.announce_stake = widgets.Button(description=f"{verb} and stake", button_style="danger", disabled=True).add_class("pb-announce-stake")
+        self.announce_stake.layout.display = "" if on_announce_and_stake else "none"
+        self.announce_stake.on_click(lambda _: self._announce_and_stake(on_announce_and_stake))
         self._targets: dict[str, Ref] = {}
         self.text.observe(lambda _: self._refresh(), "value")
         self.holder.observe(lambda _: self._refresh(), "value")
@@ -843,7 +857,13 @@ class MemeForm(widgets.VBox):
             else "Spread: one of your memes to a character who does not hold it on your sheet. Stakes come from Probe (plus as many from Think), your leaf memes and the spread meme."
         )
         super().__init__(
-            (widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'), self.text, self.holder, self.target, _row(self.why, self.announce))
+            (
+                widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'),
+                self.text,
+                self.holder,
+                self.target,
+                _row(self.why, self.announce_stake, self.announce),
+            )
         )
         self.add_class("pb-meme-form")
         self._refresh()
@@ -872,8 +892,28 @@ class MemeForm(widgets.VBox):
         self.target.value = chosen if chosen in found else ""
         self._check()
 
+    def default_stake(self) -> Action | None:
+        """The stake "and stake" makes after announcing: every stone on the action's hub, as
+        many from Think, and a bonus stone from each meme that may join; None if none is legal."""
+        announce = self.action()
+        if _why(self._state, announce):
+            return None
+        after = RULES.play(self._state, announce)
+        return default_stake(after, self._seat)
+
+    def _announce_and_stake(self, on_both: Callable[[Action, Action], None] | None) -> None:
+        stake = self.default_stake()
+        if on_both is not None and stake is not None:
+            on_both(self.action(), stake)
+
     def _check(self) -> None:
         why = _why(self._state, self.action())
+        stake = None if why else self.default_stake()
+        self.announce_stake.disabled = stake is None
+        if stake is not None:
+            total = stake.from_node + stake.from_think + sum(u.bonus + u.stones for u in stake.memes)
+            self.announce_stake.description = f"{'Create' if self._kind == 'create' else 'Spread'} and stake {total}"
+            self.announce_stake.tooltip = "Announce, stake " + _stake_words(stake) + ", and open phase 2: the others may connect or defend"
         if not (self.text.value or "").strip() or not (self.holder.value or "").strip():
             self.why.value = '<span class="di-hint">Name the meme and its holder.</span>'
         elif why:
@@ -888,6 +928,42 @@ class MemeForm(widgets.VBox):
 # -- spending stones ---------------------------------------------------------------------------------
 
 SPEND_CLASSES: dict[str, type[Action]] = {"actor": Stake, "connect": Connect, "defend": Defend}
+
+
+def default_stake(state: State, seat: int) -> Stake | None:
+    """The actor's sensible first stake in phase 1 (`state` just announced): every stone on the
+    action's hub, as many from Think as that, and one bonus stone from each meme of the actor's
+    that the model lets join. Each part is kept only when the model accepts it; None if no
+    stone at all can be staked."""
+    a = state.attempt
+    if a is None or state.phase != "stake":
+        return None
+    sheet = state.sheets[seat]
+    node = spend_node(a.kind, "actor")
+    uses = tuple(
+        Use(b, bonus=1)
+        for b, m in sheet.memes()
+        if m.bonus > 0 and may_involve(state, seat, "actor", b) and not _why(state, Stake(seat=seat, memes=(Use(b, bonus=1),)))
+    )
+    from_node = sheet.node(node)
+    for stake in (
+        Stake(seat=seat, from_node=from_node, from_think=min(sheet.node("think"), from_node), memes=uses),
+        Stake(seat=seat, from_node=from_node, memes=uses),
+        Stake(seat=seat, from_node=from_node),
+        Stake(seat=seat, memes=uses),
+    ):
+        if stake.from_node + stake.from_think + len(stake.memes) and not _why(state, stake):
+            return stake
+    return None
+
+
+def _stake_words(stake: Stake) -> str:
+    parts = [f"{stake.from_node} from the hub"] if stake.from_node else []
+    if stake.from_think:
+        parts.append(f"{stake.from_think} from Think")
+    if stake.memes:
+        parts.append(_plural(len(stake.memes), "bonus stone"))
+    return ", ".join(parts)
 
 
 def spend_node(kind: str, role: str) -> str:
@@ -1138,6 +1214,11 @@ class DangerousIdeasDashboard(TableDashboard):
         if text and hasattr(action, "narration"):
             action = dataclasses.replace(action, narration=text)
         return self.act(action)
+
+    def announce_and_stake(self, announce: Action, stake: Action) -> bool:
+        """One click for the usual meme action's start: announce (with the narration), stake,
+        and open phase 2. Stops at the first refusal, which the status line shows."""
+        return self.act_told(announce) and self.act(stake) and self.act(Pass(seat=announce.seat))
 
     def all_pass(self) -> None:
         """Everyone the phase still waits on (played here) passes: phase 2 closes, or the roll stands."""
@@ -1611,7 +1692,7 @@ class DangerousIdeasDashboard(TableDashboard):
         elif self._mode == "move" and "move" in kinds:
             parts.append(MoveEditor(state, seat, self.act_told))
         elif self._mode in ("create", "spread") and self._mode in kinds:
-            parts.append(MemeForm(state, seat, self._mode, self.act_told))
+            parts.append(MemeForm(state, seat, self._mode, self.act_told, self.announce_and_stake))
         elif state.actions_left == 0:
             parts.append(_note("Both actions used: end the turn (the starter may first declare the plot unfinished)."))
         return parts
