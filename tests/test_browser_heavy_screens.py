@@ -103,11 +103,11 @@ def test_danger_world_quick_characters_and_the_tray_in_the_first_screen(voila: V
         at_size(page, LAPTOP)
         page.evaluate("() => { window.scrollTo(0, 0); const c = document.querySelector('#rendered_cells'); if (c) { c.scrollTop = 0; } }")
         settled(page)
+        page.screenshot(path=str(screenshots / "dw-tray-laptop.png"))
         b = boxes(page, f"{root} .pb-tray", f"{root} .pb-roll", f"{root} .pb-party")
         assert b[f"{root} .pb-roll"]["bottom"] <= LAPTOP[1], f"Roll ends {b[f'{root} .pb-roll']['bottom']} px down"
         assert b[f"{root} .pb-tray"]["top"] < LAPTOP[1], f"the tray starts {b[f'{root} .pb-tray']['top']} px down"
         assert b[f"{root} .pb-tray"]["top"] < b[f"{root} .pb-party"]["top"]
-        page.screenshot(path=str(screenshots / "dw-tray-laptop.png"))
         at_size(page, PHONE)
         page.evaluate("() => { window.scrollTo(0, 0); }")
         settled(page)

@@ -57,7 +57,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-bonus`` (box of Checkboxes ``pb-bonus-<j>``, one per bonus pool), ``pb-danger-dice``,
   ``pb-complications``, ``pb-waive`` (the GM's penalty dice on a challenge the table removes
   from this check; shown while the actor has some), ``pb-aid`` (Dropdown; -1 is no one),
-  ``pb-check-preview``, ``pb-roll``
+  ``pb-check-preview``, ``pb-roll``; everything from ``pb-invoke-<k>`` to ``pb-aid`` is in
+  the folded ``pb-check-extras`` (an Accordion: click its title to open it)
 - dice tray: ``pb-tray``, ``pb-tray-title``, ``pb-die-<k>`` (ToggleButton per pool die,
   k = 0.. with the normal dice first, then the danger dice; also ``dw-pool`` or ``dw-danger``,
   ``dw-face-<1-6>``, ``dw-locked``), ``pb-penalty-<k>`` (penalty dice, ``dw-penalty``),
@@ -388,7 +389,7 @@ def sheet_html(ch: CharacterView, index: int) -> str:
     if not ch.ready:
         return (
             f'<div class="dw-sheet" data-character="{index}" data-ready="0"><h3>{esc(ch.name)}</h3>{badges}'
-            '<div class="pb-muted">No sheet yet: fill in the stats and aspects below.</div></div>'
+            '<div class="pb-muted">No sheet yet: press Quick character, start from a ready-made one, or fill in the stats and aspects below.</div></div>'
         )
     rows = []
     for pair in zip(PHYSICAL, MENTAL):
@@ -654,7 +655,11 @@ class DangerWorldDashboard(TableDashboard):
         self.party_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px", align_items="flex-start")).add_class("pb-party")
         self.pool_html = widgets.HTML(layout=widgets.Layout(flex="0 1 260px", min_width="220px")).add_class("pb-sp-pool")
         self.quick_all = widgets.Button(
-            description="Quick characters for everyone", icon="bolt", tooltip="A legal sheet at random for every character still without one"
+            description="Quick characters for everyone",
+            icon="bolt",
+            button_style="info",
+            tooltip="A legal sheet at random for every character still without one",
+            layout=widgets.Layout(align_self="flex-start"),
         ).add_class("pb-quick-all")
         self.quick_all.on_click(lambda _: self._quick_everyone())
         self._build_check_builder()
@@ -682,7 +687,7 @@ class DangerWorldDashboard(TableDashboard):
     def _arrange(self, sheets_first: bool) -> None:
         """Sheets first while any is being written; then the check builder and the dice tray
         come first, so a laptop reaches them without scrolling past every sheet."""
-        top = (self.party_box, self.checks_row) if sheets_first else (self.checks_row, self.party_box)
+        top = (self.quick_all, self.party_box, self.checks_row) if sheets_first else (self.checks_row, self.party_box, self.quick_all)
         children = (*top, self.gm_box, self.history_html, self.history_csv, self.game_log, self.new_game_button)
         if self.table_box.children != children:
             self.table_box.children = children
@@ -725,7 +730,7 @@ class DangerWorldDashboard(TableDashboard):
             widgets.VBox((sheet, track, widgets.HBox((edit,)), builder)).add_class(f"pb-character-{i}").add_class("dw-character").add_class("pb-card")
             for i, (sheet, track, edit, builder) in enumerate(zip(self.sheet_htmls, self.track_htmls, self.edit_buttons, self.builders))
         ]
-        self.party_box.children = (*boxes, self.pool_html, self.quick_all)
+        self.party_box.children = (*boxes, self.pool_html)
         close_tree(old)
         self._quietly(lambda: setattr(self.gm_target, "options", [(name, i) for i, name in enumerate(setup.names)]))
 
@@ -959,6 +964,24 @@ class DangerWorldDashboard(TableDashboard):
         self.roll_button.on_click(lambda _: self._roll())
         self.actors_note = widgets.HTML()
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px")
+        # Folded by default, so Roll sits in a laptop's first screen; the preview above Roll
+        # names every die these add, folded or not.
+        self.extras = widgets.Accordion(
+            (
+                widgets.VBox(
+                    (
+                        widgets.HTML("<b>Invoke aspects</b> <span class='pb-muted'>(the player's SP to the pool: a bonus die each)</span>"),
+                        widgets.HBox(self.invoke_steppers, layout=row),
+                        widgets.HTML("<b>GM compels</b> <span class='pb-muted'>(SP from the pool to the player: a penalty die each)</span>"),
+                        widgets.HBox(self.compel_steppers, layout=row),
+                        self.bonus_box,
+                        widgets.HBox((self.danger_dice, self.complications, self.waive, self.aid_select), layout=row),
+                    )
+                ),
+            ),
+            titles=("Aspects, compels, bonus dice, danger dice, complications, aid",),
+            selected_index=None,
+        ).add_class("pb-check-extras")
         self.builder_box = widgets.VBox(
             (
                 widgets.HTML("<h3 style='margin:2px 0 4px'>Make a check</h3>"),
@@ -966,12 +989,7 @@ class DangerWorldDashboard(TableDashboard):
                 self.actors_note,
                 widgets.HBox((self.difficulty,), layout=row),
                 widgets.HBox((self.mod_plus, self.mod_minus, self.mod_clear, self.difficulty_html), layout=row),
-                widgets.HTML("<b>Invoke aspects</b> <span class='pb-muted'>(the player's SP to the pool: a bonus die each)</span>"),
-                widgets.HBox(self.invoke_steppers, layout=row),
-                widgets.HTML("<b>GM compels</b> <span class='pb-muted'>(SP from the pool to the player: a penalty die each)</span>"),
-                widgets.HBox(self.compel_steppers, layout=row),
-                self.bonus_box,
-                widgets.HBox((self.danger_dice, self.complications, self.waive, self.aid_select), layout=row),
+                self.extras,
                 self.plan_html,
                 self.roll_button,
             )
@@ -1060,6 +1078,8 @@ class DangerWorldDashboard(TableDashboard):
         label = widgets.HTML(f"<b>{esc(ch.name)}'s one-time bonus pools</b> <span class='pb-muted'>(each used whole)</span>")
         self.bonus_box.children = (label, *self.bonus_checks) if self.bonus_checks else ()
         close_tree(old)
+        if ch.bonus or ch.challenge:
+            self.extras.selected_index = 0  # dice waiting for this character: show them
         self._plan_changed()
 
     def planned(self) -> BeginCheck | None:
