@@ -62,17 +62,20 @@ def test_dangerous_ideas_standings_stay_inside_their_card(voila: VoilaFactory, c
     page = page_at(chromium, LAPTOP)
     try:
         open_dashboard(page, server.url, f"{root} .pb-start")
-        page.locator(f"{root} .pb-players select").first.select_option(value=str(len(NAMES)))
+        page.locator(f"{root} .pb-players select").first.select_option(label=f"{len(NAMES)} players")
         for i, name in enumerate(NAMES):
             page.locator(f"{root} .pb-name-{i} input").first.fill(name)
             # Bots play the whole game at once: the standings fill with their groups.
-            page.locator(f"{root} .pb-kind-{i} select").first.select_option(value="sensible")
-        page.locator(f"{root} .pb-chapters select").first.select_option(value="1")
+            page.locator(f"{root} .pb-kind-{i} select").first.select_option(label="bot: sensible")
+        page.locator(f"{root} .pb-chapters select").first.select_option(label="1")
         page.locator(f"{root} .pb-start").first.click()
         expect(page.locator(f"{root} .pb-standings table").first).to_be_visible()
         expect(page.locator(f"{root} .pb-turn").first).to_contain_text("Game over", timeout=120_000)
         for size in (LAPTOP, PROJECTOR):
             at_size(page, size)
+            page.locator(f"{root} .pb-standings").first.scroll_into_view_if_needed()
+            settled(page)
+            page.screenshot(path=str(screenshots / f"di-standings-{size[0]}.png"))
             b = boxes(page, f"{root} .pb-standings", f"{root} .pb-standings .pb-card", f"{root} .pb-standings table", f"{root} .pb-log")
             card, table, log = b[f"{root} .pb-standings .pb-card"], b[f"{root} .pb-standings table"], b[f"{root} .pb-log"]
             assert table["right"] <= card["right"] + 0.5, f"at {size} the standings table ends at {table['right']}, its card at {card['right']}"
@@ -80,9 +83,6 @@ def test_dangerous_ideas_standings_stay_inside_their_card(voila: VoilaFactory, c
             side_by_side = log["top"] < card["bottom"] and card["top"] < log["bottom"]
             if side_by_side:
                 assert card["right"] <= log["left"], f"at {size} the standings card runs under the log ({card['right']} > {log['left']})"
-            page.locator(f"{root} .pb-standings").first.scroll_into_view_if_needed()
-            settled(page)
-            page.screenshot(path=str(screenshots / f"di-standings-{size[0]}.png"))
     finally:
         page.context.close()
 

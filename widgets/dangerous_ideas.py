@@ -201,6 +201,10 @@ DI_STYLE = """
 .playbook-dangerous-ideas .pb-sheet .pb-card.di-active { border: 3px solid #e65100; box-shadow: 0 0 0 2px #ffe0b2; }
 .playbook-dangerous-ideas .pb-sheet svg { width: 100%; height: auto; display: block; }
 .playbook-dangerous-ideas .di-sheet-head { overflow-wrap: anywhere; }
+/* The standings never paint under the log beside them: long names wrap, and anything wider
+   still scrolls inside its own card. */
+.playbook-dangerous-ideas .pb-standings .pb-card { overflow-x: auto; }
+.playbook-dangerous-ideas .pb-standings td { overflow-wrap: anywhere; }
 .playbook-dangerous-ideas .di-big { font-size: 2.4em; font-weight: 800; line-height: 1.05; }
 .playbook-dangerous-ideas .di-order .pb-chip { font-size: .95em; }
 .playbook-dangerous-ideas .di-now { outline: 3px solid #e65100; }
@@ -1174,7 +1178,8 @@ class DangerousIdeasDashboard(TableDashboard):
                     layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px"),
                 ),
                 widgets.HBox(
-                    (flex(self.standings, "380px"), flex(self.game_log, "480px")),
+                    # Six columns of standings need the wider share; the log wraps its lines.
+                    (flex(self.standings, "540px"), flex(self.game_log, "400px")),
                     layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px"),
                 ),
                 self.new_game_button,
@@ -1271,7 +1276,7 @@ class DangerousIdeasDashboard(TableDashboard):
                     ties[seat],
                 )
             )
-        self.standings.show(("Rank", "Player", "Score", "Memes", "Groups", "Stones+seeds"), rows)
+        self.standings.show(("Rank", "Player", "Score", "Memes", "Groups", "Stones + seeds"), rows)
         self.game_log.show(view.log)
         self._draw_controls(state)
 
