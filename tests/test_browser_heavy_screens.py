@@ -15,9 +15,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from playbook.access import table_links
 from playbook.serve import NOTEBOOKS_DIR
+from playbook.store import Store
 from tests.browser import LOAD_TIMEOUT_MS, open_dashboard, settled
 from tests.conftest import VoilaFactory
+from tests.test_browser_class import make_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -114,3 +117,69 @@ def test_danger_world_quick_characters_and_the_tray_in_the_first_screen(voila: V
         page.screenshot(path=str(screenshots / "dw-tray-phone.png"))
     finally:
         page.context.close()
+
+
+def test_a_meme_action_starts_in_one_panel_at_a_laptop_and_a_phone(voila: VoilaFactory, chromium: Browser, screenshots: Path) -> None:
+    from tests.test_widgets_dangerous_ideas import click, one, start, to_first_turn
+    from widgets.dangerous_ideas import DangerousIdeasDashboard
+
+    root = ".playbook-dangerous-ideas"
+    server = voila(NOTEBOOKS_DIR / "dangerous_ideas.ipynb")
+    store = Store(server.db_path)
+    # The setting round and the turn's stones played on the same store, headless: the browser
+    # opens Bo's turn at its first action.
+    host = DangerousIdeasDashboard(store, query="")
+    start(host)
+    to_first_turn(host)
+    one(host, "pb-place-create").value = 2
+    click(host, "pb-place-confirm")
+    links = table_links("", "dangerous-ideas", host.table_id, store.info(host.table_id).meta, host.game.setup.names)
+    for size in (LAPTOP, PHONE):
+        page = page_at(chromium, size)
+        try:
+            open_dashboard(page, server.url + links["facilitator"], f"{root} .pb-create")
+            page.locator(f"{root} .pb-create").first.click()
+            page.locator(f"{root} .pb-meme-text input").first.fill("Bears like honey")
+            page.locator(f"{root} .pb-meme-holder input").first.fill("Goldilocks")
+            page.locator(f"{root} .pb-meme-holder input").first.press("Tab")
+            expect(page.locator(f"{root} .pb-announce-stake").first).to_be_enabled()
+            expect(page.locator(f"{root} .pb-announce-stake").first).to_contain_text("Create and stake")
+            page.locator(f"{root} .pb-controls").first.scroll_into_view_if_needed()
+            settled(page)
+            page.screenshot(path=str(screenshots / f"di-meme-form-{size[0]}.png"))
+            page.locator(f"{root} .pb-announce-stake").first.click()
+            expect(page.locator(f"{root} .pb-all-pass").first).to_be_visible()
+            # The phone starts from the same moment: the announce, the stake and phase 2 undone.
+            if size == LAPTOP:
+                host.refresh()
+                host.undo()
+                host.undo()
+                host.undo()
+        finally:
+            page.context.close()
+
+
+def test_new_rules_payment_on_a_phone_has_one_control_per_colour(voila: VoilaFactory, chromium: Browser, screenshots: Path) -> None:
+    from tests.test_widgets_new_rule import human_seat, play_until
+    from widgets.new_rule import NewRuleDashboard
+
+    root = ".playbook-new-rule"
+    server = voila(NOTEBOOKS_DIR / "new_rule.ipynb")
+    store = Store(server.db_path)
+    table_id, links = make_table(store, "new-rule", ("Ana", "Bo & <i>Co</i>", "Zoë", "مريم"))
+    host = NewRuleDashboard(store, query=links["facilitator"].lstrip("?"))
+    play_until(host, lambda s: s.phase == "pay" and s.players[human_seat(host)].bowl[s.colours.index("red")] > 0)
+    seat = human_seat(host)
+    for size in (PHONE, LAPTOP):
+        page = page_at(chromium, size)
+        try:
+            open_dashboard(page, server.url + links["seats"][seat]["url"], f"{root} .pb-pay-confirm")
+            numbers = page.locator(f"{root} .pb-pay input[type=number]")
+            held = sum(1 for n in host.game.state.players[seat].bowl if n)
+            expect(numbers).to_have_count(held)
+            expect(page.locator(f"{root} .pb-pay-eat").first).to_contain_text("eat")
+            page.locator(f"{root} .pb-pay").first.scroll_into_view_if_needed()
+            settled(page)
+            page.screenshot(path=str(screenshots / f"nr-payment-{size[0]}.png"))
+        finally:
+            page.context.close()

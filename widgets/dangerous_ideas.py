@@ -810,6 +810,11 @@ class MoveEditor(widgets.VBox):
 # -- announcing a meme action ---------------------------------------------------------------------
 
 
+def _fit_480() -> widgets.Layout:
+    """As wide as 480 px, never wider than a phone's screen (a Layout of its own per widget)."""
+    return widgets.Layout(width="100%", max_width="480px")
+
+
 class MemeForm(widgets.VBox):
     """Create or Spread: the text, the holder and an optional replace target, checked live."""
 
@@ -825,21 +830,21 @@ class MemeForm(widgets.VBox):
         sheet = state.sheets[seat]
         if kind == "create":
             self.text: widgets.ValueWidget = widgets.Text(
-                description="New meme", placeholder="a belief of your Dangerous Idea", style=WIDE, layout=widgets.Layout(width="480px")
+                description="New meme", placeholder="a belief of your Dangerous Idea", style=WIDE, layout=_fit_480()
             )
         else:
             texts: dict[str, str] = {}
             for _, meme in sheet.memes():
                 texts.setdefault(meme.key, meme.text)
             self.text = widgets.Dropdown(
-                options=list(texts.values()), description="Spread", style=WIDE, layout=widgets.Layout(width="480px")
+                options=list(texts.values()), description="Spread", style=WIDE, layout=_fit_480()
             )
         self.text.add_class("pb-meme-text")
         self.holder = widgets.Combobox(
-            options=_holders(state), description="to be held by", placeholder="a character of the story", style=WIDE, ensure_option=False
+            options=_holders(state), description="to be held by", placeholder="a character of the story", style=WIDE, ensure_option=False, layout=_fit_480()
         ).add_class("pb-meme-holder")
         self.target = widgets.Dropdown(
-            options=[("no replacement", "")], value="", description="replacing", style=WIDE, layout=widgets.Layout(width="480px")
+            options=[("no replacement", "")], value="", description="replacing", style=WIDE, layout=_fit_480()
         ).add_class("pb-replace-target")
         self.why = widgets.HTML().add_class("pb-meme-why")
         verb = "Create" if kind == "create" else "Spread"

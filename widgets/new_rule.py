@@ -239,9 +239,10 @@ class PaymentChooser(widgets.VBox):
         }
         # Eating is a choice on the antibody's own control, not a second number field.
         self.eat = widgets.ToggleButtons(
-            options=[("eat them", "eat"), ("return them", "return")],
+            options=[("eat", "eat"), ("return", "return")],
             value="eat",
-            style={"button_width": "96px"},
+            tooltips=[f"each {antibody} eaten pays a level", f"{antibody} go back to the common bowl like any colour"],
+            style={"button_width": "66px"},
         ).add_class("pb-pay-eat")
         self.eat.layout.display = "" if antibody in self.steppers else "none"
         self.levels = widgets.HTML().add_class("pb-pay-levels")
