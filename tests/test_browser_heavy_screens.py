@@ -183,3 +183,27 @@ def test_new_rules_payment_on_a_phone_has_one_control_per_colour(voila: VoilaFac
             page.screenshot(path=str(screenshots / f"nr-payment-{size[0]}.png"))
         finally:
             page.context.close()
+
+
+def test_leerdams_facilitator_says_its_terms_in_the_rooms_words(voila: VoilaFactory, chromium: Browser, screenshots: Path) -> None:
+    root = ".playbook-leerdam"
+    server = voila(NOTEBOOKS_DIR / "leerdam.ipynb")
+    store = Store(server.db_path)
+    _, links = make_table(store, "leerdam", ("Anneliese", "Bo & <i>Co</i>", "Zoë", "李小龙", "مريم"))
+    for size in (LAPTOP, PHONE):
+        page = page_at(chromium, size)
+        try:
+            open_dashboard(page, server.url + links["facilitator"], f"{root} .pb-pledged-count")
+            expect(page.locator(f"{root} .pb-pledged-count").first).to_contain_text("not pledged yet")
+            expect(page.locator(f"{root} .pb-advance").first).to_contain_text("Close the year now")
+            expect(page.locator(f"{root} .pb-advance-note").first).to_contain_text("missing pledge counts as 0")
+            text = page.locator("#rendered_cells").inner_text()
+            for old in ("Hand over", "Advance the year", "rulings' defaults", "(s)"):
+                assert old not in text, f"the facilitator's page still says {old!r}"
+            settled(page)
+            page.screenshot(path=str(screenshots / f"ld-facilitator-{size[0]}.png"))
+            page.locator(f"{root} .pb-hand-over-1").first.scroll_into_view_if_needed()
+            settled(page)
+            page.screenshot(path=str(screenshots / f"ld-seats-{size[0]}.png"))
+        finally:
+            page.context.close()

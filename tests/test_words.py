@@ -102,9 +102,13 @@ def test_a_seat_for_a_bot_says_what_the_button_does(tmp_path: Path) -> None:
     host = LeerdamDashboard(Store(tmp_path / "t.sqlite3"), query="")
     start(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
     button = one(host, "pb-hand-over-3")
-    assert button.description == "Di plays again" and button.disabled  # nothing to change yet
+    assert button.layout.display == "none"  # nothing to change yet
     one(host, "pb-bot-3").value = "altruist"
-    assert button.description == "Let the bot play Di" and not button.disabled
+    assert button.description == "Let the bot play Di" and button.layout.display != "none"
+    one(host, "pb-hand-over-3").click()
+    button = one(host, "pb-hand-over-3")
+    one(host, "pb-bot-3").value = ""
+    assert button.description == "Di plays again" and button.layout.display != "none"
     assert "Hand over" not in [b.description for b in _buttons(host)]
 
 

@@ -325,7 +325,8 @@ class ClassPanel(widgets.VBox):
             # The button says what it will do with the choice, in the room's words.
             def say(_: object = None) -> None:
                 apply.description = f"Let the bot play {name}" if choice.value else f"{name} plays again"
-                apply.disabled = (choice.value or None) == bot
+                # Shown only when the choice would change something: a greyed button read as broken.
+                apply.layout.display = "none" if (choice.value or None) == bot else ""
 
             say()
             choice.observe(say, names="value")
