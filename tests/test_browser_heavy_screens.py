@@ -147,6 +147,10 @@ def test_a_meme_action_starts_in_one_panel_at_a_laptop_and_a_phone(voila: VoilaF
             page.locator(f"{root} .pb-controls").first.scroll_into_view_if_needed()
             settled(page)
             page.screenshot(path=str(screenshots / f"di-meme-form-{size[0]}.png"))
+            form = page.locator(f"{root} .pb-meme-form").first.bounding_box()
+            for css in (".pb-meme-text input", ".pb-meme-holder input", ".pb-replace-target select"):
+                box = page.locator(f"{root} .pb-meme-form {css}").first.bounding_box()
+                assert box["x"] + box["width"] <= form["x"] + form["width"] + 0.5, f"{css} runs past the form at {size}"
             page.locator(f"{root} .pb-announce-stake").first.click()
             expect(page.locator(f"{root} .pb-all-pass").first).to_be_visible()
             # The phone starts from the same moment: the announce, the stake and phase 2 undone.

@@ -812,7 +812,7 @@ class MoveEditor(widgets.VBox):
 
 def _fit_480() -> widgets.Layout:
     """As wide as 480 px, never wider than a phone's screen (a Layout of its own per widget)."""
-    return widgets.Layout(width="100%", max_width="480px")
+    return widgets.Layout(width="calc(100% - 4px)", max_width="480px")  # a widget has 2 px margins
 
 
 class MemeForm(widgets.VBox):
