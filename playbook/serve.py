@@ -158,6 +158,9 @@ def voila_command(
         "--VoilaConfiguration.multi_kernel_manager_class=playbook.voila_app.PatientKernelManager",
         f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT}",
         f"--VoilaExecutor.startup_timeout={KERNEL_STARTUP_TIMEOUT}",
+        # Kernels talk to Voila over Unix sockets: over TCP, kernels started together pick free
+        # ports and then race to bind them ("Address already in use": a page that never comes).
+        "--KernelManager.transport=ipc",
     ]
     if base_path(base_url) != "/":
         settings.append(f"--Voila.base_url={base_path(base_url)}")

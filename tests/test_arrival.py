@@ -56,6 +56,41 @@ def test_the_executor_waits_for_late_output_on_every_server() -> None:
     assert any(a.startswith("--VoilaExecutor.startup_timeout=") and int(a.split("=")[1]) >= 120 for a in argv)
 
 
+def test_kernels_started_together_cannot_race_for_a_port() -> None:
+    """Over TCP, 30 kernels started at once picked ports and then lost them to each other
+    ("Address already in use": six pages of thirty never came)."""
+    assert "--KernelManager.transport=ipc" in voila_command()
+
+
+def test_ready_kernels_are_made_up_only_once_the_arrivals_pause() -> None:
+    """Taking a ready kernel does not start its replacement in the middle of the class's arrival."""
+    import asyncio
+
+    from playbook.voila_app import refill_when_quiet
+
+    class Pools:
+        def __init__(self) -> None:
+            self.fills: list[tuple[float | None, str | None, dict]] = []
+
+        def fill_if_needed(self, delay=None, notebook_name=None, **kwargs):
+            self.fills.append((delay, notebook_name, kwargs))
+
+    async def arrive() -> list:
+        pools = Pools()
+        refill_when_quiet(pools, quiet=0.3)
+        pools.fill_if_needed(delay=0, notebook_name="leerdam.ipynb")  # the first fill: at once
+        assert len(pools.fills) == 1
+        for _ in range(5):  # five pages take ready kernels, 0.1 s apart
+            pools.fill_if_needed(notebook_name="leerdam.ipynb", extra_kernel_env_variables={"X": "1"})
+            await asyncio.sleep(0.1)
+        assert len(pools.fills) == 1, "made up during the arrivals"
+        await asyncio.sleep(0.5)
+        return pools.fills
+
+    fills = asyncio.run(arrive())
+    assert fills[1:] == [(0, "leerdam.ipynb", {"extra_kernel_env_variables": {"X": "1"}})]
+
+
 def test_the_headline_settings_keep_kernels_ready_for_the_class() -> None:
     settings = serve_settings(class_size=30)
     pools = json.loads(next(a.split("=", 1)[1] for a in settings.args if a.startswith("--VoilaKernelManager.kernel_pools_config=")))
