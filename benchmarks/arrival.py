@@ -35,18 +35,35 @@ USABLE = ".playbook-seat .pb-pledge-confirm"
 SAYS = "#playbook-starting, #playbook-lost"
 
 
+def _session_priority(nice: int) -> None:
+    """Set the CPU priority of this session's group of processes (Linux autogroups)."""
+    try:
+        Path("/proc/self/autogroup").write_text(str(nice))
+    except OSError:
+        pass  # no autogroups here: the processes' own priority is what counts
+
+
+async def _phones_done(playwright: Any, browser: Any) -> None:
+    await browser.close()
+    await playwright.stop()
+    _session_priority(0)
+
+
 async def _phones() -> tuple[Any, Any]:
     """Headless Chromium standing for the class's phones, at the lowest CPU priority.
 
     In the room every phone draws its own page on its own processor; here they share the
     server's two cores. At the lowest priority the phones take only what the server leaves, as
     if they were elsewhere: the server's work is never queued behind a simulated phone's (their
-    CPU time is still reported, and still delays the moment a page is usable).
+    CPU time is still reported, and still delays the moment a page is usable). Linux shares the
+    processor between sessions first (autogroups), and Voila runs in a session of its own, so
+    this session's group is lowered too (`_phones_done` puts it back).
     """
     from playwright.async_api import async_playwright
 
     from tests.browser import CHROMIUM, CHROMIUM_ARGS
 
+    _session_priority(19)
     playwright = await async_playwright().start()
     browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
     for pid in _browser_pids():  # pages' processes are forked from these and inherit it
@@ -192,8 +209,7 @@ def run_arrival(pages: int = 30, tables: int = 2, quick: bool = False, timeout: 
                 open_mb = sum(_pss_mb(pid) for pid in [server.process.pid, *open_kernels])
                 for r in results:
                     loop.run_until_complete(r.pop("context").close())
-                loop.run_until_complete(browser.close())
-                loop.run_until_complete(playwright.stop())
+                loop.run_until_complete(_phones_done(playwright, browser))
             finally:
                 loop.close()
             closed_at = time.monotonic()
@@ -310,8 +326,7 @@ def run_join_storm(students: int = 30, quick: bool = False, timeout: float = 240
                 for r in results:
                     loop.run_until_complete(r.pop("context").close())
                     r.pop("page", None)
-                loop.run_until_complete(browser.close())
-                loop.run_until_complete(playwright.stop())
+                loop.run_until_complete(_phones_done(playwright, browser))
             finally:
                 loop.close()
             villages = len(cl.load_class(store, record.id).tables)

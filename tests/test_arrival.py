@@ -132,6 +132,28 @@ def test_a_kernel_that_dies_holding_its_turn_hands_it_on(tmp_path) -> None:
     turn.release()
 
 
+def test_a_kernel_made_ready_in_advance_gives_way_to_pages_that_are_waiting(tmp_path) -> None:
+    """While a page someone opened waits or builds, the pool's new kernels do not take turns."""
+    import threading
+
+    mark = tmp_path / f"page-{os.getpid()}"  # a live process: a page still on its way
+    mark.touch()
+    (tmp_path / "page-999999999").touch()  # a page whose kernel died: no longer in the way
+    got: list = []
+    ready = threading.Thread(target=lambda: got.append(take_turn(str(tmp_path), 2, max_wait=60, give_way=True)))
+    ready.start()
+    ready.join(0.6)
+    assert ready.is_alive() and not got  # two free turns, and still it waits
+    mark.unlink()  # the page has built
+    ready.join(30)
+    assert got and got[0].held
+    assert not (tmp_path / "page-999999999").exists()
+    got[0].release()
+    page = take_turn(str(tmp_path), 2, max_wait=5)  # a page's own kernel never gives way
+    assert page.held
+    page.release()
+
+
 def test_outside_a_server_nothing_waits(monkeypatch) -> None:
     monkeypatch.delenv("PLAYBOOK_SLOTS", raising=False)
     assert not take_turn().held
