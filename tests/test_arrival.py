@@ -95,8 +95,11 @@ def test_the_headline_settings_keep_kernels_ready_for_the_class() -> None:
     settings = serve_settings(class_size=30)
     pools = json.loads(next(a.split("=", 1)[1] for a in settings.args if a.startswith("--VoilaKernelManager.kernel_pools_config=")))
     assert pools["default"]["pool_size"] == 0
-    assert pools["class.ipynb"]["pool_size"] == pools["leerdam.ipynb"]["pool_size"] == pools["new_rule.ipynb"]["pool_size"] > 0
-    assert settings.ready_kernels == 3 * pools["leerdam.ipynb"]["pool_size"]
+    assert pools["class.ipynb"]["pool_size"] == 30  # every phone of the class opens the class page
+    assert 0 < pools["leerdam.ipynb"]["pool_size"] == pools["new_rule.ipynb"]["pool_size"] <= 5
+    assert settings.ready_kernels == 30 + 2 * pools["leerdam.ipynb"]["pool_size"]
+    assert serve_settings(class_size=12).ready_kernels == 12 + 2 * 4
+    assert json.loads(serve_settings(class_size=200).args[1].split("=", 1)[1])["class.ipynb"]["pool_size"] == 40
     assert "--VoilaConfiguration.preheat_kernel=True" in settings.args
     assert serve_settings(class_size=30, preheat=0).args == ()
 
