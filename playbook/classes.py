@@ -605,7 +605,11 @@ def _decision(action: Any) -> str:
 def decision_rows(store: Any, record: ClassRecord) -> list[dict[str, Any]]:
     """One row per decision at every table of the class, in the order they were made: the
     table, the round or year, the seat, the student (or the bot), the decision and what it
-    led to at once (the log lines it added). For the facilitator: pledges and picks included."""
+    led to at once (the log lines it added). For the facilitator: pledges and picks included,
+    except at a Leerdam table with anonymous pledges until its facilitator shows them: there a
+    row says what kind of decision was made, with the public lines only."""
+    from rules.leerdam import public_pledges_hidden
+
     rows: list[dict[str, Any]] = []
     for index, table_id in enumerate(record.tables):
         table = store.load(table_id)
@@ -615,10 +619,11 @@ def decision_rows(store: Any, record: ClassRecord) -> list[dict[str, Any]]:
         names = getattr(game.setup, "names", ())
         state = rules.initial(game.setup)
         last: dict[str, Any] | None = None
+        sealed = record.game == "leerdam" and public_pledges_hidden(game.state)
         for number, action in enumerate(game.actions):
             before = state
             state = rules.play(state, action)
-            lines = [e.text for e in state.log[len(before.log) :]]
+            lines = [e.text for e in state.log[len(before.log) :] if not sealed or e.visible_to is None]
             if action.seat is None or action.chance:
                 # A roll, a draw or the table moving on is what the last decision led to.
                 if last is not None and lines:
@@ -633,7 +638,7 @@ def decision_rows(store: Any, record: ClassRecord) -> list[dict[str, Any]]:
                     "seat": action.seat + 1,
                     "name": names[action.seat] if action.seat < len(names) else "",
                     "student": student.name if student is not None else "(bot)" if table.by_bot[number] or sid is None else "",
-                    "decision": _decision(action),
+                    "decision": action.kind if sealed else _decision(action),
                     "outcome": " / ".join(lines),
                 }
             )

@@ -89,3 +89,19 @@ def test_the_command_line_makes_anonymous_tables_and_classes(store, capsys, monk
     assert "setup variants only" in capsys.readouterr().err
     assert main(["table", "new", "leerdam", "--players", "5", "--variant", "anonymous=maybe"]) == 2
     assert "anonymous is true or false" in capsys.readouterr().err
+
+
+def test_the_class_csv_keeps_an_anonymous_villages_pledges_out_until_they_are_shown(store) -> None:
+    record = cl.create_class(store, "leerdam", 5, seed=2, variants={"anonymous": True})
+    for i in range(5):
+        _student(store, record.code, f"Household {chr(65 + i)}")
+    monitor = _monitor(store, record)
+    monitor.deal()
+    monitor.start()
+    table_id = monitor.record.tables[0]
+    for seat in range(5):
+        store.submit(table_id, Play(ld.Contribute(seat=seat, units=seat % 3)), store.version(table_id))
+    rows = cl.decision_rows(store, monitor.record)
+    assert [r["decision"] for r in rows] == ["contribute"] * 5
+    assert not any("You pledged" in r["outcome"] or "units 2" in r["decision"] for r in rows)
+    assert "3 units for the dyke in all" in rows[-1]["outcome"]  # the total, as the board says it
