@@ -1,0 +1,89 @@
+"""Leerdam's anonymous pledges in headless Chromium: the board page of a table in play.
+
+Every websocket frame the board receives and every widget's state are read for any household's
+pledge; and the boards of two tables, the same village and dice with the households' strategies
+turned one seat round (so each household pledged differently), read the same on the screen.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from playbook.access import table_keys, table_links
+from playbook.serve import NOTEBOOKS_DIR
+from playbook.store import Store
+from rules import Game
+from tests.browser import quiet, settled
+from tests.conftest import VoilaFactory
+from tests.test_browser_class import recorded
+from tests.test_rules_leerdam_anonymous import NAMES, world
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+LEERDAM = ".playbook-leerdam"
+#: the parts of the board a room reads (the join code is the table's own: it differs anyway).
+PARTS = (".pb-year", ".pb-dyke", ".pb-thresholds", ".pb-pledged-count", ".pb-reveal", ".pb-flood", ".pb-standings", ".pb-chronicle")
+
+
+def stored(store: Store, game: Game, steps: int) -> dict:
+    """A table holding the first `steps` moves of `game`; its links."""
+    part = Game(game.rules, game.setup, game.seed, list(game.actions[:steps]))
+    table_id = store.create(part, meta={"bots": {}, **table_keys(len(NAMES))})
+    return table_links("", "leerdam", table_id, store.info(table_id).meta, NAMES)
+
+
+def board_page(chromium: Browser, url: str) -> tuple[Page, list[str], str]:
+    context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+    context.set_default_timeout(45_000)
+    page = context.new_page()
+    frames = recorded(page)
+    response = page.goto(url, wait_until="domcontentloaded")
+    first = response.text() if response is not None else ""
+    page.locator("#rendered_cells").wait_for(state="visible")
+    expect(page.locator(f"{LEERDAM}.playbook-board .pb-reveal [data-revealed]")).to_be_visible()
+    quiet(page, frames)  # every widget's state has arrived
+    return page, frames, first
+
+
+def secrets(game: Game, steps: int) -> list[str]:
+    """What would name a household's pledge on the board."""
+    state = game.states[steps]
+    found = ["data-seat-pledge", "The pledges are revealed", "You pledged", "Your Wealth brings", "Misfortune costs you"]
+    for seat, name in enumerate(NAMES):
+        for shown in {name, html.escape(name), json.dumps(html.escape(name))[1:-1], json.dumps(name)[1:-1]}:
+            pledges = {r.contribution for r in state.ledger if r.seat == seat and r.contribution is not None}
+            found += [f"{shown}: {p}" for p in pledges] + [f"{shown} {p}" for p in pledges]
+            found += [f"{shown} · {state.capacity(seat)}", f"{shown} +"]
+    return found
+
+
+def test_an_anonymous_board_in_play_receives_no_households_pledge_and_two_worlds_read_the_same(voila: VoilaFactory, chromium: Browser) -> None:
+    server = voila(NOTEBOOKS_DIR / "leerdam.ipynb")
+    store = Store(server.db_path)
+    a, b = world(0), world(1)
+    # Year 3, just after the reveal: the total is up, two years are behind (their plots too).
+    steps = next(i for i, s in enumerate(a.states) if s.phase == "allocate" and s.year == 3)
+    assert a.states[steps].pledges != b.states[steps].pledges
+    page_a, frames, first = board_page(chromium, server.url + stored(store, a, steps)["board"])
+    # Every widget's state reaches the page in these frames (or the page's first HTML).
+    received = first + "\n".join(frames) + page_a.content()
+    assert frames and "Only the total is announced" in "\n".join(frames)
+    for secret in secrets(a, steps):
+        assert secret not in received, secret
+    read_a = {part: page_a.locator(f"{LEERDAM} {part}").first.inner_text() for part in PARTS}
+    plots_a = page_a.locator(f"{LEERDAM} .pb-plots img, {LEERDAM} img.pb-plots").first.get_attribute("src")
+    if os.environ.get("PLAYBOOK_SCREENSHOTS_TMP"):
+        settled(page_a)
+        page_a.screenshot(path=str(Path(os.environ["PLAYBOOK_SCREENSHOTS_TMP"]) / "anonymous-board-1920.png"), full_page=True)
+    page_b, _, _ = board_page(chromium, server.url + stored(store, b, steps)["board"])
+    read_b = {part: page_b.locator(f"{LEERDAM} {part}").first.inner_text() for part in PARTS}
+    plots_b = page_b.locator(f"{LEERDAM} .pb-plots img, {LEERDAM} img.pb-plots").first.get_attribute("src")
+    assert read_a == read_b
+    assert plots_a and plots_a == plots_b
+    assert "Anonymous pledges" in read_a[".pb-standings"] and "Only the total is announced" in read_a[".pb-reveal"]
