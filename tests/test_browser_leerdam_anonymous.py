@@ -51,6 +51,20 @@ def board_page(chromium: Browser, url: str) -> tuple[Page, list[str], str]:
     return page, frames, first
 
 
+def plot_digest(page: Page) -> str:
+    """The SHA-256 of the plots' PNG as the page shows it (an Image widget draws from a blob)."""
+    image = page.locator(f"{LEERDAM} .pb-plots img, {LEERDAM} img.pb-plots").first
+    return str(
+        image.evaluate(
+            """async (img) => {
+                const bytes = await (await fetch(img.src)).arrayBuffer();
+                const digest = await crypto.subtle.digest("SHA-256", bytes);
+                return Array.from(new Uint8Array(digest)).map((b) => b.toString(16).padStart(2, "0")).join("") + ":" + bytes.byteLength;
+            }"""
+        )
+    )
+
+
 def secrets(game: Game, steps: int) -> list[str]:
     """What would name a household's pledge on the board."""
     state = game.states[steps]
@@ -71,19 +85,22 @@ def test_an_anonymous_board_in_play_receives_no_households_pledge_and_two_worlds
     steps = next(i for i, s in enumerate(a.states) if s.phase == "allocate" and s.year == 3)
     assert a.states[steps].pledges != b.states[steps].pledges
     page_a, frames, first = board_page(chromium, server.url + stored(store, a, steps)["board"])
-    # Every widget's state reaches the page in these frames (or the page's first HTML).
-    received = first + "\n".join(frames) + page_a.content()
-    assert frames and "Only the total is announced" in "\n".join(frames)
+    # Every widget's state reaches the page in these frames; the page's first HTML holds the
+    # notebook (its worked example names other households) and nothing of this table.
+    assert html.escape(NAMES[5]) not in first and NAMES[6] not in first
+    board = page_a.locator(f"{LEERDAM}.playbook-root").first.evaluate("(root) => root.outerHTML")
+    received = "\n".join(frames) + board
+    assert frames and "Only the total is announced" in "\n".join(frames) and NAMES[6] in board
     for secret in secrets(a, steps):
         assert secret not in received, secret
     read_a = {part: page_a.locator(f"{LEERDAM} {part}").first.inner_text() for part in PARTS}
-    plots_a = page_a.locator(f"{LEERDAM} .pb-plots img, {LEERDAM} img.pb-plots").first.get_attribute("src")
+    plots_a = plot_digest(page_a)
     if os.environ.get("PLAYBOOK_SCREENSHOTS_TMP"):
         settled(page_a)
         page_a.screenshot(path=str(Path(os.environ["PLAYBOOK_SCREENSHOTS_TMP"]) / "anonymous-board-1920.png"), full_page=True)
     page_b, _, _ = board_page(chromium, server.url + stored(store, b, steps)["board"])
     read_b = {part: page_b.locator(f"{LEERDAM} {part}").first.inner_text() for part in PARTS}
-    plots_b = page_b.locator(f"{LEERDAM} .pb-plots img, {LEERDAM} img.pb-plots").first.get_attribute("src")
+    plots_b = plot_digest(page_b)
     assert read_a == read_b
     assert plots_a and plots_a == plots_b
     assert "Anonymous pledges" in read_a[".pb-standings"] and "Only the total is announced" in read_a[".pb-reveal"]
