@@ -104,3 +104,37 @@ def test_an_anonymous_board_in_play_receives_no_households_pledge_and_two_worlds
     assert read_a == read_b
     assert plots_a and plots_a == plots_b
     assert "Anonymous pledges" in read_a[".pb-standings"] and "Only the total is announced" in read_a[".pb-reveal"]
+
+
+def test_after_the_end_the_facilitators_switch_shows_the_pledges_on_the_open_board(voila: VoilaFactory, chromium: Browser) -> None:
+    server = voila(NOTEBOOKS_DIR / "leerdam.ipynb")
+    store = Store(server.db_path)
+    game = world(0)
+    links = stored(store, game, len(game.actions))
+    board, frames, _ = board_page(chromium, server.url + links["board"])
+    expect(board.locator(f"{LEERDAM} .pb-standings table")).to_be_visible()  # the result: the winner and the standings
+    assert "data-pledges-of" not in "\n".join(frames)
+    context = chromium.new_context(viewport={"width": 1366, "height": 768})
+    context.set_default_timeout(45_000)
+    facilitator = context.new_page()
+    facilitator.goto(server.url + links["facilitator"], wait_until="domcontentloaded")
+    switch = facilitator.locator(f"{LEERDAM} .pb-debrief-choice .pb-show-pledges")
+    expect(switch).to_contain_text("Show each household's pledges")
+    switch.click()
+    # The board follows the table: the pledges, household by household, year by year.
+    row = board.locator(f'{LEERDAM} .pb-pledge-table [data-pledges-of="0"]')
+    expect(row).to_be_visible(timeout=20_000)
+    pledges = [str(r.contribution) for r in game.state.ledger if r.seat == 0]
+    assert row.inner_text().split()[1:] == pledges
+    if os.environ.get("PLAYBOOK_SCREENSHOTS_TMP"):
+        folder = Path(os.environ["PLAYBOOK_SCREENSHOTS_TMP"])
+        row.scroll_into_view_if_needed()
+        settled(board)
+        board.screenshot(path=str(folder / "anonymous-board-shown-1920.png"))
+        settled(facilitator)
+        switch.scroll_into_view_if_needed()
+        facilitator.screenshot(path=str(folder / "anonymous-facilitator-1366.png"))
+    expect(switch).to_contain_text("Keep them anonymous")
+    switch.click()
+    expect(board.locator(f"{LEERDAM} .pb-pledge-table [data-pledges-of]")).to_have_count(0, timeout=20_000)
+    assert store.load(links["facilitator"].split("table=")[1].split("&")[0]).game.state.pledges_shown is False

@@ -103,8 +103,8 @@ def test_a_class_plays_an_anonymous_village_by_clicks_and_the_facilitator_shows_
     assert store.load(host.table_id).game.state.pledges_shown  # through the store
     board.refresh()
     table = board.pledge_table.value
-    assert '<tr data-pledges-of="0"><th>Ana</th><td>4</td><td>3</td></tr>' in table
-    assert '<tr data-pledges-of="1"><th>Bo</th><td>0</td><td>0</td></tr>' in table
+    assert '<tr data-pledges-of="0"><td><b>Ana</b></td><td>4</td><td>3</td></tr>' in table
+    assert '<tr data-pledges-of="1"><td><b>Bo</b></td><td>0</td><td>0</td></tr>' in table
     assert "data-seat-pledge" in board.reveal_html.value  # last year's, by household
     the(host, "pb-show-pledges").click()  # and back: anonymous again
     board.refresh()

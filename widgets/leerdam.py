@@ -853,13 +853,13 @@ class LeerdamDashboard(TableDashboard):
         pledges = {(r.year, r.seat): r.contribution for r in state.ledger}
         head = "".join(f"<th>{y}</th>" for y in years)
         body = "".join(
-            f'<tr data-pledges-of="{seat}"><th>{esc(name)}</th>' + "".join(f"<td>{pledges.get((y, seat), '')}</td>" for y in years) + "</tr>"
+            f'<tr data-pledges-of="{seat}"><td><b>{esc(name)}</b></td>' + "".join(f"<td>{pledges.get((y, seat), '')}</td>" for y in years) + "</tr>"
             for seat, name in enumerate(state.names)
         )
         totals = "".join(f"<td><b>{y.total}</b></td>" for y in state.years if y.year in years)
         return card(
             "The pledges, household by household",
-            f'<table class="pb-table"><tr><th>Year</th>{head}</tr>{body}<tr><th>Total</th>{totals}</tr></table>'
+            f'<table class="pb-table"><tr><th>Year</th>{head}</tr>{body}<tr><td><b>Total</b></td>{totals}</tr></table>'
             '<div class="pb-muted">Anonymous during the game; the facilitator showed them for the debrief.</div>',
         )
 
