@@ -703,7 +703,10 @@ def check(state: State, action: Action) -> None:
         _require(state.plans[partner] is None, "deal", f"{state.names[partner]} has already allocated this year")
         made = sum(1 for d in state.deals if d.buyer == seat and d.seller == partner)
         _require(made < OFFERS_PER_PARTNER, "deal", f"{state.names[seat]} has made {OFFERS_PER_PARTNER} offers to {state.names[partner]} this year, the most a year allows")
-        _require(action.units <= state.free_units(partner), "seller's capacity", f"{state.names[partner]} has only {state.free_units(partner)} free units")
+        if action.units > state.free_units(partner):
+            # With anonymous pledges a household's free units would tell the buyer its pledge.
+            left = "fewer free units" if state.setup.anonymous else f"only {state.free_units(partner)} free units"
+            raise RuleError("seller's capacity", f"{state.names[partner]} has {left}")
         return
     if isinstance(action, (Accept, Decline)):
         seat = _seat(state, action.seat)

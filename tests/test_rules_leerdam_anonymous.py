@@ -164,3 +164,13 @@ def test_the_variant_and_the_facilitators_choice_survive_the_save_file() -> None
 
     older = load_game(json.dumps({**record, "digest": _digest(record)}))
     assert older.setup.anonymous and ld.view_for(older.states[-1], None).anonymous
+
+
+def test_a_refused_offer_does_not_tell_the_buyer_the_sellers_free_units() -> None:
+    state = ld.initial(ld.Setup(names=NAMES[:5], anonymous=True))
+    state = ld.play(state, Misfortune(rolls=(4,) * 5))
+    for seat in range(5):
+        state = ld.play(state, Contribute(seat=seat, units=seat))
+    with pytest.raises(RuleError) as err:
+        ld.check(state, Offer(seat=0, partner=4, wealth=0, units=5))
+    assert err.value.rule == "seller's capacity" and "2" not in err.value.message  # Ed has 6 - 4 = 2 free
