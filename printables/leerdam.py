@@ -702,6 +702,8 @@ def _ledger(village: _Village, seat: int, width: float) -> list[Flowable]:
                 "subtitle",
             )
         )
+    if village.anonymous:
+        story.append(_p("Anonymous pledges: only the village's total is announced until the game ends. Keep this page to yourself.", "small"))
     widths = _header_widths(LEDGER_HEADS, width, LEDGER_MIN_COLUMN)
     header = _headers(LEDGER_HEADS, widths)
     rows_by_year: dict[int, LedgerRow] = {}

@@ -35,3 +35,11 @@ def test_after_the_end_the_record_shows_the_pledges_only_when_the_facilitator_do
     shown = " ".join(p for p in pages_text(printable.build_pdf(state=game.state)) if "Village record" in p)
     ana = [r.contribution for r in game.state.ledger if r.seat == 0][:2]
     assert f"Ana {ana[0]} {ana[1]}" in shown
+
+
+def test_blank_sheets_for_an_anonymous_village_say_so() -> None:
+    pages = pages_text(printable.build_pdf(setup=ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed"), anonymous=True)))
+    assert "only the total is announced" in pages[0]
+    assert all("Keep this page to yourself" in pages[1 + seat] for seat in range(5))
+    plain = pages_text(printable.build_pdf(setup=ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed"))))
+    assert "only the total is announced" not in plain[0] and "Keep this page to yourself" not in plain[1]
