@@ -38,15 +38,16 @@ def stored(store: Store, game: Game, steps: int) -> dict:
     return table_links("", "leerdam", table_id, store.info(table_id).meta, NAMES)
 
 
-def board_page(chromium: Browser, url: str) -> tuple[Page, list[str], str]:
-    context = chromium.new_context(viewport={"width": 1920, "height": 1080})
+def board_page(chromium: Browser, url: str, ready: str = ".playbook-board .pb-reveal [data-revealed]", width: int = 1920, height: int = 1080) -> tuple[Page, list[str], str]:
+    """A page of its own (a device), with every websocket frame it receives from the start."""
+    context = chromium.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(45_000)
     page = context.new_page()
     frames = recorded(page)
     response = page.goto(url, wait_until="domcontentloaded")
     first = response.text() if response is not None else ""
     page.locator("#rendered_cells").wait_for(state="visible")
-    expect(page.locator(f"{LEERDAM}.playbook-board .pb-reveal [data-revealed]")).to_be_visible()
+    expect(page.locator(f"{LEERDAM}{ready}")).to_be_visible()
     quiet(page, frames)  # every widget's state has arrived
     return page, frames, first
 
@@ -65,11 +66,13 @@ def plot_digest(page: Page) -> str:
     )
 
 
-def secrets(game: Game, steps: int) -> list[str]:
-    """What would name a household's pledge on the board."""
+def secrets(game: Game, steps: int, skip: int | None = None) -> list[str]:
+    """What would name a household's pledge (but household `skip`'s own) on a page."""
     state = game.states[steps]
     found = ["data-seat-pledge", "The pledges are revealed", "You pledged", "Your Wealth brings", "Misfortune costs you"]
     for seat, name in enumerate(NAMES):
+        if seat == skip:
+            continue
         for shown in {name, html.escape(name), json.dumps(html.escape(name))[1:-1], json.dumps(name)[1:-1]}:
             pledges = {r.contribution for r in state.ledger if r.seat == seat and r.contribution is not None}
             found += [f"{shown}: {p}" for p in pledges] + [f"{shown} {p}" for p in pledges]
@@ -84,7 +87,8 @@ def test_an_anonymous_board_in_play_receives_no_households_pledge_and_two_worlds
     # Year 3, just after the reveal: the total is up, two years are behind (their plots too).
     steps = next(i for i, s in enumerate(a.states) if s.phase == "allocate" and s.year == 3)
     assert a.states[steps].pledges != b.states[steps].pledges
-    page_a, frames, first = board_page(chromium, server.url + stored(store, a, steps)["board"])
+    links_a = stored(store, a, steps)
+    page_a, frames, first = board_page(chromium, server.url + links_a["board"])
     # Every widget's state reaches the page in these frames; the page's first HTML holds the
     # notebook (its worked example names other households) and nothing of this table.
     assert html.escape(NAMES[5]) not in first and NAMES[6] not in first
@@ -104,6 +108,16 @@ def test_an_anonymous_board_in_play_receives_no_households_pledge_and_two_worlds
     assert read_a == read_b
     assert plots_a and plots_a == plots_b
     assert "Anonymous pledges" in read_a[".pb-standings"] and "Only the total is announced" in read_a[".pb-reveal"]
+    # A household's own page: its own numbers, and nothing of the others'.
+    phone, phone_frames, _ = board_page(chromium, server.url + links_a["seats"][0]["url"], ".playbook-seat .pb-household", 390, 844)
+    expect(phone.locator(f"{LEERDAM}.playbook-seat .pb-household")).to_contain_text(f"Your pledge: {a.states[steps].pledges[0]}")
+    received = "\n".join(phone_frames) + phone.locator(f"{LEERDAM}.playbook-root").first.evaluate("(root) => root.outerHTML")
+    log = a.states[steps].log
+    own = {e.text for e in log if e.visible(0)}  # "You pledged 0 unit(s)" may be anyone's words
+    others = [e.text for e in log if not e.visible(0) and e.text not in own]
+    assert others, "the test needs another household's note to look for"
+    for secret in [s for s in secrets(a, steps, skip=0) if s not in ("You pledged", "Your Wealth brings", "Misfortune costs you")] + others:
+        assert secret not in received, secret
 
 
 def test_after_the_end_the_facilitators_switch_shows_the_pledges_on_the_open_board(voila: VoilaFactory, chromium: Browser) -> None:
