@@ -86,9 +86,9 @@ from rules.leerdam import (
     Offer,
     SetMisfortune,
     Setup,
+    ShowPledges,
     State,
     View,
-    ShowPledges,
     YearSummary,
     final_divisor,
     flood_odds,
@@ -286,13 +286,12 @@ def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
         style = series_styles(1)[0]
         wealth_ax.plot(xs, [0] + [y.wealth for y in view.years], label=labels[0], **style.plot_kwargs())
         vp_ax.plot(xs, [0] + [y.vp for y in view.years], label=labels[0], **style.plot_kwargs())
-    for seat, (name, style) in enumerate(zip(names, series_styles(len(names)))):
-        if view.anonymous:
-            break
-        mine = [r for r in rows if r["household"] == name and r["year"] in years]
-        xs_mine = [0 + style.offset] + [r["year"] + style.offset for r in mine]
-        wealth_ax.plot(xs_mine, [0] + [r["wealth"] for r in mine], label=labels[seat], **style.plot_kwargs())
-        vp_ax.plot(xs_mine, [0] + [r["vp"] for r in mine], label=labels[seat], **style.plot_kwargs())
+    else:
+        for seat, (name, style) in enumerate(zip(names, series_styles(len(names)))):
+            mine = [r for r in rows if r["household"] == name and r["year"] in years]
+            xs_mine = [0 + style.offset] + [r["year"] + style.offset for r in mine]
+            wealth_ax.plot(xs_mine, [0] + [r["wealth"] for r in mine], label=labels[seat], **style.plot_kwargs())
+            vp_ax.plot(xs_mine, [0] + [r["vp"] for r in mine], label=labels[seat], **style.plot_kwargs())
     who = "of the whole village (anonymous pledges)" if view.anonymous else "per household"
     wealth_ax.set_title(f"Wealth {who}", fontsize=font, fontweight="bold")
     vp_ax.set_title(f"VP {who}", fontsize=font, fontweight="bold")
