@@ -112,3 +112,16 @@ def test_booklet_is_imposed_two_half_pages_a_sheet() -> None:
     assert "New Rule" in pages_text(pdf)[0]  # the first half page (the New Rule card) is on the first side
     assert min(r.size for r in runs if r.codes.strip()) >= fonts.MIN_SIZE - 0.01
     assert pack.booklet_pdf(page="a4") == pack.booklet_pdf(page="a4")
+
+
+def test_slips_for_nobody_and_a_story_of_nothing_are_refused_not_an_empty_pdf() -> None:
+    # An all-bot table once gave a 0-page file that viewers reject: now there is no file at all.
+    with pytest.raises(ValueError, match="no seats"):
+        slips.seat_slips([], game_title="Leerdam")
+    with pytest.raises(ValueError, match="no seats"):
+        slips.seat_slips(None, game_title="Leerdam", players=0)
+    with pytest.raises(ValueError, match="no pages"):
+        common.build_document([], title="Leerdam: seat slips")
+    pdf = common.build_document(slips.seat_slips([("Ana", "http://x/?seat=0")], game_title="Leerdam"), title="Leerdam: seat slips")
+    assert pdf.startswith(b"%PDF") and common.page_count(pdf) == 1
+    assert "Seat slips" in pages_text(pdf)[0] and "Ana" in pages_text(pdf)[0]

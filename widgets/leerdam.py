@@ -756,7 +756,7 @@ class LeerdamDashboard(TableDashboard):
         if self.role in ("facilitator", "open"):  # the debrief is the facilitator's
             self.csv_html.value = self._csv_link(view, rows)
         labels = [h.name + (f" 🤖 {self.bots[i]}" if i in self.bots else "") for i, h in enumerate(view.households)]
-        self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.households))], self.waiting(state))
+        self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.households))], self.waiting(state), self.on_devices())
         self.curtain.refresh()
 
     def _csv_link(self, view: View, rows: Sequence[dict[str, Any]]) -> str:

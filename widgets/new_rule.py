@@ -374,7 +374,7 @@ class NewRuleDashboard(TableDashboard):
             self.standings.show((), (), empty="Scores appear when the game ends: until then every bowl is private.")
         self.game_log.show(view.log)
         labels = [s.name + (f" 🤖 {self.bots[i]}" if i in self.bots else "") for i, s in enumerate(view.seats)]
-        self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.seats))], view.waiting_for)
+        self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.seats))], view.waiting_for, self.on_devices())
         self.curtain.refresh()
 
     @staticmethod

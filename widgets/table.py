@@ -336,13 +336,33 @@ class ClassPanel(widgets.VBox):
         claims = dict(table.meta.get("claims") or {})
         # Seats a device holds are not printed: their keys are their devices' own.
         seats = [(s["name"], s["url"]) for s in links["seats"] if s["seat"] not in table.bots and str(s["seat"]) not in claims]
+        left_out = _slips_left_out(len(names), table.bots, claims)
         if not seats:
-            self.slips_link.value = '<span class="pb-muted">No slips to print: every seat is on a device or played by a bot.</span>'
+            # A message and no file: a PDF of no slips is an empty file that viewers reject.
+            self.slips_link.value = f'<span class="pb-muted pb-slips-none" role="status">No slips to print: {esc(left_out or "no seats")}.</span>'
             return
-        pdf = build_document(seat_slips(seats, game_title=dash.game_title, players=len(seats), page="a4"), page="a4", title=f"{dash.game_title}: seat slips")
-        self.slips_link.value = download_link(pdf, f"{dash.slug}-{table.id}-seat-slips.pdf", "Seat slips (PDF)", "application/pdf") + (
-            ' <span class="pb-muted">Each slip holds that seat\'s key: hand it to that player only.</span>'
+        try:
+            pdf = build_document(seat_slips(seats, game_title=dash.game_title, players=len(seats), page="a4"), page="a4", title=f"{dash.game_title}: seat slips")
+        except ValueError as exc:
+            self.slips_link.value = f'<span class="pb-muted pb-slips-none" role="status">No slips to print: {esc(exc)}.</span>'
+            return
+        count = f"{len(seats)} slip{'' if len(seats) == 1 else 's'}"
+        held = f"{count}: {', '.join(name for name, _ in seats)}" + (f" (not printed: {left_out})" if left_out else "")
+        self.slips_link.value = download_link(pdf, f"{dash.slug}-{table.id}-seat-slips.pdf", f"Seat slips (PDF, {count})", "application/pdf") + (
+            f' <span class="pb-muted pb-slips-held">{esc(held)}. Each slip holds that seat\'s key: hand it to that player only.</span>'
         )
+
+
+def _slips_left_out(seats: int, bots: Mapping[int, str], claims: Mapping[str, Any]) -> str:
+    """Which seats get no slip and why ("2 seats on a device, 1 bot"), or ""."""
+    on_devices = sum(1 for seat in range(seats) if seat not in bots and str(seat) in claims)
+    robots = sum(1 for seat in range(seats) if seat in bots)
+    parts = []
+    if on_devices:
+        parts.append(f"{on_devices} seat{' is' if on_devices == 1 else 's are'} on a device")
+    if robots:
+        parts.append(f"{robots} seat{' is' if robots == 1 else 's are'} played by a bot")
+    return " and ".join(parts)
 
 
 class TableDashboard(widgets.VBox):
@@ -456,6 +476,11 @@ class TableDashboard(widgets.VBox):
     def seat_name(self, seat: int | None) -> str:
         names = getattr(self.game.setup, "names", ()) if self.game else ()
         return names[seat] if seat is not None and 0 <= seat < len(names) else "the table"
+
+    def on_devices(self) -> frozenset[int]:
+        """Seats a device holds (meta "claims"): their private views are on those devices, so
+        a shared screen offers no button for them."""
+        return frozenset(int(seat) for seat in dict(self._meta.get("claims") or {}) if str(seat).isdigit())
 
     def on_lobby(self) -> None:
         """Called when the lobby shows (reset private views, fresh seed...)."""
