@@ -524,3 +524,15 @@ def test_a_seat_on_a_device_has_no_hot_seat_button_and_the_others_ask_first(stor
 def visible_in_tree(root: widgets.Widget, css: str) -> bool:
     """A widget with class `css` is in the page's tree (reachable from `root`) and not hidden."""
     return any(visible(w) for w in find(root, css))
+
+
+def test_no_hint_to_press_a_seat_when_there_is_no_seat_button_to_press(store):
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={i: "altruist" for i in range(5)}, max_years="2")
+    assert host.game.state.over, host.game.state.phase
+    assert "Game over" in host.header.turn_html.value
+    assert all(one(host, f"pb-seat-{seat}").disabled for seat in range(5))
+    assert "Press your seat" not in host.curtain.prompt.value
+    people = LeerdamDashboard(store, query="")
+    start_leerdam(people, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
+    assert "Press your seat" in people.curtain.prompt.value  # a button to press: the hint stays
