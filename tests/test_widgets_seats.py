@@ -536,3 +536,31 @@ def test_no_hint_to_press_a_seat_when_there_is_no_seat_button_to_press(store):
     people = LeerdamDashboard(store, query="")
     start_leerdam(people, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
     assert "Press your seat" in people.curtain.prompt.value  # a button to press: the hint stays
+
+
+def test_banners_name_a_table_by_its_title_never_its_id(store):
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo & <i>Co</i>", "Cy", "Di", "Ed"), bots={})
+    table_id = host.table_id
+    said = host.status.message
+    assert table_id not in said and "New table saved: Leerdam: Ana, Bo & <i>Co</i>, Cy, Di, Ed." in said
+    assert "&lt;i&gt;" in host.status.value  # the name is escaped on its way to the page
+    pledge(host, 0, 1)
+    again = LeerdamDashboard(store, query=links(host)["facilitator"])
+    assert table_id not in again.status.message and again.status.message.startswith("Resumed Leerdam: Ana, Bo")
+    index = LeerdamDashboard(store, query=INDEX)
+    index.load_file(host.game.to_json().encode(), "village.json")
+    assert index.table_id not in index.status.message and "Leerdam: Ana, Bo" in index.status.message
+    assert all(table_id not in b.tooltip for b in find(LeerdamDashboard(store, query=INDEX), "pb-resume"))
+
+
+def test_your_notes_say_the_year_or_the_round(store):
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
+    one(host, "pb-seat-0").click()
+    one(host, "pb-show-private").click()
+    assert "Your notes · year 1" in one(host, "pb-private-log").value
+    bowl = NewRuleDashboard(store, query="")
+    start(bowl, names=("Ana", "Bo", "Cy"))
+    phone = NewRuleDashboard(store, query=seat_query(bowl, 0))
+    assert "Your notes · round 1" in one(phone, "pb-private-log").value

@@ -960,7 +960,8 @@ class LeerdamDashboard(TableDashboard):
         parts: list[widgets.Widget] = [head, self.panel_status, *self._moves(state, view, seat)]
         if view.phase != "over":
             parts.append(self._gift_form(view, seat))
-        notes = LogPanel("Your notes (newest first)")
+        # The heading says where the game is: a note reads "you pledged...", not which year.
+        notes = LogPanel(f"Your notes · year {view.year} (newest first)")
         notes.show(_private_lines(state, seat), limit=8)
         parts.append(notes.add_class("pb-private-log"))
         return parts

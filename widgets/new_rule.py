@@ -464,7 +464,8 @@ class NewRuleDashboard(TableDashboard):
             card(f"{me.name}: your bowl ({me.candies} candies), for your eyes only", bowl, "pb-private", f'data-seat="{seat}"')
         ).add_class("pb-private")
         parts: list[widgets.Widget] = [head, *self._moves(state, view, seat)]
-        notes = LogPanel("Your notes (newest first)")
+        # The heading says where the game is: a note reads "you drew...", not which round.
+        notes = LogPanel(f"Your notes · round {view.round} (newest first)" if view.round else "Your notes (newest first)")
         notes.show(_private_lines(state, seat), limit=8)
         parts.append(notes.add_class("pb-private-log"))
         return parts

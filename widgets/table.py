@@ -220,7 +220,7 @@ class TablePicker(widgets.VBox):
         old = self.rows.children
         rows: list[widgets.Widget] = []
         for info in tables or ():
-            button = widgets.Button(description="Resume", button_style="primary", tooltip=f"Resume table {info.id}")
+            button = widgets.Button(description="Resume", button_style="primary", tooltip=f"Resume {info.title}")
             button.add_class("pb-resume")
             button.table_id = info.id  # read by tests and scripts
             button.on_click(lambda _, table_id=info.id: self._on_resume(table_id))
@@ -472,6 +472,14 @@ class TableDashboard(widgets.VBox):
 
     def base_title(self, game: Game[Any, Any]) -> str:
         return f"{self.game_title}: {', '.join(getattr(game.setup, 'names', ()))}"
+
+    def table_title(self, table: Table) -> str:
+        """How a banner names a table: its stored title ("Leerdam: Ana, Bo, ..."), never its id."""
+        try:
+            title = self.store.info(table.id).title
+        except KeyError:
+            title = ""
+        return title or self.base_title(table.game)
 
     def seat_name(self, seat: int | None) -> str:
         names = getattr(self.game.setup, "names", ()) if self.game else ()
@@ -759,7 +767,7 @@ class TableDashboard(widgets.VBox):
                 return False
             table = self.store.load(self.table_id)
         except (KeyError, SaveFileError, RuleError) as exc:
-            self.status.refuse(f"Could not reload table {self.table_id}: {exc}")
+            self.status.refuse(f"Could not reload this table: {exc}")
             return False
         seen = time.time()
         mine = self._my_moves()
@@ -869,7 +877,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(f"Cannot start: {exc.message}.")
             return
         self._become_facilitator(table)
-        self._open(table, f"New table {table_id} saved: a refresh or another page can resume it.")
+        self._open(table, f"New table saved: {self.table_title(table)}. A refresh or another page can resume it.")
 
     def resume(self, table_id: str) -> None:
         """Replay a stored table and open it (as this page's role: the index's is the facilitator)."""
@@ -882,13 +890,13 @@ class TableDashboard(widgets.VBox):
                 fresh["claims"] = dict(table.meta.get("claims") or {})
                 table = self.store.submit(table_id, SetMeta(fresh), table.version).table
         except (KeyError, SaveFileError, RuleError) as exc:
-            self.status.refuse(f"Cannot open table {table_id}: {exc}")
+            self.status.refuse(f"Cannot open that table: {exc}")
             return
         if self.role in ("lobby", "index"):
             self._become_facilitator(table)
         moves = len(table.game.actions)
         # A board is read by a room: it needs no word about how the page was opened.
-        said = "" if self.role == "board" else f"Resumed table {table_id} after {moves} move{'' if moves == 1 else 's'}."
+        said = "" if self.role == "board" else f"Resumed {self.table_title(table)} after {moves} move{'' if moves == 1 else 's'}."
         self._open(table, said)
 
     def _become_facilitator(self, table: Table) -> None:
@@ -921,7 +929,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
             return
         self._become_facilitator(table)
-        self._open(table, f"Loaded {label} as table {table_id} ({len(game.actions)} moves); every seat is played by hand.")
+        self._open(table, f"Loaded {label} as a new table, {self.table_title(table)} ({len(game.actions)} moves); every seat is played by hand.")
 
     def _adopt(self, table: Table) -> None:
         """Show `table` from now on: its game, version and bot seats (a released seat: nothing)."""
@@ -1009,7 +1017,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(exc.message)
             return None
         except KeyError:
-            self.status.refuse(f"Table {self.table_id} is no longer saved here (deleted?): nothing was changed.")
+            self.status.refuse("This table is no longer saved here (deleted?): nothing was changed.")
             return None
         except Exception as exc:  # noqa: BLE001 - a bug in a rules model must not lose the table
             what = change.action.kind if isinstance(change, Play) else change.kind
