@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from reportlab.platypus import Flowable, PageBreak
 
-from . import common, danger_world, dangerous_ideas, leerdam, new_rule
+from . import common, danger_world, dangerous_ideas, fonts, leerdam, new_rule
 
 __all__ = ["GROUP_RANGE", "Part", "build_pdf", "build_story", "plan", "split"]
 
@@ -50,11 +50,11 @@ class Part:
     @property
     def detail(self) -> str:
         named = [n for n in self.names if n]
-        people = ", ".join(named) if named else "names written in by hand"
+        people = fonts.name_list(named) if named else "names written in by hand"
         if len(named) not in (0, len(self.names)):
             people += f" (+{len(self.names) - len(named)} to write in)"
         if self.game == "danger-world":
-            return f"GM {self.gm or '(to write in)'} · {people}"
+            return fonts.name_list([f"GM {self.gm or '(to write in)'}", people], sep=" · ")
         return people
 
 

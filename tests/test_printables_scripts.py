@@ -125,3 +125,19 @@ def test_slips_for_nobody_and_a_story_of_nothing_are_refused_not_an_empty_pdf() 
     pdf = common.build_document(slips.seat_slips([("Ana", "http://x/?seat=0")], game_title="Leerdam"), title="Leerdam: seat slips")
     assert pdf.startswith(b"%PDF") and common.page_count(pdf) == 1
     assert "Seat slips" in pages_text(pdf)[0] and "Ana" in pages_text(pdf)[0]
+
+
+def test_right_to_left_names_in_a_list_keep_their_places() -> None:
+    """Two Arabic names with a comma between them were one right-to-left run, printed in
+    reverse order ("B ,A"). The text is read in drawing order (left to right on the page)."""
+    first, second = "محمد علي", "فاطمة الزهراء"
+    pdf = pack.build_pdf(4, (first, second, "Ana", "Bo"))
+    contents = pages_text(pdf)[0]
+    line = contents[contents.index("New Rule: 4 players") :]
+    # Left to right: the first name (its words right to left), the second, then Ana and Bo.
+    assert line.index("علي") < line.index("محمد") < line.index("الزهراء") < line.index("فاطمة") < line.index("Ana")
+    gm = contents[contents.index("GM ") :]
+    assert gm.index("محمد") < gm.index("فاطمة") < gm.index("Ana")  # "GM A · B, ..." keeps its order too
+    # A list of left-to-right names is exactly as before: no mark is added.
+    assert fonts.name_list(["Ana", "Bo"], last=" and ") == "Ana and Bo"
+    assert fonts.name_list([first, second, "Ana"], last=" and ") == f"{first}, \u200e{second} and \u200eAna"
