@@ -7,6 +7,7 @@ import warnings
 
 import pytest
 
+from playbook.classes import table_sizes
 from printables import common, danger_world, dangerous_ideas, fonts, leerdam, new_rule, pack, slips
 from tests.printcheck import pages_text, text_runs
 
@@ -75,13 +76,21 @@ def test_new_rule_splits_into_tables_of_three_to_five(players: int, tables: list
 
 
 def test_the_pack_for_twelve_has_contents_and_every_game() -> None:
-    parts, notes = pack.plan(12, NAMES + ("Ana", "Bo", "Cy"))
-    assert [p.game for p in parts] == ["new-rule"] * 3 + ["leerdam", "danger-world", "dangerous-ideas", "dangerous-ideas"]
-    assert parts[4].gm == NAMES[0] and len(parts[4].names) == 11
-    assert notes == ["Leerdam is written for 5-10 households; printed for 12 (the playbook accepts 3-20)."]
-    pdf = pack.build_pdf(12, NAMES + ("Ana", "Bo", "Cy"), page="letter")
+    people = NAMES + ("Ana", "Bo", "Cy")
+    parts, notes = pack.plan(12, people)
+    assert [p.game for p in parts] == ["new-rule"] * 3 + ["leerdam"] * 2 + ["danger-world", "dangerous-ideas", "dangerous-ideas"]
+    assert parts[5].gm == NAMES[0] and len(parts[5].names) == 11
+    # Over 10 households the text runs two villages: split as evenly as a class is dealt.
+    villages = [p for p in parts if p.game == "leerdam"]
+    assert [len(v.names) for v in villages] == table_sizes(12, "leerdam") == [6, 6]
+    assert villages[0].names + villages[1].names == people
+    assert notes == ["Leerdam is written for 5-10 households: 12 play as 2 villages side by side (6 and 6)."]
+    assert [len(p.names) for p in pack.plan(11)[0] if p.game == "leerdam"] == table_sizes(11, "leerdam") == [6, 5]
+    assert [len(p.names) for p in pack.plan(10)[0] if p.game == "leerdam"] == [10] and pack.plan(10)[1] == []
+    pdf = pack.build_pdf(12, people, page="letter")
     pages = pages_text(pdf)
-    assert pages[0].startswith("Contents") and "Leerdam: 12 households" in pages[0]
+    assert pages[0].startswith("Contents") and "Leerdam, village 1 of 2: 6 households" in pages[0]
+    assert "Leerdam, village 2 of 2: 6 households" in pages[0] and "Leerdam: 12 households" not in pages[0]
     assert "New Rule, table 2 of 3" in pages[0]
     assert pack.plan(1)[0] == [] and len(pack.plan(1)[1]) == 4
 
