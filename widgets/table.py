@@ -430,8 +430,9 @@ class TableDashboard(widgets.VBox):
         self._stale = False
         #: this page claimed its seat and has not yet shown it (see `confirm_seat`).
         self._confirm_pending = False
+        # The class card (board link, seats) above the table: the first thing a facilitator needs.
         super().__init__(
-            (self.style_html, self.header, self.status, self.screen, self.class_panel, self.savebar, self.heartbeat, self.alive, self.navigator)
+            (self.style_html, self.header, self.status, self.class_panel, self.screen, self.savebar, self.heartbeat, self.alive, self.navigator)
         )
         self.add_class("playbook-root")
         self.add_class(f"playbook-{self.slug}")
@@ -1113,7 +1114,8 @@ class TableIndex(widgets.VBox):
         self.allowed = key_matches(server_key(), (params.get("key") or [""])[0])
         self.list_html = widgets.HTML().add_class("pb-table-list")
         self.classes = ClassStarter(self.store) if self.allowed else widgets.HTML()
-        super().__init__((widgets.HTML(STYLE), self.classes, self.list_html))
+        # The tables in progress first: a facilitator coming back to a class looks for them.
+        super().__init__((widgets.HTML(STYLE), self.list_html, self.classes))
         self.add_class("playbook-root")
         self.add_class("pb-table-index")
         self.show()
