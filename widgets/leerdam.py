@@ -531,7 +531,7 @@ class AllocationGrid(widgets.VBox):
         for recipient, e in earned.items():
             who = f"<b>{esc(names[recipient])}</b> (you)" if recipient == self._seat else esc(names[recipient])
             cells = [who, str(e.subsistence), str(e.leisure), str(e.profit), f"<b>{_signed(e.vp)} VP</b>", f"<b>+{e.wealth} Wealth</b>"]
-            rows.append(f'<tr data-recipient="{recipient}">' + "".join(f'<td data-label="{h}">{c}</td>' for h, c in zip(PREVIEW_HEAD, cells)) + "</tr>")
+            rows.append(f'<tr data-recipient="{recipient}">' + "".join(f'<td data-label="{h}"><span>{c}</span></td>' for h, c in zip(PREVIEW_HEAD, cells)) + "</tr>")
         head = "".join(f"<th>{h}</th>" for h in PREVIEW_HEAD)
         colour = "#9b1c1c" if left < 0 else "#1d6b35"
         left_text = f"{-left} unit(s) too many" if left < 0 else f"{left} of {self.free} unit(s) left" + (" (idle if not placed)" if left else "")

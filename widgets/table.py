@@ -255,7 +255,10 @@ class ClassPanel(widgets.VBox):
     def __init__(self, dashboard: TableDashboard) -> None:
         self._dash = dashboard
         self.links_html = widgets.HTML().add_class("pb-seat-links")
-        self.rows = widgets.VBox().add_class("pb-class-seats")
+        # Seats side by side where the screen is wide: a class of ten fits above the table.
+        self.rows = widgets.GridBox(
+            layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 540px), 1fr))", grid_gap="0 18px")
+        ).add_class("pb-class-seats")
         self.slips_button = widgets.Button(description="Seat slips (PDF)", icon="print").add_class("pb-slips")
         self.slips_button.on_click(lambda _: self._make_slips())
         self.slips_link = widgets.HTML().add_class("pb-slips-link")
