@@ -6,6 +6,7 @@ of every folded section, and the header's links keep the server's key on the way
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -32,11 +33,11 @@ PLACE_JS = """(el) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def playbook(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    """Every notebook, as `playbook serve` serves them (the header links lead between them)."""
-    folder = tmp_path_factory.mktemp("playbook")
-    with background_server(None, folder / "voila.log", db_path=folder / "tables.sqlite3") as server:
+@pytest.fixture
+def playbook(tmp_path: Path, server_key: str) -> Iterator[RunningServer]:
+    """Every notebook, as `playbook serve` serves them (the header links lead between them),
+    with the tests' server key."""
+    with background_server(None, tmp_path / "voila.log", db_path=tmp_path / "tables.sqlite3") as server:
         yield server
 
 
@@ -68,6 +69,7 @@ def test_the_tables_and_the_class_card_are_in_the_first_screen_and_the_tables_li
         page.locator(".pb-table-link", has_text="the fen village").click()
         open_dashboard(page, page.url, ".playbook-leerdam.playbook-facilitator .pb-class")
         # The class card: the board link and every seat, above the table and in the first screen.
+        page.screenshot(path="/tmp/playbook-laptop-facilitator.png")
         card = place(page, ".playbook-leerdam .pb-seat-links")
         seats = place(page, ".playbook-leerdam .pb-class-seats")
         table = place(page, ".playbook-leerdam .pb-dyke")
@@ -75,7 +77,6 @@ def test_the_tables_and_the_class_card_are_in_the_first_screen_and_the_tables_li
         assert seats["bottom"] <= LAPTOP[1], f"the seats end {seats['bottom']:.0f} px down, below the first screen"
         assert card["top"] < table["top"], "the class card is below the table"
         expect(page.locator(".playbook-leerdam .pb-board-link")).to_be_in_viewport()
-        page.screenshot(path="/tmp/playbook-laptop-facilitator.png")
         page.locator("a.playbook-nav-page", has_text="Tables").click()
         open_dashboard(page, page.url, ".pb-table-list .pb-table-link")
         expect(page.locator(".pb-table-list")).to_contain_text("the fen village")

@@ -310,9 +310,13 @@ class ClassPanel(widgets.VBox):
         link = (
             ""
             if claimed
-            else f' · <a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}">{esc(name)}\'s own page</a>'
+            else f' · <a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}" title="{esc(name)}\'s own page">own page</a>'
         )
-        label = widgets.HTML(f'<b>{esc(name)}</b> <span class="pb-muted pb-seat-state-{seat}">· {esc(state)}</span>{link}')
+        # The name wraps inside its own room: the controls stay on the seat's one line.
+        label = widgets.HTML(
+            f'<b>{esc(name)}</b> <span class="pb-muted pb-seat-state-{seat}">· {esc(state)}</span>{link}',
+            layout=widgets.Layout(flex="1 1 180px", min_width="0"),
+        )
         parts: list[widgets.Widget] = [label]
         if claimed:
             release = widgets.Button(description="Release", icon="unlock", tooltip="Free the seat for another device; its old link stops working").add_class(f"pb-release-{seat}")
@@ -320,7 +324,7 @@ class ClassPanel(widgets.VBox):
             parts.append(release)
         names = list(dash.bot_strategies)
         if names:
-            choice = widgets.Dropdown(options=[("a person", "")] + [(f"bot: {n}", n) for n in names], value=bot or "", layout=widgets.Layout(width="190px")).add_class(f"pb-bot-{seat}")
+            choice = widgets.Dropdown(options=[("a person", "")] + [(f"bot: {n}", n) for n in names], value=bot or "", layout=widgets.Layout(width="160px")).add_class(f"pb-bot-{seat}")
             apply = widgets.Button(description="Hand over", tooltip="A bot plays an absent seat; hand it back any time").add_class(f"pb-hand-over-{seat}")
             apply.on_click(lambda _: dash.hand_over(seat, choice.value or None))
             parts += [choice, apply]
