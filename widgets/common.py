@@ -472,7 +472,6 @@ class PrivacyCurtain(widgets.VBox):
             f"<b>{name}'s view is private.</b> Only {name} should see this screen: "
             "turn it away from the room (or the projector off) first."
         )
-        self.show_button.description = "Show it"
         self.ask_box.layout.display = "flex"
 
     def confirm(self) -> None:

@@ -361,7 +361,7 @@ class ClassPanel(widgets.VBox):
 
 
 def _slips_left_out(seats: int, bots: Mapping[int, str], claims: Mapping[str, Any]) -> str:
-    """Which seats get no slip and why ("2 seats on a device, 1 bot"), or ""."""
+    """Why seats get no slip ("2 seats are on a device and 1 seat is played by a bot"), or ""."""
     on_devices = sum(1 for seat in range(seats) if seat not in bots and str(seat) in claims)
     robots = sum(1 for seat in range(seats) if seat in bots)
     parts = []
