@@ -122,7 +122,7 @@ def test_leerdams_pledge_chips_say_who_has_not_pledged_yet(tmp_path: Path) -> No
     start(host, names=("Ana", "Bo", "Cy"), bots={})
     pledge(host, 0, 2)
     card = one(host, "pb-pledged-count").value
-    assert "Ana · pledged" in card and "Bo · not pledged yet" in card and "…" not in card
+    assert "Ana: pledged" in card and "Bo: not pledged yet" in card and "…" not in card
     assert "Close the year now" in [b.description for b in _buttons(host)]
     assert "missing pledge counts as 0" in one(host, "pb-advance-note").value
 
