@@ -23,7 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .core import Action, Event, Game, GameRules, RuleError, check_names, ranked, seats_text
+from .decisions import Decision, Made, collect
 from .records import evolve
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "State",
     "RULES",
     "view_for",
+    "decisions",
     "thresholds",
     "profit_wealth",
     "final_divisor",
@@ -908,6 +910,71 @@ def ledger_rows(state: State, seat: int | None = None) -> list[dict[str, Any]]:
         data.update({k: v for k, v in row.__dict__.items() if k not in ("year", "seat")})
         rows.append(data)
     return rows
+
+
+# -- the decisions, for the debrief ------------------------------------------------------------
+
+
+def pledges_public(setup: Setup) -> bool:
+    """Whether the reveal names each household's pledge (not in an anonymous-pledges variant)."""
+    return not getattr(setup, "anonymous", False)
+
+
+def _pledge_revealed(final: State, year: int) -> bool:
+    """The public board has shown `year`'s pledges by the end of the record."""
+    return final.year > year or final.total is not None or final.over
+
+
+def _plan_text(state: State, seat: int, plan: Sequence[Assignment]) -> str:
+    parts = [
+        f"{a.units} {a.activity} to {'own household' if a.recipient == seat else state.names[a.recipient]}" for a in plan if a.units
+    ]
+    return "allocates " + (", ".join(parts) if parts else "nothing (every unit idle)")
+
+
+def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
+    """Every decision of `game`: pledges, allocations, offers, gifts and the facilitator's moves.
+
+    `reveal` names every secret (the facilitator's export of a finished game); without it a row
+    names only what the board has shown: a pledge once revealed, never an allocation's detail or
+    a private offer. `reveal_pledges` (default: unless the pledges are anonymous) says whether a
+    revealing export names each household's pledge: an anonymous variant names them only when
+    the facilitator chooses, after the end.
+    """
+    public_pledges = pledges_public(game.setup)
+    name_pledges = (public_pledges if reveal_pledges is None else reveal_pledges) and reveal
+
+    def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | None:
+        step = f"Year {before.year}"
+        seat = action.seat
+        who = before.names[seat] if seat is not None else "Facilitator"
+        if isinstance(action, Contribute):
+            if name_pledges or (not revealing and public_pledges and _pledge_revealed(final, before.year)):
+                return Made(step, seat, who, f"pledges {action.units} unit(s) to the dyke")
+            return Made(step, seat, who, "pledges in secret", withheld=True)
+        if isinstance(action, Allocate):
+            if revealing:
+                return Made(step, seat, who, _plan_text(before, seat or 0, action.plan))
+            return Made(step, seat, who, "allocates this year's labour", withheld=True)
+        if isinstance(action, Offer):
+            if revealing:
+                text = f"offers {before.names[action.partner]} {action.wealth} Wealth for {action.units} unit(s) on its {action.activity}"
+                return Made(step, seat, who, text)
+            return Made(step, seat, who, "makes a private offer", withheld=True)
+        if isinstance(action, Accept):
+            return Made(step, seat, who, f"accepts offer {action.deal}")
+        if isinstance(action, Decline):
+            return Made(step, seat, who, f"calls off offer {action.deal}" if revealing else "answers a private offer", withheld=not revealing)
+        if isinstance(action, Gift):
+            return Made(step, seat, who, f"gives {action.wealth} Wealth to {before.names[action.to]}")
+        if isinstance(action, SetMisfortune):
+            losses = ", ".join(f"{before.names[s]} -{n}" for s, n in enumerate(action.losses) if n) or "none"
+            return Made(step, None, who, f"sets this year's misfortune: {losses}")
+        if isinstance(action, Advance):
+            return Made(step, None, who, "moves the year on")
+        return None  # misfortune, flood and end dice: their lines join the decision before
+
+    return collect(game, move, reveal=reveal)
 
 
 # -- the Rules object ---------------------------------------------------------------------------

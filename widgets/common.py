@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import csv
 import dataclasses
 import html
 import io
 import logging
-import re
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -27,6 +25,7 @@ import ipywidgets as widgets
 import traitlets
 
 from rules import RuleError
+from rules.decisions import csv_text  # the one CSV writer, shared with the command line
 
 __all__ = [
     "STYLE",
@@ -120,37 +119,6 @@ def optional_limit(text: str, what: str) -> int | None:
     if limit.isdigit():
         return int(limit)
     raise RuleError("setup", f"the {what} limit must be a whole number or 'none', not {limit!r}")
-
-
-#: A cell starting with one of these is a formula to a spreadsheet (CSV injection).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
-
-
-def _safe_cell(value: object) -> object:
-    """A cell a spreadsheet shows as text: a string that would start a formula gets a leading
-    apostrophe. Numbers (and a string that is only a number) are left as they are."""
-    if value is None:
-        return ""
-    if isinstance(value, str) and value.startswith(FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
-        return "'" + value
-    return value
-
-
-def csv_text(rows: Sequence[Mapping[str, object]], bom: bool = True) -> str:
-    """Rows of plain values as CSV text with a header (the first row's keys); None is blank.
-
-    For a download: it starts with a byte-order mark (`bom`), without which Excel reads UTF-8
-    as another code page ("ZoÃ«"), and no cell is a live formula (`=HYPERLINK(...)` as a name).
-    """
-    if not rows:
-        return ""
-    out = io.StringIO()
-    # CRLF rows, as the CSV standard and Excel have them: a cell holding a CR is then quoted too.
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\r\n")
-    writer.writeheader()
-    writer.writerows({k: _safe_cell(v) for k, v in row.items()} for row in rows)
-    return ("\ufeff" if bom else "") + out.getvalue()
 
 
 def figure_png(figure: Any, dpi: int = 100) -> bytes:
