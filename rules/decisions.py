@@ -29,6 +29,7 @@ __all__ = [
     "collect",
     "csv_text",
     "decision_rows",
+    "first_states",
 ]
 
 #: The CSV's columns, in order.
@@ -91,6 +92,18 @@ def collect(game: Game[Any, Any], describe: Describe, *, reveal: bool) -> list[D
             last = found[-1]
             outcome = " / ".join(filter(None, [last.outcome, *lines, *extra]))
             found[-1] = Decision(last.number, last.step, last.seat, last.player, last.decision, outcome, last.withheld)
+    return found
+
+
+def first_states(game: Game[Any, Any], key: Callable[[Any], Any]) -> dict[Any, Any]:
+    """The first state of `game`'s record with each value of `key(state)` (a round, a year, a
+    check), in order: what the board showed as that step began. For a debrief's charts."""
+    rules = game.rules
+    state = rules.initial(game.setup)
+    found = {key(state): state}
+    for action in game.actions:
+        state = rules.play(state, action)
+        found.setdefault(key(state), state)
     return found
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "RULES",
     "view_for",
     "decisions",
+    "pledges_public",
     "thresholds",
     "profit_wealth",
     "final_divisor",
