@@ -207,7 +207,8 @@ class Chart(Flowable):
             canvas.line(left, y, right, y)
             canvas.setDash()
             canvas.setFillColor(colors.HexColor(line.colour))
-            fonts.draw_string(canvas, right - 0.8 * mm, y + 1.0, line.label, fonts.BODY, CHART_TEXT, align="right")
+            # Under the line: above it, a line at the top would write over the axis label.
+            fonts.draw_string(canvas, right - 0.8 * mm, y - CHART_TEXT - 1.0, line.label, fonts.BODY, CHART_TEXT, align="right")
         canvas.setFillColor(common.INK)
         for i, note in enumerate(self.notes):
             if note:
