@@ -31,7 +31,7 @@ from . import common, fonts
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
-__all__ = ["Chart", "Line", "Series", "Band", "build_pdf", "palette", "results_block", "story_block"]
+__all__ = ["Chart", "Line", "Series", "Band", "build_pdf", "english", "palette", "results_block", "series_of", "story_block"]
 
 # -- layout ------------------------------------------------------------------------------
 CHART_HEIGHT = 62 * mm
@@ -324,12 +324,18 @@ def results_block(game: Game[Any, Any], width: float, *, score: str = "Score", l
     return story
 
 
+def english(text: str) -> str:
+    """`text` set left to right whatever it starts with: an English sentence that opens with
+    a right-to-left name would otherwise be laid out from the right (U+200E draws nothing)."""
+    return "\u200e" + text
+
+
 def story_block(lines: Sequence[str]) -> list[Flowable]:
     """The story of the game in a few lines, as bullets."""
     if not lines:
         return []
     story: list[Flowable] = [common.heading("The story in a few lines", 2)]
-    story += [Paragraph(markup(line), common.style("bullet"), bulletText="•") for line in lines]
+    story += [Paragraph(markup(english(line)), common.style("bullet"), bulletText="•") for line in lines]
     return story
 
 
