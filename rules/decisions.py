@@ -73,8 +73,9 @@ class Made:
 Describe = Callable[[Any, Action, Any, Any, bool], "Made | str | None"]
 
 
-def collect(game: Game[Any, Any], describe: Describe, *, reveal: bool) -> list[Decision]:
-    """The decisions of `game`'s record, each with the public log lines it led to."""
+def collect(game: Game[Any, Any], describe: Describe, *, reveal: bool, scrub: Callable[[str], str] | None = None) -> list[Decision]:
+    """The decisions of `game`'s record, each with the public log lines it led to (each passed
+    through `scrub`, which may reword a line that names what this export keeps)."""
     rules = game.rules
     final = game.state
     state = rules.initial(game.setup)
@@ -83,6 +84,8 @@ def collect(game: Game[Any, Any], describe: Describe, *, reveal: bool) -> list[D
         before = state
         state = rules.play(state, action)
         lines = [e.text for e in state.log[len(before.log) :] if e.visible(None)]
+        if scrub is not None:
+            lines = [scrub(line) for line in lines]
         made = describe(before, action, state, final, reveal)
         if isinstance(made, Made):
             found.append(Decision(index + 1, made.step, made.seat, made.player, made.decision, " / ".join(lines), made.withheld))

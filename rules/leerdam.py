@@ -53,6 +53,8 @@ PROFIT_FIRST = 10
 WEALTH_PER_VP = 30
 FINAL_BASE, FINAL_STEP = 26, 3
 FLOOD_PENALTY = 2
+#: how the reveal's log line naming each household's pledge begins (an export may keep it out).
+REVEAL_LINE = "The pledges are revealed:"
 #: offers one household may make to another in a year (a bargain, not an endless stream).
 OFFERS_PER_PARTNER = 5
 
@@ -943,14 +945,20 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
     the facilitator chooses, after the end.
     """
     public_pledges = pledges_public(game.setup)
-    name_pledges = (public_pledges if reveal_pledges is None else reveal_pledges) and reveal
+    if reveal_pledges is False:
+        kept, name_pledges = True, False  # the facilitator keeps them: not even what the board showed
+    else:
+        kept, name_pledges = not public_pledges and reveal_pledges is None, reveal and (public_pledges or bool(reveal_pledges))
+
+    def scrub(line: str) -> str:
+        return "The pledges are revealed (each household's is kept out of this export)." if line.startswith(REVEAL_LINE) else line
 
     def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | None:
         step = f"Year {before.year}"
         seat = action.seat
         who = before.names[seat] if seat is not None else "Facilitator"
         if isinstance(action, Contribute):
-            if name_pledges or (not revealing and public_pledges and _pledge_revealed(final, before.year)):
+            if name_pledges or (not kept and not revealing and public_pledges and _pledge_revealed(final, before.year)):
                 return Made(step, seat, who, f"pledges {action.units} unit(s) to the dyke")
             return Made(step, seat, who, "pledges in secret", withheld=True)
         if isinstance(action, Allocate):
@@ -975,7 +983,7 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
             return Made(step, None, who, "moves the year on")
         return None  # misfortune, flood and end dice: their lines join the decision before
 
-    return collect(game, move, reveal=reveal)
+    return collect(game, move, reveal=reveal, scrub=scrub if kept else None)
 
 
 # -- the Rules object ---------------------------------------------------------------------------

@@ -169,3 +169,7 @@ def test_the_facilitator_may_keep_leerdams_pledges_out_of_a_full_export(games) -
     pledges = [d for d in kept if game.actions[d.number - 1].kind == "contribute"]
     assert pledges and all(d.decision == "pledges in secret" and d.withheld for d in pledges)
     assert any(d.decision.startswith("allocates ") and not d.withheld for d in kept)
+    # The board named them at the reveal; kept, not even that line names them.
+    assert any(ld.REVEAL_LINE in d.outcome for d in decisions_of(game))
+    assert not any(ld.REVEAL_LINE in d.outcome for d in kept + decisions_of(game, reveal=False, reveal_pledges=False))
+    assert any("kept out of this export" in d.outcome for d in kept)

@@ -29,6 +29,7 @@ from rules.decisions import csv_text  # the one CSV writer, shared with the comm
 
 __all__ = [
     "STYLE",
+    "DebriefBar",
     "LogPanel",
     "PrivacyCurtain",
     "SaveBar",
@@ -647,3 +648,50 @@ def contrast_ratio(fg: str, bg: str) -> float:
     """
     lighter, darker = sorted((relative_luminance(fg), relative_luminance(bg)), reverse=True)
     return (lighter + 0.05) / (darker + 0.05)
+
+
+# -- the debrief's downloads ----------------------------------------------------------------
+
+
+class DebriefBar(widgets.HBox):
+    """The debrief as downloads (class pb-debrief): every decision as CSV (pb-debrief-csv) and
+    the printed handout (pb-debrief-pdf), made when "Prepare the debrief" (pb-debrief-prepare)
+    is pressed, and dropped at the next redraw (a new move makes them stale).
+
+    Once a game with secrets is over, "Name the secret choices" (pb-debrief-secrets) is the
+    facilitator's say over naming pledges, picks and draws; before the end they are never named.
+    `on_prepare(name_secrets)` makes the files and calls `offer`.
+    """
+
+    def __init__(self, on_prepare: Callable[[bool], None], label: str = "Prepare the debrief (CSV and handout)") -> None:
+        self.prepare_button = widgets.Button(description=label, icon="file-text-o", tooltip="Every decision as CSV, and the printed debrief handout").add_class(
+            "pb-debrief-prepare"
+        )
+        self.secrets = widgets.Checkbox(
+            value=True, description="Name the secret choices", indent=False, layout=widgets.Layout(display="none")
+        ).add_class("pb-debrief-secrets")
+        self.csv_link = widgets.HTML().add_class("pb-debrief-csv")
+        self.pdf_link = widgets.HTML().add_class("pb-debrief-pdf")
+        self.note = widgets.HTML().add_class("pb-debrief-note")
+        self.prepare_button.on_click(lambda _: on_prepare(bool(self.secrets.value)))
+        super().__init__(
+            (self.prepare_button, self.secrets, self.csv_link, self.pdf_link, self.note),
+            layout=widgets.Layout(align_items="center", flex_flow="row wrap", margin="8px 0 0 0", grid_gap="10px"),
+        )
+        self.add_class("pb-debrief")
+
+    def show(self, ready: bool, secrets: bool = False, name_by_default: bool = True) -> None:
+        """Reset for a redraw: no links. `secrets`: the game is over and had secrets to name;
+        `name_by_default` is the checkbox's value when it first appears."""
+        self.prepare_button.disabled = not ready
+        if secrets and self.secrets.layout.display == "none":
+            self.secrets.value = name_by_default
+        self.secrets.layout.display = "" if secrets else "none"
+        self.csv_link.value = self.pdf_link.value = self.note.value = ""
+
+    def offer(self, csv: str, csv_name: str, rows: int, pdf: bytes, pdf_name: str, note: str = "") -> None:
+        """Show the two links (the CSV of `rows` decisions), and an optional note (what the
+        files keep secret)."""
+        self.csv_link.value = download_link(csv, csv_name, f"Every decision (CSV, {rows} rows)", "text/csv")
+        self.pdf_link.value = download_link(pdf, pdf_name, "The debrief handout (PDF)", "application/pdf")
+        self.note.value = f'<span class="pb-muted">{esc(note)}</span>' if note else ""
