@@ -1243,13 +1243,16 @@ def _quote(meme: Any) -> str:
 
 def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     """The story in five lines."""
+    from rules.decisions import counted
+
     state: State = game.state
     outcomes = state.outcomes
     won = [o for o in outcomes if o.success]
     lines = [
-        f"{state.n} players told a story in {max(state.chapter + 1, 0)} of {state.setup.chapter_count} chapter(s)"
+        f"{state.n} players told a story in {max(state.chapter + 1, 0)} of {counted(state.setup.chapter_count, 'chapter')}"
         + (f"; it ended: {state.ended}." if state.over else "; it goes on."),
-        f"{len(outcomes)} meme action(s): {len(won)} succeeded, {len(outcomes) - len(won)} failed; {sum(1 for o in won if o.target is not None)} meme(s) replaced.",
+        f"{counted(len(outcomes), 'meme action')}: {len(won)} succeeded, {len(outcomes) - len(won)} failed; "
+        f"{counted(sum(1 for o in won if o.target is not None), 'meme')} replaced.",
     ]
     if state.titles:
         lines.append("Chapters: " + "; ".join(f"{i + 1}. {t}" for i, t in enumerate(state.titles)) + ".")
@@ -1260,7 +1263,7 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
             counts[m.key] = (n + 1, text)
     if counts:
         n, text = max(counts.values(), key=lambda v: v[0])
-        lines.append(f"The most widely held meme, on {n} branch(es): ‘{text}’.")
+        lines.append(f"The most widely held meme, on {counted(n, 'branch', 'branches')}: ‘{text}’.")
     table = standings(state)
     first = [s for r, s, _ in table if r == 1]
     lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} points: {seats_text(state.names, first)}.")
@@ -1271,6 +1274,8 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
     """One table's debrief: the results, the story in five lines, the points chapter by chapter,
     then the story chapter by chapter with each player's tree at the chapter's end, and the
     trees as they stand. Nothing is secret in Dangerous Ideas."""
+    from rules.decisions import counted
+
     from . import debrief
 
     state: State = game.state
@@ -1293,7 +1298,7 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
             text = line if len(line) <= DEBRIEF_LINE_CHARS else line[: DEBRIEF_LINE_CHARS - 1] + "…"
             part.append(Paragraph(markup(debrief.english(text)), common.style("small")))
         if len(lines) > DEBRIEF_CHAPTER_LINES:
-            part.append(common.para(f"… and {len(lines) - DEBRIEF_CHAPTER_LINES} more line(s) in the story booklet.", "small"))
+            part.append(common.para(f"… and {counted(len(lines) - DEBRIEF_CHAPTER_LINES, 'more line')} in the story booklet.", "small"))
         end = ends[k]
         rows: list[list[common.Cell]] = [
             [end.names[s], str(sheet_score(end.sheets[s])), _p(_tree_text(end.sheets[s], k))] for s in range(state.n)

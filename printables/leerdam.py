@@ -27,6 +27,7 @@ from reportlab.platypus import Flowable, KeepTogether, PageBreak
 from reportlab.platypus.flowables import BalancedColumns
 
 from rules.core import Game, seats_text
+from rules.decisions import counted
 from rules.leerdam import (
     DYKE_MAX,
     DYKE_MIN,
@@ -1130,10 +1131,10 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
     total = sum(y.total for y in years)
     floods = [y.year for y in years if y.flooded]
     lines = [
-        f"{state.n} households kept the dyke for {len(years)} year(s)" + (f"; the game ended with {state.ended}." if state.over else "; the game goes on."),
+        f"{state.n} households kept the dyke for {counted(len(years), 'year')}" + (f"; the game ended with {state.ended}." if state.over else "; the game goes on."),
         f"The village pledged {total} units in all, {total / len(years):.1f} a year; a year needs {low} to {high} to hold the dyke.",
         f"The dyke started at {years[0].dyke_before} and stands at {state.dyke}; "
-        + (f"the river flooded the village in year(s) {', '.join(map(str, floods))}." if floods else "the river never flooded the village."),
+        + (f"the river flooded the village {counted(len(floods), 'time')}, in year {', '.join(map(str, floods))}." if floods else "the river never flooded the village."),
     ]
     named, _ = _debrief_named(game, reveal, reveal_pledges)
     if named:

@@ -20,6 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
 from rules.core import Game, seats_text
+from rules.decisions import counted
 from rules.new_rule import RoundLine, Setup, State, scores, standings, symbol
 
 from . import common, fonts, slips
@@ -601,7 +602,7 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True) -> list[str]:
     """The story of the table in five lines."""
     state = game.state
     infections = _infections(state)
-    lines = [f"{state.setup.players} players, {state.round} round(s)" + (f"; the game ended: {state.ended}." if state.over else "; the game goes on.")]
+    lines = [f"{state.setup.players} players, {counted(state.round, 'round')}" + (f"; the game ended: {state.ended}." if state.over else "; the game goes on.")]
     if infections:
         number, colours, strength = max(infections, key=lambda i: (i[2], -i[0]))
         lines.append(f"The strongest infection: {' and '.join(colours)} at strength {strength}, in round {number}.")
@@ -656,7 +657,7 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
         y_label="candies · round",
     )
     pool = debrief.Chart("The common bowl", x, [debrief.Series("common bowl", tuple(common_bowl), debrief.PALETTE[6])], height=40 * mm, y_label="candies · round")
-    story += [common.spacer(3 * mm), debrief.keep(chart, common.para(f"Above each bar, the infection colour(s): {key}", "small"))]
+    story += [common.spacer(3 * mm), debrief.keep(chart, common.para(f"Above each bar, the shape of each infection colour: {key}", "small"))]
     story += [common.spacer(3 * mm), debrief.keep(sizes), common.spacer(3 * mm), debrief.keep(pool)]
     # Who went out, and where everyone finished.
     points = scores(state)

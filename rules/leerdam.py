@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, Game, GameRules, RuleError, check_names, ranked, seats_text
-from .decisions import Decision, Made, collect
+from .decisions import Decision, Made, collect, counted
 from .records import evolve
 
 __all__ = [
@@ -959,7 +959,7 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
         who = before.names[seat] if seat is not None else "Facilitator"
         if isinstance(action, Contribute):
             if name_pledges or (not kept and not revealing and public_pledges and _pledge_revealed(final, before.year)):
-                return Made(step, seat, who, f"pledges {action.units} unit(s) to the dyke")
+                return Made(step, seat, who, f"pledges {counted(action.units, 'unit')} to the dyke")
             return Made(step, seat, who, "pledges in secret", withheld=True)
         if isinstance(action, Allocate):
             if revealing:
@@ -967,7 +967,7 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
             return Made(step, seat, who, "allocates this year's labour", withheld=True)
         if isinstance(action, Offer):
             if revealing:
-                text = f"offers {before.names[action.partner]} {action.wealth} Wealth for {action.units} unit(s) on its {action.activity}"
+                text = f"offers {before.names[action.partner]} {action.wealth} Wealth for {counted(action.units, 'unit')} on its {action.activity}"
                 return Made(step, seat, who, text)
             return Made(step, seat, who, "makes a private offer", withheld=True)
         if isinstance(action, Accept):

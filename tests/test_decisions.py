@@ -157,7 +157,7 @@ def test_a_pledge_is_withheld_until_the_reveal_and_an_allocation_in_a_public_exp
     for seat in range(2, 5):
         game.apply(ld.Contribute(seat=seat, units=1))
     revealed = decisions_of(game, reveal=False)
-    assert revealed[1].decision == "pledges 4 unit(s) to the dyke" and not revealed[1].withheld
+    assert revealed[1].decision == "pledges 4 units to the dyke" and not revealed[1].withheld
     game.apply(ld.Allocate(seat=0, plan=(ld.Assignment(0, "subsistence", 2),)))
     assert decisions_of(game, reveal=False)[-1].decision == "allocates this year's labour"
     assert decisions_of(game)[-1].decision == "allocates 2 subsistence to own household"

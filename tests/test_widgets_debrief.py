@@ -75,7 +75,7 @@ def test_after_the_end_the_facilitator_names_the_pledges_or_keeps_them(store) ->
     named = csv_of(dash)
     pledges = [r for r in named if r["decision"].startswith("pledges")]
     ana = next(r for r in pledges if r["player"] == NAMES[0])
-    assert len(pledges) == 5 and ana["decision"] == "pledges 4 unit(s) to the dyke" and ana["seat"] == "1"
+    assert len(pledges) == 5 and ana["decision"] == "pledges 4 units to the dyke" and ana["seat"] == "1"
     assert any(r["decision"].startswith("allocates 2 subsistence") for r in named)
     assert "Most given to the dyke" in pdf_text(dash)
     box.value = False

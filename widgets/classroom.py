@@ -611,7 +611,7 @@ class ClassPage(widgets.VBox):
         elif not name_secrets:
             note = "Secret choices are kept: nothing the board did not show is named."
         elif running:
-            note = f"{running} table(s) still playing: their secrets are named once they are over."
+            note = f"{'1 table is' if running == 1 else f'{running} tables are'} still playing: their secrets are named once they are over."
         else:
             note = "Secret choices are named."
         columns = ("table", "step", "seat", "player", "student", "decision", "outcome")
