@@ -302,13 +302,18 @@ def series_of(labels: Sequence[str], rows: Sequence[Sequence[float | None]]) -> 
 # -- the results and the story -------------------------------------------------------------
 
 
-def results_block(game: Game[Any, Any], width: float, *, score: str = "Score", label: str = "") -> list[Flowable]:
-    """The winner (or where the game stands) and the standings table."""
+def results_block(game: Game[Any, Any], width: float, *, score: str = "Score", scores: bool = True) -> list[Flowable]:
+    """The winner (or where the game stands) and the standings table; without `scores` (a
+    household's VP would give an anonymous pledge away) neither, only how the game ended."""
     rules, state = game.rules, game.state
     names = game.setup.names
     table = rules.standings(state)
     best = [seat for rank, seat, _ in table if rank == 1]
     story: list[Flowable] = []
+    if not scores:
+        ended = getattr(state, "ended", "")
+        text = f"The game ended: {ended}." if rules.over(state) else "The game is not over."
+        return [common.para(text + " Each household's score stays its own.", "h2")]
     if rules.over(state):
         # The sentence starts with a word, not a name: a right-to-left name would turn the line.
         lead = "The winner:" if len(best) == 1 else "A shared win:"

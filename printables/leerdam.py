@@ -40,6 +40,7 @@ from rules.leerdam import (
     flood_odds,
     leisure_vp,
     pledges_public,
+    pledges_shown,
     ledger_rows,
     profit_wealth,
     standings,
@@ -1105,9 +1106,12 @@ def preview_png(
 def _debrief_named(game: Game[Setup, State], reveal: bool, reveal_pledges: bool | None) -> tuple[bool, bool]:
     """(pledges by household, VP and Wealth by household) this handout may print: an anonymous
     variant names neither before the end, nor after it unless the facilitator chooses."""
+    state = game.state
     public = pledges_public(game.setup)
-    pledges = (public if reveal_pledges is None else reveal_pledges) and (public or reveal)
-    return pledges, public or pledges
+    # As the exports have it (rules.leerdam.decisions): anonymous pledges are shown only after
+    # the end, by the facilitator's choice (`reveal_pledges`, else the one made at the table).
+    shown = public or (state.over and (pledges_shown(state) if reveal_pledges is None else bool(reveal_pledges)))
+    return shown and reveal_pledges is not False, shown
 
 
 def _ledger_by(state: State, field: str) -> list[list[int | None]]:
@@ -1147,7 +1151,10 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
         lines.append(f"The most pledged in one year was {best.total} units, in year {best.year}.")
     table = standings(state)
     first = [s for r, s, _ in table if r == 1]
-    lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} VP: {seats_text(state.names, first)}.")
+    if _debrief_named(game, reveal, reveal_pledges)[1]:
+        lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} VP: {seats_text(state.names, first)}.")
+    else:
+        lines.append(f"The village holds {sum(h.vp for h in state.households)} VP in all; each household's stays its own.")
     return lines
 
 
@@ -1159,7 +1166,7 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
     state = game.state
     years = state.years
     named, households = _debrief_named(game, reveal, reveal_pledges)
-    story: list[Flowable] = debrief.results_block(game, width, score="VP")
+    story: list[Flowable] = debrief.results_block(game, width, score="VP", scores=households)
     story += debrief.story_block(debrief_lines(game, reveal, reveal_pledges))
     if not years:
         return story

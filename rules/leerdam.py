@@ -35,6 +35,7 @@ __all__ = [
     "view_for",
     "decisions",
     "pledges_public",
+    "pledges_shown",
     "thresholds",
     "profit_wealth",
     "final_divisor",
@@ -923,6 +924,12 @@ def pledges_public(setup: Setup) -> bool:
     return not getattr(setup, "anonymous", False)
 
 
+def pledges_shown(state: State) -> bool:
+    """An anonymous game is over and its facilitator chose to show each household's numbers
+    (a state without that choice has none to make)."""
+    return bool(state.over and getattr(state, "pledges_shown", False))
+
+
 def _pledge_revealed(final: State, year: int) -> bool:
     """The public board has shown `year`'s pledges by the end of the record."""
     return final.year > year or final.total is not None or final.over
@@ -945,10 +952,16 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
     the facilitator chooses, after the end.
     """
     public_pledges = pledges_public(game.setup)
-    if reveal_pledges is False:
-        kept, name_pledges = True, False  # the facilitator keeps them: not even what the board showed
-    else:
-        kept, name_pledges = not public_pledges and reveal_pledges is None, reveal and (public_pledges or bool(reveal_pledges))
+    over = game.state.over
+    # An anonymous village's pledges are shown only after the end, by the facilitator's choice:
+    # `reveal_pledges`, or else the choice made at the table.
+    shown = public_pledges or (over and (pledges_shown(game.state) if reveal_pledges is None else reveal_pledges))
+    # Unshown, a household's allocation, misfortune, deals and gifts would give its pledge away:
+    # even the facilitator's full export names none of them.
+    guarded = not shown
+    reveal = reveal and shown
+    kept = reveal_pledges is False or not shown  # not even what the board showed is named
+    name_pledges = reveal and not kept
 
     def scrub(line: str) -> str:
         return "The pledges are revealed (each household's is kept out of this export)." if line.startswith(REVEAL_LINE) else line
@@ -970,17 +983,25 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
                 text = f"offers {before.names[action.partner]} {action.wealth} Wealth for {counted(action.units, 'unit')} on its {action.activity}"
                 return Made(step, seat, who, text)
             return Made(step, seat, who, "makes a private offer", withheld=True)
+        open_ = revealing or not guarded
         if isinstance(action, Accept):
-            return Made(step, seat, who, f"accepts offer {action.deal}")
+            return Made(step, seat, who, f"accepts offer {action.deal}" if open_ else "settles a private offer", withheld=not open_)
         if isinstance(action, Decline):
             return Made(step, seat, who, f"calls off offer {action.deal}" if revealing else "answers a private offer", withheld=not revealing)
         if isinstance(action, Gift):
-            return Made(step, seat, who, f"gives {action.wealth} Wealth to {before.names[action.to]}")
+            if open_:
+                return Made(step, seat, who, f"gives {action.wealth} Wealth to {before.names[action.to]}")
+            return Made(step, seat, who, "gives Wealth in private", withheld=True)
         if isinstance(action, SetMisfortune):
-            losses = ", ".join(f"{before.names[s]} -{n}" for s, n in enumerate(action.losses) if n) or "none"
-            return Made(step, None, who, f"sets this year's misfortune: {losses}")
+            if open_:
+                losses = ", ".join(f"{before.names[s]} -{n}" for s, n in enumerate(action.losses) if n) or "none"
+                return Made(step, None, who, f"sets this year's misfortune: {losses}")
+            return Made(step, None, who, f"sets this year's misfortune: {counted(sum(action.losses), 'unit')} lost in all", withheld=True)
         if isinstance(action, Advance):
             return Made(step, None, who, "moves the year on")
+        if action.kind == "show-pledges":  # the anonymous variant's choice after the end
+            shown = bool(getattr(action, "show", True))
+            return Made(step, None, who, "shows every household's pledges" if shown else "keeps the pledges anonymous")
         return None  # misfortune, flood and end dice: their lines join the decision before
 
     return collect(game, move, reveal=reveal, scrub=scrub if kept else None)

@@ -152,3 +152,19 @@ def test_debrief_refuses_a_damaged_or_forged_file_and_writes_nothing(capsys, tmp
     assert not (tmp_path / "d.csv").exists() and not (tmp_path / "d.pdf").exists()
     code, _, err = run(capsys, "debrief", str(forged))
     assert code == 2 and "--csv" in err
+
+
+def test_an_anonymous_village_prints_no_households_numbers_until_the_facilitator_shows_them() -> None:
+    from lab.core import play_out
+    import lab
+    from rules import leerdam as ld
+    from rules.core import Game, rng_for
+    from tests.test_decisions import NAMES, AnonymousSetup
+
+    bots = [lab.BOTS["leerdam"][b] for b in lab.DEFAULT_BOTS["leerdam"]]
+    game = play_out(Game(ld.RULES, AnonymousSetup(names=NAMES), 3), (bots * 5)[:5], rng_for(3, -1))
+    kept = " ".join(pages_text(debrief.build_pdf([("V", game)])))
+    assert "Each household's score stays its own" in kept and "VP by household" not in kept and "Most given" not in kept
+    assert "Pledged in all, year by year" in kept  # the village's totals are public in every variant
+    shown = " ".join(pages_text(debrief.build_pdf([("V", game)], reveal_pledges=True)))
+    assert "VP by household" in shown and "Most given to the dyke" in shown and ("The winner:" in shown or "A shared win:" in shown)

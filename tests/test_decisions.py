@@ -5,6 +5,7 @@ and the secrets an export before the end keeps."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from typing import Any
 
@@ -173,3 +174,29 @@ def test_the_facilitator_may_keep_leerdams_pledges_out_of_a_full_export(games) -
     assert any(ld.REVEAL_LINE in d.outcome for d in decisions_of(game))
     assert not any(ld.REVEAL_LINE in d.outcome for d in kept + decisions_of(game, reveal=False, reveal_pledges=False))
     assert any("kept out of this export" in d.outcome for d in kept)
+
+
+@dataclasses.dataclass(frozen=True)
+class AnonymousSetup(ld.Setup):
+    """Leerdam with anonymous pledges (the variant's field, as branch i18a adds it to `Setup`)."""
+
+    anonymous: bool = True
+
+
+def test_an_anonymous_village_names_no_household_before_the_facilitator_shows_them() -> None:
+    setup = AnonymousSetup(names=NAMES)
+    bots = [lab.BOTS["leerdam"][b] for b in lab.DEFAULT_BOTS["leerdam"]]
+    game = play_out(Game(ld.RULES, setup, 3), (bots * 5)[:5], rng_for(3, -1))
+    assert game.state.over and not ld.pledges_public(game.setup)
+    for kept in (decisions_of(game), decisions_of(game, reveal=False), decisions_of(game, reveal=True, reveal_pledges=False)):
+        moves = {game.actions[d.number - 1].kind: d for d in kept}
+        assert moves["contribute"].decision == "pledges in secret" and moves["allocate"].decision == "allocates this year's labour"
+        assert all(d.withheld for d in kept if game.actions[d.number - 1].kind in ("contribute", "allocate", "gift", "accept"))
+        assert not any(ld.REVEAL_LINE in d.outcome for d in kept)
+    shown = decisions_of(game, reveal=True, reveal_pledges=True)
+    assert any(d.decision.startswith("pledges ") and d.decision != "pledges in secret" for d in shown)
+    assert any(d.decision.startswith("allocates ") and not d.withheld for d in shown)
+    # Before the end not even the facilitator's choice names them.
+    early = Game(ld.RULES, setup, 3, actions=game.actions[:20])
+    assert not early.state.over
+    assert all(d.decision == "pledges in secret" for d in decisions_of(early, reveal=True, reveal_pledges=True) if early.actions[d.number - 1].kind == "contribute")

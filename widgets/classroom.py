@@ -573,7 +573,7 @@ class ClassPage(widgets.VBox):
             if self._debrief_seen != seen:
                 self._debrief_seen = seen
                 over = any(t.game.rules.over(t.game.state) for t in tables)
-                anonymous = any(getattr(t.game.setup, "anonymous", False) for t in tables)
+                anonymous = any(getattr(t.game.setup, "anonymous", False) and not getattr(t.game.state, "pledges_shown", False) for t in tables)
                 self.debrief_bar.show(ready=True, secrets=over and record.game in ("leerdam", "new-rule"), name_by_default=not anonymous)
             parts.append(self.debrief_bar)
         if record.phase != "over":

@@ -609,7 +609,7 @@ class TableDashboard(widgets.VBox):
         self.savebar.show(table_open=True, undo_reason=reason, undo_what=what)
         over = self.game.rules.over(self.game.state)
         # An anonymous-pledges village is named only when the facilitator ticks the box.
-        anonymous = bool(getattr(self.game.setup, "anonymous", False))
+        anonymous = bool(getattr(self.game.setup, "anonymous", False)) and not getattr(self.game.state, "pledges_shown", False)
         self.debrief_bar.show(ready=True, secrets=over and self.hidden_information, name_by_default=not anonymous)
         self.savebar.prepare_button.layout.display = "" if self.hidden_information else "none"
         if not self.hidden_information or self.game.rules.over(self.game.state):
