@@ -1138,7 +1138,7 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
         f"{state.n} households kept the dyke for {counted(len(years), 'year')}" + (f"; the game ended with {state.ended}." if state.over else "; the game goes on."),
         f"The village pledged {total} units in all, {total / len(years):.1f} a year; a year needs {low} to {high} to hold the dyke.",
         f"The dyke started at {years[0].dyke_before} and stands at {state.dyke}; "
-        + (f"the river flooded the village {counted(len(floods), 'time')}, in year {', '.join(map(str, floods))}." if floods else "the river never flooded the village."),
+        + (f"the river flooded the village {counted(len(floods), 'time')} (year {', '.join(map(str, floods))})." if floods else "the river never flooded the village."),
     ]
     named, _ = _debrief_named(game, reveal, reveal_pledges)
     if named:
