@@ -1616,6 +1616,22 @@ def transcript_text(state: State) -> str:
 # -- the decisions, for the debrief ------------------------------------------------------------
 
 
+def _where(state: State, seat: int, place: str) -> str:
+    """A place on `seat`'s sheet as the players name it: a node, the meme on a filled branch, or
+    an empty branch's type and hub (the sheet prints no branch numbers)."""
+    if place in NODES:
+        return place.title()
+    meme = state.sheets[seat].meme(place)
+    if meme is not None:
+        return _quote(meme.text, meme.holder)
+    return f"an empty {state.setup.branch_type(place)} branch by {hub_of(place).title()}"
+
+
+def _places_text(state: State, seat: int, places: Sequence[str]) -> str:
+    counts = Counter(places)
+    return ", ".join(f"{n} on {_where(state, seat, p)}" for p, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
+
+
 def _spend_text(before: State, seat: int, action: _Spend) -> str:
     a = before.attempt
     node = _role_node(a, _role(action)) if a is not None else "node"
@@ -1644,15 +1660,15 @@ def decisions(game: Game[Setup, State], reveal: bool = True) -> list[Decision]:
         step = f"Chapter {before.chapter + 1}" if before.chapter >= 0 else "Setting"
         who = before.names[seat]
         if isinstance(action, Place):
-            text = f"places the starting stones: {_describe_places(action.place)}"
+            text = f"places the starting stones: {_places_text(before, seat, action.place)}"
         elif isinstance(action, Write):
-            text = f"writes {_quote(clean(action.text), clean(action.holder))} on {action.branch}"
+            text = f"writes {_quote(clean(action.text), clean(action.holder))} on {_where(before, seat, action.branch)}"
         elif isinstance(action, Title):
             text = f"titles the chapter: {clean(action.title)}"
         elif isinstance(action, (TurnStones, Gain)):
-            text = ("places the turn's stones: " if isinstance(action, TurnStones) else "gains 3 stones: ") + _describe_places(action.place)
+            text = ("places the turn's stones: " if isinstance(action, TurnStones) else "gains 3 stones: ") + _places_text(before, seat, action.place)
         elif isinstance(action, Move):
-            text = "moves stones: " + ", ".join(f"{s.stones} {s.source} -> {s.target}" for s in action.steps)
+            text = "moves stones: " + ", ".join(f"{s.stones} from {_where(before, seat, s.source)} to {_where(before, seat, s.target)}" for s in action.steps)
         elif isinstance(action, (Create, Spread)):
             text = f"{'creates' if isinstance(action, Create) else 'spreads'} {_quote(clean(action.text), clean(action.holder))}"
             if action.target is not None:
@@ -1670,8 +1686,8 @@ def decisions(game: Game[Setup, State], reveal: bool = True) -> list[Decision]:
         elif isinstance(action, SpendSeed):
             text = f"spends a red seed to re-roll die {action.die + 1}"
         elif isinstance(action, Conclude):
-            moved = f", moving {action.from_hub} from {hub_of(action.branch).title()}" if action.branch and action.from_hub else ""
-            text = f"concludes: the meme goes on {action.branch}{moved}" if action.branch else "concludes the meme action"
+            moved = f", with {action.from_hub} more from {hub_of(action.branch).title()}" if action.branch and action.from_hub else ""
+            text = f"concludes: the meme goes on {_where(before, seat, action.branch)}{moved}" if action.branch else "concludes the meme action"
         else:
             return None
         return Made(step, seat, who, text)

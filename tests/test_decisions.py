@@ -200,3 +200,13 @@ def test_an_anonymous_village_names_no_household_before_the_facilitator_shows_th
     early = Game(ld.RULES, setup, 3, actions=game.actions[:20])
     assert not early.state.over
     assert all(d.decision == "pledges in secret" for d in decisions_of(early, reveal=True, reveal_pledges=True) if early.actions[d.number - 1].kind == "contribute")
+
+
+def test_dangerous_ideas_decisions_name_places_as_the_players_do(games) -> None:
+    """The sheet prints no branch numbers: a decision names a node, a meme or an empty branch."""
+    import re
+
+    branch_id = re.compile(r"\b(probe|create|connect|defend)-[123]\b")
+    rows = decisions_of(games["dangerous-ideas"])
+    assert not [d.decision for d in rows if branch_id.search(d.decision)]
+    assert any("on an empty leaf branch by " in d.decision for d in rows)
