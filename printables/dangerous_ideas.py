@@ -1245,6 +1245,8 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     """The story in five lines."""
     from rules.decisions import counted
 
+    from . import debrief
+
     state: State = game.state
     outcomes = state.outcomes
     won = [o for o in outcomes if o.success]
@@ -1266,7 +1268,7 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
         lines.append(f"The most widely held meme, on {counted(n, 'branch', 'branches')}: ‘{text}’.")
     table = standings(state)
     first = [s for r, s, _ in table if r == 1]
-    lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} points: {seats_text(state.names, first)}.")
+    lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} points: {debrief.names_of(state.names, first)}.")
     return lines
 
 

@@ -31,7 +31,7 @@ from . import common, fonts
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
-__all__ = ["Chart", "Line", "Series", "Band", "build_pdf", "english", "palette", "results_block", "series_of", "story_block"]
+__all__ = ["Chart", "Line", "Series", "Band", "build_pdf", "english", "names_of", "palette", "results_block", "series_of", "story_block"]
 
 # -- layout ------------------------------------------------------------------------------
 CHART_HEIGHT = 62 * mm
@@ -327,6 +327,11 @@ def results_block(game: Game[Any, Any], width: float, *, score: str = "Score", s
     rows: list[list[common.Cell]] = [[str(rank), names[seat], str(value)] for rank, seat, value in table]
     story.append(common.ruled_table(header, rows, common.columns_of(min(width, 120 * mm), STANDINGS_WEIGHTS), row_height=STANDINGS_ROW, zebra=True))
     return story
+
+
+def names_of(names: Sequence[str], seats: Sequence[int]) -> str:
+    """'Ana, Bo and Cy' for `seats`."""
+    return seats_text(names, seats)
 
 
 def english(text: str) -> str:

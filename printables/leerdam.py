@@ -26,8 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 from reportlab.platypus.flowables import BalancedColumns
 
-from rules.core import Game, seats_text
-from rules.decisions import counted
+from rules.core import seats_text
 from rules.leerdam import (
     DYKE_MAX,
     DYKE_MIN,
@@ -47,6 +46,7 @@ from rules.leerdam import (
     subsistence_vp,
     thresholds,
 )
+from rules.decisions import Game, counted
 
 from . import common, fonts, slips
 from .fonts import BidiParagraph as Paragraph
@@ -1127,6 +1127,8 @@ def _ledger_by(state: State, field: str) -> list[list[int | None]]:
 
 def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[str]:
     """The story of the village in five lines."""
+    from . import debrief
+
     state = game.state
     years = state.years
     low, high = thresholds(state.n)
@@ -1152,7 +1154,7 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
     table = standings(state)
     first = [s for r, s, _ in table if r == 1]
     if _debrief_named(game, reveal, reveal_pledges)[1]:
-        lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} VP: {seats_text(state.names, first)}.")
+        lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} VP: {debrief.names_of(state.names, first)}.")
     else:
         lines.append(f"The village holds {sum(h.vp for h in state.households)} VP in all; each household's stays its own.")
     return lines

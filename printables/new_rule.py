@@ -19,9 +19,9 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
-from rules.core import Game, seats_text
-from rules.decisions import counted
+from rules.core import seats_text
 from rules.new_rule import RoundLine, Setup, State, scores, standings, symbol
+from rules.decisions import Game, counted
 
 from . import common, fonts, slips
 from .fonts import BidiParagraph as Paragraph
@@ -600,6 +600,8 @@ def _infections(state: State) -> list[tuple[int, tuple[str, ...], int]]:
 
 def debrief_lines(game: Game[Setup, State], reveal: bool = True) -> list[str]:
     """The story of the table in five lines."""
+    from . import debrief
+
     state = game.state
     infections = _infections(state)
     lines = [f"{state.setup.players} players, {counted(state.round, 'round')}" + (f"; the game ended: {state.ended}." if state.over else "; the game goes on.")]
@@ -615,7 +617,7 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True) -> list[str]:
     lines.append(f"{eaten} {state.setup.antibody} eaten in all; the common bowl holds {sum(state.common)} candies.")
     table = standings(state)
     first = [s for r, s, _ in table if r == 1]
-    lines.append(f"{'Leading' if not state.over else 'Won'} with a score of {table[0][2]}: {seats_text(state.names, first)}.")
+    lines.append(f"{'Leading' if not state.over else 'Won'} with a score of {table[0][2]}: {debrief.names_of(state.names, first)}.")
     return lines
 
 

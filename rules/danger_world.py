@@ -47,8 +47,9 @@ from math import comb, factorial
 from operator import mul
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, Game, GameRules, RuleError, check_names, seats_text
-from .decisions import Decision, Made, collect
+from .core import Action, Event, GameRules, RuleError, check_names, seats_text
+
+from .decisions import Decision, Game, Made, collect
 
 __all__ = [
     "ACCOMPLISHMENT",

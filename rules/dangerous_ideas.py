@@ -41,9 +41,9 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, Game, GameRules, RuleError, check_names, ranked, seats_text
-from .decisions import Decision, Made, collect
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .records import evolve
+from .decisions import Decision, Game, Made, collect
 
 __all__ = [
     "NODES",

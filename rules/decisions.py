@@ -25,6 +25,8 @@ from .core import Action, Game
 __all__ = [
     "COLUMNS",
     "Decision",
+    # the record a game module's `decisions(game)` reads, for the modules' one import line
+    "Game",
     "Made",
     "collect",
     "csv_text",

@@ -23,9 +23,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, Game, GameRules, RuleError, check_names, ranked, seats_text
-from .decisions import Decision, Made, collect, counted
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .records import evolve
+from .decisions import Decision, Game, Made, collect, counted
 
 __all__ = [
     "ACTIVITIES",

@@ -20,9 +20,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, Game, GameRules, RuleError, check_names, ranked, seats_text
-from .decisions import Decision, Made, collect
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .records import evolve
+from .decisions import Decision, Game, Made, collect
 
 __all__ = [
     "COLOURS",
