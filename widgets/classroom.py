@@ -33,7 +33,8 @@ from playbook.access import HIDDEN, NOTEBOOKS, key_matches, new_key
 from playbook.store import HandOver, Refused, Store
 from rules import RuleError
 
-from .common import STYLE, DebriefBar, StatusLine, card, close_tree, csv_text, download_link, esc
+from .common import STYLE, StatusLine, card, close_tree, csv_text, download_link, esc
+from .common import DebriefBar
 from .leerdam import LeerdamDashboard
 from .new_rule import NewRuleDashboard
 from .table import QUIET_SECONDS, WAIT_SECONDS, _in_kernel, page_query, public_base, qr_svg

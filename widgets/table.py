@@ -51,7 +51,8 @@ from playbook.pacing import release_turn
 from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game
 
-from .common import STYLE, DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, csv_text, download_link, esc
+from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
+from .common import DebriefBar, csv_text
 
 __all__ = ["ClassPanel", "ClassStarter", "TableDashboard", "TableIndex", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
 
@@ -412,8 +413,11 @@ class TableDashboard(widgets.VBox):
         #: this page claimed its seat and has not yet shown it (see `confirm_seat`).
         self._confirm_pending = False
         super().__init__(
-            (self.style_html, self.header, self.status, self.screen, self.class_panel, self.savebar, self.debrief_bar, self.heartbeat, self.alive, self.navigator)
+            (self.style_html, self.header, self.status, self.screen, self.class_panel, self.savebar, self.heartbeat, self.alive, self.navigator)
         )
+        # The debrief's downloads sit right under the save bar: the table's files together.
+        at = self.children.index(self.savebar) + 1
+        self.children = (*self.children[:at], self.debrief_bar, *self.children[at:])
         self.add_class("playbook-root")
         self.add_class(f"playbook-{self.slug}")
 
