@@ -15,7 +15,7 @@ import pytest
 from playbook import classes as cl
 from playbook.store import Play, Store
 from rules import new_rule as nr
-from tests.test_classes import _monitor, _student
+from tests.test_classes import _monitor, _page, _student
 from tests.test_widgets_leerdam import everything, pledge, play_year, the
 from tests.test_widgets_leerdam import start as start_leerdam
 from tests.test_widgets_seats import links, seat_query, visible
@@ -115,3 +115,8 @@ def test_the_class_monitor_offers_the_class_csv_and_the_class_handout(store) -> 
     text = pdf_text(monitor)
     assert "New Rule debrief: Table 1" in text and "New Rule debrief: Table 2" in text
     assert len(csv_of(monitor)) == len(rows)
+    # The class board (the projector) has no debrief to make.
+    board = _page(store, monitor.record, "board")
+    assert monitor.debrief_bar not in list(board.screen.children)
+    board.prepare_debrief(True)
+    assert board.status.kind == "refuse" and board.debrief_bar.csv_link.value == ""
