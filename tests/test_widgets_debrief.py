@@ -117,6 +117,6 @@ def test_the_class_monitor_offers_the_class_csv_and_the_class_handout(store) -> 
     assert len(csv_of(monitor)) == len(rows)
     # The class board (the projector) has no debrief to make.
     board = _page(store, monitor.record, "board")
-    assert monitor.debrief_bar not in list(board.screen.children)
+    assert board.role == "board" and board.debrief_bar not in list(board.screen.children)
     board.prepare_debrief(True)
     assert board.status.kind == "refuse" and board.debrief_bar.csv_link.value == ""
