@@ -678,6 +678,6 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
             told = ", ".join(f"{state.names[line.seat]}: {line.picked}" for line in by_round[number] if line.picked)
         else:
             told = "; ".join(f"{state.names[line.seat]} {line.note}" for line in by_round[number] if line.note) or "everyone paid"
-        rows.append([str(number), ", ".join(infection), str(strength), told])
+        rows.append([str(number), ", ".join(infection), str(strength), debrief.english(told)])
     story += [common.spacer(4 * mm), common.heading("Round by round", 2), common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_ROUND_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True)]
     return story
