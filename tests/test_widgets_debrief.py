@@ -57,6 +57,7 @@ def test_mid_game_the_facilitators_debrief_names_no_pledge_not_yet_revealed(stor
     the(dash, "pb-debrief-prepare").click()
     rows = csv_of(dash)
     assert [r["decision"] for r in rows] == ["pledges in secret"] * 2 and [r["player"] for r in rows] == list(NAMES[:2])
+    assert {r["table"] for r in rows} == {store.info(dash.table_id).title}  # the table as the room knows it
     assert "Secrets are named once it is over" in the(dash, "pb-debrief-note").value
     assert "debrief" in pdf_text(dash)
     # A new move makes the files stale: they go at the next redraw.

@@ -668,9 +668,14 @@ class TableDashboard(widgets.VBox):
         reveal = over and (name_secrets or not self.hidden_information)
         # Leerdam's own say: named or kept, whatever its variant, once the game is over.
         pledges = name_secrets if over else None
-        label = f"table {self.table_id}" if self.table_id else ""
+        # The table as the room knows it: its title (its id only when it has none).
+        try:
+            label = self.store.info(self.table_id).title if self.table_id else ""
+        except KeyError:
+            label = ""
+        label = label or (f"table {self.table_id}" if self.table_id else "")
         found = decisions_of(game, reveal=reveal, reveal_pledges=pledges)
-        text = csv_text(decision_rows(found, table=self.table_id or 1), columns=COLUMNS)
+        text = csv_text(decision_rows(found, table=label or 1), columns=COLUMNS)
         pdf = debrief.build_pdf([(label, game)], reveal=reveal, reveal_pledges=pledges)
         stem = f"{self.slug}-{self.table_id or 'game'}-debrief"
         if not self.hidden_information:
