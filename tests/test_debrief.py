@@ -168,3 +168,15 @@ def test_an_anonymous_village_prints_no_households_numbers_until_the_facilitator
     assert "Pledged in all, year by year" in kept  # the village's totals are public in every variant
     shown = " ".join(pages_text(debrief.build_pdf([("V", game)], reveal_pledges=True)))
     assert "VP by household" in shown and "Most given to the dyke" in shown and ("The winner:" in shown or "A shared win:" in shown)
+
+
+def test_debrief_writes_only_what_is_asked_on_the_page_asked(capsys, tmp_path: Path, games) -> None:
+    save = tmp_path / "dw.json"
+    save.write_text(games["danger-world"].to_json(), encoding="utf-8")
+    same = str(tmp_path / "both")
+    code, _, err = run(capsys, "debrief", str(save), "--csv", same, "--pdf", same)
+    assert code == 2 and "same file" in err and not Path(same).exists()
+    assert run(capsys, "debrief", str(save), "--pdf", str(tmp_path / "l.pdf"), "--page", "letter")[0] == 0
+    page = pypdf.PdfReader(io.BytesIO((tmp_path / "l.pdf").read_bytes())).pages[0]
+    assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (612, 792)
+    assert not list(tmp_path.glob("*.csv"))
