@@ -839,7 +839,9 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
         seat = action.seat
         who = before.names[seat] if seat is not None else "Facilitator"
         if isinstance(action, Contribute):
-            if name_pledges or (not kept and not revealing and public_pledges and _pledge_revealed(final, before.year)):
+            # Without `reveal`, what the board showed: revealed pledges, or all once an anonymous
+            # village's facilitator showed them.
+            if name_pledges or (not kept and not revealing and shown and _pledge_revealed(final, before.year)):
                 return Made(step, seat, who, f"pledges {counted(action.units, 'unit')} to the dyke")
             return Made(step, seat, who, "pledges in secret", withheld=True)
         if isinstance(action, Allocate):
