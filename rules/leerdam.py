@@ -870,8 +870,8 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
         if isinstance(action, Advance):
             return Made(step, None, who, "moves the year on")
         if action.kind == "show-pledges":  # the anonymous variant's choice after the end
-            shown = bool(getattr(action, "show", True))
-            return Made(step, None, who, "shows every household's pledges" if shown else "keeps the pledges anonymous")
+            show = bool(getattr(action, "show", True))
+            return Made(step, None, who, "shows every household's pledges" if show else "keeps the pledges anonymous")
         return None  # misfortune, flood and end dice: their lines join the decision before
 
     return collect(game, move, reveal=reveal, scrub=scrub if kept else None)
