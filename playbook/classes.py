@@ -25,8 +25,8 @@ import math
 import random
 import secrets
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from playbook.access import key_matches, new_key, table_keys
@@ -118,6 +118,9 @@ class ClassRecord:
     seed: int = 0
     created: float = 0.0
     version: int = 0
+    #: setup variants every table of the class is made with, as in a save file's setup
+    #: (`{"anonymous": true}`: Leerdam's anonymous pledges).
+    variants: dict[str, Any] = field(default_factory=dict)
 
     def student(self, student_id: str) -> Student | None:
         return next((s for s in self.students if s.id == student_id), None)
@@ -376,12 +379,15 @@ def create_class(
     bots: bool = True,
     seed: int | None = None,
     title: str = "",
+    variants: Mapping[str, Any] | None = None,
 ) -> ClassRecord:
-    """A new class in the lobby, with a room code no open class has."""
+    """A new class in the lobby, with a room code no open class has. `variants` are setup
+    fields for every table (JSON values, as in a save file's setup), checked now."""
     from rules import GAMES
 
     if game not in CLASS_SIZES or game not in GAMES:
         raise ClassError("game", f"no game {game!r}: choose from {', '.join(CLASS_SIZES)}")
+    variants = _checked_variants(game, variants or {})
     if not 3 <= int(expected) <= MAX_STUDENTS:
         raise ClassError("students", f"a class has 3-{MAX_STUDENTS} students, not {expected}")
     names = tuple(" ".join(str(n).split()) for n in roster if str(n).strip())
@@ -406,6 +412,7 @@ def create_class(
             seed=secrets.randbelow(2**31) if seed is None else int(seed),
             created=now,
             version=1,
+            variants=variants,
         )
         try:
             with store.transaction() as db:
@@ -421,6 +428,23 @@ def create_class(
             if "UNIQUE" not in str(exc).upper() and "unique" not in str(exc):
                 raise
     raise ClassError("code", "could not find a free room code")
+
+
+def _checked_variants(game: str, variants: Mapping[str, Any]) -> dict[str, Any]:
+    """`variants` when they make a setup of `game` (tried on the smallest table), else ClassError."""
+    from rules import GAMES, SaveFileError
+
+    data = dict(variants)
+    if "names" in data or "gm" in data:
+        raise ClassError("variants", "a class names its seats itself: give only the game's variants")
+    low = CLASS_SIZES[game][0]
+    names = [f"Seat {i + 1}" for i in range(low)]
+    trial = {"names": names[1:], "gm": names[0]} if game == "danger-world" else {"names": names}
+    try:
+        GAMES[game].setup_from_json({**trial, **data})
+    except (SaveFileError, RuleError) as exc:
+        raise ClassError("variants", f"the variants do not make a game: {exc}") from None
+    return data
 
 
 def load_class(store: Any, class_id: str) -> ClassRecord:
@@ -519,10 +543,10 @@ def _create_table(store: Any, db: Any, record: ClassRecord, group: Sequence[str 
     rules = GAMES[record.game]
     names = table_names(record, group)
     if record.game == "danger-world":
-        setup = rules.setup_from_json({"names": list(names[1:]), "gm": names[0]})
+        setup = rules.setup_from_json({**record.variants, "names": list(names[1:]), "gm": names[0]})
         seats = group[1:]
     else:
-        setup = rules.setup_from_json({"names": list(names)})
+        setup = rules.setup_from_json({**record.variants, "names": list(names)})
         seats = group
     game = new_game(record.game, setup, (record.seed + 7919 * (index + 1)) % (2**31))
     known = list(strategies(record.game))

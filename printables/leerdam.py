@@ -4,7 +4,8 @@
 from a `State`: the ledgers filled from `state.ledger`, the village record from `state.years`
 and `standings`, and the village chronicle (the public log). Printing only ever shows what
 the projector may show plus each household's own rows on its own ledger page: a pledge not
-yet revealed prints blank.
+yet revealed prints blank, and with anonymous pledges no household's pledge, VP or Wealth is
+printed outside its own page until the game ends (a dash stands in a pledge's place).
 
 Page order: the village board, one ledger page per household, the village record, the
 chronicle (from a state), then the contribution slips and labour contracts (not once the
@@ -42,6 +43,7 @@ from rules.leerdam import (
     pledges_shown,
     ledger_rows,
     profit_wealth,
+    public_pledges_hidden,
     standings,
     subsistence_vp,
     thresholds,
@@ -123,6 +125,7 @@ _VARIANTS = (
     "misfortune_by_hand",
     "dyke_start",
     "sticky_flood",
+    "anonymous",
     "end_check_from",
     "end_on",
     "max_years",
@@ -139,6 +142,7 @@ class _Village:
     misfortune_by_hand: bool
     dyke_start: int
     sticky_flood: bool
+    anonymous: bool
     end_check_from: int
     end_on: tuple[int, ...]
     max_years: int | None
@@ -515,7 +519,7 @@ def _board(village: _Village, width: float) -> list[Flowable]:
 
 def _year_steps(village: _Village) -> list[Flowable]:
     """The order of a year, in the project's reading of the text (RULINGS.md)."""
-    pledges = "all are revealed together"
+    pledges = "only the total is announced (anonymous pledges)" if village.anonymous else "all are revealed together"
     flooded = "is Flooded for good (variant)" if village.sticky_flood else "is Flooded until a dry year"
     misfortune = "the facilitator sets each loss" if village.misfortune_by_hand else "each household rolls a d6"
     steps = [
@@ -598,8 +602,8 @@ def _stage(state: State, year: int) -> str:
 
 def _contributions(state: State, viewer: int | None) -> dict[tuple[int, int], int | None]:
     """(year, seat) -> the pledge `viewer` may see, None where hidden or not yet revealed."""
-    seen = ledger_rows(state, viewer)
-    return {(row.year, row.seat): data["contribution"] for row, data in zip(state.ledger, seen)}
+    seat_of = {name: seat for seat, name in enumerate(state.names)}
+    return {(data["year"], seat_of[data["household"]]): data["contribution"] for data in ledger_rows(state, viewer)}
 
 
 def _ledger_cells(village: _Village, row: LedgerRow | None, year: int, pledge: int | None) -> list[common.Cell]:
@@ -702,6 +706,8 @@ def _ledger(village: _Village, seat: int, width: float) -> list[Flowable]:
                 "subtitle",
             )
         )
+    if village.anonymous:
+        story.append(_p("Anonymous pledges: only the village's total is announced until the game ends. Keep this page to yourself.", "small"))
     widths = _header_widths(LEDGER_HEADS, width, LEDGER_MIN_COLUMN)
     header = _headers(LEDGER_HEADS, widths)
     rows_by_year: dict[int, LedgerRow] = {}
@@ -816,6 +822,11 @@ def _standings_table(village: _Village, width: float) -> Flowable:
         for seat in range(village.n):
             rows.append([None, _p(markup(village.names[seat]), "cell-big")] + [None] * 5)
         return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
+    if public_pledges_hidden(state) and not state.over:
+        # Anonymous pledges: a household's VP or Wealth would give its pledges away.
+        for seat in range(village.n):
+            rows.append([None, _p(markup(village.label(seat)), "cell-big")] + [None] * 5)
+        return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
     table = standings(state)
     shared = {rank for rank, _, _ in table if sum(1 for r, _, _ in table if r == rank) > 1}
     finals = {r.seat: r.vp_final for r in state.ledger if r.year == state.year} if state.over else {}
@@ -843,6 +854,8 @@ def _record(village: _Village, width: float) -> list[Flowable]:
         intro = "The facilitator's sheet: one row per year for the dyke, the pledge total and the flood, then the final scoring."
     elif state.over:
         intro = f"The game ended: {state.ended}."
+    elif public_pledges_hidden(state):
+        intro = f"Game in progress, year {state.year}. Anonymous pledges: each household's numbers stay on its own ledger page until the game ends."
     else:
         intro = f"Game in progress, year {state.year}: the standings if the game ended now (before final scoring)."
     story.append(_p(markup(intro), "subtitle"))

@@ -506,7 +506,7 @@ class ClassPage(widgets.VBox):
                 else:
                     cells.append("<td></td>")
             rows.append(f"<tr><th>Year {year + 1}</th>{''.join(cells)}</tr>")
-        now = "".join(f"<td>dyke <b>{v.dyke}</b> · {sum(h.vp for h in v.households)} VP in all</td>" for v in views)
+        now = "".join(f"<td>dyke <b>{v.dyke}</b> · {v.vp_total} VP in all</td>" for v in views)
         rows.append(f"<tr><th>Now</th>{now}</tr>")
         return f'<h2>The villages, year by year</h2><table class="pb-villages pb-table"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
 

@@ -1064,6 +1064,9 @@ class ClassStarter(widgets.VBox):
         self.game = widgets.Dropdown(options=[(titles[g], g) for g in CLASS_SIZES], value="leerdam", description="Game").add_class("pb-class-game")
         self.students = widgets.BoundedIntText(value=30, min=3, max=60, description="Students").add_class("pb-class-students-count")
         self.bots = widgets.Checkbox(value=True, description="Bots fill a short table", indent=False).add_class("pb-class-bots")
+        # Leerdam's variant, shown only while Leerdam is the game.
+        self.anonymous = widgets.Checkbox(value=False, description="Anonymous pledges (only the total is shown until the end)", indent=False, layout=widgets.Layout(width="auto")).add_class("pb-class-anonymous")
+        self.game.observe(lambda _: self._show_variants(), "value")
         self.roster = widgets.Textarea(placeholder="Optional: the class's names, one a line (students then pick theirs)", layout=widgets.Layout(width="100%", height="90px")).add_class("pb-class-roster")
         self.start_button = widgets.Button(description="Start a class", button_style="success", icon="users").add_class("pb-class-new")
         self.start_button.on_click(lambda _: self.start())
@@ -1073,7 +1076,7 @@ class ClassStarter(widgets.VBox):
         super().__init__(
             (
                 widgets.HTML('<h3 style="margin:10px 0 4px">Start a class</h3><div class="pb-muted">One game for one room: students join with a short code and are dealt into tables.</div>'),
-                widgets.HBox((self.game, self.students, self.bots), layout=row),
+                widgets.HBox((self.game, self.students, self.bots, self.anonymous), layout=row),
                 self.roster,
                 self.start_button,
                 self.result,
@@ -1081,14 +1084,19 @@ class ClassStarter(widgets.VBox):
             )
         )
         self.add_class("pb-class-starter")
+        self._show_variants()
         self.show_open()
+
+    def _show_variants(self) -> None:
+        self.anonymous.layout.display = "" if self.game.value == "leerdam" else "none"
 
     def start(self) -> None:
         from playbook.classes import ClassError, class_links, create_class
 
         roster = [line for line in self.roster.value.splitlines() if line.strip()]
         try:
-            record = create_class(self.store, self.game.value, self.students.value, roster=roster, bots=self.bots.value)
+            variants = {"anonymous": True} if self.game.value == "leerdam" and self.anonymous.value else {}
+            record = create_class(self.store, self.game.value, self.students.value, roster=roster, bots=self.bots.value, variants=variants)
         except ClassError as exc:
             self.result.value = f'<div class="pb-muted" role="status">✋ {esc(exc.message)}</div>'
             return
