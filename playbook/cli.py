@@ -406,8 +406,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_debrief(args: argparse.Namespace) -> int:
-    """Every decision as CSV and the handout as PDF, from one save file. The file is read and
-    replayed in full before anything is written: a damaged or forged one writes nothing."""
+    """Every decision as CSV and the handout as PDF, from the save files of one or more tables
+    of a game (several: a class, its tables compared). Every file is read and replayed in full
+    before anything is written: a damaged or forged one writes nothing."""
     from printables import debrief
     from rules import decisions_of
     from rules.decisions import COLUMNS, csv_text, decision_rows
@@ -416,16 +417,27 @@ def _cmd_debrief(args: argparse.Namespace) -> int:
         raise UsageError("say what to write: --csv FILE.csv and/or --pdf FILE.pdf")
     if args.csv is not None and args.pdf is not None and args.csv.resolve() == args.pdf.resolve():
         raise UsageError("--csv and --pdf name the same file")
-    game = read_save_file(args.file)
+    tables: list[tuple[str, Any]] = []
+    for path in args.files:
+        try:
+            game = read_save_file(path)
+        except SaveFileError as exc:
+            raise SaveFileError(f"{path}: {exc}" if len(args.files) > 1 else str(exc)) from None
+        label = Path(path).stem
+        if label in (seen for seen, _ in tables):
+            label = f"{label} ({len(tables) + 1})"
+        tables.append((label, game))
+    games = {game.rules.slug for _, game in tables}
+    if len(games) > 1:
+        raise UsageError(f"the save files are of different games ({', '.join(sorted(games))}): one debrief is one game")
     reveal = not args.public
     reveal_pledges = None if args.pledges is None else args.pledges == "named"
-    label = Path(args.file).stem
     outputs: list[tuple[Path, bytes]] = []
     if args.csv is not None:
-        rows = decision_rows(decisions_of(game, reveal=reveal, reveal_pledges=reveal_pledges), table=label)
+        rows = [row for label, game in tables for row in decision_rows(decisions_of(game, reveal=reveal, reveal_pledges=reveal_pledges), table=label)]
         outputs.append((args.csv, csv_text(rows, columns=COLUMNS).encode("utf-8")))
     if args.pdf is not None:
-        outputs.append((args.pdf, debrief.build_pdf([(label, game)], page=args.page, reveal=reveal, reveal_pledges=reveal_pledges)))
+        outputs.append((args.pdf, debrief.build_pdf(tables, page=args.page, reveal=reveal, reveal_pledges=reveal_pledges)))
     # Both made before either is written: a failure leaves no half of the pair behind.
     for path, data in outputs:
         path.write_bytes(data)
@@ -619,10 +631,12 @@ def parser() -> argparse.ArgumentParser:
         "Replay a save file (of any game), refusing damaged or tampered files, then write one CSV row\n"
         "per decision (table, round or year, seat, player, decision, outcome) and the printed\n"
         "debrief handout (results, charts, the story). Whoever holds the save file holds every\n"
-        "secret in it, so both name them (pledges, picks, draws) unless --public is given.",
-        "playbook debrief saved.json --csv decisions.csv --pdf debrief.pdf",
+        "secret in it, so both name them (pledges, picks, draws) unless --public is given.\n"
+        "Several save files of one game make a class's debrief: every table, then the tables\n"
+        "compared (Leerdam's villages year by year).",
+        "playbook debrief saved.json --csv decisions.csv --pdf debrief.pdf\n  playbook debrief village1.json village2.json --pdf class-debrief.pdf",
     )
-    p.add_argument("file", type=_existing, metavar="SAVE.json")
+    p.add_argument("files", nargs="+", type=_existing, metavar="SAVE.json", help="a table's save file; several for a class (one game)")
     p.add_argument("--csv", type=_output, metavar="FILE.csv", help="write every decision and its outcome as CSV (UTF-8 with a BOM)")
     p.add_argument("--pdf", type=_output, metavar="FILE.pdf", help="write the debrief handout")
     p.add_argument("--page", choices=["a4", "letter"], default="a4", help="the handout's page size (default a4)")

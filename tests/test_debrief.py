@@ -180,3 +180,22 @@ def test_debrief_writes_only_what_is_asked_on_the_page_asked(capsys, tmp_path: P
     page = pypdf.PdfReader(io.BytesIO((tmp_path / "l.pdf").read_bytes())).pages[0]
     assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == (612, 792)
     assert not list(tmp_path.glob("*.csv"))
+
+
+def test_debrief_of_a_class_from_its_villages_save_files(capsys, tmp_path: Path) -> None:
+    one, two = tmp_path / "village1.json", tmp_path / "village2.json"
+    one.write_text(played("leerdam", 5, seed=3).to_json(), encoding="utf-8")
+    two.write_text(played("leerdam", 6, seed=8).to_json(), encoding="utf-8")
+    code, _, err = run(capsys, "debrief", str(one), str(two), "--csv", str(tmp_path / "c.csv"), "--pdf", str(tmp_path / "c.pdf"))
+    assert code == 0, err
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "c.csv").read_text(encoding="utf-8-sig"), newline="")))
+    assert {r["table"] for r in rows} == {"village1", "village2"}
+    assert "The villages compared, year by year" in pages_text((tmp_path / "c.pdf").read_bytes())[-1]
+    other = tmp_path / "nr.json"
+    other.write_text(played("new-rule", 3).to_json(), encoding="utf-8")
+    code, _, err = run(capsys, "debrief", str(one), str(other), "--pdf", str(tmp_path / "x.pdf"))
+    assert code == 2 and "different games" in err and not (tmp_path / "x.pdf").exists()
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    code, _, err = run(capsys, "debrief", str(one), str(broken), "--pdf", str(tmp_path / "x.pdf"))
+    assert code == 2 and "broken.json" in err and not (tmp_path / "x.pdf").exists()
