@@ -199,3 +199,10 @@ def test_debrief_of_a_class_from_its_villages_save_files(capsys, tmp_path: Path)
     broken.write_text("{", encoding="utf-8")
     code, _, err = run(capsys, "debrief", str(one), str(broken), "--pdf", str(tmp_path / "x.pdf"))
     assert code == 2 and "broken.json" in err and not (tmp_path / "x.pdf").exists()
+
+
+def test_debrief_explains_itself(capsys) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["debrief", "--help"])
+    out = capsys.readouterr().out
+    assert done.value.code == 0 and "usage: playbook debrief" in out and "--public" in out and "example:" in out
