@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import random
 import secrets
 import time
@@ -31,7 +30,7 @@ from typing import Any
 
 from playbook.access import key_matches, new_key, table_keys
 from rules import RuleError, new_game
-from rules.core import name_key, name_problem
+from rules.core import even_tables, name_key, name_problem
 
 __all__ = [
     "CLASS_SIZES",
@@ -159,9 +158,7 @@ def table_sizes(students: int, game: str, bots: bool = True) -> list[int]:
     low, high = CLASS_SIZES[game]
     if students < 1:
         raise ClassError("deal", "no student has joined yet")
-    count = math.ceil(students / high)
-    base, extra = divmod(students, count)
-    sizes = [base + 1] * extra + [base] * (count - extra)
+    sizes = even_tables(students, high)
     if sizes[-1] < low and not bots:
         raise ClassError("deal", f"{students} students cannot make tables of {low}-{high}: allow bots to fill the short table, or wait for more")
     return sizes

@@ -26,7 +26,6 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
-from rules.core import seats_text
 from rules.dangerous_ideas import (
     BRANCHES,
     HUBS,
@@ -45,7 +44,7 @@ from rules.dangerous_ideas import (
 
 from . import common, fonts
 from .fonts import BidiParagraph as Paragraph
-from .fonts import markup
+from .fonts import markup, name_list
 
 __all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "debrief_lines", "debrief_story", "preview_png"]
 
@@ -863,7 +862,7 @@ def _pad_block(table: _Table, seat: int, width: float, ranks: dict[int, str]) ->
     else:
         sheet = state.sheets[seat]
         for group in _groups(sheet):
-            holders = ", ".join(markup(h) for h in group.holders)
+            holders = markup(name_list(group.holders))
             cell = _p(f'{markup(group.text)}<br/><font size="7" color="{_hex(common.MUTED)}">held by {holders}</font>')
             rows.append([cell, _p(str(len(group.holders)), "cell-centre"), _p(str(group.points), "cell-centre")])
         if not sheet.filled:
@@ -926,7 +925,7 @@ def _score_pad(table: _Table, width: float) -> list[Flowable]:
     if state is not None and state.over:
         best = [s for r, s, _ in standings(state) if r == 1]
         verb = "wins and announces" if len(best) == 1 else "share the win and announce"
-        story.append(_p(markup(seats_text([table.label(s) for s in range(table.n)], best)) + f" <b>{verb}</b> the moral of the story.", "body"))
+        story.append(_p(markup(name_list([table.label(s) for s in best], last=" and ")) + f" <b>{verb}</b> the moral of the story.", "body"))
     return story
 
 
@@ -1065,7 +1064,7 @@ def _story_flowables(table: _Table, width: float) -> list[Flowable]:
         )
         return story
     styles = _story_styles(width)
-    told_by = seats_text(list(table.names), range(table.n))
+    told_by = name_list(list(table.names), last=" and ")
     story.append(_p(markup(f"Told by {told_by}, in {table.chapter_count} chapters."), "subtitle"))
     for passage in transcript(state):
         story.append(Paragraph(markup(passage.heading), styles["chapter"]))
@@ -1107,7 +1106,7 @@ def _story_end(table: _Table, styles: dict[str, ParagraphStyle]) -> list[Flowabl
         KeepTogether(
             [
                 Paragraph(markup("The moral of the story"), styles["chapter"]),
-                Paragraph(f"<b>{markup(seats_text(names, best))}</b> {verb} the moral of the story:", styles["end"]),
+                Paragraph(f"<b>{markup(name_list([names[s] for s in best], last=' and '))}</b> {verb} the moral of the story:", styles["end"]),
                 _Indented(_WriteLines(MORAL_LINES), indent),
                 common.spacer(3 * mm),
                 Paragraph(markup("And now you know what the story is really all about."), styles["outcome"]),

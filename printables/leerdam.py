@@ -27,7 +27,6 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 from reportlab.platypus.flowables import BalancedColumns
 
-from rules.core import seats_text
 from rules.leerdam import (
     DYKE_MAX,
     DYKE_MIN,
@@ -877,7 +876,7 @@ def _record(village: _Village, width: float) -> list[Flowable]:
     if state is not None and state.over:
         best = [s for r, s, _ in standings(state) if r == 1]
         verb = "wins" if len(best) == 1 else "share the win"
-        block += [common.spacer(1 * mm), _p(markup(seats_text([village.label(s) for s in range(village.n)], best)) + f" <b>{verb}</b>.", "body")]
+        block += [common.spacer(1 * mm), _p(markup(fonts.name_list([village.label(s) for s in best], last=" and ")) + f" <b>{verb}</b>.", "body")]
     # The table, its note and the winner stay on one page: a lone "X wins." page helps nobody.
     story.append(KeepTogether(block))
     return story

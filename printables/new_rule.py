@@ -19,7 +19,6 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
-from rules.core import seats_text
 from rules.new_rule import RoundLine, Setup, State, scores, standings, symbol
 from rules.decisions import Game, counted
 
@@ -295,7 +294,7 @@ def _worksheet(table: _Table, width: float) -> list[Flowable]:
     if state is not None and state.over:
         best = [s for r, s, _ in standings(state) if r == 1]
         verb = "wins" if len(best) == 1 else "share the win"
-        story.append(_p(markup(seats_text(table.names, best)) + f" <b>{verb}</b>.", "body"))
+        story.append(_p(markup(fonts.name_list([table.names[s] for s in best], last=" and ")) + f" <b>{verb}</b>.", "body"))
     story.append(common.heading("How to score", 2))
     for text in (
         f"Your score is the smallest count among {', '.join(_colour(table, c) for c in table.scoring)}, "

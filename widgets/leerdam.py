@@ -142,6 +142,8 @@ PHASE_LABEL = {
     "over": "Game over",
 }
 WIDE = {"description_width": "initial"}
+#: the allocation preview's columns (on a phone, each row is a card of "column: value" lines).
+PREVIEW_HEAD = ("Household", "Subsistence", "Leisure", "Profit", "VP", "Wealth")
 #: Pips of a die face on a 3 x 3 grid (cells 0-8, row by row).
 PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
 
@@ -154,6 +156,17 @@ LEERDAM_STYLE = """
 .playbook-leerdam .ld-grid .widget-html { font-weight: 600; }
 .playbook-leerdam .ld-grid input { font-size: 18px; }
 .playbook-leerdam .pb-plots img, .playbook-leerdam img.pb-plots { max-width: 100%; height: auto; }
+/* The allocation grid: a table with a header row on a wide screen; on a phone, a card per
+   household, each activity on a line of its own beside its box (a header row of four columns
+   would squeeze "Subsistence" and "Household" into pieces, and push Profit off the screen). */
+@media (min-width: 701px) { .playbook-leerdam .ld-grid .widget-label { display: none; } }
+@media (max-width: 700px) {
+  .playbook-leerdam .ld-grid { grid-template-columns: minmax(0, 1fr) !important; }
+  .playbook-leerdam .ld-grid .ld-head { display: none; }
+  .playbook-leerdam .ld-grid .ld-name { margin-top: 8px; border-top: 1px solid #dde1ea; padding-top: 4px; }
+  .playbook-leerdam .ld-grid .widget-inline-hbox { width: 100% !important; }
+  .playbook-leerdam .ld-grid .widget-label { width: 8.5em !important; flex: 0 0 auto; font-weight: 600; }
+}
 </style>
 """
 
@@ -443,7 +456,7 @@ class AllocationGrid(widgets.VBox):
         self.steppers: dict[tuple[int, str], widgets.BoundedIntText] = {}
         self._cell = widgets.Layout(width="96px")  # one layout for every stepper: fewer models
         self.rows = widgets.GridBox(
-            [widgets.HTML("<b>Household</b>")] + [widgets.HTML(f"<b>{ACTIVITY_LABEL[a]}</b>") for a in ACTIVITIES],
+            [widgets.HTML("<b>Household</b>").add_class("ld-head")] + [widgets.HTML(f"<b>{ACTIVITY_LABEL[a]}</b>").add_class("ld-head") for a in ACTIVITIES],
             layout=widgets.Layout(grid_template_columns="minmax(120px, 240px) repeat(3, minmax(72px, 110px))", grid_gap="2px 8px", align_items="center"),
         ).add_class("ld-grid")
         self._add_row(seat)
@@ -494,9 +507,10 @@ class AllocationGrid(widgets.VBox):
         if (recipient, ACTIVITIES[0]) in self.steppers:
             return
         label = f"<b>{esc(self._names[recipient])}</b> (you)" if recipient == self._seat else esc(self._names[recipient])
-        cells: list[widgets.Widget] = [widgets.HTML(label)]
+        cells: list[widgets.Widget] = [widgets.HTML(label).add_class("ld-name")]
         for activity in ACTIVITIES:
-            stepper = widgets.BoundedIntText(value=0, min=0, max=max(self.free, 0), layout=self._cell)
+            # The activity's name beside its box shows on a phone only (the header row says it elsewhere).
+            stepper = widgets.BoundedIntText(value=0, min=0, max=max(self.free, 0), description=ACTIVITY_LABEL[activity], layout=self._cell)
             stepper.add_class(f"pb-alloc-{recipient}-{activity}")
             stepper.observe(lambda _: self._check(), "value")
             self.steppers[(recipient, activity)] = stepper
@@ -535,14 +549,14 @@ class AllocationGrid(widgets.VBox):
         for recipient, e in earned.items():
             who = f"<b>{esc(names[recipient])}</b> (you)" if recipient == self._seat else esc(names[recipient])
             cells = [who, str(e.subsistence), str(e.leisure), str(e.profit), f"<b>{_signed(e.vp)} VP</b>", f"<b>+{e.wealth} Wealth</b>"]
-            rows.append(f'<tr data-recipient="{recipient}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-        head = "".join(f"<th>{h}</th>" for h in ("Household", "Subsistence", "Leisure", "Profit", "VP", "Wealth"))
+            rows.append(f'<tr data-recipient="{recipient}">' + "".join(f'<td data-label="{h}"><span>{c}</span></td>' for h, c in zip(PREVIEW_HEAD, cells)) + "</tr>")
+        head = "".join(f"<th>{h}</th>" for h in PREVIEW_HEAD)
         colour = "#9b1c1c" if left < 0 else "#1d6b35"
         left_text = f"{-left} unit(s) too many" if left < 0 else f"{left} of {self.free} unit(s) left" + (" (idle if not placed)" if left else "")
         self.preview_html.value = card(
             "What this allocation earns",
             f'<div class="ld-mid" data-left="{left}" style="color:{colour}">{left_text}</div>'
-            f'<table class="pb-table"><tr>{head}</tr>{"".join(rows)}</table>'
+            f'<table class="pb-table pb-cards"><tr>{head}</tr>{"".join(rows)}</table>'
             '<span class="pb-muted">Your line counts labour you hired this year; others may still add to it. '
             "Another household's VP line counts Leisure only: its own Subsistence decides the rest.</span>",
         )
@@ -818,7 +832,7 @@ class LeerdamDashboard(TableDashboard):
         if self.role in ("facilitator", "open"):  # the debrief is the facilitator's
             self.csv_html.value = self._village_csv_link(view, state) if view.anonymous else self._csv_link(view, rows)
         labels = [h.name + (f" 🤖 {self.bots[i]}" if i in self.bots else "") for i, h in enumerate(view.households)]
-        self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.households))], self.waiting(state))
+        self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.households))], self.waiting(state), self.on_devices())
         self.curtain.refresh()
 
     def _csv_link(self, view: View, rows: Sequence[dict[str, Any]]) -> str:
@@ -1060,7 +1074,8 @@ class LeerdamDashboard(TableDashboard):
         parts: list[widgets.Widget] = [head, self.panel_status, *self._moves(state, view, seat)]
         if view.phase != "over":
             parts.append(self._gift_form(view, seat))
-        notes = LogPanel("Your notes (newest first)")
+        # The heading says where the game is: a note reads "you pledged...", not which year.
+        notes = LogPanel(f"Your notes · year {view.year} (newest first)")
         notes.show(_private_lines(state, seat), limit=8)
         parts.append(notes.add_class("pb-private-log"))
         return parts
