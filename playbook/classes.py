@@ -586,58 +586,28 @@ def step_of(state: Any) -> str:
     return ""
 
 
-def _decision(action: Any) -> str:
-    """An action as a cell: its kind and its fields ("contribute: units 3")."""
-    parts = []
-    for f in dataclasses.fields(action):
-        if f.name in ("seat",):
-            continue
-        value = getattr(action, f.name)
-        if value is None or value == () or value is False:
-            continue
-        parts.append(f"{f.name.replace('_', ' ')} {value if not isinstance(value, tuple) else ', '.join(map(str, value))}")
-    return action.kind + (": " + "; ".join(parts) if parts else "")
-
-
-def decision_rows(store: Any, record: ClassRecord) -> list[dict[str, Any]]:
+def decision_rows(store: Any, record: ClassRecord, reveal: bool | None = None, reveal_pledges: bool | None = None) -> list[dict[str, Any]]:
     """One row per decision at every table of the class, in the order they were made: the
-    table, the round or year, the seat, the student (or the bot), the decision and what it
-    led to at once (the log lines it added). For the facilitator: pledges and picks included,
-    except at a Leerdam table with anonymous pledges until its facilitator shows them: there a
-    row says what kind of decision was made, with the public lines only."""
-    from rules.leerdam import public_pledges_hidden
+    table, the round or year, the seat, the player, the student (or the bot), the decision and
+    what it led to at once (`rules.decisions`). A table's secrets (pledges, picks, draws) are
+    named once its game is over, unless `reveal` says otherwise; `reveal_pledges` is Leerdam's."""
+    from rules import decisions_of
+    from rules.decisions import decision_rows as plain_rows
 
     rows: list[dict[str, Any]] = []
     for index, table_id in enumerate(record.tables):
         table = store.load(table_id)
-        game, rules = table.game, table.game.rules
+        game = table.game
         group = record.groups[index] if index < len(record.groups) else ()
         seats = group[1:] if record.game == "danger-world" else group
-        names = getattr(game.setup, "names", ())
-        state = rules.initial(game.setup)
-        last: dict[str, Any] | None = None
-        sealed = record.game == "leerdam" and public_pledges_hidden(game.state)
-        for number, action in enumerate(game.actions):
-            before = state
-            state = rules.play(state, action)
-            lines = [e.text for e in state.log[len(before.log) :] if not sealed or e.visible_to is None]
-            if action.seat is None or action.chance:
-                # A roll, a draw or the table moving on is what the last decision led to.
-                if last is not None and lines:
-                    last["outcome"] = " / ".join(filter(None, [last["outcome"], *lines]))
+        found = decisions_of(game, reveal=game.rules.over(game.state) if reveal is None else reveal, reveal_pledges=reveal_pledges)
+        students: dict[int, str] = {}
+        for d in found:
+            if d.seat is None:
                 continue
-            sid = seats[action.seat] if action.seat < len(seats) else None
+            sid = seats[d.seat] if d.seat < len(seats) else None
             student = record.student(sid) if sid else None
-            rows.append(
-                {
-                    "table": index + 1,
-                    "step": step_of(before),
-                    "seat": action.seat + 1,
-                    "name": names[action.seat] if action.seat < len(names) else "",
-                    "student": student.name if student is not None else "(bot)" if table.by_bot[number] or sid is None else "",
-                    "decision": action.kind if sealed else _decision(action),
-                    "outcome": " / ".join(lines),
-                }
-            )
-            last = rows[-1]
+            by_bot = table.by_bot[d.number - 1] if d.number - 1 < len(table.by_bot) else False
+            students[d.number] = student.name if student is not None else "(bot)" if by_bot or sid is None else ""
+        rows.extend(plain_rows(found, index + 1, student=students))
     return rows

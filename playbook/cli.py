@@ -405,6 +405,46 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_debrief(args: argparse.Namespace) -> int:
+    """Every decision as CSV and the handout as PDF, from the save files of one or more tables
+    of a game (several: a class, its tables compared). Every file is read and replayed in full
+    before anything is written: a damaged or forged one writes nothing."""
+    from printables import debrief
+    from rules import decisions_of
+    from rules.decisions import COLUMNS, csv_text, decision_rows
+
+    if args.csv is None and args.pdf is None:
+        raise UsageError("say what to write: --csv FILE.csv and/or --pdf FILE.pdf")
+    if args.csv is not None and args.pdf is not None and args.csv.resolve() == args.pdf.resolve():
+        raise UsageError("--csv and --pdf name the same file")
+    tables: list[tuple[str, Any]] = []
+    for path in args.files:
+        try:
+            game = read_save_file(path)
+        except SaveFileError as exc:
+            raise SaveFileError(f"{path}: {exc}" if len(args.files) > 1 else str(exc)) from None
+        label = Path(path).stem
+        if label in (seen for seen, _ in tables):
+            label = f"{label} ({len(tables) + 1})"
+        tables.append((label, game))
+    games = {game.rules.slug for _, game in tables}
+    if len(games) > 1:
+        raise UsageError(f"the save files are of different games ({', '.join(sorted(games))}): one debrief is one game")
+    reveal = not args.public
+    reveal_pledges = None if args.pledges is None else args.pledges == "named"
+    outputs: list[tuple[Path, bytes]] = []
+    if args.csv is not None:
+        rows = [row for label, game in tables for row in decision_rows(decisions_of(game, reveal=reveal, reveal_pledges=reveal_pledges), table=label)]
+        outputs.append((args.csv, csv_text(rows, columns=COLUMNS).encode("utf-8")))
+    if args.pdf is not None:
+        outputs.append((args.pdf, debrief.build_pdf(tables, page=args.page, reveal=reveal, reveal_pledges=reveal_pledges)))
+    # Both made before either is written: a failure leaves no half of the pair behind.
+    for path, data in outputs:
+        path.write_bytes(data)
+        print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
 def _command(sub: Any, name: str, help_text: str, description: str, example: str) -> argparse.ArgumentParser:
     """A subcommand whose --help ends with an example."""
     return sub.add_parser(
@@ -583,6 +623,30 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--url", help="the server's address in the links (default $PLAYBOOK_URL, else http://localhost:8866)")
     p.add_argument("--json", action="store_true", help="print the code and links as one line of JSON")
     p.set_defaults(run=_cmd_class_new, command="class new")
+
+    p = _command(
+        sub,
+        "debrief",
+        "every decision of a saved game as CSV, and the debrief handout as PDF",
+        "Replay a save file (of any game), refusing damaged or tampered files, then write one CSV row\n"
+        "per decision (table, round or year, seat, player, decision, outcome) and the printed\n"
+        "debrief handout (results, charts, the story). Whoever holds the save file holds every\n"
+        "secret in it, so both name them (pledges, picks, draws) unless --public is given.\n"
+        "Several save files of one game make a class's debrief: every table, then the tables\n"
+        "compared (Leerdam's villages year by year).",
+        "playbook debrief saved.json --csv decisions.csv --pdf debrief.pdf\n  playbook debrief village1.json village2.json --pdf class-debrief.pdf",
+    )
+    p.add_argument("files", nargs="+", type=_existing, metavar="SAVE.json", help="a table's save file; several for a class (one game)")
+    p.add_argument("--csv", type=_output, metavar="FILE.csv", help="write every decision and its outcome as CSV (UTF-8 with a BOM)")
+    p.add_argument("--pdf", type=_output, metavar="FILE.pdf", help="write the debrief handout")
+    p.add_argument("--page", choices=["a4", "letter"], default="a4", help="the handout's page size (default a4)")
+    p.add_argument("--public", action="store_true", help="name only what the board showed: no secret pledge, pick or draw")
+    p.add_argument(
+        "--pledges",
+        choices=["named", "anonymous"],
+        help="Leerdam: name each household's pledge, or none (default: as the game was played)",
+    )
+    p.set_defaults(run=_cmd_debrief)
 
     p = _command(sub, "replay", "check a saved game and print its standings as JSON", "Replay every move of a save file, refusing damaged or tampered files.", "playbook replay saved.json")
     p.add_argument("file", type=_existing, metavar="FILE.json")

@@ -18,6 +18,7 @@ import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -37,6 +38,8 @@ from rules.leerdam import (
     final_divisor,
     flood_odds,
     leisure_vp,
+    pledges_public,
+    pledges_shown,
     ledger_rows,
     profit_wealth,
     public_pledges_hidden,
@@ -44,12 +47,13 @@ from rules.leerdam import (
     subsistence_vp,
     thresholds,
 )
+from rules.decisions import Game, counted
 
 from . import common, fonts, slips
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
-__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
+__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "debrief_compare", "debrief_lines", "debrief_story", "preview_png"]
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "Leerdam"
@@ -1108,3 +1112,161 @@ def preview_png(
     """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
     pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
     return common.png_bytes(pdf, page_index, scale)
+
+
+# -- the debrief handout (shared parts in printables/debrief.py) ------------------------------------
+def _debrief_named(game: Game[Setup, State], reveal: bool, reveal_pledges: bool | None) -> tuple[bool, bool]:
+    """(pledges by household, VP and Wealth by household) this handout may print: an anonymous
+    variant names neither before the end, nor after it unless the facilitator chooses."""
+    state = game.state
+    public = pledges_public(game.setup)
+    # As the exports have it (rules.leerdam.decisions): anonymous pledges are shown only after
+    # the end, by the facilitator's choice (`reveal_pledges`, else the one made at the table).
+    shown = public or (state.over and (pledges_shown(state) if reveal_pledges is None else bool(reveal_pledges)))
+    return shown and reveal_pledges is not False, shown
+
+
+def _ledger_by(state: State, field: str) -> list[list[int | None]]:
+    """`field` of each household's ledger row, year by year (None before the year closed)."""
+    years = len(state.years)
+    grid: list[list[int | None]] = [[None] * years for _ in range(state.n)]
+    for row in state.ledger:
+        if row.year <= years:
+            value = getattr(row, field)
+            grid[row.seat][row.year - 1] = value
+    return grid
+
+
+def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[str]:
+    """The story of the village in five lines."""
+    from . import debrief
+
+    state = game.state
+    years = state.years
+    low, high = thresholds(state.n)
+    if not years:
+        return [f"{state.n} households; the first year is under way. The dyke stands at {state.dyke}."]
+    total = sum(y.total for y in years)
+    floods = [y.year for y in years if y.flooded]
+    lines = [
+        f"{state.n} households kept the dyke for {counted(len(years), 'year')}" + (f"; the game ended with {state.ended}." if state.over else "; the game goes on."),
+        f"The village pledged {total} units in all, {total / len(years):.1f} a year; a year needs {low} to {high} to hold the dyke.",
+        f"The dyke started at {years[0].dyke_before} and stands at {state.dyke}; "
+        + (f"the river flooded the village {counted(len(floods), 'time')} (year {', '.join(map(str, floods))})." if floods else "the river never flooded the village."),
+    ]
+    named, _ = _debrief_named(game, reveal, reveal_pledges)
+    if named:
+        given = [sum(v or 0 for v in row) for row in _ledger_by(state, "contribution")]
+        most, least = max(range(state.n), key=lambda s: given[s]), min(range(state.n), key=lambda s: given[s])
+        # Numbers before names: a number after a right-to-left name would join its run.
+        lines.append(f"Most given to the dyke, {given[most]} units, by {state.names[most]}; least, {given[least]}, by {state.names[least]}.")
+    else:
+        best = max(years, key=lambda y: y.total)
+        lines.append(f"The most pledged in one year was {best.total} units, in year {best.year}.")
+    table = standings(state)
+    first = [s for r, s, _ in table if r == 1]
+    if _debrief_named(game, reveal, reveal_pledges)[1]:
+        lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} VP: {debrief.names_of(state.names, first)}.")
+    else:
+        lines.append(f"The village holds {sum(h.vp for h in state.households)} VP in all; each household's stays its own.")
+    return lines
+
+
+def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
+    """One village's debrief: the results, the story in five lines, the pledges against the
+    thresholds, the dyke, and each household's VP and Wealth (and pledges, where allowed)."""
+    from . import debrief
+
+    state = game.state
+    years = state.years
+    named, households = _debrief_named(game, reveal, reveal_pledges)
+    story: list[Flowable] = debrief.results_block(game, width, score="VP", scores=households)
+    story += debrief.story_block(debrief_lines(game, reveal, reveal_pledges))
+    if not years:
+        return story
+    low, high = thresholds(state.n)
+    x = [str(y.year) for y in years]
+    top = max(max(y.total for y in years), high + 2)
+    pledged = debrief.Chart(
+        "Pledged in all, year by year, against the thresholds",
+        x,
+        [debrief.Series("units pledged", tuple(y.total for y in years), debrief.PALETTE[0])],
+        kind="bar",
+        y_min=0,
+        y_max=top,
+        bands=[
+            debrief.Band(0, low - 0.5, f"below {low}: the dyke falls", "#f6dcd6"),
+            debrief.Band(low - 0.5, high + 0.5, f"{low} to {high}: it holds", "#ececec"),
+            debrief.Band(high + 0.5, top, f"above {high}: it rises", "#dcefd8"),
+        ],
+        y_label="units · year",
+        notes=["flood" if y.flooded else "" for y in years],
+    )
+    dyke = debrief.Chart(
+        "The dyke: after the pledges and at the year's end",
+        x,
+        [
+            debrief.Series("after the pledges", tuple(y.dyke_after_pledges for y in years), debrief.PALETTE[2]),
+            debrief.Series("at the year's end (after the flood roll)", tuple(y.dyke_after for y in years), debrief.PALETTE[3], dashed=True),
+        ],
+        y_min=DYKE_MIN,
+        y_max=DYKE_MAX,
+        y_label="Dyke Condition · year",
+        notes=[f"roll {y.flood}" for y in years],
+    )
+    story += [common.spacer(3 * mm), debrief.keep(pledged), common.spacer(4 * mm), debrief.keep(dyke)]
+    if households:
+        for title, field in (("VP by household", "vp"), ("Wealth by household", "wealth")):
+            chart = debrief.Chart(title, x, debrief.series_of(state.names, _ledger_by(state, field)), y_label=f"{title.split()[0]} · year")
+            story += [common.spacer(4 * mm), debrief.keep(chart)]
+    else:
+        story.append(common.para("Pledges were anonymous: no household's pledge, VP or Wealth by year is printed.", "small"))
+    if named:
+        grid = _ledger_by(state, "contribution")
+        per_row = PLEDGE_GRID_YEARS
+        for start in range(0, len(years), per_row):
+            chunk = range(start, min(start + per_row, len(years)))
+            widths = [PLEDGE_GRID_NAME] + [(width - PLEDGE_GRID_NAME) / per_row] * len(chunk)
+            header: list[common.Cell] = ["Pledges", *(str(i + 1) for i in chunk)]
+            rows: list[list[common.Cell]] = [[state.names[s], *("" if grid[s][i] is None else str(grid[s][i]) for i in chunk)] for s in range(state.n)]
+            rows.append(["in all", *(str(years[i].total) for i in chunk)])
+            story += [common.spacer(4 * mm), common.ruled_table(header, rows, widths, row_height=PLEDGE_GRID_ROW, zebra=True)]
+    return story
+
+
+def debrief_compare(tables: Sequence[tuple[str, Game[Setup, State]]], *, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
+    """The villages of a class side by side, year by year: pledges, the dyke and floods."""
+    from . import debrief
+
+    labels = [label for label, _ in tables]
+    states = [game.state for _, game in tables]
+    longest = max(len(s.years) for s in states)
+    x = [str(i + 1) for i in range(longest)]
+
+    def by_year(state: State, pick: Any) -> tuple[int | None, ...]:
+        return tuple(pick(state.years[i]) if i < len(state.years) else None for i in range(longest))
+
+    story: list[Flowable] = [common.heading("The villages compared, year by year", 0)]
+    for state, label in zip(states, labels):
+        low, high = thresholds(state.n)
+        story.append(common.para(f"{label}: {state.n} households, a year needs {low}-{high} to hold the dyke; " + ("the game is over." if state.over else f"year {state.year} is under way."), "body"))
+    if not longest:
+        return story
+    pledged = debrief.Chart("Pledged per household, village by village", x, debrief.series_of(labels, [by_year(s, lambda y, n=s.n: round(y.total / n, 2)) for s in states]), y_min=0, y_label="units per household · year")
+    dyke = debrief.Chart("The dyke at each year's end", x, debrief.series_of(labels, [by_year(s, lambda y: y.dyke_after) for s in states]), y_min=DYKE_MIN, y_max=DYKE_MAX, y_label="Dyke Condition · year")
+    story += [common.spacer(3 * mm), debrief.keep(pledged), common.spacer(4 * mm), debrief.keep(dyke), common.spacer(4 * mm)]
+    first = min(width, 16 * mm)
+    widths = [first] + [(width - first) / len(labels)] * len(labels)
+    header: list[common.Cell] = ["Year", *labels]
+    rows: list[list[common.Cell]] = []
+    for i in range(longest):
+        cells: list[common.Cell] = [str(i + 1)]
+        for s in states:
+            if i >= len(s.years):
+                cells.append("")
+                continue
+            y = s.years[i]
+            cells.append(f"pledged {y.total}, dyke {y.dyke_before}→{y.dyke_after}" + (", FLOOD" if y.flooded else ""))
+        rows.append(cells)
+    story.append(common.ruled_table(header, rows, widths, row_height=PLEDGE_GRID_ROW, zebra=True))
+    return story

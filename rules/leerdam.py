@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Literal
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .core import plural as _plural
 from .records import evolve
+from .decisions import Decision, Game, Made, collect, counted
 
 __all__ = [
     "ACTIVITIES",
@@ -42,6 +43,9 @@ __all__ = [
     "profit_wealth",
     "final_divisor",
     "flood_odds",
+    "decisions",
+    "pledges_public",
+    "pledges_shown",
 ]
 
 Activity = Literal["subsistence", "leisure", "profit"]
@@ -56,6 +60,8 @@ PROFIT_FIRST = 10
 WEALTH_PER_VP = 30
 FINAL_BASE, FINAL_STEP = 26, 3
 FLOOD_PENALTY = 2
+#: how the reveal's log line naming each household's pledge begins (an export may keep it out).
+REVEAL_LINE = "The pledges are revealed:"
 #: offers one household may make to another in a year (a bargain, not an endless stream).
 OFFERS_PER_PARTNER = 5
 
@@ -871,6 +877,99 @@ def hides(state: State, action: Action) -> bool:
     if isinstance(action, Allocate):
         return sum(1 for p in state.plans if p is None) == 1  # the harvest and the flood follow
     return isinstance(action, Advance)
+
+
+# -- the decisions, for the debrief ------------------------------------------------------------
+
+
+def pledges_public(setup: Setup) -> bool:
+    """Whether the reveal names each household's pledge (not in an anonymous-pledges variant)."""
+    return not getattr(setup, "anonymous", False)
+
+
+def pledges_shown(state: State) -> bool:
+    """An anonymous game is over and its facilitator chose to show each household's numbers
+    (a state without that choice has none to make)."""
+    return bool(state.over and getattr(state, "pledges_shown", False))
+
+
+def _pledge_revealed(final: State, year: int) -> bool:
+    """The public board has shown `year`'s pledges by the end of the record."""
+    return final.year > year or final.total is not None or final.over
+
+
+def _plan_text(state: State, seat: int, plan: Sequence[Assignment]) -> str:
+    parts = [
+        f"{a.units} {a.activity} to {'own household' if a.recipient == seat else state.names[a.recipient]}" for a in plan if a.units
+    ]
+    return "allocates " + (", ".join(parts) if parts else "nothing (every unit idle)")
+
+
+def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
+    """Every decision of `game`: pledges, allocations, offers, gifts and the facilitator's moves.
+
+    `reveal` names every secret (the facilitator's export of a finished game); without it a row
+    names only what the board has shown: a pledge once revealed, never an allocation's detail or
+    a private offer. `reveal_pledges` (default: unless the pledges are anonymous) says whether a
+    revealing export names each household's pledge: an anonymous variant names them only when
+    the facilitator chooses, after the end.
+    """
+    public_pledges = pledges_public(game.setup)
+    over = game.state.over
+    # An anonymous village's pledges are shown only after the end, by the facilitator's choice:
+    # `reveal_pledges`, or else the choice made at the table.
+    shown = public_pledges or (over and (pledges_shown(game.state) if reveal_pledges is None else reveal_pledges))
+    # Unshown, a household's allocation, misfortune, deals and gifts would give its pledge away:
+    # even the facilitator's full export names none of them.
+    guarded = not shown
+    reveal = reveal and shown
+    kept = reveal_pledges is False or not shown  # not even what the board showed is named
+    name_pledges = reveal and not kept
+
+    def scrub(line: str) -> str:
+        return "The pledges are revealed (each household's is kept out of this export)." if line.startswith(REVEAL_LINE) else line
+
+    def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | None:
+        step = f"Year {before.year}"
+        seat = action.seat
+        who = before.names[seat] if seat is not None else "Facilitator"
+        if isinstance(action, Contribute):
+            # Without `reveal`, what the board showed: revealed pledges, or all once an anonymous
+            # village's facilitator showed them.
+            if name_pledges or (not kept and not revealing and shown and _pledge_revealed(final, before.year)):
+                return Made(step, seat, who, f"pledges {counted(action.units, 'unit')} to the dyke")
+            return Made(step, seat, who, "pledges in secret", withheld=True)
+        if isinstance(action, Allocate):
+            if revealing:
+                return Made(step, seat, who, _plan_text(before, seat or 0, action.plan))
+            return Made(step, seat, who, "allocates this year's labour", withheld=True)
+        if isinstance(action, Offer):
+            if revealing:
+                text = f"offers {before.names[action.partner]} {action.wealth} Wealth for {counted(action.units, 'unit')} on its {action.activity}"
+                return Made(step, seat, who, text)
+            return Made(step, seat, who, "makes a private offer", withheld=True)
+        open_ = revealing or not guarded
+        if isinstance(action, Accept):
+            return Made(step, seat, who, f"accepts offer {action.deal}" if open_ else "settles a private offer", withheld=not open_)
+        if isinstance(action, Decline):
+            return Made(step, seat, who, f"calls off offer {action.deal}" if revealing else "answers a private offer", withheld=not revealing)
+        if isinstance(action, Gift):
+            if open_:
+                return Made(step, seat, who, f"gives {action.wealth} Wealth to {before.names[action.to]}")
+            return Made(step, seat, who, "gives Wealth in private", withheld=True)
+        if isinstance(action, SetMisfortune):
+            if open_:
+                losses = ", ".join(f"{before.names[s]} -{n}" for s, n in enumerate(action.losses) if n) or "none"
+                return Made(step, None, who, f"sets this year's misfortune: {losses}")
+            return Made(step, None, who, f"sets this year's misfortune: {counted(sum(action.losses), 'unit')} lost in all", withheld=True)
+        if isinstance(action, Advance):
+            return Made(step, None, who, "moves the year on")
+        if action.kind == "show-pledges":  # the anonymous variant's choice after the end
+            show = bool(getattr(action, "show", True))
+            return Made(step, None, who, "shows every household's pledges" if show else "keeps the pledges anonymous")
+        return None  # misfortune, flood and end dice: their lines join the decision before
+
+    return collect(game, move, reveal=reveal, scrub=scrub if kept else None)
 
 
 # -- reading the state -------------------------------------------------------------------------

@@ -102,6 +102,6 @@ def test_the_class_csv_keeps_an_anonymous_villages_pledges_out_until_they_are_sh
     for seat in range(5):
         store.submit(table_id, Play(ld.Contribute(seat=seat, units=seat % 3)), store.version(table_id))
     rows = cl.decision_rows(store, monitor.record)
-    assert [r["decision"] for r in rows] == ["contribute"] * 5
-    assert not any("You pledged" in r["outcome"] or "units 2" in r["decision"] for r in rows)
+    assert [r["decision"] for r in rows] == ["pledges in secret"] * 5
+    assert not any("You pledged" in r["outcome"] or "2 units" in r["decision"] for r in rows)
     assert "4 units for the dyke in all" in rows[-1]["outcome"]  # 0+1+2+0+1: the total, as the board says it

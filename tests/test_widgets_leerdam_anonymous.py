@@ -15,7 +15,7 @@ from playbook.store import Store
 from rules import Game, load_game
 from rules import leerdam as ld
 from tests.test_rules_leerdam_anonymous import NAMES, world
-from tests.test_widgets_leerdam import allocate, csv_rows, everything, pledge, start, the, tree
+from tests.test_widgets_leerdam import allocate, cell, csv_rows, everything, pledge, start, the, tree
 from tests.test_widgets_seats import links, seat_query, visible
 from widgets.leerdam import LeerdamDashboard
 
@@ -73,7 +73,12 @@ def test_a_class_plays_an_anonymous_village_by_clicks_and_the_facilitator_shows_
     board = LeerdamDashboard(store, query=links(host)["board"])
     ana = LeerdamDashboard(store, query=seat_query(host, 0))
     for year in (1, 2):
-        pledge(host, 0, 4 if year == 1 else 3)
+        # Ana is on her own device: her seat has no hot-seat button on the shared screen.
+        ana.refresh()
+        the(ana, "pb-pledge").value = 4 if year == 1 else 3
+        the(ana, "pb-pledge-confirm").click()
+        assert ana.status.kind != "refuse", ana.status.message
+        host.refresh()
         pledge(host, 1, 0)
         for page in (board, ana):
             page.refresh()
@@ -85,8 +90,14 @@ def test_a_class_plays_an_anonymous_village_by_clicks_and_the_facilitator_shows_
         mine = the(ana, "pb-household").value
         assert f"Your pledge: <b>{4 if year == 1 else 3}</b>" in mine
         assert "Bo: 0" not in everything(ana)
-        for seat in (0, 1):
-            allocate(host, seat, {(seat, "subsistence"): 2, (seat, "leisure"): 1} if seat else None)
+        ana.refresh()
+        free = ana.game.state.free_units(0)
+        for activity, units in (("subsistence", min(2, free)), ("profit", max(0, free - 2))):
+            cell(ana, 0, activity).value = units
+        the(ana, "pb-alloc-confirm").click()
+        assert ana.status.kind != "refuse", ana.status.message
+        host.refresh()
+        allocate(host, 1, {(1, "subsistence"): 2, (1, "leisure"): 1})
         if year == 1:
             rows = csv_rows(the(host, "pb-csv").value)
             assert rows and all("household" not in r and r["total"] for r in rows)  # the village's years only

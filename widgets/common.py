@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import csv
 import dataclasses
 import html
 import io
 import logging
-import re
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -27,9 +25,11 @@ import ipywidgets as widgets
 import traitlets
 
 from rules import RuleError
+from rules.decisions import csv_text  # the one CSV writer, shared with the command line
 
 __all__ = [
     "STYLE",
+    "DebriefBar",
     "LogPanel",
     "PrivacyCurtain",
     "SaveBar",
@@ -120,37 +120,6 @@ def optional_limit(text: str, what: str) -> int | None:
     if limit.isdigit():
         return int(limit)
     raise RuleError("setup", f"the {what} limit must be a whole number or 'none', not {limit!r}")
-
-
-#: A cell starting with one of these is a formula to a spreadsheet (CSV injection).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
-
-
-def _safe_cell(value: object) -> object:
-    """A cell a spreadsheet shows as text: a string that would start a formula gets a leading
-    apostrophe. Numbers (and a string that is only a number) are left as they are."""
-    if value is None:
-        return ""
-    if isinstance(value, str) and value.startswith(FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
-        return "'" + value
-    return value
-
-
-def csv_text(rows: Sequence[Mapping[str, object]], bom: bool = True) -> str:
-    """Rows of plain values as CSV text with a header (the first row's keys); None is blank.
-
-    For a download: it starts with a byte-order mark (`bom`), without which Excel reads UTF-8
-    as another code page ("ZoÃ«"), and no cell is a live formula (`=HYPERLINK(...)` as a name).
-    """
-    if not rows:
-        return ""
-    out = io.StringIO()
-    # CRLF rows, as the CSV standard and Excel have them: a cell holding a CR is then quoted too.
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\r\n")
-    writer.writeheader()
-    writer.writerows({k: _safe_cell(v) for k, v in row.items()} for row in rows)
-    return ("\ufeff" if bom else "") + out.getvalue()
 
 
 def figure_png(figure: Any, dpi: int = 100) -> bytes:
@@ -754,3 +723,50 @@ def contrast_ratio(fg: str, bg: str) -> float:
     """
     lighter, darker = sorted((relative_luminance(fg), relative_luminance(bg)), reverse=True)
     return (lighter + 0.05) / (darker + 0.05)
+
+
+# -- the debrief's downloads ----------------------------------------------------------------
+
+
+class DebriefBar(widgets.HBox):
+    """The debrief as downloads (class pb-debrief): every decision as CSV (pb-debrief-csv) and
+    the printed handout (pb-debrief-pdf), made when "Prepare the debrief" (pb-debrief-prepare)
+    is pressed, and dropped at the next redraw (a new move makes them stale).
+
+    Once a game with secrets is over, "Name the secret choices" (pb-debrief-secrets) is the
+    facilitator's say over naming pledges, picks and draws; before the end they are never named.
+    `on_prepare(name_secrets)` makes the files and calls `offer`.
+    """
+
+    def __init__(self, on_prepare: Callable[[bool], None], label: str = "Prepare the debrief (CSV and handout)") -> None:
+        self.prepare_button = widgets.Button(description=label, icon="file-text-o", tooltip="Every decision as CSV, and the printed debrief handout").add_class(
+            "pb-debrief-prepare"
+        )
+        self.secrets = widgets.Checkbox(
+            value=True, description="Name the secret choices", indent=False, layout=widgets.Layout(display="none")
+        ).add_class("pb-debrief-secrets")
+        self.csv_link = widgets.HTML().add_class("pb-debrief-csv")
+        self.pdf_link = widgets.HTML().add_class("pb-debrief-pdf")
+        self.note = widgets.HTML().add_class("pb-debrief-note")
+        self.prepare_button.on_click(lambda _: on_prepare(bool(self.secrets.value)))
+        super().__init__(
+            (self.prepare_button, self.secrets, self.csv_link, self.pdf_link, self.note),
+            layout=widgets.Layout(align_items="center", flex_flow="row wrap", margin="8px 0 0 0", grid_gap="10px"),
+        )
+        self.add_class("pb-debrief")
+
+    def show(self, ready: bool, secrets: bool = False, name_by_default: bool = True) -> None:
+        """Reset for a redraw: no links. `secrets`: the game is over and had secrets to name;
+        `name_by_default` is the checkbox's value when it first appears."""
+        self.prepare_button.disabled = not ready
+        if secrets and self.secrets.layout.display == "none":
+            self.secrets.value = name_by_default
+        self.secrets.layout.display = "" if secrets else "none"
+        self.csv_link.value = self.pdf_link.value = self.note.value = ""
+
+    def offer(self, csv: str, csv_name: str, rows: int, pdf: bytes, pdf_name: str, note: str = "") -> None:
+        """Show the two links (the CSV of `rows` decisions), and an optional note (what the
+        files keep secret)."""
+        self.csv_link.value = download_link(csv, csv_name, f"Every decision (CSV, {rows} rows)", "text/csv")
+        self.pdf_link.value = download_link(pdf, pdf_name, "The debrief handout (PDF)", "application/pdf")
+        self.note.value = f'<span class="pb-muted">{esc(note)}</span>' if note else ""

@@ -52,6 +52,7 @@ from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, Set
 from rules import Action, Game, RuleError, SaveFileError, load_game
 
 from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
+from .common import DebriefBar, csv_text
 
 __all__ = ["ClassPanel", "ClassStarter", "TableDashboard", "TableIndex", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
 
@@ -427,6 +428,7 @@ class TableDashboard(widgets.VBox):
         self.header = TableHeader()
         self.status = StatusLine()
         self.savebar = SaveBar(self.undo, self.load_file, self.offer_download)
+        self.debrief_bar = DebriefBar(self.prepare_debrief)
         self.picker = TablePicker(self.resume)
         self.game_log = LogPanel()
         self.standings = StandingsTable()
@@ -452,6 +454,9 @@ class TableDashboard(widgets.VBox):
         super().__init__(
             (self.style_html, self.header, self.status, self.class_panel, self.screen, self.savebar, self.heartbeat, self.alive, self.navigator)
         )
+        # The debrief's downloads sit right under the save bar: the table's files together.
+        at = self.children.index(self.savebar) + 1
+        self.children = (*self.children[:at], self.debrief_bar, *self.children[at:])
         self.add_class("playbook-root")
         self.add_class(f"playbook-{self.slug}")
 
@@ -525,6 +530,8 @@ class TableDashboard(widgets.VBox):
         self.add_class(f"playbook-{role}")
         controls = role in ("facilitator", "open", "lobby", "index")
         self.savebar.layout.display = "flex" if controls else "none"
+        # The debrief names secrets once the game is over: the facilitator's page only.
+        self.debrief_bar.layout.display = "flex" if role in ("facilitator", "open") else "none"
         self.new_game_button.layout.display = "" if controls else "none"
         if role != "facilitator":
             self.class_panel.hide()
@@ -631,6 +638,7 @@ class TableDashboard(widgets.VBox):
         self.form  # noqa: B018 - built now, the first time the lobby shows
         self.screen.children = (self.picker,)
         self.savebar.show(table_open=False)
+        self.debrief_bar.show(ready=False)
         self.on_lobby()
 
     def _index_key(self) -> bool:
@@ -655,6 +663,10 @@ class TableDashboard(widgets.VBox):
         last = self.game.actions[-steps] if steps else None
         what = f"{self.seat_name(last.seat)}'s {last.kind} (the last move)" if last is not None else "the last move"
         self.savebar.show(table_open=True, undo_reason=reason, undo_what=what)
+        over = self.game.rules.over(self.game.state)
+        # An anonymous-pledges village is named only when the facilitator ticks the box.
+        anonymous = bool(getattr(self.game.setup, "anonymous", False)) and not getattr(self.game.state, "pledges_shown", False)
+        self.debrief_bar.show(ready=True, secrets=over and self.hidden_information, name_by_default=not anonymous)
         self.savebar.prepare_button.layout.display = "" if self.hidden_information else "none"
         if not self.hidden_information or self.game.rules.over(self.game.state):
             self.offer_download()  # nothing is (or is any longer) secret
@@ -691,6 +703,40 @@ class TableDashboard(widgets.VBox):
         secret = self.hidden_information and not self.game.rules.over(self.game.state)
         warning = "This file shows every hidden hand, draw and pick: keep it from the players." if secret else ""
         self.savebar.offer(self.game.to_json(), f"{self.slug}-{self.table_id or 'game'}.json", warning)
+
+    def prepare_debrief(self, name_secrets: bool = True) -> None:
+        """The debrief's CSV (every decision) and handout (PDF) as links on the facilitator's page.
+
+        Before the end they name only what the board has shown; once the game is over they name
+        the secrets (pledges, picks, draws) when `name_secrets` (the facilitator's choice)."""
+        if self.game is None or not self.allowed("make the debrief", ("facilitator", "open")):
+            return
+        from printables import debrief
+        from rules import decisions_of
+        from rules.decisions import COLUMNS, decision_rows
+
+        game = self.game
+        over = game.rules.over(game.state)
+        reveal = over and (name_secrets or not self.hidden_information)
+        # Leerdam's own say: named or kept, whatever its variant, once the game is over.
+        pledges = name_secrets if over else None
+        # The table as the room knows it: its title (its id only when it has none).
+        try:
+            label = self.store.info(self.table_id).title if self.table_id else ""
+        except KeyError:
+            label = ""
+        label = label or (f"table {self.table_id}" if self.table_id else "")
+        found = decisions_of(game, reveal=reveal, reveal_pledges=pledges)
+        text = csv_text(decision_rows(found, table=label or 1), columns=COLUMNS)
+        pdf = debrief.build_pdf([(label, game)], reveal=reveal, reveal_pledges=pledges)
+        stem = f"{self.slug}-{self.table_id or 'game'}-debrief"
+        if not self.hidden_information:
+            note = ""
+        elif not over:
+            note = "The game goes on: the files name only what the board has shown. Secrets are named once it is over."
+        else:
+            note = "Secret choices are named." if reveal else "Secret choices are kept: nothing the board did not show is named."
+        self.debrief_bar.offer(text, f"{stem}.csv", len(found), pdf, f"{stem}.pdf", note)
 
     # -- joining ---------------------------------------------------------------------------------
     def _show_join(self, access: Access) -> None:
