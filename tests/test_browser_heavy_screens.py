@@ -206,7 +206,7 @@ def test_leerdams_facilitator_says_its_terms_in_the_rooms_words(voila: VoilaFact
                 assert old not in text, f"the facilitator's page still says {old!r}"
             settled(page)
             page.screenshot(path=str(screenshots / f"ld-facilitator-{size[0]}.png"))
-            page.locator(f"{root} .pb-hand-over-1").first.scroll_into_view_if_needed()
+            page.locator(f"{root} .pb-bot-1").first.scroll_into_view_if_needed()
             settled(page)
             page.screenshot(path=str(screenshots / f"ld-seats-{size[0]}.png"))
         finally:
