@@ -326,7 +326,7 @@ class ClassPanel(widgets.VBox):
         names = list(dash.bot_strategies)
         if names:
             choice = widgets.Dropdown(
-                options=[("a person", "")] + [(f"bot: {n}", n) for n in names], value=bot or "", description="played by", layout=widgets.Layout(width="250px")
+                options=[("a person", "")] + [(f"bot: {n}", n) for n in names], value=bot or "", description="played by", layout=widgets.Layout(width="230px")
             ).add_class(f"pb-bot-{seat}")
             apply = widgets.Button(tooltip="A bot plays an absent seat; give it back to a person any time").add_class(f"pb-hand-over-{seat}")
 
