@@ -1646,14 +1646,7 @@ def transcript_text(state: State) -> str:
 
 
 def _where(state: State, seat: int, place: str) -> str:
-    """A place on `seat`'s sheet as the players name it: a node, the meme on a filled branch, or
-    an empty branch's type and hub (the sheet prints no branch numbers)."""
-    if place in NODES:
-        return place.title()
-    meme = state.sheets[seat].meme(place)
-    if meme is not None:
-        return _quote(meme.text, meme.holder)
-    return f"an empty {state.setup.branch_type(place)} branch by {hub_of(place).title()}"
+    return place_words(state.setup.layout, state.sheets[seat], place)
 
 
 def _places_text(state: State, seat: int, places: Sequence[str]) -> str:
