@@ -51,6 +51,7 @@ from playbook.pacing import release_turn
 from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game
 
+from .board import Debrief, PhaseBoard
 from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
 
 __all__ = ["ClassPanel", "ClassStarter", "TableDashboard", "TableIndex", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
@@ -405,13 +406,19 @@ class TableDashboard(widgets.VBox):
         #: a link the page's script puts in the address bar (a new table's facilitator link).
         self.navigator = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-navigator")
         self._table: widgets.Widget | None = None
+        #: the board's drawing by phase (a board page's), and the debrief (facilitator, open).
+        self.phase_board: PhaseBoard | None = None
+        self.debrief: Debrief | None = None
+        self.debrief_button = widgets.Button(description="Debrief: step through the game", icon="history", layout=widgets.Layout(width="auto", display="none")).add_class("pb-debrief-open")
+        self.debrief_button.on_click(lambda _: self.open_debrief())
+        self.debrief_area = widgets.VBox((self.debrief_button,)).add_class("pb-debrief-area")
         self._form: Any = None
         #: the last change this page submitted was refused as stale (the page was behind).
         self._stale = False
         #: this page claimed its seat and has not yet shown it (see `confirm_seat`).
         self._confirm_pending = False
         super().__init__(
-            (self.style_html, self.header, self.status, self.screen, self.class_panel, self.savebar, self.heartbeat, self.alive, self.navigator)
+            (self.style_html, self.header, self.status, self.screen, self.class_panel, self.savebar, self.debrief_area, self.heartbeat, self.alive, self.navigator)
         )
         self.add_class("playbook-root")
         self.add_class(f"playbook-{self.slug}")
@@ -476,6 +483,8 @@ class TableDashboard(widgets.VBox):
         self.new_game_button.layout.display = "" if controls else "none"
         if role != "facilitator":
             self.class_panel.hide()
+        if not controls:
+            self.debrief_button.layout.display = "none"
 
     def _meta_of(self, table_id: str) -> tuple[str, dict[str, Any]]:
         info = self.store.info(table_id)
@@ -493,6 +502,9 @@ class TableDashboard(widgets.VBox):
             self._set_role("join")
             self._show_join(access)
         else:
+            if access.role == "open" and (urllib.parse.parse_qs(self.query.lstrip("?")).get("board") or [""])[0]:
+                # A game that hides nothing has a board too: the same public view, read-only.
+                access = Access("board", access.table_id)
             if access.role == "seat":
                 params = urllib.parse.parse_qs(self.query.lstrip("?"))
                 self._seat_key = (params.get("key") or [""])[0]
@@ -593,9 +605,11 @@ class TableDashboard(widgets.VBox):
             self._table = self._view_for_role()
         if self.screen.children != (self._table,):
             self.screen.children = (self._table,)
-        self.draw_table()
         if self.role == "board":
-            self._draw_join_code()
+            self._draw_board()
+            return
+        self.draw_table()
+        self._draw_debrief()
         if self.role not in ("facilitator", "open"):
             return  # no save bar: the file holds every secret, undo is the facilitator's
         steps, reason = self._undo_plan()
@@ -610,27 +624,57 @@ class TableDashboard(widgets.VBox):
     def _view_for_role(self) -> widgets.Widget:
         curtain = self.seat_curtain()
         if self.role == "board":
-            return widgets.VBox((self.public_view(), self.join_html)).add_class("pb-board")
+            if self.phase_board is None:
+                self.phase_board = PhaseBoard(self.game_title, self.join_html)
+            return widgets.VBox((self.phase_board,)).add_class("pb-board")
         if self.role == "seat" and curtain is not None:
             return widgets.VBox((curtain, self.public_view())).add_class("pb-seat-page")
         return self.table_view()
 
-    def _draw_join_code(self) -> None:
-        meta = self._meta
-        if self.table_id is None or "join_key" not in meta:
-            self.join_html.value = ""
+    def _draw_board(self) -> None:
+        """The board by phase: the game's scene now, the join code while seats are free."""
+        if self.game is None or self.phase_board is None:
             return
-        names = getattr(self.game.setup, "names", ()) if self.game else ()
-        links = table_links(public_base(), self.slug, self.table_id, meta, names)
-        claims = dict(meta.get("claims") or {})
-        free = [n for i, n in enumerate(names) if i not in self.bots and str(i) not in claims]
-        who = f"Free seats: {', '.join(free)}." if free else "Every seat is taken."
-        self.join_html.value = card(
-            "Join on your phone",
-            f'<div style="display:flex;flex-wrap:wrap;gap:16px;align-items:center">{qr_svg(links["join"])}'
-            f'<div><div style="font-size:1.2em">Scan the code, then pick your name.</div>'
-            f'<div class="pb-muted" style="word-break:break-all">{esc(links["join"])}</div><div>{esc(who)}</div></div></div>',
-        )
+        meta = self._meta
+        names = getattr(self.game.setup, "names", ())
+        join, free = "", None
+        if self.table_id is not None and "join_key" in meta:
+            join = table_links(public_base(), self.slug, self.table_id, meta, names)["join"]
+            claims = dict(meta.get("claims") or {})
+            free = [i for i in range(len(names)) if i not in self.bots and str(i) not in claims]
+        self.phase_board.show(self.game, free, join, qr_svg, reveal=bool(meta.get("debrief_reveal")))
+
+    def _draw_debrief(self) -> None:
+        """The facilitator's debrief button, and the debrief itself once opened."""
+        if self.role not in ("facilitator", "open") or self.game is None:
+            self.debrief_button.layout.display = "none"
+            return
+        self.debrief_button.layout.display = "none" if self.debrief is not None else ""
+        if self.debrief is not None:
+            self.debrief.show(self.game, reveal=bool(self._meta.get("debrief_reveal")))
+
+    def open_debrief(self) -> None:
+        """Step through the table so far (a running one: public views only)."""
+        if not self.allowed("open the debrief") or self.game is None:
+            return
+        if self.debrief is None:
+            self.debrief = Debrief(self.game_title, facilitator=self.hidden_information, on_reveal=self.reveal_secrets)
+            self.debrief_area.children = (self.debrief_button, self.debrief)
+        self._draw_debrief()
+
+    def reveal_secrets(self, reveal: bool) -> bool:
+        """After the end, show (or hide again) the secret choices in the debrief, on this page
+        and on the board. Refused while the game runs: the board never shows a secret before."""
+        if not self.allowed("reveal the secret choices", ("facilitator",)) or self.game is None:
+            return False
+        if not self.game.rules.over(self.game.state):
+            self.status.refuse("The secret choices stay secret until the game is over.")
+            self._draw_debrief()
+            return False
+        if self._submit(SetMeta({"debrief_reveal": True if reveal else None})) is None:
+            return False
+        self.status.ok("The debrief shows the secret choices, here and on the board." if reveal else "The debrief keeps the secret choices hidden.")
+        return True
 
     def offer_download(self) -> None:
         """Put the save file in the download link (mid-game it shows every secret: warn)."""
@@ -915,6 +959,10 @@ class TableDashboard(widgets.VBox):
         self._adopt(table)
         if self.game is None:
             return
+        if self.debrief is not None:  # another table's debrief: closed, the button offers this one's
+            old, self.debrief = self.debrief, None
+            self.debrief_area.children = (self.debrief_button,)
+            close_tree([old])
         curtain = self.seat_curtain()
         if curtain is not None:
             curtain.on_page = self.role != "board"
