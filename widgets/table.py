@@ -638,7 +638,7 @@ class TableDashboard(widgets.VBox):
         meta = self._meta
         names = getattr(self.game.setup, "names", ())
         join, free = "", None
-        if self.table_id is not None and "join_key" in meta:
+        if self.table_id is not None and "join_key" in meta and self.slug in HIDDEN:
             join = table_links(public_base(), self.slug, self.table_id, meta, names)["join"]
             claims = dict(meta.get("claims") or {})
             free = [i for i in range(len(names)) if i not in self.bots and str(i) not in claims]

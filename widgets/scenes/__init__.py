@@ -264,8 +264,8 @@ class GameScenes:
     slug: str
     #: the state as the board draws it.
     scene: Callable[[Any], Scene]
-    #: a label when `state` (after `before`) is a moment the debrief stops at, else None.
-    moment: Callable[[Any, Any], str | None]
+    #: (label, round) when `state` (after `before`) is a moment the debrief stops at, else None.
+    moment: Callable[[Any, Any], tuple[str, int] | None]
     #: the round (year, chapter, check) a state is in.
     round_of: Callable[[Any], int]
     #: the chart of the game so far, from the states of its moments so far.
@@ -304,8 +304,8 @@ class Timeline:
     def update(self, actions: Sequence[Action]) -> None:
         if self.state is None or list(actions[: len(self.actions)]) != self.actions:
             self.state = self.rules.initial(self.setup)
-            self.actions, self.moments = [], [Moment(0, "The start", self.scenes.round_of(self.state), self.state)]
-        pending: str | None = None
+            self.actions, self.moments = [], [Moment(0, "The start", 0, self.state)]
+        pending: tuple[str, int] | None = None
         for i in range(len(self.actions), len(actions)):
             before = self.state
             self.state = self.rules.play(before, actions[i])
@@ -314,8 +314,8 @@ class Timeline:
             # A moment is where the game rests (what a board shows): past the rolls it leads to.
             rests = i + 1 == len(actions) or not actions[i + 1].chance
             if pending is not None and rests:
-                label = "The end" if self.rules.over(self.state) else pending
-                self.moments.append(Moment(len(self.actions), label, self.scenes.round_of(self.state), self.state))
+                label = "The end" if self.rules.over(self.state) else pending[0]
+                self.moments.append(Moment(len(self.actions), label, pending[1], self.state))
                 pending = None
         if self.rules.over(self.state) and self.moments[-1].index != len(self.actions):
             self.moments.append(Moment(len(self.actions), "The end", self.scenes.round_of(self.state), self.state))

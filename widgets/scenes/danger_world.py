@@ -102,10 +102,10 @@ def story(state: State) -> list[str]:
     ]
 
 
-def moment(before: State, state: State) -> str | None:
+def moment(before: State, state: State) -> tuple[str, int] | None:
     if len(state.results) > len(before.results):
         r = state.results[-1]
-        return f"Check {r.number}: {state.characters[r.actor].name}"
+        return f"Check {r.number}: {state.characters[r.actor].name}", len(state.results)
     return None
 
 

@@ -118,12 +118,12 @@ def story(state: State) -> list[str]:
     ]
 
 
-def moment(before: State, state: State) -> str | None:
+def moment(before: State, state: State) -> tuple[str, int] | None:
     if len(state.outcomes) > len(before.outcomes):
         o = state.outcomes[-1]
-        return f"Chapter {o.chapter}: {state.names[o.actor]}'s {o.kind.lower()}"
+        return f"Chapter {o.chapter}: {state.names[o.actor]}'s {o.kind.lower()}", o.chapter
     if state.chapter != before.chapter and before.chapter >= 0:
-        return f"Chapter {before.chapter + 1} ends"
+        return f"Chapter {before.chapter + 1} ends", before.chapter + 1
     return None
 
 

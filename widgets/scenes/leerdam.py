@@ -131,11 +131,11 @@ def story(state: State) -> list[str]:
     ]
 
 
-def moment(before: State, state: State) -> str | None:
+def moment(before: State, state: State) -> tuple[str, int] | None:
     if before.total is None and state.total is not None:
-        return f"Year {state.year}: the pledges revealed"
+        return f"Year {state.year}: the pledges revealed", state.year
     if len(state.years) > len(before.years):
-        return f"Year {state.years[-1].year}: the flood"
+        return f"Year {state.years[-1].year}: the flood", state.years[-1].year
     return None
 
 

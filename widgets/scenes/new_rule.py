@@ -103,11 +103,11 @@ def story(state: State) -> list[str]:
     return lines
 
 
-def moment(before: State, state: State) -> str | None:
+def moment(before: State, state: State) -> tuple[str, int] | None:
     if state.phase == "pay" and before.phase != "pay" and state.strength:
-        return f"Round {state.round}: the infection"
+        return f"Round {state.round}: the infection", state.round
     if state.round != before.round and before.round > 0:
-        return f"Round {before.round}: paid"
+        return f"Round {before.round}: paid", before.round
     return None
 
 
