@@ -294,6 +294,12 @@ def test_a_game_that_hides_nothing_has_a_read_only_board(store: Store, dashboard
     assert board.role == "board" and board.phase_board is not None and board.phase_board.last is not None
     assert board.act(game.actions[-1]) is False and board.status.kind == "refuse"
     assert board_scene(game) == board.phase_board.last
+    # The table's own page links to its board and steps through the game so far.
+    page = dashboard(store, query=f"?table={table_id}")
+    assert page.role == "open" and f"table={table_id}&amp;board=1" in page.board_link.value
+    page.open_debrief()
+    assert page.debrief is not None and page.debrief.reveal.layout.display == "none"
+    assert page.debrief.step == len(page.debrief.timeline.moments) - 1 > 0
 
 
 def test_the_class_board_compares_its_tables_round_by_round() -> None:

@@ -411,7 +411,9 @@ class TableDashboard(widgets.VBox):
         self.debrief: Debrief | None = None
         self.debrief_button = widgets.Button(description="Debrief: step through the game", icon="history", layout=widgets.Layout(width="auto", display="none")).add_class("pb-debrief-open")
         self.debrief_button.on_click(lambda _: self.open_debrief())
-        self.debrief_area = widgets.VBox((self.debrief_button,)).add_class("pb-debrief-area")
+        #: a game that hides nothing: the link to its board, for the projector.
+        self.board_link = widgets.HTML().add_class("pb-open-board-link")
+        self.debrief_area = widgets.VBox((self.board_link, self.debrief_button)).add_class("pb-debrief-area")
         self._form: Any = None
         #: the last change this page submitted was refused as stale (the page was behind).
         self._stale = False
@@ -648,7 +650,11 @@ class TableDashboard(widgets.VBox):
         """The facilitator's debrief button, and the debrief itself once opened."""
         if self.role not in ("facilitator", "open") or self.game is None:
             self.debrief_button.layout.display = "none"
+            self.board_link.value = ""
             return
+        if self.slug not in HIDDEN and self.table_id is not None:
+            href = "?" + urllib.parse.urlencode({"table": self.table_id, "board": 1})
+            self.board_link.value = f'<a class="pb-board-link" href="{esc(href)}" target="_blank" rel="noopener">Open the board</a> for the projector (read-only).'
         self.debrief_button.layout.display = "none" if self.debrief is not None else ""
         if self.debrief is not None:
             self.debrief.show(self.game, reveal=bool(self._meta.get("debrief_reveal")))
@@ -659,7 +665,7 @@ class TableDashboard(widgets.VBox):
             return
         if self.debrief is None:
             self.debrief = Debrief(self.game_title, facilitator=self.hidden_information, on_reveal=self.reveal_secrets)
-            self.debrief_area.children = (self.debrief_button, self.debrief)
+            self.debrief_area.children = (self.board_link, self.debrief_button, self.debrief)
         self._draw_debrief()
 
     def reveal_secrets(self, reveal: bool) -> bool:
@@ -961,7 +967,7 @@ class TableDashboard(widgets.VBox):
             return
         if self.debrief is not None:  # another table's debrief: closed, the button offers this one's
             old, self.debrief = self.debrief, None
-            self.debrief_area.children = (self.debrief_button,)
+            self.debrief_area.children = (self.board_link, self.debrief_button)
             close_tree([old])
         curtain = self.seat_curtain()
         if curtain is not None:
