@@ -163,12 +163,16 @@ def chart(states: Sequence[Any]) -> str:
     )
     rows = ledger_rows(last, None)
     done = {y.year for y in view.years}
-    series = []
-    for h in view.households:
-        by_year = {r["year"]: r["vp"] for r in rows if r["household"] == h.name and r["year"] in done}
-        series.append((h.name, [by_year.get(y.year) for y in view.years]))
-    vp = chart_svg("VP of each household", years, lines=series) if len(series) <= 10 else ""
-    return pledges + vp
+    if len(view.households) > 10:
+        return pledges  # more lines than anyone could tell apart from the back of a room
+    drawn = [pledges]
+    for key, title in (("vp", "VP of each household"), ("wealth", "Wealth of each household")):
+        series = []
+        for h in view.households:
+            by_year = {r["year"]: r[key] for r in rows if r["household"] == h.name and r["year"] in done}
+            series.append((h.name, [by_year.get(y.year) for y in view.years]))
+        drawn.append(chart_svg(title, years, lines=series))
+    return "".join(drawn)
 
 
 SCENES = GameScenes("leerdam", scene, moment, round_of, chart, "Year")
