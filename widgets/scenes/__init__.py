@@ -168,7 +168,8 @@ def waiting_scene(scene: Scene, names: Sequence[str], free: Sequence[int]) -> Sc
         + "".join(f'<span class="pb-chip" style="background:#eceef3">{esc(names[i])}</span>' for i in free)
         + (f'<div class="pb-label" style="margin-top:6px">Here</div>' + "".join(f'<span class="pb-chip" style="background:#dff3e4">✔ {esc(n)}</span>' for n in taken) if taken else "")
     )
-    facts = (Fact("Players here", f"{len(names) - len(free)} of {len(names)}", "pb-seats-taken"),)
+    # The game's own key numbers stay: the room sees where the game starts (the dyke, the bowl).
+    facts = (Fact("Players here", f"{len(names) - len(free)} of {len(names)}", "pb-seats-taken"), *scene.facts)
     return Scene("waiting", scene.heading, centre, facts, scene.log)
 
 
