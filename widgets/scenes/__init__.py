@@ -18,6 +18,7 @@ string is escaped here.
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -78,10 +79,11 @@ BOARD_STYLE = """
 .pb-phase-board .pb-join-big svg { width: min(42vh, 420px); height: auto; }
 .pb-phase-board .pb-join-small svg { width: 150px; height: auto; }
 .pb-phase-board .pb-join-link { font-size: 28px; overflow-wrap: anywhere; }
-.pb-phase-board .pb-winner { font-size: 64px; font-weight: 800; color: #1b5e20; overflow-wrap: anywhere; }
-.pb-phase-board .jupyter-button, .pb-phase-board .widget-button { font-size: 28px; min-height: 52px; }
-.pb-phase-board .widget-dropdown select, .pb-phase-board .widget-label, .pb-phase-board .widget-checkbox label { font-size: 28px; height: auto; }
-.pb-phase-board .widget-dropdown { height: auto; }
+.pb-phase-board .pb-winner { font-size: 64px; font-weight: 800; line-height: 1.15; margin-bottom: 8px; color: #1b5e20; overflow-wrap: anywhere; }
+.playbook-root .pb-phase-board .jupyter-button, .playbook-root .pb-phase-board .widget-button { font-size: 28px; min-height: 56px; padding: 4px 22px; }
+.playbook-root .pb-phase-board .widget-dropdown select, .playbook-root .pb-phase-board .widget-label,
+.playbook-root .pb-phase-board .widget-checkbox label { font-size: 28px; height: auto; min-height: 52px; }
+.playbook-root .pb-phase-board .widget-dropdown, .playbook-root .pb-phase-board .widget-checkbox { height: auto; width: auto; }
 @media (max-width: 1500px) {
   .pb-phase-board .pb-scene-title { font-size: 36px; }
   .pb-phase-board .pb-huge { font-size: 72px; }
@@ -195,7 +197,10 @@ def chart_svg(
     if not x_labels:
         return ""
     values = [v for _, series in lines for v in series if v is not None] + list(bars or ()) + [m[0] for m in marks]
-    top = y_max if y_max is not None else max([1.0, *values]) * 1.15
+    # Whole-number ticks, four or five of them, with room above the highest value.
+    highest = y_max if y_max is not None else max([1.0, *values]) * 1.1
+    tick = next(t * 10**e for e in range(12) for t in (1, 2, 5) if t * 10**e >= highest / 5)
+    top = tick * max(1, math.ceil(highest / tick))
     left, right, above, below = 90, 30, 70, 60
     width, height = CHART_W - left - right, CHART_H - above - below
     step = width / max(len(x_labels), 1)
@@ -207,8 +212,8 @@ def chart_svg(
         return above + height * (1 - v / top)
 
     parts = [f'<text x="{left}" y="36" font-size="{CHART_FONT + 4}" font-weight="700">{esc(title)}</text>']
-    for k in range(5):  # y grid and values
-        v = top * k / 4
+    for k in range(round(top / tick) + 1):  # y grid and values
+        v = k * tick
         parts.append(f'<line x1="{left}" x2="{left + width}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#dde1ea"/>')
         parts.append(f'<text x="{left - 10}" y="{y(v) + 8:.1f}" font-size="{CHART_FONT}" text-anchor="end">{round(v)}</text>')
     every = max(1, len(x_labels) // 16)
