@@ -121,7 +121,9 @@ def test_each_games_board_reads_from_the_back_in_every_phase(voila: VoilaFactory
                 table = store.load(table_id)
                 store.submit(table_id, Play(action), table.version)
             now = target
-            expect(board.locator(f"{root} .pb-board-scene [data-phase='{phase}']")).to_be_visible()
+            # The page's kernel follows the table once the notebook's later cells have run (Danger
+            # World's odds take a while on a busy machine).
+            expect(board.locator(f"{root} .pb-board-scene [data-phase='{phase}']")).to_be_visible(timeout=LOAD_TIMEOUT_MS * 2)
             figures = check_sizes(board, root, f"{slug}-{phase}")
             if phase == "waiting" and hidden:
                 assert figures["1920"]["qr"] >= 300, "the join code is large while players come"

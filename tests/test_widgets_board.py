@@ -319,3 +319,29 @@ def test_the_class_board_compares_its_tables_round_by_round() -> None:
         k = max(j for j, m in enumerate(timeline.moments) if m.round <= 2)
         assert f'data-table="{i}" data-step="{k}"' in compare.body.value
         assert timeline.moments[k].label == "Year 2: the flood"
+
+
+def test_a_danger_world_page_follows_its_table_inside_an_event_loop(store: Store, monkeypatch) -> None:
+    """Danger World's dashboard once hid the table page's "is the page gone" check behind an
+    attribute of its own, so its pages never followed other pages' moves."""
+    import asyncio
+
+    from widgets import table as table_module
+
+    monkeypatch.setattr(table_module, "_in_kernel", lambda: True)
+    waiting, decision = danger_world(sheets=1), danger_world(lambda g: g.state.phase == "lock")
+    table_id = store.create(waiting, "open table", {})
+
+    async def follow() -> str:
+        board = DangerWorldDashboard(store, query=f"?table={table_id}&board=1")
+        for action in decision.actions[len(waiting.actions) :]:
+            if not action.chance:
+                store.submit(table_id, Play(action), store.version(table_id))
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if board.phase_board.last.phase != "waiting":
+                break
+        board.close()
+        return board.phase_board.last.phase
+
+    assert asyncio.run(follow()) == "decision"

@@ -843,7 +843,7 @@ class TableDashboard(widgets.VBox):
     async def _watch(self) -> None:
         closed = self._closed
         while self.table_id is not None:
-            if self._quiet():
+            if self._page_gone():
                 # No heartbeat: the page is gone. Stay quiet, so the kernel goes idle and is culled.
                 await asyncio.sleep(1.0)
                 continue
@@ -859,7 +859,7 @@ class TableDashboard(widgets.VBox):
                         if later == version:
                             break
                         version = later
-                if version != self.version and table_id == self.table_id and not self._quiet():
+                if version != self.version and table_id == self.table_id and not self._page_gone():
                     self.refresh()
             except asyncio.CancelledError:
                 raise
@@ -874,7 +874,7 @@ class TableDashboard(widgets.VBox):
             version = self.store.wait(table_id, seen, min(left, WAIT_SLICE_SECONDS))
         return version
 
-    def _quiet(self) -> bool:
+    def _page_gone(self) -> bool:
         return time.monotonic() - self._last_beat > QUIET_SECONDS
 
     def close(self) -> None:
