@@ -18,7 +18,9 @@ __all__ = ["SCENES", "chart", "moment", "scene"]
 
 
 def _percent(chance: Any) -> str:
-    return f"{round(float(chance) * 100)}%"
+    """A chance in whole percent; never "100%" or "0%" for what is not certain."""
+    value = round(float(chance) * 100)
+    return f"{min(max(value, 0 if chance == 0 else 1), 100 if chance == 1 else 99)}%"
 
 
 def _chapter(view: View) -> str:
