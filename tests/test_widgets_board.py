@@ -345,3 +345,40 @@ def test_a_danger_world_page_follows_its_table_inside_an_event_loop(store: Store
         return board.phase_board.last.phase
 
     assert asyncio.run(follow()) == "decision"
+
+
+def test_the_class_board_shows_each_tables_phase_and_compares_them_and_drops_the_code_at_the_end(store: Store) -> None:
+    from playbook import classes as cl
+    from tests.test_classes import _monitor, _page, _student
+
+    record = cl.create_class(store, "new-rule", 6, seed=4)
+    for name in ("Ana", "Bo", "Cy", "Di", "Ed", "Fa"):
+        _student(store, record.code, name)
+    monitor = _monitor(store, record)
+    monitor.deal()
+    monitor.start()
+    record = cl.load_class(store, record.id)
+    board = _page(store, record, "board")
+    body = board.screen.children[0].value
+    assert len(record.tables) == 2 and body.count('data-phase="decision"') == 2  # each table's phase at a glance
+    assert "pb-key-number" in body and "&board=" in html.unescape(body)
+    compare = board.class_debrief
+    assert compare is not None and compare in board.screen.children
+    # Both tables played to the end (by the tables' own moves): the class board compares them round by round.
+    bots = list(lab.BOTS["new-rule"].values())
+    rng = random.Random(4)
+    for table_id in record.tables:
+        while not (table := store.load(table_id)).game.state.over:
+            seat = table.game.rules.waiting_for(table.game.state)[0]
+            store.submit(table_id, Play(bots[seat % len(bots)](table.game.state, seat, rng)), table.version)
+    one_more = _student(store, record.code, "Gu")  # a late student: the code would show while they wait
+    assert one_more.record is not None
+    board.refresh()
+    assert "<svg" in board.screen.children[0].value  # the join code, for the late one
+    monitor.refresh()
+    monitor.end()
+    board.refresh()
+    body = board.screen.children[0].value
+    assert "<svg" not in body and "pb-class-code" not in body  # no join code once the class is over
+    assert "Results" in body and board.class_debrief.round >= 1
+    assert text_of(board.class_debrief.body.value).count("The results") == 2
