@@ -114,7 +114,7 @@ def story(state: State) -> list[str]:
     return [
         f"{len(titles)} chapter{'s' if len(titles) != 1 else ''}: " + "; ".join(f"“{t}”" for t in titles[:4]) + ("…" if len(titles) > 4 else "") if titles else "No chapter was told.",
         f"{len(outcomes)} meme action{'s' if len(outcomes) != 1 else ''}: {won} succeeded, {len(outcomes) - won} failed.",
-        f"The meme that spread the most: “{spread[1]}” on {spread[0]} branch{'es' if spread[0] != 1 else ''}." if spread else "No meme was written.",
+        f"The meme that spread the most: “{spread[1]}” on {spread[0]} branches." if spread and spread[0] > 1 else "No meme spread beyond its first branch.",
         f"The top score: {best[2]} ({names[best[1]]})." if best else "No scores.",
         f"The end: {view.ended}.",
     ]
