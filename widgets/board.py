@@ -209,6 +209,7 @@ class ClassDebrief(widgets.VBox):
         bar = widgets.HBox((self.back, self.next, widgets.HTML('<span class="pb-label">Jump to</span>'), self.jump), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
         super().__init__((widgets.HTML(BOARD_STYLE + '<h2 style="margin:16px 0 4px">The tables side by side</h2>'), bar, self.body))
         self.add_class("pb-class-debrief")
+        self.add_class("pb-phase-board")  # the board's sizes for its controls too
 
     def show(self, games: Sequence[Game[Any, Any]]) -> None:
         fresh = len(self.timelines) != len(games)
@@ -236,10 +237,18 @@ class ClassDebrief(widgets.VBox):
             self.jump.value = r
         self.back.disabled = r <= min(values)
         self.next.disabled = r >= max(values)
-        cells = []
+        cells, charts = [], []
         for i, timeline in enumerate(self.timelines):
             k = max((j for j, m in enumerate(timeline.moments) if m.round <= r), default=0)
             m = timeline.moments[k]
-            drawn = scene_html(timeline.scenes.scene(m.state), timeline.chart(k), f"{self.label} {i + 1}")
-            cells.append(f'<div class="pb-phase-board pb-class-debrief-table" data-table="{i}" data-step="{k}">{drawn}</div>')
-        self.body.value = f'<div style="display:grid;grid-template-columns:repeat(auto-fit,minmax(600px,1fr));gap:24px">{"".join(cells)}</div>'
+            name = f"{self.label} {i + 1}"
+            cells.append(
+                f'<div class="pb-phase-board pb-class-debrief-table" data-table="{i}" data-step="{k}">{scene_html(timeline.scenes.scene(m.state), "", name)}</div>'
+            )
+            # Each table's chart across the whole width, below: side by side its labels would be too small to read.
+            chart = timeline.chart(k)
+            if chart:
+                charts.append(f'<div class="pb-phase-board"><div class="pb-label">{esc(name)}</div><div class="pb-chart">{chart}</div></div>')
+        self.body.value = (
+            f'<div style="display:grid;grid-template-columns:repeat(auto-fit,minmax(600px,1fr));gap:24px">{"".join(cells)}</div>' + "".join(charts)
+        )

@@ -53,7 +53,7 @@ CLASS_STYLE = """
 .playbook-class-board .pb-name-chip, .playbook-class-board .pb-class-header { font-size: 28px; }
 .playbook-class-board .pb-card h3 { font-size: 32px; }
 .playbook-class-board .pb-class-header h2 { font-size: 44px; }
-.playbook-class-board .pb-key-number { font-size: 56px; font-weight: 800; }
+.playbook-class-board .pb-key-number { font-size: 56px; font-weight: 800; white-space: nowrap; }
 .playbook-class-board .pb-glance { display: grid; grid-template-columns: repeat(auto-fill, minmax(420px, 1fr)); gap: 16px; }
 .playbook-class-board table.pb-villages { border-collapse: collapse; width: 100%; font-size: 28px; }
 .playbook-class-board table.pb-villages th, .playbook-class-board table.pb-villages td { padding: 6px 14px; border-bottom: 1px solid #c9cedb; text-align: left; }
@@ -489,7 +489,8 @@ class ClassPage(widgets.VBox):
             # A game that hides nothing has a board too (`&board=1`): the same public view, read-only.
             href = f"{page}?table={urllib.parse.quote(table.id)}" + (f"&board={urllib.parse.quote(board)}" if board and record.game in HIDDEN else "&board=1")
             scene = board_scene(table.game)
-            facts = "".join(f'<div><span class="pb-big-label">{esc(f.label)}</span> <span class="pb-key-number">{esc(f.value)}</span></div>' for f in scene.facts[:3])
+            facts = "".join(f'<div><div class="pb-glance-label">{esc(f.label)}</div><div class="pb-key-number">{esc(f.value)}</div></div>' for f in scene.facts[:3])
+            facts = f'<div style="display:flex;flex-wrap:wrap;gap:4px 28px">{facts}</div>'
             cards.append(
                 card(
                     f"Table {i + 1} · {scene.heading}",
