@@ -242,7 +242,8 @@ def chart_svg(
     lx = CHART_W - right
     for name, colour in reversed(legend[:8]):  # the legend, right-aligned on the title's line
         short = name if len(name) <= 18 else name[:17] + "…"
-        parts.append(f'<text x="{lx}" y="36" font-size="{CHART_FONT}" text-anchor="end" fill="{colour}" font-weight="700">■ {esc(short)}</text>')
+        # The square in the series' colour, the name in black: light colours are hard to read as text.
+        parts.append(f'<text x="{lx}" y="36" font-size="{CHART_FONT}" text-anchor="end" fill="#14171f" font-weight="700"><tspan fill="{colour}">■</tspan> {esc(short)}</text>')
         lx -= 30 + int(CHART_FONT * 0.62 * (len(short) + 2))
     return (
         f'<svg viewBox="0 0 {CHART_W} {CHART_H}" role="img" aria-label="{esc(title)}" font-family="DejaVu Sans, sans-serif" '
