@@ -117,6 +117,8 @@ class Scene:
     #: the results: who won (plain text), and the game in five lines.
     winner: str = ""
     story: tuple[str, ...] = ()
+    #: safe HTML closing the centre, after the story (Dangerous Ideas' trees).
+    after: str = ""
 
 
 def log_html(lines: Sequence[str], keep: int = LOG_LINES) -> str:
@@ -146,6 +148,7 @@ def scene_html(scene: Scene, chart: str = "", title: str = "") -> str:
             + centre
             + (f'<div class="pb-label" style="margin-top:8px">The story of the game</div><ol class="pb-story">{story}</ol>' if story else "")
         )
+    centre += scene.after
     head = (
         f'<div class="pb-scene-head"><span class="pb-scene-title">{esc(title + " · " if title else "")}{esc(scene.heading)}</span>'
         f'<span class="pb-scene-phase">{esc(PHASE_WORDS[scene.phase])}</span></div>'

@@ -12,6 +12,7 @@ from typing import Any
 from rules.dangerous_ideas import ALWAYS_FAILS, State, View, view_for
 
 from ..common import esc
+from ..dangerous_ideas import sheet_svg
 from . import Fact, GameScenes, Scene, chart_svg
 
 __all__ = ["SCENES", "chart", "moment", "scene"]
@@ -21,6 +22,16 @@ def _percent(chance: Any) -> str:
     """A chance in whole percent; never "100%" or "0%" for what is not certain."""
     value = round(float(chance) * 100)
     return f"{min(max(value, 0 if chance == 0 else 1), 100 if chance == 1 else 99)}%"
+
+
+def _trees(state: State) -> str:
+    """Every player's sheet, as the table's page draws it: the story told so far, tree by tree."""
+    cells = "".join(
+        f'<div class="pb-tree" style="border:2px solid #c9cedb;border-radius:12px;padding:4px 10px;background:#fff">'
+        f'<div class="pb-label">{esc(sheet.name)}</div>{sheet_svg(state, seat)}</div>'
+        for seat, sheet in enumerate(state.sheets)
+    )
+    return f'<div class="pb-trees" style="display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:12px;margin-top:10px">{cells}</div>'
 
 
 def _chapter(view: View) -> str:
@@ -83,6 +94,7 @@ def scene(state: State) -> Scene:
         + (f'<div class="pb-line">{view.actions_left} action{"s" if view.actions_left != 1 else ""} left this turn</div>' if view.phase == "turn" else "")
         + (f'<div class="pb-line">{esc(turn)} names the chapter.</div>' if view.phase == "title" else "")
         + recent
+        + (_trees(state) if view.phase == "title" else "")  # a chapter ends: the trees as they stand
     )
     return Scene("decision", heading, centre, (Fact("Turn", turn or "—"), *facts_common), view.log)
 
@@ -93,7 +105,7 @@ def _results(state: State, view: View) -> Scene:
     rows = "".join(f"<tr><td>{rank}</td><td>{esc(names[s])}</td><td>{score} points</td></tr>" for rank, s, score in view.standings)
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>'
     winner = " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
-    return Scene("results", "the end", centre, (Fact("Chapters", str(view.chapters)),), view.log, winner, tuple(story(state)))
+    return Scene("results", "the end", centre, (Fact("Chapters", str(view.chapters)),), view.log, winner, tuple(story(state)), _trees(state))
 
 
 def story(state: State) -> list[str]:
