@@ -9,8 +9,10 @@ stored table and turns each click into one change submitted to the store's one w
   `playbook serve` prints) also the list of unfinished tables: the **index** role;
 - **facilitator** (`?table=..&facilitator=..`): the table's controls, the hot-seat curtain,
   the save file, the class card (board link, join code, seat links, claims, bots);
-- **board** (`?table=..&board=..`): the public view for the projector and the join code,
-  read-only (root class `playbook-board`);
+- **board** (`?table=..&board=..`): the public view for the projector, read-only, drawn by
+  phase (`widgets.board.PhaseBoard`): the join code large while players come, the decision,
+  the reveal, the results and then the debrief (root class `playbook-board`); a game that hides
+  nothing has one too, without a key (`?table=..&board=1`);
 - **join** (`?table=..&join=..`, the board's QR code): pick your name, and the page becomes
   that seat's own page;
 - **seat** (`?table=..&seat=..&key=..`): that seat's private panel first, then the public
@@ -355,7 +357,8 @@ class TableDashboard(widgets.VBox):
     `public_view` (the board, and a seat page below its own panel). A subclass ends its
     `__init__` with `open_from_query()`. Attributes tests rely on: `store`, `role`, `game` (None
     in the lobby), `table_id`, `version`, `bots`, `status`, `header`, `savebar`, `picker`,
-    `game_log`, `standings`, `new_game_button`, `class_panel`, `join_html`, `seat`.
+    `game_log`, `standings`, `new_game_button`, `class_panel`, `join_html`, `seat`,
+    `phase_board` (a board's), `debrief` (the facilitator's, once opened: `open_debrief`).
     """
 
     slug: ClassVar[str] = ""
