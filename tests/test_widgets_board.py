@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -89,7 +90,8 @@ def dangerous_ideas(until: Callable[[Game[Any, Any]], bool] = lambda g: False) -
 
 
 def text_of(scene_value: str) -> str:
-    return html.unescape(scene_value)
+    """What a reader sees: the tags out (names sit in <bdi>), the entities read."""
+    return html.unescape(re.sub(r"<[^>]+>", "", scene_value))
 
 
 PHASES: dict[str, dict[str, Callable[[], Game[Any, Any]]]] = {
@@ -165,8 +167,9 @@ def test_the_boards_scene_never_shows_a_secret_before_the_reveal() -> None:
             assert f"{NAMES[seat]}: {units}" not in drawn
     assert pledges  # the bots pledged something
     game = new_rule(lambda g: g.state.phase == "pick" and sum(p is not None for p in g.state.picks) == 2)
-    drawn = text_of(scene_html(scenes_for("new-rule").scene(game.state), Timeline.of(game).chart()))
-    assert "Picks in: 2 of 3" in drawn and "data-colour" not in drawn.split("pb-board-log")[0].split("Picks in")[1]
+    raw = scene_html(scenes_for("new-rule").scene(game.state), Timeline.of(game).chart())
+    assert "Picks in: 2 of 3" in text_of(raw)
+    assert "data-colour" not in raw.split("pb-board-log")[0]  # no candy drawn: no pick shown
 
 
 # -- the table's pages ------------------------------------------------------------------------------------

@@ -66,8 +66,10 @@ class Debrief(widgets.VBox):
         self.jump.observe(self._jumped, "value")
         self.reveal.observe(self._revealed, "value")
         bar = widgets.HBox((self.back, self.next, widgets.HTML('<span class="pb-label">Jump to</span>'), self.jump, self.step_html), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
-        super().__init__((widgets.HTML('<h2 style="margin:16px 0 4px">The debrief: step through the game</h2>'), bar, self.reveal, self.scene, self.secrets))
+        # The board's sizes wherever it is shown (the facilitator's page too).
+        super().__init__((widgets.HTML(BOARD_STYLE + '<h2 style="margin:16px 0 4px">The debrief: step through the game</h2>'), bar, self.reveal, self.scene, self.secrets))
         self.add_class("pb-debrief")
+        self.add_class("pb-phase-board")
 
     def show(self, game: Game[Any, Any], reveal: bool = False) -> None:
         """Follow `game` (a running table: its moments so far); stay on the step shown unless it
@@ -126,7 +128,7 @@ class Debrief(widgets.VBox):
         lines = secret_lines(game.state, names, round_)
         if not lines:
             return ""
-        items = "".join(f"<li><b>{esc(who)}</b>: {esc(text)}</li>" for who, text in lines)
+        items = "".join(f"<li><b><bdi>{esc(who)}</bdi></b>: {esc(text)}</li>" for who, text in lines)
         word = self.timeline.scenes.round_word if self.timeline else "Round"
         return f'<div class="pb-phase-board"><div class="pb-label">What was secret in {esc(word.lower())} {round_}</div><ul class="pb-story">{items}</ul></div>'
 

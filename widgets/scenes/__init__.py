@@ -171,7 +171,7 @@ def waiting_scene(scene: Scene, names: Sequence[str], free: Sequence[int]) -> Sc
         f'<div class="pb-line">Scan the code with your phone, then press your name.</div>'
         f'<div class="pb-label">Still free ({len(free)} of {len(names)})</div>'
         + "".join(f'<span class="pb-chip" style="background:#eceef3">{esc(names[i])}</span>' for i in free)
-        + (f'<div class="pb-label" style="margin-top:6px">Here</div>' + "".join(f'<span class="pb-chip" style="background:#dff3e4">✔ {esc(n)}</span>' for n in taken) if taken else "")
+        + (f'<div class="pb-label" style="margin-top:6px">Here</div>' + "".join(f'<span class="pb-chip" style="background:#dff3e4">✔ <bdi>{esc(n)}</bdi></span>' for n in taken) if taken else "")
     )
     # The game's own key numbers stay: the room sees where the game starts (the dyke, the bowl).
     facts = (Fact("Players here", f"{len(names) - len(free)} of {len(names)}", "pb-seats-taken"), *scene.facts)

@@ -25,7 +25,7 @@ def _danger_track(view: View) -> str:
     """Each character's danger level and zone: the track the table watches rise."""
     cells = "".join(
         f'<span class="pb-chip" style="background:{"#fdecea" if c.zone >= 3 else "#fff3e0" if c.zone == 2 else "#eceef3"}">'
-        f"{esc(c.name)}: danger {c.danger} · zone {c.zone}{' · K.O.' if c.knocked_out else ''}{' · dead' if c.dead else ''}</span>"
+        f"<bdi>{esc(c.name)}</bdi>: danger {c.danger} · zone {c.zone}{' · K.O.' if c.knocked_out else ''}{' · dead' if c.dead else ''}</span>"
         for c in view.characters
     )
     return f'<div class="pb-label">The danger track</div><div class="pb-danger-track">{cells}</div>'

@@ -38,7 +38,7 @@ def _total_html(view: View, total: int, before: int, after: int, pledges: Sequen
     word, colour = _verdict(before, after)
     names = [h.name for h in view.households]
     shown = "".join(
-        f'<span class="pb-chip" style="background:#e3ecfa" data-seat-pledge="{i}">{esc(n)}: {p}</span>' for i, (n, p) in enumerate(zip(names, pledges)) if p is not None
+        f'<span class="pb-chip" style="background:#e3ecfa" data-seat-pledge="{i}"><bdi>{esc(n)}</bdi>: {p}</span>' for i, (n, p) in enumerate(zip(names, pledges)) if p is not None
     )
     return (
         f'<div class="pb-label">The village pledged</div><div class="pb-huge pb-reveal-total" data-total="{total}">Total {total}</div>'

@@ -38,7 +38,7 @@ def scene(state: State) -> Scene:
     if view.phase == "pay" and view.strength:
         paid = sum(1 for i, s in enumerate(view.seats) if s.paid and not s.out)
         due = sum(1 for s in view.seats if not s.out)
-        picks = "".join(f'<span style="margin-right:18px;white-space:nowrap">{esc(s.name)} {candy_chip(view.colours, s.pick)}</span>' for s in view.seats if s.pick)
+        picks = "".join(f'<span style="margin-right:18px;white-space:nowrap"><bdi>{esc(s.name)}</bdi> {candy_chip(view.colours, s.pick)}</span>' for s in view.seats if s.pick)
         centre = (
             f'<div class="pb-label">The infection</div>'
             f'<div class="pb-huge pb-infection">{"".join(candy_chip(view.colours, c) for c in view.infection)} strength {view.strength}</div>'
