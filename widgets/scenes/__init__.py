@@ -234,7 +234,9 @@ def chart_svg(
     legend = []
     for k, (name, series) in enumerate(lines):
         colour = SERIES[k % len(SERIES)]
-        points = [(x(i), y(v)) for i, v in enumerate(series) if v is not None]
+        # Series a little apart sideways: equal values would otherwise hide one another.
+        shift = (k - (len(lines) - 1) / 2) * min(step * 0.3 / max(len(lines), 1), 8.0)
+        points = [(x(i) + shift, y(v)) for i, v in enumerate(series) if v is not None]
         if len(points) > 1:
             path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
             parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="{5 if k == 0 else 3}"/>')
