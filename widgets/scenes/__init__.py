@@ -186,6 +186,21 @@ CHART_FONT = 24
 SERIES = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#882255", "#332288", "#999933")
 
 
+def _legend_rows(entries: Sequence[tuple[str, str]], room: float) -> list[list[tuple[str, str, float]]]:
+    """(name, colour, width) per legend entry, in rows that fit `room` drawing units."""
+    rows: list[list[tuple[str, str, float]]] = [[]]
+    used = 0.0
+    for name, colour in entries:
+        short = name if len(name) <= 18 else name[:17] + "…"
+        width = 30 + CHART_FONT * 0.62 * (len(short) + 2)
+        if rows[-1] and used + width > room:
+            rows.append([])
+            used = 0.0
+        rows[-1].append((short, colour, width))
+        used += width
+    return [row for row in rows if row]
+
+
 def chart_svg(
     title: str,
     x_labels: Sequence[str],
@@ -204,8 +219,13 @@ def chart_svg(
     highest = y_max if y_max is not None else max([1.0, *values]) * 1.1
     tick = next(t * 10**e for e in range(12) for t in (1, 2, 5) if t * 10**e >= highest / 5)
     top = tick * max(1, math.ceil(highest / tick))
-    left, right, above, below = 90, 30, 70, 60
-    width, height = CHART_W - left - right, CHART_H - above - below
+    left, right, below = 90, 30, 60
+    entries = ([(bar_label, "#9fb4d8")] if bar_label else []) + [(name, SERIES[k % len(SERIES)]) for k, (name, _) in enumerate(lines)]
+    legend = _legend_rows(entries, CHART_W - left - right)
+    # The legend has lines of its own, under the title.
+    above = 70 + 36 * len(legend)
+    height_all = CHART_H + 36 * max(0, len(legend) - 1)
+    width, height = CHART_W - left - right, height_all - above - below
     step = width / max(len(x_labels), 1)
 
     def x(i: int) -> float:
@@ -215,6 +235,15 @@ def chart_svg(
         return above + height * (1 - v / top)
 
     parts = [f'<text x="{left}" y="36" font-size="{CHART_FONT + 4}" font-weight="700">{esc(title)}</text>']
+    for r, row in enumerate(legend):
+        lx = CHART_W - right
+        for short, colour, w in reversed(row):
+            # The square in the series' colour, the name in black: light colours are hard to read as text.
+            parts.append(
+                f'<text x="{lx:.0f}" y="{74 + 36 * r}" font-size="{CHART_FONT}" text-anchor="end" fill="#14171f" font-weight="700">'
+                f'<tspan fill="{colour}">■</tspan> {esc(short)}</text>'
+            )
+            lx -= w
     for k in range(round(top / tick) + 1):  # y grid and values
         v = k * tick
         parts.append(f'<line x1="{left}" x2="{left + width}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#dde1ea"/>')
@@ -231,8 +260,7 @@ def chart_svg(
     for value, label, colour in marks:
         parts.append(f'<line x1="{left}" x2="{left + width}" y1="{y(value):.1f}" y2="{y(value):.1f}" stroke="{colour}" stroke-width="3" stroke-dasharray="12 8"/>')
         parts.append(f'<text x="{left + width}" y="{y(value) - 8:.1f}" font-size="{CHART_FONT}" text-anchor="end" fill="{colour}">{esc(label)}</text>')
-    legend = []
-    for k, (name, series) in enumerate(lines):
+    for k, (_, series) in enumerate(lines):
         colour = SERIES[k % len(SERIES)]
         # Series a little apart sideways: equal values would otherwise hide one another.
         shift = (k - (len(lines) - 1) / 2) * min(step * 0.3 / max(len(lines), 1), 8.0)
@@ -241,17 +269,8 @@ def chart_svg(
             path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
             parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="{5 if k == 0 else 3}"/>')
         parts += [f'<circle cx="{px:.1f}" cy="{py:.1f}" r="6" fill="{colour}"/>' for px, py in points]
-        legend.append((name, colour))
-    if bar_label:
-        legend.insert(0, (bar_label, "#9fb4d8"))
-    lx = CHART_W - right
-    for name, colour in reversed(legend[:8]):  # the legend, right-aligned on the title's line
-        short = name if len(name) <= 18 else name[:17] + "…"
-        # The square in the series' colour, the name in black: light colours are hard to read as text.
-        parts.append(f'<text x="{lx}" y="36" font-size="{CHART_FONT}" text-anchor="end" fill="#14171f" font-weight="700"><tspan fill="{colour}">■</tspan> {esc(short)}</text>')
-        lx -= 30 + int(CHART_FONT * 0.62 * (len(short) + 2))
     return (
-        f'<svg viewBox="0 0 {CHART_W} {CHART_H}" role="img" aria-label="{esc(title)}" font-family="DejaVu Sans, sans-serif" '
+        f'<svg viewBox="0 0 {CHART_W} {height_all}" role="img" aria-label="{esc(title)}" font-family="DejaVu Sans, sans-serif" '
         f'xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
     )
 

@@ -125,8 +125,8 @@ def chart(states: Sequence[Any]) -> str:
         rounds[s.round] = s
         if s.phase == "pay":
             strength[s.round] = max(strength.get(s.round, 0), s.strength)
-    if not rounds:
-        return ""
+    if not strength:
+        return ""  # nothing to draw before the first infection
     order = sorted(rounds)
     views = [view_for(rounds[r], None) for r in order]
     names = [s.name for s in views[-1].seats]
