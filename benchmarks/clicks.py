@@ -74,6 +74,7 @@ def _leerdam_year(page: Page, url: str) -> tuple[float, float]:
     times = []
     for seat, want, watch in ((0, "4 of 5", ".pb-pledged-count"), (1, "Total", ".pb-reveal")):
         root.locator(f".pb-seat-{seat}").click()
+        root.locator(".pb-show-private").click()  # the shared screen asks first
         root.locator(".pb-pledge-confirm").wait_for(timeout=TIMEOUT_MS)
         root.locator(".pb-pledge input").fill("1")
         root.locator(".pb-pledge input").press("Tab")
@@ -90,6 +91,7 @@ def _new_rule_draw(page: Page, url: str) -> float:
     root.locator(".pb-start").click()
     root.locator(".pb-round").filter(has_text="Round 1").wait_for(timeout=TIMEOUT_MS)
     root.locator(".pb-seat-0").click()
+    root.locator(".pb-show-private").click()  # the shared screen asks first
     root.locator(".pb-draw").wait_for(timeout=TIMEOUT_MS)
     return time_click(page, f"{NEW_RULE} .pb-draw", NEW_RULE, "You drew")
 

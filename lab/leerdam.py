@@ -61,8 +61,8 @@ def _pledge_reciprocal(state: State, seat: int) -> int:
 
 def _last_payers(state: State, seat: int) -> int:
     """Households that pledged something last year, counting `seat` (which means to pay now);
-    every household in the first year."""
-    if not state.years:
+    every household in the first year, and always with anonymous pledges (who paid is secret)."""
+    if not state.years or state.setup.anonymous:
         return state.n
     year = state.years[-1].year
     paid = {row.seat for row in state.ledger if row.year == year and (row.contribution or 0) > 0}
@@ -96,7 +96,8 @@ def _bot(pledge: Pledge, generous: bool) -> Callable[[State, int, random.Random]
             own = min(FOOD, free)
             plan.append(Assignment(seat, "subsistence", own))
             free -= own
-            if generous and free:
+            # Others' capacity is secret with anonymous pledges: the altruist cannot tell who was struck.
+            if generous and free and not state.setup.anonymous:
                 struck = min(range(state.n), key=lambda s: (state.capacity(s), rng.random()))
                 if struck != seat and state.capacity(struck) < state.setup.capacity:
                     plan.append(Assignment(struck, "subsistence", 1))

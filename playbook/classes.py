@@ -21,17 +21,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 import random
 import secrets
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from playbook.access import key_matches, new_key, table_keys
 from rules import RuleError, new_game
-from rules.core import name_key, name_problem
+from rules.core import even_tables, name_key, name_problem
 
 __all__ = [
     "CLASS_SIZES",
@@ -118,6 +117,9 @@ class ClassRecord:
     seed: int = 0
     created: float = 0.0
     version: int = 0
+    #: setup variants every table of the class is made with, as in a save file's setup
+    #: (`{"anonymous": true}`: Leerdam's anonymous pledges).
+    variants: dict[str, Any] = field(default_factory=dict)
 
     def student(self, student_id: str) -> Student | None:
         return next((s for s in self.students if s.id == student_id), None)
@@ -156,9 +158,7 @@ def table_sizes(students: int, game: str, bots: bool = True) -> list[int]:
     low, high = CLASS_SIZES[game]
     if students < 1:
         raise ClassError("deal", "no student has joined yet")
-    count = math.ceil(students / high)
-    base, extra = divmod(students, count)
-    sizes = [base + 1] * extra + [base] * (count - extra)
+    sizes = even_tables(students, high)
     if sizes[-1] < low and not bots:
         raise ClassError("deal", f"{students} students cannot make tables of {low}-{high}: allow bots to fill the short table, or wait for more")
     return sizes
@@ -376,12 +376,15 @@ def create_class(
     bots: bool = True,
     seed: int | None = None,
     title: str = "",
+    variants: Mapping[str, Any] | None = None,
 ) -> ClassRecord:
-    """A new class in the lobby, with a room code no open class has."""
+    """A new class in the lobby, with a room code no open class has. `variants` are setup
+    fields for every table (JSON values, as in a save file's setup), checked now."""
     from rules import GAMES
 
     if game not in CLASS_SIZES or game not in GAMES:
         raise ClassError("game", f"no game {game!r}: choose from {', '.join(CLASS_SIZES)}")
+    variants = _checked_variants(game, variants or {})
     if not 3 <= int(expected) <= MAX_STUDENTS:
         raise ClassError("students", f"a class has 3-{MAX_STUDENTS} students, not {expected}")
     names = tuple(" ".join(str(n).split()) for n in roster if str(n).strip())
@@ -406,6 +409,7 @@ def create_class(
             seed=secrets.randbelow(2**31) if seed is None else int(seed),
             created=now,
             version=1,
+            variants=variants,
         )
         try:
             with store.transaction() as db:
@@ -421,6 +425,23 @@ def create_class(
             if "UNIQUE" not in str(exc).upper() and "unique" not in str(exc):
                 raise
     raise ClassError("code", "could not find a free room code")
+
+
+def _checked_variants(game: str, variants: Mapping[str, Any]) -> dict[str, Any]:
+    """`variants` when they make a setup of `game` (tried on the smallest table), else ClassError."""
+    from rules import GAMES, SaveFileError
+
+    data = dict(variants)
+    if "names" in data or "gm" in data:
+        raise ClassError("variants", "a class names its seats itself: give only the game's variants")
+    low = CLASS_SIZES[game][0]
+    names = [f"Seat {i + 1}" for i in range(low)]
+    trial = {"names": names[1:], "gm": names[0]} if game == "danger-world" else {"names": names}
+    try:
+        GAMES[game].setup_from_json({**trial, **data})
+    except (SaveFileError, RuleError) as exc:
+        raise ClassError("variants", f"the variants do not make a game: {exc}") from None
+    return data
 
 
 def load_class(store: Any, class_id: str) -> ClassRecord:
@@ -519,10 +540,10 @@ def _create_table(store: Any, db: Any, record: ClassRecord, group: Sequence[str 
     rules = GAMES[record.game]
     names = table_names(record, group)
     if record.game == "danger-world":
-        setup = rules.setup_from_json({"names": list(names[1:]), "gm": names[0]})
+        setup = rules.setup_from_json({**record.variants, "names": list(names[1:]), "gm": names[0]})
         seats = group[1:]
     else:
-        setup = rules.setup_from_json({"names": list(names)})
+        setup = rules.setup_from_json({**record.variants, "names": list(names)})
         seats = group
     game = new_game(record.game, setup, (record.seed + 7919 * (index + 1)) % (2**31))
     known = list(strategies(record.game))
@@ -565,53 +586,28 @@ def step_of(state: Any) -> str:
     return ""
 
 
-def _decision(action: Any) -> str:
-    """An action as a cell: its kind and its fields ("contribute: units 3")."""
-    parts = []
-    for f in dataclasses.fields(action):
-        if f.name in ("seat",):
-            continue
-        value = getattr(action, f.name)
-        if value is None or value == () or value is False:
-            continue
-        parts.append(f"{f.name.replace('_', ' ')} {value if not isinstance(value, tuple) else ', '.join(map(str, value))}")
-    return action.kind + (": " + "; ".join(parts) if parts else "")
-
-
-def decision_rows(store: Any, record: ClassRecord) -> list[dict[str, Any]]:
+def decision_rows(store: Any, record: ClassRecord, reveal: bool | None = None, reveal_pledges: bool | None = None) -> list[dict[str, Any]]:
     """One row per decision at every table of the class, in the order they were made: the
-    table, the round or year, the seat, the student (or the bot), the decision and what it
-    led to at once (the log lines it added). For the facilitator: pledges and picks included."""
+    table, the round or year, the seat, the player, the student (or the bot), the decision and
+    what it led to at once (`rules.decisions`). A table's secrets (pledges, picks, draws) are
+    named once its game is over, unless `reveal` says otherwise; `reveal_pledges` is Leerdam's."""
+    from rules import decisions_of
+    from rules.decisions import decision_rows as plain_rows
+
     rows: list[dict[str, Any]] = []
     for index, table_id in enumerate(record.tables):
         table = store.load(table_id)
-        game, rules = table.game, table.game.rules
+        game = table.game
         group = record.groups[index] if index < len(record.groups) else ()
         seats = group[1:] if record.game == "danger-world" else group
-        names = getattr(game.setup, "names", ())
-        state = rules.initial(game.setup)
-        last: dict[str, Any] | None = None
-        for number, action in enumerate(game.actions):
-            before = state
-            state = rules.play(state, action)
-            lines = [e.text for e in state.log[len(before.log) :]]
-            if action.seat is None or action.chance:
-                # A roll, a draw or the table moving on is what the last decision led to.
-                if last is not None and lines:
-                    last["outcome"] = " / ".join(filter(None, [last["outcome"], *lines]))
+        found = decisions_of(game, reveal=game.rules.over(game.state) if reveal is None else reveal, reveal_pledges=reveal_pledges)
+        students: dict[int, str] = {}
+        for d in found:
+            if d.seat is None:
                 continue
-            sid = seats[action.seat] if action.seat < len(seats) else None
+            sid = seats[d.seat] if d.seat < len(seats) else None
             student = record.student(sid) if sid else None
-            rows.append(
-                {
-                    "table": index + 1,
-                    "step": step_of(before),
-                    "seat": action.seat + 1,
-                    "name": names[action.seat] if action.seat < len(names) else "",
-                    "student": student.name if student is not None else "(bot)" if table.by_bot[number] or sid is None else "",
-                    "decision": _decision(action),
-                    "outcome": " / ".join(lines),
-                }
-            )
-            last = rows[-1]
+            by_bot = table.by_bot[d.number - 1] if d.number - 1 < len(table.by_bot) else False
+            students[d.number] = student.name if student is not None else "(bot)" if by_bot or sid is None else ""
+        rows.extend(plain_rows(found, index + 1, student=students))
     return rows

@@ -87,6 +87,22 @@ def _names(text: str | None, players: int | None) -> list[str] | None:
 TABLE_RANGES = {"new-rule": (3, 5), "leerdam": (3, 20), "danger-world": (1, 12), "dangerous-ideas": (3, 10)}
 
 
+def _setup_variants(game: str, text: str | None) -> dict[str, Any]:
+    """`--variant` of a table or a class: the game's setup variants only (VARIANTS' syntax,
+    e.g. "anonymous=true misfortune=3,2,1,0,0,0"), as a save file's setup writes them."""
+    from lab.core import parse_spec
+    from rules.core import _plain
+
+    if not text:
+        return {}
+    keys = {token.partition("=")[0].strip().replace("-", "_") for token in text.replace(",", " ").split() if "=" in token}
+    if keys & {"bots", "players"}:
+        raise UsageError("argument --variant: give the game's setup variants only (seats and bots have options of their own)")
+    low = TABLE_RANGES[game][0]
+    spec = parse_spec(game, text, {"seat": None}, ["seat"] * max(3, low), {})  # type: ignore[dict-item]
+    return {key: _plain(value) for key, value in spec.options}
+
+
 def _cmd_table_new(args: argparse.Namespace) -> int:
     """A new table in the store, with its keys; its links as JSON (or one per line)."""
     import secrets as _secrets
@@ -106,7 +122,8 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
     if len(kinds) != players:
         raise UsageError(f"--bots gives {len(kinds)} seats but the table has {players}")
     bots = {str(seat): kind for seat, kind in enumerate(kinds) if kind != "human"}
-    setup = GAMES[args.game].setup(names=tuple(names))
+    variants = _setup_variants(args.game, args.variant)
+    setup = GAMES[args.game].setup_from_json({**variants, "names": list(names)})
     seed = args.seed if args.seed is not None else _secrets.randbelow(1_000_000)
     game = new_game(args.game, setup, seed)
     store = Store()
@@ -138,7 +155,7 @@ def _cmd_class_new(args: argparse.Namespace) -> int:
         except UnicodeDecodeError:
             raise UsageError(f"argument --roster: {args.roster} is not UTF-8 text (one name a line)") from None
     store = Store()
-    record = create_class(store, args.game, args.students, roster=roster, bots=not args.no_bots)
+    record = create_class(store, args.game, args.students, roster=roster, bots=not args.no_bots, variants=_setup_variants(args.game, args.variant))
     base = args.url or os.environ.get("PLAYBOOK_URL") or "http://localhost:8866"
     links = {"class": record.id, "game": record.game, **class_links(base, record)}
     if args.json:
@@ -388,6 +405,46 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_debrief(args: argparse.Namespace) -> int:
+    """Every decision as CSV and the handout as PDF, from the save files of one or more tables
+    of a game (several: a class, its tables compared). Every file is read and replayed in full
+    before anything is written: a damaged or forged one writes nothing."""
+    from printables import debrief
+    from rules import decisions_of
+    from rules.decisions import COLUMNS, csv_text, decision_rows
+
+    if args.csv is None and args.pdf is None:
+        raise UsageError("say what to write: --csv FILE.csv and/or --pdf FILE.pdf")
+    if args.csv is not None and args.pdf is not None and args.csv.resolve() == args.pdf.resolve():
+        raise UsageError("--csv and --pdf name the same file")
+    tables: list[tuple[str, Any]] = []
+    for path in args.files:
+        try:
+            game = read_save_file(path)
+        except SaveFileError as exc:
+            raise SaveFileError(f"{path}: {exc}" if len(args.files) > 1 else str(exc)) from None
+        label = Path(path).stem
+        if label in (seen for seen, _ in tables):
+            label = f"{label} ({len(tables) + 1})"
+        tables.append((label, game))
+    games = {game.rules.slug for _, game in tables}
+    if len(games) > 1:
+        raise UsageError(f"the save files are of different games ({', '.join(sorted(games))}): one debrief is one game")
+    reveal = not args.public
+    reveal_pledges = None if args.pledges is None else args.pledges == "named"
+    outputs: list[tuple[Path, bytes]] = []
+    if args.csv is not None:
+        rows = [row for label, game in tables for row in decision_rows(decisions_of(game, reveal=reveal, reveal_pledges=reveal_pledges), table=label)]
+        outputs.append((args.csv, csv_text(rows, columns=COLUMNS).encode("utf-8")))
+    if args.pdf is not None:
+        outputs.append((args.pdf, debrief.build_pdf(tables, page=args.page, reveal=reveal, reveal_pledges=reveal_pledges)))
+    # Both made before either is written: a failure leaves no half of the pair behind.
+    for path, data in outputs:
+        path.write_bytes(data)
+        print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
 def _command(sub: Any, name: str, help_text: str, description: str, example: str) -> argparse.ArgumentParser:
     """A subcommand whose --help ends with an example."""
     return sub.add_parser(
@@ -423,7 +480,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--ip", help="address to listen on (default: every interface, so phones on the room's network reach it)")
     p.add_argument("--local", action="store_true", help="listen on this machine only (127.0.0.1): no phone can join")
     p.add_argument("--class-size", type=_ranged(1, 60), default=30, help="students who may open their pages at once, 1-60 (default 30): sizes the kernels kept ready")
-    p.add_argument("--preheat", type=_ranged(0, 30), default=None, help="kernels kept ready for each class and seat page, 0-30 (default: a third of --class-size, at most 5)")
+    p.add_argument("--preheat", type=_ranged(0, 30), default=None, help="kernels kept ready for each class and seat page, 0-30 (default: one per student for the class page, at most 40; a third of --class-size, at most 5, for seat links)")
     p.add_argument("--base-url", help="path to serve under behind a proxy, e.g. /playbook/ (default $PLAYBOOK_BASE_URL, else the public URL's path, else /)")
     p.add_argument("--public-url", type=_public_url, help="the address players reach, for every link, QR code and slip, e.g. https://school.example/playbook/ (default $PLAYBOOK_URL)")
     p.set_defaults(run=_cmd_serve)
@@ -543,6 +600,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--names", help="comma-separated seat names (default Player 1, Player 2, ...)")
     p.add_argument("--bots", help="comma-separated, one per seat: human or a bot's name (default: every seat human)")
     p.add_argument("--seed", type=_ranged(0, 2**63 - 1), help="the game's seed (default: random)")
+    p.add_argument("--variant", metavar="VARIANTS", help='setup variants, e.g. leerdam "anonymous=true" (anonymous pledges: only the total is public until the end)')
     p.add_argument("--url", help="the server's address in the links (default $PLAYBOOK_URL, else http://localhost:8866)")
     p.add_argument("--json", action="store_true", help="print the links as one line of JSON")
     p.set_defaults(run=_cmd_table_new, command="table new")
@@ -561,9 +619,34 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--students", type=_ranged(3, 60), required=True, help="students expected, 3-60")
     p.add_argument("--roster", type=_existing, help="a text file of the class's names, one a line: students pick theirs")
     p.add_argument("--no-bots", action="store_true", help="never fill a short table with bots")
+    p.add_argument("--variant", metavar="VARIANTS", help='setup variants for every table, e.g. leerdam "anonymous=true" (anonymous pledges)')
     p.add_argument("--url", help="the server's address in the links (default $PLAYBOOK_URL, else http://localhost:8866)")
     p.add_argument("--json", action="store_true", help="print the code and links as one line of JSON")
     p.set_defaults(run=_cmd_class_new, command="class new")
+
+    p = _command(
+        sub,
+        "debrief",
+        "every decision of a saved game as CSV, and the debrief handout as PDF",
+        "Replay a save file (of any game), refusing damaged or tampered files, then write one CSV row\n"
+        "per decision (table, round or year, seat, player, decision, outcome) and the printed\n"
+        "debrief handout (results, charts, the story). Whoever holds the save file holds every\n"
+        "secret in it, so both name them (pledges, picks, draws) unless --public is given.\n"
+        "Several save files of one game make a class's debrief: every table, then the tables\n"
+        "compared (Leerdam's villages year by year).",
+        "playbook debrief saved.json --csv decisions.csv --pdf debrief.pdf\n  playbook debrief village1.json village2.json --pdf class-debrief.pdf",
+    )
+    p.add_argument("files", nargs="+", type=_existing, metavar="SAVE.json", help="a table's save file; several for a class (one game)")
+    p.add_argument("--csv", type=_output, metavar="FILE.csv", help="write every decision and its outcome as CSV (UTF-8 with a BOM)")
+    p.add_argument("--pdf", type=_output, metavar="FILE.pdf", help="write the debrief handout")
+    p.add_argument("--page", choices=["a4", "letter"], default="a4", help="the handout's page size (default a4)")
+    p.add_argument("--public", action="store_true", help="name only what the board showed: no secret pledge, pick or draw")
+    p.add_argument(
+        "--pledges",
+        choices=["named", "anonymous"],
+        help="Leerdam: name each household's pledge, or none (default: as the game was played)",
+    )
+    p.set_defaults(run=_cmd_debrief)
 
     p = _command(sub, "replay", "check a saved game and print its standings as JSON", "Replay every move of a save file, refusing damaged or tampered files.", "playbook replay saved.json")
     p.add_argument("file", type=_existing, metavar="FILE.json")

@@ -11,6 +11,11 @@ moment it imports the dashboards until its first cell has run (or, for a kernel 
 ready, until it starts waiting for its page). The operating system drops the lock of a kernel
 that dies, so a crashed page never keeps a turn. Outside a server that sets the folder (tests,
 JupyterLab) nothing waits.
+
+A kernel being made ready for a page to come (Voila's preheat) gives way to the pages that are
+already asking: while any page's kernel waits for a turn or holds one (a `page-PID` mark in the
+folder), a ready kernel does not take a turn. Making up the ready kernels never slows a class
+that is arriving.
 """
 
 from __future__ import annotations
@@ -52,8 +57,28 @@ class Turn:
             os.close(fd)  # closing the file drops its flock
 
 
-def take_turn(folder: str | os.PathLike[str] | None = None, count: int | None = None, max_wait: float = MAX_WAIT_SECONDS) -> Turn:
-    """Wait for one of `count` slots in `folder` (default: the server's); a `Turn`."""
+def _pages_waiting(path: Path) -> bool:
+    """True while the kernel of a page someone opened waits for a turn or builds."""
+    for mark in path.glob("page-*"):
+        try:
+            os.kill(int(mark.name[5:]), 0)
+        except ValueError:
+            continue
+        except ProcessLookupError:
+            mark.unlink(missing_ok=True)  # its kernel died without handing on
+            continue
+        except PermissionError:
+            pass
+        return True
+    return False
+
+
+def take_turn(folder: str | os.PathLike[str] | None = None, count: int | None = None, max_wait: float = MAX_WAIT_SECONDS, give_way: bool = False) -> Turn:
+    """Wait for one of `count` slots in `folder` (default: the server's); a `Turn`.
+
+    `give_way`: take no slot while a page's kernel is waiting or building (a kernel made ready
+    in advance).
+    """
     import fcntl
 
     where = folder if folder is not None else os.environ.get(SLOTS_ENV)
@@ -72,6 +97,9 @@ def take_turn(folder: str | os.PathLike[str] | None = None, count: int | None = 
     order = list(range(slots))
     while True:
         random.shuffle(order)  # waiters spread over the slots instead of all trying slot 0 first
+        if give_way and _pages_waiting(path) and time.monotonic() - start < max_wait:
+            time.sleep(0.2)
+            continue
         for slot in order:
             try:
                 fd = os.open(path / f"slot-{slot}", os.O_RDWR | os.O_CREAT, 0o600)
@@ -100,7 +128,10 @@ def hold_until_first_cell_ends() -> Turn:
     global _TURN
     if _TURN is not None:
         return _TURN
-    _TURN = take_turn()
+    ready_kernel = os.environ.get("VOILA_PREHEAT", "False") == "True"
+    if not ready_kernel:
+        _mark_page(True)
+    _TURN = take_turn(give_way=ready_kernel)
     if _TURN.held:
         try:
             from IPython import get_ipython
@@ -120,7 +151,24 @@ def hold_until_first_cell_ends() -> Turn:
     return _TURN
 
 
+def _mark_page(waiting: bool) -> None:
+    """Say (or stop saying) that this kernel serves a page someone opened and has not built yet."""
+    where = os.environ.get(SLOTS_ENV)
+    if not where:
+        return
+    mark = Path(where) / f"page-{os.getpid()}"
+    try:
+        if waiting:
+            mark.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            mark.touch()
+        else:
+            mark.unlink(missing_ok=True)
+    except OSError:
+        pass  # without its mark a page only loses its right of way
+
+
 def release_turn() -> None:
     """Give this kernel's turn back, if it holds one."""
     if _TURN is not None:
         _TURN.release()
+        _mark_page(False)

@@ -158,6 +158,9 @@ def voila_command(
         "--VoilaConfiguration.multi_kernel_manager_class=playbook.voila_app.PatientKernelManager",
         f"--VoilaExecutor.iopub_timeout={IOPUB_TIMEOUT}",
         f"--VoilaExecutor.startup_timeout={KERNEL_STARTUP_TIMEOUT}",
+        # Kernels talk to Voila over Unix sockets: over TCP, kernels started together pick free
+        # ports and then race to bind them ("Address already in use": a page that never comes).
+        "--KernelManager.transport=ipc",
     ]
     if base_path(base_url) != "/":
         settings.append(f"--Voila.base_url={base_path(base_url)}")
@@ -472,29 +475,46 @@ def serve_settings(class_size: int = CLASS_SIZE, preheat: int | None = None) -> 
     arrival benchmark take them from.
 
     Every kernel waits for its turn to build (`playbook.pacing`, one turn per core) and the
-    executor waits long enough for a late output (`IOPUB_TIMEOUT`). `preheat` kernels are kept
-    ready for each hidden-information game's page (None: `preheated_for(class_size)`).
+    executor waits long enough for a late output (`IOPUB_TIMEOUT`). Kernels are kept ready for
+    the pages a class opens together (`ready_pools`; `preheat` sets every pool to that size).
     """
-    pool = preheated_for(class_size) if preheat is None else max(0, preheat)
+    pools = ready_pools(class_size) if preheat is None else {name: max(0, preheat) for name in PREHEATED}
     args: list[str] = []
-    if pool > 0:
-        pools = {"default": {"pool_size": 0}, **{name: {"pool_size": pool} for name in PREHEATED}}
-        args += ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}"]
+    if any(pools.values()):
+        config = {"default": {"pool_size": 0}, **{name: {"pool_size": size} for name, size in pools.items()}}
+        args += ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaKernelManager.kernel_pools_config={json.dumps(config)}"]
+    kept = ", ".join(f"{size} for {name}" for name, size in pools.items())
     summary = (
-        f"playbook serve for a class of {class_size}: {pool} kernels kept ready for each of {', '.join(PREHEATED)}; "
-        f"kernels build {default_slot_count()} at a time (one per core); executor waits {IOPUB_TIMEOUT} s for late output"
+        f"playbook serve for a class of {class_size}: kernels kept ready {kept}; "
+        f"kernels build {default_slot_count()} at a time (one per core), ready kernels made up after the arrivals; "
+        f"executor waits {IOPUB_TIMEOUT} s for late output"
     )
-    return ServeSettings(tuple(args), pool * len(PREHEATED), summary)
+    return ServeSettings(tuple(args), sum(pools.values()), summary)
 
 
-#: most kernels kept ready per notebook: each is about 55 MB while it waits.
+#: most kernels kept ready for a game's own pages (seat links): each is about 40 MB while it waits.
 MAX_PREHEAT = 5
+#: most kernels kept ready for the class page, the one every phone of a class opens.
+MAX_CLASS_READY = 40
 
 
 def preheated_for(class_size: int) -> int:
-    """Kernels to keep ready per notebook for a class of `class_size`: a third of the class, at
-    most MAX_PREHEAT (the rest are started as they arrive, in turns)."""
+    """Kernels to keep ready for a game's seat pages: a third of the class, at most MAX_PREHEAT
+    (the rest are started as they arrive, in turns)."""
     return max(0, min(MAX_PREHEAT, -(-class_size // 3)))
+
+
+def ready_pools(class_size: int) -> dict[str, int]:
+    """Kernels kept ready per notebook for a class of `class_size`.
+
+    The class page gets one per student (at most MAX_CLASS_READY): the whole class opens it
+    within seconds of the code going up, and a ready kernel is a page that comes at once; they
+    are started when the server starts, before the lesson, and a ready kernel gives way to any
+    page that is waiting. Seat links (a table without a class) get a third of the class.
+    """
+    pools = {name: preheated_for(class_size) for name in PREHEATED}
+    pools["class.ipynb"] = max(0, min(MAX_CLASS_READY, class_size))
+    return pools
 
 
 @dataclass(frozen=True)

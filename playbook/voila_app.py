@@ -9,6 +9,7 @@ Both redirect to the class page (`notebooks/class.ipynb`); everything else is Vo
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -19,7 +20,10 @@ from voila.app import Voila
 
 from playbook.classes import clean_code
 
-__all__ = ["PatientKernelManager", "PlaybookVoila", "main"]
+__all__ = ["PatientKernelManager", "PlaybookVoila", "main", "refill_when_quiet"]
+
+#: seconds without a page taking a ready kernel before the ready kernels are made up again.
+REFILL_QUIET_SECONDS = 20.0
 
 
 class JoinRedirect(web.RequestHandler):
@@ -59,8 +63,47 @@ class PatientKernelManager(AsyncMappingKernelManager):
         await super().cull_kernel_if_idle(kernel_id)
 
 
+def refill_when_quiet(kernel_manager: Any, quiet: float = REFILL_QUIET_SECONDS) -> None:
+    """Make up a notebook's ready kernels only once no page has taken one for `quiet` seconds.
+
+    Voila starts a replacement the moment a page takes a ready kernel and puts it in the pool at
+    once, so while a class arrives every page both starts a kernel and waits for a half-started
+    one: thirty arrivals start sixty kernels on two cores. Deferred, the arrivals beyond the
+    ready kernels get kernels of their own (taking turns, `playbook.pacing`) and the pool is
+    made up after the burst. The first fill, at start, is not deferred.
+    """
+    fill = kernel_manager.fill_if_needed
+    waiting: dict[Any, asyncio.TimerHandle] = {}
+
+    def fill_if_needed(delay: float | None = None, notebook_name: str | None = None, **kwargs: Any) -> None:
+        if delay is not None:  # the pools' first fill
+            fill(delay=delay, notebook_name=notebook_name, **kwargs)
+            return
+        earlier = waiting.pop(notebook_name, None)
+        if earlier is not None:
+            earlier.cancel()
+
+        def refill() -> None:
+            waiting.pop(notebook_name, None)
+            fill(delay=0, notebook_name=notebook_name, **kwargs)
+
+        waiting[notebook_name] = asyncio.get_event_loop().call_later(quiet, refill)
+
+    kernel_manager.fill_if_needed = fill_if_needed
+
+
 class PlaybookVoila(Voila):
-    """Voila, plus the short join addresses."""
+    """Voila, plus the short join addresses, compressed responses and ready kernels made up after
+    a burst."""
+
+    def init_settings(self) -> Any:
+        settings = super().init_settings()
+        # A page is about 5 MB of scripts and styles; 30 phones on a classroom's Wi-Fi fetch it
+        # at once. Compressed it is about a quarter of that.
+        settings["compress_response"] = True
+        if hasattr(self.kernel_manager, "fill_if_needed"):  # kernels are kept ready
+            refill_when_quiet(self.kernel_manager)
+        return settings
 
     def init_handlers(self) -> list[Any]:
         page = url_path_join(self.server_url, "voila/render/class.ipynb")

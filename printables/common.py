@@ -271,7 +271,11 @@ def build_document(
     """The PDF of `story` on `page`: same input, same bytes (no dates or random ids).
 
     `bleed` prints every cut-out 3 mm past its cut line, with crop marks at each one;
-    `size` and `margins` (side, top, bottom) override the page's, for booklet pages."""
+    `size` and `margins` (side, top, bottom) override the page's, for booklet pages.
+    A story that draws nothing is refused (ValueError): a PDF of no pages is a file viewers reject."""
+    story = list(story)
+    if not story:
+        raise ValueError(f"nothing to print in {title!r}: the document would have no pages")
     width, height = size or page_size(page)
     side, top, bottom = margins or (MARGIN_SIDE, MARGIN_TOP, MARGIN_BOTTOM)
     frame_w, frame_h = width - 2 * side, height - top - bottom

@@ -23,6 +23,7 @@ import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -61,6 +62,8 @@ __all__ = [
     "SheetLayout",
     "build_pdf",
     "build_story",
+    "debrief_lines",
+    "debrief_story",
     "odds_table",
     "percent",
     "preview_png",
@@ -1226,3 +1229,126 @@ def preview_png(
     """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
     pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
     return common.png_bytes(pdf, page_index, scale)
+
+
+# -- the debrief handout (shared parts in printables/debrief.py) ------------------------------------
+DEBRIEF_ROW = 6 * mm
+DEBRIEF_PARTY_WEIGHTS = (26, 14, 40, 12, 10)
+DEBRIEF_CHECK_WEIGHTS = (6, 18, 22, 8, 8, 13, 11, 28)
+#: an outcome as a short mark above its check's bars.
+OUTCOME_MARK = {"success": "✓", "benefit": "✓+", "partial": "½", "failure": "✗", "aid": "aid"}
+
+
+def _gm_spent(state: State, spent: Sequence[Any]) -> str:
+    parts = []
+    for option in spent:
+        who = f" on {state.names[option.character]}" if option.character is not None else ""
+        parts.append(f"{option.option}{who}")
+    return ", ".join(parts)
+
+
+def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
+    """The party's story in five lines."""
+    from rules.decisions import counted
+
+    state: State = game.state
+    results = state.results
+    count = {k: sum(1 for r in results if r.outcome == k) for k in OUTCOME_MARK}
+    lines = [
+        f"{counted(len(state.characters), 'character')} and {state.setup.gm} as GM: {counted(len(results), 'check')} over "
+        f"{counted(state.encounter, 'encounter')} and {counted(state.session, 'session')}.",
+        f"Successes {count['success'] + count['benefit']} (with a benefit {count['benefit']}), partial {count['partial']}, failures {count['failure']}, aid checks {count['aid']}.",
+    ]
+    if results:
+        danger = _danger_after(game)
+        peak, peak_level = 0, 0
+        for i, levels in enumerate(danger):
+            top = max(levels, default=0)
+            if top > peak_level:
+                peak, peak_level = i, top
+        if peak_level:
+            lines.append(f"The highest danger: level {peak_level} (zone {zone_rank(peak_level)}), reached by {state.names[peak]}.")
+        else:
+            lines.append("Nobody's danger rose during a check.")
+    botches = sum(r.botches for r in results)
+    lines.append(f"{counted(botches, 'botch', 'botches')} in all for {state.setup.gm} to spend.")
+    dead = [c.name for c in state.characters if c.dead]
+    down = [c.name for c in state.characters if c.knocked_out and not c.dead]
+    lines.append(
+        "Still standing: " + (", ".join(c.name for c in state.characters if not c.dead and not c.knocked_out) or "nobody") + "."
+        + (f" K.O.'d: {', '.join(down)}." if down else "")
+        + (f" Dead: {', '.join(dead)}." if dead else "")
+    )
+    return lines
+
+
+def _danger_after(game: Any) -> list[list[int]]:
+    """Each character's danger level after each finished check."""
+    from rules.decisions import first_states
+
+    after = first_states(game, lambda s: len(s.results))
+    checks = [k for k in sorted(after) if k >= 1]
+    return [[after[k].characters[i].danger for k in checks] for i in range(len(game.state.characters))]
+
+
+def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
+    """One table's debrief: the party, the story, every check against its difficulty and the
+    danger track check by check. Nothing at a Danger World table is secret."""
+    from . import debrief
+
+    state: State = game.state
+    story: list[Flowable] = [common.heading("The party", 2)]
+    header: list[common.Cell] = ["Character", "Empty boxes", "Damage", "Danger", "SP"]
+    rows: list[list[common.Cell]] = []
+    for c in state.characters:
+        damage = ", ".join(f"{name} {n}/{BOXES[i]}" for i, (name, _) in enumerate(TRACK) if (n := c.damage[i])) or "unhurt"
+        status = " (dead)" if c.dead else " (K.O.'d)" if c.knocked_out else ""
+        rows.append([c.name + status, str(c.health), damage, f"{c.danger} (zone {c.zone})", str(c.sp)])
+    story.append(common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_PARTY_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True))
+    story += debrief.story_block(debrief_lines(game, reveal))
+    results = state.results
+    if not results:
+        return story
+    x = [str(r.number) for r in results]
+    checks = debrief.Chart(
+        "Every check: the set made against the difficulty",
+        x,
+        [
+            debrief.Series("difficulty", tuple(float(r.difficulty) for r in results), "#bdbdbd"),
+            debrief.Series("set made (0: none)", tuple(float(r.height or 0) for r in results), debrief.PALETTE[0]),
+        ],
+        kind="bar",
+        y_min=0,
+        y_max=6,
+        y_label="height · check",
+        notes=[OUTCOME_MARK.get(r.outcome, "") for r in results],
+    )
+    levels = _danger_after(game)
+    highest = max((v for row in levels for v in row), default=0)
+    danger = debrief.Chart(
+        "The danger track after each check",
+        x,
+        debrief.series_of(state.names, levels),
+        y_min=0,
+        # Only the zone lines the party came near: an empty chart of five zones says nothing.
+        lines=[debrief.Line(LEVELS_PER_ZONE * z, f"zone {z + 1} from here") for z in range(1, MAX_ZONE) if LEVELS_PER_ZONE * (z - 1) <= highest],
+        y_label="danger level · check",
+    )
+    marks = "   ".join(f"{mark} {word}" for word, mark in OUTCOME_MARK.items())
+    story += [common.spacer(3 * mm), debrief.keep(checks, common.para(f"Above each check: {marks}", "small")), common.spacer(3 * mm), debrief.keep(danger)]
+    header = ["#", "Who", "Stats", "Diff.", "Set", "Outcome", "Botches", "The GM spent"]
+    rows = [
+        [
+            str(r.number),
+            state.names[r.actor] + (f" (aids {state.names[r.aid]})" if r.aid is not None else ""),
+            " + ".join(s.title() for s in r.stats),
+            str(r.difficulty),
+            str(r.height or "none"),
+            r.outcome,
+            str(r.botches),
+            _gm_spent(state, r.spent),
+        ]
+        for r in results
+    ]
+    story += [common.spacer(4 * mm), common.heading("The checks", 2), common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_CHECK_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True)]
+    return story

@@ -18,6 +18,7 @@ import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -25,7 +26,6 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
-from rules.core import seats_text
 from rules.dangerous_ideas import (
     BRANCHES,
     HUBS,
@@ -44,9 +44,9 @@ from rules.dangerous_ideas import (
 
 from . import common, fonts
 from .fonts import BidiParagraph as Paragraph
-from .fonts import markup
+from .fonts import markup, name_list
 
-__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
+__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "debrief_lines", "debrief_story", "preview_png"]
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "Dangerous Ideas"
@@ -862,7 +862,7 @@ def _pad_block(table: _Table, seat: int, width: float, ranks: dict[int, str]) ->
     else:
         sheet = state.sheets[seat]
         for group in _groups(sheet):
-            holders = ", ".join(markup(h) for h in group.holders)
+            holders = markup(name_list(group.holders))
             cell = _p(f'{markup(group.text)}<br/><font size="7" color="{_hex(common.MUTED)}">held by {holders}</font>')
             rows.append([cell, _p(str(len(group.holders)), "cell-centre"), _p(str(group.points), "cell-centre")])
         if not sheet.filled:
@@ -925,7 +925,7 @@ def _score_pad(table: _Table, width: float) -> list[Flowable]:
     if state is not None and state.over:
         best = [s for r, s, _ in standings(state) if r == 1]
         verb = "wins and announces" if len(best) == 1 else "share the win and announce"
-        story.append(_p(markup(seats_text([table.label(s) for s in range(table.n)], best)) + f" <b>{verb}</b> the moral of the story.", "body"))
+        story.append(_p(markup(name_list([table.label(s) for s in best], last=" and ")) + f" <b>{verb}</b> the moral of the story.", "body"))
     return story
 
 
@@ -1064,7 +1064,7 @@ def _story_flowables(table: _Table, width: float) -> list[Flowable]:
         )
         return story
     styles = _story_styles(width)
-    told_by = seats_text(list(table.names), range(table.n))
+    told_by = name_list(list(table.names), last=" and ")
     story.append(_p(markup(f"Told by {told_by}, in {table.chapter_count} chapters."), "subtitle"))
     for passage in transcript(state):
         story.append(Paragraph(markup(passage.heading), styles["chapter"]))
@@ -1106,7 +1106,7 @@ def _story_end(table: _Table, styles: dict[str, ParagraphStyle]) -> list[Flowabl
         KeepTogether(
             [
                 Paragraph(markup("The moral of the story"), styles["chapter"]),
-                Paragraph(f"<b>{markup(seats_text(names, best))}</b> {verb} the moral of the story:", styles["end"]),
+                Paragraph(f"<b>{markup(name_list([names[s] for s in best], last=' and '))}</b> {verb} the moral of the story:", styles["end"]),
                 _Indented(_WriteLines(MORAL_LINES), indent),
                 common.spacer(3 * mm),
                 Paragraph(markup("And now you know what the story is really all about."), styles["outcome"]),
@@ -1199,3 +1199,174 @@ def preview_png(
     """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
     pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
     return common.png_bytes(pdf, page_index, scale)
+
+
+# -- the debrief handout (shared parts in printables/debrief.py) ------------------------------------
+DEBRIEF_ROW = 6 * mm
+DEBRIEF_TREE_WEIGHTS = (22, 10, 68)
+#: story lines printed per chapter; the rest is in the booklet and the CSV.
+DEBRIEF_CHAPTER_LINES = 14
+DEBRIEF_LINE_CHARS = 240
+DEBRIEF_TREE_HEIGHT = 52 * mm
+DEBRIEF_TREE_ROW = 5.5 * mm  # between a hub's three branches
+DEBRIEF_TREE_TEXT = 7.5  # points
+DEBRIEF_TREE_LABEL_SHARE = 0.37  # of the width, for each side's meme labels
+DEBRIEF_NODE = 6.5 * mm  # a hub's radius
+
+
+def _chapter_ends(game: Any) -> dict[int, State]:
+    """The state at the end of the setting round (0) and of each chapter (1..)."""
+    from rules.decisions import first_states
+
+    starts = first_states(game, lambda s: s.chapter)
+    ends = {k: starts[k + 1] for k in range(-1, max(starts)) if k + 1 in starts}
+    ends[max(starts)] = game.state
+    return {k + 1: s for k, s in ends.items() if k >= -1}
+
+
+def _tree_text(sheet: Sheet, chapter: int) -> str:
+    """A sheet's memes by hub as markup; memes written in `chapter` in bold."""
+    parts = []
+    for hub in HUBS:
+        memes = [m for b, m in sheet.memes() if b.startswith(f"{hub}-")]
+        if memes:
+            told = ", ".join(f"<b>{markup(_quote(m))}</b>" if m.chapter == chapter else markup(_quote(m)) for m in memes)
+            parts.append(f"{hub.title()}: {told}")
+    return "; ".join(parts) or "no memes"
+
+
+def _quote(meme: Any) -> str:
+    # The mark first: a text that starts right-to-left then stays inside its quotes.
+    return f"\u200e‘{meme.text}’ – {meme.holder}"
+
+
+def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
+    """The story in five lines."""
+    from rules.decisions import counted
+
+    from . import debrief
+
+    state: State = game.state
+    outcomes = state.outcomes
+    won = [o for o in outcomes if o.success]
+    lines = [
+        f"{state.n} players told a story in {max(state.chapter + 1, 0)} of {counted(state.setup.chapter_count, 'chapter')}"
+        + (f"; it ended: {state.ended}." if state.over else "; it goes on."),
+        f"{counted(len(outcomes), 'meme action')}: {len(won)} succeeded, {len(outcomes) - len(won)} failed; "
+        f"{counted(sum(1 for o in won if o.target is not None), 'meme')} replaced.",
+    ]
+    if state.titles:
+        lines.append("Chapters: " + "; ".join(f"{i + 1}. {t}" for i, t in enumerate(state.titles)) + ".")
+    counts: dict[str, tuple[int, str]] = {}
+    for sheet in state.sheets:
+        for _, m in sheet.memes():
+            n, text = counts.get(m.key, (0, m.text))
+            counts[m.key] = (n + 1, text)
+    if counts:
+        n, text = max(counts.values(), key=lambda v: v[0])
+        lines.append(f"The most widely held meme, on {counted(n, 'branch', 'branches')}: ‘{text}’.")
+    table = standings(state)
+    first = [s for r, s, _ in table if r == 1]
+    lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} points: {debrief.names_of(state.names, first)}.")
+    return lines
+
+
+def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
+    """One table's debrief: the results, the story in five lines, the points chapter by chapter,
+    then the story chapter by chapter with each player's tree at the chapter's end, and the
+    trees as they stand. Nothing is secret in Dangerous Ideas."""
+    from rules.decisions import counted
+
+    from . import debrief
+
+    state: State = game.state
+    story: list[Flowable] = debrief.results_block(game, width, score="Points")
+    story += debrief.story_block(debrief_lines(game, reveal))
+    ends = _chapter_ends(game)
+    chapters = [k for k in sorted(ends) if k >= 1]
+    if chapters:
+        points = [[float(sheet_score(ends[k].sheets[s])) for k in chapters] for s in range(state.n)]
+        chart = debrief.Chart("Points at the end of each chapter", [str(k) for k in chapters], debrief.series_of(state.names, points), y_min=0, y_label="points · chapter")
+        story += [common.spacer(3 * mm), debrief.keep(chart)]
+    passages = {p.chapter: p for p in transcript(state)}
+    widths = common.columns_of(width, DEBRIEF_TREE_WEIGHTS)
+    for k in sorted(ends):
+        passage = passages.get(k)
+        heading = passage.heading if passage is not None else ("The setting" if k == 0 else f"Chapter {k}")
+        part: list[Flowable] = [common.heading(heading, 2)]
+        lines = list(passage.lines) if passage is not None else []
+        for line in lines[:DEBRIEF_CHAPTER_LINES]:
+            text = line if len(line) <= DEBRIEF_LINE_CHARS else line[: DEBRIEF_LINE_CHARS - 1] + "…"
+            part.append(Paragraph(markup(debrief.english(text)), common.style("small")))
+        if len(lines) > DEBRIEF_CHAPTER_LINES:
+            part.append(common.para(f"… and {counted(len(lines) - DEBRIEF_CHAPTER_LINES, 'more line')} in the story booklet.", "small"))
+        end = ends[k]
+        rows: list[list[common.Cell]] = [
+            [end.names[s], str(sheet_score(end.sheets[s])), _p(_tree_text(end.sheets[s], k))] for s in range(state.n)
+        ]
+        part.append(common.ruled_table(["Player", "Points", "The tree at the chapter's end (new memes in bold)"], rows, widths, row_height=DEBRIEF_ROW, zebra=True))
+        story += [common.spacer(3 * mm), *part]
+    # The trees as they stand, laid out as on the players' sheets.
+    story.append(PageBreak())
+    story.append(common.Section(GAME_TITLE, f"Debrief · the trees{' · ' + label if label else ''}"))
+    story.append(common.heading("The trees as they stand", 1))
+    for seat in range(state.n):
+        title = debrief.english(f"{state.names[seat]} · {sheet_score(state.sheets[seat])} points")
+        story.append(KeepTogether([common.para(title, "h2"), _Tree(state, seat)]))
+    return story
+
+
+class _Tree(Flowable):
+    """One player's tree, small: Think in the middle, the four hubs around it with their
+    stones, each hub's three branches and the memes on them (text, holder, stones)."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        super().__init__()
+        self.state = state
+        self.seat = seat
+        self.width = 0.0
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self.width = availWidth
+        return availWidth, DEBRIEF_TREE_HEIGHT
+
+    def draw(self) -> None:
+        canvas = self.canv
+        sheet = self.state.sheets[self.seat]
+        w, h = self.width, DEBRIEF_TREE_HEIGHT
+        label_w = w * DEBRIEF_TREE_LABEL_SHARE
+        canvas.saveState()
+        centres = {"think": (w / 2, h / 2)}
+        for hub in HUBS:
+            side, level = HUB_PLACE[hub]
+            centres[hub] = (w / 2 + side * w * 0.09, h / 2 + level * h * 0.25)
+        canvas.setStrokeColor(common.INK)
+        canvas.setLineWidth(0.8)
+        for hub in HUBS:
+            canvas.line(*centres["think"], *centres[hub])
+        for hub in HUBS:
+            side, _ = HUB_PLACE[hub]
+            hx, hy = centres[hub]
+            for i in range(3):
+                branch = f"{hub}-{i + 1}"
+                y = hy + (1 - i) * DEBRIEF_TREE_ROW
+                x_end = label_w if side < 0 else w - label_w
+                canvas.setStrokeColor(common.GRID)
+                canvas.line(hx, hy, x_end, y)
+                meme = sheet.meme(branch)
+                kind = self.state.setup.branch_type(branch)
+                text = f"{_quote(meme)} · {meme.stones}+{meme.bonus}" if meme is not None else f"({kind}: empty)"
+                size = DEBRIEF_TREE_TEXT
+                fitted, size = fonts.fit(text, fonts.BODY, size, label_w - 2 * mm)
+                canvas.setFillColor(common.INK if meme is not None else common.MUTED)
+                x = x_end - 1 * mm if side < 0 else x_end + 1 * mm
+                fonts.draw_string(canvas, x, y - size / 3, fitted, fonts.BODY, size, align="right" if side < 0 else "left")
+        for node, (x, y) in centres.items():
+            radius = DEBRIEF_NODE * (1.3 if node == "think" else 1)
+            canvas.setFillColor(colors.HexColor("#f0f0f0"))
+            canvas.setStrokeColor(common.INK)
+            canvas.circle(x, y, radius, stroke=1, fill=1)
+            canvas.setFillColor(common.INK)
+            fonts.draw_string(canvas, x, y + 0.5, node.title(), fonts.BOLD, DEBRIEF_TREE_TEXT, align="centre")
+            fonts.draw_string(canvas, x, y - DEBRIEF_TREE_TEXT - 0.5, str(sheet.node(node)), fonts.BODY, DEBRIEF_TREE_TEXT, align="centre")
+        canvas.restoreState()

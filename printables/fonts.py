@@ -63,6 +63,7 @@ __all__ = [
     "fit",
     "font_for",
     "markup",
+    "name_list",
     "register",
     "runs",
     "string_width",
@@ -762,6 +763,27 @@ def runs(text: str, font: str | None = None) -> list[tuple[str, str]]:
 def font_for(text: str, font: str | None = None) -> list[tuple[str, str]]:
     """(font name, typed characters) for each piece of `text`: which font prints what."""
     return [(p.font, p.typed) for p in _pieces(str(text), font or BODY)]
+
+
+#: LEFT-TO-RIGHT MARK: invisible, a strong left-to-right character for the bidi algorithm.
+LRM = "\u200e"
+
+
+def name_list(names: Sequence[str], sep: str = ", ", last: str | None = None) -> str:
+    """`names` joined by `sep` (and `last` before the final one, e.g. " and "), for a line set
+    left to right: each name keeps its place in the list, shaped in its own direction.
+
+    Two right-to-left names with only a comma between them would be one right-to-left run
+    for the bidi algorithm, printed in reverse order ("B ,A"); an invisible left-to-right mark
+    after a right-to-left name's separator keeps the separator, and the list, left to right."""
+    items = [str(n) for n in names]
+    out = []
+    for i, name in enumerate(items):
+        if i:
+            joint = last if last is not None and i == len(items) - 1 else sep
+            out.append(joint + (LRM if _needs_bidi(items[i - 1]) else ""))
+        out.append(name)
+    return "".join(out)
 
 
 def markup(text: object) -> str:

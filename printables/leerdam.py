@@ -4,7 +4,8 @@
 from a `State`: the ledgers filled from `state.ledger`, the village record from `state.years`
 and `standings`, and the village chronicle (the public log). Printing only ever shows what
 the projector may show plus each household's own rows on its own ledger page: a pledge not
-yet revealed prints blank.
+yet revealed prints blank, and with anonymous pledges no household's pledge, VP or Wealth is
+printed outside its own page until the game ends (a dash stands in a pledge's place).
 
 Page order: the village board, one ledger page per household, the village record, the
 chronicle (from a state), then the contribution slips and labour contracts (not once the
@@ -17,6 +18,7 @@ import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
@@ -25,7 +27,6 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 from reportlab.platypus.flowables import BalancedColumns
 
-from rules.core import seats_text
 from rules.leerdam import (
     DYKE_MAX,
     DYKE_MIN,
@@ -37,18 +38,22 @@ from rules.leerdam import (
     final_divisor,
     flood_odds,
     leisure_vp,
+    pledges_public,
+    pledges_shown,
     ledger_rows,
     profit_wealth,
+    public_pledges_hidden,
     standings,
     subsistence_vp,
     thresholds,
 )
+from rules.decisions import Game, counted
 
 from . import common, fonts, slips
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
-__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
+__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "debrief_compare", "debrief_lines", "debrief_story", "preview_png"]
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "Leerdam"
@@ -119,6 +124,7 @@ _VARIANTS = (
     "misfortune_by_hand",
     "dyke_start",
     "sticky_flood",
+    "anonymous",
     "end_check_from",
     "end_on",
     "max_years",
@@ -135,6 +141,7 @@ class _Village:
     misfortune_by_hand: bool
     dyke_start: int
     sticky_flood: bool
+    anonymous: bool
     end_check_from: int
     end_on: tuple[int, ...]
     max_years: int | None
@@ -511,7 +518,7 @@ def _board(village: _Village, width: float) -> list[Flowable]:
 
 def _year_steps(village: _Village) -> list[Flowable]:
     """The order of a year, in the project's reading of the text (RULINGS.md)."""
-    pledges = "all are revealed together"
+    pledges = "only the total is announced (anonymous pledges)" if village.anonymous else "all are revealed together"
     flooded = "is Flooded for good (variant)" if village.sticky_flood else "is Flooded until a dry year"
     misfortune = "the facilitator sets each loss" if village.misfortune_by_hand else "each household rolls a d6"
     steps = [
@@ -594,8 +601,8 @@ def _stage(state: State, year: int) -> str:
 
 def _contributions(state: State, viewer: int | None) -> dict[tuple[int, int], int | None]:
     """(year, seat) -> the pledge `viewer` may see, None where hidden or not yet revealed."""
-    seen = ledger_rows(state, viewer)
-    return {(row.year, row.seat): data["contribution"] for row, data in zip(state.ledger, seen)}
+    seat_of = {name: seat for seat, name in enumerate(state.names)}
+    return {(data["year"], seat_of[data["household"]]): data["contribution"] for data in ledger_rows(state, viewer)}
 
 
 def _ledger_cells(village: _Village, row: LedgerRow | None, year: int, pledge: int | None) -> list[common.Cell]:
@@ -698,6 +705,8 @@ def _ledger(village: _Village, seat: int, width: float) -> list[Flowable]:
                 "subtitle",
             )
         )
+    if village.anonymous:
+        story.append(_p("Anonymous pledges: only the village's total is announced until the game ends. Keep this page to yourself.", "small"))
     widths = _header_widths(LEDGER_HEADS, width, LEDGER_MIN_COLUMN)
     header = _headers(LEDGER_HEADS, widths)
     rows_by_year: dict[int, LedgerRow] = {}
@@ -812,6 +821,11 @@ def _standings_table(village: _Village, width: float) -> Flowable:
         for seat in range(village.n):
             rows.append([None, _p(markup(village.names[seat]), "cell-big")] + [None] * 5)
         return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
+    if public_pledges_hidden(state) and not state.over:
+        # Anonymous pledges: a household's VP or Wealth would give its pledges away.
+        for seat in range(village.n):
+            rows.append([None, _p(markup(village.label(seat)), "cell-big")] + [None] * 5)
+        return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
     table = standings(state)
     shared = {rank for rank, _, _ in table if sum(1 for r, _, _ in table if r == rank) > 1}
     finals = {r.seat: r.vp_final for r in state.ledger if r.year == state.year} if state.over else {}
@@ -839,6 +853,8 @@ def _record(village: _Village, width: float) -> list[Flowable]:
         intro = "The facilitator's sheet: one row per year for the dyke, the pledge total and the flood, then the final scoring."
     elif state.over:
         intro = f"The game ended: {state.ended}."
+    elif public_pledges_hidden(state):
+        intro = f"Game in progress, year {state.year}. Anonymous pledges: each household's numbers stay on its own ledger page until the game ends."
     else:
         intro = f"Game in progress, year {state.year}: the standings if the game ended now (before final scoring)."
     story.append(_p(markup(intro), "subtitle"))
@@ -860,7 +876,7 @@ def _record(village: _Village, width: float) -> list[Flowable]:
     if state is not None and state.over:
         best = [s for r, s, _ in standings(state) if r == 1]
         verb = "wins" if len(best) == 1 else "share the win"
-        block += [common.spacer(1 * mm), _p(markup(seats_text([village.label(s) for s in range(village.n)], best)) + f" <b>{verb}</b>.", "body")]
+        block += [common.spacer(1 * mm), _p(markup(fonts.name_list([village.label(s) for s in best], last=" and ")) + f" <b>{verb}</b>.", "body")]
     # The table, its note and the winner stay on one page: a lone "X wins." page helps nobody.
     story.append(KeepTogether(block))
     return story
@@ -1096,3 +1112,161 @@ def preview_png(
     """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
     pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
     return common.png_bytes(pdf, page_index, scale)
+
+
+# -- the debrief handout (shared parts in printables/debrief.py) ------------------------------------
+def _debrief_named(game: Game[Setup, State], reveal: bool, reveal_pledges: bool | None) -> tuple[bool, bool]:
+    """(pledges by household, VP and Wealth by household) this handout may print: an anonymous
+    variant names neither before the end, nor after it unless the facilitator chooses."""
+    state = game.state
+    public = pledges_public(game.setup)
+    # As the exports have it (rules.leerdam.decisions): anonymous pledges are shown only after
+    # the end, by the facilitator's choice (`reveal_pledges`, else the one made at the table).
+    shown = public or (state.over and (pledges_shown(state) if reveal_pledges is None else bool(reveal_pledges)))
+    return shown and reveal_pledges is not False, shown
+
+
+def _ledger_by(state: State, field: str) -> list[list[int | None]]:
+    """`field` of each household's ledger row, year by year (None before the year closed)."""
+    years = len(state.years)
+    grid: list[list[int | None]] = [[None] * years for _ in range(state.n)]
+    for row in state.ledger:
+        if row.year <= years:
+            value = getattr(row, field)
+            grid[row.seat][row.year - 1] = value
+    return grid
+
+
+def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[str]:
+    """The story of the village in five lines."""
+    from . import debrief
+
+    state = game.state
+    years = state.years
+    low, high = thresholds(state.n)
+    if not years:
+        return [f"{state.n} households; the first year is under way. The dyke stands at {state.dyke}."]
+    total = sum(y.total for y in years)
+    floods = [y.year for y in years if y.flooded]
+    lines = [
+        f"{state.n} households kept the dyke for {counted(len(years), 'year')}" + (f"; the game ended with {state.ended}." if state.over else "; the game goes on."),
+        f"The village pledged {total} units in all, {total / len(years):.1f} a year; a year needs {low} to {high} to hold the dyke.",
+        f"The dyke started at {years[0].dyke_before} and stands at {state.dyke}; "
+        + (f"the river flooded the village {counted(len(floods), 'time')} (year {', '.join(map(str, floods))})." if floods else "the river never flooded the village."),
+    ]
+    named, _ = _debrief_named(game, reveal, reveal_pledges)
+    if named:
+        given = [sum(v or 0 for v in row) for row in _ledger_by(state, "contribution")]
+        most, least = max(range(state.n), key=lambda s: given[s]), min(range(state.n), key=lambda s: given[s])
+        # Numbers before names: a number after a right-to-left name would join its run.
+        lines.append(f"Most given to the dyke, {given[most]} units, by {state.names[most]}; least, {given[least]}, by {state.names[least]}.")
+    else:
+        best = max(years, key=lambda y: y.total)
+        lines.append(f"The most pledged in one year was {best.total} units, in year {best.year}.")
+    table = standings(state)
+    first = [s for r, s, _ in table if r == 1]
+    if _debrief_named(game, reveal, reveal_pledges)[1]:
+        lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} VP: {debrief.names_of(state.names, first)}.")
+    else:
+        lines.append(f"The village holds {sum(h.vp for h in state.households)} VP in all; each household's stays its own.")
+    return lines
+
+
+def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
+    """One village's debrief: the results, the story in five lines, the pledges against the
+    thresholds, the dyke, and each household's VP and Wealth (and pledges, where allowed)."""
+    from . import debrief
+
+    state = game.state
+    years = state.years
+    named, households = _debrief_named(game, reveal, reveal_pledges)
+    story: list[Flowable] = debrief.results_block(game, width, score="VP", scores=households)
+    story += debrief.story_block(debrief_lines(game, reveal, reveal_pledges))
+    if not years:
+        return story
+    low, high = thresholds(state.n)
+    x = [str(y.year) for y in years]
+    top = max(max(y.total for y in years), high + 2)
+    pledged = debrief.Chart(
+        "Pledged in all, year by year, against the thresholds",
+        x,
+        [debrief.Series("units pledged", tuple(y.total for y in years), debrief.PALETTE[0])],
+        kind="bar",
+        y_min=0,
+        y_max=top,
+        bands=[
+            debrief.Band(0, low - 0.5, f"below {low}: the dyke falls", "#f6dcd6"),
+            debrief.Band(low - 0.5, high + 0.5, f"{low} to {high}: it holds", "#ececec"),
+            debrief.Band(high + 0.5, top, f"above {high}: it rises", "#dcefd8"),
+        ],
+        y_label="units · year",
+        notes=["flood" if y.flooded else "" for y in years],
+    )
+    dyke = debrief.Chart(
+        "The dyke: after the pledges and at the year's end",
+        x,
+        [
+            debrief.Series("after the pledges", tuple(y.dyke_after_pledges for y in years), debrief.PALETTE[2]),
+            debrief.Series("at the year's end (after the flood roll)", tuple(y.dyke_after for y in years), debrief.PALETTE[3], dashed=True),
+        ],
+        y_min=DYKE_MIN,
+        y_max=DYKE_MAX,
+        y_label="Dyke Condition · year",
+        notes=[f"roll {y.flood}" for y in years],
+    )
+    story += [common.spacer(3 * mm), debrief.keep(pledged), common.spacer(4 * mm), debrief.keep(dyke)]
+    if households:
+        for title, field in (("VP by household", "vp"), ("Wealth by household", "wealth")):
+            chart = debrief.Chart(title, x, debrief.series_of(state.names, _ledger_by(state, field)), y_label=f"{title.split()[0]} · year")
+            story += [common.spacer(4 * mm), debrief.keep(chart)]
+    else:
+        story.append(common.para("Pledges were anonymous: no household's pledge, VP or Wealth by year is printed.", "small"))
+    if named:
+        grid = _ledger_by(state, "contribution")
+        per_row = PLEDGE_GRID_YEARS
+        for start in range(0, len(years), per_row):
+            chunk = range(start, min(start + per_row, len(years)))
+            widths = [PLEDGE_GRID_NAME] + [(width - PLEDGE_GRID_NAME) / per_row] * len(chunk)
+            header: list[common.Cell] = ["Pledges", *(str(i + 1) for i in chunk)]
+            rows: list[list[common.Cell]] = [[state.names[s], *("" if grid[s][i] is None else str(grid[s][i]) for i in chunk)] for s in range(state.n)]
+            rows.append(["in all", *(str(years[i].total) for i in chunk)])
+            story += [common.spacer(4 * mm), common.ruled_table(header, rows, widths, row_height=PLEDGE_GRID_ROW, zebra=True)]
+    return story
+
+
+def debrief_compare(tables: Sequence[tuple[str, Game[Setup, State]]], *, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
+    """The villages of a class side by side, year by year: pledges, the dyke and floods."""
+    from . import debrief
+
+    labels = [label for label, _ in tables]
+    states = [game.state for _, game in tables]
+    longest = max(len(s.years) for s in states)
+    x = [str(i + 1) for i in range(longest)]
+
+    def by_year(state: State, pick: Any) -> tuple[int | None, ...]:
+        return tuple(pick(state.years[i]) if i < len(state.years) else None for i in range(longest))
+
+    story: list[Flowable] = [common.heading("The villages compared, year by year", 0)]
+    for state, label in zip(states, labels):
+        low, high = thresholds(state.n)
+        story.append(common.para(f"{label}: {state.n} households, a year needs {low}-{high} to hold the dyke; " + ("the game is over." if state.over else f"year {state.year} is under way."), "body"))
+    if not longest:
+        return story
+    pledged = debrief.Chart("Pledged per household, village by village", x, debrief.series_of(labels, [by_year(s, lambda y, n=s.n: round(y.total / n, 2)) for s in states]), y_min=0, y_label="units per household · year")
+    dyke = debrief.Chart("The dyke at each year's end", x, debrief.series_of(labels, [by_year(s, lambda y: y.dyke_after) for s in states]), y_min=DYKE_MIN, y_max=DYKE_MAX, y_label="Dyke Condition · year")
+    story += [common.spacer(3 * mm), debrief.keep(pledged), common.spacer(4 * mm), debrief.keep(dyke), common.spacer(4 * mm)]
+    first = min(width, 16 * mm)
+    widths = [first] + [(width - first) / len(labels)] * len(labels)
+    header: list[common.Cell] = ["Year", *labels]
+    rows: list[list[common.Cell]] = []
+    for i in range(longest):
+        cells: list[common.Cell] = [str(i + 1)]
+        for s in states:
+            if i >= len(s.years):
+                cells.append("")
+                continue
+            y = s.years[i]
+            cells.append(f"pledged {y.total}, dyke {y.dyke_before}→{y.dyke_after}" + (", FLOOD" if y.flooded else ""))
+        rows.append(cells)
+    story.append(common.ruled_table(header, rows, widths, row_height=PLEDGE_GRID_ROW, zebra=True))
+    return story

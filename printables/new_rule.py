@@ -19,14 +19,14 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
-from rules.core import seats_text
 from rules.new_rule import RoundLine, Setup, State, scores, standings, symbol
+from rules.decisions import Game, counted
 
 from . import common, fonts, slips
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
-__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "preview_png"]
+__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "debrief_lines", "debrief_story", "preview_png"]
 
 # -- layout ------------------------------------------------------------------------------
 GAME_TITLE = "New Rule"
@@ -294,7 +294,7 @@ def _worksheet(table: _Table, width: float) -> list[Flowable]:
     if state is not None and state.over:
         best = [s for r, s, _ in standings(state) if r == 1]
         verb = "wins" if len(best) == 1 else "share the win"
-        story.append(_p(markup(seats_text(table.names, best)) + f" <b>{verb}</b>.", "body"))
+        story.append(_p(markup(fonts.name_list([table.names[s] for s in best], last=" and ")) + f" <b>{verb}</b>.", "body"))
     story.append(common.heading("How to score", 2))
     for text in (
         f"Your score is the smallest count among {', '.join(_colour(table, c) for c in table.scoring)}, "
@@ -571,3 +571,112 @@ def preview_png(
     """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
     pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
     return common.png_bytes(pdf, page_index, scale)
+
+
+# -- the debrief handout (shared parts in printables/debrief.py) ------------------------------------
+DEBRIEF_ROW = 6 * mm
+DEBRIEF_ROUND_WEIGHTS = (8, 22, 10, 60)
+DEBRIEF_PLAYER_WEIGHTS = (34, 22, 14, 14, 16)
+
+
+def _rounds(state: State) -> dict[int, list[RoundLine]]:
+    """The score pad's rows, round by round."""
+    found: dict[int, list[RoundLine]] = {}
+    for line in state.pad:
+        found.setdefault(line.round, []).append(line)
+    return found
+
+
+def _infections(state: State) -> list[tuple[int, tuple[str, ...], int]]:
+    """(round, infection colours, strength) for every round whose picks were revealed."""
+    out = []
+    for number, lines in sorted(_rounds(state).items()):
+        shown = next((line for line in lines if line.strength), None)
+        if shown is not None:
+            out.append((number, shown.infection, shown.strength))
+    return out
+
+
+def debrief_lines(game: Game[Setup, State], reveal: bool = True) -> list[str]:
+    """The story of the table in five lines."""
+    from . import debrief
+
+    state = game.state
+    infections = _infections(state)
+    lines = [f"{state.setup.players} players, {counted(state.round, 'round')}" + (f"; the game ended: {state.ended}." if state.over else "; the game goes on.")]
+    if infections:
+        number, colours, strength = max(infections, key=lambda i: (i[2], -i[0]))
+        lines.append(f"The strongest infection: {' and '.join(colours)} at strength {strength}, in round {number}.")
+    out = sorted((p.out_round, seat) for seat, p in enumerate(state.players) if p.out_round is not None)
+    if out:
+        lines.append("Out of the game: " + "; ".join(f"in round {r}, {state.names[s]}" for r, s in out) + ".")
+    else:
+        lines.append("Nobody went out.")
+    eaten = sum(p.eaten for p in state.players)
+    lines.append(f"{eaten} {state.setup.antibody} eaten in all; the common bowl holds {sum(state.common)} candies.")
+    table = standings(state)
+    first = [s for r, s, _ in table if r == 1]
+    lines.append(f"{'Leading' if not state.over else 'Won'} with a score of {table[0][2]}: {debrief.names_of(state.names, first)}.")
+    return lines
+
+
+def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
+    """One table's debrief: the results, the story, the infection round by round, the bowls'
+    sizes and who went out; with `reveal` (after the end, the facilitator's choice) each
+    player's pick every round."""
+    from rules.decisions import first_states
+
+    from . import debrief
+
+    state = game.state
+    story: list[Flowable] = debrief.results_block(game, width, score="Score")
+    story += debrief.story_block(debrief_lines(game, reveal))
+    infections = _infections(state)
+    if not infections:
+        return story
+    starts = first_states(game, lambda s: s.round)
+    rounds = [r for r in sorted(starts) if r >= 1]
+    x = [str(r) for r in rounds] + ["end"]
+    colours = state.colours
+    chart = debrief.Chart(
+        "The infection, round by round",
+        [str(r) for r, _, _ in infections],
+        [debrief.Series("strength", tuple(s for _, _, s in infections), debrief.PALETTE[3])],
+        kind="bar",
+        y_min=0,
+        y_label="strength · round",
+        notes=["".join(symbol(colours, c) for c in cs) for _, cs, _ in infections],
+    )
+    key = "   ".join(f"{symbol(colours, c)} {c}" for c in colours)
+    bowls = [[float(starts[r].players[s].candies) for r in rounds] + [float(state.players[s].candies)] for s in range(state.setup.players)]
+    common_bowl = [float(sum(starts[r].common)) for r in rounds] + [float(sum(state.common))]
+    sizes = debrief.Chart(
+        "Candies in each bowl at the start of each round",
+        x,
+        debrief.series_of(state.names, bowls),
+        y_min=0,
+        y_label="candies · round",
+    )
+    pool = debrief.Chart("The common bowl", x, [debrief.Series("common bowl", tuple(common_bowl), debrief.PALETTE[6])], height=40 * mm, y_label="candies · round")
+    story += [common.spacer(3 * mm), debrief.keep(chart, common.para(f"Above each bar, the shape of each infection colour: {key}", "small"))]
+    story += [common.spacer(3 * mm), debrief.keep(sizes), common.spacer(3 * mm), debrief.keep(pool)]
+    # Who went out, and where everyone finished.
+    points = scores(state)
+    header: list[common.Cell] = ["Player", "Out", "Candies", "Reds eaten", "Score"]
+    rows: list[list[common.Cell]] = [
+        [p.name, f"round {p.out_round}" if p.out_round is not None else "still in", str(p.candies), str(p.eaten), str(points[s])]
+        for s, p in enumerate(state.players)
+    ]
+    story += [common.spacer(4 * mm), common.heading("Who is out", 2), common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_PLAYER_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True)]
+    # Round by round: the reveal, and each player's pick where the facilitator shows them.
+    header = ["Round", "Infection", "Strength", "Picks" if reveal else "What happened"]
+    by_round = _rounds(state)
+    rows = []
+    for number, infection, strength in infections:
+        if reveal:
+            told = ", ".join(f"{state.names[line.seat]}: {line.picked}" for line in by_round[number] if line.picked)
+        else:
+            told = "; ".join(f"{state.names[line.seat]} {line.note}" for line in by_round[number] if line.note) or "everyone paid"
+        rows.append([str(number), ", ".join(infection), str(strength), debrief.english(told)])
+    story += [common.spacer(4 * mm), common.heading("Round by round", 2), common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_ROUND_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True)]
+    return story

@@ -10,17 +10,20 @@ page.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reportlab.platypus import Flowable, PageBreak
 
-from . import common, danger_world, dangerous_ideas, leerdam, new_rule
+from rules.core import even_tables
+
+from . import common, danger_world, dangerous_ideas, fonts, leerdam, new_rule
 
 __all__ = ["GROUP_RANGE", "Part", "build_pdf", "build_story", "plan", "split"]
 
 GROUP_RANGE = (1, 20)
+#: the most households a village has: over it, the group plays as two (or more) villages.
+VILLAGE_MOST = 10
 TITLE = "Playbook: printable materials"
 
 
@@ -41,7 +44,7 @@ class Part:
 
     @property
     def heading(self) -> str:
-        where = f", table {self.table} of {self.tables}" if self.tables > 1 else ""
+        where = f", {'village' if self.game == 'leerdam' else 'table'} {self.table} of {self.tables}" if self.tables > 1 else ""
         if self.game == "danger-world":
             return f"{self.title}{where}: GM + {len(self.names)} players"
         who = "households" if self.game == "leerdam" else "players"
@@ -50,11 +53,11 @@ class Part:
     @property
     def detail(self) -> str:
         named = [n for n in self.names if n]
-        people = ", ".join(named) if named else "names written in by hand"
+        people = fonts.name_list(named) if named else "names written in by hand"
         if len(named) not in (0, len(self.names)):
             people += f" (+{len(self.names) - len(named)} to write in)"
         if self.game == "danger-world":
-            return f"GM {self.gm or '(to write in)'} · {people}"
+            return fonts.name_list([f"GM {self.gm or '(to write in)'}", people], sep=" · ")
         return people
 
 
@@ -63,9 +66,8 @@ def split(count: int, low: int, high: int) -> list[int]:
     `count` is under `low`."""
     if count < low:
         return []
-    tables = math.ceil(count / high)
-    base, extra = divmod(count, tables)
-    return [base + 1] * extra + [base] * (tables - extra)
+    # The same sizes as a class is dealt into (`playbook.classes.table_sizes`).
+    return even_tables(count, high)
 
 
 def _cut(names: Sequence[str], sizes: Sequence[int]) -> list[tuple[str, ...]]:
@@ -107,6 +109,13 @@ def plan(players: int, names: Sequence[str] | None = None) -> tuple[list[Part], 
     lo, hi = leerdam.HOUSEHOLD_RANGE
     if players < lo:
         notes.append(f"{leerdam.GAME_TITLE} takes {lo}-{hi} households: not printed for {players}.")
+    elif players > VILLAGE_MOST:
+        # The text: "if more than 10, we can run two parallel communities". Villages as even
+        # as a class's tables are dealt.
+        sizes = split(players, lo, VILLAGE_MOST)
+        for i, group in enumerate(_cut(seats, sizes), 1):
+            parts.append(Part("leerdam", leerdam.GAME_TITLE, i, len(sizes), group))
+        notes.append(f"{leerdam.GAME_TITLE} is written for 5-{VILLAGE_MOST} households: {players} play as {len(sizes)} villages side by side ({' and '.join(map(str, sizes))}).")
     else:
         parts.append(Part("leerdam", leerdam.GAME_TITLE, 1, 1, tuple(seats)))
         warning = leerdam_warning(players)

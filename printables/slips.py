@@ -127,11 +127,13 @@ def seat_slips(
 ) -> list[Flowable]:
     """Slips with crop marks, one per seat: (seat name, URL of that seat's link) each with its
     QR code; or, with `seats` None, `players` blank slips (a name line, a box for a QR code or
-    a join code). `page` is accepted for symmetry with the games' stories (the frame decides)."""
+    a join code). `page` is accepted for symmetry with the games' stories (the frame decides).
+
+    No seats at all is refused (ValueError): slips for nobody would be an empty file."""
     common.page_size(page)
     rows: list[tuple[str, str]] = list(seats) if seats is not None else [("", "")] * players
     if not rows:
-        return []
+        raise ValueError("no seats to print slips for")
     columns, lines = SLIP_GRID
     story: list[Flowable] = [common.Section(game_title, "Seat slips")]
     story += common.slip_pages(

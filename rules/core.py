@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import hashlib
 import json
+import math
 import random
 import types
 import typing
@@ -40,6 +41,7 @@ __all__ = [
     "actions_from_json",
     "check_names",
     "check_types",
+    "even_tables",
     "name_key",
     "name_problem",
     "parse_save_text",
@@ -657,6 +659,16 @@ def ranked(scores: Sequence[int], key: Callable[[int], Any]) -> list[tuple[int, 
         rank = table[-1][0] if i and key(order[i - 1]) == key(seat) else i + 1
         table.append((rank, seat, scores[seat]))
     return table
+
+
+def even_tables(count: int, largest: int) -> list[int]:
+    """The people at each table for `count` people: as few tables as `largest` allows, their
+    sizes as even as can be (16 in tables of up to 10: 8 and 8; 11: 6 and 5). [] for nobody."""
+    if count < 1:
+        return []
+    tables = math.ceil(count / largest)
+    base, extra = divmod(count, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
 
 
 def seats_text(names: Sequence[str], seats: Iterable[int]) -> str:

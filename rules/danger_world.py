@@ -49,6 +49,8 @@ from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, seats_text
 
+from .decisions import Decision, Game, Made, collect
+
 __all__ = [
     "ACCOMPLISHMENT",
     "ASPECTS",
@@ -104,6 +106,7 @@ __all__ = [
     "chance",
     "hides",
     "view_for",
+    "decisions",
     "scores",
     "standings",
     "zone_rank",
@@ -1393,6 +1396,70 @@ def view_for(state: State, seat: int | None) -> View:
         over=state.over,
         standings=tuple(standings(state)),
     )
+
+
+
+# -- the decisions, for the debrief ------------------------------------------------------------
+
+
+def decisions(game: Game[Setup, State], reveal: bool = True) -> list[Decision]:
+    """Every decision of `game`: sheets, checks (begin, locks, re-rolls, the set taken), the GM's
+    spending and hits, rests. Nothing at a Danger World table is secret, so `reveal` changes
+    nothing; a row's seat is the character concerned (None for the GM's own moves)."""
+
+    def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | None:
+        check = before.check
+        number = check.number if check is not None else before.checks + 1
+        step = f"Encounter {before.encounter}"
+        gm = before.setup.gm
+        if isinstance(action, (CreateCharacter, SetStats, SetAspects)):
+            i = action.character
+            if isinstance(action, SetAspects):
+                text = "rewrites the aspects: " + "; ".join(action.aspects)
+            else:
+                sheet = ", ".join(f"{n.title()} {v}" for n, v in zip(STATS, action.stats))
+                text = ("makes the sheet: " if isinstance(action, CreateCharacter) else "rewrites the stats: ") + sheet
+                if isinstance(action, CreateCharacter):
+                    text += ". Aspects: " + "; ".join(action.aspects)
+            return Made(step, i, before.names[i], text)
+        if isinstance(action, BeginCheck):
+            i = action.character
+            difficulty, _ = difficulty_after(action.difficulty, action.modifiers)
+            what = f"aids {before.names[action.aid]}" if action.aid is not None else f"a difficulty-{difficulty} check"
+            text = f"{what} with {' + '.join(s.title() for s in action.stats)}"
+            extras = []
+            if action.invocations:
+                extras.append(f"{sum(x.sp for x in action.invocations)} SP invoked")
+            if action.compels:
+                extras.append(f"{sum(x.sp for x in action.compels)} SP compelled by {gm}")
+            if action.danger:
+                extras.append(f"{action.danger} danger dice")
+            if action.complications:
+                extras.append(f"{action.complications} complications")
+            return Made(f"{step}, check {number}", i, before.names[i], text + (f" ({', '.join(extras)})" if extras else ""))
+        if isinstance(action, (Lock, Reroll, ChooseSet)) and check is not None:
+            who = before.names[check.actor]
+            if isinstance(action, Lock):
+                text = "locks dice showing " + " ".join(str(check.faces[d]) for d in sorted(action.dice))
+            elif isinstance(action, Reroll):
+                text = f"re-rolls {len(check.unlocked)} unlocked dice"
+            else:
+                text = f"takes the set of {action.height}" if action.height is not None else "takes no set"
+            return Made(f"{step}, check {number}", check.actor, who, text)
+        if isinstance(action, SpendBotches):
+            spent = [
+                f"{GM_OPTION_TEXT.get(o.option, o.option)} on {before.names[check.actor if o.character is None else o.character] if check else ''}".strip()
+                for o in action.options
+            ]
+            return Made(f"{step}, check {number}", None, gm, "spends the botches: " + ("; ".join(spent) if spent else "none"))
+        if isinstance(action, ApplyHit):
+            return Made(step, None, gm, f"lands a {action.hit} hit on {before.names[action.character]}")
+        words = {ShortRest: "calls a short rest", LongRest: "calls a long rest", EndEncounter: "ends the encounter", NewSession: "starts a new session"}
+        if type(action) in words:
+            return Made(step, None, gm, words[type(action)])
+        return None  # the dice: their lines join the decision before
+
+    return collect(game, move, reveal=reveal)
 
 
 # -- exact odds -----------------------------------------------------------------------------------

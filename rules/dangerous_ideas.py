@@ -43,6 +43,7 @@ from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .records import evolve
+from .decisions import Decision, Game, Made, collect
 
 __all__ = [
     "NODES",
@@ -94,6 +95,7 @@ __all__ = [
     "candidate_groups",
     "legal_actions",
     "view_for",
+    "decisions",
     "scores",
     "sheet_score",
     "tiebreaks",
@@ -1609,6 +1611,88 @@ def transcript_text(state: State) -> str:
     for p in transcript(state):
         blocks.append("\n".join([p.heading, *(f"  {line}" for line in p.lines)]))
     return "\n\n".join(blocks)
+
+
+# -- the decisions, for the debrief ------------------------------------------------------------
+
+
+def _where(state: State, seat: int, place: str) -> str:
+    """A place on `seat`'s sheet as the players name it: a node, the meme on a filled branch, or
+    an empty branch's type and hub (the sheet prints no branch numbers)."""
+    if place in NODES:
+        return place.title()
+    meme = state.sheets[seat].meme(place)
+    if meme is not None:
+        return _quote(meme.text, meme.holder)
+    return f"an empty {state.setup.branch_type(place)} branch by {hub_of(place).title()}"
+
+
+def _places_text(state: State, seat: int, places: Sequence[str]) -> str:
+    counts = Counter(places)
+    return ", ".join(f"{n} on {_where(state, seat, p)}" for p, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
+
+
+def _spend_text(before: State, seat: int, action: _Spend) -> str:
+    a = before.attempt
+    node = _role_node(a, _role(action)) if a is not None else "node"
+    parts = []
+    if action.from_node:
+        parts.append(f"{action.from_node} from {node.title()}")
+    if action.from_think:
+        parts.append(f"{action.from_think} from Think")
+    for use in action.memes:
+        meme = before.sheets[seat].meme(use.branch)
+        label = _quote(meme.text, meme.holder) if meme is not None else use.branch
+        parts.append(f"{use.bonus + use.stones} from {label}")
+    verb = {"stake": "stakes", "connect": "connects", "defend": "defends"}[action.kind]
+    return f"{verb} " + (", ".join(parts) if parts else "nothing")
+
+
+def decisions(game: Game[Setup, State], reveal: bool = True) -> list[Decision]:
+    """Every decision of `game`: stones placed and moved, memes written, created and spread,
+    stakes, connections and defences, seeds spent, chapters titled. Nothing is secret in
+    Dangerous Ideas, so `reveal` changes nothing. Narration is in the outcome (the story)."""
+
+    def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | None:
+        seat = action.seat
+        if action.chance or seat is None:
+            return None  # the dice: their lines join the decision before
+        step = f"Chapter {before.chapter + 1}" if before.chapter >= 0 else "Setting"
+        who = before.names[seat]
+        if isinstance(action, Place):
+            text = f"places the starting stones: {_places_text(before, seat, action.place)}"
+        elif isinstance(action, Write):
+            text = f"writes {_quote(clean(action.text), clean(action.holder))} on {_where(before, seat, action.branch)}"
+        elif isinstance(action, Title):
+            text = f"titles the chapter: {clean(action.title)}"
+        elif isinstance(action, (TurnStones, Gain)):
+            text = ("places the turn's stones: " if isinstance(action, TurnStones) else "gains 3 stones: ") + _places_text(before, seat, action.place)
+        elif isinstance(action, Move):
+            text = "moves stones: " + ", ".join(f"{s.stones} from {_where(before, seat, s.source)} to {_where(before, seat, s.target)}" for s in action.steps)
+        elif isinstance(action, (Create, Spread)):
+            text = f"{'creates' if isinstance(action, Create) else 'spreads'} {_quote(clean(action.text), clean(action.holder))}"
+            if action.target is not None:
+                victim = before.sheets[action.target.seat].meme(action.target.branch)
+                if victim is not None:
+                    text += f", replacing {before.names[action.target.seat]}'s {_quote(victim.text, victim.holder)}"
+        elif isinstance(action, PlotUnfinished):
+            text = "declares the plot unfinished"
+        elif isinstance(action, EndTurn):
+            text = "ends the turn"
+        elif isinstance(action, _Spend):
+            text = _spend_text(before, seat, action)
+        elif isinstance(action, Pass):
+            text = "passes"
+        elif isinstance(action, SpendSeed):
+            text = f"spends a red seed to re-roll die {action.die + 1}"
+        elif isinstance(action, Conclude):
+            moved = f", with {action.from_hub} more from {hub_of(action.branch).title()}" if action.branch and action.from_hub else ""
+            text = f"concludes: the meme goes on {_where(before, seat, action.branch)}{moved}" if action.branch else "concludes the meme action"
+        else:
+            return None
+        return Made(step, seat, who, text)
+
+    return collect(game, move, reveal=reveal)
 
 
 # -- what each seat sees ------------------------------------------------------------------------

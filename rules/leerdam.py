@@ -6,9 +6,11 @@ Subsistence, Leisure or Profit (hiring each other's labour through binding deals
 rolls a flood against the dyke; Wealth pays VP every year; from year 8 a die may end the game.
 
 Choices made where RULINGS.md is silent (also in docs/rules/leerdam.md):
-- Each household's pledge is revealed with the total. (An `anonymous` variant, total only, was
-  dropped: RULINGS.md asks it to hide everything a pledge could be worked out from, capacity,
-  allocation, VP and Wealth, which leaves a public board with nothing on it.)
+- Each household's pledge is revealed with the total; with the `anonymous` variant only the
+  total is, and the public sees the village as a whole until the game ends: no household's
+  capacity, allocation, deals, gifts, VP or Wealth (each would give its pledge away). What a
+  reader may see is then the same whichever household gave what (see `view_for`). After the
+  end the facilitator may show everything (`ShowPledges`).
 - A deal closes when the seller allocates: B's k units are part of B's allocation this year.
 - Offers still open when the last household allocates lapse.
 - A facilitator may advance a stalled year: a missing pledge counts as 0; a missing allocation
@@ -25,6 +27,7 @@ from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .records import evolve
+from .decisions import Decision, Game, Made, collect, counted
 
 __all__ = [
     "ACTIVITIES",
@@ -32,10 +35,16 @@ __all__ = [
     "State",
     "RULES",
     "view_for",
+    "public_pledges_hidden",
+    "ledger_rows",
+    "village_rows",
     "thresholds",
     "profit_wealth",
     "final_divisor",
     "flood_odds",
+    "decisions",
+    "pledges_public",
+    "pledges_shown",
 ]
 
 Activity = Literal["subsistence", "leisure", "profit"]
@@ -50,6 +59,8 @@ PROFIT_FIRST = 10
 WEALTH_PER_VP = 30
 FINAL_BASE, FINAL_STEP = 26, 3
 FLOOD_PENALTY = 2
+#: how the reveal's log line naming each household's pledge begins (an export may keep it out).
+REVEAL_LINE = "The pledges are revealed:"
 #: offers one household may make to another in a year (a bargain, not an endless stream).
 OFFERS_PER_PARTNER = 5
 
@@ -113,6 +124,9 @@ class Setup:
     dyke_start: int = 3
     #: a flooded household stays Flooded after a dry year.
     sticky_flood: bool = False
+    #: only the pledges' total is public until the game ends; each household's numbers stay
+    #: its own (they would give its pledge away), unless the facilitator shows them at the end.
+    anonymous: bool = False
     #: the first year that ends with the end-of-game roll.
     end_check_from: int = 8
     #: faces of the end roll that end the game.
@@ -252,7 +266,16 @@ class EndRoll(Action):
     die: int = 6
 
 
-ACTIONS: tuple[type[Action], ...] = (Misfortune, SetMisfortune, Contribute, Allocate, Offer, Accept, Decline, Gift, Advance, Flood, EndRoll)
+@dataclass(frozen=True)
+class ShowPledges(Action):
+    """The facilitator's choice for the debrief of a finished anonymous game: show every
+    household's pledges and numbers (`show`), or keep them anonymous (the default)."""
+
+    kind: ClassVar[str] = "show-pledges"
+    show: bool = True
+
+
+ACTIONS: tuple[type[Action], ...] = (Misfortune, SetMisfortune, Contribute, Allocate, Offer, Accept, Decline, Gift, Advance, Flood, EndRoll, ShowPledges)
 
 
 # -- state -----------------------------------------------------------------------------------
@@ -315,6 +338,9 @@ class YearSummary:
     flooded: bool
     #: the end-of-game die rolled after this year (None before year `end_check_from`).
     end_roll: int | None = None
+    #: the whole village's VP and Wealth after the year (sums: public in every variant).
+    vp: int = 0
+    wealth: int = 0
 
 
 @dataclass(frozen=True)
@@ -337,6 +363,8 @@ class State:
     #: the current year's pledge total and dyke before it, once revealed.
     total: int | None = None
     dyke_before: int = 0
+    #: an anonymous game's facilitator chose, after the end, to show every household's numbers.
+    pledges_shown: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -380,6 +408,21 @@ def _say(state: State, *texts: str) -> tuple[Event, ...]:
 def _say_to(state: State, seats: Iterable[int], text: str) -> tuple[Event, ...]:
     """The log with a line only `seats` may read."""
     return state.log + (Event(text, frozenset(seats), state.year),)
+
+
+def _say_each(state: State, lines: Mapping[int, str]) -> tuple[Event, ...]:
+    """The log with one line for each seat in `lines`, that only the seat may read."""
+    return state.log + tuple([Event(text, frozenset((seat,)), state.year) for seat, text in lines.items()])
+
+
+def _say_among(state: State, seats: Iterable[int], text: str) -> tuple[Event, ...]:
+    """A line about `seats`' own dealings: public, but only theirs in the anonymous variant."""
+    return _say_to(state, seats, text) if state.setup.anonymous else _say(state, text)
+
+
+def _count(number: int, thing: str, things: str = "") -> str:
+    """'1 household', '3 households'."""
+    return f"{number} {thing if number == 1 else things or thing + 's'}"
 
 
 #: a row with every default, copied for each new row (building a 17-field frozen record field
@@ -439,7 +482,14 @@ def _begin_year(state: State) -> State:
 def _set_losses(state: State, losses: Sequence[int], why: str) -> State:
     state = evolve(state, phase="contribute", losses=tuple(losses))
     state = evolve(state, ledger=_rows(state, {seat: {"misfortune": losses[seat], "capacity": state.capacity(seat)} for seat in range(state.n)}))
-    struck = [f"{state.names[s]} (-{losses[s]})" for s in range(state.n) if losses[s]]
+    hit = [s for s in range(state.n) if losses[s]]
+    if state.setup.anonymous and hit:
+        # A household's capacity bounds its pledge: the room hears how hard the year is, not whom it hit.
+        text = f"Misfortune strikes {_count(len(hit), 'household')}: {_count(sum(losses), 'unit')} of labour lost in all."
+        state = evolve(state, log=_say(state, f"{why}{text}", "Households make their secret pledges to the dyke."))
+        mine = {s: f"Misfortune costs you {_count(losses[s], 'unit')}: you have {state.capacity(s)} this year." for s in hit}
+        return evolve(state, log=_say_each(state, mine))
+    struck = [f"{state.names[s]} (-{losses[s]})" for s in hit]
     text = f"Misfortune strikes {', '.join(struck)}." if struck else "No misfortune this year: every household works at full capacity."
     return evolve(state, log=_say(state, f"{why}{text}", "Households make their secret pledges to the dyke."))
 
@@ -453,8 +503,11 @@ def _reveal(state: State) -> State:
     dyke = clamp_dyke(before + change)
     state = evolve(state, phase="allocate", total=total, dyke=dyke)
     state = evolve(state, ledger=_rows(state, {seat: {"contribution": pledges[seat]} for seat in range(state.n)}))
-    each = ", ".join(f"{state.names[s]} {pledges[s]}" for s in range(state.n))
-    lines = [f"The pledges are revealed: {each}."]
+    if state.setup.anonymous:
+        lines = ["Every household has pledged. Only the total is announced: each pledge stays its household's own."]
+    else:
+        each = ", ".join(f"{state.names[s]} {pledges[s]}" for s in range(state.n))
+        lines = [f"The pledges are revealed: {each}."]
     verdict = (
         f"below {low}: the dyke falls to {dyke}" if change < 0 else f"above {high}: the dyke rises to {dyke}" if change > 0 else f"between {low} and {high}: the dyke holds at {dyke}"
     )
@@ -489,7 +542,12 @@ def _resolve_allocation(state: State) -> State:
         rows[seat] = {"subsistence": sub, "leisure": lei, "profit": pro, "vp_allocation": vp, "wealth_profit": wealth}
     state = evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="flood")
     hungry = [seat for seat, r in enumerate(received) if r[0] < 2]
-    lines = [f"Short of food this year: {seats_text(state.names, hungry)}."] if hungry else []
+    if state.setup.anonymous:
+        # Who went hungry says where a household's labour went: a count for the room, a note for each.
+        lines = [f"Short of food this year: {_count(len(hungry), 'household')}."] if hungry else []
+        state = evolve(state, log=_say_each(state, {s: f"Your household is short of food this year ({subsistence_vp(received[s][0])} VP)." for s in hungry}))
+    else:
+        lines = [f"Short of food this year: {seats_text(state.names, hungry)}."] if hungry else []
     return evolve(state, log=_say(state, *lines, "The harvest is in. The river rises..."))
 
 
@@ -509,6 +567,7 @@ def _flood(state: State, strength: int) -> State:
         text += f" The great flood of a 6 batters the dyke down to {clamp_dyke(dyke)}."
     dyke = clamp_dyke(dyke)
     annual = []
+    earned: dict[int, int] = {}
     for seat, h in enumerate(households):
         wealth, wet = h.wealth, h.flooded
         if flooded:
@@ -521,18 +580,27 @@ def _flood(state: State, strength: int) -> State:
         vp = wealth // WEALTH_PER_VP
         if vp:
             annual.append(f"{h.name} +{vp}")
+            earned[seat] = vp
         if (wealth, wet, vp) != (h.wealth, h.flooded, 0):
             households[seat] = evolve(h, wealth=wealth, flooded=wet, vp=h.vp + vp)
         # The ledger closes the year with each household's totals after the flood.
         rows[seat].update(vp_annual=vp, vp=h.vp + vp, wealth=wealth, flooded=wet, dyke=dyke)
     state = evolve(state, households=tuple(households), dyke=dyke, ledger=_rows(state, rows))
     lines = [text]
-    if annual:
+    if annual and state.setup.anonymous:
+        # A household's VP says how much Wealth it holds: the room hears the village's sum.
+        lines.append(f"Wealth brings comfort (1 VP per {WEALTH_PER_VP}): {sum(earned.values())} VP in the village.")
+    elif annual:
         lines.append(f"Wealth brings comfort (1 VP per {WEALTH_PER_VP}): {', '.join(annual)}.")
     state = evolve(state, log=_say(state, *lines))
+    if state.setup.anonymous:
+        state = evolve(state, log=_say_each(state, {s: f"Your Wealth brings you {vp} VP." for s, vp in earned.items()}))
     total = state.total or 0
     after_pledges = clamp_dyke(state.dyke_before + dyke_change(total, state.n))
-    summary = YearSummary(state.year, total, state.dyke_before, after_pledges, strength, dyke, flooded)
+    village = state.households
+    summary = YearSummary(
+        state.year, total, state.dyke_before, after_pledges, strength, dyke, flooded, vp=sum(h.vp for h in village), wealth=sum(h.wealth for h in village)
+    )
     state = evolve(state, years=state.years + (summary,))
     if state.setup.max_years is not None and state.year >= state.setup.max_years:
         return _end(state, f"the {state.setup.max_years}-year limit was reached")
@@ -576,6 +644,13 @@ def _plan_units(plan: Sequence[Assignment]) -> int:
 
 
 def check(state: State, action: Action) -> None:
+    if isinstance(action, ShowPledges):
+        # The one move after the end: the debrief's choice, not a move of the game.
+        _require(action.seat is None, "facilitator", "only the facilitator shows or hides the pledges")
+        _require(state.setup.anonymous, "anonymous", "this game reveals every pledge already")
+        _require(state.over, "anonymous", "the pledges stay anonymous until the game ends")
+        _require(action.show != state.pledges_shown, "anonymous", "the pledges are shown already" if action.show else "the pledges are anonymous already")
+        return
     if state.over:
         raise RuleError("game over", "the game is over")
     if isinstance(action, Contribute):
@@ -634,7 +709,10 @@ def check(state: State, action: Action) -> None:
         _require(state.plans[partner] is None, "deal", f"{state.names[partner]} has already allocated this year")
         made = sum(1 for d in state.deals if d.buyer == seat and d.seller == partner)
         _require(made < OFFERS_PER_PARTNER, "deal", f"{state.names[seat]} has made {OFFERS_PER_PARTNER} offers to {state.names[partner]} this year, the most a year allows")
-        _require(action.units <= state.free_units(partner), "seller's capacity", f"{state.names[partner]} has only {state.free_units(partner)} free units")
+        if action.units > state.free_units(partner):
+            # With anonymous pledges a household's free units would tell the buyer its pledge.
+            left = "fewer free units" if state.setup.anonymous else f"only {state.free_units(partner)} free units"
+            raise RuleError("seller's capacity", f"{state.names[partner]} has {left}")
         return
     if isinstance(action, (Accept, Decline)):
         seat = _seat(state, action.seat)
@@ -697,10 +775,11 @@ def play(state: State, action: Action) -> State:
         households[seat] = evolve(households[seat], wealth=households[seat].wealth - action.wealth)
         households[to] = evolve(households[to], wealth=households[to].wealth + action.wealth)
         state = evolve(state, households=tuple(households))
-        return evolve(state, log=_say(state, f"{state.names[seat]} gives {action.wealth} Wealth to {state.names[to]}."))
+        return evolve(state, log=_say_among(state, (seat, to), f"{state.names[seat]} gives {action.wealth} Wealth to {state.names[to]}."))
     if isinstance(action, Misfortune):
         table = state.setup.misfortune
-        return _set_losses(state, [table[r - 1] for r in action.rolls], f"Misfortune dice: {' '.join(map(str, action.rolls))}. ")
+        why = "The misfortune dice are rolled. " if state.setup.anonymous else f"Misfortune dice: {' '.join(map(str, action.rolls))}. "
+        return _set_losses(state, [table[r - 1] for r in action.rolls], why)
     if isinstance(action, SetMisfortune):
         return _set_losses(state, action.losses, "The facilitator sets this year's misfortune. ")
     if isinstance(action, Offer):
@@ -726,21 +805,39 @@ def play(state: State, action: Action) -> State:
         state = evolve(state, households=tuple(households))
         return evolve(
             state,
-            log=_say(state, f"Deal: {state.names[deal.seller]} works {deal.units} unit(s) on {state.names[deal.buyer]}'s {deal.activity} for {deal.wealth} Wealth."),
+            log=_say_among(
+                state, (deal.buyer, deal.seller), f"Deal: {state.names[deal.seller]} works {deal.units} unit(s) on {state.names[deal.buyer]}'s {deal.activity} for {deal.wealth} Wealth."
+            ),
         )
     if isinstance(action, Advance):
         if state.phase == "contribute":
             missing = [s for s in range(state.n) if state.pledges[s] is None]
             state = evolve(state, pledges=tuple(p or 0 for p in state.pledges))
-            state = evolve(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} pledge nothing."))
+            if state.setup.anonymous:
+                text = f"The facilitator moves on: every missing pledge ({len(missing)}) counts as 0."
+            else:
+                text = f"The facilitator moves on: {seats_text(state.names, missing)} pledge nothing."
+            state = evolve(state, log=_say(state, text))
             return _reveal(state)
         missing = [s for s in range(state.n) if state.plans[s] is None]
         plans = tuple(p if p is not None else _default_plan(state, s) for s, p in enumerate(state.plans))
         state = evolve(state, plans=plans)
-        state = evolve(state, log=_say(state, f"The facilitator moves on: {seats_text(state.names, missing)} feed their own households and rest."))
+        if state.setup.anonymous:
+            text = f"The facilitator moves on: every household still to allocate ({len(missing)}) feeds its own and rests."
+        else:
+            text = f"The facilitator moves on: {seats_text(state.names, missing)} feed their own households and rest."
+        state = evolve(state, log=_say(state, text))
         return _resolve_allocation(state)
     if isinstance(action, Flood):
         return _flood(state, action.strength)
+    if isinstance(action, ShowPledges):
+        text = (
+            "For the debrief the facilitator shows every household's pledges and numbers."
+            if action.show
+            else "The facilitator keeps the pledges anonymous."
+        )
+        state = evolve(state, pledges_shown=action.show)
+        return evolve(state, log=_say(state, text))
     if isinstance(action, EndRoll):
         state = evolve(state, years=state.years[:-1] + (evolve(state.years[-1], end_roll=action.die),))
         if action.die in state.setup.end_on:
@@ -768,14 +865,110 @@ def by_hand(state: State, action: Action) -> bool:
 
 
 def hides(state: State, action: Action) -> bool:
-    """The last pledge reveals everyone's; chance outcomes are never undone."""
+    """The last pledge reveals everyone's; chance outcomes are never undone. Pledges shown at
+    the end are not taken back by undo (the room has seen them): the facilitator hides them."""
     if action.chance:
         return True
+    if isinstance(action, ShowPledges):
+        return action.show
     if isinstance(action, Contribute):
         return sum(1 for p in state.pledges if p is None) == 1
     if isinstance(action, Allocate):
         return sum(1 for p in state.plans if p is None) == 1  # the harvest and the flood follow
     return isinstance(action, Advance)
+
+
+# -- the decisions, for the debrief ------------------------------------------------------------
+
+
+def pledges_public(setup: Setup) -> bool:
+    """Whether the reveal names each household's pledge (not in an anonymous-pledges variant)."""
+    return not getattr(setup, "anonymous", False)
+
+
+def pledges_shown(state: State) -> bool:
+    """An anonymous game is over and its facilitator chose to show each household's numbers
+    (a state without that choice has none to make)."""
+    return bool(state.over and getattr(state, "pledges_shown", False))
+
+
+def _pledge_revealed(final: State, year: int) -> bool:
+    """The public board has shown `year`'s pledges by the end of the record."""
+    return final.year > year or final.total is not None or final.over
+
+
+def _plan_text(state: State, seat: int, plan: Sequence[Assignment]) -> str:
+    parts = [
+        f"{a.units} {a.activity} to {'own household' if a.recipient == seat else state.names[a.recipient]}" for a in plan if a.units
+    ]
+    return "allocates " + (", ".join(parts) if parts else "nothing (every unit idle)")
+
+
+def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
+    """Every decision of `game`: pledges, allocations, offers, gifts and the facilitator's moves.
+
+    `reveal` names every secret (the facilitator's export of a finished game); without it a row
+    names only what the board has shown: a pledge once revealed, never an allocation's detail or
+    a private offer. `reveal_pledges` (default: unless the pledges are anonymous) says whether a
+    revealing export names each household's pledge: an anonymous variant names them only when
+    the facilitator chooses, after the end.
+    """
+    public_pledges = pledges_public(game.setup)
+    over = game.state.over
+    # An anonymous village's pledges are shown only after the end, by the facilitator's choice:
+    # `reveal_pledges`, or else the choice made at the table.
+    shown = public_pledges or (over and (pledges_shown(game.state) if reveal_pledges is None else reveal_pledges))
+    # Unshown, a household's allocation, misfortune, deals and gifts would give its pledge away:
+    # even the facilitator's full export names none of them.
+    guarded = not shown
+    reveal = reveal and shown
+    kept = reveal_pledges is False or not shown  # not even what the board showed is named
+    name_pledges = reveal and not kept
+
+    def scrub(line: str) -> str:
+        return "The pledges are revealed (each household's is kept out of this export)." if line.startswith(REVEAL_LINE) else line
+
+    def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | None:
+        step = f"Year {before.year}"
+        seat = action.seat
+        who = before.names[seat] if seat is not None else "Facilitator"
+        if isinstance(action, Contribute):
+            # Without `reveal`, what the board showed: revealed pledges, or all once an anonymous
+            # village's facilitator showed them.
+            if name_pledges or (not kept and not revealing and shown and _pledge_revealed(final, before.year)):
+                return Made(step, seat, who, f"pledges {counted(action.units, 'unit')} to the dyke")
+            return Made(step, seat, who, "pledges in secret", withheld=True)
+        if isinstance(action, Allocate):
+            if revealing:
+                return Made(step, seat, who, _plan_text(before, seat or 0, action.plan))
+            return Made(step, seat, who, "allocates this year's labour", withheld=True)
+        if isinstance(action, Offer):
+            if revealing:
+                text = f"offers {before.names[action.partner]} {action.wealth} Wealth for {counted(action.units, 'unit')} on its {action.activity}"
+                return Made(step, seat, who, text)
+            return Made(step, seat, who, "makes a private offer", withheld=True)
+        open_ = revealing or not guarded
+        if isinstance(action, Accept):
+            return Made(step, seat, who, f"accepts offer {action.deal}" if open_ else "settles a private offer", withheld=not open_)
+        if isinstance(action, Decline):
+            return Made(step, seat, who, f"calls off offer {action.deal}" if revealing else "answers a private offer", withheld=not revealing)
+        if isinstance(action, Gift):
+            if open_:
+                return Made(step, seat, who, f"gives {action.wealth} Wealth to {before.names[action.to]}")
+            return Made(step, seat, who, "gives Wealth in private", withheld=True)
+        if isinstance(action, SetMisfortune):
+            if open_:
+                losses = ", ".join(f"{before.names[s]} -{n}" for s, n in enumerate(action.losses) if n) or "none"
+                return Made(step, None, who, f"sets this year's misfortune: {losses}")
+            return Made(step, None, who, f"sets this year's misfortune: {counted(sum(action.losses), 'unit')} lost in all", withheld=True)
+        if isinstance(action, Advance):
+            return Made(step, None, who, "moves the year on")
+        if action.kind == "show-pledges":  # the anonymous variant's choice after the end
+            show = bool(getattr(action, "show", True))
+            return Made(step, None, who, "shows every household's pledges" if show else "keeps the pledges anonymous")
+        return None  # misfortune, flood and end dice: their lines join the decision before
+
+    return collect(game, move, reveal=reveal, scrub=scrub if kept else None)
 
 
 # -- reading the state -------------------------------------------------------------------------
@@ -823,14 +1016,18 @@ def preview(state: State, seat: int, plan: Sequence[Assignment]) -> dict[int, Ea
 
 @dataclass(frozen=True)
 class HouseholdView:
+    """One household as a viewer sees it. With anonymous pledges a number the viewer may not
+    see is None: another household's capacity, and (until the end) its Wealth and VP."""
+
     name: str
-    wealth: int
-    vp: int
+    wealth: int | None
+    vp: int | None
+    #: every household floods together, so this is public in every variant.
     flooded: bool
-    capacity: int
+    capacity: int | None
     pledged: bool
     allocated: bool
-    #: the pledge: the seat's own, or everyone's after the reveal.
+    #: the pledge: the seat's own, or everyone's after the reveal (not with anonymous pledges).
     pledge: int | None = None
     #: the seat's own free units this year.
     free: int | None = None
@@ -855,29 +1052,61 @@ class View:
     ended: str
     waiting_for: tuple[int, ...]
     standings: tuple[tuple[int, int, int], ...] = field(default=())
+    #: an anonymous game that keeps each household's numbers from this viewer (see `view_for`).
+    anonymous: bool = False
+    #: the village's VP and Wealth now, in all (sums are public in every variant).
+    vp_total: int = 0
+    wealth_total: int = 0
 
 
-def view_for(state: State, seat: int | None) -> View:
-    """What `seat` may see; None is the projector."""
+def public_pledges_hidden(state: State, final: State | None = None) -> bool:
+    """Whether each household's pledge, and all it could be worked out from, is kept from the
+    public: a game with anonymous pledges, until it is over and its facilitator shows them.
+
+    `final`: for a debrief that replays a finished game step by step, its last state (the
+    facilitator's choice there decides every step). Exports and boards ask this; `view_for`
+    and `ledger_rows` already follow it.
+    """
+    end = state if final is None else final
+    return state.setup.anonymous and not (end.over and end.pledges_shown)
+
+
+def view_for(state: State, seat: int | None, *, final: State | None = None) -> View:
+    """What `seat` may see; None is the projector.
+
+    With anonymous pledges (while `public_pledges_hidden`), the public sees the village as a
+    whole: the year, the dyke, who has pledged or allocated (never how much), each year's total,
+    the flood, and the village's VP and Wealth in all. No household's capacity, pledge, deals,
+    gifts, VP or Wealth: from those and the rules a pledge can be worked out. So whichever
+    household gave what, everything public is the same. A seat sees its own numbers and deals
+    besides. At the end the standings (each household's VP and Wealth) are the result and are
+    shown; the years that led there stay hidden unless the facilitator shows them.
+    `final` is `public_pledges_hidden`'s (a debrief's step).
+    """
     revealed = state.total is not None
+    hidden = public_pledges_hidden(state, final)
     households = []
     for i, h in enumerate(state.households):
         mine = seat == i
-        show = mine or revealed
+        known = mine or not hidden
+        totals = known or state.over
         households.append(
             HouseholdView(
                 name=h.name,
-                wealth=h.wealth,
-                vp=h.vp,
+                wealth=h.wealth if totals else None,
+                vp=h.vp if totals else None,
                 flooded=h.flooded,
-                capacity=state.capacity(i),
+                capacity=state.capacity(i) if known else None,
                 pledged=state.pledges[i] is not None if state.pledges else False,
                 allocated=state.plans[i] is not None if state.plans else False,
-                pledge=state.pledges[i] if show and state.pledges else None,
+                pledge=state.pledges[i] if (mine or (revealed and not hidden)) and state.pledges else None,
                 free=state.free_units(i) if mine and state.phase == "allocate" else None,
             )
         )
-    deals = tuple(d for d in state.deals if d.status == "done" or seat in (d.buyer, d.seller))
+    if hidden:
+        deals = tuple(d for d in state.deals if seat in (d.buyer, d.seller))
+    else:
+        deals = tuple(d for d in state.deals if d.status == "done" or seat in (d.buyer, d.seller))
     return View(
         seat=seat,
         year=state.year,
@@ -892,28 +1121,49 @@ def view_for(state: State, seat: int | None) -> View:
         log=tuple(e.text for e in state.log if e.visible(seat)),
         ended=state.ended,
         waiting_for=state.waiting_for(),
-        standings=tuple(standings(state)),
+        standings=tuple(standings(state)) if not hidden or state.over else (),
+        anonymous=hidden,
+        vp_total=sum(h.vp for h in state.households),
+        wealth_total=sum(h.wealth for h in state.households),
     )
 
 
-def ledger_rows(state: State, seat: int | None = None) -> list[dict[str, Any]]:
-    """The ledger as plain rows (one per household per year) for a CSV debrief.
+def ledger_rows(state: State, seat: int | None = None, *, final: State | None = None) -> list[dict[str, Any]]:
+    """The ledger as plain rows (one per household per year) for a CSV debrief, as `seat` (None:
+    the public) may read it.
 
-    A pledge enters the ledger only at the reveal, so no row gives away a secret pledge; `seat`
-    (the viewer) is kept for callers that print one household's own page.
+    A pledge enters the ledger only at the reveal, so no row gives away a secret pledge. With
+    anonymous pledges (while `public_pledges_hidden(state, final)`) a household's row would give
+    its pledge away: the viewer gets its own rows only, the public none (`village_rows` has the
+    village's years).
     """
+    hidden = public_pledges_hidden(state, final)
     rows = []
     for row in state.ledger:
+        if hidden and row.seat != seat:
+            continue
         data = {"year": row.year, "household": state.names[row.seat]}
         data.update({k: v for k, v in row.__dict__.items() if k not in ("year", "seat")})
         rows.append(data)
     return rows
 
 
+def village_rows(state: State) -> list[dict[str, Any]]:
+    """One row per finished year of what the whole village did (public in every variant): the
+    total pledged, the dyke before, after the pledges and after the flood, the flood die, the
+    end roll, and the village's VP and Wealth in all."""
+    low, high = thresholds(state.n)
+    return [
+        {
+            "year": y.year, "total": y.total, "low": low, "high": high, "dyke_before": y.dyke_before,
+            "dyke_after_pledges": y.dyke_after_pledges, "flood": y.flood, "flooded": y.flooded, "dyke": y.dyke_after,
+            "end_roll": y.end_roll, "vp": y.vp, "wealth": y.wealth,
+        }
+        for y in state.years
+    ]  # fmt: skip
+
+
 # -- the Rules object ---------------------------------------------------------------------------
 
-
-#: setup fields older save files may carry, accepted only at the value that changed nothing.
-RETIRED_SETUP = {"anonymous": False}
 
 RULES = GameRules.of(globals(), "leerdam", "Leerdam")

@@ -22,6 +22,7 @@ from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .records import evolve
+from .decisions import Decision, Game, Made, collect
 
 __all__ = [
     "COLOURS",
@@ -37,6 +38,7 @@ __all__ = [
     "Pay",
     "RULES",
     "view_for",
+    "decisions",
     "legal_actions",
     "legal_payments",
     "max_levels",
@@ -904,6 +906,56 @@ def view_for(state: State, seat: int | None) -> View:
 
 
 RULES = GameRules.of(globals(), "new-rule", "New Rule")
+
+
+# -- the decisions, for the debrief ------------------------------------------------------------
+
+
+def _picks_revealed(final: State, round_: int) -> bool:
+    """The board has shown `round_`'s picks by the end of the record."""
+    return final.round > round_ or final.over or final.phase == "pay"
+
+
+def decisions(game: Game[Setup, State], reveal: bool = True) -> list[Decision]:
+    """Every decision of `game`: draws, keeps and swaps, picks, payments.
+
+    `reveal` names every secret (the facilitator's export of a finished game): what each blind
+    draw held, the colour a swap took, each pick. Without it a row names a pick only once the
+    picks were revealed, and a draw's candies never.
+    """
+
+    def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | str | None:
+        step = f"Round {before.round}"
+        seat = action.seat
+        if isinstance(action, Drawn):
+            return f"{before.names[seat or 0]} drew {describe(action.candies)}." if revealing else None
+        if action.chance or seat is None:
+            return None
+        who = before.names[seat]
+        if isinstance(action, Draw):
+            return Made(step, seat, who, "draws blindly")
+        if isinstance(action, Keep):
+            if revealing:
+                return Made(step, seat, who, f"keeps the draw ({describe(before.drawn)})")
+            return Made(step, seat, who, "keeps the draw")
+        if isinstance(action, Swap):
+            if revealing:
+                return Made(step, seat, who, f"returns the draw ({describe(before.drawn)}) and takes {_a(action.colour)}")
+            return Made(step, seat, who, "returns the draw and takes a colour in secret", withheld=True)
+        if isinstance(action, Pick):
+            if revealing or _picks_revealed(final, before.round):
+                return Made(step, seat, who, f"picks {action.colour}")
+            return Made(step, seat, who, "picks a colour in secret", withheld=True)
+        if isinstance(action, Pay):
+            parts = []
+            if action.returned:
+                parts.append(f"returns {describe(action.returned)}")
+            if action.eaten:
+                parts.append(f"eats {action.eaten} {before.setup.antibody}")
+            return Made(step, seat, who, "pays: " + (" and ".join(parts) if parts else "nothing"))
+        return None
+
+    return collect(game, move, reveal=reveal)
 
 
 def worked_example() -> tuple[State, dict[str, int]]:

@@ -56,12 +56,50 @@ def test_the_executor_waits_for_late_output_on_every_server() -> None:
     assert any(a.startswith("--VoilaExecutor.startup_timeout=") and int(a.split("=")[1]) >= 120 for a in argv)
 
 
+def test_kernels_started_together_cannot_race_for_a_port() -> None:
+    """Over TCP, 30 kernels started at once picked ports and then lost them to each other
+    ("Address already in use": six pages of thirty never came)."""
+    assert "--KernelManager.transport=ipc" in voila_command()
+
+
+def test_ready_kernels_are_made_up_only_once_the_arrivals_pause() -> None:
+    """Taking a ready kernel does not start its replacement in the middle of the class's arrival."""
+    import asyncio
+
+    from playbook.voila_app import refill_when_quiet
+
+    class Pools:
+        def __init__(self) -> None:
+            self.fills: list[tuple[float | None, str | None, dict]] = []
+
+        def fill_if_needed(self, delay=None, notebook_name=None, **kwargs):
+            self.fills.append((delay, notebook_name, kwargs))
+
+    async def arrive() -> list:
+        pools = Pools()
+        refill_when_quiet(pools, quiet=0.3)
+        pools.fill_if_needed(delay=0, notebook_name="leerdam.ipynb")  # the first fill: at once
+        assert len(pools.fills) == 1
+        for _ in range(5):  # five pages take ready kernels, 0.1 s apart
+            pools.fill_if_needed(notebook_name="leerdam.ipynb", extra_kernel_env_variables={"X": "1"})
+            await asyncio.sleep(0.1)
+        assert len(pools.fills) == 1, "made up during the arrivals"
+        await asyncio.sleep(0.5)
+        return pools.fills
+
+    fills = asyncio.run(arrive())
+    assert fills[1:] == [(0, "leerdam.ipynb", {"extra_kernel_env_variables": {"X": "1"}})]
+
+
 def test_the_headline_settings_keep_kernels_ready_for_the_class() -> None:
     settings = serve_settings(class_size=30)
     pools = json.loads(next(a.split("=", 1)[1] for a in settings.args if a.startswith("--VoilaKernelManager.kernel_pools_config=")))
     assert pools["default"]["pool_size"] == 0
-    assert pools["class.ipynb"]["pool_size"] == pools["leerdam.ipynb"]["pool_size"] == pools["new_rule.ipynb"]["pool_size"] > 0
-    assert settings.ready_kernels == 3 * pools["leerdam.ipynb"]["pool_size"]
+    assert pools["class.ipynb"]["pool_size"] == 30  # every phone of the class opens the class page
+    assert 0 < pools["leerdam.ipynb"]["pool_size"] == pools["new_rule.ipynb"]["pool_size"] <= 5
+    assert settings.ready_kernels == 30 + 2 * pools["leerdam.ipynb"]["pool_size"]
+    assert serve_settings(class_size=12).ready_kernels == 12 + 2 * 4
+    assert json.loads(serve_settings(class_size=200).args[1].split("=", 1)[1])["class.ipynb"]["pool_size"] == 40
     assert "--VoilaConfiguration.preheat_kernel=True" in settings.args
     assert serve_settings(class_size=30, preheat=0).args == ()
 
@@ -95,6 +133,28 @@ def test_a_kernel_that_dies_holding_its_turn_hands_it_on(tmp_path) -> None:
     turn = take_turn(str(tmp_path), 1, max_wait=30)
     assert turn.held
     turn.release()
+
+
+def test_a_kernel_made_ready_in_advance_gives_way_to_pages_that_are_waiting(tmp_path) -> None:
+    """While a page someone opened waits or builds, the pool's new kernels do not take turns."""
+    import threading
+
+    mark = tmp_path / f"page-{os.getpid()}"  # a live process: a page still on its way
+    mark.touch()
+    (tmp_path / "page-999999999").touch()  # a page whose kernel died: no longer in the way
+    got: list = []
+    ready = threading.Thread(target=lambda: got.append(take_turn(str(tmp_path), 2, max_wait=60, give_way=True)))
+    ready.start()
+    ready.join(0.6)
+    assert ready.is_alive() and not got  # two free turns, and still it waits
+    mark.unlink()  # the page has built
+    ready.join(30)
+    assert got and got[0].held
+    assert not (tmp_path / "page-999999999").exists()
+    got[0].release()
+    page = take_turn(str(tmp_path), 2, max_wait=5)  # a page's own kernel never gives way
+    assert page.held
+    page.release()
 
 
 def test_outside_a_server_nothing_waits(monkeypatch) -> None:

@@ -21,6 +21,7 @@ def at(page: Page, css: str):
 def in_household(page: Page, seat: int, act) -> None:
     """Open a household's private panel, act in it, and hide it again."""
     at(page, f".pb-seat-{seat}").click()
+    at(page, ".pb-show-private").click()  # the shared screen asks first: the view is private
     expect(at(page, ".pb-household")).to_be_visible()
     act()
     at(page, ".pb-hide").click()

@@ -24,6 +24,7 @@ def click(page: Page, css: str) -> None:
 def in_seat(page: Page, seat: int, *controls: str) -> None:
     """Take the hot seat, press `controls` in order, and hide the private panel again."""
     click(page, f".pb-seat-{seat}")
+    click(page, ".pb-show-private")  # the shared screen asks first: the view is private
     expect(page.locator(f"{ROOT} .pb-private").first).to_be_visible()
     for css in controls:
         click(page, css)
@@ -50,6 +51,7 @@ def test_a_round_then_a_reload_resumes_the_table(voila: VoilaFactory, page: Page
     expect(page.locator(f"{ROOT} .pb-reveal")).to_contain_text("strength")
     for seat in range(3):
         click(page, f".pb-seat-{seat}")
+        click(page, ".pb-show-private")
         suggest = page.locator(f"{ROOT} .pb-pay-suggest")
         expect(suggest.or_(page.get_by_text("You are out of the game."))).to_be_visible()
         if suggest.count():  # a player who could not pay is out

@@ -259,7 +259,10 @@ def test_the_class_csv_has_one_row_per_decision(store) -> None:
     rows = cl.decision_rows(store, monitor.record)
     game = store.load(table_id).game
     assert len(rows) == sum(1 for a in game.actions if a.seat is not None and not a.chance) == 6
-    assert [r["student"] for r in rows[:2]] == ["Ana", "Ana"] and rows[0]["decision"] == "draw" and rows[0]["step"] == "Round 1"
+    assert [r["student"] for r in rows[:2]] == ["Ana", "Ana"] and rows[0]["decision"] == "draws blindly" and rows[0]["step"] == "Round 1"
+    # The game goes on: what each blind draw held stays out of the facilitator's export.
+    assert rows[0]["player"] == "Ana" and " drew " not in " ".join(r["outcome"] for r in rows)
+    assert list(rows[0]) == ["table", "step", "seat", "player", "student", "decision", "outcome"]
     monitor.refresh()
     link = one(monitor, "pb-class-csv").value
     assert "text/csv" in link and "6 decisions" in link

@@ -7,6 +7,7 @@ import warnings
 
 import pytest
 
+from playbook.classes import table_sizes
 from printables import common, danger_world, dangerous_ideas, fonts, leerdam, new_rule, pack, slips
 from tests.printcheck import pages_text, text_runs
 
@@ -75,13 +76,21 @@ def test_new_rule_splits_into_tables_of_three_to_five(players: int, tables: list
 
 
 def test_the_pack_for_twelve_has_contents_and_every_game() -> None:
-    parts, notes = pack.plan(12, NAMES + ("Ana", "Bo", "Cy"))
-    assert [p.game for p in parts] == ["new-rule"] * 3 + ["leerdam", "danger-world", "dangerous-ideas", "dangerous-ideas"]
-    assert parts[4].gm == NAMES[0] and len(parts[4].names) == 11
-    assert notes == ["Leerdam is written for 5-10 households; printed for 12 (the playbook accepts 3-20)."]
-    pdf = pack.build_pdf(12, NAMES + ("Ana", "Bo", "Cy"), page="letter")
+    people = NAMES + ("Ana", "Bo", "Cy")
+    parts, notes = pack.plan(12, people)
+    assert [p.game for p in parts] == ["new-rule"] * 3 + ["leerdam"] * 2 + ["danger-world", "dangerous-ideas", "dangerous-ideas"]
+    assert parts[5].gm == NAMES[0] and len(parts[5].names) == 11
+    # Over 10 households the text runs two villages: split as evenly as a class is dealt.
+    villages = [p for p in parts if p.game == "leerdam"]
+    assert [len(v.names) for v in villages] == table_sizes(12, "leerdam") == [6, 6]
+    assert villages[0].names + villages[1].names == people
+    assert notes == ["Leerdam is written for 5-10 households: 12 play as 2 villages side by side (6 and 6)."]
+    assert [len(p.names) for p in pack.plan(11)[0] if p.game == "leerdam"] == table_sizes(11, "leerdam") == [6, 5]
+    assert [len(p.names) for p in pack.plan(10)[0] if p.game == "leerdam"] == [10] and pack.plan(10)[1] == []
+    pdf = pack.build_pdf(12, people, page="letter")
     pages = pages_text(pdf)
-    assert pages[0].startswith("Contents") and "Leerdam: 12 households" in pages[0]
+    assert pages[0].startswith("Contents") and "Leerdam, village 1 of 2: 6 households" in pages[0]
+    assert "Leerdam, village 2 of 2: 6 households" in pages[0] and "Leerdam: 12 households" not in pages[0]
     assert "New Rule, table 2 of 3" in pages[0]
     assert pack.plan(1)[0] == [] and len(pack.plan(1)[1]) == 4
 
@@ -112,3 +121,32 @@ def test_booklet_is_imposed_two_half_pages_a_sheet() -> None:
     assert "New Rule" in pages_text(pdf)[0]  # the first half page (the New Rule card) is on the first side
     assert min(r.size for r in runs if r.codes.strip()) >= fonts.MIN_SIZE - 0.01
     assert pack.booklet_pdf(page="a4") == pack.booklet_pdf(page="a4")
+
+
+def test_slips_for_nobody_and_a_story_of_nothing_are_refused_not_an_empty_pdf() -> None:
+    # An all-bot table once gave a 0-page file that viewers reject: now there is no file at all.
+    with pytest.raises(ValueError, match="no seats"):
+        slips.seat_slips([], game_title="Leerdam")
+    with pytest.raises(ValueError, match="no seats"):
+        slips.seat_slips(None, game_title="Leerdam", players=0)
+    with pytest.raises(ValueError, match="no pages"):
+        common.build_document([], title="Leerdam: seat slips")
+    pdf = common.build_document(slips.seat_slips([("Ana", "http://x/?seat=0")], game_title="Leerdam"), title="Leerdam: seat slips")
+    assert pdf.startswith(b"%PDF") and common.page_count(pdf) == 1
+    assert "Seat slips" in pages_text(pdf)[0] and "Ana" in pages_text(pdf)[0]
+
+
+def test_right_to_left_names_in_a_list_keep_their_places() -> None:
+    """Two Arabic names with a comma between them were one right-to-left run, printed in
+    reverse order ("B ,A"). The text is read in drawing order (left to right on the page)."""
+    first, second = "محمد علي", "فاطمة الزهراء"
+    pdf = pack.build_pdf(4, (first, second, "Ana", "Bo"))
+    contents = pages_text(pdf)[0]
+    line = contents[contents.index("New Rule: 4 players") :]
+    # Left to right: the first name (its words right to left), the second, then Ana and Bo.
+    assert line.index("علي") < line.index("محمد") < line.index("الزهراء") < line.index("فاطمة") < line.index("Ana")
+    gm = contents[contents.index("GM ") :]
+    assert gm.index("محمد") < gm.index("فاطمة") < gm.index("Ana")  # "GM A · B, ..." keeps its order too
+    # A list of left-to-right names is exactly as before: no mark is added.
+    assert fonts.name_list(["Ana", "Bo"], last=" and ") == "Ana and Bo"
+    assert fonts.name_list([first, second, "Ana"], last=" and ") == f"{first}, \u200e{second} and \u200eAna"

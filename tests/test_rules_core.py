@@ -137,3 +137,10 @@ def test_undo_stops_at_the_reveal() -> None:
 def test_rng_is_a_function_of_seed_and_step() -> None:
     assert rng_for(1, 2).random() == rng_for(1, 2).random()
     assert rng_for(1, 2).random() != rng_for(1, 3).random()
+
+
+@pytest.mark.parametrize(("count", "largest", "sizes"), [(0, 10, []), (7, 10, [7]), (10, 10, [10]), (11, 10, [6, 5]), (16, 10, [8, 8]), (21, 10, [7, 7, 7]), (30, 5, [5] * 6)])
+def test_even_tables_are_as_few_as_the_largest_allows_and_as_even_as_can_be(count: int, largest: int, sizes: list[int]) -> None:
+    from rules.core import even_tables
+
+    assert even_tables(count, largest) == sizes

@@ -9,7 +9,7 @@ import pytest
 from lab import BOTS
 from lab.core import play_out
 from rules import load_game, new_game
-from rules.core import RuleError, SaveFileError, rng_for
+from rules.core import RuleError, rng_for
 from rules import leerdam as ld
 from rules.leerdam import Accept, Advance, Allocate, Assignment, Contribute, Decline, EndRoll, Flood, Gift, Misfortune, Offer, SetMisfortune
 
@@ -121,15 +121,6 @@ def test_pledges_stay_secret_until_the_reveal() -> None:
     assert ld.view_for(state, 1).households[0].pledge is None
     state = do(state, *(Contribute(seat=s, units=1) for s in range(1, 5)))
     assert [h.pledge for h in ld.view_for(state, None).households] == [3, 1, 1, 1, 1]
-
-
-def test_the_anonymous_variant_is_gone_and_old_files_still_load() -> None:
-    with pytest.raises(TypeError):
-        ld.Setup(names=NAMES, anonymous=True)  # a Python caller: the field is no longer there
-    setup = ld.RULES.setup_from_json({"names": list(NAMES), "anonymous": False})  # an older file
-    assert setup == ld.Setup(names=NAMES)
-    with pytest.raises(SaveFileError, match="'anonymous' variant"):
-        ld.RULES.setup_from_json({"names": list(NAMES), "anonymous": True})
 
 
 @pytest.mark.parametrize("units, dyke", [((0, 0, 1, 1, 0), 2), ((1, 1, 1, 0, 0), 3), ((2, 1, 1, 1, 1), 3), ((2, 2, 1, 1, 1), 4)])

@@ -30,11 +30,12 @@ NO_VP = (ld.Contribute, ld.Offer, ld.Accept, ld.Decline, ld.Gift, ld.Misfortune,
 class LeerdamMachine(RuleBasedStateMachine):
     game: Game
 
-    @initialize(households=st.integers(4, 7), seed=st.integers(0, 2**32), sticky=st.booleans(), end_from=st.integers(1, 4))
-    def start(self, households: int, seed: int, sticky: bool, end_from: int) -> None:
+    @initialize(households=st.integers(4, 7), seed=st.integers(0, 2**32), sticky=st.booleans(), end_from=st.integers(1, 4), anonymous=st.booleans())
+    def start(self, households: int, seed: int, sticky: bool, end_from: int, anonymous: bool) -> None:
         names = tuple(f"H{i}" for i in range(households))
         # every state kept, to check each step
-        self.game = Game(ld.RULES, ld.Setup(names=names, sticky_flood=sticky, end_check_from=end_from), seed, keep=None)
+        setup = ld.Setup(names=names, sticky_flood=sticky, end_check_from=end_from, anonymous=anonymous)
+        self.game = Game(ld.RULES, setup, seed, keep=None)
 
     def _apply(self, action: ld.Action) -> None:
         before = self.game.state
@@ -81,6 +82,10 @@ class LeerdamMachine(RuleBasedStateMachine):
     def advance(self) -> None:
         self._apply(ld.Advance())
 
+    @rule(show=st.booleans())
+    def show_pledges(self, show: bool) -> None:
+        self._apply(ld.ShowPledges(show=show))
+
     @rule()
     def undo(self) -> None:
         if self.game.undo_blocker() is None:
@@ -109,6 +114,19 @@ class LeerdamMachine(RuleBasedStateMachine):
             for seat in (None, *range(state.n)):
                 view = ld.view_for(state, seat)
                 assert all(h.pledge is None for i, h in enumerate(view.households) if i != seat)
+
+
+    @invariant()
+    def anonymous_pledges_leave_the_public_nothing_of_one_household(self) -> None:
+        state = self.game.state
+        if not ld.public_pledges_hidden(state):
+            return
+        view = ld.view_for(state, None)
+        assert view.deals == () and all(h.pledge is None and h.capacity is None for h in view.households)
+        assert state.over or (view.standings == () and all(h.wealth is None and h.vp is None for h in view.households))
+        for line in view.log:
+            if any(name in line for name in state.names) and not line.startswith("Final VP:"):
+                assert line.endswith((" has made a secret pledge.", " has allocated this year's labour.")), line
 
 
 LeerdamMachine.TestCase.settings = settings(max_examples=30, stateful_step_count=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -89,24 +89,28 @@ def test_a_new_rule_round_on_one_hot_seat_screen(store):
     with counting() as round_clicks:
         for seat in range(4):
             one(dash, f"pb-seat-{seat}").click()
+            one(dash, "pb-show-private").click()  # the screen asks first: the view is private
             one(dash, "pb-draw").click()
             one(dash, "pb-keep").click()
         for seat in range(4):
             one(dash, f"pb-seat-{seat}").click()
+            one(dash, "pb-show-private").click()  # the screen asks first: the view is private
             find(dash, "pb-pick")[0].click()
         one(dash, "pb-hide").click()
     assert dash.game.state.phase == "pay"
     with counting() as pay_clicks:
         for seat in range(4):
             one(dash, f"pb-seat-{seat}").click()
+            one(dash, "pb-show-private").click()  # the screen asks first: the view is private
             if find(dash, "pb-pay-confirm"):
                 one(dash, "pb-pay-confirm").click()
         one(dash, "pb-hide").click()
     assert dash.game.state.round == 2, dash.status.message
-    # per seat: its button, Draw, Keep; its button, Pick (and one hide at the end)
-    assert round_clicks.clicks <= 5 * 4 + 1
-    # the reveal is drawn by itself; each payment is the seat's button and Confirm
-    assert pay_clicks.clicks <= 20
+    # per seat: its button, "Show it" (the screen asks first), Draw, Keep; its button, "Show it",
+    # Pick (and one hide at the end)
+    assert round_clicks.clicks <= 7 * 4 + 1
+    # the reveal is drawn by itself; each payment is the seat's button, "Show it" and Confirm
+    assert pay_clicks.clicks <= 24
 
 
 def test_a_leerdam_year_of_ten_households_on_phones(store):
@@ -138,12 +142,15 @@ def test_a_leerdam_year_of_ten_households_on_one_hot_seat_screen(store):
     with counting() as clicks:
         for seat in range(10):
             the(dash, f"pb-seat-{seat}").click()
+            the(dash, "pb-show-private").click()  # the screen asks first: the view is private
             clicks.type(the(dash, "pb-pledge"), 1)
             the(dash, "pb-pledge-confirm").click()
         for seat in range(10):
             the(dash, f"pb-seat-{seat}").click()
+            the(dash, "pb-show-private").click()  # the screen asks first: the view is private
             the(dash, "pb-alloc-preset-profit").click()
         the(dash, "pb-hide").click()
     assert dash.game.state.year == year + 1 or dash.game.state.over
-    # per household: its button, the number and Pledge; its button and a preset
-    assert (clicks.clicks, clicks.boxes) == (41, 10)
+    # per household: its button, "Show it" (the screen asks first), the number and Pledge; its
+    # button, "Show it" and a preset
+    assert (clicks.clicks, clicks.boxes) == (61, 10)

@@ -85,6 +85,7 @@ def play_one(dash: NewRuleDashboard, swap: bool = False) -> None:
     """One move by the first human seat the game waits for, through its private panel."""
     state = dash.game.state
     one(dash, f"pb-seat-{human_seat(dash)}").click()
+    one(dash, "pb-show-private").click()  # the screen asks first: the view is private
     if state.phase == "draw":
         one(dash, "pb-draw").click()
     elif state.phase == "choose":
@@ -164,6 +165,7 @@ def test_the_payment_opens_on_the_best_payment_and_best_payment_puts_it_back(sto
     state, seat = dash.game.state, human_seat(dash)
     best = suggested_payment(state, seat)
     one(dash, f"pb-seat-{seat}").click()
+    one(dash, "pb-show-private").click()  # the screen asks first: the view is private
     chooser = one(dash, "pb-pay")
     assert chooser.payment() == best
     assert not one(dash, "pb-pay-confirm").disabled and "✔ pays" in one(dash, "pb-pay-levels").value
@@ -200,6 +202,7 @@ def test_a_stale_confirm_with_a_bad_payment_is_refused(store):
     play_until(dash, lambda s: s.phase == "pay")
     seat = human_seat(dash)
     one(dash, f"pb-seat-{seat}").click()
+    one(dash, "pb-show-private").click()  # the screen asks first: the view is private
     held = next(c for c, n in zip(dash.game.state.colours, dash.game.state.players[seat].bowl) if n and c not in dash.game.state.infection)
     chooser = one(dash, "pb-pay")
     for stepper in (*chooser.steppers.values(), chooser.eat):
@@ -248,11 +251,13 @@ def test_the_private_panel_never_holds_another_seats_secrets(store):
     dash = NewRuleDashboard(store)
     start(dash)
     one(dash, "pb-seat-0").click()
+    one(dash, "pb-show-private").click()  # the screen asks first: the view is private
     one(dash, "pb-draw").click()
     drawn = dash.game.state.drawn
     assert "You drew" in synced_text(dash) and 'data-seat="0"' in synced_text(dash)
     shown = [w for child in one(dash, "pb-private-panel").children for w in walk(child)]
     one(dash, "pb-seat-1").click()  # seat 0 has not even pressed "Done - hide"
+    one(dash, "pb-show-private").click()  # the screen asks first: the view is private
     text = synced_text(dash)
     assert 'data-seat="0"' not in text and "You drew" not in text
     assert "base64" not in text  # no save file (it holds every hand) unless someone asks
@@ -267,9 +272,11 @@ def test_the_private_panel_never_holds_another_seats_secrets(store):
     assert one(dash, "pb-private-panel").children == ()
     play_until(dash, lambda s: s.phase == "pick")
     one(dash, "pb-seat-0").click()
+    one(dash, "pb-show-private").click()  # the screen asks first: the view is private
     find(dash, "pb-pick")[-1].click()
     assert "Your secret pick" in synced_text(dash)
     one(dash, "pb-seat-1").click()
+    one(dash, "pb-show-private").click()  # the screen asks first: the view is private
     text = synced_text(dash)
     assert "Your secret pick" not in text and "You picked" not in text
     for secret in secrets_of(dash, 0):
@@ -309,6 +316,7 @@ def test_undo_takes_back_a_move_and_is_refused_after_chance(store):
     undo = one(dash, "pb-undo")
     assert undo.disabled and "chance" in undo.tooltip  # the deal
     one(dash, "pb-seat-0").click()
+    one(dash, "pb-show-private").click()  # the screen asks first: the view is private
     one(dash, "pb-draw").click()
     assert undo.disabled and "chance outcome" in undo.tooltip
     before = dash.game.state
@@ -386,6 +394,7 @@ def test_user_text_is_escaped_in_html(store):
     dash = NewRuleDashboard(store)
     start(dash, names=names)
     one(dash, "pb-seat-0").click()
+    one(dash, "pb-show-private").click()  # the screen asks first: the view is private
     values = "\n".join(html_values(dash))
     assert "<script>" not in values and "&lt;script&gt;alert(1)&lt;/script&gt;" in values
     assert "Bo & Co" not in values and "Bo &amp; Co" in values

@@ -109,6 +109,7 @@ def test_edited_links_and_the_plain_address_show_nothing_of_the_table(store):
     host = NewRuleDashboard(store, query="")
     start(host, names=("Anneliese", "Bartholomew", "Cyrano"))
     one(host, "pb-seat-0").click()
+    one(host, "pb-show-private").click()  # the screen asks first: the view is private
     one(host, "pb-draw").click()  # seat 0 now holds a private draw
     meta = store.info(host.table_id).meta
     secrets = secrets_of(host, 0) + keys_of(store, host.table_id) + [n for n in host.game.setup.names]
@@ -426,6 +427,7 @@ def test_a_leerdam_refusal_stays_with_its_household(store):
         assert f"not {capacity + 2}" not in everything(other) and other.status.kind != "refuse"
     # On the facilitator's hot seat a refusal goes to the household's panel only.
     one(host, "pb-seat-0").click()
+    one(host, "pb-show-private").click()  # the screen asks first: the view is private
     one(host, "pb-pledge").value = 99
     one(host, "pb-pledge-confirm").click()
     assert "not 99" in one(host, "pb-panel-status").value
@@ -449,3 +451,118 @@ def test_an_older_table_gets_its_links_when_resumed(store):
     index.resume(host.table_id)
     fresh = store.info(host.table_id).meta
     assert {"facilitator_key", "board_key", "join_key"} <= set(fresh) and fresh["seat_keys"] == old["seat_keys"]
+
+
+# -- seat slips ---------------------------------------------------------------------------------------
+
+
+def test_seat_slips_are_a_pdf_that_says_what_it_holds_or_a_message_and_no_file(store):
+    import base64
+
+    from printables.common import page_count
+    from tests.printcheck import pages_text
+
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={1: "altruist", 3: "altruist"})
+    one(host, "pb-slips").click()
+    link = host.class_panel.slips_link.value
+    found = re.search(r'href="data:application/pdf;base64,([^"]+)"', link)
+    assert found, link
+    pdf = base64.b64decode(found.group(1))
+    assert page_count(pdf) == 1
+    text = pages_text(pdf)[0]
+    assert all(name in text for name in ("Ana", "Cy", "Ed")) and "Bo" not in text and "Seat slips" in text
+    said = html.unescape(link)
+    assert "3 slips: Ana, Cy, Ed (not printed: 2 seats are played by a bot)" in said
+
+    # Every seat a bot: a message, and no file to download.
+    bots = LeerdamDashboard(store, query="")
+    start_leerdam(bots, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={i: "altruist" for i in range(5)})
+    one(bots, "pb-slips").click()
+    assert "data:" not in bots.class_panel.slips_link.value
+    assert "No slips to print: 5 seats are played by a bot." in html.unescape(bots.class_panel.slips_link.value)
+
+
+# -- the facilitator's shared screen -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["leerdam", "new-rule"])
+def test_a_seat_on_a_device_has_no_hot_seat_button_and_the_others_ask_first(store, game):
+    host = LeerdamDashboard(store, query="") if game == "leerdam" else NewRuleDashboard(store, query="")
+    if game == "leerdam":
+        start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
+    else:
+        start(host, names=("Ana", "Bo", "Cy"))
+    panel = host.curtain.panel
+    assert find(host, "pb-seat-1") and visible_in_tree(host, "pb-seat-1")
+    phone = type(host)(store, query=seat_query(host, 1))  # Bo opens the seat on a phone: claimed
+    assert phone.role == "seat"
+    assert host.refresh()
+    # Bo's button is gone from the facilitator's page; the others are still there.
+    assert not visible_in_tree(host, "pb-seat-1") and visible_in_tree(host, "pb-seat-0")
+    host.curtain.choose(1)  # even by script, a held seat's view does not open here
+    assert host.curtain.seat is None and panel.children == ()
+    # Another seat's button asks first, says the view is private, and shows nothing yet.
+    one(host, "pb-seat-0").click()
+    assert panel.children == () and visible(one(host, "pb-ask"))
+    asked = html.unescape(one(host, "pb-ask-private").value)
+    assert "Ana's view is private" in asked and "Only Ana should see this screen" in asked
+    one(host, "pb-show-cancel").click()
+    assert panel.children == () and not visible(one(host, "pb-ask"))
+    one(host, "pb-seat-0").click()
+    one(host, "pb-show-private").click()
+    assert panel.children and host.curtain.seat == 0 and not visible(one(host, "pb-ask"))
+    # Pressing the next seat closes Ana's view before it asks about Cy's.
+    one(host, "pb-seat-2").click()
+    assert panel.children == () and "Cy's view is private" in html.unescape(one(host, "pb-ask-private").value)
+    # Every seat on a device: no seat buttons, and no hint to press one.
+    for seat in (0, 2) + ((3, 4) if game == "leerdam" else ()):
+        type(host)(store, query=seat_query(host, seat))
+    host.refresh()
+    assert not any(visible_in_tree(host, f"pb-seat-{seat}") for seat in range(len(host.game.setup.names)))
+    assert "Press your seat" not in host.curtain.prompt.value and not visible(one(host, "pb-ask"))
+
+
+def visible_in_tree(root: widgets.Widget, css: str) -> bool:
+    """A widget with class `css` is in the page's tree (reachable from `root`) and not hidden."""
+    return any(visible(w) for w in find(root, css))
+
+
+def test_no_hint_to_press_a_seat_when_there_is_no_seat_button_to_press(store):
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={i: "altruist" for i in range(5)}, max_years="2")
+    assert host.game.state.over, host.game.state.phase
+    assert "Game over" in host.header.turn_html.value
+    assert all(one(host, f"pb-seat-{seat}").disabled for seat in range(5))
+    assert "Press your seat" not in host.curtain.prompt.value
+    people = LeerdamDashboard(store, query="")
+    start_leerdam(people, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
+    assert "Press your seat" in people.curtain.prompt.value  # a button to press: the hint stays
+
+
+def test_banners_name_a_table_by_its_title_never_its_id(store):
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo & <i>Co</i>", "Cy", "Di", "Ed"), bots={})
+    table_id = host.table_id
+    said = host.status.message
+    assert table_id not in said and "New table saved: Leerdam: Ana, Bo & <i>Co</i>, Cy, Di, Ed." in said
+    assert "&lt;i&gt;" in host.status.value  # the name is escaped on its way to the page
+    pledge(host, 0, 1)
+    again = LeerdamDashboard(store, query=links(host)["facilitator"])
+    assert table_id not in again.status.message and again.status.message.startswith("Resumed Leerdam: Ana, Bo")
+    index = LeerdamDashboard(store, query=INDEX)
+    index.load_file(host.game.to_json().encode(), "village.json")
+    assert index.table_id not in index.status.message and "Leerdam: Ana, Bo" in index.status.message
+    assert all(table_id not in b.tooltip for b in find(LeerdamDashboard(store, query=INDEX), "pb-resume"))
+
+
+def test_your_notes_say_the_year_or_the_round(store):
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
+    one(host, "pb-seat-0").click()
+    one(host, "pb-show-private").click()
+    assert "Your notes · year 1" in one(host, "pb-private-log").value
+    bowl = NewRuleDashboard(store, query="")
+    start(bowl, names=("Ana", "Bo", "Cy"))
+    phone = NewRuleDashboard(store, query=seat_query(bowl, 0))
+    assert "Your notes · round 1" in one(phone, "pb-private-log").value

@@ -35,6 +35,7 @@ from rules import RuleError
 
 from .board import ClassDebrief, board_scene
 from .common import STYLE, StatusLine, card, close_tree, csv_text, download_link, esc
+from .common import DebriefBar
 from .leerdam import LeerdamDashboard
 from .new_rule import NewRuleDashboard
 from .table import QUIET_SECONDS, WAIT_SECONDS, _in_kernel, page_query, public_base, qr_svg
@@ -105,6 +106,10 @@ class ClassPage(widgets.VBox):
         self.heartbeat.on_click(lambda _: self._beat())
         self.alive = widgets.HTML('<span data-beat="0"></span>', layout=widgets.Layout(display="none")).add_class("pb-alive")
         self.navigator = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-navigator")
+        #: the monitor's debrief (every table's decisions and the class handout), kept across
+        #: redraws and emptied only when a table moves on.
+        self.debrief_bar = DebriefBar(self.prepare_debrief, "Prepare the class debrief (CSV and handout)")
+        self._debrief_seen: Any = None
         super().__init__((widgets.HTML(STYLE + CLASS_STYLE), self.header, self.status, self.screen, self.heartbeat, self.alive, self.navigator))
         self.add_class("playbook-root")
         self.add_class("playbook-class")
@@ -518,7 +523,7 @@ class ClassPage(widgets.VBox):
                 else:
                     cells.append("<td></td>")
             rows.append(f"<tr><th>Year {year + 1}</th>{''.join(cells)}</tr>")
-        now = "".join(f"<td>dyke <b>{v.dyke}</b> · {sum(h.vp for h in v.households)} VP in all</td>" for v in views)
+        now = "".join(f"<td>dyke <b>{v.dyke}</b> · {v.vp_total} VP in all</td>" for v in views)
         rows.append(f"<tr><th>Now</th>{now}</tr>")
         return f'<h2>The villages, year by year</h2><table class="pb-villages pb-table"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
 
@@ -582,6 +587,13 @@ class ClassPage(widgets.VBox):
                     else '<span class="pb-muted">No decision yet: the class CSV comes with the first.</span>'
                 ).add_class("pb-class-csv")
             )
+            seen = (record.version, tuple(t.version for t in tables))
+            if self._debrief_seen != seen:
+                self._debrief_seen = seen
+                over = any(t.game.rules.over(t.game.state) for t in tables)
+                anonymous = any(getattr(t.game.setup, "anonymous", False) and not getattr(t.game.state, "pledges_shown", False) for t in tables)
+                self.debrief_bar.show(ready=True, secrets=over and record.game in ("leerdam", "new-rule"), name_by_default=not anonymous)
+            parts.append(self.debrief_bar)
         if record.phase != "over":
             end = widgets.Button(description="End the class", button_style="danger", layout=widgets.Layout(width="auto")).add_class("pb-end-class")
 
@@ -595,6 +607,33 @@ class ClassPage(widgets.VBox):
             end.on_click(ending)
             parts.append(end)
         self._replace(tuple(parts))
+
+    def prepare_debrief(self, name_secrets: bool = True) -> None:
+        """The class's debrief: every table's decisions (CSV) and the handout of all its tables,
+        the villages compared. A table's secrets are named once its game is over, and only
+        when `name_secrets` (the facilitator's choice)."""
+        record = self.record
+        if record is None or self.role != "monitor" or not record.tables:
+            self.status.refuse("Only the facilitator's page makes the class debrief, once the tables are dealt.")
+            return
+        from printables import debrief
+
+        reveal = None if name_secrets else False
+        rows = cl.decision_rows(self.store, record, reveal=reveal, reveal_pledges=name_secrets)
+        word = "Village" if record.game == "leerdam" else "Table"
+        tables = [(f"{word} {i + 1}", t.game) for i, t in enumerate(self._tables())]
+        pdf = debrief.build_pdf(tables, reveal=reveal, reveal_pledges=name_secrets, title=f"{record.title}: the debrief")
+        running = sum(1 for _, g in tables if not g.rules.over(g.state))
+        if record.game in ("danger-world", "dangerous-ideas"):
+            note = ""
+        elif not name_secrets:
+            note = "Secret choices are kept: nothing the board did not show is named."
+        elif running:
+            note = f"{'1 table is' if running == 1 else f'{running} tables are'} still playing: their secrets are named once they are over."
+        else:
+            note = "Secret choices are named."
+        columns = ("table", "step", "seat", "player", "student", "decision", "outcome")
+        self.debrief_bar.offer(csv_text(rows, columns=columns), f"class-{record.code}-decisions.csv", len(rows), pdf, f"class-{record.code}-debrief.pdf", note)
 
     def _students_box(self, record: cl.ClassRecord) -> widgets.Widget:
         rows = []

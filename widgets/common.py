@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import csv
 import dataclasses
 import html
 import io
 import logging
-import re
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -27,9 +25,11 @@ import ipywidgets as widgets
 import traitlets
 
 from rules import RuleError
+from rules.decisions import csv_text  # the one CSV writer, shared with the command line
 
 __all__ = [
     "STYLE",
+    "DebriefBar",
     "LogPanel",
     "PrivacyCurtain",
     "SaveBar",
@@ -120,37 +120,6 @@ def optional_limit(text: str, what: str) -> int | None:
     if limit.isdigit():
         return int(limit)
     raise RuleError("setup", f"the {what} limit must be a whole number or 'none', not {limit!r}")
-
-
-#: A cell starting with one of these is a formula to a spreadsheet (CSV injection).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
-
-
-def _safe_cell(value: object) -> object:
-    """A cell a spreadsheet shows as text: a string that would start a formula gets a leading
-    apostrophe. Numbers (and a string that is only a number) are left as they are."""
-    if value is None:
-        return ""
-    if isinstance(value, str) and value.startswith(FORMULA_START) and not _PLAIN_NUMBER.fullmatch(value):
-        return "'" + value
-    return value
-
-
-def csv_text(rows: Sequence[Mapping[str, object]], bom: bool = True) -> str:
-    """Rows of plain values as CSV text with a header (the first row's keys); None is blank.
-
-    For a download: it starts with a byte-order mark (`bom`), without which Excel reads UTF-8
-    as another code page ("ZoÃ«"), and no cell is a live formula (`=HYPERLINK(...)` as a name).
-    """
-    if not rows:
-        return ""
-    out = io.StringIO()
-    # CRLF rows, as the CSV standard and Excel have them: a cell holding a CR is then quoted too.
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\r\n")
-    writer.writeheader()
-    writer.writerows({k: _safe_cell(v) for k, v in row.items()} for row in rows)
-    return ("\ufeff" if bom else "") + out.getvalue()
 
 
 def figure_png(figure: Any, dpi: int = 100) -> bytes:
@@ -338,7 +307,10 @@ class PrivacyCurtain(widgets.VBox):
     `build(seat)` must return fresh widgets made only from what that seat may see. The old
     panel is closed whenever it is replaced or hidden, so no secret outlives its showing.
     `lock(seat)` turns it into one player's own screen (a seat page): only that seat's
-    button, its panel always open, no other seat can be chosen. While `keep_typed` is set
+    button, its panel always open, no other seat can be chosen. On a shared screen (not
+    locked) a seat button first asks (pb-show-private, pb-show-cancel) and says the view is
+    private; a seat a device holds (`set_seats(..., elsewhere=...)`) has no button here at
+    all: its player sees it on their own device. While `keep_typed` is set
     (a redraw for another page's move), what the player had typed or chosen in the rebuilt
     panel is carried over to the controls of the same class, where they still accept it.
     """
@@ -368,25 +340,48 @@ class PrivacyCurtain(widgets.VBox):
         self._shown: int | None = None
         self._built: dict[tuple[str, ...], Any] = {}
         self.seat_buttons: tuple[widgets.Button | None, ...] = ()
+        #: seats held by a device: no button here (see `set_seats`).
+        self._elsewhere: frozenset[int] = frozenset()
+        self._enabled: tuple[bool, ...] = ()
+        self._names: tuple[str, ...] = ()
+        #: the seat whose view the screen asks about before showing it (None: not asking).
+        self.asking: int | None = None
         self.label = widgets.HTML(f"<b>{esc(label)}</b>&nbsp;")
         self.seat_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
         self.hide_button = widgets.Button(description="Done - hide", icon="eye-slash", disabled=True).add_class("pb-hide")
         self.hide_button.on_click(lambda _: self.hide())
         self.prompt = widgets.HTML()
+        self.ask_text = widgets.HTML().add_class("pb-ask-private")
+        self.show_button = widgets.Button(description="Show it", icon="eye", button_style="warning").add_class("pb-show-private")
+        self.show_button.on_click(lambda _: self.confirm())
+        self.cancel_button = widgets.Button(description="Cancel", icon="times").add_class("pb-show-cancel")
+        self.cancel_button.on_click(lambda _: self.cancel())
+        self.ask_box = widgets.HBox(
+            (self.ask_text, self.show_button, self.cancel_button),
+            layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px", display="none"),
+        ).add_class("pb-ask")
         self.panel = widgets.VBox().add_class("pb-private-panel")
-        super().__init__((self.seat_row, self.prompt, self.panel))
+        super().__init__((self.seat_row, self.prompt, self.ask_box, self.panel))
         self.add_class("pb-curtain")
 
-    def set_seats(self, labels: Sequence[str], enabled: Sequence[bool], waiting: Collection[int] = ()) -> None:
-        """One button per seat, highlighted while the table waits for it. Call `refresh` next."""
+    def set_seats(self, labels: Sequence[str], enabled: Sequence[bool], waiting: Collection[int] = (), elsewhere: Collection[int] = ()) -> None:
+        """One button per seat, highlighted while the table waits for it; none for the seats in
+        `elsewhere` (held by a device: shown there, never on this shared screen). Call `refresh` next."""
         if not self.on_page:
             return
+        elsewhere = frozenset(elsewhere) if self.locked is None else frozenset()
+        self._names = tuple(labels)
         if len(self.seat_buttons) != len(labels):
             old = [b for b in self.seat_buttons if b is not None]
             # A seat page has its own button only: other seats' would be widgets for nothing.
             self.seat_buttons = tuple(self._seat_button(i) if self.locked in (None, i) else None for i in range(len(labels)))
+            self._elsewhere = elsewhere
             self._show_buttons()
             close_tree(old)
+        elif elsewhere != self._elsewhere:
+            self._elsewhere = elsewhere
+            self._show_buttons()
+        self._enabled = tuple(on and i not in elsewhere for i, on in enumerate(enabled))
         for button, label, on in zip(self.seat_buttons, labels, enabled):
             if button is None:
                 continue
@@ -396,12 +391,17 @@ class PrivacyCurtain(widgets.VBox):
         self._waiting = frozenset(waiting)
         if self.locked is not None:
             self.seat = self.locked
-        elif self.seat is not None and not enabled[self.seat]:
-            self.seat = None
+        else:
+            if self.seat is not None and not self._enabled[self.seat]:
+                self.seat = None
+            if self.asking is not None and not self._enabled[self.asking]:
+                self._ask(None)
 
     def _show_buttons(self) -> None:
         if self.locked is None:
-            self.seat_row.children = (self.label, *self.seat_buttons, self.hide_button)
+            shown = [b for i, b in enumerate(self.seat_buttons) if i not in self._elsewhere]
+            # No seat left to show here (all on devices): no row of nothing, no label.
+            self.seat_row.children = (self.label, *shown, self.hide_button) if shown else ()
         else:
             # Other seats' buttons are left out of the tree: a seat page offers nothing else.
             self.seat_row.children = (self.label, *self.seat_buttons[self.locked : self.locked + 1])
@@ -414,17 +414,58 @@ class PrivacyCurtain(widgets.VBox):
 
     def _seat_button(self, seat: int) -> widgets.Button:
         button = widgets.Button().add_class(f"pb-seat-{seat}")
-        button.on_click(lambda _: self.choose(seat))
+        button.on_click(lambda _: self._pressed(seat))
         return button
+
+    def _pressed(self, seat: int) -> None:
+        """A seat button: on a shared screen, ask first; on the seat's own page, show it."""
+        if self.locked is not None or seat == self.seat:
+            self.choose(seat)
+        elif seat < len(self._enabled) and self._enabled[seat]:
+            if self.seat is not None:
+                self.seat = None  # the view on screen goes before the next player's question
+                self._ask(seat)
+                self.refresh()
+            else:
+                self._ask(seat)
+                self.prompt.value = ""
+
+    def _ask(self, seat: int | None) -> None:
+        self.asking = seat
+        if seat is None:
+            self.ask_box.layout.display = "none"
+            self.ask_text.value = ""
+            return
+        name = esc(self._names[seat]) if seat < len(self._names) else f"seat {seat + 1}"
+        self.ask_text.value = (
+            f"<b>{name}'s view is private.</b> Only {name} should see this screen: "
+            "turn it away from the room (or the projector off) first."
+        )
+        self.ask_box.layout.display = "flex"
+
+    def confirm(self) -> None:
+        """The screen said the view is private, and the player is ready: show it."""
+        seat, self.asking = self.asking, None
+        self._ask(None)
+        if seat is not None and seat < len(self._enabled) and self._enabled[seat]:
+            self.choose(seat)
+
+    def cancel(self) -> None:
+        self._ask(None)
+        self.refresh()
 
     def choose(self, seat: int) -> None:
         if self.locked is not None and seat != self.locked:
             return  # a seat page never opens another seat's panel
+        if self.locked is None and seat in self._elsewhere:
+            return  # held by a device: its view is on that device only
+        self._ask(None)
         self.seat = seat
         self.refresh()
 
     def hide(self) -> None:
         self.seat = self.locked  # a seat page's own panel stays open: it is on the player's device
+        self._ask(None)
         self.refresh()
 
     def refresh(self) -> None:
@@ -468,9 +509,12 @@ class PrivacyCurtain(widgets.VBox):
         typed = self._typed() if self.keep_typed and self.seat is not None and self.seat == self._shown else {}
         if self.seat is None:
             self.panel.children = ()
+            # The hint only where a seat button is there to press (not at a table of bots and devices).
             self.prompt.value = (
                 '<span class="pb-muted">Press your seat to see your private view; '
                 'press "Done - hide" before you pass the screen on.</span>'
+                if self.asking is None and any(self._enabled)
+                else ""
             )
         else:
             self.panel.children = tuple(self._build(self.seat))
@@ -679,3 +723,50 @@ def contrast_ratio(fg: str, bg: str) -> float:
     """
     lighter, darker = sorted((relative_luminance(fg), relative_luminance(bg)), reverse=True)
     return (lighter + 0.05) / (darker + 0.05)
+
+
+# -- the debrief's downloads ----------------------------------------------------------------
+
+
+class DebriefBar(widgets.HBox):
+    """The debrief as downloads (class pb-debrief): every decision as CSV (pb-debrief-csv) and
+    the printed handout (pb-debrief-pdf), made when "Prepare the debrief" (pb-debrief-prepare)
+    is pressed, and dropped at the next redraw (a new move makes them stale).
+
+    Once a game with secrets is over, "Name the secret choices" (pb-debrief-secrets) is the
+    facilitator's say over naming pledges, picks and draws; before the end they are never named.
+    `on_prepare(name_secrets)` makes the files and calls `offer`.
+    """
+
+    def __init__(self, on_prepare: Callable[[bool], None], label: str = "Prepare the debrief (CSV and handout)") -> None:
+        self.prepare_button = widgets.Button(description=label, icon="file-text-o", tooltip="Every decision as CSV, and the printed debrief handout").add_class(
+            "pb-debrief-prepare"
+        )
+        self.secrets = widgets.Checkbox(
+            value=True, description="Name the secret choices", indent=False, layout=widgets.Layout(display="none")
+        ).add_class("pb-debrief-secrets")
+        self.csv_link = widgets.HTML().add_class("pb-debrief-csv")
+        self.pdf_link = widgets.HTML().add_class("pb-debrief-pdf")
+        self.note = widgets.HTML().add_class("pb-debrief-note")
+        self.prepare_button.on_click(lambda _: on_prepare(bool(self.secrets.value)))
+        super().__init__(
+            (self.prepare_button, self.secrets, self.csv_link, self.pdf_link, self.note),
+            layout=widgets.Layout(align_items="center", flex_flow="row wrap", margin="8px 0 0 0", grid_gap="10px"),
+        )
+        self.add_class("pb-debrief")
+
+    def show(self, ready: bool, secrets: bool = False, name_by_default: bool = True) -> None:
+        """Reset for a redraw: no links. `secrets`: the game is over and had secrets to name;
+        `name_by_default` is the checkbox's value when it first appears."""
+        self.prepare_button.disabled = not ready
+        if secrets and self.secrets.layout.display == "none":
+            self.secrets.value = name_by_default
+        self.secrets.layout.display = "" if secrets else "none"
+        self.csv_link.value = self.pdf_link.value = self.note.value = ""
+
+    def offer(self, csv: str, csv_name: str, rows: int, pdf: bytes, pdf_name: str, note: str = "") -> None:
+        """Show the two links (the CSV of `rows` decisions), and an optional note (what the
+        files keep secret)."""
+        self.csv_link.value = download_link(csv, csv_name, f"Every decision (CSV, {rows} rows)", "text/csv")
+        self.pdf_link.value = download_link(pdf, pdf_name, "The debrief handout (PDF)", "application/pdf")
+        self.note.value = f'<span class="pb-muted">{esc(note)}</span>' if note else ""

@@ -26,7 +26,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 - setup form: ``pb-setup``, ``pb-players`` (household count, 3-20), ``pb-setup-warning``,
   ``pb-name-<i>`` (Text, seat i = 0..19), ``pb-kind-<i>`` (Dropdown: "human" or a bot name),
   ``pb-capacity``, ``pb-misfortune-<face>`` (face 1..6: capacity lost), ``pb-by-hand``,
-  ``pb-dyke-start``, ``pb-sticky``, ``pb-table-dice``, ``pb-end-check``, ``pb-end-on``
+  ``pb-dyke-start``, ``pb-sticky``, ``pb-table-dice``, ``pb-anonymous`` (anonymous pledges:
+  only the total is public until the end), ``pb-end-check``, ``pb-end-on``
   (faces, e.g. "1,2,3"), ``pb-max-years`` (a number or "none"), ``pb-seed``, ``pb-start``
 - table picker: ``pb-picker``, ``pb-resume`` (one Button per unfinished table, with `.table_id`)
 - projector: ``pb-year``, ``pb-dyke`` (gauge), ``pb-thresholds``, ``pb-pledged-count``,
@@ -34,7 +35,9 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-standings``, ``pb-plots`` (Image, PNG), ``pb-plots-note``, ``pb-csv`` (HTML holding the
   CSV's ``<a download>`` data-URI link)
 - facilitator: ``pb-facilitator``, ``pb-advance``, ``pb-loss-<i>`` (misfortune by hand, one
-  per household), ``pb-misfortune-set``
+  per household), ``pb-misfortune-set``; after an anonymous game ``pb-debrief-choice`` with
+  ``pb-show-pledges`` (show every household's pledges on the board, or keep them anonymous)
+- an anonymous game shown at the end: ``pb-pledge-table`` (each household's pledge per year)
 - hot seat: ``pb-seat-<i>`` (Button per seat), ``pb-hide``, ``pb-private-panel``,
   ``pb-household`` (the seat's own numbers), ``pb-panel-status`` (a refusal of the household's
   move: on a shared screen only there, never in the status line), ``pb-private-log``
@@ -83,6 +86,7 @@ from rules.leerdam import (
     Offer,
     SetMisfortune,
     Setup,
+    ShowPledges,
     State,
     View,
     YearSummary,
@@ -91,6 +95,7 @@ from rules.leerdam import (
     ledger_rows,
     preview,
     view_for,
+    village_rows,
 )
 
 from .common import (
@@ -137,6 +142,8 @@ PHASE_LABEL = {
     "over": "Game over",
 }
 WIDE = {"description_width": "initial"}
+#: the allocation preview's columns (on a phone, each row is a card of "column: value" lines).
+PREVIEW_HEAD = ("Household", "Subsistence", "Leisure", "Profit", "VP", "Wealth")
 #: Pips of a die face on a 3 x 3 grid (cells 0-8, row by row).
 PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
 
@@ -149,6 +156,17 @@ LEERDAM_STYLE = """
 .playbook-leerdam .ld-grid .widget-html { font-weight: 600; }
 .playbook-leerdam .ld-grid input { font-size: 18px; }
 .playbook-leerdam .pb-plots img, .playbook-leerdam img.pb-plots { max-width: 100%; height: auto; }
+/* The allocation grid: a table with a header row on a wide screen; on a phone, a card per
+   household, each activity on a line of its own beside its box (a header row of four columns
+   would squeeze "Subsistence" and "Household" into pieces, and push Profit off the screen). */
+@media (min-width: 701px) { .playbook-leerdam .ld-grid .widget-label { display: none; } }
+@media (max-width: 700px) {
+  .playbook-leerdam .ld-grid { grid-template-columns: minmax(0, 1fr) !important; }
+  .playbook-leerdam .ld-grid .ld-head { display: none; }
+  .playbook-leerdam .ld-grid .ld-name { margin-top: 8px; border-top: 1px solid #dde1ea; padding-top: 4px; }
+  .playbook-leerdam .ld-grid .widget-inline-hbox { width: 100% !important; }
+  .playbook-leerdam .ld-grid .widget-label { width: 8.5em !important; flex: 0 0 auto; font-weight: 600; }
+}
 </style>
 """
 
@@ -219,7 +237,9 @@ def village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int) 
     """Four panels over the finished years: dyke, pledges against the thresholds, Wealth, VP.
 
     `rows` are `ledger_rows(state, None)`; only years in `view.years` are drawn. Returns a
-    `matplotlib.figure.Figure` (no pyplot: nothing global to close).
+    `matplotlib.figure.Figure` (no pyplot: nothing global to close). With anonymous pledges
+    (`view.anonymous`) the Wealth and VP panels show the village's sums, one line each: a
+    household's line would give its pledges away.
 
     Every household has its own colour, marker and dash (`series_styles`); households with
     equal numbers are drawn slightly apart and nested, so none hides another. The legend gives
@@ -239,7 +259,7 @@ def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
     from .common import series_styles
 
     years = [y.year for y in view.years]
-    names = [h.name for h in view.households]
+    names = [h.name for h in view.households] if not view.anonymous else ["the whole village"]
     columns = min(len(names), 5)
     labels = [textwrap.fill(name, LEGEND_CHARS, break_on_hyphens=False) for name in names]
     # the legend's height: each row as tall as its longest (wrapped) name
@@ -275,13 +295,19 @@ def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
     pledge_ax.set_ylim(0, max([high + 6] + [y.total + 4 for y in view.years]))
     pledge_ax.set_title("Units pledged to the dyke", fontsize=font, fontweight="bold")
 
-    for seat, (name, style) in enumerate(zip(names, series_styles(len(names)))):
-        mine = [r for r in rows if r["household"] == name and r["year"] in years]
-        xs_mine = [0 + style.offset] + [r["year"] + style.offset for r in mine]
-        wealth_ax.plot(xs_mine, [0] + [r["wealth"] for r in mine], label=labels[seat], **style.plot_kwargs())
-        vp_ax.plot(xs_mine, [0] + [r["vp"] for r in mine], label=labels[seat], **style.plot_kwargs())
-    wealth_ax.set_title("Wealth per household", fontsize=font, fontweight="bold")
-    vp_ax.set_title("VP per household", fontsize=font, fontweight="bold")
+    if view.anonymous:
+        style = series_styles(1)[0]
+        wealth_ax.plot(xs, [0] + [y.wealth for y in view.years], label=labels[0], **style.plot_kwargs())
+        vp_ax.plot(xs, [0] + [y.vp for y in view.years], label=labels[0], **style.plot_kwargs())
+    else:
+        for seat, (name, style) in enumerate(zip(names, series_styles(len(names)))):
+            mine = [r for r in rows if r["household"] == name and r["year"] in years]
+            xs_mine = [0 + style.offset] + [r["year"] + style.offset for r in mine]
+            wealth_ax.plot(xs_mine, [0] + [r["wealth"] for r in mine], label=labels[seat], **style.plot_kwargs())
+            vp_ax.plot(xs_mine, [0] + [r["vp"] for r in mine], label=labels[seat], **style.plot_kwargs())
+    who = "of the whole village (anonymous pledges)" if view.anonymous else "per household"
+    wealth_ax.set_title(f"Wealth {who}", fontsize=font, fontweight="bold")
+    vp_ax.set_title(f"VP {who}", fontsize=font, fontweight="bold")
     handles, labels = vp_ax.get_legend_handles_labels()
     # matplotlib fills a legend column by column: reorder so it reads row by row.
     handles = [h for c in range(columns) for h in handles[c::columns]]
@@ -343,6 +369,10 @@ class SetupForm(widgets.VBox):
         ).add_class("pb-table-dice")
         self.dyke_start = number(_default("dyke_start"), 1, 6, "Dyke starts at", "pb-dyke-start")
         self.sticky = widgets.Checkbox(value=_default("sticky_flood"), description="Sticky flood (Flooded stays)", indent=False).add_class("pb-sticky")
+        self.anonymous = widgets.Checkbox(
+            value=_default("anonymous"), description="Anonymous pledges (only the total is shown until the end)", indent=False,
+            layout=widgets.Layout(width="auto"),
+        ).add_class("pb-anonymous")  # fmt: skip
         self.end_check = number(_default("end_check_from"), 1, 100, "End roll from year", "pb-end-check", "230px")
         self.end_on = widgets.Text(
             value=",".join(map(str, _default("end_on"))), description="ends on", style=WIDE, layout=widgets.Layout(width="170px")
@@ -364,7 +394,7 @@ class SetupForm(widgets.VBox):
                 seats,
                 widgets.HTML('<b>Variants</b> <span class="pb-muted">(the rulings\' defaults)</span>'),
                 widgets.HBox((widgets.HTML("<b>Misfortune</b>: units lost on a die of"), *self.misfortune), layout=row),
-                widgets.HBox((self.capacity, self.by_hand, self.table_dice, self.sticky), layout=row),
+                widgets.HBox((self.capacity, self.by_hand, self.table_dice, self.sticky, self.anonymous), layout=row),
                 widgets.HBox((self.dyke_start, self.end_check, self.end_on, self.max_years, self.seed), layout=row),
                 self.start_button,
             )
@@ -396,6 +426,7 @@ class SetupForm(widgets.VBox):
             table_dice=self.table_dice.value,
             dyke_start=self.dyke_start.value,
             sticky_flood=self.sticky.value,
+            anonymous=self.anonymous.value,
             end_check_from=self.end_check.value,
             end_on=_int_list(self.end_on.value, "the end faces"),
             max_years=max_years,
@@ -425,7 +456,7 @@ class AllocationGrid(widgets.VBox):
         self.steppers: dict[tuple[int, str], widgets.BoundedIntText] = {}
         self._cell = widgets.Layout(width="96px")  # one layout for every stepper: fewer models
         self.rows = widgets.GridBox(
-            [widgets.HTML("<b>Household</b>")] + [widgets.HTML(f"<b>{ACTIVITY_LABEL[a]}</b>") for a in ACTIVITIES],
+            [widgets.HTML("<b>Household</b>").add_class("ld-head")] + [widgets.HTML(f"<b>{ACTIVITY_LABEL[a]}</b>").add_class("ld-head") for a in ACTIVITIES],
             layout=widgets.Layout(grid_template_columns="minmax(120px, 240px) repeat(3, minmax(72px, 110px))", grid_gap="2px 8px", align_items="center"),
         ).add_class("ld-grid")
         self._add_row(seat)
@@ -476,9 +507,10 @@ class AllocationGrid(widgets.VBox):
         if (recipient, ACTIVITIES[0]) in self.steppers:
             return
         label = f"<b>{esc(self._names[recipient])}</b> (you)" if recipient == self._seat else esc(self._names[recipient])
-        cells: list[widgets.Widget] = [widgets.HTML(label)]
+        cells: list[widgets.Widget] = [widgets.HTML(label).add_class("ld-name")]
         for activity in ACTIVITIES:
-            stepper = widgets.BoundedIntText(value=0, min=0, max=max(self.free, 0), layout=self._cell)
+            # The activity's name beside its box shows on a phone only (the header row says it elsewhere).
+            stepper = widgets.BoundedIntText(value=0, min=0, max=max(self.free, 0), description=ACTIVITY_LABEL[activity], layout=self._cell)
             stepper.add_class(f"pb-alloc-{recipient}-{activity}")
             stepper.observe(lambda _: self._check(), "value")
             self.steppers[(recipient, activity)] = stepper
@@ -517,14 +549,14 @@ class AllocationGrid(widgets.VBox):
         for recipient, e in earned.items():
             who = f"<b>{esc(names[recipient])}</b> (you)" if recipient == self._seat else esc(names[recipient])
             cells = [who, str(e.subsistence), str(e.leisure), str(e.profit), f"<b>{_signed(e.vp)} VP</b>", f"<b>+{e.wealth} Wealth</b>"]
-            rows.append(f'<tr data-recipient="{recipient}">' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-        head = "".join(f"<th>{h}</th>" for h in ("Household", "Subsistence", "Leisure", "Profit", "VP", "Wealth"))
+            rows.append(f'<tr data-recipient="{recipient}">' + "".join(f'<td data-label="{h}"><span>{c}</span></td>' for h, c in zip(PREVIEW_HEAD, cells)) + "</tr>")
+        head = "".join(f"<th>{h}</th>" for h in PREVIEW_HEAD)
         colour = "#9b1c1c" if left < 0 else "#1d6b35"
         left_text = f"{-left} unit(s) too many" if left < 0 else f"{left} of {self.free} unit(s) left" + (" (idle if not placed)" if left else "")
         self.preview_html.value = card(
             "What this allocation earns",
             f'<div class="ld-mid" data-left="{left}" style="color:{colour}">{left_text}</div>'
-            f'<table class="pb-table"><tr>{head}</tr>{"".join(rows)}</table>'
+            f'<table class="pb-table pb-cards"><tr>{head}</tr>{"".join(rows)}</table>'
             '<span class="pb-muted">Your line counts labour you hired this year; others may still add to it. '
             "Another household's VP line counts Leisure only: its own Subsistence decides the rest.</span>",
         )
@@ -584,6 +616,14 @@ class LeerdamDashboard(TableDashboard):
                 self.dice_box,
             )
         ).add_class("pb-facilitator")
+        # After an anonymous game: the facilitator's choice for the debrief (rules `ShowPledges`).
+        self.show_pledges_button = widgets.Button(icon="eye", layout=widgets.Layout(width="auto")).add_class("pb-show-pledges")
+        self.show_pledges_button.on_click(lambda _: self._show_pledges_clicked())
+        self.debrief_note = widgets.HTML()
+        self.debrief_choice = widgets.HBox(
+            (self.debrief_note, self.show_pledges_button), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px", display="none")
+        ).add_class("pb-debrief-choice")
+        self.pledge_table = widgets.HTML().add_class("pb-pledge-table")
         self._plot_key: tuple[Any, ...] | None = None
         #: the open household panel's own copy of a refusal (the status line may be off screen).
         self.panel_status = widgets.HTML().add_class("pb-panel-status")
@@ -611,6 +651,7 @@ class LeerdamDashboard(TableDashboard):
         )
         self._record = (
             widgets.HBox((flex(self.standings, "420px"), flex(self.game_log, "420px")), layout=row),
+            self.pledge_table,
             self.plots_note,
             self.plots,
         )
@@ -621,6 +662,7 @@ class LeerdamDashboard(TableDashboard):
             (
                 *self._public,
                 self.facilitator,
+                self.debrief_choice,
                 self.curtain,
                 *self._record,
                 widgets.HBox((self.csv_html, self.new_game_button), layout=widgets.Layout(align_items="center", grid_gap="16px")),
@@ -632,7 +674,7 @@ class LeerdamDashboard(TableDashboard):
         if self.role == "seat":
             # A phone gets the standings and the chronicle, not the plots: a seat page stays
             # light (no plotting library in its kernel), and the projector shows them.
-            return widgets.VBox((*self._public, self._record[0]))
+            return widgets.VBox((*self._public, *self._record[:2]))
         return widgets.VBox((*self._public, *self._record))
 
     def waiting(self, state: State) -> tuple[int, ...]:
@@ -720,6 +762,32 @@ class LeerdamDashboard(TableDashboard):
         self.dice_box.children = (self.dice_label, *shown, self.dice_button)
         self.dice_box.layout.display = "flex"
 
+    def _show_pledges_clicked(self) -> None:
+        """The debrief's choice after an anonymous game: show every household's pledges, or hide them again."""
+        if self.refused_on_seat_page("show the pledges"):
+            return
+        if self.game is None:
+            self.status.refuse("No table is open.")
+            return
+        show = not self.game.state.pledges_shown
+        if self.act(ShowPledges(seat=None, show=show)):
+            self.status.ok("Every household's pledges are on the board now." if show else "The pledges are anonymous again.")
+
+    def _draw_debrief_choice(self, state: State) -> None:
+        if not (state.over and state.setup.anonymous and self.role == "facilitator"):
+            self.debrief_choice.layout.display = "none"
+            return
+        shown = state.pledges_shown
+        self.debrief_note.value = (
+            "<b>Debrief:</b> every household's pledges, year by year, are on the board."
+            if shown
+            else "<b>Debrief:</b> the pledges stay anonymous: the board shows the totals and the final standings only."
+        )
+        self.show_pledges_button.description = "Keep them anonymous" if shown else "Show each household's pledges"
+        self.show_pledges_button.icon = "eye-slash" if shown else "eye"
+        self.show_pledges_button.button_style = "" if shown else "warning"
+        self.debrief_choice.layout.display = "flex"
+
     def _set_misfortune_clicked(self) -> None:
         if self.refused_on_seat_page("set the misfortune"):
             return
@@ -750,13 +818,21 @@ class LeerdamDashboard(TableDashboard):
             (rank, view.households[seat].name + (f"  🤖 {self.bots[seat]}" if seat in self.bots else ""), vp, view.households[seat].wealth, "🌊 Flooded" if view.households[seat].flooded else "")
             for rank, seat, vp in view.standings
         ]  # fmt: skip
-        self.standings.show(("Rank", "Household", "VP", "Wealth", "Flooded"), table)
+        # Anonymous pledges: a household's VP or Wealth would give its pledges away, so until
+        # the end the room sees the village's sums instead.
+        hidden = "" if view.standings else (
+            f"Anonymous pledges: each household's VP and Wealth stay its own until the game ends. "
+            f"The village holds {view.vp_total} VP and {view.wealth_total} Wealth in all."
+        )  # fmt: skip
+        self.standings.show(("Rank", "Household", "VP", "Wealth", "Flooded"), table, empty=hidden)
         self.game_log.show(view.log)
+        self.pledge_table.value = self._pledge_table(state) if setup.anonymous and not view.anonymous else ""
         self._draw_plots(view, rows, setup)
+        self._draw_debrief_choice(state)
         if self.role in ("facilitator", "open"):  # the debrief is the facilitator's
-            self.csv_html.value = self._csv_link(view, rows)
+            self.csv_html.value = self._village_csv_link(view, state) if view.anonymous else self._csv_link(view, rows)
         labels = [h.name + (f" 🤖 {self.bots[i]}" if i in self.bots else "") for i, h in enumerate(view.households)]
-        self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.households))], self.waiting(state))
+        self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.households))], self.waiting(state), self.on_devices())
         self.curtain.refresh()
 
     def _csv_link(self, view: View, rows: Sequence[dict[str, Any]]) -> str:
@@ -770,6 +846,35 @@ class LeerdamDashboard(TableDashboard):
         link = download_link(csv_text(done), f"leerdam-{self.table_id or 'game'}-ledger.csv", f"Debrief: ledger of {years} as CSV", "text/csv")
         later = f' <span class="pb-muted">(year {view.year} is added when it ends)</span>' if view.year > last and view.phase != "over" else ""
         return f'<span data-csv-years="{last}">{link}{later}</span>'
+
+    def _village_csv_link(self, view: View, state: State) -> str:
+        """With anonymous pledges the debrief CSV holds the village's years: households' rows
+        would give their pledges away."""
+        rows = village_rows(state)
+        if not rows:
+            return '<span class="pb-muted" data-csv-years="0">The village\'s CSV comes when the first year ends.</span>'
+        last = rows[-1]["year"]
+        years = f"year {last}" if last == 1 else f"years 1-{last}"
+        link = download_link(csv_text(rows), f"leerdam-{self.table_id or 'game'}-village.csv", f"Debrief: the village's {years} as CSV", "text/csv")
+        return f'<span data-csv-years="{last}">{link} <span class="pb-muted">(anonymous pledges: totals only)</span></span>'
+
+    @staticmethod
+    def _pledge_table(state: State) -> str:
+        """Each household's pledge, year by year: an anonymous game's debrief once the
+        facilitator shows them."""
+        years = sorted({r.year for r in state.ledger if r.contribution is not None})
+        pledges = {(r.year, r.seat): r.contribution for r in state.ledger}
+        head = "".join(f"<th>{y}</th>" for y in years)
+        body = "".join(
+            f'<tr data-pledges-of="{seat}"><td><b>{esc(name)}</b></td>' + "".join(f"<td>{pledges.get((y, seat), '')}</td>" for y in years) + "</tr>"
+            for seat, name in enumerate(state.names)
+        )
+        totals = "".join(f"<td><b>{y.total}</b></td>" for y in state.years if y.year in years)
+        return card(
+            "The pledges, household by household",
+            f'<table class="pb-table"><tr><th>Year</th>{head}</tr>{body}<tr><td><b>Total</b></td>{totals}</tr></table>'
+            '<div class="pb-muted">Anonymous during the game; the facilitator showed them for the debrief.</div>',
+        )
 
     def _waiting_text(self, view: View) -> str:
         names = [h.name for h in view.households]
@@ -825,16 +930,20 @@ class LeerdamDashboard(TableDashboard):
         pledged = sum(1 for h in view.households if h.pledged)
         allocating = view.phase == "allocate"
         done = [h.allocated if allocating else h.pledged for h in view.households]
-        chips = "".join(chip(f"{'✔' if d else '…'} {h.name} · {h.capacity}", "#dff3e4" if d else "#eceef3") for h, d in zip(view.households, done))
+        # With anonymous pledges a household's capacity bounds its pledge: names only.
+        chips = "".join(
+            chip(f"{'✔' if d else '…'} {h.name}" + (f" · {h.capacity}" if h.capacity is not None else ""), "#dff3e4" if d else "#eceef3")
+            for h, d in zip(view.households, done)
+        )
         counts = f'<span data-pledged="{pledged}">Pledged: {pledged} of {n}</span>'
         if allocating:
             counts += f" · Allocated: {sum(done)} of {n}"
-        return card(
-            "",
-            f'<div class="ld-mid">{counts}</div><div style="margin:4px 0">{chips}</div>'
-            '<div class="pb-muted">Each number is the household\'s capacity this year, after misfortune. '
-            "What anyone pledged stays secret until the last pledge is in.</div>",
+        note = (
+            "Anonymous pledges: only the village's total is announced, and each household's numbers stay its own until the game ends."
+            if view.anonymous
+            else "Each number is the household's capacity this year, after misfortune. What anyone pledged stays secret until the last pledge is in."
         )
+        return card("", f'<div class="ld-mid">{counts}</div><div style="margin:4px 0">{chips}</div><div class="pb-muted">{esc(note)}</div>')
 
     @staticmethod
     def _pledge_chips(names: Sequence[str], pledges: Sequence[int | None], year: int) -> str:
@@ -849,9 +958,14 @@ class LeerdamDashboard(TableDashboard):
         low, high = view.thresholds
         if view.total is not None:
             pledges = [h.pledge for h in view.households]
+            chips = (
+                '<div class="ld-mid">Only the total is announced: each pledge stays its household\'s own.</div>'
+                if view.anonymous
+                else self._pledge_chips(names, pledges, view.year)
+            )
             return card(
-                f"Year {view.year}: the pledges are revealed",
-                self._pledge_chips(names, pledges, view.year) + self._dyke_result(view.total, low, high, view.dyke_before, view.dyke),
+                f"Year {view.year}: the pledges are in" if view.anonymous else f"Year {view.year}: the pledges are revealed",
+                chips + self._dyke_result(view.total, low, high, view.dyke_before, view.dyke),
                 attrs=f'data-revealed="{view.year}"',
             )
         if view.phase == "over":
@@ -866,7 +980,7 @@ class LeerdamDashboard(TableDashboard):
             body += (
                 f'<div data-revealed="{last.year}" style="margin-top:10px;padding-top:6px;border-top:1px solid #dde1ea">'
                 f"<b>Last year (year {last.year})</b> "
-                + self._pledge_chips(names, pledges, last.year)
+                + ("" if view.anonymous else self._pledge_chips(names, pledges, last.year))
                 + self._dyke_result(last.total, low, high, last.dyke_before, last.dyke_after_pledges, size="ld-mid")
                 + "</div>"
             )
@@ -911,7 +1025,7 @@ class LeerdamDashboard(TableDashboard):
 
     def _draw_plots(self, view: View, rows: Sequence[dict[str, Any]], setup: Setup) -> None:
         """Redraw the plots only when a year has finished (or the game ended)."""
-        key = (self.table_id, len(view.years), view.phase == "over")
+        key = (self.table_id, len(view.years), view.phase == "over", view.anonymous)
         if key == self._plot_key or self.role == "seat":
             return
         self._plot_key = key
@@ -960,7 +1074,8 @@ class LeerdamDashboard(TableDashboard):
         parts: list[widgets.Widget] = [head, self.panel_status, *self._moves(state, view, seat)]
         if view.phase != "over":
             parts.append(self._gift_form(view, seat))
-        notes = LogPanel("Your notes (newest first)")
+        # The heading says where the game is: a note reads "you pledged...", not which year.
+        notes = LogPanel(f"Your notes · year {view.year} (newest first)")
         notes.show(_private_lines(state, seat), limit=8)
         parts.append(notes.add_class("pb-private-log"))
         return parts

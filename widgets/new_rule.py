@@ -374,7 +374,7 @@ class NewRuleDashboard(TableDashboard):
             self.standings.show((), (), empty="Scores appear when the game ends: until then every bowl is private.")
         self.game_log.show(view.log)
         labels = [s.name + (f" 🤖 {self.bots[i]}" if i in self.bots else "") for i, s in enumerate(view.seats)]
-        self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.seats))], view.waiting_for)
+        self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.seats))], view.waiting_for, self.on_devices())
         self.curtain.refresh()
 
     @staticmethod
@@ -464,7 +464,8 @@ class NewRuleDashboard(TableDashboard):
             card(f"{me.name}: your bowl ({me.candies} candies), for your eyes only", bowl, "pb-private", f'data-seat="{seat}"')
         ).add_class("pb-private")
         parts: list[widgets.Widget] = [head, *self._moves(state, view, seat)]
-        notes = LogPanel("Your notes (newest first)")
+        # The heading says where the game is: a note reads "you drew...", not which round.
+        notes = LogPanel(f"Your notes · round {view.round} (newest first)" if view.round else "Your notes (newest first)")
         notes.show(_private_lines(state, seat), limit=8)
         parts.append(notes.add_class("pb-private-log"))
         return parts

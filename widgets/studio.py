@@ -339,9 +339,13 @@ class PrintStudio(widgets.VBox):
         try:
             game = self.store.open(table_id)
         except (KeyError, SaveFileError, RuleError) as exc:
-            self.status.refuse(f"Could not open table {table_id}: {_refusal(exc)}")
+            self.status.refuse(f"Could not open that table: {_refusal(exc)}")
             return False
-        return self._take(game, f"table {table_id}")
+        try:
+            title = self.store.info(table_id).title
+        except KeyError:
+            title = ""
+        return self._take(game, f"the table “{title}”" if title else "a stored table")
 
     def _take(self, game: Game[Any, Any], where: str) -> bool:
         slug = game.rules.slug

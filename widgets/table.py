@@ -55,6 +55,7 @@ from rules import Action, Game, RuleError, SaveFileError, load_game
 
 from .board import Debrief, PhaseBoard
 from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
+from .common import DebriefBar, csv_text
 
 __all__ = ["ClassPanel", "ClassStarter", "TableDashboard", "TableIndex", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
 
@@ -223,7 +224,7 @@ class TablePicker(widgets.VBox):
         old = self.rows.children
         rows: list[widgets.Widget] = []
         for info in tables or ():
-            button = widgets.Button(description="Resume", button_style="primary", tooltip=f"Resume table {info.id}")
+            button = widgets.Button(description="Resume", button_style="primary", tooltip=f"Resume {info.title}")
             button.add_class("pb-resume")
             button.table_id = info.id  # read by tests and scripts
             button.on_click(lambda _, table_id=info.id: self._on_resume(table_id))
@@ -258,7 +259,10 @@ class ClassPanel(widgets.VBox):
     def __init__(self, dashboard: TableDashboard) -> None:
         self._dash = dashboard
         self.links_html = widgets.HTML().add_class("pb-seat-links")
-        self.rows = widgets.VBox().add_class("pb-class-seats")
+        # Seats side by side where the screen is wide: a class of ten fits above the table.
+        self.rows = widgets.GridBox(
+            layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 540px), 1fr))", grid_gap="0 18px")
+        ).add_class("pb-class-seats")
         self.slips_button = widgets.Button(description="Seat slips (PDF)", icon="print").add_class("pb-slips")
         self.slips_button.on_click(lambda _: self._make_slips())
         self.slips_link = widgets.HTML().add_class("pb-slips-link")
@@ -310,9 +314,13 @@ class ClassPanel(widgets.VBox):
         link = (
             ""
             if claimed
-            else f' · <a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}">{esc(name)}\'s own page</a>'
+            else f' · <a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}" title="{esc(name)}\'s own page">own page</a>'
         )
-        label = widgets.HTML(f'<b>{esc(name)}</b> <span class="pb-muted pb-seat-state-{seat}">· {esc(state)}</span>{link}')
+        # The name wraps inside its own room: the controls stay on the seat's one line.
+        label = widgets.HTML(
+            f'<b>{esc(name)}</b> <span class="pb-muted pb-seat-state-{seat}">· {esc(state)}</span>{link}',
+            layout=widgets.Layout(flex="1 1 180px", min_width="0"),
+        )
         parts: list[widgets.Widget] = [label]
         if claimed:
             release = widgets.Button(description="Release", icon="unlock", tooltip="Free the seat for another device; its old link stops working").add_class(f"pb-release-{seat}")
@@ -320,7 +328,7 @@ class ClassPanel(widgets.VBox):
             parts.append(release)
         names = list(dash.bot_strategies)
         if names:
-            choice = widgets.Dropdown(options=[("a person", "")] + [(f"bot: {n}", n) for n in names], value=bot or "", layout=widgets.Layout(width="190px")).add_class(f"pb-bot-{seat}")
+            choice = widgets.Dropdown(options=[("a person", "")] + [(f"bot: {n}", n) for n in names], value=bot or "", layout=widgets.Layout(width="160px")).add_class(f"pb-bot-{seat}")
             apply = widgets.Button(description="Hand over", tooltip="A bot plays an absent seat; hand it back any time").add_class(f"pb-hand-over-{seat}")
             apply.on_click(lambda _: dash.hand_over(seat, choice.value or None))
             parts += [choice, apply]
@@ -339,13 +347,33 @@ class ClassPanel(widgets.VBox):
         claims = dict(table.meta.get("claims") or {})
         # Seats a device holds are not printed: their keys are their devices' own.
         seats = [(s["name"], s["url"]) for s in links["seats"] if s["seat"] not in table.bots and str(s["seat"]) not in claims]
+        left_out = _slips_left_out(len(names), table.bots, claims)
         if not seats:
-            self.slips_link.value = '<span class="pb-muted">No slips to print: every seat is on a device or played by a bot.</span>'
+            # A message and no file: a PDF of no slips is an empty file that viewers reject.
+            self.slips_link.value = f'<span class="pb-muted pb-slips-none" role="status">No slips to print: {esc(left_out or "no seats")}.</span>'
             return
-        pdf = build_document(seat_slips(seats, game_title=dash.game_title, players=len(seats), page="a4"), page="a4", title=f"{dash.game_title}: seat slips")
-        self.slips_link.value = download_link(pdf, f"{dash.slug}-{table.id}-seat-slips.pdf", "Seat slips (PDF)", "application/pdf") + (
-            ' <span class="pb-muted">Each slip holds that seat\'s key: hand it to that player only.</span>'
+        try:
+            pdf = build_document(seat_slips(seats, game_title=dash.game_title, players=len(seats), page="a4"), page="a4", title=f"{dash.game_title}: seat slips")
+        except ValueError as exc:
+            self.slips_link.value = f'<span class="pb-muted pb-slips-none" role="status">No slips to print: {esc(exc)}.</span>'
+            return
+        count = f"{len(seats)} slip{'' if len(seats) == 1 else 's'}"
+        held = f"{count}: {', '.join(name for name, _ in seats)}" + (f" (not printed: {left_out})" if left_out else "")
+        self.slips_link.value = download_link(pdf, f"{dash.slug}-{table.id}-seat-slips.pdf", f"Seat slips (PDF, {count})", "application/pdf") + (
+            f' <span class="pb-muted pb-slips-held">{esc(held)}. Each slip holds that seat\'s key: hand it to that player only.</span>'
         )
+
+
+def _slips_left_out(seats: int, bots: Mapping[int, str], claims: Mapping[str, Any]) -> str:
+    """Why seats get no slip ("2 seats are on a device and 1 seat is played by a bot"), or ""."""
+    on_devices = sum(1 for seat in range(seats) if seat not in bots and str(seat) in claims)
+    robots = sum(1 for seat in range(seats) if seat in bots)
+    parts = []
+    if on_devices:
+        parts.append(f"{on_devices} seat{' is' if on_devices == 1 else 's are'} on a device")
+    if robots:
+        parts.append(f"{robots} seat{' is' if robots == 1 else 's are'} played by a bot")
+    return " and ".join(parts)
 
 
 class TableDashboard(widgets.VBox):
@@ -393,6 +421,7 @@ class TableDashboard(widgets.VBox):
         self.header = TableHeader()
         self.status = StatusLine()
         self.savebar = SaveBar(self.undo, self.load_file, self.offer_download)
+        self.debrief_bar = DebriefBar(self.prepare_debrief)
         self.picker = TablePicker(self.resume)
         self.game_log = LogPanel()
         self.standings = StandingsTable()
@@ -422,9 +451,13 @@ class TableDashboard(widgets.VBox):
         self._stale = False
         #: this page claimed its seat and has not yet shown it (see `confirm_seat`).
         self._confirm_pending = False
+        # The class card (board link, seats) above the table: the first thing a facilitator needs.
         super().__init__(
-            (self.style_html, self.header, self.status, self.screen, self.class_panel, self.savebar, self.debrief_area, self.heartbeat, self.alive, self.navigator)
+            (self.style_html, self.header, self.status, self.class_panel, self.screen, self.savebar, self.debrief_area, self.heartbeat, self.alive, self.navigator)
         )
+        # The debrief's downloads sit right under the save bar: the table's files together.
+        at = self.children.index(self.savebar) + 1
+        self.children = (*self.children[:at], self.debrief_bar, *self.children[at:])
         self.add_class("playbook-root")
         self.add_class(f"playbook-{self.slug}")
 
@@ -465,9 +498,22 @@ class TableDashboard(widgets.VBox):
     def base_title(self, game: Game[Any, Any]) -> str:
         return f"{self.game_title}: {', '.join(getattr(game.setup, 'names', ()))}"
 
+    def table_title(self, table: Table) -> str:
+        """How a banner names a table: its stored title ("Leerdam: Ana, Bo, ..."), never its id."""
+        try:
+            title = self.store.info(table.id).title
+        except KeyError:
+            title = ""
+        return title or self.base_title(table.game)
+
     def seat_name(self, seat: int | None) -> str:
         names = getattr(self.game.setup, "names", ()) if self.game else ()
         return names[seat] if seat is not None and 0 <= seat < len(names) else "the table"
+
+    def on_devices(self) -> frozenset[int]:
+        """Seats a device holds (meta "claims"): their private views are on those devices, so
+        a shared screen offers no button for them."""
+        return frozenset(int(seat) for seat in dict(self._meta.get("claims") or {}) if str(seat).isdigit())
 
     def on_lobby(self) -> None:
         """Called when the lobby shows (reset private views, fresh seed...)."""
@@ -485,6 +531,8 @@ class TableDashboard(widgets.VBox):
         self.add_class(f"playbook-{role}")
         controls = role in ("facilitator", "open", "lobby", "index")
         self.savebar.layout.display = "flex" if controls else "none"
+        # The debrief names secrets once the game is over: the facilitator's page only.
+        self.debrief_bar.layout.display = "flex" if role in ("facilitator", "open") else "none"
         self.new_game_button.layout.display = "" if controls else "none"
         if role != "facilitator":
             self.class_panel.hide()
@@ -596,6 +644,7 @@ class TableDashboard(widgets.VBox):
         self.form  # noqa: B018 - built now, the first time the lobby shows
         self.screen.children = (self.picker,)
         self.savebar.show(table_open=False)
+        self.debrief_bar.show(ready=False)
         self.on_lobby()
 
     def _index_key(self) -> bool:
@@ -622,6 +671,10 @@ class TableDashboard(widgets.VBox):
         last = self.game.actions[-steps] if steps else None
         what = f"{self.seat_name(last.seat)}'s {last.kind} (the last move)" if last is not None else "the last move"
         self.savebar.show(table_open=True, undo_reason=reason, undo_what=what)
+        over = self.game.rules.over(self.game.state)
+        # An anonymous-pledges village is named only when the facilitator ticks the box.
+        anonymous = bool(getattr(self.game.setup, "anonymous", False)) and not getattr(self.game.state, "pledges_shown", False)
+        self.debrief_bar.show(ready=True, secrets=over and self.hidden_information, name_by_default=not anonymous)
         self.savebar.prepare_button.layout.display = "" if self.hidden_information else "none"
         if not self.hidden_information or self.game.rules.over(self.game.state):
             self.offer_download()  # nothing is (or is any longer) secret
@@ -692,6 +745,40 @@ class TableDashboard(widgets.VBox):
         secret = self.hidden_information and not self.game.rules.over(self.game.state)
         warning = "This file shows every hidden hand, draw and pick: keep it from the players." if secret else ""
         self.savebar.offer(self.game.to_json(), f"{self.slug}-{self.table_id or 'game'}.json", warning)
+
+    def prepare_debrief(self, name_secrets: bool = True) -> None:
+        """The debrief's CSV (every decision) and handout (PDF) as links on the facilitator's page.
+
+        Before the end they name only what the board has shown; once the game is over they name
+        the secrets (pledges, picks, draws) when `name_secrets` (the facilitator's choice)."""
+        if self.game is None or not self.allowed("make the debrief", ("facilitator", "open")):
+            return
+        from printables import debrief
+        from rules import decisions_of
+        from rules.decisions import COLUMNS, decision_rows
+
+        game = self.game
+        over = game.rules.over(game.state)
+        reveal = over and (name_secrets or not self.hidden_information)
+        # Leerdam's own say: named or kept, whatever its variant, once the game is over.
+        pledges = name_secrets if over else None
+        # The table as the room knows it: its title (its id only when it has none).
+        try:
+            label = self.store.info(self.table_id).title if self.table_id else ""
+        except KeyError:
+            label = ""
+        label = label or (f"table {self.table_id}" if self.table_id else "")
+        found = decisions_of(game, reveal=reveal, reveal_pledges=pledges)
+        text = csv_text(decision_rows(found, table=label or 1), columns=COLUMNS)
+        pdf = debrief.build_pdf([(label, game)], reveal=reveal, reveal_pledges=pledges)
+        stem = f"{self.slug}-{self.table_id or 'game'}-debrief"
+        if not self.hidden_information:
+            note = ""
+        elif not over:
+            note = "The game goes on: the files name only what the board has shown. Secrets are named once it is over."
+        else:
+            note = "Secret choices are named." if reveal else "Secret choices are kept: nothing the board did not show is named."
+        self.debrief_bar.offer(text, f"{stem}.csv", len(found), pdf, f"{stem}.pdf", note)
 
     # -- joining ---------------------------------------------------------------------------------
     def _show_join(self, access: Access) -> None:
@@ -787,7 +874,7 @@ class TableDashboard(widgets.VBox):
                 return False
             table = self.store.load(self.table_id)
         except (KeyError, SaveFileError, RuleError) as exc:
-            self.status.refuse(f"Could not reload table {self.table_id}: {exc}")
+            self.status.refuse(f"Could not reload this table: {exc}")
             return False
         seen = time.time()
         mine = self._my_moves()
@@ -897,7 +984,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(f"Cannot start: {exc.message}.")
             return
         self._become_facilitator(table)
-        self._open(table, f"New table {table_id} saved: a refresh or another page can resume it.")
+        self._open(table, f"New table saved: {self.table_title(table)}. A refresh or another page can resume it.")
 
     def resume(self, table_id: str) -> None:
         """Replay a stored table and open it (as this page's role: the index's is the facilitator)."""
@@ -910,13 +997,13 @@ class TableDashboard(widgets.VBox):
                 fresh["claims"] = dict(table.meta.get("claims") or {})
                 table = self.store.submit(table_id, SetMeta(fresh), table.version).table
         except (KeyError, SaveFileError, RuleError) as exc:
-            self.status.refuse(f"Cannot open table {table_id}: {exc}")
+            self.status.refuse(f"Cannot open that table: {exc}")
             return
         if self.role in ("lobby", "index"):
             self._become_facilitator(table)
         moves = len(table.game.actions)
         # A board is read by a room: it needs no word about how the page was opened.
-        said = "" if self.role == "board" else f"Resumed table {table_id} after {moves} move{'' if moves == 1 else 's'}."
+        said = "" if self.role == "board" else f"Resumed {self.table_title(table)} after {moves} move{'' if moves == 1 else 's'}."
         self._open(table, said)
 
     def _become_facilitator(self, table: Table) -> None:
@@ -949,7 +1036,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
             return
         self._become_facilitator(table)
-        self._open(table, f"Loaded {label} as table {table_id} ({len(game.actions)} moves); every seat is played by hand.")
+        self._open(table, f"Loaded {label} as a new table, {self.table_title(table)} ({len(game.actions)} moves); every seat is played by hand.")
 
     def _adopt(self, table: Table) -> None:
         """Show `table` from now on: its game, version and bot seats (a released seat: nothing)."""
@@ -1041,7 +1128,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(exc.message)
             return None
         except KeyError:
-            self.status.refuse(f"Table {self.table_id} is no longer saved here (deleted?): nothing was changed.")
+            self.status.refuse("This table is no longer saved here (deleted?): nothing was changed.")
             return None
         except Exception as exc:  # noqa: BLE001 - a bug in a rules model must not lose the table
             what = change.action.kind if isinstance(change, Play) else change.kind
@@ -1075,6 +1162,9 @@ class ClassStarter(widgets.VBox):
         self.game = widgets.Dropdown(options=[(titles[g], g) for g in CLASS_SIZES], value="leerdam", description="Game").add_class("pb-class-game")
         self.students = widgets.BoundedIntText(value=30, min=3, max=60, description="Students").add_class("pb-class-students-count")
         self.bots = widgets.Checkbox(value=True, description="Bots fill a short table", indent=False).add_class("pb-class-bots")
+        # Leerdam's variant, shown only while Leerdam is the game.
+        self.anonymous = widgets.Checkbox(value=False, description="Anonymous pledges (only the total is shown until the end)", indent=False, layout=widgets.Layout(width="auto")).add_class("pb-class-anonymous")
+        self.game.observe(lambda _: self._show_variants(), "value")
         self.roster = widgets.Textarea(placeholder="Optional: the class's names, one a line (students then pick theirs)", layout=widgets.Layout(width="100%", height="90px")).add_class("pb-class-roster")
         self.start_button = widgets.Button(description="Start a class", button_style="success", icon="users").add_class("pb-class-new")
         self.start_button.on_click(lambda _: self.start())
@@ -1084,7 +1174,7 @@ class ClassStarter(widgets.VBox):
         super().__init__(
             (
                 widgets.HTML('<h3 style="margin:10px 0 4px">Start a class</h3><div class="pb-muted">One game for one room: students join with a short code and are dealt into tables.</div>'),
-                widgets.HBox((self.game, self.students, self.bots), layout=row),
+                widgets.HBox((self.game, self.students, self.bots, self.anonymous), layout=row),
                 self.roster,
                 self.start_button,
                 self.result,
@@ -1092,14 +1182,19 @@ class ClassStarter(widgets.VBox):
             )
         )
         self.add_class("pb-class-starter")
+        self._show_variants()
         self.show_open()
+
+    def _show_variants(self) -> None:
+        self.anonymous.layout.display = "" if self.game.value == "leerdam" else "none"
 
     def start(self) -> None:
         from playbook.classes import ClassError, class_links, create_class
 
         roster = [line for line in self.roster.value.splitlines() if line.strip()]
         try:
-            record = create_class(self.store, self.game.value, self.students.value, roster=roster, bots=self.bots.value)
+            variants = {"anonymous": True} if self.game.value == "leerdam" and self.anonymous.value else {}
+            record = create_class(self.store, self.game.value, self.students.value, roster=roster, bots=self.bots.value, variants=variants)
         except ClassError as exc:
             self.result.value = f'<div class="pb-muted" role="status">✋ {esc(exc.message)}</div>'
             return
@@ -1137,7 +1232,8 @@ class TableIndex(widgets.VBox):
         self.allowed = key_matches(server_key(), (params.get("key") or [""])[0])
         self.list_html = widgets.HTML().add_class("pb-table-list")
         self.classes = ClassStarter(self.store) if self.allowed else widgets.HTML()
-        super().__init__((widgets.HTML(STYLE), self.classes, self.list_html))
+        # The tables in progress first: a facilitator coming back to a class looks for them.
+        super().__init__((widgets.HTML(STYLE), self.list_html, self.classes))
         self.add_class("playbook-root")
         self.add_class("pb-table-index")
         self.show()

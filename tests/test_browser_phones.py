@@ -1,0 +1,174 @@
+"""Every table a player's phone shows, in headless Chromium at 390 x 844: no word broken in
+pieces ("HOU SEH OLD", "We alth") and nothing clipped.
+
+A word is broken when its letters sit on more than one line: each word of each text node is
+measured with a `Range` (`getClientRects`), so a cell squeezed narrower than its longest word
+is caught however the browser got there. Something is clipped when a table, a cell or a box in
+it is wider inside than it shows (`scrollWidth > clientWidth`), or ends past the screen's edge.
+
+The pages: a New Rule seat, a Leerdam seat while pledging and while allocating (with a second
+household's row added), and the one page of each game played on a shared screen (Danger
+World, Dangerous Ideas), which is what a player opens on a phone there.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from playbook.access import table_keys, table_links
+from playbook.serve import NOTEBOOKS_DIR
+from playbook.store import Play, Store
+from rules import danger_world as dw
+from rules import dangerous_ideas as di
+from rules import leerdam as ld
+from rules import new_game
+from rules import new_rule as nr
+from tests.browser import LOAD_TIMEOUT_MS, open_dashboard, settled
+from tests.conftest import VoilaFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+PHONE = (390, 844)
+HOUSEHOLDS = ("Anneliese", "Bo & <i>Co</i>", "Zoë", "李小龙", "مريم", "🌊 Wave", "Eddie", "Fenna", "Gijs", "Hanneke")
+SHOTS = Path("/tmp/playbook-phone-shots")
+
+#: Tables (and grids laid out as tables) on the page as shown: every word whole, nothing clipped.
+CHECK_JS = """(root) => {
+  const shown = (el) => {
+    if (!el || el.closest('details:not([open]) > :not(summary)')) { return false; }
+    const box = el.getBoundingClientRect(), look = getComputedStyle(el);
+    return box.width > 0 && box.height > 0 && look.visibility !== 'hidden' && look.display !== 'none';
+  };
+  const where = (el) => (el.className && el.className.baseVal === undefined ? String(el.className) : el.tagName).slice(0, 60);
+  const tables = [...document.querySelectorAll(`${root} table, ${root} .ld-grid, ${root} .pb-cards`)].filter(shown);
+  const broken = [], clipped = [];
+  const screen = document.documentElement.clientWidth;
+  for (const table of tables) {
+    const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode;
+      if (!shown(node.parentElement)) { continue; }
+      // Words: runs without spaces; a hyphen or a slash is a fair place for a line to end.
+      for (const match of node.textContent.matchAll(/[^\\s\\-\\/\\u00b7]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom)));
+        if (lines.size > 1) { broken.push([where(table), match[0]]); }
+      }
+    }
+    for (const el of [table, ...table.querySelectorAll('*')]) {
+      if (!shown(el)) { continue; }
+      const box = el.getBoundingClientRect();
+      const look = getComputedStyle(el);
+      const inner = el.tagName === 'INPUT' ? 0 : el.scrollWidth - el.clientWidth;
+      if (inner > 1 && look.overflowX !== 'auto' && look.overflowX !== 'scroll') {
+        clipped.push([where(el), (el.textContent || el.value || '').trim().slice(0, 30), 'inside', inner]);
+      }
+      if (box.right > screen + 0.5) {
+        clipped.push([where(el), (el.textContent || el.value || '').trim().slice(0, 30), 'past the screen', Math.round(box.right - screen)]);
+      }
+    }
+  }
+  return {tables: tables.length, broken: broken.slice(0, 20), clipped: clipped.slice(0, 20)};
+}"""
+
+
+def check_tables(page: Page, root: str, where: str, least: int = 1) -> None:
+    settled(page)
+    found = page.evaluate(CHECK_JS, root)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{where}.png"), full_page=True)
+    assert found["tables"] >= least, f"{where}: {found['tables']} tables shown, expected at least {least}"
+    assert found["broken"] == [], f"{where}: words broken across lines: {found['broken']}"
+    assert found["clipped"] == [], f"{where}: clipped: {found['clipped']}"
+
+
+def phone(chromium: Browser) -> Page:
+    context = chromium.new_context(viewport={"width": PHONE[0], "height": PHONE[1]})
+    context.set_default_timeout(LOAD_TIMEOUT_MS)
+    return context.new_page()
+
+
+def stored(store: Store, slug: str, setup: object, moves: tuple = (), seed: int = 3) -> tuple[str, dict]:
+    names = tuple(getattr(setup, "names", ()))
+    table_id = store.create(new_game(slug, setup, seed), meta={"bots": {}, **table_keys(len(names))})
+    version = store.version(table_id)
+    for action in moves:
+        version = store.submit(table_id, Play(action), version).table.version
+    return table_id, table_links("", slug, table_id, store.info(table_id).meta, names)
+
+
+def test_leerdam_seat_tables_on_a_phone(voila: VoilaFactory, chromium: Browser) -> None:
+    root = ".playbook-leerdam"
+    server = voila(NOTEBOOKS_DIR / "leerdam.ipynb")
+    store = Store(server.db_path)
+    setup = ld.Setup(names=HOUSEHOLDS)
+    # Year 2, so a household has Wealth (the hiring form) and last year's pledges on the board.
+    _, pledging = stored(store, "leerdam", setup, (*(ld.Contribute(seat=s, units=1) for s in range(10)), ld.Advance(seat=None)))
+    page = phone(chromium)
+    try:
+        open_dashboard(page, server.url + pledging["seats"][1]["url"], f"{root}.playbook-seat .pb-pledge-confirm")
+        check_tables(page, root, "leerdam-seat-pledging")
+    finally:
+        page.context.close()
+    _, allocating = stored(store, "leerdam", setup, tuple(ld.Contribute(seat=s, units=1) for s in range(10)))
+    page = phone(chromium)
+    try:
+        open_dashboard(page, server.url + allocating["seats"][1]["url"], f"{root}.playbook-seat .pb-alloc-confirm")
+        # A second household's row, as a player adds one to work for a neighbour.
+        page.locator(f"{root} .pb-alloc-add select").select_option(label=HOUSEHOLDS[4])
+        expect(page.locator(f"{root} .pb-alloc-4-profit input")).to_be_visible()
+        page.locator(f"{root} .pb-alloc-1-profit input").fill("3")
+        page.locator(f"{root} .pb-alloc-1-profit input").press("Tab")
+        expect(page.locator(f"{root} .pb-alloc-preview")).to_contain_text("Wealth")
+        check_tables(page, root, "leerdam-seat-allocating", least=3)
+        # The boxes are whole on the screen, each with its activity's name beside it.
+        for activity in ("Subsistence", "Leisure", "Profit"):
+            box = page.locator(f"{root} .pb-alloc-1-{activity.lower()}")
+            expect(box).to_contain_text(activity)
+            edge = box.locator("input").bounding_box()
+            assert edge is not None and edge["x"] + edge["width"] <= PHONE[0], f"{activity}'s box ends past the screen: {edge}"
+    finally:
+        page.context.close()
+
+
+def test_new_rule_seat_tables_on_a_phone(voila: VoilaFactory, chromium: Browser) -> None:
+    root = ".playbook-new-rule"
+    server = voila(NOTEBOOKS_DIR / "new_rule.ipynb")
+    store = Store(server.db_path)
+    _, links = stored(store, "new-rule", nr.Setup(names=("Anneliese", "Bo & <i>Co</i>", "Zoë", "مريم")))
+    page = phone(chromium)
+    try:
+        open_dashboard(page, server.url + links["seats"][0]["url"], f"{root}.playbook-seat .pb-draw")
+        check_tables(page, root, "new-rule-seat")
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("slug", ["danger-world", "dangerous-ideas"])
+def test_a_shared_screen_games_tables_on_a_phone(voila: VoilaFactory, chromium: Browser, slug: str) -> None:
+    """These games hide nothing and have no seat pages: a player's phone opens the table itself."""
+    root = f".playbook-{slug}"
+    notebook = slug.replace("-", "_") + ".ipynb"
+    server = voila(NOTEBOOKS_DIR / notebook)
+    store = Store(server.db_path)
+    if slug == "danger-world":
+        setup = dw.Setup(names=("Anneliese", "Bo 🐉"), gm="Morgan")
+        stats = (4, 1, 2, 1, 3, 2, 1, 2)
+        moves = (
+            dw.CreateCharacter(seat=0, character=0, stats=stats, aspects=("Cat burglar", "Owes the guild", "Never leaves a friend")),
+            dw.CreateCharacter(seat=1, character=1, stats=stats, aspects=("Dragon tamer", "Hungry", "Loyal")),
+        )
+    else:
+        setup, moves = di.Setup(names=("Anneliese", "Bo & <i>Co</i>", "Zoë")), ()
+    _, links = stored(store, slug, setup, moves)
+    page = phone(chromium)
+    try:
+        open_dashboard(page, server.url + links["board"], f"{root} .pb-round")
+        check_tables(page, root, f"{slug}-phone")
+    finally:
+        page.context.close()
