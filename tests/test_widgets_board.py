@@ -385,3 +385,36 @@ def test_the_class_board_shows_each_tables_phase_and_compares_them_and_drops_the
     assert "<svg" not in body and "pb-class-code" not in body  # no join code once the class is over
     assert "Results" in body and board.class_debrief.round >= 1
     assert text_of(board.class_debrief.body.value).count("The results") == 2
+
+
+def test_an_anonymous_village_board_shows_totals_only_until_the_facilitator_shows_the_pledges() -> None:
+    """The board draws from the public view: with anonymous pledges no step of the live board or
+    of the debrief names a household's pledge, VP or Wealth before the end; once the facilitator
+    shows the pledges after the end, the debrief's steps follow that choice."""
+    game = play(new_game("leerdam", ld.Setup(names=NAMES, max_years=3, anonymous=True), 5))
+    timeline = Timeline.of(game)
+    scenes = scenes_for("leerdam")
+    for k, moment in enumerate(timeline.moments):
+        raw = scene_html(scenes.scene(moment.state), timeline.chart(k))
+        assert "data-seat-pledge" not in raw, moment.label
+        if not moment.state.over:
+            assert "VP of each household" not in raw and "Wealth of each household" not in raw
+    revealed = [m for m in timeline.moments if m.state.total is not None]
+    assert revealed and "Total" in text_of(scene_html(scenes.scene(revealed[0].state)))  # the total is public
+    # Kept anonymous at the end: the debrief shows no secret, whatever the board's meta asks.
+    from widgets.board import Debrief
+
+    debrief = Debrief("Leerdam", facilitator=True)
+    debrief.show(game, reveal=True)
+    debrief.jump.value = dict(debrief.jump.options)["Year 1"]
+    assert debrief.secrets.value == "" and debrief.reveal.layout.display == "none"
+    # The facilitator shows the pledges after the end: the debrief's steps show them too.
+    game.apply(ld.ShowPledges(show=True))
+    debrief.show(game)
+    debrief.jump.value = dict(debrief.jump.options)["Year 1"]
+    assert "You pledged" in text_of(debrief.secrets.value)
+    shown = Timeline.of(game)
+    assert [m.label for m in shown.moments].count("The end") == 1
+    step = next(k for k, m in enumerate(shown.moments) if m.state.total is not None and m.state.years)
+    raw = scene_html(scenes.scene(shown.moments[step].state, game.state), shown.chart(step, game.state))
+    assert "data-seat-pledge" in raw and "VP of each household" in raw

@@ -82,6 +82,10 @@ class Debrief(widgets.VBox):
         self._game = game
         over = game.rules.over(game.state)
         self.reveal_secrets = reveal and over and game.rules.slug in SECRET_GAMES
+        if getattr(game.setup, "anonymous", False):
+            # An anonymous village has the rules' own choice (ShowPledges): it alone decides.
+            self.reveal_secrets = over and bool(getattr(game.state, "pledges_shown", False))
+            self.reveal.layout.display = "none"
         self.reveal.disabled = not over
         self.reveal.tooltip = "" if over else "Secrets stay secret until the game is over"
         if self.reveal.value != self.reveal_secrets and self.reveal.layout.display != "none":
@@ -109,7 +113,9 @@ class Debrief(widgets.VBox):
         self.step = k
         m = moments[k]
         scenes = self.timeline.scenes
-        self.scene.value = f'<div class="pb-phase-board">{scene_html(scenes.scene(m.state), self.timeline.chart(k), self.title)}</div>'
+        # A finished game's choices (Leerdam: pledges shown or kept anonymous) decide every step.
+        final = self._game.state if self._game is not None and self._game.rules.over(self._game.state) else None
+        self.scene.value = f'<div class="pb-phase-board">{scene_html(scenes.scene(m.state, final), self.timeline.chart(k, final), self.title)}</div>'
         self.step_html.value = f'<span class="pb-label" data-step="{k}" data-steps="{len(moments)}">Step {k + 1} of {len(moments)}: {esc(m.label)}</span>'
         self.back.disabled = k == 0
         self.next.disabled = k == len(moments) - 1

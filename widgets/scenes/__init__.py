@@ -293,14 +293,15 @@ class GameScenes:
     """One game's board: its scene, its moments, its chart (each a pure function)."""
 
     slug: str
-    #: the state as the board draws it.
-    scene: Callable[[Any], Scene]
+    #: the state as the board draws it; `final` (a debrief's step): the finished game's last
+    #: state, whose choices decide what the public may see at every step (Leerdam's pledges).
+    scene: Callable[..., Scene]
     #: (label, round) when `state` (after `before`) is a moment the debrief stops at, else None.
     moment: Callable[[Any, Any], tuple[str, int] | None]
     #: the round (year, chapter, check) a state is in.
     round_of: Callable[[Any], int]
-    #: the chart of the game so far, from the states of its moments so far.
-    chart: Callable[[Sequence[Any]], str]
+    #: the chart of the game so far, from the states of its moments so far (and `final`).
+    chart: Callable[..., str]
     #: what a round's word is ("Year", "Round"...).
     round_word: str = "Round"
 
@@ -349,9 +350,12 @@ class Timeline:
                 self.moments.append(Moment(len(self.actions), label, pending[1], self.state))
                 pending = None
         if self.rules.over(self.state) and self.moments[-1].index != len(self.actions):
+            # A choice made after the end (Leerdam's pledges shown) changes the end, not the story.
+            if self.rules.over(self.moments[-1].state):
+                self.moments.pop()
             self.moments.append(Moment(len(self.actions), "The end", self.scenes.round_of(self.state), self.state))
 
-    def chart(self, upto: int | None = None) -> str:
+    def chart(self, upto: int | None = None, final: Any = None) -> str:
         """The chart of the game up to moment `upto` (None: the game so far, now included)."""
         if upto is None:
             states = [m.state for m in self.moments]
@@ -359,7 +363,7 @@ class Timeline:
                 states.append(self.state)
         else:
             states = [m.state for m in self.moments[: upto + 1]]
-        return self.scenes.chart(states)
+        return self.scenes.chart(states, final=final)
 
 
 def secret_lines(state: Any, names: Sequence[str], round_: int | None = None) -> list[tuple[str, str]]:

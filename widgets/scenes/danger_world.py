@@ -35,7 +35,7 @@ def _names(view: View) -> list[str]:
     return [c.name for c in view.characters]
 
 
-def scene(state: State) -> Scene:
+def scene(state: State, final: State | None = None) -> Scene:
     view = view_for(state, None)
     names = _names(view)
     most = max((c.danger for c in view.characters), default=0)
@@ -113,7 +113,7 @@ def round_of(state: State) -> int:
     return len(state.results)
 
 
-def chart(states: Sequence[Any]) -> str:
+def chart(states: Sequence[Any], final: Any = None) -> str:
     """Each character's danger level after each check (the danger track over the game)."""
     points = [s for s in states if s.results]
     if not points:

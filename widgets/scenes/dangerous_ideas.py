@@ -38,7 +38,7 @@ def _chapter(view: View) -> str:
     return f"Chapter {view.chapter} of {view.chapters}" if view.chapter >= 1 else "Setting up"
 
 
-def scene(state: State) -> Scene:
+def scene(state: State, final: State | None = None) -> Scene:
     view = view_for(state, None)
     names = [s.name for s in view.sheets]
     heading = _chapter(view) + (f" · “{view.title}”" if view.title else "")
@@ -145,7 +145,7 @@ def round_of(state: State) -> int:
     return max(state.chapter + 1, 0)
 
 
-def chart(states: Sequence[Any]) -> str:
+def chart(states: Sequence[Any], final: Any = None) -> str:
     """Each player's score after each meme action."""
     points = [s for s in states if s.outcomes] or list(states[-1:])
     if not points or not points[-1].outcomes:

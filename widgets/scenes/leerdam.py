@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.leerdam import State, View, final_divisor, flood_odds, ledger_rows, view_for
+from rules.leerdam import State, View, final_divisor, flood_odds, ledger_rows, view_for, village_rows
 
 from ..common import esc
 from ..leerdam import dyke_gauge, die_face
@@ -48,8 +48,8 @@ def _total_html(view: View, total: int, before: int, after: int, pledges: Sequen
     )
 
 
-def scene(state: State) -> Scene:
-    view = view_for(state, None)
+def scene(state: State, final: State | None = None) -> Scene:
+    view = view_for(state, None, final=final)
     n = len(view.households)
     names = [h.name for h in view.households]
     pledged = sum(1 for h in view.households if h.pledged)
@@ -57,7 +57,7 @@ def scene(state: State) -> Scene:
     dyke = Fact("Dyke Condition", f"{view.dyke} of 6", "pb-dyke")
     log = view.log
     if view.phase == "over":
-        return _results(state, view)
+        return _results(state, view, final)
     if view.total is not None:
         allocated = sum(1 for h in view.households if h.allocated)
         centre = _total_html(view, view.total, view.dyke_before, view.dyke, [h.pledge for h in view.households])
@@ -94,7 +94,7 @@ def scene(state: State) -> Scene:
     return Scene("decision", heading, centre, facts, log)
 
 
-def _results(state: State, view: View) -> Scene:
+def _results(state: State, view: View, final: State | None = None) -> Scene:
     names = [h.name for h in view.households]
     winners = [names[s] for rank, s, _ in view.standings if rank == 1]
     rows = "".join(
@@ -103,16 +103,17 @@ def _results(state: State, view: View) -> Scene:
     more = f'<div class="pb-label">and {len(names) - 5} more households</div>' if len(names) > 5 else ""
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>{more}'
     facts = (Fact("Years", str(len(view.years))), Fact("Dyke at the end", f"{view.dyke} of 6", "pb-dyke"), Fact("Floods", str(sum(y.flooded for y in view.years))))
-    return Scene("results", "the end", centre, facts, view.log, _won(winners), tuple(story(state)))
+    return Scene("results", "the end", centre, facts, view.log, _won(winners), tuple(story(state, final)))
 
 
 def _won(winners: Sequence[str]) -> str:
     return " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
 
 
-def story(state: State) -> list[str]:
-    """The game in five lines, from the public record."""
-    view = view_for(state, None)
+def story(state: State, final: State | None = None) -> list[str]:
+    """The game in five lines, from the public record (at the end each household's VP and Wealth
+    are the result, public in every variant)."""
+    view = view_for(state, None, final=final)
     years = view.years
     if not years:
         return [f"The game ended before a year was played: {view.ended}."]
@@ -120,8 +121,8 @@ def story(state: State) -> list[str]:
     best = max(years, key=lambda y: y.total)
     worst = min(years, key=lambda y: y.total)
     floods = [str(y.year) for y in years if y.flooded]
-    vp = max(view.households, key=lambda h: h.vp)
-    rich = max(view.households, key=lambda h: h.wealth)
+    vp = max(view.households, key=lambda h: h.vp or 0)
+    rich = max(view.households, key=lambda h: h.wealth or 0)
     return [
         f"{len(years)} year{'s' if len(years) != 1 else ''}: the dyke went from {start} to {view.dyke}.",
         f"The most pledged: {best.total} in year {best.year}; the least: {worst.total} in year {worst.year}.",
@@ -143,12 +144,13 @@ def round_of(state: State) -> int:
     return state.year
 
 
-def chart(states: Sequence[Any]) -> str:
-    """The pledges against the thresholds and the dyke, then each household's VP, year by year."""
+def chart(states: Sequence[Any], final: State | None = None) -> str:
+    """The pledges against the thresholds and the dyke, then each household's VP and Wealth, year
+    by year; with anonymous pledges (while the public view keeps them), the village's in all."""
     if not states:
         return ""
     last: State = states[-1]
-    view = view_for(last, None)
+    view = view_for(last, None, final=final)
     if not view.years:
         return ""
     low, high = view.thresholds
@@ -161,7 +163,13 @@ def chart(states: Sequence[Any]) -> str:
         marks=[(low - 0.5, f"below {low}: the dyke falls", "#b71c1c"), (high + 0.5, f"above {high}: it rises", "#1b5e20")],
         bar_label="Pledged",
     )
-    rows = ledger_rows(last, None)
+    if view.anonymous:
+        village = village_rows(last)
+        return pledges + "".join(
+            chart_svg(title, years, lines=[("the whole village", [r[key] for r in village])])
+            for key, title in (("vp", "VP of the whole village"), ("wealth", "Wealth of the whole village"))
+        )
+    rows = ledger_rows(last, None, final=final)
     done = {y.year for y in view.years}
     if len(view.households) > 10:
         return pledges  # more lines than anyone could tell apart from the back of a room

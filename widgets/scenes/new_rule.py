@@ -28,7 +28,7 @@ def _players_in(view: View) -> str:
     return f"{sum(1 for s in view.seats if not s.out)} of {len(view.seats)}"
 
 
-def scene(state: State) -> Scene:
+def scene(state: State, final: State | None = None) -> Scene:
     view = view_for(state, None)
     names = [s.name for s in view.seats]
     bowl = Fact("Common bowl", f"{view.common_total} candies", "pb-bowl-total")
@@ -115,7 +115,7 @@ def round_of(state: State) -> int:
     return state.round
 
 
-def chart(states: Sequence[Any]) -> str:
+def chart(states: Sequence[Any], final: Any = None) -> str:
     """Each round's infection strength (bars) and every player's bowl size at the round's end."""
     rounds: dict[int, State] = {}
     strength: dict[int, int] = {}
