@@ -140,7 +140,7 @@ def test_each_games_board_reads_from_the_back_in_every_phase(voila: VoilaFactory
         for rank, seat, _ in finished.rules.standings(finished.state):
             if rank == 1 and slug != "danger-world":
                 assert names[seat] in scene.winner
-        expect(board.locator(f"{root} .pb-debrief")).to_be_visible()
+        expect(board.locator(f"{root} .pb-replay")).to_be_visible()
         if slug in ("leerdam", "new-rule"):
             step_through_the_debrief(board, root, store, table_id, slug)
     finally:
@@ -156,23 +156,23 @@ def step_through_the_debrief(page: Page, root: str, store: Store, table_id: str,
     history = [row for row in store.history(table_id) if row["undone"] is None]
     timeline = Timeline.of(table.game)
     scenes = scenes_for(slug)
-    step = page.locator(f"{root} .pb-debrief-step [data-step]")
+    step = page.locator(f"{root} .pb-replay-step [data-step]")
     expect(step).to_have_attribute("data-step", str(len(timeline.moments) - 1))  # it opens on the end
-    page.locator(f"{root} .pb-debrief-round select").select_option(label="the start")
+    page.locator(f"{root} .pb-replay-round select").select_option(label="the start")
     expect(step).to_have_attribute("data-step", "0")
     for k, moment in enumerate(timeline.moments):
         if k:
-            page.locator(f"{root} .pb-debrief-next button, {root} button.pb-debrief-next").first.click()
+            page.locator(f"{root} .pb-replay-next button, {root} button.pb-replay-next").first.click()
         expect(step).to_have_attribute("data-step", str(k))
         state = rules.initial(table.game.setup)
         for row in history[: moment.index]:
             state = rules.play(state, action_from_json(rules.actions, row["action"]))
         scene = scenes.scene(state)
-        drawn = page.locator(f"{root} .pb-debrief-scene")
+        drawn = page.locator(f"{root} .pb-replay-scene")
         expect(drawn.locator(".pb-scene-title")).to_contain_text(scene.heading)
         expect(drawn.locator("[data-phase]").first).to_have_attribute("data-phase", scene.phase)
         expect(drawn.locator(".pb-fact .pb-key")).to_have_text([f.value for f in scene.facts])
         if k == 3:
             page.screenshot(path=str(shots() / f"{slug}-debrief-step.png"), full_page=False)
-    expect(page.locator(f"{root} button.pb-debrief-next")).to_be_disabled()
-    expect(page.locator(f"{root} .pb-debrief-secrets")).to_have_text("")  # nobody chose to show them
+    expect(page.locator(f"{root} button.pb-replay-next")).to_be_disabled()
+    expect(page.locator(f"{root} .pb-replay-secrets")).to_have_text("")  # nobody chose to show them

@@ -4,11 +4,11 @@
   for the state it is given (`widgets.scenes`): the join code large while players are still
   to come, small in a corner while seats are free, gone at the end; once the game is over,
   the results and below them the debrief.
-- `Debrief` (class ``pb-debrief``): a table replayed moment by moment from its record
-  (``pb-debrief-back``, ``pb-debrief-next``, ``pb-debrief-round`` to jump to a round,
-  ``pb-debrief-step`` says where it stands, ``pb-debrief-scene`` the board at that moment,
-  ``pb-debrief-secrets`` what was secret, shown only after the end when the facilitator
-  chooses: ``pb-debrief-reveal`` on the facilitator's page). Each step is drawn by the same
+- `Debrief` (class ``pb-replay``): a table replayed moment by moment from its record
+  (``pb-replay-back``, ``pb-replay-next``, ``pb-replay-round`` to jump to a round,
+  ``pb-replay-step`` says where it stands, ``pb-replay-scene`` the board at that moment,
+  ``pb-replay-secrets`` what was secret, shown only after the end when the facilitator
+  chooses: ``pb-replay-reveal`` on the facilitator's page). Each step is drawn by the same
   functions as the live board, fed the state of that moment.
 - `ClassDebrief` (class ``pb-class-debrief``): a class's tables side by side, round by round.
 
@@ -52,13 +52,13 @@ class Debrief(widgets.VBox):
         self.step = 0
         self.reveal_secrets = False
         self._game: Game[Any, Any] | None = None
-        self.back = widgets.Button(description="◀ Back", tooltip="The moment before").add_class("pb-debrief-back")
-        self.next = widgets.Button(description="Next ▶", tooltip="The moment after").add_class("pb-debrief-next")
-        self.jump = widgets.Dropdown(options=[("—", 0)], value=0, layout=widgets.Layout(width="auto")).add_class("pb-debrief-round")
-        self.step_html = widgets.HTML().add_class("pb-debrief-step")
-        self.scene = widgets.HTML().add_class("pb-debrief-scene")
-        self.secrets = widgets.HTML().add_class("pb-debrief-secrets")
-        self.reveal = widgets.Checkbox(value=False, description="Show the secret choices on the board", indent=False).add_class("pb-debrief-reveal")
+        self.back = widgets.Button(description="◀ Back", tooltip="The moment before").add_class("pb-replay-back")
+        self.next = widgets.Button(description="Next ▶", tooltip="The moment after").add_class("pb-replay-next")
+        self.jump = widgets.Dropdown(options=[("—", 0)], value=0, layout=widgets.Layout(width="auto")).add_class("pb-replay-round")
+        self.step_html = widgets.HTML().add_class("pb-replay-step")
+        self.scene = widgets.HTML().add_class("pb-replay-scene")
+        self.secrets = widgets.HTML().add_class("pb-replay-secrets")
+        self.reveal = widgets.Checkbox(value=False, description="Show the secret choices on the board", indent=False).add_class("pb-replay-reveal")
         self.reveal.layout.display = "flex" if facilitator else "none"
         self._on_reveal = on_reveal
         self.back.on_click(lambda _: self.step_to(self.step - 1))
@@ -68,7 +68,7 @@ class Debrief(widgets.VBox):
         bar = widgets.HBox((self.back, self.next, widgets.HTML('<span class="pb-label">Jump to</span>'), self.jump, self.step_html), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
         # The board's sizes wherever it is shown (the facilitator's page too).
         super().__init__((widgets.HTML(BOARD_STYLE + '<h2 style="margin:16px 0 4px">The debrief: step through the game</h2>'), bar, self.reveal, self.scene, self.secrets))
-        self.add_class("pb-debrief")
+        self.add_class("pb-replay")
         self.add_class("pb-phase-board")
 
     def show(self, game: Game[Any, Any], reveal: bool = False) -> None:

@@ -441,11 +441,11 @@ class TableDashboard(widgets.VBox):
         #: the board's drawing by phase (a board page's), and the debrief (facilitator, open).
         self.phase_board: PhaseBoard | None = None
         self.debrief: Debrief | None = None
-        self.debrief_button = widgets.Button(description="Debrief: step through the game", icon="history", layout=widgets.Layout(width="auto", display="none")).add_class("pb-debrief-open")
+        self.debrief_button = widgets.Button(description="Debrief: step through the game", icon="history", layout=widgets.Layout(width="auto", display="none")).add_class("pb-replay-open")
         self.debrief_button.on_click(lambda _: self.open_debrief())
         #: a game that hides nothing: the link to its board, for the projector.
         self.board_link = widgets.HTML().add_class("pb-open-board-link")
-        self.debrief_area = widgets.VBox((self.board_link, self.debrief_button)).add_class("pb-debrief-area")
+        self.debrief_area = widgets.VBox((self.board_link, self.debrief_button)).add_class("pb-replay-area")
         self._form: Any = None
         #: the last change this page submitted was refused as stale (the page was behind).
         self._stale = False
