@@ -684,7 +684,7 @@ class TableDashboard(widgets.VBox):
         if self.role == "board":
             if self.phase_board is None:
                 self.phase_board = PhaseBoard(self.game_title, self.join_html)
-            return widgets.VBox((self.phase_board,)).add_class("pb-board")
+            return widgets.VBox((self.phase_board, *self.board_parts())).add_class("pb-board")
         if self.role == "seat" and curtain is not None:
             return widgets.VBox((curtain, self.public_view())).add_class("pb-seat-page")
         return self.table_view()
@@ -701,6 +701,15 @@ class TableDashboard(widgets.VBox):
             claims = dict(meta.get("claims") or {})
             free = [i for i in range(len(names)) if i not in self.bots and str(i) not in claims]
         self.phase_board.show(self.game, free, join, qr_svg, reveal=bool(meta.get("debrief_reveal")))
+        self.draw_board_parts()
+
+    def board_parts(self) -> tuple[widgets.Widget, ...]:
+        """A game's own parts below its board (Leerdam: the pledges' table an anonymous game's
+        facilitator shows after the end); drawn by `draw_board_parts`."""
+        return ()
+
+    def draw_board_parts(self) -> None:
+        """Redraw `board_parts` from the public view."""
 
     def _draw_debrief(self) -> None:
         """The facilitator's debrief button, and the debrief itself once opened."""

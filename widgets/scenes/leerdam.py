@@ -58,9 +58,14 @@ def scene(state: State, final: State | None = None) -> Scene:
     log = view.log
     if view.phase == "over":
         return _results(state, view, final)
+    anonymous = (
+        '<div class="pb-label pb-anonymous-note">Anonymous pledges: only the village\'s total is announced; each pledge stays its household\'s own.</div>'
+        if view.anonymous
+        else ""
+    )
     if view.total is not None:
         allocated = sum(1 for h in view.households if h.allocated)
-        centre = _total_html(view, view.total, view.dyke_before, view.dyke, [h.pledge for h in view.households])
+        centre = _total_html(view, view.total, view.dyke_before, view.dyke, [h.pledge for h in view.households]) + anonymous
         facts = (Fact("Year", str(view.year)), dyke, Fact("Allocated", f"{allocated} of {n}"), Fact("Flood chance", _odds(view.dyke)))
         return Scene("reveal", heading, centre, facts, log)
     facts = (Fact("Year", str(view.year)), dyke, Fact("Pledged", f"{pledged} of {n}", "pb-pledged-count"), Fact("Flood chance", _odds(view.dyke)))
@@ -75,7 +80,7 @@ def scene(state: State, final: State | None = None) -> Scene:
             f'<div style="display:flex;gap:28px;align-items:center;flex-wrap:wrap">{die_face(last.flood, colour, 150)}'
             f'<div><div class="pb-huge" style="color:{colour}" data-flood="{last.flood}">Flood {last.flood}</div>'
             f'<div class="pb-line" style="color:{colour}">against the dyke at {last.dyke_after_pledges}: {said}</div></div></div>'
-            f'<div class="pb-line">Dyke after the year: {last.dyke_after}</div>{end}'
+            f'<div class="pb-line">Dyke after the year: {last.dyke_after}</div>{end}{anonymous}'
         )
         return Scene("reveal", f"Year {last.year} · the flood", centre, facts, log)
     low, high = view.thresholds
@@ -90,6 +95,7 @@ def scene(state: State, final: State | None = None) -> Scene:
         + f'<div class="pb-line">A total below {low} lowers the dyke · above {high} raises it · flood chance {_odds(view.dyke)}</div>'
         + f'<div class="pb-label">Final scoring at this dyke: 1 VP per {final_divisor(view.dyke)} Wealth</div>'
         + (f'<div class="pb-label">Still to pledge: {esc(", ".join(waiting))}</div>' if waiting and len(waiting) <= 12 else "")
+        + anonymous
     )
     return Scene("decision", heading, centre, facts, log)
 
