@@ -35,18 +35,9 @@ USABLE = ".playbook-seat .pb-pledge-confirm"
 SAYS = "#playbook-starting, #playbook-lost"
 
 
-def _session_priority(nice: int) -> None:
-    """Set the CPU priority of this session's group of processes (Linux autogroups)."""
-    try:
-        Path("/proc/self/autogroup").write_text(str(nice))
-    except OSError:
-        pass  # no autogroups here: the processes' own priority is what counts
-
-
 async def _phones_done(playwright: Any, browser: Any) -> None:
     await browser.close()
     await playwright.stop()
-    _session_priority(0)
 
 
 async def _phones() -> tuple[Any, Any]:
@@ -55,15 +46,15 @@ async def _phones() -> tuple[Any, Any]:
     In the room every phone draws its own page on its own processor; here they share the
     server's two cores. At the lowest priority the phones take only what the server leaves, as
     if they were elsewhere: the server's work is never queued behind a simulated phone's (their
-    CPU time is still reported, and still delays the moment a page is usable). Linux shares the
-    processor between sessions first (autogroups), and Voila runs in a session of its own, so
-    this session's group is lowered too (`_phones_done` puts it back).
+    CPU time is still reported, and still delays the moment a page is usable). Where Linux
+    shares the processor between sessions first (autogroups: Voila runs in a session of its own)
+    this only orders the phones among themselves and the benchmark: lowering this whole session
+    would starve the benchmark's own clock too.
     """
     from playwright.async_api import async_playwright
 
     from tests.browser import CHROMIUM, CHROMIUM_ARGS
 
-    _session_priority(19)
     playwright = await async_playwright().start()
     browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
     for pid in _browser_pids():  # pages' processes are forked from these and inherit it

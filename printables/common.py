@@ -38,6 +38,7 @@ from reportlab.platypus import (
 )
 
 from rules.core import check_names
+from rules.core import plural as _plural
 
 from . import fonts
 from .fonts import BidiParagraph as Paragraph
@@ -552,7 +553,7 @@ def render_png(pdf: bytes, page_index: int = 0, scale: float = PREVIEW_SCALE) ->
     try:
         pages = len(document)
         if not 0 <= page_index < pages:
-            raise IndexError(f"page {page_index} does not exist; the PDF has {pages} page(s) (0-{pages - 1})")
+            raise IndexError(f"page {page_index} does not exist; the PDF has {_plural(pages, 'page')} (0-{pages - 1})")
         page = document[page_index]
         bitmap = page.render(scale=scale)
         image = bitmap.to_pil().convert("RGB")

@@ -31,6 +31,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
+from rules.core import plural as _plural
 from rules.danger_world import (
     ACCOMPLISHMENT,
     BOXES,
@@ -250,10 +251,6 @@ def _note_style(size: float = NOTE_SIZE, leading: float = NOTE_LEADING, colour: 
 def _p(text: str, style: str | ParagraphStyle = "cell") -> Paragraph:
     """A paragraph of markup that was already escaped (through `markup`) by the caller."""
     return Paragraph(text, common.style(style) if isinstance(style, str) else style)
-
-
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 #: Where each hit lands on the damage track (RULINGS.md, Danger World).
@@ -1249,14 +1246,14 @@ def _gm_spent(state: State, spent: Sequence[Any]) -> str:
 
 def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     """The party's story in five lines."""
-    from rules.decisions import counted
+    from rules.core import plural
 
     state: State = game.state
     results = state.results
     count = {k: sum(1 for r in results if r.outcome == k) for k in OUTCOME_MARK}
     lines = [
-        f"{counted(len(state.characters), 'character')} and {state.setup.gm} as GM: {counted(len(results), 'check')} over "
-        f"{counted(state.encounter, 'encounter')} and {counted(state.session, 'session')}.",
+        f"{plural(len(state.characters), 'character')} and {state.setup.gm} as GM: {plural(len(results), 'check')} over "
+        f"{plural(state.encounter, 'encounter')} and {plural(state.session, 'session')}.",
         f"Successes {count['success'] + count['benefit']} (with a benefit {count['benefit']}), partial {count['partial']}, failures {count['failure']}, aid checks {count['aid']}.",
     ]
     if results:
@@ -1271,7 +1268,7 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
         else:
             lines.append("Nobody's danger rose during a check.")
     botches = sum(r.botches for r in results)
-    lines.append(f"{counted(botches, 'botch', 'botches')} in all for {state.setup.gm} to spend.")
+    lines.append(f"{plural(botches, 'botch', 'botches')} in all for {state.setup.gm} to spend.")
     dead = [c.name for c in state.characters if c.dead]
     down = [c.name for c in state.characters if c.knocked_out and not c.dead]
     lines.append(

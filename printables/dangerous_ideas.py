@@ -1242,7 +1242,7 @@ def _quote(meme: Any) -> str:
 
 def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     """The story in five lines."""
-    from rules.decisions import counted
+    from rules.core import plural
 
     from . import debrief
 
@@ -1250,10 +1250,10 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     outcomes = state.outcomes
     won = [o for o in outcomes if o.success]
     lines = [
-        f"{state.n} players told a story in {max(state.chapter + 1, 0)} of {counted(state.setup.chapter_count, 'chapter')}"
+        f"{state.n} players told a story in {max(state.chapter + 1, 0)} of {plural(state.setup.chapter_count, 'chapter')}"
         + (f"; it ended: {state.ended}." if state.over else "; it goes on."),
-        f"{counted(len(outcomes), 'meme action')}: {len(won)} succeeded, {len(outcomes) - len(won)} failed; "
-        f"{counted(sum(1 for o in won if o.target is not None), 'meme')} replaced.",
+        f"{plural(len(outcomes), 'meme action')}: {len(won)} succeeded, {len(outcomes) - len(won)} failed; "
+        f"{plural(sum(1 for o in won if o.target is not None), 'meme')} replaced.",
     ]
     if state.titles:
         lines.append("Chapters: " + "; ".join(f"{i + 1}. {t}" for i, t in enumerate(state.titles)) + ".")
@@ -1264,7 +1264,7 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
             counts[m.key] = (n + 1, text)
     if counts:
         n, text = max(counts.values(), key=lambda v: v[0])
-        lines.append(f"The most widely held meme, on {counted(n, 'branch', 'branches')}: ‘{text}’.")
+        lines.append(f"The most widely held meme, on {plural(n, 'branch', 'branches')}: ‘{text}’.")
     table = standings(state)
     first = [s for r, s, _ in table if r == 1]
     lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} points: {debrief.names_of(state.names, first)}.")
@@ -1275,7 +1275,7 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
     """One table's debrief: the results, the story in five lines, the points chapter by chapter,
     then the story chapter by chapter with each player's tree at the chapter's end, and the
     trees as they stand. Nothing is secret in Dangerous Ideas."""
-    from rules.decisions import counted
+    from rules.core import plural
 
     from . import debrief
 
@@ -1299,7 +1299,7 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
             text = line if len(line) <= DEBRIEF_LINE_CHARS else line[: DEBRIEF_LINE_CHARS - 1] + "…"
             part.append(Paragraph(markup(debrief.english(text)), common.style("small")))
         if len(lines) > DEBRIEF_CHAPTER_LINES:
-            part.append(common.para(f"… and {counted(len(lines) - DEBRIEF_CHAPTER_LINES, 'more line')} in the story booklet.", "small"))
+            part.append(common.para(f"… and {plural(len(lines) - DEBRIEF_CHAPTER_LINES, 'more line')} in the story booklet.", "small"))
         end = ends[k]
         rows: list[list[common.Cell]] = [
             [end.names[s], str(sheet_score(end.sheets[s])), _p(_tree_text(end.sheets[s], k))] for s in range(state.n)

@@ -47,7 +47,8 @@ from rules.leerdam import (
     subsistence_vp,
     thresholds,
 )
-from rules.decisions import Game, counted
+from rules.core import plural
+from rules.decisions import Game
 
 from . import common, fonts, slips
 from .fonts import BidiParagraph as Paragraph
@@ -1149,10 +1150,10 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
     total = sum(y.total for y in years)
     floods = [y.year for y in years if y.flooded]
     lines = [
-        f"{state.n} households kept the dyke for {counted(len(years), 'year')}" + (f"; the game ended with {state.ended}." if state.over else "; the game goes on."),
+        f"{state.n} households kept the dyke for {plural(len(years), 'year')}" + (f"; the game ended with {state.ended}." if state.over else "; the game goes on."),
         f"The village pledged {total} units in all, {total / len(years):.1f} a year; a year needs {low} to {high} to hold the dyke.",
         f"The dyke started at {years[0].dyke_before} and stands at {state.dyke}; "
-        + (f"the river flooded the village {counted(len(floods), 'time')} (year {', '.join(map(str, floods))})." if floods else "the river never flooded the village."),
+        + (f"the river flooded the village {plural(len(floods), 'time')} (year {', '.join(map(str, floods))})." if floods else "the river never flooded the village."),
     ]
     named, _ = _debrief_named(game, reveal, reveal_pledges)
     if named:

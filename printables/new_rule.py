@@ -20,7 +20,8 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
 from rules.new_rule import RoundLine, Setup, State, scores, standings, symbol
-from rules.decisions import Game, counted
+from rules.core import plural
+from rules.decisions import Game
 
 from . import common, fonts, slips
 from .fonts import BidiParagraph as Paragraph
@@ -603,7 +604,7 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True) -> list[str]:
 
     state = game.state
     infections = _infections(state)
-    lines = [f"{state.setup.players} players, {counted(state.round, 'round')}" + (f"; the game ended: {state.ended}." if state.over else "; the game goes on.")]
+    lines = [f"{state.setup.players} players, {plural(state.round, 'round')}" + (f"; the game ended: {state.ended}." if state.over else "; the game goes on.")]
     if infections:
         number, colours, strength = max(infections, key=lambda i: (i[2], -i[0]))
         lines.append(f"The strongest infection: {' and '.join(colours)} at strength {strength}, in round {number}.")

@@ -45,6 +45,7 @@ __all__ = [
     "name_key",
     "name_problem",
     "parse_save_text",
+    "plural",
     "action_to_json",
     "rng_for",
 ]
@@ -326,7 +327,8 @@ def _build(cls: type, data: Mapping[str, Any], where: str) -> Any:
     names = {f.name for f in dataclasses.fields(cls) if f.init}
     unknown = set(data) - names - {"kind"}
     if unknown:
-        raise SaveFileError(f"{where}: unknown field(s) {_short(', '.join(sorted(unknown)))}")
+        word = "field" if len(unknown) == 1 else "fields"
+        raise SaveFileError(f"{where}: unknown {word} {_short(', '.join(sorted(unknown)))}")
     kwargs = {}
     for name in names:
         if name in data:
@@ -659,6 +661,11 @@ def ranked(scores: Sequence[int], key: Callable[[int], Any]) -> list[tuple[int, 
         rank = table[-1][0] if i and key(order[i - 1]) == key(seat) else i + 1
         table.append((rank, seat, scores[seat]))
     return table
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """'1 unit', '2 units', '0 units' ('1 die', '3 dice' with `many`): never 'unit(s)'."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 def even_tables(count: int, largest: int) -> list[int]:

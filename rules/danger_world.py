@@ -48,6 +48,7 @@ from operator import mul
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, seats_text
+from .core import plural as _plural
 
 from .decisions import Decision, Game, Made, collect
 
@@ -122,6 +123,10 @@ __all__ = [
     "simulate_policy",
     "PolicyRun",
     "worked_example",
+    "ReadySheet",
+    "READY_SHEETS",
+    "fit_stats",
+    "quick_sheet",
 ]
 
 # -- constants ---------------------------------------------------------------------------------
@@ -730,10 +735,6 @@ def _dice(faces: Iterable[int]) -> str:
     return text or "none"
 
 
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
-
-
 # -- the game ------------------------------------------------------------------------------------
 
 
@@ -864,7 +865,7 @@ def check(state: State, action: Action) -> None:
             already = sorted(d for d in action.dice if d in c.locked)
             _require(not already, "dice", f"die {already[0] if already else ''} is already locked")
         elif isinstance(action, Reroll):
-            _require(left > 0, "re-rolls", f"a check allows {state.setup.rerolls} re-roll(s); all are used")
+            _require(left > 0, "re-rolls", f"a check allows {_plural(state.setup.rerolls, 're-roll')}; all are used")
             _require(bool(c.unlocked), "re-rolls", "every pool die is locked: there is nothing to re-roll")
         else:
             h = action.height
@@ -1764,6 +1765,62 @@ def simulate_policy(dice: int, difficulty: int, penalty: int = 0, rerolls: int =
 
 
 RULES = GameRules.of(globals(), "danger-world", "Danger World")
+
+
+# -- ready-made sheets ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReadySheet:
+    """A finished sheet to start from: stats in `STATS` order and three aspects."""
+
+    label: str
+    stats: tuple[int, ...]
+    aspects: tuple[str, ...]
+
+
+#: The text names no characters; Wren is the courtyard example's sneak (`worked_example`), the
+#: others cover the text's other examples (the pressure-plate trap's Agility, Speed and
+#: Perception; the guards; talking one's way through). Each is a legal new PC: 16 dice, 1-4 each.
+READY_SHEETS: tuple[ReadySheet, ...] = (
+    ReadySheet("Wren, the cat burglar", (4, 1, 2, 1, 3, 2, 1, 2), ("Cat burglar", "Owes the guild", "Never leaves a friend")),
+    ReadySheet("Brick, the bruiser", (2, 3, 1, 4, 2, 1, 1, 2), ("Built like a barn door", "Hot-headed", "Protects the weak")),
+    ReadySheet("Sage, the fixer", (1, 1, 2, 1, 3, 4, 3, 1), ("Knows someone who knows someone", "Reads people like books", "Coward at heart")),
+    ReadySheet("Vesper, the scout", (3, 2, 4, 1, 3, 1, 1, 1), ("Eyes like a hawk", "Runs first, asks later", "Cannot sit still")),
+)
+
+#: Aspects a quick character draws three of.
+QUICK_ASPECTS: tuple[str, ...] = (
+    "Quick on my feet", "Stubborn as a mule", "Owes the wrong people", "Never forgets a face",
+    "Afraid of the dark", "Soft spot for strays", "Born in the gutter", "Trusts no one",
+    "Ex-soldier", "Silver tongue", "Old wound aches in the cold", "Always hungry",
+)  # fmt: skip
+
+
+def fit_stats(stats: Sequence[int], sheet_dice: int = SHEET_DICE) -> tuple[int, ...]:
+    """`stats` brought to `sheet_dice` dice (a variant's sheet size), keeping their shape:
+    dice go to the strongest stats below the maximum, and come off the weakest above 1."""
+    out = [min(STAT_MAX, max(STAT_MIN, int(v))) for v in stats]
+    order = sorted(range(len(out)), key=lambda i: (-out[i], i))
+    while sum(out) < sheet_dice:
+        i = next(i for i in order if out[i] < STAT_MAX)
+        out[i] += 1
+    while sum(out) > sheet_dice:
+        i = next(i for i in reversed(order) if out[i] > STAT_MIN)
+        out[i] -= 1
+    return tuple(out)
+
+
+def quick_sheet(seed: int, sheet_dice: int = SHEET_DICE) -> ReadySheet:
+    """A legal sheet drawn from `seed`: 1 die in each stat, the rest spread at random (none
+    above 4), three different aspects. The same seed gives the same sheet."""
+    if not len(STATS) * STAT_MIN <= sheet_dice <= len(STATS) * STAT_MAX:
+        raise RuleError("setup", f"a sheet holds {len(STATS) * STAT_MIN}-{len(STATS) * STAT_MAX} dice")
+    rng = random.Random(f"quick-sheet:{seed}")
+    stats = [STAT_MIN] * len(STATS)
+    for _ in range(sheet_dice - sum(stats)):
+        stats[rng.choice([i for i, v in enumerate(stats) if v < STAT_MAX])] += 1
+    return ReadySheet("a quick character", tuple(stats), tuple(rng.sample(QUICK_ASPECTS, ASPECTS)))
 
 
 # -- the text's worked example ------------------------------------------------------------------------

@@ -42,10 +42,13 @@ from itertools import combinations_with_replacement
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .core import plural as _plural
 from .records import evolve
 from .decisions import Decision, Game, Made, collect
 
 __all__ = [
+    "branch_words",
+    "place_words",
     "NODES",
     "HUBS",
     "BRANCHES",
@@ -180,6 +183,21 @@ def meme_key(text: str) -> str:
 
 def hub_of(branch: str) -> str:
     return branch.split("-", 1)[0]
+
+
+def branch_words(layout: Sequence[str], branch: str) -> str:
+    """'a leaf branch by Probe': an empty branch as the players name it. The sheet prints no
+    branch numbers, and two empty branches of one type by one hub are the same choice."""
+    return f"a {layout[_BRANCH_INDEX[branch]]} branch by {hub_of(branch).title()}"
+
+
+def place_words(layout: Sequence[str], sheet: Sheet, place: str) -> str:
+    """A place on a sheet in the players' words: 'Think', the meme written on a filled branch
+    ("'Bears are friends - Goldilocks'"), or the empty branch's type and hub."""
+    if place in NODES:
+        return place.title()
+    meme = sheet.meme(place)
+    return _quote(meme.text, meme.holder) if meme is not None else branch_words(layout, place)
 
 
 def adjacent(a: str, b: str) -> bool:
@@ -719,7 +737,14 @@ def _is_int(value: object) -> bool:
 
 
 def _quote(meme_text: str, holder: str) -> str:
-    return f"'{meme_text}' - {holder}"
+    """'Porridge is healthy - Mama Bear': a meme as the rules text writes it."""
+    return f"'{meme_text} - {holder}'"
+
+
+def _stones_go(stones: int, hub: str) -> str:
+    if not stones:
+        return "."
+    return f"; its stone goes to {hub.title()}." if stones == 1 else f"; its {stones} stones go to {hub.title()}."
 
 
 def _story_chapter(state: State) -> int:
@@ -776,9 +801,9 @@ def _gain(sheet: Sheet, places: Iterable[str]) -> Sheet:
     return evolve(sheet, gained=sheet.gained + count)
 
 
-def _describe_places(places: Sequence[str]) -> str:
+def _describe_places(layout: Sequence[str], sheet: Sheet, places: Sequence[str]) -> str:
     counts = Counter(places)
-    return ", ".join(f"{n} on {p}" for p, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
+    return ", ".join(f"{n} on {place_words(layout, sheet, p)}" for p, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
 
 
 # -- setup and flow -----------------------------------------------------------------------------
@@ -1012,8 +1037,8 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
     sheet = state.sheets[seat]
     name = state.names[seat]
     node = _role_node(a, role)
-    _require(action.from_node <= sheet.node(node), "stones", f"{name} has only {sheet.node(node)} stone(s) on {node.title()}")
-    _require(action.from_think <= sheet.node("think"), "stones", f"{name} has only {sheet.node('think')} stone(s) on Think")
+    _require(action.from_node <= sheet.node(node), "stones", f"{name} has only {_plural(sheet.node(node), 'stone')} on {node.title()}")
+    _require(action.from_think <= sheet.node("think"), "stones", f"{name} has only {_plural(sheet.node('think'), 'stone')} on Think")
     node_total = a.node_spent[seat] + action.from_node
     think_total = a.think_spent[seat] + action.from_think
     _require(
@@ -1051,7 +1076,7 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
                 "bonus",
                 f"{_quote(meme.text, meme.holder)} has already given a bonus stone this turn (one per player's turn)",
             )
-        _require(use.stones <= meme.stones, "involve", f"{_quote(meme.text, meme.holder)} has only {meme.stones} stone(s) on it")
+        _require(use.stones <= meme.stones, "involve", f"{_quote(meme.text, meme.holder)} has only {_plural(meme.stones, 'stone')} on it")
         _require(use.bonus + use.stones > 0, "involve", f"involving {use.branch} spends nothing")
         total += use.bonus + use.stones
     _require(total > 0, "empty spend", "a spend puts at least one stone in")
@@ -1087,7 +1112,7 @@ def _check_move(state: State, seat: int, action: Move) -> None:
         _require(
             count <= sheet.stones_at(place),
             "move",
-            f"{count} stone(s) cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)",
+            f"{_plural(count, 'stone')} cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)",
         )
 
 
@@ -1202,7 +1227,7 @@ def check(state: State, action: Action) -> None:
             assert action.branch is not None
             _require(sheet.meme(action.branch) is None, "new meme", f"{action.branch} is not empty")
             hub = hub_of(action.branch)
-            _require(action.from_hub <= sheet.node(hub), "new meme", f"{name} has only {sheet.node(hub)} stone(s) on {hub.title()} to move onto the new meme")
+            _require(action.from_hub <= sheet.node(hub), "new meme", f"{name} has only {_plural(sheet.node(hub), 'stone')} on {hub.title()} to move onto the new meme")
         else:
             _require(action.branch is None and action.from_hub == 0, "outcome", "the action failed: no meme is written")
         return
@@ -1230,7 +1255,7 @@ def play(state: State, action: Action) -> State:
     if isinstance(action, Place):
         sheet = evolve(_gain(sheet, action.place), placed=True)
         state = _with_sheet(state, seat, sheet)
-        state = _say(state, f"{name} places the starting stones: {_describe_places(action.place)}.")
+        state = _say(state, f"{name} places the starting stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
         state = _narrate(state, action)
         return _begin_setting(state) if all(s.placed for s in state.sheets) else state
     if isinstance(action, Write):
@@ -1240,7 +1265,7 @@ def play(state: State, action: Action) -> State:
         sheet = _gain(sheet, [action.branch])
         state = evolve(_with_sheet(state, seat, sheet), next_id=state.next_id + 1)
         state = _narrate(state, action)
-        state = _tell(state, seat, "outcome", f"{name} writes {_quote(text, holder)} on a {state.setup.branch_type(action.branch)} branch ({action.branch}).")
+        state = _tell(state, seat, "outcome", f"{name} writes {_quote(text, holder)} on {branch_words(state.setup.layout, action.branch)}.")
         if sheet.filled < 2:
             return state
         if seat + 1 < state.n:
@@ -1255,19 +1280,20 @@ def play(state: State, action: Action) -> State:
     if isinstance(action, TurnStones):
         state = _with_sheet(state, seat, _gain(sheet, action.place))
         state = evolve(state, phase="turn")
-        state = _say(state, f"{name} places the turn's stones: {_describe_places(action.place)}.")
+        state = _say(state, f"{name} places the turn's stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
         return _narrate(state, action)
     if isinstance(action, Gain):
         state = _with_sheet(state, seat, _gain(sheet, action.place))
         state = evolve(state, actions_taken=state.actions_taken + 1, last_failed=None)
-        state = _say(state, f"{name} gains {GAIN_STONES} stones: {_describe_places(action.place)}.")
+        state = _say(state, f"{name} gains {GAIN_STONES} stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
         return _narrate(state, action)
     if isinstance(action, Move):
         for step in action.steps:
             sheet = _add_at(_add_at(sheet, step.source, -step.stones), step.target, step.stones)
         state = _with_sheet(state, seat, sheet)
         state = evolve(state, actions_taken=state.actions_taken + 1, last_failed=None)
-        moved = ", ".join(f"{s.stones} {s.source} -> {s.target}" for s in action.steps)
+        layout = state.setup.layout
+        moved = ", ".join(f"{s.stones} from {place_words(layout, sheet, s.source)} to {place_words(layout, sheet, s.target)}" for s in action.steps)
         state = _say(state, f"{name} moves stones: {moved}.")
         return _narrate(state, action)
     if isinstance(action, (Create, Spread)):
@@ -1326,8 +1352,12 @@ def _announce(state: State, seat: int, action: Create | Spread) -> State:
         seeds_spent=(0,) * n,
     )
     state = evolve(state, phase="stake", attempt=attempt, targeted=targeted, actions_taken=number, last_failed=None)
-    verb = "create" if action.kind == "create" else "spread"
-    line = f"{name} tries to {verb} {_quote(text, holder)}"
+    # As the rules text tells it: "she announces that she is attempting to spread his democracy
+    # meme to Papa Bear ... an attempt to replace German Efficiency's '...' meme".
+    if action.kind == "create":
+        line = f"{name} tries to create a new meme, '{text}', held by {holder}"
+    else:
+        line = f"{name} tries to spread '{text}' to {holder}"
     if action.target is not None:
         victim = state.sheets[action.target.seat].meme(action.target.branch)
         assert victim is not None
@@ -1390,12 +1420,12 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     name = state.names[seat]
     spent = ", ".join(parts)
     if role == "defend":
-        extra = f" (the target's {weighted} count double)" if weighted else ""
-        line = f"{name} defends with {stones} stone(s): {spent}, removing {removed}{extra}. The pool is {pool}."
+        extra = " (each stone from the target counts double)" if weighted else ""
+        line = f"{name} defends with {_plural(stones, 'stone')}: {spent}, removing {removed}{extra}. The pool is {pool}."
     elif role == "connect":
-        line = f"{name} connects with {stones} stone(s): {spent}. The pool is {pool}."
+        line = f"{name} connects with {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
     else:
-        line = f"{name} stakes {stones} stone(s): {spent}. The pool is {pool}."
+        line = f"{name} stakes {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
     state = _say(state, line)
     return _narrate(state, action)
 
@@ -1415,7 +1445,7 @@ def _pass(state: State, seat: int, action: Pass) -> State:
         return state
     if state.phase == "respond":
         state = evolve(state, phase="roll")
-        return _say(state, f"Nobody spends more: {a.pool} stone(s) in the pool. The dice roll.")
+        return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.")
     return _resolve(state)
 
 
@@ -1447,13 +1477,12 @@ def _resolve(state: State) -> State:
     success = wins(a.pool, a.total)
     a = evolve(a, success=success)
     state = evolve(state, attempt=a, phase="outcome")
-    name = state.names[a.actor]
     what = f"{a.dice[0]} + {a.dice[1]} = {a.total} against a pool of {a.pool}"
     if success:
-        line = f"The roll stands at {what}: {name}'s {a.kind} of {_quote(a.text, a.holder)} succeeds."
+        line = f"The roll stands at {what}: it succeeds, and {a.holder} takes up '{a.text}'."
     else:
         why = " (11 and 12 always fail)" if a.total >= ALWAYS_FAILS else ""
-        line = f"The roll stands at {what}{why}: {name}'s {a.kind} of {_quote(a.text, a.holder)} fails."
+        line = f"The roll stands at {what}{why}: it fails, and {a.holder} does not take up '{a.text}'."
         state = evolve(state, last_failed=(a.kind, a.key, a.holder_key))
     return _tell(state, None, "outcome", line)
 
@@ -1483,8 +1512,8 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
         sheet = _set_meme(sheet, branch, meme)
         sheet = evolve(sheet, gained=sheet.gained + NEW_MEME_STONES)
         state = evolve(_with_sheet(state, seat, sheet), next_id=state.next_id + 1)
-        moved = f", moving {action.from_hub} from {hub.title()} onto it" if action.from_hub else ""
-        state = _tell(state, seat, "outcome", f"{name} writes {_quote(a.text, a.holder)} on {branch}{moved}.")
+        moved = f", moving {_plural(action.from_hub, 'stone')} from {hub.title()} onto it" if action.from_hub else ""
+        state = _tell(state, seat, "outcome", f"{name} writes {_quote(a.text, a.holder)} on {branch_words(state.setup.layout, branch)}{moved}.")
         if a.target is not None:
             owner = state.sheets[a.target.seat]
             victim = owner.meme(a.target.branch)
@@ -1497,7 +1526,7 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
                     state,
                     a.target.seat,
                     "outcome",
-                    f"{state.names[a.target.seat]} crosses off {_quote(victim.text, victim.holder)}; its {victim.stones} stone(s) go to {hub_of(a.target.branch).title()}.",
+                    f"{state.names[a.target.seat]} crosses off {_quote(victim.text, victim.holder)}" + _stones_go(victim.stones, hub_of(a.target.branch)),
                 )
         for s in connected:
             state = _with_sheet(state, s, _gain(state.sheets[s], ["think"] * CONNECT_REWARD))
@@ -1617,14 +1646,7 @@ def transcript_text(state: State) -> str:
 
 
 def _where(state: State, seat: int, place: str) -> str:
-    """A place on `seat`'s sheet as the players name it: a node, the meme on a filled branch, or
-    an empty branch's type and hub (the sheet prints no branch numbers)."""
-    if place in NODES:
-        return place.title()
-    meme = state.sheets[seat].meme(place)
-    if meme is not None:
-        return _quote(meme.text, meme.holder)
-    return f"an empty {state.setup.branch_type(place)} branch by {hub_of(place).title()}"
+    return place_words(state.setup.layout, state.sheets[seat], place)
 
 
 def _places_text(state: State, seat: int, places: Sequence[str]) -> str:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .core import Action, Game
+from .core import Action, Game, plural
 
 __all__ = [
     "COLUMNS",
@@ -31,7 +31,6 @@ __all__ = [
     "collect",
     "csv_text",
     "decision_rows",
-    "counted",
     "first_states",
 ]
 
@@ -99,11 +98,6 @@ def collect(game: Game[Any, Any], describe: Describe, *, reveal: bool, scrub: Ca
             outcome = " / ".join(filter(None, [last.outcome, *lines, *extra]))
             found[-1] = Decision(last.number, last.step, last.seat, last.player, last.decision, outcome, last.withheld)
     return found
-
-
-def counted(n: int, word: str, many: str | None = None) -> str:
-    """'1 unit', '2 units' ('3 dice' with `many`): a count read as the room says it."""
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 def first_states(game: Game[Any, Any], key: Callable[[Any], Any]) -> dict[Any, Any]:

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .core import plural
 from .records import evolve
-from .decisions import Decision, Game, Made, collect, counted
+from .decisions import Decision, Game, Made, collect
 
 __all__ = [
     "ACTIVITIES",
@@ -420,11 +421,6 @@ def _say_among(state: State, seats: Iterable[int], text: str) -> tuple[Event, ..
     return _say_to(state, seats, text) if state.setup.anonymous else _say(state, text)
 
 
-def _count(number: int, thing: str, things: str = "") -> str:
-    """'1 household', '3 households'."""
-    return f"{number} {thing if number == 1 else things or thing + 's'}"
-
-
 #: a row with every default, copied for each new row (building a 17-field frozen record field
 #: by field costs more than the rest of the year's ledger work).
 _BLANK_ROW = LedgerRow(0, 0)
@@ -485,9 +481,9 @@ def _set_losses(state: State, losses: Sequence[int], why: str) -> State:
     hit = [s for s in range(state.n) if losses[s]]
     if state.setup.anonymous and hit:
         # A household's capacity bounds its pledge: the room hears how hard the year is, not whom it hit.
-        text = f"Misfortune strikes {_count(len(hit), 'household')}: {_count(sum(losses), 'unit')} of labour lost in all."
+        text = f"Misfortune strikes {plural(len(hit), 'household')}: {plural(sum(losses), 'unit')} of labour lost in all."
         state = evolve(state, log=_say(state, f"{why}{text}", "Households make their secret pledges to the dyke."))
-        mine = {s: f"Misfortune costs you {_count(losses[s], 'unit')}: you have {state.capacity(s)} this year." for s in hit}
+        mine = {s: f"Misfortune costs you {plural(losses[s], 'unit')}: you have {state.capacity(s)} this year." for s in hit}
         return evolve(state, log=_say_each(state, mine))
     struck = [f"{state.names[s]} (-{losses[s]})" for s in hit]
     text = f"Misfortune strikes {', '.join(struck)}." if struck else "No misfortune this year: every household works at full capacity."
@@ -544,7 +540,7 @@ def _resolve_allocation(state: State) -> State:
     hungry = [seat for seat, r in enumerate(received) if r[0] < 2]
     if state.setup.anonymous:
         # Who went hungry says where a household's labour went: a count for the room, a note for each.
-        lines = [f"Short of food this year: {_count(len(hungry), 'household')}."] if hungry else []
+        lines = [f"Short of food this year: {plural(len(hungry), 'household')}."] if hungry else []
         state = evolve(state, log=_say_each(state, {s: f"Your household is short of food this year ({subsistence_vp(received[s][0])} VP)." for s in hungry}))
     else:
         lines = [f"Short of food this year: {seats_text(state.names, hungry)}."] if hungry else []
@@ -757,7 +753,7 @@ def play(state: State, action: Action) -> State:
         pledges[seat] = action.units
         log = state.log + (
             Event(f"{state.names[seat]} has made a secret pledge.", None, state.year),
-            Event(f"You pledged {action.units} unit(s) to the dyke.", frozenset((seat,)), state.year),
+            Event(f"You pledged {plural(action.units, 'unit')} to the dyke.", frozenset((seat,)), state.year),
         )
         state = evolve(state, pledges=tuple(pledges), log=log)
         return _reveal(state) if None not in pledges else state
@@ -789,7 +785,7 @@ def play(state: State, action: Action) -> State:
         state = evolve(state, deals=state.deals + (deal,))
         return evolve(
             state,
-            log=_say_to(state, [seat, deal.seller], f"{state.names[seat]} offers {state.names[deal.seller]} {deal.wealth} Wealth for {deal.units} unit(s) on {state.names[seat]}'s {deal.activity} (offer {deal.id})."),
+            log=_say_to(state, [seat, deal.seller], f"{state.names[seat]} offers {state.names[deal.seller]} {deal.wealth} Wealth for {plural(deal.units, 'unit')} on {state.names[seat]}'s {deal.activity} (offer {deal.id})."),
         )
     if isinstance(action, (Accept, Decline)):
         deal = next(d for d in state.deals if d.id == action.deal)
@@ -806,7 +802,7 @@ def play(state: State, action: Action) -> State:
         return evolve(
             state,
             log=_say_among(
-                state, (deal.buyer, deal.seller), f"Deal: {state.names[deal.seller]} works {deal.units} unit(s) on {state.names[deal.buyer]}'s {deal.activity} for {deal.wealth} Wealth."
+                state, (deal.buyer, deal.seller), f"Deal: {state.names[deal.seller]} works {plural(deal.units, 'unit')} on {state.names[deal.buyer]}'s {deal.activity} for {deal.wealth} Wealth."
             ),
         )
     if isinstance(action, Advance):
@@ -936,7 +932,7 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
             # Without `reveal`, what the board showed: revealed pledges, or all once an anonymous
             # village's facilitator showed them.
             if name_pledges or (not kept and not revealing and shown and _pledge_revealed(final, before.year)):
-                return Made(step, seat, who, f"pledges {counted(action.units, 'unit')} to the dyke")
+                return Made(step, seat, who, f"pledges {plural(action.units, 'unit')} to the dyke")
             return Made(step, seat, who, "pledges in secret", withheld=True)
         if isinstance(action, Allocate):
             if revealing:
@@ -944,7 +940,7 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
             return Made(step, seat, who, "allocates this year's labour", withheld=True)
         if isinstance(action, Offer):
             if revealing:
-                text = f"offers {before.names[action.partner]} {action.wealth} Wealth for {counted(action.units, 'unit')} on its {action.activity}"
+                text = f"offers {before.names[action.partner]} {action.wealth} Wealth for {plural(action.units, 'unit')} on its {action.activity}"
                 return Made(step, seat, who, text)
             return Made(step, seat, who, "makes a private offer", withheld=True)
         open_ = revealing or not guarded
@@ -960,7 +956,7 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
             if open_:
                 losses = ", ".join(f"{before.names[s]} -{n}" for s, n in enumerate(action.losses) if n) or "none"
                 return Made(step, None, who, f"sets this year's misfortune: {losses}")
-            return Made(step, None, who, f"sets this year's misfortune: {counted(sum(action.losses), 'unit')} lost in all", withheld=True)
+            return Made(step, None, who, f"sets this year's misfortune: {plural(sum(action.losses), 'unit')} lost in all", withheld=True)
         if isinstance(action, Advance):
             return Made(step, None, who, "moves the year on")
         if action.kind == "show-pledges":  # the anonymous variant's choice after the end

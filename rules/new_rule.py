@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
+from .core import plural as _plural
 from .records import evolve
 from .decisions import Decision, Game, Made, collect
 
@@ -468,7 +469,7 @@ def payment_levels(state: State, seat: int, returned: Sequence[str], eaten: int)
             f"({state.names[seat]} would still hold {left})",
         )
     levels = plain // 2 + eaten + sick // 4
-    _require(levels == state.strength, "exact payment", f"that pays {levels} level(s); the infection's strength is {state.strength}")
+    _require(levels == state.strength, "exact payment", f"that pays {_plural(levels, 'level')}; the infection's strength is {state.strength}")
     return levels
 
 

@@ -90,6 +90,7 @@ def test_a_sheet_a_check_with_a_lock_and_a_reroll_and_a_hit(voila: VoilaFactory,
     expect(at(page, ".pb-sheet-0")).to_contain_text("Cat burglar")
 
     # The check: Agility + Perception at difficulty 3 against two complications.
+    at(page, ".pb-check-extras .lm-AccordionPanel-title, .pb-check-extras .p-Collapse-header, .pb-check-extras .jupyter-widget-Collapse-header").click()
     enter(page, ".pb-complications", 2)
     expect(at(page, ".pb-roll")).to_contain_text("Roll 9 dice")
     expect(at(page, ".pb-odds")).to_contain_text("%")

@@ -135,4 +135,4 @@ def test_a_meme_action_with_a_connector_and_a_defender(voila: VoilaFactory, page
         "Goldilocks thought about honey all day.",
     ):
         expect(story).to_contain_text(line)
-    expect(part(page, ".pb-turn")).to_contain_text("Bo's turn: 1 action(s) left")
+    expect(part(page, ".pb-turn")).to_contain_text("Bo's turn: 1 action left")

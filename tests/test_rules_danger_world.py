@@ -640,3 +640,32 @@ def test_a_hit_on_a_character_without_a_sheet_is_refused() -> None:
     with pytest.raises(RuleError) as err:
         game.apply(dw.ApplyHit(seat=game.state.gm_seat, character=1, hit="reduced"))
     assert err.value.rule == "sheet"
+
+
+# -- ready-made and quick sheets ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("sheet_dice", [8, 12, 16, 20, 32])
+def test_every_ready_made_and_quick_sheet_is_legal_at_any_sheet_size(sheet_dice):
+    setup = dw.Setup(names=("Wren",), sheet_dice=sheet_dice)
+    sheets = [(dw.fit_stats(r.stats, sheet_dice), r.aspects) for r in dw.READY_SHEETS]
+    sheets += [(q.stats, q.aspects) for q in (dw.quick_sheet(seed, sheet_dice) for seed in range(40))]
+    for stats, aspects in sheets:
+        state = dw.initial(setup)
+        action = CreateCharacter(seat=0, character=0, stats=stats, aspects=aspects)
+        dw.check(state, action)
+        assert dw.play(state, action).characters[0].ready
+
+
+def test_the_ready_made_sheets_are_new_pcs_as_the_text_makes_them():
+    assert dw.READY_SHEETS[0].stats == (4, 1, 2, 1, 3, 2, 1, 2)  # the courtyard's Wren
+    for r in dw.READY_SHEETS:
+        assert sum(r.stats) == dw.SHEET_DICE and all(1 <= v <= 4 for v in r.stats) and len(set(r.aspects)) == 3
+        assert dw.fit_stats(r.stats) == r.stats
+
+
+def test_a_quick_sheet_is_the_same_for_the_same_seed_and_differs_across_seeds():
+    assert dw.quick_sheet(5) == dw.quick_sheet(5)
+    assert len({dw.quick_sheet(seed).stats for seed in range(20)}) > 10
+    with pytest.raises(RuleError):
+        dw.quick_sheet(1, sheet_dice=40)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from fractions import Fraction
 
@@ -716,6 +717,31 @@ def test_the_bears_meme_action_by_the_rules() -> None:
     assert Game.from_json({"dangerous-ideas": di.RULES}, game.to_json()).state == final
 
 
+#: an internal branch name ("probe-1"): players never see one.
+BRANCH_ID = re.compile(r"\b(probe|create|connect|defend)-[123]\b")
+
+
+def test_the_bears_story_reads_like_the_texts_own_example() -> None:
+    state = di.bears_example().state
+    story = di.transcript_text(state)
+    log = "\n".join(e.text for e in state.log)
+    assert not BRANCH_ID.search(story) and not BRANCH_ID.search(log)
+    assert (
+        "Manifest Destiny tries to spread 'Important decisions should be made through democracy' to Papa Bear, "
+        "replacing German Efficiency's 'Punctual exercise is an important part of the day - Papa Bear'." in story
+    )
+    assert "it fails, and Papa Bear does not take up 'Important decisions should be made through democracy'." in story
+    assert "writes 'Important decisions should be made through democracy - Mama Bear' on a coiled branch by Create." in story
+    assert "1 from Create to 'Important decisions should be made through democracy - Mama Bear'" in log
+    assert "create of" not in story and "spread of" not in story and "' - " not in story
+
+
+def test_a_new_meme_and_a_crossed_off_one_read_as_sentences() -> None:
+    state = do(first_turn(), Create(seat=BO, text="Wolves lie", holder="Granny", target=Ref(CY, "create-1")))
+    line = di.transcript(state)[-1].lines[-1]
+    assert line == "Bo tries to create a new meme, 'Wolves lie', held by Granny, replacing Cy's 'Cy coiled - Granny'."
+
+
 def test_by_the_texts_pool_of_8_the_same_dice_would_have_succeeded() -> None:
     assert di.wins(8, 4 + 4) and not di.wins(6, 4 + 4)
     # German Efficiency's 'only a 1/3 chance': re-rolling one 4 against a pool of 8 fails on 5 or 6.
@@ -738,7 +764,7 @@ def test_every_step_may_carry_narration_into_the_log_and_the_transcript() -> Non
     chapter = passages[1].lines
     assert chapter[0] == "Ana: It was a bright morning."
     assert "Bo: He smiled." in chapter and "Bo: She believed him." in chapter
-    assert any("succeeds" in line for line in chapter) and any("Bo writes 'Wolves lie' - Wolf" in line for line in chapter)
+    assert any("succeeds" in line for line in chapter) and any("Bo writes 'Wolves lie - Wolf'" in line for line in chapter)
     assert "Chapter 1: In which the wolf meets a girl" in di.transcript_text(state)
 
 

@@ -18,7 +18,7 @@ from lab import BOTS
 from lab.core import play_out
 from rules import Game, load_game, new_game
 from rules import leerdam as ld
-from rules.core import RuleError, rng_for
+from rules.core import RuleError, plural, rng_for
 from rules.leerdam import Accept, Allocate, Assignment, Contribute, Flood, Gift, Misfortune, Offer, SetMisfortune, ShowPledges
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Fé <b>&</b>", "غزال")
@@ -123,7 +123,7 @@ def test_each_household_sees_its_own_numbers_and_no_one_elses() -> None:
         assert all(h.pledge is None and h.capacity is None and h.wealth is None for h in others)
         assert {r["household"] for r in ld.ledger_rows(state, seat)} == {NAMES[seat]}
         private = [e.text for e in state.log if e.visible_to == frozenset((seat,))]
-        assert any(f"You pledged {state.pledges[seat]} unit(s)" in t for t in private)
+        assert any(f"You pledged {plural(state.pledges[seat], 'unit')}" in t for t in private)
         assert not any("You pledged" in t for t in view.log if t not in private)
 
 

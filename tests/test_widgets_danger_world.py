@@ -23,6 +23,7 @@ import widgets.danger_world as dw_widgets
 from playbook.store import Store
 from rules import Game, load_game
 from rules.danger_world import (
+    READY_SHEETS,
     RULES,
     STATS,
     BeginCheck,
@@ -640,3 +641,40 @@ def test_the_module_docstring_lists_the_stable_classes(store):
     plan(dash)
     click(dash, "pb-roll")
     assert the(dash, "pb-no-set") and the(dash, "pb-die-0") and the(dash, "pb-tray")
+
+
+# -- characters without 33 fields -------------------------------------------------------------------
+
+
+def test_three_quick_characters_take_one_click_and_stay_editable(store):
+    dash = DangerWorldDashboard(store)
+    start(dash, names=("Wren", "Ash", "Juno"))
+    assert dash.game.state.waiting_for() == (0, 1, 2)
+    assert shown(the(dash, "pb-quick-all"))
+    # Sheets first while they are written.
+    assert dash.table_box.children.index(dash.party_box) < dash.table_box.children.index(dash.checks_row)
+    click(dash, "pb-quick-all")
+    state = dash.game.state
+    assert all(c.ready for c in state.characters) and state.waiting_for() == ()
+    assert all(sum(c.stats) == 16 and max(c.stats) <= 4 and min(c.stats) >= 1 and len(set(c.aspects)) == 3 for c in state.characters)
+    # Then the check builder and the dice tray come first: no scrolling past every sheet.
+    assert dash.table_box.children.index(dash.checks_row) < dash.table_box.children.index(dash.party_box)
+    assert not shown(the(dash, "pb-quick-all"))
+    click(dash, "pb-edit-1")
+    assert shown(the(dash, "pb-builder-1")) and the(dash, "pb-stat-1-agility").value == state.characters[1].stats[0]
+
+
+def test_one_quick_character_and_one_ready_made_one(store):
+    dash = DangerWorldDashboard(store)
+    start(dash, names=("Wren", "Ash"))
+    click(dash, "pb-quick-0")
+    assert dash.game.state.characters[0].ready and not dash.game.state.characters[1].ready
+    ready = the(dash, "pb-ready-1")
+    labels = [label for label, _ in ready.options]
+    assert "Wren, the cat burglar" in labels and len(labels) == len(READY_SHEETS) + 1
+    ready.value = labels.index("Brick, the bruiser") - 1
+    assert the(dash, "pb-stat-1-strength").value == 4 and the(dash, "pb-aspect-1-0").value == "Built like a barn door"
+    assert ready.value == -1 and not dash.game.state.characters[1].ready  # put in the builder, not saved yet
+    the(dash, "pb-aspect-1-2").value = "Sings when nervous"  # editable before it is saved
+    click(dash, "pb-sheet-confirm-1")
+    assert dash.game.state.characters[1].aspects == ("Built like a barn door", "Hot-headed", "Sings when nervous")

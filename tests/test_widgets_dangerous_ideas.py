@@ -565,3 +565,97 @@ def test_a_red_seed_rerolls_one_die(store):
     click(dash, "pb-seed-all-pass")
     assert dash.game.state.phase == "outcome"
     assert any("crosses off a red seed" in line for line in (e.text for e in dash.game.state.log))
+
+
+# -- the players' words ------------------------------------------------------------------------------
+
+#: the model's branch names ("probe-1"): never shown to a player.
+BRANCH_ID = re.compile(r"\b(probe|create|connect|defend)-[123]\b")
+
+
+def shown_text(root: widgets.Widget) -> str:
+    """What a person reads or hovers: HTML text (tags and attributes dropped, tooltips kept),
+    labels, options, placeholders and tooltips; not CSS classes or values behind options."""
+    out = []
+    for w in walk(root):
+        state = w.get_state()
+        if isinstance(w, widgets.HTML):
+            out.append(re.sub(r"<[^>]*>", " ", w.value))
+        out += [str(state.get(k) or "") for k in ("description", "placeholder", "tooltip")]
+        out += [str(o) for o in state.get("_options_labels", ())]
+        out += [str(o) for o in state.get("options", ()) if isinstance(o, str)]
+    return "\n".join(out)
+
+
+def test_no_branch_name_reaches_the_page_from_setting_round_to_new_meme(store):
+    dash = DangerousIdeasDashboard(store)
+    start(dash, table_dice=True)
+    place_starting_stones(dash)
+    seen = [shown_text(dash)]
+    assert one(dash, "pb-write-branch").options[0][0].startswith("A ") and "branch by" in one(dash, "pb-write-branch").options[0][0]
+    setting_round(dash)
+    one(dash, "pb-title-text").value = "In Which Goldilocks Wanders Into The Woods"
+    click(dash, "pb-title-confirm")
+    announce_create(dash)
+    seen.append(shown_text(dash))
+    one(dash, "pb-stake-node").value = 3
+    click(dash, "pb-stake-confirm")
+    click(dash, "pb-pass")
+    click(dash, "pb-all-pass")
+    one(dash, "pb-table-die-0").value = 1
+    one(dash, "pb-table-die-1").value = 2
+    click(dash, "pb-table-dice-enter")
+    if dash.game.state.phase == "reroll":
+        click(dash, "pb-seed-all-pass")
+    assert dash.game.state.attempt.success
+    labels = [label for label, _ in one(dash, "pb-conclude-branch").options]
+    assert len(labels) == len(set(labels)) and any(label.startswith("A leaf branch by Create") for label in labels)
+    seen.append(shown_text(dash))
+    click(dash, "pb-conclude")
+    seen.append(shown_text(dash))
+    found = [m.group(0) for text in seen for m in BRANCH_ID.finditer(text)]
+    assert found == []
+    story = one(dash, "pb-story").value
+    assert "Bo tries to create a new meme, &#x27;Bears like honey&#x27;, held by Goldilocks." in story
+    assert "Bo writes &#x27;Bears like honey - Goldilocks&#x27; on a leaf branch by Probe." in story
+
+
+# -- a meme action in a few clicks -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [SUCCESS_SEED, FAILURE_SEED, 3, 4])
+def test_a_meme_action_takes_at_most_five_clicks_and_two_fields(store, seed):
+    dash = DangerousIdeasDashboard(store)
+    start(dash, seed=seed)
+    to_first_turn(dash)
+    one(dash, "pb-place-create").value = 2
+    click(dash, "pb-place-confirm")
+    state = dash.game.state
+    create_stones, think = state.sheets[BO].node("create"), state.sheets[BO].node("think")
+    clicks, fields = 0, 0
+
+    def press(css: str) -> None:
+        nonlocal clicks
+        clicks += 1
+        click(dash, css)
+
+    def type_in(css: str, value: str) -> None:
+        nonlocal fields
+        fields += 1
+        one(dash, css).value = value
+
+    press("pb-create")
+    type_in("pb-meme-text", "Bears like honey")
+    type_in("pb-meme-holder", "Goldilocks")
+    assert one(dash, "pb-announce-stake").description == f"Create and stake {create_stones + min(think, create_stones) + 1}"
+    press("pb-announce-stake")  # announce, the default stake, phase 2 open
+    state = dash.game.state
+    assert state.phase == "respond" and state.attempt.pool == create_stones + min(think, create_stones) + 1  # + the coiled meme's bonus
+    press("pb-all-pass")
+    if dash.game.state.phase == "reroll":
+        press("pb-seed-all-pass")
+    assert dash.game.state.phase == "outcome"
+    press("pb-conclude")  # the first empty branch offered, nothing moved from the hub
+    state = dash.game.state
+    assert state.phase == "turn" and len(state.outcomes) == 1 and state.actions_left == 1
+    assert clicks <= 5 and fields <= 2, (clicks, fields)

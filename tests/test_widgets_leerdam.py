@@ -384,12 +384,12 @@ def test_a_deal_between_two_humans_moves_wealth_and_units(store):
     the(dash, "pb-hide").click()
     the(dash, "pb-seat-1").click()
     the(dash, "pb-show-private").click()  # the screen asks first: the view is private
-    assert "Ana offers you 8 Wealth for 2 unit(s)" in html_of(dash)
+    assert "Ana offers you 8 Wealth for 2 units" in html_of(dash)
     the(dash, "pb-accept-1").click()
     state = dash.game.state
     assert [h.wealth for h in state.households[:2]] == [wealth[0] - 8, wealth[1] + 8]
     assert state.free_units(1) == free_bo - 2
-    assert html.escape("Deal: Bo works 2 unit(s) on Ana's profit for 8 Wealth.") in the(dash, "pb-chronicle").value
+    assert html.escape("Deal: Bo works 2 units on Ana's profit for 8 Wealth.") in the(dash, "pb-chronicle").value
     assert cell(dash, 1, "subsistence").max == free_bo - 2
     the(dash, "pb-hide").click()
     # Ana's preview counts the 2 hired units on her Profit.
@@ -507,14 +507,14 @@ def test_the_allocation_preview_shows_the_texts_example(store):
     cell(dash, 0, "leisure").value = 2
     cell(dash, 1, "subsistence").value = 1
     preview = the(dash, "pb-alloc-preview").value
-    assert 'data-left="0"' in preview and "0 of 5 unit(s) left" in preview
+    assert 'data-left="0"' in preview and "0 of 5 units left" in preview
     own = re.search(r'<tr data-recipient="0">(.*?)</tr>', preview).group(1)
     assert "+2 VP" in own and "+0 Wealth" in own
     bo = re.search(r'<tr data-recipient="1">(.*?)</tr>', preview).group(1)
     assert re.sub(r"<td [^>]*><span>(.*?)</span></td>", r"<td>\1</td>", bo).count("<td>1</td><td>0</td><td>0</td>") == 1
     assert not the(dash, "pb-alloc-confirm").disabled
     cell(dash, 0, "profit").value = 1  # one unit too many: Confirm waits
-    assert the(dash, "pb-alloc-confirm").disabled and "1 unit(s) too many" in the(dash, "pb-alloc-preview").value
+    assert the(dash, "pb-alloc-confirm").disabled and "1 unit too many" in the(dash, "pb-alloc-preview").value
     cell(dash, 0, "profit").value = 0
     the(dash, "pb-alloc-confirm").click()
     the(dash, "pb-hide").click()

@@ -172,7 +172,7 @@ def test_the_payment_opens_on_the_best_payment_and_best_payment_puts_it_back(sto
     suggest = one(dash, "pb-pay-suggest")
     assert suggest.description == "Best payment" and "score" in suggest.tooltip
     # Change it by hand (one candy more of a colour the seat still holds), then put it back.
-    colour = next(c for c, n in zip(state.colours, state.players[seat].bowl) if n > best.returned.count(c))
+    colour = next(c for c, n in zip(state.colours, state.players[seat].bowl) if n > best.returned.count(c) + (best.eaten if c == "red" else 0))
     one(dash, f"pb-pay-{colour}").value += 1
     assert chooser.payment() != best and one(dash, "pb-pay-confirm").disabled
     suggest.click()
@@ -181,6 +181,28 @@ def test_the_payment_opens_on_the_best_payment_and_best_payment_puts_it_back(sto
     assert dash.status.kind != "refuse", dash.status.message
     paid = [a for a in dash.game.actions if isinstance(a, Pay)][-1]
     assert paid == best and payment_levels(state, seat, paid.returned, paid.eaten) == state.strength
+
+
+def test_the_payment_has_one_control_per_colour_and_eating_red_is_a_choice_on_reds(store):
+    dash = NewRuleDashboard(store)
+    start(dash)
+    play_until(dash, lambda s: s.phase == "pay" and s.players[human_seat(dash)].bowl[s.colours.index("red")] > 0)
+    state, seat = dash.game.state, human_seat(dash)
+    one(dash, f"pb-seat-{seat}").click()
+    one(dash, "pb-show-private").click()  # the screen asks first: the view is private
+    chooser = one(dash, "pb-pay")
+    held = [c for c, n in zip(state.colours, state.players[seat].bowl) if n]
+    numbers = [w for w in walk(chooser) if isinstance(w, widgets.BoundedIntText)]
+    assert [w.description.split()[1] for w in numbers] == held  # one per colour held, no "eat red" field
+    assert not any("eat" in w.description for w in numbers)
+    eat = one(dash, "pb-pay-eat")
+    assert isinstance(eat, widgets.ToggleButtons) and eat.value == "eat"
+    for stepper in chooser.steppers.values():
+        stepper.value = 0
+    one(dash, "pb-pay-red").value = 1
+    assert chooser.payment() == Pay(seat=seat, returned=(), eaten=1)
+    eat.value = "return"
+    assert chooser.payment() == Pay(seat=seat, returned=("red",), eaten=0)
 
 
 # -- refusals ------------------------------------------------------------------------------
@@ -205,7 +227,7 @@ def test_a_stale_confirm_with_a_bad_payment_is_refused(store):
     one(dash, "pb-show-private").click()  # the screen asks first: the view is private
     held = next(c for c, n in zip(dash.game.state.colours, dash.game.state.players[seat].bowl) if n and c not in dash.game.state.infection)
     chooser = one(dash, "pb-pay")
-    for stepper in (*chooser.steppers.values(), chooser.eat):
+    for stepper in chooser.steppers.values():
         stepper.value = 0  # clear the best payment it opened on
     one(dash, f"pb-pay-{held}").value = 1  # one candy is never a whole level
     confirm = one(dash, "pb-pay-confirm")

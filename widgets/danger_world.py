@@ -46,7 +46,10 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-aspect-<i>-<k>`` (Text, k = 0..2), ``pb-sheet-count-<i>`` ("N of 16"),
   ``pb-sheet-verdict-<i>`` (the rules' verdict), ``pb-sheet-confirm-<i>`` (disabled, not
   primary, its tooltip the reason, until the rules accept the sheet),
-  ``pb-sheet-cancel-<i>``
+  ``pb-sheet-cancel-<i>``, ``pb-quick-<i>`` (a legal sheet at random, saved at once),
+  ``pb-ready-<i>`` (Dropdown: a ready-made sheet put into the builder, -1 none),
+  ``pb-quick-all`` (a quick sheet for every character still without one); ``pb-checks`` (the
+  check builder and the dice tray: above the party once every sheet is done)
 - check builder: ``pb-check-builder``, ``pb-actor`` (Dropdown), ``pb-stat-a``, ``pb-stat-b``
   (Dropdowns), ``pb-difficulty`` (ToggleButtons 2-6), ``pb-mod-plus``, ``pb-mod-minus``,
   ``pb-mod-clear``, ``pb-difficulty-result`` (clamped difficulty and flag),
@@ -54,7 +57,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-bonus`` (box of Checkboxes ``pb-bonus-<j>``, one per bonus pool), ``pb-danger-dice``,
   ``pb-complications``, ``pb-waive`` (the GM's penalty dice on a challenge the table removes
   from this check; shown while the actor has some), ``pb-aid`` (Dropdown; -1 is no one),
-  ``pb-check-preview``, ``pb-roll``
+  ``pb-check-preview``, ``pb-roll``; everything from ``pb-invoke-<k>`` to ``pb-aid`` is in
+  the folded ``pb-check-extras`` (an Accordion: click its title to open it)
 - dice tray: ``pb-tray``, ``pb-tray-title``, ``pb-die-<k>`` (ToggleButton per pool die,
   k = 0.. with the normal dice first, then the danger dice; also ``dw-pool`` or ``dw-danger``,
   ``dw-face-<1-6>``, ``dw-locked``), ``pb-penalty-<k>`` (penalty dice, ``dw-penalty``),
@@ -90,6 +94,7 @@ import ipywidgets as widgets
 
 from playbook.store import Store
 from rules import Action, Game, RuleError, new_game
+from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.danger_world import (
     ACCOMPLISHMENT,
@@ -102,6 +107,7 @@ from rules.danger_world import (
     MENTAL,
     ODDS_LIMITS,
     PHYSICAL,
+    READY_SHEETS,
     RULES,
     STAT_MAX,
     STAT_MIN,
@@ -131,6 +137,8 @@ from rules.danger_world import (
     View,
     coach,
     difficulty_after,
+    fit_stats,
+    quick_sheet,
     set_use,
     success_chance,
     view_for,
@@ -193,10 +201,6 @@ def percent(chance: Fraction | float) -> str:
     if 99.9 < value < 100:
         return ">99.9%"
     return f"{value:.1f}%"
-
-
-def _plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 def _short(text: str, limit: int = 28) -> str:
@@ -385,7 +389,7 @@ def sheet_html(ch: CharacterView, index: int) -> str:
     if not ch.ready:
         return (
             f'<div class="dw-sheet" data-character="{index}" data-ready="0"><h3>{esc(ch.name)}</h3>{badges}'
-            '<div class="pb-muted">No sheet yet: fill in the stats and aspects below.</div></div>'
+            '<div class="pb-muted">No sheet yet: press Quick character, start from a ready-made one, or fill in the stats and aspects below.</div></div>'
         )
     rows = []
     for pair in zip(PHYSICAL, MENTAL):
@@ -457,7 +461,7 @@ class SetupForm(widgets.VBox):
                 widgets.HTML('<h3 style="margin:14px 0 4px">New game: the GM and the player characters</h3>'),
                 widgets.HBox((self.gm, self.players), layout=row),
                 names,
-                widgets.HTML('<b>Variants</b> <span class="pb-muted">(the rulings\' defaults)</span>'),
+                widgets.HTML('<b>Variants</b> <span class="pb-muted">(set as the rules text plays; change one to try a variant)</span>'),
                 widgets.HBox((self.story_points, self.pool_start, self.rerolls, self.sheet_dice), layout=row),
                 widgets.HBox((self.danger_resets, self.seed), layout=row),
                 self.start_button,
@@ -499,9 +503,29 @@ class SheetBuilder(widgets.VBox):
     apply) after every change; Confirm applies it, and a refusal changes nothing.
     """
 
-    def __init__(self, index: int, sheet_dice: int, on_change: Callable[[int], None], on_confirm: Callable[[int], None], on_cancel: Callable[[int], None]) -> None:
+    def __init__(
+        self,
+        index: int,
+        sheet_dice: int,
+        on_change: Callable[[int], None],
+        on_confirm: Callable[[int], None],
+        on_cancel: Callable[[int], None],
+        on_quick: Callable[[int], None] | None = None,
+    ) -> None:
         self.index = index
         self.sheet_dice = sheet_dice
+        # A finished sheet in one click (saved at once, editable after), or a ready-made one to
+        # start from: eleven fields per character are for those who want them.
+        self.quick = widgets.Button(
+            description="Quick character", icon="bolt", button_style="info", tooltip="A legal sheet at random, saved at once; Edit sheet changes it"
+        ).add_class(f"pb-quick-{index}")
+        self.quick.on_click(lambda _: on_quick(index) if on_quick else None)
+        self.ready = widgets.Dropdown(
+            options=[("or start from a ready-made one…", -1)] + [(r.label, k) for k, r in enumerate(READY_SHEETS)],
+            value=-1,
+            layout=widgets.Layout(width="290px"),
+        ).add_class(f"pb-ready-{index}")
+        self.ready.observe(lambda change: self._take_ready(change["new"]), "value")
         self.steppers = {
             stat: widgets.BoundedIntText(
                 value=STAT_MIN, min=STAT_MIN, max=STAT_MAX, description=stat.title(), style={"description_width": "92px"}, layout=widgets.Layout(width="170px")
@@ -526,6 +550,7 @@ class SheetBuilder(widgets.VBox):
         column = widgets.Layout(flex="0 0 auto")
         super().__init__(
             (
+                widgets.HBox((self.quick, self.ready), layout=widgets.Layout(flex_flow="row wrap", grid_gap="4px 8px", align_items="center")),
                 widgets.HTML(
                     f'<span class="pb-muted">1 die in each stat plus {sheet_dice - len(STATS)} to spread; '
                     f"each stat {STAT_MIN}-{STAT_MAX}.</span>"
@@ -548,6 +573,13 @@ class SheetBuilder(widgets.VBox):
 
     def stats(self) -> tuple[int, ...]:
         return tuple(self.steppers[s].value for s in STATS)
+
+    def _take_ready(self, k: int) -> None:
+        if k < 0:
+            return
+        ready = READY_SHEETS[k]
+        self.fill(fit_stats(ready.stats, self.sheet_dice), ready.aspects)
+        self.ready.value = -1  # the choice is made: the controls hold it now, to change at will
 
     def aspects(self) -> tuple[str, ...]:
         return tuple(t.value for t in self.aspect_texts)
@@ -622,6 +654,14 @@ class DangerWorldDashboard(TableDashboard):
         # Nothing is secret: the download link is always there, no "prepare" step.
         self.party_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px", align_items="flex-start")).add_class("pb-party")
         self.pool_html = widgets.HTML(layout=widgets.Layout(flex="0 1 260px", min_width="220px")).add_class("pb-sp-pool")
+        self.quick_all = widgets.Button(
+            description="Quick characters for everyone",
+            icon="bolt",
+            button_style="info",
+            tooltip="A legal sheet at random for every character still without one",
+            layout=widgets.Layout(align_self="flex-start"),
+        ).add_class("pb-quick-all")
+        self.quick_all.on_click(lambda _: self._quick_everyone())
         self._build_check_builder()
         self._build_tray()
         self._build_coach()
@@ -639,17 +679,18 @@ class DangerWorldDashboard(TableDashboard):
         row = widgets.Layout(flex_flow="row wrap", grid_gap="12px", align_items="flex-start")
         left = flex(widgets.VBox((self.builder_box, self.tray_box)), "600px", "320px")
         right = flex(widgets.VBox((self.odds_html, self.coach_box, self.outcome_html, self.botches_html)), "360px")
-        return widgets.VBox(
-            (
-                self.party_box,
-                widgets.HBox((left, right), layout=row),
-                self.gm_box,
-                self.history_html,
-                self.history_csv,
-                self.game_log,
-                self.new_game_button,
-            )
-        )
+        self.checks_row = widgets.HBox((left, right), layout=row).add_class("pb-checks")
+        self.table_box = widgets.VBox()
+        self._arrange(sheets_first=True)
+        return self.table_box
+
+    def _arrange(self, sheets_first: bool) -> None:
+        """Sheets first while any is being written; then the check builder and the dice tray
+        come first, so a laptop reaches them without scrolling past every sheet."""
+        top = (self.quick_all, self.party_box, self.checks_row) if sheets_first else (self.checks_row, self.party_box, self.quick_all)
+        children = (*top, self.gm_box, self.history_html, self.history_csv, self.game_log, self.new_game_button)
+        if self.table_box.children != children:
+            self.table_box.children = children
 
     def waiting(self, state: State) -> tuple[int, ...]:
         return state.waiting_for()
@@ -673,7 +714,10 @@ class DangerWorldDashboard(TableDashboard):
         self._plan_checks = -1
         self._coach_key = None
         old = self.party_box.children
-        self.builders = tuple(SheetBuilder(i, setup.sheet_dice, self._sheet_changed, self._sheet_confirmed, self._sheet_cancelled) for i in range(setup.players))
+        self.builders = tuple(
+            SheetBuilder(i, setup.sheet_dice, self._sheet_changed, self._sheet_confirmed, self._sheet_cancelled, self._quick_character)
+            for i in range(setup.players)
+        )
         self.sheet_htmls = tuple(widgets.HTML().add_class(f"pb-sheet-{i}") for i in range(setup.players))
         self.track_htmls = tuple(widgets.HTML().add_class(f"pb-track-{i}") for i in range(setup.players))
         self.edit_buttons = tuple(
@@ -715,6 +759,8 @@ class DangerWorldDashboard(TableDashboard):
                 self._quietly(lambda: setattr(self.gm_target, "value", view.check.actor))
         self.header.show(self.game_title, f"Session {view.session} · Encounter {view.encounter}", self._waiting_text(view))
         self._draw_party(view)
+        self._arrange(sheets_first=any(b.layout.display != "none" for b in self.builders))
+        self.quick_all.layout.display = "" if len(view.waiting_for) > 1 and view.phase == "table" else "none"
         self._draw_check_builder(state, view)
         self._draw_tray(state, view)
         self._draw_gm(state, view)
@@ -822,6 +868,24 @@ class DangerWorldDashboard(TableDashboard):
                 return
         self.status.ok(f"{self.game.state.names[i]}'s sheet is saved.")
 
+    def _quick_character(self, i: int) -> bool:
+        """A legal sheet for character i at once, drawn from the table's seed and the moment."""
+        if self.game is None:
+            return False
+        setup: Setup = self.game.setup
+        sheet = quick_sheet(self.game.seed * 131 + 17 * (i + 1) + len(self.game.actions), setup.sheet_dice)
+        self.builders[i].fill(sheet.stats, sheet.aspects)
+        self._sheet_confirmed(i)
+        return self.game.state.characters[i].ready
+
+    def _quick_everyone(self) -> None:
+        if self.game is None:
+            return
+        for i in self.game.state.waiting_for():
+            if i < len(self.builders) and not self._quick_character(i):
+                return
+        self.status.ok("Every character has a sheet: Edit sheet changes any of them.")
+
     def _sheet_cancelled(self, i: int) -> None:
         self._editing.discard(i)
         self.redraw()
@@ -900,6 +964,24 @@ class DangerWorldDashboard(TableDashboard):
         self.roll_button.on_click(lambda _: self._roll())
         self.actors_note = widgets.HTML()
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px")
+        # Folded by default, so Roll sits in a laptop's first screen; the preview above Roll
+        # names every die these add, folded or not.
+        self.extras = widgets.Accordion(
+            (
+                widgets.VBox(
+                    (
+                        widgets.HTML("<b>Invoke aspects</b> <span class='pb-muted'>(the player's SP to the pool: a bonus die each)</span>"),
+                        widgets.HBox(self.invoke_steppers, layout=row),
+                        widgets.HTML("<b>GM compels</b> <span class='pb-muted'>(SP from the pool to the player: a penalty die each)</span>"),
+                        widgets.HBox(self.compel_steppers, layout=row),
+                        self.bonus_box,
+                        widgets.HBox((self.danger_dice, self.complications, self.waive, self.aid_select), layout=row),
+                    )
+                ),
+            ),
+            titles=("Aspects, compels, bonus dice, danger dice, complications, aid",),
+            selected_index=None,
+        ).add_class("pb-check-extras")
         self.builder_box = widgets.VBox(
             (
                 widgets.HTML("<h3 style='margin:2px 0 4px'>Make a check</h3>"),
@@ -907,12 +989,7 @@ class DangerWorldDashboard(TableDashboard):
                 self.actors_note,
                 widgets.HBox((self.difficulty,), layout=row),
                 widgets.HBox((self.mod_plus, self.mod_minus, self.mod_clear, self.difficulty_html), layout=row),
-                widgets.HTML("<b>Invoke aspects</b> <span class='pb-muted'>(the player's SP to the pool: a bonus die each)</span>"),
-                widgets.HBox(self.invoke_steppers, layout=row),
-                widgets.HTML("<b>GM compels</b> <span class='pb-muted'>(SP from the pool to the player: a penalty die each)</span>"),
-                widgets.HBox(self.compel_steppers, layout=row),
-                self.bonus_box,
-                widgets.HBox((self.danger_dice, self.complications, self.waive, self.aid_select), layout=row),
+                self.extras,
                 self.plan_html,
                 self.roll_button,
             )
@@ -1001,6 +1078,8 @@ class DangerWorldDashboard(TableDashboard):
         label = widgets.HTML(f"<b>{esc(ch.name)}'s one-time bonus pools</b> <span class='pb-muted'>(each used whole)</span>")
         self.bonus_box.children = (label, *self.bonus_checks) if self.bonus_checks else ()
         close_tree(old)
+        if ch.bonus or ch.challenge:
+            self.extras.selected_index = 0  # dice waiting for this character: show them
         self._plan_changed()
 
     def planned(self) -> BeginCheck | None:

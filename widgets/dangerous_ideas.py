@@ -38,7 +38,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-move-add``, ``pb-move-clear``, ``pb-move-steps``, ``pb-move-confirm``
 - announcing a meme action: ``pb-meme-text`` (Text for Create, Dropdown for Spread),
   ``pb-meme-holder`` (Combobox), ``pb-replace-target`` (Dropdown of the legal targets; ""
-  is none), ``pb-meme-why``, ``pb-announce``
+  is none), ``pb-meme-why``, ``pb-announce-stake`` (announce, stake the default and open
+  phase 2 in one click: `default_stake`), ``pb-announce`` (announce only, stake by hand)
 - spending stones (the actor's stake, a Connect, a Defend): ``pb-stake-node``,
   ``pb-stake-think``, ``pb-stake-<branch>`` (own stones of an involved meme, BoundedIntText),
   ``pb-stake-<branch>-bonus`` (Checkbox), ``pb-stake-why``, ``pb-stake-confirm``; phase 2:
@@ -74,6 +75,7 @@ import ipywidgets as widgets
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import Action, Game, RuleError, new_game
+from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.dangerous_ideas import (
     BRANCHES,
@@ -109,6 +111,8 @@ from rules.dangerous_ideas import (
     Use,
     View,
     Write,
+    branch_words,
+    hub_of,
     legal_actions,
     may_involve,
     seed_advice,
@@ -197,6 +201,10 @@ DI_STYLE = """
 .playbook-dangerous-ideas .pb-sheet .pb-card.di-active { border: 3px solid #e65100; box-shadow: 0 0 0 2px #ffe0b2; }
 .playbook-dangerous-ideas .pb-sheet svg { width: 100%; height: auto; display: block; }
 .playbook-dangerous-ideas .di-sheet-head { overflow-wrap: anywhere; }
+/* The standings never paint under the log beside them: long names wrap, and anything wider
+   still scrolls inside its own card. */
+.playbook-dangerous-ideas .pb-standings .pb-card { overflow-x: auto; }
+.playbook-dangerous-ideas .pb-standings td { overflow-wrap: anywhere; }
 .playbook-dangerous-ideas .di-big { font-size: 2.4em; font-weight: 800; line-height: 1.05; }
 .playbook-dangerous-ideas .di-order .pb-chip { font-size: .95em; }
 .playbook-dangerous-ideas .di-now { outline: 3px solid #e65100; }
@@ -235,11 +243,26 @@ def short(text: str, limit: int = LABEL_CHARS) -> str:
 
 
 def place_label(sheet: Sheet, place: str) -> str:
-    """'Think' for a node, "probe-1 'Bears are…'" for a filled branch."""
+    """'Think' for a node, "'Bears are… - Goldilocks'" for a filled branch: the players' words,
+    never the model's branch names."""
     if place in NODES:
         return place.title()
     meme = sheet.meme(place)
-    return f"{place} '{short(meme.text, 18)}'" if meme else place
+    return f"'{short(meme.text, 18)} - {short(meme.holder, 14)}'" if meme else f"an empty branch by {hub_of(place).title()}"
+
+
+def branch_choices(layout: Sequence[str], branches: Sequence[str], sheet: Sheet | None = None) -> list[tuple[str, str]]:
+    """Empty branches as a Dropdown's options: one per type and hub ("A leaf branch by Probe"),
+    since two empty branches of one type by one hub are the same choice; with `sheet`, how many
+    stones its hub holds (they may move onto a new meme)."""
+    seen: dict[str, str] = {}
+    for b in branches:
+        words = branch_words(layout, b)
+        label = words[0].upper() + words[1:]
+        if sheet is not None:
+            label += f" ({hub_of(b).title()} holds {_plural(sheet.node(hub_of(b)), 'stone')})"
+        seen.setdefault(label, b)
+    return list(seen.items())
 
 
 def die_svg(value: int, size: int = 54, mark: bool = False) -> str:
@@ -404,7 +427,7 @@ def _layout(sheet: Sheet) -> tuple[dict[str, float], dict[str, float], float, fl
 def _node(name: str, x: float, y: float, box: tuple[int, int], stones: int) -> str:
     w, h = box
     return (
-        f'<g class="di-node"><title>{name.title()}: {stones} stone(s)</title>'
+        f'<g class="di-node"><title>{name.title()}: {_plural(stones, "stone")}</title>'
         f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w}" height="{h}" rx="{h / 2.4:.0f}" '
         f'fill="{NODE_COLOURS[name]}" stroke="#555" stroke-width="1.5"/>'
         f'<text x="{x:.0f}" y="{y - 4:.0f}" text-anchor="middle" font-size="{NODE_FONT}" fill="#222">{name.title()}</text>'
@@ -463,12 +486,12 @@ def sheet_svg(state: State, seat: int) -> str:
         )
         mark = _leaf(x, y, side) if kind == "leaf" else _coil(x, y)
         if meme is None:
-            parts.append(f'<g opacity="0.45"><title>{branch}: empty {kind} branch</title>{mark}</g>')
+            parts.append(f'<g opacity="0.45"><title>{branch_words(state.setup.layout, branch)}, empty</title>{mark}</g>')
             continue
         cx = COUNT_X[side]
         parts.append(
             f'<g class="di-branch" data-branch="{branch}"><title>{esc(meme.text)} - {esc(meme.holder)} '
-            f"({branch}, {kind}, {meme.stones} stone(s), {meme.bonus} bonus)</title>{mark}"
+            f"({kind}, {_plural(meme.stones, 'stone')}, {meme.bonus} bonus)</title>{mark}"
             f'<circle cx="{cx}" cy="{y:.0f}" r="10" fill="#222"/>'
             f'<text x="{cx}" y="{y + 5:.0f}" text-anchor="middle" font-size="{BADGE_FONT}" font-weight="700" fill="#fff">{meme.stones}</text>'
         )
@@ -601,7 +624,7 @@ class SetupForm(widgets.VBox):
                 self.story,
                 self.players,
                 *self.rows,
-                widgets.HTML('<span class="pb-muted">Variants (the rulings\' defaults)</span>'),
+                widgets.HTML('<span class="pb-muted">Variants (set as the rules text plays; change one to try a variant)</span>'),
                 _row(self.seeds, self.start_stones, self.chapters, self.seed, self.table_dice),
                 self.layout_box,
                 self.start_button,
@@ -787,34 +810,52 @@ class MoveEditor(widgets.VBox):
 # -- announcing a meme action ---------------------------------------------------------------------
 
 
+def _fit_480() -> widgets.Layout:
+    """As wide as 480 px, never wider than a phone's screen (a Layout of its own per widget)."""
+    return widgets.Layout(width="calc(100% - 4px)", max_width="480px")  # a widget has 2 px margins
+
+
 class MemeForm(widgets.VBox):
     """Create or Spread: the text, the holder and an optional replace target, checked live."""
 
-    def __init__(self, state: State, seat: int, kind: str, on_announce: Callable[[Action], None]) -> None:
+    def __init__(
+        self,
+        state: State,
+        seat: int,
+        kind: str,
+        on_announce: Callable[[Action], None],
+        on_announce_and_stake: Callable[[Action, Action], None] | None = None,
+    ) -> None:
         self._state, self._seat, self._kind = state, seat, kind
         sheet = state.sheets[seat]
         if kind == "create":
             self.text: widgets.ValueWidget = widgets.Text(
-                description="New meme", placeholder="a belief of your Dangerous Idea", style=WIDE, layout=widgets.Layout(width="480px")
+                description="New meme", placeholder="a belief of your Dangerous Idea", style=WIDE, layout=_fit_480()
             )
         else:
             texts: dict[str, str] = {}
             for _, meme in sheet.memes():
                 texts.setdefault(meme.key, meme.text)
             self.text = widgets.Dropdown(
-                options=list(texts.values()), description="Spread", style=WIDE, layout=widgets.Layout(width="480px")
+                options=list(texts.values()), description="Spread", style=WIDE, layout=_fit_480()
             )
         self.text.add_class("pb-meme-text")
         self.holder = widgets.Combobox(
-            options=_holders(state), description="to be held by", placeholder="a character of the story", style=WIDE, ensure_option=False
+            options=_holders(state), description="to be held by", placeholder="a character of the story", style=WIDE, ensure_option=False, layout=_fit_480()
         ).add_class("pb-meme-holder")
         self.target = widgets.Dropdown(
-            options=[("no replacement", "")], value="", description="replacing", style=WIDE, layout=widgets.Layout(width="480px")
+            options=[("no replacement", "")], value="", description="replacing", style=WIDE, layout=_fit_480()
         ).add_class("pb-replace-target")
         self.why = widgets.HTML().add_class("pb-meme-why")
         verb = "Create" if kind == "create" else "Spread"
-        self.announce = widgets.Button(description=f"Announce the {verb}", button_style="danger", disabled=True).add_class("pb-announce")
+        self.announce = widgets.Button(description=f"Announce the {verb}", disabled=True, tooltip="Then choose the stones to stake by hand").add_class(
+            "pb-announce"
+        )
         self.announce.on_click(lambda _: on_announce(self.action()))
+        # The usual way in one click: announce, stake the sensible default and open phase 2.
+        self.announce_stake = widgets.Button(description=f"{verb} and stake", button_style="danger", disabled=True).add_class("pb-announce-stake")
+        self.announce_stake.layout.display = "" if on_announce_and_stake else "none"
+        self.announce_stake.on_click(lambda _: self._announce_and_stake(on_announce_and_stake))
         self._targets: dict[str, Ref] = {}
         self.text.observe(lambda _: self._refresh(), "value")
         self.holder.observe(lambda _: self._refresh(), "value")
@@ -825,7 +866,13 @@ class MemeForm(widgets.VBox):
             else "Spread: one of your memes to a character who does not hold it on your sheet. Stakes come from Probe (plus as many from Think), your leaf memes and the spread meme."
         )
         super().__init__(
-            (widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'), self.text, self.holder, self.target, _row(self.why, self.announce))
+            (
+                widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'),
+                self.text,
+                self.holder,
+                self.target,
+                _row(self.why, self.announce_stake, self.announce),
+            )
         )
         self.add_class("pb-meme-form")
         self._refresh()
@@ -846,22 +893,43 @@ class MemeForm(widgets.VBox):
                 for branch, meme in sheet.memes():
                     ref = Ref(other, branch)
                     if other != self._seat and not _why(self._state, self.action(ref, use_chosen=False)):
-                        found[f"{names[other]}'s '{meme.text}' - {meme.holder} ({branch})"] = ref
+                        # (owner, text, holder) is unique: a sheet never holds one meme twice for one holder.
+                        found[f"{names[other]}'s '{meme.text} - {meme.holder}'"] = ref
         self._targets = found
         options = [("no replacement", "")] + [(label, label) for label in found]
         self.target.options = options
         self.target.value = chosen if chosen in found else ""
         self._check()
 
+    def default_stake(self) -> Action | None:
+        """The stake "and stake" makes after announcing: every stone on the action's hub, as
+        many from Think, and a bonus stone from each meme that may join; None if none is legal."""
+        announce = self.action()
+        if _why(self._state, announce):
+            return None
+        after = RULES.play(self._state, announce)
+        return default_stake(after, self._seat)
+
+    def _announce_and_stake(self, on_both: Callable[[Action, Action], None] | None) -> None:
+        stake = self.default_stake()
+        if on_both is not None and stake is not None:
+            on_both(self.action(), stake)
+
     def _check(self) -> None:
         why = _why(self._state, self.action())
+        stake = None if why else self.default_stake()
+        self.announce_stake.disabled = stake is None
+        if stake is not None:
+            total = stake.from_node + stake.from_think + sum(u.bonus + u.stones for u in stake.memes)
+            self.announce_stake.description = f"{'Create' if self._kind == 'create' else 'Spread'} and stake {total}"
+            self.announce_stake.tooltip = "Announce, stake " + _stake_words(stake) + ", and open phase 2: the others may connect or defend"
         if not (self.text.value or "").strip() or not (self.holder.value or "").strip():
             self.why.value = '<span class="di-hint">Name the meme and its holder.</span>'
         elif why:
             self.why.value = f'<span class="di-no">{esc(why)}</span>'
         else:
             count = len(self._targets)
-            extra = f" {count} meme(s) of this holder could be replaced." if count else ""
+            extra = f" {_plural(count, 'meme')} of this holder could be replaced." if count else ""
             self.why.value = f'<span class="di-yes">✔ ready to announce.</span><span class="di-hint">{esc(extra)}</span>'
         self.announce.disabled = bool(why)
 
@@ -869,6 +937,42 @@ class MemeForm(widgets.VBox):
 # -- spending stones ---------------------------------------------------------------------------------
 
 SPEND_CLASSES: dict[str, type[Action]] = {"actor": Stake, "connect": Connect, "defend": Defend}
+
+
+def default_stake(state: State, seat: int) -> Stake | None:
+    """The actor's sensible first stake in phase 1 (`state` just announced): every stone on the
+    action's hub, as many from Think as that, and one bonus stone from each meme of the actor's
+    that the model lets join. Each part is kept only when the model accepts it; None if no
+    stone at all can be staked."""
+    a = state.attempt
+    if a is None or state.phase != "stake":
+        return None
+    sheet = state.sheets[seat]
+    node = spend_node(a.kind, "actor")
+    uses = tuple(
+        Use(b, bonus=1)
+        for b, m in sheet.memes()
+        if m.bonus > 0 and may_involve(state, seat, "actor", b) and not _why(state, Stake(seat=seat, memes=(Use(b, bonus=1),)))
+    )
+    from_node = sheet.node(node)
+    for stake in (
+        Stake(seat=seat, from_node=from_node, from_think=min(sheet.node("think"), from_node), memes=uses),
+        Stake(seat=seat, from_node=from_node, memes=uses),
+        Stake(seat=seat, from_node=from_node),
+        Stake(seat=seat, memes=uses),
+    ):
+        if stake.from_node + stake.from_think + len(stake.memes) and not _why(state, stake):
+            return stake
+    return None
+
+
+def _stake_words(stake: Stake) -> str:
+    parts = [f"{stake.from_node} from the hub"] if stake.from_node else []
+    if stake.from_think:
+        parts.append(f"{stake.from_think} from Think")
+    if stake.memes:
+        parts.append(_plural(len(stake.memes), "bonus stone"))
+    return ", ".join(parts)
 
 
 def spend_node(kind: str, role: str) -> str:
@@ -998,7 +1102,7 @@ class SpendEditor(widgets.VBox):
         self.confirm.description = f"{self._verb} {count} ({sign}{abs(after - self._state.attempt.pool)})"
         self.confirm.disabled = False
         self.why.value = '<span class="di-yes">✔</span>'
-        self._on_preview(after, f"if {self._state.names[self._seat]} {self._verb.lower()}s with {count} stone(s)")
+        self._on_preview(after, f"if {self._state.names[self._seat]} {self._verb.lower()}s with {_plural(count, 'stone')}")
 
 
 # -- the dashboard ----------------------------------------------------------------------------------
@@ -1079,7 +1183,8 @@ class DangerousIdeasDashboard(TableDashboard):
                     layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px"),
                 ),
                 widgets.HBox(
-                    (flex(self.standings, "380px"), flex(self.game_log, "480px")),
+                    # Six columns of standings need the wider share; the log wraps its lines.
+                    (flex(self.standings, "540px"), flex(self.game_log, "400px")),
                     layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px"),
                 ),
                 self.new_game_button,
@@ -1119,6 +1224,11 @@ class DangerousIdeasDashboard(TableDashboard):
         if text and hasattr(action, "narration"):
             action = dataclasses.replace(action, narration=text)
         return self.act(action)
+
+    def announce_and_stake(self, announce: Action, stake: Action) -> bool:
+        """One click for the usual meme action's start: announce (with the narration), stake,
+        and open phase 2. Stops at the first refusal, which the status line shows."""
+        return self.act_told(announce) and self.act(stake) and self.act(Pass(seat=announce.seat))
 
     def all_pass(self) -> None:
         """Everyone the phase still waits on (played here) passes: phase 2 closes, or the roll stands."""
@@ -1171,7 +1281,7 @@ class DangerousIdeasDashboard(TableDashboard):
                     ties[seat],
                 )
             )
-        self.standings.show(("Rank", "Player", "Score", "Memes", "Groups", "Stones+seeds"), rows)
+        self.standings.show(("Rank", "Player", "Score", "Memes", "Groups", "Stones + seeds"), rows)
         self.game_log.show(view.log)
         self._draw_controls(state)
 
@@ -1201,7 +1311,7 @@ class DangerousIdeasDashboard(TableDashboard):
         if phase == "turn-start":
             return f"{who}'s turn: place {TURN_STONES} stones."
         if phase == "turn":
-            return f"{who}'s turn: {state.actions_left} action(s) left."
+            return f"{who}'s turn: {_plural(state.actions_left, 'action')} left."
         if phase == "stake" and a is not None:
             return f"Phase 1: {names[a.actor]} stakes."
         if phase == "respond":
@@ -1318,7 +1428,7 @@ class DangerousIdeasDashboard(TableDashboard):
         odds = f"<div>Chance of success</div><div>{chance_html(view.odds)}</div>"
         if preview_pool is not None:
             odds += f'<div style="font-size:1.15em">→ <b>{chance_html(success_chance(preview_pool, seeds), big=False)}</b></div>'
-        odds += f'<div class="di-hint">2d6 at or under the pool; 11-12 fail; {esc(state.names[a.actor])} re-rolling wisely with {seeds} seed(s)</div>'
+        odds += f'<div class="di-hint">2d6 at or under the pool; 11-12 fail; {esc(state.names[a.actor])} re-rolling wisely with {_plural(seeds, "seed")}</div>'
         self.odds_html.value = odds
 
     def preview(self, pool: int | None, text: str) -> None:
@@ -1335,18 +1445,18 @@ class DangerousIdeasDashboard(TableDashboard):
         from_hub = concluded[-1].from_hub if concluded else 0
         names = state.names
         verb = "create" if o.kind == "create" else "spread"
-        head = f"{names[o.actor]}'s {verb} of ‘{o.text}’ for {o.holder}"
+        head = f"{names[o.actor]} tried to {verb} ‘{o.text}’ to {o.holder}" if verb == "spread" else f"{names[o.actor]} tried to create ‘{o.text}’, held by {o.holder}"
         dice = f"{o.dice[0]} + {o.dice[1]} = {sum(o.dice)} against a pool of {o.pool}"
         lines = [f"Pool {' → '.join(str(p) for p in o.pools)}; dice {dice}."]
         if o.success:
-            hub = (o.branch or "").split("-")[0].title()
-            moved = f", with {from_hub} stone(s) moved onto it from {hub}" if from_hub else ""
-            lines.append(f"Written on {o.branch} with 1 new stone and 2 bonus stones{moved}.")
+            hub = hub_of(o.branch or "").title()
+            moved = f", with {_plural(from_hub, 'stone')} moved onto it from {hub}" if from_hub else ""
+            lines.append(f"Written on {branch_words(state.setup.layout, o.branch or '')} with 1 new stone and 2 bonus stones{moved}.")
             if o.target is not None:
                 crossed = [c for c in state.sheets[o.target.seat].crossed if c.by == o.actor and c.branch == o.target.branch]
                 if crossed:
                     lines.append(
-                        f"{names[o.target.seat]}'s ‘{crossed[-1].text}’ is crossed off; its stones went to {o.target.branch.split('-')[0].title()}."
+                        f"{names[o.target.seat]}'s ‘{crossed[-1].text}’ is crossed off; its stones went to {hub_of(o.target.branch).title()}."
                     )
             if o.connected:
                 lines.append(f"{seats_text(names, o.connected)} connected: +2 stones on Think each.")
@@ -1386,7 +1496,7 @@ class DangerousIdeasDashboard(TableDashboard):
             badge = f' <span class="pb-chip" style="background:#ffcc80">{esc(role)}</span>' if role else ""
             head = (
                 f'<div class="di-sheet-head"><b style="font-size:1.1em">{esc(sheet.name)}</b>{bot}{badge}</div>'
-                f'<div class="di-hint"><b>{view.scores[seat]}</b> pts · {sheet.filled} memes · {sheet.stones} stones · {sheet.seeds} seed(s)</div>'
+                f'<div class="di-hint"><b>{view.scores[seat]}</b> pts · {sheet.filled} memes · {sheet.stones} stones · {_plural(sheet.seeds, "seed")}</div>'
             )
             extra = "di-active" if seat in active else ""
             html.value = card("", head + sheet_svg(state, seat), extra, f'data-seat="{seat}"')
@@ -1474,7 +1584,7 @@ class DangerousIdeasDashboard(TableDashboard):
             )
             return f"{names[seat]}'s turn", [placer]
         if phase == "turn":
-            return f"{names[state.turn]}'s turn: {state.actions_left} action(s) left", self._turn_controls(state, state.turn)
+            return f"{names[state.turn]}'s turn: {_plural(state.actions_left, 'action')} left", self._turn_controls(state, state.turn)
         if phase == "stake":
             a = state.attempt
             editor = SpendEditor(state, a.actor, "actor", self.act_told, self.preview)
@@ -1509,7 +1619,7 @@ class DangerousIdeasDashboard(TableDashboard):
         sheet = state.sheets[seat]
         branches = sorted({a.branch for a in legal_actions(state, seat) if isinstance(a, Write)}, key=BRANCHES.index)
         branch = widgets.Dropdown(
-            options=[(f"{b} ({state.setup.branch_type(b)}, on {b.split('-')[0].title()})", b) for b in branches],
+            options=branch_choices(state.setup.layout, branches),
             description="Branch",
             style=WIDE,
         ).add_class("pb-write-branch")
@@ -1592,7 +1702,7 @@ class DangerousIdeasDashboard(TableDashboard):
         elif self._mode == "move" and "move" in kinds:
             parts.append(MoveEditor(state, seat, self.act_told))
         elif self._mode in ("create", "spread") and self._mode in kinds:
-            parts.append(MemeForm(state, seat, self._mode, self.act_told))
+            parts.append(MemeForm(state, seat, self._mode, self.act_told, self.announce_and_stake))
         elif state.actions_left == 0:
             parts.append(_note("Both actions used: end the turn (the starter may first declare the plot unfinished)."))
         return parts
@@ -1671,7 +1781,7 @@ class DangerousIdeasDashboard(TableDashboard):
         seat = self._seed_seat
         pick = [
             _button(
-                f"{names[s]} ({state.sheets[s].seeds} seed(s))",
+                f"{names[s]} ({_plural(state.sheets[s].seeds, 'seed')})",
                 f"pb-seed-seat-{s}",
                 lambda s=s: self._set(seed_seat=s),
                 "info" if s == seat else "",
@@ -1743,10 +1853,7 @@ class DangerousIdeasDashboard(TableDashboard):
         sheet = state.sheets[seat]
         empty = [b for b in BRANCHES if not self._why_now(Conclude(seat=seat, branch=b))]
         branch = widgets.Dropdown(
-            options=[
-                (f"{b} ({state.setup.branch_type(b)}, next to {b.split('-')[0].title()}: {sheet.node(b.split('-')[0])} stone(s))", b)
-                for b in empty
-            ],
+            options=branch_choices(state.setup.layout, empty, sheet),
             description="Write it on",
             style=WIDE,
         ).add_class("pb-conclude-branch")

@@ -12,7 +12,7 @@ labour, gifts of Wealth) sits behind the hot-seat curtain and is built only from
 
 Bots move by themselves. In the allocation they wait until every household played by hand
 has allocated, so people can still hire them; an offer made to a bot is answered at once.
-"Advance the year" lets the bots finish first, then applies the rules' `Advance`.
+"Close the year now" lets the bots finish first, then applies the rules' `Advance`.
 
 Seat pages (see `widgets.common`): the projector lists a link per human household; `query`
 (default `$QUERY_STRING`) "table=<id>&seat=<i>&key=<key>" opens that household alone on its
@@ -68,6 +68,7 @@ import ipywidgets as widgets
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import Action, RuleError, new_game
+from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.leerdam import (
     ACTIVITIES,
@@ -392,7 +393,7 @@ class SetupForm(widgets.VBox):
                 widgets.HTML('<h3 style="margin:14px 0 4px">New game: the village</h3>'),
                 widgets.HBox((self.players, self.warning), layout=row),
                 seats,
-                widgets.HTML('<b>Variants</b> <span class="pb-muted">(the rulings\' defaults)</span>'),
+                widgets.HTML('<b>Variants</b> <span class="pb-muted">(set as the rules text plays; change one to try a variant)</span>'),
                 widgets.HBox((widgets.HTML("<b>Misfortune</b>: units lost on a die of"), *self.misfortune), layout=row),
                 widgets.HBox((self.capacity, self.by_hand, self.table_dice, self.sticky, self.anonymous), layout=row),
                 widgets.HBox((self.dyke_start, self.end_check, self.end_on, self.max_years, self.seed), layout=row),
@@ -471,7 +472,7 @@ class AllocationGrid(widgets.VBox):
         presets = [self._preset(label, css, plan) for label, css, plan in self._presets()]
         super().__init__(
             (
-                widgets.HTML(f'<div class="ld-mid">Allocate your {self.free} free unit(s)</div>'),
+                widgets.HTML(f'<div class="ld-mid">Allocate your {self.free} free {"unit" if self.free == 1 else "units"}</div>'),
                 widgets.HBox(tuple(presets), layout=widgets.Layout(flex_flow="row wrap", grid_gap="6px")).add_class("pb-alloc-presets"),
                 widgets.HTML(
                     '<span class="pb-muted">Or place them yourself: each unit goes to one household\'s Subsistence, '
@@ -552,7 +553,7 @@ class AllocationGrid(widgets.VBox):
             rows.append(f'<tr data-recipient="{recipient}">' + "".join(f'<td data-label="{h}"><span>{c}</span></td>' for h, c in zip(PREVIEW_HEAD, cells)) + "</tr>")
         head = "".join(f"<th>{h}</th>" for h in PREVIEW_HEAD)
         colour = "#9b1c1c" if left < 0 else "#1d6b35"
-        left_text = f"{-left} unit(s) too many" if left < 0 else f"{left} of {self.free} unit(s) left" + (" (idle if not placed)" if left else "")
+        left_text = f"{_plural(-left, 'unit')} too many" if left < 0 else f"{left} of {_plural(self.free, 'unit')} left" + (" (idle if not placed)" if left else "")
         self.preview_html.value = card(
             "What this allocation earns",
             f'<div class="ld-mid" data-left="{left}" style="color:{colour}">{left_text}</div>'
@@ -595,7 +596,7 @@ class LeerdamDashboard(TableDashboard):
         self.game_log.title = "Village chronicle"
         self.game_log.add_class("pb-chronicle")
         self.advance_button = widgets.Button(
-            description="Advance the year", icon="forward",
+            description="Close the year now", icon="forward",
             tooltip="Move a stalled year on: missing pledges count as 0; missing allocations feed their own household (2 units) and rest",
         ).add_class("pb-advance")  # fmt: skip
         self.advance_button.on_click(lambda _: self.advance())
@@ -611,7 +612,18 @@ class LeerdamDashboard(TableDashboard):
         self.dice_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px", display="none")).add_class("pb-table-dice-box")
         self.facilitator = widgets.VBox(
             (
-                widgets.HBox((widgets.HTML("<b>Facilitator:</b>&nbsp;"), self.advance_button), layout=widgets.Layout(align_items="center")),
+                widgets.HBox(
+                    (
+                        widgets.HTML("<b>Facilitator:</b>&nbsp;"),
+                        self.advance_button,
+                        # Said on the page, not only in a tooltip: a projector and a phone show no tooltips.
+                        widgets.HTML(
+                            '<span class="pb-muted">when a household is away: its missing pledge counts as 0, '
+                            "and its missing allocation feeds itself (2 units) and rests</span>"
+                        ).add_class("pb-advance-note"),
+                    ),
+                    layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="4px 10px"),
+                ),
                 self.misfortune_box,
                 self.dice_box,
             )
@@ -939,9 +951,14 @@ class LeerdamDashboard(TableDashboard):
         pledged = sum(1 for h in view.households if h.pledged)
         allocating = view.phase == "allocate"
         done = [h.allocated if allocating else h.pledged for h in view.households]
-        # With anonymous pledges a household's capacity bounds its pledge: names only.
+        # Each chip says its state in words: a bare "…" read as nothing to the room. With anonymous
+        # pledges a household's capacity bounds its pledge: names only.
+        did, waiting = ("allocated", "not allocated yet") if allocating else ("pledged", "not pledged yet")
         chips = "".join(
-            chip(f"{'✔' if d else '…'} {h.name}" + (f" · {h.capacity}" if h.capacity is not None else ""), "#dff3e4" if d else "#eceef3")
+            chip(
+                f"{'✔ ' if d else ''}{h.name}: {did if d else waiting}" + (f" · can give {h.capacity}" if h.capacity is not None else ""),
+                "#dff3e4" if d else "#eceef3",
+            )
             for h, d in zip(view.households, done)
         )
         counts = f'<span data-pledged="{pledged}">Pledged: {pledged} of {n}</span>'
@@ -950,7 +967,7 @@ class LeerdamDashboard(TableDashboard):
         note = (
             "Anonymous pledges: only the village's total is announced, and each household's numbers stay its own until the game ends."
             if view.anonymous
-            else "Each number is the household's capacity this year, after misfortune. What anyone pledged stays secret until the last pledge is in."
+            else '"Can give" is the household\'s capacity this year, after misfortune. What anyone pledged stays secret until the last pledge is in.'
         )
         return card("", f'<div class="ld-mid">{counts}</div><div style="margin:4px 0">{chips}</div><div class="pb-muted">{esc(note)}</div>')
 
@@ -1114,14 +1131,14 @@ class LeerdamDashboard(TableDashboard):
             return [note("Waiting for the facilitator to set this year's misfortune.")]
         if view.phase == "contribute":
             if me.pledged:
-                return [note(f"Your secret pledge: {me.pledge} unit(s). The reveal comes once every household has pledged.")]
+                return [note(f"Your secret pledge: {_plural(me.pledge, 'unit')}. The reveal comes once every household has pledged.")]
             pledge = widgets.IntText(
                 value=0, description=f"Units for the dyke (0-{me.capacity})", style=WIDE, layout=widgets.Layout(width="300px")
             ).add_class("pb-pledge")
             confirm = widgets.Button(description="Pledge in secret", button_style="primary", icon="lock").add_class("pb-pledge-confirm")
             confirm.on_click(lambda _: self.act_here(Contribute(seat=seat, units=pledge.value)))
             return [
-                note(f"You have {me.capacity} unit(s) this year. How many go to the dyke?"),
+                note(f"You have {_plural(me.capacity, 'unit')} this year. How many go to the dyke?"),
                 widgets.HBox((pledge, confirm), layout=widgets.Layout(align_items="center", grid_gap="10px")),
             ]
         if view.phase == "allocate":
@@ -1164,9 +1181,9 @@ class LeerdamDashboard(TableDashboard):
     def _deal_text(deal: Deal, seat: int, names: Sequence[str]) -> str:
         activity = ACTIVITY_LABEL.get(deal.activity, deal.activity)
         if deal.buyer == seat:
-            text = f"You offer {names[deal.seller]} {deal.wealth} Wealth for {deal.units} unit(s) on your {activity}"
+            text = f"You offer {names[deal.seller]} {deal.wealth} Wealth for {_plural(deal.units, 'unit')} on your {activity}"
         else:
-            text = f"{names[deal.buyer]} offers you {deal.wealth} Wealth for {deal.units} unit(s) on {names[deal.buyer]}'s {activity}"
+            text = f"{names[deal.buyer]} offers you {deal.wealth} Wealth for {_plural(deal.units, 'unit')} on {names[deal.buyer]}'s {activity}"
         badge = {"offered": "open", "done": "✔ done", "declined": "declined", "lapsed": "lapsed"}.get(deal.status, deal.status)
         return f'<span data-deal="{deal.id}">{esc(text)} <i>(offer {deal.id}, {esc(badge)})</i></span>'
 

@@ -25,8 +25,9 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 - seat pages: ``pb-seat-links`` (HTML card with one ``<a href="?table=..&seat=..&key=..">`` per
   human seat, ``data-link-seat`` its seat; only on the table's page)
 - moves: ``pb-draw``, ``pb-keep``, ``pb-swap`` and ``pb-swap-<colour>`` (a Button per colour
-  the bowl holds), ``pb-pick`` and ``pb-pick-<colour>`` (a Button per colour held), ``pb-pay-<colour>`` (BoundedIntText per colour,
-  colour names lower-case with any other character than a-z, 0-9, - as -), ``pb-pay-eat``,
+  the bowl holds), ``pb-pick`` and ``pb-pick-<colour>`` (a Button per colour held), ``pb-pay-<colour>`` (BoundedIntText per colour
+  held, colour names lower-case with any other character than a-z, 0-9, - as -), ``pb-pay-eat``
+  (ToggleButtons beside the antibody's: "eat" or "return"),
   ``pb-pay-levels``, ``pb-pay-suggest``, ``pb-pay-confirm``
 - table: ``pb-undo``, ``pb-save-file`` (makes the link: a save file shows every secret),
   ``pb-download`` (HTML holding the ``<a download>`` data-URI link), ``pb-upload``,
@@ -46,6 +47,7 @@ import ipywidgets as widgets
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import RuleError, new_game
+from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.new_rule import (
     RULES,
@@ -173,7 +175,7 @@ class SetupForm(widgets.VBox):
                 widgets.HTML('<h3 style="margin:14px 0 4px">New game</h3>'),
                 self.players,
                 *self.rows,
-                widgets.HTML('<span class="pb-muted">Variants (the rulings\' defaults; a round limit of "none" plays the text as written)</span>'),
+                widgets.HTML('<span class="pb-muted">Variants (set as the rules text plays; change one to try a variant. A round limit of "none" plays until the bowl runs out)</span>'),
                 variants,
                 self.start_button,
             )
@@ -209,14 +211,19 @@ class SetupForm(widgets.VBox):
 
 
 class PaymentChooser(widgets.VBox):
-    """Per-colour steppers and antibodies to eat, filled in with the best payment (`suggested_payment`);
-    Confirm only for a payment the rules accept."""
+    """One stepper per colour held, the antibody's with a choice to eat or return them; filled in
+    with the best payment (`suggested_payment`); Confirm only for a payment the rules accept.
+
+    The antibodies on the stepper are all eaten or all returned: eating one pays a level, returning
+    them pays one per two (or four), so a payment mixing the two never keeps more (see
+    docs/rules/new-rule.md)."""
 
     def __init__(self, state: State, seat: int, on_pay: Callable[[Pay], None]) -> None:
         view = view_for(state, seat)
         self._state, self._seat, self._on_pay = state, seat, on_pay
         bowl = dict(zip(view.colours, view.seats[seat].bowl or ()))
         antibody = view.antibody
+        self._antibody = antibody
         self.steppers = {
             colour: widgets.BoundedIntText(
                 value=0,
@@ -228,16 +235,16 @@ class PaymentChooser(widgets.VBox):
                 layout=widgets.Layout(width="210px"),
             ).add_class(f"pb-pay-{colour_class(colour)}")
             for colour in view.colours
+            if bowl[colour]  # a colour you hold none of offers nothing to pay with
         }
-        self.eat = widgets.BoundedIntText(
-            value=0,
-            min=0,
-            max=bowl[antibody],
-            disabled=bowl[antibody] == 0,
-            description=f"eat {candy_label(view.colours, antibody)}",
-            style=WIDE,
-            layout=widgets.Layout(width="210px"),
+        # Eating is a choice on the antibody's own control, not a second number field.
+        self.eat = widgets.ToggleButtons(
+            options=[("eat", "eat"), ("return", "return")],
+            value="eat",
+            tooltips=[f"each {antibody} eaten pays a level", f"{antibody} go back to the common bowl like any colour"],
+            style={"button_width": "66px"},
         ).add_class("pb-pay-eat")
+        self.eat.layout.display = "" if antibody in self.steppers else "none"
         self.levels = widgets.HTML().add_class("pb-pay-levels")
         self.suggest = widgets.Button(
             description="Best payment", icon="magic", tooltip="Put back the legal payment that keeps your score highest"
@@ -245,16 +252,20 @@ class PaymentChooser(widgets.VBox):
         self.confirm = widgets.Button(description="Confirm payment", button_style="danger", disabled=True).add_class("pb-pay-confirm")
         self.suggest.on_click(lambda _: self.fill_suggestion())
         self.confirm.on_click(lambda _: self._on_pay(self.payment()))
-        for stepper in (*self.steppers.values(), self.eat):
-            stepper.observe(lambda _: self._check(), "value")
+        for control in (*self.steppers.values(), self.eat):
+            control.observe(lambda _: self._check(), "value")
+        rows = [
+            widgets.HBox((stepper, self.eat) if colour == antibody else (stepper,), layout=widgets.Layout(align_items="center"))
+            for colour, stepper in self.steppers.items()
+        ]
         super().__init__(
             (
                 widgets.HTML(
                     f"<b>Return candies to the common bowl, or eat {esc(antibody)}:</b> "
-                    f"pay exactly {view.strength} level(s)."
+                    f"pay exactly {_plural(view.strength, 'level')}."
                 ),
-                widgets.HBox(tuple(self.steppers.values()), layout=widgets.Layout(flex_flow="row wrap")),
-                widgets.HBox((self.eat, self.levels), layout=widgets.Layout(align_items="center")),
+                widgets.HBox(tuple(rows), layout=widgets.Layout(flex_flow="row wrap", grid_gap="2px 12px")),
+                self.levels,
                 widgets.HBox((self.suggest, self.confirm)),
             )
         )
@@ -264,8 +275,10 @@ class PaymentChooser(widgets.VBox):
         self._check()
 
     def payment(self) -> Pay:
-        returned = tuple(c for c, stepper in self.steppers.items() for _ in range(stepper.value))
-        return Pay(seat=self._seat, returned=returned, eaten=self.eat.value)
+        eating = self.eat.value == "eat"
+        returned = tuple(c for c, stepper in self.steppers.items() if not (eating and c == self._antibody) for _ in range(stepper.value))
+        eaten = self.steppers[self._antibody].value if eating and self._antibody in self.steppers else 0
+        return Pay(seat=self._seat, returned=returned, eaten=eaten)
 
     def _check(self) -> None:
         pay = self.payment()
@@ -286,7 +299,11 @@ class PaymentChooser(widgets.VBox):
             return
         for colour, stepper in self.steppers.items():
             stepper.value = pay.returned.count(colour)
-        self.eat.value = pay.eaten
+        if pay.eaten and self._antibody in self.steppers:
+            self.eat.value = "eat"
+            self.steppers[self._antibody].value = pay.eaten
+        elif self._antibody in pay.returned:
+            self.eat.value = "return"
 
 
 # -- the dashboard ------------------------------------------------------------------------------
@@ -437,7 +454,7 @@ class NewRuleDashboard(TableDashboard):
         body = (
             f"<div>Revealed: {picks}</div>"
             f'<div style="font-size:1.25em;margin-top:6px">Infection {sick} strength <b>{view.strength}</b></div>'
-            f'<div class="pb-muted">Each player pays {view.strength} level(s): 2 other candies or 1 '
+            f'<div class="pb-muted">Each player pays {_plural(view.strength, "level")}: 2 other candies or 1 '
             f"{esc(view.antibody)} eaten per level; infection colours only 4 per level, once fewer than 2 others are left.</div>"
         )
         return card("Infection", body)
