@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rules.core import plural
 from rules.danger_world import CheckResult, State, View, view_for
 
 from ..common import esc
@@ -94,7 +95,7 @@ def story(state: State) -> list[str]:
     names = _names(view)
     hardest = max(results, key=lambda r: r.difficulty, default=None)
     return [
-        f"{len(results)} check{'s' if len(results) != 1 else ''} in {view.session} session(s): {won} succeeded, {partial} partly, {len(results) - won - partial} failed or aided.",
+        f"{plural(len(results), 'check')} in {plural(view.session, 'session')}: {won} succeeded, {partial} partly, {len(results) - won - partial} failed or aided.",
         f"The hardest check: difficulty {hardest.difficulty}, by {names[hardest.actor]}." if hardest else "No check was made.",
         f"Botches rolled: {sum(r.botches for r in results)}; danger raised by sets: {sum(r.danger_raised for r in results)}.",
         f"The party: {', '.join(c.name + (' (dead)' if c.dead else '') for c in view.characters)}.",
