@@ -31,7 +31,7 @@ __all__ = ["format_classroom", "run_classroom"]
 WATCH = """() => {
   window.__revealedAt = null;
   const look = () => {
-    if (window.__revealedAt === null && document.querySelector('.pb-reveal [data-revealed="1"]')) {
+    if (window.__revealedAt === null && document.querySelector('.pb-reveal [data-revealed="1"], .pb-board-scene .pb-reveal-total')) {
       window.__revealedAt = Date.now();
     }
   };

@@ -104,8 +104,10 @@ def test_a_board_and_five_seat_pages_play_a_leerdam_year_with_every_pledge_at_on
     buttons = [phone.locator(f"{LEERDAM} .pb-pledge-confirm") for phone in phones]
     for button in buttons:
         button.click(no_wait_after=True)
-    for page in (board, *phones):
+    for page in phones:
         expect(page.locator(f'{LEERDAM} .pb-reveal [data-revealed="1"]')).to_be_visible(timeout=20_000)
+    # The board by phase: the reveal is the centre of its screen.
+    expect(board.locator(f"{LEERDAM} .pb-board-scene .pb-reveal-total")).to_have_attribute("data-total", "7", timeout=20_000)
     for phone in phones:
         said = phone.locator(f"{LEERDAM} .pb-status").inner_text()
         assert "✋" not in said, said
@@ -116,7 +118,7 @@ def test_a_board_and_five_seat_pages_play_a_leerdam_year_with_every_pledge_at_on
     # The year goes on: each phone allocates, and the board shows year 2.
     for phone in phones:
         phone.locator(f"{LEERDAM} .pb-alloc-confirm").first.click()
-    expect(board.locator(f"{LEERDAM} .pb-year")).to_contain_text(re.compile(r"Year\s*2"), timeout=20_000)
+    expect(board.locator(f"{LEERDAM} .pb-board-scene .pb-fact").first).to_contain_text(re.compile(r"Year\s*2"), timeout=20_000)
 
 
 # -- what reaches a page: websocket frames and the HTML ----------------------------------------------
@@ -251,6 +253,6 @@ def test_a_started_table_gives_the_facilitator_every_link_and_a_phone_joins_by_t
     phone.locator(f"{NEW_RULE} .pb-keep").click()
     # The other pages follow without a click.
     expect(host.locator(f"{NEW_RULE} .pb-turn")).to_contain_text("Bo", timeout=5_000)
-    expect(projector.locator(f"{NEW_RULE} .pb-turn")).to_contain_text("Bo", timeout=5_000)
+    expect(projector.locator(f"{NEW_RULE} .pb-board-scene .pb-drawer")).to_contain_text("Bo", timeout=5_000)
     phone.reload()
     expect(phone.locator(f"{NEW_RULE}.playbook-seat .playbook-private")).to_be_visible()

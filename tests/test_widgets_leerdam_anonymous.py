@@ -34,8 +34,8 @@ def board_of(store: Store, game: Game) -> LeerdamDashboard:
 
 def public_parts(board: LeerdamDashboard) -> list[object]:
     """What the board's own widgets send (not the join code: it holds the table's own key)."""
-    parts = [board.year_html, board.dyke_html, board.thresholds_html, board.pledged_html, board.reveal_html, board.flood_html]
-    parts += [board.standings, board.game_log, board.pledge_table, board.plots_note, board.plots]
+    # The board by phase: its scene (the chart included) and the pledges' table below it.
+    parts = [board.phase_board.scene, board.pledge_table]
     return [(type(w).__name__, {k: v for k, v in w.get_state().items() if k not in ("layout", "style")}) for w in tree_of(parts)]
 
 
@@ -60,9 +60,10 @@ def test_the_board_is_the_same_whichever_household_gave_what(store):
         board_a, board_b = board_of(store, prefix(a, step)), board_of(store, prefix(b, step))
         assert public_parts(board_a) == public_parts(board_b), f"the boards differ at step {step}"
         text = everything(board_a)
-        assert "data-seat-pledge" not in text and "Anonymous pledges" in board_a.standings.value
+        scene = board_a.phase_board.scene.value
+        assert "data-seat-pledge" not in text and "Anonymous pledges" in scene
         for name in NAMES:
-            assert f"{html.escape(name)} · " not in board_a.pledged_html.value  # no capacity beside a name
+            assert f"{html.escape(name)} · " not in scene  # no capacity beside a name
 
 
 def test_a_class_plays_an_anonymous_village_by_clicks_and_the_facilitator_shows_the_pledges(store):
@@ -82,11 +83,11 @@ def test_a_class_plays_an_anonymous_village_by_clicks_and_the_facilitator_shows_
         pledge(host, 1, 0)
         for page in (board, ana):
             page.refresh()
-        reveal = board.reveal_html.value
-        assert "Only the total is announced" in reveal and f'data-total="{host.game.state.total}"' in reveal
+        reveal = board.phase_board.scene.value
+        assert "total is announced" in reveal and f'data-total="{host.game.state.total}"' in reveal
         text = everything(board)
         assert "data-seat-pledge" not in text and "Ana: 4" not in text and "Bo: 0" not in text
-        assert "Anonymous pledges" in board.standings.value and "<table" not in board.standings.value
+        assert "Anonymous pledges" in reveal and "pb-standings-big" not in reveal  # no household's numbers
         mine = the(ana, "pb-household").value
         assert f"Your pledge: <b>{4 if year == 1 else 3}</b>" in mine
         assert "Bo: 0" not in everything(ana)
@@ -102,12 +103,13 @@ def test_a_class_plays_an_anonymous_village_by_clicks_and_the_facilitator_shows_
             rows = csv_rows(the(host, "pb-csv").value)
             assert rows and all("household" not in r and r["total"] for r in rows)  # the village's years only
             board.refresh()
-            assert board.plots.value  # the village's sums, drawn
+            assert "VP of the whole village" in board.phase_board.scene.value  # the village's sums, drawn
+            assert "VP of each household" not in board.phase_board.scene.value
     state = host.game.state
     assert state.over
     board.refresh()
     # The end: the results are shown, the pledges stay anonymous until the facilitator chooses.
-    assert "Ana" in board.standings.value and board.pledge_table.value == ""
+    assert "Ana" in board.phase_board.scene.value and board.pledge_table.value == ""
     choice = the(host, "pb-debrief-choice")
     assert visible(choice) and not visible(board.debrief_choice) and not visible(ana.debrief_choice)
     the(host, "pb-show-pledges").click()
@@ -116,7 +118,10 @@ def test_a_class_plays_an_anonymous_village_by_clicks_and_the_facilitator_shows_
     table = board.pledge_table.value
     assert '<tr data-pledges-of="0"><td><b>Ana</b></td><td>4</td><td>3</td></tr>' in table
     assert '<tr data-pledges-of="1"><td><b>Bo</b></td><td>0</td><td>0</td></tr>' in table
-    assert "data-seat-pledge" in board.reveal_html.value  # last year's, by household
+    # The debrief on the board now shows each year's pledges by household.
+    debrief = board.phase_board.debrief
+    debrief.step_to(next(k for k, m in enumerate(debrief.timeline.moments) if m.state.total is not None))
+    assert "data-seat-pledge" in debrief.scene.value
     the(host, "pb-show-pledges").click()  # and back: anonymous again
     board.refresh()
     assert board.pledge_table.value == "" and "data-seat-pledge" not in everything(board)

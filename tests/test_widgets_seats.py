@@ -249,13 +249,15 @@ def test_the_board_is_public_read_only_and_shows_the_join_code(store):
     board = LeerdamDashboard(store, query=links(host)["board"])
     assert board.role == "board" and "playbook-board" in board._dom_classes
     assert not find(board, "pb-seat-0") and not find(board, "pb-hide") and not find(board, "pb-pledge")
-    assert not visible(board.savebar) and not visible(board.class_panel) and not visible(board.facilitator)
+    assert not visible(board.savebar) and not visible(board.class_panel) and not find(board, "pb-facilitator")
     text = everything(board)
     meta = store.info(host.table_id).meta
     assert "<svg" in board.join_html.value and f"join={meta['join_key']}" in html.unescape(board.join_html.value)
     for secret in (meta["facilitator_key"], meta["board_key"], *meta["seat_keys"].values(), "Your secret pledge", "Ana: 4"):
         assert secret not in text
-    assert "Pledged: 1 of 5" in one(board, "pb-pledged-count").value
+    # The board by phase: a pledge is in, so the board shows the decision, the join code small.
+    assert board.phase_board.last.phase == "decision" and 'class="pb-fact pb-pledged-count"' in board.phase_board.scene.value
+    assert "1 of 5" in html.unescape(board.phase_board.scene.value)
     assert board.act(host.game.state and type(host.game.actions[-1])(seat=1, units=1)) is False
     assert board.advance() is False and board.status.kind == "refuse"
 

@@ -33,6 +33,7 @@ from playbook.access import HIDDEN, NOTEBOOKS, key_matches, new_key
 from playbook.store import HandOver, Refused, Store
 from rules import RuleError
 
+from .board import ClassDebrief, board_scene
 from .common import STYLE, StatusLine, card, close_tree, csv_text, download_link, esc
 from .common import DebriefBar
 from .leerdam import LeerdamDashboard
@@ -46,13 +47,14 @@ TABLES_LOOK_SECONDS = 2.0
 
 CLASS_STYLE = """
 <style>
+.playbook-root.playbook-class-board { max-width: none; }
 .playbook-class-board .pb-class-code { font-size: 120px; font-weight: 800; letter-spacing: .12em; line-height: 1.1; }
 .playbook-class-board h2, .playbook-class-board .pb-big-label { font-size: 36px; }
 .playbook-class-board, .playbook-class-board .widget-html-content, .playbook-class-board .pb-card,
 .playbook-class-board .pb-name-chip, .playbook-class-board .pb-class-header { font-size: 28px; }
 .playbook-class-board .pb-card h3 { font-size: 32px; }
 .playbook-class-board .pb-class-header h2 { font-size: 44px; }
-.playbook-class-board .pb-key-number { font-size: 56px; font-weight: 800; }
+.playbook-class-board .pb-key-number { font-size: 56px; font-weight: 800; white-space: nowrap; }
 .playbook-class-board .pb-glance { display: grid; grid-template-columns: repeat(auto-fill, minmax(420px, 1fr)); gap: 16px; }
 .playbook-class-board table.pb-villages { border-collapse: collapse; width: 100%; font-size: 28px; }
 .playbook-class-board table.pb-villages th, .playbook-class-board table.pb-villages td { padding: 6px 14px; border-bottom: 1px solid #c9cedb; text-align: left; }
@@ -89,6 +91,8 @@ class ClassPage(widgets.VBox):
         self.record: cl.ClassRecord | None = None
         self.student: cl.Student | None = None
         self.seat_page: Any = None
+        #: the class board's debrief: its tables side by side, round by round.
+        self.class_debrief: ClassDebrief | None = None
         self._key = ""
         self._tables_seen: tuple[int, ...] = ()
         self._shown: Any = None
@@ -432,7 +436,8 @@ class ClassPage(widgets.VBox):
         self._head(record.title)
         parts = []
         local = os.environ.get("PLAYBOOK_LOCAL_ONLY") == "1"
-        if record.phase in ("lobby", "dealt") or record.waiting:
+        # The join code while students still come; gone once the class is over.
+        if record.phase in ("lobby", "dealt") or (record.waiting and record.phase != "over"):
             where = (
                 '<div class="pb-local-only" style="color:#9b1c1c;font-weight:700">This server is local only: phones cannot join. '
                 "Start it with <code>playbook serve</code> (without <code>--local</code>).</div>"
@@ -456,9 +461,16 @@ class ClassPage(widgets.VBox):
                 parts.append(self._villages_html(tables))
             if record.phase == "over" or (tables and all(t.game.rules.over(t.game.state) for t in tables)):
                 parts.append(self._results_html(record, tables))
-            if record.waiting:
+            if record.waiting and record.phase != "over":
                 parts.append(f"<h2>Waiting for a table ({len(record.waiting)})</h2>{_names_html([s.name for s in record.waiting])}")
-        self._replace((widgets.HTML("".join(parts)).add_class("pb-class-board-body"),))
+        body: list[widgets.Widget] = [widgets.HTML("".join(parts)).add_class("pb-class-board-body")]
+        if record.phase in ("playing", "over") and tables:
+            # The tables compared in one debrief, round by round (what each board showed then).
+            if self.class_debrief is None:
+                self.class_debrief = ClassDebrief(record.title, "Village" if record.game == "leerdam" else "Table")
+            self.class_debrief.show([t.game for t in tables])
+            body.append(self.class_debrief)
+        self._replace(tuple(body))
 
     def _groups_html(self, record: cl.ClassRecord) -> str:
         cards = []
@@ -479,11 +491,16 @@ class ClassPage(widgets.VBox):
                 line = f"waiting for {', '.join(waiting)}" if waiting else "playing"
             page = NOTEBOOKS[record.game]
             board = table.meta.get("board_key")
-            href = f"{page}?table={urllib.parse.quote(table.id)}" + (f"&board={urllib.parse.quote(board)}" if board and record.game in HIDDEN else "")
+            # A game that hides nothing has a board too (`&board=1`): the same public view, read-only.
+            href = f"{page}?table={urllib.parse.quote(table.id)}" + (f"&board={urllib.parse.quote(board)}" if board and record.game in HIDDEN else "&board=1")
+            scene = board_scene(table.game)
+            facts = "".join(f'<div><div class="pb-glance-label">{esc(f.label)}</div><div class="pb-key-number">{esc(f.value)}</div></div>' for f in scene.facts[:3])
+            facts = f'<div style="display:flex;flex-wrap:wrap;gap:4px 28px">{facts}</div>'
             cards.append(
                 card(
-                    f"Table {i + 1} · {cl.step_of(state)}",
-                    f'<div class="pb-glance-line">{esc(line)}</div><div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">its board</a></div>',
+                    f"Table {i + 1} · {scene.heading}",
+                    f'<div class="pb-glance-line" data-phase="{scene.phase}">{esc(line)}</div>{facts}'
+                    f'<div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">its board</a></div>',
                     "pb-class-table",
                 )
             )

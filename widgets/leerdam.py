@@ -847,6 +847,15 @@ class LeerdamDashboard(TableDashboard):
         self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.households))], self.waiting(state), self.on_devices())
         self.curtain.refresh()
 
+    def board_parts(self) -> tuple[widgets.Widget, ...]:
+        return (self.pledge_table,)
+
+    def draw_board_parts(self) -> None:
+        assert self.game is not None
+        state: State = self.game.state
+        # Only once the facilitator has shown the pledges (the public view then has them).
+        self.pledge_table.value = self._pledge_table(state) if state.setup.anonymous and not view_for(state, None).anonymous else ""
+
     def _csv_link(self, view: View, rows: Sequence[dict[str, Any]]) -> str:
         """The debrief CSV of the finished years: a year in progress has no dyke, VP or Wealth
         yet, and a row of zeros would read as a year that went badly."""

@@ -9,8 +9,10 @@ stored table and turns each click into one change submitted to the store's one w
   `playbook serve` prints) also the list of unfinished tables: the **index** role;
 - **facilitator** (`?table=..&facilitator=..`): the table's controls, the hot-seat curtain,
   the save file, the class card (board link, join code, seat links, claims, bots);
-- **board** (`?table=..&board=..`): the public view for the projector and the join code,
-  read-only (root class `playbook-board`);
+- **board** (`?table=..&board=..`): the public view for the projector, read-only, drawn by
+  phase (`widgets.board.PhaseBoard`): the join code large while players come, the decision,
+  the reveal, the results and then the debrief (root class `playbook-board`); a game that hides
+  nothing has one too, without a key (`?table=..&board=1`);
 - **join** (`?table=..&join=..`, the board's QR code): pick your name, and the page becomes
   that seat's own page;
 - **seat** (`?table=..&seat=..&key=..`): that seat's private panel first, then the public
@@ -51,6 +53,7 @@ from playbook.pacing import release_turn
 from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game
 
+from .board import Debrief, PhaseBoard
 from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
 from .common import DebriefBar, csv_text
 
@@ -393,7 +396,8 @@ class TableDashboard(widgets.VBox):
     `public_view` (the board, and a seat page below its own panel). A subclass ends its
     `__init__` with `open_from_query()`. Attributes tests rely on: `store`, `role`, `game` (None
     in the lobby), `table_id`, `version`, `bots`, `status`, `header`, `savebar`, `picker`,
-    `game_log`, `standings`, `new_game_button`, `class_panel`, `join_html`, `seat`.
+    `game_log`, `standings`, `new_game_button`, `class_panel`, `join_html`, `seat`,
+    `phase_board` (a board's), `debrief` (the facilitator's, once opened: `open_debrief`).
     """
 
     slug: ClassVar[str] = ""
@@ -445,6 +449,14 @@ class TableDashboard(widgets.VBox):
         #: a link the page's script puts in the address bar (a new table's facilitator link).
         self.navigator = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-navigator")
         self._table: widgets.Widget | None = None
+        #: the board's drawing by phase (a board page's), and the debrief (facilitator, open).
+        self.phase_board: PhaseBoard | None = None
+        self.debrief: Debrief | None = None
+        self.debrief_button = widgets.Button(description="Debrief: step through the game", icon="history", layout=widgets.Layout(width="auto", display="none")).add_class("pb-replay-open")
+        self.debrief_button.on_click(lambda _: self.open_debrief())
+        #: a game that hides nothing: the link to its board, for the projector.
+        self.board_link = widgets.HTML().add_class("pb-open-board-link")
+        self.debrief_area = widgets.VBox((self.board_link, self.debrief_button)).add_class("pb-replay-area")
         self._form: Any = None
         #: the last change this page submitted was refused as stale (the page was behind).
         self._stale = False
@@ -452,7 +464,7 @@ class TableDashboard(widgets.VBox):
         self._confirm_pending = False
         # The class card (board link, seats) above the table: the first thing a facilitator needs.
         super().__init__(
-            (self.style_html, self.header, self.status, self.class_panel, self.screen, self.savebar, self.heartbeat, self.alive, self.navigator)
+            (self.style_html, self.header, self.status, self.class_panel, self.screen, self.savebar, self.debrief_area, self.heartbeat, self.alive, self.navigator)
         )
         # The debrief's downloads sit right under the save bar: the table's files together.
         at = self.children.index(self.savebar) + 1
@@ -535,6 +547,8 @@ class TableDashboard(widgets.VBox):
         self.new_game_button.layout.display = "" if controls else "none"
         if role != "facilitator":
             self.class_panel.hide()
+        if not controls:
+            self.debrief_button.layout.display = "none"
 
     def _meta_of(self, table_id: str) -> tuple[str, dict[str, Any]]:
         info = self.store.info(table_id)
@@ -552,6 +566,9 @@ class TableDashboard(widgets.VBox):
             self._set_role("join")
             self._show_join(access)
         else:
+            if access.role == "open" and (urllib.parse.parse_qs(self.query.lstrip("?")).get("board") or [""])[0]:
+                # A game that hides nothing has a board too: the same public view, read-only.
+                access = Access("board", access.table_id)
             if access.role == "seat":
                 params = urllib.parse.parse_qs(self.query.lstrip("?"))
                 self._seat_key = (params.get("key") or [""])[0]
@@ -653,9 +670,11 @@ class TableDashboard(widgets.VBox):
             self._table = self._view_for_role()
         if self.screen.children != (self._table,):
             self.screen.children = (self._table,)
-        self.draw_table()
         if self.role == "board":
-            self._draw_join_code()
+            self._draw_board()
+            return
+        self.draw_table()
+        self._draw_debrief()
         if self.role not in ("facilitator", "open"):
             return  # no save bar: the file holds every secret, undo is the facilitator's
         steps, reason = self._undo_plan()
@@ -674,27 +693,70 @@ class TableDashboard(widgets.VBox):
     def _view_for_role(self) -> widgets.Widget:
         curtain = self.seat_curtain()
         if self.role == "board":
-            return widgets.VBox((self.public_view(), self.join_html)).add_class("pb-board")
+            if self.phase_board is None:
+                self.phase_board = PhaseBoard(self.game_title, self.join_html)
+            return widgets.VBox((self.phase_board, *self.board_parts())).add_class("pb-board")
         if self.role == "seat" and curtain is not None:
             return widgets.VBox((curtain, self.public_view())).add_class("pb-seat-page")
         return self.table_view()
 
-    def _draw_join_code(self) -> None:
-        meta = self._meta
-        if self.table_id is None or "join_key" not in meta:
-            self.join_html.value = ""
+    def _draw_board(self) -> None:
+        """The board by phase: the game's scene now, the join code while seats are free."""
+        if self.game is None or self.phase_board is None:
             return
-        names = getattr(self.game.setup, "names", ()) if self.game else ()
-        links = table_links(public_base(), self.slug, self.table_id, meta, names)
-        claims = dict(meta.get("claims") or {})
-        free = [n for i, n in enumerate(names) if i not in self.bots and str(i) not in claims]
-        who = f"Free seats: {', '.join(free)}." if free else "Every seat is taken."
-        self.join_html.value = card(
-            "Join on your phone",
-            f'<div style="display:flex;flex-wrap:wrap;gap:16px;align-items:center">{qr_svg(links["join"])}'
-            f'<div><div style="font-size:1.2em">Scan the code, then pick your name.</div>'
-            f'<div class="pb-muted" style="word-break:break-all">{esc(links["join"])}</div><div>{esc(who)}</div></div></div>',
-        )
+        meta = self._meta
+        names = getattr(self.game.setup, "names", ())
+        join, free = "", None
+        if self.table_id is not None and "join_key" in meta and self.slug in HIDDEN:
+            join = table_links(public_base(), self.slug, self.table_id, meta, names)["join"]
+            claims = dict(meta.get("claims") or {})
+            free = [i for i in range(len(names)) if i not in self.bots and str(i) not in claims]
+        self.phase_board.show(self.game, free, join, qr_svg, reveal=bool(meta.get("debrief_reveal")))
+        self.draw_board_parts()
+
+    def board_parts(self) -> tuple[widgets.Widget, ...]:
+        """A game's own parts below its board (Leerdam: the pledges' table an anonymous game's
+        facilitator shows after the end); drawn by `draw_board_parts`."""
+        return ()
+
+    def draw_board_parts(self) -> None:
+        """Redraw `board_parts` from the public view."""
+
+    def _draw_debrief(self) -> None:
+        """The facilitator's debrief button, and the debrief itself once opened."""
+        if self.role not in ("facilitator", "open") or self.game is None:
+            self.debrief_button.layout.display = "none"
+            self.board_link.value = ""
+            return
+        if self.slug not in HIDDEN and self.table_id is not None:
+            href = "?" + urllib.parse.urlencode({"table": self.table_id, "board": 1})
+            self.board_link.value = f'<a class="pb-board-link" href="{esc(href)}" target="_blank" rel="noopener">Open the board</a> for the projector (read-only).'
+        self.debrief_button.layout.display = "none" if self.debrief is not None else ""
+        if self.debrief is not None:
+            self.debrief.show(self.game, reveal=bool(self._meta.get("debrief_reveal")))
+
+    def open_debrief(self) -> None:
+        """Step through the table so far (a running one: public views only)."""
+        if not self.allowed("open the debrief") or self.game is None:
+            return
+        if self.debrief is None:
+            self.debrief = Debrief(self.game_title, facilitator=self.hidden_information, on_reveal=self.reveal_secrets)
+            self.debrief_area.children = (self.board_link, self.debrief_button, self.debrief)
+        self._draw_debrief()
+
+    def reveal_secrets(self, reveal: bool) -> bool:
+        """After the end, show (or hide again) the secret choices in the debrief, on this page
+        and on the board. Refused while the game runs: the board never shows a secret before."""
+        if not self.allowed("reveal the secret choices", ("facilitator",)) or self.game is None:
+            return False
+        if not self.game.rules.over(self.game.state):
+            self.status.refuse("The secret choices stay secret until the game is over.")
+            self._draw_debrief()
+            return False
+        if self._submit(SetMeta({"debrief_reveal": True if reveal else None})) is None:
+            return False
+        self.status.ok("The debrief shows the secret choices, here and on the board." if reveal else "The debrief keeps the secret choices hidden.")
+        return True
 
     def offer_download(self) -> None:
         """Put the save file in the download link (mid-game it shows every secret: warn)."""
@@ -891,7 +953,7 @@ class TableDashboard(widgets.VBox):
     async def _watch(self) -> None:
         closed = self._closed
         while self.table_id is not None:
-            if self._quiet():
+            if self._page_gone():
                 # No heartbeat: the page is gone. Stay quiet, so the kernel goes idle and is culled.
                 await asyncio.sleep(1.0)
                 continue
@@ -907,7 +969,7 @@ class TableDashboard(widgets.VBox):
                         if later == version:
                             break
                         version = later
-                if version != self.version and table_id == self.table_id and not self._quiet():
+                if version != self.version and table_id == self.table_id and not self._page_gone():
                     self.refresh()
             except asyncio.CancelledError:
                 raise
@@ -922,7 +984,7 @@ class TableDashboard(widgets.VBox):
             version = self.store.wait(table_id, seen, min(left, WAIT_SLICE_SECONDS))
         return version
 
-    def _quiet(self) -> bool:
+    def _page_gone(self) -> bool:
         return time.monotonic() - self._last_beat > QUIET_SECONDS
 
     def close(self) -> None:
@@ -1013,6 +1075,10 @@ class TableDashboard(widgets.VBox):
         self._adopt(table)
         if self.game is None:
             return
+        if self.debrief is not None:  # another table's debrief: closed, the button offers this one's
+            old, self.debrief = self.debrief, None
+            self.debrief_area.children = (self.board_link, self.debrief_button)
+            close_tree([old])
         curtain = self.seat_curtain()
         if curtain is not None:
             curtain.on_page = self.role != "board"

@@ -1,0 +1,262 @@
+"""The projector's board by phase, and the debrief that replays a table on it.
+
+- `PhaseBoard` (class ``pb-phase-board``): a table's board page. It draws the game's `Scene`
+  for the state it is given (`widgets.scenes`): the join code large while players are still
+  to come, small in a corner while seats are free, gone at the end; once the game is over,
+  the results and below them the debrief.
+- `Debrief` (class ``pb-replay``): a table replayed moment by moment from its record
+  (``pb-replay-back``, ``pb-replay-next``, ``pb-replay-round`` to jump to a round,
+  ``pb-replay-step`` says where it stands, ``pb-replay-scene`` the board at that moment,
+  ``pb-replay-secrets`` what was secret, shown only after the end when the facilitator
+  chooses: ``pb-replay-reveal`` on the facilitator's page). Each step is drawn by the same
+  functions as the live board, fed the state of that moment.
+- `ClassDebrief` (class ``pb-class-debrief``): a class's tables side by side, round by round.
+
+Nothing here decides a rule or reads a seat's view: secrets come only from a finished game's
+record, and only when the facilitator has said so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from rules import Game
+
+from .common import close_tree, esc
+from .scenes import BOARD_STYLE, Scene, Timeline, scene_html, scenes_for, secret_lines, waiting_scene
+
+__all__ = ["ClassDebrief", "Debrief", "PhaseBoard", "board_scene"]
+
+#: games whose seats keep secrets: a finished one's debrief may show them, if the facilitator says so.
+SECRET_GAMES = ("new-rule", "leerdam")
+
+
+def board_scene(game: Game[Any, Any], free: Sequence[int] | None = None) -> Scene:
+    """The scene a board draws for `game` now; `free`: seats no device or bot holds yet (while
+    some are free and no seat has moved, the board waits for players)."""
+    scene = scenes_for(game.rules.slug).scene(game.state)
+    if free and not game.rules.over(game.state) and not any(a.seat is not None and not a.chance for a in game.actions):
+        return waiting_scene(scene, getattr(game.setup, "names", ()), free)
+    return scene
+
+
+class Debrief(widgets.VBox):
+    """A table's moments, one at a time (see the module docstring)."""
+
+    def __init__(self, title: str, facilitator: bool = False, on_reveal: Callable[[bool], None] | None = None) -> None:
+        self.title = title
+        self.timeline: Timeline | None = None
+        self.step = 0
+        self.reveal_secrets = False
+        self._game: Game[Any, Any] | None = None
+        self.back = widgets.Button(description="◀ Back", tooltip="The moment before").add_class("pb-replay-back")
+        self.next = widgets.Button(description="Next ▶", tooltip="The moment after").add_class("pb-replay-next")
+        self.jump = widgets.Dropdown(options=[("—", 0)], value=0, layout=widgets.Layout(width="auto")).add_class("pb-replay-round")
+        self.step_html = widgets.HTML().add_class("pb-replay-step")
+        self.scene = widgets.HTML().add_class("pb-replay-scene")
+        self.secrets = widgets.HTML().add_class("pb-replay-secrets")
+        self.reveal = widgets.Checkbox(value=False, description="Show the secret choices on the board", indent=False).add_class("pb-replay-reveal")
+        self.reveal.layout.display = "flex" if facilitator else "none"
+        self._on_reveal = on_reveal
+        self.back.on_click(lambda _: self.step_to(self.step - 1))
+        self.next.on_click(lambda _: self.step_to(self.step + 1))
+        self.jump.observe(self._jumped, "value")
+        self.reveal.observe(self._revealed, "value")
+        bar = widgets.HBox((self.back, self.next, widgets.HTML('<span class="pb-label">Jump to</span>'), self.jump, self.step_html), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
+        # The board's sizes wherever it is shown (the facilitator's page too).
+        super().__init__((widgets.HTML(BOARD_STYLE + '<h2 style="margin:16px 0 4px">The debrief: step through the game</h2>'), bar, self.reveal, self.scene, self.secrets))
+        self.add_class("pb-replay")
+        self.add_class("pb-phase-board")
+
+    def show(self, game: Game[Any, Any], reveal: bool = False) -> None:
+        """Follow `game` (a running table: its moments so far); stay on the step shown unless it
+        was the last one."""
+        at_end = self.timeline is None or self.step >= len(self.timeline.moments) - 1
+        if self.timeline is None or self.timeline.rules is not game.rules or self.timeline.setup != game.setup:
+            self.timeline = Timeline.of(game)
+        else:
+            self.timeline.update(game.actions)
+        self._game = game
+        over = game.rules.over(game.state)
+        self.reveal_secrets = reveal and over and game.rules.slug in SECRET_GAMES
+        if getattr(game.setup, "anonymous", False):
+            # An anonymous village has the rules' own choice (ShowPledges): it alone decides.
+            self.reveal_secrets = over and bool(getattr(game.state, "pledges_shown", False))
+            self.reveal.layout.display = "none"
+        self.reveal.disabled = not over
+        self.reveal.tooltip = "" if over else "Secrets stay secret until the game is over"
+        if self.reveal.value != self.reveal_secrets and self.reveal.layout.display != "none":
+            self.reveal.unobserve(self._revealed, "value")
+            self.reveal.value = self.reveal_secrets
+            self.reveal.observe(self._revealed, "value")
+        moments = self.timeline.moments
+        word = self.timeline.scenes.round_word
+        firsts: dict[int, int] = {}
+        for k, m in enumerate(moments):
+            firsts.setdefault(m.round, k)
+        options = [("the start", 0)] + [(f"{word} {r}", k) for r, k in sorted(firsts.items()) if k > 0]
+        if tuple(self.jump.options) != tuple(options):
+            self.jump.unobserve(self._jumped, "value")
+            self.jump.options = options
+            self.jump.observe(self._jumped, "value")
+        self.step_to(len(moments) - 1 if at_end else self.step)
+
+    def step_to(self, k: int) -> None:
+        """Show moment `k` (clamped to the moments there are)."""
+        if self.timeline is None:
+            return
+        moments = self.timeline.moments
+        k = max(0, min(k, len(moments) - 1))
+        self.step = k
+        m = moments[k]
+        scenes = self.timeline.scenes
+        # A finished game's choices (Leerdam: pledges shown or kept anonymous) decide every step.
+        final = self._game.state if self._game is not None and self._game.rules.over(self._game.state) else None
+        self.scene.value = f'<div class="pb-phase-board">{scene_html(scenes.scene(m.state, final), self.timeline.chart(k, final), self.title)}</div>'
+        self.step_html.value = f'<span class="pb-label" data-step="{k}" data-steps="{len(moments)}">Step {k + 1} of {len(moments)}: {esc(m.label)}</span>'
+        self.back.disabled = k == 0
+        self.next.disabled = k == len(moments) - 1
+        round_first = max((v for _, v in self.jump.options if v <= k), default=0)
+        if self.jump.value != round_first:
+            self.jump.unobserve(self._jumped, "value")
+            self.jump.value = round_first
+            self.jump.observe(self._jumped, "value")
+        self.secrets.value = self._secrets(m.round) if self.reveal_secrets else ""
+
+    def _secrets(self, round_: int) -> str:
+        game = self._game
+        if game is None or not game.rules.over(game.state):
+            return ""  # never before the end, whatever was asked
+        names = getattr(game.setup, "names", ())
+        lines = secret_lines(game.state, names, round_)
+        if not lines:
+            return ""
+        items = "".join(f"<li><b><bdi>{esc(who)}</bdi></b>: {esc(text)}</li>" for who, text in lines)
+        word = self.timeline.scenes.round_word if self.timeline else "Round"
+        return f'<div class="pb-phase-board"><div class="pb-label">What was secret in {esc(word.lower())} {round_}</div><ul class="pb-story">{items}</ul></div>'
+
+    def _jumped(self, change: dict[str, Any]) -> None:
+        if change["new"] is not None:
+            self.step_to(int(change["new"]))
+
+    def _revealed(self, change: dict[str, Any]) -> None:
+        if self._on_reveal is not None:
+            self._on_reveal(bool(change["new"]))
+
+
+class PhaseBoard(widgets.VBox):
+    """A table's board: the scene of the moment, the join code as the phase wants it, and at
+    the end the debrief. `join_html` is the page's own join widget (class pb-join-code)."""
+
+    def __init__(self, title: str, join_html: widgets.HTML) -> None:
+        self.title = title
+        self.timeline: Timeline | None = None
+        self.scene = widgets.HTML().add_class("pb-board-scene")
+        self.scene.layout = widgets.Layout(flex="1 1 640px", min_width="0")
+        self.join_html = join_html
+        self.last: Scene | None = None
+        self.debrief: Debrief | None = None
+        self.debrief_box = widgets.VBox()
+        top = widgets.HBox((self.scene, join_html), layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="16px"))
+        super().__init__((widgets.HTML(BOARD_STYLE), top, self.debrief_box))
+        self.add_class("pb-phase-board")
+
+    def show(self, game: Game[Any, Any], free: Sequence[int] | None, join_url: str, qr: Callable[[str, int], str], reveal: bool = False) -> Scene:
+        """Draw `game` now; `free` seats and `join_url` ("" for none) place the join code."""
+        if self.timeline is None or self.timeline.rules is not game.rules or self.timeline.setup != game.setup:
+            self.timeline = Timeline.of(game)
+        else:
+            self.timeline.update(game.actions)
+        scene = board_scene(game, free)
+        self.last = scene
+        self.scene.value = scene_html(scene, self.timeline.chart(), self.title)
+        if scene.phase == "waiting" and join_url:
+            self.join_html.value = (
+                f'<div class="pb-join-big"><div>{qr(join_url, 420)}<div class="pb-label">Scan to join</div>'
+                f'<div class="pb-join-link" style="max-width:420px">{esc(join_url)}</div></div></div>'
+            )
+        elif scene.phase != "results" and join_url and free:
+            # Small, while seats are free: the address is the code's own (and its link's).
+            self.join_html.value = (
+                f'<div class="pb-join-small"><a href="{esc(join_url)}" target="_blank" rel="noopener" aria-label="Join: {esc(join_url)}">'
+                f'{qr(join_url, 150)}</a><div class="pb-label">Join</div></div>'
+            )
+        else:
+            self.join_html.value = ""
+        over = game.rules.over(game.state)
+        if over:
+            if self.debrief is None:
+                self.debrief = Debrief(self.title)
+                self.debrief_box.children = (self.debrief,)
+            self.debrief.show(game, reveal)
+        elif self.debrief is not None:
+            old, self.debrief = self.debrief, None  # an undo took the end back
+            self.debrief_box.children = ()
+            close_tree([old])
+        return scene
+
+
+class ClassDebrief(widgets.VBox):
+    """A class's tables side by side, round by round: each table drawn as its board was at the
+    last moment of that round (classes pb-class-debrief, pb-class-debrief-back, -next, -round)."""
+
+    def __init__(self, title: str, label: str = "Table") -> None:
+        self.title, self.label = title, label
+        self.timelines: list[Timeline] = []
+        self.round = 0
+        self.back = widgets.Button(description="◀ Back").add_class("pb-class-debrief-back")
+        self.next = widgets.Button(description="Next ▶").add_class("pb-class-debrief-next")
+        self.jump = widgets.Dropdown(options=[("—", 0)], value=0, layout=widgets.Layout(width="auto")).add_class("pb-class-debrief-round")
+        self.body = widgets.HTML().add_class("pb-class-debrief-body")
+        self.back.on_click(lambda _: self.round_to(self.round - 1))
+        self.next.on_click(lambda _: self.round_to(self.round + 1))
+        self.jump.observe(lambda c: self.round_to(int(c["new"])) if c["new"] is not None else None, "value")
+        bar = widgets.HBox((self.back, self.next, widgets.HTML('<span class="pb-label">Jump to</span>'), self.jump), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
+        super().__init__((widgets.HTML(BOARD_STYLE + '<h2 style="margin:16px 0 4px">The tables side by side</h2>'), bar, self.body))
+        self.add_class("pb-class-debrief")
+        self.add_class("pb-phase-board")  # the board's sizes for its controls too
+
+    def show(self, games: Sequence[Game[Any, Any]]) -> None:
+        fresh = len(self.timelines) != len(games)
+        if fresh:
+            self.timelines = [Timeline.of(g) for g in games]
+        else:
+            for timeline, game in zip(self.timelines, games):
+                timeline.update(game.actions)
+        last = max((m.round for t in self.timelines for m in t.moments), default=0)
+        word = self.timelines[0].scenes.round_word if self.timelines else "Round"
+        options = [(f"{word} {r}", r) for r in range(1, last + 1)] or [("—", 0)]
+        at_end = fresh or self.round >= (self.jump.options[-1][1] if self.jump.options else 0)
+        if tuple(self.jump.options) != tuple(options):
+            self.jump.options = options
+        self.round_to(last if at_end else self.round)
+
+    def round_to(self, r: int) -> None:
+        if not self.timelines:
+            self.body.value = ""
+            return
+        values = [v for _, v in self.jump.options]
+        r = max(min(values), min(r, max(values)))
+        self.round = r
+        if self.jump.value != r:
+            self.jump.value = r
+        self.back.disabled = r <= min(values)
+        self.next.disabled = r >= max(values)
+        cells, charts = [], []
+        for i, timeline in enumerate(self.timelines):
+            k = max((j for j, m in enumerate(timeline.moments) if m.round <= r), default=0)
+            m = timeline.moments[k]
+            name = f"{self.label} {i + 1}"
+            cells.append(
+                f'<div class="pb-phase-board pb-class-debrief-table" data-table="{i}" data-step="{k}">{scene_html(timeline.scenes.scene(m.state), "", name)}</div>'
+            )
+            # Each table's chart across the whole width, below: side by side its labels would be too small to read.
+            chart = timeline.chart(k)
+            if chart:
+                charts.append(f'<div class="pb-phase-board"><div class="pb-label">{esc(name)}</div><div class="pb-chart">{chart}</div></div>')
+        self.body.value = (
+            f'<div style="display:grid;grid-template-columns:repeat(auto-fit,minmax(600px,1fr));gap:24px">{"".join(cells)}</div>' + "".join(charts)
+        )

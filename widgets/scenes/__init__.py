@@ -1,0 +1,378 @@
+"""The board by phase: what a projector shows of a table, and the same drawing replayed after.
+
+A table's board follows the phase of play. Each game's module here turns one state into a
+`Scene` from the public view alone (`view_for(state, None)`): the phase (waiting for players,
+the decision in progress, the reveal, the results), a heading, the centre of the screen, the
+key numbers with their labels, the public log, and at the end the winner and the story of the
+game in five lines. `scene_html` draws a scene; `chart_svg` draws a chart of the game so far
+from the states of its moments (`Timeline`).
+
+The debrief (`widgets.debrief`) replays a stored table moment by moment with the very same
+functions, fed the state at each step: what it shows at a step is what the board showed then.
+
+Sizes are for the back of a room at 1920x1080: key numbers 56 px, every label 28 px or more,
+chart labels 20 px or more; the board fits 1366x768 without scrolling sideways. Every user
+string is escaped here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rules import Action, Game
+from rules.core import GameRules
+
+from ..common import esc
+
+__all__ = [
+    "BOARD_STYLE",
+    "Fact",
+    "GameScenes",
+    "Moment",
+    "Scene",
+    "Timeline",
+    "chart_svg",
+    "log_html",
+    "scene_html",
+    "scenes_for",
+    "secret_lines",
+    "waiting_scene",
+]
+
+Phase = Literal["waiting", "decision", "reveal", "results"]
+PHASE_WORDS = {"waiting": "Waiting for players", "decision": "Deciding", "reveal": "The reveal", "results": "The results"}
+#: log lines the board shows; the rest are one click away.
+LOG_LINES = 3
+
+#: The board's own sizes: one stylesheet, scoped to the board's root (`pb-phase-board`).
+BOARD_STYLE = """
+<style>
+.playbook-root.playbook-board { max-width: none; }
+.playbook-board > .pb-header, .playbook-board > .pb-status:empty { display: none; }
+.pb-phase-board { font-size: 28px; line-height: 1.3; color: #14171f; }
+.pb-phase-board .pb-scene { display: flex; flex-direction: column; gap: 10px; }
+.pb-phase-board .pb-scene-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: 6px 28px; border-bottom: 3px solid #c9cedb; padding-bottom: 4px; }
+.pb-phase-board .pb-scene-title { font-size: 44px; font-weight: 800; }
+.pb-phase-board .pb-scene-phase { font-size: 32px; font-weight: 700; color: #2f4a8a; }
+.pb-phase-board .pb-scene-main { display: flex; flex-wrap: wrap; gap: 16px 28px; align-items: stretch; }
+.pb-phase-board .pb-centre { flex: 3 1 640px; min-width: 0; border: 3px solid #9aa3b5; border-radius: 16px; padding: 12px 22px; background: #fff; }
+.pb-phase-board .pb-facts { flex: 1 1 300px; display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 10px 18px; align-content: start; }
+.pb-phase-board .pb-fact { border: 2px solid #c9cedb; border-radius: 12px; padding: 4px 14px; background: #f8f9fc; }
+.pb-phase-board .pb-fact-label, .pb-phase-board .pb-label { font-size: 28px; color: #3c4354; }
+.pb-phase-board .pb-key { font-size: 56px; font-weight: 800; line-height: 1.1; overflow-wrap: anywhere; }
+.pb-phase-board .pb-huge { font-size: 96px; font-weight: 800; line-height: 1.05; }
+.pb-phase-board .pb-line { font-size: 32px; font-weight: 600; margin: 4px 0; overflow-wrap: anywhere; }
+.pb-phase-board .pb-chip { font-size: 28px; padding: 2px 14px; }
+.pb-phase-board .pb-standings-big { border-collapse: collapse; width: 100%; font-size: 30px; }
+.pb-phase-board .pb-standings-big td, .pb-phase-board .pb-standings-big th { padding: 2px 12px; border-bottom: 1px solid #dde1ea; text-align: left; font-size: 28px; }
+.pb-phase-board .pb-story { margin: 4px 0; padding-left: 1.4em; font-size: 28px; }
+.pb-phase-board .pb-board-log { font-size: 28px; }
+.pb-phase-board .pb-board-log ol { margin: 2px 0; padding-left: 2.2em; }
+.pb-phase-board .pb-board-log summary { cursor: pointer; color: #2f4a8a; font-weight: 600; }
+.pb-phase-board .pb-board-log details ol { max-height: 60vh; overflow-y: auto; }
+.pb-phase-board .pb-chart svg { width: 100%; height: auto; display: block; }
+.pb-phase-board .pb-join-big { display: flex; flex-wrap: wrap; gap: 28px; align-items: center; }
+.pb-phase-board .pb-join-big svg { width: min(42vh, 420px); height: auto; }
+.pb-phase-board .pb-join-small svg { width: 150px; height: auto; }
+.pb-phase-board .pb-join-link { font-size: 28px; overflow-wrap: anywhere; }
+.pb-phase-board .pb-winner { font-size: 64px; font-weight: 800; line-height: 1.15; margin-bottom: 8px; color: #1b5e20; overflow-wrap: anywhere; }
+.playbook-root .pb-phase-board .jupyter-button, .playbook-root .pb-phase-board .widget-button { font-size: 28px; min-height: 56px; padding: 4px 22px; }
+.playbook-root .pb-phase-board .widget-dropdown select, .playbook-root .pb-phase-board .widget-label,
+.playbook-root .pb-phase-board .widget-checkbox label { font-size: 28px; height: auto; min-height: 52px; }
+.playbook-root .pb-phase-board .widget-dropdown, .playbook-root .pb-phase-board .widget-checkbox { height: auto; width: auto; }
+@media (max-width: 1500px) {
+  .pb-phase-board .pb-scene-title { font-size: 36px; }
+  .pb-phase-board .pb-huge { font-size: 72px; }
+}
+</style>
+"""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One key number on the board: a label above a big value (both plain text)."""
+
+    label: str
+    value: str
+    #: an extra CSS class (stable names for tests and users' scripts).
+    css: str = ""
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What the board shows at one moment, from the public view alone."""
+
+    phase: Phase
+    #: plain text: "Year 3 · secret pledges".
+    heading: str
+    #: safe HTML: the centre of the screen.
+    centre: str
+    facts: tuple[Fact, ...] = ()
+    #: the public log (the board shows the last lines).
+    log: tuple[str, ...] = ()
+    #: the results: who won (plain text), and the game in five lines.
+    winner: str = ""
+    story: tuple[str, ...] = ()
+    #: safe HTML closing the centre, after the story (Dangerous Ideas' trees).
+    after: str = ""
+
+
+def log_html(lines: Sequence[str], keep: int = LOG_LINES) -> str:
+    """The last `keep` lines, newest last; every line one click away (no kernel needed)."""
+    if not lines:
+        return ""
+    start = max(0, len(lines) - keep)
+    last = "".join(f"<li>{esc(line)}</li>" for line in lines[start:])
+    more = ""
+    if start:
+        every = "".join(f"<li>{esc(line)}</li>" for line in lines)
+        more = f'<details class="pb-log-all"><summary>All {len(lines)} lines of the log</summary><ol>{every}</ol></details>'
+    return f'<div class="pb-board-log"><ol start="{start + 1}">{last}</ol>{more}</div>'
+
+
+def scene_html(scene: Scene, chart: str = "", title: str = "") -> str:
+    """A scene as the board draws it; `chart` is safe SVG (or ""), `title` the game's name."""
+    facts = "".join(
+        f'<div class="pb-fact {esc(f.css)}"><div class="pb-fact-label">{esc(f.label)}</div><div class="pb-key">{esc(f.value)}</div></div>'
+        for f in scene.facts
+    )
+    centre = scene.centre
+    if scene.phase == "results":
+        story = "".join(f"<li>{esc(line)}</li>" for line in scene.story)
+        centre = (
+            f'<div class="pb-label">The winner</div><div class="pb-winner pb-results-winner">{esc(scene.winner)}</div>'
+            + centre
+            + (f'<div class="pb-label" style="margin-top:8px">The story of the game</div><ol class="pb-story">{story}</ol>' if story else "")
+        )
+    centre += scene.after
+    head = (
+        f'<div class="pb-scene-head"><span class="pb-scene-title">{esc(title + " · " if title else "")}{esc(scene.heading)}</span>'
+        f'<span class="pb-scene-phase">{esc(PHASE_WORDS[scene.phase])}</span></div>'
+    )
+    return (
+        f'<div class="pb-scene pb-scene-{scene.phase}" data-phase="{scene.phase}">{head}'
+        f'<div class="pb-scene-main"><div class="pb-centre">{centre}</div>'
+        + (f'<div class="pb-facts">{facts}</div>' if facts else "")
+        + "</div>"
+        + (f'<div class="pb-chart">{chart}</div>' if chart else "")
+        + log_html(scene.log)
+        + "</div>"
+    )
+
+
+def waiting_scene(scene: Scene, names: Sequence[str], free: Sequence[int]) -> Scene:
+    """`scene` (the game's first decision) while seats are still free: the join code first."""
+    taken = [n for i, n in enumerate(names) if i not in free]
+    centre = (
+        f'<div class="pb-line">Scan the code with your phone, then press your name.</div>'
+        f'<div class="pb-label">Still free ({len(free)} of {len(names)})</div>'
+        + "".join(f'<span class="pb-chip" style="background:#eceef3">{esc(names[i])}</span>' for i in free)
+        + (f'<div class="pb-label" style="margin-top:6px">Here</div>' + "".join(f'<span class="pb-chip" style="background:#dff3e4">✔ <bdi>{esc(n)}</bdi></span>' for n in taken) if taken else "")
+    )
+    # The game's own key numbers stay: the room sees where the game starts (the dyke, the bowl).
+    facts = (Fact("Players here", f"{len(names) - len(free)} of {len(names)}", "pb-seats-taken"), *scene.facts)
+    return Scene("waiting", scene.heading, centre, facts, scene.log)
+
+
+# -- charts: plain SVG, so their labels are text a browser sizes (and a test measures) --------------
+
+#: the chart's drawing units; it is drawn across the board's width, so a unit is about a pixel at 1920.
+CHART_W, CHART_H = 1800, 420
+CHART_FONT = 24
+SERIES = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#882255", "#332288", "#999933")
+
+
+def _legend_rows(entries: Sequence[tuple[str, str]], room: float) -> list[list[tuple[str, str, float]]]:
+    """(name, colour, width) per legend entry, in rows that fit `room` drawing units."""
+    rows: list[list[tuple[str, str, float]]] = [[]]
+    used = 0.0
+    for name, colour in entries:
+        short = name if len(name) <= 18 else name[:17] + "…"
+        width = 30 + CHART_FONT * 0.62 * (len(short) + 2)
+        if rows[-1] and used + width > room:
+            rows.append([])
+            used = 0.0
+        rows[-1].append((short, colour, width))
+        used += width
+    return [row for row in rows if row]
+
+
+def chart_svg(
+    title: str,
+    x_labels: Sequence[str],
+    bars: Sequence[int] | None = None,
+    lines: Sequence[tuple[str, Sequence[float | None]]] = (),
+    marks: Sequence[tuple[float, str, str]] = (),
+    y_max: float | None = None,
+    bar_label: str = "",
+) -> str:
+    """A bar and/or line chart over the game's steps. `marks`: horizontal lines (value, label,
+    colour). Labels are user text (escaped); sizes are in drawing units of `CHART_W`."""
+    if not x_labels:
+        return ""
+    values = [v for _, series in lines for v in series if v is not None] + list(bars or ()) + [m[0] for m in marks]
+    # Whole-number ticks, four or five of them, with room above the highest value.
+    highest = y_max if y_max is not None else max([1.0, *values]) * 1.1
+    tick = next(t * 10**e for e in range(12) for t in (1, 2, 5) if t * 10**e >= highest / 5)
+    top = tick * max(1, math.ceil(highest / tick))
+    left, right, below = 90, 30, 60
+    entries = ([(bar_label, "#9fb4d8")] if bar_label else []) + [(name, SERIES[k % len(SERIES)]) for k, (name, _) in enumerate(lines)]
+    legend = _legend_rows(entries, CHART_W - left - right)
+    # The legend has lines of its own, under the title.
+    above = 70 + 36 * len(legend)
+    height_all = CHART_H + 36 * max(0, len(legend) - 1)
+    width, height = CHART_W - left - right, height_all - above - below
+    step = width / max(len(x_labels), 1)
+
+    def x(i: int) -> float:
+        return left + step * (i + 0.5)
+
+    def y(v: float) -> float:
+        return above + height * (1 - v / top)
+
+    parts = [f'<text x="{left}" y="36" font-size="{CHART_FONT + 4}" font-weight="700">{esc(title)}</text>']
+    for r, row in enumerate(legend):
+        lx = CHART_W - right
+        for short, colour, w in reversed(row):
+            # The square in the series' colour, the name in black: light colours are hard to read as text.
+            parts.append(
+                f'<text x="{lx:.0f}" y="{74 + 36 * r}" font-size="{CHART_FONT}" text-anchor="end" fill="#14171f" font-weight="700">'
+                f'<tspan fill="{colour}">■</tspan> {esc(short)}</text>'
+            )
+            lx -= w
+    for k in range(round(top / tick) + 1):  # y grid and values
+        v = k * tick
+        parts.append(f'<line x1="{left}" x2="{left + width}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#dde1ea"/>')
+        parts.append(f'<text x="{left - 10}" y="{y(v) + 8:.1f}" font-size="{CHART_FONT}" text-anchor="end">{round(v)}</text>')
+    every = max(1, len(x_labels) // 16)
+    for i, label in enumerate(x_labels):
+        if i % every == 0 or i == len(x_labels) - 1:
+            parts.append(f'<text x="{x(i):.1f}" y="{above + height + 36}" font-size="{CHART_FONT}" text-anchor="middle">{esc(label)}</text>')
+    if bars:
+        bar = min(step * 0.6, 90)
+        for i, v in enumerate(bars):
+            parts.append(f'<rect x="{x(i) - bar / 2:.1f}" y="{y(v):.1f}" width="{bar:.1f}" height="{max(0.0, y(0) - y(v)):.1f}" fill="#9fb4d8"/>')
+            parts.append(f'<text x="{x(i):.1f}" y="{y(v) - 8:.1f}" font-size="{CHART_FONT}" text-anchor="middle" font-weight="700">{v}</text>')
+    for value, label, colour in marks:
+        parts.append(f'<line x1="{left}" x2="{left + width}" y1="{y(value):.1f}" y2="{y(value):.1f}" stroke="{colour}" stroke-width="3" stroke-dasharray="12 8"/>')
+        parts.append(f'<text x="{left + width}" y="{y(value) - 8:.1f}" font-size="{CHART_FONT}" text-anchor="end" fill="{colour}">{esc(label)}</text>')
+    for k, (_, series) in enumerate(lines):
+        colour = SERIES[k % len(SERIES)]
+        # Series a little apart sideways: equal values would otherwise hide one another.
+        shift = (k - (len(lines) - 1) / 2) * min(step * 0.3 / max(len(lines), 1), 8.0)
+        points = [(x(i) + shift, y(v)) for i, v in enumerate(series) if v is not None]
+        if len(points) > 1:
+            path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+            parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="{5 if k == 0 else 3}"/>')
+        parts += [f'<circle cx="{px:.1f}" cy="{py:.1f}" r="6" fill="{colour}"/>' for px, py in points]
+    return (
+        f'<svg viewBox="0 0 {CHART_W} {height_all}" role="img" aria-label="{esc(title)}" font-family="DejaVu Sans, sans-serif" '
+        f'xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
+    )
+
+
+# -- moments: the steps of a game, replayed from its record ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One step of the debrief: the state after `index` actions, and its label."""
+
+    index: int
+    label: str
+    round: int
+    state: Any
+
+
+@dataclass(frozen=True)
+class GameScenes:
+    """One game's board: its scene, its moments, its chart (each a pure function)."""
+
+    slug: str
+    #: the state as the board draws it; `final` (a debrief's step): the finished game's last
+    #: state, whose choices decide what the public may see at every step (Leerdam's pledges).
+    scene: Callable[..., Scene]
+    #: (label, round) when `state` (after `before`) is a moment the debrief stops at, else None.
+    moment: Callable[[Any, Any], tuple[str, int] | None]
+    #: the round (year, chapter, check) a state is in.
+    round_of: Callable[[Any], int]
+    #: the chart of the game so far, from the states of its moments so far (and `final`).
+    chart: Callable[..., str]
+    #: what a round's word is ("Year", "Round"...).
+    round_word: str = "Round"
+
+
+_MODULES = {"leerdam": "leerdam", "new-rule": "new_rule", "danger-world": "danger_world", "dangerous-ideas": "dangerous_ideas"}
+
+
+def scenes_for(slug: str) -> GameScenes:
+    """The board functions of game `slug`."""
+    return importlib.import_module(f"{__name__}.{_MODULES[slug]}").SCENES  # type: ignore[no-any-return]
+
+
+@dataclass
+class Timeline:
+    """A game's moments, replayed from its record (`rules.initial` then `rules.play` per action:
+    the stored actions were checked when they were played). `update` follows a live table
+    cheaply: actions added at the end are played on; an undo replays from the start."""
+
+    rules: GameRules
+    setup: Any
+    scenes: GameScenes
+    actions: list[Action] = field(default_factory=list)
+    moments: list[Moment] = field(default_factory=list)
+    state: Any = None
+
+    @classmethod
+    def of(cls, game: Game[Any, Any]) -> Timeline:
+        timeline = cls(game.rules, game.setup, scenes_for(game.rules.slug))
+        timeline.update(game.actions)
+        return timeline
+
+    def update(self, actions: Sequence[Action]) -> None:
+        if self.state is None or list(actions[: len(self.actions)]) != self.actions:
+            self.state = self.rules.initial(self.setup)
+            self.actions, self.moments = [], [Moment(0, "The start", 0, self.state)]
+        pending: tuple[str, int] | None = None
+        for i in range(len(self.actions), len(actions)):
+            before = self.state
+            self.state = self.rules.play(before, actions[i])
+            self.actions.append(actions[i])
+            pending = self.scenes.moment(before, self.state) or pending
+            # A moment is where the game rests (what a board shows): past the rolls it leads to.
+            rests = i + 1 == len(actions) or not actions[i + 1].chance
+            if pending is not None and rests:
+                label = "The end" if self.rules.over(self.state) else pending[0]
+                self.moments.append(Moment(len(self.actions), label, pending[1], self.state))
+                pending = None
+        if self.rules.over(self.state) and self.moments[-1].index != len(self.actions):
+            # A choice made after the end (Leerdam's pledges shown) changes the end, not the story.
+            if self.rules.over(self.moments[-1].state):
+                self.moments.pop()
+            self.moments.append(Moment(len(self.actions), "The end", self.scenes.round_of(self.state), self.state))
+
+    def chart(self, upto: int | None = None, final: Any = None) -> str:
+        """The chart of the game up to moment `upto` (None: the game so far, now included)."""
+        if upto is None:
+            states = [m.state for m in self.moments]
+            if self.moments[-1].state is not self.state:
+                states.append(self.state)
+        else:
+            states = [m.state for m in self.moments[: upto + 1]]
+        return self.scenes.chart(states, final=final)
+
+
+def secret_lines(state: Any, names: Sequence[str], round_: int | None = None) -> list[tuple[str, str]]:
+    """(whose, line) for every log line that was one seat's secret (in `round_`, or all): for a
+    finished game's debrief only, when the facilitator chooses to show them."""
+    found = []
+    for event in getattr(state, "log", ()):
+        if event.visible_to is None or (round_ is not None and event.round != round_):
+            continue
+        whose = ", ".join(names[s] for s in sorted(event.visible_to) if 0 <= s < len(names))
+        found.append((whose, event.text))
+    return found
