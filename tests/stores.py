@@ -13,6 +13,7 @@ import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -56,3 +57,28 @@ def fresh_schema(url: str, prefix: str = "test") -> Iterator[str]:
     finally:
         with psycopg.connect(url, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def run_alone(make: Any, timeout: float = 60.0) -> Any:
+    """`asyncio.run(make())` in a thread of its own. Playwright's sync API keeps an event loop
+    running in a worker's main thread once a browser test has run there, and a loop cannot be
+    started inside another."""
+    import asyncio
+    import threading
+
+    found: list[Any] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            found.append(asyncio.run(make()))
+        except BaseException as exc:  # noqa: BLE001 - handed back to the test's own thread
+            errors.append(exc)
+
+    runner = threading.Thread(target=run)
+    runner.start()
+    runner.join(timeout)
+    if errors:
+        raise errors[0]
+    assert found, f"still running after {timeout:.0f} s"
+    return found[0]

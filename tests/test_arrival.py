@@ -27,7 +27,7 @@ from rules import new_game
 from rules.core import check_names
 from tests.store_workers import claimer
 from tests.turn_workers import hold, wait_for_turn
-from tests.stores import KINDS, store_location
+from tests.stores import KINDS, run_alone, store_location
 from tests.test_widgets_leerdam import pledge
 from tests.test_widgets_leerdam import start as start_leerdam
 from tests.test_widgets_new_rule import find, one
@@ -87,14 +87,7 @@ def test_ready_kernels_are_made_up_only_once_the_arrivals_pause() -> None:
         await asyncio.sleep(0.5)
         return pools.fills
 
-    # In a thread of its own: a test before it in this worker may have left an event loop running.
-    import threading
-
-    found: list = []
-    runner = threading.Thread(target=lambda: found.append(asyncio.run(arrive())))
-    runner.start()
-    runner.join(30)
-    (fills,) = found
+    fills = run_alone(arrive)
     assert fills[1:] == [(0, "leerdam.ipynb", {"extra_kernel_env_variables": {"X": "1"}})]
 
 

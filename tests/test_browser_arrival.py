@@ -8,6 +8,7 @@ device's key differs from the one its slip holds.
 
 from __future__ import annotations
 
+import re
 import urllib.parse
 from collections.abc import Iterator
 
@@ -63,8 +64,10 @@ def test_twelve_seat_pages_opened_in_the_same_second_each_show_their_seat(class_
         meta = store.info(table_id).meta
         assert sorted(meta["claims"], key=int) == [str(s) for s in range(PAGES)]  # every seat is held
         for seat, phone in enumerate(phones):
+            # The device's own key, in its address bar (the page writes it there on its next look).
+            own = meta["seat_keys"][str(seat)]
+            expect(phone).to_have_url(re.compile(rf"[?&]key={re.escape(own)}(&|$)"), timeout=ARRIVAL_MS)
             query = urllib.parse.parse_qs(urllib.parse.urlparse(phone.url).query)
-            assert query["key"] == [meta["seat_keys"][str(seat)]]  # the device's own key, in its address bar
             assert f"key={query['key'][0]}" not in links["seats"][seat]["url"]  # not the slip's
         # A phone that scans the board's code now finds no seat to take.
         late = chromium.new_context(viewport={"width": 390, "height": 844})

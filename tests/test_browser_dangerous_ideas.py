@@ -113,6 +113,8 @@ def test_a_meme_action_with_a_connector_and_a_defender(voila: VoilaFactory, page
     # Everyone else passes: the dice roll; seeds may re-roll; Bo concludes.
     act(page, ".pb-all-pass")
     expect(part(page, ".pb-dice svg")).to_be_visible()
+    # Either the seeds' re-roll step or the outcome comes next: wait for one of them to be drawn.
+    expect(part(page, ".pb-seed-all-pass, .pb-conclude")).to_be_visible()
     if part(page, ".pb-seed-all-pass").count():
         expect(part(page, ".pb-seed-advice")).not_to_be_empty()
         act(page, ".pb-seed-all-pass")

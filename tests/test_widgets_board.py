@@ -24,6 +24,7 @@ from widgets.danger_world import DangerWorldDashboard
 from widgets.dangerous_ideas import DangerousIdeasDashboard
 from widgets.leerdam import LeerdamDashboard
 from widgets.new_rule import NewRuleDashboard
+from tests.stores import run_alone
 from widgets.scenes import Timeline, log_html, scene_html, scenes_for
 
 NAMES = ("Ana & <i>Co</i>", "Bo 🐻", "مريم", "Zoë")
@@ -347,7 +348,7 @@ def test_a_danger_world_page_follows_its_table_inside_an_event_loop(store: Store
         board.close()
         return board.phase_board.last.phase
 
-    assert asyncio.run(follow()) == "decision"
+    assert run_alone(follow) == "decision"
 
 
 def test_the_class_board_shows_each_tables_phase_and_compares_them_and_drops_the_code_at_the_end(store: Store) -> None:
