@@ -3,9 +3,10 @@
 `make test` runs the suite on every core with pytest-xdist (`-n auto --dist loadgroup`). What
 runs where, without a list to keep (`pytest_collection_modifyitems` below and in ../conftest.py):
 
-- Every test that uses the shared `voila` fixture runs in one xdist group, `voila`, so each
-  notebook's server starts once per run, as it does in a serial run. A new browser test that
-  calls `voila(notebook)` joins it by using the fixture.
+- The tests of a module that use the shared `voila` fixture run in one xdist group
+  (`voila:<module>`): a notebook's server starts once per worker that needs it (a few seconds)
+  and the browser modules spread over the workers instead of queueing on one. A new browser
+  test that calls `voila(notebook)` joins its module's group by using the fixture.
 - Any other test marked `browser` (it starts Voila or Chromium its own way, for example a
   module-scoped server fixture, or the benchmark runner) runs in a group named after its
   module, so a module's own server is started once too.
@@ -14,8 +15,7 @@ runs where, without a list to keep (`pytest_collection_modifyitems` below and in
   per worker: what a test writes goes under its own `tmp_path` (per worker), and each
   PostgreSQL store gets a fresh schema (`tests/stores.py`), so workers never share a table.
 
-xdist hands out the biggest groups first (`voila` first of all); the quick tests fill the
-other workers meanwhile.
+xdist hands out the biggest groups first; the quick tests fill the other workers meanwhile.
 
 A game's browser test:
 
@@ -131,7 +131,7 @@ def page(chromium: Browser) -> Iterator[Page]:
 def xdist_group(item: pytest.Item) -> str | None:
     """The xdist group a test of tests/ runs in (see the module's docstring), or None."""
     if "voila" in getattr(item, "fixturenames", ()):
-        return "voila"
+        return "voila:" + item.nodeid.split("::")[0]
     if item.get_closest_marker("browser") is not None:
         return item.nodeid.split("::")[0]
     return None
