@@ -186,8 +186,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     parts = set(args.only or PARTS)
     if args.quick:
-        # The browser-heavy parts have tests of their own (test_browser_arrival, test_browser_classes).
-        parts -= {"startup", "clicks", "arrival", "join-storm"}
+        # The parts that start Voila and Chromium have tests of their own (test_browser_arrival,
+        # test_browser_classes, test_browser_class, test_proxy): the smoke run is the CPU parts.
+        parts -= {"startup", "clicks", "classroom", "arrival", "join-storm", "servers"}
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     rows: list[Row] = []
