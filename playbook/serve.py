@@ -470,15 +470,16 @@ class ServeSettings:
     summary: str
 
 
-def serve_settings(class_size: int = CLASS_SIZE, preheat: int | None = None) -> ServeSettings:
+def serve_settings(class_size: int = CLASS_SIZE, preheat: int | None = None, waiting: Mapping[str, int] | None = None) -> ServeSettings:
     """The class settings of `playbook serve`: the one place the headline command and the
     arrival benchmark take them from.
 
     Every kernel waits for its turn to build (`playbook.pacing`, one turn per core) and the
     executor waits long enough for a late output (`IOPUB_TIMEOUT`). Kernels are kept ready for
-    the pages a class opens together (`ready_pools`; `preheat` sets every pool to that size).
+    the pages a class opens together (`ready_pools`, with the `seats_waiting` of the tables
+    saved; `preheat` sets every pool to that size).
     """
-    pools = ready_pools(class_size) if preheat is None else {name: max(0, preheat) for name in PREHEATED}
+    pools = ready_pools(class_size, waiting) if preheat is None else {name: max(0, preheat) for name in PREHEATED}
     args: list[str] = []
     if any(pools.values()):
         config = {"default": {"pool_size": 0}, **{name: {"pool_size": size} for name, size in pools.items()}}
@@ -504,17 +505,41 @@ def preheated_for(class_size: int) -> int:
     return max(0, min(MAX_PREHEAT, -(-class_size // 3)))
 
 
-def ready_pools(class_size: int) -> dict[str, int]:
+def ready_pools(class_size: int, waiting: Mapping[str, int] | None = None) -> dict[str, int]:
     """Kernels kept ready per notebook for a class of `class_size`.
 
     The class page gets one per student (at most MAX_CLASS_READY): the whole class opens it
     within seconds of the code going up, and a ready kernel is a page that comes at once; they
     are started when the server starts, before the lesson, and a ready kernel gives way to any
-    page that is waiting. Seat links (a table without a class) get a third of the class.
+    page that is waiting. A game's seat links get one per seat `waiting` on that game's page
+    (tables prepared before the lesson, their slips handed out; at most MAX_CLASS_READY), and
+    at least a third of the class.
     """
-    pools = {name: preheated_for(class_size) for name in PREHEATED}
+    waiting = waiting or {}
+    pools = {name: max(preheated_for(class_size), min(MAX_CLASS_READY, waiting.get(name, 0))) for name in PREHEATED}
     pools["class.ipynb"] = max(0, min(MAX_CLASS_READY, class_size))
     return pools
+
+
+#: a table touched within this many seconds may be opened by a class from its slips.
+WAITING_WITHIN_S = 24 * 3600.0
+
+
+def seats_waiting(store: Any, now: float | None = None) -> dict[str, int]:
+    """Per game page, the seats of saved tables a class may open from their slips: unfinished
+    tables of a game with seats of their own, touched within WAITING_WITHIN_S, not a class's
+    (a class's students come through the class page), without their bots' seats."""
+    from .access import HIDDEN, NOTEBOOKS
+    from .store import bots_of
+
+    since = (time.time() if now is None else now) - WAITING_WITHIN_S
+    seats: dict[str, int] = {}
+    for table in store.tables(unfinished=True):
+        if table.game not in HIDDEN or table.updated < since or table.meta.get("class"):
+            continue
+        humans = len(dict(table.meta.get("seat_keys") or {})) - len(bots_of(table.meta))
+        seats[NOTEBOOKS[table.game]] = seats.get(NOTEBOOKS[table.game], 0) + max(0, humans)
+    return seats
 
 
 @dataclass(frozen=True)
@@ -552,6 +577,17 @@ def phone_address(port: int, ip: str | None = None, public_url: str | None = Non
     return PhoneAddress(listen, f"http://{host}:{port}", False)
 
 
+def _seats_waiting_here() -> dict[str, int]:
+    """`seats_waiting` of this server's table store; none when it cannot be read (the server
+    then says why on its pages)."""
+    from .store import Store
+
+    try:
+        return seats_waiting(Store())
+    except Exception:  # noqa: BLE001 - a store that does not open now still lets the server start
+        return {}
+
+
 def serve(
     port: int = DEFAULT_PORT,
     notebook: str | None = None,
@@ -579,7 +615,8 @@ def serve(
     proxy's path, passed on unchanged.
 
     A class opening its pages at once is served in turns, with kernels kept ready for it
-    (`serve_settings(class_size, preheat)`). Stopping `playbook serve` stops Voila and every
+    (`serve_settings`: the class page's for `class_size` students, and a game page's for the
+    seats of the tables prepared for the lesson, `seats_waiting`). Stopping `playbook serve` stops Voila and every
     kernel it started.
     """
     key = os.environ.get("PLAYBOOK_KEY") or kept_server_key()
@@ -588,7 +625,7 @@ def serve(
     where = phone_address(port, ip, public or None)
     # Without a public URL the links carry this machine's address and the path served under.
     base = public or where.base + prefix.rstrip("/")
-    settings = serve_settings(class_size, preheat)
+    settings = serve_settings(class_size, preheat, _seats_waiting_here())
     args = list(extra_args) + [f"--Voila.ip={where.listen}", *settings.args]
     argv = voila_command(notebook, port=port, open_browser=False, base_url=prefix, extra_args=args)
     link = facilitator_link(base, key) if notebook is None else f"{base}/"

@@ -13,6 +13,7 @@ import os
 import re
 import signal
 import stat
+import time
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,24 @@ def test_the_headline_settings_keep_kernels_ready_for_the_class() -> None:
     assert json.loads(serve_settings(class_size=200).args[1].split("=", 1)[1])["class.ipynb"]["pool_size"] == 40
     assert "--VoilaConfiguration.preheat_kernel=True" in settings.args
     assert serve_settings(class_size=30, preheat=0).args == ()
+
+
+def test_the_seats_of_tables_prepared_for_the_lesson_get_kernels_ready_on_their_game_page(store: Store) -> None:
+    """Slips handed out before the lesson: a class opens those seat links together, so the game's
+    page keeps one ready kernel per seat waiting (not a bot's, not a class's, not an old table's)."""
+    from playbook.serve import WAITING_WITHIN_S, seats_waiting
+
+    names = tuple(f"H{i}" for i in range(15))
+    for seed in (1, 2):
+        store.create(new_game("leerdam", ld.Setup(names=names), seed), meta={"bots": {"0": "fair"}, **table_keys(15)})
+    store.create(new_game("leerdam", ld.Setup(names=names[:5]), 3), meta={"bots": {}, "class": "C1", **table_keys(5)})
+    waiting = seats_waiting(store)
+    assert waiting == {"leerdam.ipynb": 28}  # two tables of 15, one bot each; the class's table comes through the class page
+    assert seats_waiting(store, now=time.time() + WAITING_WITHIN_S + 60) == {}  # yesterday's tables are not today's lesson
+    pools = json.loads(next(a.split("=", 1)[1] for a in serve_settings(class_size=30, waiting=waiting).args if "kernel_pools_config" in a))
+    assert pools["leerdam.ipynb"]["pool_size"] == 28
+    assert pools["new_rule.ipynb"]["pool_size"] == 5  # a third of the class, as without tables
+    assert json.loads(next(a.split("=", 1)[1] for a in serve_settings(class_size=30, waiting={"leerdam.ipynb": 90}).args if "kernel_pools_config" in a))["leerdam.ipynb"]["pool_size"] == 40
 
 
 def test_kernels_take_turns_across_processes(tmp_path) -> None:
