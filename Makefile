@@ -18,7 +18,7 @@ serve: $(STAMP)
 
 # On every core (pytest-xdist); tests/conftest.py says which tests share a worker.
 test: $(STAMP)
-	$(PY) -m pytest -n auto --dist loadgroup
+	$(PY) -m pytest -n auto --dist loadgroup --durations=25
 
 # The README's pictures (docs/screenshots/), taken by the layout tests.
 screenshots: $(STAMP)
