@@ -528,7 +528,8 @@ WAITING_WITHIN_S = 24 * 3600.0
 def seats_waiting(store: Any, now: float | None = None) -> dict[str, int]:
     """Per game page, the seats of saved tables a class may open from their slips: unfinished
     tables of a game with seats of their own, touched within WAITING_WITHIN_S, not a class's
-    (a class's students come through the class page), without their bots' seats."""
+    (a class's students come through the class page), without their bots' seats and the seats
+    a device already holds."""
     from .access import HIDDEN, NOTEBOOKS
     from .store import bots_of
 
@@ -537,8 +538,10 @@ def seats_waiting(store: Any, now: float | None = None) -> dict[str, int]:
     for table in store.tables(unfinished=True):
         if table.game not in HIDDEN or table.updated < since or table.meta.get("class"):
             continue
-        humans = len(dict(table.meta.get("seat_keys") or {})) - len(bots_of(table.meta))
-        seats[NOTEBOOKS[table.game]] = seats.get(NOTEBOOKS[table.game], 0) + max(0, humans)
+        bots = bots_of(table.meta)
+        held = {int(seat) for seat in dict(table.meta.get("claims") or {}) if str(seat).isdigit()}
+        free = [seat for seat in dict(table.meta.get("seat_keys") or {}) if str(seat).isdigit() and int(seat) not in bots and int(seat) not in held]
+        seats[NOTEBOOKS[table.game]] = seats.get(NOTEBOOKS[table.game], 0) + len(free)
     return seats
 
 
@@ -626,7 +629,9 @@ def serve(
     # Without a public URL the links carry this machine's address and the path served under.
     base = public or where.base + prefix.rstrip("/")
     settings = serve_settings(class_size, preheat, _seats_waiting_here())
-    args = list(extra_args) + [f"--Voila.ip={where.listen}", *settings.args]
+    # Without --preheat, a game page's ready kernels follow the tables prepared while it runs.
+    follow = ["--PlaybookVoila.follow_tables=True"] if preheat is None and settings.ready_kernels else []
+    args = list(extra_args) + [f"--Voila.ip={where.listen}", *settings.args, *follow]
     argv = voila_command(notebook, port=port, open_browser=False, base_url=prefix, extra_args=args)
     link = facilitator_link(base, key) if notebook is None else f"{base}/"
     print(f"Playbook: the facilitator's link (it lists and resumes every table, starts classes; keep it to yourself):\n    {link}", flush=True)

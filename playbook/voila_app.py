@@ -11,19 +11,24 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.utils import url_path_join
 from tornado import web
+from tornado.ioloop import PeriodicCallback
+from traitlets import Bool
 from voila.app import Voila
 
 from playbook.classes import clean_code
 
-__all__ = ["PatientKernelManager", "PlaybookVoila", "main", "refill_when_quiet"]
+__all__ = ["PatientKernelManager", "PlaybookVoila", "main", "ready_for_tables", "refill_when_quiet"]
 
 #: seconds without a page taking a ready kernel before the ready kernels are made up again.
 REFILL_QUIET_SECONDS = 20.0
+#: seconds between two looks at the saved tables (`ready_for_tables`).
+FOLLOW_SECONDS = 30.0
 
 
 class JoinRedirect(web.RequestHandler):
@@ -92,9 +97,41 @@ def refill_when_quiet(kernel_manager: Any, quiet: float = REFILL_QUIET_SECONDS) 
     kernel_manager.fill_if_needed = fill_if_needed
 
 
+def ready_for_tables(kernel_manager: Any, look: Callable[[], Mapping[str, int]], most: int) -> Callable[[], Any]:
+    """Keep a game page's ready kernels at the seats waiting on it (`look()`: notebook -> seats
+    no device holds yet, `playbook.serve.seats_waiting`), at most `most`, never fewer than the
+    pool it started with. The returned coroutine function takes one look.
+
+    A teacher starts the server, then prepares the tables and hands out their slips: by the
+    time the class opens them together, a kernel is ready for each. Kernels are added through
+    the kernel manager's own `fill_if_needed` (made up once the arrivals pause,
+    `refill_when_quiet`); a smaller pool is simply not made up again.
+    """
+    config = kernel_manager.kernel_pools_config
+    least = {name: int(value.get("pool_size", 0)) for name, value in config.items() if name not in ("default", "class.ipynb")}
+
+    async def once() -> None:
+        try:
+            waiting = await asyncio.get_running_loop().run_in_executor(None, look)
+        except Exception as error:  # noqa: BLE001 - a store that cannot be read now is read at the next look
+            kernel_manager.log.warning("playbook: the saved tables could not be read for the ready kernels: %s", error)
+            return
+        for name, floor in least.items():
+            size = max(floor, min(most, int(waiting.get(name, 0))))
+            now = int(config.get(name, {}).get("pool_size", 0))
+            if size != now:
+                config[name] = {**config.get(name, {}), "pool_size": size}
+                if size > now:
+                    kernel_manager.fill_if_needed(notebook_name=name)
+
+    return once
+
+
 class PlaybookVoila(Voila):
-    """Voila, plus the short join addresses, compressed responses and ready kernels made up after
-    a burst."""
+    """Voila, plus the short join addresses, compressed responses, ready kernels made up after
+    a burst and (`playbook serve`) ready kernels that follow the tables saved for the lesson."""
+
+    follow_tables = Bool(False, config=True, help="Keep a game page's ready kernels at the seats of the saved tables waiting on it (playbook serve).")
 
     def init_settings(self) -> Any:
         settings = super().init_settings()
@@ -103,6 +140,12 @@ class PlaybookVoila(Voila):
         settings["compress_response"] = True
         if hasattr(self.kernel_manager, "fill_if_needed"):  # kernels are kept ready
             refill_when_quiet(self.kernel_manager)
+            if self.follow_tables:
+                from playbook.serve import MAX_CLASS_READY, seats_waiting
+                from playbook.store import Store
+
+                look = ready_for_tables(self.kernel_manager, lambda: seats_waiting(Store()), MAX_CLASS_READY)
+                PeriodicCallback(lambda: asyncio.ensure_future(look()), FOLLOW_SECONDS * 1000).start()
         return settings
 
     def init_handlers(self) -> list[Any]:

@@ -123,6 +123,42 @@ def test_the_seats_of_tables_prepared_for_the_lesson_get_kernels_ready_on_their_
     assert json.loads(next(a.split("=", 1)[1] for a in serve_settings(class_size=30, waiting={"leerdam.ipynb": 90}).args if "kernel_pools_config" in a))["leerdam.ipynb"]["pool_size"] == 40
 
 
+def test_a_game_pages_ready_kernels_follow_the_tables_prepared_while_the_server_runs(store: Store) -> None:
+    """The teacher starts the server, then saves tables and hands out slips: the game's page
+    grows its ready kernels to the seats no device holds yet (never past the cap, never below
+    its start), and lets them shrink back once the seats are held."""
+    import logging
+
+    from playbook.serve import seats_waiting
+    from playbook.voila_app import ready_for_tables
+
+    class Pools:
+        log = logging.getLogger("pools")
+
+        def __init__(self) -> None:
+            self.kernel_pools_config = {"default": {"pool_size": 0}, "class.ipynb": {"pool_size": 30}, "leerdam.ipynb": {"pool_size": 5}, "new_rule.ipynb": {"pool_size": 5}}
+            self.fills: list[str | None] = []
+
+        def fill_if_needed(self, delay=None, notebook_name=None, **kwargs):
+            self.fills.append(notebook_name)
+
+    pools = Pools()
+    look = ready_for_tables(pools, lambda: seats_waiting(store), most=40)
+    run_alone(look)
+    assert pools.fills == [] and pools.kernel_pools_config["leerdam.ipynb"]["pool_size"] == 5  # nothing saved yet
+    names = tuple(f"H{i}" for i in range(12))
+    table_id = store.create(new_game("leerdam", ld.Setup(names=names), 1), meta={"bots": {}, **table_keys(12)})
+    run_alone(look)
+    assert pools.kernel_pools_config["leerdam.ipynb"]["pool_size"] == 12 and pools.fills == ["leerdam.ipynb"]
+    assert pools.kernel_pools_config["new_rule.ipynb"]["pool_size"] == 5 and pools.kernel_pools_config["class.ipynb"]["pool_size"] == 30
+    keys = store.info(table_id).meta["seat_keys"]
+    for seat in range(10):  # ten phones are on their seats
+        store.submit(table_id, Claim(seat, new_key=f"device-key-of-seat-{seat:02d}", key=keys[str(seat)]), store.version(table_id))
+    run_alone(look)
+    assert pools.kernel_pools_config["leerdam.ipynb"]["pool_size"] == 5  # two seats wait: the pool it started with
+    assert pools.fills == ["leerdam.ipynb"]  # a smaller pool is not made up
+
+
 def test_kernels_take_turns_across_processes(tmp_path) -> None:
     """With one turn, a second process builds only once the first has handed the turn on."""
     context = multiprocessing.get_context("spawn")
