@@ -143,8 +143,9 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
         if phase == "stake" or a.sides[seat]:
             return Pass(seat=seat)
         threatened = a.target is not None and a.target.seat == seat
-        actor_leads = a.actor in _leaders(state)
-        if threatened or (actor_leads and seat not in _leaders(state)) or (actor_leads and sheet.node("defend") > 2):
+        leaders = _leaders(state)
+        actor_leads = a.actor in leaders
+        if threatened or (actor_leads and seat not in leaders) or (actor_leads and sheet.node("defend") > 2):
             if a.pool > 0:
                 defend = _first_legal(state, _spend_options(state, seat, Defend, checked=False), biggest=True)
                 if defend is not None:

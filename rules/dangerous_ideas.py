@@ -136,6 +136,7 @@ DEFAULT_LAYOUT: tuple[str, ...] = (
 )  # fmt: skip
 _BRANCH_INDEX = {b: i for i, b in enumerate(BRANCHES)}
 _NODE_INDEX = {n: i for i, n in enumerate(NODES)}
+_PLACE_INDEX = {p: i for i, p in enumerate(PLACES)}
 
 TURN_STONES = 2
 GAIN_STONES = 3
@@ -178,6 +179,12 @@ def clean(text: str) -> str:
 
 def meme_key(text: str) -> str:
     """Meme identity: texts match after trimming, collapsing inner spaces, ignoring case."""
+    return _key(text) if type(text) is str else clean(text).casefold()
+
+
+@lru_cache(maxsize=4096)
+def _key(text: str) -> str:
+    # Every check and score asks for the keys of the same few texts.
     return clean(text).casefold()
 
 
@@ -306,11 +313,23 @@ class Told(Action):
 
 
 def _sorted_places(place: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(place, key=lambda p: (_place_order(p), str(p))))
+    if type(place) is tuple and all(type(p) is str for p in place):
+        return _sorted_names(place)
+    return tuple(sorted(place, key=_place_sort_key))
+
+
+@lru_cache(maxsize=1024)
+def _sorted_names(place: tuple[str, ...]) -> tuple[str, ...]:
+    # Bots build the same few placements over and over.
+    return tuple(sorted(place, key=_place_sort_key))
+
+
+def _place_sort_key(place: object) -> tuple[int, str]:
+    return _place_order(place), str(place)
 
 
 def _place_order(place: object) -> int:
-    return PLACES.index(place) if place in PLACES else len(PLACES)
+    return _PLACE_INDEX.get(place, len(PLACES)) if isinstance(place, str) else len(PLACES)
 
 
 @dataclass(frozen=True)
@@ -677,7 +696,7 @@ class State:
 
     @property
     def n(self) -> int:
-        return self.setup.players
+        return len(self.setup.names)
 
     @property
     def over(self) -> bool:
@@ -698,7 +717,7 @@ class State:
         return tuple((starter + 1 + i) % self.n for i in range(self.n))
 
     def order_from(self, seat: int) -> tuple[int, ...]:
-        return tuple((seat + i) % self.n for i in range(self.n))
+        return _order_from(self.n, seat)
 
     def waiting_for(self) -> tuple[int, ...]:
         phase = self.phase
@@ -714,16 +733,24 @@ class State:
         if phase in ("stake", "outcome"):
             return (a.actor,)
         if phase == "respond":
-            return tuple(s for s in self.order_from(a.actor) if not a.passed[s])
+            passed = a.passed
+            return tuple(s for s in _order_from(len(passed), a.actor) if not passed[s])
         if phase == "reroll":
-            return tuple(s for s in self.order_from(a.actor) if not a.passed[s] and self.sheets[s].seeds > 0)
+            return tuple(s for s in _order_from(len(a.passed), a.actor) if not a.passed[s] and self.sheets[s].seeds > 0)
         return ()
 
 
 # -- small helpers ------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=256)
+def _order_from(n: int, seat: int) -> tuple[int, ...]:
+    return tuple((seat + i) % n for i in range(n))
+
+
 def _require(condition: bool, rule: str, message: str) -> None:
+    """For fixed messages; a formatted one is built only on refusal (`if ...: raise`), as bots
+    check thousands of moves a game."""
     if not condition:
         raise RuleError(rule, message)
 
@@ -888,7 +915,8 @@ def _seat(state: State, action: Action) -> int:
 
 
 def _phase(state: State, phases: Sequence[str], what: str) -> None:
-    _require(state.phase in phases, "phase", f"{what} is not possible now ({PHASE_TEXT[state.phase]})")
+    if state.phase not in phases:
+        raise RuleError("phase", f"{what} is not possible now ({PHASE_TEXT[state.phase]})")
 
 
 def _their_turn(state: State, seat: int, who: int | None, what: str) -> None:
@@ -898,36 +926,45 @@ def _their_turn(state: State, seat: int, who: int | None, what: str) -> None:
 
 
 def _check_text(value: object, rule: str, what: str, limit: int) -> str:
-    _require(isinstance(value, str), rule, f"the {what} must be text")
+    if not isinstance(value, str):
+        raise RuleError(rule, f"the {what} must be text")
     text = clean(str(value))
-    _require(bool(text), rule, f"the {what} may not be empty")
-    _require(len(text) <= limit, rule, f"the {what} is longer than {limit} characters")
+    if not text:
+        raise RuleError(rule, f"the {what} may not be empty")
+    if len(text) > limit:
+        raise RuleError(rule, f"the {what} is longer than {limit} characters")
     return text
 
 
 def _check_narration(action: Action) -> None:
     if isinstance(action, Told):
         _require(isinstance(action.narration, str), "narration", "narration must be text")
-        _require(len(action.narration) <= MAX_NARRATION, "narration", f"narration is limited to {MAX_NARRATION} characters")
+        if len(action.narration) > MAX_NARRATION:
+            raise RuleError("narration", f"narration is limited to {MAX_NARRATION} characters")
 
 
 def _check_places(state: State, seat: int, place: object, count: int, nodes_only: bool) -> None:
     _require(isinstance(place, tuple), "placement", "a placement lists one place per stone")
     assert isinstance(place, tuple)
-    _require(len(place) == count, "placement", f"place exactly {count} stones, not {len(place)}")
+    if len(place) != count:
+        raise RuleError("placement", f"place exactly {count} stones, not {len(place)}")
     sheet = state.sheets[seat]
     for p in place:
         if p in _NODE_INDEX:
             continue
-        _require(not nodes_only, "placement", f"these stones go on the five nodes, not on {p!r}")
-        _require(p in _BRANCH_INDEX, "placement", f"{p!r} is not a node or branch of the sheet")
-        _require(sheet.meme(p) is not None, "placement", f"{p} is an empty branch: stones sit on nodes or filled branches")
+        if nodes_only:
+            raise RuleError("placement", f"these stones go on the five nodes, not on {p!r}")
+        if p not in _BRANCH_INDEX:
+            raise RuleError("placement", f"{p!r} is not a node or branch of the sheet")
+        if sheet.meme(p) is None:
+            raise RuleError("placement", f"{p} is an empty branch: stones sit on nodes or filled branches")
 
 
 def _check_action_slot(state: State, seat: int, what: str) -> None:
     _phase(state, ("turn",), what)
     _their_turn(state, seat, state.turn, what)
-    _require(state.actions_taken < ACTIONS_PER_TURN, "two actions", f"{state.names[seat]} has used both actions this turn")
+    if state.actions_taken >= ACTIONS_PER_TURN:
+        raise RuleError("two actions", f"{state.names[seat]} has used both actions this turn")
 
 
 def _check_meme_action(state: State, seat: int, action: Create | Spread) -> None:
@@ -939,42 +976,35 @@ def _check_meme_action(state: State, seat: int, action: Create | Spread) -> None
     key, holder_key = meme_key(text), meme_key(holder)
     name = state.names[seat]
     if isinstance(action, Create):
-        _require(key not in sheet.keys(), "create", f"'{text}' is already on {name}'s sheet: spread it instead")
+        if key in sheet.keys():
+            raise RuleError("create", f"'{text}' is already on {name}'s sheet: spread it instead")
     else:
-        _require(key in sheet.keys(), "spread", f"'{text}' is not on {name}'s sheet yet: create it first")
-        _require(
-            not any(m.key == key and m.holder_key == holder_key for _, m in sheet.memes()),
-            "spread",
-            f"{holder} already holds '{text}' on {name}'s sheet",
-        )
-    _require(bool(sheet.empty()), "empty branch", f"{name} has no empty branch for a new meme")
+        if key not in sheet.keys():
+            raise RuleError("spread", f"'{text}' is not on {name}'s sheet yet: create it first")
+        if any(m.key == key and m.holder_key == holder_key for _, m in sheet.memes()):
+            raise RuleError("spread", f"{holder} already holds '{text}' on {name}'s sheet")
+    if not sheet.empty():
+        raise RuleError("empty branch", f"{name} has no empty branch for a new meme")
     if action.target is not None:
         _check_target(state, seat, action.target, holder_key, holder)
-    _require(
-        state.last_failed != (kind, key, holder_key),
-        "repeat after failure",
-        f"that {kind} of '{text}' for {holder} just failed: {name} may not try it again as the next action this turn",
-    )
+    if state.last_failed == (kind, key, holder_key):
+        raise RuleError("repeat after failure", f"that {kind} of '{text}' for {holder} just failed: {name} may not try it again as the next action this turn")
 
 
 def _check_target(state: State, seat: int, target: object, holder_key: str, holder: str) -> Meme:
     _require(isinstance(target, Ref), "replace target", "a replace target names a seat and a branch")
     assert isinstance(target, Ref)
-    _require(_is_int(target.seat) and 0 <= target.seat < state.n, "replace target", f"there is no seat {target.seat!r}")
+    if not (_is_int(target.seat) and 0 <= target.seat < state.n):
+        raise RuleError("replace target", f"there is no seat {target.seat!r}")
     _require(target.seat != seat, "replace target", "a player cannot replace their own meme")
     meme = state.sheets[target.seat].meme(target.branch)
-    _require(meme is not None, "replace target", f"{state.names[target.seat]} has no meme on {target.branch!r}")
+    if meme is None:
+        raise RuleError("replace target", f"{state.names[target.seat]} has no meme on {target.branch!r}")
     assert meme is not None
-    _require(
-        meme.holder_key == holder_key,
-        "replace target",
-        f"{_quote(meme.text, meme.holder)} is not held by {holder}: only a meme of the same holder can be replaced",
-    )
-    _require(
-        (seat, meme.id) not in state.targeted,
-        "replace once",
-        f"{state.names[seat]} has already targeted {state.names[target.seat]}'s {_quote(meme.text, meme.holder)} once this game",
-    )
+    if meme.holder_key != holder_key:
+        raise RuleError("replace target", f"{_quote(meme.text, meme.holder)} is not held by {holder}: only a meme of the same holder can be replaced")
+    if (seat, meme.id) in state.targeted:
+        raise RuleError("replace once", f"{state.names[seat]} has already targeted {state.names[target.seat]}'s {_quote(meme.text, meme.holder)} once this game")
     return meme
 
 
@@ -1025,11 +1055,8 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
         assert a is not None
         _require(seat != a.actor, "connect or defend", "the actor stakes: only the other players connect or defend")
         other = "defend" if role == "connect" else "connect"
-        _require(
-            a.sides[seat] != other,
-            "connect or defend",
-            f"{state.names[seat]} has already chosen to {other} in this action: never both",
-        )
+        if a.sides[seat] == other:
+            raise RuleError("connect or defend", f"{state.names[seat]} has already chosen to {other} in this action: never both")
     assert a is not None
     _require(_is_int(action.from_node) and action.from_node >= 0, "stones", "stones are counted in whole numbers from 0")
     _require(_is_int(action.from_think) and action.from_think >= 0, "stones", "stones are counted in whole numbers from 0")
@@ -1037,47 +1064,43 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
     sheet = state.sheets[seat]
     name = state.names[seat]
     node = _role_node(a, role)
-    _require(action.from_node <= sheet.node(node), "stones", f"{name} has only {_plural(sheet.node(node), 'stone')} on {node.title()}")
-    _require(action.from_think <= sheet.node("think"), "stones", f"{name} has only {_plural(sheet.node('think'), 'stone')} on Think")
+    if action.from_node > sheet.node(node):
+        raise RuleError("stones", f"{name} has only {_plural(sheet.node(node), 'stone')} on {node.title()}")
+    if action.from_think > sheet.node("think"):
+        raise RuleError("stones", f"{name} has only {_plural(sheet.node('think'), 'stone')} on Think")
     node_total = a.node_spent[seat] + action.from_node
     think_total = a.think_spent[seat] + action.from_think
-    _require(
-        think_total <= node_total,
-        "think",
-        f"Think gives up to as many stones as spent from {node.title()}: {name} would spend {think_total} from Think against {node_total}",
-    )
+    if think_total > node_total:
+        raise RuleError("think", f"Think gives up to as many stones as spent from {node.title()}: {name} would spend {think_total} from Think against {node_total}")
     seen: set[str] = set()
     total = action.from_node + action.from_think
     for use in action.memes:
         _require(isinstance(use, Use), "involve", "each involved meme names a branch")
-        _require(use.branch in _BRANCH_INDEX, "involve", f"{use.branch!r} is not a branch of the sheet")
-        _require(use.branch not in seen, "involve", f"{use.branch} is involved twice in one spend")
+        if use.branch not in _BRANCH_INDEX:
+            raise RuleError("involve", f"{use.branch!r} is not a branch of the sheet")
+        if use.branch in seen:
+            raise RuleError("involve", f"{use.branch} is involved twice in one spend")
         seen.add(use.branch)
         meme = sheet.meme(use.branch)
-        _require(meme is not None, "involve", f"{name}'s {use.branch} is an empty branch")
+        if meme is None:
+            raise RuleError("involve", f"{name}'s {use.branch} is an empty branch")
         assert meme is not None
-        _require(
-            may_involve(state, seat, role, use.branch),
-            "involve",
-            f"{_quote(meme.text, meme.holder)} is a {state.setup.branch_type(use.branch)} meme: "
-            + _involve_hint(a, role),
-        )
-        _require(
-            not any(mid == meme.id and number != a.number for mid, number in state.involved),
-            "once per turn",
-            f"{_quote(meme.text, meme.holder)} was already involved in another action this turn",
-        )
+        if not may_involve(state, seat, role, use.branch):
+            kind = state.setup.branch_type(use.branch)
+            raise RuleError("involve", f"{_quote(meme.text, meme.holder)} is a {kind} meme: " + _involve_hint(a, role))
+        if any(mid == meme.id and number != a.number for mid, number in state.involved):
+            raise RuleError("once per turn", f"{_quote(meme.text, meme.holder)} was already involved in another action this turn")
         _require(_is_int(use.bonus) and use.bonus in (0, 1), "bonus", "an involved meme gives at most one bonus stone")
         _require(_is_int(use.stones) and use.stones >= 0, "involve", "stones are counted in whole numbers from 0")
         if use.bonus:
-            _require(meme.bonus > 0, "bonus", f"{_quote(meme.text, meme.holder)} has no bonus stone left this chapter")
-            _require(
-                meme.id not in state.bonus_taken,
-                "bonus",
-                f"{_quote(meme.text, meme.holder)} has already given a bonus stone this turn (one per player's turn)",
-            )
-        _require(use.stones <= meme.stones, "involve", f"{_quote(meme.text, meme.holder)} has only {_plural(meme.stones, 'stone')} on it")
-        _require(use.bonus + use.stones > 0, "involve", f"involving {use.branch} spends nothing")
+            if meme.bonus <= 0:
+                raise RuleError("bonus", f"{_quote(meme.text, meme.holder)} has no bonus stone left this chapter")
+            if meme.id in state.bonus_taken:
+                raise RuleError("bonus", f"{_quote(meme.text, meme.holder)} has already given a bonus stone this turn (one per player's turn)")
+        if use.stones > meme.stones:
+            raise RuleError("involve", f"{_quote(meme.text, meme.holder)} has only {_plural(meme.stones, 'stone')} on it")
+        if use.bonus + use.stones <= 0:
+            raise RuleError("involve", f"involving {use.branch} spends nothing")
         total += use.bonus + use.stones
     _require(total > 0, "empty spend", "a spend puts at least one stone in")
 
@@ -1097,23 +1120,19 @@ def _check_move(state: State, seat: int, action: Move) -> None:
     leaving: Counter[str] = Counter()
     for step in action.steps:
         _require(isinstance(step, Step), "move", "each step names a source, a target and a number of stones")
-        _require(step.source in PLACES and step.target in PLACES, "move", f"{step.source!r} -> {step.target!r} is not on the sheet")
+        if not (step.source in PLACES and step.target in PLACES):
+            raise RuleError("move", f"{step.source!r} -> {step.target!r} is not on the sheet")
         _require(_is_int(step.stones) and step.stones > 0, "move", "each step moves one or more stones")
-        _require(
-            adjacent(step.source, step.target),
-            "move",
-            f"{step.source} -> {step.target} is not one step: stones move branch <-> its hub and hub <-> Think",
-        )
+        if not adjacent(step.source, step.target):
+            raise RuleError("move", f"{step.source} -> {step.target} is not one step: stones move branch <-> its hub and hub <-> Think")
         for place in (step.source, step.target):
             if place in _BRANCH_INDEX:
-                _require(sheet.meme(place) is not None, "move", f"{place} is an empty branch")
+                if sheet.meme(place) is None:
+                    raise RuleError("move", f"{place} is an empty branch")
         leaving[step.source] += step.stones
     for place, count in leaving.items():
-        _require(
-            count <= sheet.stones_at(place),
-            "move",
-            f"{_plural(count, 'stone')} cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)",
-        )
+        if count > sheet.stones_at(place):
+            raise RuleError("move", f"{_plural(count, 'stone')} cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)")
 
 
 def check(state: State, action: Action) -> None:
@@ -1131,7 +1150,8 @@ def check(state: State, action: Action) -> None:
     if isinstance(action, Rerolled):
         _phase(state, ("rerolling",), "re-rolling a die")
         assert state.attempt is not None
-        _require(action.die == state.attempt.rerolling, "dice", f"die {state.attempt.rerolling} is the one being re-rolled")
+        if action.die != state.attempt.rerolling:
+            raise RuleError("dice", f"die {state.attempt.rerolling} is the one being re-rolled")
         _require(_is_int(action.value) and 1 <= action.value <= 6, "dice", "a die shows 1-6")
         return
     if not isinstance(action, Told):
@@ -1141,29 +1161,26 @@ def check(state: State, action: Action) -> None:
     name = state.names[seat]
     if isinstance(action, Place):
         _phase(state, ("place",), "placing starting stones")
-        _require(not state.sheets[seat].placed, "setup", f"{name} has already placed the starting stones")
+        if state.sheets[seat].placed:
+            raise RuleError("setup", f"{name} has already placed the starting stones")
         _check_places(state, seat, action.place, state.setup.start_stones, nodes_only=True)
         return
     if isinstance(action, Write):
         _phase(state, ("setting",), "writing a setting-round meme")
         _their_turn(state, seat, state.turn, "the setting round")
-        _require(action.branch in _BRANCH_INDEX, "branch", f"{action.branch!r} is not a branch of the sheet")
+        if action.branch not in _BRANCH_INDEX:
+            raise RuleError("branch", f"{action.branch!r} is not a branch of the sheet")
         sheet = state.sheets[seat]
-        _require(sheet.meme(action.branch) is None, "branch", f"{action.branch} is already filled")
+        if sheet.meme(action.branch) is not None:
+            raise RuleError("branch", f"{action.branch} is already filled")
         text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
         holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
         for branch, meme in sheet.memes():
             kind = state.setup.branch_type(branch)
-            _require(
-                state.setup.branch_type(action.branch) != kind,
-                "setting round",
-                f"{name} has written a {kind} meme already: the second is {LEAF if kind == COILED else COILED}",
-            )
-            _require(
-                not (meme.key == meme_key(text) and meme.holder_key == meme_key(holder)),
-                "setting round",
-                f"{holder} already holds '{text}' on {name}'s sheet",
-            )
+            if state.setup.branch_type(action.branch) == kind:
+                raise RuleError("setting round", f"{name} has written a {kind} meme already: the second is {LEAF if kind == COILED else COILED}")
+            if meme.key == meme_key(text) and meme.holder_key == meme_key(holder):
+                raise RuleError("setting round", f"{holder} already holds '{text}' on {name}'s sheet")
         return
     if isinstance(action, Title):
         _phase(state, ("title",), "announcing a chapter")
@@ -1188,7 +1205,8 @@ def check(state: State, action: Action) -> None:
     if isinstance(action, PlotUnfinished):
         _phase(state, ("turn",), "declaring the plot unfinished")
         _their_turn(state, seat, state.turn, "declaring the plot unfinished")
-        _require(seat == state.starter, "plot unfinished", f"only the chapter's starter ({state.names[state.starter or 0]}) may declare its plot unfinished")
+        if seat != state.starter:
+            raise RuleError("plot unfinished", f"only the chapter's starter ({state.names[state.starter or 0]}) may declare its plot unfinished")
         _require(not state.plot_declared, "plot unfinished", "the plot was already declared unfinished this chapter")
         return
     if isinstance(action, EndTurn):
@@ -1205,14 +1223,18 @@ def check(state: State, action: Action) -> None:
         if state.phase == "stake":
             _their_turn(state, seat, a.actor, "closing phase 1")
         elif state.phase == "respond":
-            _require(not a.passed[seat], "pass", f"{name} has passed already; the table waits on the others")
+            if a.passed[seat]:
+                raise RuleError("pass", f"{name} has passed already; the table waits on the others")
         else:
-            _require(state.sheets[seat].seeds > 0, "pass", f"{name} holds no seeds: the roll does not wait on them")
-            _require(not a.passed[seat], "pass", f"{name} has let the roll stand already")
+            if state.sheets[seat].seeds <= 0:
+                raise RuleError("pass", f"{name} holds no seeds: the roll does not wait on them")
+            if a.passed[seat]:
+                raise RuleError("pass", f"{name} has let the roll stand already")
         return
     if isinstance(action, SpendSeed):
         _phase(state, ("reroll",), "spending a seed")
-        _require(state.sheets[seat].seeds > 0, "seeds", f"{name} has no red seeds left")
+        if state.sheets[seat].seeds <= 0:
+            raise RuleError("seeds", f"{name} has no red seeds left")
         _require(_is_int(action.die) and action.die in (0, 1), "seeds", "a seed re-rolls die 0 or die 1")
         return
     if isinstance(action, Conclude):
@@ -1225,9 +1247,11 @@ def check(state: State, action: Action) -> None:
             sheet = state.sheets[seat]
             _require(action.branch in _BRANCH_INDEX, "new meme", "the new meme goes on an empty branch: name one")
             assert action.branch is not None
-            _require(sheet.meme(action.branch) is None, "new meme", f"{action.branch} is not empty")
+            if sheet.meme(action.branch) is not None:
+                raise RuleError("new meme", f"{action.branch} is not empty")
             hub = hub_of(action.branch)
-            _require(action.from_hub <= sheet.node(hub), "new meme", f"{name} has only {_plural(sheet.node(hub), 'stone')} on {hub.title()} to move onto the new meme")
+            if action.from_hub > sheet.node(hub):
+                raise RuleError("new meme", f"{name} has only {_plural(sheet.node(hub), 'stone')} on {hub.title()} to move onto the new meme")
         else:
             _require(action.branch is None and action.from_hub == 0, "outcome", "the action failed: no meme is written")
         return
@@ -1581,7 +1605,11 @@ def hides(state: State, action: Action) -> bool:
 
 def sheet_score(sheet: Sheet) -> int:
     """Group memes by text: a group of 1 scores 4, a group of k >= 2 scores 4 + k."""
-    groups = Counter(m.key for m in sheet.branches if m)
+    groups: dict[str, int] = {}
+    for m in sheet.branches:
+        if m:
+            key = m.key
+            groups[key] = groups.get(key, 0) + 1
     return sum(UNIQUE_POINTS if k == 1 else UNIQUE_POINTS + k for k in groups.values())
 
 
