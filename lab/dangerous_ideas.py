@@ -41,9 +41,10 @@ from rules.dangerous_ideas import (
     _legal,
     _Spend,
     _spend_options,
-    _targets,
+    _targets_by_holder,
     candidate_groups,
     hub_of,
+    meme_key,
     scores,
     seed_advice,
     sheet_score,
@@ -67,7 +68,7 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     rng.shuffle(kinds)
     for kind, g in kinds:
         if g not in built:
-            built[g] = list(dict.fromkeys(groups[g][1]()))
+            built[g] = groups[g][1]()  # distinct candidates (tested): nothing to drop
         options = [o for o in built[g] if o.kind == kind]
         rng.shuffle(options)
         for option in options:
@@ -124,8 +125,9 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
             holders = _known_holders(state)
             rng.shuffle(holders)
             text = _fresh_text(state, seat)
+            targets = _targets_by_holder(state, seat)
             for holder in holders:
-                for target in _targets(state, seat, holder):
+                for target in targets.get(meme_key(holder), ()):
                     if target.seat in leaders:
                         option = Create(seat=seat, text=text, holder=holder, target=target)
                         if _legal(state, option):

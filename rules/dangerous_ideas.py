@@ -1159,6 +1159,25 @@ def check(state: State, action: Action) -> None:
     seat = _seat(state, action)
     _check_narration(action)
     name = state.names[seat]
+    # Passes and spends first: they are most of a game's actions.
+    if isinstance(action, Pass):
+        a = state.attempt
+        _phase(state, ("stake", "respond", "reroll"), "passing")
+        assert a is not None
+        if state.phase == "stake":
+            _their_turn(state, seat, a.actor, "closing phase 1")
+        elif state.phase == "respond":
+            if a.passed[seat]:
+                raise RuleError("pass", f"{name} has passed already; the table waits on the others")
+        else:
+            if state.sheets[seat].seeds <= 0:
+                raise RuleError("pass", f"{name} holds no seeds: the roll does not wait on them")
+            if a.passed[seat]:
+                raise RuleError("pass", f"{name} has let the roll stand already")
+        return
+    if isinstance(action, _Spend):
+        _check_spend(state, seat, action)
+        return
     if isinstance(action, Place):
         _phase(state, ("place",), "placing starting stones")
         if state.sheets[seat].placed:
@@ -1213,24 +1232,6 @@ def check(state: State, action: Action) -> None:
         _phase(state, ("turn",), "ending the turn")
         _their_turn(state, seat, state.turn, "ending the turn")
         return
-    if isinstance(action, _Spend):
-        _check_spend(state, seat, action)
-        return
-    if isinstance(action, Pass):
-        a = state.attempt
-        _phase(state, ("stake", "respond", "reroll"), "passing")
-        assert a is not None
-        if state.phase == "stake":
-            _their_turn(state, seat, a.actor, "closing phase 1")
-        elif state.phase == "respond":
-            if a.passed[seat]:
-                raise RuleError("pass", f"{name} has passed already; the table waits on the others")
-        else:
-            if state.sheets[seat].seeds <= 0:
-                raise RuleError("pass", f"{name} holds no seeds: the roll does not wait on them")
-            if a.passed[seat]:
-                raise RuleError("pass", f"{name} has let the roll stand already")
-        return
     if isinstance(action, SpendSeed):
         _phase(state, ("reroll",), "spending a seed")
         if state.sheets[seat].seeds <= 0:
@@ -1274,6 +1275,11 @@ def play(state: State, action: Action) -> State:
         return _await_seeds(state)
     seat = action.seat
     assert seat is not None
+    # Passes and spends first: they are most of a game's actions.
+    if isinstance(action, Pass):
+        return _pass(state, seat, action)
+    if isinstance(action, _Spend):
+        return _spend(state, seat, action)
     name = state.names[seat]
     sheet = state.sheets[seat]
     if isinstance(action, Place):
@@ -1331,10 +1337,6 @@ def play(state: State, action: Action) -> State:
         state = _narrate(state, action)
         state = _say(state, f"{name} ends the turn.")
         return _end_turn(state)
-    if isinstance(action, _Spend):
-        return _spend(state, seat, action)
-    if isinstance(action, Pass):
-        return _pass(state, seat, action)
     if isinstance(action, SpendSeed):
         a = state.attempt
         assert a is not None
@@ -1889,18 +1891,24 @@ def _legal(state: State, action: Action) -> bool:
     return True
 
 
-def _placements(state: State, seat: int, count: int, nodes_only: bool, limit: int) -> list[tuple[str, ...]]:
+def _placements(state: State, seat: int, cls: type[Place | TurnStones | Gain], count: int, nodes_only: bool, limit: int) -> list[Action]:
+    filled = () if nodes_only else tuple(b for b, _ in state.sheets[seat].memes())
+    return list(_placing(cls, seat, count, filled, limit))
+
+
+@lru_cache(maxsize=4096)
+def _placing(cls: type[Place | TurnStones | Gain], seat: int, count: int, filled: tuple[str, ...], limit: int) -> tuple[Action, ...]:
+    # Built once for each seat and set of filled branches: a random bot asks for them every turn.
     out: list[tuple[str, ...]] = []
     for combo in combinations_with_replacement(NODES, count):
         out.append(combo)
         if len(out) >= limit:
             break
-    if not nodes_only:
-        for branch, _ in state.sheets[seat].memes():
-            out.append((branch,) * count)
-            if count > 1:
-                out.append((branch,) + ("think",) * (count - 1))
-    return out
+    for branch in filled:
+        out.append((branch,) * count)
+        if count > 1:
+            out.append((branch,) + ("think",) * (count - 1))
+    return tuple(cls(seat=seat, place=p) for p in out)
 
 
 def _known_holders(state: State) -> list[str]:
@@ -1911,10 +1919,6 @@ def _known_holders(state: State) -> list[str]:
     for holder in BOT_CAST[:3]:
         seen.setdefault(meme_key(holder), holder)
     return list(seen.values())
-
-
-def _targets(state: State, seat: int, holder: str) -> list[Ref]:
-    return list(_targets_by_holder(state, seat).get(meme_key(holder), ()))
 
 
 def _targets_by_holder(state: State, seat: int) -> dict[str, list[Ref]]:
@@ -2044,8 +2048,8 @@ Group = tuple[tuple[str, ...], Callable[[], list[Action]]]
 
 def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
     """`candidate_actions` in groups, each built only when called: (the kinds of action it
-    may hold, a function that builds its candidates). A caller that wants one legal action of
-    a chosen kind builds one group and checks a few of its candidates, not every action."""
+    may hold, a function that builds its candidates, each once). A caller that wants one legal
+    action of a chosen kind builds one group and checks a few of its candidates, not every action."""
     if state.over or not 0 <= seat < state.n:
         return []
     phase = state.phase
@@ -2057,7 +2061,7 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
     if phase == "place":
         if sheet.placed:
             return []
-        return [((Place.kind,), lambda: [Place(seat=seat, place=p) for p in _placements(state, seat, state.setup.start_stones, True, limit)])]
+        return [((Place.kind,), lambda: _placements(state, seat, Place, state.setup.start_stones, True, limit))]
     if phase == "setting" and seat == state.turn:
         done = sheet.filled
         writes = [Write(seat=seat, branch=b, text=f"{sheet.name}'s belief {done + 1}", holder=BOT_CAST[(seat + done) % len(BOT_CAST)]) for b in sheet.empty()]
@@ -2065,12 +2069,12 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
     if phase == "title" and seat == state.starter:
         return [((Title.kind,), lambda: now(Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")))]
     if phase == "turn-start" and seat == state.turn:
-        return [((TurnStones.kind,), lambda: [TurnStones(seat=seat, place=p) for p in _placements(state, seat, TURN_STONES, False, limit)])]
+        return [((TurnStones.kind,), lambda: _placements(state, seat, TurnStones, TURN_STONES, False, limit))]
     if phase == "turn" and seat == state.turn:
         groups: list[Group] = [((EndTurn.kind,), lambda: now(EndTurn(seat=seat))), ((PlotUnfinished.kind,), lambda: now(PlotUnfinished(seat=seat)))]
         if state.actions_taken < ACTIONS_PER_TURN:
             groups += [
-                ((Gain.kind,), lambda: [Gain(seat=seat, place=p) for p in _placements(state, seat, GAIN_STONES, False, 40)]),
+                ((Gain.kind,), lambda: _placements(state, seat, Gain, GAIN_STONES, False, 40)),
                 ((Move.kind,), lambda: list(_move_options(state, seat))),
                 ((Create.kind, Spread.kind), lambda: _meme_options(state, seat, limit, checked=False)),
             ]

@@ -18,7 +18,7 @@ def evolve(record: R, **changes: Any) -> R:
     """`dataclasses.replace(record, **changes)` for a frozen dataclass without `__post_init__`
     or slots (the field names are trusted: callers are the rules modules)."""
     new = object.__new__(type(record))
-    fields = new.__dict__
-    fields.update(record.__dict__)
+    fields = record.__dict__.copy()
     fields.update(changes)
+    object.__setattr__(new, "__dict__", fields)
     return new

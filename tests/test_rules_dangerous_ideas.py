@@ -888,6 +888,21 @@ def test_legal_actions_are_the_candidates_that_pass_the_check() -> None:
             assert legal == [a for a in di.candidate_actions(state, seat) if di._legal(state, a)]
 
 
+def test_each_candidate_group_holds_distinct_actions_of_its_kinds() -> None:
+    # The random bot takes a group's candidates as they come, without dropping repeats.
+    from lab import BOTS
+    from lab.core import play_out
+
+    bots = [BOTS["dangerous-ideas"][b] for b in ("sensible", "random", "random", "sensible")]
+    for seed in (5, 6):
+        game = play_out(Game(di.RULES, di.Setup(names=("Ana", "Bo", "Cy", "Di")), seed, keep=None), bots, rng_for(seed, -1))
+        for state in game.states[::3]:
+            for seat in range(state.n):
+                for kinds, build in di.candidate_groups(state, seat, limit=120):
+                    built = build()
+                    assert len(set(built)) == len(built) and {a.kind for a in built} <= set(kinds)
+
+
 def _seen(state: di.State, whole: bool) -> str:
     """A state's repr, its sets in sorted order (a set's repr follows its history, not its
     value); unless `whole`, its log, story and outcomes by length (they grow line by line
