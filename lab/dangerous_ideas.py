@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -77,21 +78,40 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
-def _leaders(state: State) -> set[int]:
-    points = scores(state)
-    top = max(points)
-    return {s for s in range(state.n) if points[s] == top}
+#: the last sheets the leaders were counted for, and their leaders: between two spends the
+#: table passes round and round on the same sheets.
+_leaders_seen: tuple[tuple[Any, ...], frozenset[int]] = ((), frozenset())
+
+
+def _leaders(state: State) -> frozenset[int]:
+    global _leaders_seen
+    sheets, leaders = _leaders_seen
+    if sheets is not state.sheets:
+        points = scores(state)
+        top = max(points)
+        leaders = frozenset(s for s in range(state.n) if points[s] == top)
+        _leaders_seen = (state.sheets, leaders)
+    return leaders
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """A choice the sensible bot has already checked with the rules."""
+
+    action: Action
 
 
 def sensible_bot(state: State, seat: int, rng: random.Random) -> Action:
     """sensible: plays for unique memes: stakes Create, creates often, defends against the leader, connects cheaply."""
     choice = _sensible(state, seat, rng)
+    if isinstance(choice, _Checked):
+        return choice.action
     if choice is not None and _legal(state, choice):
         return choice
     return random_bot(state, seat, rng)
 
 
-def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
+def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked | None:
     phase = state.phase
     sheet = state.sheets[seat]
     a = state.attempt
@@ -131,11 +151,11 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
                     if target.seat in leaders:
                         option = Create(seat=seat, text=text, holder=holder, target=target)
                         if _legal(state, option):
-                            return option
+                            return _Checked(option)
             for holder in holders:
                 option = Create(seat=seat, text=text, holder=holder)
                 if _legal(state, option):
-                    return option
+                    return _Checked(option)
         return Gain(seat=seat, place=("create", "create", "think"))
     if phase in ("stake", "respond") and a is not None:
         if seat == a.actor:
@@ -182,12 +202,13 @@ def _spend_size(spend: _Spend) -> int:
     return spend.from_node + spend.from_think + sum(u.bonus + u.stones for u in spend.memes)
 
 
-def _first_legal(state: State, spends: list[_Spend], biggest: bool) -> _Spend | None:
+def _first_legal(state: State, spends: list[_Spend], biggest: bool) -> _Checked | None:
     """The biggest (or smallest) legal spend, the first of its size in the list on a tie, as
-    `max`/`min` over the legal ones would give, checking only until it is found."""
+    `max`/`min` over the legal ones would give, checking only until it is found (and not
+    again)."""
     for spend in sorted(spends, key=lambda s: -_spend_size(s) if biggest else _spend_size(s)):
         if _legal(state, spend):
-            return spend
+            return _Checked(spend)
     return None
 
 

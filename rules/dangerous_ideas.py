@@ -778,8 +778,9 @@ def _story_chapter(state: State) -> int:
     return state.chapter + 1
 
 
-def _say(state: State, text: str) -> State:
-    return evolve(state, log=state.log + (Event(text, None, _story_chapter(state)),))
+def _say(state: State, text: str, **changes: Any) -> State:
+    """The state with `text` logged (and `changes` made in the same copy)."""
+    return evolve(state, log=state.log + (Event(text, None, _story_chapter(state)),), **changes)
 
 
 def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
@@ -1398,8 +1399,11 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     role = _role(action)
     node = _role_node(a, role)
     sheet = state.sheets[seat]
-    sheet = _add_node(sheet, node, -action.from_node)
-    sheet = _add_node(sheet, "think", -action.from_think)
+    # One copy of the sheet and of the state for the whole spend.
+    nodes = list(sheet.nodes)
+    nodes[_NODE_INDEX[node]] -= action.from_node
+    nodes[_NODE_INDEX["think"]] -= action.from_think
+    branches = list(sheet.branches)
     own = action.from_node + action.from_think
     bonus = 0
     weighted = 0
@@ -1411,9 +1415,10 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     if action.from_think:
         parts.append(f"{action.from_think} from Think")
     for use in action.memes:
-        meme = sheet.meme(use.branch)
+        i = _BRANCH_INDEX[use.branch]
+        meme = branches[i]
         assert meme is not None
-        sheet = _set_meme(sheet, use.branch, evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus))
+        branches[i] = evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus)
         own += use.stones
         bonus += use.bonus
         involved.add((meme.id, a.number))
@@ -1424,7 +1429,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
             weighted += count
         what = " and ".join(p for p in (f"{use.bonus} bonus" if use.bonus else "", f"{use.stones} own" if use.stones else "") if p)
         parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
-    sheet = evolve(sheet, spent=sheet.spent + own)
+    sheet = evolve(sheet, nodes=tuple(nodes), branches=tuple(branches) if action.memes else sheet.branches, spent=sheet.spent + own)
     stones = own + bonus
     if role == "defend":
         removed = stones + (TARGET_WEIGHT - 1) * weighted
@@ -1442,7 +1447,6 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         sides=sides,
         passed=(False,) * state.n,
     )
-    state = evolve(_with_sheet(state, seat, sheet), attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
     name = state.names[seat]
     spent = ", ".join(parts)
     if role == "defend":
@@ -1452,7 +1456,8 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         line = f"{name} connects with {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
     else:
         line = f"{name} stakes {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
-    state = _say(state, line)
+    sheets = _set(state.sheets, seat, sheet)
+    state = _say(state, line, sheets=sheets, attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
     return _narrate(state, action)
 
 
@@ -1818,6 +1823,7 @@ def _after(pool: int, a: int, b: int, seeds: int) -> Fraction:
     return max(_reroll(pool, a, b, 0, seeds), _reroll(pool, a, b, 1, seeds))
 
 
+@lru_cache(maxsize=None)
 def _reroll(pool: int, a: int, b: int, die: int, seeds: int) -> Fraction:
     """Chance of success when die `die` of (a, b) is re-rolled now (using one of `seeds`)."""
     if die == 0:
@@ -1956,10 +1962,9 @@ def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = T
         return max(0, min(t, room + from_node))
 
     uses = []
+    elsewhere = {mid for mid, number in state.involved if number != a.number}
     for branch, meme in sheet.memes():
-        if not may_involve(state, seat, role, branch):
-            continue
-        if any(mid == meme.id and number != a.number for mid, number in state.involved):
+        if meme.id in elsewhere or not may_involve(state, seat, role, branch):
             continue
         bonus = 1 if meme.bonus > 0 and meme.id not in state.bonus_taken else 0
         if bonus:
