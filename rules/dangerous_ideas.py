@@ -822,11 +822,22 @@ def _add_at(sheet: Sheet, place: str, stones: int) -> Sheet:
 
 
 def _gain(sheet: Sheet, places: Iterable[str]) -> Sheet:
+    """A stone on each place (a node or a filled branch), in one copy of the sheet."""
+    nodes = list(sheet.nodes)
+    branches = None
     count = 0
     for place in places:
-        sheet = _add_at(sheet, place, 1)
+        if place in _NODE_INDEX:
+            nodes[_NODE_INDEX[place]] += 1
+        else:
+            branches = branches or list(sheet.branches)
+            i = _BRANCH_INDEX[place]
+            meme = branches[i]
+            assert meme is not None
+            branches[i] = evolve(meme, stones=meme.stones + 1)
         count += 1
-    return evolve(sheet, gained=sheet.gained + count)
+    changed = tuple(branches) if branches else sheet.branches
+    return evolve(sheet, nodes=tuple(nodes), branches=changed, gained=sheet.gained + count)
 
 
 def _describe_places(layout: Sequence[str], sheet: Sheet, places: Sequence[str]) -> str:
@@ -873,8 +884,9 @@ def _begin_chapter(state: State) -> State:
 
 
 def _begin_turn(state: State, seat: int) -> State:
-    state = evolve(
+    return _say(
         state,
+        f"{state.names[seat]}'s turn: {TURN_STONES} stones to place.",
         phase="turn-start",
         turn=seat,
         actions_taken=0,
@@ -883,7 +895,6 @@ def _begin_turn(state: State, seat: int) -> State:
         last_failed=None,
         attempt=None,
     )
-    return _say(state, f"{state.names[seat]}'s turn: {TURN_STONES} stones to place.")
 
 
 def _end_turn(state: State) -> State:
@@ -1309,14 +1320,13 @@ def play(state: State, action: Action) -> State:
         state = _narrate(state, action)
         return _begin_turn(state, state.chapter_order()[0])
     if isinstance(action, TurnStones):
-        state = _with_sheet(state, seat, _gain(sheet, action.place))
-        state = evolve(state, phase="turn")
-        state = _say(state, f"{name} places the turn's stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
+        line = f"{name} places the turn's stones: {_describe_places(state.setup.layout, sheet, action.place)}."
+        state = _say(state, line, sheets=_set(state.sheets, seat, _gain(sheet, action.place)), phase="turn")
         return _narrate(state, action)
     if isinstance(action, Gain):
-        state = _with_sheet(state, seat, _gain(sheet, action.place))
-        state = evolve(state, actions_taken=state.actions_taken + 1, last_failed=None)
-        state = _say(state, f"{name} gains {GAIN_STONES} stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
+        line = f"{name} gains {GAIN_STONES} stones: {_describe_places(state.setup.layout, sheet, action.place)}."
+        sheets = _set(state.sheets, seat, _gain(sheet, action.place))
+        state = _say(state, line, sheets=sheets, actions_taken=state.actions_taken + 1, last_failed=None)
         return _narrate(state, action)
     if isinstance(action, Move):
         for step in action.steps:
