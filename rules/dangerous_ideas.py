@@ -1965,22 +1965,33 @@ def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = T
     role = "actor" if cls is Stake else ("connect" if cls is Connect else "defend")
     sheet = state.sheets[seat]
     node = _role_node(a, role)
-    n, t = sheet.node(node), sheet.node("think")
     room = a.node_spent[seat] - a.think_spent[seat]
+    elsewhere = {mid for mid, number in state.involved if number != a.number}
+    usable = []
+    for branch, meme in sheet.memes():
+        if meme.id in elsewhere or not may_involve(state, seat, role, branch):
+            continue
+        bonus = 1 if meme.bonus > 0 and meme.id not in state.bonus_taken else 0
+        usable.append((branch, bonus, meme.stones))
+    unique = list(_spends(cls, seat, sheet.node(node), sheet.node("think"), room, tuple(usable)))
+    return [o for o in unique if _legal(state, o)] if checked else unique
+
+
+@lru_cache(maxsize=4096)
+def _spends(cls: type[_Spend], seat: int, n: int, t: int, room: int, usable: tuple[tuple[str, int, int], ...]) -> tuple[_Spend, ...]:
+    """Spends in typical sizes from `n` stones on the role's node, `t` on Think (`room` more
+    from Think than from the node so far) and (branch, bonus, stones) of the memes that may
+    be involved. Built once for each: phase 2 asks every player again after every spend."""
 
     def think_for(from_node: int) -> int:
         return max(0, min(t, room + from_node))
 
     uses = []
-    elsewhere = {mid for mid, number in state.involved if number != a.number}
-    for branch, meme in sheet.memes():
-        if meme.id in elsewhere or not may_involve(state, seat, role, branch):
-            continue
-        bonus = 1 if meme.bonus > 0 and meme.id not in state.bonus_taken else 0
+    for branch, bonus, stones in usable:
         if bonus:
             uses.append(Use(branch, bonus=1))
-        if meme.stones:
-            uses.append(Use(branch, bonus=bonus, stones=meme.stones))
+        if stones:
+            uses.append(Use(branch, bonus=bonus, stones=stones))
     options: list[_Spend] = []
     if n:
         for k in sorted({1, n}):
@@ -2000,8 +2011,7 @@ def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = T
         options.append(cls(seat=seat, memes=bonuses))
     if n or best:
         options.append(cls(seat=seat, from_node=n, from_think=think_for(n), memes=tuple(best.values())))
-    unique = list(dict.fromkeys(options))
-    return [o for o in unique if _legal(state, o)] if checked else unique
+    return tuple(dict.fromkeys(options))
 
 
 def _move_options(state: State, seat: int) -> list[Move]:
