@@ -220,6 +220,10 @@ def adjacent(a: str, b: str) -> bool:
     return False
 
 
+#: the places one step from each place, in PLACES order.
+_NEIGHBOURS = {source: tuple(t for t in PLACES if adjacent(source, t)) for source in PLACES}
+
+
 def default_chapters(players: int) -> int:
     """2 x players with 3-4 players, else 1 x players."""
     return 2 * players if players <= 4 else players
@@ -795,7 +799,7 @@ def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
 
 
 def _narrate(state: State, action: Action) -> State:
-    if isinstance(action, Told) and action.seat is not None:
+    if isinstance(action, Told) and action.seat is not None and action.narration != "":
         return _tell(state, action.seat, "narration", action.narration)
     return state
 
@@ -2022,8 +2026,8 @@ def _move_options(state: State, seat: int) -> list[Move]:
         have = sheet.stones_at(source)
         if not have:
             continue
-        for target in PLACES:
-            if not adjacent(source, target) or (target in _BRANCH_INDEX and target not in filled):
+        for target in _NEIGHBOURS[source]:
+            if target in _BRANCH_INDEX and target not in filled:
                 continue
             for k in sorted({1, have}):
                 options.append(Move(seat=seat, steps=(Step(source, target, k),)))
@@ -2038,20 +2042,21 @@ def _meme_options(state: State, seat: int, limit: int, checked: bool = True) -> 
     options: list[Action] = []
     text = _fresh_text(state, seat)
     targets = _targets_by_holder(state, seat)
-    for holder in holders:
+    keyed = [(holder, meme_key(holder)) for holder in holders]
+    for holder, key in keyed:
         options.append(Create(seat=seat, text=text, holder=holder))
-        options += [Create(seat=seat, text=text, holder=holder, target=t) for t in targets.get(meme_key(holder), ())]
+        options += [Create(seat=seat, text=text, holder=holder, target=t) for t in targets.get(key, ())]
     texts: dict[str, str] = {}
     held = set()
     for _, meme in sheet.memes():
         texts.setdefault(meme.key, meme.text)
         held.add((meme.key, meme.holder_key))
     for key, mtext in texts.items():
-        for holder in holders:
-            if (key, meme_key(holder)) in held:
+        for holder, hkey in keyed:
+            if (key, hkey) in held:
                 continue
             options.append(Spread(seat=seat, text=mtext, holder=holder))
-            options += [Spread(seat=seat, text=mtext, holder=holder, target=t) for t in targets.get(meme_key(holder), ())]
+            options += [Spread(seat=seat, text=mtext, holder=holder, target=t) for t in targets.get(hkey, ())]
     return [o for o in options[:limit] if _legal(state, o)] if checked else options[:limit]
 
 
