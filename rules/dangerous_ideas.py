@@ -792,10 +792,10 @@ def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
     text = clean(text) if kind != "narration" else str(text).strip()
     if not text:
         return state
-    state = evolve(state, story=state.story + (StoryLine(_story_chapter(state), seat, kind, text),))
+    story = state.story + (StoryLine(_story_chapter(state), seat, kind, text),)
     if kind == "narration" and seat is not None:
-        return _say(state, f"{state.names[seat]}: \u201c{text}\u201d")
-    return _say(state, text)
+        return _say(state, f"{state.names[seat]}: \u201c{text}\u201d", story=story)
+    return _say(state, text, story=story)
 
 
 def _narrate(state: State, action: Action) -> State:
@@ -869,7 +869,8 @@ def _begin_chapter(state: State) -> State:
     if k >= state.setup.chapter_count:
         return _end(state, f"the story's last chapter (Chapter {state.chapter + 1}) is over")
     sheets = tuple(
-        evolve(s, branches=tuple(evolve(m, bonus=BONUS_STONES) if m else None for m in s.branches)) for s in state.sheets
+        evolve(s, branches=tuple(m if m is None or m.bonus == BONUS_STONES else evolve(m, bonus=BONUS_STONES) for m in s.branches))
+        for s in state.sheets
     )
     state = evolve(
         state,
@@ -1478,19 +1479,18 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
 def _pass(state: State, seat: int, action: Pass) -> State:
     a = state.attempt
     assert a is not None
-    name = state.names[seat]
     state = _narrate(state, action)
     if state.phase == "stake":
-        state = evolve(state, phase="respond", attempt=evolve(a, passed=(False,) * state.n))
-        return _say(state, f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more.")
+        name = state.names[seat]
+        line = f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more."
+        return _say(state, line, phase="respond", attempt=evolve(a, passed=(False,) * state.n))
     passed = _set(a.passed, seat, True)
     a = evolve(a, passed=passed)
     state = evolve(state, attempt=a)
     if not all(passed):
         return state
     if state.phase == "respond":
-        state = evolve(state, phase="roll")
-        return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.")
+        return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.", phase="roll")
     return _resolve(state)
 
 
