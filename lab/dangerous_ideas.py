@@ -65,13 +65,17 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     # Kinds in random order, each kind's candidates in random order, checked one at a time:
     # the first kind with a legal action is uniform over the kinds that have one, and so is
     # the action within it, as if every candidate had been built and checked first.
-    kinds = sorted((kind, g) for g, (names, _) in enumerate(groups) for kind in names)
-    rng.shuffle(kinds)
+    # (A list of one is shuffled without drawing: it is left as it is.)
+    kinds = sorted([(kind, g) for g, (names, _) in enumerate(groups) for kind in names])
+    if len(kinds) > 1:
+        rng.shuffle(kinds)
     for kind, g in kinds:
         if g not in built:
             built[g] = groups[g][1]()  # distinct candidates (tested): nothing to drop
-        options = [o for o in built[g] if o.kind == kind]
-        rng.shuffle(options)
+        names = groups[g][0]
+        options = list(built[g]) if len(names) == 1 else [o for o in built[g] if o.kind == kind]
+        if len(options) > 1:
+            rng.shuffle(options)
         for option in options:
             if _legal(state, option):
                 return option

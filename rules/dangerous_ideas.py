@@ -1970,7 +1970,7 @@ def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = T
     sheet = state.sheets[seat]
     node = _role_node(a, role)
     room = a.node_spent[seat] - a.think_spent[seat]
-    elsewhere = {mid for mid, number in state.involved if number != a.number}
+    elsewhere = {mid for mid, number in state.involved if number != a.number} if state.involved else ()
     usable = []
     for branch, meme in sheet.memes():
         if meme.id in elsewhere or not may_involve(state, seat, role, branch):
