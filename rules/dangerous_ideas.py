@@ -1626,11 +1626,13 @@ def hides(state: State, action: Action) -> bool:
 
 def sheet_score(sheet: Sheet) -> int:
     """Group memes by text: a group of 1 scores 4, a group of k >= 2 scores 4 + k."""
-    groups: dict[str, int] = {}
-    for m in sheet.branches:
-        if m:
-            key = m.key
-            groups[key] = groups.get(key, 0) + 1
+    return _score_of(tuple(m.text for m in sheet.branches if m))
+
+
+@lru_cache(maxsize=4096)
+def _score_of(texts: tuple[str, ...]) -> int:
+    # Bots ask for the scores at most moves; the memes on a sheet change far more rarely.
+    groups = Counter(meme_key(text) for text in texts)
     return sum(UNIQUE_POINTS if k == 1 else UNIQUE_POINTS + k for k in groups.values())
 
 
