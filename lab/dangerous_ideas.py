@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -41,9 +42,10 @@ from rules.dangerous_ideas import (
     _legal,
     _Spend,
     _spend_options,
-    _targets,
+    _targets_by_holder,
     candidate_groups,
     hub_of,
+    meme_key,
     scores,
     seed_advice,
     sheet_score,
@@ -63,34 +65,57 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     # Kinds in random order, each kind's candidates in random order, checked one at a time:
     # the first kind with a legal action is uniform over the kinds that have one, and so is
     # the action within it, as if every candidate had been built and checked first.
-    kinds = sorted((kind, g) for g, (names, _) in enumerate(groups) for kind in names)
-    rng.shuffle(kinds)
+    # (A list of one is shuffled without drawing: it is left as it is.)
+    kinds = sorted([(kind, g) for g, (names, _) in enumerate(groups) for kind in names])
+    if len(kinds) > 1:
+        rng.shuffle(kinds)
     for kind, g in kinds:
         if g not in built:
-            built[g] = list(dict.fromkeys(groups[g][1]()))
-        options = [o for o in built[g] if o.kind == kind]
-        rng.shuffle(options)
+            built[g] = groups[g][1]()  # distinct candidates (tested): nothing to drop
+        names = groups[g][0]
+        options = list(built[g]) if len(names) == 1 else [o for o in built[g] if o.kind == kind]
+        if len(options) > 1:
+            rng.shuffle(options)
         for option in options:
             if _legal(state, option):
                 return option
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
-def _leaders(state: State) -> set[int]:
-    points = scores(state)
-    top = max(points)
-    return {s for s in range(state.n) if points[s] == top}
+#: the last sheets the leaders were counted for, and their leaders: between two spends the
+#: table passes round and round on the same sheets.
+_leaders_seen: tuple[tuple[Any, ...], frozenset[int]] = ((), frozenset())
+
+
+def _leaders(state: State) -> frozenset[int]:
+    global _leaders_seen
+    sheets, leaders = _leaders_seen
+    if sheets is not state.sheets:
+        points = scores(state)
+        top = max(points)
+        leaders = frozenset(s for s in range(state.n) if points[s] == top)
+        _leaders_seen = (state.sheets, leaders)
+    return leaders
+
+
+@dataclass(frozen=True)
+class _Checked:
+    """A choice the sensible bot has already checked with the rules."""
+
+    action: Action
 
 
 def sensible_bot(state: State, seat: int, rng: random.Random) -> Action:
     """sensible: plays for unique memes: stakes Create, creates often, defends against the leader, connects cheaply."""
     choice = _sensible(state, seat, rng)
+    if isinstance(choice, _Checked):
+        return choice.action
     if choice is not None and _legal(state, choice):
         return choice
     return random_bot(state, seat, rng)
 
 
-def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
+def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked | None:
     phase = state.phase
     sheet = state.sheets[seat]
     a = state.attempt
@@ -124,16 +149,17 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
             holders = _known_holders(state)
             rng.shuffle(holders)
             text = _fresh_text(state, seat)
+            targets = _targets_by_holder(state, seat)
             for holder in holders:
-                for target in _targets(state, seat, holder):
+                for target in targets.get(meme_key(holder), ()):
                     if target.seat in leaders:
                         option = Create(seat=seat, text=text, holder=holder, target=target)
                         if _legal(state, option):
-                            return option
+                            return _Checked(option)
             for holder in holders:
                 option = Create(seat=seat, text=text, holder=holder)
                 if _legal(state, option):
-                    return option
+                    return _Checked(option)
         return Gain(seat=seat, place=("create", "create", "think"))
     if phase in ("stake", "respond") and a is not None:
         if seat == a.actor:
@@ -143,8 +169,9 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | None:
         if phase == "stake" or a.sides[seat]:
             return Pass(seat=seat)
         threatened = a.target is not None and a.target.seat == seat
-        actor_leads = a.actor in _leaders(state)
-        if threatened or (actor_leads and seat not in _leaders(state)) or (actor_leads and sheet.node("defend") > 2):
+        leaders = _leaders(state)
+        actor_leads = a.actor in leaders
+        if threatened or (actor_leads and seat not in leaders) or (actor_leads and sheet.node("defend") > 2):
             if a.pool > 0:
                 defend = _first_legal(state, _spend_options(state, seat, Defend, checked=False), biggest=True)
                 if defend is not None:
@@ -179,12 +206,13 @@ def _spend_size(spend: _Spend) -> int:
     return spend.from_node + spend.from_think + sum(u.bonus + u.stones for u in spend.memes)
 
 
-def _first_legal(state: State, spends: list[_Spend], biggest: bool) -> _Spend | None:
+def _first_legal(state: State, spends: list[_Spend], biggest: bool) -> _Checked | None:
     """The biggest (or smallest) legal spend, the first of its size in the list on a tie, as
-    `max`/`min` over the legal ones would give, checking only until it is found."""
+    `max`/`min` over the legal ones would give, checking only until it is found (and not
+    again)."""
     for spend in sorted(spends, key=lambda s: -_spend_size(s) if biggest else _spend_size(s)):
         if _legal(state, spend):
-            return spend
+            return _Checked(spend)
     return None
 
 

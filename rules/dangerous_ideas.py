@@ -136,6 +136,7 @@ DEFAULT_LAYOUT: tuple[str, ...] = (
 )  # fmt: skip
 _BRANCH_INDEX = {b: i for i, b in enumerate(BRANCHES)}
 _NODE_INDEX = {n: i for i, n in enumerate(NODES)}
+_PLACE_INDEX = {p: i for i, p in enumerate(PLACES)}
 
 TURN_STONES = 2
 GAIN_STONES = 3
@@ -178,6 +179,12 @@ def clean(text: str) -> str:
 
 def meme_key(text: str) -> str:
     """Meme identity: texts match after trimming, collapsing inner spaces, ignoring case."""
+    return _key(text) if type(text) is str else clean(text).casefold()
+
+
+@lru_cache(maxsize=4096)
+def _key(text: str) -> str:
+    # Every check and score asks for the keys of the same few texts.
     return clean(text).casefold()
 
 
@@ -211,6 +218,10 @@ def adjacent(a: str, b: str) -> bool:
     if b in BRANCHES:
         return a == hub_of(b)
     return False
+
+
+#: the places one step from each place, in PLACES order.
+_NEIGHBOURS = {source: tuple(t for t in PLACES if adjacent(source, t)) for source in PLACES}
 
 
 def default_chapters(players: int) -> int:
@@ -306,11 +317,23 @@ class Told(Action):
 
 
 def _sorted_places(place: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(place, key=lambda p: (_place_order(p), str(p))))
+    if type(place) is tuple and all(type(p) is str for p in place):
+        return _sorted_names(place)
+    return tuple(sorted(place, key=_place_sort_key))
+
+
+@lru_cache(maxsize=1024)
+def _sorted_names(place: tuple[str, ...]) -> tuple[str, ...]:
+    # Bots build the same few placements over and over.
+    return tuple(sorted(place, key=_place_sort_key))
+
+
+def _place_sort_key(place: object) -> tuple[int, str]:
+    return _place_order(place), str(place)
 
 
 def _place_order(place: object) -> int:
-    return PLACES.index(place) if place in PLACES else len(PLACES)
+    return _PLACE_INDEX.get(place, len(PLACES)) if isinstance(place, str) else len(PLACES)
 
 
 @dataclass(frozen=True)
@@ -677,7 +700,7 @@ class State:
 
     @property
     def n(self) -> int:
-        return self.setup.players
+        return len(self.setup.names)
 
     @property
     def over(self) -> bool:
@@ -698,7 +721,7 @@ class State:
         return tuple((starter + 1 + i) % self.n for i in range(self.n))
 
     def order_from(self, seat: int) -> tuple[int, ...]:
-        return tuple((seat + i) % self.n for i in range(self.n))
+        return _order_from(self.n, seat)
 
     def waiting_for(self) -> tuple[int, ...]:
         phase = self.phase
@@ -714,16 +737,24 @@ class State:
         if phase in ("stake", "outcome"):
             return (a.actor,)
         if phase == "respond":
-            return tuple(s for s in self.order_from(a.actor) if not a.passed[s])
+            passed = a.passed
+            return tuple(s for s in _order_from(len(passed), a.actor) if not passed[s])
         if phase == "reroll":
-            return tuple(s for s in self.order_from(a.actor) if not a.passed[s] and self.sheets[s].seeds > 0)
+            return tuple(s for s in _order_from(len(a.passed), a.actor) if not a.passed[s] and self.sheets[s].seeds > 0)
         return ()
 
 
 # -- small helpers ------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=256)
+def _order_from(n: int, seat: int) -> tuple[int, ...]:
+    return tuple((seat + i) % n for i in range(n))
+
+
 def _require(condition: bool, rule: str, message: str) -> None:
+    """For fixed messages; a formatted one is built only on refusal (`if ...: raise`), as bots
+    check thousands of moves a game."""
     if not condition:
         raise RuleError(rule, message)
 
@@ -751,8 +782,9 @@ def _story_chapter(state: State) -> int:
     return state.chapter + 1
 
 
-def _say(state: State, text: str) -> State:
-    return evolve(state, log=state.log + (Event(text, None, _story_chapter(state)),))
+def _say(state: State, text: str, **changes: Any) -> State:
+    """The state with `text` logged (and `changes` made in the same copy)."""
+    return evolve(state, log=state.log + (Event(text, None, _story_chapter(state)),), **changes)
 
 
 def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
@@ -760,14 +792,14 @@ def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
     text = clean(text) if kind != "narration" else str(text).strip()
     if not text:
         return state
-    state = evolve(state, story=state.story + (StoryLine(_story_chapter(state), seat, kind, text),))
+    story = state.story + (StoryLine(_story_chapter(state), seat, kind, text),)
     if kind == "narration" and seat is not None:
-        return _say(state, f"{state.names[seat]}: \u201c{text}\u201d")
-    return _say(state, text)
+        return _say(state, f"{state.names[seat]}: \u201c{text}\u201d", story=story)
+    return _say(state, text, story=story)
 
 
 def _narrate(state: State, action: Action) -> State:
-    if isinstance(action, Told) and action.seat is not None:
+    if isinstance(action, Told) and action.seat is not None and action.narration != "":
         return _tell(state, action.seat, "narration", action.narration)
     return state
 
@@ -794,11 +826,22 @@ def _add_at(sheet: Sheet, place: str, stones: int) -> Sheet:
 
 
 def _gain(sheet: Sheet, places: Iterable[str]) -> Sheet:
+    """A stone on each place (a node or a filled branch), in one copy of the sheet."""
+    nodes = list(sheet.nodes)
+    branches = None
     count = 0
     for place in places:
-        sheet = _add_at(sheet, place, 1)
+        if place in _NODE_INDEX:
+            nodes[_NODE_INDEX[place]] += 1
+        else:
+            branches = branches or list(sheet.branches)
+            i = _BRANCH_INDEX[place]
+            meme = branches[i]
+            assert meme is not None
+            branches[i] = evolve(meme, stones=meme.stones + 1)
         count += 1
-    return evolve(sheet, gained=sheet.gained + count)
+    changed = tuple(branches) if branches else sheet.branches
+    return evolve(sheet, nodes=tuple(nodes), branches=changed, gained=sheet.gained + count)
 
 
 def _describe_places(layout: Sequence[str], sheet: Sheet, places: Sequence[str]) -> str:
@@ -826,7 +869,8 @@ def _begin_chapter(state: State) -> State:
     if k >= state.setup.chapter_count:
         return _end(state, f"the story's last chapter (Chapter {state.chapter + 1}) is over")
     sheets = tuple(
-        evolve(s, branches=tuple(evolve(m, bonus=BONUS_STONES) if m else None for m in s.branches)) for s in state.sheets
+        evolve(s, branches=tuple(m if m is None or m.bonus == BONUS_STONES else evolve(m, bonus=BONUS_STONES) for m in s.branches))
+        for s in state.sheets
     )
     state = evolve(
         state,
@@ -845,8 +889,9 @@ def _begin_chapter(state: State) -> State:
 
 
 def _begin_turn(state: State, seat: int) -> State:
-    state = evolve(
+    return _say(
         state,
+        f"{state.names[seat]}'s turn: {TURN_STONES} stones to place.",
         phase="turn-start",
         turn=seat,
         actions_taken=0,
@@ -855,7 +900,6 @@ def _begin_turn(state: State, seat: int) -> State:
         last_failed=None,
         attempt=None,
     )
-    return _say(state, f"{state.names[seat]}'s turn: {TURN_STONES} stones to place.")
 
 
 def _end_turn(state: State) -> State:
@@ -888,7 +932,8 @@ def _seat(state: State, action: Action) -> int:
 
 
 def _phase(state: State, phases: Sequence[str], what: str) -> None:
-    _require(state.phase in phases, "phase", f"{what} is not possible now ({PHASE_TEXT[state.phase]})")
+    if state.phase not in phases:
+        raise RuleError("phase", f"{what} is not possible now ({PHASE_TEXT[state.phase]})")
 
 
 def _their_turn(state: State, seat: int, who: int | None, what: str) -> None:
@@ -898,36 +943,45 @@ def _their_turn(state: State, seat: int, who: int | None, what: str) -> None:
 
 
 def _check_text(value: object, rule: str, what: str, limit: int) -> str:
-    _require(isinstance(value, str), rule, f"the {what} must be text")
+    if not isinstance(value, str):
+        raise RuleError(rule, f"the {what} must be text")
     text = clean(str(value))
-    _require(bool(text), rule, f"the {what} may not be empty")
-    _require(len(text) <= limit, rule, f"the {what} is longer than {limit} characters")
+    if not text:
+        raise RuleError(rule, f"the {what} may not be empty")
+    if len(text) > limit:
+        raise RuleError(rule, f"the {what} is longer than {limit} characters")
     return text
 
 
 def _check_narration(action: Action) -> None:
     if isinstance(action, Told):
         _require(isinstance(action.narration, str), "narration", "narration must be text")
-        _require(len(action.narration) <= MAX_NARRATION, "narration", f"narration is limited to {MAX_NARRATION} characters")
+        if len(action.narration) > MAX_NARRATION:
+            raise RuleError("narration", f"narration is limited to {MAX_NARRATION} characters")
 
 
 def _check_places(state: State, seat: int, place: object, count: int, nodes_only: bool) -> None:
     _require(isinstance(place, tuple), "placement", "a placement lists one place per stone")
     assert isinstance(place, tuple)
-    _require(len(place) == count, "placement", f"place exactly {count} stones, not {len(place)}")
+    if len(place) != count:
+        raise RuleError("placement", f"place exactly {count} stones, not {len(place)}")
     sheet = state.sheets[seat]
     for p in place:
         if p in _NODE_INDEX:
             continue
-        _require(not nodes_only, "placement", f"these stones go on the five nodes, not on {p!r}")
-        _require(p in _BRANCH_INDEX, "placement", f"{p!r} is not a node or branch of the sheet")
-        _require(sheet.meme(p) is not None, "placement", f"{p} is an empty branch: stones sit on nodes or filled branches")
+        if nodes_only:
+            raise RuleError("placement", f"these stones go on the five nodes, not on {p!r}")
+        if p not in _BRANCH_INDEX:
+            raise RuleError("placement", f"{p!r} is not a node or branch of the sheet")
+        if sheet.meme(p) is None:
+            raise RuleError("placement", f"{p} is an empty branch: stones sit on nodes or filled branches")
 
 
 def _check_action_slot(state: State, seat: int, what: str) -> None:
     _phase(state, ("turn",), what)
     _their_turn(state, seat, state.turn, what)
-    _require(state.actions_taken < ACTIONS_PER_TURN, "two actions", f"{state.names[seat]} has used both actions this turn")
+    if state.actions_taken >= ACTIONS_PER_TURN:
+        raise RuleError("two actions", f"{state.names[seat]} has used both actions this turn")
 
 
 def _check_meme_action(state: State, seat: int, action: Create | Spread) -> None:
@@ -939,42 +993,35 @@ def _check_meme_action(state: State, seat: int, action: Create | Spread) -> None
     key, holder_key = meme_key(text), meme_key(holder)
     name = state.names[seat]
     if isinstance(action, Create):
-        _require(key not in sheet.keys(), "create", f"'{text}' is already on {name}'s sheet: spread it instead")
+        if key in sheet.keys():
+            raise RuleError("create", f"'{text}' is already on {name}'s sheet: spread it instead")
     else:
-        _require(key in sheet.keys(), "spread", f"'{text}' is not on {name}'s sheet yet: create it first")
-        _require(
-            not any(m.key == key and m.holder_key == holder_key for _, m in sheet.memes()),
-            "spread",
-            f"{holder} already holds '{text}' on {name}'s sheet",
-        )
-    _require(bool(sheet.empty()), "empty branch", f"{name} has no empty branch for a new meme")
+        if key not in sheet.keys():
+            raise RuleError("spread", f"'{text}' is not on {name}'s sheet yet: create it first")
+        if any(m.key == key and m.holder_key == holder_key for _, m in sheet.memes()):
+            raise RuleError("spread", f"{holder} already holds '{text}' on {name}'s sheet")
+    if not sheet.empty():
+        raise RuleError("empty branch", f"{name} has no empty branch for a new meme")
     if action.target is not None:
         _check_target(state, seat, action.target, holder_key, holder)
-    _require(
-        state.last_failed != (kind, key, holder_key),
-        "repeat after failure",
-        f"that {kind} of '{text}' for {holder} just failed: {name} may not try it again as the next action this turn",
-    )
+    if state.last_failed == (kind, key, holder_key):
+        raise RuleError("repeat after failure", f"that {kind} of '{text}' for {holder} just failed: {name} may not try it again as the next action this turn")
 
 
 def _check_target(state: State, seat: int, target: object, holder_key: str, holder: str) -> Meme:
     _require(isinstance(target, Ref), "replace target", "a replace target names a seat and a branch")
     assert isinstance(target, Ref)
-    _require(_is_int(target.seat) and 0 <= target.seat < state.n, "replace target", f"there is no seat {target.seat!r}")
+    if not (_is_int(target.seat) and 0 <= target.seat < state.n):
+        raise RuleError("replace target", f"there is no seat {target.seat!r}")
     _require(target.seat != seat, "replace target", "a player cannot replace their own meme")
     meme = state.sheets[target.seat].meme(target.branch)
-    _require(meme is not None, "replace target", f"{state.names[target.seat]} has no meme on {target.branch!r}")
+    if meme is None:
+        raise RuleError("replace target", f"{state.names[target.seat]} has no meme on {target.branch!r}")
     assert meme is not None
-    _require(
-        meme.holder_key == holder_key,
-        "replace target",
-        f"{_quote(meme.text, meme.holder)} is not held by {holder}: only a meme of the same holder can be replaced",
-    )
-    _require(
-        (seat, meme.id) not in state.targeted,
-        "replace once",
-        f"{state.names[seat]} has already targeted {state.names[target.seat]}'s {_quote(meme.text, meme.holder)} once this game",
-    )
+    if meme.holder_key != holder_key:
+        raise RuleError("replace target", f"{_quote(meme.text, meme.holder)} is not held by {holder}: only a meme of the same holder can be replaced")
+    if (seat, meme.id) in state.targeted:
+        raise RuleError("replace once", f"{state.names[seat]} has already targeted {state.names[target.seat]}'s {_quote(meme.text, meme.holder)} once this game")
     return meme
 
 
@@ -1025,11 +1072,8 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
         assert a is not None
         _require(seat != a.actor, "connect or defend", "the actor stakes: only the other players connect or defend")
         other = "defend" if role == "connect" else "connect"
-        _require(
-            a.sides[seat] != other,
-            "connect or defend",
-            f"{state.names[seat]} has already chosen to {other} in this action: never both",
-        )
+        if a.sides[seat] == other:
+            raise RuleError("connect or defend", f"{state.names[seat]} has already chosen to {other} in this action: never both")
     assert a is not None
     _require(_is_int(action.from_node) and action.from_node >= 0, "stones", "stones are counted in whole numbers from 0")
     _require(_is_int(action.from_think) and action.from_think >= 0, "stones", "stones are counted in whole numbers from 0")
@@ -1037,47 +1081,43 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
     sheet = state.sheets[seat]
     name = state.names[seat]
     node = _role_node(a, role)
-    _require(action.from_node <= sheet.node(node), "stones", f"{name} has only {_plural(sheet.node(node), 'stone')} on {node.title()}")
-    _require(action.from_think <= sheet.node("think"), "stones", f"{name} has only {_plural(sheet.node('think'), 'stone')} on Think")
+    if action.from_node > sheet.node(node):
+        raise RuleError("stones", f"{name} has only {_plural(sheet.node(node), 'stone')} on {node.title()}")
+    if action.from_think > sheet.node("think"):
+        raise RuleError("stones", f"{name} has only {_plural(sheet.node('think'), 'stone')} on Think")
     node_total = a.node_spent[seat] + action.from_node
     think_total = a.think_spent[seat] + action.from_think
-    _require(
-        think_total <= node_total,
-        "think",
-        f"Think gives up to as many stones as spent from {node.title()}: {name} would spend {think_total} from Think against {node_total}",
-    )
+    if think_total > node_total:
+        raise RuleError("think", f"Think gives up to as many stones as spent from {node.title()}: {name} would spend {think_total} from Think against {node_total}")
     seen: set[str] = set()
     total = action.from_node + action.from_think
     for use in action.memes:
         _require(isinstance(use, Use), "involve", "each involved meme names a branch")
-        _require(use.branch in _BRANCH_INDEX, "involve", f"{use.branch!r} is not a branch of the sheet")
-        _require(use.branch not in seen, "involve", f"{use.branch} is involved twice in one spend")
+        if use.branch not in _BRANCH_INDEX:
+            raise RuleError("involve", f"{use.branch!r} is not a branch of the sheet")
+        if use.branch in seen:
+            raise RuleError("involve", f"{use.branch} is involved twice in one spend")
         seen.add(use.branch)
         meme = sheet.meme(use.branch)
-        _require(meme is not None, "involve", f"{name}'s {use.branch} is an empty branch")
+        if meme is None:
+            raise RuleError("involve", f"{name}'s {use.branch} is an empty branch")
         assert meme is not None
-        _require(
-            may_involve(state, seat, role, use.branch),
-            "involve",
-            f"{_quote(meme.text, meme.holder)} is a {state.setup.branch_type(use.branch)} meme: "
-            + _involve_hint(a, role),
-        )
-        _require(
-            not any(mid == meme.id and number != a.number for mid, number in state.involved),
-            "once per turn",
-            f"{_quote(meme.text, meme.holder)} was already involved in another action this turn",
-        )
+        if not may_involve(state, seat, role, use.branch):
+            kind = state.setup.branch_type(use.branch)
+            raise RuleError("involve", f"{_quote(meme.text, meme.holder)} is a {kind} meme: " + _involve_hint(a, role))
+        if any(mid == meme.id and number != a.number for mid, number in state.involved):
+            raise RuleError("once per turn", f"{_quote(meme.text, meme.holder)} was already involved in another action this turn")
         _require(_is_int(use.bonus) and use.bonus in (0, 1), "bonus", "an involved meme gives at most one bonus stone")
         _require(_is_int(use.stones) and use.stones >= 0, "involve", "stones are counted in whole numbers from 0")
         if use.bonus:
-            _require(meme.bonus > 0, "bonus", f"{_quote(meme.text, meme.holder)} has no bonus stone left this chapter")
-            _require(
-                meme.id not in state.bonus_taken,
-                "bonus",
-                f"{_quote(meme.text, meme.holder)} has already given a bonus stone this turn (one per player's turn)",
-            )
-        _require(use.stones <= meme.stones, "involve", f"{_quote(meme.text, meme.holder)} has only {_plural(meme.stones, 'stone')} on it")
-        _require(use.bonus + use.stones > 0, "involve", f"involving {use.branch} spends nothing")
+            if meme.bonus <= 0:
+                raise RuleError("bonus", f"{_quote(meme.text, meme.holder)} has no bonus stone left this chapter")
+            if meme.id in state.bonus_taken:
+                raise RuleError("bonus", f"{_quote(meme.text, meme.holder)} has already given a bonus stone this turn (one per player's turn)")
+        if use.stones > meme.stones:
+            raise RuleError("involve", f"{_quote(meme.text, meme.holder)} has only {_plural(meme.stones, 'stone')} on it")
+        if use.bonus + use.stones <= 0:
+            raise RuleError("involve", f"involving {use.branch} spends nothing")
         total += use.bonus + use.stones
     _require(total > 0, "empty spend", "a spend puts at least one stone in")
 
@@ -1097,23 +1137,19 @@ def _check_move(state: State, seat: int, action: Move) -> None:
     leaving: Counter[str] = Counter()
     for step in action.steps:
         _require(isinstance(step, Step), "move", "each step names a source, a target and a number of stones")
-        _require(step.source in PLACES and step.target in PLACES, "move", f"{step.source!r} -> {step.target!r} is not on the sheet")
+        if not (step.source in PLACES and step.target in PLACES):
+            raise RuleError("move", f"{step.source!r} -> {step.target!r} is not on the sheet")
         _require(_is_int(step.stones) and step.stones > 0, "move", "each step moves one or more stones")
-        _require(
-            adjacent(step.source, step.target),
-            "move",
-            f"{step.source} -> {step.target} is not one step: stones move branch <-> its hub and hub <-> Think",
-        )
+        if not adjacent(step.source, step.target):
+            raise RuleError("move", f"{step.source} -> {step.target} is not one step: stones move branch <-> its hub and hub <-> Think")
         for place in (step.source, step.target):
             if place in _BRANCH_INDEX:
-                _require(sheet.meme(place) is not None, "move", f"{place} is an empty branch")
+                if sheet.meme(place) is None:
+                    raise RuleError("move", f"{place} is an empty branch")
         leaving[step.source] += step.stones
     for place, count in leaving.items():
-        _require(
-            count <= sheet.stones_at(place),
-            "move",
-            f"{_plural(count, 'stone')} cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)",
-        )
+        if count > sheet.stones_at(place):
+            raise RuleError("move", f"{_plural(count, 'stone')} cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)")
 
 
 def check(state: State, action: Action) -> None:
@@ -1131,7 +1167,8 @@ def check(state: State, action: Action) -> None:
     if isinstance(action, Rerolled):
         _phase(state, ("rerolling",), "re-rolling a die")
         assert state.attempt is not None
-        _require(action.die == state.attempt.rerolling, "dice", f"die {state.attempt.rerolling} is the one being re-rolled")
+        if action.die != state.attempt.rerolling:
+            raise RuleError("dice", f"die {state.attempt.rerolling} is the one being re-rolled")
         _require(_is_int(action.value) and 1 <= action.value <= 6, "dice", "a die shows 1-6")
         return
     if not isinstance(action, Told):
@@ -1139,31 +1176,47 @@ def check(state: State, action: Action) -> None:
     seat = _seat(state, action)
     _check_narration(action)
     name = state.names[seat]
+    # Passes and spends first: they are most of a game's actions.
+    if isinstance(action, Pass):
+        a = state.attempt
+        _phase(state, ("stake", "respond", "reroll"), "passing")
+        assert a is not None
+        if state.phase == "stake":
+            _their_turn(state, seat, a.actor, "closing phase 1")
+        elif state.phase == "respond":
+            if a.passed[seat]:
+                raise RuleError("pass", f"{name} has passed already; the table waits on the others")
+        else:
+            if state.sheets[seat].seeds <= 0:
+                raise RuleError("pass", f"{name} holds no seeds: the roll does not wait on them")
+            if a.passed[seat]:
+                raise RuleError("pass", f"{name} has let the roll stand already")
+        return
+    if isinstance(action, _Spend):
+        _check_spend(state, seat, action)
+        return
     if isinstance(action, Place):
         _phase(state, ("place",), "placing starting stones")
-        _require(not state.sheets[seat].placed, "setup", f"{name} has already placed the starting stones")
+        if state.sheets[seat].placed:
+            raise RuleError("setup", f"{name} has already placed the starting stones")
         _check_places(state, seat, action.place, state.setup.start_stones, nodes_only=True)
         return
     if isinstance(action, Write):
         _phase(state, ("setting",), "writing a setting-round meme")
         _their_turn(state, seat, state.turn, "the setting round")
-        _require(action.branch in _BRANCH_INDEX, "branch", f"{action.branch!r} is not a branch of the sheet")
+        if action.branch not in _BRANCH_INDEX:
+            raise RuleError("branch", f"{action.branch!r} is not a branch of the sheet")
         sheet = state.sheets[seat]
-        _require(sheet.meme(action.branch) is None, "branch", f"{action.branch} is already filled")
+        if sheet.meme(action.branch) is not None:
+            raise RuleError("branch", f"{action.branch} is already filled")
         text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
         holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
         for branch, meme in sheet.memes():
             kind = state.setup.branch_type(branch)
-            _require(
-                state.setup.branch_type(action.branch) != kind,
-                "setting round",
-                f"{name} has written a {kind} meme already: the second is {LEAF if kind == COILED else COILED}",
-            )
-            _require(
-                not (meme.key == meme_key(text) and meme.holder_key == meme_key(holder)),
-                "setting round",
-                f"{holder} already holds '{text}' on {name}'s sheet",
-            )
+            if state.setup.branch_type(action.branch) == kind:
+                raise RuleError("setting round", f"{name} has written a {kind} meme already: the second is {LEAF if kind == COILED else COILED}")
+            if meme.key == meme_key(text) and meme.holder_key == meme_key(holder):
+                raise RuleError("setting round", f"{holder} already holds '{text}' on {name}'s sheet")
         return
     if isinstance(action, Title):
         _phase(state, ("title",), "announcing a chapter")
@@ -1188,31 +1241,18 @@ def check(state: State, action: Action) -> None:
     if isinstance(action, PlotUnfinished):
         _phase(state, ("turn",), "declaring the plot unfinished")
         _their_turn(state, seat, state.turn, "declaring the plot unfinished")
-        _require(seat == state.starter, "plot unfinished", f"only the chapter's starter ({state.names[state.starter or 0]}) may declare its plot unfinished")
+        if seat != state.starter:
+            raise RuleError("plot unfinished", f"only the chapter's starter ({state.names[state.starter or 0]}) may declare its plot unfinished")
         _require(not state.plot_declared, "plot unfinished", "the plot was already declared unfinished this chapter")
         return
     if isinstance(action, EndTurn):
         _phase(state, ("turn",), "ending the turn")
         _their_turn(state, seat, state.turn, "ending the turn")
         return
-    if isinstance(action, _Spend):
-        _check_spend(state, seat, action)
-        return
-    if isinstance(action, Pass):
-        a = state.attempt
-        _phase(state, ("stake", "respond", "reroll"), "passing")
-        assert a is not None
-        if state.phase == "stake":
-            _their_turn(state, seat, a.actor, "closing phase 1")
-        elif state.phase == "respond":
-            _require(not a.passed[seat], "pass", f"{name} has passed already; the table waits on the others")
-        else:
-            _require(state.sheets[seat].seeds > 0, "pass", f"{name} holds no seeds: the roll does not wait on them")
-            _require(not a.passed[seat], "pass", f"{name} has let the roll stand already")
-        return
     if isinstance(action, SpendSeed):
         _phase(state, ("reroll",), "spending a seed")
-        _require(state.sheets[seat].seeds > 0, "seeds", f"{name} has no red seeds left")
+        if state.sheets[seat].seeds <= 0:
+            raise RuleError("seeds", f"{name} has no red seeds left")
         _require(_is_int(action.die) and action.die in (0, 1), "seeds", "a seed re-rolls die 0 or die 1")
         return
     if isinstance(action, Conclude):
@@ -1225,9 +1265,11 @@ def check(state: State, action: Action) -> None:
             sheet = state.sheets[seat]
             _require(action.branch in _BRANCH_INDEX, "new meme", "the new meme goes on an empty branch: name one")
             assert action.branch is not None
-            _require(sheet.meme(action.branch) is None, "new meme", f"{action.branch} is not empty")
+            if sheet.meme(action.branch) is not None:
+                raise RuleError("new meme", f"{action.branch} is not empty")
             hub = hub_of(action.branch)
-            _require(action.from_hub <= sheet.node(hub), "new meme", f"{name} has only {_plural(sheet.node(hub), 'stone')} on {hub.title()} to move onto the new meme")
+            if action.from_hub > sheet.node(hub):
+                raise RuleError("new meme", f"{name} has only {_plural(sheet.node(hub), 'stone')} on {hub.title()} to move onto the new meme")
         else:
             _require(action.branch is None and action.from_hub == 0, "outcome", "the action failed: no meme is written")
         return
@@ -1250,6 +1292,11 @@ def play(state: State, action: Action) -> State:
         return _await_seeds(state)
     seat = action.seat
     assert seat is not None
+    # Passes and spends first: they are most of a game's actions.
+    if isinstance(action, Pass):
+        return _pass(state, seat, action)
+    if isinstance(action, _Spend):
+        return _spend(state, seat, action)
     name = state.names[seat]
     sheet = state.sheets[seat]
     if isinstance(action, Place):
@@ -1278,14 +1325,13 @@ def play(state: State, action: Action) -> State:
         state = _narrate(state, action)
         return _begin_turn(state, state.chapter_order()[0])
     if isinstance(action, TurnStones):
-        state = _with_sheet(state, seat, _gain(sheet, action.place))
-        state = evolve(state, phase="turn")
-        state = _say(state, f"{name} places the turn's stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
+        line = f"{name} places the turn's stones: {_describe_places(state.setup.layout, sheet, action.place)}."
+        state = _say(state, line, sheets=_set(state.sheets, seat, _gain(sheet, action.place)), phase="turn")
         return _narrate(state, action)
     if isinstance(action, Gain):
-        state = _with_sheet(state, seat, _gain(sheet, action.place))
-        state = evolve(state, actions_taken=state.actions_taken + 1, last_failed=None)
-        state = _say(state, f"{name} gains {GAIN_STONES} stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
+        line = f"{name} gains {GAIN_STONES} stones: {_describe_places(state.setup.layout, sheet, action.place)}."
+        sheets = _set(state.sheets, seat, _gain(sheet, action.place))
+        state = _say(state, line, sheets=sheets, actions_taken=state.actions_taken + 1, last_failed=None)
         return _narrate(state, action)
     if isinstance(action, Move):
         for step in action.steps:
@@ -1307,10 +1353,6 @@ def play(state: State, action: Action) -> State:
         state = _narrate(state, action)
         state = _say(state, f"{name} ends the turn.")
         return _end_turn(state)
-    if isinstance(action, _Spend):
-        return _spend(state, seat, action)
-    if isinstance(action, Pass):
-        return _pass(state, seat, action)
     if isinstance(action, SpendSeed):
         a = state.attempt
         assert a is not None
@@ -1372,8 +1414,11 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     role = _role(action)
     node = _role_node(a, role)
     sheet = state.sheets[seat]
-    sheet = _add_node(sheet, node, -action.from_node)
-    sheet = _add_node(sheet, "think", -action.from_think)
+    # One copy of the sheet and of the state for the whole spend.
+    nodes = list(sheet.nodes)
+    nodes[_NODE_INDEX[node]] -= action.from_node
+    nodes[_NODE_INDEX["think"]] -= action.from_think
+    branches = list(sheet.branches)
     own = action.from_node + action.from_think
     bonus = 0
     weighted = 0
@@ -1385,9 +1430,10 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     if action.from_think:
         parts.append(f"{action.from_think} from Think")
     for use in action.memes:
-        meme = sheet.meme(use.branch)
+        i = _BRANCH_INDEX[use.branch]
+        meme = branches[i]
         assert meme is not None
-        sheet = _set_meme(sheet, use.branch, evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus))
+        branches[i] = evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus)
         own += use.stones
         bonus += use.bonus
         involved.add((meme.id, a.number))
@@ -1398,7 +1444,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
             weighted += count
         what = " and ".join(p for p in (f"{use.bonus} bonus" if use.bonus else "", f"{use.stones} own" if use.stones else "") if p)
         parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
-    sheet = evolve(sheet, spent=sheet.spent + own)
+    sheet = evolve(sheet, nodes=tuple(nodes), branches=tuple(branches) if action.memes else sheet.branches, spent=sheet.spent + own)
     stones = own + bonus
     if role == "defend":
         removed = stones + (TARGET_WEIGHT - 1) * weighted
@@ -1416,7 +1462,6 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         sides=sides,
         passed=(False,) * state.n,
     )
-    state = evolve(_with_sheet(state, seat, sheet), attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
     name = state.names[seat]
     spent = ", ".join(parts)
     if role == "defend":
@@ -1426,26 +1471,26 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         line = f"{name} connects with {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
     else:
         line = f"{name} stakes {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
-    state = _say(state, line)
+    sheets = _set(state.sheets, seat, sheet)
+    state = _say(state, line, sheets=sheets, attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
     return _narrate(state, action)
 
 
 def _pass(state: State, seat: int, action: Pass) -> State:
     a = state.attempt
     assert a is not None
-    name = state.names[seat]
     state = _narrate(state, action)
     if state.phase == "stake":
-        state = evolve(state, phase="respond", attempt=evolve(a, passed=(False,) * state.n))
-        return _say(state, f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more.")
+        name = state.names[seat]
+        line = f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more."
+        return _say(state, line, phase="respond", attempt=evolve(a, passed=(False,) * state.n))
     passed = _set(a.passed, seat, True)
     a = evolve(a, passed=passed)
     state = evolve(state, attempt=a)
     if not all(passed):
         return state
     if state.phase == "respond":
-        state = evolve(state, phase="roll")
-        return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.")
+        return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.", phase="roll")
     return _resolve(state)
 
 
@@ -1581,7 +1626,13 @@ def hides(state: State, action: Action) -> bool:
 
 def sheet_score(sheet: Sheet) -> int:
     """Group memes by text: a group of 1 scores 4, a group of k >= 2 scores 4 + k."""
-    groups = Counter(m.key for m in sheet.branches if m)
+    return _score_of(tuple(m.text for m in sheet.branches if m))
+
+
+@lru_cache(maxsize=4096)
+def _score_of(texts: tuple[str, ...]) -> int:
+    # Bots ask for the scores at most moves; the memes on a sheet change far more rarely.
+    groups = Counter(meme_key(text) for text in texts)
     return sum(UNIQUE_POINTS if k == 1 else UNIQUE_POINTS + k for k in groups.values())
 
 
@@ -1788,6 +1839,7 @@ def _after(pool: int, a: int, b: int, seeds: int) -> Fraction:
     return max(_reroll(pool, a, b, 0, seeds), _reroll(pool, a, b, 1, seeds))
 
 
+@lru_cache(maxsize=None)
 def _reroll(pool: int, a: int, b: int, die: int, seeds: int) -> Fraction:
     """Chance of success when die `die` of (a, b) is re-rolled now (using one of `seeds`)."""
     if die == 0:
@@ -1861,18 +1913,24 @@ def _legal(state: State, action: Action) -> bool:
     return True
 
 
-def _placements(state: State, seat: int, count: int, nodes_only: bool, limit: int) -> list[tuple[str, ...]]:
+def _placements(state: State, seat: int, cls: type[Place | TurnStones | Gain], count: int, nodes_only: bool, limit: int) -> list[Action]:
+    filled = () if nodes_only else tuple(b for b, _ in state.sheets[seat].memes())
+    return list(_placing(cls, seat, count, filled, limit))
+
+
+@lru_cache(maxsize=4096)
+def _placing(cls: type[Place | TurnStones | Gain], seat: int, count: int, filled: tuple[str, ...], limit: int) -> tuple[Action, ...]:
+    # Built once for each seat and set of filled branches: a random bot asks for them every turn.
     out: list[tuple[str, ...]] = []
     for combo in combinations_with_replacement(NODES, count):
         out.append(combo)
         if len(out) >= limit:
             break
-    if not nodes_only:
-        for branch, _ in state.sheets[seat].memes():
-            out.append((branch,) * count)
-            if count > 1:
-                out.append((branch,) + ("think",) * (count - 1))
-    return out
+    for branch in filled:
+        out.append((branch,) * count)
+        if count > 1:
+            out.append((branch,) + ("think",) * (count - 1))
+    return tuple(cls(seat=seat, place=p) for p in out)
 
 
 def _known_holders(state: State) -> list[str]:
@@ -1883,10 +1941,6 @@ def _known_holders(state: State) -> list[str]:
     for holder in BOT_CAST[:3]:
         seen.setdefault(meme_key(holder), holder)
     return list(seen.values())
-
-
-def _targets(state: State, seat: int, holder: str) -> list[Ref]:
-    return list(_targets_by_holder(state, seat).get(meme_key(holder), ()))
 
 
 def _targets_by_holder(state: State, seat: int) -> dict[str, list[Ref]]:
@@ -1917,23 +1971,33 @@ def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = T
     role = "actor" if cls is Stake else ("connect" if cls is Connect else "defend")
     sheet = state.sheets[seat]
     node = _role_node(a, role)
-    n, t = sheet.node(node), sheet.node("think")
     room = a.node_spent[seat] - a.think_spent[seat]
+    elsewhere = {mid for mid, number in state.involved if number != a.number} if state.involved else ()
+    usable = []
+    for branch, meme in sheet.memes():
+        if meme.id in elsewhere or not may_involve(state, seat, role, branch):
+            continue
+        bonus = 1 if meme.bonus > 0 and meme.id not in state.bonus_taken else 0
+        usable.append((branch, bonus, meme.stones))
+    unique = list(_spends(cls, seat, sheet.node(node), sheet.node("think"), room, tuple(usable)))
+    return [o for o in unique if _legal(state, o)] if checked else unique
+
+
+@lru_cache(maxsize=4096)
+def _spends(cls: type[_Spend], seat: int, n: int, t: int, room: int, usable: tuple[tuple[str, int, int], ...]) -> tuple[_Spend, ...]:
+    """Spends in typical sizes from `n` stones on the role's node, `t` on Think (`room` more
+    from Think than from the node so far) and (branch, bonus, stones) of the memes that may
+    be involved. Built once for each: phase 2 asks every player again after every spend."""
 
     def think_for(from_node: int) -> int:
         return max(0, min(t, room + from_node))
 
     uses = []
-    for branch, meme in sheet.memes():
-        if not may_involve(state, seat, role, branch):
-            continue
-        if any(mid == meme.id and number != a.number for mid, number in state.involved):
-            continue
-        bonus = 1 if meme.bonus > 0 and meme.id not in state.bonus_taken else 0
+    for branch, bonus, stones in usable:
         if bonus:
             uses.append(Use(branch, bonus=1))
-        if meme.stones:
-            uses.append(Use(branch, bonus=bonus, stones=meme.stones))
+        if stones:
+            uses.append(Use(branch, bonus=bonus, stones=stones))
     options: list[_Spend] = []
     if n:
         for k in sorted({1, n}):
@@ -1953,8 +2017,7 @@ def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = T
         options.append(cls(seat=seat, memes=bonuses))
     if n or best:
         options.append(cls(seat=seat, from_node=n, from_think=think_for(n), memes=tuple(best.values())))
-    unique = list(dict.fromkeys(options))
-    return [o for o in unique if _legal(state, o)] if checked else unique
+    return tuple(dict.fromkeys(options))
 
 
 def _move_options(state: State, seat: int) -> list[Move]:
@@ -1965,8 +2028,8 @@ def _move_options(state: State, seat: int) -> list[Move]:
         have = sheet.stones_at(source)
         if not have:
             continue
-        for target in PLACES:
-            if not adjacent(source, target) or (target in _BRANCH_INDEX and target not in filled):
+        for target in _NEIGHBOURS[source]:
+            if target in _BRANCH_INDEX and target not in filled:
                 continue
             for k in sorted({1, have}):
                 options.append(Move(seat=seat, steps=(Step(source, target, k),)))
@@ -1981,20 +2044,21 @@ def _meme_options(state: State, seat: int, limit: int, checked: bool = True) -> 
     options: list[Action] = []
     text = _fresh_text(state, seat)
     targets = _targets_by_holder(state, seat)
-    for holder in holders:
+    keyed = [(holder, meme_key(holder)) for holder in holders]
+    for holder, key in keyed:
         options.append(Create(seat=seat, text=text, holder=holder))
-        options += [Create(seat=seat, text=text, holder=holder, target=t) for t in targets.get(meme_key(holder), ())]
+        options += [Create(seat=seat, text=text, holder=holder, target=t) for t in targets.get(key, ())]
     texts: dict[str, str] = {}
     held = set()
     for _, meme in sheet.memes():
         texts.setdefault(meme.key, meme.text)
         held.add((meme.key, meme.holder_key))
     for key, mtext in texts.items():
-        for holder in holders:
-            if (key, meme_key(holder)) in held:
+        for holder, hkey in keyed:
+            if (key, hkey) in held:
                 continue
             options.append(Spread(seat=seat, text=mtext, holder=holder))
-            options += [Spread(seat=seat, text=mtext, holder=holder, target=t) for t in targets.get(meme_key(holder), ())]
+            options += [Spread(seat=seat, text=mtext, holder=holder, target=t) for t in targets.get(hkey, ())]
     return [o for o in options[:limit] if _legal(state, o)] if checked else options[:limit]
 
 
@@ -2016,8 +2080,8 @@ Group = tuple[tuple[str, ...], Callable[[], list[Action]]]
 
 def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
     """`candidate_actions` in groups, each built only when called: (the kinds of action it
-    may hold, a function that builds its candidates). A caller that wants one legal action of
-    a chosen kind builds one group and checks a few of its candidates, not every action."""
+    may hold, a function that builds its candidates, each once). A caller that wants one legal
+    action of a chosen kind builds one group and checks a few of its candidates, not every action."""
     if state.over or not 0 <= seat < state.n:
         return []
     phase = state.phase
@@ -2029,7 +2093,7 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
     if phase == "place":
         if sheet.placed:
             return []
-        return [((Place.kind,), lambda: [Place(seat=seat, place=p) for p in _placements(state, seat, state.setup.start_stones, True, limit)])]
+        return [((Place.kind,), lambda: _placements(state, seat, Place, state.setup.start_stones, True, limit))]
     if phase == "setting" and seat == state.turn:
         done = sheet.filled
         writes = [Write(seat=seat, branch=b, text=f"{sheet.name}'s belief {done + 1}", holder=BOT_CAST[(seat + done) % len(BOT_CAST)]) for b in sheet.empty()]
@@ -2037,12 +2101,12 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
     if phase == "title" and seat == state.starter:
         return [((Title.kind,), lambda: now(Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")))]
     if phase == "turn-start" and seat == state.turn:
-        return [((TurnStones.kind,), lambda: [TurnStones(seat=seat, place=p) for p in _placements(state, seat, TURN_STONES, False, limit)])]
+        return [((TurnStones.kind,), lambda: _placements(state, seat, TurnStones, TURN_STONES, False, limit))]
     if phase == "turn" and seat == state.turn:
         groups: list[Group] = [((EndTurn.kind,), lambda: now(EndTurn(seat=seat))), ((PlotUnfinished.kind,), lambda: now(PlotUnfinished(seat=seat)))]
         if state.actions_taken < ACTIONS_PER_TURN:
             groups += [
-                ((Gain.kind,), lambda: [Gain(seat=seat, place=p) for p in _placements(state, seat, GAIN_STONES, False, 40)]),
+                ((Gain.kind,), lambda: _placements(state, seat, Gain, GAIN_STONES, False, 40)),
                 ((Move.kind,), lambda: list(_move_options(state, seat))),
                 ((Create.kind, Spread.kind), lambda: _meme_options(state, seat, limit, checked=False)),
             ]

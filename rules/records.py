@@ -14,11 +14,15 @@ __all__ = ["evolve"]
 R = TypeVar("R")
 
 
+_new = object.__new__
+_setattr = object.__setattr__
+
+
 def evolve(record: R, **changes: Any) -> R:
     """`dataclasses.replace(record, **changes)` for a frozen dataclass without `__post_init__`
     or slots (the field names are trusted: callers are the rules modules)."""
-    new = object.__new__(type(record))
-    fields = new.__dict__
-    fields.update(record.__dict__)
+    new = _new(type(record))
+    fields = record.__dict__.copy()
     fields.update(changes)
+    _setattr(new, "__dict__", fields)
     return new

@@ -886,3 +886,75 @@ def test_legal_actions_are_the_candidates_that_pass_the_check() -> None:
         for seat in range(state.n):
             legal = di.legal_actions(state, seat)
             assert legal == [a for a in di.candidate_actions(state, seat) if di._legal(state, a)]
+
+
+def test_each_candidate_group_holds_distinct_actions_of_its_kinds() -> None:
+    # The random bot takes a group's candidates as they come, without dropping repeats.
+    from lab import BOTS
+    from lab.core import play_out
+
+    bots = [BOTS["dangerous-ideas"][b] for b in ("sensible", "random", "random", "sensible")]
+    for seed in (5, 6):
+        game = play_out(Game(di.RULES, di.Setup(names=("Ana", "Bo", "Cy", "Di")), seed, keep=None), bots, rng_for(seed, -1))
+        for state in game.states[::3]:
+            for seat in range(state.n):
+                for kinds, build in di.candidate_groups(state, seat, limit=120):
+                    built = build()
+                    assert len(set(built)) == len(built) and {a.kind for a in built} <= set(kinds)
+
+
+def _seen(state: di.State, whole: bool) -> str:
+    """A state's repr, its sets in sorted order (a set's repr follows its history, not its
+    value); unless `whole`, its log, story and outcomes by length (they grow line by line
+    and the final state holds them whole)."""
+    sets = {f: tuple(sorted(getattr(state, f))) for f in ("involved", "bonus_taken", "targeted")}
+    grown = {} if whole else {f: len(getattr(state, f)) for f in ("log", "story", "outcomes")}
+    return repr(replace(state, **sets, **grown))
+
+
+def _bot_game_digest(names: tuple[str, ...], bots: tuple[str, ...], seed: int) -> tuple[int, str]:
+    """The bots' moves in a lab game, every state they saw and the final one, as one digest."""
+    import hashlib
+
+    from lab.core import play_lean, seat_chooser
+    from lab.dangerous_ideas import BOTS
+
+    digest = hashlib.sha256()
+    choose_bot = seat_chooser([BOTS[b] for b in bots], rng_for(seed, -1))
+    moves = 0
+
+    def choose(state: di.State) -> di.Action:
+        nonlocal moves
+        action = choose_bot(state)
+        digest.update(f"{_seen(state, whole=False)} {action!r}".encode())
+        moves += 1
+        return action
+
+    final = play_lean(di.RULES, di.Setup(names=names), seed, choose, check=True)
+    digest.update(_seen(final, whole=True).encode())
+    return moves, digest.hexdigest()[:16]
+
+
+# Recorded before the bots and rules were made faster (issue 21): the same seed must give the
+# same game, move for move and state for state.
+PINNED_BOT_GAMES = [
+    (("A", "B", "C", "D"), ("sensible", "sensible", "random", "random"), 1, 552, "368046b223ab0383"),
+    (("A", "B", "C", "D"), ("sensible", "sensible", "random", "random"), 2, 642, "9d335f4c7d6e1ff7"),
+    (("A", "B", "C"), ("random", "random", "random"), 3, 260, "accc1f24180c64d0"),
+    (("A", "B", "C", "D", "E"), ("sensible",) * 5, 4, 603, "e052fbe03123d0bb"),
+]
+
+
+@pytest.mark.parametrize(("names", "bots", "seed", "moves", "digest"), PINNED_BOT_GAMES)
+def test_seeded_bot_games_are_the_recorded_ones_move_for_move(names: tuple[str, ...], bots: tuple[str, ...], seed: int, moves: int, digest: str) -> None:
+    assert _bot_game_digest(names, bots, seed) == (moves, digest)
+
+
+def test_the_benchmarks_bot_games_give_the_recorded_rows() -> None:
+    import hashlib
+    import json
+
+    import lab
+
+    rows = lab.simulate("dangerous-ideas", 6, 0, "", workers=1).rows
+    assert hashlib.sha256(json.dumps(rows, sort_keys=True).encode()).hexdigest()[:16] == "46e36d2825c258bd"
