@@ -56,3 +56,20 @@ def test_template_hides_sources_and_names_the_page(voila: VoilaFactory, page: Pa
     expect(page.locator(".playbook-header")).to_contain_text("Bare button")
     assert page.locator(".jp-InputArea, .cm-editor, .jp-CodeMirrorEditor").count() == 0
     assert source_text_visible(page, [SOURCE]) == []
+
+
+def test_a_waiting_page_stands_still(voila: VoilaFactory, page: Page) -> None:
+    """The loading mark does not turn: a turning one redraws a waiting phone 60 times a second,
+    and a class's phones wait together (the watchdog's line counts the seconds instead)."""
+    server = voila(NOTEBOOK)
+    open_dashboard(page, server.url, f".{BUTTON_CLASS}")
+    # Voila takes its loading mark away once the page is up: put one back, as it was.
+    mark = page.evaluate("""() => {
+      const box = document.createElement('div'); box.id = 'loading';
+      box.innerHTML = '<div class="spinner-container"><svg class="spinner" viewBox="0 0 10 10"><circle r="4" cx="5" cy="5"/></svg></div>';
+      document.body.appendChild(box);
+      const spinner = box.querySelector('.spinner');
+      return [getComputedStyle(spinner).animationName, spinner.getAnimations().length];
+    }""")
+    assert mark == ["none", 0]
+    assert page.evaluate("() => document.getAnimations().length") == 0  # nothing else moves either
