@@ -686,6 +686,13 @@ def seats_text(names: Sequence[str], seats: Iterable[int]) -> str:
     return ", ".join(people[:-1]) + " and " + people[-1]
 
 
+def winners_text(names: Sequence[str], seats: Sequence[int], who: str = "players") -> str:
+    """'Cy wins', 'Ana, Bo and Di share the win', or 'all 6 households tie' (`who` names them)."""
+    if len(seats) == len(names) > 1:
+        return f"all {len(names)} {who} tie"
+    return seats_text(names, seats) + (" share the win" if len(seats) > 1 else " wins")
+
+
 #: Characters that turn the direction of the text around them (embeddings, overrides, isolates):
 #: in a name they would reorder the text after it on every page and sheet.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -242,6 +242,43 @@ def test_sixteen_leerdam_students_are_two_villages_compared_year_by_year(store) 
     assert "Village 1" in text and "Village 2" in text and "Year 1" in text and "pledged 15" in text  # 1+2+3+1+2+3+1+2
 
 
+def test_the_board_names_villages_and_says_a_tie_in_plain_words(store) -> None:
+    """Leerdam's tables are villages on the board too, and a village where every household ends
+    level says so, not "Ana and Bo and Cy and ... win"."""
+    from rules import leerdam as ld
+    from playbook.store import Play
+
+    record = cl.create_class(store, "leerdam", 12, seed=3, variants={"max_years": 1})
+    for i in range(12):
+        _student(store, record.code, f"Household {i + 1}")
+    monitor = _monitor(store, record)
+    monitor.deal()
+    monitor.start()
+    record = monitor.record
+    assert len(record.tables) == 2
+    first = record.tables[0]
+    for seat in range(6):  # the first village: every household the same, to the end
+        store.submit(first, Play(ld.Contribute(seat=seat, units=1)), store.version(first))
+    for seat in range(6):
+        store.submit(first, Play(ld.Allocate(seat=seat, plan=(ld.Assignment(seat, "subsistence", 2),))), store.version(first))
+    assert store.load(first).game.state.over
+    fresh = cl.load_class(store, record.id)
+    cl.submit(store, fresh.id, cl.End(), fresh.version)  # the lesson ends: the results go up
+    text = re.sub(r"<[^>]+>", "", synced_text(_page(store, record, "board")))
+    assert "Village 1 · " in text and "Village 2 · " in text and "Table 1" not in text
+    assert "Open its board" in text
+    assert "Village 1: all 6 households tie" in text and "Village 2: still playing" in text
+    assert " and Household 2 and " not in text
+
+
+def test_a_table_with_one_winner_or_a_shared_win_is_said_in_plain_words() -> None:
+    from rules.core import seats_text
+
+    names = ("Ana", "Bo", "Cy", "Di")
+    assert seats_text(names, [2]) == "Cy"
+    assert seats_text(names, [0, 1, 3]) == "Ana, Bo and Di"
+
+
 def test_the_class_csv_has_one_row_per_decision(store) -> None:
     from rules import new_rule as nr
     from playbook.store import Play

@@ -32,6 +32,7 @@ from playbook import classes as cl
 from playbook.access import HIDDEN, NOTEBOOKS, key_matches, new_key
 from playbook.store import HandOver, Refused, Store
 from rules import RuleError
+from rules.core import winners_text
 
 from .board import ClassDebrief, board_scene
 from .common import STYLE, StatusLine, card, close_tree, csv_text, download_link, esc
@@ -77,6 +78,11 @@ def _names_html(names: Sequence[str]) -> str:
 def _ago(seconds: float) -> str:
     minutes = int(seconds // 60)
     return f"{minutes} min" if minutes else f"{int(seconds)} s"
+
+
+def _table_word(game: str) -> str:
+    """What the room calls a table of `game`: Leerdam's are villages."""
+    return "Village" if game == "leerdam" else "Table"
 
 
 class ClassPage(widgets.VBox):
@@ -498,9 +504,9 @@ class ClassPage(widgets.VBox):
             facts = f'<div style="display:flex;flex-wrap:wrap;gap:4px 28px">{facts}</div>'
             cards.append(
                 card(
-                    f"Table {i + 1} · {scene.heading}",
+                    f"{_table_word(record.game)} {i + 1} · {scene.heading}",
                     f'<div class="pb-glance-line" data-phase="{scene.phase}">{esc(line)}</div>{facts}'
-                    f'<div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">its board</a></div>',
+                    f'<div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">Open its board</a></div>',
                     "pb-class-table",
                 )
             )
@@ -532,15 +538,14 @@ class ClassPage(widgets.VBox):
         for i, table in enumerate(tables):
             state, rules = table.game.state, table.game.rules
             names = getattr(table.game.setup, "names", ())
+            where = f"{_table_word(record.game)} {i + 1}"
             if not rules.over(state):
-                lines.append(f"<li>Table {i + 1}: still playing</li>")
+                lines.append(f"<li>{where}: still playing</li>")
                 continue
             standings = rules.standings(state)
-            winners = [names[seat] for rank, seat, _ in standings if rank == 1]
-            lines.append(
-                f'<li class="pb-class-winner-{i}">{"Village" if record.game == "leerdam" else "Table"} {i + 1}: '
-                f'<b>{esc(" and ".join(winners))}</b> {"win" if len(winners) > 1 else "wins"} ({standings[0][2]})</li>'
-            )
+            first = [seat for rank, seat, _ in standings if rank == 1]
+            said = winners_text(names, first, "households" if record.game == "leerdam" else "players")
+            lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{esc(said)}</b> ({standings[0][2]})</li>')
         return f'<h2>Results</h2><ul class="pb-class-results" style="font-size:32px">{"".join(lines)}</ul>'
 
     # -- the monitor -----------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rules.core import winners_text
 from rules.dangerous_ideas import ALWAYS_FAILS, State, View, view_for
 
 from ..common import esc
@@ -101,10 +102,10 @@ def scene(state: State, final: State | None = None) -> Scene:
 
 def _results(state: State, view: View) -> Scene:
     names = [s.name for s in view.sheets]
-    winners = [names[s] for rank, s, _ in view.standings if rank == 1]
+    winners = [s for rank, s, _ in view.standings if rank == 1]
     rows = "".join(f"<tr><td>{rank}</td><td>{esc(names[s])}</td><td>{score} points</td></tr>" for rank, s, score in view.standings)
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>'
-    winner = " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
+    winner = winners_text(names, winners)
     return Scene("results", "the end", centre, (Fact("Chapters", str(view.chapters)),), view.log, winner, tuple(story(state)), _trees(state))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rules.core import winners_text
 from rules.leerdam import State, View, final_divisor, flood_odds, ledger_rows, view_for, village_rows
 
 from ..common import esc
@@ -102,18 +103,14 @@ def scene(state: State, final: State | None = None) -> Scene:
 
 def _results(state: State, view: View, final: State | None = None) -> Scene:
     names = [h.name for h in view.households]
-    winners = [names[s] for rank, s, _ in view.standings if rank == 1]
+    winners = [s for rank, s, _ in view.standings if rank == 1]
     rows = "".join(
         f"<tr><td>{rank}</td><td>{esc(names[s])}</td><td>{vp} VP</td><td>{view.households[s].wealth} Wealth</td></tr>" for rank, s, vp in view.standings[:5]
     )
     more = f'<div class="pb-label">and {len(names) - 5} more households</div>' if len(names) > 5 else ""
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>{more}'
     facts = (Fact("Years", str(len(view.years))), Fact("Dyke at the end", f"{view.dyke} of 6", "pb-dyke"), Fact("Floods", str(sum(y.flooded for y in view.years))))
-    return Scene("results", "the end", centre, facts, view.log, _won(winners), tuple(story(state, final)))
-
-
-def _won(winners: Sequence[str]) -> str:
-    return " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
+    return Scene("results", "the end", centre, facts, view.log, winners_text(names, winners, "households"), tuple(story(state, final)))
 
 
 def story(state: State, final: State | None = None) -> list[str]:

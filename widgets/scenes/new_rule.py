@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.core import seats_text
+from rules.core import seats_text, winners_text
 from rules.new_rule import State, View, view_for
 
 from ..common import esc
@@ -72,14 +72,14 @@ def scene(state: State, final: State | None = None) -> Scene:
 
 def _results(state: State, view: View) -> Scene:
     names = [s.name for s in view.seats]
-    winners = [names[s] for rank, s, _ in view.standings if rank == 1]
+    winners = [s for rank, s, _ in view.standings if rank == 1]
     rows = "".join(
         f"<tr><td>{rank}</td><td>{esc(names[s])}</td><td>{score} point{'s' if score != 1 else ''}</td><td>{'out' if view.seats[s].out else ''}</td></tr>"
         for rank, s, score in view.standings
     )
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>'
     facts = (Fact("Rounds", str(view.round)), Fact("Players in", _players_in(view)))
-    winner = " and ".join(winners) + (" win" if len(winners) > 1 else " wins")
+    winner = winners_text(names, winners)
     return Scene("results", "the end", centre, facts, view.log, winner, tuple(story(state)))
 
 
