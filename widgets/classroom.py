@@ -494,7 +494,10 @@ class ClassPage(widgets.VBox):
                 line = "Finished"
             else:
                 waiting = [names[s] for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]
-                line = f"waiting for {', '.join(waiting)}" if waiting else "playing"
+                if len(waiting) > 4:  # a card, not a roll call: the room reads the count
+                    line = f"waiting for {len(waiting)}: {', '.join(waiting[:3])} and {len(waiting) - 3} more"
+                else:
+                    line = f"waiting for {', '.join(waiting)}" if waiting else "playing"
             page = NOTEBOOKS[record.game]
             board = table.meta.get("board_key")
             # A game that hides nothing has a board too (`&board=1`): the same public view, read-only.
@@ -504,7 +507,9 @@ class ClassPage(widgets.VBox):
             facts = f'<div style="display:flex;flex-wrap:wrap;gap:4px 28px">{facts}</div>'
             cards.append(
                 card(
-                    f"{_table_word(record.game)} {i + 1} · {scene.heading}",
+                    # The step the table is at now: its board may still show the last step's
+                    # outcome (a year's flood) until the next move.
+                    f"{_table_word(record.game)} {i + 1} · {'the end' if rules.over(state) else cl.step_of(state) or scene.heading}",
                     f'<div class="pb-glance-line" data-phase="{scene.phase}">{esc(line)}</div>{facts}'
                     f'<div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">Open its board</a></div>',
                     "pb-class-table",
