@@ -629,8 +629,9 @@ def serve(
     # Without a public URL the links carry this machine's address and the path served under.
     base = public or where.base + prefix.rstrip("/")
     settings = serve_settings(class_size, preheat, _seats_waiting_here())
-    # Without --preheat, a game page's ready kernels follow the tables prepared while it runs.
-    follow = ["--PlaybookVoila.follow_tables=True"] if preheat is None and settings.ready_kernels else []
+    # Without --preheat, a game page's ready kernels follow the tables prepared while it runs
+    # (every page served: one notebook alone keeps the pool it started with).
+    follow = ["--PlaybookVoila.follow_tables=True"] if preheat is None and notebook is None and settings.ready_kernels else []
     args = list(extra_args) + [f"--Voila.ip={where.listen}", *settings.args, *follow]
     argv = voila_command(notebook, port=port, open_browser=False, base_url=prefix, extra_args=args)
     link = facilitator_link(base, key) if notebook is None else f"{base}/"
