@@ -79,3 +79,40 @@ def test_bare_button_notebook_is_the_generated_one() -> None:
     stored = nbformat.read(bare_button.NOTEBOOK, as_version=4)
     assert stored == bare_button.build()
     assert all(not cell.get("outputs") for cell in stored.cells)
+
+
+@pytest.mark.parametrize(("notebook", "preheat", "follows"), [(None, None, True), (None, 3, False), ("leerdam.ipynb", None, False)])
+def test_the_headline_command_keeps_kernels_ready_for_the_tables_saved_while_it_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, notebook: str | None, preheat: int | None, follows: bool
+) -> None:
+    """`playbook serve` asks Voila to follow the saved tables (PlaybookVoila.follow_tables) unless
+    the pools are set by hand or one notebook is served alone; the tables saved before it starts
+    size the game's pool at once."""
+    import subprocess
+
+    from playbook import serve as serving
+    from playbook.access import table_keys
+    from playbook.store import Store
+    from rules import leerdam as ld
+    from rules import new_game
+
+    monkeypatch.setenv("PLAYBOOK_DB", str(tmp_path / "tables.sqlite3"))
+    monkeypatch.setenv("PLAYBOOK_KEY", "k" * 32)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    names = tuple(f"H{i}" for i in range(9))
+    Store().create(new_game("leerdam", ld.Setup(names=names), 1), meta={"bots": {}, **table_keys(9)})
+    started: list[list[str]] = []
+
+    class Voila:
+        def __init__(self, argv: list[str], **kwargs: object) -> None:
+            started.append(argv)
+
+        def wait(self) -> int:
+            return 0
+
+    monkeypatch.setattr(subprocess, "Popen", Voila)
+    assert serving.serve(port=serving.free_port(), notebook=notebook, ip="127.0.0.1", preheat=preheat, class_size=6) == 0
+    argv = started[0]
+    assert ("--PlaybookVoila.follow_tables=True" in argv) is follows
+    pools = json.loads(next(a.split("=", 1)[1] for a in argv if a.startswith("--VoilaKernelManager.kernel_pools_config=")))
+    assert pools["leerdam.ipynb"]["pool_size"] == (9 if preheat is None else preheat)
