@@ -116,3 +116,34 @@ def test_the_headline_command_keeps_kernels_ready_for_the_tables_saved_while_it_
     assert ("--PlaybookVoila.follow_tables=True" in argv) is follows
     pools = json.loads(next(a.split("=", 1)[1] for a in argv if a.startswith("--VoilaKernelManager.kernel_pools_config=")))
     assert pools["leerdam.ipynb"]["pool_size"] == (9 if preheat is None else preheat)
+
+
+def test_page_templates_are_compiled_once_per_server_not_once_per_page(tmp_path: Path) -> None:
+    """Voila makes a Jinja environment per page; they share the compiled templates, a changed
+    template is compiled again, and an async environment never gets a sync one's code."""
+    import jinja2
+
+    from playbook.voila_app import CompiledTemplates
+
+    (tmp_path / "page.j2").write_text("{{ 6 * 7 }} {{ name }}")
+    cache = CompiledTemplates()
+    compiled: list[str] = []
+
+    class Counting(jinja2.Environment):
+        def _compile(self, source: str, filename: str) -> object:
+            compiled.append(filename)
+            return super()._compile(source, filename)
+
+    def page(is_async: bool = False) -> Counting:
+        return Counting(loader=jinja2.FileSystemLoader(tmp_path), bytecode_cache=cache, enable_async=is_async)
+
+    assert page().get_template("page.j2").render(name="Ana") == "42 Ana"
+    assert page().get_template("page.j2").render(name="Bo") == "42 Bo"
+    assert len(compiled) == 1  # the second page's environment used the first one's code
+    (tmp_path / "page.j2").write_text("{{ name }}!")
+    assert page().get_template("page.j2").render(name="Cy") == "Cy!"
+    assert len(compiled) == 2
+    from tests.stores import run_alone
+
+    assert run_alone(lambda: page(is_async=True).get_template("page.j2").render_async(name="Di")) == "Di!"
+    assert len(compiled) == 3
