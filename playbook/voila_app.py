@@ -187,6 +187,9 @@ class PlaybookVoila(Voila):
         # at once. Compressed it is about a quarter of that.
         settings["compress_response"] = True
         compile_templates_once()
+        # traitlets leaves the logger at DEBUG and filters in its handler: every message a
+        # kernel sends was made into two debug records, then dropped (0.2 CPU-seconds a page).
+        self.log.setLevel(self.log_level)
         if hasattr(self.kernel_manager, "fill_if_needed"):  # kernels are kept ready
             refill_when_quiet(self.kernel_manager)
             if self.follow_tables:
