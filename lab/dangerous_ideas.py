@@ -186,7 +186,7 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
         winning = wins(a.pool, a.total)
         if seat == a.actor and not winning:
             die, chance_, _ = seed_advice(a.pool, (a.dice[0], a.dice[1]), sheet.seeds)
-            if die is not None and chance_ >= Fraction(1, 6):
+            if die is not None and chance_ >= _ONE_SIXTH:
                 return SpendSeed(seat=seat, die=die)
         if seat != a.actor and winning and a.sides[seat] == "defend":
             spoil = [(sum(1 for v in _FACES if wins(a.pool, a.total - a.dice[d] + v)), d) for d in (0, 1)]
@@ -200,6 +200,9 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
         branch = max(sheet.empty(), key=lambda b: (sheet.node(hub_of(b)) > 0, -_BRANCH_INDEX[b]))
         return Conclude(seat=seat, branch=branch, from_hub=min(1, sheet.node(hub_of(branch))))
     return None
+
+
+_ONE_SIXTH = Fraction(1, 6)
 
 
 def _spend_size(spend: _Spend) -> int:

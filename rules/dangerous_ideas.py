@@ -737,8 +737,7 @@ class State:
         if phase in ("stake", "outcome"):
             return (a.actor,)
         if phase == "respond":
-            passed = a.passed
-            return tuple(s for s in _order_from(len(passed), a.actor) if not passed[s])
+            return _not_passed(a.actor, a.passed)
         if phase == "reroll":
             return tuple(s for s in _order_from(len(a.passed), a.actor) if not a.passed[s] and self.sheets[s].seeds > 0)
         return ()
@@ -750,6 +749,12 @@ class State:
 @lru_cache(maxsize=256)
 def _order_from(n: int, seat: int) -> tuple[int, ...]:
     return tuple((seat + i) % n for i in range(n))
+
+
+@lru_cache(maxsize=4096)
+def _not_passed(actor: int, passed: tuple[bool, ...]) -> tuple[int, ...]:
+    # Phase 2 asks the table again after every spend: the same few tuples over and over.
+    return tuple(s for s in _order_from(len(passed), actor) if not passed[s])
 
 
 def _require(condition: bool, rule: str, message: str) -> None:
@@ -1152,6 +1157,25 @@ def _check_move(state: State, seat: int, action: Move) -> None:
             raise RuleError("move", f"{_plural(count, 'stone')} cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)")
 
 
+def _check_pass(state: State, seat: int) -> None:
+    a = state.attempt
+    phase = state.phase
+    if phase == "respond":  # the most common case first: phase 2 asks everyone again after each spend
+        assert a is not None
+        if a.passed[seat]:
+            raise RuleError("pass", f"{state.names[seat]} has passed already; the table waits on the others")
+        return
+    _phase(state, ("stake", "respond", "reroll"), "passing")
+    assert a is not None
+    if phase == "stake":
+        _their_turn(state, seat, a.actor, "closing phase 1")
+    else:
+        if state.sheets[seat].seeds <= 0:
+            raise RuleError("pass", f"{state.names[seat]} holds no seeds: the roll does not wait on them")
+        if a.passed[seat]:
+            raise RuleError("pass", f"{state.names[seat]} has let the roll stand already")
+
+
 def check(state: State, action: Action) -> None:
     """Raise RuleError when `action` is not allowed now; the state is never changed."""
     if state.over:
@@ -1175,23 +1199,11 @@ def check(state: State, action: Action) -> None:
         raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
     seat = _seat(state, action)
     _check_narration(action)
-    name = state.names[seat]
     # Passes and spends first: they are most of a game's actions.
     if isinstance(action, Pass):
-        a = state.attempt
-        _phase(state, ("stake", "respond", "reroll"), "passing")
-        assert a is not None
-        if state.phase == "stake":
-            _their_turn(state, seat, a.actor, "closing phase 1")
-        elif state.phase == "respond":
-            if a.passed[seat]:
-                raise RuleError("pass", f"{name} has passed already; the table waits on the others")
-        else:
-            if state.sheets[seat].seeds <= 0:
-                raise RuleError("pass", f"{name} holds no seeds: the roll does not wait on them")
-            if a.passed[seat]:
-                raise RuleError("pass", f"{name} has let the roll stand already")
+        _check_pass(state, seat)
         return
+    name = state.names[seat]
     if isinstance(action, _Spend):
         _check_spend(state, seat, action)
         return
@@ -1871,6 +1883,14 @@ def seed_advice(pool: int, dice: tuple[int, int], seeds: int) -> tuple[int | Non
     die is None when standing is at least as good (the roll already succeeds) or no seed is
     left; with no seed the re-roll chance is the standing chance.
     """
+    if type(pool) is int and type(seeds) is int and type(dice) is tuple and len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int:
+        return _seed_advice(pool, dice, seeds)
+    return _seed_advice.__wrapped__(pool, dice, seeds)
+
+
+@lru_cache(maxsize=4096)
+def _seed_advice(pool: int, dice: tuple[int, int], seeds: int) -> tuple[int | None, Fraction, Fraction]:
+    # A bot asks at every re-roll; Fractions are slow to compare, and the answers few.
     _check_odds_args(pool, seeds)
     a, b = dice
     _require(_is_int(a) and _is_int(b) and 1 <= a <= 6 and 1 <= b <= 6, "odds", "two dice of 1-6")
