@@ -28,18 +28,23 @@ from rules.dangerous_ideas import (
     Defend,
     EndTurn,
     Gain,
+    Move,
     Pass,
     Place,
     PlotUnfinished,
     SpendSeed,
+    Spread,
     Stake,
     State,
+    Step,
     Title,
     TurnStones,
     Write,
     _fresh_text,
     _known_holders,
     _legal,
+    _meme_specs,
+    _move_steps,
     _Spend,
     _spend_options,
     _targets_by_holder,
@@ -70,16 +75,34 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     if len(kinds) > 1:
         rng.shuffle(kinds)
     for kind, g in kinds:
-        if g not in built:
-            built[g] = groups[g][1]()  # distinct candidates (tested): nothing to drop
         names = groups[g][0]
-        options = list(built[g]) if len(names) == 1 else [o for o in built[g] if o.kind == kind]
+        if g not in built:
+            built[g] = _lazy_group(state, seat, names) or (None, groups[g][1]())  # distinct candidates (tested): nothing to drop
+        make, candidates = built[g]
+        if len(names) == 1:
+            options = list(candidates)
+        elif make is None:
+            options = [o for o in candidates if o.kind == kind]
+        else:
+            options = [c for c in candidates if c[0].kind == kind]
         if len(options) > 1:
             rng.shuffle(options)
         for option in options:
-            if _legal(state, option):
-                return option
+            action = option if make is None else make(option)
+            if _legal(state, action):
+                return action
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
+
+
+def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callable[[Any], Action], list[Any]] | None:
+    """For the groups of many candidates (Moves, Creates and Spreads): what each candidate is
+    made of, in the group's order, and how to make it, so that only the candidates tried are
+    built (shuffling draws the same for a list of the same length)."""
+    if names == (Move.kind,):
+        return (lambda step: Move(seat=seat, steps=(Step(*step),))), _move_steps(state, seat)
+    if names == (Create.kind, Spread.kind):
+        return (lambda spec: spec[0](seat=seat, text=spec[1], holder=spec[2], target=spec[3])), _meme_specs(state, seat, 120)
+    return None
 
 
 #: the last sheets the leaders were counted for, and their leaders: between two spends the

@@ -2041,8 +2041,14 @@ def _spends(cls: type[_Spend], seat: int, n: int, t: int, room: int, usable: tup
 
 
 def _move_options(state: State, seat: int) -> list[Move]:
+    return [Move(seat=seat, steps=(Step(source, target, k),)) for source, target, k in _move_steps(state, seat)]
+
+
+def _move_steps(state: State, seat: int) -> list[tuple[str, str, int]]:
+    """(source, target, stones) of each one-step Move `_move_options` offers, in its order:
+    a bot that wants one legal Move builds only those it tries."""
     sheet = state.sheets[seat]
-    options = []
+    steps = []
     filled = {b for b, _ in sheet.memes()}
     for source in PLACES:
         have = sheet.stones_at(source)
@@ -2052,22 +2058,32 @@ def _move_options(state: State, seat: int) -> list[Move]:
             if target in _BRANCH_INDEX and target not in filled:
                 continue
             for k in sorted({1, have}):
-                options.append(Move(seat=seat, steps=(Step(source, target, k),)))
-    return options
+                steps.append((source, target, k))
+    return steps
 
 
 def _meme_options(state: State, seat: int, limit: int, checked: bool = True) -> list[Action]:
+    options: list[Action] = [cls(seat=seat, text=text, holder=holder, target=target) for cls, text, holder, target in _meme_specs(state, seat, limit)]
+    return [o for o in options if _legal(state, o)] if checked else options
+
+
+MemeSpec = tuple[type[Create] | type[Spread], str, str, Ref | None]
+
+
+def _meme_specs(state: State, seat: int, limit: int) -> list[MemeSpec]:
+    """(Create or Spread, text, holder, target) of each meme action `_meme_options` offers, in
+    its order: a bot that wants one legal meme action builds only those it tries."""
     sheet = state.sheets[seat]
     if not sheet.empty():
         return []
     holders = _known_holders(state)
-    options: list[Action] = []
+    specs: list[MemeSpec] = []
     text = _fresh_text(state, seat)
     targets = _targets_by_holder(state, seat)
     keyed = [(holder, meme_key(holder)) for holder in holders]
     for holder, key in keyed:
-        options.append(Create(seat=seat, text=text, holder=holder))
-        options += [Create(seat=seat, text=text, holder=holder, target=t) for t in targets.get(key, ())]
+        specs.append((Create, text, holder, None))
+        specs += [(Create, text, holder, t) for t in targets.get(key, ())]
     texts: dict[str, str] = {}
     held = set()
     for _, meme in sheet.memes():
@@ -2077,9 +2093,9 @@ def _meme_options(state: State, seat: int, limit: int, checked: bool = True) -> 
         for holder, hkey in keyed:
             if (key, hkey) in held:
                 continue
-            options.append(Spread(seat=seat, text=mtext, holder=holder))
-            options += [Spread(seat=seat, text=mtext, holder=holder, target=t) for t in targets.get(hkey, ())]
-    return [o for o in options[:limit] if _legal(state, o)] if checked else options[:limit]
+            specs.append((Spread, mtext, holder, None))
+            specs += [(Spread, mtext, holder, t) for t in targets.get(hkey, ())]
+    return specs[:limit]
 
 
 def legal_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
