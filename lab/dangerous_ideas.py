@@ -105,19 +105,23 @@ def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callab
     return None
 
 
-#: the last sheets the leaders were counted for, and their leaders: between two spends the
-#: table passes round and round on the same sheets.
-_leaders_seen: tuple[tuple[Any, ...], frozenset[int]] = ((), frozenset())
+#: the last sheets the leaders were counted for, their scores and their leaders: between two
+#: spends the table passes round and round on the same sheets, and a spend changes one sheet.
+_leaders_seen: tuple[tuple[Any, ...], tuple[int, ...], frozenset[int]] = ((), (), frozenset())
 
 
 def _leaders(state: State) -> frozenset[int]:
     global _leaders_seen
-    sheets, leaders = _leaders_seen
-    if sheets is not state.sheets:
-        points = scores(state)
+    sheets, points, leaders = _leaders_seen
+    now = state.sheets
+    if sheets is not now:
+        if len(sheets) == len(now):
+            points = tuple(p if old is new else sheet_score(new) for old, new, p in zip(sheets, now, points))
+        else:
+            points = scores(state)
         top = max(points)
-        leaders = frozenset(s for s in range(state.n) if points[s] == top)
-        _leaders_seen = (state.sheets, leaders)
+        leaders = frozenset(s for s in range(len(now)) if points[s] == top)
+        _leaders_seen = (now, points, leaders)
     return leaders
 
 

@@ -787,9 +787,20 @@ def _story_chapter(state: State) -> int:
     return state.chapter + 1
 
 
+_new = object.__new__
+_setattr = object.__setattr__
+
+
+def _event(text: str, chapter: int) -> Event:
+    """`Event(text, None, chapter)` without its `__init__` (a game logs some 400 lines)."""
+    event = _new(Event)
+    _setattr(event, "__dict__", {"text": text, "visible_to": None, "round": chapter})
+    return event
+
+
 def _say(state: State, text: str, **changes: Any) -> State:
     """The state with `text` logged (and `changes` made in the same copy)."""
-    return evolve(state, log=state.log + (Event(text, None, _story_chapter(state)),), **changes)
+    return evolve(state, log=state.log + (_event(text, state.chapter + 1),), **changes)
 
 
 def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
@@ -1048,7 +1059,11 @@ def may_involve(state: State, seat: int, role: str, branch: str) -> bool:
     meme = state.sheets[seat].meme(branch)
     if a is None or meme is None:
         return False
-    kind = state.setup.branch_type(branch)
+    return _may_involve(a, seat, role, state.setup.branch_type(branch), meme)
+
+
+def _may_involve(a: Attempt, seat: int, role: str, kind: str, meme: Meme) -> bool:
+    """`may_involve` for a meme of branch type `kind` (leaf or coiled) on `seat`'s sheet."""
     if role == "actor":
         if a.kind == "create":
             return kind == COILED
@@ -1107,8 +1122,8 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
         if meme is None:
             raise RuleError("involve", f"{name}'s {use.branch} is an empty branch")
         assert meme is not None
-        if not may_involve(state, seat, role, use.branch):
-            kind = state.setup.branch_type(use.branch)
+        kind = state.setup.branch_type(use.branch)
+        if not _may_involve(a, seat, role, kind, meme):
             raise RuleError("involve", f"{_quote(meme.text, meme.holder)} is a {kind} meme: " + _involve_hint(a, role))
         if any(mid == meme.id and number != a.number for mid, number in state.involved):
             raise RuleError("once per turn", f"{_quote(meme.text, meme.holder)} was already involved in another action this turn")
@@ -1434,8 +1449,8 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     own = action.from_node + action.from_think
     bonus = 0
     weighted = 0
-    involved = set(state.involved)
-    bonus_taken = set(state.bonus_taken)
+    involved = set(state.involved) if action.memes else state.involved
+    bonus_taken = set(state.bonus_taken) if action.memes else state.bonus_taken
     parts = []
     if action.from_node:
         parts.append(f"{action.from_node} from {node.title()}")
@@ -1448,9 +1463,9 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         branches[i] = evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus)
         own += use.stones
         bonus += use.bonus
-        involved.add((meme.id, a.number))
+        involved.add((meme.id, a.number))  # type: ignore[union-attr]
         if use.bonus:
-            bonus_taken.add(meme.id)
+            bonus_taken.add(meme.id)  # type: ignore[union-attr]
         count = use.stones + use.bonus
         if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
             weighted += count
@@ -1472,7 +1487,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         node_spent=_set(a.node_spent, seat, a.node_spent[seat] + action.from_node),
         think_spent=_set(a.think_spent, seat, a.think_spent[seat] + action.from_think),
         sides=sides,
-        passed=(False,) * state.n,
+        passed=(False,) * len(a.passed),
     )
     name = state.names[seat]
     spent = ", ".join(parts)
@@ -1484,14 +1499,18 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     else:
         line = f"{name} stakes {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
     sheets = _set(state.sheets, seat, sheet)
-    state = _say(state, line, sheets=sheets, attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
-    return _narrate(state, action)
+    if action.memes:
+        state = _say(state, line, sheets=sheets, attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
+    else:
+        state = _say(state, line, sheets=sheets, attempt=attempt)
+    return _narrate(state, action) if action.narration != "" else state
 
 
 def _pass(state: State, seat: int, action: Pass) -> State:
     a = state.attempt
     assert a is not None
-    state = _narrate(state, action)
+    if action.narration != "":
+        state = _narrate(state, action)
     if state.phase == "stake":
         name = state.names[seat]
         line = f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more."
@@ -1993,12 +2012,14 @@ def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = T
     node = _role_node(a, role)
     room = a.node_spent[seat] - a.think_spent[seat]
     elsewhere = {mid for mid, number in state.involved if number != a.number} if state.involved else ()
+    bonus_taken = state.bonus_taken
+    layout = state.setup.layout
     usable = []
-    for branch, meme in sheet.memes():
-        if meme.id in elsewhere or not may_involve(state, seat, role, branch):
+    for i, meme in enumerate(sheet.branches):
+        if meme is None or meme.id in elsewhere or not _may_involve(a, seat, role, layout[i], meme):
             continue
-        bonus = 1 if meme.bonus > 0 and meme.id not in state.bonus_taken else 0
-        usable.append((branch, bonus, meme.stones))
+        bonus = 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0
+        usable.append((BRANCHES[i], bonus, meme.stones))
     unique = list(_spends(cls, seat, sheet.node(node), sheet.node("think"), room, tuple(usable)))
     return [o for o in unique if _legal(state, o)] if checked else unique
 
