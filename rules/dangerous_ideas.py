@@ -1191,10 +1191,28 @@ def _check_pass(state: State, seat: int) -> None:
             raise RuleError("pass", f"{state.names[seat]} has let the roll stand already")
 
 
+#: the actions of phases 1 and 2, most of a game's: checked and played first.
+_SPENDS = frozenset({Stake, Connect, Defend})
+
+
 def check(state: State, action: Action) -> None:
     """Raise RuleError when `action` is not allowed now; the state is never changed."""
-    if state.over:
+    if state.phase == "over":
         raise RuleError("game over", "the game is over")
+    cls = type(action)
+    if cls is Pass or cls in _SPENDS:
+        # The same checks in the same order as below, without asking what the action is.
+        seat = action.seat
+        if type(seat) is not int or not 0 <= seat < len(state.sheets):
+            seat = _seat(state, action)
+        narration = action.narration  # type: ignore[attr-defined]
+        if type(narration) is not str or len(narration) > MAX_NARRATION:
+            _check_narration(action)
+        if cls is Pass:
+            _check_pass(state, seat)
+        else:
+            _check_spend(state, seat, action)  # type: ignore[arg-type]
+        return
     if isinstance(action, Roll):
         _phase(state, ("roll",), "rolling the dice")
         _require(
@@ -1308,6 +1326,11 @@ def check(state: State, action: Action) -> None:
 
 def play(state: State, action: Action) -> State:
     """The state after a checked action."""
+    cls = type(action)
+    if cls is Pass:
+        return _pass(state, action.seat, action)  # type: ignore[arg-type]
+    if cls in _SPENDS:
+        return _spend(state, action.seat, action)  # type: ignore[arg-type]
     if isinstance(action, Roll):
         return _rolled(state, action.dice)
     if isinstance(action, Rerolled):
