@@ -2056,32 +2056,53 @@ def _spends(cls: type[_Spend], seat: int, n: int, t: int, room: int, usable: tup
     def think_for(from_node: int) -> int:
         return max(0, min(t, room + from_node))
 
-    uses = []
+    # Each spend as (from_node, from_think, ((branch, bonus, stones), ...)) first: plain tuples
+    # are quicker to tell apart than the actions, which are made once each at the end.
+    uses: list[tuple[str, int, int]] = []
     for branch, bonus, stones in usable:
         if bonus:
-            uses.append(Use(branch, bonus=1))
+            uses.append((branch, 1, 0))
         if stones:
-            uses.append(Use(branch, bonus=bonus, stones=stones))
-    options: list[_Spend] = []
+            uses.append((branch, bonus, stones))
+    specs: list[tuple[int, int, tuple[tuple[str, int, int], ...]]] = []
     if n:
         for k in sorted({1, n}):
-            options.append(cls(seat=seat, from_node=k))
+            specs.append((k, 0, ()))
             if think_for(k):
-                options.append(cls(seat=seat, from_node=k, from_think=think_for(k)))
+                specs.append((k, think_for(k), ()))
     elif think_for(0):
-        options.append(cls(seat=seat, from_think=think_for(0)))
+        specs.append((0, think_for(0), ()))
     for use in uses:
-        options.append(cls(seat=seat, memes=(use,)))
-    best: dict[str, Use] = {}
+        specs.append((0, 0, (use,)))
+    best: dict[str, tuple[str, int, int]] = {}
     for use in uses:
-        if use.branch not in best or use.bonus + use.stones > best[use.branch].bonus + best[use.branch].stones:
-            best[use.branch] = use
-    bonuses = tuple(Use(u.branch, bonus=1) for u in best.values() if u.bonus)
+        if use[0] not in best or use[1] + use[2] > best[use[0]][1] + best[use[0]][2]:
+            best[use[0]] = use
+    bonuses = tuple((branch, 1, 0) for branch, bonus, _ in best.values() if bonus)
     if len(bonuses) > 1:
-        options.append(cls(seat=seat, memes=bonuses))
+        specs.append((0, 0, bonuses))
     if n or best:
-        options.append(cls(seat=seat, from_node=n, from_think=think_for(n), memes=tuple(best.values())))
-    return tuple(dict.fromkeys(options))
+        specs.append((n, think_for(n), tuple(best.values())))
+    made: dict[tuple[str, int, int], Use] = {}
+    return tuple(
+        _spend_action(cls, seat, from_node, from_think, tuple(made.get(u) or made.setdefault(u, _use(*u)) for u in memes))
+        for from_node, from_think, memes in dict.fromkeys(specs)
+    )
+
+
+def _use(branch: str, bonus: int, stones: int) -> Use:
+    """`Use(branch, bonus, stones)` without `__init__`."""
+    use = _new(Use)
+    _setattr(use, "__dict__", {"branch": branch, "bonus": bonus, "stones": stones})
+    return use
+
+
+def _spend_action(cls: type[_Spend], seat: int, from_node: int, from_think: int, memes: tuple[Use, ...]) -> _Spend:
+    """`cls(seat=seat, from_node=..., from_think=..., memes=...)` without `__init__` (a bot
+    game builds some 100 new spends)."""
+    spend = _new(cls)
+    _setattr(spend, "__dict__", {"seat": seat, "narration": "", "from_node": from_node, "from_think": from_think, "memes": memes})
+    return spend
 
 
 def _move_options(state: State, seat: int) -> list[Move]:
