@@ -44,6 +44,7 @@ from rules.dangerous_ideas import (
     _known_holders,
     _legal,
     _meme_specs,
+    _pass_of,
     _move_steps,
     _Spend,
     _spend_options,
@@ -191,10 +192,10 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
     if phase in ("stake", "respond") and a is not None:
         if seat == a.actor:
             if a.pool < 7:
-                return _first_legal(state, _spend_options(state, seat, Stake, checked=False), biggest=True) or Pass(seat=seat)
-            return Pass(seat=seat)
+                return _first_legal(state, _spend_options(state, seat, Stake, checked=False), biggest=True) or _pass_of(seat)
+            return _pass_of(seat)
         if phase == "stake" or a.sides[seat]:
-            return Pass(seat=seat)
+            return _pass_of(seat)
         threatened = a.target is not None and a.target.seat == seat
         leaders = _leaders(state)
         actor_leads = a.actor in leaders
@@ -208,7 +209,7 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
             connect = _first_legal(state, cheap, biggest=False)
             if connect is not None:
                 return connect
-        return Pass(seat=seat)
+        return _pass_of(seat)
     if phase == "reroll" and a is not None:
         winning = wins(a.pool, a.total)
         if seat == a.actor and not winning:
@@ -220,7 +221,7 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
             kept, die = min(spoil)
             if kept <= 3:
                 return SpendSeed(seat=seat, die=die)
-        return Pass(seat=seat)
+        return _pass_of(seat)
     if phase == "outcome" and a is not None:
         if not a.success:
             return Conclude(seat=seat)

@@ -1042,6 +1042,9 @@ def _check_target(state: State, seat: int, target: object, holder_key: str, hold
 
 
 def _role(action: _Spend) -> str:
+    role = _ROLES.get(type(action))
+    if role is not None:
+        return role
     if isinstance(action, Stake):
         return "actor"
     return "connect" if isinstance(action, Connect) else "defend"
@@ -1193,6 +1196,17 @@ def _check_pass(state: State, seat: int) -> None:
 
 #: the actions of phases 1 and 2, most of a game's: checked and played first.
 _SPENDS = frozenset({Stake, Connect, Defend})
+_ROLES: dict[type, str] = {Stake: "actor", Connect: "connect", Defend: "defend"}
+
+
+def _pass_of(seat: int) -> Pass:
+    """`Pass(seat=seat)`, made once for each seat: a bot game passes some 300 times."""
+    return _passes(seat) if type(seat) is int else Pass(seat=seat)
+
+
+@lru_cache(maxsize=64)
+def _passes(seat: int) -> Pass:
+    return Pass(seat=seat)
 
 
 def check(state: State, action: Action) -> None:
@@ -2222,7 +2236,7 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
                 groups.append(((Connect.kind,), lambda: list(_spend_options(state, seat, Connect, checked=False))))
             if a.sides[seat] != "connect":
                 groups.append(((Defend.kind,), lambda: list(_spend_options(state, seat, Defend, checked=False))))
-        return groups + [((Pass.kind,), lambda: now(Pass(seat=seat)))]
+        return groups + [((Pass.kind,), lambda: now(_pass_of(seat)))]
     if phase == "reroll":
         return [((Pass.kind, SpendSeed.kind), lambda: now(Pass(seat=seat), SpendSeed(seat=seat, die=0), SpendSeed(seat=seat, die=1)))]
     if phase == "outcome" and state.attempt is not None and seat == state.attempt.actor:
