@@ -28,18 +28,24 @@ from rules.dangerous_ideas import (
     Defend,
     EndTurn,
     Gain,
+    Move,
     Pass,
     Place,
     PlotUnfinished,
     SpendSeed,
+    Spread,
     Stake,
     State,
+    Step,
     Title,
     TurnStones,
     Write,
     _fresh_text,
     _known_holders,
     _legal,
+    _meme_specs,
+    _pass_of,
+    _move_steps,
     _Spend,
     _spend_options,
     _targets_by_holder,
@@ -70,31 +76,53 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     if len(kinds) > 1:
         rng.shuffle(kinds)
     for kind, g in kinds:
-        if g not in built:
-            built[g] = groups[g][1]()  # distinct candidates (tested): nothing to drop
         names = groups[g][0]
-        options = list(built[g]) if len(names) == 1 else [o for o in built[g] if o.kind == kind]
+        if g not in built:
+            built[g] = _lazy_group(state, seat, names) or (None, groups[g][1]())  # distinct candidates (tested): nothing to drop
+        make, candidates = built[g]
+        if len(names) == 1:
+            options = list(candidates)
+        elif make is None:
+            options = [o for o in candidates if o.kind == kind]
+        else:
+            options = [c for c in candidates if c[0].kind == kind]
         if len(options) > 1:
             rng.shuffle(options)
         for option in options:
-            if _legal(state, option):
-                return option
+            action = option if make is None else make(option)
+            if _legal(state, action):
+                return action
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
-#: the last sheets the leaders were counted for, and their leaders: between two spends the
-#: table passes round and round on the same sheets.
-_leaders_seen: tuple[tuple[Any, ...], frozenset[int]] = ((), frozenset())
+def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callable[[Any], Action], list[Any]] | None:
+    """For the groups of many candidates (Moves, Creates and Spreads): what each candidate is
+    made of, in the group's order, and how to make it, so that only the candidates tried are
+    built (shuffling draws the same for a list of the same length)."""
+    if names == (Move.kind,):
+        return (lambda step: Move(seat=seat, steps=(Step(*step),))), _move_steps(state, seat)
+    if names == (Create.kind, Spread.kind):
+        return (lambda spec: spec[0](seat=seat, text=spec[1], holder=spec[2], target=spec[3])), _meme_specs(state, seat, 120)
+    return None
+
+
+#: the last sheets the leaders were counted for, their scores and their leaders: between two
+#: spends the table passes round and round on the same sheets, and a spend changes one sheet.
+_leaders_seen: tuple[tuple[Any, ...], tuple[int, ...], frozenset[int]] = ((), (), frozenset())
 
 
 def _leaders(state: State) -> frozenset[int]:
     global _leaders_seen
-    sheets, leaders = _leaders_seen
-    if sheets is not state.sheets:
-        points = scores(state)
+    sheets, points, leaders = _leaders_seen
+    now = state.sheets
+    if sheets is not now:
+        if len(sheets) == len(now):
+            points = tuple(p if old is new else sheet_score(new) for old, new, p in zip(sheets, now, points))
+        else:
+            points = scores(state)
         top = max(points)
-        leaders = frozenset(s for s in range(state.n) if points[s] == top)
-        _leaders_seen = (state.sheets, leaders)
+        leaders = frozenset(s for s in range(len(now)) if points[s] == top)
+        _leaders_seen = (now, points, leaders)
     return leaders
 
 
@@ -164,10 +192,10 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
     if phase in ("stake", "respond") and a is not None:
         if seat == a.actor:
             if a.pool < 7:
-                return _first_legal(state, _spend_options(state, seat, Stake, checked=False), biggest=True) or Pass(seat=seat)
-            return Pass(seat=seat)
+                return _first_legal(state, _spend_options(state, seat, Stake, checked=False), biggest=True) or _pass_of(seat)
+            return _pass_of(seat)
         if phase == "stake" or a.sides[seat]:
-            return Pass(seat=seat)
+            return _pass_of(seat)
         threatened = a.target is not None and a.target.seat == seat
         leaders = _leaders(state)
         actor_leads = a.actor in leaders
@@ -181,25 +209,28 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
             connect = _first_legal(state, cheap, biggest=False)
             if connect is not None:
                 return connect
-        return Pass(seat=seat)
+        return _pass_of(seat)
     if phase == "reroll" and a is not None:
         winning = wins(a.pool, a.total)
         if seat == a.actor and not winning:
             die, chance_, _ = seed_advice(a.pool, (a.dice[0], a.dice[1]), sheet.seeds)
-            if die is not None and chance_ >= Fraction(1, 6):
+            if die is not None and chance_ >= _ONE_SIXTH:
                 return SpendSeed(seat=seat, die=die)
         if seat != a.actor and winning and a.sides[seat] == "defend":
             spoil = [(sum(1 for v in _FACES if wins(a.pool, a.total - a.dice[d] + v)), d) for d in (0, 1)]
             kept, die = min(spoil)
             if kept <= 3:
                 return SpendSeed(seat=seat, die=die)
-        return Pass(seat=seat)
+        return _pass_of(seat)
     if phase == "outcome" and a is not None:
         if not a.success:
             return Conclude(seat=seat)
         branch = max(sheet.empty(), key=lambda b: (sheet.node(hub_of(b)) > 0, -_BRANCH_INDEX[b]))
         return Conclude(seat=seat, branch=branch, from_hub=min(1, sheet.node(hub_of(branch))))
     return None
+
+
+_ONE_SIXTH = Fraction(1, 6)
 
 
 def _spend_size(spend: _Spend) -> int:

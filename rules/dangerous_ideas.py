@@ -737,8 +737,7 @@ class State:
         if phase in ("stake", "outcome"):
             return (a.actor,)
         if phase == "respond":
-            passed = a.passed
-            return tuple(s for s in _order_from(len(passed), a.actor) if not passed[s])
+            return _not_passed(a.actor, a.passed)
         if phase == "reroll":
             return tuple(s for s in _order_from(len(a.passed), a.actor) if not a.passed[s] and self.sheets[s].seeds > 0)
         return ()
@@ -750,6 +749,12 @@ class State:
 @lru_cache(maxsize=256)
 def _order_from(n: int, seat: int) -> tuple[int, ...]:
     return tuple((seat + i) % n for i in range(n))
+
+
+@lru_cache(maxsize=4096)
+def _not_passed(actor: int, passed: tuple[bool, ...]) -> tuple[int, ...]:
+    # Phase 2 asks the table again after every spend: the same few tuples over and over.
+    return tuple(s for s in _order_from(len(passed), actor) if not passed[s])
 
 
 def _require(condition: bool, rule: str, message: str) -> None:
@@ -782,9 +787,20 @@ def _story_chapter(state: State) -> int:
     return state.chapter + 1
 
 
+_new = object.__new__
+_setattr = object.__setattr__
+
+
+def _event(text: str, chapter: int) -> Event:
+    """`Event(text, None, chapter)` without its `__init__` (a game logs some 400 lines)."""
+    event = _new(Event)
+    _setattr(event, "__dict__", {"text": text, "visible_to": None, "round": chapter})
+    return event
+
+
 def _say(state: State, text: str, **changes: Any) -> State:
     """The state with `text` logged (and `changes` made in the same copy)."""
-    return evolve(state, log=state.log + (Event(text, None, _story_chapter(state)),), **changes)
+    return evolve(state, log=state.log + (_event(text, state.chapter + 1),), **changes)
 
 
 def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
@@ -1026,6 +1042,9 @@ def _check_target(state: State, seat: int, target: object, holder_key: str, hold
 
 
 def _role(action: _Spend) -> str:
+    role = _ROLES.get(type(action))
+    if role is not None:
+        return role
     if isinstance(action, Stake):
         return "actor"
     return "connect" if isinstance(action, Connect) else "defend"
@@ -1043,7 +1062,11 @@ def may_involve(state: State, seat: int, role: str, branch: str) -> bool:
     meme = state.sheets[seat].meme(branch)
     if a is None or meme is None:
         return False
-    kind = state.setup.branch_type(branch)
+    return _may_involve(a, seat, role, state.setup.branch_type(branch), meme)
+
+
+def _may_involve(a: Attempt, seat: int, role: str, kind: str, meme: Meme) -> bool:
+    """`may_involve` for a meme of branch type `kind` (leaf or coiled) on `seat`'s sheet."""
     if role == "actor":
         if a.kind == "create":
             return kind == COILED
@@ -1102,8 +1125,8 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
         if meme is None:
             raise RuleError("involve", f"{name}'s {use.branch} is an empty branch")
         assert meme is not None
-        if not may_involve(state, seat, role, use.branch):
-            kind = state.setup.branch_type(use.branch)
+        kind = state.setup.branch_type(use.branch)
+        if not _may_involve(a, seat, role, kind, meme):
             raise RuleError("involve", f"{_quote(meme.text, meme.holder)} is a {kind} meme: " + _involve_hint(a, role))
         if any(mid == meme.id and number != a.number for mid, number in state.involved):
             raise RuleError("once per turn", f"{_quote(meme.text, meme.holder)} was already involved in another action this turn")
@@ -1152,10 +1175,58 @@ def _check_move(state: State, seat: int, action: Move) -> None:
             raise RuleError("move", f"{_plural(count, 'stone')} cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)")
 
 
+def _check_pass(state: State, seat: int) -> None:
+    a = state.attempt
+    phase = state.phase
+    if phase == "respond":  # the most common case first: phase 2 asks everyone again after each spend
+        assert a is not None
+        if a.passed[seat]:
+            raise RuleError("pass", f"{state.names[seat]} has passed already; the table waits on the others")
+        return
+    _phase(state, ("stake", "respond", "reroll"), "passing")
+    assert a is not None
+    if phase == "stake":
+        _their_turn(state, seat, a.actor, "closing phase 1")
+    else:
+        if state.sheets[seat].seeds <= 0:
+            raise RuleError("pass", f"{state.names[seat]} holds no seeds: the roll does not wait on them")
+        if a.passed[seat]:
+            raise RuleError("pass", f"{state.names[seat]} has let the roll stand already")
+
+
+#: the actions of phases 1 and 2, most of a game's: checked and played first.
+_SPENDS = frozenset({Stake, Connect, Defend})
+_ROLES: dict[type, str] = {Stake: "actor", Connect: "connect", Defend: "defend"}
+
+
+def _pass_of(seat: int) -> Pass:
+    """`Pass(seat=seat)`, made once for each seat: a bot game passes some 300 times."""
+    return _passes(seat) if type(seat) is int else Pass(seat=seat)
+
+
+@lru_cache(maxsize=64)
+def _passes(seat: int) -> Pass:
+    return Pass(seat=seat)
+
+
 def check(state: State, action: Action) -> None:
     """Raise RuleError when `action` is not allowed now; the state is never changed."""
-    if state.over:
+    if state.phase == "over":
         raise RuleError("game over", "the game is over")
+    cls = type(action)
+    if cls is Pass or cls in _SPENDS:
+        # The same checks in the same order as below, without asking what the action is.
+        seat = action.seat
+        if type(seat) is not int or not 0 <= seat < len(state.sheets):
+            seat = _seat(state, action)
+        narration = action.narration  # type: ignore[attr-defined]
+        if type(narration) is not str or len(narration) > MAX_NARRATION:
+            _check_narration(action)
+        if cls is Pass:
+            _check_pass(state, seat)
+        else:
+            _check_spend(state, seat, action)  # type: ignore[arg-type]
+        return
     if isinstance(action, Roll):
         _phase(state, ("roll",), "rolling the dice")
         _require(
@@ -1175,23 +1246,11 @@ def check(state: State, action: Action) -> None:
         raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
     seat = _seat(state, action)
     _check_narration(action)
-    name = state.names[seat]
     # Passes and spends first: they are most of a game's actions.
     if isinstance(action, Pass):
-        a = state.attempt
-        _phase(state, ("stake", "respond", "reroll"), "passing")
-        assert a is not None
-        if state.phase == "stake":
-            _their_turn(state, seat, a.actor, "closing phase 1")
-        elif state.phase == "respond":
-            if a.passed[seat]:
-                raise RuleError("pass", f"{name} has passed already; the table waits on the others")
-        else:
-            if state.sheets[seat].seeds <= 0:
-                raise RuleError("pass", f"{name} holds no seeds: the roll does not wait on them")
-            if a.passed[seat]:
-                raise RuleError("pass", f"{name} has let the roll stand already")
+        _check_pass(state, seat)
         return
+    name = state.names[seat]
     if isinstance(action, _Spend):
         _check_spend(state, seat, action)
         return
@@ -1281,6 +1340,11 @@ def check(state: State, action: Action) -> None:
 
 def play(state: State, action: Action) -> State:
     """The state after a checked action."""
+    cls = type(action)
+    if cls is Pass:
+        return _pass(state, action.seat, action)  # type: ignore[arg-type]
+    if cls in _SPENDS:
+        return _spend(state, action.seat, action)  # type: ignore[arg-type]
     if isinstance(action, Roll):
         return _rolled(state, action.dice)
     if isinstance(action, Rerolled):
@@ -1422,8 +1486,8 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     own = action.from_node + action.from_think
     bonus = 0
     weighted = 0
-    involved = set(state.involved)
-    bonus_taken = set(state.bonus_taken)
+    involved = set(state.involved) if action.memes else state.involved
+    bonus_taken = set(state.bonus_taken) if action.memes else state.bonus_taken
     parts = []
     if action.from_node:
         parts.append(f"{action.from_node} from {node.title()}")
@@ -1436,9 +1500,9 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         branches[i] = evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus)
         own += use.stones
         bonus += use.bonus
-        involved.add((meme.id, a.number))
+        involved.add((meme.id, a.number))  # type: ignore[union-attr]
         if use.bonus:
-            bonus_taken.add(meme.id)
+            bonus_taken.add(meme.id)  # type: ignore[union-attr]
         count = use.stones + use.bonus
         if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
             weighted += count
@@ -1460,7 +1524,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         node_spent=_set(a.node_spent, seat, a.node_spent[seat] + action.from_node),
         think_spent=_set(a.think_spent, seat, a.think_spent[seat] + action.from_think),
         sides=sides,
-        passed=(False,) * state.n,
+        passed=(False,) * len(a.passed),
     )
     name = state.names[seat]
     spent = ", ".join(parts)
@@ -1472,14 +1536,18 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     else:
         line = f"{name} stakes {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
     sheets = _set(state.sheets, seat, sheet)
-    state = _say(state, line, sheets=sheets, attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
-    return _narrate(state, action)
+    if action.memes:
+        state = _say(state, line, sheets=sheets, attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
+    else:
+        state = _say(state, line, sheets=sheets, attempt=attempt)
+    return _narrate(state, action) if action.narration != "" else state
 
 
 def _pass(state: State, seat: int, action: Pass) -> State:
     a = state.attempt
     assert a is not None
-    state = _narrate(state, action)
+    if action.narration != "":
+        state = _narrate(state, action)
     if state.phase == "stake":
         name = state.names[seat]
         line = f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more."
@@ -1871,6 +1939,14 @@ def seed_advice(pool: int, dice: tuple[int, int], seeds: int) -> tuple[int | Non
     die is None when standing is at least as good (the roll already succeeds) or no seed is
     left; with no seed the re-roll chance is the standing chance.
     """
+    if type(pool) is int and type(seeds) is int and type(dice) is tuple and len(dice) == 2 and type(dice[0]) is int and type(dice[1]) is int:
+        return _seed_advice(pool, dice, seeds)
+    return _seed_advice.__wrapped__(pool, dice, seeds)
+
+
+@lru_cache(maxsize=4096)
+def _seed_advice(pool: int, dice: tuple[int, int], seeds: int) -> tuple[int | None, Fraction, Fraction]:
+    # A bot asks at every re-roll; Fractions are slow to compare, and the answers few.
     _check_odds_args(pool, seeds)
     a, b = dice
     _require(_is_int(a) and _is_int(b) and 1 <= a <= 6 and 1 <= b <= 6, "odds", "two dice of 1-6")
@@ -1973,12 +2049,14 @@ def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = T
     node = _role_node(a, role)
     room = a.node_spent[seat] - a.think_spent[seat]
     elsewhere = {mid for mid, number in state.involved if number != a.number} if state.involved else ()
+    bonus_taken = state.bonus_taken
+    layout = state.setup.layout
     usable = []
-    for branch, meme in sheet.memes():
-        if meme.id in elsewhere or not may_involve(state, seat, role, branch):
+    for i, meme in enumerate(sheet.branches):
+        if meme is None or meme.id in elsewhere or not _may_involve(a, seat, role, layout[i], meme):
             continue
-        bonus = 1 if meme.bonus > 0 and meme.id not in state.bonus_taken else 0
-        usable.append((branch, bonus, meme.stones))
+        bonus = 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0
+        usable.append((BRANCHES[i], bonus, meme.stones))
     unique = list(_spends(cls, seat, sheet.node(node), sheet.node("think"), room, tuple(usable)))
     return [o for o in unique if _legal(state, o)] if checked else unique
 
@@ -1992,37 +2070,64 @@ def _spends(cls: type[_Spend], seat: int, n: int, t: int, room: int, usable: tup
     def think_for(from_node: int) -> int:
         return max(0, min(t, room + from_node))
 
-    uses = []
+    # Each spend as (from_node, from_think, ((branch, bonus, stones), ...)) first: plain tuples
+    # are quicker to tell apart than the actions, which are made once each at the end.
+    uses: list[tuple[str, int, int]] = []
     for branch, bonus, stones in usable:
         if bonus:
-            uses.append(Use(branch, bonus=1))
+            uses.append((branch, 1, 0))
         if stones:
-            uses.append(Use(branch, bonus=bonus, stones=stones))
-    options: list[_Spend] = []
+            uses.append((branch, bonus, stones))
+    specs: list[tuple[int, int, tuple[tuple[str, int, int], ...]]] = []
     if n:
         for k in sorted({1, n}):
-            options.append(cls(seat=seat, from_node=k))
+            specs.append((k, 0, ()))
             if think_for(k):
-                options.append(cls(seat=seat, from_node=k, from_think=think_for(k)))
+                specs.append((k, think_for(k), ()))
     elif think_for(0):
-        options.append(cls(seat=seat, from_think=think_for(0)))
+        specs.append((0, think_for(0), ()))
     for use in uses:
-        options.append(cls(seat=seat, memes=(use,)))
-    best: dict[str, Use] = {}
+        specs.append((0, 0, (use,)))
+    best: dict[str, tuple[str, int, int]] = {}
     for use in uses:
-        if use.branch not in best or use.bonus + use.stones > best[use.branch].bonus + best[use.branch].stones:
-            best[use.branch] = use
-    bonuses = tuple(Use(u.branch, bonus=1) for u in best.values() if u.bonus)
+        if use[0] not in best or use[1] + use[2] > best[use[0]][1] + best[use[0]][2]:
+            best[use[0]] = use
+    bonuses = tuple((branch, 1, 0) for branch, bonus, _ in best.values() if bonus)
     if len(bonuses) > 1:
-        options.append(cls(seat=seat, memes=bonuses))
+        specs.append((0, 0, bonuses))
     if n or best:
-        options.append(cls(seat=seat, from_node=n, from_think=think_for(n), memes=tuple(best.values())))
-    return tuple(dict.fromkeys(options))
+        specs.append((n, think_for(n), tuple(best.values())))
+    made: dict[tuple[str, int, int], Use] = {}
+    return tuple(
+        _spend_action(cls, seat, from_node, from_think, tuple(made.get(u) or made.setdefault(u, _use(*u)) for u in memes))
+        for from_node, from_think, memes in dict.fromkeys(specs)
+    )
+
+
+def _use(branch: str, bonus: int, stones: int) -> Use:
+    """`Use(branch, bonus, stones)` without `__init__`."""
+    use = _new(Use)
+    _setattr(use, "__dict__", {"branch": branch, "bonus": bonus, "stones": stones})
+    return use
+
+
+def _spend_action(cls: type[_Spend], seat: int, from_node: int, from_think: int, memes: tuple[Use, ...]) -> _Spend:
+    """`cls(seat=seat, from_node=..., from_think=..., memes=...)` without `__init__` (a bot
+    game builds some 100 new spends)."""
+    spend = _new(cls)
+    _setattr(spend, "__dict__", {"seat": seat, "narration": "", "from_node": from_node, "from_think": from_think, "memes": memes})
+    return spend
 
 
 def _move_options(state: State, seat: int) -> list[Move]:
+    return [Move(seat=seat, steps=(Step(source, target, k),)) for source, target, k in _move_steps(state, seat)]
+
+
+def _move_steps(state: State, seat: int) -> list[tuple[str, str, int]]:
+    """(source, target, stones) of each one-step Move `_move_options` offers, in its order:
+    a bot that wants one legal Move builds only those it tries."""
     sheet = state.sheets[seat]
-    options = []
+    steps = []
     filled = {b for b, _ in sheet.memes()}
     for source in PLACES:
         have = sheet.stones_at(source)
@@ -2032,22 +2137,32 @@ def _move_options(state: State, seat: int) -> list[Move]:
             if target in _BRANCH_INDEX and target not in filled:
                 continue
             for k in sorted({1, have}):
-                options.append(Move(seat=seat, steps=(Step(source, target, k),)))
-    return options
+                steps.append((source, target, k))
+    return steps
 
 
 def _meme_options(state: State, seat: int, limit: int, checked: bool = True) -> list[Action]:
+    options: list[Action] = [cls(seat=seat, text=text, holder=holder, target=target) for cls, text, holder, target in _meme_specs(state, seat, limit)]
+    return [o for o in options if _legal(state, o)] if checked else options
+
+
+MemeSpec = tuple[type[Create] | type[Spread], str, str, Ref | None]
+
+
+def _meme_specs(state: State, seat: int, limit: int) -> list[MemeSpec]:
+    """(Create or Spread, text, holder, target) of each meme action `_meme_options` offers, in
+    its order: a bot that wants one legal meme action builds only those it tries."""
     sheet = state.sheets[seat]
     if not sheet.empty():
         return []
     holders = _known_holders(state)
-    options: list[Action] = []
+    specs: list[MemeSpec] = []
     text = _fresh_text(state, seat)
     targets = _targets_by_holder(state, seat)
     keyed = [(holder, meme_key(holder)) for holder in holders]
     for holder, key in keyed:
-        options.append(Create(seat=seat, text=text, holder=holder))
-        options += [Create(seat=seat, text=text, holder=holder, target=t) for t in targets.get(key, ())]
+        specs.append((Create, text, holder, None))
+        specs += [(Create, text, holder, t) for t in targets.get(key, ())]
     texts: dict[str, str] = {}
     held = set()
     for _, meme in sheet.memes():
@@ -2057,9 +2172,9 @@ def _meme_options(state: State, seat: int, limit: int, checked: bool = True) -> 
         for holder, hkey in keyed:
             if (key, hkey) in held:
                 continue
-            options.append(Spread(seat=seat, text=mtext, holder=holder))
-            options += [Spread(seat=seat, text=mtext, holder=holder, target=t) for t in targets.get(hkey, ())]
-    return [o for o in options[:limit] if _legal(state, o)] if checked else options[:limit]
+            specs.append((Spread, mtext, holder, None))
+            specs += [(Spread, mtext, holder, t) for t in targets.get(hkey, ())]
+    return specs[:limit]
 
 
 def legal_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
@@ -2121,7 +2236,7 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
                 groups.append(((Connect.kind,), lambda: list(_spend_options(state, seat, Connect, checked=False))))
             if a.sides[seat] != "connect":
                 groups.append(((Defend.kind,), lambda: list(_spend_options(state, seat, Defend, checked=False))))
-        return groups + [((Pass.kind,), lambda: now(Pass(seat=seat)))]
+        return groups + [((Pass.kind,), lambda: now(_pass_of(seat)))]
     if phase == "reroll":
         return [((Pass.kind, SpendSeed.kind), lambda: now(Pass(seat=seat), SpendSeed(seat=seat, die=0), SpendSeed(seat=seat, die=1)))]
     if phase == "outcome" and state.attempt is not None and seat == state.attempt.actor:
