@@ -70,7 +70,7 @@ STYLE = """
 .playbook-root .pb-log ol { margin: 0; padding-left: 3.2em; max-height: 16em; overflow-y: auto; }
 /* On a phone a table of players becomes a card per row, each cell named by its column. */
 @media (max-width: 700px) {
-  /* a chip wider than the screen ("Bo & Co: not pledged yet · can give 6") wraps at its spaces */
+  /* a chip wider than the screen (a long name, "not pledged yet · can give 6") wraps at its spaces */
   .playbook-root .pb-chip { white-space: normal; }
   .playbook-root table.pb-cards, .playbook-root table.pb-cards tbody,
   .playbook-root table.pb-cards tr, .playbook-root table.pb-cards td { display: block; width: auto; }
