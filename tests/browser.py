@@ -308,6 +308,18 @@ SCAN_JS = """({root, tablesOnly, scrolled, branches}) => {
       // The root's own scrolling is the page's (`measure` checks that it never goes sideways).
       const inner = el.tagName === 'INPUT' || (el === part && !tablesOnly) ? 0 : el.scrollWidth - el.clientWidth;
       if (inner > 1 && !onPurpose) { note('clipped', el, what, 'inside', inner, outermost(el)); }
+      // A drop-down shows its chosen option's words in its box, cut at the arrow when too long.
+      if (el.tagName === 'SELECT' && el.selectedIndex >= 0) {
+        const look = getComputedStyle(el), pen = document.createElement('canvas').getContext('2d');
+        pen.font = look.font;
+        const words = el.options[el.selectedIndex].text;
+        // Chromium's own drop-down keeps ~20 px for its arrow; a styled one (ipywidgets') draws
+        // its arrow in its right padding.
+        const arrow = look.appearance === 'none' ? 0 : 20;
+        const room = el.clientWidth - parseFloat(look.paddingLeft) - parseFloat(look.paddingRight) - arrow;
+        const over = Math.round(pen.measureText(words).width - room);
+        if (over > 1) { note('clipped', el, words.slice(0, 30), 'inside', over, 'its chosen option'); }
+      }
       const box = el.getBoundingClientRect();
       if (box.right > screen + 0.5 && !el.parentElement.closest(scrolled)) {
         note('clipped', el, what, 'past the screen', Math.round(box.right - screen));

@@ -195,6 +195,8 @@ WRONGS = """<div id="rendered_cells" style="width: 360px; font: 16px sans-serif"
   <div style="width: 100px; overflow: hidden; white-space: nowrap">A label cut off at its end</div>
   <div class="pb-log"><ol style="width: 100px; overflow-x: auto; white-space: nowrap"><li>A log scrolled on purpose</li></ol></div>
   <div style="width: 500px">Wider than the screen</div>
+  <select style="width: 120px"><option>A choice too long for its box</option></select>
+  <select style="width: 120px"><option>Short</option></select>
   <p>Seed shows probe_one and probe-1 on the table qtT9kEi5waSU; 2 unit(s) left.</p>
   <p>Open http://127.0.0.1:8866/voila/render/leerdam.ipynb?table=qtT9kEi5waSU&amp;key=Ab3_cdEF-12x to join.</p>
   <p class="pb-heartbeat">probe_two</p>
@@ -211,6 +213,10 @@ def test_the_scan_finds_each_wrong_it_is_for(chromium: Browser) -> None:
     finally:
         page.context.close()
     assert [word for _, word in found["broken"]] == ["Subsistence"]
-    assert {(what, how) for _, what, how, *_ in found["clipped"]} == {("A label cut off at its end", "inside"), ("Wider than the screen", "past the screen")}
+    assert {(what, how) for _, what, how, *_ in found["clipped"]} == {
+        ("A label cut off at its end", "inside"),
+        ("Wider than the screen", "past the screen"),
+        ("A choice too long for its box", "inside"),
+    }
     assert [name for _, name in found["codeNames"]] == ["probe_one", "probe-1", "qtT9kEi5waSU"]
     assert [word for _, word in found["plurals"]] == ["unit(s)"]
