@@ -275,8 +275,11 @@ SCAN_JS = """({root, tablesOnly, scrolled, branches}) => {
   const code = [
     /\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b/g,  // snake_case
     new RegExp(String.raw`\\b(?:${branches.join('|')})-\\d\\b`, 'g'),  // a branch's name: probe-1
-    /(?<![\\w-])(?=[\\w-]*\\d)(?=[\\w-]*[a-z])(?=[\\w-]*[A-Z])[\\w-]{10,}(?![\\w-])/g,  // an id: qtT9kEi5waSU
   ];
+  // An id (a table's, a key): a long run of letters in both cases with a digit or with capitals
+  // inside it more than once (qtT9kEi5waSU, qtTkEiwaSUxx), which a word ("JavaScript") is not.
+  const ids = (text) => [...text.matchAll(/(?<![\\w-])[\\w-]{10,}(?![\\w-])/g)].map((m) => m[0]).filter((token) =>
+    /[a-z]/.test(token) && /[A-Z]/.test(token) && (/\\d/.test(token) || (token.match(/[a-z][A-Z]/g) || []).length > 1));
   for (const part of parts) {
     const walker = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
     while (walker.nextNode()) {
@@ -284,8 +287,11 @@ SCAN_JS = """({root, tablesOnly, scrolled, branches}) => {
       if (!node.textContent.trim() || !shown(el) || el.closest(machinery)) { continue; }
       const text = node.textContent.replace(address, (link) => ' '.repeat(link.length));
       // Text set in code type is shown as code on purpose (a command, a setting as it is typed).
-      for (const pattern of el.closest('code, kbd') ? [] : code) {
-        for (const match of text.matchAll(pattern)) { note('codeNames', el, match[0]); }
+      if (!el.closest('code, kbd')) {
+        for (const pattern of code) {
+          for (const match of text.matchAll(pattern)) { note('codeNames', el, match[0]); }
+        }
+        for (const id of ids(text)) { note('codeNames', el, id); }
       }
       for (const match of text.matchAll(/\\S*\\w\\(s\\)\\S*/g)) { note('plurals', el, match[0]); }
       // Words: runs without spaces; a hyphen, a dash or a slash is a fair place for a line to end.
@@ -344,7 +350,8 @@ def scan_text(page: Page, root: str = "#rendered_cells", *, tables_only: bool = 
       measured with a Range, so a box squeezed narrower than its longest word is caught however
       the browser got there);
     - `clipped`: a box wider inside than it shows (`scrollWidth > clientWidth`), unless it is
-      one of the boxes the page `scrolled` on purpose, or a box ending past the screen's edge;
+      one of the boxes the page `scrolled` on purpose, a drop-down whose chosen option is cut
+      at its arrow, or a box ending past the screen's edge;
     - `codeNames`: snake_case words, Dangerous Ideas' branch names (`probe-1`; a word and a
       number, "a difficulty-4 check", is English), ids like a table's (not in
       code type: a `<code>` shows a command or a setting as it is typed, on purpose);

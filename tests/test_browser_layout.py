@@ -198,9 +198,10 @@ WRONGS = """<div id="rendered_cells" style="width: 360px; font: 16px sans-serif"
   <select style="width: 120px"><option>A choice too long for its box</option></select>
   <select style="width: 120px"><option>Short</option></select>
   <p>Seed shows probe_one and probe-1 on the table qtT9kEi5waSU; 2 unit(s) left.</p>
+  <p>JavaScript and a difficulty-4 check are words; the key qtTkEiwaSUxx is not.</p>
   <p>Open http://127.0.0.1:8866/voila/render/leerdam.ipynb?table=qtT9kEi5waSU&amp;key=Ab3_cdEF-12x to join.</p>
   <p class="pb-heartbeat">probe_two</p>
-  <p>Start it with <code>playbook serve --public_url</code>, then a difficulty-4 check.</p>
+  <p>Start it with <code>playbook serve --public_url</code>.</p>
 </div>"""
 
 
@@ -218,5 +219,5 @@ def test_the_scan_finds_each_wrong_it_is_for(chromium: Browser) -> None:
         ("Wider than the screen", "past the screen"),
         ("A choice too long for its box", "inside"),
     }
-    assert [name for _, name in found["codeNames"]] == ["probe_one", "probe-1", "qtT9kEi5waSU"]
+    assert [name for _, name in found["codeNames"]] == ["probe_one", "probe-1", "qtT9kEi5waSU", "qtTkEiwaSUxx"]
     assert [word for _, word in found["plurals"]] == ["unit(s)"]
