@@ -13,6 +13,8 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, Route, WebSocketRoute
 
+from rules import dangerous_ideas as di
+
 __all__ = [
     "CHROMIUM",
     "CHROMIUM_ARGS",
@@ -26,7 +28,10 @@ __all__ = [
     "launch_chromium",
     "open_dashboard",
     "quiet",
+    "reads_right",
+    "scan_text",
     "settled",
+    "show_first",
     "source_text_visible",
 ]
 
@@ -236,3 +241,133 @@ def measure(page: Page, root: str, *, first: str | None = None, text: float = 0,
     and the bottom of `first` (page coordinates: the first screen is 0..height), and the shown
     text smaller than `text` px and controls smaller than `target` px inside `text_in`."""
     return dict(page.evaluate(MEASURE_JS, {"root": root, "first": first, "text": text, "target": target, "textIn": text_in}))
+
+
+#: What a reader would call wrong in the text shown inside a root (see `scan_text`).
+SCAN_JS = """({root, tablesOnly, scrolled, branches}) => {
+  const shown = (el) => {
+    if (!el || el.closest('details:not([open]) > :not(summary)')) { return false; }
+    const box = el.getBoundingClientRect(), look = getComputedStyle(el);
+    return box.width > 0 && box.height > 0 && look.visibility !== 'hidden' && look.display !== 'none';
+  };
+  const where = (el) => (el.className && el.className.baseVal === undefined ? String(el.className) : el.tagName).slice(0, 60);
+  // The page's own machinery (a heartbeat, the kernel's state), never read as text.
+  const machinery = 'script, style, .pb-heartbeat, .pb-alive, .pb-navigator';
+  const top = document.querySelector(root);
+  const parts = !top ? [] : tablesOnly
+    ? [...top.querySelectorAll('table, .ld-grid, .pb-cards')].filter(shown)
+    : [top].filter(shown);
+  const found = {broken: [], clipped: [], codeNames: [], plurals: []};
+  const seen = [];  // the elements, in the order found (the first is shown by `show_first`)
+  const note = (kind, el, ...what) => { found[kind].push([where(el), ...what]); seen.push(el); };
+  const screen = document.documentElement.clientWidth;
+  // What sticks out furthest to the right of a box that is wider inside than it shows.
+  const outermost = (box) => {
+    let far = null, right = -Infinity;
+    for (const child of box.querySelectorAll('*')) {
+      const edge = child.getBoundingClientRect().right;
+      if (edge > right) { far = child; right = edge; }
+    }
+    return far ? `${where(far)}: ${(far.textContent || far.value || '').trim().slice(0, 30)}` : '';
+  };
+  // A shown address may break anywhere and carries ids by design: its own words are not read.
+  const address = /(?:https?:\\/\\/|\\/voila\\/|[?&](?:table|key|seat|board|facilitator|join)=)\\S*/g;
+  const code = [
+    /\\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\\b/g,  // snake_case
+    new RegExp(String.raw`\\b(?:${branches.join('|')})-\\d\\b`, 'g'),  // a branch's name: probe-1
+  ];
+  // An id (a table's, a key): a long run of letters in both cases with a digit or with capitals
+  // inside it more than once (qtT9kEi5waSU, qtTkEiwaSUxx), which a word ("JavaScript") is not.
+  const ids = (text) => [...text.matchAll(/(?<![\\w-])[\\w-]{10,}(?![\\w-])/g)].map((m) => m[0]).filter((token) =>
+    /[a-z]/.test(token) && /[A-Z]/.test(token) && (/\\d/.test(token) || (token.match(/[a-z][A-Z]/g) || []).length > 1));
+  for (const part of parts) {
+    const walker = document.createTreeWalker(part, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode, el = node.parentElement;
+      if (!node.textContent.trim() || !shown(el) || el.closest(machinery)) { continue; }
+      const text = node.textContent.replace(address, (link) => ' '.repeat(link.length));
+      // Text set in code type is shown as code on purpose (a command, a setting as it is typed).
+      if (!el.closest('code, kbd')) {
+        for (const pattern of code) {
+          for (const match of text.matchAll(pattern)) { note('codeNames', el, match[0]); }
+        }
+        for (const id of ids(text)) { note('codeNames', el, id); }
+      }
+      for (const match of text.matchAll(/\\S*\\w\\(s\\)\\S*/g)) { note('plurals', el, match[0]); }
+      // Words: runs without spaces; a hyphen, a dash or a slash is a fair place for a line to end.
+      for (const match of text.matchAll(/[^\\s\\-\\/\\u00b7\\u2013\\u2014\\u200b]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+        // Another line: a piece wholly below or above the first (a glyph from another font on
+        // the same line only sits a little higher or lower).
+        if (rects.some((r) => r.top >= rects[0].bottom - 2 || r.bottom <= rects[0].top + 2)) { note('broken', el, match[0]); }
+      }
+    }
+    for (const el of [part, ...part.querySelectorAll('*')]) {
+      if (!shown(el) || el.closest(machinery)) { continue; }
+      const what = (el.textContent || el.value || '').trim().slice(0, 30);
+      // A box the page scrolls on purpose shows the rest by scrolling; any other box that is
+      // wider inside than it shows hides it (ipywidgets' boxes scroll by default: that counts).
+      const onPurpose = el.closest(scrolled) !== null;
+      // The root's own scrolling is the page's (`measure` checks that it never goes sideways).
+      const inner = el.tagName === 'INPUT' || (el === part && !tablesOnly) ? 0 : el.scrollWidth - el.clientWidth;
+      if (inner > 1 && !onPurpose) { note('clipped', el, what, 'inside', inner, outermost(el)); }
+      // A drop-down shows its chosen option's words in its box, cut at the arrow when too long.
+      if (el.tagName === 'SELECT' && el.selectedIndex >= 0) {
+        const look = getComputedStyle(el), pen = document.createElement('canvas').getContext('2d');
+        pen.font = look.font;
+        const words = el.options[el.selectedIndex].text;
+        // Chromium's own drop-down keeps ~20 px for its arrow; a styled one (ipywidgets') draws
+        // its arrow in its right padding.
+        const arrow = look.appearance === 'none' ? 0 : 20;
+        const room = el.clientWidth - parseFloat(look.paddingLeft) - parseFloat(look.paddingRight) - arrow;
+        const over = Math.round(pen.measureText(words).width - room);
+        if (over > 1) { note('clipped', el, words.slice(0, 30), 'inside', over, 'its chosen option'); }
+      }
+      const box = el.getBoundingClientRect();
+      if (box.right > screen + 0.5 && !el.parentElement.closest(scrolled)) {
+        note('clipped', el, what, 'past the screen', Math.round(box.right - screen));
+      }
+    }
+  }
+  window.__pbScanSeen = seen;
+  for (const kind in found) { found[kind] = found[kind].slice(0, 20); }
+  return {parts: parts.length, ...found};
+}"""
+
+#: Boxes the pages scroll on purpose (overflow auto in the project's own CSS): a game's log,
+#: the reference tables and the rulings' tables, Dangerous Ideas' standings.
+SCROLLED = ".pb-log ol, .pb-reference-table, .jp-RenderedMarkdown table, .pb-standings .pb-card"
+
+
+def scan_text(page: Page, root: str = "#rendered_cells", *, tables_only: bool = False, scrolled: str = SCROLLED) -> dict:
+    """What a reader would call wrong in the shown text of `root` (every table in it with
+    `tables_only`), each as [where, what, ...], at most 20 of a kind:
+
+    - `broken`: a word whose letters sit on more than one line (each word of each text node is
+      measured with a Range, so a box squeezed narrower than its longest word is caught however
+      the browser got there);
+    - `clipped`: a box wider inside than it shows (`scrollWidth > clientWidth`), unless it is
+      one of the boxes the page `scrolled` on purpose, a drop-down whose chosen option is cut
+      at its arrow, or a box ending past the screen's edge;
+    - `codeNames`: snake_case words, Dangerous Ideas' branch names (`probe-1`; a word and a
+      number, "a difficulty-4 check", is English), ids like a table's (not in
+      code type: a `<code>` shows a command or a setting as it is typed, on purpose);
+    - `plurals`: "(s)" plurals ("unit(s)").
+
+    `parts`: how many roots (or tables) were read. Shown addresses are not read for words or
+    code names: a link is meant to be copied as it is, and may break anywhere."""
+    settled(page)
+    return dict(page.evaluate(SCAN_JS, {"root": root, "tablesOnly": tables_only, "scrolled": scrolled, "branches": list(di.HUBS)}))
+
+
+def show_first(page: Page) -> None:
+    """Scroll the first thing the last `scan_text` found into the middle of the screen."""
+    page.evaluate("() => { const el = (window.__pbScanSeen || [])[0]; if (el) { el.scrollIntoView({block: 'center'}); } }")
+
+
+def reads_right(found: dict) -> list[str]:
+    """The problems `scan_text` found, one line a kind (want: none)."""
+    return [f"{kind}: {found[kind]}" for kind in ("broken", "clipped", "codeNames", "plurals") if found[kind]]

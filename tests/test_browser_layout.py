@@ -4,6 +4,9 @@
 - a seat's page on a phone: its own decision in the first screen, text at least 16 px and
   controls at least 44 px, nothing sideways;
 - the board on a projector: text at least 20 px, no control that shows a seat's panel;
+- every page (the lobby, the facilitator's table, the board, a seat) at a laptop, a projector
+  and a phone: no word broken, nothing clipped, no code name and no "(s)" (`scan_text`); the
+  same page is resized, so no more pages are opened;
 - the screenshots of the README's guide are taken here: into a temporary folder, or into
   docs/screenshots/ with `make screenshots` (PLAYBOOK_SCREENSHOTS names the folder).
 """
@@ -11,6 +14,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -18,7 +22,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Store
-from tests.browser import LOAD_TIMEOUT_MS, measure, open_dashboard, settled
+from tests.browser import LOAD_TIMEOUT_MS, measure, open_dashboard, reads_right, scan_text, settled, show_first
 from tests.conftest import VoilaFactory
 from tests.test_browser_class import make_table
 
@@ -33,6 +37,8 @@ GAMES = {
 }
 #: the ten households of the issue, with names that are hard to draw
 HOUSEHOLDS = ("Anneliese", "Bo & <i>Co</i>", "Zoë", "李小龙", "مريم", "🌊 Wave", "Eddie", "Fenna", "Gijs", "Hanneke")
+#: where a page that does not read right is pictured, to be judged by eye
+SCANS = Path(tempfile.gettempdir()) / "playbook-layout-scans"
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +64,17 @@ def no_sideways(figures: dict, where: str) -> None:
     assert figures["scrollWidth"] <= figures["width"], f"{where}: the page is {figures['scrollWidth']} px wide in a {figures['width']} px screen"
 
 
+def read(page: Page, where: str, size: tuple[int, int], problems: list[str]) -> None:
+    """Scan the page as shown at `size` (it is resized first); note what reads wrong."""
+    at_size(page, size)
+    found = reads_right(scan_text(page))
+    if found:
+        SCANS.mkdir(parents=True, exist_ok=True)
+        show_first(page)
+        page.screenshot(path=str(SCANS / f"{where}-{size[0]}.png"))
+        problems.append(f"{where} at {size[0]}x{size[1]}: " + "; ".join(found))
+
+
 def shot(page: Page, folder: Path, name: str) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     page.evaluate("() => { document.querySelector('#rendered_cells').scrollTop = 0; }")  # the page as it opens
@@ -71,10 +88,11 @@ def test_a_game_page_opens_on_its_table_at_every_size(voila: VoilaFactory, chrom
     notebook, root = GAMES[slug]
     server = voila(NOTEBOOKS_DIR / notebook)
     page = page_at(chromium, LAPTOP)
+    problems: list[str] = []
     try:
         open_dashboard(page, server.url, f"{root} .pb-start")
         for size in (LAPTOP, PROJECTOR, PHONE):
-            at_size(page, size)
+            read(page, f"{slug}-lobby", size, problems)
             figures = measure(page, root, first=f"{root} .pb-start")
             no_sideways(figures, f"{slug} lobby at {size}")
             assert figures["rootTop"] < size[1] / 2, f"{slug} at {size}: the table starts {figures['rootTop']} px down"
@@ -91,12 +109,20 @@ def test_a_game_page_opens_on_its_table_at_every_size(voila: VoilaFactory, chrom
             assert code_name not in text, f"{slug}: the page shows the code name {code_name!r}"
         if slug == "dangerous-ideas":
             shot(page, screenshots, "lobby-laptop")
+        # Every reference section open, as a reader who unfolds them all sees them (the same on
+        # every page of the game, so read once here).
+        folds = "(open) => document.querySelectorAll('details.playbook-more').forEach((d) => { d.open = open; })"
+        page.evaluate(folds, True)
+        for size in (PHONE, LAPTOP, PROJECTOR):
+            read(page, f"{slug}-reference", size, problems)
+        page.evaluate(folds, False)
+        at_size(page, LAPTOP)
         # The page starts a table and the table is at the top too (the shared-screen games).
         if slug in ("danger-world", "dangerous-ideas"):
             page.locator(f"{root} .pb-start").first.click()
             expect(page.locator(f"{root} .pb-round").first).to_be_visible()
-            for size in (LAPTOP, PHONE):
-                at_size(page, size)
+            for size in (LAPTOP, PROJECTOR, PHONE):
+                read(page, f"{slug}-table", size, problems)
                 figures = measure(page, root)
                 no_sideways(figures, f"{slug} table at {size}")
                 assert figures["rootTop"] < size[1] / 2
@@ -104,6 +130,7 @@ def test_a_game_page_opens_on_its_table_at_every_size(voila: VoilaFactory, chrom
             shot(page, screenshots, f"{slug}-laptop")
     finally:
         page.context.close()
+    assert problems == [], "\n".join(problems)
 
 
 @pytest.mark.parametrize("slug, seats, decision", [("new-rule", 4, ".pb-draw"), ("leerdam", 10, ".pb-pledge-confirm")])
@@ -114,6 +141,7 @@ def test_a_seat_fits_a_phone_and_the_board_reads_from_the_back(voila: VoilaFacto
     names = HOUSEHOLDS[:seats] if slug == "leerdam" else ("Ana", "Bo & <i>Co</i>", "Zoë", "مريم")
     _, links = make_table(store, slug, names)
     pages: list[Page] = []
+    problems: list[str] = []
     try:
         phone = page_at(chromium, PHONE)
         pages.append(phone)
@@ -124,13 +152,15 @@ def test_a_seat_fits_a_phone_and_the_board_reads_from_the_back(voila: VoilaFacto
         assert figures["smallText"] == [], f"{slug} seat: text under 16 px: {figures['smallText']}"
         assert figures["smallTargets"] == [], f"{slug} seat: controls under 44 px: {figures['smallTargets']}"
         shot(phone, screenshots, f"{slug}-seat-phone")
+        for size in (PHONE, LAPTOP, PROJECTOR):
+            read(phone, f"{slug}-seat", size, problems)
 
         board = page_at(chromium, PROJECTOR)
         pages.append(board)
         open_dashboard(board, server.url + links["board"], f"{root}.playbook-board")
         settled(board)
         for size in (PROJECTOR, LAPTOP):
-            at_size(board, size)
+            read(board, f"{slug}-board", size, problems)
             figures = measure(board, root, text=20, text_in=".playbook-root")
             no_sideways(figures, f"{slug} board at {size}")
             assert figures["rootTop"] < size[1] / 3
@@ -139,6 +169,7 @@ def test_a_seat_fits_a_phone_and_the_board_reads_from_the_back(voila: VoilaFacto
         seat_controls = board.locator(f"{root} button[class*='pb-seat-'], {root} .pb-private, {root} a[href*='seat=']")
         assert seat_controls.count() == 0, seat_controls.evaluate_all("els => els.map(e => e.className)")
         assert "seat=" not in board.content()
+        read(board, f"{slug}-board", PHONE, problems)
         at_size(board, PROJECTOR)
         shot(board, screenshots, f"{slug}-board-projector")
 
@@ -149,6 +180,44 @@ def test_a_seat_fits_a_phone_and_the_board_reads_from_the_back(voila: VoilaFacto
         no_sideways(figures, f"{slug} facilitator")
         assert figures["rootTop"] < LAPTOP[1] / 2
         shot(facilitator, screenshots, f"{slug}-facilitator-laptop")
+        for size in (LAPTOP, PROJECTOR, PHONE):
+            read(facilitator, f"{slug}-facilitator", size, problems)
     finally:
         for page in pages:
             page.context.close()
+    assert problems == [], "\n".join(problems)
+
+
+#: one of each thing the scan is for, and their right-reading twins
+WRONGS = """<div id="rendered_cells" style="width: 360px; font: 16px sans-serif">
+  <p style="width: 60px; overflow-wrap: anywhere">Subsistence</p>
+  <p style="width: 60px">Whole words only</p>
+  <div style="width: 100px; overflow: hidden; white-space: nowrap">A label cut off at its end</div>
+  <div class="pb-log"><ol style="width: 100px; overflow-x: auto; white-space: nowrap"><li>A log scrolled on purpose</li></ol></div>
+  <div style="width: 500px">Wider than the screen</div>
+  <select style="width: 120px"><option>A choice too long for its box</option></select>
+  <select style="width: 120px"><option>Short</option></select>
+  <p>Seed shows probe_one and probe-1 on the table qtT9kEi5waSU; 2 unit(s) left.</p>
+  <p>JavaScript and a difficulty-4 check are words; the key qtTkEiwaSUxx is not.</p>
+  <p>Open http://127.0.0.1:8866/voila/render/leerdam.ipynb?table=qtT9kEi5waSU&amp;key=Ab3_cdEF-12x to join.</p>
+  <p class="pb-heartbeat">probe_two</p>
+  <p>Start it with <code>playbook serve --public_url</code>.</p>
+</div>"""
+
+
+def test_the_scan_finds_each_wrong_it_is_for(chromium: Browser) -> None:
+    """A page with one of each wrong: the scan names each, and nothing that reads right."""
+    page = page_at(chromium, (400, 600))
+    try:
+        page.set_content(WRONGS)
+        found = scan_text(page)
+    finally:
+        page.context.close()
+    assert [word for _, word in found["broken"]] == ["Subsistence"]
+    assert {(what, how) for _, what, how, *_ in found["clipped"]} == {
+        ("A label cut off at its end", "inside"),
+        ("Wider than the screen", "past the screen"),
+        ("A choice too long for its box", "inside"),
+    }
+    assert [name for _, name in found["codeNames"]] == ["probe_one", "probe-1", "qtT9kEi5waSU", "qtTkEiwaSUxx"]
+    assert [word for _, word in found["plurals"]] == ["unit(s)"]

@@ -1,10 +1,9 @@
 """Every table a player's phone shows, in headless Chromium at 390 x 844: no word broken in
 pieces ("HOU SEH OLD", "We alth") and nothing clipped.
 
-A word is broken when its letters sit on more than one line: each word of each text node is
-measured with a `Range` (`getClientRects`), so a cell squeezed narrower than its longest word
-is caught however the browser got there. Something is clipped when a table, a cell or a box in
-it is wider inside than it shows (`scrollWidth > clientWidth`), or ends past the screen's edge.
+The measuring is `tests.browser.scan_text` over the page's tables: a word is broken when its
+letters sit on more than one line, a box is clipped when it is wider inside than it shows or
+ends past the screen's edge.
 
 The pages: a New Rule seat, a Leerdam seat while pledging and while allocating (with a second
 household's row added), and the one page of each game played on a shared screen (Danger
@@ -26,7 +25,7 @@ from rules import dangerous_ideas as di
 from rules import leerdam as ld
 from rules import new_game
 from rules import new_rule as nr
-from tests.browser import LOAD_TIMEOUT_MS, open_dashboard, settled
+from tests.browser import LOAD_TIMEOUT_MS, open_dashboard, scan_text
 from tests.conftest import VoilaFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -35,54 +34,11 @@ PHONE = (390, 844)
 HOUSEHOLDS = ("Anneliese", "Bo & <i>Co</i>", "Zoë", "李小龙", "مريم", "🌊 Wave", "Eddie", "Fenna", "Gijs", "Hanneke")
 SHOTS = Path("/tmp/playbook-phone-shots")
 
-#: Tables (and grids laid out as tables) on the page as shown: every word whole, nothing clipped.
-CHECK_JS = """(root) => {
-  const shown = (el) => {
-    if (!el || el.closest('details:not([open]) > :not(summary)')) { return false; }
-    const box = el.getBoundingClientRect(), look = getComputedStyle(el);
-    return box.width > 0 && box.height > 0 && look.visibility !== 'hidden' && look.display !== 'none';
-  };
-  const where = (el) => (el.className && el.className.baseVal === undefined ? String(el.className) : el.tagName).slice(0, 60);
-  const tables = [...document.querySelectorAll(`${root} table, ${root} .ld-grid, ${root} .pb-cards`)].filter(shown);
-  const broken = [], clipped = [];
-  const screen = document.documentElement.clientWidth;
-  for (const table of tables) {
-    const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
-    while (walker.nextNode()) {
-      const node = walker.currentNode;
-      if (!shown(node.parentElement)) { continue; }
-      // Words: runs without spaces; a hyphen or a slash is a fair place for a line to end.
-      for (const match of node.textContent.matchAll(/[^\\s\\-\\/\\u00b7]+/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index);
-        range.setEnd(node, match.index + match[0].length);
-        const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom)));
-        if (lines.size > 1) { broken.push([where(table), match[0]]); }
-      }
-    }
-    for (const el of [table, ...table.querySelectorAll('*')]) {
-      if (!shown(el)) { continue; }
-      const box = el.getBoundingClientRect();
-      const look = getComputedStyle(el);
-      const inner = el.tagName === 'INPUT' ? 0 : el.scrollWidth - el.clientWidth;
-      if (inner > 1 && look.overflowX !== 'auto' && look.overflowX !== 'scroll') {
-        clipped.push([where(el), (el.textContent || el.value || '').trim().slice(0, 30), 'inside', inner]);
-      }
-      if (box.right > screen + 0.5) {
-        clipped.push([where(el), (el.textContent || el.value || '').trim().slice(0, 30), 'past the screen', Math.round(box.right - screen)]);
-      }
-    }
-  }
-  return {tables: tables.length, broken: broken.slice(0, 20), clipped: clipped.slice(0, 20)};
-}"""
-
-
 def check_tables(page: Page, root: str, where: str, least: int = 1) -> None:
-    settled(page)
-    found = page.evaluate(CHECK_JS, root)
+    found = scan_text(page, root, tables_only=True)
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{where}.png"), full_page=True)
-    assert found["tables"] >= least, f"{where}: {found['tables']} tables shown, expected at least {least}"
+    assert found["parts"] >= least, f"{where}: {found['parts']} tables shown, expected at least {least}"
     assert found["broken"] == [], f"{where}: words broken across lines: {found['broken']}"
     assert found["clipped"] == [], f"{where}: clipped: {found['clipped']}"
 

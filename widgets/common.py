@@ -50,7 +50,8 @@ __all__ = [
 #: One stylesheet for every dashboard, scoped to `.playbook-root`; sized for a projector.
 STYLE = """
 <style>
-.playbook-root { font-size: 17px; line-height: 1.45; max-width: 1180px; }
+/* keep-all: a name in Chinese or Japanese stays whole, breaking at spaces like the words around it */
+.playbook-root { font-size: 17px; line-height: 1.45; max-width: 1180px; word-break: keep-all; }
 .playbook-root .pb-card { border: 1px solid #c9cedb; border-radius: 10px; padding: 8px 14px;
   margin: 6px 0; background: #f8f9fc; color: #1c1f26; }
 .playbook-root .pb-card h3 { margin: 2px 0 6px; font-size: 1.1em; }
@@ -70,6 +71,8 @@ STYLE = """
 .playbook-root .pb-log ol { margin: 0; padding-left: 3.2em; max-height: 16em; overflow-y: auto; }
 /* On a phone a table of players becomes a card per row, each cell named by its column. */
 @media (max-width: 700px) {
+  /* a chip wider than the screen (a long name, "not pledged yet · can give 6") wraps at its spaces */
+  .playbook-root .pb-chip { white-space: normal; }
   .playbook-root table.pb-cards, .playbook-root table.pb-cards tbody,
   .playbook-root table.pb-cards tr, .playbook-root table.pb-cards td { display: block; width: auto; }
   .playbook-root table.pb-cards tr:has(th) { display: none; }

@@ -590,9 +590,11 @@ class SetupForm(widgets.VBox):
         self.chapters = widgets.Dropdown(
             options=[("by the rules", 0)] + [(str(k), k) for k in range(1, 61)],
             value=0,
-            description="Chapters (rules: 2 × players for 3-4, else 1 ×)",
+            description="Chapters",
+            # the rule in a tooltip: beside the label it was cut off on a phone
+            tooltip="By the rules: 2 chapters a player for 3-4 players, else 1 a player",
             style=WIDE,
-            layout=widgets.Layout(width="540px"),
+            layout=widgets.Layout(width="260px"),
         ).add_class("pb-chapters")
         self.start_stones = widgets.BoundedIntText(
             value=defaults["start_stones"], min=0, max=50, description="Starting stones", style=WIDE, layout=widgets.Layout(width="210px")

@@ -355,7 +355,7 @@ class SetupForm(widgets.VBox):
             for i in range(MAX_HOUSEHOLDS)
         )
         self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
-        seats = widgets.GridBox(self.rows, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(440px, 1fr))", grid_gap="2px 18px"))
+        seats = widgets.GridBox(self.rows, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 440px), 1fr))", grid_gap="2px 18px"))
 
         def number(value: int, low: int, high: int, label: str, css: str, width: str = "190px") -> widgets.BoundedIntText:
             return widgets.BoundedIntText(value=value, min=low, max=high, description=label, style=WIDE, layout=widgets.Layout(width=width)).add_class(css)
