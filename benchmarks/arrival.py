@@ -92,6 +92,22 @@ async def _phones() -> tuple[Any, Any, str]:
     return playwright, browser, _phones_aside(_browser_pids())
 
 
+def _watch_served(response: Any, result: dict[str, Any], opened_at: float) -> asyncio.Task[None] | None:
+    """A task that notes `served_s` in `result` when the page's HTML ends: Voila sends its last
+    byte once the kernel has run the notebook, so the server's part is done then."""
+    if response is None:
+        return None
+
+    async def served() -> None:
+        try:
+            await response.finished()
+            result["served_s"] = round(time.monotonic() - opened_at, 2)
+        except Exception:  # noqa: BLE001 - cut off: never served
+            pass
+
+    return asyncio.create_task(served())
+
+
 async def _open_page(browser: Any, url: str, opened_at: float, deadline: float) -> dict[str, Any]:
     """Open `url` on a phone-sized page and watch it until it is usable or `deadline` passes."""
     context = await browser.new_context(viewport={"width": 390, "height": 844})
@@ -110,15 +126,7 @@ async def _open_page(browser: Any, url: str, opened_at: float, deadline: float) 
         result["context"] = context
         return result
 
-    async def served() -> None:
-        # The page's HTML ends once its kernel has run the notebook: the server's part is done.
-        try:
-            await response.finished()
-            result["served_s"] = round(time.monotonic() - opened_at, 2)
-        except Exception:  # noqa: BLE001 - cut off: never served
-            pass
-
-    serving = asyncio.create_task(served()) if response is not None else None
+    serving = _watch_served(response, result, opened_at)
     while time.monotonic() < deadline:
         try:
             if await page.locator(USABLE).first.is_visible():
@@ -295,16 +303,7 @@ async def _student(browser: Any, url: str, name: str, opened_at: float, deadline
     result: dict[str, Any] = {"served_s": None, "joined_s": None, "usable_s": None, "revealed_s": None, "context": context, "page": page}
     try:
         response = await page.goto(url, wait_until="commit", timeout=int((deadline - time.monotonic()) * 1000))
-        if response is not None:  # the class page's HTML complete: the server's part of the lobby
-
-            async def served() -> None:
-                try:
-                    await response.finished()
-                    result["served_s"] = round(time.monotonic() - opened_at, 2)
-                except Exception:  # noqa: BLE001 - cut off: never served
-                    pass
-
-            result["serving"] = asyncio.create_task(served())
+        result["serving"] = _watch_served(response, result, opened_at)  # the server's part of the lobby
         box = page.locator(".playbook-class-join .pb-name-box input")
         await box.wait_for(state="visible", timeout=int((deadline - time.monotonic()) * 1000))
         await box.fill(name)
