@@ -12,6 +12,7 @@ import html
 import io
 import multiprocessing
 import re
+from collections.abc import Callable
 
 import pytest
 
@@ -220,23 +221,34 @@ def test_a_student_moved_before_the_start_sits_at_the_new_table(store) -> None:
     assert store.load(monitor.record.tables[1]).game.setup.names[-1] == "S0"
 
 
-def test_sixteen_leerdam_students_are_two_villages_compared_year_by_year(store) -> None:
-    from rules import leerdam as ld
-    from playbook.store import Play
-
-    record = cl.create_class(store, "leerdam", 16, seed=9)
-    for i in range(16):
+def _leerdam_class(store: Store, students: int, **options: object) -> cl.ClassRecord:
+    """A Leerdam class of `students` ("Household 1", ...), dealt and started by its monitor."""
+    record = cl.create_class(store, "leerdam", students, **options)  # type: ignore[arg-type]
+    for i in range(students):
         _student(store, record.code, f"Household {i + 1}")
     monitor = _monitor(store, record)
     monitor.deal()
     monitor.start()
-    record = monitor.record
+    return monitor.record
+
+
+def _leerdam_year(store: Store, table_id: str, households: int, units: Callable[[int], int]) -> None:
+    """A year at one village through the store: every household pledges `units(seat)`, then
+    puts 2 units on subsistence."""
+    from rules import leerdam as ld
+    from playbook.store import Play
+
+    for seat in range(households):
+        store.submit(table_id, Play(ld.Contribute(seat=seat, units=units(seat))), store.version(table_id))
+    for seat in range(households):
+        store.submit(table_id, Play(ld.Allocate(seat=seat, plan=(ld.Assignment(seat, "subsistence", 2),))), store.version(table_id))
+
+
+def test_sixteen_leerdam_students_are_two_villages_compared_year_by_year(store) -> None:
+    record = _leerdam_class(store, 16, seed=9)
     assert [len(store.load(t).game.setup.names) for t in record.tables] == [8, 8]
     for table_id in record.tables:  # a year at each village: everyone pledges, everyone allocates
-        for seat in range(8):
-            store.submit(table_id, Play(ld.Contribute(seat=seat, units=1 + seat % 3)), store.version(table_id))
-        for seat in range(8):
-            store.submit(table_id, Play(ld.Allocate(seat=seat, plan=(ld.Assignment(seat, "subsistence", 2),))), store.version(table_id))
+        _leerdam_year(store, table_id, 8, lambda seat: 1 + seat % 3)
     board = _page(store, record, "board")
     text = synced_text(board)
     assert "Village 1" in text and "Village 2" in text and "Year 1" in text and "pledged 15" in text  # 1+2+3+1+2+3+1+2
@@ -248,22 +260,10 @@ def test_sixteen_leerdam_students_are_two_villages_compared_year_by_year(store) 
 def test_the_board_names_villages_and_says_a_tie_in_plain_words(store) -> None:
     """Leerdam's tables are villages on the board too, and a village where every household ends
     level says so, not "Ana and Bo and Cy and ... win"."""
-    from rules import leerdam as ld
-    from playbook.store import Play
-
-    record = cl.create_class(store, "leerdam", 12, seed=3, variants={"max_years": 1})
-    for i in range(12):
-        _student(store, record.code, f"Household {i + 1}")
-    monitor = _monitor(store, record)
-    monitor.deal()
-    monitor.start()
-    record = monitor.record
+    record = _leerdam_class(store, 12, seed=3, variants={"max_years": 1})
     assert len(record.tables) == 2
     first = record.tables[0]
-    for seat in range(6):  # the first village: every household the same, to the end
-        store.submit(first, Play(ld.Contribute(seat=seat, units=1)), store.version(first))
-    for seat in range(6):
-        store.submit(first, Play(ld.Allocate(seat=seat, plan=(ld.Assignment(seat, "subsistence", 2),))), store.version(first))
+    _leerdam_year(store, first, 6, lambda seat: 1)  # the first village: every household the same, to the end
     assert store.load(first).game.state.over
     fresh = cl.load_class(store, record.id)
     cl.submit(store, fresh.id, cl.End(), fresh.version)  # the lesson ends: the results go up
