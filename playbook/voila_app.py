@@ -196,7 +196,14 @@ class PlaybookVoila(Voila):
                 from playbook.serve import MAX_CLASS_READY, seats_waiting
                 from playbook.store import Store
 
-                look = ready_for_tables(self.kernel_manager, lambda: seats_waiting(Store()), MAX_CLASS_READY)
+                stores: list[Store] = []  # one store for every look (a PostgreSQL store holds a pool)
+
+                def waiting() -> dict[str, int]:
+                    if not stores:
+                        stores.append(Store())
+                    return seats_waiting(stores[0])
+
+                look = ready_for_tables(self.kernel_manager, waiting, MAX_CLASS_READY)
                 PeriodicCallback(lambda: asyncio.ensure_future(look()), FOLLOW_SECONDS * 1000).start()
         return settings
 
