@@ -66,8 +66,13 @@ class CompiledTemplates(jinja2.BytecodeCache):
 
 
 def compile_templates_once(exporter: type = VoilaExporter) -> CompiledTemplates:
-    """Give every environment `exporter` makes one `CompiledTemplates` (Voila has no setting for it)."""
+    """Give every environment `exporter` makes one `CompiledTemplates` (Voila has no setting for
+    it); asked again, the same one."""
+    cache: CompiledTemplates | None = getattr(exporter, "_playbook_templates", None)
+    if cache is not None:
+        return cache
     cache = CompiledTemplates()
+    exporter._playbook_templates = cache  # type: ignore[attr-defined]
     create = exporter._create_environment
 
     def _create_environment(self: Any) -> jinja2.Environment:
