@@ -3,7 +3,8 @@
 - `/j` asks for a room code (a laptop or Chromebook without a camera types it there);
 - `/j/CODE` is a class's join page (`http://HOST:PORT/j/K7QM2P`, beside the board's QR code).
 
-Both redirect to the class page (`notebooks/class.ipynb`); everything else is Voila's own.
+Both redirect to the class page (`notebooks/class.ipynb`). A page that goes away while its kernel
+socket opens is let go without tracebacks (`KernelSocket`); everything else is Voila's own.
 `playbook serve` and the tests start this instead of `python -m voila`, with the same options.
 """
 
@@ -20,17 +21,20 @@ from typing import Any
 sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
 
 import jinja2
+from jupyter_server.auth.decorator import ws_authenticated
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.utils import url_path_join
 from tornado import web
 from tornado.ioloop import PeriodicCallback
+from tornado.websocket import WebSocketHandler
 from traitlets import Bool
 from voila.app import Voila
 from voila.exporter import VoilaExporter
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from playbook.classes import clean_code
 
-__all__ = ["CompiledTemplates", "PatientKernelManager", "PlaybookVoila", "compile_templates_once", "main", "ready_for_tables", "refill_when_quiet"]
+__all__ = ["CompiledTemplates", "KernelSocket", "PatientKernelManager", "PlaybookVoila", "compile_templates_once", "main", "ready_for_tables", "refill_when_quiet"]
 
 #: seconds without a page taking a ready kernel before the ready kernels are made up again.
 REFILL_QUIET_SECONDS = 20.0
@@ -93,6 +97,25 @@ class JoinRedirect(web.RequestHandler):
     def get(self, code: str = "") -> None:
         code = clean_code(code)
         self.redirect(self.page + (f"?code={code}" if code else ""))
+
+
+class KernelSocket(VoilaKernelWebsocketHandler):
+    """Voila's kernel socket, but a page that goes away while its socket opens is let go quietly.
+
+    Between a page asking for its socket and the socket being opened, jupyter_server asks the
+    kernel for its details; while a class arrives that takes a while. A phone locked or a page
+    left in that moment closed the socket, and jupyter_server went on with the closed socket:
+    three tracebacks in the teacher's terminal every time.
+    """
+
+    @ws_authenticated
+    async def get(self, kernel_id: str) -> None:
+        self.kernel_id = kernel_id
+        await self.pre_get()
+        if self.connection is None:  # on_close has run: nobody is left to answer
+            self.set_status(499, "page closed while its socket opened")
+            return
+        await WebSocketHandler.get(self, kernel_id=kernel_id)
 
 
 class PatientKernelManager(AsyncMappingKernelManager):
@@ -215,7 +238,10 @@ class PlaybookVoila(Voila):
     def init_handlers(self) -> list[Any]:
         page = url_path_join(self.server_url, "voila/render/class.ipynb")
         short = (url_path_join(self.server_url, r"/j/?([A-Za-z0-9-]*)/?"), JoinRedirect, {"page": page})
-        return [short, *super().init_handlers()]
+        handlers = [(url, KernelSocket, *rest) if handler is VoilaKernelWebsocketHandler else (url, handler, *rest) for url, handler, *rest in super().init_handlers()]
+        if not any(handler is KernelSocket for _url, handler, *_rest in handlers):
+            raise RuntimeError("Voila no longer serves kernel sockets with VoilaKernelWebsocketHandler")
+        return [short, *handlers]
 
 
 main = PlaybookVoila.launch_instance

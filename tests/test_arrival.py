@@ -6,21 +6,25 @@ The browser side (twelve seat pages opened in the same second) is in test_browse
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import multiprocessing
 import os
 import re
 import signal
+import socket
 import stat
 import time
+import urllib.request
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from playbook.access import resolve, table_keys, table_links
 from playbook.pacing import take_turn
-from playbook.serve import IOPUB_TIMEOUT, kept_server_key, serve_settings, voila_command
+from playbook.serve import IOPUB_TIMEOUT, background_server, kept_server_key, serve_settings, voila_command
 from playbook.store import Claim, Store
 from rules import RuleError
 from rules import leerdam as ld
@@ -215,6 +219,36 @@ def test_a_kernel_made_ready_in_advance_gives_way_to_pages_that_are_waiting(tmp_
 def test_outside_a_server_nothing_waits(monkeypatch) -> None:
     monkeypatch.delenv("PLAYBOOK_SLOTS", raising=False)
     assert not take_turn().held
+
+
+def _leave_while_the_socket_opens(port: int, kernel: str) -> None:
+    """Ask for a kernel's socket as a page does, and go away at once (a phone locked)."""
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(
+            f"GET /api/kernels/{kernel}/channels?session_id=gone HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+            "Sec-WebSocket-Protocol: v1.kernel.websocket.jupyter.org\r\n\r\n".encode()
+        )
+
+
+def test_a_page_closed_while_its_socket_opens_leaves_no_traceback_in_the_teachers_terminal(tmp_path) -> None:
+    """jupyter_server went on with a socket closed before its handshake and wrote three tracebacks
+    for it (voila_app.KernelSocket); the server still answers the next page."""
+    notebook = tmp_path / "page.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('here')")]), notebook)
+    with background_server(notebook, tmp_path / "voila.log", db_path=tmp_path / "tables.sqlite3") as server:
+        page = urllib.request.urlopen(server.url, timeout=60).read().decode()
+        kernel = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page)
+        assert kernel, "the page names its kernel"
+        for _ in range(20):
+            _leave_while_the_socket_opens(server.port, kernel.group(1))
+            time.sleep(0.1)
+        time.sleep(1)
+        assert "here" in urllib.request.urlopen(server.url, timeout=60).read().decode()
+    log = (tmp_path / "voila.log").read_text(errors="replace")  # complete once the server has stopped
+    assert "Traceback" not in log
+    assert re.search(r"\b499 GET /api/kernels/\S+/channels", log)  # some closed inside the window
 
 
 # -- one device per seat -----------------------------------------------------------------------------
