@@ -7,6 +7,10 @@ PORT   ?= 8866
 
 .PHONY: serve test screenshots bench clean
 
+# The suite starts some 400 Python processes (kernels, servers, workers); where the environment
+# says not to write bytecode, each compiled the playbook's modules again (60 ms a kernel).
+unexport PYTHONDONTWRITEBYTECODE
+
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
