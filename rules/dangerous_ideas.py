@@ -799,8 +799,17 @@ def _event(text: str, chapter: int) -> Event:
 
 
 def _say(state: State, text: str, **changes: Any) -> State:
-    """The state with `text` logged (and `changes` made in the same copy)."""
-    return evolve(state, log=state.log + (_event(text, state.chapter + 1),), **changes)
+    """The state with `text` logged (and `changes` made in the same copy): `evolve` and
+    `_event` written out, as a game logs some 450 lines."""
+    fields = state.__dict__.copy()
+    if changes:
+        fields.update(changes)
+    event = _new(Event)
+    _setattr(event, "__dict__", {"text": text, "visible_to": None, "round": state.chapter + 1})
+    fields["log"] = state.log + (event,)
+    new = _new(State)
+    _setattr(new, "__dict__", fields)
+    return new
 
 
 def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
@@ -1553,8 +1562,16 @@ def _pass(state: State, seat: int, action: Pass) -> State:
         line = f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more."
         return _say(state, line, phase="respond", attempt=evolve(a, passed=(False,) * state.n))
     passed = _set(a.passed, seat, True)
-    a = evolve(a, passed=passed)
-    state = evolve(state, attempt=a)
+    # `evolve(state, attempt=evolve(a, passed=passed))` written out: phase 2 passes round and
+    # round, some 300 times a game.
+    fields = a.__dict__.copy()
+    fields["passed"] = passed
+    a = _new(Attempt)
+    _setattr(a, "__dict__", fields)
+    fields = state.__dict__.copy()
+    fields["attempt"] = a
+    state = _new(State)
+    _setattr(state, "__dict__", fields)
     if not all(passed):
         return state
     if state.phase == "respond":
