@@ -66,6 +66,9 @@ __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
 def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     """random: any legal action, a kind of action first at random, then one of that kind."""
+    phase = state.phase
+    if (phase == "respond" or phase == "stake") and state.attempt is not None and type(seat) is int and 0 <= seat < len(state.sheets):
+        return _random_spend_or_pass(state, seat, rng)
     groups = candidate_groups(state, seat, limit=120)
     built: dict[int, list[Action]] = {}
     # Kinds in random order, each kind's candidates in random order, checked one at a time:
@@ -92,6 +95,43 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
             action = option if make is None else make(option)
             if _legal(state, action):
                 return action
+    raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
+
+
+def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action:
+    """`random_bot` in phases 1 and 2 (half a game's moves): the same kinds in the same order
+    as `candidate_groups` gives them, sorted and shuffled alike, without building the groups."""
+    a = state.attempt
+    assert a is not None
+    kinds: list[tuple[str, int]]
+    if seat == a.actor:
+        groups: tuple[type[Action], ...] = (Stake, Pass)
+        kinds = [(Pass.kind, 1), (Stake.kind, 0)]
+    elif state.phase == "respond":
+        side = a.sides[seat]
+        if side == "defend":
+            groups = (Defend, Pass)
+        elif side == "connect":
+            groups = (Connect, Pass)
+        else:
+            groups = (Connect, Defend, Pass)
+        kinds = [(cls.kind, g) for g, cls in enumerate(groups)]  # in sorted order already
+    else:
+        groups = (Pass,)
+        kinds = [(Pass.kind, 0)]
+    if len(kinds) > 1:
+        rng.shuffle(kinds)
+    for _, g in kinds:
+        cls = groups[g]
+        if cls is Pass:
+            options: list[Action] = [_pass_of(seat)]
+        else:
+            options = list(_spend_options(state, seat, cls, checked=False))  # type: ignore[arg-type]
+            if len(options) > 1:
+                rng.shuffle(options)
+        for option in options:
+            if _legal(state, option):
+                return option
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
