@@ -817,7 +817,9 @@ def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
     text = clean(text) if kind != "narration" else str(text).strip()
     if not text:
         return state
-    story = state.story + (StoryLine(_story_chapter(state), seat, kind, text),)
+    line = _new(StoryLine)  # `StoryLine(...)` without its `__init__`
+    _setattr(line, "__dict__", {"chapter": state.chapter + 1, "seat": seat, "kind": kind, "text": text})
+    story = state.story + (line,)
     if kind == "narration" and seat is not None:
         return _say(state, f"{state.names[seat]}: \u201c{text}\u201d", story=story)
     return _say(state, text, story=story)
@@ -870,8 +872,17 @@ def _gain(sheet: Sheet, places: Iterable[str]) -> Sheet:
 
 
 def _describe_places(layout: Sequence[str], sheet: Sheet, places: Sequence[str]) -> str:
+    if type(places) is tuple and all(type(p) is str and p in _NODE_INDEX for p in places):
+        return _describe_nodes(places)  # the usual placement: nodes only, the same few each turn
     counts = Counter(places)
     return ", ".join(f"{n} on {place_words(layout, sheet, p)}" for p, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
+
+
+@lru_cache(maxsize=1024)
+def _describe_nodes(places: tuple[str, ...]) -> str:
+    """`_describe_places` for nodes only (their words do not depend on the sheet)."""
+    counts = Counter(places)
+    return ", ".join(f"{n} on {place.title()}" for place, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
 
 
 # -- setup and flow -----------------------------------------------------------------------------
@@ -1100,16 +1111,19 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
     else:
         if state.phase == "stake":
             raise RuleError("phase 1", f"the actor is still staking (phase 1): {role} comes in phase 2")
-        _phase(state, ("respond",), f"to {role}")
+        if state.phase != "respond":
+            _phase(state, ("respond",), f"to {role}")
         assert a is not None
         _require(seat != a.actor, "connect or defend", "the actor stakes: only the other players connect or defend")
         other = "defend" if role == "connect" else "connect"
         if a.sides[seat] == other:
             raise RuleError("connect or defend", f"{state.names[seat]} has already chosen to {other} in this action: never both")
     assert a is not None
-    _require(_is_int(action.from_node) and action.from_node >= 0, "stones", "stones are counted in whole numbers from 0")
-    _require(_is_int(action.from_think) and action.from_think >= 0, "stones", "stones are counted in whole numbers from 0")
-    _require(isinstance(action.memes, tuple), "involve", "involved memes are a list")
+    from_node, from_think = action.from_node, action.from_think
+    if not (type(from_node) is int and from_node >= 0 and type(from_think) is int and from_think >= 0 and type(action.memes) is tuple):
+        _require(_is_int(action.from_node) and action.from_node >= 0, "stones", "stones are counted in whole numbers from 0")
+        _require(_is_int(action.from_think) and action.from_think >= 0, "stones", "stones are counted in whole numbers from 0")
+        _require(isinstance(action.memes, tuple), "involve", "involved memes are a list")
     sheet = state.sheets[seat]
     name = state.names[seat]
     node = _role_node(a, role)
@@ -1139,8 +1153,9 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
             raise RuleError("involve", f"{_quote(meme.text, meme.holder)} is a {kind} meme: " + _involve_hint(a, role))
         if any(mid == meme.id and number != a.number for mid, number in state.involved):
             raise RuleError("once per turn", f"{_quote(meme.text, meme.holder)} was already involved in another action this turn")
-        _require(_is_int(use.bonus) and use.bonus in (0, 1), "bonus", "an involved meme gives at most one bonus stone")
-        _require(_is_int(use.stones) and use.stones >= 0, "involve", "stones are counted in whole numbers from 0")
+        if not (type(use.bonus) is int and 0 <= use.bonus <= 1 and type(use.stones) is int and use.stones >= 0):
+            _require(_is_int(use.bonus) and use.bonus in (0, 1), "bonus", "an involved meme gives at most one bonus stone")
+            _require(_is_int(use.stones) and use.stones >= 0, "involve", "stones are counted in whole numbers from 0")
         if use.bonus:
             if meme.bonus <= 0:
                 raise RuleError("bonus", f"{_quote(meme.text, meme.holder)} has no bonus stone left this chapter")
