@@ -64,6 +64,26 @@ from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_tex
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
 
+#: whether this Python's `Random` draws a number below n as `_shuffle` does.
+_PLAIN_SHUFFLE = getattr(random.Random, "_randbelow", None) is getattr(random.Random, "_randbelow_with_getrandbits", object())
+
+
+def _shuffle(items: list[Any], rng: random.Random) -> None:
+    """`rng.shuffle(items)`, drawing the very same numbers (CPython's `Random.shuffle` and
+    `_randbelow_with_getrandbits` written out: a game shuffles some 1,700 numbers)."""
+    if type(rng) is not random.Random or not _PLAIN_SHUFFLE:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(items))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     """random: any legal action, a kind of action first at random, then one of that kind."""
     phase = state.phase
@@ -77,7 +97,7 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     # (A list of one is shuffled without drawing: it is left as it is.)
     kinds = sorted([(kind, g) for g, (names, _) in enumerate(groups) for kind in names])
     if len(kinds) > 1:
-        rng.shuffle(kinds)
+        _shuffle(kinds, rng)
     for kind, g in kinds:
         names = groups[g][0]
         if g not in built:
@@ -90,7 +110,7 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
         else:
             options = [c for c in candidates if c[0].kind == kind]
         if len(options) > 1:
-            rng.shuffle(options)
+            _shuffle(options, rng)
         for option in options:
             action = option if make is None else make(option)
             if _legal(state, action):
@@ -120,7 +140,7 @@ def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action
         groups = (Pass,)
         kinds = [(Pass.kind, 0)]
     if len(kinds) > 1:
-        rng.shuffle(kinds)
+        _shuffle(kinds, rng)
     for _, g in kinds:
         cls = groups[g]
         if cls is Pass:
@@ -128,7 +148,7 @@ def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action
         else:
             options = list(_spend_options(state, seat, cls, checked=False))  # type: ignore[arg-type]
             if len(options) > 1:
-                rng.shuffle(options)
+                _shuffle(options, rng)
         for option in options:
             if _legal(state, option):
                 return option
@@ -215,7 +235,7 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
         if sheet.empty() and potential >= 6:
             leaders = _leaders(state) - {seat}
             holders = _known_holders(state)
-            rng.shuffle(holders)
+            _shuffle(holders, rng)
             text = _fresh_text(state, seat)
             targets = _targets_by_holder(state, seat)
             for holder in holders:
