@@ -1251,22 +1251,23 @@ def check(state: State, action: Action) -> None:
         else:
             _check_spend(state, seat, action)  # type: ignore[arg-type]
         return
-    if isinstance(action, Roll):
-        _phase(state, ("roll",), "rolling the dice")
-        _require(
-            isinstance(action.dice, tuple) and len(action.dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in action.dice),
-            "dice",
-            "a roll is two dice of 1-6",
-        )
-        return
-    if isinstance(action, Rerolled):
-        _phase(state, ("rerolling",), "re-rolling a die")
-        assert state.attempt is not None
-        if action.die != state.attempt.rerolling:
-            raise RuleError("dice", f"die {state.attempt.rerolling} is the one being re-rolled")
-        _require(_is_int(action.value) and 1 <= action.value <= 6, "dice", "a die shows 1-6")
-        return
     if not isinstance(action, Told):
+        # Chance outcomes (not told: no seat, no narration); bots' moves are all told.
+        if isinstance(action, Roll):
+            _phase(state, ("roll",), "rolling the dice")
+            _require(
+                isinstance(action.dice, tuple) and len(action.dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in action.dice),
+                "dice",
+                "a roll is two dice of 1-6",
+            )
+            return
+        if isinstance(action, Rerolled):
+            _phase(state, ("rerolling",), "re-rolling a die")
+            assert state.attempt is not None
+            if action.die != state.attempt.rerolling:
+                raise RuleError("dice", f"die {state.attempt.rerolling} is the one being re-rolled")
+            _require(_is_int(action.value) and 1 <= action.value <= 6, "dice", "a die shows 1-6")
+            return
         raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
     seat = _seat(state, action)
     _check_narration(action)
@@ -1702,6 +1703,9 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
 
 
 def chance(state: State, rng: random.Random) -> Action | None:
+    phase = state.phase
+    if phase != "roll" and phase != "rerolling":
+        return None  # most steps: nothing to roll
     if state.setup.table_dice:
         return None  # the table rolls: the game waits for the dice to be entered (`by_hand`)
     if state.phase == "roll":
@@ -2014,6 +2018,13 @@ BOT_CAST: tuple[str, ...] = ("the Hero", "the Villain", "the Mentor", "the Trick
 
 
 def _legal(state: State, action: Action) -> bool:
+    if type(action) is Pass and state.phase == "respond":
+        # `check`'s answer for the commonest question, a pass in phase 2, without raising.
+        seat = action.seat
+        if type(seat) is int and 0 <= seat < len(state.sheets) and action.narration == "":
+            a = state.attempt
+            assert a is not None
+            return not a.passed[seat]
     try:
         check(state, action)
     except RuleError:
