@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any
 
@@ -221,12 +222,12 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
     if phase == "title":
         return Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")
     if phase == "turn-start":
-        return TurnStones(seat=seat, place=("create", "think"))
+        return _move_of(TurnStones, seat, ("create", "think"))
     if phase == "turn":
         if seat == state.starter and not state.plot_declared:
-            return PlotUnfinished(seat=seat)
+            return _move_of(PlotUnfinished, seat)
         if state.actions_taken >= ACTIONS_PER_TURN:
-            return EndTurn(seat=seat)
+            return _move_of(EndTurn, seat)
         coiled_bonus = sum(
             1 for b, m in sheet.memes() if state.setup.branch_type(b) == COILED and m.bonus and m.id not in state.bonus_taken and not any(mid == m.id for mid, _ in state.involved)
         )
@@ -248,7 +249,7 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
                 option = Create(seat=seat, text=text, holder=holder)
                 if _legal(state, option):
                     return _Checked(option)
-        return Gain(seat=seat, place=("create", "create", "think"))
+        return _move_of(Gain, seat, ("create", "create", "think"))
     if phase in ("stake", "respond") and a is not None:
         if seat == a.actor:
             if a.pool < 7:
@@ -284,13 +285,19 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
         return _pass_of(seat)
     if phase == "outcome" and a is not None:
         if not a.success:
-            return Conclude(seat=seat)
+            return _move_of(Conclude, seat)
         branch = max(sheet.empty(), key=lambda b: (sheet.node(hub_of(b)) > 0, -_BRANCH_INDEX[b]))
         return Conclude(seat=seat, branch=branch, from_hub=min(1, sheet.node(hub_of(branch))))
     return None
 
 
 _ONE_SIXTH = Fraction(1, 6)
+
+
+@lru_cache(maxsize=256)
+def _move_of(cls: type[Action], seat: int, place: tuple[str, ...] | None = None) -> Action:
+    """The sensible bot's fixed moves, made once for each seat (actions are values)."""
+    return cls(seat=seat) if place is None else cls(seat=seat, place=place)  # type: ignore[call-arg]
 
 
 def _spend_size(spend: _Spend) -> int:

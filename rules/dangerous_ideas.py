@@ -2055,8 +2055,9 @@ def _placing(cls: type[Place | TurnStones | Gain], seat: int, count: int, filled
 def _known_holders(state: State) -> list[str]:
     seen: dict[str, str] = {}
     for sheet in state.sheets:
-        for _, meme in sheet.memes():
-            seen.setdefault(meme.holder_key, meme.holder)
+        for meme in sheet.branches:
+            if meme is not None:
+                seen.setdefault(meme_key(meme.holder), meme.holder)
     for holder in BOT_CAST[:3]:
         seen.setdefault(meme_key(holder), holder)
     return list(seen.values())
@@ -2066,13 +2067,20 @@ def _targets_by_holder(state: State, seat: int) -> dict[str, list[Ref]]:
     """Every meme of the other players that `seat` may still target, by its holder's key (in
     seat and branch order)."""
     out: dict[str, list[Ref]] = {}
+    targeted = state.targeted
     for other, sheet in enumerate(state.sheets):
         if other == seat:
             continue
-        for branch, meme in sheet.memes():
-            if (seat, meme.id) not in state.targeted:
-                out.setdefault(meme.holder_key, []).append(Ref(other, branch))
+        for branch, meme in zip(BRANCHES, sheet.branches):
+            if meme is not None and (seat, meme.id) not in targeted:
+                out.setdefault(meme_key(meme.holder), []).append(_ref(other, branch))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _ref(seat: int, branch: str) -> Ref:
+    """`Ref(seat, branch)`, made once (a bot looking for targets names every other meme)."""
+    return Ref(seat, branch)
 
 
 def _fresh_text(state: State, seat: int) -> str:
