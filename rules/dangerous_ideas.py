@@ -1022,7 +1022,7 @@ def _check_action_slot(state: State, seat: int, what: str) -> None:
 
 def _check_meme_action(state: State, seat: int, action: Create | Spread) -> None:
     kind = action.kind
-    _check_action_slot(state, seat, f"a {kind} action")
+    _check_action_slot(state, seat, "a create action" if kind == "create" else "a spread action")
     text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
     holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
     sheet = state.sheets[seat]
@@ -1598,9 +1598,11 @@ def _pass(state: State, seat: int, action: Pass) -> State:
 def _rolled(state: State, dice: tuple[int, ...]) -> State:
     a = state.attempt
     assert a is not None
-    state = evolve(state, attempt=evolve(a, dice=tuple(dice), first_dice=tuple(dice)))
-    state = _say(state, f"{state.names[a.actor]} rolls {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.")
-    return _await_seeds(state)
+    # The roll and `_await_seeds` in one copy of the attempt and of the state.
+    passed = tuple(s.seeds == 0 for s in state.sheets)
+    a = evolve(a, dice=tuple(dice), first_dice=tuple(dice), passed=passed, rerolling=None)
+    state = _say(state, f"{state.names[a.actor]} rolls {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.", attempt=a, phase="reroll")
+    return _resolve(state) if all(passed) else state
 
 
 def _await_seeds(state: State) -> State:
@@ -1622,14 +1624,14 @@ def _resolve(state: State) -> State:
     assert a is not None
     success = wins(a.pool, a.total)
     a = evolve(a, success=success)
-    state = evolve(state, attempt=a, phase="outcome")
     what = f"{a.dice[0]} + {a.dice[1]} = {a.total} against a pool of {a.pool}"
     if success:
         line = f"The roll stands at {what}: it succeeds, and {a.holder} takes up '{a.text}'."
+        state = evolve(state, attempt=a, phase="outcome")
     else:
         why = " (11 and 12 always fail)" if a.total >= ALWAYS_FAILS else ""
         line = f"The roll stands at {what}{why}: it fails, and {a.holder} does not take up '{a.text}'."
-        state = evolve(state, last_failed=(a.kind, a.key, a.holder_key))
+        state = evolve(state, attempt=a, phase="outcome", last_failed=(a.kind, a.key, a.holder_key))
     return _tell(state, None, "outcome", line)
 
 
