@@ -1269,8 +1269,12 @@ def check(state: State, action: Action) -> None:
             _require(_is_int(action.value) and 1 <= action.value <= 6, "dice", "a die shows 1-6")
             return
         raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
-    seat = _seat(state, action)
-    _check_narration(action)
+    seat = action.seat
+    if type(seat) is not int or not 0 <= seat < len(state.sheets):
+        seat = _seat(state, action)
+    narration = action.narration
+    if type(narration) is not str or len(narration) > MAX_NARRATION:
+        _check_narration(action)
     # Passes and spends first: they are most of a game's actions.
     if isinstance(action, Pass):
         _check_pass(state, seat)
