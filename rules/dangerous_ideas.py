@@ -1504,40 +1504,48 @@ def _announce(state: State, seat: int, action: Create | Spread) -> State:
 def _spend(state: State, seat: int, action: _Spend) -> State:
     a = state.attempt
     assert a is not None
-    role = _role(action)
-    node = _role_node(a, role)
+    role = _ROLES.get(type(action)) or _role(action)
+    node = role if role != "actor" else ("create" if a.kind == "create" else "probe")  # _role_node
     sheet = state.sheets[seat]
-    # One copy of the sheet and of the state for the whole spend.
+    from_node, from_think, memes = action.from_node, action.from_think, action.memes
+    # One copy of the sheet, of the attempt and of the state for the whole spend.
     nodes = list(sheet.nodes)
-    nodes[_NODE_INDEX[node]] -= action.from_node
-    nodes[_NODE_INDEX["think"]] -= action.from_think
-    branches = list(sheet.branches)
-    own = action.from_node + action.from_think
+    nodes[_NODE_INDEX[node]] -= from_node
+    nodes[_NODE_INDEX["think"]] -= from_think
+    own = from_node + from_think
     bonus = 0
     weighted = 0
-    involved = set(state.involved) if action.memes else state.involved
-    bonus_taken = set(state.bonus_taken) if action.memes else state.bonus_taken
     parts = []
-    if action.from_node:
-        parts.append(f"{action.from_node} from {node.title()}")
-    if action.from_think:
-        parts.append(f"{action.from_think} from Think")
-    for use in action.memes:
-        i = _BRANCH_INDEX[use.branch]
-        meme = branches[i]
-        assert meme is not None
-        branches[i] = evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus)
-        own += use.stones
-        bonus += use.bonus
-        involved.add((meme.id, a.number))  # type: ignore[union-attr]
-        if use.bonus:
-            bonus_taken.add(meme.id)  # type: ignore[union-attr]
-        count = use.stones + use.bonus
-        if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
-            weighted += count
-        what = " and ".join(p for p in (f"{use.bonus} bonus" if use.bonus else "", f"{use.stones} own" if use.stones else "") if p)
-        parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
-    sheet = evolve(sheet, nodes=tuple(nodes), branches=tuple(branches) if action.memes else sheet.branches, spent=sheet.spent + own)
+    if from_node:
+        parts.append(f"{from_node} from {node.title()}")
+    if from_think:
+        parts.append(f"{from_think} from Think")
+    if memes:
+        branches = list(sheet.branches)
+        involved = set(state.involved)
+        bonus_taken = set(state.bonus_taken)
+        for use in memes:
+            i = _BRANCH_INDEX[use.branch]
+            meme = branches[i]
+            assert meme is not None
+            branches[i] = evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus)
+            own += use.stones
+            bonus += use.bonus
+            involved.add((meme.id, a.number))
+            if use.bonus:
+                bonus_taken.add(meme.id)
+            count = use.stones + use.bonus
+            if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
+                weighted += count
+            what = " and ".join(p for p in (f"{use.bonus} bonus" if use.bonus else "", f"{use.stones} own" if use.stones else "") if p)
+            parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
+    fields = sheet.__dict__.copy()  # evolve(sheet, nodes=..., branches=..., spent=...)
+    fields["nodes"] = tuple(nodes)
+    if memes:
+        fields["branches"] = tuple(branches)
+    fields["spent"] = sheet.spent + own
+    sheet = _new(Sheet)
+    _setattr(sheet, "__dict__", fields)
     stones = own + bonus
     if role == "defend":
         removed = stones + (TARGET_WEIGHT - 1) * weighted
@@ -1545,16 +1553,16 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     else:
         removed = 0
         pool = a.pool + stones
-    sides = a.sides if role == "actor" else _set(a.sides, seat, role)
-    attempt = evolve(
-        a,
-        pool=pool,
-        pools=a.pools + (pool,),
-        node_spent=_set(a.node_spent, seat, a.node_spent[seat] + action.from_node),
-        think_spent=_set(a.think_spent, seat, a.think_spent[seat] + action.from_think),
-        sides=sides,
-        passed=(False,) * len(a.passed),
-    )
+    fields = a.__dict__.copy()  # evolve(a, ...)
+    fields["pool"] = pool
+    fields["pools"] = a.pools + (pool,)
+    fields["node_spent"] = _set(a.node_spent, seat, a.node_spent[seat] + from_node)
+    fields["think_spent"] = _set(a.think_spent, seat, a.think_spent[seat] + from_think)
+    if role != "actor":
+        fields["sides"] = _set(a.sides, seat, role)
+    fields["passed"] = (False,) * len(a.passed)
+    attempt = _new(Attempt)
+    _setattr(attempt, "__dict__", fields)
     name = state.names[seat]
     spent = ", ".join(parts)
     if role == "defend":
@@ -1565,7 +1573,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     else:
         line = f"{name} stakes {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
     sheets = _set(state.sheets, seat, sheet)
-    if action.memes:
+    if memes:
         state = _say(state, line, sheets=sheets, attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
     else:
         state = _say(state, line, sheets=sheets, attempt=attempt)
@@ -2109,8 +2117,15 @@ def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = T
     bonus_taken = state.bonus_taken
     layout = state.setup.layout
     usable = []
+    # `_may_involve` by role, asked once per spend rather than once per meme.
+    only = COILED if role == "connect" or (role == "actor" and a.kind == "create") else None
     for i, meme in enumerate(sheet.branches):
-        if meme is None or meme.id in elsewhere or not _may_involve(a, seat, role, layout[i], meme):
+        if meme is None or meme.id in elsewhere:
+            continue
+        if only is not None:
+            if layout[i] != only:
+                continue
+        elif not _may_involve(a, seat, role, layout[i], meme):
             continue
         bonus = 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0
         usable.append((BRANCHES[i], bonus, meme.stones))
