@@ -725,6 +725,9 @@ class State:
 
     def waiting_for(self) -> tuple[int, ...]:
         phase = self.phase
+        if phase == "respond":  # the commonest question: phase 2 asks round the table
+            a = self.attempt
+            return _not_passed(a.actor, a.passed) if a is not None else ()
         if phase == "place":
             return tuple(s for s in range(self.n) if not self.sheets[s].placed)
         if phase == "title":
