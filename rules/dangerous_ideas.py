@@ -1278,73 +1278,16 @@ def check(state: State, action: Action) -> None:
     narration = action.narration
     if type(narration) is not str or len(narration) > MAX_NARRATION:
         _check_narration(action)
-    # Passes and spends first: they are most of a game's actions.
-    if isinstance(action, Pass):
-        _check_pass(state, seat)
-        return
     name = state.names[seat]
-    if isinstance(action, _Spend):
-        _check_spend(state, seat, action)
-        return
-    if isinstance(action, Place):
-        _phase(state, ("place",), "placing starting stones")
-        if state.sheets[seat].placed:
-            raise RuleError("setup", f"{name} has already placed the starting stones")
-        _check_places(state, seat, action.place, state.setup.start_stones, nodes_only=True)
-        return
-    if isinstance(action, Write):
-        _phase(state, ("setting",), "writing a setting-round meme")
-        _their_turn(state, seat, state.turn, "the setting round")
-        if action.branch not in _BRANCH_INDEX:
-            raise RuleError("branch", f"{action.branch!r} is not a branch of the sheet")
-        sheet = state.sheets[seat]
-        if sheet.meme(action.branch) is not None:
-            raise RuleError("branch", f"{action.branch} is already filled")
-        text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
-        holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
-        for branch, meme in sheet.memes():
-            kind = state.setup.branch_type(branch)
-            if state.setup.branch_type(action.branch) == kind:
-                raise RuleError("setting round", f"{name} has written a {kind} meme already: the second is {LEAF if kind == COILED else COILED}")
-            if meme.key == meme_key(text) and meme.holder_key == meme_key(holder):
-                raise RuleError("setting round", f"{holder} already holds '{text}' on {name}'s sheet")
-        return
-    if isinstance(action, Title):
-        _phase(state, ("title",), "announcing a chapter")
-        _their_turn(state, seat, state.starter, "announcing the chapter")
-        _check_text(action.title, "title", "chapter title", MAX_TEXT)
-        return
+    # The commonest first (exact passes and spends are checked above).
     if isinstance(action, TurnStones):
         _phase(state, ("turn-start",), "placing the turn's stones")
         _their_turn(state, seat, state.turn, "placing the turn's stones")
         _check_places(state, seat, action.place, TURN_STONES, nodes_only=False)
         return
-    if isinstance(action, Gain):
-        _check_action_slot(state, seat, "a Gain action")
-        _check_places(state, seat, action.place, GAIN_STONES, nodes_only=False)
-        return
-    if isinstance(action, Move):
-        _check_move(state, seat, action)
-        return
-    if isinstance(action, (Create, Spread)):
-        _check_meme_action(state, seat, action)
-        return
-    if isinstance(action, PlotUnfinished):
-        _phase(state, ("turn",), "declaring the plot unfinished")
-        _their_turn(state, seat, state.turn, "declaring the plot unfinished")
-        if seat != state.starter:
-            raise RuleError("plot unfinished", f"only the chapter's starter ({state.names[state.starter or 0]}) may declare its plot unfinished")
-        _require(not state.plot_declared, "plot unfinished", "the plot was already declared unfinished this chapter")
-        return
     if isinstance(action, EndTurn):
         _phase(state, ("turn",), "ending the turn")
         _their_turn(state, seat, state.turn, "ending the turn")
-        return
-    if isinstance(action, SpendSeed):
-        _phase(state, ("reroll",), "spending a seed")
-        if state.sheets[seat].seeds <= 0:
-            raise RuleError("seeds", f"{name} has no red seeds left")
-        _require(_is_int(action.die) and action.die in (0, 1), "seeds", "a seed re-rolls die 0 or die 1")
         return
     if isinstance(action, Conclude):
         _phase(state, ("outcome",), "concluding a meme action")
@@ -1363,6 +1306,64 @@ def check(state: State, action: Action) -> None:
                 raise RuleError("new meme", f"{name} has only {_plural(sheet.node(hub), 'stone')} on {hub.title()} to move onto the new meme")
         else:
             _require(action.branch is None and action.from_hub == 0, "outcome", "the action failed: no meme is written")
+        return
+    if isinstance(action, Gain):
+        _check_action_slot(state, seat, "a Gain action")
+        _check_places(state, seat, action.place, GAIN_STONES, nodes_only=False)
+        return
+    if isinstance(action, (Create, Spread)):
+        _check_meme_action(state, seat, action)
+        return
+    if isinstance(action, SpendSeed):
+        _phase(state, ("reroll",), "spending a seed")
+        if state.sheets[seat].seeds <= 0:
+            raise RuleError("seeds", f"{name} has no red seeds left")
+        _require(_is_int(action.die) and action.die in (0, 1), "seeds", "a seed re-rolls die 0 or die 1")
+        return
+    if isinstance(action, Title):
+        _phase(state, ("title",), "announcing a chapter")
+        _their_turn(state, seat, state.starter, "announcing the chapter")
+        _check_text(action.title, "title", "chapter title", MAX_TEXT)
+        return
+    if isinstance(action, Write):
+        _phase(state, ("setting",), "writing a setting-round meme")
+        _their_turn(state, seat, state.turn, "the setting round")
+        if action.branch not in _BRANCH_INDEX:
+            raise RuleError("branch", f"{action.branch!r} is not a branch of the sheet")
+        sheet = state.sheets[seat]
+        if sheet.meme(action.branch) is not None:
+            raise RuleError("branch", f"{action.branch} is already filled")
+        text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
+        holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
+        for branch, meme in sheet.memes():
+            kind = state.setup.branch_type(branch)
+            if state.setup.branch_type(action.branch) == kind:
+                raise RuleError("setting round", f"{name} has written a {kind} meme already: the second is {LEAF if kind == COILED else COILED}")
+            if meme.key == meme_key(text) and meme.holder_key == meme_key(holder):
+                raise RuleError("setting round", f"{holder} already holds '{text}' on {name}'s sheet")
+        return
+    if isinstance(action, PlotUnfinished):
+        _phase(state, ("turn",), "declaring the plot unfinished")
+        _their_turn(state, seat, state.turn, "declaring the plot unfinished")
+        if seat != state.starter:
+            raise RuleError("plot unfinished", f"only the chapter's starter ({state.names[state.starter or 0]}) may declare its plot unfinished")
+        _require(not state.plot_declared, "plot unfinished", "the plot was already declared unfinished this chapter")
+        return
+    if isinstance(action, Move):
+        _check_move(state, seat, action)
+        return
+    if isinstance(action, Place):
+        _phase(state, ("place",), "placing starting stones")
+        if state.sheets[seat].placed:
+            raise RuleError("setup", f"{name} has already placed the starting stones")
+        _check_places(state, seat, action.place, state.setup.start_stones, nodes_only=True)
+        return
+    # Subclasses of a pass or a spend.
+    if isinstance(action, Pass):
+        _check_pass(state, seat)
+        return
+    if isinstance(action, _Spend):
+        _check_spend(state, seat, action)
         return
     raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
 
@@ -1388,19 +1389,41 @@ def play(state: State, action: Action) -> State:
         return _await_seeds(state)
     seat = action.seat
     assert seat is not None
-    # Passes and spends first: they are most of a game's actions.
-    if isinstance(action, Pass):
-        return _pass(state, seat, action)
-    if isinstance(action, _Spend):
-        return _spend(state, seat, action)
     name = state.names[seat]
     sheet = state.sheets[seat]
-    if isinstance(action, Place):
-        sheet = evolve(_gain(sheet, action.place), placed=True)
-        state = _with_sheet(state, seat, sheet)
-        state = _say(state, f"{name} places the starting stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
+    # The commonest first (passes and spends are played above).
+    if isinstance(action, TurnStones):
+        line = f"{name} places the turn's stones: {_describe_places(state.setup.layout, sheet, action.place)}."
+        state = _say(state, line, sheets=_set(state.sheets, seat, _gain(sheet, action.place)), phase="turn")
+        return _narrate(state, action)
+    if isinstance(action, EndTurn):
         state = _narrate(state, action)
-        return _begin_setting(state) if all(s.placed for s in state.sheets) else state
+        state = _say(state, f"{name} ends the turn.")
+        return _end_turn(state)
+    if isinstance(action, Conclude):
+        return _conclude(state, seat, action)
+    if isinstance(action, Gain):
+        line = f"{name} gains {GAIN_STONES} stones: {_describe_places(state.setup.layout, sheet, action.place)}."
+        sheets = _set(state.sheets, seat, _gain(sheet, action.place))
+        state = _say(state, line, sheets=sheets, actions_taken=state.actions_taken + 1, last_failed=None)
+        return _narrate(state, action)
+    if isinstance(action, (Create, Spread)):
+        return _announce(state, seat, action)
+    if isinstance(action, SpendSeed):
+        a = state.attempt
+        assert a is not None
+        sheet = evolve(sheet, seeds=sheet.seeds - 1)
+        state = _with_sheet(state, seat, sheet)
+        seeds_spent = _set(a.seeds_spent, seat, a.seeds_spent[seat] + 1)
+        state = evolve(state, phase="rerolling", attempt=evolve(a, rerolling=action.die, seeds_spent=seeds_spent))
+        state = _narrate(state, action)
+        return _say(state, f"{name} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]}).")
+    if isinstance(action, Title):
+        title = clean(action.title)
+        state = evolve(state, title=title, titles=state.titles + (title,))
+        state = _tell(state, seat, "title", f"Chapter {state.chapter + 1}: {title}")
+        state = _narrate(state, action)
+        return _begin_turn(state, state.chapter_order()[0])
     if isinstance(action, Write):
         text, holder = clean(action.text), clean(action.holder)
         meme = Meme(id=state.next_id, text=text, holder=holder, stones=0, bonus=0, chapter=0)
@@ -1414,20 +1437,10 @@ def play(state: State, action: Action) -> State:
         if seat + 1 < state.n:
             return evolve(state, turn=seat + 1)
         return _begin_chapter(evolve(state, turn=None))
-    if isinstance(action, Title):
-        title = clean(action.title)
-        state = evolve(state, title=title, titles=state.titles + (title,))
-        state = _tell(state, seat, "title", f"Chapter {state.chapter + 1}: {title}")
-        state = _narrate(state, action)
-        return _begin_turn(state, state.chapter_order()[0])
-    if isinstance(action, TurnStones):
-        line = f"{name} places the turn's stones: {_describe_places(state.setup.layout, sheet, action.place)}."
-        state = _say(state, line, sheets=_set(state.sheets, seat, _gain(sheet, action.place)), phase="turn")
-        return _narrate(state, action)
-    if isinstance(action, Gain):
-        line = f"{name} gains {GAIN_STONES} stones: {_describe_places(state.setup.layout, sheet, action.place)}."
-        sheets = _set(state.sheets, seat, _gain(sheet, action.place))
-        state = _say(state, line, sheets=sheets, actions_taken=state.actions_taken + 1, last_failed=None)
+    if isinstance(action, PlotUnfinished):
+        state = _with_sheet(state, seat, _gain(sheet, ["create"] * PLOT_STONES))
+        state = evolve(state, plot_declared=True)
+        state = _say(state, f"{name} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.")
         return _narrate(state, action)
     if isinstance(action, Move):
         for step in action.steps:
@@ -1438,28 +1451,17 @@ def play(state: State, action: Action) -> State:
         moved = ", ".join(f"{s.stones} from {place_words(layout, sheet, s.source)} to {place_words(layout, sheet, s.target)}" for s in action.steps)
         state = _say(state, f"{name} moves stones: {moved}.")
         return _narrate(state, action)
-    if isinstance(action, (Create, Spread)):
-        return _announce(state, seat, action)
-    if isinstance(action, PlotUnfinished):
-        state = _with_sheet(state, seat, _gain(sheet, ["create"] * PLOT_STONES))
-        state = evolve(state, plot_declared=True)
-        state = _say(state, f"{name} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.")
-        return _narrate(state, action)
-    if isinstance(action, EndTurn):
-        state = _narrate(state, action)
-        state = _say(state, f"{name} ends the turn.")
-        return _end_turn(state)
-    if isinstance(action, SpendSeed):
-        a = state.attempt
-        assert a is not None
-        sheet = evolve(sheet, seeds=sheet.seeds - 1)
+    if isinstance(action, Place):
+        sheet = evolve(_gain(sheet, action.place), placed=True)
         state = _with_sheet(state, seat, sheet)
-        seeds_spent = _set(a.seeds_spent, seat, a.seeds_spent[seat] + 1)
-        state = evolve(state, phase="rerolling", attempt=evolve(a, rerolling=action.die, seeds_spent=seeds_spent))
+        state = _say(state, f"{name} places the starting stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
         state = _narrate(state, action)
-        return _say(state, f"{name} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]}).")
-    if isinstance(action, Conclude):
-        return _conclude(state, seat, action)
+        return _begin_setting(state) if all(s.placed for s in state.sheets) else state
+    # Subclasses of a pass or a spend (the exact classes are played above).
+    if isinstance(action, Pass):
+        return _pass(state, seat, action)
+    if isinstance(action, _Spend):
+        return _spend(state, seat, action)
     raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
 
 
