@@ -927,7 +927,7 @@ def _begin_chapter(state: State) -> State:
     return _say(state, f"Chapter {k + 1} of {state.setup.chapter_count}: {state.names[k % state.n]} starts it. Every meme's bonus stones are refreshed to {BONUS_STONES}.")
 
 
-def _begin_turn(state: State, seat: int) -> State:
+def _begin_turn(state: State, seat: int, **changes: Any) -> State:
     return _say(
         state,
         f"{state.names[seat]}'s turn: {TURN_STONES} stones to place.",
@@ -938,15 +938,16 @@ def _begin_turn(state: State, seat: int) -> State:
         bonus_taken=frozenset(),
         last_failed=None,
         attempt=None,
+        **changes,
     )
 
 
 def _end_turn(state: State) -> State:
     done = state.turns_done + 1
+    if done < state.n:  # the next player's turn, in the same copy
+        return _begin_turn(state, state.chapter_order()[done], turns_done=done)
     state = evolve(state, turns_done=done, turn=None, involved=frozenset(), bonus_taken=frozenset(), last_failed=None)
-    if done >= state.n:
-        return _begin_chapter(state)
-    return _begin_turn(state, state.chapter_order()[done])
+    return _begin_chapter(state)
 
 
 def _end(state: State, why: str) -> State:
@@ -1477,19 +1478,30 @@ def _announce(state: State, seat: int, action: Create | Spread) -> State:
         targeted = targeted | {(seat, meme.id)}
     n = state.n
     number = state.actions_taken + 1
-    attempt = Attempt(
-        kind=action.kind,
-        actor=seat,
-        text=text,
-        holder=holder,
-        target=action.target,
-        target_id=target_id,
-        number=number,
-        node_spent=(0,) * n,
-        think_spent=(0,) * n,
-        sides=_set(("",) * n, seat, "actor"),
-        passed=(False,) * n,
-        seeds_spent=(0,) * n,
+    attempt = _new(Attempt)  # `Attempt(...)` without its `__init__` (18 fields)
+    _setattr(
+        attempt,
+        "__dict__",
+        {
+            "kind": action.kind,
+            "actor": seat,
+            "text": text,
+            "holder": holder,
+            "target": action.target,
+            "target_id": target_id,
+            "number": number,
+            "pool": 0,
+            "pools": (),
+            "node_spent": (0,) * n,
+            "think_spent": (0,) * n,
+            "sides": _set(("",) * n, seat, "actor"),
+            "passed": (False,) * n,
+            "dice": (),
+            "first_dice": (),
+            "rerolling": None,
+            "seeds_spent": (0,) * n,
+            "success": None,
+        },
     )
     state = evolve(state, phase="stake", attempt=attempt, targeted=targeted, actions_taken=number, last_failed=None)
     # As the rules text tells it: "she announces that she is attempting to spread his democracy
@@ -1673,10 +1685,15 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
             bonus=BONUS_STONES,
             chapter=state.chapter + 1,
         )
-        sheet = _add_node(sheet, hub, -action.from_hub)
-        sheet = _set_meme(sheet, branch, meme)
-        sheet = evolve(sheet, gained=sheet.gained + NEW_MEME_STONES)
-        state = evolve(_with_sheet(state, seat, sheet), next_id=state.next_id + 1)
+        # `_add_node`, `_set_meme` and the stones gained in one copy of the sheet.
+        h = _NODE_INDEX[hub]
+        sheet = evolve(
+            sheet,
+            nodes=_set(sheet.nodes, h, sheet.nodes[h] - action.from_hub),
+            branches=_set(sheet.branches, _BRANCH_INDEX[branch], meme),
+            gained=sheet.gained + NEW_MEME_STONES,
+        )
+        state = evolve(state, sheets=_set(state.sheets, seat, sheet), next_id=state.next_id + 1)
         moved = f", moving {_plural(action.from_hub, 'stone')} from {hub.title()} onto it" if action.from_hub else ""
         state = _tell(state, seat, "outcome", f"{name} writes {_quote(a.text, a.holder)} on {branch_words(state.setup.layout, branch)}{moved}.")
         if a.target is not None:
@@ -1697,22 +1714,27 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
             state = _with_sheet(state, s, _gain(state.sheets[s], ["think"] * CONNECT_REWARD))
         if connected:
             state = _say(state, f"{seats_text(state.names, connected)} connected: +{CONNECT_REWARD} stones on Think each.")
-    record = Outcome(
-        chapter=state.chapter + 1,
-        actor=seat,
-        kind=a.kind,
-        text=a.text,
-        holder=a.holder,
-        target=a.target,
-        pools=a.pools,
-        pool=a.pool,
-        first_dice=a.first_dice,
-        dice=a.dice,
-        success=bool(a.success),
-        connected=connected,
-        defended=defended,
-        seeds_spent=a.seeds_spent,
-        branch=branch,
+    record = _new(Outcome)  # `Outcome(...)` without its `__init__` (15 fields)
+    _setattr(
+        record,
+        "__dict__",
+        {
+            "chapter": state.chapter + 1,
+            "actor": seat,
+            "kind": a.kind,
+            "text": a.text,
+            "holder": a.holder,
+            "target": a.target,
+            "pools": a.pools,
+            "pool": a.pool,
+            "first_dice": a.first_dice,
+            "dice": a.dice,
+            "success": bool(a.success),
+            "connected": connected,
+            "defended": defended,
+            "seeds_spent": a.seeds_spent,
+            "branch": branch,
+        },
     )
     state = evolve(state, outcomes=state.outcomes + (record,), attempt=None, phase="turn")
     full = [s for s in range(state.n) if state.sheets[s].filled == len(BRANCHES)]
