@@ -208,6 +208,27 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
     phase = state.phase
     sheet = state.sheets[seat]
     a = state.attempt
+    if phase in ("stake", "respond") and a is not None:  # most of the asks: phases 1 and 2
+        if seat == a.actor:
+            if a.pool < 7:
+                return _first_legal(state, _spend_options(state, seat, Stake, checked=False), biggest=True) or _pass_of(seat)
+            return _pass_of(seat)
+        if phase == "stake" or a.sides[seat]:
+            return _pass_of(seat)
+        threatened = a.target is not None and a.target.seat == seat
+        leaders = _leaders(state)
+        actor_leads = a.actor in leaders
+        if threatened or (actor_leads and seat not in leaders) or (actor_leads and sheet.node("defend") > 2):
+            if a.pool > 0:
+                defend = _first_legal(state, _spend_options(state, seat, Defend, checked=False), biggest=True)
+                if defend is not None:
+                    return defend
+        elif not actor_leads:
+            cheap = [c for c in _spend_options(state, seat, Connect, checked=False) if c.from_node == 0 and c.from_think == 0 and all(u.stones == 0 for u in c.memes)]
+            connect = _first_legal(state, cheap, biggest=False)
+            if connect is not None:
+                return connect
+        return _pass_of(seat)
     if phase == "place":
         n = state.setup.start_stones
         create, think = (n * 3) // 7, (n * 2) // 7
@@ -250,27 +271,6 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
                 if _legal(state, option):
                     return _Checked(option)
         return _move_of(Gain, seat, ("create", "create", "think"))
-    if phase in ("stake", "respond") and a is not None:
-        if seat == a.actor:
-            if a.pool < 7:
-                return _first_legal(state, _spend_options(state, seat, Stake, checked=False), biggest=True) or _pass_of(seat)
-            return _pass_of(seat)
-        if phase == "stake" or a.sides[seat]:
-            return _pass_of(seat)
-        threatened = a.target is not None and a.target.seat == seat
-        leaders = _leaders(state)
-        actor_leads = a.actor in leaders
-        if threatened or (actor_leads and seat not in leaders) or (actor_leads and sheet.node("defend") > 2):
-            if a.pool > 0:
-                defend = _first_legal(state, _spend_options(state, seat, Defend, checked=False), biggest=True)
-                if defend is not None:
-                    return defend
-        elif not actor_leads:
-            cheap = [c for c in _spend_options(state, seat, Connect, checked=False) if c.from_node == 0 and c.from_think == 0 and all(u.stones == 0 for u in c.memes)]
-            connect = _first_legal(state, cheap, biggest=False)
-            if connect is not None:
-                return connect
-        return _pass_of(seat)
     if phase == "reroll" and a is not None:
         winning = wins(a.pool, a.total)
         if seat == a.actor and not winning:
@@ -301,7 +301,8 @@ def _move_of(cls: type[Action], seat: int, place: tuple[str, ...] | None = None)
 
 
 def _spend_size(spend: _Spend) -> int:
-    return spend.from_node + spend.from_think + sum(u.bonus + u.stones for u in spend.memes)
+    memes = spend.memes
+    return spend.from_node + spend.from_think + (sum(u.bonus + u.stones for u in memes) if memes else 0)
 
 
 def _first_legal(state: State, spends: list[_Spend], biggest: bool) -> _Checked | None:
