@@ -222,10 +222,13 @@ def play_lean(
     play, chance, rule_check = rules.play, rules.chance, rules.check
     state = rules.initial(setup)
     step = 0
+    rng = _LazyRandom(seed, step)
     while True:
-        while (outcome := chance(state, _LazyRandom(seed, step))) is not None:
+        # One lazy generator serves the steps that roll nothing (most): re-keyed, not remade.
+        while (outcome := chance(state, rng)) is not None:
             state = play(state, outcome)
             step += 1
+            rng = _LazyRandom(seed, step)
         if state.over or (stop is not None and stop(state)):
             return state
         if step >= max_actions:
@@ -237,6 +240,10 @@ def play_lean(
             rule_check(state, action)
         state = play(state, action)
         step += 1
+        if len(rng.__dict__) > 1:  # asked for a roll: a new one for the next step
+            rng = _LazyRandom(seed, step)
+        else:
+            rng._key = (seed, step)
 
 
 #: with the option checked unset, every SAMPLE-th game (0, 50, ...) has every move checked by

@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any
 
@@ -64,8 +65,31 @@ from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_tex
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
 
+#: whether this Python's `Random` draws a number below n as `_shuffle` does.
+_PLAIN_SHUFFLE = getattr(random.Random, "_randbelow", None) is getattr(random.Random, "_randbelow_with_getrandbits", object())
+
+
+def _shuffle(items: list[Any], rng: random.Random) -> None:
+    """`rng.shuffle(items)`, drawing the very same numbers (CPython's `Random.shuffle` and
+    `_randbelow_with_getrandbits` written out: a game shuffles some 1,700 numbers)."""
+    if type(rng) is not random.Random or not _PLAIN_SHUFFLE:
+        rng.shuffle(items)
+        return
+    getrandbits = rng.getrandbits
+    for i in reversed(range(1, len(items))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
+
+
 def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     """random: any legal action, a kind of action first at random, then one of that kind."""
+    phase = state.phase
+    if (phase == "respond" or phase == "stake") and state.attempt is not None and type(seat) is int and 0 <= seat < len(state.sheets):
+        return _random_spend_or_pass(state, seat, rng)
     groups = candidate_groups(state, seat, limit=120)
     built: dict[int, list[Action]] = {}
     # Kinds in random order, each kind's candidates in random order, checked one at a time:
@@ -74,7 +98,7 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     # (A list of one is shuffled without drawing: it is left as it is.)
     kinds = sorted([(kind, g) for g, (names, _) in enumerate(groups) for kind in names])
     if len(kinds) > 1:
-        rng.shuffle(kinds)
+        _shuffle(kinds, rng)
     for kind, g in kinds:
         names = groups[g][0]
         if g not in built:
@@ -87,11 +111,48 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
         else:
             options = [c for c in candidates if c[0].kind == kind]
         if len(options) > 1:
-            rng.shuffle(options)
+            _shuffle(options, rng)
         for option in options:
             action = option if make is None else make(option)
             if _legal(state, action):
                 return action
+    raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
+
+
+def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action:
+    """`random_bot` in phases 1 and 2 (half a game's moves): the same kinds in the same order
+    as `candidate_groups` gives them, sorted and shuffled alike, without building the groups."""
+    a = state.attempt
+    assert a is not None
+    kinds: list[tuple[str, int]]
+    if seat == a.actor:
+        groups: tuple[type[Action], ...] = (Stake, Pass)
+        kinds = [(Pass.kind, 1), (Stake.kind, 0)]
+    elif state.phase == "respond":
+        side = a.sides[seat]
+        if side == "defend":
+            groups = (Defend, Pass)
+        elif side == "connect":
+            groups = (Connect, Pass)
+        else:
+            groups = (Connect, Defend, Pass)
+        kinds = [(cls.kind, g) for g, cls in enumerate(groups)]  # in sorted order already
+    else:
+        groups = (Pass,)
+        kinds = [(Pass.kind, 0)]
+    if len(kinds) > 1:
+        _shuffle(kinds, rng)
+    for _, g in kinds:
+        cls = groups[g]
+        if cls is Pass:
+            options: list[Action] = [_pass_of(seat)]
+        else:
+            options = list(_spend_options(state, seat, cls, checked=False))  # type: ignore[arg-type]
+            if len(options) > 1:
+                _shuffle(options, rng)
+        for option in options:
+            if _legal(state, option):
+                return option
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
@@ -147,49 +208,7 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
     phase = state.phase
     sheet = state.sheets[seat]
     a = state.attempt
-    if phase == "place":
-        n = state.setup.start_stones
-        create, think = (n * 3) // 7, (n * 2) // 7
-        rest = n - create - think
-        place = ("create",) * create + ("think",) * think + ("defend",) * (rest - rest // 2) + ("connect",) * (rest // 2)
-        return Place(seat=seat, place=place)
-    if phase == "setting":
-        written = {state.setup.branch_type(b) for b, _ in sheet.memes()}
-        want = LEAF if LEAF not in written else COILED
-        branch = next(b for b in sheet.empty() if state.setup.branch_type(b) == want)
-        return Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {sheet.filled + 1}", holder=rng.choice(BOT_CAST))
-    if phase == "title":
-        return Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")
-    if phase == "turn-start":
-        return TurnStones(seat=seat, place=("create", "think"))
-    if phase == "turn":
-        if seat == state.starter and not state.plot_declared:
-            return PlotUnfinished(seat=seat)
-        if state.actions_taken >= ACTIONS_PER_TURN:
-            return EndTurn(seat=seat)
-        coiled_bonus = sum(
-            1 for b, m in sheet.memes() if state.setup.branch_type(b) == COILED and m.bonus and m.id not in state.bonus_taken and not any(mid == m.id for mid, _ in state.involved)
-        )
-        create = sheet.node("create")
-        potential = create + min(sheet.node("think"), create) + coiled_bonus
-        if sheet.empty() and potential >= 6:
-            leaders = _leaders(state) - {seat}
-            holders = _known_holders(state)
-            rng.shuffle(holders)
-            text = _fresh_text(state, seat)
-            targets = _targets_by_holder(state, seat)
-            for holder in holders:
-                for target in targets.get(meme_key(holder), ()):
-                    if target.seat in leaders:
-                        option = Create(seat=seat, text=text, holder=holder, target=target)
-                        if _legal(state, option):
-                            return _Checked(option)
-            for holder in holders:
-                option = Create(seat=seat, text=text, holder=holder)
-                if _legal(state, option):
-                    return _Checked(option)
-        return Gain(seat=seat, place=("create", "create", "think"))
-    if phase in ("stake", "respond") and a is not None:
+    if phase in ("stake", "respond") and a is not None:  # most of the asks: phases 1 and 2
         if seat == a.actor:
             if a.pool < 7:
                 return _first_legal(state, _spend_options(state, seat, Stake, checked=False), biggest=True) or _pass_of(seat)
@@ -210,6 +229,48 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
             if connect is not None:
                 return connect
         return _pass_of(seat)
+    if phase == "place":
+        n = state.setup.start_stones
+        create, think = (n * 3) // 7, (n * 2) // 7
+        rest = n - create - think
+        place = ("create",) * create + ("think",) * think + ("defend",) * (rest - rest // 2) + ("connect",) * (rest // 2)
+        return Place(seat=seat, place=place)
+    if phase == "setting":
+        written = {state.setup.branch_type(b) for b, _ in sheet.memes()}
+        want = LEAF if LEAF not in written else COILED
+        branch = next(b for b in sheet.empty() if state.setup.branch_type(b) == want)
+        return Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {sheet.filled + 1}", holder=rng.choice(BOT_CAST))
+    if phase == "title":
+        return Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")
+    if phase == "turn-start":
+        return _move_of(TurnStones, seat, ("create", "think"))
+    if phase == "turn":
+        if seat == state.starter and not state.plot_declared:
+            return _move_of(PlotUnfinished, seat)
+        if state.actions_taken >= ACTIONS_PER_TURN:
+            return _move_of(EndTurn, seat)
+        coiled_bonus = sum(
+            1 for b, m in sheet.memes() if state.setup.branch_type(b) == COILED and m.bonus and m.id not in state.bonus_taken and not any(mid == m.id for mid, _ in state.involved)
+        )
+        create = sheet.node("create")
+        potential = create + min(sheet.node("think"), create) + coiled_bonus
+        if sheet.empty() and potential >= 6:
+            leaders = _leaders(state) - {seat}
+            holders = _known_holders(state)
+            _shuffle(holders, rng)
+            text = _fresh_text(state, seat)
+            targets = _targets_by_holder(state, seat)
+            for holder in holders:
+                for target in targets.get(meme_key(holder), ()):
+                    if target.seat in leaders:
+                        option = Create(seat=seat, text=text, holder=holder, target=target)
+                        if _legal(state, option):
+                            return _Checked(option)
+            for holder in holders:
+                option = Create(seat=seat, text=text, holder=holder)
+                if _legal(state, option):
+                    return _Checked(option)
+        return _move_of(Gain, seat, ("create", "create", "think"))
     if phase == "reroll" and a is not None:
         winning = wins(a.pool, a.total)
         if seat == a.actor and not winning:
@@ -224,7 +285,7 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
         return _pass_of(seat)
     if phase == "outcome" and a is not None:
         if not a.success:
-            return Conclude(seat=seat)
+            return _move_of(Conclude, seat)
         branch = max(sheet.empty(), key=lambda b: (sheet.node(hub_of(b)) > 0, -_BRANCH_INDEX[b]))
         return Conclude(seat=seat, branch=branch, from_hub=min(1, sheet.node(hub_of(branch))))
     return None
@@ -233,8 +294,15 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
 _ONE_SIXTH = Fraction(1, 6)
 
 
+@lru_cache(maxsize=256)
+def _move_of(cls: type[Action], seat: int, place: tuple[str, ...] | None = None) -> Action:
+    """The sensible bot's fixed moves, made once for each seat (actions are values)."""
+    return cls(seat=seat) if place is None else cls(seat=seat, place=place)  # type: ignore[call-arg]
+
+
 def _spend_size(spend: _Spend) -> int:
-    return spend.from_node + spend.from_think + sum(u.bonus + u.stones for u in spend.memes)
+    memes = spend.memes
+    return spend.from_node + spend.from_think + (sum(u.bonus + u.stones for u in memes) if memes else 0)
 
 
 def _first_legal(state: State, spends: list[_Spend], biggest: bool) -> _Checked | None:

@@ -725,6 +725,9 @@ class State:
 
     def waiting_for(self) -> tuple[int, ...]:
         phase = self.phase
+        if phase == "respond":  # the commonest question: phase 2 asks round the table
+            a = self.attempt
+            return _not_passed(a.actor, a.passed) if a is not None else ()
         if phase == "place":
             return tuple(s for s in range(self.n) if not self.sheets[s].placed)
         if phase == "title":
@@ -799,8 +802,17 @@ def _event(text: str, chapter: int) -> Event:
 
 
 def _say(state: State, text: str, **changes: Any) -> State:
-    """The state with `text` logged (and `changes` made in the same copy)."""
-    return evolve(state, log=state.log + (_event(text, state.chapter + 1),), **changes)
+    """The state with `text` logged (and `changes` made in the same copy): `evolve` and
+    `_event` written out, as a game logs some 450 lines."""
+    fields = state.__dict__.copy()
+    if changes:
+        fields.update(changes)
+    event = _new(Event)
+    _setattr(event, "__dict__", {"text": text, "visible_to": None, "round": state.chapter + 1})
+    fields["log"] = state.log + (event,)
+    new = _new(State)
+    _setattr(new, "__dict__", fields)
+    return new
 
 
 def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
@@ -808,7 +820,9 @@ def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
     text = clean(text) if kind != "narration" else str(text).strip()
     if not text:
         return state
-    story = state.story + (StoryLine(_story_chapter(state), seat, kind, text),)
+    line = _new(StoryLine)  # `StoryLine(...)` without its `__init__`
+    _setattr(line, "__dict__", {"chapter": state.chapter + 1, "seat": seat, "kind": kind, "text": text})
+    story = state.story + (line,)
     if kind == "narration" and seat is not None:
         return _say(state, f"{state.names[seat]}: \u201c{text}\u201d", story=story)
     return _say(state, text, story=story)
@@ -861,8 +875,17 @@ def _gain(sheet: Sheet, places: Iterable[str]) -> Sheet:
 
 
 def _describe_places(layout: Sequence[str], sheet: Sheet, places: Sequence[str]) -> str:
+    if type(places) is tuple and all(type(p) is str and p in _NODE_INDEX for p in places):
+        return _describe_nodes(places)  # the usual placement: nodes only, the same few each turn
     counts = Counter(places)
     return ", ".join(f"{n} on {place_words(layout, sheet, p)}" for p, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
+
+
+@lru_cache(maxsize=1024)
+def _describe_nodes(places: tuple[str, ...]) -> str:
+    """`_describe_places` for nodes only (their words do not depend on the sheet)."""
+    counts = Counter(places)
+    return ", ".join(f"{n} on {place.title()}" for place, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
 
 
 # -- setup and flow -----------------------------------------------------------------------------
@@ -904,7 +927,7 @@ def _begin_chapter(state: State) -> State:
     return _say(state, f"Chapter {k + 1} of {state.setup.chapter_count}: {state.names[k % state.n]} starts it. Every meme's bonus stones are refreshed to {BONUS_STONES}.")
 
 
-def _begin_turn(state: State, seat: int) -> State:
+def _begin_turn(state: State, seat: int, **changes: Any) -> State:
     return _say(
         state,
         f"{state.names[seat]}'s turn: {TURN_STONES} stones to place.",
@@ -915,15 +938,16 @@ def _begin_turn(state: State, seat: int) -> State:
         bonus_taken=frozenset(),
         last_failed=None,
         attempt=None,
+        **changes,
     )
 
 
 def _end_turn(state: State) -> State:
     done = state.turns_done + 1
+    if done < state.n:  # the next player's turn, in the same copy
+        return _begin_turn(state, state.chapter_order()[done], turns_done=done)
     state = evolve(state, turns_done=done, turn=None, involved=frozenset(), bonus_taken=frozenset(), last_failed=None)
-    if done >= state.n:
-        return _begin_chapter(state)
-    return _begin_turn(state, state.chapter_order()[done])
+    return _begin_chapter(state)
 
 
 def _end(state: State, why: str) -> State:
@@ -1002,7 +1026,7 @@ def _check_action_slot(state: State, seat: int, what: str) -> None:
 
 def _check_meme_action(state: State, seat: int, action: Create | Spread) -> None:
     kind = action.kind
-    _check_action_slot(state, seat, f"a {kind} action")
+    _check_action_slot(state, seat, "a create action" if kind == "create" else "a spread action")
     text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
     holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
     sheet = state.sheets[seat]
@@ -1091,16 +1115,19 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
     else:
         if state.phase == "stake":
             raise RuleError("phase 1", f"the actor is still staking (phase 1): {role} comes in phase 2")
-        _phase(state, ("respond",), f"to {role}")
+        if state.phase != "respond":
+            _phase(state, ("respond",), f"to {role}")
         assert a is not None
         _require(seat != a.actor, "connect or defend", "the actor stakes: only the other players connect or defend")
         other = "defend" if role == "connect" else "connect"
         if a.sides[seat] == other:
             raise RuleError("connect or defend", f"{state.names[seat]} has already chosen to {other} in this action: never both")
     assert a is not None
-    _require(_is_int(action.from_node) and action.from_node >= 0, "stones", "stones are counted in whole numbers from 0")
-    _require(_is_int(action.from_think) and action.from_think >= 0, "stones", "stones are counted in whole numbers from 0")
-    _require(isinstance(action.memes, tuple), "involve", "involved memes are a list")
+    from_node, from_think = action.from_node, action.from_think
+    if not (type(from_node) is int and from_node >= 0 and type(from_think) is int and from_think >= 0 and type(action.memes) is tuple):
+        _require(_is_int(action.from_node) and action.from_node >= 0, "stones", "stones are counted in whole numbers from 0")
+        _require(_is_int(action.from_think) and action.from_think >= 0, "stones", "stones are counted in whole numbers from 0")
+        _require(isinstance(action.memes, tuple), "involve", "involved memes are a list")
     sheet = state.sheets[seat]
     name = state.names[seat]
     node = _role_node(a, role)
@@ -1130,8 +1157,9 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
             raise RuleError("involve", f"{_quote(meme.text, meme.holder)} is a {kind} meme: " + _involve_hint(a, role))
         if any(mid == meme.id and number != a.number for mid, number in state.involved):
             raise RuleError("once per turn", f"{_quote(meme.text, meme.holder)} was already involved in another action this turn")
-        _require(_is_int(use.bonus) and use.bonus in (0, 1), "bonus", "an involved meme gives at most one bonus stone")
-        _require(_is_int(use.stones) and use.stones >= 0, "involve", "stones are counted in whole numbers from 0")
+        if not (type(use.bonus) is int and 0 <= use.bonus <= 1 and type(use.stones) is int and use.stones >= 0):
+            _require(_is_int(use.bonus) and use.bonus in (0, 1), "bonus", "an involved meme gives at most one bonus stone")
+            _require(_is_int(use.stones) and use.stones >= 0, "involve", "stones are counted in whole numbers from 0")
         if use.bonus:
             if meme.bonus <= 0:
                 raise RuleError("bonus", f"{_quote(meme.text, meme.holder)} has no bonus stone left this chapter")
@@ -1227,92 +1255,40 @@ def check(state: State, action: Action) -> None:
         else:
             _check_spend(state, seat, action)  # type: ignore[arg-type]
         return
-    if isinstance(action, Roll):
-        _phase(state, ("roll",), "rolling the dice")
-        _require(
-            isinstance(action.dice, tuple) and len(action.dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in action.dice),
-            "dice",
-            "a roll is two dice of 1-6",
-        )
-        return
-    if isinstance(action, Rerolled):
-        _phase(state, ("rerolling",), "re-rolling a die")
-        assert state.attempt is not None
-        if action.die != state.attempt.rerolling:
-            raise RuleError("dice", f"die {state.attempt.rerolling} is the one being re-rolled")
-        _require(_is_int(action.value) and 1 <= action.value <= 6, "dice", "a die shows 1-6")
-        return
     if not isinstance(action, Told):
+        # Chance outcomes (not told: no seat, no narration); bots' moves are all told.
+        if isinstance(action, Roll):
+            _phase(state, ("roll",), "rolling the dice")
+            _require(
+                isinstance(action.dice, tuple) and len(action.dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in action.dice),
+                "dice",
+                "a roll is two dice of 1-6",
+            )
+            return
+        if isinstance(action, Rerolled):
+            _phase(state, ("rerolling",), "re-rolling a die")
+            assert state.attempt is not None
+            if action.die != state.attempt.rerolling:
+                raise RuleError("dice", f"die {state.attempt.rerolling} is the one being re-rolled")
+            _require(_is_int(action.value) and 1 <= action.value <= 6, "dice", "a die shows 1-6")
+            return
         raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
-    seat = _seat(state, action)
-    _check_narration(action)
-    # Passes and spends first: they are most of a game's actions.
-    if isinstance(action, Pass):
-        _check_pass(state, seat)
-        return
+    seat = action.seat
+    if type(seat) is not int or not 0 <= seat < len(state.sheets):
+        seat = _seat(state, action)
+    narration = action.narration
+    if type(narration) is not str or len(narration) > MAX_NARRATION:
+        _check_narration(action)
     name = state.names[seat]
-    if isinstance(action, _Spend):
-        _check_spend(state, seat, action)
-        return
-    if isinstance(action, Place):
-        _phase(state, ("place",), "placing starting stones")
-        if state.sheets[seat].placed:
-            raise RuleError("setup", f"{name} has already placed the starting stones")
-        _check_places(state, seat, action.place, state.setup.start_stones, nodes_only=True)
-        return
-    if isinstance(action, Write):
-        _phase(state, ("setting",), "writing a setting-round meme")
-        _their_turn(state, seat, state.turn, "the setting round")
-        if action.branch not in _BRANCH_INDEX:
-            raise RuleError("branch", f"{action.branch!r} is not a branch of the sheet")
-        sheet = state.sheets[seat]
-        if sheet.meme(action.branch) is not None:
-            raise RuleError("branch", f"{action.branch} is already filled")
-        text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
-        holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
-        for branch, meme in sheet.memes():
-            kind = state.setup.branch_type(branch)
-            if state.setup.branch_type(action.branch) == kind:
-                raise RuleError("setting round", f"{name} has written a {kind} meme already: the second is {LEAF if kind == COILED else COILED}")
-            if meme.key == meme_key(text) and meme.holder_key == meme_key(holder):
-                raise RuleError("setting round", f"{holder} already holds '{text}' on {name}'s sheet")
-        return
-    if isinstance(action, Title):
-        _phase(state, ("title",), "announcing a chapter")
-        _their_turn(state, seat, state.starter, "announcing the chapter")
-        _check_text(action.title, "title", "chapter title", MAX_TEXT)
-        return
+    # The commonest first (exact passes and spends are checked above).
     if isinstance(action, TurnStones):
         _phase(state, ("turn-start",), "placing the turn's stones")
         _their_turn(state, seat, state.turn, "placing the turn's stones")
         _check_places(state, seat, action.place, TURN_STONES, nodes_only=False)
         return
-    if isinstance(action, Gain):
-        _check_action_slot(state, seat, "a Gain action")
-        _check_places(state, seat, action.place, GAIN_STONES, nodes_only=False)
-        return
-    if isinstance(action, Move):
-        _check_move(state, seat, action)
-        return
-    if isinstance(action, (Create, Spread)):
-        _check_meme_action(state, seat, action)
-        return
-    if isinstance(action, PlotUnfinished):
-        _phase(state, ("turn",), "declaring the plot unfinished")
-        _their_turn(state, seat, state.turn, "declaring the plot unfinished")
-        if seat != state.starter:
-            raise RuleError("plot unfinished", f"only the chapter's starter ({state.names[state.starter or 0]}) may declare its plot unfinished")
-        _require(not state.plot_declared, "plot unfinished", "the plot was already declared unfinished this chapter")
-        return
     if isinstance(action, EndTurn):
         _phase(state, ("turn",), "ending the turn")
         _their_turn(state, seat, state.turn, "ending the turn")
-        return
-    if isinstance(action, SpendSeed):
-        _phase(state, ("reroll",), "spending a seed")
-        if state.sheets[seat].seeds <= 0:
-            raise RuleError("seeds", f"{name} has no red seeds left")
-        _require(_is_int(action.die) and action.die in (0, 1), "seeds", "a seed re-rolls die 0 or die 1")
         return
     if isinstance(action, Conclude):
         _phase(state, ("outcome",), "concluding a meme action")
@@ -1331,6 +1307,64 @@ def check(state: State, action: Action) -> None:
                 raise RuleError("new meme", f"{name} has only {_plural(sheet.node(hub), 'stone')} on {hub.title()} to move onto the new meme")
         else:
             _require(action.branch is None and action.from_hub == 0, "outcome", "the action failed: no meme is written")
+        return
+    if isinstance(action, Gain):
+        _check_action_slot(state, seat, "a Gain action")
+        _check_places(state, seat, action.place, GAIN_STONES, nodes_only=False)
+        return
+    if isinstance(action, (Create, Spread)):
+        _check_meme_action(state, seat, action)
+        return
+    if isinstance(action, SpendSeed):
+        _phase(state, ("reroll",), "spending a seed")
+        if state.sheets[seat].seeds <= 0:
+            raise RuleError("seeds", f"{name} has no red seeds left")
+        _require(_is_int(action.die) and action.die in (0, 1), "seeds", "a seed re-rolls die 0 or die 1")
+        return
+    if isinstance(action, Title):
+        _phase(state, ("title",), "announcing a chapter")
+        _their_turn(state, seat, state.starter, "announcing the chapter")
+        _check_text(action.title, "title", "chapter title", MAX_TEXT)
+        return
+    if isinstance(action, Write):
+        _phase(state, ("setting",), "writing a setting-round meme")
+        _their_turn(state, seat, state.turn, "the setting round")
+        if action.branch not in _BRANCH_INDEX:
+            raise RuleError("branch", f"{action.branch!r} is not a branch of the sheet")
+        sheet = state.sheets[seat]
+        if sheet.meme(action.branch) is not None:
+            raise RuleError("branch", f"{action.branch} is already filled")
+        text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
+        holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
+        for branch, meme in sheet.memes():
+            kind = state.setup.branch_type(branch)
+            if state.setup.branch_type(action.branch) == kind:
+                raise RuleError("setting round", f"{name} has written a {kind} meme already: the second is {LEAF if kind == COILED else COILED}")
+            if meme.key == meme_key(text) and meme.holder_key == meme_key(holder):
+                raise RuleError("setting round", f"{holder} already holds '{text}' on {name}'s sheet")
+        return
+    if isinstance(action, PlotUnfinished):
+        _phase(state, ("turn",), "declaring the plot unfinished")
+        _their_turn(state, seat, state.turn, "declaring the plot unfinished")
+        if seat != state.starter:
+            raise RuleError("plot unfinished", f"only the chapter's starter ({state.names[state.starter or 0]}) may declare its plot unfinished")
+        _require(not state.plot_declared, "plot unfinished", "the plot was already declared unfinished this chapter")
+        return
+    if isinstance(action, Move):
+        _check_move(state, seat, action)
+        return
+    if isinstance(action, Place):
+        _phase(state, ("place",), "placing starting stones")
+        if state.sheets[seat].placed:
+            raise RuleError("setup", f"{name} has already placed the starting stones")
+        _check_places(state, seat, action.place, state.setup.start_stones, nodes_only=True)
+        return
+    # Subclasses of a pass or a spend.
+    if isinstance(action, Pass):
+        _check_pass(state, seat)
+        return
+    if isinstance(action, _Spend):
+        _check_spend(state, seat, action)
         return
     raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
 
@@ -1356,19 +1390,41 @@ def play(state: State, action: Action) -> State:
         return _await_seeds(state)
     seat = action.seat
     assert seat is not None
-    # Passes and spends first: they are most of a game's actions.
-    if isinstance(action, Pass):
-        return _pass(state, seat, action)
-    if isinstance(action, _Spend):
-        return _spend(state, seat, action)
     name = state.names[seat]
     sheet = state.sheets[seat]
-    if isinstance(action, Place):
-        sheet = evolve(_gain(sheet, action.place), placed=True)
-        state = _with_sheet(state, seat, sheet)
-        state = _say(state, f"{name} places the starting stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
+    # The commonest first (passes and spends are played above).
+    if isinstance(action, TurnStones):
+        line = f"{name} places the turn's stones: {_describe_places(state.setup.layout, sheet, action.place)}."
+        state = _say(state, line, sheets=_set(state.sheets, seat, _gain(sheet, action.place)), phase="turn")
+        return _narrate(state, action)
+    if isinstance(action, EndTurn):
         state = _narrate(state, action)
-        return _begin_setting(state) if all(s.placed for s in state.sheets) else state
+        state = _say(state, f"{name} ends the turn.")
+        return _end_turn(state)
+    if isinstance(action, Conclude):
+        return _conclude(state, seat, action)
+    if isinstance(action, Gain):
+        line = f"{name} gains {GAIN_STONES} stones: {_describe_places(state.setup.layout, sheet, action.place)}."
+        sheets = _set(state.sheets, seat, _gain(sheet, action.place))
+        state = _say(state, line, sheets=sheets, actions_taken=state.actions_taken + 1, last_failed=None)
+        return _narrate(state, action)
+    if isinstance(action, (Create, Spread)):
+        return _announce(state, seat, action)
+    if isinstance(action, SpendSeed):
+        a = state.attempt
+        assert a is not None
+        sheet = evolve(sheet, seeds=sheet.seeds - 1)
+        state = _with_sheet(state, seat, sheet)
+        seeds_spent = _set(a.seeds_spent, seat, a.seeds_spent[seat] + 1)
+        state = evolve(state, phase="rerolling", attempt=evolve(a, rerolling=action.die, seeds_spent=seeds_spent))
+        state = _narrate(state, action)
+        return _say(state, f"{name} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]}).")
+    if isinstance(action, Title):
+        title = clean(action.title)
+        state = evolve(state, title=title, titles=state.titles + (title,))
+        state = _tell(state, seat, "title", f"Chapter {state.chapter + 1}: {title}")
+        state = _narrate(state, action)
+        return _begin_turn(state, state.chapter_order()[0])
     if isinstance(action, Write):
         text, holder = clean(action.text), clean(action.holder)
         meme = Meme(id=state.next_id, text=text, holder=holder, stones=0, bonus=0, chapter=0)
@@ -1382,20 +1438,10 @@ def play(state: State, action: Action) -> State:
         if seat + 1 < state.n:
             return evolve(state, turn=seat + 1)
         return _begin_chapter(evolve(state, turn=None))
-    if isinstance(action, Title):
-        title = clean(action.title)
-        state = evolve(state, title=title, titles=state.titles + (title,))
-        state = _tell(state, seat, "title", f"Chapter {state.chapter + 1}: {title}")
-        state = _narrate(state, action)
-        return _begin_turn(state, state.chapter_order()[0])
-    if isinstance(action, TurnStones):
-        line = f"{name} places the turn's stones: {_describe_places(state.setup.layout, sheet, action.place)}."
-        state = _say(state, line, sheets=_set(state.sheets, seat, _gain(sheet, action.place)), phase="turn")
-        return _narrate(state, action)
-    if isinstance(action, Gain):
-        line = f"{name} gains {GAIN_STONES} stones: {_describe_places(state.setup.layout, sheet, action.place)}."
-        sheets = _set(state.sheets, seat, _gain(sheet, action.place))
-        state = _say(state, line, sheets=sheets, actions_taken=state.actions_taken + 1, last_failed=None)
+    if isinstance(action, PlotUnfinished):
+        state = _with_sheet(state, seat, _gain(sheet, ["create"] * PLOT_STONES))
+        state = evolve(state, plot_declared=True)
+        state = _say(state, f"{name} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.")
         return _narrate(state, action)
     if isinstance(action, Move):
         for step in action.steps:
@@ -1406,28 +1452,17 @@ def play(state: State, action: Action) -> State:
         moved = ", ".join(f"{s.stones} from {place_words(layout, sheet, s.source)} to {place_words(layout, sheet, s.target)}" for s in action.steps)
         state = _say(state, f"{name} moves stones: {moved}.")
         return _narrate(state, action)
-    if isinstance(action, (Create, Spread)):
-        return _announce(state, seat, action)
-    if isinstance(action, PlotUnfinished):
-        state = _with_sheet(state, seat, _gain(sheet, ["create"] * PLOT_STONES))
-        state = evolve(state, plot_declared=True)
-        state = _say(state, f"{name} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.")
-        return _narrate(state, action)
-    if isinstance(action, EndTurn):
-        state = _narrate(state, action)
-        state = _say(state, f"{name} ends the turn.")
-        return _end_turn(state)
-    if isinstance(action, SpendSeed):
-        a = state.attempt
-        assert a is not None
-        sheet = evolve(sheet, seeds=sheet.seeds - 1)
+    if isinstance(action, Place):
+        sheet = evolve(_gain(sheet, action.place), placed=True)
         state = _with_sheet(state, seat, sheet)
-        seeds_spent = _set(a.seeds_spent, seat, a.seeds_spent[seat] + 1)
-        state = evolve(state, phase="rerolling", attempt=evolve(a, rerolling=action.die, seeds_spent=seeds_spent))
+        state = _say(state, f"{name} places the starting stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
         state = _narrate(state, action)
-        return _say(state, f"{name} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]}).")
-    if isinstance(action, Conclude):
-        return _conclude(state, seat, action)
+        return _begin_setting(state) if all(s.placed for s in state.sheets) else state
+    # Subclasses of a pass or a spend (the exact classes are played above).
+    if isinstance(action, Pass):
+        return _pass(state, seat, action)
+    if isinstance(action, _Spend):
+        return _spend(state, seat, action)
     raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
 
 
@@ -1443,19 +1478,30 @@ def _announce(state: State, seat: int, action: Create | Spread) -> State:
         targeted = targeted | {(seat, meme.id)}
     n = state.n
     number = state.actions_taken + 1
-    attempt = Attempt(
-        kind=action.kind,
-        actor=seat,
-        text=text,
-        holder=holder,
-        target=action.target,
-        target_id=target_id,
-        number=number,
-        node_spent=(0,) * n,
-        think_spent=(0,) * n,
-        sides=_set(("",) * n, seat, "actor"),
-        passed=(False,) * n,
-        seeds_spent=(0,) * n,
+    attempt = _new(Attempt)  # `Attempt(...)` without its `__init__` (18 fields)
+    _setattr(
+        attempt,
+        "__dict__",
+        {
+            "kind": action.kind,
+            "actor": seat,
+            "text": text,
+            "holder": holder,
+            "target": action.target,
+            "target_id": target_id,
+            "number": number,
+            "pool": 0,
+            "pools": (),
+            "node_spent": (0,) * n,
+            "think_spent": (0,) * n,
+            "sides": _set(("",) * n, seat, "actor"),
+            "passed": (False,) * n,
+            "dice": (),
+            "first_dice": (),
+            "rerolling": None,
+            "seeds_spent": (0,) * n,
+            "success": None,
+        },
     )
     state = evolve(state, phase="stake", attempt=attempt, targeted=targeted, actions_taken=number, last_failed=None)
     # As the rules text tells it: "she announces that she is attempting to spread his democracy
@@ -1475,40 +1521,48 @@ def _announce(state: State, seat: int, action: Create | Spread) -> State:
 def _spend(state: State, seat: int, action: _Spend) -> State:
     a = state.attempt
     assert a is not None
-    role = _role(action)
-    node = _role_node(a, role)
+    role = _ROLES.get(type(action)) or _role(action)
+    node = role if role != "actor" else ("create" if a.kind == "create" else "probe")  # _role_node
     sheet = state.sheets[seat]
-    # One copy of the sheet and of the state for the whole spend.
+    from_node, from_think, memes = action.from_node, action.from_think, action.memes
+    # One copy of the sheet, of the attempt and of the state for the whole spend.
     nodes = list(sheet.nodes)
-    nodes[_NODE_INDEX[node]] -= action.from_node
-    nodes[_NODE_INDEX["think"]] -= action.from_think
-    branches = list(sheet.branches)
-    own = action.from_node + action.from_think
+    nodes[_NODE_INDEX[node]] -= from_node
+    nodes[_NODE_INDEX["think"]] -= from_think
+    own = from_node + from_think
     bonus = 0
     weighted = 0
-    involved = set(state.involved) if action.memes else state.involved
-    bonus_taken = set(state.bonus_taken) if action.memes else state.bonus_taken
     parts = []
-    if action.from_node:
-        parts.append(f"{action.from_node} from {node.title()}")
-    if action.from_think:
-        parts.append(f"{action.from_think} from Think")
-    for use in action.memes:
-        i = _BRANCH_INDEX[use.branch]
-        meme = branches[i]
-        assert meme is not None
-        branches[i] = evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus)
-        own += use.stones
-        bonus += use.bonus
-        involved.add((meme.id, a.number))  # type: ignore[union-attr]
-        if use.bonus:
-            bonus_taken.add(meme.id)  # type: ignore[union-attr]
-        count = use.stones + use.bonus
-        if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
-            weighted += count
-        what = " and ".join(p for p in (f"{use.bonus} bonus" if use.bonus else "", f"{use.stones} own" if use.stones else "") if p)
-        parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
-    sheet = evolve(sheet, nodes=tuple(nodes), branches=tuple(branches) if action.memes else sheet.branches, spent=sheet.spent + own)
+    if from_node:
+        parts.append(f"{from_node} from {node.title()}")
+    if from_think:
+        parts.append(f"{from_think} from Think")
+    if memes:
+        branches = list(sheet.branches)
+        involved = set(state.involved)
+        bonus_taken = set(state.bonus_taken)
+        for use in memes:
+            i = _BRANCH_INDEX[use.branch]
+            meme = branches[i]
+            assert meme is not None
+            branches[i] = evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus)
+            own += use.stones
+            bonus += use.bonus
+            involved.add((meme.id, a.number))
+            if use.bonus:
+                bonus_taken.add(meme.id)
+            count = use.stones + use.bonus
+            if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
+                weighted += count
+            what = " and ".join(p for p in (f"{use.bonus} bonus" if use.bonus else "", f"{use.stones} own" if use.stones else "") if p)
+            parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
+    fields = sheet.__dict__.copy()  # evolve(sheet, nodes=..., branches=..., spent=...)
+    fields["nodes"] = tuple(nodes)
+    if memes:
+        fields["branches"] = tuple(branches)
+    fields["spent"] = sheet.spent + own
+    sheet = _new(Sheet)
+    _setattr(sheet, "__dict__", fields)
     stones = own + bonus
     if role == "defend":
         removed = stones + (TARGET_WEIGHT - 1) * weighted
@@ -1516,16 +1570,16 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     else:
         removed = 0
         pool = a.pool + stones
-    sides = a.sides if role == "actor" else _set(a.sides, seat, role)
-    attempt = evolve(
-        a,
-        pool=pool,
-        pools=a.pools + (pool,),
-        node_spent=_set(a.node_spent, seat, a.node_spent[seat] + action.from_node),
-        think_spent=_set(a.think_spent, seat, a.think_spent[seat] + action.from_think),
-        sides=sides,
-        passed=(False,) * len(a.passed),
-    )
+    fields = a.__dict__.copy()  # evolve(a, ...)
+    fields["pool"] = pool
+    fields["pools"] = a.pools + (pool,)
+    fields["node_spent"] = _set(a.node_spent, seat, a.node_spent[seat] + from_node)
+    fields["think_spent"] = _set(a.think_spent, seat, a.think_spent[seat] + from_think)
+    if role != "actor":
+        fields["sides"] = _set(a.sides, seat, role)
+    fields["passed"] = (False,) * len(a.passed)
+    attempt = _new(Attempt)
+    _setattr(attempt, "__dict__", fields)
     name = state.names[seat]
     spent = ", ".join(parts)
     if role == "defend":
@@ -1536,7 +1590,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     else:
         line = f"{name} stakes {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
     sheets = _set(state.sheets, seat, sheet)
-    if action.memes:
+    if memes:
         state = _say(state, line, sheets=sheets, attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
     else:
         state = _say(state, line, sheets=sheets, attempt=attempt)
@@ -1553,8 +1607,16 @@ def _pass(state: State, seat: int, action: Pass) -> State:
         line = f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more."
         return _say(state, line, phase="respond", attempt=evolve(a, passed=(False,) * state.n))
     passed = _set(a.passed, seat, True)
-    a = evolve(a, passed=passed)
-    state = evolve(state, attempt=a)
+    # `evolve(state, attempt=evolve(a, passed=passed))` written out: phase 2 passes round and
+    # round, some 300 times a game.
+    fields = a.__dict__.copy()
+    fields["passed"] = passed
+    a = _new(Attempt)
+    _setattr(a, "__dict__", fields)
+    fields = state.__dict__.copy()
+    fields["attempt"] = a
+    state = _new(State)
+    _setattr(state, "__dict__", fields)
     if not all(passed):
         return state
     if state.phase == "respond":
@@ -1565,9 +1627,11 @@ def _pass(state: State, seat: int, action: Pass) -> State:
 def _rolled(state: State, dice: tuple[int, ...]) -> State:
     a = state.attempt
     assert a is not None
-    state = evolve(state, attempt=evolve(a, dice=tuple(dice), first_dice=tuple(dice)))
-    state = _say(state, f"{state.names[a.actor]} rolls {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.")
-    return _await_seeds(state)
+    # The roll and `_await_seeds` in one copy of the attempt and of the state.
+    passed = tuple(s.seeds == 0 for s in state.sheets)
+    a = evolve(a, dice=tuple(dice), first_dice=tuple(dice), passed=passed, rerolling=None)
+    state = _say(state, f"{state.names[a.actor]} rolls {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.", attempt=a, phase="reroll")
+    return _resolve(state) if all(passed) else state
 
 
 def _await_seeds(state: State) -> State:
@@ -1589,14 +1653,14 @@ def _resolve(state: State) -> State:
     assert a is not None
     success = wins(a.pool, a.total)
     a = evolve(a, success=success)
-    state = evolve(state, attempt=a, phase="outcome")
     what = f"{a.dice[0]} + {a.dice[1]} = {a.total} against a pool of {a.pool}"
     if success:
         line = f"The roll stands at {what}: it succeeds, and {a.holder} takes up '{a.text}'."
+        state = evolve(state, attempt=a, phase="outcome")
     else:
         why = " (11 and 12 always fail)" if a.total >= ALWAYS_FAILS else ""
         line = f"The roll stands at {what}{why}: it fails, and {a.holder} does not take up '{a.text}'."
-        state = evolve(state, last_failed=(a.kind, a.key, a.holder_key))
+        state = evolve(state, attempt=a, phase="outcome", last_failed=(a.kind, a.key, a.holder_key))
     return _tell(state, None, "outcome", line)
 
 
@@ -1621,10 +1685,15 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
             bonus=BONUS_STONES,
             chapter=state.chapter + 1,
         )
-        sheet = _add_node(sheet, hub, -action.from_hub)
-        sheet = _set_meme(sheet, branch, meme)
-        sheet = evolve(sheet, gained=sheet.gained + NEW_MEME_STONES)
-        state = evolve(_with_sheet(state, seat, sheet), next_id=state.next_id + 1)
+        # `_add_node`, `_set_meme` and the stones gained in one copy of the sheet.
+        h = _NODE_INDEX[hub]
+        sheet = evolve(
+            sheet,
+            nodes=_set(sheet.nodes, h, sheet.nodes[h] - action.from_hub),
+            branches=_set(sheet.branches, _BRANCH_INDEX[branch], meme),
+            gained=sheet.gained + NEW_MEME_STONES,
+        )
+        state = evolve(state, sheets=_set(state.sheets, seat, sheet), next_id=state.next_id + 1)
         moved = f", moving {_plural(action.from_hub, 'stone')} from {hub.title()} onto it" if action.from_hub else ""
         state = _tell(state, seat, "outcome", f"{name} writes {_quote(a.text, a.holder)} on {branch_words(state.setup.layout, branch)}{moved}.")
         if a.target is not None:
@@ -1645,22 +1714,27 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
             state = _with_sheet(state, s, _gain(state.sheets[s], ["think"] * CONNECT_REWARD))
         if connected:
             state = _say(state, f"{seats_text(state.names, connected)} connected: +{CONNECT_REWARD} stones on Think each.")
-    record = Outcome(
-        chapter=state.chapter + 1,
-        actor=seat,
-        kind=a.kind,
-        text=a.text,
-        holder=a.holder,
-        target=a.target,
-        pools=a.pools,
-        pool=a.pool,
-        first_dice=a.first_dice,
-        dice=a.dice,
-        success=bool(a.success),
-        connected=connected,
-        defended=defended,
-        seeds_spent=a.seeds_spent,
-        branch=branch,
+    record = _new(Outcome)  # `Outcome(...)` without its `__init__` (15 fields)
+    _setattr(
+        record,
+        "__dict__",
+        {
+            "chapter": state.chapter + 1,
+            "actor": seat,
+            "kind": a.kind,
+            "text": a.text,
+            "holder": a.holder,
+            "target": a.target,
+            "pools": a.pools,
+            "pool": a.pool,
+            "first_dice": a.first_dice,
+            "dice": a.dice,
+            "success": bool(a.success),
+            "connected": connected,
+            "defended": defended,
+            "seeds_spent": a.seeds_spent,
+            "branch": branch,
+        },
     )
     state = evolve(state, outcomes=state.outcomes + (record,), attempt=None, phase="turn")
     full = [s for s in range(state.n) if state.sheets[s].filled == len(BRANCHES)]
@@ -1670,6 +1744,9 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
 
 
 def chance(state: State, rng: random.Random) -> Action | None:
+    phase = state.phase
+    if phase != "roll" and phase != "rerolling":
+        return None  # most steps: nothing to roll
     if state.setup.table_dice:
         return None  # the table rolls: the game waits for the dice to be entered (`by_hand`)
     if state.phase == "roll":
@@ -1982,6 +2059,13 @@ BOT_CAST: tuple[str, ...] = ("the Hero", "the Villain", "the Mentor", "the Trick
 
 
 def _legal(state: State, action: Action) -> bool:
+    if type(action) is Pass and state.phase == "respond":
+        # `check`'s answer for the commonest question, a pass in phase 2, without raising.
+        seat = action.seat
+        if type(seat) is int and 0 <= seat < len(state.sheets) and action.narration == "":
+            a = state.attempt
+            assert a is not None
+            return not a.passed[seat]
     try:
         check(state, action)
     except RuleError:
@@ -2012,8 +2096,9 @@ def _placing(cls: type[Place | TurnStones | Gain], seat: int, count: int, filled
 def _known_holders(state: State) -> list[str]:
     seen: dict[str, str] = {}
     for sheet in state.sheets:
-        for _, meme in sheet.memes():
-            seen.setdefault(meme.holder_key, meme.holder)
+        for meme in sheet.branches:
+            if meme is not None:
+                seen.setdefault(meme_key(meme.holder), meme.holder)
     for holder in BOT_CAST[:3]:
         seen.setdefault(meme_key(holder), holder)
     return list(seen.values())
@@ -2023,13 +2108,20 @@ def _targets_by_holder(state: State, seat: int) -> dict[str, list[Ref]]:
     """Every meme of the other players that `seat` may still target, by its holder's key (in
     seat and branch order)."""
     out: dict[str, list[Ref]] = {}
+    targeted = state.targeted
     for other, sheet in enumerate(state.sheets):
         if other == seat:
             continue
-        for branch, meme in sheet.memes():
-            if (seat, meme.id) not in state.targeted:
-                out.setdefault(meme.holder_key, []).append(Ref(other, branch))
+        for branch, meme in zip(BRANCHES, sheet.branches):
+            if meme is not None and (seat, meme.id) not in targeted:
+                out.setdefault(meme_key(meme.holder), []).append(_ref(other, branch))
     return out
+
+
+@lru_cache(maxsize=1024)
+def _ref(seat: int, branch: str) -> Ref:
+    """`Ref(seat, branch)`, made once (a bot looking for targets names every other meme)."""
+    return Ref(seat, branch)
 
 
 def _fresh_text(state: State, seat: int) -> str:
@@ -2052,8 +2144,15 @@ def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = T
     bonus_taken = state.bonus_taken
     layout = state.setup.layout
     usable = []
+    # `_may_involve` by role, asked once per spend rather than once per meme.
+    only = COILED if role == "connect" or (role == "actor" and a.kind == "create") else None
     for i, meme in enumerate(sheet.branches):
-        if meme is None or meme.id in elsewhere or not _may_involve(a, seat, role, layout[i], meme):
+        if meme is None or meme.id in elsewhere:
+            continue
+        if only is not None:
+            if layout[i] != only:
+                continue
+        elif not _may_involve(a, seat, role, layout[i], meme):
             continue
         bonus = 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0
         usable.append((BRANCHES[i], bonus, meme.stones))

@@ -457,3 +457,16 @@ def test_the_hoarder_plays_for_the_text_s_end() -> None:
             assert len(action.returned) == fewest
             paid += 1
     assert paid > 0 and game.state.over
+
+
+def test_the_dangerous_ideas_bots_shuffle_draws_as_random_shuffle_does() -> None:
+    from lab.dangerous_ideas import _PLAIN_SHUFFLE, _shuffle
+
+    assert _PLAIN_SHUFFLE  # on another Python the bots fall back on rng.shuffle
+    for seed in range(50):
+        for n in (0, 1, 2, 3, 7, 40, 121):
+            ours, theirs = list(range(n)), list(range(n))
+            a, b = random.Random(seed), random.Random(seed)
+            _shuffle(ours, a)
+            b.shuffle(theirs)
+            assert ours == theirs and a.random() == b.random()
