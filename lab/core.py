@@ -194,6 +194,11 @@ class _LazyRandom:
     def __init__(self, seed: int, step: int) -> None:
         self._key = (seed, step)
 
+    @property
+    def rolled(self) -> bool:
+        """Whether `chance` asked this step for a roll (the generator was made)."""
+        return "_rng" in self.__dict__
+
     def __getattr__(self, name: str) -> Any:
         rng = self.__dict__.get("_rng")
         if rng is None:
@@ -240,7 +245,7 @@ def play_lean(
             rule_check(state, action)
         state = play(state, action)
         step += 1
-        if len(rng.__dict__) > 1:  # asked for a roll: a new one for the next step
+        if rng.rolled:  # a new generator for the next step
             rng = _LazyRandom(seed, step)
         else:
             rng._key = (seed, step)
