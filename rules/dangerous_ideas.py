@@ -43,7 +43,7 @@ from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .core import plural as _plural
-from .records import evolve
+from .records import construct, evolve
 from .decisions import Decision, Game, Made, collect
 
 __all__ = [
@@ -790,29 +790,19 @@ def _story_chapter(state: State) -> int:
     return state.chapter + 1
 
 
-_new = object.__new__
-_setattr = object.__setattr__
-
-
 def _event(text: str, chapter: int) -> Event:
     """`Event(text, None, chapter)` without its `__init__` (a game logs some 400 lines)."""
-    event = _new(Event)
-    _setattr(event, "__dict__", {"text": text, "visible_to": None, "round": chapter})
-    return event
+    return construct(Event, {"text": text, "visible_to": None, "round": chapter})
 
 
 def _say(state: State, text: str, **changes: Any) -> State:
-    """The state with `text` logged (and `changes` made in the same copy): `evolve` and
-    `_event` written out, as a game logs some 450 lines."""
+    """The state with `text` logged (and `changes` made in the same copy): `evolve` written out,
+    as a game logs some 450 lines."""
     fields = state.__dict__.copy()
     if changes:
         fields.update(changes)
-    event = _new(Event)
-    _setattr(event, "__dict__", {"text": text, "visible_to": None, "round": state.chapter + 1})
-    fields["log"] = state.log + (event,)
-    new = _new(State)
-    _setattr(new, "__dict__", fields)
-    return new
+    fields["log"] = state.log + (construct(Event, {"text": text, "visible_to": None, "round": state.chapter + 1}),)
+    return construct(State, fields)
 
 
 def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
@@ -820,9 +810,7 @@ def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
     text = clean(text) if kind != "narration" else str(text).strip()
     if not text:
         return state
-    line = _new(StoryLine)  # `StoryLine(...)` without its `__init__`
-    _setattr(line, "__dict__", {"chapter": state.chapter + 1, "seat": seat, "kind": kind, "text": text})
-    story = state.story + (line,)
+    story = state.story + (construct(StoryLine, {"chapter": state.chapter + 1, "seat": seat, "kind": kind, "text": text}),)
     if kind == "narration" and seat is not None:
         return _say(state, f"{state.names[seat]}: \u201c{text}\u201d", story=story)
     return _say(state, text, story=story)
@@ -1478,10 +1466,8 @@ def _announce(state: State, seat: int, action: Create | Spread) -> State:
         targeted = targeted | {(seat, meme.id)}
     n = state.n
     number = state.actions_taken + 1
-    attempt = _new(Attempt)  # `Attempt(...)` without its `__init__` (18 fields)
-    _setattr(
-        attempt,
-        "__dict__",
+    attempt = construct(  # `Attempt(...)` without its `__init__` (18 fields)
+        Attempt,
         {
             "kind": action.kind,
             "actor": seat,
@@ -1556,13 +1542,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
                 weighted += count
             what = " and ".join(p for p in (f"{use.bonus} bonus" if use.bonus else "", f"{use.stones} own" if use.stones else "") if p)
             parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
-    fields = sheet.__dict__.copy()  # evolve(sheet, nodes=..., branches=..., spent=...)
-    fields["nodes"] = tuple(nodes)
-    if memes:
-        fields["branches"] = tuple(branches)
-    fields["spent"] = sheet.spent + own
-    sheet = _new(Sheet)
-    _setattr(sheet, "__dict__", fields)
+    sheet = evolve(sheet, nodes=tuple(nodes), branches=tuple(branches) if memes else sheet.branches, spent=sheet.spent + own)
     stones = own + bonus
     if role == "defend":
         removed = stones + (TARGET_WEIGHT - 1) * weighted
@@ -1570,16 +1550,15 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     else:
         removed = 0
         pool = a.pool + stones
-    fields = a.__dict__.copy()  # evolve(a, ...)
-    fields["pool"] = pool
-    fields["pools"] = a.pools + (pool,)
-    fields["node_spent"] = _set(a.node_spent, seat, a.node_spent[seat] + from_node)
-    fields["think_spent"] = _set(a.think_spent, seat, a.think_spent[seat] + from_think)
-    if role != "actor":
-        fields["sides"] = _set(a.sides, seat, role)
-    fields["passed"] = (False,) * len(a.passed)
-    attempt = _new(Attempt)
-    _setattr(attempt, "__dict__", fields)
+    attempt = evolve(
+        a,
+        pool=pool,
+        pools=a.pools + (pool,),
+        node_spent=_set(a.node_spent, seat, a.node_spent[seat] + from_node),
+        think_spent=_set(a.think_spent, seat, a.think_spent[seat] + from_think),
+        sides=a.sides if role == "actor" else _set(a.sides, seat, role),
+        passed=(False,) * len(a.passed),
+    )
     name = state.names[seat]
     spent = ", ".join(parts)
     if role == "defend":
@@ -1611,12 +1590,10 @@ def _pass(state: State, seat: int, action: Pass) -> State:
     # round, some 300 times a game.
     fields = a.__dict__.copy()
     fields["passed"] = passed
-    a = _new(Attempt)
-    _setattr(a, "__dict__", fields)
+    a = construct(Attempt, fields)
     fields = state.__dict__.copy()
     fields["attempt"] = a
-    state = _new(State)
-    _setattr(state, "__dict__", fields)
+    state = construct(State, fields)
     if not all(passed):
         return state
     if state.phase == "respond":
@@ -1714,10 +1691,8 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
             state = _with_sheet(state, s, _gain(state.sheets[s], ["think"] * CONNECT_REWARD))
         if connected:
             state = _say(state, f"{seats_text(state.names, connected)} connected: +{CONNECT_REWARD} stones on Think each.")
-    record = _new(Outcome)  # `Outcome(...)` without its `__init__` (15 fields)
-    _setattr(
-        record,
-        "__dict__",
+    record = construct(  # `Outcome(...)` without its `__init__` (15 fields)
+        Outcome,
         {
             "chapter": state.chapter + 1,
             "actor": seat,
@@ -2205,17 +2180,13 @@ def _spends(cls: type[_Spend], seat: int, n: int, t: int, room: int, usable: tup
 
 def _use(branch: str, bonus: int, stones: int) -> Use:
     """`Use(branch, bonus, stones)` without `__init__`."""
-    use = _new(Use)
-    _setattr(use, "__dict__", {"branch": branch, "bonus": bonus, "stones": stones})
-    return use
+    return construct(Use, {"branch": branch, "bonus": bonus, "stones": stones})
 
 
 def _spend_action(cls: type[_Spend], seat: int, from_node: int, from_think: int, memes: tuple[Use, ...]) -> _Spend:
     """`cls(seat=seat, from_node=..., from_think=..., memes=...)` without `__init__` (a bot
     game builds some 100 new spends)."""
-    spend = _new(cls)
-    _setattr(spend, "__dict__", {"seat": seat, "narration": "", "from_node": from_node, "from_think": from_think, "memes": memes})
-    return spend
+    return construct(cls, {"seat": seat, "narration": "", "from_node": from_node, "from_think": from_think, "memes": memes})
 
 
 def _move_options(state: State, seat: int) -> list[Move]:

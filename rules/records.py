@@ -9,13 +9,22 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-__all__ = ["evolve"]
+__all__ = ["construct", "evolve"]
 
 R = TypeVar("R")
 
 
 _new = object.__new__
 _setattr = object.__setattr__
+
+
+def construct(cls: type[R], fields: dict[str, Any]) -> R:
+    """`cls(**fields)` for a frozen dataclass without `__post_init__` or slots, without running
+    `__init__` (which sets each field through `object.__setattr__`). `fields` must name every
+    field and becomes the record's own: pass a fresh dict."""
+    new = _new(cls)
+    _setattr(new, "__dict__", fields)
+    return new
 
 
 def evolve(record: R, **changes: Any) -> R:
