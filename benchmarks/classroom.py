@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from playbook.page_kernel import PAGE_KERNEL
+
 __all__ = ["format_classroom", "run_classroom"]
 
 #: the page records when its reveal appears, by its own clock.
@@ -61,7 +63,7 @@ def _kernels(server: Any) -> list[int]:
     found = []
     for pid in _server_processes(server)[1:]:
         try:
-            if b"ipykernel" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            if PAGE_KERNEL.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
                 found.append(pid)
         except OSError:
             pass

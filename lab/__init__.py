@@ -22,17 +22,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.core import RuleError
+import importlib
 
-from . import danger_world, dangerous_ideas, leerdam, new_rule
+from rules import MODULE_NAMES
+from rules.core import ByGame, RuleError
+
 from .core import Bot, Finding, LabGame, Row, Spec, paired_difference, run_games
 from .findings import MIN_GAMES, compared, holm, too_few
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAMES", "Comparison", "Review", "Run", "Spec", "compare", "review", "simulate", "spec"]
 
-GAMES: dict[str, LabGame] = {g.slug: g for g in (new_rule.GAME, leerdam.GAME, danger_world.GAME, dangerous_ideas.GAME)}
-BOTS: dict[str, dict[str, Bot]] = {slug: dict(g.bots) for slug, g in GAMES.items()}
-DEFAULT_BOTS: dict[str, tuple[str, ...]] = {slug: g.default_bots for slug, g in GAMES.items()}
+# Each game's part of the lab is loaded when that game is first used (see `rules.core.ByGame`).
+GAMES: Mapping[str, LabGame] = ByGame(MODULE_NAMES, lambda slug: importlib.import_module(f"{__name__}.{MODULE_NAMES[slug]}").GAME)
+BOTS: Mapping[str, dict[str, Bot]] = ByGame(MODULE_NAMES, lambda slug: dict(GAMES[slug].bots))
+DEFAULT_BOTS: Mapping[str, tuple[str, ...]] = ByGame(MODULE_NAMES, lambda slug: GAMES[slug].default_bots)
 
 
 def _game(slug: str) -> LabGame:

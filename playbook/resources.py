@@ -48,7 +48,8 @@ def notebooks_dir() -> Path:
 
 
 def templates_dir() -> Path:
-    """A Jupyter data folder holding the `playbook` Voila template (for JUPYTER_PATH)."""
+    """A Jupyter data folder holding the `playbook` Voila template and the pages' kernel spec
+    (`playbook.page_kernel`), for the server's JUPYTER_PATH."""
     return _folder("templates")
 
 

@@ -105,8 +105,6 @@ def voila_env(
     env = dict(os.environ if base is None else base)
     env["JUPYTER_PATH"] = _prepend_path(TEMPLATES_DIR, env.get("JUPYTER_PATH"))
     env["PYTHONPATH"] = _prepend_path(REPO_ROOT, env.get("PYTHONPATH"))
-    # ipykernel's debugger warns about frozen modules on every kernel start; it is noise here.
-    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     if db_path is not None:
         env["PLAYBOOK_DB"] = str(db_path)
     if turns is not None:

@@ -5,14 +5,24 @@
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
-from . import danger_world, dangerous_ideas, leerdam, new_rule
-from .core import Action, Event, Game, RuleError, SaveFileError
+from .core import Action, ByGame, Event, Game, RuleError, SaveFileError
 from .decisions import Decision
 
-GAMES: dict[str, Any] = {rules.slug: rules for rules in (new_rule.RULES, leerdam.RULES, danger_world.RULES, dangerous_ideas.RULES)}
-_MODULES: dict[str, Any] = {m.RULES.slug: m for m in (new_rule, leerdam, danger_world, dangerous_ideas)}
+#: each game's slug and the module of this package that holds its rules.
+MODULE_NAMES: dict[str, str] = {"new-rule": "new_rule", "leerdam": "leerdam", "danger-world": "danger_world", "dangerous-ideas": "dangerous_ideas"}
+
+
+def rules_module(slug: str) -> ModuleType:
+    """The module of game `slug` (loaded on first use: see `ByGame`)."""
+    return importlib.import_module(f"{__name__}.{MODULE_NAMES[slug]}")
+
+
+GAMES: Mapping[str, Any] = ByGame(MODULE_NAMES, lambda slug: rules_module(slug).RULES)
 
 
 def new_game(slug: str, setup: Any, seed: int) -> Game[Any, Any]:
@@ -25,10 +35,10 @@ def new_game(slug: str, setup: Any, seed: int) -> Game[Any, Any]:
 def decisions_of(game: Game[Any, Any], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
     """Every decision of `game`'s record (see `rules.decisions`); `reveal` names every secret,
     `reveal_pledges` is Leerdam's own say over naming each household's pledge."""
-    module = _MODULES[game.rules.slug]
-    if module is leerdam:
-        return leerdam.decisions(game, reveal=reveal, reveal_pledges=reveal_pledges)
-    return module.decisions(game, reveal=reveal)
+    module = rules_module(game.rules.slug)
+    if game.rules.slug == "leerdam":
+        return module.decisions(game, reveal=reveal, reveal_pledges=reveal_pledges)  # type: ignore[no-any-return]
+    return module.decisions(game, reveal=reveal)  # type: ignore[no-any-return]
 
 
 def load_game(text: str | bytes) -> Game[Any, Any]:
@@ -36,4 +46,4 @@ def load_game(text: str | bytes) -> Game[Any, Any]:
     return Game.from_json(GAMES, text)
 
 
-__all__ = ["Action", "Decision", "Event", "GAMES", "Game", "RuleError", "SaveFileError", "decisions_of", "load_game", "new_game"]
+__all__ = ["Action", "Decision", "Event", "GAMES", "Game", "MODULE_NAMES", "RuleError", "SaveFileError", "decisions_of", "load_game", "new_game", "rules_module"]

@@ -455,3 +455,87 @@ def test_a_seat_link_resolved_after_its_seat_was_claimed_says_so() -> None:
     meta = table_keys(3)
     access = resolve("?table=t&seat=1&key=" + "x" * 22, "leerdam", lambda _: ("leerdam", meta))
     assert access.role == "denied" and "one device's at a time" in access.reason
+
+
+# -- what a page costs the server --------------------------------------------------------------------
+
+
+def _fetch(url: str, gzip_ok: bool = True) -> tuple[dict, bytes]:
+    request = urllib.request.Request(url, headers={"Accept-Encoding": "gzip"} if gzip_ok else {})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return dict(response.headers), response.read()
+
+
+def test_static_files_are_compressed_once_and_again_when_they_change(tmp_path, monkeypatch) -> None:
+    """voila_app.CachedGzip: the second page gets the kept bytes (no compressing), a changed
+    file is compressed again, and only static files are kept."""
+    import asyncio
+    import gzip
+    import threading
+
+    from tornado import web
+
+    from playbook.voila_app import CachedGzip
+
+    monkeypatch.setattr(CachedGzip, "_kept", {})
+    monkeypatch.setattr(CachedGzip, "_kept_bytes", 0)
+    compressed = []
+    real = gzip.GzipFile
+    monkeypatch.setattr(gzip, "GzipFile", lambda *a, **k: compressed.append(1) or real(*a, **k))
+    (tmp_path / "static").mkdir()
+    script = tmp_path / "static" / "page.js"
+    script.write_text("var big = '" + "x" * 200_000 + "';\n")
+
+    class Dynamic(web.RequestHandler):
+        def get(self) -> None:
+            self.set_header("Content-Type", "text/plain")
+            self.write("y" * 5000)
+
+    started, stop = threading.Event(), []
+
+    def serve() -> None:
+        async def main() -> None:
+            app = web.Application([(r"/static/(.*)", web.StaticFileHandler, {"path": str(tmp_path / "static")}), (r"/page", Dynamic)], transforms=[CachedGzip])
+            server = app.listen(0, "127.0.0.1")
+            stop.append((asyncio.get_running_loop(), server, next(iter(server._sockets.values())).getsockname()[1]))
+            started.set()
+            while stop[0][1] is not None:
+                await asyncio.sleep(0.05)
+
+        asyncio.run(main())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert started.wait(10)
+    base = f"http://127.0.0.1:{stop[0][2]}"
+    try:
+        first_headers, first = _fetch(base + "/static/page.js")
+        assert first_headers["Content-Encoding"] == "gzip" and gzip.decompress(first) == script.read_bytes()
+        made = len(compressed)
+        assert made >= 1
+        again_headers, again = _fetch(base + "/static/page.js?v=2")
+        assert again == first and len(compressed) == made  # the kept bytes, nothing compressed
+        assert again_headers["Content-Length"] == str(len(first)) and "Accept-Encoding" in again_headers["Vary"]
+        assert _fetch(base + "/static/page.js", gzip_ok=False)[1] == script.read_bytes()  # a client that cannot unpack
+        script.write_text("var other = '" + "z" * 150_000 + "';\n")
+        _, changed = _fetch(base + "/static/page.js")
+        assert gzip.decompress(changed) == script.read_bytes() and len(compressed) > made
+        for _ in range(2):
+            assert gzip.decompress(_fetch(base + "/page")[1]) == b"y" * 5000
+        assert all(path.startswith("/static/") for path, _version in CachedGzip._kept)
+    finally:
+        loop, server, _port = stop[0]
+        loop.call_soon_threadsafe(server.stop)
+        stop[0] = (loop, None, _port)
+        thread.join(10)
+
+
+def test_a_page_kernel_loads_no_debugger_and_only_its_own_game(tmp_path) -> None:
+    """voila_app.PageKernelSpecs and rules.core.ByGame: a Leerdam class page's kernel is 14 MB
+    lighter (the debugger: 8 MB; the games it does not play: 6 MB)."""
+    notebook = tmp_path / "page.ipynb"
+    look = "import os, sys, widgets.classroom\nprint('kernel:', os.path.basename(sys.argv[0]), 'loaded:', [m for m in ('debugpy', 'rules.leerdam', 'rules.danger_world', 'rules.dangerous_ideas', 'lab.danger_world') if sys.modules.get(m) is not None])"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(look)]), notebook)
+    with background_server(notebook, tmp_path / "voila.log", db_path=tmp_path / "tables.sqlite3") as server:
+        page = html.unescape(urllib.request.urlopen(server.url, timeout=60).read().decode())
+    assert "kernel: page_kernel.py loaded: ['rules.leerdam']" in page, page[-2000:]

@@ -37,6 +37,7 @@ import ipywidgets as widgets
 
 import lab
 from lab.core import close_pool, default_workers
+from lab.leerdam import VILLAGES
 from playbook.access import heavy_work
 from lab.report import csv_text
 from rules import RuleError
@@ -275,7 +276,7 @@ class SetupPanel(widgets.VBox):
     def set_game(self, slug: str) -> None:
         self.slug = slug
         self.set_seats(len(lab.DEFAULT_BOTS[slug]), reset=True)
-        villages = list(lab.leerdam.VILLAGES) if slug == "leerdam" else []
+        villages = list(VILLAGES) if slug == "leerdam" else []
         self.village.options = [("— choose —", "")] + [(v, v) for v in villages]
         self.village.value = ""
         self.village.layout.display = "flex" if villages else "none"
@@ -309,7 +310,7 @@ class SetupPanel(widgets.VBox):
 
     def _village_chosen(self, change: Mapping[str, Any]) -> None:
         if change["new"]:
-            village = lab.leerdam.VILLAGES[change["new"]]
+            village = VILLAGES[change["new"]]
             self.set_seats(len(village), bots=village)
 
     def copy(self, other: SetupPanel) -> None:
