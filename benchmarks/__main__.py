@@ -5,7 +5,7 @@ baseline measured in the same run (machines differ, ratios travel).
     python -m benchmarks --markdown docs/benchmarks.md   # and the table, machine and date there
     python -m benchmarks --only simulation odds       # some parts (startup, clicks, simulation,
                                                       # odds, print-pack, classroom, arrival,
-                                                      # join-storm, servers)
+                                                      # join-storm, join-storm-server, servers)
     python -m benchmarks --quick                      # a smoke run: tiny workloads, no browser
     python -m benchmarks --json
 
@@ -14,7 +14,8 @@ pre-heated kernels (`benchmarks.startup`); each game's main click against the ba
 (`benchmarks.clicks`); exact odds, cold and warm, and against icepool (`benchmarks.odds`);
 bot games per second on one core and on all (`benchmarks.simulation`); the full print pack
 (`benchmarks.print_pack`), the classroom table (`benchmarks.classroom`), a class arriving at
-once and a class's join storm (`benchmarks.arrival`), and two servers on one
+once and a class's join storm, in Chromium and with phones that draw nothing for the server's
+part (`benchmarks.arrival`, `benchmarks.light_phone`), and two servers on one
 PostgreSQL behind nginx (`benchmarks.servers`) when those modules are there.
 """
 
@@ -33,7 +34,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-PARTS = ("startup", "clicks", "simulation", "odds", "print-pack", "classroom", "arrival", "join-storm", "servers")
+PARTS = ("startup", "clicks", "simulation", "odds", "print-pack", "classroom", "arrival", "join-storm", "join-storm-server", "servers")
 #: the line below which docs/benchmarks.md keeps hand-written notes from run to run.
 NOTES = "<!-- notes: kept by make bench -->"
 
@@ -188,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.quick:
         # The parts that start Voila and Chromium have tests of their own (test_browser_arrival,
         # test_browser_classes, test_browser_class, test_proxy): the smoke run is the CPU parts.
-        parts -= {"startup", "clicks", "classroom", "arrival", "join-storm", "servers"}
+        parts -= {"startup", "clicks", "classroom", "arrival", "join-storm", "join-storm-server", "servers"}
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     rows: list[Row] = []
@@ -228,6 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("classroom", "benchmarks.classroom", "run_classroom", "format_classroom", "rows"),
         ("arrival", "benchmarks.arrival", "run_arrival", "format_arrival", "rows"),
         ("join-storm", "benchmarks.arrival", "run_join_storm", "format_join_storm", "storm_rows"),
+        ("join-storm-server", "benchmarks.arrival", "run_light_storm", "format_light_storm", "light_storm_rows"),
         ("servers", "benchmarks.servers", "run_servers", "format_servers", "rows"),
     )
     for part, module, run_name, format_name, rows_name in slots:

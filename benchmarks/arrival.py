@@ -27,7 +27,7 @@ from typing import Any
 
 from benchmarks.classroom import _kernels, _pss_mb
 
-__all__ = ["format_arrival", "format_join_storm", "rows", "run_arrival", "run_join_storm"]
+__all__ = ["format_arrival", "format_join_storm", "format_light_storm", "light_storm_rows", "rows", "run_arrival", "run_join_storm", "run_light_storm"]
 
 #: what a usable seat page shows: its own pledge button.
 USABLE = ".playbook-seat .pb-pledge-confirm"
@@ -415,6 +415,253 @@ def run_join_storm(students: int = 30, quick: bool = False, timeout: float = 240
     }
 
 
+# -- the join storm's server part: phones that draw nothing (benchmarks.light_phone) ------------------
+
+
+async def _light_steps(phone: Any, url: str, name: str, opened_at: float, deadline: float, deal: Any = None) -> dict[str, Any]:
+    """One light phone: open the class address, type a name, join, (`deal()` if given, as the
+    facilitator) and wait for the seat; each step's time after `opened_at`."""
+    result: dict[str, Any] = {"served_s": None, "loaded_s": None, "joined_s": None, "dealt_s": None, "usable_s": None}
+    try:
+        await phone.open(url, deadline - time.monotonic())
+        result["served_s"] = round(phone.served_s, 2)
+        box = await phone.wait_for(lambda: phone.shown("pb-name-box", "playbook-class-join"), deadline - time.monotonic())
+        result["loaded_s"] = round(time.monotonic() - opened_at, 2)
+        phone.type(box[0], name)
+        phone.press(phone.shown("pb-join-class")[0])
+        await phone.wait_for(lambda: phone.shown("playbook-class-student"), deadline - time.monotonic())
+        result["joined_s"] = round(time.monotonic() - opened_at, 2)
+        if deal is not None:
+            deal()
+            result["dealt_s"] = round(time.monotonic() - opened_at, 2)
+        await phone.wait_for(lambda: phone.shown("pb-pledge-confirm", "playbook-seat"), deadline - time.monotonic())
+        result["usable_s"] = round(time.monotonic() - opened_at, 2)
+    except Exception as exc:  # noqa: BLE001 - a phone that did not get there is counted as such
+        result["error"] = f"{type(exc).__name__}: {exc}"
+    return result
+
+
+def _deal_and_start(store: Any, class_id: str) -> None:
+    from playbook import classes as cl
+
+    record = cl.load_class(store, class_id)
+    record = cl.submit(store, record.id, cl.Deal(), record.version)
+    cl.submit(store, record.id, cl.Start(), record.version)
+
+
+def _revealed(phone: Any) -> bool:
+    return any('data-revealed="1"' in str(phone.models[m].get("value", "")) for m in phone.shown("pb-reveal", "playbook-seat"))
+
+
+async def _light_storm(url: str, store: Any, record: Any, students: int, assets: list[str], timeout: float) -> tuple[list[dict[str, Any]], float | None, float]:
+    from benchmarks.light_phone import LightPhone
+    from playbook import classes as cl
+
+    phones = [LightPhone(assets) for _ in range(students)]
+    opened_at = time.monotonic()
+    deadline = opened_at + timeout
+    tasks = []
+    opened = []
+    for i, phone in enumerate(phones):
+        opened.append(time.monotonic() - opened_at)
+        tasks.append(asyncio.create_task(_light_steps(phone, url, f"Student {i + 1}", time.monotonic(), deadline)))
+        await asyncio.sleep(5.0 / students)  # the class opens the address within 5 s
+    # The facilitator deals once everyone is in the lobby.
+    while time.monotonic() < deadline and len(cl.load_class(store, record.id).students) < students:
+        await asyncio.sleep(0.05)
+    _deal_and_start(store, record.id)
+    dealt = time.monotonic() - opened_at
+    results = list(await asyncio.gather(*tasks))
+    for result, at in zip(results, opened):
+        result["opened_s"] = round(at, 2)
+    reveal_s = None
+    seated = [p for p, r in zip(phones, results) if r["usable_s"] is not None]
+    if seated:
+        for phone in seated:
+            phone.type(phone.shown("pb-pledge", "playbook-seat")[0], 1)
+        clicked = time.monotonic()
+        for phone in seated:
+            phone.press(phone.shown("pb-pledge-confirm", "playbook-seat")[0])
+        try:
+            await asyncio.gather(*(phone.wait_for(lambda phone=phone: _revealed(phone), 60) for phone in seated))
+            reveal_s = round(time.monotonic() - clicked, 2)
+        except TimeoutError:
+            pass
+    for phone in phones:
+        await phone.close()
+    return results, reveal_s, dealt
+
+
+async def _lone_chromium(url: str, store: Any, class_id: str) -> tuple[dict[str, float], list[str]]:
+    """One Chromium phone alone on the quiet server, through the same steps: each step's time,
+    and the files its page fetched (paths), for the light phones to fetch too."""
+    playwright, browser, _ = await _phones()
+    try:
+        context = await browser.new_context(viewport={"width": 390, "height": 844})
+        page = await context.new_page()
+        opened = time.monotonic()
+        await page.goto(url, wait_until="commit")
+        box = page.locator(".playbook-class-join .pb-name-box input")
+        await box.wait_for(state="visible", timeout=120_000)
+        loaded = time.monotonic() - opened
+        await box.fill("Alone")
+        pressed = time.monotonic()
+        await page.locator(".playbook-class-join .pb-join-class").click()
+        await page.locator(".playbook-class-student").wait_for(state="visible", timeout=120_000)
+        joined = time.monotonic() - pressed
+        _deal_and_start(store, class_id)
+        dealt = time.monotonic()
+        await page.locator(USABLE).wait_for(state="visible", timeout=120_000)
+        seated = time.monotonic() - dealt
+        entries = await page.evaluate("() => performance.getEntriesByType('resource').map(e => e.name)")
+        assets = sorted({"/" + name.split("/", 3)[3] for name in entries if name.startswith(("http://", "https://")) and "/api/" not in name})
+        await context.close()
+    finally:
+        await _phones_done(playwright, browser)
+    return {"loaded_s": round(loaded, 2), "joined_s": round(joined, 2), "seated_s": round(seated, 2)}, assets
+
+
+async def _lone_light(url: str, store: Any, class_id: str, assets: list[str]) -> dict[str, float]:
+    """The same steps with a light phone alone."""
+    from benchmarks.light_phone import LightPhone
+
+    phone = LightPhone(assets)
+    opened = time.monotonic()
+    try:
+        r = await _light_steps(phone, url, "Alone", opened, opened + 120, deal=lambda: _deal_and_start(store, class_id))
+    finally:
+        await phone.close()
+    if r["usable_s"] is None:
+        raise RuntimeError(f"a light phone alone did not reach its seat: {r.get('error')}")
+    return {"loaded_s": r["loaded_s"], "joined_s": round(r["joined_s"] - r["loaded_s"], 2), "seated_s": round(r["usable_s"] - r["dealt_s"], 2)}
+
+
+def run_light_storm(students: int = 30, quick: bool = False, timeout: float = 120.0) -> dict[str, Any]:
+    """The join storm with phones that draw nothing (`benchmarks.light_phone`): the server's
+    part of 30 phones opening the class address within 5 s, joining, dealt into Leerdam
+    villages and pledging; and one Chromium phone alone, for a page's own drawing time."""
+    from playbook import classes as cl
+    from playbook.serve import NOTEBOOKS_DIR, background_server, serve_settings
+    from playbook.store import Store
+    from tests.browser import chromium_missing_reason
+
+    reason = chromium_missing_reason()
+    if reason is not None:
+        return {"skipped": reason}
+    if quick:
+        students, timeout = 5, 90.0
+    settings = serve_settings(class_size=students)
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "tables.sqlite3"
+        with background_server(NOTEBOOKS_DIR, Path(folder) / "voila.log", db_path=db, timeout=180, extra_args=settings.args) as server:
+            store = Store(db)
+            ready_mb, _ = _ready(server, settings)
+            loop = asyncio.new_event_loop()
+            try:
+                # One phone of each kind alone first, each in a class of its own (a village
+                # of one student and bots).
+                alone = cl.create_class(store, "leerdam", 5, seed=6)
+                chromium, assets = loop.run_until_complete(_lone_chromium(f"{server.url}j/{alone.code}", store, alone.id))
+                alone = cl.create_class(store, "leerdam", 5, seed=7)
+                light = loop.run_until_complete(_lone_light(f"{server.url}j/{alone.code}", store, alone.id, assets))
+                time.sleep(REFILL_WAIT_SECONDS)  # the ready kernels made up again after the two
+                _ready(server, settings)
+                record = cl.create_class(store, "leerdam", students, seed=5)
+                before = _cpu_seconds(_server_pids(server))
+                mine = time.process_time()
+                results, reveal_s, dealt_s = loop.run_until_complete(_light_storm(f"{server.url}j/{record.code}", store, record, students, assets, timeout))
+                server_cpu = round(_cpu_seconds(_server_pids(server)) - before, 1)
+                phones_cpu = round(time.process_time() - mine, 1)
+                mb_per_page = _mb_per_page(server, students, ready_mb)
+            finally:
+                loop.close()
+            villages = len(cl.load_class(store, record.id).tables)
+    errors = sorted({r["error"] for r in results if "error" in r})
+    usable = [r["usable_s"] for r in results if r["usable_s"] is not None]
+    joined = [r["joined_s"] for r in results if r["joined_s"] is not None]
+    loaded = [r["loaded_s"] for r in results if r["loaded_s"] is not None]
+    drawing = {step: round(max(0.0, chromium[step] - light[step]), 2) for step in chromium}
+    own = round(max(usable) + sum(drawing.values()), 1) if usable else None
+    return {
+        "students": students,
+        "villages": villages,
+        "assets": len(assets),
+        "loaded_median_s": _median(loaded),
+        "loaded_worst_s": _worst(loaded),
+        "joined": len(joined),
+        "joined_median_s": _median(joined),
+        "joined_worst_s": _worst(joined),
+        "dealt_s": round(dealt_s, 1),
+        "seated": len(usable),
+        "seated_median_s": _median(usable),
+        "seated_worst_s": _worst(usable),
+        # from the facilitator's deal (once every name is in the lobby) to the last seat usable
+        "seated_after_deal_worst_s": round(max(r["opened_s"] + r["usable_s"] for r in results if r["usable_s"] is not None) - dealt_s, 1) if usable else None,
+        "reveal_worst_s": reveal_s,
+        "alone_chromium": chromium,
+        "alone_light": light,
+        "drawing_s": drawing,
+        "own_phone_worst_s": own,
+        "cpu_s": {"server": server_cpu, "light_phones": phones_cpu},
+        "mb_per_page": mb_per_page,
+        "errors": errors,
+        "settings": settings.summary,
+    }
+
+
+#: seconds for Voila to make up its ready kernels after pages took some (voila_app.REFILL_QUIET_SECONDS, and a margin).
+REFILL_WAIT_SECONDS = 25.0
+
+
+def _median(values: list[float]) -> float | None:
+    return round(statistics.median(values), 1) if values else None
+
+
+def _worst(values: list[float]) -> float | None:
+    return round(max(values), 1) if values else None
+
+
+def _server_pids(server: Any) -> list[int]:
+    from benchmarks.classroom import _server_processes
+
+    return _server_processes(server)
+
+
+def format_light_storm(report: dict[str, Any]) -> str:
+    if "skipped" in report:
+        return f"join storm, light phones: skipped ({report['skipped']})"
+    return (
+        f"join storm, the server's part: {report['students']} phones that draw nothing (each fetching the page, its {report['assets']} files and its widgets as a browser does) "
+        f"open the class address within 5 s and are dealt into {report['villages']} Leerdam villages once all are in: "
+        f"the name box there median {report['loaded_median_s']} s, worst {report['loaded_worst_s']} s after opening; in the lobby median {report['joined_median_s']} s, worst {report['joined_worst_s']} s; "
+        f"dealt at {report['dealt_s']} s; {report['seated']} on their seat, median {report['seated_median_s']} s, worst {report['seated_worst_s']} s after opening (the last {report['seated_after_deal_worst_s']} s after the deal); "
+        f"every village pledging at once, the reveal on every page within {report['reveal_worst_s']} s. "
+        f"One Chromium phone alone (s per step): {report['alone_chromium']}; one light phone alone: {report['alone_light']}; "
+        f"so a page's own drawing adds {report['drawing_s']}, and on phones of their own the last seat would be usable about {report['own_phone_worst_s']} s after opening. "
+        f"CPU seconds: {report['cpu_s']}; {report['mb_per_page']} MB per page"
+        + (f"; errors: {report['errors']}" if report["errors"] else "")
+        + f". Settings: {report['settings']}."
+    )
+
+
+def light_storm_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The light join storm's figures as rows of the benchmark table."""
+    if "skipped" in report:
+        return []
+    n = report["students"]
+    ratio = lambda value: f"{value / 10:.2f}x" if value is not None else "-"  # noqa: E731
+    return [
+        {"figure": f"join storm, the server's part ({n} phones that draw nothing): on their seat", "value": f"{report['seated']} of {n}", "baseline": f"{n} aim", "ratio": f"{report['seated'] / n:.2f}"},
+        {"figure": "join storm, the server's part: opening to the lobby, worst", "value": f"{report['joined_worst_s']} s", "baseline": "10 s aim", "ratio": ratio(report["joined_worst_s"])},
+        {"figure": "join storm, the server's part: opening to the seat usable (dealt once all are in), worst", "value": f"{report['seated_worst_s']} s", "baseline": "10 s aim", "ratio": ratio(report["seated_worst_s"])},
+        {"figure": "join storm, the server's part: the deal to the last seat usable", "value": f"{report['seated_after_deal_worst_s']} s", "baseline": "-", "ratio": "-"},
+        {"figure": "join storm on phones of their own (the server's part, then a page's own drawing), worst", "value": f"{report['own_phone_worst_s']} s", "baseline": "10 s aim", "ratio": ratio(report["own_phone_worst_s"])},
+        {"figure": "join storm, the server's part: every village pledging at once, the reveal on every page", "value": f"{report['reveal_worst_s']} s", "baseline": "-", "ratio": "-"},
+        {"figure": "join storm, the server's part: CPU seconds, server / light phones", "value": f"{report['cpu_s']['server']} / {report['cpu_s']['light_phones']}", "baseline": "-", "ratio": "-"},
+        {"figure": "join storm, the server's part: memory per page (PSS)", "value": f"{report['mb_per_page']} MB", "baseline": "60 MB aim", "ratio": f"{report['mb_per_page'] / 60:.2f}x"},
+    ]
+
+
 def format_join_storm(report: dict[str, Any]) -> str:
     if "skipped" in report:
         return f"join storm: skipped ({report['skipped']})"
@@ -486,10 +733,14 @@ if __name__ == "__main__":
     parser.add_argument("--tables", type=int, default=2)
     parser.add_argument("--wait", type=float, default=120.0)
     parser.add_argument("--storm", action="store_true", help="the class's join storm instead")
+    parser.add_argument("--light", action="store_true", help="the join storm's server part, with phones that draw nothing")
     parser.add_argument("--preheat", type=int, default=None, help="kernels kept ready per page (default: playbook serve's)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    if args.storm:
+    if args.light:
+        report = run_light_storm(args.pages)
+        print(json.dumps(report, indent=2) if args.json else format_light_storm(report))
+    elif args.storm:
         report = run_join_storm(args.pages)
         print(json.dumps(report, indent=2) if args.json else format_join_storm(report))
     else:

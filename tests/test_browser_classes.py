@@ -193,3 +193,45 @@ def test_playbook_serve_is_reached_at_the_address_it_prints(namespace: tuple[str
     finally:
         stop_server(process)
         out.close()
+
+
+# -- the join storm's server part (benchmarks.light_phone) ------------------------------------------
+
+
+def test_a_phone_that_draws_nothing_joins_sits_and_pledges_as_a_browser_does(room: RunningServer) -> None:
+    """`make bench` times the server's part of a join storm with these phones: one must reach
+    what a browser reaches (the lobby, its seat, its pledge counted in the store), no more."""
+    import asyncio
+
+    from benchmarks.light_phone import LightPhone
+
+    store = Store(room.db_path)
+    record = cl.create_class(store, "leerdam", 5)
+
+    async def visit() -> list[str]:
+        phone = LightPhone()
+        try:
+            await phone.open(f"{room.url}j/{record.code}", 120)
+            box = await phone.wait_for(lambda: phone.shown("pb-name-box", "playbook-class-join"), 120)
+            assert not phone.shown("pb-pledge-confirm"), "no seat before the deal"
+            phone.type(box[0], "Light")
+            phone.press(phone.shown("pb-join-class")[0])
+            await phone.wait_for(lambda: phone.shown("playbook-class-student"), 120)
+            dealt = cl.submit(store, record.id, cl.Deal(), cl.load_class(store, record.id).version)
+            cl.submit(store, record.id, cl.Start(), dealt.version)
+            confirm = await phone.wait_for(lambda: phone.shown("pb-pledge-confirm", "playbook-seat"), 120)
+            phone.type(phone.shown("pb-pledge", "playbook-seat")[0], 2)
+            phone.press(confirm[0])
+            await phone.wait_for(lambda: _pledged(store, record.id), 60)
+            return phone.shown("pb-join-class")
+        finally:
+            await phone.close()
+
+    assert asyncio.run(visit()) == []  # the join form is gone once the page is the student's
+    assert [s.name for s in cl.load_class(store, record.id).students] == ["Light"]
+
+
+def _pledged(store: Store, class_id: str) -> bool:
+    """Whether the class's first table has a pledge (the light phone's: the others are bots')."""
+    tables = cl.load_class(store, class_id).tables
+    return bool(tables) and any(type(a).__name__ == "Contribute" and a.seat == 0 for a in store.load(tables[0]).game.actions)
