@@ -97,6 +97,9 @@ class ClassPage(widgets.VBox):
         self.record: cl.ClassRecord | None = None
         self.student: cl.Student | None = None
         self.seat_page: Any = None
+        # A student's card, redrawn in place as the lobby fills: a new widget for every name that
+        # arrives was six messages to every phone in the room, thirty times over.
+        self.student_card = widgets.HTML()
         #: the class board's debrief: its tables side by side, round by round.
         self.class_debrief: ClassDebrief | None = None
         self._key = ""
@@ -171,7 +174,7 @@ class ClassPage(widgets.VBox):
         self.status.refuse(reason)
 
     def _replace(self, children: Sequence[widgets.Widget]) -> None:
-        old = [w for w in self.screen.children if w is not self.seat_page]
+        old = [w for w in self.screen.children if w is not self.seat_page and w is not self.student_card]
         self.screen.children = tuple(children)
         close_tree([w for w in old if w not in children])
 
@@ -392,7 +395,9 @@ class ClassPage(widgets.VBox):
                     href = f"{NOTEBOOKS[record.game]}?table={urllib.parse.quote(record.tables[student.group])}"
                     link = f'<div><a class="pb-table-screen" href="{esc(href)}" target="_blank" rel="noopener">Open your table\'s screen</a> (one shared screen for the table).</div>'
                 body = f'<div class="pb-big">Table {student.group + 1}</div><div>{esc(role)}, with {esc(", ".join(m for m in mates if m != student.name))}. Your table plays on one shared screen.</div>{link}'
-        self._replace((widgets.HTML(f'<div class="pb-class-student-card">{body}</div>'),))
+        self.student_card.value = f'<div class="pb-class-student-card">{body}</div>'
+        if self.screen.children != (self.student_card,):
+            self._replace((self.student_card,))
 
     def _seat_student(self, record: cl.ClassRecord, student: cl.Student, where: tuple[str, int]) -> None:
         """The student's seat: the game's own seat page, built here, claimed for this device."""
