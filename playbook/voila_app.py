@@ -26,7 +26,7 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from jupyter_server.utils import url_path_join
 from tornado import httputil, web
 from tornado.ioloop import PeriodicCallback
-from tornado.websocket import WebSocketHandler
+from tornado.websocket import WebSocketClosedError, WebSocketHandler
 from traitlets import Bool
 from voila.app import Voila
 from voila.exporter import VoilaExporter
@@ -162,7 +162,8 @@ class JoinRedirect(web.RequestHandler):
 
 
 class KernelSocket(VoilaKernelWebsocketHandler):
-    """Voila's kernel socket, but a page that goes away while its socket opens is let go quietly.
+    """Voila's kernel socket, but a page that goes away while its socket opens, or while a
+    message to it is on its way, is let go quietly.
 
     Between a page asking for its socket and the socket being opened, jupyter_server asks the
     kernel for its details; while a class arrives that takes a while. A phone locked or a page
@@ -178,6 +179,18 @@ class KernelSocket(VoilaKernelWebsocketHandler):
             self.set_status(499, "page closed while its socket opened")
             return
         await WebSocketHandler.get(self, kernel_id=kernel_id)
+
+    def write_message(self, message: Any, binary: bool = False) -> Any:
+        # A page that went away while messages to it were on their way (jupyter_server replays
+        # the ones kept for it, or a write was under way): tornado refuses, or fails in a task
+        # nobody awaits, and a traceback was printed. Nobody is left to tell.
+        try:
+            sent = super().write_message(message, binary)
+        except WebSocketClosedError:
+            return None
+        if sent is not None:
+            sent.add_done_callback(lambda done: done.cancelled() or done.exception())
+        return sent
 
 
 class PatientKernelManager(AsyncMappingKernelManager):

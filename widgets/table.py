@@ -431,15 +431,15 @@ class TableDashboard(widgets.VBox):
         self.style_html = widgets.HTML(STYLE)
         self.header = TableHeader()
         self.status = StatusLine()
-        self.savebar = SaveBar(self.undo, self.load_file, self.offer_download)
-        self.debrief_bar = DebriefBar(self.prepare_debrief)
-        self.picker = TablePicker(self.resume)
+        # The save bar, the debrief bar, the table picker and the class panel: built the first
+        # time a page wants them (`_part`). A seat page or a board shows none of them, and their
+        # 56 widgets were a quarter of a seat page's messages, to every phone of a class.
+        self._parts: dict[str, widgets.Widget] = {}
         self.game_log = LogPanel()
         self.standings = StandingsTable()
         self.new_game_button = widgets.Button(description="Tables / new game", icon="th-list").add_class("pb-new-game")
         self.new_game_button.on_click(lambda _: self.show_lobby())
         self.screen = widgets.VBox()
-        self.class_panel = ClassPanel(self)
         #: the board's join code (QR) and link: only a board page fills it.
         self.join_html = widgets.HTML().add_class("pb-join-code")
         # The page's script presses the heartbeat (hidden) and watches the answer (pb-alive).
@@ -463,14 +463,66 @@ class TableDashboard(widgets.VBox):
         #: this page claimed its seat and has not yet shown it (see `confirm_seat`).
         self._confirm_pending = False
         # The class card (board link, seats) above the table: the first thing a facilitator needs.
-        super().__init__(
-            (self.style_html, self.header, self.status, self.class_panel, self.screen, self.savebar, self.debrief_area, self.heartbeat, self.alive, self.navigator)
-        )
-        # The debrief's downloads sit right under the save bar: the table's files together.
-        at = self.children.index(self.savebar) + 1
-        self.children = (*self.children[:at], self.debrief_bar, *self.children[at:])
+        super().__init__()
+        self._place_parts()
         self.add_class("playbook-root")
         self.add_class(f"playbook-{self.slug}")
+
+    # -- parts only some pages show ---------------------------------------------------------------
+    @property
+    def savebar(self) -> SaveBar:
+        return self._part("savebar")  # type: ignore[return-value]
+
+    @property
+    def debrief_bar(self) -> DebriefBar:
+        return self._part("debrief_bar")  # type: ignore[return-value]
+
+    @property
+    def picker(self) -> TablePicker:
+        return self._part("picker")  # type: ignore[return-value]
+
+    @property
+    def class_panel(self) -> ClassPanel:
+        return self._part("class_panel")  # type: ignore[return-value]
+
+    def _part(self, name: str) -> widgets.Widget:
+        """The part `name`, built (and put in its place, shown as the page's role wants) the
+        first time it is asked for."""
+        part = self._parts.get(name)
+        if part is None:
+            if name == "savebar":
+                part = SaveBar(self.undo, self.load_file, self.offer_download)
+            elif name == "debrief_bar":
+                part = DebriefBar(self.prepare_debrief)
+            elif name == "picker":
+                part = TablePicker(self.resume)
+                if self._form is not None:
+                    part.set_form(self._form)
+            else:
+                part = ClassPanel(self)
+            self._parts[name] = part
+            self._place_parts()
+            self._show_parts()
+        return part
+
+    def _place_parts(self) -> None:
+        """The page's children: the class card (board link, seats) above the table, the first
+        thing a facilitator needs; the debrief's downloads right under the save bar (the table's
+        files together). Parts not built are left out."""
+        built = self._parts.get
+        order = (self.style_html, self.header, self.status, built("class_panel"), self.screen, built("savebar"), built("debrief_bar"), self.debrief_area, self.heartbeat, self.alive, self.navigator)
+        self.children = tuple(w for w in order if w is not None)
+
+    def _show_parts(self) -> None:
+        """Show or hide the parts built so far as the page's role wants them."""
+        controls = self.role in ("facilitator", "open", "lobby", "index")
+        if "savebar" in self._parts:
+            self._parts["savebar"].layout.display = "flex" if controls else "none"
+        # The debrief names secrets once the game is over: the facilitator's page only.
+        if "debrief_bar" in self._parts:
+            self._parts["debrief_bar"].layout.display = "flex" if self.role in ("facilitator", "open") else "none"
+        if "class_panel" in self._parts and self.role != "facilitator":
+            self.class_panel.hide()
 
     @property
     def form(self) -> Any:
@@ -541,12 +593,8 @@ class TableDashboard(widgets.VBox):
         self.role = role
         self.add_class(f"playbook-{role}")
         controls = role in ("facilitator", "open", "lobby", "index")
-        self.savebar.layout.display = "flex" if controls else "none"
-        # The debrief names secrets once the game is over: the facilitator's page only.
-        self.debrief_bar.layout.display = "flex" if role in ("facilitator", "open") else "none"
+        self._show_parts()
         self.new_game_button.layout.display = "" if controls else "none"
-        if role != "facilitator":
-            self.class_panel.hide()
         if not controls:
             self.debrief_button.layout.display = "none"
 
@@ -624,7 +672,7 @@ class TableDashboard(widgets.VBox):
         self.header.show(self.game_title, "", "")
         old = self.screen.children
         self.screen.children = ()
-        close_tree([w for w in old if w is not self._table and w is not self.picker])
+        close_tree([w for w in old if w is not self._table and w is not self._parts.get("picker")])
         self.status.refuse(reason)
 
     def allowed(self, what: str, roles: Collection[str] = ("facilitator", "open")) -> bool:
@@ -826,7 +874,7 @@ class TableDashboard(widgets.VBox):
         )
         old = self.screen.children
         self.screen.children = (widgets.VBox((note, widgets.VBox(tuple(buttons)).add_class("pb-join-seats"))).add_class("pb-join"),)
-        close_tree([w for w in old if w is not self._table and w is not self.picker])
+        close_tree([w for w in old if w is not self._table and w is not self._parts.get("picker")])
 
     def claim(self, seat: int) -> bool:
         """Take `seat` (a join page): the page becomes that seat's own page, for good."""
