@@ -48,7 +48,9 @@ from rules.dangerous_ideas import (
     _pass_of,
     _move_steps,
     _Spend,
-    _spend_options,
+    _spend_action,
+    _spend_specs,
+    SpendSpec,
     _targets_by_holder,
     candidate_groups,
     hub_of,
@@ -121,7 +123,9 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
 
 def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action:
     """`random_bot` in phases 1 and 2 (half a game's moves): the same kinds in the same order
-    as `candidate_groups` gives them, sorted and shuffled alike, without building the groups."""
+    as `candidate_groups` gives them, sorted and shuffled alike, without building the groups.
+    A kind's spends are legal by construction (`_spend_specs`): the first one shuffled is
+    the one taken, and only it is made."""
     a = state.attempt
     assert a is not None
     kinds: list[tuple[str, int]]
@@ -145,14 +149,14 @@ def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action
     for _, g in kinds:
         cls = groups[g]
         if cls is Pass:
-            options: list[Action] = [_pass_of(seat)]
-        else:
-            options = list(_spend_options(state, seat, cls, checked=False))  # type: ignore[arg-type]
-            if len(options) > 1:
-                _shuffle(options, rng)
-        for option in options:
-            if _legal(state, option):
-                return option
+            if _legal(state, _pass_of(seat)):
+                return _pass_of(seat)
+            continue
+        specs = list(_spend_specs(state, seat, cls))  # type: ignore[arg-type]
+        if specs:
+            if len(specs) > 1:
+                _shuffle(specs, rng)
+            return _spend_action(cls, seat, *specs[0])  # type: ignore[arg-type]
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
@@ -211,7 +215,7 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
     if phase in ("stake", "respond") and a is not None:  # most of the asks: phases 1 and 2
         if seat == a.actor:
             if a.pool < 7:
-                return _first_legal(state, _spend_options(state, seat, Stake, checked=False), biggest=True) or _pass_of(seat)
+                return _sized(Stake, seat, _spend_specs(state, seat, Stake), biggest=True) or _pass_of(seat)
             return _pass_of(seat)
         if phase == "stake" or a.sides[seat]:
             return _pass_of(seat)
@@ -220,12 +224,12 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
         actor_leads = a.actor in leaders
         if threatened or (actor_leads and seat not in leaders) or (actor_leads and sheet.node("defend") > 2):
             if a.pool > 0:
-                defend = _first_legal(state, _spend_options(state, seat, Defend, checked=False), biggest=True)
+                defend = _sized(Defend, seat, _spend_specs(state, seat, Defend), biggest=True)
                 if defend is not None:
                     return defend
         elif not actor_leads:
-            cheap = [c for c in _spend_options(state, seat, Connect, checked=False) if c.from_node == 0 and c.from_think == 0 and all(u.stones == 0 for u in c.memes)]
-            connect = _first_legal(state, cheap, biggest=False)
+            cheap = [c for c in _spend_specs(state, seat, Connect) if c[0] == 0 and c[1] == 0 and all(u.stones == 0 for u in c[2])]
+            connect = _sized(Connect, seat, cheap, biggest=False)
             if connect is not None:
                 return connect
         return _pass_of(seat)
@@ -300,19 +304,18 @@ def _move_of(cls: type[Action], seat: int, place: tuple[str, ...] | None = None)
     return cls(seat=seat) if place is None else cls(seat=seat, place=place)  # type: ignore[call-arg]
 
 
-def _spend_size(spend: _Spend) -> int:
-    memes = spend.memes
-    return spend.from_node + spend.from_think + (sum(u.bonus + u.stones for u in memes) if memes else 0)
+def _spend_size(spec: SpendSpec) -> int:
+    from_node, from_think, memes = spec
+    return from_node + from_think + (sum(u.bonus + u.stones for u in memes) if memes else 0)
 
 
-def _first_legal(state: State, spends: list[_Spend], biggest: bool) -> _Checked | None:
-    """The biggest (or smallest) legal spend, the first of its size in the list on a tie, as
-    `max`/`min` over the legal ones would give, checking only until it is found (and not
-    again)."""
-    for spend in sorted(spends, key=lambda s: -_spend_size(s) if biggest else _spend_size(s)):
-        if _legal(state, spend):
-            return _Checked(spend)
-    return None
+def _sized(cls: type[_Spend], seat: int, specs: Sequence[SpendSpec], biggest: bool) -> _Checked | None:
+    """The biggest (or smallest) spend, the first of its size on a tie, made as `cls`: legal by
+    construction (`_spend_specs`), so not checked again."""
+    if not specs:
+        return None
+    spec = max(specs, key=_spend_size) if biggest else min(specs, key=_spend_size)
+    return _Checked(_spend_action(cls, seat, *spec))
 
 
 BOTS: dict[str, Callable[[State, int, random.Random], Action]] = {"random": random_bot, "sensible": sensible_bot}

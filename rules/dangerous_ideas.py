@@ -2108,9 +2108,24 @@ def _fresh_text(state: State, seat: int) -> str:
 
 
 def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = True) -> list[_Spend]:
+    unique = [_spend_action(cls, seat, *spec) for spec in _spend_specs(state, seat, cls)]
+    return [o for o in unique if _legal(state, o)] if checked else unique
+
+
+#: a spend as (from_node, from_think, memes): what `_spend_action` makes a Stake, Connect or
+#: Defend of.
+SpendSpec = tuple[int, int, tuple[Use, ...]]
+
+
+def _spend_specs(state: State, seat: int, cls: type[_Spend]) -> tuple[SpendSpec, ...]:
+    """What each spend `_spend_options` offers is made of, in its order, without the actions:
+    a bot that wants one builds only that one. In the phase and role `cls` is played in (the
+    actor stakes; another player connects or defends in phase 2 unless on the other side),
+    each is legal by construction: the stones are there, Think gives no more than the node,
+    and each meme may be involved, once per turn, its bonus not yet taken."""
     a = state.attempt
     if a is None:
-        return []
+        return ()
     role = "actor" if cls is Stake else ("connect" if cls is Connect else "defend")
     sheet = state.sheets[seat]
     node = _role_node(a, role)
@@ -2131,21 +2146,21 @@ def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = T
             continue
         bonus = 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0
         usable.append((BRANCHES[i], bonus, meme.stones))
-    unique = list(_spends(cls, seat, sheet.node(node), sheet.node("think"), room, tuple(usable)))
-    return [o for o in unique if _legal(state, o)] if checked else unique
+    return _spends(sheet.node(node), sheet.node("think"), room, tuple(usable))
 
 
 @lru_cache(maxsize=4096)
-def _spends(cls: type[_Spend], seat: int, n: int, t: int, room: int, usable: tuple[tuple[str, int, int], ...]) -> tuple[_Spend, ...]:
+def _spends(n: int, t: int, room: int, usable: tuple[tuple[str, int, int], ...]) -> tuple[SpendSpec, ...]:
     """Spends in typical sizes from `n` stones on the role's node, `t` on Think (`room` more
     from Think than from the node so far) and (branch, bonus, stones) of the memes that may
-    be involved. Built once for each: phase 2 asks every player again after every spend."""
+    be involved, each once. Built once for each, whoever spends: phase 2 asks every player
+    again after every spend."""
 
     def think_for(from_node: int) -> int:
         return max(0, min(t, room + from_node))
 
     # Each spend as (from_node, from_think, ((branch, bonus, stones), ...)) first: plain tuples
-    # are quicker to tell apart than the actions, which are made once each at the end.
+    # are quicker to tell apart than `Use` records, which are made once each at the end.
     uses: list[tuple[str, int, int]] = []
     for branch, bonus, stones in usable:
         if bonus:
@@ -2173,7 +2188,7 @@ def _spends(cls: type[_Spend], seat: int, n: int, t: int, room: int, usable: tup
         specs.append((n, think_for(n), tuple(best.values())))
     made: dict[tuple[str, int, int], Use] = {}
     return tuple(
-        _spend_action(cls, seat, from_node, from_think, tuple(made.get(u) or made.setdefault(u, _use(*u)) for u in memes))
+        (from_node, from_think, tuple(made.get(u) or made.setdefault(u, _use(*u)) for u in memes))
         for from_node, from_think, memes in dict.fromkeys(specs)
     )
 
