@@ -1949,22 +1949,28 @@ def _clamp_pool(pool: int) -> int:
     return max(0, min(pool, ALWAYS_FAILS - 1))
 
 
+# The chances below are counted in sixths to the power of the seeds left (whole numbers: exact,
+# and far quicker than adding and comparing Fractions); the public functions give Fractions.
+
+
 @lru_cache(maxsize=None)
-def _after(pool: int, a: int, b: int, seeds: int) -> Fraction:
-    """Chance of success from dice (a, b) with `seeds` left, re-rolling wisely."""
+def _after(pool: int, a: int, b: int, seeds: int) -> int:
+    """Chance of success from dice (a, b) with `seeds` left, re-rolling wisely, in
+    `6 ** seeds`-ths."""
     if wins(pool, a + b):
-        return Fraction(1)
+        return 6**seeds
     if seeds <= 0:
-        return Fraction(0)
+        return 0
     return max(_reroll(pool, a, b, 0, seeds), _reroll(pool, a, b, 1, seeds))
 
 
 @lru_cache(maxsize=None)
-def _reroll(pool: int, a: int, b: int, die: int, seeds: int) -> Fraction:
-    """Chance of success when die `die` of (a, b) is re-rolled now (using one of `seeds`)."""
+def _reroll(pool: int, a: int, b: int, die: int, seeds: int) -> int:
+    """Chance of success when die `die` of (a, b) is re-rolled now (using one of `seeds`), in
+    `6 ** seeds`-ths: the six faces' chances with a seed fewer, in `6 ** (seeds - 1)`-ths, added."""
     if die == 0:
-        return sum((_after(pool, v, b, seeds - 1) for v in _FACES), Fraction(0)) / 6
-    return sum((_after(pool, a, v, seeds - 1) for v in _FACES), Fraction(0)) / 6
+        return sum(_after(pool, v, b, seeds - 1) for v in _FACES)
+    return sum(_after(pool, a, v, seeds - 1) for v in _FACES)
 
 
 def _check_odds_args(pool: int, seeds: int) -> None:
@@ -1981,7 +1987,7 @@ def success_chance(pool: int, seeds: int = 0) -> Fraction:
     """
     _check_odds_args(pool, seeds)
     p = _clamp_pool(pool)
-    return sum((_after(p, a, b, seeds) for a in _FACES for b in _FACES), Fraction(0)) / 36
+    return Fraction(sum(_after(p, a, b, seeds) for a in _FACES for b in _FACES), 36 * 6**seeds)
 
 
 def seed_advice(pool: int, dice: tuple[int, int], seeds: int) -> tuple[int | None, Fraction, Fraction]:
@@ -2007,7 +2013,8 @@ def _seed_advice(pool: int, dice: tuple[int, int], seeds: int) -> tuple[int | No
     if seeds <= 0:
         return None, stands, stands
     first, second = _reroll(p, a, b, 0, seeds), _reroll(p, a, b, 1, seeds)
-    die, best = (0, first) if first >= second else (1, second)
+    die, most = (0, first) if first >= second else (1, second)
+    best = Fraction(most, 6**seeds)
     return (die if best > stands else None), best, stands
 
 
