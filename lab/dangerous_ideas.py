@@ -192,8 +192,9 @@ def _leaders(state: State) -> frozenset[int]:
 
 
 @dataclass(frozen=True)
-class _Checked:
-    """A choice the sensible bot has already checked with the rules."""
+class _Unsure:
+    """A choice of the sensible bot's that the rules check (the random bot plays when they
+    refuse it): one of the rare setup moves, not worth proving legal."""
 
     action: Action
 
@@ -201,14 +202,18 @@ class _Checked:
 def sensible_bot(state: State, seat: int, rng: random.Random) -> Action:
     """sensible: plays for unique memes: stakes Create, creates often, defends against the leader, connects cheaply."""
     choice = _sensible(state, seat, rng)
-    if isinstance(choice, _Checked):
-        return choice.action
-    if choice is not None and _legal(state, choice):
+    if type(choice) is _Unsure:
+        if _legal(state, choice.action):
+            return choice.action
+    elif choice is not None:
         return choice
     return random_bot(state, seat, rng)
 
 
-def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked | None:
+def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Unsure | None:
+    """The sensible bot's choice for `seat`, a seat the game waits on (bots are asked for no
+    other): legal by construction (the fixed moves of phases the seat is asked in, spends from
+    `_spend_specs`, a Create the rules accepted) unless `_Unsure`; None: no choice."""
     phase = state.phase
     sheet = state.sheets[seat]
     a = state.attempt
@@ -238,14 +243,14 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
         create, think = (n * 3) // 7, (n * 2) // 7
         rest = n - create - think
         place = ("create",) * create + ("think",) * think + ("defend",) * (rest - rest // 2) + ("connect",) * (rest // 2)
-        return Place(seat=seat, place=place)
+        return _Unsure(Place(seat=seat, place=place))
     if phase == "setting":
         written = {state.setup.branch_type(b) for b, _ in sheet.memes()}
         want = LEAF if LEAF not in written else COILED
         branch = next(b for b in sheet.empty() if state.setup.branch_type(b) == want)
-        return Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {sheet.filled + 1}", holder=rng.choice(BOT_CAST))
+        return _Unsure(Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {sheet.filled + 1}", holder=rng.choice(BOT_CAST)))
     if phase == "title":
-        return Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")
+        return _Unsure(Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens"))
     if phase == "turn-start":
         return _move_of(TurnStones, seat, ("create", "think"))
     if phase == "turn":
@@ -269,11 +274,11 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
                     if target.seat in leaders:
                         option = Create(seat=seat, text=text, holder=holder, target=target)
                         if _legal(state, option):
-                            return _Checked(option)
+                            return option
             for holder in holders:
                 option = Create(seat=seat, text=text, holder=holder)
                 if _legal(state, option):
-                    return _Checked(option)
+                    return option
         return _move_of(Gain, seat, ("create", "create", "think"))
     if phase == "reroll" and a is not None:
         winning = wins(a.pool, a.total)
@@ -309,13 +314,13 @@ def _spend_size(spec: SpendSpec) -> int:
     return from_node + from_think + (sum(u.bonus + u.stones for u in memes) if memes else 0)
 
 
-def _sized(cls: type[_Spend], seat: int, specs: Sequence[SpendSpec], biggest: bool) -> _Checked | None:
-    """The biggest (or smallest) spend, the first of its size on a tie, made as `cls`: legal by
-    construction (`_spend_specs`), so not checked again."""
+def _sized(cls: type[_Spend], seat: int, specs: Sequence[SpendSpec], biggest: bool) -> _Spend | None:
+    """The biggest (or smallest) spend, the first of its size on a tie, made as `cls` (legal by
+    construction: `_spend_specs`)."""
     if not specs:
         return None
     spec = max(specs, key=_spend_size) if biggest else min(specs, key=_spend_size)
-    return _Checked(_spend_action(cls, seat, *spec))
+    return _spend_action(cls, seat, *spec)
 
 
 BOTS: dict[str, Callable[[State, int, random.Random], Action]] = {"random": random_bot, "sensible": sensible_bot}

@@ -470,3 +470,11 @@ def test_the_dangerous_ideas_bots_shuffle_draws_as_random_shuffle_does() -> None
             _shuffle(ours, a)
             b.shuffle(theirs)
             assert ours == theirs and a.random() == b.random()
+
+
+@pytest.mark.parametrize("text", ["", "bots=sensible*3", "bots=sensible,random,sensible,random,sensible seeds=1", "bots=random,sensible,sensible,sensible start_stones=3"])
+def test_the_dangerous_ideas_bots_moves_pass_the_rules_checks(text: str) -> None:
+    # The bots trust what they make legal by construction (spends, the sensible bot's moves in
+    # the phases a seat is asked in): every move of these games is checked by the rules.
+    run = lab.simulate("dangerous-ideas", 4, 11, f"{text} checked=true".strip(), workers=1, extras=False)
+    assert len(run.rows) == 4 and all(r["meme_actions"] > 0 for r in run.rows)
