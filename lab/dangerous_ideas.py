@@ -21,8 +21,10 @@ from rules.dangerous_ideas import (
     ACTIONS_PER_TURN,
     BOT_CAST,
     COILED,
+    GAIN_STONES,
     LEAF,
     RULES,
+    TURN_STONES,
     Conclude,
     Connect,
     Create,
@@ -45,12 +47,13 @@ from rules.dangerous_ideas import (
     _known_holders,
     _legal,
     _meme_specs,
-    _pass_of,
     _move_steps,
+    _pass_of,
+    _place_specs,
+    SpendSpec,
     _Spend,
     _spend_action,
     _spend_specs,
-    SpendSpec,
     _targets_by_holder,
     candidate_groups,
     hub_of,
@@ -87,12 +90,16 @@ def _shuffle(items: list[Any], rng: random.Random) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+#: the random bot's limit on the candidates of a group (`candidate_groups`).
+_LIMIT = 120
+
+
 def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     """random: any legal action, a kind of action first at random, then one of that kind."""
     phase = state.phase
     if (phase == "respond" or phase == "stake") and state.attempt is not None and type(seat) is int and 0 <= seat < len(state.sheets):
         return _random_spend_or_pass(state, seat, rng)
-    groups = candidate_groups(state, seat, limit=120)
+    groups = candidate_groups(state, seat, limit=_LIMIT)
     built: dict[int, list[Action]] = {}
     # Kinds in random order, each kind's candidates in random order, checked one at a time:
     # the first kind with a legal action is uniform over the kinds that have one, and so is
@@ -160,14 +167,21 @@ def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
-def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callable[[Any], Action], list[Any]] | None:
-    """For the groups of many candidates (Moves, Creates and Spreads): what each candidate is
-    made of, in the group's order, and how to make it, so that only the candidates tried are
-    built (shuffling draws the same for a list of the same length)."""
+def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callable[[Any], Action], Sequence[Any]] | None:
+    """For the groups of many candidates (placements, Moves, Creates and Spreads): what each
+    candidate is made of, in the group's order (the limits `candidate_groups` gives them), and
+    how to make it, so that only the candidates tried are built (shuffling draws the same for
+    a list of the same length)."""
+    if names == (Place.kind,):
+        return (lambda place: Place(seat=seat, place=place)), _place_specs(state, seat, state.setup.start_stones, True, _LIMIT)
+    if names == (Gain.kind,):
+        return (lambda place: Gain(seat=seat, place=place)), _place_specs(state, seat, GAIN_STONES, False, 40)
+    if names == (TurnStones.kind,):
+        return (lambda place: TurnStones(seat=seat, place=place)), _place_specs(state, seat, TURN_STONES, False, _LIMIT)
     if names == (Move.kind,):
         return (lambda step: Move(seat=seat, steps=(Step(*step),))), _move_steps(state, seat)
     if names == (Create.kind, Spread.kind):
-        return (lambda spec: spec[0](seat=seat, text=spec[1], holder=spec[2], target=spec[3])), _meme_specs(state, seat, 120)
+        return (lambda spec: spec[0](seat=seat, text=spec[1], holder=spec[2], target=spec[3])), _meme_specs(state, seat, _LIMIT)
     return None
 
 

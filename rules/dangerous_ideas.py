@@ -2056,13 +2056,19 @@ def _legal(state: State, action: Action) -> bool:
 
 
 def _placements(state: State, seat: int, cls: type[Place | TurnStones | Gain], count: int, nodes_only: bool, limit: int) -> list[Action]:
-    filled = () if nodes_only else tuple(b for b, _ in state.sheets[seat].memes())
-    return list(_placing(cls, seat, count, filled, limit))
+    return [cls(seat=seat, place=p) for p in _place_specs(state, seat, count, nodes_only, limit)]
 
 
-@lru_cache(maxsize=4096)
-def _placing(cls: type[Place | TurnStones | Gain], seat: int, count: int, filled: tuple[str, ...], limit: int) -> tuple[Action, ...]:
-    # Built once for each seat and set of filled branches: a random bot asks for them every turn.
+def _place_specs(state: State, seat: int, count: int, nodes_only: bool, limit: int) -> tuple[tuple[str, ...], ...]:
+    """The places of each placement `_placements` offers, in its order: a bot that wants one
+    makes only that one."""
+    filled = () if nodes_only else tuple(b for b, m in zip(BRANCHES, state.sheets[seat].branches) if m is not None)
+    return _placing(count, filled, limit)
+
+
+@lru_cache(maxsize=1024)
+def _placing(count: int, filled: tuple[str, ...], limit: int) -> tuple[tuple[str, ...], ...]:
+    # Built once for each set of filled branches, whoever places: a random bot asks every turn.
     out: list[tuple[str, ...]] = []
     for combo in combinations_with_replacement(NODES, count):
         out.append(combo)
@@ -2072,7 +2078,7 @@ def _placing(cls: type[Place | TurnStones | Gain], seat: int, count: int, filled
         out.append((branch,) * count)
         if count > 1:
             out.append((branch,) + ("think",) * (count - 1))
-    return tuple(cls(seat=seat, place=p) for p in out)
+    return tuple(out)
 
 
 def _known_holders(state: State) -> list[str]:
