@@ -137,6 +137,7 @@ DEFAULT_LAYOUT: tuple[str, ...] = (
 _BRANCH_INDEX = {b: i for i, b in enumerate(BRANCHES)}
 _NODE_INDEX = {n: i for i, n in enumerate(NODES)}
 _PLACE_INDEX = {p: i for i, p in enumerate(PLACES)}
+_THINK = _NODE_INDEX["think"]
 
 TURN_STONES = 2
 GAIN_STONES = 3
@@ -1514,7 +1515,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     # One copy of the sheet, of the attempt and of the state for the whole spend.
     nodes = list(sheet.nodes)
     nodes[_NODE_INDEX[node]] -= from_node
-    nodes[_NODE_INDEX["think"]] -= from_think
+    nodes[_THINK] -= from_think
     own = from_node + from_think
     bonus = 0
     weighted = 0
@@ -2149,17 +2150,14 @@ def _spend_specs(state: State, seat: int, cls: type[_Spend]) -> tuple[SpendSpec,
     usable = []
     # `_may_involve` by role, asked once per spend rather than once per meme.
     only = COILED if role == "connect" or (role == "actor" and a.kind == "create") else None
-    for i, meme in enumerate(sheet.branches):
-        if meme is None or meme.id in elsewhere:
+    for branch, kind, meme in zip(BRANCHES, layout, sheet.branches):
+        if meme is None or (only is not None and kind != only) or meme.id in elsewhere:
             continue
-        if only is not None:
-            if layout[i] != only:
-                continue
-        elif not _may_involve(a, seat, role, layout[i], meme):
+        if only is None and not _may_involve(a, seat, role, kind, meme):
             continue
-        bonus = 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0
-        usable.append((BRANCHES[i], bonus, meme.stones))
-    return _spends(sheet.node(node), sheet.node("think"), room, tuple(usable))
+        usable.append((branch, 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0, meme.stones))
+    nodes = sheet.nodes
+    return _spends(nodes[_NODE_INDEX[node]], nodes[_THINK], room, tuple(usable))
 
 
 @lru_cache(maxsize=4096)
