@@ -81,13 +81,18 @@ def _shuffle(items: list[Any], rng: random.Random) -> None:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(items))):
-        n = i + 1
-        k = n.bit_length()
+    for i, k in _shuffle_steps(len(items)):
         j = getrandbits(k)
-        while j >= n:
+        while j > i:  # a number below i + 1, drawn with as many bits as i + 1 has
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+@lru_cache(maxsize=None)
+def _shuffle_steps(n: int) -> tuple[tuple[int, int], ...]:
+    """(i, bits of i + 1) for i from n - 1 down to 1: `_shuffle`'s steps for n items, counted
+    once (a game shuffles lists of a few dozen lengths)."""
+    return tuple((i, (i + 1).bit_length()) for i in reversed(range(1, n)))
 
 
 #: the random bot's limit on the candidates of a group (`candidate_groups`).
