@@ -98,6 +98,12 @@ def _shuffle_steps(n: int) -> tuple[tuple[int, int], ...]:
 #: the random bot's limit on the candidates of a group (`candidate_groups`).
 _LIMIT = 120
 
+#: the kinds of action whose every candidate `candidate_groups` offers the seat the game waits
+#: on is legal by construction (the bots are asked for no other seat): the first one shuffled is
+#: taken unchecked. Not these: Write (one leaf, one coiled), PlotUnfinished (the starter's, once
+#: a chapter), Create and Spread (not the one that just failed).
+_LEGAL_KINDS = frozenset(cls.kind for cls in (Place, Title, TurnStones, Gain, Move, EndTurn, Pass, SpendSeed, Conclude))
+
 
 def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     """random: any legal action, a kind of action first at random, then one of that kind."""
@@ -106,10 +112,10 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
         return _random_spend_or_pass(state, seat, rng)
     groups = candidate_groups(state, seat, limit=_LIMIT)
     built: dict[int, list[Action]] = {}
-    # Kinds in random order, each kind's candidates in random order, checked one at a time:
-    # the first kind with a legal action is uniform over the kinds that have one, and so is
-    # the action within it, as if every candidate had been built and checked first.
-    # (A list of one is shuffled without drawing: it is left as it is.)
+    # Kinds in random order, each kind's candidates in random order, checked one at a time
+    # (but `_LEGAL_KINDS`): the first kind with a legal action is uniform over the kinds that
+    # have one, and so is the action within it, as if every candidate had been built and
+    # checked first. (A list of one is shuffled without drawing: it is left as it is.)
     kinds = sorted([(kind, g) for g, (names, _) in enumerate(groups) for kind in names])
     if len(kinds) > 1:
         _shuffle(kinds, rng)
@@ -126,9 +132,10 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
             options = [c for c in candidates if c[0].kind == kind]
         if len(options) > 1:
             _shuffle(options, rng)
+        sure = kind in _LEGAL_KINDS
         for option in options:
             action = option if make is None else make(option)
-            if _legal(state, action):
+            if sure or _legal(state, action):
                 return action
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 

@@ -478,3 +478,21 @@ def test_the_dangerous_ideas_bots_moves_pass_the_rules_checks(text: str) -> None
     # the phases a seat is asked in): every move of these games is checked by the rules.
     run = lab.simulate("dangerous-ideas", 4, 11, f"{text} checked=true".strip(), workers=1, extras=False)
     assert len(run.rows) == 4 and all(r["meme_actions"] > 0 for r in run.rows)
+
+
+def test_the_kinds_the_random_bot_takes_unchecked_are_legal_for_every_waiting_seat() -> None:
+    from lab.dangerous_ideas import _LEGAL_KINDS
+    from rules import dangerous_ideas as di
+
+    bots = [lab.BOTS["dangerous-ideas"][b] for b in ("random", "sensible", "random", "sensible")]
+    tried = 0
+    for seed in (5, 6):
+        game = play_out(Game(di.RULES, di.Setup(names=("Ana", "Bo", "Cy", "Di")), seed, keep=None), bots, rng_for(seed, -1))
+        for state in game.states[::2]:
+            for seat in state.waiting_for():
+                for _, build in di.candidate_groups(state, seat, limit=120):
+                    for action in build():
+                        if action.kind in _LEGAL_KINDS:
+                            di.check(state, action)
+                            tried += 1
+    assert tried > 1000
