@@ -38,7 +38,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, compress
+from operator import attrgetter, not_
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
@@ -185,7 +186,8 @@ def meme_key(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _key(text: str) -> str:
-    # Every check and score asks for the keys of the same few texts.
+    # Every check and score asks for the keys of the same few texts. The records' own texts
+    # (cleaned str) are keyed here directly, a call fewer than `meme_key`.
     return clean(text).casefold()
 
 
@@ -527,11 +529,11 @@ class Meme:
 
     @property
     def key(self) -> str:
-        return meme_key(self.text)
+        return _key(self.text)
 
     @property
     def holder_key(self) -> str:
-        return meme_key(self.holder)
+        return _key(self.holder)
 
 
 @dataclass(frozen=True)
@@ -571,15 +573,18 @@ class Sheet:
         meme = self.meme(place)
         return meme.stones if meme else 0
 
+    # A branch holds a meme (a record: always true) or None, so the filled ones are picked in
+    # C, by truth, without a Python loop: bots and rules ask at most moves.
+
     def memes(self) -> list[tuple[str, Meme]]:
-        return [(b, m) for b, m in zip(BRANCHES, self.branches) if m is not None]
+        return list(compress(zip(BRANCHES, self.branches), self.branches))
 
     def empty(self) -> list[str]:
-        return [b for b, m in zip(BRANCHES, self.branches) if m is None]
+        return list(compress(BRANCHES, map(not_, self.branches)))
 
     @property
     def filled(self) -> int:
-        return sum(1 for m in self.branches if m is not None)
+        return sum(map(bool, self.branches))
 
     @property
     def stones(self) -> int:
@@ -622,11 +627,11 @@ class Attempt:
 
     @property
     def key(self) -> str:
-        return meme_key(self.text)
+        return _key(self.text)
 
     @property
     def holder_key(self) -> str:
-        return meme_key(self.holder)
+        return _key(self.holder)
 
     @property
     def total(self) -> int:
@@ -1747,7 +1752,10 @@ def hides(state: State, action: Action) -> bool:
 
 def sheet_score(sheet: Sheet) -> int:
     """Group memes by text: a group of 1 scores 4, a group of k >= 2 scores 4 + k."""
-    return _score_of(tuple(m.text for m in sheet.branches if m))
+    return _score_of(tuple(map(_TEXT, filter(None, sheet.branches))))
+
+
+_TEXT = attrgetter("text")
 
 
 @lru_cache(maxsize=4096)
@@ -2087,7 +2095,7 @@ def _known_holders(state: State) -> list[str]:
     for sheet in state.sheets:
         for meme in sheet.branches:
             if meme is not None:
-                seen.setdefault(meme_key(meme.holder), meme.holder)
+                seen.setdefault(_key(meme.holder), meme.holder)
     for holder in BOT_CAST[:3]:
         seen.setdefault(meme_key(holder), holder)
     return list(seen.values())
@@ -2103,7 +2111,7 @@ def _targets_by_holder(state: State, seat: int) -> dict[str, list[Ref]]:
             continue
         for branch, meme in zip(BRANCHES, sheet.branches):
             if meme is not None and (seat, meme.id) not in targeted:
-                out.setdefault(meme_key(meme.holder), []).append(_ref(other, branch))
+                out.setdefault(_key(meme.holder), []).append(_ref(other, branch))
     return out
 
 
