@@ -147,26 +147,18 @@ def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action
     the one taken, and only it is made."""
     a = state.attempt
     assert a is not None
-    kinds: list[tuple[str, int]]
+    # The kinds in the order of their sorted names (connect, defend, pass, stake).
+    order: list[type[Action]]
     if seat == a.actor:
-        groups: tuple[type[Action], ...] = (Stake, Pass)
-        kinds = [(Pass.kind, 1), (Stake.kind, 0)]
+        order = [Pass, Stake]
     elif state.phase == "respond":
         side = a.sides[seat]
-        if side == "defend":
-            groups = (Defend, Pass)
-        elif side == "connect":
-            groups = (Connect, Pass)
-        else:
-            groups = (Connect, Defend, Pass)
-        kinds = [(cls.kind, g) for g, cls in enumerate(groups)]  # in sorted order already
+        order = [Defend, Pass] if side == "defend" else [Connect, Pass] if side == "connect" else [Connect, Defend, Pass]
     else:
-        groups = (Pass,)
-        kinds = [(Pass.kind, 0)]
-    if len(kinds) > 1:
-        _shuffle(kinds, rng)
-    for _, g in kinds:
-        cls = groups[g]
+        order = [Pass]
+    if len(order) > 1:
+        _shuffle(order, rng)
+    for cls in order:
         if cls is Pass:
             if _legal(state, _pass_of(seat)):
                 return _pass_of(seat)

@@ -1546,7 +1546,10 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
             count = use.stones + use.bonus
             if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
                 weighted += count
-            what = " and ".join(p for p in (f"{use.bonus} bonus" if use.bonus else "", f"{use.stones} own" if use.stones else "") if p)
+            if use.bonus:
+                what = f"{use.bonus} bonus and {use.stones} own" if use.stones else f"{use.bonus} bonus"
+            else:
+                what = f"{use.stones} own" if use.stones else ""
             parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
     sheet = evolve(sheet, nodes=tuple(nodes), branches=tuple(branches) if memes else sheet.branches, spent=sheet.spent + own)
     stones = own + bonus
@@ -2093,9 +2096,8 @@ def _placing(count: int, filled: tuple[str, ...], limit: int) -> tuple[tuple[str
 def _known_holders(state: State) -> list[str]:
     seen: dict[str, str] = {}
     for sheet in state.sheets:
-        for meme in sheet.branches:
-            if meme is not None:
-                seen.setdefault(_key(meme.holder), meme.holder)
+        for meme in filter(None, sheet.branches):  # the filled branches (a meme is true)
+            seen.setdefault(_key(meme.holder), meme.holder)
     for holder in BOT_CAST[:3]:
         seen.setdefault(meme_key(holder), holder)
     return list(seen.values())
