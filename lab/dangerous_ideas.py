@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from fractions import Fraction
 from typing import Any
 
@@ -118,7 +119,7 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     # (but `_LEGAL_KINDS`): the first kind with a legal action is uniform over the kinds that
     # have one, and so is the action within it, as if every candidate had been built and
     # checked first. (A list of one is shuffled without drawing: it is left as it is.)
-    kinds = sorted([(kind, g) for g, (names, _) in enumerate(groups) for kind in names])
+    kinds = list(_sorted_kinds(tuple(map(itemgetter(0), groups))))
     if len(kinds) > 1:
         _shuffle(kinds, rng)
     for kind, g in kinds:
@@ -140,6 +141,12 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
             if sure or _legal(state, action):
                 return action
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
+
+
+@lru_cache(maxsize=256)
+def _sorted_kinds(names: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, int], ...]:
+    """(kind, group) for the kinds each group may hold, sorted: the same few groups each turn."""
+    return tuple(sorted((kind, g) for g, kinds in enumerate(names) for kind in kinds))
 
 
 def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action:
@@ -279,7 +286,9 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Unsure |
         if state.actions_taken >= ACTIONS_PER_TURN:
             return _move_of(EndTurn, seat)
         coiled_bonus = sum(
-            1 for b, m in sheet.memes() if state.setup.branch_type(b) == COILED and m.bonus and m.id not in state.bonus_taken and not any(mid == m.id for mid, _ in state.involved)
+            1
+            for kind, m in zip(state.setup.layout, sheet.branches)  # each branch's type and meme
+            if m is not None and kind == COILED and m.bonus and m.id not in state.bonus_taken and not any(mid == m.id for mid, _ in state.involved)
         )
         create = sheet.node("create")
         potential = create + min(sheet.node("think"), create) + coiled_bonus
