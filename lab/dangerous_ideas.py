@@ -153,7 +153,7 @@ def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action
     """`random_bot` in phases 1 and 2 (half a game's moves): the same kinds in the same order
     as `candidate_groups` gives them, sorted and shuffled alike, without building the groups.
     A kind's spends are legal by construction (`_spend_specs`): the first one shuffled is
-    the one taken, and only it is made."""
+    the one taken, and only it is made; so is a pass."""
     a = state.attempt
     assert a is not None
     # The kinds in the order of their sorted names (connect, defend, pass, stake).
@@ -169,9 +169,7 @@ def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action
         _shuffle(order, rng)
     for cls in order:
         if cls is Pass:
-            if _legal(state, _pass_of(seat)):
-                return _pass_of(seat)
-            continue
+            return _pass_of(seat)  # legal for the seat the game waits on (`_LEGAL_KINDS`)
         specs = list(_spend_specs(state, seat, cls))  # type: ignore[arg-type]
         if specs:
             if len(specs) > 1:
