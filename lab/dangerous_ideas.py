@@ -22,6 +22,7 @@ from rules.dangerous_ideas import (
     ACTIONS_PER_TURN,
     BOT_CAST,
     COILED,
+    GAIN_CANDIDATES,
     GAIN_STONES,
     LEAF,
     RULES,
@@ -186,7 +187,7 @@ def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callab
     if names == (Place.kind,):
         return (lambda place: Place(seat=seat, place=place)), _place_specs(state, seat, state.setup.start_stones, True, _LIMIT)
     if names == (Gain.kind,):
-        return (lambda place: Gain(seat=seat, place=place)), _place_specs(state, seat, GAIN_STONES, False, 40)
+        return (lambda place: Gain(seat=seat, place=place)), _place_specs(state, seat, GAIN_STONES, False, GAIN_CANDIDATES)
     if names == (TurnStones.kind,):
         return (lambda place: TurnStones(seat=seat, place=place)), _place_specs(state, seat, TURN_STONES, False, _LIMIT)
     if names == (Move.kind,):

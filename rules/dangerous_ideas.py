@@ -1753,12 +1753,12 @@ def hides(state: State, action: Action) -> bool:
 # -- score ----------------------------------------------------------------------------------------
 
 
+_TEXT = attrgetter("text")
+
+
 def sheet_score(sheet: Sheet) -> int:
     """Group memes by text: a group of 1 scores 4, a group of k >= 2 scores 4 + k."""
-    return _score_of(tuple(map(_TEXT, filter(None, sheet.branches))))
-
-
-_TEXT = attrgetter("text")
+    return _score_of(tuple(map(_TEXT, filter(None, sheet.branches))))  # the memes' texts, read in C
 
 
 @lru_cache(maxsize=4096)
@@ -2049,6 +2049,10 @@ def odds_report(pool: int, seeds: int = 0) -> dict[str, Any]:
 
 # -- legal actions ------------------------------------------------------------------------------
 
+#: the cap on the node combinations `candidate_groups` offers for a Gain (the lab's random bot
+#: lists the same ones).
+GAIN_CANDIDATES = 40
+
 BOT_CAST: tuple[str, ...] = ("the Hero", "the Villain", "the Mentor", "the Trickster", "the Crowd")
 
 
@@ -2074,7 +2078,7 @@ def _placements(state: State, seat: int, cls: type[Place | TurnStones | Gain], c
 def _place_specs(state: State, seat: int, count: int, nodes_only: bool, limit: int) -> tuple[tuple[str, ...], ...]:
     """The places of each placement `_placements` offers, in its order: a bot that wants one
     makes only that one."""
-    filled = () if nodes_only else tuple(b for b, m in zip(BRANCHES, state.sheets[seat].branches) if m is not None)
+    filled = () if nodes_only else tuple(compress(BRANCHES, state.sheets[seat].branches))
     return _placing(count, filled, limit)
 
 
@@ -2327,7 +2331,7 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
         groups: list[Group] = [((EndTurn.kind,), lambda: now(EndTurn(seat=seat))), ((PlotUnfinished.kind,), lambda: now(PlotUnfinished(seat=seat)))]
         if state.actions_taken < ACTIONS_PER_TURN:
             groups += [
-                ((Gain.kind,), lambda: _placements(state, seat, Gain, GAIN_STONES, False, 40)),
+                ((Gain.kind,), lambda: _placements(state, seat, Gain, GAIN_STONES, False, GAIN_CANDIDATES)),
                 ((Move.kind,), lambda: list(_move_options(state, seat))),
                 ((Create.kind, Spread.kind), lambda: _meme_options(state, seat, limit, checked=False)),
             ]
