@@ -191,18 +191,18 @@ def game_seed(seed: int, index: int) -> int:
 class _LazyRandom:
     """`rng_for(seed, step)`, made only when `chance` asks for a roll: most steps roll nothing."""
 
+    #: whether `chance` asked this step for a roll (the generator was made): a plain attribute,
+    #: read after every move.
+    rolled = False
+
     def __init__(self, seed: int, step: int) -> None:
         self._key = (seed, step)
-
-    @property
-    def rolled(self) -> bool:
-        """Whether `chance` asked this step for a roll (the generator was made)."""
-        return "_rng" in self.__dict__
 
     def __getattr__(self, name: str) -> Any:
         rng = self.__dict__.get("_rng")
         if rng is None:
             rng = self._rng = rng_for(*self._key)
+            self.rolled = True
         value = self.__dict__[name] = getattr(rng, name)  # the next roll finds it at once
         return value
 

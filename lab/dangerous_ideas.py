@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from fractions import Fraction
 from typing import Any
 
@@ -21,8 +22,11 @@ from rules.dangerous_ideas import (
     ACTIONS_PER_TURN,
     BOT_CAST,
     COILED,
+    GAIN_CANDIDATES,
+    GAIN_STONES,
     LEAF,
     RULES,
+    TURN_STONES,
     Conclude,
     Connect,
     Create,
@@ -37,6 +41,7 @@ from rules.dangerous_ideas import (
     Spread,
     Stake,
     State,
+    Setup,
     Step,
     Title,
     TurnStones,
@@ -45,10 +50,14 @@ from rules.dangerous_ideas import (
     _known_holders,
     _legal,
     _meme_specs,
-    _pass_of,
     _move_steps,
+    _not_passed,
+    _pass_of,
+    _place_specs,
+    SpendSpec,
     _Spend,
-    _spend_options,
+    _spend_action,
+    _spend_specs,
     _targets_by_holder,
     candidate_groups,
     hub_of,
@@ -59,10 +68,10 @@ from rules.dangerous_ideas import (
     wins,
 )
 
-from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
+from .core import Bot, Finding, LabGame, Row, Spec, _LazyRandom, checked, distribution, game_seed, summary
 from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
 
-__all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
+__all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_bots", "play_game"]
 
 
 #: whether this Python's `Random` draws a number below n as `_shuffle` does.
@@ -76,13 +85,28 @@ def _shuffle(items: list[Any], rng: random.Random) -> None:
         rng.shuffle(items)
         return
     getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(items))):
-        n = i + 1
-        k = n.bit_length()
+    for i, k in _shuffle_steps(len(items)):
         j = getrandbits(k)
-        while j >= n:
+        while j > i:  # a number below i + 1, drawn with as many bits as i + 1 has
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+@lru_cache(maxsize=None)
+def _shuffle_steps(n: int) -> tuple[tuple[int, int], ...]:
+    """(i, bits of i + 1) for i from n - 1 down to 1: `_shuffle`'s steps for n items, counted
+    once (a game shuffles lists of a few dozen lengths)."""
+    return tuple((i, (i + 1).bit_length()) for i in reversed(range(1, n)))
+
+
+#: the random bot's limit on the candidates of a group (`candidate_groups`).
+_LIMIT = 120
+
+#: the kinds of action whose every candidate `candidate_groups` offers the seat the game waits
+#: on is legal by construction (the bots are asked for no other seat): the first one shuffled is
+#: taken unchecked. Not these: Write (one leaf, one coiled), PlotUnfinished (the starter's, once
+#: a chapter), Create and Spread (not the one that just failed).
+_LEGAL_KINDS = frozenset(cls.kind for cls in (Place, Title, TurnStones, Gain, Move, EndTurn, Pass, SpendSeed, Conclude))
 
 
 def random_bot(state: State, seat: int, rng: random.Random) -> Action:
@@ -90,13 +114,13 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
     phase = state.phase
     if (phase == "respond" or phase == "stake") and state.attempt is not None and type(seat) is int and 0 <= seat < len(state.sheets):
         return _random_spend_or_pass(state, seat, rng)
-    groups = candidate_groups(state, seat, limit=120)
+    groups = candidate_groups(state, seat, limit=_LIMIT)
     built: dict[int, list[Action]] = {}
-    # Kinds in random order, each kind's candidates in random order, checked one at a time:
-    # the first kind with a legal action is uniform over the kinds that have one, and so is
-    # the action within it, as if every candidate had been built and checked first.
-    # (A list of one is shuffled without drawing: it is left as it is.)
-    kinds = sorted([(kind, g) for g, (names, _) in enumerate(groups) for kind in names])
+    # Kinds in random order, each kind's candidates in random order, checked one at a time
+    # (but `_LEGAL_KINDS`): the first kind with a legal action is uniform over the kinds that
+    # have one, and so is the action within it, as if every candidate had been built and
+    # checked first. (A list of one is shuffled without drawing: it is left as it is.)
+    kinds = list(_sorted_kinds(tuple(map(itemgetter(0), groups))))
     if len(kinds) > 1:
         _shuffle(kinds, rng)
     for kind, g in kinds:
@@ -112,58 +136,64 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
             options = [c for c in candidates if c[0].kind == kind]
         if len(options) > 1:
             _shuffle(options, rng)
+        sure = kind in _LEGAL_KINDS
         for option in options:
             action = option if make is None else make(option)
-            if _legal(state, action):
+            if sure or _legal(state, action):
                 return action
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
+@lru_cache(maxsize=256)
+def _sorted_kinds(names: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, int], ...]:
+    """(kind, group) for the kinds each group may hold, sorted: the same few groups each turn."""
+    return tuple(sorted((kind, g) for g, kinds in enumerate(names) for kind in kinds))
+
+
 def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action:
     """`random_bot` in phases 1 and 2 (half a game's moves): the same kinds in the same order
-    as `candidate_groups` gives them, sorted and shuffled alike, without building the groups."""
+    as `candidate_groups` gives them, sorted and shuffled alike, without building the groups.
+    A kind's spends are legal by construction (`_spend_specs`): the first one shuffled is
+    the one taken, and only it is made; so is a pass."""
     a = state.attempt
     assert a is not None
-    kinds: list[tuple[str, int]]
+    # The kinds in the order of their sorted names (connect, defend, pass, stake).
+    order: list[type[Action]]
     if seat == a.actor:
-        groups: tuple[type[Action], ...] = (Stake, Pass)
-        kinds = [(Pass.kind, 1), (Stake.kind, 0)]
+        order = [Pass, Stake]
     elif state.phase == "respond":
         side = a.sides[seat]
-        if side == "defend":
-            groups = (Defend, Pass)
-        elif side == "connect":
-            groups = (Connect, Pass)
-        else:
-            groups = (Connect, Defend, Pass)
-        kinds = [(cls.kind, g) for g, cls in enumerate(groups)]  # in sorted order already
+        order = [Defend, Pass] if side == "defend" else [Connect, Pass] if side == "connect" else [Connect, Defend, Pass]
     else:
-        groups = (Pass,)
-        kinds = [(Pass.kind, 0)]
-    if len(kinds) > 1:
-        _shuffle(kinds, rng)
-    for _, g in kinds:
-        cls = groups[g]
+        order = [Pass]
+    if len(order) > 1:
+        _shuffle(order, rng)
+    for cls in order:
         if cls is Pass:
-            options: list[Action] = [_pass_of(seat)]
-        else:
-            options = list(_spend_options(state, seat, cls, checked=False))  # type: ignore[arg-type]
-            if len(options) > 1:
-                _shuffle(options, rng)
-        for option in options:
-            if _legal(state, option):
-                return option
+            return _pass_of(seat)  # legal for the seat the game waits on (`_LEGAL_KINDS`)
+        specs = list(_spend_specs(state, seat, cls))  # type: ignore[arg-type]
+        if specs:
+            if len(specs) > 1:
+                _shuffle(specs, rng)
+            return _spend_action(cls, seat, *specs[0])  # type: ignore[arg-type]
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
-def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callable[[Any], Action], list[Any]] | None:
-    """For the groups of many candidates (Moves, Creates and Spreads): what each candidate is
-    made of, in the group's order, and how to make it, so that only the candidates tried are
-    built (shuffling draws the same for a list of the same length)."""
+def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callable[[Any], Action], Sequence[Any]] | None:
+    """For the groups of many candidates (placements, Moves, Creates and Spreads): what each
+    candidate is made of, in the group's order (the limits `candidate_groups` gives them), and
+    how to make it, so that only the candidates tried are built (shuffling draws the same for
+    a list of the same length)."""
+    if names == (Place.kind,):
+        return (lambda place: Place(seat=seat, place=place)), _place_specs(state, seat, state.setup.start_stones, True, _LIMIT)
+    if names == (Gain.kind,):
+        return (lambda place: Gain(seat=seat, place=place)), _place_specs(state, seat, GAIN_STONES, False, GAIN_CANDIDATES)
+    if names == (TurnStones.kind,):
+        return (lambda place: TurnStones(seat=seat, place=place)), _place_specs(state, seat, TURN_STONES, False, _LIMIT)
     if names == (Move.kind,):
         return (lambda step: Move(seat=seat, steps=(Step(*step),))), _move_steps(state, seat)
     if names == (Create.kind, Spread.kind):
-        return (lambda spec: spec[0](seat=seat, text=spec[1], holder=spec[2], target=spec[3])), _meme_specs(state, seat, 120)
+        return (lambda spec: spec[0](seat=seat, text=spec[1], holder=spec[2], target=spec[3])), _meme_specs(state, seat, _LIMIT)
     return None
 
 
@@ -188,8 +218,9 @@ def _leaders(state: State) -> frozenset[int]:
 
 
 @dataclass(frozen=True)
-class _Checked:
-    """A choice the sensible bot has already checked with the rules."""
+class _Unsure:
+    """A choice of the sensible bot's that the rules check (the random bot plays when they
+    refuse it): one of the rare setup moves, not worth proving legal."""
 
     action: Action
 
@@ -197,21 +228,25 @@ class _Checked:
 def sensible_bot(state: State, seat: int, rng: random.Random) -> Action:
     """sensible: plays for unique memes: stakes Create, creates often, defends against the leader, connects cheaply."""
     choice = _sensible(state, seat, rng)
-    if isinstance(choice, _Checked):
-        return choice.action
-    if choice is not None and _legal(state, choice):
+    if type(choice) is _Unsure:
+        if _legal(state, choice.action):
+            return choice.action
+    elif choice is not None:
         return choice
     return random_bot(state, seat, rng)
 
 
-def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked | None:
+def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Unsure | None:
+    """The sensible bot's choice for `seat`, a seat the game waits on (bots are asked for no
+    other): legal by construction (the fixed moves of phases the seat is asked in, spends from
+    `_spend_specs`, a Create the rules accepted) unless `_Unsure`; None: no choice."""
     phase = state.phase
     sheet = state.sheets[seat]
     a = state.attempt
     if phase in ("stake", "respond") and a is not None:  # most of the asks: phases 1 and 2
         if seat == a.actor:
             if a.pool < 7:
-                return _first_legal(state, _spend_options(state, seat, Stake, checked=False), biggest=True) or _pass_of(seat)
+                return _sized(Stake, seat, _spend_specs(state, seat, Stake), biggest=True) or _pass_of(seat)
             return _pass_of(seat)
         if phase == "stake" or a.sides[seat]:
             return _pass_of(seat)
@@ -220,12 +255,12 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
         actor_leads = a.actor in leaders
         if threatened or (actor_leads and seat not in leaders) or (actor_leads and sheet.node("defend") > 2):
             if a.pool > 0:
-                defend = _first_legal(state, _spend_options(state, seat, Defend, checked=False), biggest=True)
+                defend = _sized(Defend, seat, _spend_specs(state, seat, Defend), biggest=True)
                 if defend is not None:
                     return defend
         elif not actor_leads:
-            cheap = [c for c in _spend_options(state, seat, Connect, checked=False) if c.from_node == 0 and c.from_think == 0 and all(u.stones == 0 for u in c.memes)]
-            connect = _first_legal(state, cheap, biggest=False)
+            cheap = [c for c in _spend_specs(state, seat, Connect) if c[0] == 0 and c[1] == 0 and all(u.stones == 0 for u in c[2])]
+            connect = _sized(Connect, seat, cheap, biggest=False)
             if connect is not None:
                 return connect
         return _pass_of(seat)
@@ -234,14 +269,14 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
         create, think = (n * 3) // 7, (n * 2) // 7
         rest = n - create - think
         place = ("create",) * create + ("think",) * think + ("defend",) * (rest - rest // 2) + ("connect",) * (rest // 2)
-        return Place(seat=seat, place=place)
+        return _Unsure(Place(seat=seat, place=place))
     if phase == "setting":
         written = {state.setup.branch_type(b) for b, _ in sheet.memes()}
         want = LEAF if LEAF not in written else COILED
         branch = next(b for b in sheet.empty() if state.setup.branch_type(b) == want)
-        return Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {sheet.filled + 1}", holder=rng.choice(BOT_CAST))
+        return _Unsure(Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {sheet.filled + 1}", holder=rng.choice(BOT_CAST)))
     if phase == "title":
-        return Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")
+        return _Unsure(Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens"))
     if phase == "turn-start":
         return _move_of(TurnStones, seat, ("create", "think"))
     if phase == "turn":
@@ -250,7 +285,9 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
         if state.actions_taken >= ACTIONS_PER_TURN:
             return _move_of(EndTurn, seat)
         coiled_bonus = sum(
-            1 for b, m in sheet.memes() if state.setup.branch_type(b) == COILED and m.bonus and m.id not in state.bonus_taken and not any(mid == m.id for mid, _ in state.involved)
+            1
+            for kind, m in zip(state.setup.layout, sheet.branches)  # each branch's type and meme
+            if m is not None and kind == COILED and m.bonus and m.id not in state.bonus_taken and not any(mid == m.id for mid, _ in state.involved)
         )
         create = sheet.node("create")
         potential = create + min(sheet.node("think"), create) + coiled_bonus
@@ -265,11 +302,11 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Checked 
                     if target.seat in leaders:
                         option = Create(seat=seat, text=text, holder=holder, target=target)
                         if _legal(state, option):
-                            return _Checked(option)
+                            return option
             for holder in holders:
                 option = Create(seat=seat, text=text, holder=holder)
                 if _legal(state, option):
-                    return _Checked(option)
+                    return option
         return _move_of(Gain, seat, ("create", "create", "think"))
     if phase == "reroll" and a is not None:
         winning = wins(a.pool, a.total)
@@ -300,19 +337,18 @@ def _move_of(cls: type[Action], seat: int, place: tuple[str, ...] | None = None)
     return cls(seat=seat) if place is None else cls(seat=seat, place=place)  # type: ignore[call-arg]
 
 
-def _spend_size(spend: _Spend) -> int:
-    memes = spend.memes
-    return spend.from_node + spend.from_think + (sum(u.bonus + u.stones for u in memes) if memes else 0)
+def _spend_size(spec: SpendSpec) -> int:
+    from_node, from_think, memes = spec
+    return from_node + from_think + (sum(u.bonus + u.stones for u in memes) if memes else 0)
 
 
-def _first_legal(state: State, spends: list[_Spend], biggest: bool) -> _Checked | None:
-    """The biggest (or smallest) legal spend, the first of its size in the list on a tie, as
-    `max`/`min` over the legal ones would give, checking only until it is found (and not
-    again)."""
-    for spend in sorted(spends, key=lambda s: -_spend_size(s) if biggest else _spend_size(s)):
-        if _legal(state, spend):
-            return _Checked(spend)
-    return None
+def _sized(cls: type[_Spend], seat: int, specs: Sequence[SpendSpec], biggest: bool) -> _Spend | None:
+    """The biggest (or smallest) spend, the first of its size on a tie, made as `cls` (legal by
+    construction: `_spend_specs`)."""
+    if not specs:
+        return None
+    spec = max(specs, key=_spend_size) if biggest else min(specs, key=_spend_size)
+    return _spend_action(cls, seat, *spec)
 
 
 BOTS: dict[str, Callable[[State, int, random.Random], Action]] = {"random": random_bot, "sensible": sensible_bot}
@@ -324,13 +360,49 @@ DEFAULT_BOTS = ("sensible", "sensible", "random", "random")
 # -- one game, one row ------------------------------------------------------------------------------
 
 
+def play_bots(setup: Setup, seed: int, bots: Sequence[Bot], rng: random.Random, *, check: bool = True, max_actions: int = 100_000) -> State:
+    """`play_lean(RULES, setup, seed, seat_chooser(bots, rng), check=check)`: the same moves, rolls
+    and states (tested), with the game's own phases written into the loop: only "roll" and
+    "rerolling" roll, "over" ends, phase 2 asks the first seat not passed (a game's moves are
+    some 600, and asking `chance`, `over` and `waiting_for` through calls was some 2% of it)."""
+    play, chance = RULES.play, RULES.chance
+    state = RULES.initial(setup)
+    step = 0
+    lazy = _LazyRandom(seed, step)
+    while True:
+        phase = state.phase
+        if phase == "roll" or phase == "rerolling":
+            while (outcome := chance(state, lazy)) is not None:
+                state = play(state, outcome)
+                step += 1
+                lazy = _LazyRandom(seed, step)
+            phase = state.phase
+        if phase == "over":
+            return state
+        if step >= max_actions:
+            raise RuntimeError(f"the game did not end within {max_actions} actions")
+        a = state.attempt
+        waiting = _not_passed(a.actor, a.passed) if phase == "respond" and a is not None else state.waiting_for()
+        if not waiting:
+            raise RuntimeError("the game waits on the facilitator, not on a seat")
+        seat = waiting[0]
+        action = bots[seat](state, seat, rng)
+        if check:
+            RULES.check(state, action)
+        state = play(state, action)
+        step += 1
+        if lazy.rolled:  # a new generator for the next step
+            lazy = _LazyRandom(seed, step)
+        else:
+            lazy._key = (seed, step)
+
+
 def play_game(spec: Spec, seed: int, index: int) -> Row:
     """Game `index` of a run seeded `seed`, as one row of plain numbers (pools and results of
     every meme action as lists)."""
     setup = GAME.setup(spec)
     gs = game_seed(seed, index)
-    choose = seat_chooser([BOTS[b] for b in spec.bots], rng_for(gs, -1))
-    state = play_lean(RULES, setup, gs, choose, check=checked(spec, index))
+    state = play_bots(setup, gs, [BOTS[b] for b in spec.bots], rng_for(gs, -1), check=checked(spec, index))
     points = [sheet_score(sheet) for sheet in state.sheets]
     table = RULES.standings(state)
     row: Row = {

@@ -38,7 +38,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, compress
+from operator import attrgetter, not_
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
@@ -137,6 +138,7 @@ DEFAULT_LAYOUT: tuple[str, ...] = (
 _BRANCH_INDEX = {b: i for i, b in enumerate(BRANCHES)}
 _NODE_INDEX = {n: i for i, n in enumerate(NODES)}
 _PLACE_INDEX = {p: i for i, p in enumerate(PLACES)}
+_THINK = _NODE_INDEX["think"]
 
 TURN_STONES = 2
 GAIN_STONES = 3
@@ -184,7 +186,8 @@ def meme_key(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _key(text: str) -> str:
-    # Every check and score asks for the keys of the same few texts.
+    # Every check and score asks for the keys of the same few texts. The records' own texts
+    # (cleaned str) are keyed here directly, a call fewer than `meme_key`.
     return clean(text).casefold()
 
 
@@ -526,11 +529,11 @@ class Meme:
 
     @property
     def key(self) -> str:
-        return meme_key(self.text)
+        return _key(self.text)
 
     @property
     def holder_key(self) -> str:
-        return meme_key(self.holder)
+        return _key(self.holder)
 
 
 @dataclass(frozen=True)
@@ -570,15 +573,18 @@ class Sheet:
         meme = self.meme(place)
         return meme.stones if meme else 0
 
+    # A branch holds a meme (a record: always true) or None, so the filled ones are picked in
+    # C, by truth, without a Python loop: bots and rules ask at most moves.
+
     def memes(self) -> list[tuple[str, Meme]]:
-        return [(b, m) for b, m in zip(BRANCHES, self.branches) if m is not None]
+        return list(compress(zip(BRANCHES, self.branches), self.branches))
 
     def empty(self) -> list[str]:
-        return [b for b, m in zip(BRANCHES, self.branches) if m is None]
+        return list(compress(BRANCHES, map(not_, self.branches)))
 
     @property
     def filled(self) -> int:
-        return sum(1 for m in self.branches if m is not None)
+        return sum(map(bool, self.branches))
 
     @property
     def stones(self) -> int:
@@ -621,11 +627,11 @@ class Attempt:
 
     @property
     def key(self) -> str:
-        return meme_key(self.text)
+        return _key(self.text)
 
     @property
     def holder_key(self) -> str:
-        return meme_key(self.holder)
+        return _key(self.holder)
 
     @property
     def total(self) -> int:
@@ -1514,7 +1520,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
     # One copy of the sheet, of the attempt and of the state for the whole spend.
     nodes = list(sheet.nodes)
     nodes[_NODE_INDEX[node]] -= from_node
-    nodes[_NODE_INDEX["think"]] -= from_think
+    nodes[_THINK] -= from_think
     own = from_node + from_think
     bonus = 0
     weighted = 0
@@ -1540,7 +1546,10 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
             count = use.stones + use.bonus
             if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
                 weighted += count
-            what = " and ".join(p for p in (f"{use.bonus} bonus" if use.bonus else "", f"{use.stones} own" if use.stones else "") if p)
+            if use.bonus:
+                what = f"{use.bonus} bonus and {use.stones} own" if use.stones else f"{use.bonus} bonus"
+            else:
+                what = f"{use.stones} own" if use.stones else ""
             parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
     sheet = evolve(sheet, nodes=tuple(nodes), branches=tuple(branches) if memes else sheet.branches, spent=sheet.spent + own)
     stones = own + bonus
@@ -1744,9 +1753,12 @@ def hides(state: State, action: Action) -> bool:
 # -- score ----------------------------------------------------------------------------------------
 
 
+_TEXT = attrgetter("text")
+
+
 def sheet_score(sheet: Sheet) -> int:
     """Group memes by text: a group of 1 scores 4, a group of k >= 2 scores 4 + k."""
-    return _score_of(tuple(m.text for m in sheet.branches if m))
+    return _score_of(tuple(map(_TEXT, filter(None, sheet.branches))))  # the memes' texts, read in C
 
 
 @lru_cache(maxsize=4096)
@@ -1949,22 +1961,28 @@ def _clamp_pool(pool: int) -> int:
     return max(0, min(pool, ALWAYS_FAILS - 1))
 
 
+# The chances below are counted in sixths to the power of the seeds left (whole numbers: exact,
+# and far quicker than adding and comparing Fractions); the public functions give Fractions.
+
+
 @lru_cache(maxsize=None)
-def _after(pool: int, a: int, b: int, seeds: int) -> Fraction:
-    """Chance of success from dice (a, b) with `seeds` left, re-rolling wisely."""
+def _after(pool: int, a: int, b: int, seeds: int) -> int:
+    """Chance of success from dice (a, b) with `seeds` left, re-rolling wisely, in
+    `6 ** seeds`-ths."""
     if wins(pool, a + b):
-        return Fraction(1)
+        return 6**seeds
     if seeds <= 0:
-        return Fraction(0)
+        return 0
     return max(_reroll(pool, a, b, 0, seeds), _reroll(pool, a, b, 1, seeds))
 
 
 @lru_cache(maxsize=None)
-def _reroll(pool: int, a: int, b: int, die: int, seeds: int) -> Fraction:
-    """Chance of success when die `die` of (a, b) is re-rolled now (using one of `seeds`)."""
+def _reroll(pool: int, a: int, b: int, die: int, seeds: int) -> int:
+    """Chance of success when die `die` of (a, b) is re-rolled now (using one of `seeds`), in
+    `6 ** seeds`-ths: the six faces' chances with a seed fewer, in `6 ** (seeds - 1)`-ths, added."""
     if die == 0:
-        return sum((_after(pool, v, b, seeds - 1) for v in _FACES), Fraction(0)) / 6
-    return sum((_after(pool, a, v, seeds - 1) for v in _FACES), Fraction(0)) / 6
+        return sum(_after(pool, v, b, seeds - 1) for v in _FACES)
+    return sum(_after(pool, a, v, seeds - 1) for v in _FACES)
 
 
 def _check_odds_args(pool: int, seeds: int) -> None:
@@ -1981,7 +1999,7 @@ def success_chance(pool: int, seeds: int = 0) -> Fraction:
     """
     _check_odds_args(pool, seeds)
     p = _clamp_pool(pool)
-    return sum((_after(p, a, b, seeds) for a in _FACES for b in _FACES), Fraction(0)) / 36
+    return Fraction(sum(_after(p, a, b, seeds) for a in _FACES for b in _FACES), 36 * 6**seeds)
 
 
 def seed_advice(pool: int, dice: tuple[int, int], seeds: int) -> tuple[int | None, Fraction, Fraction]:
@@ -2007,7 +2025,8 @@ def _seed_advice(pool: int, dice: tuple[int, int], seeds: int) -> tuple[int | No
     if seeds <= 0:
         return None, stands, stands
     first, second = _reroll(p, a, b, 0, seeds), _reroll(p, a, b, 1, seeds)
-    die, best = (0, first) if first >= second else (1, second)
+    die, most = (0, first) if first >= second else (1, second)
+    best = Fraction(most, 6**seeds)
     return (die if best > stands else None), best, stands
 
 
@@ -2030,6 +2049,10 @@ def odds_report(pool: int, seeds: int = 0) -> dict[str, Any]:
 
 # -- legal actions ------------------------------------------------------------------------------
 
+#: the cap on the node combinations `candidate_groups` offers for a Gain (the lab's random bot
+#: lists the same ones).
+GAIN_CANDIDATES = 40
+
 BOT_CAST: tuple[str, ...] = ("the Hero", "the Villain", "the Mentor", "the Trickster", "the Crowd")
 
 
@@ -2049,13 +2072,19 @@ def _legal(state: State, action: Action) -> bool:
 
 
 def _placements(state: State, seat: int, cls: type[Place | TurnStones | Gain], count: int, nodes_only: bool, limit: int) -> list[Action]:
-    filled = () if nodes_only else tuple(b for b, _ in state.sheets[seat].memes())
-    return list(_placing(cls, seat, count, filled, limit))
+    return [cls(seat=seat, place=p) for p in _place_specs(state, seat, count, nodes_only, limit)]
 
 
-@lru_cache(maxsize=4096)
-def _placing(cls: type[Place | TurnStones | Gain], seat: int, count: int, filled: tuple[str, ...], limit: int) -> tuple[Action, ...]:
-    # Built once for each seat and set of filled branches: a random bot asks for them every turn.
+def _place_specs(state: State, seat: int, count: int, nodes_only: bool, limit: int) -> tuple[tuple[str, ...], ...]:
+    """The places of each placement `_placements` offers, in its order: a bot that wants one
+    makes only that one."""
+    filled = () if nodes_only else tuple(compress(BRANCHES, state.sheets[seat].branches))
+    return _placing(count, filled, limit)
+
+
+@lru_cache(maxsize=1024)
+def _placing(count: int, filled: tuple[str, ...], limit: int) -> tuple[tuple[str, ...], ...]:
+    # Built once for each set of filled branches, whoever places: a random bot asks every turn.
     out: list[tuple[str, ...]] = []
     for combo in combinations_with_replacement(NODES, count):
         out.append(combo)
@@ -2065,15 +2094,14 @@ def _placing(cls: type[Place | TurnStones | Gain], seat: int, count: int, filled
         out.append((branch,) * count)
         if count > 1:
             out.append((branch,) + ("think",) * (count - 1))
-    return tuple(cls(seat=seat, place=p) for p in out)
+    return tuple(out)
 
 
 def _known_holders(state: State) -> list[str]:
     seen: dict[str, str] = {}
     for sheet in state.sheets:
-        for meme in sheet.branches:
-            if meme is not None:
-                seen.setdefault(meme_key(meme.holder), meme.holder)
+        for meme in filter(None, sheet.branches):  # the filled branches (a meme is true)
+            seen.setdefault(_key(meme.holder), meme.holder)
     for holder in BOT_CAST[:3]:
         seen.setdefault(meme_key(holder), holder)
     return list(seen.values())
@@ -2089,7 +2117,7 @@ def _targets_by_holder(state: State, seat: int) -> dict[str, list[Ref]]:
             continue
         for branch, meme in zip(BRANCHES, sheet.branches):
             if meme is not None and (seat, meme.id) not in targeted:
-                out.setdefault(meme_key(meme.holder), []).append(_ref(other, branch))
+                out.setdefault(_key(meme.holder), []).append(_ref(other, branch))
     return out
 
 
@@ -2108,9 +2136,24 @@ def _fresh_text(state: State, seat: int) -> str:
 
 
 def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = True) -> list[_Spend]:
+    unique = [_spend_action(cls, seat, *spec) for spec in _spend_specs(state, seat, cls)]
+    return [o for o in unique if _legal(state, o)] if checked else unique
+
+
+#: a spend as (from_node, from_think, memes): what `_spend_action` makes a Stake, Connect or
+#: Defend of.
+SpendSpec = tuple[int, int, tuple[Use, ...]]
+
+
+def _spend_specs(state: State, seat: int, cls: type[_Spend]) -> tuple[SpendSpec, ...]:
+    """What each spend `_spend_options` offers is made of, in its order, without the actions:
+    a bot that wants one builds only that one. In the phase and role `cls` is played in (the
+    actor stakes; another player connects or defends in phase 2 unless on the other side),
+    each is legal by construction: the stones are there, Think gives no more than the node,
+    and each meme may be involved, once per turn, its bonus not yet taken."""
     a = state.attempt
     if a is None:
-        return []
+        return ()
     role = "actor" if cls is Stake else ("connect" if cls is Connect else "defend")
     sheet = state.sheets[seat]
     node = _role_node(a, role)
@@ -2121,31 +2164,28 @@ def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = T
     usable = []
     # `_may_involve` by role, asked once per spend rather than once per meme.
     only = COILED if role == "connect" or (role == "actor" and a.kind == "create") else None
-    for i, meme in enumerate(sheet.branches):
-        if meme is None or meme.id in elsewhere:
+    for branch, kind, meme in zip(BRANCHES, layout, sheet.branches):
+        if meme is None or (only is not None and kind != only) or meme.id in elsewhere:
             continue
-        if only is not None:
-            if layout[i] != only:
-                continue
-        elif not _may_involve(a, seat, role, layout[i], meme):
+        if only is None and not _may_involve(a, seat, role, kind, meme):
             continue
-        bonus = 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0
-        usable.append((BRANCHES[i], bonus, meme.stones))
-    unique = list(_spends(cls, seat, sheet.node(node), sheet.node("think"), room, tuple(usable)))
-    return [o for o in unique if _legal(state, o)] if checked else unique
+        usable.append((branch, 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0, meme.stones))
+    nodes = sheet.nodes
+    return _spends(nodes[_NODE_INDEX[node]], nodes[_THINK], room, tuple(usable))
 
 
 @lru_cache(maxsize=4096)
-def _spends(cls: type[_Spend], seat: int, n: int, t: int, room: int, usable: tuple[tuple[str, int, int], ...]) -> tuple[_Spend, ...]:
+def _spends(n: int, t: int, room: int, usable: tuple[tuple[str, int, int], ...]) -> tuple[SpendSpec, ...]:
     """Spends in typical sizes from `n` stones on the role's node, `t` on Think (`room` more
     from Think than from the node so far) and (branch, bonus, stones) of the memes that may
-    be involved. Built once for each: phase 2 asks every player again after every spend."""
+    be involved, each once. Built once for each, whoever spends: phase 2 asks every player
+    again after every spend."""
 
     def think_for(from_node: int) -> int:
         return max(0, min(t, room + from_node))
 
     # Each spend as (from_node, from_think, ((branch, bonus, stones), ...)) first: plain tuples
-    # are quicker to tell apart than the actions, which are made once each at the end.
+    # are quicker to tell apart than `Use` records, which are made once each at the end.
     uses: list[tuple[str, int, int]] = []
     for branch, bonus, stones in usable:
         if bonus:
@@ -2173,7 +2213,7 @@ def _spends(cls: type[_Spend], seat: int, n: int, t: int, room: int, usable: tup
         specs.append((n, think_for(n), tuple(best.values())))
     made: dict[tuple[str, int, int], Use] = {}
     return tuple(
-        _spend_action(cls, seat, from_node, from_think, tuple(made.get(u) or made.setdefault(u, _use(*u)) for u in memes))
+        (from_node, from_think, tuple(made.get(u) or made.setdefault(u, _use(*u)) for u in memes))
         for from_node, from_think, memes in dict.fromkeys(specs)
     )
 
@@ -2291,7 +2331,7 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
         groups: list[Group] = [((EndTurn.kind,), lambda: now(EndTurn(seat=seat))), ((PlotUnfinished.kind,), lambda: now(PlotUnfinished(seat=seat)))]
         if state.actions_taken < ACTIONS_PER_TURN:
             groups += [
-                ((Gain.kind,), lambda: _placements(state, seat, Gain, GAIN_STONES, False, 40)),
+                ((Gain.kind,), lambda: _placements(state, seat, Gain, GAIN_STONES, False, GAIN_CANDIDATES)),
                 ((Move.kind,), lambda: list(_move_options(state, seat))),
                 ((Create.kind, Spread.kind), lambda: _meme_options(state, seat, limit, checked=False)),
             ]

@@ -10,6 +10,7 @@ import statistics
 import pytest
 
 import lab
+from lab import core as lab_core
 from lab import danger_world as dw_lab
 from lab import dangerous_ideas as di_lab
 from lab import leerdam as ld_lab
@@ -470,3 +471,50 @@ def test_the_dangerous_ideas_bots_shuffle_draws_as_random_shuffle_does() -> None
             _shuffle(ours, a)
             b.shuffle(theirs)
             assert ours == theirs and a.random() == b.random()
+
+
+@pytest.mark.parametrize("text", ["", "bots=sensible*3", "bots=sensible,random,sensible,random,sensible seeds=1", "bots=random,sensible,sensible,sensible start_stones=3"])
+def test_the_dangerous_ideas_bots_moves_pass_the_rules_checks(text: str) -> None:
+    # The bots trust what they make legal by construction (spends, the sensible bot's moves in
+    # the phases a seat is asked in): every move of these games is checked by the rules.
+    run = lab.simulate("dangerous-ideas", 4, 11, f"{text} checked=true".strip(), workers=1, extras=False)
+    assert len(run.rows) == 4 and all(r["meme_actions"] > 0 for r in run.rows)
+
+
+def test_the_kinds_the_random_bot_takes_unchecked_are_legal_for_every_waiting_seat() -> None:
+    from lab.dangerous_ideas import _LEGAL_KINDS
+    from rules import dangerous_ideas as di
+
+    bots = [lab.BOTS["dangerous-ideas"][b] for b in ("random", "sensible", "random", "sensible")]
+    tried = 0
+    for seed in (5, 6):
+        game = play_out(Game(di.RULES, di.Setup(names=("Ana", "Bo", "Cy", "Di")), seed, keep=None), bots, rng_for(seed, -1))
+        for state in game.states[::2]:
+            for seat in state.waiting_for():
+                for _, build in di.candidate_groups(state, seat, limit=120):
+                    for action in build():
+                        if action.kind in _LEGAL_KINDS:
+                            di.check(state, action)
+                            tried += 1
+    assert tried > 1000
+
+
+@pytest.mark.parametrize("bots", [("sensible", "sensible", "random", "random"), ("random",) * 3, ("sensible",) * 5, ("random", "sensible", "random", "sensible", "random", "sensible")])
+def test_the_dangerous_ideas_loop_plays_the_lean_game_s_very_states(bots: tuple[str, ...]) -> None:
+    from rules import dangerous_ideas as di
+
+    setup = di.Setup(names=tuple("ABCDEF"[: len(bots)]))
+
+    def watched(seen: list[di.State]) -> list[lab_core.Bot]:
+        def bot(state: di.State, seat: int, rng: random.Random) -> object:
+            seen.append(state)  # every state a bot is asked in, in order
+            return di_lab.BOTS[bots[seat]](state, seat, rng)
+
+        return [bot] * len(bots)
+
+    for seed, check in ((1, True), (2, False)):
+        ours: list[di.State] = []
+        theirs: list[di.State] = []
+        final = di_lab.play_bots(setup, seed, watched(ours), rng_for(seed, -1), check=check)
+        lean = play_lean(GAMES["dangerous-ideas"], setup, seed, seat_chooser(watched(theirs), rng_for(seed, -1)), check=check)
+        assert final == lean and ours == theirs and len(ours) > 200

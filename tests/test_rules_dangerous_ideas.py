@@ -888,6 +888,33 @@ def test_legal_actions_are_the_candidates_that_pass_the_check() -> None:
             assert legal == [a for a in di.candidate_actions(state, seat) if di._legal(state, a)]
 
 
+def test_every_spend_offered_in_its_phase_and_role_is_legal_by_construction() -> None:
+    # The bots take a spend from `_spend_specs` without asking the rules (phases 1 and 2).
+    from lab import BOTS
+    from lab.core import play_out
+
+    bots = [BOTS["dangerous-ideas"][b] for b in ("sensible", "random", "random", "sensible")]
+    tried = 0
+    for seed in (5, 6, 7):
+        game = play_out(Game(di.RULES, di.Setup(names=("Ana", "Bo", "Cy", "Di")), seed, keep=None), bots, rng_for(seed, -1))
+        for state in game.states:
+            a = state.attempt
+            if state.phase not in ("stake", "respond") or a is None:
+                continue
+            for seat in range(state.n):
+                if seat == a.actor:
+                    kinds: tuple[type[di._Spend], ...] = (di.Stake,)
+                elif state.phase == "respond":
+                    kinds = tuple(cls for cls, other in ((di.Connect, "defend"), (di.Defend, "connect")) if a.sides[seat] != other)
+                else:
+                    kinds = ()
+                for cls in kinds:
+                    for spec in di._spend_specs(state, seat, cls):
+                        di.check(state, di._spend_action(cls, seat, *spec))
+                        tried += 1
+    assert tried > 1000
+
+
 def test_each_candidate_group_holds_distinct_actions_of_its_kinds() -> None:
     # The random bot takes a group's candidates as they come, without dropping repeats.
     from lab import BOTS
