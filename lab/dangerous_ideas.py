@@ -41,7 +41,6 @@ from rules.dangerous_ideas import (
     Spread,
     Stake,
     State,
-    Setup,
     Step,
     Title,
     TurnStones,
@@ -51,7 +50,6 @@ from rules.dangerous_ideas import (
     _legal,
     _meme_specs,
     _move_steps,
-    _not_passed,
     _pass_of,
     _place_specs,
     SpendSpec,
@@ -68,10 +66,10 @@ from rules.dangerous_ideas import (
     wins,
 )
 
-from .core import Bot, Finding, LabGame, Row, Spec, _LazyRandom, checked, distribution, game_seed, summary
+from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
 from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
 
-__all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_bots", "play_game"]
+__all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
 
 #: whether this Python's `Random` draws a number below n as `_shuffle` does.
@@ -360,49 +358,13 @@ DEFAULT_BOTS = ("sensible", "sensible", "random", "random")
 # -- one game, one row ------------------------------------------------------------------------------
 
 
-def play_bots(setup: Setup, seed: int, bots: Sequence[Bot], rng: random.Random, *, check: bool = True, max_actions: int = 100_000) -> State:
-    """`play_lean(RULES, setup, seed, seat_chooser(bots, rng), check=check)`: the same moves, rolls
-    and states (tested), with the game's own phases written into the loop: only "roll" and
-    "rerolling" roll, "over" ends, phase 2 asks the first seat not passed (a game's moves are
-    some 600, and asking `chance`, `over` and `waiting_for` through calls was some 2% of it)."""
-    play, chance = RULES.play, RULES.chance
-    state = RULES.initial(setup)
-    step = 0
-    lazy = _LazyRandom(seed, step)
-    while True:
-        phase = state.phase
-        if phase == "roll" or phase == "rerolling":
-            while (outcome := chance(state, lazy)) is not None:
-                state = play(state, outcome)
-                step += 1
-                lazy = _LazyRandom(seed, step)
-            phase = state.phase
-        if phase == "over":
-            return state
-        if step >= max_actions:
-            raise RuntimeError(f"the game did not end within {max_actions} actions")
-        a = state.attempt
-        waiting = _not_passed(a.actor, a.passed) if phase == "respond" and a is not None else state.waiting_for()
-        if not waiting:
-            raise RuntimeError("the game waits on the facilitator, not on a seat")
-        seat = waiting[0]
-        action = bots[seat](state, seat, rng)
-        if check:
-            RULES.check(state, action)
-        state = play(state, action)
-        step += 1
-        if lazy.rolled:  # a new generator for the next step
-            lazy = _LazyRandom(seed, step)
-        else:
-            lazy._key = (seed, step)
-
-
 def play_game(spec: Spec, seed: int, index: int) -> Row:
     """Game `index` of a run seeded `seed`, as one row of plain numbers (pools and results of
     every meme action as lists)."""
     setup = GAME.setup(spec)
     gs = game_seed(seed, index)
-    state = play_bots(setup, gs, [BOTS[b] for b in spec.bots], rng_for(gs, -1), check=checked(spec, index))
+    choose = seat_chooser([BOTS[b] for b in spec.bots], rng_for(gs, -1))
+    state = play_lean(RULES, setup, gs, choose, check=checked(spec, index))
     points = [sheet_score(sheet) for sheet in state.sheets]
     table = RULES.standings(state)
     row: Row = {

@@ -10,7 +10,6 @@ import statistics
 import pytest
 
 import lab
-from lab import core as lab_core
 from lab import danger_world as dw_lab
 from lab import dangerous_ideas as di_lab
 from lab import leerdam as ld_lab
@@ -497,24 +496,3 @@ def test_the_kinds_the_random_bot_takes_unchecked_are_legal_for_every_waiting_se
                             di.check(state, action)
                             tried += 1
     assert tried > 1000
-
-
-@pytest.mark.parametrize("bots", [("sensible", "sensible", "random", "random"), ("random",) * 3, ("sensible",) * 5, ("random", "sensible", "random", "sensible", "random", "sensible")])
-def test_the_dangerous_ideas_loop_plays_the_lean_game_s_very_states(bots: tuple[str, ...]) -> None:
-    from rules import dangerous_ideas as di
-
-    setup = di.Setup(names=tuple("ABCDEF"[: len(bots)]))
-
-    def watched(seen: list[di.State]) -> list[lab_core.Bot]:
-        def bot(state: di.State, seat: int, rng: random.Random) -> object:
-            seen.append(state)  # every state a bot is asked in, in order
-            return di_lab.BOTS[bots[seat]](state, seat, rng)
-
-        return [bot] * len(bots)
-
-    for seed, check in ((1, True), (2, False)):
-        ours: list[di.State] = []
-        theirs: list[di.State] = []
-        final = di_lab.play_bots(setup, seed, watched(ours), rng_for(seed, -1), check=check)
-        lean = play_lean(GAMES["dangerous-ideas"], setup, seed, seat_chooser(watched(theirs), rng_for(seed, -1)), check=check)
-        assert final == lean and ours == theirs and len(ours) > 200
