@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import shutil
@@ -22,6 +23,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -330,9 +332,7 @@ async def _storm(server_url: str, store: Any, record: Any, students: int, timeou
     # The facilitator deals once everyone is in the lobby.
     while time.monotonic() < deadline and len(cl.load_class(store, record.id).students) < students:
         await asyncio.sleep(0.25)
-    fresh = cl.load_class(store, record.id)
-    fresh = cl.submit(store, fresh.id, cl.Deal(), fresh.version)
-    cl.submit(store, fresh.id, cl.Start(), fresh.version)
+    _deal_and_start(store, record.id)
     dealt_s = round(time.monotonic() - opened_at, 2)
     results = await asyncio.gather(*tasks)
     for r in results:
@@ -356,12 +356,28 @@ async def _storm(server_url: str, store: Any, record: Any, students: int, timeou
     return playwright, browser, list(results), reveal_s, phones
 
 
+@contextlib.contextmanager
+def _class_server(students: int) -> Iterator[tuple[Any, Any, Any, float]]:
+    """`playbook serve`'s server for a class of `students` (its own settings), its kernels ready
+    as before a lesson: the server, its store, the settings and a ready kernel's memory (MB)."""
+    from playbook.serve import NOTEBOOKS_DIR, background_server, serve_settings
+    from playbook.store import Store
+
+    settings = serve_settings(class_size=students)
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "tables.sqlite3"
+        with background_server(NOTEBOOKS_DIR, Path(folder) / "voila.log", db_path=db, timeout=180, extra_args=settings.args) as server:
+            store = Store(db)
+            ready_mb, _ = _ready(server, settings)
+            yield server, store, settings, ready_mb
+            if os.environ.get("PLAYBOOK_BENCH_LOG"):
+                shutil.copy(server.log_path, os.environ["PLAYBOOK_BENCH_LOG"] + f".class-{students}")
+
+
 def run_join_storm(students: int = 30, quick: bool = False, timeout: float = 240.0) -> dict[str, Any]:
     """30 phones open the class address within 5 s, type a name, and are dealt into Leerdam
     villages; from opening the address to the seat page usable; then every village pledges."""
     from playbook import classes as cl
-    from playbook.serve import NOTEBOOKS_DIR, background_server, serve_settings
-    from playbook.store import Store
     from tests.browser import chromium_missing_reason
 
     reason = chromium_missing_reason()
@@ -369,29 +385,22 @@ def run_join_storm(students: int = 30, quick: bool = False, timeout: float = 240
         return {"skipped": reason}
     if quick:
         students, timeout = 5, 150.0
-    settings = serve_settings(class_size=students)
-    with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "tables.sqlite3"
-        with background_server(NOTEBOOKS_DIR, Path(folder) / "voila.log", db_path=db, timeout=180, extra_args=settings.args) as server:
-            store = Store(db)
-            record = cl.create_class(store, "leerdam", students, seed=5)
-            ready_mb, _ = _ready(server, settings)
-            loop = asyncio.new_event_loop()
-            try:
-                playwright, browser, results, reveal_s, phones = loop.run_until_complete(_storm(server.url, store, record, students, timeout))
-                mb_per_page = _mb_per_page(server, students, ready_mb)
-                for r in results:
-                    loop.run_until_complete(r.pop("context").close())
-                    r.pop("page", None)
-                    serving = r.pop("serving", None)
-                    if serving is not None and not serving.done():
-                        serving.cancel()
-                loop.run_until_complete(_phones_done(playwright, browser))
-            finally:
-                loop.close()
-            villages = len(cl.load_class(store, record.id).tables)
-            if os.environ.get("PLAYBOOK_BENCH_LOG"):
-                shutil.copy(server.log_path, os.environ["PLAYBOOK_BENCH_LOG"] + ".storm")
+    with _class_server(students) as (server, store, settings, ready_mb):
+        record = cl.create_class(store, "leerdam", students, seed=5)
+        loop = asyncio.new_event_loop()
+        try:
+            playwright, browser, results, reveal_s, phones = loop.run_until_complete(_storm(server.url, store, record, students, timeout))
+            mb_per_page = _mb_per_page(server, students, ready_mb)
+            for r in results:
+                loop.run_until_complete(r.pop("context").close())
+                r.pop("page", None)
+                serving = r.pop("serving", None)
+                if serving is not None and not serving.done():
+                    serving.cancel()
+            loop.run_until_complete(_phones_done(playwright, browser))
+        finally:
+            loop.close()
+        villages = len(cl.load_class(store, record.id).tables)
     usable = [r["usable_s"] for r in results if r["usable_s"] is not None]
     joined = [r["joined_s"] for r in results if r["joined_s"] is not None]
     served = [r["served_s"] for r in results if r["served_s"] is not None]
@@ -541,8 +550,6 @@ def run_light_storm(students: int = 30, quick: bool = False, timeout: float = 12
     part of 30 phones opening the class address within 5 s, joining, dealt into Leerdam
     villages and pledging; and one Chromium phone alone, for a page's own drawing time."""
     from playbook import classes as cl
-    from playbook.serve import NOTEBOOKS_DIR, background_server, serve_settings
-    from playbook.store import Store
     from tests.browser import chromium_missing_reason
 
     reason = chromium_missing_reason()
@@ -550,32 +557,27 @@ def run_light_storm(students: int = 30, quick: bool = False, timeout: float = 12
         return {"skipped": reason}
     if quick:
         students, timeout = 5, 90.0
-    settings = serve_settings(class_size=students)
-    with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "tables.sqlite3"
-        with background_server(NOTEBOOKS_DIR, Path(folder) / "voila.log", db_path=db, timeout=180, extra_args=settings.args) as server:
-            store = Store(db)
-            ready_mb, _ = _ready(server, settings)
-            loop = asyncio.new_event_loop()
-            try:
-                # One phone of each kind alone first, each in a class of its own (a village
-                # of one student and bots).
-                alone = cl.create_class(store, "leerdam", 5, seed=6)
-                chromium, assets = loop.run_until_complete(_lone_chromium(f"{server.url}j/{alone.code}", store, alone.id))
-                alone = cl.create_class(store, "leerdam", 5, seed=7)
-                light = loop.run_until_complete(_lone_light(f"{server.url}j/{alone.code}", store, alone.id, assets))
-                time.sleep(REFILL_WAIT_SECONDS)  # the ready kernels made up again after the two
-                _ready(server, settings)
-                record = cl.create_class(store, "leerdam", students, seed=5)
-                before = _cpu_seconds(_server_pids(server))
-                mine = time.process_time()
-                results, reveal_s, dealt_s = loop.run_until_complete(_light_storm(f"{server.url}j/{record.code}", store, record, students, assets, timeout))
-                server_cpu = round(_cpu_seconds(_server_pids(server)) - before, 1)
-                phones_cpu = round(time.process_time() - mine, 1)
-                mb_per_page = _mb_per_page(server, students, ready_mb)
-            finally:
-                loop.close()
-            villages = len(cl.load_class(store, record.id).tables)
+    with _class_server(students) as (server, store, settings, ready_mb):
+        loop = asyncio.new_event_loop()
+        try:
+            # One phone of each kind alone first, each in a class of its own (a village
+            # of one student and bots).
+            alone = cl.create_class(store, "leerdam", 5, seed=6)
+            chromium, assets = loop.run_until_complete(_lone_chromium(f"{server.url}j/{alone.code}", store, alone.id))
+            alone = cl.create_class(store, "leerdam", 5, seed=7)
+            light = loop.run_until_complete(_lone_light(f"{server.url}j/{alone.code}", store, alone.id, assets))
+            time.sleep(REFILL_WAIT_SECONDS)  # the ready kernels made up again after the two
+            _ready(server, settings)
+            record = cl.create_class(store, "leerdam", students, seed=5)
+            before = _cpu_seconds(_server_pids(server))
+            mine = time.process_time()
+            results, reveal_s, dealt_s = loop.run_until_complete(_light_storm(f"{server.url}j/{record.code}", store, record, students, assets, timeout))
+            server_cpu = round(_cpu_seconds(_server_pids(server)) - before, 1)
+            phones_cpu = round(time.process_time() - mine, 1)
+            mb_per_page = _mb_per_page(server, students, ready_mb)
+        finally:
+            loop.close()
+        villages = len(cl.load_class(store, record.id).tables)
     errors = sorted({r["error"] for r in results if "error" in r})
     usable = [r["usable_s"] for r in results if r["usable_s"] is not None]
     joined = [r["joined_s"] for r in results if r["joined_s"] is not None]
