@@ -272,10 +272,13 @@ class DangerWorldMachine(RuleBasedStateMachine):
     def _replays(self) -> None:
         text = self.game.to_json()
         if self.forced:
-            # Forced rolls are not the seed's: a save file holding them is refused as edited.
-            with pytest.raises(SaveFileError, match="not what the seed gives"):
-                Game.from_json({"danger-world": dw.RULES}, text)
-            again = Game(dw.RULES, self.game.setup, self.game.seed, list(self.game.actions))
+            # Forced rolls are not the seed's: a save file holding them is refused as edited,
+            # unless the seed happens to give the same dice (all ones on a pool of one or two).
+            try:
+                again = Game.from_json({"danger-world": dw.RULES}, text)
+            except SaveFileError as refused:
+                assert "not what the seed gives" in str(refused)
+                again = Game(dw.RULES, self.game.setup, self.game.seed, list(self.game.actions))
         else:
             again = Game.from_json({"danger-world": dw.RULES}, text)
         assert again.state == self.game.state and again.actions == self.game.actions
