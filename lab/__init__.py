@@ -22,9 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import importlib
-
-from rules import MODULE_NAMES
+from rules import MODULE_NAMES, game_module
 from rules.core import ByGame, RuleError
 
 from .core import Bot, Finding, LabGame, Row, Spec, paired_difference, run_games
@@ -33,7 +31,7 @@ from .findings import MIN_GAMES, compared, holm, too_few
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAMES", "Comparison", "Review", "Run", "Spec", "compare", "review", "simulate", "spec"]
 
 # Each game's part of the lab is loaded when that game is first used (see `rules.core.ByGame`).
-GAMES: Mapping[str, LabGame] = ByGame(MODULE_NAMES, lambda slug: importlib.import_module(f"{__name__}.{MODULE_NAMES[slug]}").GAME)
+GAMES: Mapping[str, LabGame] = ByGame(MODULE_NAMES, lambda slug: game_module(__name__, slug).GAME)
 BOTS: Mapping[str, dict[str, Bot]] = ByGame(MODULE_NAMES, lambda slug: dict(GAMES[slug].bots))
 DEFAULT_BOTS: Mapping[str, tuple[str, ...]] = ByGame(MODULE_NAMES, lambda slug: GAMES[slug].default_bots)
 

@@ -17,9 +17,15 @@ from .decisions import Decision
 MODULE_NAMES: dict[str, str] = {"new-rule": "new_rule", "leerdam": "leerdam", "danger-world": "danger_world", "dangerous-ideas": "dangerous_ideas"}
 
 
+def game_module(package: str, slug: str) -> ModuleType:
+    """Game `slug`'s module of `package` (a layer with one module per game: rules, lab), loaded
+    on first use (see `ByGame`)."""
+    return importlib.import_module(f"{package}.{MODULE_NAMES[slug]}")
+
+
 def rules_module(slug: str) -> ModuleType:
-    """The module of game `slug` (loaded on first use: see `ByGame`)."""
-    return importlib.import_module(f"{__name__}.{MODULE_NAMES[slug]}")
+    """The rules module of game `slug`."""
+    return game_module(__name__, slug)
 
 
 GAMES: Mapping[str, Any] = ByGame(MODULE_NAMES, lambda slug: rules_module(slug).RULES)
@@ -46,4 +52,4 @@ def load_game(text: str | bytes) -> Game[Any, Any]:
     return Game.from_json(GAMES, text)
 
 
-__all__ = ["Action", "Decision", "Event", "GAMES", "Game", "MODULE_NAMES", "RuleError", "SaveFileError", "decisions_of", "load_game", "new_game", "rules_module"]
+__all__ = ["Action", "Decision", "Event", "GAMES", "Game", "MODULE_NAMES", "RuleError", "SaveFileError", "decisions_of", "game_module", "load_game", "new_game", "rules_module"]
