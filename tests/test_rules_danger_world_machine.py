@@ -5,8 +5,6 @@ from __future__ import annotations
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-import pytest
-
 from rules.core import Game, RuleError, SaveFileError
 from rules import danger_world as dw
 
