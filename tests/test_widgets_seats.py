@@ -566,3 +566,79 @@ def test_your_notes_say_the_year_or_the_round(store):
     start(bowl, names=("Ana", "Bo", "Cy"))
     phone = NewRuleDashboard(store, query=seat_query(bowl, 0))
     assert "Your notes · round 1" in one(phone, "pb-private-log").value
+
+
+# -- what a page sends: layouts and styles only once used -----------------------------------------
+
+
+class RecordingComm:
+    """Stands in for a kernel's comm: keeps every message a widget would send to the page."""
+
+    sent: list[tuple[str, str, dict]] = []
+
+    def __init__(self, target_name="", data=None, comm_id=None, **_):
+        import uuid
+
+        self.comm_id = comm_id or uuid.uuid4().hex
+        self.kernel = True
+        RecordingComm.sent.append(("open", self.comm_id, data or {}))
+
+    def send(self, data=None, **_):
+        RecordingComm.sent.append(("msg", self.comm_id, data or {}))
+
+    def close(self, *_, **__):
+        RecordingComm.sent.append(("close", self.comm_id, {}))
+
+    def on_msg(self, _callback):
+        pass
+
+    def on_close(self, _callback):
+        pass
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    import comm
+
+    RecordingComm.sent = []
+    monkeypatch.setattr(comm, "create_comm", RecordingComm)
+    return RecordingComm.sent
+
+
+def test_a_widget_opens_without_its_empty_layout_and_style_and_sends_them_once_used(recorded):
+    label = widgets.HTML("<b>Year 1</b>")
+    opened = [m for m in recorded if m[0] == "open"]
+    assert len(opened) == 1, "an untouched layout and style are no widgets of their own"
+    state = opened[0][2]["state"]
+    assert "layout" not in state and "style" not in state and state["value"] == "<b>Year 1</b>"
+    assert label.get_state().keys() == state.keys(), "a page asking for every model hears the same"
+
+    recorded.clear()
+    label.layout.display = "none"
+    kinds = [(kind, data.get("state", {})) for kind, _, data in recorded]
+    assert kinds[0][0] == "open" and kinds[0][1]["_model_name"] == "LayoutModel", kinds
+    assert ("msg", {"layout": f"IPY_MODEL_{label.layout.model_id}"}) in [(k, d.get("state")) for k, _, d in recorded]
+    assert recorded[-1][2]["state"] == {"display": "none"}
+    assert label.get_state()["layout"] == f"IPY_MODEL_{label.layout.model_id}"
+
+
+def test_a_layout_given_is_sent_at_opening(recorded):
+    box = widgets.VBox(layout=widgets.Layout(width="300px"))
+    box_state = next(d["state"] for kind, _, d in recorded if kind == "open" and d["state"]["_model_name"] == "VBoxModel")
+    assert box_state["layout"] == f"IPY_MODEL_{box.layout.model_id}"
+
+
+def test_a_leerdam_seat_page_is_about_a_hundred_widgets_and_closing_one_makes_none(store, recorded):
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, ["Ana", "Bo", "Cy"])
+    recorded.clear()
+    page = LeerdamDashboard(store, query=seat_query(host, 1))
+    opened = [m for m in recorded if m[0] == "open"]
+    # 195 with a layout and a style for every widget; every one is a message to each phone
+    assert len(opened) <= 120, len(opened)
+    assert sum(1 for _, _, d in opened if d["state"]["_model_name"] == "LayoutModel") <= 30
+    recorded.clear()
+    from widgets.common import close_tree
+
+    close_tree([page])
+    assert not [m for m in recorded if m[0] == "open"], "closing reads no part into being"

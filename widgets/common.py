@@ -145,7 +145,8 @@ def close_tree(items: Iterable[widgets.Widget]) -> None:
     """
     for item in items:
         close_tree(getattr(item, "children", ()))
-        for part in (getattr(item, "layout", None), getattr(item, "style", None)):
+        # only parts already made: reading one would make it just to close it (widgets.lazy_parts)
+        for part in (item._trait_values.get("layout"), item._trait_values.get("style")):
             if isinstance(part, widgets.Widget):
                 part.close()
         item.close()
