@@ -539,3 +539,46 @@ def test_a_page_kernel_loads_no_debugger_and_only_its_own_game(tmp_path) -> None
     with background_server(notebook, tmp_path / "voila.log", db_path=tmp_path / "tables.sqlite3") as server:
         page = html.unescape(urllib.request.urlopen(server.url, timeout=60).read().decode())
     assert "kernel: page_kernel.py loaded: ['rules.leerdam']" in page, page[-2000:]
+
+
+def test_the_cheap_activity_watcher_records_what_jupyter_servers_own_does() -> None:
+    """voila_app.PatientKernelManager.start_watching_activity: over one kernel's start and a
+    cell that runs a second, it records the same execution states and activity times as
+    jupyter_server's watcher, which checks each message's signature and dates."""
+    import asyncio
+    import concurrent.futures
+
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    from playbook.voila_app import PatientKernelManager
+
+    async def watch(manager_class: type) -> tuple[list[str], bool]:
+        manager = manager_class()
+        kernel_id = await manager.start_kernel(kernel_name="python3")
+        kernel = manager.get_kernel(kernel_id)
+        client = kernel.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=60)
+            await asyncio.sleep(0.5)  # the start's own status messages reach the watcher first
+            states, started = [kernel.execution_state], kernel.last_activity
+            client.execute("import time; time.sleep(1.0)")
+            for _ in range(80):
+                await asyncio.sleep(0.05)
+                if kernel.execution_state != states[-1]:
+                    states.append(kernel.execution_state)
+                if states[-1] == "idle" and len(states) > 2:
+                    break
+            return states, kernel.last_activity > started
+        finally:
+            client.stop_channels()
+            await manager.shutdown_all()
+
+    async def both() -> list[tuple[list[str], bool]]:
+        return [await watch(AsyncMappingKernelManager), await watch(PatientKernelManager)]
+
+    # A thread of its own: a browser test before this one may leave an event loop running here.
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        theirs, ours = thread.submit(asyncio.run, both()).result()
+    assert theirs[0][-2:] == ["busy", "idle"] and theirs[1], theirs
+    assert ours == theirs
