@@ -29,7 +29,7 @@ from typing import Any
 
 from benchmarks.classroom import _kernels, _pss_mb
 
-__all__ = ["format_arrival", "format_join_storm", "format_light_storm", "light_storm_rows", "rows", "run_arrival", "run_join_storm", "run_light_storm"]
+__all__ = ["format_arrival", "format_join_storm", "format_light_storm", "light_storm_rows", "light_student", "rows", "run_arrival", "run_join_storm", "run_light_storm"]
 
 #: what a usable seat page shows: its own pledge button.
 USABLE = ".playbook-seat .pb-pledge-confirm"
@@ -427,10 +427,11 @@ def run_join_storm(students: int = 30, quick: bool = False, timeout: float = 240
 # -- the join storm's server part: phones that draw nothing (benchmarks.light_phone) ------------------
 
 
-async def _light_steps(phone: Any, url: str, name: str, opened_at: float, deadline: float, deal: Any = None) -> dict[str, Any]:
+async def light_student(phone: Any, url: str, name: str, opened_at: float, deadline: float, deal: Any = None, seat: str = "pb-pledge-confirm") -> dict[str, Any]:
     """One light phone: open the class address, type a name, join, (`deal()` if given, as the
-    facilitator) and wait for the seat; each step's time after `opened_at`."""
-    result: dict[str, Any] = {"served_s": None, "loaded_s": None, "joined_s": None, "dealt_s": None, "usable_s": None}
+    facilitator) and wait for the seat (a widget of class `seat` on it); each step's time after
+    `opened_at`, and what the lobby said."""
+    result: dict[str, Any] = {"served_s": None, "loaded_s": None, "joined_s": None, "lobby": None, "dealt_s": None, "usable_s": None}
     try:
         await phone.open(url, deadline - time.monotonic())
         result["served_s"] = round(phone.served_s, 2)
@@ -438,12 +439,13 @@ async def _light_steps(phone: Any, url: str, name: str, opened_at: float, deadli
         result["loaded_s"] = round(time.monotonic() - opened_at, 2)
         phone.type(box[0], name)
         phone.press(phone.shown("pb-join-class")[0])
-        await phone.wait_for(lambda: phone.shown("playbook-class-student"), deadline - time.monotonic())
+        await phone.wait_for(lambda: "pb-class-student-card" in phone.text("playbook-class-student"), deadline - time.monotonic())
         result["joined_s"] = round(time.monotonic() - opened_at, 2)
+        result["lobby"] = phone.text(None)
         if deal is not None:
             deal()
             result["dealt_s"] = round(time.monotonic() - opened_at, 2)
-        await phone.wait_for(lambda: phone.shown("pb-pledge-confirm", "playbook-seat"), deadline - time.monotonic())
+        await phone.wait_for(lambda: phone.shown(seat, "playbook-seat"), deadline - time.monotonic())
         result["usable_s"] = round(time.monotonic() - opened_at, 2)
     except Exception as exc:  # noqa: BLE001 - a phone that did not get there is counted as such
         result["error"] = f"{type(exc).__name__}: {exc}"
@@ -473,7 +475,7 @@ async def _light_storm(url: str, store: Any, record: Any, students: int, assets:
     opened = []
     for i, phone in enumerate(phones):
         opened.append(time.monotonic() - opened_at)
-        tasks.append(asyncio.create_task(_light_steps(phone, url, f"Student {i + 1}", time.monotonic(), deadline)))
+        tasks.append(asyncio.create_task(light_student(phone, url, f"Student {i + 1}", time.monotonic(), deadline)))
         await asyncio.sleep(5.0 / students)  # the class opens the address within 5 s
     # The facilitator deals once everyone is in the lobby.
     while time.monotonic() < deadline and len(cl.load_class(store, record.id).students) < students:
@@ -537,7 +539,7 @@ async def _lone_light(url: str, store: Any, class_id: str, assets: list[str]) ->
     phone = LightPhone(assets)
     opened = time.monotonic()
     try:
-        r = await _light_steps(phone, url, "Alone", opened, opened + 120, deal=lambda: _deal_and_start(store, class_id))
+        r = await light_student(phone, url, "Alone", opened, opened + 120, deal=lambda: _deal_and_start(store, class_id))
     finally:
         await phone.close()
     if r["usable_s"] is None:

@@ -93,8 +93,15 @@ class LightPhone:
         none of their boxes hidden), inside a widget with class `where` if given."""
         return self._found(css_class, where, hidden=False)
 
-    def _found(self, css_class: str, where: str | None, hidden: bool) -> list[str]:
-        """The widgets with `css_class` in the page's order, hidden ones too if `hidden`."""
+    def text(self, where: str | None) -> str:
+        """What the shown widgets (inside a widget with class `where`, if given) say: their
+        values, HTML as sent, in the page's order."""
+        values = (self.models[model].get("value") for model in self._found(None, where, hidden=False))
+        return "\n".join(value for value in values if isinstance(value, str))
+
+    def _found(self, css_class: str | None, where: str | None, hidden: bool) -> list[str]:
+        """The widgets with `css_class` (any, if None) in the page's order, hidden ones too if
+        `hidden`."""
         found: list[str] = []
 
         def walk(model: str, inside: bool) -> None:
@@ -103,7 +110,7 @@ class LightPhone:
                 return
             classes = state.get("_dom_classes") or ()
             inside = inside or where is None or where in classes
-            if css_class in classes and inside:
+            if inside and (css_class is None or css_class in classes):
                 found.append(model)
             for child in state.get("children") or ():
                 walk(str(child).removeprefix("IPY_MODEL_"), inside)

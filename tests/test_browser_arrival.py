@@ -1,5 +1,6 @@
-"""A class arrives at once, in headless Chromium: twelve seat pages opened in the same second on
-a server with `playbook serve`'s own class settings.
+"""A class arrives at once, in headless Chromium: twelve seat pages (four Chromium's, eight phones
+that draw nothing) opened in the same second on a server with `playbook serve`'s own class
+settings.
 
 Each page shows its seat, or says it is on its way and then shows its seat; no page stays blank
 and silent. Every seat then belongs to its device: the join page offers none of them, and each
@@ -25,6 +26,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
 LEERDAM = ".playbook-leerdam"
 PAGES = 12
+#: of the twelve, the pages that are Chromium's; the others draw nothing.
+BROWSERS = 4
 #: a class on a busy 2-core machine: how long the last of twelve pages may take.
 ARRIVAL_MS = 240_000
 
@@ -40,18 +43,47 @@ def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningSe
 
 
 def test_twelve_seat_pages_opened_in_the_same_second_each_show_their_seat(class_server: RunningServer, chromium: Browser) -> None:
+    """Four pages are Chromium's; eight are phones that draw nothing (`benchmarks.light_phone`:
+    the same requests, the same websocket, for a fifth of the CPU), so the twelve arrive together
+    on two cores as they would on twelve phones."""
+    import asyncio
+    import concurrent.futures
+
+    from benchmarks.light_phone import LightPhone
+
     store = Store(class_server.db_path)
     names = tuple(f"Household {i + 1}" for i in range(PAGES))
     table_id = store.create(new_game("leerdam", ld.Setup(names=names), 9), meta={"bots": {}, **table_keys(PAGES)})
     links = table_links("", "leerdam", table_id, store.info(table_id).meta, names)
+    wait_s = ARRIVAL_MS / 1000
+
+    async def light_seats(seats: range) -> list[str]:
+        """Each light phone's seat button, once its seat page can pledge."""
+        phones = [LightPhone() for _ in seats]
+
+        async def arrive(phone: LightPhone, seat: int) -> str:
+            await phone.open(class_server.url + links["seats"][seat]["url"], wait_s)
+            await phone.wait_for(lambda: phone.shown("pb-pledge-confirm", "playbook-seat"), wait_s)
+            return str(phone.models[phone.shown(f"pb-seat-{seat}")[0]].get("description"))
+
+        try:
+            return list(await asyncio.gather(*(arrive(phone, seat) for phone, seat in zip(phones, seats))))
+        finally:
+            for phone in phones:
+                await phone.close()
+
     contexts: list[BrowserContext] = []
+    # The light phones run in a thread of their own (Playwright's sync API keeps an event loop
+    # running in this one).
+    thread = concurrent.futures.ThreadPoolExecutor(1)
     try:
         phones: list[Page] = []
-        for _ in range(PAGES):
+        for _ in range(BROWSERS):
             context = chromium.new_context(viewport={"width": 390, "height": 844})
             contexts.append(context)
             phones.append(context.new_page())
         # The class presses its links together: every page is asked for before any has answered.
+        light = thread.submit(asyncio.run, light_seats(range(BROWSERS, PAGES)))
         for phone, seat in zip(phones, links["seats"]):
             phone.goto(class_server.url + seat["url"], wait_until="commit")
         for phone in phones:
@@ -61,6 +93,7 @@ def test_twelve_seat_pages_opened_in_the_same_second_each_show_their_seat(class_
             expect(phone.locator(f"{LEERDAM}.playbook-seat .pb-pledge-confirm")).to_be_visible(timeout=ARRIVAL_MS)
             expect(phone.locator("#playbook-starting")).to_have_count(0, timeout=ARRIVAL_MS)
             expect(phone.locator(f"{LEERDAM} .pb-seat-{seat}")).to_contain_text(names[seat], timeout=ARRIVAL_MS)  # its own seat
+        assert light.result() == list(names[BROWSERS:])  # the light phones' own seats too
         meta = store.info(table_id).meta
         assert sorted(meta["claims"], key=int) == [str(s) for s in range(PAGES)]  # every seat is held
         for seat, phone in enumerate(phones):
@@ -69,6 +102,8 @@ def test_twelve_seat_pages_opened_in_the_same_second_each_show_their_seat(class_
             expect(phone).to_have_url(re.compile(rf"[?&]key={re.escape(own)}(&|$)"), timeout=ARRIVAL_MS)
             query = urllib.parse.parse_qs(urllib.parse.urlparse(phone.url).query)
             assert f"key={query['key'][0]}" not in links["seats"][seat]["url"]  # not the slip's
+        for seat in range(PAGES):  # every device holds a key of its own, never its slip's
+            assert f"key={meta['seat_keys'][str(seat)]}" not in links["seats"][seat]["url"]
         # A phone that scans the board's code now finds no seat to take.
         late = chromium.new_context(viewport={"width": 390, "height": 844})
         contexts.append(late)
@@ -83,5 +118,6 @@ def test_twelve_seat_pages_opened_in_the_same_second_each_show_their_seat(class_
         expect(thief.locator(f"{LEERDAM}.playbook-denied")).to_be_visible(timeout=ARRIVAL_MS)
         expect(thief.locator(f"{LEERDAM} .pb-status")).to_contain_text("another device", timeout=ARRIVAL_MS)
     finally:
+        thread.shutdown(wait=True)
         for context in contexts:
             context.close()
