@@ -568,7 +568,7 @@ def test_your_notes_say_the_year_or_the_round(store):
     assert "Your notes · round 1" in one(phone, "pb-private-log").value
 
 
-# -- what a page sends: layouts and styles only once used -----------------------------------------
+# -- what a page sends (widgets.fewer_messages) -------------------------------------------------------
 
 
 class RecordingComm:
@@ -605,8 +605,30 @@ def recorded(monkeypatch):
     return RecordingComm.sent
 
 
+def _in_a_thread(run):
+    """`run()` in a thread of its own: a browser test before this one may have left an event
+    loop running in this one, and in a running loop widgets open when its turn ends."""
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        return thread.submit(run).result()
+
+
+def _in_a_kernels_turn(build):
+    """Run `build()` as a kernel runs a click's handler: inside a running event loop, then let
+    the loop's turn end."""
+    import asyncio
+
+    async def turn():
+        result = build()
+        await asyncio.sleep(0)
+        return result
+
+    return _in_a_thread(lambda: asyncio.run(turn()))
+
+
 def test_a_widget_opens_without_its_empty_layout_and_style_and_sends_them_once_used(recorded):
-    label = widgets.HTML("<b>Year 1</b>")
+    label = _in_a_thread(lambda: widgets.HTML("<b>Year 1</b>"))
     opened = [m for m in recorded if m[0] == "open"]
     assert len(opened) == 1, "an untouched layout and style are no widgets of their own"
     state = opened[0][2]["state"]
@@ -623,16 +645,20 @@ def test_a_widget_opens_without_its_empty_layout_and_style_and_sends_them_once_u
 
 
 def test_a_layout_given_is_sent_at_opening(recorded):
-    box = widgets.VBox(layout=widgets.Layout(width="300px"))
+    box = _in_a_thread(lambda: widgets.VBox(layout=widgets.Layout(width="300px")))
     box_state = next(d["state"] for kind, _, d in recorded if kind == "open" and d["state"]["_model_name"] == "VBoxModel")
     assert box_state["layout"] == f"IPY_MODEL_{box.layout.model_id}"
 
 
 def test_a_leerdam_seat_page_is_about_a_hundred_widgets_and_closing_one_makes_none(store, recorded):
-    host = LeerdamDashboard(store, query="")
-    start_leerdam(host, ["Ana", "Bo", "Cy"])
+    def host():
+        dash = LeerdamDashboard(store, query="")
+        start_leerdam(dash, ["Ana", "Bo", "Cy"])
+        return dash
+
+    query = seat_query(_in_a_thread(host), 1)
     recorded.clear()
-    page = LeerdamDashboard(store, query=seat_query(host, 1))
+    page = _in_a_thread(lambda: LeerdamDashboard(store, query=query))
     opened = [m for m in recorded if m[0] == "open"]
     # 195 with a layout and a style for every widget; every one is a message to each phone
     assert len(opened) <= 120, len(opened)
@@ -642,3 +668,37 @@ def test_a_leerdam_seat_page_is_about_a_hundred_widgets_and_closing_one_makes_no
 
     close_tree([page])
     assert not [m for m in recorded if m[0] == "open"], "closing reads no part into being"
+
+
+def test_in_a_kernel_a_seat_page_opens_each_widget_once_children_first_and_sends_no_update_to_them(store, recorded):
+    from ipywidgets.widgets.widget import _instances
+
+    def host():
+        dash = LeerdamDashboard(store, query="")
+        start_leerdam(dash, ["Ana", "Bo", "Cy"])
+        return dash
+
+    query = seat_query(_in_a_thread(host), 1)
+    opened = set(_instances)  # what the page may hold that was made before
+    recorded.clear()
+    _in_a_kernels_turn(lambda: LeerdamDashboard(store, query=query) and None)
+    for kind, comm_id, data in recorded:
+        assert kind == "open", f"an update to a widget just made: {data}"  # 99 of them before
+        # whatever a widget holds (children, layout) reached the page before it
+        held = re.findall(r"IPY_MODEL_([0-9a-f]{32})", str(data["state"]))
+        assert set(held) <= opened, data["state"]
+        opened.add(comm_id)
+    assert 80 <= len(recorded) <= 120, len(recorded)
+
+
+def test_a_widget_closed_in_the_turn_it_was_made_never_reaches_the_page_and_a_displayed_one_opens_at_once(recorded):
+    def build():
+        gone = widgets.HTML("gone")
+        gone.close()
+        shown = widgets.Button(description="Join")
+        bundle = shown._repr_mimebundle_()
+        assert [d["state"].get("description") for k, _, d in recorded if k == "open"] == ["Join"]
+        return bundle["application/vnd.jupyter.widget-view+json"]["model_id"]
+
+    shown_id = _in_a_kernels_turn(build)
+    assert [(kind, comm_id) for kind, comm_id, _ in recorded] == [("open", shown_id)]

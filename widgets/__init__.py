@@ -2,11 +2,11 @@
 
 Imported by a page's kernel first thing: under `playbook serve` the kernel waits here for its
 turn to build (`playbook.pacing`), so a class opening its pages at once is served in order.
-Every widget's layout and style are sent only once used (`widgets.lazy_parts`).
+Its widgets send fewer messages for the same page (`widgets.fewer_messages`).
 """
 
 from playbook.pacing import hold_until_first_cell_ends
-from widgets.lazy_parts import send_parts_once_used
+from widgets.fewer_messages import send_fewer_messages
 
 hold_until_first_cell_ends()
-send_parts_once_used()
+send_fewer_messages()

@@ -145,7 +145,7 @@ def close_tree(items: Iterable[widgets.Widget]) -> None:
     """
     for item in items:
         close_tree(getattr(item, "children", ()))
-        # only parts already made: reading one would make it just to close it (widgets.lazy_parts)
+        # only parts already made: reading one would make it just to close it (widgets.fewer_messages)
         for part in (item._trait_values.get("layout"), item._trait_values.get("style")):
             if isinstance(part, widgets.Widget):
                 part.close()
