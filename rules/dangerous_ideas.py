@@ -2099,9 +2099,10 @@ def _placing(count: int, filled: tuple[str, ...], limit: int) -> tuple[tuple[str
 
 def _known_holders(state: State) -> list[str]:
     seen: dict[str, str] = {}
-    for sheet in state.sheets:
-        for meme in filter(None, sheet.branches):  # the filled branches (a meme is true)
-            seen.setdefault(_key(meme.holder), meme.holder)
+    # The filled branches' holders (a meme is true), each text once in order of appearance
+    # (the same few texts hold most memes): the first text of each key is the one kept.
+    for holder in dict.fromkeys([meme.holder for sheet in state.sheets for meme in filter(None, sheet.branches)]):
+        seen.setdefault(_key(holder), holder)
     for holder in BOT_CAST[:3]:
         seen.setdefault(meme_key(holder), holder)
     return list(seen.values())
@@ -2115,8 +2116,8 @@ def _targets_by_holder(state: State, seat: int) -> dict[str, list[Ref]]:
     for other, sheet in enumerate(state.sheets):
         if other == seat:
             continue
-        for branch, meme in zip(BRANCHES, sheet.branches):
-            if meme is not None and (seat, meme.id) not in targeted:
+        for branch, meme in compress(zip(BRANCHES, sheet.branches), sheet.branches):  # the filled ones
+            if (seat, meme.id) not in targeted:
                 out.setdefault(_key(meme.holder), []).append(_ref(other, branch))
     return out
 
@@ -2164,8 +2165,9 @@ def _spend_specs(state: State, seat: int, cls: type[_Spend]) -> tuple[SpendSpec,
     usable = []
     # `_may_involve` by role, asked once per spend rather than once per meme.
     only = COILED if role == "connect" or (role == "actor" and a.kind == "create") else None
-    for branch, kind, meme in zip(BRANCHES, layout, sheet.branches):
-        if meme is None or (only is not None and kind != only) or meme.id in elsewhere:
+    # The filled branches only (a meme is true; most branches are empty), picked in C.
+    for branch, kind, meme in compress(zip(BRANCHES, layout, sheet.branches), sheet.branches):
+        if (only is not None and kind != only) or meme.id in elsewhere:
             continue
         if only is None and not _may_involve(a, seat, role, kind, meme):
             continue
@@ -2211,15 +2213,13 @@ def _spends(n: int, t: int, room: int, usable: tuple[tuple[str, int, int], ...])
         specs.append((0, 0, bonuses))
     if n or best:
         specs.append((n, think_for(n), tuple(best.values())))
-    made: dict[tuple[str, int, int], Use] = {}
-    return tuple(
-        (from_node, from_think, tuple(made.get(u) or made.setdefault(u, _use(*u)) for u in memes))
-        for from_node, from_think, memes in dict.fromkeys(specs)
-    )
+    return tuple((from_node, from_think, tuple(_use(*u) for u in memes)) for from_node, from_think, memes in dict.fromkeys(specs))
 
 
+@lru_cache(maxsize=1024)
 def _use(branch: str, bonus: int, stones: int) -> Use:
-    """`Use(branch, bonus, stones)` without `__init__`."""
+    """`Use(branch, bonus, stones)` without `__init__`, made once (a value: the spends of every
+    sheet share the few there are)."""
     return construct(Use, {"branch": branch, "bonus": bonus, "stones": stones})
 
 
