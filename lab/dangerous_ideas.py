@@ -206,7 +206,9 @@ def _leaders(state: State) -> frozenset[int]:
     now = state.sheets
     if sheets is not now:
         if len(sheets) == len(now):
-            points = tuple(p if old is new else sheet_score(new) for old, new, p in zip(sheets, now, points))
+            # A score reads the memes alone: a sheet whose branches are the same record (a
+            # spend from nodes, stones gained on nodes) keeps its score.
+            points = tuple(p if old.branches is new.branches else sheet_score(new) for old, new, p in zip(sheets, now, points))
         else:
             points = scores(state)
         top = max(points)
