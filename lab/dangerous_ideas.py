@@ -54,9 +54,11 @@ from rules.dangerous_ideas import (
     _place_specs,
     SpendSpec,
     _Spend,
+    _conclude_specs,
     _spend_action,
     _spend_specs,
     _targets_by_holder,
+    _write_of,
     candidate_groups,
     hub_of,
     meme_key,
@@ -178,10 +180,10 @@ def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action
 
 
 def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callable[[Any], Action], Sequence[Any]] | None:
-    """For the groups of many candidates (placements, Moves, Creates and Spreads): what each
-    candidate is made of, in the group's order (the limits `candidate_groups` gives them), and
-    how to make it, so that only the candidates tried are built (shuffling draws the same for
-    a list of the same length)."""
+    """For the groups of many candidates (placements, Moves, Creates and Spreads, Writes, the
+    Concludes of a success): what each candidate is made of, in the group's order (the limits
+    `candidate_groups` gives them), and how to make it, so that only the candidates tried are
+    built (shuffling draws the same for a list of the same length)."""
     if names == (Place.kind,):
         return (lambda place: Place(seat=seat, place=place)), _place_specs(state, seat, state.setup.start_stones, True, _LIMIT)
     if names == (Gain.kind,):
@@ -192,6 +194,11 @@ def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callab
         return (lambda step: Move(seat=seat, steps=(Step(*step),))), _move_steps(state, seat)
     if names == (Create.kind, Spread.kind):
         return (lambda spec: spec[0](seat=seat, text=spec[1], holder=spec[2], target=spec[3])), _meme_specs(state, seat, _LIMIT)
+    sheet = state.sheets[seat]
+    if names == (Write.kind,):
+        return (lambda branch: _write_of(sheet, seat, branch)), sheet.empty()
+    if names == (Conclude.kind,) and state.attempt is not None and state.attempt.success:
+        return (lambda spec: Conclude(seat=seat, branch=spec[0], from_hub=spec[1])), _conclude_specs(sheet)
     return None
 
 

@@ -2287,6 +2287,19 @@ def _meme_specs(state: State, seat: int, limit: int) -> list[MemeSpec]:
     return specs[:limit]
 
 
+def _write_of(sheet: Sheet, seat: int, branch: str) -> Write:
+    """The setting round's Write on `branch` that `candidate_groups` offers (a bot that wants
+    one makes only those it tries)."""
+    done = sheet.filled
+    return Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {done + 1}", holder=BOT_CAST[(seat + done) % len(BOT_CAST)])
+
+
+def _conclude_specs(sheet: Sheet) -> list[tuple[str, int]]:
+    """(branch, from_hub) of each Conclude of a success `candidate_groups` offers, in its order:
+    a bot that wants one makes only that one."""
+    return [(b, k) for b in sheet.empty() for k in sorted({0, sheet.node(hub_of(b))})]
+
+
 def legal_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
     """Legal actions for `seat` now. Free texts are suggested ("<name>'s truth <n>", holders
     already in the story); placements, moves and stakes are offered in typical sizes, not as
@@ -2320,9 +2333,7 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
             return []
         return [((Place.kind,), lambda: _placements(state, seat, Place, state.setup.start_stones, True, limit))]
     if phase == "setting" and seat == state.turn:
-        done = sheet.filled
-        writes = [Write(seat=seat, branch=b, text=f"{sheet.name}'s belief {done + 1}", holder=BOT_CAST[(seat + done) % len(BOT_CAST)]) for b in sheet.empty()]
-        return [((Write.kind,), lambda: writes)]
+        return [((Write.kind,), lambda: [_write_of(sheet, seat, b) for b in sheet.empty()])]
     if phase == "title" and seat == state.starter:
         return [((Title.kind,), lambda: now(Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")))]
     if phase == "turn-start" and seat == state.turn:
@@ -2352,7 +2363,7 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
     if phase == "outcome" and state.attempt is not None and seat == state.attempt.actor:
         if not state.attempt.success:
             return [((Conclude.kind,), lambda: now(Conclude(seat=seat)))]
-        return [((Conclude.kind,), lambda: [Conclude(seat=seat, branch=b, from_hub=k) for b in sheet.empty() for k in sorted({0, sheet.node(hub_of(b))})])]
+        return [((Conclude.kind,), lambda: [Conclude(seat=seat, branch=b, from_hub=k) for b, k in _conclude_specs(sheet)])]
     return []
 
 
