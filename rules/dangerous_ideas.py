@@ -44,7 +44,7 @@ from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .core import plural as _plural
-from .records import construct, evolve
+from .records import _new, _setattr, construct, evolve
 from .decisions import Decision, Game, Made, collect
 
 __all__ = [
@@ -807,8 +807,13 @@ def _say(state: State, text: str, **changes: Any) -> State:
     fields = state.__dict__.copy()
     if changes:
         fields.update(changes)
-    fields["log"] = state.log + (construct(Event, {"text": text, "visible_to": None, "round": state.chapter + 1}),)
-    return construct(State, fields)
+    # `construct` written out for the event and the state: the commonest copy of all.
+    event = _new(Event)
+    _setattr(event, "__dict__", {"text": text, "visible_to": None, "round": state.chapter + 1})
+    fields["log"] = state.log + (event,)
+    new = _new(State)
+    _setattr(new, "__dict__", fields)
+    return new
 
 
 def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
