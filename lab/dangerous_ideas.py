@@ -48,6 +48,7 @@ from rules.dangerous_ideas import (
     _fresh_text,
     _known_holders,
     _legal,
+    _made,
     _meme_specs,
     _move_steps,
     _pass_of,
@@ -285,12 +286,12 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Unsure |
     if phase == "title":
         return _Unsure(Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens"))
     if phase == "turn-start":
-        return _move_of(TurnStones, seat, ("create", "think"))
+        return _made(TurnStones, seat=seat, place=("create", "think"))
     if phase == "turn":
         if seat == state.starter and not state.plot_declared:
-            return _move_of(PlotUnfinished, seat)
+            return _made(PlotUnfinished, seat=seat)
         if state.actions_taken >= ACTIONS_PER_TURN:
-            return _move_of(EndTurn, seat)
+            return _made(EndTurn, seat=seat)
         coiled_bonus = sum(
             1
             for kind, m in zip(state.setup.layout, sheet.branches)  # each branch's type and meme
@@ -314,34 +315,28 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Unsure |
                 option = Create(seat=seat, text=text, holder=holder)
                 if _legal(state, option):
                     return option
-        return _move_of(Gain, seat, ("create", "create", "think"))
+        return _made(Gain, seat=seat, place=("create", "create", "think"))
     if phase == "reroll" and a is not None:
         winning = wins(a.pool, a.total)
         if seat == a.actor and not winning:
             die, chance_, _ = seed_advice(a.pool, (a.dice[0], a.dice[1]), sheet.seeds)
             if die is not None and chance_ >= _ONE_SIXTH:
-                return SpendSeed(seat=seat, die=die)
+                return _made(SpendSeed, seat=seat, die=die)
         if seat != a.actor and winning and a.sides[seat] == "defend":
             spoil = [(sum(1 for v in _FACES if wins(a.pool, a.total - a.dice[d] + v)), d) for d in (0, 1)]
             kept, die = min(spoil)
             if kept <= 3:
-                return SpendSeed(seat=seat, die=die)
+                return _made(SpendSeed, seat=seat, die=die)
         return _pass_of(seat)
     if phase == "outcome" and a is not None:
         if not a.success:
-            return _move_of(Conclude, seat)
+            return _made(Conclude, seat=seat)
         branch = max(sheet.empty(), key=lambda b: (sheet.node(hub_of(b)) > 0, -_BRANCH_INDEX[b]))
         return Conclude(seat=seat, branch=branch, from_hub=min(1, sheet.node(hub_of(branch))))
     return None
 
 
 _ONE_SIXTH = Fraction(1, 6)
-
-
-@lru_cache(maxsize=256)
-def _move_of(cls: type[Action], seat: int, place: tuple[str, ...] | None = None) -> Action:
-    """The sensible bot's fixed moves, made once for each seat (actions are values)."""
-    return cls(seat=seat) if place is None else cls(seat=seat, place=place)  # type: ignore[call-arg]
 
 
 def _spend_size(spec: SpendSpec) -> int:

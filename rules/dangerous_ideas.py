@@ -1236,6 +1236,13 @@ def _passes(seat: int) -> Pass:
     return Pass(seat=seat)
 
 
+@lru_cache(maxsize=1024, typed=True)
+def _made(cls: type[Action], **fields: Any) -> Action:
+    """`cls(**fields)`, made once for each: the moves that bots and the dice make again and
+    again with the same fields (end the turn, re-roll die 1, roll 3 + 4; actions are values)."""
+    return cls(**fields)
+
+
 def check(state: State, action: Action) -> None:
     """Raise RuleError when `action` is not allowed now; the state is never changed."""
     if state.phase == "over":
@@ -1739,9 +1746,9 @@ def chance(state: State, rng: random.Random) -> Action | None:
     if state.setup.table_dice:
         return None  # the table rolls: the game waits for the dice to be entered (`by_hand`)
     if state.phase == "roll":
-        return Roll(dice=(rng.randint(1, 6), rng.randint(1, 6)))
+        return _made(Roll, dice=(rng.randint(1, 6), rng.randint(1, 6)))
     if state.phase == "rerolling" and state.attempt is not None and state.attempt.rerolling is not None:
-        return Rerolled(die=state.attempt.rerolling, value=rng.randint(1, 6))
+        return _made(Rerolled, die=state.attempt.rerolling, value=rng.randint(1, 6))
     return None
 
 
@@ -2344,7 +2351,7 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
     if phase == "turn-start" and seat == state.turn:
         return [((TurnStones.kind,), lambda: _placements(state, seat, TurnStones, TURN_STONES, False, limit))]
     if phase == "turn" and seat == state.turn:
-        groups: list[Group] = [((EndTurn.kind,), lambda: now(EndTurn(seat=seat))), ((PlotUnfinished.kind,), lambda: now(PlotUnfinished(seat=seat)))]
+        groups: list[Group] = [((EndTurn.kind,), lambda: now(_made(EndTurn, seat=seat))), ((PlotUnfinished.kind,), lambda: now(_made(PlotUnfinished, seat=seat)))]
         if state.actions_taken < ACTIONS_PER_TURN:
             groups += [
                 ((Gain.kind,), lambda: _placements(state, seat, Gain, GAIN_STONES, False, GAIN_CANDIDATES)),
@@ -2364,10 +2371,10 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
                 groups.append(((Defend.kind,), lambda: list(_spend_options(state, seat, Defend, checked=False))))
         return groups + [((Pass.kind,), lambda: now(_pass_of(seat)))]
     if phase == "reroll":
-        return [((Pass.kind, SpendSeed.kind), lambda: now(Pass(seat=seat), SpendSeed(seat=seat, die=0), SpendSeed(seat=seat, die=1)))]
+        return [((Pass.kind, SpendSeed.kind), lambda: now(_pass_of(seat), _made(SpendSeed, seat=seat, die=0), _made(SpendSeed, seat=seat, die=1)))]
     if phase == "outcome" and state.attempt is not None and seat == state.attempt.actor:
         if not state.attempt.success:
-            return [((Conclude.kind,), lambda: now(Conclude(seat=seat)))]
+            return [((Conclude.kind,), lambda: now(_made(Conclude, seat=seat)))]
         return [((Conclude.kind,), lambda: [Conclude(seat=seat, branch=b, from_hub=k) for b, k in _conclude_specs(sheet)])]
     return []
 
