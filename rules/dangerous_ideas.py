@@ -774,7 +774,9 @@ def _require(condition: bool, rule: str, message: str) -> None:
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return values[:index] + (value,) + values[index + 1 :]
+    changed = list(values)  # two new sequences, where slicing and joining make five
+    changed[index] = value
+    return tuple(changed)
 
 
 def _is_int(value: object) -> bool:
