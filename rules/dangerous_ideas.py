@@ -818,15 +818,16 @@ def _say(state: State, text: str, **changes: Any) -> State:
     return new
 
 
-def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
-    """A story line (narration, title, outcome); it also goes into the event log."""
+def _tell(state: State, seat: int | None, kind: str, text: str, **changes: Any) -> State:
+    """A story line (narration, title, outcome); it also goes into the event log (and `changes`
+    are made in the same copy)."""
     text = clean(text) if kind != "narration" else str(text).strip()
     if not text:
-        return state
+        return evolve(state, **changes) if changes else state
     story = state.story + (construct(StoryLine, {"chapter": state.chapter + 1, "seat": seat, "kind": kind, "text": text}),)
     if kind == "narration" and seat is not None:
-        return _say(state, f"{state.names[seat]}: \u201c{text}\u201d", story=story)
-    return _say(state, text, story=story)
+        return _say(state, f"{state.names[seat]}: \u201c{text}\u201d", story=story, **changes)
+    return _say(state, text, story=story, **changes)
 
 
 def _narrate(state: State, action: Action) -> State:
@@ -1614,14 +1615,13 @@ def _pass(state: State, seat: int, action: Pass) -> State:
     fields = a.__dict__.copy()
     fields["passed"] = passed
     a = construct(Attempt, fields)
+    if all(passed):  # the last pass: the dice roll, or the roll stands (in the same copy)
+        if state.phase == "respond":
+            return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.", phase="roll", attempt=a)
+        return _resolve(state, a)
     fields = state.__dict__.copy()
     fields["attempt"] = a
-    state = construct(State, fields)
-    if not all(passed):
-        return state
-    if state.phase == "respond":
-        return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.", phase="roll")
-    return _resolve(state)
+    return construct(State, fields)
 
 
 def _rolled(state: State, dice: tuple[int, ...]) -> State:
@@ -1631,7 +1631,7 @@ def _rolled(state: State, dice: tuple[int, ...]) -> State:
     passed = tuple(s.seeds == 0 for s in state.sheets)
     a = evolve(a, dice=tuple(dice), first_dice=tuple(dice), passed=passed, rerolling=None)
     state = _say(state, f"{state.names[a.actor]} rolls {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.", attempt=a, phase="reroll")
-    return _resolve(state) if all(passed) else state
+    return _resolve(state, a) if all(passed) else state
 
 
 def _await_seeds(state: State) -> State:
@@ -1639,8 +1639,7 @@ def _await_seeds(state: State) -> State:
     a = state.attempt
     assert a is not None
     a = evolve(a, passed=tuple(s.seeds == 0 for s in state.sheets), rerolling=None)
-    state = evolve(state, attempt=a, phase="reroll")
-    return _resolve(state) if all(a.passed) else state
+    return _resolve(state, a) if all(a.passed) else evolve(state, attempt=a, phase="reroll")
 
 
 def wins(pool: int, total: int) -> bool:
@@ -1648,20 +1647,18 @@ def wins(pool: int, total: int) -> bool:
     return total < ALWAYS_FAILS and total <= pool
 
 
-def _resolve(state: State) -> State:
-    a = state.attempt
-    assert a is not None
+def _resolve(state: State, a: Attempt) -> State:
+    """The roll stands: the attempt `a` (the state's, with the last pass or roll that `state`
+    does not hold yet) succeeds or fails, in one copy of the state."""
     success = wins(a.pool, a.total)
     a = evolve(a, success=success)
     what = f"{a.dice[0]} + {a.dice[1]} = {a.total} against a pool of {a.pool}"
     if success:
         line = f"The roll stands at {what}: it succeeds, and {a.holder} takes up '{a.text}'."
-        state = evolve(state, attempt=a, phase="outcome")
-    else:
-        why = " (11 and 12 always fail)" if a.total >= ALWAYS_FAILS else ""
-        line = f"The roll stands at {what}{why}: it fails, and {a.holder} does not take up '{a.text}'."
-        state = evolve(state, attempt=a, phase="outcome", last_failed=(a.kind, a.key, a.holder_key))
-    return _tell(state, None, "outcome", line)
+        return _tell(state, None, "outcome", line, attempt=a, phase="outcome")
+    why = " (11 and 12 always fail)" if a.total >= ALWAYS_FAILS else ""
+    line = f"The roll stands at {what}{why}: it fails, and {a.holder} does not take up '{a.text}'."
+    return _tell(state, None, "outcome", line, attempt=a, phase="outcome", last_failed=(a.kind, a.key, a.holder_key))
 
 
 def _conclude(state: State, seat: int, action: Conclude) -> State:
