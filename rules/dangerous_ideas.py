@@ -1394,9 +1394,8 @@ def play(state: State, action: Action) -> State:
         a = state.attempt
         assert a is not None
         dice = _set(a.dice, action.die, action.value)
-        state = evolve(state, attempt=evolve(a, dice=dice, rerolling=None))
-        state = _say(state, f"Die {action.die + 1} comes up {action.value}: the dice show {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.")
-        return _await_seeds(state)
+        line = f"Die {action.die + 1} comes up {action.value}: the dice show {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}."
+        return _await_seeds(_say(state, line, attempt=evolve(a, dice=dice, rerolling=None)))
     seat = action.seat
     assert seat is not None
     name = state.names[seat]
@@ -1422,16 +1421,15 @@ def play(state: State, action: Action) -> State:
     if isinstance(action, SpendSeed):
         a = state.attempt
         assert a is not None
-        sheet = evolve(sheet, seeds=sheet.seeds - 1)
-        state = _with_sheet(state, seat, sheet)
+        sheets = _set(state.sheets, seat, evolve(sheet, seeds=sheet.seeds - 1))
         seeds_spent = _set(a.seeds_spent, seat, a.seeds_spent[seat] + 1)
-        state = evolve(state, phase="rerolling", attempt=evolve(a, rerolling=action.die, seeds_spent=seeds_spent))
+        # The narration's line comes first; the seed, the phase and the die go in with the next.
         state = _narrate(state, action)
-        return _say(state, f"{name} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]}).")
+        line = f"{name} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]})."
+        return _say(state, line, sheets=sheets, phase="rerolling", attempt=evolve(a, rerolling=action.die, seeds_spent=seeds_spent))
     if isinstance(action, Title):
         title = clean(action.title)
-        state = evolve(state, title=title, titles=state.titles + (title,))
-        state = _tell(state, seat, "title", f"Chapter {state.chapter + 1}: {title}")
+        state = _tell(state, seat, "title", f"Chapter {state.chapter + 1}: {title}", title=title, titles=state.titles + (title,))
         state = _narrate(state, action)
         return _begin_turn(state, state.chapter_order()[0])
     if isinstance(action, Write):
@@ -1439,27 +1437,23 @@ def play(state: State, action: Action) -> State:
         meme = Meme(id=state.next_id, text=text, holder=holder, stones=0, bonus=0, chapter=0)
         sheet = _set_meme(sheet, action.branch, meme)
         sheet = _gain(sheet, [action.branch])
-        state = evolve(_with_sheet(state, seat, sheet), next_id=state.next_id + 1)
+        # The narration's line comes first; the sheet, the id and the turn go in with the next.
+        changes: dict[str, Any] = {"sheets": _set(state.sheets, seat, sheet), "next_id": state.next_id + 1}
+        if sheet.filled >= 2:
+            changes["turn"] = seat + 1 if seat + 1 < state.n else None
         state = _narrate(state, action)
-        state = _tell(state, seat, "outcome", f"{name} writes {_quote(text, holder)} on {branch_words(state.setup.layout, action.branch)}.")
-        if sheet.filled < 2:
-            return state
-        if seat + 1 < state.n:
-            return evolve(state, turn=seat + 1)
-        return _begin_chapter(evolve(state, turn=None))
+        state = _tell(state, seat, "outcome", f"{name} writes {_quote(text, holder)} on {branch_words(state.setup.layout, action.branch)}.", **changes)
+        return _begin_chapter(state) if sheet.filled >= 2 and seat + 1 >= state.n else state
     if isinstance(action, PlotUnfinished):
-        state = _with_sheet(state, seat, _gain(sheet, ["create"] * PLOT_STONES))
-        state = evolve(state, plot_declared=True)
-        state = _say(state, f"{name} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.")
+        sheets = _set(state.sheets, seat, _gain(sheet, ["create"] * PLOT_STONES))
+        state = _say(state, f"{name} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.", sheets=sheets, plot_declared=True)
         return _narrate(state, action)
     if isinstance(action, Move):
         for step in action.steps:
             sheet = _add_at(_add_at(sheet, step.source, -step.stones), step.target, step.stones)
-        state = _with_sheet(state, seat, sheet)
-        state = evolve(state, actions_taken=state.actions_taken + 1, last_failed=None)
         layout = state.setup.layout
         moved = ", ".join(f"{s.stones} from {place_words(layout, sheet, s.source)} to {place_words(layout, sheet, s.target)}" for s in action.steps)
-        state = _say(state, f"{name} moves stones: {moved}.")
+        state = _say(state, f"{name} moves stones: {moved}.", sheets=_set(state.sheets, seat, sheet), actions_taken=state.actions_taken + 1, last_failed=None)
         return _narrate(state, action)
     if isinstance(action, Place):
         sheet = evolve(_gain(sheet, action.place), placed=True)
