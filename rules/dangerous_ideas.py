@@ -1663,13 +1663,16 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
     defended = tuple(s for s in range(state.n) if a.sides[s] == "defend")
     state = _narrate(state, action)
     branch = None
+    # The sheets change as the lines are told (no line reads them): in one copy, at the end.
+    sheets = list(state.sheets)
+    next_id = state.next_id
     if a.success:
         branch = action.branch
         assert branch is not None
-        sheet = state.sheets[seat]
+        sheet = sheets[seat]
         hub = hub_of(branch)
         meme = Meme(
-            id=state.next_id,
+            id=next_id,
             text=a.text,
             holder=a.holder,
             stones=NEW_MEME_STONES + action.from_hub,
@@ -1684,17 +1687,18 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
             branches=_set(sheet.branches, _BRANCH_INDEX[branch], meme),
             gained=sheet.gained + NEW_MEME_STONES,
         )
-        state = evolve(state, sheets=_set(state.sheets, seat, sheet), next_id=state.next_id + 1)
+        sheets[seat] = sheet
+        next_id += 1
         moved = f", moving {_plural(action.from_hub, 'stone')} from {hub.title()} onto it" if action.from_hub else ""
         state = _tell(state, seat, "outcome", f"{name} writes {_quote(a.text, a.holder)} on {branch_words(state.setup.layout, branch)}{moved}.")
         if a.target is not None:
-            owner = state.sheets[a.target.seat]
+            owner = sheets[a.target.seat]
             victim = owner.meme(a.target.branch)
             if victim is not None and victim.id == a.target_id:
                 owner = _set_meme(owner, a.target.branch, None)
                 owner = _add_node(owner, hub_of(a.target.branch), victim.stones)
                 owner = evolve(owner, crossed=owner.crossed + (Crossed(a.target.branch, victim.text, victim.holder, seat, state.chapter + 1),))
-                state = _with_sheet(state, a.target.seat, owner)
+                sheets[a.target.seat] = owner
                 state = _tell(
                     state,
                     a.target.seat,
@@ -1702,7 +1706,7 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
                     f"{state.names[a.target.seat]} crosses off {_quote(victim.text, victim.holder)}" + _stones_go(victim.stones, hub_of(a.target.branch)),
                 )
         for s in connected:
-            state = _with_sheet(state, s, _gain(state.sheets[s], ["think"] * CONNECT_REWARD))
+            sheets[s] = _gain(sheets[s], ["think"] * CONNECT_REWARD)
         if connected:
             state = _say(state, f"{seats_text(state.names, connected)} connected: +{CONNECT_REWARD} stones on Think each.")
     record = construct(  # `Outcome(...)` without its `__init__` (15 fields)
@@ -1725,7 +1729,8 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
             "branch": branch,
         },
     )
-    state = evolve(state, outcomes=state.outcomes + (record,), attempt=None, phase="turn")
+    changes = {"sheets": tuple(sheets), "next_id": next_id} if a.success else {}
+    state = evolve(state, outcomes=state.outcomes + (record,), attempt=None, phase="turn", **changes)
     full = [s for s in range(state.n) if state.sheets[s].filled == len(BRANCHES)]
     if full:
         return _end(state, f"{seats_text(state.names, full)} filled all {len(BRANCHES)} branches")
