@@ -596,7 +596,7 @@ class Sheet:
         return sum(m.bonus for m in self.branches if m)
 
     def keys(self) -> set[str]:
-        return {m.key for m in self.branches if m}
+        return {_key(m.text) for m in self.branches if m}  # `m.key` without the property's call
 
 
 @dataclass(frozen=True)
@@ -723,8 +723,7 @@ class State:
     def chapter_order(self, chapter: int | None = None) -> tuple[int, ...]:
         """Turn order in a chapter: from the starter's left neighbour round to the starter."""
         k = self.chapter if chapter is None else chapter
-        starter = k % self.n
-        return tuple((starter + 1 + i) % self.n for i in range(self.n))
+        return _order_from(self.n, (k + 1) % self.n)  # from the starter's left neighbour
 
     def order_from(self, seat: int) -> tuple[int, ...]:
         return _order_from(self.n, seat)
@@ -1398,7 +1397,7 @@ def play(state: State, action: Action) -> State:
         return _await_seeds(_say(state, line, attempt=evolve(a, dice=dice, rerolling=None)))
     seat = action.seat
     assert seat is not None
-    name = state.names[seat]
+    name = state.setup.names[seat]  # `state.names` without the property's call
     sheet = state.sheets[seat]
     # The commonest first (passes and spends are played above).
     if isinstance(action, TurnStones):
@@ -1577,7 +1576,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         sides=a.sides if role == "actor" else _set(a.sides, seat, role),
         passed=(False,) * len(a.passed),
     )
-    name = state.names[seat]
+    name = state.setup.names[seat]
     spent = ", ".join(parts)
     if role == "defend":
         extra = " (each stone from the target counts double)" if weighted else ""
@@ -1731,7 +1730,7 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
     )
     changes = {"sheets": tuple(sheets), "next_id": next_id} if a.success else {}
     state = evolve(state, outcomes=state.outcomes + (record,), attempt=None, phase="turn", **changes)
-    full = [s for s in range(state.n) if state.sheets[s].filled == len(BRANCHES)]
+    full = [s for s, sheet in enumerate(state.sheets) if all(sheet.branches)]  # every branch holds a meme
     if full:
         return _end(state, f"{seats_text(state.names, full)} filled all {len(BRANCHES)} branches")
     return state
