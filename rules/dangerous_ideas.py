@@ -714,7 +714,7 @@ class State:
 
     @property
     def starter(self) -> int | None:
-        return self.chapter % self.n if self.chapter >= 0 else None
+        return self.chapter % len(self.sheets) if self.chapter >= 0 else None  # one sheet a seat
 
     @property
     def actions_left(self) -> int:
@@ -2329,7 +2329,7 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
     """`candidate_actions` in groups, each built only when called: (the kinds of action it
     may hold, a function that builds its candidates, each once). A caller that wants one legal
     action of a chosen kind builds one group and checks a few of its candidates, not every action."""
-    if state.over or not 0 <= seat < state.n:
+    if state.phase == "over" or not 0 <= seat < len(state.sheets):  # `state.over`, `state.n`
         return []
     phase = state.phase
     sheet = state.sheets[seat]
