@@ -48,15 +48,18 @@ from rules.dangerous_ideas import (
     _fresh_text,
     _known_holders,
     _legal,
+    _made,
     _meme_specs,
     _move_steps,
     _pass_of,
     _place_specs,
     SpendSpec,
     _Spend,
+    _conclude_specs,
     _spend_action,
     _spend_specs,
     _targets_by_holder,
+    _write_of,
     candidate_groups,
     hub_of,
     meme_key,
@@ -178,10 +181,10 @@ def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action
 
 
 def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callable[[Any], Action], Sequence[Any]] | None:
-    """For the groups of many candidates (placements, Moves, Creates and Spreads): what each
-    candidate is made of, in the group's order (the limits `candidate_groups` gives them), and
-    how to make it, so that only the candidates tried are built (shuffling draws the same for
-    a list of the same length)."""
+    """For the groups of many candidates (placements, Moves, Creates and Spreads, Writes, the
+    Concludes of a success): what each candidate is made of, in the group's order (the limits
+    `candidate_groups` gives them), and how to make it, so that only the candidates tried are
+    built (shuffling draws the same for a list of the same length)."""
     if names == (Place.kind,):
         return (lambda place: Place(seat=seat, place=place)), _place_specs(state, seat, state.setup.start_stones, True, _LIMIT)
     if names == (Gain.kind,):
@@ -192,6 +195,11 @@ def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callab
         return (lambda step: Move(seat=seat, steps=(Step(*step),))), _move_steps(state, seat)
     if names == (Create.kind, Spread.kind):
         return (lambda spec: spec[0](seat=seat, text=spec[1], holder=spec[2], target=spec[3])), _meme_specs(state, seat, _LIMIT)
+    sheet = state.sheets[seat]
+    if names == (Write.kind,):
+        return (lambda branch: _write_of(sheet, seat, branch)), sheet.empty()
+    if names == (Conclude.kind,) and state.attempt is not None and state.attempt.success:
+        return (lambda spec: Conclude(seat=seat, branch=spec[0], from_hub=spec[1])), _conclude_specs(sheet)
     return None
 
 
@@ -206,7 +214,9 @@ def _leaders(state: State) -> frozenset[int]:
     now = state.sheets
     if sheets is not now:
         if len(sheets) == len(now):
-            points = tuple(p if old is new else sheet_score(new) for old, new, p in zip(sheets, now, points))
+            # A score reads the memes alone: a sheet whose branches are the same record (a
+            # spend from nodes, stones gained on nodes) keeps its score.
+            points = tuple(p if old.branches is new.branches else sheet_score(new) for old, new, p in zip(sheets, now, points))
         else:
             points = scores(state)
         top = max(points)
@@ -276,12 +286,12 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Unsure |
     if phase == "title":
         return _Unsure(Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens"))
     if phase == "turn-start":
-        return _move_of(TurnStones, seat, ("create", "think"))
+        return _made(TurnStones, seat=seat, place=("create", "think"))
     if phase == "turn":
         if seat == state.starter and not state.plot_declared:
-            return _move_of(PlotUnfinished, seat)
+            return _made(PlotUnfinished, seat=seat)
         if state.actions_taken >= ACTIONS_PER_TURN:
-            return _move_of(EndTurn, seat)
+            return _made(EndTurn, seat=seat)
         coiled_bonus = sum(
             1
             for kind, m in zip(state.setup.layout, sheet.branches)  # each branch's type and meme
@@ -305,34 +315,28 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Unsure |
                 option = Create(seat=seat, text=text, holder=holder)
                 if _legal(state, option):
                     return option
-        return _move_of(Gain, seat, ("create", "create", "think"))
+        return _made(Gain, seat=seat, place=("create", "create", "think"))
     if phase == "reroll" and a is not None:
         winning = wins(a.pool, a.total)
         if seat == a.actor and not winning:
             die, chance_, _ = seed_advice(a.pool, (a.dice[0], a.dice[1]), sheet.seeds)
             if die is not None and chance_ >= _ONE_SIXTH:
-                return SpendSeed(seat=seat, die=die)
+                return _made(SpendSeed, seat=seat, die=die)
         if seat != a.actor and winning and a.sides[seat] == "defend":
             spoil = [(sum(1 for v in _FACES if wins(a.pool, a.total - a.dice[d] + v)), d) for d in (0, 1)]
             kept, die = min(spoil)
             if kept <= 3:
-                return SpendSeed(seat=seat, die=die)
+                return _made(SpendSeed, seat=seat, die=die)
         return _pass_of(seat)
     if phase == "outcome" and a is not None:
         if not a.success:
-            return _move_of(Conclude, seat)
+            return _made(Conclude, seat=seat)
         branch = max(sheet.empty(), key=lambda b: (sheet.node(hub_of(b)) > 0, -_BRANCH_INDEX[b]))
         return Conclude(seat=seat, branch=branch, from_hub=min(1, sheet.node(hub_of(branch))))
     return None
 
 
 _ONE_SIXTH = Fraction(1, 6)
-
-
-@lru_cache(maxsize=256)
-def _move_of(cls: type[Action], seat: int, place: tuple[str, ...] | None = None) -> Action:
-    """The sensible bot's fixed moves, made once for each seat (actions are values)."""
-    return cls(seat=seat) if place is None else cls(seat=seat, place=place)  # type: ignore[call-arg]
 
 
 def _spend_size(spec: SpendSpec) -> int:

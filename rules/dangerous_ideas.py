@@ -44,7 +44,7 @@ from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .core import plural as _plural
-from .records import construct, evolve
+from .records import _new, _setattr, construct, evolve
 from .decisions import Decision, Game, Made, collect
 
 __all__ = [
@@ -596,7 +596,7 @@ class Sheet:
         return sum(m.bonus for m in self.branches if m)
 
     def keys(self) -> set[str]:
-        return {m.key for m in self.branches if m}
+        return {_key(m.text) for m in self.branches if m}  # `m.key` without the property's call
 
 
 @dataclass(frozen=True)
@@ -714,7 +714,7 @@ class State:
 
     @property
     def starter(self) -> int | None:
-        return self.chapter % self.n if self.chapter >= 0 else None
+        return self.chapter % len(self.sheets) if self.chapter >= 0 else None  # one sheet a seat
 
     @property
     def actions_left(self) -> int:
@@ -723,8 +723,7 @@ class State:
     def chapter_order(self, chapter: int | None = None) -> tuple[int, ...]:
         """Turn order in a chapter: from the starter's left neighbour round to the starter."""
         k = self.chapter if chapter is None else chapter
-        starter = k % self.n
-        return tuple((starter + 1 + i) % self.n for i in range(self.n))
+        return _order_from(self.n, (k + 1) % self.n)  # from the starter's left neighbour
 
     def order_from(self, seat: int) -> tuple[int, ...]:
         return _order_from(self.n, seat)
@@ -774,7 +773,9 @@ def _require(condition: bool, rule: str, message: str) -> None:
 
 
 def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return values[:index] + (value,) + values[index + 1 :]
+    changed = list(values)  # two new sequences, where slicing and joining make five
+    changed[index] = value
+    return tuple(changed)
 
 
 def _is_int(value: object) -> bool:
@@ -807,19 +808,25 @@ def _say(state: State, text: str, **changes: Any) -> State:
     fields = state.__dict__.copy()
     if changes:
         fields.update(changes)
-    fields["log"] = state.log + (construct(Event, {"text": text, "visible_to": None, "round": state.chapter + 1}),)
-    return construct(State, fields)
+    # `construct` written out for the event and the state: the commonest copy of all.
+    event = _new(Event)
+    _setattr(event, "__dict__", {"text": text, "visible_to": None, "round": state.chapter + 1})
+    fields["log"] = state.log + (event,)
+    new = _new(State)
+    _setattr(new, "__dict__", fields)
+    return new
 
 
-def _tell(state: State, seat: int | None, kind: str, text: str) -> State:
-    """A story line (narration, title, outcome); it also goes into the event log."""
+def _tell(state: State, seat: int | None, kind: str, text: str, **changes: Any) -> State:
+    """A story line (narration, title, outcome); it also goes into the event log (and `changes`
+    are made in the same copy)."""
     text = clean(text) if kind != "narration" else str(text).strip()
     if not text:
-        return state
+        return evolve(state, **changes) if changes else state
     story = state.story + (construct(StoryLine, {"chapter": state.chapter + 1, "seat": seat, "kind": kind, "text": text}),)
     if kind == "narration" and seat is not None:
-        return _say(state, f"{state.names[seat]}: \u201c{text}\u201d", story=story)
-    return _say(state, text, story=story)
+        return _say(state, f"{state.names[seat]}: \u201c{text}\u201d", story=story, **changes)
+    return _say(state, text, story=story, **changes)
 
 
 def _narrate(state: State, action: Action) -> State:
@@ -1231,6 +1238,13 @@ def _passes(seat: int) -> Pass:
     return Pass(seat=seat)
 
 
+@lru_cache(maxsize=1024, typed=True)
+def _made(cls: type[Action], **fields: Any) -> Action:
+    """`cls(**fields)`, made once for each: the moves that bots and the dice make again and
+    again with the same fields (end the turn, re-roll die 1, roll 3 + 4; actions are values)."""
+    return cls(**fields)
+
+
 def check(state: State, action: Action) -> None:
     """Raise RuleError when `action` is not allowed now; the state is never changed."""
     if state.phase == "over":
@@ -1379,12 +1393,11 @@ def play(state: State, action: Action) -> State:
         a = state.attempt
         assert a is not None
         dice = _set(a.dice, action.die, action.value)
-        state = evolve(state, attempt=evolve(a, dice=dice, rerolling=None))
-        state = _say(state, f"Die {action.die + 1} comes up {action.value}: the dice show {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.")
-        return _await_seeds(state)
+        line = f"Die {action.die + 1} comes up {action.value}: the dice show {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}."
+        return _await_seeds(_say(state, line, attempt=evolve(a, dice=dice, rerolling=None)))
     seat = action.seat
     assert seat is not None
-    name = state.names[seat]
+    name = state.setup.names[seat]  # `state.names` without the property's call
     sheet = state.sheets[seat]
     # The commonest first (passes and spends are played above).
     if isinstance(action, TurnStones):
@@ -1407,16 +1420,15 @@ def play(state: State, action: Action) -> State:
     if isinstance(action, SpendSeed):
         a = state.attempt
         assert a is not None
-        sheet = evolve(sheet, seeds=sheet.seeds - 1)
-        state = _with_sheet(state, seat, sheet)
+        sheets = _set(state.sheets, seat, evolve(sheet, seeds=sheet.seeds - 1))
         seeds_spent = _set(a.seeds_spent, seat, a.seeds_spent[seat] + 1)
-        state = evolve(state, phase="rerolling", attempt=evolve(a, rerolling=action.die, seeds_spent=seeds_spent))
+        # The narration's line comes first; the seed, the phase and the die go in with the next.
         state = _narrate(state, action)
-        return _say(state, f"{name} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]}).")
+        line = f"{name} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]})."
+        return _say(state, line, sheets=sheets, phase="rerolling", attempt=evolve(a, rerolling=action.die, seeds_spent=seeds_spent))
     if isinstance(action, Title):
         title = clean(action.title)
-        state = evolve(state, title=title, titles=state.titles + (title,))
-        state = _tell(state, seat, "title", f"Chapter {state.chapter + 1}: {title}")
+        state = _tell(state, seat, "title", f"Chapter {state.chapter + 1}: {title}", title=title, titles=state.titles + (title,))
         state = _narrate(state, action)
         return _begin_turn(state, state.chapter_order()[0])
     if isinstance(action, Write):
@@ -1424,27 +1436,23 @@ def play(state: State, action: Action) -> State:
         meme = Meme(id=state.next_id, text=text, holder=holder, stones=0, bonus=0, chapter=0)
         sheet = _set_meme(sheet, action.branch, meme)
         sheet = _gain(sheet, [action.branch])
-        state = evolve(_with_sheet(state, seat, sheet), next_id=state.next_id + 1)
+        # The narration's line comes first; the sheet, the id and the turn go in with the next.
+        changes: dict[str, Any] = {"sheets": _set(state.sheets, seat, sheet), "next_id": state.next_id + 1}
+        if sheet.filled >= 2:
+            changes["turn"] = seat + 1 if seat + 1 < state.n else None
         state = _narrate(state, action)
-        state = _tell(state, seat, "outcome", f"{name} writes {_quote(text, holder)} on {branch_words(state.setup.layout, action.branch)}.")
-        if sheet.filled < 2:
-            return state
-        if seat + 1 < state.n:
-            return evolve(state, turn=seat + 1)
-        return _begin_chapter(evolve(state, turn=None))
+        state = _tell(state, seat, "outcome", f"{name} writes {_quote(text, holder)} on {branch_words(state.setup.layout, action.branch)}.", **changes)
+        return _begin_chapter(state) if sheet.filled >= 2 and seat + 1 >= state.n else state
     if isinstance(action, PlotUnfinished):
-        state = _with_sheet(state, seat, _gain(sheet, ["create"] * PLOT_STONES))
-        state = evolve(state, plot_declared=True)
-        state = _say(state, f"{name} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.")
+        sheets = _set(state.sheets, seat, _gain(sheet, ["create"] * PLOT_STONES))
+        state = _say(state, f"{name} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.", sheets=sheets, plot_declared=True)
         return _narrate(state, action)
     if isinstance(action, Move):
         for step in action.steps:
             sheet = _add_at(_add_at(sheet, step.source, -step.stones), step.target, step.stones)
-        state = _with_sheet(state, seat, sheet)
-        state = evolve(state, actions_taken=state.actions_taken + 1, last_failed=None)
         layout = state.setup.layout
         moved = ", ".join(f"{s.stones} from {place_words(layout, sheet, s.source)} to {place_words(layout, sheet, s.target)}" for s in action.steps)
-        state = _say(state, f"{name} moves stones: {moved}.")
+        state = _say(state, f"{name} moves stones: {moved}.", sheets=_set(state.sheets, seat, sheet), actions_taken=state.actions_taken + 1, last_failed=None)
         return _narrate(state, action)
     if isinstance(action, Place):
         sheet = evolve(_gain(sheet, action.place), placed=True)
@@ -1568,7 +1576,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         sides=a.sides if role == "actor" else _set(a.sides, seat, role),
         passed=(False,) * len(a.passed),
     )
-    name = state.names[seat]
+    name = state.setup.names[seat]
     spent = ", ".join(parts)
     if role == "defend":
         extra = " (each stone from the target counts double)" if weighted else ""
@@ -1600,14 +1608,13 @@ def _pass(state: State, seat: int, action: Pass) -> State:
     fields = a.__dict__.copy()
     fields["passed"] = passed
     a = construct(Attempt, fields)
+    if all(passed):  # the last pass: the dice roll, or the roll stands (in the same copy)
+        if state.phase == "respond":
+            return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.", phase="roll", attempt=a)
+        return _resolve(state, a)
     fields = state.__dict__.copy()
     fields["attempt"] = a
-    state = construct(State, fields)
-    if not all(passed):
-        return state
-    if state.phase == "respond":
-        return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.", phase="roll")
-    return _resolve(state)
+    return construct(State, fields)
 
 
 def _rolled(state: State, dice: tuple[int, ...]) -> State:
@@ -1617,7 +1624,7 @@ def _rolled(state: State, dice: tuple[int, ...]) -> State:
     passed = tuple(s.seeds == 0 for s in state.sheets)
     a = evolve(a, dice=tuple(dice), first_dice=tuple(dice), passed=passed, rerolling=None)
     state = _say(state, f"{state.names[a.actor]} rolls {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.", attempt=a, phase="reroll")
-    return _resolve(state) if all(passed) else state
+    return _resolve(state, a) if all(passed) else state
 
 
 def _await_seeds(state: State) -> State:
@@ -1625,8 +1632,7 @@ def _await_seeds(state: State) -> State:
     a = state.attempt
     assert a is not None
     a = evolve(a, passed=tuple(s.seeds == 0 for s in state.sheets), rerolling=None)
-    state = evolve(state, attempt=a, phase="reroll")
-    return _resolve(state) if all(a.passed) else state
+    return _resolve(state, a) if all(a.passed) else evolve(state, attempt=a, phase="reroll")
 
 
 def wins(pool: int, total: int) -> bool:
@@ -1634,20 +1640,18 @@ def wins(pool: int, total: int) -> bool:
     return total < ALWAYS_FAILS and total <= pool
 
 
-def _resolve(state: State) -> State:
-    a = state.attempt
-    assert a is not None
+def _resolve(state: State, a: Attempt) -> State:
+    """The roll stands: the attempt `a` (the state's, with the last pass or roll that `state`
+    does not hold yet) succeeds or fails, in one copy of the state."""
     success = wins(a.pool, a.total)
     a = evolve(a, success=success)
     what = f"{a.dice[0]} + {a.dice[1]} = {a.total} against a pool of {a.pool}"
     if success:
         line = f"The roll stands at {what}: it succeeds, and {a.holder} takes up '{a.text}'."
-        state = evolve(state, attempt=a, phase="outcome")
-    else:
-        why = " (11 and 12 always fail)" if a.total >= ALWAYS_FAILS else ""
-        line = f"The roll stands at {what}{why}: it fails, and {a.holder} does not take up '{a.text}'."
-        state = evolve(state, attempt=a, phase="outcome", last_failed=(a.kind, a.key, a.holder_key))
-    return _tell(state, None, "outcome", line)
+        return _tell(state, None, "outcome", line, attempt=a, phase="outcome")
+    why = " (11 and 12 always fail)" if a.total >= ALWAYS_FAILS else ""
+    line = f"The roll stands at {what}{why}: it fails, and {a.holder} does not take up '{a.text}'."
+    return _tell(state, None, "outcome", line, attempt=a, phase="outcome", last_failed=(a.kind, a.key, a.holder_key))
 
 
 def _conclude(state: State, seat: int, action: Conclude) -> State:
@@ -1658,13 +1662,16 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
     defended = tuple(s for s in range(state.n) if a.sides[s] == "defend")
     state = _narrate(state, action)
     branch = None
+    # The sheets change as the lines are told (no line reads them): in one copy, at the end.
+    sheets = list(state.sheets)
+    next_id = state.next_id
     if a.success:
         branch = action.branch
         assert branch is not None
-        sheet = state.sheets[seat]
+        sheet = sheets[seat]
         hub = hub_of(branch)
         meme = Meme(
-            id=state.next_id,
+            id=next_id,
             text=a.text,
             holder=a.holder,
             stones=NEW_MEME_STONES + action.from_hub,
@@ -1679,17 +1686,18 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
             branches=_set(sheet.branches, _BRANCH_INDEX[branch], meme),
             gained=sheet.gained + NEW_MEME_STONES,
         )
-        state = evolve(state, sheets=_set(state.sheets, seat, sheet), next_id=state.next_id + 1)
+        sheets[seat] = sheet
+        next_id += 1
         moved = f", moving {_plural(action.from_hub, 'stone')} from {hub.title()} onto it" if action.from_hub else ""
         state = _tell(state, seat, "outcome", f"{name} writes {_quote(a.text, a.holder)} on {branch_words(state.setup.layout, branch)}{moved}.")
         if a.target is not None:
-            owner = state.sheets[a.target.seat]
+            owner = sheets[a.target.seat]
             victim = owner.meme(a.target.branch)
             if victim is not None and victim.id == a.target_id:
                 owner = _set_meme(owner, a.target.branch, None)
                 owner = _add_node(owner, hub_of(a.target.branch), victim.stones)
                 owner = evolve(owner, crossed=owner.crossed + (Crossed(a.target.branch, victim.text, victim.holder, seat, state.chapter + 1),))
-                state = _with_sheet(state, a.target.seat, owner)
+                sheets[a.target.seat] = owner
                 state = _tell(
                     state,
                     a.target.seat,
@@ -1697,7 +1705,7 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
                     f"{state.names[a.target.seat]} crosses off {_quote(victim.text, victim.holder)}" + _stones_go(victim.stones, hub_of(a.target.branch)),
                 )
         for s in connected:
-            state = _with_sheet(state, s, _gain(state.sheets[s], ["think"] * CONNECT_REWARD))
+            sheets[s] = _gain(sheets[s], ["think"] * CONNECT_REWARD)
         if connected:
             state = _say(state, f"{seats_text(state.names, connected)} connected: +{CONNECT_REWARD} stones on Think each.")
     record = construct(  # `Outcome(...)` without its `__init__` (15 fields)
@@ -1720,8 +1728,9 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
             "branch": branch,
         },
     )
-    state = evolve(state, outcomes=state.outcomes + (record,), attempt=None, phase="turn")
-    full = [s for s in range(state.n) if state.sheets[s].filled == len(BRANCHES)]
+    changes = {"sheets": tuple(sheets), "next_id": next_id} if a.success else {}
+    state = evolve(state, outcomes=state.outcomes + (record,), attempt=None, phase="turn", **changes)
+    full = [s for s, sheet in enumerate(state.sheets) if all(sheet.branches)]  # every branch holds a meme
     if full:
         return _end(state, f"{seats_text(state.names, full)} filled all {len(BRANCHES)} branches")
     return state
@@ -1734,9 +1743,9 @@ def chance(state: State, rng: random.Random) -> Action | None:
     if state.setup.table_dice:
         return None  # the table rolls: the game waits for the dice to be entered (`by_hand`)
     if state.phase == "roll":
-        return Roll(dice=(rng.randint(1, 6), rng.randint(1, 6)))
+        return _made(Roll, dice=(rng.randint(1, 6), rng.randint(1, 6)))
     if state.phase == "rerolling" and state.attempt is not None and state.attempt.rerolling is not None:
-        return Rerolled(die=state.attempt.rerolling, value=rng.randint(1, 6))
+        return _made(Rerolled, die=state.attempt.rerolling, value=rng.randint(1, 6))
     return None
 
 
@@ -2099,9 +2108,10 @@ def _placing(count: int, filled: tuple[str, ...], limit: int) -> tuple[tuple[str
 
 def _known_holders(state: State) -> list[str]:
     seen: dict[str, str] = {}
-    for sheet in state.sheets:
-        for meme in filter(None, sheet.branches):  # the filled branches (a meme is true)
-            seen.setdefault(_key(meme.holder), meme.holder)
+    # The filled branches' holders (a meme is true), each text once in order of appearance
+    # (the same few texts hold most memes): the first text of each key is the one kept.
+    for holder in dict.fromkeys([meme.holder for sheet in state.sheets for meme in filter(None, sheet.branches)]):
+        seen.setdefault(_key(holder), holder)
     for holder in BOT_CAST[:3]:
         seen.setdefault(meme_key(holder), holder)
     return list(seen.values())
@@ -2115,8 +2125,8 @@ def _targets_by_holder(state: State, seat: int) -> dict[str, list[Ref]]:
     for other, sheet in enumerate(state.sheets):
         if other == seat:
             continue
-        for branch, meme in zip(BRANCHES, sheet.branches):
-            if meme is not None and (seat, meme.id) not in targeted:
+        for branch, meme in compress(zip(BRANCHES, sheet.branches), sheet.branches):  # the filled ones
+            if (seat, meme.id) not in targeted:
                 out.setdefault(_key(meme.holder), []).append(_ref(other, branch))
     return out
 
@@ -2164,8 +2174,9 @@ def _spend_specs(state: State, seat: int, cls: type[_Spend]) -> tuple[SpendSpec,
     usable = []
     # `_may_involve` by role, asked once per spend rather than once per meme.
     only = COILED if role == "connect" or (role == "actor" and a.kind == "create") else None
-    for branch, kind, meme in zip(BRANCHES, layout, sheet.branches):
-        if meme is None or (only is not None and kind != only) or meme.id in elsewhere:
+    # The filled branches only (a meme is true; most branches are empty), picked in C.
+    for branch, kind, meme in compress(zip(BRANCHES, layout, sheet.branches), sheet.branches):
+        if (only is not None and kind != only) or meme.id in elsewhere:
             continue
         if only is None and not _may_involve(a, seat, role, kind, meme):
             continue
@@ -2211,15 +2222,13 @@ def _spends(n: int, t: int, room: int, usable: tuple[tuple[str, int, int], ...])
         specs.append((0, 0, bonuses))
     if n or best:
         specs.append((n, think_for(n), tuple(best.values())))
-    made: dict[tuple[str, int, int], Use] = {}
-    return tuple(
-        (from_node, from_think, tuple(made.get(u) or made.setdefault(u, _use(*u)) for u in memes))
-        for from_node, from_think, memes in dict.fromkeys(specs)
-    )
+    return tuple((from_node, from_think, tuple(_use(*u) for u in memes)) for from_node, from_think, memes in dict.fromkeys(specs))
 
 
+@lru_cache(maxsize=1024)
 def _use(branch: str, bonus: int, stones: int) -> Use:
-    """`Use(branch, bonus, stones)` without `__init__`."""
+    """`Use(branch, bonus, stones)` without `__init__`, made once (a value: the spends of every
+    sheet share the few there are)."""
     return construct(Use, {"branch": branch, "bonus": bonus, "stones": stones})
 
 
@@ -2287,6 +2296,19 @@ def _meme_specs(state: State, seat: int, limit: int) -> list[MemeSpec]:
     return specs[:limit]
 
 
+def _write_of(sheet: Sheet, seat: int, branch: str) -> Write:
+    """The setting round's Write on `branch` that `candidate_groups` offers (a bot that wants
+    one makes only those it tries)."""
+    done = sheet.filled
+    return Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {done + 1}", holder=BOT_CAST[(seat + done) % len(BOT_CAST)])
+
+
+def _conclude_specs(sheet: Sheet) -> list[tuple[str, int]]:
+    """(branch, from_hub) of each Conclude of a success `candidate_groups` offers, in its order:
+    a bot that wants one makes only that one."""
+    return [(b, k) for b in sheet.empty() for k in sorted({0, sheet.node(hub_of(b))})]
+
+
 def legal_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
     """Legal actions for `seat` now. Free texts are suggested ("<name>'s truth <n>", holders
     already in the story); placements, moves and stakes are offered in typical sizes, not as
@@ -2307,7 +2329,7 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
     """`candidate_actions` in groups, each built only when called: (the kinds of action it
     may hold, a function that builds its candidates, each once). A caller that wants one legal
     action of a chosen kind builds one group and checks a few of its candidates, not every action."""
-    if state.over or not 0 <= seat < state.n:
+    if state.phase == "over" or not 0 <= seat < len(state.sheets):  # `state.over`, `state.n`
         return []
     phase = state.phase
     sheet = state.sheets[seat]
@@ -2320,15 +2342,13 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
             return []
         return [((Place.kind,), lambda: _placements(state, seat, Place, state.setup.start_stones, True, limit))]
     if phase == "setting" and seat == state.turn:
-        done = sheet.filled
-        writes = [Write(seat=seat, branch=b, text=f"{sheet.name}'s belief {done + 1}", holder=BOT_CAST[(seat + done) % len(BOT_CAST)]) for b in sheet.empty()]
-        return [((Write.kind,), lambda: writes)]
+        return [((Write.kind,), lambda: [_write_of(sheet, seat, b) for b in sheet.empty()])]
     if phase == "title" and seat == state.starter:
         return [((Title.kind,), lambda: now(Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")))]
     if phase == "turn-start" and seat == state.turn:
         return [((TurnStones.kind,), lambda: _placements(state, seat, TurnStones, TURN_STONES, False, limit))]
     if phase == "turn" and seat == state.turn:
-        groups: list[Group] = [((EndTurn.kind,), lambda: now(EndTurn(seat=seat))), ((PlotUnfinished.kind,), lambda: now(PlotUnfinished(seat=seat)))]
+        groups: list[Group] = [((EndTurn.kind,), lambda: now(_made(EndTurn, seat=seat))), ((PlotUnfinished.kind,), lambda: now(_made(PlotUnfinished, seat=seat)))]
         if state.actions_taken < ACTIONS_PER_TURN:
             groups += [
                 ((Gain.kind,), lambda: _placements(state, seat, Gain, GAIN_STONES, False, GAIN_CANDIDATES)),
@@ -2348,11 +2368,11 @@ def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
                 groups.append(((Defend.kind,), lambda: list(_spend_options(state, seat, Defend, checked=False))))
         return groups + [((Pass.kind,), lambda: now(_pass_of(seat)))]
     if phase == "reroll":
-        return [((Pass.kind, SpendSeed.kind), lambda: now(Pass(seat=seat), SpendSeed(seat=seat, die=0), SpendSeed(seat=seat, die=1)))]
+        return [((Pass.kind, SpendSeed.kind), lambda: now(_pass_of(seat), _made(SpendSeed, seat=seat, die=0), _made(SpendSeed, seat=seat, die=1)))]
     if phase == "outcome" and state.attempt is not None and seat == state.attempt.actor:
         if not state.attempt.success:
-            return [((Conclude.kind,), lambda: now(Conclude(seat=seat)))]
-        return [((Conclude.kind,), lambda: [Conclude(seat=seat, branch=b, from_hub=k) for b in sheet.empty() for k in sorted({0, sheet.node(hub_of(b))})])]
+            return [((Conclude.kind,), lambda: now(_made(Conclude, seat=seat)))]
+        return [((Conclude.kind,), lambda: [Conclude(seat=seat, branch=b, from_hub=k) for b, k in _conclude_specs(sheet)])]
     return []
 
 

@@ -31,7 +31,8 @@ def evolve(record: R, **changes: Any) -> R:
     """`dataclasses.replace(record, **changes)` for a frozen dataclass without `__post_init__`
     or slots (the field names are trusted: callers are the rules modules)."""
     new = _new(type(record))
-    fields = record.__dict__.copy()
-    fields.update(changes)
-    _setattr(new, "__dict__", fields)
+    # A new dict merged in C, not `record.__dict__.copy()`: the copy of a record made by
+    # `__init__` (its dict sharing its keys with the class) shares them too, and reading the
+    # attributes of such records is slower (measured: 6% of a Dangerous Ideas bot game).
+    _setattr(new, "__dict__", {**record.__dict__, **changes})
     return new

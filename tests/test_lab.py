@@ -480,6 +480,28 @@ def test_the_dangerous_ideas_bots_moves_pass_the_rules_checks(text: str) -> None
     assert len(run.rows) == 4 and all(r["meme_actions"] > 0 for r in run.rows)
 
 
+def test_the_random_bot_makes_each_group_s_candidates_as_the_rules_list_them() -> None:
+    # The random bot builds only the candidates it tries (`_lazy_group`): made from their parts,
+    # in order, they are the group's own list (so the shuffle picks the same action, and the
+    # kinds it takes unchecked stay covered by the test below).
+    from lab.dangerous_ideas import _lazy_group
+    from rules import dangerous_ideas as di
+
+    bots = [lab.BOTS["dangerous-ideas"][b] for b in ("random", "sensible", "random", "sensible")]
+    lazy: set[tuple[str, ...]] = set()
+    for seed in (5, 6):
+        game = play_out(Game(di.RULES, di.Setup(names=("Ana", "Bo", "Cy", "Di")), seed, keep=None), bots, rng_for(seed, -1))
+        for state in game.states:
+            for seat in state.waiting_for():
+                for names, build in di.candidate_groups(state, seat, limit=120):
+                    made = _lazy_group(state, seat, names)
+                    if made is not None:
+                        make, parts = made
+                        assert [make(part) for part in parts] == build()
+                        lazy.add(names)
+    assert {("place",), ("write",), ("turn-stones",), ("gain",), ("move",), ("create", "spread"), ("conclude",)} <= lazy
+
+
 def test_the_kinds_the_random_bot_takes_unchecked_are_legal_for_every_waiting_seat() -> None:
     from lab.dangerous_ideas import _LEGAL_KINDS
     from rules import dangerous_ideas as di
