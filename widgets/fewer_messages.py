@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from typing import Any
 
 import ipywidgets as widgets
@@ -35,10 +36,18 @@ __all__ = ["LAZY_PARTS", "send_fewer_messages"]
 LAZY_PARTS = ("layout", "style")
 
 _installed: list[bool] = []
-#: widgets made in this turn of the event loop, not opened yet (in the order they were made).
-_waiting: dict[int, widgets.Widget] = {}
-#: the loop whose next turn opens them (one entry at most).
-_scheduled: list[asyncio.AbstractEventLoop] = []
+
+
+class _Turn(threading.local):
+    """A thread's widgets made in this turn of its event loop, not opened yet (in the order they
+    were made), and the loop whose next turn opens them."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[int, widgets.Widget] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+
+_turn = _Turn()
 
 
 def _unmade(widget: widgets.Widget) -> list[str]:
@@ -49,14 +58,15 @@ def _unmade(widget: widgets.Widget) -> list[str]:
 
 def _open_waiting() -> None:
     """Open every widget still waiting (a box opens the children it holds first)."""
-    _scheduled.clear()
-    while _waiting:
-        _first, widget = next(iter(_waiting.items()))
+    _turn.loop = None
+    waiting = _turn.waiting
+    while waiting:
+        widget = next(iter(waiting.values()))
         try:
             widget.model_id  # noqa: B018 - asking for the id opens it (and what it holds)
         except Exception:  # one widget that cannot say its state must not keep the others back
-            _waiting.pop(id(widget), None)
             logging.getLogger(__name__).exception("a widget could not be opened")
+        waiting.pop(id(widget), None)
 
 
 def send_fewer_messages() -> None:
@@ -100,18 +110,21 @@ def send_fewer_messages() -> None:
         except RuntimeError:  # no event loop: open now, as ipywidgets does
             open_now(self)
             return
-        if not _scheduled or _scheduled[0] is not loop or loop.is_closed():
-            _scheduled[:] = [loop]
+        if _turn.loop is not loop:
+            _turn.loop = loop
             loop.call_soon(_open_waiting)
-        _waiting[id(self)] = self
+        _turn.waiting[id(self)] = self
 
     def opened_id(self: widgets.Widget) -> str:
-        if _waiting.pop(id(self), None) is not None and self.comm is None:
+        _turn.waiting.pop(id(self), None)
+        if self.comm is None and not self._closed_unopened:
             open_now(self)
         return model_id.fget(self)  # type: ignore[no-any-return]
 
     def close_waiting(self: widgets.Widget) -> None:
-        _waiting.pop(id(self), None)  # closed before it opened: the browser never hears of it
+        if self.comm is None:  # closed before it opened: the browser never hears of it
+            _turn.waiting.pop(id(self), None)
+            self._closed_unopened = True
         close(self)
 
     def _repr_mimebundle_(self: widgets.Widget, **kwargs: Any) -> Any:
@@ -122,6 +135,7 @@ def send_fewer_messages() -> None:
         self.model_id  # noqa: B018
         return view_spec(self)
 
+    widget._closed_unopened = False  # a class default: set on a widget closed while it waited
     widget.get_state = get_state  # type: ignore[method-assign]
     widget._notify_observers = _notify_observers  # type: ignore[method-assign]
     widget.open = open  # type: ignore[method-assign]
