@@ -650,13 +650,19 @@ def test_a_layout_given_is_sent_at_opening(recorded):
     assert box_state["layout"] == f"IPY_MODEL_{box.layout.model_id}"
 
 
-def test_a_leerdam_seat_page_is_about_a_hundred_widgets_and_closing_one_makes_none(store, recorded):
+def _a_leerdam_seat_link(store) -> str:
+    """The second seat's link of a Leerdam table of three just started (its widgets opened)."""
+
     def host():
         dash = LeerdamDashboard(store, query="")
         start_leerdam(dash, ["Ana", "Bo", "Cy"])
         return dash
 
-    query = seat_query(_in_a_thread(host), 1)
+    return seat_query(_in_a_thread(host), 1)
+
+
+def test_a_leerdam_seat_page_is_about_a_hundred_widgets_and_closing_one_makes_none(store, recorded):
+    query = _a_leerdam_seat_link(store)
     recorded.clear()
     page = _in_a_thread(lambda: LeerdamDashboard(store, query=query))
     opened = [m for m in recorded if m[0] == "open"]
@@ -673,12 +679,7 @@ def test_a_leerdam_seat_page_is_about_a_hundred_widgets_and_closing_one_makes_no
 def test_in_a_kernel_a_seat_page_opens_each_widget_once_children_first_and_sends_no_update_to_them(store, recorded):
     from ipywidgets.widgets.widget import _instances
 
-    def host():
-        dash = LeerdamDashboard(store, query="")
-        start_leerdam(dash, ["Ana", "Bo", "Cy"])
-        return dash
-
-    query = seat_query(_in_a_thread(host), 1)
+    query = _a_leerdam_seat_link(store)
     opened = set(_instances)  # what the page may hold that was made before
     recorded.clear()
     _in_a_kernels_turn(lambda: LeerdamDashboard(store, query=query) and None)
