@@ -703,3 +703,16 @@ def test_a_widget_closed_in_the_turn_it_was_made_never_reaches_the_page_and_a_di
 
     shown_id = _in_a_kernels_turn(build)
     assert [(kind, comm_id) for kind, comm_id, _ in recorded] == [("open", shown_id)]
+
+
+def test_a_widget_closed_after_it_opened_is_not_opened_again_by_asking_its_id(recorded):
+    def build():
+        label = widgets.HTML("once")
+        label.model_id  # noqa: B018 - opened
+        label.close()
+        with pytest.raises(AttributeError):
+            label.model_id  # noqa: B018 - as ipywidgets: a closed widget has no id
+        return label
+
+    _in_a_kernels_turn(build)
+    assert [kind for kind, _, _ in recorded] == ["open", "close"]

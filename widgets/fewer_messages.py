@@ -67,6 +67,7 @@ def _open_waiting() -> None:
         except Exception:  # one widget that cannot say its state must not keep the others back
             logging.getLogger(__name__).exception("a widget could not be opened")
         waiting.pop(id(widget), None)
+        widget._waits = False
 
 
 def send_fewer_messages() -> None:
@@ -114,17 +115,19 @@ def send_fewer_messages() -> None:
             _turn.loop = loop
             loop.call_soon(_open_waiting)
         _turn.waiting[id(self)] = self
+        self._waits = True
 
     def opened_id(self: widgets.Widget) -> str:
-        _turn.waiting.pop(id(self), None)
-        if self.comm is None and not self._closed_unopened:
+        if self._waits:  # only a widget waiting for its turn opens here (not one closed since)
+            self._waits = False
+            _turn.waiting.pop(id(self), None)
             open_now(self)
         return model_id.fget(self)  # type: ignore[no-any-return]
 
     def close_waiting(self: widgets.Widget) -> None:
-        if self.comm is None:  # closed before it opened: the browser never hears of it
+        if self._waits:  # closed before it opened: the browser never hears of it
+            self._waits = False
             _turn.waiting.pop(id(self), None)
-            self._closed_unopened = True
         close(self)
 
     def _repr_mimebundle_(self: widgets.Widget, **kwargs: Any) -> Any:
@@ -135,7 +138,7 @@ def send_fewer_messages() -> None:
         self.model_id  # noqa: B018
         return view_spec(self)
 
-    widget._closed_unopened = False  # a class default: set on a widget closed while it waited
+    widget._waits = False  # a class default: True on a widget waiting for its turn to open
     widget.get_state = get_state  # type: ignore[method-assign]
     widget._notify_observers = _notify_observers  # type: ignore[method-assign]
     widget.open = open  # type: ignore[method-assign]
