@@ -345,14 +345,20 @@ async def _storm(server_url: str, store: Any, record: Any, students: int, timeou
             await r["page"].locator(".pb-pledge input").fill("1")
         clicked = time.monotonic()
         await asyncio.gather(*(r["page"].locator(".pb-pledge-confirm").click(no_wait_after=True) for r in seated))
-        waits = []
-        for r in seated:
+
+        async def revealed(page: Any) -> float | None:
             try:
-                await r["page"].locator('.pb-reveal [data-revealed="1"]').first.wait_for(state="visible", timeout=60_000)
-                waits.append(time.monotonic() - clicked)
+                await page.locator('.pb-reveal [data-revealed="1"]').first.wait_for(state="visible", timeout=60_000)
+                return time.monotonic() - clicked
             except Exception:  # noqa: BLE001 - not revealed in time
-                pass
-        reveal_s = round(max(waits), 2) if len(waits) == len(seated) else None
+                return None
+
+        # All pages at once: a village that never reveals costs one minute, not one per page.
+        waits = await asyncio.gather(*(revealed(r["page"]) for r in seated))
+        for r, waited in zip(seated, waits):
+            if waited is None:  # what the page said instead, for the report
+                r["error"] = "no reveal: " + " / ".join(await r["page"].locator(".pb-status").all_inner_texts())[:300]
+        reveal_s = round(max(waits), 2) if None not in waits else None  # type: ignore[type-var]
     return playwright, browser, list(results), reveal_s, phones
 
 
@@ -418,6 +424,7 @@ def run_join_storm(students: int = 30, quick: bool = False, timeout: float = 240
         # from the facilitator's deal (once every name is in the lobby) to the last seat usable
         "seated_after_deal_worst_s": round(max(usable) - results[0]["dealt_s"], 1) if usable else None,
         "reveal_worst_s": reveal_s,
+        "errors": sorted({r["error"] for r in results if "error" in r}),
         "mb_per_page": mb_per_page,
         "phones": phones,
         "settings": settings.summary,
@@ -675,8 +682,9 @@ def format_join_storm(report: dict[str, Any]) -> str:
         f"{report['joined']} in the lobby (median {report['joined_median_s']} s, worst {report['joined_worst_s']} s after opening), "
         f"{report['seated']} on their seat (median {report['seated_median_s']} s, worst {report['seated_worst_s']} s; the last {report['seated_after_deal_worst_s']} s after the deal); "
         f"every village pledging at once, the reveal on every page within {report['reveal_worst_s']} s; {report['mb_per_page']} MB per page; "
-        f"the simulated phones {report['phones']}. "
-        f"Settings: {report['settings']}."
+        f"the simulated phones {report['phones']}"
+        + (f"; errors: {report['errors']}. " if report.get("errors") else ". ")
+        + f"Settings: {report['settings']}."
     )
 
 
