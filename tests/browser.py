@@ -6,16 +6,20 @@ usually needs only `open_dashboard` and `source_text_visible`.
 
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, Route, WebSocketRoute
 
 from rules import dangerous_ideas as di
 
 __all__ = [
+    "beside_playwright",
     "CHROMIUM",
     "CHROMIUM_ARGS",
     "EXPECT_TIMEOUT_MS",
@@ -109,6 +113,18 @@ def guard_hosts(browser: Browser, found: list[str]) -> None:
         return context
 
     browser.new_context = new_context  # type: ignore[method-assign]
+
+
+T = TypeVar("T")
+
+
+@contextmanager
+def beside_playwright(run: Callable[[], T]) -> Iterator[concurrent.futures.Future[T]]:
+    """`run()` (asyncio code: light phones, a kernel manager) in a thread of its own, beside a
+    test's browser pages: Playwright's sync API keeps an event loop running in the test's thread.
+    Yields its future; the thread is waited for at the end."""
+    with concurrent.futures.ThreadPoolExecutor(1) as thread:
+        yield thread.submit(run)
 
 
 def launch_chromium(playwright: Playwright) -> Browser:

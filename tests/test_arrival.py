@@ -546,11 +546,11 @@ def test_the_cheap_activity_watcher_records_what_jupyter_servers_own_does() -> N
     cell that runs a second, it records the same execution states and activity times as
     jupyter_server's watcher, which checks each message's signature and dates."""
     import asyncio
-    import concurrent.futures
 
     from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
     from playbook.voila_app import PatientKernelManager
+    from tests.browser import beside_playwright
 
     async def watch(manager_class: type) -> tuple[list[str], bool]:
         manager = manager_class()
@@ -579,7 +579,7 @@ def test_the_cheap_activity_watcher_records_what_jupyter_servers_own_does() -> N
         return [await watch(AsyncMappingKernelManager), await watch(PatientKernelManager)]
 
     # A thread of its own: a browser test before this one may leave an event loop running here.
-    with concurrent.futures.ThreadPoolExecutor(1) as thread:
-        theirs, ours = thread.submit(asyncio.run, both()).result()
+    with beside_playwright(lambda: asyncio.run(both())) as done:
+        theirs, ours = done.result()
     assert theirs == (["busy", "idle"], True), theirs
     assert ours == theirs

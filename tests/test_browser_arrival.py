@@ -21,6 +21,7 @@ from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serv
 from playbook.store import Store
 from rules import leerdam as ld
 from rules import new_game
+from tests.browser import beside_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
@@ -47,7 +48,6 @@ def test_twelve_seat_pages_opened_in_the_same_second_each_show_their_seat(class_
     the same requests, the same websocket, for a fifth of the CPU), so the twelve arrive together
     on two cores as they would on twelve phones."""
     import asyncio
-    import concurrent.futures
 
     from benchmarks.light_phone import LightPhone
 
@@ -73,9 +73,6 @@ def test_twelve_seat_pages_opened_in_the_same_second_each_show_their_seat(class_
                 await phone.close()
 
     contexts: list[BrowserContext] = []
-    # The light phones run in a thread of their own (Playwright's sync API keeps an event loop
-    # running in this one).
-    thread = concurrent.futures.ThreadPoolExecutor(1)
     try:
         phones: list[Page] = []
         for _ in range(BROWSERS):
@@ -83,41 +80,40 @@ def test_twelve_seat_pages_opened_in_the_same_second_each_show_their_seat(class_
             contexts.append(context)
             phones.append(context.new_page())
         # The class presses its links together: every page is asked for before any has answered.
-        light = thread.submit(asyncio.run, light_seats(range(BROWSERS, PAGES)))
-        for phone, seat in zip(phones, links["seats"]):
-            phone.goto(class_server.url + seat["url"], wait_until="commit")
-        for phone in phones:
-            # Its seat, or a word that it is on its way (never a blank page that says nothing).
-            expect(phone.locator(f"{LEERDAM}.playbook-seat .pb-pledge-confirm, #playbook-starting").first).to_be_visible(timeout=ARRIVAL_MS)
-        for seat, phone in enumerate(phones):
-            expect(phone.locator(f"{LEERDAM}.playbook-seat .pb-pledge-confirm")).to_be_visible(timeout=ARRIVAL_MS)
-            expect(phone.locator("#playbook-starting")).to_have_count(0, timeout=ARRIVAL_MS)
-            expect(phone.locator(f"{LEERDAM} .pb-seat-{seat}")).to_contain_text(names[seat], timeout=ARRIVAL_MS)  # its own seat
-        assert light.result() == list(names[BROWSERS:])  # the light phones' own seats too
-        meta = store.info(table_id).meta
-        assert sorted(meta["claims"], key=int) == [str(s) for s in range(PAGES)]  # every seat is held
-        for seat, phone in enumerate(phones):
-            # The device's own key, in its address bar (the page writes it there on its next look).
-            own = meta["seat_keys"][str(seat)]
-            expect(phone).to_have_url(re.compile(rf"[?&]key={re.escape(own)}(&|$)"), timeout=ARRIVAL_MS)
-            query = urllib.parse.parse_qs(urllib.parse.urlparse(phone.url).query)
-            assert f"key={query['key'][0]}" not in links["seats"][seat]["url"]  # not the slip's
-        for seat in range(PAGES):  # every device holds a key of its own, never its slip's
-            assert f"key={meta['seat_keys'][str(seat)]}" not in links["seats"][seat]["url"]
-        # A phone that scans the board's code now finds no seat to take.
-        late = chromium.new_context(viewport={"width": 390, "height": 844})
-        contexts.append(late)
-        page = late.new_page()
-        page.goto(class_server.url + links["join"], wait_until="domcontentloaded")
-        expect(page.locator(f"{LEERDAM}.playbook-join")).to_be_visible(timeout=ARRIVAL_MS)
-        expect(page.locator(f"{LEERDAM} .pb-join")).to_contain_text("Every seat is taken", timeout=ARRIVAL_MS)
-        expect(page.locator(f"{LEERDAM} [class*='pb-claim-']")).to_have_count(0, timeout=ARRIVAL_MS)
-        # A slip opened on another device opens nothing, and says why.
-        thief = late.new_page()
-        thief.goto(class_server.url + links["seats"][3]["url"], wait_until="domcontentloaded")
-        expect(thief.locator(f"{LEERDAM}.playbook-denied")).to_be_visible(timeout=ARRIVAL_MS)
-        expect(thief.locator(f"{LEERDAM} .pb-status")).to_contain_text("another device", timeout=ARRIVAL_MS)
+        with beside_playwright(lambda: asyncio.run(light_seats(range(BROWSERS, PAGES)))) as light:
+            for phone, seat in zip(phones, links["seats"]):
+                phone.goto(class_server.url + seat["url"], wait_until="commit")
+            for phone in phones:
+                # Its seat, or a word that it is on its way (never a blank page that says nothing).
+                expect(phone.locator(f"{LEERDAM}.playbook-seat .pb-pledge-confirm, #playbook-starting").first).to_be_visible(timeout=ARRIVAL_MS)
+            for seat, phone in enumerate(phones):
+                expect(phone.locator(f"{LEERDAM}.playbook-seat .pb-pledge-confirm")).to_be_visible(timeout=ARRIVAL_MS)
+                expect(phone.locator("#playbook-starting")).to_have_count(0, timeout=ARRIVAL_MS)
+                expect(phone.locator(f"{LEERDAM} .pb-seat-{seat}")).to_contain_text(names[seat], timeout=ARRIVAL_MS)  # its own seat
+            assert light.result() == list(names[BROWSERS:])  # the light phones' own seats too
+            meta = store.info(table_id).meta
+            assert sorted(meta["claims"], key=int) == [str(s) for s in range(PAGES)]  # every seat is held
+            for seat, phone in enumerate(phones):
+                # The device's own key, in its address bar (the page writes it there on its next look).
+                own = meta["seat_keys"][str(seat)]
+                expect(phone).to_have_url(re.compile(rf"[?&]key={re.escape(own)}(&|$)"), timeout=ARRIVAL_MS)
+                query = urllib.parse.parse_qs(urllib.parse.urlparse(phone.url).query)
+                assert f"key={query['key'][0]}" not in links["seats"][seat]["url"]  # not the slip's
+            for seat in range(PAGES):  # every device holds a key of its own, never its slip's
+                assert f"key={meta['seat_keys'][str(seat)]}" not in links["seats"][seat]["url"]
+            # A phone that scans the board's code now finds no seat to take.
+            late = chromium.new_context(viewport={"width": 390, "height": 844})
+            contexts.append(late)
+            page = late.new_page()
+            page.goto(class_server.url + links["join"], wait_until="domcontentloaded")
+            expect(page.locator(f"{LEERDAM}.playbook-join")).to_be_visible(timeout=ARRIVAL_MS)
+            expect(page.locator(f"{LEERDAM} .pb-join")).to_contain_text("Every seat is taken", timeout=ARRIVAL_MS)
+            expect(page.locator(f"{LEERDAM} [class*='pb-claim-']")).to_have_count(0, timeout=ARRIVAL_MS)
+            # A slip opened on another device opens nothing, and says why.
+            thief = late.new_page()
+            thief.goto(class_server.url + links["seats"][3]["url"], wait_until="domcontentloaded")
+            expect(thief.locator(f"{LEERDAM}.playbook-denied")).to_be_visible(timeout=ARRIVAL_MS)
+            expect(thief.locator(f"{LEERDAM} .pb-status")).to_contain_text("another device", timeout=ARRIVAL_MS)
     finally:
-        thread.shutdown(wait=True)
         for context in contexts:
             context.close()

@@ -23,7 +23,7 @@ from playwright.sync_api import Page, expect
 from playbook import classes as cl
 from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serve_settings, stop_server
 from playbook.store import Store
-from tests.browser import in_ci
+from tests.browser import beside_playwright, in_ci
 from tests.test_browser_class import Devices
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -63,7 +63,6 @@ def test_twelve_phones_join_a_new_rule_class_and_play_at_three_tables(room: Runn
     requests, the same websocket, for a fifth of the CPU), so the twelve arrive together on two
     cores as they would on twelve phones."""
     import asyncio
-    import concurrent.futures
 
     from benchmarks.arrival import light_student
     from benchmarks.light_phone import LightPhone
@@ -87,10 +86,8 @@ def test_twelve_phones_join_a_new_rule_class_and_play_at_three_tables(room: Runn
             for phone in phones:
                 await phone.close()
 
-    # Twelve phones open the short address at once, then each types a name. The light ones run
-    # in a thread of their own (Playwright's sync API keeps an event loop running in this one).
-    with concurrent.futures.ThreadPoolExecutor(1) as thread:
-        light = thread.submit(asyncio.run, light_phones())
+    # Twelve phones open the short address at once, then each types a name.
+    with beside_playwright(lambda: asyncio.run(light_phones())) as light:
         phones = [devices.page() for _ in range(BROWSERS)]
         for phone in phones:
             phone.goto(short, wait_until="commit")
@@ -233,7 +230,6 @@ def test_a_phone_that_draws_nothing_joins_sits_and_pledges_as_a_browser_does(roo
     """`make bench` times the server's part of a join storm with these phones: one must reach
     what a browser reaches (the lobby, its seat, its pledge counted in the store), no more."""
     import asyncio
-    import concurrent.futures
 
     from benchmarks.light_phone import LightPhone
 
@@ -259,9 +255,8 @@ def test_a_phone_that_draws_nothing_joins_sits_and_pledges_as_a_browser_does(roo
         finally:
             await phone.close()
 
-    # A thread of its own: Playwright's sync API keeps an event loop running in this one.
-    with concurrent.futures.ThreadPoolExecutor(1) as thread:
-        assert thread.submit(asyncio.run, visit()).result() == []  # the join form is gone once the page is the student's
+    with beside_playwright(lambda: asyncio.run(visit())) as done:
+        assert done.result() == []  # the join form is gone once the page is the student's
     assert [s.name for s in cl.load_class(store, record.id).students] == ["Light"]
 
 

@@ -608,10 +608,10 @@ def recorded(monkeypatch):
 def _in_a_thread(run):
     """`run()` in a thread of its own: a browser test before this one may have left an event
     loop running in this one, and in a running loop widgets open when its turn ends."""
-    import concurrent.futures
+    from tests.browser import beside_playwright
 
-    with concurrent.futures.ThreadPoolExecutor(1) as thread:
-        return thread.submit(run).result()
+    with beside_playwright(run) as done:
+        return done.result()
 
 
 def _in_a_kernels_turn(build):
