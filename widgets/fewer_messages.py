@@ -62,12 +62,10 @@ def _open_waiting() -> None:
     waiting = _turn.waiting
     while waiting:
         widget = next(iter(waiting.values()))
-        try:
-            widget.model_id  # noqa: B018 - asking for the id opens it (and what it holds)
+        try:  # asking for the id takes it off the waiting list and opens it (and what it holds)
+            widget.model_id  # noqa: B018
         except Exception:  # one widget that cannot say its state must not keep the others back
             logging.getLogger(__name__).exception("a widget could not be opened")
-        waiting.pop(id(widget), None)
-        widget._waits = False
 
 
 def send_fewer_messages() -> None:
