@@ -598,10 +598,15 @@ class RecordingComm:
 
 @pytest.fixture
 def recorded(monkeypatch):
+    """Every comm message widgets send, as a kernel would send them (in a running event loop,
+    widgets wait for its turn to end, as in a kernel)."""
     import comm
+
+    from widgets import fewer_messages
 
     RecordingComm.sent = []
     monkeypatch.setattr(comm, "create_comm", RecordingComm)
+    monkeypatch.setattr(fewer_messages, "_in_a_kernel", lambda: True)
     return RecordingComm.sent
 
 
@@ -716,3 +721,39 @@ def test_a_widget_closed_after_it_opened_is_not_opened_again_by_asking_its_id(re
 
     _in_a_kernels_turn(build)
     assert [kind for kind, _, _ in recorded] == ["open", "close"]
+
+
+def test_a_widget_whose_id_another_thread_asks_for_opens_once_and_its_turn_still_ends(recorded):
+    async def turn():
+        label = widgets.HTML("asked from elsewhere")
+        with concurrent.futures.ThreadPoolExecutor(1) as other:
+            asked = other.submit(lambda: label.model_id).result()
+        await asyncio.sleep(0)  # the turn ends: the widgets still waiting open
+        return asked
+
+    answer: list[str] = []
+    # A daemon thread: a widget left on its own thread's list once opened elsewhere kept the
+    # turn's end asking for it forever (a page that never answers again), and this test must
+    # fail then, not hang the suite.
+    kernel = threading.Thread(target=lambda: answer.append(asyncio.run(turn())), daemon=True)
+    kernel.start()
+    kernel.join(timeout=20)
+    assert answer, "the kernel's turn never ended"
+    assert [(kind, comm_id) for kind, comm_id, _ in recorded] == [("open", answer[0])]
+
+
+def test_outside_a_kernel_a_widget_made_in_a_running_loop_opens_at_once(monkeypatch):
+    """Playwright's sync API leaves a loop running in a test's thread: a widget made there must
+    not wait for a turn that comes only with the next browser call (at the session's end, a
+    page's widgets waited for a store already gone)."""
+    import comm
+
+    RecordingComm.sent = []
+    monkeypatch.setattr(comm, "create_comm", RecordingComm)
+
+    async def made():
+        label = widgets.HTML("now")
+        return label, [kind for kind, _, _ in RecordingComm.sent]
+
+    label, sent = _in_a_thread(lambda: asyncio.run(made()))
+    assert sent == ["open"] and label.comm is not None

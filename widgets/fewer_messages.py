@@ -13,18 +13,20 @@ Voila thread, and each phone redraws at every one.
   untouched default, and the browser draws it exactly as with an empty one (both views skip a
   missing part). The first time Python code reads the part (`button.layout.display = "none"`),
   the default is made as before and the widget tells the browser it has one.
-- **Opened once, when the kernel's turn ends.** In a running event loop (a kernel answering a
+- **Opened once, when the kernel's turn ends.** In a kernel's running event loop (answering a
   click, a page following its table), a widget made opens when the loop's current turn is over,
   with the state it has by then: one message instead of one and an update per change. Anything
   that needs its id sooner opens it at once: a box it is put in, a display, its own id asked for.
-  Children therefore always reach the browser before the boxes that hold them. Outside an event
-  loop (a script, a headless test) widgets open at once, as ipywidgets does.
+  Children therefore always reach the browser before the boxes that hold them. Outside a kernel's
+  loop (a script, a headless test, even one beside Playwright's running loop) widgets open at
+  once, as ipywidgets does.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import threading
 from typing import Any
 
@@ -50,6 +52,12 @@ class _Turn(threading.local):
 _turn = _Turn()
 
 
+def _in_a_kernel() -> bool:
+    """True in an IPython kernel (a Voila page's), whose loop's turns are a page's answers."""
+    kernel = sys.modules.get("ipykernel.kernelbase")
+    return kernel is not None and kernel.Kernel.initialized()
+
+
 def _unmade(widget: widgets.Widget) -> list[str]:
     """The lazy parts of `widget` it has and has not made yet."""
     values = widget._trait_values
@@ -62,10 +70,12 @@ def _open_waiting() -> None:
     waiting = _turn.waiting
     while waiting:
         widget = next(iter(waiting.values()))
-        try:  # asking for the id takes it off the waiting list and opens it (and what it holds)
+        try:  # asking for the id takes it off its waiting list and opens it (and what it holds)
             widget.model_id  # noqa: B018
         except Exception:  # one widget that cannot say its state must not keep the others back
             logging.getLogger(__name__).exception("a widget could not be opened")
+        finally:  # whatever happened, this loop ends: a widget is asked once
+            waiting.pop(id(widget), None)
 
 
 def send_fewer_messages() -> None:
@@ -107,25 +117,29 @@ def send_fewer_messages() -> None:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no event loop: open now, as ipywidgets does
+            loop = None
+        if loop is None or not _in_a_kernel():
             open_now(self)
             return
         if _turn.loop is not loop:
             _turn.loop = loop
             loop.call_soon(_open_waiting)
         _turn.waiting[id(self)] = self
-        self._waits = True
+        self._waits = _turn.waiting  # its own thread's list, wherever its id is asked from
 
     def opened_id(self: widgets.Widget) -> str:
-        if self._waits:  # only a widget waiting for its turn opens here (not one closed since)
-            self._waits = False
-            _turn.waiting.pop(id(self), None)
+        waits = self._waits
+        if waits is not None:  # only a widget waiting for its turn opens here (not one closed since)
+            self._waits = None
+            waits.pop(id(self), None)
             open_now(self)
         return model_id.fget(self)  # type: ignore[no-any-return]
 
     def close_waiting(self: widgets.Widget) -> None:
-        if self._waits:  # closed before it opened: the browser never hears of it
-            self._waits = False
-            _turn.waiting.pop(id(self), None)
+        waits = self._waits
+        if waits is not None:  # closed before it opened: the browser never hears of it
+            self._waits = None
+            waits.pop(id(self), None)
         close(self)
 
     def _repr_mimebundle_(self: widgets.Widget, **kwargs: Any) -> Any:
@@ -136,7 +150,7 @@ def send_fewer_messages() -> None:
         self.model_id  # noqa: B018
         return view_spec(self)
 
-    widget._waits = False  # a class default: True on a widget waiting for its turn to open
+    widget._waits = None  # a class default; a widget waiting for its turn holds the list it waits in
     widget.get_state = get_state  # type: ignore[method-assign]
     widget._notify_observers = _notify_observers  # type: ignore[method-assign]
     widget.open = open  # type: ignore[method-assign]
