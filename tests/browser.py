@@ -9,12 +9,13 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import re
+import socket
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright, Route, WebSocketRoute
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright
 
 from rules import dangerous_ideas as di
 
@@ -81,35 +82,46 @@ def chromium_missing_reason() -> str | None:
 OUTSIDE = re.compile(r"^(?!(https?|wss?)://(127\.0\.0\.1|localhost|\[::1\])([:/]|$))(https?|wss?)://", re.IGNORECASE)
 
 
+_NOWHERE: list[socket.socket] = []
+
+
+def _nowhere() -> str:
+    """A proxy address on this machine that refuses every connection: a port bound, never
+    listened on, and held for the process's life (nothing else can take it)."""
+    if not _NOWHERE:
+        held = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        held.bind(("127.0.0.1", 0))
+        _NOWHERE.append(held)
+    return "http://127.0.0.1:%d" % _NOWHERE[0].getsockname()[1]
+
+
 def guard_hosts(browser: Browser, found: list[str]) -> None:
-    """Every context `browser.new_context()` makes from now on stops each request and websocket
-    to another host before it leaves, and notes its address in `found`: a page must load
-    nothing from outside its server (a classroom may have no internet).
+    """Every context `browser.new_context()` makes from now on notes in `found` each request
+    and websocket its pages make to another host: a page must load nothing from outside its
+    server (a classroom may have no internet). The browser must come from
+    `launch_chromium(..., guarded=True)`, which sends all but this machine's own traffic to a
+    proxy that refuses it, so nothing outside is reached either.
+
+    The guard only listens: routing every request through Playwright (`context.route`) would
+    turn Chromium's HTTP cache off and hold each request for a round trip, and every page loads
+    Voila's 5 MB of scripts.
 
     `new_context(..., server_host="10.213.5.2")` also lets through the one other host a test
     serves on (a network namespace the test made itself), and nothing else."""
     make = browser.new_context
 
     def new_context(*args: Any, server_host: str | None = None, **kwargs: Any) -> BrowserContext:
+        if server_host is not None:  # straight to its own host; everything else to nowhere
+            kwargs["proxy"] = {"server": _nowhere(), "bypass": server_host}
         context = make(*args, **kwargs)
         own = re.compile(rf"^(https?|wss?)://{re.escape(server_host)}([:/]|$)", re.IGNORECASE) if server_host else None
 
-        def refuse(route: Route) -> None:
-            if own is not None and own.match(route.request.url):
-                route.continue_()
-                return
-            found.append(route.request.url)
-            route.abort("blockedbyclient")
+        def note(url: str) -> None:
+            if OUTSIDE.match(url) and not (own is not None and own.match(url)):
+                found.append(url)
 
-        def refuse_socket(socket: WebSocketRoute) -> None:
-            if own is not None and own.match(socket.url):
-                socket.connect_to_server()
-                return
-            found.append(socket.url)
-            socket.close()
-
-        context.route(OUTSIDE, refuse)
-        context.route_web_socket(OUTSIDE, refuse_socket)
+        context.on("request", lambda request: note(request.url))
+        context.on("page", lambda page: page.on("websocket", lambda socket: note(socket.url)))
         return context
 
     browser.new_context = new_context  # type: ignore[method-assign]
@@ -127,9 +139,14 @@ def beside_playwright(run: Callable[[], T]) -> Iterator[concurrent.futures.Futur
         yield thread.submit(run)
 
 
-def launch_chromium(playwright: Playwright) -> Browser:
-    """Headless Debian Chromium."""
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
+def launch_chromium(playwright: Playwright, *, guarded: bool = False) -> Browser:
+    """Headless Debian Chromium; `guarded`, it reaches nothing but this machine (see
+    `guard_hosts`): every other host goes to a proxy that refuses it, and Chromium never sends
+    loopback addresses to a proxy."""
+    args = list(CHROMIUM_ARGS)
+    if guarded:
+        args.append(f"--proxy-server={_nowhere()}")
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
 
 
 def open_dashboard(page: Page, url: str, selector: str, timeout_ms: int = LOAD_TIMEOUT_MS) -> Locator:

@@ -84,7 +84,7 @@ def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaFactory]:
         yield start
 
 
-#: requests and websockets to another host than this machine, stopped by `guard_hosts`.
+#: requests and websockets to another host than this machine, noted by `guard_hosts`.
 OUTSIDE_REQUESTS: list[str] = []
 
 
@@ -109,7 +109,7 @@ def chromium() -> Iterator[Browser]:
         pytest.skip(reason)
     expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
+        browser = launch_chromium(playwright, guarded=True)
         guard_hosts(browser, OUTSIDE_REQUESTS)
         try:
             yield browser

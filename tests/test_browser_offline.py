@@ -33,9 +33,17 @@ def test_a_request_to_another_host_is_stopped_and_noted(chromium: Browser) -> No
     context = chromium.new_context()
     try:
         page = context.new_page()
-        page.set_content('<img src="http://outside.invalid/font.png"><script src="https://cdn.outside.invalid/x.js"></script>')
+        failed: list[str] = []
+        page.on("requestfailed", lambda request: failed.append(request.url))
+        page.set_content(
+            '<img src="http://outside.invalid/font.png"><script src="https://cdn.outside.invalid/x.js"></script>'
+            '<script>window.closedSocket = new Promise(done => { new WebSocket("wss://live.outside.invalid/ws").onclose = () => done(true); });</script>'
+        )
         page.wait_for_load_state("load")
-        assert sorted(OUTSIDE_REQUESTS) == ["http://outside.invalid/font.png", "https://cdn.outside.invalid/x.js"]
+        assert page.evaluate("window.closedSocket") is True  # the socket never opened
+        expected = ["http://outside.invalid/font.png", "https://cdn.outside.invalid/x.js", "wss://live.outside.invalid/ws"]
+        assert sorted(OUTSIDE_REQUESTS) == expected
+        assert sorted(failed) == expected[:2], "none of them loaded"
     finally:
         OUTSIDE_REQUESTS.clear()  # this test asked on purpose
         context.close()
