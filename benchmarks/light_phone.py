@@ -173,8 +173,9 @@ class LightPhone:
             self._changed.set()
 
     async def _beat(self) -> None:
-        """As the page's script: the first heartbeat button on the page (the outer page's; a
-        page built inside it hears it through that one), pressed every few seconds."""
+        """As the page's script: the first heartbeat button in the page's order (a seat page
+        built inside a class page: the seat page's own, once it is there), pressed every few
+        seconds."""
         while True:
             await asyncio.sleep(BEAT_SECONDS)
             beat = self._found("pb-heartbeat", None, hidden=True)

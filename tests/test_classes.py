@@ -419,6 +419,17 @@ def test_a_student_page_reloaded_before_its_seat_showed_takes_the_seat_again(sto
     me = phones[0].student
     again = ClassPage(store, query=f"?code={record.code}&student={me.id}&key={me.key}")
     assert again.seat_page is not None and again.seat_page.role == "seat", again.status.message
-    again._beat()  # this one shows it: the seat is its own for good
+    seat_page = again.seat_page
+
+    def confirmed() -> bool:
+        held = store.load(seat_page.table_id).meta["claims"][str(seat_page.seat)]
+        return bool(held.get("confirmed")) if isinstance(held, dict) else True
+
+    # The class page's own heartbeat says the page is there, not that it drew the seat page
+    # (whose link the address bar gets with it): a reload now must still come back to the seat.
+    again._beat()
+    assert not confirmed()
+    seat_page._beat()  # the seat page's own heartbeat: it is drawn, its link in the address bar
+    assert confirmed()  # the seat is this device's for good
     late = ClassPage(store, query=f"?code={record.code}&student={me.id}&key={me.key}")
     assert late.seat_page is None and "another device" in late.status.message

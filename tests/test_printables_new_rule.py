@@ -189,7 +189,9 @@ def test_markup_escapes_and_sets_emoji_in_their_font() -> None:
 
 def test_characters_no_font_has_do_not_crash() -> None:
     odd = "漢字 \ue000 \U0010fffd 👍🏽"
-    pdf = common.build_document([common.para(odd), common.heading(odd)], title="odd")
+    with pytest.warns(fonts.MissingGlyphWarning) as said:  # the two no font has, said once each
+        pdf = common.build_document([common.para(odd), common.heading(odd)], title="odd")
+    assert sorted(str(w.message).split()[4] for w in said) == ["U+10FFFD", "U+E000"], [str(w.message) for w in said]
     assert common.page_count(pdf) == 1
     canvas = Canvas(io.BytesIO())
     assert fonts.draw_string(canvas, 0, 0, odd, fonts.BOLD, 9, align="centre") > 0

@@ -119,7 +119,7 @@ class ClassPage(widgets.VBox):
         #: redraws and emptied only when a table moves on.
         self.debrief_bar = DebriefBar(self.prepare_debrief, "Prepare the class debrief (CSV and handout)")
         self._debrief_seen: Any = None
-        super().__init__((widgets.HTML(STYLE + CLASS_STYLE), self.header, self.status, self.screen, self.heartbeat, self.alive, self.navigator))
+        super().__init__((widgets.HTML(STYLE + CLASS_STYLE), self.header, self.status, self.screen, self.navigator, self.heartbeat, self.alive))
         self.add_class("playbook-root")
         self.add_class("playbook-class")
         self.open_from_query()
@@ -701,7 +701,10 @@ class ClassPage(widgets.VBox):
         self._beats += 1
         self.alive.value = f'<span data-beat="{self._beats}"></span>'
         if self.seat_page is not None:
-            self.seat_page._beat()  # the seat page inside this one hears the page's heartbeat through it
+            # The page is there, but maybe not yet the seat page inside it: that one's own
+            # heartbeat (the first on the page once drawn) confirms the seat, after the page
+            # put its link in the address bar; confirmed earlier, a reload lost the seat.
+            self.seat_page._last_beat = self._last_beat
 
     def refresh(self) -> bool:
         """Look at the class (and, on the board and monitor, its tables); redraw if they moved."""

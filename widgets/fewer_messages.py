@@ -86,6 +86,7 @@ def send_fewer_messages() -> None:
     widget = widgets.Widget
     full_state, notify, open_now, close = widget.get_state, widget._notify_observers, widget.open, widget.close
     repr_bundle, view_spec, model_id, repr_keys = widget._repr_mimebundle_, widget.get_view_spec, widget.model_id, widget._repr_keys
+    finalizing = sys.is_finalizing  # held here: at the end, this module's globals are gone too
 
     def get_state(self: widgets.Widget, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
         if key is None:  # the whole state: at opening, or a page asking for every model
@@ -136,6 +137,8 @@ def send_fewer_messages() -> None:
         return model_id.fget(self)  # type: ignore[no-any-return]
 
     def close_waiting(self: widgets.Widget) -> None:
+        if finalizing():  # Python is ending (ipywidgets' own globals are gone): no page to tell
+            return
         waits = self._waits
         if waits is not None:  # closed before it opened: the browser never hears of it
             self._waits = None

@@ -508,9 +508,10 @@ class TableDashboard(widgets.VBox):
     def _place_parts(self) -> None:
         """The page's children: the class card (board link, seats) above the table, the first
         thing a facilitator needs; the debrief's downloads right under the save bar (the table's
-        files together). Parts not built are left out."""
+        files together). Parts not built are left out. The navigator comes before the heartbeat:
+        the page's script beats only once the page's own link is drawn (see the template)."""
         built = self._parts.get
-        order = (self.style_html, self.header, self.status, built("class_panel"), self.screen, built("savebar"), built("debrief_bar"), self.debrief_area, self.heartbeat, self.alive, self.navigator)
+        order = (self.style_html, self.header, self.status, built("class_panel"), self.screen, built("savebar"), built("debrief_bar"), self.debrief_area, self.navigator, self.heartbeat, self.alive)
         self.children = tuple(w for w in order if w is not None)
 
     def _show_parts(self) -> None:
