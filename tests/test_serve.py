@@ -147,3 +147,38 @@ def test_page_templates_are_compiled_once_per_server_not_once_per_page(tmp_path:
 
     assert run_alone(lambda: page(is_async=True).get_template("page.j2").render_async(name="Di")) == "Di!"
     assert len(compiled) == 3
+
+
+def test_stopping_kernels_first_leaves_a_server_nothing_to_wait_for() -> None:
+    """A stand-in for Voila: on SIGTERM it waits for its "kernel" (a child in a session of its
+    own, as jupyter_client starts kernels) to end, as Voila waits for each kernel's shutdown.
+    Killed first, the kernel leaves it nothing to wait for: it ends on its own, not by the
+    SIGKILL that ends a server still waiting after the timeout."""
+    import signal
+    import subprocess
+    import sys
+
+    from playbook.serve import _start_time, stop_server
+
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import signal, subprocess, sys\n"
+            "kernel = subprocess.Popen(['sleep', '600'], start_new_session=True)\n"
+            "signal.signal(signal.SIGTERM, lambda *_: (kernel.wait(), sys.exit(0)))\n"
+            "print(kernel.pid, flush=True)\n"
+            "signal.pause()\n",
+        ],
+        stdout=subprocess.PIPE,
+        start_new_session=True,
+    )
+    kernel = int(server.stdout.readline())  # the kernel is running
+    try:
+        stop_server(server, timeout=60, kernels_first=True)
+        assert server.returncode == 0, server.returncode  # ended itself: -9 is the timeout's kill
+        assert _start_time(kernel) is None or "Z" in Path(f"/proc/{kernel}/stat").read_text().split(")")[1].split()[0]
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+        server.stdout.close()
