@@ -225,6 +225,8 @@ def adjacent(a: str, b: str) -> bool:
 
 #: the places one step from each place, in PLACES order.
 _NEIGHBOURS = {source: tuple(t for t in PLACES if adjacent(source, t)) for source in PLACES}
+#: each place's neighbours with their index in BRANCHES (None: a node).
+_NEIGHBOUR_BRANCHES = {source: tuple((t, _BRANCH_INDEX.get(t)) for t in targets) for source, targets in _NEIGHBOURS.items()}
 
 
 def default_chapters(players: int) -> int:
@@ -2246,16 +2248,18 @@ def _move_steps(state: State, seat: int) -> list[tuple[str, str, int]]:
     """(source, target, stones) of each one-step Move `_move_options` offers, in its order:
     a bot that wants one legal Move builds only those it tries."""
     sheet = state.sheets[seat]
+    branches = sheet.branches
     steps = []
-    filled = {b for b, _ in sheet.memes()}
-    for source in PLACES:
-        have = sheet.stones_at(source)
+    # The stones on each place in PLACES order (`stones_at` for all at once, a random bot's Move).
+    stones = sheet.nodes + tuple(m.stones if m else 0 for m in branches)
+    for source, have in zip(PLACES, stones):
         if not have:
             continue
-        for target in _NEIGHBOURS[source]:
-            if target in _BRANCH_INDEX and target not in filled:
-                continue
-            for k in sorted({1, have}):
+        sizes = (1,) if have == 1 else sorted({1, have})
+        for target, branch in _NEIGHBOUR_BRANCHES[source]:
+            if branch is not None and branches[branch] is None:
+                continue  # stones go to a filled branch only
+            for k in sizes:
                 steps.append((source, target, k))
     return steps
 
