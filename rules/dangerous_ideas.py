@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations_with_replacement, compress
+from itertools import combinations_with_replacement, compress, starmap
 from operator import attrgetter, not_
 from typing import Any, ClassVar, Literal
 
@@ -2215,16 +2215,15 @@ def _spends(n: int, t: int, room: int, usable: tuple[tuple[str, int, int], ...])
         specs.append((0, think_for(0), ()))
     for use in uses:
         specs.append((0, 0, (use,)))
-    best: dict[str, tuple[str, int, int]] = {}
-    for use in uses:
-        if use[0] not in best or use[1] + use[2] > best[use[0]][1] + best[use[0]][2]:
-            best[use[0]] = use
-    bonuses = tuple((branch, 1, 0) for branch, bonus, _ in best.values() if bonus)
+    # The biggest use of each meme is all it gives: its bonus and its stones (the branches of
+    # `usable` are distinct).
+    best = [use for use in usable if use[1] or use[2]]
+    bonuses = tuple((branch, 1, 0) for branch, bonus, _ in best if bonus)
     if len(bonuses) > 1:
         specs.append((0, 0, bonuses))
     if n or best:
-        specs.append((n, think_for(n), tuple(best.values())))
-    return tuple((from_node, from_think, tuple(_use(*u) for u in memes)) for from_node, from_think, memes in dict.fromkeys(specs))
+        specs.append((n, think_for(n), tuple(best)))
+    return tuple((from_node, from_think, tuple(starmap(_use, memes))) for from_node, from_think, memes in dict.fromkeys(specs))
 
 
 @lru_cache(maxsize=1024)
