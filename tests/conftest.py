@@ -56,16 +56,18 @@ VoilaFactory = Callable[..., RunningServer]
 
 @pytest.fixture(scope="session")
 def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaFactory]:
-    """`voila(notebook, pool_size=0) -> RunningServer`: Voila serving one notebook.
+    """`voila(notebook, pool_size=1) -> RunningServer`: Voila serving one notebook.
 
     Started once per (notebook, pool_size) for the whole session, on a free port, with the
-    `playbook` template and its own empty table store (PLAYBOOK_DB under tmp). Every server
+    `playbook` template and its own empty table store (PLAYBOOK_DB under tmp). Its pages open
+    on preheated kernels, as `playbook serve`'s do: a kernel that has run the notebook waits
+    for each page, and the next one starts while the test looks at the page. Every server
     is stopped, kernels included, at the end of the session.
     """
     servers: dict[tuple[Path, int], RunningServer] = {}
     with ExitStack() as stack:
 
-        def start(notebook: str | os.PathLike[str], pool_size: int = 0) -> RunningServer:
+        def start(notebook: str | os.PathLike[str], pool_size: int = 1) -> RunningServer:
             key = (Path(notebook).resolve(), pool_size)
             if key not in servers:
                 if not key[0].is_file():
