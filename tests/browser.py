@@ -7,6 +7,7 @@ usually needs only `open_dashboard` and `source_text_visible`.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import os
 import re
 import socket
@@ -82,17 +83,18 @@ def chromium_missing_reason() -> str | None:
 OUTSIDE = re.compile(r"^(?!(https?|wss?)://(127\.0\.0\.1|localhost|\[::1\])([:/]|$))(https?|wss?)://", re.IGNORECASE)
 
 
-_NOWHERE: list[socket.socket] = []
+@functools.cache
+def _refusing() -> socket.socket:
+    """A port on this machine bound and never listened on, so every connection to it is
+    refused; held for the process's life, so nothing else can take it."""
+    held = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    held.bind(("127.0.0.1", 0))
+    return held
 
 
 def _nowhere() -> str:
-    """A proxy address on this machine that refuses every connection: a port bound, never
-    listened on, and held for the process's life (nothing else can take it)."""
-    if not _NOWHERE:
-        held = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        held.bind(("127.0.0.1", 0))
-        _NOWHERE.append(held)
-    return "http://127.0.0.1:%d" % _NOWHERE[0].getsockname()[1]
+    """A proxy address that refuses every connection."""
+    return f"http://127.0.0.1:{_refusing().getsockname()[1]}"
 
 
 def guard_hosts(browser: Browser, found: list[str]) -> None:
