@@ -357,9 +357,26 @@ async def _storm(server_url: str, store: Any, record: Any, students: int, timeou
         waits = await asyncio.gather(*(revealed(r["page"]) for r in seated))
         for r, waited in zip(seated, waits):
             if waited is None:  # what the page said instead, for the report
-                r["error"] = "no reveal: " + " / ".join(await r["page"].locator(".pb-status").all_inner_texts())[:300]
+                said = " / ".join(await r["page"].locator(".pb-status").all_inner_texts())[:300]
+                r["error"] = f"no reveal: {said}; {_pledges_stored(store, r['page'].url, clicked)}"
         reveal_s = round(max(waits), 2) if None not in waits else None  # type: ignore[type-var]
     return playwright, browser, list(results), reveal_s, phones
+
+
+def _pledges_stored(store: Any, url: str, clicked: float) -> str:
+    """What the store holds of the page's village (its link names the table): a pledge that never
+    arrived, or a page that did not draw a reveal the store has."""
+    from urllib.parse import parse_qs, urlparse
+
+    table_id = parse_qs(urlparse(url).query).get("table", [""])[0]
+    try:
+        plays = [c for c in store.changes(table_id) if c["kind"] == "play"]
+    except KeyError:
+        return f"no table in the page's address ({url})"
+    if not plays:
+        return "its village: no pledge stored"
+    last = plays[-1]["at"] - (time.time() - (time.monotonic() - clicked))  # store times are wall clock
+    return f"its village: {len(plays)} pledges stored, the last {last:.1f} s after the clicks"
 
 
 @contextlib.contextmanager

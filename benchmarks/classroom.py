@@ -196,6 +196,7 @@ def run_classroom(seats: int = 20, quick: bool = False, wait: float = 120.0) -> 
         "kernel_drawn_worst_s": round(max(drawn_side), 3) if drawn_side else None,
         "pages": len(pages),
         "pledges_refused": refused,
+        "pledges_stored": len(plays),
         "pages_reloaded_by_themselves": lost,
         "mb_per_seat_page": round((open_mb - idle_mb) / len(pages), 1),
         "bare_kernel_mb": round(bare_mb, 1),
@@ -212,7 +213,8 @@ def format_classroom(report: dict[str, Any]) -> str:
     return (
         f"classroom, {report['seats']} seat pages and the board: reveal on every page after the last pledge "
         f"median {report['reveal_median_s']} s, worst {report['reveal_worst_s']} s ({report['pages_revealed']} of {report['pages']} pages, "
-        f"{report['pledges_refused']} pledges refused; every kernel had drawn it {report['kernel_drawn_worst_s']} s after the commit); {report['mb_per_seat_page']} MB per page beside {report['bare_kernel_mb']} MB "
+        f"{report['pledges_refused']} pledges refused, {report['pledges_stored']} of {report['seats']} stored, the reveal committed "
+        f"{report['reveal_commit_after_last_click_s']} s after the last click; every kernel had drawn it {report['kernel_drawn_worst_s']} s after the commit); {report['mb_per_seat_page']} MB per page beside {report['bare_kernel_mb']} MB "
         f"for a bare ipywidgets kernel; {report['kernels_left_behind']} kernels left {report['wait_s']:.0f} s after every seat page reloaded. "
         f"{report['settings']}."
     )

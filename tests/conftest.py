@@ -8,8 +8,9 @@ runs where, without a list to keep (`pytest_collection_modifyitems` below and in
   and the browser modules spread over the workers instead of queueing on one. A new browser
   test that calls `voila(notebook)` joins its module's group by using the fixture.
 - Any other test marked `browser` (it starts Voila or Chromium its own way, for example a
-  module-scoped server fixture, or the benchmark runner) runs in a group named after its
-  module, so a module's own server is started once too.
+  module-scoped server fixture) runs in a group named after its module, so a module's own
+  server is started once too. (The benchmark smoke test starts neither: `--quick` leaves out
+  every part that does.)
 - Each notebook's nbval cells run in a group named after the notebook: they share one kernel.
 - Everything else is spread over the workers one test at a time. Session fixtures run once
   per worker: what a test writes goes under its own `tmp_path` (per worker), and each
