@@ -448,7 +448,9 @@ def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
         "score spread": [r["score_spread"] for r in rows],
         "ends on a full sheet (share)": [float(r["ended"] == "full sheet") for r in rows],
     }
-    return out | by_kind(spec.bots, rows, "score_", "mean score")
+    # The bots give every meme a fresh text, so a seat scores 4 points a meme: with one kind
+    # at the table its mean score is 4 x the memes per player above, counted once.
+    return out | (by_kind(spec.bots, rows, "score_", "mean score") if len(set(spec.bots)) > 1 else {})
 
 
 def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:

@@ -201,7 +201,7 @@ def test_too_few_games_give_numbers_but_no_findings() -> None:
     assert [f.key for f in lab.compare("leerdam", "bots=altruist*7", "bots=free-rider*7", MIN_GAMES, 1, workers=1).findings][0] == "changed"
 
 
-@pytest.mark.parametrize(("slug", "text"), [("leerdam", "bots=fair*7"), ("leerdam", ""), ("new-rule", "bots=scorer,balanced,random,scorer"), ("new-rule", ""), ("danger-world", "sweep_trials=0"), ("dangerous-ideas", "")])
+@pytest.mark.parametrize(("slug", "text"), [("leerdam", "bots=fair*7"), ("leerdam", ""), ("new-rule", "bots=scorer,balanced,random,scorer"), ("new-rule", ""), ("danger-world", "sweep_trials=0"), ("dangerous-ideas", ""), ("dangerous-ideas", "bots=sensible*3")])
 def test_each_measure_counts_once(slug: str, text: str) -> None:
     run = lab.simulate(slug, 8 if slug == "dangerous-ideas" else 40, 3, text, workers=1, extras=False)
     measures = lab.GAMES[slug].measures(run.spec, run.rows)
@@ -213,6 +213,8 @@ def test_each_measure_counts_once(slug: str, text: str) -> None:
     assert "score spread" not in names or slug != "new-rule"  # the winning score again: losers score 0
     if slug == "leerdam" and len(set(run.spec.bots)) == 1:
         assert not [n for n in names if n.startswith("mean VP:")]  # the household mean again
+    if slug == "dangerous-ideas" and len(set(run.spec.bots)) == 1:
+        assert not [n for n in names if n.startswith("mean score:")]  # 4 x memes per player again
 
 
 def test_altruists_and_free_riders_are_told_apart() -> None:
