@@ -13,7 +13,7 @@ from typing import Any
 
 from .core import LEVEL, Finding, mean_interval, paired_difference, share_interval
 
-__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_Z", "by_kind", "compared", "dominance", "holm", "mean_by_kind", "pct_interval", "per_seat_wins", "seat_advantage", "seat_order", "share_text", "table_findings", "too_few", "what_wins", "win_shares", "winners_of"]
+__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_LEVEL", "SEAT_Z", "by_kind", "compared", "dominance", "holm", "mean_by_kind", "pct_interval", "per_seat_wins", "seat_advantage", "seat_gaps", "seat_order", "share_text", "table_findings", "too_few", "what_wins", "win_shares", "winners_of"]
 
 #: fewer games than this per setup: the lab shows the numbers but states no finding.
 MIN_GAMES = 30
@@ -21,8 +21,10 @@ MIN_GAMES = 30
 #: seat of any other kind, beyond the noise (the interval of the per-seat lead leaves out 0).
 DOMINANT = 2.0
 #: a seat's win share must stand this many standard errors from its kind's to be an advantage
-#: (well above 1.96: a table has many seats, and one of them is always the luckiest).
+#: (well above 1.96: a table has many seats, and one of them is always the luckiest) ...
 SEAT_Z = 3.0
+#: ... that is, the seat's gap is told by its 99.7% interval, and the sentences print that one.
+SEAT_LEVEL = math.erf(SEAT_Z / math.sqrt(2))
 
 
 def share_text(count: int, total: int) -> str:
@@ -139,42 +141,45 @@ def _points(share: float | None) -> str:
     return "—" if share is None else f"{share * 100:+.1f} points"
 
 
-def seat_advantage(bots: Sequence[str], winners: Sequence[Sequence[int]]) -> list[Finding]:
-    """A seat that wins clearly more (or less) often than the other seats of its kind.
+def seat_gaps(bots: Sequence[str], winners: Sequence[Sequence[int]]) -> list[tuple[int, float, float, float]]:
+    """(seat, gap, low, high) for each seat whose kind sits at two seats or more: the seat's
+    share of the win minus its kind's average seat's, game by game, with its `SEAT_LEVEL` t
+    interval (a shared win counts as a share)."""
+    out = []
+    for seat, kind in enumerate(bots):
+        same = [s for s, b in enumerate(bots) if b == kind]
+        if len(same) > 1:
+            own = [sum(1 / len(w) for s in w if s == seat) for w in winners]
+            kin = [sum(1 / len(w) for s in w if s in same) / len(same) for w in winners]
+            mean, low, high, _ = mean_interval([o - k for o, k in zip(own, kin)], SEAT_LEVEL)
+            out.append((seat, mean, low, high))
+    return out
 
-    `winners[g]` are game g's winning seats (a shared win counts as a share). Each seat is set
-    against its kind's average seat; only seats whose kind sits at two seats or more count.
-    """
+
+def _gap_text(gap: float, low: float, high: float) -> str:
+    return f"{_points(gap)}, {SEAT_LEVEL:.1%} interval {_points(low)} to {_points(high)}"
+
+
+def seat_advantage(bots: Sequence[str], winners: Sequence[Sequence[int]]) -> list[Finding]:
+    """A seat that wins clearly more (or less) often than the other seats of its kind: the
+    `SEAT_LEVEL` interval of its gap (see `seat_gaps`) leaves out 0. Only seats whose kind sits
+    at two seats or more count."""
     n = len(winners)
     if n < MIN_GAMES:
         return []
-    wins = [0.0] * len(bots)
-    for seats in winners:
-        for s in seats:
-            wins[s] += 1 / len(seats)
-    best: tuple[float, int, float, float] | None = None
-    for seat, kind in enumerate(bots):
-        same = [s for s, b in enumerate(bots) if b == kind]
-        if len(same) < 2:
-            continue
-        expected = sum(wins[s] for s in same) / len(same) / n
-        observed = wins[seat] / n
-        if expected <= 0 or expected >= 1:
-            continue
-        z = (observed - expected) / math.sqrt(expected * (1 - expected) / n)
-        if abs(z) >= SEAT_Z and (best is None or abs(z) > abs(best[0])):
-            best = (z, seat, observed, expected)
-    if best is None:
+    clear = [g for g in seat_gaps(bots, winners) if g[2] > 0 or g[3] < 0]
+    if not clear:
         return []
-    z, seat, observed, expected = best
+    seat, gap, low, high = max(clear, key=lambda g: abs(g[1]))
     kind = bots[seat]
-    word = "more" if z > 0 else "less"
+    observed = sum(1 / len(w) for w in winners for s in w if s == seat) / n
+    word = "more" if gap > 0 else "less"
     return [
         Finding(
             "seat-advantage",
             f"Seat order matters: seat {seat + 1} ({kind}) wins {observed:.1%} of games, {word} than the "
-            f"{expected:.1%} of an average {kind} seat at this table.",
-            {"seat": seat + 1, "win_share": round(observed, 4), "kind_share": round(expected, 4), "z": round(z, 2)},
+            f"{observed - gap:.1%} of an average {kind} seat at this table (gap {_gap_text(gap, low, high)}).",
+            {"seat": seat + 1, "win_share": round(observed, 4), "kind_share": round(observed - gap, 4), "gap": round(gap, 4), "low": round(low, 4), "high": round(high, 4)},
         )
     ]
 
@@ -297,26 +302,18 @@ def what_wins(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], game: str 
 
 
 def seat_order(bots: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> Finding:
-    """Whether a seat wins more than the other seats of its kind, with the interval of the gap."""
+    """Whether a seat wins more than the other seats of its kind, with the interval of the gap
+    that decides it (the same interval either way, so the sentence never contradicts it)."""
     winners = [winners_of(r) for r in rows]
     if all(bots.count(b) < 2 for b in bots):
         return Finding("seat-order", "Each strategy sits at one seat only, so seat order and strategy cannot be told apart here.", {})
     found = seat_advantage(bots, winners)
     if found:
         return Finding("seat-order", found[0].text, found[0].numbers)
-    n = len(rows)
-    gaps = []
-    for seat, kind in enumerate(bots):
-        same = [s for s, b in enumerate(bots) if b == kind]
-        if len(same) > 1:
-            own = [sum(1 / len(w) for s in w if s == seat) for w in winners]
-            kin = [sum(1 / len(w) for s in w if s in same) / len(same) for w in winners]
-            mean, low, high, _ = mean_interval([o - k for o, k in zip(own, kin)])
-            gaps.append((abs(mean), seat, mean, low, high))
-    _, seat, mean, low, high = max(gaps)
+    seat, gap, low, high = max(seat_gaps(bots, winners), key=lambda g: abs(g[1]))
     return Finding(
         "seat-order",
-        f"No seat wins beyond the noise of the other seats of its kind in {n:,} games (the largest gap: seat {seat + 1} "
-        f"({bots[seat]}), {_points(mean)}, 95% interval {_points(low)} to {_points(high)}).",
-        {"seat": seat + 1, "gap": round(mean, 4)},
+        f"No seat wins beyond the noise of the other seats of its kind in {len(rows):,} games (the largest gap: seat {seat + 1} "
+        f"({bots[seat]}), {_gap_text(gap, low, high)}; {SEAT_LEVEL:.1%}, not 95%, as a table has many seats and one is always the luckiest).",
+        {"seat": seat + 1, "gap": round(gap, 4), "low": round(low, 4), "high": round(high, 4)},
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import statistics
 
 import pytest
@@ -15,7 +16,7 @@ from lab import dangerous_ideas as di_lab
 from lab import leerdam as ld_lab
 from lab import new_rule as nr_lab
 from lab.core import Spec, game_seed, paired_difference, play_lean, play_out, run_games, seat_chooser, share_interval, summary, t_quantile, t_two_sided
-from lab.findings import MIN_GAMES, compared, dominance, holm, seat_advantage
+from lab.findings import MIN_GAMES, compared, dominance, holm, seat_advantage, seat_order
 from rules import GAMES, Game, leerdam as ld
 from rules.core import RuleError, rng_for
 
@@ -292,6 +293,36 @@ def test_seat_advantage_rule() -> None:
     found = seat_advantage(bots, first)
     assert [f.key for f in found] == ["seat-advantage"] and found[0].numbers["seat"] == 1
     assert seat_advantage(("a", "b", "c", "d"), first) == []  # every seat its own kind: strategy, not seat
+
+
+def _printed_gap(text: str) -> tuple[float, float]:
+    """The interval a seat-order sentence prints for its gap, in points."""
+    printed = re.search(r"\d+(?:\.\d)?% interval ([-+]\d+\.\d) points to ([-+]\d+\.\d) points", text)
+    assert printed, f"no interval in {text!r}"
+    return float(printed[1]), float(printed[2])
+
+
+def test_the_seat_order_sentence_agrees_with_the_interval_it_prints() -> None:
+    # Seat 1 of four alike wins a game with probability p, the others share the rest: from no
+    # lead to a clear one, through leads a 95% interval would call real and 3 standard errors not.
+    bots = ("balanced",) * 4
+    said = set()
+    for i, p in enumerate([0.25, 0.3, 0.33, 0.36, 0.4, 0.45, 0.5] * 6):
+        rng = random.Random(i)
+        rows = [{"winners": "1" if rng.random() < p else str(rng.randrange(2, 5))} for _ in range(60 + 10 * i)]
+        found = seat_order(bots, rows)
+        low, high = _printed_gap(found.text)
+        if found.text.startswith("No seat wins beyond the noise"):
+            assert low <= 0 <= high, found.text
+            said.add("noise")
+        else:
+            assert found.text.startswith("Seat order matters") and (low >= 0 and found.numbers["low"] > 0 or high <= 0 and found.numbers["high"] < 0), found.text
+            said.add("matters")
+        # what the old sentence did: the 95% interval printed beside a 3-standard-error rule
+        ninety_five = paired_difference([0.25] * len(rows), [1.0 if r["winners"] == "1" else 0.0 for r in rows])
+        if ninety_five["low"] > 0 and found.text.startswith("No seat"):
+            said.add("a 95% interval would have contradicted it")
+    assert said == {"noise", "matters", "a 95% interval would have contradicted it"}
 
 
 def test_comparison_rule() -> None:
