@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .core import LEVEL, Finding, mean_interval, paired_difference, share_interval
+from .core import LEVEL, Finding, mean_interval, share_interval
 
-__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_LEVEL", "SEAT_Z", "by_kind", "compared", "dominance", "holm", "mean_by_kind", "pct_interval", "per_seat_wins", "seat_advantage", "seat_gaps", "seat_order", "share_text", "table_findings", "too_few", "what_wins", "win_shares", "winners_of"]
+__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_LEVEL", "SEAT_Z", "by_kind", "compared", "dominance", "holm", "mean_by_kind", "pct_interval", "per_seat_lead", "per_seat_share", "per_seat_wins", "seat_advantage", "seat_gaps", "seat_order", "share_text", "table_findings", "too_few", "what_wins", "win_shares", "winners_of"]
 
 #: fewer games than this per setup: the lab shows the numbers but states no finding.
 MIN_GAMES = 30
@@ -86,13 +86,36 @@ def per_seat_wins(bots: Sequence[str], winners: Sequence[Sequence[int]]) -> dict
     return out
 
 
+def per_seat_share(won: float, seats: int, games: int) -> tuple[float, float, float]:
+    """A kind's share of games won per seat and its interval: Wilson's on the games the kind
+    won (a shared win as a share), over its seats. Sound at 0 or all games, where a t interval
+    on per-game values that never vary collapses to a point."""
+    low, high = share_interval(won, games)
+    return won / games / seats, low / seats, high / seats
+
+
+def per_seat_lead(top: tuple[float, int], other: tuple[float, int], games: int) -> tuple[float, float, float]:
+    """How much more often a seat of one kind wins than a seat of another, (won, seats) each
+    over the same games, with its interval: Zou and Donner's MOVER on the two Wilson intervals.
+    Two kinds cannot both win a game, so their shares move against each other: the correlation
+    of a multinomial's shares (-1 when they take every game between them) widens the interval."""
+    p1, p2 = top[0] / games, other[0] / games
+    share, low1, high1 = per_seat_share(*top, games)
+    other_share, low2, high2 = per_seat_share(*other, games)
+    r = -1.0 if p1 + p2 >= 1 else -math.sqrt(p1 * p2 / ((1 - p1) * (1 - p2)))
+    lead = share - other_share
+    down = math.sqrt(max(0.0, (share - low1) ** 2 + (high2 - other_share) ** 2 - 2 * r * (share - low1) * (high2 - other_share)))
+    up = math.sqrt(max(0.0, (high1 - share) ** 2 + (other_share - low2) ** 2 - 2 * r * (high1 - share) * (other_share - low2)))
+    return lead, lead - down, lead + up
+
+
 def dominance(bots: Sequence[str], winners: Sequence[Sequence[int]], scores: Sequence[Sequence[float]], unit: str = "points") -> list[Finding]:
     """Whether one kind of bot out-wins every other kind seat for seat, beyond the noise.
 
     `winners[g]` are game g's winning seats, `scores[g][seat]` its scores. The best kind per
-    seat is set against the next best game by game: it dominates when its seats win at least
-    `DOMINANT` times as often and the 95% interval of the lead leaves out 0; no kind dominates
-    when that interval holds 0. With one kind at the table there is nothing to say.
+    seat is set against the next best: it dominates when its seats win at least `DOMINANT`
+    times as often and the 95% interval of the lead (`per_seat_lead`) leaves out 0; no kind
+    dominates when that interval holds 0. With one kind at the table there is nothing to say.
     """
     kinds = sorted(set(bots))
     n = len(winners)
@@ -102,18 +125,19 @@ def dominance(bots: Sequence[str], winners: Sequence[Sequence[int]], scores: Seq
     wins = per_seat_wins(bots, winners)
     per_seat = {k: sum(v) / n for k, v in wins.items()}
     top, second = sorted(kinds, key=lambda k: -per_seat[k])[:2]
-    lead = paired_difference(wins[second], wins[top])
+    won = {k: sum(wins[k]) * len(seats[k]) for k in kinds}  # games each kind won
+    difference, low, high = per_seat_lead((won[top], len(seats[top])), (won[second], len(seats[second])), n)
     numbers = {
         "strategy": top,
         "per_seat": round(per_seat[top], 4),
         "best_other": second,
         "best_other_per_seat": round(per_seat[second], 4),
-        "lead_low": lead["low"],
-        "lead_high": lead["high"],
+        "lead_low": round(low, 4),
+        "lead_high": round(high, 4),
         "games": n,
     }
-    interval = f"lead per seat {_points(lead['difference'])}, 95% interval {_points(lead['low'])} to {_points(lead['high'])}"
-    if lead["low"] is None or lead["low"] <= 0:
+    interval = f"lead per seat {_points(difference)}, 95% interval {_points(low)} to {_points(high)}"
+    if low <= 0:
         return [
             Finding(
                 "no-dominant-strategy",
@@ -269,9 +293,12 @@ def pct_interval(count: int, total: int) -> str:
 
 def _pcts(*shares: float) -> list[str]:
     """Percents for one sentence: whole ones, or all with a decimal when any lies within a point
-    of 0 or 100 without being it (so that 99.6% is not written 100%)."""
-    fine = any(0 < s < 0.01 or 0.99 < s < 1 for s in shares)
-    return [f"{s:.1%}" if fine else f"{s:.0%}" for s in shares]
+    of 0 or 100 without being it (so that 99.6% is not written 100%), or when whole ones would
+    write two different shares alike (an interval 49.8% to 50% is not '50% to 50%')."""
+    whole = [f"{s:.0%}" for s in shares]
+    alike = len(set(whole)) < len(set(shares))
+    fine = alike or any(0 < s < 0.01 or 0.99 < s < 1 for s in shares)
+    return [f"{s:.1%}" for s in shares] if fine else whole
 
 
 def what_wins(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], game: str = "games") -> Finding:
@@ -289,13 +316,14 @@ def what_wins(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], game: str 
     order = sorted(kinds, key=lambda k: -sum(wins[k]))
     parts = []
     for kind in order:
-        mean, low, high, _ = mean_interval(wins[kind])
-        mean_text, low_text, high_text = _pcts(mean, max(0.0, low), min(1.0, high))
+        seats = bots.count(kind)
+        mean, low, high = per_seat_share(sum(wins[kind]) * seats, seats, n)
+        mean_text, low_text, high_text = _pcts(mean, low, high)
         parts.append(f"{kind} {mean_text} ({low_text} to {high_text})")
     top = order[0]
     return Finding(
         "what-wins",
-        f"What wins: a {top} wins {pct_interval(took[top], n)} of {game}. Per seat, the share of games each seat wins, "
+        f"What wins: {'an' if top[:1] in 'aeiou' else 'a'} {top} wins {pct_interval(took[top], n)} of {game}. Per seat, the share of games each seat wins, "
         f"with 95% intervals: {', '.join(parts)}.",
         {"strategy": top, "share": round(took[top] / n, 4), "per_seat": {k: round(sum(wins[k]) / n, 4) for k in kinds}},
     )

@@ -16,7 +16,7 @@ from lab import dangerous_ideas as di_lab
 from lab import leerdam as ld_lab
 from lab import new_rule as nr_lab
 from lab.core import Spec, game_seed, paired_difference, play_lean, play_out, run_games, seat_chooser, share_interval, summary, t_quantile, t_two_sided
-from lab.findings import MIN_GAMES, compared, dominance, holm, seat_advantage, seat_order
+from lab.findings import MIN_GAMES, compared, dominance, holm, per_seat_lead, per_seat_share, seat_advantage, seat_order, what_wins
 from rules import GAMES, Game, leerdam as ld
 from rules.core import RuleError, rng_for
 
@@ -467,6 +467,25 @@ def test_wilson_interval_of_a_share() -> None:
     assert low == 0 and 0.0015 < high < 0.0025  # none in 2,000 still allows about 0.2%
     low, high = share_interval(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+
+
+def test_per_seat_win_shares_of_none_or_all_games_keep_an_interval() -> None:
+    # Two free-riders win every one of 1,000 villages, the altruist none: per-game win shares
+    # that never vary, on which a t interval collapses to a point ("0% (0% to 0%)").
+    bots = ("free-rider", "altruist", "free-rider")
+    rows = [{"winners": "1"}] * 1000
+    assert per_seat_share(0, 1, 1000)[2] > 0.001  # none in 1,000 still allows about 0.4%
+    share, low, high = per_seat_share(1000, 2, 1000)
+    assert share == 0.5 and low < 0.499 and high == 0.5
+    text = what_wins(bots, rows).text
+    assert "altruist 0.0% (0.0% to 0.4%)" in text and "free-rider 50.0% (49.8% to 50.0%)" in text
+    found = dominance(bots, [[0]] * 1000, [[9, 1, 9]] * 1000)
+    assert found[0].key == "dominant-strategy" and found[0].numbers["lead_low"] < 0.497 and "+50.0 points to +50.0" not in found[0].text
+    # two kinds that take every game between them move against each other: the lead's interval
+    # is wider than if their shares were independent
+    lead, low, high = per_seat_lead((60, 2), (40, 2), 100)
+    apart = (per_seat_share(60, 2, 100)[0] - per_seat_share(60, 2, 100)[1]) + (per_seat_share(40, 2, 100)[2] - per_seat_share(40, 2, 100)[0])
+    assert lead == pytest.approx(0.1) and low == pytest.approx(lead - apart) and high == pytest.approx(0.1906, abs=1e-4)
 
 
 def test_the_focused_gm_piles_its_hits_on_one_character() -> None:
