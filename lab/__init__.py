@@ -28,7 +28,7 @@ from rules.core import ByGame, RuleError
 from .core import Bot, Finding, LabGame, Row, Spec, paired_difference, run_games
 from .findings import MIN_GAMES, compared, holm, too_few
 
-__all__ = ["BOTS", "DEFAULT_BOTS", "GAMES", "Comparison", "Review", "Run", "Spec", "compare", "review", "simulate", "spec"]
+__all__ = ["BOTS", "DEFAULT_BOTS", "GAMES", "Comparison", "Review", "Run", "Spec", "compare", "review", "review_games", "simulate", "spec"]
 
 # Each game's part of the lab is loaded when that game is first used (see `rules.core.ByGame`).
 GAMES: Mapping[str, LabGame] = ByGame(MODULE_NAMES, lambda slug: game_module(__name__, slug).GAME)
@@ -48,8 +48,8 @@ def spec(game: str, variants: str = "", bots: Sequence[str] | None = None) -> Sp
 
 
 def bot_doc(game: str, name: str) -> str:
-    """The one line that says what a bot does."""
-    doc = (_game(game).bots[name].__doc__ or name).strip().splitlines()[0]
+    """What a bot does: its docstring's first paragraph (its first line alone can stop mid-sentence)."""
+    doc = " ".join((_game(game).bots[name].__doc__ or name).strip().split("\n\n")[0].split())
     return doc.split(": ", 1)[1] if doc.startswith(f"{name}:") else doc
 
 
@@ -175,12 +175,19 @@ def compare(
 REVIEW_GAMES: dict[str, int] = {"leerdam": 1000, "new-rule": 1000, "danger-world": 2000, "dangerous-ideas": 200}
 
 
+def review_games(game: str, games: int) -> int:
+    """The games a review of `games` plays in all (a game with an aimed table plays it too)."""
+    return games * (2 if _game(game).aimed else 1)
+
+
 @dataclass
 class Review:
-    """A game's text as written, reviewed by its default bots: sentences with intervals."""
+    """A game's text as written, reviewed by its default bots (and, where the game has one, a
+    table of bots that aim for what they never reach): sentences with intervals."""
 
     run: Run
     findings: list[Finding]
+    aimed: Run | None = None
 
     @property
     def game(self) -> str:
@@ -192,12 +199,14 @@ class Review:
             "games": len(self.run.rows),
             "seed": self.run.seed,
             "setup": self.run.spec.text,
+            **({"aimed_setup": self.aimed.spec.text} if self.aimed else {}),
             "findings": [f.as_dict() for f in self.findings],
         }
 
     def text(self) -> str:
         """The review as plain lines, for a terminal."""
-        head = f"{self.game}: the text as written, {len(self.run.rows):,} games by bots (seed {self.run.seed}; {self.run.spec.text})"
+        also = f"; and {self.aimed.spec.text}" if self.aimed else ""
+        head = f"{self.game}: the text as written, {len(self.run.rows):,} games by bots (seed {self.run.seed}; {self.run.spec.text}{also})"
         return "\n".join([head, *(f"- {f.text}" for f in self.findings)])
 
 
@@ -218,14 +227,26 @@ def review(
         raise RuleError("games", f"a review states findings: play at least {MIN_GAMES} games")
     chosen = lab_game.spec(lab_game.as_written)
     run = simulate(game, games, seed, chosen, workers=workers, scheduler=scheduler, progress=progress, extras=False)
-    kinds = list(dict.fromkeys(chosen.bots))
+    aimed = None
+    if lab_game.aimed:
+        # the same seeds: the aimed table meets the same dice as the default one
+        aimed_spec = lab_game.spec(f"{lab_game.as_written} {lab_game.aimed}")
+        aimed = simulate(game, games, seed, aimed_spec, workers=workers, scheduler=scheduler, progress=_progress(progress, games), extras=False)
+
+    def seats(spec: Spec) -> str:
+        return "; ".join(f"{k} ({spec.bots.count(k)} seat{'s' if spec.bots.count(k) > 1 else ''}): {bot_doc(game, k).rstrip('.')}" for k in dict.fromkeys(spec.bots))
+
     bots = Finding(
         "bots",
-        "These sentences are what these bots found, not a proof: " + "; ".join(f"{k} ({chosen.bots.count(k)} seat{'s' if chosen.bots.count(k) > 1 else ''}): {bot_doc(game, k).rstrip('.')}" for k in kinds) + "."
+        "These sentences are what these bots found, not a proof: " + seats(chosen) + "."
+        + (f" A second table plays the same games, aiming for what those bots never do: {seats(aimed.spec)}." if aimed else "")
         + (f" The GM plays the '{chosen.option('gm', lab_game.options.get('gm'))}' script." if "gm" in lab_game.options else ""),
-        {"bots": list(chosen.bots)},
+        {"bots": list(chosen.bots), **({"aimed_bots": list(aimed.spec.bots)} if aimed else {})},
     )
-    return Review(run, [bots, *lab_game.review(chosen, run.rows)] if lab_game.review else [bots])
+    if not lab_game.review:
+        return Review(run, [bots], aimed)
+    said = lab_game.review(chosen, run.rows, (aimed.spec, aimed.rows)) if aimed else lab_game.review(chosen, run.rows)
+    return Review(run, [bots, *said], aimed)
 
 
 def options(game: str) -> Mapping[str, Any]:

@@ -325,10 +325,15 @@ class LabGame:
     findings: Callable[[Spec, Sequence[Row]], list[Finding]]
     #: extra tables a run adds beside its rows (Danger World's check sweep).
     extras: Callable[..., dict[str, Any]] | None = None
-    #: the design review of the text as written: sentences with intervals (`lab.review`).
-    review: Callable[[Spec, Sequence[Row]], list[Finding]] | None = None
+    #: the design review of the text as written: sentences with intervals (`lab.review`),
+    #: `review(spec, rows)`, or `review(spec, rows, (aimed_spec, aimed_rows))` with `aimed`.
+    review: Callable[..., list[Finding]] | None = None
     #: the VARIANTS text that plays the text as written, where the model's defaults do not.
     as_written: str = ""
+    #: VARIANTS (beside `as_written`) of a second table the review plays: bots that aim for what
+    #: the default bots never reach, so that "no game reaches it" does not rest on bots that
+    #: never try. Its review then takes that table's (spec, rows) too.
+    aimed: str = ""
 
     def spec(self, text: str = "", bots: Sequence[str] | None = None) -> Spec:
         """A spec from VARIANTS text (and, if given, one bot per seat)."""

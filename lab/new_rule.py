@@ -294,9 +294,11 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return found + table_findings(spec.bots, rows, "score_", "points")
 
 
-def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
+def review(spec: Spec, rows: Sequence[Row], aimed: tuple[Spec, Sequence[Row]] | None = None) -> list[Finding]:
     """The text as written (`max_rounds=none`), in sentences with intervals: what wins, how a
-    game ends, the winning score, seat order, and what no game reached."""
+    game ends, the winning score, seat order, and what no game reached. `aimed` is a table of
+    bots that play for the text's end (hoarders) on the same seeds: whether no game empties the
+    bowl is said of both tables."""
     n = len(rows)
     endings = Counter(r["ended"] for r in rows)
     zero = sum(1 for r in rows if r["top_score"] == 0)
@@ -314,9 +316,33 @@ def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
         Finding("winner-scores-0", f"The winner scores 0 in {pct_interval(zero, n)} of games: a bowl short of one colour scores nothing.", {"share": round(zero / n, 4)}),
         seat_order(spec.bots, rows),
     ]
-    if not endings["bowl"]:
-        low = min(r["lowest_bowl"] for r in rows)
-        out.append(Finding("never", f"No game emptied the common bowl: payments refill it, and the emptiest it got at a round's start was {low} candies.", {"lowest_bowl": low}))
+    tables = [("the default table", rows)]
+    if aimed is not None:
+        aimed_spec, aimed_rows = aimed
+        kinds = ", ".join(f"{k}s" for k in dict.fromkeys(aimed_spec.bots))
+        who = f"a table of {len(aimed_spec.bots)} {kinds}"
+        emptied = sum(1 for r in aimed_rows if r["ended"] == "bowl")
+        out.append(
+            Finding(
+                "text-end-aimed",
+                f"Played for, by {who}: the common bowl empties in "
+                f"{pct_interval(emptied, len(aimed_rows))} of games, and the emptiest it got at a round's start was "
+                f"{min(r['lowest_bowl'] for r in aimed_rows)} candies (the default table's: {min(r['lowest_bowl'] for r in rows)}).",
+                {"share": round(emptied / len(aimed_rows), 4), "lowest_bowl": min(r["lowest_bowl"] for r in aimed_rows), "bots": list(aimed_spec.bots)},
+            )
+        )
+        tables.append((who, aimed_rows))
+    if not any(r["ended"] == "bowl" for _, table in tables for r in table):
+        low = min(r["lowest_bowl"] for _, table in tables for r in table)
+        found_by = " nor at ".join(name for name, _ in tables)
+        out.append(
+            Finding(
+                "never",
+                f"No game emptied the common bowl{', neither at ' + found_by if aimed is not None else ''}: payments refill it, "
+                f"and the emptiest it got at a round's start was {low} candies.",
+                {"lowest_bowl": low, "tables": [name for name, _ in tables]},
+            )
+        )
     return out
 
 
@@ -331,4 +357,6 @@ GAME = LabGame(
     findings=findings,
     review=review,
     as_written="max_rounds=none",
+    # The default bots never aim for an empty bowl; hoarders do, so "no game empties it" rests on them too.
+    aimed="bots=hoarder*4",
 )

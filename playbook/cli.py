@@ -340,7 +340,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 def _cmd_review(args: argparse.Namespace) -> int:
     games = args.games or lab.REVIEW_GAMES[args.game]
-    bar, progress = _bar(games, args.quiet)
+    bar, progress = _bar(lab.review_games(args.game, games), args.quiet)
     try:
         result = lab.review(args.game, games, args.seed, workers=args.workers, scheduler=args.scheduler, progress=progress)
     finally:

@@ -442,12 +442,19 @@ def test_dangerous_ideas_simulates_pools_and_memes() -> None:
 def test_the_review_says_what_wins_the_text_s_end_seat_order_and_what_no_game_reaches(slug: str) -> None:
     review = lab.review(slug, 30, 1, workers=1)
     keys = [f.key for f in review.findings]
+    said = {f.key: f for f in review.findings}
     assert keys[0] == "bots" and all(lab.bot_doc(slug, b).rstrip(".") in review.findings[0].text for b in set(review.run.spec.bots))
     assert {"text-end", "seat-order"} <= set(keys) and ("what-wins" in keys or slug == "danger-world")
     assert all("95% interval" in f.text for f in review.findings if f.key in ("what-wins", "text-end"))
     if slug == "new-rule":
         assert review.run.spec.option("max_rounds", 12) is None  # the text as written: no round limit
         assert "winner-scores-0" in keys
+        assert review.aimed.spec.bots == ("hoarder",) * 4 and review.aimed.spec.option("max_rounds", 12) is None
+        assert [r["seed"] for r in review.aimed.rows] == [r["seed"] for r in review.run.rows]
+        both = review.run.rows + review.aimed.rows
+        assert not any(r["ended"] == "bowl" for r in both) and said["never"].numbers["lowest_bowl"] == min(r["lowest_bowl"] for r in both)
+        assert "No game emptied the common bowl, neither at the default table nor at a table of 4 hoarders" in said["never"].text
+        assert "hoarder (4 seats)" in said["bots"].text and "a table of 4 hoarders: the common bowl empties in 0%" in said["text-end-aimed"].text
     with pytest.raises(RuleError, match="at least 30"):
         lab.review(slug, 29, 1, workers=1)
 
@@ -509,6 +516,9 @@ def test_the_hoarder_plays_for_the_text_s_end() -> None:
             assert len(action.returned) == fewest
             paid += 1
     assert paid > 0 and game.state.over
+    # ... and gets nearer it than the balanced bots: a lower bowl over the same seeded games
+    lowest = {b: [r["lowest_bowl"] for r in lab.simulate("new-rule", 30, 1, f"max_rounds=none bots={b}*4", workers=1).rows] for b in ("hoarder", "balanced")}
+    assert min(lowest["hoarder"]) < min(lowest["balanced"]) and statistics.mean(lowest["hoarder"]) < statistics.mean(lowest["balanced"]) - 5
 
 
 def test_the_dangerous_ideas_bots_shuffle_draws_as_random_shuffle_does() -> None:

@@ -474,11 +474,12 @@ class BalanceLab(widgets.VBox):
         least 30) and show the sentences; False if refused."""
         slug, games, seed = self.game.value, self.games.value, self.seed.value
         self._clear_results()
-        self.progress.max, self.progress.value = games, 0
+        total = lab.review_games(slug, games)  # with New Rule's hoarder table, twice the games
+        self.progress.max, self.progress.value = total, 0
 
         def progress(done: int) -> None:
             self.progress.value = done
-            self.progress.description = f"{done} / {games} games"
+            self.progress.description = f"{done} / {total} games"
 
         self.review_button.disabled = self.run_button.disabled = True
         self.status.info(f"Reviewing the text of {_title(slug)}: {games} games by its default bots…")
