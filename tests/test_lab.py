@@ -443,17 +443,36 @@ def test_the_review_says_what_wins_the_text_s_end_seat_order_and_what_no_game_re
     review = lab.review(slug, 30, 1, workers=1)
     keys = [f.key for f in review.findings]
     said = {f.key: f for f in review.findings}
+    rows = review.run.rows
     assert keys[0] == "bots" and all(lab.bot_doc(slug, b).rstrip(".") in review.findings[0].text for b in set(review.run.spec.bots))
-    assert {"text-end", "seat-order"} <= set(keys) and ("what-wins" in keys or slug == "danger-world")
+    assert {"text-end", "seat-order", "never"} <= set(keys) and ("what-wins" in keys or slug == "danger-world")
     assert all("95% interval" in f.text for f in review.findings if f.key in ("what-wins", "text-end"))
+    if slug == "danger-world":  # the characters do not compete: no gap to put an interval on
+        assert "do not compete" in said["seat-order"].text
+    else:
+        low, high = _printed_gap(said["seat-order"].text)  # the gap's interval, in the sentence
+        assert low <= said["seat-order"].numbers["gap"] * 100 <= high
+        assert (low <= 0 <= high) == said["seat-order"].text.startswith("No seat wins beyond the noise")
+    # "never": what no game of these reached, true of every row, and the most any game reached
+    never = said["never"]
+    if slug == "leerdam":
+        top = max(max(r["dykes"]) for r in rows)
+        assert never.numbers["highest_dyke"] == top < 6 and f"above {top} (the track runs to 6) in 30 villages" in never.text
+    elif slug == "new-rule":
+        both = rows + review.aimed.rows  # the default table and the hoarders', on the same seeds
+        assert not any(r["ended"] == "bowl" for r in both) and never.numbers["lowest_bowl"] == min(r["lowest_bowl"] for r in both)
+        assert "No game emptied the common bowl, neither at the default table nor at a table of 4 hoarders" in never.text
+    elif slug == "danger-world":
+        assert not any(r["knocked_out"] for r in rows) and "no character was K.O.'d" in never.text
+        assert never.numbers["top_zone"] == max(r["top_zone"] for r in rows)
+    else:
+        most = max(r[f"memes_{s + 1}"] for r in rows for s in range(len(review.run.spec.bots)))
+        assert never.numbers["most_memes"] == most < 12 and f"more than {most} of its 12 branches in 30 stories" in never.text
     if slug == "new-rule":
         assert review.run.spec.option("max_rounds", 12) is None  # the text as written: no round limit
         assert "winner-scores-0" in keys
         assert review.aimed.spec.bots == ("hoarder",) * 4 and review.aimed.spec.option("max_rounds", 12) is None
         assert [r["seed"] for r in review.aimed.rows] == [r["seed"] for r in review.run.rows]
-        both = review.run.rows + review.aimed.rows
-        assert not any(r["ended"] == "bowl" for r in both) and said["never"].numbers["lowest_bowl"] == min(r["lowest_bowl"] for r in both)
-        assert "No game emptied the common bowl, neither at the default table nor at a table of 4 hoarders" in said["never"].text
         assert "hoarder (4 seats)" in said["bots"].text and "a table of 4 hoarders: the common bowl empties in 0%" in said["text-end-aimed"].text
     with pytest.raises(RuleError, match="at least 30"):
         lab.review(slug, 29, 1, workers=1)
