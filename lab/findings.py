@@ -13,7 +13,7 @@ from typing import Any
 
 from .core import LEVEL, Finding, mean_interval, share_interval
 
-__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_LEVEL", "SEAT_Z", "by_kind", "compared", "dominance", "holm", "mean_by_kind", "pct_interval", "per_seat_lead", "per_seat_share", "per_seat_wins", "seat_advantage", "seat_gaps", "seat_order", "share_text", "table_findings", "too_few", "what_wins", "win_shares", "winners_of"]
+__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_LEVEL", "SEAT_Z", "by_kind", "compared", "dominance", "holm", "mean_by_kind", "pct_interval", "per_seat_lead", "per_seat_share", "per_seat_wins", "seat_advantage", "seat_gaps", "seat_order", "share_text", "table_findings", "too_few", "verdict", "what_wins", "win_shares", "winners_of"]
 
 #: fewer games than this per setup: the lab shows the numbers but states no finding.
 MIN_GAMES = 30
@@ -234,6 +234,15 @@ def too_few(games: int) -> list[Finding]:
             {"games": games, "minimum": MIN_GAMES},
         )
     ]
+
+
+def verdict(row: Mapping[str, Any], games: int) -> str:
+    """A comparison table's word for one measure: 'too few games' below `MIN_GAMES` (no
+    verdict, as `compared` writes no finding), else 'identical', 'within noise' or 'different'
+    (its change holds after Holm's correction)."""
+    if games < MIN_GAMES:
+        return "too few games"
+    return "identical" if row.get("identical") else "within noise" if row["noise"] else "different"
 
 
 def compared(rows: Sequence[Mapping[str, Any]]) -> list[Finding]:

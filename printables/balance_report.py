@@ -72,13 +72,16 @@ def _run_story(run: Any, width: float) -> list[Flowable]:
 
 
 def _comparison_story(comparison: Any, width: float) -> list[Flowable]:
+    from lab.findings import MIN_GAMES, verdict
     from lab.plots import comparison_figures
 
     story: list[Flowable] = [heading("What changed from A to B", 1)]
     story += _findings(comparison.findings, "")
+    games = len(comparison.a.rows)
     header = ["Measure", "A", "B", "B − A", "95% interval", "Within noise"]
+    words = {"within noise": "yes", "different": "no"}  # below MIN_GAMES: "too few games", no verdict
     rows = [
-        [r["measure"], _value(r["a"]), _value(r["b"]), _value(r["difference"]), f"{_value(r['low'])} to {_value(r['high'])}", "identical" if r.get("identical") else "yes" if r["noise"] else "no"]
+        [r["measure"], _value(r["a"]), _value(r["b"]), _value(r["difference"]), f"{_value(r['low'])} to {_value(r['high'])}", words.get(v := verdict(r, games), v)]
         for r in comparison.table
     ]
     widths = [w * width for w in (0.34, 0.12, 0.12, 0.12, 0.18, 0.12)]
@@ -87,7 +90,8 @@ def _comparison_story(comparison: Any, width: float) -> list[Flowable]:
         para(
             "Both setups played the same seeds (game i of A and of B share its dice), so each game's difference is taken first and the "
             f"interval is a paired 95% t interval. A measure is out of the noise only when its change holds over all {len(comparison.table)} "
-            "measures together (Holm's method, 5% family-wise).",
+            "measures together (Holm's method, 5% family-wise)"
+            + (f"; with fewer than {MIN_GAMES} games a setup the lab gives no verdict." if games < MIN_GAMES else "."),
             "small",
         )
     )

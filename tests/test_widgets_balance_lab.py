@@ -98,6 +98,28 @@ def test_lab_compares_two_villages_and_offers_the_report() -> None:
     assert len(csv_rows) == 81 and csv_rows[0].startswith("setup,game,seed")
 
 
+def test_a_comparison_below_the_minimum_games_gives_no_verdict() -> None:
+    lab = BalanceLab()
+    lab.game.value = "leerdam"
+    lab.compare.value = True
+    one(lab, "pb-lab-b-variants").value = "misfortune=3,2,1,0,0,0"
+    lab.games.value, lab.seed.value, lab.workers.value = 10, 3, 1
+    click(lab.run_button)
+    assert lab.status.kind == "ok", lab.status.message
+    table = html.unescape(one(lab, "pb-lab-comparison").value)
+    measures = len(lab.result.table)
+    # a harsher misfortune track lowers VP far beyond the noise here, but 10 games earn no verdict
+    assert table.count("<td>too few games</td>") == measures and "<td>different</td>" not in table and "<td>within noise</td>" not in table
+    assert "fewer than 30 games: the numbers, but no verdict" in table
+    pdf = pypdf.PdfReader(io.BytesIO(linked(lab.download.value, "application/pdf")))
+    text = " ".join(" ".join(page.extract_text() for page in pdf.pages).split())  # cells wrap
+    assert text.count("too few games") == measures and "no verdict" in text
+    lab.games.value = 30
+    click(lab.run_button)
+    table = html.unescape(one(lab, "pb-lab-comparison").value)
+    assert "too few games" not in table and "<td>different</td>" in table
+
+
 def test_lab_refuses_a_bad_variant_and_changes_nothing() -> None:
     lab = BalanceLab()
     lab.game.value = "leerdam"

@@ -37,6 +37,7 @@ import ipywidgets as widgets
 
 import lab
 from lab.core import close_pool, default_workers
+from lab.findings import MIN_GAMES, verdict
 from lab.leerdam import VILLAGES
 from playbook.access import heavy_work
 from lab.report import csv_text
@@ -569,10 +570,15 @@ def findings_html(title: str, findings: Sequence[Any]) -> str:
 
 def comparison_html(comparison: Any) -> str:
     """Each measure for A and B, the difference and its 95% interval, and whether it is noise."""
+    games = len(comparison.a.rows)
     rows = []
     for r in comparison.table:
-        verdict = "identical" if r.get("identical") else "within noise" if r["noise"] else "different"  # noise: after Holm
         interval = f"{_number('', r['low'])} to {_number('', r['high'])}"
-        rows.append((r["measure"], _number("", r["a"]), _number("", r["b"]), _number("", r["difference"]), interval, verdict))
-    setups = f'<p class="pb-muted">A: {esc(comparison.a.spec.text)}<br>B: {esc(comparison.b.spec.text)}<br>{len(comparison.a.rows)} games each on the same seeds; 95% t intervals, paired game by game; "different" holds over all {len(comparison.table)} measures together (Holm, 5% family-wise).</p>'
+        rows.append((r["measure"], _number("", r["a"]), _number("", r["b"]), _number("", r["difference"]), interval, verdict(r, games)))
+    rule = (
+        f'"different" holds over all {len(comparison.table)} measures together (Holm, 5% family-wise)'
+        if games >= MIN_GAMES
+        else f"fewer than {MIN_GAMES} games: the numbers, but no verdict"
+    )
+    setups = f'<p class="pb-muted">A: {esc(comparison.a.spec.text)}<br>B: {esc(comparison.b.spec.text)}<br>{games} games each on the same seeds; 95% t intervals, paired game by game; {rule}.</p>'
     return card("Side by side", setups + _table(("Measure", "A", "B", "B − A", "95% interval", ""), rows))
