@@ -551,7 +551,8 @@ def parser() -> argparse.ArgumentParser:
         sub,
         "review",
         "what the bots find in the text as written, with intervals",
-        "A short design review of a game's text as written, by its default bots: what wins, how often\n"
+        "A short design review of a game's text as written, by its default bots (New Rule's also by a\n"
+        "table of hoarders, which play for its end, an empty bowl): what wins, how often\n"
         "the text's own end is reached, seat order, and what no game reaches; each share with its\n95% interval. "
         "The sentences name the bots they depend on.",
         "playbook review leerdam --games 2000",
