@@ -481,7 +481,8 @@ def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
         what_wins(spec.bots, rows),
         Finding(
             "text-end",
-            f"The text's own end, the last chapter, ends {pct_interval(last, n)} of stories; the rest end when a sheet's 12 branches are full.",
+            f"The text's own end, the last chapter, ends {pct_interval(last, n)} of stories"
+            + ("; the rest end when a sheet's 12 branches are full." if last < n else "; none ends on a full sheet."),
             {"share": round(last / n, 4)},
         ),
         Finding("memes", f"Meme actions succeed {pct_interval(made, attempts)} of the time.", {"success_rate": round(made / attempts, 4) if attempts else None}),

@@ -470,6 +470,8 @@ def test_the_review_says_what_wins_the_text_s_end_seat_order_and_what_no_game_re
     else:
         most = max(r[f"memes_{s + 1}"] for r in rows for s in range(len(review.run.spec.bots)))
         assert never.numbers["most_memes"] == most < 12 and f"more than {most} of its 12 branches in 30 stories" in never.text
+        # no sheet filled: every story ends on the last chapter, and no sentence speaks of "the rest"
+        assert all(r["ended"] != "full sheet" for r in rows) and "none ends on a full sheet" in said["text-end"].text and "the rest" not in said["text-end"].text
     if slug == "new-rule":
         assert review.run.spec.option("max_rounds", 12) is None  # the text as written: no round limit
         assert "winner-scores-0" in keys
