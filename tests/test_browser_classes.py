@@ -35,10 +35,13 @@ BROWSERS = 4
 WAIT_MS = 240_000
 
 
-@pytest.fixture(scope="module")
-def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    """The whole playbook, served with the headline command's settings for a class of twelve."""
-    folder = tmp_path_factory.mktemp("room")
+@pytest.fixture
+def room(tmp_path: Path) -> Iterator[RunningServer]:
+    """The whole playbook, served with the headline command's settings for a class of twelve.
+
+    Stopped as soon as its test ends (before the devices close): once the class has arrived it
+    makes up its ready kernels, a dozen kernels' work that no later test would use."""
+    folder = tmp_path
     settings = serve_settings(class_size=PHONES)
     with background_server(NOTEBOOKS_DIR, folder / "voila.log", db_path=folder / "tables.sqlite3", timeout=180, extra_args=settings.args) as server:
         yield server
@@ -58,7 +61,7 @@ def _size(page: Page, selector: str) -> float:
     return float(page.locator(selector).first.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
 
 
-def test_twelve_phones_join_a_new_rule_class_and_play_at_three_tables(room: RunningServer, devices: Devices) -> None:
+def test_twelve_phones_join_a_new_rule_class_and_play_at_three_tables(devices: Devices, room: RunningServer) -> None:
     """Four phones are Chromium pages; eight draw nothing (`benchmarks.light_phone`: the same
     requests, the same websocket, for a fifth of the CPU), so the twelve arrive together on two
     cores as they would on twelve phones."""
@@ -126,22 +129,15 @@ def test_twelve_phones_join_a_new_rule_class_and_play_at_three_tables(room: Runn
     expect(phones[2]).to_have_url(re.compile(r"/new_rule\.ipynb\?.*seat="), timeout=WAIT_MS)
     phones[2].reload()
     expect(phones[2].locator(f"{NEW_RULE}.playbook-seat .playbook-private")).to_be_visible(timeout=WAIT_MS)
-    # A late phone is told what happens.
-    late = devices.page()
-    late.goto(room.url + f"j/{record.code}", wait_until="commit")
+    # A late phone, on a laptop with no camera, types the code at the short address and is
+    # told what happens.
+    late = devices.page(1366, 768)
+    late.goto(room.url + "j", wait_until="commit")
+    late.locator(".playbook-class-code .pb-code-box input").fill(record.code.lower())
+    late.locator(".playbook-class-code .pb-code-go").click()
     late.locator(".playbook-class-join .pb-name-box input").fill("Late Lou")
     late.locator(".playbook-class-join .pb-join-class").click()
     expect(late.locator(".playbook-class-student")).to_contain_text("The tables have started", timeout=WAIT_MS)
-
-
-def test_the_code_is_typed_at_the_short_address(room: RunningServer, devices: Devices) -> None:
-    store = Store(room.db_path)
-    record = cl.create_class(store, "leerdam", 10)
-    laptop = devices.page(1366, 768)
-    laptop.goto(room.url + "j", wait_until="commit")
-    laptop.locator(".playbook-class-code .pb-code-box input").fill(record.code.lower())
-    laptop.locator(".playbook-class-code .pb-code-go").click()
-    expect(laptop.locator(".playbook-class-join .pb-name-box input")).to_be_visible(timeout=WAIT_MS)
 
 
 # -- phones on the room's network ----------------------------------------------------------------------
