@@ -410,6 +410,37 @@ def test_a_leerdam_pledge_on_a_seat_page_shows_as_pledged_never_how_much(store):
     assert find(page, "pb-alloc-confirm")  # the year moved on to the allocation on Bo's device
 
 
+def test_a_press_on_a_button_the_page_just_replaced_is_said_not_lost(store):
+    """A phone a moment behind presses the pledge button its kernel has just replaced: the kernel
+    hears of a widget it no longer has (ipykernel asks its comm manager, which finds nothing)."""
+    import comm
+
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy"), bots={})
+    page = LeerdamDashboard(store, query=seat_query(host, 1))
+    old = one(page, "pb-pledge-confirm")
+    old_id, beat_id = old.model_id, page.heartbeat.model_id
+    one(page, "pb-pledge").value = 3
+    old.click()  # the pledge is made; the panel is rebuilt without the old button
+    assert old.comm is None and "Your secret pledge: 3" in everything(page)
+    manager = comm.get_comm_manager()
+    assert manager.get_comm(old_id) is None  # the same press again, late
+    assert page.status.kind == "refuse" and "“Pledge in secret” came just as the screen changed" in page.status.message
+    assert sum(type(a).__name__ == "Contribute" for a in store.load(host.table_id).game.actions) == 1  # nothing more made
+    page.status.clear()
+    assert manager.get_comm(old_id) is None and page.status.message == ""  # said once
+    page.heartbeat.close()
+    assert manager.get_comm(beat_id) is None and page.status.message == ""  # the page's script beats again by itself
+    assert manager.get_comm("never-a-widget") is None and page.status.message == ""
+    page.close()
+    other = LeerdamDashboard(store, query=seat_query(host, 2))
+    lost = one(other, "pb-pledge-confirm")
+    lost_id = lost.model_id
+    lost.close()
+    manager.get_comm(lost_id)
+    assert "came just as the screen changed" in other.status.message  # the open page is told, not a closed one
+
+
 def test_a_leerdam_refusal_stays_with_its_household(store):
     host = LeerdamDashboard(store, query="")
     start_leerdam(host, names=("Ana", "Bo", "Cy"), bots={})

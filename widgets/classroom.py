@@ -38,6 +38,7 @@ from .board import ClassDebrief, board_scene
 from .common import STYLE, StatusLine, card, close_tree, csv_text, download_link, esc
 from .common import DebriefBar
 from .leerdam import LeerdamDashboard
+from .lost_presses import listen
 from .new_rule import NewRuleDashboard
 from .table import QUIET_SECONDS, WAIT_SECONDS, _in_kernel, page_query, public_base, qr_svg
 
@@ -110,6 +111,7 @@ class ClassPage(widgets.VBox):
         self._beats = 0
         self.header = widgets.HTML().add_class("pb-class-header")
         self.status = StatusLine()
+        listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
         self.screen = widgets.VBox().add_class("pb-class-screen")
         self.heartbeat = widgets.Button(description="beat", layout=widgets.Layout(display="none")).add_class("pb-heartbeat")
         self.heartbeat.on_click(lambda _: self._beat())

@@ -32,6 +32,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from .lost_presses import closing
+
 __all__ = ["LAZY_PARTS", "send_fewer_messages"]
 
 #: the traits of a widget that hold a part widget made on first use.
@@ -143,6 +145,7 @@ def send_fewer_messages() -> None:
         if waits is not None:  # closed before it opened: the browser never hears of it
             self._waits = None
             waits.pop(id(self), None)
+        closing(self)  # a press on it still on its way is said, not lost (`widgets.lost_presses`)
         close(self)
 
     def _repr_mimebundle_(self: widgets.Widget, **kwargs: Any) -> Any:

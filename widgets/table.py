@@ -56,6 +56,7 @@ from rules import Action, Game, RuleError, SaveFileError, load_game
 from .board import Debrief, PhaseBoard
 from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
 from .common import DebriefBar, csv_text
+from .lost_presses import listen
 
 __all__ = ["ClassPanel", "ClassStarter", "TableDashboard", "TableIndex", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
 
@@ -431,6 +432,7 @@ class TableDashboard(widgets.VBox):
         self.style_html = widgets.HTML(STYLE)
         self.header = TableHeader()
         self.status = StatusLine()
+        listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
         # The save bar, the debrief bar, the table picker and the class panel: built the first
         # time a page wants them (`_part`). A seat page or a board shows none of them, and their
         # 56 widgets were a quarter of a seat page's messages, to every phone of a class.
@@ -910,6 +912,7 @@ class TableDashboard(widgets.VBox):
         return True
 
     # -- live updates --------------------------------------------------------------------------
+
     def _beat(self) -> None:
         """The page's script pressed the heartbeat: it is there. Answer, so it knows we are."""
         self._last_beat = time.monotonic()
