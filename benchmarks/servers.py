@@ -138,6 +138,15 @@ def run_servers(pages_per_server: int = 20, quick: bool = False) -> dict[str, An
             if seen[i] is not None:
                 (same if s == last[t][1] else other).append((seen[i] - last[t][0]) / 1000)
         refused = sum("✋" in page.locator(".pb-status").inner_text() for _t, _s, page in phones)
+        # A table whose pages never showed the reveal: were its pledges all stored (a page that
+        # did not draw it), or was one never made (a press that went nowhere)?
+        unrevealed = sorted({t for i, (t, _s, _p) in enumerate(opened_pages) if seen[i] is None})
+        stored = {t: sum(1 for c in store.changes(tables[t][0]) if c["kind"] == "play") for t in unrevealed}
+        unpledged = [
+            f"table {t + 1}, server {s + 1}: {page.locator('.pb-status').inner_text()[:120]!r}"
+            for t, s, page in phones
+            if t in unrevealed and page.evaluate("() => window.__pledgedAt") is None
+        ]
         per_server = [sum(1 for _t, s, _p in opened_pages if s == i) for i in range(2)]
         chromium.close()
     return {
@@ -153,6 +162,8 @@ def run_servers(pages_per_server: int = 20, quick: bool = False) -> dict[str, An
         "other_server_worst_s": round(max(other), 3) if other else None,
         "worst_s": round(max(same + other), 3) if same + other else None,
         "pledges_refused": refused,
+        "unrevealed_tables": {f"table {t + 1}": f"{n} of {households} pledges stored" for t, n in stored.items()},
+        "pages_whose_press_was_not_seen": unpledged,
     }
 
 
@@ -165,6 +176,7 @@ def format_servers(report: dict[str, Any]) -> str:
         f"{report['same_server_median_s']} s on the pledging server's pages, {report['other_server_median_s']} s on the "
         f"other's (worst {report['worst_s']} s; {report['pages_revealed']} of {report['pages']} pages, "
         f"{report['pledges_refused']} pledges refused); opening every page took {report['open_all_s']} s."
+        + (f" Not revealed: {report['unrevealed_tables']}; presses not seen: {report['pages_whose_press_was_not_seen']}." if report["unrevealed_tables"] else "")
     )
 
 

@@ -410,6 +410,38 @@ def test_a_leerdam_pledge_on_a_seat_page_shows_as_pledged_never_how_much(store):
     assert find(page, "pb-alloc-confirm")  # the year moved on to the allocation on Bo's device
 
 
+def test_a_seat_page_counts_whom_the_table_waits_for_so_its_buttons_stay_put(store):
+    """The line above a player's own buttons says "you and 2 others", not the names still to
+    move: a list that shortened with every pledge moved the Pledge button under the finger."""
+    host = LeerdamDashboard(store, query="")
+    start_leerdam(host, names=("Ana", "Bo", "Cy", "Di"), bots={})
+    page = LeerdamDashboard(store, query=seat_query(host, 1))
+    turn = one(page, "pb-turn")
+    assert "Secret pledges: waiting for you and 3 others." in turn.value
+    pledge(host, 0, 1)
+    assert page.refresh() is True
+    assert "waiting for you and 2 others." in turn.value and "Cy" not in turn.value and "Di" not in turn.value
+    one(page, "pb-pledge").value = 2
+    one(page, "pb-pledge-confirm").click()
+    assert "Secret pledges: waiting for 2 others." in turn.value
+    host.refresh()
+    assert "Secret pledges: waiting for Cy and Di." in one(host, "pb-turn").value  # the shared screen names them
+    pledge(host, 2, 1)
+    assert page.refresh() is True and "waiting for 1 other." in turn.value
+    last = LeerdamDashboard(store, query=seat_query(host, 3))
+    assert "Secret pledges: waiting for you." in one(last, "pb-turn").value
+    # New Rule's secret picks, made at once: counted on a seat page, named on the shared screen.
+    nr = NewRuleDashboard(store, query="")
+    start(nr, names=("Ana", "Bo", "Cy"), bots={0: "random", 1: "random"})
+    seat = NewRuleDashboard(store, query=seat_query(nr, 2))
+    for move in ("pb-draw", "pb-keep"):  # the bots draw and keep by themselves
+        if seat.game.state.phase != "pick":
+            seat.refresh()
+            one(seat, move).click()
+    assert nr.refresh() and "Secret picks: waiting for Cy." in one(nr, "pb-turn").value
+    assert "Secret picks: waiting for you." in one(seat, "pb-turn").value
+
+
 def test_a_press_on_a_button_the_page_just_replaced_is_said_not_lost(store):
     """A phone a moment behind presses the pledge button its kernel has just replaced: the kernel
     hears of a widget it no longer has (ipykernel asks its comm manager, which finds nothing)."""

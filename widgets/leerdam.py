@@ -899,7 +899,7 @@ class LeerdamDashboard(TableDashboard):
 
     def _waiting_text(self, view: View) -> str:
         names = [h.name for h in view.households]
-        who = seats_text(names, self.waiting(self.game.state)) if self.game else ""
+        who = self.waiting_names(names, self.waiting(self.game.state)) if self.game else ""
         if view.phase == "over":
             return f"Game over: {view.ended}."
         if view.phase == "misfortune":

@@ -401,8 +401,7 @@ class NewRuleDashboard(TableDashboard):
         limit = f" of {view.max_rounds}" if view.max_rounds else " (no round limit)"
         return f"Round {view.round}{limit}"
 
-    @staticmethod
-    def _waiting_text(view: View) -> str:
+    def _waiting_text(self, view: View) -> str:
         names = [s.name for s in view.seats]
         waiting = seats_text(names, view.waiting_for)
         if view.phase == "over":
@@ -411,6 +410,7 @@ class NewRuleDashboard(TableDashboard):
             return f"{waiting}: draw two candies."
         if view.phase == "choose":
             return f"{waiting}: keep the draw or swap it."
+        waiting = self.waiting_names(names, view.waiting_for)  # picks and payments: all at once
         if view.phase == "pick":
             return f"Secret picks: waiting for {waiting}."
         if view.phase == "pay":

@@ -52,6 +52,7 @@ from playbook.bots import undo_plan
 from playbook.pacing import release_turn
 from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game
+from rules.core import seats_text
 
 from .board import Debrief, PhaseBoard
 from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
@@ -910,6 +911,20 @@ class TableDashboard(widgets.VBox):
             return False
         self.status.ok(f"{self.seat_name(seat)}'s seat is free again: a device can join as {self.seat_name(seat)}; the old link no longer opens it.")
         return True
+
+    def waiting_names(self, names: Sequence[str], seats: Iterable[int]) -> str:
+        """Who the table waits for while several move at once: every name on a shared screen;
+        on a seat page "you and 4 others". That line sits above the player's own buttons, and a
+        list of names that shortens with every other player's move made them jump under the
+        player's finger (a press then lands beside the button)."""
+        seats = list(seats)
+        if self.role != "seat" or self.seat is None or not seats:
+            return seats_text(names, seats)
+        others = sum(1 for s in seats if s != self.seat)
+        them = f"{others} other{'' if others == 1 else 's'}"
+        if self.seat not in seats:
+            return them
+        return f"you and {them}" if others else "you"
 
     # -- live updates --------------------------------------------------------------------------
 
