@@ -323,12 +323,9 @@ def what_wins(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], game: str 
             took[kind] += 1
     wins = per_seat_wins(bots, winners)
     order = sorted(kinds, key=lambda k: -sum(wins[k]))
-    parts = []
-    for kind in order:
-        seats = bots.count(kind)
-        mean, low, high = per_seat_share(sum(wins[kind]) * seats, seats, n)
-        mean_text, low_text, high_text = _pcts(mean, low, high)
-        parts.append(f"{kind} {mean_text} ({low_text} to {high_text})")
+    shares = [per_seat_share(sum(wins[kind]) * bots.count(kind), bots.count(kind), n) for kind in order]
+    texts = _pcts(*(share for three in shares for share in three))  # one precision for the sentence
+    parts = [f"{kind} {texts[3 * i]} ({texts[3 * i + 1]} to {texts[3 * i + 2]})" for i, kind in enumerate(order)]
     top = order[0]
     return Finding(
         "what-wins",
