@@ -14,6 +14,7 @@ import asyncio
 import json
 import sys
 import time
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -349,7 +350,13 @@ class PlaybookVoila(Voila):
         return [short, *handlers]
 
 
-main = PlaybookVoila.launch_instance
+def main() -> None:
+    # The ready kernels' pools are a dict of dicts, which traitlets reads only from one JSON
+    # option (its key=value form makes each pool a string) and warns that form is deprecated:
+    # a line of noise in the teacher's terminal.
+    warnings.filterwarnings("ignore", message=r"--.*kernel_pools_config=.* is deprecated", category=DeprecationWarning)
+    PlaybookVoila.launch_instance()
+
 
 if __name__ == "__main__":
     main()

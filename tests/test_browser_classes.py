@@ -217,6 +217,9 @@ def test_playbook_serve_is_reached_at_the_address_it_prints(namespace: tuple[str
         phone = devices.page(server_host=ns_ip)
         phone.goto(f"http://{ns_ip}:{port}/j/{record.code}", wait_until="commit")
         expect(phone.locator(".playbook-class-join .pb-name-box input")).to_be_visible(timeout=WAIT_MS)
+        # The teacher's terminal: the addresses and Voila's own lines, no warning or traceback.
+        said = (tmp_path / "serve.log").read_text()
+        assert "Warning" not in said and "Traceback" not in said, said[:2000]
     finally:
         stop_server(process)
         out.close()
