@@ -728,6 +728,14 @@ def winners_text(names: Sequence[str], seats: Sequence[int], who: str = "players
     return seats_text(names, seats) + (" share the win" if len(seats) > 1 else " wins")
 
 
+def leaders_text(names: Sequence[str], seats: Sequence[int], who: str = "players") -> str:
+    """'Cy leads', 'Ana and Bo share the lead', or 'all 6 households are level' (a game stopped
+    before its end)."""
+    if len(seats) == len(names) > 1:
+        return f"all {len(names)} {who} are level"
+    return seats_text(names, seats) + (" share the lead" if len(seats) > 1 else " leads")
+
+
 #: Characters that turn the direction of the text around them (embeddings, overrides, isolates):
 #: in a name they would reorder the text after it on every page and sheet.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -393,7 +393,11 @@ def test_ending_the_class_takes_two_presses_and_the_board_then_shows_the_results
     one(monitor, "pb-end-class").click()
     assert cl.load_class(store, record.id).phase == "over"
     board = _page(store, cl.load_class(store, record.id), "board")
-    assert "Results" in synced_text(board) and "Table 1: still playing" in synced_text(board)
+    text = synced_text(board)
+    # Ended before its end: each table says who led then, and the results come first.
+    assert "still playing" not in text and "waiting for" not in text
+    assert re.search(r"Table 1: <b>(Ana|Bo|Cy|Ana, Bo and Cy|all 3 players are level)[^<]*(leads|share the lead|are level) when the class ended \(round 1\)</b> \(\d+ points\)", text), text
+    assert text.index("Results") < text.index("Every table") and "stopped when the class ended" in text
 
 
 def test_a_student_who_joins_after_the_deal_takes_a_bots_place(store) -> None:

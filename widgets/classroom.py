@@ -32,7 +32,7 @@ from playbook import classes as cl
 from playbook.access import HIDDEN, NOTEBOOKS, key_matches, new_key
 from playbook.store import HandOver, Refused, Store
 from rules import RuleError
-from rules.core import winners_text
+from rules.core import leaders_text, winners_text
 
 from .board import ClassDebrief, board_scene
 from .common import STYLE, StatusLine, card, close_tree, csv_text, download_link, esc
@@ -469,11 +469,13 @@ class ClassPage(widgets.VBox):
         elif record.phase == "dealt":
             parts.append("<h2>The tables</h2>" + self._groups_html(record))
         else:
+            # Once it is over, the results lead: the room reads them first, from the back.
+            over = record.phase == "over" or (tables and all(t.game.rules.over(t.game.state) for t in tables))
+            if over:
+                parts.append(self._results_html(record, tables))
             parts.append(self._glance_html(record, tables))
             if record.game == "leerdam" and tables:
                 parts.append(self._villages_html(tables))
-            if record.phase == "over" or (tables and all(t.game.rules.over(t.game.state) for t in tables)):
-                parts.append(self._results_html(record, tables))
             if record.waiting and record.phase != "over":
                 parts.append(f"<h2>Waiting for a table ({len(record.waiting)})</h2>{_names_html([s.name for s in record.waiting])}")
         body: list[widgets.Widget] = [widgets.HTML("".join(parts)).add_class("pb-class-board-body")]
@@ -499,6 +501,8 @@ class ClassPage(widgets.VBox):
             names = getattr(table.game.setup, "names", ())
             if rules.over(state):
                 line = "Finished"
+            elif record.phase == "over":
+                line = "stopped when the class ended"
             else:
                 waiting = [names[s] for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]
                 if len(waiting) > 4:  # a card, not a roll call: the room reads the count
@@ -551,13 +555,18 @@ class ClassPage(widgets.VBox):
             state, rules = table.game.state, table.game.rules
             names = getattr(table.game.setup, "names", ())
             where = f"{_table_word(record.game)} {i + 1}"
-            if not rules.over(state):
-                lines.append(f"<li>{where}: still playing</li>")
-                continue
             standings = rules.standings(state)
             first = [seat for rank, seat, _ in standings if rank == 1]
-            said = winners_text(names, first, "households" if record.game == "leerdam" else "players")
-            lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{esc(said)}</b> ({standings[0][2]})</li>')
+            who = "households" if record.game == "leerdam" else "players"
+            if rules.over(state):
+                said = winners_text(names, first, who)
+            elif record.phase == "over":  # ended by the facilitator: who led then, and when
+                said = leaders_text(names, first, who) + f" when the class ended ({cl.step_of(state).lower() or 'before the first move'})"
+            else:
+                lines.append(f"<li>{where}: still playing</li>")
+                continue
+            unit = {"leerdam": " VP", "new-rule": " points", "dangerous-ideas": " points"}.get(record.game, "")
+            lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{esc(said)}</b> ({standings[0][2]}{unit})</li>')
         return f'<h2>Results</h2><ul class="pb-class-results" style="font-size:32px">{"".join(lines)}</ul>'
 
     # -- the monitor -----------------------------------------------------------------------------------------
