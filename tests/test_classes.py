@@ -270,7 +270,8 @@ def test_the_board_names_villages_and_says_a_tie_in_plain_words(store) -> None:
     text = re.sub(r"<[^>]+>", "", synced_text(_page(store, record, "board")))
     assert "Village 1 · " in text and "Village 2 · " in text and "Table 1" not in text
     assert "Open its board" in text
-    assert "Village 1: all 6 households tie" in text and "Village 2: still playing" in text
+    # The second village had not finished: who led when the class ended (all level, nobody moved).
+    assert "Village 1: all 6 households tie" in text and "Village 2: all 6 households are level when the class ended (year 1)" in text
     assert " and Household 2 and " not in text
 
 
