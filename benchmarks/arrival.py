@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from benchmarks.classroom import _kernels, _pss_mb
+from benchmarks.classroom import _kernels, _pss_mb, plays
 
 __all__ = ["format_arrival", "format_join_storm", "format_light_storm", "light_storm_rows", "light_student", "rows", "run_arrival", "run_join_storm", "run_light_storm"]
 
@@ -369,14 +369,13 @@ def _pledges_stored(store: Any, url: str, clicked: float) -> str:
     from urllib.parse import parse_qs, urlparse
 
     table_id = parse_qs(urlparse(url).query).get("table", [""])[0]
-    try:
-        plays = [c for c in store.changes(table_id) if c["kind"] == "play"]
-    except KeyError:
+    if not table_id:
         return f"no table in the page's address ({url})"
-    if not plays:
+    pledges = plays(store, table_id)
+    if not pledges:
         return "its village: no pledge stored"
-    last = plays[-1]["at"] - (time.time() - (time.monotonic() - clicked))  # store times are wall clock
-    return f"its village: {len(plays)} pledges stored, the last {last:.1f} s after the clicks"
+    last = pledges[-1]["at"] - (time.time() - (time.monotonic() - clicked))  # store times are wall clock
+    return f"its village: {len(pledges)} pledges stored, the last {last:.1f} s after the clicks"
 
 
 @contextlib.contextmanager

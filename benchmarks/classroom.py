@@ -27,7 +27,7 @@ from typing import Any
 
 from playbook.page_kernel import PAGE_KERNEL
 
-__all__ = ["format_classroom", "run_classroom"]
+__all__ = ["format_classroom", "plays", "run_classroom"]
 
 #: the page records when its reveal appears, by its own clock.
 WATCH = """() => {
@@ -51,6 +51,11 @@ def _pss_mb(pid: int) -> float:
     except OSError:
         pass
     return 0.0
+
+
+def plays(store: Any, table_id: str) -> list[dict[str, Any]]:
+    """The table's stored moves (its pledges, at a Leerdam table without bots), oldest first."""
+    return [c for c in store.changes(table_id) if c["kind"] == "play"]
 
 
 def _server_processes(server: Any) -> list[int]:
@@ -166,8 +171,8 @@ def run_classroom(seats: int = 20, quick: bool = False, wait: float = 120.0) -> 
             seen = [None if t != t else t for t in seen]  # NaN: a page that reloaded
             delays = [(t - last) / 1000 for t in seen if t is not None]
             # The server's side alone: from the reveal's commit to each kernel redrawing it.
-            plays = [c for c in store.changes(table_id) if c["kind"] == "play"]
-            reveal = plays[seats - 1] if len(plays) >= seats else plays[-1]
+            pledges = plays(store, table_id)
+            reveal = pledges[seats - 1] if len(pledges) >= seats else pledges[-1]
             kernel_side, drawn_side = [], []
             for line in trace.read_text().splitlines() if trace.exists() else ():
                 stamp, _role, _seat, version, drawn = line.split()
@@ -196,7 +201,7 @@ def run_classroom(seats: int = 20, quick: bool = False, wait: float = 120.0) -> 
         "kernel_drawn_worst_s": round(max(drawn_side), 3) if drawn_side else None,
         "pages": len(pages),
         "pledges_refused": refused,
-        "pledges_stored": len(plays),
+        "pledges_stored": len(pledges),
         "pages_reloaded_by_themselves": lost,
         "mb_per_seat_page": round((open_mb - idle_mb) / len(pages), 1),
         "bare_kernel_mb": round(bare_mb, 1),

@@ -57,7 +57,7 @@ def run_servers(pages_per_server: int = 20, quick: bool = False) -> dict[str, An
 
     from playwright.sync_api import sync_playwright
 
-    from benchmarks.classroom import WATCH
+    from benchmarks.classroom import WATCH, plays
     from playbook.access import table_keys, table_links
     from playbook.serve import background_server, free_port
     from playbook.store import Store
@@ -141,7 +141,7 @@ def run_servers(pages_per_server: int = 20, quick: bool = False) -> dict[str, An
         # A table whose pages never showed the reveal: were its pledges all stored (a page that
         # did not draw it), or was one never made (a press that went nowhere)?
         unrevealed = sorted({t for i, (t, _s, _p) in enumerate(opened_pages) if seen[i] is None})
-        stored = {t: sum(1 for c in store.changes(tables[t][0]) if c["kind"] == "play") for t in unrevealed}
+        stored = {t: len(plays(store, tables[t][0])) for t in unrevealed}
         unpledged = [
             f"table {t + 1}, server {s + 1}: {page.locator('.pb-status').inner_text()[:120]!r}"
             for t, s, page in phones

@@ -33,8 +33,7 @@ def closing(widget: widgets.Widget) -> None:
     comm = widget.comm
     if comm is None or not isinstance(widget, widgets.Button) or "pb-heartbeat" in widget._dom_classes:
         return
-    _closed[comm.comm_id] = widget.description or widget.tooltip or "a button"
-    _closed.move_to_end(comm.comm_id)
+    _closed[comm.comm_id] = widget.description or widget.tooltip or "a button"  # newest last
     while len(_closed) > RECENT:
         _closed.popitem(last=False)
 
