@@ -10,6 +10,7 @@ device's key differs from the one its slip holds.
 from __future__ import annotations
 
 import re
+import time
 import urllib.parse
 from collections.abc import Iterator
 
@@ -109,7 +110,12 @@ def test_twelve_seat_pages_opened_in_the_same_second_each_show_their_seat(class_
             expect(page.locator(f"{LEERDAM}.playbook-join")).to_be_visible(timeout=ARRIVAL_MS)
             expect(page.locator(f"{LEERDAM} .pb-join")).to_contain_text("Every seat is taken", timeout=ARRIVAL_MS)
             expect(page.locator(f"{LEERDAM} [class*='pb-claim-']")).to_have_count(0, timeout=ARRIVAL_MS)
-            # A slip opened on another device opens nothing, and says why.
+            # A slip opened on another device opens nothing, and says why, once the seat's page
+            # has confirmed it (its beat right after it put its own link in the address bar).
+            deadline = time.monotonic() + wait_s
+            while not store.info(table_id).meta["claims"]["3"].get("confirmed") and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert store.info(table_id).meta["claims"]["3"].get("confirmed"), "seat 3's page never confirmed its seat"
             thief = late.new_page()
             thief.goto(class_server.url + links["seats"][3]["url"], wait_until="domcontentloaded")
             expect(thief.locator(f"{LEERDAM}.playbook-denied")).to_be_visible(timeout=ARRIVAL_MS)
