@@ -191,6 +191,48 @@ def test_twelve_new_rule_students_become_three_tables_of_four_each_on_its_own_se
     assert all(s.key not in text for s in record.students if s.name != names[1])
 
 
+def test_a_seated_students_class_page_waits_quietly_after_the_class_moves_on(store, monkeypatch) -> None:
+    """A seated student's class page noted no class change, so every wait for the next one
+    returned at once: ending the class set thirty kernels spinning, and the results reached the
+    board 20 s late. After a change, the page waits again."""
+    import asyncio
+    import time
+
+    from tests.stores import run_alone
+
+    record = cl.create_class(store, "new-rule", 3, seed=4)
+    phone = _student(store, record.code, "Ana")
+    for name in ("Bo", "Cy"):
+        _student(store, record.code, name)
+    monitor = _monitor(store, record)
+    monitor.deal()
+    monitor.start()
+    phone.refresh()
+    assert phone.seat_page is not None
+    waits: list[int] = []
+    real_wait = cl.wait_class
+
+    def counted(store: Store, class_id: str, seen: int, timeout: float = 10.0) -> int:
+        waits.append(seen)
+        return real_wait(store, class_id, seen, min(timeout, 0.5))
+
+    monkeypatch.setattr(cl, "wait_class", counted)
+
+    async def watch() -> None:
+        phone._last_beat = time.monotonic()  # the page is there
+        task = asyncio.create_task(phone._watch())
+        await asyncio.sleep(0.3)
+        monitor.refresh()
+        monitor.end()
+        await asyncio.sleep(1.2)
+        task.cancel()
+
+    run_alone(watch)
+    assert cl.load_class(store, record.id).phase == "over", monitor.status.message
+    assert 2 <= len(waits) <= 6, f"{len(waits)} waits in 1.5 s"
+    assert phone.record.phase == "over" and phone.seat_page is not None  # noted, not redrawn
+
+
 def test_a_late_student_is_told_and_the_late_ones_get_a_table_of_their_own(store) -> None:
     record = cl.create_class(store, "new-rule", 4, seed=2)
     for name in ("Ana", "Bo", "Cy"):

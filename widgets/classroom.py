@@ -757,6 +757,8 @@ class ClassPage(widgets.VBox):
                 await asyncio.to_thread(cl.wait_class, self.store, self.record.id, self.record.version, timeout)
                 if self.seat_page is None or self.role != "student":
                     self.refresh()
+                else:  # the seat page is the page now: only note the class seen, or the next wait returns at once
+                    self.record = await asyncio.to_thread(cl.load_class, self.store, self.record.id)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - a failed look must not stop the next one
