@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.classroom import _kernels, _pss_mb, plays
+from playbook.pacing import cpu_seconds
 
 __all__ = ["format_arrival", "format_join_storm", "format_light_storm", "light_storm_rows", "light_student", "rows", "run_arrival", "run_join_storm", "run_light_storm"]
 
@@ -162,20 +163,6 @@ async def _alone(browser: Any, url: str) -> dict[str, Any]:
     return result
 
 
-def _cpu_seconds(pids: list[int]) -> float:
-    """User and system CPU time of `pids` so far (their waited-for children included)."""
-    import os as _os
-
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += sum(int(f) for f in fields[11:15]) / _os.sysconf("SC_CLK_TCK")
-    return total
-
-
 def _browser_pids() -> list[int]:
     from playbook.serve import _descendants
 
@@ -244,15 +231,15 @@ def run_arrival(pages: int = 30, tables: int = 2, quick: bool = False, timeout: 
                 _ready(server, settings)
                 alone = loop.run_until_complete(_alone(browser, server.url + alone_url))
                 ready_mb, idle_kernels = _ready(server, settings)  # its ready kernel made up again
-                server_cpu = _cpu_seconds([server.process.pid])
-                kernels_cpu = _cpu_seconds(_kernels(server))  # the ready kernels' start, before the burst
-                browser_cpu = _cpu_seconds(_browser_pids())
+                server_cpu = cpu_seconds([server.process.pid])
+                kernels_cpu = cpu_seconds(_kernels(server))  # the ready kernels' start, before the burst
+                browser_cpu = cpu_seconds(_browser_pids())
                 results = loop.run_until_complete(_arrive(browser, server.url, urls, timeout))
                 usable = [r["usable_s"] for r in results if r["usable_s"] is not None]
                 cpu = {
-                    "voila": round(_cpu_seconds([server.process.pid]) - server_cpu, 1),
-                    "kernels": round(_cpu_seconds(_kernels(server)) - kernels_cpu, 1),
-                    "chromium": round(_cpu_seconds(_browser_pids()) - browser_cpu, 1),
+                    "voila": round(cpu_seconds([server.process.pid]) - server_cpu, 1),
+                    "kernels": round(cpu_seconds(_kernels(server)) - kernels_cpu, 1),
+                    "chromium": round(cpu_seconds(_browser_pids()) - browser_cpu, 1),
                 }
                 time.sleep(3)
                 mb_per_page = _mb_per_page(server, len(urls), ready_mb)
@@ -594,10 +581,10 @@ def run_light_storm(students: int = 30, quick: bool = False, timeout: float = 12
             time.sleep(REFILL_WAIT_SECONDS)  # the ready kernels made up again after the two
             _ready(server, settings)
             record = cl.create_class(store, "leerdam", students, seed=5)
-            before = _cpu_seconds(_server_pids(server))
+            before = cpu_seconds(_server_pids(server))
             mine = time.process_time()
             results, reveal_s, dealt_s = loop.run_until_complete(_light_storm(f"{server.url}j/{record.code}", store, record, students, assets, timeout))
-            server_cpu = round(_cpu_seconds(_server_pids(server)) - before, 1)
+            server_cpu = round(cpu_seconds(_server_pids(server)) - before, 1)
             phones_cpu = round(time.process_time() - mine, 1)
             mb_per_page = _mb_per_page(server, students, ready_mb)
         finally:

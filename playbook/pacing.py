@@ -25,7 +25,7 @@ import random
 import time
 from pathlib import Path
 
-__all__ = ["SLOTS_ENV", "SLOT_COUNT_ENV", "Turn", "default_slot_count", "hold_until_first_cell_ends", "release_turn", "take_turn"]
+__all__ = ["SLOTS_ENV", "SLOT_COUNT_ENV", "Turn", "cpu_seconds", "default_slot_count", "hold_until_first_cell_ends", "release_turn", "take_turn"]
 
 SLOTS_ENV = "PLAYBOOK_SLOTS"
 SLOT_COUNT_ENV = "PLAYBOOK_SLOT_COUNT"
@@ -39,6 +39,21 @@ def default_slot_count() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):
         return max(1, os.cpu_count() or 1)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time of the processes `pids` so far, their waited-for children
+    included (Linux's /proc; a process gone or unreadable counts nothing)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(f) for f in fields[11:15])
+    return total / ticks
 
 
 class Turn:

@@ -480,24 +480,30 @@ class ServeSettings:
     summary: str
 
 
-def serve_settings(class_size: int = CLASS_SIZE, preheat: int | None = None, waiting: Mapping[str, int] | None = None) -> ServeSettings:
+def serve_settings(class_size: int = CLASS_SIZE, preheat: int | None = None, waiting: Mapping[str, int] | None = None, follow: bool = True) -> ServeSettings:
     """The class settings of `playbook serve`: the one place the headline command and the
     arrival benchmark take them from.
 
     Every kernel waits for its turn to build (`playbook.pacing`, one turn per core) and the
     executor waits long enough for a late output (`IOPUB_TIMEOUT`). Kernels are kept ready for
     the pages a class opens together (`ready_pools`, with the `seats_waiting` of the tables
-    saved; `preheat` sets every pool to that size).
+    saved; `preheat` sets every pool to that size). Without `preheat`, and with `follow` (every
+    page served), the pools then follow the lesson (`voila_app.ready_for_tables`): a game page's
+    the seats of the tables prepared, the class page's the students still expected.
     """
     pools = ready_pools(class_size, waiting) if preheat is None else {name: max(0, preheat) for name in PREHEATED}
     args: list[str] = []
     if any(pools.values()):
         config = {"default": {"pool_size": 0}, **{name: {"pool_size": size} for name, size in pools.items()}}
         args += ["--VoilaConfiguration.preheat_kernel=True", f"--VoilaKernelManager.kernel_pools_config={json.dumps(config)}"]
+        if preheat is None and follow:
+            args.append("--PlaybookVoila.follow_tables=True")
     kept = ", ".join(f"{size} for {name}" for name, size in pools.items())
+    cores = default_slot_count()
     summary = (
-        f"playbook serve for a class of {class_size}: kernels kept ready {kept}; "
-        f"kernels build {default_slot_count()} at a time (one per core), ready kernels made up after the arrivals; "
+        f"playbook serve for a class of {class_size}: kernels kept ready {kept}"
+        + ("; the class page's then follow the students still expected" if preheat is None and follow and pools.get("class.ipynb") else "")
+        + f"; kernels build {cores} at a time (one per core), ready kernels made up after the arrivals, {cores} at a time; "
         f"executor waits {IOPUB_TIMEOUT} s for late output"
     )
     return ServeSettings(tuple(args), sum(pools.values()), summary)
@@ -553,6 +559,19 @@ def seats_waiting(store: Any, now: float | None = None) -> dict[str, int]:
         free = [seat for seat in dict(table.meta.get("seat_keys") or {}) if str(seat).isdigit() and int(seat) not in bots and int(seat) not in held]
         seats[NOTEBOOKS[table.game]] = seats.get(NOTEBOOKS[table.game], 0) + len(free)
     return seats
+
+
+def students_expected(store: Any, now: float | None = None) -> dict[str, int]:
+    """The class page's arrivals still to come: for the classes made within WAITING_WITHIN_S and
+    not over, the students each expects who have not joined yet (`{"class.ipynb": N}`); no
+    entry while no class was made then (the server was started for a class to come)."""
+    from .classes import classes
+
+    since = (time.time() if now is None else now) - WAITING_WITHIN_S
+    recent = [record for record in classes(store, open_only=False) if record.created >= since]
+    if not recent:
+        return {}
+    return {"class.ipynb": sum(max(0, record.expected - len(record.students)) for record in recent if record.phase != "over")}
 
 
 @dataclass(frozen=True)
@@ -638,11 +657,9 @@ def serve(
     where = phone_address(port, ip, public or None)
     # Without a public URL the links carry this machine's address and the path served under.
     base = public or where.base + prefix.rstrip("/")
-    settings = serve_settings(class_size, preheat, _seats_waiting_here())
-    # Without --preheat, a game page's ready kernels follow the tables prepared while it runs
-    # (every page served: one notebook alone keeps the pool it started with).
-    follow = ["--PlaybookVoila.follow_tables=True"] if preheat is None and notebook is None and settings.ready_kernels else []
-    args = list(extra_args) + [f"--Voila.ip={where.listen}", *settings.args, *follow]
+    # One notebook alone keeps the pools it started with.
+    settings = serve_settings(class_size, preheat, _seats_waiting_here(), follow=notebook is None)
+    args = list(extra_args) + [f"--Voila.ip={where.listen}", *settings.args]
     argv = voila_command(notebook, port=port, open_browser=False, base_url=prefix, extra_args=args)
     link = facilitator_link(base, key) if notebook is None else f"{base}/"
     print(f"Playbook: the facilitator's link (it lists and resumes every table, starts classes; keep it to yourself):\n    {link}", flush=True)

@@ -37,9 +37,12 @@ from voila.exporter import VoilaExporter
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from playbook.classes import clean_code
+from playbook.pacing import cpu_seconds, default_slot_count
 
 __all__ = ["CachedGzip", "CompiledTemplates", "KernelSocket", "PatientKernelManager", "PlaybookVoila", "compile_templates_once", "main", "ready_for_tables", "refill_when_quiet"]
 
+#: the page every phone of a class opens (`notebooks/class.ipynb`).
+CLASS_PAGE = "class.ipynb"
 #: seconds without a page taking a ready kernel before the ready kernels are made up again.
 REFILL_QUIET_SECONDS = 20.0
 #: seconds between two looks at the saved tables (`ready_for_tables`).
@@ -249,47 +252,121 @@ class PatientKernelManager(AsyncMappingKernelManager):
         await super().cull_kernel_if_idle(kernel_id)
 
 
-def refill_when_quiet(kernel_manager: Any, quiet: float = REFILL_QUIET_SECONDS) -> None:
-    """Make up a notebook's ready kernels only once no page has taken one for `quiet` seconds.
+def refill_when_quiet(kernel_manager: Any, quiet: float = REFILL_QUIET_SECONDS, step: int | None = None, settled: Callable[[Any, list[Any]], Any] | None = None) -> None:
+    """Make up a notebook's ready kernels only once no page has taken one for `quiet` seconds,
+    and then `step` at a time (one per core), each step once the last one's kernels have settled.
 
     Voila starts a replacement the moment a page takes a ready kernel and puts it in the pool at
     once, so while a class arrives every page both starts a kernel and waits for a half-started
     one: thirty arrivals start sixty kernels on two cores. Deferred, the arrivals beyond the
     ready kernels get kernels of their own (taking turns, `playbook.pacing`) and the pool is
-    made up after the burst. The first fill, at start, is not deferred.
+    made up after the burst. Made up all at once, thirty kernels starting together left the
+    class's own pages a thirtieth of the machine: the results took 20 s to reach the board. A
+    page that takes a ready kernel while the pool is made up stops it until the next pause. The
+    first fill, at start, is neither deferred nor stepped.
     """
     fill = kernel_manager.fill_if_needed
+    step = max(1, step or default_slot_count())
+    settle = settled or kernels_settled
     waiting: dict[Any, asyncio.TimerHandle] = {}
+    #: per notebook, the arrivals so far: a refill under way goes on only while it has the latest.
+    arrivals: dict[Any, int] = {}
 
     def fill_if_needed(delay: float | None = None, notebook_name: str | None = None, **kwargs: Any) -> None:
         if delay is not None:  # the pools' first fill
             fill(delay=delay, notebook_name=notebook_name, **kwargs)
             return
+        arrivals[notebook_name] = seen = arrivals.get(notebook_name, 0) + 1
         earlier = waiting.pop(notebook_name, None)
         if earlier is not None:
             earlier.cancel()
 
         def refill() -> None:
             waiting.pop(notebook_name, None)
-            fill(delay=0, notebook_name=notebook_name, **kwargs)
+            asyncio.ensure_future(make_up(notebook_name, seen, kwargs))
 
         waiting[notebook_name] = asyncio.get_event_loop().call_later(quiet, refill)
+
+    async def make_up(name: str | None, seen: int, kwargs: dict[str, Any]) -> None:
+        while arrivals.get(name) == seen:
+            started = _fill_some(kernel_manager, fill, name, step, kwargs)
+            if not started:
+                return
+            await settle(kernel_manager, started)
 
     kernel_manager.fill_if_needed = fill_if_needed
 
 
-def ready_for_tables(kernel_manager: Any, look: Callable[[], Mapping[str, int]], most: int) -> Callable[[], Any]:
+def _fill_some(kernel_manager: Any, fill: Callable[..., None], name: str | None, most: int, kwargs: dict[str, Any]) -> list[Any]:
+    """Start up to `most` of the kernels `name`'s pool lacks, through Voila's own `fill`
+    (shown a pool `most` larger than now for the call); the pool's new entries."""
+    config = kernel_manager.kernel_pools_config
+    default = config.get("default", {})
+    own = config.get(name)
+    size = int((own or default).get("pool_size", default.get("pool_size", 1)))
+    pool = kernel_manager._pools.get(name, [])
+    before = len(pool)
+    if size <= before:
+        return []
+    config[name] = {**(own or default), "pool_size": before + min(most, size - before)}
+    try:
+        fill(delay=0, notebook_name=name, **kwargs)
+    finally:
+        if own is None:
+            config.pop(name, None)
+        else:
+            config[name] = own
+    return list(kernel_manager._pools.get(name, [])[before:])
+
+
+#: a step's kernels have settled when together they use less than this share of a core.
+SETTLED_SHARE = 0.1
+#: longest a refill step waits for its kernels to settle.
+STEP_MOST_SECONDS = 15.0
+
+
+async def kernels_settled(kernel_manager: Any, started: list[Any], most: float = STEP_MOST_SECONDS, window: float = 0.5) -> None:
+    """Return once the kernels of `started` (Voila's pool entries) have started and gone quiet:
+    a ready kernel has imported the dashboards and waits for its page. At most `most` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + most
+    await asyncio.wait(started, timeout=most)  # never cancels them: they are the pool's
+    pids = []
+    for entry in started:
+        try:
+            pids.append(int(kernel_manager.get_kernel(entry.result()["kernel_id"]).provisioner.pid))
+        except Exception:  # noqa: BLE001 - not started, shut down meanwhile, or no process to read
+            continue
+    if not pids:
+        return
+    last = cpu_seconds(pids)
+    while loop.time() < deadline:
+        await asyncio.sleep(window)
+        now = cpu_seconds(pids)
+        if now - last < SETTLED_SHARE * window:
+            return
+        last = now
+
+
+def ready_for_tables(kernel_manager: Any, look: Callable[[], Mapping[str, int]], most: int, class_floor: int = 5) -> Callable[[], Any]:
     """Keep a game page's ready kernels at the seats waiting on it (`look()`: notebook -> seats
     no device holds yet, `playbook.serve.seats_waiting`), at most `most`, never fewer than the
-    pool it started with. The returned coroutine function takes one look.
+    pool it started with; and the class page's at the students its open classes still expect
+    (`look()["class.ipynb"]`, `playbook.serve.students_expected`; as started while no class is
+    open), never fewer than `class_floor`. The returned coroutine function takes one look.
 
     A teacher starts the server, then prepares the tables and hands out their slips: by the
-    time the class opens them together, a kernel is ready for each. Kernels are added through
-    the kernel manager's own `fill_if_needed` (made up once the arrivals pause,
-    `refill_when_quiet`); a smaller pool is simply not made up again.
+    time the class opens them together, a kernel is ready for each. Once a class has arrived,
+    only a few of the class page's kernels are made up again (a late student, the board on
+    another screen): thirty more would only take the machine from the class playing. Kernels are
+    added through the kernel manager's own `fill_if_needed` (made up once the arrivals pause,
+    a core's worth at a time, `refill_when_quiet`); a smaller pool is simply not made up again.
     """
     config = kernel_manager.kernel_pools_config
-    least = {name: int(value.get("pool_size", 0)) for name, value in config.items() if name not in ("default", "class.ipynb")}
+    least = {name: int(value.get("pool_size", 0)) for name, value in config.items() if name != "default"}
+    started = int(config.get(CLASS_PAGE, {}).get("pool_size", 0))
+    if CLASS_PAGE in least:  # the class page: as many as its classes still expect
+        least[CLASS_PAGE] = min(started, class_floor)
 
     async def once() -> None:
         try:
@@ -298,7 +375,8 @@ def ready_for_tables(kernel_manager: Any, look: Callable[[], Mapping[str, int]],
             kernel_manager.log.warning("playbook: the saved tables could not be read for the ready kernels: %s", error)
             return
         for name, floor in least.items():
-            size = max(floor, min(most, int(waiting.get(name, 0))))
+            wanted = waiting.get(name)
+            size = started if name == CLASS_PAGE and wanted is None else max(floor, min(most, int(wanted or 0)))
             now = int(config.get(name, {}).get("pool_size", 0))
             if size != now:
                 config[name] = {**config.get(name, {}), "pool_size": size}
@@ -327,7 +405,7 @@ class PlaybookVoila(Voila):
         if hasattr(self.kernel_manager, "fill_if_needed"):  # kernels are kept ready
             refill_when_quiet(self.kernel_manager)
             if self.follow_tables:
-                from playbook.serve import MAX_CLASS_READY, seats_waiting
+                from playbook.serve import MAX_CLASS_READY, MAX_PREHEAT, seats_waiting, students_expected
                 from playbook.store import Store
 
                 stores: list[Store] = []  # one store for every look (a PostgreSQL store holds a pool)
@@ -335,14 +413,14 @@ class PlaybookVoila(Voila):
                 def waiting() -> dict[str, int]:
                     if not stores:
                         stores.append(Store())
-                    return seats_waiting(stores[0])
+                    return {**seats_waiting(stores[0]), **students_expected(stores[0])}
 
-                look = ready_for_tables(self.kernel_manager, waiting, MAX_CLASS_READY)
+                look = ready_for_tables(self.kernel_manager, waiting, MAX_CLASS_READY, MAX_PREHEAT)
                 PeriodicCallback(lambda: asyncio.ensure_future(look()), FOLLOW_SECONDS * 1000).start()
         return settings
 
     def init_handlers(self) -> list[Any]:
-        page = url_path_join(self.server_url, "voila/render/class.ipynb")
+        page = url_path_join(self.server_url, "voila/render", CLASS_PAGE)
         short = (url_path_join(self.server_url, r"/j/?([A-Za-z0-9-]*)/?"), JoinRedirect, {"page": page})
         handlers = [(url, KernelSocket, *rest) if handler is VoilaKernelWebsocketHandler else (url, handler, *rest) for url, handler, *rest in super().init_handlers()]
         if not any(handler is KernelSocket for _url, handler, *_rest in handlers):

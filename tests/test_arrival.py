@@ -67,33 +67,136 @@ def test_kernels_started_together_cannot_race_for_a_port() -> None:
     assert "--KernelManager.transport=ipc" in voila_command()
 
 
+class VoilaPools:
+    """Voila's kernel pools as `refill_when_quiet` sees them: `fill_if_needed` starts (here:
+    notes) kernels until a notebook's pool has its configured size; a page takes the oldest."""
+
+    def __init__(self, sizes: dict[str, int]) -> None:
+        import asyncio
+
+        self.kernel_pools_config = {"default": {"pool_size": 0}, **{name: {"pool_size": size} for name, size in sizes.items()}}
+        self._pools: dict[str, list] = {}
+        self.fills: list[tuple[float | None, str | None, dict]] = []
+        self._future = asyncio.get_running_loop().create_future
+
+    def fill_if_needed(self, delay=None, notebook_name=None, **kwargs):
+        self.fills.append((delay, notebook_name, kwargs))
+        pool = self._pools.setdefault(notebook_name, [])
+        for _ in range(self.kernel_pools_config[notebook_name]["pool_size"] - len(pool)):
+            started = self._future()
+            started.set_result({"kernel_id": f"k{len(self.fills)}-{len(pool)}"})
+            pool.append(started)
+
+    def take(self, name: str, **kwargs) -> None:
+        """A page takes a ready kernel; Voila asks for its replacement."""
+        self._pools[name].pop(0)
+        self.fill_if_needed(notebook_name=name, **kwargs)
+
+
 def test_ready_kernels_are_made_up_only_once_the_arrivals_pause() -> None:
     """Taking a ready kernel does not start its replacement in the middle of the class's arrival."""
     import asyncio
 
     from playbook.voila_app import refill_when_quiet
 
-    class Pools:
-        def __init__(self) -> None:
-            self.fills: list[tuple[float | None, str | None, dict]] = []
+    async def settled(_pools, _started) -> None:
+        pass
 
-        def fill_if_needed(self, delay=None, notebook_name=None, **kwargs):
-            self.fills.append((delay, notebook_name, kwargs))
-
-    async def arrive() -> list:
-        pools = Pools()
-        refill_when_quiet(pools, quiet=0.3)
+    async def arrive() -> tuple[list, int]:
+        pools = VoilaPools({"leerdam.ipynb": 5})
+        refill_when_quiet(pools, quiet=0.3, step=5, settled=settled)
         pools.fill_if_needed(delay=0, notebook_name="leerdam.ipynb")  # the first fill: at once
-        assert len(pools.fills) == 1
+        assert len(pools.fills) == 1 and len(pools._pools["leerdam.ipynb"]) == 5
         for _ in range(5):  # five pages take ready kernels, 0.1 s apart
-            pools.fill_if_needed(notebook_name="leerdam.ipynb", extra_kernel_env_variables={"X": "1"})
+            pools.take("leerdam.ipynb", extra_kernel_env_variables={"X": "1"})
             await asyncio.sleep(0.1)
-        assert len(pools.fills) == 1, "made up during the arrivals"
+        assert len(pools.fills) == 1 and not pools._pools["leerdam.ipynb"], "made up during the arrivals"
         await asyncio.sleep(0.5)
-        return pools.fills
+        return pools.fills, len(pools._pools["leerdam.ipynb"])
 
-    fills = run_alone(arrive)
-    assert fills[1:] == [(0, "leerdam.ipynb", {"extra_kernel_env_variables": {"X": "1"}})]
+    fills, ready = run_alone(arrive)
+    assert fills[1:] == [(0, "leerdam.ipynb", {"extra_kernel_env_variables": {"X": "1"}})] and ready == 5
+
+
+def test_ready_kernels_are_made_up_a_cores_worth_at_a_time() -> None:
+    """Thirty kernels started together once a class had arrived left its pages a thirtieth of
+    the machine (the results reached the board 20 s late): the pool is made up `step` kernels at
+    a time, each step once the last one's kernels have settled, and a page that takes a kernel
+    meanwhile stops it until the next pause."""
+    import asyncio
+
+    from playbook.voila_app import refill_when_quiet
+
+    async def arrive() -> list[int]:
+        pools = VoilaPools({"class.ipynb": 7})
+        steps: list[int] = []
+        go = asyncio.Event()
+
+        async def settled(_pools, started) -> None:
+            steps.append(len(started))
+            await go.wait()
+            go.clear()
+
+        refill_when_quiet(pools, quiet=0.2, step=2, settled=settled)
+        pools.fill_if_needed(delay=0, notebook_name="class.ipynb")
+        for _ in range(7):
+            pools.take("class.ipynb")
+        await asyncio.sleep(0.4)
+        ready = [len(pools._pools["class.ipynb"])]  # the first step, waiting to settle
+        go.set()
+        await asyncio.sleep(0.05)
+        ready.append(len(pools._pools["class.ipynb"]))
+        pools.take("class.ipynb")  # a late student: the refill stops
+        go.set()
+        await asyncio.sleep(0.1)
+        ready.append(len(pools._pools["class.ipynb"]))
+        await asyncio.sleep(0.3)  # the next pause: made up again, step by step
+        for _ in range(3):
+            go.set()
+            await asyncio.sleep(0.05)
+        ready.append(len(pools._pools["class.ipynb"]))
+        assert pools.kernel_pools_config["class.ipynb"] == {"pool_size": 7}  # as configured, after every step
+        return ready + steps
+
+    ready_and_steps = run_alone(arrive)
+    assert ready_and_steps[:4] == [2, 4, 3, 7]
+    assert ready_and_steps[4:] == [2, 2, 2, 2]  # two steps, stopped; then 3 -> 5 -> 7
+
+
+def test_a_refill_step_waits_for_its_kernels_to_go_quiet() -> None:
+    """A step has settled once its kernels' processes use almost no processor: a busy kernel
+    holds the next step back (up to the step's limit), an idle one lets it go at once."""
+    import asyncio
+    import subprocess
+    import sys
+
+    from playbook.voila_app import kernels_settled
+
+    class Kernels:
+        def __init__(self, pid: int) -> None:
+            self.pid = pid
+
+        def get_kernel(self, kernel_id: str):
+            return type("Kernel", (), {"provisioner": type("Provisioner", (), {"pid": self.pid})()})()
+
+    async def wait(pid: int) -> float:
+        started = asyncio.get_running_loop().create_future()
+        started.set_result({"kernel_id": "k"})
+        at = time.monotonic()
+        await kernels_settled(Kernels(pid), [started], most=1.5, window=0.25)
+        return time.monotonic() - at
+
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        time.sleep(0.3)
+        assert run_alone(lambda: wait(busy.pid)) >= 1.4
+        assert run_alone(lambda: wait(idle.pid)) < 1.0
+    finally:
+        busy.kill()
+        idle.kill()
+        busy.wait()
+        idle.wait()
 
 
 def test_the_headline_settings_keep_kernels_ready_for_the_class() -> None:
@@ -161,6 +264,42 @@ def test_a_game_pages_ready_kernels_follow_the_tables_prepared_while_the_server_
     run_alone(look)
     assert pools.kernel_pools_config["leerdam.ipynb"]["pool_size"] == 5  # two seats wait: the pool it started with
     assert pools.fills == ["leerdam.ipynb"]  # a smaller pool is not made up
+
+
+def test_the_class_pages_ready_kernels_follow_the_students_still_expected(store: Store) -> None:
+    """Once a class has arrived only a few class-page kernels are made up (a late student, the
+    board on another screen), not the thirty the server started with; a new class grows them."""
+    from playbook import classes as cl
+    from playbook.serve import students_expected
+    from playbook.voila_app import ready_for_tables
+
+    class Pools:
+        log = None
+
+        def __init__(self) -> None:
+            self.kernel_pools_config = {"default": {"pool_size": 0}, "class.ipynb": {"pool_size": 30}, "leerdam.ipynb": {"pool_size": 5}}
+            self.fills: list[str | None] = []
+
+        def fill_if_needed(self, delay=None, notebook_name=None, **kwargs):
+            self.fills.append(notebook_name)
+
+    pools = Pools()
+    look = ready_for_tables(pools, lambda: students_expected(store), most=40, class_floor=5)
+    size = lambda: pools.kernel_pools_config["class.ipynb"]["pool_size"]  # noqa: E731
+    run_alone(look)
+    assert students_expected(store) == {} and size() == 30  # no class yet: ready for the one to come
+    record = cl.create_class(store, "leerdam", 12, seed=1)
+    run_alone(look)
+    assert students_expected(store) == {"class.ipynb": 12} and size() == 12
+    for i in range(9):
+        record = cl.submit(store, record.id, cl.Join(f"S{i}", f"device-key-of-student-{i:02d}"), record.version)
+    run_alone(look)
+    assert size() == 5 and pools.fills == []  # three still to come: the floor
+    cl.create_class(store, "new-rule", 35, seed=2)
+    run_alone(look)
+    assert students_expected(store) == {"class.ipynb": 38} and size() == 38 and pools.fills == ["class.ipynb"]
+    assert students_expected(store, now=time.time() + 2 * 24 * 3600) == {}  # yesterday's classes are not today's lesson
+    assert pools.kernel_pools_config["leerdam.ipynb"]["pool_size"] == 5
 
 
 def test_kernels_take_turns_across_processes(tmp_path) -> None:

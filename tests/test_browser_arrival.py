@@ -39,7 +39,7 @@ def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningSe
     """The Leerdam page served with the headline command's settings for a class of twelve
     (its kernels kept ready are full before the class arrives)."""
     folder = tmp_path_factory.mktemp("arrival")
-    settings = serve_settings(class_size=PAGES)
+    settings = serve_settings(class_size=PAGES, follow=False)  # one notebook served alone
     with background_server(NOTEBOOKS_DIR / "leerdam.ipynb", folder / "voila.log", db_path=folder / "tables.sqlite3", timeout=180, extra_args=settings.args) as server:
         yield server
 
