@@ -255,7 +255,13 @@ class ReleaseStudent(ClassChange):
 
 @dataclass(frozen=True)
 class End(ClassChange):
+    """End the class: its tables stop where they are (`ENDED`), and the board shows the results."""
+
     kind = "end"
+
+
+#: what a table of an ended class says to a move (`playbook.store.STOPPED`).
+ENDED = "The facilitator ended the class: this table takes no more moves. Thank you for playing!"
 
 
 def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[ClassRecord, str]:
@@ -500,6 +506,9 @@ def submit(store: Any, class_id: str, change: ClassChange, seen: int) -> ClassRe
             for group in new.groups[len(made) :]:
                 made.append(_create_table(store, db, new, group, len(made)))
             new = dataclasses.replace(new, tables=tuple(made))
+        if isinstance(change, End):  # the results stand as they are now: no table plays on
+            for table_id in new.tables:
+                store.stop_in(db, table_id, ENDED)
         version = record.version + 1
         new = dataclasses.replace(new, version=version)
         db.execute(

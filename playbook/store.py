@@ -56,6 +56,7 @@ __all__ = [
     "Play",
     "Refused",
     "Release",
+    "STOPPED",
     "SetMeta",
     "StaleTable",
     "Store",
@@ -124,6 +125,9 @@ ADDED_COLUMNS = {
     "actions": {"version": "INTEGER NOT NULL DEFAULT 0", "undone": "INTEGER", "bot": "INTEGER NOT NULL DEFAULT 0"},
 }
 NOTIFY_CHANNEL = "playbook_tables"
+#: a table's meta key saying why it takes no more moves (a class ended by its facilitator): moves,
+#: undos and bot hand-overs are refused with it; seats may still be claimed and shown.
+STOPPED = "stopped"
 #: how often a SQLite waiter looks at the version (a point read of one row).
 POLL_SECONDS = 0.1
 
@@ -558,6 +562,20 @@ class Store:
         with self._db.write() as db:
             yield db
 
+    def stop_in(self, db: _Conn, table_id: str, reason: str) -> None:
+        """Inside `transaction()`: the table takes no more moves, `reason` says why (its meta's
+        STOPPED); a new version its pages redraw at. A table already stopped is left as it is."""
+        row = db.execute(f"SELECT version, meta FROM tables WHERE id = ?{self._db.lock_clause}", (table_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no saved table {table_id!r}")
+        version, meta = int(row[0]), json.loads(row[1])
+        if meta.get(STOPPED):
+            return
+        now = time.time()
+        db.execute("UPDATE tables SET version = ?, meta = ?, updated = ? WHERE id = ?", (version + 1, json.dumps({**meta, STOPPED: reason}, ensure_ascii=False), now, table_id))
+        self._record_change(db, table_id, version + 1, "stop", (), reason, now)
+        self._db.notify(db, table_id, version + 1)
+
     def notify(self, db: _Conn, key: str, version: int) -> None:
         """Wake the pages waiting on `key` (a table's or a class's id) when `db` commits."""
         self._db.notify(db, key, version)
@@ -601,6 +619,8 @@ class Store:
             behind = seen < version
             if seen > version:
                 raise StaleTable("this page knows a newer table than the store holds; reopen the table", before)
+            if meta.get(STOPPED) and isinstance(change, (Play, Undo, HandOver)):
+                raise Refused("stopped", str(meta[STOPPED]), before)
             if behind:
                 self._check_not_stale(db, table_id, change, seen, before)
             work = cached.game.copy()

@@ -443,6 +443,35 @@ def test_ending_the_class_takes_two_presses_and_the_board_then_shows_the_results
     assert text.index("Results") < text.index("Every table") and "stopped when the class ended" in text
 
 
+def test_an_ended_class_stops_its_tables_where_they_stand(location) -> None:
+    """Ended, a class's results stand: a phone's move is refused and changes nothing, the seat
+    page says why and its move buttons go (on both stores: the stop is in the End's transaction)."""
+    from playbook.store import STOPPED, Play, Refused
+    from rules import new_rule as nr
+
+    store = Store(location)
+    record = cl.create_class(store, "new-rule", 3, seed=4)
+    phones = [_student(store, record.code, name) for name in ("Ana", "Bo", "Cy")]
+    monitor = _monitor(store, record)
+    monitor.deal()
+    monitor.start()
+    for phone in phones:
+        phone.refresh()
+    table_id = monitor.record.tables[0]
+    seat_page = phones[0].seat_page
+    assert seat_page is not None and seat_page.seat_curtain().layout.display != "none"
+    version = store.version(table_id)
+    assert monitor.end() and cl.load_class(store, record.id).phase == "over", monitor.status.message
+    assert store.version(table_id) == version + 1 and store.load(table_id).meta[STOPPED] == cl.ENDED
+    with pytest.raises(Refused, match="ended the class"):
+        store.submit(table_id, Play(nr.Draw(seat=seat_page.seat)), version + 1)
+    assert store.version(table_id) == version + 1  # nothing was written
+    assert store.changes(table_id)[-1]["kind"] == "stop"
+    seat_page.refresh()
+    assert seat_page.seat_curtain().layout.display == "none" and "ended the class" in seat_page.status.message
+    assert "ended the class" in synced_text(seat_page)
+
+
 def test_a_student_who_joins_after_the_deal_takes_a_bots_place(store) -> None:
     record = cl.create_class(store, "new-rule", 3, seed=4)
     for name in ("Ana", "Bo"):

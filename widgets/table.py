@@ -50,7 +50,7 @@ import ipywidgets as widgets
 from playbook.access import HIDDEN, NOTEBOOKS, Access, key_matches, new_key, resolve, server_key, table_keys, table_links
 from playbook.bots import undo_plan
 from playbook.pacing import release_turn
-from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
+from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, STOPPED, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game
 from rules.core import seats_text
 
@@ -727,6 +727,7 @@ class TableDashboard(widgets.VBox):
             return
         self.draw_table()
         self._draw_debrief()
+        self._draw_stopped()
         if self.role not in ("facilitator", "open"):
             return  # no save bar: the file holds every secret, undo is the facilitator's
         steps, reason = self._undo_plan()
@@ -741,6 +742,16 @@ class TableDashboard(widgets.VBox):
         self.savebar.prepare_button.layout.display = "" if self.hidden_information else "none"
         if not self.hidden_information or self.game.rules.over(self.game.state):
             self.offer_download()  # nothing is (or is any longer) secret
+
+    def _draw_stopped(self) -> None:
+        """A table that takes no more moves (its class ended) says so, and its private panels
+        with their move buttons go: the public view stays, as the results stand."""
+        stopped = self._meta.get(STOPPED)
+        curtain = self.seat_curtain()
+        if curtain is not None:
+            curtain.layout.display = "none" if stopped else None
+        if stopped:
+            self.status.info(str(stopped))
 
     def _view_for_role(self) -> widgets.Widget:
         curtain = self.seat_curtain()
