@@ -469,7 +469,7 @@ def test_an_ended_class_stops_its_tables_where_they_stand(location) -> None:
     assert store.changes(table_id)[-1]["kind"] == "stop"
     seat_page.refresh()
     assert seat_page.seat_curtain().layout.display == "none" and "ended the class" in seat_page.status.message
-    assert "ended the class" in synced_text(seat_page)
+    assert "ended the class" in synced_text(seat_page) and "waiting for" not in seat_page.header.turn_html.value
 
 
 def test_a_student_who_joins_after_the_deal_takes_a_bots_place(store) -> None:

@@ -752,6 +752,7 @@ class TableDashboard(widgets.VBox):
             curtain.layout.display = "none" if stopped else None
         if stopped:
             self.status.info(str(stopped))
+            self.header.turn_html.value = '<span style="font-size:1.2em">This table has stopped.</span>'
 
     def _view_for_role(self) -> widgets.Widget:
         curtain = self.seat_curtain()
