@@ -260,10 +260,10 @@ def refill_when_quiet(kernel_manager: Any, quiet: float = REFILL_QUIET_SECONDS, 
     once, so while a class arrives every page both starts a kernel and waits for a half-started
     one: thirty arrivals start sixty kernels on two cores. Deferred, the arrivals beyond the
     ready kernels get kernels of their own (taking turns, `playbook.pacing`) and the pool is
-    made up after the burst. Made up all at once, thirty kernels starting together left the
-    class's own pages a thirtieth of the machine: the results took 20 s to reach the board. A
-    page that takes a ready kernel while the pool is made up stops it until the next pause. The
-    first fill, at start, is neither deferred nor stepped.
+    made up after the burst. It is made up a step at a time: thirty kernels starting together
+    would be thirty processes sharing two cores with the class's own pages just as the class
+    starts to play. A page that takes a ready kernel while the pool is made up stops it until
+    the next pause. The first fill, at start, is neither deferred nor stepped.
     """
     fill = kernel_manager.fill_if_needed
     step = max(1, step or default_slot_count())
@@ -299,7 +299,8 @@ def refill_when_quiet(kernel_manager: Any, quiet: float = REFILL_QUIET_SECONDS, 
 
 def _fill_some(kernel_manager: Any, fill: Callable[..., None], name: str | None, most: int, kwargs: dict[str, Any]) -> list[Any]:
     """Start up to `most` of the kernels `name`'s pool lacks, through Voila's own `fill`
-    (shown a pool `most` larger than now for the call); the pool's new entries."""
+    (shown a pool `most` larger than now for the call); the pool's new entries (Voila keeps
+    them in `_pools`, the pending kernels a page takes in order)."""
     config = kernel_manager.kernel_pools_config
     default = config.get("default", {})
     own = config.get(name)

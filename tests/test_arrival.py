@@ -119,10 +119,9 @@ def test_ready_kernels_are_made_up_only_once_the_arrivals_pause() -> None:
 
 
 def test_ready_kernels_are_made_up_a_cores_worth_at_a_time() -> None:
-    """Thirty kernels started together once a class had arrived left its pages a thirtieth of
-    the machine (the results reached the board 20 s late): the pool is made up `step` kernels at
-    a time, each step once the last one's kernels have settled, and a page that takes a kernel
-    meanwhile stops it until the next pause."""
+    """Not thirty kernels starting together beside a class that has just started to play: the
+    pool is made up `step` kernels at a time, each step once the last one's kernels have
+    settled, and a page that takes a kernel meanwhile stops it until the next pause."""
     import asyncio
 
     from playbook.voila_app import refill_when_quiet
