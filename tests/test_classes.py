@@ -461,6 +461,8 @@ def test_an_ended_class_stops_its_tables_where_they_stand(location) -> None:
     seat_page = phones[0].seat_page
     assert seat_page is not None and seat_page.seat_curtain().layout.display != "none"
     version = store.version(table_id)
+    monitor.refresh()
+    assert find(monitor, "pb-class-bot-0-0") and "waited" in synced_text(monitor)  # before the end
     assert monitor.end() and cl.load_class(store, record.id).phase == "over", monitor.status.message
     assert store.version(table_id) == version + 1 and store.load(table_id).meta[STOPPED] == cl.ENDED
     with pytest.raises(Refused, match="ended the class"):
@@ -470,6 +472,9 @@ def test_an_ended_class_stops_its_tables_where_they_stand(location) -> None:
     seat_page.refresh()
     assert seat_page.seat_curtain().layout.display == "none" and "ended the class" in seat_page.status.message
     assert "ended the class" in synced_text(seat_page) and "waiting for" not in seat_page.header.turn_html.value
+    monitor.refresh()  # the facilitator's page: stopped, no bot to hand a seat to
+    tables = synced_text(monitor)
+    assert "stopped when the class ended" in tables and "waited" not in tables and not find(monitor, "pb-class-bot-0-0")
 
 
 def test_a_student_who_joins_after_the_deal_takes_a_bots_place(store) -> None:

@@ -30,7 +30,7 @@ import ipywidgets as widgets
 
 from playbook import classes as cl
 from playbook.access import HIDDEN, NOTEBOOKS, key_matches, new_key
-from playbook.store import HandOver, Refused, Store
+from playbook.store import STOPPED, HandOver, Refused, Store
 from rules import RuleError
 from rules.core import leaders_text, winners_text
 
@@ -689,8 +689,11 @@ class ClassPage(widgets.VBox):
             names = getattr(table.game.setup, "names", ())
             since = self.store.changes(table.id)[-1]["at"] if table.version else now
             links = {"facilitator": f"{NOTEBOOKS[record.game]}?table={urllib.parse.quote(table.id)}&facilitator={urllib.parse.quote(table.meta.get('facilitator_key', ''))}"}
+            stopped = bool(table.meta.get(STOPPED))
             if rules.over(state):
                 line = "finished: " + ", ".join(f"{names[s]} {score}" for _r, s, score in rules.standings(state)[:3])
+            elif stopped:  # the class was ended: it waits for no one
+                line = f"{cl.step_of(state)} · stopped when the class ended"
             else:
                 waiting = [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]
                 line = f"{cl.step_of(state)} · waited {_ago(now - since)} on {', '.join(names[s] for s in waiting)}" if waiting else f"{cl.step_of(state)} · playing"
@@ -698,7 +701,7 @@ class ClassPage(widgets.VBox):
                 f'<b>Table {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
             )
             parts: list[widgets.Widget] = [head]
-            if not rules.over(state) and record.game in cl.FILL_BOT:
+            if not rules.over(state) and not stopped and record.game in cl.FILL_BOT:
                 for seat in [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]:
                     bot = widgets.Button(description=f"Bot for {names[seat]}", tooltip="A bot plays this absent student's seat").add_class(f"pb-class-bot-{i}-{seat}")
                     bot.on_click(lambda _, i=i, seat=seat: self.hand_to_bot(i, seat))
