@@ -403,6 +403,11 @@ class PlaybookVoila(Voila):
         # traitlets leaves the logger at DEBUG and filters in its handler: every message a
         # kernel sends was made into two debug records, then dropped (0.2 CPU-seconds a page).
         self.log.setLevel(self.log_level)
+        # The server's own notebooks are not signed on the teacher's machine: every page and ready
+        # kernel said "Notebook class.ipynb is not trusted" (41 lines at the start of a class of
+        # 30). Trust decides only whether saved outputs run in a browser; Voila hides them and
+        # runs the notebook afresh, so the warning says nothing a teacher can act on.
+        self.log.addFilter(lambda record: record.msg != "Notebook %s is not trusted")
         if hasattr(self.kernel_manager, "fill_if_needed"):  # kernels are kept ready
             refill_when_quiet(self.kernel_manager)
             if self.follow_tables:
