@@ -747,12 +747,13 @@ class TableDashboard(widgets.VBox):
         """A table that takes no more moves (its class ended) says so, and its private panels
         with their move buttons go: the public view stays, as the results stand."""
         stopped = self._meta.get(STOPPED)
+        if not stopped:  # a table is stopped once, for good; its layout untouched till then (fewer_messages)
+            return
         curtain = self.seat_curtain()
         if curtain is not None:
-            curtain.layout.display = "none" if stopped else None
-        if stopped:
-            self.status.info(str(stopped))
-            self.header.turn_html.value = '<span style="font-size:1.2em">This table has stopped.</span>'
+            curtain.layout.display = "none"
+        self.status.info(str(stopped))
+        self.header.turn_html.value = '<span style="font-size:1.2em">This table has stopped.</span>'
 
     def _view_for_role(self) -> widgets.Widget:
         curtain = self.seat_curtain()
