@@ -22,23 +22,23 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import MODULE_NAMES, game_module
-from rules.core import ByGame, RuleError
+from rules.core import RuleError
+from rules.games import ByGame, card, unknown_game
 
 from .core import Bot, Finding, LabGame, Row, Spec, paired_difference, run_games
 from .findings import MIN_GAMES, compared, holm, too_few
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAMES", "Comparison", "Review", "Run", "Spec", "compare", "review", "review_games", "simulate", "spec"]
 
-# Each game's part of the lab is loaded when that game is first used (see `rules.core.ByGame`).
-GAMES: Mapping[str, LabGame] = ByGame(MODULE_NAMES, lambda slug: game_module(__name__, slug).GAME)
-BOTS: Mapping[str, dict[str, Bot]] = ByGame(MODULE_NAMES, lambda slug: dict(GAMES[slug].bots))
-DEFAULT_BOTS: Mapping[str, tuple[str, ...]] = ByGame(MODULE_NAMES, lambda slug: GAMES[slug].default_bots)
+# Each game's part of the lab is loaded when that game is first used (see `rules.games.ByGame`).
+GAMES: Mapping[str, LabGame] = ByGame(lambda game: game.module("lab").GAME)
+BOTS: Mapping[str, dict[str, Bot]] = ByGame(lambda game: dict(GAMES[game.slug].bots))
+DEFAULT_BOTS: Mapping[str, tuple[str, ...]] = ByGame(lambda game: GAMES[game.slug].default_bots)
 
 
 def _game(slug: str) -> LabGame:
     if slug not in GAMES:
-        raise RuleError("game", f"unknown game {slug!r}; choose one of {', '.join(GAMES)}")
+        raise RuleError("game", unknown_game(slug))
     return GAMES[slug]
 
 
@@ -165,14 +165,8 @@ def compare(
     run_a = simulate(game, games, seed, spec_a, workers=workers, scheduler=scheduler, progress=progress, extras=False)
     run_b = simulate(game, games, seed if seed_b is None else seed_b, spec_b, workers=workers, scheduler=scheduler, progress=_progress(progress, games), extras=False)
     table = comparison_table(game, run_a, run_b)
-    extras: dict[str, Any] = {}
-    if game == "leerdam":
-        extras["villages"] = {"a": run_a.summary["dyke_by_year"], "b": run_b.summary["dyke_by_year"]}
+    extras = lab_game.compared_extras(run_a.summary, run_b.summary) if lab_game.compared_extras else {}
     return Comparison(run_a, run_b, table, compared(table), extras)
-
-
-#: games a review plays by default: enough that its intervals are a few points wide.
-REVIEW_GAMES: dict[str, int] = {"leerdam": 1000, "new-rule": 1000, "danger-world": 2000, "dangerous-ideas": 200}
 
 
 def review_games(game: str, games: int) -> int:
@@ -222,7 +216,7 @@ def review(
     """What the default bots find in the text as written: what wins, how often the text's own
     end is reached, seat order, what no game reaches; each share with its 95% interval."""
     lab_game = _game(game)
-    games = REVIEW_GAMES[game] if games is None else games
+    games = card(game).review_games if games is None else games
     if games < MIN_GAMES:
         raise RuleError("games", f"a review states findings: play at least {MIN_GAMES} games")
     chosen = lab_game.spec(lab_game.as_written)

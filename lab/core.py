@@ -325,6 +325,9 @@ class LabGame:
     findings: Callable[[Spec, Sequence[Row]], list[Finding]]
     #: extra tables a run adds beside its rows (Danger World's check sweep).
     extras: Callable[..., dict[str, Any]] | None = None
+    #: what a comparison sets beside its table, from A's and B's summaries (Leerdam: each
+    #: village's dyke year by year, drawn side by side).
+    compared_extras: Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]] | None = None
     #: the design review of the text as written: sentences with intervals (`lab.review`),
     #: `review(spec, rows)`, or `review(spec, rows, (aimed_spec, aimed_rows))` with `aimed`.
     review: Callable[..., list[Finding]] | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rules.core import Action, RuleError, rng_for
@@ -280,6 +280,11 @@ def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return out
 
 
+def compared_extras(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
+    """A's and B's dyke year by year: a comparison draws the two villages side by side."""
+    return {"villages": {"a": a["dyke_by_year"], "b": b["dyke_by_year"]}}
+
+
 GAME = LabGame(
     slug="leerdam",
     bots=BOTS,
@@ -290,4 +295,5 @@ GAME = LabGame(
     measures=measures,
     findings=findings,
     review=review,
+    compared_extras=compared_extras,
 )

@@ -16,6 +16,7 @@ from typing import Any
 import lab
 from rules import SaveFileError, danger_world, dangerous_ideas, load_game
 from rules.core import MAX_FILE_BYTES
+from rules.games import CARDS, card
 
 __all__ = ["main"]
 
@@ -339,7 +340,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _cmd_review(args: argparse.Namespace) -> int:
-    games = args.games or lab.REVIEW_GAMES[args.game]
+    games = args.games or card(args.game).review_games
     bar, progress = _bar(lab.review_games(args.game, games), args.quiet)
     try:
         result = lab.review(args.game, games, args.seed, workers=args.workers, scheduler=args.scheduler, progress=progress)
@@ -558,7 +559,7 @@ def parser() -> argparse.ArgumentParser:
         "playbook review leerdam --games 2000",
     )
     p.add_argument("game", choices=list(lab.GAMES), help="which game")
-    p.add_argument("--games", type=_ranged(30, 1_000_000), help="how many games, 30 or more (default: " + ", ".join(f"{g} {n}" for g, n in lab.REVIEW_GAMES.items()) + ")")
+    p.add_argument("--games", type=_ranged(30, 1_000_000), help="how many games, 30 or more (default: " + ", ".join(f"{c.slug} {c.review_games}" for c in CARDS) + ")")
     p.add_argument("--seed", type=_ranged(0), default=1, help="seed of the run (default 1)")
     p.add_argument("--workers", type=_ranged(1, 256), help="processes to use, 1 up to this machine's cores (default: every core; 1: no pool)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="send the games to a Dask scheduler (needs the [lab] extra)")

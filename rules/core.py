@@ -28,7 +28,6 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 __all__ = [
     "Action",
-    "ByGame",
     "Event",
     "Game",
     "GameRules",
@@ -107,40 +106,6 @@ class Event:
 
 S = TypeVar("S")
 Setup = TypeVar("Setup")
-V = TypeVar("V")
-
-
-class ByGame(Mapping[str, V]):
-    """One value per game, by slug in a fixed order, each made the first time it is asked for.
-
-    The four games' modules are loaded only when a game is used: a page of one game (a class of
-    Leerdam students, say) loads that game alone, lighter and quicker to start for every one of
-    thirty kernels. Asking whether a slug is known loads nothing.
-    """
-
-    def __init__(self, slugs: Iterable[str], make: Callable[[str], V]) -> None:
-        self._slugs = tuple(slugs)
-        self._make = make
-        self._made: dict[str, V] = {}
-
-    def __getitem__(self, slug: str) -> V:
-        if slug not in self._made:
-            if slug not in self._slugs:
-                raise KeyError(slug)
-            self._made[slug] = self._make(slug)
-        return self._made[slug]
-
-    def __contains__(self, slug: object) -> bool:
-        return slug in self._slugs
-
-    def __iter__(self) -> typing.Iterator[str]:
-        return iter(self._slugs)
-
-    def __len__(self) -> int:
-        return len(self._slugs)
-
-    def __repr__(self) -> str:
-        return f"ByGame({', '.join(self._slugs)})"
 
 
 @dataclass(frozen=True)

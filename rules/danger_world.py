@@ -1403,10 +1403,12 @@ def view_for(state: State, seat: int | None) -> View:
 # -- the decisions, for the debrief ------------------------------------------------------------
 
 
-def decisions(game: Game[Setup, State], reveal: bool = True) -> list[Decision]:
+def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
     """Every decision of `game`: sheets, checks (begin, locks, re-rolls, the set taken), the GM's
     spending and hits, rests. Nothing at a Danger World table is secret, so `reveal` changes
-    nothing; a row's seat is the character concerned (None for the GM's own moves)."""
+    nothing; a row's seat is the character concerned (None for the GM's own moves).
+    `reveal_pledges` is for games whose seats give a secret amount; this one has none.
+    """
 
     def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | None:
         check = before.check

@@ -1864,10 +1864,12 @@ def _spend_text(before: State, seat: int, action: _Spend) -> str:
     return f"{verb} " + (", ".join(parts) if parts else "nothing")
 
 
-def decisions(game: Game[Setup, State], reveal: bool = True) -> list[Decision]:
+def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
     """Every decision of `game`: stones placed and moved, memes written, created and spread,
     stakes, connections and defences, seeds spent, chapters titled. Nothing is secret in
-    Dangerous Ideas, so `reveal` changes nothing. Narration is in the outcome (the story)."""
+    Dangerous Ideas, so `reveal` changes nothing. Narration is in the outcome (the story).
+    `reveal_pledges` is for games whose seats give a secret amount; this one has none.
+    """
 
     def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | None:
         seat = action.seat

@@ -917,12 +917,13 @@ def _picks_revealed(final: State, round_: int) -> bool:
     return final.round > round_ or final.over or final.phase == "pay"
 
 
-def decisions(game: Game[Setup, State], reveal: bool = True) -> list[Decision]:
+def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
     """Every decision of `game`: draws, keeps and swaps, picks, payments.
 
     `reveal` names every secret (the facilitator's export of a finished game): what each blind
     draw held, the colour a swap took, each pick. Without it a row names a pick only once the
     picks were revealed, and a draw's candies never.
+    `reveal_pledges` is for games whose seats give a secret amount; this one has none.
     """
 
     def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | str | None:
