@@ -129,13 +129,13 @@ def run_clicks(runs: int = 3, clicks: int = 5) -> dict[str, object]:
         browser = launch_chromium(playwright)
         stack.callback(browser.close)
         for _ in range(runs):  # alternate, so both see the same machine load
-            for name in ("bare", "leerdam", "new-rule", "lab"):
+            for name in ("bare", "leerdam year", "new rule draw", "lab"):
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
                 page = context.new_page()
                 try:
                     if name == "bare":
                         bare += _bare(page, bare_server.url, clicks)
-                    elif name == "new-rule":
+                    elif name == "new rule draw":
                         draw.append(_new_rule_draw(page, new_rule_server.url))
                     elif name == "lab":
                         lab_run.append(_lab_run(page, lab_server.url))

@@ -25,7 +25,7 @@ import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from rules import GAMES
 from rules.core import Action, Game, GameRules, RuleError, rng_for
@@ -33,6 +33,8 @@ from rules.core import Action, Game, GameRules, RuleError, rng_for
 __all__ = [
     "Bot",
     "Finding",
+    "LabGame",
+    "LabModule",
     "Spec",
     "bot_setup",
     "close_pool",
@@ -348,6 +350,13 @@ class LabGame:
 
     def setup(self, spec: Spec) -> Any:
         return spec.setup(tuple(self.options))
+
+
+@runtime_checkable
+class LabModule(Protocol):
+    """What a game's lab module (its card's "lab" layer) provides: its `LabGame`."""
+
+    GAME: LabGame
 
 
 def _chunk(play_game: PlayGame, spec: Spec, seed: int, indices: range) -> list[Row]:

@@ -7,11 +7,23 @@ is beside its rules is on its card (`rules.games`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from .core import Action, Event, Game, GameRules, RuleError, SaveFileError
 from .decisions import Decision
 from .games import CARDS, ByGame, card, unknown_game
+
+@runtime_checkable
+class RulesModule(Protocol):
+    """What a game's rules module (its card's "rules" layer) provides."""
+
+    #: the game as the `Game` driver plays it (`GameRules.of(globals(), slug, title)`).
+    RULES: GameRules
+
+    def decisions(self, game: Game[Any, Any], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
+        """Every decision of `game`'s record, in the room's words (`rules.decisions`)."""
+        ...
+
 
 #: each game's rules, loaded when the game is first used.
 GAMES: Mapping[str, GameRules] = ByGame(lambda game: game.module("rules").RULES)
@@ -37,4 +49,4 @@ def load_game(text: str | bytes) -> Game[Any, Any]:
     return Game.from_json(GAMES, text)
 
 
-__all__ = ["Action", "CARDS", "Decision", "Event", "GAMES", "Game", "RuleError", "SaveFileError", "card", "decisions_of", "load_game", "new_game"]
+__all__ = ["CARDS", "GAMES", "Action", "Decision", "Event", "Game", "RuleError", "RulesModule", "SaveFileError", "card", "decisions_of", "load_game", "new_game"]

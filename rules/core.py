@@ -156,7 +156,8 @@ class GameRules:
 
     @staticmethod
     def waiting_for(state: Any) -> Sequence[int]:
-        return state.waiting_for()
+        waiting: Sequence[int] = state.waiting_for()
+        return waiting
 
     @staticmethod
     def over(state: Any) -> bool:
@@ -180,7 +181,8 @@ def _typed_check(check: Callable[[Any, Action], None], kinds: Sequence[type[Acti
 
 def check_types(action: Action) -> None:
     """Raise `RuleError` when a field of `action` does not have its annotated type."""
-    if not all(fits(getattr(action, name)) for name, fits in _field_checks(type(action))):
+    kind: type = type(action)
+    if not all(fits(getattr(action, name)) for name, fits in _field_checks(kind)):
         try:  # the slow path, for a message that names the field
             _build(type(action), {f.name: _plain(getattr(action, f.name)) for f in dataclasses.fields(action)}, action.kind)
         except SaveFileError as exc:
@@ -221,7 +223,7 @@ def _fits(tp: Any) -> Callable[[Any], bool]:
         return lambda v: type(v) in (int, float)
     if tp is str:
         return lambda v: type(v) is str
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return lambda v: isinstance(v, tp) and all(fits(getattr(v, name)) for name, fits in _field_checks(tp))
     return lambda v: True
 
@@ -291,7 +293,7 @@ def _coerce(tp: Any, value: Any, where: str) -> Any:
         if value not in args:
             raise SaveFileError(f"{where}: {_short(value)} is not one of {args}")
         return value
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
             raise SaveFileError(f"{where}: expected an object, got {_short(value)}")
         return _build(tp, value, where)
@@ -347,14 +349,16 @@ def action_from_json(kinds: Iterable[type[Action]], data: Any, where: str = "act
     cls = by_kind.get(data["kind"])
     if cls is None:
         raise SaveFileError(f"{where}: unknown action kind {_short(data['kind'])}")
-    return _build(cls, data, where)
+    action: Action = _build(cls, data, where)
+    return action
 
 
 def setup_from_json(cls: type[Setup], data: Any, where: str = "setup") -> Setup:
     """Parse a setup dataclass from JSON, with the same strict typing as actions."""
     if not isinstance(data, dict):
         raise SaveFileError(f"{where}: expected an object")
-    return _build(cls, data, where)
+    setup: Setup = _build(cls, data, where)
+    return setup
 
 
 def actions_from_json(rules: GameRules, items: Sequence[Any]) -> tuple[list[Action], set[int]]:
@@ -556,7 +560,7 @@ class Game(Generic[Setup, S]):
         """The state before the last action: kept, or replayed when undo went past what was kept."""
         if len(self._recent) >= 2:
             return self._recent[-2]
-        state = self.rules.initial(self.setup)
+        state: S = self.rules.initial(self.setup)
         for action in self.actions[:-1]:
             state = self.rules.play(state, action)
         return state

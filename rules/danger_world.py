@@ -750,8 +750,9 @@ def _is_gm(state: State, seat: int | None) -> bool:
 
 
 def _character(state: State, index: Any, what: str = "character") -> Character:
-    _require(isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(state.characters), "seat", f"there is no {what} {index!r}")
-    return state.characters[index]
+    if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(state.characters):
+        return state.characters[index]
+    raise RuleError("seat", f"there is no {what} {index!r}")
 
 
 def _require_for(state: State, seat: int | None, character: int) -> None:
@@ -792,8 +793,9 @@ def _check_aspects(aspects: Sequence[str]) -> None:
 
 
 def _count(value: Any, rule: str, what: str, low: int = 0, high: int = MAX_DICE) -> int:
-    _require(isinstance(value, int) and not isinstance(value, bool) and low <= value <= high, rule, f"{what} must be a whole number {low}-{high}, not {value!r}")
-    return value
+    if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
+        return value
+    raise RuleError(rule, f"{what} must be a whole number {low}-{high}, not {value!r}")
 
 
 def _indices(state: State, dice: Sequence[int], pool: int) -> None:
@@ -1276,7 +1278,9 @@ def chance(state: State, rng: random.Random) -> Action | None:
     if c is None:
         return None
     if c.stage == "roll":
-        d6 = lambda n: tuple(rng.randint(1, 6) for _ in range(n))  # noqa: E731
+        def d6(n: int) -> tuple[int, ...]:
+            return tuple(rng.randint(1, 6) for _ in range(n))
+
         return Roll(normal=d6(c.normal), danger=d6(c.danger), penalty=d6(c.penalty))
     if c.stage == "reroll":
         return Rerolled(faces=tuple(rng.randint(1, 6) for _ in c.unlocked))
@@ -1484,11 +1488,11 @@ _COMB = [[comb(n, k) for k in range(n + 1)] for n in range(2 * MAX_DICE + 1)]
 ODDS_LIMITS: Mapping[str, tuple[int, int]] = {"dice": (0, 20), "difficulty": (2, 6), "penalty": (0, 6), "rerolls": (0, 4)}
 
 
-_POW6 = [6**i for i in range(400)]
+_POW6: list[int] = [int(6**i) for i in range(400)]
 
 
 def _pow6(n: int) -> int:
-    return _POW6[n] if n < len(_POW6) else 6**n
+    return _POW6[n] if n < len(_POW6) else int(6**n)
 
 
 def _incomplete(deficits: tuple[int, ...], free: int) -> int:
@@ -1555,7 +1559,7 @@ def _value(deficits: tuple[int, ...], free: int, rerolls: int) -> int:
     # after the passes below, the best lock among the dice of outcome i.
     scale = [_pow6((free - k) * rerolls) for k in range(free + 1)]
     known = _canonical.get
-    best = []
+    best: list[int] = []
     keep = best.append
     for rem, k in zip(remaining, left):
         if k < 0:
@@ -1578,7 +1582,8 @@ def _value(deficits: tuple[int, ...], free: int, rerolls: int) -> int:
             for j in range(1, d):
                 lo = b + j * stride
                 best[lo : lo + stride] = map(max, best[lo : lo + stride], best[lo - stride : lo])
-    return (_pow6(free) - incomplete) * _pow6(free * rerolls) + sum(map(mul, weights, best))
+    kept: int = sum(map(mul, weights, best))
+    return (_pow6(free) - incomplete) * _pow6(free * rerolls) + kept
 
 
 def _check_odds_args(dice: int, difficulty: int, penalty: int, rerolls: int) -> None:

@@ -22,7 +22,7 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 __all__ = ["CARDS", "ByGame", "Card", "Layer", "LAYERS", "Players", "Words", "card", "register", "slugs", "unknown_game", "unregister"]
 
@@ -131,7 +131,7 @@ def _modules(name: str) -> dict[Layer, str]:
 
 
 _CARDS: dict[str, Card] = {}
-_VIEWS: list[ByGame[object]] = []
+_VIEWS: list[ByGame[Any]] = []
 
 
 def register(new: Card) -> Card:
