@@ -1,4 +1,4 @@
-// A live page: the heartbeat with its kernel, the reload when the kernel is gone (notices.css
+// A live page: the heartbeat with its kernel, the reload when the kernel is gone (notices.js
 // draws the line), the page's own link in the address bar, and what a student's page hides.
 (function () {
   // The kernel and the page keep an eye on each other. Every few seconds this page presses
@@ -16,15 +16,7 @@
     return mark ? mark.getAttribute("data-beat") : null;
   }
   function say(text) {
-    var box = document.getElementById("playbook-lost");
-    if (!box) {
-      box = document.createElement("div");
-      box.id = "playbook-lost";
-      box.setAttribute("role", "alert");
-      box.className = "playbook-lost";
-      document.body.appendChild(box);
-    }
-    box.textContent = text;
+    window.playbookNotice("playbook-lost", "alert", text);
   }
   function beat() {
     if (gone) { return; }

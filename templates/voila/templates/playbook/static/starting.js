@@ -1,4 +1,4 @@
-// A page on its way: the line at the bottom (notices.css) while it opens, and a retry when
+// A page on its way: the line at the bottom (notices.js) while it opens, and a retry when
 // it cannot come up. Runs from the page's first bytes, beside the header.
 (function () {
   // From the first byte: a page whose dashboard has not appeared says so, and tries again by
@@ -24,15 +24,7 @@
     try { if (n) { window.sessionStorage.setItem(key, String(n)); } else { window.sessionStorage.removeItem(key); } } catch (e) { /* private mode */ }
   }
   function banner(text) {
-    var box = document.getElementById("playbook-starting");
-    if (!box) {
-      box = document.createElement("div");
-      box.id = "playbook-starting";
-      box.setAttribute("role", "status");
-      box.className = "playbook-starting";
-      document.body.appendChild(box);
-    }
-    box.textContent = text;
+    window.playbookNotice("playbook-starting", "status", text);
   }
   function look() {
     if (done) { return; }
