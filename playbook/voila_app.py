@@ -101,9 +101,9 @@ class CachedGzip(web.GZipContentEncoding):
     """Tornado's response compression, but a static file is compressed once per server rather
     than once per page.
 
-    A page is about 5 MB of scripts and styles; compressing them again for every page was half
-    of the server's own work for a page (0.2 of 0.42 CPU-seconds), so 6 CPU-seconds when a class
-    of 30 arrives. The compressed bytes are kept by path and version (the file's modification time,
+    A page is about 5 MB of scripts and styles (Voila's and the template's own, all under a
+    `/static/` path); compressing them again for every page was half of the server's own work
+    for a page (0.2 of 0.42 CPU-seconds), so 6 CPU-seconds when a class of 30 arrives. The compressed bytes are kept by path and version (the file's modification time,
     length and Etag: a changed file is compressed again), for static files only, up to `LIMIT`
     bytes.
     """
@@ -165,9 +165,10 @@ class TemplateFiles(TemplateStaticFileHandler):
 
     A page links each file with its content's hash (`?v=`, Voila's `include_css`/`include_js`):
     a changed file has a new address, so the browser may keep one it has for as long as it
-    likes. Tornado says ten years and lets a browser ask again on a reload; a year is as long
-    as a cache is told to keep anything, and `immutable` spares the thirty phones of a class
-    those questions. A file asked for without a version is left to the browser, as before.
+    likes. Tornado says ten years without `immutable`, and a browser may ask again at every
+    reload; a year is the longest HTTP asks a cache to keep anything, and `immutable` spares
+    the thirty phones of a class those questions. A file asked for without a version is left
+    to the browser, as before.
     """
 
     YEAR = 365 * 24 * 3600
@@ -412,7 +413,8 @@ def ready_for_tables(kernel_manager: Any, look: Callable[[], Mapping[str, int]],
 
 class PlaybookVoila(Voila):
     """Voila, plus the short join addresses, compressed responses, the template's files kept by
-    the browser, ready kernels made up after a burst and (`playbook serve`) ready kernels that follow the tables saved for the lesson."""
+    the browser, ready kernels made up after a burst and (`playbook serve`) ready kernels that
+    follow the tables saved for the lesson."""
 
     follow_tables = Bool(False, config=True, help="Keep a game page's ready kernels at the seats of the saved tables waiting on it (playbook serve).")
 
