@@ -14,7 +14,7 @@ from setuptools.command.build_py import build_py
 #: the package's data folder -> the source tree's folder, and the files of it to ship.
 DATA = {
     "notebooks": ("notebooks", ["*.ipynb"]),
-    "templates": ("templates", ["voila/templates/playbook/*", "kernels/python3/*"]),
+    "templates": ("templates", ["voila/templates/playbook/**/*", "kernels/python3/*"]),
     "rulings": ("docs/rules", ["*.md"]),
 }
 

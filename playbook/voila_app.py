@@ -4,7 +4,8 @@
 - `/j/CODE` is a class's join page (`http://HOST:PORT/j/K7QM2P`, beside the board's QR code).
 
 Both redirect to the class page (`notebooks/class.ipynb`). A page that goes away while its kernel
-socket opens is let go without tracebacks (`KernelSocket`); everything else is Voila's own.
+socket opens is let go without tracebacks (`KernelSocket`); the template's files are kept by the
+browser for a year (`TemplateFiles`); everything else is Voila's own.
 `playbook serve` and the tests start this instead of `python -m voila`, with the same options.
 """
 
@@ -34,12 +35,13 @@ from tornado.websocket import WebSocketClosedError, WebSocketHandler
 from traitlets import Bool
 from voila.app import Voila
 from voila.exporter import VoilaExporter
+from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from playbook.classes import clean_code
 from playbook.pacing import cpu_seconds, default_slot_count
 
-__all__ = ["CachedGzip", "CompiledTemplates", "KernelSocket", "PatientKernelManager", "PlaybookVoila", "compile_templates_once", "main", "ready_for_tables", "refill_when_quiet"]
+__all__ = ["CachedGzip", "CompiledTemplates", "KernelSocket", "PatientKernelManager", "PlaybookVoila", "TemplateFiles", "compile_templates_once", "main", "ready_for_tables", "refill_when_quiet"]
 
 #: the page every phone of a class opens (`notebooks/class.ipynb`).
 CLASS_PAGE = "class.ipynb"
@@ -99,9 +101,9 @@ class CachedGzip(web.GZipContentEncoding):
     """Tornado's response compression, but a static file is compressed once per server rather
     than once per page.
 
-    A page is about 5 MB of scripts and styles; compressing them again for every page was half
-    of the server's own work for a page (0.2 of 0.42 CPU-seconds), so 6 CPU-seconds when a class
-    of 30 arrives. The compressed bytes are kept by path and version (the file's modification time,
+    A page is about 5 MB of scripts and styles (Voila's and the template's own, all under a
+    `/static/` path); compressing them again for every page was half of the server's own work
+    for a page (0.2 of 0.42 CPU-seconds), so 6 CPU-seconds when a class of 30 arrives. The compressed bytes are kept by path and version (the file's modification time,
     length and Etag: a changed file is compressed again), for static files only, up to `LIMIT`
     bytes.
     """
@@ -155,6 +157,28 @@ class CachedGzip(web.GZipContentEncoding):
         if CachedGzip._kept_bytes + len(body) <= self.LIMIT:
             CachedGzip._kept[self._key] = body
             CachedGzip._kept_bytes += len(body)
+
+
+class TemplateFiles(TemplateStaticFileHandler):
+    """Voila's files of the templates (the playbook's CSS and scripts, Voila's own styles), but
+    a file asked for by its version is kept for a year and never asked for again.
+
+    A page links each file with its content's hash (`?v=`, Voila's `include_css`/`include_js`):
+    a changed file has a new address, so the browser may keep one it has for as long as it
+    likes. Tornado says ten years without `immutable`, and a browser may ask again at every
+    reload; a year is the longest HTTP asks a cache to keep anything, and `immutable` spares
+    the thirty phones of a class those questions. A file asked for without a version is left
+    to the browser, as before.
+    """
+
+    YEAR = 365 * 24 * 3600
+
+    def get_cache_time(self, path: str, modified: Any, mime_type: str) -> int:
+        return self.YEAR if "v" in self.request.arguments else 0
+
+    def set_extra_headers(self, path: str) -> None:
+        if "v" in self.request.arguments:
+            self.set_header("Cache-Control", f"max-age={self.YEAR}, immutable")
 
 
 class JoinRedirect(web.RequestHandler):
@@ -388,8 +412,9 @@ def ready_for_tables(kernel_manager: Any, look: Callable[[], Mapping[str, int]],
 
 
 class PlaybookVoila(Voila):
-    """Voila, plus the short join addresses, compressed responses, ready kernels made up after
-    a burst and (`playbook serve`) ready kernels that follow the tables saved for the lesson."""
+    """Voila, plus the short join addresses, compressed responses, the template's files kept by
+    the browser, ready kernels made up after a burst and (`playbook serve`) ready kernels that
+    follow the tables saved for the lesson."""
 
     follow_tables = Bool(False, config=True, help="Keep a game page's ready kernels at the seats of the saved tables waiting on it (playbook serve).")
 
@@ -428,9 +453,11 @@ class PlaybookVoila(Voila):
     def init_handlers(self) -> list[Any]:
         page = url_path_join(self.server_url, "voila/render", CLASS_PAGE)
         short = (url_path_join(self.server_url, r"/j/?([A-Za-z0-9-]*)/?"), JoinRedirect, {"page": page})
-        handlers = [(url, KernelSocket, *rest) if handler is VoilaKernelWebsocketHandler else (url, handler, *rest) for url, handler, *rest in super().init_handlers()]
-        if not any(handler is KernelSocket for _url, handler, *_rest in handlers):
-            raise RuntimeError("Voila no longer serves kernel sockets with VoilaKernelWebsocketHandler")
+        ours = {VoilaKernelWebsocketHandler: KernelSocket, TemplateStaticFileHandler: TemplateFiles}
+        handlers = [(url, ours.get(handler, handler), *rest) for url, handler, *rest in super().init_handlers()]
+        for theirs, mine in ours.items():
+            if not any(handler is mine for _url, handler, *_rest in handlers):
+                raise RuntimeError(f"Voila no longer serves with {theirs.__name__}: {mine.__name__} is not used")
         return [short, *handlers]
 
 

@@ -20,7 +20,7 @@ from tests.conftest import INDEX
 from tests.install import ROOT, build_distribution, fresh_venv
 
 #: what the wheel must carry besides code, as (folder in the tree, pattern, folder in the wheel)
-DATA = (("notebooks", "*.ipynb", "playbook/notebooks"), ("templates", "voila/templates/playbook/*", "playbook/templates"), ("docs/rules", "*.md", "playbook/rulings"))
+DATA = (("notebooks", "*.ipynb", "playbook/notebooks"), ("templates", "voila/templates/playbook/**/*", "playbook/templates"), ("docs/rules", "*.md", "playbook/rulings"))
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,7 @@ def test_the_sdist_and_the_wheel_carry_every_notebook_the_template_and_the_rulin
     with zipfile.ZipFile(wheel) as archive:
         in_wheel = set(archive.namelist())
     for folder, pattern, packaged in DATA:
-        files = [path.relative_to(ROOT / folder).as_posix() for path in sorted((ROOT / folder).glob(pattern))]
+        files = [path.relative_to(ROOT / folder).as_posix() for path in sorted((ROOT / folder).glob(pattern)) if path.is_file()]
         assert files
         assert {f"{folder}/{name}" for name in files} <= in_sdist
         assert {f"{packaged}/{name}" for name in files} <= in_wheel

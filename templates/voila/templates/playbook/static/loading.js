@@ -1,0 +1,18 @@
+// Voila's loading message, in the table's words: "Setting up New Rule... (2 of 5)".
+(function () {
+  var title = document.querySelector(".playbook-header").getAttribute("data-title");
+  function say(text) {
+    var box = document.getElementById("loading");
+    if (box && box.style.display === "none") {
+      box.style.display = "flex";
+    }
+    var line = document.getElementById("loading_text");
+    if (line) {
+      line.textContent = text;
+    }
+  }
+  say("Setting up " + title + "\u2026");
+  window.voila_process = function (index, count) {
+    say("Setting up " + title + "\u2026 (" + index + " of " + count + ")");
+  };
+})();

@@ -1,0 +1,57 @@
+// A page on its way: the line at the bottom (notices.js) while it opens, and a retry when
+// it cannot come up. Runs from the page's first bytes, beside the header.
+(function () {
+  // From the first byte: a page whose dashboard has not appeared says so, and tries again by
+  // itself. A class opening its links at once keeps the server busy for a while: the page
+  // says it is on its way (it is: the kernels take turns). A page that can no longer come up
+  // (its notebook ran without its dashboard, or its kernel died)
+  // reloads after a short wait that grows with each try and differs from page to page, so
+  // retries never arrive together.
+  // What shows the page is up: the notebook's metadata "playbook_ready", else any dashboard.
+  var READY = document.querySelector(".playbook-header").getAttribute("data-ready");
+  var SAY_AFTER_MS = 6000, AFTER_FINISH_MS = 90000, STALLED_MS = 300000;
+  var start = Date.now(), finishedAt = null, done = false;
+  var finish = window.voila_finish;
+  window.voila_finish = function () {
+    finishedAt = Date.now();
+    return finish ? finish.apply(this, arguments) : undefined;
+  };
+  var key = "playbook-tries:" + window.location.pathname + window.location.search;
+  function tries() {
+    try { return parseInt(window.sessionStorage.getItem(key) || "0", 10) || 0; } catch (e) { return 0; }
+  }
+  function remember(n) {
+    try { if (n) { window.sessionStorage.setItem(key, String(n)); } else { window.sessionStorage.removeItem(key); } } catch (e) { /* private mode */ }
+  }
+  function banner(text) {
+    window.playbookNotice("playbook-starting", "status", text);
+  }
+  function look() {
+    if (done) { return; }
+    if (document.querySelector(READY)) {
+      done = true;
+      remember(0);
+      var box = document.getElementById("playbook-starting");
+      if (box) { box.parentNode.removeChild(box); }
+      return;
+    }
+    var now = Date.now();
+    // Only a page whose notebook has finished (or whose kernel died) is tried again: a page
+    // still waiting for its turn is on its way, and a reload would only queue it again.
+    if (window.__playbookKernelGone || (finishedAt !== null && now - finishedAt > AFTER_FINISH_MS) || now - start > STALLED_MS) {
+      done = true;
+      var n = tries() + 1;
+      remember(n);
+      var wait = Math.min(30, 3 * n) + Math.random() * 4;
+      banner("This page did not come up. Trying again in " + Math.round(wait) + " s\u2026");
+      setTimeout(function () { window.location.reload(); }, wait * 1000);
+      return;
+    }
+    if (now - start > SAY_AFTER_MS) {
+      var waited = Math.round((now - start) / 1000);
+      banner("Opening this page\u2026 " + waited + " s. The server is opening many pages at once, so pages take turns: " +
+             "this one comes up by itself. Keep it open." + (tries() ? " (Try " + (tries() + 1) + ".)" : ""));
+    }
+  }
+  window.setInterval(look, 1000);
+})();
