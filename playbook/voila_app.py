@@ -37,12 +37,11 @@ from voila.exporter import VoilaExporter
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from playbook.classes import clean_code
+from playbook.links import CLASS_PAGE, class_query
 from playbook.pacing import cpu_seconds, default_slot_count
 
 __all__ = ["CachedGzip", "CompiledTemplates", "KernelSocket", "PatientKernelManager", "PlaybookVoila", "compile_templates_once", "main", "ready_for_tables", "refill_when_quiet"]
 
-#: the page every phone of a class opens (`notebooks/class.ipynb`).
-CLASS_PAGE = "class.ipynb"
 #: seconds without a page taking a ready kernel before the ready kernels are made up again.
 REFILL_QUIET_SECONDS = 20.0
 #: seconds between two looks at the saved tables (`ready_for_tables`).
@@ -165,7 +164,7 @@ class JoinRedirect(web.RequestHandler):
 
     def get(self, code: str = "") -> None:
         code = clean_code(code)
-        self.redirect(self.page + (f"?code={code}" if code else ""))
+        self.redirect(self.page + (class_query(code) if code else ""))
 
 
 class KernelSocket(VoilaKernelWebsocketHandler):
