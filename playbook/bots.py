@@ -8,8 +8,8 @@ touches the store: these are plain functions of a `Game` and the table's bot sea
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from rules import Action, Game, RuleError
 from rules.games import CARDS

@@ -42,8 +42,8 @@ __all__ = [
     "CODE_ALPHABET",
     "ClassError",
     "ClassRecord",
-    "DealWaiting",
     "Deal",
+    "DealWaiting",
     "End",
     "Join",
     "Move",
@@ -307,25 +307,25 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
     if isinstance(change, Move):
         if record.phase != "dealt":
             raise refuse("move", "students move between tables after the deal and before the start")
-        if record.student(change.student) is None or not 0 <= change.group < len(record.groups):
+        mover = record.student(change.student)
+        if mover is None or not 0 <= change.group < len(record.groups):
             raise refuse("move", "no such student or table")
-        groups = [tuple(s for s in g if s != change.student) for g in record.groups]
-        groups[change.group] = (*groups[change.group], change.student)
+        moved = [tuple(s for s in g if s != change.student) for g in record.groups]
+        moved[change.group] = (*moved[change.group], change.student)
         low, high = card(record.game).players.class_range
-        if sum(1 for s in groups[change.group] if s is not None) > high:
+        if sum(1 for s in moved[change.group] if s is not None) > high:
             raise refuse("move", f"table {change.group + 1} would have more than {high}")
-        groups = [_refill(g, low, record.bots) for g in groups]
-        record = _seated(dataclasses.replace(record, groups=tuple(groups)))
-        return record, f"{record.student(change.student).name} moved to table {change.group + 1}"
+        record = _seated(dataclasses.replace(record, groups=tuple(_refill(g, low, record.bots) for g in moved)))
+        return record, f"{mover.name} moved to table {change.group + 1}"
     if isinstance(change, Start):
         if record.phase != "dealt":
             raise refuse("start", "deal the tables first")
         low = card(record.game).players.class_low
-        for i, group in enumerate(record.groups):
-            if not any(s is not None for s in group):
+        for i, seats in enumerate(record.groups):
+            if not any(s is not None for s in seats):
                 raise refuse("start", f"table {i + 1} has nobody: move someone there or deal again")
-            if len(group) < low:
-                raise refuse("start", f"table {i + 1} has {len(group)}, fewer than {low}: allow bots or move students")
+            if len(seats) < low:
+                raise refuse("start", f"table {i + 1} has {len(seats)}, fewer than {low}: allow bots or move students")
         return dataclasses.replace(record, phase="playing"), f"started {len(record.groups)} tables"
     if isinstance(change, DealWaiting):
         if record.phase != "playing":
@@ -337,11 +337,11 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         record = _seated(dataclasses.replace(record, groups=record.groups + groups))
         return record, f"dealt {len(waiting)} late students into {len(groups)} more tables"
     if isinstance(change, ReleaseStudent):
-        student = record.student(change.student)
-        if student is None:
+        released = record.student(change.student)
+        if released is None:
             raise refuse("release", "no such student")
-        students = tuple(dataclasses.replace(s, key=change.new_key) if s.id == student.id else s for s in record.students)
-        return dataclasses.replace(record, students=students), f"{student.name} released for another device"
+        students = tuple(dataclasses.replace(s, key=change.new_key) if s.id == released.id else s for s in record.students)
+        return dataclasses.replace(record, students=students), f"{released.name} released for another device"
     if isinstance(change, End):
         return dataclasses.replace(record, phase="over"), "the class is over"
     raise refuse("change", f"a class does not know the change {type(change).__name__}")

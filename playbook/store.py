@@ -55,17 +55,17 @@ from .places import is_postgres, store_location
 from .refusals import Refusal
 
 __all__ = [
+    "STOPPED",
     "Change",
+    "Claim",
     "ClassTables",
     "ClassUpdate",
-    "Claim",
     "Confirm",
     "HandOver",
     "Outcome",
     "Play",
     "Refused",
     "Release",
-    "STOPPED",
     "SetMeta",
     "StaleTable",
     "StoppedTable",
@@ -787,7 +787,7 @@ class Store:
                             raise Refused("claim", f"this link no longer opens {name}'s seat: ask the facilitator for a new one", before)
                         if not isinstance(change.new_key, str) or len(change.new_key) < 16:
                             raise Refused("claim", "a claim needs a new key of its own", before)
-                        slip = pending["slip"] if again else change.key
+                        slip = pending["slip"] if again and pending is not None else change.key
                         claims[seat] = {"at": time.time(), "confirmed": False, **({"slip": slip} if slip else {})}
                         new_meta["seat_keys"] = {**dict(meta.get("seat_keys") or {}), seat: change.new_key}
                         summary = f"seat {change.seat + 1} claimed" + (" by its link" if change.key is not None else " by the join code")
@@ -917,7 +917,7 @@ class Store:
             raise SaveFileError(f"unknown game {row[0]!r}")
         stored = db.execute("SELECT n, action, bot FROM actions WHERE table_id = ? AND undone IS NULL ORDER BY n", (table_id,)).fetchall()
         actions, marks = actions_from_json(rules, [json.loads(r[1]) for r in stored])
-        game = Game(rules, rules.setup_from_json(json.loads(row[1])), int(row[2]), auto_chance=False, verify=True)
+        game: Game[Any, Any] = Game(rules, rules.setup_from_json(json.loads(row[1])), int(row[2]), auto_chance=False, verify=True)
         game.extend(actions, marks)
         game.auto_chance = True
         return _Cached(version, game, [int(r[0]) for r in stored], [bool(r[2]) for r in stored])

@@ -75,7 +75,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
         self._code[bucket.key] = bucket.bytecode_to_string()
 
 
-def compile_templates_once(exporter: type = VoilaExporter) -> CompiledTemplates:
+def compile_templates_once(exporter: type[VoilaExporter] = VoilaExporter) -> CompiledTemplates:
     """Give every environment `exporter` makes one `CompiledTemplates` (Voila has no setting for
     it); asked again, the same one."""
     cache: CompiledTemplates | None = getattr(exporter, "_playbook_templates", None)
