@@ -29,7 +29,7 @@ from rules.games import CARDS
 from . import resources, running
 from .links import CLASS_PAGE, DEFAULT_PORT, index_link, server_address
 from .pacing import SLOTS_ENV, default_slot_count
-from .places import key_file, turns_folder
+from .places import DB_ENV, key_file, turns_folder
 
 if TYPE_CHECKING:
     from .store import Store
@@ -112,7 +112,7 @@ def voila_env(
     env["JUPYTER_PATH"] = _prepend_path(TEMPLATES_DIR, env.get("JUPYTER_PATH"))
     env["PYTHONPATH"] = _prepend_path(REPO_ROOT, env.get("PYTHONPATH"))
     if db_path is not None:
-        env["PLAYBOOK_DB"] = str(db_path)
+        env[DB_ENV] = str(db_path)
     if turns is not None:
         env[SLOTS_ENV] = str(turns)
     return env
