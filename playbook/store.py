@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from rules import GAMES, Action, Game, RuleError, SaveFileError
 from rules.core import SAVE_FORMAT, SAVE_VERSION, _plain, action_to_json, actions_from_json
@@ -674,11 +674,7 @@ class Store:
 
     def class_version(self, class_id: str) -> int:
         """The class's version (one indexed read: the change signal of its pages)."""
-        with self._db.read() as db:
-            row = db.execute("SELECT version FROM classes WHERE id = ?", (class_id,)).fetchone()
-        if row is None:
-            raise KeyError(f"no class {class_id!r}")
-        return int(row[0])
+        return self._version_in("classes", class_id, f"no class {class_id!r}")
 
     def wait_class(self, class_id: str, seen: int, timeout: float = 10.0) -> int:
         """Block until the class's version differs from `seen` (or `timeout` passes); the version."""
@@ -972,10 +968,14 @@ class Store:
 
     def version(self, table_id: str) -> int:
         """The table's version: it grows by one with every change (the change signal)."""
+        return self._version_in("tables", table_id, f"no saved table {table_id!r}")
+
+    def _version_in(self, kind: Literal["tables", "classes"], key: str, missing: str) -> int:
+        """The version of a table's or a class's row (one indexed read); KeyError(`missing`) if none."""
         with self._db.read() as db:
-            row = db.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
+            row = db.execute(f"SELECT version FROM {kind} WHERE id = ?", (key,)).fetchone()
         if row is None:
-            raise KeyError(f"no saved table {table_id!r}")
+            raise KeyError(missing)
         return int(row[0])
 
     def wait(self, table_id: str, seen: int, timeout: float = 10.0) -> int:
