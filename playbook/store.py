@@ -7,7 +7,7 @@ the table's lock, against the latest stored state:
 
 - An action by a seat is applied to the latest state when it is still legal for that seat, so
   simultaneous secret choices (pledges, picks) always go through, however far behind the page
-  was. It is refused, with a readable `RuleError`, when it no longer is legal, and refused as
+  was. It is refused (`Refused`, with the rules' reason) when it no longer is legal, and refused as
   stale (`StaleTable`) when that same seat was moved elsewhere since the page looked (two
   devices on one seat, or a bot took it over): the page's picture of its own seat is out of date.
 - A table action (the facilitator's Advance, misfortune by hand) and an Undo need the page to
