@@ -197,7 +197,8 @@ def _mb_per_page(server: Any, pages: int, ready_mb: float) -> float:
 
 def run_arrival(pages: int = 30, tables: int = 2, quick: bool = False, timeout: float = 180.0, wait: float = 120.0, preheat: int | None = None) -> dict[str, Any]:
     """Open `pages` seat pages of `tables` Leerdam tables at once; the figures."""
-    from playbook.access import table_keys, table_links
+    from playbook.access import table_keys
+    from playbook.links import table_links
     from playbook.serve import NOTEBOOKS_DIR, background_server, seats_waiting, serve_settings
     from playbook.store import Store
     from rules import leerdam as ld

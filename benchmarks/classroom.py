@@ -111,7 +111,8 @@ def run_classroom(seats: int = 20, quick: bool = False, wait: float = 120.0) -> 
     """Play the pledges of one year on `seats` seat pages and the board; the figures."""
     from playwright.sync_api import sync_playwright
 
-    from playbook.access import table_keys, table_links
+    from playbook.access import table_keys
+    from playbook.links import table_links
     from playbook.serve import NOTEBOOKS_DIR, background_server
     from playbook.store import Store
     from rules import leerdam as ld

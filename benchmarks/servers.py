@@ -58,7 +58,8 @@ def run_servers(pages_per_server: int = 20, quick: bool = False) -> dict[str, An
     from playwright.sync_api import sync_playwright
 
     from benchmarks.classroom import WATCH, plays
-    from playbook.access import table_keys, table_links
+    from playbook.access import table_keys
+    from playbook.links import table_links
     from playbook.serve import background_server, free_port
     from playbook.store import Store
     from rules import leerdam as ld

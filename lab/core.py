@@ -22,7 +22,7 @@ import random
 import threading
 import types
 import typing
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -339,6 +339,11 @@ class LabGame:
     #: the default bots never reach, so that "no game reaches it" does not rest on bots that
     #: never try. Its review then takes that table's (spec, rows) too.
     aimed: str = ""
+    #: at a table with people (`playbook.bots`): of the seats the game waits for, those whose
+    #: bots move now, `(state, waiting, bot_seats) -> seats`; the others' bots wait for the
+    #: people (Leerdam's allocate after them, so that people can still hire them). None: every
+    #: bot moves when the game waits for it. The table's facilitator can release them anyway.
+    bots_move_now: Callable[[Any, tuple[int, ...], Collection[int]], tuple[int, ...]] | None = None
 
     def spec(self, text: str = "", bots: Sequence[str] | None = None) -> Spec:
         """A spec from VARIANTS text (and, if given, one bot per seat)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from rules.core import Action, RuleError, rng_for
@@ -280,6 +280,15 @@ def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return out
 
 
+def bots_move_now(state: State, waiting: tuple[int, ...], bots: Collection[int]) -> tuple[int, ...]:
+    """At a table with people, bots allocate after them, so that people can still hire them;
+    a bot asked by an offer answers at once."""
+    if state.phase != "allocate" or all(seat in bots for seat in waiting):
+        return waiting
+    asked = {d.seller for d in state.deals if d.status == "offered"}
+    return tuple(seat for seat in waiting if seat in asked)
+
+
 def compared_extras(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any]:
     """A's and B's dyke year by year: a comparison draws the two villages side by side."""
     return {"villages": {"a": a["dyke_by_year"], "b": b["dyke_by_year"]}}
@@ -296,4 +305,5 @@ GAME = LabGame(
     findings=findings,
     review=review,
     compared_extras=compared_extras,
+    bots_move_now=bots_move_now,
 )

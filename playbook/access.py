@@ -12,8 +12,9 @@ A table has four kinds of link, each with its own secret in the table's settings
 
 The server has a key of its own (`PLAYBOOK_KEY`, made by `playbook serve`): the index lists
 and resumes tables only with it. A page with no key, or a wrong one, opens nothing of a table.
-Every key is 128 random bits, compared in constant time. Nothing here touches widgets: the
-dashboards and the command line both build on it.
+Every key is 128 random bits, compared in constant time. The links that carry the keys are
+made in `playbook.links`. Nothing here touches widgets: the dashboards and the command line
+both build on it.
 """
 
 from __future__ import annotations
@@ -21,39 +22,26 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
-import time
 import urllib.parse
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from rules.games import CARDS
+
 __all__ = [
     "KEY_BYTES",
-    "NOTEBOOKS",
     "Access",
     "claim_free",
-    "heavy_work",
     "key_matches",
     "new_key",
     "resolve",
     "server_key",
     "table_keys",
-    "table_links",
 ]
 
 #: 16 bytes: 128 bits, the least a key may have.
 KEY_BYTES = 16
-#: the playbook notebook of each game.
-NOTEBOOKS = {
-    "new-rule": "new_rule.ipynb",
-    "leerdam": "leerdam.ipynb",
-    "danger-world": "danger_world.ipynb",
-    "dangerous-ideas": "dangerous_ideas.ipynb",
-}
-#: games whose seats hide something: only they have seat, board and join links.
-HIDDEN = ("new-rule", "leerdam")
 
 Role = Literal["lobby", "index", "facilitator", "board", "join", "seat", "open", "denied"]
 
@@ -109,7 +97,7 @@ def _param(params: Mapping[str, list[str]], name: str) -> str:
     return (params.get(name) or [""])[0]
 
 
-def resolve(query: str, slug: str | None, meta_of: Any, environ: Mapping[str, str] | None = None) -> Access:
+def resolve(query: str, slug: str | None, meta_of: Callable[[str], tuple[str, Mapping[str, Any]]], environ: Mapping[str, str] | None = None) -> Access:
     """The page a query string opens for game `slug` (None: the index).
 
     `meta_of(table_id)` gives a table's (game, meta) or raises KeyError. The order of the
@@ -128,7 +116,7 @@ def resolve(query: str, slug: str | None, meta_of: Any, environ: Mapping[str, st
         return Access("denied", reason="That link is for another game's page.")
     if key_matches(meta.get("facilitator_key"), _param(params, "facilitator")) or key_matches(server_key(environ), key):
         return Access("facilitator", table_id)
-    if game not in HIDDEN:
+    if game not in CARDS or not CARDS[game].hides:
         # Nothing is hidden in these games: a table's link opens it for anyone who has it.
         return Access("open", table_id)
     if key_matches(meta.get("board_key"), _param(params, "board")):
@@ -150,80 +138,3 @@ def resolve(query: str, slug: str | None, meta_of: Any, environ: Mapping[str, st
             "(or was released). If the seat is yours, ask the facilitator to release it.",
         )
     return Access("denied", reason="This link is not valid (wrong or old key): nothing private was opened. Ask the facilitator for your link.")
-
-
-def _query(**values: Any) -> str:
-    return "?" + urllib.parse.urlencode({k: v for k, v in values.items() if v is not None})
-
-
-def table_links(base: str, slug: str, table_id: str, meta: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
-    """Every link of a table under `base` (the server's address, or "" for links relative to
-    the game's page): `facilitator`, `board`, `join` and one `seats` entry per seat."""
-    page = f"{base.rstrip('/')}/voila/render/{NOTEBOOKS[slug]}" if base else ""
-    links: dict[str, Any] = {
-        "table": table_id,
-        "game": slug,
-        "facilitator": page + _query(table=table_id, facilitator=meta.get("facilitator_key")),
-    }
-    if slug in HIDDEN:
-        keys = dict(meta.get("seat_keys") or {})
-        links["board"] = page + _query(table=table_id, board=meta.get("board_key"))
-        links["join"] = page + _query(table=table_id, join=meta.get("join_key"))
-        links["seats"] = [
-            {"seat": seat, "name": name, "url": page + _query(table=table_id, seat=seat, key=keys.get(str(seat)))}
-            for seat, name in enumerate(names)
-        ]
-    else:
-        links["board"] = page + _query(table=table_id)
-        links["seats"] = []
-    return links
-
-
-# -- heavy work a page may start ------------------------------------------------------------------
-
-#: heavy jobs (a balance-lab run or comparison, every game's print pack) the whole server runs
-#: at once. Voila's kernels are separate processes, so the count is kept in lock files.
-HEAVY_AT_ONCE = 2
-#: how long a page waits for a free slot before it is told the server is busy.
-HEAVY_WAIT_SECONDS = 20.0
-
-
-def heavy_folder() -> Path:
-    """Where the slots' lock files live: beside the SQLite table store, else the data folder."""
-    from .store import default_location, is_postgres
-
-    location = default_location()
-    if is_postgres(location):
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-        return base / "playbook" / "busy"
-    return Path(location).expanduser().parent / "busy"
-
-
-@contextmanager
-def heavy_work(what: str, wait: float | None = None) -> Iterator[None]:
-    """Hold one of the server's `HEAVY_AT_ONCE` slots while `what` runs (a lock each, released
-    by the kernel even when it dies); waits up to `wait` seconds, then refuses with RuleError."""
-    import fcntl
-
-    from rules.core import RuleError
-
-    folder = heavy_folder()
-    folder.mkdir(parents=True, exist_ok=True)
-    deadline = time.monotonic() + (HEAVY_WAIT_SECONDS if wait is None else wait)
-    while True:
-        for slot in range(HEAVY_AT_ONCE):
-            handle = open(folder / f"slot-{slot}.lock", "a+")  # noqa: SIM115 - held until released
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                handle.close()
-                continue
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
-                handle.close()
-            return
-        if time.monotonic() >= deadline:
-            raise RuleError("busy", f"the server is already running {HEAVY_AT_ONCE} heavy jobs; {what} was not started: try again in a minute")
-        time.sleep(0.25)

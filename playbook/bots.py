@@ -8,38 +8,47 @@ touches the store: these are plain functions of a `Game` and the table's bot sea
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from rules import Action, Game, RuleError
+from rules.games import CARDS
 
 __all__ = ["Strategy", "bot_turn", "run_bots", "strategies", "undo_plan"]
 
 Strategy = Callable[[Any, int, random.Random], Action]
 
 
+def _has_bots(slug: str) -> bool:
+    return slug in CARDS and CARDS[slug].has("lab")
+
+
 def strategies(slug: str) -> Mapping[str, Strategy]:
     """Bot name -> strategy for a game (empty for a game without bots)."""
+    if not _has_bots(slug):
+        return {}
     import lab
 
-    return lab.BOTS.get(slug, {})
+    return lab.BOTS[slug]
 
 
 def bot_turn(game: Game[Any, Any], bots: Mapping[int, str], release: bool = False) -> int | None:
     """The bot seat that moves now, or None when the game waits for a person (or is over).
 
-    Leerdam's bots allocate after the people, so that people can still hire them; they answer
-    offers at once. `release` (the facilitator moving the year on) lets them allocate anyway.
+    A game's lab may keep its bots waiting for the people at the table (`LabGame.bots_move_now`:
+    Leerdam's allocate after them); `release` (the facilitator moving the year on) lets them
+    move anyway.
     """
     state = game.state
     if game.rules.over(state):
         return None
     waiting = tuple(game.rules.waiting_for(state))
-    if game.rules.slug == "leerdam" and state.phase == "allocate" and not release:
-        people = [s for s in waiting if s not in bots]
-        if people:
-            asked = {d.seller for d in state.deals if d.status == "offered"}
-            waiting = tuple(s for s in waiting if s in asked)
+    if not release and _has_bots(game.rules.slug):
+        import lab
+
+        move_now = lab.GAMES[game.rules.slug].bots_move_now
+        if move_now is not None:
+            waiting = move_now(state, waiting, bots.keys())
     return next((s for s in waiting if s in bots), None)
 
 

@@ -28,17 +28,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from playbook.access import key_matches, new_key, table_keys
-from rules import RuleError, new_game
+from rules import GAMES, RuleError, SaveFileError, new_game
 from rules.core import even_tables, name_key, name_problem
+from rules.games import CARDS, card, slugs
+
+from .access import key_matches, new_key, table_keys
+from .bots import strategies
+from .links import class_links
+from .refusals import Refusal
+from .store import ClassTables, ClassUpdate, Store, StoredClass
 
 __all__ = [
-    "CLASS_SIZES",
     "CODE_ALPHABET",
     "ClassError",
     "ClassRecord",
-    "DealWaiting",
     "Deal",
+    "DealWaiting",
     "End",
     "Join",
     "Move",
@@ -47,6 +52,7 @@ __all__ = [
     "Student",
     "apply_change",
     "class_by_code",
+    "class_links",
     "create_class",
     "deal",
     "load_class",
@@ -55,28 +61,18 @@ __all__ = [
     "table_sizes",
 ]
 
-#: people per table when a class is dealt: the text's range, kept small enough to play in a
-#: lesson (Dangerous Ideas allows 10; six keep a chapter short). Danger World: a GM and 1-4 players.
-CLASS_SIZES: dict[str, tuple[int, int]] = {
-    "new-rule": (3, 5),
-    "leerdam": (5, 10),
-    "dangerous-ideas": (3, 6),
-    "danger-world": (2, 5),
-}
 #: a room code's letters: no 0/O, 1/I/L, nor lowercase, so a code read off a projector is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: most students a class takes.
 MAX_STUDENTS = 60
-#: the bot that fills a seat when a table is short, per game.
-FILL_BOT = {"new-rule": "balanced", "leerdam": "fair", "dangerous-ideas": "sensible", "danger-world": "careful"}
 
 
-class ClassError(RuleError):
+class ClassError(Refusal):
     """A class change that was not made (nothing changed); `record` is the class as it stands."""
 
     def __init__(self, rule: str, message: str, record: ClassRecord | None = None) -> None:
-        super().__init__(rule, message)
+        super().__init__(message, rule)
         self.record = record
 
 
@@ -139,6 +135,7 @@ class ClassRecord:
 
     @classmethod
     def from_json(cls, text: str, version: int) -> ClassRecord:
+        """A record from its JSON (`to_json`) at `version` (the store's, which the JSON's follows)."""
         data = json.loads(text)
         data["students"] = tuple(Student(**s) for s in data.get("students", ()))
         data["groups"] = tuple(tuple(g) for g in data.get("groups", ()))
@@ -153,9 +150,10 @@ class ClassRecord:
 
 def table_sizes(students: int, game: str, bots: bool = True) -> list[int]:
     """The people at each table for `students` students: as few tables as the game's largest
-    table allows, their sizes as even as possible (30 New Rule: 6 of 5; 16 Leerdam: 2 of 8).
-    A table short of the smallest is filled by bots when `bots`, else refused."""
-    low, high = CLASS_SIZES[game]
+    class table allows (its card's `players.class_range`), their sizes as even as possible (30
+    New Rule: 6 of 5; 16 Leerdam: 2 of 8). A table short of the smallest is filled by bots when
+    `bots`, else refused."""
+    low, high = card(game).players.class_range
     if students < 1:
         raise ClassError("deal", "no student has joined yet")
     sizes = even_tables(students, high)
@@ -171,7 +169,7 @@ def deal(students: Sequence[str], game: str, bots: bool = True, mix: bool = Fals
     order = list(students)
     if mix:
         random.Random(f"deal:{seed}").shuffle(order)
-    low, _high = CLASS_SIZES[game]
+    low = card(game).players.class_low
     groups = []
     start = 0
     for size in table_sizes(len(order), game, bots):
@@ -292,7 +290,7 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
             group = _smallest_group(record)
         if group is not None:
             people = tuple(s for s in record.groups[group] if s is not None) + (student.id,)
-            low, _high = CLASS_SIZES[record.game]
+            low = card(record.game).players.class_low
             # The newcomer takes a bot's place at that table, if a bot was to fill it.
             filled = _refill(people, low, record.bots)
             groups = record.groups[:group] + (filled,) + record.groups[group + 1 :]
@@ -309,25 +307,25 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
     if isinstance(change, Move):
         if record.phase != "dealt":
             raise refuse("move", "students move between tables after the deal and before the start")
-        if record.student(change.student) is None or not 0 <= change.group < len(record.groups):
+        mover = record.student(change.student)
+        if mover is None or not 0 <= change.group < len(record.groups):
             raise refuse("move", "no such student or table")
-        groups = [tuple(s for s in g if s != change.student) for g in record.groups]
-        groups[change.group] = (*groups[change.group], change.student)
-        low, high = CLASS_SIZES[record.game]
-        if sum(1 for s in groups[change.group] if s is not None) > high:
+        moved = [tuple(s for s in g if s != change.student) for g in record.groups]
+        moved[change.group] = (*moved[change.group], change.student)
+        low, high = card(record.game).players.class_range
+        if sum(1 for s in moved[change.group] if s is not None) > high:
             raise refuse("move", f"table {change.group + 1} would have more than {high}")
-        groups = [_refill(g, low, record.bots) for g in groups]
-        record = _seated(dataclasses.replace(record, groups=tuple(groups)))
-        return record, f"{record.student(change.student).name} moved to table {change.group + 1}"
+        record = _seated(dataclasses.replace(record, groups=tuple(_refill(g, low, record.bots) for g in moved)))
+        return record, f"{mover.name} moved to table {change.group + 1}"
     if isinstance(change, Start):
         if record.phase != "dealt":
             raise refuse("start", "deal the tables first")
-        low, _ = CLASS_SIZES[record.game]
-        for i, group in enumerate(record.groups):
-            if not any(s is not None for s in group):
+        low = card(record.game).players.class_low
+        for i, seats in enumerate(record.groups):
+            if not any(s is not None for s in seats):
                 raise refuse("start", f"table {i + 1} has nobody: move someone there or deal again")
-            if len(group) < low:
-                raise refuse("start", f"table {i + 1} has {len(group)}, fewer than {low}: allow bots or move students")
+            if len(seats) < low:
+                raise refuse("start", f"table {i + 1} has {len(seats)}, fewer than {low}: allow bots or move students")
         return dataclasses.replace(record, phase="playing"), f"started {len(record.groups)} tables"
     if isinstance(change, DealWaiting):
         if record.phase != "playing":
@@ -339,11 +337,11 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         record = _seated(dataclasses.replace(record, groups=record.groups + groups))
         return record, f"dealt {len(waiting)} late students into {len(groups)} more tables"
     if isinstance(change, ReleaseStudent):
-        student = record.student(change.student)
-        if student is None:
+        released = record.student(change.student)
+        if released is None:
             raise refuse("release", "no such student")
-        students = tuple(dataclasses.replace(s, key=change.new_key) if s.id == student.id else s for s in record.students)
-        return dataclasses.replace(record, students=students), f"{student.name} released for another device"
+        students = tuple(dataclasses.replace(s, key=change.new_key) if s.id == released.id else s for s in record.students)
+        return dataclasses.replace(record, students=students), f"{released.name} released for another device"
     if isinstance(change, End):
         return dataclasses.replace(record, phase="over"), "the class is over"
     raise refuse("change", f"a class does not know the change {type(change).__name__}")
@@ -352,7 +350,7 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
 def _smallest_group(record: ClassRecord) -> int | None:
     """Where a student who joins after the deal sits: the table with the fewest people, if it
     has room (else they wait for the start, and then for a table of late students)."""
-    _low, high = CLASS_SIZES[record.game]
+    high = card(record.game).players.class_high
     people = [sum(1 for s in g if s is not None) for g in record.groups]
     if not people or min(people) >= high:
         return None
@@ -375,7 +373,7 @@ def _seated(record: ClassRecord) -> ClassRecord:
 
 
 def create_class(
-    store: Any,
+    store: Store,
     game: str,
     expected: int,
     roster: Sequence[str] = (),
@@ -384,12 +382,10 @@ def create_class(
     title: str = "",
     variants: Mapping[str, Any] | None = None,
 ) -> ClassRecord:
-    """A new class in the lobby, with a room code no open class has. `variants` are setup
+    """A new class in the lobby, with a room code no other class has. `variants` are setup
     fields for every table (JSON values, as in a save file's setup), checked now."""
-    from rules import GAMES
-
-    if game not in CLASS_SIZES or game not in GAMES:
-        raise ClassError("game", f"no game {game!r}: choose from {', '.join(CLASS_SIZES)}")
+    if game not in CARDS:
+        raise ClassError("game", f"no game {game!r}: choose from {', '.join(slugs())}")
     variants = _checked_variants(game, variants or {})
     if not 3 <= int(expected) <= MAX_STUDENTS:
         raise ClassError("students", f"a class has 3-{MAX_STUDENTS} students, not {expected}")
@@ -417,113 +413,92 @@ def create_class(
             version=1,
             variants=variants,
         )
-        try:
-            with store.transaction() as db:
-                if db.execute("SELECT 1 FROM classes WHERE code = ? AND finished = 0", (record.code,)).fetchone():
-                    continue
-                db.execute(
-                    "INSERT INTO classes (id, code, game, record, version, created, updated, finished) VALUES (?, ?, ?, ?, 1, ?, ?, 0)",
-                    (record.id, record.code, game, record.to_json(), now, now),
-                )
-                db.execute("INSERT INTO class_changes (class_id, version, kind, summary, at) VALUES (?, 1, 'create', ?, ?)", (record.id, "class created", now))
+        if store.add_class(record.id, record.code, game, record.to_json(), now):
             return record
-        except Exception as exc:  # noqa: BLE001 - a code taken at the same instant: draw another
-            if "UNIQUE" not in str(exc).upper() and "unique" not in str(exc):
-                raise
+        # else the code was taken (by a class made at the same instant, or an old one): draw another
     raise ClassError("code", "could not find a free room code")
 
 
 def _checked_variants(game: str, variants: Mapping[str, Any]) -> dict[str, Any]:
-    """`variants` when they make a setup of `game` (tried on the smallest table), else ClassError."""
-    from rules import GAMES, SaveFileError
-
+    """`variants` when they make a setup of `game` (tried on the smallest class table), else ClassError."""
     data = dict(variants)
     if "names" in data or "gm" in data:
         raise ClassError("variants", "a class names its seats itself: give only the game's variants")
-    low = CLASS_SIZES[game][0]
-    names = [f"Seat {i + 1}" for i in range(low)]
-    trial = {"names": names[1:], "gm": names[0]} if game == "danger-world" else {"names": names}
+    names = [f"Seat {i + 1}" for i in range(card(game).players.class_low)]
     try:
-        GAMES[game].setup_from_json({**trial, **data})
+        GAMES[game].setup_from_json({**_seats_setup(game, names), **data})
     except (SaveFileError, RuleError) as exc:
         raise ClassError("variants", f"the variants do not make a game: {exc}") from None
     return data
 
 
-def load_class(store: Any, class_id: str) -> ClassRecord:
-    with store.reading() as db:
-        row = db.execute("SELECT record, version FROM classes WHERE id = ?", (class_id,)).fetchone()
-    if row is None:
-        raise KeyError(f"no class {class_id!r}")
-    return ClassRecord.from_json(row[0], int(row[1]))
+def _seats_setup(game: str, names: Sequence[str]) -> dict[str, Any]:
+    """The setup fields that seat the people of a class table: with a GM (the card's `gm`), the
+    first is the GM and the others play the seats."""
+    if card(game).gm:
+        return {"names": list(names[1:]), "gm": names[0]}
+    return {"names": list(names)}
 
 
-def class_by_code(store: Any, code: str) -> ClassRecord | None:
-    """The open class with this room code (the newest, if an old one ended with the same)."""
-    with store.reading() as db:
-        row = db.execute("SELECT record, version FROM classes WHERE code = ? ORDER BY created DESC", (clean_code(code),)).fetchone()
-    return None if row is None else ClassRecord.from_json(row[0], int(row[1]))
+def _record(stored: StoredClass) -> ClassRecord:
+    return ClassRecord.from_json(stored.record, stored.version)
 
 
-def class_version(store: Any, class_id: str) -> int:
-    with store.reading() as db:
-        row = db.execute("SELECT version FROM classes WHERE id = ?", (class_id,)).fetchone()
-    if row is None:
-        raise KeyError(f"no class {class_id!r}")
-    return int(row[0])
+def load_class(store: Store, class_id: str) -> ClassRecord:
+    """The class as it stands; KeyError if there is none."""
+    return _record(store.class_record(class_id))
 
 
-def wait_class(store: Any, class_id: str, seen: int, timeout: float = 10.0) -> int:
+def class_by_code(store: Store, code: str) -> ClassRecord | None:
+    """The class with this room code (as a student typed it), or None."""
+    stored = store.class_by_code(clean_code(code))
+    return None if stored is None else _record(stored)
+
+
+def class_version(store: Store, class_id: str) -> int:
+    return store.class_version(class_id)
+
+
+def wait_class(store: Store, class_id: str, seen: int, timeout: float = 10.0) -> int:
     """Block until the class's version differs from `seen` (or `timeout` passes)."""
-    return store.wait_for(lambda key: class_version(store, key), class_id, seen, timeout)
+    return store.wait_class(class_id, seen, timeout)
 
 
-def classes(store: Any, open_only: bool = True) -> list[ClassRecord]:
+def classes(store: Store, open_only: bool = True) -> list[ClassRecord]:
     """Classes, newest first."""
-    with store.reading() as db:
-        rows = db.execute("SELECT record, version FROM classes" + (" WHERE finished = 0" if open_only else "") + " ORDER BY created DESC").fetchall()
-    return [ClassRecord.from_json(r[0], int(r[1])) for r in rows]
+    return [_record(stored) for stored in store.classes(open_only)]
 
 
-def submit(store: Any, class_id: str, change: ClassChange, seen: int) -> ClassRecord:
-    """Decide `change` against the latest record in one transaction; the new record.
+def submit(store: Store, class_id: str, change: ClassChange, seen: int) -> ClassRecord:
+    """Decide `change` against the latest record in one transaction (`Store.change_class`); the
+    new record.
 
     A page that is behind: a join is decided against the latest record (joins commute); any
     other change needs the page to have seen the latest version (`ClassError` "stale").
-    Starting creates the tables in the same transaction.
+    Starting creates the tables in the same transaction; ending stops them there.
     """
-    with store.transaction() as db:
-        row = db.execute(f"SELECT record, version FROM classes WHERE id = ?{store._db.lock_clause}", (class_id,)).fetchone()
-        if row is None:
-            raise KeyError(f"no class {class_id!r}")
-        record = ClassRecord.from_json(row[0], int(row[1]))
+
+    def decide(stored: StoredClass, tables: ClassTables) -> ClassUpdate:
+        record = _record(stored)
         if seen > record.version or (seen < record.version and not change.commutes):
             raise ClassError("stale", "the class moved on since this page showed it: nothing was done. Look again, then press once more if you still mean it.", record)
-        now = time.time()
-        new, summary = apply_change(record, change, now)
+        new, summary = apply_change(record, change, time.time())
         if isinstance(change, (Start, DealWaiting)):
             made = list(record.tables)
             for group in new.groups[len(made) :]:
-                made.append(_create_table(store, db, new, group, len(made)))
+                made.append(_create_table(tables, new, group, len(made)))
             new = dataclasses.replace(new, tables=tuple(made))
         if isinstance(change, End):  # the results stand as they are now: no table plays on
             for table_id in new.tables:
-                store.stop_in(db, table_id, ENDED)
-        version = record.version + 1
-        new = dataclasses.replace(new, version=version)
-        db.execute(
-            "UPDATE classes SET record = ?, version = ?, updated = ?, finished = ? WHERE id = ?",
-            (new.to_json(), version, now, int(new.phase == "over"), class_id),
-        )
-        db.execute("INSERT INTO class_changes (class_id, version, kind, summary, at) VALUES (?, ?, ?, ?, ?)", (class_id, version, change.kind, summary, now))
-        store.notify(db, class_id, version)
-    return new
+                tables.stop(table_id, ENDED)
+        new = dataclasses.replace(new, version=record.version + 1)
+        return ClassUpdate(new.to_json(), change.kind, summary, finished=new.phase == "over")
+
+    return _record(store.change_class(class_id, decide))
 
 
-def class_changes(store: Any, class_id: str) -> list[dict[str, Any]]:
-    with store.reading() as db:
-        rows = db.execute("SELECT version, kind, summary, at FROM class_changes WHERE class_id = ? ORDER BY version", (class_id,)).fetchall()
-    return [{"version": int(r[0]), "kind": r[1], "summary": r[2], "at": float(r[3])} for r in rows]
+def class_changes(store: Store, class_id: str) -> list[dict[str, Any]]:
+    return store.class_changes(class_id)
 
 
 def table_names(record: ClassRecord, group: Sequence[str | None]) -> tuple[str, ...]:
@@ -540,47 +515,32 @@ def table_names(record: ClassRecord, group: Sequence[str | None]) -> tuple[str, 
     return tuple(names)
 
 
-def _create_table(store: Any, db: Any, record: ClassRecord, group: Sequence[str | None], index: int) -> str:
-    """One of the class's tables, made inside the class's transaction. Danger World's first
-    student is the table's GM; the others play the characters."""
-    from playbook.bots import strategies
-    from rules import GAMES
+def _game_seats(record: ClassRecord, group: Sequence[str | None]) -> Sequence[str | None]:
+    """The students (None for a bot) of a table's seats in the rules: a GM (the card's `gm`),
+    first at the table, holds none of them."""
+    return group[1:] if card(record.game).gm else group
 
+
+def _create_table(tables: ClassTables, record: ClassRecord, group: Sequence[str | None], index: int) -> str:
+    """One of the class's tables, made inside the class's transaction; the seats of absent
+    students (None) are played by the game's fill bot (its card's `fill_bot`)."""
     rules = GAMES[record.game]
-    names = table_names(record, group)
-    if record.game == "danger-world":
-        setup = rules.setup_from_json({**record.variants, "names": list(names[1:]), "gm": names[0]})
-        seats = group[1:]
-    else:
-        setup = rules.setup_from_json({**record.variants, "names": list(names)})
-        seats = group
+    setup = rules.setup_from_json({**record.variants, **_seats_setup(record.game, table_names(record, group))})
     game = new_game(record.game, setup, (record.seed + 7919 * (index + 1)) % (2**31))
     known = list(strategies(record.game))
-    fill = FILL_BOT.get(record.game) if FILL_BOT.get(record.game) in known else (known[0] if known else None)
-    bots = {str(seat): fill for seat, sid in enumerate(seats) if sid is None and fill is not None}
+    wanted = card(record.game).fill_bot
+    fill = wanted if wanted in known else (known[0] if known else None)
+    bots = {str(seat): fill for seat, sid in enumerate(_game_seats(record, group)) if sid is None and fill is not None}
     meta: dict[str, Any] = {"bots": bots, **table_keys(len(getattr(setup, "names", ()))), "class": record.id, "class_table": index}
-    return store.create_in(db, game, f"{record.title}: table {index + 1}", meta)
+    return tables.create(game, f"{record.title}: table {index + 1}", meta)
 
 
 def seat_of(record: ClassRecord, student: Student) -> tuple[str, int] | None:
     """The table id and seat a student plays, once the tables exist."""
     if student.group is None or student.group >= len(record.tables) or student.seat is None:
         return None
-    # Danger World's seat 0 is the GM: the characters are seats 1.. of the group, 0.. of the game.
-    return record.tables[student.group], student.seat - (1 if record.game == "danger-world" else 0)
-
-
-def class_links(base: str, record: ClassRecord) -> dict[str, str]:
-    """The class's addresses under `base` (the server's address phones reach, or "" for links
-    relative to the class page): the short join address, the board, the monitor."""
-    page = f"{base.rstrip('/')}/voila/render/class.ipynb" if base else "class.ipynb"
-    return {
-        "code": record.code,
-        "join": f"{base.rstrip('/')}/j/{record.code}" if base else f"class.ipynb?code={record.code}",
-        "board": f"{page}?code={record.code}&board={record.board_key}",
-        "monitor": f"{page}?code={record.code}&monitor={record.monitor_key}",
-    }
-
+    # A GM (Danger World's) sits first at a table: the others' seats in the rules start after it.
+    return record.tables[student.group], student.seat - (1 if card(record.game).gm else 0)
 
 
 # -- the record of play ---------------------------------------------------------------------------------
@@ -595,7 +555,7 @@ def step_of(state: Any) -> str:
     return ""
 
 
-def decision_rows(store: Any, record: ClassRecord, reveal: bool | None = None, reveal_pledges: bool | None = None) -> list[dict[str, Any]]:
+def decision_rows(store: Store, record: ClassRecord, reveal: bool | None = None, reveal_pledges: bool | None = None) -> list[dict[str, Any]]:
     """One row per decision at every table of the class, in the order they were made: the
     table, the round or year, the seat, the player, the student (or the bot), the decision and
     what it led to at once (`rules.decisions`). A table's secrets (pledges, picks, draws) are
@@ -608,7 +568,7 @@ def decision_rows(store: Any, record: ClassRecord, reveal: bool | None = None, r
         table = store.load(table_id)
         game = table.game
         group = record.groups[index] if index < len(record.groups) else ()
-        seats = group[1:] if record.game == "danger-world" else group
+        seats = _game_seats(record, group)
         found = decisions_of(game, reveal=game.rules.over(game.state) if reveal is None else reveal, reveal_pledges=reveal_pledges)
         students: dict[int, str] = {}
         for d in found:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import textwrap
 import warnings
@@ -14,9 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import lab
-from rules import SaveFileError, danger_world, dangerous_ideas, load_game
+from rules import SaveFileError, load_game
 from rules.core import MAX_FILE_BYTES
-from rules.games import CARDS, card
+from rules.games import CARDS, card, slugs
+
+from .refusals import Refusal
 
 __all__ = ["main"]
 
@@ -29,7 +30,7 @@ VARIANTS_HELP = (
 )
 
 
-class UsageError(Exception):
+class UsageError(Refusal):
     """Bad arguments: reported on stderr with exit status 2."""
 
 
@@ -85,9 +86,6 @@ def _names(text: str | None, players: int | None) -> list[str] | None:
     return names
 
 
-TABLE_RANGES = {"new-rule": (3, 5), "leerdam": (3, 20), "danger-world": (1, 12), "dangerous-ideas": (3, 10)}
-
-
 def _setup_variants(game: str, text: str | None) -> dict[str, Any]:
     """`--variant` of a table or a class: the game's setup variants only (VARIANTS' syntax,
     e.g. "anonymous=true misfortune=3,2,1,0,0,0"), as a save file's setup writes them."""
@@ -99,7 +97,7 @@ def _setup_variants(game: str, text: str | None) -> dict[str, Any]:
     keys = {token.partition("=")[0].strip().replace("-", "_") for token in text.replace(",", " ").split() if "=" in token}
     if keys & {"bots", "players"}:
         raise UsageError("argument --variant: give the game's setup variants only (seats and bots have options of their own)")
-    low = TABLE_RANGES[game][0]
+    low = card(game).players.low
     spec = parse_spec(game, text, {"seat": None}, ["seat"] * max(3, low), {})  # type: ignore[dict-item]
     return {key: _plain(value) for key, value in spec.options}
 
@@ -110,10 +108,11 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
 
     from rules import GAMES, new_game
 
-    from .access import table_keys, table_links
+    from .access import table_keys
+    from .links import command_line_base, table_links
     from .store import Store
 
-    low, high = TABLE_RANGES[args.game]
+    low, high = card(args.game).players.range
     names = _names(args.names, args.players)
     players = len(names) if names is not None else (args.players or low)
     if not low <= players <= high:
@@ -130,8 +129,7 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
     store = Store()
     meta = {"bots": bots, **table_keys(players)}
     table_id = store.create(game, f"{GAMES[args.game].title}: {', '.join(setup.names)}", meta)
-    base = args.url or os.environ.get("PLAYBOOK_URL") or "http://localhost:8866"
-    links = table_links(base, args.game, table_id, store.info(table_id).meta, setup.names)
+    links = table_links(command_line_base(args.url), args.game, table_id, store.info(table_id).meta, setup.names)
     if args.json:
         print(json.dumps(links, ensure_ascii=False))
     else:
@@ -146,7 +144,8 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
 
 def _cmd_class_new(args: argparse.Namespace) -> int:
     """A new class in the store: its room code and its addresses as JSON (or one per line)."""
-    from .classes import class_links, create_class
+    from .classes import create_class
+    from .links import class_links, command_line_base
     from .store import Store
 
     roster: list[str] = []
@@ -157,8 +156,7 @@ def _cmd_class_new(args: argparse.Namespace) -> int:
             raise UsageError(f"argument --roster: {args.roster} is not UTF-8 text (one name a line)") from None
     store = Store()
     record = create_class(store, args.game, args.students, roster=roster, bots=not args.no_bots, variants=_setup_variants(args.game, args.variant))
-    base = args.url or os.environ.get("PLAYBOOK_URL") or "http://localhost:8866"
-    links = {"class": record.id, "game": record.game, **class_links(base, record)}
+    links = {"class": record.id, "game": record.game, **class_links(command_line_base(args.url), record)}
     if args.json:
         print(json.dumps(links, ensure_ascii=False))
     else:
@@ -240,8 +238,8 @@ def _make_pdf(args: argparse.Namespace) -> bytes:
     names = _names(args.names, args.players)
     if names is not None and args.players is None:
         args.players = len(names)
-    if args.seat_links is not None and args.game not in ("new-rule", "leerdam"):
-        raise UsageError("--seat-links is for the games with hidden seats: new-rule or leerdam")
+    if args.seat_links is not None and (args.game not in CARDS or not card(args.game).hides):
+        raise UsageError("--seat-links is for the games with hidden seats: " + " or ".join(c.slug for c in CARDS if c.hides))
     if args.game_file is not None:
         if args.players is not None or names is not None:
             raise UsageError("--game-file prints the saved game's own players: leave out --players and --names")
@@ -364,19 +362,32 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+#: the odds command's options: the range of each, and the letter its value goes by.
+ODDS_OPTIONS = (("dice", 0, 20, "N"), ("difficulty", 2, 6, "D"), ("penalty", 0, 6, "P"), ("rerolls", 0, 4, "R"), ("pool", 0, 100, "N"), ("seeds", 0, 30, "S"))
+
+
+def _odds_report(slug: str) -> Callable[..., dict[str, Any]] | None:
+    """The exact odds of a game, where its rules give them (`odds_report`, taking the options
+    it needs by name: those without a default must be given)."""
+    report: Callable[..., dict[str, Any]] | None = getattr(card(slug).module("rules"), "odds_report", None)
+    return report
+
+
 def _cmd_odds(args: argparse.Namespace) -> int:
-    for option, value, low, high in (("--dice", args.dice, 0, 20), ("--difficulty", args.difficulty, 2, 6), ("--penalty", args.penalty, 0, 6), ("--rerolls", args.rerolls, 0, 4), ("--pool", args.pool, 0, 100), ("--seeds", args.seeds, 0, 30)):
+    import inspect
+
+    for option, low, high, _letter in ODDS_OPTIONS:
+        value = getattr(args, option)
         if value is not None and not low <= value <= high:
-            raise UsageError(f"argument {option}: {value} is out of range ({low}-{high})")
-    if args.game == "dangerous-ideas":
-        if args.pool is None:
-            raise UsageError("dangerous-ideas odds need --pool N")
-        report = dangerous_ideas.odds_report(args.pool, args.seeds)
-    else:
-        if args.dice is None or args.difficulty is None:
-            raise UsageError("danger-world odds need --dice N and --difficulty D")
-        report = danger_world.odds_report(args.dice, args.difficulty, penalty=args.penalty, rerolls=args.rerolls)
-    print(json.dumps(report, indent=2))
+            raise UsageError(f"argument --{option}: {value} is out of range ({low}-{high})")
+    report = _odds_report(args.game)
+    assert report is not None  # the parser offers only the games with odds
+    parameters = inspect.signature(report).parameters
+    needed = [name for name, parameter in parameters.items() if parameter.default is parameter.empty]
+    if any(getattr(args, name) is None for name in needed):
+        letters = {option: letter for option, _low, _high, letter in ODDS_OPTIONS}
+        raise UsageError(f"{args.game} odds need " + " and ".join(f"--{name} {letters[name]}" for name in needed))
+    print(json.dumps(report(**{name: getattr(args, name) for name in parameters if getattr(args, name) is not None}), indent=2))
     return 0
 
 
@@ -577,7 +588,7 @@ def parser() -> argparse.ArgumentParser:
         "succeeds when the actor\nspends up to S seeds wisely.",
         "playbook odds danger-world --dice 7 --difficulty 4 --penalty 1 --rerolls 2",
     )
-    p.add_argument("game", choices=["danger-world", "dangerous-ideas"], help="which game")
+    p.add_argument("game", choices=[c.slug for c in CARDS if _odds_report(c.slug) is not None], help="which game")
     p.add_argument("--dice", type=int, help="danger-world: dice in the pool, 0-20")
     p.add_argument("--difficulty", type=int, help="danger-world: difficulty 2-6")
     p.add_argument("--penalty", type=int, default=0, help="danger-world: penalty dice, 0-6 (default 0)")
@@ -597,7 +608,7 @@ def parser() -> argparse.ArgumentParser:
         "Players: new-rule 3-5, leerdam 3-20, danger-world 1-12 characters, dangerous-ideas 3-10.",
         'playbook table new new-rule --players 4 --names "Ana,Bo,Cy,Di" --bots human,human,human,balanced --json',
     )
-    p.add_argument("game", choices=list(TABLE_RANGES), help="which game")
+    p.add_argument("game", choices=slugs(), help="which game")
     p.add_argument("--players", type=_ranged(1, 20), help="number of seats (default: the fewest the game takes)")
     p.add_argument("--names", help="comma-separated seat names (default Player 1, Player 2, ...)")
     p.add_argument("--bots", help="comma-separated, one per seat: human or a bot's name (default: every seat human)")
@@ -617,7 +628,7 @@ def parser() -> argparse.ArgumentParser:
         "open (/j/CODE), the class board for the projector and the facilitator's page (the monitor).",
         "playbook class new new-rule --students 25 --roster names.txt --json",
     )
-    p.add_argument("game", choices=["new-rule", "leerdam", "danger-world", "dangerous-ideas"], help="which game")
+    p.add_argument("game", choices=slugs(), help="which game")
     p.add_argument("--students", type=_ranged(3, 60), required=True, help="students expected, 3-60")
     p.add_argument("--roster", type=_existing, help="a text file of the class's names, one a line: students pick theirs")
     p.add_argument("--no-bots", action="store_true", help="never fill a short table with bots")
@@ -660,7 +671,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return int(args.run(args) or 0)
-    except (UsageError, ValueError, OSError) as exc:  # RuleError and SaveFileError are ValueErrors
+    except (Refusal, ValueError, OSError) as exc:  # UsageError is a Refusal; RuleError and SaveFileError are ValueErrors
         # One line, argparse's way: "playbook print: error: ..."
         message = " ".join(str(exc).split())
         print(f"playbook {args.command}: error: {message}", file=sys.stderr)

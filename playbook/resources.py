@@ -79,11 +79,11 @@ def check_notebook(path: Path) -> None:
 def check_notebooks(notebook: Path | None = None) -> None:
     """What `playbook serve` checks before it starts Voila: `notebook`, or every page of the
     playbook (the index, each game's page, the print studio, the balance lab)."""
-    from .access import NOTEBOOKS
+    from rules.games import CARDS
 
     if notebook is not None:
         check_notebook(notebook)
         return
     folder = notebooks_dir()
-    for name in ("index.ipynb", *NOTEBOOKS.values(), "print_studio.ipynb", "balance_lab.ipynb"):
+    for name in ("index.ipynb", *(c.notebook for c in CARDS if c.notebook), "print_studio.ipynb", "balance_lab.ipynb"):
         check_notebook(folder / name)

@@ -2,36 +2,31 @@
 
 A table started in JupyterLab makes class links (board, join code, seats) for phones to open,
 and those pages are served by `playbook serve`, not by JupyterLab. `playbook serve` leaves a
-small file per process in the user's data folder (as Jupyter does with its runtime files);
-`server_url()` reads the newest whose process is still alive.
+small file per process in the data folder (`playbook.places.servers_folder`), as Jupyter does
+with its runtime files; `server_url()` reads the newest whose process is still alive.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
-__all__ = ["folder", "forget", "record", "server_url"]
+from .places import servers_folder
 
-
-def folder() -> Path:
-    """`$XDG_DATA_HOME/playbook/servers` (default `~/.local/share/playbook/servers`)."""
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "playbook" / "servers"
+__all__ = ["forget", "record", "server_url"]
 
 
 def record(url: str, pid: int) -> None:
     """Note that the process `pid` serves the playbook at `url` (best effort)."""
     try:
-        folder().mkdir(parents=True, exist_ok=True)
-        (folder() / f"{pid}.json").write_text(json.dumps({"url": url, "pid": pid}), encoding="utf-8")
+        servers_folder().mkdir(parents=True, exist_ok=True)
+        (servers_folder() / f"{pid}.json").write_text(json.dumps({"url": url, "pid": pid}), encoding="utf-8")
     except OSError:
         pass
 
 
 def forget(pid: int) -> None:
-    (folder() / f"{pid}.json").unlink(missing_ok=True)
+    (servers_folder() / f"{pid}.json").unlink(missing_ok=True)
 
 
 def _alive(pid: int) -> bool:
@@ -47,7 +42,7 @@ def _alive(pid: int) -> bool:
 def server_url() -> str | None:
     """The address of the newest `playbook serve` still running here, or None."""
     try:
-        files = sorted(folder().glob("*.json"), key=lambda path: path.stat().st_mtime, reverse=True)
+        files = sorted(servers_folder().glob("*.json"), key=lambda path: path.stat().st_mtime, reverse=True)
     except OSError:
         return None
     for path in files:

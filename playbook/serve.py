@@ -10,25 +10,29 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from . import resources, running
+from rules.games import CARDS
 
-from playbook.pacing import SLOTS_ENV, default_slot_count
+from . import resources, running
+from .links import CLASS_PAGE, DEFAULT_PORT, index_link, server_address
+from .pacing import SLOTS_ENV, default_slot_count
+from .places import DB_ENV, key_file, turns_folder
+
+if TYPE_CHECKING:
+    from .store import Store
 
 __all__ = [
     "CULL_IDLE_TIMEOUT",
@@ -36,12 +40,13 @@ __all__ = [
     "DEFAULT_PORT",
     "NOTEBOOKS_DIR",
     "REPO_ROOT",
-    "TEMPLATE_NAME",
     "TEMPLATES_DIR",
+    "TEMPLATE_NAME",
     "RunningServer",
     "background_server",
     "base_path",
     "free_port",
+    "preheated",
     "serve",
     "server_url",
     "stop_server",
@@ -55,7 +60,6 @@ REPO_ROOT = resources.CODE_ROOT
 NOTEBOOKS_DIR = resources.notebooks_dir()
 TEMPLATES_DIR = resources.templates_dir()
 TEMPLATE_NAME = "playbook"
-DEFAULT_PORT = 8866
 
 CULL_IDLE_TIMEOUT = 60
 """Seconds a kernel with no open page may sit idle before Voila shuts it down.
@@ -79,9 +83,11 @@ A cell that is done sends its last output at once, so a long wait costs nothing.
 KERNEL_STARTUP_TIMEOUT = 180
 """Seconds a page's kernel may take to start while a class's other pages start too."""
 
-#: the pages a class opens many of at once (the class page, and the seats of the games that
-#: hide something): `playbook serve` keeps kernels ready for each (`serve_settings`).
-PREHEATED = ("class.ipynb", "new_rule.ipynb", "leerdam.ipynb")
+def preheated() -> tuple[str, ...]:
+    """The pages a class opens many of at once (the class page, and the pages of the games
+    whose seats each have a device: their cards' `hides`): `playbook serve` keeps kernels
+    ready for each (`serve_settings`)."""
+    return (CLASS_PAGE, *(c.notebook for c in CARDS if c.hides and c.notebook))
 
 
 def _prepend_path(new: Path, current: str | None) -> str:
@@ -106,20 +112,10 @@ def voila_env(
     env["JUPYTER_PATH"] = _prepend_path(TEMPLATES_DIR, env.get("JUPYTER_PATH"))
     env["PYTHONPATH"] = _prepend_path(REPO_ROOT, env.get("PYTHONPATH"))
     if db_path is not None:
-        env["PLAYBOOK_DB"] = str(db_path)
+        env[DB_ENV] = str(db_path)
     if turns is not None:
         env[SLOTS_ENV] = str(turns)
     return env
-
-
-@contextmanager
-def turns_folder() -> Iterator[Path]:
-    """A private folder for one server's turns (`playbook.pacing`), removed afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix="playbook-turns-"))
-    try:
-        yield folder
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def voila_command(
@@ -220,7 +216,7 @@ def base_path(text: str) -> str:
 
 def server_url(port: int = DEFAULT_PORT, host: str = "localhost") -> str:
     """Where the server started by `voila_command(port=port)` answers."""
-    return f"http://{host}:{port}"
+    return server_address(host, port)
 
 
 def wait_until_ready(
@@ -431,12 +427,6 @@ def lan_address() -> str:
         return "127.0.0.1"
 
 
-def key_file() -> Path:
-    """Where `playbook serve` keeps its facilitator key: beside the default table store."""
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "playbook" / "server.key"
-
-
 def kept_server_key(path: Path | None = None) -> str:
     """The server's facilitator key, kept in a file only this account can read, so that the
     facilitator's link still works after a restart; made on first use."""
@@ -458,11 +448,6 @@ def kept_server_key(path: Path | None = None) -> str:
     except OSError:
         pass  # a read-only home: the key lasts as long as this server
     return key
-
-
-def facilitator_link(base: str, key: str) -> str:
-    """The index page that lists and resumes every table: what `playbook serve` prints."""
-    return f"{base.rstrip('/')}/voila/render/index.ipynb?key={key}"
 
 
 #: how many pages of a class arrive together by default (`playbook serve --class-size`).
@@ -491,7 +476,7 @@ def serve_settings(class_size: int = CLASS_SIZE, preheat: int | None = None, wai
     page served), the pools then follow the lesson (`voila_app.ready_for_tables`): a game page's
     the seats of the tables prepared, the class page's the students still expected.
     """
-    pools = ready_pools(class_size, waiting) if preheat is None else {name: max(0, preheat) for name in PREHEATED}
+    pools = ready_pools(class_size, waiting) if preheat is None else {name: max(0, preheat) for name in preheated()}
     args: list[str] = []
     if any(pools.values()):
         config = {"default": {"pool_size": 0}, **{name: {"pool_size": size} for name, size in pools.items()}}
@@ -502,7 +487,7 @@ def serve_settings(class_size: int = CLASS_SIZE, preheat: int | None = None, wai
     cores = default_slot_count()
     summary = (
         f"playbook serve for a class of {class_size}: kernels kept ready {kept}"
-        + ("; the class page's then follow the students still expected" if preheat is None and follow and pools.get("class.ipynb") else "")
+        + ("; the class page's then follow the students still expected" if preheat is None and follow and pools.get(CLASS_PAGE) else "")
         + f"; kernels build {cores} at a time (one per core), ready kernels made up after the arrivals, {cores} at a time; "
         f"executor waits {IOPUB_TIMEOUT} s for late output"
     )
@@ -532,8 +517,8 @@ def ready_pools(class_size: int, waiting: Mapping[str, int] | None = None) -> di
     at least a third of the class.
     """
     waiting = waiting or {}
-    pools = {name: max(preheated_for(class_size), min(MAX_CLASS_READY, waiting.get(name, 0))) for name in PREHEATED}
-    pools["class.ipynb"] = max(0, min(MAX_CLASS_READY, class_size))
+    pools = {name: max(preheated_for(class_size), min(MAX_CLASS_READY, waiting.get(name, 0))) for name in preheated()}
+    pools[CLASS_PAGE] = max(0, min(MAX_CLASS_READY, class_size))
     return pools
 
 
@@ -541,27 +526,27 @@ def ready_pools(class_size: int, waiting: Mapping[str, int] | None = None) -> di
 WAITING_WITHIN_S = 24 * 3600.0
 
 
-def seats_waiting(store: Any, now: float | None = None) -> dict[str, int]:
+def seats_waiting(store: Store, now: float | None = None) -> dict[str, int]:
     """Per game page, the seats of saved tables a class may open from their slips: unfinished
     tables of a game with seats of their own, touched within WAITING_WITHIN_S, not a class's
     (a class's students come through the class page), without their bots' seats and the seats
     a device already holds."""
-    from .access import HIDDEN, NOTEBOOKS
     from .store import bots_of
 
     since = (time.time() if now is None else now) - WAITING_WITHIN_S
     seats: dict[str, int] = {}
     for table in store.tables(unfinished=True):
-        if table.game not in HIDDEN or table.updated < since or table.meta.get("class"):
+        if table.game not in CARDS or not CARDS[table.game].hides or table.updated < since or table.meta.get("class"):
             continue
         bots = bots_of(table.meta)
         held = {int(seat) for seat in dict(table.meta.get("claims") or {}) if str(seat).isdigit()}
         free = [seat for seat in dict(table.meta.get("seat_keys") or {}) if str(seat).isdigit() and int(seat) not in bots and int(seat) not in held]
-        seats[NOTEBOOKS[table.game]] = seats.get(NOTEBOOKS[table.game], 0) + len(free)
+        page = CARDS[table.game].notebook
+        seats[page] = seats.get(page, 0) + len(free)
     return seats
 
 
-def students_expected(store: Any, now: float | None = None) -> dict[str, int]:
+def students_expected(store: Store, now: float | None = None) -> dict[str, int]:
     """The class page's arrivals still to come: for the classes made within WAITING_WITHIN_S and
     not over, the students each expects who have not joined yet (`{"class.ipynb": N}`); no
     entry while no class was made then (the server was started for a class to come)."""
@@ -571,7 +556,7 @@ def students_expected(store: Any, now: float | None = None) -> dict[str, int]:
     recent = [record for record in classes(store, open_only=False) if record.created >= since]
     if not recent:
         return {}
-    return {"class.ipynb": sum(max(0, record.expected - len(record.students)) for record in recent if record.phase != "over")}
+    return {CLASS_PAGE: sum(max(0, record.expected - len(record.students)) for record in recent if record.phase != "over")}
 
 
 @dataclass(frozen=True)
@@ -590,7 +575,7 @@ def _loopback(host: str) -> bool:
     return host in ("localhost", "::1") or host.startswith("127.")
 
 
-def phone_address(port: int, ip: str | None = None, public_url: str | None = None, lan: Any = None) -> PhoneAddress:
+def phone_address(port: int, ip: str | None = None, public_url: str | None = None, lan: Callable[[], str] | None = None) -> PhoneAddress:
     """The address phones in the room open, and where to listen for them.
 
     `public_url` (a host name, or a proxy's address) wins for the links. Otherwise the server
@@ -600,13 +585,13 @@ def phone_address(port: int, ip: str | None = None, public_url: str | None = Non
     """
     listen = ip or "0.0.0.0"
     if _loopback(listen):
-        return PhoneAddress(listen, public_url.rstrip("/") if public_url else f"http://localhost:{port}", public_url is None)
+        return PhoneAddress(listen, public_url.rstrip("/") if public_url else server_address("localhost", port), public_url is None)
     host = (lan or lan_address)() if listen in ("0.0.0.0", "::") else listen
     if public_url:
         return PhoneAddress(listen, public_url.rstrip("/"), False)
     if _loopback(host):
-        return PhoneAddress(listen, f"http://localhost:{port}", True)
-    return PhoneAddress(listen, f"http://{host}:{port}", False)
+        return PhoneAddress(listen, server_address("localhost", port), True)
+    return PhoneAddress(listen, server_address(host, port), False)
 
 
 def _seats_waiting_here() -> dict[str, int]:
@@ -661,7 +646,7 @@ def serve(
     settings = serve_settings(class_size, preheat, _seats_waiting_here(), follow=notebook is None)
     args = list(extra_args) + [f"--Voila.ip={where.listen}", *settings.args]
     argv = voila_command(notebook, port=port, open_browser=False, base_url=prefix, extra_args=args)
-    link = facilitator_link(base, key) if notebook is None else f"{base}/"
+    link = index_link(base, key) if notebook is None else f"{base}/"
     print(f"Playbook: the facilitator's link (it lists and resumes every table, starts classes; keep it to yourself):\n    {link}", flush=True)
     if notebook is None and where.local_only:
         print("Local only: phones cannot reach this server (no network, or --local). The boards say so.", flush=True)

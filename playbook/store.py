@@ -7,7 +7,7 @@ the table's lock, against the latest stored state:
 
 - An action by a seat is applied to the latest state when it is still legal for that seat, so
   simultaneous secret choices (pledges, picks) always go through, however far behind the page
-  was. It is refused, with a readable `RuleError`, when it no longer is legal, and refused as
+  was. It is refused (`Refused`, with the rules' reason) when it no longer is legal, and refused as
   stale (`StaleTable`) when that same seat was moved elsewhere since the page looked (two
   devices on one seat, or a bot took it over): the page's picture of its own seat is out of date.
 - A table action (the facilitator's Advance, misfortune by hand) and an Undo need the page to
@@ -23,8 +23,13 @@ Every change bumps the table's `version` (and records a row in `changes`): a pag
 a table moved by comparing versions (`Store.version`, one indexed read) or by waiting for it
 (`Store.wait`; PostgreSQL wakes waiters with LISTEN/NOTIFY).
 
+Classes (`playbook.classes`) are kept beside the tables, each one JSON record with a version,
+changed the same way: `Store.change_class` decides one change in one transaction, with the
+class's row locked, and may create or stop the class's tables in that same transaction.
+
 `PLAYBOOK_DB` chooses the database: a `postgresql://` URL (a school server, shared by several
-Voila servers), else a SQLite file path; by default `~/.local/share/playbook/tables.sqlite3`.
+Voila servers), else a SQLite file path; by default `tables.sqlite3` in the playbook's data
+folder (`playbook.places`).
 """
 
 from __future__ import annotations
@@ -35,35 +40,40 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from rules import GAMES, Action, Game, RuleError, SaveFileError
 from rules.core import SAVE_FORMAT, SAVE_VERSION, _plain, action_to_json, actions_from_json
 
 from .access import key_matches
 from .bots import run_bots, strategies, undo_plan
+from .places import is_postgres, store_location
+from .refusals import Refusal
 
 __all__ = [
+    "STOPPED",
     "Change",
     "Claim",
+    "ClassTables",
+    "ClassUpdate",
     "Confirm",
     "HandOver",
     "Outcome",
     "Play",
     "Refused",
     "Release",
-    "STOPPED",
     "SetMeta",
     "StaleTable",
+    "StoppedTable",
     "Store",
+    "StoredClass",
     "Table",
     "TableInfo",
     "Undo",
-    "default_location",
     "default_path",
 ]
 
@@ -255,11 +265,12 @@ class Outcome:
     note: str = ""
 
 
-class Refused(RuleError):
-    """A change the store did not make; `table` is the table as it stands (nothing changed)."""
+class Refused(Refusal):
+    """A change the store did not make; `table` is the table as it stands (nothing changed).
+    A move the rules refuse comes back as one, with the rules' reason and `rule`."""
 
     def __init__(self, rule: str, message: str, table: Table | None = None) -> None:
-        super().__init__(rule, message)
+        super().__init__(message, rule)
         self.table = table
 
 
@@ -268,6 +279,13 @@ class StaleTable(Refused):
 
     def __init__(self, message: str, table: Table | None = None) -> None:
         super().__init__("stale", message, table)
+
+
+class StoppedTable(Refused):
+    """The table takes no more moves (its class ended): the message says why (its meta's STOPPED)."""
+
+    def __init__(self, message: str, table: Table | None = None) -> None:
+        super().__init__("stopped", message, table)
 
 
 @dataclass(frozen=True)
@@ -284,6 +302,28 @@ class TableInfo:
     version: int = 0
 
 
+@dataclass(frozen=True)
+class StoredClass:
+    """A class as the store keeps it: its record as JSON (`playbook.classes.ClassRecord`) and
+    its version, which grows by one with every change."""
+
+    id: str
+    record: str
+    version: int
+
+
+@dataclass(frozen=True)
+class ClassUpdate:
+    """What a class change leaves (`Store.change_class`): the new record's JSON, and a line for
+    the class's log."""
+
+    record: str
+    kind: str
+    summary: str
+    #: the class is over: it is no longer among the open classes.
+    finished: bool = False
+
+
 def bots_of(meta: Mapping[str, Any]) -> dict[int, str]:
     """Seat -> bot name from a table's meta (the names are checked where they are set)."""
     return {int(seat): str(name) for seat, name in dict(meta.get("bots") or {}).items() if str(seat).isdigit()}
@@ -296,21 +336,25 @@ class _Conn(Protocol):
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
 
 
-def default_location() -> str:
-    """`$PLAYBOOK_DB` (a PostgreSQL URL or a SQLite path), else the per-user data folder."""
-    if os.environ.get("PLAYBOOK_DB"):
-        return os.environ["PLAYBOOK_DB"]
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return str(base / "playbook" / "tables.sqlite3")
+class _Database(Protocol):
+    """What the store asks of a database (`_SQLite`, `_Postgres`)."""
+
+    #: what a write's SELECT adds to lock the row it reads until the transaction ends.
+    lock_clause: str
+
+    def write(self) -> AbstractContextManager[_Conn]: ...
+    def read(self) -> AbstractContextManager[_Conn]: ...
+    def setup(self) -> None: ...
+    def notify(self, db: _Conn, key: str, version: int) -> None: ...
+    def wait(self, read_version: Callable[[str], int], key: str, seen: int, timeout: float) -> int: ...
+    def unique_clash(self, error: BaseException) -> bool: ...
+    def close(self) -> None: ...
 
 
 def default_path() -> Path:
-    """The default SQLite file (for a PostgreSQL `PLAYBOOK_DB`, its URL as a path: unused)."""
-    return Path(default_location()).expanduser()
-
-
-def is_postgres(location: str) -> bool:
-    return location.startswith(("postgresql://", "postgres://"))
+    """The default SQLite file (`playbook.places.store_location`; for a PostgreSQL
+    `PLAYBOOK_DB`, its URL as a path: unused)."""
+    return Path(store_location()).expanduser()
 
 
 def _private_file(path: Path) -> None:
@@ -394,10 +438,14 @@ class _SQLite:
                     if name not in have:
                         db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
 
-    def notify(self, db: _Conn, table_id: str, version: int) -> None:
+    def notify(self, db: _Conn, key: str, version: int) -> None:
         """Readers poll the version: nothing to send."""
 
-    def wait(self, read_version: Any, table_id: str, seen: int, timeout: float) -> int:
+    def unique_clash(self, error: BaseException) -> bool:
+        """Whether `error` is a row whose unique key (its id, a class's code) another row has."""
+        return isinstance(error, sqlite3.IntegrityError) and error.sqlite_errorcode in (sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
+
+    def wait(self, read_version: Callable[[str], int], table_id: str, seen: int, timeout: float) -> int:
         deadline = time.monotonic() + timeout
         while True:
             version = read_version(table_id)
@@ -456,11 +504,17 @@ class _Postgres:
                 for name, definition in columns.items():
                     db.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {name} {definition}")
 
-    def notify(self, db: _Conn, table_id: str, version: int) -> None:
+    def notify(self, db: _Conn, key: str, version: int) -> None:
         # Delivered when the transaction commits, to every connection that listens.
-        db.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, f"{table_id} {version}"))
+        db.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, f"{key} {version}"))
 
-    def wait(self, read_version: Any, table_id: str, seen: int, timeout: float) -> int:
+    def unique_clash(self, error: BaseException) -> bool:
+        """Whether `error` is a row whose unique key (its id, a class's code) another row has."""
+        from psycopg.errors import UniqueViolation
+
+        return isinstance(error, UniqueViolation)
+
+    def wait(self, read_version: Callable[[str], int], table_id: str, seen: int, timeout: float) -> int:
         import psycopg
 
         if self._listener is None or self._listener.closed:
@@ -501,11 +555,11 @@ class Store:
     """The database of tables. Cheap to open; safe to share between processes and servers."""
 
     def __init__(self, location: str | os.PathLike[str] | None = None) -> None:
-        text = str(location) if location is not None else default_location()
+        text = str(location) if location is not None else store_location()
         if is_postgres(text):
             self.location = text
             self.path: Path | None = None
-            self._db: Any = _Postgres(text)
+            self._db: _Database = _Postgres(text)
         else:
             self.path = Path(text).expanduser()
             self.location = str(self.path)
@@ -529,9 +583,9 @@ class Store:
         {seat: name}), seat keys, ...
         """
         with self._db.write() as db:
-            return self.create_in(db, game, title, meta)
+            return self._create_in(db, game, title, meta)
 
-    def create_in(self, db: _Conn, game: Game[Any, Any], title: str | None = None, meta: dict[str, Any] | None = None) -> str:
+    def _create_in(self, db: _Conn, game: Game[Any, Any], title: str | None = None, meta: dict[str, Any] | None = None) -> str:
         """`create`, inside a write transaction the caller holds (a class deals its tables in
         the same transaction as the deal itself)."""
         meta = dict(meta or {})
@@ -555,16 +609,9 @@ class Store:
             self._cache[table_id] = _Cached(1, work.copy(), list(range(len(work.actions))), by_bot)
         return table_id
 
-    @contextmanager
-    def transaction(self) -> Iterator[_Conn]:
-        """One write transaction (the database's write lock on SQLite), for the class records
-        kept beside the tables (`playbook.classes`)."""
-        with self._db.write() as db:
-            yield db
-
-    def stop_in(self, db: _Conn, table_id: str, reason: str) -> None:
-        """Inside `transaction()`: the table takes no more moves, `reason` says why (its meta's
-        STOPPED); a new version its pages redraw at. A table already stopped is left as it is."""
+    def _stop_in(self, db: _Conn, table_id: str, reason: str) -> None:
+        """Inside a write transaction: the table takes no more moves, `reason` says why (its
+        meta's STOPPED); a new version its pages redraw at. A table already stopped is left as it is."""
         row = db.execute(f"SELECT version, meta FROM tables WHERE id = ?{self._db.lock_clause}", (table_id,)).fetchone()
         if row is None:
             raise KeyError(f"no saved table {table_id!r}")
@@ -576,26 +623,82 @@ class Store:
         self._record_change(db, table_id, version + 1, "stop", (), reason, now)
         self._db.notify(db, table_id, version + 1)
 
-    def notify(self, db: _Conn, key: str, version: int) -> None:
-        """Wake the pages waiting on `key` (a table's or a class's id) when `db` commits."""
-        self._db.notify(db, key, version)
+    # -- classes ---------------------------------------------------------------------------------------
+    def add_class(self, class_id: str, code: str, game: str, record: str, created: float) -> bool:
+        """Save a new class (its record's JSON) at version 1; False, and nothing saved, when its
+        id or room code is another class's already (the caller draws another)."""
+        try:
+            with self._db.write() as db:
+                db.execute(
+                    "INSERT INTO classes (id, code, game, record, version, created, updated, finished) VALUES (?, ?, ?, ?, 1, ?, ?, 0)",
+                    (class_id, code, game, record, created, created),
+                )
+                db.execute("INSERT INTO class_changes (class_id, version, kind, summary, at) VALUES (?, 1, 'create', ?, ?)", (class_id, "class created", created))
+        except Exception as error:
+            if self._db.unique_clash(error):
+                return False
+            raise
+        return True
 
-    def wait_for(self, read_version: Any, key: str, seen: int, timeout: float = 10.0) -> int:
-        """Block until `read_version(key)` differs from `seen` (or `timeout` passes)."""
-        return int(self._db.wait(read_version, key, seen, timeout))
+    def change_class(self, class_id: str, decide: Callable[[StoredClass, ClassTables], ClassUpdate]) -> StoredClass:
+        """The one write path of a class, one transaction a change: `decide` reads the class as
+        stored (its row locked until the change is written) and says what it becomes, at version
+        `stored.version + 1`; it makes or stops the class's tables through `ClassTables`, in the
+        same transaction. Whatever `decide` raises (a refusal, a page that is behind) leaves the
+        class and its tables as they were. KeyError for an unknown class."""
+        with self._db.write() as db:
+            row = db.execute(f"SELECT record, version FROM classes WHERE id = ?{self._db.lock_clause}", (class_id,)).fetchone()
+            if row is None:
+                raise KeyError(f"no class {class_id!r}")
+            update = decide(StoredClass(class_id, row[0], int(row[1])), ClassTables(self, db))
+            version = int(row[1]) + 1
+            now = time.time()
+            db.execute("UPDATE classes SET record = ?, version = ?, updated = ?, finished = ? WHERE id = ?", (update.record, version, now, int(update.finished), class_id))
+            db.execute("INSERT INTO class_changes (class_id, version, kind, summary, at) VALUES (?, ?, ?, ?, ?)", (class_id, version, update.kind, update.summary, now))
+            self._db.notify(db, class_id, version)
+        return StoredClass(class_id, update.record, version)
 
-    @contextmanager
-    def reading(self) -> Iterator[_Conn]:
-        """One read snapshot."""
+    def class_record(self, class_id: str) -> StoredClass:
+        """A class as it stands; KeyError if there is none."""
         with self._db.read() as db:
-            yield db
+            row = db.execute("SELECT record, version FROM classes WHERE id = ?", (class_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no class {class_id!r}")
+        return StoredClass(class_id, row[0], int(row[1]))
+
+    def class_by_code(self, code: str) -> StoredClass | None:
+        """The class with this room code, or None."""
+        with self._db.read() as db:
+            row = db.execute("SELECT id, record, version FROM classes WHERE code = ? ORDER BY created DESC", (code,)).fetchone()
+        return None if row is None else StoredClass(row[0], row[1], int(row[2]))
+
+    def class_version(self, class_id: str) -> int:
+        """The class's version (one indexed read: the change signal of its pages)."""
+        return self._version_in("classes", class_id, f"no class {class_id!r}")
+
+    def wait_class(self, class_id: str, seen: int, timeout: float = 10.0) -> int:
+        """Block until the class's version differs from `seen` (or `timeout` passes); the version."""
+        return int(self._db.wait(self.class_version, class_id, seen, timeout))
+
+    def classes(self, open_only: bool = True) -> list[StoredClass]:
+        """Classes (only those not over, when `open_only`), newest first."""
+        with self._db.read() as db:
+            rows = db.execute("SELECT id, record, version FROM classes" + (" WHERE finished = 0" if open_only else "") + " ORDER BY created DESC").fetchall()
+        return [StoredClass(r[0], r[1], int(r[2])) for r in rows]
+
+    def class_changes(self, class_id: str) -> list[dict[str, Any]]:
+        """Every change made to the class, oldest first: version, kind, summary, time."""
+        with self._db.read() as db:
+            rows = db.execute("SELECT version, kind, summary, at FROM class_changes WHERE class_id = ? ORDER BY version", (class_id,)).fetchall()
+        return [{"version": int(r[0]), "kind": r[1], "summary": r[2], "at": float(r[3])} for r in rows]
 
     # -- the one write path --------------------------------------------------------------------------
     def submit(self, table_id: str, change: Change, seen: int) -> Outcome:
         """Decide one change against the latest stored state, in one transaction.
 
-        Raises `Refused` (a `RuleError`) when the change is not made, `StaleTable` when the page
-        must look again first, `KeyError` for an unknown table. Nothing is written then.
+        Raises `Refused` when the change is not made (with the rules' reason for a move they
+        refuse), `StaleTable` when the page must look again first, `StoppedTable` for a table
+        that takes no more moves, `KeyError` for an unknown table. Nothing is written then.
         """
         try:
             return self._submit(table_id, change, seen)
@@ -620,7 +723,7 @@ class Store:
             if seen > version:
                 raise StaleTable("this page knows a newer table than the store holds; reopen the table", before)
             if meta.get(STOPPED) and isinstance(change, (Play, Undo, HandOver)):
-                raise Refused("stopped", str(meta[STOPPED]), before)
+                raise StoppedTable(str(meta[STOPPED]), before)
             if behind:
                 self._check_not_stale(db, table_id, change, seen, before)
             work = cached.game.copy()
@@ -631,7 +734,7 @@ class Store:
             start = len(work.actions)
             try:
                 if isinstance(change, Play):
-                    note = self._play(work, change, bots_of(meta), by_bot)
+                    note = self._play(work, change, bots_of(meta), by_bot, before)
                     seats = {a.seat for a in work.actions[start:] if a.seat is not None}
                     summary = f"{change.action.kind}" + (f" by seat {change.action.seat + 1}" if change.action.seat is not None else " by the table")
                 elif isinstance(change, Undo):
@@ -680,7 +783,7 @@ class Store:
                             raise Refused("claim", f"this link no longer opens {name}'s seat: ask the facilitator for a new one", before)
                         if not isinstance(change.new_key, str) or len(change.new_key) < 16:
                             raise Refused("claim", "a claim needs a new key of its own", before)
-                        slip = pending["slip"] if again else change.key
+                        slip = pending["slip"] if again and pending is not None else change.key
                         claims[seat] = {"at": time.time(), "confirmed": False, **({"slip": slip} if slip else {})}
                         new_meta["seat_keys"] = {**dict(meta.get("seat_keys") or {}), seat: change.new_key}
                         summary = f"seat {change.seat + 1} claimed" + (" by its link" if change.key is not None else " by the join code")
@@ -730,7 +833,7 @@ class Store:
             self._cache[table_id] = fresh
         return Outcome(self._snapshot(table_id, fresh, new_meta), tuple(appended), tuple(undone), behind, note)
 
-    def _play(self, work: Game[Any, Any], change: Play, bots: dict[int, str], by_bot: list[bool]) -> str:
+    def _play(self, work: Game[Any, Any], change: Play, bots: dict[int, str], by_bot: list[bool], before: Table) -> str:
         """Apply a Play to `work` (bots first when released, then after); why bots stopped, or ""."""
         note = ""
         if change.release_bots:
@@ -741,7 +844,7 @@ class Store:
             if _step_of(work.state) != step:
                 return note  # the bots finished what the action was to move on
         if change.action.seat is not None and change.action.seat in bots:
-            raise RuleError("bot seat", "a bot plays this seat now; the facilitator can hand it back")
+            raise Refused("bot seat", "a bot plays this seat now; the facilitator can hand it back", before)
         mark = len(work.actions)
         work.apply(change.action)
         by_bot += [False] * (len(work.actions) - mark)
@@ -810,7 +913,7 @@ class Store:
             raise SaveFileError(f"unknown game {row[0]!r}")
         stored = db.execute("SELECT n, action, bot FROM actions WHERE table_id = ? AND undone IS NULL ORDER BY n", (table_id,)).fetchall()
         actions, marks = actions_from_json(rules, [json.loads(r[1]) for r in stored])
-        game = Game(rules, rules.setup_from_json(json.loads(row[1])), int(row[2]), auto_chance=False, verify=True)
+        game: Game[Any, Any] = Game(rules, rules.setup_from_json(json.loads(row[1])), int(row[2]), auto_chance=False, verify=True)
         game.extend(actions, marks)
         game.auto_chance = True
         return _Cached(version, game, [int(r[0]) for r in stored], [bool(r[2]) for r in stored])
@@ -865,10 +968,14 @@ class Store:
 
     def version(self, table_id: str) -> int:
         """The table's version: it grows by one with every change (the change signal)."""
+        return self._version_in("tables", table_id, f"no saved table {table_id!r}")
+
+    def _version_in(self, kind: Literal["tables", "classes"], key: str, missing: str) -> int:
+        """The version of a table's or a class's row (one indexed read); KeyError(`missing`) if none."""
         with self._db.read() as db:
-            row = db.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
+            row = db.execute(f"SELECT version FROM {kind} WHERE id = ?", (key,)).fetchone()
         if row is None:
-            raise KeyError(f"no saved table {table_id!r}")
+            raise KeyError(missing)
         return int(row[0])
 
     def wait(self, table_id: str, seen: int, timeout: float = 10.0) -> int:
@@ -938,6 +1045,23 @@ class Store:
             db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
         with self._lock:
             self._cache.pop(table_id, None)
+
+
+class ClassTables:
+    """A class's tables, inside the transaction that changes the class (`Store.change_class`):
+    a start creates them, an end stops them, and either is written with the change or not at all."""
+
+    def __init__(self, store: Store, db: _Conn) -> None:
+        self._store = store
+        self._db = db
+
+    def create(self, game: Game[Any, Any], title: str, meta: dict[str, Any]) -> str:
+        """A new table (as `Store.create`); its id."""
+        return self._store._create_in(self._db, game, title, meta)
+
+    def stop(self, table_id: str, reason: str) -> None:
+        """The table takes no more moves; `reason` says why (its meta's STOPPED)."""
+        self._store._stop_in(self._db, table_id, reason)
 
 
 def _step_of(state: Any) -> tuple[Any, ...]:

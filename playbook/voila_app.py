@@ -39,12 +39,11 @@ from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from playbook.classes import clean_code
+from playbook.links import CLASS_PAGE, class_query
 from playbook.pacing import cpu_seconds, default_slot_count
 
 __all__ = ["CachedGzip", "CompiledTemplates", "KernelSocket", "PatientKernelManager", "PlaybookVoila", "TemplateFiles", "compile_templates_once", "main", "ready_for_tables", "refill_when_quiet"]
 
-#: the page every phone of a class opens (`notebooks/class.ipynb`).
-CLASS_PAGE = "class.ipynb"
 #: seconds without a page taking a ready kernel before the ready kernels are made up again.
 REFILL_QUIET_SECONDS = 20.0
 #: seconds between two looks at the saved tables (`ready_for_tables`).
@@ -78,7 +77,7 @@ class CompiledTemplates(jinja2.BytecodeCache):
         self._code[bucket.key] = bucket.bytecode_to_string()
 
 
-def compile_templates_once(exporter: type = VoilaExporter) -> CompiledTemplates:
+def compile_templates_once(exporter: type[VoilaExporter] = VoilaExporter) -> CompiledTemplates:
     """Give every environment `exporter` makes one `CompiledTemplates` (Voila has no setting for
     it); asked again, the same one."""
     cache: CompiledTemplates | None = getattr(exporter, "_playbook_templates", None)
@@ -189,7 +188,7 @@ class JoinRedirect(web.RequestHandler):
 
     def get(self, code: str = "") -> None:
         code = clean_code(code)
-        self.redirect(self.page + (f"?code={code}" if code else ""))
+        self.redirect(self.page + (class_query(code) if code else ""))
 
 
 class KernelSocket(VoilaKernelWebsocketHandler):

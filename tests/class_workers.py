@@ -1,14 +1,17 @@
-"""Processes that join one class at the same moment, for tests/test_classes.py.
+"""Processes that change classes at the same moment, for tests/test_classes.py and
+tests/test_store.py.
 
-Each opens its own `Store` (shared by its threads, as a kernel's is), waits at the barrier with
-the others, then joins `count` students from threads of its own, each with the version it saw
-before the barrier, and writes a line per join ("ok NAME" or "refused NAME: why"). Nothing is
-shared between the processes but the database.
+`joiner` opens its own `Store` (shared by its threads, as a kernel's is), waits at the barrier
+with the others, then joins `count` students from threads of its own, each with the version it
+saw before the barrier, and writes a line per join ("ok NAME" or "refused NAME: why").
+`code_taker` adds a class with a room code the others want too; `hung_change` dies inside a
+class's transaction. Nothing is shared between the processes but the database.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -41,3 +44,31 @@ def joiner(location: str, class_id: str, process: int, count: int, barrier: Any,
         thread.join(120)
     Path(out_path).write_text("\n".join(lines) + "\n")
     store.close()
+
+
+def code_taker(location: str, process: int, code: str, barrier: Any, out_path: str) -> None:
+    """Add a class with room code `code` at the same moment as the other processes; writes
+    "added" or "taken"."""
+    store = Store(location)
+    barrier.wait(60)
+    added = store.add_class(f"class-of-process-{process}", code, "new-rule", '{"process": %d}' % process, time.time())
+    Path(out_path).write_text("added" if added else "taken")
+    store.close()
+
+
+def hung_change(location: str, class_id: str, ready_path: str) -> None:
+    """Change a class: make one of its tables, say so (`ready_path`), then stay inside the
+    transaction until the test kills this process."""
+    from playbook.store import ClassTables, ClassUpdate, StoredClass
+    from rules import new_game
+    from rules import new_rule as nr
+
+    store = Store(location)
+
+    def decide(stored: StoredClass, tables: ClassTables) -> ClassUpdate:
+        tables.create(new_game("new-rule", nr.Setup(names=("Ana", "Bo", "Cy")), 1), "a table half made", {"bots": {}})
+        Path(ready_path).write_text("inside")
+        time.sleep(600)
+        return ClassUpdate(stored.record, "never", "the process is killed before this")
+
+    store.change_class(class_id, decide)

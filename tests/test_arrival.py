@@ -22,10 +22,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from playbook.access import resolve, table_keys, table_links
+from playbook.access import resolve, table_keys
+from playbook.links import table_links
 from playbook.pacing import take_turn
 from playbook.serve import IOPUB_TIMEOUT, background_server, kept_server_key, serve_settings, voila_command
-from playbook.store import Claim, Store
+from playbook.store import Claim, Refused, Store
 from rules import RuleError
 from rules import leerdam as ld
 from rules import new_game
@@ -481,7 +482,7 @@ def test_devices_claiming_at_once_get_one_seat_each(location, tmp_path) -> None:
 
 def test_a_claim_without_a_key_of_its_own_is_refused(store) -> None:
     table_id = store.create(new_game("leerdam", ld.Setup(names=("Ana", "Bo", "Cy")), 5), meta={"bots": {}, **table_keys(3)})
-    with pytest.raises(RuleError, match="new key"):
+    with pytest.raises(Refused, match="new key"):
         store.submit(table_id, Claim(0, ""), store.version(table_id))
     assert store.info(table_id).meta["claims"] == {}
 

@@ -17,7 +17,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from playbook.access import table_keys, table_links
+from playbook.access import table_keys
+from playbook.links import table_links
 from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serve_settings
 from playbook.store import Store
 from rules import leerdam as ld

@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from playbook.access import table_keys, table_links
+from playbook.access import table_keys
+from playbook.links import table_links
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Play, Store
 from rules import leerdam as ld

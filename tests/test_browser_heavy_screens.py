@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from playbook.access import table_links
+from playbook.links import table_links
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Store
 from tests.browser import LOAD_TIMEOUT_MS, open_dashboard, settled

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from playbook.access import table_keys, table_links
+from playbook.access import table_keys
+from playbook.links import table_links
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Play, Store
 from rules import danger_world as dw

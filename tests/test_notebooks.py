@@ -5,16 +5,15 @@ from __future__ import annotations
 import json
 import re
 
-from playbook.access import NOTEBOOKS
 from playbook.serve import NOTEBOOKS_DIR
-from rules import GAMES
+from rules import CARDS, GAMES
 
 
 def test_the_index_lists_the_four_games_each_linking_its_playbook() -> None:
     cells = json.loads((NOTEBOOKS_DIR / "index.ipynb").read_text(encoding="utf-8"))["cells"]
     text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
     cards = re.findall(r'<a class="pb-index-card[^"]*" href="([^"]+)".*?</a>', text, flags=re.S)
-    for slug, notebook in NOTEBOOKS.items():
+    for slug, notebook in ((c.slug, c.notebook) for c in CARDS):
         assert notebook in cards, f"the index has no card for {slug}"
         (card,) = re.findall(rf'<a class="pb-index-card[^"]*" href="{re.escape(notebook)}".*?</a>', text, flags=re.S)
         assert GAMES[slug].title in card, (slug, card[:200])

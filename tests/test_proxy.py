@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from playbook.access import table_keys, table_links
+from playbook.access import table_keys
+from playbook.links import table_links
 from playbook.serve import RunningServer, background_server, free_port
 from playbook.store import Store
 from rules import leerdam as ld

@@ -15,9 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from playbook.store import Claim, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Undo
-from rules import Game, leerdam as ld, new_game, new_rule as nr
+from playbook.refusals import Refusal
+from playbook.store import STOPPED, Claim, ClassTables, ClassUpdate, HandOver, Play, Refused, Release, SetMeta, StaleTable, StoppedTable, Store, StoredClass, Undo
+from rules import Game, RuleError, leerdam as ld, new_game, new_rule as nr
 from rules.core import action_to_json
+from tests.class_workers import code_taker, hung_change
 from tests.store_workers import racer, simultaneous
 from tests.stores import KINDS, store_location
 
@@ -335,4 +337,143 @@ def test_eight_processes_append_undo_and_hand_over_and_every_action_is_accounted
     table = store.load(table_id)  # the live log replays, every chance outcome checked
     assert [action_to_json(a) for a in table.game.actions] == [row["action"] for row in live]
     assert len({row["n"] for row in history}) == len(history)
+    store.close()
+
+
+# -- classes beside the tables ----------------------------------------------------------------------
+
+
+def _add_class(store: Store, class_id: str = "c1", code: str = "ABC234", record: str = '{"v": 1}') -> None:
+    assert store.add_class(class_id, code, "leerdam", record, time.time())
+
+
+def _update(record: str, kind: str = "join", summary: str = "Ana joined", finished: bool = False):
+    """A class change that writes `record`, whatever the class was."""
+    return lambda stored, tables: ClassUpdate(record, kind, summary, finished)
+
+
+def _village(names: tuple[str, ...] = ("Ana", "Bo", "Cy", "Di", "Ed")) -> Game:
+    return new_game("leerdam", ld.Setup(names=names), 11)
+
+
+def test_a_class_is_its_record_with_a_version_and_a_log_of_changes(store):
+    _add_class(store)
+    assert store.class_record("c1") == StoredClass("c1", '{"v": 1}', 1) == store.class_by_code("ABC234")
+    assert store.class_version("c1") == 1 and store.class_by_code("ZZZ999") is None
+    seen: list[StoredClass] = []
+
+    def join(stored: StoredClass, tables: ClassTables) -> ClassUpdate:
+        seen.append(stored)
+        return ClassUpdate('{"v": 2}', "join", "Ana joined")
+
+    assert store.change_class("c1", join) == StoredClass("c1", '{"v": 2}', 2) == store.class_record("c1")
+    assert seen == [StoredClass("c1", '{"v": 1}', 1)]  # the change is decided on the class as stored
+    store.change_class("c1", _update('{"v": 3}', "end", "the class is over", finished=True))
+    assert [(c["version"], c["kind"], c["summary"]) for c in store.class_changes("c1")] == [
+        (1, "create", "class created"),
+        (2, "join", "Ana joined"),
+        (3, "end", "the class is over"),
+    ]
+    assert store.classes() == [] and store.classes(open_only=False) == [StoredClass("c1", '{"v": 3}', 3)]
+    for unknown in (lambda: store.class_record("nope"), lambda: store.class_version("nope"), lambda: store.change_class("nope", _update("{}"))):
+        with pytest.raises(KeyError):
+            unknown()
+
+
+def test_a_taken_room_code_or_id_is_told_by_the_database_and_saves_nothing(store):
+    _add_class(store, "c1", "ABC234")
+    assert store.add_class("c2", "ABC234", "leerdam", "{}", time.time()) is False  # another class's code
+    assert store.add_class("c1", "XYZ789", "leerdam", "{}", time.time()) is False  # another class's id
+    # Any other constraint is no clash, and is not passed off as one.
+    with pytest.raises(Exception) as broken:
+        store.add_class("c3", "QRS456", None, "{}", time.time())  # type: ignore[arg-type]  # a class without a game
+    assert type(broken.value).__name__ in ("IntegrityError", "NotNullViolation")
+    assert store.classes(open_only=False) == [StoredClass("c1", '{"v": 1}', 1)]
+    assert len(store.class_changes("c1")) == 1 and store.class_changes("c2") == [] == store.class_changes("c3")
+    _add_class(store, "c4", "XYZ789")  # the store takes the next class as before
+
+
+def test_a_class_change_makes_and_stops_its_tables_in_its_own_transaction(store):
+    _add_class(store)
+    made: list[str] = []
+
+    def start(stored: StoredClass, tables: ClassTables) -> ClassUpdate:
+        made.append(tables.create(_village(), "Village 1", {"bots": {"4": "fair"}}))
+        return ClassUpdate('{"v": 2}', "start", "started 1 tables")
+
+    store.change_class("c1", start)
+    assert [t.id for t in store.tables()] == made and store.load(made[0]).bots == {4: "fair"}
+
+    def end(stored: StoredClass, tables: ClassTables) -> ClassUpdate:
+        tables.stop(made[0], "The class is over.")
+        tables.stop(made[0], "said twice")  # a table already stopped is left as it is
+        return ClassUpdate('{"v": 3}', "end", "the class is over", finished=True)
+
+    store.change_class("c1", end)
+    table = store.load(made[0])
+    assert table.meta[STOPPED] == "The class is over." and table.version == 2
+    with pytest.raises(StoppedTable, match="The class is over") as refused:
+        pledge(store, made[0], 0, 1, seen=2)
+    # The store's refusal is the playbook's own kind, not the rules'.
+    assert isinstance(refused.value, Refused) and isinstance(refused.value, Refusal) and not isinstance(refused.value, RuleError)
+    assert refused.value.rule == "stopped" and refused.value.table is not None and refused.value.table.version == 2
+
+
+def test_a_refused_class_change_leaves_the_class_and_the_tables_it_made_as_they_were(store):
+    _add_class(store)
+
+    def refuse(stored: StoredClass, tables: ClassTables) -> ClassUpdate:
+        tables.create(_village(), "Village 1", {"bots": {}})
+        raise Refusal("the page was behind", "stale")
+
+    with pytest.raises(Refusal, match="behind"):
+        store.change_class("c1", refuse)
+    assert store.tables() == [] and store.class_record("c1") == StoredClass("c1", '{"v": 1}', 1)
+    assert len(store.class_changes("c1")) == 1
+
+
+def test_wait_class_wakes_when_another_store_changes_the_class(store):
+    _add_class(store)
+    other = Store(store.location)
+
+    def change_soon() -> None:
+        time.sleep(0.3)
+        other.change_class("c1", _update('{"v": 2}'))
+
+    changer = threading.Thread(target=change_soon)
+    changer.start()
+    # A long timeout: the waiter returns the new version because it was woken, not timed out.
+    assert store.wait_class("c1", seen=1, timeout=60) == 2
+    changer.join()
+    assert store.wait_class("c1", seen=2, timeout=0.2) == 2  # nothing new: the timeout
+    other.close()
+
+
+def test_six_processes_want_one_room_code_at_the_same_moment_and_one_gets_it(location, tmp_path):
+    barrier = multiprocessing.get_context("spawn").Barrier(6)
+    _spawn(code_taker, [(location, p, "SAME22", barrier, str(tmp_path / f"p{p}.txt")) for p in range(6)])
+    assert sorted(path.read_text() for path in tmp_path.glob("p*.txt")) == ["added"] + ["taken"] * 5
+    store = Store(location)
+    (only,) = store.classes()
+    assert store.class_by_code("SAME22") == only and len(store.class_changes(only.id)) == 1
+    store.close()
+
+
+def test_a_process_killed_inside_a_class_change_leaves_nothing_and_holds_no_lock(location, tmp_path):
+    store = Store(location)
+    _add_class(store)
+    ready = tmp_path / "inside"
+    worker = multiprocessing.get_context("spawn").Process(target=hung_change, args=(location, "c1", str(ready)))
+    worker.start()
+    deadline = time.monotonic() + 120
+    while not ready.exists():
+        assert worker.is_alive() and time.monotonic() < deadline, "the worker never reached its transaction"
+        time.sleep(0.05)
+    # Inside its transaction: the table it made is nobody else's to see yet.
+    assert store.tables() == [] and store.class_version("c1") == 1
+    worker.kill()
+    worker.join(30)
+    # Its lock went with it: the next change goes through, and the table was never made.
+    assert store.change_class("c1", _update('{"v": 2}')).version == 2
+    assert store.tables() == [] and [c["kind"] for c in store.class_changes("c1")] == ["create", "join"]
     store.close()

@@ -14,7 +14,7 @@ import pytest
 
 from lab import DEFAULT_BOTS, simulate
 from lab.core import close_pool, default_workers
-from playbook import access
+from playbook import heavy
 from rules import RuleError
 from widgets.balance_lab import BalanceLab
 from tests.test_widgets_studio import click, one
@@ -190,11 +190,11 @@ def test_a_closed_lab_page_leaves_no_process_behind() -> None:
 
 
 def test_a_busy_server_refuses_a_lab_run_and_starts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(access, "HEAVY_WAIT_SECONDS", 0.0)
+    monkeypatch.setattr(heavy, "HEAVY_WAIT_SECONDS", 0.0)
     lab = BalanceLab()
     lab.game.value = "leerdam"
     lab.workers.value = 1
-    with access.heavy_work("one"), access.heavy_work("two"):
+    with heavy.heavy_work("one"), heavy.heavy_work("two"):
         click(lab.run_button)
     assert lab.status.kind == "refuse" and "already running 2 heavy jobs" in lab.status.message
     assert lab.result is None and lab.progress.value == 0

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 import lab
-from playbook.access import table_keys, table_links
+from playbook.access import table_keys
+from playbook.links import table_links
 from playbook.store import Play, Store
 from rules import Game, new_game
 from rules import danger_world as dw

@@ -16,7 +16,8 @@ import urllib.parse
 import ipywidgets as widgets
 import pytest
 
-from playbook.access import key_matches, resolve, table_keys, table_links
+from playbook.access import key_matches, resolve, table_keys
+from playbook.links import table_links
 from playbook.store import Store
 from tests.conftest import INDEX
 from tests.test_widgets_leerdam import everything, pledge

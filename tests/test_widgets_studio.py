@@ -173,13 +173,13 @@ def test_unfinished_stored_table_warns(store: Store) -> None:
 
 
 def test_every_game_waits_for_a_free_heavy_slot(store: Store, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    from playbook import access
+    from playbook import heavy
 
     monkeypatch.setenv("PLAYBOOK_DB", str(tmp_path / "tables.sqlite3"))
-    monkeypatch.setattr(access, "HEAVY_WAIT_SECONDS", 0.0)
+    monkeypatch.setattr(heavy, "HEAVY_WAIT_SECONDS", 0.0)
     studio = PrintStudio(store)
     studio.game.value = studio_module.ALL_GAMES
-    with access.heavy_work("one"), access.heavy_work("two"):
+    with heavy.heavy_work("one"), heavy.heavy_work("two"):
         click(studio.make_button)
     assert studio.status.kind == "refuse" and "already running" in studio.status.message
     assert studio.pdf is None and studio.download.value == ""

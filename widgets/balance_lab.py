@@ -39,7 +39,7 @@ import lab
 from lab.core import close_pool, default_workers
 from lab.findings import MIN_GAMES, verdict
 from lab.leerdam import VILLAGES
-from playbook.access import heavy_work
+from playbook.heavy import ServerBusy, heavy_work
 from lab.report import csv_text
 from rules import RuleError
 
@@ -457,7 +457,7 @@ class BalanceLab(widgets.VBox):
                     result = lab.simulate(slug, games, seed, spec_a, workers=self.workers.value, progress=progress)
                 else:
                     result = lab.compare(slug, spec_a, spec_b, games, seed, workers=self.workers.value, progress=progress)
-        except (RuleError, ValueError) as exc:
+        except (RuleError, ServerBusy, ValueError) as exc:
             why = "Nothing was started" if getattr(exc, "rule", "") in ("busy", "workers") else "The bots could not play"
             self.status.refuse(f"{why}: {_refusal(exc)}.")
             return False
@@ -487,7 +487,7 @@ class BalanceLab(widgets.VBox):
         try:
             with heavy_work("this review"):
                 result = lab.review(slug, games, seed, workers=self.workers.value, progress=progress)
-        except (RuleError, ValueError) as exc:
+        except (RuleError, ServerBusy, ValueError) as exc:
             self.status.refuse(f"Nothing was reviewed: {_refusal(exc)}.")
             return False
         finally:

@@ -29,10 +29,12 @@ from typing import Any
 import ipywidgets as widgets
 
 from playbook import classes as cl
-from playbook.access import HIDDEN, NOTEBOOKS, key_matches, new_key
+from playbook.access import key_matches, new_key
+from playbook.links import class_query, page, public_base, table_query
 from playbook.store import STOPPED, HandOver, Refused, Store
 from rules import RuleError
 from rules.core import leaders_text, winners_text
+from rules.games import CARDS
 
 from .board import ClassDebrief, board_scene
 from .common import STYLE, StatusLine, card, close_tree, csv_text, download_link, esc
@@ -40,7 +42,7 @@ from .common import DebriefBar
 from .leerdam import LeerdamDashboard
 from .lost_presses import listen
 from .new_rule import NewRuleDashboard
-from .table import QUIET_SECONDS, WAIT_SECONDS, _in_kernel, page_query, public_base, qr_svg
+from .table import QUIET_SECONDS, WAIT_SECONDS, _in_kernel, page_query, qr_svg
 
 __all__ = ["ClassPage"]
 
@@ -193,7 +195,7 @@ class ClassPage(widgets.VBox):
             self.status.refuse(exc.message[:1].upper() + exc.message[1:] + ("" if exc.message.endswith(".") else "."))
             self._draw()
             return False
-        except (RuleError, KeyError) as exc:
+        except (RuleError, Refused, KeyError) as exc:
             self.status.refuse(f"Nothing was changed: {exc}")
             return False
         self.status.clear()
@@ -213,10 +215,10 @@ class ClassPage(widgets.VBox):
             return False
         self.student, self._key = joined, key
         self._set_role("student")
-        query = urllib.parse.urlencode({"code": self.record.code, "student": joined.id, "key": key})
+        query = class_query(self.record.code, student=joined.id, key=key)
         # The address bar and the device keep this student's own link: a reload, or the code
         # opened again here, comes back to it.
-        self.navigator.value = f'<a data-href="?{esc(query)}" data-class-of="{esc(self.record.code)}"></a>'
+        self.navigator.value = f'<a data-href="{esc(query)}" data-class-of="{esc(self.record.code)}"></a>'
         self._draw()
         return True
 
@@ -243,7 +245,7 @@ class ClassPage(widgets.VBox):
         if student is None or not self._submit(cl.ReleaseStudent(student_id, new_key())):
             return False
         where = cl.seat_of(self.record, student)
-        if where is not None and self.record.game in HIDDEN:
+        if where is not None and CARDS[self.record.game].hides:
             from playbook.store import Release
 
             table_id, seat = where
@@ -265,7 +267,7 @@ class ClassPage(widgets.VBox):
 
         table_id = self.record.tables[table_index]
         table = self.store.load(table_id)
-        bot = cl.FILL_BOT.get(self.record.game)
+        bot = CARDS[self.record.game].fill_bot
         if bot not in strategies(self.record.game):
             self.status.refuse("This game has no bots.")
             return False
@@ -318,7 +320,7 @@ class ClassPage(widgets.VBox):
             self.status.clear()
             self.record = record
             self._set_role("join")
-            self.navigator.value = f'<a data-href="?code={esc(record.code)}"></a>'
+            self.navigator.value = f'<a data-href="{esc(class_query(record.code))}"></a>'
             self._draw()
             self._start_watching()
 
@@ -364,7 +366,7 @@ class ClassPage(widgets.VBox):
         student = record.student(student.id) or student
         self.student = student
         where = cl.seat_of(record, student)
-        if where is not None and record.game in HIDDEN and record.phase in ("playing", "over"):
+        if where is not None and CARDS[record.game].hides and record.phase in ("playing", "over"):
             self._seat_student(record, student, where)
             return
         key = ("student", record.phase, student.group, record.groups, tuple(s.name for s in record.students) if record.phase == "lobby" else ())
@@ -394,7 +396,7 @@ class ClassPage(widgets.VBox):
                 role = "You are the GM" if gm and student.seat == 0 else f"You play {student.name}"
                 link = ""
                 if student.group < len(record.tables):
-                    href = f"{NOTEBOOKS[record.game]}?table={urllib.parse.quote(record.tables[student.group])}"
+                    href = page("", CARDS[record.game].notebook) + table_query(record.tables[student.group])
                     link = f'<div><a class="pb-table-screen" href="{esc(href)}" target="_blank" rel="noopener">Open your table\'s screen</a> (one shared screen for the table).</div>'
                 body = f'<div class="pb-big">Table {student.group + 1}</div><div>{esc(role)}, with {esc(", ".join(m for m in mates if m != student.name))}. Your table plays on one shared screen.</div>{link}'
         self.student_card.value = f'<div class="pb-class-student-card">{body}</div>'
@@ -421,15 +423,15 @@ class ClassPage(widgets.VBox):
             self.status.refuse("Your seat is open on another device. If that is not you, ask the facilitator to release your name.")
             self._replace(())
             return
-        page = dashboard(self.store, query="?" + urllib.parse.urlencode({"table": table_id, "seat": seat, "key": slip}))
-        self.seat_page = page
+        seat_page = dashboard(self.store, query=table_query(table_id, seat=seat, key=slip))
+        self.seat_page = seat_page
         self.navigator.value = ""  # the seat's own link (the seat page's navigator) is the address from now on
         # The seat's own link is on the game's page; the code opened again on this device goes
         # straight to it.
-        page.navigator.value = page.navigator.value.replace('data-href="?', f'data-href="{NOTEBOOKS[record.game]}?', 1).replace("<a ", f'<a data-class-of="{esc(record.code)}" ', 1)
+        seat_page.navigator.value = seat_page.navigator.value.replace('data-href="?', f'data-href="{page("", CARDS[record.game].notebook)}?', 1).replace("<a ", f'<a data-class-of="{esc(record.code)}" ', 1)
         self.header.value = ""
         self.status.clear()
-        self._replace((page,))
+        self._replace((seat_page,))
 
     # -- the board -----------------------------------------------------------------------------------------
     def _tables(self) -> list[Any]:
@@ -509,10 +511,9 @@ class ClassPage(widgets.VBox):
                     line = f"waiting for {len(waiting)}: {', '.join(waiting[:3])} and {len(waiting) - 3} more"
                 else:
                     line = f"waiting for {', '.join(waiting)}" if waiting else "playing"
-            page = NOTEBOOKS[record.game]
             board = table.meta.get("board_key")
             # A game that hides nothing has a board too (`&board=1`): the same public view, read-only.
-            href = f"{page}?table={urllib.parse.quote(table.id)}" + (f"&board={urllib.parse.quote(board)}" if board and record.game in HIDDEN else "&board=1")
+            href = page("", CARDS[record.game].notebook) + table_query(table.id, board=board if board and CARDS[record.game].hides else 1)
             scene = board_scene(table.game)
             facts = "".join(f'<div><div class="pb-glance-label">{esc(f.label)}</div><div class="pb-key-number">{esc(f.value)}</div></div>' for f in scene.facts[:3])
             facts = f'<div style="display:flex;flex-wrap:wrap;gap:4px 28px">{facts}</div>'
@@ -688,7 +689,7 @@ class ClassPage(widgets.VBox):
             state, rules = table.game.state, table.game.rules
             names = getattr(table.game.setup, "names", ())
             since = self.store.changes(table.id)[-1]["at"] if table.version else now
-            links = {"facilitator": f"{NOTEBOOKS[record.game]}?table={urllib.parse.quote(table.id)}&facilitator={urllib.parse.quote(table.meta.get('facilitator_key', ''))}"}
+            links = {"facilitator": page("", CARDS[record.game].notebook) + table_query(table.id, facilitator=table.meta.get("facilitator_key", ""))}
             stopped = bool(table.meta.get(STOPPED))
             if rules.over(state):
                 line = "finished: " + ", ".join(f"{names[s]} {score}" for _r, s, score in rules.standings(state)[:3])
@@ -701,7 +702,7 @@ class ClassPage(widgets.VBox):
                 f'<b>Table {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
             )
             parts: list[widgets.Widget] = [head]
-            if not rules.over(state) and not stopped and record.game in cl.FILL_BOT:
+            if not rules.over(state) and not stopped and CARDS[record.game].fill_bot:
                 for seat in [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]:
                     bot = widgets.Button(description=f"Bot for {names[seat]}", tooltip="A bot plays this absent student's seat").add_class(f"pb-class-bot-{i}-{seat}")
                     bot.on_click(lambda _, i=i, seat=seat: self.hand_to_bot(i, seat))

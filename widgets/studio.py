@@ -34,7 +34,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from playbook.access import heavy_work, key_matches, server_key
+from playbook.access import key_matches, server_key
+from playbook.heavy import ServerBusy, heavy_work
 from playbook.store import Store
 from rules import GAMES, Game, RuleError, SaveFileError, load_game
 
@@ -407,7 +408,7 @@ class PrintStudio(widgets.VBox):
                     pdf = module.build_pdf(**args, page=page)
             else:
                 pdf = module.build_pdf(**args, page=page)
-        except (RuleError, ValueError, TypeError) as exc:
+        except (RuleError, ServerBusy, ValueError, TypeError) as exc:
             self.status.refuse(f"Nothing was made: {_refusal(exc)}.")
             return False
         from printables.common import page_count

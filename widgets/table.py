@@ -47,12 +47,14 @@ from typing import Any, ClassVar
 
 import ipywidgets as widgets
 
-from playbook.access import HIDDEN, NOTEBOOKS, Access, key_matches, new_key, resolve, server_key, table_keys, table_links
+from playbook.access import Access, key_matches, new_key, resolve, server_key, table_keys
+from playbook.links import in_voila, page, public_base, table_links, table_query
 from playbook.bots import undo_plan
 from playbook.pacing import release_turn
 from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, STOPPED, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game
 from rules.core import seats_text
+from rules.games import CARDS
 
 from .board import Debrief, PhaseBoard
 from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
@@ -112,25 +114,6 @@ def qr_svg(text: str, size: int = 220) -> str:
         f'shape-rendering="crispEdges" role="img" aria-label="QR code"><rect width="{span}" height="{span}" fill="#fff"/>'
         f'<g fill="#000">{cells}</g></svg>'
     )
-
-
-def in_voila() -> bool:
-    """True in a kernel Voila started (it sets VOILA_PREHEAT for each), False in JupyterLab."""
-    return "VOILA_PREHEAT" in os.environ
-
-
-def public_base() -> str:
-    """The address other devices reach this server at: `PLAYBOOK_URL` (set by `playbook
-    serve`), else the host the page was asked for (Voila's SERVER_NAME and SERVER_PORT), else
-    (a notebook in JupyterLab) the `playbook serve` running on this machine."""
-    if os.environ.get("PLAYBOOK_URL"):
-        return os.environ["PLAYBOOK_URL"].rstrip("/")
-    if not in_voila():
-        from playbook.running import server_url
-
-        return server_url() or "http://localhost:8866"
-    host, port = os.environ.get("SERVER_NAME", "localhost"), os.environ.get("SERVER_PORT", "8866")
-    return f"http://{host}:{port}"
 
 
 def serve_hint() -> str:
@@ -666,7 +649,7 @@ class TableDashboard(widgets.VBox):
         or the join code opened again on this device, comes back to the seat."""
         # A query for this page's own address (a class page that builds a seat page puts the
         # game's page in front: it is on another page).
-        link = "?" + urllib.parse.urlencode({"table": table_id, "seat": seat, "key": key})
+        link = table_query(table_id, seat=seat, key=key)
         self.navigator.value = f'<a data-href="{esc(link)}" data-seat-of="{esc(table_id)}"></a>'
 
     def _deny(self, reason: str) -> None:
@@ -772,7 +755,7 @@ class TableDashboard(widgets.VBox):
         meta = self._meta
         names = getattr(self.game.setup, "names", ())
         join, free = "", None
-        if self.table_id is not None and "join_key" in meta and self.slug in HIDDEN:
+        if self.table_id is not None and "join_key" in meta and CARDS[self.slug].hides:
             join = table_links(public_base(), self.slug, self.table_id, meta, names)["join"]
             claims = dict(meta.get("claims") or {})
             free = [i for i in range(len(names)) if i not in self.bots and str(i) not in claims]
@@ -793,8 +776,8 @@ class TableDashboard(widgets.VBox):
             self.debrief_button.layout.display = "none"
             self.board_link.value = ""
             return
-        if self.slug not in HIDDEN and self.table_id is not None:
-            href = "?" + urllib.parse.urlencode({"table": self.table_id, "board": 1})
+        if not CARDS[self.slug].hides and self.table_id is not None:
+            href = table_query(self.table_id, board=1)
             self.board_link.value = f'<a class="pb-board-link" href="{esc(href)}" target="_blank" rel="noopener">Open the board</a> for the projector (read-only).'
         self.debrief_button.layout.display = "none" if self.debrief is not None else ""
         if self.debrief is not None:
@@ -1080,7 +1063,7 @@ class TableDashboard(widgets.VBox):
         try:
             table_id = self.store.create(game, self.base_title(game), meta)
             table = self.store.load(table_id)
-        except RuleError as exc:
+        except (RuleError, Refused) as exc:
             self.status.refuse(f"Cannot start: {exc.message}.")
             return
         self._become_facilitator(table)
@@ -1090,13 +1073,13 @@ class TableDashboard(widgets.VBox):
         """Replay a stored table and open it (as this page's role: the index's is the facilitator)."""
         try:
             table = self.store.load(table_id)
-            if "facilitator_key" not in table.meta or ("board_key" not in table.meta and self.slug in HIDDEN):
+            if "facilitator_key" not in table.meta or ("board_key" not in table.meta and CARDS[self.slug].hides):
                 # A table saved before these links: give it keys now (its seats keep theirs).
                 fresh = table_keys(len(getattr(table.game.setup, "names", ())))
                 fresh["seat_keys"] = {**fresh["seat_keys"], **dict(table.meta.get("seat_keys") or {})}
                 fresh["claims"] = dict(table.meta.get("claims") or {})
                 table = self.store.submit(table_id, SetMeta(fresh), table.version).table
-        except (KeyError, SaveFileError, RuleError) as exc:
+        except (KeyError, SaveFileError, RuleError, Refused) as exc:
             self.status.refuse(f"Cannot open that table: {exc}")
             return
         if self.role in ("lobby", "index"):
@@ -1107,7 +1090,7 @@ class TableDashboard(widgets.VBox):
         self._open(table, said)
 
     def _become_facilitator(self, table: Table) -> None:
-        self._set_role("facilitator" if self.slug in HIDDEN else "open")
+        self._set_role("facilitator" if CARDS[self.slug].hides else "open")
         self._table = None
         link = table_links("", self.slug, table.id, table.meta, ())["facilitator"]
         # The address bar now holds the table's facilitator link: a reload reopens it.
@@ -1132,7 +1115,7 @@ class TableDashboard(widgets.VBox):
         try:
             table_id = self.store.create(game, self.base_title(game), table_keys(len(getattr(game.setup, "names", ()))))
             table = self.store.load(table_id)
-        except (RuleError, KeyError) as exc:
+        except (RuleError, Refused, KeyError) as exc:
             self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
             return
         self._become_facilitator(table)
@@ -1255,11 +1238,8 @@ class ClassStarter(widgets.VBox):
     links. Open classes are listed with the facilitator's page of each."""
 
     def __init__(self, store: Store) -> None:
-        from playbook.classes import CLASS_SIZES
-
         self.store = store
-        titles = {"new-rule": "New Rule", "leerdam": "Leerdam", "dangerous-ideas": "Dangerous Ideas", "danger-world": "Danger World"}
-        self.game = widgets.Dropdown(options=[(titles[g], g) for g in CLASS_SIZES], value="leerdam", description="Game").add_class("pb-class-game")
+        self.game = widgets.Dropdown(options=[(c.title, c.slug) for c in CARDS], value="leerdam", description="Game").add_class("pb-class-game")
         self.students = widgets.BoundedIntText(value=30, min=3, max=60, description="Students").add_class("pb-class-students-count")
         self.bots = widgets.Checkbox(value=True, description="Bots fill a short table", indent=False).add_class("pb-class-bots")
         # Leerdam's variant, shown only while Leerdam is the game.
@@ -1348,13 +1328,13 @@ class TableIndex(widgets.VBox):
             return
         rows = []
         for info in self.store.tables(unfinished=True):
-            if info.game not in NOTEBOOKS:
+            if info.game not in CARDS:
                 continue
             links = table_links("", info.game, info.id, info.meta, ())
-            page = NOTEBOOKS[info.game]
-            board = f' · <a href="{esc(page + links["board"])}" target="_blank" rel="noopener">board</a>' if info.game in HIDDEN and "board_key" in info.meta else ""
+            game_page = page("", CARDS[info.game].notebook)
+            board = f' · <a href="{esc(game_page + links["board"])}" target="_blank" rel="noopener">board</a>' if CARDS[info.game].hides and "board_key" in info.meta else ""
             rows.append(
-                f'<tr><td><a class="pb-table-link" href="{esc(page + links["facilitator"])}">{esc(info.title)}</a>{board}</td>'
+                f'<tr><td><a class="pb-table-link" href="{esc(game_page + links["facilitator"])}">{esc(info.title)}</a>{board}</td>'
                 f"<td>{info.moves}</td><td>{esc(_when(info.updated))}</td></tr>"
             )
         body = (
