@@ -17,6 +17,7 @@ import io
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 import pypdfium2 as pdfium
 from PIL import Image
@@ -37,8 +38,9 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from rules.core import check_names
+from rules.core import Game, seats_text
 from rules.core import plural as _plural
+from rules.games import card
 
 from . import fonts
 from .fonts import BidiParagraph as Paragraph
@@ -49,9 +51,11 @@ __all__ = [
     "PAGE_SIZES",
     "Section",
     "SlipSheet",
+    "Source",
     "Swatch",
     "build_document",
     "columns_of",
+    "english",
     "fitted_style",
     "frame_size",
     "heading",
@@ -60,10 +64,12 @@ __all__ = [
     "para",
     "png_bytes",
     "render_png",
+    "results_block",
     "ruled_table",
     "slip_boxes",
     "slip_pages",
     "spacer",
+    "story_block",
     "style",
     "stylesheet",
 ]
@@ -98,30 +104,24 @@ _BLEED: contextvars.ContextVar[bool] = contextvars.ContextVar("playbook_bleed", 
 
 
 # -- pages ---------------------------------------------------------------------------------
-def printed_from(names: object, players: object, setup: object, state: object) -> None:
-    """Refuse a mix of sources: a `state`, or a `setup`, or names and/or a player count."""
-    if state is not None and (names is not None or players is not None or setup is not None):
-        raise ValueError("print from a state alone: its setup already holds the names and variants")
-    if setup is not None and (names is not None or players is not None):
-        raise ValueError("print from a setup alone: it already holds the names")
-    if isinstance(names, str):
-        raise TypeError("names must be a sequence of names, not one string")
+SetupT = TypeVar("SetupT")
+StateT = TypeVar("StateT")
 
 
-def blank_seats(
-    names: Sequence[str] | None, players: int | None, default: int, seats: tuple[int, int], game: str, who: str = "players"
-) -> tuple[str, ...]:
-    """Names for blank sheets: as given (checked as a game's setup checks them), padded with
-    "" for seats whose name is written in by hand, `default` seats when neither is given."""
-    given = tuple(names or ())
-    count = players if players is not None else (len(given) or default)
-    low, high = seats
-    if not low <= count <= high:
-        raise ValueError(f"{game} takes {low}-{high} {who}, not {count}")
-    if len(given) > count:
-        raise ValueError(f"{len(given)} names were given for {count} {who}")
-    cleaned = check_names(given, 0, high, who) if given else ()
-    return cleaned + ("",) * (count - len(cleaned))
+@dataclass(frozen=True)
+class Source(Generic[SetupT, StateT]):
+    """What one game's sheets are printed from, checked by `printables.document` for every game
+    alike: blank sheets for `names` ("" for a seat whose name is written in by hand) with the
+    game's default variants; or a `setup` (its names and variants); or, with its `state` as
+    well, what was played."""
+
+    names: tuple[str, ...]
+    setup: SetupT | None = None
+    state: StateT | None = None
+    #: the GM's name on the sheets of a game with a GM (its card's `gm`), "" to write in.
+    gm: str = ""
+    #: (seat name, URL) per seat, for seat slips with QR codes (a game that hides); None: blank slips.
+    seat_links: tuple[tuple[str, str], ...] | None = None
 
 
 def page_size(name: str) -> tuple[float, float]:
@@ -274,8 +274,8 @@ def build_document(
     `bleed` prints every cut-out 3 mm past its cut line, with crop marks at each one;
     `size` and `margins` (side, top, bottom) override the page's, for booklet pages.
     A story that draws nothing is refused (ValueError): a PDF of no pages is a file viewers reject."""
-    story = list(story)
-    if not story:
+    flowables = list(story)
+    if not flowables:
         raise ValueError(f"nothing to print in {title!r}: the document would have no pages")
     width, height = size or page_size(page)
     side, top, bottom = margins or (MARGIN_SIDE, MARGIN_TOP, MARGIN_BOTTOM)
@@ -284,31 +284,14 @@ def build_document(
     buffer = io.BytesIO()
     token = _BLEED.set(bleed)
     try:
-        doc = _build(buffer, story, width, height, side, top, bottom, frame_w, frame_h, title, subject, author)
+        doc = _Document(buffer, pagesize=(width, height), leftMargin=side, rightMargin=side, topMargin=top, bottomMargin=bottom,
+                        title=title, subject=subject, author=author, creator="playbook", invariant=1)  # fmt: skip
+        frame = Frame(side, bottom, frame_w, frame_h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
+        doc.addPageTemplates([PageTemplate(id="sheet", frames=[frame], onPageEnd=_decorate)])
+        doc.build(flowables)
     finally:
         _BLEED.reset(token)
-    del doc
     return buffer.getvalue()
-
-
-def _build(buffer, story, width, height, side, top, bottom, frame_w, frame_h, title, subject, author):  # noqa: ANN001, ANN202, PLR0913
-    doc = _Document(
-        buffer,
-        pagesize=(width, height),
-        leftMargin=side,
-        rightMargin=side,
-        topMargin=top,
-        bottomMargin=bottom,
-        title=title,
-        subject=subject,
-        author=author,
-        creator="playbook",
-        invariant=1,
-    )
-    frame = Frame(side, bottom, frame_w, frame_h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
-    doc.addPageTemplates([PageTemplate(id="sheet", frames=[frame], onPageEnd=_decorate)])
-    doc.build(list(story))
-    return doc
 
 
 # -- tables of writing rows -----------------------------------------------------------------
@@ -700,3 +683,50 @@ def build_booklet(story: Iterable[Flowable], *, page: str = "a4", title: str, su
     """`story` set on half pages of `page` and imposed as a fold-in-half booklet."""
     half = build_document(story, page=f"{page}-booklet", title=title, subject=subject)
     return impose_booklet(half, page)
+
+
+# -- a debrief's blocks every game's pages share -------------------------------------------------
+STANDINGS_WEIGHTS = (10, 60, 20)
+STANDINGS_ROW = 6.5 * mm
+
+
+def results_block(game: Game[Any, Any], width: float, *, score: str = "Score", scores: bool = True) -> list[Flowable]:
+    """The winner (or where the game stands) and the standings table; without `scores` (a
+    household's VP would give an anonymous pledge away) neither, only how the game ended."""
+    rules, state = game.rules, game.state
+    names = game.setup.names
+    table = rules.standings(state)
+    best = [seat for rank, seat, _ in table if rank == 1]
+    story: list[Flowable] = []
+    if not scores:
+        ended = getattr(state, "ended", "")
+        text = f"The game ended: {ended}." if rules.over(state) else "The game is not over."
+        return [para(text + f" Each {card(rules.slug).words.player}'s score stays its own.", "h2")]
+    if rules.over(state):
+        # The sentence starts with a word, not a name: a right-to-left name would turn the line.
+        lead = "The winner:" if len(best) == 1 else "A shared win:"
+        story.append(Paragraph(f"{lead} {fonts.markup(seats_text(names, best))}", style("h2")))
+        ended = getattr(state, "ended", "")
+        if ended:
+            story.append(para(f"The game ended: {ended}.", "body"))
+    else:
+        story.append(para("The game is not over: these are the standings so far.", "h2"))
+    header: list[Cell] = ["Rank", "Name", score]
+    rows: list[list[Cell]] = [[str(rank), names[seat], str(value)] for rank, seat, value in table]
+    story.append(ruled_table(header, rows, columns_of(min(width, 120 * mm), STANDINGS_WEIGHTS), row_height=STANDINGS_ROW, zebra=True))
+    return story
+
+
+def english(text: str) -> str:
+    """`text` set left to right whatever it starts with: an English sentence that opens with
+    a right-to-left name would otherwise be laid out from the right (U+200E draws nothing)."""
+    return "\u200e" + text
+
+
+def story_block(lines: Sequence[str]) -> list[Flowable]:
+    """The story of the game in a few lines, as bullets."""
+    if not lines:
+        return []
+    story: list[Flowable] = [heading("The story in a few lines", 2)]
+    story += [Paragraph(fonts.markup(english(line)), style("bullet"), bulletText="•") for line in lines]
+    return story

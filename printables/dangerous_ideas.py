@@ -1,7 +1,7 @@
 """Dangerous Ideas on paper: character sheets, stones cards, a score pad and the story as told.
 
-`build_pdf` prints blank materials for 3-10 named (or unnamed) players, or "what you
-played" from a `State`: each sheet's memes, holders, stones, bonus stones, seeds and
+`printables.document` prints blank materials for 3-10 named (or unnamed) players, or "what
+you played" from a `State`: each sheet's memes, holders, stones, bonus stones, seeds and
 crossed-off memes; the score pad from `sheet_score`, `tiebreaks` and `standings`; the
 story from `transcript`. Nothing in this game is hidden, so a filled set shows everything.
 
@@ -41,18 +41,20 @@ from rules.dangerous_ideas import (
     tiebreaks,
     transcript,
 )
+from rules.core import plural, seats_text
+from rules.decisions import first_states
+from rules.games import card
 
-from . import common, fonts
+from . import charts, common, fonts
+from .common import Source
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup, name_list
 
-__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "debrief_lines", "debrief_story", "preview_png"]
+__all__ = ["CARD", "MATERIALS", "booklet", "debrief_compare", "debrief_lines", "debrief_story", "rules_card", "sheets"]
 
 # -- layout ------------------------------------------------------------------------------
-GAME_TITLE = "Dangerous Ideas"
+CARD = card("dangerous-ideas")
 MATERIALS = ("Character sheet", "Stones reference card", "Score pad", "The story as told", "Rules card")
-PLAYER_RANGE = (3, 10)  # what `Setup` accepts, as the rules text says
-DEFAULT_PLAYERS = 4
 # The character sheet: a header band, the meme tree, a footer band, all one flowable.
 SHEET_HEADER = 70  # points: title, seeds, player and idea lines, a status line
 SHEET_FOOTER = 100  # points: crossed-off memes, score boxes, the leaf/coil legend
@@ -141,16 +143,12 @@ class _Table:
         return self.layout[BRANCHES.index(branch)]
 
 
-def _resolve(names: Sequence[str] | None, players: int | None, setup: Setup | None, state: State | None) -> _Table:
-    """One table from whichever of the inputs was given; refuse mixed sources."""
-    common.printed_from(names, players, setup, state)
-    if state is not None:
-        return _Table.of(state.setup, state)
-    if setup is not None:
-        return _Table.of(setup)
-    seats = common.blank_seats(names, players, DEFAULT_PLAYERS, PLAYER_RANGE, GAME_TITLE)
+def _table(source: Source[Setup, State]) -> _Table:
+    """The table `source` prints for: its setup's, or blank seats with `Setup`'s default variants."""
+    if source.setup is not None:
+        return _Table.of(source.setup, source.state)
     variants = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
-    return _Table(names=seats, **variants)
+    return _Table(names=source.names, **variants)
 
 
 # -- text helpers --------------------------------------------------------------------------------
@@ -698,7 +696,7 @@ def _character_sheets(table: _Table, page: str) -> list[Flowable]:
             story.append(PageBreak())
         # A hair under the frame's height, so rounding never pushes a sheet off its page.
         sheet = _CharacterSheet(table, seat, height - 0.5)
-        story += [common.Section(GAME_TITLE, f"Character sheet · {table.label(seat)}"), sheet]
+        story += [common.Section(CARD.title, f"Character sheet · {table.label(seat)}"), sheet]
     return story
 
 
@@ -818,7 +816,7 @@ def _draw_card(canvas: Canvas, table: _Table, index: int, width: float, height: 
 
 def _cards(table: _Table) -> list[Flowable]:
     columns, rows = CARD_GRID
-    return [common.Section(GAME_TITLE, "Stones reference card")] + common.slip_pages(
+    return [common.Section(CARD.title, "Stones reference card")] + common.slip_pages(
         table.n, lambda canvas, i, w, h: _draw_card(canvas, table, i, w, h), columns=columns, rows=rows
     )
 
@@ -888,7 +886,7 @@ def _ranks(state: State) -> dict[int, str]:
 def _score_pad(table: _Table, width: float) -> list[Flowable]:
     """Per player: meme groups, total, tie-break, rank; then the standings."""
     state = table.state
-    story: list[Flowable] = [common.Section(GAME_TITLE, "Score pad"), _p("Score pad", "title")]
+    story: list[Flowable] = [common.Section(CARD.title, "Score pad"), _p("Score pad", "title")]
     if state is None:
         intro = (
             "At the end of the story, group each player's memes by text (same words, case and spacing aside). "
@@ -964,7 +962,7 @@ def _rules_card(table: _Table, width: float) -> list[Flowable]:
         return [Paragraph(t, item, bulletText="•") for t in items]
 
     return [
-        common.Section(GAME_TITLE, "Rules card"),
+        common.Section(CARD.title, "Rules card"),
         _p("Dangerous Ideas — rules card", "title"),
         _p(f"3-10 players tell one story; each plays a Dangerous Idea spreading memes through its characters. "
            f"{table.chapter_count} chapters for {table.n} players.", "subtitle"),
@@ -1032,7 +1030,7 @@ def _passage_lines(state: State, chapter: int, lines: Sequence[str]) -> list[tup
 
 def _story_flowables(table: _Table, width: float) -> list[Flowable]:
     state = table.state
-    story: list[Flowable] = [common.Section(GAME_TITLE, "The story as told"), _p("The story as told", "title")]
+    story: list[Flowable] = [common.Section(CARD.title, "The story as told"), _p("The story as told", "title")]
     if table.story:
         story.append(_p(markup(table.story), "subtitle"))
     if state is None:
@@ -1132,17 +1130,11 @@ class _Indented(Flowable):
         self.inner.drawOn(self.canv, self.indent, 0)
 
 
-# -- the document ------------------------------------------------------------------------------------
-def build_story(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> list[Flowable]:
-    """All the materials as flowables (see `build_pdf`), for documents holding several games."""
-    table = _resolve(names, players, setup, state)
+# -- the document (printables.document) ----------------------------------------------------------
+def sheets(source: Source[Setup, State], page: str) -> list[Flowable]:
+    """A character sheet per player, the stones reference cards, the score pad, the story as
+    told and the rules card."""
+    table = _table(source)
     width, _ = common.frame_size(page)
     story: list[Flowable] = _character_sheets(table, page) + [PageBreak()]
     story += _cards(table) + [PageBreak()]
@@ -1152,56 +1144,18 @@ def build_story(
     return story
 
 
-def booklet_story(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> list[Flowable]:
-    """What goes in the fold-in-half booklet: the rules card and the story as told, on half pages."""
-    table = _resolve(names, players, setup, state)
-    width, _ = common.frame_size(f"{page}-booklet")
+def rules_card(source: Source[Setup, State], width: float) -> list[Flowable]:
+    """The game on one page `width` wide (`_rules_card`)."""
+    return _rules_card(_table(source), width)
+
+
+def booklet(source: Source[Setup, State], width: float) -> list[Flowable]:
+    """The game's booklet: the rules card, then the story as told, on half pages `width` wide."""
+    table = _table(source)
     return _rules_card(table, width) + [PageBreak()] + _story_flowables(table, width)
 
 
-def build_pdf(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> bytes:
-    """The Dangerous Ideas materials as PDF bytes: a character sheet per player, the stones
-    reference cards, the score pad and the story as told.
-
-    Give one source: `names` (and/or `players`, padding unnamed seats with a line to write
-    on; 4 players when neither is given) or a `setup` (its names and variants) for blank
-    sheets; or a `state` to print what was played. `page` is 'a4' or 'letter'.
-    """
-    common.page_size(page)  # refuse a bad page size before any work
-    story = build_story(names, players=players, setup=setup, state=state, page=page)
-    return common.build_document(story, page=page, title=f"{GAME_TITLE}: printable materials", subject=", ".join(MATERIALS))
-
-
-def preview_png(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-    page_index: int = 0,
-    scale: float = common.PREVIEW_SCALE,
-) -> bytes:
-    """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
-    pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
-    return common.png_bytes(pdf, page_index, scale)
-
-
-# -- the debrief handout (shared parts in printables/debrief.py) ------------------------------------
+# -- the debrief handout (printables.debrief asks for these) ----------------------------------------
 DEBRIEF_ROW = 6 * mm
 DEBRIEF_TREE_WEIGHTS = (22, 10, 68)
 #: story lines printed per chapter; the rest is in the booklet and the CSV.
@@ -1216,8 +1170,6 @@ DEBRIEF_NODE = 6.5 * mm  # a hub's radius
 
 def _chapter_ends(game: Any) -> dict[int, State]:
     """The state at the end of the setting round (0) and of each chapter (1..)."""
-    from rules.decisions import first_states
-
     starts = first_states(game, lambda s: s.chapter)
     ends = {k: starts[k + 1] for k in range(-1, max(starts)) if k + 1 in starts}
     ends[max(starts)] = game.state
@@ -1242,9 +1194,6 @@ def _quote(meme: Any) -> str:
 
 def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     """The story in five lines."""
-    from rules.core import plural
-
-    from . import debrief
 
     state: State = game.state
     outcomes = state.outcomes
@@ -1267,27 +1216,28 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
         lines.append(f"The most widely held meme, on {plural(n, 'branch', 'branches')}: ‘{text}’.")
     table = standings(state)
     first = [s for r, s, _ in table if r == 1]
-    lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} points: {debrief.names_of(state.names, first)}.")
+    lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} points: {seats_text(state.names, first)}.")
     return lines
+
+
+#: A class's Dangerous Ideas tables are not compared.
+debrief_compare = None
 
 
 def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
     """One table's debrief: the results, the story in five lines, the points chapter by chapter,
     then the story chapter by chapter with each player's tree at the chapter's end, and the
     trees as they stand. Nothing is secret in Dangerous Ideas."""
-    from rules.core import plural
-
-    from . import debrief
 
     state: State = game.state
-    story: list[Flowable] = debrief.results_block(game, width, score="Points")
-    story += debrief.story_block(debrief_lines(game, reveal))
+    story: list[Flowable] = common.results_block(game, width, score="Points")
+    story += common.story_block(debrief_lines(game, reveal))
     ends = _chapter_ends(game)
     chapters = [k for k in sorted(ends) if k >= 1]
     if chapters:
         points = [[float(sheet_score(ends[k].sheets[s])) for k in chapters] for s in range(state.n)]
-        chart = debrief.Chart("Points at the end of each chapter", [str(k) for k in chapters], debrief.series_of(state.names, points), y_min=0, y_label="points · chapter")
-        story += [common.spacer(3 * mm), debrief.keep(chart)]
+        chart = charts.Chart("Points at the end of each chapter", [str(k) for k in chapters], charts.series_of(state.names, points), y_min=0, y_label="points · chapter")
+        story += [common.spacer(3 * mm), charts.keep(chart)]
     passages = {p.chapter: p for p in transcript(state)}
     widths = common.columns_of(width, DEBRIEF_TREE_WEIGHTS)
     for k in sorted(ends):
@@ -1297,7 +1247,7 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
         lines = list(passage.lines) if passage is not None else []
         for line in lines[:DEBRIEF_CHAPTER_LINES]:
             text = line if len(line) <= DEBRIEF_LINE_CHARS else line[: DEBRIEF_LINE_CHARS - 1] + "…"
-            part.append(Paragraph(markup(debrief.english(text)), common.style("small")))
+            part.append(Paragraph(markup(common.english(text)), common.style("small")))
         if len(lines) > DEBRIEF_CHAPTER_LINES:
             part.append(common.para(f"… and {plural(len(lines) - DEBRIEF_CHAPTER_LINES, 'more line')} in the story booklet.", "small"))
         end = ends[k]
@@ -1308,10 +1258,10 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
         story += [common.spacer(3 * mm), *part]
     # The trees as they stand, laid out as on the players' sheets.
     story.append(PageBreak())
-    story.append(common.Section(GAME_TITLE, f"Debrief · the trees{' · ' + label if label else ''}"))
+    story.append(common.Section(CARD.title, f"Debrief · the trees{' · ' + label if label else ''}"))
     story.append(common.heading("The trees as they stand", 1))
     for seat in range(state.n):
-        title = debrief.english(f"{state.names[seat]} · {sheet_score(state.sheets[seat])} points")
+        title = common.english(f"{state.names[seat]} · {sheet_score(state.sheets[seat])} points")
         story.append(KeepTogether([common.para(title, "h2"), _Tree(state, seat)]))
     return story
 

@@ -1,7 +1,7 @@
 """Leerdam on paper: the village board, household ledgers, the village record, slips.
 
-`build_pdf` prints blank materials for N named (or unnamed) households, or "what you played"
-from a `State`: the ledgers filled from `state.ledger`, the village record from `state.years`
+`printables.document` prints blank materials for N named (or unnamed) households, or "what
+you played" from a `State`: the ledgers filled from `state.ledger`, the village record from `state.years`
 and `standings`, and the village chronicle (the public log). Printing only ever shows what
 the projector may show plus each household's own rows on its own ledger page: a pledge not
 yet revealed prints blank, and with anonymous pledges no household's pledge, VP or Wealth is
@@ -47,20 +47,20 @@ from rules.leerdam import (
     subsistence_vp,
     thresholds,
 )
-from rules.core import plural
+from rules.core import plural, seats_text
 from rules.decisions import Game
+from rules.games import card
 
-from . import common, fonts, slips
+from . import charts, common, fonts, slips
+from .common import Source
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
-__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "debrief_compare", "debrief_lines", "debrief_story", "preview_png"]
+__all__ = ["CARD", "MATERIALS", "booklet", "debrief_compare", "debrief_lines", "debrief_story", "rules_card", "sheets"]
 
 # -- layout ------------------------------------------------------------------------------
-GAME_TITLE = "Leerdam"
+CARD = card("leerdam")
 MATERIALS = ("Village board", "Household ledger", "Village record", "Village chronicle", "Contribution slips", "Labour contracts", "Seat slips", "Rules card")
-HOUSEHOLD_RANGE = (3, 20)  # what `Setup` accepts (the text is written for 5-10)
-DEFAULT_HOUSEHOLDS = 7
 BLANK_YEARS = 12  # ledger and record rows when the setup has no year limit
 # Board: the dyke track, the pledge scale, the year track.
 DYKE_NUMBER = 26  # points: the big numbers of the dyke track
@@ -176,16 +176,12 @@ class _Village:
         return self.names[seat] or f"Household {seat + 1}"
 
 
-def _resolve(names: Sequence[str] | None, players: int | None, setup: Setup | None, state: State | None) -> _Village:
-    """One village from whichever of the inputs was given; refuse mixed sources."""
-    common.printed_from(names, players, setup, state)
-    if state is not None:
-        return _Village.of(state.setup, state)
-    if setup is not None:
-        return _Village.of(setup)
-    seats = common.blank_seats(names, players, DEFAULT_HOUSEHOLDS, HOUSEHOLD_RANGE, GAME_TITLE, "households")
+def _village(source: Source[Setup, State]) -> _Village:
+    """The village `source` prints for: its setup's, or blank households with `Setup`'s default variants."""
+    if source.setup is not None:
+        return _Village.of(source.setup, source.state)
     variants = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
-    return _Village(names=seats, **variants)
+    return _Village(names=source.names, **variants)
 
 
 # -- small text helpers ------------------------------------------------------------------------
@@ -496,7 +492,7 @@ def _allocation_table(village: _Village, width: float) -> Flowable:
 def _board(village: _Village, width: float) -> list[Flowable]:
     """The facilitator's board: dyke track, pledge scale, year track, schedules, the year."""
     state = village.state
-    story: list[Flowable] = [common.Section(GAME_TITLE, "Village board"), _p("Leerdam — village board", "title")]
+    story: list[Flowable] = [common.Section(CARD.title, "Village board"), _p("Leerdam — village board", "title")]
     if state is None:
         intro = f"{village.n} households, {village.capacity} units of labour each a year. Markers on dyke {village.dyke_start} and year 1."
     elif state.over:
@@ -546,7 +542,7 @@ def _rules_card(village: _Village, width: float) -> list[Flowable]:
         return [Paragraph(t, common.style("bullet"), bulletText="•") for t in items]
 
     story: list[Flowable] = [
-        common.Section(GAME_TITLE, "Rules card"),
+        common.Section(CARD.title, "Rules card"),
         _p("Leerdam — rules card", "title"),
         _p(
             f"A village behind a dyke, for 5-10 households ({village.n} here). Each year you pledge labour to the dyke "
@@ -688,7 +684,7 @@ def _ledger(village: _Village, seat: int, width: float) -> list[Flowable]:
     """One household's page: a row per year, then the final scoring."""
     name = village.names[seat]
     state = village.state
-    story: list[Flowable] = [common.Section(GAME_TITLE, f"Household ledger · {village.label(seat)}")]
+    story: list[Flowable] = [common.Section(CARD.title, f"Household ledger · {village.label(seat)}")]
     if name:
         story.append(_p(markup("Household ledger — ") + markup(name), "title"))
     else:
@@ -849,7 +845,7 @@ def _standings_table(village: _Village, width: float) -> Flowable:
 def _record(village: _Village, width: float) -> list[Flowable]:
     """The facilitator's sheet: the village year by year, pledges, and the final standings."""
     state = village.state
-    story: list[Flowable] = [common.Section(GAME_TITLE, "Village record"), _p("Village record", "title")]
+    story: list[Flowable] = [common.Section(CARD.title, "Village record"), _p("Village record", "title")]
     if state is None:
         intro = "The facilitator's sheet: one row per year for the dyke, the pledge total and the flood, then the final scoring."
     elif state.over:
@@ -900,7 +896,7 @@ def _chronicle(village: _Village) -> list[Flowable]:
         blocks.append(_p(markup(event.text), first if event.round != year else line))
         year = event.round
     return [
-        common.Section(GAME_TITLE, "Village chronicle"),
+        common.Section(CARD.title, "Village chronicle"),
         _p("Village chronicle", "title"),
         _p("What the whole village saw, year by year. Private offers and each household's own pledge are left out.", "subtitle"),
         BalancedColumns(blocks, nCols=CHRONICLE_COLUMNS, innerPadding=CHRONICLE_GUTTER, spaceBefore=0, spaceAfter=0),
@@ -1020,7 +1016,7 @@ def _slips(village: _Village) -> list[Flowable]:
     pledges = _pledge_slips(village)
     if pledges:
         columns, rows = PLEDGE_SLIP_GRID
-        story.append(common.Section(GAME_TITLE, "Contribution slips"))
+        story.append(common.Section(CARD.title, "Contribution slips"))
         story += common.slip_pages(
             len(pledges),
             lambda canvas, i, w, h: _draw_pledge_slip(canvas, village, pledges[i], w, h),
@@ -1031,26 +1027,18 @@ def _slips(village: _Village) -> list[Flowable]:
     per_page = columns * rows
     if story:
         story.append(PageBreak())
-    story.append(common.Section(GAME_TITLE, "Labour contracts"))
+    story.append(common.Section(CARD.title, "Labour contracts"))
     # A full sheet per eight households or part of it: deals are few, and blank ones waste nothing.
     story += common.slip_pages(per_page * math.ceil(village.n / per_page), _draw_contract, columns=columns, rows=rows)
     return story
 
 
-# -- the document ------------------------------------------------------------------------------------
-def build_story(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-    seat_links: Sequence[tuple[str, str]] | None = None,
-) -> list[Flowable]:
-    """All the materials as flowables (see `build_pdf`), for documents holding several games.
-
-    `seat_links` are (seat name, URL) per seat for the seat slips' QR codes; blank slips without."""
-    village = _resolve(names, players, setup, state)
+# -- the document (printables.document) ----------------------------------------------------------
+def sheets(source: Source[Setup, State], page: str) -> list[Flowable]:
+    """The village board, a ledger per household, the village record, the chronicle (from a
+    state) and, until the game is over, the slips and the seat slips (with QR codes from
+    `source.seat_links`); the rules card last."""
+    village = _village(source)
     width, _ = common.frame_size(page)
     story: list[Flowable] = _board(village, width) + [PageBreak()]
     for seat in range(village.n):
@@ -1060,62 +1048,22 @@ def build_story(
         story += [PageBreak()] + _chronicle(village)
     if village.state is None or not village.state.over:
         story += [PageBreak()] + _slips(village)
-        story += [PageBreak()] + slips.seat_slips(seat_links, game_title=GAME_TITLE, players=village.n, page=page)
+        story += [PageBreak()] + slips.seat_slips(source.seat_links, game_title=CARD.title, players=village.n, page=page)
     # New pages go last, so a page's place in a set stays what it was.
     story += [PageBreak()] + _rules_card(village, width)
     return story
 
 
-def booklet_story(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> list[Flowable]:
-    """What goes in the fold-in-half booklet: the rules card, on half pages of `page`."""
-    village = _resolve(names, players, setup, state)
-    width, _ = common.frame_size(f"{page}-booklet")
-    return _rules_card(village, width)
+def rules_card(source: Source[Setup, State], width: float) -> list[Flowable]:
+    """The game on one page `width` wide (`_rules_card`)."""
+    return _rules_card(_village(source), width)
 
 
-def build_pdf(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> bytes:
-    """The Leerdam materials as PDF bytes: the village board, a ledger per household, the
-    village record, the chronicle (from a state), and the pledge and contract slips.
-
-    Give one source: `names` (and/or `players`, padding unnamed households with a line to
-    write on; 7 households when neither is given) or a `setup` (its names and variants) for
-    blank sheets; or a `state` to print what was played. `page` is 'a4' or 'letter'.
-    """
-    common.page_size(page)  # refuse a bad page size before any work
-    story = build_story(names, players=players, setup=setup, state=state, page=page)
-    return common.build_document(story, page=page, title=f"{GAME_TITLE}: printable materials", subject=", ".join(MATERIALS))
+#: The game's booklet is its rules card.
+booklet = rules_card
 
 
-def preview_png(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-    page_index: int = 0,
-    scale: float = common.PREVIEW_SCALE,
-) -> bytes:
-    """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
-    pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
-    return common.png_bytes(pdf, page_index, scale)
-
-
-# -- the debrief handout (shared parts in printables/debrief.py) ------------------------------------
+# -- the debrief handout (printables.debrief asks for these) ----------------------------------------
 def _debrief_named(game: Game[Setup, State], reveal: bool, reveal_pledges: bool | None) -> tuple[bool, bool]:
     """(pledges by household, VP and Wealth by household) this handout may print: an anonymous
     variant names neither before the end, nor after it unless the facilitator chooses."""
@@ -1140,8 +1088,6 @@ def _ledger_by(state: State, field: str) -> list[list[int | None]]:
 
 def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[str]:
     """The story of the village in five lines."""
-    from . import debrief
-
     state = game.state
     years = state.years
     low, high = thresholds(state.n)
@@ -1167,7 +1113,7 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
     table = standings(state)
     first = [s for r, s, _ in table if r == 1]
     if _debrief_named(game, reveal, reveal_pledges)[1]:
-        lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} VP: {debrief.names_of(state.names, first)}.")
+        lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} VP: {seats_text(state.names, first)}.")
     else:
         lines.append(f"The village holds {sum(h.vp for h in state.households)} VP in all; each household's stays its own.")
     return lines
@@ -1176,50 +1122,48 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
 def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
     """One village's debrief: the results, the story in five lines, the pledges against the
     thresholds, the dyke, and each household's VP and Wealth (and pledges, where allowed)."""
-    from . import debrief
-
     state = game.state
     years = state.years
     named, households = _debrief_named(game, reveal, reveal_pledges)
-    story: list[Flowable] = debrief.results_block(game, width, score="VP", scores=households)
-    story += debrief.story_block(debrief_lines(game, reveal, reveal_pledges))
+    story: list[Flowable] = common.results_block(game, width, score="VP", scores=households)
+    story += common.story_block(debrief_lines(game, reveal, reveal_pledges))
     if not years:
         return story
     low, high = thresholds(state.n)
     x = [str(y.year) for y in years]
     top = max(max(y.total for y in years), high + 2)
-    pledged = debrief.Chart(
+    pledged = charts.Chart(
         "Pledged in all, year by year, against the thresholds",
         x,
-        [debrief.Series("units pledged", tuple(y.total for y in years), debrief.PALETTE[0])],
+        [charts.Series("units pledged", tuple(y.total for y in years), charts.PALETTE[0])],
         kind="bar",
         y_min=0,
         y_max=top,
         bands=[
-            debrief.Band(0, low - 0.5, f"below {low}: the dyke falls", "#f6dcd6"),
-            debrief.Band(low - 0.5, high + 0.5, f"{low} to {high}: it holds", "#ececec"),
-            debrief.Band(high + 0.5, top, f"above {high}: it rises", "#dcefd8"),
+            charts.Band(0, low - 0.5, f"below {low}: the dyke falls", "#f6dcd6"),
+            charts.Band(low - 0.5, high + 0.5, f"{low} to {high}: it holds", "#ececec"),
+            charts.Band(high + 0.5, top, f"above {high}: it rises", "#dcefd8"),
         ],
         y_label="units · year",
         notes=["flood" if y.flooded else "" for y in years],
     )
-    dyke = debrief.Chart(
+    dyke = charts.Chart(
         "The dyke: after the pledges and at the year's end",
         x,
         [
-            debrief.Series("after the pledges", tuple(y.dyke_after_pledges for y in years), debrief.PALETTE[2]),
-            debrief.Series("at the year's end (after the flood roll)", tuple(y.dyke_after for y in years), debrief.PALETTE[3], dashed=True),
+            charts.Series("after the pledges", tuple(y.dyke_after_pledges for y in years), charts.PALETTE[2]),
+            charts.Series("at the year's end (after the flood roll)", tuple(y.dyke_after for y in years), charts.PALETTE[3], dashed=True),
         ],
         y_min=DYKE_MIN,
         y_max=DYKE_MAX,
         y_label="Dyke Condition · year",
         notes=[f"roll {y.flood}" for y in years],
     )
-    story += [common.spacer(3 * mm), debrief.keep(pledged), common.spacer(4 * mm), debrief.keep(dyke)]
+    story += [common.spacer(3 * mm), charts.keep(pledged), common.spacer(4 * mm), charts.keep(dyke)]
     if households:
         for title, field in (("VP by household", "vp"), ("Wealth by household", "wealth")):
-            chart = debrief.Chart(title, x, debrief.series_of(state.names, _ledger_by(state, field)), y_label=f"{title.split()[0]} · year")
-            story += [common.spacer(4 * mm), debrief.keep(chart)]
+            chart = charts.Chart(title, x, charts.series_of(state.names, _ledger_by(state, field)), y_label=f"{title.split()[0]} · year")
+            story += [common.spacer(4 * mm), charts.keep(chart)]
     else:
         story.append(common.para("Pledges were anonymous: no household's pledge, VP or Wealth by year is printed.", "small"))
     if named:
@@ -1237,8 +1181,6 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
 
 def debrief_compare(tables: Sequence[tuple[str, Game[Setup, State]]], *, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
     """The villages of a class side by side, year by year: pledges, the dyke and floods."""
-    from . import debrief
-
     labels = [label for label, _ in tables]
     states = [game.state for _, game in tables]
     longest = max(len(s.years) for s in states)
@@ -1253,9 +1195,9 @@ def debrief_compare(tables: Sequence[tuple[str, Game[Setup, State]]], *, width: 
         story.append(common.para(f"{label}: {state.n} households, a year needs {low}-{high} to hold the dyke; " + ("the game is over." if state.over else f"year {state.year} is under way."), "body"))
     if not longest:
         return story
-    pledged = debrief.Chart("Pledged per household, village by village", x, debrief.series_of(labels, [by_year(s, lambda y, n=s.n: round(y.total / n, 2)) for s in states]), y_min=0, y_label="units per household · year")
-    dyke = debrief.Chart("The dyke at each year's end", x, debrief.series_of(labels, [by_year(s, lambda y: y.dyke_after) for s in states]), y_min=DYKE_MIN, y_max=DYKE_MAX, y_label="Dyke Condition · year")
-    story += [common.spacer(3 * mm), debrief.keep(pledged), common.spacer(4 * mm), debrief.keep(dyke), common.spacer(4 * mm)]
+    pledged = charts.Chart("Pledged per household, village by village", x, charts.series_of(labels, [by_year(s, lambda y, n=s.n: round(y.total / n, 2)) for s in states]), y_min=0, y_label="units per household · year")
+    dyke = charts.Chart("The dyke at each year's end", x, charts.series_of(labels, [by_year(s, lambda y: y.dyke_after) for s in states]), y_min=DYKE_MIN, y_max=DYKE_MAX, y_label="Dyke Condition · year")
+    story += [common.spacer(3 * mm), charts.keep(pledged), common.spacer(4 * mm), charts.keep(dyke), common.spacer(4 * mm)]
     first = min(width, 16 * mm)
     widths = [first] + [(width - first) / len(labels)] * len(labels)
     header: list[common.Cell] = ["Year", *labels]
