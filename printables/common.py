@@ -17,7 +17,7 @@ import io
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeAlias, TypeVar
 
 import pypdfium2 as pdfium
 from PIL import Image
@@ -295,7 +295,7 @@ def build_document(
 
 
 # -- tables of writing rows -----------------------------------------------------------------
-Cell = str | Flowable | None
+Cell: TypeAlias = str | Flowable | None
 
 
 def _cell(value: Cell, style_name: str) -> Flowable | str:
@@ -673,7 +673,8 @@ def impose_booklet(pdf: bytes, page: str) -> bytes:
             if index is not None:
                 sheet.merge_transformed_page(reader.pages[index], Transformation().translate(x, 0))
         writer.add_page(sheet)
-    writer.add_metadata({"/Producer": "playbook", "/Creator": "playbook", "/Title": str(reader.metadata.title or "")})
+    title = reader.metadata.title if reader.metadata is not None else None
+    writer.add_metadata({"/Producer": "playbook", "/Creator": "playbook", "/Title": str(title or "")})
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

@@ -149,7 +149,7 @@ STAT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (("PHYSICAL", PHYSICAL), 
 # -- what to print -----------------------------------------------------------------------------
 #: The setup fields blank sheets take from `Setup`'s defaults.
 _VARIANTS = ("story_points", "pool_start", "rerolls", "danger_resets", "sheet_dice")
-_DEFAULTS: Mapping[str, object] = {f.name: f.default for f in dataclasses.fields(Setup) if f.name != "names"}
+_DEFAULTS: Mapping[str, Any] = {f.name: f.default for f in dataclasses.fields(Setup) if f.name != "names"}
 
 
 @dataclass(frozen=True)
@@ -662,15 +662,15 @@ class CharacterSheet(Flowable):
         _panel(canvas, box, "DANGER", "zone rank = the most danger dice a check may add")
         level = c.danger if c is not None else None
         for i, cell in enumerate(layout.danger_boxes):
-            last = i == DANGER_LEVELS - 1
-            current = level is not None and (i == level or (last and level >= i))
+            at_end = i == DANGER_LEVELS - 1
+            current = level is not None and (i == level or (at_end and level >= i))
             passed = level is not None and i < level and not current
             canvas.setStrokeColor(common.INK)
             canvas.setLineWidth(1.4 if i % LEVELS_PER_ZONE == 0 else 0.8)
             canvas.setFillColor(DIE_FILL if current else PASSED_FILL if passed else colors.white)
             canvas.rect(cell.x, cell.y, cell.width, cell.height, stroke=1, fill=1)
             label = str(i)
-            if last:
+            if at_end:
                 label = str(level) if current and level is not None and level > i else f"{i}+"
             canvas.setFillColor(colors.white if current else common.MUTED)
             face = fonts.BOLD if current else fonts.BODY
@@ -1048,7 +1048,7 @@ def _odds_flowables(table: _Table, width: float) -> list[Flowable]:
         header += [_p(f"Difficulty {d}", head)] + [None] * (per - 1)
     labels = ["no re-roll" if r == 0 else plural(r, "re-roll") for r in shown]
     sub = common.fitted_style("cell-head", [w for label in labels for w in label.split()], widths[1])
-    rows: list[list[common.Cell]] = [[None] + [_p(markup(label), sub) for _ in ODDS_DIFFICULTIES for label in labels]]
+    rows: list[Sequence[common.Cell]] = [[None] + [_p(markup(label), sub) for _ in ODDS_DIFFICULTIES for label in labels]]
     shading: list[tuple[object, ...]] = []
     for y, n in enumerate(ODDS_DICE, start=2):
         row: list[common.Cell] = [_p(str(n), "cell-number")]
@@ -1241,8 +1241,8 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
     danger track check by check. Nothing at a Danger World table is secret."""
     state: State = game.state
     story: list[Flowable] = [common.heading("The party", 2)]
-    header: list[common.Cell] = ["Character", "Empty boxes", "Damage", "Danger", "SP"]
-    rows: list[list[common.Cell]] = []
+    header: Sequence[common.Cell] = ["Character", "Empty boxes", "Damage", "Danger", "SP"]
+    rows: list[Sequence[common.Cell]] = []
     for c in state.characters:
         damage = ", ".join(f"{name} {n}/{BOXES[i]}" for i, (name, _) in enumerate(TRACK) if (n := c.damage[i])) or "unhurt"
         status = " (dead)" if c.dead else " (K.O.'d)" if c.knocked_out else ""

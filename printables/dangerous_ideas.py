@@ -26,6 +26,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
+from rules.core import plural, seats_text
 from rules.dangerous_ideas import (
     BRANCHES,
     HUBS,
@@ -41,7 +42,6 @@ from rules.dangerous_ideas import (
     tiebreaks,
     transcript,
 )
-from rules.core import plural, seats_text
 from rules.decisions import first_states
 from rules.games import card
 
@@ -147,7 +147,7 @@ def _table(source: Source[Setup, State]) -> _Table:
     """The table `source` prints for: its setup's, or blank seats with `Setup`'s default variants."""
     if source.setup is not None:
         return _Table.of(source.setup, source.state)
-    variants = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
+    variants: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
     return _Table(names=source.names, **variants)
 
 
@@ -586,9 +586,9 @@ class _CharacterSheet(Flowable):
             # Centred in its room, as a hand would write it.
             text.drawOn(canvas, left, area_bottom + (area_top - area_bottom - text.height) / 2)
         elif crossed is not None:
-            room = area_top - area_bottom
-            note = _fitted(f"{crossed.text} — {crossed.holder}", right - left, room * 0.62, size=8, colour=STRUCK, wrap="<strike>{}</strike>")
-            why = _fitted(_crossed_text(self.table, crossed), right - left, room * 0.3, size=7, min_size=7, font=fonts.ITALIC, colour=STRUCK)
+            tall = area_top - area_bottom
+            note = _fitted(f"{crossed.text} — {crossed.holder}", right - left, tall * 0.62, size=8, colour=STRUCK, wrap="<strike>{}</strike>")
+            why = _fitted(_crossed_text(self.table, crossed), right - left, tall * 0.3, size=7, min_size=7, font=fonts.ITALIC, colour=STRUCK)
             assert note is not None and why is not None
             note.drawOn(canvas, left, area_top - note.height)
             why.drawOn(canvas, left, area_top - note.height - 1.5 - why.height)
@@ -849,9 +849,9 @@ def _pad_block(table: _Table, seat: int, width: float, ranks: dict[int, str]) ->
     widths = common.columns_of(width, PAD_WEIGHTS)
     name = table.names[seat]
     head_name = _p(f"<b>{markup(name)}</b>" if name else markup("Player: ____________"), "cell-head-left")
-    header: list[common.Cell] = [head_name, _p("Copies (k)", "cell-head"), _p("Points", "cell-head")]
+    header: Sequence[common.Cell] = [head_name, _p("Copies (k)", "cell-head"), _p("Points", "cell-head")]
     state = table.state
-    rows: list[list[common.Cell]] = []
+    rows: list[Sequence[common.Cell]] = []
     if state is None:
         rows += [[None, None, None] for _ in range(PAD_GROUP_ROWS)]
         rows.append([_p("<b>Total</b>", "cell-right"), None, None])
@@ -930,9 +930,9 @@ def _score_pad(table: _Table, width: float) -> list[Flowable]:
 def _standings(table: _Table, width: float) -> Flowable:
     heads = ("Rank", "Player", "Score", "Own stones", "Unspent seeds", "Tie-break")
     widths = common.columns_of(width, STANDINGS_WEIGHTS)
-    header: list[common.Cell] = [_p(h, "cell-head") for h in heads]
+    header: Sequence[common.Cell] = [_p(h, "cell-head") for h in heads]
     state = table.state
-    rows: list[list[common.Cell]] = []
+    rows: list[Sequence[common.Cell]] = []
     if state is None:
         rows = [[None, _p(markup(table.names[s]), "cell-big"), None, None, None, None] for s in range(table.n)]
         return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
@@ -1044,8 +1044,8 @@ def _story_flowables(table: _Table, width: float) -> list[Flowable]:
             )
         )
         widths = common.columns_of(width, PLAN_WEIGHTS)
-        header: list[common.Cell] = [_p("Chapter", "cell-head"), _p("Starter", "cell-head"), _p("Title: in which …", "cell-head-left")]
-        rows: list[list[common.Cell]] = []
+        header: Sequence[common.Cell] = [_p("Chapter", "cell-head"), _p("Starter", "cell-head"), _p("Title: in which …", "cell-head-left")]
+        rows: list[Sequence[common.Cell]] = []
         for k in range(table.chapter_count):
             starter = table.names[k % table.n]
             rows.append([_p(str(k + 1), "cell-number"), _p(markup(starter) if starter else f"seat {k % table.n + 1}", "cell-centre"), None])
@@ -1251,7 +1251,7 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
         if len(lines) > DEBRIEF_CHAPTER_LINES:
             part.append(common.para(f"… and {plural(len(lines) - DEBRIEF_CHAPTER_LINES, 'more line')} in the story booklet.", "small"))
         end = ends[k]
-        rows: list[list[common.Cell]] = [
+        rows: list[Sequence[common.Cell]] = [
             [end.names[s], str(sheet_score(end.sheets[s])), _p(_tree_text(end.sheets[s], k))] for s in range(state.n)
         ]
         part.append(common.ruled_table(["Player", "Points", "The tree at the chapter's end (new memes in bold)"], rows, widths, row_height=DEBRIEF_ROW, zebra=True))

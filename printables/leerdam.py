@@ -27,6 +27,9 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 from reportlab.platypus.flowables import BalancedColumns
 
+from rules.core import plural, seats_text
+from rules.decisions import Game
+from rules.games import card
 from rules.leerdam import (
     DYKE_MAX,
     DYKE_MIN,
@@ -37,19 +40,16 @@ from rules.leerdam import (
     State,
     final_divisor,
     flood_odds,
+    ledger_rows,
     leisure_vp,
     pledges_public,
     pledges_shown,
-    ledger_rows,
     profit_wealth,
     public_pledges_hidden,
     standings,
     subsistence_vp,
     thresholds,
 )
-from rules.core import plural, seats_text
-from rules.decisions import Game
-from rules.games import card
 
 from . import charts, common, fonts, slips
 from .common import Source
@@ -180,7 +180,7 @@ def _village(source: Source[Setup, State]) -> _Village:
     """The village `source` prints for: its setup's, or blank households with `Setup`'s default variants."""
     if source.setup is not None:
         return _Village.of(source.setup, source.state)
-    variants = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
+    variants: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
     return _Village(names=source.names, **variants)
 
 
@@ -387,8 +387,8 @@ def _dyke_table(village: _Village, width: float) -> Flowable:
             notes.append("now" if not state.over else "at the end")
         return _DykeSpace(dyke, " · ".join(notes))
 
-    header: list[common.Cell] = [_p("Dyke Condition", "cell-head-left")] + [number(d) for d in dykes]
-    rows: list[list[common.Cell]] = [
+    header: Sequence[common.Cell] = [_p("Dyke Condition", "cell-head-left")] + [number(d) for d in dykes]
+    rows: list[Sequence[common.Cell]] = [
         [_p("Floods on a roll of")] + [_p(_faces(range(d + 1, 7)) if d < 6 else "never", "cell-centre") for d in dykes],
         [_p("Chance of a flood")] + [_p(_chance(flood_odds(d)), "cell-centre") for d in dykes],
         [_p("A 6 drops it again")] + [_p(_chance(1 / 6), "cell-centre") for d in dykes],
@@ -467,10 +467,10 @@ def _misfortune_table(village: _Village, width: float) -> Flowable:
     """Capacity lost and left on each face of the misfortune d6."""
     faces = range(1, 7)
     column = (width - SCHEDULE_LABEL_COLUMN) / 6
-    header: list[common.Cell] = [_p("Misfortune d6", "cell-head-left")] + [_p(str(f), "cell-head") for f in faces]
+    header: Sequence[common.Cell] = [_p("Misfortune d6", "cell-head-left")] + [_p(str(f), "cell-head") for f in faces]
     lost = [_p(f"{MINUS}{m}" if m else "none", "cell-centre") for m in village.misfortune]
     left = [_p(f"<b>{village.capacity - m}</b>", "cell-centre") for m in village.misfortune]
-    rows: list[list[common.Cell]] = [[_p("Capacity lost"), *lost], [_p("Capacity this year"), *left]]
+    rows: list[Sequence[common.Cell]] = [[_p("Capacity lost"), *lost], [_p("Capacity this year"), *left]]
     return common.ruled_table(header, rows, [SCHEDULE_LABEL_COLUMN] + [column] * 6, row_height=SCHEDULE_ROW)
 
 
@@ -478,9 +478,9 @@ def _allocation_table(village: _Village, width: float) -> Flowable:
     """Per recipient and year: VP for Subsistence and Leisure, Wealth for Profit, by units."""
     units = range(village.capacity + 1)
     column = (width - SCHEDULE_LABEL_COLUMN) / len(units)
-    header: list[common.Cell] = [_p("Units received", "cell-head-left")] + [_p(str(u), "cell-head") for u in units]
+    header: Sequence[common.Cell] = [_p("Units received", "cell-head-left")] + [_p(str(u), "cell-head") for u in units]
     marginal = [profit_wealth(u) - profit_wealth(u - 1) if u else 0 for u in units]
-    rows: list[list[common.Cell]] = [
+    rows: list[Sequence[common.Cell]] = [
         [_p("<b>Subsistence</b> VP")] + [_p(_signed(subsistence_vp(u)), "cell-centre") for u in units],
         [_p("<b>Leisure</b> VP (up to 2)")] + [_p(_signed(leisure_vp(u)), "cell-centre") for u in units],
         [_p("<b>Profit</b>: this unit adds")] + [_p(str(m) if u else "–", "cell-centre") for u, m in zip(units, marginal)],
@@ -602,7 +602,7 @@ def _contributions(state: State, viewer: int | None) -> dict[tuple[int, int], in
     return {(data["year"], seat_of[data["household"]]): data["contribution"] for data in ledger_rows(state, viewer)}
 
 
-def _ledger_cells(village: _Village, row: LedgerRow | None, year: int, pledge: int | None) -> list[common.Cell]:
+def _ledger_cells(village: _Village, row: LedgerRow | None, year: int, pledge: int | None) -> Sequence[common.Cell]:
     """One year's ledger row: filled as far as the year has got, or ready to write in."""
     end_roll = year >= village.end_check_from
     year_cell = _p(f"{year}" + (f'<br/><font size="{END_ROLL_TAG}">end<br/>roll</font>' if end_roll else ""), "cell-number")
@@ -664,7 +664,7 @@ def _final_box(village: _Village, seat: int, width: float) -> Flowable:
     widths = common.columns_of(width, (1,) * len(heads))
     header = _headers(heads, widths)
     state = village.state
-    cells: list[common.Cell] = [None] * len(heads)
+    cells: Sequence[common.Cell] = [None] * len(heads)
     if state is not None and state.over:
         last = next(r for r in reversed(state.ledger) if r.seat == seat)
         household = state.households[seat]
@@ -749,7 +749,7 @@ def _end_roll(village: _Village, year: int) -> str:
     return "goes on" if year < state.year else ""
 
 
-def _record_rows(village: _Village) -> list[list[common.Cell]]:
+def _record_rows(village: _Village) -> list[Sequence[common.Cell]]:
     """A row per year: finished years from `state.years`, the current one so far, blanks after."""
     state = village.state
     summaries = {y.year: y for y in state.years} if state is not None else {}
@@ -757,7 +757,7 @@ def _record_rows(village: _Village) -> list[list[common.Cell]]:
     def cell(value: object) -> common.Cell:
         return _p(markup(str(value)), "cell-number")
 
-    rows: list[list[common.Cell]] = []
+    rows: list[Sequence[common.Cell]] = []
     for year in range(1, village.years + 1):
         middle: list[common.Cell] = [None] * 6
         if year in summaries:
@@ -785,8 +785,8 @@ def _pledge_grid(village: _Village, width: float) -> list[Flowable]:
     for first in range(0, len(years), PLEDGE_GRID_YEARS):
         chunk = years[first : first + PLEDGE_GRID_YEARS]
         column = (width - PLEDGE_GRID_NAME) / PLEDGE_GRID_YEARS
-        header: list[common.Cell] = [_p("Household", "cell-head-left")] + [_p(f"Year {y}", "cell-head") for y in chunk]
-        rows: list[list[common.Cell]] = []
+        header: Sequence[common.Cell] = [_p("Household", "cell-head-left")] + [_p(f"Year {y}", "cell-head") for y in chunk]
+        rows: list[Sequence[common.Cell]] = []
         for seat in range(village.n):
             cells: list[common.Cell] = [_p(markup(village.label(seat)))]
             for year in chunk:
@@ -813,7 +813,7 @@ def _standings_table(village: _Village, width: float) -> Flowable:
     widths = common.columns_of(width, STANDINGS_WEIGHTS)
     header = _headers(heads, widths)
     state = village.state
-    rows: list[list[common.Cell]] = []
+    rows: list[Sequence[common.Cell]] = []
     if state is None:
         for seat in range(village.n):
             rows.append([None, _p(markup(village.names[seat]), "cell-big")] + [None] * 5)
@@ -1172,8 +1172,8 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
         for start in range(0, len(years), per_row):
             chunk = range(start, min(start + per_row, len(years)))
             widths = [PLEDGE_GRID_NAME] + [(width - PLEDGE_GRID_NAME) / per_row] * len(chunk)
-            header: list[common.Cell] = ["Pledges", *(str(i + 1) for i in chunk)]
-            rows: list[list[common.Cell]] = [[state.names[s], *("" if grid[s][i] is None else str(grid[s][i]) for i in chunk)] for s in range(state.n)]
+            header: Sequence[common.Cell] = ["Pledges", *(str(i + 1) for i in chunk)]
+            rows: list[Sequence[common.Cell]] = [[state.names[s], *("" if grid[s][i] is None else str(grid[s][i]) for i in chunk)] for s in range(state.n)]
             rows.append(["in all", *(str(years[i].total) for i in chunk)])
             story += [common.spacer(4 * mm), common.ruled_table(header, rows, widths, row_height=PLEDGE_GRID_ROW, zebra=True)]
     return story
@@ -1200,8 +1200,8 @@ def debrief_compare(tables: Sequence[tuple[str, Game[Setup, State]]], *, width: 
     story += [common.spacer(3 * mm), charts.keep(pledged), common.spacer(4 * mm), charts.keep(dyke), common.spacer(4 * mm)]
     first = min(width, 16 * mm)
     widths = [first] + [(width - first) / len(labels)] * len(labels)
-    header: list[common.Cell] = ["Year", *labels]
-    rows: list[list[common.Cell]] = []
+    header: Sequence[common.Cell] = ["Year", *labels]
+    rows: list[Sequence[common.Cell]] = []
     for i in range(longest):
         cells: list[common.Cell] = [str(i + 1)]
         for s in states:

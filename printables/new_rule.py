@@ -13,6 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -98,7 +99,7 @@ def _table(source: Source[Setup, State]) -> _Table:
     """The table `source` prints for: its setup's, or blank seats with `Setup`'s default variants."""
     if source.setup is not None:
         return _Table.of(source.setup, source.state)
-    variants = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
+    variants: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
     return _Table(names=source.names, **variants)
 
 
@@ -262,7 +263,7 @@ def _worksheet(table: _Table, width: float) -> list[Flowable]:
     ranks = {seat: rank for rank, seat, _ in standings(state)} if state is not None else {}
     shared = Counter(ranks.values())
     points = scores(state) if state is not None else ()
-    rows: list[list[common.Cell]] = []
+    rows: list[Sequence[common.Cell]] = []
     for seat, name in enumerate(table.names):
         label = _p(markup(name) if name else "", "cell-big")
         if state is None:
@@ -413,7 +414,7 @@ def _colour_key(table: _Table, width: float) -> list[Flowable]:
         ),
     ]
     header = [_p("Colour", "cell-head"), _p("Shape", "cell-head"), _p("Name", "cell-head-left"), _p("Role", "cell-head-left")]
-    rows: list[list[common.Cell]] = []
+    rows: list[Sequence[common.Cell]] = []
     for colour in table.colours:
         fill = _swatch_colour(colour)
         shape = symbol(table.colours, colour)
@@ -606,8 +607,8 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
     story += [common.spacer(3 * mm), charts.keep(sizes), common.spacer(3 * mm), charts.keep(pool)]
     # Who went out, and where everyone finished.
     points = scores(state)
-    header: list[common.Cell] = ["Player", "Out", "Candies", "Reds eaten", "Score"]
-    rows: list[list[common.Cell]] = [
+    header: Sequence[common.Cell] = ["Player", "Out", "Candies", "Reds eaten", "Score"]
+    rows: list[Sequence[common.Cell]] = [
         [p.name, f"round {p.out_round}" if p.out_round is not None else "still in", str(p.candies), str(p.eaten), str(points[s])]
         for s, p in enumerate(state.players)
     ]
