@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
@@ -44,8 +43,7 @@ def palette(index: int) -> tuple[str, bool]:
     return PALETTE[index % len(PALETTE)], (index // len(PALETTE)) % 2 == 1
 
 
-@dataclass(frozen=True)
-class Series:
+class Series(NamedTuple):
     """One series: a value (or None: nothing drawn) per x label."""
 
     label: str
@@ -54,8 +52,7 @@ class Series:
     dashed: bool = False
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
     """A horizontal reference line across the chart, labelled at its right end."""
 
     value: float
@@ -63,8 +60,7 @@ class Line:
     colour: str = "#7a7a7a"
 
 
-@dataclass(frozen=True)
-class Band:
+class Band(NamedTuple):
     """A shaded band between two values (a zone), labelled at its left end."""
 
     low: float

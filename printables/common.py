@@ -12,6 +12,7 @@ User text reaches a Paragraph only through `fonts.markup`: `para` and table cell
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import functools
 import io
 import math
@@ -51,14 +52,18 @@ __all__ = [
     "PAGE_SIZES",
     "Section",
     "SlipSheet",
+    "Strip",
     "Source",
     "Swatch",
+    "bullets",
+    "card_top",
     "build_document",
     "columns_of",
     "english",
     "fitted_style",
     "frame_size",
     "heading",
+    "leaders",
     "page_count",
     "page_size",
     "para",
@@ -72,6 +77,8 @@ __all__ = [
     "story_block",
     "style",
     "stylesheet",
+    "variants",
+    "write_line",
 ]
 
 # -- layout ------------------------------------------------------------------------------
@@ -122,6 +129,15 @@ class Source(Generic[SetupT, StateT]):
     gm: str = ""
     #: (seat name, URL) per seat, for seat slips with QR codes (a game that hides); None: blank slips.
     seat_links: tuple[tuple[str, str], ...] | None = None
+
+
+def variants(source: Source[Any, Any], setup_type: type, names: Iterable[str]) -> dict[str, Any]:
+    """The setup fields `names` that sheets print with: the source's setup's, or the defaults of
+    the game's `setup_type` for blank sheets."""
+    if source.setup is not None:
+        return {name: getattr(source.setup, name) for name in names}
+    defaults = {f.name: f.default for f in dataclasses.fields(setup_type)}
+    return {name: defaults[name] for name in names}
 
 
 def page_size(name: str) -> tuple[float, float]:
@@ -190,6 +206,18 @@ def fitted_style(name: str, words: Iterable[str], width: float, min_size: float 
 def para(text: object, style_name: str = "body") -> Paragraph:
     """A paragraph of plain (user) text: escaped, never read as markup."""
     return Paragraph(fonts.markup(text), style(style_name))
+
+
+def bullets(*items: str, look: str | ParagraphStyle = "bullet") -> list[Flowable]:
+    """A bulleted paragraph per item, of markup the caller escaped (`fonts.markup`)."""
+    given = style(look) if isinstance(look, str) else look
+    return [Paragraph(text, given, bulletText="•") for text in items]
+
+
+def card_top(game: str, subtitle: str) -> list[Flowable]:
+    """The top of `game`'s rules card: the page header's section, the title and, under it,
+    `subtitle` (markup the caller escaped)."""
+    return [Section(game, "Rules card"), para(f"{game} — rules card", "title"), Paragraph(subtitle, style("subtitle"))]
 
 
 def heading(text: object, level: int = 1) -> Paragraph:
@@ -345,6 +373,20 @@ def ruled_table(
     if zebra:
         commands += [("BACKGROUND", (0, i), (-1, i), ZEBRA_FILL) for i in range(2, len(data), 2)]
     return Table(data, colWidths=list(widths), rowHeights=heights, repeatRows=1, style=TableStyle(commands), hAlign="LEFT")
+
+
+class Strip(Flowable):
+    """A flowable as wide as the frame it is laid out in and `height` tall: `draw` reads its
+    `width` (a rule to write on, a title bar, a small drawing)."""
+
+    def __init__(self, height: float) -> None:
+        super().__init__()
+        self.width = 0.0
+        self.height = height
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self.width = availWidth
+        return availWidth, self.height
 
 
 class Swatch(Flowable):
@@ -511,6 +553,15 @@ def slip_pages(count: int, draw_slip: DrawSlip, *, columns: int = 2, rows: int =
             story.append(PageBreak())
         story.append(SlipSheet(min(per_page, count - first), draw_slip, columns=columns, rows=rows, gutter=gutter, first=first))
     return story
+
+
+def write_line(canvas: Canvas, x0: float, x1: float, y: float, colour: colors.Color, width: float = 0.5) -> None:
+    """A line to write on, from `x0` to `x1` at `y`."""
+    canvas.saveState()
+    canvas.setStrokeColor(colour)
+    canvas.setLineWidth(width)
+    canvas.line(x0, y, x1, y)
+    canvas.restoreState()
 
 
 def spacer(height: float) -> Spacer:
@@ -718,6 +769,15 @@ def results_block(game: Game[Any, Any], width: float, *, score: str = "Score", s
     return story
 
 
+def leaders(game: Game[Any, Any], score: str) -> str:
+    """Who leads (or won) and with what, as a debrief's story says it: `score` is a format for
+    the best score, as in 'with {} points'."""
+    table = game.rules.standings(game.state)
+    first = [seat for rank, seat, _ in table if rank == 1]
+    names = seats_text(game.setup.names, first)
+    return f"{'Won' if game.rules.over(game.state) else 'Leading'} {score.format(table[0][2])}: {names}."
+
+
 def english(text: str) -> str:
     """`text` set left to right whatever it starts with: an English sentence that opens with
     a right-to-left name would otherwise be laid out from the right (U+200E draws nothing)."""
@@ -729,5 +789,4 @@ def story_block(lines: Sequence[str]) -> list[Flowable]:
     if not lines:
         return []
     story: list[Flowable] = [heading("The story in a few lines", 2)]
-    story += [Paragraph(fonts.markup(english(line)), style("bullet"), bulletText="•") for line in lines]
-    return story
+    return story + bullets(*(fonts.markup(english(line)) for line in lines))

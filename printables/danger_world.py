@@ -54,7 +54,7 @@ from rules.decisions import first_states
 from rules.games import card
 
 from . import charts, common, fonts
-from .common import Box, Source
+from .common import Box
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
@@ -72,6 +72,7 @@ __all__ = [
     "rules_card",
     "sheet_layout",
     "sheets",
+    "table_of",
 ]
 
 # -- layout ------------------------------------------------------------------------------
@@ -167,13 +168,6 @@ class _Table:
     #: the person playing each character, where known ("" to write in).
     players: tuple[str, ...] = ()
 
-    @classmethod
-    def of(cls, setup: Setup, state: State | None = None) -> _Table:
-        variants = {name: getattr(setup, name) for name in _VARIANTS}
-        # Setup's default GM name is a placeholder: leave the line to be written in instead.
-        gm = "" if setup.gm == _DEFAULTS["gm"] else setup.gm
-        return cls(names=setup.names, gm=gm, state=state, **variants)
-
     def label(self, index: int) -> str:
         return self.names[index] or self.player(index) or f"Character {index + 1}"
 
@@ -185,17 +179,17 @@ class _Table:
         return self.state.characters[index] if self.state is not None else None
 
 
-def _table(source: Source[Setup, State]) -> _Table:
+def table_of(source: common.Source[Setup, State]) -> _Table:
     """The table `source` prints for: its setup's, or blank characters with `Setup`'s default
     variants; the GM named by `source.gm`, where it names one."""
-    if source.setup is not None:
-        table = _Table.of(source.setup, source.state)
-    else:
-        variants = {name: _DEFAULTS[name] for name in _VARIANTS}
-        people, characters = zip(*(_player_and_character(seat) for seat in source.names)) if source.names else ((), ())
-        # A blank GM screen leaves the GM's name to be written in: Setup's "GM" is only a placeholder.
-        table = _Table(names=tuple(characters), gm="", players=tuple(people), **variants)
-    return dataclasses.replace(table, gm=source.gm) if source.gm else table
+    variants = common.variants(source, Setup, _VARIANTS)
+    setup = source.setup
+    # Setup's default GM name is only a placeholder: the GM's line is left to be written in instead.
+    gm = source.gm or (setup.gm if setup is not None and setup.gm != _DEFAULTS["gm"] else "")
+    if setup is not None:
+        return _Table(names=source.names, gm=gm, state=source.state, **variants)
+    people, characters = zip(*(_player_and_character(seat) for seat in source.names)) if source.names else ((), ())
+    return _Table(names=tuple(characters), gm=gm, players=tuple(people), **variants)
 
 
 def _player_and_character(name: str) -> tuple[str, str]:
@@ -308,11 +302,7 @@ def _panel(canvas: Canvas, box: Box, title: str, aside: str = "") -> None:
 
 
 def _write_line(canvas: Canvas, x0: float, x1: float, y: float) -> None:
-    canvas.saveState()
-    canvas.setStrokeColor(WRITE_LINE)
-    canvas.setLineWidth(0.5)
-    canvas.line(x0, y, x1, y)
-    canvas.restoreState()
+    common.write_line(canvas, x0, x1, y, WRITE_LINE)
 
 
 def _die(canvas: Canvas, box: Box, state: str) -> None:
@@ -784,13 +774,11 @@ def _character_sheet(table: _Table, index: int) -> list[Flowable]:
 
 
 # -- the rules card ----------------------------------------------------------------------------------
-def _rules_card(table: _Table, width: float) -> list[Flowable]:
+def rules_card(table: _Table, width: float) -> list[Flowable]:
     """The game on one page for the players, in the project's reading (RULINGS.md)."""
     rounds = {0: "no re-rolls", 1: "one re-roll"}.get(table.rerolls, f"up to {table.rerolls} re-rolls")
     story: list[Flowable] = [
-        common.Section(CARD.title, "Rules card"),
-        _p("Danger World — rules card", "title"),
-        _p("A GM and 1-12 players. Every check is a pool of d6s: make a set of matching dice at least as high as the difficulty.", "subtitle"),
+        *common.card_top(CARD.title, "A GM and 1-12 players. Every check is a pool of d6s: make a set of matching dice at least as high as the difficulty."),
         common.heading("Your character", 2),
         *_bullets([
             f"Eight stats, 1 to {STAT_MAX} dice each: {table.sheet_dice} dice in all. Three aspects.",
@@ -815,20 +803,15 @@ def _rules_card(table: _Table, width: float) -> list[Flowable]:
 
 
 # -- the GM screen ---------------------------------------------------------------------------------
-class _Bar(Flowable):
+class _Bar(common.Strip):
     """A section title in a black bar, like the panels of the character sheet."""
 
     def __init__(self, title: str, aside: str = "") -> None:
-        super().__init__()
+        super().__init__(BAR)
         self.title = title
         self.aside = aside
-        self.width = 0.0
         self.spaceBefore = 2.5 * mm
         self.spaceAfter = 1.5 * mm
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        self.width = availWidth
-        return availWidth, BAR
 
     def draw(self) -> None:
         canvas = self.canv
@@ -852,8 +835,7 @@ class _Tally(Flowable):
         super().__init__()
         self.count = count
         self.filled = filled
-        self.size = size
-        self.box = size
+        self.size = self.box = size
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
         self.box = min(self.size, (availWidth - 1 - (self.count - 1) * SP_GAP) / self.count)
@@ -1155,21 +1137,16 @@ def _gm_screen(table: _Table, width: float) -> list[Flowable]:
 
 
 # -- the document (printables.document) ----------------------------------------------------------
-def sheets(source: Source[Setup, State], page: str) -> list[Flowable]:
+def sheets(table: _Table, page: str) -> list[Flowable]:
     """A character sheet per player character, the two-page GM screen and the rules card."""
-    table = _table(source)
     width, _ = common.frame_size(page)
     story: list[Flowable] = []
     for index in range(len(table.names)):
         story += _character_sheet(table, index) + [PageBreak()]
     story += _gm_screen(table, width)
-    story += [PageBreak()] + _rules_card(table, width)
+    story += [PageBreak()] + rules_card(table, width)
     return story
 
-
-def rules_card(source: Source[Setup, State], width: float) -> list[Flowable]:
-    """The game on one page `width` wide (`_rules_card`)."""
-    return _rules_card(_table(source), width)
 
 
 #: The game's booklet is its rules card.

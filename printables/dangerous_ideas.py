@@ -26,7 +26,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
-from rules.core import plural, seats_text
+from rules.core import plural
 from rules.dangerous_ideas import (
     BRANCHES,
     HUBS,
@@ -46,11 +46,10 @@ from rules.decisions import first_states
 from rules.games import card
 
 from . import charts, common, fonts
-from .common import Source
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup, name_list
 
-__all__ = ["CARD", "MATERIALS", "booklet", "debrief_compare", "debrief_lines", "debrief_story", "rules_card", "sheets"]
+__all__ = ["CARD", "MATERIALS", "booklet", "debrief_compare", "debrief_lines", "debrief_story", "rules_card", "sheets", "table_of"]
 
 # -- layout ------------------------------------------------------------------------------
 CARD = card("dangerous-ideas")
@@ -123,11 +122,6 @@ class _Table:
     story: str = ""
     state: State | None = None
 
-    @classmethod
-    def of(cls, setup: Setup, state: State | None = None) -> _Table:
-        variants = {name: getattr(setup, name) for name in _VARIANTS}
-        return cls(names=setup.names, state=state, **variants)
-
     @property
     def n(self) -> int:
         return len(self.names)
@@ -143,12 +137,9 @@ class _Table:
         return self.layout[BRANCHES.index(branch)]
 
 
-def _table(source: Source[Setup, State]) -> _Table:
+def table_of(source: common.Source[Setup, State]) -> _Table:
     """The table `source` prints for: its setup's, or blank seats with `Setup`'s default variants."""
-    if source.setup is not None:
-        return _Table.of(source.setup, source.state)
-    variants: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
-    return _Table(names=source.names, **variants)
+    return _Table(names=source.names, state=source.state, **common.variants(source, Setup, _VARIANTS))
 
 
 # -- text helpers --------------------------------------------------------------------------------
@@ -227,11 +218,7 @@ def _fitted(
 
 
 def _write_line(canvas: Canvas, x0: float, x1: float, y: float) -> None:
-    canvas.saveState()
-    canvas.setStrokeColor(WRITE_LINE)
-    canvas.setLineWidth(0.45)
-    canvas.line(x0, y, x1, y)
-    canvas.restoreState()
+    common.write_line(canvas, x0, x1, y, WRITE_LINE, 0.45)
 
 
 def _and(items: Sequence[str]) -> str:
@@ -954,18 +941,18 @@ def _standings(table: _Table, width: float) -> Flowable:
 
 
 # -- the rules card ----------------------------------------------------------------------------
-def _rules_card(table: _Table, width: float) -> list[Flowable]:
+def rules_card(table: _Table, width: float) -> list[Flowable]:
     """The game on one page, in the project's reading (RULINGS.md)."""
     item = _derived("rules-item", "bullet")
 
     def bullets(*items: str) -> list[Flowable]:
-        return [Paragraph(t, item, bulletText="•") for t in items]
+        return common.bullets(*items, look=item)
 
     return [
-        common.Section(CARD.title, "Rules card"),
-        _p("Dangerous Ideas — rules card", "title"),
-        _p(f"3-10 players tell one story; each plays a Dangerous Idea spreading memes through its characters. "
-           f"{table.chapter_count} chapters for {table.n} players.", "subtitle"),
+        *common.card_top(
+            CARD.title,
+            f"3-10 players tell one story; each plays a Dangerous Idea spreading memes through its characters. {table.chapter_count} chapters for {table.n} players.",
+        ),
         common.heading("Setup", 2),
         *bullets(f"Place {table.start_stones} stones on your five nodes. Then, in seat order, write one leaf and one coiled meme, "
                  "each with a holder (a character of the story) and a stone on it.",
@@ -986,18 +973,13 @@ def _rules_card(table: _Table, width: float) -> list[Flowable]:
 
 
 # -- (4) the story as told ------------------------------------------------------------------
-class _WriteLines(Flowable):
+class _WriteLines(common.Strip):
     """`count` ruled lines to write on, `gap` apart."""
 
     def __init__(self, count: int, gap: float = 9 * mm) -> None:
-        super().__init__()
+        super().__init__(count * gap)
         self.count = count
         self.gap = gap
-        self.width = 0.0
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        self.width = availWidth
-        return availWidth, self.count * self.gap
 
     def draw(self) -> None:
         for i in range(self.count):
@@ -1131,28 +1113,21 @@ class _Indented(Flowable):
 
 
 # -- the document (printables.document) ----------------------------------------------------------
-def sheets(source: Source[Setup, State], page: str) -> list[Flowable]:
+def sheets(table: _Table, page: str) -> list[Flowable]:
     """A character sheet per player, the stones reference cards, the score pad, the story as
     told and the rules card."""
-    table = _table(source)
     width, _ = common.frame_size(page)
     story: list[Flowable] = _character_sheets(table, page) + [PageBreak()]
     story += _cards(table) + [PageBreak()]
     story += _score_pad(table, width) + [PageBreak()]
     story += _story_flowables(table, width)
-    story += [PageBreak()] + _rules_card(table, width)
+    story += [PageBreak()] + rules_card(table, width)
     return story
 
 
-def rules_card(source: Source[Setup, State], width: float) -> list[Flowable]:
-    """The game on one page `width` wide (`_rules_card`)."""
-    return _rules_card(_table(source), width)
-
-
-def booklet(source: Source[Setup, State], width: float) -> list[Flowable]:
+def booklet(table: _Table, width: float) -> list[Flowable]:
     """The game's booklet: the rules card, then the story as told, on half pages `width` wide."""
-    table = _table(source)
-    return _rules_card(table, width) + [PageBreak()] + _story_flowables(table, width)
+    return rules_card(table, width) + [PageBreak()] + _story_flowables(table, width)
 
 
 # -- the debrief handout (printables.debrief asks for these) ----------------------------------------
@@ -1214,9 +1189,7 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     if counts:
         n, text = max(counts.values(), key=lambda v: v[0])
         lines.append(f"The most widely held meme, on {plural(n, 'branch', 'branches')}: ‘{text}’.")
-    table = standings(state)
-    first = [s for r, s, _ in table if r == 1]
-    lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} points: {seats_text(state.names, first)}.")
+    lines.append(common.leaders(game, "with {} points"))
     return lines
 
 
@@ -1266,19 +1239,14 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
     return story
 
 
-class _Tree(Flowable):
+class _Tree(common.Strip):
     """One player's tree, small: Think in the middle, the four hubs around it with their
     stones, each hub's three branches and the memes on them (text, holder, stones)."""
 
     def __init__(self, state: State, seat: int) -> None:
-        super().__init__()
+        super().__init__(DEBRIEF_TREE_HEIGHT)
         self.state = state
         self.seat = seat
-        self.width = 0.0
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        self.width = availWidth
-        return availWidth, DEBRIEF_TREE_HEIGHT
 
     def draw(self) -> None:
         canvas = self.canv

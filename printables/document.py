@@ -16,7 +16,7 @@ and/or a count for blank sheets, a setup, or a state. A game's printables module
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, cast
+from typing import Any, Protocol, TypedDict, Unpack, cast
 
 from reportlab.platypus import Flowable
 
@@ -26,35 +26,39 @@ from rules.games import Card, card
 from . import common
 from .common import Source
 
-__all__ = ["Printables", "booklet", "pdf", "preview_png", "printables", "source", "story", "text_warning"]
+__all__ = ["Given", "Printables", "booklet", "pdf", "preview_png", "printables", "source", "story", "text_warning"]
 
-#: A class's tables of one game compared: (tables, width, reveal, reveal_pledges) to flowables.
+#: A class's tables of one game compared: (tables, *, width, reveal, reveal_pledges) to flowables.
 Compare = Callable[..., list[Flowable]]
 
 
 class Printables(Protocol):
     """What a game's printables module provides, for this module and the debrief handout.
 
-    Each takes a `Source` this module made and checked; a module draws and checks nothing of
-    the source itself but what its own game's rules decide (a setup's names, say)."""
+    `table_of` reads a `Source` this module made and checked into the module's own terms (a
+    table, a village); its sheets, rules card and booklet draw from that."""
 
     #: the materials a set holds, in print order (the PDF's subject).
     MATERIALS: tuple[str, ...]
 
-    def sheets(self, source: Source[Any, Any], page: str) -> list[Flowable]:
+    def table_of(self, source: Source[Any, Any], /) -> Any:
+        """What the sheets print for: names, variants and (from a state) the game as played."""
+        ...
+
+    def sheets(self, table: Any, page: str, /) -> list[Flowable]:
         """Every material on `page` ('a4' or 'letter'), each part starting on a new page."""
         ...
 
-    def rules_card(self, source: Source[Any, Any], width: float) -> list[Flowable]:
+    def rules_card(self, table: Any, width: float, /) -> list[Flowable]:
         """The rules card, `width` wide (the booklet of every game holds each game's)."""
         ...
 
-    def booklet(self, source: Source[Any, Any], width: float) -> list[Flowable]:
+    def booklet(self, table: Any, width: float, /) -> list[Flowable]:
         """What the game's own fold-in-half booklet holds, on half pages `width` wide."""
         ...
 
     def debrief_story(
-        self, game: Game[Any, Any], *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None
+        self, game: Game[Any, Any], /, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None
     ) -> list[Flowable]:
         """One table's pages of a debrief handout: the results, the charts, the story."""
         ...
@@ -64,6 +68,21 @@ class Printables(Protocol):
         """The tables of a class side by side, `debrief_compare(tables, *, width, reveal,
         reveal_pledges)`; None for a game whose debrief compares no tables."""
         ...
+
+
+class Given(TypedDict, total=False):
+    """What sheets are printed from besides names (see `source`)."""
+
+    #: how many seats blank sheets have (the card's default when neither this nor names is given).
+    players: int | None
+    #: the game's `Setup`: its names and variants.
+    setup: Any
+    #: the game's `State`: what was played.
+    state: Any
+    #: the GM's name, for a game with a GM.
+    gm: str | None
+    #: (seat name, URL) per seat, for the seat slips of a game that hides its seats.
+    seat_links: Sequence[tuple[str, str]] | None
 
 
 def _card(game: Card | str) -> Card:
@@ -90,20 +109,16 @@ def _blank_seats(game: Card, names: Sequence[str] | None, players: int | None) -
     return cleaned + ("",) * (count - len(cleaned))
 
 
-def source(
-    game: Card | str,
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Any = None,
-    state: Any = None,
-    gm: str | None = None,
-    seat_links: Sequence[tuple[str, str]] | None = None,
-) -> Source[Any, Any]:
+def source(game: Card | str, names: Sequence[str] | None = None, **given: Unpack[Given]) -> Source[Any, Any]:
     """What `game`'s sheets print from: `names` and/or `players` (blank sheets), or a `setup`,
     or a `state`; never a mix. `gm` names the GM of a game with one; `seat_links` are (seat
     name, URL) per seat for the seat slips of a game that hides its seats."""
     game = _card(game)
+    unknown = sorted(set(given) - set(Given.__annotations__))
+    if unknown:
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
+    players, setup, state = given.get("players"), given.get("setup"), given.get("state")
+    gm, seat_links = given.get("gm"), given.get("seat_links")
     if state is not None and (names is not None or players is not None or setup is not None):
         raise ValueError("print from a state alone: its setup already holds the names and variants")
     if setup is not None and (names is not None or players is not None):
@@ -121,80 +136,45 @@ def source(
     return Source(seats, setup, state, gm=gm or "", seat_links=links)
 
 
-def story(
-    game: Card | str,
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Any = None,
-    state: Any = None,
-    page: str = "a4",
-    gm: str | None = None,
-    seat_links: Sequence[tuple[str, str]] | None = None,
-) -> list[Flowable]:
+def _table(game: Card, names: Sequence[str] | None, given: Given) -> Any:
+    return printables(game).table_of(source(game, names, **given))
+
+
+def story(game: Card | str, names: Sequence[str] | None = None, *, page: str = "a4", **given: Unpack[Given]) -> list[Flowable]:
     """Every material of `game` as flowables (see `source`), for documents holding several
     games; each material starts a new page and names itself in the page header."""
-    printed = source(game, names, players=players, setup=setup, state=state, gm=gm, seat_links=seat_links)
-    return printables(game).sheets(printed, page)
+    game = _card(game)
+    return printables(game).sheets(_table(game, names, given), page)
 
 
-def pdf(
-    game: Card | str,
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Any = None,
-    state: Any = None,
-    page: str = "a4",
-    gm: str | None = None,
-    seat_links: Sequence[tuple[str, str]] | None = None,
-    bleed: bool = False,
-) -> bytes:
+def pdf(game: Card | str, names: Sequence[str] | None = None, *, page: str = "a4", bleed: bool = False, **given: Unpack[Given]) -> bytes:
     """The materials of `game` as PDF bytes (see `source`): blank sheets for names (unnamed seats
     get a line to write on; the card's default count when neither names nor `players` is
     given), a setup's, or what was played from a state. `page` is 'a4' or 'letter'; `bleed`
     prints cut-outs past their cut lines."""
     common.page_size(page)  # refuse a bad page size before any work
     game = _card(game)
-    flowables = story(game, names, players=players, setup=setup, state=state, page=page, gm=gm, seat_links=seat_links)
-    what = "what you played" if state is not None else "printable materials"
+    flowables = story(game, names, page=page, **given)
+    what = "what you played" if given.get("state") is not None else "printable materials"
     subject = ", ".join(printables(game).MATERIALS)
     return common.build_document(flowables, page=page, title=f"{game.title}: {what}", subject=subject, bleed=bleed)
 
 
 def preview_png(
-    game: Card | str,
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Any = None,
-    state: Any = None,
-    page: str = "a4",
-    gm: str | None = None,
-    page_index: int = 0,
-    scale: float = common.PREVIEW_SCALE,
+    game: Card | str, names: Sequence[str] | None = None, *, page: str = "a4", page_index: int = 0, scale: float = common.PREVIEW_SCALE, **given: Unpack[Given]
 ) -> bytes:
     """PNG bytes of page `page_index` of `pdf(...)`, for a print preview."""
-    data = pdf(game, names, players=players, setup=setup, state=state, page=page, gm=gm)
-    return common.png_bytes(data, page_index, scale)
+    return common.png_bytes(pdf(game, names, page=page, **given), page_index, scale)
 
 
-def booklet(
-    game: Card | str,
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Any = None,
-    state: Any = None,
-    page: str = "a4",
-) -> bytes:
+def booklet(game: Card | str, names: Sequence[str] | None = None, *, page: str = "a4", **given: Unpack[Given]) -> bytes:
     """`game`'s fold-in-half booklet (its rules card, and what else the game keeps there) on
     half pages of `page`, imposed two to a sheet for duplex printing."""
     common.page_size(page)
     game = _card(game)
     width, _ = common.frame_size(f"{page}-booklet")
-    printed = source(game, names, players=players, setup=setup, state=state)
-    return common.build_booklet(printables(game).booklet(printed, width), page=page, title=f"{game.title}: booklet")
+    parts = printables(game).booklet(_table(game, names, given), width)
+    return common.build_booklet(parts, page=page, title=f"{game.title}: booklet")
 
 
 def text_warning(game: Card | str, seats: int) -> str:

@@ -14,7 +14,6 @@ game is over: there is nothing left to pledge or hire).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 from reportlab.platypus.flowables import BalancedColumns
 
-from rules.core import plural, seats_text
+from rules.core import plural
 from rules.decisions import Game
 from rules.games import card
 from rules.leerdam import (
@@ -52,11 +51,10 @@ from rules.leerdam import (
 )
 
 from . import charts, common, fonts, slips
-from .common import Source
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
-__all__ = ["CARD", "MATERIALS", "booklet", "debrief_compare", "debrief_lines", "debrief_story", "rules_card", "sheets"]
+__all__ = ["CARD", "MATERIALS", "booklet", "debrief_compare", "debrief_lines", "debrief_story", "rules_card", "sheets", "table_of"]
 
 # -- layout ------------------------------------------------------------------------------
 CARD = card("leerdam")
@@ -147,11 +145,8 @@ class _Village:
     end_on: tuple[int, ...]
     max_years: int | None
     state: State | None = None
-
-    @classmethod
-    def of(cls, setup: Setup, state: State | None = None) -> _Village:
-        variants = {name: getattr(setup, name) for name in _VARIANTS}
-        return cls(names=setup.names, state=state, **variants)
+    #: (seat name, URL) per seat for the seat slips' QR codes; None prints blank slips.
+    seat_links: tuple[tuple[str, str], ...] | None = None
 
     @property
     def n(self) -> int:
@@ -176,12 +171,10 @@ class _Village:
         return self.names[seat] or f"Household {seat + 1}"
 
 
-def _village(source: Source[Setup, State]) -> _Village:
+def table_of(source: common.Source[Setup, State]) -> _Village:
     """The village `source` prints for: its setup's, or blank households with `Setup`'s default variants."""
-    if source.setup is not None:
-        return _Village.of(source.setup, source.state)
-    variants: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
-    return _Village(names=source.names, **variants)
+    variants = common.variants(source, Setup, _VARIANTS)
+    return _Village(names=source.names, state=source.state, seat_links=source.seat_links, **variants)
 
 
 # -- small text helpers ------------------------------------------------------------------------
@@ -351,18 +344,13 @@ class _Track(Flowable):
 
 
 # -- (1) the village board --------------------------------------------------------------------
-class _DykeSpace(Flowable):
+class _DykeSpace(common.Strip):
     """A space of the dyke track: its number, big, and a small tag under it ("start", "now")."""
 
     def __init__(self, dyke: int, tag: str) -> None:
-        super().__init__()
+        super().__init__(DYKE_SPACE)
         self.dyke = dyke
         self.tag = tag
-        self.width = 0.0
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        self.width = availWidth
-        return availWidth, DYKE_SPACE
 
     def draw(self) -> None:
         canvas = self.canv
@@ -534,35 +522,30 @@ def _year_steps(village: _Village) -> list[Flowable]:
 
 
 # -- the rules card ---------------------------------------------------------------------------
-def _rules_card(village: _Village, width: float) -> list[Flowable]:
+def rules_card(village: _Village, width: float) -> list[Flowable]:
     """The game on one page for the households, in the project's reading (RULINGS.md)."""
     low, high = thresholds(village.n)
 
-    def bullets(*items: str) -> list[Flowable]:
-        return [Paragraph(t, common.style("bullet"), bulletText="•") for t in items]
-
+    subtitle = (
+        f"A village behind a dyke, for 5-10 households ({village.n} here). Each year you pledge labour to the dyke "
+        "in secret, then work for your own Wealth and VP. Keep the dyke up, or the flood takes a third of everyone's Wealth."
+    )
     story: list[Flowable] = [
-        common.Section(CARD.title, "Rules card"),
-        _p("Leerdam — rules card", "title"),
-        _p(
-            f"A village behind a dyke, for 5-10 households ({village.n} here). Each year you pledge labour to the dyke "
-            "in secret, then work for your own Wealth and VP. Keep the dyke up, or the flood takes a third of everyone's Wealth.",
-            "subtitle",
-        ),
+        *common.card_top(CARD.title, subtitle),
         common.heading("Setup", 2),
-        *bullets(
+        *common.bullets(
             f"Dyke at {village.dyke_start} (of {DYKE_MIN}-{DYKE_MAX}). Every household: 0 Wealth, 0 VP, not Flooded.",
             f"Each household has {village.capacity} units of labour a year, less its misfortune.",
         ),
         common.heading("A year", 2),
         *_year_steps(village),
         common.heading("The dyke", 2),
-        *bullets(
+        *common.bullets(
             f"With {village.n} households a pledge total under {low} lowers the dyke by 1; over {high} raises it by 1.",
             "Flood roll above the dyke: everyone is Flooded and loses a third of their Wealth (rounded up).",
         ),
         common.heading("Winning", 2),
-        *bullets(
+        *common.bullets(
             f"Final VP: Wealth ÷ (26 {MINUS} 3 × Dyke), rounded down; {MINUS}{FLOOD_PENALTY} if Flooded. Most VP wins; ties share.",
             "Only the labour contract binds: both sign, then Wealth and units change hands at once.",
         ),
@@ -905,11 +888,7 @@ def _chronicle(village: _Village) -> list[Flowable]:
 
 # -- (5) slips ------------------------------------------------------------------------------------
 def _write_line(canvas: Canvas, x0: float, x1: float, y: float) -> None:
-    canvas.saveState()
-    canvas.setStrokeColor(WRITE_LINE)
-    canvas.setLineWidth(0.5)
-    canvas.line(x0, y, x1, y)
-    canvas.restoreState()
+    common.write_line(canvas, x0, x1, y, WRITE_LINE)
 
 
 def _labelled_line(canvas: Canvas, x: float, right: float, y: float, label: str, value: str = "", size: float = SLIP_TEXT) -> None:
@@ -1034,11 +1013,10 @@ def _slips(village: _Village) -> list[Flowable]:
 
 
 # -- the document (printables.document) ----------------------------------------------------------
-def sheets(source: Source[Setup, State], page: str) -> list[Flowable]:
+def sheets(village: _Village, page: str) -> list[Flowable]:
     """The village board, a ledger per household, the village record, the chronicle (from a
     state) and, until the game is over, the slips and the seat slips (with QR codes from
-    `source.seat_links`); the rules card last."""
-    village = _village(source)
+    `village.seat_links`); the rules card last."""
     width, _ = common.frame_size(page)
     story: list[Flowable] = _board(village, width) + [PageBreak()]
     for seat in range(village.n):
@@ -1048,15 +1026,11 @@ def sheets(source: Source[Setup, State], page: str) -> list[Flowable]:
         story += [PageBreak()] + _chronicle(village)
     if village.state is None or not village.state.over:
         story += [PageBreak()] + _slips(village)
-        story += [PageBreak()] + slips.seat_slips(source.seat_links, game_title=CARD.title, players=village.n, page=page)
+        story += [PageBreak()] + slips.seat_slips(village.seat_links, game_title=CARD.title, players=village.n, page=page)
     # New pages go last, so a page's place in a set stays what it was.
-    story += [PageBreak()] + _rules_card(village, width)
+    story += [PageBreak()] + rules_card(village, width)
     return story
 
-
-def rules_card(source: Source[Setup, State], width: float) -> list[Flowable]:
-    """The game on one page `width` wide (`_rules_card`)."""
-    return _rules_card(_village(source), width)
 
 
 #: The game's booklet is its rules card.
@@ -1110,10 +1084,8 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
     else:
         best = max(years, key=lambda y: y.total)
         lines.append(f"The most pledged in one year was {best.total} units, in year {best.year}.")
-    table = standings(state)
-    first = [s for r, s, _ in table if r == 1]
     if _debrief_named(game, reveal, reveal_pledges)[1]:
-        lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} VP: {seats_text(state.names, first)}.")
+        lines.append(common.leaders(game, "with {} VP"))
     else:
         lines.append(f"The village holds {sum(h.vp for h in state.households)} VP in all; each household's stays its own.")
     return lines

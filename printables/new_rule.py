@@ -8,29 +8,26 @@ for colour-blind players and in black and white.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
-from rules.core import plural, seats_text
+from rules.core import plural
 from rules.decisions import Game, first_states
 from rules.games import card
 from rules.new_rule import RoundLine, Setup, State, scores, standings, symbol
 
 from . import charts, common, fonts, slips
-from .common import Source
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
-__all__ = ["CARD", "MATERIALS", "booklet", "debrief_compare", "debrief_lines", "debrief_story", "rules_card", "sheets"]
+__all__ = ["CARD", "MATERIALS", "booklet", "debrief_compare", "debrief_lines", "debrief_story", "rules_card", "sheets", "table_of"]
 
 # -- layout ------------------------------------------------------------------------------
 CARD = card("new-rule")
@@ -76,18 +73,14 @@ class _Table:
 
     names: tuple[str, ...]  # "" is a seat whose name is written in by hand
     colours: tuple[str, ...]
-    antibody: str
     max_rounds: int | None
+    antibody: str
     hand: int
     bags_per_player: int
     per_bag: int
     state: State | None = None
-
-    @classmethod
-    def of(cls, setup: Setup, state: State | None = None) -> _Table:
-        return cls(
-            setup.names, setup.colours, setup.antibody, setup.max_rounds, setup.hand, setup.bags_per_player, setup.per_bag, state
-        )
+    #: (seat name, URL) per seat for the seat slips' QR codes; None prints blank slips.
+    seat_links: tuple[tuple[str, str], ...] | None = None
 
     @property
     def scoring(self) -> tuple[str, ...]:
@@ -95,12 +88,10 @@ class _Table:
         return tuple(c for c in self.colours if c != self.antibody)
 
 
-def _table(source: Source[Setup, State]) -> _Table:
+def table_of(source: common.Source[Setup, State]) -> _Table:
     """The table `source` prints for: its setup's, or blank seats with `Setup`'s default variants."""
-    if source.setup is not None:
-        return _Table.of(source.setup, source.state)
-    variants: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
-    return _Table(names=source.names, **variants)
+    variants = common.variants(source, Setup, _VARIANTS)
+    return _Table(names=source.names, state=source.state, seat_links=source.seat_links, **variants)
 
 
 # -- small text helpers ------------------------------------------------------------------------
@@ -292,19 +283,18 @@ def _worksheet(table: _Table, width: float) -> list[Flowable]:
         verb = "wins" if len(best) == 1 else "share the win"
         story.append(_p(markup(fonts.name_list([table.names[s] for s in best], last=" and ")) + f" <b>{verb}</b>.", "body"))
     story.append(common.heading("How to score", 2))
-    for text in (
+    story += common.bullets(
         f"Your score is the smallest count among {', '.join(_colour(table, c) for c in table.scoring)}, "
         f"plus every {antibody} you hold.",
         "Highest score wins. Players who went out rank below everyone still in; "
         "of those, the one who went out later ranks higher.",
         "Equal scores share a rank (shown as 2= and so on).",
-    ):
-        story.append(Paragraph(text, common.style("bullet"), bulletText="•"))
+    )
     return story
 
 
 # -- (3) the rules card ------------------------------------------------------------------------------
-def _rules_card(table: _Table, width: float) -> list[Flowable]:
+def rules_card(table: _Table, width: float) -> list[Flowable]:
     """The whole game on one page, in the project's reading of the text (RULINGS.md)."""
     red = _colour(table, table.antibody)
     low, high = CARD.players.range
@@ -317,25 +307,17 @@ def _rules_card(table: _Table, width: float) -> list[Flowable]:
     def body(text: str) -> Paragraph:
         return _p(text, "body")
 
-    def bullets(*items: str) -> list[Flowable]:
-        return [Paragraph(t, common.style("bullet"), bulletText="•") for t in items]
-
+    subtitle = f"{low}-{high} players. Your bowl of candy is your body: each round an infection strikes, and you pay for it with candy. Keep a balanced bowl to score."
     story: list[Flowable] = [
-        common.Section(CARD.title, "Rules card"),
-        _p("New Rule — rules card", "title"),
-        _p(
-            f"{low}-{high} players. Your bowl of candy is your body: each round an infection strikes, "
-            "and you pay for it with candy. Keep a balanced bowl to score.",
-            "subtitle",
-        ),
+        *common.card_top(CARD.title, subtitle),
         common.heading("You need", 2),
-        *bullets(
+        *common.bullets(
             f"{table.bags_per_player} bags of candy per player, each with {table.per_bag} of every colour: {colour_list}. "
             f"{red} is the antibody colour.",
             "A common bowl in the middle and a bowl for each player.",
         ),
         common.heading("Setup", 2),
-        *bullets(
+        *common.bullets(
             f"Pour every candy into the common bowl. Each player draws {table.hand} blindly into their own bowl.",
             "Choose a first player; play goes to the left.",
         ),
@@ -348,7 +330,7 @@ def _rules_card(table: _Table, width: float) -> list[Flowable]:
            "picked is its <b>strength</b>. A tie makes <i>every</i> tied colour an infection colour. "
            "The picked candies stay in their owners' bowls."),
         body("<b>3. Pay.</b> Every player pays exactly <i>strength</i> levels, mixing these as they like:"),
-        *bullets(
+        *common.bullets(
             "return <b>2 candies</b> of non-infection colours to the common bowl (they may differ in colour);",
             f"or <b>eat 1 {red}</b> (it leaves the game; allowed even when {red} is an infection colour);",
             "or return <b>4 infection-colour candies</b>, but only once you hold fewer than 2 non-infection candies "
@@ -356,18 +338,14 @@ def _rules_card(table: _Table, width: float) -> list[Flowable]:
         ),
         _p(f"A returned {red} counts as a non-infection candy unless {red} is an infection colour.", "small"),
         common.heading("Out", 2),
-        *bullets(
+        *common.bullets(
             "If you cannot pay every level, return all your candies to the common bowl: you are out.",
             "A player whose bowl is empty is out too.",
         ),
         common.heading("End", 2),
-        *bullets(
-            "The game ends at the start of a round when the common bowl is empty,",
-            f"or {limit},",
-            "or as soon as fewer than two players are still in.",
-        ),
+        *common.bullets("The game ends at the start of a round when the common bowl is empty,", f"or {limit},", "or as soon as fewer than two players are still in."),
         common.heading("Score", 2),
-        *bullets(
+        *common.bullets(
             f"Count each colour you hold except {red}; your score is the <b>smallest</b> of those counts "
             f"<b>plus</b> the {red} you still hold. Highest score wins.",
             "Players who are out rank below everyone still in (later out ranks higher); equal scores share a rank.",
@@ -495,25 +473,20 @@ def _draw_card(canvas: Canvas, table: _Table, index: int, width: float, height: 
 
 
 # -- the document (printables.document) ----------------------------------------------------------
-def sheets(source: Source[Setup, State], page: str) -> list[Flowable]:
+def sheets(table: _Table, page: str) -> list[Flowable]:
     """A score pad per player, the scoring worksheet, the rules card, the colour key and (until
-    the game is over) the seat slips: blank, with QR codes from `source.seat_links`."""
-    table = _table(source)
+    the game is over) the seat slips: blank, with QR codes from `table.seat_links`."""
     width, _ = common.frame_size(page)
     story: list[Flowable] = []
     for seat in range(len(table.names)):
         story += _score_pad(table, seat, width) + [PageBreak()]
     story += _worksheet(table, width) + [PageBreak()]
-    story += _rules_card(table, width) + [PageBreak()]
+    story += rules_card(table, width) + [PageBreak()]
     story += _colour_key(table, width)
     if table.state is None or not table.state.over:
-        story += [PageBreak()] + slips.seat_slips(source.seat_links, game_title=CARD.title, players=len(table.names), page=page)
+        story += [PageBreak()] + slips.seat_slips(table.seat_links, game_title=CARD.title, players=len(table.names), page=page)
     return story
 
-
-def rules_card(source: Source[Setup, State], width: float) -> list[Flowable]:
-    """The whole game on one page `width` wide (`_rules_card`)."""
-    return _rules_card(_table(source), width)
 
 
 #: The game's booklet is its rules card.
@@ -559,9 +532,7 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True) -> list[str]:
         lines.append("Nobody went out.")
     eaten = sum(p.eaten for p in state.players)
     lines.append(f"{eaten} {state.setup.antibody} eaten in all; the common bowl holds {sum(state.common)} candies.")
-    table = standings(state)
-    first = [s for r, s, _ in table if r == 1]
-    lines.append(f"{'Leading' if not state.over else 'Won'} with a score of {table[0][2]}: {seats_text(state.names, first)}.")
+    lines.append(common.leaders(game, "with a score of {}"))
     return lines
 
 

@@ -170,5 +170,6 @@ def booklet_pdf(*, page: str = "a4") -> bytes:
     for game in _games():
         if story:
             story.append(PageBreak())
-        story += document.printables(game).rules_card(document.source(game, players=game.players.default), width)
+        module = document.printables(game)
+        story += module.rules_card(module.table_of(document.source(game, players=game.players.default)), width)
     return common.build_booklet(story, page=page, title="Playbook: rules cards")

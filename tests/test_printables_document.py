@@ -16,19 +16,22 @@ from printables.document import Printables
 from rules.games import CARDS, card
 
 ROOT = Path(__file__).resolve().parent.parent
-#: the methods of the protocol, and the one member that may be None.
-METHODS = ("sheets", "rules_card", "booklet", "debrief_story")
+#: the methods of the protocol (`debrief_compare` is the one member that may be None).
+METHODS = ("table_of", "sheets", "rules_card", "booklet", "debrief_story")
+POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
-def _signature(function: object) -> list[tuple[str, object, object]]:
-    """(name, kind, default) of each parameter but `self`."""
+def _signature(function: object) -> list[tuple[str, object]]:
+    """How `function` is called: each parameter but `self` by place (positional) or by name
+    (keyword-only), with its default; a positional parameter's name is not part of a call."""
     parameters = inspect.signature(function).parameters.values()  # type: ignore[arg-type]
-    return [(p.name, p.kind, p.default) for p in parameters if p.name != "self"]
+    return [("" if p.kind in POSITIONAL else p.name, p.default) for p in parameters if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
 
 
 def test_the_protocol_names_what_the_door_and_the_debrief_call() -> None:
     members = {name for name in vars(Printables) if not name.startswith("_")}
     assert members == {*METHODS, "debrief_compare"}
+    assert _signature(Printables.debrief_story) == [("", inspect.Parameter.empty), ("label", inspect.Parameter.empty), ("width", inspect.Parameter.empty), ("reveal", inspect.Parameter.empty), ("reveal_pledges", None)]
     assert Printables.__annotations__ == {"MATERIALS": "tuple[str, ...]"}
 
 
@@ -42,12 +45,7 @@ def test_every_games_printables_provide_the_protocol(slug: str) -> None:
         assert _signature(getattr(module, name)) == _signature(getattr(Printables, name)), f"{slug}.{name}"
     compare = module.debrief_compare
     if compare is not None:
-        assert _signature(compare) == [
-            ("tables", inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.empty),
-            ("width", inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.empty),
-            ("reveal", inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.empty),
-            ("reveal_pledges", inspect.Parameter.KEYWORD_ONLY, None),
-        ]
+        assert _signature(compare) == [("", inspect.Parameter.empty), ("width", inspect.Parameter.empty), ("reveal", inspect.Parameter.empty), ("reveal_pledges", None)]
     # What the card says is no longer written again in the module.
     for stale in ("GAME_TITLE", "PLAYER_RANGE", "HOUSEHOLD_RANGE", "DEFAULT_PLAYERS", "DEFAULT_HOUSEHOLDS", "build_pdf", "preview_png"):
         assert not hasattr(module, stale), f"{slug}.{stale}"
@@ -70,6 +68,8 @@ def test_the_door_checks_the_source_by_the_card() -> None:
         document.source("dangerous-ideas", seat_links=links)
     with pytest.raises(KeyError, match="unknown game 'chess'"):
         document.source("chess")
+    with pytest.raises(TypeError, match="'player'"):
+        document.pdf("new-rule", player=3)  # type: ignore[call-arg]
 
 
 def test_the_text_warns_outside_the_count_it_is_written_for() -> None:
