@@ -1,9 +1,10 @@
-"""Parts every game's printables share: page sizes, the document, styles, rows, slips, previews.
+"""Parts every game's printables share: page sizes, the document, styles, rows, slips, previews,
+and the blocks of a debrief handout.
 
-Plain functions and tiny flowables: a game module turns its model (or a blank setup) into a
-list of flowables and hands it to `build_document`, which returns the PDF's bytes. Identical
-input always gives byte-identical PDFs (ReportLab's invariant mode), so tests can compare
-them and a print studio can cache them.
+Plain functions and tiny flowables: a game module turns its table (blank, from a setup or as
+played: a `Source`) into a list of flowables, and `printables.document` hands it to
+`build_document`, which returns the PDF's bytes. Identical input always gives byte-identical
+PDFs (ReportLab's invariant mode), so tests can compare them and a print studio can cache them.
 
 User text reaches a Paragraph only through `fonts.markup`: `para` and table cells given as
 `str` are treated as plain text; pass a ready `Paragraph` where markup is wanted.
