@@ -148,7 +148,7 @@ STAT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (("PHYSICAL", PHYSICAL), 
 
 
 # -- what to print -----------------------------------------------------------------------------
-#: The setup fields blank sheets take from `Setup`'s defaults.
+#: The setup fields the sheets print with (`common.variants`: a blank print takes `Setup`'s defaults).
 _VARIANTS = ("story_points", "pool_start", "rerolls", "danger_resets", "sheet_dice")
 _DEFAULTS: Mapping[str, Any] = {f.name: f.default for f in dataclasses.fields(Setup) if f.name != "names"}
 

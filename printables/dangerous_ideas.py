@@ -106,7 +106,7 @@ MORAL_LINES = 5
 
 
 # -- what to print -----------------------------------------------------------------------------
-#: The setup fields blank sheets take from `Setup`'s defaults.
+#: The setup fields the sheets print with (`common.variants`: a blank print takes `Setup`'s defaults).
 _VARIANTS = ("layout", "seeds", "chapters", "start_stones", "story")
 
 

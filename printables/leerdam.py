@@ -116,7 +116,7 @@ MINUS = "\u2212"  # a real minus sign: "−5" reads better than "-5" on a board
 
 
 # -- what to print -----------------------------------------------------------------------------
-#: The setup fields blank sheets take from `Setup`'s defaults.
+#: The setup fields the sheets print with (`common.variants`: a blank print takes `Setup`'s defaults).
 _VARIANTS = (
     "capacity",
     "misfortune",

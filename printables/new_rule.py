@@ -63,7 +63,7 @@ UNKNOWN_SWATCH = "#d0d0d0"
 
 
 # -- what to print -----------------------------------------------------------------------------
-#: The setup fields blank sheets take from `Setup`'s defaults.
+#: The setup fields the sheets print with (`common.variants`: a blank print takes `Setup`'s defaults).
 _VARIANTS = ("colours", "antibody", "max_rounds", "hand", "bags_per_player", "per_bag")
 
 
