@@ -26,14 +26,14 @@ def _best(call, runs: int) -> tuple[float, bytes]:  # noqa: ANN001
 def run_print_pack(runs: int = 3, quick: bool = False) -> list[dict[str, object]]:
     """Time the pack (best of `runs`, after a first cold build) beside one game's materials;
     the figures as rows of the benchmark table (figure, value, baseline, ratio)."""
-    from printables import common, new_rule, pack
+    from printables import common, document, pack
 
     runs = 1 if quick else runs
     start = time.process_time()
     pack.build_pdf(len(NAMES), NAMES, page="a4")
     cold = time.process_time() - start
     pack_s, pdf = _best(lambda: pack.build_pdf(len(NAMES), NAMES, page="a4"), runs)
-    one_s, one = _best(lambda: new_rule.build_pdf(NAMES[:5], page="a4"), runs)
+    one_s, one = _best(lambda: document.pdf("new-rule", NAMES[:5], page="a4"), runs)
     parts, _ = pack.plan(len(NAMES), NAMES)
     pages, one_pages = common.page_count(pdf), common.page_count(one)
     return [

@@ -15,13 +15,12 @@ from typing import Any
 import lab
 from rules import SaveFileError, load_game
 from rules.core import MAX_FILE_BYTES
-from rules.games import CARDS, card, slugs
+from rules.games import CARDS, Card, card, slugs
 
 from .refusals import Refusal
 
 __all__ = ["main"]
 
-PRINT_GAMES = ("new-rule", "leerdam", "danger-world", "dangerous-ideas")
 VARIANTS_HELP = (
     "VARIANTS are key=value pairs separated by spaces or commas: bots=NAME*K,... gives one bot per "
     "seat (NAME*K repeats a bot); players=N cycles the default bots to N seats; any other key is a "
@@ -208,14 +207,14 @@ def _cmd_notebooks(args: argparse.Namespace) -> int:
     return 0
 
 
-def _printer(game: str) -> Any:
-    """The printables module of `game` (imported on demand: ReportLab is slow to load)."""
-    import importlib
-
-    return importlib.import_module("printables." + game.replace("-", "_"))
-
-
-PRINT_RANGES = {"new-rule": (3, 5), "leerdam": (3, 20), "danger-world": (1, 12), "dangerous-ideas": (3, 10), "all": (1, 20)}
+def _print_range(game: Card) -> str:
+    """How many people `game` prints for, as `print --help` says it: 'leerdam 3-20 households
+    (written for 5-10)'."""
+    low, high = game.players.range
+    who = "" if game.words.players == "players" else f" {game.words.players}"
+    text_low, text_high = game.players.text_range
+    written = "" if (text_low, text_high) == (low, high) else f" (written for {text_low}-{text_high})"
+    return f"{game.slug} {low}-{high}{who}{written}"
 
 
 def _cmd_print(args: argparse.Namespace) -> int:
@@ -233,59 +232,48 @@ def _cmd_print(args: argparse.Namespace) -> int:
 
 
 def _make_pdf(args: argparse.Namespace) -> bytes:
-    from printables import common, pack
+    from printables import document, pack
 
     names = _names(args.names, args.players)
     if names is not None and args.players is None:
         args.players = len(names)
     if args.seat_links is not None and (args.game not in CARDS or not card(args.game).hides):
-        raise UsageError("--seat-links is for the games with hidden seats: " + " or ".join(c.slug for c in CARDS if c.hides))
+        hiding = " or ".join(c.slug for c in CARDS if c.hides)
+        raise UsageError(f"--seat-links is for the games with hidden seats: {hiding}")
     if args.game_file is not None:
         if args.players is not None or names is not None:
             raise UsageError("--game-file prints the saved game's own players: leave out --players and --names")
         saved = read_save_file(args.game_file)
         if args.game not in ("all", saved.rules.slug):
             raise UsageError(f"{args.game_file} is a {saved.rules.slug} game, not {args.game}")
-        module = _printer(saved.rules.slug)
         if args.booklet:
-            data = common.build_booklet(module.booklet_story(state=saved.state, page=args.page), page=args.page, title=f"{saved.rules.title}: booklet")
-        else:
-            story = module.build_story(state=saved.state, page=args.page)
-            data = common.build_document(story, page=args.page, title=f"{saved.rules.title}: what you played", bleed=args.bleed)
-    else:
-        low, high = PRINT_RANGES[args.game]
-        if args.players is not None and not low <= args.players <= high:
-            raise UsageError(f"argument --players: {args.game} takes {low}-{high}, not {args.players}")
-        if args.game == "all":
-            players = args.players if args.players is not None else 4
-            if args.booklet:
-                data = pack.booklet_pdf(page=args.page)
-            else:
-                _, notes = pack.plan(players, names)
-                for note in notes:
-                    print(f"playbook print: note: {note}", file=sys.stderr)
-                data = pack.build_pdf(players, names, page=args.page, bleed=args.bleed)
-        else:
-            module = _printer(args.game)
-            if args.game == "leerdam":
-                warning = pack.leerdam_warning(args.players if args.players is not None else module.DEFAULT_HOUSEHOLDS)
-                if warning:
-                    print(f"playbook print: warning: {warning}", file=sys.stderr)
-            if args.booklet:
-                story = module.booklet_story(names, players=args.players, page=args.page)
-                data = common.build_booklet(story, page=args.page, title=f"{module.GAME_TITLE}: booklet")
-            else:
-                extra: dict[str, Any] = {}
-                if args.seat_links is not None:
-                    from printables.slips import seat_links
+            return document.booklet(saved.rules.slug, state=saved.state, page=args.page)
+        return document.pdf(saved.rules.slug, state=saved.state, page=args.page, bleed=args.bleed)
+    low, high = pack.GROUP_RANGE if args.game == "all" else card(args.game).players.range
+    if args.players is not None and not low <= args.players <= high:
+        raise UsageError(f"argument --players: {args.game} takes {low}-{high}, not {args.players}")
+    if args.game == "all":
+        if args.booklet:
+            return pack.booklet_pdf(page=args.page)
+        players = args.players if args.players is not None else 4
+        for note in pack.plan(players, names)[1]:
+            print(f"playbook print: note: {note}", file=sys.stderr)
+        return pack.build_pdf(players, names, page=args.page, bleed=args.bleed)
+    game = card(args.game)
+    warning = document.text_warning(game, args.players if args.players is not None else game.players.default)
+    if warning:
+        print(f"playbook print: warning: {warning}", file=sys.stderr)
+    if args.booklet:
+        return document.booklet(game, names, players=args.players, page=args.page)
+    links = None
+    if args.seat_links is not None:
+        from printables.slips import seat_links
 
-                    try:
-                        extra["seat_links"] = seat_links(args.seat_links.read_bytes())
-                    except ValueError as exc:
-                        raise UsageError(f"argument --seat-links: {exc}") from None
-                story = module.build_story(names, players=args.players, page=args.page, **extra)
-                data = common.build_document(story, page=args.page, title=f"{module.GAME_TITLE}: printable materials", bleed=args.bleed)
-    return data
+        try:
+            links = seat_links(args.seat_links.read_bytes())
+        except ValueError as exc:
+            raise UsageError(f"argument --seat-links: {exc}") from None
+    return document.pdf(game, names, players=args.players, page=args.page, bleed=args.bleed, seat_links=links)
 
 
 def _bar(total: int, quiet: bool) -> tuple[Any, Any]:
@@ -510,22 +498,22 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="replace notebooks of the same names there")
     p.set_defaults(run=_cmd_notebooks)
 
+    printed = [c for c in CARDS if c.has("printables")]
     p = _command(
         sub,
         "print",
         "print play materials as PDF",
         "Blank materials for N players, or (with --game-file) the sheets of a saved game filled in.\n"
-        "Players: new-rule 3-5, leerdam 3-20 households (written for 5-10), danger-world 1-12\n"
-        "characters, dangerous-ideas 3-10; all: a group of 1-20, each game split into the tables\n"
-        "it takes, with a contents page.",
+        + textwrap.fill(f"Players: {', '.join(map(_print_range, printed))}; all: a group of 1-20, each game split into the tables it takes, with a contents page.", 92),
         'playbook print all --players 10 --names "Ana,Bo,Cy,Di,Ed,Fa,Gu,Hy,Io,Jo" --page letter -o pack.pdf',
     )
-    p.add_argument("game", choices=[*PRINT_GAMES, "all"], help="which game's materials, or all")
-    p.add_argument("--players", type=_ranged(1, 20), help="number of players (default: 4, leerdam 7; the game's range above)")
+    defaults = ", ".join(["4", *(f"{c.slug} {c.players.default}" for c in printed if c.players.default != 4)])
+    p.add_argument("game", choices=[*(c.slug for c in printed), "all"], help="which game's materials, or all")
+    p.add_argument("--players", type=_ranged(1, 20), help=f"number of players (default: {defaults}; the game's range above)")
     p.add_argument("--names", help="comma-separated player names, printed on the sheets (as many as --players); danger-world: \"Player: Character\" names both")
     p.add_argument("--page", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
     p.add_argument("--game-file", type=_existing, metavar="SAVE.json", help="fill the sheets from a saved game")
-    p.add_argument("--seat-links", type=_existing, metavar="LINKS.json", help="new-rule, leerdam: seat slips with each seat's QR code, from `playbook table new ... --json` (default: blank slips)")
+    p.add_argument("--seat-links", type=_existing, metavar="LINKS.json", help=f"{', '.join(c.slug for c in printed if c.hides)}: seat slips with each seat's QR code, from `playbook table new ... --json` (default: blank slips)")
     p.add_argument("--bleed", action="store_true", help="print cut-outs 3 mm past their cut lines, crop marks at each (default off)")
     p.add_argument("--booklet", action="store_true", help="the rules card (dangerous-ideas: and the story) as a fold-in-half booklet, imposed for duplex")
     p.add_argument("-o", "--output", type=_output, required=True, metavar="FILE.pdf", help="where to write the PDF (its folder must exist)")

@@ -1,9 +1,10 @@
-"""Parts every game's printables share: page sizes, the document, styles, rows, slips, previews.
+"""Parts every game's printables share: page sizes, the document, styles, rows, slips, previews,
+and the blocks of a debrief handout.
 
-Plain functions and tiny flowables: a game module turns its model (or a blank setup) into a
-list of flowables and hands it to `build_document`, which returns the PDF's bytes. Identical
-input always gives byte-identical PDFs (ReportLab's invariant mode), so tests can compare
-them and a print studio can cache them.
+Plain functions and tiny flowables: a game module turns its table (blank, from a setup or as
+played: a `Source`) into a list of flowables, and `printables.document` hands it to
+`build_document`, which returns the PDF's bytes. Identical input always gives byte-identical
+PDFs (ReportLab's invariant mode), so tests can compare them and a print studio can cache them.
 
 User text reaches a Paragraph only through `fonts.markup`: `para` and table cells given as
 `str` are treated as plain text; pass a ready `Paragraph` where markup is wanted.
@@ -12,11 +13,13 @@ User text reaches a Paragraph only through `fonts.markup`: `para` and table cell
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import functools
 import io
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, Generic, TypeAlias, TypeVar
 
 import pypdfium2 as pdfium
 from PIL import Image
@@ -37,8 +40,9 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from rules.core import check_names
+from rules.core import Game, seats_text
 from rules.core import plural as _plural
+from rules.games import card
 
 from . import fonts
 from .fonts import BidiParagraph as Paragraph
@@ -49,23 +53,33 @@ __all__ = [
     "PAGE_SIZES",
     "Section",
     "SlipSheet",
+    "Strip",
+    "Source",
     "Swatch",
+    "bullets",
+    "card_top",
     "build_document",
     "columns_of",
+    "english",
     "fitted_style",
     "frame_size",
     "heading",
+    "leaders",
     "page_count",
     "page_size",
     "para",
     "png_bytes",
     "render_png",
+    "results_block",
     "ruled_table",
     "slip_boxes",
     "slip_pages",
     "spacer",
+    "story_block",
     "style",
     "stylesheet",
+    "variants",
+    "write_line",
 ]
 
 # -- layout ------------------------------------------------------------------------------
@@ -98,30 +112,33 @@ _BLEED: contextvars.ContextVar[bool] = contextvars.ContextVar("playbook_bleed", 
 
 
 # -- pages ---------------------------------------------------------------------------------
-def printed_from(names: object, players: object, setup: object, state: object) -> None:
-    """Refuse a mix of sources: a `state`, or a `setup`, or names and/or a player count."""
-    if state is not None and (names is not None or players is not None or setup is not None):
-        raise ValueError("print from a state alone: its setup already holds the names and variants")
-    if setup is not None and (names is not None or players is not None):
-        raise ValueError("print from a setup alone: it already holds the names")
-    if isinstance(names, str):
-        raise TypeError("names must be a sequence of names, not one string")
+SetupT = TypeVar("SetupT")
+StateT = TypeVar("StateT")
 
 
-def blank_seats(
-    names: Sequence[str] | None, players: int | None, default: int, seats: tuple[int, int], game: str, who: str = "players"
-) -> tuple[str, ...]:
-    """Names for blank sheets: as given (checked as a game's setup checks them), padded with
-    "" for seats whose name is written in by hand, `default` seats when neither is given."""
-    given = tuple(names or ())
-    count = players if players is not None else (len(given) or default)
-    low, high = seats
-    if not low <= count <= high:
-        raise ValueError(f"{game} takes {low}-{high} {who}, not {count}")
-    if len(given) > count:
-        raise ValueError(f"{len(given)} names were given for {count} {who}")
-    cleaned = check_names(given, 0, high, who) if given else ()
-    return cleaned + ("",) * (count - len(cleaned))
+@dataclass(frozen=True)
+class Source(Generic[SetupT, StateT]):
+    """What one game's sheets are printed from, checked by `printables.document` for every game
+    alike: blank sheets for `names` ("" for a seat whose name is written in by hand) with the
+    game's default variants; or a `setup` (its names and variants); or, with its `state` as
+    well, what was played."""
+
+    names: tuple[str, ...]
+    setup: SetupT | None = None
+    state: StateT | None = None
+    #: the GM's name on the sheets of a game with a GM (its card's `gm`), "" to write in.
+    gm: str = ""
+    #: (seat name, URL) per seat, for seat slips with QR codes (a game that hides); None: blank slips.
+    seat_links: tuple[tuple[str, str], ...] | None = None
+
+
+def variants(source: Source[Any, Any], setup_type: type, names: Iterable[str]) -> dict[str, Any]:
+    """The setup fields `names` that sheets print with: the source's setup's, or the defaults of
+    the game's `setup_type` for blank sheets."""
+    if source.setup is not None:
+        return {name: getattr(source.setup, name) for name in names}
+    defaults = {f.name: f.default for f in dataclasses.fields(setup_type)}
+    return {name: defaults[name] for name in names}
 
 
 def page_size(name: str) -> tuple[float, float]:
@@ -190,6 +207,18 @@ def fitted_style(name: str, words: Iterable[str], width: float, min_size: float 
 def para(text: object, style_name: str = "body") -> Paragraph:
     """A paragraph of plain (user) text: escaped, never read as markup."""
     return Paragraph(fonts.markup(text), style(style_name))
+
+
+def bullets(*items: str, look: str | ParagraphStyle = "bullet") -> list[Flowable]:
+    """A bulleted paragraph per item, of markup the caller escaped (`fonts.markup`)."""
+    given = style(look) if isinstance(look, str) else look
+    return [Paragraph(text, given, bulletText="•") for text in items]
+
+
+def card_top(game: str, subtitle: str) -> list[Flowable]:
+    """The top of `game`'s rules card: the page header's section, the title and, under it,
+    `subtitle` (markup the caller escaped)."""
+    return [Section(game, "Rules card"), para(f"{game} — rules card", "title"), Paragraph(subtitle, style("subtitle"))]
 
 
 def heading(text: object, level: int = 1) -> Paragraph:
@@ -274,8 +303,8 @@ def build_document(
     `bleed` prints every cut-out 3 mm past its cut line, with crop marks at each one;
     `size` and `margins` (side, top, bottom) override the page's, for booklet pages.
     A story that draws nothing is refused (ValueError): a PDF of no pages is a file viewers reject."""
-    story = list(story)
-    if not story:
+    flowables = list(story)
+    if not flowables:
         raise ValueError(f"nothing to print in {title!r}: the document would have no pages")
     width, height = size or page_size(page)
     side, top, bottom = margins or (MARGIN_SIDE, MARGIN_TOP, MARGIN_BOTTOM)
@@ -284,35 +313,18 @@ def build_document(
     buffer = io.BytesIO()
     token = _BLEED.set(bleed)
     try:
-        doc = _build(buffer, story, width, height, side, top, bottom, frame_w, frame_h, title, subject, author)
+        doc = _Document(buffer, pagesize=(width, height), leftMargin=side, rightMargin=side, topMargin=top, bottomMargin=bottom,
+                        title=title, subject=subject, author=author, creator="playbook", invariant=1)  # fmt: skip
+        frame = Frame(side, bottom, frame_w, frame_h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
+        doc.addPageTemplates([PageTemplate(id="sheet", frames=[frame], onPageEnd=_decorate)])
+        doc.build(flowables)
     finally:
         _BLEED.reset(token)
-    del doc
     return buffer.getvalue()
 
 
-def _build(buffer, story, width, height, side, top, bottom, frame_w, frame_h, title, subject, author):  # noqa: ANN001, ANN202, PLR0913
-    doc = _Document(
-        buffer,
-        pagesize=(width, height),
-        leftMargin=side,
-        rightMargin=side,
-        topMargin=top,
-        bottomMargin=bottom,
-        title=title,
-        subject=subject,
-        author=author,
-        creator="playbook",
-        invariant=1,
-    )
-    frame = Frame(side, bottom, frame_w, frame_h, leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0, id="body")
-    doc.addPageTemplates([PageTemplate(id="sheet", frames=[frame], onPageEnd=_decorate)])
-    doc.build(list(story))
-    return doc
-
-
 # -- tables of writing rows -----------------------------------------------------------------
-Cell = str | Flowable | None
+Cell: TypeAlias = str | Flowable | None
 
 
 def _cell(value: Cell, style_name: str) -> Flowable | str:
@@ -362,6 +374,20 @@ def ruled_table(
     if zebra:
         commands += [("BACKGROUND", (0, i), (-1, i), ZEBRA_FILL) for i in range(2, len(data), 2)]
     return Table(data, colWidths=list(widths), rowHeights=heights, repeatRows=1, style=TableStyle(commands), hAlign="LEFT")
+
+
+class Strip(Flowable):
+    """A flowable as wide as the frame it is laid out in and `height` tall: `draw` reads its
+    `width` (a rule to write on, a title bar, a small drawing)."""
+
+    def __init__(self, height: float) -> None:
+        super().__init__()
+        self.width = 0.0
+        self.height = height
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+        self.width = availWidth
+        return availWidth, self.height
 
 
 class Swatch(Flowable):
@@ -530,6 +556,15 @@ def slip_pages(count: int, draw_slip: DrawSlip, *, columns: int = 2, rows: int =
     return story
 
 
+def write_line(canvas: Canvas, x0: float, x1: float, y: float, colour: colors.Color, width: float = 0.5) -> None:
+    """A line to write on, from `x0` to `x1` at `y`."""
+    canvas.saveState()
+    canvas.setStrokeColor(colour)
+    canvas.setLineWidth(width)
+    canvas.line(x0, y, x1, y)
+    canvas.restoreState()
+
+
 def spacer(height: float) -> Spacer:
     """Vertical space of `height` points."""
     return Spacer(1, height)
@@ -690,7 +725,8 @@ def impose_booklet(pdf: bytes, page: str) -> bytes:
             if index is not None:
                 sheet.merge_transformed_page(reader.pages[index], Transformation().translate(x, 0))
         writer.add_page(sheet)
-    writer.add_metadata({"/Producer": "playbook", "/Creator": "playbook", "/Title": str(reader.metadata.title or "")})
+    title = reader.metadata.title if reader.metadata is not None else None
+    writer.add_metadata({"/Producer": "playbook", "/Creator": "playbook", "/Title": str(title or "")})
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
@@ -700,3 +736,58 @@ def build_booklet(story: Iterable[Flowable], *, page: str = "a4", title: str, su
     """`story` set on half pages of `page` and imposed as a fold-in-half booklet."""
     half = build_document(story, page=f"{page}-booklet", title=title, subject=subject)
     return impose_booklet(half, page)
+
+
+# -- a debrief's blocks every game's pages share -------------------------------------------------
+STANDINGS_WEIGHTS = (10, 60, 20)
+STANDINGS_ROW = 6.5 * mm
+
+
+def results_block(game: Game[Any, Any], width: float, *, score: str = "Score", scores: bool = True) -> list[Flowable]:
+    """The winner (or where the game stands) and the standings table; without `scores` (a
+    household's VP would give an anonymous pledge away) neither, only how the game ended."""
+    rules, state = game.rules, game.state
+    names = game.setup.names
+    table = rules.standings(state)
+    best = [seat for rank, seat, _ in table if rank == 1]
+    story: list[Flowable] = []
+    if not scores:
+        ended = getattr(state, "ended", "")
+        text = f"The game ended: {ended}." if rules.over(state) else "The game is not over."
+        return [para(text + f" Each {card(rules.slug).words.player}'s score stays its own.", "h2")]
+    if rules.over(state):
+        # The sentence starts with a word, not a name: a right-to-left name would turn the line.
+        lead = "The winner:" if len(best) == 1 else "A shared win:"
+        story.append(Paragraph(f"{lead} {fonts.markup(seats_text(names, best))}", style("h2")))
+        ended = getattr(state, "ended", "")
+        if ended:
+            story.append(para(f"The game ended: {ended}.", "body"))
+    else:
+        story.append(para("The game is not over: these are the standings so far.", "h2"))
+    header: list[Cell] = ["Rank", "Name", score]
+    rows: list[list[Cell]] = [[str(rank), names[seat], str(value)] for rank, seat, value in table]
+    story.append(ruled_table(header, rows, columns_of(min(width, 120 * mm), STANDINGS_WEIGHTS), row_height=STANDINGS_ROW, zebra=True))
+    return story
+
+
+def leaders(game: Game[Any, Any], score: str) -> str:
+    """Who leads (or won) and with what, as a debrief's story says it: `score` is a format for
+    the best score, as in 'with {} points'."""
+    table = game.rules.standings(game.state)
+    first = [seat for rank, seat, _ in table if rank == 1]
+    names = seats_text(game.setup.names, first)
+    return f"{'Won' if game.rules.over(game.state) else 'Leading'} {score.format(table[0][2])}: {names}."
+
+
+def english(text: str) -> str:
+    """`text` set left to right whatever it starts with: an English sentence that opens with
+    a right-to-left name would otherwise be laid out from the right (U+200E draws nothing)."""
+    return "\u200e" + text
+
+
+def story_block(lines: Sequence[str]) -> list[Flowable]:
+    """The story of the game in a few lines, as bullets."""
+    if not lines:
+        return []
+    story: list[Flowable] = [heading("The story in a few lines", 2)]
+    return story + bullets(*(fonts.markup(english(line)) for line in lines))

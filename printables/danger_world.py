@@ -1,7 +1,7 @@
 """Danger World on paper: a character sheet per player character, and the GM screen.
 
-`build_pdf` prints blank sheets for named (or unnamed) characters, or "what you played" from
-a `State`: each sheet filled with the character's stats (dice lost to injuries marked),
+`printables.document` prints blank sheets for named (or unnamed) characters, or "what you
+played" from a `State`: each sheet filled with the character's stats (dice lost to injuries marked),
 aspects, story points, one-time bonus pools, danger level, zone rank and damage boxes. The
 GM screen gathers the rules the GM looks up at the table and an odds table computed by the
 rules model itself (`rules.danger_world.success_chance`), never by a second implementation.
@@ -31,7 +31,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
-from rules.core import plural as _plural
+from rules.core import plural
 from rules.danger_world import (
     ACCOMPLISHMENT,
     BOXES,
@@ -50,32 +50,34 @@ from rules.danger_world import (
     success_chance,
     zone_rank,
 )
+from rules.decisions import first_states
+from rules.games import card
 
-from . import common, fonts
+from . import charts, common, fonts
 from .common import Box
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
 __all__ = [
-    "GAME_TITLE",
+    "CARD",
     "MATERIALS",
     "CharacterSheet",
     "SheetLayout",
-    "build_pdf",
-    "build_story",
+    "booklet",
+    "debrief_compare",
     "debrief_lines",
     "debrief_story",
     "odds_table",
     "percent",
-    "preview_png",
+    "rules_card",
     "sheet_layout",
+    "sheets",
+    "table_of",
 ]
 
 # -- layout ------------------------------------------------------------------------------
-GAME_TITLE = "Danger World"
+CARD = card("danger-world")
 MATERIALS = ("Character sheet", "GM screen", "Rules card")
-PLAYER_RANGE = (1, 12)  # the player characters `Setup` accepts
-DEFAULT_PLAYERS = 4
 # Character sheet: panels stacked top to bottom, the notes panel takes what is left.
 GAP = 2.4 * mm  # between panels
 PAD = 2.2 * mm  # inside a panel
@@ -146,9 +148,9 @@ STAT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (("PHYSICAL", PHYSICAL), 
 
 
 # -- what to print -----------------------------------------------------------------------------
-#: The setup fields blank sheets take from `Setup`'s defaults.
+#: The setup fields the sheets print with (`common.variants`: a blank print takes `Setup`'s defaults).
 _VARIANTS = ("story_points", "pool_start", "rerolls", "danger_resets", "sheet_dice")
-_DEFAULTS: Mapping[str, object] = {f.name: f.default for f in dataclasses.fields(Setup) if f.name != "names"}
+_DEFAULTS: Mapping[str, Any] = {f.name: f.default for f in dataclasses.fields(Setup) if f.name != "names"}
 
 
 @dataclass(frozen=True)
@@ -166,13 +168,6 @@ class _Table:
     #: the person playing each character, where known ("" to write in).
     players: tuple[str, ...] = ()
 
-    @classmethod
-    def of(cls, setup: Setup, state: State | None = None) -> _Table:
-        variants = {name: getattr(setup, name) for name in _VARIANTS}
-        # Setup's default GM name is a placeholder: leave the line to be written in instead.
-        gm = "" if setup.gm == _DEFAULTS["gm"] else setup.gm
-        return cls(names=setup.names, gm=gm, state=state, **variants)
-
     def label(self, index: int) -> str:
         return self.names[index] or self.player(index) or f"Character {index + 1}"
 
@@ -184,18 +179,17 @@ class _Table:
         return self.state.characters[index] if self.state is not None else None
 
 
-def _resolve(names: Sequence[str] | None, players: int | None, setup: Setup | None, state: State | None) -> _Table:
-    """One table from whichever of the inputs was given; refuse mixed sources."""
-    common.printed_from(names, players, setup, state)
-    if state is not None:
-        return _Table.of(state.setup, state)
+def table_of(source: common.Source[Setup, State]) -> _Table:
+    """The table `source` prints for: its setup's, or blank characters with `Setup`'s default
+    variants; the GM named by `source.gm`, where it names one."""
+    variants = common.variants(source, Setup, _VARIANTS)
+    setup = source.setup
+    # Setup's default GM name is only a placeholder: the GM's line is left to be written in instead.
+    gm = source.gm or (setup.gm if setup is not None and setup.gm != _DEFAULTS["gm"] else "")
     if setup is not None:
-        return _Table.of(setup)
-    seats = common.blank_seats(names, players, DEFAULT_PLAYERS, PLAYER_RANGE, GAME_TITLE, "player characters")
-    variants = {name: _DEFAULTS[name] for name in _VARIANTS}
-    people, characters = zip(*(_player_and_character(seat) for seat in seats)) if seats else ((), ())
-    # A blank GM screen leaves the GM's name to be written in: Setup's "GM" is only a placeholder.
-    return _Table(names=tuple(characters), gm="", players=tuple(people), **variants)
+        return _Table(names=source.names, gm=gm, state=source.state, **variants)
+    people, characters = zip(*(_player_and_character(seat) for seat in source.names)) if source.names else ((), ())
+    return _Table(names=tuple(characters), gm=gm, players=tuple(people), **variants)
 
 
 def _player_and_character(name: str) -> tuple[str, str]:
@@ -263,7 +257,7 @@ HIT_TEXT: Mapping[str, str] = {
 
 def _hit_line(hit: str) -> str:
     """Markup: '<b>Full hit</b> (4 botches): where it lands.' with the cost from GM_OPTIONS."""
-    return f"<b>{hit.title()} hit</b> ({_plural(GM_OPTIONS[hit], 'botch', 'botches')}): {markup(HIT_TEXT[hit])}"
+    return f"<b>{hit.title()} hit</b> ({plural(GM_OPTIONS[hit], 'botch', 'botches')}): {markup(HIT_TEXT[hit])}"
 
 
 #: What each section of the damage track does and when it clears (model: docs/rules/danger-world.md).
@@ -308,11 +302,7 @@ def _panel(canvas: Canvas, box: Box, title: str, aside: str = "") -> None:
 
 
 def _write_line(canvas: Canvas, x0: float, x1: float, y: float) -> None:
-    canvas.saveState()
-    canvas.setStrokeColor(WRITE_LINE)
-    canvas.setLineWidth(0.5)
-    canvas.line(x0, y, x1, y)
-    canvas.restoreState()
+    common.write_line(canvas, x0, x1, y, WRITE_LINE)
 
 
 def _die(canvas: Canvas, box: Box, state: str) -> None:
@@ -662,15 +652,15 @@ class CharacterSheet(Flowable):
         _panel(canvas, box, "DANGER", "zone rank = the most danger dice a check may add")
         level = c.danger if c is not None else None
         for i, cell in enumerate(layout.danger_boxes):
-            last = i == DANGER_LEVELS - 1
-            current = level is not None and (i == level or (last and level >= i))
+            at_end = i == DANGER_LEVELS - 1
+            current = level is not None and (i == level or (at_end and level >= i))
             passed = level is not None and i < level and not current
             canvas.setStrokeColor(common.INK)
             canvas.setLineWidth(1.4 if i % LEVELS_PER_ZONE == 0 else 0.8)
             canvas.setFillColor(DIE_FILL if current else PASSED_FILL if passed else colors.white)
             canvas.rect(cell.x, cell.y, cell.width, cell.height, stroke=1, fill=1)
             label = str(i)
-            if last:
+            if at_end:
                 label = str(level) if current and level is not None and level > i else f"{i}+"
             canvas.setFillColor(colors.white if current else common.MUTED)
             face = fonts.BOLD if current else fonts.BODY
@@ -692,7 +682,7 @@ class CharacterSheet(Flowable):
             text, size = fonts.fit(label, fonts.BOLD, 7, x1 - x0 - 2)
             fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND / 2 - size * 0.36, text, fonts.BOLD, size, align="centre")
             canvas.setFillColor(common.MUTED)
-            hint = f"up to {_plural(zone + 1, 'danger die', 'danger dice')}"
+            hint = f"up to {plural(zone + 1, 'danger die', 'danger dice')}"
             text, size = fonts.fit(hint, fonts.BODY, 7, x1 - x0)
             fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND - 6.5, text, fonts.BODY, size, align="centre")
         # The zone rank, big, at the right end.
@@ -726,8 +716,8 @@ class CharacterSheet(Flowable):
         aside = "a hit fills a box: cross it out"
         if c is not None:
             status = "DEAD" if c.dead else "K.O.'d until the encounter ends" if c.knocked_out else ""
-            penalty = _plural(c.penalty_dice, "penalty die", "penalty dice")
-            effects = f"now: +{penalty}, {MINUS}{_plural(c.lost_dice, 'pool die', 'pool dice')}"
+            penalty = plural(c.penalty_dice, "penalty die", "penalty dice")
+            effects = f"now: +{penalty}, {MINUS}{plural(c.lost_dice, 'pool die', 'pool dice')}"
             aside = f"{status} · {effects}" if status else effects
         _panel(canvas, box, "DAMAGE TRACK", aside)
         damage = c.damage if c is not None else (0,) * len(BOXES)
@@ -780,17 +770,15 @@ class CharacterSheet(Flowable):
 
 
 def _character_sheet(table: _Table, index: int) -> list[Flowable]:
-    return [common.Section(GAME_TITLE, f"Character sheet · {table.label(index)}"), CharacterSheet(table, index)]
+    return [common.Section(CARD.title, f"Character sheet · {table.label(index)}"), CharacterSheet(table, index)]
 
 
 # -- the rules card ----------------------------------------------------------------------------------
-def _rules_card(table: _Table, width: float) -> list[Flowable]:
+def rules_card(table: _Table, width: float) -> list[Flowable]:
     """The game on one page for the players, in the project's reading (RULINGS.md)."""
     rounds = {0: "no re-rolls", 1: "one re-roll"}.get(table.rerolls, f"up to {table.rerolls} re-rolls")
     story: list[Flowable] = [
-        common.Section(GAME_TITLE, "Rules card"),
-        _p("Danger World — rules card", "title"),
-        _p("A GM and 1-12 players. Every check is a pool of d6s: make a set of matching dice at least as high as the difficulty.", "subtitle"),
+        *common.card_top(CARD.title, "A GM and 1-12 players. Every check is a pool of d6s: make a set of matching dice at least as high as the difficulty."),
         common.heading("Your character", 2),
         *_bullets([
             f"Eight stats, 1 to {STAT_MAX} dice each: {table.sheet_dice} dice in all. Three aspects.",
@@ -815,20 +803,15 @@ def _rules_card(table: _Table, width: float) -> list[Flowable]:
 
 
 # -- the GM screen ---------------------------------------------------------------------------------
-class _Bar(Flowable):
+class _Bar(common.Strip):
     """A section title in a black bar, like the panels of the character sheet."""
 
     def __init__(self, title: str, aside: str = "") -> None:
-        super().__init__()
+        super().__init__(BAR)
         self.title = title
         self.aside = aside
-        self.width = 0.0
         self.spaceBefore = 2.5 * mm
         self.spaceAfter = 1.5 * mm
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        self.width = availWidth
-        return availWidth, BAR
 
     def draw(self) -> None:
         canvas = self.canv
@@ -852,8 +835,7 @@ class _Tally(Flowable):
         super().__init__()
         self.count = count
         self.filled = filled
-        self.size = size
-        self.box = size
+        self.size = self.box = size
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
         self.box = min(self.size, (availWidth - 1 - (self.count - 1) * SP_GAP) / self.count)
@@ -932,7 +914,7 @@ def _screen_intro(table: _Table) -> str:
         gm,
         f"{table.story_points} SP per player a session",
         f"pool starts at {table.pool_start}",
-        f"{_plural(table.rerolls, 're-roll')} a check",
+        f"{plural(table.rerolls, 're-roll')} a check",
     ]
     if table.sheet_dice != _DEFAULTS["sheet_dice"]:
         parts.append(f"{table.sheet_dice} dice per sheet")
@@ -1046,9 +1028,9 @@ def _odds_flowables(table: _Table, width: float) -> list[Flowable]:
     header: list[common.Cell] = [_p("Pool dice", head)]
     for d in ODDS_DIFFICULTIES:
         header += [_p(f"Difficulty {d}", head)] + [None] * (per - 1)
-    labels = ["no re-roll" if r == 0 else _plural(r, "re-roll") for r in shown]
+    labels = ["no re-roll" if r == 0 else plural(r, "re-roll") for r in shown]
     sub = common.fitted_style("cell-head", [w for label in labels for w in label.split()], widths[1])
-    rows: list[list[common.Cell]] = [[None] + [_p(markup(label), sub) for _ in ODDS_DIFFICULTIES for label in labels]]
+    rows: list[Sequence[common.Cell]] = [[None] + [_p(markup(label), sub) for _ in ODDS_DIFFICULTIES for label in labels]]
     shading: list[tuple[object, ...]] = []
     for y, n in enumerate(ODDS_DICE, start=2):
         row: list[common.Cell] = [_p(str(n), "cell-number")]
@@ -1133,19 +1115,19 @@ def _roster(table: _Table, width: float) -> list[Flowable]:
         track = " · ".join(f"{filled}/{count}" for filled, (_, count) in zip(c.damage, TRACK))
         rows.append((c.name, str(c.sp), str(c.danger), str(zone_rank(c.danger)), track, pools, status))
     grid = _small_table(heads, rows, widths)
-    where = f"Session {state.session}, encounter {state.encounter} · general pool {state.pool} SP · {_plural(state.checks, 'check')} made"
+    where = f"Session {state.session}, encounter {state.encounter} · general pool {state.pool} SP · {plural(state.checks, 'check')} made"
     return [KeepTogether([_Bar("AT THE TABLE", where), grid])]
 
 
 def _gm_screen(table: _Table, width: float) -> list[Flowable]:
     column = (width - SCREEN_GUTTER) / 2
     story: list[Flowable] = [
-        common.Section(GAME_TITLE, "GM screen · checks and botches"),
+        common.Section(CARD.title, "GM screen · checks and botches"),
         _p(markup("GM screen"), "title"),
         _p(_screen_intro(table), "subtitle"),
         _columns(_check_panel(table, column), _options_panel(table, column), width),
         PageBreak(),
-        common.Section(GAME_TITLE, "GM screen · odds and damage"),
+        common.Section(CARD.title, "GM screen · odds and damage"),
         *_odds_flowables(table, width),
         *_damage_panel(width),
     ]
@@ -1154,81 +1136,24 @@ def _gm_screen(table: _Table, width: float) -> list[Flowable]:
     return story
 
 
-# -- the document ------------------------------------------------------------------------------------
-def build_story(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-    gm: str | None = None,
-) -> list[Flowable]:
-    """All the materials as flowables (see `build_pdf`), for documents holding several games.
-
-    `gm` names the GM on the GM screen of blank sheets."""
-    table = _resolve(names, players, setup, state)
-    if gm:
-        table = dataclasses.replace(table, gm=gm)
+# -- the document (printables.document) ----------------------------------------------------------
+def sheets(table: _Table, page: str) -> list[Flowable]:
+    """A character sheet per player character, the two-page GM screen and the rules card."""
     width, _ = common.frame_size(page)
     story: list[Flowable] = []
     for index in range(len(table.names)):
         story += _character_sheet(table, index) + [PageBreak()]
     story += _gm_screen(table, width)
-    story += [PageBreak()] + _rules_card(table, width)
+    story += [PageBreak()] + rules_card(table, width)
     return story
 
 
-def booklet_story(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> list[Flowable]:
-    """What goes in the fold-in-half booklet: the rules card, on half pages of `page`."""
-    table = _resolve(names, players, setup, state)
-    width, _ = common.frame_size(f"{page}-booklet")
-    return _rules_card(table, width)
+
+#: The game's booklet is its rules card.
+booklet = rules_card
 
 
-def build_pdf(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> bytes:
-    """The Danger World materials as PDF bytes: a character sheet per player character, then
-    the two-page GM screen.
-
-    Give one source: `names` (and/or `players`, padding unnamed characters with a line to
-    write on; 4 characters when neither is given) or a `setup` (its names and variants) for
-    blank sheets; or a `state` to print the characters as played. `page` is 'a4' or 'letter'.
-    """
-    common.page_size(page)  # refuse a bad page size before any work
-    story = build_story(names, players=players, setup=setup, state=state, page=page)
-    return common.build_document(story, page=page, title=f"{GAME_TITLE}: printable materials", subject=", ".join(MATERIALS))
-
-
-def preview_png(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-    page_index: int = 0,
-    scale: float = common.PREVIEW_SCALE,
-) -> bytes:
-    """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
-    pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
-    return common.png_bytes(pdf, page_index, scale)
-
-
-# -- the debrief handout (shared parts in printables/debrief.py) ------------------------------------
+# -- the debrief handout (printables.debrief asks for these) ----------------------------------------
 DEBRIEF_ROW = 6 * mm
 DEBRIEF_PARTY_WEIGHTS = (26, 14, 40, 12, 10)
 DEBRIEF_CHECK_WEIGHTS = (6, 18, 22, 8, 8, 13, 11, 28)
@@ -1246,8 +1171,6 @@ def _gm_spent(state: State, spent: Sequence[Any]) -> str:
 
 def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     """The party's story in five lines."""
-    from rules.core import plural
-
     state: State = game.state
     results = state.results
     count = {k: sum(1 for r in results if r.outcome == k) for k in OUTCOME_MARK}
@@ -1281,38 +1204,38 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
 
 def _danger_after(game: Any) -> list[list[int]]:
     """Each character's danger level after each finished check."""
-    from rules.decisions import first_states
-
     after = first_states(game, lambda s: len(s.results))
     checks = [k for k in sorted(after) if k >= 1]
     return [[after[k].characters[i].danger for k in checks] for i in range(len(game.state.characters))]
 
 
+#: A class's Danger World tables are not compared.
+debrief_compare = None
+
+
 def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
     """One table's debrief: the party, the story, every check against its difficulty and the
     danger track check by check. Nothing at a Danger World table is secret."""
-    from . import debrief
-
     state: State = game.state
     story: list[Flowable] = [common.heading("The party", 2)]
-    header: list[common.Cell] = ["Character", "Empty boxes", "Damage", "Danger", "SP"]
-    rows: list[list[common.Cell]] = []
+    header: Sequence[common.Cell] = ["Character", "Empty boxes", "Damage", "Danger", "SP"]
+    rows: list[Sequence[common.Cell]] = []
     for c in state.characters:
         damage = ", ".join(f"{name} {n}/{BOXES[i]}" for i, (name, _) in enumerate(TRACK) if (n := c.damage[i])) or "unhurt"
         status = " (dead)" if c.dead else " (K.O.'d)" if c.knocked_out else ""
         rows.append([c.name + status, str(c.health), damage, f"{c.danger} (zone {c.zone})", str(c.sp)])
     story.append(common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_PARTY_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True))
-    story += debrief.story_block(debrief_lines(game, reveal))
+    story += common.story_block(debrief_lines(game, reveal))
     results = state.results
     if not results:
         return story
     x = [str(r.number) for r in results]
-    checks = debrief.Chart(
+    checks = charts.Chart(
         "Every check: the set made against the difficulty",
         x,
         [
-            debrief.Series("difficulty", tuple(float(r.difficulty) for r in results), "#bdbdbd"),
-            debrief.Series("set made (0: none)", tuple(float(r.height or 0) for r in results), debrief.PALETTE[0]),
+            charts.Series("difficulty", tuple(float(r.difficulty) for r in results), "#bdbdbd"),
+            charts.Series("set made (0: none)", tuple(float(r.height or 0) for r in results), charts.PALETTE[0]),
         ],
         kind="bar",
         y_min=0,
@@ -1322,17 +1245,17 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
     )
     levels = _danger_after(game)
     highest = max((v for row in levels for v in row), default=0)
-    danger = debrief.Chart(
+    danger = charts.Chart(
         "The danger track after each check",
         x,
-        debrief.series_of(state.names, levels),
+        charts.series_of(state.names, levels),
         y_min=0,
         # Only the zone lines the party came near: an empty chart of five zones says nothing.
-        lines=[debrief.Line(LEVELS_PER_ZONE * z, f"zone {z + 1} from here") for z in range(1, MAX_ZONE) if LEVELS_PER_ZONE * (z - 1) <= highest],
+        lines=[charts.Line(LEVELS_PER_ZONE * z, f"zone {z + 1} from here") for z in range(1, MAX_ZONE) if LEVELS_PER_ZONE * (z - 1) <= highest],
         y_label="danger level · check",
     )
     marks = "   ".join(f"{mark} {word}" for word, mark in OUTCOME_MARK.items())
-    story += [common.spacer(3 * mm), debrief.keep(checks, common.para(f"Above each check: {marks}", "small")), common.spacer(3 * mm), debrief.keep(danger)]
+    story += [common.spacer(3 * mm), charts.keep(checks, common.para(f"Above each check: {marks}", "small")), common.spacer(3 * mm), charts.keep(danger)]
     header = ["#", "Who", "Stats", "Diff.", "Set", "Outcome", "Botches", "The GM spent"]
     rows = [
         [

@@ -1,7 +1,7 @@
 """Dangerous Ideas on paper: character sheets, stones cards, a score pad and the story as told.
 
-`build_pdf` prints blank materials for 3-10 named (or unnamed) players, or "what you
-played" from a `State`: each sheet's memes, holders, stones, bonus stones, seeds and
+`printables.document` prints blank materials for 3-10 named (or unnamed) players, or "what
+you played" from a `State`: each sheet's memes, holders, stones, bonus stones, seeds and
 crossed-off memes; the score pad from `sheet_score`, `tiebreaks` and `standings`; the
 story from `transcript`. Nothing in this game is hidden, so a filled set shows everything.
 
@@ -26,6 +26,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
+from rules.core import plural
 from rules.dangerous_ideas import (
     BRANCHES,
     HUBS,
@@ -41,18 +42,18 @@ from rules.dangerous_ideas import (
     tiebreaks,
     transcript,
 )
+from rules.decisions import first_states
+from rules.games import card
 
-from . import common, fonts
+from . import charts, common, fonts
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup, name_list
 
-__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "debrief_lines", "debrief_story", "preview_png"]
+__all__ = ["CARD", "MATERIALS", "booklet", "debrief_compare", "debrief_lines", "debrief_story", "rules_card", "sheets", "table_of"]
 
 # -- layout ------------------------------------------------------------------------------
-GAME_TITLE = "Dangerous Ideas"
+CARD = card("dangerous-ideas")
 MATERIALS = ("Character sheet", "Stones reference card", "Score pad", "The story as told", "Rules card")
-PLAYER_RANGE = (3, 10)  # what `Setup` accepts, as the rules text says
-DEFAULT_PLAYERS = 4
 # The character sheet: a header band, the meme tree, a footer band, all one flowable.
 SHEET_HEADER = 70  # points: title, seeds, player and idea lines, a status line
 SHEET_FOOTER = 100  # points: crossed-off memes, score boxes, the leaf/coil legend
@@ -105,7 +106,7 @@ MORAL_LINES = 5
 
 
 # -- what to print -----------------------------------------------------------------------------
-#: The setup fields blank sheets take from `Setup`'s defaults.
+#: The setup fields the sheets print with (`common.variants`: a blank print takes `Setup`'s defaults).
 _VARIANTS = ("layout", "seeds", "chapters", "start_stones", "story")
 
 
@@ -120,11 +121,6 @@ class _Table:
     start_stones: int
     story: str = ""
     state: State | None = None
-
-    @classmethod
-    def of(cls, setup: Setup, state: State | None = None) -> _Table:
-        variants = {name: getattr(setup, name) for name in _VARIANTS}
-        return cls(names=setup.names, state=state, **variants)
 
     @property
     def n(self) -> int:
@@ -141,16 +137,9 @@ class _Table:
         return self.layout[BRANCHES.index(branch)]
 
 
-def _resolve(names: Sequence[str] | None, players: int | None, setup: Setup | None, state: State | None) -> _Table:
-    """One table from whichever of the inputs was given; refuse mixed sources."""
-    common.printed_from(names, players, setup, state)
-    if state is not None:
-        return _Table.of(state.setup, state)
-    if setup is not None:
-        return _Table.of(setup)
-    seats = common.blank_seats(names, players, DEFAULT_PLAYERS, PLAYER_RANGE, GAME_TITLE)
-    variants = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
-    return _Table(names=seats, **variants)
+def table_of(source: common.Source[Setup, State]) -> _Table:
+    """The table `source` prints for: its setup's, or blank seats with `Setup`'s default variants."""
+    return _Table(names=source.names, state=source.state, **common.variants(source, Setup, _VARIANTS))
 
 
 # -- text helpers --------------------------------------------------------------------------------
@@ -229,11 +218,7 @@ def _fitted(
 
 
 def _write_line(canvas: Canvas, x0: float, x1: float, y: float) -> None:
-    canvas.saveState()
-    canvas.setStrokeColor(WRITE_LINE)
-    canvas.setLineWidth(0.45)
-    canvas.line(x0, y, x1, y)
-    canvas.restoreState()
+    common.write_line(canvas, x0, x1, y, WRITE_LINE, 0.45)
 
 
 def _and(items: Sequence[str]) -> str:
@@ -588,9 +573,9 @@ class _CharacterSheet(Flowable):
             # Centred in its room, as a hand would write it.
             text.drawOn(canvas, left, area_bottom + (area_top - area_bottom - text.height) / 2)
         elif crossed is not None:
-            room = area_top - area_bottom
-            note = _fitted(f"{crossed.text} — {crossed.holder}", right - left, room * 0.62, size=8, colour=STRUCK, wrap="<strike>{}</strike>")
-            why = _fitted(_crossed_text(self.table, crossed), right - left, room * 0.3, size=7, min_size=7, font=fonts.ITALIC, colour=STRUCK)
+            tall = area_top - area_bottom
+            note = _fitted(f"{crossed.text} — {crossed.holder}", right - left, tall * 0.62, size=8, colour=STRUCK, wrap="<strike>{}</strike>")
+            why = _fitted(_crossed_text(self.table, crossed), right - left, tall * 0.3, size=7, min_size=7, font=fonts.ITALIC, colour=STRUCK)
             assert note is not None and why is not None
             note.drawOn(canvas, left, area_top - note.height)
             why.drawOn(canvas, left, area_top - note.height - 1.5 - why.height)
@@ -698,7 +683,7 @@ def _character_sheets(table: _Table, page: str) -> list[Flowable]:
             story.append(PageBreak())
         # A hair under the frame's height, so rounding never pushes a sheet off its page.
         sheet = _CharacterSheet(table, seat, height - 0.5)
-        story += [common.Section(GAME_TITLE, f"Character sheet · {table.label(seat)}"), sheet]
+        story += [common.Section(CARD.title, f"Character sheet · {table.label(seat)}"), sheet]
     return story
 
 
@@ -818,7 +803,7 @@ def _draw_card(canvas: Canvas, table: _Table, index: int, width: float, height: 
 
 def _cards(table: _Table) -> list[Flowable]:
     columns, rows = CARD_GRID
-    return [common.Section(GAME_TITLE, "Stones reference card")] + common.slip_pages(
+    return [common.Section(CARD.title, "Stones reference card")] + common.slip_pages(
         table.n, lambda canvas, i, w, h: _draw_card(canvas, table, i, w, h), columns=columns, rows=rows
     )
 
@@ -851,9 +836,9 @@ def _pad_block(table: _Table, seat: int, width: float, ranks: dict[int, str]) ->
     widths = common.columns_of(width, PAD_WEIGHTS)
     name = table.names[seat]
     head_name = _p(f"<b>{markup(name)}</b>" if name else markup("Player: ____________"), "cell-head-left")
-    header: list[common.Cell] = [head_name, _p("Copies (k)", "cell-head"), _p("Points", "cell-head")]
+    header: Sequence[common.Cell] = [head_name, _p("Copies (k)", "cell-head"), _p("Points", "cell-head")]
     state = table.state
-    rows: list[list[common.Cell]] = []
+    rows: list[Sequence[common.Cell]] = []
     if state is None:
         rows += [[None, None, None] for _ in range(PAD_GROUP_ROWS)]
         rows.append([_p("<b>Total</b>", "cell-right"), None, None])
@@ -888,7 +873,7 @@ def _ranks(state: State) -> dict[int, str]:
 def _score_pad(table: _Table, width: float) -> list[Flowable]:
     """Per player: meme groups, total, tie-break, rank; then the standings."""
     state = table.state
-    story: list[Flowable] = [common.Section(GAME_TITLE, "Score pad"), _p("Score pad", "title")]
+    story: list[Flowable] = [common.Section(CARD.title, "Score pad"), _p("Score pad", "title")]
     if state is None:
         intro = (
             "At the end of the story, group each player's memes by text (same words, case and spacing aside). "
@@ -932,9 +917,9 @@ def _score_pad(table: _Table, width: float) -> list[Flowable]:
 def _standings(table: _Table, width: float) -> Flowable:
     heads = ("Rank", "Player", "Score", "Own stones", "Unspent seeds", "Tie-break")
     widths = common.columns_of(width, STANDINGS_WEIGHTS)
-    header: list[common.Cell] = [_p(h, "cell-head") for h in heads]
+    header: Sequence[common.Cell] = [_p(h, "cell-head") for h in heads]
     state = table.state
-    rows: list[list[common.Cell]] = []
+    rows: list[Sequence[common.Cell]] = []
     if state is None:
         rows = [[None, _p(markup(table.names[s]), "cell-big"), None, None, None, None] for s in range(table.n)]
         return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
@@ -956,18 +941,18 @@ def _standings(table: _Table, width: float) -> Flowable:
 
 
 # -- the rules card ----------------------------------------------------------------------------
-def _rules_card(table: _Table, width: float) -> list[Flowable]:
+def rules_card(table: _Table, width: float) -> list[Flowable]:
     """The game on one page, in the project's reading (RULINGS.md)."""
     item = _derived("rules-item", "bullet")
 
     def bullets(*items: str) -> list[Flowable]:
-        return [Paragraph(t, item, bulletText="•") for t in items]
+        return common.bullets(*items, look=item)
 
     return [
-        common.Section(GAME_TITLE, "Rules card"),
-        _p("Dangerous Ideas — rules card", "title"),
-        _p(f"3-10 players tell one story; each plays a Dangerous Idea spreading memes through its characters. "
-           f"{table.chapter_count} chapters for {table.n} players.", "subtitle"),
+        *common.card_top(
+            CARD.title,
+            f"3-10 players tell one story; each plays a Dangerous Idea spreading memes through its characters. {table.chapter_count} chapters for {table.n} players.",
+        ),
         common.heading("Setup", 2),
         *bullets(f"Place {table.start_stones} stones on your five nodes. Then, in seat order, write one leaf and one coiled meme, "
                  "each with a holder (a character of the story) and a stone on it.",
@@ -988,18 +973,13 @@ def _rules_card(table: _Table, width: float) -> list[Flowable]:
 
 
 # -- (4) the story as told ------------------------------------------------------------------
-class _WriteLines(Flowable):
+class _WriteLines(common.Strip):
     """`count` ruled lines to write on, `gap` apart."""
 
     def __init__(self, count: int, gap: float = 9 * mm) -> None:
-        super().__init__()
+        super().__init__(count * gap)
         self.count = count
         self.gap = gap
-        self.width = 0.0
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        self.width = availWidth
-        return availWidth, self.count * self.gap
 
     def draw(self) -> None:
         for i in range(self.count):
@@ -1032,7 +1012,7 @@ def _passage_lines(state: State, chapter: int, lines: Sequence[str]) -> list[tup
 
 def _story_flowables(table: _Table, width: float) -> list[Flowable]:
     state = table.state
-    story: list[Flowable] = [common.Section(GAME_TITLE, "The story as told"), _p("The story as told", "title")]
+    story: list[Flowable] = [common.Section(CARD.title, "The story as told"), _p("The story as told", "title")]
     if table.story:
         story.append(_p(markup(table.story), "subtitle"))
     if state is None:
@@ -1046,8 +1026,8 @@ def _story_flowables(table: _Table, width: float) -> list[Flowable]:
             )
         )
         widths = common.columns_of(width, PLAN_WEIGHTS)
-        header: list[common.Cell] = [_p("Chapter", "cell-head"), _p("Starter", "cell-head"), _p("Title: in which …", "cell-head-left")]
-        rows: list[list[common.Cell]] = []
+        header: Sequence[common.Cell] = [_p("Chapter", "cell-head"), _p("Starter", "cell-head"), _p("Title: in which …", "cell-head-left")]
+        rows: list[Sequence[common.Cell]] = []
         for k in range(table.chapter_count):
             starter = table.names[k % table.n]
             rows.append([_p(str(k + 1), "cell-number"), _p(markup(starter) if starter else f"seat {k % table.n + 1}", "cell-centre"), None])
@@ -1132,76 +1112,25 @@ class _Indented(Flowable):
         self.inner.drawOn(self.canv, self.indent, 0)
 
 
-# -- the document ------------------------------------------------------------------------------------
-def build_story(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> list[Flowable]:
-    """All the materials as flowables (see `build_pdf`), for documents holding several games."""
-    table = _resolve(names, players, setup, state)
+# -- the document (printables.document) ----------------------------------------------------------
+def sheets(table: _Table, page: str) -> list[Flowable]:
+    """A character sheet per player, the stones reference cards, the score pad, the story as
+    told and the rules card."""
     width, _ = common.frame_size(page)
     story: list[Flowable] = _character_sheets(table, page) + [PageBreak()]
     story += _cards(table) + [PageBreak()]
     story += _score_pad(table, width) + [PageBreak()]
     story += _story_flowables(table, width)
-    story += [PageBreak()] + _rules_card(table, width)
+    story += [PageBreak()] + rules_card(table, width)
     return story
 
 
-def booklet_story(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> list[Flowable]:
-    """What goes in the fold-in-half booklet: the rules card and the story as told, on half pages."""
-    table = _resolve(names, players, setup, state)
-    width, _ = common.frame_size(f"{page}-booklet")
-    return _rules_card(table, width) + [PageBreak()] + _story_flowables(table, width)
+def booklet(table: _Table, width: float) -> list[Flowable]:
+    """The game's booklet: the rules card, then the story as told, on half pages `width` wide."""
+    return rules_card(table, width) + [PageBreak()] + _story_flowables(table, width)
 
 
-def build_pdf(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> bytes:
-    """The Dangerous Ideas materials as PDF bytes: a character sheet per player, the stones
-    reference cards, the score pad and the story as told.
-
-    Give one source: `names` (and/or `players`, padding unnamed seats with a line to write
-    on; 4 players when neither is given) or a `setup` (its names and variants) for blank
-    sheets; or a `state` to print what was played. `page` is 'a4' or 'letter'.
-    """
-    common.page_size(page)  # refuse a bad page size before any work
-    story = build_story(names, players=players, setup=setup, state=state, page=page)
-    return common.build_document(story, page=page, title=f"{GAME_TITLE}: printable materials", subject=", ".join(MATERIALS))
-
-
-def preview_png(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-    page_index: int = 0,
-    scale: float = common.PREVIEW_SCALE,
-) -> bytes:
-    """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
-    pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
-    return common.png_bytes(pdf, page_index, scale)
-
-
-# -- the debrief handout (shared parts in printables/debrief.py) ------------------------------------
+# -- the debrief handout (printables.debrief asks for these) ----------------------------------------
 DEBRIEF_ROW = 6 * mm
 DEBRIEF_TREE_WEIGHTS = (22, 10, 68)
 #: story lines printed per chapter; the rest is in the booklet and the CSV.
@@ -1216,8 +1145,6 @@ DEBRIEF_NODE = 6.5 * mm  # a hub's radius
 
 def _chapter_ends(game: Any) -> dict[int, State]:
     """The state at the end of the setting round (0) and of each chapter (1..)."""
-    from rules.decisions import first_states
-
     starts = first_states(game, lambda s: s.chapter)
     ends = {k: starts[k + 1] for k in range(-1, max(starts)) if k + 1 in starts}
     ends[max(starts)] = game.state
@@ -1242,9 +1169,6 @@ def _quote(meme: Any) -> str:
 
 def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     """The story in five lines."""
-    from rules.core import plural
-
-    from . import debrief
 
     state: State = game.state
     outcomes = state.outcomes
@@ -1265,29 +1189,28 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     if counts:
         n, text = max(counts.values(), key=lambda v: v[0])
         lines.append(f"The most widely held meme, on {plural(n, 'branch', 'branches')}: ‘{text}’.")
-    table = standings(state)
-    first = [s for r, s, _ in table if r == 1]
-    lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} points: {debrief.names_of(state.names, first)}.")
+    lines.append(common.leaders(game, "with {} points"))
     return lines
+
+
+#: A class's Dangerous Ideas tables are not compared.
+debrief_compare = None
 
 
 def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
     """One table's debrief: the results, the story in five lines, the points chapter by chapter,
     then the story chapter by chapter with each player's tree at the chapter's end, and the
     trees as they stand. Nothing is secret in Dangerous Ideas."""
-    from rules.core import plural
-
-    from . import debrief
 
     state: State = game.state
-    story: list[Flowable] = debrief.results_block(game, width, score="Points")
-    story += debrief.story_block(debrief_lines(game, reveal))
+    story: list[Flowable] = common.results_block(game, width, score="Points")
+    story += common.story_block(debrief_lines(game, reveal))
     ends = _chapter_ends(game)
     chapters = [k for k in sorted(ends) if k >= 1]
     if chapters:
         points = [[float(sheet_score(ends[k].sheets[s])) for k in chapters] for s in range(state.n)]
-        chart = debrief.Chart("Points at the end of each chapter", [str(k) for k in chapters], debrief.series_of(state.names, points), y_min=0, y_label="points · chapter")
-        story += [common.spacer(3 * mm), debrief.keep(chart)]
+        chart = charts.Chart("Points at the end of each chapter", [str(k) for k in chapters], charts.series_of(state.names, points), y_min=0, y_label="points · chapter")
+        story += [common.spacer(3 * mm), charts.keep(chart)]
     passages = {p.chapter: p for p in transcript(state)}
     widths = common.columns_of(width, DEBRIEF_TREE_WEIGHTS)
     for k in sorted(ends):
@@ -1297,38 +1220,33 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
         lines = list(passage.lines) if passage is not None else []
         for line in lines[:DEBRIEF_CHAPTER_LINES]:
             text = line if len(line) <= DEBRIEF_LINE_CHARS else line[: DEBRIEF_LINE_CHARS - 1] + "…"
-            part.append(Paragraph(markup(debrief.english(text)), common.style("small")))
+            part.append(Paragraph(markup(common.english(text)), common.style("small")))
         if len(lines) > DEBRIEF_CHAPTER_LINES:
             part.append(common.para(f"… and {plural(len(lines) - DEBRIEF_CHAPTER_LINES, 'more line')} in the story booklet.", "small"))
         end = ends[k]
-        rows: list[list[common.Cell]] = [
+        rows: list[Sequence[common.Cell]] = [
             [end.names[s], str(sheet_score(end.sheets[s])), _p(_tree_text(end.sheets[s], k))] for s in range(state.n)
         ]
         part.append(common.ruled_table(["Player", "Points", "The tree at the chapter's end (new memes in bold)"], rows, widths, row_height=DEBRIEF_ROW, zebra=True))
         story += [common.spacer(3 * mm), *part]
     # The trees as they stand, laid out as on the players' sheets.
     story.append(PageBreak())
-    story.append(common.Section(GAME_TITLE, f"Debrief · the trees{' · ' + label if label else ''}"))
+    story.append(common.Section(CARD.title, f"Debrief · the trees{' · ' + label if label else ''}"))
     story.append(common.heading("The trees as they stand", 1))
     for seat in range(state.n):
-        title = debrief.english(f"{state.names[seat]} · {sheet_score(state.sheets[seat])} points")
+        title = common.english(f"{state.names[seat]} · {sheet_score(state.sheets[seat])} points")
         story.append(KeepTogether([common.para(title, "h2"), _Tree(state, seat)]))
     return story
 
 
-class _Tree(Flowable):
+class _Tree(common.Strip):
     """One player's tree, small: Think in the middle, the four hubs around it with their
     stones, each hub's three branches and the memes on them (text, holder, stones)."""
 
     def __init__(self, state: State, seat: int) -> None:
-        super().__init__()
+        super().__init__(DEBRIEF_TREE_HEIGHT)
         self.state = state
         self.seat = seat
-        self.width = 0.0
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        self.width = availWidth
-        return availWidth, DEBRIEF_TREE_HEIGHT
 
     def draw(self) -> None:
         canvas = self.canv

@@ -1,13 +1,10 @@
 """The printed debrief handout: results, charts of the game, the story in a few lines.
 
-For one table or a class (all its tables, in order). The shared parts live here: the chart
-flowable every game draws with, the results block (winner, standings), the story block, and
-`build_pdf`, which asks each game's printables module for its pages:
-
-- `debrief_story(game, *, label, width, reveal, reveal_pledges)`: the table's pages;
-- `debrief_lines(game)`: the story of the game in a few lines;
-- `debrief_compare(tables, *, width, reveal, reveal_pledges)` (optional): the tables of a
-  class side by side (Leerdam's villages year by year).
+For one table or a class (all its tables, in order). This module only dispatches: it asks the
+game's printables module (through its card) for each table's pages, `debrief_story`, and,
+for a class, for its tables compared, `debrief_compare` (Leerdam's villages year by year).
+The blocks those pages are made of are the charts (`printables.charts`) and the results and
+story blocks (`printables.common`); none of them knows a game.
 
 Secrets: a handout made before a game ends (`reveal` off) draws only what the board showed;
 Leerdam's pledges by household print only where `reveal_pledges` allows. User text (names,
@@ -16,384 +13,18 @@ memes, titles) reaches the page through `fonts.markup` / `fonts.draw_string` onl
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from reportlab.lib import colors
-from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, PageBreak
+from reportlab.platypus import Flowable, PageBreak
 
-from rules.core import Game, seats_text
+from rules.core import Game
+from rules.games import card
 
-from . import common, fonts
-from .fonts import BidiParagraph as Paragraph
-from .fonts import markup
+from . import common
+from .document import printables
 
-__all__ = ["Chart", "Line", "Series", "Band", "build_pdf", "english", "names_of", "palette", "results_block", "series_of", "story_block"]
-
-# -- layout ------------------------------------------------------------------------------
-CHART_HEIGHT = 62 * mm
-CHART_TITLE = 10  # points
-CHART_TEXT = 7.5  # points: ticks, legend, labels (never below fonts.MIN_SIZE)
-CHART_PAD = 2 * mm
-AXIS_LEFT = 11 * mm  # room for the y ticks
-AXIS_BOTTOM = 6 * mm  # room for the x labels
-LEGEND_ROW = 4.2 * mm
-LEGEND_SWATCH = 3 * mm
-LEGEND_GAP = 4 * mm
-TICKS = 5  # about this many y ticks
-BAR_SHARE = 0.72  # of a category's width, for its bars
-DOT = 1.1 * mm
-STANDINGS_WEIGHTS = (10, 60, 20)
-STANDINGS_ROW = 6.5 * mm
-#: Okabe and Ito's palette: told apart with every kind of colour vision; dashed after eight.
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442")
-AXIS = colors.HexColor("#4d4d4d")
-GRIDLINE = colors.HexColor("#dddddd")
-
-
-def palette(index: int) -> tuple[str, bool]:
-    """(colour, dashed) of series `index`: eight colours, then the same dashed."""
-    return PALETTE[index % len(PALETTE)], (index // len(PALETTE)) % 2 == 1
-
-
-@dataclass(frozen=True)
-class Series:
-    """One series: a value (or None: nothing drawn) per x label."""
-
-    label: str
-    values: tuple[float | None, ...]
-    colour: str = PALETTE[0]
-    dashed: bool = False
-
-
-@dataclass(frozen=True)
-class Line:
-    """A horizontal reference line across the chart, labelled at its right end."""
-
-    value: float
-    label: str
-    colour: str = "#7a7a7a"
-
-
-@dataclass(frozen=True)
-class Band:
-    """A shaded band between two values (a zone), labelled at its left end."""
-
-    low: float
-    high: float
-    label: str
-    colour: str = "#eeeeee"
-
-
-def _step(span: float) -> float:
-    """A round tick step giving about `TICKS` ticks over `span`."""
-    raw = max(span, 1.0) / TICKS
-    power = 10 ** math.floor(math.log10(raw))
-    for factor in (1, 2, 5, 10):
-        if raw <= factor * power:
-            return max(1.0, factor * power)
-    return 10 * power
-
-
-class Chart(Flowable):
-    """A line or grouped-bar chart drawn on the canvas: y ticks, x labels, reference lines and
-    bands, and a legend naming each series (names set with `fonts.draw_string`, any script)."""
-
-    def __init__(
-        self,
-        title: str,
-        x_labels: Sequence[str],
-        series: Sequence[Series],
-        *,
-        kind: str = "line",
-        height: float = CHART_HEIGHT,
-        y_min: float | None = None,
-        y_max: float | None = None,
-        lines: Sequence[Line] = (),
-        bands: Sequence[Band] = (),
-        y_label: str = "",
-        notes: Sequence[str] = (),
-    ) -> None:
-        super().__init__()
-        if kind not in ("line", "bar"):
-            raise ValueError(f"a chart is 'line' or 'bar', not {kind!r}")
-        self.title = title
-        self.x_labels = tuple(x_labels)
-        self.series = tuple(series)
-        self.kind = kind
-        self.height = height
-        self.lines = tuple(lines)
-        self.bands = tuple(bands)
-        self.y_label = y_label
-        #: one short text per x label drawn above its slot (a flood mark, a colour).
-        self.notes = tuple(notes)
-        values = [v for s in self.series for v in s.values if v is not None]
-        values += [line.value for line in self.lines] + [b.low for b in self.bands] + [b.high for b in self.bands]
-        low = min(values, default=0.0) if y_min is None else y_min
-        high = max(values, default=1.0) if y_max is None else y_max
-        if kind == "bar":
-            low = min(low, 0.0)
-        if high <= low:
-            high = low + 1
-        self.step = _step(high - low)
-        self.y_min = math.floor(low / self.step) * self.step
-        self.y_max = math.ceil(high / self.step) * self.step
-        self.width = 0.0
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        self.width = availWidth
-        return availWidth, self.height + self._legend_height(availWidth)
-
-    def _legend_items(self) -> list[tuple[Series, float]]:
-        return [(s, LEGEND_SWATCH + 1.5 * mm + fonts.string_width(s.label, fonts.BODY, CHART_TEXT)) for s in self.series if s.label]
-
-    def _legend_rows(self, width: float) -> list[list[tuple[Series, float]]]:
-        rows: list[list[tuple[Series, float]]] = [[]]
-        used = 0.0
-        for item in self._legend_items():
-            if rows[-1] and used + item[1] > width - AXIS_LEFT:
-                rows.append([])
-                used = 0.0
-            rows[-1].append(item)
-            used += item[1] + LEGEND_GAP
-        return rows if rows[0] else []
-
-    def _legend_height(self, width: float) -> float:
-        return len(self._legend_rows(width)) * LEGEND_ROW
-
-    def _y(self, value: float, bottom: float, top: float) -> float:
-        return bottom + (value - self.y_min) / (self.y_max - self.y_min) * (top - bottom)
-
-    def draw(self) -> None:
-        canvas = self.canv
-        canvas.saveState()
-        legend = self._legend_height(self.width)
-        left, right = AXIS_LEFT, self.width - CHART_PAD
-        bottom = legend + AXIS_BOTTOM
-        top = legend + self.height - CHART_TITLE - CHART_PAD - (CHART_TEXT + 2 if self.notes else 0)
-        canvas.setFillColor(common.INK)
-        fonts.draw_string(canvas, 0, legend + self.height - CHART_TITLE, self.title, fonts.BOLD, CHART_TITLE)
-        if self.y_label:
-            canvas.setFillColor(common.MUTED)
-            fonts.draw_string(canvas, self.width, legend + self.height - CHART_TITLE, self.y_label, fonts.BODY, CHART_TEXT, align="right")
-        for band in self.bands:
-            y0, y1 = self._y(max(band.low, self.y_min), bottom, top), self._y(min(band.high, self.y_max), bottom, top)
-            canvas.setFillColor(colors.HexColor(band.colour))
-            canvas.rect(left, y0, right - left, y1 - y0, stroke=0, fill=1)
-        self._axes(canvas, left, right, bottom, top)
-        slot = (right - left) / max(1, len(self.x_labels))
-        if self.kind == "bar":
-            self._bars(canvas, left, slot, bottom, top)
-        else:
-            self._lines(canvas, left, slot, bottom, top)
-        for band in self.bands:
-            # Labelled over the bars, on a patch of the band's colour, so a bar never hides it.
-            y1 = self._y(min(band.high, self.y_max), bottom, top)
-            text_width = fonts.string_width(band.label, fonts.BODY, CHART_TEXT)
-            canvas.setFillColor(colors.HexColor(band.colour))
-            canvas.setStrokeColor(AXIS)
-            canvas.setLineWidth(0.3)
-            canvas.rect(right - text_width - 2.4 * mm, y1 - CHART_TEXT - 2.2, text_width + 1.6 * mm, CHART_TEXT + 1.6, stroke=1, fill=1)
-            canvas.setFillColor(common.INK)
-            fonts.draw_string(canvas, right - 1.6 * mm, y1 - CHART_TEXT - 0.5, band.label, fonts.BODY, CHART_TEXT, align="right")
-        for line in self.lines:
-            y = self._y(line.value, bottom, top)
-            canvas.setStrokeColor(colors.HexColor(line.colour))
-            canvas.setLineWidth(1.1)
-            canvas.setDash(4, 2)
-            canvas.line(left, y, right, y)
-            canvas.setDash()
-            canvas.setFillColor(colors.HexColor(line.colour))
-            # Under the line: above it, a line at the top would write over the axis label.
-            fonts.draw_string(canvas, right - 0.8 * mm, y - CHART_TEXT - 1.0, line.label, fonts.BODY, CHART_TEXT, align="right")
-        canvas.setFillColor(common.INK)
-        for i, note in enumerate(self.notes):
-            if note:
-                fonts.draw_string(canvas, left + (i + 0.5) * slot, top + 2, note, fonts.BODY, CHART_TEXT, align="centre")
-        self._legend(canvas, legend)
-        canvas.restoreState()
-
-    def _axes(self, canvas: Any, left: float, right: float, bottom: float, top: float) -> None:
-        canvas.setLineWidth(0.4)
-        value = self.y_min
-        while value <= self.y_max + 1e-9:
-            y = self._y(value, bottom, top)
-            canvas.setStrokeColor(GRIDLINE)
-            canvas.line(left, y, right, y)
-            canvas.setFillColor(AXIS)
-            fonts.draw_string(canvas, left - 1.2 * mm, y - CHART_TEXT / 3, f"{value:g}".replace("-", "\u2212"), fonts.BODY, CHART_TEXT, align="right")
-            value += self.step
-        canvas.setStrokeColor(AXIS)
-        canvas.setLineWidth(0.8)
-        canvas.line(left, bottom, left, top)
-        zero = self._y(0, bottom, top) if self.y_min <= 0 <= self.y_max else bottom
-        canvas.line(left, zero, right, zero)
-        slot = (right - left) / max(1, len(self.x_labels))
-        widest = max((fonts.string_width(x, fonts.BODY, CHART_TEXT) for x in self.x_labels), default=0.0)
-        every = max(1, math.ceil((widest + 1.5 * mm) / slot)) if slot else 1
-        canvas.setFillColor(AXIS)
-        for i, label in enumerate(self.x_labels):
-            if i % every == 0:
-                fonts.draw_string(canvas, left + (i + 0.5) * slot, bottom - CHART_TEXT - 1.5, label, fonts.BODY, CHART_TEXT, align="centre")
-
-    def _bars(self, canvas: Any, left: float, slot: float, bottom: float, top: float) -> None:
-        count = max(1, len(self.series))
-        bar = slot * BAR_SHARE / count
-        zero = self._y(max(self.y_min, 0), bottom, top)
-        for k, s in enumerate(self.series):
-            canvas.setFillColor(colors.HexColor(s.colour))
-            canvas.setStrokeColor(common.INK)
-            canvas.setLineWidth(0.3)
-            for i, v in enumerate(s.values):
-                if v is None:
-                    continue
-                x = left + i * slot + slot * (1 - BAR_SHARE) / 2 + k * bar
-                y = self._y(v, bottom, top)
-                canvas.rect(x, min(zero, y), bar, abs(y - zero), stroke=1, fill=1)
-
-    def _lines(self, canvas: Any, left: float, slot: float, bottom: float, top: float) -> None:
-        for s in self.series:
-            colour = colors.HexColor(s.colour)
-            canvas.setStrokeColor(colour)
-            canvas.setFillColor(colour)
-            canvas.setLineWidth(1.4)
-            canvas.setDash(*((3, 1.5) if s.dashed else ()))
-            points = [(left + (i + 0.5) * slot, self._y(v, bottom, top)) if v is not None else None for i, v in enumerate(s.values)]
-            for a, b in zip(points, points[1:]):
-                if a is not None and b is not None:
-                    canvas.line(a[0], a[1], b[0], b[1])
-            canvas.setDash()
-            for p in points:
-                if p is not None:
-                    canvas.circle(p[0], p[1], DOT, stroke=0, fill=1)
-
-    def _legend(self, canvas: Any, height: float) -> None:
-        y = height - LEGEND_ROW + 1.2 * mm
-        for row in self._legend_rows(self.width):
-            x = AXIS_LEFT
-            for s, width in row:
-                canvas.setFillColor(colors.HexColor(s.colour))
-                canvas.setStrokeColor(colors.HexColor(s.colour))
-                if self.kind == "line":
-                    canvas.setLineWidth(1.4)
-                    canvas.setDash(*((3, 1.5) if s.dashed else ()))
-                    canvas.line(x, y + LEGEND_SWATCH / 2, x + LEGEND_SWATCH, y + LEGEND_SWATCH / 2)
-                    canvas.setDash()
-                else:
-                    canvas.rect(x, y, LEGEND_SWATCH, LEGEND_SWATCH, stroke=0, fill=1)
-                canvas.setFillColor(common.INK)
-                fonts.draw_string(canvas, x + LEGEND_SWATCH + 1.5 * mm, y + 0.3, s.label, fonts.BODY, CHART_TEXT)
-                x += width + LEGEND_GAP
-            y -= LEGEND_ROW
-
-
-def series_of(labels: Sequence[str], rows: Sequence[Sequence[float | None]]) -> list[Series]:
-    """One series per label, coloured from the palette in order."""
-    out = []
-    for i, (label, values) in enumerate(zip(labels, rows)):
-        colour, dashed = palette(i)
-        out.append(Series(label, tuple(values), colour, dashed))
-    return out
-
-
-# -- the results and the story -------------------------------------------------------------
-
-
-def results_block(game: Game[Any, Any], width: float, *, score: str = "Score", scores: bool = True) -> list[Flowable]:
-    """The winner (or where the game stands) and the standings table; without `scores` (a
-    household's VP would give an anonymous pledge away) neither, only how the game ended."""
-    rules, state = game.rules, game.state
-    names = game.setup.names
-    table = rules.standings(state)
-    best = [seat for rank, seat, _ in table if rank == 1]
-    story: list[Flowable] = []
-    if not scores:
-        ended = getattr(state, "ended", "")
-        text = f"The game ended: {ended}." if rules.over(state) else "The game is not over."
-        return [common.para(text + " Each household's score stays its own.", "h2")]
-    if rules.over(state):
-        # The sentence starts with a word, not a name: a right-to-left name would turn the line.
-        lead = "The winner:" if len(best) == 1 else "A shared win:"
-        story.append(Paragraph(f"{lead} {markup(seats_text(names, best))}", common.style("h2")))
-        ended = getattr(state, "ended", "")
-        if ended:
-            story.append(common.para(f"The game ended: {ended}.", "body"))
-    else:
-        story.append(common.para("The game is not over: these are the standings so far.", "h2"))
-    header: list[common.Cell] = ["Rank", "Name", score]
-    rows: list[list[common.Cell]] = [[str(rank), names[seat], str(value)] for rank, seat, value in table]
-    story.append(common.ruled_table(header, rows, common.columns_of(min(width, 120 * mm), STANDINGS_WEIGHTS), row_height=STANDINGS_ROW, zebra=True))
-    return story
-
-
-def names_of(names: Sequence[str], seats: Sequence[int]) -> str:
-    """'Ana, Bo and Cy' for `seats`."""
-    return seats_text(names, seats)
-
-
-def english(text: str) -> str:
-    """`text` set left to right whatever it starts with: an English sentence that opens with
-    a right-to-left name would otherwise be laid out from the right (U+200E draws nothing)."""
-    return "\u200e" + text
-
-
-def story_block(lines: Sequence[str]) -> list[Flowable]:
-    """The story of the game in a few lines, as bullets."""
-    if not lines:
-        return []
-    story: list[Flowable] = [common.heading("The story in a few lines", 2)]
-    story += [Paragraph(markup(english(line)), common.style("bullet"), bulletText="•") for line in lines]
-    return story
-
-
-# -- the document ---------------------------------------------------------------------------------
-
-
-def _module(slug: str) -> Any:
-    from . import danger_world, dangerous_ideas, leerdam, new_rule
-
-    return {"leerdam": leerdam, "new-rule": new_rule, "danger-world": danger_world, "dangerous-ideas": dangerous_ideas}[slug]
-
-
-def build_story(
-    tables: Sequence[tuple[str, Game[Any, Any]]],
-    *,
-    page: str = "a4",
-    reveal: bool | None = None,
-    reveal_pledges: bool | None = None,
-    title: str = "",
-) -> list[Flowable]:
-    """The handout's flowables for `tables` ((label, game) pairs of one game): one section per
-    table, then the tables compared when there are several. `reveal` (default: each game once
-    it is over) allows what was secret."""
-    if not tables:
-        raise ValueError("a debrief needs at least one table")
-    slugs = {game.rules.slug for _, game in tables}
-    if len(slugs) != 1:
-        raise ValueError("the tables of one debrief play the same game")
-    module = _module(slugs.pop())
-    width, _ = common.frame_size(page)
-    story: list[Flowable] = []
-    for label, game in tables:
-        if story:
-            story.append(PageBreak())
-        shown = game.rules.over(game.state) if reveal is None else reveal
-        story.append(common.Section(module.GAME_TITLE, f"Debrief · {label}" if label else "Debrief"))
-        heading = f"{module.GAME_TITLE} debrief" + (f": {label}" if label else "")
-        story.append(common.heading(title or heading, 0))
-        if title:
-            story.append(common.para(heading, "subtitle"))
-        story += module.debrief_story(game, label=label, width=width, reveal=shown, reveal_pledges=reveal_pledges)
-    compare = getattr(module, "debrief_compare", None)
-    if len(tables) > 1 and compare is not None:
-        story.append(PageBreak())
-        story.append(common.Section(module.GAME_TITLE, "Debrief · the tables compared"))
-        all_over = all(g.rules.over(g.state) for _, g in tables)
-        story += compare(tables, width=width, reveal=all_over if reveal is None else reveal, reveal_pledges=reveal_pledges)
-    return story
+__all__ = ["build_pdf"]
 
 
 def build_pdf(
@@ -404,13 +35,41 @@ def build_pdf(
     reveal_pledges: bool | None = None,
     title: str = "",
 ) -> bytes:
-    """The debrief handout as PDF bytes (see `build_story`); same input, same bytes."""
+    """The debrief handout of `tables` ((label, game) pairs of one game) as PDF bytes: one section
+    per table, then the tables compared when there are several. `reveal` (default: each game
+    once it is over) allows what was secret; `title` heads each table's first page. Same input,
+    same bytes."""
     common.page_size(page)
-    story = build_story(tables, page=page, reveal=reveal, reveal_pledges=reveal_pledges, title=title)
+    story = _story(tables, page, reveal, reveal_pledges, title)
     game = tables[0][1]
     return common.build_document(story, page=page, title=f"{game.rules.title}: debrief handout", subject="Results, charts and the story of the game")
 
 
-def keep(*parts: Flowable) -> KeepTogether:
-    """Flowables kept on one page (a chart with its heading)."""
-    return KeepTogether(list(parts))
+def _story(tables: Sequence[tuple[str, Game[Any, Any]]], page: str, reveal: bool | None, reveal_pledges: bool | None, title: str) -> list[Flowable]:
+    if not tables:
+        raise ValueError("a debrief needs at least one table")
+    slugs = {game.rules.slug for _, game in tables}
+    if len(slugs) != 1:
+        raise ValueError("the tables of one debrief play the same game")
+    game_card = card(slugs.pop())
+    module = printables(game_card)
+    width, _ = common.frame_size(page)
+    story: list[Flowable] = []
+    for label, game in tables:
+        if story:
+            story.append(PageBreak())
+        shown = game.rules.over(game.state) if reveal is None else reveal
+        story.append(common.Section(game_card.title, f"Debrief · {label}" if label else "Debrief"))
+        heading = f"{game_card.title} debrief" + (f": {label}" if label else "")
+        story.append(common.heading(title or heading, 0))
+        if title:
+            story.append(common.para(heading, "subtitle"))
+        story += module.debrief_story(game, label=label, width=width, reveal=shown, reveal_pledges=reveal_pledges)
+    compare = module.debrief_compare
+    if len(tables) > 1 and compare is not None:
+        story.append(PageBreak())
+        story.append(common.Section(game_card.title, "Debrief · the tables compared"))
+        all_over = all(g.rules.over(g.state) for _, g in tables)
+        story += compare(tables, width=width, reveal=all_over if reveal is None else reveal, reveal_pledges=reveal_pledges)
+    return story
+

@@ -39,6 +39,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from weakref import WeakKeyDictionary
 from xml.sax.saxutils import escape
 
@@ -388,7 +389,7 @@ class ShapedFont(TTFont):
         self.fontName = name
         self.face = face
         self.encoding = TTEncoding()
-        self.state = WeakKeyDictionary()
+        self.state: WeakKeyDictionary[Any, Any] = WeakKeyDictionary()
         self._asciiReadable = 0
         self._shapable = False
 
@@ -940,28 +941,28 @@ def _para_text(blpara: object) -> str:
     return "".join(getattr(frag, "text", "") for line in lines for frag in line.words)
 
 
-def _reorder_line(kind: int, line: object, level: int) -> object:
+def _reorder_line(kind: int, line: Any, level: int) -> Any:
     if kind == 0:
-        extra, words = line  # type: ignore[misc]
+        extra, words = line
         text = " ".join(words)
         levels = bidi_levels(text, level)
         seen = "".join(text[i] for i in visual_order(levels))
         return (extra, seen.split(" "))
-    frags = list(line.words)  # type: ignore[attr-defined]
+    frags = list(line.words)
     atoms = [(index, ch) for index, frag in enumerate(frags) if hasattr(frag, "text") and not hasattr(frag, "cbDefn") for ch in frag.text]
     if not atoms:
         return line
     levels = bidi_levels("".join(ch for _, ch in atoms), level)
     if not any(levels):
         return line
-    words = []
+    runs: list[tuple[int, list[str]]] = []
     for position in visual_order(levels):
         index, ch = atoms[position]
-        if words and words[-1][0] == index:
-            words[-1][1].append(ch)
+        if runs and runs[-1][0] == index:
+            runs[-1][1].append(ch)
         else:
-            words.append((index, [ch]))
-    rebuilt = [frags[index].clone(text="".join(chars)) for index, chars in words]
+            runs.append((index, [ch]))
+    rebuilt = [frags[index].clone(text="".join(chars)) for index, chars in runs]
     # Callbacks and images keep their place at the end of the line.
     rebuilt += [frag for frag in frags if hasattr(frag, "cbDefn") or not hasattr(frag, "text")]
     new = copy.copy(line)

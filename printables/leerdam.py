@@ -1,7 +1,7 @@
 """Leerdam on paper: the village board, household ledgers, the village record, slips.
 
-`build_pdf` prints blank materials for N named (or unnamed) households, or "what you played"
-from a `State`: the ledgers filled from `state.ledger`, the village record from `state.years`
+`printables.document` prints blank materials for N named (or unnamed) households, or "what
+you played" from a `State`: the ledgers filled from `state.ledger`, the village record from `state.years`
 and `standings`, and the village chronicle (the public log). Printing only ever shows what
 the projector may show plus each household's own rows on its own ledger page: a pledge not
 yet revealed prints blank, and with anonymous pledges no household's pledge, VP or Wealth is
@@ -14,7 +14,6 @@ game is over: there is nothing left to pledge or hire).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,6 +26,9 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 from reportlab.platypus.flowables import BalancedColumns
 
+from rules.core import plural
+from rules.decisions import Game
+from rules.games import card
 from rules.leerdam import (
     DYKE_MAX,
     DYKE_MIN,
@@ -37,30 +39,26 @@ from rules.leerdam import (
     State,
     final_divisor,
     flood_odds,
+    ledger_rows,
     leisure_vp,
     pledges_public,
     pledges_shown,
-    ledger_rows,
     profit_wealth,
     public_pledges_hidden,
     standings,
     subsistence_vp,
     thresholds,
 )
-from rules.core import plural
-from rules.decisions import Game
 
-from . import common, fonts, slips
+from . import charts, common, fonts, slips
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
-__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "debrief_compare", "debrief_lines", "debrief_story", "preview_png"]
+__all__ = ["CARD", "MATERIALS", "booklet", "debrief_compare", "debrief_lines", "debrief_story", "rules_card", "sheets", "table_of"]
 
 # -- layout ------------------------------------------------------------------------------
-GAME_TITLE = "Leerdam"
+CARD = card("leerdam")
 MATERIALS = ("Village board", "Household ledger", "Village record", "Village chronicle", "Contribution slips", "Labour contracts", "Seat slips", "Rules card")
-HOUSEHOLD_RANGE = (3, 20)  # what `Setup` accepts (the text is written for 5-10)
-DEFAULT_HOUSEHOLDS = 7
 BLANK_YEARS = 12  # ledger and record rows when the setup has no year limit
 # Board: the dyke track, the pledge scale, the year track.
 DYKE_NUMBER = 26  # points: the big numbers of the dyke track
@@ -118,7 +116,7 @@ MINUS = "\u2212"  # a real minus sign: "−5" reads better than "-5" on a board
 
 
 # -- what to print -----------------------------------------------------------------------------
-#: The setup fields blank sheets take from `Setup`'s defaults.
+#: The setup fields the sheets print with (`common.variants`: a blank print takes `Setup`'s defaults).
 _VARIANTS = (
     "capacity",
     "misfortune",
@@ -147,11 +145,8 @@ class _Village:
     end_on: tuple[int, ...]
     max_years: int | None
     state: State | None = None
-
-    @classmethod
-    def of(cls, setup: Setup, state: State | None = None) -> _Village:
-        variants = {name: getattr(setup, name) for name in _VARIANTS}
-        return cls(names=setup.names, state=state, **variants)
+    #: (seat name, URL) per seat for the seat slips' QR codes; None prints blank slips.
+    seat_links: tuple[tuple[str, str], ...] | None = None
 
     @property
     def n(self) -> int:
@@ -176,16 +171,10 @@ class _Village:
         return self.names[seat] or f"Household {seat + 1}"
 
 
-def _resolve(names: Sequence[str] | None, players: int | None, setup: Setup | None, state: State | None) -> _Village:
-    """One village from whichever of the inputs was given; refuse mixed sources."""
-    common.printed_from(names, players, setup, state)
-    if state is not None:
-        return _Village.of(state.setup, state)
-    if setup is not None:
-        return _Village.of(setup)
-    seats = common.blank_seats(names, players, DEFAULT_HOUSEHOLDS, HOUSEHOLD_RANGE, GAME_TITLE, "households")
-    variants = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
-    return _Village(names=seats, **variants)
+def table_of(source: common.Source[Setup, State]) -> _Village:
+    """The village `source` prints for: its setup's, or blank households with `Setup`'s default variants."""
+    variants = common.variants(source, Setup, _VARIANTS)
+    return _Village(names=source.names, state=source.state, seat_links=source.seat_links, **variants)
 
 
 # -- small text helpers ------------------------------------------------------------------------
@@ -355,18 +344,13 @@ class _Track(Flowable):
 
 
 # -- (1) the village board --------------------------------------------------------------------
-class _DykeSpace(Flowable):
+class _DykeSpace(common.Strip):
     """A space of the dyke track: its number, big, and a small tag under it ("start", "now")."""
 
     def __init__(self, dyke: int, tag: str) -> None:
-        super().__init__()
+        super().__init__(DYKE_SPACE)
         self.dyke = dyke
         self.tag = tag
-        self.width = 0.0
-
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
-        self.width = availWidth
-        return availWidth, DYKE_SPACE
 
     def draw(self) -> None:
         canvas = self.canv
@@ -391,8 +375,8 @@ def _dyke_table(village: _Village, width: float) -> Flowable:
             notes.append("now" if not state.over else "at the end")
         return _DykeSpace(dyke, " · ".join(notes))
 
-    header: list[common.Cell] = [_p("Dyke Condition", "cell-head-left")] + [number(d) for d in dykes]
-    rows: list[list[common.Cell]] = [
+    header: Sequence[common.Cell] = [_p("Dyke Condition", "cell-head-left")] + [number(d) for d in dykes]
+    rows: list[Sequence[common.Cell]] = [
         [_p("Floods on a roll of")] + [_p(_faces(range(d + 1, 7)) if d < 6 else "never", "cell-centre") for d in dykes],
         [_p("Chance of a flood")] + [_p(_chance(flood_odds(d)), "cell-centre") for d in dykes],
         [_p("A 6 drops it again")] + [_p(_chance(1 / 6), "cell-centre") for d in dykes],
@@ -471,10 +455,10 @@ def _misfortune_table(village: _Village, width: float) -> Flowable:
     """Capacity lost and left on each face of the misfortune d6."""
     faces = range(1, 7)
     column = (width - SCHEDULE_LABEL_COLUMN) / 6
-    header: list[common.Cell] = [_p("Misfortune d6", "cell-head-left")] + [_p(str(f), "cell-head") for f in faces]
+    header: Sequence[common.Cell] = [_p("Misfortune d6", "cell-head-left")] + [_p(str(f), "cell-head") for f in faces]
     lost = [_p(f"{MINUS}{m}" if m else "none", "cell-centre") for m in village.misfortune]
     left = [_p(f"<b>{village.capacity - m}</b>", "cell-centre") for m in village.misfortune]
-    rows: list[list[common.Cell]] = [[_p("Capacity lost"), *lost], [_p("Capacity this year"), *left]]
+    rows: list[Sequence[common.Cell]] = [[_p("Capacity lost"), *lost], [_p("Capacity this year"), *left]]
     return common.ruled_table(header, rows, [SCHEDULE_LABEL_COLUMN] + [column] * 6, row_height=SCHEDULE_ROW)
 
 
@@ -482,9 +466,9 @@ def _allocation_table(village: _Village, width: float) -> Flowable:
     """Per recipient and year: VP for Subsistence and Leisure, Wealth for Profit, by units."""
     units = range(village.capacity + 1)
     column = (width - SCHEDULE_LABEL_COLUMN) / len(units)
-    header: list[common.Cell] = [_p("Units received", "cell-head-left")] + [_p(str(u), "cell-head") for u in units]
+    header: Sequence[common.Cell] = [_p("Units received", "cell-head-left")] + [_p(str(u), "cell-head") for u in units]
     marginal = [profit_wealth(u) - profit_wealth(u - 1) if u else 0 for u in units]
-    rows: list[list[common.Cell]] = [
+    rows: list[Sequence[common.Cell]] = [
         [_p("<b>Subsistence</b> VP")] + [_p(_signed(subsistence_vp(u)), "cell-centre") for u in units],
         [_p("<b>Leisure</b> VP (up to 2)")] + [_p(_signed(leisure_vp(u)), "cell-centre") for u in units],
         [_p("<b>Profit</b>: this unit adds")] + [_p(str(m) if u else "–", "cell-centre") for u, m in zip(units, marginal)],
@@ -496,7 +480,7 @@ def _allocation_table(village: _Village, width: float) -> Flowable:
 def _board(village: _Village, width: float) -> list[Flowable]:
     """The facilitator's board: dyke track, pledge scale, year track, schedules, the year."""
     state = village.state
-    story: list[Flowable] = [common.Section(GAME_TITLE, "Village board"), _p("Leerdam — village board", "title")]
+    story: list[Flowable] = [common.Section(CARD.title, "Village board"), _p("Leerdam — village board", "title")]
     if state is None:
         intro = f"{village.n} households, {village.capacity} units of labour each a year. Markers on dyke {village.dyke_start} and year 1."
     elif state.over:
@@ -538,35 +522,30 @@ def _year_steps(village: _Village) -> list[Flowable]:
 
 
 # -- the rules card ---------------------------------------------------------------------------
-def _rules_card(village: _Village, width: float) -> list[Flowable]:
+def rules_card(village: _Village, width: float) -> list[Flowable]:
     """The game on one page for the households, in the project's reading (RULINGS.md)."""
     low, high = thresholds(village.n)
 
-    def bullets(*items: str) -> list[Flowable]:
-        return [Paragraph(t, common.style("bullet"), bulletText="•") for t in items]
-
+    subtitle = (
+        f"A village behind a dyke, for 5-10 households ({village.n} here). Each year you pledge labour to the dyke "
+        "in secret, then work for your own Wealth and VP. Keep the dyke up, or the flood takes a third of everyone's Wealth."
+    )
     story: list[Flowable] = [
-        common.Section(GAME_TITLE, "Rules card"),
-        _p("Leerdam — rules card", "title"),
-        _p(
-            f"A village behind a dyke, for 5-10 households ({village.n} here). Each year you pledge labour to the dyke "
-            "in secret, then work for your own Wealth and VP. Keep the dyke up, or the flood takes a third of everyone's Wealth.",
-            "subtitle",
-        ),
+        *common.card_top(CARD.title, subtitle),
         common.heading("Setup", 2),
-        *bullets(
+        *common.bullets(
             f"Dyke at {village.dyke_start} (of {DYKE_MIN}-{DYKE_MAX}). Every household: 0 Wealth, 0 VP, not Flooded.",
             f"Each household has {village.capacity} units of labour a year, less its misfortune.",
         ),
         common.heading("A year", 2),
         *_year_steps(village),
         common.heading("The dyke", 2),
-        *bullets(
+        *common.bullets(
             f"With {village.n} households a pledge total under {low} lowers the dyke by 1; over {high} raises it by 1.",
             "Flood roll above the dyke: everyone is Flooded and loses a third of their Wealth (rounded up).",
         ),
         common.heading("Winning", 2),
-        *bullets(
+        *common.bullets(
             f"Final VP: Wealth ÷ (26 {MINUS} 3 × Dyke), rounded down; {MINUS}{FLOOD_PENALTY} if Flooded. Most VP wins; ties share.",
             "Only the labour contract binds: both sign, then Wealth and units change hands at once.",
         ),
@@ -606,7 +585,7 @@ def _contributions(state: State, viewer: int | None) -> dict[tuple[int, int], in
     return {(data["year"], seat_of[data["household"]]): data["contribution"] for data in ledger_rows(state, viewer)}
 
 
-def _ledger_cells(village: _Village, row: LedgerRow | None, year: int, pledge: int | None) -> list[common.Cell]:
+def _ledger_cells(village: _Village, row: LedgerRow | None, year: int, pledge: int | None) -> Sequence[common.Cell]:
     """One year's ledger row: filled as far as the year has got, or ready to write in."""
     end_roll = year >= village.end_check_from
     year_cell = _p(f"{year}" + (f'<br/><font size="{END_ROLL_TAG}">end<br/>roll</font>' if end_roll else ""), "cell-number")
@@ -668,7 +647,7 @@ def _final_box(village: _Village, seat: int, width: float) -> Flowable:
     widths = common.columns_of(width, (1,) * len(heads))
     header = _headers(heads, widths)
     state = village.state
-    cells: list[common.Cell] = [None] * len(heads)
+    cells: Sequence[common.Cell] = [None] * len(heads)
     if state is not None and state.over:
         last = next(r for r in reversed(state.ledger) if r.seat == seat)
         household = state.households[seat]
@@ -688,7 +667,7 @@ def _ledger(village: _Village, seat: int, width: float) -> list[Flowable]:
     """One household's page: a row per year, then the final scoring."""
     name = village.names[seat]
     state = village.state
-    story: list[Flowable] = [common.Section(GAME_TITLE, f"Household ledger · {village.label(seat)}")]
+    story: list[Flowable] = [common.Section(CARD.title, f"Household ledger · {village.label(seat)}")]
     if name:
         story.append(_p(markup("Household ledger — ") + markup(name), "title"))
     else:
@@ -753,7 +732,7 @@ def _end_roll(village: _Village, year: int) -> str:
     return "goes on" if year < state.year else ""
 
 
-def _record_rows(village: _Village) -> list[list[common.Cell]]:
+def _record_rows(village: _Village) -> list[Sequence[common.Cell]]:
     """A row per year: finished years from `state.years`, the current one so far, blanks after."""
     state = village.state
     summaries = {y.year: y for y in state.years} if state is not None else {}
@@ -761,7 +740,7 @@ def _record_rows(village: _Village) -> list[list[common.Cell]]:
     def cell(value: object) -> common.Cell:
         return _p(markup(str(value)), "cell-number")
 
-    rows: list[list[common.Cell]] = []
+    rows: list[Sequence[common.Cell]] = []
     for year in range(1, village.years + 1):
         middle: list[common.Cell] = [None] * 6
         if year in summaries:
@@ -789,8 +768,8 @@ def _pledge_grid(village: _Village, width: float) -> list[Flowable]:
     for first in range(0, len(years), PLEDGE_GRID_YEARS):
         chunk = years[first : first + PLEDGE_GRID_YEARS]
         column = (width - PLEDGE_GRID_NAME) / PLEDGE_GRID_YEARS
-        header: list[common.Cell] = [_p("Household", "cell-head-left")] + [_p(f"Year {y}", "cell-head") for y in chunk]
-        rows: list[list[common.Cell]] = []
+        header: Sequence[common.Cell] = [_p("Household", "cell-head-left")] + [_p(f"Year {y}", "cell-head") for y in chunk]
+        rows: list[Sequence[common.Cell]] = []
         for seat in range(village.n):
             cells: list[common.Cell] = [_p(markup(village.label(seat)))]
             for year in chunk:
@@ -817,7 +796,7 @@ def _standings_table(village: _Village, width: float) -> Flowable:
     widths = common.columns_of(width, STANDINGS_WEIGHTS)
     header = _headers(heads, widths)
     state = village.state
-    rows: list[list[common.Cell]] = []
+    rows: list[Sequence[common.Cell]] = []
     if state is None:
         for seat in range(village.n):
             rows.append([None, _p(markup(village.names[seat]), "cell-big")] + [None] * 5)
@@ -849,7 +828,7 @@ def _standings_table(village: _Village, width: float) -> Flowable:
 def _record(village: _Village, width: float) -> list[Flowable]:
     """The facilitator's sheet: the village year by year, pledges, and the final standings."""
     state = village.state
-    story: list[Flowable] = [common.Section(GAME_TITLE, "Village record"), _p("Village record", "title")]
+    story: list[Flowable] = [common.Section(CARD.title, "Village record"), _p("Village record", "title")]
     if state is None:
         intro = "The facilitator's sheet: one row per year for the dyke, the pledge total and the flood, then the final scoring."
     elif state.over:
@@ -900,7 +879,7 @@ def _chronicle(village: _Village) -> list[Flowable]:
         blocks.append(_p(markup(event.text), first if event.round != year else line))
         year = event.round
     return [
-        common.Section(GAME_TITLE, "Village chronicle"),
+        common.Section(CARD.title, "Village chronicle"),
         _p("Village chronicle", "title"),
         _p("What the whole village saw, year by year. Private offers and each household's own pledge are left out.", "subtitle"),
         BalancedColumns(blocks, nCols=CHRONICLE_COLUMNS, innerPadding=CHRONICLE_GUTTER, spaceBefore=0, spaceAfter=0),
@@ -909,11 +888,7 @@ def _chronicle(village: _Village) -> list[Flowable]:
 
 # -- (5) slips ------------------------------------------------------------------------------------
 def _write_line(canvas: Canvas, x0: float, x1: float, y: float) -> None:
-    canvas.saveState()
-    canvas.setStrokeColor(WRITE_LINE)
-    canvas.setLineWidth(0.5)
-    canvas.line(x0, y, x1, y)
-    canvas.restoreState()
+    common.write_line(canvas, x0, x1, y, WRITE_LINE)
 
 
 def _labelled_line(canvas: Canvas, x: float, right: float, y: float, label: str, value: str = "", size: float = SLIP_TEXT) -> None:
@@ -1020,7 +995,7 @@ def _slips(village: _Village) -> list[Flowable]:
     pledges = _pledge_slips(village)
     if pledges:
         columns, rows = PLEDGE_SLIP_GRID
-        story.append(common.Section(GAME_TITLE, "Contribution slips"))
+        story.append(common.Section(CARD.title, "Contribution slips"))
         story += common.slip_pages(
             len(pledges),
             lambda canvas, i, w, h: _draw_pledge_slip(canvas, village, pledges[i], w, h),
@@ -1031,26 +1006,17 @@ def _slips(village: _Village) -> list[Flowable]:
     per_page = columns * rows
     if story:
         story.append(PageBreak())
-    story.append(common.Section(GAME_TITLE, "Labour contracts"))
+    story.append(common.Section(CARD.title, "Labour contracts"))
     # A full sheet per eight households or part of it: deals are few, and blank ones waste nothing.
     story += common.slip_pages(per_page * math.ceil(village.n / per_page), _draw_contract, columns=columns, rows=rows)
     return story
 
 
-# -- the document ------------------------------------------------------------------------------------
-def build_story(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-    seat_links: Sequence[tuple[str, str]] | None = None,
-) -> list[Flowable]:
-    """All the materials as flowables (see `build_pdf`), for documents holding several games.
-
-    `seat_links` are (seat name, URL) per seat for the seat slips' QR codes; blank slips without."""
-    village = _resolve(names, players, setup, state)
+# -- the document (printables.document) ----------------------------------------------------------
+def sheets(village: _Village, page: str) -> list[Flowable]:
+    """The village board, a ledger per household, the village record, the chronicle (from a
+    state) and, until the game is over, the slips and the seat slips (with QR codes from
+    `village.seat_links`); the rules card last."""
     width, _ = common.frame_size(page)
     story: list[Flowable] = _board(village, width) + [PageBreak()]
     for seat in range(village.n):
@@ -1060,62 +1026,18 @@ def build_story(
         story += [PageBreak()] + _chronicle(village)
     if village.state is None or not village.state.over:
         story += [PageBreak()] + _slips(village)
-        story += [PageBreak()] + slips.seat_slips(seat_links, game_title=GAME_TITLE, players=village.n, page=page)
+        story += [PageBreak()] + slips.seat_slips(village.seat_links, game_title=CARD.title, players=village.n, page=page)
     # New pages go last, so a page's place in a set stays what it was.
-    story += [PageBreak()] + _rules_card(village, width)
+    story += [PageBreak()] + rules_card(village, width)
     return story
 
 
-def booklet_story(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> list[Flowable]:
-    """What goes in the fold-in-half booklet: the rules card, on half pages of `page`."""
-    village = _resolve(names, players, setup, state)
-    width, _ = common.frame_size(f"{page}-booklet")
-    return _rules_card(village, width)
+
+#: The game's booklet is its rules card.
+booklet = rules_card
 
 
-def build_pdf(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> bytes:
-    """The Leerdam materials as PDF bytes: the village board, a ledger per household, the
-    village record, the chronicle (from a state), and the pledge and contract slips.
-
-    Give one source: `names` (and/or `players`, padding unnamed households with a line to
-    write on; 7 households when neither is given) or a `setup` (its names and variants) for
-    blank sheets; or a `state` to print what was played. `page` is 'a4' or 'letter'.
-    """
-    common.page_size(page)  # refuse a bad page size before any work
-    story = build_story(names, players=players, setup=setup, state=state, page=page)
-    return common.build_document(story, page=page, title=f"{GAME_TITLE}: printable materials", subject=", ".join(MATERIALS))
-
-
-def preview_png(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-    page_index: int = 0,
-    scale: float = common.PREVIEW_SCALE,
-) -> bytes:
-    """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
-    pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
-    return common.png_bytes(pdf, page_index, scale)
-
-
-# -- the debrief handout (shared parts in printables/debrief.py) ------------------------------------
+# -- the debrief handout (printables.debrief asks for these) ----------------------------------------
 def _debrief_named(game: Game[Setup, State], reveal: bool, reveal_pledges: bool | None) -> tuple[bool, bool]:
     """(pledges by household, VP and Wealth by household) this handout may print: an anonymous
     variant names neither before the end, nor after it unless the facilitator chooses."""
@@ -1140,8 +1062,6 @@ def _ledger_by(state: State, field: str) -> list[list[int | None]]:
 
 def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[str]:
     """The story of the village in five lines."""
-    from . import debrief
-
     state = game.state
     years = state.years
     low, high = thresholds(state.n)
@@ -1164,10 +1084,8 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
     else:
         best = max(years, key=lambda y: y.total)
         lines.append(f"The most pledged in one year was {best.total} units, in year {best.year}.")
-    table = standings(state)
-    first = [s for r, s, _ in table if r == 1]
     if _debrief_named(game, reveal, reveal_pledges)[1]:
-        lines.append(f"{'Leading' if not state.over else 'Won'} with {table[0][2]} VP: {debrief.names_of(state.names, first)}.")
+        lines.append(common.leaders(game, "with {} VP"))
     else:
         lines.append(f"The village holds {sum(h.vp for h in state.households)} VP in all; each household's stays its own.")
     return lines
@@ -1176,50 +1094,48 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
 def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
     """One village's debrief: the results, the story in five lines, the pledges against the
     thresholds, the dyke, and each household's VP and Wealth (and pledges, where allowed)."""
-    from . import debrief
-
     state = game.state
     years = state.years
     named, households = _debrief_named(game, reveal, reveal_pledges)
-    story: list[Flowable] = debrief.results_block(game, width, score="VP", scores=households)
-    story += debrief.story_block(debrief_lines(game, reveal, reveal_pledges))
+    story: list[Flowable] = common.results_block(game, width, score="VP", scores=households)
+    story += common.story_block(debrief_lines(game, reveal, reveal_pledges))
     if not years:
         return story
     low, high = thresholds(state.n)
     x = [str(y.year) for y in years]
     top = max(max(y.total for y in years), high + 2)
-    pledged = debrief.Chart(
+    pledged = charts.Chart(
         "Pledged in all, year by year, against the thresholds",
         x,
-        [debrief.Series("units pledged", tuple(y.total for y in years), debrief.PALETTE[0])],
+        [charts.Series("units pledged", tuple(y.total for y in years), charts.PALETTE[0])],
         kind="bar",
         y_min=0,
         y_max=top,
         bands=[
-            debrief.Band(0, low - 0.5, f"below {low}: the dyke falls", "#f6dcd6"),
-            debrief.Band(low - 0.5, high + 0.5, f"{low} to {high}: it holds", "#ececec"),
-            debrief.Band(high + 0.5, top, f"above {high}: it rises", "#dcefd8"),
+            charts.Band(0, low - 0.5, f"below {low}: the dyke falls", "#f6dcd6"),
+            charts.Band(low - 0.5, high + 0.5, f"{low} to {high}: it holds", "#ececec"),
+            charts.Band(high + 0.5, top, f"above {high}: it rises", "#dcefd8"),
         ],
         y_label="units · year",
         notes=["flood" if y.flooded else "" for y in years],
     )
-    dyke = debrief.Chart(
+    dyke = charts.Chart(
         "The dyke: after the pledges and at the year's end",
         x,
         [
-            debrief.Series("after the pledges", tuple(y.dyke_after_pledges for y in years), debrief.PALETTE[2]),
-            debrief.Series("at the year's end (after the flood roll)", tuple(y.dyke_after for y in years), debrief.PALETTE[3], dashed=True),
+            charts.Series("after the pledges", tuple(y.dyke_after_pledges for y in years), charts.PALETTE[2]),
+            charts.Series("at the year's end (after the flood roll)", tuple(y.dyke_after for y in years), charts.PALETTE[3], dashed=True),
         ],
         y_min=DYKE_MIN,
         y_max=DYKE_MAX,
         y_label="Dyke Condition · year",
         notes=[f"roll {y.flood}" for y in years],
     )
-    story += [common.spacer(3 * mm), debrief.keep(pledged), common.spacer(4 * mm), debrief.keep(dyke)]
+    story += [common.spacer(3 * mm), charts.keep(pledged), common.spacer(4 * mm), charts.keep(dyke)]
     if households:
         for title, field in (("VP by household", "vp"), ("Wealth by household", "wealth")):
-            chart = debrief.Chart(title, x, debrief.series_of(state.names, _ledger_by(state, field)), y_label=f"{title.split()[0]} · year")
-            story += [common.spacer(4 * mm), debrief.keep(chart)]
+            chart = charts.Chart(title, x, charts.series_of(state.names, _ledger_by(state, field)), y_label=f"{title.split()[0]} · year")
+            story += [common.spacer(4 * mm), charts.keep(chart)]
     else:
         story.append(common.para("Pledges were anonymous: no household's pledge, VP or Wealth by year is printed.", "small"))
     if named:
@@ -1228,8 +1144,8 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
         for start in range(0, len(years), per_row):
             chunk = range(start, min(start + per_row, len(years)))
             widths = [PLEDGE_GRID_NAME] + [(width - PLEDGE_GRID_NAME) / per_row] * len(chunk)
-            header: list[common.Cell] = ["Pledges", *(str(i + 1) for i in chunk)]
-            rows: list[list[common.Cell]] = [[state.names[s], *("" if grid[s][i] is None else str(grid[s][i]) for i in chunk)] for s in range(state.n)]
+            header: Sequence[common.Cell] = ["Pledges", *(str(i + 1) for i in chunk)]
+            rows: list[Sequence[common.Cell]] = [[state.names[s], *("" if grid[s][i] is None else str(grid[s][i]) for i in chunk)] for s in range(state.n)]
             rows.append(["in all", *(str(years[i].total) for i in chunk)])
             story += [common.spacer(4 * mm), common.ruled_table(header, rows, widths, row_height=PLEDGE_GRID_ROW, zebra=True)]
     return story
@@ -1237,8 +1153,6 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
 
 def debrief_compare(tables: Sequence[tuple[str, Game[Setup, State]]], *, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
     """The villages of a class side by side, year by year: pledges, the dyke and floods."""
-    from . import debrief
-
     labels = [label for label, _ in tables]
     states = [game.state for _, game in tables]
     longest = max(len(s.years) for s in states)
@@ -1253,13 +1167,13 @@ def debrief_compare(tables: Sequence[tuple[str, Game[Setup, State]]], *, width: 
         story.append(common.para(f"{label}: {state.n} households, a year needs {low}-{high} to hold the dyke; " + ("the game is over." if state.over else f"year {state.year} is under way."), "body"))
     if not longest:
         return story
-    pledged = debrief.Chart("Pledged per household, village by village", x, debrief.series_of(labels, [by_year(s, lambda y, n=s.n: round(y.total / n, 2)) for s in states]), y_min=0, y_label="units per household · year")
-    dyke = debrief.Chart("The dyke at each year's end", x, debrief.series_of(labels, [by_year(s, lambda y: y.dyke_after) for s in states]), y_min=DYKE_MIN, y_max=DYKE_MAX, y_label="Dyke Condition · year")
-    story += [common.spacer(3 * mm), debrief.keep(pledged), common.spacer(4 * mm), debrief.keep(dyke), common.spacer(4 * mm)]
+    pledged = charts.Chart("Pledged per household, village by village", x, charts.series_of(labels, [by_year(s, lambda y, n=s.n: round(y.total / n, 2)) for s in states]), y_min=0, y_label="units per household · year")
+    dyke = charts.Chart("The dyke at each year's end", x, charts.series_of(labels, [by_year(s, lambda y: y.dyke_after) for s in states]), y_min=DYKE_MIN, y_max=DYKE_MAX, y_label="Dyke Condition · year")
+    story += [common.spacer(3 * mm), charts.keep(pledged), common.spacer(4 * mm), charts.keep(dyke), common.spacer(4 * mm)]
     first = min(width, 16 * mm)
     widths = [first] + [(width - first) / len(labels)] * len(labels)
-    header: list[common.Cell] = ["Year", *labels]
-    rows: list[list[common.Cell]] = []
+    header: Sequence[common.Cell] = ["Year", *labels]
+    rows: list[Sequence[common.Cell]] = []
     for i in range(longest):
         cells: list[common.Cell] = [str(i + 1)]
         for s in states:

@@ -1,14 +1,13 @@
 """New Rule on paper: score pads, the final scoring worksheet, a rules card and a colour key.
 
-`build_pdf` prints blank materials for named (or unnamed) players, or "what you played"
-from a `State`: the score pads filled from `state.pad`, the worksheet from the bowls and
+`printables.document` prints blank materials for named (or unnamed) players, or "what you
+played" from a `State`: the score pads filled from `state.pad`, the worksheet from the bowls and
 `standings`. Every colour carries its shape from `rules.new_rule.symbol`, so the sheets work
 for colour-blind players and in black and white.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -19,21 +18,20 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
-from rules.new_rule import RoundLine, Setup, State, scores, standings, symbol
 from rules.core import plural
-from rules.decisions import Game
+from rules.decisions import Game, first_states
+from rules.games import card
+from rules.new_rule import RoundLine, Setup, State, scores, standings, symbol
 
-from . import common, fonts, slips
+from . import charts, common, fonts, slips
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup
 
-__all__ = ["GAME_TITLE", "MATERIALS", "build_pdf", "build_story", "debrief_lines", "debrief_story", "preview_png"]
+__all__ = ["CARD", "MATERIALS", "booklet", "debrief_compare", "debrief_lines", "debrief_story", "rules_card", "sheets", "table_of"]
 
 # -- layout ------------------------------------------------------------------------------
-GAME_TITLE = "New Rule"
+CARD = card("new-rule")
 MATERIALS = ("Score pad", "Final scoring worksheet", "Rules card", "Colour key", "Seat slips")
-PLAYER_RANGE = (3, 5)  # the rules text's player count, as `Setup` enforces it
-DEFAULT_PLAYERS = 4
 BLANK_ROUNDS = 12  # pad rows when the setup has no round limit
 PAD_ROW = 14 * mm  # tall enough to write two candy colours by hand
 # Relative widths: round, drawn, kept/swap, picked, infection, strength, paid, eaten.
@@ -65,7 +63,7 @@ UNKNOWN_SWATCH = "#d0d0d0"
 
 
 # -- what to print -----------------------------------------------------------------------------
-#: The setup fields blank sheets take from `Setup`'s defaults.
+#: The setup fields the sheets print with (`common.variants`: a blank print takes `Setup`'s defaults).
 _VARIANTS = ("colours", "antibody", "max_rounds", "hand", "bags_per_player", "per_bag")
 
 
@@ -75,18 +73,14 @@ class _Table:
 
     names: tuple[str, ...]  # "" is a seat whose name is written in by hand
     colours: tuple[str, ...]
-    antibody: str
     max_rounds: int | None
+    antibody: str
     hand: int
     bags_per_player: int
     per_bag: int
     state: State | None = None
-
-    @classmethod
-    def of(cls, setup: Setup, state: State | None = None) -> _Table:
-        return cls(
-            setup.names, setup.colours, setup.antibody, setup.max_rounds, setup.hand, setup.bags_per_player, setup.per_bag, state
-        )
+    #: (seat name, URL) per seat for the seat slips' QR codes; None prints blank slips.
+    seat_links: tuple[tuple[str, str], ...] | None = None
 
     @property
     def scoring(self) -> tuple[str, ...]:
@@ -94,18 +88,10 @@ class _Table:
         return tuple(c for c in self.colours if c != self.antibody)
 
 
-def _resolve(
-    names: Sequence[str] | None, players: int | None, setup: Setup | None, state: State | None
-) -> _Table:
-    """One table from whichever of the inputs was given; refuse mixed sources."""
-    common.printed_from(names, players, setup, state)
-    if state is not None:
-        return _Table.of(state.setup, state)
-    if setup is not None:
-        return _Table.of(setup)
-    seats = common.blank_seats(names, players, DEFAULT_PLAYERS, PLAYER_RANGE, GAME_TITLE)
-    variants = {f.name: f.default for f in dataclasses.fields(Setup) if f.name in _VARIANTS}
-    return _Table(names=seats, **variants)
+def table_of(source: common.Source[Setup, State]) -> _Table:
+    """The table `source` prints for: its setup's, or blank seats with `Setup`'s default variants."""
+    variants = common.variants(source, Setup, _VARIANTS)
+    return _Table(names=source.names, state=source.state, seat_links=source.seat_links, **variants)
 
 
 # -- small text helpers ------------------------------------------------------------------------
@@ -191,7 +177,7 @@ def _pad_status(table: _Table, seat: int) -> str:
 def _score_pad(table: _Table, seat: int, width: float) -> list[Flowable]:
     """One player's page: a row per round for the draw, the pick, the infection and the payment."""
     name = table.names[seat]
-    story: list[Flowable] = [common.Section(GAME_TITLE, f"Score pad · {_seat_label(table, seat)}")]
+    story: list[Flowable] = [common.Section(CARD.title, f"Score pad · {_seat_label(table, seat)}")]
     if name:
         story.append(_p(markup("Score pad — ") + markup(name), "title"))
     else:
@@ -240,7 +226,7 @@ def _worksheet(table: _Table, width: float) -> list[Flowable]:
     state = table.state
     antibody = _colour(table, table.antibody)
     story: list[Flowable] = [
-        common.Section(GAME_TITLE, "Final scoring worksheet"),
+        common.Section(CARD.title, "Final scoring worksheet"),
         _p("Final scoring worksheet", "title"),
     ]
     if state is None:
@@ -268,7 +254,7 @@ def _worksheet(table: _Table, width: float) -> list[Flowable]:
     ranks = {seat: rank for rank, seat, _ in standings(state)} if state is not None else {}
     shared = Counter(ranks.values())
     points = scores(state) if state is not None else ()
-    rows: list[list[common.Cell]] = []
+    rows: list[Sequence[common.Cell]] = []
     for seat, name in enumerate(table.names):
         label = _p(markup(name) if name else "", "cell-big")
         if state is None:
@@ -297,22 +283,21 @@ def _worksheet(table: _Table, width: float) -> list[Flowable]:
         verb = "wins" if len(best) == 1 else "share the win"
         story.append(_p(markup(fonts.name_list([table.names[s] for s in best], last=" and ")) + f" <b>{verb}</b>.", "body"))
     story.append(common.heading("How to score", 2))
-    for text in (
+    story += common.bullets(
         f"Your score is the smallest count among {', '.join(_colour(table, c) for c in table.scoring)}, "
         f"plus every {antibody} you hold.",
         "Highest score wins. Players who went out rank below everyone still in; "
         "of those, the one who went out later ranks higher.",
         "Equal scores share a rank (shown as 2= and so on).",
-    ):
-        story.append(Paragraph(text, common.style("bullet"), bulletText="•"))
+    )
     return story
 
 
 # -- (3) the rules card ------------------------------------------------------------------------------
-def _rules_card(table: _Table, width: float) -> list[Flowable]:
+def rules_card(table: _Table, width: float) -> list[Flowable]:
     """The whole game on one page, in the project's reading of the text (RULINGS.md)."""
     red = _colour(table, table.antibody)
-    low, high = PLAYER_RANGE
+    low, high = CARD.players.range
     colour_list = ", ".join(_colour(table, c) for c in table.colours)
     if table.max_rounds is not None:
         limit = f"after round {table.max_rounds} (the playbook's round limit; the text has none)"
@@ -322,25 +307,17 @@ def _rules_card(table: _Table, width: float) -> list[Flowable]:
     def body(text: str) -> Paragraph:
         return _p(text, "body")
 
-    def bullets(*items: str) -> list[Flowable]:
-        return [Paragraph(t, common.style("bullet"), bulletText="•") for t in items]
-
+    subtitle = f"{low}-{high} players. Your bowl of candy is your body: each round an infection strikes, and you pay for it with candy. Keep a balanced bowl to score."
     story: list[Flowable] = [
-        common.Section(GAME_TITLE, "Rules card"),
-        _p("New Rule — rules card", "title"),
-        _p(
-            f"{low}-{high} players. Your bowl of candy is your body: each round an infection strikes, "
-            "and you pay for it with candy. Keep a balanced bowl to score.",
-            "subtitle",
-        ),
+        *common.card_top(CARD.title, subtitle),
         common.heading("You need", 2),
-        *bullets(
+        *common.bullets(
             f"{table.bags_per_player} bags of candy per player, each with {table.per_bag} of every colour: {colour_list}. "
             f"{red} is the antibody colour.",
             "A common bowl in the middle and a bowl for each player.",
         ),
         common.heading("Setup", 2),
-        *bullets(
+        *common.bullets(
             f"Pour every candy into the common bowl. Each player draws {table.hand} blindly into their own bowl.",
             "Choose a first player; play goes to the left.",
         ),
@@ -353,7 +330,7 @@ def _rules_card(table: _Table, width: float) -> list[Flowable]:
            "picked is its <b>strength</b>. A tie makes <i>every</i> tied colour an infection colour. "
            "The picked candies stay in their owners' bowls."),
         body("<b>3. Pay.</b> Every player pays exactly <i>strength</i> levels, mixing these as they like:"),
-        *bullets(
+        *common.bullets(
             "return <b>2 candies</b> of non-infection colours to the common bowl (they may differ in colour);",
             f"or <b>eat 1 {red}</b> (it leaves the game; allowed even when {red} is an infection colour);",
             "or return <b>4 infection-colour candies</b>, but only once you hold fewer than 2 non-infection candies "
@@ -361,18 +338,14 @@ def _rules_card(table: _Table, width: float) -> list[Flowable]:
         ),
         _p(f"A returned {red} counts as a non-infection candy unless {red} is an infection colour.", "small"),
         common.heading("Out", 2),
-        *bullets(
+        *common.bullets(
             "If you cannot pay every level, return all your candies to the common bowl: you are out.",
             "A player whose bowl is empty is out too.",
         ),
         common.heading("End", 2),
-        *bullets(
-            "The game ends at the start of a round when the common bowl is empty,",
-            f"or {limit},",
-            "or as soon as fewer than two players are still in.",
-        ),
+        *common.bullets("The game ends at the start of a round when the common bowl is empty,", f"or {limit},", "or as soon as fewer than two players are still in."),
         common.heading("Score", 2),
-        *bullets(
+        *common.bullets(
             f"Count each colour you hold except {red}; your score is the <b>smallest</b> of those counts "
             f"<b>plus</b> the {red} you still hold. Highest score wins.",
             "Players who are out rank below everyone still in (later out ranks higher); equal scores share a rank.",
@@ -410,7 +383,7 @@ def _role(table: _Table, colour: str) -> str:
 def _colour_key(table: _Table, width: float) -> list[Flowable]:
     """Each colour's swatch, shape and name, then cut-out key cards, one per player."""
     story: list[Flowable] = [
-        common.Section(GAME_TITLE, "Colour key"),
+        common.Section(CARD.title, "Colour key"),
         _p("Colour key", "title"),
         _p(
             "Every colour has its own shape, on these sheets and in the playbook, so no one has to tell "
@@ -419,7 +392,7 @@ def _colour_key(table: _Table, width: float) -> list[Flowable]:
         ),
     ]
     header = [_p("Colour", "cell-head"), _p("Shape", "cell-head"), _p("Name", "cell-head-left"), _p("Role", "cell-head-left")]
-    rows: list[list[common.Cell]] = []
+    rows: list[Sequence[common.Cell]] = []
     for colour in table.colours:
         fill = _swatch_colour(colour)
         shape = symbol(table.colours, colour)
@@ -499,82 +472,28 @@ def _draw_card(canvas: Canvas, table: _Table, index: int, width: float, height: 
         fonts.draw_string(canvas, x + CARD_SWATCH + 1.5 * mm, y + CARD_SWATCH * 0.28, label, fonts.BODY, size)
 
 
-# -- the document ------------------------------------------------------------------------------------
-def build_story(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-    seat_links: Sequence[tuple[str, str]] | None = None,
-) -> list[Flowable]:
-    """All the materials as flowables (see `build_pdf`), for documents holding several games.
-
-    `seat_links` are (seat name, URL) per seat for the seat slips' QR codes; blank slips without."""
-    table = _resolve(names, players, setup, state)
+# -- the document (printables.document) ----------------------------------------------------------
+def sheets(table: _Table, page: str) -> list[Flowable]:
+    """A score pad per player, the scoring worksheet, the rules card, the colour key and (until
+    the game is over) the seat slips: blank, with QR codes from `table.seat_links`."""
     width, _ = common.frame_size(page)
     story: list[Flowable] = []
     for seat in range(len(table.names)):
         story += _score_pad(table, seat, width) + [PageBreak()]
     story += _worksheet(table, width) + [PageBreak()]
-    story += _rules_card(table, width) + [PageBreak()]
+    story += rules_card(table, width) + [PageBreak()]
     story += _colour_key(table, width)
-    if state is None or not state.over:
-        story += [PageBreak()] + slips.seat_slips(seat_links, game_title=GAME_TITLE, players=len(table.names), page=page)
+    if table.state is None or not table.state.over:
+        story += [PageBreak()] + slips.seat_slips(table.seat_links, game_title=CARD.title, players=len(table.names), page=page)
     return story
 
 
-def booklet_story(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> list[Flowable]:
-    """What goes in the fold-in-half booklet: the rules card, on half pages of `page`."""
-    table = _resolve(names, players, setup, state)
-    width, _ = common.frame_size(f"{page}-booklet")
-    return _rules_card(table, width)
+
+#: The game's booklet is its rules card.
+booklet = rules_card
 
 
-def build_pdf(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-) -> bytes:
-    """The New Rule materials as PDF bytes: a score pad per player, the scoring worksheet,
-    the rules card and the colour key.
-
-    Give one source: `names` (and/or `players`, padding unnamed seats with a line to write
-    on; 4 players when neither is given) or a `setup` (its names and variants) for blank
-    sheets; or a `state` to print what was played. `page` is 'a4' or 'letter'.
-    """
-    common.page_size(page)  # refuse a bad page size before any work
-    story = build_story(names, players=players, setup=setup, state=state, page=page)
-    return common.build_document(story, page=page, title=f"{GAME_TITLE}: printable materials", subject=", ".join(MATERIALS))
-
-
-def preview_png(
-    names: Sequence[str] | None = None,
-    *,
-    players: int | None = None,
-    setup: Setup | None = None,
-    state: State | None = None,
-    page: str = "a4",
-    page_index: int = 0,
-    scale: float = common.PREVIEW_SCALE,
-) -> bytes:
-    """PNG bytes of one page of `build_pdf(...)`, for a dashboard's print preview."""
-    pdf = build_pdf(names, players=players, setup=setup, state=state, page=page)
-    return common.png_bytes(pdf, page_index, scale)
-
-
-# -- the debrief handout (shared parts in printables/debrief.py) ------------------------------------
+# -- the debrief handout (printables.debrief asks for these) ----------------------------------------
 DEBRIEF_ROW = 6 * mm
 DEBRIEF_ROUND_WEIGHTS = (8, 22, 10, 60)
 DEBRIEF_PLAYER_WEIGHTS = (34, 22, 14, 14, 16)
@@ -600,8 +519,6 @@ def _infections(state: State) -> list[tuple[int, tuple[str, ...], int]]:
 
 def debrief_lines(game: Game[Setup, State], reveal: bool = True) -> list[str]:
     """The story of the table in five lines."""
-    from . import debrief
-
     state = game.state
     infections = _infections(state)
     lines = [f"{state.setup.players} players, {plural(state.round, 'round')}" + (f"; the game ended: {state.ended}." if state.over else "; the game goes on.")]
@@ -615,23 +532,21 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True) -> list[str]:
         lines.append("Nobody went out.")
     eaten = sum(p.eaten for p in state.players)
     lines.append(f"{eaten} {state.setup.antibody} eaten in all; the common bowl holds {sum(state.common)} candies.")
-    table = standings(state)
-    first = [s for r, s, _ in table if r == 1]
-    lines.append(f"{'Leading' if not state.over else 'Won'} with a score of {table[0][2]}: {debrief.names_of(state.names, first)}.")
+    lines.append(common.leaders(game, "with a score of {}"))
     return lines
+
+
+#: A class's New Rule tables are not compared.
+debrief_compare = None
 
 
 def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
     """One table's debrief: the results, the story, the infection round by round, the bowls'
     sizes and who went out; with `reveal` (after the end, the facilitator's choice) each
     player's pick every round."""
-    from rules.decisions import first_states
-
-    from . import debrief
-
     state = game.state
-    story: list[Flowable] = debrief.results_block(game, width, score="Score")
-    story += debrief.story_block(debrief_lines(game, reveal))
+    story: list[Flowable] = common.results_block(game, width, score="Score")
+    story += common.story_block(debrief_lines(game, reveal))
     infections = _infections(state)
     if not infections:
         return story
@@ -639,10 +554,10 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
     rounds = [r for r in sorted(starts) if r >= 1]
     x = [str(r) for r in rounds] + ["end"]
     colours = state.colours
-    chart = debrief.Chart(
+    chart = charts.Chart(
         "The infection, round by round",
         [str(r) for r, _, _ in infections],
-        [debrief.Series("strength", tuple(s for _, _, s in infections), debrief.PALETTE[3])],
+        [charts.Series("strength", tuple(s for _, _, s in infections), charts.PALETTE[3])],
         kind="bar",
         y_min=0,
         y_label="strength · round",
@@ -651,20 +566,20 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
     key = "   ".join(f"{symbol(colours, c)} {c}" for c in colours)
     bowls = [[float(starts[r].players[s].candies) for r in rounds] + [float(state.players[s].candies)] for s in range(state.setup.players)]
     common_bowl = [float(sum(starts[r].common)) for r in rounds] + [float(sum(state.common))]
-    sizes = debrief.Chart(
+    sizes = charts.Chart(
         "Candies in each bowl at the start of each round",
         x,
-        debrief.series_of(state.names, bowls),
+        charts.series_of(state.names, bowls),
         y_min=0,
         y_label="candies · round",
     )
-    pool = debrief.Chart("The common bowl", x, [debrief.Series("common bowl", tuple(common_bowl), debrief.PALETTE[6])], height=40 * mm, y_label="candies · round")
-    story += [common.spacer(3 * mm), debrief.keep(chart, common.para(f"Above each bar, the shape of each infection colour: {key}", "small"))]
-    story += [common.spacer(3 * mm), debrief.keep(sizes), common.spacer(3 * mm), debrief.keep(pool)]
+    pool = charts.Chart("The common bowl", x, [charts.Series("common bowl", tuple(common_bowl), charts.PALETTE[6])], height=40 * mm, y_label="candies · round")
+    story += [common.spacer(3 * mm), charts.keep(chart, common.para(f"Above each bar, the shape of each infection colour: {key}", "small"))]
+    story += [common.spacer(3 * mm), charts.keep(sizes), common.spacer(3 * mm), charts.keep(pool)]
     # Who went out, and where everyone finished.
     points = scores(state)
-    header: list[common.Cell] = ["Player", "Out", "Candies", "Reds eaten", "Score"]
-    rows: list[list[common.Cell]] = [
+    header: Sequence[common.Cell] = ["Player", "Out", "Candies", "Reds eaten", "Score"]
+    rows: list[Sequence[common.Cell]] = [
         [p.name, f"round {p.out_round}" if p.out_round is not None else "still in", str(p.candies), str(p.eaten), str(points[s])]
         for s, p in enumerate(state.players)
     ]
@@ -678,6 +593,6 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
             told = ", ".join(f"{state.names[line.seat]}: {line.picked}" for line in by_round[number] if line.picked)
         else:
             told = "; ".join(f"{state.names[line.seat]} {line.note}" for line in by_round[number] if line.note) or "everyone paid"
-        rows.append([str(number), ", ".join(infection), str(strength), debrief.english(told)])
+        rows.append([str(number), ", ".join(infection), str(strength), common.english(told)])
     story += [common.spacer(4 * mm), common.heading("Round by round", 2), common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_ROUND_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True)]
     return story

@@ -1,11 +1,11 @@
 """Every game's materials for one group of 1-20 people, in one PDF with a contents page.
 
-Each game is printed for the players it takes (`plan`): New Rule in tables of 3-5 and
-Dangerous Ideas in tables of 3-10, as even as can be; Danger World as a GM and up to 12
-player characters a table (the first name of a table is its GM); Leerdam as one village of
-3-20 households, with a warning outside the 5-10 its text is written for. A game the group is
-too small for is left out, and the contents page says why. Every game's part starts on a new
-page.
+Each game is printed for the people it takes, as its card says (`plan`): in tables of its
+players' range, none larger than its text is written for, as even as a class is dealt (New
+Rule in tables of 3-5, Dangerous Ideas of 3-10, Leerdam in villages of 3-10); a game with a
+GM (Danger World) gets one more at each table, the table's first name. A group a game's one
+table holds but its text is not written for gets the text's warning; a game the group is too
+small for is left out, and the contents page says why. Every game's part starts on a new page.
 """
 
 from __future__ import annotations
@@ -16,14 +16,13 @@ from dataclasses import dataclass
 from reportlab.platypus import Flowable, PageBreak
 
 from rules.core import even_tables
+from rules.games import CARDS, Card, card
 
-from . import common, danger_world, dangerous_ideas, fonts, leerdam, new_rule
+from . import common, document, fonts
 
-__all__ = ["GROUP_RANGE", "Part", "build_pdf", "build_story", "plan", "split"]
+__all__ = ["GROUP_RANGE", "Part", "booklet_pdf", "build_pdf", "build_story", "plan", "split", "table_rule"]
 
 GROUP_RANGE = (1, 20)
-#: the most households a village has: over it, the group plays as two (or more) villages.
-VILLAGE_MOST = 10
 TITLE = "Playbook: printable materials"
 
 
@@ -32,11 +31,14 @@ class Part:
     """One game's materials for one table: `names` has "" for a seat written in by hand."""
 
     game: str  # slug
-    title: str
     table: int  # 1-based
     tables: int
     names: tuple[str, ...]
-    gm: str = ""  # Danger World only
+    gm: str = ""  # a game with a GM only
+
+    @property
+    def card(self) -> Card:
+        return card(self.game)
 
     @property
     def key(self) -> str:
@@ -44,11 +46,11 @@ class Part:
 
     @property
     def heading(self) -> str:
-        where = f", {'village' if self.game == 'leerdam' else 'table'} {self.table} of {self.tables}" if self.tables > 1 else ""
-        if self.game == "danger-world":
-            return f"{self.title}{where}: GM + {len(self.names)} players"
-        who = "households" if self.game == "leerdam" else "players"
-        return f"{self.title}{where}: {len(self.names)} {who}"
+        game = self.card
+        where = f", {game.words.table} {self.table} of {self.tables}" if self.tables > 1 else ""
+        if game.gm:
+            return f"{game.title}{where}: GM + {len(self.names)} players"
+        return f"{game.title}{where}: {len(self.names)} {game.words.players}"
 
     @property
     def detail(self) -> str:
@@ -56,7 +58,7 @@ class Part:
         people = fonts.name_list(named) if named else "names written in by hand"
         if len(named) not in (0, len(self.names)):
             people += f" (+{len(self.names) - len(named)} to write in)"
-        if self.game == "danger-world":
+        if self.card.gm:
             return fonts.name_list([f"GM {self.gm or '(to write in)'}", people], sep=" · ")
         return people
 
@@ -70,12 +72,42 @@ def split(count: int, low: int, high: int) -> list[int]:
     return even_tables(count, high)
 
 
+def _games() -> list[Card]:
+    """The games the pack prints, in menu order."""
+    return [c for c in CARDS if c.has("printables")]
+
+
+def _at_a_table(game: Card) -> tuple[int, int]:
+    """The fewest and most people at one of `game`'s tables in a pack: its players' range,
+    capped at what its text is written for (Leerdam's "if more than 10, we can run two parallel
+    communities"), and the GM one more."""
+    gm = 1 if game.gm else 0
+    return game.players.low + gm, game.players.text_high + gm
+
+
+def table_rule(game: Card) -> str:
+    """How a group sits at `game` in a pack, in a few words: 'New Rule in tables of 3-5'."""
+    low, high = _at_a_table(game)
+    if game.gm:
+        return f"{game.title} a GM, the first name, and up to {high - 1} {game.words.players}"
+    return f"{game.title} in {game.words.table}s of {low}-{high}"
+
+
 def _cut(names: Sequence[str], sizes: Sequence[int]) -> list[tuple[str, ...]]:
     out, start = [], 0
     for size in sizes:
         out.append(tuple(names[start : start + size]))
         start += size
     return out
+
+
+def _left_out(game: Card, people: int) -> str:
+    """Why a group of `people` gets none of `game`'s materials."""
+    low, high = game.players.range
+    if game.gm:
+        least = "one player" if low == 1 else f"{low} players"
+        return f"{game.title} needs a GM and at least {least}: not printed for {people}."
+    return f"{game.title} takes {low}-{high} {game.words.players}: not printed for {people}."
 
 
 def plan(players: int, names: Sequence[str] | None = None) -> tuple[list[Part], list[str]]:
@@ -90,59 +122,22 @@ def plan(players: int, names: Sequence[str] | None = None) -> tuple[list[Part], 
     seats += [""] * (players - len(seats))
     parts: list[Part] = []
     notes: list[str] = []
-    for module, slug, (lo, hi) in (
-        (new_rule, "new-rule", new_rule.PLAYER_RANGE),
-        (dangerous_ideas, "dangerous-ideas", dangerous_ideas.PLAYER_RANGE),
-    ):
-        sizes = split(players, lo, hi)
+    for game in _games():
+        sizes = split(players, *_at_a_table(game))
         if not sizes:
-            notes.append(f"{module.GAME_TITLE} takes {lo}-{hi} players: not printed for {players}.")
+            notes.append(_left_out(game, players))
         for i, group in enumerate(_cut(seats, sizes), 1):
-            parts.append(Part(slug, module.GAME_TITLE, i, len(sizes), group))
-    # Danger World: a GM and up to 12 player characters a table; the first name of each table is its GM.
-    most = danger_world.PLAYER_RANGE[1] + 1
-    sizes = split(players, 2, most)
-    if not sizes:
-        notes.append(f"{danger_world.GAME_TITLE} needs a GM and at least one player: not printed for {players}.")
-    for i, group in enumerate(_cut(seats, sizes), 1):
-        parts.append(Part("danger-world", danger_world.GAME_TITLE, i, len(sizes), group[1:], gm=group[0]))
-    lo, hi = leerdam.HOUSEHOLD_RANGE
-    if players < lo:
-        notes.append(f"{leerdam.GAME_TITLE} takes {lo}-{hi} households: not printed for {players}.")
-    elif players > VILLAGE_MOST:
-        # The text: "if more than 10, we can run two parallel communities". Villages as even
-        # as a class's tables are dealt.
-        sizes = split(players, lo, VILLAGE_MOST)
-        for i, group in enumerate(_cut(seats, sizes), 1):
-            parts.append(Part("leerdam", leerdam.GAME_TITLE, i, len(sizes), group))
-        notes.append(f"{leerdam.GAME_TITLE} is written for 5-{VILLAGE_MOST} households: {players} play as {len(sizes)} villages side by side ({' and '.join(map(str, sizes))}).")
-    else:
-        parts.append(Part("leerdam", leerdam.GAME_TITLE, 1, 1, tuple(seats)))
-        warning = leerdam_warning(players)
-        if warning:
-            notes.append(warning)
-    order = {"new-rule": 0, "leerdam": 1, "danger-world": 2, "dangerous-ideas": 3}
-    parts.sort(key=lambda p: (order[p.game], p.table))
+            gm, people = (group[0], group[1:]) if game.gm else ("", group)
+            parts.append(Part(game.slug, i, len(sizes), people, gm=gm))
+        if len(sizes) > 1 and game.players.text_range != game.players.range:
+            low_text, high_text = game.players.text_range
+            tables = f"{len(sizes)} {game.words.table}s side by side ({' and '.join(map(str, sizes))})"
+            notes.append(f"{game.title} is written for {low_text}-{high_text} {game.words.players}: {players} play as {tables}.")
+        elif len(sizes) == 1:
+            warning = document.text_warning(game, game.seats(sizes[0]))
+            if warning:
+                notes.append(warning)
     return parts, notes
-
-
-def leerdam_warning(households: int) -> str:
-    """The warning docs/rules/leerdam.md gives outside 5-10 households, or ""."""
-    if 5 <= households <= 10:
-        return ""
-    return f"Leerdam is written for 5-10 households; printed for {households} (the playbook accepts 3-20)."
-
-
-_MODULES = {"new-rule": new_rule, "leerdam": leerdam, "danger-world": danger_world, "dangerous-ideas": dangerous_ideas}
-
-
-def _part_story(part: Part, page: str) -> list[Flowable]:
-    module = _MODULES[part.game]
-    names = part.names if any(part.names) else None
-    players = len(part.names)
-    if part.game == "danger-world":
-        return module.build_story(names, players=players, page=page, gm=part.gm or None)
-    return module.build_story(names, players=players, page=page)
 
 
 def build_story(players: int, names: Sequence[str] | None = None, *, page: str = "a4") -> list[Flowable]:
@@ -154,7 +149,9 @@ def build_story(players: int, names: Sequence[str] | None = None, *, page: str =
         common.Contents("Contents", entries, notes),
     ]
     for part in parts:
-        story += [PageBreak(), common.ContentsMark(part.key)] + _part_story(part, page)
+        named = part.names if any(part.names) else None
+        sheets = document.story(part.game, named, players=len(part.names), page=page, gm=part.gm or None)
+        story += [PageBreak(), common.ContentsMark(part.key), *sheets]
     return story
 
 
@@ -162,25 +159,17 @@ def build_pdf(players: int, names: Sequence[str] | None = None, *, page: str = "
     """Every game's materials for the group as PDF bytes (see `plan`)."""
     common.page_size(page)
     story = build_story(players, names, page=page)
-    return common.build_document(story, page=page, title=TITLE, subject="New Rule, Leerdam, Danger World, Dangerous Ideas", bleed=bleed)
+    subject = ", ".join(game.title for game in _games())
+    return common.build_document(story, page=page, title=TITLE, subject=subject, bleed=bleed)
 
 
 def booklet_pdf(*, page: str = "a4") -> bytes:
-    """The four games' rules cards as one fold-in-half booklet."""
+    """Every game's rules card (for its default count) as one fold-in-half booklet."""
+    width, _ = common.frame_size(f"{page}-booklet")
     story: list[Flowable] = []
-    for module in (new_rule, leerdam, danger_world, dangerous_ideas):
+    for game in _games():
         if story:
             story.append(PageBreak())
-        low = getattr(module, "PLAYER_RANGE", None) or module.HOUSEHOLD_RANGE
-        players = max(low[0], getattr(module, "DEFAULT_PLAYERS", 0) or getattr(module, "DEFAULT_HOUSEHOLDS", 0))
-        story += _card_for_booklet(module, players, page)
+        module = document.printables(game)
+        story += module.rules_card(module.table_of(document.source(game, players=game.players.default)), width)
     return common.build_booklet(story, page=page, title="Playbook: rules cards")
-
-
-def _card_for_booklet(module: object, players: int, page: str) -> list[Flowable]:
-    """A game's rules card for the booklet (the Dangerous Ideas one without its story pages)."""
-    story = module.booklet_story(players=players, page=page)  # type: ignore[attr-defined]
-    if module is dangerous_ideas:
-        cut = next((i for i, f in enumerate(story) if isinstance(f, PageBreak)), len(story))
-        story = story[:cut]
-    return story

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from reportlab.graphics import renderPDF
 from reportlab.graphics.barcode.qr import QrCodeWidget
@@ -35,8 +36,8 @@ def seat_links(data: bytes | str | Mapping[str, object]) -> list[tuple[str, str]
     """(seat name, URL) per seat, in seat order, from a table's links JSON; ValueError if it
     is not that JSON."""
     try:
-        doc = json.loads(data) if isinstance(data, (bytes, str)) else data
-        seats = doc["seats"]  # type: ignore[index]
+        doc: Any = json.loads(data) if isinstance(data, (bytes, str)) else data
+        seats = doc["seats"]
         rows = sorted(((int(s["seat"]), str(s.get("name") or ""), str(s["url"])) for s in seats), key=lambda r: r[0])
     except (ValueError, KeyError, TypeError) as exc:
         raise ValueError(f"not a table's links JSON (seats with seat, name and url): {exc}") from None

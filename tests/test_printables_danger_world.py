@@ -10,7 +10,7 @@ import pypdf
 import pytest
 from PIL import Image
 
-from printables import common
+from printables import common, document
 from printables import danger_world as printable
 from rules import danger_world as dw
 from rules.core import Game
@@ -27,6 +27,7 @@ from rules.danger_world import (
     SpendBotches,
     success_chance,
 )
+from rules.games import card
 
 NAMES = ("<b>Zoë & 🐉", 'Bo "the bold"', "Đi Ångström")
 SHEET_HEADINGS = ("STATS", "PHYSICAL", "MENTAL", "ASPECTS", "STORY POINTS", "BONUS DICE", "DANGER", "ZONE RANK", "DAMAGE TRACK", "NOTES")
@@ -68,7 +69,7 @@ def played() -> dw.State:
 
 @pytest.fixture(scope="module")
 def blank_pdf() -> bytes:
-    return printable.build_pdf(NAMES)
+    return document.pdf("danger-world", NAMES)
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +88,7 @@ def state() -> dw.State:
 
 @pytest.fixture(scope="module")
 def filled_pdf(state: dw.State) -> bytes:
-    return printable.build_pdf(state=state, page="letter")
+    return document.pdf("danger-world", state=state, page="letter")
 
 
 # -- names, headings, page order ------------------------------------------------------------------
@@ -142,16 +143,16 @@ def test_the_gm_screen_has_its_sections(blank_pages: list[str]) -> None:
 
 
 def test_unnamed_characters_get_lines_to_write_on() -> None:
-    pages = pages_text(printable.build_pdf(["Ana"], players=3))
+    pages = pages_text(document.pdf("danger-world", ["Ana"], players=3))
     assert len(pages) == 3 + 3
     assert "CHARACTER PLAYER Ana GM" in pages[0]
     assert "Character sheet · Character 3" in pages[2] and "seat 3" in pages[2]
-    assert common.page_count(printable.build_pdf()) == printable.DEFAULT_PLAYERS + 3
+    assert common.page_count(document.pdf("danger-world")) == card("danger-world").players.default + 3
 
 
 def test_a_setup_prints_its_variants() -> None:
     setup = dw.Setup(names=("Ana",), gm="Morgan", story_points=5, sheet_dice=20, rerolls=1, pool_start=2)
-    pages = pages_text(printable.build_pdf(setup=setup))
+    pages = pages_text(document.pdf("danger-world", setup=setup))
     assert "1 die each + 12 more, none above 4, 20 in all" in pages[0]
     assert "5 SP at the start of each session" in pages[0] and "GM Morgan" in pages[0]
     assert "GM: Morgan · 5 SP per player a session · pool starts at 2 · 1 re-roll a check · 20 dice per sheet" in pages[1]
@@ -159,7 +160,7 @@ def test_a_setup_prints_its_variants() -> None:
 
 
 def test_the_default_gm_name_is_left_to_write_in_and_no_rerolls_means_one_column() -> None:
-    pages = pages_text(printable.build_pdf(setup=dw.Setup(names=("Ana",), rerolls=0)))
+    pages = pages_text(document.pdf("danger-world", setup=dw.Setup(names=("Ana",), rerolls=0)))
     assert "GM: ____" in pages[1] and "0 re-rolls a check" in pages[1]
     assert "Roll everything, once: this table plays without re-rolls." in pages[1]
     assert "no re-roll 2 3% — — — — 3 8% <1% — — —" in pages[2] and "2 re-rolls" not in pages[2]
@@ -177,7 +178,7 @@ def test_the_default_gm_name_is_left_to_write_in_and_no_rerolls_means_one_column
 )
 def test_bad_inputs_are_refused(kwargs: dict[str, object], error: type[Exception]) -> None:
     with pytest.raises(error):
-        printable.build_story(**kwargs)  # type: ignore[arg-type]
+        document.story("danger-world", **kwargs)  # type: ignore[arg-type]
 
 
 # -- the odds table -------------------------------------------------------------------------------
@@ -219,7 +220,7 @@ def test_percent(chance: Fraction, text: str) -> None:
 # -- pages, bytes, previews -----------------------------------------------------------------------
 @pytest.mark.parametrize(("page", "size"), [("a4", (595.28, 841.89)), ("letter", (612.0, 792.0)), ("Letter", (612.0, 792.0))])
 def test_page_sizes(page: str, size: tuple[float, float]) -> None:
-    pdf = printable.build_pdf(players=1, page=page)
+    pdf = document.pdf("danger-world", players=1, page=page)
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     assert len(reader.pages) == 4  # one sheet, the two-page GM screen and the rules card, on either size
     for sheet in reader.pages:
@@ -228,13 +229,13 @@ def test_page_sizes(page: str, size: tuple[float, float]) -> None:
 
 def test_an_unknown_page_size_is_refused() -> None:
     with pytest.raises(ValueError, match=r"unknown page size 'a5'; choose one of: a4, letter"):
-        printable.build_pdf(NAMES, page="a5")
+        document.pdf("danger-world", NAMES, page="a5")
 
 
 def test_identical_input_gives_identical_bytes(blank_pdf: bytes, state: dw.State, filled_pdf: bytes) -> None:
-    assert printable.build_pdf(list(NAMES)) == blank_pdf
-    assert printable.build_pdf(state=state, page="letter") == filled_pdf
-    assert printable.build_pdf(NAMES, page="letter") != blank_pdf
+    assert document.pdf("danger-world", list(NAMES)) == blank_pdf
+    assert document.pdf("danger-world", state=state, page="letter") == filled_pdf
+    assert document.pdf("danger-world", NAMES, page="letter") != blank_pdf
 
 
 def test_every_page_renders_with_ink(blank_pdf: bytes, filled_pdf: bytes) -> None:
@@ -248,11 +249,11 @@ def test_every_page_renders_with_ink(blank_pdf: bytes, filled_pdf: bytes) -> Non
 
 
 def test_png_previews() -> None:
-    pdf = printable.build_pdf(players=1)
+    pdf = document.pdf("danger-world", players=1)
     png = common.png_bytes(pdf, 2, scale=0.3)
     assert png.startswith(b"\x89PNG")
     assert Image.open(io.BytesIO(png)).size == (round(595.28 * 0.3), round(841.89 * 0.3))
-    assert printable.preview_png(players=1, page_index=2, scale=0.3) == png
+    assert document.preview_png("danger-world", players=1, page_index=2, scale=0.3) == png
     with pytest.raises(IndexError, match="has 4 page"):
         common.render_png(pdf, 4)
 
@@ -326,4 +327,4 @@ def test_a_blank_sheet_has_one_die_per_stat_and_empty_boxes(blank_pdf: bytes) ->
 
 def test_mixed_sources_are_refused(state: dw.State) -> None:
     with pytest.raises(ValueError, match="print from a state alone"):
-        printable.build_pdf(NAMES, state=state)
+        document.pdf("danger-world", NAMES, state=state)

@@ -13,7 +13,7 @@ import pytest
 from lab import BOTS as LAB_BOTS
 from lab.core import play_out
 import rules
-from printables import common
+from printables import common, document
 from printables import dangerous_ideas as printable
 from rules.core import rng_for
 from rules.dangerous_ideas import (
@@ -94,7 +94,7 @@ def setting_game() -> State:
 
 @pytest.fixture(scope="module")
 def blank_pdf() -> bytes:
-    return printable.build_pdf(NAMES)
+    return document.pdf("dangerous-ideas", NAMES)
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +111,7 @@ def finished() -> State:
 
 @pytest.fixture(scope="module")
 def finished_pdf(finished: State) -> bytes:
-    return printable.build_pdf(state=finished, page="letter")
+    return document.pdf("dangerous-ideas", state=finished, page="letter")
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +126,7 @@ def bears() -> State:
 
 @pytest.fixture(scope="module")
 def bears_pages(bears: State) -> list[str]:
-    return pages_text(printable.build_pdf(state=bears))
+    return pages_text(document.pdf("dangerous-ideas", state=bears))
 
 
 # -- names, headings, page order -----------------------------------------------------------------
@@ -163,21 +163,21 @@ def test_page_order_and_count(blank_pages: list[str]) -> None:
 
 def test_blank_sets_for_every_player_count() -> None:
     for players in (3, 10):
-        pages = pages_text(printable.build_pdf(players=players))
+        pages = pages_text(document.pdf("dangerous-ideas", players=players))
         assert len(sheet_pages(pages)) == players
         assert sum(p.count("Dangerous Ideas · stones") for p in pages) == players
         cards = [p for p in pages if "Dangerous Ideas · stones" in p]
         assert len(cards) == math.ceil(players / 2)  # two cards a page keep the text at 7 pt or more
         # Unnamed seats get a line to write on and a seat label in the header.
         assert f"Character sheet · Player {players}" in " ".join(pages)
-    stories = [printable.build_story(players=n) for n in range(3, 11)]
+    stories = [document.story("dangerous-ideas", players=n) for n in range(3, 11)]
     assert [sum(isinstance(f, printable._CharacterSheet) for f in s) for s in stories] == list(range(3, 11))
 
 
 def test_default_is_four_players_and_names_pad_with_blanks() -> None:
-    story = printable.build_story()
+    story = document.story("dangerous-ideas")
     assert sum(isinstance(f, printable._CharacterSheet) for f in story) == 4
-    sheets = pages_text(printable.build_pdf(["Ana"], players=3), 3)
+    sheets = pages_text(document.pdf("dangerous-ideas", ["Ana"], players=3), 3)
     assert "Ana" in sheets[0] and "Character sheet · Player 2" in sheets[1]
     assert "Seat 2 of 3 · you start chapters 2 and 5 (of 6)" in sheets[1]
 
@@ -185,7 +185,7 @@ def test_default_is_four_players_and_names_pad_with_blanks() -> None:
 def test_setup_variants_reach_the_sheet() -> None:
     layout = ("coiled",) * 11 + ("leaf",)
     setup = Setup(("Ana", "Bo", "Cy", "Di", "Ed"), layout=layout, seeds=5, chapters=3)
-    pages = pages_text(printable.build_pdf(setup=setup))
+    pages = pages_text(document.pdf("dangerous-ideas", setup=setup))
     sheet = sheet_pages(pages)[4]
     assert "PROBE 1 · coiled" in sheet and "DEFEND 3 · leaf" in sheet
     assert "Seat 5 of 5 · you start none of the 3 chapters" in sheet
@@ -195,31 +195,31 @@ def test_setup_variants_reach_the_sheet() -> None:
 
 def test_bad_input_is_refused() -> None:
     with pytest.raises(ValueError, match="3-10 players"):
-        printable.build_pdf(players=2)
+        document.pdf("dangerous-ideas", players=2)
     with pytest.raises(ValueError, match="3-10 players"):
-        printable.build_pdf(players=11)
+        document.pdf("dangerous-ideas", players=11)
     with pytest.raises(ValueError, match="names were given"):
-        printable.build_pdf(["A", "B", "C", "D"], players=3)
+        document.pdf("dangerous-ideas", ["A", "B", "C", "D"], players=3)
     with pytest.raises(TypeError):
-        printable.build_pdf("Ana")
+        document.pdf("dangerous-ideas", "Ana")
     with pytest.raises(ValueError, match="from a state alone"):
-        printable.build_pdf(["Ana"], state=bears_example().state)
+        document.pdf("dangerous-ideas", ["Ana"], state=bears_example().state)
     with pytest.raises(ValueError, match="from a setup alone"):
-        printable.build_pdf(["Ana"], setup=Setup(("A", "B", "C")))
+        document.pdf("dangerous-ideas", ["Ana"], setup=Setup(("A", "B", "C")))
     with pytest.raises(ValueError, match="page size"):
-        printable.build_pdf(players=3, page="a5")
+        document.pdf("dangerous-ideas", players=3, page="a5")
     with pytest.raises(rules.RuleError):
-        printable.build_pdf(["Ana", "ana", "Bo"])  # the setup's own name rules
+        document.pdf("dangerous-ideas", ["Ana", "ana", "Bo"])  # the setup's own name rules
 
 
 # -- sizes, determinism, previews ----------------------------------------------------------------
 def test_builds_are_byte_identical(blank_pdf: bytes, finished: State, finished_pdf: bytes) -> None:
-    assert printable.build_pdf(NAMES) == blank_pdf
-    assert printable.build_pdf(state=finished, page="letter") == finished_pdf
+    assert document.pdf("dangerous-ideas", NAMES) == blank_pdf
+    assert document.pdf("dangerous-ideas", state=finished, page="letter") == finished_pdf
 
 
 def test_a4_and_letter(blank_pdf: bytes, blank_pages: list[str]) -> None:
-    letter = printable.build_pdf(NAMES, page="letter")
+    letter = document.pdf("dangerous-ideas", NAMES, page="letter")
     for pdf, size in ((blank_pdf, (595, 842)), (letter, (612, 792))):
         reader = pypdf.PdfReader(io.BytesIO(pdf))
         assert {(round(float(p.mediabox.width)), round(float(p.mediabox.height))) for p in reader.pages} == {size}
@@ -239,10 +239,10 @@ def test_every_page_renders_with_ink(blank_pdf: bytes, finished_pdf: bytes) -> N
 
 
 def test_preview_png() -> None:
-    png = printable.preview_png(players=3, page_index=0, scale=0.4)
+    png = document.preview_png("dangerous-ideas", players=3, page_index=0, scale=0.4)
     assert png.startswith(b"\x89PNG")
     with pytest.raises(IndexError):
-        printable.preview_png(players=3, page_index=99)
+        document.preview_png("dangerous-ideas", players=3, page_index=99)
 
 
 # -- print what you played ---------------------------------------------------------------------
@@ -317,13 +317,13 @@ def test_groups_score_through_the_model(bears: State) -> None:
     ]
     assert sum(g.points for g in groups) == sheet_score(sheet)
     state = dataclasses.replace(bears, sheets=(bears.sheets[0], sheet, bears.sheets[2]))
-    pad = next(p for p in pages_text(printable.build_pdf(state=state)) if "Score pad" in p)
+    pad = next(p for p in pages_text(document.pdf("dangerous-ideas", state=state)) if "Score pad" in p)
     assert "Porridge for breakfast is healthy held by Mama Bear, Goldilocks 2 6" in pad
 
 
 def test_unicode_long_memes_and_titles_print_whole() -> None:
     state = setting_game()
-    pages = pages_text(printable.build_pdf(state=state))
+    pages = pages_text(document.pdf("dangerous-ideas", state=state))
     sheets = sheet_pages(pages)
     assert len(sheets) == 3  # the long meme stayed inside its sheet
     # At 7 pt or more a very long meme may be cut short with an ellipsis, never spill over.
@@ -355,7 +355,7 @@ def test_a_meme_of_any_length_keeps_the_sheet_on_one_page(bears: State) -> None:
     huge = dataclasses.replace(sheet.meme("probe-1"), text="A very long meme " * 60)  # type: ignore[arg-type]
     sheet = dataclasses.replace(sheet, branches=(huge,) + sheet.branches[1:])
     state = dataclasses.replace(bears, sheets=(sheet,) + bears.sheets[1:])
-    pdf = printable.build_pdf(state=state)
+    pdf = document.pdf("dangerous-ideas", state=state)
     pages = pages_text(pdf, 4)
     assert len(sheet_pages(pages)) == 3 and "Dangerous Ideas · stones" in pages[3]
     assert "A very long meme A very long meme" in pages[0] and "Character sheet · Vegetarianism" in pages[1]

@@ -13,7 +13,7 @@ from reportlab.platypus import PageBreak
 from lab import BOTS as LAB_BOTS
 from lab.core import play_out
 import rules
-from printables import common
+from printables import common, document
 from printables import leerdam as printable
 from rules.core import rng_for
 from rules.leerdam import Setup, State, final_divisor, ledger_rows, standings
@@ -48,7 +48,7 @@ def pages_text(pdf: bytes, first: int | None = None) -> list[str]:
 def board_text(page: str = "a4", **source: object) -> list[str]:
     """The text of the board's page(s) alone: the story up to its first page break, built
     on its own (the whole document takes ten times longer)."""
-    story = printable.build_story(page=page, **source)  # type: ignore[arg-type]
+    story = document.story("leerdam", page=page, **source)  # type: ignore[arg-type]
     end = next(i for i, f in enumerate(story) if isinstance(f, PageBreak))
     return pages_text(common.build_document(story[:end], page=page, title="board"))
 
@@ -65,7 +65,7 @@ def signed(value: int) -> str:
 
 @pytest.fixture(scope="module")
 def blank_pdf() -> bytes:
-    return printable.build_pdf(NAMES)
+    return document.pdf("leerdam", NAMES)
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +82,7 @@ def finished() -> State:
 
 @pytest.fixture(scope="module")
 def filled_pdf(finished: State) -> bytes:
-    return printable.build_pdf(state=finished, page="letter")
+    return document.pdf("leerdam", state=finished, page="letter")
 
 
 # -- names and materials ----------------------------------------------------------------------------
@@ -116,7 +116,7 @@ def test_page_order_and_count(blank_pages: list[str]) -> None:
 
 def test_default_is_seven_households_and_unnamed_ones_get_a_line() -> None:
     assert "With 7 households" in board_text()[0]
-    pages = pages_text(printable.build_pdf(["Ana"], players=4), 7)  # board, 4 ledgers, record, slips
+    pages = pages_text(document.pdf("leerdam", ["Ana"], players=4), 7)  # board, 4 ledgers, record, slips
     assert "Household ledger — Ana" in pages[1]
     assert "Household ledger — ____" in pages[4] and "Household ledger · Household 4" in pages[4]
     slips = " ".join(p for p in pages if "SECRET PLEDGE" in p)
@@ -153,7 +153,7 @@ def test_a_variant_setup_prints_its_numbers() -> None:
         end_check_from=4,
         max_years=6,
     )
-    pages = pages_text(printable.build_pdf(setup=setup))
+    pages = pages_text(document.pdf("leerdam", setup=setup))
     assert f"Capacity lost {MINUS}3 {MINUS}1" in pages[0] and "5start" in pages[0].replace(" ", "")
     assert "It ends after year 6 at the latest" in pages[0]
     ledger = pages[1]
@@ -165,7 +165,7 @@ def test_a_variant_setup_prints_its_numbers() -> None:
 # -- pages ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("page", "size"), [("a4", (595.28, 841.89)), ("letter", (612.0, 792.0)), ("Letter", (612.0, 792.0))])
 def test_page_sizes(page: str, size: tuple[float, float]) -> None:
-    reader = pypdf.PdfReader(io.BytesIO(printable.build_pdf(players=3, page=page)))
+    reader = pypdf.PdfReader(io.BytesIO(document.pdf("leerdam", players=3, page=page)))
     for sheet in reader.pages:
         assert (float(sheet.mediabox.width), float(sheet.mediabox.height)) == pytest.approx(size, abs=0.01)
 
@@ -180,12 +180,12 @@ def test_the_board_is_one_page_on_both_sizes(blank_pages: list[str]) -> None:
 
 def test_an_unknown_page_size_is_refused() -> None:
     with pytest.raises(ValueError, match=r"unknown page size 'a5'; choose one of: a4, letter"):
-        printable.build_pdf(NAMES, page="a5")
+        document.pdf("leerdam", NAMES, page="a5")
 
 
 def test_identical_input_gives_identical_bytes(blank_pdf: bytes, finished: State, filled_pdf: bytes) -> None:
-    assert printable.build_pdf(list(NAMES)) == blank_pdf
-    assert printable.build_pdf(state=finished, page="letter") == filled_pdf
+    assert document.pdf("leerdam", list(NAMES)) == blank_pdf
+    assert document.pdf("leerdam", state=finished, page="letter") == filled_pdf
 
 
 def test_every_page_renders_with_ink(blank_pdf: bytes, filled_pdf: bytes) -> None:
@@ -200,9 +200,9 @@ def test_every_page_renders_with_ink(blank_pdf: bytes, filled_pdf: bytes) -> Non
 
 
 def test_png_preview() -> None:
-    png = printable.preview_png(players=3, page_index=1, scale=0.3)
+    png = document.preview_png("leerdam", players=3, page_index=1, scale=0.3)
     assert png.startswith(b"\x89PNG")
-    assert png == common.png_bytes(printable.build_pdf(players=3), 1, scale=0.3)
+    assert png == common.png_bytes(document.pdf("leerdam", players=3), 1, scale=0.3)
 
 
 # -- print what you played ---------------------------------------------------------------------------
@@ -258,7 +258,7 @@ def test_a_game_in_progress_hides_unrevealed_pledges() -> None:
         game.apply(LAB_BOTS["leerdam"]["altruist"](game.state, seat, rng))
     state = game.state
     assert state.pledges[0] == 2 and state.total is None
-    pages = pages_text(printable.build_pdf(state=state))
+    pages = pages_text(document.pdf("leerdam", state=state))
     own = pages[1]
     row = next(r for r in state.ledger if r.seat == 0 and r.year == 3)
     misfortune = f"{MINUS}{row.misfortune}" if row.misfortune else "0"
@@ -276,22 +276,22 @@ def test_a_game_in_progress_hides_unrevealed_pledges() -> None:
 # -- refusals ------------------------------------------------------------------------------------------
 def test_mixed_and_bad_sources_are_refused(finished: State) -> None:
     with pytest.raises(ValueError, match="from a state alone"):
-        printable.build_pdf(NAMES, state=finished)
+        document.pdf("leerdam", NAMES, state=finished)
     with pytest.raises(ValueError, match="from a setup alone"):
-        printable.build_pdf(players=7, setup=finished.setup)
+        document.pdf("leerdam", players=7, setup=finished.setup)
     with pytest.raises(ValueError, match="takes 3-20 households, not 2"):
-        printable.build_pdf(players=2)
+        document.pdf("leerdam", players=2)
     with pytest.raises(ValueError, match="takes 3-20 households, not 21"):
-        printable.build_pdf(players=21)
+        document.pdf("leerdam", players=21)
     with pytest.raises(ValueError, match="7 names were given for 5 households"):
-        printable.build_pdf(NAMES, players=5)
+        document.pdf("leerdam", NAMES, players=5)
     with pytest.raises(ValueError, match="same name"):
-        printable.build_pdf(["Ana", " ana ", "Cy"])
+        document.pdf("leerdam", ["Ana", " ana ", "Cy"])
     with pytest.raises(TypeError):
-        printable.build_pdf("Ana")  # type: ignore[arg-type]
+        document.pdf("leerdam", "Ana")  # type: ignore[arg-type]
 
 
 def test_build_story_matches_build_pdf(blank_pdf: bytes) -> None:
-    story = printable.build_story(NAMES)
+    story = document.story("leerdam", NAMES)
     pdf = common.build_document(story, title="Leerdam: printable materials", subject=", ".join(printable.MATERIALS))
     assert pdf == blank_pdf

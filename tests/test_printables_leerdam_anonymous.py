@@ -3,7 +3,7 @@ Wealth outside its own ledger page until the end, and everything once the facili
 
 from __future__ import annotations
 
-from printables import leerdam as printable
+from printables import document
 from rules import leerdam as ld
 from tests.test_printables_leerdam import pages_text
 from tests.test_rules_leerdam_anonymous import world
@@ -12,7 +12,7 @@ from tests.test_rules_leerdam_anonymous import world
 def test_a_game_in_progress_prints_totals_and_each_households_own_page_only() -> None:
     game = world(0, misfortune=(2, 1, 0, 0, 0, 0), seed=5)
     state = next(s for s in game.states if s.phase == "contribute" and s.year == 4)
-    pages = pages_text(printable.build_pdf(state=state))
+    pages = pages_text(document.pdf("leerdam", state=state))
     record = " ".join(p for p in pages if "Village record" in p)
     assert "Anonymous pledges: each household's numbers stay on its own ledger page" in record
     totals = " ".join(str(y.total) for y in state.years)
@@ -29,17 +29,17 @@ def test_a_game_in_progress_prints_totals_and_each_households_own_page_only() ->
 
 def test_after_the_end_the_record_shows_the_pledges_only_when_the_facilitator_does() -> None:
     game = world(0)
-    kept = " ".join(p for p in pages_text(printable.build_pdf(state=game.state)) if "Village record" in p)
+    kept = " ".join(p for p in pages_text(document.pdf("leerdam", state=game.state)) if "Village record" in p)
     assert "Ana – –" in kept and "wins" in kept
     game.apply(ld.ShowPledges())
-    shown = " ".join(p for p in pages_text(printable.build_pdf(state=game.state)) if "Village record" in p)
+    shown = " ".join(p for p in pages_text(document.pdf("leerdam", state=game.state)) if "Village record" in p)
     ana = [r.contribution for r in game.state.ledger if r.seat == 0][:2]
     assert f"Ana {ana[0]} {ana[1]}" in shown
 
 
 def test_blank_sheets_for_an_anonymous_village_say_so() -> None:
-    pages = pages_text(printable.build_pdf(setup=ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed"), anonymous=True)))
+    pages = pages_text(document.pdf("leerdam", setup=ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed"), anonymous=True)))
     assert "only the total is announced" in pages[0]
     assert all("Keep this page to yourself" in pages[1 + seat] for seat in range(5))
-    plain = pages_text(printable.build_pdf(setup=ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed"))))
+    plain = pages_text(document.pdf("leerdam", setup=ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed"))))
     assert "only the total is announced" not in plain[0] and "Keep this page to yourself" not in plain[1]

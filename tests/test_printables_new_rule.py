@@ -14,8 +14,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from lab.new_rule import balanced_bot
 import rules
-from printables import common, fonts
-from printables import new_rule as printable
+from printables import common, document, fonts
 from rules.new_rule import Setup, State, scores, standings, symbol
 
 NAMES = ("<b>Zoë & 🎲", 'Bo "the bold"', "Cy", "Đi Ångström")
@@ -39,7 +38,7 @@ def pages_text(pdf: bytes) -> list[str]:
 
 @pytest.fixture(scope="module")
 def blank_pdf() -> bytes:
-    return printable.build_pdf(NAMES)
+    return document.pdf("new-rule", NAMES)
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +51,7 @@ def finished() -> State:
 
 @pytest.fixture(scope="module")
 def filled_pdf(finished: State) -> bytes:
-    return printable.build_pdf(state=finished, page="letter")
+    return document.pdf("new-rule", state=finished, page="letter")
 
 
 # -- names and headings -------------------------------------------------------------------------
@@ -79,7 +78,7 @@ def test_blank_sheets_have_one_pad_per_player_and_twelve_rounds(blank_pdf: bytes
 
 
 def test_unnamed_seats_get_a_line_to_write_on() -> None:
-    pages = pages_text(printable.build_pdf(["Ana"], players=5))
+    pages = pages_text(document.pdf("new-rule", ["Ana"], players=5))
     assert len(pages) == 5 + 4
     assert "Score pad — Ana" in pages[0]
     assert "Score pad — player: ___" in pages[4] and "Score pad · Player 5" in pages[4]
@@ -87,7 +86,7 @@ def test_unnamed_seats_get_a_line_to_write_on() -> None:
 
 def test_a_variant_setup_prints_its_colours_and_limit() -> None:
     setup = Setup(names=("Ana", "Bo", "Cy"), colours=("red", "blue", "purple", "<teal>"), max_rounds=None)
-    everything = " ".join(pages_text(printable.build_pdf(setup=setup)))
+    everything = " ".join(pages_text(document.pdf("new-rule", setup=setup)))
     assert "◆ purple" in everything and "<teal>" in everything and "orange" not in everything
     assert "never by a round limit" in everything
 
@@ -95,20 +94,20 @@ def test_a_variant_setup_prints_its_colours_and_limit() -> None:
 # -- pages ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(("page", "size"), [("a4", (595.28, 841.89)), ("letter", (612.0, 792.0)), ("Letter", (612.0, 792.0))])
 def test_page_sizes(page: str, size: tuple[float, float]) -> None:
-    reader = pypdf.PdfReader(io.BytesIO(printable.build_pdf(players=3, page=page)))
+    reader = pypdf.PdfReader(io.BytesIO(document.pdf("new-rule", players=3, page=page)))
     for sheet in reader.pages:
         assert (float(sheet.mediabox.width), float(sheet.mediabox.height)) == pytest.approx(size, abs=0.01)
 
 
 def test_an_unknown_page_size_is_refused() -> None:
     with pytest.raises(ValueError, match=r"unknown page size 'a5'; choose one of: a4, letter"):
-        printable.build_pdf(NAMES, page="a5")
+        document.pdf("new-rule", NAMES, page="a5")
 
 
 def test_identical_input_gives_identical_bytes(finished: State, filled_pdf: bytes) -> None:
-    assert printable.build_pdf(NAMES) == printable.build_pdf(list(NAMES))
-    assert printable.build_pdf(state=finished, page="letter") == filled_pdf
-    assert printable.build_pdf(NAMES) != printable.build_pdf(NAMES, page="letter")
+    assert document.pdf("new-rule", NAMES) == document.pdf("new-rule", list(NAMES))
+    assert document.pdf("new-rule", state=finished, page="letter") == filled_pdf
+    assert document.pdf("new-rule", NAMES) != document.pdf("new-rule", NAMES, page="letter")
 
 
 def test_every_page_renders_with_ink(blank_pdf: bytes, filled_pdf: bytes) -> None:
@@ -122,11 +121,11 @@ def test_every_page_renders_with_ink(blank_pdf: bytes, filled_pdf: bytes) -> Non
 
 
 def test_png_previews() -> None:
-    pdf = printable.build_pdf(players=3)
+    pdf = document.pdf("new-rule", players=3)
     png = common.png_bytes(pdf, 1, scale=0.3)
     assert png.startswith(b"\x89PNG")
     assert Image.open(io.BytesIO(png)).size == (round(595.28 * 0.3), round(841.89 * 0.3))
-    assert printable.preview_png(players=3, page_index=1, scale=0.3) == png
+    assert document.preview_png("new-rule", players=3, page_index=1, scale=0.3) == png
     count = len(pypdf.PdfReader(io.BytesIO(pdf)).pages)
     with pytest.raises(IndexError, match=f"has {count} page"):
         common.render_png(pdf, count)
@@ -156,7 +155,7 @@ def test_a_played_game_fills_the_sheets(finished: State, filled_pdf: bytes) -> N
 
 def test_a_game_in_progress_prints_the_rounds_so_far() -> None:
     state = play(Setup(names=NAMES), seed=2, stop_at_round=3)
-    pages = pages_text(printable.build_pdf(state=state))
+    pages = pages_text(document.pdf("new-rule", state=state))
     assert "(as of round 3)" in pages[0]
     assert "Game in progress, round 3" in pages[len(NAMES)]
     line = next(line for line in state.pad if line.seat == 1 and line.round == 2)
@@ -166,17 +165,17 @@ def test_a_game_in_progress_prints_the_rounds_so_far() -> None:
 
 def test_mixed_sources_are_refused(finished: State) -> None:
     with pytest.raises(ValueError, match="from a state alone"):
-        printable.build_pdf(NAMES, state=finished)
+        document.pdf("new-rule", NAMES, state=finished)
     with pytest.raises(ValueError, match="from a setup alone"):
-        printable.build_pdf(players=4, setup=finished.setup)
+        document.pdf("new-rule", players=4, setup=finished.setup)
     with pytest.raises(ValueError, match="takes 3-5 players, not 2"):
-        printable.build_pdf(players=2)
+        document.pdf("new-rule", players=2)
     with pytest.raises(ValueError, match="4 names were given for 3 players"):
-        printable.build_pdf(NAMES, players=3)
+        document.pdf("new-rule", NAMES, players=3)
     with pytest.raises(ValueError, match="same name"):
-        printable.build_pdf(["Ana", " ana ", "Cy"])
+        document.pdf("new-rule", ["Ana", " ana ", "Cy"])
     with pytest.raises(TypeError):
-        printable.build_pdf("Ana")  # type: ignore[arg-type]
+        document.pdf("new-rule", "Ana")  # type: ignore[arg-type]
 
 
 # -- the shared parts -----------------------------------------------------------------------------------

@@ -8,17 +8,12 @@ import warnings
 import pytest
 
 from playbook.classes import table_sizes
-from printables import common, danger_world, dangerous_ideas, fonts, leerdam, new_rule, pack, slips
+from printables import common, document, fonts, pack, slips
 from tests.printcheck import pages_text, text_runs
 
 NAMES = ("Zoë Ångström", "李明", "さくら", "김민준", "محمد", "דוד", "प्रिया", "🦠 Bo 🧸", "<b>x</b> &amp; </para>")
 RTL = ("محمد", "דוד")
-GAMES = {
-    "new-rule": (new_rule, NAMES[:5]),
-    "leerdam": (leerdam, NAMES),
-    "danger-world": (danger_world, NAMES),
-    "dangerous-ideas": (dangerous_ideas, NAMES),
-}
+GAMES = {"new-rule": NAMES[:5], "leerdam": NAMES, "danger-world": NAMES, "dangerous-ideas": NAMES}
 PRINTABLE_MARGIN = 5 * 72 / 25.4  # 5 mm: what a home printer cannot reach
 
 
@@ -40,9 +35,9 @@ def _check(pdf: bytes, names: tuple[str, ...]) -> None:
 @pytest.mark.parametrize("page", ["a4", "letter"])
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_name_in_every_script(game: str, page: str) -> None:
-    module, names = GAMES[game]
+    names = GAMES[game]
     players = min(len(names), {"new-rule": 5, "dangerous-ideas": 10}.get(game, 12))
-    _check(module.build_pdf(names[:players], page=page), names[:players])
+    _check(document.pdf(game, names[:players], page=page), names[:players])
 
 
 def test_every_character_of_every_name_is_in_the_font_chosen_for_it() -> None:

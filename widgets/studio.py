@@ -5,8 +5,9 @@ number of players (names optional), or "what you played" from a save file or a t
 store, on A4 or Letter; it previews every page as a PNG and offers the PDF as a download
 link. The balance lab is `widgets.balance_lab`.
 
-No rule lives here: player counts, refusals, statistics and odds all come from `rules` and
-`printables`; this module only lays them out. Every user string is escaped (`esc`).
+No rule lives here: what a game is (its seats, their words) comes from its card, refusals and
+the PDFs from `printables.document` (the pack of every game from `printables.pack`); this
+module only lays them out. Every user string is escaped (`esc`).
 
 Stable CSS classes (`add_class`), for browser tests and users' scripts:
 
@@ -23,8 +24,6 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 
 from __future__ import annotations
 
-import functools
-import importlib
 import os
 import time
 import urllib.parse
@@ -37,23 +36,18 @@ import ipywidgets as widgets
 from playbook.access import key_matches, server_key
 from playbook.heavy import ServerBusy, heavy_work
 from playbook.store import Store
-from rules import GAMES, Game, RuleError, SaveFileError, load_game
+from rules import Game, RuleError, SaveFileError, load_game
+from rules.games import CARDS
+from rules.games import card as game_card
 
 from .common import STYLE, StatusLine, card, download_link, esc
 
 __all__ = [
-    "PRINT_GAMES",
     "PrintStudio",
     "printables_for",
     "seat_range",
 ]
 
-#: Games the print studio knows, in menu order (each shows only if its printables import).
-PRINT_GAMES: tuple[str, ...] = ("new-rule", "leerdam", "danger-world", "dangerous-ideas")
-#: What a game calls its seats, where not "players".
-SEAT_WORDS: Mapping[str, str] = {"leerdam": "households", "danger-world": "player characters"}
-#: How many seats a blank print starts with (the rest start at 4).
-DEFAULT_SEATS: Mapping[str, int] = {"leerdam": 7}
 PREVIEW_SCALE = 1.25  # 90 dpi: an A4 page is 744 px wide, sharp when shown at PREVIEW_WIDTH
 PREVIEW_WIDTH = 620  # CSS pixels: a whole A4 page is about 880 px tall
 WIDE = {"description_width": "initial"}
@@ -61,52 +55,27 @@ WIDE = {"description_width": "initial"}
 
 #: The studio's entry for every game at once, for a group of any size (printables.pack).
 ALL_GAMES = "all"
-GROUP_RANGE = (1, 20)
-
-
-class _EveryGame:
-    """The print pack behind the studio's "Every game, for a group" entry."""
-
-    @staticmethod
-    def build_pdf(names: Sequence[str] | None = None, *, players: int | None = None, page: str = "a4") -> bytes:
-        from printables import pack
-
-        return pack.build_pdf(players if players is not None else len(names or ()) or 4, names, page=page)
+#: How many a print of every game starts with.
+GROUP_START = 4
 
 
 def _title(slug: str) -> str:
     if slug == ALL_GAMES:
         return "Every game, for a group"
-    return str(getattr(GAMES[slug], "title", slug))
-
-
-def _module_name(slug: str) -> str:
-    return slug.replace("-", "_")
+    return game_card(slug).title if slug in CARDS else slug
 
 
 def printables_for(slug: str) -> ModuleType | None:
-    """The game's printables module, or None when it is missing or does not import yet."""
+    """The game's printables module (by its card), or None when it has none or it does not import yet."""
     try:
-        module = importlib.import_module(f"printables.{_module_name(slug)}")
+        return game_card(slug).module("printables")
     except Exception:  # a module being written may fail in any way; the studio just leaves it out
         return None
-    return module if callable(getattr(module, "build_pdf", None)) else None
 
 
-@functools.lru_cache(maxsize=None)
-def seat_range(slug: str, limit: int = 40) -> tuple[int, int]:
-    """The fewest and most seats the game's own `Setup` accepts (asked of the rules, not copied)."""
-    setup = GAMES[slug].setup
-    accepted = []
-    for count in range(limit + 1):
-        try:
-            setup(names=tuple(f"Seat {i + 1}" for i in range(count)))
-        except (RuleError, ValueError):
-            continue
-        accepted.append(count)
-    if not accepted:
-        raise ValueError(f"{slug} accepts no player count up to {limit}")
-    return min(accepted), max(accepted)
+def seat_range(slug: str) -> tuple[int, int]:
+    """The fewest and most seats the game's `Setup` accepts, as its card says."""
+    return game_card(slug).players.range
 
 
 def _row() -> widgets.Layout:
@@ -141,9 +110,11 @@ class PrintStudio(widgets.VBox):
         # link (the server's key) lists them here; a save file can always be uploaded.
         query = os.environ.get("QUERY_STRING", "") if query is None else query
         self.may_list = key_matches(server_key(), (urllib.parse.parse_qs(query.lstrip("?")).get("key") or [""])[0])
-        self.modules: dict[str, Any] = {slug: module for slug in PRINT_GAMES if (module := printables_for(slug)) is not None}
-        if len(self.modules) == len(PRINT_GAMES):
-            self.modules[ALL_GAMES] = _EveryGame
+        games = [c.slug for c in CARDS if c.has("printables")]
+        #: the games whose printables load here, and every game at once when they all do.
+        self.printable: list[str] = [slug for slug in games if printables_for(slug) is not None]
+        if len(self.printable) == len(games):
+            self.printable.append(ALL_GAMES)
         self.pdf: bytes | None = None
         self.pages = 0
         self.page_index = 0
@@ -152,7 +123,7 @@ class PrintStudio(widgets.VBox):
         self._quiet = False
 
         self.game = widgets.Dropdown(
-            options=[(_title(slug), slug) for slug in self.modules], description="Game", style=WIDE,
+            options=[(_title(slug), slug) for slug in self.printable], description="Game", style=WIDE,
             layout=widgets.Layout(width="300px"),
         ).add_class("pb-studio-game")
         self.page = widgets.ToggleButtons(options=[("A4", "a4"), ("Letter", "letter")], value="a4", tooltips=["A4 paper", "US Letter paper"]).add_class(
@@ -161,7 +132,7 @@ class PrintStudio(widgets.VBox):
         self.source = widgets.ToggleButtons(
             options=[("Blank sheets", "blank"), ("From a saved game", "saved")], value="blank", style={"button_width": "180px"}
         ).add_class("pb-studio-source")
-        missing = [_title(slug) for slug in PRINT_GAMES if slug not in self.modules]
+        missing = [_title(slug) for slug in games if slug not in self.printable]
         self.missing_note = widgets.HTML(
             f'<span class="pb-muted">Not available in this installation yet: {esc(", ".join(missing))}.</span>' if missing else ""
         )
@@ -253,7 +224,7 @@ class PrintStudio(widgets.VBox):
         self.add_class("playbook-print-studio")
         self._game_changed()
         self._source_changed()
-        if not self.modules:
+        if not self.printable:
             self.make_button.disabled = True
             self.status.refuse("No game's printables could be loaded, so nothing can be printed.")
 
@@ -262,14 +233,18 @@ class PrintStudio(widgets.VBox):
         slug = self.game.value
         if slug is None:
             return
-        low, high = GROUP_RANGE if slug == ALL_GAMES else seat_range(slug)
-        self.players.value = min(max(DEFAULT_SEATS.get(slug, 4), low), high)
-        who = SEAT_WORDS.get(slug, "players")
         if slug == ALL_GAMES:
-            hint = (f"A group of {low}-{high}: each game for the players it takes (New Rule in tables of 3-5, "
-                    "Dangerous Ideas of 3-10, Danger World a GM, the first name, and up to 12 players), with a contents page.")
+            from printables import pack
+
+            low, high = pack.GROUP_RANGE
+            self.players.value = GROUP_START
+            rules = ", ".join(pack.table_rule(c) for c in CARDS if c.slug in self.printable)
+            hint = f"A group of {low}-{high}: each game for the players it takes ({rules}), with a contents page."
         else:
-            hint = f"{_title(slug)} takes {low}-{high} {who}."
+            game = game_card(slug)
+            low, high = game.players.range
+            self.players.value = game.players.default
+            hint = f"{game.title} takes {low}-{high} {game.words.players}."
         self.range_hint.value = f'<span class="pb-muted">{esc(hint)}</span>'
         self._forget_pdf()
 
@@ -290,7 +265,7 @@ class PrintStudio(widgets.VBox):
         """List the stored tables of the games the studio can print, most recent first."""
         options: list[tuple[str, str]] = [("— choose a stored table —" if self.may_list else "— the facilitator's link lists the tables —", "")]
         for info in self.store.tables() if self.may_list else ():
-            if info.game in self.modules:
+            if info.game in self.printable:
                 state = "finished" if info.finished else "unfinished"
                 options.append((f"{info.title} · {info.moves} moves · {state} · {_when(info.updated)}", info.id))
         self._pick_table(self.table.value, options)
@@ -350,8 +325,8 @@ class PrintStudio(widgets.VBox):
 
     def _take(self, game: Game[Any, Any], where: str) -> bool:
         slug = game.rules.slug
-        if slug not in self.modules:
-            self.status.refuse(f"{where} is a {_title(slug) if slug in GAMES else slug} game, whose printables are not available here.")
+        if slug not in self.printable:
+            self.status.refuse(f"{where} is a {_title(slug)} game, whose printables are not available here.")
             return False
         self.loaded = game
         self.source.value = "saved"
@@ -397,17 +372,20 @@ class PrintStudio(widgets.VBox):
             names = self.name_list()
             args = {"names": names or None, "players": self.players.value}
             filename = f"{slug}-{self.players.value}-players-{page}.pdf"
-        module = self.modules.get(slug)
-        if module is None:
+        if slug not in self.printable:
             self.status.refuse("Choose a game to print.")
             return False
         self.status.info("Making the PDF…")
         try:
             if slug == ALL_GAMES:  # every game's pack: one of the server's few heavy slots
+                from printables import pack
+
                 with heavy_work("printing every game"):
-                    pdf = module.build_pdf(**args, page=page)
+                    pdf = pack.build_pdf(args["players"], args["names"], page=page)
             else:
-                pdf = module.build_pdf(**args, page=page)
+                from printables import document
+
+                pdf = document.pdf(slug, **args, page=page)
         except (RuleError, ServerBusy, ValueError, TypeError) as exc:
             self.status.refuse(f"Nothing was made: {_refusal(exc)}.")
             return False

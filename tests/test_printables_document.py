@@ -1,0 +1,116 @@
+"""The one door to every game's printables: each game's module provides what `Printables` names,
+with the same call signatures; the door checks what is printed from by the card; the parts
+every game shares (the door, the charts, the debrief, the pack, the studio, the print command)
+ask no game's name."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import pytest
+
+from printables import document
+from printables.document import Printables
+from rules.games import CARDS, card
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the methods of the protocol (`debrief_compare` is the one member that may be None).
+METHODS = ("table_of", "sheets", "rules_card", "booklet", "debrief_story")
+POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def _signature(function: object) -> list[tuple[str, object]]:
+    """How `function` is called: each parameter but `self` by place (positional) or by name
+    (keyword-only), with its default; a positional parameter's name is not part of a call."""
+    parameters = inspect.signature(function).parameters.values()  # type: ignore[arg-type]
+    return [("" if p.kind in POSITIONAL else p.name, p.default) for p in parameters if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+
+def test_the_protocol_names_what_the_door_and_the_debrief_call() -> None:
+    members = {name for name in vars(Printables) if not name.startswith("_")}
+    assert members == {*METHODS, "debrief_compare"}
+    assert _signature(Printables.debrief_story) == [("", inspect.Parameter.empty), ("label", inspect.Parameter.empty), ("width", inspect.Parameter.empty), ("reveal", inspect.Parameter.empty), ("reveal_pledges", None)]
+    assert Printables.__annotations__ == {"MATERIALS": "tuple[str, ...]"}
+
+
+@pytest.mark.parametrize("slug", [c.slug for c in CARDS])
+def test_every_games_printables_provide_the_protocol(slug: str) -> None:
+    module = card(slug).module("printables")
+    materials = module.MATERIALS
+    assert isinstance(materials, tuple) and materials and all(isinstance(m, str) and m for m in materials)
+    for name in METHODS:
+        assert callable(getattr(module, name, None)), f"{slug} has no {name}"
+        assert _signature(getattr(module, name)) == _signature(getattr(Printables, name)), f"{slug}.{name}"
+    compare = module.debrief_compare
+    if compare is not None:
+        assert _signature(compare) == [("", inspect.Parameter.empty), ("width", inspect.Parameter.empty), ("reveal", inspect.Parameter.empty), ("reveal_pledges", None)]
+    # What the card says is no longer written again in the module.
+    for stale in ("GAME_TITLE", "PLAYER_RANGE", "HOUSEHOLD_RANGE", "DEFAULT_PLAYERS", "DEFAULT_HOUSEHOLDS", "build_pdf", "preview_png"):
+        assert not hasattr(module, stale), f"{slug}.{stale}"
+
+
+def test_the_door_checks_the_source_by_the_card() -> None:
+    with pytest.raises(ValueError, match="Leerdam takes 3-20 households, not 2"):
+        document.source("leerdam", players=2)
+    with pytest.raises(ValueError, match="Danger World takes 1-12 player characters, not 13"):
+        document.source("danger-world", players=13)
+    assert document.source("leerdam").names == ("",) * card("leerdam").players.default
+    assert document.source("new-rule", ["Ana"], players=3).names == ("Ana", "", "")
+    # A GM only for a game with one; seat slips only for a game that hides its seats.
+    assert document.source("danger-world", gm="Morgan").gm == "Morgan"
+    with pytest.raises(ValueError, match="New Rule has no GM"):
+        document.source("new-rule", gm="Morgan")
+    links = [("Ana", "http://x/?seat=0")]
+    assert document.source("new-rule", ["Ana"], players=3, seat_links=links).seat_links == (("Ana", "http://x/?seat=0"),)
+    with pytest.raises(ValueError, match="Dangerous Ideas hides nothing"):
+        document.source("dangerous-ideas", seat_links=links)
+    with pytest.raises(KeyError, match="unknown game 'chess'"):
+        document.source("chess")
+    with pytest.raises(TypeError, match="'player'"):
+        document.pdf("new-rule", player=3)  # type: ignore[call-arg]
+
+
+def test_the_text_warns_outside_the_count_it_is_written_for() -> None:
+    assert document.text_warning("leerdam", 4) == "Leerdam is written for 5-10 households; printed for 4 (the playbook accepts 3-20)."
+    assert document.text_warning("leerdam", 7) == ""
+    assert all(document.text_warning(c, n) == "" for c in CARDS if c.players.text_range == c.players.range for n in range(c.players.low, c.players.high + 1))
+
+
+def _game_names() -> set[str]:
+    return {c.slug for c in CARDS} | {c.slug.replace("-", "_") for c in CARDS} | {c.title for c in CARDS}
+
+
+def _asks_a_game(tree: ast.AST) -> list[str]:
+    """Where `tree` compares with a game's name or keys a dict by one."""
+    names = _game_names()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            for side in (node.left, *node.comparators):
+                if isinstance(side, ast.Constant) and side.value in names:
+                    found.append(f"line {node.lineno}: compares with {side.value!r}")
+                if isinstance(side, (ast.Tuple, ast.List, ast.Set)):
+                    found += [f"line {node.lineno}: compares with {e.value!r}" for e in side.elts if isinstance(e, ast.Constant) and e.value in names]
+        if isinstance(node, ast.Dict):
+            found += [f"line {node.lineno}: a dict keyed by {k.value!r}" for k in node.keys if isinstance(k, ast.Constant) and k.value in names]
+        if isinstance(node, ast.ImportFrom) and (node.module == "printables" or (node.level == 1 and node.module is None)):
+            found += [f"line {node.lineno}: imports printables.{a.name}" for a in node.names if a.name in names]
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module in names:
+            found.append(f"line {node.lineno}: imports printables.{node.module}")
+    return found
+
+
+@pytest.mark.parametrize("path", ["common", "charts", "document", "debrief", "pack", "slips", "fonts"])
+def test_the_shared_printables_ask_no_games_name(path: str) -> None:
+    tree = ast.parse((ROOT / "printables" / f"{path}.py").read_text(encoding="utf-8"))
+    assert _asks_a_game(tree) == []
+
+
+def test_the_studio_and_the_print_command_ask_no_games_name() -> None:
+    assert _asks_a_game(ast.parse((ROOT / "widgets" / "studio.py").read_text(encoding="utf-8"))) == []
+    cli = ast.parse((ROOT / "playbook" / "cli.py").read_text(encoding="utf-8"))
+    printing = [f for f in ast.walk(cli) if isinstance(f, ast.FunctionDef) and f.name in ("_cmd_print", "_make_pdf", "_print_range")]
+    assert len(printing) == 3
+    assert [where for f in printing for where in _asks_a_game(f)] == []
