@@ -48,6 +48,8 @@ SpendSpec = tuple[int, int, tuple[di.Use, ...]]
 #: a meme action as (Create or Spread, text, holder, target).
 MemeSpec = tuple[type[di.Create] | type[di.Spread], str, str, di.Ref | None]
 
+#: each node's index in a sheet's `nodes`.
+_NODE = {node: i for i, node in enumerate(di.NODES)}
 #: the places one step from each place, with their index in BRANCHES (None: a node).
 _NEIGHBOURS = {
     source: tuple((t, di.BRANCHES.index(t) if t in di.BRANCHES else None) for t in di.PLACES if di.adjacent(source, t)) for source in di.PLACES
@@ -276,7 +278,7 @@ def spend_specs(state: di.State, seat: int, cls: type[di.Spend]) -> tuple[SpendS
         if only is None and not di.may_involve(state, seat, role, branch):
             continue
         usable.append((branch, 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0, meme.stones))
-    return _spends(sheet.node(node), sheet.node("think"), room, tuple(usable))
+    return _spends(sheet.nodes[_NODE[node]], sheet.nodes[_NODE["think"]], room, tuple(usable))
 
 
 @lru_cache(maxsize=4096)
@@ -398,7 +400,7 @@ def random_bot(state: di.State, seat: int, rng: random.Random) -> Action:
     if (phase == "respond" or phase == "stake") and state.attempt is not None and type(seat) is int and 0 <= seat < len(state.sheets):
         return _random_spend_or_pass(state, seat, rng)
     groups = candidate_groups(state, seat, limit=_LIMIT)
-    built: dict[int, list[Action]] = {}
+    built: dict[int, tuple[Callable[[Any], Action] | None, Sequence[Any]]] = {}
     # Kinds in random order, each kind's candidates in random order, checked one at a time
     # (but `_LEGAL_KINDS`): the first kind with a legal action is uniform over the kinds that
     # have one, and so is the action within it, as if every candidate had been built and
@@ -421,7 +423,7 @@ def random_bot(state: di.State, seat: int, rng: random.Random) -> Action:
             _shuffle(options, rng)
         sure = kind in _LEGAL_KINDS
         for option in options:
-            action = option if make is None else make(option)
+            action: Action = option if make is None else make(option)
             if sure or di.is_legal(state, action):
                 return action
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
@@ -518,7 +520,7 @@ class _Unsure:
 def sensible_bot(state: di.State, seat: int, rng: random.Random) -> Action:
     """sensible: plays for unique memes: stakes Create, creates often, defends against the leader, connects cheaply."""
     choice = _sensible(state, seat, rng)
-    if type(choice) is _Unsure:
+    if isinstance(choice, _Unsure):
         if di.is_legal(state, choice.action):
             return choice.action
     elif choice is not None:

@@ -45,7 +45,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .core import plural as _plural
 from .decisions import Decision, Game, Made, collect
-from .records import construct, evolve
+from .records import _new, _setattr, construct, evolve
 
 __all__ = [
     "branch_words",
@@ -805,9 +805,17 @@ def _stones_go(stones: int, hub: str) -> str:
 
 
 def _say(state: State, text: str, **changes: Any) -> State:
-    """The state with `text` logged, and `changes` made in the same copy."""
-    event = construct(Event, {"text": text, "visible_to": None, "round": state.chapter + 1})
-    return construct(State, {**state.__dict__, **changes, "log": state.log + (event,)})
+    """The state with `text` logged, and `changes` made in the same copy (`construct` written
+    out for the line and the state: a game logs some 450 lines)."""
+    fields = state.__dict__.copy()
+    if changes:
+        fields.update(changes)
+    event = _new(Event)
+    _setattr(event, "__dict__", {"text": text, "visible_to": None, "round": state.chapter + 1})
+    fields["log"] = state.log + (event,)
+    new = _new(State)
+    _setattr(new, "__dict__", fields)
+    return new
 
 
 def _tell(state: State, seat: int | None, kind: str, text: str, **changes: Any) -> State:
@@ -879,12 +887,10 @@ def _describe_nodes(places: tuple[str, ...]) -> str:
     return ", ".join(f"{n} on {place.title()}" for place, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
 
 
-def _by_class(table: dict[type[Action], T], action: Action, otherwise: T) -> T:
-    """`table`'s entry for the class of `action` (or for the first class it is made from)."""
-    found = table.get(type(action))
-    if found is None:
-        found = next((entry for cls, entry in table.items() if isinstance(action, cls)), otherwise)
-    return found
+def _inherited(table: dict[type[Action], T], action: Action, otherwise: T) -> T:
+    """`table`'s entry for the first class `action` is made from (`table.get(type(action))`
+    having found none for its own)."""
+    return next((entry for cls, entry in table.items() if isinstance(action, cls)), otherwise)
 
 
 # -- checking -----------------------------------------------------------------------------------
@@ -899,7 +905,7 @@ def check(state: State, action: Action) -> None:
     """
     if state.phase == "over":
         raise RuleError("game over", "the game is over")
-    _by_class(_CHECKS, action, _check_unknown)(state, action)
+    (_CHECKS.get(type(action)) or _inherited(_CHECKS, action, _check_unknown))(state, action)
 
 
 def is_legal(state: State, action: Action) -> bool:
@@ -1305,7 +1311,7 @@ def play(state: State, action: Action) -> State:
     """The state after a checked action: each action's own step, below in the order of a
     turn (`_PLAYS`), with the steps of the story it leads to (the setting round, a chapter, a
     turn, the end)."""
-    return _by_class(_PLAYS, action, _play_unknown)(state, action)
+    return (_PLAYS.get(type(action)) or _inherited(_PLAYS, action, _play_unknown))(state, action)
 
 
 def _play_place(state: State, action: Place) -> State:
@@ -1572,17 +1578,24 @@ def _play_pass(state: State, action: Pass) -> State:
     assert seat is not None
     a = state.attempt
     assert a is not None
-    state = _narrate(state, action)
+    if action.narration:
+        state = _narrate(state, action)
     if state.phase == "stake":
         name = state.names[seat]
         line = f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more."
         return _say(state, line, phase="respond", attempt=evolve(a, passed=(False,) * state.n))
-    a = evolve(a, passed=_set(a.passed, seat, True))
+    # The pass in one copy of the attempt and of the state, written out: phase 2 passes round
+    # the table after every spend, some 300 times a game.
+    fields = a.__dict__.copy()
+    fields["passed"] = _set(a.passed, seat, True)
+    a = construct(Attempt, fields)
     if all(a.passed):  # the last pass: the dice roll, or the roll stands (in the same copy)
         if state.phase == "respond":
             return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.", phase="roll", attempt=a)
         return _resolve(state, a)
-    return evolve(state, attempt=a)
+    fields = state.__dict__.copy()
+    fields["attempt"] = a
+    return construct(State, fields)
 
 
 def _play_roll(state: State, action: Roll) -> State:
@@ -2014,7 +2027,8 @@ def _after(pool: int, a: int, b: int, seeds: int) -> int:
     """Chance of success from dice (a, b) with `seeds` left, re-rolling wisely, in
     `6 ** seeds`-ths."""
     if wins(pool, a + b):
-        return 6**seeds
+        every: int = 6**seeds  # however the seeds left fall
+        return every
     if seeds <= 0:
         return 0
     return max(_reroll(pool, a, b, 0, seeds), _reroll(pool, a, b, 1, seeds))
