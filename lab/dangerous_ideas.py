@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement, compress, starmap
 from operator import itemgetter
 from typing import Any
@@ -48,17 +48,16 @@ SpendSpec = tuple[int, int, tuple[di.Use, ...]]
 #: a meme action as (Create or Spread, text, holder, target).
 MemeSpec = tuple[type[di.Create] | type[di.Spread], str, str, di.Ref | None]
 
-#: each node's index in a sheet's `nodes`.
+#: each node's index in a sheet's `nodes`, each branch's in its `branches`.
 _NODE = {node: i for i, node in enumerate(di.NODES)}
+_BRANCH = {branch: i for i, branch in enumerate(di.BRANCHES)}
 #: the places one step from each place, with their index in BRANCHES (None: a node).
-_NEIGHBOURS = {
-    source: tuple((t, di.BRANCHES.index(t) if t in di.BRANCHES else None) for t in di.PLACES if di.adjacent(source, t)) for source in di.PLACES
-}
+_NEIGHBOURS = {source: tuple((t, _BRANCH.get(t)) for t in di.PLACES if di.adjacent(source, t)) for source in di.PLACES}
 
 
 def legal_actions(state: di.State, seat: int, limit: int = 200) -> list[Action]:
-    """The candidates of `seat` now that the rules accept (`candidate_actions`): at least one
-    of every kind of action open to the seat, each checked."""
+    """The candidates of `seat` now (`candidate_actions`) that the rules accept: what the bots
+    may play, and what the dashboard's turn menu offers."""
     return [o for o in candidate_actions(state, seat, limit) if di.is_legal(state, o)]
 
 
@@ -377,7 +376,7 @@ def _shuffle(items: list[Any], rng: random.Random) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shuffle_steps(n: int) -> tuple[tuple[int, int], ...]:
     """(i, bits of i + 1) for i from n - 1 down to 1: `_shuffle`'s steps for n items, counted
     once (a game shuffles lists of a few dozen lengths)."""
@@ -615,7 +614,7 @@ def _sensible(state: di.State, seat: int, rng: random.Random) -> Action | _Unsur
     if phase == "outcome" and a is not None:
         if not a.success:
             return _made(di.Conclude, seat=seat)
-        branch = max(sheet.empty(), key=lambda b: (sheet.node(di.hub_of(b)) > 0, -di.BRANCHES.index(b)))
+        branch = max(sheet.empty(), key=lambda b: (sheet.node(di.hub_of(b)) > 0, -_BRANCH[b]))
         return di.Conclude(seat=seat, branch=branch, from_hub=min(1, sheet.node(di.hub_of(branch))))
     return None
 
@@ -640,8 +639,6 @@ def _sized(cls: type[di.Spend], seat: int, specs: Sequence[SpendSpec], biggest: 
 
 BOTS: dict[str, Callable[[di.State, int, random.Random], Action]] = {"random": random_bot, "sensible": sensible_bot}
 DEFAULT_BOTS = ("sensible", "sensible", "random", "random")
-
-
 
 
 # -- one game, one row ------------------------------------------------------------------------------
@@ -674,7 +671,6 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
     row.update({f"score_{s + 1}": v for s, v in enumerate(points)})
     row.update({f"memes_{s + 1}": sheet.filled for s, sheet in enumerate(state.sheets)})
     return row
-
 
 
 def success_by_pool(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:

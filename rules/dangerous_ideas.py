@@ -37,10 +37,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import compress
 from operator import attrgetter, not_
-from typing import Any, ClassVar, Literal, TypeVar
+from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .core import plural as _plural
@@ -157,8 +157,6 @@ MAX_TEXT = 200
 MAX_HOLDER = 80
 MAX_NARRATION = 4000
 
-T = TypeVar("T")
-
 Phase = Literal["place", "setting", "title", "turn-start", "turn", "stake", "respond", "roll", "reroll", "rerolling", "outcome", "over"]
 PHASE_TEXT = {
     "place": "players are placing their starting stones",
@@ -223,7 +221,6 @@ def adjacent(a: str, b: str) -> bool:
     if b in BRANCHES:
         return a == hub_of(b)
     return False
-
 
 
 def default_chapters(players: int) -> int:
@@ -525,8 +522,23 @@ ACTIONS: tuple[type[Action], ...] = (
 # -- state --------------------------------------------------------------------------------------
 
 
+class _Held:
+    """A meme's text held by a character, each matched as `meme_key` matches texts."""
+
+    text: str
+    holder: str
+
+    @property
+    def key(self) -> str:
+        return _key(self.text)
+
+    @property
+    def holder_key(self) -> str:
+        return _key(self.holder)
+
+
 @dataclass(frozen=True)
-class Meme:
+class Meme(_Held):
     """A filled branch: the meme, its holder, own stones and bonus stones (0-2)."""
 
     id: int
@@ -536,14 +548,6 @@ class Meme:
     bonus: int = 0
     #: the chapter (from 1; 0 the setting round) it was written in.
     chapter: int = 0
-
-    @property
-    def key(self) -> str:
-        return _key(self.text)
-
-    @property
-    def holder_key(self) -> str:
-        return _key(self.holder)
 
 
 @dataclass(frozen=True)
@@ -611,7 +615,7 @@ class Sheet:
 
 
 @dataclass(frozen=True)
-class Attempt:
+class Attempt(_Held):
     """The meme action being played."""
 
     kind: str
@@ -635,14 +639,6 @@ class Attempt:
     rerolling: int | None = None
     seeds_spent: tuple[int, ...] = ()
     success: bool | None = None
-
-    @property
-    def key(self) -> str:
-        return _key(self.text)
-
-    @property
-    def holder_key(self) -> str:
-        return _key(self.holder)
 
     @property
     def total(self) -> int:
@@ -887,12 +883,6 @@ def _describe_nodes(places: tuple[str, ...]) -> str:
     return ", ".join(f"{n} on {place.title()}" for place, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
 
 
-def _inherited(table: dict[type[Action], T], action: Action, otherwise: T) -> T:
-    """`table`'s entry for the first class `action` is made from (`table.get(type(action))`
-    having found none for its own)."""
-    return next((entry for cls, entry in table.items() if isinstance(action, cls)), otherwise)
-
-
 # -- checking -----------------------------------------------------------------------------------
 
 
@@ -901,11 +891,11 @@ def check(state: State, action: Action) -> None:
 
     Nothing is allowed once the game is over. A player's action must come from a seat, with
     narration of at most 4,000 characters; then each action has its own rule, below in the
-    order of a turn (`_CHECKS`).
+    order of a turn (`_ACTIONS`).
     """
     if state.phase == "over":
         raise RuleError("game over", "the game is over")
-    (_CHECKS.get(type(action)) or _inherited(_CHECKS, action, _check_unknown))(state, action)
+    (_ACTIONS.get(type(action)) or _inherited(action))[0](state, action)
 
 
 def is_legal(state: State, action: Action) -> bool:
@@ -1037,9 +1027,8 @@ def _check_move(state: State, action: Move) -> None:
         if not adjacent(step.source, step.target):
             raise RuleError("move", f"{step.source} -> {step.target} is not one step: stones move branch <-> its hub and hub <-> Think")
         for place in (step.source, step.target):
-            if place in _BRANCH_INDEX:
-                if sheet.meme(place) is None:
-                    raise RuleError("move", f"{place} is an empty branch")
+            if place in _BRANCH_INDEX and sheet.meme(place) is None:
+                raise RuleError("move", f"{place} is an empty branch")
         leaving[step.source] += step.stones
     for place, count in leaving.items():
         if count > sheet.stones_at(place):
@@ -1274,29 +1263,6 @@ def _check_unknown(state: State, action: Action) -> None:
     raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
 
 
-#: each action's own rule, in the order of a turn.
-_CHECKS: dict[type[Action], Callable[[State, Any], None]] = {
-    Place: _check_place,
-    Write: _check_write,
-    Title: _check_title,
-    TurnStones: _check_turn_stones,
-    Gain: _check_gain,
-    Move: _check_move,
-    Create: _check_meme_action,
-    Spread: _check_meme_action,
-    PlotUnfinished: _check_plot_unfinished,
-    EndTurn: _check_end_turn,
-    Stake: _check_spend,
-    Connect: _check_spend,
-    Defend: _check_spend,
-    Pass: _check_pass,
-    Roll: _check_roll,
-    SpendSeed: _check_spend_seed,
-    Rerolled: _check_rerolled,
-    Conclude: _check_conclude,
-}
-
-
 # -- playing ------------------------------------------------------------------------------------
 
 
@@ -1309,9 +1275,9 @@ def initial(setup: Setup) -> State:
 
 def play(state: State, action: Action) -> State:
     """The state after a checked action: each action's own step, below in the order of a
-    turn (`_PLAYS`), with the steps of the story it leads to (the setting round, a chapter, a
+    turn (`_ACTIONS`), with the steps of the story it leads to (the setting round, a chapter, a
     turn, the end)."""
-    return (_PLAYS.get(type(action)) or _inherited(_PLAYS, action, _play_unknown))(state, action)
+    return (_ACTIONS.get(type(action)) or _inherited(action))[1](state, action)
 
 
 def _play_place(state: State, action: Place) -> State:
@@ -1757,27 +1723,34 @@ def _play_unknown(state: State, action: Action) -> State:
     raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
 
 
-#: each action's own step, in the order of a turn.
-_PLAYS: dict[type[Action], Callable[[State, Any], State]] = {
-    Place: _play_place,
-    Write: _play_write,
-    Title: _play_title,
-    TurnStones: _play_turn_stones,
-    Gain: _play_gain,
-    Move: _play_move,
-    Create: _play_meme_action,
-    Spread: _play_meme_action,
-    PlotUnfinished: _play_plot_unfinished,
-    EndTurn: _play_end_turn,
-    Stake: _play_spend,
-    Connect: _play_spend,
-    Defend: _play_spend,
-    Pass: _play_pass,
-    Roll: _play_roll,
-    SpendSeed: _play_spend_seed,
-    Rerolled: _play_rerolled,
-    Conclude: _play_conclude,
+#: each action's own rule (`check`) and step (`play`), in the order of a turn.
+_ACTIONS: dict[type[Action], tuple[Callable[[State, Any], None], Callable[[State, Any], State]]] = {
+    Place: (_check_place, _play_place),
+    Write: (_check_write, _play_write),
+    Title: (_check_title, _play_title),
+    TurnStones: (_check_turn_stones, _play_turn_stones),
+    Gain: (_check_gain, _play_gain),
+    Move: (_check_move, _play_move),
+    Create: (_check_meme_action, _play_meme_action),
+    Spread: (_check_meme_action, _play_meme_action),
+    PlotUnfinished: (_check_plot_unfinished, _play_plot_unfinished),
+    EndTurn: (_check_end_turn, _play_end_turn),
+    Stake: (_check_spend, _play_spend),
+    Connect: (_check_spend, _play_spend),
+    Defend: (_check_spend, _play_spend),
+    Pass: (_check_pass, _play_pass),
+    Roll: (_check_roll, _play_roll),
+    SpendSeed: (_check_spend_seed, _play_spend_seed),
+    Rerolled: (_check_rerolled, _play_rerolled),
+    Conclude: (_check_conclude, _play_conclude),
 }
+_UNKNOWN = (_check_unknown, _play_unknown)
+
+
+def _inherited(action: Action) -> tuple[Callable[[State, Any], None], Callable[[State, Any], State]]:
+    """The rule and step of the first of the game's actions `action` is made from (its own
+    class having none)."""
+    return next((entry for cls, entry in _ACTIONS.items() if isinstance(action, cls)), _UNKNOWN)
 
 
 def chance(state: State, rng: random.Random) -> Action | None:
@@ -1803,7 +1776,6 @@ def by_hand(state: State, action: Action) -> bool:
 def hides(state: State, action: Action) -> bool:
     """Nothing is hidden in Dangerous Ideas; only the dice (chance) cannot be taken back."""
     return action.chance
-
 
 
 # -- score ----------------------------------------------------------------------------------------
@@ -2022,7 +1994,7 @@ def _clamp_pool(pool: int) -> int:
 # and far quicker than adding and comparing Fractions); the public functions give Fractions.
 
 
-@lru_cache(maxsize=None)
+@cache
 def _after(pool: int, a: int, b: int, seeds: int) -> int:
     """Chance of success from dice (a, b) with `seeds` left, re-rolling wisely, in
     `6 ** seeds`-ths."""
@@ -2034,7 +2006,7 @@ def _after(pool: int, a: int, b: int, seeds: int) -> int:
     return max(_reroll(pool, a, b, 0, seeds), _reroll(pool, a, b, 1, seeds))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _reroll(pool: int, a: int, b: int, die: int, seeds: int) -> int:
     """Chance of success when die `die` of (a, b) is re-rolled now (using one of `seeds`), in
     `6 ** seeds`-ths: the six faces' chances with a seed fewer, in `6 ** (seeds - 1)`-ths, added."""
@@ -2048,7 +2020,7 @@ def _check_odds_args(pool: int, seeds: int) -> None:
     _require(_is_int(seeds) and 0 <= seeds <= 50, "odds", "seeds are a whole number from 0 to 50")
 
 
-@lru_cache(maxsize=None)
+@cache
 def success_chance(pool: int, seeds: int = 0) -> Fraction:
     """Exact chance a meme action succeeds against `pool` when the actor spends up to `seeds`
     red seeds wisely (each re-rolls one die of their choice, only while the roll fails).
