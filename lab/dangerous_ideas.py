@@ -235,7 +235,8 @@ def _targets_by_holder(state: di.State, seat: int) -> dict[str, list[di.Ref]]:
     for other, sheet in enumerate(state.sheets):
         if other == seat:
             continue
-        for branch, meme in sheet.memes():
+        for branch, meme in compress(zip(di.BRANCHES, sheet.branches), sheet.branches):  # the filled ones
+            assert meme is not None
             if (seat, meme.id) not in targeted:
                 out.setdefault(meme.holder_key, []).append(_ref(other, branch))
     return out
@@ -267,16 +268,9 @@ def spend_specs(state: di.State, seat: int, cls: type[di.Spend]) -> tuple[SpendS
     elsewhere = {mid for mid, number in state.involved if number != a.number} if state.involved else ()
     bonus_taken = state.bonus_taken
     usable = []
-    # Which memes the role may involve, by type, asked once per spend rather than once per meme.
-    only = di.COILED if role == "connect" or (role == "actor" and a.kind == "create") else None
-    # The filled branches only (most are empty), picked in C.
-    for branch, kind, meme in compress(zip(di.BRANCHES, state.setup.layout, sheet.branches), sheet.branches):
-        assert meme is not None
-        if (only is not None and kind != only) or meme.id in elsewhere:
-            continue
-        if only is None and not di.may_involve(state, seat, role, branch):
-            continue
-        usable.append((branch, 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0, meme.stones))
+    for branch, meme in di.involvable(state, seat, role):
+        if meme.id not in elsewhere:
+            usable.append((branch, 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0, meme.stones))
     return _spends(sheet.nodes[_NODE[node]], sheet.nodes[_NODE["think"]], room, tuple(usable))
 
 

@@ -112,6 +112,7 @@ __all__ = [
     "default_chapters",
     "role_node",
     "may_involve",
+    "involvable",
     "wins",
     "success_chance",
     "seed_advice",
@@ -1102,26 +1103,46 @@ def role_node(attempt: Attempt, role: str) -> str:
 def may_involve(state: State, seat: int, role: str, branch: str) -> bool:
     """May `seat` in `role` ("actor", "connect", "defend") involve its meme on `branch` by type?"""
     a = state.attempt
-    meme = state.sheets[seat].meme(branch)
-    if a is None or meme is None:
+    i = _BRANCH_INDEX.get(branch)
+    if a is None or i is None:
         return False
-    return _may_involve(a, seat, role, state.setup.branch_type(branch), meme)
+    meme = state.sheets[seat].branches[i]
+    return meme is not None and _may_involve(a, seat, role, state.setup.layout[i], meme)
+
+
+def involvable(state: State, seat: int, role: str) -> list[tuple[str, Meme]]:
+    """(branch, meme) of each meme `seat` in `role` may involve by type (`may_involve`), in
+    BRANCHES order."""
+    a = state.attempt
+    if a is None:
+        return []
+    kind, also = _involve_rule(a, seat, role)
+    branches = state.sheets[seat].branches
+    found = []
+    # The filled branches only (a meme is true), picked by `compress`.
+    for branch, k, meme in compress(zip(BRANCHES, state.setup.layout, branches), branches):
+        if meme is not None and (k == kind or (also is not None and also(meme))):
+            found.append((branch, meme))
+    return found
 
 
 def _may_involve(a: Attempt, seat: int, role: str, kind: str, meme: Meme) -> bool:
     """`may_involve` for a meme of branch type `kind` (leaf or coiled) on `seat`'s sheet."""
-    if role == "actor":
-        if a.kind == "create":
-            return kind == COILED
-        return kind == LEAF or meme.key == a.key
-    if role == "connect":
-        return kind == COILED
-    if kind == LEAF:
-        return True
-    # The owner of a replace target, defending: the target and their memes held by that holder.
+    allowed, also = _involve_rule(a, seat, role)
+    return kind == allowed or (also is not None and also(meme))
+
+
+def _involve_rule(a: Attempt, seat: int, role: str) -> tuple[str, Callable[[Meme], bool] | None]:
+    """The branch type whose memes `seat` in `role` may involve, and a test of the memes it
+    may involve whatever their type (None: no other)."""
+    if role == "connect" or (role == "actor" and a.kind == "create"):
+        return COILED, None
+    if role == "actor":  # a Spread: also the spread meme's instances
+        return LEAF, lambda meme: meme.key == a.key
     if a.target is not None and a.target.seat == seat:
-        return meme.id == a.target_id or meme.holder_key == a.holder_key
-    return False
+        # The owner of a replace target, defending: also the target and their memes held by that holder.
+        return LEAF, lambda meme: meme.id == a.target_id or meme.holder_key == a.holder_key
+    return LEAF, None
 
 
 def _involve_hint(a: Attempt, role: str) -> str:
@@ -1484,27 +1505,32 @@ def _play_spend(state: State, action: Spend) -> State:
         parts.append(f"{from_node} from {node.title()}")
     if from_think:
         parts.append(f"{from_think} from Think")
-    branches = list(sheet.branches)
-    involved = set(state.involved)
-    bonus_taken = set(state.bonus_taken)
-    for use in memes:
-        i = _BRANCH_INDEX[use.branch]
-        meme = branches[i]
-        assert meme is not None
-        branches[i] = evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus)
-        own += use.stones
-        bonus += use.bonus
-        involved.add((meme.id, a.number))
-        if use.bonus:
-            bonus_taken.add(meme.id)
-        if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
-            weighted += use.stones + use.bonus
-        if use.bonus:
-            what = f"{use.bonus} bonus and {use.stones} own" if use.stones else f"{use.bonus} bonus"
-        else:
-            what = f"{use.stones} own" if use.stones else ""
-        parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
-    sheet = evolve(sheet, nodes=tuple(nodes), branches=tuple(branches) if memes else sheet.branches, spent=sheet.spent + own)
+    branches = sheet.branches
+    involving: dict[str, Any] = {}  # the memes involved, for the state
+    if memes:
+        changed = list(branches)
+        involved = set(state.involved)
+        bonus_taken = set(state.bonus_taken)
+        for use in memes:
+            i = _BRANCH_INDEX[use.branch]
+            meme = changed[i]
+            assert meme is not None
+            changed[i] = evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus)
+            own += use.stones
+            bonus += use.bonus
+            involved.add((meme.id, a.number))
+            if use.bonus:
+                bonus_taken.add(meme.id)
+            if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
+                weighted += use.stones + use.bonus
+            if use.bonus:
+                what = f"{use.bonus} bonus and {use.stones} own" if use.stones else f"{use.bonus} bonus"
+            else:
+                what = f"{use.stones} own" if use.stones else ""
+            parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
+        branches = tuple(changed)
+        involving = {"involved": frozenset(involved), "bonus_taken": frozenset(bonus_taken)}
+    sheet = evolve(sheet, nodes=tuple(nodes), branches=branches, spent=sheet.spent + own)
     stones = own + bonus
     if role == "defend":
         # Each stone from the target counts double.
@@ -1531,12 +1557,8 @@ def _play_spend(state: State, action: Spend) -> State:
         line = f"{name} connects with {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
     else:
         line = f"{name} stakes {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
-    sheets = _set(state.sheets, seat, sheet)
-    if memes:
-        state = _say(state, line, sheets=sheets, attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
-    else:
-        state = _say(state, line, sheets=sheets, attempt=attempt)
-    return _narrate(state, action)
+    state = _say(state, line, sheets=_set(state.sheets, seat, sheet), attempt=attempt, **involving)
+    return _narrate(state, action) if action.narration else state
 
 
 def _play_pass(state: State, action: Pass) -> State:
