@@ -1288,6 +1288,7 @@ def _check_unknown(state: State, action: Action) -> None:
 
 
 def initial(setup: Setup) -> State:
+    """The story before anyone has placed a stone."""
     sheets = tuple(Sheet(name=name, seeds=setup.seeds) for name in setup.names)
     state = State(setup=setup, phase="place", sheets=sheets)
     state = _say(state, f"Dangerous Ideas for {seats_text(setup.names, range(setup.players))}: {setup.chapter_count} chapters.")
