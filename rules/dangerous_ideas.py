@@ -1486,10 +1486,8 @@ def _play_end_turn(state: State, action: EndTurn) -> State:
 
 
 def _play_spend(state: State, action: Spend) -> State:
-    seat = action.seat
-    assert seat is not None
-    a = state.attempt
-    assert a is not None
+    seat, a = action.seat, state.attempt
+    assert seat is not None and a is not None
     role = action.role
     node = role_node(a, role)
     sheet = state.sheets[seat]
@@ -1563,10 +1561,8 @@ def _play_spend(state: State, action: Spend) -> State:
 
 
 def _play_pass(state: State, action: Pass) -> State:
-    seat = action.seat
-    assert seat is not None
-    a = state.attempt
-    assert a is not None
+    seat, a = action.seat, state.attempt
+    assert seat is not None and a is not None
     if action.narration:
         state = _narrate(state, action)
     if state.phase == "stake":
@@ -1599,10 +1595,8 @@ def _play_roll(state: State, action: Roll) -> State:
 
 
 def _play_spend_seed(state: State, action: SpendSeed) -> State:
-    seat = action.seat
-    assert seat is not None
-    a = state.attempt
-    assert a is not None
+    seat, a = action.seat, state.attempt
+    assert seat is not None and a is not None
     sheet = state.sheets[seat]
     sheets = _set(state.sheets, seat, evolve(sheet, seeds=sheet.seeds - 1))
     seeds_spent = _set(a.seeds_spent, seat, a.seeds_spent[seat] + 1)
@@ -1648,10 +1642,8 @@ def _resolve(state: State, a: Attempt) -> State:
 
 
 def _play_conclude(state: State, action: Conclude) -> State:
-    seat = action.seat
-    assert seat is not None
-    a = state.attempt
-    assert a is not None
+    seat, a = action.seat, state.attempt
+    assert seat is not None and a is not None
     name = state.names[seat]
     connected = tuple(s for s in range(state.n) if a.sides[s] == "connect")
     defended = tuple(s for s in range(state.n) if a.sides[s] == "defend")
