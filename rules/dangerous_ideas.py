@@ -892,11 +892,11 @@ def check(state: State, action: Action) -> None:
 
     Nothing is allowed once the game is over. A player's action must come from a seat, with
     narration of at most 4,000 characters; then each action has its own rule, below in the
-    order of a turn (`_ACTIONS`).
+    order of a turn (`_RULE_AND_STEP`).
     """
     if state.phase == "over":
         raise RuleError("game over", "the game is over")
-    (_ACTIONS.get(type(action)) or _inherited(action))[0](state, action)
+    (_RULE_AND_STEP.get(type(action)) or _inherited(action))[0](state, action)
 
 
 def is_legal(state: State, action: Action) -> bool:
@@ -1297,9 +1297,9 @@ def initial(setup: Setup) -> State:
 
 def play(state: State, action: Action) -> State:
     """The state after a checked action: each action's own step, below in the order of a
-    turn (`_ACTIONS`), with the steps of the story it leads to (the setting round, a chapter, a
-    turn, the end)."""
-    return (_ACTIONS.get(type(action)) or _inherited(action))[1](state, action)
+    turn (`_RULE_AND_STEP`), with the steps of the story it leads to (the setting round, a
+    chapter, a turn, the end)."""
+    return (_RULE_AND_STEP.get(type(action)) or _inherited(action))[1](state, action)
 
 
 def _play_place(state: State, action: Place) -> State:
@@ -1739,7 +1739,7 @@ def _play_unknown(state: State, action: Action) -> State:
 
 
 #: each action's own rule (`check`) and step (`play`), in the order of a turn.
-_ACTIONS: dict[type[Action], tuple[Callable[[State, Any], None], Callable[[State, Any], State]]] = {
+_RULE_AND_STEP: dict[type[Action], tuple[Callable[[State, Any], None], Callable[[State, Any], State]]] = {
     Place: (_check_place, _play_place),
     Write: (_check_write, _play_write),
     Title: (_check_title, _play_title),
@@ -1765,7 +1765,7 @@ _UNKNOWN = (_check_unknown, _play_unknown)
 def _inherited(action: Action) -> tuple[Callable[[State, Any], None], Callable[[State, Any], State]]:
     """The rule and step of the first of the game's actions `action` is made from (its own
     class having none)."""
-    return next((entry for cls, entry in _ACTIONS.items() if isinstance(action, cls)), _UNKNOWN)
+    return next((entry for cls, entry in _RULE_AND_STEP.items() if isinstance(action, cls)), _UNKNOWN)
 
 
 def chance(state: State, rng: random.Random) -> Action | None:
