@@ -1,4 +1,11 @@
-"""Dangerous Ideas' lab: bots that tell a story, a game's numbers, and what they show.
+"""Dangerous Ideas' lab: what a seat may do, bots that tell a story, a game's numbers, and
+what they show.
+
+The rules check any action but cannot list them (a meme's text is free): the candidates here
+are what the bots choose from, with free texts suggested ("<name>'s truth <n>", holders already
+in the story and a small stock cast, `BOT_CAST`) and stones in typical sizes (one stone, all of
+a node, all with matching Think, each meme's bonus, everything), not every subset.
+`legal_actions` are those the rules accept.
 
 A game's row holds its chapters, each seat's score and memes, and every meme action's pool
 and result, so a run can tell the success rate at each pool size.
@@ -10,69 +17,339 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from operator import itemgetter
 from fractions import Fraction
+from functools import cache, lru_cache
+from itertools import combinations_with_replacement, compress, starmap
+from operator import itemgetter
 from typing import Any
 
+from rules import dangerous_ideas as di
 from rules.core import Action, RuleError, rng_for
-from rules.dangerous_ideas import (
-    _BRANCH_INDEX,
-    _FACES,
-    ACTIONS_PER_TURN,
-    BOT_CAST,
-    COILED,
-    GAIN_CANDIDATES,
-    GAIN_STONES,
-    LEAF,
-    RULES,
-    TURN_STONES,
-    Conclude,
-    Connect,
-    Create,
-    Defend,
-    EndTurn,
-    Gain,
-    Move,
-    Pass,
-    Place,
-    PlotUnfinished,
-    SpendSeed,
-    Spread,
-    Stake,
-    State,
-    Step,
-    Title,
-    TurnStones,
-    Write,
-    _fresh_text,
-    _known_holders,
-    _legal,
-    _made,
-    _meme_specs,
-    _move_steps,
-    _pass_of,
-    _place_specs,
-    SpendSpec,
-    _Spend,
-    _conclude_specs,
-    _spend_action,
-    _spend_specs,
-    _targets_by_holder,
-    _write_of,
-    candidate_groups,
-    hub_of,
-    meme_key,
-    scores,
-    seed_advice,
-    sheet_score,
-    wins,
-)
+from rules.records import construct
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
 from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
 
-__all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
+__all__ = ["BOTS", "BOT_CAST", "DEFAULT_BOTS", "GAIN_CANDIDATES", "GAME", "candidate_actions", "candidate_groups", "legal_actions", "play_game", "spend_specs"]
+
+
+# -- what a seat may do -------------------------------------------------------------------------
+
+#: the characters the bots' memes are held by, besides those already in the story.
+BOT_CAST: tuple[str, ...] = ("the Hero", "the Villain", "the Mentor", "the Trickster", "the Crowd")
+#: the node combinations offered for a Gain, at most.
+GAIN_CANDIDATES = 40
+
+#: a group of candidates: the kinds of action it may hold, and a function that builds them.
+Group = tuple[tuple[str, ...], Callable[[], list[Action]]]
+#: a spend as (from_node, from_think, memes): what `_spend_action` makes a Stake, Connect or
+#: Defend of.
+SpendSpec = tuple[int, int, tuple[di.Use, ...]]
+#: a meme action as (Create or Spread, text, holder, target).
+MemeSpec = tuple[type[di.Create] | type[di.Spread], str, str, di.Ref | None]
+
+#: each node's index in a sheet's `nodes`, each branch's in its `branches`.
+_NODE = {node: i for i, node in enumerate(di.NODES)}
+_BRANCH = {branch: i for i, branch in enumerate(di.BRANCHES)}
+#: the places one step from each place, with their index in BRANCHES (None: a node).
+_NEIGHBOURS = {source: tuple((t, _BRANCH.get(t)) for t in di.PLACES if di.adjacent(source, t)) for source in di.PLACES}
+
+
+def legal_actions(state: di.State, seat: int, limit: int = 200) -> list[Action]:
+    """The candidates of `seat` now (`candidate_actions`) that the rules accept: what the bots
+    may play, and what the dashboard's turn menu offers."""
+    return [o for o in candidate_actions(state, seat, limit) if di.is_legal(state, o)]
+
+
+def candidate_actions(state: di.State, seat: int, limit: int = 200) -> list[Action]:
+    """The actions `legal_actions` offers, before each is checked (most pass)."""
+    return list(dict.fromkeys(a for _, build in candidate_groups(state, seat, limit) for a in build()))
+
+
+def candidate_groups(state: di.State, seat: int, limit: int = 200) -> list[Group]:
+    """`candidate_actions` in groups, each built only when called: (the kinds of action it
+    may hold, a function that builds its candidates, each once). A bot that wants one legal
+    action of a chosen kind builds one group and checks a few of its candidates, not every action."""
+    if state.phase == "over" or not 0 <= seat < len(state.sheets):  # `state.over`, `state.n`
+        return []
+    phase = state.phase
+    sheet = state.sheets[seat]
+
+    def now(*actions: Action) -> list[Action]:
+        return list(actions)
+
+    if phase == "place":
+        if sheet.placed:
+            return []
+        return [((di.Place.kind,), lambda: _placements(state, seat, di.Place, state.setup.start_stones, True, limit))]
+    if phase == "setting" and seat == state.turn:
+        return [((di.Write.kind,), lambda: [_write_of(sheet, seat, b) for b in sheet.empty()])]
+    if phase == "title" and seat == state.starter:
+        return [((di.Title.kind,), lambda: now(di.Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")))]
+    if phase == "turn-start" and seat == state.turn:
+        return [((di.TurnStones.kind,), lambda: _placements(state, seat, di.TurnStones, di.TURN_STONES, False, limit))]
+    if phase == "turn" and seat == state.turn:
+        groups: list[Group] = [((di.EndTurn.kind,), lambda: now(_made(di.EndTurn, seat=seat))), ((di.PlotUnfinished.kind,), lambda: now(_made(di.PlotUnfinished, seat=seat)))]
+        if state.actions_taken < di.ACTIONS_PER_TURN:
+            groups += [
+                ((di.Gain.kind,), lambda: _placements(state, seat, di.Gain, di.GAIN_STONES, False, GAIN_CANDIDATES)),
+                ((di.Move.kind,), lambda: list(_move_options(state, seat))),
+                ((di.Create.kind, di.Spread.kind), lambda: _meme_options(state, seat, limit)),
+            ]
+        return groups
+    if phase in ("stake", "respond") and state.attempt is not None:
+        a = state.attempt
+        groups = []
+        if seat == a.actor:
+            groups.append(((di.Stake.kind,), lambda: _spend_options(state, seat, di.Stake)))
+        elif phase == "respond":
+            if a.sides[seat] != "defend":
+                groups.append(((di.Connect.kind,), lambda: _spend_options(state, seat, di.Connect)))
+            if a.sides[seat] != "connect":
+                groups.append(((di.Defend.kind,), lambda: _spend_options(state, seat, di.Defend)))
+        return groups + [((di.Pass.kind,), lambda: now(_pass_of(seat)))]
+    if phase == "reroll":
+        return [((di.Pass.kind, di.SpendSeed.kind), lambda: now(_pass_of(seat), _made(di.SpendSeed, seat=seat, die=0), _made(di.SpendSeed, seat=seat, die=1)))]
+    if phase == "outcome" and state.attempt is not None and seat == state.attempt.actor:
+        if not state.attempt.success:
+            return [((di.Conclude.kind,), lambda: now(_made(di.Conclude, seat=seat)))]
+        return [((di.Conclude.kind,), lambda: [di.Conclude(seat=seat, branch=b, from_hub=k) for b, k in _conclude_specs(sheet)])]
+    return []
+
+
+def _placements(state: di.State, seat: int, cls: type[di.Place | di.TurnStones | di.Gain], count: int, nodes_only: bool, limit: int) -> list[Action]:
+    return [cls(seat=seat, place=p) for p in _place_specs(state, seat, count, nodes_only, limit)]
+
+
+def _place_specs(state: di.State, seat: int, count: int, nodes_only: bool, limit: int) -> tuple[tuple[str, ...], ...]:
+    """The places of each placement `_placements` offers, in its order: a bot that wants one
+    makes only that one."""
+    filled = () if nodes_only else tuple(compress(di.BRANCHES, state.sheets[seat].branches))
+    return _placing(count, filled, limit)
+
+
+@lru_cache(maxsize=1024)
+def _placing(count: int, filled: tuple[str, ...], limit: int) -> tuple[tuple[str, ...], ...]:
+    # Built once for each set of filled branches, whoever places: a random bot asks every turn.
+    out: list[tuple[str, ...]] = []
+    for combo in combinations_with_replacement(di.NODES, count):
+        out.append(combo)
+        if len(out) >= limit:
+            break
+    for branch in filled:
+        out.append((branch,) * count)
+        if count > 1:
+            out.append((branch,) + ("think",) * (count - 1))
+    return tuple(out)
+
+
+def _write_of(sheet: di.Sheet, seat: int, branch: str) -> di.Write:
+    """The setting round's Write on `branch` that `candidate_groups` offers (a bot that wants
+    one makes only those it tries)."""
+    done = sheet.filled
+    return di.Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {done + 1}", holder=BOT_CAST[(seat + done) % len(BOT_CAST)])
+
+
+def _move_options(state: di.State, seat: int) -> list[di.Move]:
+    return [di.Move(seat=seat, steps=(di.Step(source, target, k),)) for source, target, k in _move_steps(state, seat)]
+
+
+def _move_steps(state: di.State, seat: int) -> list[tuple[str, str, int]]:
+    """(source, target, stones) of each one-step Move `_move_options` offers, in its order:
+    a bot that wants one legal Move builds only those it tries."""
+    sheet = state.sheets[seat]
+    branches = sheet.branches
+    steps = []
+    # The stones on each place in PLACES order (`stones_at` for all at once).
+    stones = sheet.nodes + tuple(m.stones if m else 0 for m in branches)
+    for source, have in zip(di.PLACES, stones):
+        if not have:
+            continue
+        sizes = (1,) if have == 1 else sorted({1, have})
+        for target, branch in _NEIGHBOURS[source]:
+            if branch is not None and branches[branch] is None:
+                continue  # stones go to a filled branch only
+            for k in sizes:
+                steps.append((source, target, k))
+    return steps
+
+
+def _meme_options(state: di.State, seat: int, limit: int) -> list[Action]:
+    return [cls(seat=seat, text=text, holder=holder, target=target) for cls, text, holder, target in _meme_specs(state, seat, limit)]
+
+
+def _meme_specs(state: di.State, seat: int, limit: int) -> list[MemeSpec]:
+    """(Create or Spread, text, holder, target) of each meme action `_meme_options` offers, in
+    its order: a bot that wants one legal meme action builds only those it tries."""
+    sheet = state.sheets[seat]
+    if not sheet.empty():
+        return []
+    holders = _known_holders(state)
+    specs: list[MemeSpec] = []
+    text = _fresh_text(state, seat)
+    targets = _targets_by_holder(state, seat)
+    keyed = [(holder, di.meme_key(holder)) for holder in holders]
+    for holder, key in keyed:
+        specs.append((di.Create, text, holder, None))
+        specs += [(di.Create, text, holder, t) for t in targets.get(key, ())]
+    texts: dict[str, str] = {}
+    held = set()
+    for _, meme in sheet.memes():
+        texts.setdefault(meme.key, meme.text)
+        held.add((meme.key, meme.holder_key))
+    for key, mtext in texts.items():
+        for holder, hkey in keyed:
+            if (key, hkey) in held:
+                continue
+            specs.append((di.Spread, mtext, holder, None))
+            specs += [(di.Spread, mtext, holder, t) for t in targets.get(hkey, ())]
+    return specs[:limit]
+
+
+def _known_holders(state: di.State) -> list[str]:
+    """The holders in the story, each once, then the first of `BOT_CAST`."""
+    seen: dict[str, str] = {}
+    # Each text once in order of appearance (the same few texts hold most memes): the first
+    # text of each key is the one kept.
+    for holder in dict.fromkeys([meme.holder for sheet in state.sheets for meme in sheet.branches if meme is not None]):
+        seen.setdefault(di.meme_key(holder), holder)
+    for holder in BOT_CAST[:3]:
+        seen.setdefault(di.meme_key(holder), holder)
+    return list(seen.values())
+
+
+def _fresh_text(state: di.State, seat: int) -> str:
+    """'<name>'s truth <n>', a text not yet on the seat's sheet."""
+    keys = state.sheets[seat].keys()
+    k = state.next_id
+    while di.meme_key(f"{state.names[seat]}'s truth {k}") in keys:
+        k += 1
+    return f"{state.names[seat]}'s truth {k}"
+
+
+def _targets_by_holder(state: di.State, seat: int) -> dict[str, list[di.Ref]]:
+    """Every meme of the other players that `seat` may still target, by its holder's key (in
+    seat and branch order)."""
+    out: dict[str, list[di.Ref]] = {}
+    targeted = state.targeted
+    for other, sheet in enumerate(state.sheets):
+        if other == seat:
+            continue
+        for branch, meme in compress(zip(di.BRANCHES, sheet.branches), sheet.branches):  # the filled ones
+            assert meme is not None
+            if (seat, meme.id) not in targeted:
+                out.setdefault(meme.holder_key, []).append(_ref(other, branch))
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _ref(seat: int, branch: str) -> di.Ref:
+    """`Ref(seat, branch)`, made once (a bot looking for targets names every other meme)."""
+    return di.Ref(seat, branch)
+
+
+def _spend_options(state: di.State, seat: int, cls: type[di.Spend]) -> list[Action]:
+    return [_spend_action(cls, seat, *spec) for spec in spend_specs(state, seat, cls)]
+
+
+def spend_specs(state: di.State, seat: int, cls: type[di.Spend]) -> tuple[SpendSpec, ...]:
+    """What each spend `candidate_groups` offers is made of, in its order, without the actions:
+    a bot that wants one builds only that one. In the phase and role `cls` is played in (the
+    actor stakes; another player connects or defends in phase 2 unless on the other side),
+    each is legal by construction: the stones are there, Think gives no more than the node,
+    and each meme may be involved, once per turn, its bonus not yet taken."""
+    a = state.attempt
+    if a is None:
+        return ()
+    role = cls.role
+    sheet = state.sheets[seat]
+    node = di.role_node(a, role)
+    room = a.node_spent[seat] - a.think_spent[seat]
+    elsewhere = {mid for mid, number in state.involved if number != a.number} if state.involved else ()
+    bonus_taken = state.bonus_taken
+    usable = []
+    for branch, meme in di.involvable(state, seat, role):
+        if meme.id not in elsewhere:
+            usable.append((branch, 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0, meme.stones))
+    return _spends(sheet.nodes[_NODE[node]], sheet.nodes[_NODE["think"]], room, tuple(usable))
+
+
+@lru_cache(maxsize=4096)
+def _spends(n: int, t: int, room: int, usable: tuple[tuple[str, int, int], ...]) -> tuple[SpendSpec, ...]:
+    """Spends in typical sizes from `n` stones on the role's node, `t` on Think (`room` more
+    from Think than from the node so far) and (branch, bonus, stones) of the memes that may
+    be involved, each once. Built once for each, whoever spends: phase 2 asks every player
+    again after every spend."""
+
+    def think_for(from_node: int) -> int:
+        return max(0, min(t, room + from_node))
+
+    # Each spend as (from_node, from_think, ((branch, bonus, stones), ...)) first: plain tuples
+    # are quicker to tell apart than `Use` records, which are made once each at the end.
+    uses: list[tuple[str, int, int]] = []
+    for branch, bonus, stones in usable:
+        if bonus:
+            uses.append((branch, 1, 0))
+        if stones:
+            uses.append((branch, bonus, stones))
+    specs: list[tuple[int, int, tuple[tuple[str, int, int], ...]]] = []
+    if n:
+        for k in sorted({1, n}):
+            specs.append((k, 0, ()))
+            if think_for(k):
+                specs.append((k, think_for(k), ()))
+    elif think_for(0):
+        specs.append((0, think_for(0), ()))
+    for use in uses:
+        specs.append((0, 0, (use,)))
+    # The biggest use of each meme is all it gives: its bonus and its stones (the branches of
+    # `usable` are distinct).
+    best = [use for use in usable if use[1] or use[2]]
+    bonuses = tuple((branch, 1, 0) for branch, bonus, _ in best if bonus)
+    if len(bonuses) > 1:
+        specs.append((0, 0, bonuses))
+    if n or best:
+        specs.append((n, think_for(n), tuple(best)))
+    return tuple((from_node, from_think, tuple(starmap(_use, memes))) for from_node, from_think, memes in dict.fromkeys(specs))
+
+
+@lru_cache(maxsize=1024)
+def _use(branch: str, bonus: int, stones: int) -> di.Use:
+    """`Use(branch, bonus, stones)` without `__init__`, made once (a value: the spends of every
+    sheet share the few there are)."""
+    return construct(di.Use, {"branch": branch, "bonus": bonus, "stones": stones})
+
+
+def _spend_action(cls: type[di.Spend], seat: int, from_node: int, from_think: int, memes: tuple[di.Use, ...]) -> di.Spend:
+    """`cls(seat=seat, from_node=..., from_think=..., memes=...)` without `__init__` (a bot
+    game builds some 100 new spends)."""
+    return construct(cls, {"seat": seat, "narration": "", "from_node": from_node, "from_think": from_think, "memes": memes})
+
+
+def _conclude_specs(sheet: di.Sheet) -> list[tuple[str, int]]:
+    """(branch, from_hub) of each Conclude of a success `candidate_groups` offers, in its order:
+    a bot that wants one makes only that one."""
+    return [(b, k) for b in sheet.empty() for k in sorted({0, sheet.node(di.hub_of(b))})]
+
+
+def _pass_of(seat: int) -> di.Pass:
+    """`Pass(seat=seat)`, made once for each seat: a bot game passes some 300 times."""
+    return _passes(seat) if type(seat) is int else di.Pass(seat=seat)
+
+
+@lru_cache(maxsize=64)
+def _passes(seat: int) -> di.Pass:
+    return di.Pass(seat=seat)
+
+
+@lru_cache(maxsize=1024, typed=True)
+def _made(cls: type[Action], **fields: Any) -> Action:
+    """`cls(**fields)`, made once for each: the moves that bots make again and again with the
+    same fields (end the turn, re-roll die 1; actions are values)."""
+    return cls(**fields)
+
+
+# -- the bots -------------------------------------------------------------------------------------
 
 
 #: whether this Python's `Random` draws a number below n as `_shuffle` does.
@@ -93,7 +370,7 @@ def _shuffle(items: list[Any], rng: random.Random) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shuffle_steps(n: int) -> tuple[tuple[int, int], ...]:
     """(i, bits of i + 1) for i from n - 1 down to 1: `_shuffle`'s steps for n items, counted
     once (a game shuffles lists of a few dozen lengths)."""
@@ -107,16 +384,16 @@ _LIMIT = 120
 #: on is legal by construction (the bots are asked for no other seat): the first one shuffled is
 #: taken unchecked. Not these: Write (one leaf, one coiled), PlotUnfinished (the starter's, once
 #: a chapter), Create and Spread (not the one that just failed).
-_LEGAL_KINDS = frozenset(cls.kind for cls in (Place, Title, TurnStones, Gain, Move, EndTurn, Pass, SpendSeed, Conclude))
+_LEGAL_KINDS = frozenset(cls.kind for cls in (di.Place, di.Title, di.TurnStones, di.Gain, di.Move, di.EndTurn, di.Pass, di.SpendSeed, di.Conclude))
 
 
-def random_bot(state: State, seat: int, rng: random.Random) -> Action:
+def random_bot(state: di.State, seat: int, rng: random.Random) -> Action:
     """random: any legal action, a kind of action first at random, then one of that kind."""
     phase = state.phase
     if (phase == "respond" or phase == "stake") and state.attempt is not None and type(seat) is int and 0 <= seat < len(state.sheets):
         return _random_spend_or_pass(state, seat, rng)
     groups = candidate_groups(state, seat, limit=_LIMIT)
-    built: dict[int, list[Action]] = {}
+    built: dict[int, tuple[Callable[[Any], Action] | None, Sequence[Any]]] = {}
     # Kinds in random order, each kind's candidates in random order, checked one at a time
     # (but `_LEGAL_KINDS`): the first kind with a legal action is uniform over the kinds that
     # have one, and so is the action within it, as if every candidate had been built and
@@ -139,8 +416,8 @@ def random_bot(state: State, seat: int, rng: random.Random) -> Action:
             _shuffle(options, rng)
         sure = kind in _LEGAL_KINDS
         for option in options:
-            action = option if make is None else make(option)
-            if sure or _legal(state, action):
+            action: Action = option if make is None else make(option)
+            if sure or di.is_legal(state, action):
                 return action
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
@@ -151,28 +428,28 @@ def _sorted_kinds(names: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, int], 
     return tuple(sorted((kind, g) for g, kinds in enumerate(names) for kind in kinds))
 
 
-def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action:
+def _random_spend_or_pass(state: di.State, seat: int, rng: random.Random) -> Action:
     """`random_bot` in phases 1 and 2 (half a game's moves): the same kinds in the same order
     as `candidate_groups` gives them, sorted and shuffled alike, without building the groups.
-    A kind's spends are legal by construction (`_spend_specs`): the first one shuffled is
+    A kind's spends are legal by construction (`spend_specs`): the first one shuffled is
     the one taken, and only it is made; so is a pass."""
     a = state.attempt
     assert a is not None
     # The kinds in the order of their sorted names (connect, defend, pass, stake).
     order: list[type[Action]]
     if seat == a.actor:
-        order = [Pass, Stake]
+        order = [di.Pass, di.Stake]
     elif state.phase == "respond":
         side = a.sides[seat]
-        order = [Defend, Pass] if side == "defend" else [Connect, Pass] if side == "connect" else [Connect, Defend, Pass]
+        order = [di.Defend, di.Pass] if side == "defend" else [di.Connect, di.Pass] if side == "connect" else [di.Connect, di.Defend, di.Pass]
     else:
-        order = [Pass]
+        order = [di.Pass]
     if len(order) > 1:
         _shuffle(order, rng)
     for cls in order:
-        if cls is Pass:
+        if cls is di.Pass:
             return _pass_of(seat)  # legal for the seat the game waits on (`_LEGAL_KINDS`)
-        specs = list(_spend_specs(state, seat, cls))  # type: ignore[arg-type]
+        specs = list(spend_specs(state, seat, cls))  # type: ignore[arg-type]
         if specs:
             if len(specs) > 1:
                 _shuffle(specs, rng)
@@ -180,26 +457,26 @@ def _random_spend_or_pass(state: State, seat: int, rng: random.Random) -> Action
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
-def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callable[[Any], Action], Sequence[Any]] | None:
+def _lazy_group(state: di.State, seat: int, names: tuple[str, ...]) -> tuple[Callable[[Any], Action], Sequence[Any]] | None:
     """For the groups of many candidates (placements, Moves, Creates and Spreads, Writes, the
     Concludes of a success): what each candidate is made of, in the group's order (the limits
     `candidate_groups` gives them), and how to make it, so that only the candidates tried are
     built (shuffling draws the same for a list of the same length)."""
-    if names == (Place.kind,):
-        return (lambda place: Place(seat=seat, place=place)), _place_specs(state, seat, state.setup.start_stones, True, _LIMIT)
-    if names == (Gain.kind,):
-        return (lambda place: Gain(seat=seat, place=place)), _place_specs(state, seat, GAIN_STONES, False, GAIN_CANDIDATES)
-    if names == (TurnStones.kind,):
-        return (lambda place: TurnStones(seat=seat, place=place)), _place_specs(state, seat, TURN_STONES, False, _LIMIT)
-    if names == (Move.kind,):
-        return (lambda step: Move(seat=seat, steps=(Step(*step),))), _move_steps(state, seat)
-    if names == (Create.kind, Spread.kind):
+    if names == (di.Place.kind,):
+        return (lambda place: di.Place(seat=seat, place=place)), _place_specs(state, seat, state.setup.start_stones, True, _LIMIT)
+    if names == (di.Gain.kind,):
+        return (lambda place: di.Gain(seat=seat, place=place)), _place_specs(state, seat, di.GAIN_STONES, False, GAIN_CANDIDATES)
+    if names == (di.TurnStones.kind,):
+        return (lambda place: di.TurnStones(seat=seat, place=place)), _place_specs(state, seat, di.TURN_STONES, False, _LIMIT)
+    if names == (di.Move.kind,):
+        return (lambda step: di.Move(seat=seat, steps=(di.Step(*step),))), _move_steps(state, seat)
+    if names == (di.Create.kind, di.Spread.kind):
         return (lambda spec: spec[0](seat=seat, text=spec[1], holder=spec[2], target=spec[3])), _meme_specs(state, seat, _LIMIT)
     sheet = state.sheets[seat]
-    if names == (Write.kind,):
+    if names == (di.Write.kind,):
         return (lambda branch: _write_of(sheet, seat, branch)), sheet.empty()
-    if names == (Conclude.kind,) and state.attempt is not None and state.attempt.success:
-        return (lambda spec: Conclude(seat=seat, branch=spec[0], from_hub=spec[1])), _conclude_specs(sheet)
+    if names == (di.Conclude.kind,) and state.attempt is not None and state.attempt.success:
+        return (lambda spec: di.Conclude(seat=seat, branch=spec[0], from_hub=spec[1])), _conclude_specs(sheet)
     return None
 
 
@@ -208,7 +485,7 @@ def _lazy_group(state: State, seat: int, names: tuple[str, ...]) -> tuple[Callab
 _leaders_seen: tuple[tuple[Any, ...], tuple[int, ...], frozenset[int]] = ((), (), frozenset())
 
 
-def _leaders(state: State) -> frozenset[int]:
+def _leaders(state: di.State) -> frozenset[int]:
     global _leaders_seen
     sheets, points, leaders = _leaders_seen
     now = state.sheets
@@ -216,9 +493,9 @@ def _leaders(state: State) -> frozenset[int]:
         if len(sheets) == len(now):
             # A score reads the memes alone: a sheet whose branches are the same record (a
             # spend from nodes, stones gained on nodes) keeps its score.
-            points = tuple(p if old.branches is new.branches else sheet_score(new) for old, new, p in zip(sheets, now, points))
+            points = tuple(p if old.branches is new.branches else di.sheet_score(new) for old, new, p in zip(sheets, now, points))
         else:
-            points = scores(state)
+            points = di.scores(state)
         top = max(points)
         leaders = frozenset(s for s in range(len(now)) if points[s] == top)
         _leaders_seen = (now, points, leaders)
@@ -233,28 +510,28 @@ class _Unsure:
     action: Action
 
 
-def sensible_bot(state: State, seat: int, rng: random.Random) -> Action:
+def sensible_bot(state: di.State, seat: int, rng: random.Random) -> Action:
     """sensible: plays for unique memes: stakes Create, creates often, defends against the leader, connects cheaply."""
     choice = _sensible(state, seat, rng)
-    if type(choice) is _Unsure:
-        if _legal(state, choice.action):
+    if isinstance(choice, _Unsure):
+        if di.is_legal(state, choice.action):
             return choice.action
     elif choice is not None:
         return choice
     return random_bot(state, seat, rng)
 
 
-def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Unsure | None:
+def _sensible(state: di.State, seat: int, rng: random.Random) -> Action | _Unsure | None:
     """The sensible bot's choice for `seat`, a seat the game waits on (bots are asked for no
     other): legal by construction (the fixed moves of phases the seat is asked in, spends from
-    `_spend_specs`, a Create the rules accepted) unless `_Unsure`; None: no choice."""
+    `spend_specs`, a Create the rules accepted) unless `_Unsure`; None: no choice."""
     phase = state.phase
     sheet = state.sheets[seat]
     a = state.attempt
     if phase in ("stake", "respond") and a is not None:  # most of the asks: phases 1 and 2
         if seat == a.actor:
             if a.pool < 7:
-                return _sized(Stake, seat, _spend_specs(state, seat, Stake), biggest=True) or _pass_of(seat)
+                return _sized(di.Stake, seat, spend_specs(state, seat, di.Stake), biggest=True) or _pass_of(seat)
             return _pass_of(seat)
         if phase == "stake" or a.sides[seat]:
             return _pass_of(seat)
@@ -263,12 +540,12 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Unsure |
         actor_leads = a.actor in leaders
         if threatened or (actor_leads and seat not in leaders) or (actor_leads and sheet.node("defend") > 2):
             if a.pool > 0:
-                defend = _sized(Defend, seat, _spend_specs(state, seat, Defend), biggest=True)
+                defend = _sized(di.Defend, seat, spend_specs(state, seat, di.Defend), biggest=True)
                 if defend is not None:
                     return defend
         elif not actor_leads:
-            cheap = [c for c in _spend_specs(state, seat, Connect) if c[0] == 0 and c[1] == 0 and all(u.stones == 0 for u in c[2])]
-            connect = _sized(Connect, seat, cheap, biggest=False)
+            cheap = [c for c in spend_specs(state, seat, di.Connect) if c[0] == 0 and c[1] == 0 and all(u.stones == 0 for u in c[2])]
+            connect = _sized(di.Connect, seat, cheap, biggest=False)
             if connect is not None:
                 return connect
         return _pass_of(seat)
@@ -277,25 +554,25 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Unsure |
         create, think = (n * 3) // 7, (n * 2) // 7
         rest = n - create - think
         place = ("create",) * create + ("think",) * think + ("defend",) * (rest - rest // 2) + ("connect",) * (rest // 2)
-        return _Unsure(Place(seat=seat, place=place))
+        return _Unsure(di.Place(seat=seat, place=place))
     if phase == "setting":
         written = {state.setup.branch_type(b) for b, _ in sheet.memes()}
-        want = LEAF if LEAF not in written else COILED
+        want = di.LEAF if di.LEAF not in written else di.COILED
         branch = next(b for b in sheet.empty() if state.setup.branch_type(b) == want)
-        return _Unsure(Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {sheet.filled + 1}", holder=rng.choice(BOT_CAST)))
+        return _Unsure(di.Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {sheet.filled + 1}", holder=rng.choice(BOT_CAST)))
     if phase == "title":
-        return _Unsure(Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens"))
+        return _Unsure(di.Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens"))
     if phase == "turn-start":
-        return _made(TurnStones, seat=seat, place=("create", "think"))
+        return _made(di.TurnStones, seat=seat, place=("create", "think"))
     if phase == "turn":
         if seat == state.starter and not state.plot_declared:
-            return _made(PlotUnfinished, seat=seat)
-        if state.actions_taken >= ACTIONS_PER_TURN:
-            return _made(EndTurn, seat=seat)
+            return _made(di.PlotUnfinished, seat=seat)
+        if state.actions_taken >= di.ACTIONS_PER_TURN:
+            return _made(di.EndTurn, seat=seat)
         coiled_bonus = sum(
             1
             for kind, m in zip(state.setup.layout, sheet.branches)  # each branch's type and meme
-            if m is not None and kind == COILED and m.bonus and m.id not in state.bonus_taken and not any(mid == m.id for mid, _ in state.involved)
+            if m is not None and kind == di.COILED and m.bonus and m.id not in state.bonus_taken and not any(mid == m.id for mid, _ in state.involved)
         )
         create = sheet.node("create")
         potential = create + min(sheet.node("think"), create) + coiled_bonus
@@ -306,37 +583,38 @@ def _sensible(state: State, seat: int, rng: random.Random) -> Action | _Unsure |
             text = _fresh_text(state, seat)
             targets = _targets_by_holder(state, seat)
             for holder in holders:
-                for target in targets.get(meme_key(holder), ()):
+                for target in targets.get(di.meme_key(holder), ()):
                     if target.seat in leaders:
-                        option = Create(seat=seat, text=text, holder=holder, target=target)
-                        if _legal(state, option):
+                        option = di.Create(seat=seat, text=text, holder=holder, target=target)
+                        if di.is_legal(state, option):
                             return option
             for holder in holders:
-                option = Create(seat=seat, text=text, holder=holder)
-                if _legal(state, option):
+                option = di.Create(seat=seat, text=text, holder=holder)
+                if di.is_legal(state, option):
                     return option
-        return _made(Gain, seat=seat, place=("create", "create", "think"))
+        return _made(di.Gain, seat=seat, place=("create", "create", "think"))
     if phase == "reroll" and a is not None:
-        winning = wins(a.pool, a.total)
+        winning = di.wins(a.pool, a.total)
         if seat == a.actor and not winning:
-            die, chance_, _ = seed_advice(a.pool, (a.dice[0], a.dice[1]), sheet.seeds)
+            die, chance_, _ = di.seed_advice(a.pool, (a.dice[0], a.dice[1]), sheet.seeds)
             if die is not None and chance_ >= _ONE_SIXTH:
-                return _made(SpendSeed, seat=seat, die=die)
+                return _made(di.SpendSeed, seat=seat, die=die)
         if seat != a.actor and winning and a.sides[seat] == "defend":
-            spoil = [(sum(1 for v in _FACES if wins(a.pool, a.total - a.dice[d] + v)), d) for d in (0, 1)]
+            spoil = [(sum(1 for v in _FACES if di.wins(a.pool, a.total - a.dice[d] + v)), d) for d in (0, 1)]
             kept, die = min(spoil)
             if kept <= 3:
-                return _made(SpendSeed, seat=seat, die=die)
+                return _made(di.SpendSeed, seat=seat, die=die)
         return _pass_of(seat)
     if phase == "outcome" and a is not None:
         if not a.success:
-            return _made(Conclude, seat=seat)
-        branch = max(sheet.empty(), key=lambda b: (sheet.node(hub_of(b)) > 0, -_BRANCH_INDEX[b]))
-        return Conclude(seat=seat, branch=branch, from_hub=min(1, sheet.node(hub_of(branch))))
+            return _made(di.Conclude, seat=seat)
+        branch = max(sheet.empty(), key=lambda b: (sheet.node(di.hub_of(b)) > 0, -_BRANCH[b]))
+        return di.Conclude(seat=seat, branch=branch, from_hub=min(1, sheet.node(di.hub_of(branch))))
     return None
 
 
 _ONE_SIXTH = Fraction(1, 6)
+_FACES = range(1, 7)
 
 
 def _spend_size(spec: SpendSpec) -> int:
@@ -344,19 +622,17 @@ def _spend_size(spec: SpendSpec) -> int:
     return from_node + from_think + (sum(u.bonus + u.stones for u in memes) if memes else 0)
 
 
-def _sized(cls: type[_Spend], seat: int, specs: Sequence[SpendSpec], biggest: bool) -> _Spend | None:
+def _sized(cls: type[di.Spend], seat: int, specs: Sequence[SpendSpec], biggest: bool) -> di.Spend | None:
     """The biggest (or smallest) spend, the first of its size on a tie, made as `cls` (legal by
-    construction: `_spend_specs`)."""
+    construction: `spend_specs`)."""
     if not specs:
         return None
     spec = max(specs, key=_spend_size) if biggest else min(specs, key=_spend_size)
     return _spend_action(cls, seat, *spec)
 
 
-BOTS: dict[str, Callable[[State, int, random.Random], Action]] = {"random": random_bot, "sensible": sensible_bot}
+BOTS: dict[str, Callable[[di.State, int, random.Random], Action]] = {"random": random_bot, "sensible": sensible_bot}
 DEFAULT_BOTS = ("sensible", "sensible", "random", "random")
-
-
 
 
 # -- one game, one row ------------------------------------------------------------------------------
@@ -368,9 +644,9 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
     setup = GAME.setup(spec)
     gs = game_seed(seed, index)
     choose = seat_chooser([BOTS[b] for b in spec.bots], rng_for(gs, -1))
-    state = play_lean(RULES, setup, gs, choose, check=checked(spec, index))
-    points = [sheet_score(sheet) for sheet in state.sheets]
-    table = RULES.standings(state)
+    state = play_lean(di.RULES, setup, gs, choose, check=checked(spec, index))
+    points = [di.sheet_score(sheet) for sheet in state.sheets]
+    table = di.RULES.standings(state)
     row: Row = {
         "game": index,
         "seed": gs,
@@ -389,7 +665,6 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
     row.update({f"score_{s + 1}": v for s, v in enumerate(points)})
     row.update({f"memes_{s + 1}": sheet.filled for s, sheet in enumerate(state.sheets)})
     return row
-
 
 
 def success_by_pool(rows: Sequence[Row]) -> dict[str, dict[str, Any]]:

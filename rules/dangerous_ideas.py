@@ -37,15 +37,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
-from itertools import combinations_with_replacement, compress, starmap
+from functools import cache, lru_cache
+from itertools import compress
 from operator import attrgetter, not_
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .core import plural as _plural
-from .records import _new, _setattr, construct, evolve
 from .decisions import Decision, Game, Made, collect
+from .records import _new, _setattr, construct, evolve
 
 __all__ = [
     "branch_words",
@@ -79,25 +79,24 @@ __all__ = [
     "Spread",
     "PlotUnfinished",
     "EndTurn",
+    "Spend",
     "Stake",
     "Connect",
     "Defend",
     "Pass",
-    "SpendSeed",
     "Roll",
+    "SpendSeed",
     "Rerolled",
     "Conclude",
     "ACTIONS",
     "RULES",
-    "BOT_CAST",
     "initial",
     "check",
+    "is_legal",
     "play",
     "chance",
     "hides",
-    "candidate_actions",
-    "candidate_groups",
-    "legal_actions",
+    "by_hand",
     "view_for",
     "decisions",
     "scores",
@@ -111,7 +110,9 @@ __all__ = [
     "hub_of",
     "adjacent",
     "default_chapters",
+    "role_node",
     "may_involve",
+    "involvable",
     "wins",
     "success_chance",
     "seed_advice",
@@ -223,12 +224,6 @@ def adjacent(a: str, b: str) -> bool:
     return False
 
 
-#: the places one step from each place, in PLACES order.
-_NEIGHBOURS = {source: tuple(t for t in PLACES if adjacent(source, t)) for source in PLACES}
-#: each place's neighbours with their index in BRANCHES (None: a node).
-_NEIGHBOUR_BRANCHES = {source: tuple((t, _BRANCH_INDEX.get(t)) for t in targets) for source, targets in _NEIGHBOURS.items()}
-
-
 def default_chapters(players: int) -> int:
     """2 x players with 3-4 players, else 1 x players."""
     return 2 * players if players <= 4 else players
@@ -321,15 +316,15 @@ class Told(Action):
     narration: str = ""
 
 
-def _sorted_places(place: Iterable[str]) -> tuple[str, ...]:
+def _sheet_order(place: Iterable[str]) -> tuple[str, ...]:
     if type(place) is tuple and all(type(p) is str for p in place):
-        return _sorted_names(place)
+        return _sorted_places(place)
     return tuple(sorted(place, key=_place_sort_key))
 
 
 @lru_cache(maxsize=1024)
-def _sorted_names(place: tuple[str, ...]) -> tuple[str, ...]:
-    # Bots build the same few placements over and over.
+def _sorted_places(place: tuple[str, ...]) -> tuple[str, ...]:
+    # A table places the same few sets of stones turn after turn: each is sorted once.
     return tuple(sorted(place, key=_place_sort_key))
 
 
@@ -342,14 +337,21 @@ def _place_order(place: object) -> int:
 
 
 @dataclass(frozen=True)
-class Place(Told):
-    """The starting stones, one entry per stone, on the five nodes."""
+class _Placing(Told):
+    """Stones put on the sheet, one entry per stone, kept in sheet order: the same stones on
+    the same places are the same action, in whatever order they were named."""
 
-    kind: ClassVar[str] = "place"
     place: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "place", _sorted_places(self.place))
+        object.__setattr__(self, "place", _sheet_order(self.place))
+
+
+@dataclass(frozen=True)
+class Place(_Placing):
+    """The starting stones, one entry per stone, on the five nodes."""
+
+    kind: ClassVar[str] = "place"
 
 
 @dataclass(frozen=True)
@@ -371,25 +373,17 @@ class Title(Told):
 
 
 @dataclass(frozen=True)
-class TurnStones(Told):
+class TurnStones(_Placing):
     """The 2 stones gained at the start of a turn, placed on nodes or filled branches."""
 
     kind: ClassVar[str] = "turn-stones"
-    place: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "place", _sorted_places(self.place))
 
 
 @dataclass(frozen=True)
-class Gain(Told):
+class Gain(_Placing):
     """Power action: 3 stones placed anywhere."""
 
     kind: ClassVar[str] = "gain"
-    place: tuple[str, ...] = ()
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "place", _sorted_places(self.place))
 
 
 @dataclass(frozen=True)
@@ -401,10 +395,9 @@ class Move(Told):
 
 
 @dataclass(frozen=True)
-class Create(Told):
-    """Meme action: a text not yet on the actor's sheet, held by `holder`."""
+class _MemeAction(Told):
+    """A meme action's announcement: the meme's text and the character to hold it."""
 
-    kind: ClassVar[str] = "create"
     text: str = ""
     holder: str = ""
     #: another player's meme held by the same holder, to be replaced on success.
@@ -412,13 +405,17 @@ class Create(Told):
 
 
 @dataclass(frozen=True)
-class Spread(Told):
+class Create(_MemeAction):
+    """Meme action: a text not yet on the actor's sheet, held by `holder`."""
+
+    kind: ClassVar[str] = "create"
+
+
+@dataclass(frozen=True)
+class Spread(_MemeAction):
     """Meme action: a text already on the actor's sheet, to a holder not holding it there."""
 
     kind: ClassVar[str] = "spread"
-    text: str = ""
-    holder: str = ""
-    target: Ref | None = None
 
 
 @dataclass(frozen=True)
@@ -436,7 +433,12 @@ class EndTurn(Told):
 
 
 @dataclass(frozen=True)
-class _Spend(Told):
+class Spend(Told):
+    """Stones for or against a meme action: the actor stakes, another player connects or
+    defends. `role` says which."""
+
+    #: "actor", "connect" or "defend".
+    role: ClassVar[str]
     #: stones from the role's node (Create/Probe for the actor, Connect, Defend).
     from_node: int = 0
     #: stones from Think, up to as many as spent from the node in this meme action.
@@ -445,24 +447,27 @@ class _Spend(Told):
 
 
 @dataclass(frozen=True)
-class Stake(_Spend):
+class Stake(Spend):
     """The actor's stones into the pool (phase 1, and more in phase 2)."""
 
     kind: ClassVar[str] = "stake"
+    role: ClassVar[str] = "actor"
 
 
 @dataclass(frozen=True)
-class Connect(_Spend):
+class Connect(Spend):
     """Another player's stones into the pool (phase 2)."""
 
     kind: ClassVar[str] = "connect"
+    role: ClassVar[str] = "connect"
 
 
 @dataclass(frozen=True)
-class Defend(_Spend):
+class Defend(Spend):
     """Another player's stones, each removing itself and one pool stone (two from the target)."""
 
     kind: ClassVar[str] = "defend"
+    role: ClassVar[str] = "defend"
 
 
 @dataclass(frozen=True)
@@ -473,20 +478,20 @@ class Pass(Told):
 
 
 @dataclass(frozen=True)
-class SpendSeed(Told):
-    """Cross off a red seed to re-roll die 0 or die 1."""
-
-    kind: ClassVar[str] = "spend-seed"
-    die: int = 0
-
-
-@dataclass(frozen=True)
 class Roll(Action):
     """Chance: the 2d6 of phase 3."""
 
     kind: ClassVar[str] = "roll"
     chance: ClassVar[bool] = True
     dice: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SpendSeed(Told):
+    """Cross off a red seed to re-roll die 0 or die 1."""
+
+    kind: ClassVar[str] = "spend-seed"
+    die: int = 0
 
 
 @dataclass(frozen=True)
@@ -508,17 +513,33 @@ class Conclude(Told):
     from_hub: int = 0
 
 
+#: in the order of a turn.
 ACTIONS: tuple[type[Action], ...] = (
     Place, Write, Title, TurnStones, Gain, Move, Create, Spread, PlotUnfinished, EndTurn,
-    Stake, Connect, Defend, Pass, SpendSeed, Roll, Rerolled, Conclude,
+    Stake, Connect, Defend, Pass, Roll, SpendSeed, Rerolled, Conclude,
 )  # fmt: skip
 
 
 # -- state --------------------------------------------------------------------------------------
 
 
+class _Held:
+    """A meme's text held by a character, each matched as `meme_key` matches texts."""
+
+    text: str
+    holder: str
+
+    @property
+    def key(self) -> str:
+        return _key(self.text)
+
+    @property
+    def holder_key(self) -> str:
+        return _key(self.holder)
+
+
 @dataclass(frozen=True)
-class Meme:
+class Meme(_Held):
     """A filled branch: the meme, its holder, own stones and bonus stones (0-2)."""
 
     id: int
@@ -528,14 +549,6 @@ class Meme:
     bonus: int = 0
     #: the chapter (from 1; 0 the setting round) it was written in.
     chapter: int = 0
-
-    @property
-    def key(self) -> str:
-        return _key(self.text)
-
-    @property
-    def holder_key(self) -> str:
-        return _key(self.holder)
 
 
 @dataclass(frozen=True)
@@ -575,11 +588,12 @@ class Sheet:
         meme = self.meme(place)
         return meme.stones if meme else 0
 
-    # A branch holds a meme (a record: always true) or None, so the filled ones are picked in
-    # C, by truth, without a Python loop: bots and rules ask at most moves.
+    # A branch holds a meme (a record: always true) or None: the filled ones are those whose
+    # entry is true.
 
     def memes(self) -> list[tuple[str, Meme]]:
-        return list(compress(zip(BRANCHES, self.branches), self.branches))
+        """(branch, meme) of each filled branch, in BRANCHES order."""
+        return [(b, m) for b, m in zip(BRANCHES, self.branches) if m is not None]
 
     def empty(self) -> list[str]:
         return list(compress(BRANCHES, map(not_, self.branches)))
@@ -602,7 +616,7 @@ class Sheet:
 
 
 @dataclass(frozen=True)
-class Attempt:
+class Attempt(_Held):
     """The meme action being played."""
 
     kind: str
@@ -626,14 +640,6 @@ class Attempt:
     rerolling: int | None = None
     seeds_spent: tuple[int, ...] = ()
     success: bool | None = None
-
-    @property
-    def key(self) -> str:
-        return _key(self.text)
-
-    @property
-    def holder_key(self) -> str:
-        return _key(self.holder)
 
     @property
     def total(self) -> int:
@@ -731,16 +737,16 @@ class State:
         return _order_from(self.n, seat)
 
     def waiting_for(self) -> tuple[int, ...]:
+        """The seats the game waits on, in the order they are asked: everyone while the
+        starting stones are placed, the player whose step it is, and in phases 2 and 3 the
+        table round from the actor (in phase 3, those holding seeds)."""
         phase = self.phase
-        if phase == "respond":  # the commonest question: phase 2 asks round the table
-            a = self.attempt
-            return _not_passed(a.actor, a.passed) if a is not None else ()
         if phase == "place":
             return tuple(s for s in range(self.n) if not self.sheets[s].placed)
         if phase == "title":
             return (self.starter,) if self.starter is not None else ()
-        if phase in ("setting", "turn-start", "turn") and self.turn is not None:
-            return (self.turn,)
+        if phase in ("setting", "turn-start", "turn"):
+            return (self.turn,) if self.turn is not None else ()
         a = self.attempt
         if a is None:
             return ()
@@ -768,8 +774,8 @@ def _not_passed(actor: int, passed: tuple[bool, ...]) -> tuple[int, ...]:
 
 
 def _require(condition: bool, rule: str, message: str) -> None:
-    """For fixed messages; a formatted one is built only on refusal (`if ...: raise`), as bots
-    check thousands of moves a game."""
+    """Refuse with a fixed message; a formatted one is written `if ...: raise`, so that it is
+    only made on refusal."""
     if not condition:
         raise RuleError(rule, message)
 
@@ -795,22 +801,12 @@ def _stones_go(stones: int, hub: str) -> str:
     return f"; its stone goes to {hub.title()}." if stones == 1 else f"; its {stones} stones go to {hub.title()}."
 
 
-def _story_chapter(state: State) -> int:
-    return state.chapter + 1
-
-
-def _event(text: str, chapter: int) -> Event:
-    """`Event(text, None, chapter)` without its `__init__` (a game logs some 400 lines)."""
-    return construct(Event, {"text": text, "visible_to": None, "round": chapter})
-
-
 def _say(state: State, text: str, **changes: Any) -> State:
-    """The state with `text` logged (and `changes` made in the same copy): `evolve` written out,
-    as a game logs some 450 lines."""
+    """The state with `text` logged, and `changes` made in the same copy (`construct` written
+    out for the line and the state: a game logs some 450 lines)."""
     fields = state.__dict__.copy()
     if changes:
         fields.update(changes)
-    # `construct` written out for the event and the state: the commonest copy of all.
     event = _new(Event)
     _setattr(event, "__dict__", {"text": text, "visible_to": None, "round": state.chapter + 1})
     fields["log"] = state.log + (event,)
@@ -831,14 +827,10 @@ def _tell(state: State, seat: int | None, kind: str, text: str, **changes: Any) 
     return _say(state, text, story=story, **changes)
 
 
-def _narrate(state: State, action: Action) -> State:
-    if isinstance(action, Told) and action.seat is not None and action.narration != "":
+def _narrate(state: State, action: Told) -> State:
+    if action.seat is not None and action.narration != "":
         return _tell(state, action.seat, "narration", action.narration)
     return state
-
-
-def _with_sheet(state: State, seat: int, sheet: Sheet) -> State:
-    return evolve(state, sheets=_set(state.sheets, seat, sheet))
 
 
 def _add_node(sheet: Sheet, node: str, stones: int) -> Sheet:
@@ -878,6 +870,7 @@ def _gain(sheet: Sheet, places: Iterable[str]) -> Sheet:
 
 
 def _describe_places(layout: Sequence[str], sheet: Sheet, places: Sequence[str]) -> str:
+    """'2 on Think, 1 on 'Wolves lie - Wolf'': stones placed, in sheet order."""
     if type(places) is tuple and all(type(p) is str and p in _NODE_INDEX for p in places):
         return _describe_nodes(places)  # the usual placement: nodes only, the same few each turn
     counts = Counter(places)
@@ -891,86 +884,38 @@ def _describe_nodes(places: tuple[str, ...]) -> str:
     return ", ".join(f"{n} on {place.title()}" for place, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
 
 
-# -- setup and flow -----------------------------------------------------------------------------
-
-
-def initial(setup: Setup) -> State:
-    sheets = tuple(Sheet(name=name, seeds=setup.seeds) for name in setup.names)
-    state = State(setup=setup, phase="place", sheets=sheets)
-    state = _say(state, f"Dangerous Ideas for {seats_text(setup.names, range(setup.players))}: {setup.chapter_count} chapters.")
-    return _say(state, f"Everyone places {setup.start_stones} stones on the five nodes of their sheet.")
-
-
-def _begin_setting(state: State) -> State:
-    state = evolve(state, phase="setting", turn=0)
-    return _say(state, f"The setting round: each player fills one leaf and one coiled branch. {state.names[0]} begins.")
-
-
-def _begin_chapter(state: State) -> State:
-    k = state.chapter + 1
-    if k >= state.setup.chapter_count:
-        return _end(state, f"the story's last chapter (Chapter {state.chapter + 1}) is over")
-    sheets = tuple(
-        evolve(s, branches=tuple(m if m is None or m.bonus == BONUS_STONES else evolve(m, bonus=BONUS_STONES) for m in s.branches))
-        for s in state.sheets
-    )
-    state = evolve(
-        state,
-        phase="title",
-        chapter=k,
-        title="",
-        sheets=sheets,
-        turn=None,
-        turns_done=0,
-        plot_declared=False,
-        involved=frozenset(),
-        bonus_taken=frozenset(),
-        last_failed=None,
-    )
-    return _say(state, f"Chapter {k + 1} of {state.setup.chapter_count}: {state.names[k % state.n]} starts it. Every meme's bonus stones are refreshed to {BONUS_STONES}.")
-
-
-def _begin_turn(state: State, seat: int, **changes: Any) -> State:
-    return _say(
-        state,
-        f"{state.names[seat]}'s turn: {TURN_STONES} stones to place.",
-        phase="turn-start",
-        turn=seat,
-        actions_taken=0,
-        involved=frozenset(),
-        bonus_taken=frozenset(),
-        last_failed=None,
-        attempt=None,
-        **changes,
-    )
-
-
-def _end_turn(state: State) -> State:
-    done = state.turns_done + 1
-    if done < state.n:  # the next player's turn, in the same copy
-        return _begin_turn(state, state.chapter_order()[done], turns_done=done)
-    state = evolve(state, turns_done=done, turn=None, involved=frozenset(), bonus_taken=frozenset(), last_failed=None)
-    return _begin_chapter(state)
-
-
-def _end(state: State, why: str) -> State:
-    state = evolve(state, phase="over", turn=None, attempt=None, ended=why)
-    state = _say(state, f"The story ends: {why}.")
-    table = standings(state)
-    best = [s for rank, s, _ in table if rank == 1]
-    summary = "; ".join(f"{state.names[s]} {score}" for _, s, score in table)
-    verb = "wins and announces" if len(best) == 1 else "share the win and announce"
-    state = _say(state, f"Final scores: {summary}. {seats_text(state.names, best)} {verb} the moral of the story.")
-    return evolve(state, story=state.story + (StoryLine(_story_chapter(state), None, "outcome", state.log[-1].text),))
-
-
 # -- checking -----------------------------------------------------------------------------------
 
 
-def _seat(state: State, action: Action) -> int:
+def check(state: State, action: Action) -> None:
+    """Raise RuleError when `action` is not allowed now; the state is never changed.
+
+    Nothing is allowed once the game is over. A player's action must come from a seat, with
+    narration of at most 4,000 characters; then each action has its own rule, below in the
+    order of a turn (`_RULE_AND_STEP`).
+    """
+    if state.phase == "over":
+        raise RuleError("game over", "the game is over")
+    (_RULE_AND_STEP.get(type(action)) or _inherited(action))[0](state, action)
+
+
+def is_legal(state: State, action: Action) -> bool:
+    """Would `check` allow `action` now?"""
+    try:
+        check(state, action)
+    except RuleError:
+        return False
+    return True
+
+
+def _teller(state: State, action: Told) -> int:
+    """The seat a player's action comes from, once it and the narration are checked."""
     seat = action.seat
-    if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state.n):
+    if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(state.sheets)):
         raise RuleError("seat", f"there is no seat {seat!r}")
+    _require(isinstance(action.narration, str), "narration", "narration must be text")
+    if len(action.narration) > MAX_NARRATION:
+        raise RuleError("narration", f"narration is limited to {MAX_NARRATION} characters")
     return seat
 
 
@@ -996,13 +941,6 @@ def _check_text(value: object, rule: str, what: str, limit: int) -> str:
     return text
 
 
-def _check_narration(action: Action) -> None:
-    if isinstance(action, Told):
-        _require(isinstance(action.narration, str), "narration", "narration must be text")
-        if len(action.narration) > MAX_NARRATION:
-            raise RuleError("narration", f"narration is limited to {MAX_NARRATION} characters")
-
-
 def _check_places(state: State, seat: int, place: object, count: int, nodes_only: bool) -> None:
     _require(isinstance(place, tuple), "placement", "a placement lists one place per stone")
     assert isinstance(place, tuple)
@@ -1020,14 +958,86 @@ def _check_places(state: State, seat: int, place: object, count: int, nodes_only
             raise RuleError("placement", f"{p} is an empty branch: stones sit on nodes or filled branches")
 
 
+def _check_place(state: State, action: Place) -> None:
+    seat = _teller(state, action)
+    _phase(state, ("place",), "placing starting stones")
+    if state.sheets[seat].placed:
+        raise RuleError("setup", f"{state.names[seat]} has already placed the starting stones")
+    _check_places(state, seat, action.place, state.setup.start_stones, nodes_only=True)
+
+
+def _check_write(state: State, action: Write) -> None:
+    seat = _teller(state, action)
+    _phase(state, ("setting",), "writing a setting-round meme")
+    _their_turn(state, seat, state.turn, "the setting round")
+    if action.branch not in _BRANCH_INDEX:
+        raise RuleError("branch", f"{action.branch!r} is not a branch of the sheet")
+    sheet = state.sheets[seat]
+    if sheet.meme(action.branch) is not None:
+        raise RuleError("branch", f"{action.branch} is already filled")
+    text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
+    holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
+    name = state.names[seat]
+    for branch, meme in sheet.memes():
+        kind = state.setup.branch_type(branch)
+        if state.setup.branch_type(action.branch) == kind:
+            raise RuleError("setting round", f"{name} has written a {kind} meme already: the second is {LEAF if kind == COILED else COILED}")
+        if meme.key == meme_key(text) and meme.holder_key == meme_key(holder):
+            raise RuleError("setting round", f"{holder} already holds '{text}' on {name}'s sheet")
+
+
+def _check_title(state: State, action: Title) -> None:
+    seat = _teller(state, action)
+    _phase(state, ("title",), "announcing a chapter")
+    _their_turn(state, seat, state.starter, "announcing the chapter")
+    _check_text(action.title, "title", "chapter title", MAX_TEXT)
+
+
+def _check_turn_stones(state: State, action: TurnStones) -> None:
+    seat = _teller(state, action)
+    _phase(state, ("turn-start",), "placing the turn's stones")
+    _their_turn(state, seat, state.turn, "placing the turn's stones")
+    _check_places(state, seat, action.place, TURN_STONES, nodes_only=False)
+
+
 def _check_action_slot(state: State, seat: int, what: str) -> None:
+    """One of the turn's two actions: the player's turn, an action left."""
     _phase(state, ("turn",), what)
     _their_turn(state, seat, state.turn, what)
     if state.actions_taken >= ACTIONS_PER_TURN:
         raise RuleError("two actions", f"{state.names[seat]} has used both actions this turn")
 
 
-def _check_meme_action(state: State, seat: int, action: Create | Spread) -> None:
+def _check_gain(state: State, action: Gain) -> None:
+    seat = _teller(state, action)
+    _check_action_slot(state, seat, "a Gain action")
+    _check_places(state, seat, action.place, GAIN_STONES, nodes_only=False)
+
+
+def _check_move(state: State, action: Move) -> None:
+    seat = _teller(state, action)
+    _check_action_slot(state, seat, "a Move action")
+    _require(isinstance(action.steps, tuple) and len(action.steps) > 0, "move", "a Move action moves at least one stone")
+    sheet = state.sheets[seat]
+    leaving: Counter[str] = Counter()
+    for step in action.steps:
+        _require(isinstance(step, Step), "move", "each step names a source, a target and a number of stones")
+        if not (step.source in PLACES and step.target in PLACES):
+            raise RuleError("move", f"{step.source!r} -> {step.target!r} is not on the sheet")
+        _require(_is_int(step.stones) and step.stones > 0, "move", "each step moves one or more stones")
+        if not adjacent(step.source, step.target):
+            raise RuleError("move", f"{step.source} -> {step.target} is not one step: stones move branch <-> its hub and hub <-> Think")
+        for place in (step.source, step.target):
+            if place in _BRANCH_INDEX and sheet.meme(place) is None:
+                raise RuleError("move", f"{place} is an empty branch")
+        leaving[step.source] += step.stones
+    for place, count in leaving.items():
+        if count > sheet.stones_at(place):
+            raise RuleError("move", f"{_plural(count, 'stone')} cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)")
+
+
+def _check_meme_action(state: State, action: Create | Spread) -> None:
+    seat = _teller(state, action)
     kind = action.kind
     _check_action_slot(state, seat, "a create action" if kind == "create" else "a spread action")
     text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
@@ -1060,7 +1070,6 @@ def _check_target(state: State, seat: int, target: object, holder_key: str, hold
     meme = state.sheets[target.seat].meme(target.branch)
     if meme is None:
         raise RuleError("replace target", f"{state.names[target.seat]} has no meme on {target.branch!r}")
-    assert meme is not None
     if meme.holder_key != holder_key:
         raise RuleError("replace target", f"{_quote(meme.text, meme.holder)} is not held by {holder}: only a meme of the same holder can be replaced")
     if (seat, meme.id) in state.targeted:
@@ -1068,16 +1077,24 @@ def _check_target(state: State, seat: int, target: object, holder_key: str, hold
     return meme
 
 
-def _role(action: _Spend) -> str:
-    role = _ROLES.get(type(action))
-    if role is not None:
-        return role
-    if isinstance(action, Stake):
-        return "actor"
-    return "connect" if isinstance(action, Connect) else "defend"
+def _check_plot_unfinished(state: State, action: PlotUnfinished) -> None:
+    seat = _teller(state, action)
+    _phase(state, ("turn",), "declaring the plot unfinished")
+    _their_turn(state, seat, state.turn, "declaring the plot unfinished")
+    if seat != state.starter:
+        raise RuleError("plot unfinished", f"only the chapter's starter ({state.names[state.starter or 0]}) may declare its plot unfinished")
+    _require(not state.plot_declared, "plot unfinished", "the plot was already declared unfinished this chapter")
 
 
-def _role_node(attempt: Attempt, role: str) -> str:
+def _check_end_turn(state: State, action: EndTurn) -> None:
+    seat = _teller(state, action)
+    _phase(state, ("turn",), "ending the turn")
+    _their_turn(state, seat, state.turn, "ending the turn")
+
+
+def role_node(attempt: Attempt, role: str) -> str:
+    """The node a spender in `role` spends from: the actor's Create for a Create action and
+    Probe for a Spread, a connector's Connect, a defender's Defend."""
     if role == "actor":
         return "create" if attempt.kind == "create" else "probe"
     return role
@@ -1086,31 +1103,60 @@ def _role_node(attempt: Attempt, role: str) -> str:
 def may_involve(state: State, seat: int, role: str, branch: str) -> bool:
     """May `seat` in `role` ("actor", "connect", "defend") involve its meme on `branch` by type?"""
     a = state.attempt
-    meme = state.sheets[seat].meme(branch)
-    if a is None or meme is None:
+    i = _BRANCH_INDEX.get(branch)
+    if a is None or i is None:
         return False
-    return _may_involve(a, seat, role, state.setup.branch_type(branch), meme)
+    meme = state.sheets[seat].branches[i]
+    return meme is not None and _may_involve(a, seat, role, state.setup.layout[i], meme)
+
+
+def involvable(state: State, seat: int, role: str) -> list[tuple[str, Meme]]:
+    """(branch, meme) of each meme `seat` in `role` may involve by type (`may_involve`), in
+    BRANCHES order."""
+    a = state.attempt
+    if a is None:
+        return []
+    kind, also = _involve_rule(a, seat, role)
+    branches = state.sheets[seat].branches
+    found = []
+    # The filled branches only (a meme is true), picked by `compress`.
+    for branch, k, meme in compress(zip(BRANCHES, state.setup.layout, branches), branches):
+        if meme is not None and (k == kind or (also is not None and also(meme))):
+            found.append((branch, meme))
+    return found
 
 
 def _may_involve(a: Attempt, seat: int, role: str, kind: str, meme: Meme) -> bool:
     """`may_involve` for a meme of branch type `kind` (leaf or coiled) on `seat`'s sheet."""
-    if role == "actor":
-        if a.kind == "create":
-            return kind == COILED
-        return kind == LEAF or meme.key == a.key
-    if role == "connect":
-        return kind == COILED
-    if kind == LEAF:
-        return True
-    # The owner of a replace target, defending: the target and their memes held by that holder.
+    allowed, also = _involve_rule(a, seat, role)
+    return kind == allowed or (also is not None and also(meme))
+
+
+def _involve_rule(a: Attempt, seat: int, role: str) -> tuple[str, Callable[[Meme], bool] | None]:
+    """The branch type whose memes `seat` in `role` may involve, and a test of the memes it
+    may involve whatever their type (None: no other)."""
+    if role == "connect" or (role == "actor" and a.kind == "create"):
+        return COILED, None
+    if role == "actor":  # a Spread: also the spread meme's instances
+        return LEAF, lambda meme: meme.key == a.key
     if a.target is not None and a.target.seat == seat:
-        return meme.id == a.target_id or meme.holder_key == a.holder_key
-    return False
+        # The owner of a replace target, defending: also the target and their memes held by that holder.
+        return LEAF, lambda meme: meme.id == a.target_id or meme.holder_key == a.holder_key
+    return LEAF, None
 
 
-def _check_spend(state: State, seat: int, action: _Spend) -> None:
+def _involve_hint(a: Attempt, role: str) -> str:
+    if role == "actor":
+        return "a Create action involves coiled memes" if a.kind == "create" else "a Spread involves leaf memes and the spread meme's instances"
+    if role == "connect":
+        return "connecting involves coiled memes"
+    return "defending involves leaf memes (and, for the target's owner, memes of the target's holder)"
+
+
+def _check_spend(state: State, action: Spend) -> None:
+    seat = _teller(state, action)
     a = state.attempt
-    role = _role(action)
+    role = action.role
     if role == "actor":
         _phase(state, ("stake", "respond"), "staking")
         assert a is not None
@@ -1118,22 +1164,18 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
     else:
         if state.phase == "stake":
             raise RuleError("phase 1", f"the actor is still staking (phase 1): {role} comes in phase 2")
-        if state.phase != "respond":
-            _phase(state, ("respond",), f"to {role}")
+        _phase(state, ("respond",), f"to {role}")
         assert a is not None
         _require(seat != a.actor, "connect or defend", "the actor stakes: only the other players connect or defend")
         other = "defend" if role == "connect" else "connect"
         if a.sides[seat] == other:
             raise RuleError("connect or defend", f"{state.names[seat]} has already chosen to {other} in this action: never both")
-    assert a is not None
-    from_node, from_think = action.from_node, action.from_think
-    if not (type(from_node) is int and from_node >= 0 and type(from_think) is int and from_think >= 0 and type(action.memes) is tuple):
-        _require(_is_int(action.from_node) and action.from_node >= 0, "stones", "stones are counted in whole numbers from 0")
-        _require(_is_int(action.from_think) and action.from_think >= 0, "stones", "stones are counted in whole numbers from 0")
-        _require(isinstance(action.memes, tuple), "involve", "involved memes are a list")
+    _require(_is_int(action.from_node) and action.from_node >= 0, "stones", "stones are counted in whole numbers from 0")
+    _require(_is_int(action.from_think) and action.from_think >= 0, "stones", "stones are counted in whole numbers from 0")
+    _require(isinstance(action.memes, tuple), "involve", "involved memes are a list")
     sheet = state.sheets[seat]
     name = state.names[seat]
-    node = _role_node(a, role)
+    node = role_node(a, role)
     if action.from_node > sheet.node(node):
         raise RuleError("stones", f"{name} has only {_plural(sheet.node(node), 'stone')} on {node.title()}")
     if action.from_think > sheet.node("think"):
@@ -1154,15 +1196,13 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
         meme = sheet.meme(use.branch)
         if meme is None:
             raise RuleError("involve", f"{name}'s {use.branch} is an empty branch")
-        assert meme is not None
         kind = state.setup.branch_type(use.branch)
         if not _may_involve(a, seat, role, kind, meme):
             raise RuleError("involve", f"{_quote(meme.text, meme.holder)} is a {kind} meme: " + _involve_hint(a, role))
         if any(mid == meme.id and number != a.number for mid, number in state.involved):
             raise RuleError("once per turn", f"{_quote(meme.text, meme.holder)} was already involved in another action this turn")
-        if not (type(use.bonus) is int and 0 <= use.bonus <= 1 and type(use.stones) is int and use.stones >= 0):
-            _require(_is_int(use.bonus) and use.bonus in (0, 1), "bonus", "an involved meme gives at most one bonus stone")
-            _require(_is_int(use.stones) and use.stones >= 0, "involve", "stones are counted in whole numbers from 0")
+        _require(_is_int(use.bonus) and use.bonus in (0, 1), "bonus", "an involved meme gives at most one bonus stone")
+        _require(_is_int(use.stones) and use.stones >= 0, "involve", "stones are counted in whole numbers from 0")
         if use.bonus:
             if meme.bonus <= 0:
                 raise RuleError("bonus", f"{_quote(meme.text, meme.holder)} has no bonus stone left this chapter")
@@ -1176,48 +1216,16 @@ def _check_spend(state: State, seat: int, action: _Spend) -> None:
     _require(total > 0, "empty spend", "a spend puts at least one stone in")
 
 
-def _involve_hint(a: Attempt, role: str) -> str:
-    if role == "actor":
-        return "a Create action involves coiled memes" if a.kind == "create" else "a Spread involves leaf memes and the spread meme's instances"
-    if role == "connect":
-        return "connecting involves coiled memes"
-    return "defending involves leaf memes (and, for the target's owner, memes of the target's holder)"
-
-
-def _check_move(state: State, seat: int, action: Move) -> None:
-    _check_action_slot(state, seat, "a Move action")
-    _require(isinstance(action.steps, tuple) and len(action.steps) > 0, "move", "a Move action moves at least one stone")
-    sheet = state.sheets[seat]
-    leaving: Counter[str] = Counter()
-    for step in action.steps:
-        _require(isinstance(step, Step), "move", "each step names a source, a target and a number of stones")
-        if not (step.source in PLACES and step.target in PLACES):
-            raise RuleError("move", f"{step.source!r} -> {step.target!r} is not on the sheet")
-        _require(_is_int(step.stones) and step.stones > 0, "move", "each step moves one or more stones")
-        if not adjacent(step.source, step.target):
-            raise RuleError("move", f"{step.source} -> {step.target} is not one step: stones move branch <-> its hub and hub <-> Think")
-        for place in (step.source, step.target):
-            if place in _BRANCH_INDEX:
-                if sheet.meme(place) is None:
-                    raise RuleError("move", f"{place} is an empty branch")
-        leaving[step.source] += step.stones
-    for place, count in leaving.items():
-        if count > sheet.stones_at(place):
-            raise RuleError("move", f"{_plural(count, 'stone')} cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)")
-
-
-def _check_pass(state: State, seat: int) -> None:
+def _check_pass(state: State, action: Pass) -> None:
+    seat = _teller(state, action)
+    _phase(state, ("stake", "respond", "reroll"), "passing")
     a = state.attempt
-    phase = state.phase
-    if phase == "respond":  # the most common case first: phase 2 asks everyone again after each spend
-        assert a is not None
+    assert a is not None
+    if state.phase == "stake":
+        _their_turn(state, seat, a.actor, "closing phase 1")
+    elif state.phase == "respond":
         if a.passed[seat]:
             raise RuleError("pass", f"{state.names[seat]} has passed already; the table waits on the others")
-        return
-    _phase(state, ("stake", "respond", "reroll"), "passing")
-    assert a is not None
-    if phase == "stake":
-        _their_turn(state, seat, a.actor, "closing phase 1")
     else:
         if state.sheets[seat].seeds <= 0:
             raise RuleError("pass", f"{state.names[seat]} holds no seeds: the roll does not wait on them")
@@ -1225,252 +1233,189 @@ def _check_pass(state: State, seat: int) -> None:
             raise RuleError("pass", f"{state.names[seat]} has let the roll stand already")
 
 
-#: the actions of phases 1 and 2, most of a game's: checked and played first.
-_SPENDS = frozenset({Stake, Connect, Defend})
-_ROLES: dict[type, str] = {Stake: "actor", Connect: "connect", Defend: "defend"}
+def _check_roll(state: State, action: Roll) -> None:
+    _phase(state, ("roll",), "rolling the dice")
+    _require(
+        isinstance(action.dice, tuple) and len(action.dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in action.dice),
+        "dice",
+        "a roll is two dice of 1-6",
+    )
 
 
-def _pass_of(seat: int) -> Pass:
-    """`Pass(seat=seat)`, made once for each seat: a bot game passes some 300 times."""
-    return _passes(seat) if type(seat) is int else Pass(seat=seat)
+def _check_spend_seed(state: State, action: SpendSeed) -> None:
+    seat = _teller(state, action)
+    _phase(state, ("reroll",), "spending a seed")
+    if state.sheets[seat].seeds <= 0:
+        raise RuleError("seeds", f"{state.names[seat]} has no red seeds left")
+    _require(_is_int(action.die) and action.die in (0, 1), "seeds", "a seed re-rolls die 0 or die 1")
 
 
-@lru_cache(maxsize=64)
-def _passes(seat: int) -> Pass:
-    return Pass(seat=seat)
+def _check_rerolled(state: State, action: Rerolled) -> None:
+    _phase(state, ("rerolling",), "re-rolling a die")
+    assert state.attempt is not None
+    if action.die != state.attempt.rerolling:
+        raise RuleError("dice", f"die {state.attempt.rerolling} is the one being re-rolled")
+    _require(_is_int(action.value) and 1 <= action.value <= 6, "dice", "a die shows 1-6")
 
 
-@lru_cache(maxsize=1024, typed=True)
-def _made(cls: type[Action], **fields: Any) -> Action:
-    """`cls(**fields)`, made once for each: the moves that bots and the dice make again and
-    again with the same fields (end the turn, re-roll die 1, roll 3 + 4; actions are values)."""
-    return cls(**fields)
+def _check_conclude(state: State, action: Conclude) -> None:
+    seat = _teller(state, action)
+    _phase(state, ("outcome",), "concluding a meme action")
+    a = state.attempt
+    assert a is not None
+    _their_turn(state, seat, a.actor, "concluding the meme action")
+    _require(_is_int(action.from_hub) and action.from_hub >= 0, "new meme", "stones are counted in whole numbers from 0")
+    if not a.success:
+        _require(action.branch is None and action.from_hub == 0, "outcome", "the action failed: no meme is written")
+        return
+    sheet = state.sheets[seat]
+    _require(action.branch in _BRANCH_INDEX, "new meme", "the new meme goes on an empty branch: name one")
+    assert action.branch is not None
+    if sheet.meme(action.branch) is not None:
+        raise RuleError("new meme", f"{action.branch} is not empty")
+    hub = hub_of(action.branch)
+    if action.from_hub > sheet.node(hub):
+        raise RuleError("new meme", f"{state.names[seat]} has only {_plural(sheet.node(hub), 'stone')} on {hub.title()} to move onto the new meme")
 
 
-def check(state: State, action: Action) -> None:
-    """Raise RuleError when `action` is not allowed now; the state is never changed."""
-    if state.phase == "over":
-        raise RuleError("game over", "the game is over")
-    cls = type(action)
-    if cls is Pass or cls in _SPENDS:
-        # The same checks in the same order as below, without asking what the action is.
-        seat = action.seat
-        if type(seat) is not int or not 0 <= seat < len(state.sheets):
-            seat = _seat(state, action)
-        narration = action.narration  # type: ignore[attr-defined]
-        if type(narration) is not str or len(narration) > MAX_NARRATION:
-            _check_narration(action)
-        if cls is Pass:
-            _check_pass(state, seat)
-        else:
-            _check_spend(state, seat, action)  # type: ignore[arg-type]
-        return
-    if not isinstance(action, Told):
-        # Chance outcomes (not told: no seat, no narration); bots' moves are all told.
-        if isinstance(action, Roll):
-            _phase(state, ("roll",), "rolling the dice")
-            _require(
-                isinstance(action.dice, tuple) and len(action.dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in action.dice),
-                "dice",
-                "a roll is two dice of 1-6",
-            )
-            return
-        if isinstance(action, Rerolled):
-            _phase(state, ("rerolling",), "re-rolling a die")
-            assert state.attempt is not None
-            if action.die != state.attempt.rerolling:
-                raise RuleError("dice", f"die {state.attempt.rerolling} is the one being re-rolled")
-            _require(_is_int(action.value) and 1 <= action.value <= 6, "dice", "a die shows 1-6")
-            return
-        raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
-    seat = action.seat
-    if type(seat) is not int or not 0 <= seat < len(state.sheets):
-        seat = _seat(state, action)
-    narration = action.narration
-    if type(narration) is not str or len(narration) > MAX_NARRATION:
-        _check_narration(action)
-    name = state.names[seat]
-    # The commonest first (exact passes and spends are checked above).
-    if isinstance(action, TurnStones):
-        _phase(state, ("turn-start",), "placing the turn's stones")
-        _their_turn(state, seat, state.turn, "placing the turn's stones")
-        _check_places(state, seat, action.place, TURN_STONES, nodes_only=False)
-        return
-    if isinstance(action, EndTurn):
-        _phase(state, ("turn",), "ending the turn")
-        _their_turn(state, seat, state.turn, "ending the turn")
-        return
-    if isinstance(action, Conclude):
-        _phase(state, ("outcome",), "concluding a meme action")
-        a = state.attempt
-        assert a is not None
-        _their_turn(state, seat, a.actor, "concluding the meme action")
-        _require(_is_int(action.from_hub) and action.from_hub >= 0, "new meme", "stones are counted in whole numbers from 0")
-        if a.success:
-            sheet = state.sheets[seat]
-            _require(action.branch in _BRANCH_INDEX, "new meme", "the new meme goes on an empty branch: name one")
-            assert action.branch is not None
-            if sheet.meme(action.branch) is not None:
-                raise RuleError("new meme", f"{action.branch} is not empty")
-            hub = hub_of(action.branch)
-            if action.from_hub > sheet.node(hub):
-                raise RuleError("new meme", f"{name} has only {_plural(sheet.node(hub), 'stone')} on {hub.title()} to move onto the new meme")
-        else:
-            _require(action.branch is None and action.from_hub == 0, "outcome", "the action failed: no meme is written")
-        return
-    if isinstance(action, Gain):
-        _check_action_slot(state, seat, "a Gain action")
-        _check_places(state, seat, action.place, GAIN_STONES, nodes_only=False)
-        return
-    if isinstance(action, (Create, Spread)):
-        _check_meme_action(state, seat, action)
-        return
-    if isinstance(action, SpendSeed):
-        _phase(state, ("reroll",), "spending a seed")
-        if state.sheets[seat].seeds <= 0:
-            raise RuleError("seeds", f"{name} has no red seeds left")
-        _require(_is_int(action.die) and action.die in (0, 1), "seeds", "a seed re-rolls die 0 or die 1")
-        return
-    if isinstance(action, Title):
-        _phase(state, ("title",), "announcing a chapter")
-        _their_turn(state, seat, state.starter, "announcing the chapter")
-        _check_text(action.title, "title", "chapter title", MAX_TEXT)
-        return
-    if isinstance(action, Write):
-        _phase(state, ("setting",), "writing a setting-round meme")
-        _their_turn(state, seat, state.turn, "the setting round")
-        if action.branch not in _BRANCH_INDEX:
-            raise RuleError("branch", f"{action.branch!r} is not a branch of the sheet")
-        sheet = state.sheets[seat]
-        if sheet.meme(action.branch) is not None:
-            raise RuleError("branch", f"{action.branch} is already filled")
-        text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
-        holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
-        for branch, meme in sheet.memes():
-            kind = state.setup.branch_type(branch)
-            if state.setup.branch_type(action.branch) == kind:
-                raise RuleError("setting round", f"{name} has written a {kind} meme already: the second is {LEAF if kind == COILED else COILED}")
-            if meme.key == meme_key(text) and meme.holder_key == meme_key(holder):
-                raise RuleError("setting round", f"{holder} already holds '{text}' on {name}'s sheet")
-        return
-    if isinstance(action, PlotUnfinished):
-        _phase(state, ("turn",), "declaring the plot unfinished")
-        _their_turn(state, seat, state.turn, "declaring the plot unfinished")
-        if seat != state.starter:
-            raise RuleError("plot unfinished", f"only the chapter's starter ({state.names[state.starter or 0]}) may declare its plot unfinished")
-        _require(not state.plot_declared, "plot unfinished", "the plot was already declared unfinished this chapter")
-        return
-    if isinstance(action, Move):
-        _check_move(state, seat, action)
-        return
-    if isinstance(action, Place):
-        _phase(state, ("place",), "placing starting stones")
-        if state.sheets[seat].placed:
-            raise RuleError("setup", f"{name} has already placed the starting stones")
-        _check_places(state, seat, action.place, state.setup.start_stones, nodes_only=True)
-        return
-    # Subclasses of a pass or a spend.
-    if isinstance(action, Pass):
-        _check_pass(state, seat)
-        return
-    if isinstance(action, _Spend):
-        _check_spend(state, seat, action)
-        return
+def _check_unknown(state: State, action: Action) -> None:
+    if isinstance(action, Told):
+        _teller(state, action)
     raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
 
 
 # -- playing ------------------------------------------------------------------------------------
 
 
+def initial(setup: Setup) -> State:
+    """The story before anyone has placed a stone."""
+    sheets = tuple(Sheet(name=name, seeds=setup.seeds) for name in setup.names)
+    state = State(setup=setup, phase="place", sheets=sheets)
+    state = _say(state, f"Dangerous Ideas for {seats_text(setup.names, range(setup.players))}: {setup.chapter_count} chapters.")
+    return _say(state, f"Everyone places {setup.start_stones} stones on the five nodes of their sheet.")
+
+
 def play(state: State, action: Action) -> State:
-    """The state after a checked action."""
-    cls = type(action)
-    if cls is Pass:
-        return _pass(state, action.seat, action)  # type: ignore[arg-type]
-    if cls in _SPENDS:
-        return _spend(state, action.seat, action)  # type: ignore[arg-type]
-    if isinstance(action, Roll):
-        return _rolled(state, action.dice)
-    if isinstance(action, Rerolled):
-        a = state.attempt
-        assert a is not None
-        dice = _set(a.dice, action.die, action.value)
-        line = f"Die {action.die + 1} comes up {action.value}: the dice show {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}."
-        return _await_seeds(_say(state, line, attempt=evolve(a, dice=dice, rerolling=None)))
+    """The state after a checked action: each action's own step, below in the order of a
+    turn (`_RULE_AND_STEP`), with the steps of the story it leads to (the setting round, a
+    chapter, a turn, the end)."""
+    return (_RULE_AND_STEP.get(type(action)) or _inherited(action))[1](state, action)
+
+
+def _play_place(state: State, action: Place) -> State:
     seat = action.seat
     assert seat is not None
-    name = state.setup.names[seat]  # `state.names` without the property's call
+    sheet = evolve(_gain(state.sheets[seat], action.place), placed=True)
+    state = evolve(state, sheets=_set(state.sheets, seat, sheet))
+    state = _say(state, f"{state.names[seat]} places the starting stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
+    state = _narrate(state, action)
+    return _begin_setting(state) if all(s.placed for s in state.sheets) else state
+
+
+def _begin_setting(state: State) -> State:
+    state = evolve(state, phase="setting", turn=0)
+    return _say(state, f"The setting round: each player fills one leaf and one coiled branch. {state.names[0]} begins.")
+
+
+def _play_write(state: State, action: Write) -> State:
+    seat = action.seat
+    assert seat is not None
+    text, holder = clean(action.text), clean(action.holder)
+    meme = Meme(id=state.next_id, text=text, holder=holder, stones=0, bonus=0, chapter=0)
+    sheet = _set_meme(state.sheets[seat], action.branch, meme)
+    sheet = _gain(sheet, [action.branch])
+    # The narration's line comes first; the sheet, the id and the turn go in with the next.
+    changes: dict[str, Any] = {"sheets": _set(state.sheets, seat, sheet), "next_id": state.next_id + 1}
+    if sheet.filled >= 2:
+        changes["turn"] = seat + 1 if seat + 1 < state.n else None
+    state = _narrate(state, action)
+    line = f"{state.names[seat]} writes {_quote(text, holder)} on {branch_words(state.setup.layout, action.branch)}."
+    state = _tell(state, seat, "outcome", line, **changes)
+    return _begin_chapter(state) if sheet.filled >= 2 and seat + 1 >= state.n else state
+
+
+def _begin_chapter(state: State) -> State:
+    k = state.chapter + 1
+    if k >= state.setup.chapter_count:
+        return _end(state, f"the story's last chapter (Chapter {state.chapter + 1}) is over")
+    sheets = tuple(
+        evolve(s, branches=tuple(m if m is None or m.bonus == BONUS_STONES else evolve(m, bonus=BONUS_STONES) for m in s.branches))
+        for s in state.sheets
+    )
+    state = evolve(
+        state,
+        phase="title",
+        chapter=k,
+        title="",
+        sheets=sheets,
+        turn=None,
+        turns_done=0,
+        plot_declared=False,
+        involved=frozenset(),
+        bonus_taken=frozenset(),
+        last_failed=None,
+    )
+    return _say(state, f"Chapter {k + 1} of {state.setup.chapter_count}: {state.names[k % state.n]} starts it. Every meme's bonus stones are refreshed to {BONUS_STONES}.")
+
+
+def _play_title(state: State, action: Title) -> State:
+    title = clean(action.title)
+    state = _tell(state, action.seat, "title", f"Chapter {state.chapter + 1}: {title}", title=title, titles=state.titles + (title,))
+    state = _narrate(state, action)
+    return _begin_turn(state, state.chapter_order()[0])
+
+
+def _begin_turn(state: State, seat: int, **changes: Any) -> State:
+    return _say(
+        state,
+        f"{state.names[seat]}'s turn: {TURN_STONES} stones to place.",
+        phase="turn-start",
+        turn=seat,
+        actions_taken=0,
+        involved=frozenset(),
+        bonus_taken=frozenset(),
+        last_failed=None,
+        attempt=None,
+        **changes,
+    )
+
+
+def _play_turn_stones(state: State, action: TurnStones) -> State:
+    seat = action.seat
+    assert seat is not None
     sheet = state.sheets[seat]
-    # The commonest first (passes and spends are played above).
-    if isinstance(action, TurnStones):
-        line = f"{name} places the turn's stones: {_describe_places(state.setup.layout, sheet, action.place)}."
-        state = _say(state, line, sheets=_set(state.sheets, seat, _gain(sheet, action.place)), phase="turn")
-        return _narrate(state, action)
-    if isinstance(action, EndTurn):
-        state = _narrate(state, action)
-        state = _say(state, f"{name} ends the turn.")
-        return _end_turn(state)
-    if isinstance(action, Conclude):
-        return _conclude(state, seat, action)
-    if isinstance(action, Gain):
-        line = f"{name} gains {GAIN_STONES} stones: {_describe_places(state.setup.layout, sheet, action.place)}."
-        sheets = _set(state.sheets, seat, _gain(sheet, action.place))
-        state = _say(state, line, sheets=sheets, actions_taken=state.actions_taken + 1, last_failed=None)
-        return _narrate(state, action)
-    if isinstance(action, (Create, Spread)):
-        return _announce(state, seat, action)
-    if isinstance(action, SpendSeed):
-        a = state.attempt
-        assert a is not None
-        sheets = _set(state.sheets, seat, evolve(sheet, seeds=sheet.seeds - 1))
-        seeds_spent = _set(a.seeds_spent, seat, a.seeds_spent[seat] + 1)
-        # The narration's line comes first; the seed, the phase and the die go in with the next.
-        state = _narrate(state, action)
-        line = f"{name} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]})."
-        return _say(state, line, sheets=sheets, phase="rerolling", attempt=evolve(a, rerolling=action.die, seeds_spent=seeds_spent))
-    if isinstance(action, Title):
-        title = clean(action.title)
-        state = _tell(state, seat, "title", f"Chapter {state.chapter + 1}: {title}", title=title, titles=state.titles + (title,))
-        state = _narrate(state, action)
-        return _begin_turn(state, state.chapter_order()[0])
-    if isinstance(action, Write):
-        text, holder = clean(action.text), clean(action.holder)
-        meme = Meme(id=state.next_id, text=text, holder=holder, stones=0, bonus=0, chapter=0)
-        sheet = _set_meme(sheet, action.branch, meme)
-        sheet = _gain(sheet, [action.branch])
-        # The narration's line comes first; the sheet, the id and the turn go in with the next.
-        changes: dict[str, Any] = {"sheets": _set(state.sheets, seat, sheet), "next_id": state.next_id + 1}
-        if sheet.filled >= 2:
-            changes["turn"] = seat + 1 if seat + 1 < state.n else None
-        state = _narrate(state, action)
-        state = _tell(state, seat, "outcome", f"{name} writes {_quote(text, holder)} on {branch_words(state.setup.layout, action.branch)}.", **changes)
-        return _begin_chapter(state) if sheet.filled >= 2 and seat + 1 >= state.n else state
-    if isinstance(action, PlotUnfinished):
-        sheets = _set(state.sheets, seat, _gain(sheet, ["create"] * PLOT_STONES))
-        state = _say(state, f"{name} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.", sheets=sheets, plot_declared=True)
-        return _narrate(state, action)
-    if isinstance(action, Move):
-        for step in action.steps:
-            sheet = _add_at(_add_at(sheet, step.source, -step.stones), step.target, step.stones)
-        layout = state.setup.layout
-        moved = ", ".join(f"{s.stones} from {place_words(layout, sheet, s.source)} to {place_words(layout, sheet, s.target)}" for s in action.steps)
-        state = _say(state, f"{name} moves stones: {moved}.", sheets=_set(state.sheets, seat, sheet), actions_taken=state.actions_taken + 1, last_failed=None)
-        return _narrate(state, action)
-    if isinstance(action, Place):
-        sheet = evolve(_gain(sheet, action.place), placed=True)
-        state = _with_sheet(state, seat, sheet)
-        state = _say(state, f"{name} places the starting stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
-        state = _narrate(state, action)
-        return _begin_setting(state) if all(s.placed for s in state.sheets) else state
-    # Subclasses of a pass or a spend (the exact classes are played above).
-    if isinstance(action, Pass):
-        return _pass(state, seat, action)
-    if isinstance(action, _Spend):
-        return _spend(state, seat, action)
-    raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
+    line = f"{state.names[seat]} places the turn's stones: {_describe_places(state.setup.layout, sheet, action.place)}."
+    state = _say(state, line, sheets=_set(state.sheets, seat, _gain(sheet, action.place)), phase="turn")
+    return _narrate(state, action)
 
 
-def _announce(state: State, seat: int, action: Create | Spread) -> State:
+def _play_gain(state: State, action: Gain) -> State:
+    seat = action.seat
+    assert seat is not None
+    sheet = state.sheets[seat]
+    line = f"{state.names[seat]} gains {GAIN_STONES} stones: {_describe_places(state.setup.layout, sheet, action.place)}."
+    sheets = _set(state.sheets, seat, _gain(sheet, action.place))
+    state = _say(state, line, sheets=sheets, actions_taken=state.actions_taken + 1, last_failed=None)
+    return _narrate(state, action)
+
+
+def _play_move(state: State, action: Move) -> State:
+    seat = action.seat
+    assert seat is not None
+    sheet = state.sheets[seat]
+    for step in action.steps:
+        sheet = _add_at(_add_at(sheet, step.source, -step.stones), step.target, step.stones)
+    layout = state.setup.layout
+    moved = ", ".join(f"{s.stones} from {place_words(layout, sheet, s.source)} to {place_words(layout, sheet, s.target)}" for s in action.steps)
+    line = f"{state.names[seat]} moves stones: {moved}."
+    state = _say(state, line, sheets=_set(state.sheets, seat, sheet), actions_taken=state.actions_taken + 1, last_failed=None)
+    return _narrate(state, action)
+
+
+def _play_meme_action(state: State, action: Create | Spread) -> State:
+    """The announcement: the meme action begins, and the actor stakes (phase 1)."""
+    seat = action.seat
+    assert seat is not None
     name = state.names[seat]
     text, holder = clean(action.text), clean(action.holder)
     target_id = None
@@ -1520,11 +1465,31 @@ def _announce(state: State, seat: int, action: Create | Spread) -> State:
     return _narrate(state, action)
 
 
-def _spend(state: State, seat: int, action: _Spend) -> State:
-    a = state.attempt
-    assert a is not None
-    role = _ROLES.get(type(action)) or _role(action)
-    node = role if role != "actor" else ("create" if a.kind == "create" else "probe")  # _role_node
+def _play_plot_unfinished(state: State, action: PlotUnfinished) -> State:
+    seat = action.seat
+    assert seat is not None
+    sheets = _set(state.sheets, seat, _gain(state.sheets[seat], ["create"] * PLOT_STONES))
+    state = _say(state, f"{state.names[seat]} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.", sheets=sheets, plot_declared=True)
+    return _narrate(state, action)
+
+
+def _play_end_turn(state: State, action: EndTurn) -> State:
+    seat = action.seat
+    assert seat is not None
+    state = _narrate(state, action)
+    state = _say(state, f"{state.names[seat]} ends the turn.")
+    done = state.turns_done + 1
+    if done < state.n:  # the next player's turn, in the same copy
+        return _begin_turn(state, state.chapter_order()[done], turns_done=done)
+    state = evolve(state, turns_done=done, turn=None, involved=frozenset(), bonus_taken=frozenset(), last_failed=None)
+    return _begin_chapter(state)
+
+
+def _play_spend(state: State, action: Spend) -> State:
+    seat, a = action.seat, state.attempt
+    assert seat is not None and a is not None
+    role = action.role
+    node = role_node(a, role)
     sheet = state.sheets[seat]
     from_node, from_think, memes = action.from_node, action.from_think, action.memes
     # One copy of the sheet, of the attempt and of the state for the whole spend.
@@ -1539,31 +1504,35 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         parts.append(f"{from_node} from {node.title()}")
     if from_think:
         parts.append(f"{from_think} from Think")
+    branches = sheet.branches
+    involving: dict[str, Any] = {}  # the memes involved, for the state
     if memes:
-        branches = list(sheet.branches)
+        changed = list(branches)
         involved = set(state.involved)
         bonus_taken = set(state.bonus_taken)
         for use in memes:
             i = _BRANCH_INDEX[use.branch]
-            meme = branches[i]
+            meme = changed[i]
             assert meme is not None
-            branches[i] = evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus)
+            changed[i] = evolve(meme, stones=meme.stones - use.stones, bonus=meme.bonus - use.bonus)
             own += use.stones
             bonus += use.bonus
             involved.add((meme.id, a.number))
             if use.bonus:
                 bonus_taken.add(meme.id)
-            count = use.stones + use.bonus
             if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
-                weighted += count
+                weighted += use.stones + use.bonus
             if use.bonus:
                 what = f"{use.bonus} bonus and {use.stones} own" if use.stones else f"{use.bonus} bonus"
             else:
                 what = f"{use.stones} own" if use.stones else ""
             parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
-    sheet = evolve(sheet, nodes=tuple(nodes), branches=tuple(branches) if memes else sheet.branches, spent=sheet.spent + own)
+        branches = tuple(changed)
+        involving = {"involved": frozenset(involved), "bonus_taken": frozenset(bonus_taken)}
+    sheet = evolve(sheet, nodes=tuple(nodes), branches=branches, spent=sheet.spent + own)
     stones = own + bonus
     if role == "defend":
+        # Each stone from the target counts double.
         removed = stones + (TARGET_WEIGHT - 1) * weighted
         pool = max(0, a.pool - removed)
     else:
@@ -1578,7 +1547,7 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         sides=a.sides if role == "actor" else _set(a.sides, seat, role),
         passed=(False,) * len(a.passed),
     )
-    name = state.setup.names[seat]
+    name = state.names[seat]
     spent = ", ".join(parts)
     if role == "defend":
         extra = " (each stone from the target counts double)" if weighted else ""
@@ -1587,30 +1556,25 @@ def _spend(state: State, seat: int, action: _Spend) -> State:
         line = f"{name} connects with {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
     else:
         line = f"{name} stakes {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
-    sheets = _set(state.sheets, seat, sheet)
-    if memes:
-        state = _say(state, line, sheets=sheets, attempt=attempt, involved=frozenset(involved), bonus_taken=frozenset(bonus_taken))
-    else:
-        state = _say(state, line, sheets=sheets, attempt=attempt)
-    return _narrate(state, action) if action.narration != "" else state
+    state = _say(state, line, sheets=_set(state.sheets, seat, sheet), attempt=attempt, **involving)
+    return _narrate(state, action) if action.narration else state
 
 
-def _pass(state: State, seat: int, action: Pass) -> State:
-    a = state.attempt
-    assert a is not None
-    if action.narration != "":
+def _play_pass(state: State, action: Pass) -> State:
+    seat, a = action.seat, state.attempt
+    assert seat is not None and a is not None
+    if action.narration:
         state = _narrate(state, action)
     if state.phase == "stake":
         name = state.names[seat]
         line = f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more."
         return _say(state, line, phase="respond", attempt=evolve(a, passed=(False,) * state.n))
-    passed = _set(a.passed, seat, True)
-    # `evolve(state, attempt=evolve(a, passed=passed))` written out: phase 2 passes round and
-    # round, some 300 times a game.
+    # The pass in one copy of the attempt and of the state, written out: phase 2 passes round
+    # the table after every spend, some 300 times a game.
     fields = a.__dict__.copy()
-    fields["passed"] = passed
+    fields["passed"] = _set(a.passed, seat, True)
     a = construct(Attempt, fields)
-    if all(passed):  # the last pass: the dice roll, or the roll stands (in the same copy)
+    if all(a.passed):  # the last pass: the dice roll, or the roll stands (in the same copy)
         if state.phase == "respond":
             return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.", phase="roll", attempt=a)
         return _resolve(state, a)
@@ -1619,14 +1583,35 @@ def _pass(state: State, seat: int, action: Pass) -> State:
     return construct(State, fields)
 
 
-def _rolled(state: State, dice: tuple[int, ...]) -> State:
+def _play_roll(state: State, action: Roll) -> State:
     a = state.attempt
     assert a is not None
-    # The roll and `_await_seeds` in one copy of the attempt and of the state.
+    dice = action.dice
+    # The roll, and the seeds awaited (`_await_seeds`), in one copy of the attempt and of the state.
     passed = tuple(s.seeds == 0 for s in state.sheets)
     a = evolve(a, dice=tuple(dice), first_dice=tuple(dice), passed=passed, rerolling=None)
     state = _say(state, f"{state.names[a.actor]} rolls {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.", attempt=a, phase="reroll")
     return _resolve(state, a) if all(passed) else state
+
+
+def _play_spend_seed(state: State, action: SpendSeed) -> State:
+    seat, a = action.seat, state.attempt
+    assert seat is not None and a is not None
+    sheet = state.sheets[seat]
+    sheets = _set(state.sheets, seat, evolve(sheet, seeds=sheet.seeds - 1))
+    seeds_spent = _set(a.seeds_spent, seat, a.seeds_spent[seat] + 1)
+    # The narration's line comes first; the seed, the phase and the die go in with the next.
+    state = _narrate(state, action)
+    line = f"{state.names[seat]} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]})."
+    return _say(state, line, sheets=sheets, phase="rerolling", attempt=evolve(a, rerolling=action.die, seeds_spent=seeds_spent))
+
+
+def _play_rerolled(state: State, action: Rerolled) -> State:
+    a = state.attempt
+    assert a is not None
+    dice = _set(a.dice, action.die, action.value)
+    line = f"Die {action.die + 1} comes up {action.value}: the dice show {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}."
+    return _await_seeds(_say(state, line, attempt=evolve(a, dice=dice, rerolling=None)))
 
 
 def _await_seeds(state: State) -> State:
@@ -1656,9 +1641,9 @@ def _resolve(state: State, a: Attempt) -> State:
     return _tell(state, None, "outcome", line, attempt=a, phase="outcome", last_failed=(a.kind, a.key, a.holder_key))
 
 
-def _conclude(state: State, seat: int, action: Conclude) -> State:
-    a = state.attempt
-    assert a is not None
+def _play_conclude(state: State, action: Conclude) -> State:
+    seat, a = action.seat, state.attempt
+    assert seat is not None and a is not None
     name = state.names[seat]
     connected = tuple(s for s in range(state.n) if a.sides[s] == "connect")
     defended = tuple(s for s in range(state.n) if a.sides[s] == "defend")
@@ -1738,16 +1723,63 @@ def _conclude(state: State, seat: int, action: Conclude) -> State:
     return state
 
 
+def _end(state: State, why: str) -> State:
+    state = evolve(state, phase="over", turn=None, attempt=None, ended=why)
+    state = _say(state, f"The story ends: {why}.")
+    table = standings(state)
+    best = [s for rank, s, _ in table if rank == 1]
+    summary = "; ".join(f"{state.names[s]} {score}" for _, s, score in table)
+    verb = "wins and announces" if len(best) == 1 else "share the win and announce"
+    state = _say(state, f"Final scores: {summary}. {seats_text(state.names, best)} {verb} the moral of the story.")
+    return evolve(state, story=state.story + (StoryLine(state.chapter + 1, None, "outcome", state.log[-1].text),))
+
+
+def _play_unknown(state: State, action: Action) -> State:
+    raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
+
+
+#: each action's own rule (`check`) and step (`play`), in the order of a turn.
+_RULE_AND_STEP: dict[type[Action], tuple[Callable[[State, Any], None], Callable[[State, Any], State]]] = {
+    Place: (_check_place, _play_place),
+    Write: (_check_write, _play_write),
+    Title: (_check_title, _play_title),
+    TurnStones: (_check_turn_stones, _play_turn_stones),
+    Gain: (_check_gain, _play_gain),
+    Move: (_check_move, _play_move),
+    Create: (_check_meme_action, _play_meme_action),
+    Spread: (_check_meme_action, _play_meme_action),
+    PlotUnfinished: (_check_plot_unfinished, _play_plot_unfinished),
+    EndTurn: (_check_end_turn, _play_end_turn),
+    Stake: (_check_spend, _play_spend),
+    Connect: (_check_spend, _play_spend),
+    Defend: (_check_spend, _play_spend),
+    Pass: (_check_pass, _play_pass),
+    Roll: (_check_roll, _play_roll),
+    SpendSeed: (_check_spend_seed, _play_spend_seed),
+    Rerolled: (_check_rerolled, _play_rerolled),
+    Conclude: (_check_conclude, _play_conclude),
+}
+_UNKNOWN = (_check_unknown, _play_unknown)
+
+
+def _inherited(action: Action) -> tuple[Callable[[State, Any], None], Callable[[State, Any], State]]:
+    """The rule and step of the first of the game's actions `action` is made from (its own
+    class having none)."""
+    return next((entry for cls, entry in _RULE_AND_STEP.items() if isinstance(action, cls)), _UNKNOWN)
+
+
 def chance(state: State, rng: random.Random) -> Action | None:
+    """The dice the game rolls now (the 2d6, or a seed's re-roll), or None: nothing to roll,
+    or the table rolls its own."""
     phase = state.phase
     if phase != "roll" and phase != "rerolling":
-        return None  # most steps: nothing to roll
+        return None
     if state.setup.table_dice:
         return None  # the table rolls: the game waits for the dice to be entered (`by_hand`)
-    if state.phase == "roll":
-        return _made(Roll, dice=(rng.randint(1, 6), rng.randint(1, 6)))
-    if state.phase == "rerolling" and state.attempt is not None and state.attempt.rerolling is not None:
-        return _made(Rerolled, die=state.attempt.rerolling, value=rng.randint(1, 6))
+    if phase == "roll":
+        return Roll(dice=(rng.randint(1, 6), rng.randint(1, 6)))
+    if state.attempt is not None and state.attempt.rerolling is not None:
+        return Rerolled(die=state.attempt.rerolling, value=rng.randint(1, 6))
     return None
 
 
@@ -1774,7 +1806,7 @@ def sheet_score(sheet: Sheet) -> int:
 
 @lru_cache(maxsize=4096)
 def _score_of(texts: tuple[str, ...]) -> int:
-    # Bots ask for the scores at most moves; the memes on a sheet change far more rarely.
+    # Every view and every standing asks for the scores; the memes on a sheet change rarely.
     groups = Counter(meme_key(text) for text in texts)
     return sum(UNIQUE_POINTS if k == 1 else UNIQUE_POINTS + k for k in groups.values())
 
@@ -1844,13 +1876,12 @@ def _where(state: State, seat: int, place: str) -> str:
 
 
 def _places_text(state: State, seat: int, places: Sequence[str]) -> str:
-    counts = Counter(places)
-    return ", ".join(f"{n} on {_where(state, seat, p)}" for p, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
+    return _describe_places(state.setup.layout, state.sheets[seat], places)
 
 
-def _spend_text(before: State, seat: int, action: _Spend) -> str:
+def _spend_text(before: State, seat: int, action: Spend) -> str:
     a = before.attempt
-    node = _role_node(a, _role(action)) if a is not None else "node"
+    node = role_node(a, action.role) if a is not None else "node"
     parts = []
     if action.from_node:
         parts.append(f"{action.from_node} from {node.title()}")
@@ -1897,7 +1928,7 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
             text = "declares the plot unfinished"
         elif isinstance(action, EndTurn):
             text = "ends the turn"
-        elif isinstance(action, _Spend):
+        elif isinstance(action, Spend):
             text = _spend_text(before, seat, action)
         elif isinstance(action, Pass):
             text = "passes"
@@ -1978,18 +2009,19 @@ def _clamp_pool(pool: int) -> int:
 # and far quicker than adding and comparing Fractions); the public functions give Fractions.
 
 
-@lru_cache(maxsize=None)
+@cache
 def _after(pool: int, a: int, b: int, seeds: int) -> int:
     """Chance of success from dice (a, b) with `seeds` left, re-rolling wisely, in
     `6 ** seeds`-ths."""
     if wins(pool, a + b):
-        return 6**seeds
+        every: int = 6**seeds  # however the seeds left fall
+        return every
     if seeds <= 0:
         return 0
     return max(_reroll(pool, a, b, 0, seeds), _reroll(pool, a, b, 1, seeds))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _reroll(pool: int, a: int, b: int, die: int, seeds: int) -> int:
     """Chance of success when die `die` of (a, b) is re-rolled now (using one of `seeds`), in
     `6 ** seeds`-ths: the six faces' chances with a seed fewer, in `6 ** (seeds - 1)`-ths, added."""
@@ -2003,7 +2035,7 @@ def _check_odds_args(pool: int, seeds: int) -> None:
     _require(_is_int(seeds) and 0 <= seeds <= 50, "odds", "seeds are a whole number from 0 to 50")
 
 
-@lru_cache(maxsize=None)
+@cache
 def success_chance(pool: int, seeds: int = 0) -> Fraction:
     """Exact chance a meme action succeeds against `pool` when the actor spends up to `seeds`
     red seeds wisely (each re-rolls one die of their choice, only while the roll fails).
@@ -2029,7 +2061,7 @@ def seed_advice(pool: int, dice: tuple[int, int], seeds: int) -> tuple[int | Non
 
 @lru_cache(maxsize=4096)
 def _seed_advice(pool: int, dice: tuple[int, int], seeds: int) -> tuple[int | None, Fraction, Fraction]:
-    # A bot asks at every re-roll; Fractions are slow to compare, and the answers few.
+    # Asked at every re-roll; Fractions are slow to compare, and the answers few.
     _check_odds_args(pool, seeds)
     a, b = dice
     _require(_is_int(a) and _is_int(b) and 1 <= a <= 6 and 1 <= b <= 6, "odds", "two dice of 1-6")
@@ -2058,327 +2090,6 @@ def odds_report(pool: int, seeds: int = 0) -> dict[str, Any]:
         "by_seeds_spent_at_most": by_seeds,
         "note": "2d6 at or under the pool succeeds, 11 and 12 always fail; only the actor's seeds are counted.",
     }
-
-
-# -- legal actions ------------------------------------------------------------------------------
-
-#: the cap on the node combinations `candidate_groups` offers for a Gain (the lab's random bot
-#: lists the same ones).
-GAIN_CANDIDATES = 40
-
-BOT_CAST: tuple[str, ...] = ("the Hero", "the Villain", "the Mentor", "the Trickster", "the Crowd")
-
-
-def _legal(state: State, action: Action) -> bool:
-    if type(action) is Pass and state.phase == "respond":
-        # `check`'s answer for the commonest question, a pass in phase 2, without raising.
-        seat = action.seat
-        if type(seat) is int and 0 <= seat < len(state.sheets) and action.narration == "":
-            a = state.attempt
-            assert a is not None
-            return not a.passed[seat]
-    try:
-        check(state, action)
-    except RuleError:
-        return False
-    return True
-
-
-def _placements(state: State, seat: int, cls: type[Place | TurnStones | Gain], count: int, nodes_only: bool, limit: int) -> list[Action]:
-    return [cls(seat=seat, place=p) for p in _place_specs(state, seat, count, nodes_only, limit)]
-
-
-def _place_specs(state: State, seat: int, count: int, nodes_only: bool, limit: int) -> tuple[tuple[str, ...], ...]:
-    """The places of each placement `_placements` offers, in its order: a bot that wants one
-    makes only that one."""
-    filled = () if nodes_only else tuple(compress(BRANCHES, state.sheets[seat].branches))
-    return _placing(count, filled, limit)
-
-
-@lru_cache(maxsize=1024)
-def _placing(count: int, filled: tuple[str, ...], limit: int) -> tuple[tuple[str, ...], ...]:
-    # Built once for each set of filled branches, whoever places: a random bot asks every turn.
-    out: list[tuple[str, ...]] = []
-    for combo in combinations_with_replacement(NODES, count):
-        out.append(combo)
-        if len(out) >= limit:
-            break
-    for branch in filled:
-        out.append((branch,) * count)
-        if count > 1:
-            out.append((branch,) + ("think",) * (count - 1))
-    return tuple(out)
-
-
-def _known_holders(state: State) -> list[str]:
-    seen: dict[str, str] = {}
-    # The filled branches' holders (a meme is true), each text once in order of appearance
-    # (the same few texts hold most memes): the first text of each key is the one kept.
-    for holder in dict.fromkeys([meme.holder for sheet in state.sheets for meme in filter(None, sheet.branches)]):
-        seen.setdefault(_key(holder), holder)
-    for holder in BOT_CAST[:3]:
-        seen.setdefault(meme_key(holder), holder)
-    return list(seen.values())
-
-
-def _targets_by_holder(state: State, seat: int) -> dict[str, list[Ref]]:
-    """Every meme of the other players that `seat` may still target, by its holder's key (in
-    seat and branch order)."""
-    out: dict[str, list[Ref]] = {}
-    targeted = state.targeted
-    for other, sheet in enumerate(state.sheets):
-        if other == seat:
-            continue
-        for branch, meme in compress(zip(BRANCHES, sheet.branches), sheet.branches):  # the filled ones
-            if (seat, meme.id) not in targeted:
-                out.setdefault(_key(meme.holder), []).append(_ref(other, branch))
-    return out
-
-
-@lru_cache(maxsize=1024)
-def _ref(seat: int, branch: str) -> Ref:
-    """`Ref(seat, branch)`, made once (a bot looking for targets names every other meme)."""
-    return Ref(seat, branch)
-
-
-def _fresh_text(state: State, seat: int) -> str:
-    keys = state.sheets[seat].keys()
-    k = state.next_id
-    while meme_key(f"{state.names[seat]}'s truth {k}") in keys:
-        k += 1
-    return f"{state.names[seat]}'s truth {k}"
-
-
-def _spend_options(state: State, seat: int, cls: type[_Spend], checked: bool = True) -> list[_Spend]:
-    unique = [_spend_action(cls, seat, *spec) for spec in _spend_specs(state, seat, cls)]
-    return [o for o in unique if _legal(state, o)] if checked else unique
-
-
-#: a spend as (from_node, from_think, memes): what `_spend_action` makes a Stake, Connect or
-#: Defend of.
-SpendSpec = tuple[int, int, tuple[Use, ...]]
-
-
-def _spend_specs(state: State, seat: int, cls: type[_Spend]) -> tuple[SpendSpec, ...]:
-    """What each spend `_spend_options` offers is made of, in its order, without the actions:
-    a bot that wants one builds only that one. In the phase and role `cls` is played in (the
-    actor stakes; another player connects or defends in phase 2 unless on the other side),
-    each is legal by construction: the stones are there, Think gives no more than the node,
-    and each meme may be involved, once per turn, its bonus not yet taken."""
-    a = state.attempt
-    if a is None:
-        return ()
-    role = "actor" if cls is Stake else ("connect" if cls is Connect else "defend")
-    sheet = state.sheets[seat]
-    node = _role_node(a, role)
-    room = a.node_spent[seat] - a.think_spent[seat]
-    elsewhere = {mid for mid, number in state.involved if number != a.number} if state.involved else ()
-    bonus_taken = state.bonus_taken
-    layout = state.setup.layout
-    usable = []
-    # `_may_involve` by role, asked once per spend rather than once per meme.
-    only = COILED if role == "connect" or (role == "actor" and a.kind == "create") else None
-    # The filled branches only (a meme is true; most branches are empty), picked in C.
-    for branch, kind, meme in compress(zip(BRANCHES, layout, sheet.branches), sheet.branches):
-        if (only is not None and kind != only) or meme.id in elsewhere:
-            continue
-        if only is None and not _may_involve(a, seat, role, kind, meme):
-            continue
-        usable.append((branch, 1 if meme.bonus > 0 and meme.id not in bonus_taken else 0, meme.stones))
-    nodes = sheet.nodes
-    return _spends(nodes[_NODE_INDEX[node]], nodes[_THINK], room, tuple(usable))
-
-
-@lru_cache(maxsize=4096)
-def _spends(n: int, t: int, room: int, usable: tuple[tuple[str, int, int], ...]) -> tuple[SpendSpec, ...]:
-    """Spends in typical sizes from `n` stones on the role's node, `t` on Think (`room` more
-    from Think than from the node so far) and (branch, bonus, stones) of the memes that may
-    be involved, each once. Built once for each, whoever spends: phase 2 asks every player
-    again after every spend."""
-
-    def think_for(from_node: int) -> int:
-        return max(0, min(t, room + from_node))
-
-    # Each spend as (from_node, from_think, ((branch, bonus, stones), ...)) first: plain tuples
-    # are quicker to tell apart than `Use` records, which are made once each at the end.
-    uses: list[tuple[str, int, int]] = []
-    for branch, bonus, stones in usable:
-        if bonus:
-            uses.append((branch, 1, 0))
-        if stones:
-            uses.append((branch, bonus, stones))
-    specs: list[tuple[int, int, tuple[tuple[str, int, int], ...]]] = []
-    if n:
-        for k in sorted({1, n}):
-            specs.append((k, 0, ()))
-            if think_for(k):
-                specs.append((k, think_for(k), ()))
-    elif think_for(0):
-        specs.append((0, think_for(0), ()))
-    for use in uses:
-        specs.append((0, 0, (use,)))
-    # The biggest use of each meme is all it gives: its bonus and its stones (the branches of
-    # `usable` are distinct).
-    best = [use for use in usable if use[1] or use[2]]
-    bonuses = tuple((branch, 1, 0) for branch, bonus, _ in best if bonus)
-    if len(bonuses) > 1:
-        specs.append((0, 0, bonuses))
-    if n or best:
-        specs.append((n, think_for(n), tuple(best)))
-    return tuple((from_node, from_think, tuple(starmap(_use, memes))) for from_node, from_think, memes in dict.fromkeys(specs))
-
-
-@lru_cache(maxsize=1024)
-def _use(branch: str, bonus: int, stones: int) -> Use:
-    """`Use(branch, bonus, stones)` without `__init__`, made once (a value: the spends of every
-    sheet share the few there are)."""
-    return construct(Use, {"branch": branch, "bonus": bonus, "stones": stones})
-
-
-def _spend_action(cls: type[_Spend], seat: int, from_node: int, from_think: int, memes: tuple[Use, ...]) -> _Spend:
-    """`cls(seat=seat, from_node=..., from_think=..., memes=...)` without `__init__` (a bot
-    game builds some 100 new spends)."""
-    return construct(cls, {"seat": seat, "narration": "", "from_node": from_node, "from_think": from_think, "memes": memes})
-
-
-def _move_options(state: State, seat: int) -> list[Move]:
-    return [Move(seat=seat, steps=(Step(source, target, k),)) for source, target, k in _move_steps(state, seat)]
-
-
-def _move_steps(state: State, seat: int) -> list[tuple[str, str, int]]:
-    """(source, target, stones) of each one-step Move `_move_options` offers, in its order:
-    a bot that wants one legal Move builds only those it tries."""
-    sheet = state.sheets[seat]
-    branches = sheet.branches
-    steps = []
-    # The stones on each place in PLACES order (`stones_at` for all at once, a random bot's Move).
-    stones = sheet.nodes + tuple(m.stones if m else 0 for m in branches)
-    for source, have in zip(PLACES, stones):
-        if not have:
-            continue
-        sizes = (1,) if have == 1 else sorted({1, have})
-        for target, branch in _NEIGHBOUR_BRANCHES[source]:
-            if branch is not None and branches[branch] is None:
-                continue  # stones go to a filled branch only
-            for k in sizes:
-                steps.append((source, target, k))
-    return steps
-
-
-def _meme_options(state: State, seat: int, limit: int, checked: bool = True) -> list[Action]:
-    options: list[Action] = [cls(seat=seat, text=text, holder=holder, target=target) for cls, text, holder, target in _meme_specs(state, seat, limit)]
-    return [o for o in options if _legal(state, o)] if checked else options
-
-
-MemeSpec = tuple[type[Create] | type[Spread], str, str, Ref | None]
-
-
-def _meme_specs(state: State, seat: int, limit: int) -> list[MemeSpec]:
-    """(Create or Spread, text, holder, target) of each meme action `_meme_options` offers, in
-    its order: a bot that wants one legal meme action builds only those it tries."""
-    sheet = state.sheets[seat]
-    if not sheet.empty():
-        return []
-    holders = _known_holders(state)
-    specs: list[MemeSpec] = []
-    text = _fresh_text(state, seat)
-    targets = _targets_by_holder(state, seat)
-    keyed = [(holder, meme_key(holder)) for holder in holders]
-    for holder, key in keyed:
-        specs.append((Create, text, holder, None))
-        specs += [(Create, text, holder, t) for t in targets.get(key, ())]
-    texts: dict[str, str] = {}
-    held = set()
-    for _, meme in sheet.memes():
-        texts.setdefault(meme.key, meme.text)
-        held.add((meme.key, meme.holder_key))
-    for key, mtext in texts.items():
-        for holder, hkey in keyed:
-            if (key, hkey) in held:
-                continue
-            specs.append((Spread, mtext, holder, None))
-            specs += [(Spread, mtext, holder, t) for t in targets.get(hkey, ())]
-    return specs[:limit]
-
-
-def _write_of(sheet: Sheet, seat: int, branch: str) -> Write:
-    """The setting round's Write on `branch` that `candidate_groups` offers (a bot that wants
-    one makes only those it tries)."""
-    done = sheet.filled
-    return Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {done + 1}", holder=BOT_CAST[(seat + done) % len(BOT_CAST)])
-
-
-def _conclude_specs(sheet: Sheet) -> list[tuple[str, int]]:
-    """(branch, from_hub) of each Conclude of a success `candidate_groups` offers, in its order:
-    a bot that wants one makes only that one."""
-    return [(b, k) for b in sheet.empty() for k in sorted({0, sheet.node(hub_of(b))})]
-
-
-def legal_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
-    """Legal actions for `seat` now. Free texts are suggested ("<name>'s truth <n>", holders
-    already in the story); placements, moves and stakes are offered in typical sizes, not as
-    every subset. Every action listed passes `check`.
-    """
-    return [o for o in candidate_actions(state, seat, limit) if _legal(state, o)]
-
-
-def candidate_actions(state: State, seat: int, limit: int = 200) -> list[Action]:
-    """The actions `legal_actions` offers, before each is checked (most pass)."""
-    return list(dict.fromkeys(a for _, build in candidate_groups(state, seat, limit) for a in build()))
-
-
-Group = tuple[tuple[str, ...], Callable[[], list[Action]]]
-
-
-def candidate_groups(state: State, seat: int, limit: int = 200) -> list[Group]:
-    """`candidate_actions` in groups, each built only when called: (the kinds of action it
-    may hold, a function that builds its candidates, each once). A caller that wants one legal
-    action of a chosen kind builds one group and checks a few of its candidates, not every action."""
-    if state.phase == "over" or not 0 <= seat < len(state.sheets):  # `state.over`, `state.n`
-        return []
-    phase = state.phase
-    sheet = state.sheets[seat]
-
-    def now(*actions: Action) -> list[Action]:
-        return list(actions)
-
-    if phase == "place":
-        if sheet.placed:
-            return []
-        return [((Place.kind,), lambda: _placements(state, seat, Place, state.setup.start_stones, True, limit))]
-    if phase == "setting" and seat == state.turn:
-        return [((Write.kind,), lambda: [_write_of(sheet, seat, b) for b in sheet.empty()])]
-    if phase == "title" and seat == state.starter:
-        return [((Title.kind,), lambda: now(Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")))]
-    if phase == "turn-start" and seat == state.turn:
-        return [((TurnStones.kind,), lambda: _placements(state, seat, TurnStones, TURN_STONES, False, limit))]
-    if phase == "turn" and seat == state.turn:
-        groups: list[Group] = [((EndTurn.kind,), lambda: now(_made(EndTurn, seat=seat))), ((PlotUnfinished.kind,), lambda: now(_made(PlotUnfinished, seat=seat)))]
-        if state.actions_taken < ACTIONS_PER_TURN:
-            groups += [
-                ((Gain.kind,), lambda: _placements(state, seat, Gain, GAIN_STONES, False, GAIN_CANDIDATES)),
-                ((Move.kind,), lambda: list(_move_options(state, seat))),
-                ((Create.kind, Spread.kind), lambda: _meme_options(state, seat, limit, checked=False)),
-            ]
-        return groups
-    if phase in ("stake", "respond") and state.attempt is not None:
-        a = state.attempt
-        groups = []
-        if seat == a.actor:
-            groups.append(((Stake.kind,), lambda: list(_spend_options(state, seat, Stake, checked=False))))
-        elif phase == "respond":
-            if a.sides[seat] != "defend":
-                groups.append(((Connect.kind,), lambda: list(_spend_options(state, seat, Connect, checked=False))))
-            if a.sides[seat] != "connect":
-                groups.append(((Defend.kind,), lambda: list(_spend_options(state, seat, Defend, checked=False))))
-        return groups + [((Pass.kind,), lambda: now(_pass_of(seat)))]
-    if phase == "reroll":
-        return [((Pass.kind, SpendSeed.kind), lambda: now(_pass_of(seat), _made(SpendSeed, seat=seat, die=0), _made(SpendSeed, seat=seat, die=1)))]
-    if phase == "outcome" and state.attempt is not None and seat == state.attempt.actor:
-        if not state.attempt.success:
-            return [((Conclude.kind,), lambda: now(_made(Conclude, seat=seat)))]
-        return [((Conclude.kind,), lambda: [Conclude(seat=seat, branch=b, from_hub=k) for b, k in _conclude_specs(sheet)])]
-    return []
 
 
 # -- the Rules object ---------------------------------------------------------------------------

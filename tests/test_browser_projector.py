@@ -8,7 +8,8 @@ from playwright.sync_api import Browser
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Store
 from rules import new_game
-from rules.dangerous_ideas import Place, Setup, Write, legal_actions
+from lab.dangerous_ideas import legal_actions
+from rules.dangerous_ideas import Place, Setup, Write
 from tests.browser import LOAD_TIMEOUT_MS, open_dashboard
 from tests.conftest import VoilaFactory
 

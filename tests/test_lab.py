@@ -578,7 +578,7 @@ def test_the_random_bot_makes_each_group_s_candidates_as_the_rules_list_them() -
         game = play_out(Game(di.RULES, di.Setup(names=("Ana", "Bo", "Cy", "Di")), seed, keep=None), bots, rng_for(seed, -1))
         for state in game.states:
             for seat in state.waiting_for():
-                for names, build in di.candidate_groups(state, seat, limit=120):
+                for names, build in di_lab.candidate_groups(state, seat, limit=120):
                     made = _lazy_group(state, seat, names)
                     if made is not None:
                         make, parts = made
@@ -597,7 +597,7 @@ def test_the_kinds_the_random_bot_takes_unchecked_are_legal_for_every_waiting_se
         game = play_out(Game(di.RULES, di.Setup(names=("Ana", "Bo", "Cy", "Di")), seed, keep=None), bots, rng_for(seed, -1))
         for state in game.states[::2]:
             for seat in state.waiting_for():
-                for _, build in di.candidate_groups(state, seat, limit=120):
+                for _, build in di_lab.candidate_groups(state, seat, limit=120):
                     for action in build():
                         if action.kind in _LEGAL_KINDS:
                             di.check(state, action)

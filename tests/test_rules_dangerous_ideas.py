@@ -836,17 +836,19 @@ def test_every_seat_sees_everything() -> None:
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_legal_actions_are_all_accepted_and_cover_every_waiting_seat(seed: int) -> None:
+    from lab import dangerous_ideas as di_lab
+
     game = Game(di.RULES, di.Setup(names=("A", "B", "C", "D"), chapters=2), seed)
     rng = rng_for(seed, 99)
     while not game.state.over:
         state = game.state
         for seat in state.waiting_for():
-            options = di.legal_actions(state, seat)
+            options = di_lab.legal_actions(state, seat)
             assert options, (state.phase, seat)
             for option in options[:40]:
                 di.check(state, option)
         seat = state.waiting_for()[0]
-        game.apply(rng.choice(di.legal_actions(state, seat)))
+        game.apply(rng.choice(di_lab.legal_actions(state, seat)))
         assert len(game.actions) < 5000
 
 
@@ -878,19 +880,21 @@ def test_fast_copies_give_the_same_states_move_for_move(monkeypatch: pytest.Monk
 
 def test_legal_actions_are_the_candidates_that_pass_the_check() -> None:
     from lab import BOTS
+    from lab import dangerous_ideas as di_lab
     from lab.core import play_out
 
     game = Game(di.RULES, di.Setup(names=("Ana", "Bo", "Cy")), 5, keep=None)
     play_out(game, [BOTS["dangerous-ideas"]["random"]] * 3, rng_for(5, -1))
     for state in game.states[::7]:
         for seat in range(state.n):
-            legal = di.legal_actions(state, seat)
-            assert legal == [a for a in di.candidate_actions(state, seat) if di._legal(state, a)]
+            legal = di_lab.legal_actions(state, seat)
+            assert legal == [a for a in di_lab.candidate_actions(state, seat) if di.is_legal(state, a)]
 
 
 def test_every_spend_offered_in_its_phase_and_role_is_legal_by_construction() -> None:
-    # The bots take a spend from `_spend_specs` without asking the rules (phases 1 and 2).
+    # The bots take a spend from `spend_specs` without asking the rules (phases 1 and 2).
     from lab import BOTS
+    from lab import dangerous_ideas as di_lab
     from lab.core import play_out
 
     bots = [BOTS["dangerous-ideas"][b] for b in ("sensible", "random", "random", "sensible")]
@@ -903,14 +907,14 @@ def test_every_spend_offered_in_its_phase_and_role_is_legal_by_construction() ->
                 continue
             for seat in range(state.n):
                 if seat == a.actor:
-                    kinds: tuple[type[di._Spend], ...] = (di.Stake,)
+                    kinds: tuple[type[di.Spend], ...] = (di.Stake,)
                 elif state.phase == "respond":
                     kinds = tuple(cls for cls, other in ((di.Connect, "defend"), (di.Defend, "connect")) if a.sides[seat] != other)
                 else:
                     kinds = ()
                 for cls in kinds:
-                    for spec in di._spend_specs(state, seat, cls):
-                        di.check(state, di._spend_action(cls, seat, *spec))
+                    for spec in di_lab.spend_specs(state, seat, cls):
+                        di.check(state, di_lab._spend_action(cls, seat, *spec))
                         tried += 1
     assert tried > 1000
 
@@ -918,6 +922,7 @@ def test_every_spend_offered_in_its_phase_and_role_is_legal_by_construction() ->
 def test_each_candidate_group_holds_distinct_actions_of_its_kinds() -> None:
     # The random bot takes a group's candidates as they come, without dropping repeats.
     from lab import BOTS
+    from lab import dangerous_ideas as di_lab
     from lab.core import play_out
 
     bots = [BOTS["dangerous-ideas"][b] for b in ("sensible", "random", "random", "sensible")]
@@ -925,7 +930,7 @@ def test_each_candidate_group_holds_distinct_actions_of_its_kinds() -> None:
         game = play_out(Game(di.RULES, di.Setup(names=("Ana", "Bo", "Cy", "Di")), seed, keep=None), bots, rng_for(seed, -1))
         for state in game.states[::3]:
             for seat in range(state.n):
-                for kinds, build in di.candidate_groups(state, seat, limit=120):
+                for kinds, build in di_lab.candidate_groups(state, seat, limit=120):
                     built = build()
                     assert len(set(built)) == len(built) and {a.kind for a in built} <= set(kinds)
 

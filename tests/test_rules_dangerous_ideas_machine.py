@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from lab import BOTS
+from lab import dangerous_ideas as di_lab
 from rules.core import Game, RuleError, rng_for
 from rules import dangerous_ideas as di
 
@@ -117,7 +118,7 @@ class DangerousIdeasMachine(RuleBasedStateMachine):
         if state.over:
             return
         seat = data.draw(st.sampled_from(state.waiting_for()))
-        options = di.legal_actions(state, seat)
+        options = di_lab.legal_actions(state, seat)
         assert options, f"seat {seat} is waited on but has no legal action in {state.phase}"
         self._apply(data.draw(st.sampled_from(options)))
 

@@ -73,6 +73,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from lab import BOTS as LAB_BOTS
+from lab.dangerous_ideas import legal_actions
 from playbook.store import Store
 from rules import Action, Game, RuleError, new_game
 from rules.core import plural as _plural
@@ -113,7 +114,6 @@ from rules.dangerous_ideas import (
     Write,
     branch_words,
     hub_of,
-    legal_actions,
     may_involve,
     seed_advice,
     standings,
