@@ -326,8 +326,9 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def _build(cls: type, data: Mapping[str, Any], where: str) -> Any:
     hints = _hints(cls)
-    names = {f.name for f in dataclasses.fields(cls) if f.init}
-    unknown = set(data) - names - {"kind"}
+    # In the fields' order, so a file with two bad fields is always told of the same one first.
+    names = [f.name for f in dataclasses.fields(cls) if f.init]
+    unknown = set(data) - set(names) - {"kind"}
     if unknown:
         word = "field" if len(unknown) == 1 else "fields"
         raise SaveFileError(f"{where}: unknown {word} {_short(', '.join(sorted(unknown)))}")
