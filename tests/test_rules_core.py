@@ -96,6 +96,26 @@ def test_unknown_fields_and_wrong_types_are_refused() -> None:
         load_game(_resign(data))
 
 
+def test_a_file_with_two_bad_fields_is_told_of_the_same_one_in_every_process() -> None:
+    """Python orders a set of names by a hash seeded anew in each process: the message must not."""
+    import subprocess
+    import sys
+
+    script = (
+        "from rules.core import SaveFileError, setup_from_json\n"
+        "from rules.new_rule import Setup\n"
+        "try:\n"
+        "    setup_from_json(Setup, {'names': 5, 'hand': 'x', 'max_rounds': 'y', 'antibody': 7})\n"
+        "except SaveFileError as exc:\n"
+        "    print(exc)\n"
+    )
+    told = {
+        subprocess.run([sys.executable, "-c", script], env={"PYTHONHASHSEED": str(seed), "PATH": ""}, capture_output=True, text=True, check=True).stdout
+        for seed in range(8)
+    }
+    assert len(told) == 1 and "setup.names" in told.pop()
+
+
 def test_refused_action_changes_nothing() -> None:
     game = played(12)
     before = (game.state, list(game.actions))
