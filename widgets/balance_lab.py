@@ -35,6 +35,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from drawing.common import card, download_link, esc
 import lab
 from lab.core import close_pool, default_workers
 from lab.findings import MIN_GAMES, verdict
@@ -43,7 +44,7 @@ from playbook.access import heavy_work
 from lab.report import csv_text
 from rules import RuleError
 
-from .common import STYLE, StatusLine, card, close_tree, download_link, esc, figure_png, plot_context
+from .common import STYLE, StatusLine, close_tree, figure_png, plot_context
 from .studio import WIDE, _refusal, _row, _title, seat_range
 
 __all__ = ["BalanceLab", "LAB_GAMES", "OddsPanel", "SetupPanel", "result_html"]

@@ -28,6 +28,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from drawing.common import card, download_link, esc
 from playbook import classes as cl
 from playbook.access import HIDDEN, NOTEBOOKS, key_matches, new_key
 from playbook.store import STOPPED, HandOver, Refused, Store
@@ -35,7 +36,7 @@ from rules import RuleError
 from rules.core import leaders_text, winners_text
 
 from .board import ClassDebrief, board_scene
-from .common import STYLE, StatusLine, card, close_tree, csv_text, download_link, esc
+from .common import STYLE, StatusLine, close_tree, csv_text
 from .common import DebriefBar
 from .leerdam import LeerdamDashboard
 from .lost_presses import listen

@@ -83,7 +83,6 @@ locks them first.
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import secrets
 from collections.abc import Callable, Sequence
@@ -92,6 +91,21 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from drawing.common import card, chip, download_link, esc
+from drawing.danger_world import (
+    check_title,
+    dice_css,
+    die_span,
+    die_text,
+    history_card,
+    history_rows,
+    outcome_cards,
+    outcome_words,
+    percent,
+    result_dice,
+    sheet_html,
+    track_html,
+)
 from playbook.store import Store
 from rules import Action, Game, RuleError, new_game
 from rules.core import plural as _plural
@@ -115,8 +129,6 @@ from rules.danger_world import (
     TRACK,
     ApplyHit,
     BeginCheck,
-    CharacterView,
-    CheckResult,
     ChooseSet,
     Compel,
     CreateCharacter,
@@ -144,45 +156,15 @@ from rules.danger_world import (
     view_for,
 )
 
-from .common import STYLE, card, chip, close_tree, csv_text, download_link, esc
+from .common import STYLE, close_tree, csv_text
 from .table import TableDashboard
 
-__all__ = [
-    "DangerWorldDashboard",
-    "SetupForm",
-    "SheetBuilder",
-    "die_span",
-    "percent",
-    "sheet_html",
-    "track_html",
-]
+__all__ = ["DangerWorldDashboard", "SetupForm", "SheetBuilder"]
 
 MAX_CHARACTERS = 12
 DEFAULT_PLAYERS = 3
 DEFAULT_NAMES = ("Wren", "Ash", "Juno", "Pike", "Rook", "Sable", "Tam", "Vale", "Briar", "Cole", "Dex", "Fen")
 WIDE = {"description_width": "initial"}
-#: Die looks: pip colour, face colour, border colour (danger dice are red-bordered, penalty grey).
-DIE_LOOK: dict[str, tuple[str, str, str]] = {
-    "pool": ("#111827", "#ffffff", "#1f2937"),
-    "danger": ("#b71c1c", "#ffffff", "#d32f2f"),
-    "penalty": ("#374151", "#cfd3da", "#6b7280"),
-}
-#: Pip centres per face on a 60 x 60 die.
-PIPS: dict[int, tuple[tuple[int, int], ...]] = {
-    1: ((30, 30),),
-    2: ((16, 16), (44, 44)),
-    3: ((16, 16), (30, 30), (44, 44)),
-    4: ((16, 16), (44, 16), (16, 44), (44, 44)),
-    5: ((16, 16), (44, 16), (30, 30), (16, 44), (44, 44)),
-    6: ((16, 14), (44, 14), (16, 30), (44, 30), (16, 46), (44, 46)),
-}
-OUTCOME_LOOK: dict[str, tuple[str, str]] = {
-    "benefit": ("Success with a benefit", "#1b5e20"),
-    "success": ("Success", "#1b5e20"),
-    "partial": ("Partial success", "#8a4b00"),
-    "failure": ("Failure", "#9b1c1c"),
-    "aid": ("Aid", "#1f4f99"),
-}
 COACH_ROWS = 5
 #: the aid Dropdown's "no one" (a Dropdown reads a None value as "nothing selected").
 NO_AID = -1
@@ -191,16 +173,6 @@ NO_AID = -1
 def _default(name: str) -> Any:
     """A Setup field's default, so the form starts where the rules model does."""
     return {f.name: f.default for f in dataclasses.fields(Setup)}[name]
-
-
-def percent(chance: Fraction | float) -> str:
-    """'63.2%'; never rounds a possible outcome to 0% or 100%."""
-    value = float(chance) * 100
-    if 0 < value < 0.1:
-        return "<0.1%"
-    if 99.9 < value < 100:
-        return ">99.9%"
-    return f"{value:.1f}%"
 
 
 def _short(text: str, limit: int = 28) -> str:
@@ -223,43 +195,6 @@ def _limits_text() -> str:
 
 
 # -- dice faces ----------------------------------------------------------------------------------
-
-
-#: What tells a die's kind without its colour: pool dice plain, danger dice a double border
-#: and square pips, penalty dice a dashed border (grey face); said in words in every label.
-DIE_KIND_TEXT = {"pool": "pool die", "danger": "danger die (double border)", "penalty": "penalty die (dashed border)"}
-
-
-def _die_svg(face: int, kind: str) -> str:
-    pip, face_colour, border = DIE_LOOK[kind]
-    if kind == "danger":
-        dots = "".join(f'<rect x="{x - 5.5}" y="{y - 5.5}" width="11" height="11" rx="1.5" fill="{pip}"/>' for x, y in PIPS[face])
-    else:
-        dots = "".join(f'<circle cx="{x}" cy="{y}" r="6" fill="{pip}"/>' for x, y in PIPS[face])
-    dash = ' stroke-dasharray="6 4"' if kind == "penalty" else ""
-    inner = (
-        f'<rect x="8" y="8" width="44" height="44" rx="6" fill="none" stroke="{border}" stroke-width="1.5"/>' if kind == "danger" else ""
-    )
-    return (
-        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 60">'
-        f'<rect x="2.5" y="2.5" width="55" height="55" rx="10" fill="{face_colour}" stroke="{border}" stroke-width="5"{dash}/>'
-        f"{inner}{dots}</svg>"
-    )
-
-
-def die_text(face: int, kind: str = "pool", in_set: bool = False, locked: bool = False) -> str:
-    """A die in words: 'danger die (double border) showing 1: a botch, in the set'."""
-    notes = [note for note, on in (("a botch", face == 1), ("in the set", in_set), ("locked for good", locked)) if on]
-    return f"{DIE_KIND_TEXT[kind]} showing {face}" + (f": {', '.join(notes)}" if notes else "")
-
-
-def _dice_css() -> str:
-    rules = []
-    for kind in DIE_LOOK:
-        for face in PIPS:
-            data = base64.b64encode(_die_svg(face, kind).encode("ascii")).decode("ascii")
-            rules.append(f'.playbook-danger-world .dw-{kind}.dw-face-{face} {{ background-image: url("data:image/svg+xml;base64,{data}"); }}')
-    return "\n".join(rules)
 
 
 DW_STYLE = (
@@ -315,109 +250,12 @@ DW_STYLE = (
 .playbook-danger-world .dw-coach li { margin: 2px 0; }
 .playbook-danger-world .dw-dead { opacity: .7; }
 """
-    + _dice_css()
+    + dice_css()
     + "\n</style>\n"
 )
 
 
-def die_span(face: int, kind: str = "pool", extra: Sequence[str] = (), small: bool = True) -> str:
-    """A die face as a read-only HTML span (history, finished checks): pips, kind by shape, and
-    what it is in words on hover and for screen readers."""
-    classes = ["dw-die", f"dw-{kind}", f"dw-face-{face}", *extra] + (["dw-small"] if small else [])
-    if face == 1:
-        classes.append("dw-botch")
-    said = esc(die_text(face, kind, "dw-in-set" in extra, "dw-locked" in extra))
-    return f'<span class="{" ".join(classes)}" role="img" aria-label="{said}" title="{said}" data-face="{face}"></span>'
-
-
-def _result_dice(result: CheckResult, small: bool = True) -> str:
-    """A finished check's dice: normal, danger (red), penalty (grey); the set's dice ringed green."""
-    used: tuple[int, ...] = ()
-    if result.height is not None:
-        found = set_use(result.faces, result.normal, result.penalty_faces, result.height)
-        used = found.dice if found else ()
-    parts = [
-        die_span(face, "danger" if k >= result.normal else "pool", ["dw-in-set"] if k in used else [], small)
-        for k, face in enumerate(result.faces)
-    ]
-    if result.penalty_faces:
-        parts.append('<span class="pb-muted" style="margin:0 4px">penalty</span>')
-        parts.extend(die_span(face, "penalty", small=small) for face in result.penalty_faces)
-    return "".join(parts)
-
-
 # -- sheets and tracks -----------------------------------------------------------------------------
-
-
-def track_html(ch: CharacterView) -> str:
-    """The damage track: a section per zone (Bashed, Stunned, Injured, K.O.'d, Dead), boxes
-    filled left to right; the character's current zone is outlined (full hits land there)."""
-    sections = []
-    for index, ((label, boxes), filled) in enumerate(zip(TRACK, ch.damage)):
-        zone = index + 1
-        current = zone == ch.zone and not ch.dead  # outlined: a full hit lands here
-        cells = "".join(f'<span class="dw-box{" dw-filled" if b < filled else ""}"></span>' for b in range(boxes))
-        sections.append(
-            f'<div class="dw-section{" dw-current" if current else ""}" data-section="{esc(label)}" data-filled="{filled}">'
-            f'<div class="dw-section-label">{"▸ " if current else ""}{esc(label)}</div><div>{cells}</div>'
-            f'<div class="dw-zone">zone {zone} · <b>{filled}/{boxes}</b>{" · hits land here" if current else ""}</div></div>'
-        )
-    summary = ", ".join(f"{label} {filled} of {boxes}" for (label, boxes), filled in zip(TRACK, ch.damage))
-    return (
-        f'<div class="dw-track" role="img" aria-label="damage track: {esc(summary)}" '
-        f'data-track="{",".join(str(n) for n in ch.damage)}">{"".join(sections)}</div>'
-    )
-
-
-def _stat_cell(name: str, value: int, sheet: int) -> str:
-    dots = "●" * value + "○" * (STAT_MAX - value)
-    if value < sheet:
-        return (
-            f'<td>{esc(name.title())}</td><td class="dw-lowered" title="lowered by an injury until a long rest">'
-            f'{value} <s>{sheet}</s></td><td class="dw-dots">{dots}</td>'
-        )
-    return f"<td>{esc(name.title())}</td><td><b>{value}</b></td><td class=\"dw-dots\">{dots}</td>"
-
-
-def sheet_html(ch: CharacterView, index: int) -> str:
-    """A character's sheet (everything but the track) as HTML; user text is escaped."""
-    badges = ""
-    if ch.dead:
-        badges += chip("✝ Dead", "#111", "#fff")
-    elif ch.knocked_out:
-        badges += chip("K.O.'d until the encounter ends", "#8a4b00", "#fff")
-    if not ch.ready:
-        return (
-            f'<div class="dw-sheet" data-character="{index}" data-ready="0"><h3>{esc(ch.name)}</h3>{badges}'
-            '<div class="pb-muted">No sheet yet: press Quick character, start from a ready-made one, or fill in the stats and aspects below.</div></div>'
-        )
-    rows = []
-    for pair in zip(PHYSICAL, MENTAL):
-        cells = "".join(_stat_cell(s, ch.stats[STATS.index(s)], ch.sheet[STATS.index(s)]) for s in pair)
-        rows.append(f"<tr>{cells}</tr>")
-    aspects = "".join(f"<li>{esc(a)}</li>" for a in ch.aspects)
-    effects = []
-    if ch.penalty_dice:
-        effects.append(f"Bashed: +{_plural(ch.penalty_dice, 'penalty die', 'penalty dice')} on every check")
-    if ch.lost_dice:
-        effects.append(f"Stunned: -{_plural(ch.lost_dice, 'pool die', 'pool dice')} on every check")
-    if ch.challenge:
-        effects.append(f"The GM's challenge: +{_plural(ch.challenge, 'penalty die', 'penalty dice')} on the next check")
-    lowered = [s.title() for s, v, w in zip(STATS, ch.stats, ch.sheet) if v < w]
-    if lowered:
-        effects.append("Injured: " + ", ".join(lowered) + " lowered until a long rest")
-    pools = "".join(chip(f"{p.dice} bonus {'die' if p.dice == 1 else 'dice'} · {p.source}", "#e3f2e6") for p in ch.bonus)
-    body = (
-        f"<div>{badges}{chip(f'SP {ch.sp}', '#e3ecfa')}"
-        f"{chip(f'Danger {ch.danger} · zone {ch.zone}', '#fde2e2' if ch.zone > 1 else '#f3f4f6')}"
-        f'<span class="pb-muted">up to {_plural(ch.zone, "danger die", "danger dice")} a check</span></div>'
-        f'<table class="dw-stats">{"".join(rows)}</table>'
-        f'<div><b>Aspects</b><ol style="margin:2px 0 4px;padding-left:1.6em">{aspects}</ol></div>'
-        + (f"<div><b>Bonus pools</b> {pools}</div>" if pools else "")
-        + (f'<div style="color:#8a4b00">{esc("; ".join(effects))}</div>' if effects else "")
-    )
-    dead = " dw-dead" if ch.dead else ""
-    return f'<div class="dw-sheet{dead}" data-character="{index}" data-ready="1"><h3>{esc(ch.name)}</h3>{body}</div>'
 
 
 # -- the new-game form --------------------------------------------------------------------------------
@@ -1217,8 +1055,8 @@ class DangerWorldDashboard(TableDashboard):
             self.sets_row.layout.display = "none"
             if view.results:
                 r = view.results[-1]
-                self.tray_title.value = f"<h3 style='margin:2px 0'>Last check: {esc(self._check_title(r.number, r.actor, r.stats, r.difficulty, r.aid, names))}</h3>"
-                self.last_dice.value = f'<div class="dw-tray-row" data-check="{r.number}">{_result_dice(r, small=False)}</div>'
+                self.tray_title.value = f"<h3 style='margin:2px 0'>Last check: {esc(check_title(r.number, r.actor, r.stats, r.difficulty, r.aid, names))}</h3>"
+                self.last_dice.value = f'<div class="dw-tray-row" data-check="{r.number}">{result_dice(r, small=False)}</div>'
             else:
                 self.tray_title.value = "<h3 style='margin:2px 0'>Dice tray</h3>"
                 self.last_dice.value = '<span class="pb-muted">No dice rolled yet: build a check above and roll.</span>'
@@ -1228,7 +1066,7 @@ class DangerWorldDashboard(TableDashboard):
         assert c is not None
         self.last_dice.value = ""
         lock_stage = c.stage == "lock"
-        title = self._check_title(c.number, c.actor, c.stats, c.difficulty, c.aid, names)
+        title = check_title(c.number, c.actor, c.stats, c.difficulty, c.aid, names)
         flag = " ⚑ flagged: net modifiers beyond ±1" if c.flagged else ""
         self.tray_title.value = (
             f"<h3 style='margin:2px 0'>{esc(title)}</h3>"
@@ -1281,10 +1119,6 @@ class DangerWorldDashboard(TableDashboard):
         self._selection_changed()
         self._draw_coach(state, view)
 
-    @staticmethod
-    def _check_title(number: int, actor: int, stats: Sequence[str], difficulty: int, aid: int | None, names: Sequence[str]) -> str:
-        who = f"{names[actor]} aids {names[aid]}" if aid is not None else names[actor]
-        return f"Check {number}: {who} · {' + '.join(s.title() for s in stats)} · difficulty {difficulty}"
 
     def _set_button(self, state: State, height: int, danger: int) -> widgets.Button:
         """A set choice, labelled with what the rules say it brings."""
@@ -1292,7 +1126,7 @@ class DangerWorldDashboard(TableDashboard):
         after = self.game.rules.play(state, ChooseSet(seat=None, height=height))
         # With botches the check waits for the GM; without, it is already in the results.
         result = after.check.result if after.check is not None else after.results[-1]
-        label = self._outcome_words(result)
+        label = outcome_words(result)
         if danger:
             label += f" · danger +{danger}"
         style = "success" if result.outcome in ("success", "benefit", "aid") else "warning"
@@ -1300,15 +1134,6 @@ class DangerWorldDashboard(TableDashboard):
         button.on_click(lambda _: self._choose(height))
         return button
 
-    @staticmethod
-    def _outcome_words(result: CheckResult) -> str:
-        if result.outcome == "benefit":
-            return f"success + {_plural(result.bonus_won, 'bonus die', 'bonus dice')}"
-        if result.outcome == "partial":
-            return f"partial, {_plural(result.bonus_won, 'bonus die', 'bonus dice')}"
-        if result.outcome == "aid":
-            return f"aid, {_plural(result.bonus_won, 'bonus die', 'bonus dice')}"
-        return result.outcome
 
     def _die_toggled(self, k: int, change: dict[str, Any]) -> None:
         if self._quiet or self.game is None:
@@ -1460,63 +1285,7 @@ class DangerWorldDashboard(TableDashboard):
             self.select(sorted(ranked[0][0] - c.locked))
 
     def _draw_outcome(self, state: State, view: View) -> None:
-        names = [ch.name for ch in view.characters]
-        c = view.check
-        if c is not None and c.stage == "lock":
-            sets = ", ".join(f"{s.height}" + (f" ({s.danger} danger)" if s.danger else "") for s in view.sets)
-            self.outcome_html.value = card(
-                "Outcome",
-                f'<div class="dw-mid" data-outcome="">Rolling: {esc("sets on the table now: " + sets if sets else "no set on the table yet")}.</div>'
-                f'<div class="pb-muted">A set of {c.difficulty} or more succeeds; a higher one brings bonus dice, a lower one a partial success.</div>',
-            )
-            self.botches_html.value = card(
-                "Botches",
-                f'<div class="dw-mid" data-botches="{view.botches}">{view.botches} showing now</div>'
-                '<div class="pb-muted">Every die showing 1 after the last re-roll (pool, danger and penalty) is a botch for the GM.</div>',
-            )
-            return
-        result = c.result if c is not None and c.result is not None else (view.results[-1] if view.results else None)
-        if result is None:
-            self.outcome_html.value = card("Outcome", '<span class="pb-muted">No check has been made yet.</span>')
-            self.botches_html.value = ""
-            return
-        words, colour = OUTCOME_LOOK[result.outcome]
-        who = names[result.actor]
-        if result.height is None:
-            line = f"No set against difficulty {result.difficulty}."
-        else:
-            line = f"A set of {result.height} against difficulty {result.difficulty}."
-        gains = []
-        if result.outcome == "benefit":
-            gains.append(f"{who} gains {_plural(result.bonus_won, 'bonus die', 'bonus dice')} (a benefit).")
-        elif result.outcome == "partial":
-            gains.append(f"{who} gains {_plural(result.bonus_won, 'bonus die', 'bonus dice')} from the partial success.")
-        elif result.outcome == "aid" and result.aid is not None:
-            gains.append(f"{names[result.aid]} gains {_plural(result.bonus_won, 'bonus die', 'bonus dice')}." if result.bonus_won else "The aid gives nothing.")
-        if result.danger_raised:
-            gains.append(f"The set used danger dice: {who}'s danger +{result.danger_raised}.")
-        self.outcome_html.value = card(
-            f"Outcome of check {result.number}",
-            f'<div class="dw-big" style="color:{colour}" data-outcome="{result.outcome}">{esc(words)}</div>'
-            f"<div>{esc(line)}</div>" + "".join(f"<div>{esc(g)}</div>" for g in gains),
-        )
-        spent = self._spent_text(result, names)
-        pending = c is not None and c.stage == "gm"
-        self.botches_html.value = card(
-            "Botches",
-            f'<div class="dw-big" data-botches="{result.botches}" style="color:{"#9b1c1c" if result.botches else "#1d6b35"}">{result.botches}</div>'
-            + (f"<div><b>{esc(view.gm)}</b> spends them now (GM panel below).</div>" if pending else "")
-            + (f"<div>Spent: {esc(spent)}</div>" if spent else ""),
-        )
-
-    @staticmethod
-    def _spent_text(result: CheckResult, names: Sequence[str]) -> str:
-        parts = []
-        for option in result.spent:
-            target = result.actor if option.character is None else option.character
-            note = f" ({option.note})" if option.note else ""
-            parts.append(f"{GM_OPTION_TEXT[option.option]} on {names[target]}{note}")
-        return "; ".join(parts)
+        self.outcome_html.value, self.botches_html.value = outcome_cards(view)
 
     # -- the GM panel ------------------------------------------------------------------------------------
     def _build_gm(self) -> None:
@@ -1672,56 +1441,8 @@ class DangerWorldDashboard(TableDashboard):
         self._gm_act(SpendBotches(options=tuple(self._basket)))
 
     # -- the record -------------------------------------------------------------------------------------------
-    def _history_rows(self, view: View) -> list[dict[str, object]]:
-        names = [c.name for c in view.characters]
-        rows = []
-        for r in view.results:
-            rows.append(
-                {
-                    "check": r.number,
-                    "who": names[r.actor],
-                    "aids": names[r.aid] if r.aid is not None else None,
-                    "stats": " + ".join(s.title() for s in r.stats),
-                    "difficulty": r.difficulty,
-                    "dice": " ".join(str(f) for f in r.faces[: r.normal]),
-                    "danger_dice": " ".join(str(f) for f in r.faces[r.normal :]),
-                    "penalty_dice": " ".join(str(f) for f in r.penalty_faces),
-                    "rerolls": r.rerolls,
-                    "set": r.height,
-                    "outcome": r.outcome,
-                    "bonus_dice": r.bonus_won,
-                    "danger_raised": r.danger_raised,
-                    "botches": r.botches,
-                    "gm_spent": self._spent_text(r, names),
-                }
-            )
-        return rows
 
     def _draw_history(self, view: View) -> None:
-        names = [c.name for c in view.characters]
-        if not view.results:
-            self.history_html.value = card("Roll history", '<span class="pb-muted">No check finished yet.</span>')
-            self.history_csv.value = ""
-            return
-        head = "".join(f"<th>{h}</th>" for h in ("#", "Who", "Stats", "Diff.", "Dice", "Set", "Outcome", "Botches"))
-        body = []
-        for r in reversed(view.results):
-            who = esc(names[r.actor]) + (f" <span class='pb-muted'>aids {esc(names[r.aid])}</span>" if r.aid is not None else "")
-            words, colour = OUTCOME_LOOK[r.outcome]
-            bonus = f" +{r.bonus_won}" if r.bonus_won else ""
-            spent = self._spent_text(r, names)
-            botches = f"{r.botches}" + (f"<div class='pb-muted'>{esc(spent)}</div>" if spent else "")
-            cells = (
-                str(r.number),
-                who,
-                esc(" + ".join(s.title()[:3] for s in r.stats)),
-                str(r.difficulty),
-                _result_dice(r) + (f"<div class='pb-muted'>{_plural(r.rerolls, 're-roll')}</div>" if r.rerolls else ""),
-                str(r.height) if r.height is not None else "—",
-                f'<b style="color:{colour}">{esc(words)}{bonus}</b>',
-                botches,
-            )
-            tds = "".join(f'<td class="dw-dice-cell">{c}</td>' if n == 4 else f"<td>{c}</td>" for n, c in enumerate(cells))
-            body.append(f'<tr data-check="{r.number}">{tds}</tr>')
-        self.history_html.value = card("Roll history (newest first)", f'<table class="pb-table dw-history"><tr>{head}</tr>{"".join(body)}</table>')
-        self.history_csv.value = download_link(csv_text(self._history_rows(view)), f"danger-world-{self.table_id or 'game'}-checks.csv", "Roll history as CSV", "text/csv")
+        self.history_html.value = history_card(view)
+        rows = history_rows(view)
+        self.history_csv.value = download_link(csv_text(rows), f"danger-world-{self.table_id or 'game'}-checks.csv", "Roll history as CSV", "text/csv") if rows else ""

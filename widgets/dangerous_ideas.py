@@ -67,11 +67,27 @@ from __future__ import annotations
 import dataclasses
 import secrets
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from typing import Any
 
 import ipywidgets as widgets
 
+from drawing.common import card, esc
+from drawing.dangerous_ideas import (
+    SHEET_CARD_MIN,
+    branch_choices,
+    chance_html,
+    chance_text,
+    chapter_card,
+    characters_card,
+    dice_html,
+    groups_text,
+    outcome_html,
+    place_label,
+    sheet_legend,
+    sheet_svg,
+    short,
+    story_card,
+)
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import Action, Game, RuleError, new_game
@@ -81,7 +97,6 @@ from rules.dangerous_ideas import (
     BRANCHES,
     DEFAULT_LAYOUT,
     GAIN_STONES,
-    HUBS,
     NODES,
     PLACES,
     RULES,
@@ -111,32 +126,19 @@ from rules.dangerous_ideas import (
     Use,
     View,
     Write,
-    branch_words,
-    hub_of,
     legal_actions,
     may_involve,
     seed_advice,
     standings,
     success_chance,
     tiebreaks,
-    transcript,
     view_for,
 )
 
-from .common import card, chip, close_tree, esc
+from .common import close_tree
 from .table import TableDashboard
 
-__all__ = [
-    "DangerousIdeasDashboard",
-    "MemeForm",
-    "MoveEditor",
-    "SetupForm",
-    "SpendEditor",
-    "StonePlacer",
-    "dice_html",
-    "die_svg",
-    "sheet_svg",
-]
+__all__ = ["DangerousIdeasDashboard", "MemeForm", "MoveEditor", "SetupForm", "SpendEditor", "StonePlacer"]
 
 MAX_SEATS = 10
 WIDE = {"description_width": "initial"}
@@ -153,47 +155,6 @@ DEFAULT_NAMES = (
     "Faith",
     "Chaos",
 )
-
-NODE_COLOURS = {"think": "#ffe7a3", "probe": "#d6e9ff", "create": "#e6dcff", "connect": "#d4f3dd", "defend": "#ffdcdc"}
-LEAF_COLOUR = "#3f9b4a"
-COIL_COLOUR = "#8a4fb8"
-BONUS_COLOUR = "#e0a100"
-SEED_COLOUR = "#d32f2f"
-ACTIVE_BORDER = "#e65100"
-#: the re-rolled die's badge: white text on it passes WCAG AA.
-REROLL_BADGE = "#bf360c"
-#: Pips of a die face on a 3 x 3 grid (cells 0-8, row by row).
-PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
-
-# The sheet drawing, in SVG user units. The drawing is SHEET_W wide and as tall as its labels
-# need; it scales to its card's width, and a sheet card is at least SHEET_W wide on a screen
-# that has room (on a phone it shrinks to the phone's width), so a user unit is at least a CSS
-# pixel on a projector and every label is at least MIN_FONT px there.
-SHEET_W = 520
-MIN_FONT = 14
-MEME_FONT, HOLDER_FONT, NODE_FONT, COUNT_FONT, BADGE_FONT = 15, 14, 14, 17, 14
-CENTRE_X = SHEET_W // 2
-LEFT_HUBS = ("probe", "defend")
-TOP_HUBS = ("probe", "create")
-#: per side: the hub's x, where a branch ends (its leaf or coil), its stone count, its label
-#: (right-aligned on the left side, left-aligned on the right).
-HUB_X = {"left": CENTRE_X - 58, "right": CENTRE_X + 58}
-BRANCH_END_X = {"left": CENTRE_X - 100, "right": CENTRE_X + 100}
-COUNT_X = {"left": CENTRE_X - 116, "right": CENTRE_X + 116}
-LABEL_X = {"left": CENTRE_X - 130, "right": CENTRE_X + 130}
-#: how wide a label line may be (from LABEL_X to the drawing's edge, less a margin).
-LABEL_W = CENTRE_X - 130 - 8
-#: a sheet card's least width where the page has room: the drawing at 1 CSS px per unit or more.
-SHEET_CARD_MIN = SHEET_W + 26
-HUB_BOX, THINK_BOX = (64, 42), (70, 46)
-LINE_GAP = 3  # between label lines
-#: the drawing's fonts: Arial's metrics (Liberation Sans and Arimo share them), so lines wrap as planned.
-SHEET_FONTS = "Arial, 'Liberation Sans', Arimo, Helvetica, sans-serif"
-BRANCH_MIN_H = 40  # a branch's room when its label is short (or it is empty)
-GROUP_GAP = 26  # between a side's two hubs' branches: Think sits there
-TOP_ROOM, BOTTOM_ROOM = 30, 26  # the seeds above, the crossed-off line below
-#: characters per shortened meme in the controls (the sheets show every meme in full).
-LABEL_CHARS = 15
 
 DI_STYLE = """
 <style>
@@ -224,299 +185,6 @@ DI_STYLE = """
 
 
 # -- small pure helpers ------------------------------------------------------------------------
-
-
-def percent(chance: Fraction) -> str:
-    """'42% (15/36)': rounded for the room, exact for the curious."""
-    exact = f" ({chance.numerator}/{chance.denominator})" if 0 < chance < 1 else ""
-    return f"{float(chance) * 100:.0f}%{exact}"
-
-
-def chance_html(chance: Fraction, big: bool = True) -> str:
-    """The percentage (large) with the exact fraction beside it (small)."""
-    exact = f' <span class="di-hint">{chance.numerator}/{chance.denominator}</span>' if 0 < chance < 1 else ""
-    return f'<span class="{"di-big" if big else ""}" data-chance="{chance}">{float(chance) * 100:.0f}%</span>{exact}'
-
-
-def short(text: str, limit: int = LABEL_CHARS) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-def place_label(sheet: Sheet, place: str) -> str:
-    """'Think' for a node, "'Bears are… - Goldilocks'" for a filled branch: the players' words,
-    never the model's branch names."""
-    if place in NODES:
-        return place.title()
-    meme = sheet.meme(place)
-    return f"'{short(meme.text, 18)} - {short(meme.holder, 14)}'" if meme else f"an empty branch by {hub_of(place).title()}"
-
-
-def branch_choices(layout: Sequence[str], branches: Sequence[str], sheet: Sheet | None = None) -> list[tuple[str, str]]:
-    """Empty branches as a Dropdown's options: one per type and hub ("A leaf branch by Probe"),
-    since two empty branches of one type by one hub are the same choice; with `sheet`, how many
-    stones its hub holds (they may move onto a new meme)."""
-    seen: dict[str, str] = {}
-    for b in branches:
-        words = branch_words(layout, b)
-        label = words[0].upper() + words[1:]
-        if sheet is not None:
-            label += f" ({hub_of(b).title()} holds {_plural(sheet.node(hub_of(b)), 'stone')})"
-        seen.setdefault(label, b)
-    return list(seen.items())
-
-
-def die_svg(value: int, size: int = 54, mark: bool = False) -> str:
-    """A die face with pips; `mark` rings a re-rolled die (a thick dashed ring and a ↻ corner
-    badge, and 're-rolled' in its label: not told by colour alone)."""
-    cell = size / 4
-    pips = "".join(
-        f'<circle cx="{cell * (1 + i % 3):.1f}" cy="{cell * (1 + i // 3):.1f}" r="{size / 11:.1f}" fill="#111"/>'
-        for i in PIPS.get(value, ())
-    )
-    said = f"die showing {value}" + (", re-rolled with a red seed" if mark else "")
-    stroke = ACTIVE_BORDER if mark else "#333"
-    ring = ' stroke-dasharray="7 3"' if mark else ""
-    badge = (
-        f'<circle cx="{size - 9}" cy="9" r="8" fill="{REROLL_BADGE}"/>'
-        f'<text x="{size - 9}" y="13.5" text-anchor="middle" font-size="13" font-weight="700" fill="#fff">↻</text>'
-        if mark
-        else ""
-    )
-    return (
-        f'<svg class="di-die" width="{size}" height="{size}" viewBox="0 0 {size} {size}" role="img" aria-label="{said}" data-die="{value}">'
-        f"<title>{said}</title>"
-        f'<rect x="2" y="2" width="{size - 4}" height="{size - 4}" rx="{size / 7:.1f}" fill="#fff" stroke="{stroke}" stroke-width="{4 if mark else 2}"{ring}/>'
-        f"{pips}{badge}</svg>"
-    )
-
-
-def dice_html(dice: Sequence[int], first: Sequence[int] = ()) -> str:
-    """Two die faces and their total in words; dice that a seed changed are ringed and said so."""
-    marks = [bool(first) and v != f for v, f in zip(dice, first or dice)]
-    faces = "".join(die_svg(v, mark=m) for v, m in zip(dice, marks))
-    words = " + ".join(str(v) + (" (re-rolled)" if m else "") for v, m in zip(dice, marks))
-    return (
-        f'<span style="display:inline-flex;gap:8px;vertical-align:middle">{faces}</span>'
-        f' <span class="di-hint di-dice-text">{esc(words)}</span>'
-    )
-
-
-def _leaf(x: float, y: float, side: str) -> str:
-    angle = -30 if side == "right" else 30
-    return (
-        f'<ellipse cx="{x:.0f}" cy="{y:.0f}" rx="9" ry="4.5" transform="rotate({angle} {x:.0f} {y:.0f})" '
-        f'fill="{LEAF_COLOUR}" stroke="#1f5d27" stroke-width="1"/>'
-    )
-
-
-def _coil(x: float, y: float) -> str:
-    return (
-        f'<path d="M {x:.0f} {y:.0f} m -7 0 a 7 7 0 1 1 7 7 a 4.5 4.5 0 1 1 -4.5 -4.5 a 2 2 0 1 1 2 2" '
-        f'fill="none" stroke="{COIL_COLOUR}" stroke-width="2"/>'
-    )
-
-
-def char_em(ch: str) -> float:
-    """A generous guess at a character's advance in em (the drawing's Arial-like sans, semi-bold)."""
-    code = ord(ch)
-    if 0xFE00 <= code <= 0xFE0F or 0x200B <= code <= 0x200F or code == 0x20E3 or 0x0300 <= code <= 0x036F:
-        return 0.0  # variation selectors, joiners, combining marks
-    if (
-        0x1100 <= code <= 0x115F
-        or 0x2600 <= code <= 0x27BF
-        or 0x2E80 <= code <= 0xA4CF
-        or 0xAC00 <= code <= 0xD7A3
-        or 0xF900 <= code <= 0xFAFF
-        or 0xFE30 <= code <= 0xFE4F
-        or 0xFF00 <= code <= 0xFF60
-        or code >= 0x1F000
-    ):
-        return 1.1  # CJK, fullwidth forms, emoji and pictographs
-    if ch.isspace():
-        return 0.3
-    if ch in "iljtfrI.,:;'!|()[]`":
-        return 0.36
-    if ch in "mwMW@%":
-        return 0.92
-    if ch.isupper() or not ch.isalnum():
-        return 0.74
-    return 0.6
-
-
-def text_width(text: str, size: float) -> float:
-    """Estimated width of `text` at font size `size` (user units); meant to err wide."""
-    return size * sum(char_em(ch) for ch in text)
-
-
-def wrap(text: str, width: float, size: float) -> list[str]:
-    """`text` in as many lines as it needs, each at most `width` wide at `size`; nothing is dropped.
-
-    Words go whole onto a line when they fit; a word wider than a line is split across lines.
-    """
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}" if line else word
-        if text_width(trial, size) <= width:
-            line = trial
-            continue
-        if line:
-            lines.append(line)
-            line = ""
-        while text_width(word, size) > width:
-            cut = 1
-            while cut < len(word) and text_width(word[: cut + 1], size) <= width:
-                cut += 1
-            lines.append(word[:cut])
-            word = word[cut:]
-        line = word
-    if line:
-        lines.append(line)
-    return lines
-
-
-@dataclasses.dataclass(frozen=True)
-class _Label:
-    """A filled branch's label: the meme's lines and the holder's lines."""
-
-    meme: tuple[str, ...]
-    holder: tuple[str, ...]
-
-    @property
-    def height(self) -> float:
-        return (MEME_FONT + LINE_GAP) * len(self.meme) + (HOLDER_FONT + LINE_GAP) * len(self.holder)
-
-
-def _label_of(sheet: Sheet, branch: str) -> _Label | None:
-    meme = sheet.meme(branch)
-    if meme is None:
-        return None
-    return _Label(tuple(wrap(meme.text, LABEL_W, MEME_FONT)), tuple(wrap(meme.holder, LABEL_W, HOLDER_FONT)))
-
-
-def _branch_h(label: _Label | None) -> float:
-    return max(BRANCH_MIN_H, (label.height + 8) if label else 0)
-
-
-def _layout(sheet: Sheet) -> tuple[dict[str, float], dict[str, float], float, float]:
-    """Where everything goes down the drawing: (branch y, hub y, Think y, the drawing's height).
-
-    Each side stacks its two hubs' branches, each as tall as its label; both sides' top hubs
-    end, and bottom hubs start, at the same height, where Think sits between them.
-    """
-    labels = {b: _label_of(sheet, b) for b in BRANCHES}
-    groups = {hub: [b for b in BRANCHES if b.startswith(hub + "-")] for hub in HUBS}
-    heights = {hub: sum(_branch_h(labels[b]) for b in groups[hub]) for hub in HUBS}
-    top = max(heights[h] for h in TOP_HUBS)
-    think_y = TOP_ROOM + top + GROUP_GAP / 2
-    branch_y: dict[str, float] = {}
-    hub_y: dict[str, float] = {}
-    for hub in HUBS:
-        y = think_y - GROUP_GAP / 2 - heights[hub] if hub in TOP_HUBS else think_y + GROUP_GAP / 2
-        ys = []
-        for b in groups[hub]:
-            h = _branch_h(labels[b])
-            branch_y[b] = y + h / 2
-            ys.append(y + h / 2)
-            y += h
-        hub_y[hub] = sum(ys) / len(ys)
-    bottom = max(heights[h] for h in HUBS if h not in TOP_HUBS)
-    return branch_y, hub_y, think_y, think_y + GROUP_GAP / 2 + bottom + BOTTOM_ROOM
-
-
-def _node(name: str, x: float, y: float, box: tuple[int, int], stones: int) -> str:
-    w, h = box
-    return (
-        f'<g class="di-node"><title>{name.title()}: {_plural(stones, "stone")}</title>'
-        f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w}" height="{h}" rx="{h / 2.4:.0f}" '
-        f'fill="{NODE_COLOURS[name]}" stroke="#555" stroke-width="1.5"/>'
-        f'<text x="{x:.0f}" y="{y - 4:.0f}" text-anchor="middle" font-size="{NODE_FONT}" fill="#222">{name.title()}</text>'
-        f'<text x="{x:.0f}" y="{y + COUNT_FONT - 1:.0f}" text-anchor="middle" font-size="{COUNT_FONT}" font-weight="700" fill="#111">{stones}</text>'
-        "</g>"
-    )
-
-
-def _label(x: float, y: float, anchor: str, label: _Label) -> str:
-    """The meme's lines (semi-bold) and its holder's (italic), centred on the branch's `y`."""
-    top = y - label.height / 2
-    parts = []
-    for line in label.meme:
-        top += MEME_FONT
-        parts.append(
-            f'<text x="{x}" y="{top:.1f}" text-anchor="{anchor}" font-size="{MEME_FONT}" font-weight="600" fill="#111">{esc(line)}</text>'
-        )
-        top += LINE_GAP
-    for line in label.holder:
-        top += HOLDER_FONT
-        parts.append(
-            f'<text x="{x}" y="{top:.1f}" text-anchor="{anchor}" font-size="{HOLDER_FONT}" font-style="italic" fill="#3d4250">{esc(line)}</text>'
-        )
-        top += LINE_GAP
-    return "".join(parts)
-
-
-def sheet_svg(state: State, seat: int) -> str:
-    """One player's sheet as its tree: Think, four hubs, twelve branches, stones, bonus, seeds.
-
-    Every meme is written out in full, over as many lines as it needs; hovering a branch shows
-    it again (its `<title>`), with its holder and stones.
-    """
-    sheet = state.sheets[seat]
-    branch_y, hub_y, think_y, height = _layout(sheet)
-    parts = [
-        f'<svg viewBox="0 0 {SHEET_W} {height:.0f}" width="100%" xmlns="http://www.w3.org/2000/svg" role="img" '
-        f'aria-label="{esc(sheet.name)}\'s sheet" font-family="{SHEET_FONTS}" style="max-width:100%;height:auto;overflow:visible">'
-        f"<title>{esc(sheet.name)}'s sheet</title>"
-    ]
-    tx = CENTRE_X
-    for hub in HUBS:
-        hx = HUB_X["left" if hub in LEFT_HUBS else "right"]
-        parts.append(f'<line x1="{tx}" y1="{think_y:.0f}" x2="{hx}" y2="{hub_y[hub]:.0f}" stroke="#777" stroke-width="3"/>')
-    for branch in BRANCHES:
-        hub = branch.split("-")[0]
-        side = "left" if hub in LEFT_HUBS else "right"
-        hx, hy = HUB_X[side], hub_y[hub]
-        y = branch_y[branch]
-        x = BRANCH_END_X[side]
-        meme = sheet.meme(branch)
-        kind = state.setup.branch_type(branch)
-        dash = "" if meme else ' stroke-dasharray="4 3"'
-        parts.append(
-            f'<line x1="{hx}" y1="{hy:.0f}" x2="{x}" y2="{y:.0f}" stroke="{"#555" if meme else "#b5b9c4"}" stroke-width="2"{dash}/>'
-        )
-        mark = _leaf(x, y, side) if kind == "leaf" else _coil(x, y)
-        if meme is None:
-            parts.append(f'<g opacity="0.45"><title>{branch_words(state.setup.layout, branch)}, empty</title>{mark}</g>')
-            continue
-        cx = COUNT_X[side]
-        parts.append(
-            f'<g class="di-branch" data-branch="{branch}"><title>{esc(meme.text)} - {esc(meme.holder)} '
-            f"({kind}, {_plural(meme.stones, 'stone')}, {meme.bonus} bonus)</title>{mark}"
-            f'<circle cx="{cx}" cy="{y:.0f}" r="10" fill="#222"/>'
-            f'<text x="{cx}" y="{y + 5:.0f}" text-anchor="middle" font-size="{BADGE_FONT}" font-weight="700" fill="#fff">{meme.stones}</text>'
-        )
-        for i in range(meme.bonus):
-            bx, by = cx - 6 + 12 * i if meme.bonus > 1 else cx, y + 18
-            parts.append(f'<path d="M {bx} {by - 5} l 5 5 l -5 5 l -5 -5 z" fill="{BONUS_COLOUR}" stroke="#7a5800" stroke-width=".8"/>')
-        parts.append(_label(LABEL_X[side], y, "end" if side == "left" else "start", _label_of(sheet, branch)) + "</g>")  # type: ignore[arg-type]
-    for hub in HUBS:
-        parts.append(_node(hub, HUB_X["left" if hub in LEFT_HUBS else "right"], hub_y[hub], HUB_BOX, sheet.node(hub)))
-    parts.append(_node("think", tx, think_y, THINK_BOX, sheet.node("think")))
-    total = max(state.setup.seeds, sheet.seeds)
-    shown = min(total, 12)
-    for i in range(shown):
-        x = tx - 9 * (shown - 1) + 18 * i
-        left = i < sheet.seeds
-        parts.append(
-            f'<circle cx="{x}" cy="14" r="7" fill="{SEED_COLOUR if left else "none"}" '
-            f'stroke="{SEED_COLOUR if left else "#888"}" stroke-width="1.5"><title>{"red seed" if left else "seed spent"}</title></circle>'
-        )
-    if sheet.crossed:
-        parts.append(
-            f'<text x="{tx}" y="{height - 7:.0f}" text-anchor="middle" font-size="{MIN_FONT}" fill="#9b1c1c">✗ {len(sheet.crossed)} crossed off</text>'
-        )
-    parts.append("</svg>")
-    return "".join(parts)
 
 
 def _button(
@@ -1151,12 +819,7 @@ class DangerousIdeasDashboard(TableDashboard):
         self.outcome_html = widgets.HTML().add_class("pb-outcome")
         self.sheets_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", grid_gap="0 10px")).add_class("pb-sheets")
         self.sheet_html: tuple[widgets.HTML, ...] = ()
-        self.legend_html = widgets.HTML(
-            '<span class="di-hint">'
-            f'<b style="color:#222">●</b> own stones &nbsp; <b style="color:{BONUS_COLOUR}">◆</b> bonus stones &nbsp; '
-            f'<b style="color:{SEED_COLOUR}">●</b> red seeds &nbsp; <b style="color:{LEAF_COLOUR}">leaf</b> / '
-            f'<b style="color:{COIL_COLOUR}">coiled</b> branches (dashed: empty)</span>'
-        )
+        self.legend_html = widgets.HTML(sheet_legend())
         self.characters_html = widgets.HTML().add_class("pb-characters")
         self.story_html = widgets.HTML().add_class("pb-story")
         self.open_from_query()
@@ -1264,11 +927,11 @@ class DangerousIdeasDashboard(TableDashboard):
             self.narration.value = ""
         title = f"{self.game_title}: {self.story}" if self.story else self.game_title
         self.header.show(title, self._round_text(view), self._waiting_text(state))
-        self.chapter_html.value = self._chapter_card(state)
+        self.chapter_html.value = chapter_card(state, self.story)
         self._draw_attempt(state, view)
         self._draw_sheets(state, view)
-        self.characters_html.value = self._characters_card(state)
-        self.story_html.value = self._story_card(state)
+        self.characters_html.value = characters_card(state)
+        self.story_html.value = story_card(state)
         rows = []
         ties = tiebreaks(state)
         for rank, seat, score in standings(state):
@@ -1279,7 +942,7 @@ class DangerousIdeasDashboard(TableDashboard):
                     sheet.name + (f" 🤖 {self.bots[seat]}" if seat in self.bots else ""),
                     score,
                     sheet.filled,
-                    self._groups(sheet),
+                    groups_text(sheet),
                     ties[seat],
                 )
             )
@@ -1324,51 +987,7 @@ class DangerousIdeasDashboard(TableDashboard):
             return f"{names[a.actor]} concludes the meme action."
         return who
 
-    @staticmethod
-    def _groups(sheet: Sheet) -> str:
-        counts: dict[str, int] = {}
-        for _, meme in sheet.memes():
-            counts[meme.key] = counts.get(meme.key, 0) + 1
-        sizes = sorted(counts.values(), reverse=True)
-        unique = sum(1 for k in sizes if k == 1)
-        groups = [k for k in sizes if k > 1]
-        parts = ([f"{unique} unique"] if unique else []) + [f"a group of {k}" for k in groups]
-        return ", ".join(parts) or "none"
 
-    def _chapter_card(self, state: State) -> str:
-        names = state.names
-        if state.chapter < 0:
-            what = (
-                "Setup: everyone places starting stones"
-                if state.phase == "place"
-                else "The setting round: each player writes one leaf and one coiled meme"
-            )
-            order = range(state.n)
-            current = set(state.waiting_for())
-            done_upto = -1
-            title = ""
-        else:
-            what = f"Chapter {state.chapter + 1} of {state.setup.chapter_count}"
-            order = state.chapter_order()
-            current = {state.turn} if state.turn is not None else set(state.waiting_for()[:1])
-            done_upto = state.turns_done
-            title = f"“{esc(state.title)}”" if state.title else '<span class="pb-muted">(the title is still to come)</span>'
-        chips = []
-        for i, seat in enumerate(order):
-            done = state.chapter >= 0 and i < done_upto
-            now = seat in current and state.phase != "over"
-            mark = ("▶ " if now else "") + ("✔ " if done else "") + names[seat] + (" ★" if seat == state.starter else "")
-            background = "#ffcc80" if now else ("#dfe3ea" if done else "#f1f3f7")
-            html = chip(mark, background)
-            chips.append(html.replace('class="pb-chip"', 'class="pb-chip di-now"') if now else html)
-        story = f' <span class="pb-muted">· retelling {esc(self.story)}</span>' if self.story else ""
-        body = (
-            f'<div style="font-size:1.25em;font-weight:700">{esc(what)} {title}{story}</div>'
-            f'<div class="di-order">Turn order: {" ".join(chips)}</div>'
-        )
-        if state.chapter >= 0:
-            body += '<div class="di-hint">★ starts the chapter, announces its title and plays last.</div>'
-        return card("", body)
 
     # -- the meme action card ---------------------------------------------------------------------
     def _draw_attempt(self, state: State, view: View) -> None:
@@ -1409,7 +1028,8 @@ class DangerousIdeasDashboard(TableDashboard):
                 )
             else:
                 self.dice_html.value = ""
-        self.outcome_html.value = self._outcome_text(state)
+        concluded = [a for a in self.game.actions if isinstance(a, Conclude)] if self.game is not None else []
+        self.outcome_html.value = outcome_html(state, concluded[-1].from_hub if concluded else 0)
 
     def _draw_pool(self, state: State, view: View) -> None:
         a = view.attempt
@@ -1439,35 +1059,6 @@ class DangerousIdeasDashboard(TableDashboard):
         if self.game is not None:
             self._draw_pool(self.game.state, view_for(self.game.state, None))
 
-    def _outcome_text(self, state: State) -> str:
-        if not state.outcomes or self.game is None:
-            return ""
-        o = state.outcomes[-1]
-        concluded = [a for a in self.game.actions if isinstance(a, Conclude)]
-        from_hub = concluded[-1].from_hub if concluded else 0
-        names = state.names
-        verb = "create" if o.kind == "create" else "spread"
-        head = f"{names[o.actor]} tried to {verb} ‘{o.text}’ to {o.holder}" if verb == "spread" else f"{names[o.actor]} tried to create ‘{o.text}’, held by {o.holder}"
-        dice = f"{o.dice[0]} + {o.dice[1]} = {sum(o.dice)} against a pool of {o.pool}"
-        lines = [f"Pool {' → '.join(str(p) for p in o.pools)}; dice {dice}."]
-        if o.success:
-            hub = hub_of(o.branch or "").title()
-            moved = f", with {_plural(from_hub, 'stone')} moved onto it from {hub}" if from_hub else ""
-            lines.append(f"Written on {branch_words(state.setup.layout, o.branch or '')} with 1 new stone and 2 bonus stones{moved}.")
-            if o.target is not None:
-                crossed = [c for c in state.sheets[o.target.seat].crossed if c.by == o.actor and c.branch == o.target.branch]
-                if crossed:
-                    lines.append(
-                        f"{names[o.target.seat]}'s ‘{crossed[-1].text}’ is crossed off; its stones went to {hub_of(o.target.branch).title()}."
-                    )
-            if o.connected:
-                lines.append(f"{seats_text(names, o.connected)} connected: +2 stones on Think each.")
-        else:
-            lines.append("Nothing is written; the spent stones are gone.")
-        mark = "✔ Success" if o.success else "✘ Failed"
-        colour = "#1d6b35" if o.success else "#9b1c1c"
-        body = "".join(f"<div>{esc(line)}</div>" for line in lines)
-        return f'<div style="border-top:1px solid #dde1ea;margin-top:6px;padding-top:4px"><b style="color:{colour}">{mark}:</b> {esc(head)}{body}</div>'
 
     # -- sheets, characters, story ----------------------------------------------------------------
     def _draw_sheets(self, state: State, view: View) -> None:
@@ -1503,31 +1094,7 @@ class DangerousIdeasDashboard(TableDashboard):
             extra = "di-active" if seat in active else ""
             html.value = card("", head + sheet_svg(state, seat), extra, f'data-seat="{seat}"')
 
-    @staticmethod
-    def _characters_card(state: State) -> str:
-        holders: dict[str, tuple[str, list[str]]] = {}
-        for seat, sheet in enumerate(state.sheets):
-            for _, meme in sheet.memes():
-                name, memes = holders.setdefault(meme.holder_key, (meme.holder, []))
-                memes.append(f'‘{esc(meme.text)}’ <span class="pb-muted">({esc(sheet.name)})</span>')
-        if not holders:
-            return card("The story's characters", '<span class="pb-muted">No one holds a meme yet.</span>')
-        rows = "".join(
-            f"<tr><td><b>{esc(name)}</b></td><td>{'<br>'.join(memes)}</td></tr>"
-            for name, memes in sorted(holders.values(), key=lambda item: (-len(item[1]), item[0].casefold()))
-        )
-        return card("The story's characters", f'<table class="pb-table"><tr><th>Character</th><th>Memes held</th></tr>{rows}</table>')
 
-    @staticmethod
-    def _story_card(state: State) -> str:
-        """The transcript, chapter by chapter; earlier chapters fold away, the latest stays open."""
-        passages = transcript(state)
-        parts = []
-        for i, passage in enumerate(passages):
-            lines = "".join(f"<p>{esc(line)}</p>" for line in passage.lines) or '<p class="pb-muted">…</p>'
-            opened = " open" if i == len(passages) - 1 else ""
-            parts.append(f'<details class="di-passage"{opened}><summary><b>{esc(passage.heading)}</b></summary>{lines}</details>')
-        return card("The story so far", "".join(parts))
 
     # -- the control panel ----------------------------------------------------------------------
     def _draw_controls(self, state: State) -> None:
@@ -1798,7 +1365,7 @@ class DangerousIdeasDashboard(TableDashboard):
         else:
             advice = (
                 f"Worth it for {names[a.actor]}: re-roll die {die + 1} (the {a.dice[die]}): "
-                f"{percent(reroll)} to succeed with the seeds left, against {percent(stands)} if it stands."
+                f"{chance_text(reroll)} to succeed with the seeds left, against {chance_text(stands)} if it stands."
             )
         dice = [
             _button(

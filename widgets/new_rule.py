@@ -39,11 +39,13 @@ from __future__ import annotations
 import dataclasses
 import re
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
 
+from drawing.common import card, esc
+from drawing.new_rule import bowl_card, candy_chips, candy_label, players_table, reveal_card
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import RuleError, new_game
@@ -62,27 +64,14 @@ from rules.new_rule import (
     legal_actions,
     payment_levels,
     suggested_payment,
-    symbol,
     view_for,
 )
 
-from .common import LogPanel, PrivacyCurtain, card, chip, esc, optional_limit
+from .common import LogPanel, PrivacyCurtain, optional_limit
 from .table import TableDashboard
 
-__all__ = ["NewRuleDashboard", "PaymentChooser", "SetupForm", "candy_chip", "candy_chips", "colour_class"]
+__all__ = ["NewRuleDashboard", "PaymentChooser", "SetupForm", "colour_class"]
 
-#: Chip background and text colour per candy colour; the symbol carries the meaning too.
-CHIP_COLOURS: dict[str, tuple[str, str]] = {
-    "red": ("#c62828", "#fff"),
-    "orange": ("#f28c28", "#111"),
-    "yellow": ("#f7d038", "#111"),
-    "green": ("#2e7d32", "#fff"),
-    "blue": ("#1f5fbf", "#fff"),
-    "brown": ("#6d4c41", "#fff"),
-    "purple": ("#7b1fa2", "#fff"),
-    "pink": ("#f48fb1", "#111"),
-}
-OTHER_COLOUR = ("#b0b4bd", "#111")
 MAX_SEATS = 5
 WIDE = {"description_width": "initial"}
 
@@ -90,36 +79,6 @@ WIDE = {"description_width": "initial"}
 def colour_class(colour: str) -> str:
     """The CSS-safe spelling of a colour name, as used in `pb-pay-<colour>`."""
     return re.sub(r"[^a-z0-9-]", "-", colour.lower())
-
-
-def candy_label(colours: Sequence[str], colour: str, count: int | None = None) -> str:
-    """'★ yellow 3': the symbol first so no one needs to tell hues apart."""
-    text = f"{symbol(colours, colour)} {colour}"
-    return text if count is None else f"{text} {count}"
-
-
-def candy_chip(colours: Sequence[str], colour: str, count: int | None = None) -> str:
-    """One chip: the colour's symbol and name (and count) on the colour, the name said again in
-    its `title` and `aria-label` (a screen reader says "yellow candy, 3", not the star's name)."""
-    said = f"{colour} candy" + ("" if count is None else f", {count}")
-    html = chip(candy_label(colours, colour, count), *CHIP_COLOURS.get(colour, OTHER_COLOUR))
-    return html.replace(
-        '<span class="pb-chip"',
-        f'<span class="pb-chip" title="{esc(said)}" aria-label="{esc(said)}" data-colour="{esc(colour)}"',
-        1,
-    )
-
-
-def candy_chips(colours: Sequence[str], counts: Sequence[int] | None = None, candies: Sequence[str] = (), counted: bool = True) -> str:
-    """Coloured chips for colour counts, or for a handful of candies (`counted` off: the
-    colours alone, as for the common bowl, whose counts nobody sees). Each chip shows its
-    colour's symbol and name, so no one needs to tell hues apart."""
-    if counts is None:
-        counts = [sum(1 for c in candies if c == colour) for colour in colours]
-        pairs = [(c, n) for c, n in zip(colours, counts) if n]
-    else:
-        pairs = list(zip(colours, counts))
-    return "".join(candy_chip(colours, c, n if counted else None) for c, n in pairs)
 
 
 def _private_lines(state: State, seat: int) -> tuple[str, ...]:
@@ -375,13 +334,9 @@ class NewRuleDashboard(TableDashboard):
         assert self.game is not None
         view = view_for(self.game.state, None)
         self.header.show(self.game_title, self._round_text(view), self._waiting_text(view))
-        self.bowl_html.value = card(
-            f"Common bowl · {view.common_total} candies",
-            '<span class="pb-muted">It still holds: </span>' + candy_chips(view.colours, candies=view.common_colours, counted=False)
-            if view.common_colours else '<span class="pb-muted">Empty.</span>',
-        )
-        self.players_html.value = self._players_table(view)
-        self.reveal_html.value = self._reveal(view)
+        self.bowl_html.value = bowl_card(view)
+        self.players_html.value = players_table(view, self.bots)
+        self.reveal_html.value = reveal_card(view)
         # At the end the players' table shows every bowl: give it the whole width.
         self.reveal_html.layout.display = "none" if view.phase == "over" else "flex"
         if view.standings:
@@ -416,48 +371,6 @@ class NewRuleDashboard(TableDashboard):
         if view.phase == "pay":
             return f"Infection {' and '.join(view.infection)}, strength {view.strength}: waiting for {waiting} to pay."
         return "Dealing the candies."
-
-    def _players_table(self, view: View) -> str:
-        over = view.phase == "over"
-        head = ["Seat", "Player", "Candies", f"{view.antibody} eaten", "Now", "Pick"] + (["Final bowl"] if over else [])
-        rows = []
-        for i, s in enumerate(view.seats):
-            if s.out:
-                now = "out"
-            elif view.phase in ("draw", "choose"):
-                now = "▶ drawing" if view.turn == i else ""
-            elif view.phase == "pick":
-                now = "✔ picked" if s.picked else "choosing…"
-            elif view.phase == "pay":
-                now = "✔ paid" if s.paid else "paying…"
-            else:
-                now = ""
-            pick = candy_chip(view.colours, s.pick) if s.pick else ""
-            bot = f' <span class="pb-muted">🤖 {esc(self.bots[i])}</span>' if i in self.bots else ""
-            cells = [str(i + 1), f"<b>{esc(s.name)}</b>{bot}", str(s.candies), str(s.eaten), esc(now), pick]
-            if over:
-                cells.append(candy_chips(view.colours, s.bowl) if s.bowl is not None else "")
-            rows.append("<tr>" + "".join(f'<td data-label="{esc(h)}">{c}</td>' for h, c in zip(head, cells)) + "</tr>")
-        header = "".join(f"<th>{esc(h)}</th>" for h in head)
-        return card("Players", f'<table class="pb-table pb-cards"><tr>{header}</tr>{"".join(rows)}</table>')
-
-    @staticmethod
-    def _reveal(view: View) -> str:
-        if view.phase != "pay" or not view.strength:
-            return card("Infection", '<span class="pb-muted">Picks are revealed together once everyone has picked.</span>')
-        picks = " ".join(
-            f"{esc(s.name)}&nbsp;{candy_chip(view.colours, s.pick)}"
-            for s in view.seats
-            if s.pick
-        )
-        sick = "".join(candy_chip(view.colours, c) for c in view.infection)
-        body = (
-            f"<div>Revealed: {picks}</div>"
-            f'<div style="font-size:1.25em;margin-top:6px">Infection {sick} strength <b>{view.strength}</b></div>'
-            f'<div class="pb-muted">Each player pays {_plural(view.strength, "level")}: 2 other candies or 1 '
-            f"{esc(view.antibody)} eaten per level; infection colours only 4 per level, once fewer than 2 others are left.</div>"
-        )
-        return card("Infection", body)
 
     # -- the private panel ------------------------------------------------------------------------
     def _panel_key(self, seat: int) -> tuple[object, ...]:

@@ -47,6 +47,7 @@ from typing import Any, ClassVar
 
 import ipywidgets as widgets
 
+from drawing.common import card, download_link, esc
 from playbook.access import HIDDEN, NOTEBOOKS, Access, key_matches, new_key, resolve, server_key, table_keys, table_links
 from playbook.bots import undo_plan
 from playbook.pacing import release_turn
@@ -55,7 +56,7 @@ from rules import Action, Game, RuleError, SaveFileError, load_game
 from rules.core import seats_text
 
 from .board import Debrief, PhaseBoard
-from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
+from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree
 from .common import DebriefBar, csv_text
 from .lost_presses import listen
 

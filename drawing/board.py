@@ -1,13 +1,14 @@
 """The board by phase: what a projector shows of a table, and the same drawing replayed after.
 
-A table's board follows the phase of play. Each game's module here turns one state into a
-`Scene` from the public view alone (`view_for(state, None)`): the phase (waiting for players,
-the decision in progress, the reveal, the results), a heading, the centre of the screen, the
-key numbers with their labels, the public log, and at the end the winner and the story of the
-game in five lines. `scene_html` draws a scene; `chart_svg` draws a chart of the game so far
-from the states of its moments (`Timeline`).
+A table's board follows the phase of play. Each game's drawing module (`drawing.new_rule`...)
+turns one state into a `Scene` from the public view alone (`view_for(state, None)`): the phase
+(waiting for players, the decision in progress, the reveal, the results), a heading, the centre
+of the screen, the key numbers with their labels, the public log, and at the end the winner and
+the story of the game in five lines; it gives them as its `SCENES` (a `GameScenes`), which its
+card names (`card(slug).module("drawing")`). `scene_html` draws a scene; `chart_svg`
+(`drawing.chart`) draws a chart of the game so far from the states of its moments (`Timeline`).
 
-The debrief (`widgets.debrief`) replays a stored table moment by moment with the very same
+The debrief (`widgets.board`) replays a stored table moment by moment with the very same
 functions, fed the state at each step: what it shows at a step is what the board showed then.
 
 Sizes are for the back of a room at 1920x1080: key numbers 56 px, every label 28 px or more,
@@ -17,16 +18,16 @@ string is escaped here.
 
 from __future__ import annotations
 
-import importlib
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from rules import Action, Game
 from rules.core import GameRules
+from rules.games import card
 
-from ..common import esc
+from .chart import chart_svg
+from .common import esc
 
 __all__ = [
     "BOARD_STYLE",
@@ -171,108 +172,11 @@ def waiting_scene(scene: Scene, names: Sequence[str], free: Sequence[int]) -> Sc
         f'<div class="pb-line">Scan the code with your phone, then press your name.</div>'
         f'<div class="pb-label">Still free ({len(free)} of {len(names)})</div>'
         + "".join(f'<span class="pb-chip" style="background:#eceef3">{esc(names[i])}</span>' for i in free)
-        + (f'<div class="pb-label" style="margin-top:6px">Here</div>' + "".join(f'<span class="pb-chip" style="background:#dff3e4">✔ <bdi>{esc(n)}</bdi></span>' for n in taken) if taken else "")
+        + ('<div class="pb-label" style="margin-top:6px">Here</div>' + "".join(f'<span class="pb-chip" style="background:#dff3e4">✔ <bdi>{esc(n)}</bdi></span>' for n in taken) if taken else "")
     )
     # The game's own key numbers stay: the room sees where the game starts (the dyke, the bowl).
     facts = (Fact("Players here", f"{len(names) - len(free)} of {len(names)}", "pb-seats-taken"), *scene.facts)
     return Scene("waiting", scene.heading, centre, facts, scene.log)
-
-
-# -- charts: plain SVG, so their labels are text a browser sizes (and a test measures) --------------
-
-#: the chart's drawing units; it is drawn across the board's width, so a unit is about a pixel at 1920.
-CHART_W, CHART_H = 1800, 420
-CHART_FONT = 24
-SERIES = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#882255", "#332288", "#999933")
-
-
-def _legend_rows(entries: Sequence[tuple[str, str]], room: float) -> list[list[tuple[str, str, float]]]:
-    """(name, colour, width) per legend entry, in rows that fit `room` drawing units."""
-    rows: list[list[tuple[str, str, float]]] = [[]]
-    used = 0.0
-    for name, colour in entries:
-        short = name if len(name) <= 18 else name[:17] + "…"
-        width = 30 + CHART_FONT * 0.62 * (len(short) + 2)
-        if rows[-1] and used + width > room:
-            rows.append([])
-            used = 0.0
-        rows[-1].append((short, colour, width))
-        used += width
-    return [row for row in rows if row]
-
-
-def chart_svg(
-    title: str,
-    x_labels: Sequence[str],
-    bars: Sequence[int] | None = None,
-    lines: Sequence[tuple[str, Sequence[float | None]]] = (),
-    marks: Sequence[tuple[float, str, str]] = (),
-    y_max: float | None = None,
-    bar_label: str = "",
-) -> str:
-    """A bar and/or line chart over the game's steps. `marks`: horizontal lines (value, label,
-    colour). Labels are user text (escaped); sizes are in drawing units of `CHART_W`."""
-    if not x_labels:
-        return ""
-    values = [v for _, series in lines for v in series if v is not None] + list(bars or ()) + [m[0] for m in marks]
-    # Whole-number ticks, four or five of them, with room above the highest value.
-    highest = y_max if y_max is not None else max([1.0, *values]) * 1.1
-    tick = next(t * 10**e for e in range(12) for t in (1, 2, 5) if t * 10**e >= highest / 5)
-    top = tick * max(1, math.ceil(highest / tick))
-    left, right, below = 90, 30, 60
-    entries = ([(bar_label, "#9fb4d8")] if bar_label else []) + [(name, SERIES[k % len(SERIES)]) for k, (name, _) in enumerate(lines)]
-    legend = _legend_rows(entries, CHART_W - left - right)
-    # The legend has lines of its own, under the title.
-    above = 70 + 36 * len(legend)
-    height_all = CHART_H + 36 * max(0, len(legend) - 1)
-    width, height = CHART_W - left - right, height_all - above - below
-    step = width / max(len(x_labels), 1)
-
-    def x(i: int) -> float:
-        return left + step * (i + 0.5)
-
-    def y(v: float) -> float:
-        return above + height * (1 - v / top)
-
-    parts = [f'<text x="{left}" y="36" font-size="{CHART_FONT + 4}" font-weight="700">{esc(title)}</text>']
-    for r, row in enumerate(legend):
-        lx = CHART_W - right
-        for short, colour, w in reversed(row):
-            # The square in the series' colour, the name in black: light colours are hard to read as text.
-            parts.append(
-                f'<text x="{lx:.0f}" y="{74 + 36 * r}" font-size="{CHART_FONT}" text-anchor="end" fill="#14171f" font-weight="700">'
-                f'<tspan fill="{colour}">■</tspan> {esc(short)}</text>'
-            )
-            lx -= w
-    for k in range(round(top / tick) + 1):  # y grid and values
-        v = k * tick
-        parts.append(f'<line x1="{left}" x2="{left + width}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="#dde1ea"/>')
-        parts.append(f'<text x="{left - 10}" y="{y(v) + 8:.1f}" font-size="{CHART_FONT}" text-anchor="end">{round(v)}</text>')
-    every = max(1, len(x_labels) // 16)
-    for i, label in enumerate(x_labels):
-        if i % every == 0 or i == len(x_labels) - 1:
-            parts.append(f'<text x="{x(i):.1f}" y="{above + height + 36}" font-size="{CHART_FONT}" text-anchor="middle">{esc(label)}</text>')
-    if bars:
-        bar = min(step * 0.6, 90)
-        for i, v in enumerate(bars):
-            parts.append(f'<rect x="{x(i) - bar / 2:.1f}" y="{y(v):.1f}" width="{bar:.1f}" height="{max(0.0, y(0) - y(v)):.1f}" fill="#9fb4d8"/>')
-            parts.append(f'<text x="{x(i):.1f}" y="{y(v) - 8:.1f}" font-size="{CHART_FONT}" text-anchor="middle" font-weight="700">{v}</text>')
-    for value, label, colour in marks:
-        parts.append(f'<line x1="{left}" x2="{left + width}" y1="{y(value):.1f}" y2="{y(value):.1f}" stroke="{colour}" stroke-width="3" stroke-dasharray="12 8"/>')
-        parts.append(f'<text x="{left + width}" y="{y(value) - 8:.1f}" font-size="{CHART_FONT}" text-anchor="end" fill="{colour}">{esc(label)}</text>')
-    for k, (_, series) in enumerate(lines):
-        colour = SERIES[k % len(SERIES)]
-        # Series a little apart sideways: equal values would otherwise hide one another.
-        shift = (k - (len(lines) - 1) / 2) * min(step * 0.3 / max(len(lines), 1), 8.0)
-        points = [(x(i) + shift, y(v)) for i, v in enumerate(series) if v is not None]
-        if len(points) > 1:
-            path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
-            parts.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="{5 if k == 0 else 3}"/>')
-        parts += [f'<circle cx="{px:.1f}" cy="{py:.1f}" r="6" fill="{colour}"/>' for px, py in points]
-    return (
-        f'<svg viewBox="0 0 {CHART_W} {height_all}" role="img" aria-label="{esc(title)}" font-family="DejaVu Sans, sans-serif" '
-        f'xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
-    )
 
 
 # -- moments: the steps of a game, replayed from its record ---------------------------------------------
@@ -306,12 +210,10 @@ class GameScenes:
     round_word: str = "Round"
 
 
-_MODULES = {"leerdam": "leerdam", "new-rule": "new_rule", "danger-world": "danger_world", "dangerous-ideas": "dangerous_ideas"}
-
-
 def scenes_for(slug: str) -> GameScenes:
-    """The board functions of game `slug`."""
-    return importlib.import_module(f"{__name__}.{_MODULES[slug]}").SCENES  # type: ignore[no-any-return]
+    """The board functions of game `slug`: its drawing module's `SCENES`, as its card names it."""
+    scenes: GameScenes = card(slug).module("drawing").SCENES
+    return scenes
 
 
 @dataclass
