@@ -330,9 +330,9 @@ def test_a_danger_world_page_follows_its_table_inside_an_event_loop(store: Store
     attribute of its own, so its pages never followed other pages' moves."""
     import asyncio
 
-    from widgets import table as table_module
+    from widgets import live as live_module
 
-    monkeypatch.setattr(table_module, "_in_kernel", lambda: True)
+    monkeypatch.setattr(live_module, "in_kernel", lambda: True)
     waiting, decision = danger_world(sheets=1), danger_world(lambda g: g.state.phase == "lock")
     table_id = store.create(waiting, "open table", {})
 

@@ -20,6 +20,7 @@ Every change goes through `playbook.classes.submit`, with the version the page s
 from __future__ import annotations
 
 import asyncio
+import threading
 import os
 import time
 import urllib.parse
@@ -39,9 +40,11 @@ from .board import ClassDebrief, board_scene
 from .common import STYLE, StatusLine, close_tree, csv_text
 from .common import DebriefBar
 from .leerdam import LeerdamDashboard
+from . import live
+from .live import LiveFollow
 from .lost_presses import listen
 from .new_rule import NewRuleDashboard
-from .table import QUIET_SECONDS, WAIT_SECONDS, _in_kernel, page_query, public_base, qr_svg
+from .table import page_query, public_base, qr_svg
 
 __all__ = ["ClassPage"]
 
@@ -107,16 +110,13 @@ class ClassPage(widgets.VBox):
         self._key = ""
         self._tables_seen: tuple[int, ...] = ()
         self._shown: Any = None
-        self._watcher: asyncio.Task[None] | None = None
-        self._last_beat = time.monotonic()
-        self._beats = 0
         self.header = widgets.HTML().add_class("pb-class-header")
         self.status = StatusLine()
+        # Following the class: the page's heartbeat, and the look at the class (and its tables).
+        self.live = LiveFollow(self.status, self._look, lambda: self.record is not None, "check the class", self._beaten)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
         self.screen = widgets.VBox().add_class("pb-class-screen")
-        self.heartbeat = widgets.Button(description="beat", layout=widgets.Layout(display="none")).add_class("pb-heartbeat")
-        self.heartbeat.on_click(lambda _: self._beat())
-        self.alive = widgets.HTML('<span data-beat="0"></span>', layout=widgets.Layout(display="none")).add_class("pb-alive")
+        self.heartbeat, self.alive = self.live.heartbeat, self.live.alive
         self.navigator = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-navigator")
         #: the monitor's debrief (every table's decisions and the class handout), kept across
         #: redraws and emptied only when a table moves on.
@@ -711,15 +711,12 @@ class ClassPage(widgets.VBox):
         return widgets.VBox((widgets.HTML("<h3>Every table</h3>"), *rows)).add_class("pb-class-tables")
 
     # -- live ------------------------------------------------------------------------------------------
-    def _beat(self) -> None:
-        self._last_beat = time.monotonic()
-        self._beats += 1
-        self.alive.value = f'<span data-beat="{self._beats}"></span>'
+    def _beaten(self) -> None:
         if self.seat_page is not None:
             # The page is there, but maybe not yet the seat page inside it: that one's own
             # heartbeat (the first on the page once drawn) confirms the seat, after the page
             # put its link in the address bar; confirmed earlier, a reload lost the seat.
-            self.seat_page._last_beat = self._last_beat
+            self.seat_page.live.last_beat = self.live.last_beat
 
     def refresh(self) -> bool:
         """Look at the class (and, on the board and monitor, its tables); redraw if they moved."""
@@ -743,33 +740,21 @@ class ClassPage(widgets.VBox):
         return True
 
     def _start_watching(self) -> None:
-        if self._watcher is not None or not _in_kernel():
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self._watcher = loop.create_task(self._watch())
+        self.live.start()
 
-    async def _watch(self) -> None:
-        while self.record is not None:
-            if time.monotonic() - self._last_beat > QUIET_SECONDS:
-                await asyncio.sleep(1.0)  # the page is gone: stay quiet so the kernel is culled
-                continue
-            try:
-                timeout = TABLES_LOOK_SECONDS if self.role in ("board", "monitor") else WAIT_SECONDS
-                await asyncio.to_thread(cl.wait_class, self.store, self.record.id, self.record.version, timeout)
-                if self.seat_page is None or self.role != "student":
-                    self.refresh()
-                else:  # the seat page is the page now: only note the class seen, or the next wait returns at once
-                    self.record = await asyncio.to_thread(cl.load_class, self.store, self.record.id)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a failed look must not stop the next one
-                self.status.refuse(f"Could not check the class ({type(exc).__name__}: {exc}).")
-                await asyncio.sleep(2.0)
+    async def _look(self, closed: threading.Event) -> None:
+        """Wait for a change to the class (on the board and the monitor, look at its tables
+        every few seconds too), then redraw."""
+        record = self.record
+        if record is None:
+            return
+        timeout = TABLES_LOOK_SECONDS if self.role in ("board", "monitor") else live.WAIT_SECONDS
+        await asyncio.to_thread(cl.wait_class, self.store, record.id, record.version, timeout)
+        if self.seat_page is None or self.role != "student":
+            self.refresh()
+        else:  # the seat page is the page now: only note the class seen, or the next wait returns at once
+            self.record = await asyncio.to_thread(cl.load_class, self.store, record.id)
 
     def close(self) -> None:
-        if self._watcher is not None:
-            self._watcher.cancel()
+        self.live.stop()
         super().close()

@@ -24,12 +24,12 @@ A page receives only what its link allows: the widgets of other roles are never 
 no other seat's secret and no key reaches its browser. Every private panel carries the class
 `playbook-private`.
 
-Live pages. An asyncio task in the kernel waits on the store's change signal and redraws
-within a fraction of a second of another page's change; widgets whose values did not change send
-nothing. The page's own script (the `playbook` template) presses a hidden heartbeat button every
-few seconds and the kernel answers it; a kernel whose page is gone hears nothing, stops
-following the table and goes idle, so Voila culls it; a page whose kernel died sees no answer,
-says so and reopens its table by reloading.
+Live pages (`widgets.live`). An asyncio task in the kernel waits on the store's change signal
+and redraws within a fraction of a second of another page's change; widgets whose values did
+not change send nothing. The page's own script presses a hidden heartbeat button every few
+seconds and the kernel answers it; a kernel whose page is gone hears nothing, stops following
+the table and goes idle, so Voila culls it; a page whose kernel died sees no answer, says so
+and reopens its table by reloading.
 """
 
 from __future__ import annotations
@@ -58,21 +58,14 @@ from rules.core import seats_text
 from .board import Debrief, PhaseBoard
 from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree
 from .common import DebriefBar, csv_text
+from . import live
+from .live import LiveFollow
 from .lost_presses import listen
 
 __all__ = ["ClassPanel", "ClassStarter", "TableDashboard", "TableIndex", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
 
-#: Seconds one wait on the store's change signal lasts before it starts again.
-WAIT_SECONDS = 10.0
-#: The wait's thread looks this often whether the page was closed (`close` ends it so).
-WAIT_SLICE_SECONDS = 0.5
-#: A page that has not pressed its heartbeat for this long is gone: stop following the table.
-QUIET_SECONDS = 30.0
 #: Another page's move: the public view is redrawn at once, a seat's own panel this much later.
 PANEL_DEFER_SECONDS = 0.05
-#: After a change, wait this long for the next one before redrawing (at most SETTLE_MAX).
-SETTLE_SECONDS = 0.12
-SETTLE_MAX_SECONDS = 0.5
 
 
 def bots_meta(bots: Mapping[int, str]) -> dict[str, Any]:
@@ -196,15 +189,6 @@ def _wait_for_page_request() -> None:
 
 def _when(stamp: float) -> str:
     return time.strftime("%d %b %H:%M", time.localtime(stamp))
-
-
-def _in_kernel() -> bool:
-    """True inside a running IPython kernel (a Voila page), where an asyncio task can run."""
-    try:
-        from ipykernel.kernelbase import Kernel
-    except ImportError:
-        return False
-    return bool(Kernel.initialized())
 
 
 class TablePicker(widgets.VBox):
@@ -420,10 +404,6 @@ class TableDashboard(widgets.VBox):
         #: the seat of a seat page (None elsewhere), and the key its link gave.
         self.seat: int | None = None
         self._seat_key = ""
-        self._watcher: asyncio.Task[None] | None = None
-        self._closed = threading.Event()  # set by `_stop_watching`: the waiting thread returns
-        self._last_beat = time.monotonic()
-        self._beats = 0
         self.game: Game[Any, Any] | None = None
         self.table_id: str | None = None
         #: the version of the table this page shows: every change it submits carries it.
@@ -434,6 +414,8 @@ class TableDashboard(widgets.VBox):
         self.style_html = widgets.HTML(STYLE)
         self.header = TableHeader()
         self.status = StatusLine()
+        # Following the table: the page's heartbeat, and the look at the store for other pages' moves.
+        self.live = LiveFollow(self.status, self._look, lambda: self.table_id is not None, "check for other pages' moves", self._beaten)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
         # The save bar, the debrief bar, the table picker and the class panel: built the first
         # time a page wants them (`_part`). A seat page or a board shows none of them, and their
@@ -447,9 +429,7 @@ class TableDashboard(widgets.VBox):
         #: the board's join code (QR) and link: only a board page fills it.
         self.join_html = widgets.HTML().add_class("pb-join-code")
         # The page's script presses the heartbeat (hidden) and watches the answer (pb-alive).
-        self.heartbeat = widgets.Button(description="beat", layout=widgets.Layout(display="none")).add_class("pb-heartbeat")
-        self.heartbeat.on_click(lambda _: self._beat())
-        self.alive = widgets.HTML('<span data-beat="0"></span>', layout=widgets.Layout(display="none")).add_class("pb-alive")
+        self.heartbeat, self.alive = self.live.heartbeat, self.live.alive
         #: a link the page's script puts in the address bar (a new table's facilitator link).
         self.navigator = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-navigator")
         self._table: widgets.Widget | None = None
@@ -942,11 +922,8 @@ class TableDashboard(widgets.VBox):
 
     # -- live updates --------------------------------------------------------------------------
 
-    def _beat(self) -> None:
-        """The page's script pressed the heartbeat: it is there. Answer, so it knows we are."""
-        self._last_beat = time.monotonic()
-        self._beats += 1
-        self.alive.value = f'<span data-beat="{self._beats}"></span>'
+    def _beaten(self) -> None:
+        """The page is there: a seat it claimed is shown, and its own for good."""
         if self._confirm_pending:
             self.confirm_seat()
 
@@ -1005,7 +982,7 @@ class TableDashboard(widgets.VBox):
             curtain.keep_typed = True  # someone else moved: keep this player's half-filled form
             # Only a kernel's own loop draws a deferred panel (elsewhere a loop may be running
             # that nobody turns: Playwright's, in the tests).
-            curtain.defer = defer if _in_kernel() else 0.0
+            curtain.defer = defer if live.in_kernel() else 0.0
         try:
             self.redraw()
         finally:
@@ -1015,58 +992,22 @@ class TableDashboard(widgets.VBox):
 
     def _start_watching(self) -> None:
         """Follow the table from the kernel's event loop; outside a kernel (tests) do nothing."""
-        self._stop_watching()
-        if not _in_kernel():
-            return  # headless use calls `refresh` itself
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # a kernel between cells with no loop running: nothing could run the task
-        self._watcher = loop.create_task(self._watch())
+        self.live.stop()
+        self.live.start()
 
     def _stop_watching(self) -> None:
-        self._closed.set()
-        self._closed = threading.Event()
-        if self._watcher is not None:
-            self._watcher.cancel()
-            self._watcher = None
+        self.live.stop()
 
-    async def _watch(self) -> None:
-        closed = self._closed
-        while self.table_id is not None:
-            if self._page_gone():
-                # No heartbeat: the page is gone. Stay quiet, so the kernel goes idle and is culled.
-                await asyncio.sleep(1.0)
-                continue
-            try:
-                table_id, seen = self.table_id, self.version
-                version = await asyncio.to_thread(self._wait, table_id, seen, closed)
-                if version != seen:
-                    # A burst (a class pledging at once) is drawn once it settles, not once per
-                    # pledge: every redraw is work for the server and for every open page.
-                    first = time.monotonic()
-                    while time.monotonic() - first < SETTLE_MAX_SECONDS:
-                        later = await asyncio.to_thread(self.store.wait, table_id, version, SETTLE_SECONDS)
-                        if later == version:
-                            break
-                        version = later
-                if version != self.version and table_id == self.table_id and not self._page_gone():
-                    self.refresh()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a failed look must not stop the next one
-                self.status.refuse(f"Could not check for other pages' moves ({type(exc).__name__}: {exc}).")
-                await asyncio.sleep(2.0)
-
-    def _wait(self, table_id: str, seen: int, closed: threading.Event) -> int:
-        """`store.wait` for up to WAIT_SECONDS, in slices, returning early once `closed` is set."""
-        deadline, version = time.monotonic() + WAIT_SECONDS, seen
-        while version == seen and not closed.is_set() and (left := deadline - time.monotonic()) > 0:
-            version = self.store.wait(table_id, seen, min(left, WAIT_SLICE_SECONDS))
-        return version
-
-    def _page_gone(self) -> bool:
-        return time.monotonic() - self._last_beat > QUIET_SECONDS
+    async def _look(self, closed: threading.Event) -> None:
+        """Wait for another page's change to this table (a burst once it settles), then redraw."""
+        table_id, seen = self.table_id, self.version
+        if table_id is None:
+            return
+        version = await asyncio.to_thread(live.wait_in_slices, lambda timeout: self.store.wait(table_id, seen, timeout), seen, closed)
+        if version != seen:
+            version = await live.settled(lambda after, timeout: self.store.wait(table_id, after, timeout), version)
+        if version != self.version and table_id == self.table_id and not self.live.gone():
+            self.refresh()
 
     def close(self) -> None:
         self._stop_watching()
