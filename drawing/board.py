@@ -208,6 +208,9 @@ class GameScenes:
     chart: Callable[..., str]
     #: what a round's word is ("Year", "Round"...).
     round_word: str = "Round"
+    #: a class's tables compared side by side for its board, from their states (Leerdam's
+    #: villages year by year), or None.
+    side_by_side: Callable[[Sequence[Any]], str] | None = None
 
 
 def scenes_for(slug: str) -> GameScenes:

@@ -471,4 +471,4 @@ def chart(states: Sequence[Any], final: State | None = None) -> str:
     return "".join(drawn)
 
 
-SCENES = GameScenes("leerdam", scene, moment, round_of, chart, "Year")
+SCENES = GameScenes("leerdam", scene, moment, round_of, chart, "Year", villages_html)

@@ -29,21 +29,22 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from drawing.common import card, download_link, esc
+from drawing.board import scenes_for
+from drawing.common import card as card_html
+from drawing.common import download_link, esc
 from playbook import classes as cl
-from playbook.access import HIDDEN, NOTEBOOKS, key_matches, new_key
+from playbook.access import key_matches, new_key
 from playbook.store import STOPPED, HandOver, Refused, Store
 from rules import RuleError
 from rules.core import leaders_text, winners_text
+from rules.games import CARDS, card
 
 from .board import ClassDebrief, board_scene
 from .common import STYLE, StatusLine, close_tree, csv_text
 from .common import DebriefBar
-from .leerdam import LeerdamDashboard
 from . import live
 from .live import LiveFollow
 from .lost_presses import listen
-from .new_rule import NewRuleDashboard
 from .table import page_query, public_base, qr_svg
 
 __all__ = ["ClassPage"]
@@ -71,9 +72,18 @@ CLASS_STYLE = """
 </style>
 """
 
-#: the dashboard of each game, for a student's seat built inside their class page (imported
-#: with this module: a kernel kept ready for the class has them loaded before the class comes).
-DASHBOARDS = {"new-rule": NewRuleDashboard, "leerdam": LeerdamDashboard}
+
+
+def _load_seat_pages() -> None:
+    """The dashboards of the games whose students play on a seat of their own (games that hide
+    something), loaded with this module: a kernel kept ready for a class has its student's seat
+    page loaded before the class comes."""
+    for game in CARDS:
+        if game.hides and game.has("dashboard"):
+            game.module("dashboard")
+
+
+_load_seat_pages()
 
 
 def _names_html(names: Sequence[str]) -> str:
@@ -83,11 +93,6 @@ def _names_html(names: Sequence[str]) -> str:
 def _ago(seconds: float) -> str:
     minutes = int(seconds // 60)
     return f"{minutes} min" if minutes else f"{int(seconds)} s"
-
-
-def _table_word(game: str) -> str:
-    """What the room calls a table of `game`: Leerdam's are villages."""
-    return "Village" if game == "leerdam" else "Table"
 
 
 class ClassPage(widgets.VBox):
@@ -244,7 +249,7 @@ class ClassPage(widgets.VBox):
         if student is None or not self._submit(cl.ReleaseStudent(student_id, new_key())):
             return False
         where = cl.seat_of(self.record, student)
-        if where is not None and self.record.game in HIDDEN:
+        if where is not None and card(self.record.game).hides:
             from playbook.store import Release
 
             table_id, seat = where
@@ -266,7 +271,7 @@ class ClassPage(widgets.VBox):
 
         table_id = self.record.tables[table_index]
         table = self.store.load(table_id)
-        bot = cl.FILL_BOT.get(self.record.game)
+        bot = card(self.record.game).fill_bot
         if bot not in strategies(self.record.game):
             self.status.refuse("This game has no bots.")
             return False
@@ -365,7 +370,7 @@ class ClassPage(widgets.VBox):
         student = record.student(student.id) or student
         self.student = student
         where = cl.seat_of(record, student)
-        if where is not None and record.game in HIDDEN and record.phase in ("playing", "over"):
+        if where is not None and card(record.game).hides and record.phase in ("playing", "over"):
             self._seat_student(record, student, where)
             return
         key = ("student", record.phase, student.group, record.groups, tuple(s.name for s in record.students) if record.phase == "lobby" else ())
@@ -391,11 +396,11 @@ class ClassPage(widgets.VBox):
             if record.phase == "dealt":
                 body = f'<div class="pb-big">Table {student.group + 1}</div><div>With: {esc(", ".join(m for m in mates if m != student.name))}. Wait for the start.</div>'
             else:
-                gm = record.game == "danger-world"
+                gm = card(record.game).gm
                 role = "You are the GM" if gm and student.seat == 0 else f"You play {student.name}"
                 link = ""
                 if student.group < len(record.tables):
-                    href = f"{NOTEBOOKS[record.game]}?table={urllib.parse.quote(record.tables[student.group])}"
+                    href = f"{card(record.game).notebook}?table={urllib.parse.quote(record.tables[student.group])}"
                     link = f'<div><a class="pb-table-screen" href="{esc(href)}" target="_blank" rel="noopener">Open your table\'s screen</a> (one shared screen for the table).</div>'
                 body = f'<div class="pb-big">Table {student.group + 1}</div><div>{esc(role)}, with {esc(", ".join(m for m in mates if m != student.name))}. Your table plays on one shared screen.</div>{link}'
         self.student_card.value = f'<div class="pb-class-student-card">{body}</div>'
@@ -412,7 +417,7 @@ class ClassPage(widgets.VBox):
         except KeyError:
             self.status.refuse("Your table is no longer saved here: ask the facilitator.")
             return
-        dashboard = DASHBOARDS[record.game]
+        dashboard = card(record.game).module("dashboard").DASHBOARD
         held = dict(table.meta.get("claims") or {}).get(str(seat))
         # A claim this student's page made but never showed (the page reloaded before it came up)
         # is still open to the slip: the student, known by their key, takes the seat again.
@@ -427,7 +432,7 @@ class ClassPage(widgets.VBox):
         self.navigator.value = ""  # the seat's own link (the seat page's navigator) is the address from now on
         # The seat's own link is on the game's page; the code opened again on this device goes
         # straight to it.
-        page.navigator.value = page.navigator.value.replace('data-href="?', f'data-href="{NOTEBOOKS[record.game]}?', 1).replace("<a ", f'<a data-class-of="{esc(record.code)}" ', 1)
+        page.navigator.value = page.navigator.value.replace('data-href="?', f'data-href="{card(record.game).notebook}?', 1).replace("<a ", f'<a data-class-of="{esc(record.code)}" ', 1)
         self.header.value = ""
         self.status.clear()
         self._replace((page,))
@@ -475,15 +480,16 @@ class ClassPage(widgets.VBox):
             if over:
                 parts.append(self._results_html(record, tables))
             parts.append(self._glance_html(record, tables))
-            if record.game == "leerdam" and tables:
-                parts.append(self._villages_html(tables))
+            compare = scenes_for(record.game).side_by_side
+            if compare is not None and tables:
+                parts.append(compare([t.game.state for t in tables]))
             if record.waiting and record.phase != "over":
                 parts.append(f"<h2>Waiting for a table ({len(record.waiting)})</h2>{_names_html([s.name for s in record.waiting])}")
         body: list[widgets.Widget] = [widgets.HTML("".join(parts)).add_class("pb-class-board-body")]
         if record.phase in ("playing", "over") and tables:
             # The tables compared in one debrief, round by round (what each board showed then).
             if self.class_debrief is None:
-                self.class_debrief = ClassDebrief(record.title, "Village" if record.game == "leerdam" else "Table")
+                self.class_debrief = ClassDebrief(record.title, card(record.game).words.Table)
             self.class_debrief.show([t.game for t in tables])
             body.append(self.class_debrief)
         self._replace(tuple(body))
@@ -492,7 +498,7 @@ class ClassPage(widgets.VBox):
         cards = []
         for i, group in enumerate(record.groups):
             names = cl.table_names(record, group)
-            cards.append(card(f"Table {i + 1}", _names_html(names), "pb-class-table"))
+            cards.append(card_html(f"Table {i + 1}", _names_html(names), "pb-class-table"))
         return '<div class="pb-glance">' + "".join(cards) + "</div>"
 
     def _glance_html(self, record: cl.ClassRecord, tables: Sequence[Any]) -> str:
@@ -510,18 +516,18 @@ class ClassPage(widgets.VBox):
                     line = f"waiting for {len(waiting)}: {', '.join(waiting[:3])} and {len(waiting) - 3} more"
                 else:
                     line = f"waiting for {', '.join(waiting)}" if waiting else "playing"
-            page = NOTEBOOKS[record.game]
+            page = card(record.game).notebook
             board = table.meta.get("board_key")
             # A game that hides nothing has a board too (`&board=1`): the same public view, read-only.
-            href = f"{page}?table={urllib.parse.quote(table.id)}" + (f"&board={urllib.parse.quote(board)}" if board and record.game in HIDDEN else "&board=1")
+            href = f"{page}?table={urllib.parse.quote(table.id)}" + (f"&board={urllib.parse.quote(board)}" if board and card(record.game).hides else "&board=1")
             scene = board_scene(table.game)
             facts = "".join(f'<div><div class="pb-glance-label">{esc(f.label)}</div><div class="pb-key-number">{esc(f.value)}</div></div>' for f in scene.facts[:3])
             facts = f'<div style="display:flex;flex-wrap:wrap;gap:4px 28px">{facts}</div>'
             cards.append(
-                card(
+                card_html(
                     # The step the table is at now: its board may still show the last step's
                     # outcome (a year's flood) until the next move.
-                    f"{_table_word(record.game)} {i + 1} · {'the end' if rules.over(state) else cl.step_of(state) or scene.heading}",
+                    f"{card(record.game).words.Table} {i + 1} · {'the end' if rules.over(state) else cl.step_of(state) or scene.heading}",
                     f'<div class="pb-glance-line" data-phase="{scene.phase}">{esc(line)}</div>{facts}'
                     f'<div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">Open its board</a></div>',
                     "pb-class-table",
@@ -529,44 +535,23 @@ class ClassPage(widgets.VBox):
             )
         return "<h2>Every table</h2>" + '<div class="pb-glance">' + "".join(cards) + "</div>"
 
-    def _villages_html(self, tables: Sequence[Any]) -> str:
-        """Leerdam's villages side by side, year by year: what each pledged, the dyke, floods."""
-        from rules.leerdam import view_for
-
-        views = [view_for(t.game.state, None) for t in tables]
-        years = max((len(v.years) for v in views), default=0)
-        head = "".join(f"<th>Village {i + 1}</th>" for i in range(len(views)))
-        rows = []
-        for year in range(years):
-            cells = []
-            for v in views:
-                if year < len(v.years):
-                    y = v.years[year]
-                    cells.append(f"<td>pledged {y.total} · dyke {y.dyke_after}{' · 🌊 flood' if y.flooded else ''}</td>")
-                else:
-                    cells.append("<td></td>")
-            rows.append(f"<tr><th>Year {year + 1}</th>{''.join(cells)}</tr>")
-        now = "".join(f"<td>dyke <b>{v.dyke}</b> · {v.vp_total} VP in all</td>" for v in views)
-        rows.append(f"<tr><th>Now</th>{now}</tr>")
-        return f'<h2>The villages, year by year</h2><table class="pb-villages pb-table"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
-
     def _results_html(self, record: cl.ClassRecord, tables: Sequence[Any]) -> str:
         lines = []
+        words = card(record.game).words
         for i, table in enumerate(tables):
             state, rules = table.game.state, table.game.rules
             names = getattr(table.game.setup, "names", ())
-            where = f"{_table_word(record.game)} {i + 1}"
+            where = f"{words.Table} {i + 1}"
             standings = rules.standings(state)
             first = [seat for rank, seat, _ in standings if rank == 1]
-            who = "households" if record.game == "leerdam" else "players"
             if rules.over(state):
-                said = winners_text(names, first, who)
+                said = winners_text(names, first, words.players)
             elif record.phase == "over":  # ended by the facilitator: who led then, and when
-                said = leaders_text(names, first, who) + f" when the class ended ({cl.step_of(state).lower() or 'before the first move'})"
+                said = leaders_text(names, first, words.players) + f" when the class ended ({cl.step_of(state).lower() or 'before the first move'})"
             else:
                 lines.append(f"<li>{where}: still playing</li>")
                 continue
-            unit = {"leerdam": " VP", "new-rule": " points", "dangerous-ideas": " points"}.get(record.game, "")
+            unit = f" {words.points}" if words.points else ""
             lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{esc(said)}</b> ({standings[0][2]}{unit})</li>')
         return f'<h2>Results</h2><ul class="pb-class-results" style="font-size:32px">{"".join(lines)}</ul>'
 
@@ -619,7 +604,7 @@ class ClassPage(widgets.VBox):
                 self._debrief_seen = seen
                 over = any(t.game.rules.over(t.game.state) for t in tables)
                 anonymous = any(getattr(t.game.setup, "anonymous", False) and not getattr(t.game.state, "pledges_shown", False) for t in tables)
-                self.debrief_bar.show(ready=True, secrets=over and record.game in ("leerdam", "new-rule"), name_by_default=not anonymous)
+                self.debrief_bar.show(ready=True, secrets=over and card(record.game).hides, name_by_default=not anonymous)
             parts.append(self.debrief_bar)
         if record.phase != "over":
             end = widgets.Button(description="End the class", button_style="danger", layout=widgets.Layout(width="auto")).add_class("pb-end-class")
@@ -647,11 +632,11 @@ class ClassPage(widgets.VBox):
 
         reveal = None if name_secrets else False
         rows = cl.decision_rows(self.store, record, reveal=reveal, reveal_pledges=name_secrets)
-        word = "Village" if record.game == "leerdam" else "Table"
+        word = card(record.game).words.Table
         tables = [(f"{word} {i + 1}", t.game) for i, t in enumerate(self._tables())]
         pdf = debrief.build_pdf(tables, reveal=reveal, reveal_pledges=name_secrets, title=f"{record.title}: the debrief")
         running = sum(1 for _, g in tables if not g.rules.over(g.state))
-        if record.game in ("danger-world", "dangerous-ideas"):
+        if not card(record.game).hides:
             note = ""
         elif not name_secrets:
             note = "Secret choices are kept: nothing the board did not show is named."
@@ -689,7 +674,7 @@ class ClassPage(widgets.VBox):
             state, rules = table.game.state, table.game.rules
             names = getattr(table.game.setup, "names", ())
             since = self.store.changes(table.id)[-1]["at"] if table.version else now
-            links = {"facilitator": f"{NOTEBOOKS[record.game]}?table={urllib.parse.quote(table.id)}&facilitator={urllib.parse.quote(table.meta.get('facilitator_key', ''))}"}
+            links = {"facilitator": f"{card(record.game).notebook}?table={urllib.parse.quote(table.id)}&facilitator={urllib.parse.quote(table.meta.get('facilitator_key', ''))}"}
             stopped = bool(table.meta.get(STOPPED))
             if rules.over(state):
                 line = "finished: " + ", ".join(f"{names[s]} {score}" for _r, s, score in rules.standings(state)[:3])
@@ -702,7 +687,7 @@ class ClassPage(widgets.VBox):
                 f'<b>Table {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
             )
             parts: list[widgets.Widget] = [head]
-            if not rules.over(state) and not stopped and record.game in cl.FILL_BOT:
+            if not rules.over(state) and not stopped and card(record.game).fill_bot:
                 for seat in [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]:
                     bot = widgets.Button(description=f"Bot for {names[seat]}", tooltip="A bot plays this absent student's seat").add_class(f"pb-class-bot-{i}-{seat}")
                     bot.on_click(lambda _, i=i, seat=seat: self.hand_to_bot(i, seat))

@@ -159,7 +159,7 @@ from rules.danger_world import (
 from .common import STYLE, close_tree, csv_text
 from .table import TableDashboard
 
-__all__ = ["DangerWorldDashboard", "SetupForm", "SheetBuilder"]
+__all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerWorldDashboard", "SetupForm", "SheetBuilder"]
 
 MAX_CHARACTERS = 12
 DEFAULT_PLAYERS = 3
@@ -1446,3 +1446,9 @@ class DangerWorldDashboard(TableDashboard):
         self.history_html.value = history_card(view)
         rows = history_rows(view)
         self.history_csv.value = download_link(csv_text(rows), f"danger-world-{self.table_id or 'game'}-checks.csv", "Roll history as CSV", "text/csv") if rows else ""
+
+
+#: the setup variants a class of this game may choose (setup field -> what its checkbox says): none.
+CLASS_VARIANTS: dict[str, str] = {}
+#: the game's page, as its card names its "dashboard" layer (a class page builds a student's seat with it).
+DASHBOARD = DangerWorldDashboard

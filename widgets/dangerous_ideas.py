@@ -138,7 +138,7 @@ from rules.dangerous_ideas import (
 from .common import close_tree
 from .table import TableDashboard
 
-__all__ = ["DangerousIdeasDashboard", "MemeForm", "MoveEditor", "SetupForm", "SpendEditor", "StonePlacer"]
+__all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerousIdeasDashboard", "MemeForm", "MoveEditor", "SetupForm", "SpendEditor", "StonePlacer"]
 
 MAX_SEATS = 10
 WIDE = {"description_width": "initial"}
@@ -1450,3 +1450,9 @@ class DangerousIdeasDashboard(TableDashboard):
             f" {seats_text(names, gains)} gain 2 stones on Think." if gains else ""
         )
         return [_note(note), branch, hub, button]
+
+
+#: the setup variants a class of this game may choose (setup field -> what its checkbox says): none.
+CLASS_VARIANTS: dict[str, str] = {}
+#: the game's page, as its card names its "dashboard" layer (a class page builds a student's seat with it).
+DASHBOARD = DangerousIdeasDashboard

@@ -111,7 +111,7 @@ from rules.leerdam import (
 from .common import STYLE, LogPanel, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
 from .table import TableDashboard
 
-__all__ = ["AllocationGrid", "LeerdamDashboard", "SetupForm", "village_figure"]
+__all__ = ["CLASS_VARIANTS", "DASHBOARD", "AllocationGrid", "LeerdamDashboard", "SetupForm", "village_figure"]
 
 MAX_HOUSEHOLDS = 20
 DEFAULT_HOUSEHOLDS = 7
@@ -120,6 +120,8 @@ DEFAULT_NAMES = (
     "Lambrechts", "Meijer", "Nieuwenhuis", "Oosterhout", "Peeters", "Quist", "Rademaker", "Smit", "Teunissen", "Van Dijk",
 )  # fmt: skip
 WIDE = {"description_width": "initial"}
+#: the anonymous-pledges variant, as a table's form and a class's starter offer it.
+ANONYMOUS = "Anonymous pledges (only the total is shown until the end)"
 #: the allocation preview's columns (on a phone, each row is a card of "column: value" lines).
 PREVIEW_HEAD = ("Household", "Subsistence", "Leisure", "Profit", "VP", "Wealth")
 
@@ -310,7 +312,7 @@ class SetupForm(widgets.VBox):
         self.dyke_start = number(_default("dyke_start"), 1, 6, "Dyke starts at", "pb-dyke-start")
         self.sticky = widgets.Checkbox(value=_default("sticky_flood"), description="Sticky flood (Flooded stays)", indent=False).add_class("pb-sticky")
         self.anonymous = widgets.Checkbox(
-            value=_default("anonymous"), description="Anonymous pledges (only the total is shown until the end)", indent=False,
+            value=_default("anonymous"), description=ANONYMOUS, indent=False,
             layout=widgets.Layout(width="auto"),
         ).add_class("pb-anonymous")  # fmt: skip
         self.end_check = number(_default("end_check_from"), 1, 100, "End roll from year", "pb-end-check", "230px")
@@ -1004,3 +1006,9 @@ class LeerdamDashboard(TableDashboard):
                 widgets.HBox((to, wealth, send), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px")),
             )
         )
+
+
+#: the setup variants a class of this game may choose (setup field -> what its checkbox says).
+CLASS_VARIANTS = {"anonymous": ANONYMOUS}
+#: the game's page, as its card names its "dashboard" layer (a class page builds a student's seat with it).
+DASHBOARD = LeerdamDashboard

@@ -70,7 +70,7 @@ from rules.new_rule import (
 from .common import LogPanel, PrivacyCurtain, optional_limit
 from .table import TableDashboard
 
-__all__ = ["NewRuleDashboard", "PaymentChooser", "SetupForm", "colour_class"]
+__all__ = ["CLASS_VARIANTS", "DASHBOARD", "NewRuleDashboard", "PaymentChooser", "SetupForm", "colour_class"]
 
 MAX_SEATS = 5
 WIDE = {"description_width": "initial"}
@@ -445,3 +445,9 @@ class NewRuleDashboard(TableDashboard):
                 return [note("You have paid this round.")]
             return [PaymentChooser(state, seat, self.act)]
         return [note(f"Nothing to do now: waiting for {seats_text(names, view.waiting_for) or 'the table'}.")]
+
+
+#: the setup variants a class of this game may choose (setup field -> what its checkbox says): none.
+CLASS_VARIANTS: dict[str, str] = {}
+#: the game's page, as its card names its "dashboard" layer (a class page builds a student's seat with it).
+DASHBOARD = NewRuleDashboard

@@ -47,13 +47,15 @@ from typing import Any, ClassVar
 
 import ipywidgets as widgets
 
-from drawing.common import card, download_link, esc
-from playbook.access import HIDDEN, NOTEBOOKS, Access, key_matches, new_key, resolve, server_key, table_keys, table_links
+from drawing.common import card as card_html
+from drawing.common import download_link, esc
+from playbook.access import Access, key_matches, new_key, resolve, server_key, table_keys, table_links
 from playbook.bots import undo_plan
 from playbook.pacing import release_turn
 from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, STOPPED, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game
 from rules.core import seats_text
+from rules.games import CARDS, card
 
 from .board import Debrief, PhaseBoard
 from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree
@@ -279,7 +281,7 @@ class ClassPanel(widgets.VBox):
             return
         self._shown = key
         join_url = table_links(public_base(), dash.slug, table.id, table.meta, names)["join"]
-        self.links_html.value = card(
+        self.links_html.value = card_html(
             "The class: board and seats",
             f'<div class="pb-class-links"><a class="pb-board-link" href="{esc(links["board"])}" target="_blank" rel="noopener">'
             "Open the board</a> for the projector: it shows the join code. "
@@ -393,8 +395,12 @@ class TableDashboard(widgets.VBox):
     bot_strategies: ClassVar[Mapping[str, Callable[[Any, int, random.Random], Action]]] = {}
     #: the game's new-game form (a widget with a `start_button`, `read()` and `reseed()`).
     setup_form: ClassVar[Callable[[], Any]]
-    #: False for games where everything is public: the save file is then always offered.
-    hidden_information: ClassVar[bool] = True
+
+    @property
+    def hidden_information(self) -> bool:
+        """The game keeps secrets (its card says): else the save file is always offered, and a
+        table has no seat, board or join links."""
+        return card(self.slug).hides
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.store = store if store is not None else Store()
@@ -753,7 +759,7 @@ class TableDashboard(widgets.VBox):
         meta = self._meta
         names = getattr(self.game.setup, "names", ())
         join, free = "", None
-        if self.table_id is not None and "join_key" in meta and self.slug in HIDDEN:
+        if self.table_id is not None and "join_key" in meta and self.hidden_information:
             join = table_links(public_base(), self.slug, self.table_id, meta, names)["join"]
             claims = dict(meta.get("claims") or {})
             free = [i for i in range(len(names)) if i not in self.bots and str(i) not in claims]
@@ -774,7 +780,7 @@ class TableDashboard(widgets.VBox):
             self.debrief_button.layout.display = "none"
             self.board_link.value = ""
             return
-        if self.slug not in HIDDEN and self.table_id is not None:
+        if not self.hidden_information and self.table_id is not None:
             href = "?" + urllib.parse.urlencode({"table": self.table_id, "board": 1})
             self.board_link.value = f'<a class="pb-board-link" href="{esc(href)}" target="_blank" rel="noopener">Open the board</a> for the projector (read-only).'
         self.debrief_button.layout.display = "none" if self.debrief is not None else ""
@@ -1032,7 +1038,7 @@ class TableDashboard(widgets.VBox):
         """Replay a stored table and open it (as this page's role: the index's is the facilitator)."""
         try:
             table = self.store.load(table_id)
-            if "facilitator_key" not in table.meta or ("board_key" not in table.meta and self.slug in HIDDEN):
+            if "facilitator_key" not in table.meta or ("board_key" not in table.meta and self.hidden_information):
                 # A table saved before these links: give it keys now (its seats keep theirs).
                 fresh = table_keys(len(getattr(table.game.setup, "names", ())))
                 fresh["seat_keys"] = {**fresh["seat_keys"], **dict(table.meta.get("seat_keys") or {})}
@@ -1049,7 +1055,7 @@ class TableDashboard(widgets.VBox):
         self._open(table, said)
 
     def _become_facilitator(self, table: Table) -> None:
-        self._set_role("facilitator" if self.slug in HIDDEN else "open")
+        self._set_role("facilitator" if self.hidden_information else "open")
         self._table = None
         link = table_links("", self.slug, table.id, table.meta, ())["facilitator"]
         # The address bar now holds the table's facilitator link: a reload reopens it.
@@ -1197,26 +1203,24 @@ class ClassStarter(widgets.VBox):
     links. Open classes are listed with the facilitator's page of each."""
 
     def __init__(self, store: Store) -> None:
-        from playbook.classes import CLASS_SIZES
-
         self.store = store
-        titles = {"new-rule": "New Rule", "leerdam": "Leerdam", "dangerous-ideas": "Dangerous Ideas", "danger-world": "Danger World"}
-        self.game = widgets.Dropdown(options=[(titles[g], g) for g in CLASS_SIZES], value="leerdam", description="Game").add_class("pb-class-game")
+        self.game = widgets.Dropdown(options=[(game.title, game.slug) for game in CARDS if game.has("dashboard")], value="leerdam", description="Game").add_class("pb-class-game")
         self.students = widgets.BoundedIntText(value=30, min=3, max=60, description="Students").add_class("pb-class-students-count")
         self.bots = widgets.Checkbox(value=True, description="Bots fill a short table", indent=False).add_class("pb-class-bots")
-        # Leerdam's variant, shown only while Leerdam is the game.
-        self.anonymous = widgets.Checkbox(value=False, description="Anonymous pledges (only the total is shown until the end)", indent=False, layout=widgets.Layout(width="auto")).add_class("pb-class-anonymous")
+        #: each game's variants a class may choose (its dashboard's CLASS_VARIANTS), made once the
+        #: game is chosen and shown only while it is (Leerdam's anonymous pledges: pb-class-anonymous).
+        self.variants: dict[str, dict[str, widgets.Checkbox]] = {}
         self.game.observe(lambda _: self._show_variants(), "value")
         self.roster = widgets.Textarea(placeholder="Optional: the class's names, one a line (students then pick theirs)", layout=widgets.Layout(width="100%", height="90px")).add_class("pb-class-roster")
         self.start_button = widgets.Button(description="Start a class", button_style="success", icon="users").add_class("pb-class-new")
         self.start_button.on_click(lambda _: self.start())
         self.result = widgets.HTML().add_class("pb-class-made")
         self.open_html = widgets.HTML().add_class("pb-class-list")
-        row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
+        self.choices = widgets.HBox((self.game, self.students, self.bots), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px"))
         super().__init__(
             (
                 widgets.HTML('<h3 style="margin:10px 0 4px">Start a class</h3><div class="pb-muted">One game for one room: students join with a short code and are dealt into tables.</div>'),
-                widgets.HBox((self.game, self.students, self.bots, self.anonymous), layout=row),
+                self.choices,
                 self.roster,
                 self.start_button,
                 self.result,
@@ -1227,15 +1231,29 @@ class ClassStarter(widgets.VBox):
         self._show_variants()
         self.show_open()
 
+    def _variants_of(self, slug: str) -> dict[str, widgets.Checkbox]:
+        """The checkboxes of game `slug`'s class variants (setup field -> checkbox)."""
+        if slug not in self.variants:
+            offered: Mapping[str, str] = card(slug).module("dashboard").CLASS_VARIANTS
+            self.variants[slug] = {
+                name: widgets.Checkbox(value=False, description=label, indent=False, layout=widgets.Layout(width="auto")).add_class(f"pb-class-{name}")
+                for name, label in offered.items()
+            }
+            self.choices.children = (self.game, self.students, self.bots, *(box for boxes in self.variants.values() for box in boxes.values()))
+        return self.variants[slug]
+
     def _show_variants(self) -> None:
-        self.anonymous.layout.display = "" if self.game.value == "leerdam" else "none"
+        self._variants_of(self.game.value)
+        for slug, boxes in self.variants.items():
+            for box in boxes.values():
+                box.layout.display = "" if slug == self.game.value else "none"
 
     def start(self) -> None:
         from playbook.classes import ClassError, class_links, create_class
 
         roster = [line for line in self.roster.value.splitlines() if line.strip()]
         try:
-            variants = {"anonymous": True} if self.game.value == "leerdam" and self.anonymous.value else {}
+            variants = {name: True for name, box in self._variants_of(self.game.value).items() if box.value}
             record = create_class(self.store, self.game.value, self.students.value, roster=roster, bots=self.bots.value, variants=variants)
         except ClassError as exc:
             self.result.value = f'<div class="pb-muted" role="status">✋ {esc(exc.message)}</div>'
@@ -1282,7 +1300,7 @@ class TableIndex(widgets.VBox):
 
     def show(self) -> None:
         if not self.allowed:
-            self.list_html.value = card(
+            self.list_html.value = card_html(
                 "Tables in progress",
                 '<span class="pb-muted">The facilitator\'s link (<code>playbook serve</code> prints it) lists the tables '
                 "in progress here. Anyone may start a new game from a game's page.</span>",
@@ -1290,11 +1308,11 @@ class TableIndex(widgets.VBox):
             return
         rows = []
         for info in self.store.tables(unfinished=True):
-            if info.game not in NOTEBOOKS:
+            if info.game not in CARDS or not card(info.game).notebook:
                 continue
             links = table_links("", info.game, info.id, info.meta, ())
-            page = NOTEBOOKS[info.game]
-            board = f' · <a href="{esc(page + links["board"])}" target="_blank" rel="noopener">board</a>' if info.game in HIDDEN and "board_key" in info.meta else ""
+            page = card(info.game).notebook
+            board = f' · <a href="{esc(page + links["board"])}" target="_blank" rel="noopener">board</a>' if card(info.game).hides and "board_key" in info.meta else ""
             rows.append(
                 f'<tr><td><a class="pb-table-link" href="{esc(page + links["facilitator"])}">{esc(info.title)}</a>{board}</td>'
                 f"<td>{info.moves}</td><td>{esc(_when(info.updated))}</td></tr>"
@@ -1304,4 +1322,4 @@ class TableIndex(widgets.VBox):
             if rows
             else '<span class="pb-muted">No unfinished tables.</span>'
         )
-        self.list_html.value = card("Tables in progress", body)
+        self.list_html.value = card_html("Tables in progress", body)
