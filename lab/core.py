@@ -337,6 +337,14 @@ class LabGame:
     #: the default bots never reach, so that "no game reaches it" does not rest on bots that
     #: never try. Its review then takes that table's (spec, rows) too.
     aimed: str = ""
+    #: what a run of this game plays, said beside the balance lab's numbers.
+    note: str = ""
+    #: a VARIANTS example, shown in the balance lab's empty variants box.
+    variant_example: str = ""
+    #: ready-made tables of bots by name (Leerdam's villages), offered beside the seats.
+    line_ups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the charts of a run (`lab.Run`) as matplotlib figures (matplotlib is imported inside).
+    figures: Callable[[Any], list[Any]] | None = None
 
     def spec(self, text: str = "", bots: Sequence[str] | None = None) -> Spec:
         """A spec from VARIANTS text (and, if given, one bot per seat)."""
