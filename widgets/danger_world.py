@@ -84,7 +84,6 @@ locks them first.
 from __future__ import annotations
 
 import dataclasses
-import secrets
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -107,7 +106,7 @@ from drawing.danger_world import (
     track_html,
 )
 from playbook.store import Store
-from rules import Action, Game, RuleError, new_game
+from rules import Action, Game, RuleError
 from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.danger_world import (
@@ -157,6 +156,8 @@ from rules.danger_world import (
 )
 
 from .common import STYLE, close_tree, csv_text
+from .setup_form import SetupForm as BaseSetupForm
+from .setup_form import setup_default
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerWorldDashboard", "SetupForm", "SheetBuilder"]
@@ -168,11 +169,6 @@ WIDE = {"description_width": "initial"}
 COACH_ROWS = 5
 #: the aid Dropdown's "no one" (a Dropdown reads a None value as "nothing selected").
 NO_AID = -1
-
-
-def _default(name: str) -> Any:
-    """A Setup field's default, so the form starts where the rules model does."""
-    return {f.name: f.default for f in dataclasses.fields(Setup)}[name]
 
 
 def _short(text: str, limit: int = 28) -> str:
@@ -261,38 +257,33 @@ DW_STYLE = (
 # -- the new-game form --------------------------------------------------------------------------------
 
 
-class SetupForm(widgets.VBox):
+class SetupForm(BaseSetupForm):
     """The GM, the player characters, the variants and the seed; `read()` makes the Setup."""
 
     def __init__(self) -> None:
-        self.gm = widgets.Text(value=_default("gm"), description="GM", style=WIDE, layout=widgets.Layout(width="280px")).add_class("pb-gm-name")
+        self.gm = widgets.Text(value=setup_default(Setup, "gm"), description="GM", style=WIDE, layout=widgets.Layout(width="280px")).add_class("pb-gm-name")
         self.players = widgets.BoundedIntText(
             value=DEFAULT_PLAYERS, min=1, max=MAX_CHARACTERS, description="Player characters", style=WIDE, layout=widgets.Layout(width="220px")
         ).add_class("pb-players")
-        self.names = tuple(
-            widgets.Text(value=DEFAULT_NAMES[i], description=f"{i + 1}", placeholder="character name", layout=widgets.Layout(width="250px")).add_class(
-                f"pb-name-{i}"
-            )
-            for i in range(MAX_CHARACTERS)
-        )
+        # The GM and the player characters: no bots.
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[:MAX_CHARACTERS], lambda i: f"{i + 1}", "character name", "250px", bots=False)
         names = widgets.GridBox(self.names, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))", grid_gap="2px 14px"))
 
         def number(field: str, low: int, high: int, label: str, css: str, width: str = "200px") -> widgets.BoundedIntText:
-            return widgets.BoundedIntText(value=_default(field), min=low, max=high, description=label, style=WIDE, layout=widgets.Layout(width=width)).add_class(css)
+            return widgets.BoundedIntText(value=setup_default(Setup, field), min=low, max=high, description=label, style=WIDE, layout=widgets.Layout(width=width)).add_class(css)
 
         self.story_points = number("story_points", 0, 20, "Story points per session", "pb-story-points", "250px")
         self.pool_start = number("pool_start", 0, 50, "General pool starts at", "pb-pool-start", "240px")
         self.rerolls = number("rerolls", 0, 5, "Re-rolls per check", "pb-rerolls", "210px")
         self.sheet_dice = number("sheet_dice", len(STATS) * STAT_MIN, len(STATS) * STAT_MAX, "Dice on a sheet", "pb-sheet-dice", "200px")
         self.danger_resets = widgets.Checkbox(
-            value=_default("danger_resets"), description="Danger returns to 0 when an encounter ends", indent=False,
+            value=setup_default(Setup, "danger_resets"), description="Danger returns to 0 when an encounter ends", indent=False,
             layout=widgets.Layout(width="auto"),
         ).add_class("pb-danger-resets")
         self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, layout=widgets.Layout(width="200px")).add_class("pb-seed")
         self.start_button = widgets.Button(
             description="Start new game", button_style="success", icon="play", layout=widgets.Layout(align_self="flex-start", margin="10px 0")
         ).add_class("pb-start")
-        self.players.observe(lambda _: self._show_names(), "value")
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
         super().__init__(
             (
@@ -305,22 +296,11 @@ class SetupForm(widgets.VBox):
                 self.start_button,
             )
         )
-        self.add_class("pb-setup")
-        self.reseed()
-        self._show_names()
+        self._ready()
 
-    def _show_names(self) -> None:
-        for i, name in enumerate(self.names):
-            name.layout.display = "flex" if i < self.players.value else "none"
-
-    def reseed(self) -> None:
-        """A fresh seed, so two new games differ unless someone types one in."""
-        self.seed.value = secrets.randbelow(1_000_000)
-
-    def read(self) -> tuple[Setup, int]:
-        """The Setup and the seed; RuleError when the form does not make a game."""
-        setup = Setup(
-            names=tuple(t.value for t in self.names[: self.players.value]),
+    def setup(self, names: tuple[str, ...]) -> Setup:
+        return Setup(
+            names=names,
             gm=self.gm.value,
             story_points=self.story_points.value,
             pool_start=self.pool_start.value,
@@ -328,7 +308,6 @@ class SetupForm(widgets.VBox):
             danger_resets=self.danger_resets.value,
             sheet_dice=self.sheet_dice.value,
         )
-        return setup, self.seed.value
 
 
 # -- a character's sheet builder ---------------------------------------------------------------------------
@@ -571,15 +550,6 @@ class DangerWorldDashboard(TableDashboard):
         self.party_box.children = (*boxes, self.pool_html)
         close_tree(old)
         self._quietly(lambda: setattr(self.gm_target, "options", [(name, i) for i, name in enumerate(setup.names)]))
-
-    def _start_clicked(self) -> None:
-        try:
-            setup, seed = self.form.read()
-            game = new_game(self.slug, setup, seed)
-        except RuleError as exc:
-            self.status.refuse(f"Cannot start: {exc.message}.")
-            return
-        self.start(game)
 
     # -- drawing --------------------------------------------------------------------------------------------
     def draw_table(self) -> None:

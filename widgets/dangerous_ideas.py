@@ -65,7 +65,6 @@ passes, so ``pb-all-pass`` or the last ``pb-pass`` rolls them.
 from __future__ import annotations
 
 import dataclasses
-import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -90,7 +89,7 @@ from drawing.dangerous_ideas import (
 )
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
-from rules import Action, Game, RuleError, new_game
+from rules import Action, Game, RuleError
 from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.dangerous_ideas import (
@@ -136,6 +135,8 @@ from rules.dangerous_ideas import (
 )
 
 from .common import close_tree
+from .setup_form import SetupForm as BaseSetupForm
+from .setup_form import setup_default
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerousIdeasDashboard", "MemeForm", "MoveEditor", "SetupForm", "SpendEditor", "StonePlacer"]
@@ -225,25 +226,14 @@ def _why(state: State, action: Action) -> str:
 # -- the new-game form ------------------------------------------------------------------------
 
 
-class SetupForm(widgets.VBox):
+class SetupForm(BaseSetupForm):
     """Players, the story and variants; `read()` gives a Setup, the seed, bot seats and the story."""
 
     def __init__(self) -> None:
         self.players = widgets.Dropdown(
             options=[(f"{n} players", n) for n in range(3, MAX_SEATS + 1)], value=3, description="Players", style=WIDE
         ).add_class("pb-players")
-        self.names = tuple(
-            widgets.Text(value=DEFAULT_NAMES[i], description=f"Seat {i + 1}", placeholder="the player's Dangerous Idea").add_class(
-                f"pb-name-{i}"
-            )
-            for i in range(MAX_SEATS)
-        )
-        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in LAB_BOTS["dangerous-ideas"]]
-        self.kinds = tuple(
-            widgets.Dropdown(options=kinds, value="human", layout=widgets.Layout(width="170px")).add_class(f"pb-kind-{i}")
-            for i in range(MAX_SEATS)
-        )
-        self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[:MAX_SEATS], lambda i: f"Seat {i + 1}", "the player's Dangerous Idea", kind_width="170px")
         self.story = widgets.Text(
             value=DEFAULT_STORY,
             description="The story retold",
@@ -251,9 +241,8 @@ class SetupForm(widgets.VBox):
             style=WIDE,
             layout=widgets.Layout(width="460px"),
         ).add_class("pb-story-name")
-        defaults = {f.name: f.default for f in dataclasses.fields(Setup)}
         self.seeds = widgets.BoundedIntText(
-            value=defaults["seeds"], min=0, max=20, description="Red seeds per sheet", style=WIDE, layout=widgets.Layout(width="240px")
+            value=setup_default(Setup, "seeds"), min=0, max=20, description="Red seeds per sheet", style=WIDE, layout=widgets.Layout(width="240px")
         ).add_class("pb-seeds")
         self.chapters = widgets.Dropdown(
             options=[("by the rules", 0)] + [(str(k), k) for k in range(1, 61)],
@@ -265,7 +254,7 @@ class SetupForm(widgets.VBox):
             layout=widgets.Layout(width="260px"),
         ).add_class("pb-chapters")
         self.start_stones = widgets.BoundedIntText(
-            value=defaults["start_stones"], min=0, max=50, description="Starting stones", style=WIDE, layout=widgets.Layout(width="210px")
+            value=setup_default(Setup, "start_stones"), min=0, max=50, description="Starting stones", style=WIDE, layout=widgets.Layout(width="210px")
         ).add_class("pb-start-stones")
         # Each hub's three branches, chosen from the eight ways they can be (no letters to type).
         patterns = [(a, b, c) for a in ("leaf", "coiled") for b in ("leaf", "coiled") for c in ("leaf", "coiled")]
@@ -284,10 +273,9 @@ class SetupForm(widgets.VBox):
         ).add_class("pb-layout")
         self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, layout=widgets.Layout(width="180px")).add_class("pb-seed")
         self.table_dice = widgets.Checkbox(
-            value=defaults["table_dice"], description="Table dice (roll real dice, type them in)", indent=False
+            value=setup_default(Setup, "table_dice"), description="Table dice (roll real dice, type them in)", indent=False
         ).add_class("pb-table-dice")
         self.start_button = widgets.Button(description="Start new game", button_style="success", icon="play").add_class("pb-start")
-        self.players.observe(lambda _: self._show_rows(), "value")
         super().__init__(
             (
                 widgets.HTML('<h3 style="margin:14px 0 4px">New game</h3>'),
@@ -300,22 +288,11 @@ class SetupForm(widgets.VBox):
                 self.start_button,
             )
         )
-        self.add_class("pb-setup")
-        self.reseed()
-        self._show_rows()
+        self._ready()
 
-    def _show_rows(self) -> None:
-        for i, row in enumerate(self.rows):
-            row.layout.display = "flex" if i < self.players.value else "none"
-
-    def reseed(self) -> None:
-        self.seed.value = secrets.randbelow(1_000_000)
-
-    def read(self) -> tuple[Setup, int, dict[int, str]]:
-        """(Setup, seed, bot seats); RuleError when the form does not make a game."""
-        count = self.players.value
-        setup = Setup(
-            names=tuple(t.value for t in self.names[:count]),
+    def setup(self, names: tuple[str, ...]) -> Setup:
+        return Setup(
+            names=names,
             layout=tuple(t for hub in self.layout_hubs for t in hub.value),
             seeds=self.seeds.value,
             chapters=self.chapters.value or None,
@@ -323,8 +300,6 @@ class SetupForm(widgets.VBox):
             story=self.story.value,
             table_dice=self.table_dice.value,
         )
-        bots = {i: k.value for i, k in enumerate(self.kinds[:count]) if k.value != "human"}
-        return setup, self.seed.value, bots
 
 
 # -- placing stones ---------------------------------------------------------------------------
@@ -873,15 +848,6 @@ class DangerousIdeasDashboard(TableDashboard):
         self._seen = -1
         self.narration.value = ""
 
-    def _start_clicked(self) -> None:
-        try:
-            setup, seed, bots = self.form.read()
-            game = new_game(self.slug, setup, seed)
-        except RuleError as exc:
-            self.status.refuse(f"Cannot start: {exc.message}.")
-            return
-        self.start(game, bots)
-
     # -- acting -------------------------------------------------------------------------------------
     def act_told(self, action: Action) -> bool:
         """Apply `action` with the narration box's text as its narration."""
@@ -988,7 +954,6 @@ class DangerousIdeasDashboard(TableDashboard):
         return who
 
 
-
     # -- the meme action card ---------------------------------------------------------------------
     def _draw_attempt(self, state: State, view: View) -> None:
         a = view.attempt
@@ -1059,7 +1024,6 @@ class DangerousIdeasDashboard(TableDashboard):
         if self.game is not None:
             self._draw_pool(self.game.state, view_for(self.game.state, None))
 
-
     # -- sheets, characters, story ----------------------------------------------------------------
     def _draw_sheets(self, state: State, view: View) -> None:
         if len(self.sheet_html) != state.n:
@@ -1093,7 +1057,6 @@ class DangerousIdeasDashboard(TableDashboard):
             )
             extra = "di-active" if seat in active else ""
             html.value = card("", head + sheet_svg(state, seat), extra, f'data-seat="{seat}"')
-
 
 
     # -- the control panel ----------------------------------------------------------------------

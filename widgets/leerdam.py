@@ -58,8 +58,6 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 
 from __future__ import annotations
 
-import dataclasses
-import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -81,7 +79,7 @@ from drawing.leerdam import (
 )
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
-from rules import Action, RuleError, new_game
+from rules import Action, RuleError
 from rules.core import plural as _plural
 from rules.leerdam import (
     ACTIVITIES,
@@ -109,6 +107,8 @@ from rules.leerdam import (
 )
 
 from .common import STYLE, LogPanel, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
+from .setup_form import SetupForm as BaseSetupForm
+from .setup_form import setup_default
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "AllocationGrid", "LeerdamDashboard", "SetupForm", "village_figure"]
@@ -147,11 +147,6 @@ LEERDAM_STYLE = """
 }
 </style>
 """
-
-
-def _default(name: str) -> Any:
-    """A Setup field's default, so the form starts where the rules model does."""
-    return {f.name: f.default for f in dataclasses.fields(Setup)}[name]
 
 
 def _signed(value: int) -> str:
@@ -276,7 +271,7 @@ def _private_lines(state: State, seat: int) -> tuple[str, ...]:
     """The log lines only this household (and perhaps a partner) may read: its own notes."""
     return tuple(e.text for e in state.log if e.visible_to is not None and seat in e.visible_to)
 
-class SetupForm(widgets.VBox):
+class SetupForm(BaseSetupForm):
     """Households, seat kinds, variants and seed; `read()` turns them into a Setup."""
 
     def __init__(self) -> None:
@@ -284,40 +279,29 @@ class SetupForm(widgets.VBox):
             value=DEFAULT_HOUSEHOLDS, min=3, max=MAX_HOUSEHOLDS, description="Households", style=WIDE, layout=widgets.Layout(width="200px")
         ).add_class("pb-players")
         self.warning = widgets.HTML().add_class("pb-setup-warning")
-        self.names = tuple(
-            widgets.Text(value=DEFAULT_NAMES[i], description=f"{i + 1}", placeholder="household name", layout=widgets.Layout(width="260px")).add_class(
-                f"pb-name-{i}"
-            )
-            for i in range(MAX_HOUSEHOLDS)
-        )
-        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in LAB_BOTS["leerdam"]]
-        self.kinds = tuple(
-            widgets.Dropdown(options=kinds, value="human", layout=widgets.Layout(width="170px")).add_class(f"pb-kind-{i}")
-            for i in range(MAX_HOUSEHOLDS)
-        )
-        self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[:MAX_HOUSEHOLDS], lambda i: f"{i + 1}", "household name", "260px", "170px")
         seats = widgets.GridBox(self.rows, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 440px), 1fr))", grid_gap="2px 18px"))
 
         def number(value: int, low: int, high: int, label: str, css: str, width: str = "190px") -> widgets.BoundedIntText:
             return widgets.BoundedIntText(value=value, min=low, max=high, description=label, style=WIDE, layout=widgets.Layout(width=width)).add_class(css)
 
-        self.capacity = number(_default("capacity"), 1, 20, "Capacity (units)", "pb-capacity", "220px")
+        self.capacity = number(setup_default(Setup, "capacity"), 1, 20, "Capacity (units)", "pb-capacity", "220px")
         self.misfortune = tuple(
-            number(loss, 0, 20, f"{face + 1}:", f"pb-misfortune-{face + 1}", "92px") for face, loss in enumerate(_default("misfortune"))
+            number(loss, 0, 20, f"{face + 1}:", f"pb-misfortune-{face + 1}", "92px") for face, loss in enumerate(setup_default(Setup, "misfortune"))
         )
-        self.by_hand = widgets.Checkbox(value=_default("misfortune_by_hand"), description="Facilitator sets misfortune by hand", indent=False).add_class("pb-by-hand")
+        self.by_hand = widgets.Checkbox(value=setup_default(Setup, "misfortune_by_hand"), description="Facilitator sets misfortune by hand", indent=False).add_class("pb-by-hand")
         self.table_dice = widgets.Checkbox(
-            value=_default("table_dice"), description="Table dice (roll real dice, type them in)", indent=False
+            value=setup_default(Setup, "table_dice"), description="Table dice (roll real dice, type them in)", indent=False
         ).add_class("pb-table-dice")
-        self.dyke_start = number(_default("dyke_start"), 1, 6, "Dyke starts at", "pb-dyke-start")
-        self.sticky = widgets.Checkbox(value=_default("sticky_flood"), description="Sticky flood (Flooded stays)", indent=False).add_class("pb-sticky")
+        self.dyke_start = number(setup_default(Setup, "dyke_start"), 1, 6, "Dyke starts at", "pb-dyke-start")
+        self.sticky = widgets.Checkbox(value=setup_default(Setup, "sticky_flood"), description="Sticky flood (Flooded stays)", indent=False).add_class("pb-sticky")
         self.anonymous = widgets.Checkbox(
-            value=_default("anonymous"), description=ANONYMOUS, indent=False,
+            value=setup_default(Setup, "anonymous"), description=ANONYMOUS, indent=False,
             layout=widgets.Layout(width="auto"),
         ).add_class("pb-anonymous")  # fmt: skip
-        self.end_check = number(_default("end_check_from"), 1, 100, "End roll from year", "pb-end-check", "230px")
+        self.end_check = number(setup_default(Setup, "end_check_from"), 1, 100, "End roll from year", "pb-end-check", "230px")
         self.end_on = widgets.Text(
-            value=",".join(map(str, _default("end_on"))), description="ends on", style=WIDE, layout=widgets.Layout(width="170px")
+            value=",".join(map(str, setup_default(Setup, "end_on"))), description="ends on", style=WIDE, layout=widgets.Layout(width="170px")
         ).add_class("pb-end-on")
         self.max_years = widgets.Combobox(
             value="none", options=["none", "4", "6", "8", "10", "12"], description="Year limit", placeholder="a number, or none", style=WIDE,
@@ -327,7 +311,6 @@ class SetupForm(widgets.VBox):
         self.start_button = widgets.Button(
             description="Start new game", button_style="success", icon="play", layout=widgets.Layout(align_self="flex-start", margin="10px 0")
         ).add_class("pb-start")
-        self.players.observe(lambda _: self._show_rows(), "value")
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
         super().__init__(
             (
@@ -341,29 +324,20 @@ class SetupForm(widgets.VBox):
                 self.start_button,
             )
         )
-        self.add_class("pb-setup")
-        self.reseed()
-        self._show_rows()
+        self._ready()
 
     def _show_rows(self) -> None:
-        count = self.players.value
-        for i, row in enumerate(self.rows):
-            row.layout.display = "flex" if i < count else "none"
-        note = Setup(names=tuple(str(i) for i in range(count))).warning
+        super()._show_rows()
+        note = Setup(names=tuple(str(i) for i in range(self.players.value))).warning
         self.warning.value = f'<span style="color:#8a4b00;font-weight:600">⚠ {esc(note)}</span>' if note else ""
 
-    def reseed(self) -> None:
-        """A fresh seed, so two new games differ unless someone types one in."""
-        self.seed.value = secrets.randbelow(1_000_000)
-
-    def read(self) -> tuple[Setup, int, dict[int, str]]:
-        """The Setup, the seed and the bot seats; RuleError when the form does not make a game."""
-        count = self.players.value
+    def setup(self, names: tuple[str, ...]) -> Setup:
         max_years = optional_limit(self.max_years.value, "year")
-        setup = Setup(
-            names=tuple(t.value for t in self.names[:count]),
+        one, two, three, four, five, six = (w.value for w in self.misfortune)  # a loss per face of the die
+        return Setup(
+            names=names,
             capacity=self.capacity.value,
-            misfortune=tuple(w.value for w in self.misfortune),  # type: ignore[arg-type]
+            misfortune=(one, two, three, four, five, six),
             misfortune_by_hand=self.by_hand.value,
             table_dice=self.table_dice.value,
             dyke_start=self.dyke_start.value,
@@ -373,8 +347,6 @@ class SetupForm(widgets.VBox):
             end_on=_int_list(self.end_on.value, "the end faces"),
             max_years=max_years,
         )
-        bots = {i: k.value for i, k in enumerate(self.kinds[:count]) if k.value != "human"}
-        return setup, self.seed.value, bots
 
 
 # -- a household's allocation -------------------------------------------------------------------------
@@ -668,14 +640,7 @@ class LeerdamDashboard(TableDashboard):
         )
         close_tree(old)
 
-    def _start_clicked(self) -> None:
-        try:
-            setup, seed, bots = self.form.read()
-            game = new_game(self.slug, setup, seed)
-        except RuleError as exc:
-            self.status.refuse(f"Cannot start: {exc.message}.")
-            return
-        self.start(game, bots)
+    def started(self, setup: Setup) -> None:
         if setup.warning and self.game is not None:
             self.status.info(f"{self.status.message} {setup.warning}")
 

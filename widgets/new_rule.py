@@ -36,11 +36,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 
 from __future__ import annotations
 
-import dataclasses
 import re
-import secrets
 from collections.abc import Callable
-from typing import Any
 
 import ipywidgets as widgets
 
@@ -48,7 +45,7 @@ from drawing.common import card, esc
 from drawing.new_rule import bowl_card, candy_chips, candy_label, players_table, reveal_card
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
-from rules import RuleError, new_game
+from rules import RuleError
 from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.new_rule import (
@@ -68,6 +65,8 @@ from rules.new_rule import (
 )
 
 from .common import LogPanel, PrivacyCurtain, optional_limit
+from .setup_form import SetupForm as BaseSetupForm
+from .setup_form import setup_default
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "NewRuleDashboard", "PaymentChooser", "SetupForm", "colour_class"]
@@ -86,37 +85,26 @@ def _private_lines(state: State, seat: int) -> tuple[str, ...]:
     return tuple(e.text for e in state.log if e.visible_to is not None and seat in e.visible_to)
 
 
-def _default(name: str) -> Any:
-    """A Setup field's default, so the form starts where the rules model does."""
-    return {f.name: f.default for f in dataclasses.fields(Setup)}[name]
-
-
 # -- the new-game form ----------------------------------------------------------------------
 
 
-class SetupForm(widgets.VBox):
+class SetupForm(BaseSetupForm):
     """Names, seat kinds and variants; `read()` turns them into a Setup, seed and bot seats."""
 
     def __init__(self) -> None:
         self.players = widgets.ToggleButtons(
             options=[(f"{n} players", n) for n in (3, 4, 5)], value=4, description="Players", style=WIDE
         ).add_class("pb-players")
-        self.names = tuple(
-            widgets.Text(value=f"Player {i + 1}", description=f"Seat {i + 1}", placeholder="name").add_class(f"pb-name-{i}")
-            for i in range(MAX_SEATS)
-        )
-        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in LAB_BOTS["new-rule"]]
-        self.kinds = tuple(widgets.Dropdown(options=kinds, value="human").add_class(f"pb-kind-{i}") for i in range(MAX_SEATS))
-        self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
+        self._seat_rows(RULES.slug, [f"Player {i + 1}" for i in range(MAX_SEATS)], lambda i: f"Seat {i + 1}", "name")
         self.bags = widgets.BoundedIntText(
-            value=_default("bags_per_player"), min=1, max=10, description="Bags per player", style=WIDE
+            value=setup_default(Setup, "bags_per_player"), min=1, max=10, description="Bags per player", style=WIDE
         ).add_class("pb-bags")
         self.per_bag = widgets.BoundedIntText(
-            value=_default("per_bag"), min=1, max=50, description="Candies per colour per bag", style=WIDE
+            value=setup_default(Setup, "per_bag"), min=1, max=50, description="Candies per colour per bag", style=WIDE
         ).add_class("pb-per-bag")
-        self.hand = widgets.BoundedIntText(value=_default("hand"), min=1, max=999, description="Starting hand", style=WIDE).add_class("pb-hand")
+        self.hand = widgets.BoundedIntText(value=setup_default(Setup, "hand"), min=1, max=999, description="Starting hand", style=WIDE).add_class("pb-hand")
         self.max_rounds = widgets.Combobox(
-            value=str(_default("max_rounds")),
+            value=str(setup_default(Setup, "max_rounds")),
             options=["none", "6", "8", "12", "20"],
             description="Round limit",
             placeholder="a number, or none",
@@ -124,7 +112,6 @@ class SetupForm(widgets.VBox):
         ).add_class("pb-max-rounds")
         self.seed = widgets.IntText(value=0, description="Seed", style=WIDE).add_class("pb-seed")
         self.start_button = widgets.Button(description="Start new game", button_style="success", icon="play").add_class("pb-start")
-        self.players.observe(lambda _: self._show_rows(), "value")
         variants = widgets.HBox(
             (self.bags, self.per_bag, self.hand, self.max_rounds, self.seed),
             layout=widgets.Layout(flex_flow="row wrap", grid_gap="4px 16px"),
@@ -139,31 +126,11 @@ class SetupForm(widgets.VBox):
                 self.start_button,
             )
         )
-        self.add_class("pb-setup")
-        self.reseed()
-        self._show_rows()
+        self._ready()
 
-    def _show_rows(self) -> None:
-        for i, row in enumerate(self.rows):
-            row.layout.display = "flex" if i < self.players.value else "none"
-
-    def reseed(self) -> None:
-        """A fresh seed, so two new games differ unless someone types one in."""
-        self.seed.value = secrets.randbelow(1_000_000)
-
-    def read(self) -> tuple[Setup, int, dict[int, str]]:
-        """The Setup, the seed and the bot seats; RuleError when the form does not make a game."""
-        count = self.players.value
+    def setup(self, names: tuple[str, ...]) -> Setup:
         max_rounds = optional_limit(self.max_rounds.value, "round")
-        setup = Setup(
-            names=tuple(t.value for t in self.names[:count]),
-            bags_per_player=self.bags.value,
-            per_bag=self.per_bag.value,
-            hand=self.hand.value,
-            max_rounds=max_rounds,
-        )
-        bots = {i: k.value for i, k in enumerate(self.kinds[:count]) if k.value != "human"}
-        return setup, self.seed.value, bots
+        return Setup(names=names, bags_per_player=self.bags.value, per_bag=self.per_bag.value, hand=self.hand.value, max_rounds=max_rounds)
 
 
 # -- paying against the infection -------------------------------------------------------------
@@ -319,15 +286,6 @@ class NewRuleDashboard(TableDashboard):
 
     def on_open(self) -> None:
         self.curtain.hide()
-
-    def _start_clicked(self) -> None:
-        try:
-            setup, seed, bots = self.form.read()
-            game = new_game(self.slug, setup, seed)
-        except RuleError as exc:
-            self.status.refuse(f"Cannot start: {exc.message}.")
-            return
-        self.start(game, bots)
 
     # -- the public board -------------------------------------------------------------------------
     def draw_table(self) -> None:

@@ -53,7 +53,7 @@ from playbook.access import Access, key_matches, new_key, resolve, server_key, t
 from playbook.bots import undo_plan
 from playbook.pacing import release_turn
 from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, STOPPED, StaleTable, Store, Table, TableInfo, Undo
-from rules import Action, Game, RuleError, SaveFileError, load_game
+from rules import Action, Game, RuleError, SaveFileError, load_game, new_game
 from rules.core import seats_text
 from rules.games import CARDS, card
 
@@ -526,7 +526,18 @@ class TableDashboard(widgets.VBox):
         return self._form
 
     def _start_clicked(self) -> None:
-        raise NotImplementedError
+        try:
+            setup, seed, bots = self.form.read()
+            game = new_game(self.slug, setup, seed)
+        except RuleError as exc:
+            self.status.refuse(f"Cannot start: {exc.message}.")
+            return
+        self.start(game, bots)
+        self.started(setup)
+
+    def started(self, setup: Any) -> None:
+        """Called once a table started from the form (Leerdam says when a village is outside the
+        text's range)."""
 
     # -- hooks for each game -----------------------------------------------------------
     def table_view(self) -> widgets.Widget:
