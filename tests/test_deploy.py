@@ -11,7 +11,7 @@ import pytest
 
 from playbook import resources, running, serve
 from playbook.cli import main
-from widgets.table import public_base, serve_hint
+from widgets.address import public_base, serve_hint
 
 
 def test_the_notebooks_template_and_rulings_are_found_through_the_package() -> None:

@@ -45,7 +45,7 @@ from .common import DebriefBar
 from . import live
 from .live import LiveFollow
 from .lost_presses import listen
-from .table import page_query, public_base, qr_svg
+from .address import page_query, public_base, qr_svg
 
 __all__ = ["ClassPage"]
 

@@ -35,8 +35,6 @@ and reopens its table by reloading.
 from __future__ import annotations
 
 import asyncio
-import functools
-import json
 import os
 import random
 import threading
@@ -48,23 +46,23 @@ from typing import Any, ClassVar
 import ipywidgets as widgets
 
 from drawing.common import card as card_html
-from drawing.common import download_link, esc
+from drawing.common import esc
 from playbook.access import Access, key_matches, new_key, resolve, server_key, table_keys, table_links
 from playbook.bots import undo_plan
-from playbook.pacing import release_turn
 from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, STOPPED, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game, new_game
 from rules.core import seats_text
 from rules.games import CARDS, card
 
-from .board import Debrief, PhaseBoard
-from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree
-from .common import DebriefBar, csv_text
 from . import live
+from .address import page_query, public_base, qr_svg
+from .board import Debrief, PhaseBoard
+from .class_card import ClassPanel
+from .common import STYLE, DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text
 from .live import LiveFollow
 from .lost_presses import listen
 
-__all__ = ["ClassPanel", "ClassStarter", "TableDashboard", "TableIndex", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
+__all__ = ["ClassStarter", "TableDashboard", "TableIndex", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys"]
 
 #: Another page's move: the public view is redrawn at once, a seat's own panel this much later.
 PANEL_DEFER_SECONDS = 0.05
@@ -87,106 +85,6 @@ def bots_from_meta(meta: Mapping[str, Any], known: Collection[str]) -> dict[int,
 def seat_keys(game: Game[Any, Any]) -> dict[str, str]:
     """A fresh secret per seat (store meta "seat_keys"): whoever holds one may see that seat."""
     return table_keys(len(getattr(game.setup, "names", ())))["seat_keys"]
-
-
-@functools.lru_cache(maxsize=32)
-def qr_svg(text: str, size: int = 220) -> str:
-    """`text` as a QR code in inline SVG (ReportLab's pure-Python encoder; no image library)."""
-    from reportlab.graphics.barcode import qrencoder
-
-    code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
-    code.addData(text)
-    code.make()
-    count = code.getModuleCount()
-    border = 4
-    cells = "".join(
-        f'<rect x="{c + border}" y="{r + border}" width="1" height="1"/>' for r in range(count) for c in range(count) if code.isDark(r, c)
-    )
-    span = count + 2 * border
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {span} {span}" width="{size}" height="{size}" '
-        f'shape-rendering="crispEdges" role="img" aria-label="QR code"><rect width="{span}" height="{span}" fill="#fff"/>'
-        f'<g fill="#000">{cells}</g></svg>'
-    )
-
-
-def in_voila() -> bool:
-    """True in a kernel Voila started (it sets VOILA_PREHEAT for each), False in JupyterLab."""
-    return "VOILA_PREHEAT" in os.environ
-
-
-def public_base() -> str:
-    """The address other devices reach this server at: `PLAYBOOK_URL` (set by `playbook
-    serve`), else the host the page was asked for (Voila's SERVER_NAME and SERVER_PORT), else
-    (a notebook in JupyterLab) the `playbook serve` running on this machine."""
-    if os.environ.get("PLAYBOOK_URL"):
-        return os.environ["PLAYBOOK_URL"].rstrip("/")
-    if not in_voila():
-        from playbook.running import server_url
-
-        return server_url() or "http://localhost:8866"
-    host, port = os.environ.get("SERVER_NAME", "localhost"), os.environ.get("SERVER_PORT", "8866")
-    return f"http://{host}:{port}"
-
-
-def serve_hint() -> str:
-    """A line for a class card made outside Voila (JupyterLab) with no `playbook serve` to
-    open its links, else ""."""
-    if os.environ.get("PLAYBOOK_URL") or in_voila():
-        return ""
-    from playbook.running import server_url
-
-    if server_url() is not None:
-        return ""
-    return (
-        '<div class="pb-serve-hint"><b>These links open on <code>playbook serve</code>, and none is running.</b> '
-        "Start it in a terminal (<code>playbook serve --ip 0.0.0.0</code> for phones on the room's network), "
-        "then the board, join and seat links below work.</div>"
-    )
-
-
-_REQUEST_SEEN = False
-
-
-def page_query() -> str:
-    """The page's query string (Voila sets $QUERY_STRING for its page).
-
-    A kernel Voila keeps ready before any page asks for it (`playbook serve --preheat`) waits
-    here for its page's request first. `voila.utils` is imported only then: it brings a web
-    server's worth of modules (about 45 MB) that a page's kernel does not otherwise need.
-    """
-    global _REQUEST_SEEN
-    if os.environ.get("VOILA_PREHEAT", "False") == "True" and not _REQUEST_SEEN:
-        release_turn()  # a ready kernel may wait long for its page: let the others build meanwhile
-        try:
-            _wait_for_page_request()
-        except Exception:  # noqa: BLE001 - a Voila that answers otherwise: its own (heavier) helper
-            from voila.utils import wait_for_request
-
-            wait_for_request()
-        _REQUEST_SEEN = True
-    return os.environ.get("QUERY_STRING", "")
-
-
-def _wait_for_page_request() -> None:
-    """Wait for the page a ready kernel is given, and take its request (its query string)
-    into the environment, as `voila.utils.wait_for_request` does.
-
-    Voila's helper imports a web server's worth of modules (about 45 MB in every ready kernel);
-    this asks Voila's same socket for the same answer with the websockets client alone.
-    """
-    from websockets.sync.client import connect
-
-    env = os.environ
-    base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
-    url = (
-        f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:{env.get('VOILA_APP_PORT', '8866')}"
-        f"{base}voila/query/{env['VOILA_KERNEL_ID']}"
-    )
-    with connect(url, open_timeout=5, max_size=None) as socket:
-        info = socket.recv()
-    for name, value in json.loads(info).items():
-        os.environ[name] = str(value)
 
 
 def _when(stamp: float) -> str:
@@ -234,146 +132,6 @@ class TablePicker(widgets.VBox):
         self.heading.layout.display = "none" if tables is None else ""
         self.rows.children = tuple(rows)
         close_tree(old)
-
-
-class ClassPanel(widgets.VBox):
-    """The facilitator's card for a class on their own devices (class pb-class).
-
-    The board link and the join code (what the projector shows), one row per seat with its own
-    link (pb-seat-link-<i>), whether a device claimed it (Release, pb-release-<i>) and who
-    plays it (a person, or a bot: pb-bot-<i> and pb-hand-over-<i>), and printable seat slips
-    with each seat's QR code (pb-slips).
-    """
-
-    def __init__(self, dashboard: TableDashboard) -> None:
-        self._dash = dashboard
-        self.links_html = widgets.HTML().add_class("pb-seat-links")
-        # Seats side by side where the screen is wide: a class of ten fits above the table.
-        self.rows = widgets.GridBox(
-            layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 540px), 1fr))", grid_gap="0 18px")
-        ).add_class("pb-class-seats")
-        self.slips_button = widgets.Button(description="Seat slips (PDF)", icon="print").add_class("pb-slips")
-        self.slips_button.on_click(lambda _: self._make_slips())
-        self.slips_link = widgets.HTML().add_class("pb-slips-link")
-        self._shown: tuple[Any, ...] | None = None
-        super().__init__(
-            (self.links_html, self.rows, widgets.HBox((self.slips_button, self.slips_link), layout=widgets.Layout(align_items="center", flex_flow="row wrap")))
-        )
-        self.add_class("pb-class")
-        self.layout.display = "none"
-
-    def hide(self) -> None:
-        self.layout.display = "none"
-        self.links_html.value = self.slips_link.value = ""
-        old, self._shown = self.rows.children, None
-        self.rows.children = ()
-        close_tree(old)
-
-    def show(self, table: Table) -> None:
-        dash = self._dash
-        names = getattr(table.game.setup, "names", ())
-        # In Voila, links relative to the page; in JupyterLab, to the `playbook serve` that opens them.
-        links = table_links("" if in_voila() else public_base(), dash.slug, table.id, table.meta, names)
-        claims = dict(table.meta.get("claims") or {})
-        key = (table.id, tuple(sorted(table.bots.items())), tuple(sorted(claims)), tuple(sorted(dict(table.meta.get("seat_keys") or {}).items())))
-        self.layout.display = "flex"
-        if key == self._shown:
-            return
-        self._shown = key
-        join_url = table_links(public_base(), dash.slug, table.id, table.meta, names)["join"]
-        self.links_html.value = card_html(
-            "The class: board and seats",
-            f'<div class="pb-class-links"><a class="pb-board-link" href="{esc(links["board"])}" target="_blank" rel="noopener">'
-            "Open the board</a> for the projector: it shows the join code. "
-            f'Phones join with the code, or with <a class="pb-join-link" href="{esc(links["join"])}" target="_blank" rel="noopener">the join link</a> '
-            f'(<span class="pb-muted">{esc(join_url)}</span>). Or send each player their own seat link below. '
-            "Keep this page and its links from the players.</div>" + serve_hint(),
-        )
-        old = self.rows.children
-        rows = []
-        for seat, name in enumerate(names):
-            rows.append(self._seat_row(seat, name, links["seats"][seat]["url"], table.bots.get(seat), str(seat) in claims))
-        self.rows.children = tuple(rows)
-        close_tree(old)
-
-    def _seat_row(self, seat: int, name: str, href: str, bot: str | None, claimed: bool) -> widgets.Widget:
-        dash = self._dash
-        state = f"🤖 bot: {bot}" if bot else ("📱 on a device" if claimed else "free")
-        # A held seat's key is its device's own: this page shows no link for it (Release frees it).
-        link = (
-            ""
-            if claimed
-            else f' · <a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}" title="{esc(name)}\'s own page">own page</a>'
-        )
-        # The name wraps inside its own room: the controls stay on the seat's one line.
-        label = widgets.HTML(
-            f'<b>{esc(name)}</b> <span class="pb-muted pb-seat-state-{seat}">· {esc(state)}</span>{link}',
-            layout=widgets.Layout(flex="1 1 180px", min_width="0"),
-        )
-        parts: list[widgets.Widget] = [label]
-        if claimed:
-            release = widgets.Button(description="Release", icon="unlock", tooltip="Free the seat for another device; its old link stops working").add_class(f"pb-release-{seat}")
-            release.on_click(lambda _: dash.release(seat))
-            parts.append(release)
-        names = list(dash.bot_strategies)
-        if names:
-            choice = widgets.Dropdown(
-                options=[("a person", "")] + [(f"bot: {n}", n) for n in names], value=bot or "", description="played by", layout=widgets.Layout(width="230px")
-            ).add_class(f"pb-bot-{seat}")
-            apply = widgets.Button(tooltip="A bot plays an absent seat; give it back to a person any time").add_class(f"pb-hand-over-{seat}")
-
-            # The button says what it will do with the choice, in the room's words.
-            def say(_: object = None) -> None:
-                apply.description = f"Let the bot play {name}" if choice.value else f"{name} plays again"
-                # Shown only when the choice would change something: a greyed button read as broken.
-                apply.layout.display = "none" if (choice.value or None) == bot else ""
-
-            say()
-            choice.observe(say, names="value")
-            apply.on_click(lambda _: dash.hand_over(seat, choice.value or None))
-            parts += [choice, apply]
-        return widgets.HBox(tuple(parts), layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="4px 10px"))
-
-    def _make_slips(self) -> None:
-        dash = self._dash
-        if dash.game is None or dash.table_id is None or dash.role != "facilitator":
-            return
-        from printables.common import build_document
-        from printables.slips import seat_slips
-
-        table = dash.store.load(dash.table_id)
-        names = list(getattr(table.game.setup, "names", ()))
-        links = table_links(public_base(), dash.slug, table.id, table.meta, names)
-        claims = dict(table.meta.get("claims") or {})
-        # Seats a device holds are not printed: their keys are their devices' own.
-        seats = [(s["name"], s["url"]) for s in links["seats"] if s["seat"] not in table.bots and str(s["seat"]) not in claims]
-        left_out = _slips_left_out(len(names), table.bots, claims)
-        if not seats:
-            # A message and no file: a PDF of no slips is an empty file that viewers reject.
-            self.slips_link.value = f'<span class="pb-muted pb-slips-none" role="status">No slips to print: {esc(left_out or "no seats")}.</span>'
-            return
-        try:
-            pdf = build_document(seat_slips(seats, game_title=dash.game_title, players=len(seats), page="a4"), page="a4", title=f"{dash.game_title}: seat slips")
-        except ValueError as exc:
-            self.slips_link.value = f'<span class="pb-muted pb-slips-none" role="status">No slips to print: {esc(exc)}.</span>'
-            return
-        count = f"{len(seats)} slip{'' if len(seats) == 1 else 's'}"
-        held = f"{count}: {', '.join(name for name, _ in seats)}" + (f" (not printed: {left_out})" if left_out else "")
-        self.slips_link.value = download_link(pdf, f"{dash.slug}-{table.id}-seat-slips.pdf", f"Seat slips (PDF, {count})", "application/pdf") + (
-            f' <span class="pb-muted pb-slips-held">{esc(held)}. Each slip holds that seat\'s key: hand it to that player only.</span>'
-        )
-
-
-def _slips_left_out(seats: int, bots: Mapping[int, str], claims: Mapping[str, Any]) -> str:
-    """Why seats get no slip ("2 seats are on a device and 1 seat is played by a bot"), or ""."""
-    on_devices = sum(1 for seat in range(seats) if seat not in bots and str(seat) in claims)
-    robots = sum(1 for seat in range(seats) if seat in bots)
-    parts = []
-    if on_devices:
-        parts.append(f"{on_devices} seat{' is' if on_devices == 1 else 's are'} on a device")
-    if robots:
-        parts.append(f"{robots} seat{' is' if robots == 1 else 's are'} played by a bot")
-    return " and ".join(parts)
 
 
 class TableDashboard(widgets.VBox):
