@@ -43,6 +43,7 @@ __all__ = [
     "SaveBar",
     "StandingsTable",
     "StatusLine",
+    "WIDE",
     "TableHeader",
     "close_tree",
     "csv_text",
@@ -89,6 +90,9 @@ STYLE = """
 </style>
 """
 
+
+#: a control's label as wide as its text (ipywidgets' default cuts a long one short).
+WIDE = {"description_width": "initial"}
 
 _STATUS_LOOK = {
     "info": ("#eef2fb", "#2f4a8a", "ℹ"),

@@ -155,7 +155,7 @@ from rules.danger_world import (
     view_for,
 )
 
-from .common import STYLE, close_tree, csv_text
+from .common import STYLE, WIDE, close_tree, csv_text
 from .setup_form import SetupForm as BaseSetupForm
 from .setup_form import setup_default
 from .table import TableDashboard
@@ -165,7 +165,6 @@ __all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerWorldDashboard", "SetupForm", "
 MAX_CHARACTERS = 12
 DEFAULT_PLAYERS = 3
 DEFAULT_NAMES = ("Wren", "Ash", "Juno", "Pike", "Rook", "Sable", "Tam", "Vale", "Briar", "Cole", "Dex", "Fen")
-WIDE = {"description_width": "initial"}
 COACH_ROWS = 5
 #: the aid Dropdown's "no one" (a Dropdown reads a None value as "nothing selected").
 NO_AID = -1

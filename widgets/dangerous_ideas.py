@@ -65,7 +65,7 @@ passes, so ``pb-all-pass`` or the last ``pb-pass`` rolls them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -81,15 +81,13 @@ from drawing.dangerous_ideas import (
     dice_html,
     groups_text,
     outcome_html,
-    place_label,
     sheet_legend,
     sheet_svg,
-    short,
     story_card,
 )
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
-from rules import Action, Game, RuleError
+from rules import Action, Game
 from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.dangerous_ideas import (
@@ -97,36 +95,25 @@ from rules.dangerous_ideas import (
     DEFAULT_LAYOUT,
     GAIN_STONES,
     NODES,
-    PLACES,
     RULES,
     TURN_STONES,
     Conclude,
-    Connect,
-    Create,
-    Defend,
     EndTurn,
     Gain,
-    Move,
     Pass,
     Place,
     PlotUnfinished,
-    Ref,
     Setup,
     Sheet,
     Rerolled,
     Roll,
     SpendSeed,
-    Spread,
-    Stake,
     State,
-    Step,
     Title,
     TurnStones,
-    Use,
     View,
     Write,
     legal_actions,
-    may_involve,
     seed_advice,
     standings,
     success_chance,
@@ -134,15 +121,15 @@ from rules.dangerous_ideas import (
     view_for,
 )
 
-from .common import close_tree
+from .common import WIDE, close_tree
+from .dangerous_ideas_moves import MemeForm, MoveEditor, SpendEditor, StonePlacer, click_button, line_note, row_of, story_holders, why_not
 from .setup_form import SetupForm as BaseSetupForm
 from .setup_form import setup_default
 from .table import TableDashboard
 
-__all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerousIdeasDashboard", "MemeForm", "MoveEditor", "SetupForm", "SpendEditor", "StonePlacer"]
+__all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerousIdeasDashboard", "SetupForm"]
 
 MAX_SEATS = 10
-WIDE = {"description_width": "initial"}
 DEFAULT_STORY = "Goldilocks and the Three Bears"
 DEFAULT_NAMES = (
     "Manifest Destiny",
@@ -183,44 +170,6 @@ DI_STYLE = """
 .playbook-dangerous-ideas .widget-text input, .playbook-dangerous-ideas .widget-dropdown select { font-size: 16px; }
 </style>
 """
-
-
-# -- small pure helpers ------------------------------------------------------------------------
-
-
-def _button(
-    description: str, css: str, on_click: Callable[[], None], style: str = "", disabled: bool = False, tooltip: str = ""
-) -> widgets.Button:
-    button = widgets.Button(description=description, button_style=style, disabled=disabled, tooltip=tooltip).add_class(css)
-    button.on_click(lambda _: on_click())
-    return button
-
-
-def _note(text: str, css: str = "") -> widgets.HTML:
-    html = widgets.HTML(f'<div style="margin:4px 0">{esc(text)}</div>')
-    return html.add_class(css) if css else html
-
-
-def _row(*children: widgets.Widget) -> widgets.HBox:
-    return widgets.HBox(children, layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px"))
-
-
-def _holders(state: State) -> list[str]:
-    """The story's characters so far, first spelling kept, in order of appearance."""
-    seen: dict[str, str] = {}
-    for sheet in state.sheets:
-        for _, meme in sheet.memes():
-            seen.setdefault(meme.holder_key, meme.holder)
-    return list(seen.values())
-
-
-def _why(state: State, action: Action) -> str:
-    """The model's refusal of `action` now, or "" when it is legal."""
-    try:
-        RULES.check(state, action)
-    except RuleError as exc:
-        return exc.message
-    return ""
 
 
 # -- the new-game form ------------------------------------------------------------------------
@@ -283,7 +232,7 @@ class SetupForm(BaseSetupForm):
                 self.players,
                 *self.rows,
                 widgets.HTML('<span class="pb-muted">Variants (set as the rules text plays; change one to try a variant)</span>'),
-                _row(self.seeds, self.start_stones, self.chapters, self.seed, self.table_dice),
+                row_of(self.seeds, self.start_stones, self.chapters, self.seed, self.table_dice),
                 self.layout_box,
                 self.start_button,
             )
@@ -300,454 +249,6 @@ class SetupForm(BaseSetupForm):
             story=self.story.value,
             table_dice=self.table_dice.value,
         )
-
-
-# -- placing stones ---------------------------------------------------------------------------
-
-
-class StonePlacer(widgets.VBox):
-    """One stepper per place; Confirm once the stones add up and the model accepts them."""
-
-    def __init__(
-        self,
-        heading: str,
-        sheet: Sheet,
-        count: int,
-        places: Sequence[str],
-        make: Callable[[tuple[str, ...]], Action],
-        legal: Callable[[Action], str],
-        on_confirm: Callable[[Action], None],
-        label: str,
-    ) -> None:
-        self._count, self._make, self._legal = count, make, legal
-        self.steppers = {
-            place: widgets.BoundedIntText(
-                value=0,
-                min=0,
-                max=count,
-                description=place_label(sheet, place),
-                style=WIDE,
-                layout=widgets.Layout(width="230px" if place in BRANCHES else "150px"),
-            ).add_class(f"pb-place-{place}")
-            for place in places
-        }
-        self.left = widgets.HTML().add_class("pb-place-left")
-        self.confirm = widgets.Button(description=label, button_style="primary", disabled=True).add_class("pb-place-confirm")
-        self.confirm.on_click(lambda _: on_confirm(self.action()))
-        for stepper in self.steppers.values():
-            stepper.observe(lambda _: self._check(), "value")
-        nodes = [s for p, s in self.steppers.items() if p in NODES]
-        branches = [s for p, s in self.steppers.items() if p not in NODES]
-        rows: list[widgets.Widget] = [widgets.HTML(f"<b>{esc(heading)}</b>"), _row(*nodes)]
-        if branches:
-            rows.append(_row(*branches))
-        rows.append(_row(self.left, self.confirm))
-        super().__init__(tuple(rows))
-        self.add_class("pb-placer")
-        self._check()
-
-    def action(self) -> Action:
-        return self._make(tuple(p for p, s in self.steppers.items() for _ in range(s.value)))
-
-    def _check(self) -> None:
-        placed = sum(s.value for s in self.steppers.values())
-        left = self._count - placed
-        why = self._legal(self.action()) if left == 0 else ""
-        if left > 0:
-            self.left.value = f'<span class="di-hint">{left} of {self._count} still to place</span>'
-        elif left < 0:
-            self.left.value = f'<span class="di-no">{-left} too many: place exactly {self._count}</span>'
-        elif why:
-            self.left.value = f'<span class="di-no">{esc(why)}</span>'
-        else:
-            self.left.value = '<span class="di-yes">✔ all placed</span>'
-        self.confirm.disabled = left != 0 or bool(why)
-
-
-# -- moving stones --------------------------------------------------------------------------
-
-
-class MoveEditor(widgets.VBox):
-    """Build a Move step by step; only sources and targets the model accepts are offered."""
-
-    def __init__(self, state: State, seat: int, on_move: Callable[[Action], None]) -> None:
-        self._state, self._seat = state, seat
-        self._sheet = state.sheets[seat]
-        self.steps: list[Step] = []
-        self.source = widgets.Dropdown(description="Move from", style=WIDE).add_class("pb-move-source")
-        self.target = widgets.Dropdown(description="to", style=WIDE).add_class("pb-move-target")
-        self.stones = widgets.BoundedIntText(
-            value=1, min=1, max=1, description="stones", style=WIDE, layout=widgets.Layout(width="130px")
-        ).add_class("pb-move-stones")
-        self.add_button = _button("Add step", "pb-move-add", self.add_step)
-        self.clear_button = _button("Clear", "pb-move-clear", self.clear)
-        self.list_html = widgets.HTML().add_class("pb-move-steps")
-        self.confirm = widgets.Button(description="Move these stones", button_style="primary", disabled=True).add_class("pb-move-confirm")
-        self.confirm.on_click(lambda _: on_move(self.action()))
-        self.source.observe(lambda _: self._fill_targets(), "value")
-        self.target.observe(lambda _: self._fill_stones(), "value")
-        super().__init__(
-            (
-                widgets.HTML("<b>Move:</b> every stone moves one step (branch ↔ its hub, hub ↔ Think)."),
-                _row(self.source, self.target, self.stones, self.add_button),
-                _row(self.list_html, self.clear_button, self.confirm),
-            )
-        )
-        self.add_class("pb-move-editor")
-        self._refresh()
-
-    def _move(self, extra: Step | None = None) -> Move:
-        steps = list(self.steps)
-        if extra is not None:
-            steps.append(extra)
-        return Move(seat=self._seat, steps=tuple(steps))
-
-    def _ok(self, step: Step) -> bool:
-        return not _why(self._state, self._move(step))
-
-    def action(self) -> Move:
-        return self._move()
-
-    def _refresh(self) -> None:
-        sources = [p for p in PLACES if any(self._ok(Step(p, t, 1)) for t in PLACES)]
-        self.source.options = [(place_label(self._sheet, p), p) for p in sources]
-        self._fill_targets()
-        if self.steps:
-            self.list_html.value = "Steps: " + "; ".join(esc(f"{s.stones} {s.source} → {s.target}") for s in self.steps)
-        else:
-            self.list_html.value = '<span class="di-hint">No steps yet: choose a source and a target, then Add step.</span>'
-        self.confirm.disabled = not self.steps or bool(_why(self._state, self._move()))
-        self.add_button.disabled = not sources
-
-    def _fill_targets(self) -> None:
-        source = self.source.value
-        targets = [t for t in PLACES if source and self._ok(Step(source, t, 1))]
-        self.target.options = [(place_label(self._sheet, t), t) for t in targets]
-        self._fill_stones()
-
-    def _fill_stones(self) -> None:
-        source, target = self.source.value, self.target.value
-        most = 1
-        if source and target:
-            while most < 99 and self._ok(Step(source, target, most + 1)):
-                most += 1
-        self.stones.max = most
-        self.stones.value = min(self.stones.value, most)
-
-    def add_step(self) -> None:
-        """Add the chosen step (merged with an earlier one between the same places)."""
-        source, target = self.source.value, self.target.value
-        if not (source and target):
-            return
-        step = Step(source, target, self.stones.value)
-        if not self._ok(step):
-            return
-        merged = [s for s in self.steps if (s.source, s.target) != (source, target)]
-        before = sum(s.stones for s in self.steps if (s.source, s.target) == (source, target))
-        self.steps = merged + [Step(source, target, before + step.stones)]
-        self._refresh()
-
-    def clear(self) -> None:
-        self.steps = []
-        self._refresh()
-
-
-# -- announcing a meme action ---------------------------------------------------------------------
-
-
-def _fit_480() -> widgets.Layout:
-    """As wide as 480 px, never wider than a phone's screen (a Layout of its own per widget)."""
-    return widgets.Layout(width="calc(100% - 4px)", max_width="480px")  # a widget has 2 px margins
-
-
-class MemeForm(widgets.VBox):
-    """Create or Spread: the text, the holder and an optional replace target, checked live."""
-
-    def __init__(
-        self,
-        state: State,
-        seat: int,
-        kind: str,
-        on_announce: Callable[[Action], None],
-        on_announce_and_stake: Callable[[Action, Action], None] | None = None,
-    ) -> None:
-        self._state, self._seat, self._kind = state, seat, kind
-        sheet = state.sheets[seat]
-        if kind == "create":
-            self.text: widgets.ValueWidget = widgets.Text(
-                description="New meme", placeholder="a belief of your Dangerous Idea", style=WIDE, layout=_fit_480()
-            )
-        else:
-            texts: dict[str, str] = {}
-            for _, meme in sheet.memes():
-                texts.setdefault(meme.key, meme.text)
-            self.text = widgets.Dropdown(
-                options=list(texts.values()), description="Spread", style=WIDE, layout=_fit_480()
-            )
-        self.text.add_class("pb-meme-text")
-        self.holder = widgets.Combobox(
-            options=_holders(state), description="to be held by", placeholder="a character of the story", style=WIDE, ensure_option=False, layout=_fit_480()
-        ).add_class("pb-meme-holder")
-        self.target = widgets.Dropdown(
-            options=[("no replacement", "")], value="", description="replacing", style=WIDE, layout=_fit_480()
-        ).add_class("pb-replace-target")
-        self.why = widgets.HTML().add_class("pb-meme-why")
-        verb = "Create" if kind == "create" else "Spread"
-        self.announce = widgets.Button(description=f"Announce the {verb}", disabled=True, tooltip="Then choose the stones to stake by hand").add_class(
-            "pb-announce"
-        )
-        self.announce.on_click(lambda _: on_announce(self.action()))
-        # The usual way in one click: announce, stake the sensible default and open phase 2.
-        self.announce_stake = widgets.Button(description=f"{verb} and stake", button_style="danger", disabled=True).add_class("pb-announce-stake")
-        self.announce_stake.layout.display = "" if on_announce_and_stake else "none"
-        self.announce_stake.on_click(lambda _: self._announce_and_stake(on_announce_and_stake))
-        self._targets: dict[str, Ref] = {}
-        self.text.observe(lambda _: self._refresh(), "value")
-        self.holder.observe(lambda _: self._refresh(), "value")
-        self.target.observe(lambda _: self._check(), "value")
-        hint = (
-            "Create: a meme not yet on your sheet. Stakes come from Create (plus as many from Think) and your coiled memes."
-            if kind == "create"
-            else "Spread: one of your memes to a character who does not hold it on your sheet. Stakes come from Probe (plus as many from Think), your leaf memes and the spread meme."
-        )
-        super().__init__(
-            (
-                widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'),
-                self.text,
-                self.holder,
-                self.target,
-                _row(self.why, self.announce_stake, self.announce),
-            )
-        )
-        self.add_class("pb-meme-form")
-        self._refresh()
-
-    def action(self, target: Ref | None = None, use_chosen: bool = True) -> Action:
-        cls = Create if self._kind == "create" else Spread
-        if use_chosen:
-            target = self._targets.get(self.target.value)
-        return cls(seat=self._seat, text=self.text.value or "", holder=self.holder.value or "", target=target)
-
-    def _refresh(self) -> None:
-        """Offer the replace targets the model accepts for this text and holder."""
-        chosen = self.target.value
-        found: dict[str, Ref] = {}
-        names = self._state.names
-        if (self.text.value or "").strip() and (self.holder.value or "").strip():
-            for other, sheet in enumerate(self._state.sheets):
-                for branch, meme in sheet.memes():
-                    ref = Ref(other, branch)
-                    if other != self._seat and not _why(self._state, self.action(ref, use_chosen=False)):
-                        # (owner, text, holder) is unique: a sheet never holds one meme twice for one holder.
-                        found[f"{names[other]}'s '{meme.text} - {meme.holder}'"] = ref
-        self._targets = found
-        options = [("no replacement", "")] + [(label, label) for label in found]
-        self.target.options = options
-        self.target.value = chosen if chosen in found else ""
-        self._check()
-
-    def default_stake(self) -> Action | None:
-        """The stake "and stake" makes after announcing: every stone on the action's hub, as
-        many from Think, and a bonus stone from each meme that may join; None if none is legal."""
-        announce = self.action()
-        if _why(self._state, announce):
-            return None
-        after = RULES.play(self._state, announce)
-        return default_stake(after, self._seat)
-
-    def _announce_and_stake(self, on_both: Callable[[Action, Action], None] | None) -> None:
-        stake = self.default_stake()
-        if on_both is not None and stake is not None:
-            on_both(self.action(), stake)
-
-    def _check(self) -> None:
-        why = _why(self._state, self.action())
-        stake = None if why else self.default_stake()
-        self.announce_stake.disabled = stake is None
-        if stake is not None:
-            total = stake.from_node + stake.from_think + sum(u.bonus + u.stones for u in stake.memes)
-            self.announce_stake.description = f"{'Create' if self._kind == 'create' else 'Spread'} and stake {total}"
-            self.announce_stake.tooltip = "Announce, stake " + _stake_words(stake) + ", and open phase 2: the others may connect or defend"
-        if not (self.text.value or "").strip() or not (self.holder.value or "").strip():
-            self.why.value = '<span class="di-hint">Name the meme and its holder.</span>'
-        elif why:
-            self.why.value = f'<span class="di-no">{esc(why)}</span>'
-        else:
-            count = len(self._targets)
-            extra = f" {_plural(count, 'meme')} of this holder could be replaced." if count else ""
-            self.why.value = f'<span class="di-yes">✔ ready to announce.</span><span class="di-hint">{esc(extra)}</span>'
-        self.announce.disabled = bool(why)
-
-
-# -- spending stones ---------------------------------------------------------------------------------
-
-SPEND_CLASSES: dict[str, type[Action]] = {"actor": Stake, "connect": Connect, "defend": Defend}
-
-
-def default_stake(state: State, seat: int) -> Stake | None:
-    """The actor's sensible first stake in phase 1 (`state` just announced): every stone on the
-    action's hub, as many from Think as that, and one bonus stone from each meme of the actor's
-    that the model lets join. Each part is kept only when the model accepts it; None if no
-    stone at all can be staked."""
-    a = state.attempt
-    if a is None or state.phase != "stake":
-        return None
-    sheet = state.sheets[seat]
-    node = spend_node(a.kind, "actor")
-    uses = tuple(
-        Use(b, bonus=1)
-        for b, m in sheet.memes()
-        if m.bonus > 0 and may_involve(state, seat, "actor", b) and not _why(state, Stake(seat=seat, memes=(Use(b, bonus=1),)))
-    )
-    from_node = sheet.node(node)
-    for stake in (
-        Stake(seat=seat, from_node=from_node, from_think=min(sheet.node("think"), from_node), memes=uses),
-        Stake(seat=seat, from_node=from_node, memes=uses),
-        Stake(seat=seat, from_node=from_node),
-        Stake(seat=seat, memes=uses),
-    ):
-        if stake.from_node + stake.from_think + len(stake.memes) and not _why(state, stake):
-            return stake
-    return None
-
-
-def _stake_words(stake: Stake) -> str:
-    parts = [f"{stake.from_node} from the hub"] if stake.from_node else []
-    if stake.from_think:
-        parts.append(f"{stake.from_think} from Think")
-    if stake.memes:
-        parts.append(_plural(len(stake.memes), "bonus stone"))
-    return ", ".join(parts)
-
-
-def spend_node(kind: str, role: str) -> str:
-    """The hub a role spends from, as the text names it (labels only; the model checks)."""
-    if role == "actor":
-        return "create" if kind == "create" else "probe"
-    return role
-
-
-class SpendEditor(widgets.VBox):
-    """One seat's stake, Connect or Defend: node, Think and involved memes, with a live pool preview."""
-
-    def __init__(
-        self,
-        state: State,
-        seat: int,
-        role: str,
-        on_spend: Callable[[Action], None],
-        on_preview: Callable[[int | None, str], None],
-    ) -> None:
-        assert state.attempt is not None
-        self._state, self._seat, self._role = state, seat, role
-        self._cls = SPEND_CLASSES[role]
-        self._on_preview = on_preview
-        sheet = state.sheets[seat]
-        node = spend_node(state.attempt.kind, role)
-        self.node = widgets.BoundedIntText(
-            value=0,
-            min=0,
-            max=sheet.node(node),
-            disabled=sheet.node(node) == 0,
-            description=f"from {node.title()} (has {sheet.node(node)})",
-            style=WIDE,
-            layout=widgets.Layout(width="220px"),
-        ).add_class("pb-stake-node")
-        self.think = widgets.BoundedIntText(
-            value=0,
-            min=0,
-            max=sheet.node("think"),
-            disabled=sheet.node("think") == 0,
-            description=f"from Think (has {sheet.node('think')})",
-            style=WIDE,
-            layout=widgets.Layout(width="220px"),
-        ).add_class("pb-stake-think")
-        self.bonus: dict[str, widgets.Checkbox] = {}
-        self.own: dict[str, widgets.BoundedIntText] = {}
-        meme_rows: list[widgets.Widget] = []
-        for branch, meme in sheet.memes():
-            if not may_involve(state, seat, role, branch):
-                continue
-            bonus_ok = meme.bonus > 0 and not _why(state, self._cls(seat=seat, memes=(Use(branch, bonus=1),)))
-            own_ok = meme.stones > 0 and not _why(state, self._cls(seat=seat, memes=(Use(branch, stones=1),)))
-            if not (bonus_ok or own_ok):
-                continue
-            self.bonus[branch] = widgets.Checkbox(
-                value=False,
-                disabled=not bonus_ok,
-                description=f"1 bonus ◆ ({meme.bonus} left)",
-                indent=False,
-                layout=widgets.Layout(width="170px"),
-            ).add_class(f"pb-stake-{branch}-bonus")
-            self.own[branch] = widgets.BoundedIntText(
-                value=0,
-                min=0,
-                max=meme.stones,
-                disabled=not own_ok,
-                description="own",
-                layout=widgets.Layout(width="120px"),
-                style={"description_width": "36px"},
-            ).add_class(f"pb-stake-{branch}")
-            label = widgets.HTML(
-                f'<span title="{esc(meme.text)} - {esc(meme.holder)}">‘{esc(short(meme.text, 26))}’ - {esc(short(meme.holder, 14))}</span>',
-                layout=widgets.Layout(width="300px"),
-            )
-            meme_rows.append(widgets.HBox((label, self.bonus[branch], self.own[branch]), layout=widgets.Layout(align_items="center")))
-        self.why = widgets.HTML().add_class("pb-stake-why")
-        verb = {"actor": "Stake", "connect": "Connect", "defend": "Defend"}[role]
-        self._verb = verb
-        self.confirm = widgets.Button(description=verb, button_style="primary" if role != "defend" else "warning", disabled=True).add_class(
-            "pb-stake-confirm"
-        )
-        self.confirm.on_click(lambda _: on_spend(self.action()))
-        for box in (self.node, self.think, *self.bonus.values(), *self.own.values()):
-            box.observe(lambda _: self._check(), "value")
-        hint = "Think gives up to as many stones as you spend from " + node.title() + " in this meme action."
-        if not meme_rows:
-            meme_rows.append(widgets.HTML('<span class="di-hint">No meme of yours can be involved in this spend.</span>'))
-        super().__init__(
-            (
-                _row(self.node, self.think),
-                widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'),
-                *meme_rows,
-                _row(self.why, self.confirm),
-            )
-        )
-        self.add_class("pb-spend")
-        self._check()
-
-    def action(self) -> Action:
-        uses = tuple(
-            Use(branch, bonus=int(self.bonus[branch].value), stones=self.own[branch].value)
-            for branch in self.bonus
-            if self.bonus[branch].value or self.own[branch].value
-        )
-        return self._cls(seat=self._seat, from_node=self.node.value, from_think=self.think.value, memes=uses)
-
-    def stones(self) -> int:
-        return self.node.value + self.think.value + sum(int(b.value) for b in self.bonus.values()) + sum(o.value for o in self.own.values())
-
-    def _check(self) -> None:
-        action = self.action()
-        count = self.stones()
-        if count == 0:
-            self.why.value = '<span class="di-hint">Choose stones to spend.</span>'
-            self.confirm.disabled = True
-            self.confirm.description = self._verb
-            self._on_preview(None, "")
-            return
-        why = _why(self._state, action)
-        if why:
-            self.why.value = f'<span class="di-no">{esc(why)}</span>'
-            self.confirm.disabled = True
-            self._on_preview(None, "")
-            return
-        after = RULES.play(self._state, action).attempt.pool
-        sign = "−" if self._role == "defend" else "+"
-        self.confirm.description = f"{self._verb} {count} ({sign}{abs(after - self._state.attempt.pool)})"
-        self.confirm.disabled = False
-        self.why.value = '<span class="di-yes">✔</span>'
-        self._on_preview(after, f"if {self._state.names[self._seat]} {self._verb.lower()}s with {_plural(count, 'stone')}")
 
 
 # -- the dashboard ----------------------------------------------------------------------------------
@@ -806,7 +307,7 @@ class DangerousIdeasDashboard(TableDashboard):
             return part
 
         panel = widgets.VBox((self.actor_html, self.controls, self.narration)).add_class("pb-controls")
-        attempt = widgets.VBox((self.attempt_html, _row(self.pool_html, self.odds_html), self.dice_html, self.outcome_html)).add_class(
+        attempt = widgets.VBox((self.attempt_html, row_of(self.pool_html, self.odds_html), self.dice_html, self.outcome_html)).add_class(
             "pb-card"
         )
         return widgets.VBox(
@@ -1077,12 +578,12 @@ class DangerousIdeasDashboard(TableDashboard):
         if state.over:
             best = [s for rank, s, _ in standings(state) if rank == 1]
             verb = "announces" if len(best) == 1 else "announce"
-            return f"The story ends. {seats_text(names, best)} {verb} the moral of the story!", [_note(f"It ended: {state.ended}.")]
+            return f"The story ends. {seats_text(names, best)} {verb} the moral of the story!", [line_note(f"It ended: {state.ended}.")]
         if state.phase in ("roll", "rerolling") and state.setup.table_dice:
             return "Phase 3: roll at the table", self._table_dice_controls(state)
         humans = [s for s in state.waiting_for() if s not in self.bots]
         if not humans:
-            return "", [_note("Waiting for the bots.")]
+            return "", [line_note("Waiting for the bots.")]
         phase = state.phase
         if phase == "place":
             seat = humans[0]
@@ -1120,7 +621,7 @@ class DangerousIdeasDashboard(TableDashboard):
         if phase == "stake":
             a = state.attempt
             editor = SpendEditor(state, a.actor, "actor", self.act_told, self.preview)
-            done = _button(
+            done = click_button(
                 "Done: open phase 2",
                 "pb-pass",
                 lambda: self.act_told(Pass(seat=a.actor)),
@@ -1130,7 +631,7 @@ class DangerousIdeasDashboard(TableDashboard):
             return f"Phase 1: {names[a.actor]} stakes", [
                 widgets.HTML('<span class="di-hint">Stake stones (several times if you like, narrating each), then open phase 2.</span>'),
                 editor,
-                _row(done),
+                row_of(done),
             ]
         if phase == "respond":
             return "Phase 2: connect or defend", self._respond_controls(state)
@@ -1138,10 +639,10 @@ class DangerousIdeasDashboard(TableDashboard):
             return "Phase 3: the dice", self._seed_controls(state, humans)
         if phase == "outcome":
             return f"{names[state.attempt.actor]} concludes", self._conclude_controls(state)
-        return "", [_note("Nothing to do here.")]
+        return "", [line_note("Nothing to do here.")]
 
     def _why_now(self, action: Action) -> str:
-        return _why(self.game.state, action) if self.game is not None else "no table is open"
+        return why_not(self.game.state, action) if self.game is not None else "no table is open"
 
     @staticmethod
     def _places(sheet: Sheet) -> list[str]:
@@ -1159,7 +660,7 @@ class DangerousIdeasDashboard(TableDashboard):
             description="Meme", placeholder="a belief of your Dangerous Idea", style=WIDE, layout=widgets.Layout(width="480px")
         ).add_class("pb-write-text")
         holder = widgets.Combobox(
-            options=_holders(state), description="held by", placeholder="a character of the story", style=WIDE, ensure_option=False
+            options=story_holders(state), description="held by", placeholder="a character of the story", style=WIDE, ensure_option=False
         ).add_class("pb-write-holder")
         why = widgets.HTML()
         confirm = widgets.Button(description="Write it", button_style="primary", disabled=True).add_class("pb-write-confirm")
@@ -1178,7 +679,7 @@ class DangerousIdeasDashboard(TableDashboard):
         check()
         done = sheet.filled
         hint = f"{sheet.name} fills two branches, one leaf and one coiled, each with one stone ({done} of 2 written). Narrate the setting as you write."
-        return widgets.VBox((widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'), branch, text, holder, _row(why, confirm)))
+        return widgets.VBox((widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'), branch, text, holder, row_of(why, confirm)))
 
     def _title_form(self, state: State, seat: int) -> widgets.Widget:
         text = widgets.Text(
@@ -1200,11 +701,11 @@ class DangerousIdeasDashboard(TableDashboard):
             ("spread", "Spread a meme", "pb-spread"),
         ):
             style = "info" if self._mode == mode else ""
-            buttons.append(_button(label, css, lambda mode=mode: self._set(mode=mode), style, disabled=mode not in kinds))
+            buttons.append(click_button(label, css, lambda mode=mode: self._set(mode=mode), style, disabled=mode not in kinds))
         plot = PlotUnfinished(seat=seat)
         plot_why = self._why_now(plot)
         buttons.append(
-            _button(
+            click_button(
                 "Plot unfinished: +2 Create",
                 "pb-plot-unfinished",
                 lambda: self.act_told(plot),
@@ -1214,9 +715,9 @@ class DangerousIdeasDashboard(TableDashboard):
             )
         )
         buttons.append(
-            _button("End turn", "pb-end-turn", lambda: self.act_told(EndTurn(seat=seat)), "success", disabled="end-turn" not in kinds)
+            click_button("End turn", "pb-end-turn", lambda: self.act_told(EndTurn(seat=seat)), "success", disabled="end-turn" not in kinds)
         )
-        parts: list[widgets.Widget] = [_row(*buttons)]
+        parts: list[widgets.Widget] = [row_of(*buttons)]
         sheet = state.sheets[seat]
         if self._mode == "gain" and "gain" in kinds:
             parts.append(
@@ -1236,7 +737,7 @@ class DangerousIdeasDashboard(TableDashboard):
         elif self._mode in ("create", "spread") and self._mode in kinds:
             parts.append(MemeForm(state, seat, self._mode, self.act_told, self.announce_and_stake))
         elif state.actions_left == 0:
-            parts.append(_note("Both actions used: end the turn (the starter may first declare the plot unfinished)."))
+            parts.append(line_note("Both actions used: end the turn (the starter may first declare the plot unfinished)."))
         return parts
 
     def _respond_controls(self, state: State) -> list[widgets.Widget]:
@@ -1254,8 +755,8 @@ class DangerousIdeasDashboard(TableDashboard):
         for s in humans:
             mark = "✔ " if a.passed[s] else ""
             label = f"{mark}{names[s]}" + (" (actor)" if s == a.actor else "")
-            pick.append(_button(label, f"pb-responder-{s}", lambda s=s: self._set(responder=s, side=""), "info" if s == seat else ""))
-        parts: list[widgets.Widget] = [_row(widgets.HTML("<b>Who spends?</b>"), *pick)]
+            pick.append(click_button(label, f"pb-responder-{s}", lambda s=s: self._set(responder=s, side=""), "info" if s == seat else ""))
+        parts: list[widgets.Widget] = [row_of(widgets.HTML("<b>Who spends?</b>"), *pick)]
         side = self._side or a.sides[seat]
         if seat == a.actor:
             parts.append(widgets.HTML(f'<span class="di-hint">{esc(names[seat])} may keep adding stones from the phase-1 sources.</span>'))
@@ -1269,7 +770,7 @@ class DangerousIdeasDashboard(TableDashboard):
                 other = "defend" if choice == "connect" else "connect"
                 locked = a.sides[seat] == other
                 sides.append(
-                    _button(
+                    click_button(
                         label,
                         css,
                         lambda choice=choice: self._set(side=choice),
@@ -1278,16 +779,16 @@ class DangerousIdeasDashboard(TableDashboard):
                         tooltip=f"{names[seat]} has chosen to {other}: never both" if locked else "",
                     )
                 )
-            parts.append(_row(widgets.HTML(f"<b>{esc(names[seat])}:</b>"), *sides))
+            parts.append(row_of(widgets.HTML(f"<b>{esc(names[seat])}:</b>"), *sides))
             if side in ("connect", "defend"):
                 parts.append(SpendEditor(state, seat, side, self.act_told, self.preview))
         pass_why = self._why_now(Pass(seat=seat))
         parts.append(
-            _row(
-                _button(
+            row_of(
+                click_button(
                     f"{names[seat]} passes", "pb-pass", lambda: self.act_told(Pass(seat=seat)), disabled=bool(pass_why), tooltip=pass_why
                 ),
-                _button(
+                click_button(
                     "Everyone else passes: roll the dice",
                     "pb-all-pass",
                     self.all_pass,
@@ -1312,7 +813,7 @@ class DangerousIdeasDashboard(TableDashboard):
             self._seed_seat = a.actor if a.actor in humans else humans[0]
         seat = self._seed_seat
         pick = [
-            _button(
+            click_button(
                 f"{names[s]} ({_plural(state.sheets[s].seeds, 'seed')})",
                 f"pb-seed-seat-{s}",
                 lambda s=s: self._set(seed_seat=s),
@@ -1331,7 +832,7 @@ class DangerousIdeasDashboard(TableDashboard):
                 f"{chance_text(reroll)} to succeed with the seeds left, against {chance_text(stands)} if it stands."
             )
         dice = [
-            _button(
+            click_button(
                 f"Re-roll die {i + 1} (showing {a.dice[i]})",
                 f"pb-seed-die-{i}",
                 lambda i=i: self.act_told(SpendSeed(seat=seat, die=i)),
@@ -1341,18 +842,18 @@ class DangerousIdeasDashboard(TableDashboard):
             for i in (0, 1)
         ]
         return [
-            _row(widgets.HTML("<b>Who spends a red seed?</b>"), *pick),
+            row_of(widgets.HTML("<b>Who spends a red seed?</b>"), *pick),
             widgets.HTML(f"<div>{esc(advice)}</div>").add_class("pb-seed-advice"),
-            _row(
+            row_of(
                 *dice,
-                _button(
+                click_button(
                     f"{names[seat]} lets it stand",
                     "pb-seed-pass",
                     lambda: self.act_told(Pass(seat=seat)),
                     disabled=bool(self._why_now(Pass(seat=seat))),
                 ),
             ),
-            _row(_button("Everyone lets the roll stand", "pb-seed-all-pass", self.all_pass, "success")),
+            row_of(click_button("Everyone lets the roll stand", "pb-seed-all-pass", self.all_pass, "success")),
             widgets.HTML(
                 f'<span class="di-hint">Anyone holding seeds may re-roll one die per seed, in any order; the roll stands when all pass. Still asked: {esc(seats_text(names, humans))}.</span>'
             ),
@@ -1366,13 +867,13 @@ class DangerousIdeasDashboard(TableDashboard):
         if state.phase == "roll":
             dice = [widgets.Dropdown(options=faces, value=1, description=f"Die {i + 1}", layout=widgets.Layout(width="140px")).add_class(f"pb-table-die-{i}") for i in (0, 1)]
             hint = f"{state.names[a.actor]} rolls two dice against a pool of {a.pool}; enter what they show."
-            enter = _button("Enter the roll", "pb-table-dice-enter", lambda: self.act(Roll(dice=tuple(d.value for d in dice))), "primary")
+            enter = click_button("Enter the roll", "pb-table-dice-enter", lambda: self.act(Roll(dice=tuple(d.value for d in dice))), "primary")
         else:
             die = a.rerolling if a.rerolling is not None else 0
             dice = [widgets.Dropdown(options=faces, value=1, description=f"Die {die + 1}", layout=widgets.Layout(width="140px")).add_class("pb-table-die-0")]
             hint = f"A seed re-rolls die {die + 1} (it showed {a.dice[die]}); enter the new face."
-            enter = _button("Enter the re-roll", "pb-table-dice-enter", lambda: self.act(Rerolled(die=die, value=dice[0].value)), "primary")
-        return [_note(hint), _row(*dice, enter)]
+            enter = click_button("Enter the re-roll", "pb-table-dice-enter", lambda: self.act(Rerolled(die=die, value=dice[0].value)), "primary")
+        return [line_note(hint), row_of(*dice, enter)]
 
     def _conclude_controls(self, state: State) -> list[widgets.Widget]:
         a = state.attempt
@@ -1380,8 +881,8 @@ class DangerousIdeasDashboard(TableDashboard):
         seat = a.actor
         names = state.names
         if not a.success:
-            button = _button("Conclude: the idea is rejected", "pb-conclude", lambda: self.act_told(Conclude(seat=seat)), "primary")
-            return [_note(f"The action failed. {names[seat]} narrates why {a.holder} rejects the idea, then concludes."), button]
+            button = click_button("Conclude: the idea is rejected", "pb-conclude", lambda: self.act_told(Conclude(seat=seat)), "primary")
+            return [line_note(f"The action failed. {names[seat]} narrates why {a.holder} rejects the idea, then concludes."), button]
         sheet = state.sheets[seat]
         empty = [b for b in BRANCHES if not self._why_now(Conclude(seat=seat, branch=b))]
         branch = widgets.Dropdown(
@@ -1402,7 +903,7 @@ class DangerousIdeasDashboard(TableDashboard):
 
         branch.observe(fit, "value")
         fit()
-        button = _button(
+        button = click_button(
             "Write the new meme",
             "pb-conclude",
             lambda: self.act_told(Conclude(seat=seat, branch=branch.value, from_hub=hub.value)),
@@ -1412,7 +913,7 @@ class DangerousIdeasDashboard(TableDashboard):
         note = "Success! The new meme gets 1 stone and 2 bonus stones." + (
             f" {seats_text(names, gains)} gain 2 stones on Think." if gains else ""
         )
-        return [_note(note), branch, hub, button]
+        return [line_note(note), branch, hub, button]
 
 
 #: the setup variants a class of this game may choose (setup field -> what its checkbox says): none.

@@ -106,7 +106,7 @@ from rules.leerdam import (
     village_rows,
 )
 
-from .common import STYLE, LogPanel, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
+from .common import STYLE, WIDE, LogPanel, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
 from .setup_form import SetupForm as BaseSetupForm
 from .setup_form import setup_default
 from .table import TableDashboard
@@ -119,7 +119,6 @@ DEFAULT_NAMES = (
     "Aalders", "Bakker", "Claessen", "De Vries", "Evers", "Franssen", "Gerritsen", "Hendriks", "Jansen", "Kuipers",
     "Lambrechts", "Meijer", "Nieuwenhuis", "Oosterhout", "Peeters", "Quist", "Rademaker", "Smit", "Teunissen", "Van Dijk",
 )  # fmt: skip
-WIDE = {"description_width": "initial"}
 #: the anonymous-pledges variant, as a table's form and a class's starter offer it.
 ANONYMOUS = "Anonymous pledges (only the total is shown until the end)"
 #: the allocation preview's columns (on a phone, each row is a card of "column: value" lines).

@@ -64,7 +64,7 @@ from rules.new_rule import (
     view_for,
 )
 
-from .common import LogPanel, PrivacyCurtain, optional_limit
+from .common import WIDE, LogPanel, PrivacyCurtain, optional_limit
 from .setup_form import SetupForm as BaseSetupForm
 from .setup_form import setup_default
 from .table import TableDashboard
@@ -72,7 +72,6 @@ from .table import TableDashboard
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "NewRuleDashboard", "PaymentChooser", "SetupForm", "colour_class"]
 
 MAX_SEATS = 5
-WIDE = {"description_width": "initial"}
 
 
 def colour_class(colour: str) -> str:

@@ -18,10 +18,8 @@ import ipywidgets as widgets
 
 from lab import BOTS
 
-__all__ = ["SetupForm", "setup_default"]
 
-#: a label as wide as its text, for the form's number boxes.
-WIDE = {"description_width": "initial"}
+__all__ = ["SetupForm", "setup_default"]
 
 
 class SetupForm(widgets.VBox):
