@@ -267,7 +267,6 @@ class DangerousIdeasDashboard(TableDashboard):
     game_title = RULES.title
     setup_form = SetupForm
     bot_strategies = LAB_BOTS["dangerous-ideas"]
-    hidden_information = False
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.story = ""
