@@ -6,7 +6,8 @@ turns one state into a `Scene` from the public view alone (`view_for(state, None
 of the screen, the key numbers with their labels, the public log, and at the end the winner and
 the story of the game in five lines; it gives them as its `SCENES` (a `GameScenes`), which its
 card names (`card(slug).module("drawing")`). `scene_html` draws a scene; `chart_svg`
-(`drawing.chart`) draws a chart of the game so far from the states of its moments (`Timeline`).
+(`drawing.chart`) draws a chart of the game so far from the states of its moments
+(`drawing.timeline`).
 
 The debrief (`widgets.board`) replays a stored table moment by moment with the very same
 functions, fed the state at each step: what it shows at a step is what the board showed then.
@@ -19,30 +20,12 @@ string is escaped here.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from rules import Action, Game
-from rules.core import GameRules
-from rules.games import card
-
-from .chart import chart_svg
 from .common import esc
 
-__all__ = [
-    "BOARD_STYLE",
-    "Fact",
-    "GameScenes",
-    "Moment",
-    "Scene",
-    "Timeline",
-    "chart_svg",
-    "log_html",
-    "scene_html",
-    "scenes_for",
-    "secret_lines",
-    "waiting_scene",
-]
+__all__ = ["BOARD_STYLE", "Fact", "GameScenes", "Scene", "log_html", "scene_html", "waiting_scene"]
 
 Phase = Literal["waiting", "decision", "reveal", "results"]
 PHASE_WORDS = {"waiting": "Waiting for players", "decision": "Deciding", "reveal": "The reveal", "results": "The results"}
@@ -179,19 +162,6 @@ def waiting_scene(scene: Scene, names: Sequence[str], free: Sequence[int]) -> Sc
     return Scene("waiting", scene.heading, centre, facts, scene.log)
 
 
-# -- moments: the steps of a game, replayed from its record ---------------------------------------------
-
-
-@dataclass(frozen=True)
-class Moment:
-    """One step of the debrief: the state after `index` actions, and its label."""
-
-    index: int
-    label: str
-    round: int
-    state: Any
-
-
 @dataclass(frozen=True)
 class GameScenes:
     """One game's board: its scene, its moments, its chart (each a pure function)."""
@@ -211,73 +181,3 @@ class GameScenes:
     #: a class's tables compared side by side for its board, from their states (Leerdam's
     #: villages year by year), or None.
     side_by_side: Callable[[Sequence[Any]], str] | None = None
-
-
-def scenes_for(slug: str) -> GameScenes:
-    """The board functions of game `slug`: its drawing module's `SCENES`, as its card names it."""
-    scenes: GameScenes = card(slug).module("drawing").SCENES
-    return scenes
-
-
-@dataclass
-class Timeline:
-    """A game's moments, replayed from its record (`rules.initial` then `rules.play` per action:
-    the stored actions were checked when they were played). `update` follows a live table
-    cheaply: actions added at the end are played on; an undo replays from the start."""
-
-    rules: GameRules
-    setup: Any
-    scenes: GameScenes
-    actions: list[Action] = field(default_factory=list)
-    moments: list[Moment] = field(default_factory=list)
-    state: Any = None
-
-    @classmethod
-    def of(cls, game: Game[Any, Any]) -> Timeline:
-        timeline = cls(game.rules, game.setup, scenes_for(game.rules.slug))
-        timeline.update(game.actions)
-        return timeline
-
-    def update(self, actions: Sequence[Action]) -> None:
-        if self.state is None or list(actions[: len(self.actions)]) != self.actions:
-            self.state = self.rules.initial(self.setup)
-            self.actions, self.moments = [], [Moment(0, "The start", 0, self.state)]
-        pending: tuple[str, int] | None = None
-        for i in range(len(self.actions), len(actions)):
-            before = self.state
-            self.state = self.rules.play(before, actions[i])
-            self.actions.append(actions[i])
-            pending = self.scenes.moment(before, self.state) or pending
-            # A moment is where the game rests (what a board shows): past the rolls it leads to.
-            rests = i + 1 == len(actions) or not actions[i + 1].chance
-            if pending is not None and rests:
-                label = "The end" if self.rules.over(self.state) else pending[0]
-                self.moments.append(Moment(len(self.actions), label, pending[1], self.state))
-                pending = None
-        if self.rules.over(self.state) and self.moments[-1].index != len(self.actions):
-            # A choice made after the end (Leerdam's pledges shown) changes the end, not the story.
-            if self.rules.over(self.moments[-1].state):
-                self.moments.pop()
-            self.moments.append(Moment(len(self.actions), "The end", self.scenes.round_of(self.state), self.state))
-
-    def chart(self, upto: int | None = None, final: Any = None) -> str:
-        """The chart of the game up to moment `upto` (None: the game so far, now included)."""
-        if upto is None:
-            states = [m.state for m in self.moments]
-            if self.moments[-1].state is not self.state:
-                states.append(self.state)
-        else:
-            states = [m.state for m in self.moments[: upto + 1]]
-        return self.scenes.chart(states, final=final)
-
-
-def secret_lines(state: Any, names: Sequence[str], round_: int | None = None) -> list[tuple[str, str]]:
-    """(whose, line) for every log line that was one seat's secret (in `round_`, or all): for a
-    finished game's debrief only, when the facilitator chooses to show them."""
-    found = []
-    for event in getattr(state, "log", ()):
-        if event.visible_to is None or (round_ is not None and event.round != round_):
-            continue
-        whose = ", ".join(names[s] for s in sorted(event.visible_to) if 0 <= s < len(names))
-        found.append((whose, event.text))
-    return found

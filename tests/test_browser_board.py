@@ -22,7 +22,7 @@ from rules import Game, new_game
 from tests.browser import LOAD_TIMEOUT_MS, open_dashboard, settled
 from tests.conftest import VoilaFactory
 from tests.test_widgets_board import PHASES, stored
-from drawing.board import Timeline, scenes_for
+from drawing.timeline import Timeline, scenes_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 

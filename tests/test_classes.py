@@ -409,7 +409,7 @@ def test_the_class_csv_cells_are_safe(store) -> None:
 
 def test_the_facilitator_starts_a_class_from_the_front_page(store) -> None:
     from tests.conftest import INDEX
-    from widgets.table import TableIndex
+    from widgets.front_page import TableIndex
 
     index = TableIndex(store, query=INDEX)
     one(index, "pb-class-game").value = "new-rule"

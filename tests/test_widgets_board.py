@@ -25,7 +25,8 @@ from widgets.dangerous_ideas import DangerousIdeasDashboard
 from widgets.leerdam import LeerdamDashboard
 from widgets.new_rule import NewRuleDashboard
 from tests.stores import run_alone
-from drawing.board import Timeline, log_html, scene_html, scenes_for
+from drawing.board import log_html, scene_html
+from drawing.timeline import Timeline, scenes_for
 
 NAMES = ("Ana & <i>Co</i>", "Bo 🐻", "مريم", "Zoë")
 

@@ -23,7 +23,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from drawing.board import BOARD_STYLE, Scene, Timeline, scene_html, scenes_for, secret_lines, waiting_scene
+from drawing.board import BOARD_STYLE, Scene, scene_html, waiting_scene
+from drawing.timeline import Timeline, scenes_for, secret_lines
 from drawing.common import esc
 from rules import Game
 from rules.games import card

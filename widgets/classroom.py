@@ -29,7 +29,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from drawing.board import scenes_for
+from drawing.timeline import scenes_for
 from drawing.common import card as card_html
 from drawing.common import download_link, esc
 from playbook import classes as cl

@@ -16,6 +16,7 @@ import asyncio
 import dataclasses
 import io
 import logging
+import time
 from collections.abc import (
     Callable,
     Collection,
@@ -47,6 +48,7 @@ __all__ = [
     "TableHeader",
     "close_tree",
     "csv_text",
+    "day_and_time",
     "figure_png",
     "optional_limit",
     "plot_context",
@@ -121,6 +123,11 @@ def figure_png(figure: Any, dpi: int = 100) -> bytes:
     with plot_context():  # tick labels are made while drawing: they get the same fonts
         figure.savefig(out, format="png", dpi=dpi)
     return out.getvalue()
+
+
+def day_and_time(stamp: float) -> str:
+    """When something happened, as a list of tables says it: '03 Dec 14:05'."""
+    return time.strftime("%d %b %H:%M", time.localtime(stamp))
 
 
 def close_tree(items: Iterable[widgets.Widget]) -> None:

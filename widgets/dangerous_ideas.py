@@ -266,7 +266,7 @@ class DangerousIdeasDashboard(TableDashboard):
     slug = RULES.slug
     game_title = RULES.title
     setup_form = SetupForm
-    bot_strategies = LAB_BOTS["dangerous-ideas"]
+    bot_strategies = LAB_BOTS[RULES.slug]
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.story = ""

@@ -244,7 +244,7 @@ class NewRuleDashboard(TableDashboard):
     slug = RULES.slug
     game_title = RULES.title
     setup_form = SetupForm
-    bot_strategies = LAB_BOTS["new-rule"]
+    bot_strategies = LAB_BOTS[RULES.slug]
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         super().__init__(store, query)
