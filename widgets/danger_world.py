@@ -136,7 +136,7 @@ from rules.danger_world import (
 from .common import STYLE, WIDE, close_tree, csv_text
 from .danger_world_check import CheckControls
 from .setup_form import SetupForm as BaseSetupForm
-from .setup_form import setup_default
+from .setup_form import VARIANTS_NOTE, setup_default
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerWorldDashboard", "SetupForm", "SheetBuilder"]
@@ -230,17 +230,14 @@ class SetupForm(BaseSetupForm):
             value=setup_default(Setup, "danger_resets"), description="Danger returns to 0 when an encounter ends", indent=False,
             layout=widgets.Layout(width="auto"),
         ).add_class("pb-danger-resets")
-        self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, layout=widgets.Layout(width="200px")).add_class("pb-seed")
-        self.start_button = widgets.Button(
-            description="Start new game", button_style="success", icon="play", layout=widgets.Layout(align_self="flex-start", margin="10px 0")
-        ).add_class("pb-start")
+        self._seed_and_start("200px", start_below=True)
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
         super().__init__(
             (
                 widgets.HTML('<h3 style="margin:14px 0 4px">New game: the GM and the player characters</h3>'),
                 widgets.HBox((self.gm, self.players), layout=row),
                 names,
-                widgets.HTML('<b>Variants</b> <span class="pb-muted">(set as the rules text plays; change one to try a variant)</span>'),
+                widgets.HTML(VARIANTS_NOTE),
                 widgets.HBox((self.story_points, self.pool_start, self.rerolls, self.sheet_dice), layout=row),
                 widgets.HBox((self.danger_resets, self.seed), layout=row),
                 self.start_button,

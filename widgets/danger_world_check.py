@@ -131,24 +131,19 @@ class CheckControls:
         self.mod_minus.on_click(lambda _: self._modify(-1))
         self.mod_clear.on_click(lambda _: self._modify(0))
         self.difficulty_html = widgets.HTML().add_class("pb-difficulty-result")
-        self.invoke_steppers = tuple(
-            observe(
-                widgets.BoundedIntText(value=0, min=0, max=0, description=f"Aspect {k + 1}", style=WIDE, layout=widgets.Layout(width="300px")).add_class(
-                    f"pb-invoke-{k}"
-                ),
-                self._plan_changed,
+
+        def aspect_steppers(kind: str) -> tuple[widgets.Widget, ...]:
+            """SP on each aspect, invoked or compelled (pb-invoke-<k>, pb-compel-<k>)."""
+            return tuple(
+                observe(
+                    widgets.BoundedIntText(value=0, min=0, max=0, description=f"Aspect {k + 1}", style=WIDE, layout=widgets.Layout(width="300px")).add_class(f"pb-{kind}-{k}"),
+                    self._plan_changed,
+                )
+                for k in range(ASPECTS)
             )
-            for k in range(ASPECTS)
-        )
-        self.compel_steppers = tuple(
-            observe(
-                widgets.BoundedIntText(value=0, min=0, max=0, description=f"Aspect {k + 1}", style=WIDE, layout=widgets.Layout(width="300px")).add_class(
-                    f"pb-compel-{k}"
-                ),
-                self._plan_changed,
-            )
-            for k in range(ASPECTS)
-        )
+
+        self.invoke_steppers = aspect_steppers("invoke")
+        self.compel_steppers = aspect_steppers("compel")
         self.bonus_box = widgets.VBox().add_class("pb-bonus")
         self.danger_dice = observe(
             widgets.BoundedIntText(value=0, min=0, max=0, description="Danger dice", style=WIDE, layout=widgets.Layout(width="220px")).add_class("pb-danger-dice"),

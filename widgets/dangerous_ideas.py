@@ -220,11 +220,10 @@ class SetupForm(BaseSetupForm):
             (widgets.HTML('<span class="pb-muted">Each hub\'s three branches: leaf (beliefs others notice) or coiled (held inside)</span>'),
              widgets.HBox(self.layout_hubs, layout=widgets.Layout(flex_flow="row wrap"))),
         ).add_class("pb-layout")
-        self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, layout=widgets.Layout(width="180px")).add_class("pb-seed")
+        self._seed_and_start("180px")
         self.table_dice = widgets.Checkbox(
             value=setup_default(Setup, "table_dice"), description="Table dice (roll real dice, type them in)", indent=False
         ).add_class("pb-table-dice")
-        self.start_button = widgets.Button(description="Start new game", button_style="success", icon="play").add_class("pb-start")
         super().__init__(
             (
                 widgets.HTML('<h3 style="margin:14px 0 4px">New game</h3>'),

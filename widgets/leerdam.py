@@ -108,7 +108,7 @@ from rules.leerdam import (
 
 from .common import STYLE, WIDE, LogPanel, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
 from .setup_form import SetupForm as BaseSetupForm
-from .setup_form import setup_default
+from .setup_form import VARIANTS_NOTE, setup_default
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "AllocationGrid", "LeerdamDashboard", "SetupForm", "village_figure"]
@@ -306,17 +306,14 @@ class SetupForm(BaseSetupForm):
             value="none", options=["none", "4", "6", "8", "10", "12"], description="Year limit", placeholder="a number, or none", style=WIDE,
             layout=widgets.Layout(width="220px"),
         ).add_class("pb-max-years")  # fmt: skip
-        self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, layout=widgets.Layout(width="200px")).add_class("pb-seed")
-        self.start_button = widgets.Button(
-            description="Start new game", button_style="success", icon="play", layout=widgets.Layout(align_self="flex-start", margin="10px 0")
-        ).add_class("pb-start")
+        self._seed_and_start("200px", start_below=True)
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
         super().__init__(
             (
                 widgets.HTML('<h3 style="margin:14px 0 4px">New game: the village</h3>'),
                 widgets.HBox((self.players, self.warning), layout=row),
                 seats,
-                widgets.HTML('<b>Variants</b> <span class="pb-muted">(set as the rules text plays; change one to try a variant)</span>'),
+                widgets.HTML(VARIANTS_NOTE),
                 widgets.HBox((widgets.HTML("<b>Misfortune</b>: units lost on a die of"), *self.misfortune), layout=row),
                 widgets.HBox((self.capacity, self.by_hand, self.table_dice, self.sticky, self.anonymous), layout=row),
                 widgets.HBox((self.dyke_start, self.end_check, self.end_on, self.max_years, self.seed), layout=row),
@@ -652,10 +649,7 @@ class LeerdamDashboard(TableDashboard):
 
     def _table_dice_clicked(self) -> None:
         """Enter the die (or, for misfortune, one die per household) the table just rolled."""
-        if self.refused_on_seat_page("enter the dice"):
-            return
-        if self.game is None:
-            self.status.refuse("No table is open.")
+        if not self.may_run("enter the dice") or self.game is None:
             return
         phase, faces = self.game.state.phase, tuple(w.value for w in self.dice_inputs)
         if phase == "misfortune":
@@ -681,10 +675,7 @@ class LeerdamDashboard(TableDashboard):
 
     def _show_pledges_clicked(self) -> None:
         """The debrief's choice after an anonymous game: show every household's pledges, or hide them again."""
-        if self.refused_on_seat_page("show the pledges"):
-            return
-        if self.game is None:
-            self.status.refuse("No table is open.")
+        if not self.may_run("show the pledges") or self.game is None:
             return
         show = not self.game.state.pledges_shown
         if self.act(ShowPledges(seat=None, show=show)):

@@ -109,8 +109,7 @@ class SetupForm(BaseSetupForm):
             placeholder="a number, or none",
             style=WIDE,
         ).add_class("pb-max-rounds")
-        self.seed = widgets.IntText(value=0, description="Seed", style=WIDE).add_class("pb-seed")
-        self.start_button = widgets.Button(description="Start new game", button_style="success", icon="play").add_class("pb-start")
+        self._seed_and_start()
         variants = widgets.HBox(
             (self.bags, self.per_bag, self.hand, self.max_rounds, self.seed),
             layout=widgets.Layout(flex_flow="row wrap", grid_gap="4px 16px"),

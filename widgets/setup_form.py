@@ -18,8 +18,13 @@ import ipywidgets as widgets
 
 from lab import BOTS
 
+from .common import WIDE
 
-__all__ = ["SetupForm", "setup_default"]
+
+__all__ = ["VARIANTS_NOTE", "SetupForm", "setup_default"]
+
+#: what a form says above its variants.
+VARIANTS_NOTE = '<b>Variants</b> <span class="pb-muted">(set as the rules text plays; change one to try a variant)</span>'
 
 
 class SetupForm(widgets.VBox):
@@ -57,6 +62,12 @@ class SetupForm(widgets.VBox):
         kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in BOTS[slug]]
         self.kinds = tuple(widgets.Dropdown(options=kinds, value="human", **_width(kind_width)).add_class(f"pb-kind-{i}") for i in range(len(defaults)))
         self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
+
+    def _seed_and_start(self, seed_width: str = "", start_below: bool = False) -> None:
+        """The seed box and the Start button (`start_below`: on a line of its own, on the left)."""
+        self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, **_width(seed_width)).add_class("pb-seed")
+        below = {"layout": widgets.Layout(align_self="flex-start", margin="10px 0")} if start_below else {}
+        self.start_button = widgets.Button(description="Start new game", button_style="success", icon="play", **below).add_class("pb-start")
 
     def _ready(self) -> None:
         """The form is laid out: a fresh seed, the rows of the seats in play."""

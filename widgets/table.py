@@ -41,7 +41,7 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import ipywidgets as widgets
 
@@ -129,6 +129,25 @@ class TablePicker(widgets.VBox):
         close_tree(old)
 
 
+P = TypeVar("P", bound=widgets.Widget)
+
+
+class _Part(Generic[P]):
+    """A part of a table's page built the first time it is asked for (`TableDashboard._parts`)."""
+
+    def __init__(self, build: Callable[[TableDashboard], P]) -> None:
+        self._build = build
+        self._name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, page: TableDashboard, owner: type | None = None) -> P:
+        if self._name not in page._parts:
+            page._keep_part(self._name, self._build(page))
+        return cast(P, page._parts[self._name])  # each name holds the part its own `_Part` built
+
+
 class TableDashboard(widgets.VBox):
     """One table's page, in the role its link gives it (see the module docstring).
 
@@ -212,41 +231,22 @@ class TableDashboard(widgets.VBox):
         self.add_class(f"playbook-{self.slug}")
 
     # -- parts only some pages show ---------------------------------------------------------------
-    @property
-    def savebar(self) -> SaveBar:
-        return self._part("savebar")  # type: ignore[return-value]
+    def _new_picker(self) -> TablePicker:
+        picker = TablePicker(self.resume)
+        if self._form is not None:
+            picker.set_form(self._form)
+        return picker
 
-    @property
-    def debrief_bar(self) -> DebriefBar:
-        return self._part("debrief_bar")  # type: ignore[return-value]
+    savebar: _Part[SaveBar] = _Part(lambda page: SaveBar(page.undo, page.load_file, page.offer_download))
+    debrief_bar: _Part[DebriefBar] = _Part(lambda page: DebriefBar(page.prepare_debrief))
+    picker: _Part[TablePicker] = _Part(lambda page: page._new_picker())
+    class_panel: _Part[ClassPanel] = _Part(ClassPanel)
 
-    @property
-    def picker(self) -> TablePicker:
-        return self._part("picker")  # type: ignore[return-value]
-
-    @property
-    def class_panel(self) -> ClassPanel:
-        return self._part("class_panel")  # type: ignore[return-value]
-
-    def _part(self, name: str) -> widgets.Widget:
-        """The part `name`, built (and put in its place, shown as the page's role wants) the
-        first time it is asked for."""
-        part = self._parts.get(name)
-        if part is None:
-            if name == "savebar":
-                part = SaveBar(self.undo, self.load_file, self.offer_download)
-            elif name == "debrief_bar":
-                part = DebriefBar(self.prepare_debrief)
-            elif name == "picker":
-                part = TablePicker(self.resume)
-                if self._form is not None:
-                    part.set_form(self._form)
-            else:
-                part = ClassPanel(self)
-            self._parts[name] = part
-            self._place_parts()
-            self._show_parts()
-        return part
+    def _keep_part(self, name: str, part: widgets.Widget) -> None:
+        """A part built: put it in its place, shown as the page's role wants it."""
+        self._parts[name] = part
+        self._place_parts()
+        self._show_parts()
 
     def _place_parts(self) -> None:
         """The page's children: the class card (board link, seats) above the table, the first
@@ -443,6 +443,15 @@ class TableDashboard(widgets.VBox):
     def refused_on_seat_page(self, what: str) -> bool:
         """True (and say so) when this page may not run the table (a seat page, the board)."""
         return not self.allowed(what)
+
+    def may_run(self, what: str) -> bool:
+        """This page may `what` on the table it has open (else it says why)."""
+        if self.refused_on_seat_page(what):
+            return False
+        if self.game is None:
+            self.status.refuse("No table is open.")
+            return False
+        return True
 
     # -- screens ---------------------------------------------------------------------------
     def show_lobby(self) -> None:
