@@ -135,8 +135,7 @@ from rules.danger_world import (
 
 from .common import STYLE, WIDE, close_tree, csv_text
 from .danger_world_check import CheckControls
-from .setup_form import SetupForm as BaseSetupForm
-from .setup_form import VARIANTS_NOTE, setup_default
+from .new_game_form import VARIANTS_NOTE, NewGameForm, setup_default
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerWorldDashboard", "SetupForm", "SheetBuilder"]
@@ -207,7 +206,7 @@ DW_STYLE = (
 # -- the new-game form --------------------------------------------------------------------------------
 
 
-class SetupForm(BaseSetupForm):
+class SetupForm(NewGameForm):
     """The GM, the player characters, the variants and the seed; `read()` makes the Setup."""
 
     def __init__(self) -> None:

@@ -123,8 +123,7 @@ from rules.dangerous_ideas import (
 
 from .common import WIDE, close_tree
 from .dangerous_ideas_moves import MemeForm, MoveEditor, SpendEditor, StonePlacer, click_button, line_note, row_of, story_holders, why_not
-from .setup_form import SetupForm as BaseSetupForm
-from .setup_form import setup_default
+from .new_game_form import NewGameForm, setup_default
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerousIdeasDashboard", "SetupForm"]
@@ -175,7 +174,7 @@ DI_STYLE = """
 # -- the new-game form ------------------------------------------------------------------------
 
 
-class SetupForm(BaseSetupForm):
+class SetupForm(NewGameForm):
     """Players, the story and variants; `read()` gives a Setup, the seed, bot seats and the story."""
 
     def __init__(self) -> None:

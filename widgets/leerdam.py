@@ -107,8 +107,7 @@ from rules.leerdam import (
 )
 
 from .common import STYLE, WIDE, LogPanel, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
-from .setup_form import SetupForm as BaseSetupForm
-from .setup_form import VARIANTS_NOTE, setup_default
+from .new_game_form import VARIANTS_NOTE, NewGameForm, setup_default
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "AllocationGrid", "LeerdamDashboard", "SetupForm", "village_figure"]
@@ -270,7 +269,7 @@ def _private_lines(state: State, seat: int) -> tuple[str, ...]:
     """The log lines only this household (and perhaps a partner) may read: its own notes."""
     return tuple(e.text for e in state.log if e.visible_to is not None and seat in e.visible_to)
 
-class SetupForm(BaseSetupForm):
+class SetupForm(NewGameForm):
     """Households, seat kinds, variants and seed; `read()` turns them into a Setup."""
 
     def __init__(self) -> None:

@@ -65,8 +65,7 @@ from rules.new_rule import (
 )
 
 from .common import WIDE, LogPanel, PrivacyCurtain, optional_limit
-from .setup_form import SetupForm as BaseSetupForm
-from .setup_form import setup_default
+from .new_game_form import NewGameForm, setup_default
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "NewRuleDashboard", "PaymentChooser", "SetupForm", "colour_class"]
@@ -87,7 +86,7 @@ def _private_lines(state: State, seat: int) -> tuple[str, ...]:
 # -- the new-game form ----------------------------------------------------------------------
 
 
-class SetupForm(BaseSetupForm):
+class SetupForm(NewGameForm):
     """Names, seat kinds and variants; `read()` turns them into a Setup, seed and bot seats."""
 
     def __init__(self) -> None:

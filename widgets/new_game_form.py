@@ -20,14 +20,13 @@ from lab import BOTS
 
 from .common import WIDE
 
-
-__all__ = ["VARIANTS_NOTE", "SetupForm", "setup_default"]
+__all__ = ["VARIANTS_NOTE", "NewGameForm", "setup_default"]
 
 #: what a form says above its variants.
 VARIANTS_NOTE = '<b>Variants</b> <span class="pb-muted">(set as the rules text plays; change one to try a variant)</span>'
 
 
-class SetupForm(widgets.VBox):
+class NewGameForm(widgets.VBox):
     """Seats, variants and seed; a game's form sets `players`, `seed` and `start_button`, makes
     its rows with `_seat_rows` and, once laid out, calls `_ready`."""
 
