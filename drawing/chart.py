@@ -49,7 +49,7 @@ def chart_svg(
     values = [v for _, series in lines for v in series if v is not None] + list(bars or ()) + [m[0] for m in marks]
     # Whole-number ticks, four or five of them, with room above the highest value.
     highest = y_max if y_max is not None else max([1.0, *values]) * 1.1
-    tick = next(t * 10**e for e in range(12) for t in (1, 2, 5) if t * 10**e >= highest / 5)
+    tick: float = next(t * 10**e for e in range(12) for t in (1, 2, 5) if t * 10**e >= highest / 5)
     top = tick * max(1, math.ceil(highest / tick))
     left, right, below = 90, 30, 60
     entries = ([(bar_label, "#9fb4d8")] if bar_label else []) + [(name, SERIES_COLOURS[k % len(SERIES_COLOURS)]) for k, (name, _) in enumerate(lines)]
@@ -68,7 +68,7 @@ def chart_svg(
 
     parts = [f'<text x="{left}" y="36" font-size="{CHART_FONT + 4}" font-weight="700">{esc(title)}</text>']
     for r, row in enumerate(legend):
-        lx = CHART_W - right
+        lx: float = CHART_W - right
         for short, colour, w in reversed(row):
             # The square in the series' colour, the name in black: light colours are hard to read as text.
             parts.append(

@@ -345,9 +345,11 @@ def sheet_svg(state: State, seat: int) -> str:
     sheet = state.sheets[seat]
     branch_y, hub_y, think_y, height = _layout(sheet)
     parts = [
-        f'<svg viewBox="0 0 {SHEET_W} {height:.0f}" width="100%" xmlns="http://www.w3.org/2000/svg" role="img" '
-        f'aria-label="{esc(sheet.name)}\'s sheet" font-family="{SHEET_FONTS}" style="max-width:100%;height:auto;overflow:visible">'
-        f"<title>{esc(sheet.name)}'s sheet</title>"
+        (
+            f'<svg viewBox="0 0 {SHEET_W} {height:.0f}" width="100%" xmlns="http://www.w3.org/2000/svg" role="img" '
+            f'aria-label="{esc(sheet.name)}\'s sheet" font-family="{SHEET_FONTS}" style="max-width:100%;height:auto;overflow:visible">'
+            f"<title>{esc(sheet.name)}'s sheet</title>"
+        )
     ]
     tx = CENTRE_X
     for hub in HUBS:
@@ -412,7 +414,7 @@ def chapter_card(state: State, story_name: str = "") -> str:
             if state.phase == "place"
             else "The setting round: each player writes one leaf and one coiled meme"
         )
-        order = range(state.n)
+        order: Sequence[int] = range(state.n)
         current = set(state.waiting_for())
         done_upto = -1
         title = ""
@@ -485,9 +487,9 @@ def groups_text(sheet: Sheet) -> str:
 def characters_card(state: State) -> str:
     """The story's characters, each with the memes they hold (and whose sheet holds each)."""
     holders: dict[str, tuple[str, list[str]]] = {}
-    for seat, sheet in enumerate(state.sheets):
+    for sheet in state.sheets:
         for _, meme in sheet.memes():
-            name, memes = holders.setdefault(meme.holder_key, (meme.holder, []))
+            _, memes = holders.setdefault(meme.holder_key, (meme.holder, []))
             memes.append(f'‘{esc(meme.text)}’ <span class="pb-muted">({esc(sheet.name)})</span>')
     if not holders:
         return card("The story's characters", '<span class="pb-muted">No one holds a meme yet.</span>')

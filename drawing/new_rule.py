@@ -154,7 +154,7 @@ def scene(state: State, final: State | None = None) -> Scene:
             f'<div class="pb-line">Everyone pays {view.strength} level{"s" if view.strength != 1 else ""}: 2 other candies or 1 {esc(view.antibody)} eaten per level.</div>'
             f'<div class="pb-label">The picks</div><div class="pb-line">{picks}</div>'
         )
-        facts = (Fact("Strength", str(view.strength), "pb-strength"), Fact("Paid", f"{paid} of {due}"), bowl, players)
+        facts: tuple[Fact, ...] = (Fact("Strength", str(view.strength), "pb-strength"), Fact("Paid", f"{paid} of {due}"), bowl, players)
         return Scene("reveal", f"{_round(view)} · the infection", centre, facts, view.log)
     if view.phase == "pick":
         picked = sum(1 for s in view.seats if s.picked and not s.out)

@@ -491,7 +491,6 @@ def extras(spec: Spec, games: int, seed: int, *, workers: int | None = None, sch
     return sweep
 
 
-
 def figures(result: Any) -> list[Any]:
     """A run's charts: the party's damage round by round, the checks' outcomes, and the check
     sweep's chances by pool."""

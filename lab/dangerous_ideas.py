@@ -494,7 +494,6 @@ def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return out
 
 
-
 def figures(result: Any) -> list[Any]:
     """A run's charts: the win shares and the meme actions' success by pool size."""
     s = result.summary

@@ -286,7 +286,6 @@ def compared_extras(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any
     return {"villages": {"a": a["dyke_by_year"], "b": b["dyke_by_year"]}}
 
 
-
 def figures(result: Any) -> list[Any]:
     """A run's charts: the win shares, the dyke year by year, the games' lengths and when the
     dyke first fell to 1."""

@@ -347,7 +347,6 @@ def review(spec: Spec, rows: Sequence[Row], aimed: tuple[Spec, Sequence[Row]] | 
     return out
 
 
-
 def figures(result: Any) -> list[Any]:
     """A run's charts: the win shares and the games' lengths."""
     s = result.summary

@@ -37,12 +37,12 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from drawing.common import card, download_link, esc
 import lab
+from drawing.common import card, download_link, esc
 from lab.core import close_pool, default_workers
 from lab.findings import MIN_GAMES, verdict
-from playbook.access import heavy_work
 from lab.report import csv_text
+from playbook.access import heavy_work
 from rules import RuleError
 from rules.games import CARDS
 from rules.games import card as game_card
@@ -123,7 +123,6 @@ def result_html(result: Mapping[str, Any]) -> str:
     for key, values in others:
         parts.append(card(_label(key), _table(("", ""), [(_label(str(k)), _number(str(k), v)) for k, v in values.items()])))
     return "".join(parts)
-
 
 
 # -- the exact-odds panel -----------------------------------------------------------------------

@@ -24,8 +24,8 @@ from typing import Any
 import ipywidgets as widgets
 
 from drawing.board import BOARD_STYLE, Scene, scene_html, waiting_scene
-from drawing.timeline import Timeline, scenes_for, secret_lines
 from drawing.common import esc
+from drawing.timeline import Timeline, scenes_for, secret_lines
 from rules import Game
 from rules.games import card
 

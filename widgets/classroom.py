@@ -20,8 +20,8 @@ Every change goes through `playbook.classes.submit`, with the version the page s
 from __future__ import annotations
 
 import asyncio
-import threading
 import os
+import threading
 import time
 import urllib.parse
 from collections.abc import Sequence
@@ -29,9 +29,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from drawing.timeline import scenes_for
 from drawing.common import card as card_html
 from drawing.common import download_link, esc
+from drawing.timeline import scenes_for
 from playbook import classes as cl
 from playbook.access import key_matches, new_key
 from playbook.store import STOPPED, HandOver, Refused, Store
@@ -39,13 +39,12 @@ from rules import RuleError
 from rules.core import leaders_text, winners_text
 from rules.games import CARDS, card
 
-from .board import ClassDebrief, board_scene
-from .common import STYLE, StatusLine, close_tree, csv_text
-from .common import DebriefBar
 from . import live
+from .address import page_query, public_base, qr_svg
+from .board import ClassDebrief, board_scene
+from .common import STYLE, DebriefBar, StatusLine, close_tree, csv_text
 from .live import LiveFollow
 from .lost_presses import listen
-from .address import page_query, public_base, qr_svg
 
 __all__ = ["ClassPage"]
 
@@ -71,7 +70,6 @@ CLASS_STYLE = """
 .playbook-class-student .pb-big { font-size: 26px; font-weight: 700; }
 </style>
 """
-
 
 
 def _load_seat_pages() -> None:

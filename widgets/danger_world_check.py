@@ -80,6 +80,15 @@ class CheckControls:
     #: the dice selected for locking.
     _selected: set[int]
     die_buttons: tuple[widgets.ToggleButton, ...]
+    penalty_buttons: tuple[widgets.Button, ...]
+    set_buttons: tuple[widgets.Button, ...]
+    bonus_checks: tuple[widgets.Checkbox, ...]
+    #: the modifiers the facilitator added to the difficulty, and the checks made when the plan was drawn.
+    _mods: list[int]
+    _plan_checks: int
+    #: the coach's ranking and the dice it was worked out for (it takes a while: worked out once).
+    _coach_key: tuple[Any, ...] | None
+    _coach_ranked: list[tuple[frozenset[int], Fraction]]
 
     if TYPE_CHECKING:
 

@@ -34,9 +34,11 @@ class ClassStarter(widgets.VBox):
         self.game = widgets.Dropdown(options=[(game.title, game.slug) for game in CARDS if game.has("dashboard")], value="leerdam", description="Game").add_class("pb-class-game")
         self.students = widgets.BoundedIntText(value=30, min=3, max=60, description="Students").add_class("pb-class-students-count")
         self.bots = widgets.Checkbox(value=True, description="Bots fill a short table", indent=False).add_class("pb-class-bots")
-        #: each game's variants a class may choose (its dashboard's CLASS_VARIANTS), made once the
-        #: game is chosen and shown only while it is (Leerdam's anonymous pledges: pb-class-anonymous).
-        self.variants: dict[str, dict[str, widgets.Checkbox]] = {}
+        #: the variants a class may choose, (game, setup field, checkbox) each: a game's
+        #: (its dashboard's CLASS_VARIANTS) are made once it is chosen, and shown only while it is
+        #: (Leerdam's anonymous pledges: pb-class-anonymous).
+        self.variants: list[tuple[str, str, widgets.Checkbox]] = []
+        self._offered: set[str] = set()
         self.game.observe(lambda _: self._show_variants(), "value")
         self.roster = widgets.Textarea(placeholder="Optional: the class's names, one a line (students then pick theirs)", layout=widgets.Layout(width="100%", height="90px")).add_class("pb-class-roster")
         self.start_button = widgets.Button(description="Start a class", button_style="success", icon="users").add_class("pb-class-new")
@@ -58,29 +60,28 @@ class ClassStarter(widgets.VBox):
         self._show_variants()
         self.show_open()
 
-    def _variants_of(self, slug: str) -> dict[str, widgets.Checkbox]:
-        """The checkboxes of game `slug`'s class variants (setup field -> checkbox)."""
-        if slug not in self.variants:
-            offered: Mapping[str, str] = card(slug).module("dashboard").CLASS_VARIANTS
-            self.variants[slug] = {
-                name: widgets.Checkbox(value=False, description=label, indent=False, layout=widgets.Layout(width="auto")).add_class(f"pb-class-{name}")
-                for name, label in offered.items()
-            }
-            self.choices.children = (self.game, self.students, self.bots, *(box for boxes in self.variants.values() for box in boxes.values()))
-        return self.variants[slug]
+    def _offer_variants(self, slug: str) -> None:
+        """Make the checkboxes of game `slug`'s class variants, once."""
+        if slug in self._offered:
+            return
+        self._offered.add(slug)
+        offered: Mapping[str, str] = card(slug).module("dashboard").CLASS_VARIANTS
+        for name, label in offered.items():
+            box = widgets.Checkbox(value=False, description=label, indent=False, layout=widgets.Layout(width="auto")).add_class(f"pb-class-{name}")
+            self.variants.append((slug, name, box))
+        self.choices.children = (self.game, self.students, self.bots, *(box for _, _, box in self.variants))
 
     def _show_variants(self) -> None:
-        self._variants_of(self.game.value)
-        for slug, boxes in self.variants.items():
-            for box in boxes.values():
-                box.layout.display = "" if slug == self.game.value else "none"
+        self._offer_variants(self.game.value)
+        for slug, _, box in self.variants:
+            box.layout.display = "" if slug == self.game.value else "none"
 
     def start(self) -> None:
         from playbook.classes import ClassError, class_links, create_class
 
         roster = [line for line in self.roster.value.splitlines() if line.strip()]
         try:
-            variants = {name: True for name, box in self._variants_of(self.game.value).items() if box.value}
+            variants = {name: True for slug, name, box in self.variants if slug == self.game.value and box.value}
             record = create_class(self.store, self.game.value, self.students.value, roster=roster, bots=self.bots.value, variants=variants)
         except ClassError as exc:
             self.result.value = f'<div class="pb-muted" role="status">✋ {esc(exc.message)}</div>'

@@ -48,7 +48,7 @@ import ipywidgets as widgets
 from drawing.common import esc
 from playbook.access import Access, key_matches, new_key, resolve, server_key, table_keys, table_links
 from playbook.bots import undo_plan
-from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, STOPPED, StaleTable, Store, Table, TableInfo, Undo
+from playbook.store import STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game, new_game
 from rules.core import seats_text
 from rules.games import card
