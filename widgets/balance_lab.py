@@ -276,10 +276,12 @@ class SetupPanel(widgets.VBox):
     def set_game(self, slug: str) -> None:
         self.slug = slug
         self.set_seats(len(lab.DEFAULT_BOTS[slug]), reset=True)
-        villages = list(lab.GAMES[slug].line_ups)
-        self.village.options = [("— choose —", "")] + [(v, v) for v in villages]
+        # Ready-made tables of bots (Leerdam's villages), named as the game names a table.
+        line_ups = list(lab.GAMES[slug].line_ups)
+        self.village.description = game_card(slug).words.Table
+        self.village.options = [("— choose —", "")] + [(v, v) for v in line_ups]
         self.village.value = ""
-        self.village.layout.display = "flex" if villages else "none"
+        self.village.layout.display = "flex" if line_ups else "none"
         self.variants.value = ""
         self.variants.placeholder = lab.GAMES[slug].variant_example
         lines = "".join(f"<li><b>{esc(name)}</b>: {esc(lab.bot_doc(slug, name))}</li>" for name in lab.BOTS[slug])
