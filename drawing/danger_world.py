@@ -110,6 +110,7 @@ def die_text(face: int, kind: str = "pool", in_set: bool = False, locked: bool =
 
 
 def dice_css() -> str:
+    """Every die face of every kind as a CSS background (an SVG data URI): a page draws a die by its classes."""
     rules = []
     for kind in DIE_LOOK:
         for face in PIPS:
@@ -222,11 +223,13 @@ def sheet_html(ch: CharacterView, index: int) -> str:
 
 
 def check_title(number: int, actor: int, stats: Sequence[str], difficulty: int, aid: int | None, names: Sequence[str]) -> str:
+    """'Check 3: Ana aids Bo · Agility + Cool · difficulty 4'."""
     who = f"{names[actor]} aids {names[aid]}" if aid is not None else names[actor]
     return f"Check {number}: {who} · {' + '.join(s.title() for s in stats)} · difficulty {difficulty}"
 
 
 def outcome_words(result: CheckResult) -> str:
+    """A check's outcome in a few words, with the bonus dice it won."""
     if result.outcome == "benefit":
         return f"success + {plural(result.bonus_won, 'bonus die', 'bonus dice')}"
     if result.outcome == "partial":
@@ -288,6 +291,7 @@ def outcome_cards(view: View) -> tuple[str, str]:
 
 
 def spent_text(result: CheckResult, names: Sequence[str]) -> str:
+    """What the GM spent a check's botches on, and on whom."""
     parts = []
     for option in result.spent:
         target = result.actor if option.character is None else option.character
@@ -300,6 +304,7 @@ def spent_text(result: CheckResult, names: Sequence[str]) -> str:
 
 
 def history_rows(view: View) -> list[dict[str, object]]:
+    """Every finished check as a row of plain values (the roll history's CSV)."""
     names = [c.name for c in view.characters]
     rows = []
     for r in view.results:

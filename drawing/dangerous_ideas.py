@@ -107,6 +107,7 @@ def chance_html(chance: Fraction, big: bool = True) -> str:
 
 
 def short(text: str, limit: int = LABEL_CHARS) -> str:
+    """`text` cut to `limit` characters, with an ellipsis when cut."""
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 

@@ -115,6 +115,7 @@ def dyke_gauge(dyke: int, size: int = 54) -> str:
 
 
 def year_card(view: View, setup: Setup) -> str:
+    """The year, the step it is at, and when the end roll comes."""
     end = f"End roll after each year from year {setup.end_check_from}"
     if setup.max_years is not None:
         end += f" · year limit {setup.max_years}"
@@ -127,6 +128,7 @@ def year_card(view: View, setup: Setup) -> str:
 
 
 def dyke_card(view: View) -> str:
+    """The Dyke Condition as a gauge, the flood chance and the final scoring at this dyke."""
     odds = f"Flood chance: <b>{round(flood_odds(view.dyke) * 6)} in 6</b> · " if view.phase != "over" else ""
     return card(
         f"Dyke Condition {view.dyke} of 6",
@@ -135,6 +137,7 @@ def dyke_card(view: View) -> str:
 
 
 def thresholds_note(view: View, setup: Setup) -> str:
+    """The totals that lower, hold and raise the dyke for this many households."""
     low, high = view.thresholds
     warning = f'<div style="color:#8a4b00;font-weight:600">⚠ {esc(setup.warning)}</div>' if setup.warning else ""
     return (
@@ -172,6 +175,7 @@ def pledged_card(view: View) -> str:
 
 
 def pledge_chips(names: Sequence[str], pledges: Sequence[int | None], year: int) -> str:
+    """Each household's pledge as a chip (for a year whose pledges are public)."""
     return "".join(
         f'<span data-year="{year}" data-seat-pledge="{seat}">{chip(f"{name}: {p}", "#e3ecfa")}</span>'
         for seat, (name, p) in enumerate(zip(names, pledges))
@@ -214,6 +218,7 @@ def reveal_card(view: View, rows: Sequence[dict[str, Any]]) -> str:
 
 
 def dyke_result(total: int, low: int, high: int, before: int, after: int, size: str = "ld-big") -> str:
+    """A year's total pledge against the thresholds, and what it did to the dyke."""
     colour = "#b71c1c" if after < before else "#1b5e20" if after > before else "#37474f"
     word = "falls" if after < before else "rises" if after > before else "holds"
     return (
@@ -223,7 +228,19 @@ def dyke_result(total: int, low: int, high: int, before: int, after: int, size: 
     )
 
 
+def deal_text(deal: Deal, seat: int, names: Sequence[str]) -> str:
+    """One offer of hired labour as `seat` reads it (theirs or to them), with its state."""
+    activity = ACTIVITY_LABEL.get(deal.activity, deal.activity)
+    if deal.buyer == seat:
+        text = f"You offer {names[deal.seller]} {deal.wealth} Wealth for {plural(deal.units, 'unit')} on your {activity}"
+    else:
+        text = f"{names[deal.buyer]} offers you {deal.wealth} Wealth for {plural(deal.units, 'unit')} on {names[deal.buyer]}'s {activity}"
+    badge = {"offered": "open", "done": "✔ done", "declined": "declined", "lapsed": "lapsed"}.get(deal.status, deal.status)
+    return f'<span data-deal="{deal.id}">{esc(text)} <i>(offer {deal.id}, {esc(badge)})</i></span>'
+
+
 def flood_card(view: View, end_on: Sequence[int]) -> str:
+    """The last flood roll against the dyke, and the end roll (`end_on`: the faces that end the game)."""
     if not view.years:
         return card("The flood", die_face(None, "#9aa3b5") + '<div class="pb-muted">The river is rolled after the harvest.</div>')
     last: YearSummary = view.years[-1]
@@ -249,16 +266,6 @@ def flood_card(view: View, end_on: Sequence[int]) -> str:
         f'<div>Dyke after the year: <b>{last.dyke_after}</b></div>{end_html}',
         attrs=f'data-flood="{last.flood}"',
     )
-
-
-def deal_text(deal: Deal, seat: int, names: Sequence[str]) -> str:
-    activity = ACTIVITY_LABEL.get(deal.activity, deal.activity)
-    if deal.buyer == seat:
-        text = f"You offer {names[deal.seller]} {deal.wealth} Wealth for {plural(deal.units, 'unit')} on your {activity}"
-    else:
-        text = f"{names[deal.buyer]} offers you {deal.wealth} Wealth for {plural(deal.units, 'unit')} on {names[deal.buyer]}'s {activity}"
-    badge = {"offered": "open", "done": "✔ done", "declined": "declined", "lapsed": "lapsed"}.get(deal.status, deal.status)
-    return f'<span data-deal="{deal.id}">{esc(text)} <i>(offer {deal.id}, {esc(badge)})</i></span>'
 
 
 def pledge_table(state: State) -> str:
