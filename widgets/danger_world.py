@@ -1,5 +1,8 @@
 """Danger World at the table: a character keeper and a dice tray that knows the rules.
 
+The dice, sheets, tracks, outcome and roll history are drawn by `drawing.danger_world`; the
+check in play (builder, tray, coach) is `widgets.danger_world_check`.
+
 `DangerWorldDashboard(store=None, query=None)` serves a GM and their players around one
 screen (`query`, default `$QUERY_STRING`: "table=<id>" opens that table at once). It opens
 on the table picker and the new-game form (the GM, 1-12 player characters, every variant of

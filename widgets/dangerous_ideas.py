@@ -1,5 +1,8 @@
 """Dangerous Ideas around one screen: the sheets as trees, the bidding round, the story.
 
+The sheets' trees, the dice and the cards are drawn by `drawing.dangerous_ideas`; the move
+controls are `widgets.dangerous_ideas_moves`.
+
 `DangerousIdeasDashboard(store=None, query=None)` opens on the table picker and the new-game
 form (`query`, default `$QUERY_STRING`: "table=<id>" opens that table at once) (3-10
 players, each played by hand or by a bot, the story being retold, every variant of

@@ -1,5 +1,7 @@
 """Leerdam on a projector: the village board for all, a private household panel per seat.
 
+The die, the gauge and the cards of the year are drawn by `drawing.leerdam`.
+
 `LeerdamDashboard(store=None, query=None)` opens on the table picker and the new-game form (3-20
 households, each played by hand or by a bot, every variant of `rules.leerdam.Setup`, a seed).
 An open table shows what the whole room may see, from `view_for(state, None)`: the year, the

@@ -1,5 +1,7 @@
 """New Rule on one screen: hot-seat play of `rules.new_rule`, saved after every click.
 
+The candies, the bowl, the players' table and the reveal are drawn by `drawing.new_rule`.
+
 `NewRuleDashboard(store=None, query=None)` opens on the table picker and the new-game form; a started
 or resumed table shows the common bowl, the players, the reveal, a seat chooser for each
 player's private bowl and moves, standings, the log, undo and the save file. Bot seats move
