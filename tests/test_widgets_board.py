@@ -18,6 +18,7 @@ from playbook.store import Play, Store
 from rules import Game, new_game
 from rules import danger_world as dw
 from rules import leerdam as ld
+from rules.games import card
 from rules import new_rule as nr
 from widgets.board import board_scene
 from widgets.danger_world import DangerWorldDashboard
@@ -183,9 +184,6 @@ def stored(store: Store, game: Game[Any, Any]) -> tuple[str, dict[str, Any]]:
     return table_id, table_links("", game.rules.slug, table_id, store.info(table_id).meta, names)
 
 
-DASHBOARDS = {"leerdam": LeerdamDashboard, "new-rule": NewRuleDashboard}
-
-
 @pytest.mark.parametrize("slug", ["leerdam", "new-rule"])
 def test_the_debrief_steps_through_every_round_as_the_board_showed_it_then(store: Store, slug: str) -> None:
     """A table played one move at a time through the store, its board following; then the
@@ -193,7 +191,7 @@ def test_the_debrief_steps_through_every_round_as_the_board_showed_it_then(store
     against the state replayed from the stored history."""
     start = new_game(slug, ld.Setup(names=NAMES, max_years=3) if slug == "leerdam" else nr.Setup(names=NAMES[:3], max_rounds=3), 7)
     table_id, links = stored(store, start)
-    dash = DASHBOARDS[slug]
+    dash = card(slug).module("dashboard").DASHBOARD
     board = dash(store, query=links["board"])
     facilitator = dash(store, query=links["facilitator"])
     bots = list(lab.BOTS[slug].values())
