@@ -71,6 +71,11 @@ class Run:
     def as_dict(self) -> dict[str, Any]:
         return {**self.summary, "seed": self.seed, **self.extras, "findings": [f.as_dict() for f in self.findings]}
 
+    def figures(self) -> list[Any]:
+        """The run's charts (matplotlib figures), as its game's lab draws them; none if it draws none."""
+        draw = GAMES[self.game].figures
+        return draw(self) if draw is not None else []
+
 
 def _progress(progress: Callable[[int], None] | None, offset: int) -> Callable[[int], None] | None:
     return None if progress is None else (lambda done: progress(offset + done))

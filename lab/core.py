@@ -344,6 +344,14 @@ class LabGame:
     #: people (Leerdam's allocate after them, so that people can still hire them). None: every
     #: bot moves when the game waits for it. The table's facilitator can release them anyway.
     bots_move_now: Callable[[Any, tuple[int, ...], Collection[int]], tuple[int, ...]] | None = None
+    #: what a run of this game plays, said beside the balance lab's numbers.
+    note: str = ""
+    #: a VARIANTS example, shown in the balance lab's empty variants box.
+    variant_example: str = ""
+    #: ready-made tables of bots by name (Leerdam's villages), offered beside the seats.
+    line_ups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the charts of a run (`lab.Run`) as matplotlib figures (matplotlib is imported inside).
+    figures: Callable[[Any], list[Any]] | None = None
 
     def spec(self, text: str = "", bots: Sequence[str] | None = None) -> Spec:
         """A spec from VARIANTS text (and, if given, one bot per seat)."""

@@ -47,6 +47,7 @@ from rules.danger_world import (
 
 from .core import Finding, LabGame, Row, Spec, checked, game_seed, mean_interval, play_lean, run_games, summary, t_quantile
 from .findings import pct_interval, share_text
+from .plots import BLUE, GREY, PURPLE, RED, new_figure, percent_axis
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "GM_SCRIPTS", "check_sweep", "play_game"]
 
@@ -490,6 +491,37 @@ def extras(spec: Spec, games: int, seed: int, *, workers: int | None = None, sch
     return sweep
 
 
+def figures(result: Any) -> list[Any]:
+    """A run's charts: the party's damage round by round, the checks' outcomes, and the check
+    sweep's chances by pool."""
+    s = result.summary
+    figure, (left, right) = new_figure()
+    rounds = s["damage_boxes_by_round"]
+    left.plot(range(1, len(rounds) + 1), rounds, marker="o", color=RED)
+    left.set_title("Damage boxes filled over the encounter (party total)")
+    left.set_xlabel("after round")
+    left.xaxis.get_major_locator().set_params(integer=True)
+    outcomes = s["outcomes"]
+    right.bar(list(outcomes), [v or 0 for v in outcomes.values()], color=[BLUE, PURPLE, GREY])
+    right.set_title("Checks in the encounters")
+    percent_axis(right)
+    charts = [figure]
+    sweep = result.extras.get("check_sweep", [])
+    if sweep:
+        extra, axes = new_figure(10, 3.6, 2)
+        rerolls = max(c["rerolls"] for c in sweep)
+        for axis, key, title in ((axes[0], "success", "Success"), (axes[1], "partial", "Partial success")):
+            for difficulty in sorted({c["difficulty"] for c in sweep}):
+                cells = [c for c in sweep if c["difficulty"] == difficulty and c["penalty"] == 0 and c["rerolls"] == rerolls]
+                axis.plot([c["dice"] for c in cells], [c[key] for c in cells], marker=".", label=f"difficulty {difficulty}")
+            axis.set_title(f"{title} by pool ({rerolls} re-rolls, no penalty dice)")
+            axis.set_xlabel("pool dice")
+            percent_axis(axis)
+        axes[0].legend(fontsize=7)
+        charts.append(extra)
+    return charts
+
+
 GAME = LabGame(
     slug="danger-world",
     bots=BOTS,
@@ -503,4 +535,10 @@ GAME = LabGame(
     review=review,
     # the harshest GM the lab has: what no encounter reaches against it, none reaches
     as_written="gm=focus",
+    note=(
+        "An encounter: every character makes a check each round (rounds=5) against difficulty=4 while the GM spends every botch by a script "
+        "(gm=hits, focus, danger or mercy). The check sweep plays checks through the rules for every pool size, difficulty, penalty and re-roll count."
+    ),
+    variant_example="e.g. rerolls=1 gm=danger difficulty=5",
+    figures=figures,
 )

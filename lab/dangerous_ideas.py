@@ -29,6 +29,7 @@ from rules.records import construct
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
 from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
+from .plots import PURPLE, new_figure, percent_axis, win_share_bars
 
 __all__ = ["BOTS", "BOT_CAST", "DEFAULT_BOTS", "GAIN_CANDIDATES", "GAME", "candidate_actions", "candidate_groups", "legal_actions", "play_game", "spend_specs"]
 
@@ -768,6 +769,19 @@ def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     return out
 
 
+def figures(result: Any) -> list[Any]:
+    """A run's charts: the win shares and the meme actions' success by pool size."""
+    s = result.summary
+    figure, (left, right) = new_figure()
+    win_share_bars(left, s)
+    by_pool = s["success_rate_by_pool"]
+    right.bar([int(p) for p in by_pool], [v["success_rate"] for v in by_pool.values()], color=PURPLE)
+    right.set_title("Meme actions: success by pool size")
+    right.set_xlabel("pool")
+    percent_axis(right)
+    return [figure]
+
+
 GAME = LabGame(
     slug="dangerous-ideas",
     bots=BOTS,
@@ -778,4 +792,7 @@ GAME = LabGame(
     measures=measures,
     findings=findings,
     review=review,
+    note="The story runs for the default number of chapters (2 × players for 3-4 players, else 1 ×).",
+    variant_example="e.g. seeds=2",
+    figures=figures,
 )

@@ -18,6 +18,7 @@ from rules.leerdam import RULES, Accept, Allocate, Assignment, Contribute, Decli
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
 from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
+from .plots import BLUE, RED, dyke_axes, dyke_line, histogram, new_figure, win_share_bars
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "VILLAGES", "play_game"]
 
@@ -294,6 +295,24 @@ def compared_extras(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any
     return {"villages": {"a": a["dyke_by_year"], "b": b["dyke_by_year"]}}
 
 
+def figures(result: Any) -> list[Any]:
+    """A run's charts: the win shares, the dyke year by year, the games' lengths and when the
+    dyke first fell to 1."""
+    s = result.summary
+    figure, (left, right) = new_figure()
+    win_share_bars(left, s)
+    dyke_line(right, s["dyke_by_year"], "village", BLUE)
+    dyke_axes(right)
+    right.set_title("The dyke year by year")
+    right.legend(fontsize=7, loc="upper right")
+    extra, (a, b) = new_figure()
+    histogram(a, s["years_played"]["histogram"], "years played")
+    a.set_title("Game length")
+    histogram(b, s["year_dyke_fell_to_1"]["histogram"] or {"0": 0}, "year the dyke first stood at 1", RED)
+    b.set_title("When the dyke fell to 1")
+    return [figure, extra]
+
+
 GAME = LabGame(
     slug="leerdam",
     bots=BOTS,
@@ -306,4 +325,11 @@ GAME = LabGame(
     review=review,
     compared_extras=compared_extras,
     bots_move_now=bots_move_now,
+    note=(
+        "From year 8 an end roll may end the game each year, so game lengths vary. With more than 10 households the text "
+        "suggests two villages: compare players=16 (one village) with players=8 (each of two) to see them side by side."
+    ),
+    variant_example="e.g. misfortune=3,2,1,0,0,0 sticky_flood=true",
+    figures=figures,
+    line_ups=VILLAGES,
 )

@@ -17,6 +17,7 @@ from rules.new_rule import RULES, Draw, Keep, Pay, Pick, State, Swap, legal_acti
 
 from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
 from .findings import pct_interval, seat_order, share_text, table_findings, what_wins, win_shares, winners_of
+from .plots import histogram, new_figure, win_share_bars
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "play_game"]
 
@@ -346,6 +347,16 @@ def review(spec: Spec, rows: Sequence[Row], aimed: tuple[Spec, Sequence[Row]] | 
     return out
 
 
+def figures(result: Any) -> list[Any]:
+    """A run's charts: the win shares and the games' lengths."""
+    s = result.summary
+    figure, (left, right) = new_figure()
+    win_share_bars(left, s)
+    histogram(right, s["rounds_played"]["histogram"], "rounds played")
+    right.set_title("Game length")
+    return [figure]
+
+
 GAME = LabGame(
     slug="new-rule",
     bots=BOTS,
@@ -359,4 +370,12 @@ GAME = LabGame(
     as_written="max_rounds=none",
     # The default bots never aim for an empty bowl; hoarders do, so "no game empties it" rests on them too.
     aimed="bots=hoarder*4",
+    note=(
+        "The model also ends a game after max_rounds rounds (a variant, 12 by default). "
+        "The rules text's own ending, an empty common bowl, rarely happens: payments refill the bowl. "
+        "Try max_rounds=none to play the text as written (the lab stops a game at cap=200 rounds and says how many it stopped), "
+        "and bots=hoarder*4 for bots that play for that end (they keep every draw and return as few candies as they can)."
+    ),
+    variant_example="e.g. max_rounds=none cap=200",
+    figures=figures,
 )

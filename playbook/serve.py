@@ -66,7 +66,7 @@ CULL_IDLE_TIMEOUT = 60
 
 A refreshed or closed tab leaves its kernel behind (when the page's own "shut me down" request
 did not get through); this reclaims it. A table page's kernel goes quiet 30 s after its page
-stops beating (`widgets.table`), so it is gone well within two minutes. A page that is still
+stops beating (`widgets.live`), so it is gone well within two minutes. A page that is still
 open keeps its kernel however long it idles (connected kernels are never culled). Games are in
 the table store, so a culled kernel loses no game."""
 

@@ -58,14 +58,12 @@ def _facts(summary: Mapping[str, Any], width: float) -> Flowable:
 
 
 def _run_story(run: Any, width: float) -> list[Flowable]:
-    from lab.plots import run_figures
-
     from lab.core import Finding
 
     sweep = [Finding(f["key"], f["text"], f["numbers"]) for f in run.extras.get("sweep_findings", [])]
     story: list[Flowable] = [heading("What the numbers show", 1)]
     story += _findings([*run.findings, *sweep], "No finding holds in this run.")
-    charts = [_figure(fig, width) for fig in run_figures(run)]
+    charts = [_figure(fig, width) for fig in run.figures()]
     story += [KeepTogether([heading("Charts", 2), charts[0]]), *charts[1:]]
     story += [heading("The numbers", 2), _facts(run.as_dict(), width)]
     return story

@@ -409,7 +409,7 @@ def test_opening_a_seat_link_claims_the_seat_with_a_key_of_its_own(store) -> Non
     # Until the page shows the seat (its first heartbeat), the slip may claim it again (a reload
     # before the page came up); once it has, the slip on another device opens nothing, and says why.
     assert "slip" in meta["claims"]["1"] and not meta["claims"]["1"]["confirmed"]
-    phone._beat()
+    phone.heartbeat.click()
     assert store.info(host.table_id).meta["claims"]["1"]["confirmed"] and "slip" not in store.info(host.table_id).meta["claims"]["1"]
     other = LeerdamDashboard(store, query=slip)
     assert other.role == "denied" and other.game is None and "another device" in other.status.message
@@ -436,7 +436,7 @@ def test_a_page_reloaded_before_it_showed_its_seat_claims_it_again(store) -> Non
     reloaded = LeerdamDashboard(store, query=slip)
     assert reloaded.role == "seat" and reloaded.seat == 2
     assert never_shown.refresh() and never_shown.role == "denied"
-    reloaded._beat()  # now it shows: the slip is spent
+    reloaded.heartbeat.click()  # now it shows: the slip is spent
     assert LeerdamDashboard(store, query=slip).role == "denied"
     reloaded.refresh()
     assert reloaded.role == "seat" and reloaded.game is not None

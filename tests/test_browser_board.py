@@ -19,15 +19,15 @@ from playwright.sync_api import Browser, Page, expect
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Play, Store
 from rules import Game, new_game
+from rules.games import card
 from tests.browser import LOAD_TIMEOUT_MS, open_dashboard, settled
 from tests.conftest import VoilaFactory
 from tests.test_widgets_board import PHASES, stored
-from widgets.scenes import Timeline, scenes_for
+from drawing.timeline import Timeline, scenes_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
 PROJECTOR, LAPTOP = (1920, 1080), (1366, 768)
-NOTEBOOK = {"leerdam": "leerdam.ipynb", "new-rule": "new_rule.ipynb", "danger-world": "danger_world.ipynb", "dangerous-ideas": "dangerous_ideas.ipynb"}
 
 MEASURE = """(root) => {
   const cells = document.querySelector('#rendered_cells') || document.documentElement;
@@ -97,7 +97,7 @@ def actions_between(start: Game[Any, Any], end: Game[Any, Any]) -> list[Any]:
 
 @pytest.mark.parametrize("slug", ["leerdam", "new-rule", "danger-world", "dangerous-ideas"])
 def test_each_games_board_reads_from_the_back_in_every_phase(voila: VoilaFactory, chromium: Browser, slug: str) -> None:
-    server = voila(NOTEBOOKS_DIR / NOTEBOOK[slug])
+    server = voila(NOTEBOOKS_DIR / card(slug).notebook)
     store = Store(server.db_path)
     root = f".playbook-{slug}.playbook-board"
     games = {phase: make() for phase, make in PHASES[slug].items()}

@@ -219,8 +219,8 @@ def test_a_seated_students_class_page_waits_quietly_after_the_class_moves_on(sto
     monkeypatch.setattr(cl, "wait_class", counted)
 
     async def watch() -> None:
-        phone._last_beat = time.monotonic()  # the page is there
-        task = asyncio.create_task(phone._watch())
+        phone.live.last_beat = time.monotonic()  # the page is there
+        task = asyncio.create_task(phone.live.follow())
         await asyncio.sleep(0.3)
         monitor.refresh()
         monitor.end()
@@ -409,7 +409,7 @@ def test_the_class_csv_cells_are_safe(store) -> None:
 
 def test_the_facilitator_starts_a_class_from_the_front_page(store) -> None:
     from tests.conftest import INDEX
-    from widgets.table import TableIndex
+    from widgets.front_page import TableIndex
 
     index = TableIndex(store, query=INDEX)
     one(index, "pb-class-game").value = "new-rule"
@@ -508,9 +508,9 @@ def test_a_student_page_reloaded_before_its_seat_showed_takes_the_seat_again(sto
 
     # The class page's own heartbeat says the page is there, not that it drew the seat page
     # (whose link the address bar gets with it): a reload now must still come back to the seat.
-    again._beat()
+    again.heartbeat.click()
     assert not confirmed()
-    seat_page._beat()  # the seat page's own heartbeat: it is drawn, its link in the address bar
+    seat_page.heartbeat.click()  # the seat page's own heartbeat: it is drawn, its link in the address bar
     assert confirmed()  # the seat is this device's for good
     late = ClassPage(store, query=f"?code={record.code}&student={me.id}&key={me.key}")
     assert late.seat_page is None and "another device" in late.status.message

@@ -21,7 +21,7 @@ def store(tmp_path) -> Store:
 
 def test_the_front_page_starts_an_anonymous_leerdam_class(store) -> None:
     from tests.conftest import INDEX
-    from widgets.table import TableIndex
+    from widgets.front_page import TableIndex
 
     index = TableIndex(store, query=INDEX)
     one(index, "pb-class-game").value = "new-rule"

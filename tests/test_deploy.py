@@ -12,7 +12,7 @@ import pytest
 from playbook import resources, running, serve
 from playbook.cli import main
 from playbook.links import public_base
-from widgets.table import serve_hint
+from widgets.address import serve_hint
 
 
 def test_the_notebooks_template_and_rulings_are_found_through_the_package() -> None:

@@ -21,7 +21,7 @@ from rules import new_game
 from tests.browser import LOAD_TIMEOUT_MS, open_dashboard
 from tests.nginx import need_nginx, running_nginx, server_for_route
 from tests.stores import store_location
-from widgets.table import qr_svg
+from widgets.address import qr_svg
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 

@@ -19,6 +19,7 @@ from playbook.store import Play, Store
 from rules import Game, new_game
 from rules import danger_world as dw
 from rules import leerdam as ld
+from rules.games import card
 from rules import new_rule as nr
 from widgets.board import board_scene
 from widgets.danger_world import DangerWorldDashboard
@@ -26,7 +27,8 @@ from widgets.dangerous_ideas import DangerousIdeasDashboard
 from widgets.leerdam import LeerdamDashboard
 from widgets.new_rule import NewRuleDashboard
 from tests.stores import run_alone
-from widgets.scenes import Timeline, log_html, scene_html, scenes_for
+from drawing.board import log_html, scene_html
+from drawing.timeline import Timeline, scenes_for
 
 NAMES = ("Ana & <i>Co</i>", "Bo 🐻", "مريم", "Zoë")
 
@@ -183,9 +185,6 @@ def stored(store: Store, game: Game[Any, Any]) -> tuple[str, dict[str, Any]]:
     return table_id, table_links("", game.rules.slug, table_id, store.info(table_id).meta, names)
 
 
-DASHBOARDS = {"leerdam": LeerdamDashboard, "new-rule": NewRuleDashboard}
-
-
 @pytest.mark.parametrize("slug", ["leerdam", "new-rule"])
 def test_the_debrief_steps_through_every_round_as_the_board_showed_it_then(store: Store, slug: str) -> None:
     """A table played one move at a time through the store, its board following; then the
@@ -193,7 +192,7 @@ def test_the_debrief_steps_through_every_round_as_the_board_showed_it_then(store
     against the state replayed from the stored history."""
     start = new_game(slug, ld.Setup(names=NAMES, max_years=3) if slug == "leerdam" else nr.Setup(names=NAMES[:3], max_rounds=3), 7)
     table_id, links = stored(store, start)
-    dash = DASHBOARDS[slug]
+    dash = card(slug).module("dashboard").DASHBOARD
     board = dash(store, query=links["board"])
     facilitator = dash(store, query=links["facilitator"])
     bots = list(lab.BOTS[slug].values())
@@ -331,9 +330,9 @@ def test_a_danger_world_page_follows_its_table_inside_an_event_loop(store: Store
     attribute of its own, so its pages never followed other pages' moves."""
     import asyncio
 
-    from widgets import table as table_module
+    from widgets import live as live_module
 
-    monkeypatch.setattr(table_module, "_in_kernel", lambda: True)
+    monkeypatch.setattr(live_module, "in_kernel", lambda: True)
     waiting, decision = danger_world(sheets=1), danger_world(lambda g: g.state.phase == "lock")
     table_id = store.create(waiting, "open table", {})
 

@@ -39,7 +39,8 @@ from rules.danger_world import (
     success_chance,
 )
 from tests.conftest import INDEX
-from widgets.danger_world import DangerWorldDashboard, percent
+from drawing.danger_world import percent
+from widgets.danger_world import DangerWorldDashboard
 
 NAMES = ("Wren", "Bo")
 GM = "Morgan"

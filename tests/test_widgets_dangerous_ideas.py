@@ -13,7 +13,8 @@ from playbook.store import Store
 from rules import load_game
 from rules.dangerous_ideas import Place, State, success_chance
 from tests.conftest import INDEX
-from widgets.dangerous_ideas import DangerousIdeasDashboard, sheet_svg
+from drawing.dangerous_ideas import sheet_svg
+from widgets.dangerous_ideas import DangerousIdeasDashboard
 
 NAMES = ("Ana", "Bo", "Cy")
 ANA, BO, CY = 0, 1, 2

@@ -10,17 +10,8 @@ import pytest
 
 from rules import new_game
 from rules.dangerous_ideas import BRANCHES, Meme, Setup, State
-from widgets.dangerous_ideas import (
-    LABEL_W,
-    MEME_FONT,
-    MIN_FONT,
-    SHEET_CARD_MIN,
-    SHEET_W,
-    DangerousIdeasDashboard,
-    sheet_svg,
-    text_width,
-    wrap,
-)
+from drawing.dangerous_ideas import LABEL_W, MEME_FONT, MIN_FONT, SHEET_CARD_MIN, SHEET_W, sheet_svg, text_width, wrap
+from widgets.dangerous_ideas import DangerousIdeasDashboard
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = ("Ana & <i>Co</i>", "בועז 🐻", "李小龙")

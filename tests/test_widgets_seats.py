@@ -23,6 +23,7 @@ from tests.conftest import INDEX
 from tests.test_widgets_leerdam import everything, pledge
 from tests.test_widgets_leerdam import start as start_leerdam
 from tests.test_widgets_new_rule import find, one, secrets_of, start, synced_text
+from widgets import live as live_module
 from widgets import table as table_module
 from widgets.leerdam import LeerdamDashboard
 from widgets.new_rule import NewRuleDashboard, colour_class
@@ -321,12 +322,12 @@ def test_the_facilitator_hands_an_absent_seat_to_a_bot_and_back(store):
 def test_pages_follow_the_change_signal_inside_a_running_event_loop(store, monkeypatch):
     host = NewRuleDashboard(store, query="")
     start(host)
-    assert host._watcher is None  # not in a kernel: tests call refresh themselves
-    monkeypatch.setattr(table_module, "_in_kernel", lambda: True)
+    assert host.live.task is None  # not in a kernel: tests call refresh themselves
+    monkeypatch.setattr(live_module, "in_kernel", lambda: True)
 
     async def play() -> None:
         host.resume(host.table_id)  # opened inside the loop: it follows the table
-        assert host._watcher is not None
+        assert host.live.task is not None
         page = NewRuleDashboard(store, query=seat_query(host, 0))
         one(page, "pb-draw").click()
         for _ in range(200):
@@ -336,7 +337,7 @@ def test_pages_follow_the_change_signal_inside_a_running_event_loop(store, monke
         assert host.game.actions == page.game.actions
         page.close()
         host.close()
-        assert host._watcher is None
+        assert host.live.task is None
 
     # A thread of its own: Playwright's sync API may hold a running loop in this one.
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
@@ -344,12 +345,13 @@ def test_pages_follow_the_change_signal_inside_a_running_event_loop(store, monke
 
 
 def test_closing_a_page_wakes_the_thread_waiting_for_the_table(store, monkeypatch):
-    monkeypatch.setattr(table_module, "WAIT_SECONDS", 3600.0)  # only `close` can end this wait
+    monkeypatch.setattr(live_module, "WAIT_SECONDS", 3600.0)  # only `close` can end this wait
     host = NewRuleDashboard(store, query="")
     start(host)
     seen = host.version
     woken: list[int] = []
-    waiter = threading.Thread(target=lambda: woken.append(host._wait(host.table_id, seen, host._closed)), daemon=True)
+    closed = host.live.closed
+    waiter = threading.Thread(target=lambda: woken.append(live_module.wait_in_slices(lambda t: store.wait(host.table_id, seen, t), seen, closed)), daemon=True)
     waiter.start()
     host.close()
     waiter.join(timeout=60)
@@ -359,12 +361,12 @@ def test_closing_a_page_wakes_the_thread_waiting_for_the_table(store, monkeypatc
 def test_a_page_without_a_heartbeat_stops_following_the_table(store, monkeypatch):
     host = NewRuleDashboard(store, query="")
     start(host)
-    monkeypatch.setattr(table_module, "_in_kernel", lambda: True)
-    monkeypatch.setattr(table_module, "QUIET_SECONDS", 0.2)
+    monkeypatch.setattr(live_module, "in_kernel", lambda: True)
+    monkeypatch.setattr(live_module, "QUIET_SECONDS", 0.2)
 
     async def play() -> None:
         host.resume(host.table_id)
-        host._beat()
+        host.heartbeat.click()
         assert re.search(r'data-beat="1"', host.alive.value)
         await asyncio.sleep(0.5)  # no heartbeat since: the page is gone
         other = NewRuleDashboard(store, query=seat_query(host, 0))
@@ -372,7 +374,7 @@ def test_a_page_without_a_heartbeat_stops_following_the_table(store, monkeypatch
         await asyncio.sleep(0.5)
         assert len(host.game.actions) < len(other.game.actions)  # it stayed quiet
         for _ in range(200):
-            host._beat()  # the page is back (a laptop woke up), beating: it catches up
+            host.heartbeat.click()  # the page is back (a laptop woke up), beating: it catches up
             await asyncio.sleep(0.02)
             if len(host.game.actions) == len(other.game.actions):
                 break

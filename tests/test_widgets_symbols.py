@@ -9,13 +9,16 @@ from pathlib import Path
 import pytest
 
 from rules.new_rule import COLOURS, SYMBOLS, symbol
-from widgets import danger_world as dw
-from widgets import dangerous_ideas as di
-from widgets import leerdam as ld
-from widgets.common import contrast_ratio, relative_luminance
-from widgets.new_rule import CHIP_COLOURS, OTHER_COLOUR, candy_chip, candy_chips, candy_label
+from drawing import danger_world as dw
+from drawing import dangerous_ideas as di
+from drawing import leerdam as ld
+from drawing.common import contrast_ratio, relative_luminance
+from drawing.new_rule import CHIP_COLOURS, OTHER_COLOUR, candy_chip, candy_chips, candy_label
+from widgets.danger_world import DW_STYLE
 
-WIDGETS = Path(__file__).resolve().parent.parent / "widgets"
+ROOT = Path(__file__).resolve().parent.parent
+#: where chips are drawn: the pages, and the drawing they show.
+SCREEN_SOURCES = (ROOT / "widgets", ROOT / "drawing")
 AA = 4.5
 HEX = r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}"
 
@@ -43,13 +46,13 @@ def test_contrast_ratio_refuses_what_is_not_a_hex_colour():
 
 
 def chip_pairs_in_source() -> list[tuple[str, str, str]]:
-    """(where, text colour, background) for every chip with literal colours in widgets/: a
+    """(where, text colour, background) for every chip with literal colours in widgets/ and drawing/: a
     `chip(...)` call (its text colour given, or chip's default #111), a chip background chosen
     the line before (`background = "#..." if ... else "#..."`), an inline `pb-chip` style."""
     found = []
-    for path in sorted(WIDGETS.glob("*.py")):
+    for path in sorted(p for folder in SCREEN_SOURCES for p in folder.glob("*.py")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            where = f"{path.name}:{number}"
+            where = f"{path.parent.name}/{path.name}:{number}"
             pair = re.search(rf'chip\(.*["\']({HEX})["\'],\s*["\']({HEX})["\']\)', line)
             if pair:
                 found.append((where, pair.group(2), pair.group(1)))
@@ -131,7 +134,7 @@ def test_danger_world_die_spans_say_what_they_are():
     assert 'aria-label="danger die (double border) showing 1: a botch, in the set"' in span
     assert 'title="danger die (double border) showing 1: a botch, in the set"' in span
     assert 'aria-label="penalty die (dashed border) showing 3"' in dw.die_span(3, "penalty")
-    assert "outline: 3px dashed" in dw.DW_STYLE.split(".dw-die.dw-in-set")[1].split("}")[0]
+    assert "outline: 3px dashed" in DW_STYLE.split(".dw-die.dw-in-set")[1].split("}")[0]
 
 
 def test_danger_world_track_shows_its_numbers_as_text():

@@ -29,53 +29,37 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
 from typing import Any
 
 import ipywidgets as widgets
 
 import lab
+from drawing.common import card, download_link, esc
 from lab.core import close_pool, default_workers
 from lab.findings import MIN_GAMES, verdict
-from lab.leerdam import VILLAGES
-from playbook.heavy import ServerBusy, heavy_work
 from lab.report import csv_text
+from playbook.heavy import ServerBusy, heavy_work
 from rules import RuleError
+from rules.games import CARDS
+from rules.games import card as game_card
 
-from .common import STYLE, StatusLine, card, close_tree, download_link, esc, figure_png, plot_context
-from .studio import WIDE, _refusal, _row, _title, seat_range
+from .common import STYLE, StatusLine, close_tree, figure_png, plot_context
+from .studio import WIDE, _refusal, _row, seat_range
 
-__all__ = ["BalanceLab", "LAB_GAMES", "OddsPanel", "SetupPanel", "result_html"]
+__all__ = ["BalanceLab", "OddsPanel", "SetupPanel", "lab_games", "result_html"]
 
-#: Games in the lab, in menu order.
-LAB_GAMES: tuple[str, ...] = ("new-rule", "leerdam", "danger-world", "dangerous-ideas")
-#: The most games one Run plays per setup, by game (Dangerous Ideas bots are the slowest).
-MAX_GAMES: Mapping[str, int] = {"new-rule": 20_000, "leerdam": 20_000, "danger-world": 20_000, "dangerous-ideas": 2_000}
 DEFAULT_GAMES = 100
+
+
+def lab_games() -> tuple[str, ...]:
+    """The games in the lab (those with a lab of their own), in menu order."""
+    return tuple(game.slug for game in CARDS if game.has("lab"))
 #: Danger World odds: pools above this many dice take seconds to work out the first time.
 MAX_ODDS_DICE = 12
-#: What a game's own notes say beside the balance lab's numbers.
-LAB_NOTES: Mapping[str, str] = {
-    "new-rule": (
-        "The model also ends a game after max_rounds rounds (a variant, 12 by default). "
-        "The rules text's own ending, an empty common bowl, rarely happens: payments refill the bowl. "
-        "Try max_rounds=none to play the text as written (the lab stops a game at cap=200 rounds and says how many it stopped), "
-        "and bots=hoarder*4 for bots that play for that end (they keep every draw and return as few candies as they can)."
-    ),
-    "leerdam": (
-        "From year 8 an end roll may end the game each year, so game lengths vary. With more than 10 households the text "
-        "suggests two villages: compare players=16 (one village) with players=8 (each of two) to see them side by side."
-    ),
-    "danger-world": "An encounter: every character makes a check each round (rounds=5) against difficulty=4 while the GM spends every botch by a script (gm=hits, focus, danger or mercy). The check sweep plays checks through the rules for every pool size, difficulty, penalty and re-roll count.",
-    "dangerous-ideas": "The story runs for the default number of chapters (2 × players for 3-4 players, else 1 ×).",
-}
-VARIANT_EXAMPLES: Mapping[str, str] = {
-    "new-rule": "e.g. max_rounds=none cap=200",
-    "leerdam": "e.g. misfortune=3,2,1,0,0,0 sticky_flood=true",
-    "danger-world": "e.g. rerolls=1 gm=danger difficulty=5",
-    "dangerous-ideas": "e.g. seeds=2",
-}
 
 
 # -- balance: result tables and charts -----------------------------------------------------------
@@ -141,8 +125,23 @@ def result_html(result: Mapping[str, Any]) -> str:
     return "".join(parts)
 
 
-
 # -- the exact-odds panel -----------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class _Odds:
+    """One game's exact odds on the panel: the rules module that works them out (its
+    `odds_report`), what its toggle says, its inputs' box and values, and its report drawn."""
+
+    rules: ModuleType
+    tooltip: str
+    box: widgets.Widget
+    values: Callable[[], tuple[int, ...]]
+    html: Callable[[Mapping[str, Any]], str]
+
+    @property
+    def slug(self) -> str:
+        return str(self.rules.RULES.slug)
 
 
 class OddsPanel(widgets.VBox):
@@ -152,14 +151,9 @@ class OddsPanel(widgets.VBox):
     """
 
     def __init__(self) -> None:
-        from rules.danger_world import ODDS_LIMITS
+        from rules import danger_world, dangerous_ideas
 
         self.report: dict[str, Any] | None = None
-        self.game = widgets.ToggleButtons(
-            options=[("Danger World", "danger-world"), ("Dangerous Ideas", "dangerous-ideas")],
-            value="danger-world",
-            tooltips=["A check: a pool of d6, a difficulty, penalty dice, re-rolls", "A meme action: 2d6 against a pool of stones"],
-        ).add_class("pb-odds-game")
 
         def number(css: str, label: str, value: int, low: int, high: int, tip: str) -> widgets.BoundedIntText:
             box = widgets.BoundedIntText(
@@ -168,7 +162,7 @@ class OddsPanel(widgets.VBox):
             )
             return box.add_class(css)
 
-        limits = dict(ODDS_LIMITS)
+        limits = dict(danger_world.ODDS_LIMITS)
         self.dice = number("pb-odds-dice", "Pool dice", 6, limits["dice"][0], min(limits["dice"][1], MAX_ODDS_DICE), "dice in the pool")
         self.difficulty = number("pb-odds-difficulty", "Difficulty", 3, *limits["difficulty"], "the set height needed")
         self.penalty = number("pb-odds-penalty", "Penalty dice", 0, *limits["penalty"], "penalty dice rolled with the pool")
@@ -182,6 +176,18 @@ class OddsPanel(widgets.VBox):
             )
         )
         self.ideas_box = widgets.HBox((self.pool, self.seeds), layout=_row())
+        self.forms = (
+            _Odds(
+                danger_world, "A check: a pool of d6, a difficulty, penalty dice, re-rolls", self.danger_box,
+                lambda: (self.dice.value, self.difficulty.value, self.penalty.value, self.rerolls.value), self._danger_html,
+            ),
+            _Odds(dangerous_ideas, "A meme action: 2d6 against a pool of stones", self.ideas_box, lambda: (self.pool.value, self.seeds.value), self._ideas_html),
+        )  # fmt: skip
+        self.game = widgets.ToggleButtons(
+            options=[(game_card(form.slug).title, form.slug) for form in self.forms],
+            value=self.forms[0].slug,
+            tooltips=[form.tooltip for form in self.forms],
+        ).add_class("pb-odds-game")
         self.result = widgets.HTML().add_class("pb-odds-result")
         for control in (self.game, self.dice, self.difficulty, self.penalty, self.rerolls, self.pool, self.seeds):
             control.observe(lambda _: self.compute(), "value")
@@ -193,25 +199,18 @@ class OddsPanel(widgets.VBox):
 
     def compute(self) -> None:
         """Work out the chance for the values shown and show it."""
-        danger = self.game.value == "danger-world"
-        self.danger_box.layout.display = "flex" if danger else "none"
-        self.ideas_box.layout.display = "none" if danger else "flex"
+        chosen = next(form for form in self.forms if form.slug == self.game.value)
+        for form in self.forms:
+            form.box.layout.display = "flex" if form is chosen else "none"
         self.result.value = '<span class="pb-muted">Working out the exact odds…</span>'
         try:
-            if danger:
-                from rules.danger_world import odds_report
-
-                report = odds_report(self.dice.value, self.difficulty.value, self.penalty.value, self.rerolls.value)
-            else:
-                from rules.dangerous_ideas import odds_report
-
-                report = odds_report(self.pool.value, self.seeds.value)
+            report = chosen.rules.odds_report(*chosen.values())
         except (RuleError, ValueError) as exc:
             self.report = None
             self.result.value = card("", f'<span style="color:#9b1c1c;font-weight:600">✋ {esc(_refusal(exc))}</span>')
             return
         self.report = report
-        self.result.value = self._danger_html(report) if danger else self._ideas_html(report)
+        self.result.value = chosen.html(report)
 
     @staticmethod
     def _headline(probability: float, fraction: str, what: str) -> str:
@@ -253,7 +252,7 @@ class SetupPanel(widgets.VBox):
 
     def __init__(self, prefix: str, title: str) -> None:
         self.prefix = prefix
-        self.slug = LAB_GAMES[0]
+        self.slug = lab_games()[0]
         self.bot_menus: tuple[widgets.Dropdown, ...] = ()
         self.seats = widgets.GridBox(layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(250px, 1fr))", grid_gap="2px 12px"))
         self.add_button = widgets.Button(description="Add seat", icon="plus").add_class(f"{prefix}add-seat")
@@ -277,12 +276,14 @@ class SetupPanel(widgets.VBox):
     def set_game(self, slug: str) -> None:
         self.slug = slug
         self.set_seats(len(lab.DEFAULT_BOTS[slug]), reset=True)
-        villages = list(VILLAGES) if slug == "leerdam" else []
-        self.village.options = [("— choose —", "")] + [(v, v) for v in villages]
+        # Ready-made tables of bots (Leerdam's villages), named as the game names a table.
+        line_ups = list(lab.GAMES[slug].line_ups)
+        self.village.description = game_card(slug).words.Table
+        self.village.options = [("— choose —", "")] + [(v, v) for v in line_ups]
         self.village.value = ""
-        self.village.layout.display = "flex" if villages else "none"
+        self.village.layout.display = "flex" if line_ups else "none"
         self.variants.value = ""
-        self.variants.placeholder = VARIANT_EXAMPLES.get(slug, "")
+        self.variants.placeholder = lab.GAMES[slug].variant_example
         lines = "".join(f"<li><b>{esc(name)}</b>: {esc(lab.bot_doc(slug, name))}</li>" for name in lab.BOTS[slug])
         self.bot_help.value = f'<details class="pb-muted"><summary>What each bot does</summary><ul style="margin:2px 0">{lines}</ul></details>'
 
@@ -306,12 +307,12 @@ class SetupPanel(widgets.VBox):
         close_tree(dropped)
         self.add_button.disabled = count >= high
         self.remove_button.disabled = count <= low
-        self.add_button.tooltip = f"{_title(self.slug)} seats at most {high}" if count >= high else "Add a bot seat"
-        self.remove_button.tooltip = f"{_title(self.slug)} needs at least {low} seats" if count <= low else "Remove the last seat"
+        self.add_button.tooltip = f"{game_card(self.slug).title} seats at most {high}" if count >= high else "Add a bot seat"
+        self.remove_button.tooltip = f"{game_card(self.slug).title} needs at least {low} seats" if count <= low else "Remove the last seat"
 
     def _village_chosen(self, change: Mapping[str, Any]) -> None:
         if change["new"]:
-            village = VILLAGES[change["new"]]
+            village = lab.GAMES[self.slug].line_ups[change["new"]]
             self.set_seats(len(village), bots=village)
 
     def copy(self, other: SetupPanel) -> None:
@@ -341,13 +342,13 @@ class BalanceLab(widgets.VBox):
     def __init__(self) -> None:
         self.result: Any = None
         self.game = widgets.Dropdown(
-            options=[(_title(slug), slug) for slug in LAB_GAMES], description="Game", style=WIDE, layout=widgets.Layout(width="300px")
+            options=[(game_card(slug).title, slug) for slug in lab_games()], description="Game", style=WIDE, layout=widgets.Layout(width="300px")
         ).add_class("pb-lab-game")
         self.note = widgets.HTML().add_class("pb-lab-note")
         self.setup_a = SetupPanel("pb-lab-", "Setup A")
         self.setup_b = SetupPanel("pb-lab-b-", "Setup B")
         self.compare = widgets.Checkbox(value=False, description="Compare with setup B (the same seeds)", indent=False).add_class("pb-lab-compare")
-        self.games = widgets.BoundedIntText(value=DEFAULT_GAMES, min=1, max=MAX_GAMES[LAB_GAMES[0]], description="Games", style=WIDE, layout=widgets.Layout(width="190px")).add_class("pb-lab-games")
+        self.games = widgets.BoundedIntText(value=DEFAULT_GAMES, min=1, max=game_card(lab_games()[0]).lab_max_games, description="Games", style=WIDE, layout=widgets.Layout(width="190px")).add_class("pb-lab-games")
         self.seed = widgets.IntText(value=1, description="Seed", style=WIDE, layout=widgets.Layout(width="170px")).add_class("pb-lab-seed")
         self.workers = widgets.BoundedIntText(value=default_workers(), min=1, max=default_workers(), description="Cores", style=WIDE, layout=widgets.Layout(width="150px")).add_class("pb-lab-workers")
         self.run_button = widgets.Button(description="Run", button_style="primary", icon="play").add_class("pb-lab-run")
@@ -407,8 +408,9 @@ class BalanceLab(widgets.VBox):
 
     def _game_changed(self) -> None:
         slug = self.game.value
-        self.note.value = f'<div class="pb-muted" style="margin:4px 0 8px;line-height:1.4">ℹ {esc(LAB_NOTES[slug])}</div>' if slug in LAB_NOTES else ""
-        self.games.max = MAX_GAMES.get(slug, 2000)
+        note = lab.GAMES[slug].note
+        self.note.value = f'<div class="pb-muted" style="margin:4px 0 8px;line-height:1.4">ℹ {esc(note)}</div>' if note else ""
+        self.games.max = game_card(slug).lab_max_games
         self.setup_a.set_game(slug)
         self.setup_b.set_game(slug)
         self._compare_changed()
@@ -449,7 +451,7 @@ class BalanceLab(widgets.VBox):
                 self.progress.description = f"{done} / {total} games"
 
         self.run_button.disabled = True
-        self.status.info(f"Playing {total} games of {_title(slug)}…")
+        self.status.info(f"Playing {total} games of {game_card(slug).title}…")
         try:
             # one of the server's few heavy slots: pages are separate kernels, each may fill its cores
             with heavy_work("this lab run"):
@@ -467,7 +469,7 @@ class BalanceLab(widgets.VBox):
         self.progress.description = f"{total} / {total} games"
         self.status.info("Laying out the results and writing the report…")
         self.show(result)
-        self.status.ok(f"{total} games of {_title(slug)} played with seed {seed}.")
+        self.status.ok(f"{total} games of {game_card(slug).title} played with seed {seed}.")
         return True
 
     def review(self) -> bool:
@@ -483,7 +485,7 @@ class BalanceLab(widgets.VBox):
             self.progress.description = f"{done} / {total} games"
 
         self.review_button.disabled = self.run_button.disabled = True
-        self.status.info(f"Reviewing the text of {_title(slug)}: {games} games by its default bots…")
+        self.status.info(f"Reviewing the text of {game_card(slug).title}: {games} games by its default bots…")
         try:
             with heavy_work("this review"):
                 result = lab.review(slug, games, seed, workers=self.workers.value, progress=progress)
@@ -493,9 +495,9 @@ class BalanceLab(widgets.VBox):
         finally:
             self.review_button.disabled = self.run_button.disabled = False
         self.result = result
-        self.findings.value = findings_html(f"{_title(slug)} as written: what the bots find", result.findings)
+        self.findings.value = findings_html(f"{game_card(slug).title} as written: what the bots find", result.findings)
         self.results.value = result_html(result.run.as_dict())
-        self.status.ok(f"{games} games of {_title(slug)} as written ({result.run.spec.text}), seed {seed}.")
+        self.status.ok(f"{games} games of {game_card(slug).title} as written ({result.run.spec.text}), seed {seed}.")
         return True
 
     def close(self) -> None:
@@ -505,7 +507,7 @@ class BalanceLab(widgets.VBox):
 
     def show(self, result: Any) -> None:
         """Lay out a `lab.Run` or `lab.Comparison`: findings, tables, charts and downloads."""
-        from lab.plots import comparison_figures, run_figures
+        from lab.plots import comparison_figures
 
         self.result = result
         compared = isinstance(result, lab.Comparison)
@@ -522,7 +524,7 @@ class BalanceLab(widgets.VBox):
             self.findings.value = findings_html("What the numbers show", result.findings + _extra_findings(result))
             self.results.value = result_html(result.as_dict())
             with plot_context():
-                figures = run_figures(result)
+                figures = result.figures()
             games = len(result.rows)
         self.chart.value = _png(figures)
         self.chart.layout.display = "block"

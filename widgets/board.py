@@ -1,7 +1,7 @@
 """The projector's board by phase, and the debrief that replays a table on it.
 
 - `PhaseBoard` (class ``pb-phase-board``): a table's board page. It draws the game's `Scene`
-  for the state it is given (`widgets.scenes`): the join code large while players are still
+  for the state it is given (`drawing.board`, and the game's own drawing module): the join code large while players are still
   to come, small in a corner while seats are free, gone at the end; once the game is over,
   the results and below them the debrief.
 - `Debrief` (class ``pb-replay``): a table replayed moment by moment from its record
@@ -23,15 +23,15 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from drawing.board import BOARD_STYLE, Scene, scene_html, waiting_scene
+from drawing.common import esc
+from drawing.timeline import Timeline, scenes_for, secret_lines
 from rules import Game
+from rules.games import card
 
-from .common import close_tree, esc
-from .scenes import BOARD_STYLE, Scene, Timeline, scene_html, scenes_for, secret_lines, waiting_scene
+from .common import close_tree
 
 __all__ = ["ClassDebrief", "Debrief", "PhaseBoard", "board_scene"]
-
-#: games whose seats keep secrets: a finished one's debrief may show them, if the facilitator says so.
-SECRET_GAMES = ("new-rule", "leerdam")
 
 
 def board_scene(game: Game[Any, Any], free: Sequence[int] | None = None) -> Scene:
@@ -81,7 +81,8 @@ class Debrief(widgets.VBox):
             self.timeline.update(game.actions)
         self._game = game
         over = game.rules.over(game.state)
-        self.reveal_secrets = reveal and over and game.rules.slug in SECRET_GAMES
+        # A game whose seats keep secrets (its card says so) may show them once over, if the facilitator says so.
+        self.reveal_secrets = reveal and over and card(game.rules.slug).hides
         if getattr(game.setup, "anonymous", False):
             # An anonymous village has the rules' own choice (ShowPledges): it alone decides.
             self.reveal_secrets = over and bool(getattr(game.state, "pledges_shown", False))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 import time
 import urllib.parse
 from collections.abc import Sequence
@@ -28,21 +29,23 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from drawing.common import card as card_html
+from drawing.common import download_link, esc
+from drawing.timeline import scenes_for
 from playbook import classes as cl
 from playbook.access import key_matches, new_key
-from playbook.links import class_query, page, public_base, table_query
+from playbook.links import class_links, class_query, page, public_base, table_query
 from playbook.store import STOPPED, HandOver, Refused, Store
 from rules import RuleError
 from rules.core import leaders_text, winners_text
-from rules.games import CARDS
+from rules.games import CARDS, card
 
+from . import live
+from .address import page_query, qr_svg
 from .board import ClassDebrief, board_scene
-from .common import STYLE, StatusLine, card, close_tree, csv_text, download_link, esc
-from .common import DebriefBar
-from .leerdam import LeerdamDashboard
+from .common import STYLE, DebriefBar, StatusLine, close_tree, csv_text
+from .live import LiveFollow
 from .lost_presses import listen
-from .new_rule import NewRuleDashboard
-from .table import QUIET_SECONDS, WAIT_SECONDS, _in_kernel, page_query, qr_svg
 
 __all__ = ["ClassPage"]
 
@@ -69,9 +72,17 @@ CLASS_STYLE = """
 </style>
 """
 
-#: the dashboard of each game, for a student's seat built inside their class page (imported
-#: with this module: a kernel kept ready for the class has them loaded before the class comes).
-DASHBOARDS = {"new-rule": NewRuleDashboard, "leerdam": LeerdamDashboard}
+
+def _load_seat_pages() -> None:
+    """The dashboards of the games whose students play on a seat of their own (games that hide
+    something), loaded with this module: a kernel kept ready for a class has its student's seat
+    page loaded before the class comes."""
+    for game in CARDS:
+        if game.hides and game.has("dashboard"):
+            game.module("dashboard")
+
+
+_load_seat_pages()
 
 
 def _names_html(names: Sequence[str]) -> str:
@@ -81,11 +92,6 @@ def _names_html(names: Sequence[str]) -> str:
 def _ago(seconds: float) -> str:
     minutes = int(seconds // 60)
     return f"{minutes} min" if minutes else f"{int(seconds)} s"
-
-
-def _table_word(game: str) -> str:
-    """What the room calls a table of `game`: Leerdam's are villages."""
-    return "Village" if game == "leerdam" else "Table"
 
 
 class ClassPage(widgets.VBox):
@@ -108,16 +114,13 @@ class ClassPage(widgets.VBox):
         self._key = ""
         self._tables_seen: tuple[int, ...] = ()
         self._shown: Any = None
-        self._watcher: asyncio.Task[None] | None = None
-        self._last_beat = time.monotonic()
-        self._beats = 0
         self.header = widgets.HTML().add_class("pb-class-header")
         self.status = StatusLine()
+        # Following the class: the page's heartbeat, and the look at the class (and its tables).
+        self.live = LiveFollow(self.status, self._look, lambda: self.record is not None, "check the class", self._beaten)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
         self.screen = widgets.VBox().add_class("pb-class-screen")
-        self.heartbeat = widgets.Button(description="beat", layout=widgets.Layout(display="none")).add_class("pb-heartbeat")
-        self.heartbeat.on_click(lambda _: self._beat())
-        self.alive = widgets.HTML('<span data-beat="0"></span>', layout=widgets.Layout(display="none")).add_class("pb-alive")
+        self.heartbeat, self.alive = self.live.heartbeat, self.live.alive
         self.navigator = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-navigator")
         #: the monitor's debrief (every table's decisions and the class handout), kept across
         #: redraws and emptied only when a table moves on.
@@ -245,7 +248,7 @@ class ClassPage(widgets.VBox):
         if student is None or not self._submit(cl.ReleaseStudent(student_id, new_key())):
             return False
         where = cl.seat_of(self.record, student)
-        if where is not None and CARDS[self.record.game].hides:
+        if where is not None and card(self.record.game).hides:
             from playbook.store import Release
 
             table_id, seat = where
@@ -267,7 +270,7 @@ class ClassPage(widgets.VBox):
 
         table_id = self.record.tables[table_index]
         table = self.store.load(table_id)
-        bot = CARDS[self.record.game].fill_bot
+        bot = card(self.record.game).fill_bot
         if bot not in strategies(self.record.game):
             self.status.refuse("This game has no bots.")
             return False
@@ -366,7 +369,7 @@ class ClassPage(widgets.VBox):
         student = record.student(student.id) or student
         self.student = student
         where = cl.seat_of(record, student)
-        if where is not None and CARDS[record.game].hides and record.phase in ("playing", "over"):
+        if where is not None and card(record.game).hides and record.phase in ("playing", "over"):
             self._seat_student(record, student, where)
             return
         key = ("student", record.phase, student.group, record.groups, tuple(s.name for s in record.students) if record.phase == "lobby" else ())
@@ -392,11 +395,11 @@ class ClassPage(widgets.VBox):
             if record.phase == "dealt":
                 body = f'<div class="pb-big">Table {student.group + 1}</div><div>With: {esc(", ".join(m for m in mates if m != student.name))}. Wait for the start.</div>'
             else:
-                gm = record.game == "danger-world"
+                gm = card(record.game).gm
                 role = "You are the GM" if gm and student.seat == 0 else f"You play {student.name}"
                 link = ""
                 if student.group < len(record.tables):
-                    href = page("", CARDS[record.game].notebook) + table_query(record.tables[student.group])
+                    href = page("", card(record.game).notebook) + table_query(record.tables[student.group])
                     link = f'<div><a class="pb-table-screen" href="{esc(href)}" target="_blank" rel="noopener">Open your table\'s screen</a> (one shared screen for the table).</div>'
                 body = f'<div class="pb-big">Table {student.group + 1}</div><div>{esc(role)}, with {esc(", ".join(m for m in mates if m != student.name))}. Your table plays on one shared screen.</div>{link}'
         self.student_card.value = f'<div class="pb-class-student-card">{body}</div>'
@@ -413,7 +416,7 @@ class ClassPage(widgets.VBox):
         except KeyError:
             self.status.refuse("Your table is no longer saved here: ask the facilitator.")
             return
-        dashboard = DASHBOARDS[record.game]
+        dashboard = card(record.game).module("dashboard").DASHBOARD
         held = dict(table.meta.get("claims") or {}).get(str(seat))
         # A claim this student's page made but never showed (the page reloaded before it came up)
         # is still open to the slip: the student, known by their key, takes the seat again.
@@ -428,7 +431,7 @@ class ClassPage(widgets.VBox):
         self.navigator.value = ""  # the seat's own link (the seat page's navigator) is the address from now on
         # The seat's own link is on the game's page; the code opened again on this device goes
         # straight to it.
-        seat_page.navigator.value = seat_page.navigator.value.replace('data-href="?', f'data-href="{page("", CARDS[record.game].notebook)}?', 1).replace("<a ", f'<a data-class-of="{esc(record.code)}" ', 1)
+        seat_page.navigator.value = seat_page.navigator.value.replace('data-href="?', f'data-href="{page("", card(record.game).notebook)}?', 1).replace("<a ", f'<a data-class-of="{esc(record.code)}" ', 1)
         self.header.value = ""
         self.status.clear()
         self._replace((seat_page,))
@@ -447,7 +450,7 @@ class ClassPage(widgets.VBox):
             return
         self._shown = key
         base = public_base()
-        links = cl.class_links(base, record)
+        links = class_links(base, record)
         self._head(record.title)
         parts = []
         local = os.environ.get("PLAYBOOK_LOCAL_ONLY") == "1"
@@ -476,15 +479,16 @@ class ClassPage(widgets.VBox):
             if over:
                 parts.append(self._results_html(record, tables))
             parts.append(self._glance_html(record, tables))
-            if record.game == "leerdam" and tables:
-                parts.append(self._villages_html(tables))
+            compare = scenes_for(record.game).side_by_side
+            if compare is not None and tables:
+                parts.append(compare([t.game.state for t in tables]))
             if record.waiting and record.phase != "over":
                 parts.append(f"<h2>Waiting for a table ({len(record.waiting)})</h2>{_names_html([s.name for s in record.waiting])}")
         body: list[widgets.Widget] = [widgets.HTML("".join(parts)).add_class("pb-class-board-body")]
         if record.phase in ("playing", "over") and tables:
             # The tables compared in one debrief, round by round (what each board showed then).
             if self.class_debrief is None:
-                self.class_debrief = ClassDebrief(record.title, "Village" if record.game == "leerdam" else "Table")
+                self.class_debrief = ClassDebrief(record.title, card(record.game).words.Table)
             self.class_debrief.show([t.game for t in tables])
             body.append(self.class_debrief)
         self._replace(tuple(body))
@@ -493,7 +497,7 @@ class ClassPage(widgets.VBox):
         cards = []
         for i, group in enumerate(record.groups):
             names = cl.table_names(record, group)
-            cards.append(card(f"Table {i + 1}", _names_html(names), "pb-class-table"))
+            cards.append(card_html(f"Table {i + 1}", _names_html(names), "pb-class-table"))
         return '<div class="pb-glance">' + "".join(cards) + "</div>"
 
     def _glance_html(self, record: cl.ClassRecord, tables: Sequence[Any]) -> str:
@@ -513,15 +517,15 @@ class ClassPage(widgets.VBox):
                     line = f"waiting for {', '.join(waiting)}" if waiting else "playing"
             board = table.meta.get("board_key")
             # A game that hides nothing has a board too (`&board=1`): the same public view, read-only.
-            href = page("", CARDS[record.game].notebook) + table_query(table.id, board=board if board and CARDS[record.game].hides else 1)
+            href = page("", card(record.game).notebook) + table_query(table.id, board=board if board and card(record.game).hides else 1)
             scene = board_scene(table.game)
             facts = "".join(f'<div><div class="pb-glance-label">{esc(f.label)}</div><div class="pb-key-number">{esc(f.value)}</div></div>' for f in scene.facts[:3])
             facts = f'<div style="display:flex;flex-wrap:wrap;gap:4px 28px">{facts}</div>'
             cards.append(
-                card(
+                card_html(
                     # The step the table is at now: its board may still show the last step's
                     # outcome (a year's flood) until the next move.
-                    f"{_table_word(record.game)} {i + 1} · {'the end' if rules.over(state) else cl.step_of(state) or scene.heading}",
+                    f"{card(record.game).words.Table} {i + 1} · {'the end' if rules.over(state) else cl.step_of(state) or scene.heading}",
                     f'<div class="pb-glance-line" data-phase="{scene.phase}">{esc(line)}</div>{facts}'
                     f'<div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">Open its board</a></div>',
                     "pb-class-table",
@@ -529,44 +533,23 @@ class ClassPage(widgets.VBox):
             )
         return "<h2>Every table</h2>" + '<div class="pb-glance">' + "".join(cards) + "</div>"
 
-    def _villages_html(self, tables: Sequence[Any]) -> str:
-        """Leerdam's villages side by side, year by year: what each pledged, the dyke, floods."""
-        from rules.leerdam import view_for
-
-        views = [view_for(t.game.state, None) for t in tables]
-        years = max((len(v.years) for v in views), default=0)
-        head = "".join(f"<th>Village {i + 1}</th>" for i in range(len(views)))
-        rows = []
-        for year in range(years):
-            cells = []
-            for v in views:
-                if year < len(v.years):
-                    y = v.years[year]
-                    cells.append(f"<td>pledged {y.total} · dyke {y.dyke_after}{' · 🌊 flood' if y.flooded else ''}</td>")
-                else:
-                    cells.append("<td></td>")
-            rows.append(f"<tr><th>Year {year + 1}</th>{''.join(cells)}</tr>")
-        now = "".join(f"<td>dyke <b>{v.dyke}</b> · {v.vp_total} VP in all</td>" for v in views)
-        rows.append(f"<tr><th>Now</th>{now}</tr>")
-        return f'<h2>The villages, year by year</h2><table class="pb-villages pb-table"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
-
     def _results_html(self, record: cl.ClassRecord, tables: Sequence[Any]) -> str:
         lines = []
+        words = card(record.game).words
         for i, table in enumerate(tables):
             state, rules = table.game.state, table.game.rules
             names = getattr(table.game.setup, "names", ())
-            where = f"{_table_word(record.game)} {i + 1}"
+            where = f"{words.Table} {i + 1}"
             standings = rules.standings(state)
             first = [seat for rank, seat, _ in standings if rank == 1]
-            who = "households" if record.game == "leerdam" else "players"
             if rules.over(state):
-                said = winners_text(names, first, who)
+                said = winners_text(names, first, words.players)
             elif record.phase == "over":  # ended by the facilitator: who led then, and when
-                said = leaders_text(names, first, who) + f" when the class ended ({cl.step_of(state).lower() or 'before the first move'})"
+                said = leaders_text(names, first, words.players) + f" when the class ended ({cl.step_of(state).lower() or 'before the first move'})"
             else:
                 lines.append(f"<li>{where}: still playing</li>")
                 continue
-            unit = {"leerdam": " VP", "new-rule": " points", "dangerous-ideas": " points"}.get(record.game, "")
+            unit = f" {words.points}" if words.points else ""
             lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{esc(said)}</b> ({standings[0][2]}{unit})</li>')
         return f'<h2>Results</h2><ul class="pb-class-results" style="font-size:32px">{"".join(lines)}</ul>'
 
@@ -579,13 +562,13 @@ class ClassPage(widgets.VBox):
         if self._shown == key:
             return
         self._shown = key
-        links = cl.class_links(public_base(), record)
+        links = class_links(public_base(), record)
         self._head(
             f"{record.title} · the facilitator's page",
             f"Room code {record.code} · {len(record.students)} students · {record.phase}",
         )
         info = widgets.HTML(
-            f'<div><a class="pb-class-board-link" href="{esc(cl.class_links("", record)["board"])}" target="_blank" rel="noopener">Open the class board</a> '
+            f'<div><a class="pb-class-board-link" href="{esc(class_links("", record)["board"])}" target="_blank" rel="noopener">Open the class board</a> '
             f'for the projector. Students open <b>{esc(links["join"])}</b> (or the board\'s QR code). Keep this page to yourself.</div>'
         )
         parts: list[widgets.Widget] = [info]
@@ -619,7 +602,7 @@ class ClassPage(widgets.VBox):
                 self._debrief_seen = seen
                 over = any(t.game.rules.over(t.game.state) for t in tables)
                 anonymous = any(getattr(t.game.setup, "anonymous", False) and not getattr(t.game.state, "pledges_shown", False) for t in tables)
-                self.debrief_bar.show(ready=True, secrets=over and record.game in ("leerdam", "new-rule"), name_by_default=not anonymous)
+                self.debrief_bar.show(ready=True, secrets=over and card(record.game).hides, name_by_default=not anonymous)
             parts.append(self.debrief_bar)
         if record.phase != "over":
             end = widgets.Button(description="End the class", button_style="danger", layout=widgets.Layout(width="auto")).add_class("pb-end-class")
@@ -647,11 +630,11 @@ class ClassPage(widgets.VBox):
 
         reveal = None if name_secrets else False
         rows = cl.decision_rows(self.store, record, reveal=reveal, reveal_pledges=name_secrets)
-        word = "Village" if record.game == "leerdam" else "Table"
+        word = card(record.game).words.Table
         tables = [(f"{word} {i + 1}", t.game) for i, t in enumerate(self._tables())]
         pdf = debrief.build_pdf(tables, reveal=reveal, reveal_pledges=name_secrets, title=f"{record.title}: the debrief")
         running = sum(1 for _, g in tables if not g.rules.over(g.state))
-        if record.game in ("danger-world", "dangerous-ideas"):
+        if not card(record.game).hides:
             note = ""
         elif not name_secrets:
             note = "Secret choices are kept: nothing the board did not show is named."
@@ -689,7 +672,7 @@ class ClassPage(widgets.VBox):
             state, rules = table.game.state, table.game.rules
             names = getattr(table.game.setup, "names", ())
             since = self.store.changes(table.id)[-1]["at"] if table.version else now
-            links = {"facilitator": page("", CARDS[record.game].notebook) + table_query(table.id, facilitator=table.meta.get("facilitator_key", ""))}
+            links = {"facilitator": page("", card(record.game).notebook) + table_query(table.id, facilitator=table.meta.get("facilitator_key", ""))}
             stopped = bool(table.meta.get(STOPPED))
             if rules.over(state):
                 line = "finished: " + ", ".join(f"{names[s]} {score}" for _r, s, score in rules.standings(state)[:3])
@@ -702,7 +685,7 @@ class ClassPage(widgets.VBox):
                 f'<b>Table {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
             )
             parts: list[widgets.Widget] = [head]
-            if not rules.over(state) and not stopped and CARDS[record.game].fill_bot:
+            if not rules.over(state) and not stopped and card(record.game).fill_bot:
                 for seat in [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]:
                     bot = widgets.Button(description=f"Bot for {names[seat]}", tooltip="A bot plays this absent student's seat").add_class(f"pb-class-bot-{i}-{seat}")
                     bot.on_click(lambda _, i=i, seat=seat: self.hand_to_bot(i, seat))
@@ -711,15 +694,12 @@ class ClassPage(widgets.VBox):
         return widgets.VBox((widgets.HTML("<h3>Every table</h3>"), *rows)).add_class("pb-class-tables")
 
     # -- live ------------------------------------------------------------------------------------------
-    def _beat(self) -> None:
-        self._last_beat = time.monotonic()
-        self._beats += 1
-        self.alive.value = f'<span data-beat="{self._beats}"></span>'
+    def _beaten(self) -> None:
         if self.seat_page is not None:
             # The page is there, but maybe not yet the seat page inside it: that one's own
             # heartbeat (the first on the page once drawn) confirms the seat, after the page
             # put its link in the address bar; confirmed earlier, a reload lost the seat.
-            self.seat_page._last_beat = self._last_beat
+            self.seat_page.live.last_beat = self.live.last_beat
 
     def refresh(self) -> bool:
         """Look at the class (and, on the board and monitor, its tables); redraw if they moved."""
@@ -743,33 +723,21 @@ class ClassPage(widgets.VBox):
         return True
 
     def _start_watching(self) -> None:
-        if self._watcher is not None or not _in_kernel():
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self._watcher = loop.create_task(self._watch())
+        self.live.start()
 
-    async def _watch(self) -> None:
-        while self.record is not None:
-            if time.monotonic() - self._last_beat > QUIET_SECONDS:
-                await asyncio.sleep(1.0)  # the page is gone: stay quiet so the kernel is culled
-                continue
-            try:
-                timeout = TABLES_LOOK_SECONDS if self.role in ("board", "monitor") else WAIT_SECONDS
-                await asyncio.to_thread(cl.wait_class, self.store, self.record.id, self.record.version, timeout)
-                if self.seat_page is None or self.role != "student":
-                    self.refresh()
-                else:  # the seat page is the page now: only note the class seen, or the next wait returns at once
-                    self.record = await asyncio.to_thread(cl.load_class, self.store, self.record.id)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a failed look must not stop the next one
-                self.status.refuse(f"Could not check the class ({type(exc).__name__}: {exc}).")
-                await asyncio.sleep(2.0)
+    async def _look(self, closed: threading.Event) -> None:
+        """Wait for a change to the class (on the board and the monitor, look at its tables
+        every few seconds too), then redraw."""
+        record = self.record
+        if record is None:
+            return
+        timeout = TABLES_LOOK_SECONDS if self.role in ("board", "monitor") else live.WAIT_SECONDS
+        await asyncio.to_thread(cl.wait_class, self.store, record.id, record.version, timeout)
+        if self.seat_page is None or self.role != "student":
+            self.refresh()
+        else:  # the seat page is the page now: only note the class seen, or the next wait returns at once
+            self.record = await asyncio.to_thread(cl.load_class, self.store, record.id)
 
     def close(self) -> None:
-        if self._watcher is not None:
-            self._watcher.cancel()
+        self.live.stop()
         super().close()

@@ -2,29 +2,37 @@
 
 Parts: `TableHeader`, `LogPanel`, `StatusLine`, `SaveBar` (undo, download, upload),
 `StandingsTable` and `PrivacyCurtain` (hot-seat: one seat's private panel at a time; locked to
-one seat on a seat page), plus small HTML helpers. The controller every dashboard hangs off,
-`TableDashboard`, and the pages of a table (facilitator, board, seat, join) are in
-`widgets.table`. No rule lives here.
+one seat on a seat page), and the charts' fonts and styles (matplotlib). The HTML they hold is
+drawn with `drawing.common`. The controller every dashboard hangs off, `TableDashboard`, and the
+pages of a table (facilitator, board, seat, join) are in `widgets.table`. No rule lives here.
 
 Every string that came from a user (names, titles, colour names) goes through `esc`
-before it reaches an HTML widget.
+(`drawing.common`) before it reaches an HTML widget.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import dataclasses
-import html
 import io
 import logging
-from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping, Sequence
+import time
+from collections.abc import (
+    Callable,
+    Collection,
+    Hashable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from contextlib import contextmanager
 from typing import Any
 
 import ipywidgets as widgets
 import traitlets
 
+from drawing.common import SERIES_COLOURS, card, download_link, esc
 from rules import RuleError
 from rules.decisions import csv_text  # the one CSV writer, shared with the command line
 
@@ -36,15 +44,15 @@ __all__ = [
     "SaveBar",
     "StandingsTable",
     "StatusLine",
+    "WIDE",
     "TableHeader",
-    "card",
-    "chip",
     "close_tree",
     "csv_text",
-    "optional_limit",
-    "download_link",
-    "esc",
+    "day_and_time",
     "figure_png",
+    "optional_limit",
+    "plot_context",
+    "series_styles",
 ]
 
 #: One stylesheet for every dashboard, scoped to `.playbook-root`; sized for a projector.
@@ -84,36 +92,15 @@ STYLE = """
 </style>
 """
 
-#: Seconds between two looks at the store for moves made on other pages.
-POLL_SECONDS = 1.5
+
+#: a control's label as wide as its text (ipywidgets' default cuts a long one short).
+WIDE = {"description_width": "initial"}
 
 _STATUS_LOOK = {
     "info": ("#eef2fb", "#2f4a8a", "ℹ"),
     "ok": ("#e8f6ec", "#1d6b35", "✔"),
     "refuse": ("#fdecea", "#9b1c1c", "✋"),
 }
-
-
-def esc(value: object) -> str:
-    """Text made safe for an HTML widget."""
-    return html.escape(str(value), quote=True)
-
-
-def chip(text: str, background: str = "#e0e3ea", foreground: str = "#111") -> str:
-    """A rounded label; `text` is escaped, the colours are the caller's CSS values."""
-    return f'<span class="pb-chip" style="background:{background};color:{foreground}">{esc(text)}</span>'
-
-
-def download_link(data: str | bytes, filename: str, label: str = "Download save file", mime: str = "application/json") -> str:
-    """An `<a download>` holding `data` (text is saved as UTF-8) as a data URI: Voila serves no local files."""
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    charset = ";charset=utf-8" if isinstance(data, str) else ""
-    encoded = base64.b64encode(raw).decode("ascii")
-    return (
-        f'<a class="pb-download-link" download="{esc(filename)}" '
-        f'href="data:{esc(mime)}{charset};base64,{encoded}" '
-        f'style="font-weight:600">⬇ {esc(label)}</a>'
-    )
 
 
 def optional_limit(text: str, what: str) -> int | None:
@@ -138,6 +125,11 @@ def figure_png(figure: Any, dpi: int = 100) -> bytes:
     return out.getvalue()
 
 
+def day_and_time(stamp: float) -> str:
+    """When something happened, as a list of tables says it: '03 Dec 14:05'."""
+    return time.strftime("%d %b %H:%M", time.localtime(stamp))
+
+
 def close_tree(items: Iterable[widgets.Widget]) -> None:
     """Close widgets, their children, layouts and styles, so nothing old lives on in the browser.
 
@@ -150,12 +142,6 @@ def close_tree(items: Iterable[widgets.Widget]) -> None:
             if isinstance(part, widgets.Widget):
                 part.close()
         item.close()
-
-
-def card(title: str, body: str, extra_class: str = "", attrs: str = "") -> str:
-    """A boxed panel: `title` is escaped, `body` must already be safe HTML."""
-    heading = f"<h3>{esc(title)}</h3>" if title else ""
-    return f'<div class="pb-card {extra_class}" {attrs}>{heading}{body}</div>'
 
 
 # -- small display parts ---------------------------------------------------------------
@@ -567,9 +553,6 @@ def _inputs(root: widgets.Widget) -> dict[tuple[str, ...], widgets.Widget]:
 
 # -- plots: every name drawn in a font that has it, every series told apart ------------------------
 
-#: Ten series colours that colour-blind eyes tell apart: Okabe and Ito's (their yellow swapped for
-#: Tol's wine, which shows as a line on white), then Tol's indigo and olive.
-SERIES_COLOURS = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#882255", "#332288", "#999933")
 #: Ten marker shapes, and dashes: a series differs from every other in shape too, not only colour.
 SERIES_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", "h")
 SERIES_DASHES: tuple[Any, ...] = ("-", "--", "-.", ":", (0, (6, 1.5, 1, 1.5, 1, 1.5)))
@@ -711,38 +694,6 @@ def plot_context() -> Iterator[None]:
             yield
     finally:
         manager.ttflist = everything
-
-
-# -- colour contrast -----------------------------------------------------------------------------
-
-
-def _channels(colour: str) -> tuple[float, float, float]:
-    """'#rgb' or '#rrggbb' as three channels from 0 to 1."""
-    text = colour.strip().lstrip("#")
-    if len(text) == 3:
-        text = "".join(c * 2 for c in text)
-    if len(text) != 6 or any(c not in "0123456789abcdefABCDEF" for c in text):
-        raise ValueError(f"not a #rgb or #rrggbb colour: {colour!r}")
-    return tuple(int(text[i : i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
-
-
-def relative_luminance(colour: str) -> float:
-    """WCAG 2's relative luminance of an sRGB colour: 0 for black, 1 for white."""
-
-    def linear(c: float) -> float:
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (linear(c) for c in _channels(colour))
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def contrast_ratio(fg: str, bg: str) -> float:
-    """WCAG 2's contrast ratio of two colours, from 1 (the same) to 21 (black on white).
-
-    Text needs 4.5 on its background for level AA (3 for large or bold-large text).
-    """
-    lighter, darker = sorted((relative_luminance(fg), relative_luminance(bg)), reverse=True)
-    return (lighter + 0.05) / (darker + 0.05)
 
 
 # -- the debrief's downloads ----------------------------------------------------------------

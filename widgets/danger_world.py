@@ -1,5 +1,8 @@
 """Danger World at the table: a character keeper and a dice tray that knows the rules.
 
+The dice, sheets, tracks, outcome and roll history are drawn by `drawing.danger_world`; the
+check in play (builder, tray, coach) is `widgets.danger_world_check`.
+
 `DangerWorldDashboard(store=None, query=None)` serves a GM and their players around one
 screen (`query`, default `$QUERY_STRING`: "table=<id>" opens that table at once). It opens
 on the table picker and the new-game form (the GM, 1-12 player characters, every variant of
@@ -83,29 +86,31 @@ locks them first.
 
 from __future__ import annotations
 
-import base64
 import dataclasses
-import secrets
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
 import ipywidgets as widgets
 
+from drawing.common import card, chip, download_link, esc
+from drawing.danger_world import (
+    dice_css,
+    history_card,
+    history_rows,
+    sheet_html,
+    track_html,
+)
 from playbook.store import Store
-from rules import Action, Game, RuleError, new_game
+from rules import Action, Game
 from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.danger_world import (
-    ACCOMPLISHMENT,
     ASPECTS,
-    DIFFICULTY_MAX,
-    DIFFICULTY_MIN,
     GM_OPTION_TEXT,
     GM_OPTIONS,
     HITS,
     MENTAL,
-    ODDS_LIMITS,
     PHYSICAL,
     READY_SHEETS,
     RULES,
@@ -114,152 +119,33 @@ from rules.danger_world import (
     STATS,
     TRACK,
     ApplyHit,
-    BeginCheck,
-    CharacterView,
-    CheckResult,
-    ChooseSet,
-    Compel,
     CreateCharacter,
     EndEncounter,
     GmOption,
-    Invocation,
-    Lock,
     LongRest,
     NewSession,
-    Reroll,
     SetAspects,
     SetStats,
     Setup,
     ShortRest,
     SpendBotches,
     State,
-    Unlock,
     View,
-    coach,
-    difficulty_after,
     fit_stats,
     quick_sheet,
-    set_use,
-    success_chance,
     view_for,
 )
 
-from .common import STYLE, card, chip, close_tree, csv_text, download_link, esc
+from .common import STYLE, WIDE, close_tree, csv_text
+from .danger_world_check import CheckControls
+from .new_game_form import VARIANTS_NOTE, NewGameForm, setup_default
 from .table import TableDashboard
 
-__all__ = [
-    "DangerWorldDashboard",
-    "SetupForm",
-    "SheetBuilder",
-    "die_span",
-    "percent",
-    "sheet_html",
-    "track_html",
-]
+__all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerWorldDashboard", "SetupForm", "SheetBuilder"]
 
 MAX_CHARACTERS = 12
 DEFAULT_PLAYERS = 3
 DEFAULT_NAMES = ("Wren", "Ash", "Juno", "Pike", "Rook", "Sable", "Tam", "Vale", "Briar", "Cole", "Dex", "Fen")
-WIDE = {"description_width": "initial"}
-#: Die looks: pip colour, face colour, border colour (danger dice are red-bordered, penalty grey).
-DIE_LOOK: dict[str, tuple[str, str, str]] = {
-    "pool": ("#111827", "#ffffff", "#1f2937"),
-    "danger": ("#b71c1c", "#ffffff", "#d32f2f"),
-    "penalty": ("#374151", "#cfd3da", "#6b7280"),
-}
-#: Pip centres per face on a 60 x 60 die.
-PIPS: dict[int, tuple[tuple[int, int], ...]] = {
-    1: ((30, 30),),
-    2: ((16, 16), (44, 44)),
-    3: ((16, 16), (30, 30), (44, 44)),
-    4: ((16, 16), (44, 16), (16, 44), (44, 44)),
-    5: ((16, 16), (44, 16), (30, 30), (16, 44), (44, 44)),
-    6: ((16, 14), (44, 14), (16, 30), (44, 30), (16, 46), (44, 46)),
-}
-OUTCOME_LOOK: dict[str, tuple[str, str]] = {
-    "benefit": ("Success with a benefit", "#1b5e20"),
-    "success": ("Success", "#1b5e20"),
-    "partial": ("Partial success", "#8a4b00"),
-    "failure": ("Failure", "#9b1c1c"),
-    "aid": ("Aid", "#1f4f99"),
-}
-COACH_ROWS = 5
-#: the aid Dropdown's "no one" (a Dropdown reads a None value as "nothing selected").
-NO_AID = -1
-
-
-def _default(name: str) -> Any:
-    """A Setup field's default, so the form starts where the rules model does."""
-    return {f.name: f.default for f in dataclasses.fields(Setup)}[name]
-
-
-def percent(chance: Fraction | float) -> str:
-    """'63.2%'; never rounds a possible outcome to 0% or 100%."""
-    value = float(chance) * 100
-    if 0 < value < 0.1:
-        return "<0.1%"
-    if 99.9 < value < 100:
-        return ">99.9%"
-    return f"{value:.1f}%"
-
-
-def _short(text: str, limit: int = 28) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _within_odds_limits(dice: int, penalty: int, rerolls: int) -> bool:
-    return (
-        ODDS_LIMITS["dice"][0] <= dice <= ODDS_LIMITS["dice"][1]
-        and penalty <= ODDS_LIMITS["penalty"][1]
-        and rerolls <= ODDS_LIMITS["rerolls"][1]
-    )
-
-
-def _limits_text() -> str:
-    return (
-        f"The exact odds cover up to {ODDS_LIMITS['dice'][1]} pool dice, {ODDS_LIMITS['penalty'][1]} penalty dice "
-        f"and {ODDS_LIMITS['rerolls'][1]} re-rolls."
-    )
-
-
-# -- dice faces ----------------------------------------------------------------------------------
-
-
-#: What tells a die's kind without its colour: pool dice plain, danger dice a double border
-#: and square pips, penalty dice a dashed border (grey face); said in words in every label.
-DIE_KIND_TEXT = {"pool": "pool die", "danger": "danger die (double border)", "penalty": "penalty die (dashed border)"}
-
-
-def _die_svg(face: int, kind: str) -> str:
-    pip, face_colour, border = DIE_LOOK[kind]
-    if kind == "danger":
-        dots = "".join(f'<rect x="{x - 5.5}" y="{y - 5.5}" width="11" height="11" rx="1.5" fill="{pip}"/>' for x, y in PIPS[face])
-    else:
-        dots = "".join(f'<circle cx="{x}" cy="{y}" r="6" fill="{pip}"/>' for x, y in PIPS[face])
-    dash = ' stroke-dasharray="6 4"' if kind == "penalty" else ""
-    inner = (
-        f'<rect x="8" y="8" width="44" height="44" rx="6" fill="none" stroke="{border}" stroke-width="1.5"/>' if kind == "danger" else ""
-    )
-    return (
-        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 60">'
-        f'<rect x="2.5" y="2.5" width="55" height="55" rx="10" fill="{face_colour}" stroke="{border}" stroke-width="5"{dash}/>'
-        f"{inner}{dots}</svg>"
-    )
-
-
-def die_text(face: int, kind: str = "pool", in_set: bool = False, locked: bool = False) -> str:
-    """A die in words: 'danger die (double border) showing 1: a botch, in the set'."""
-    notes = [note for note, on in (("a botch", face == 1), ("in the set", in_set), ("locked for good", locked)) if on]
-    return f"{DIE_KIND_TEXT[kind]} showing {face}" + (f": {', '.join(notes)}" if notes else "")
-
-
-def _dice_css() -> str:
-    rules = []
-    for kind in DIE_LOOK:
-        for face in PIPS:
-            data = base64.b64encode(_die_svg(face, kind).encode("ascii")).decode("ascii")
-            rules.append(f'.playbook-danger-world .dw-{kind}.dw-face-{face} {{ background-image: url("data:image/svg+xml;base64,{data}"); }}')
-    return "\n".join(rules)
 
 
 DW_STYLE = (
@@ -315,174 +201,55 @@ DW_STYLE = (
 .playbook-danger-world .dw-coach li { margin: 2px 0; }
 .playbook-danger-world .dw-dead { opacity: .7; }
 """
-    + _dice_css()
+    + dice_css()
     + "\n</style>\n"
 )
-
-
-def die_span(face: int, kind: str = "pool", extra: Sequence[str] = (), small: bool = True) -> str:
-    """A die face as a read-only HTML span (history, finished checks): pips, kind by shape, and
-    what it is in words on hover and for screen readers."""
-    classes = ["dw-die", f"dw-{kind}", f"dw-face-{face}", *extra] + (["dw-small"] if small else [])
-    if face == 1:
-        classes.append("dw-botch")
-    said = esc(die_text(face, kind, "dw-in-set" in extra, "dw-locked" in extra))
-    return f'<span class="{" ".join(classes)}" role="img" aria-label="{said}" title="{said}" data-face="{face}"></span>'
-
-
-def _result_dice(result: CheckResult, small: bool = True) -> str:
-    """A finished check's dice: normal, danger (red), penalty (grey); the set's dice ringed green."""
-    used: tuple[int, ...] = ()
-    if result.height is not None:
-        found = set_use(result.faces, result.normal, result.penalty_faces, result.height)
-        used = found.dice if found else ()
-    parts = [
-        die_span(face, "danger" if k >= result.normal else "pool", ["dw-in-set"] if k in used else [], small)
-        for k, face in enumerate(result.faces)
-    ]
-    if result.penalty_faces:
-        parts.append('<span class="pb-muted" style="margin:0 4px">penalty</span>')
-        parts.extend(die_span(face, "penalty", small=small) for face in result.penalty_faces)
-    return "".join(parts)
-
-
-# -- sheets and tracks -----------------------------------------------------------------------------
-
-
-def track_html(ch: CharacterView) -> str:
-    """The damage track: a section per zone (Bashed, Stunned, Injured, K.O.'d, Dead), boxes
-    filled left to right; the character's current zone is outlined (full hits land there)."""
-    sections = []
-    for index, ((label, boxes), filled) in enumerate(zip(TRACK, ch.damage)):
-        zone = index + 1
-        current = zone == ch.zone and not ch.dead  # outlined: a full hit lands here
-        cells = "".join(f'<span class="dw-box{" dw-filled" if b < filled else ""}"></span>' for b in range(boxes))
-        sections.append(
-            f'<div class="dw-section{" dw-current" if current else ""}" data-section="{esc(label)}" data-filled="{filled}">'
-            f'<div class="dw-section-label">{"▸ " if current else ""}{esc(label)}</div><div>{cells}</div>'
-            f'<div class="dw-zone">zone {zone} · <b>{filled}/{boxes}</b>{" · hits land here" if current else ""}</div></div>'
-        )
-    summary = ", ".join(f"{label} {filled} of {boxes}" for (label, boxes), filled in zip(TRACK, ch.damage))
-    return (
-        f'<div class="dw-track" role="img" aria-label="damage track: {esc(summary)}" '
-        f'data-track="{",".join(str(n) for n in ch.damage)}">{"".join(sections)}</div>'
-    )
-
-
-def _stat_cell(name: str, value: int, sheet: int) -> str:
-    dots = "●" * value + "○" * (STAT_MAX - value)
-    if value < sheet:
-        return (
-            f'<td>{esc(name.title())}</td><td class="dw-lowered" title="lowered by an injury until a long rest">'
-            f'{value} <s>{sheet}</s></td><td class="dw-dots">{dots}</td>'
-        )
-    return f"<td>{esc(name.title())}</td><td><b>{value}</b></td><td class=\"dw-dots\">{dots}</td>"
-
-
-def sheet_html(ch: CharacterView, index: int) -> str:
-    """A character's sheet (everything but the track) as HTML; user text is escaped."""
-    badges = ""
-    if ch.dead:
-        badges += chip("✝ Dead", "#111", "#fff")
-    elif ch.knocked_out:
-        badges += chip("K.O.'d until the encounter ends", "#8a4b00", "#fff")
-    if not ch.ready:
-        return (
-            f'<div class="dw-sheet" data-character="{index}" data-ready="0"><h3>{esc(ch.name)}</h3>{badges}'
-            '<div class="pb-muted">No sheet yet: press Quick character, start from a ready-made one, or fill in the stats and aspects below.</div></div>'
-        )
-    rows = []
-    for pair in zip(PHYSICAL, MENTAL):
-        cells = "".join(_stat_cell(s, ch.stats[STATS.index(s)], ch.sheet[STATS.index(s)]) for s in pair)
-        rows.append(f"<tr>{cells}</tr>")
-    aspects = "".join(f"<li>{esc(a)}</li>" for a in ch.aspects)
-    effects = []
-    if ch.penalty_dice:
-        effects.append(f"Bashed: +{_plural(ch.penalty_dice, 'penalty die', 'penalty dice')} on every check")
-    if ch.lost_dice:
-        effects.append(f"Stunned: -{_plural(ch.lost_dice, 'pool die', 'pool dice')} on every check")
-    if ch.challenge:
-        effects.append(f"The GM's challenge: +{_plural(ch.challenge, 'penalty die', 'penalty dice')} on the next check")
-    lowered = [s.title() for s, v, w in zip(STATS, ch.stats, ch.sheet) if v < w]
-    if lowered:
-        effects.append("Injured: " + ", ".join(lowered) + " lowered until a long rest")
-    pools = "".join(chip(f"{p.dice} bonus {'die' if p.dice == 1 else 'dice'} · {p.source}", "#e3f2e6") for p in ch.bonus)
-    body = (
-        f"<div>{badges}{chip(f'SP {ch.sp}', '#e3ecfa')}"
-        f"{chip(f'Danger {ch.danger} · zone {ch.zone}', '#fde2e2' if ch.zone > 1 else '#f3f4f6')}"
-        f'<span class="pb-muted">up to {_plural(ch.zone, "danger die", "danger dice")} a check</span></div>'
-        f'<table class="dw-stats">{"".join(rows)}</table>'
-        f'<div><b>Aspects</b><ol style="margin:2px 0 4px;padding-left:1.6em">{aspects}</ol></div>'
-        + (f"<div><b>Bonus pools</b> {pools}</div>" if pools else "")
-        + (f'<div style="color:#8a4b00">{esc("; ".join(effects))}</div>' if effects else "")
-    )
-    dead = " dw-dead" if ch.dead else ""
-    return f'<div class="dw-sheet{dead}" data-character="{index}" data-ready="1"><h3>{esc(ch.name)}</h3>{body}</div>'
 
 
 # -- the new-game form --------------------------------------------------------------------------------
 
 
-class SetupForm(widgets.VBox):
+class SetupForm(NewGameForm):
     """The GM, the player characters, the variants and the seed; `read()` makes the Setup."""
 
     def __init__(self) -> None:
-        self.gm = widgets.Text(value=_default("gm"), description="GM", style=WIDE, layout=widgets.Layout(width="280px")).add_class("pb-gm-name")
+        self.gm = widgets.Text(value=setup_default(Setup, "gm"), description="GM", style=WIDE, layout=widgets.Layout(width="280px")).add_class("pb-gm-name")
         self.players = widgets.BoundedIntText(
             value=DEFAULT_PLAYERS, min=1, max=MAX_CHARACTERS, description="Player characters", style=WIDE, layout=widgets.Layout(width="220px")
         ).add_class("pb-players")
-        self.names = tuple(
-            widgets.Text(value=DEFAULT_NAMES[i], description=f"{i + 1}", placeholder="character name", layout=widgets.Layout(width="250px")).add_class(
-                f"pb-name-{i}"
-            )
-            for i in range(MAX_CHARACTERS)
-        )
+        # The GM and the player characters: no bots.
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[:MAX_CHARACTERS], lambda i: f"{i + 1}", "character name", "250px", bots=False)
         names = widgets.GridBox(self.names, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))", grid_gap="2px 14px"))
 
         def number(field: str, low: int, high: int, label: str, css: str, width: str = "200px") -> widgets.BoundedIntText:
-            return widgets.BoundedIntText(value=_default(field), min=low, max=high, description=label, style=WIDE, layout=widgets.Layout(width=width)).add_class(css)
+            return widgets.BoundedIntText(value=setup_default(Setup, field), min=low, max=high, description=label, style=WIDE, layout=widgets.Layout(width=width)).add_class(css)
 
         self.story_points = number("story_points", 0, 20, "Story points per session", "pb-story-points", "250px")
         self.pool_start = number("pool_start", 0, 50, "General pool starts at", "pb-pool-start", "240px")
         self.rerolls = number("rerolls", 0, 5, "Re-rolls per check", "pb-rerolls", "210px")
         self.sheet_dice = number("sheet_dice", len(STATS) * STAT_MIN, len(STATS) * STAT_MAX, "Dice on a sheet", "pb-sheet-dice", "200px")
         self.danger_resets = widgets.Checkbox(
-            value=_default("danger_resets"), description="Danger returns to 0 when an encounter ends", indent=False,
+            value=setup_default(Setup, "danger_resets"), description="Danger returns to 0 when an encounter ends", indent=False,
             layout=widgets.Layout(width="auto"),
         ).add_class("pb-danger-resets")
-        self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, layout=widgets.Layout(width="200px")).add_class("pb-seed")
-        self.start_button = widgets.Button(
-            description="Start new game", button_style="success", icon="play", layout=widgets.Layout(align_self="flex-start", margin="10px 0")
-        ).add_class("pb-start")
-        self.players.observe(lambda _: self._show_names(), "value")
+        self._seed_and_start("200px", start_below=True)
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
         super().__init__(
             (
                 widgets.HTML('<h3 style="margin:14px 0 4px">New game: the GM and the player characters</h3>'),
                 widgets.HBox((self.gm, self.players), layout=row),
                 names,
-                widgets.HTML('<b>Variants</b> <span class="pb-muted">(set as the rules text plays; change one to try a variant)</span>'),
+                widgets.HTML(VARIANTS_NOTE),
                 widgets.HBox((self.story_points, self.pool_start, self.rerolls, self.sheet_dice), layout=row),
                 widgets.HBox((self.danger_resets, self.seed), layout=row),
                 self.start_button,
             )
         )
-        self.add_class("pb-setup")
-        self.reseed()
-        self._show_names()
+        self._ready()
 
-    def _show_names(self) -> None:
-        for i, name in enumerate(self.names):
-            name.layout.display = "flex" if i < self.players.value else "none"
-
-    def reseed(self) -> None:
-        """A fresh seed, so two new games differ unless someone types one in."""
-        self.seed.value = secrets.randbelow(1_000_000)
-
-    def read(self) -> tuple[Setup, int]:
-        """The Setup and the seed; RuleError when the form does not make a game."""
-        setup = Setup(
-            names=tuple(t.value for t in self.names[: self.players.value]),
+    def setup(self, names: tuple[str, ...]) -> Setup:
+        return Setup(
+            names=names,
             gm=self.gm.value,
             story_points=self.story_points.value,
             pool_start=self.pool_start.value,
@@ -490,7 +257,6 @@ class SetupForm(widgets.VBox):
             danger_resets=self.danger_resets.value,
             sheet_dice=self.sheet_dice.value,
         )
-        return setup, self.seed.value
 
 
 # -- a character's sheet builder ---------------------------------------------------------------------------
@@ -611,7 +377,7 @@ class SheetBuilder(widgets.VBox):
 # -- the dashboard ---------------------------------------------------------------------------------------------
 
 
-class DangerWorldDashboard(TableDashboard):
+class DangerWorldDashboard(CheckControls, TableDashboard):
     """The Danger World table: character keeper, check builder, dice tray, coach and GM panel.
 
     No hidden information: every seat sees the same, so there is no privacy curtain and the
@@ -628,7 +394,6 @@ class DangerWorldDashboard(TableDashboard):
     slug = RULES.slug
     game_title = RULES.title
     setup_form = SetupForm
-    hidden_information = False
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self._quiet = False
@@ -734,15 +499,6 @@ class DangerWorldDashboard(TableDashboard):
         close_tree(old)
         self._quietly(lambda: setattr(self.gm_target, "options", [(name, i) for i, name in enumerate(setup.names)]))
 
-    def _start_clicked(self) -> None:
-        try:
-            setup, seed = self.form.read()
-            game = new_game(self.slug, setup, seed)
-        except RuleError as exc:
-            self.status.refuse(f"Cannot start: {exc.message}.")
-            return
-        self.start(game)
-
     # -- drawing --------------------------------------------------------------------------------------------
     def draw_table(self) -> None:
         assert self.game is not None
@@ -782,14 +538,6 @@ class DangerWorldDashboard(TableDashboard):
             return f"{view.gm}: spend {_plural(view.botches, 'botch', 'botches')}."
         return "Rolling…"
 
-    def _quietly(self, change: Callable[[], Any]) -> None:
-        """Change controls without their observers reacting."""
-        quiet, self._quiet = self._quiet, True
-        try:
-            change()
-        finally:
-            self._quiet = quiet
-
     # -- the party -------------------------------------------------------------------------------------
     def _draw_party(self, view: View) -> None:
         for i, ch in enumerate(view.characters):
@@ -823,18 +571,6 @@ class DangerWorldDashboard(TableDashboard):
         if tuple(" ".join(a.split()) for a in builder.aspects()) != ch.aspects:
             actions.append(SetAspects(seat=i, character=i, aspects=builder.aspects()))
         return actions
-
-    def _refusal(self, actions: Sequence[Action]) -> str | None:
-        """The rules' first refusal of `actions` in a row, or None (nothing is applied)."""
-        assert self.game is not None
-        state = self.game.state
-        for action in actions:
-            try:
-                self.game.rules.check(state, action)
-            except RuleError as exc:
-                return exc.message
-            state = self.game.rules.play(state, action)
-        return None
 
     def _sheet_changed(self, i: int) -> None:
         if self.game is None or i >= len(self.builders):
@@ -897,626 +633,6 @@ class DangerWorldDashboard(TableDashboard):
         self._editing.add(i)
         self.builders[i].fill(ch.stats, ch.aspects)
         self.redraw()
-
-    # -- the check builder ----------------------------------------------------------------------------------
-    def _build_check_builder(self) -> None:
-        def observe(widget: widgets.Widget, handler: Callable[[], None]) -> widgets.Widget:
-            widget.observe(lambda _: None if self._quiet else handler(), "value")
-            return widget
-
-        self.actor_select = observe(widgets.Dropdown(description="Who acts", style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-actor"), self._actor_changed)
-        self.stat_a = observe(widgets.Dropdown(description="Stats", style=WIDE, layout=widgets.Layout(width="220px")).add_class("pb-stat-a"), self._plan_changed)
-        self.stat_b = observe(widgets.Dropdown(description="+", style=WIDE, layout=widgets.Layout(width="180px")).add_class("pb-stat-b"), self._plan_changed)
-        self.difficulty = observe(
-            widgets.ToggleButtons(
-                options=[(str(d), d) for d in range(DIFFICULTY_MIN, DIFFICULTY_MAX + 1)],
-                value=3,
-                description="Difficulty",
-                tooltips=[f"{d}: a {ACCOMPLISHMENT[d]} accomplishment" for d in range(DIFFICULTY_MIN, DIFFICULTY_MAX + 1)],
-                style={"description_width": "initial", "button_width": "46px"},
-            ).add_class("pb-difficulty"),
-            self._plan_changed,
-        )
-        self.mod_plus = widgets.Button(description="+1 modifier", icon="plus", tooltip="A modifier that makes it harder").add_class("pb-mod-plus")
-        self.mod_minus = widgets.Button(description="−1 modifier", icon="minus", tooltip="A modifier that makes it easier").add_class("pb-mod-minus")
-        self.mod_clear = widgets.Button(description="No modifiers", icon="eraser").add_class("pb-mod-clear")
-        self.mod_plus.on_click(lambda _: self._modify(1))
-        self.mod_minus.on_click(lambda _: self._modify(-1))
-        self.mod_clear.on_click(lambda _: self._modify(0))
-        self.difficulty_html = widgets.HTML().add_class("pb-difficulty-result")
-        self.invoke_steppers = tuple(
-            observe(
-                widgets.BoundedIntText(value=0, min=0, max=0, description=f"Aspect {k + 1}", style=WIDE, layout=widgets.Layout(width="300px")).add_class(
-                    f"pb-invoke-{k}"
-                ),
-                self._plan_changed,
-            )
-            for k in range(ASPECTS)
-        )
-        self.compel_steppers = tuple(
-            observe(
-                widgets.BoundedIntText(value=0, min=0, max=0, description=f"Aspect {k + 1}", style=WIDE, layout=widgets.Layout(width="300px")).add_class(
-                    f"pb-compel-{k}"
-                ),
-                self._plan_changed,
-            )
-            for k in range(ASPECTS)
-        )
-        self.bonus_box = widgets.VBox().add_class("pb-bonus")
-        self.danger_dice = observe(
-            widgets.BoundedIntText(value=0, min=0, max=0, description="Danger dice", style=WIDE, layout=widgets.Layout(width="220px")).add_class("pb-danger-dice"),
-            self._plan_changed,
-        )
-        self.complications = observe(
-            widgets.BoundedIntText(value=0, min=0, max=20, description="Complications (penalty dice)", style=WIDE, layout=widgets.Layout(width="300px")).add_class(
-                "pb-complications"
-            ),
-            self._plan_changed,
-        )
-        self.aid_select = observe(widgets.Dropdown(description="Aid", style=WIDE, layout=widgets.Layout(width="300px")).add_class("pb-aid"), self._plan_changed)
-        # The GM's penalty dice on a challenge come with the next check; the table may remove them.
-        self.waive = observe(
-            widgets.BoundedIntText(value=0, min=0, max=0, description="Remove GM penalty dice", style=WIDE, layout=widgets.Layout(width="300px")).add_class("pb-waive"),
-            self._plan_changed,
-        )
-        self.plan_html = widgets.HTML().add_class("pb-check-preview")
-        self.roll_button = widgets.Button(description="Roll", button_style="danger", icon="cube", layout=widgets.Layout(margin="6px 0")).add_class("pb-roll")
-        self.roll_button.on_click(lambda _: self._roll())
-        self.actors_note = widgets.HTML()
-        row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px")
-        # Folded by default, so Roll sits in a laptop's first screen; the preview above Roll
-        # names every die these add, folded or not.
-        self.extras = widgets.Accordion(
-            (
-                widgets.VBox(
-                    (
-                        widgets.HTML("<b>Invoke aspects</b> <span class='pb-muted'>(the player's SP to the pool: a bonus die each)</span>"),
-                        widgets.HBox(self.invoke_steppers, layout=row),
-                        widgets.HTML("<b>GM compels</b> <span class='pb-muted'>(SP from the pool to the player: a penalty die each)</span>"),
-                        widgets.HBox(self.compel_steppers, layout=row),
-                        self.bonus_box,
-                        widgets.HBox((self.danger_dice, self.complications, self.waive, self.aid_select), layout=row),
-                    )
-                ),
-            ),
-            titles=("Aspects, compels, bonus dice, danger dice, complications, aid",),
-            selected_index=None,
-        ).add_class("pb-check-extras")
-        self.builder_box = widgets.VBox(
-            (
-                widgets.HTML("<h3 style='margin:2px 0 4px'>Make a check</h3>"),
-                widgets.HBox((self.actor_select, self.stat_a, self.stat_b), layout=row),
-                self.actors_note,
-                widgets.HBox((self.difficulty,), layout=row),
-                widgets.HBox((self.mod_plus, self.mod_minus, self.mod_clear, self.difficulty_html), layout=row),
-                self.extras,
-                self.plan_html,
-                self.roll_button,
-            )
-        ).add_class("pb-check-builder").add_class("pb-card")
-
-    def _modify(self, step: int) -> None:
-        self._mods = [*self._mods, step] if step else []
-        self._plan_changed()
-
-    def _draw_check_builder(self, state: State, view: View) -> None:
-        table = view.phase == "table"
-        self.builder_box.layout.display = "flex" if table else "none"
-        if not table:
-            return
-        able, unable = [], []
-        for i, ch in enumerate(view.characters):
-            probe = BeginCheck(seat=None, character=i, stats=STATS[:2], difficulty=DIFFICULTY_MIN)
-            refusal = self._refusal([probe])
-            if refusal is None:
-                able.append((ch.name, i))
-            else:
-                unable.append(f"{ch.name}: {refusal}")
-        self.actors_note.value = f'<span class="pb-muted">Cannot check now: {esc("; ".join(unable))}.</span>' if unable else ""
-        fresh = state.checks != self._plan_checks
-        previous = self.actor_select.value
-
-        def fill() -> None:
-            self.actor_select.options = able
-            if able:
-                self.actor_select.value = previous if previous in dict(able).values() else able[0][1]
-            if fresh:
-                # A check was made (or the table opened): what it spent is gone.
-                self._mods = []
-                for w in (*self.invoke_steppers, *self.compel_steppers, self.danger_dice, self.complications, self.waive):
-                    w.value = 0
-
-        self._quietly(fill)
-        self._plan_checks = state.checks
-        self._actor_changed(keep_bonus=not fresh)
-
-    def _actor_changed(self, keep_bonus: bool = False) -> None:
-        """Fit the stat, aspect, bonus, danger and aid controls to the acting character."""
-        if self.game is None:
-            return
-        view = view_for(self.game.state, None)
-        i = self.actor_select.value
-        if i is None:
-            self._plan_changed()
-            return
-        ch = view.characters[i]
-        chosen = {j for j, box in enumerate(self.bonus_checks) if box.value} if keep_bonus else set()
-
-        def fit() -> None:
-            a, b = self.stat_a.value or STATS[0], self.stat_b.value or STATS[4]
-            labels = [(f"{s.title()} {v}", s) for s, v in zip(STATS, ch.stats)]
-            self.stat_a.options, self.stat_b.options = labels, labels
-            self.stat_a.value, self.stat_b.value = a, b
-            for k, stepper in enumerate(self.invoke_steppers):
-                stepper.description = f"“{_short(ch.aspects[k])}”" if k < len(ch.aspects) else f"Aspect {k + 1}"
-                stepper.max = ch.sp
-                stepper.disabled = ch.sp == 0
-            for k, stepper in enumerate(self.compel_steppers):
-                stepper.description = f"“{_short(ch.aspects[k])}”" if k < len(ch.aspects) else f"Aspect {k + 1}"
-                stepper.max = view.pool
-                stepper.disabled = view.pool == 0
-            self.danger_dice.max = ch.zone
-            self.danger_dice.description = f"Danger dice (0-{ch.zone})"
-            self.waive.max = ch.challenge
-            self.waive.description = f"Remove GM penalty dice (0-{ch.challenge})"
-            self.waive.layout.display = "flex" if ch.challenge else "none"
-            aid = self.aid_select.value
-            others = [(c.name, j) for j, c in enumerate(view.characters) if j != i]
-            self.aid_select.options = [("no one: their own check", NO_AID), *others]
-            self.aid_select.value = aid if aid in dict(others).values() else NO_AID
-
-        self._quietly(fit)
-        old = self.bonus_checks
-        self.bonus_checks = tuple(
-            widgets.Checkbox(value=j in chosen, description=f"{p.dice} bonus {'die' if p.dice == 1 else 'dice'} · {p.source}", indent=False).add_class(
-                f"pb-bonus-{j}"
-            )
-            for j, p in enumerate(ch.bonus)
-        )
-        for box in self.bonus_checks:
-            box.observe(lambda _: None if self._quiet else self._plan_changed(), "value")
-        label = widgets.HTML(f"<b>{esc(ch.name)}'s one-time bonus pools</b> <span class='pb-muted'>(each used whole)</span>")
-        self.bonus_box.children = (label, *self.bonus_checks) if self.bonus_checks else ()
-        close_tree(old)
-        if ch.bonus or ch.challenge:
-            self.extras.selected_index = 0  # dice waiting for this character: show them
-        self._plan_changed()
-
-    def planned(self) -> BeginCheck | None:
-        """The check the builder describes (None when no one can act)."""
-        i = self.actor_select.value
-        if i is None:
-            return None
-        return BeginCheck(
-            seat=i,
-            character=i,
-            stats=(self.stat_a.value, self.stat_b.value),
-            difficulty=self.difficulty.value,
-            modifiers=tuple(self._mods),
-            invocations=tuple(Invocation(k, s.value) for k, s in enumerate(self.invoke_steppers) if s.value),
-            compels=tuple(Compel(k, s.value) for k, s in enumerate(self.compel_steppers) if s.value),
-            bonus=tuple(j for j, box in enumerate(self.bonus_checks) if box.value),
-            danger=self.danger_dice.value,
-            complications=self.complications.value,
-            waive=self.waive.value,
-            aid=None if self.aid_select.value in (None, NO_AID) else self.aid_select.value,
-        )
-
-    def _plan_changed(self) -> None:
-        """Preview the planned check with the rules' own check and play, and its odds."""
-        if self._quiet or self.game is None or self.game.state.phase != "table":
-            return
-        state: State = self.game.state
-        base = self.difficulty.value
-        value, flagged = difficulty_after(base, self._mods)
-        net = sum(self._mods)
-        mods = " ".join(f"{m:+d}" for m in self._mods)
-        flag = (
-            f' <span style="color:#8a4b00;font-weight:700" data-flagged="1">⚑ net {net:+d}: beyond ±1 (allowed, flagged)</span>'
-            if flagged
-            else ""
-        )
-        self.difficulty_html.value = (
-            f'<span data-difficulty="{value}">Difficulty {base}{" " + esc(mods) if mods else ""} = '
-            f'<b class="dw-mid">{value}</b></span> <span class="pb-muted">({esc(ACCOMPLISHMENT[value])})</span>{flag}'
-        )
-        action = self.planned()
-        if action is None:
-            self.plan_html.value = '<span class="pb-muted">No character can make a check now.</span>'
-            self.roll_button.disabled = True
-            self.roll_button.description = "Roll"
-            self._show_odds(None, "No check is being planned.")
-            self.coach_html.value = ""
-            self.coach_best.layout.display = "none"
-            return
-        refusal = self._refusal([action])
-        self.roll_button.disabled = False
-        if refusal is not None:
-            self.plan_html.value = f'<div style="color:#9b1c1c;font-weight:600">✋ {esc(refusal)}</div>'
-            self.roll_button.description = "Roll"
-            self._show_odds(None, "Fix the check to see its odds.")
-            self.coach_html.value = card("Re-roll coach", '<span class="pb-muted">The rules refuse this check as it stands.</span>')
-            self.coach_best.layout.display = "none"
-            return
-        check = self.game.rules.play(state, action).check
-        ch = state.characters[action.character]
-        parts = [f"<b>{check.stat_dice}</b> from the stats" + (f" (Stunned −{ch.lost_dice})" if ch.lost_dice else "")]
-        if check.invoked:
-            parts.append(f"<b>{check.invoked}</b> invoked")
-        if check.bonus_dice - check.invoked:
-            parts.append(f"<b>{check.bonus_dice - check.invoked}</b> from bonus pools")
-        pool = " + ".join(parts)
-        danger = f" · <b>{check.danger}</b> danger" if check.danger else ""
-        challenge = f", the GM's challenge {ch.challenge - action.waive}" if ch.challenge else ""
-        penalty = f" · <b>{check.penalty}</b> penalty (Bashed {ch.penalty_dice}, complications {action.complications}, compels {check.compelled}{challenge})" if check.penalty else ""
-        self.plan_html.value = (
-            f'<div data-pool="{check.pool}" data-penalty="{check.penalty}">Pool: <b>{check.normal}</b> dice = {pool}{danger}{penalty}; '
-            f"difficulty <b>{check.difficulty}</b>.</div>"
-        )
-        self.roll_button.description = f"Roll {_plural(check.pool + check.penalty, 'die', 'dice')}"
-        rerolls = state.setup.rerolls
-        self.coach_best.layout.display = "none"
-        if not _within_odds_limits(check.pool, check.penalty, rerolls):
-            self._show_odds(None, _limits_text())
-            self.coach_html.value = card("Re-roll coach", f'<span class="pb-muted">{esc(_limits_text())}</span>')
-            return
-        chance = success_chance(check.pool, check.difficulty, check.penalty, rerolls)
-        by_rerolls = " · ".join(
-            f"{r} re-roll{'s' if r != 1 else ''}: {percent(success_chance(check.pool, check.difficulty, check.penalty, r))}" for r in range(rerolls + 1)
-        )
-        self._show_odds(chance, f"before the roll, with best play ({by_rerolls})")
-        self.coach_html.value = card(
-            "Re-roll coach",
-            f"<div>A set of {check.difficulty} or more from {_plural(check.pool, 'pool die', 'pool dice')}"
-            + (f" against {_plural(check.penalty, 'penalty die', 'penalty dice')}" if check.penalty else "")
-            + f": <b>{percent(chance)}</b> if every lock is the best one.</div>"
-            '<div class="pb-muted">After the roll the coach ranks the dice to lock. Danger dice count as normal dice here.</div>',
-        )
-
-    def _roll(self) -> None:
-        action = self.planned()
-        if action is None:
-            self.status.refuse("No character can make a check now.")
-            return
-        self.act(action)
-
-    # -- the dice tray ------------------------------------------------------------------------------------
-    def _build_tray(self) -> None:
-        self.tray_title = widgets.HTML().add_class("pb-tray-title")
-        self.dice_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="2px 6px", margin="8px 0"))
-        self.last_dice = widgets.HTML().add_class("pb-last-dice")
-        self.lock_button = widgets.Button(description="Lock selected", icon="lock").add_class("pb-lock")
-        self.reroll_button = widgets.Button(description="Re-roll", icon="refresh", button_style="warning").add_class("pb-reroll")
-        self.lock_button.on_click(lambda _: self._lock())
-        self.reroll_button.on_click(lambda _: self._reroll())
-        self.roll_controls = widgets.HBox((self.lock_button, self.reroll_button), layout=widgets.Layout(flex_flow="row wrap", grid_gap="8px", align_items="center"))
-        self.sets_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", grid_gap="6px", align_items="center", margin="6px 0"))
-        self.no_set_button = widgets.Button(description="No set", icon="ban", tooltip="End the rolling without a set (it fails; botches still count)").add_class("pb-no-set")
-        self.no_set_button.on_click(lambda _: self._choose(None))
-        self.legend = widgets.HTML(
-            '<div class="pb-muted" style="font-size:.9em">'
-            f"{die_span(5)} pool · {die_span(5, 'danger')} danger (red, double border, square pips) · "
-            f"{die_span(5, 'penalty')} penalty (grey, dashed border, never re-rolled) · "
-            "<span class='dw-lock-badge'></span> locked for good · click a die to select it for locking (it lifts, ringed yellow) · "
-            "dashed green ring: in the set · ✗ a 1: a botch</div>"
-        )
-        self.tray_box = widgets.VBox(
-            (self.tray_title, self.dice_row, self.last_dice, self.roll_controls, self.sets_row, self.legend)
-        ).add_class("pb-tray").add_class("pb-card")
-
-    def _draw_tray(self, state: State, view: View) -> None:
-        c = view.check
-        live = c is not None and c.stage in ("lock", "gm")
-        names = [ch.name for ch in view.characters]
-        old = (*self.die_buttons, *self.penalty_buttons)
-        self.die_buttons, self.penalty_buttons = (), ()
-        if not live:
-            self.dice_row.children = ()
-            self.roll_controls.layout.display = "none"
-            self.sets_row.children = ()
-            self.sets_row.layout.display = "none"
-            if view.results:
-                r = view.results[-1]
-                self.tray_title.value = f"<h3 style='margin:2px 0'>Last check: {esc(self._check_title(r.number, r.actor, r.stats, r.difficulty, r.aid, names))}</h3>"
-                self.last_dice.value = f'<div class="dw-tray-row" data-check="{r.number}">{_result_dice(r, small=False)}</div>'
-            else:
-                self.tray_title.value = "<h3 style='margin:2px 0'>Dice tray</h3>"
-                self.last_dice.value = '<span class="pb-muted">No dice rolled yet: build a check above and roll.</span>'
-            close_tree(old)
-            self._draw_coach(state, view)
-            return
-        assert c is not None
-        self.last_dice.value = ""
-        lock_stage = c.stage == "lock"
-        title = self._check_title(c.number, c.actor, c.stats, c.difficulty, c.aid, names)
-        flag = " ⚑ flagged: net modifiers beyond ±1" if c.flagged else ""
-        self.tray_title.value = (
-            f"<h3 style='margin:2px 0'>{esc(title)}</h3>"
-            f'<div class="pb-muted" data-rerolls-left="{view.rerolls_left}">Re-rolls left: {view.rerolls_left} of {state.setup.rerolls}{esc(flag)}</div>'
-        )
-        in_set: set[int] = set()
-        if c.result is not None and c.result.height is not None:
-            found = set_use(c.faces, c.normal, c.penalty_faces, c.result.height)
-            in_set = set(found.dice) if found else set()
-        buttons = []
-        for k, face in enumerate(c.faces):
-            kind = "danger" if c.is_danger(k) else "pool"
-            locked = k in c.locked
-            tip = f"die {k + 1}: {die_text(face, kind, k in in_set, locked)}" + (
-                "" if locked else " · click to select for locking" if lock_stage and view.rerolls_left else ""
-            )
-            button = widgets.ToggleButton(value=False, description=str(face), tooltip=tip, disabled=not lock_stage or (not locked and not view.rerolls_left))
-            for css in ("dw-die", f"dw-{kind}", f"dw-face-{face}", f"pb-die-{k}"):
-                button.add_class(css)
-            if locked:
-                button.add_class("dw-locked")
-            if face == 1:
-                button.add_class("dw-botch")
-            if k in in_set:
-                button.add_class("dw-in-set")
-            button.observe(lambda change, k=k: self._die_toggled(k, change), "value")
-            buttons.append(button)
-        penalties = []
-        for k, face in enumerate(c.penalty_faces):
-            button = widgets.Button(description=str(face), tooltip=f"die {k + 1}: {die_text(face, 'penalty')} (cancels a die showing {face})", disabled=True)
-            for css in ("dw-die", "dw-penalty", f"dw-face-{face}", f"pb-penalty-{k}"):
-                button.add_class(css)
-            if face == 1:
-                button.add_class("dw-botch")
-            penalties.append(button)
-        self.die_buttons, self.penalty_buttons = tuple(buttons), tuple(penalties)
-        separator = (widgets.HTML('<span class="pb-muted" style="margin:0 6px">penalty:</span>'),) if penalties else ()
-        self.dice_row.children = (*self.die_buttons, *separator, *self.penalty_buttons)
-        close_tree(old)
-        self.roll_controls.layout.display = "flex" if lock_stage else "none"
-        self.sets_row.layout.display = "flex" if lock_stage else "none"
-        old_sets = self.set_buttons
-        self.set_buttons = ()
-        if lock_stage:
-            self.set_buttons = tuple(self._set_button(state, s.height, s.danger) for s in view.sets)
-            self.sets_row.children = (widgets.HTML("<b>Take a set:</b>"), *self.set_buttons, self.no_set_button)
-        else:
-            self.sets_row.children = ()
-        close_tree(old_sets)
-        self._selection_changed()
-        self._draw_coach(state, view)
-
-    @staticmethod
-    def _check_title(number: int, actor: int, stats: Sequence[str], difficulty: int, aid: int | None, names: Sequence[str]) -> str:
-        who = f"{names[actor]} aids {names[aid]}" if aid is not None else names[actor]
-        return f"Check {number}: {who} · {' + '.join(s.title() for s in stats)} · difficulty {difficulty}"
-
-    def _set_button(self, state: State, height: int, danger: int) -> widgets.Button:
-        """A set choice, labelled with what the rules say it brings."""
-        assert self.game is not None
-        after = self.game.rules.play(state, ChooseSet(seat=None, height=height))
-        # With botches the check waits for the GM; without, it is already in the results.
-        result = after.check.result if after.check is not None else after.results[-1]
-        label = self._outcome_words(result)
-        if danger:
-            label += f" · danger +{danger}"
-        style = "success" if result.outcome in ("success", "benefit", "aid") else "warning"
-        button = widgets.Button(description=f"Set of {height}: {label}", button_style=style, tooltip=f"{height} dice showing {height}").add_class(f"pb-set-{height}")
-        button.on_click(lambda _: self._choose(height))
-        return button
-
-    @staticmethod
-    def _outcome_words(result: CheckResult) -> str:
-        if result.outcome == "benefit":
-            return f"success + {_plural(result.bonus_won, 'bonus die', 'bonus dice')}"
-        if result.outcome == "partial":
-            return f"partial, {_plural(result.bonus_won, 'bonus die', 'bonus dice')}"
-        if result.outcome == "aid":
-            return f"aid, {_plural(result.bonus_won, 'bonus die', 'bonus dice')}"
-        return result.outcome
-
-    def _die_toggled(self, k: int, change: dict[str, Any]) -> None:
-        if self._quiet or self.game is None:
-            return
-        c = self.game.state.check
-        if c is None:
-            return
-        if k in c.locked:
-            # Locks are permanent: say so with the rules' own refusal.
-            self._quietly(lambda: setattr(self.die_buttons[k], "value", False))
-            self.act(Unlock(seat=c.actor, dice=(k,)))
-            return
-        if change["new"]:
-            self._selected.add(k)
-        else:
-            self._selected.discard(k)
-        self._selection_changed()
-
-    def _selection_changed(self) -> None:
-        """Fit Lock and Re-roll to the dice selected now (asking the rules what is legal)."""
-        if self.game is None:
-            return
-        c = self.game.state.check
-        if c is None or c.stage != "lock":
-            self.lock_button.disabled = self.reroll_button.disabled = True
-            return
-        chosen = tuple(sorted(self._selected))
-        left = self.game.setup.rerolls - c.rerolls
-        free = len(c.unlocked) - len(chosen)
-        self.lock_button.description = f"Lock {_plural(len(chosen), 'die', 'dice')}" if chosen else "Lock selected"
-        self.lock_button.disabled = not chosen or not self.game.is_legal(Lock(seat=c.actor, dice=chosen))
-        can_reroll = self.game.is_legal(Reroll(seat=c.actor)) and free > 0
-        if chosen:
-            can_reroll = can_reroll and self.game.is_legal(Lock(seat=c.actor, dice=chosen))
-            self.reroll_button.description = f"Lock {len(chosen)} & re-roll {free}"
-        else:
-            self.reroll_button.description = f"Re-roll {free} unlocked ({left} left)"
-        self.reroll_button.disabled = not can_reroll
-        self.reroll_button.tooltip = "Re-roll every unlocked pool die" if can_reroll else "No re-roll left, or every die is locked"
-
-    def select(self, dice: Sequence[int]) -> None:
-        """Select pool dice for locking (as clicking them does)."""
-        for k, button in enumerate(self.die_buttons):
-            if not button.disabled and "dw-locked" not in button._dom_classes:
-                button.value = k in dice
-
-    def _lock(self) -> None:
-        if self.game is None or self.game.state.check is None:
-            return
-        self.act(Lock(seat=self.game.state.check.actor, dice=tuple(sorted(self._selected))))
-
-    def _reroll(self) -> None:
-        if self.game is None or self.game.state.check is None:
-            return
-        actor = self.game.state.check.actor
-        if self._selected and not self.act(Lock(seat=actor, dice=tuple(sorted(self._selected)))):
-            return
-        self.act(Reroll(seat=actor))
-
-    def _choose(self, height: int | None) -> None:
-        if self.game is None or self.game.state.check is None:
-            return
-        self.act(ChooseSet(seat=self.game.state.check.actor, height=height))
-
-    # -- coach, odds, outcome ------------------------------------------------------------------------------
-    def _build_coach(self) -> None:
-        self.odds_html = widgets.HTML().add_class("pb-odds")
-        self.coach_html = widgets.HTML().add_class("pb-coach")
-        self.coach_best = widgets.Button(description="Select the best lock", tooltip="Select the dice the coach would lock").add_class("pb-coach-best")
-        self.coach_best.on_click(lambda _: self._select_best())
-        self.coach_box = widgets.VBox((self.coach_html, widgets.HBox((self.coach_best,))))
-        self.outcome_html = widgets.HTML().add_class("pb-outcome")
-        self.botches_html = widgets.HTML().add_class("pb-botches")
-
-    def _show_odds(self, chance: Fraction | None, note: str) -> None:
-        if chance is None:
-            self.odds_html.value = card("Chance of success", f'<div class="dw-big">—</div><div class="pb-muted">{esc(note)}</div>')
-            return
-        self.odds_html.value = card(
-            "Chance of success",
-            f'<div class="dw-big" data-chance="{float(chance):.6f}">{percent(chance)}</div><div class="pb-muted">{esc(note)}</div>',
-        )
-
-    def _ranked(self, state: State) -> list[tuple[frozenset[int], Fraction]]:
-        """The coach's ranking for the dice on the table; worked out only when they change."""
-        c = state.check
-        assert c is not None
-        key = (c.faces, c.locked, c.penalty_faces, c.difficulty, state.setup.rerolls - c.rerolls)
-        if key != self._coach_key:
-            self._coach_key = key
-            self._coach_ranked = coach(state)
-        return self._coach_ranked
-
-    def _draw_coach(self, state: State, view: View) -> None:
-        c = view.check
-        self.coach_best.layout.display = "none"
-        self._draw_outcome(state, view)
-        if view.phase == "table":
-            return  # the check builder shows the odds of the check being planned
-        if c is None or c.stage != "lock":
-            self._show_odds(None, "The dice are read: no more re-rolls.")
-            self.coach_html.value = ""
-            return
-        left = view.rerolls_left
-        if not _within_odds_limits(c.pool, len(c.penalty_faces), left):
-            self._show_odds(None, _limits_text())
-            self.coach_html.value = card("Re-roll coach", f'<span class="pb-muted">{esc(_limits_text())}</span>')
-            return
-        ranked = self._ranked(state)
-        if not ranked:
-            self._show_odds(None, "")
-            self.coach_html.value = ""
-            return
-        best_chance = ranked[0][1]
-        if left == 0:
-            verdict = "The dice stand: no re-roll is left." if best_chance == 1 else "No re-roll is left and no set reaches the difficulty."
-            self._show_odds(best_chance, verdict)
-            self.coach_html.value = card("Re-roll coach", f"<div>{esc(verdict)} Take a set, or none.</div>")
-            return
-        self._show_odds(best_chance, f"with best play from here ({_plural(left, 're-roll')} left)")
-        items = []
-        for locked, chance in ranked[:COACH_ROWS]:
-            new = sorted(locked - c.locked)
-            if new:
-                faces = " ".join(str(c.faces[k]) for k in new)
-                what = f"lock {faces} <span class='pb-muted'>(dice {', '.join(str(k + 1) for k in new)})</span>"
-            else:
-                what = "lock nothing more" if c.locked else "lock nothing"
-            items.append(f'<li data-lock="{",".join(str(k) for k in new)}" data-chance="{float(chance):.6f}">{what}: <b>{percent(chance)}</b></li>')
-        advice = ""
-        if best_chance == 1:
-            advice = "<div><b>The set is made:</b> take it now, a re-roll can only risk the botches.</div>"
-        more = f'<div class="pb-muted">and {len(ranked) - COACH_ROWS} more choices</div>' if len(ranked) > COACH_ROWS else ""
-        self.coach_html.value = card(
-            "Re-roll coach",
-            f"{advice}<div>Lock, then re-roll the rest. The chance each choice leaves:</div>"
-            f'<ol class="dw-coach" style="margin:2px 0;padding-left:1.6em">{"".join(items)}</ol>{more}'
-            '<div class="pb-muted">Dice that cannot help (ones, faces below the difficulty) are never worth locking.</div>',
-        )
-        best_new = ranked[0][0] - c.locked
-        self.coach_best.layout.display = "inline-flex" if best_new else "none"
-
-    def _select_best(self) -> None:
-        if self.game is None or self.game.state.check is None or self.game.state.check.stage != "lock":
-            return
-        c = self.game.state.check
-        ranked = self._ranked(self.game.state)
-        if ranked:
-            self.select(sorted(ranked[0][0] - c.locked))
-
-    def _draw_outcome(self, state: State, view: View) -> None:
-        names = [ch.name for ch in view.characters]
-        c = view.check
-        if c is not None and c.stage == "lock":
-            sets = ", ".join(f"{s.height}" + (f" ({s.danger} danger)" if s.danger else "") for s in view.sets)
-            self.outcome_html.value = card(
-                "Outcome",
-                f'<div class="dw-mid" data-outcome="">Rolling: {esc("sets on the table now: " + sets if sets else "no set on the table yet")}.</div>'
-                f'<div class="pb-muted">A set of {c.difficulty} or more succeeds; a higher one brings bonus dice, a lower one a partial success.</div>',
-            )
-            self.botches_html.value = card(
-                "Botches",
-                f'<div class="dw-mid" data-botches="{view.botches}">{view.botches} showing now</div>'
-                '<div class="pb-muted">Every die showing 1 after the last re-roll (pool, danger and penalty) is a botch for the GM.</div>',
-            )
-            return
-        result = c.result if c is not None and c.result is not None else (view.results[-1] if view.results else None)
-        if result is None:
-            self.outcome_html.value = card("Outcome", '<span class="pb-muted">No check has been made yet.</span>')
-            self.botches_html.value = ""
-            return
-        words, colour = OUTCOME_LOOK[result.outcome]
-        who = names[result.actor]
-        if result.height is None:
-            line = f"No set against difficulty {result.difficulty}."
-        else:
-            line = f"A set of {result.height} against difficulty {result.difficulty}."
-        gains = []
-        if result.outcome == "benefit":
-            gains.append(f"{who} gains {_plural(result.bonus_won, 'bonus die', 'bonus dice')} (a benefit).")
-        elif result.outcome == "partial":
-            gains.append(f"{who} gains {_plural(result.bonus_won, 'bonus die', 'bonus dice')} from the partial success.")
-        elif result.outcome == "aid" and result.aid is not None:
-            gains.append(f"{names[result.aid]} gains {_plural(result.bonus_won, 'bonus die', 'bonus dice')}." if result.bonus_won else "The aid gives nothing.")
-        if result.danger_raised:
-            gains.append(f"The set used danger dice: {who}'s danger +{result.danger_raised}.")
-        self.outcome_html.value = card(
-            f"Outcome of check {result.number}",
-            f'<div class="dw-big" style="color:{colour}" data-outcome="{result.outcome}">{esc(words)}</div>'
-            f"<div>{esc(line)}</div>" + "".join(f"<div>{esc(g)}</div>" for g in gains),
-        )
-        spent = self._spent_text(result, names)
-        pending = c is not None and c.stage == "gm"
-        self.botches_html.value = card(
-            "Botches",
-            f'<div class="dw-big" data-botches="{result.botches}" style="color:{"#9b1c1c" if result.botches else "#1d6b35"}">{result.botches}</div>'
-            + (f"<div><b>{esc(view.gm)}</b> spends them now (GM panel below).</div>" if pending else "")
-            + (f"<div>Spent: {esc(spent)}</div>" if spent else ""),
-        )
-
-    @staticmethod
-    def _spent_text(result: CheckResult, names: Sequence[str]) -> str:
-        parts = []
-        for option in result.spent:
-            target = result.actor if option.character is None else option.character
-            note = f" ({option.note})" if option.note else ""
-            parts.append(f"{GM_OPTION_TEXT[option.option]} on {names[target]}{note}")
-        return "; ".join(parts)
 
     # -- the GM panel ------------------------------------------------------------------------------------
     def _build_gm(self) -> None:
@@ -1672,56 +788,14 @@ class DangerWorldDashboard(TableDashboard):
         self._gm_act(SpendBotches(options=tuple(self._basket)))
 
     # -- the record -------------------------------------------------------------------------------------------
-    def _history_rows(self, view: View) -> list[dict[str, object]]:
-        names = [c.name for c in view.characters]
-        rows = []
-        for r in view.results:
-            rows.append(
-                {
-                    "check": r.number,
-                    "who": names[r.actor],
-                    "aids": names[r.aid] if r.aid is not None else None,
-                    "stats": " + ".join(s.title() for s in r.stats),
-                    "difficulty": r.difficulty,
-                    "dice": " ".join(str(f) for f in r.faces[: r.normal]),
-                    "danger_dice": " ".join(str(f) for f in r.faces[r.normal :]),
-                    "penalty_dice": " ".join(str(f) for f in r.penalty_faces),
-                    "rerolls": r.rerolls,
-                    "set": r.height,
-                    "outcome": r.outcome,
-                    "bonus_dice": r.bonus_won,
-                    "danger_raised": r.danger_raised,
-                    "botches": r.botches,
-                    "gm_spent": self._spent_text(r, names),
-                }
-            )
-        return rows
 
     def _draw_history(self, view: View) -> None:
-        names = [c.name for c in view.characters]
-        if not view.results:
-            self.history_html.value = card("Roll history", '<span class="pb-muted">No check finished yet.</span>')
-            self.history_csv.value = ""
-            return
-        head = "".join(f"<th>{h}</th>" for h in ("#", "Who", "Stats", "Diff.", "Dice", "Set", "Outcome", "Botches"))
-        body = []
-        for r in reversed(view.results):
-            who = esc(names[r.actor]) + (f" <span class='pb-muted'>aids {esc(names[r.aid])}</span>" if r.aid is not None else "")
-            words, colour = OUTCOME_LOOK[r.outcome]
-            bonus = f" +{r.bonus_won}" if r.bonus_won else ""
-            spent = self._spent_text(r, names)
-            botches = f"{r.botches}" + (f"<div class='pb-muted'>{esc(spent)}</div>" if spent else "")
-            cells = (
-                str(r.number),
-                who,
-                esc(" + ".join(s.title()[:3] for s in r.stats)),
-                str(r.difficulty),
-                _result_dice(r) + (f"<div class='pb-muted'>{_plural(r.rerolls, 're-roll')}</div>" if r.rerolls else ""),
-                str(r.height) if r.height is not None else "—",
-                f'<b style="color:{colour}">{esc(words)}{bonus}</b>',
-                botches,
-            )
-            tds = "".join(f'<td class="dw-dice-cell">{c}</td>' if n == 4 else f"<td>{c}</td>" for n, c in enumerate(cells))
-            body.append(f'<tr data-check="{r.number}">{tds}</tr>')
-        self.history_html.value = card("Roll history (newest first)", f'<table class="pb-table dw-history"><tr>{head}</tr>{"".join(body)}</table>')
-        self.history_csv.value = download_link(csv_text(self._history_rows(view)), f"danger-world-{self.table_id or 'game'}-checks.csv", "Roll history as CSV", "text/csv")
+        self.history_html.value = history_card(view)
+        rows = history_rows(view)
+        self.history_csv.value = download_link(csv_text(rows), f"danger-world-{self.table_id or 'game'}-checks.csv", "Roll history as CSV", "text/csv") if rows else ""
+
+
+#: the setup variants a class of this game may choose (setup field -> what its checkbox says): none.
+CLASS_VARIANTS: dict[str, str] = {}
+#: the game's page, as its card names its "dashboard" layer (a class page builds a student's seat with it).
+DASHBOARD = DangerWorldDashboard

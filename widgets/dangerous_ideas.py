@@ -1,5 +1,8 @@
 """Dangerous Ideas around one screen: the sheets as trees, the bidding round, the story.
 
+The sheets' trees, the dice and the cards are drawn by `drawing.dangerous_ideas`; the move
+controls are `widgets.dangerous_ideas_moves`.
+
 `DangerousIdeasDashboard(store=None, query=None)` opens on the table picker and the new-game
 form (`query`, default `$QUERY_STRING`: "table=<id>" opens that table at once) (3-10
 players, each played by hand or by a bot, the story being retold, every variant of
@@ -65,81 +68,70 @@ passes, so ``pb-all-pass`` or the last ``pb-pass`` rolls them.
 from __future__ import annotations
 
 import dataclasses
-import secrets
-from collections.abc import Callable, Sequence
-from fractions import Fraction
+from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
+from drawing.common import card, esc
+from drawing.dangerous_ideas import (
+    SHEET_CARD_MIN,
+    branch_choices,
+    chance_html,
+    chance_text,
+    chapter_card,
+    characters_card,
+    dice_html,
+    groups_text,
+    outcome_html,
+    sheet_legend,
+    sheet_svg,
+    story_card,
+)
 from lab import BOTS as LAB_BOTS
 from lab.dangerous_ideas import legal_actions
 from playbook.store import Store
-from rules import Action, Game, RuleError, new_game
+from rules import Action, Game
 from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.dangerous_ideas import (
     BRANCHES,
     DEFAULT_LAYOUT,
     GAIN_STONES,
-    HUBS,
     NODES,
-    PLACES,
     RULES,
     TURN_STONES,
     Conclude,
-    Connect,
-    Create,
-    Defend,
     EndTurn,
     Gain,
-    Move,
     Pass,
     Place,
     PlotUnfinished,
-    Ref,
-    Setup,
-    Sheet,
     Rerolled,
     Roll,
+    Setup,
+    Sheet,
     SpendSeed,
-    Spread,
-    Stake,
     State,
-    Step,
     Title,
     TurnStones,
-    Use,
     View,
     Write,
-    branch_words,
-    hub_of,
-    may_involve,
     seed_advice,
     standings,
     success_chance,
     tiebreaks,
-    transcript,
     view_for,
 )
 
-from .common import card, chip, close_tree, esc
+from .common import WIDE, close_tree
+from .dangerous_ideas_moves import MemeForm, MoveEditor, SpendEditor, StonePlacer, click_button, line_note, row_of, story_holders, why_not
+from .new_game_form import NewGameForm, setup_default
 from .table import TableDashboard
 
-__all__ = [
-    "DangerousIdeasDashboard",
-    "MemeForm",
-    "MoveEditor",
-    "SetupForm",
-    "SpendEditor",
-    "StonePlacer",
-    "dice_html",
-    "die_svg",
-    "sheet_svg",
-]
+__all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerousIdeasDashboard", "SetupForm"]
 
 MAX_SEATS = 10
-WIDE = {"description_width": "initial"}
 DEFAULT_STORY = "Goldilocks and the Three Bears"
 DEFAULT_NAMES = (
     "Manifest Destiny",
@@ -153,47 +145,6 @@ DEFAULT_NAMES = (
     "Faith",
     "Chaos",
 )
-
-NODE_COLOURS = {"think": "#ffe7a3", "probe": "#d6e9ff", "create": "#e6dcff", "connect": "#d4f3dd", "defend": "#ffdcdc"}
-LEAF_COLOUR = "#3f9b4a"
-COIL_COLOUR = "#8a4fb8"
-BONUS_COLOUR = "#e0a100"
-SEED_COLOUR = "#d32f2f"
-ACTIVE_BORDER = "#e65100"
-#: the re-rolled die's badge: white text on it passes WCAG AA.
-REROLL_BADGE = "#bf360c"
-#: Pips of a die face on a 3 x 3 grid (cells 0-8, row by row).
-PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
-
-# The sheet drawing, in SVG user units. The drawing is SHEET_W wide and as tall as its labels
-# need; it scales to its card's width, and a sheet card is at least SHEET_W wide on a screen
-# that has room (on a phone it shrinks to the phone's width), so a user unit is at least a CSS
-# pixel on a projector and every label is at least MIN_FONT px there.
-SHEET_W = 520
-MIN_FONT = 14
-MEME_FONT, HOLDER_FONT, NODE_FONT, COUNT_FONT, BADGE_FONT = 15, 14, 14, 17, 14
-CENTRE_X = SHEET_W // 2
-LEFT_HUBS = ("probe", "defend")
-TOP_HUBS = ("probe", "create")
-#: per side: the hub's x, where a branch ends (its leaf or coil), its stone count, its label
-#: (right-aligned on the left side, left-aligned on the right).
-HUB_X = {"left": CENTRE_X - 58, "right": CENTRE_X + 58}
-BRANCH_END_X = {"left": CENTRE_X - 100, "right": CENTRE_X + 100}
-COUNT_X = {"left": CENTRE_X - 116, "right": CENTRE_X + 116}
-LABEL_X = {"left": CENTRE_X - 130, "right": CENTRE_X + 130}
-#: how wide a label line may be (from LABEL_X to the drawing's edge, less a margin).
-LABEL_W = CENTRE_X - 130 - 8
-#: a sheet card's least width where the page has room: the drawing at 1 CSS px per unit or more.
-SHEET_CARD_MIN = SHEET_W + 26
-HUB_BOX, THINK_BOX = (64, 42), (70, 46)
-LINE_GAP = 3  # between label lines
-#: the drawing's fonts: Arial's metrics (Liberation Sans and Arimo share them), so lines wrap as planned.
-SHEET_FONTS = "Arial, 'Liberation Sans', Arimo, Helvetica, sans-serif"
-BRANCH_MIN_H = 40  # a branch's room when its label is short (or it is empty)
-GROUP_GAP = 26  # between a side's two hubs' branches: Think sits there
-TOP_ROOM, BOTTOM_ROOM = 30, 26  # the seeds above, the crossed-off line below
-#: characters per shortened meme in the controls (the sheets show every meme in full).
-LABEL_CHARS = 15
 
 DI_STYLE = """
 <style>
@@ -223,359 +174,17 @@ DI_STYLE = """
 """
 
 
-# -- small pure helpers ------------------------------------------------------------------------
-
-
-def percent(chance: Fraction) -> str:
-    """'42% (15/36)': rounded for the room, exact for the curious."""
-    exact = f" ({chance.numerator}/{chance.denominator})" if 0 < chance < 1 else ""
-    return f"{float(chance) * 100:.0f}%{exact}"
-
-
-def chance_html(chance: Fraction, big: bool = True) -> str:
-    """The percentage (large) with the exact fraction beside it (small)."""
-    exact = f' <span class="di-hint">{chance.numerator}/{chance.denominator}</span>' if 0 < chance < 1 else ""
-    return f'<span class="{"di-big" if big else ""}" data-chance="{chance}">{float(chance) * 100:.0f}%</span>{exact}'
-
-
-def short(text: str, limit: int = LABEL_CHARS) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-def place_label(sheet: Sheet, place: str) -> str:
-    """'Think' for a node, "'Bears are… - Goldilocks'" for a filled branch: the players' words,
-    never the model's branch names."""
-    if place in NODES:
-        return place.title()
-    meme = sheet.meme(place)
-    return f"'{short(meme.text, 18)} - {short(meme.holder, 14)}'" if meme else f"an empty branch by {hub_of(place).title()}"
-
-
-def branch_choices(layout: Sequence[str], branches: Sequence[str], sheet: Sheet | None = None) -> list[tuple[str, str]]:
-    """Empty branches as a Dropdown's options: one per type and hub ("A leaf branch by Probe"),
-    since two empty branches of one type by one hub are the same choice; with `sheet`, how many
-    stones its hub holds (they may move onto a new meme)."""
-    seen: dict[str, str] = {}
-    for b in branches:
-        words = branch_words(layout, b)
-        label = words[0].upper() + words[1:]
-        if sheet is not None:
-            label += f" ({hub_of(b).title()} holds {_plural(sheet.node(hub_of(b)), 'stone')})"
-        seen.setdefault(label, b)
-    return list(seen.items())
-
-
-def die_svg(value: int, size: int = 54, mark: bool = False) -> str:
-    """A die face with pips; `mark` rings a re-rolled die (a thick dashed ring and a ↻ corner
-    badge, and 're-rolled' in its label: not told by colour alone)."""
-    cell = size / 4
-    pips = "".join(
-        f'<circle cx="{cell * (1 + i % 3):.1f}" cy="{cell * (1 + i // 3):.1f}" r="{size / 11:.1f}" fill="#111"/>'
-        for i in PIPS.get(value, ())
-    )
-    said = f"die showing {value}" + (", re-rolled with a red seed" if mark else "")
-    stroke = ACTIVE_BORDER if mark else "#333"
-    ring = ' stroke-dasharray="7 3"' if mark else ""
-    badge = (
-        f'<circle cx="{size - 9}" cy="9" r="8" fill="{REROLL_BADGE}"/>'
-        f'<text x="{size - 9}" y="13.5" text-anchor="middle" font-size="13" font-weight="700" fill="#fff">↻</text>'
-        if mark
-        else ""
-    )
-    return (
-        f'<svg class="di-die" width="{size}" height="{size}" viewBox="0 0 {size} {size}" role="img" aria-label="{said}" data-die="{value}">'
-        f"<title>{said}</title>"
-        f'<rect x="2" y="2" width="{size - 4}" height="{size - 4}" rx="{size / 7:.1f}" fill="#fff" stroke="{stroke}" stroke-width="{4 if mark else 2}"{ring}/>'
-        f"{pips}{badge}</svg>"
-    )
-
-
-def dice_html(dice: Sequence[int], first: Sequence[int] = ()) -> str:
-    """Two die faces and their total in words; dice that a seed changed are ringed and said so."""
-    marks = [bool(first) and v != f for v, f in zip(dice, first or dice)]
-    faces = "".join(die_svg(v, mark=m) for v, m in zip(dice, marks))
-    words = " + ".join(str(v) + (" (re-rolled)" if m else "") for v, m in zip(dice, marks))
-    return (
-        f'<span style="display:inline-flex;gap:8px;vertical-align:middle">{faces}</span>'
-        f' <span class="di-hint di-dice-text">{esc(words)}</span>'
-    )
-
-
-def _leaf(x: float, y: float, side: str) -> str:
-    angle = -30 if side == "right" else 30
-    return (
-        f'<ellipse cx="{x:.0f}" cy="{y:.0f}" rx="9" ry="4.5" transform="rotate({angle} {x:.0f} {y:.0f})" '
-        f'fill="{LEAF_COLOUR}" stroke="#1f5d27" stroke-width="1"/>'
-    )
-
-
-def _coil(x: float, y: float) -> str:
-    return (
-        f'<path d="M {x:.0f} {y:.0f} m -7 0 a 7 7 0 1 1 7 7 a 4.5 4.5 0 1 1 -4.5 -4.5 a 2 2 0 1 1 2 2" '
-        f'fill="none" stroke="{COIL_COLOUR}" stroke-width="2"/>'
-    )
-
-
-def char_em(ch: str) -> float:
-    """A generous guess at a character's advance in em (the drawing's Arial-like sans, semi-bold)."""
-    code = ord(ch)
-    if 0xFE00 <= code <= 0xFE0F or 0x200B <= code <= 0x200F or code == 0x20E3 or 0x0300 <= code <= 0x036F:
-        return 0.0  # variation selectors, joiners, combining marks
-    if (
-        0x1100 <= code <= 0x115F
-        or 0x2600 <= code <= 0x27BF
-        or 0x2E80 <= code <= 0xA4CF
-        or 0xAC00 <= code <= 0xD7A3
-        or 0xF900 <= code <= 0xFAFF
-        or 0xFE30 <= code <= 0xFE4F
-        or 0xFF00 <= code <= 0xFF60
-        or code >= 0x1F000
-    ):
-        return 1.1  # CJK, fullwidth forms, emoji and pictographs
-    if ch.isspace():
-        return 0.3
-    if ch in "iljtfrI.,:;'!|()[]`":
-        return 0.36
-    if ch in "mwMW@%":
-        return 0.92
-    if ch.isupper() or not ch.isalnum():
-        return 0.74
-    return 0.6
-
-
-def text_width(text: str, size: float) -> float:
-    """Estimated width of `text` at font size `size` (user units); meant to err wide."""
-    return size * sum(char_em(ch) for ch in text)
-
-
-def wrap(text: str, width: float, size: float) -> list[str]:
-    """`text` in as many lines as it needs, each at most `width` wide at `size`; nothing is dropped.
-
-    Words go whole onto a line when they fit; a word wider than a line is split across lines.
-    """
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}" if line else word
-        if text_width(trial, size) <= width:
-            line = trial
-            continue
-        if line:
-            lines.append(line)
-            line = ""
-        while text_width(word, size) > width:
-            cut = 1
-            while cut < len(word) and text_width(word[: cut + 1], size) <= width:
-                cut += 1
-            lines.append(word[:cut])
-            word = word[cut:]
-        line = word
-    if line:
-        lines.append(line)
-    return lines
-
-
-@dataclasses.dataclass(frozen=True)
-class _Label:
-    """A filled branch's label: the meme's lines and the holder's lines."""
-
-    meme: tuple[str, ...]
-    holder: tuple[str, ...]
-
-    @property
-    def height(self) -> float:
-        return (MEME_FONT + LINE_GAP) * len(self.meme) + (HOLDER_FONT + LINE_GAP) * len(self.holder)
-
-
-def _label_of(sheet: Sheet, branch: str) -> _Label | None:
-    meme = sheet.meme(branch)
-    if meme is None:
-        return None
-    return _Label(tuple(wrap(meme.text, LABEL_W, MEME_FONT)), tuple(wrap(meme.holder, LABEL_W, HOLDER_FONT)))
-
-
-def _branch_h(label: _Label | None) -> float:
-    return max(BRANCH_MIN_H, (label.height + 8) if label else 0)
-
-
-def _layout(sheet: Sheet) -> tuple[dict[str, float], dict[str, float], float, float]:
-    """Where everything goes down the drawing: (branch y, hub y, Think y, the drawing's height).
-
-    Each side stacks its two hubs' branches, each as tall as its label; both sides' top hubs
-    end, and bottom hubs start, at the same height, where Think sits between them.
-    """
-    labels = {b: _label_of(sheet, b) for b in BRANCHES}
-    groups = {hub: [b for b in BRANCHES if b.startswith(hub + "-")] for hub in HUBS}
-    heights = {hub: sum(_branch_h(labels[b]) for b in groups[hub]) for hub in HUBS}
-    top = max(heights[h] for h in TOP_HUBS)
-    think_y = TOP_ROOM + top + GROUP_GAP / 2
-    branch_y: dict[str, float] = {}
-    hub_y: dict[str, float] = {}
-    for hub in HUBS:
-        y = think_y - GROUP_GAP / 2 - heights[hub] if hub in TOP_HUBS else think_y + GROUP_GAP / 2
-        ys = []
-        for b in groups[hub]:
-            h = _branch_h(labels[b])
-            branch_y[b] = y + h / 2
-            ys.append(y + h / 2)
-            y += h
-        hub_y[hub] = sum(ys) / len(ys)
-    bottom = max(heights[h] for h in HUBS if h not in TOP_HUBS)
-    return branch_y, hub_y, think_y, think_y + GROUP_GAP / 2 + bottom + BOTTOM_ROOM
-
-
-def _node(name: str, x: float, y: float, box: tuple[int, int], stones: int) -> str:
-    w, h = box
-    return (
-        f'<g class="di-node"><title>{name.title()}: {_plural(stones, "stone")}</title>'
-        f'<rect x="{x - w / 2:.0f}" y="{y - h / 2:.0f}" width="{w}" height="{h}" rx="{h / 2.4:.0f}" '
-        f'fill="{NODE_COLOURS[name]}" stroke="#555" stroke-width="1.5"/>'
-        f'<text x="{x:.0f}" y="{y - 4:.0f}" text-anchor="middle" font-size="{NODE_FONT}" fill="#222">{name.title()}</text>'
-        f'<text x="{x:.0f}" y="{y + COUNT_FONT - 1:.0f}" text-anchor="middle" font-size="{COUNT_FONT}" font-weight="700" fill="#111">{stones}</text>'
-        "</g>"
-    )
-
-
-def _label(x: float, y: float, anchor: str, label: _Label) -> str:
-    """The meme's lines (semi-bold) and its holder's (italic), centred on the branch's `y`."""
-    top = y - label.height / 2
-    parts = []
-    for line in label.meme:
-        top += MEME_FONT
-        parts.append(
-            f'<text x="{x}" y="{top:.1f}" text-anchor="{anchor}" font-size="{MEME_FONT}" font-weight="600" fill="#111">{esc(line)}</text>'
-        )
-        top += LINE_GAP
-    for line in label.holder:
-        top += HOLDER_FONT
-        parts.append(
-            f'<text x="{x}" y="{top:.1f}" text-anchor="{anchor}" font-size="{HOLDER_FONT}" font-style="italic" fill="#3d4250">{esc(line)}</text>'
-        )
-        top += LINE_GAP
-    return "".join(parts)
-
-
-def sheet_svg(state: State, seat: int) -> str:
-    """One player's sheet as its tree: Think, four hubs, twelve branches, stones, bonus, seeds.
-
-    Every meme is written out in full, over as many lines as it needs; hovering a branch shows
-    it again (its `<title>`), with its holder and stones.
-    """
-    sheet = state.sheets[seat]
-    branch_y, hub_y, think_y, height = _layout(sheet)
-    parts = [
-        f'<svg viewBox="0 0 {SHEET_W} {height:.0f}" width="100%" xmlns="http://www.w3.org/2000/svg" role="img" '
-        f'aria-label="{esc(sheet.name)}\'s sheet" font-family="{SHEET_FONTS}" style="max-width:100%;height:auto;overflow:visible">'
-        f"<title>{esc(sheet.name)}'s sheet</title>"
-    ]
-    tx = CENTRE_X
-    for hub in HUBS:
-        hx = HUB_X["left" if hub in LEFT_HUBS else "right"]
-        parts.append(f'<line x1="{tx}" y1="{think_y:.0f}" x2="{hx}" y2="{hub_y[hub]:.0f}" stroke="#777" stroke-width="3"/>')
-    for branch in BRANCHES:
-        hub = branch.split("-")[0]
-        side = "left" if hub in LEFT_HUBS else "right"
-        hx, hy = HUB_X[side], hub_y[hub]
-        y = branch_y[branch]
-        x = BRANCH_END_X[side]
-        meme = sheet.meme(branch)
-        kind = state.setup.branch_type(branch)
-        dash = "" if meme else ' stroke-dasharray="4 3"'
-        parts.append(
-            f'<line x1="{hx}" y1="{hy:.0f}" x2="{x}" y2="{y:.0f}" stroke="{"#555" if meme else "#b5b9c4"}" stroke-width="2"{dash}/>'
-        )
-        mark = _leaf(x, y, side) if kind == "leaf" else _coil(x, y)
-        if meme is None:
-            parts.append(f'<g opacity="0.45"><title>{branch_words(state.setup.layout, branch)}, empty</title>{mark}</g>')
-            continue
-        cx = COUNT_X[side]
-        parts.append(
-            f'<g class="di-branch" data-branch="{branch}"><title>{esc(meme.text)} - {esc(meme.holder)} '
-            f"({kind}, {_plural(meme.stones, 'stone')}, {meme.bonus} bonus)</title>{mark}"
-            f'<circle cx="{cx}" cy="{y:.0f}" r="10" fill="#222"/>'
-            f'<text x="{cx}" y="{y + 5:.0f}" text-anchor="middle" font-size="{BADGE_FONT}" font-weight="700" fill="#fff">{meme.stones}</text>'
-        )
-        for i in range(meme.bonus):
-            bx, by = cx - 6 + 12 * i if meme.bonus > 1 else cx, y + 18
-            parts.append(f'<path d="M {bx} {by - 5} l 5 5 l -5 5 l -5 -5 z" fill="{BONUS_COLOUR}" stroke="#7a5800" stroke-width=".8"/>')
-        parts.append(_label(LABEL_X[side], y, "end" if side == "left" else "start", _label_of(sheet, branch)) + "</g>")  # type: ignore[arg-type]
-    for hub in HUBS:
-        parts.append(_node(hub, HUB_X["left" if hub in LEFT_HUBS else "right"], hub_y[hub], HUB_BOX, sheet.node(hub)))
-    parts.append(_node("think", tx, think_y, THINK_BOX, sheet.node("think")))
-    total = max(state.setup.seeds, sheet.seeds)
-    shown = min(total, 12)
-    for i in range(shown):
-        x = tx - 9 * (shown - 1) + 18 * i
-        left = i < sheet.seeds
-        parts.append(
-            f'<circle cx="{x}" cy="14" r="7" fill="{SEED_COLOUR if left else "none"}" '
-            f'stroke="{SEED_COLOUR if left else "#888"}" stroke-width="1.5"><title>{"red seed" if left else "seed spent"}</title></circle>'
-        )
-    if sheet.crossed:
-        parts.append(
-            f'<text x="{tx}" y="{height - 7:.0f}" text-anchor="middle" font-size="{MIN_FONT}" fill="#9b1c1c">✗ {len(sheet.crossed)} crossed off</text>'
-        )
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def _button(
-    description: str, css: str, on_click: Callable[[], None], style: str = "", disabled: bool = False, tooltip: str = ""
-) -> widgets.Button:
-    button = widgets.Button(description=description, button_style=style, disabled=disabled, tooltip=tooltip).add_class(css)
-    button.on_click(lambda _: on_click())
-    return button
-
-
-def _note(text: str, css: str = "") -> widgets.HTML:
-    html = widgets.HTML(f'<div style="margin:4px 0">{esc(text)}</div>')
-    return html.add_class(css) if css else html
-
-
-def _row(*children: widgets.Widget) -> widgets.HBox:
-    return widgets.HBox(children, layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px"))
-
-
-def _holders(state: State) -> list[str]:
-    """The story's characters so far, first spelling kept, in order of appearance."""
-    seen: dict[str, str] = {}
-    for sheet in state.sheets:
-        for _, meme in sheet.memes():
-            seen.setdefault(meme.holder_key, meme.holder)
-    return list(seen.values())
-
-
-def _why(state: State, action: Action) -> str:
-    """The model's refusal of `action` now, or "" when it is legal."""
-    try:
-        RULES.check(state, action)
-    except RuleError as exc:
-        return exc.message
-    return ""
-
-
 # -- the new-game form ------------------------------------------------------------------------
 
 
-class SetupForm(widgets.VBox):
+class SetupForm(NewGameForm):
     """Players, the story and variants; `read()` gives a Setup, the seed, bot seats and the story."""
 
     def __init__(self) -> None:
         self.players = widgets.Dropdown(
             options=[(f"{n} players", n) for n in range(3, MAX_SEATS + 1)], value=3, description="Players", style=WIDE
         ).add_class("pb-players")
-        self.names = tuple(
-            widgets.Text(value=DEFAULT_NAMES[i], description=f"Seat {i + 1}", placeholder="the player's Dangerous Idea").add_class(
-                f"pb-name-{i}"
-            )
-            for i in range(MAX_SEATS)
-        )
-        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in LAB_BOTS["dangerous-ideas"]]
-        self.kinds = tuple(
-            widgets.Dropdown(options=kinds, value="human", layout=widgets.Layout(width="170px")).add_class(f"pb-kind-{i}")
-            for i in range(MAX_SEATS)
-        )
-        self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[:MAX_SEATS], lambda i: f"Seat {i + 1}", "the player's Dangerous Idea", kind_width="170px")
         self.story = widgets.Text(
             value=DEFAULT_STORY,
             description="The story retold",
@@ -583,9 +192,8 @@ class SetupForm(widgets.VBox):
             style=WIDE,
             layout=widgets.Layout(width="460px"),
         ).add_class("pb-story-name")
-        defaults = {f.name: f.default for f in dataclasses.fields(Setup)}
         self.seeds = widgets.BoundedIntText(
-            value=defaults["seeds"], min=0, max=20, description="Red seeds per sheet", style=WIDE, layout=widgets.Layout(width="240px")
+            value=setup_default(Setup, "seeds"), min=0, max=20, description="Red seeds per sheet", style=WIDE, layout=widgets.Layout(width="240px")
         ).add_class("pb-seeds")
         self.chapters = widgets.Dropdown(
             options=[("by the rules", 0)] + [(str(k), k) for k in range(1, 61)],
@@ -597,7 +205,7 @@ class SetupForm(widgets.VBox):
             layout=widgets.Layout(width="260px"),
         ).add_class("pb-chapters")
         self.start_stones = widgets.BoundedIntText(
-            value=defaults["start_stones"], min=0, max=50, description="Starting stones", style=WIDE, layout=widgets.Layout(width="210px")
+            value=setup_default(Setup, "start_stones"), min=0, max=50, description="Starting stones", style=WIDE, layout=widgets.Layout(width="210px")
         ).add_class("pb-start-stones")
         # Each hub's three branches, chosen from the eight ways they can be (no letters to type).
         patterns = [(a, b, c) for a in ("leaf", "coiled") for b in ("leaf", "coiled") for c in ("leaf", "coiled")]
@@ -614,12 +222,10 @@ class SetupForm(widgets.VBox):
             (widgets.HTML('<span class="pb-muted">Each hub\'s three branches: leaf (beliefs others notice) or coiled (held inside)</span>'),
              widgets.HBox(self.layout_hubs, layout=widgets.Layout(flex_flow="row wrap"))),
         ).add_class("pb-layout")
-        self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, layout=widgets.Layout(width="180px")).add_class("pb-seed")
+        self._seed_and_start("180px")
         self.table_dice = widgets.Checkbox(
-            value=defaults["table_dice"], description="Table dice (roll real dice, type them in)", indent=False
+            value=setup_default(Setup, "table_dice"), description="Table dice (roll real dice, type them in)", indent=False
         ).add_class("pb-table-dice")
-        self.start_button = widgets.Button(description="Start new game", button_style="success", icon="play").add_class("pb-start")
-        self.players.observe(lambda _: self._show_rows(), "value")
         super().__init__(
             (
                 widgets.HTML('<h3 style="margin:14px 0 4px">New game</h3>'),
@@ -627,27 +233,16 @@ class SetupForm(widgets.VBox):
                 self.players,
                 *self.rows,
                 widgets.HTML('<span class="pb-muted">Variants (set as the rules text plays; change one to try a variant)</span>'),
-                _row(self.seeds, self.start_stones, self.chapters, self.seed, self.table_dice),
+                row_of(self.seeds, self.start_stones, self.chapters, self.seed, self.table_dice),
                 self.layout_box,
                 self.start_button,
             )
         )
-        self.add_class("pb-setup")
-        self.reseed()
-        self._show_rows()
+        self._ready()
 
-    def _show_rows(self) -> None:
-        for i, row in enumerate(self.rows):
-            row.layout.display = "flex" if i < self.players.value else "none"
-
-    def reseed(self) -> None:
-        self.seed.value = secrets.randbelow(1_000_000)
-
-    def read(self) -> tuple[Setup, int, dict[int, str]]:
-        """(Setup, seed, bot seats); RuleError when the form does not make a game."""
-        count = self.players.value
-        setup = Setup(
-            names=tuple(t.value for t in self.names[:count]),
+    def setup(self, names: tuple[str, ...]) -> Setup:
+        return Setup(
+            names=names,
             layout=tuple(t for hub in self.layout_hubs for t in hub.value),
             seeds=self.seeds.value,
             chapters=self.chapters.value or None,
@@ -655,456 +250,6 @@ class SetupForm(widgets.VBox):
             story=self.story.value,
             table_dice=self.table_dice.value,
         )
-        bots = {i: k.value for i, k in enumerate(self.kinds[:count]) if k.value != "human"}
-        return setup, self.seed.value, bots
-
-
-# -- placing stones ---------------------------------------------------------------------------
-
-
-class StonePlacer(widgets.VBox):
-    """One stepper per place; Confirm once the stones add up and the model accepts them."""
-
-    def __init__(
-        self,
-        heading: str,
-        sheet: Sheet,
-        count: int,
-        places: Sequence[str],
-        make: Callable[[tuple[str, ...]], Action],
-        legal: Callable[[Action], str],
-        on_confirm: Callable[[Action], None],
-        label: str,
-    ) -> None:
-        self._count, self._make, self._legal = count, make, legal
-        self.steppers = {
-            place: widgets.BoundedIntText(
-                value=0,
-                min=0,
-                max=count,
-                description=place_label(sheet, place),
-                style=WIDE,
-                layout=widgets.Layout(width="230px" if place in BRANCHES else "150px"),
-            ).add_class(f"pb-place-{place}")
-            for place in places
-        }
-        self.left = widgets.HTML().add_class("pb-place-left")
-        self.confirm = widgets.Button(description=label, button_style="primary", disabled=True).add_class("pb-place-confirm")
-        self.confirm.on_click(lambda _: on_confirm(self.action()))
-        for stepper in self.steppers.values():
-            stepper.observe(lambda _: self._check(), "value")
-        nodes = [s for p, s in self.steppers.items() if p in NODES]
-        branches = [s for p, s in self.steppers.items() if p not in NODES]
-        rows: list[widgets.Widget] = [widgets.HTML(f"<b>{esc(heading)}</b>"), _row(*nodes)]
-        if branches:
-            rows.append(_row(*branches))
-        rows.append(_row(self.left, self.confirm))
-        super().__init__(tuple(rows))
-        self.add_class("pb-placer")
-        self._check()
-
-    def action(self) -> Action:
-        return self._make(tuple(p for p, s in self.steppers.items() for _ in range(s.value)))
-
-    def _check(self) -> None:
-        placed = sum(s.value for s in self.steppers.values())
-        left = self._count - placed
-        why = self._legal(self.action()) if left == 0 else ""
-        if left > 0:
-            self.left.value = f'<span class="di-hint">{left} of {self._count} still to place</span>'
-        elif left < 0:
-            self.left.value = f'<span class="di-no">{-left} too many: place exactly {self._count}</span>'
-        elif why:
-            self.left.value = f'<span class="di-no">{esc(why)}</span>'
-        else:
-            self.left.value = '<span class="di-yes">✔ all placed</span>'
-        self.confirm.disabled = left != 0 or bool(why)
-
-
-# -- moving stones --------------------------------------------------------------------------
-
-
-class MoveEditor(widgets.VBox):
-    """Build a Move step by step; only sources and targets the model accepts are offered."""
-
-    def __init__(self, state: State, seat: int, on_move: Callable[[Action], None]) -> None:
-        self._state, self._seat = state, seat
-        self._sheet = state.sheets[seat]
-        self.steps: list[Step] = []
-        self.source = widgets.Dropdown(description="Move from", style=WIDE).add_class("pb-move-source")
-        self.target = widgets.Dropdown(description="to", style=WIDE).add_class("pb-move-target")
-        self.stones = widgets.BoundedIntText(
-            value=1, min=1, max=1, description="stones", style=WIDE, layout=widgets.Layout(width="130px")
-        ).add_class("pb-move-stones")
-        self.add_button = _button("Add step", "pb-move-add", self.add_step)
-        self.clear_button = _button("Clear", "pb-move-clear", self.clear)
-        self.list_html = widgets.HTML().add_class("pb-move-steps")
-        self.confirm = widgets.Button(description="Move these stones", button_style="primary", disabled=True).add_class("pb-move-confirm")
-        self.confirm.on_click(lambda _: on_move(self.action()))
-        self.source.observe(lambda _: self._fill_targets(), "value")
-        self.target.observe(lambda _: self._fill_stones(), "value")
-        super().__init__(
-            (
-                widgets.HTML("<b>Move:</b> every stone moves one step (branch ↔ its hub, hub ↔ Think)."),
-                _row(self.source, self.target, self.stones, self.add_button),
-                _row(self.list_html, self.clear_button, self.confirm),
-            )
-        )
-        self.add_class("pb-move-editor")
-        self._refresh()
-
-    def _move(self, extra: Step | None = None) -> Move:
-        steps = list(self.steps)
-        if extra is not None:
-            steps.append(extra)
-        return Move(seat=self._seat, steps=tuple(steps))
-
-    def _ok(self, step: Step) -> bool:
-        return not _why(self._state, self._move(step))
-
-    def action(self) -> Move:
-        return self._move()
-
-    def _refresh(self) -> None:
-        sources = [p for p in PLACES if any(self._ok(Step(p, t, 1)) for t in PLACES)]
-        self.source.options = [(place_label(self._sheet, p), p) for p in sources]
-        self._fill_targets()
-        if self.steps:
-            self.list_html.value = "Steps: " + "; ".join(esc(f"{s.stones} {s.source} → {s.target}") for s in self.steps)
-        else:
-            self.list_html.value = '<span class="di-hint">No steps yet: choose a source and a target, then Add step.</span>'
-        self.confirm.disabled = not self.steps or bool(_why(self._state, self._move()))
-        self.add_button.disabled = not sources
-
-    def _fill_targets(self) -> None:
-        source = self.source.value
-        targets = [t for t in PLACES if source and self._ok(Step(source, t, 1))]
-        self.target.options = [(place_label(self._sheet, t), t) for t in targets]
-        self._fill_stones()
-
-    def _fill_stones(self) -> None:
-        source, target = self.source.value, self.target.value
-        most = 1
-        if source and target:
-            while most < 99 and self._ok(Step(source, target, most + 1)):
-                most += 1
-        self.stones.max = most
-        self.stones.value = min(self.stones.value, most)
-
-    def add_step(self) -> None:
-        """Add the chosen step (merged with an earlier one between the same places)."""
-        source, target = self.source.value, self.target.value
-        if not (source and target):
-            return
-        step = Step(source, target, self.stones.value)
-        if not self._ok(step):
-            return
-        merged = [s for s in self.steps if (s.source, s.target) != (source, target)]
-        before = sum(s.stones for s in self.steps if (s.source, s.target) == (source, target))
-        self.steps = merged + [Step(source, target, before + step.stones)]
-        self._refresh()
-
-    def clear(self) -> None:
-        self.steps = []
-        self._refresh()
-
-
-# -- announcing a meme action ---------------------------------------------------------------------
-
-
-def _fit_480() -> widgets.Layout:
-    """As wide as 480 px, never wider than a phone's screen (a Layout of its own per widget)."""
-    return widgets.Layout(width="calc(100% - 4px)", max_width="480px")  # a widget has 2 px margins
-
-
-class MemeForm(widgets.VBox):
-    """Create or Spread: the text, the holder and an optional replace target, checked live."""
-
-    def __init__(
-        self,
-        state: State,
-        seat: int,
-        kind: str,
-        on_announce: Callable[[Action], None],
-        on_announce_and_stake: Callable[[Action, Action], None] | None = None,
-    ) -> None:
-        self._state, self._seat, self._kind = state, seat, kind
-        sheet = state.sheets[seat]
-        if kind == "create":
-            self.text: widgets.ValueWidget = widgets.Text(
-                description="New meme", placeholder="a belief of your Dangerous Idea", style=WIDE, layout=_fit_480()
-            )
-        else:
-            texts: dict[str, str] = {}
-            for _, meme in sheet.memes():
-                texts.setdefault(meme.key, meme.text)
-            self.text = widgets.Dropdown(
-                options=list(texts.values()), description="Spread", style=WIDE, layout=_fit_480()
-            )
-        self.text.add_class("pb-meme-text")
-        self.holder = widgets.Combobox(
-            options=_holders(state), description="to be held by", placeholder="a character of the story", style=WIDE, ensure_option=False, layout=_fit_480()
-        ).add_class("pb-meme-holder")
-        self.target = widgets.Dropdown(
-            options=[("no replacement", "")], value="", description="replacing", style=WIDE, layout=_fit_480()
-        ).add_class("pb-replace-target")
-        self.why = widgets.HTML().add_class("pb-meme-why")
-        verb = "Create" if kind == "create" else "Spread"
-        self.announce = widgets.Button(description=f"Announce the {verb}", disabled=True, tooltip="Then choose the stones to stake by hand").add_class(
-            "pb-announce"
-        )
-        self.announce.on_click(lambda _: on_announce(self.action()))
-        # The usual way in one click: announce, stake the sensible default and open phase 2.
-        self.announce_stake = widgets.Button(description=f"{verb} and stake", button_style="danger", disabled=True).add_class("pb-announce-stake")
-        self.announce_stake.layout.display = "" if on_announce_and_stake else "none"
-        self.announce_stake.on_click(lambda _: self._announce_and_stake(on_announce_and_stake))
-        self._targets: dict[str, Ref] = {}
-        self.text.observe(lambda _: self._refresh(), "value")
-        self.holder.observe(lambda _: self._refresh(), "value")
-        self.target.observe(lambda _: self._check(), "value")
-        hint = (
-            "Create: a meme not yet on your sheet. Stakes come from Create (plus as many from Think) and your coiled memes."
-            if kind == "create"
-            else "Spread: one of your memes to a character who does not hold it on your sheet. Stakes come from Probe (plus as many from Think), your leaf memes and the spread meme."
-        )
-        super().__init__(
-            (
-                widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'),
-                self.text,
-                self.holder,
-                self.target,
-                _row(self.why, self.announce_stake, self.announce),
-            )
-        )
-        self.add_class("pb-meme-form")
-        self._refresh()
-
-    def action(self, target: Ref | None = None, use_chosen: bool = True) -> Action:
-        cls = Create if self._kind == "create" else Spread
-        if use_chosen:
-            target = self._targets.get(self.target.value)
-        return cls(seat=self._seat, text=self.text.value or "", holder=self.holder.value or "", target=target)
-
-    def _refresh(self) -> None:
-        """Offer the replace targets the model accepts for this text and holder."""
-        chosen = self.target.value
-        found: dict[str, Ref] = {}
-        names = self._state.names
-        if (self.text.value or "").strip() and (self.holder.value or "").strip():
-            for other, sheet in enumerate(self._state.sheets):
-                for branch, meme in sheet.memes():
-                    ref = Ref(other, branch)
-                    if other != self._seat and not _why(self._state, self.action(ref, use_chosen=False)):
-                        # (owner, text, holder) is unique: a sheet never holds one meme twice for one holder.
-                        found[f"{names[other]}'s '{meme.text} - {meme.holder}'"] = ref
-        self._targets = found
-        options = [("no replacement", "")] + [(label, label) for label in found]
-        self.target.options = options
-        self.target.value = chosen if chosen in found else ""
-        self._check()
-
-    def default_stake(self) -> Action | None:
-        """The stake "and stake" makes after announcing: every stone on the action's hub, as
-        many from Think, and a bonus stone from each meme that may join; None if none is legal."""
-        announce = self.action()
-        if _why(self._state, announce):
-            return None
-        after = RULES.play(self._state, announce)
-        return default_stake(after, self._seat)
-
-    def _announce_and_stake(self, on_both: Callable[[Action, Action], None] | None) -> None:
-        stake = self.default_stake()
-        if on_both is not None and stake is not None:
-            on_both(self.action(), stake)
-
-    def _check(self) -> None:
-        why = _why(self._state, self.action())
-        stake = None if why else self.default_stake()
-        self.announce_stake.disabled = stake is None
-        if stake is not None:
-            total = stake.from_node + stake.from_think + sum(u.bonus + u.stones for u in stake.memes)
-            self.announce_stake.description = f"{'Create' if self._kind == 'create' else 'Spread'} and stake {total}"
-            self.announce_stake.tooltip = "Announce, stake " + _stake_words(stake) + ", and open phase 2: the others may connect or defend"
-        if not (self.text.value or "").strip() or not (self.holder.value or "").strip():
-            self.why.value = '<span class="di-hint">Name the meme and its holder.</span>'
-        elif why:
-            self.why.value = f'<span class="di-no">{esc(why)}</span>'
-        else:
-            count = len(self._targets)
-            extra = f" {_plural(count, 'meme')} of this holder could be replaced." if count else ""
-            self.why.value = f'<span class="di-yes">✔ ready to announce.</span><span class="di-hint">{esc(extra)}</span>'
-        self.announce.disabled = bool(why)
-
-
-# -- spending stones ---------------------------------------------------------------------------------
-
-SPEND_CLASSES: dict[str, type[Action]] = {"actor": Stake, "connect": Connect, "defend": Defend}
-
-
-def default_stake(state: State, seat: int) -> Stake | None:
-    """The actor's sensible first stake in phase 1 (`state` just announced): every stone on the
-    action's hub, as many from Think as that, and one bonus stone from each meme of the actor's
-    that the model lets join. Each part is kept only when the model accepts it; None if no
-    stone at all can be staked."""
-    a = state.attempt
-    if a is None or state.phase != "stake":
-        return None
-    sheet = state.sheets[seat]
-    node = spend_node(a.kind, "actor")
-    uses = tuple(
-        Use(b, bonus=1)
-        for b, m in sheet.memes()
-        if m.bonus > 0 and may_involve(state, seat, "actor", b) and not _why(state, Stake(seat=seat, memes=(Use(b, bonus=1),)))
-    )
-    from_node = sheet.node(node)
-    for stake in (
-        Stake(seat=seat, from_node=from_node, from_think=min(sheet.node("think"), from_node), memes=uses),
-        Stake(seat=seat, from_node=from_node, memes=uses),
-        Stake(seat=seat, from_node=from_node),
-        Stake(seat=seat, memes=uses),
-    ):
-        if stake.from_node + stake.from_think + len(stake.memes) and not _why(state, stake):
-            return stake
-    return None
-
-
-def _stake_words(stake: Stake) -> str:
-    parts = [f"{stake.from_node} from the hub"] if stake.from_node else []
-    if stake.from_think:
-        parts.append(f"{stake.from_think} from Think")
-    if stake.memes:
-        parts.append(_plural(len(stake.memes), "bonus stone"))
-    return ", ".join(parts)
-
-
-def spend_node(kind: str, role: str) -> str:
-    """The hub a role spends from, as the text names it (labels only; the model checks)."""
-    if role == "actor":
-        return "create" if kind == "create" else "probe"
-    return role
-
-
-class SpendEditor(widgets.VBox):
-    """One seat's stake, Connect or Defend: node, Think and involved memes, with a live pool preview."""
-
-    def __init__(
-        self,
-        state: State,
-        seat: int,
-        role: str,
-        on_spend: Callable[[Action], None],
-        on_preview: Callable[[int | None, str], None],
-    ) -> None:
-        assert state.attempt is not None
-        self._state, self._seat, self._role = state, seat, role
-        self._cls = SPEND_CLASSES[role]
-        self._on_preview = on_preview
-        sheet = state.sheets[seat]
-        node = spend_node(state.attempt.kind, role)
-        self.node = widgets.BoundedIntText(
-            value=0,
-            min=0,
-            max=sheet.node(node),
-            disabled=sheet.node(node) == 0,
-            description=f"from {node.title()} (has {sheet.node(node)})",
-            style=WIDE,
-            layout=widgets.Layout(width="220px"),
-        ).add_class("pb-stake-node")
-        self.think = widgets.BoundedIntText(
-            value=0,
-            min=0,
-            max=sheet.node("think"),
-            disabled=sheet.node("think") == 0,
-            description=f"from Think (has {sheet.node('think')})",
-            style=WIDE,
-            layout=widgets.Layout(width="220px"),
-        ).add_class("pb-stake-think")
-        self.bonus: dict[str, widgets.Checkbox] = {}
-        self.own: dict[str, widgets.BoundedIntText] = {}
-        meme_rows: list[widgets.Widget] = []
-        for branch, meme in sheet.memes():
-            if not may_involve(state, seat, role, branch):
-                continue
-            bonus_ok = meme.bonus > 0 and not _why(state, self._cls(seat=seat, memes=(Use(branch, bonus=1),)))
-            own_ok = meme.stones > 0 and not _why(state, self._cls(seat=seat, memes=(Use(branch, stones=1),)))
-            if not (bonus_ok or own_ok):
-                continue
-            self.bonus[branch] = widgets.Checkbox(
-                value=False,
-                disabled=not bonus_ok,
-                description=f"1 bonus ◆ ({meme.bonus} left)",
-                indent=False,
-                layout=widgets.Layout(width="170px"),
-            ).add_class(f"pb-stake-{branch}-bonus")
-            self.own[branch] = widgets.BoundedIntText(
-                value=0,
-                min=0,
-                max=meme.stones,
-                disabled=not own_ok,
-                description="own",
-                layout=widgets.Layout(width="120px"),
-                style={"description_width": "36px"},
-            ).add_class(f"pb-stake-{branch}")
-            label = widgets.HTML(
-                f'<span title="{esc(meme.text)} - {esc(meme.holder)}">‘{esc(short(meme.text, 26))}’ - {esc(short(meme.holder, 14))}</span>',
-                layout=widgets.Layout(width="300px"),
-            )
-            meme_rows.append(widgets.HBox((label, self.bonus[branch], self.own[branch]), layout=widgets.Layout(align_items="center")))
-        self.why = widgets.HTML().add_class("pb-stake-why")
-        verb = {"actor": "Stake", "connect": "Connect", "defend": "Defend"}[role]
-        self._verb = verb
-        self.confirm = widgets.Button(description=verb, button_style="primary" if role != "defend" else "warning", disabled=True).add_class(
-            "pb-stake-confirm"
-        )
-        self.confirm.on_click(lambda _: on_spend(self.action()))
-        for box in (self.node, self.think, *self.bonus.values(), *self.own.values()):
-            box.observe(lambda _: self._check(), "value")
-        hint = "Think gives up to as many stones as you spend from " + node.title() + " in this meme action."
-        if not meme_rows:
-            meme_rows.append(widgets.HTML('<span class="di-hint">No meme of yours can be involved in this spend.</span>'))
-        super().__init__(
-            (
-                _row(self.node, self.think),
-                widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'),
-                *meme_rows,
-                _row(self.why, self.confirm),
-            )
-        )
-        self.add_class("pb-spend")
-        self._check()
-
-    def action(self) -> Action:
-        uses = tuple(
-            Use(branch, bonus=int(self.bonus[branch].value), stones=self.own[branch].value)
-            for branch in self.bonus
-            if self.bonus[branch].value or self.own[branch].value
-        )
-        return self._cls(seat=self._seat, from_node=self.node.value, from_think=self.think.value, memes=uses)
-
-    def stones(self) -> int:
-        return self.node.value + self.think.value + sum(int(b.value) for b in self.bonus.values()) + sum(o.value for o in self.own.values())
-
-    def _check(self) -> None:
-        action = self.action()
-        count = self.stones()
-        if count == 0:
-            self.why.value = '<span class="di-hint">Choose stones to spend.</span>'
-            self.confirm.disabled = True
-            self.confirm.description = self._verb
-            self._on_preview(None, "")
-            return
-        why = _why(self._state, action)
-        if why:
-            self.why.value = f'<span class="di-no">{esc(why)}</span>'
-            self.confirm.disabled = True
-            self._on_preview(None, "")
-            return
-        after = RULES.play(self._state, action).attempt.pool
-        sign = "−" if self._role == "defend" else "+"
-        self.confirm.description = f"{self._verb} {count} ({sign}{abs(after - self._state.attempt.pool)})"
-        self.confirm.disabled = False
-        self.why.value = '<span class="di-yes">✔</span>'
-        self._on_preview(after, f"if {self._state.names[self._seat]} {self._verb.lower()}s with {_plural(count, 'stone')}")
 
 
 # -- the dashboard ----------------------------------------------------------------------------------
@@ -1122,8 +267,7 @@ class DangerousIdeasDashboard(TableDashboard):
     slug = RULES.slug
     game_title = RULES.title
     setup_form = SetupForm
-    bot_strategies = LAB_BOTS["dangerous-ideas"]
-    hidden_information = False
+    bot_strategies = LAB_BOTS[RULES.slug]
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.story = ""
@@ -1151,12 +295,7 @@ class DangerousIdeasDashboard(TableDashboard):
         self.outcome_html = widgets.HTML().add_class("pb-outcome")
         self.sheets_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", grid_gap="0 10px")).add_class("pb-sheets")
         self.sheet_html: tuple[widgets.HTML, ...] = ()
-        self.legend_html = widgets.HTML(
-            '<span class="di-hint">'
-            f'<b style="color:#222">●</b> own stones &nbsp; <b style="color:{BONUS_COLOUR}">◆</b> bonus stones &nbsp; '
-            f'<b style="color:{SEED_COLOUR}">●</b> red seeds &nbsp; <b style="color:{LEAF_COLOUR}">leaf</b> / '
-            f'<b style="color:{COIL_COLOUR}">coiled</b> branches (dashed: empty)</span>'
-        )
+        self.legend_html = widgets.HTML(sheet_legend())
         self.characters_html = widgets.HTML().add_class("pb-characters")
         self.story_html = widgets.HTML().add_class("pb-story")
         self.open_from_query()
@@ -1168,7 +307,7 @@ class DangerousIdeasDashboard(TableDashboard):
             return part
 
         panel = widgets.VBox((self.actor_html, self.controls, self.narration)).add_class("pb-controls")
-        attempt = widgets.VBox((self.attempt_html, _row(self.pool_html, self.odds_html), self.dice_html, self.outcome_html)).add_class(
+        attempt = widgets.VBox((self.attempt_html, row_of(self.pool_html, self.odds_html), self.dice_html, self.outcome_html)).add_class(
             "pb-card"
         )
         return widgets.VBox(
@@ -1209,15 +348,6 @@ class DangerousIdeasDashboard(TableDashboard):
         self.story = self.game.setup.story
         self._seen = -1
         self.narration.value = ""
-
-    def _start_clicked(self) -> None:
-        try:
-            setup, seed, bots = self.form.read()
-            game = new_game(self.slug, setup, seed)
-        except RuleError as exc:
-            self.status.refuse(f"Cannot start: {exc.message}.")
-            return
-        self.start(game, bots)
 
     # -- acting -------------------------------------------------------------------------------------
     def act_told(self, action: Action) -> bool:
@@ -1264,11 +394,11 @@ class DangerousIdeasDashboard(TableDashboard):
             self.narration.value = ""
         title = f"{self.game_title}: {self.story}" if self.story else self.game_title
         self.header.show(title, self._round_text(view), self._waiting_text(state))
-        self.chapter_html.value = self._chapter_card(state)
+        self.chapter_html.value = chapter_card(state, self.story)
         self._draw_attempt(state, view)
         self._draw_sheets(state, view)
-        self.characters_html.value = self._characters_card(state)
-        self.story_html.value = self._story_card(state)
+        self.characters_html.value = characters_card(state)
+        self.story_html.value = story_card(state)
         rows = []
         ties = tiebreaks(state)
         for rank, seat, score in standings(state):
@@ -1279,7 +409,7 @@ class DangerousIdeasDashboard(TableDashboard):
                     sheet.name + (f" 🤖 {self.bots[seat]}" if seat in self.bots else ""),
                     score,
                     sheet.filled,
-                    self._groups(sheet),
+                    groups_text(sheet),
                     ties[seat],
                 )
             )
@@ -1324,51 +454,6 @@ class DangerousIdeasDashboard(TableDashboard):
             return f"{names[a.actor]} concludes the meme action."
         return who
 
-    @staticmethod
-    def _groups(sheet: Sheet) -> str:
-        counts: dict[str, int] = {}
-        for _, meme in sheet.memes():
-            counts[meme.key] = counts.get(meme.key, 0) + 1
-        sizes = sorted(counts.values(), reverse=True)
-        unique = sum(1 for k in sizes if k == 1)
-        groups = [k for k in sizes if k > 1]
-        parts = ([f"{unique} unique"] if unique else []) + [f"a group of {k}" for k in groups]
-        return ", ".join(parts) or "none"
-
-    def _chapter_card(self, state: State) -> str:
-        names = state.names
-        if state.chapter < 0:
-            what = (
-                "Setup: everyone places starting stones"
-                if state.phase == "place"
-                else "The setting round: each player writes one leaf and one coiled meme"
-            )
-            order = range(state.n)
-            current = set(state.waiting_for())
-            done_upto = -1
-            title = ""
-        else:
-            what = f"Chapter {state.chapter + 1} of {state.setup.chapter_count}"
-            order = state.chapter_order()
-            current = {state.turn} if state.turn is not None else set(state.waiting_for()[:1])
-            done_upto = state.turns_done
-            title = f"“{esc(state.title)}”" if state.title else '<span class="pb-muted">(the title is still to come)</span>'
-        chips = []
-        for i, seat in enumerate(order):
-            done = state.chapter >= 0 and i < done_upto
-            now = seat in current and state.phase != "over"
-            mark = ("▶ " if now else "") + ("✔ " if done else "") + names[seat] + (" ★" if seat == state.starter else "")
-            background = "#ffcc80" if now else ("#dfe3ea" if done else "#f1f3f7")
-            html = chip(mark, background)
-            chips.append(html.replace('class="pb-chip"', 'class="pb-chip di-now"') if now else html)
-        story = f' <span class="pb-muted">· retelling {esc(self.story)}</span>' if self.story else ""
-        body = (
-            f'<div style="font-size:1.25em;font-weight:700">{esc(what)} {title}{story}</div>'
-            f'<div class="di-order">Turn order: {" ".join(chips)}</div>'
-        )
-        if state.chapter >= 0:
-            body += '<div class="di-hint">★ starts the chapter, announces its title and plays last.</div>'
-        return card("", body)
 
     # -- the meme action card ---------------------------------------------------------------------
     def _draw_attempt(self, state: State, view: View) -> None:
@@ -1409,7 +494,8 @@ class DangerousIdeasDashboard(TableDashboard):
                 )
             else:
                 self.dice_html.value = ""
-        self.outcome_html.value = self._outcome_text(state)
+        concluded = [a for a in self.game.actions if isinstance(a, Conclude)] if self.game is not None else []
+        self.outcome_html.value = outcome_html(state, concluded[-1].from_hub if concluded else 0)
 
     def _draw_pool(self, state: State, view: View) -> None:
         a = view.attempt
@@ -1438,36 +524,6 @@ class DangerousIdeasDashboard(TableDashboard):
         self._preview = (pool, text)
         if self.game is not None:
             self._draw_pool(self.game.state, view_for(self.game.state, None))
-
-    def _outcome_text(self, state: State) -> str:
-        if not state.outcomes or self.game is None:
-            return ""
-        o = state.outcomes[-1]
-        concluded = [a for a in self.game.actions if isinstance(a, Conclude)]
-        from_hub = concluded[-1].from_hub if concluded else 0
-        names = state.names
-        verb = "create" if o.kind == "create" else "spread"
-        head = f"{names[o.actor]} tried to {verb} ‘{o.text}’ to {o.holder}" if verb == "spread" else f"{names[o.actor]} tried to create ‘{o.text}’, held by {o.holder}"
-        dice = f"{o.dice[0]} + {o.dice[1]} = {sum(o.dice)} against a pool of {o.pool}"
-        lines = [f"Pool {' → '.join(str(p) for p in o.pools)}; dice {dice}."]
-        if o.success:
-            hub = hub_of(o.branch or "").title()
-            moved = f", with {_plural(from_hub, 'stone')} moved onto it from {hub}" if from_hub else ""
-            lines.append(f"Written on {branch_words(state.setup.layout, o.branch or '')} with 1 new stone and 2 bonus stones{moved}.")
-            if o.target is not None:
-                crossed = [c for c in state.sheets[o.target.seat].crossed if c.by == o.actor and c.branch == o.target.branch]
-                if crossed:
-                    lines.append(
-                        f"{names[o.target.seat]}'s ‘{crossed[-1].text}’ is crossed off; its stones went to {hub_of(o.target.branch).title()}."
-                    )
-            if o.connected:
-                lines.append(f"{seats_text(names, o.connected)} connected: +2 stones on Think each.")
-        else:
-            lines.append("Nothing is written; the spent stones are gone.")
-        mark = "✔ Success" if o.success else "✘ Failed"
-        colour = "#1d6b35" if o.success else "#9b1c1c"
-        body = "".join(f"<div>{esc(line)}</div>" for line in lines)
-        return f'<div style="border-top:1px solid #dde1ea;margin-top:6px;padding-top:4px"><b style="color:{colour}">{mark}:</b> {esc(head)}{body}</div>'
 
     # -- sheets, characters, story ----------------------------------------------------------------
     def _draw_sheets(self, state: State, view: View) -> None:
@@ -1503,31 +559,6 @@ class DangerousIdeasDashboard(TableDashboard):
             extra = "di-active" if seat in active else ""
             html.value = card("", head + sheet_svg(state, seat), extra, f'data-seat="{seat}"')
 
-    @staticmethod
-    def _characters_card(state: State) -> str:
-        holders: dict[str, tuple[str, list[str]]] = {}
-        for seat, sheet in enumerate(state.sheets):
-            for _, meme in sheet.memes():
-                name, memes = holders.setdefault(meme.holder_key, (meme.holder, []))
-                memes.append(f'‘{esc(meme.text)}’ <span class="pb-muted">({esc(sheet.name)})</span>')
-        if not holders:
-            return card("The story's characters", '<span class="pb-muted">No one holds a meme yet.</span>')
-        rows = "".join(
-            f"<tr><td><b>{esc(name)}</b></td><td>{'<br>'.join(memes)}</td></tr>"
-            for name, memes in sorted(holders.values(), key=lambda item: (-len(item[1]), item[0].casefold()))
-        )
-        return card("The story's characters", f'<table class="pb-table"><tr><th>Character</th><th>Memes held</th></tr>{rows}</table>')
-
-    @staticmethod
-    def _story_card(state: State) -> str:
-        """The transcript, chapter by chapter; earlier chapters fold away, the latest stays open."""
-        passages = transcript(state)
-        parts = []
-        for i, passage in enumerate(passages):
-            lines = "".join(f"<p>{esc(line)}</p>" for line in passage.lines) or '<p class="pb-muted">…</p>'
-            opened = " open" if i == len(passages) - 1 else ""
-            parts.append(f'<details class="di-passage"{opened}><summary><b>{esc(passage.heading)}</b></summary>{lines}</details>')
-        return card("The story so far", "".join(parts))
 
     # -- the control panel ----------------------------------------------------------------------
     def _draw_controls(self, state: State) -> None:
@@ -1547,12 +578,12 @@ class DangerousIdeasDashboard(TableDashboard):
         if state.over:
             best = [s for rank, s, _ in standings(state) if rank == 1]
             verb = "announces" if len(best) == 1 else "announce"
-            return f"The story ends. {seats_text(names, best)} {verb} the moral of the story!", [_note(f"It ended: {state.ended}.")]
+            return f"The story ends. {seats_text(names, best)} {verb} the moral of the story!", [line_note(f"It ended: {state.ended}.")]
         if state.phase in ("roll", "rerolling") and state.setup.table_dice:
             return "Phase 3: roll at the table", self._table_dice_controls(state)
         humans = [s for s in state.waiting_for() if s not in self.bots]
         if not humans:
-            return "", [_note("Waiting for the bots.")]
+            return "", [line_note("Waiting for the bots.")]
         phase = state.phase
         if phase == "place":
             seat = humans[0]
@@ -1590,7 +621,7 @@ class DangerousIdeasDashboard(TableDashboard):
         if phase == "stake":
             a = state.attempt
             editor = SpendEditor(state, a.actor, "actor", self.act_told, self.preview)
-            done = _button(
+            done = click_button(
                 "Done: open phase 2",
                 "pb-pass",
                 lambda: self.act_told(Pass(seat=a.actor)),
@@ -1600,7 +631,7 @@ class DangerousIdeasDashboard(TableDashboard):
             return f"Phase 1: {names[a.actor]} stakes", [
                 widgets.HTML('<span class="di-hint">Stake stones (several times if you like, narrating each), then open phase 2.</span>'),
                 editor,
-                _row(done),
+                row_of(done),
             ]
         if phase == "respond":
             return "Phase 2: connect or defend", self._respond_controls(state)
@@ -1608,10 +639,10 @@ class DangerousIdeasDashboard(TableDashboard):
             return "Phase 3: the dice", self._seed_controls(state, humans)
         if phase == "outcome":
             return f"{names[state.attempt.actor]} concludes", self._conclude_controls(state)
-        return "", [_note("Nothing to do here.")]
+        return "", [line_note("Nothing to do here.")]
 
     def _why_now(self, action: Action) -> str:
-        return _why(self.game.state, action) if self.game is not None else "no table is open"
+        return why_not(self.game.state, action) if self.game is not None else "no table is open"
 
     @staticmethod
     def _places(sheet: Sheet) -> list[str]:
@@ -1629,7 +660,7 @@ class DangerousIdeasDashboard(TableDashboard):
             description="Meme", placeholder="a belief of your Dangerous Idea", style=WIDE, layout=widgets.Layout(width="480px")
         ).add_class("pb-write-text")
         holder = widgets.Combobox(
-            options=_holders(state), description="held by", placeholder="a character of the story", style=WIDE, ensure_option=False
+            options=story_holders(state), description="held by", placeholder="a character of the story", style=WIDE, ensure_option=False
         ).add_class("pb-write-holder")
         why = widgets.HTML()
         confirm = widgets.Button(description="Write it", button_style="primary", disabled=True).add_class("pb-write-confirm")
@@ -1648,7 +679,7 @@ class DangerousIdeasDashboard(TableDashboard):
         check()
         done = sheet.filled
         hint = f"{sheet.name} fills two branches, one leaf and one coiled, each with one stone ({done} of 2 written). Narrate the setting as you write."
-        return widgets.VBox((widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'), branch, text, holder, _row(why, confirm)))
+        return widgets.VBox((widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'), branch, text, holder, row_of(why, confirm)))
 
     def _title_form(self, state: State, seat: int) -> widgets.Widget:
         text = widgets.Text(
@@ -1670,11 +701,11 @@ class DangerousIdeasDashboard(TableDashboard):
             ("spread", "Spread a meme", "pb-spread"),
         ):
             style = "info" if self._mode == mode else ""
-            buttons.append(_button(label, css, lambda mode=mode: self._set(mode=mode), style, disabled=mode not in kinds))
+            buttons.append(click_button(label, css, lambda mode=mode: self._set(mode=mode), style, disabled=mode not in kinds))
         plot = PlotUnfinished(seat=seat)
         plot_why = self._why_now(plot)
         buttons.append(
-            _button(
+            click_button(
                 "Plot unfinished: +2 Create",
                 "pb-plot-unfinished",
                 lambda: self.act_told(plot),
@@ -1684,9 +715,9 @@ class DangerousIdeasDashboard(TableDashboard):
             )
         )
         buttons.append(
-            _button("End turn", "pb-end-turn", lambda: self.act_told(EndTurn(seat=seat)), "success", disabled="end-turn" not in kinds)
+            click_button("End turn", "pb-end-turn", lambda: self.act_told(EndTurn(seat=seat)), "success", disabled="end-turn" not in kinds)
         )
-        parts: list[widgets.Widget] = [_row(*buttons)]
+        parts: list[widgets.Widget] = [row_of(*buttons)]
         sheet = state.sheets[seat]
         if self._mode == "gain" and "gain" in kinds:
             parts.append(
@@ -1706,7 +737,7 @@ class DangerousIdeasDashboard(TableDashboard):
         elif self._mode in ("create", "spread") and self._mode in kinds:
             parts.append(MemeForm(state, seat, self._mode, self.act_told, self.announce_and_stake))
         elif state.actions_left == 0:
-            parts.append(_note("Both actions used: end the turn (the starter may first declare the plot unfinished)."))
+            parts.append(line_note("Both actions used: end the turn (the starter may first declare the plot unfinished)."))
         return parts
 
     def _respond_controls(self, state: State) -> list[widgets.Widget]:
@@ -1724,8 +755,8 @@ class DangerousIdeasDashboard(TableDashboard):
         for s in humans:
             mark = "✔ " if a.passed[s] else ""
             label = f"{mark}{names[s]}" + (" (actor)" if s == a.actor else "")
-            pick.append(_button(label, f"pb-responder-{s}", lambda s=s: self._set(responder=s, side=""), "info" if s == seat else ""))
-        parts: list[widgets.Widget] = [_row(widgets.HTML("<b>Who spends?</b>"), *pick)]
+            pick.append(click_button(label, f"pb-responder-{s}", lambda s=s: self._set(responder=s, side=""), "info" if s == seat else ""))
+        parts: list[widgets.Widget] = [row_of(widgets.HTML("<b>Who spends?</b>"), *pick)]
         side = self._side or a.sides[seat]
         if seat == a.actor:
             parts.append(widgets.HTML(f'<span class="di-hint">{esc(names[seat])} may keep adding stones from the phase-1 sources.</span>'))
@@ -1739,7 +770,7 @@ class DangerousIdeasDashboard(TableDashboard):
                 other = "defend" if choice == "connect" else "connect"
                 locked = a.sides[seat] == other
                 sides.append(
-                    _button(
+                    click_button(
                         label,
                         css,
                         lambda choice=choice: self._set(side=choice),
@@ -1748,16 +779,16 @@ class DangerousIdeasDashboard(TableDashboard):
                         tooltip=f"{names[seat]} has chosen to {other}: never both" if locked else "",
                     )
                 )
-            parts.append(_row(widgets.HTML(f"<b>{esc(names[seat])}:</b>"), *sides))
+            parts.append(row_of(widgets.HTML(f"<b>{esc(names[seat])}:</b>"), *sides))
             if side in ("connect", "defend"):
                 parts.append(SpendEditor(state, seat, side, self.act_told, self.preview))
         pass_why = self._why_now(Pass(seat=seat))
         parts.append(
-            _row(
-                _button(
+            row_of(
+                click_button(
                     f"{names[seat]} passes", "pb-pass", lambda: self.act_told(Pass(seat=seat)), disabled=bool(pass_why), tooltip=pass_why
                 ),
-                _button(
+                click_button(
                     "Everyone else passes: roll the dice",
                     "pb-all-pass",
                     self.all_pass,
@@ -1782,7 +813,7 @@ class DangerousIdeasDashboard(TableDashboard):
             self._seed_seat = a.actor if a.actor in humans else humans[0]
         seat = self._seed_seat
         pick = [
-            _button(
+            click_button(
                 f"{names[s]} ({_plural(state.sheets[s].seeds, 'seed')})",
                 f"pb-seed-seat-{s}",
                 lambda s=s: self._set(seed_seat=s),
@@ -1798,10 +829,10 @@ class DangerousIdeasDashboard(TableDashboard):
         else:
             advice = (
                 f"Worth it for {names[a.actor]}: re-roll die {die + 1} (the {a.dice[die]}): "
-                f"{percent(reroll)} to succeed with the seeds left, against {percent(stands)} if it stands."
+                f"{chance_text(reroll)} to succeed with the seeds left, against {chance_text(stands)} if it stands."
             )
         dice = [
-            _button(
+            click_button(
                 f"Re-roll die {i + 1} (showing {a.dice[i]})",
                 f"pb-seed-die-{i}",
                 lambda i=i: self.act_told(SpendSeed(seat=seat, die=i)),
@@ -1811,18 +842,18 @@ class DangerousIdeasDashboard(TableDashboard):
             for i in (0, 1)
         ]
         return [
-            _row(widgets.HTML("<b>Who spends a red seed?</b>"), *pick),
+            row_of(widgets.HTML("<b>Who spends a red seed?</b>"), *pick),
             widgets.HTML(f"<div>{esc(advice)}</div>").add_class("pb-seed-advice"),
-            _row(
+            row_of(
                 *dice,
-                _button(
+                click_button(
                     f"{names[seat]} lets it stand",
                     "pb-seed-pass",
                     lambda: self.act_told(Pass(seat=seat)),
                     disabled=bool(self._why_now(Pass(seat=seat))),
                 ),
             ),
-            _row(_button("Everyone lets the roll stand", "pb-seed-all-pass", self.all_pass, "success")),
+            row_of(click_button("Everyone lets the roll stand", "pb-seed-all-pass", self.all_pass, "success")),
             widgets.HTML(
                 f'<span class="di-hint">Anyone holding seeds may re-roll one die per seed, in any order; the roll stands when all pass. Still asked: {esc(seats_text(names, humans))}.</span>'
             ),
@@ -1836,13 +867,13 @@ class DangerousIdeasDashboard(TableDashboard):
         if state.phase == "roll":
             dice = [widgets.Dropdown(options=faces, value=1, description=f"Die {i + 1}", layout=widgets.Layout(width="140px")).add_class(f"pb-table-die-{i}") for i in (0, 1)]
             hint = f"{state.names[a.actor]} rolls two dice against a pool of {a.pool}; enter what they show."
-            enter = _button("Enter the roll", "pb-table-dice-enter", lambda: self.act(Roll(dice=tuple(d.value for d in dice))), "primary")
+            enter = click_button("Enter the roll", "pb-table-dice-enter", lambda: self.act(Roll(dice=tuple(d.value for d in dice))), "primary")
         else:
             die = a.rerolling if a.rerolling is not None else 0
             dice = [widgets.Dropdown(options=faces, value=1, description=f"Die {die + 1}", layout=widgets.Layout(width="140px")).add_class("pb-table-die-0")]
             hint = f"A seed re-rolls die {die + 1} (it showed {a.dice[die]}); enter the new face."
-            enter = _button("Enter the re-roll", "pb-table-dice-enter", lambda: self.act(Rerolled(die=die, value=dice[0].value)), "primary")
-        return [_note(hint), _row(*dice, enter)]
+            enter = click_button("Enter the re-roll", "pb-table-dice-enter", lambda: self.act(Rerolled(die=die, value=dice[0].value)), "primary")
+        return [line_note(hint), row_of(*dice, enter)]
 
     def _conclude_controls(self, state: State) -> list[widgets.Widget]:
         a = state.attempt
@@ -1850,8 +881,8 @@ class DangerousIdeasDashboard(TableDashboard):
         seat = a.actor
         names = state.names
         if not a.success:
-            button = _button("Conclude: the idea is rejected", "pb-conclude", lambda: self.act_told(Conclude(seat=seat)), "primary")
-            return [_note(f"The action failed. {names[seat]} narrates why {a.holder} rejects the idea, then concludes."), button]
+            button = click_button("Conclude: the idea is rejected", "pb-conclude", lambda: self.act_told(Conclude(seat=seat)), "primary")
+            return [line_note(f"The action failed. {names[seat]} narrates why {a.holder} rejects the idea, then concludes."), button]
         sheet = state.sheets[seat]
         empty = [b for b in BRANCHES if not self._why_now(Conclude(seat=seat, branch=b))]
         branch = widgets.Dropdown(
@@ -1872,7 +903,7 @@ class DangerousIdeasDashboard(TableDashboard):
 
         branch.observe(fit, "value")
         fit()
-        button = _button(
+        button = click_button(
             "Write the new meme",
             "pb-conclude",
             lambda: self.act_told(Conclude(seat=seat, branch=branch.value, from_hub=hub.value)),
@@ -1882,4 +913,10 @@ class DangerousIdeasDashboard(TableDashboard):
         note = "Success! The new meme gets 1 stone and 2 bonus stones." + (
             f" {seats_text(names, gains)} gain 2 stones on Think." if gains else ""
         )
-        return [_note(note), branch, hub, button]
+        return [line_note(note), branch, hub, button]
+
+
+#: the setup variants a class of this game may choose (setup field -> what its checkbox says): none.
+CLASS_VARIANTS: dict[str, str] = {}
+#: the game's page, as its card names its "dashboard" layer (a class page builds a student's seat with it).
+DASHBOARD = DangerousIdeasDashboard

@@ -1,5 +1,7 @@
 """Leerdam on a projector: the village board for all, a private household panel per seat.
 
+The die, the gauge and the cards of the year are drawn by `drawing.leerdam`.
+
 `LeerdamDashboard(store=None, query=None)` opens on the table picker and the new-game form (3-20
 households, each played by hand or by a bot, every variant of `rules.leerdam.Setup`, a seed).
 An open table shows what the whole room may see, from `view_for(state, None)`: the year, the
@@ -58,18 +60,29 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 
 from __future__ import annotations
 
-import dataclasses
-import secrets
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
+from drawing.common import card, download_link, esc
+from drawing.leerdam import (
+    ACTIVITY_LABEL,
+    DYKE_COLOURS,
+    FLOOD_BLUE,
+    deal_text,
+    dyke_card,
+    flood_card,
+    pledge_table,
+    pledged_card,
+    reveal_card,
+    thresholds_note,
+    year_card,
+)
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
-from rules import Action, RuleError, new_game
+from rules import Action, RuleError
 from rules.core import plural as _plural
-from rules.core import seats_text
 from rules.leerdam import (
     ACTIVITIES,
     RULES,
@@ -79,7 +92,6 @@ from rules.leerdam import (
     Assignment,
     Contribute,
     Decline,
-    Deal,
     EndRoll,
     Flood,
     Gift,
@@ -90,31 +102,17 @@ from rules.leerdam import (
     ShowPledges,
     State,
     View,
-    YearSummary,
-    final_divisor,
-    flood_odds,
     ledger_rows,
     preview,
     view_for,
     village_rows,
 )
 
-from .common import (
-    STYLE,
-    LogPanel,
-    PrivacyCurtain,
-    card,
-    chip,
-    close_tree,
-    csv_text,
-    download_link,
-    esc,
-    figure_png,
-    optional_limit,
-)
+from .common import STYLE, WIDE, LogPanel, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
+from .new_game_form import VARIANTS_NOTE, NewGameForm, setup_default
 from .table import TableDashboard
 
-__all__ = ["AllocationGrid", "LeerdamDashboard", "SetupForm", "die_face", "dyke_gauge", "village_figure"]
+__all__ = ["CLASS_VARIANTS", "DASHBOARD", "AllocationGrid", "LeerdamDashboard", "SetupForm", "village_figure"]
 
 MAX_HOUSEHOLDS = 20
 DEFAULT_HOUSEHOLDS = 7
@@ -122,31 +120,10 @@ DEFAULT_NAMES = (
     "Aalders", "Bakker", "Claessen", "De Vries", "Evers", "Franssen", "Gerritsen", "Hendriks", "Jansen", "Kuipers",
     "Lambrechts", "Meijer", "Nieuwenhuis", "Oosterhout", "Peeters", "Quist", "Rademaker", "Smit", "Teunissen", "Van Dijk",
 )  # fmt: skip
-#: Dyke Condition 1-6: background and text colour of its gauge segment (red: weak, green: strong);
-#: every pair has a WCAG AA contrast of 4.5 or more.
-DYKE_COLOURS = {
-    1: ("#b71c1c", "#fff"),
-    2: ("#bf360c", "#fff"),
-    3: ("#f9a825", "#111"),
-    4: ("#9e9d24", "#111"),
-    5: ("#2e7d32", "#fff"),
-    6: ("#1b5e20", "#fff"),
-}
-FLOOD_BLUE = "#0d47a1"
-ACTIVITY_LABEL = {"subsistence": "Subsistence", "leisure": "Leisure", "profit": "Profit"}
-PHASE_LABEL = {
-    "misfortune": "Misfortune: the facilitator sets it",
-    "contribute": "Secret pledges to the dyke",
-    "allocate": "Deals and allocation",
-    "flood": "The flood check",
-    "end": "The end roll",
-    "over": "Game over",
-}
-WIDE = {"description_width": "initial"}
+#: the anonymous-pledges variant, as a table's form and a class's starter offer it.
+ANONYMOUS = "Anonymous pledges (only the total is shown until the end)"
 #: the allocation preview's columns (on a phone, each row is a card of "column: value" lines).
 PREVIEW_HEAD = ("Household", "Subsistence", "Leisure", "Profit", "VP", "Wealth")
-#: Pips of a die face on a 3 x 3 grid (cells 0-8, row by row).
-PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
 
 LEERDAM_STYLE = """
 <style>
@@ -172,11 +149,6 @@ LEERDAM_STYLE = """
 """
 
 
-def _default(name: str) -> Any:
-    """A Setup field's default, so the form starts where the rules model does."""
-    return {f.name: f.default for f in dataclasses.fields(Setup)}[name]
-
-
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
@@ -190,41 +162,6 @@ def _int_list(text: str, what: str) -> tuple[int, ...]:
 
 
 # -- pictures in HTML --------------------------------------------------------------------------
-
-
-def die_face(value: int | None, colour: str = "#111", size: int = 84) -> str:
-    """A d6 face drawn with pips (None: a blank die)."""
-    lit = PIPS.get(value or 0, ())
-    pip = size // 5
-    cells = "".join(
-        f'<span style="width:{pip}px;height:{pip}px;border-radius:50%;margin:auto;'
-        f'background:{colour if i in lit else "transparent"}"></span>'
-        for i in range(9)
-    )
-    label = f"a die showing {value}" if value else "a die not rolled yet"
-    return (
-        f'<div role="img" aria-label="{label}" data-die="{value or ""}" style="display:inline-grid;'
-        f"grid-template-columns:repeat(3,1fr);grid-template-rows:repeat(3,1fr);width:{size}px;"
-        f"height:{size}px;padding:{size // 12}px;box-sizing:border-box;border:4px solid {colour};"
-        f'border-radius:{size // 6}px;background:#fff;vertical-align:middle">{cells}</div>'
-    )
-
-
-def dyke_gauge(dyke: int, size: int = 54) -> str:
-    """Six segments, filled up to the Dyke Condition and coloured by its strength."""
-    segments = []
-    for level in range(1, 7):
-        background, colour = DYKE_COLOURS[level] if level <= dyke else ("#e4e7ee", "#59606e")
-        ring = "outline:4px solid #111;outline-offset:2px;" if level == dyke else ""
-        segments.append(
-            f'<div style="width:{size}px;height:{size}px;background:{background};color:{colour};{ring}'
-            f"display:flex;align-items:center;justify-content:center;font-size:1.5em;font-weight:800;"
-            f'border-radius:8px;border:2px solid #333">{level}</div>'
-        )
-    return (
-        f'<div role="meter" aria-valuemin="1" aria-valuemax="6" aria-valuenow="{dyke}" data-dyke="{dyke}" '
-        f'style="display:flex;gap:6px;margin:6px 0 8px">{"".join(segments)}</div>'
-    )
 
 
 # -- plots --------------------------------------------------------------------------------------
@@ -330,12 +267,11 @@ def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
 # -- the new-game form -----------------------------------------------------------------------------
 
 
-
 def _private_lines(state: State, seat: int) -> tuple[str, ...]:
     """The log lines only this household (and perhaps a partner) may read: its own notes."""
     return tuple(e.text for e in state.log if e.visible_to is not None and seat in e.visible_to)
 
-class SetupForm(widgets.VBox):
+class SetupForm(NewGameForm):
     """Households, seat kinds, variants and seed; `read()` turns them into a Setup."""
 
     def __init__(self) -> None:
@@ -343,86 +279,62 @@ class SetupForm(widgets.VBox):
             value=DEFAULT_HOUSEHOLDS, min=3, max=MAX_HOUSEHOLDS, description="Households", style=WIDE, layout=widgets.Layout(width="200px")
         ).add_class("pb-players")
         self.warning = widgets.HTML().add_class("pb-setup-warning")
-        self.names = tuple(
-            widgets.Text(value=DEFAULT_NAMES[i], description=f"{i + 1}", placeholder="household name", layout=widgets.Layout(width="260px")).add_class(
-                f"pb-name-{i}"
-            )
-            for i in range(MAX_HOUSEHOLDS)
-        )
-        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in LAB_BOTS["leerdam"]]
-        self.kinds = tuple(
-            widgets.Dropdown(options=kinds, value="human", layout=widgets.Layout(width="170px")).add_class(f"pb-kind-{i}")
-            for i in range(MAX_HOUSEHOLDS)
-        )
-        self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[:MAX_HOUSEHOLDS], lambda i: f"{i + 1}", "household name", "260px", "170px")
         seats = widgets.GridBox(self.rows, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 440px), 1fr))", grid_gap="2px 18px"))
 
         def number(value: int, low: int, high: int, label: str, css: str, width: str = "190px") -> widgets.BoundedIntText:
             return widgets.BoundedIntText(value=value, min=low, max=high, description=label, style=WIDE, layout=widgets.Layout(width=width)).add_class(css)
 
-        self.capacity = number(_default("capacity"), 1, 20, "Capacity (units)", "pb-capacity", "220px")
+        self.capacity = number(setup_default(Setup, "capacity"), 1, 20, "Capacity (units)", "pb-capacity", "220px")
         self.misfortune = tuple(
-            number(loss, 0, 20, f"{face + 1}:", f"pb-misfortune-{face + 1}", "92px") for face, loss in enumerate(_default("misfortune"))
+            number(loss, 0, 20, f"{face + 1}:", f"pb-misfortune-{face + 1}", "92px") for face, loss in enumerate(setup_default(Setup, "misfortune"))
         )
-        self.by_hand = widgets.Checkbox(value=_default("misfortune_by_hand"), description="Facilitator sets misfortune by hand", indent=False).add_class("pb-by-hand")
+        self.by_hand = widgets.Checkbox(value=setup_default(Setup, "misfortune_by_hand"), description="Facilitator sets misfortune by hand", indent=False).add_class("pb-by-hand")
         self.table_dice = widgets.Checkbox(
-            value=_default("table_dice"), description="Table dice (roll real dice, type them in)", indent=False
+            value=setup_default(Setup, "table_dice"), description="Table dice (roll real dice, type them in)", indent=False
         ).add_class("pb-table-dice")
-        self.dyke_start = number(_default("dyke_start"), 1, 6, "Dyke starts at", "pb-dyke-start")
-        self.sticky = widgets.Checkbox(value=_default("sticky_flood"), description="Sticky flood (Flooded stays)", indent=False).add_class("pb-sticky")
+        self.dyke_start = number(setup_default(Setup, "dyke_start"), 1, 6, "Dyke starts at", "pb-dyke-start")
+        self.sticky = widgets.Checkbox(value=setup_default(Setup, "sticky_flood"), description="Sticky flood (Flooded stays)", indent=False).add_class("pb-sticky")
         self.anonymous = widgets.Checkbox(
-            value=_default("anonymous"), description="Anonymous pledges (only the total is shown until the end)", indent=False,
+            value=setup_default(Setup, "anonymous"), description=ANONYMOUS, indent=False,
             layout=widgets.Layout(width="auto"),
         ).add_class("pb-anonymous")  # fmt: skip
-        self.end_check = number(_default("end_check_from"), 1, 100, "End roll from year", "pb-end-check", "230px")
+        self.end_check = number(setup_default(Setup, "end_check_from"), 1, 100, "End roll from year", "pb-end-check", "230px")
         self.end_on = widgets.Text(
-            value=",".join(map(str, _default("end_on"))), description="ends on", style=WIDE, layout=widgets.Layout(width="170px")
+            value=",".join(map(str, setup_default(Setup, "end_on"))), description="ends on", style=WIDE, layout=widgets.Layout(width="170px")
         ).add_class("pb-end-on")
         self.max_years = widgets.Combobox(
             value="none", options=["none", "4", "6", "8", "10", "12"], description="Year limit", placeholder="a number, or none", style=WIDE,
             layout=widgets.Layout(width="220px"),
         ).add_class("pb-max-years")  # fmt: skip
-        self.seed = widgets.IntText(value=0, description="Seed", style=WIDE, layout=widgets.Layout(width="200px")).add_class("pb-seed")
-        self.start_button = widgets.Button(
-            description="Start new game", button_style="success", icon="play", layout=widgets.Layout(align_self="flex-start", margin="10px 0")
-        ).add_class("pb-start")
-        self.players.observe(lambda _: self._show_rows(), "value")
+        self._seed_and_start("200px", start_below=True)
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
         super().__init__(
             (
                 widgets.HTML('<h3 style="margin:14px 0 4px">New game: the village</h3>'),
                 widgets.HBox((self.players, self.warning), layout=row),
                 seats,
-                widgets.HTML('<b>Variants</b> <span class="pb-muted">(set as the rules text plays; change one to try a variant)</span>'),
+                widgets.HTML(VARIANTS_NOTE),
                 widgets.HBox((widgets.HTML("<b>Misfortune</b>: units lost on a die of"), *self.misfortune), layout=row),
                 widgets.HBox((self.capacity, self.by_hand, self.table_dice, self.sticky, self.anonymous), layout=row),
                 widgets.HBox((self.dyke_start, self.end_check, self.end_on, self.max_years, self.seed), layout=row),
                 self.start_button,
             )
         )
-        self.add_class("pb-setup")
-        self.reseed()
-        self._show_rows()
+        self._ready()
 
     def _show_rows(self) -> None:
-        count = self.players.value
-        for i, row in enumerate(self.rows):
-            row.layout.display = "flex" if i < count else "none"
-        note = Setup(names=tuple(str(i) for i in range(count))).warning
+        super()._show_rows()
+        note = Setup(names=tuple(str(i) for i in range(self.players.value))).warning
         self.warning.value = f'<span style="color:#8a4b00;font-weight:600">⚠ {esc(note)}</span>' if note else ""
 
-    def reseed(self) -> None:
-        """A fresh seed, so two new games differ unless someone types one in."""
-        self.seed.value = secrets.randbelow(1_000_000)
-
-    def read(self) -> tuple[Setup, int, dict[int, str]]:
-        """The Setup, the seed and the bot seats; RuleError when the form does not make a game."""
-        count = self.players.value
+    def setup(self, names: tuple[str, ...]) -> Setup:
         max_years = optional_limit(self.max_years.value, "year")
-        setup = Setup(
-            names=tuple(t.value for t in self.names[:count]),
+        one, two, three, four, five, six = (w.value for w in self.misfortune)  # a loss per face of the die
+        return Setup(
+            names=names,
             capacity=self.capacity.value,
-            misfortune=tuple(w.value for w in self.misfortune),  # type: ignore[arg-type]
+            misfortune=(one, two, three, four, five, six),
             misfortune_by_hand=self.by_hand.value,
             table_dice=self.table_dice.value,
             dyke_start=self.dyke_start.value,
@@ -432,8 +344,6 @@ class SetupForm(widgets.VBox):
             end_on=_int_list(self.end_on.value, "the end faces"),
             max_years=max_years,
         )
-        bots = {i: k.value for i, k in enumerate(self.kinds[:count]) if k.value != "human"}
-        return setup, self.seed.value, bots
 
 
 # -- a household's allocation -------------------------------------------------------------------------
@@ -578,7 +488,7 @@ class LeerdamDashboard(TableDashboard):
     slug = RULES.slug
     game_title = RULES.title
     setup_form = SetupForm
-    bot_strategies = LAB_BOTS["leerdam"]
+    bot_strategies = LAB_BOTS[RULES.slug]
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         super().__init__(store, query)
@@ -727,14 +637,7 @@ class LeerdamDashboard(TableDashboard):
         )
         close_tree(old)
 
-    def _start_clicked(self) -> None:
-        try:
-            setup, seed, bots = self.form.read()
-            game = new_game(self.slug, setup, seed)
-        except RuleError as exc:
-            self.status.refuse(f"Cannot start: {exc.message}.")
-            return
-        self.start(game, bots)
+    def started(self, setup: Setup) -> None:
         if setup.warning and self.game is not None:
             self.status.info(f"{self.status.message} {setup.warning}")
 
@@ -747,10 +650,7 @@ class LeerdamDashboard(TableDashboard):
 
     def _table_dice_clicked(self) -> None:
         """Enter the die (or, for misfortune, one die per household) the table just rolled."""
-        if self.refused_on_seat_page("enter the dice"):
-            return
-        if self.game is None:
-            self.status.refuse("No table is open.")
+        if not self.may_run("enter the dice") or self.game is None:
             return
         phase, faces = self.game.state.phase, tuple(w.value for w in self.dice_inputs)
         if phase == "misfortune":
@@ -776,10 +676,7 @@ class LeerdamDashboard(TableDashboard):
 
     def _show_pledges_clicked(self) -> None:
         """The debrief's choice after an anonymous game: show every household's pledges, or hide them again."""
-        if self.refused_on_seat_page("show the pledges"):
-            return
-        if self.game is None:
-            self.status.refuse("No table is open.")
+        if not self.may_run("show the pledges") or self.game is None:
             return
         show = not self.game.state.pledges_shown
         if self.act(ShowPledges(seat=None, show=show)):
@@ -812,13 +709,13 @@ class LeerdamDashboard(TableDashboard):
         view = view_for(state, None)
         setup: Setup = self.game.setup
         self.header.show(self.game_title, f"Year {view.year}", self._waiting_text(view))
-        self.year_html.value = self._year_card(view, setup)
-        self.dyke_html.value = self._dyke_card(view)
-        self.thresholds_html.value = self._thresholds_note(view, setup)
-        self.pledged_html.value = self._pledged_card(view)
+        self.year_html.value = year_card(view, setup)
+        self.dyke_html.value = dyke_card(view)
+        self.thresholds_html.value = thresholds_note(view, setup)
+        self.pledged_html.value = pledged_card(view)
         rows = ledger_rows(state, None)
-        self.reveal_html.value = self._reveal_card(view, state, rows)
-        self.flood_html.value = self._flood_card(view)
+        self.reveal_html.value = reveal_card(view, rows)
+        self.flood_html.value = flood_card(view, setup.end_on)
         self.advance_button.disabled = view.phase not in ("contribute", "allocate")
         self.misfortune_box.layout.display = "flex" if view.phase == "misfortune" and setup.misfortune_by_hand else "none"
         self._draw_table_dice(view.phase, setup)
@@ -838,7 +735,7 @@ class LeerdamDashboard(TableDashboard):
         )  # fmt: skip
         self.standings.show(("Rank", "Household", "VP", "Wealth", "Flooded"), table, empty=hidden)
         self.game_log.show(view.log)
-        self.pledge_table.value = self._pledge_table(state) if setup.anonymous and not view.anonymous else ""
+        self.pledge_table.value = pledge_table(state) if setup.anonymous and not view.anonymous else ""
         self._draw_plots(view, rows, setup)
         self._draw_debrief_choice(state)
         if self.role in ("facilitator", "open"):  # the debrief is the facilitator's
@@ -854,7 +751,7 @@ class LeerdamDashboard(TableDashboard):
         assert self.game is not None
         state: State = self.game.state
         # Only once the facilitator has shown the pledges (the public view then has them).
-        self.pledge_table.value = self._pledge_table(state) if state.setup.anonymous and not view_for(state, None).anonymous else ""
+        self.pledge_table.value = pledge_table(state) if state.setup.anonymous and not view_for(state, None).anonymous else ""
 
     def _csv_link(self, view: View, rows: Sequence[dict[str, Any]]) -> str:
         """The debrief CSV of the finished years: a year in progress has no dyke, VP or Wealth
@@ -879,23 +776,6 @@ class LeerdamDashboard(TableDashboard):
         link = download_link(csv_text(rows), f"leerdam-{self.table_id or 'game'}-village.csv", f"Debrief: the village's {years} as CSV", "text/csv")
         return f'<span data-csv-years="{last}">{link} <span class="pb-muted">(anonymous pledges: totals only)</span></span>'
 
-    @staticmethod
-    def _pledge_table(state: State) -> str:
-        """Each household's pledge, year by year: an anonymous game's debrief once the
-        facilitator shows them."""
-        years = sorted({r.year for r in state.ledger if r.contribution is not None})
-        pledges = {(r.year, r.seat): r.contribution for r in state.ledger}
-        head = "".join(f"<th>{y}</th>" for y in years)
-        body = "".join(
-            f'<tr data-pledges-of="{seat}"><td><b>{esc(name)}</b></td>' + "".join(f"<td>{pledges.get((y, seat), '')}</td>" for y in years) + "</tr>"
-            for seat, name in enumerate(state.names)
-        )
-        totals = "".join(f"<td><b>{y.total}</b></td>" for y in state.years if y.year in years)
-        return card(
-            "The pledges, household by household",
-            f'<table class="pb-table"><tr><th>Year</th>{head}</tr>{body}<tr><td><b>Total</b></td>{totals}</tr></table>'
-            '<div class="pb-muted">Anonymous during the game; the facilitator showed them for the debrief.</div>',
-        )
 
     def _waiting_text(self, view: View) -> str:
         names = [h.name for h in view.households]
@@ -914,140 +794,6 @@ class LeerdamDashboard(TableDashboard):
             return f"Allocation: waiting for {who}."
         return ""
 
-    @staticmethod
-    def _year_card(view: View, setup: Setup) -> str:
-        end = f"End roll after each year from year {setup.end_check_from}"
-        if setup.max_years is not None:
-            end += f" · year limit {setup.max_years}"
-        return card(
-            "",
-            f'<div class="pb-muted">Year</div><div class="ld-big" data-year="{view.year}">{view.year}</div>'
-            f'<div class="ld-mid">{esc(PHASE_LABEL.get(view.phase, view.phase))}</div>'
-            f'<div class="pb-muted">{esc(end)}</div>',
-        )
-
-    @staticmethod
-    def _dyke_card(view: View) -> str:
-        odds = f"Flood chance: <b>{round(flood_odds(view.dyke) * 6)} in 6</b> · " if view.phase != "over" else ""
-        return card(
-            f"Dyke Condition {view.dyke} of 6",
-            dyke_gauge(view.dyke) + f"<div>{odds}Final scoring at this dyke: <b>1 VP per {final_divisor(view.dyke)} Wealth</b></div>",
-        )
-
-    @staticmethod
-    def _thresholds_note(view: View, setup: Setup) -> str:
-        low, high = view.thresholds
-        warning = f'<div style="color:#8a4b00;font-weight:600">⚠ {esc(setup.warning)}</div>' if setup.warning else ""
-        return (
-            f'<div class="pb-card" data-low="{low}" data-high="{high}">'
-            f"With {len(view.households)} households, a total pledge <b style=\"color:#b71c1c\">below {low}</b> lowers the dyke, "
-            f'<b style="color:#1b5e20">above {high}</b> raises it, {low} to {high} holds it.{warning}</div>'
-        )
-
-    @staticmethod
-    def _pledged_card(view: View) -> str:
-        """Who has pledged (and, while allocating, who has allocated): never how much."""
-        n = len(view.households)
-        pledged = sum(1 for h in view.households if h.pledged)
-        allocating = view.phase == "allocate"
-        done = [h.allocated if allocating else h.pledged for h in view.households]
-        # Each chip says its state in words: a bare "…" read as nothing to the room. With anonymous
-        # pledges a household's capacity bounds its pledge: names only.
-        did, waiting = ("allocated", "not allocated yet") if allocating else ("pledged", "not pledged yet")
-        chips = "".join(
-            chip(
-                f"{'✔ ' if d else ''}{h.name}: {did if d else waiting}" + (f" · can give {h.capacity}" if h.capacity is not None else ""),
-                "#dff3e4" if d else "#eceef3",
-            )
-            for h, d in zip(view.households, done)
-        )
-        counts = f'<span data-pledged="{pledged}">Pledged: {pledged} of {n}</span>'
-        if allocating:
-            counts += f" · Allocated: {sum(done)} of {n}"
-        note = (
-            "Anonymous pledges: only the village's total is announced, and each household's numbers stay its own until the game ends."
-            if view.anonymous
-            else '"Can give" is the household\'s capacity this year, after misfortune. What anyone pledged stays secret until the last pledge is in.'
-        )
-        return card("", f'<div class="ld-mid">{counts}</div><div style="margin:4px 0">{chips}</div><div class="pb-muted">{esc(note)}</div>')
-
-    @staticmethod
-    def _pledge_chips(names: Sequence[str], pledges: Sequence[int | None], year: int) -> str:
-        return "".join(
-            f'<span data-year="{year}" data-seat-pledge="{seat}">{chip(f"{name}: {p}", "#e3ecfa")}</span>'
-            for seat, (name, p) in enumerate(zip(names, pledges))
-        )
-
-    def _reveal_card(self, view: View, state: State, rows: Sequence[dict[str, Any]]) -> str:
-        """This year's pledges once all are in; before that, a note and last year's result."""
-        names = [h.name for h in view.households]
-        low, high = view.thresholds
-        if view.total is not None:
-            pledges = [h.pledge for h in view.households]
-            chips = (
-                '<div class="ld-mid">Only the total is announced: each pledge stays its household\'s own.</div>'
-                if view.anonymous
-                else self._pledge_chips(names, pledges, view.year)
-            )
-            return card(
-                f"Year {view.year}: the pledges are in" if view.anonymous else f"Year {view.year}: the pledges are revealed",
-                chips + self._dyke_result(view.total, low, high, view.dyke_before, view.dyke),
-                attrs=f'data-revealed="{view.year}"',
-            )
-        if view.phase == "over":
-            body = f'<div class="ld-mid">The game is over: {esc(view.ended)}.</div>'
-        elif view.phase == "misfortune":
-            body = '<div class="ld-mid">The facilitator sets this year\'s misfortune.</div>'
-        else:
-            body = f'<div class="ld-mid">Year {view.year}: the pledges stay secret until all {len(names)} are in.</div>'
-        if view.years:
-            last = view.years[-1]
-            pledges = [r["contribution"] for r in rows if r["year"] == last.year]
-            body += (
-                f'<div data-revealed="{last.year}" style="margin-top:10px;padding-top:6px;border-top:1px solid #dde1ea">'
-                f"<b>Last year (year {last.year})</b> "
-                + ("" if view.anonymous else self._pledge_chips(names, pledges, last.year))
-                + self._dyke_result(last.total, low, high, last.dyke_before, last.dyke_after_pledges, size="ld-mid")
-                + "</div>"
-            )
-        return card("The reveal", body)
-
-    @staticmethod
-    def _dyke_result(total: int, low: int, high: int, before: int, after: int, size: str = "ld-big") -> str:
-        colour = "#b71c1c" if after < before else "#1b5e20" if after > before else "#37474f"
-        word = "falls" if after < before else "rises" if after > before else "holds"
-        return (
-            f'<div class="{size}" style="margin-top:6px" data-total="{total}">Total {total}</div>'
-            f'<div class="pb-muted">below {low} the dyke falls · above {high} it rises</div>'
-            f'<div class="ld-mid" style="color:{colour}">The dyke {word}: {before} → {after}</div>'
-        )
-
-    def _flood_card(self, view: View) -> str:
-        if not view.years:
-            return card("The flood", die_face(None, "#9aa3b5") + '<div class="pb-muted">The river is rolled after the harvest.</div>')
-        last: YearSummary = view.years[-1]
-        colour = FLOOD_BLUE if last.flooded else "#1b5e20"
-        verdict = (
-            f"Flood strength {last.flood} beats the dyke at {last.dyke_after_pledges}: the village floods!"
-            if last.flooded
-            else f"Flood strength {last.flood} against the dyke at {last.dyke_after_pledges}: the dyke holds."
-        )
-        if last.flood == 6:
-            verdict += " A 6 batters the dyke once more."
-        end = last.end_roll
-        end_html = (
-            f'<div style="margin-top:8px">{die_face(end, "#37474f", 46)} <b>End roll {end}</b>'
-            f'<span class="pb-muted"> · ends on {esc(", ".join(map(str, self.game.setup.end_on)))}</span></div>'
-            if end is not None and self.game is not None
-            else ""
-        )
-        return card(
-            f"The flood of year {last.year}",
-            f'<div style="display:flex;align-items:center;gap:14px">{die_face(last.flood, colour)}'
-            f'<div class="ld-mid" style="color:{colour};font-size:1.15em">{esc(verdict)}</div></div>'
-            f'<div>Dyke after the year: <b>{last.dyke_after}</b></div>{end_html}',
-            attrs=f'data-flood="{last.flood}"',
-        )
 
     def _draw_plots(self, view: View, rows: Sequence[dict[str, Any]], setup: Setup) -> None:
         """Redraw the plots only when a year has finished (or the game ended)."""
@@ -1160,7 +906,7 @@ class LeerdamDashboard(TableDashboard):
         names = [h.name for h in view.households]
         rows: list[widgets.Widget] = []
         for deal in view.deals:
-            text = self._deal_text(deal, seat, names)
+            text = deal_text(deal, seat, names)
             if deal.status == "offered" and deal.seller == seat:
                 accept = widgets.Button(description="Accept", button_style="success", icon="handshake-o").add_class(f"pb-accept-{deal.id}")
                 decline = widgets.Button(description="Decline", icon="times").add_class(f"pb-decline-{deal.id}")
@@ -1177,15 +923,6 @@ class LeerdamDashboard(TableDashboard):
             return []
         return [widgets.HTML("<b>Hired labour this year</b>"), *rows]
 
-    @staticmethod
-    def _deal_text(deal: Deal, seat: int, names: Sequence[str]) -> str:
-        activity = ACTIVITY_LABEL.get(deal.activity, deal.activity)
-        if deal.buyer == seat:
-            text = f"You offer {names[deal.seller]} {deal.wealth} Wealth for {_plural(deal.units, 'unit')} on your {activity}"
-        else:
-            text = f"{names[deal.buyer]} offers you {deal.wealth} Wealth for {_plural(deal.units, 'unit')} on {names[deal.buyer]}'s {activity}"
-        badge = {"offered": "open", "done": "✔ done", "declined": "declined", "lapsed": "lapsed"}.get(deal.status, deal.status)
-        return f'<span data-deal="{deal.id}">{esc(text)} <i>(offer {deal.id}, {esc(badge)})</i></span>'
 
     def _offer_form(self, view: View, seat: int) -> widgets.Widget:
         others = [(h.name + (" (has allocated)" if h.allocated else ""), i) for i, h in enumerate(view.households) if i != seat]
@@ -1225,3 +962,9 @@ class LeerdamDashboard(TableDashboard):
                 widgets.HBox((to, wealth, send), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px")),
             )
         )
+
+
+#: the setup variants a class of this game may choose (setup field -> what its checkbox says).
+CLASS_VARIANTS = {"anonymous": ANONYMOUS}
+#: the game's page, as its card names its "dashboard" layer (a class page builds a student's seat with it).
+DASHBOARD = LeerdamDashboard

@@ -1,5 +1,7 @@
 """New Rule on one screen: hot-seat play of `rules.new_rule`, saved after every click.
 
+The candies, the bowl, the players' table and the reveal are drawn by `drawing.new_rule`.
+
 `NewRuleDashboard(store=None, query=None)` opens on the table picker and the new-game form; a started
 or resumed table shows the common bowl, the players, the reveal, a seat chooser for each
 player's private bowl and moves, standings, the log, undo and the save file. Bot seats move
@@ -36,17 +38,16 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 
 from __future__ import annotations
 
-import dataclasses
 import re
-import secrets
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
 import ipywidgets as widgets
 
+from drawing.common import card, esc
+from drawing.new_rule import bowl_card, candy_chips, candy_label, players_table, reveal_card
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
-from rules import RuleError, new_game
+from rules import RuleError
 from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.new_rule import (
@@ -62,29 +63,16 @@ from rules.new_rule import (
     legal_actions,
     payment_levels,
     suggested_payment,
-    symbol,
     view_for,
 )
 
-from .common import LogPanel, PrivacyCurtain, card, chip, esc, optional_limit
+from .common import WIDE, LogPanel, PrivacyCurtain, optional_limit
+from .new_game_form import NewGameForm, setup_default
 from .table import TableDashboard
 
-__all__ = ["NewRuleDashboard", "PaymentChooser", "SetupForm", "candy_chip", "candy_chips", "colour_class"]
+__all__ = ["CLASS_VARIANTS", "DASHBOARD", "NewRuleDashboard", "PaymentChooser", "SetupForm", "colour_class"]
 
-#: Chip background and text colour per candy colour; the symbol carries the meaning too.
-CHIP_COLOURS: dict[str, tuple[str, str]] = {
-    "red": ("#c62828", "#fff"),
-    "orange": ("#f28c28", "#111"),
-    "yellow": ("#f7d038", "#111"),
-    "green": ("#2e7d32", "#fff"),
-    "blue": ("#1f5fbf", "#fff"),
-    "brown": ("#6d4c41", "#fff"),
-    "purple": ("#7b1fa2", "#fff"),
-    "pink": ("#f48fb1", "#111"),
-}
-OTHER_COLOUR = ("#b0b4bd", "#111")
 MAX_SEATS = 5
-WIDE = {"description_width": "initial"}
 
 
 def colour_class(colour: str) -> str:
@@ -92,80 +80,37 @@ def colour_class(colour: str) -> str:
     return re.sub(r"[^a-z0-9-]", "-", colour.lower())
 
 
-def candy_label(colours: Sequence[str], colour: str, count: int | None = None) -> str:
-    """'★ yellow 3': the symbol first so no one needs to tell hues apart."""
-    text = f"{symbol(colours, colour)} {colour}"
-    return text if count is None else f"{text} {count}"
-
-
-def candy_chip(colours: Sequence[str], colour: str, count: int | None = None) -> str:
-    """One chip: the colour's symbol and name (and count) on the colour, the name said again in
-    its `title` and `aria-label` (a screen reader says "yellow candy, 3", not the star's name)."""
-    said = f"{colour} candy" + ("" if count is None else f", {count}")
-    html = chip(candy_label(colours, colour, count), *CHIP_COLOURS.get(colour, OTHER_COLOUR))
-    return html.replace(
-        '<span class="pb-chip"',
-        f'<span class="pb-chip" title="{esc(said)}" aria-label="{esc(said)}" data-colour="{esc(colour)}"',
-        1,
-    )
-
-
-def candy_chips(colours: Sequence[str], counts: Sequence[int] | None = None, candies: Sequence[str] = (), counted: bool = True) -> str:
-    """Coloured chips for colour counts, or for a handful of candies (`counted` off: the
-    colours alone, as for the common bowl, whose counts nobody sees). Each chip shows its
-    colour's symbol and name, so no one needs to tell hues apart."""
-    if counts is None:
-        counts = [sum(1 for c in candies if c == colour) for colour in colours]
-        pairs = [(c, n) for c, n in zip(colours, counts) if n]
-    else:
-        pairs = list(zip(colours, counts))
-    return "".join(candy_chip(colours, c, n if counted else None) for c, n in pairs)
-
-
 def _private_lines(state: State, seat: int) -> tuple[str, ...]:
     """The log lines only this seat (among others, perhaps) may read: its own notes."""
     return tuple(e.text for e in state.log if e.visible_to is not None and seat in e.visible_to)
 
 
-def _default(name: str) -> Any:
-    """A Setup field's default, so the form starts where the rules model does."""
-    return {f.name: f.default for f in dataclasses.fields(Setup)}[name]
-
-
 # -- the new-game form ----------------------------------------------------------------------
 
 
-class SetupForm(widgets.VBox):
+class SetupForm(NewGameForm):
     """Names, seat kinds and variants; `read()` turns them into a Setup, seed and bot seats."""
 
     def __init__(self) -> None:
         self.players = widgets.ToggleButtons(
             options=[(f"{n} players", n) for n in (3, 4, 5)], value=4, description="Players", style=WIDE
         ).add_class("pb-players")
-        self.names = tuple(
-            widgets.Text(value=f"Player {i + 1}", description=f"Seat {i + 1}", placeholder="name").add_class(f"pb-name-{i}")
-            for i in range(MAX_SEATS)
-        )
-        kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in LAB_BOTS["new-rule"]]
-        self.kinds = tuple(widgets.Dropdown(options=kinds, value="human").add_class(f"pb-kind-{i}") for i in range(MAX_SEATS))
-        self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
+        self._seat_rows(RULES.slug, [f"Player {i + 1}" for i in range(MAX_SEATS)], lambda i: f"Seat {i + 1}", "name")
         self.bags = widgets.BoundedIntText(
-            value=_default("bags_per_player"), min=1, max=10, description="Bags per player", style=WIDE
+            value=setup_default(Setup, "bags_per_player"), min=1, max=10, description="Bags per player", style=WIDE
         ).add_class("pb-bags")
         self.per_bag = widgets.BoundedIntText(
-            value=_default("per_bag"), min=1, max=50, description="Candies per colour per bag", style=WIDE
+            value=setup_default(Setup, "per_bag"), min=1, max=50, description="Candies per colour per bag", style=WIDE
         ).add_class("pb-per-bag")
-        self.hand = widgets.BoundedIntText(value=_default("hand"), min=1, max=999, description="Starting hand", style=WIDE).add_class("pb-hand")
+        self.hand = widgets.BoundedIntText(value=setup_default(Setup, "hand"), min=1, max=999, description="Starting hand", style=WIDE).add_class("pb-hand")
         self.max_rounds = widgets.Combobox(
-            value=str(_default("max_rounds")),
+            value=str(setup_default(Setup, "max_rounds")),
             options=["none", "6", "8", "12", "20"],
             description="Round limit",
             placeholder="a number, or none",
             style=WIDE,
         ).add_class("pb-max-rounds")
-        self.seed = widgets.IntText(value=0, description="Seed", style=WIDE).add_class("pb-seed")
-        self.start_button = widgets.Button(description="Start new game", button_style="success", icon="play").add_class("pb-start")
-        self.players.observe(lambda _: self._show_rows(), "value")
+        self._seed_and_start()
         variants = widgets.HBox(
             (self.bags, self.per_bag, self.hand, self.max_rounds, self.seed),
             layout=widgets.Layout(flex_flow="row wrap", grid_gap="4px 16px"),
@@ -180,31 +125,11 @@ class SetupForm(widgets.VBox):
                 self.start_button,
             )
         )
-        self.add_class("pb-setup")
-        self.reseed()
-        self._show_rows()
+        self._ready()
 
-    def _show_rows(self) -> None:
-        for i, row in enumerate(self.rows):
-            row.layout.display = "flex" if i < self.players.value else "none"
-
-    def reseed(self) -> None:
-        """A fresh seed, so two new games differ unless someone types one in."""
-        self.seed.value = secrets.randbelow(1_000_000)
-
-    def read(self) -> tuple[Setup, int, dict[int, str]]:
-        """The Setup, the seed and the bot seats; RuleError when the form does not make a game."""
-        count = self.players.value
+    def setup(self, names: tuple[str, ...]) -> Setup:
         max_rounds = optional_limit(self.max_rounds.value, "round")
-        setup = Setup(
-            names=tuple(t.value for t in self.names[:count]),
-            bags_per_player=self.bags.value,
-            per_bag=self.per_bag.value,
-            hand=self.hand.value,
-            max_rounds=max_rounds,
-        )
-        bots = {i: k.value for i, k in enumerate(self.kinds[:count]) if k.value != "human"}
-        return setup, self.seed.value, bots
+        return Setup(names=names, bags_per_player=self.bags.value, per_bag=self.per_bag.value, hand=self.hand.value, max_rounds=max_rounds)
 
 
 # -- paying against the infection -------------------------------------------------------------
@@ -319,7 +244,7 @@ class NewRuleDashboard(TableDashboard):
     slug = RULES.slug
     game_title = RULES.title
     setup_form = SetupForm
-    bot_strategies = LAB_BOTS["new-rule"]
+    bot_strategies = LAB_BOTS[RULES.slug]
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         super().__init__(store, query)
@@ -361,27 +286,14 @@ class NewRuleDashboard(TableDashboard):
     def on_open(self) -> None:
         self.curtain.hide()
 
-    def _start_clicked(self) -> None:
-        try:
-            setup, seed, bots = self.form.read()
-            game = new_game(self.slug, setup, seed)
-        except RuleError as exc:
-            self.status.refuse(f"Cannot start: {exc.message}.")
-            return
-        self.start(game, bots)
-
     # -- the public board -------------------------------------------------------------------------
     def draw_table(self) -> None:
         assert self.game is not None
         view = view_for(self.game.state, None)
         self.header.show(self.game_title, self._round_text(view), self._waiting_text(view))
-        self.bowl_html.value = card(
-            f"Common bowl · {view.common_total} candies",
-            '<span class="pb-muted">It still holds: </span>' + candy_chips(view.colours, candies=view.common_colours, counted=False)
-            if view.common_colours else '<span class="pb-muted">Empty.</span>',
-        )
-        self.players_html.value = self._players_table(view)
-        self.reveal_html.value = self._reveal(view)
+        self.bowl_html.value = bowl_card(view)
+        self.players_html.value = players_table(view, self.bots)
+        self.reveal_html.value = reveal_card(view)
         # At the end the players' table shows every bowl: give it the whole width.
         self.reveal_html.layout.display = "none" if view.phase == "over" else "flex"
         if view.standings:
@@ -416,48 +328,6 @@ class NewRuleDashboard(TableDashboard):
         if view.phase == "pay":
             return f"Infection {' and '.join(view.infection)}, strength {view.strength}: waiting for {waiting} to pay."
         return "Dealing the candies."
-
-    def _players_table(self, view: View) -> str:
-        over = view.phase == "over"
-        head = ["Seat", "Player", "Candies", f"{view.antibody} eaten", "Now", "Pick"] + (["Final bowl"] if over else [])
-        rows = []
-        for i, s in enumerate(view.seats):
-            if s.out:
-                now = "out"
-            elif view.phase in ("draw", "choose"):
-                now = "▶ drawing" if view.turn == i else ""
-            elif view.phase == "pick":
-                now = "✔ picked" if s.picked else "choosing…"
-            elif view.phase == "pay":
-                now = "✔ paid" if s.paid else "paying…"
-            else:
-                now = ""
-            pick = candy_chip(view.colours, s.pick) if s.pick else ""
-            bot = f' <span class="pb-muted">🤖 {esc(self.bots[i])}</span>' if i in self.bots else ""
-            cells = [str(i + 1), f"<b>{esc(s.name)}</b>{bot}", str(s.candies), str(s.eaten), esc(now), pick]
-            if over:
-                cells.append(candy_chips(view.colours, s.bowl) if s.bowl is not None else "")
-            rows.append("<tr>" + "".join(f'<td data-label="{esc(h)}">{c}</td>' for h, c in zip(head, cells)) + "</tr>")
-        header = "".join(f"<th>{esc(h)}</th>" for h in head)
-        return card("Players", f'<table class="pb-table pb-cards"><tr>{header}</tr>{"".join(rows)}</table>')
-
-    @staticmethod
-    def _reveal(view: View) -> str:
-        if view.phase != "pay" or not view.strength:
-            return card("Infection", '<span class="pb-muted">Picks are revealed together once everyone has picked.</span>')
-        picks = " ".join(
-            f"{esc(s.name)}&nbsp;{candy_chip(view.colours, s.pick)}"
-            for s in view.seats
-            if s.pick
-        )
-        sick = "".join(candy_chip(view.colours, c) for c in view.infection)
-        body = (
-            f"<div>Revealed: {picks}</div>"
-            f'<div style="font-size:1.25em;margin-top:6px">Infection {sick} strength <b>{view.strength}</b></div>'
-            f'<div class="pb-muted">Each player pays {_plural(view.strength, "level")}: 2 other candies or 1 '
-            f"{esc(view.antibody)} eaten per level; infection colours only 4 per level, once fewer than 2 others are left.</div>"
-        )
-        return card("Infection", body)
 
     # -- the private panel ------------------------------------------------------------------------
     def _panel_key(self, seat: int) -> tuple[object, ...]:
@@ -532,3 +402,9 @@ class NewRuleDashboard(TableDashboard):
                 return [note("You have paid this round.")]
             return [PaymentChooser(state, seat, self.act)]
         return [note(f"Nothing to do now: waiting for {seats_text(names, view.waiting_for) or 'the table'}.")]
+
+
+#: the setup variants a class of this game may choose (setup field -> what its checkbox says): none.
+CLASS_VARIANTS: dict[str, str] = {}
+#: the game's page, as its card names its "dashboard" layer (a class page builds a student's seat with it).
+DASHBOARD = NewRuleDashboard

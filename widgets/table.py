@@ -24,56 +24,48 @@ A page receives only what its link allows: the widgets of other roles are never 
 no other seat's secret and no key reaches its browser. Every private panel carries the class
 `playbook-private`.
 
-Live pages. An asyncio task in the kernel waits on the store's change signal and redraws
-within a fraction of a second of another page's change; widgets whose values did not change send
-nothing. The page's own script (the `playbook` template) presses a hidden heartbeat button every
-few seconds and the kernel answers it; a kernel whose page is gone hears nothing, stops
-following the table and goes idle, so Voila culls it; a page whose kernel died sees no answer,
-says so and reopens its table by reloading.
+Live pages (`widgets.live`). An asyncio task in the kernel waits on the store's change signal
+and redraws within a fraction of a second of another page's change; widgets whose values did
+not change send nothing. The page's own script presses a hidden heartbeat button every few
+seconds and the kernel answers it; a kernel whose page is gone hears nothing, stops following
+the table and goes idle, so Voila culls it; a page whose kernel died sees no answer, says so
+and reopens its table by reloading.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
-import json
 import os
 import random
 import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import ipywidgets as widgets
 
+from drawing.common import esc
 from playbook.access import Access, key_matches, new_key, resolve, server_key, table_keys
-from playbook.links import in_voila, page, public_base, table_links, table_query
+from playbook.links import public_base, table_links, table_query
 from playbook.bots import undo_plan
-from playbook.pacing import release_turn
-from playbook.store import Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, STOPPED, StaleTable, Store, Table, TableInfo, Undo
-from rules import Action, Game, RuleError, SaveFileError, load_game
+from playbook.store import STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
+from rules import Action, Game, RuleError, SaveFileError, load_game, new_game
 from rules.core import seats_text
-from rules.games import CARDS
+from rules.games import card
 
+from . import live
+from .address import page_query, qr_svg
 from .board import Debrief, PhaseBoard
-from .common import STYLE, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, card, close_tree, download_link, esc
-from .common import DebriefBar, csv_text
+from .class_card import ClassPanel
+from .common import STYLE, DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
+from .live import LiveFollow
 from .lost_presses import listen
 
-__all__ = ["ClassPanel", "ClassStarter", "TableDashboard", "TableIndex", "TablePicker", "bots_from_meta", "bots_meta", "qr_svg", "seat_keys"]
+__all__ = ["TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys"]
 
-#: Seconds one wait on the store's change signal lasts before it starts again.
-WAIT_SECONDS = 10.0
-#: The wait's thread looks this often whether the page was closed (`close` ends it so).
-WAIT_SLICE_SECONDS = 0.5
-#: A page that has not pressed its heartbeat for this long is gone: stop following the table.
-QUIET_SECONDS = 30.0
 #: Another page's move: the public view is redrawn at once, a seat's own panel this much later.
 PANEL_DEFER_SECONDS = 0.05
-#: After a change, wait this long for the next one before redrawing (at most SETTLE_MAX).
-SETTLE_SECONDS = 0.12
-SETTLE_MAX_SECONDS = 0.5
 
 
 def bots_meta(bots: Mapping[int, str]) -> dict[str, Any]:
@@ -93,100 +85,6 @@ def bots_from_meta(meta: Mapping[str, Any], known: Collection[str]) -> dict[int,
 def seat_keys(game: Game[Any, Any]) -> dict[str, str]:
     """A fresh secret per seat (store meta "seat_keys"): whoever holds one may see that seat."""
     return table_keys(len(getattr(game.setup, "names", ())))["seat_keys"]
-
-
-@functools.lru_cache(maxsize=32)
-def qr_svg(text: str, size: int = 220) -> str:
-    """`text` as a QR code in inline SVG (ReportLab's pure-Python encoder; no image library)."""
-    from reportlab.graphics.barcode import qrencoder
-
-    code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
-    code.addData(text)
-    code.make()
-    count = code.getModuleCount()
-    border = 4
-    cells = "".join(
-        f'<rect x="{c + border}" y="{r + border}" width="1" height="1"/>' for r in range(count) for c in range(count) if code.isDark(r, c)
-    )
-    span = count + 2 * border
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {span} {span}" width="{size}" height="{size}" '
-        f'shape-rendering="crispEdges" role="img" aria-label="QR code"><rect width="{span}" height="{span}" fill="#fff"/>'
-        f'<g fill="#000">{cells}</g></svg>'
-    )
-
-
-def serve_hint() -> str:
-    """A line for a class card made outside Voila (JupyterLab) with no `playbook serve` to
-    open its links, else ""."""
-    if os.environ.get("PLAYBOOK_URL") or in_voila():
-        return ""
-    from playbook.running import server_url
-
-    if server_url() is not None:
-        return ""
-    return (
-        '<div class="pb-serve-hint"><b>These links open on <code>playbook serve</code>, and none is running.</b> '
-        "Start it in a terminal (<code>playbook serve --ip 0.0.0.0</code> for phones on the room's network), "
-        "then the board, join and seat links below work.</div>"
-    )
-
-
-_REQUEST_SEEN = False
-
-
-def page_query() -> str:
-    """The page's query string (Voila sets $QUERY_STRING for its page).
-
-    A kernel Voila keeps ready before any page asks for it (`playbook serve --preheat`) waits
-    here for its page's request first. `voila.utils` is imported only then: it brings a web
-    server's worth of modules (about 45 MB) that a page's kernel does not otherwise need.
-    """
-    global _REQUEST_SEEN
-    if os.environ.get("VOILA_PREHEAT", "False") == "True" and not _REQUEST_SEEN:
-        release_turn()  # a ready kernel may wait long for its page: let the others build meanwhile
-        try:
-            _wait_for_page_request()
-        except Exception:  # noqa: BLE001 - a Voila that answers otherwise: its own (heavier) helper
-            from voila.utils import wait_for_request
-
-            wait_for_request()
-        _REQUEST_SEEN = True
-    return os.environ.get("QUERY_STRING", "")
-
-
-def _wait_for_page_request() -> None:
-    """Wait for the page a ready kernel is given, and take its request (its query string)
-    into the environment, as `voila.utils.wait_for_request` does.
-
-    Voila's helper imports a web server's worth of modules (about 45 MB in every ready kernel);
-    this asks Voila's same socket for the same answer with the websockets client alone.
-    """
-    from websockets.sync.client import connect
-
-    env = os.environ
-    base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
-    url = (
-        f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:{env.get('VOILA_APP_PORT', '8866')}"
-        f"{base}voila/query/{env['VOILA_KERNEL_ID']}"
-    )
-    with connect(url, open_timeout=5, max_size=None) as socket:
-        info = socket.recv()
-    for name, value in json.loads(info).items():
-        os.environ[name] = str(value)
-
-
-def _when(stamp: float) -> str:
-    return time.strftime("%d %b %H:%M", time.localtime(stamp))
-
-
-def _in_kernel() -> bool:
-    """True inside a running IPython kernel (a Voila page), where an asyncio task can run."""
-    try:
-        from ipykernel.kernelbase import Kernel
-    except ImportError:
-        return False
-    return bool(Kernel.initialized())
 
 
 class TablePicker(widgets.VBox):
@@ -215,7 +113,7 @@ class TablePicker(widgets.VBox):
             button.on_click(lambda _, table_id=info.id: self._on_resume(table_id))
             label = widgets.HTML(
                 f"<b>{esc(info.title)}</b> "
-                f'<span class="pb-muted">· {info.moves} moves · last played {esc(_when(info.updated))}</span>'
+                f'<span class="pb-muted">· {info.moves} moves · last played {esc(day_and_time(info.updated))}</span>'
             )
             rows.append(widgets.HBox((button, label), layout=widgets.Layout(align_items="center", flex_flow="row wrap")))
         if tables is None:
@@ -232,144 +130,23 @@ class TablePicker(widgets.VBox):
         close_tree(old)
 
 
-class ClassPanel(widgets.VBox):
-    """The facilitator's card for a class on their own devices (class pb-class).
-
-    The board link and the join code (what the projector shows), one row per seat with its own
-    link (pb-seat-link-<i>), whether a device claimed it (Release, pb-release-<i>) and who
-    plays it (a person, or a bot: pb-bot-<i> and pb-hand-over-<i>), and printable seat slips
-    with each seat's QR code (pb-slips).
-    """
-
-    def __init__(self, dashboard: TableDashboard) -> None:
-        self._dash = dashboard
-        self.links_html = widgets.HTML().add_class("pb-seat-links")
-        # Seats side by side where the screen is wide: a class of ten fits above the table.
-        self.rows = widgets.GridBox(
-            layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 540px), 1fr))", grid_gap="0 18px")
-        ).add_class("pb-class-seats")
-        self.slips_button = widgets.Button(description="Seat slips (PDF)", icon="print").add_class("pb-slips")
-        self.slips_button.on_click(lambda _: self._make_slips())
-        self.slips_link = widgets.HTML().add_class("pb-slips-link")
-        self._shown: tuple[Any, ...] | None = None
-        super().__init__(
-            (self.links_html, self.rows, widgets.HBox((self.slips_button, self.slips_link), layout=widgets.Layout(align_items="center", flex_flow="row wrap")))
-        )
-        self.add_class("pb-class")
-        self.layout.display = "none"
-
-    def hide(self) -> None:
-        self.layout.display = "none"
-        self.links_html.value = self.slips_link.value = ""
-        old, self._shown = self.rows.children, None
-        self.rows.children = ()
-        close_tree(old)
-
-    def show(self, table: Table) -> None:
-        dash = self._dash
-        names = getattr(table.game.setup, "names", ())
-        # In Voila, links relative to the page; in JupyterLab, to the `playbook serve` that opens them.
-        links = table_links("" if in_voila() else public_base(), dash.slug, table.id, table.meta, names)
-        claims = dict(table.meta.get("claims") or {})
-        key = (table.id, tuple(sorted(table.bots.items())), tuple(sorted(claims)), tuple(sorted(dict(table.meta.get("seat_keys") or {}).items())))
-        self.layout.display = "flex"
-        if key == self._shown:
-            return
-        self._shown = key
-        join_url = table_links(public_base(), dash.slug, table.id, table.meta, names)["join"]
-        self.links_html.value = card(
-            "The class: board and seats",
-            f'<div class="pb-class-links"><a class="pb-board-link" href="{esc(links["board"])}" target="_blank" rel="noopener">'
-            "Open the board</a> for the projector: it shows the join code. "
-            f'Phones join with the code, or with <a class="pb-join-link" href="{esc(links["join"])}" target="_blank" rel="noopener">the join link</a> '
-            f'(<span class="pb-muted">{esc(join_url)}</span>). Or send each player their own seat link below. '
-            "Keep this page and its links from the players.</div>" + serve_hint(),
-        )
-        old = self.rows.children
-        rows = []
-        for seat, name in enumerate(names):
-            rows.append(self._seat_row(seat, name, links["seats"][seat]["url"], table.bots.get(seat), str(seat) in claims))
-        self.rows.children = tuple(rows)
-        close_tree(old)
-
-    def _seat_row(self, seat: int, name: str, href: str, bot: str | None, claimed: bool) -> widgets.Widget:
-        dash = self._dash
-        state = f"🤖 bot: {bot}" if bot else ("📱 on a device" if claimed else "free")
-        # A held seat's key is its device's own: this page shows no link for it (Release frees it).
-        link = (
-            ""
-            if claimed
-            else f' · <a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}" title="{esc(name)}\'s own page">own page</a>'
-        )
-        # The name wraps inside its own room: the controls stay on the seat's one line.
-        label = widgets.HTML(
-            f'<b>{esc(name)}</b> <span class="pb-muted pb-seat-state-{seat}">· {esc(state)}</span>{link}',
-            layout=widgets.Layout(flex="1 1 180px", min_width="0"),
-        )
-        parts: list[widgets.Widget] = [label]
-        if claimed:
-            release = widgets.Button(description="Release", icon="unlock", tooltip="Free the seat for another device; its old link stops working").add_class(f"pb-release-{seat}")
-            release.on_click(lambda _: dash.release(seat))
-            parts.append(release)
-        names = list(dash.bot_strategies)
-        if names:
-            choice = widgets.Dropdown(
-                options=[("a person", "")] + [(f"bot: {n}", n) for n in names], value=bot or "", description="played by", layout=widgets.Layout(width="230px")
-            ).add_class(f"pb-bot-{seat}")
-            apply = widgets.Button(tooltip="A bot plays an absent seat; give it back to a person any time").add_class(f"pb-hand-over-{seat}")
-
-            # The button says what it will do with the choice, in the room's words.
-            def say(_: object = None) -> None:
-                apply.description = f"Let the bot play {name}" if choice.value else f"{name} plays again"
-                # Shown only when the choice would change something: a greyed button read as broken.
-                apply.layout.display = "none" if (choice.value or None) == bot else ""
-
-            say()
-            choice.observe(say, names="value")
-            apply.on_click(lambda _: dash.hand_over(seat, choice.value or None))
-            parts += [choice, apply]
-        return widgets.HBox(tuple(parts), layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="4px 10px"))
-
-    def _make_slips(self) -> None:
-        dash = self._dash
-        if dash.game is None or dash.table_id is None or dash.role != "facilitator":
-            return
-        from printables.common import build_document
-        from printables.slips import seat_slips
-
-        table = dash.store.load(dash.table_id)
-        names = list(getattr(table.game.setup, "names", ()))
-        links = table_links(public_base(), dash.slug, table.id, table.meta, names)
-        claims = dict(table.meta.get("claims") or {})
-        # Seats a device holds are not printed: their keys are their devices' own.
-        seats = [(s["name"], s["url"]) for s in links["seats"] if s["seat"] not in table.bots and str(s["seat"]) not in claims]
-        left_out = _slips_left_out(len(names), table.bots, claims)
-        if not seats:
-            # A message and no file: a PDF of no slips is an empty file that viewers reject.
-            self.slips_link.value = f'<span class="pb-muted pb-slips-none" role="status">No slips to print: {esc(left_out or "no seats")}.</span>'
-            return
-        try:
-            pdf = build_document(seat_slips(seats, game_title=dash.game_title, players=len(seats), page="a4"), page="a4", title=f"{dash.game_title}: seat slips")
-        except ValueError as exc:
-            self.slips_link.value = f'<span class="pb-muted pb-slips-none" role="status">No slips to print: {esc(exc)}.</span>'
-            return
-        count = f"{len(seats)} slip{'' if len(seats) == 1 else 's'}"
-        held = f"{count}: {', '.join(name for name, _ in seats)}" + (f" (not printed: {left_out})" if left_out else "")
-        self.slips_link.value = download_link(pdf, f"{dash.slug}-{table.id}-seat-slips.pdf", f"Seat slips (PDF, {count})", "application/pdf") + (
-            f' <span class="pb-muted pb-slips-held">{esc(held)}. Each slip holds that seat\'s key: hand it to that player only.</span>'
-        )
+P = TypeVar("P", bound=widgets.Widget)
 
 
-def _slips_left_out(seats: int, bots: Mapping[int, str], claims: Mapping[str, Any]) -> str:
-    """Why seats get no slip ("2 seats are on a device and 1 seat is played by a bot"), or ""."""
-    on_devices = sum(1 for seat in range(seats) if seat not in bots and str(seat) in claims)
-    robots = sum(1 for seat in range(seats) if seat in bots)
-    parts = []
-    if on_devices:
-        parts.append(f"{on_devices} seat{' is' if on_devices == 1 else 's are'} on a device")
-    if robots:
-        parts.append(f"{robots} seat{' is' if robots == 1 else 's are'} played by a bot")
-    return " and ".join(parts)
+class _Part(Generic[P]):
+    """A part of a table's page built the first time it is asked for (`TableDashboard._parts`)."""
+
+    def __init__(self, build: Callable[[TableDashboard], P]) -> None:
+        self._build = build
+        self._name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, page: TableDashboard, owner: type | None = None) -> P:
+        if self._name not in page._parts:
+            page._keep_part(self._name, self._build(page))
+        return cast(P, page._parts[self._name])  # each name holds the part its own `_Part` built
 
 
 class TableDashboard(widgets.VBox):
@@ -391,8 +168,12 @@ class TableDashboard(widgets.VBox):
     bot_strategies: ClassVar[Mapping[str, Callable[[Any, int, random.Random], Action]]] = {}
     #: the game's new-game form (a widget with a `start_button`, `read()` and `reseed()`).
     setup_form: ClassVar[Callable[[], Any]]
-    #: False for games where everything is public: the save file is then always offered.
-    hidden_information: ClassVar[bool] = True
+
+    @property
+    def hidden_information(self) -> bool:
+        """The game keeps secrets (its card says): else the save file is always offered, and a
+        table has no seat, board or join links."""
+        return card(self.slug).hides
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.store = store if store is not None else Store()
@@ -402,10 +183,6 @@ class TableDashboard(widgets.VBox):
         #: the seat of a seat page (None elsewhere), and the key its link gave.
         self.seat: int | None = None
         self._seat_key = ""
-        self._watcher: asyncio.Task[None] | None = None
-        self._closed = threading.Event()  # set by `_stop_watching`: the waiting thread returns
-        self._last_beat = time.monotonic()
-        self._beats = 0
         self.game: Game[Any, Any] | None = None
         self.table_id: str | None = None
         #: the version of the table this page shows: every change it submits carries it.
@@ -416,6 +193,8 @@ class TableDashboard(widgets.VBox):
         self.style_html = widgets.HTML(STYLE)
         self.header = TableHeader()
         self.status = StatusLine()
+        # Following the table: the page's heartbeat, and the look at the store for other pages' moves.
+        self.live = LiveFollow(self.status, self._look, lambda: self.table_id is not None, "check for other pages' moves", self._beaten)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
         # The save bar, the debrief bar, the table picker and the class panel: built the first
         # time a page wants them (`_part`). A seat page or a board shows none of them, and their
@@ -429,9 +208,7 @@ class TableDashboard(widgets.VBox):
         #: the board's join code (QR) and link: only a board page fills it.
         self.join_html = widgets.HTML().add_class("pb-join-code")
         # The page's script presses the heartbeat (hidden) and watches the answer (pb-alive).
-        self.heartbeat = widgets.Button(description="beat", layout=widgets.Layout(display="none")).add_class("pb-heartbeat")
-        self.heartbeat.on_click(lambda _: self._beat())
-        self.alive = widgets.HTML('<span data-beat="0"></span>', layout=widgets.Layout(display="none")).add_class("pb-alive")
+        self.heartbeat, self.alive = self.live.heartbeat, self.live.alive
         #: a link the page's script puts in the address bar (a new table's facilitator link).
         self.navigator = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-navigator")
         self._table: widgets.Widget | None = None
@@ -455,41 +232,22 @@ class TableDashboard(widgets.VBox):
         self.add_class(f"playbook-{self.slug}")
 
     # -- parts only some pages show ---------------------------------------------------------------
-    @property
-    def savebar(self) -> SaveBar:
-        return self._part("savebar")  # type: ignore[return-value]
+    def _new_picker(self) -> TablePicker:
+        picker = TablePicker(self.resume)
+        if self._form is not None:
+            picker.set_form(self._form)
+        return picker
 
-    @property
-    def debrief_bar(self) -> DebriefBar:
-        return self._part("debrief_bar")  # type: ignore[return-value]
+    savebar: _Part[SaveBar] = _Part(lambda page: SaveBar(page.undo, page.load_file, page.offer_download))
+    debrief_bar: _Part[DebriefBar] = _Part(lambda page: DebriefBar(page.prepare_debrief))
+    picker: _Part[TablePicker] = _Part(lambda page: page._new_picker())
+    class_panel: _Part[ClassPanel] = _Part(ClassPanel)
 
-    @property
-    def picker(self) -> TablePicker:
-        return self._part("picker")  # type: ignore[return-value]
-
-    @property
-    def class_panel(self) -> ClassPanel:
-        return self._part("class_panel")  # type: ignore[return-value]
-
-    def _part(self, name: str) -> widgets.Widget:
-        """The part `name`, built (and put in its place, shown as the page's role wants) the
-        first time it is asked for."""
-        part = self._parts.get(name)
-        if part is None:
-            if name == "savebar":
-                part = SaveBar(self.undo, self.load_file, self.offer_download)
-            elif name == "debrief_bar":
-                part = DebriefBar(self.prepare_debrief)
-            elif name == "picker":
-                part = TablePicker(self.resume)
-                if self._form is not None:
-                    part.set_form(self._form)
-            else:
-                part = ClassPanel(self)
-            self._parts[name] = part
-            self._place_parts()
-            self._show_parts()
-        return part
+    def _keep_part(self, name: str, part: widgets.Widget) -> None:
+        """A part built: put it in its place, shown as the page's role wants it."""
+        self._parts[name] = part
+        self._place_parts()
+        self._show_parts()
 
     def _place_parts(self) -> None:
         """The page's children: the class card (board link, seats) above the table, the first
@@ -522,7 +280,18 @@ class TableDashboard(widgets.VBox):
         return self._form
 
     def _start_clicked(self) -> None:
-        raise NotImplementedError
+        try:
+            setup, seed, bots = self.form.read()
+            game = new_game(self.slug, setup, seed)
+        except RuleError as exc:
+            self.status.refuse(f"Cannot start: {exc.message}.")
+            return
+        self.start(game, bots)
+        self.started(setup)
+
+    def started(self, setup: Any) -> None:
+        """Called once a table started from the form (Leerdam says when a village is outside the
+        text's range)."""
 
     # -- hooks for each game -----------------------------------------------------------
     def table_view(self) -> widgets.Widget:
@@ -676,6 +445,15 @@ class TableDashboard(widgets.VBox):
         """True (and say so) when this page may not run the table (a seat page, the board)."""
         return not self.allowed(what)
 
+    def may_run(self, what: str) -> bool:
+        """This page may `what` on the table it has open (else it says why)."""
+        if self.refused_on_seat_page(what):
+            return False
+        if self.game is None:
+            self.status.refuse("No table is open.")
+            return False
+        return True
+
     # -- screens ---------------------------------------------------------------------------
     def show_lobby(self) -> None:
         """The new-game form; with the server's key also the unfinished tables."""
@@ -755,7 +533,7 @@ class TableDashboard(widgets.VBox):
         meta = self._meta
         names = getattr(self.game.setup, "names", ())
         join, free = "", None
-        if self.table_id is not None and "join_key" in meta and CARDS[self.slug].hides:
+        if self.table_id is not None and "join_key" in meta and self.hidden_information:
             join = table_links(public_base(), self.slug, self.table_id, meta, names)["join"]
             claims = dict(meta.get("claims") or {})
             free = [i for i in range(len(names)) if i not in self.bots and str(i) not in claims]
@@ -776,7 +554,7 @@ class TableDashboard(widgets.VBox):
             self.debrief_button.layout.display = "none"
             self.board_link.value = ""
             return
-        if not CARDS[self.slug].hides and self.table_id is not None:
+        if not self.hidden_information and self.table_id is not None:
             href = table_query(self.table_id, board=1)
             self.board_link.value = f'<a class="pb-board-link" href="{esc(href)}" target="_blank" rel="noopener">Open the board</a> for the projector (read-only).'
         self.debrief_button.layout.display = "none" if self.debrief is not None else ""
@@ -924,11 +702,8 @@ class TableDashboard(widgets.VBox):
 
     # -- live updates --------------------------------------------------------------------------
 
-    def _beat(self) -> None:
-        """The page's script pressed the heartbeat: it is there. Answer, so it knows we are."""
-        self._last_beat = time.monotonic()
-        self._beats += 1
-        self.alive.value = f'<span data-beat="{self._beats}"></span>'
+    def _beaten(self) -> None:
+        """The page is there: a seat it claimed is shown, and its own for good."""
         if self._confirm_pending:
             self.confirm_seat()
 
@@ -987,7 +762,7 @@ class TableDashboard(widgets.VBox):
             curtain.keep_typed = True  # someone else moved: keep this player's half-filled form
             # Only a kernel's own loop draws a deferred panel (elsewhere a loop may be running
             # that nobody turns: Playwright's, in the tests).
-            curtain.defer = defer if _in_kernel() else 0.0
+            curtain.defer = defer if live.in_kernel() else 0.0
         try:
             self.redraw()
         finally:
@@ -997,58 +772,22 @@ class TableDashboard(widgets.VBox):
 
     def _start_watching(self) -> None:
         """Follow the table from the kernel's event loop; outside a kernel (tests) do nothing."""
-        self._stop_watching()
-        if not _in_kernel():
-            return  # headless use calls `refresh` itself
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return  # a kernel between cells with no loop running: nothing could run the task
-        self._watcher = loop.create_task(self._watch())
+        self.live.stop()
+        self.live.start()
 
     def _stop_watching(self) -> None:
-        self._closed.set()
-        self._closed = threading.Event()
-        if self._watcher is not None:
-            self._watcher.cancel()
-            self._watcher = None
+        self.live.stop()
 
-    async def _watch(self) -> None:
-        closed = self._closed
-        while self.table_id is not None:
-            if self._page_gone():
-                # No heartbeat: the page is gone. Stay quiet, so the kernel goes idle and is culled.
-                await asyncio.sleep(1.0)
-                continue
-            try:
-                table_id, seen = self.table_id, self.version
-                version = await asyncio.to_thread(self._wait, table_id, seen, closed)
-                if version != seen:
-                    # A burst (a class pledging at once) is drawn once it settles, not once per
-                    # pledge: every redraw is work for the server and for every open page.
-                    first = time.monotonic()
-                    while time.monotonic() - first < SETTLE_MAX_SECONDS:
-                        later = await asyncio.to_thread(self.store.wait, table_id, version, SETTLE_SECONDS)
-                        if later == version:
-                            break
-                        version = later
-                if version != self.version and table_id == self.table_id and not self._page_gone():
-                    self.refresh()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a failed look must not stop the next one
-                self.status.refuse(f"Could not check for other pages' moves ({type(exc).__name__}: {exc}).")
-                await asyncio.sleep(2.0)
-
-    def _wait(self, table_id: str, seen: int, closed: threading.Event) -> int:
-        """`store.wait` for up to WAIT_SECONDS, in slices, returning early once `closed` is set."""
-        deadline, version = time.monotonic() + WAIT_SECONDS, seen
-        while version == seen and not closed.is_set() and (left := deadline - time.monotonic()) > 0:
-            version = self.store.wait(table_id, seen, min(left, WAIT_SLICE_SECONDS))
-        return version
-
-    def _page_gone(self) -> bool:
-        return time.monotonic() - self._last_beat > QUIET_SECONDS
+    async def _look(self, closed: threading.Event) -> None:
+        """Wait for another page's change to this table (a burst once it settles), then redraw."""
+        table_id, seen = self.table_id, self.version
+        if table_id is None:
+            return
+        version = await asyncio.to_thread(live.wait_in_slices, lambda timeout: self.store.wait(table_id, seen, timeout), seen, closed)
+        if version != seen:
+            version = await live.settled(lambda after, timeout: self.store.wait(table_id, after, timeout), version)
+        if version != self.version and table_id == self.table_id and not self.live.gone():
+            self.refresh()
 
     def close(self) -> None:
         self._stop_watching()
@@ -1073,7 +812,7 @@ class TableDashboard(widgets.VBox):
         """Replay a stored table and open it (as this page's role: the index's is the facilitator)."""
         try:
             table = self.store.load(table_id)
-            if "facilitator_key" not in table.meta or ("board_key" not in table.meta and CARDS[self.slug].hides):
+            if "facilitator_key" not in table.meta or ("board_key" not in table.meta and self.hidden_information):
                 # A table saved before these links: give it keys now (its seats keep theirs).
                 fresh = table_keys(len(getattr(table.game.setup, "names", ())))
                 fresh["seat_keys"] = {**fresh["seat_keys"], **dict(table.meta.get("seat_keys") or {})}
@@ -1090,7 +829,7 @@ class TableDashboard(widgets.VBox):
         self._open(table, said)
 
     def _become_facilitator(self, table: Table) -> None:
-        self._set_role("facilitator" if CARDS[self.slug].hides else "open")
+        self._set_role("facilitator" if self.hidden_information else "open")
         self._table = None
         link = table_links("", self.slug, table.id, table.meta, ())["facilitator"]
         # The address bar now holds the table's facilitator link: a reload reopens it.
@@ -1232,114 +971,3 @@ class TableDashboard(widgets.VBox):
         return undo_plan(self.game, self._by_bot)
 
 
-class ClassStarter(widgets.VBox):
-    """The front page's "Start a class" card (class pb-class-starter), for the facilitator: a game,
-    how many students, bots for a short table, an optional list of names; then the class's
-    links. Open classes are listed with the facilitator's page of each."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.game = widgets.Dropdown(options=[(c.title, c.slug) for c in CARDS], value="leerdam", description="Game").add_class("pb-class-game")
-        self.students = widgets.BoundedIntText(value=30, min=3, max=60, description="Students").add_class("pb-class-students-count")
-        self.bots = widgets.Checkbox(value=True, description="Bots fill a short table", indent=False).add_class("pb-class-bots")
-        # Leerdam's variant, shown only while Leerdam is the game.
-        self.anonymous = widgets.Checkbox(value=False, description="Anonymous pledges (only the total is shown until the end)", indent=False, layout=widgets.Layout(width="auto")).add_class("pb-class-anonymous")
-        self.game.observe(lambda _: self._show_variants(), "value")
-        self.roster = widgets.Textarea(placeholder="Optional: the class's names, one a line (students then pick theirs)", layout=widgets.Layout(width="100%", height="90px")).add_class("pb-class-roster")
-        self.start_button = widgets.Button(description="Start a class", button_style="success", icon="users").add_class("pb-class-new")
-        self.start_button.on_click(lambda _: self.start())
-        self.result = widgets.HTML().add_class("pb-class-made")
-        self.open_html = widgets.HTML().add_class("pb-class-list")
-        row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
-        super().__init__(
-            (
-                widgets.HTML('<h3 style="margin:10px 0 4px">Start a class</h3><div class="pb-muted">One game for one room: students join with a short code and are dealt into tables.</div>'),
-                widgets.HBox((self.game, self.students, self.bots, self.anonymous), layout=row),
-                self.roster,
-                self.start_button,
-                self.result,
-                self.open_html,
-            )
-        )
-        self.add_class("pb-class-starter")
-        self._show_variants()
-        self.show_open()
-
-    def _show_variants(self) -> None:
-        self.anonymous.layout.display = "" if self.game.value == "leerdam" else "none"
-
-    def start(self) -> None:
-        from playbook.classes import ClassError, class_links, create_class
-
-        roster = [line for line in self.roster.value.splitlines() if line.strip()]
-        try:
-            variants = {"anonymous": True} if self.game.value == "leerdam" and self.anonymous.value else {}
-            record = create_class(self.store, self.game.value, self.students.value, roster=roster, bots=self.bots.value, variants=variants)
-        except ClassError as exc:
-            self.result.value = f'<div class="pb-muted" role="status">✋ {esc(exc.message)}</div>'
-            return
-        links = class_links(public_base(), record)
-        self.result.value = (
-            f'<div role="status">Class <b class="pb-class-made-code">{esc(record.code)}</b> is open. '
-            f'<a class="pb-class-monitor-link" href="{esc(class_links("", record)["monitor"])}" target="_blank" rel="noopener">Your page for it</a> · '
-            f'<a class="pb-class-board-link" href="{esc(class_links("", record)["board"])}" target="_blank" rel="noopener">the board for the projector</a> · '
-            f"students open {esc(links['join'])}</div>"
-        )
-        self.show_open()
-
-    def show_open(self) -> None:
-        from playbook.classes import class_links, classes
-
-        rows = [
-            f'<li><a href="{esc(class_links("", r)["monitor"])}" target="_blank" rel="noopener">{esc(r.title)} · code {esc(r.code)}</a> '
-            f'<span class="pb-muted">· {len(r.students)} students · {esc(r.phase)}</span></li>'
-            for r in classes(self.store)
-        ]
-        self.open_html.value = f'<div><b>Open classes</b><ul>{"".join(rows)}</ul></div>' if rows else ""
-
-
-class TableIndex(widgets.VBox):
-    """The front page's list of unfinished tables (class pb-table-index), for the facilitator.
-
-    Only the server's key (the link `playbook serve` prints) lists them, with each table's
-    facilitator and board links; without it the page says where the tables are.
-    """
-
-    def __init__(self, store: Store | None = None, query: str | None = None) -> None:
-        self.store = store if store is not None else Store()
-        query = page_query() if query is None else query
-        params = urllib.parse.parse_qs(query.lstrip("?"))
-        self.allowed = key_matches(server_key(), (params.get("key") or [""])[0])
-        self.list_html = widgets.HTML().add_class("pb-table-list")
-        self.classes = ClassStarter(self.store) if self.allowed else widgets.HTML()
-        # The tables in progress first: a facilitator coming back to a class looks for them.
-        super().__init__((widgets.HTML(STYLE), self.list_html, self.classes))
-        self.add_class("playbook-root")
-        self.add_class("pb-table-index")
-        self.show()
-
-    def show(self) -> None:
-        if not self.allowed:
-            self.list_html.value = card(
-                "Tables in progress",
-                '<span class="pb-muted">The facilitator\'s link (<code>playbook serve</code> prints it) lists the tables '
-                "in progress here. Anyone may start a new game from a game's page.</span>",
-            )
-            return
-        rows = []
-        for info in self.store.tables(unfinished=True):
-            if info.game not in CARDS:
-                continue
-            links = table_links("", info.game, info.id, info.meta, ())
-            game_page = page("", CARDS[info.game].notebook)
-            board = f' · <a href="{esc(game_page + links["board"])}" target="_blank" rel="noopener">board</a>' if CARDS[info.game].hides and "board_key" in info.meta else ""
-            rows.append(
-                f'<tr><td><a class="pb-table-link" href="{esc(game_page + links["facilitator"])}">{esc(info.title)}</a>{board}</td>'
-                f"<td>{info.moves}</td><td>{esc(_when(info.updated))}</td></tr>"
-            )
-        body = (
-            '<table class="pb-table"><tr><th>Table (opens its facilitator page)</th><th>Moves</th><th>Last played</th></tr>' + "".join(rows) + "</table>"
-            if rows
-            else '<span class="pb-muted">No unfinished tables.</span>'
-        )
-        self.list_html.value = card("Tables in progress", body)

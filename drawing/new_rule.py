@@ -1,23 +1,132 @@
-"""New Rule's board by phase: who is drawing, the picks coming in, the infection revealed, the
+"""New Rule drawn: the candies as chips (symbol and name on the colour), the table's cards,
+and its board by phase: who is drawing, the picks coming in, the infection revealed, the
 winner; the chart of the infections and of every bowl's size, round by round.
 
-Drawn from `view_for(state, None)` only: never a blind draw, a pick before the reveal or a bowl
-before the end (the results show the bowls the public view then shows).
+The board is drawn from `view_for(state, None)` only: never a blind draw, a pick before the
+reveal or a bowl before the end (the results show the bowls the public view then shows).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core import seats_text, winners_text
-from rules.new_rule import State, View, view_for
+from rules.core import plural, seats_text, winners_text
+from rules.new_rule import State, View, symbol, view_for
 
-from ..common import esc
-from ..new_rule import candy_chip, candy_chips
-from . import Fact, GameScenes, Scene, chart_svg
+from .board import Fact, GameScenes, Scene
+from .chart import chart_svg
+from .common import card, chip, esc
 
-__all__ = ["SCENES", "chart", "moment", "scene"]
+__all__ = ["CHIP_COLOURS", "OTHER_COLOUR", "SCENES", "bowl_card", "candy_chip", "candy_chips", "candy_label", "chart", "moment", "players_table", "reveal_card", "scene"]
+
+# -- candies ------------------------------------------------------------------------------------
+
+#: Chip background and text colour per candy colour; the symbol carries the meaning too.
+CHIP_COLOURS: dict[str, tuple[str, str]] = {
+    "red": ("#c62828", "#fff"),
+    "orange": ("#f28c28", "#111"),
+    "yellow": ("#f7d038", "#111"),
+    "green": ("#2e7d32", "#fff"),
+    "blue": ("#1f5fbf", "#fff"),
+    "brown": ("#6d4c41", "#fff"),
+    "purple": ("#7b1fa2", "#fff"),
+    "pink": ("#f48fb1", "#111"),
+}
+
+
+OTHER_COLOUR = ("#b0b4bd", "#111")
+
+
+def candy_label(colours: Sequence[str], colour: str, count: int | None = None) -> str:
+    """'★ yellow 3': the symbol first so no one needs to tell hues apart."""
+    text = f"{symbol(colours, colour)} {colour}"
+    return text if count is None else f"{text} {count}"
+
+
+def candy_chip(colours: Sequence[str], colour: str, count: int | None = None) -> str:
+    """One chip: the colour's symbol and name (and count) on the colour, the name said again in
+    its `title` and `aria-label` (a screen reader says "yellow candy, 3", not the star's name)."""
+    said = f"{colour} candy" + ("" if count is None else f", {count}")
+    html = chip(candy_label(colours, colour, count), *CHIP_COLOURS.get(colour, OTHER_COLOUR))
+    return html.replace(
+        '<span class="pb-chip"',
+        f'<span class="pb-chip" title="{esc(said)}" aria-label="{esc(said)}" data-colour="{esc(colour)}"',
+        1,
+    )
+
+
+def candy_chips(colours: Sequence[str], counts: Sequence[int] | None = None, candies: Sequence[str] = (), counted: bool = True) -> str:
+    """Coloured chips for colour counts, or for a handful of candies (`counted` off: the
+    colours alone, as for the common bowl, whose counts nobody sees). Each chip shows its
+    colour's symbol and name, so no one needs to tell hues apart."""
+    if counts is None:
+        counts = [sum(1 for c in candies if c == colour) for colour in colours]
+        pairs = [(c, n) for c, n in zip(colours, counts) if n]
+    else:
+        pairs = list(zip(colours, counts))
+    return "".join(candy_chip(colours, c, n if counted else None) for c, n in pairs)
+
+
+# -- the table's cards ---------------------------------------------------------------------------
+
+
+def bowl_card(view: View) -> str:
+    """The common bowl: how many candies, and which colours it still holds (never how many of each)."""
+    return card(
+        f"Common bowl · {view.common_total} candies",
+        '<span class="pb-muted">It still holds: </span>' + candy_chips(view.colours, candies=view.common_colours, counted=False)
+        if view.common_colours else '<span class="pb-muted">Empty.</span>',
+    )
+
+
+def players_table(view: View, bots: Mapping[int, str]) -> str:
+    """Every player: candies, antibodies eaten, what they are doing, their revealed pick; at the
+    end their final bowl. `bots`: seat -> the bot that plays it."""
+    over = view.phase == "over"
+    head = ["Seat", "Player", "Candies", f"{view.antibody} eaten", "Now", "Pick"] + (["Final bowl"] if over else [])
+    rows = []
+    for i, s in enumerate(view.seats):
+        if s.out:
+            now = "out"
+        elif view.phase in ("draw", "choose"):
+            now = "▶ drawing" if view.turn == i else ""
+        elif view.phase == "pick":
+            now = "✔ picked" if s.picked else "choosing…"
+        elif view.phase == "pay":
+            now = "✔ paid" if s.paid else "paying…"
+        else:
+            now = ""
+        pick = candy_chip(view.colours, s.pick) if s.pick else ""
+        bot = f' <span class="pb-muted">🤖 {esc(bots[i])}</span>' if i in bots else ""
+        cells = [str(i + 1), f"<b>{esc(s.name)}</b>{bot}", str(s.candies), str(s.eaten), esc(now), pick]
+        if over:
+            cells.append(candy_chips(view.colours, s.bowl) if s.bowl is not None else "")
+        rows.append("<tr>" + "".join(f'<td data-label="{esc(h)}">{c}</td>' for h, c in zip(head, cells)) + "</tr>")
+    header = "".join(f"<th>{esc(h)}</th>" for h in head)
+    return card("Players", f'<table class="pb-table pb-cards"><tr>{header}</tr>{"".join(rows)}</table>')
+
+
+def reveal_card(view: View) -> str:
+    """The picks revealed together and the infection they make; before that, how it works."""
+    if view.phase != "pay" or not view.strength:
+        return card("Infection", '<span class="pb-muted">Picks are revealed together once everyone has picked.</span>')
+    picks = " ".join(
+        f"{esc(s.name)}&nbsp;{candy_chip(view.colours, s.pick)}"
+        for s in view.seats
+        if s.pick
+    )
+    sick = "".join(candy_chip(view.colours, c) for c in view.infection)
+    body = (
+        f"<div>Revealed: {picks}</div>"
+        f'<div style="font-size:1.25em;margin-top:6px">Infection {sick} strength <b>{view.strength}</b></div>'
+        f'<div class="pb-muted">Each player pays {plural(view.strength, "level")}: 2 other candies or 1 '
+        f"{esc(view.antibody)} eaten per level; infection colours only 4 per level, once fewer than 2 others are left.</div>"
+    )
+    return card("Infection", body)
+
+
+# -- the board by phase ----------------------------------------------------------------------------
 
 
 def _round(view: View) -> str:
@@ -45,7 +154,7 @@ def scene(state: State, final: State | None = None) -> Scene:
             f'<div class="pb-line">Everyone pays {view.strength} level{"s" if view.strength != 1 else ""}: 2 other candies or 1 {esc(view.antibody)} eaten per level.</div>'
             f'<div class="pb-label">The picks</div><div class="pb-line">{picks}</div>'
         )
-        facts = (Fact("Strength", str(view.strength), "pb-strength"), Fact("Paid", f"{paid} of {due}"), bowl, players)
+        facts: tuple[Fact, ...] = (Fact("Strength", str(view.strength), "pb-strength"), Fact("Paid", f"{paid} of {due}"), bowl, players)
         return Scene("reveal", f"{_round(view)} · the infection", centre, facts, view.log)
     if view.phase == "pick":
         picked = sum(1 for s in view.seats if s.picked and not s.out)
@@ -62,7 +171,7 @@ def scene(state: State, final: State | None = None) -> Scene:
     drawer = names[view.turn] if view.turn is not None else ""
     doing = "keeps or swaps the draw" if view.phase == "choose" else "is drawing"
     centre = (
-        f'<div class="pb-label">Blind draws, in seat order</div>'
+        '<div class="pb-label">Blind draws, in seat order</div>'
         + (f'<div class="pb-huge pb-drawing">{esc(drawer)}</div><div class="pb-line">{doing} two candies</div>' if drawer else "")
         + f'<div class="pb-label">The common bowl still holds</div><div>{candy_chips(view.colours, candies=view.common_colours, counted=False)}</div>'
     )

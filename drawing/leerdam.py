@@ -1,0 +1,481 @@
+"""Leerdam drawn: the dice and the dyke's gauge, the table's cards (the year, the dyke and its
+thresholds, who has pledged, the reveal, the flood, the deals, the pledges after an anonymous
+game), the villages of a class side by side, and its board by phase: the pledges in progress,
+the total against the thresholds, the flood die, the winner; the chart of the pledges, the dyke
+and each household's VP.
+
+Drawn from `view_for(state, None)` and the public ledger only (a household's own deals from its
+own view): a variant that keeps pledges anonymous on the public view keeps them anonymous here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.core import plural, winners_text
+from rules.leerdam import Deal, Setup, State, View, YearSummary, final_divisor, flood_odds, ledger_rows, view_for, village_rows
+
+from .board import Fact, GameScenes, Scene
+from .chart import chart_svg
+from .common import card, chip, esc
+
+__all__ = [
+    "ACTIVITY_LABEL",
+    "DYKE_COLOURS",
+    "FLOOD_BLUE",
+    "SCENES",
+    "chart",
+    "deal_text",
+    "die_face",
+    "dyke_card",
+    "dyke_gauge",
+    "flood_card",
+    "moment",
+    "pledge_table",
+    "pledged_card",
+    "reveal_card",
+    "scene",
+    "thresholds_note",
+    "villages_html",
+    "year_card",
+]
+
+#: Dyke Condition 1-6: background and text colour of its gauge segment (red: weak, green: strong);
+#: every pair has a WCAG AA contrast of 4.5 or more.
+DYKE_COLOURS = {
+    1: ("#b71c1c", "#fff"),
+    2: ("#bf360c", "#fff"),
+    3: ("#f9a825", "#111"),
+    4: ("#9e9d24", "#111"),
+    5: ("#2e7d32", "#fff"),
+    6: ("#1b5e20", "#fff"),
+}
+
+
+FLOOD_BLUE = "#0d47a1"
+
+
+ACTIVITY_LABEL = {"subsistence": "Subsistence", "leisure": "Leisure", "profit": "Profit"}
+
+
+PHASE_LABEL = {
+    "misfortune": "Misfortune: the facilitator sets it",
+    "contribute": "Secret pledges to the dyke",
+    "allocate": "Deals and allocation",
+    "flood": "The flood check",
+    "end": "The end roll",
+    "over": "Game over",
+}
+
+
+#: Pips of a die face on a 3 x 3 grid (cells 0-8, row by row).
+PIPS = {1: (4,), 2: (0, 8), 3: (0, 4, 8), 4: (0, 2, 6, 8), 5: (0, 2, 4, 6, 8), 6: (0, 2, 3, 5, 6, 8)}
+
+
+# -- pictures in HTML --------------------------------------------------------------------------------
+
+
+def die_face(value: int | None, colour: str = "#111", size: int = 84) -> str:
+    """A d6 face drawn with pips (None: a blank die)."""
+    lit = PIPS.get(value or 0, ())
+    pip = size // 5
+    cells = "".join(
+        f'<span style="width:{pip}px;height:{pip}px;border-radius:50%;margin:auto;'
+        f'background:{colour if i in lit else "transparent"}"></span>'
+        for i in range(9)
+    )
+    label = f"a die showing {value}" if value else "a die not rolled yet"
+    return (
+        f'<div role="img" aria-label="{label}" data-die="{value or ""}" style="display:inline-grid;'
+        f"grid-template-columns:repeat(3,1fr);grid-template-rows:repeat(3,1fr);width:{size}px;"
+        f"height:{size}px;padding:{size // 12}px;box-sizing:border-box;border:4px solid {colour};"
+        f'border-radius:{size // 6}px;background:#fff;vertical-align:middle">{cells}</div>'
+    )
+
+
+def dyke_gauge(dyke: int, size: int = 54) -> str:
+    """Six segments, filled up to the Dyke Condition and coloured by its strength."""
+    segments = []
+    for level in range(1, 7):
+        background, colour = DYKE_COLOURS[level] if level <= dyke else ("#e4e7ee", "#59606e")
+        ring = "outline:4px solid #111;outline-offset:2px;" if level == dyke else ""
+        segments.append(
+            f'<div style="width:{size}px;height:{size}px;background:{background};color:{colour};{ring}'
+            f"display:flex;align-items:center;justify-content:center;font-size:1.5em;font-weight:800;"
+            f'border-radius:8px;border:2px solid #333">{level}</div>'
+        )
+    return (
+        f'<div role="meter" aria-valuemin="1" aria-valuemax="6" aria-valuenow="{dyke}" data-dyke="{dyke}" '
+        f'style="display:flex;gap:6px;margin:6px 0 8px">{"".join(segments)}</div>'
+    )
+
+
+# -- the table's cards, in the order of a year -------------------------------------------------------
+
+
+def year_card(view: View, setup: Setup) -> str:
+    """The year, the step it is at, and when the end roll comes."""
+    end = f"End roll after each year from year {setup.end_check_from}"
+    if setup.max_years is not None:
+        end += f" · year limit {setup.max_years}"
+    return card(
+        "",
+        f'<div class="pb-muted">Year</div><div class="ld-big" data-year="{view.year}">{view.year}</div>'
+        f'<div class="ld-mid">{esc(PHASE_LABEL.get(view.phase, view.phase))}</div>'
+        f'<div class="pb-muted">{esc(end)}</div>',
+    )
+
+
+def dyke_card(view: View) -> str:
+    """The Dyke Condition as a gauge, the flood chance and the final scoring at this dyke."""
+    odds = f"Flood chance: <b>{round(flood_odds(view.dyke) * 6)} in 6</b> · " if view.phase != "over" else ""
+    return card(
+        f"Dyke Condition {view.dyke} of 6",
+        dyke_gauge(view.dyke) + f"<div>{odds}Final scoring at this dyke: <b>1 VP per {final_divisor(view.dyke)} Wealth</b></div>",
+    )
+
+
+def thresholds_note(view: View, setup: Setup) -> str:
+    """The totals that lower, hold and raise the dyke for this many households."""
+    low, high = view.thresholds
+    warning = f'<div style="color:#8a4b00;font-weight:600">⚠ {esc(setup.warning)}</div>' if setup.warning else ""
+    return (
+        f'<div class="pb-card" data-low="{low}" data-high="{high}">'
+        f"With {len(view.households)} households, a total pledge <b style=\"color:#b71c1c\">below {low}</b> lowers the dyke, "
+        f'<b style="color:#1b5e20">above {high}</b> raises it, {low} to {high} holds it.{warning}</div>'
+    )
+
+
+def pledged_card(view: View) -> str:
+    """Who has pledged (and, while allocating, who has allocated): never how much."""
+    n = len(view.households)
+    pledged = sum(1 for h in view.households if h.pledged)
+    allocating = view.phase == "allocate"
+    done = [h.allocated if allocating else h.pledged for h in view.households]
+    # Each chip says its state in words: a bare "…" read as nothing to the room. With anonymous
+    # pledges a household's capacity bounds its pledge: names only.
+    did, waiting = ("allocated", "not allocated yet") if allocating else ("pledged", "not pledged yet")
+    chips = "".join(
+        chip(
+            f"{'✔ ' if d else ''}{h.name}: {did if d else waiting}" + (f" · can give {h.capacity}" if h.capacity is not None else ""),
+            "#dff3e4" if d else "#eceef3",
+        )
+        for h, d in zip(view.households, done)
+    )
+    counts = f'<span data-pledged="{pledged}">Pledged: {pledged} of {n}</span>'
+    if allocating:
+        counts += f" · Allocated: {sum(done)} of {n}"
+    note = (
+        "Anonymous pledges: only the village's total is announced, and each household's numbers stay its own until the game ends."
+        if view.anonymous
+        else '"Can give" is the household\'s capacity this year, after misfortune. What anyone pledged stays secret until the last pledge is in.'
+    )
+    return card("", f'<div class="ld-mid">{counts}</div><div style="margin:4px 0">{chips}</div><div class="pb-muted">{esc(note)}</div>')
+
+
+def pledge_chips(names: Sequence[str], pledges: Sequence[int | None], year: int) -> str:
+    """Each household's pledge as a chip (for a year whose pledges are public)."""
+    return "".join(
+        f'<span data-year="{year}" data-seat-pledge="{seat}">{chip(f"{name}: {p}", "#e3ecfa")}</span>'
+        for seat, (name, p) in enumerate(zip(names, pledges))
+    )
+
+
+def reveal_card(view: View, rows: Sequence[dict[str, Any]]) -> str:
+    """This year's pledges once all are in; before that, a note and last year's result."""
+    names = [h.name for h in view.households]
+    low, high = view.thresholds
+    if view.total is not None:
+        pledges = [h.pledge for h in view.households]
+        chips = (
+            '<div class="ld-mid">Only the total is announced: each pledge stays its household\'s own.</div>'
+            if view.anonymous
+            else pledge_chips(names, pledges, view.year)
+        )
+        return card(
+            f"Year {view.year}: the pledges are in" if view.anonymous else f"Year {view.year}: the pledges are revealed",
+            chips + dyke_result(view.total, low, high, view.dyke_before, view.dyke),
+            attrs=f'data-revealed="{view.year}"',
+        )
+    if view.phase == "over":
+        body = f'<div class="ld-mid">The game is over: {esc(view.ended)}.</div>'
+    elif view.phase == "misfortune":
+        body = '<div class="ld-mid">The facilitator sets this year\'s misfortune.</div>'
+    else:
+        body = f'<div class="ld-mid">Year {view.year}: the pledges stay secret until all {len(names)} are in.</div>'
+    if view.years:
+        last = view.years[-1]
+        pledges = [r["contribution"] for r in rows if r["year"] == last.year]
+        body += (
+            f'<div data-revealed="{last.year}" style="margin-top:10px;padding-top:6px;border-top:1px solid #dde1ea">'
+            f"<b>Last year (year {last.year})</b> "
+            + ("" if view.anonymous else pledge_chips(names, pledges, last.year))
+            + dyke_result(last.total, low, high, last.dyke_before, last.dyke_after_pledges, size="ld-mid")
+            + "</div>"
+        )
+    return card("The reveal", body)
+
+
+def dyke_result(total: int, low: int, high: int, before: int, after: int, size: str = "ld-big") -> str:
+    """A year's total pledge against the thresholds, and what it did to the dyke."""
+    colour = "#b71c1c" if after < before else "#1b5e20" if after > before else "#37474f"
+    word = "falls" if after < before else "rises" if after > before else "holds"
+    return (
+        f'<div class="{size}" style="margin-top:6px" data-total="{total}">Total {total}</div>'
+        f'<div class="pb-muted">below {low} the dyke falls · above {high} it rises</div>'
+        f'<div class="ld-mid" style="color:{colour}">The dyke {word}: {before} → {after}</div>'
+    )
+
+
+def deal_text(deal: Deal, seat: int, names: Sequence[str]) -> str:
+    """One offer of hired labour as `seat` reads it (theirs or to them), with its state."""
+    activity = ACTIVITY_LABEL.get(deal.activity, deal.activity)
+    if deal.buyer == seat:
+        text = f"You offer {names[deal.seller]} {deal.wealth} Wealth for {plural(deal.units, 'unit')} on your {activity}"
+    else:
+        text = f"{names[deal.buyer]} offers you {deal.wealth} Wealth for {plural(deal.units, 'unit')} on {names[deal.buyer]}'s {activity}"
+    badge = {"offered": "open", "done": "✔ done", "declined": "declined", "lapsed": "lapsed"}.get(deal.status, deal.status)
+    return f'<span data-deal="{deal.id}">{esc(text)} <i>(offer {deal.id}, {esc(badge)})</i></span>'
+
+
+def flood_card(view: View, end_on: Sequence[int]) -> str:
+    """The last flood roll against the dyke, and the end roll (`end_on`: the faces that end the game)."""
+    if not view.years:
+        return card("The flood", die_face(None, "#9aa3b5") + '<div class="pb-muted">The river is rolled after the harvest.</div>')
+    last: YearSummary = view.years[-1]
+    colour = FLOOD_BLUE if last.flooded else "#1b5e20"
+    verdict = (
+        f"Flood strength {last.flood} beats the dyke at {last.dyke_after_pledges}: the village floods!"
+        if last.flooded
+        else f"Flood strength {last.flood} against the dyke at {last.dyke_after_pledges}: the dyke holds."
+    )
+    if last.flood == 6:
+        verdict += " A 6 batters the dyke once more."
+    end = last.end_roll
+    end_html = (
+        f'<div style="margin-top:8px">{die_face(end, "#37474f", 46)} <b>End roll {end}</b>'
+        f'<span class="pb-muted"> · ends on {esc(", ".join(map(str, end_on)))}</span></div>'
+        if end is not None
+        else ""
+    )
+    return card(
+        f"The flood of year {last.year}",
+        f'<div style="display:flex;align-items:center;gap:14px">{die_face(last.flood, colour)}'
+        f'<div class="ld-mid" style="color:{colour};font-size:1.15em">{esc(verdict)}</div></div>'
+        f'<div>Dyke after the year: <b>{last.dyke_after}</b></div>{end_html}',
+        attrs=f'data-flood="{last.flood}"',
+    )
+
+
+def pledge_table(state: State) -> str:
+    """Each household's pledge, year by year: an anonymous game's debrief once the
+    facilitator shows them."""
+    years = sorted({r.year for r in state.ledger if r.contribution is not None})
+    pledges = {(r.year, r.seat): r.contribution for r in state.ledger}
+    head = "".join(f"<th>{y}</th>" for y in years)
+    body = "".join(
+        f'<tr data-pledges-of="{seat}"><td><b>{esc(name)}</b></td>' + "".join(f"<td>{pledges.get((y, seat), '')}</td>" for y in years) + "</tr>"
+        for seat, name in enumerate(state.names)
+    )
+    totals = "".join(f"<td><b>{y.total}</b></td>" for y in state.years if y.year in years)
+    return card(
+        "The pledges, household by household",
+        f'<table class="pb-table"><tr><th>Year</th>{head}</tr>{body}<tr><td><b>Total</b></td>{totals}</tr></table>'
+        '<div class="pb-muted">Anonymous during the game; the facilitator showed them for the debrief.</div>',
+    )
+
+
+# -- a class's villages side by side -----------------------------------------------------------------
+
+
+def villages_html(states: Sequence[State]) -> str:
+    """A class's villages side by side, year by year: what each pledged, the dyke, floods."""
+    views = [view_for(state, None) for state in states]
+    years = max((len(v.years) for v in views), default=0)
+    head = "".join(f"<th>Village {i + 1}</th>" for i in range(len(views)))
+    rows = []
+    for year in range(years):
+        cells = []
+        for v in views:
+            if year < len(v.years):
+                y = v.years[year]
+                cells.append(f"<td>pledged {y.total} · dyke {y.dyke_after}{' · 🌊 flood' if y.flooded else ''}</td>")
+            else:
+                cells.append("<td></td>")
+        rows.append(f"<tr><th>Year {year + 1}</th>{''.join(cells)}</tr>")
+    now = "".join(f"<td>dyke <b>{v.dyke}</b> · {v.vp_total} VP in all</td>" for v in views)
+    rows.append(f"<tr><th>Now</th>{now}</tr>")
+    return f'<h2>The villages, year by year</h2><table class="pb-villages pb-table"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
+
+
+# -- the board by phase ------------------------------------------------------------------------------
+
+
+WORDS = {"misfortune": "misfortune", "contribute": "secret pledges", "allocate": "allocation", "flood": "the flood", "end": "the end roll", "over": "game over"}
+
+
+def _odds(dyke: int) -> str:
+    return f"{round(flood_odds(dyke) * 6)} in 6"
+
+
+def _verdict(before: int, after: int) -> tuple[str, str]:
+    if after < before:
+        return "falls", "#b71c1c"
+    if after > before:
+        return "rises", "#1b5e20"
+    return "holds", "#37474f"
+
+
+def _total_html(view: View, total: int, before: int, after: int, pledges: Sequence[int | None]) -> str:
+    low, high = view.thresholds
+    word, colour = _verdict(before, after)
+    names = [h.name for h in view.households]
+    shown = "".join(
+        f'<span class="pb-chip" style="background:#e3ecfa" data-seat-pledge="{i}"><bdi>{esc(n)}</bdi>: {p}</span>' for i, (n, p) in enumerate(zip(names, pledges)) if p is not None
+    )
+    return (
+        f'<div class="pb-label">The village pledged</div><div class="pb-huge pb-reveal-total" data-total="{total}">Total {total}</div>'
+        f'<div class="pb-line">below {low} the dyke falls · {low} to {high} it holds · above {high} it rises</div>'
+        f'<div class="pb-line" style="color:{colour}">The dyke {word}: {before} → {after}</div>'
+        + (f'<div style="margin-top:6px">{shown}</div>' if shown else "")
+    )
+
+
+def scene(state: State, final: State | None = None) -> Scene:
+    view = view_for(state, None, final=final)
+    n = len(view.households)
+    pledged = sum(1 for h in view.households if h.pledged)
+    heading = f"Year {view.year} · {WORDS.get(view.phase, view.phase)}"
+    dyke = Fact("Dyke Condition", f"{view.dyke} of 6", "pb-dyke")
+    log = view.log
+    if view.phase == "over":
+        return _results(state, view, final)
+    anonymous = (
+        '<div class="pb-label pb-anonymous-note">Anonymous pledges: only the village\'s total is announced; each pledge stays its household\'s own.</div>'
+        if view.anonymous
+        else ""
+    )
+    if view.total is not None:
+        allocated = sum(1 for h in view.households if h.allocated)
+        centre = _total_html(view, view.total, view.dyke_before, view.dyke, [h.pledge for h in view.households]) + anonymous
+        facts = (Fact("Year", str(view.year)), dyke, Fact("Allocated", f"{allocated} of {n}"), Fact("Flood chance", _odds(view.dyke)))
+        return Scene("reveal", heading, centre, facts, log)
+    facts = (Fact("Year", str(view.year)), dyke, Fact("Pledged", f"{pledged} of {n}", "pb-pledged-count"), Fact("Flood chance", _odds(view.dyke)))
+    last = view.years[-1] if view.years else None
+    if last is not None and pledged == 0 and last.year == view.year - 1:
+        # The year just ended: the river's die is the news until the first pledge comes in.
+        colour = "#0d47a1" if last.flooded else "#1b5e20"
+        said = "the village floods!" if last.flooded else "the dyke holds."
+        end = f'<div class="pb-line">End roll {last.end_roll}: the game goes on.</div>' if last.end_roll is not None else ""
+        centre = (
+            f'<div class="pb-label">The flood of year {last.year}</div>'
+            f'<div style="display:flex;gap:28px;align-items:center;flex-wrap:wrap">{die_face(last.flood, colour, 150)}'
+            f'<div><div class="pb-huge" style="color:{colour}" data-flood="{last.flood}">Flood {last.flood}</div>'
+            f'<div class="pb-line" style="color:{colour}">against the dyke at {last.dyke_after_pledges}: {said}</div></div></div>'
+            f'<div class="pb-line">Dyke after the year: {last.dyke_after}</div>{end}{anonymous}'
+        )
+        return Scene("reveal", f"Year {last.year} · the flood", centre, facts, log)
+    low, high = view.thresholds
+    if view.phase == "misfortune":
+        lead = '<div class="pb-line">The facilitator sets this year\'s misfortune.</div>'
+    else:
+        lead = f'<div class="pb-label">Secret pledges to the dyke</div><div class="pb-huge pb-pledged-big">{pledged} of {n} pledged</div>'
+    waiting = [h.name for h in view.households if not h.pledged] if view.phase == "contribute" else []
+    centre = (
+        lead
+        + dyke_gauge(view.dyke, 64)
+        + f'<div class="pb-line">A total below {low} lowers the dyke · above {high} raises it · flood chance {_odds(view.dyke)}</div>'
+        + f'<div class="pb-label">Final scoring at this dyke: 1 VP per {final_divisor(view.dyke)} Wealth</div>'
+        + (f'<div class="pb-label">Still to pledge: {esc(", ".join(waiting))}</div>' if waiting and len(waiting) <= 12 else "")
+        + anonymous
+    )
+    return Scene("decision", heading, centre, facts, log)
+
+
+def _results(state: State, view: View, final: State | None = None) -> Scene:
+    names = [h.name for h in view.households]
+    winners = [s for rank, s, _ in view.standings if rank == 1]
+    rows = "".join(
+        f"<tr><td>{rank}</td><td>{esc(names[s])}</td><td>{vp} VP</td><td>{view.households[s].wealth} Wealth</td></tr>" for rank, s, vp in view.standings[:5]
+    )
+    more = f'<div class="pb-label">and {len(names) - 5} more households</div>' if len(names) > 5 else ""
+    centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>{more}'
+    facts = (Fact("Years", str(len(view.years))), Fact("Dyke at the end", f"{view.dyke} of 6", "pb-dyke"), Fact("Floods", str(sum(y.flooded for y in view.years))))
+    return Scene("results", "the end", centre, facts, view.log, winners_text(names, winners, "households"), tuple(story(state, final)))
+
+
+def story(state: State, final: State | None = None) -> list[str]:
+    """The game in five lines, from the public record (at the end each household's VP and Wealth
+    are the result, public in every variant)."""
+    view = view_for(state, None, final=final)
+    years = view.years
+    if not years:
+        return [f"The game ended before a year was played: {view.ended}."]
+    start = years[0].dyke_before
+    best = max(years, key=lambda y: y.total)
+    worst = min(years, key=lambda y: y.total)
+    floods = [str(y.year) for y in years if y.flooded]
+    vp = max(view.households, key=lambda h: h.vp or 0)
+    rich = max(view.households, key=lambda h: h.wealth or 0)
+    return [
+        f"{len(years)} year{'s' if len(years) != 1 else ''}: the dyke went from {start} to {view.dyke}.",
+        f"The most pledged: {best.total} in year {best.year}; the least: {worst.total} in year {worst.year}.",
+        f"The village flooded in year{'s' if len(floods) > 1 else ''} {', '.join(floods)}." if floods else "The village never flooded.",
+        f"Most VP: {vp.name} ({vp.vp}); most Wealth: {rich.name} ({rich.wealth}).",
+        f"The end: {view.ended}.",
+    ]
+
+
+def moment(before: State, state: State) -> tuple[str, int] | None:
+    if before.total is None and state.total is not None:
+        return f"Year {state.year}: the pledges revealed", state.year
+    if len(state.years) > len(before.years):
+        return f"Year {state.years[-1].year}: the flood", state.years[-1].year
+    return None
+
+
+def round_of(state: State) -> int:
+    return state.year
+
+
+def chart(states: Sequence[Any], final: State | None = None) -> str:
+    """The pledges against the thresholds and the dyke, then each household's VP and Wealth, year
+    by year; with anonymous pledges (while the public view keeps them), the village's in all."""
+    if not states:
+        return ""
+    last: State = states[-1]
+    view = view_for(last, None, final=final)
+    if not view.years:
+        return ""
+    low, high = view.thresholds
+    years = [f"Y{y.year}" for y in view.years]
+    pledges = chart_svg(
+        "Pledged each year, and the dyke after it",
+        years,
+        bars=[y.total for y in view.years],
+        lines=[("Dyke", [y.dyke_after for y in view.years])],
+        marks=[(low - 0.5, f"below {low}: the dyke falls", "#b71c1c"), (high + 0.5, f"above {high}: it rises", "#1b5e20")],
+        bar_label="Pledged",
+    )
+    if view.anonymous:
+        village = village_rows(last)
+        return pledges + "".join(
+            chart_svg(title, years, lines=[("the whole village", [r[key] for r in village])])
+            for key, title in (("vp", "VP of the whole village"), ("wealth", "Wealth of the whole village"))
+        )
+    rows = ledger_rows(last, None, final=final)
+    done = {y.year for y in view.years}
+    if len(view.households) > 10:
+        return pledges  # more lines than anyone could tell apart from the back of a room
+    drawn = [pledges]
+    for key, title in (("vp", "VP of each household"), ("wealth", "Wealth of each household")):
+        series = []
+        for h in view.households:
+            by_year = {r["year"]: r[key] for r in rows if r["household"] == h.name and r["year"] in done}
+            series.append((h.name, [by_year.get(y.year) for y in view.years]))
+        drawn.append(chart_svg(title, years, lines=series))
+    return "".join(drawn)
+
+
+SCENES = GameScenes("leerdam", scene, moment, round_of, chart, "Year", villages_html)

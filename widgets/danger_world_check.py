@@ -1,0 +1,661 @@
+"""The check in play at a Danger World table: building it, the dice tray (lock, re-roll, take a
+set), the re-roll coach, the odds and the outcome.
+
+`CheckControls` is mixed into `widgets.danger_world.DangerWorldDashboard`: its controls are the
+dashboard's own attributes (tests and scripts find them there), and it plays through the
+dashboard's `act` on the dashboard's game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as widgets
+
+from drawing.common import card, esc
+from drawing.danger_world import check_title, die_span, die_text, outcome_cards, outcome_words, percent, result_dice
+from rules import Action, Game, RuleError
+from rules.core import plural as _plural
+from rules.danger_world import (
+    ACCOMPLISHMENT,
+    ASPECTS,
+    DIFFICULTY_MAX,
+    DIFFICULTY_MIN,
+    ODDS_LIMITS,
+    STATS,
+    BeginCheck,
+    ChooseSet,
+    Compel,
+    Invocation,
+    Lock,
+    Reroll,
+    State,
+    Unlock,
+    View,
+    coach,
+    difficulty_after,
+    set_use,
+    success_chance,
+    view_for,
+)
+
+from .common import WIDE, StatusLine, close_tree
+
+__all__ = ["CheckControls"]
+
+#: the coach's choices shown, best first.
+COACH_ROWS = 5
+#: the aid Dropdown's "no one" (a Dropdown reads a None value as "nothing selected").
+NO_AID = -1
+
+
+def _short(text: str, limit: int = 28) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _within_odds_limits(dice: int, penalty: int, rerolls: int) -> bool:
+    return (
+        ODDS_LIMITS["dice"][0] <= dice <= ODDS_LIMITS["dice"][1]
+        and penalty <= ODDS_LIMITS["penalty"][1]
+        and rerolls <= ODDS_LIMITS["rerolls"][1]
+    )
+
+
+def _limits_text() -> str:
+    return (
+        f"The exact odds cover up to {ODDS_LIMITS['dice'][1]} pool dice, {ODDS_LIMITS['penalty'][1]} penalty dice "
+        f"and {ODDS_LIMITS['rerolls'][1]} re-rolls."
+    )
+
+
+class CheckControls:
+    """The check builder, the dice tray and the coach (see the module docstring)."""
+
+    game: Game[Any, Any] | None
+    status: StatusLine
+    #: set while controls change by code: their observers do nothing then.
+    _quiet: bool
+    #: the dice selected for locking.
+    _selected: set[int]
+    die_buttons: tuple[widgets.ToggleButton, ...]
+    penalty_buttons: tuple[widgets.Button, ...]
+    set_buttons: tuple[widgets.Button, ...]
+    bonus_checks: tuple[widgets.Checkbox, ...]
+    #: the modifiers the facilitator added to the difficulty, and the checks made when the plan was drawn.
+    _mods: list[int]
+    _plan_checks: int
+    #: the coach's ranking and the dice it was worked out for (it takes a while: worked out once).
+    _coach_key: tuple[Any, ...] | None
+    _coach_ranked: list[tuple[frozenset[int], Fraction]]
+
+    if TYPE_CHECKING:
+
+        def act(self, action: Action, release_bots: bool = False) -> bool: ...
+
+    def _quietly(self, change: Callable[[], Any]) -> None:
+        """Change controls without their observers reacting."""
+        quiet, self._quiet = self._quiet, True
+        try:
+            change()
+        finally:
+            self._quiet = quiet
+
+    def _refusal(self, actions: Sequence[Action]) -> str | None:
+        """The rules' first refusal of `actions` in a row, or None (nothing is applied)."""
+        assert self.game is not None
+        state = self.game.state
+        for action in actions:
+            try:
+                self.game.rules.check(state, action)
+            except RuleError as exc:
+                return exc.message
+            state = self.game.rules.play(state, action)
+        return None
+
+    # -- the check builder ----------------------------------------------------------------------------------
+    def _build_check_builder(self) -> None:
+        def observe(widget: widgets.Widget, handler: Callable[[], None]) -> widgets.Widget:
+            widget.observe(lambda _: None if self._quiet else handler(), "value")
+            return widget
+
+        self.actor_select = observe(widgets.Dropdown(description="Who acts", style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-actor"), self._actor_changed)
+        self.stat_a = observe(widgets.Dropdown(description="Stats", style=WIDE, layout=widgets.Layout(width="220px")).add_class("pb-stat-a"), self._plan_changed)
+        self.stat_b = observe(widgets.Dropdown(description="+", style=WIDE, layout=widgets.Layout(width="180px")).add_class("pb-stat-b"), self._plan_changed)
+        self.difficulty = observe(
+            widgets.ToggleButtons(
+                options=[(str(d), d) for d in range(DIFFICULTY_MIN, DIFFICULTY_MAX + 1)],
+                value=3,
+                description="Difficulty",
+                tooltips=[f"{d}: a {ACCOMPLISHMENT[d]} accomplishment" for d in range(DIFFICULTY_MIN, DIFFICULTY_MAX + 1)],
+                style={"description_width": "initial", "button_width": "46px"},
+            ).add_class("pb-difficulty"),
+            self._plan_changed,
+        )
+        self.mod_plus = widgets.Button(description="+1 modifier", icon="plus", tooltip="A modifier that makes it harder").add_class("pb-mod-plus")
+        self.mod_minus = widgets.Button(description="−1 modifier", icon="minus", tooltip="A modifier that makes it easier").add_class("pb-mod-minus")
+        self.mod_clear = widgets.Button(description="No modifiers", icon="eraser").add_class("pb-mod-clear")
+        self.mod_plus.on_click(lambda _: self._modify(1))
+        self.mod_minus.on_click(lambda _: self._modify(-1))
+        self.mod_clear.on_click(lambda _: self._modify(0))
+        self.difficulty_html = widgets.HTML().add_class("pb-difficulty-result")
+
+        def aspect_steppers(kind: str) -> tuple[widgets.Widget, ...]:
+            """SP on each aspect, invoked or compelled (pb-invoke-<k>, pb-compel-<k>)."""
+            return tuple(
+                observe(
+                    widgets.BoundedIntText(value=0, min=0, max=0, description=f"Aspect {k + 1}", style=WIDE, layout=widgets.Layout(width="300px")).add_class(f"pb-{kind}-{k}"),
+                    self._plan_changed,
+                )
+                for k in range(ASPECTS)
+            )
+
+        self.invoke_steppers = aspect_steppers("invoke")
+        self.compel_steppers = aspect_steppers("compel")
+        self.bonus_box = widgets.VBox().add_class("pb-bonus")
+        self.danger_dice = observe(
+            widgets.BoundedIntText(value=0, min=0, max=0, description="Danger dice", style=WIDE, layout=widgets.Layout(width="220px")).add_class("pb-danger-dice"),
+            self._plan_changed,
+        )
+        self.complications = observe(
+            widgets.BoundedIntText(value=0, min=0, max=20, description="Complications (penalty dice)", style=WIDE, layout=widgets.Layout(width="300px")).add_class(
+                "pb-complications"
+            ),
+            self._plan_changed,
+        )
+        self.aid_select = observe(widgets.Dropdown(description="Aid", style=WIDE, layout=widgets.Layout(width="300px")).add_class("pb-aid"), self._plan_changed)
+        # The GM's penalty dice on a challenge come with the next check; the table may remove them.
+        self.waive = observe(
+            widgets.BoundedIntText(value=0, min=0, max=0, description="Remove GM penalty dice", style=WIDE, layout=widgets.Layout(width="300px")).add_class("pb-waive"),
+            self._plan_changed,
+        )
+        self.plan_html = widgets.HTML().add_class("pb-check-preview")
+        self.roll_button = widgets.Button(description="Roll", button_style="danger", icon="cube", layout=widgets.Layout(margin="6px 0")).add_class("pb-roll")
+        self.roll_button.on_click(lambda _: self._roll())
+        self.actors_note = widgets.HTML()
+        row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px")
+        # Folded by default, so Roll sits in a laptop's first screen; the preview above Roll
+        # names every die these add, folded or not.
+        self.extras = widgets.Accordion(
+            (
+                widgets.VBox(
+                    (
+                        widgets.HTML("<b>Invoke aspects</b> <span class='pb-muted'>(the player's SP to the pool: a bonus die each)</span>"),
+                        widgets.HBox(self.invoke_steppers, layout=row),
+                        widgets.HTML("<b>GM compels</b> <span class='pb-muted'>(SP from the pool to the player: a penalty die each)</span>"),
+                        widgets.HBox(self.compel_steppers, layout=row),
+                        self.bonus_box,
+                        widgets.HBox((self.danger_dice, self.complications, self.waive, self.aid_select), layout=row),
+                    )
+                ),
+            ),
+            titles=("Aspects, compels, bonus dice, danger dice, complications, aid",),
+            selected_index=None,
+        ).add_class("pb-check-extras")
+        self.builder_box = widgets.VBox(
+            (
+                widgets.HTML("<h3 style='margin:2px 0 4px'>Make a check</h3>"),
+                widgets.HBox((self.actor_select, self.stat_a, self.stat_b), layout=row),
+                self.actors_note,
+                widgets.HBox((self.difficulty,), layout=row),
+                widgets.HBox((self.mod_plus, self.mod_minus, self.mod_clear, self.difficulty_html), layout=row),
+                self.extras,
+                self.plan_html,
+                self.roll_button,
+            )
+        ).add_class("pb-check-builder").add_class("pb-card")
+
+    def _modify(self, step: int) -> None:
+        self._mods = [*self._mods, step] if step else []
+        self._plan_changed()
+
+    def _draw_check_builder(self, state: State, view: View) -> None:
+        table = view.phase == "table"
+        self.builder_box.layout.display = "flex" if table else "none"
+        if not table:
+            return
+        able, unable = [], []
+        for i, ch in enumerate(view.characters):
+            probe = BeginCheck(seat=None, character=i, stats=STATS[:2], difficulty=DIFFICULTY_MIN)
+            refusal = self._refusal([probe])
+            if refusal is None:
+                able.append((ch.name, i))
+            else:
+                unable.append(f"{ch.name}: {refusal}")
+        self.actors_note.value = f'<span class="pb-muted">Cannot check now: {esc("; ".join(unable))}.</span>' if unable else ""
+        fresh = state.checks != self._plan_checks
+        previous = self.actor_select.value
+
+        def fill() -> None:
+            self.actor_select.options = able
+            if able:
+                self.actor_select.value = previous if previous in dict(able).values() else able[0][1]
+            if fresh:
+                # A check was made (or the table opened): what it spent is gone.
+                self._mods = []
+                for w in (*self.invoke_steppers, *self.compel_steppers, self.danger_dice, self.complications, self.waive):
+                    w.value = 0
+
+        self._quietly(fill)
+        self._plan_checks = state.checks
+        self._actor_changed(keep_bonus=not fresh)
+
+    def _actor_changed(self, keep_bonus: bool = False) -> None:
+        """Fit the stat, aspect, bonus, danger and aid controls to the acting character."""
+        if self.game is None:
+            return
+        view = view_for(self.game.state, None)
+        i = self.actor_select.value
+        if i is None:
+            self._plan_changed()
+            return
+        ch = view.characters[i]
+        chosen = {j for j, box in enumerate(self.bonus_checks) if box.value} if keep_bonus else set()
+
+        def fit() -> None:
+            a, b = self.stat_a.value or STATS[0], self.stat_b.value or STATS[4]
+            labels = [(f"{s.title()} {v}", s) for s, v in zip(STATS, ch.stats)]
+            self.stat_a.options, self.stat_b.options = labels, labels
+            self.stat_a.value, self.stat_b.value = a, b
+            for k, stepper in enumerate(self.invoke_steppers):
+                stepper.description = f"“{_short(ch.aspects[k])}”" if k < len(ch.aspects) else f"Aspect {k + 1}"
+                stepper.max = ch.sp
+                stepper.disabled = ch.sp == 0
+            for k, stepper in enumerate(self.compel_steppers):
+                stepper.description = f"“{_short(ch.aspects[k])}”" if k < len(ch.aspects) else f"Aspect {k + 1}"
+                stepper.max = view.pool
+                stepper.disabled = view.pool == 0
+            self.danger_dice.max = ch.zone
+            self.danger_dice.description = f"Danger dice (0-{ch.zone})"
+            self.waive.max = ch.challenge
+            self.waive.description = f"Remove GM penalty dice (0-{ch.challenge})"
+            self.waive.layout.display = "flex" if ch.challenge else "none"
+            aid = self.aid_select.value
+            others = [(c.name, j) for j, c in enumerate(view.characters) if j != i]
+            self.aid_select.options = [("no one: their own check", NO_AID), *others]
+            self.aid_select.value = aid if aid in dict(others).values() else NO_AID
+
+        self._quietly(fit)
+        old = self.bonus_checks
+        self.bonus_checks = tuple(
+            widgets.Checkbox(value=j in chosen, description=f"{p.dice} bonus {'die' if p.dice == 1 else 'dice'} · {p.source}", indent=False).add_class(
+                f"pb-bonus-{j}"
+            )
+            for j, p in enumerate(ch.bonus)
+        )
+        for box in self.bonus_checks:
+            box.observe(lambda _: None if self._quiet else self._plan_changed(), "value")
+        label = widgets.HTML(f"<b>{esc(ch.name)}'s one-time bonus pools</b> <span class='pb-muted'>(each used whole)</span>")
+        self.bonus_box.children = (label, *self.bonus_checks) if self.bonus_checks else ()
+        close_tree(old)
+        if ch.bonus or ch.challenge:
+            self.extras.selected_index = 0  # dice waiting for this character: show them
+        self._plan_changed()
+
+    def planned(self) -> BeginCheck | None:
+        """The check the builder describes (None when no one can act)."""
+        i = self.actor_select.value
+        if i is None:
+            return None
+        return BeginCheck(
+            seat=i,
+            character=i,
+            stats=(self.stat_a.value, self.stat_b.value),
+            difficulty=self.difficulty.value,
+            modifiers=tuple(self._mods),
+            invocations=tuple(Invocation(k, s.value) for k, s in enumerate(self.invoke_steppers) if s.value),
+            compels=tuple(Compel(k, s.value) for k, s in enumerate(self.compel_steppers) if s.value),
+            bonus=tuple(j for j, box in enumerate(self.bonus_checks) if box.value),
+            danger=self.danger_dice.value,
+            complications=self.complications.value,
+            waive=self.waive.value,
+            aid=None if self.aid_select.value in (None, NO_AID) else self.aid_select.value,
+        )
+
+    def _plan_changed(self) -> None:
+        """Preview the planned check with the rules' own check and play, and its odds."""
+        if self._quiet or self.game is None or self.game.state.phase != "table":
+            return
+        state: State = self.game.state
+        base = self.difficulty.value
+        value, flagged = difficulty_after(base, self._mods)
+        net = sum(self._mods)
+        mods = " ".join(f"{m:+d}" for m in self._mods)
+        flag = (
+            f' <span style="color:#8a4b00;font-weight:700" data-flagged="1">⚑ net {net:+d}: beyond ±1 (allowed, flagged)</span>'
+            if flagged
+            else ""
+        )
+        self.difficulty_html.value = (
+            f'<span data-difficulty="{value}">Difficulty {base}{" " + esc(mods) if mods else ""} = '
+            f'<b class="dw-mid">{value}</b></span> <span class="pb-muted">({esc(ACCOMPLISHMENT[value])})</span>{flag}'
+        )
+        action = self.planned()
+        if action is None:
+            self.plan_html.value = '<span class="pb-muted">No character can make a check now.</span>'
+            self.roll_button.disabled = True
+            self.roll_button.description = "Roll"
+            self._show_odds(None, "No check is being planned.")
+            self.coach_html.value = ""
+            self.coach_best.layout.display = "none"
+            return
+        refusal = self._refusal([action])
+        self.roll_button.disabled = False
+        if refusal is not None:
+            self.plan_html.value = f'<div style="color:#9b1c1c;font-weight:600">✋ {esc(refusal)}</div>'
+            self.roll_button.description = "Roll"
+            self._show_odds(None, "Fix the check to see its odds.")
+            self.coach_html.value = card("Re-roll coach", '<span class="pb-muted">The rules refuse this check as it stands.</span>')
+            self.coach_best.layout.display = "none"
+            return
+        check = self.game.rules.play(state, action).check
+        ch = state.characters[action.character]
+        parts = [f"<b>{check.stat_dice}</b> from the stats" + (f" (Stunned −{ch.lost_dice})" if ch.lost_dice else "")]
+        if check.invoked:
+            parts.append(f"<b>{check.invoked}</b> invoked")
+        if check.bonus_dice - check.invoked:
+            parts.append(f"<b>{check.bonus_dice - check.invoked}</b> from bonus pools")
+        pool = " + ".join(parts)
+        danger = f" · <b>{check.danger}</b> danger" if check.danger else ""
+        challenge = f", the GM's challenge {ch.challenge - action.waive}" if ch.challenge else ""
+        penalty = f" · <b>{check.penalty}</b> penalty (Bashed {ch.penalty_dice}, complications {action.complications}, compels {check.compelled}{challenge})" if check.penalty else ""
+        self.plan_html.value = (
+            f'<div data-pool="{check.pool}" data-penalty="{check.penalty}">Pool: <b>{check.normal}</b> dice = {pool}{danger}{penalty}; '
+            f"difficulty <b>{check.difficulty}</b>.</div>"
+        )
+        self.roll_button.description = f"Roll {_plural(check.pool + check.penalty, 'die', 'dice')}"
+        rerolls = state.setup.rerolls
+        self.coach_best.layout.display = "none"
+        if not _within_odds_limits(check.pool, check.penalty, rerolls):
+            self._show_odds(None, _limits_text())
+            self.coach_html.value = card("Re-roll coach", f'<span class="pb-muted">{esc(_limits_text())}</span>')
+            return
+        chance = success_chance(check.pool, check.difficulty, check.penalty, rerolls)
+        by_rerolls = " · ".join(
+            f"{r} re-roll{'s' if r != 1 else ''}: {percent(success_chance(check.pool, check.difficulty, check.penalty, r))}" for r in range(rerolls + 1)
+        )
+        self._show_odds(chance, f"before the roll, with best play ({by_rerolls})")
+        self.coach_html.value = card(
+            "Re-roll coach",
+            f"<div>A set of {check.difficulty} or more from {_plural(check.pool, 'pool die', 'pool dice')}"
+            + (f" against {_plural(check.penalty, 'penalty die', 'penalty dice')}" if check.penalty else "")
+            + f": <b>{percent(chance)}</b> if every lock is the best one.</div>"
+            '<div class="pb-muted">After the roll the coach ranks the dice to lock. Danger dice count as normal dice here.</div>',
+        )
+
+    def _roll(self) -> None:
+        action = self.planned()
+        if action is None:
+            self.status.refuse("No character can make a check now.")
+            return
+        self.act(action)
+
+    # -- the dice tray ------------------------------------------------------------------------------------
+    def _build_tray(self) -> None:
+        self.tray_title = widgets.HTML().add_class("pb-tray-title")
+        self.dice_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="2px 6px", margin="8px 0"))
+        self.last_dice = widgets.HTML().add_class("pb-last-dice")
+        self.lock_button = widgets.Button(description="Lock selected", icon="lock").add_class("pb-lock")
+        self.reroll_button = widgets.Button(description="Re-roll", icon="refresh", button_style="warning").add_class("pb-reroll")
+        self.lock_button.on_click(lambda _: self._lock())
+        self.reroll_button.on_click(lambda _: self._reroll())
+        self.roll_controls = widgets.HBox((self.lock_button, self.reroll_button), layout=widgets.Layout(flex_flow="row wrap", grid_gap="8px", align_items="center"))
+        self.sets_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", grid_gap="6px", align_items="center", margin="6px 0"))
+        self.no_set_button = widgets.Button(description="No set", icon="ban", tooltip="End the rolling without a set (it fails; botches still count)").add_class("pb-no-set")
+        self.no_set_button.on_click(lambda _: self._choose(None))
+        self.legend = widgets.HTML(
+            '<div class="pb-muted" style="font-size:.9em">'
+            f"{die_span(5)} pool · {die_span(5, 'danger')} danger (red, double border, square pips) · "
+            f"{die_span(5, 'penalty')} penalty (grey, dashed border, never re-rolled) · "
+            "<span class='dw-lock-badge'></span> locked for good · click a die to select it for locking (it lifts, ringed yellow) · "
+            "dashed green ring: in the set · ✗ a 1: a botch</div>"
+        )
+        self.tray_box = widgets.VBox(
+            (self.tray_title, self.dice_row, self.last_dice, self.roll_controls, self.sets_row, self.legend)
+        ).add_class("pb-tray").add_class("pb-card")
+
+    def _draw_tray(self, state: State, view: View) -> None:
+        c = view.check
+        live = c is not None and c.stage in ("lock", "gm")
+        names = [ch.name for ch in view.characters]
+        old = (*self.die_buttons, *self.penalty_buttons)
+        self.die_buttons, self.penalty_buttons = (), ()
+        if not live:
+            self.dice_row.children = ()
+            self.roll_controls.layout.display = "none"
+            self.sets_row.children = ()
+            self.sets_row.layout.display = "none"
+            if view.results:
+                r = view.results[-1]
+                self.tray_title.value = f"<h3 style='margin:2px 0'>Last check: {esc(check_title(r.number, r.actor, r.stats, r.difficulty, r.aid, names))}</h3>"
+                self.last_dice.value = f'<div class="dw-tray-row" data-check="{r.number}">{result_dice(r, small=False)}</div>'
+            else:
+                self.tray_title.value = "<h3 style='margin:2px 0'>Dice tray</h3>"
+                self.last_dice.value = '<span class="pb-muted">No dice rolled yet: build a check above and roll.</span>'
+            close_tree(old)
+            self._draw_coach(state, view)
+            return
+        assert c is not None
+        self.last_dice.value = ""
+        lock_stage = c.stage == "lock"
+        title = check_title(c.number, c.actor, c.stats, c.difficulty, c.aid, names)
+        flag = " ⚑ flagged: net modifiers beyond ±1" if c.flagged else ""
+        self.tray_title.value = (
+            f"<h3 style='margin:2px 0'>{esc(title)}</h3>"
+            f'<div class="pb-muted" data-rerolls-left="{view.rerolls_left}">Re-rolls left: {view.rerolls_left} of {state.setup.rerolls}{esc(flag)}</div>'
+        )
+        in_set: set[int] = set()
+        if c.result is not None and c.result.height is not None:
+            found = set_use(c.faces, c.normal, c.penalty_faces, c.result.height)
+            in_set = set(found.dice) if found else set()
+        buttons = []
+        for k, face in enumerate(c.faces):
+            kind = "danger" if c.is_danger(k) else "pool"
+            locked = k in c.locked
+            tip = f"die {k + 1}: {die_text(face, kind, k in in_set, locked)}" + (
+                "" if locked else " · click to select for locking" if lock_stage and view.rerolls_left else ""
+            )
+            button = widgets.ToggleButton(value=False, description=str(face), tooltip=tip, disabled=not lock_stage or (not locked and not view.rerolls_left))
+            for css in ("dw-die", f"dw-{kind}", f"dw-face-{face}", f"pb-die-{k}"):
+                button.add_class(css)
+            if locked:
+                button.add_class("dw-locked")
+            if face == 1:
+                button.add_class("dw-botch")
+            if k in in_set:
+                button.add_class("dw-in-set")
+            button.observe(lambda change, k=k: self._die_toggled(k, change), "value")
+            buttons.append(button)
+        penalties = []
+        for k, face in enumerate(c.penalty_faces):
+            button = widgets.Button(description=str(face), tooltip=f"die {k + 1}: {die_text(face, 'penalty')} (cancels a die showing {face})", disabled=True)
+            for css in ("dw-die", "dw-penalty", f"dw-face-{face}", f"pb-penalty-{k}"):
+                button.add_class(css)
+            if face == 1:
+                button.add_class("dw-botch")
+            penalties.append(button)
+        self.die_buttons, self.penalty_buttons = tuple(buttons), tuple(penalties)
+        separator = (widgets.HTML('<span class="pb-muted" style="margin:0 6px">penalty:</span>'),) if penalties else ()
+        self.dice_row.children = (*self.die_buttons, *separator, *self.penalty_buttons)
+        close_tree(old)
+        self.roll_controls.layout.display = "flex" if lock_stage else "none"
+        self.sets_row.layout.display = "flex" if lock_stage else "none"
+        old_sets = self.set_buttons
+        self.set_buttons = ()
+        if lock_stage:
+            self.set_buttons = tuple(self._set_button(state, s.height, s.danger) for s in view.sets)
+            self.sets_row.children = (widgets.HTML("<b>Take a set:</b>"), *self.set_buttons, self.no_set_button)
+        else:
+            self.sets_row.children = ()
+        close_tree(old_sets)
+        self._selection_changed()
+        self._draw_coach(state, view)
+
+
+    def _set_button(self, state: State, height: int, danger: int) -> widgets.Button:
+        """A set choice, labelled with what the rules say it brings."""
+        assert self.game is not None
+        after = self.game.rules.play(state, ChooseSet(seat=None, height=height))
+        # With botches the check waits for the GM; without, it is already in the results.
+        result = after.check.result if after.check is not None else after.results[-1]
+        label = outcome_words(result)
+        if danger:
+            label += f" · danger +{danger}"
+        style = "success" if result.outcome in ("success", "benefit", "aid") else "warning"
+        button = widgets.Button(description=f"Set of {height}: {label}", button_style=style, tooltip=f"{height} dice showing {height}").add_class(f"pb-set-{height}")
+        button.on_click(lambda _: self._choose(height))
+        return button
+
+
+    def _die_toggled(self, k: int, change: dict[str, Any]) -> None:
+        if self._quiet or self.game is None:
+            return
+        c = self.game.state.check
+        if c is None:
+            return
+        if k in c.locked:
+            # Locks are permanent: say so with the rules' own refusal.
+            self._quietly(lambda: setattr(self.die_buttons[k], "value", False))
+            self.act(Unlock(seat=c.actor, dice=(k,)))
+            return
+        if change["new"]:
+            self._selected.add(k)
+        else:
+            self._selected.discard(k)
+        self._selection_changed()
+
+    def _selection_changed(self) -> None:
+        """Fit Lock and Re-roll to the dice selected now (asking the rules what is legal)."""
+        if self.game is None:
+            return
+        c = self.game.state.check
+        if c is None or c.stage != "lock":
+            self.lock_button.disabled = self.reroll_button.disabled = True
+            return
+        chosen = tuple(sorted(self._selected))
+        left = self.game.setup.rerolls - c.rerolls
+        free = len(c.unlocked) - len(chosen)
+        self.lock_button.description = f"Lock {_plural(len(chosen), 'die', 'dice')}" if chosen else "Lock selected"
+        self.lock_button.disabled = not chosen or not self.game.is_legal(Lock(seat=c.actor, dice=chosen))
+        can_reroll = self.game.is_legal(Reroll(seat=c.actor)) and free > 0
+        if chosen:
+            can_reroll = can_reroll and self.game.is_legal(Lock(seat=c.actor, dice=chosen))
+            self.reroll_button.description = f"Lock {len(chosen)} & re-roll {free}"
+        else:
+            self.reroll_button.description = f"Re-roll {free} unlocked ({left} left)"
+        self.reroll_button.disabled = not can_reroll
+        self.reroll_button.tooltip = "Re-roll every unlocked pool die" if can_reroll else "No re-roll left, or every die is locked"
+
+    def select(self, dice: Sequence[int]) -> None:
+        """Select pool dice for locking (as clicking them does)."""
+        for k, button in enumerate(self.die_buttons):
+            if not button.disabled and "dw-locked" not in button._dom_classes:
+                button.value = k in dice
+
+    def _lock(self) -> None:
+        if self.game is None or self.game.state.check is None:
+            return
+        self.act(Lock(seat=self.game.state.check.actor, dice=tuple(sorted(self._selected))))
+
+    def _reroll(self) -> None:
+        if self.game is None or self.game.state.check is None:
+            return
+        actor = self.game.state.check.actor
+        if self._selected and not self.act(Lock(seat=actor, dice=tuple(sorted(self._selected)))):
+            return
+        self.act(Reroll(seat=actor))
+
+    def _choose(self, height: int | None) -> None:
+        if self.game is None or self.game.state.check is None:
+            return
+        self.act(ChooseSet(seat=self.game.state.check.actor, height=height))
+
+    # -- coach, odds, outcome ------------------------------------------------------------------------------
+    def _build_coach(self) -> None:
+        self.odds_html = widgets.HTML().add_class("pb-odds")
+        self.coach_html = widgets.HTML().add_class("pb-coach")
+        self.coach_best = widgets.Button(description="Select the best lock", tooltip="Select the dice the coach would lock").add_class("pb-coach-best")
+        self.coach_best.on_click(lambda _: self._select_best())
+        self.coach_box = widgets.VBox((self.coach_html, widgets.HBox((self.coach_best,))))
+        self.outcome_html = widgets.HTML().add_class("pb-outcome")
+        self.botches_html = widgets.HTML().add_class("pb-botches")
+
+    def _show_odds(self, chance: Fraction | None, note: str) -> None:
+        if chance is None:
+            self.odds_html.value = card("Chance of success", f'<div class="dw-big">—</div><div class="pb-muted">{esc(note)}</div>')
+            return
+        self.odds_html.value = card(
+            "Chance of success",
+            f'<div class="dw-big" data-chance="{float(chance):.6f}">{percent(chance)}</div><div class="pb-muted">{esc(note)}</div>',
+        )
+
+    def _ranked(self, state: State) -> list[tuple[frozenset[int], Fraction]]:
+        """The coach's ranking for the dice on the table; worked out only when they change."""
+        c = state.check
+        assert c is not None
+        key = (c.faces, c.locked, c.penalty_faces, c.difficulty, state.setup.rerolls - c.rerolls)
+        if key != self._coach_key:
+            self._coach_key = key
+            self._coach_ranked = coach(state)
+        return self._coach_ranked
+
+    def _draw_coach(self, state: State, view: View) -> None:
+        c = view.check
+        self.coach_best.layout.display = "none"
+        self._draw_outcome(state, view)
+        if view.phase == "table":
+            return  # the check builder shows the odds of the check being planned
+        if c is None or c.stage != "lock":
+            self._show_odds(None, "The dice are read: no more re-rolls.")
+            self.coach_html.value = ""
+            return
+        left = view.rerolls_left
+        if not _within_odds_limits(c.pool, len(c.penalty_faces), left):
+            self._show_odds(None, _limits_text())
+            self.coach_html.value = card("Re-roll coach", f'<span class="pb-muted">{esc(_limits_text())}</span>')
+            return
+        ranked = self._ranked(state)
+        if not ranked:
+            self._show_odds(None, "")
+            self.coach_html.value = ""
+            return
+        best_chance = ranked[0][1]
+        if left == 0:
+            verdict = "The dice stand: no re-roll is left." if best_chance == 1 else "No re-roll is left and no set reaches the difficulty."
+            self._show_odds(best_chance, verdict)
+            self.coach_html.value = card("Re-roll coach", f"<div>{esc(verdict)} Take a set, or none.</div>")
+            return
+        self._show_odds(best_chance, f"with best play from here ({_plural(left, 're-roll')} left)")
+        items = []
+        for locked, chance in ranked[:COACH_ROWS]:
+            new = sorted(locked - c.locked)
+            if new:
+                faces = " ".join(str(c.faces[k]) for k in new)
+                what = f"lock {faces} <span class='pb-muted'>(dice {', '.join(str(k + 1) for k in new)})</span>"
+            else:
+                what = "lock nothing more" if c.locked else "lock nothing"
+            items.append(f'<li data-lock="{",".join(str(k) for k in new)}" data-chance="{float(chance):.6f}">{what}: <b>{percent(chance)}</b></li>')
+        advice = ""
+        if best_chance == 1:
+            advice = "<div><b>The set is made:</b> take it now, a re-roll can only risk the botches.</div>"
+        more = f'<div class="pb-muted">and {len(ranked) - COACH_ROWS} more choices</div>' if len(ranked) > COACH_ROWS else ""
+        self.coach_html.value = card(
+            "Re-roll coach",
+            f"{advice}<div>Lock, then re-roll the rest. The chance each choice leaves:</div>"
+            f'<ol class="dw-coach" style="margin:2px 0;padding-left:1.6em">{"".join(items)}</ol>{more}'
+            '<div class="pb-muted">Dice that cannot help (ones, faces below the difficulty) are never worth locking.</div>',
+        )
+        best_new = ranked[0][0] - c.locked
+        self.coach_best.layout.display = "inline-flex" if best_new else "none"
+
+    def _select_best(self) -> None:
+        if self.game is None or self.game.state.check is None or self.game.state.check.stage != "lock":
+            return
+        c = self.game.state.check
+        ranked = self._ranked(self.game.state)
+        if ranked:
+            self.select(sorted(ranked[0][0] - c.locked))
+
+    def _draw_outcome(self, state: State, view: View) -> None:
+        self.outcome_html.value, self.botches_html.value = outcome_cards(view)

@@ -1,0 +1,154 @@
+"""The front page's cards for the facilitator (`notebooks/index.ipynb`): the tables in progress,
+each with its facilitator and board links, and "Start a class" with the classes open.
+
+Only the server's key (the link `playbook serve` prints) lists them; without it the page says
+where the tables are.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from collections.abc import Mapping
+
+import ipywidgets as widgets
+
+from drawing.common import card as card_html
+from drawing.common import esc
+from playbook.access import key_matches, server_key
+from playbook.links import class_links, page, public_base, table_links
+from playbook.store import Store
+from rules.games import CARDS, card
+
+from .address import page_query
+from .common import STYLE, day_and_time
+
+__all__ = ["ClassStarter", "TableIndex"]
+
+
+class ClassStarter(widgets.VBox):
+    """The front page's "Start a class" card (class pb-class-starter), for the facilitator: a game,
+    how many students, bots for a short table, an optional list of names; then the class's
+    links. Open classes are listed with the facilitator's page of each."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.game = widgets.Dropdown(options=[(game.title, game.slug) for game in CARDS if game.has("dashboard")], value="leerdam", description="Game").add_class("pb-class-game")
+        self.students = widgets.BoundedIntText(value=30, min=3, max=60, description="Students").add_class("pb-class-students-count")
+        self.bots = widgets.Checkbox(value=True, description="Bots fill a short table", indent=False).add_class("pb-class-bots")
+        #: the variants a class may choose, (game, setup field, checkbox) each: a game's
+        #: (its dashboard's CLASS_VARIANTS) are made once it is chosen, and shown only while it is
+        #: (Leerdam's anonymous pledges: pb-class-anonymous).
+        self.variants: list[tuple[str, str, widgets.Checkbox]] = []
+        self._offered: set[str] = set()
+        self.game.observe(lambda _: self._show_variants(), "value")
+        self.roster = widgets.Textarea(placeholder="Optional: the class's names, one a line (students then pick theirs)", layout=widgets.Layout(width="100%", height="90px")).add_class("pb-class-roster")
+        self.start_button = widgets.Button(description="Start a class", button_style="success", icon="users").add_class("pb-class-new")
+        self.start_button.on_click(lambda _: self.start())
+        self.result = widgets.HTML().add_class("pb-class-made")
+        self.open_html = widgets.HTML().add_class("pb-class-list")
+        self.choices = widgets.HBox((self.game, self.students, self.bots), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px"))
+        super().__init__(
+            (
+                widgets.HTML('<h3 style="margin:10px 0 4px">Start a class</h3><div class="pb-muted">One game for one room: students join with a short code and are dealt into tables.</div>'),
+                self.choices,
+                self.roster,
+                self.start_button,
+                self.result,
+                self.open_html,
+            )
+        )
+        self.add_class("pb-class-starter")
+        self._show_variants()
+        self.show_open()
+
+    def _offer_variants(self, slug: str) -> None:
+        """Make the checkboxes of game `slug`'s class variants, once."""
+        if slug in self._offered:
+            return
+        self._offered.add(slug)
+        offered: Mapping[str, str] = card(slug).module("dashboard").CLASS_VARIANTS
+        for name, label in offered.items():
+            box = widgets.Checkbox(value=False, description=label, indent=False, layout=widgets.Layout(width="auto")).add_class(f"pb-class-{name}")
+            self.variants.append((slug, name, box))
+        self.choices.children = (self.game, self.students, self.bots, *(box for _, _, box in self.variants))
+
+    def _show_variants(self) -> None:
+        self._offer_variants(self.game.value)
+        for slug, _, box in self.variants:
+            box.layout.display = "" if slug == self.game.value else "none"
+
+    def start(self) -> None:
+        from playbook.classes import ClassError, create_class
+
+        roster = [line for line in self.roster.value.splitlines() if line.strip()]
+        try:
+            variants = {name: True for slug, name, box in self.variants if slug == self.game.value and box.value}
+            record = create_class(self.store, self.game.value, self.students.value, roster=roster, bots=self.bots.value, variants=variants)
+        except ClassError as exc:
+            self.result.value = f'<div class="pb-muted" role="status">✋ {esc(exc.message)}</div>'
+            return
+        links = class_links(public_base(), record)
+        self.result.value = (
+            f'<div role="status">Class <b class="pb-class-made-code">{esc(record.code)}</b> is open. '
+            f'<a class="pb-class-monitor-link" href="{esc(class_links("", record)["monitor"])}" target="_blank" rel="noopener">Your page for it</a> · '
+            f'<a class="pb-class-board-link" href="{esc(class_links("", record)["board"])}" target="_blank" rel="noopener">the board for the projector</a> · '
+            f"students open {esc(links['join'])}</div>"
+        )
+        self.show_open()
+
+    def show_open(self) -> None:
+        from playbook.classes import classes
+
+        rows = [
+            f'<li><a href="{esc(class_links("", r)["monitor"])}" target="_blank" rel="noopener">{esc(r.title)} · code {esc(r.code)}</a> '
+            f'<span class="pb-muted">· {len(r.students)} students · {esc(r.phase)}</span></li>'
+            for r in classes(self.store)
+        ]
+        self.open_html.value = f'<div><b>Open classes</b><ul>{"".join(rows)}</ul></div>' if rows else ""
+
+
+class TableIndex(widgets.VBox):
+    """The front page's list of unfinished tables (class pb-table-index), for the facilitator.
+
+    Only the server's key (the link `playbook serve` prints) lists them, with each table's
+    facilitator and board links; without it the page says where the tables are.
+    """
+
+    def __init__(self, store: Store | None = None, query: str | None = None) -> None:
+        self.store = store if store is not None else Store()
+        query = page_query() if query is None else query
+        params = urllib.parse.parse_qs(query.lstrip("?"))
+        self.allowed = key_matches(server_key(), (params.get("key") or [""])[0])
+        self.list_html = widgets.HTML().add_class("pb-table-list")
+        self.classes = ClassStarter(self.store) if self.allowed else widgets.HTML()
+        # The tables in progress first: a facilitator coming back to a class looks for them.
+        super().__init__((widgets.HTML(STYLE), self.list_html, self.classes))
+        self.add_class("playbook-root")
+        self.add_class("pb-table-index")
+        self.show()
+
+    def show(self) -> None:
+        if not self.allowed:
+            self.list_html.value = card_html(
+                "Tables in progress",
+                '<span class="pb-muted">The facilitator\'s link (<code>playbook serve</code> prints it) lists the tables '
+                "in progress here. Anyone may start a new game from a game's page.</span>",
+            )
+            return
+        rows = []
+        for info in self.store.tables(unfinished=True):
+            if info.game not in CARDS or not card(info.game).notebook:
+                continue
+            links = table_links("", info.game, info.id, info.meta, ())
+            game_page = page("", card(info.game).notebook)
+            board = f' · <a href="{esc(game_page + links["board"])}" target="_blank" rel="noopener">board</a>' if card(info.game).hides and "board_key" in info.meta else ""
+            rows.append(
+                f'<tr><td><a class="pb-table-link" href="{esc(game_page + links["facilitator"])}">{esc(info.title)}</a>{board}</td>'
+                f"<td>{info.moves}</td><td>{esc(day_and_time(info.updated))}</td></tr>"
+            )
+        body = (
+            '<table class="pb-table"><tr><th>Table (opens its facilitator page)</th><th>Moves</th><th>Last played</th></tr>' + "".join(rows) + "</table>"
+            if rows
+            else '<span class="pb-muted">No unfinished tables.</span>'
+        )
+        self.list_html.value = card_html("Tables in progress", body)
