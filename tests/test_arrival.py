@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from playbook.access import resolve, table_keys, table_links
+from playbook.access import resolve, table_keys
 from playbook.pacing import take_turn
 from playbook.serve import IOPUB_TIMEOUT, background_server, kept_server_key, serve_settings, voila_command
 from playbook.store import Claim, Store
@@ -30,25 +30,15 @@ from rules import RuleError
 from rules import leerdam as ld
 from rules import new_game
 from rules.core import check_names
-from tests.store_workers import claimer
-from tests.turn_workers import hold, wait_for_turn
-from tests.stores import KINDS, run_alone, store_location
-from tests.test_widgets_leerdam import pledge
-from tests.test_widgets_leerdam import start as start_leerdam
-from tests.test_widgets_new_rule import find, one
+from tests.support.headless import find, links, one
+from tests.support.leerdam_page import pledge
+from tests.support.leerdam_page import start as start_leerdam
+from tests.support.store_workers import claimer
+from tests.support.stores import run_alone
+from tests.support.turn_workers import hold, wait_for_turn
 from widgets.leerdam import LeerdamDashboard
 
 pytestmark = pytest.mark.timeout(180)
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
-
-
-def _links(dash) -> dict:
-    table = dash.store.load(dash.table_id)
-    return table_links("", dash.slug, table.id, table.meta, table.game.setup.names)
 
 
 # -- every page comes up: the server's settings and the turns ------------------------------------
@@ -395,7 +385,7 @@ def test_a_page_closed_while_its_socket_opens_leaves_no_traceback_in_the_teacher
 def test_opening_a_seat_link_claims_the_seat_with_a_key_of_its_own(store) -> None:
     host = LeerdamDashboard(store, query="")
     start_leerdam(host, names=("Ana", "Bo", "Cy"), bots={})
-    slip = _links(host)["seats"][1]["url"]
+    slip = links(host)["seats"][1]["url"]
     phone = LeerdamDashboard(store, query=slip)
     assert phone.role == "seat" and phone.seat == 1
     meta = store.info(host.table_id).meta
@@ -403,7 +393,7 @@ def test_opening_a_seat_link_claims_the_seat_with_a_key_of_its_own(store) -> Non
     mine = html.unescape(phone.navigator.value)
     assert f"key={meta['seat_keys']['1']}" in mine and f'data-seat-of="{host.table_id}"' in mine  # kept by this device
     # The join page offers only seats no device holds.
-    join = LeerdamDashboard(store, query=_links(host)["join"])
+    join = LeerdamDashboard(store, query=links(host)["join"])
     assert not find(join, "pb-claim-1") and find(join, "pb-claim-0") and find(join, "pb-claim-2")
     # Until the page shows the seat (its first heartbeat), the slip may claim it again (a reload
     # before the page came up); once it has, the slip on another device opens nothing, and says why.
@@ -430,7 +420,7 @@ def test_a_page_reloaded_before_it_showed_its_seat_claims_it_again(store) -> Non
     the slip still opens the seat, and the page that never showed loses it."""
     host = LeerdamDashboard(store, query="")
     start_leerdam(host, names=("Ana", "Bo", "Cy"), bots={})
-    slip = _links(host)["seats"][2]["url"]
+    slip = links(host)["seats"][2]["url"]
     never_shown = LeerdamDashboard(store, query=slip)
     reloaded = LeerdamDashboard(store, query=slip)
     assert reloaded.role == "seat" and reloaded.seat == 2
@@ -439,12 +429,6 @@ def test_a_page_reloaded_before_it_showed_its_seat_claims_it_again(store) -> Non
     assert LeerdamDashboard(store, query=slip).role == "denied"
     reloaded.refresh()
     assert reloaded.role == "seat" and reloaded.game is not None
-
-
-@pytest.fixture(params=KINDS)
-def location(request, tmp_path) -> str:
-    with store_location(request.param, tmp_path) as where:
-        yield where
 
 
 def test_devices_claiming_at_once_get_one_seat_each(location, tmp_path) -> None:
@@ -492,7 +476,7 @@ def test_a_claim_without_a_key_of_its_own_is_refused(store) -> None:
 def test_a_handover_from_a_page_that_is_behind_a_burst_of_pledges_goes_through(store) -> None:
     host = LeerdamDashboard(store, query="")
     start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
-    phones = [LeerdamDashboard(store, query=_links(host)["seats"][s]["url"]) for s in range(3)]
+    phones = [LeerdamDashboard(store, query=links(host)["seats"][s]["url"]) for s in range(3)]
     for seat, phone in enumerate(phones):
         one(phone, "pb-pledge").value = 1
         one(phone, "pb-pledge-confirm").click()
@@ -506,7 +490,7 @@ def test_a_stale_undo_says_what_moved_and_the_next_click_takes_back_the_last_mov
     host = LeerdamDashboard(store, query="")
     start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
     pledge(host, 0, 2)
-    phone = LeerdamDashboard(store, query=_links(host)["seats"][1]["url"])
+    phone = LeerdamDashboard(store, query=links(host)["seats"][1]["url"])
     one(phone, "pb-pledge").value = 1
     one(phone, "pb-pledge-confirm").click()
     host.undo()  # the page still shows Ana's pledge as the last move
@@ -688,7 +672,7 @@ def test_the_cheap_activity_watcher_records_what_jupyter_servers_own_does() -> N
     from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
     from playbook.voila_app import PatientKernelManager
-    from tests.browser import beside_playwright
+    from tests.support.browser import beside_playwright
 
     async def watch(manager_class: type) -> tuple[list[str], bool]:
         manager = manager_class()

@@ -9,8 +9,7 @@ from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Store
 from rules import new_game
 from rules.dangerous_ideas import Place, Setup, Write, legal_actions
-from tests.browser import LOAD_TIMEOUT_MS, open_dashboard
-from tests.conftest import VoilaFactory
+from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 

@@ -19,24 +19,15 @@ import pytest
 from playbook import classes as cl
 from playbook.serve import phone_address
 from playbook.store import Store
-from tests.class_workers import joiner
-from tests.stores import KINDS, store_location
-from tests.test_widgets_new_rule import find, one, synced_text
+from tests.support.class_workers import joiner
+from tests.support.classes import class_page as _page
+from tests.support.classes import monitor as _monitor
+from tests.support.classes import student as _student
+from tests.support.headless import find, one, synced_text
 from widgets.classroom import ClassPage
 from widgets.new_rule import NewRuleDashboard
 
 pytestmark = pytest.mark.timeout(240)
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
-
-
-@pytest.fixture(params=KINDS)
-def location(request, tmp_path) -> str:
-    with store_location(request.param, tmp_path) as where:
-        yield where
 
 
 # -- the deal ------------------------------------------------------------------------------------
@@ -138,22 +129,6 @@ def test_names_a_class_refuses(store) -> None:
 # -- the pages ---------------------------------------------------------------------------------------
 
 
-def _student(store: Store, code: str, name: str) -> ClassPage:
-    page = ClassPage(store, query=f"?code={code}")
-    assert page.role == "join", page.status.message
-    assert page.join(name), page.status.message
-    return page
-
-
-def _page(store: Store, record: cl.ClassRecord, which: str) -> ClassPage:
-    """The class's board or monitor page, by its link."""
-    return ClassPage(store, query="?" + cl.class_links("", record)[which].split("?", 1)[1])
-
-
-def _monitor(store: Store, record: cl.ClassRecord) -> ClassPage:
-    return _page(store, record, "monitor")
-
-
 def test_twelve_new_rule_students_become_three_tables_of_four_each_on_its_own_seat(store) -> None:
     record = cl.create_class(store, "new-rule", 12, seed=5)
     names = [f"Student {i + 1}" for i in range(12)]
@@ -198,7 +173,7 @@ def test_a_seated_students_class_page_waits_quietly_after_the_class_moves_on(sto
     import asyncio
     import time
 
-    from tests.stores import run_alone
+    from tests.support.stores import run_alone
 
     record = cl.create_class(store, "new-rule", 3, seed=4)
     phone = _student(store, record.code, "Ana")
@@ -408,7 +383,7 @@ def test_the_class_csv_cells_are_safe(store) -> None:
 
 
 def test_the_facilitator_starts_a_class_from_the_front_page(store) -> None:
-    from tests.conftest import INDEX
+    from tests.support.keys import INDEX
     from widgets.table import TableIndex
 
     index = TableIndex(store, query=INDEX)

@@ -17,14 +17,10 @@ from playbook.cli import main
 from printables import common, debrief
 from rules import decisions_of
 from rules.core import _digest
-from tests.test_decisions import danger_world_game, played
+from tests.support.pdfs import pages_text
+from tests.support.played import danger_world_game, played
 
 pytestmark = pytest.mark.timeout(240)
-
-
-def pages_text(pdf: bytes) -> list[str]:
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return [" ".join(page.extract_text().split()) for page in reader.pages]
 
 
 @pytest.fixture(scope="module")
@@ -159,7 +155,7 @@ def test_an_anonymous_village_prints_no_households_numbers_until_the_facilitator
     import lab
     from rules import leerdam as ld
     from rules.core import Game, rng_for
-    from tests.test_decisions import NAMES, AnonymousSetup
+    from tests.support.played import NAMES, AnonymousSetup
 
     bots = [lab.BOTS["leerdam"][b] for b in lab.DEFAULT_BOTS["leerdam"]]
     game = play_out(Game(ld.RULES, AnonymousSetup(names=NAMES), 3), (bots * 5)[:5], rng_for(3, -1))

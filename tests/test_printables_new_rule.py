@@ -17,6 +17,7 @@ import rules
 from printables import common, fonts
 from printables import new_rule as printable
 from rules.new_rule import Setup, State, scores, standings, symbol
+from tests.support.pdfs import pages_text
 
 NAMES = ("<b>Zoë & 🎲", 'Bo "the bold"', "Cy", "Đi Ångström")
 HEADINGS = ("Score pad", "Final scoring worksheet", "New Rule — rules card", "Colour key", "Key cards to cut out")
@@ -29,12 +30,6 @@ def play(setup: Setup, seed: int, stop_at_round: int | None = None) -> State:
     while not game.state.over and (stop_at_round is None or game.state.round < stop_at_round):
         game.apply(balanced_bot(game.state, game.state.waiting_for()[0], rng))
     return game.state
-
-
-def pages_text(pdf: bytes) -> list[str]:
-    """Each page's extracted text with whitespace runs collapsed to one space."""
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return [" ".join(page.extract_text().split()) for page in reader.pages]
 
 
 @pytest.fixture(scope="module")
