@@ -23,7 +23,7 @@ import nbformat
 import pytest
 
 from playbook.access import resolve, table_keys
-from playbook.pacing import take_turn
+from playbook.pacing import SLOT_COUNT_ENV, SLOTS_ENV, take_turn
 from playbook.serve import IOPUB_TIMEOUT, background_server, kept_server_key, serve_settings, voila_command
 from playbook.store import Claim, Store
 from rules import RuleError
@@ -342,6 +342,49 @@ def test_a_kernel_made_ready_in_advance_gives_way_to_pages_that_are_waiting(tmp_
     page = take_turn(str(tmp_path), 2, max_wait=5)  # a page's own kernel never gives way
     assert page.held
     page.release()
+
+
+def _first_cell(folder: Path, code: str) -> tuple[str, list[str]]:
+    """Run `code` as the first cell of a page's kernel (a real one, on Unix sockets beside
+    `folder` as under `playbook serve`) whose turns are in `folder`, one turn: what it printed,
+    and the folder's files once the cell has ended, the kernel alive."""
+
+    async def run() -> tuple[str, list[str]]:
+        from jupyter_client.manager import AsyncKernelManager
+
+        env = {name: value for name, value in os.environ.items() if name != "VOILA_PREHEAT"}  # a page's kernel, not a ready one
+        env.update({SLOTS_ENV: str(folder), SLOT_COUNT_ENV: "1"})
+        manager = AsyncKernelManager(kernel_name="python3", transport="ipc", ip=str(folder.parent / "kernel"))
+        await manager.start_kernel(env=env)
+        client = manager.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=120)
+            printed: list[str] = []
+            hook = lambda msg: printed.append(msg["content"]["text"]) if msg["msg_type"] == "stream" else None  # noqa: E731
+            reply = await client.execute_interactive(code, timeout=120, output_hook=hook)
+            assert reply["content"]["status"] == "ok", reply["content"]
+            return "".join(printed), sorted(os.listdir(folder))
+        finally:
+            client.stop_channels()
+            await manager.shutdown_kernel(now=True)
+
+    return run_alone(run, timeout=300)
+
+
+@pytest.mark.parametrize("turn", ["taken", "none to take"])
+def test_a_pages_waiting_mark_is_gone_once_its_page_is_built(tmp_path, turn) -> None:
+    """While a page's kernel waits for its turn and builds, its mark in the turns folder makes
+    the kernels made ready in advance give way; once its first cell has run, the mark is gone,
+    whether the page had a turn or built without one (a turn it could not open)."""
+    turns = tmp_path / "turns"
+    turns.mkdir()
+    if turn == "none to take":
+        (turns / "slot-0").mkdir()  # the only turn's lock file cannot be opened
+    printed, after = _first_cell(turns, "import os, widgets\nprint(os.getpid(), sorted(os.listdir(os.environ['PLAYBOOK_SLOTS'])))")
+    pid, during = printed.split(" ", 1)
+    assert f"page-{pid}" in during, printed  # marked while it built
+    assert [name for name in after if name.startswith("page-")] == [], after
 
 
 def test_outside_a_server_nothing_waits(monkeypatch) -> None:
