@@ -19,6 +19,7 @@ import pytest
 from playbook import classes as cl
 from playbook.serve import phone_address
 from playbook.store import Store
+from rules.games import card
 from tests.support.class_workers import joiner
 from tests.support.classes import class_page as _page
 from tests.support.classes import monitor as _monitor
@@ -462,6 +463,30 @@ def test_a_student_who_joins_after_the_deal_takes_a_bots_place(store) -> None:
     cy = _student(store, record.code, "Cy")
     record = cl.load_class(store, record.id)
     assert record.groups[0] == tuple(s.id for s in record.students) and cy.student.group == 0
+
+
+def test_a_student_who_joins_after_the_deal_waits_when_every_table_is_full(store) -> None:
+    """Every table dealt at the class's largest size (New Rule: 5): a student who comes after the
+    deal waits for a table of late students, and no table grows past the largest size."""
+    _low, high = card("new-rule").players.class_range
+    record = cl.create_class(store, "new-rule", 2 * high + 1, seed=4)
+    for i in range(2 * high):
+        _student(store, record.code, f"Student {i + 1}")
+    monitor = _monitor(store, record)
+    monitor.deal()
+    dealt = monitor.record
+    assert [len(g) for g in dealt.groups] == [high, high]
+    late = _student(store, record.code, "Late")
+    record = cl.load_class(store, record.id)
+    assert late.student.group is None and [s.name for s in record.waiting] == ["Late"]
+    assert record.groups == dealt.groups
+    monitor.refresh()
+    monitor.start()
+    one(monitor, "pb-deal-waiting").click()
+    record = cl.load_class(store, record.id)
+    assert len(record.tables) == 3 and not record.waiting, monitor.status.message
+    seated = [store.load(table_id).game.setup.names for table_id in record.tables]
+    assert [len(names) for names in seated[:2]] == [high, high] and seated[2][0] == "Late"
 
 
 def test_a_student_page_reloaded_before_its_seat_showed_takes_the_seat_again(store) -> None:
