@@ -28,6 +28,8 @@ runs where, without a list to keep (`pytest_collection_modifyitems` below and in
   PostgreSQL store gets a fresh schema (`tests/support/stores.py`), so workers never share a table.
 
 xdist hands out the biggest groups first; the quick tests fill the other workers meanwhile.
+`make test-fast` leaves out the browsers, the notebooks and the tests marked `heavy` (a real
+server, a kernel, a build), and keeps each module on one worker (`--dist loadfile`).
 
 A game's browser test:
 

@@ -372,6 +372,7 @@ def _first_cell(folder: Path, code: str) -> tuple[str, list[str]]:
     return run_alone(run, timeout=300)
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("turn", ["taken", "none to take"])
 def test_a_pages_waiting_mark_is_gone_once_its_page_is_built(tmp_path, turn) -> None:
     """While a page's kernel waits for its turn and builds, its mark in the turns folder makes
@@ -403,6 +404,7 @@ def _leave_while_the_socket_opens(port: int, kernel: str) -> None:
         )
 
 
+@pytest.mark.heavy
 def test_a_page_closed_while_its_socket_opens_leaves_no_traceback_in_the_teachers_terminal(tmp_path) -> None:
     """jupyter_server went on with a socket closed before its handshake and wrote three tracebacks
     for it (voila_app.KernelSocket); the server still answers the next page."""
@@ -695,6 +697,7 @@ def test_static_files_are_compressed_once_and_again_when_they_change(tmp_path, m
         thread.join(10)
 
 
+@pytest.mark.heavy
 def test_a_page_kernel_loads_no_debugger_and_only_its_own_game(tmp_path) -> None:
     """voila_app.PageKernelSpecs and rules.core.ByGame: a Leerdam class page's kernel is 14 MB
     lighter (the debugger: 8 MB; the games it does not play: 6 MB)."""
@@ -706,6 +709,7 @@ def test_a_page_kernel_loads_no_debugger_and_only_its_own_game(tmp_path) -> None
     assert "kernel: page_kernel.py loaded: ['rules.leerdam']" in page, page[-2000:]
 
 
+@pytest.mark.heavy
 def test_the_cheap_activity_watcher_records_what_jupyter_servers_own_does() -> None:
     """voila_app.PatientKernelManager.start_watching_activity: over one kernel's start and a
     cell that runs a second, it records the same execution states and activity times as

@@ -19,6 +19,8 @@ from tests.support.browser import open_dashboard
 from tests.support.keys import INDEX
 from tests.support.install import ROOT, build_distribution, fresh_venv
 
+pytestmark = pytest.mark.heavy
+
 #: what the wheel must carry besides code, as (folder in the tree, pattern, folder in the wheel)
 DATA = (("notebooks", "*.ipynb", "playbook/notebooks"), ("templates", "voila/templates/playbook/*", "playbook/templates"), ("docs/rules", "*.md", "playbook/rulings"))
 

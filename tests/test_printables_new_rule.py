@@ -184,6 +184,7 @@ def test_markup_escapes_and_sets_emoji_in_their_font() -> None:
 
 def test_characters_no_font_has_do_not_crash() -> None:
     odd = "漢字 \ue000 \U0010fffd 👍🏽"
+    fonts._reset_for_tests()  # each is said once a process: an earlier test may have said it
     with pytest.warns(fonts.MissingGlyphWarning) as said:  # the two no font has, said once each
         pdf = common.build_document([common.para(odd), common.heading(odd)], title="odd")
     assert sorted(str(w.message).split()[4] for w in said) == ["U+10FFFD", "U+E000"], [str(w.message) for w in said]
