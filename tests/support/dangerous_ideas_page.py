@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import ipywidgets as widgets
 
-from tests.support.headless import one
+from tests.support.headless import one, start_table
 from widgets.dangerous_ideas import DangerousIdeasDashboard
 
 __all__ = [
@@ -44,16 +44,7 @@ def start(
     story: str = "Goldilocks and the Three Bears",
     table_dice: bool = False,
 ) -> None:
-    one(dash, "pb-players").value = len(names)
-    for i, name in enumerate(names):
-        one(dash, f"pb-name-{i}").value = name
-        one(dash, f"pb-kind-{i}").value = (bots or {}).get(i, "human")
-    one(dash, "pb-story-name").value = story
-    one(dash, "pb-chapters").value = chapters
-    one(dash, "pb-seed").value = seed
-    one(dash, "pb-table-dice").value = table_dice
-    one(dash, "pb-start").click()
-    assert dash.game is not None, dash.status.message
+    start_table(dash, names, bots or {}, seed, {"pb-story-name": story, "pb-chapters": chapters, "pb-table-dice": table_dice})
 
 
 def place_starting_stones(dash: DangerousIdeasDashboard) -> None:

@@ -12,14 +12,14 @@ import base64
 import csv
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
 from playbook.access import table_links
 
-__all__ = ["click", "csv_rows", "everything", "find", "links", "one", "seat_query", "synced_text", "visible", "walk"]
+__all__ = ["click", "csv_rows", "everything", "find", "links", "one", "seat_query", "start_table", "synced_text", "visible", "walk"]
 
 
 def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
@@ -49,39 +49,42 @@ def visible(widget: widgets.Widget) -> bool:
     return widget.layout.display != "none"
 
 
-def _strings(value: object) -> Iterator[str]:
+def _texts(value: object, numbers: bool) -> Iterator[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
         for item in value.values():
-            yield from _strings(item)
+            yield from _texts(item, numbers)
     elif isinstance(value, (list, tuple)):
         for item in value:
-            yield from _strings(item)
+            yield from _texts(item, numbers)
+    elif numbers and isinstance(value, (int, float)) and not isinstance(value, bool):
+        yield str(value)
 
 
 def synced_text(root: widgets.Widget) -> str:
     """Every text the dashboard's widgets would send to a browser (values, options, labels...)."""
-    return "\n".join(text for w in walk(root) for text in _strings(w.get_state()))
-
-
-def _texts(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _texts(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _texts(item)
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        yield str(value)
+    return "\n".join(text for w in walk(root) for text in _texts(w.get_state(), numbers=False))
 
 
 def everything(root: widgets.Widget) -> str:
     """Every value the widgets would send to a browser: HTML, values, options, labels, and
     numbers too (a stepper's value), where `synced_text` reads strings only."""
-    return "\n".join(t for w in walk(root) for t in _texts(w.get_state()))
+    return "\n".join(t for w in walk(root) for t in _texts(w.get_state(), numbers=True))
+
+
+def start_table(dash: Any, names: Sequence[str], bots: Mapping[int, str], seed: int, fields: Mapping[str, object]) -> None:
+    """Fill a game's new-table form (how many, each name, who plays each seat, the game's own
+    `fields` by their class, the seed) and press Start: the table must start."""
+    one(dash, "pb-players").value = len(names)
+    for i, name in enumerate(names):
+        one(dash, f"pb-name-{i}").value = name
+        one(dash, f"pb-kind-{i}").value = bots.get(i, "human")
+    for css, value in fields.items():
+        one(dash, css).value = value
+    one(dash, "pb-seed").value = seed
+    one(dash, "pb-start").click()
+    assert dash.game is not None, dash.status.message
 
 
 def links(dash: Any) -> dict[str, Any]:

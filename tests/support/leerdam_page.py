@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 
 import widgets.leerdam as leerdam_widgets
-from tests.support.headless import one, walk
+from tests.support.headless import one, start_table, walk
 from widgets.leerdam import LeerdamDashboard
 
 __all__ = ["BOTS", "NAMES", "allocate", "cell", "play_year", "pledge", "start"]
@@ -26,17 +26,8 @@ def start(
     by_hand: bool = False,
     table_dice: bool = False,
 ) -> None:
-    one(dash, "pb-players").value = len(names)
-    for i, name in enumerate(names):
-        one(dash, f"pb-name-{i}").value = name
-        one(dash, f"pb-kind-{i}").value = (BOTS if bots is None else bots).get(i, "human")
-    one(dash, "pb-max-years").value = max_years
-    one(dash, "pb-end-check").value = end_check
-    one(dash, "pb-by-hand").value = by_hand
-    one(dash, "pb-table-dice").value = table_dice
-    one(dash, "pb-seed").value = seed
-    one(dash, "pb-start").click()
-    assert dash.game is not None, dash.status.message
+    fields = {"pb-max-years": max_years, "pb-end-check": end_check, "pb-by-hand": by_hand, "pb-table-dice": table_dice}
+    start_table(dash, names, BOTS if bots is None else bots, seed, fields)
 
 
 def pledge(dash: LeerdamDashboard, seat: int, units: int, hide: bool = True) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from playwright.sync_api import Page, expect
 
 from rules.new_rule import State
-from tests.support.headless import find, one
+from tests.support.headless import find, one, start_table
 from widgets.new_rule import NewRuleDashboard
 
 __all__ = ["NAMES", "ROOT", "click", "human_seat", "in_seat", "play_one", "play_until", "secrets_of", "start"]
@@ -24,14 +24,7 @@ def start(
     seed: int = 7,
     rounds: str = "2",
 ) -> None:
-    one(dash, "pb-players").value = len(names)
-    for i, name in enumerate(names):
-        one(dash, f"pb-name-{i}").value = name
-        one(dash, f"pb-kind-{i}").value = (bots or {}).get(i, "human")
-    one(dash, "pb-max-rounds").value = rounds
-    one(dash, "pb-seed").value = seed
-    one(dash, "pb-start").click()
-    assert dash.game is not None, dash.status.message
+    start_table(dash, names, bots or {}, seed, {"pb-max-rounds": rounds})
 
 
 def human_seat(dash: NewRuleDashboard) -> int:
