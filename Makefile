@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PORT   ?= 8866
 
-.PHONY: serve test screenshots bench clean
+.PHONY: serve test test-fast screenshots bench clean
 
 # The suite starts some 400 Python processes (kernels, servers, workers); where the environment
 # says not to write bytecode, each compiled the playbook's modules again (60 ms a kernel).
@@ -23,6 +23,12 @@ serve: $(STAMP)
 # On every core (pytest-xdist); tests/conftest.py says which tests share a worker.
 test: $(STAMP)
 	$(PY) -m pytest -n auto --dist loadgroup --durations=25
+
+# The inner loop: every test but the browsers, the notebooks (each runs in a kernel of its own)
+# and those marked `heavy` (a real server, a kernel, a build or the benchmark runner). A module's
+# tests stay on one worker (`loadfile`), so its module fixtures (games, PDFs) are made once.
+test-fast: $(STAMP)
+	$(PY) -m pytest -n auto --dist loadfile -m "not browser and not heavy" tests
 
 # The README's pictures (docs/screenshots/), taken by the layout tests.
 screenshots: $(STAMP)

@@ -88,7 +88,7 @@ async def _phones() -> tuple[Any, Any, str]:
     """Headless Chromium standing for the class's phones, put aside (`_phones_aside`)."""
     from playwright.async_api import async_playwright
 
-    from tests.browser import CHROMIUM, CHROMIUM_ARGS
+    from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
 
     playwright = await async_playwright().start()
     browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
@@ -203,7 +203,7 @@ def run_arrival(pages: int = 30, tables: int = 2, quick: bool = False, timeout: 
     from playbook.store import Store
     from rules import leerdam as ld
     from rules import new_game
-    from tests.browser import chromium_missing_reason
+    from tests.support.browser import chromium_missing_reason
 
     reason = chromium_missing_reason()
     if reason is not None:
@@ -388,7 +388,7 @@ def run_join_storm(students: int = 30, quick: bool = False, timeout: float = 240
     """30 phones open the class address within 5 s, type a name, and are dealt into Leerdam
     villages; from opening the address to the seat page usable; then every village pledges."""
     from playbook import classes as cl
-    from tests.browser import chromium_missing_reason
+    from tests.support.browser import chromium_missing_reason
 
     reason = chromium_missing_reason()
     if reason is not None:
@@ -563,7 +563,7 @@ def run_light_storm(students: int = 30, quick: bool = False, timeout: float = 12
     part of 30 phones opening the class address within 5 s, joining, dealt into Leerdam
     villages and pledging; and one Chromium phone alone, for a page's own drawing time."""
     from playbook import classes as cl
-    from tests.browser import chromium_missing_reason
+    from tests.support.browser import chromium_missing_reason
 
     reason = chromium_missing_reason()
     if reason is not None:

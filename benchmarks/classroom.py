@@ -93,7 +93,7 @@ def _bare_kernel_mb(chromium: Any) -> float:
     """A bare one-button notebook's kernel, for scale."""
     from benchmarks.bare_button import NOTEBOOK, write
     from playbook.serve import background_server
-    from tests.browser import open_dashboard
+    from tests.support.browser import open_dashboard
 
     write()
     with tempfile.TemporaryDirectory() as folder, background_server(NOTEBOOK, Path(folder) / "voila.log") as server:
@@ -117,7 +117,7 @@ def run_classroom(seats: int = 20, quick: bool = False, wait: float = 120.0) -> 
     from playbook.store import Store
     from rules import leerdam as ld
     from rules import new_game
-    from tests.browser import LOAD_TIMEOUT_MS, chromium_missing_reason, launch_chromium, open_dashboard
+    from tests.support.browser import LOAD_TIMEOUT_MS, chromium_missing_reason, launch_chromium, open_dashboard
 
     reason = chromium_missing_reason()
     if reason is not None:

@@ -64,9 +64,9 @@ def run_servers(pages_per_server: int = 20, quick: bool = False) -> dict[str, An
     from playbook.store import Store
     from rules import leerdam as ld
     from rules import new_game
-    from tests.browser import LOAD_TIMEOUT_MS, chromium_missing_reason, launch_chromium, open_dashboard
-    from tests.nginx import NGINX, running_nginx, server_for_route
-    from tests.stores import fresh_schema
+    from tests.support.browser import LOAD_TIMEOUT_MS, chromium_missing_reason, launch_chromium, open_dashboard
+    from tests.support.nginx import NGINX, running_nginx, server_for_route
+    from tests.support.stores import fresh_schema
 
     url = os.environ.get("PLAYBOOK_TEST_POSTGRES")
     reason = chromium_missing_reason() or (None if NGINX.is_file() else "no nginx") or (None if url else "PLAYBOOK_TEST_POSTGRES is not set")

@@ -26,7 +26,7 @@ from playwright.sync_api import Page, sync_playwright
 from benchmarks.bare_button import BUTTON_CLASS
 from benchmarks.bare_button import NOTEBOOK as BARE_NOTEBOOK
 from playbook.serve import NOTEBOOKS_DIR, REPO_ROOT, RunningServer, background_server
-from tests.browser import chromium_missing_reason, launch_chromium
+from tests.support.browser import chromium_missing_reason, launch_chromium
 
 __all__ = [
     "BASELINE",

@@ -147,22 +147,24 @@ def hold_until_first_cell_ends() -> Turn:
     if not ready_kernel:
         _mark_page(True)
     _TURN = take_turn(give_way=ready_kernel)
-    if _TURN.held:
-        try:
-            from IPython import get_ipython
+    # Once the cell ends, the turn goes on and the page's mark goes, also for a page that built
+    # without a turn (none to open, or past `MAX_WAIT_SECONDS`): a mark left behind would make
+    # every ready kernel wait its longest for as long as this kernel lives.
+    try:
+        from IPython import get_ipython
 
-            shell = get_ipython()
-        except ImportError:
-            shell = None
-        if shell is None:
-            _TURN.release()  # not in a kernel: nothing would hand the turn on
-        else:
+        shell = get_ipython()
+    except ImportError:
+        shell = None
+    if shell is None:
+        release_turn()  # not in a kernel: nothing would hand the turn on
+    else:
 
-            def hand_on(*_args: object) -> None:
-                release_turn()
-                shell.events.unregister("post_run_cell", hand_on)
+        def hand_on(*_args: object) -> None:
+            release_turn()
+            shell.events.unregister("post_run_cell", hand_on)
 
-            shell.events.register("post_run_cell", hand_on)
+        shell.events.register("post_run_cell", hand_on)
     return _TURN
 
 

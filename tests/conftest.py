@@ -1,4 +1,15 @@
-"""Fixtures for the browser tests: a Voila server per notebook, a Chromium page per test.
+"""The fixtures every module of tests/ may use, and which tests share an xdist worker.
+
+The helpers the tests share are a package of their own, `tests/support/` (no test module imports
+another test module or this file: tests/test_suite_imports.py checks). The fixtures here:
+
+- `store`: a fresh SQLite table store under the test's `tmp_path`;
+- `location`: where a fresh store lives, once as a SQLite file and once as a PostgreSQL schema
+  (`tests/support/stores.py`), for tests that must hold on both;
+- `server_key` (autouse): the server key of `tests/support/keys.py` in `PLAYBOOK_KEY`;
+- for the browser tests: `voila` (a Voila server per notebook), `chromium`, `page` (a Chromium
+  page per test) and `devices` (a browser context per device), with `nothing_from_outside`
+  (autouse) failing a test whose pages asked another host for anything.
 
 `make test` runs the suite on every core with pytest-xdist (`-n auto --dist loadgroup`). What
 runs where, without a list to keep (`pytest_collection_modifyitems` below and in ../conftest.py):
@@ -14,9 +25,11 @@ runs where, without a list to keep (`pytest_collection_modifyitems` below and in
 - Each notebook's nbval cells run in a group named after the notebook: they share one kernel.
 - Everything else is spread over the workers one test at a time. Session fixtures run once
   per worker: what a test writes goes under its own `tmp_path` (per worker), and each
-  PostgreSQL store gets a fresh schema (`tests/stores.py`), so workers never share a table.
+  PostgreSQL store gets a fresh schema (`tests/support/stores.py`), so workers never share a table.
 
 xdist hands out the biggest groups first; the quick tests fill the other workers meanwhile.
+`make test-fast` leaves out the browsers, the notebooks and the tests marked `heavy` (a real
+server, a kernel, a build), and keeps each module on one worker (`--dist loadfile`).
 
 A game's browser test:
 
@@ -24,8 +37,7 @@ A game's browser test:
     from playwright.sync_api import Page, expect
 
     from playbook.serve import NOTEBOOKS_DIR
-    from tests.browser import open_dashboard
-    from tests.conftest import VoilaFactory
+    from tests.support.browser import VoilaFactory, open_dashboard
 
     pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
 
@@ -42,7 +54,7 @@ when the CI environment variable is set.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -50,9 +62,33 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from playbook.serve import RunningServer, background_server
-from tests.browser import EXPECT_TIMEOUT_MS, LOAD_TIMEOUT_MS, chromium_missing_reason, guard_hosts, in_ci, launch_chromium
+from playbook.store import Store
+from tests.support.browser import (
+    EXPECT_TIMEOUT_MS,
+    LOAD_TIMEOUT_MS,
+    OUTSIDE_REQUESTS,
+    Devices,
+    VoilaFactory,
+    chromium_missing_reason,
+    guard_hosts,
+    launch_chromium,
+)
+from tests.support.ci import in_ci
+from tests.support.keys import SERVER_KEY
+from tests.support.stores import KINDS, store_location
 
-VoilaFactory = Callable[..., RunningServer]
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    """A fresh SQLite table store."""
+    return Store(tmp_path / "tables.sqlite3")
+
+
+@pytest.fixture(params=KINDS)
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Where a fresh table store lives: a SQLite file, then a PostgreSQL schema."""
+    with store_location(request.param, tmp_path) as where:
+        yield where
 
 
 @pytest.fixture(scope="session")
@@ -85,10 +121,6 @@ def voila(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaFactory]:
             return servers[key]
 
         yield start
-
-
-#: requests and websockets to another host than this machine, noted by `guard_hosts`.
-OUTSIDE_REQUESTS: list[str] = []
 
 
 @pytest.fixture(autouse=True)
@@ -131,6 +163,16 @@ def page(chromium: Browser) -> Iterator[Page]:
         context.close()
 
 
+@pytest.fixture
+def devices(chromium: Browser) -> Iterator[Devices]:
+    """Browser contexts, one per device (a phone's 390x844 unless a test asks otherwise)."""
+    found = Devices(chromium)
+    try:
+        yield found
+    finally:
+        found.close()
+
+
 def xdist_group(item: pytest.Item) -> str | None:
     """The xdist group a test of tests/ runs in (see the module's docstring), or None."""
     if "voila" in getattr(item, "fixturenames", ()):
@@ -147,12 +189,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         group = xdist_group(item)
         if group is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
-
-
-#: the server key every test runs with (`playbook serve` makes one per run); `INDEX` is the
-#: query of the facilitator's index link.
-SERVER_KEY = "test-server-key-0123456789abcdef"
-INDEX = f"?key={SERVER_KEY}"
 
 
 @pytest.fixture(autouse=True)

@@ -23,33 +23,22 @@ import nbformat
 import pytest
 
 from playbook.access import resolve, table_keys
-from playbook.links import table_links
-from playbook.pacing import take_turn
+from playbook.pacing import SLOT_COUNT_ENV, SLOTS_ENV, take_turn
 from playbook.serve import IOPUB_TIMEOUT, background_server, kept_server_key, serve_settings, voila_command
 from playbook.store import Claim, Refused, Store
 from rules import RuleError
 from rules import leerdam as ld
 from rules import new_game
 from rules.core import check_names
-from tests.store_workers import claimer
-from tests.turn_workers import hold, wait_for_turn
-from tests.stores import KINDS, run_alone, store_location
-from tests.test_widgets_leerdam import pledge
-from tests.test_widgets_leerdam import start as start_leerdam
-from tests.test_widgets_new_rule import find, one
+from tests.support.headless import find, links, one
+from tests.support.leerdam_page import pledge
+from tests.support.leerdam_page import start as start_leerdam
+from tests.support.store_workers import claimer
+from tests.support.stores import run_alone
+from tests.support.turn_workers import hold, wait_for_turn
 from widgets.leerdam import LeerdamDashboard
 
 pytestmark = pytest.mark.timeout(180)
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
-
-
-def _links(dash) -> dict:
-    table = dash.store.load(dash.table_id)
-    return table_links("", dash.slug, table.id, table.meta, table.game.setup.names)
 
 
 # -- every page comes up: the server's settings and the turns ------------------------------------
@@ -355,6 +344,50 @@ def test_a_kernel_made_ready_in_advance_gives_way_to_pages_that_are_waiting(tmp_
     page.release()
 
 
+def _first_cell(folder: Path, code: str) -> tuple[str, list[str]]:
+    """Run `code` as the first cell of a page's kernel (a real one, on Unix sockets beside
+    `folder` as under `playbook serve`) whose turns are in `folder`, one turn: what it printed,
+    and the folder's files once the cell has ended, the kernel alive."""
+
+    async def run() -> tuple[str, list[str]]:
+        from jupyter_client.manager import AsyncKernelManager
+
+        env = {name: value for name, value in os.environ.items() if name != "VOILA_PREHEAT"}  # a page's kernel, not a ready one
+        env.update({SLOTS_ENV: str(folder), SLOT_COUNT_ENV: "1"})
+        manager = AsyncKernelManager(kernel_name="python3", transport="ipc", ip=str(folder.parent / "kernel"))
+        await manager.start_kernel(env=env)
+        client = manager.client()
+        client.start_channels()
+        try:
+            await client.wait_for_ready(timeout=120)
+            printed: list[str] = []
+            hook = lambda msg: printed.append(msg["content"]["text"]) if msg["msg_type"] == "stream" else None  # noqa: E731
+            reply = await client.execute_interactive(code, timeout=120, output_hook=hook)
+            assert reply["content"]["status"] == "ok", reply["content"]
+            return "".join(printed), sorted(os.listdir(folder))
+        finally:
+            client.stop_channels()
+            await manager.shutdown_kernel(now=True)
+
+    return run_alone(run, timeout=300)
+
+
+@pytest.mark.heavy
+@pytest.mark.parametrize("turn", ["taken", "none to take"])
+def test_a_pages_waiting_mark_is_gone_once_its_page_is_built(tmp_path, turn) -> None:
+    """While a page's kernel waits for its turn and builds, its mark in the turns folder makes
+    the kernels made ready in advance give way; once its first cell has run, the mark is gone,
+    whether the page had a turn or built without one (a turn it could not open)."""
+    turns = tmp_path / "turns"
+    turns.mkdir()
+    if turn == "none to take":
+        (turns / "slot-0").mkdir()  # the only turn's lock file cannot be opened
+    printed, after = _first_cell(turns, "import os, widgets\nprint(os.getpid(), sorted(os.listdir(os.environ['PLAYBOOK_SLOTS'])))")
+    pid, during = printed.split(" ", 1)
+    assert f"page-{pid}" in during, printed  # marked while it built
+    assert [name for name in after if name.startswith("page-")] == [], after
+
+
 def test_outside_a_server_nothing_waits(monkeypatch) -> None:
     monkeypatch.delenv("PLAYBOOK_SLOTS", raising=False)
     assert not take_turn().held
@@ -371,6 +404,7 @@ def _leave_while_the_socket_opens(port: int, kernel: str) -> None:
         )
 
 
+@pytest.mark.heavy
 def test_a_page_closed_while_its_socket_opens_leaves_no_traceback_in_the_teachers_terminal(tmp_path) -> None:
     """jupyter_server went on with a socket closed before its handshake and wrote three tracebacks
     for it (voila_app.KernelSocket); the server still answers the next page."""
@@ -396,7 +430,7 @@ def test_a_page_closed_while_its_socket_opens_leaves_no_traceback_in_the_teacher
 def test_opening_a_seat_link_claims_the_seat_with_a_key_of_its_own(store) -> None:
     host = LeerdamDashboard(store, query="")
     start_leerdam(host, names=("Ana", "Bo", "Cy"), bots={})
-    slip = _links(host)["seats"][1]["url"]
+    slip = links(host)["seats"][1]["url"]
     phone = LeerdamDashboard(store, query=slip)
     assert phone.role == "seat" and phone.seat == 1
     meta = store.info(host.table_id).meta
@@ -404,7 +438,7 @@ def test_opening_a_seat_link_claims_the_seat_with_a_key_of_its_own(store) -> Non
     mine = html.unescape(phone.navigator.value)
     assert f"key={meta['seat_keys']['1']}" in mine and f'data-seat-of="{host.table_id}"' in mine  # kept by this device
     # The join page offers only seats no device holds.
-    join = LeerdamDashboard(store, query=_links(host)["join"])
+    join = LeerdamDashboard(store, query=links(host)["join"])
     assert not find(join, "pb-claim-1") and find(join, "pb-claim-0") and find(join, "pb-claim-2")
     # Until the page shows the seat (its first heartbeat), the slip may claim it again (a reload
     # before the page came up); once it has, the slip on another device opens nothing, and says why.
@@ -431,7 +465,7 @@ def test_a_page_reloaded_before_it_showed_its_seat_claims_it_again(store) -> Non
     the slip still opens the seat, and the page that never showed loses it."""
     host = LeerdamDashboard(store, query="")
     start_leerdam(host, names=("Ana", "Bo", "Cy"), bots={})
-    slip = _links(host)["seats"][2]["url"]
+    slip = links(host)["seats"][2]["url"]
     never_shown = LeerdamDashboard(store, query=slip)
     reloaded = LeerdamDashboard(store, query=slip)
     assert reloaded.role == "seat" and reloaded.seat == 2
@@ -440,12 +474,6 @@ def test_a_page_reloaded_before_it_showed_its_seat_claims_it_again(store) -> Non
     assert LeerdamDashboard(store, query=slip).role == "denied"
     reloaded.refresh()
     assert reloaded.role == "seat" and reloaded.game is not None
-
-
-@pytest.fixture(params=KINDS)
-def location(request, tmp_path) -> str:
-    with store_location(request.param, tmp_path) as where:
-        yield where
 
 
 def test_devices_claiming_at_once_get_one_seat_each(location, tmp_path) -> None:
@@ -493,7 +521,7 @@ def test_a_claim_without_a_key_of_its_own_is_refused(store) -> None:
 def test_a_handover_from_a_page_that_is_behind_a_burst_of_pledges_goes_through(store) -> None:
     host = LeerdamDashboard(store, query="")
     start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
-    phones = [LeerdamDashboard(store, query=_links(host)["seats"][s]["url"]) for s in range(3)]
+    phones = [LeerdamDashboard(store, query=links(host)["seats"][s]["url"]) for s in range(3)]
     for seat, phone in enumerate(phones):
         one(phone, "pb-pledge").value = 1
         one(phone, "pb-pledge-confirm").click()
@@ -507,7 +535,7 @@ def test_a_stale_undo_says_what_moved_and_the_next_click_takes_back_the_last_mov
     host = LeerdamDashboard(store, query="")
     start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
     pledge(host, 0, 2)
-    phone = LeerdamDashboard(store, query=_links(host)["seats"][1]["url"])
+    phone = LeerdamDashboard(store, query=links(host)["seats"][1]["url"])
     one(phone, "pb-pledge").value = 1
     one(phone, "pb-pledge-confirm").click()
     host.undo()  # the page still shows Ana's pledge as the last move
@@ -669,6 +697,7 @@ def test_static_files_are_compressed_once_and_again_when_they_change(tmp_path, m
         thread.join(10)
 
 
+@pytest.mark.heavy
 def test_a_page_kernel_loads_no_debugger_and_only_its_own_game(tmp_path) -> None:
     """voila_app.PageKernelSpecs and rules.core.ByGame: a Leerdam class page's kernel is 14 MB
     lighter (the debugger: 8 MB; the games it does not play: 6 MB)."""
@@ -680,6 +709,7 @@ def test_a_page_kernel_loads_no_debugger_and_only_its_own_game(tmp_path) -> None
     assert "kernel: page_kernel.py loaded: ['rules.leerdam']" in page, page[-2000:]
 
 
+@pytest.mark.heavy
 def test_the_cheap_activity_watcher_records_what_jupyter_servers_own_does() -> None:
     """voila_app.PatientKernelManager.start_watching_activity: over one kernel's start and a
     cell that runs a second, it records the same execution states and activity times as
@@ -689,7 +719,7 @@ def test_the_cheap_activity_watcher_records_what_jupyter_servers_own_does() -> N
     from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
     from playbook.voila_app import PatientKernelManager
-    from tests.browser import beside_playwright
+    from tests.support.browser import beside_playwright
 
     async def watch(manager_class: type) -> tuple[list[str], bool]:
         manager = manager_class()

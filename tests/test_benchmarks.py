@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.heavy, pytest.mark.timeout(300)]
 
 REPO = Path(__file__).resolve().parent.parent
 

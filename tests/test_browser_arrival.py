@@ -23,7 +23,7 @@ from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serv
 from playbook.store import Store
 from rules import leerdam as ld
 from rules import new_game
-from tests.browser import beside_playwright
+from tests.support.browser import beside_playwright
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 

@@ -20,9 +20,9 @@ from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Play, Store
 from rules import Game, new_game
 from rules.games import card
-from tests.browser import LOAD_TIMEOUT_MS, open_dashboard, settled
-from tests.conftest import VoilaFactory
-from tests.test_widgets_board import PHASES, stored
+from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard, settled
+from tests.support.phases import PHASES
+from tests.support.tables import stored
 from drawing.timeline import Timeline, scenes_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]

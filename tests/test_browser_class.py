@@ -11,72 +11,22 @@ import os
 import re
 import signal
 import urllib.parse
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import expect
 
-from playbook.access import table_keys
-from playbook.links import table_links
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Play, Store
 from rules import leerdam as ld
-from rules import new_game
 from rules import new_rule as nr
-from tests.browser import LOAD_TIMEOUT_MS, kernel_id, open_dashboard, quiet
-from tests.conftest import VoilaFactory
+from tests.support.browser import LOAD_TIMEOUT_MS, Devices, VoilaFactory, kernel_id, open_dashboard, quiet, recorded
+from tests.support.tables import make_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 LEERDAM = ".playbook-leerdam"
 NEW_RULE = ".playbook-new-rule"
-
-
-def make_table(store: Store, slug: str, names: tuple[str, ...], seed: int = 3) -> tuple[str, dict]:
-    setup = (ld.Setup if slug == "leerdam" else nr.Setup)(names=names)
-    table_id = store.create(new_game(slug, setup, seed), meta={"bots": {}, **table_keys(len(names))})
-    return table_id, table_links("", slug, table_id, store.info(table_id).meta, names)
-
-
-class Devices:
-    """Browser contexts, one per device, closed at the end."""
-
-    def __init__(self, chromium: Browser, timeout_ms: int = LOAD_TIMEOUT_MS) -> None:
-        self.chromium = chromium
-        self.timeout_ms = timeout_ms
-        self.contexts: list[BrowserContext] = []
-
-    def page(self, width: int = 390, height: int = 844, **options: Any) -> Page:
-        context = self.chromium.new_context(viewport={"width": width, "height": height}, **options)
-        context.set_default_timeout(self.timeout_ms)
-        self.contexts.append(context)
-        return context.new_page()
-
-    def close(self) -> None:
-        for context in self.contexts:
-            context.close()
-
-
-@pytest.fixture
-def devices(chromium: Browser) -> Iterator[Devices]:
-    found = Devices(chromium)
-    try:
-        yield found
-    finally:
-        found.close()
-
-
-def recorded(page: Page) -> list[str]:
-    """Every websocket frame the page receives from now on (text, or bytes decoded)."""
-    frames: list[str] = []
-
-    def on_socket(socket) -> None:  # noqa: ANN001
-        socket.on("framereceived", lambda payload: frames.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
-
-    page.on("websocket", on_socket)
-    return frames
 
 
 # -- a Leerdam year: a board and five phones, every pledge at once ---------------------------------

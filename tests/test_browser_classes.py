@@ -23,8 +23,8 @@ from playwright.sync_api import Page, expect
 from playbook import classes as cl
 from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serve_settings, stop_server
 from playbook.store import Store
-from tests.browser import beside_playwright, in_ci
-from tests.test_browser_class import Devices
+from tests.support.browser import Devices, beside_playwright
+from tests.support.ci import in_ci
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 

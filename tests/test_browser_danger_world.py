@@ -15,8 +15,7 @@ from playwright.sync_api import Locator, Page, expect
 from playbook.serve import NOTEBOOKS_DIR
 from rules import Game
 from rules.danger_world import RULES, STATS, BeginCheck, CreateCharacter, Lock, Reroll, Setup, coach
-from tests.browser import open_dashboard
-from tests.conftest import VoilaFactory
+from tests.support.browser import VoilaFactory, open_dashboard
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 

@@ -10,9 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from playbook.serve import NOTEBOOKS_DIR
-from tests.browser import open_dashboard
-from tests.conftest import VoilaFactory
-from tests.test_browser_new_rule import NAMES, ROOT, click, in_seat
+from tests.support.browser import VoilaFactory, open_dashboard
+from tests.support.new_rule_page import NAMES, ROOT, click, in_seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
 

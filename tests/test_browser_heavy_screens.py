@@ -18,9 +18,8 @@ from playwright.sync_api import Browser, Page, expect
 from playbook.links import table_links
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Store
-from tests.browser import LOAD_TIMEOUT_MS, open_dashboard, settled
-from tests.conftest import VoilaFactory
-from tests.test_browser_class import make_table
+from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard, settled
+from tests.support.tables import make_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -120,7 +119,8 @@ def test_danger_world_quick_characters_and_the_tray_in_the_first_screen(voila: V
 
 
 def test_a_meme_action_starts_in_one_panel_at_a_laptop_and_a_phone(voila: VoilaFactory, chromium: Browser, screenshots: Path) -> None:
-    from tests.test_widgets_dangerous_ideas import click, one, start, to_first_turn
+    from tests.support.dangerous_ideas_page import click, start, to_first_turn
+    from tests.support.headless import one
     from widgets.dangerous_ideas import DangerousIdeasDashboard
 
     root = ".playbook-dangerous-ideas"
@@ -164,7 +164,7 @@ def test_a_meme_action_starts_in_one_panel_at_a_laptop_and_a_phone(voila: VoilaF
 
 
 def test_new_rules_payment_on_a_phone_has_one_control_per_colour(voila: VoilaFactory, chromium: Browser, screenshots: Path) -> None:
-    from tests.test_widgets_new_rule import human_seat, play_until
+    from tests.support.new_rule_page import human_seat, play_until
     from widgets.new_rule import NewRuleDashboard
 
     root = ".playbook-new-rule"

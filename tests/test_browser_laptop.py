@@ -16,8 +16,8 @@ from playbook.serve import RunningServer, background_server
 from playbook.store import Store
 from rules import leerdam as ld
 from rules import new_game
-from tests.browser import LOAD_TIMEOUT_MS, open_dashboard, settled
-from tests.conftest import INDEX
+from tests.support.browser import LOAD_TIMEOUT_MS, open_dashboard, settled
+from tests.support.keys import INDEX
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

@@ -22,9 +22,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Store
-from tests.browser import LOAD_TIMEOUT_MS, measure, open_dashboard, reads_right, scan_text, settled, show_first
-from tests.conftest import VoilaFactory
-from tests.test_browser_class import make_table
+from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, measure, open_dashboard, reads_right, scan_text, settled, show_first
+from tests.support.tables import make_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

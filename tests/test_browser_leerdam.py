@@ -6,8 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from playbook.serve import NOTEBOOKS_DIR
-from tests.browser import open_dashboard
-from tests.conftest import VoilaFactory
+from tests.support.browser import VoilaFactory, open_dashboard
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
 

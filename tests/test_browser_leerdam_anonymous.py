@@ -20,10 +20,9 @@ from playbook.links import table_links
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Store
 from rules import Game
-from tests.browser import quiet, settled
-from tests.conftest import VoilaFactory
-from tests.test_browser_class import recorded
-from tests.test_rules_leerdam_anonymous import NAMES, world
+from tests.support.browser import VoilaFactory, quiet, settled
+from tests.support.anonymous_village import NAMES, world
+from tests.support.browser import recorded
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

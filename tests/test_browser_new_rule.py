@@ -8,28 +8,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from playbook.serve import NOTEBOOKS_DIR
-from tests.browser import open_dashboard
-from tests.conftest import VoilaFactory
+from tests.support.browser import VoilaFactory, open_dashboard
+from tests.support.new_rule_page import NAMES, ROOT, click, in_seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
-
-ROOT = ".playbook-new-rule"
-NAMES = ("Ana", "Bo & <i>Co</i>", "Cy 🍬")
-
-
-def click(page: Page, css: str) -> None:
-    page.locator(f"{ROOT} {css}").first.click()
-
-
-def in_seat(page: Page, seat: int, *controls: str) -> None:
-    """Take the hot seat, press `controls` in order, and hide the private panel again."""
-    click(page, f".pb-seat-{seat}")
-    click(page, ".pb-show-private")  # the shared screen asks first: the view is private
-    expect(page.locator(f"{ROOT} .pb-private").first).to_be_visible()
-    for css in controls:
-        click(page, css)
-    click(page, ".pb-hide")
-    expect(page.locator(f"{ROOT} .pb-private")).to_have_count(0)
 
 
 def test_a_round_then_a_reload_resumes_the_table(voila: VoilaFactory, page: Page) -> None:

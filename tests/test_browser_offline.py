@@ -1,12 +1,12 @@
-"""A page loads nothing from outside its server: the browser tests' guard (tests/browser.py)."""
+"""A page loads nothing from outside its server: the browser tests' guard (tests/support/browser.py)."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser import OUTSIDE
-from tests.conftest import OUTSIDE_REQUESTS
+from tests.support.browser import OUTSIDE
+from tests.support.browser import OUTSIDE_REQUESTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
 

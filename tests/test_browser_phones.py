@@ -1,7 +1,7 @@
 """Every table a player's phone shows, in headless Chromium at 390 x 844: no word broken in
 pieces ("HOU SEH OLD", "We alth") and nothing clipped.
 
-The measuring is `tests.browser.scan_text` over the page's tables: a word is broken when its
+The measuring is `tests.support.browser.scan_text` over the page's tables: a word is broken when its
 letters sit on more than one line, a box is clipped when it is wider inside than it shows or
 ends past the screen's edge.
 
@@ -26,8 +26,7 @@ from rules import dangerous_ideas as di
 from rules import leerdam as ld
 from rules import new_game
 from rules import new_rule as nr
-from tests.browser import LOAD_TIMEOUT_MS, open_dashboard, scan_text
-from tests.conftest import VoilaFactory
+from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard, scan_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

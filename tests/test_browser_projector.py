@@ -10,8 +10,7 @@ from playbook.store import Store
 from rules import new_game
 from lab.dangerous_ideas import legal_actions
 from rules.dangerous_ideas import Place, Setup, Write
-from tests.browser import LOAD_TIMEOUT_MS, open_dashboard
-from tests.conftest import VoilaFactory
+from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 

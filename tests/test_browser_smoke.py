@@ -12,8 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from benchmarks.bare_button import BUTTON_CLASS, CLICKED, NOTEBOOK, SOURCE
-from tests.browser import kernel_id, open_dashboard, source_text_visible
-from tests.conftest import VoilaFactory
+from tests.support.browser import VoilaFactory, kernel_id, open_dashboard, source_text_visible
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
 

@@ -19,24 +19,16 @@ import pytest
 from playbook import classes as cl
 from playbook.serve import phone_address
 from playbook.store import Store
-from tests.class_workers import joiner
-from tests.stores import KINDS, store_location
-from tests.test_widgets_new_rule import find, one, synced_text
+from rules.games import card
+from tests.support.class_workers import joiner
+from tests.support.classes import class_page as _page
+from tests.support.classes import monitor as _monitor
+from tests.support.classes import student as _student
+from tests.support.headless import find, one, synced_text
 from widgets.classroom import ClassPage
 from widgets.new_rule import NewRuleDashboard
 
 pytestmark = pytest.mark.timeout(240)
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
-
-
-@pytest.fixture(params=KINDS)
-def location(request, tmp_path) -> str:
-    with store_location(request.param, tmp_path) as where:
-        yield where
 
 
 # -- the deal ------------------------------------------------------------------------------------
@@ -138,22 +130,6 @@ def test_names_a_class_refuses(store) -> None:
 # -- the pages ---------------------------------------------------------------------------------------
 
 
-def _student(store: Store, code: str, name: str) -> ClassPage:
-    page = ClassPage(store, query=f"?code={code}")
-    assert page.role == "join", page.status.message
-    assert page.join(name), page.status.message
-    return page
-
-
-def _page(store: Store, record: cl.ClassRecord, which: str) -> ClassPage:
-    """The class's board or monitor page, by its link."""
-    return ClassPage(store, query="?" + cl.class_links("", record)[which].split("?", 1)[1])
-
-
-def _monitor(store: Store, record: cl.ClassRecord) -> ClassPage:
-    return _page(store, record, "monitor")
-
-
 def test_twelve_new_rule_students_become_three_tables_of_four_each_on_its_own_seat(store) -> None:
     record = cl.create_class(store, "new-rule", 12, seed=5)
     names = [f"Student {i + 1}" for i in range(12)]
@@ -198,7 +174,7 @@ def test_a_seated_students_class_page_waits_quietly_after_the_class_moves_on(sto
     import asyncio
     import time
 
-    from tests.stores import run_alone
+    from tests.support.stores import run_alone
 
     record = cl.create_class(store, "new-rule", 3, seed=4)
     phone = _student(store, record.code, "Ana")
@@ -408,7 +384,7 @@ def test_the_class_csv_cells_are_safe(store) -> None:
 
 
 def test_the_facilitator_starts_a_class_from_the_front_page(store) -> None:
-    from tests.conftest import INDEX
+    from tests.support.keys import INDEX
     from widgets.front_page import TableIndex
 
     index = TableIndex(store, query=INDEX)
@@ -487,6 +463,30 @@ def test_a_student_who_joins_after_the_deal_takes_a_bots_place(store) -> None:
     cy = _student(store, record.code, "Cy")
     record = cl.load_class(store, record.id)
     assert record.groups[0] == tuple(s.id for s in record.students) and cy.student.group == 0
+
+
+def test_a_student_who_joins_after_the_deal_waits_when_every_table_is_full(store) -> None:
+    """Every table dealt at the class's largest size (New Rule: 5): a student who comes after the
+    deal waits for a table of late students, and no table grows past the largest size."""
+    _low, high = card("new-rule").players.class_range
+    record = cl.create_class(store, "new-rule", 2 * high + 1, seed=4)
+    for i in range(2 * high):
+        _student(store, record.code, f"Student {i + 1}")
+    monitor = _monitor(store, record)
+    monitor.deal()
+    dealt = monitor.record
+    assert [len(g) for g in dealt.groups] == [high, high]
+    late = _student(store, record.code, "Late")
+    record = cl.load_class(store, record.id)
+    assert late.student.group is None and [s.name for s in record.waiting] == ["Late"]
+    assert record.groups == dealt.groups
+    monitor.refresh()
+    monitor.start()
+    one(monitor, "pb-deal-waiting").click()
+    record = cl.load_class(store, record.id)
+    assert len(record.tables) == 3 and not record.waiting, monitor.status.message
+    seated = [store.load(table_id).game.setup.names for table_id in record.tables]
+    assert [len(names) for names in seated[:2]] == [high, high] and seated[2][0] == "Late"
 
 
 def test_a_student_page_reloaded_before_its_seat_showed_takes_the_seat_again(store) -> None:

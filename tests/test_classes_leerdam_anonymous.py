@@ -8,19 +8,16 @@ import pytest
 
 from playbook import classes as cl
 from playbook.cli import main
-from playbook.store import Play, Store
+from playbook.store import Play
 from rules import leerdam as ld
-from tests.test_classes import _monitor, _page, _student
-from tests.test_widgets_new_rule import find, one, synced_text
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
+from tests.support.classes import class_page as _page
+from tests.support.classes import monitor as _monitor
+from tests.support.classes import student as _student
+from tests.support.headless import find, one, synced_text
 
 
 def test_the_front_page_starts_an_anonymous_leerdam_class(store) -> None:
-    from tests.conftest import INDEX
+    from tests.support.keys import INDEX
     from widgets.front_page import TableIndex
 
     index = TableIndex(store, query=INDEX)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,16 +16,16 @@ import pytest
 
 from playbook.cli import main
 from printables import common, debrief
-from rules import decisions_of
+from rules import Game, decisions_of
+from rules import leerdam as ld
+from rules import new_rule as nr
 from rules.core import _digest
-from tests.test_decisions import danger_world_game, played
+from tests.support.anonymous_village import world
+from tests.support.pdfs import pages_text
+from tests.support.phases import play
+from tests.support.played import danger_world_game, played
 
 pytestmark = pytest.mark.timeout(240)
-
-
-def pages_text(pdf: bytes) -> list[str]:
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return [" ".join(page.extract_text().split()) for page in reader.pages]
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +99,40 @@ def test_leerdams_pledges_by_household_print_only_where_allowed(games) -> None:
     assert "Pledges 1 2" not in kept and "Most given to the dyke" not in kept and "The most pledged in one year" in kept
 
 
+def _section(pages: list[str], label: str) -> list[str]:
+    """The pages of one table's section of a handout (their running foot names the table),
+    page numbers left out."""
+    return [re.sub(r"page \d+", "page", page) for page in pages if f"Debrief · {label}" in page]
+
+
+def test_a_class_handout_names_no_secret_of_a_table_still_playing(games) -> None:
+    """One New Rule table finished, one in its second round: the handout reveals the finished
+    table's picks (each table once it is over) and prints the other exactly as a handout that
+    reveals nothing would, in either order: no pick, no draw."""
+    finished = ("Table 1", games["new-rule"])
+    going = ("Table 2", play(Game(nr.RULES, nr.Setup(names=("Dee", "Eli", "Fay")), 5, keep=None), lambda g: g.state.round == 2 and any(g.state.picks)))
+    kept = _section(pages_text(debrief.build_pdf([going], reveal=False)), "Table 2")
+    told = _section(pages_text(debrief.build_pdf([going], reveal=True)), "Table 2")
+    assert told != kept and "Dee: " in " ".join(told)  # the table has secrets: its picks so far
+    for tables in ([finished, going], [going, finished]):
+        pages = pages_text(debrief.build_pdf(tables))
+        assert _section(pages, "Table 2") == kept
+        assert "Picks" in " ".join(_section(pages, "Table 1"))
+
+
+def test_a_class_handout_names_no_household_of_an_anonymous_village_still_playing() -> None:
+    """Anonymous pledges shown for the class (`reveal_pledges`): the finished village's households
+    are named, the village still in its third year prints as if nothing were revealed."""
+    finished = ("Village 1", world(0))
+    going = ("Village 2", play(Game(ld.RULES, ld.Setup(names=("Dee", "Eli", "Fay", "Gus", "Hal"), anonymous=True, max_years=9), 5, keep=None), lambda g: g.state.year == 3 and any(p is not None for p in g.state.pledges)))
+    pages = pages_text(debrief.build_pdf([finished, going], reveal_pledges=True))
+    shown = " ".join(_section(pages, "Village 1"))
+    assert "VP by household" in shown and "Most given to the dyke" in shown and "Pledges 1 2" in shown
+    assert _section(pages, "Village 2") == _section(pages_text(debrief.build_pdf([going], reveal=False, reveal_pledges=False)), "Village 2")
+    still = " ".join(_section(pages, "Village 2"))
+    assert "VP by household" not in still and "Most given to the dyke" not in still and "Pledges 1" not in still
+
+
 # -- the command line ----------------------------------------------------------------------------
 
 
@@ -159,7 +194,7 @@ def test_an_anonymous_village_prints_no_households_numbers_until_the_facilitator
     import lab
     from rules import leerdam as ld
     from rules.core import Game, rng_for
-    from tests.test_decisions import NAMES, AnonymousSetup
+    from tests.support.played import NAMES, AnonymousSetup
 
     bots = [lab.BOTS["leerdam"][b] for b in lab.DEFAULT_BOTS["leerdam"]]
     game = play_out(Game(ld.RULES, AnonymousSetup(names=NAMES), 3), (bots * 5)[:5], rng_for(3, -1))

@@ -15,9 +15,11 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from playbook.serve import free_port, stop_server, wait_until_ready
-from tests.browser import open_dashboard
-from tests.conftest import INDEX
-from tests.install import ROOT, build_distribution, fresh_venv
+from tests.support.browser import open_dashboard
+from tests.support.keys import INDEX
+from tests.support.install import ROOT, build_distribution, fresh_venv
+
+pytestmark = pytest.mark.heavy
 
 #: what the wheel must carry besides code, as (folder in the tree, pattern, folder in the wheel)
 DATA = (("notebooks", "*.ipynb", "playbook/notebooks"), ("templates", "voila/templates/playbook/**/*", "playbook/templates"), ("docs/rules", "*.md", "playbook/rulings"))

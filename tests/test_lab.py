@@ -16,7 +16,7 @@ from lab import dangerous_ideas as di_lab
 from lab import leerdam as ld_lab
 from lab import new_rule as nr_lab
 from lab.core import Spec, game_seed, paired_difference, play_lean, play_out, run_games, seat_chooser, share_interval, summary, t_quantile, t_two_sided
-from lab.findings import MIN_GAMES, compared, dominance, holm, per_seat_lead, per_seat_share, seat_advantage, seat_order, what_wins
+from lab.findings import MIN_GAMES, compared, dominance, holm, per_seat_lead, per_seat_share, seat_advantage, seat_order, verdict, what_wins
 from rules import GAMES, Game, leerdam as ld
 from rules.core import RuleError, rng_for
 
@@ -194,6 +194,32 @@ def test_holm_keeps_a_family_of_measures_to_its_error_rate() -> None:
     # 0.001 <= 0.05/5, 0.012 <= 0.05/4, 0.02 > 0.05/3: Holm stops there, though 0.02 and 0.04 are below 0.05
     assert [r["holds"] for r in rows] == [True, True, False, False, False]
     assert [r["noise"] for r in rows] == [False, False, True, True, True]
+
+
+@pytest.mark.parametrize(
+    "ps, holds",
+    [
+        # The issue's case: 0.03 > 0.05/2 fails, so 0.04 is never weighed against 0.05/1.
+        ((0.03, 0.04), (False, False)),
+        # In any order: 0.001 <= 0.05/3 holds, 0.03 > 0.05/2 fails, and 0.04 (<= 0.05) is not reached.
+        ((0.04, 0.001, 0.03), (False, True, False)),
+    ],
+    ids=["0.03 and 0.04", "0.001, 0.03 and 0.04"],
+)
+def test_holm_stops_at_the_first_measure_that_fails(ps: tuple[float, ...], holds: tuple[bool, ...]) -> None:
+    """Holm's step-down test ends at the first p value above its share of the error rate; one
+    that carried on would find a change in a measure that is within noise."""
+    rows = [
+        {"measure": f"m{i}", "a": 1.0, "b": 2.0, "difference": 1.0, "low": 0.1, "high": 1.9, "p": p, "identical": False, "games": 100}
+        for i, p in enumerate(ps)
+    ]
+    holm(rows)
+    assert tuple(r["holds"] for r in rows) == holds
+    assert [verdict(r, 100) for r in rows] == ["different" if h else "within noise" for h in holds]
+    changed = [f.numbers["measure"] for f in compared(rows) if f.key == "changed"]
+    assert changed == [r["measure"] for r, h in zip(rows, holds) if h]
+    if not any(holds):
+        assert [f.key for f in compared(rows)] == ["no-change"]
 
 
 def test_too_few_games_give_numbers_but_no_findings() -> None:

@@ -28,6 +28,7 @@ from rules.danger_world import (
     success_chance,
 )
 from rules.games import card
+from tests.support.pdfs import pages_text
 
 NAMES = ("<b>Zoë & 🐉", 'Bo "the bold"', "Đi Ångström")
 SHEET_HEADINGS = ("STATS", "PHYSICAL", "MENTAL", "ASPECTS", "STORY POINTS", "BONUS DICE", "DANGER", "ZONE RANK", "DAMAGE TRACK", "NOTES")
@@ -38,12 +39,6 @@ SECTIONS = ("Bashed", "Stunned", "Injured", "K.O.'d", "Dead")
 STATS = (4, 1, 3, 1, 3, 2, 1, 1)
 ASPECTS = ("<i>Quick</i> hands & 🐉 eyes", "Owes the guild", "Loyal to a fault")
 GM = 2  # the GM's seat with two players
-
-
-def pages_text(pdf: bytes) -> list[str]:
-    """Each page's extracted text with whitespace runs collapsed to one space."""
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return [" ".join(page.extract_text().split()) for page in reader.pages]
 
 
 def played() -> dw.State:

@@ -28,6 +28,7 @@ from rules.dangerous_ideas import (
     tiebreaks,
     transcript,
 )
+from tests.support.pdfs import pages_text
 
 NAMES = ("<b>Zoë & 🐻", 'Bo "the bold"', "Cy", "Đi Ångström")
 BLANK_HEADINGS = (
@@ -55,12 +56,6 @@ LONG_MEME = (
     "question matters far more than porridge, chairs or beds could ever matter to anyone at all"
 )
 LONG_HOLDER = "The Big Bad Wolf's very long-winded grandmother from the hills"
-
-
-def pages_text(pdf: bytes, first: int | None = None) -> list[str]:
-    """Each page's (or the `first` pages') extracted text, whitespace runs collapsed to one space."""
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return [" ".join(page.extract_text().split()) for page in reader.pages[:first]]
 
 
 def sheet_pages(pages: list[str]) -> list[str]:

@@ -17,6 +17,7 @@ from printables import common, document
 from printables import leerdam as printable
 from rules.core import rng_for
 from rules.leerdam import Setup, State, final_divisor, ledger_rows, standings
+from tests.support.pdfs import pages_text
 
 NAMES = ("<b>Zoë & 🌊", 'Bo "the bold"', "Cy", "Đi Ångström", "Eve", "Fay", "Gus")
 BLANK_HEADINGS = (
@@ -37,12 +38,6 @@ BLANK_HEADINGS = (
     "LEERDAM · LABOUR CONTRACT",
 )
 MINUS = "\u2212"
-
-
-def pages_text(pdf: bytes, first: int | None = None) -> list[str]:
-    """Each page's (or the `first` pages') extracted text, whitespace runs collapsed to one space."""
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return [" ".join(page.extract_text().split()) for page in reader.pages[:first]]
 
 
 def board_text(page: str = "a4", **source: object) -> list[str]:

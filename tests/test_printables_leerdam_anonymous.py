@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from printables import document
 from rules import leerdam as ld
-from tests.test_printables_leerdam import pages_text
-from tests.test_rules_leerdam_anonymous import world
+from tests.support.anonymous_village import world
+from tests.support.pdfs import pages_text
 
 
 def test_a_game_in_progress_prints_totals_and_each_households_own_page_only() -> None:

@@ -16,6 +16,7 @@ from lab.new_rule import balanced_bot
 import rules
 from printables import common, document, fonts
 from rules.new_rule import Setup, State, scores, standings, symbol
+from tests.support.pdfs import pages_text
 
 NAMES = ("<b>Zoë & 🎲", 'Bo "the bold"', "Cy", "Đi Ångström")
 HEADINGS = ("Score pad", "Final scoring worksheet", "New Rule — rules card", "Colour key", "Key cards to cut out")
@@ -28,12 +29,6 @@ def play(setup: Setup, seed: int, stop_at_round: int | None = None) -> State:
     while not game.state.over and (stop_at_round is None or game.state.round < stop_at_round):
         game.apply(balanced_bot(game.state, game.state.waiting_for()[0], rng))
     return game.state
-
-
-def pages_text(pdf: bytes) -> list[str]:
-    """Each page's extracted text with whitespace runs collapsed to one space."""
-    reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return [" ".join(page.extract_text().split()) for page in reader.pages]
 
 
 @pytest.fixture(scope="module")
@@ -188,6 +183,7 @@ def test_markup_escapes_and_sets_emoji_in_their_font() -> None:
 
 def test_characters_no_font_has_do_not_crash() -> None:
     odd = "漢字 \ue000 \U0010fffd 👍🏽"
+    fonts._reset_for_tests()  # each is said once a process: an earlier test may have said it
     with pytest.warns(fonts.MissingGlyphWarning) as said:  # the two no font has, said once each
         pdf = common.build_document([common.para(odd), common.heading(odd)], title="odd")
     assert sorted(str(w.message).split()[4] for w in said) == ["U+10FFFD", "U+E000"], [str(w.message) for w in said]

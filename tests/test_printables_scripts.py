@@ -9,7 +9,7 @@ import pytest
 
 from playbook.classes import table_sizes
 from printables import common, document, fonts, pack, slips
-from tests.printcheck import pages_text, text_runs
+from tests.support.pdfs import pages_text, text_runs
 
 NAMES = ("Zoë Ångström", "李明", "さくら", "김민준", "محمد", "דוד", "प्रिया", "🦠 Bo 🧸", "<b>x</b> &amp; </para>")
 RTL = ("محمد", "דוד")

@@ -18,9 +18,9 @@ from playbook.serve import RunningServer, background_server, free_port
 from playbook.store import Store
 from rules import leerdam as ld
 from rules import new_game
-from tests.browser import LOAD_TIMEOUT_MS, open_dashboard
-from tests.nginx import need_nginx, running_nginx, server_for_route
-from tests.stores import store_location
+from tests.support.browser import LOAD_TIMEOUT_MS, open_dashboard
+from tests.support.nginx import need_nginx, running_nginx, server_for_route
+from tests.support.stores import store_location
 from widgets.address import qr_svg
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]

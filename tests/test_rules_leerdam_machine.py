@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from lab import BOTS
-from rules import Game, load_game, new_game
+from rules import Game, load_game
 from rules.core import RuleError
 from rules import leerdam as ld
 

@@ -143,7 +143,7 @@ def test_page_templates_are_compiled_once_per_server_not_once_per_page(tmp_path:
     (tmp_path / "page.j2").write_text("{{ name }}!")
     assert page().get_template("page.j2").render(name="Cy") == "Cy!"
     assert len(compiled) == 2
-    from tests.stores import run_alone
+    from tests.support.stores import run_alone
 
     assert run_alone(lambda: page(is_async=True).get_template("page.j2").render_async(name="Di")) == "Di!"
     assert len(compiled) == 3

@@ -1,6 +1,6 @@
 """The table store's one write path, on SQLite and on a real PostgreSQL server.
 
-Every test runs against both (`tests/stores.py`); races use real processes (spawned, each with
+Every test runs against both (the `location` fixture, `tests/support/stores.py`); races use real processes (spawned, each with
 its own Store) and account for every submission against the database afterwards.
 """
 
@@ -19,21 +19,15 @@ from playbook.refusals import Refusal
 from playbook.store import STOPPED, Claim, ClassTables, ClassUpdate, HandOver, Play, Refused, Release, SetMeta, StaleTable, StoppedTable, Store, StoredClass, Undo
 from rules import Game, RuleError, leerdam as ld, new_game, new_rule as nr
 from rules.core import action_to_json
-from tests.class_workers import code_taker, hung_change
-from tests.store_workers import racer, simultaneous
-from tests.stores import KINDS, store_location
+from tests.support.class_workers import code_taker, hung_change
+from tests.support.store_workers import racer, simultaneous
 
 pytestmark = pytest.mark.timeout(180)
 
 
-@pytest.fixture(params=KINDS)
-def location(request, tmp_path) -> str:
-    with store_location(request.param, tmp_path) as where:
-        yield where
-
-
 @pytest.fixture
 def store(location) -> Store:
+    """Here the store is of both kinds, each closed afterwards."""
     opened = Store(location)
     yield opened
     opened.close()

@@ -18,8 +18,8 @@ from voila.paths import collect_static_paths
 
 from benchmarks.bare_button import NOTEBOOK
 from playbook.serve import TEMPLATE_NAME, TEMPLATES_DIR, background_server, free_port
-from tests.browser import in_ci
-from tests.nginx import need_nginx, running_nginx
+from tests.support.ci import in_ci
+from tests.support.nginx import need_nginx, running_nginx
 
 TEMPLATE = TEMPLATES_DIR / "voila" / "templates" / TEMPLATE_NAME
 STATIC = TEMPLATE / "static"

@@ -17,7 +17,7 @@ from lab.core import close_pool, default_workers
 from playbook import heavy
 from rules import RuleError
 from widgets.balance_lab import BalanceLab
-from tests.test_widgets_studio import click, one
+from tests.support.headless import click, one
 from widgets.studio import seat_range
 
 pytestmark = pytest.mark.timeout(120)

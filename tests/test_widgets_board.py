@@ -13,115 +13,26 @@ from typing import Any
 import pytest
 
 import lab
-from playbook.access import table_keys
-from playbook.links import table_links
 from playbook.store import Play, Store
 from rules import Game, new_game
-from rules import danger_world as dw
 from rules import leerdam as ld
 from rules.games import card
 from rules import new_rule as nr
+from tests.support.phases import NAMES, PHASES, danger_world, dangerous_ideas, leerdam, new_rule, play
+from tests.support.stores import run_alone
+from tests.support.tables import stored
 from widgets.board import board_scene
 from widgets.danger_world import DangerWorldDashboard
 from widgets.dangerous_ideas import DangerousIdeasDashboard
 from widgets.leerdam import LeerdamDashboard
 from widgets.new_rule import NewRuleDashboard
-from tests.stores import run_alone
 from drawing.board import log_html, scene_html
 from drawing.timeline import Timeline, scenes_for
-
-NAMES = ("Ana & <i>Co</i>", "Bo 🐻", "مريم", "Zoë")
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
-
-
-# -- games in each phase ---------------------------------------------------------------------------
-
-
-def play(game: Game[Any, Any], until: Callable[[Game[Any, Any]], bool] = lambda g: False, seed: int = 1) -> Game[Any, Any]:
-    """Bots play every seat of `game` until `until(game)` holds or the game is over."""
-    slug = game.rules.slug
-    bots = list(lab.BOTS[slug].values())
-    rng = random.Random(seed)
-    while not game.rules.over(game.state) and not until(game):
-        seat = game.rules.waiting_for(game.state)[0]
-        game.apply(bots[seat % len(bots)](game.state, seat, rng))
-    return game
-
-
-def leerdam(until: Callable[[Game[Any, Any]], bool] = lambda g: False, names: tuple[str, ...] = NAMES, years: int = 3) -> Game[Any, Any]:
-    return play(new_game("leerdam", ld.Setup(names=names, max_years=years), 5), until)
-
-
-def new_rule(until: Callable[[Game[Any, Any]], bool] = lambda g: False) -> Game[Any, Any]:
-    return play(new_game("new-rule", nr.Setup(names=NAMES[:3], max_rounds=3), 2), until)
-
-
-def danger_world(until: Callable[[Game[Any, Any]], bool] = lambda g: False, sheets: int = 2) -> Game[Any, Any]:
-    """Two characters: sheets made, then checks until `until`, the GM spending every botch on hits."""
-    from lab.danger_world import ASPECTS, SHEET, _gm_hits, player_bot
-
-    game = new_game("danger-world", dw.Setup(names=NAMES[:2]), 3)
-    for i in range(sheets):
-        game.apply(dw.CreateCharacter(seat=i, character=i, stats=SHEET, aspects=ASPECTS))
-    if sheets < 2:
-        return game
-    bot, rng, turn = player_bot("bold", 6), random.Random(3), 0
-    while not game.state.over and not until(game):
-        s = game.state
-        if s.phase == "gm":
-            hits = tuple(dw.GmOption(o, s.check.actor) for o in _gm_hits(s.check.botches))
-            game.apply(dw.SpendBotches(seat=2, options=hits))
-        elif s.phase == "lock":
-            game.apply(bot(s, s.check.actor, rng))
-        else:
-            able = [i for i, c in enumerate(s.characters) if not c.dead and not c.knocked_out]
-            if not able:  # every one K.O.'d: the GM finishes one off
-                game.apply(dw.ApplyHit(seat=2, character=next(i for i, c in enumerate(s.characters) if not c.dead), hit="overload"))
-                continue
-            game.apply(bot(s, able[turn % len(able)], rng))
-            turn += 1
-    return game
-
-
-def dangerous_ideas(until: Callable[[Game[Any, Any]], bool] = lambda g: False) -> Game[Any, Any]:
-    from rules.dangerous_ideas import Setup
-
-    return play(new_game("dangerous-ideas", Setup(names=NAMES[:3]), 4), until)
 
 
 def text_of(scene_value: str) -> str:
     """What a reader sees: the tags out (names sit in <bdi>), the entities read."""
     return html.unescape(re.sub(r"<[^>]+>", "", scene_value))
-
-
-PHASES: dict[str, dict[str, Callable[[], Game[Any, Any]]]] = {
-    "leerdam": {
-        "decision": lambda: leerdam(lambda g: sum(p is not None for p in g.state.pledges) == 1),
-        "reveal": lambda: leerdam(lambda g: g.state.phase == "allocate"),
-        "results": lambda: leerdam(),
-    },
-    "new-rule": {
-        "decision": lambda: new_rule(lambda g: g.state.phase == "pick" and any(g.state.picks)),
-        "reveal": lambda: new_rule(lambda g: g.state.phase == "pay"),
-        "results": lambda: new_rule(),
-    },
-    "danger-world": {
-        "waiting": lambda: danger_world(sheets=1),
-        "decision": lambda: danger_world(lambda g: g.state.phase == "lock"),
-        "reveal": lambda: danger_world(lambda g: g.state.phase == "table" and len(g.state.results) == 2),
-        "results": lambda: danger_world(),
-    },
-    "dangerous-ideas": {
-        "waiting": lambda: dangerous_ideas(lambda g: g.state.phase == "setting"),
-        "decision": lambda: dangerous_ideas(lambda g: g.state.phase == "respond"),
-        "reveal": lambda: dangerous_ideas(lambda g: g.state.phase in ("outcome", "reroll") and g.state.attempt is not None and bool(g.state.attempt.dice)),
-        "results": lambda: dangerous_ideas(),
-    },
-}
 
 
 @pytest.mark.parametrize("slug, phase", [(slug, phase) for slug, phases in PHASES.items() for phase in phases])
@@ -177,12 +88,6 @@ def test_the_boards_scene_never_shows_a_secret_before_the_reveal() -> None:
 
 
 # -- the table's pages ------------------------------------------------------------------------------------
-
-
-def stored(store: Store, game: Game[Any, Any]) -> tuple[str, dict[str, Any]]:
-    names = game.setup.names
-    table_id = store.create(game, "a table", table_keys(len(names)))
-    return table_id, table_links("", game.rules.slug, table_id, store.info(table_id).meta, names)
 
 
 @pytest.mark.parametrize("slug", ["leerdam", "new-rule"])
@@ -353,7 +258,9 @@ def test_a_danger_world_page_follows_its_table_inside_an_event_loop(store: Store
 
 def test_the_class_board_shows_each_tables_phase_and_compares_them_and_drops_the_code_at_the_end(store: Store) -> None:
     from playbook import classes as cl
-    from tests.test_classes import _monitor, _page, _student
+    from tests.support.classes import class_page as _page
+    from tests.support.classes import monitor as _monitor
+    from tests.support.classes import student as _student
 
     record = cl.create_class(store, "new-rule", 6, seed=4)
     for name in ("Ana", "Bo", "Cy", "Di", "Ed", "Fa"):

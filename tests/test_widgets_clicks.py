@@ -12,20 +12,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import ipywidgets as widgets
-import pytest
 
-from playbook.store import Store
-from tests.test_widgets_leerdam import the
-from tests.test_widgets_leerdam import start as start_leerdam
-from tests.test_widgets_new_rule import find, one, start
-from tests.test_widgets_seats import seat_query
+from tests.support.headless import find, one, seat_query
+from tests.support.headless import one as the
+from tests.support.leerdam_page import start as start_leerdam
+from tests.support.new_rule_page import start
 from widgets.leerdam import LeerdamDashboard
 from widgets.new_rule import NewRuleDashboard
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
 
 
 class Counter:

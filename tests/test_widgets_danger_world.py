@@ -14,13 +14,11 @@ import dataclasses
 import html
 import io
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
-import pytest
 
 import widgets.danger_world as dw_widgets
-from playbook.store import Store
 from rules import Game, load_game
 from rules.danger_world import (
     READY_SHEETS,
@@ -38,7 +36,9 @@ from rules.danger_world import (
     difficulty_after,
     success_chance,
 )
-from tests.conftest import INDEX
+from tests.support.headless import find, walk
+from tests.support.headless import one as the
+from tests.support.keys import INDEX
 from drawing.danger_world import percent
 from widgets.danger_world import DangerWorldDashboard
 
@@ -50,28 +50,7 @@ BO = (1, 3, 1, 4, 2, 2, 1, 2)
 ASPECTS = ("Cat burglar", "Owes the guild", "Never leaves a friend")
 
 
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
-
-
-# -- finding widgets ----------------------------------------------------------------------------
-
-
-def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
-    yield widget
-    for child in getattr(widget, "children", ()):
-        yield from walk(child)
-
-
-def find(root: widgets.Widget, css: str) -> list[widgets.Widget]:
-    return [w for w in walk(root) if css in w._dom_classes]
-
-
-def the(root: widgets.Widget, css: str) -> widgets.Widget:
-    found = find(root, css)
-    assert len(found) == 1, f"{len(found)} widgets with class {css}"
-    return found[0]
+# -- reading the page ---------------------------------------------------------------------------
 
 
 def html_of(root: widgets.Widget) -> str:

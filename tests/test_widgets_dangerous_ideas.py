@@ -4,121 +4,24 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Iterator, Sequence
 
 import ipywidgets as widgets
 import pytest
 
-from playbook.store import Store
 from rules import load_game
 from rules.dangerous_ideas import Place, State, success_chance
-from tests.conftest import INDEX
+from tests.support.dangerous_ideas_page import ANA, BO, CY, MEMES, NAMES, click, place_starting_stones, setting_round, start, to_first_turn, write
+from tests.support.headless import find, one, walk
+from tests.support.keys import INDEX
 from drawing.dangerous_ideas import sheet_svg
 from widgets.dangerous_ideas import DangerousIdeasDashboard
 
-NAMES = ("Ana", "Bo", "Cy")
-ANA, BO, CY = 0, 1, 2
 #: seeds whose dice make the scripted meme action succeed, and fail.
 SUCCESS_SEED, FAILURE_SEED = 1, 2
-#: starting stones per node, for every seat.
-START = {"think": 3, "create": 2, "connect": 1, "defend": 1}
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
-
-
-def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
-    yield widget
-    for child in getattr(widget, "children", ()):
-        yield from walk(child)
-
-
-def find(root: widgets.Widget, css: str) -> list[widgets.Widget]:
-    return [w for w in walk(root) if css in w._dom_classes]
-
-
-def one(root: widgets.Widget, css: str) -> widgets.Widget:
-    found = find(root, css)
-    assert len(found) == 1, f"{len(found)} widgets with class {css}"
-    return found[0]
 
 
 def html_values(root: widgets.Widget) -> str:
     return "\n".join(w.value for w in walk(root) if isinstance(w, widgets.HTML))
-
-
-def click(root: widgets.Widget, css: str) -> None:
-    button = one(root, css)
-    assert not button.disabled, f"{css} is disabled"
-    button.click()
-    assert root.status.kind != "refuse", root.status.message
-
-
-def start(
-    dash: DangerousIdeasDashboard,
-    names: Sequence[str] = NAMES,
-    bots: dict[int, str] | None = None,
-    seed: int = 11,
-    chapters: int = 2,
-    story: str = "Goldilocks and the Three Bears",
-    table_dice: bool = False,
-) -> None:
-    one(dash, "pb-players").value = len(names)
-    for i, name in enumerate(names):
-        one(dash, f"pb-name-{i}").value = name
-        one(dash, f"pb-kind-{i}").value = (bots or {}).get(i, "human")
-    one(dash, "pb-story-name").value = story
-    one(dash, "pb-chapters").value = chapters
-    one(dash, "pb-seed").value = seed
-    one(dash, "pb-table-dice").value = table_dice
-    one(dash, "pb-start").click()
-    assert dash.game is not None, dash.status.message
-
-
-def place_starting_stones(dash: DangerousIdeasDashboard) -> None:
-    while dash.game.state.phase == "place":
-        for node, count in START.items():
-            one(dash, f"pb-place-{node}").value = count
-        click(dash, "pb-place-confirm")
-
-
-def write(dash: DangerousIdeasDashboard, text: str, holder: str, narration: str = "", leaf: bool | None = None) -> None:
-    branch = one(dash, "pb-write-branch")
-    if leaf is not None:
-        branch.value = next(b for label, b in branch.options if ("leaf" in label) == leaf)
-    one(dash, "pb-write-text").value = text
-    one(dash, "pb-write-holder").value = holder
-    one(dash, "pb-narration").value = narration
-    click(dash, "pb-write-confirm")
-
-
-#: (leaf meme, holder), (coiled meme, holder) per seat.
-MEMES = {
-    ANA: (("The woods need telegraph wires", "Goldilocks"), ("Humans will own the forest", "Goldilocks")),
-    BO: (("Bears are friends, not food", "Goldilocks"), ("Porridge is healthy", "Mama Bear")),
-    CY: (("Punctual exercise matters", "Papa Bear"), ("Everything has its place", "Baby Bear")),
-}
-
-
-def setting_round(dash: DangerousIdeasDashboard) -> None:
-    for seat in range(3):
-        (leaf, leaf_holder), (coiled, coiled_holder) = MEMES[seat]
-        write(dash, leaf, leaf_holder, f"{NAMES[seat]} tells of {leaf_holder}.", leaf=True)
-        write(dash, coiled, coiled_holder, leaf=False)
-
-
-def to_first_turn(dash: DangerousIdeasDashboard) -> None:
-    """Starting stones, the setting round and Chapter 1's title, all by clicks; Bo's turn begins."""
-    place_starting_stones(dash)
-    assert dash.game.state.phase == "setting"
-    setting_round(dash)
-    assert dash.game.state.phase == "title"
-    one(dash, "pb-title-text").value = "In Which Goldilocks Wanders Into The Woods"
-    one(dash, "pb-narration").value = "The forest was quiet that morning."
-    click(dash, "pb-title-confirm")
-    assert dash.game.state.phase == "turn-start" and dash.game.state.turn == BO
 
 
 def pool(dash: DangerousIdeasDashboard) -> int:

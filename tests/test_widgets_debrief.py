@@ -13,21 +13,19 @@ import pypdf
 import pytest
 
 from playbook import classes as cl
-from playbook.store import Play, Store
+from playbook.store import Play
 from rules import new_rule as nr
-from tests.test_classes import _monitor, _page, _student
-from tests.test_widgets_leerdam import everything, pledge, play_year, the
-from tests.test_widgets_leerdam import start as start_leerdam
-from tests.test_widgets_seats import links, seat_query, visible
+from tests.support.classes import class_page as _page
+from tests.support.classes import monitor as _monitor
+from tests.support.classes import student as _student
+from tests.support.headless import everything, links, seat_query, visible
+from tests.support.headless import one as the
+from tests.support.leerdam_page import play_year, pledge
+from tests.support.leerdam_page import start as start_leerdam
 from widgets.leerdam import LeerdamDashboard
 
 pytestmark = pytest.mark.timeout(240)
 NAMES = ("<b>Ana</b>", "Bo & Co", "Cy 🐉", "דנה", "Ed")
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
 
 
 def linked(link: str, mime: str) -> bytes:

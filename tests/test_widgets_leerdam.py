@@ -8,152 +8,33 @@ import html
 import io
 import json
 import re
-from collections.abc import Iterator, Sequence
 
 import ipywidgets as widgets
-import pytest
 
 import widgets.leerdam as leerdam_widgets
-from playbook.store import Store
 from rules import load_game
 from rules.leerdam import Contribute
-from tests.conftest import INDEX
+from tests.support.headless import csv_rows, everything
+from tests.support.headless import find as all_with
+from tests.support.headless import one as the
+from tests.support.headless import walk as tree
+from tests.support.keys import INDEX
+from tests.support.leerdam_page import BOTS, NAMES, allocate, cell, play_year, pledge, start
 from widgets.common import csv_text
 from widgets.leerdam import LeerdamDashboard
 
-NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
-BOTS = {2: "fair", 3: "altruist", 4: "free-rider"}
 
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
-
-
-# -- finding widgets -----------------------------------------------------------------------
-
-
-def tree(widget: widgets.Widget) -> Iterator[widgets.Widget]:
-    """The widget and everything below it."""
-    yield widget
-    for child in getattr(widget, "children", ()):
-        yield from tree(child)
-
-
-def all_with(root: widgets.Widget, css: str) -> list[widgets.Widget]:
-    return [w for w in tree(root) if css in w._dom_classes]
-
-
-def the(root: widgets.Widget, css: str) -> widgets.Widget:
-    found = all_with(root, css)
-    assert len(found) == 1, f"{len(found)} widgets with class {css}"
-    return found[0]
-
-
-def texts(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from texts(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from texts(item)
-    elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        yield str(value)
-
-
-def everything(root: widgets.Widget) -> str:
-    """Every value the widgets would send to a browser: HTML, values, options, labels."""
-    return "\n".join(t for w in tree(root) for t in texts(w.get_state()))
+# -- reading the page ------------------------------------------------------------------------------
 
 
 def html_of(root: widgets.Widget) -> str:
     return "\n".join(w.value for w in tree(root) if isinstance(w, widgets.HTML))
 
 
-# -- playing through clicks ----------------------------------------------------------------------
-
-
-def start(
-    dash: LeerdamDashboard,
-    names: Sequence[str] = NAMES,
-    bots: dict[int, str] | None = None,
-    seed: int = 11,
-    max_years: str = "none",
-    end_check: int = 8,
-    by_hand: bool = False,
-    table_dice: bool = False,
-) -> None:
-    the(dash, "pb-players").value = len(names)
-    for i, name in enumerate(names):
-        the(dash, f"pb-name-{i}").value = name
-        the(dash, f"pb-kind-{i}").value = (BOTS if bots is None else bots).get(i, "human")
-    the(dash, "pb-max-years").value = max_years
-    the(dash, "pb-end-check").value = end_check
-    the(dash, "pb-by-hand").value = by_hand
-    the(dash, "pb-table-dice").value = table_dice
-    the(dash, "pb-seed").value = seed
-    the(dash, "pb-start").click()
-    assert dash.game is not None, dash.status.message
-
-
-def pledge(dash: LeerdamDashboard, seat: int, units: int, hide: bool = True) -> None:
-    the(dash, f"pb-seat-{seat}").click()
-    the(dash, "pb-show-private").click()  # the screen asks first: the view is private
-    the(dash, "pb-pledge").value = units
-    the(dash, "pb-pledge-confirm").click()
-    if hide:
-        the(dash, "pb-hide").click()
-
-
-def cell(dash: LeerdamDashboard, recipient: int, activity: str) -> widgets.Widget:
-    """The open allocation's stepper for (recipient, activity), adding the recipient's row as
-    "add a household" does."""
-    (grid,) = [w for w in tree(dash) if isinstance(w, leerdam_widgets.AllocationGrid)]
-    grid.add_recipient(recipient)
-    return the(dash, f"pb-alloc-{recipient}-{activity}")
-
-
-def allocate(dash: LeerdamDashboard, seat: int, plan: dict[tuple[int, str], int] | None = None) -> None:
-    """Allocate through the grid; by default 2 on own Subsistence and the rest on own Profit."""
-    the(dash, f"pb-seat-{seat}").click()
-    the(dash, "pb-show-private").click()  # the screen asks first: the view is private
-    if plan is None:
-        free = dash.game.state.free_units(seat)
-        plan = {(seat, "subsistence"): min(2, free), (seat, "profit"): max(0, free - 2)}
-    for (recipient, activity), units in plan.items():
-        cell(dash, recipient, activity).value = units
-    the(dash, "pb-alloc-confirm").click()
-    assert dash.status.kind != "refuse", dash.status.message
-    the(dash, "pb-hide").click()
-
-
-def play_year(dash: LeerdamDashboard, pledges: dict[int, int] | None = None) -> None:
-    """Both humans pledge and allocate by clicks."""
-    year = dash.game.state.year
-    for seat, units in (pledges or {0: 1, 1: 2}).items():
-        pledge(dash, seat, units)
-        assert dash.status.kind != "refuse", dash.status.message
-    assert dash.game.state.phase == "allocate"
-    for seat in (0, 1):
-        allocate(dash, seat)
-    assert dash.game.state.over or dash.game.state.year == year + 1
-
-
 def link_text(link: str, mime: str) -> str:
     match = re.search(rf'href="data:{re.escape(mime)};charset=utf-8;base64,([A-Za-z0-9+/=]+)"', link)
     assert match and "download=" in link, link[:200]
     return base64.b64decode(match.group(1)).decode("utf-8-sig")
-
-
-def csv_rows(link: str) -> list[dict[str, str]]:
-    """The rows of a CSV download link, which must start with the UTF-8 byte-order mark."""
-    match = re.search(r'href="data:text/csv;charset=utf-8;base64,([A-Za-z0-9+/=]+)"', link)
-    assert match, link[:200]
-    raw = base64.b64decode(match.group(1))
-    assert raw.startswith(b"\xef\xbb\xbf")  # Excel reads UTF-8 only with the mark
-    return list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
 
 
 # -- opening --------------------------------------------------------------------------------------

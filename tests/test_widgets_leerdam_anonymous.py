@@ -9,20 +9,16 @@ from __future__ import annotations
 
 import html
 
-import pytest
 
 from playbook.store import Store
 from rules import Game, load_game
 from rules import leerdam as ld
-from tests.test_rules_leerdam_anonymous import NAMES, world
-from tests.test_widgets_leerdam import allocate, cell, csv_rows, everything, pledge, start, the, tree
-from tests.test_widgets_seats import links, seat_query, visible
+from tests.support.anonymous_village import NAMES, world
+from tests.support.headless import csv_rows, everything, links, seat_query, visible
+from tests.support.headless import one as the
+from tests.support.headless import walk as tree
+from tests.support.leerdam_page import allocate, cell, pledge, start
 from widgets.leerdam import LeerdamDashboard
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
 
 
 def board_of(store: Store, game: Game) -> LeerdamDashboard:

@@ -4,111 +4,21 @@ from __future__ import annotations
 
 import base64
 import datetime
-import html
 import json
 import re
-from collections.abc import Callable, Iterator, Sequence
 
 import ipywidgets as widgets
-import pytest
 
-from playbook.store import Store
 from rules import load_game
-from rules.new_rule import Draw, Pay, State, legal_payments, payment_levels, suggested_payment
-from tests.conftest import INDEX
+from rules.new_rule import Draw, Pay, legal_payments, payment_levels, suggested_payment
+from tests.support.headless import find, one, synced_text, walk
+from tests.support.keys import INDEX
+from tests.support.new_rule_page import human_seat, play_one, play_until, secrets_of, start
 from widgets.new_rule import NewRuleDashboard
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
-
-
-def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
-    yield widget
-    for child in getattr(widget, "children", ()):
-        yield from walk(child)
-
-
-def find(root: widgets.Widget, css: str) -> list[widgets.Widget]:
-    return [w for w in walk(root) if css in w._dom_classes]
-
-
-def one(root: widgets.Widget, css: str) -> widgets.Widget:
-    found = find(root, css)
-    assert len(found) == 1, f"{len(found)} widgets with class {css}"
-    return found[0]
-
-
-def strings(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from strings(item)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            yield from strings(item)
-
-
-def synced_text(root: widgets.Widget) -> str:
-    """Every text the dashboard's widgets would send to a browser (values, options, labels...)."""
-    return "\n".join(text for w in walk(root) for text in strings(w.get_state()))
 
 
 def html_values(root: widgets.Widget) -> list[str]:
     return [w.value for w in walk(root) if isinstance(w, widgets.HTML)]
-
-
-def start(
-    dash: NewRuleDashboard,
-    names: Sequence[str] = ("Ana", "Bo", "Cy"),
-    bots: dict[int, str] | None = None,
-    seed: int = 7,
-    rounds: str = "2",
-) -> None:
-    one(dash, "pb-players").value = len(names)
-    for i, name in enumerate(names):
-        one(dash, f"pb-name-{i}").value = name
-        one(dash, f"pb-kind-{i}").value = (bots or {}).get(i, "human")
-    one(dash, "pb-max-rounds").value = rounds
-    one(dash, "pb-seed").value = seed
-    one(dash, "pb-start").click()
-    assert dash.game is not None, dash.status.message
-
-
-def human_seat(dash: NewRuleDashboard) -> int:
-    return next(s for s in dash.game.state.waiting_for() if s not in dash.bots)
-
-
-def play_one(dash: NewRuleDashboard, swap: bool = False) -> None:
-    """One move by the first human seat the game waits for, through its private panel."""
-    state = dash.game.state
-    one(dash, f"pb-seat-{human_seat(dash)}").click()
-    one(dash, "pb-show-private").click()  # the screen asks first: the view is private
-    if state.phase == "draw":
-        one(dash, "pb-draw").click()
-    elif state.phase == "choose":
-        if swap and find(dash, "pb-swap"):
-            find(dash, "pb-swap")[-1].click()
-        else:
-            one(dash, "pb-keep").click()
-    elif state.phase == "pick":
-        find(dash, "pb-pick")[0].click()
-    elif state.phase == "pay":
-        # The chooser opens on the best payment: Confirm is ready at once.
-        assert not one(dash, "pb-pay-confirm").disabled
-        one(dash, "pb-pay-confirm").click()
-    one(dash, "pb-hide").click()
-    assert dash.status.kind != "refuse", dash.status.message
-
-
-def play_until(dash: NewRuleDashboard, done: Callable[[State], bool], limit: int = 400) -> None:
-    for n in range(limit):
-        if done(dash.game.state):
-            return
-        play_one(dash, swap=n % 3 == 1)
-    raise AssertionError("the game did not get there")
 
 
 # -- opening ------------------------------------------------------------------------------
@@ -260,13 +170,6 @@ def test_no_round_limit_is_allowed(store):
 
 
 # -- privacy ---------------------------------------------------------------------------------
-
-
-def secrets_of(dash: NewRuleDashboard, seat: int) -> list[str]:
-    """Log lines only `seat` may read, as text and as escaped HTML."""
-    lines = [e.text for e in dash.game.state.log if e.visible_to is not None and e.visible_to == {seat}]
-    assert lines
-    return lines + [html.escape(line) for line in lines]
 
 
 def test_the_private_panel_never_holds_another_seats_secrets(store):

@@ -11,41 +11,21 @@ import concurrent.futures
 import html
 import re
 import threading
-import urllib.parse
 
 import ipywidgets as widgets
 import pytest
 
 from playbook.access import key_matches, resolve, table_keys
-from playbook.links import table_links
 from playbook.store import Store
-from tests.conftest import INDEX
-from tests.test_widgets_leerdam import everything, pledge
-from tests.test_widgets_leerdam import start as start_leerdam
-from tests.test_widgets_new_rule import find, one, secrets_of, start, synced_text
+from tests.support.headless import everything, find, links, one, seat_query, synced_text, visible
+from tests.support.keys import INDEX
+from tests.support.leerdam_page import pledge
+from tests.support.leerdam_page import start as start_leerdam
+from tests.support.new_rule_page import secrets_of, start
 from widgets import live as live_module
 from widgets import table as table_module
 from widgets.leerdam import LeerdamDashboard
 from widgets.new_rule import NewRuleDashboard, colour_class
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
-
-
-def links(dash) -> dict[str, object]:
-    """Every link of the facilitator's table, relative to the game's page."""
-    table = dash.store.load(dash.table_id)
-    return table_links("", dash.slug, table.id, table.meta, table.game.setup.names)
-
-
-def seat_query(dash, seat: int) -> str:
-    return links(dash)["seats"][seat]["url"]
-
-
-def visible(widget: widgets.Widget) -> bool:
-    return widget.layout.display != "none"
 
 
 def keys_of(store: Store, table_id: str) -> list[str]:
@@ -526,7 +506,7 @@ def test_seat_slips_are_a_pdf_that_says_what_it_holds_or_a_message_and_no_file(s
     import base64
 
     from printables.common import page_count
-    from tests.printcheck import pages_text
+    from tests.support.pdfs import pages_text
 
     host = LeerdamDashboard(store, query="")
     start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={1: "altruist", 3: "altruist"})
@@ -679,7 +659,7 @@ def recorded(monkeypatch):
 def _in_a_thread(run):
     """`run()` in a thread of its own: a browser test before this one may have left an event
     loop running in this one, and in a running loop widgets open when its turn ends."""
-    from tests.browser import beside_playwright
+    from tests.support.browser import beside_playwright
 
     with beside_playwright(run) as done:
         return done.result()

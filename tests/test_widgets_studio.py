@@ -7,9 +7,7 @@ import datetime
 import io
 import random
 import re
-from collections.abc import Iterator
 
-import ipywidgets as widgets
 import pypdf
 import pytest
 
@@ -19,34 +17,13 @@ import rules
 from playbook.store import Store
 from rules import new_rule
 import widgets.studio as studio_module
-from tests.conftest import INDEX
+from tests.support.headless import click, one
+from tests.support.keys import INDEX
 from widgets.studio import PrintStudio
 
 pytestmark = pytest.mark.timeout(60)
 
 NAMES = ("Ana", "Bo", "<b>Zoë & 🍬")
-
-
-@pytest.fixture
-def store(tmp_path) -> Store:
-    return Store(tmp_path / "tables.sqlite3")
-
-
-def walk(widget: widgets.Widget) -> Iterator[widgets.Widget]:
-    yield widget
-    for child in getattr(widget, "children", ()):
-        yield from walk(child)
-
-
-def one(root: widgets.Widget, css: str) -> widgets.Widget:
-    found = [w for w in walk(root) if css in w._dom_classes]
-    assert len(found) == 1, f"{len(found)} widgets with class {css}"
-    return found[0]
-
-
-def click(button: widgets.Button) -> None:
-    assert not button.disabled, f"{button.description} is disabled"
-    button.click()
 
 
 def linked_pdf(link_html: str) -> bytes:

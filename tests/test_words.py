@@ -81,7 +81,7 @@ def test_no_maybe_plural_in_the_notebooks_or_the_template() -> None:
 
 
 def test_the_variants_say_what_their_defaults_are_in_the_rooms_words() -> None:
-    from tests.test_widgets_new_rule import synced_text
+    from tests.support.headless import synced_text
     from widgets.danger_world import DangerWorldDashboard
     from widgets.dangerous_ideas import DangerousIdeasDashboard
     from widgets.leerdam import LeerdamDashboard
@@ -95,8 +95,8 @@ def test_the_variants_say_what_their_defaults_are_in_the_rooms_words() -> None:
 
 def test_a_seat_for_a_bot_says_what_the_button_does(tmp_path: Path) -> None:
     from playbook.store import Store
-    from tests.test_widgets_leerdam import start
-    from tests.test_widgets_new_rule import one
+    from tests.support.headless import one
+    from tests.support.leerdam_page import start
     from widgets.leerdam import LeerdamDashboard
 
     host = LeerdamDashboard(Store(tmp_path / "t.sqlite3"), query="")
@@ -114,8 +114,8 @@ def test_a_seat_for_a_bot_says_what_the_button_does(tmp_path: Path) -> None:
 
 def test_leerdams_pledge_chips_say_who_has_not_pledged_yet(tmp_path: Path) -> None:
     from playbook.store import Store
-    from tests.test_widgets_leerdam import pledge, start
-    from tests.test_widgets_new_rule import one
+    from tests.support.headless import one
+    from tests.support.leerdam_page import pledge, start
     from widgets.leerdam import LeerdamDashboard
 
     host = LeerdamDashboard(Store(tmp_path / "t.sqlite3"), query="")
@@ -130,6 +130,6 @@ def test_leerdams_pledge_chips_say_who_has_not_pledged_yet(tmp_path: Path) -> No
 def _buttons(dash) -> list:
     import ipywidgets as widgets
 
-    from tests.test_widgets_new_rule import walk
+    from tests.support.headless import walk
 
     return [w for w in walk(dash) if isinstance(w, widgets.Button)]

@@ -25,7 +25,7 @@ from packaging.utils import canonicalize_name
 
 __all__ = ["ROOT", "build_distribution", "fresh_venv", "wheel_requirements"]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def build_distribution(out: Path) -> tuple[Path, Path]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser import in_ci
+from tests.support.ci import in_ci
 
 __all__ = ["KINDS", "fresh_schema", "postgres_url", "store_location"]
 

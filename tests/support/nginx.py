@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import in_ci
+from tests.support.ci import in_ci
 
 __all__ = ["NGINX", "PROXY_SETTINGS", "need_nginx", "running_nginx", "server_for_route"]
 
 NGINX = Path(shutil.which("nginx") or "/usr/sbin/nginx")
 """Debian's nginx (`apt-get install nginx`)."""
 
-PROXY_SETTINGS = Path(__file__).resolve().parent.parent / "deploy" / "nginx" / "playbook-proxy.conf"
+PROXY_SETTINGS = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "playbook-proxy.conf"
 
 _CONF = """\
 {user}

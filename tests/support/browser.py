@@ -1,7 +1,7 @@
 """Helpers for the browser tests: Debian's Chromium driven by Playwright, pages served by Voila.
 
-Not a test module. The fixtures in tests/conftest.py use these; a game's browser test
-usually needs only `open_dashboard` and `source_text_visible`.
+The fixtures in tests/conftest.py (`voila`, `chromium`, `page`, `devices`) use these; a game's
+browser test usually needs only `open_dashboard` and `source_text_visible`.
 """
 
 from __future__ import annotations
@@ -18,28 +18,35 @@ from typing import Any, TypeVar
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright
 
+from playbook.serve import RunningServer
 from rules import dangerous_ideas as di
 
 __all__ = [
     "beside_playwright",
     "CHROMIUM",
     "CHROMIUM_ARGS",
+    "Devices",
     "EXPECT_TIMEOUT_MS",
     "LOAD_TIMEOUT_MS",
     "OUTSIDE",
+    "OUTSIDE_REQUESTS",
+    "VoilaFactory",
     "chromium_missing_reason",
     "guard_hosts",
-    "in_ci",
     "kernel_id",
     "launch_chromium",
     "open_dashboard",
     "quiet",
     "reads_right",
+    "recorded",
     "scan_text",
     "settled",
     "show_first",
     "source_text_visible",
 ]
+
+VoilaFactory = Callable[..., RunningServer]
+"""The `voila` fixture: `voila(notebook, pool_size=1) -> RunningServer`."""
 
 CHROMIUM = Path(os.environ.get("PLAYBOOK_CHROMIUM", "/usr/bin/chromium"))
 """Debian's Chromium (`apt-get install chromium`); Playwright's own browser builds are not used."""
@@ -66,11 +73,6 @@ EXPECT_TIMEOUT_MS = 20_000
 answer on a busy 2-core machine; a condition that holds returns as soon as it holds)."""
 
 
-def in_ci() -> bool:
-    """True when the CI environment variable says so (CI must not skip browser tests)."""
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
 def chromium_missing_reason() -> str | None:
     """Why the browser tests cannot run here, or None when they can."""
     if not CHROMIUM.is_file():
@@ -81,6 +83,10 @@ def chromium_missing_reason() -> str | None:
 #: any http(s) or ws(s) address of a host other than this machine's loopback, where every
 #: server of the tests listens.
 OUTSIDE = re.compile(r"^(?!(https?|wss?)://(127\.0\.0\.1|localhost|\[::1\])([:/]|$))(https?|wss?)://", re.IGNORECASE)
+
+#: requests and websockets to another host than this machine, noted by `guard_hosts` in the
+#: `chromium` fixture's browser (tests/conftest.py fails a test that made any).
+OUTSIDE_REQUESTS: list[str] = []
 
 
 @functools.cache
@@ -406,3 +412,33 @@ def show_first(page: Page) -> None:
 def reads_right(found: dict) -> list[str]:
     """The problems `scan_text` found, one line a kind (want: none)."""
     return [f"{kind}: {found[kind]}" for kind in ("broken", "clipped", "codeNames", "plurals") if found[kind]]
+
+
+class Devices:
+    """Browser contexts, one per device, closed at the end (the `devices` fixture)."""
+
+    def __init__(self, chromium: Browser, timeout_ms: int = LOAD_TIMEOUT_MS) -> None:
+        self.chromium = chromium
+        self.timeout_ms = timeout_ms
+        self.contexts: list[BrowserContext] = []
+
+    def page(self, width: int = 390, height: int = 844, **options: Any) -> Page:
+        context = self.chromium.new_context(viewport={"width": width, "height": height}, **options)
+        context.set_default_timeout(self.timeout_ms)
+        self.contexts.append(context)
+        return context.new_page()
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+def recorded(page: Page) -> list[str]:
+    """Every websocket frame the page receives from now on (text, or bytes decoded)."""
+    frames: list[str] = []
+
+    def on_socket(socket) -> None:  # noqa: ANN001
+        socket.on("framereceived", lambda payload: frames.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
+
+    page.on("websocket", on_socket)
+    return frames

@@ -1,4 +1,7 @@
-"""Reading a printable back: every piece of text a PDF draws, with its size and where it sits.
+"""Reading a printable back: each page's text, and every piece of text a PDF draws, with its size
+and where it sits.
+
+`pages_text(pdf)` is the text as pypdf extracts it, a string a page.
 
 `text_runs(pdf)` follows each page's content stream (and the forms it shows) through the
 graphics state (q, Q, cm) and the text state (BT, Tf, Tm, Td, TD, T*, TL, Ts, Tj, TJ, ', "):
@@ -123,7 +126,7 @@ def text_runs(pdf: bytes) -> tuple[list[Run], list[tuple[float, float]]]:
     return runs, sizes
 
 
-def pages_text(pdf: bytes) -> list[str]:
-    """Each page's extracted text with whitespace runs collapsed to one space."""
+def pages_text(pdf: bytes, first: int | None = None) -> list[str]:
+    """Each page's (or the `first` pages') extracted text, whitespace runs collapsed to one space."""
     reader = pypdf.PdfReader(io.BytesIO(pdf))
-    return [" ".join(page.extract_text().split()) for page in reader.pages]
+    return [" ".join(page.extract_text().split()) for page in reader.pages[:first]]
