@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from .common import esc
 
-__all__ = ["BOARD_STYLE", "Fact", "GameScenes", "Scene", "log_html", "scene_html", "waiting_scene"]
+__all__ = ["BOARD_STYLE", "DrawingModule", "Fact", "GameScenes", "Scene", "log_html", "scene_html", "waiting_scene"]
 
 Phase = Literal["waiting", "decision", "reveal", "results"]
 PHASE_WORDS = {"waiting": "Waiting for players", "decision": "Deciding", "reveal": "The reveal", "results": "The results"}
@@ -181,3 +181,10 @@ class GameScenes:
     #: a class's tables compared side by side for its board, from their states (Leerdam's
     #: villages year by year), or None.
     side_by_side: Callable[[Sequence[Any]], str] | None = None
+
+
+@runtime_checkable
+class DrawingModule(Protocol):
+    """What a game's drawing module (its card's "drawing" layer) provides: its board by phase."""
+
+    SCENES: GameScenes

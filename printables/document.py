@@ -16,7 +16,7 @@ and/or a count for blank sheets, a setup, or a state. A game's printables module
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypedDict, Unpack, cast
+from typing import Any, Protocol, TypedDict, Unpack, cast, runtime_checkable
 
 from reportlab.platypus import Flowable
 
@@ -32,6 +32,7 @@ __all__ = ["Given", "Printables", "booklet", "pdf", "preview_png", "printables",
 Compare = Callable[..., list[Flowable]]
 
 
+@runtime_checkable
 class Printables(Protocol):
     """What a game's printables module provides, for this module and the debrief handout.
 

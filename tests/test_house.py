@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import ast
 import importlib
-import inspect
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from rules.games import CARDS, LAYERS
+from tests.support.protocols import PROTOCOLS, protocol_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the project's packages, bottom layer first.
@@ -188,36 +188,6 @@ def test_widgets_modules_stay_readable(path: Path) -> None:
 
 
 # -- what each layer's module of a game provides ---------------------------------------------------
-
-#: the Protocol each layer's game modules keep, by layer: "module:Name".
-PROTOCOLS = {
-    "rules": "rules:RulesModule",
-    "lab": "lab.core:LabModule",
-}
-
-
-def protocol_problems(module: object, protocol: type) -> list[str]:
-    """What `module` lacks of `protocol`: a name, or a parameter a caller may pass."""
-    problems = []
-    members = set(getattr(protocol, "__annotations__", {})) | {n for n, v in vars(protocol).items() if inspect.isfunction(v)}
-    for name in sorted(m for m in members if not m.startswith("_")):
-        if not hasattr(module, name):
-            problems.append(f"no {name}")
-            continue
-        wanted = vars(protocol).get(name)
-        if not inspect.isfunction(wanted):
-            continue
-        given = getattr(module, name)
-        have = inspect.signature(given).parameters
-        takes_any = any(p.kind is p.VAR_KEYWORD for p in have.values())
-        for parameter in list(inspect.signature(wanted).parameters.values())[1:]:
-            mine = have.get(parameter.name)
-            if mine is None and not takes_any:
-                problems.append(f"{name}() takes no {parameter.name}")
-            elif mine is not None and parameter.default is not parameter.empty and mine.default is mine.empty:
-                problems.append(f"{name}() needs {parameter.name}, which callers may leave out")
-    return problems
-
 
 @pytest.mark.parametrize("layer", sorted(PROTOCOLS))
 @pytest.mark.parametrize("slug", [game.slug for game in CARDS])

@@ -41,7 +41,7 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 import ipywidgets as widgets
 
@@ -62,7 +62,7 @@ from .common import STYLE, DebriefBar, LogPanel, PrivacyCurtain, SaveBar, Standi
 from .live import LiveFollow
 from .lost_presses import listen
 
-__all__ = ["TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys"]
+__all__ = ["DashboardModule", "TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys"]
 
 #: Another page's move: the public view is redrawn at once, a seat's own panel this much later.
 PANEL_DEFER_SECONDS = 0.05
@@ -971,3 +971,11 @@ class TableDashboard(widgets.VBox):
         return undo_plan(self.game, self._by_bot)
 
 
+@runtime_checkable
+class DashboardModule(Protocol):
+    """What a game's dashboard module (its card's "dashboard" layer) provides: the page that
+    plays a table of it (a class's seat pages are built with it too), and the setup variants a
+    class starter offers (field name: what the box says), none for most games."""
+
+    DASHBOARD: type[TableDashboard]
+    CLASS_VARIANTS: Mapping[str, str]
