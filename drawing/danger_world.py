@@ -10,17 +10,18 @@ game ends only when every character is dead, so its results name no winner: the 
 from __future__ import annotations
 
 import base64
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from rules.core import plural
-from rules.danger_world import GM_OPTION_TEXT, MENTAL, PHYSICAL, STAT_MAX, STATS, TRACK, CharacterView, CheckResult, State, View, set_use, view_for
+from rules.danger_world import GM_OPTION_TEXT, ODDS_LIMITS, MENTAL, PHYSICAL, STAT_MAX, STATS, TRACK, CharacterView, CheckResult, State, View, set_use, view_for
 
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
 from .common import card, chip, esc
 from .common import percent as common_percent
+from .odds import OddsForm, OddsInput, headline, table_html
 
 __all__ = [
     "DIE_KIND_TEXT",
@@ -467,3 +468,36 @@ def chart(states: Sequence[Any], final: Any = None) -> str:
 
 
 SCENES = GameScenes("danger-world", scene, moment, round_of, chart, "Check")
+
+
+# -- exact odds, as the balance lab asks for them ---------------------------------------------------
+#: Pools above this many dice take seconds to work out the first time: the lab asks no more.
+ODDS_MOST_DICE = 12
+
+
+def odds_html(report: Mapping[str, Any]) -> str:
+    """A check's exact chance (`rules.danger_world.odds_report`), and by re-rolls."""
+    what = (
+        f"of a set of height {report['difficulty']} or more from {report['dice']} dice, {report['penalty']} penalty dice "
+        f"and {report['rerolls']} re-rolls"
+    )
+    rows = [(r, f"{float(v['chance']):.2%}", v["exact"]) for r, v in report["by_rerolls"].items()]
+    body = (
+        headline(float(report["chance"]), str(report["exact"]), what)
+        + table_html(("Re-rolls", "Chance", "Exact"), rows)
+        + f'<p class="pb-muted">Assumes {esc(report["assumes"])}.</p>'
+    )
+    return card("Danger World check", body)
+
+
+ODDS = OddsForm(
+    "A check: a pool of d6, a difficulty, penalty dice, re-rolls",
+    (
+        OddsInput("dice", "Pool dice", 6, ODDS_LIMITS["dice"][0], min(ODDS_LIMITS["dice"][1], ODDS_MOST_DICE), "dice in the pool"),
+        OddsInput("difficulty", "Difficulty", 3, *ODDS_LIMITS["difficulty"], "the set height needed"),
+        OddsInput("penalty", "Penalty dice", 0, *ODDS_LIMITS["penalty"], "penalty dice rolled with the pool"),
+        OddsInput("rerolls", "Re-rolls", 2, *ODDS_LIMITS["rerolls"], "lock-and-re-roll rounds"),
+    ),
+    odds_html,
+    note=f"Up to {ODDS_MOST_DICE} pool dice here; a big first query takes a few seconds.",
+)

@@ -9,7 +9,7 @@ Nothing in Dangerous Ideas is hidden: the board draws `view_for(state, None)`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -19,6 +19,7 @@ from rules.dangerous_ideas import ALWAYS_FAILS, BRANCHES, HUBS, NODES, Sheet, St
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
 from .common import card, chip, esc, percent
+from .odds import OddsForm, OddsInput, headline, table_html
 
 __all__ = [
     "LABEL_W",
@@ -647,3 +648,27 @@ def chart(states: Sequence[Any], final: Any = None) -> str:
 
 
 SCENES = GameScenes("dangerous-ideas", scene, moment, round_of, chart, "Chapter")
+
+
+# -- exact odds, as the balance lab asks for them ---------------------------------------------------
+def odds_html(report: Mapping[str, Any]) -> str:
+    """A meme action's exact chance (`rules.dangerous_ideas.odds_report`), and by seeds spent."""
+    success = report["success"]
+    what = f"that 2d6 comes in at or under a pool of {report['pool']} with up to {report['seeds']} red seeds"
+    rows = [(s, f"{float(v['probability']):.2%}", v["fraction"]) for s, v in report["by_seeds_spent_at_most"].items()]
+    body = (
+        headline(float(success["probability"]), str(success["fraction"]), what)
+        + table_html(("Seeds at most", "Chance", "Exact"), rows)
+        + f'<p class="pb-muted">{esc(report["note"])}</p>'
+    )
+    return card("Dangerous Ideas meme action", body)
+
+
+ODDS = OddsForm(
+    "A meme action: 2d6 against a pool of stones",
+    (
+        OddsInput("pool", "Pool stones", 7, 0, 20, "stones in the meme action's pool"),
+        OddsInput("seeds", "Red seeds", 0, 0, 20, "the actor's red seeds to spend"),
+    ),
+    odds_html,
+)

@@ -91,9 +91,10 @@ def _module_of(name: str, known: set[str]) -> str | None:
     return None
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(through_cards: bool = True) -> dict[str, set[str]]:
     """Every project module and the project modules it imports, at the top or inside a function,
-    by an import statement, `importlib.import_module("...")` or a card's `.module("layer")`."""
+    by an import statement, `importlib.import_module("...")` or (with `through_cards`) a
+    card's `.module("layer")`."""
     sources = dict(_sources(PACKAGES))
     known = set(sources)
     by_layer = {layer: {game.modules[layer] for game in CARDS if layer in game.modules} for layer in LAYERS}
@@ -115,7 +116,7 @@ def import_graph() -> dict[str, set[str]]:
                 if node.func.attr == "import_module" and name != "rules.games":  # the cards' own loader
                     assert isinstance(argument, ast.Constant), f"{path}:{node.lineno}: import a module by its name, or through a game's card"
                     imported.add(str(argument.value))
-                elif node.func.attr == "module" and isinstance(argument, ast.Constant) and argument.value in by_layer:
+                elif through_cards and node.func.attr == "module" and isinstance(argument, ast.Constant) and argument.value in by_layer:
                     imported |= by_layer[argument.value]
         graph[name] = {m for m in (_module_of(i, known) for i in imported) if m and m != name}
     return graph
@@ -179,6 +180,24 @@ def test_layers_import_downwards_only() -> None:
             if layer in allowed and other.partition(".")[0] not in allowed[layer]:
                 wrong.append(f"{name} imports {other}")
     assert not wrong, "\n".join(sorted(wrong))
+
+
+def _own_game(module: str) -> str | None:
+    """The game whose own module `module` is: a card's, or one split off it (widgets.leerdam_x)."""
+    for game in CARDS:
+        for path in game.modules.values():
+            if module == path or module.startswith(path + "_") or module.startswith(path + "."):
+                return game.slug
+    return None
+
+
+def test_shared_code_reaches_a_game_only_through_its_card() -> None:
+    """A module that serves every game imports none of them by name: it asks the card."""
+    wrong = []
+    for name, imports in import_graph(through_cards=False).items():
+        if _own_game(name) is None:
+            wrong += [f"{name} imports {other}" for other in sorted(imports) if _own_game(other) is not None]
+    assert not wrong, "\n".join(wrong)
 
 
 @pytest.mark.parametrize("path", sorted((ROOT / "widgets").rglob("*.py")), ids=lambda p: str(p.relative_to(ROOT)))

@@ -133,17 +133,18 @@ def test_odds_dangerous_ideas_pool_8() -> None:
     lab = BalanceLab()
     odds = lab.odds
     odds.game.value = "dangerous-ideas"
-    odds.pool.value = 8
-    odds.seeds.value = 0
+    odds.inputs["pool"].value = 8
+    odds.inputs["seeds"].value = 0
     text = html.unescape(one(lab, "pb-odds-result").value)
     assert "13/18" in text and "72.22%" in text
 
 
 def test_odds_danger_world_caps_dice() -> None:
     odds = BalanceLab().odds
-    assert odds.dice.max == 12
+    assert odds.inputs["dice"].max == 12
     odds.game.value = "danger-world"
-    odds.dice.value, odds.difficulty.value, odds.penalty.value, odds.rerolls.value = 3, 2, 0, 0
+    for name, value in (("dice", 3), ("difficulty", 2), ("penalty", 0), ("rerolls", 0)):
+        odds.inputs[name].value = value
     assert odds.report is not None and odds.report["exact"] in odds.result.value
 
 

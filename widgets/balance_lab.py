@@ -29,22 +29,21 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections.abc import Callable, Mapping, Sequence
-from types import ModuleType
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import ipywidgets as widgets
 
 import lab
 from drawing.common import card, download_link, esc
+from drawing.odds import OddsForm, table_html
 from lab.core import close_pool, default_workers
 from lab.findings import MIN_GAMES, verdict
 from lab.report import csv_text
 from playbook.heavy import ServerBusy, heavy_work
 from rules import RuleError
-from rules.games import CARDS
+from rules.games import CARDS, Card
 from rules.games import card as game_card
 
 from .common import STYLE, StatusLine, close_tree, figure_png, plot_context
@@ -58,8 +57,6 @@ DEFAULT_GAMES = 100
 def lab_games() -> tuple[str, ...]:
     """The games in the lab (those with a lab of their own), in menu order."""
     return tuple(game.slug for game in CARDS if game.has("lab"))
-#: Danger World odds: pools above this many dice take seconds to work out the first time.
-MAX_ODDS_DICE = 12
 
 
 # -- balance: result tables and charts -----------------------------------------------------------
@@ -79,12 +76,6 @@ def _number(key: str, value: object) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    head = "<tr>" + "".join(f"<th>{esc(h)}</th>" for h in header) + "</tr>" if any(header) else ""
-    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in rows)
-    return f'<table class="pb-table">{head}{body}</table>'
 
 
 def _is_summary(value: object) -> bool:
@@ -112,99 +103,67 @@ def result_html(result: Mapping[str, Any]) -> str:
             others.append((key, value))
         else:
             facts.append((_label(key), _number(key, value)))
-    parts = [card("The run", _table(("", ""), [(k, _number("", v)) for k, v in facts]))]
+    parts = [card("The run", table_html(("", ""), [(k, _number("", v)) for k, v in facts]))]
     if by_kind:
         header = ["Strategy", "Seats", *(_label(k) for k, _ in by_kind)]
         rows = [[kind, seats[kind], *(_number(k, values.get(kind)) for k, values in by_kind)] for kind in kinds]
-        parts.append(card("By strategy", _table(header, rows)))
+        parts.append(card("By strategy", table_html(header, rows)))
     if summaries:
         rows = [[_label(k), _number(k, s["mean"]), _number(k, s["min"]), _number(k, s["max"])] for k, s in summaries]
-        parts.append(card("Per game", _table(("", "Mean", "Min", "Max"), rows)))
+        parts.append(card("Per game", table_html(("", "Mean", "Min", "Max"), rows)))
     for key, values in others:
-        parts.append(card(_label(key), _table(("", ""), [(_label(str(k)), _number(str(k), v)) for k, v in values.items()])))
+        parts.append(card(_label(key), table_html(("", ""), [(_label(str(k)), _number(str(k), v)) for k, v in values.items()])))
     return "".join(parts)
 
 
 # -- the exact-odds panel -----------------------------------------------------------------------
 
 
-@dataclasses.dataclass(frozen=True)
-class _Odds:
-    """One game's exact odds on the panel: the rules module that works them out (its
-    `odds_report`), what its toggle says, its inputs' box and values, and its report drawn."""
-
-    rules: ModuleType
-    tooltip: str
-    box: widgets.Widget
-    values: Callable[[], tuple[int, ...]]
-    html: Callable[[Mapping[str, Any]], str]
-
-    @property
-    def slug(self) -> str:
-        return str(self.rules.RULES.slug)
-
-
 class OddsPanel(widgets.VBox):
-    """Exact chances: a Danger World check, or a Dangerous Ideas meme action.
+    """Exact chances, for every game whose drawing says how to ask for them (its `ODDS`, an
+    `OddsForm`: a Danger World check, a Dangerous Ideas meme action): one number box per
+    input (``pb-odds-<name>``), worked out by the game's rules' `odds_report`.
 
-    `report` holds the last `odds_report` (plain JSON-ready data).
+    `report` holds the last `odds_report` (plain JSON-ready data); `inputs[name]` is a box.
     """
 
     def __init__(self) -> None:
-        from rules import danger_world, dangerous_ideas
-
         self.report: dict[str, Any] | None = None
-
-        def number(css: str, label: str, value: int, low: int, high: int, tip: str) -> widgets.BoundedIntText:
-            box = widgets.BoundedIntText(
-                value=value, min=low, max=high, description=label, tooltip=tip, style=WIDE,
-                layout=widgets.Layout(width="190px"),
-            )
-            return box.add_class(css)
-
-        limits = dict(danger_world.ODDS_LIMITS)
-        self.dice = number("pb-odds-dice", "Pool dice", 6, limits["dice"][0], min(limits["dice"][1], MAX_ODDS_DICE), "dice in the pool")
-        self.difficulty = number("pb-odds-difficulty", "Difficulty", 3, *limits["difficulty"], "the set height needed")
-        self.penalty = number("pb-odds-penalty", "Penalty dice", 0, *limits["penalty"], "penalty dice rolled with the pool")
-        self.rerolls = number("pb-odds-rerolls", "Re-rolls", 2, *limits["rerolls"], "lock-and-re-roll rounds")
-        self.pool = number("pb-odds-pool", "Pool stones", 7, 0, 20, "stones in the meme action's pool")
-        self.seeds = number("pb-odds-seeds", "Red seeds", 0, 0, 20, "the actor's red seeds to spend")
-        self.danger_box = widgets.VBox(
-            (
-                widgets.HBox((self.dice, self.difficulty, self.penalty, self.rerolls), layout=_row()),
-                widgets.HTML(f'<span class="pb-muted">Up to {MAX_ODDS_DICE} pool dice here; a big first query takes a few seconds.</span>'),
-            )
-        )
-        self.ideas_box = widgets.HBox((self.pool, self.seeds), layout=_row())
-        self.forms = (
-            _Odds(
-                danger_world, "A check: a pool of d6, a difficulty, penalty dice, re-rolls", self.danger_box,
-                lambda: (self.dice.value, self.difficulty.value, self.penalty.value, self.rerolls.value), self._danger_html,
-            ),
-            _Odds(dangerous_ideas, "A meme action: 2d6 against a pool of stones", self.ideas_box, lambda: (self.pool.value, self.seeds.value), self._ideas_html),
-        )  # fmt: skip
+        self.forms: dict[str, OddsForm] = {game.slug: game.module("drawing").ODDS for game in CARDS if _has_odds(game)}
+        self.inputs: dict[str, widgets.BoundedIntText] = {}
+        self.boxes: dict[str, widgets.Widget] = {}
+        for slug, form in self.forms.items():
+            boxes = []
+            for given in form.inputs:
+                box = widgets.BoundedIntText(
+                    value=given.value, min=given.low, max=given.high, description=given.label, tooltip=given.tip,
+                    style=WIDE, layout=widgets.Layout(width="190px"),
+                ).add_class(f"pb-odds-{given.name}")  # fmt: skip
+                box.observe(lambda _: self.compute(), "value")
+                self.inputs[given.name] = box
+                boxes.append(box)
+            row = widgets.HBox(tuple(boxes), layout=_row())
+            note = (widgets.HTML(f'<span class="pb-muted">{esc(form.note)}</span>'),) if form.note else ()
+            self.boxes[slug] = widgets.VBox((row, *note))
         self.game = widgets.ToggleButtons(
-            options=[(game_card(form.slug).title, form.slug) for form in self.forms],
-            value=self.forms[0].slug,
-            tooltips=[form.tooltip for form in self.forms],
+            options=[(game_card(slug).title, slug) for slug in self.forms],
+            value=next(iter(self.forms)),
+            tooltips=[form.tooltip for form in self.forms.values()],
         ).add_class("pb-odds-game")
+        self.game.observe(lambda _: self.compute(), "value")
         self.result = widgets.HTML().add_class("pb-odds-result")
-        for control in (self.game, self.dice, self.difficulty, self.penalty, self.rerolls, self.pool, self.seeds):
-            control.observe(lambda _: self.compute(), "value")
-        super().__init__(
-            (widgets.HTML('<h3 style="margin:18px 0 4px">Exact odds</h3>'), self.game, self.danger_box, self.ideas_box, self.result)
-        )
+        super().__init__((widgets.HTML('<h3 style="margin:18px 0 4px">Exact odds</h3>'), self.game, *self.boxes.values(), self.result))
         self.add_class("pb-odds")
         self.compute()
 
     def compute(self) -> None:
         """Work out the chance for the values shown and show it."""
-        chosen = next(form for form in self.forms if form.slug == self.game.value)
-        for form in self.forms:
-            form.box.layout.display = "flex" if form is chosen else "none"
+        chosen = self.forms[self.game.value]
+        for slug, box in self.boxes.items():
+            box.layout.display = "flex" if slug == self.game.value else "none"
         self.result.value = '<span class="pb-muted">Working out the exact odds…</span>'
         try:
-            report = chosen.rules.odds_report(*chosen.values())
+            report = game_card(self.game.value).module("rules").odds_report(*(self.inputs[given.name].value for given in chosen.inputs))
         except (RuleError, ValueError) as exc:
             self.report = None
             self.result.value = card("", f'<span style="color:#9b1c1c;font-weight:600">✋ {esc(_refusal(exc))}</span>')
@@ -212,36 +171,10 @@ class OddsPanel(widgets.VBox):
         self.report = report
         self.result.value = chosen.html(report)
 
-    @staticmethod
-    def _headline(probability: float, fraction: str, what: str) -> str:
-        return (
-            f'<div style="font-size:1.6em;font-weight:700">{probability:.2%}</div>'
-            f'<div>exact chance <b class="pb-odds-fraction">{esc(fraction)}</b> {esc(what)}</div>'
-        )
 
-    def _danger_html(self, report: Mapping[str, Any]) -> str:
-        what = (
-            f"of a set of height {report['difficulty']} or more from {report['dice']} dice, {report['penalty']} penalty dice "
-            f"and {report['rerolls']} re-rolls"
-        )
-        rows = [(r, f"{float(v['chance']):.2%}", v["exact"]) for r, v in report["by_rerolls"].items()]
-        body = (
-            self._headline(float(report["chance"]), str(report["exact"]), what)
-            + _table(("Re-rolls", "Chance", "Exact"), rows)
-            + f'<p class="pb-muted">Assumes {esc(report["assumes"])}.</p>'
-        )
-        return card("Danger World check", body)
-
-    def _ideas_html(self, report: Mapping[str, Any]) -> str:
-        success = report["success"]
-        what = f"that 2d6 comes in at or under a pool of {report['pool']} with up to {report['seeds']} red seeds"
-        rows = [(s, f"{float(v['probability']):.2%}", v["fraction"]) for s, v in report["by_seeds_spent_at_most"].items()]
-        body = (
-            self._headline(float(success["probability"]), str(success["fraction"]), what)
-            + _table(("Seeds at most", "Chance", "Exact"), rows)
-            + f'<p class="pb-muted">{esc(report["note"])}</p>'
-        )
-        return card("Dangerous Ideas meme action", body)
+def _has_odds(game: Card) -> bool:
+    """Whether the lab can ask `game` for exact odds: its drawing says how (`ODDS`)."""
+    return game.has("drawing") and isinstance(getattr(game.module("drawing"), "ODDS", None), OddsForm)
 
 
 # -- one setup: bots and variants ------------------------------------------------------------
@@ -583,4 +516,4 @@ def comparison_html(comparison: Any) -> str:
         else f"fewer than {MIN_GAMES} games: the numbers, but no verdict"
     )
     setups = f'<p class="pb-muted">A: {esc(comparison.a.spec.text)}<br>B: {esc(comparison.b.spec.text)}<br>{games} games each on the same seeds; 95% t intervals, paired game by game; {rule}.</p>'
-    return card("Side by side", setups + _table(("Measure", "A", "B", "B − A", "95% interval", ""), rows))
+    return card("Side by side", setups + table_html(("Measure", "A", "B", "B − A", "95% interval", ""), rows))
