@@ -347,7 +347,7 @@ async def _storm(server_url: str, store: Any, record: Any, students: int, timeou
             if waited is None:  # what the page said instead, for the report
                 said = " / ".join(await r["page"].locator(".pb-status").all_inner_texts())[:300]
                 r["error"] = f"no reveal: {said}; {_pledges_stored(store, r['page'].url, clicked)}"
-        reveal_s = round(max(waits), 2) if None not in waits else None  # type: ignore[type-var]
+        reveal_s = round(max(waits), 2) if None not in waits else None
     return playwright, browser, list(results), reveal_s, phones
 
 

@@ -59,7 +59,7 @@ class LightPhone:
         page = await self._http.fetch(HTTPRequest(url, headers={"Accept-Encoding": "gzip"}, request_timeout=timeout, follow_redirects=True))
         self.served_s = time.monotonic() - opened
         html = page.body.decode("utf-8", "replace")
-        base = re.match(r"(https?://[^/]+)", page.effective_url).group(1)  # type: ignore[union-attr]
+        base = re.match(r"(https?://[^/]+)", page.effective_url).group(1)
         await asyncio.gather(*(self._http.fetch(HTTPRequest(base + path, headers={"Accept-Encoding": "gzip"}, request_timeout=timeout)) for path in self.assets))
         kernel = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', html)
         root = re.search(r'"model_id":\s*"([0-9a-f]{32})"', html)

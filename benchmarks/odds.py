@@ -56,7 +56,7 @@ def _made_set_evaluator(difficulty: int) -> object:
     more than on the penalty dice (a set of height h or more, the rules' success)."""
     import icepool
 
-    class MadeSet(icepool.MultisetEvaluator):  # type: ignore[misc]
+    class MadeSet(icepool.MultisetEvaluator):
         def initial_state(self, order: object, outcomes: object, *sizes: object) -> bool:
             return False
 

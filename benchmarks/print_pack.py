@@ -52,7 +52,7 @@ def run_print_pack(runs: int = 3, quick: bool = False) -> list[dict[str, object]
 
 
 def format_print_pack(rows: list[dict[str, object]]) -> str:
-    return "print pack parts: " + "; ".join(rows[0]["parts"])  # type: ignore[arg-type]
+    return "print pack parts: " + "; ".join(rows[0]["parts"])
 
 
 if __name__ == "__main__":

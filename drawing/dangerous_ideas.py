@@ -383,7 +383,9 @@ def sheet_svg(state: State, seat: int) -> str:
         for i in range(meme.bonus):
             bx, by = cx - 6 + 12 * i if meme.bonus > 1 else cx, y + 18
             parts.append(f'<path d="M {bx} {by - 5} l 5 5 l -5 5 l -5 -5 z" fill="{BONUS_COLOUR}" stroke="#7a5800" stroke-width=".8"/>')
-        parts.append(_label(LABEL_X[side], y, "end" if side == "left" else "start", _label_of(sheet, branch)) + "</g>")  # type: ignore[arg-type]
+        label = _label_of(sheet, branch)
+        assert label is not None  # the branch holds a meme
+        parts.append(_label(LABEL_X[side], y, "end" if side == "left" else "start", label) + "</g>")
     for hub in HUBS:
         parts.append(_node(hub, HUB_X["left" if hub in LEFT_HUBS else "right"], hub_y[hub], HUB_BOX, sheet.node(hub)))
     parts.append(_node("think", tx, think_y, THINK_BOX, sheet.node("think")))

@@ -54,6 +54,8 @@ __all__ = [
 
 Bot = Callable[[Any, int, random.Random], Action]
 Row = dict[str, Any]
+#: per-game values a comparison sets side by side, by measure; None: the game has no value (no meme action to succeed).
+Measures = Mapping[str, Sequence[float | None]]
 
 #: the most games a chunk of work holds: small enough for a smooth progress bar.
 CHUNK = 50
@@ -226,7 +228,9 @@ def play_lean(
     `check` each chosen move is checked by the rules first (a bot that breaks a rule raises
     `RuleError`). `stop(state)` ends the game early (a safety cap), as does `max_actions`.
     """
-    play, chance, rule_check = rules.play, rules.chance, rules.check
+    play, rule_check = rules.play, rules.check
+    # Asked with a stand-in for the step's Random (`_LazyRandom`): it looks up Random's methods.
+    chance: Callable[[Any, _LazyRandom], Action | None] = rules.chance  # type: ignore[assignment]  # a Random by duck typing
     state = rules.initial(setup)
     step = 0
     rng = _LazyRandom(seed, step)
@@ -322,7 +326,7 @@ class LabGame:
     #: the JSON-ready statistics of a run's rows.
     summarise: Callable[[Spec, Sequence[Row]], dict[str, Any]]
     #: per-game values a comparison sets side by side: name -> values, one per row.
-    measures: Callable[[Spec, Sequence[Row]], dict[str, list[float]]]
+    measures: Callable[[Spec, Sequence[Row]], Measures]
     #: what a designer must not miss, each shown only when it holds in these rows.
     findings: Callable[[Spec, Sequence[Row]], list[Finding]]
     #: extra tables a run adds beside its rows (Danger World's check sweep).
@@ -602,8 +606,9 @@ def mean_interval(values: Sequence[float], level: float = LEVEL) -> tuple[float,
     return mean, mean - half, mean + half, t_two_sided(mean / se, n - 1)
 
 
-def share_interval(count: int, total: int, level: float = LEVEL) -> tuple[float, float]:
-    """Wilson's interval for a share of games: sound at 0 of 2,000 (the normal one says 0 to 0)."""
+def share_interval(count: float, total: int, level: float = LEVEL) -> tuple[float, float]:
+    """Wilson's interval for a share of games (`count` may hold shared wins as shares): sound
+    at 0 of 2,000 (the normal one says 0 to 0)."""
     if total == 0:
         return 0.0, 1.0
     z = t_quantile(10**9, level)
@@ -613,8 +618,9 @@ def share_interval(count: int, total: int, level: float = LEVEL) -> tuple[float,
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def paired_difference(a: Sequence[float], b: Sequence[float]) -> dict[str, Any]:
-    """B - A over games played on the same seeds: the mean difference and its 95% t interval.
+def paired_difference(a: Sequence[float | None], b: Sequence[float | None]) -> dict[str, Any]:
+    """B - A over games played on the same seeds (a game with no value on either side left
+    out): the mean difference and its 95% t interval.
 
     Paired: each game's difference is taken first, so the shared luck of a seed cancels out.
     `p` is the paired t-test's two-sided p-value; `noise` is true when the interval holds 0 (a

@@ -45,7 +45,7 @@ from rules.danger_world import (
     success_chance,
 )
 
-from .core import Finding, LabGame, Row, Spec, checked, game_seed, mean_interval, play_lean, run_games, summary, t_quantile
+from .core import checked, Finding, game_seed, LabGame, mean_interval, Measures, play_lean, Row, run_games, Spec, summary, t_quantile
 from .findings import pct_interval, share_text
 from .plots import BLUE, GREY, PURPLE, RED, new_figure, percent_axis
 
@@ -374,7 +374,7 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
     }
 
 
-def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
+def measures(spec: Spec, rows: Sequence[Row]) -> Measures:
     return {
         "checks per encounter": [r["checks"] for r in rows],
         "successes per check": [r["successes"] / r["checks"] if r["checks"] else None for r in rows],

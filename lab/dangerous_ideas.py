@@ -27,7 +27,7 @@ from rules import dangerous_ideas as di
 from rules.core import Action, RuleError, rng_for
 from rules.records import construct
 
-from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
+from .core import checked, distribution, Finding, game_seed, LabGame, Measures, play_lean, Row, seat_chooser, Spec, summary
 from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
 from .plots import PURPLE, new_figure, percent_axis, win_share_bars
 
@@ -450,11 +450,11 @@ def _random_spend_or_pass(state: di.State, seat: int, rng: random.Random) -> Act
     for cls in order:
         if cls is di.Pass:
             return _pass_of(seat)  # legal for the seat the game waits on (`_LEGAL_KINDS`)
-        specs = list(spend_specs(state, seat, cls))  # type: ignore[arg-type]
+        specs = list(spend_specs(state, seat, cls))  # type: ignore[arg-type]  # a Spend kind: Pass returned above
         if specs:
             if len(specs) > 1:
                 _shuffle(specs, rng)
-            return _spend_action(cls, seat, *specs[0])  # type: ignore[arg-type]
+            return _spend_action(cls, seat, *specs[0])  # type: ignore[arg-type]  # a Spend kind, as above
     raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
 
 
@@ -713,9 +713,9 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
     }
 
 
-def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
+def measures(spec: Spec, rows: Sequence[Row]) -> Measures:
     seats = len(spec.bots)
-    out: dict[str, list[float]] = {
+    out: dict[str, Sequence[float | None]] = {
         "meme actions per game": [r["meme_actions"] for r in rows],
         "meme actions that succeed (share)": [r["successes"] / r["meme_actions"] if r["meme_actions"] else None for r in rows],
         "mean pool": [sum(r["pools"]) / len(r["pools"]) if r["pools"] else None for r in rows],

@@ -317,7 +317,7 @@ def what_wins(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], game: str 
     kinds = sorted(set(bots))
     if len(kinds) < 2:
         return Finding("what-wins", f"Every seat plays {kinds[0]}: this table tells strategies nothing apart.", {"kinds": kinds})
-    took = Counter()
+    took: Counter[str] = Counter()
     for game_winners in winners:
         for kind in {bots[s] for s in game_winners}:
             took[kind] += 1

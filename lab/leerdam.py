@@ -16,7 +16,7 @@ from typing import Any
 from rules.core import Action, RuleError, rng_for
 from rules.leerdam import RULES, Accept, Allocate, Assignment, Contribute, Decline, State, thresholds
 
-from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
+from .core import checked, distribution, Finding, game_seed, LabGame, Measures, play_lean, Row, seat_chooser, Spec, summary
 from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
 from .plots import BLUE, RED, dyke_axes, dyke_line, histogram, new_figure, win_share_bars
 
@@ -213,9 +213,9 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
     }
 
 
-def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
+def measures(spec: Spec, rows: Sequence[Row]) -> Measures:
     """Per-game values a comparison sets side by side."""
-    out: dict[str, list[float]] = {
+    out: dict[str, Sequence[float | None]] = {
         "years played": [r["years"] for r in rows],
         "floods per game": [r["floods"] for r in rows],
         "final dyke": [r["final_dyke"] for r in rows],

@@ -15,7 +15,7 @@ from typing import Any
 from rules.core import Action, rng_for
 from rules.new_rule import RULES, Draw, Keep, Pay, Pick, State, Swap, legal_actions, legal_payments
 
-from .core import Finding, LabGame, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
+from .core import checked, distribution, Finding, game_seed, LabGame, Measures, play_lean, Row, seat_chooser, Spec, summary
 from .findings import pct_interval, seat_order, share_text, table_findings, what_wins, win_shares, winners_of
 from .plots import histogram, new_figure, win_share_bars
 
@@ -227,8 +227,8 @@ def summarise(spec: Spec, rows: Sequence[Row]) -> dict[str, Any]:
     }
 
 
-def measures(spec: Spec, rows: Sequence[Row]) -> dict[str, list[float]]:
-    out: dict[str, list[float]] = {
+def measures(spec: Spec, rows: Sequence[Row]) -> Measures:
+    out: dict[str, Sequence[float | None]] = {
         "rounds played": [r["rounds"] for r in rows],
         "players eliminated": [r["eliminated"] for r in rows],
         "ends by elimination (share)": [float(r["ended"] == "elimination") for r in rows],

@@ -97,7 +97,7 @@ def _setup_variants(game: str, text: str | None) -> dict[str, Any]:
     if keys & {"bots", "players"}:
         raise UsageError("argument --variant: give the game's setup variants only (seats and bots have options of their own)")
     low = card(game).players.low
-    spec = parse_spec(game, text, {"seat": None}, ["seat"] * max(3, low), {})  # type: ignore[dict-item]
+    spec = parse_spec(game, text, {"seat": None}, ["seat"] * max(3, low), {})  # type: ignore[dict-item]  # no bot plays: the spec is read for its variants
     return {key: _plain(value) for key, value in spec.options}
 
 

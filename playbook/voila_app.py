@@ -21,7 +21,7 @@ from typing import Any
 
 # jsonschema checks the "iri" formats with rfc3987_syntax when it is installed, and importing it
 # builds 38 grammars: 1.2 CPU-seconds at every server start. No schema Voila validates uses them.
-sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]  # None there makes its import fail at once
 
 import jinja2
 from jupyter_client.session import DELIM
@@ -84,7 +84,7 @@ def compile_templates_once(exporter: type[VoilaExporter] = VoilaExporter) -> Com
     if cache is not None:
         return cache
     cache = CompiledTemplates()
-    exporter._playbook_templates = cache  # type: ignore[attr-defined]
+    exporter._playbook_templates = cache
     create = exporter._create_environment
 
     def _create_environment(self: Any) -> jinja2.Environment:

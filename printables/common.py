@@ -188,7 +188,8 @@ def style(name: str) -> ParagraphStyle:
     sheet = stylesheet()
     if name not in sheet:
         raise KeyError(f"no style {name!r}; the stylesheet has {', '.join(sorted(sheet.byName))}")
-    return sheet[name]  # type: ignore[return-value]
+    style: ParagraphStyle = sheet[name]
+    return style
 
 
 def fitted_style(name: str, words: Iterable[str], width: float, min_size: float = fonts.MIN_SIZE) -> ParagraphStyle:
@@ -247,10 +248,10 @@ class Section(Flowable):
 
     def draw(self) -> None:
         canvas = self.canv
-        canvas._playbook_section = (self.game, self.material)  # type: ignore[attr-defined]
+        canvas._playbook_section = (self.game, self.material)
         # Bookmark keys must be unique in the document; a per-canvas counter keeps them stable.
         count = getattr(canvas, "_playbook_sections", 0) + 1
-        canvas._playbook_sections = count  # type: ignore[attr-defined]
+        canvas._playbook_sections = count
         key = f"section-{count}"
         canvas.bookmarkPage(key)
         canvas.addOutlineEntry(f"{self.game}: {self.material}", key, level=0)
@@ -664,7 +665,7 @@ class Contents(Flowable):
 
     def draw(self) -> None:
         canvas = self.canv
-        canvas._playbook_contents = self  # type: ignore[attr-defined]
+        canvas._playbook_contents = self
         canvas.doForm(self.FORM)
 
     def draw_form(self, canvas: Canvas) -> None:
@@ -707,7 +708,7 @@ def booklet_order(pages: int) -> list[tuple[int | None, int | None]]:
         front = (total - 1 - 2 * sheet, 2 * sheet)
         back = (2 * sheet + 1, total - 2 - 2 * sheet)
         sides += [front, back]
-    return [tuple(i if i < pages else None for i in side) for side in sides]  # type: ignore[misc]
+    return [(left if left < pages else None, right if right < pages else None) for left, right in sides]
 
 
 def impose_booklet(pdf: bytes, page: str) -> bytes:

@@ -301,7 +301,7 @@ class ShapedFace(TTFontFace):
         self.charToGlyph[code] = parts[0][0] if parts else 0
         self.charWidths[code] = round(advance * 1000 / self.upem, 3)
 
-    def _glyph(self, name: str) -> object:
+    def _glyph(self, name: str) -> Any:
         """A source glyph as a TrueType glyph without hinting (CFF outlines converted)."""
         glyph = self._glyphs.get(name)
         if glyph is None:
@@ -334,8 +334,8 @@ class ShapedFace(TTFontFace):
             glyph = self._glyph(name)
             glyphs[name] = glyph
             advances[name] = hmtx[name][0]
-            if glyph.isComposite():  # type: ignore[attr-defined]
-                for part in glyph.components:  # type: ignore[attr-defined]
+            if glyph.isComposite():
+                for part in glyph.components:
                     include(part.glyphName)
 
         include(".notdef")
@@ -887,7 +887,10 @@ class BidiParagraph(Paragraph):
     where the text around them is bold), and lines are put in visual order when drawn (Unicode
     bidi, rule L2), so a right-to-left name or sentence reads right to left on every line."""
 
-    def _setup(self, text, style, bulletText, frags, cleaner):  # noqa: ANN001, ANN202, N803 - ReportLab's signature
+    #: the paragraph's runs of text, each with its font (ReportLab's ParaFrags).
+    frags: list[Any]
+
+    def _setup(self, text: str, style: Any, bulletText: Any, frags: Any, cleaner: Any) -> None:  # noqa: N803 - ReportLab's signature
         super()._setup(text, style, bulletText, frags, cleaner)
         if self.frags and all(hasattr(frag, "text") for frag in self.frags):
             self.frags = _script_frags(self.frags)
@@ -908,15 +911,15 @@ class BidiParagraph(Paragraph):
             blpara.lines = saved
 
 
-def _script_frags(frags: Sequence[object]) -> list[object]:
+def _script_frags(frags: Sequence[Any]) -> list[Any]:
     """`frags` with every run of aliases split off into a frag of its family's face."""
-    out: list[object] = []
+    out: list[Any] = []
     for frag in frags:
-        text = frag.text  # type: ignore[attr-defined]
+        text = frag.text
         if hasattr(frag, "cbDefn") or not any(_is_alias(ch) for ch in text):
             out.append(frag)
             continue
-        bold = _bold(frag.fontName)  # type: ignore[attr-defined]
+        bold = _bold(frag.fontName)
         start = 0
         for i in range(1, len(text) + 1):
             here = _ALIAS_FAMILY.get(ord(text[start]))
@@ -924,12 +927,12 @@ def _script_frags(frags: Sequence[object]) -> list[object]:
                 continue
             chunk = text[start:i]
             if here is None:
-                out.append(frag.clone(text=chunk))  # type: ignore[attr-defined]
+                out.append(frag.clone(text=chunk))
             else:
                 family = _family(here)
                 assert family is not None
                 face = family.bold if bold else family.regular
-                out.append(frag.clone(text=chunk, fontName=face.name.decode()))  # type: ignore[attr-defined]
+                out.append(frag.clone(text=chunk, fontName=face.name.decode()))
             start = i
     return out
 

@@ -241,7 +241,7 @@ def test_a_student_moved_before_the_start_sits_at_the_new_table(store) -> None:
 
 def _leerdam_class(store: Store, students: int, **options: object) -> cl.ClassRecord:
     """A Leerdam class of `students` ("Household 1", ...), dealt and started by its monitor."""
-    record = cl.create_class(store, "leerdam", students, **options)  # type: ignore[arg-type]
+    record = cl.create_class(store, "leerdam", students, **options)
     for i in range(students):
         _student(store, record.code, f"Household {i + 1}")
     monitor = _monitor(store, record)

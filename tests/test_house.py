@@ -225,8 +225,8 @@ def test_the_protocol_check_finds_what_a_module_lacks() -> None:
     import rules
 
     module = types.ModuleType("half")
-    module.RULES = object()  # type: ignore[attr-defined]
-    module.decisions = lambda game, reveal=True: []  # type: ignore[attr-defined]
+    module.RULES = object()
+    module.decisions = lambda game, reveal=True: []
     assert protocol_problems(module, rules.RulesModule) == ["decisions() takes no reveal_pledges"]
-    del module.RULES  # type: ignore[attr-defined]
+    del module.RULES
     assert "no RULES" in protocol_problems(module, rules.RulesModule)

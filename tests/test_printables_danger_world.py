@@ -173,7 +173,7 @@ def test_the_default_gm_name_is_left_to_write_in_and_no_rerolls_means_one_column
 )
 def test_bad_inputs_are_refused(kwargs: dict[str, object], error: type[Exception]) -> None:
     with pytest.raises(error):
-        document.story("danger-world", **kwargs)  # type: ignore[arg-type]
+        document.story("danger-world", **kwargs)
 
 
 # -- the odds table -------------------------------------------------------------------------------
@@ -282,7 +282,7 @@ def _darkness(image: Image.Image, page: str, box: common.Box, fx: float, fy: flo
     _, height = common.page_size(page)
     x = (common.MARGIN_SIDE + box.x + fx * box.width) * scale
     y = (height - common.MARGIN_BOTTOM - box.y - fy * box.height) * scale
-    return image.getpixel((round(x), round(y)))  # type: ignore[return-value]
+    return image.getpixel((round(x), round(y)))
 
 
 def test_the_filled_boxes_are_drawn_where_the_layout_puts_them(filled_pdf: bytes) -> None:

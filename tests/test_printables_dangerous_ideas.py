@@ -300,7 +300,7 @@ def test_finished_score_pad(finished: State, finished_pages: list[str]) -> None:
 def test_groups_score_through_the_model(bears: State) -> None:
     # Spread "Porridge" to a second holder by hand: a group of 2 scores 4 + 2.
     sheet = bears.sheets[1]
-    copy = dataclasses.replace(sheet.meme("connect-1"), id=99, holder="Goldilocks")  # type: ignore[arg-type]
+    copy = dataclasses.replace(sheet.meme("connect-1"), id=99, holder="Goldilocks")
     branches = list(sheet.branches)
     branches[7] = copy
     sheet = dataclasses.replace(sheet, branches=tuple(branches))
@@ -347,7 +347,7 @@ def test_fitted_text_never_overflows() -> None:
 def test_a_meme_of_any_length_keeps_the_sheet_on_one_page(bears: State) -> None:
     # Longer than the rules allow (200 characters), set by hand: the box still holds it.
     sheet = bears.sheets[0]
-    huge = dataclasses.replace(sheet.meme("probe-1"), text="A very long meme " * 60)  # type: ignore[arg-type]
+    huge = dataclasses.replace(sheet.meme("probe-1"), text="A very long meme " * 60)
     sheet = dataclasses.replace(sheet, branches=(huge,) + sheet.branches[1:])
     state = dataclasses.replace(bears, sheets=(sheet,) + bears.sheets[1:])
     pdf = document.pdf("dangerous-ideas", state=state)

@@ -22,7 +22,7 @@ POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR
 def _signature(function: object) -> list[tuple[str, object]]:
     """How `function` is called: each parameter but `self` by place (positional) or by name
     (keyword-only), with its default; a positional parameter's name is not part of a call."""
-    parameters = inspect.signature(function).parameters.values()  # type: ignore[arg-type]
+    parameters = inspect.signature(function).parameters.values()
     return [("" if p.kind in POSITIONAL else p.name, p.default) for p in parameters if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
 
 
@@ -67,7 +67,7 @@ def test_the_door_checks_the_source_by_the_card() -> None:
     with pytest.raises(KeyError, match="unknown game 'chess'"):
         document.source("chess")
     with pytest.raises(TypeError, match="'player'"):
-        document.pdf("new-rule", player=3)  # type: ignore[call-arg]
+        document.pdf("new-rule", player=3)
 
 
 def test_the_text_warns_outside_the_count_it_is_written_for() -> None:

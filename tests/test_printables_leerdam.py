@@ -43,7 +43,7 @@ MINUS = "\u2212"
 def board_text(page: str = "a4", **source: object) -> list[str]:
     """The text of the board's page(s) alone: the story up to its first page break, built
     on its own (the whole document takes ten times longer)."""
-    story = document.story("leerdam", page=page, **source)  # type: ignore[arg-type]
+    story = document.story("leerdam", page=page, **source)
     end = next(i for i, f in enumerate(story) if isinstance(f, PageBreak))
     return pages_text(common.build_document(story[:end], page=page, title="board"))
 
@@ -283,7 +283,7 @@ def test_mixed_and_bad_sources_are_refused(finished: State) -> None:
     with pytest.raises(ValueError, match="same name"):
         document.pdf("leerdam", ["Ana", " ana ", "Cy"])
     with pytest.raises(TypeError):
-        document.pdf("leerdam", "Ana")  # type: ignore[arg-type]
+        document.pdf("leerdam", "Ana")
 
 
 def test_build_story_matches_build_pdf(blank_pdf: bytes) -> None:

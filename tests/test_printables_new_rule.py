@@ -170,7 +170,7 @@ def test_mixed_sources_are_refused(finished: State) -> None:
     with pytest.raises(ValueError, match="same name"):
         document.pdf("new-rule", ["Ana", " ana ", "Cy"])
     with pytest.raises(TypeError):
-        document.pdf("new-rule", "Ana")  # type: ignore[arg-type]
+        document.pdf("new-rule", "Ana")
 
 
 # -- the shared parts -----------------------------------------------------------------------------------

@@ -64,13 +64,13 @@ def table(**variants: object) -> dw.State:
 
 def begin(state: dw.State, **changes: object) -> dw.State:
     """Ana's Agility + Perception check (7 dice) at difficulty 4, with any changes."""
-    action = BeginCheck(**{"seat": 0, "character": 0, "stats": ("agility", "perception"), "difficulty": 4, **changes})  # type: ignore[arg-type]
+    action = BeginCheck(**{"seat": 0, "character": 0, "stats": ("agility", "perception"), "difficulty": 4, **changes})
     return do(state, action)
 
 
 def hurt(state: dw.State, who: int, **changes: object) -> dw.State:
     characters = list(state.characters)
-    characters[who] = replace(characters[who], **changes)  # type: ignore[arg-type]
+    characters[who] = replace(characters[who], **changes)
     return replace(state, characters=tuple(characters))
 
 
@@ -83,7 +83,7 @@ def test_setup_checks_players_and_variants() -> None:
     assert err.value.rule == "player count"
     for bad in ({"story_points": -1}, {"pool_start": -1}, {"rerolls": 6}, {"sheet_dice": 7}, {"sheet_dice": 33}):
         with pytest.raises(RuleError) as err:
-            dw.Setup(names=NAMES, **bad)  # type: ignore[arg-type]
+            dw.Setup(names=NAMES, **bad)
         assert err.value.rule == "setup", bad
     with pytest.raises(RuleError, match="GM needs a name"):
         dw.Setup(names=NAMES, gm="  ")

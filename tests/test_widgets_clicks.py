@@ -40,11 +40,11 @@ def counting() -> Iterator[Counter]:
         counter.clicks += 1
         original(self)
 
-    widgets.Button.click = click  # type: ignore[method-assign]
+    widgets.Button.click = click
     try:
         yield counter
     finally:
-        widgets.Button.click = original  # type: ignore[method-assign]
+        widgets.Button.click = original
 
 
 NAMES = ("Ana", "Bo", "Cy", "Di")

@@ -145,7 +145,7 @@ def test_danger_world_track_shows_its_numbers_as_text():
         zone = 1
         dead = False
 
-    html = dw.track_html(Character())  # type: ignore[arg-type]
+    html = dw.track_html(Character())
     first_label, first_boxes = TRACK[0]
     assert f"<b>{min(2, first_boxes)}/{first_boxes}</b>" in html
     assert "hits land here" in html and f"▸ {first_label}" in html

@@ -136,7 +136,7 @@ def send_fewer_messages() -> None:
             self._waits = None
             waits.pop(id(self), None)
             open_now(self)
-        return model_id.fget(self)  # type: ignore[no-any-return]
+        return model_id.fget(self)  # type: ignore[no-any-return]  # ipywidgets' property is untyped
 
     def close_waiting(self: widgets.Widget) -> None:
         if finalizing():  # Python is ending (ipywidgets' own globals are gone): no page to tell
@@ -157,11 +157,11 @@ def send_fewer_messages() -> None:
         return view_spec(self)
 
     widget._waits = None  # a class default; a widget waiting for its turn holds the list it waits in
-    widget.get_state = get_state  # type: ignore[method-assign]
-    widget._notify_observers = _notify_observers  # type: ignore[method-assign]
-    widget.open = open  # type: ignore[method-assign]
-    widget.model_id = property(opened_id, doc=model_id.__doc__)  # type: ignore[assignment]
-    widget.close = close_waiting  # type: ignore[method-assign]
-    widget._repr_keys = _repr_keys  # type: ignore[method-assign]
-    widget._repr_mimebundle_ = _repr_mimebundle_  # type: ignore[method-assign]
-    widget.get_view_spec = get_view_spec  # type: ignore[method-assign]
+    widget.get_state = get_state  # type: ignore[method-assign]  # patching ipywidgets' Widget for every page
+    widget._notify_observers = _notify_observers  # type: ignore[method-assign]  # patching ipywidgets' Widget for every page
+    widget.open = open  # type: ignore[method-assign]  # patching ipywidgets' Widget for every page
+    widget.model_id = property(opened_id, doc=model_id.__doc__)  # type: ignore[assignment]  # patching ipywidgets' Widget for every page
+    widget.close = close_waiting  # type: ignore[method-assign]  # patching ipywidgets' Widget for every page
+    widget._repr_keys = _repr_keys  # type: ignore[method-assign]  # patching ipywidgets' Widget for every page
+    widget._repr_mimebundle_ = _repr_mimebundle_  # type: ignore[method-assign]  # patching ipywidgets' Widget for every page
+    widget.get_view_spec = get_view_spec  # type: ignore[method-assign]  # patching ipywidgets' Widget for every page

@@ -75,4 +75,4 @@ def tell_lost_presses() -> None:
             _tell(comm_id)
         return found
 
-    comm.base_comm.CommManager.get_comm = get_comm_or_tell  # type: ignore[method-assign]
+    comm.base_comm.CommManager.get_comm = get_comm_or_tell  # type: ignore[method-assign]  # patching ipykernel's comm manager for every page

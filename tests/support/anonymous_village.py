@@ -24,7 +24,7 @@ def world(turn: int, anonymous: bool = True, seed: int = 11, misfortune: tuple[i
     same village with its households' choices moved one seat on, and the dice (drawn per step
     of the record, whatever was chosen) fall the same way in both.
     """
-    setup = ld.Setup(names=NAMES, anonymous=anonymous, misfortune=misfortune, max_years=9)  # type: ignore[arg-type]
+    setup = ld.Setup(names=NAMES, anonymous=anonymous, misfortune=misfortune, max_years=9)
     game = Game(ld.RULES, setup, seed, keep=None)
     bots = [BOTS["leerdam"][STRATEGIES[(seat + turn) % len(STRATEGIES)]] for seat in range(len(NAMES))]
     return play_out(game, bots, rng_for(1, 1))

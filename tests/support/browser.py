@@ -132,7 +132,7 @@ def guard_hosts(browser: Browser, found: list[str]) -> None:
         context.on("page", lambda page: page.on("websocket", lambda socket: note(socket.url)))
         return context
 
-    browser.new_context = new_context  # type: ignore[method-assign]
+    browser.new_context = new_context
 
 
 T = TypeVar("T")

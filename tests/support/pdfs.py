@@ -46,15 +46,15 @@ class Run:
 
 
 def _widths(font: object) -> tuple[int, list[float], float]:
-    first = int(font.get("/FirstChar", 0))  # type: ignore[attr-defined]
-    widths = [float(w) for w in font.get("/Widths", [])]  # type: ignore[attr-defined]
-    missing = float(font.get("/FontDescriptor", {}).get("/MissingWidth", 500)) if "/FontDescriptor" in font else 500.0  # type: ignore[operator]
+    first = int(font.get("/FirstChar", 0))
+    widths = [float(w) for w in font.get("/Widths", [])]
+    missing = float(font.get("/FontDescriptor", {}).get("/MissingWidth", 500)) if "/FontDescriptor" in font else 500.0
     return first, widths, missing
 
 
 def _walk(reader: pypdf.PdfReader, content: object, resources: object, ctm: Matrix, page: int, out: list[Run]) -> None:
-    fonts = resources.get("/Font", {}) if resources is not None else {}  # type: ignore[attr-defined]
-    xobjects = resources.get("/XObject", {}) if resources is not None else {}  # type: ignore[attr-defined]
+    fonts = resources.get("/Font", {}) if resources is not None else {}
+    xobjects = resources.get("/XObject", {}) if resources is not None else {}
     stack: list[Matrix] = []
     tm = lm = IDENTITY
     leading = rise = 0.0
@@ -78,7 +78,7 @@ def _walk(reader: pypdf.PdfReader, content: object, resources: object, ctm: Matr
         elif op == b"Q":
             ctm = stack.pop() if stack else ctm
         elif op == b"cm":
-            ctm = _mul(tuple(float(v) for v in operands), ctm)  # type: ignore[arg-type]
+            ctm = _mul(tuple(float(v) for v in operands), ctm)
         elif op == b"BT":
             tm = lm = IDENTITY
         elif op == b"Tf":
@@ -89,7 +89,7 @@ def _walk(reader: pypdf.PdfReader, content: object, resources: object, ctm: Matr
         elif op == b"Ts":
             rise = float(operands[0])
         elif op == b"Tm":
-            tm = lm = tuple(float(v) for v in operands)  # type: ignore[assignment]
+            tm = lm = tuple(float(v) for v in operands)
         elif op in (b"Td", b"TD"):
             if op == b"TD":
                 leading = -float(operands[1])
@@ -110,7 +110,7 @@ def _walk(reader: pypdf.PdfReader, content: object, resources: object, ctm: Matr
             form = xobjects[str(operands[0])].get_object()
             if form.get("/Subtype") == "/Form":
                 matrix = tuple(float(v) for v in form.get("/Matrix", IDENTITY))
-                _walk(reader, form, form.get("/Resources", resources), _mul(matrix, ctm), page, out)  # type: ignore[arg-type]
+                _walk(reader, form, form.get("/Resources", resources), _mul(matrix, ctm), page, out)
 
 
 def text_runs(pdf: bytes) -> tuple[list[Run], list[tuple[float, float]]]:
