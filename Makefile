@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PORT   ?= 8866
 
-.PHONY: serve test test-fast screenshots bench clean
+.PHONY: serve test test-fast lint screenshots bench clean
 
 # The suite starts some 400 Python processes (kernels, servers, workers); where the environment
 # says not to write bytecode, each compiled the playbook's modules again (60 ms a kernel).
@@ -20,15 +20,21 @@ $(STAMP): pyproject.toml
 serve: $(STAMP)
 	$(VENV)/bin/playbook serve --port $(PORT) --open
 
-# On every core (pytest-xdist); tests/conftest.py says which tests share a worker.
-test: $(STAMP)
+# Lint and types first (settings in pyproject.toml), then every test on every core
+# (pytest-xdist); tests/conftest.py says which tests share a worker.
+test: lint
 	$(PY) -m pytest -n auto --dist loadgroup --durations=25
 
 # The inner loop: every test but the browsers, the notebooks (each runs in a kernel of its own)
 # and those marked `heavy` (a real server, a kernel, a build or the benchmark runner). A module's
 # tests stay on one worker (`loadfile`), so its module fixtures (games, PDFs) are made once.
-test-fast: $(STAMP)
+test-fast: lint
 	$(PY) -m pytest -n auto --dist loadfile -m "not browser and not heavy" tests
+
+# ruff over the whole tree; mypy over the layers pyproject.toml names (the rules strictly).
+lint: $(STAMP)
+	$(PY) -m ruff check --quiet .
+	$(PY) -m mypy
 
 # The README's pictures (docs/screenshots/), taken by the layout tests.
 screenshots: $(STAMP)
@@ -38,4 +44,4 @@ bench: $(STAMP)
 	$(PY) -m benchmarks --markdown docs/benchmarks.md
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache .ruff_cache

@@ -196,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report: dict[str, Any] = {}
     extra: list[str] = []
     failed = False
-    log = sys.stderr if not args.json else open(os.devnull, "w")
+    log = sys.stderr if not args.json else open(os.devnull, "w")  # noqa: SIM115 - kept for the whole run
     if "simulation" in parts:
         from benchmarks.simulation import baseline_ms, run_simulations
 
@@ -240,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             report[part] = part_report
             if text:
                 extra.append(text)
-    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     if args.json:
         print(json.dumps({"machine": machine(), "date": when, "rows": [asdict(r) for r in rows], "report": report}, indent=2, default=str))
     else:

@@ -105,7 +105,7 @@ def _watch_served(response: Any, result: dict[str, Any], opened_at: float) -> as
         try:
             await response.finished()
             result["served_s"] = round(time.monotonic() - opened_at, 2)
-        except Exception:  # noqa: BLE001 - cut off: never served
+        except Exception:
             pass
 
     return asyncio.create_task(served())
@@ -125,7 +125,7 @@ async def _open_page(browser: Any, url: str, opened_at: float, deadline: float) 
     result: dict[str, Any] = {"usable_s": None, "served_s": None, "said": False, "retried": 0}
     try:
         response = await page.goto(url, wait_until="commit", timeout=int((deadline - time.monotonic()) * 1000))
-    except Exception:  # noqa: BLE001 - a page the server never answered: not usable, counted as such
+    except Exception:
         result["context"] = context
         return result
 
@@ -137,7 +137,7 @@ async def _open_page(browser: Any, url: str, opened_at: float, deadline: float) 
                 break
             if not result["said"] and await page.locator(SAYS).count():
                 result["said"] = True
-        except Exception:  # noqa: BLE001 - the page is reloading itself: look again
+        except Exception:
             pass
         await asyncio.sleep(0.25)
     result["retried"] = max(0, loads - 1)
@@ -302,7 +302,7 @@ async def _student(browser: Any, url: str, name: str, opened_at: float, deadline
         result["joined_s"] = round(time.monotonic() - opened_at, 2)
         await page.locator(USABLE).wait_for(state="visible", timeout=int((deadline - time.monotonic()) * 1000))
         result["usable_s"] = round(time.monotonic() - opened_at, 2)
-    except Exception as exc:  # noqa: BLE001 - a phone that did not get there is counted as such
+    except Exception as exc:
         result["error"] = type(exc).__name__
     return result
 
@@ -338,7 +338,7 @@ async def _storm(server_url: str, store: Any, record: Any, students: int, timeou
             try:
                 await page.locator('.pb-reveal [data-revealed="1"]').first.wait_for(state="visible", timeout=60_000)
                 return time.monotonic() - clicked
-            except Exception:  # noqa: BLE001 - not revealed in time
+            except Exception:
                 return None
 
         # All pages at once: a village that never reveals costs one minute, not one per page.
@@ -458,7 +458,7 @@ async def light_student(phone: Any, url: str, name: str, opened_at: float, deadl
             result["dealt_s"] = round(time.monotonic() - opened_at, 2)
         await phone.wait_for(lambda: phone.shown(seat, "playbook-seat"), deadline - time.monotonic())
         result["usable_s"] = round(time.monotonic() - opened_at, 2)
-    except Exception as exc:  # noqa: BLE001 - a phone that did not get there is counted as such
+    except Exception as exc:
         result["error"] = f"{type(exc).__name__}: {exc}"
     return result
 

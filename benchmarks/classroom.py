@@ -165,7 +165,7 @@ def run_classroom(seats: int = 20, quick: bool = False, wait: float = 120.0) -> 
                     if seen[i] is None:
                         try:
                             seen[i] = page.evaluate("() => window.__revealedAt")
-                        except Exception:  # noqa: BLE001 - a page that reloaded by itself: not revealed in time
+                        except Exception:
                             lost += 1
                             seen[i] = float("nan")
                 time.sleep(0.2)

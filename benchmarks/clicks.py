@@ -26,7 +26,7 @@ from benchmarks.bare_button import NOTEBOOK as BARE_NOTEBOOK
 from playbook.serve import NOTEBOOKS_DIR, background_server
 from tests.support.browser import chromium_missing_reason, launch_chromium, open_dashboard
 
-__all__ = ["run_clicks", "format_clicks"]
+__all__ = ["format_clicks", "run_clicks"]
 
 LEERDAM = ".playbook-leerdam"
 NEW_RULE = ".playbook-new-rule"

@@ -136,7 +136,7 @@ class LightPhone:
                 raise TimeoutError("not on the page in time")
             try:
                 await asyncio.wait_for(self._changed.wait(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     def type(self, model: str, value: Any) -> None:
@@ -148,7 +148,7 @@ class LightPhone:
 
     # -- the kernel's channel --------------------------------------------------------------------
     def _send(self, channel: str, kind: str, content: dict[str, Any], metadata: dict[str, Any] | None = None) -> None:
-        header = {"msg_id": uuid.uuid4().hex, "username": "phone", "session": self._session, "msg_type": kind, "version": "5.3", "date": datetime.datetime.now(datetime.timezone.utc).isoformat()}
+        header = {"msg_id": uuid.uuid4().hex, "username": "phone", "session": self._session, "msg_type": kind, "version": "5.3", "date": datetime.datetime.now(datetime.UTC).isoformat()}
         message = {"header": header, "parent_header": {}, "metadata": metadata or {}, "content": content}
         self._socket.write_message(serialize_msg_to_ws_v1(message, channel, lambda part: json.dumps(part).encode()), binary=True)
 

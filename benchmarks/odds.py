@@ -20,15 +20,14 @@ from collections.abc import Callable
 from functools import _lru_cache_wrapper
 from types import ModuleType
 
+from benchmarks.simulation import baseline_ms
 from rules import danger_world as dw
 from rules import dangerous_ideas as di
 
-from benchmarks.simulation import baseline_ms
-
-__all__ = ["run_odds", "format_odds", "icepool_danger_world", "icepool_dangerous_ideas"]
+__all__ = ["format_odds", "icepool_danger_world", "icepool_dangerous_ideas", "run_odds"]
 
 QUERIES = [(dice, difficulty, penalty, rerolls) for dice in range(1, 13) for difficulty in range(2, 7) for penalty in range(4) for rerolls in range(3)]
-IDEAS = [(pool, seeds) for pool in range(0, 21) for seeds in range(4)]
+IDEAS = [(pool, seeds) for pool in range(21) for seeds in range(4)]
 #: the checks icepool is asked (no re-rolls): a spread of pools, every difficulty and penalty.
 ICEPOOL_DICE = (1, 4, 8, 12)
 
@@ -117,7 +116,7 @@ def run_odds(quick: bool = False) -> dict[str, object]:
         ours_ms += (time.process_time() - start) * 1000
         assert ours == theirs, f"danger-world {d} dice, difficulty {h}, {p} penalty: rules {ours}, icepool {theirs}"
     ice_di_ms = ours_di_ms = 0.0
-    for pool in range(0, 21):
+    for pool in range(21):
         start = time.process_time()
         theirs = icepool_dangerous_ideas(pool)
         ice_di_ms += (time.process_time() - start) * 1000

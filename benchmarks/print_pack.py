@@ -14,7 +14,7 @@ __all__ = ["NAMES", "format_print_pack", "run_print_pack"]
 NAMES = ("Zoë Ångström", "李明", "さくら", "김민준", "محمد علي", "דוד כהן", "प्रिया शर्मा", "🦠 Bo 🧸", "<b>Jo</b> &amp;", "Ивана")
 
 
-def _best(call, runs: int) -> tuple[float, bytes]:  # noqa: ANN001
+def _best(call, runs: int) -> tuple[float, bytes]:
     best, data = float("inf"), b""
     for _ in range(runs):
         start = time.process_time()

@@ -31,8 +31,8 @@ from tests.support.browser import chromium_missing_reason, launch_chromium
 __all__ = [
     "BASELINE",
     "TARGETS",
-    "Run",
     "Result",
+    "Run",
     "Target",
     "measure_page",
     "run_benchmark",
@@ -226,7 +226,7 @@ def run_benchmark(
                 page = context.new_page()
                 try:
                     run = measure_page(page, servers[t.name].url, t)
-                except Exception as exc:  # noqa: BLE001 - reported, not raised
+                except Exception as exc:
                     first_line = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
                     result.error = f"{type(exc).__name__}: {first_line}"
                 else:

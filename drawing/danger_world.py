@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules.core import plural
-from rules.danger_world import GM_OPTION_TEXT, ODDS_LIMITS, MENTAL, PHYSICAL, STAT_MAX, STATS, TRACK, CharacterView, CheckResult, State, View, set_use, view_for
+from rules.danger_world import GM_OPTION_TEXT, MENTAL, ODDS_LIMITS, PHYSICAL, STAT_MAX, STATS, TRACK, CharacterView, CheckResult, State, View, set_use, view_for
 
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg

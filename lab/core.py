@@ -42,14 +42,14 @@ __all__ = [
     "game_seed",
     "mean_interval",
     "paired_difference",
-    "share_interval",
-    "t_quantile",
-    "t_two_sided",
     "parse_spec",
     "play_lean",
     "play_out",
     "run_games",
+    "share_interval",
     "summary",
+    "t_quantile",
+    "t_two_sided",
 ]
 
 Bot = Callable[[Any, int, random.Random], Action]

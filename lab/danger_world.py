@@ -45,7 +45,7 @@ from rules.danger_world import (
     success_chance,
 )
 
-from .core import checked, Finding, game_seed, LabGame, mean_interval, Measures, play_lean, Row, run_games, Spec, summary, t_quantile
+from .core import Finding, LabGame, Measures, Row, Spec, checked, game_seed, mean_interval, play_lean, run_games, summary, t_quantile
 from .findings import pct_interval, share_text
 from .plots import BLUE, GREY, PURPLE, RED, new_figure, percent_axis
 
@@ -261,7 +261,7 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
 #: makes no set at any difficulty); above 8, story points on an aspect add the rest.
 SWEEP_DICE = range(2, 13)
 SWEEP_DIFFICULTY = range(2, 7)
-SWEEP_PENALTY = range(0, 4)
+SWEEP_PENALTY = range(4)
 #: the sweep's tester invokes up to 4 story points a check; a session gives back this many.
 SWEEP_SP = 20
 

@@ -27,7 +27,7 @@ from rules import dangerous_ideas as di
 from rules.core import Action, RuleError, rng_for
 from rules.records import construct
 
-from .core import checked, distribution, Finding, game_seed, LabGame, Measures, play_lean, Row, seat_chooser, Spec, summary
+from .core import Finding, LabGame, Measures, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
 from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
 from .plots import PURPLE, new_figure, percent_axis, win_share_bars
 

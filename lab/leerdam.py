@@ -16,7 +16,7 @@ from typing import Any
 from rules.core import Action, RuleError, rng_for
 from rules.leerdam import RULES, Accept, Allocate, Assignment, Contribute, Decline, State, thresholds
 
-from .core import checked, distribution, Finding, game_seed, LabGame, Measures, play_lean, Row, seat_chooser, Spec, summary
+from .core import Finding, LabGame, Measures, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
 from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
 from .plots import BLUE, RED, dyke_axes, dyke_line, histogram, new_figure, win_share_bars
 

@@ -15,7 +15,7 @@ from typing import Any
 from rules.core import Action, rng_for
 from rules.new_rule import RULES, Draw, Keep, Pay, Pick, State, Swap, legal_actions, legal_payments
 
-from .core import checked, distribution, Finding, game_seed, LabGame, Measures, play_lean, Row, seat_chooser, Spec, summary
+from .core import Finding, LabGame, Measures, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
 from .findings import pct_interval, seat_order, share_text, table_findings, what_wins, win_shares, winners_of
 from .plots import histogram, new_figure, win_share_bars
 
@@ -61,7 +61,7 @@ def balanced_bot(state: State, seat: int, rng: random.Random) -> Action:
         return Draw(seat=seat)
     if state.phase == "choose":
         weakest = min(scoring, key=lambda c: (bowl[c], rng.random()))
-        helps = sum(1 for c in state.drawn if c == weakest or c == antibody)
+        helps = sum(1 for c in state.drawn if c in (weakest, antibody))
         options = {a.colour for a in legal_actions(state, seat) if isinstance(a, Swap)}
         if helps == 0 and weakest in options:
             return Swap(seat=seat, colour=weakest)

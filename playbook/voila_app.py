@@ -17,7 +17,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 # jsonschema checks the "iri" formats with rfc3987_syntax when it is installed, and importing it
 # builds 38 grammars: 1.2 CPU-seconds at every server start. No schema Voila validates uses them.
@@ -109,7 +109,8 @@ class CachedGzip(web.GZipContentEncoding):
 
     LIMIT = 64 * 1024 * 1024
     STATIC = ("/static/", "/labextensions/")
-    _kept: dict[tuple[str, str], bytes] = {}
+    #: one store for the whole server: every handler of every page reads and fills it.
+    _kept: ClassVar[dict[tuple[str, str], bytes]] = {}
     _kept_bytes = 0
 
     def __init__(self, request: httputil.HTTPServerRequest) -> None:
@@ -292,6 +293,8 @@ def refill_when_quiet(kernel_manager: Any, quiet: float = REFILL_QUIET_SECONDS, 
     step = max(1, step or default_slot_count())
     settle = settled or kernels_settled
     waiting: dict[Any, asyncio.TimerHandle] = {}
+    #: refills under way: the event loop keeps only a weak reference to a task.
+    running: set[asyncio.Future[None]] = set()
     #: per notebook, the arrivals so far: a refill under way goes on only while it has the latest.
     arrivals: dict[Any, int] = {}
 
@@ -306,7 +309,9 @@ def refill_when_quiet(kernel_manager: Any, quiet: float = REFILL_QUIET_SECONDS, 
 
         def refill() -> None:
             waiting.pop(notebook_name, None)
-            asyncio.ensure_future(make_up(notebook_name, seen, kwargs))
+            task = asyncio.ensure_future(make_up(notebook_name, seen, kwargs))
+            running.add(task)
+            task.add_done_callback(running.discard)
 
         waiting[notebook_name] = asyncio.get_event_loop().call_later(quiet, refill)
 
@@ -359,7 +364,7 @@ async def kernels_settled(kernel_manager: Any, started: list[Any], most: float =
     for entry in started:
         try:
             pids.append(int(kernel_manager.get_kernel(entry.result()["kernel_id"]).provisioner.pid))
-        except Exception:  # noqa: BLE001 - not started, shut down meanwhile, or no process to read
+        except Exception:
             continue
     if not pids:
         return
@@ -395,7 +400,7 @@ def ready_for_tables(kernel_manager: Any, look: Callable[[], Mapping[str, int]],
     async def once() -> None:
         try:
             waiting = await asyncio.get_running_loop().run_in_executor(None, look)
-        except Exception as error:  # noqa: BLE001 - a store that cannot be read now is read at the next look
+        except Exception as error:
             kernel_manager.log.warning("playbook: the saved tables could not be read for the ready kernels: %s", error)
             return
         for name, floor in least.items():

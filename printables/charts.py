@@ -7,6 +7,7 @@ palette of the printed pages. Names and labels are set with `fonts.draw_string` 
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -17,7 +18,7 @@ from reportlab.platypus import Flowable, KeepTogether
 
 from . import common, fonts
 
-__all__ = ["Band", "Chart", "Line", "PALETTE", "Series", "keep", "palette", "series_of"]
+__all__ = ["PALETTE", "Band", "Chart", "Line", "Series", "keep", "palette", "series_of"]
 
 # -- layout ------------------------------------------------------------------------------
 CHART_HEIGHT = 62 * mm
@@ -124,7 +125,7 @@ class Chart(Flowable):
         self.y_max = math.ceil(high / self.step) * self.step
         self.width = 0.0
 
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         self.width = availWidth
         return availWidth, self.height + self._legend_height(availWidth)
 
@@ -243,7 +244,7 @@ class Chart(Flowable):
             canvas.setLineWidth(1.4)
             canvas.setDash(*((3, 1.5) if s.dashed else ()))
             points = [(left + (i + 0.5) * slot, self._y(v, bottom, top)) if v is not None else None for i, v in enumerate(s.values)]
-            for a, b in zip(points, points[1:]):
+            for a, b in itertools.pairwise(points):
                 if a is not None and b is not None:
                     canvas.line(a[0], a[1], b[0], b[1])
             canvas.setDash()

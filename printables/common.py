@@ -48,17 +48,17 @@ from . import fonts
 from .fonts import BidiParagraph as Paragraph
 
 __all__ = [
+    "PAGE_SIZES",
     "Box",
     "Cell",
-    "PAGE_SIZES",
     "Section",
     "SlipSheet",
-    "Strip",
     "Source",
+    "Strip",
     "Swatch",
+    "build_document",
     "bullets",
     "card_top",
-    "build_document",
     "columns_of",
     "english",
     "fitted_style",
@@ -243,7 +243,7 @@ class Section(Flowable):
         self.game = game
         self.material = material
 
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         return 0, 0
 
     def draw(self) -> None:
@@ -281,7 +281,7 @@ def _decorate(canvas: Canvas, doc: BaseDocTemplate) -> None:
 class _Document(BaseDocTemplate):
     """The document template: draws the contents page's form once every page is known."""
 
-    def _endBuild(self) -> None:  # noqa: N802 - ReportLab's name
+    def _endBuild(self) -> None:
         sections = getattr(self.canv, "_playbook_contents", None)
         if sections is not None:
             sections.draw_form(self.canv)
@@ -386,7 +386,7 @@ class Strip(Flowable):
         self.width = 0.0
         self.height = height
 
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         self.width = availWidth
         return availWidth, self.height
 
@@ -401,7 +401,7 @@ class Swatch(Flowable):
         self.mark = mark
         self.mark_colour = mark_colour
 
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         return self.size, self.size
 
     def draw(self) -> None:
@@ -477,7 +477,7 @@ class SlipSheet(Flowable):
         self.first = first
         self.size = (0.0, 0.0)
 
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         self.size = (availWidth, self.fixed_height if self.fixed_height is not None else availHeight)
         return self.size
 
@@ -630,7 +630,7 @@ class ContentsMark(Flowable):
         super().__init__()
         self.key = key
 
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         return 0, 0
 
     def draw(self) -> None:
@@ -658,7 +658,7 @@ class Contents(Flowable):
         self.pages: dict[str, int] = {}
         self.size = (0.0, 0.0)
 
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         height = 30 + len(self.entries) * CONTENTS_LINE + len(self.notes) * CONTENTS_NOTE + 6 * mm
         self.size = (availWidth, min(height, availHeight))
         return self.size

@@ -479,7 +479,7 @@ class CharacterSheet(Flowable):
         self.height = 0.0
         self.layout: SheetLayout | None = None
 
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         self.width, self.height = availWidth, availHeight
         self.layout = sheet_layout(availWidth, availHeight)
         return availWidth, availHeight
@@ -837,7 +837,7 @@ class _Tally(Flowable):
         self.filled = filled
         self.size = self.box = size
 
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         self.box = min(self.size, (availWidth - 1 - (self.count - 1) * SP_GAP) / self.count)
         return availWidth, self.box + 1
 

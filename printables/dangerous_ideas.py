@@ -192,7 +192,7 @@ def _fitted(
     already; draw it with `drawOn`.
     """
     style_colour = _hex(colour)
-    steps = max(1, int(round((size - min_size) / 0.25)))
+    steps = max(1, round((size - min_size) / 0.25))
     for i in range(steps + 1):
         current = size - (size - min_size) * i / steps
         para = Paragraph(wrap.format(markup(text)), _sized(font, current, style_colour))
@@ -320,7 +320,7 @@ class _CharacterSheet(Flowable):
         state = self.table.state
         return state.sheets[self.seat] if state is not None else None
 
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         # Always a whole frame: after other flowables on a page the sheet moves to the next
         # page instead of being squashed into what is left.
         self.size = (availWidth, self.height)
@@ -665,7 +665,7 @@ class _CharacterSheet(Flowable):
 def _fitted_markup(text: str, width: float, height: float, *, size: float, min_size: float) -> Paragraph:
     """Ready markup shrunk until it fits width x height (the crossed-off list). At the
     smallest size it is drawn as is: a sheet holds at most a few dozen replacements."""
-    steps = max(1, int(round((size - min_size) / 0.25)))
+    steps = max(1, round((size - min_size) / 0.25))
     for i in range(steps + 1):
         current = size - (size - min_size) * i / steps
         para = Paragraph(text, _sized(fonts.BODY, current, _hex(common.INK)))
@@ -1104,7 +1104,7 @@ class _Indented(Flowable):
         self.indent = indent
         self.height = 0.0
 
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         _, self.height = self.inner.wrap(availWidth - 2 * self.indent, availHeight)
         return availWidth, self.height
 

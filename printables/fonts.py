@@ -33,6 +33,7 @@ import copy
 import functools
 import importlib.util
 import io
+import itertools
 import logging
 import unicodedata
 import warnings
@@ -234,7 +235,7 @@ _REPORTED: set[int] = set()  # code points already reported as missing
 
 
 @functools.cache
-def _open(source: Source):  # noqa: ANN202 - a fontTools TTFont
+def _open(source: Source):
     from fontTools.ttLib import TTCollection
     from fontTools.ttLib import TTFont as ToolsFont
 
@@ -318,7 +319,7 @@ class ShapedFace(TTFontFace):
             self._glyphs[name] = glyph
         return glyph
 
-    def makeSubset(self, subset: Sequence[int]) -> bytes:  # noqa: N802 - ReportLab's name
+    def makeSubset(self, subset: Sequence[int]) -> bytes:
         """A TrueType font whose code i draws the unit of alias subset[i]."""
         from fontTools.fontBuilder import FontBuilder
         from fontTools.pens.ttGlyphPen import TTGlyphPen
@@ -385,7 +386,7 @@ class ShapedFace(TTFontFace):
 class ShapedFont(TTFont):
     """A ReportLab font over a `ShapedFace`: measured and subsetted like any TrueType font."""
 
-    def __init__(self, name: str, face: ShapedFace) -> None:  # noqa: D107 - no TTFont.__init__: the face is ready
+    def __init__(self, name: str, face: ShapedFace) -> None:
         self.fontName = name
         self.face = face
         self.encoding = TTEncoding()
@@ -752,7 +753,7 @@ def _clusters(face: ShapedFace, text: str) -> list[str]:
     # A cluster index counts UTF-8 bytes or code points depending on how the text went in;
     # add_str takes a str, so these are code point offsets.
     bounds = [s for s in starts if 0 <= s < len(text)] + [len(text)]
-    return [text[a:b] for a, b in zip(bounds, bounds[1:]) if a < b]
+    return [text[a:b] for a, b in itertools.pairwise(bounds) if a < b]
 
 
 def runs(text: str, font: str | None = None) -> list[tuple[str, str]]:
@@ -890,14 +891,14 @@ class BidiParagraph(Paragraph):
     #: the paragraph's runs of text, each with its font (ReportLab's ParaFrags).
     frags: list[Any]
 
-    def _setup(self, text: str, style: Any, bulletText: Any, frags: Any, cleaner: Any) -> None:  # noqa: N803 - ReportLab's signature
+    def _setup(self, text: str, style: Any, bulletText: Any, frags: Any, cleaner: Any) -> None:
         super()._setup(text, style, bulletText, frags, cleaner)
         if self.frags and all(hasattr(frag, "text") for frag in self.frags):
             self.frags = _script_frags(self.frags)
             # Nothing under 7 pt, whatever size a style or a <font size> asked for.
             self.frags = [f if getattr(f, "fontSize", MIN_SIZE) >= MIN_SIZE else f.clone(fontSize=MIN_SIZE) for f in self.frags]
 
-    def drawPara(self, debug: int = 0) -> None:  # noqa: N802 - ReportLab's name
+    def drawPara(self, debug: int = 0) -> None:
         blpara = getattr(self, "blPara", None)
         if blpara is None or not _needs_bidi("".join(_proxy(ch) for ch in _para_text(blpara))):
             super().drawPara(debug)

@@ -294,7 +294,7 @@ class _Track(Flowable):
     def rows(self) -> int:
         return math.ceil(len(self.spaces) / self.per_row)
 
-    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:  # noqa: N803
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         self.width = availWidth
         self.box_width = min(self.max_box, (availWidth - (self.per_row - 1) * TRACK_GAP) / self.per_row)
         height = self.rows * self.box_height + (self.rows - 1) * TRACK_GAP

@@ -13,6 +13,7 @@ from .core import Action, Event, Game, GameRules, RuleError, SaveFileError
 from .decisions import Decision
 from .games import CARDS, ByGame, card, unknown_game
 
+
 @runtime_checkable
 class RulesModule(Protocol):
     """What a game's rules module (its card's "rules" layer) provides."""

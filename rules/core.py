@@ -27,17 +27,18 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 __all__ = [
+    "MAX_ACTIONS",
+    "MAX_SEED",
+    "SAVE_FORMAT",
+    "SAVE_VERSION",
     "Action",
     "Event",
     "Game",
     "GameRules",
     "RuleError",
     "SaveFileError",
-    "SAVE_FORMAT",
-    "SAVE_VERSION",
-    "MAX_ACTIONS",
-    "MAX_SEED",
     "action_from_json",
+    "action_to_json",
     "actions_from_json",
     "check_names",
     "check_types",
@@ -46,7 +47,6 @@ __all__ = [
     "name_problem",
     "parse_save_text",
     "plural",
-    "action_to_json",
     "rng_for",
 ]
 

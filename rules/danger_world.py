@@ -41,7 +41,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import accumulate, product
 from math import comb, factorial
 from operator import mul
@@ -49,84 +49,83 @@ from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, seats_text
 from .core import plural as _plural
-
 from .decisions import Decision, Game, Made, collect
 
 __all__ = [
     "ACCOMPLISHMENT",
+    "ACTIONS",
     "ASPECTS",
+    "BOXES",
     "DIFFICULTY_MAX",
     "DIFFICULTY_MIN",
+    "GM_OPTIONS",
     "GM_OPTION_TEXT",
+    "HITS",
     "LEVELS_PER_ZONE",
     "MAX_ZONE",
+    "MENTAL",
+    "ODDS_LIMITS",
+    "PHYSICAL",
+    "READY_SHEETS",
+    "RULES",
+    "STATS",
     "STAT_MAX",
     "STAT_MIN",
-    "STATS",
-    "PHYSICAL",
-    "MENTAL",
     "TRACK",
-    "BOXES",
-    "HITS",
-    "GM_OPTIONS",
-    "Setup",
-    "State",
-    "Character",
+    "ApplyHit",
+    "BeginCheck",
     "BonusPool",
+    "Character",
+    "CharacterView",
     "Check",
     "CheckResult",
-    "SetUse",
-    "Invocation",
+    "ChooseSet",
     "Compel",
-    "GmOption",
     "CreateCharacter",
-    "SetStats",
-    "SetAspects",
-    "BeginCheck",
-    "Roll",
+    "EndEncounter",
+    "GmOption",
+    "InjuryStat",
+    "Invocation",
     "Lock",
-    "Unlock",
+    "LongRest",
+    "NewSession",
+    "PolicyRun",
+    "ReadySheet",
     "Reroll",
     "Rerolled",
-    "ChooseSet",
-    "SpendBotches",
-    "ApplyHit",
-    "InjuryStat",
+    "Roll",
+    "SetAspects",
+    "SetStats",
+    "SetUse",
+    "Setup",
     "ShortRest",
-    "LongRest",
-    "EndEncounter",
-    "NewSession",
-    "ACTIONS",
-    "RULES",
+    "SpendBotches",
+    "State",
+    "Unlock",
     "View",
-    "CharacterView",
-    "ODDS_LIMITS",
-    "initial",
-    "check",
-    "play",
+    "best_locks",
     "chance",
-    "hides",
-    "view_for",
+    "check",
+    "coach",
+    "count_botches",
     "decisions",
+    "difficulty_after",
+    "fit_stats",
+    "hides",
+    "initial",
+    "odds_report",
+    "play",
+    "quick_sheet",
     "scores",
-    "standings",
-    "zone_rank",
-    "track_after_hit",
     "set_heights",
     "set_use",
-    "count_botches",
-    "difficulty_after",
-    "success_chance",
-    "best_locks",
-    "coach",
-    "odds_report",
     "simulate_policy",
-    "PolicyRun",
+    "standings",
+    "success_chance",
+    "track_after_hit",
+    "view_for",
     "worked_example",
-    "ReadySheet",
-    "READY_SHEETS",
-    "fit_stats",
-    "quick_sheet",
+    "zone_rank",
 ]
 
 # -- constants ---------------------------------------------------------------------------------
@@ -1545,7 +1544,7 @@ def _locked_value(remaining: tuple[int, ...], free: int, rerolls: int) -> int:
     return value
 
 
-@lru_cache(maxsize=None)
+@cache
 def _value(deficits: tuple[int, ...], free: int, rerolls: int) -> int:
     """Chance (over 6**(free * (rerolls + 1))) of completing a face when `free` dice are rolled
     now with `rerolls` lock-and-re-roll rounds after it, playing optimally."""
@@ -1725,7 +1724,7 @@ class PolicyRun:
         return (p * (1 - p) / self.trials) ** 0.5 if self.trials else 0.0
 
 
-@lru_cache(maxsize=None)
+@cache
 def _policy(needs: tuple[int, ...], base: tuple[int, ...], showing: tuple[int, ...], free_now: int, rerolls_left: int) -> tuple[int, ...]:
     """How many of the unlocked dice showing each relevant face to lock (best first choice)."""
     best: tuple[Fraction, tuple[int, ...]] | None = None

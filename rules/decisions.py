@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .core import Action, Game, plural
+from .core import Action, Game
 
 __all__ = [
     "COLUMNS",

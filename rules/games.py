@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Literal, TypeVar
 
-__all__ = ["CARDS", "ByGame", "Card", "Layer", "LAYERS", "Players", "Words", "card", "register", "slugs", "unknown_game", "unregister"]
+__all__ = ["CARDS", "LAYERS", "ByGame", "Card", "Layer", "Players", "Words", "card", "register", "slugs", "unknown_game", "unregister"]
 
 #: The layers that hold a module per game (ARCHITECTURE.md): the rules, the bots of the lab,
 #: the pure HTML and SVG drawing (the projector's scenes among it), the dashboard, the printables.
@@ -74,7 +74,7 @@ class Words:
     points: str = "points"
 
     @property
-    def Table(self) -> str:  # noqa: N802 - the word as it starts a heading
+    def Table(self) -> str:
         return self.table[:1].upper() + self.table[1:]
 
 

@@ -25,27 +25,26 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
-from .core import plural
-from .records import evolve
+from .core import Action, Event, GameRules, RuleError, check_names, plural, ranked, seats_text
 from .decisions import Decision, Game, Made, collect
+from .records import evolve
 
 __all__ = [
     "ACTIVITIES",
+    "RULES",
     "Setup",
     "State",
-    "RULES",
-    "view_for",
-    "public_pledges_hidden",
-    "ledger_rows",
-    "village_rows",
-    "thresholds",
-    "profit_wealth",
+    "decisions",
     "final_divisor",
     "flood_odds",
-    "decisions",
+    "ledger_rows",
     "pledges_public",
     "pledges_shown",
+    "profit_wealth",
+    "public_pledges_hidden",
+    "thresholds",
+    "view_for",
+    "village_rows",
 ]
 
 Activity = Literal["subsistence", "leisure", "profit"]
@@ -517,7 +516,7 @@ def _reveal(state: State) -> State:
 def _resolve_allocation(state: State) -> State:
     n = state.n
     received = [[0, 0, 0] for _ in range(n)]
-    for seat, plan in enumerate(state.plans):
+    for plan in state.plans:
         for a in plan or ():
             received[a.recipient][ACTIVITIES.index(a.activity)] += a.units
     for deal in state.deals:

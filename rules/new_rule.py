@@ -22,30 +22,30 @@ from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .core import plural as _plural
-from .records import evolve
 from .decisions import Decision, Game, Made, collect
+from .records import evolve
 
 __all__ = [
     "COLOURS",
+    "RULES",
     "SYMBOLS",
-    "Setup",
-    "State",
     "Deal",
     "Draw",
     "Drawn",
     "Keep",
-    "Swap",
-    "Pick",
     "Pay",
-    "RULES",
-    "view_for",
+    "Pick",
+    "Setup",
+    "State",
+    "Swap",
     "decisions",
     "legal_actions",
     "legal_payments",
     "max_levels",
-    "suggested_payment",
     "scores",
     "standings",
+    "suggested_payment",
+    "view_for",
 ]
 
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "brown")
@@ -111,7 +111,7 @@ class Setup:
             raise RuleError("setup", f"the antibody colour {self.antibody!r} is not one of the colours")
         if not 1 <= self.bags_per_player <= 10 or not 1 <= self.per_bag <= 50:
             raise RuleError("setup", "bags per player must be 1-10 and candies per colour per bag 1-50")
-        if not 1 <= self.hand:
+        if not self.hand >= 1:
             raise RuleError("setup", "each player starts with at least one candy")
         if self.hand * len(self.names) > self.total_candies:
             raise RuleError("setup", f"{self.total_candies} candies cannot give {len(self.names)} players {self.hand} each")

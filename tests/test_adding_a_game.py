@@ -21,9 +21,9 @@ from printables import document, pack
 from rules import GAMES, new_game
 from rules.games import CARDS, card, register, unregister
 from tests.support.pdfs import pages_text
+from tests.support.protocols import PROTOCOLS, protocol_problems
 from tests.support.toy import CARD
 from tests.support.toy.rules import Hold, Roll, Setup
-from tests.support.protocols import PROTOCOLS, protocol_problems
 from widgets.board import board_scene
 
 NAMES = ("Ana", "<b>Bo</b>")

@@ -26,9 +26,8 @@ from playbook.access import resolve, table_keys
 from playbook.pacing import SLOT_COUNT_ENV, SLOTS_ENV, take_turn
 from playbook.serve import IOPUB_TIMEOUT, background_server, kept_server_key, serve_settings, voila_command
 from playbook.store import Claim, Refused, Store
-from rules import RuleError
+from rules import RuleError, new_game
 from rules import leerdam as ld
-from rules import new_game
 from rules.core import check_names
 from tests.support.headless import find, links, one
 from tests.support.leerdam_page import pledge
@@ -522,7 +521,7 @@ def test_a_handover_from_a_page_that_is_behind_a_burst_of_pledges_goes_through(s
     host = LeerdamDashboard(store, query="")
     start_leerdam(host, names=("Ana", "Bo", "Cy", "Di", "Ed"), bots={})
     phones = [LeerdamDashboard(store, query=links(host)["seats"][s]["url"]) for s in range(3)]
-    for seat, phone in enumerate(phones):
+    for phone in phones:
         one(phone, "pb-pledge").value = 1
         one(phone, "pb-pledge-confirm").click()
         assert phone.status.kind != "refuse", phone.status.message

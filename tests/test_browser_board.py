@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from drawing.timeline import Timeline, scenes_for
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Play, Store
 from rules import Game, new_game
@@ -23,7 +24,6 @@ from rules.games import card
 from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard, settled
 from tests.support.phases import PHASES
 from tests.support.tables import stored
-from drawing.timeline import Timeline, scenes_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 

@@ -131,7 +131,7 @@ def test_a_seat_page_receives_no_other_seats_secret_and_no_key(voila: VoilaFacto
 # -- a kernel killed under a seat page ---------------------------------------------------------------
 
 
-def _kernel_pid(server, kernel: str) -> int:  # noqa: ANN001
+def _kernel_pid(server, kernel: str) -> int:
     """The process of kernel `kernel` among the Voila server's children (its connection file
     names it)."""
     from playbook.serve import _descendants

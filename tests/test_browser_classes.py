@@ -48,7 +48,7 @@ def room(tmp_path: Path) -> Iterator[RunningServer]:
 
 
 @pytest.fixture
-def devices(chromium) -> Iterator[Devices]:  # noqa: ANN001
+def devices(chromium) -> Iterator[Devices]:
     """A class's devices: a busy laptop serves twelve at once, so each waits longer."""
     found = Devices(chromium, timeout_ms=WAIT_MS)
     try:

@@ -170,7 +170,7 @@ def test_new_rules_payment_on_a_phone_has_one_control_per_colour(voila: VoilaFac
     root = ".playbook-new-rule"
     server = voila(NOTEBOOKS_DIR / "new_rule.ipynb")
     store = Store(server.db_path)
-    table_id, links = make_table(store, "new-rule", ("Ana", "Bo & <i>Co</i>", "Zoë", "مريم"))
+    _, links = make_table(store, "new-rule", ("Ana", "Bo & <i>Co</i>", "Zoë", "مريم"))
     host = NewRuleDashboard(store, query=links["facilitator"].lstrip("?"))
     play_until(host, lambda s: s.phase == "pay" and s.players[human_seat(host)].bowl[s.colours.index("red")] > 0)
     seat = human_seat(host)

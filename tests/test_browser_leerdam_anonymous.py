@@ -20,9 +20,8 @@ from playbook.links import table_links
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Store
 from rules import Game
-from tests.support.browser import VoilaFactory, quiet, settled
 from tests.support.anonymous_village import NAMES, world
-from tests.support.browser import recorded
+from tests.support.browser import VoilaFactory, quiet, recorded, settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

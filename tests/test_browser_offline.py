@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.support.browser import OUTSIDE
-from tests.support.browser import OUTSIDE_REQUESTS
+from tests.support.browser import OUTSIDE, OUTSIDE_REQUESTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
 

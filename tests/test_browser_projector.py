@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
+from lab.dangerous_ideas import legal_actions
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Store
 from rules import new_game
-from lab.dangerous_ideas import legal_actions
 from rules.dangerous_ideas import Place, Setup, Write
 from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard
 

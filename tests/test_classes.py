@@ -96,7 +96,7 @@ def test_thirty_students_joining_in_the_same_second_get_thirty_seats(location, t
     record = cl.submit(store, record.id, cl.Start(), record.version)
     assert len(record.tables) == 6
     seats = set()
-    for index, table_id in enumerate(record.tables):
+    for table_id in record.tables:
         table = store.load(table_id)
         assert len(table.game.setup.names) <= 5 and not table.bots
         seats |= {(table_id, seat) for seat in range(len(table.game.setup.names))}
@@ -253,8 +253,8 @@ def _leerdam_class(store: Store, students: int, **options: object) -> cl.ClassRe
 def _leerdam_year(store: Store, table_id: str, households: int, units: Callable[[int], int]) -> None:
     """A year at one village through the store: every household pledges `units(seat)`, then
     puts 2 units on subsistence."""
-    from rules import leerdam as ld
     from playbook.store import Play
+    from rules import leerdam as ld
 
     for seat in range(households):
         store.submit(table_id, Play(ld.Contribute(seat=seat, units=units(seat))), store.version(table_id))
@@ -302,8 +302,8 @@ def test_a_table_with_one_winner_or_a_shared_win_is_said_in_plain_words() -> Non
 
 
 def test_the_class_csv_has_one_row_per_decision(store) -> None:
-    from rules import new_rule as nr
     from playbook.store import Play
+    from rules import new_rule as nr
 
     record = cl.create_class(store, "new-rule", 3, seed=1)
     for name in ("Ana", "Bo", "Cy"):
@@ -372,8 +372,8 @@ def test_the_class_csv_cells_are_safe(store) -> None:
     monitor = _monitor(store, record)
     monitor.deal()
     monitor.start()
-    from rules import new_rule as nr
     from playbook.store import Play
+    from rules import new_rule as nr
 
     table_id = monitor.record.tables[0]
     store.submit(table_id, Play(nr.Draw(seat=0)), store.version(table_id))

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from playbook.cli import main
-from rules import new_game
 from lab.core import play_out
 from lab.new_rule import balanced_bot
-from rules.core import rng_for
+from playbook.cli import main
+from rules import new_game
 from rules import new_rule as nr
+from rules.core import rng_for
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -57,7 +57,7 @@ def test_the_handout_holds_the_results_the_charts_and_the_story(games, slug) -> 
     for name in ("<b>Ana</b>", "Bo & Co"):  # as typed: markup printed, never read
         assert name in text
     if slug != "danger-world":
-        rank, seat, _ = game.rules.standings(game.state)[0]
+        _, seat, _ = game.rules.standings(game.state)[0]
         assert ("The winner:" in text or "A shared win:" in text) and game.setup.names[seat] in text
     # Every page renders, and the same game gives the same bytes.
     for index in range(common.page_count(pdf)):
@@ -190,8 +190,8 @@ def test_debrief_refuses_a_damaged_or_forged_file_and_writes_nothing(capsys, tmp
 
 
 def test_an_anonymous_village_prints_no_households_numbers_until_the_facilitator_shows_them() -> None:
-    from lab.core import play_out
     import lab
+    from lab.core import play_out
     from rules import leerdam as ld
     from rules.core import Game, rng_for
     from tests.support.played import NAMES, AnonymousSetup

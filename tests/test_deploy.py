@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -40,7 +40,7 @@ def test_voila_serves_under_the_base_url() -> None:
 class _Voila:
     """Stands in for the Voila process `serve()` starts."""
 
-    started: list[tuple[list[str], dict[str, str]]] = []
+    started: ClassVar[list[tuple[list[str], dict[str, str]]]] = []
 
     def __init__(self, argv: list[str], env: dict[str, str], **_: Any) -> None:
         self.started.append((argv, env))

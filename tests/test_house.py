@@ -186,7 +186,7 @@ def _own_game(module: str) -> str | None:
     """The game whose own module `module` is: a card's, or one split off it (widgets.leerdam_x)."""
     for game in CARDS:
         for path in game.modules.values():
-            if module == path or module.startswith(path + "_") or module.startswith(path + "."):
+            if module == path or module.startswith((path + "_", path + ".")):
                 return game.slug
     return None
 

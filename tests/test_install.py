@@ -16,8 +16,8 @@ from playwright.sync_api import Page, expect
 
 from playbook.serve import free_port, stop_server, wait_until_ready
 from tests.support.browser import open_dashboard
-from tests.support.keys import INDEX
 from tests.support.install import ROOT, build_distribution, fresh_venv
+from tests.support.keys import INDEX
 
 pytestmark = pytest.mark.heavy
 

@@ -17,7 +17,8 @@ from lab import leerdam as ld_lab
 from lab import new_rule as nr_lab
 from lab.core import Spec, game_seed, paired_difference, play_lean, play_out, run_games, seat_chooser, share_interval, summary, t_quantile, t_two_sided
 from lab.findings import MIN_GAMES, compared, dominance, holm, per_seat_lead, per_seat_share, seat_advantage, seat_order, verdict, what_wins
-from rules import GAMES, Game, leerdam as ld
+from rules import GAMES, Game
+from rules import leerdam as ld
 from rules.core import RuleError, rng_for
 
 pytestmark = pytest.mark.timeout(120)
@@ -227,7 +228,7 @@ def test_too_few_games_give_numbers_but_no_findings() -> None:
     assert [f.key for f in run.findings] == ["too-few-games"] and run.summary["games"] == 5
     comparison = lab.compare("leerdam", "bots=altruist*7", "bots=free-rider*7", 5, 1, workers=1)
     assert [f.key for f in comparison.findings] == ["too-few-games"] and comparison.table
-    assert [f.key for f in lab.compare("leerdam", "bots=altruist*7", "bots=free-rider*7", MIN_GAMES, 1, workers=1).findings][0] == "changed"
+    assert lab.compare("leerdam", "bots=altruist*7", "bots=free-rider*7", MIN_GAMES, 1, workers=1).findings[0].key == "changed"
 
 
 @pytest.mark.parametrize(("slug", "text"), [("leerdam", "bots=fair*7"), ("leerdam", ""), ("new-rule", "bots=scorer,balanced,random,scorer"), ("new-rule", ""), ("danger-world", "sweep_trials=0"), ("dangerous-ideas", ""), ("dangerous-ideas", "bots=sensible*3")])
@@ -275,7 +276,7 @@ def test_the_reciprocal_bot_stops_paying_after_a_year_the_dyke_fell() -> None:
 
 def test_threshold_bots_carry_free_riders_exactly_to_the_threshold() -> None:
     state = _village(("threshold",) * 5 + ("free-rider",) * 2)
-    low, high = ld.thresholds(state.n)
+    low, _ = ld.thresholds(state.n)
     for year in state.years[1:]:
         assert year.total >= low  # the pledges alone never let the dyke fall
     assert all(lab.bot_doc("leerdam", b) for b in lab.BOTS["leerdam"])
@@ -344,7 +345,7 @@ def test_the_seat_order_sentence_agrees_with_the_interval_it_prints() -> None:
             assert low <= 0 <= high, found.text
             said.add("noise")
         else:
-            assert found.text.startswith("Seat order matters") and (low >= 0 and found.numbers["low"] > 0 or high <= 0 and found.numbers["high"] < 0), found.text
+            assert found.text.startswith("Seat order matters") and ((low >= 0 and found.numbers["low"] > 0) or (high <= 0 and found.numbers["high"] < 0)), found.text
             said.add("matters")
         # what the old sentence did: the 95% interval printed beside a 3-standard-error rule
         ninety_five = paired_difference([0.25] * len(rows), [1.0 if r["winners"] == "1" else 0.0 for r in rows])

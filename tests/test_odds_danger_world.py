@@ -6,13 +6,13 @@ Timing is never asserted here.
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, product
 
 import pytest
 
-from rules.core import RuleError
 from rules import danger_world as dw
+from rules.core import RuleError
 
 
 def _made(faces: tuple[int, ...], penalty: tuple[int, ...], difficulty: int) -> bool:
@@ -26,7 +26,7 @@ def brute_force(dice: int, difficulty: int, penalty: int, rerolls: int) -> Fract
     die positions: the best chance by exhaustive search (memoised on the sorted locked faces)."""
 
     def solve(pen: tuple[int, ...]) -> Fraction:
-        @lru_cache(maxsize=None)
+        @cache
         def value(locked: tuple[int, ...], free: int, left: int) -> Fraction:
             total = Fraction(0)
             for roll in product(range(1, 7), repeat=free):
@@ -54,8 +54,8 @@ def brute_force(dice: int, difficulty: int, penalty: int, rerolls: int) -> Fract
 @pytest.mark.parametrize("difficulty", [2, 3, 4])
 @pytest.mark.parametrize("penalty", [0, 1])
 def test_exact_odds_match_exhaustive_search_for_small_pools(difficulty: int, penalty: int) -> None:
-    for dice in range(0, 5):
-        for rerolls in range(0, 3):
+    for dice in range(5):
+        for rerolls in range(3):
             if dice == 4 and rerolls == 2 and difficulty != 2:
                 continue  # the slowest cases: difficulty 2 (the most sets) stands for them
             assert dw.success_chance(dice, difficulty, penalty, rerolls) == brute_force(dice, difficulty, penalty, rerolls), (dice, difficulty, penalty, rerolls)

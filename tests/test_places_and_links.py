@@ -124,9 +124,8 @@ def test_the_public_address_is_the_servers_the_pages_host_or_the_running_serve(d
 
 
 def test_a_busy_server_refuses_heavy_work_with_its_own_kind_and_frees_each_slot(data_home: Path) -> None:
-    with heavy.heavy_work("one"), heavy.heavy_work("two"):
-        with pytest.raises(heavy.ServerBusy) as busy, heavy.heavy_work("a third", wait=0.0):
-            pass
+    with heavy.heavy_work("one"), heavy.heavy_work("two"), pytest.raises(heavy.ServerBusy) as busy, heavy.heavy_work("a third", wait=0.0):
+        pass
     assert isinstance(busy.value, Refusal) and not isinstance(busy.value, (RuleError, ValueError))
     assert busy.value.message == "the server is already running 2 heavy jobs; a third was not started: try again in a minute"
     assert busy.value.rule == "busy" and str(busy.value) == busy.value.message

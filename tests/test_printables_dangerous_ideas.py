@@ -10,9 +10,9 @@ import math
 import pypdf
 import pytest
 
+import rules
 from lab import BOTS as LAB_BOTS
 from lab.core import play_out
-import rules
 from printables import common, document
 from printables import dangerous_ideas as printable
 from rules.core import rng_for

@@ -10,9 +10,9 @@ import pypdf
 import pytest
 from reportlab.platypus import PageBreak
 
+import rules
 from lab import BOTS as LAB_BOTS
 from lab.core import play_out
-import rules
 from printables import common, document
 from printables import leerdam as printable
 from rules.core import rng_for

@@ -12,8 +12,8 @@ from PIL import Image
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from lab.new_rule import balanced_bot
 import rules
+from lab.new_rule import balanced_bot
 from printables import common, document, fonts
 from rules.new_rule import Setup, State, scores, standings, symbol
 from tests.support.pdfs import pages_text

@@ -8,8 +8,8 @@ import pytest
 
 from lab.new_rule import balanced_bot
 from rules import load_game, new_game
-from rules.core import RuleError, SaveFileError, rng_for
 from rules import new_rule as nr
+from rules.core import RuleError, SaveFileError, rng_for
 
 NAMES = ("Ana", "Bo", "Cy", "Di")
 

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from rules.core import Game, RuleError
 from rules import danger_world as dw
+from rules.core import Game, RuleError
 from rules.danger_world import (
     ApplyHit,
     BeginCheck,
@@ -428,7 +428,7 @@ def test_a_penalty_die_on_a_challenge_goes_to_the_characters_next_check() -> Non
 
 def test_the_courtyard_example() -> None:
     """Difficulty-4 sneak with 3 botches: succeed or fail, the GM buys a meaningful setback."""
-    for succeed, faces, height, outcome in ((True, (4, 4, 4, 4, 1, 1, 1), 4, "success"), (False, (4, 4, 2, 3, 1, 1, 1), None, "failure")):
+    for _succeeds, faces, height, outcome in ((True, (4, 4, 4, 4, 1, 1, 1), 4, "success"), (False, (4, 4, 2, 3, 1, 1, 1), None, "failure")):
         state = begin(table())
         assert state.check is not None and state.check.difficulty == 4 and state.check.pool == 7
         state = do(state, Roll(normal=faces), ChooseSet(seat=0, height=height))

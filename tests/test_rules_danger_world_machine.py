@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from rules.core import Game, RuleError, SaveFileError
 from rules import danger_world as dw
+from rules.core import Game, RuleError, SaveFileError
 
 CHARACTER = st.integers(-1, 3)
 SEAT = st.none() | st.integers(-1, 4)

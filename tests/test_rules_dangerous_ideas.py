@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from rules.core import Game, RuleError, rng_for
 from rules import dangerous_ideas as di
+from rules.core import Game, RuleError, rng_for
 from rules.dangerous_ideas import (
     Conclude,
     Connect,
@@ -788,7 +788,7 @@ def brute_force(pool: int, seeds: int) -> Fraction:
     return sum((best((a, b), seeds) for a in range(1, 7) for b in range(1, 7)), Fraction(0)) / 36
 
 
-@pytest.mark.parametrize("pool", range(0, 14))
+@pytest.mark.parametrize("pool", range(14))
 def test_success_chance_without_seeds_counts_the_36_rolls(pool: int) -> None:
     count = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b <= min(pool, 10))
     assert di.success_chance(pool) == Fraction(count, 36)
@@ -815,7 +815,7 @@ def test_seed_advice_names_the_die_to_reroll() -> None:
     assert di.seed_advice(6, (4, 6), 1) == (1, Fraction(1, 3), Fraction(0))
     assert di.seed_advice(8, (4, 6), 1) == (1, Fraction(2, 3), Fraction(0))
     assert di.seed_advice(6, (6, 4), 1)[0] == 0
-    die, chance, stands = di.seed_advice(8, (4, 4), 2)
+    die, _, stands = di.seed_advice(8, (4, 4), 2)
     assert die is None and stands == 1
     assert di.seed_advice(6, (4, 6), 0) == (None, Fraction(0), Fraction(0))
     # With more seeds the advice counts the ones left after this re-roll.

@@ -7,13 +7,14 @@ reward) minus every own stone spent into a pool must equal the stones on the she
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from lab import BOTS
 from lab import dangerous_ideas as di_lab
-from rules.core import Game, RuleError, rng_for
 from rules import dangerous_ideas as di
+from rules.core import Game, RuleError, rng_for
 
 GAMES = {"dangerous-ideas": di.RULES}
 SEAT = st.integers(-1, 5)

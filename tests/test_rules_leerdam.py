@@ -8,9 +8,9 @@ import pytest
 
 from lab import BOTS
 from lab.core import play_out
+from rules import leerdam as ld
 from rules import load_game, new_game
 from rules.core import RuleError, rng_for
-from rules import leerdam as ld
 from rules.leerdam import Accept, Advance, Allocate, Assignment, Contribute, Decline, EndRoll, Flood, Gift, Misfortune, Offer, SetMisfortune
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")

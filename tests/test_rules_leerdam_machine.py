@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from lab import BOTS
 from rules import Game, load_game
-from rules.core import RuleError
 from rules import leerdam as ld
+from rules.core import RuleError
 
 SEAT = st.integers(-1, 7)
 ASSIGNMENT = st.builds(ld.Assignment, recipient=SEAT, activity=st.sampled_from(ld.ACTIVITIES + ("fishing",)), units=st.integers(-1, 7))

@@ -10,8 +10,8 @@ import pytest
 
 from lab.new_rule import balanced_bot, random_bot
 from rules import new_game
-from rules.core import RuleError, rng_for
 from rules import new_rule as nr
+from rules.core import RuleError, rng_for
 from rules.new_rule import Deal, Draw, Drawn, Keep, Pay, Pick, Swap
 
 NAMES = ("Ana", "Bo", "Cy", "Di")
@@ -429,7 +429,7 @@ def test_the_suggestion_scores_as_well_as_the_best_legal_payment() -> None:
             if state.phase == "pay":
                 for seat in state.waiting_for():
 
-                    def key(pay: Pay) -> tuple[int, int, int]:
+                    def key(pay: Pay, state: nr.State = state, seat: int = seat) -> tuple[int, int, int]:
                         left = left_after(state, seat, pay)
                         return score_of(left), sum(left.values()), sum(1 for n in left.values() if n)
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings, strategies as st
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from rules import Game, load_game, new_game
-from rules.core import RuleError
 from rules import new_rule as nr
+from rules.core import RuleError
 
 ANY_ACTION = st.one_of(
     st.builds(nr.Draw, seat=st.integers(-1, 5)),

@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from lab import BOTS
+from lab.core import play_out
 from playbook.cli import main
 from playbook.store import Store
 from rules import Game, RuleError, SaveFileError, load_game, new_game
 from rules import leerdam as ld
 from rules import new_rule as nr
-from lab import BOTS
-from lab.core import play_out
 from rules.core import MAX_ACTIONS, MAX_SEED, _digest, rng_for
 from widgets.new_rule import NewRuleDashboard
 

@@ -17,7 +17,9 @@ import pytest
 
 from playbook.refusals import Refusal
 from playbook.store import STOPPED, Claim, ClassTables, ClassUpdate, HandOver, Play, Refused, Release, SetMeta, StaleTable, StoppedTable, Store, StoredClass, Undo
-from rules import Game, RuleError, leerdam as ld, new_game, new_rule as nr
+from rules import Game, RuleError, new_game
+from rules import leerdam as ld
+from rules import new_rule as nr
 from rules.core import action_to_json
 from tests.support.class_workers import code_taker, hung_change
 from tests.support.store_workers import racer, simultaneous

@@ -143,6 +143,8 @@ def test_a_server_sends_the_pages_files_compressed_to_be_kept_a_year(tmp_path: P
 @pytest.mark.timeout(180)
 def test_behind_nginx_at_a_path_the_pages_files_come_the_same(tmp_path: Path) -> None:
     need_nginx()
-    with background_server(NOTEBOOK, tmp_path / "voila.log", db_path=tmp_path / "tables.sqlite3", base_url="/playbook/") as server:
-        with running_nginx(tmp_path / "nginx", free_port(), [server.port]) as proxy:
-            check_served(proxy + "/playbook/", "/playbook/")
+    with (
+        background_server(NOTEBOOK, tmp_path / "voila.log", db_path=tmp_path / "tables.sqlite3", base_url="/playbook/") as server,
+        running_nginx(tmp_path / "nginx", free_port(), [server.port]) as proxy,
+    ):
+        check_served(proxy + "/playbook/", "/playbook/")

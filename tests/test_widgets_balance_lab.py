@@ -9,6 +9,7 @@ import json
 import os
 import re
 import time
+
 import pypdf
 import pytest
 
@@ -16,8 +17,8 @@ from lab import DEFAULT_BOTS, simulate
 from lab.core import close_pool, default_workers
 from playbook import heavy
 from rules import RuleError
-from widgets.balance_lab import BalanceLab
 from tests.support.headless import click, one
+from widgets.balance_lab import BalanceLab
 from widgets.studio import seat_range
 
 pytestmark = pytest.mark.timeout(120)

@@ -13,11 +13,13 @@ from typing import Any
 import pytest
 
 import lab
+from drawing.board import log_html, scene_html
+from drawing.timeline import Timeline, scenes_for
 from playbook.store import Play, Store
 from rules import Game, new_game
 from rules import leerdam as ld
-from rules.games import card
 from rules import new_rule as nr
+from rules.games import card
 from tests.support.phases import NAMES, PHASES, danger_world, dangerous_ideas, leerdam, new_rule, play
 from tests.support.stores import run_alone
 from tests.support.tables import stored
@@ -26,8 +28,6 @@ from widgets.danger_world import DangerWorldDashboard
 from widgets.dangerous_ideas import DangerousIdeasDashboard
 from widgets.leerdam import LeerdamDashboard
 from widgets.new_rule import NewRuleDashboard
-from drawing.board import log_html, scene_html
-from drawing.timeline import Timeline, scenes_for
 
 
 def text_of(scene_value: str) -> str:
@@ -50,7 +50,7 @@ def test_each_games_board_follows_the_phase_of_play(slug: str, phase: str) -> No
         winners = [names[s] for rank, s, _ in standings if rank == 1]
         if slug != "danger-world":  # cooperative: the party falls together
             assert all(w in scene.winner for w in winners) and "win" in scene.winner
-        assert len(scene.story) == 5 and 'class="pb-results-winner"' in drawn or "pb-results-winner" in drawn
+        assert (len(scene.story) == 5 and 'class="pb-results-winner"' in drawn) or "pb-results-winner" in drawn
 
 
 def test_the_results_name_the_winner_and_tell_the_story_in_five_lines() -> None:
@@ -113,7 +113,7 @@ def test_the_debrief_steps_through_every_round_as_the_board_showed_it_then(store
         shown[len(board.game.actions)] = board.phase_board.scene.value
     assert board.phase_board.last.phase == "results" and board.join_html.value == ""  # no join code at the end
     debrief = board.phase_board.debrief
-    assert debrief is not None and not debrief.reveal.layout.display == "flex"  # no secrets control on the board
+    assert debrief is not None and debrief.reveal.layout.display != "flex"  # no secrets control on the board
     history = [row for row in store.history(table_id) if row["undone"] is None]
     rules = board.game.rules
     moments = debrief.timeline.moments

@@ -8,12 +8,12 @@ import re
 import ipywidgets as widgets
 import pytest
 
+from drawing.dangerous_ideas import sheet_svg
 from rules import load_game
 from rules.dangerous_ideas import Place, State, success_chance
 from tests.support.dangerous_ideas_page import ANA, BO, CY, MEMES, NAMES, click, place_starting_stones, setting_round, start, to_first_turn, write
 from tests.support.headless import find, one, walk
 from tests.support.keys import INDEX
-from drawing.dangerous_ideas import sheet_svg
 from widgets.dangerous_ideas import DangerousIdeasDashboard
 
 #: seeds whose dice make the scripted meme action succeed, and fail.
@@ -136,7 +136,7 @@ def test_a_meme_action_with_a_connector_and_a_defender(store, seed, succeeds):
     assert bonus is None or bonus.comm is None  # the old controls are closed
 
     # Phase 2: Cy (left of Bo) is asked first and connects; only Connect's sources are offered.
-    assert "info" == one(dash, f"pb-responder-{CY}").button_style
+    assert one(dash, f"pb-responder-{CY}").button_style == "info"
     click(dash, "pb-connect")
     one(dash, "pb-stake-node").value = 1
     assert "→ <b>7</b>" in one(dash, "pb-pool").value

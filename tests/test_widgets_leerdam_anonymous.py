@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 
-
 from playbook.store import Store
 from rules import Game, load_game
 from rules import leerdam as ld

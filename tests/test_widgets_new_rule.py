@@ -275,7 +275,7 @@ def download_text(dash: NewRuleDashboard) -> str:
 
 
 def upload(dash: NewRuleDashboard, data: bytes, name: str = "game.json") -> None:
-    stamp = datetime.datetime(2024, 1, 1, tzinfo=datetime.timezone.utc)
+    stamp = datetime.datetime(2024, 1, 1, tzinfo=datetime.UTC)
     file = {"name": name, "type": "application/json", "size": len(data), "content": memoryview(data), "last_modified": stamp}
     one(dash, "pb-upload").value = (file,)
 

@@ -7,11 +7,11 @@ import warnings
 
 import pytest
 
+from drawing.common import SERIES_COLOURS
 from lab import BOTS
 from lab.core import play_out
 from rules import new_game
 from rules.leerdam import Setup, ledger_rows, view_for
-from drawing.common import SERIES_COLOURS
 from widgets.common import figure_png, plot_context, plot_families, series_styles
 from widgets.leerdam import village_figure
 

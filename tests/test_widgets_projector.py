@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 import xml.etree.ElementTree as ET
 
 import pytest
 
+from drawing.dangerous_ideas import LABEL_W, MEME_FONT, MIN_FONT, SHEET_CARD_MIN, SHEET_W, sheet_svg, text_width, wrap
 from rules import new_game
 from rules.dangerous_ideas import BRANCHES, Meme, Setup, State
-from drawing.dangerous_ideas import LABEL_W, MEME_FONT, MIN_FONT, SHEET_CARD_MIN, SHEET_W, sheet_svg, text_width, wrap
 from widgets.dangerous_ideas import DangerousIdeasDashboard
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -104,7 +105,7 @@ def test_labels_on_one_side_never_overlap():
     for side, blocks in spans.items():
         assert len(blocks) == 6, side
         blocks.sort()
-        for (_, bottom), (top, _) in zip(blocks, blocks[1:]):
+        for (_, bottom), (top, _) in itertools.pairwise(blocks):
             assert top >= bottom, (side, blocks)
 
 

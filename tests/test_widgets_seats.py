@@ -11,6 +11,7 @@ import concurrent.futures
 import html
 import re
 import threading
+from typing import ClassVar
 
 import ipywidgets as widgets
 import pytest
@@ -107,7 +108,9 @@ def test_edited_links_and_the_plain_address_show_nothing_of_the_table(store):
 @pytest.mark.parametrize("slug", ["new-rule", "leerdam"])
 def test_a_link_without_a_key_opens_nothing_of_a_table_older_than_seat_keys(store, slug):
     # A hidden-information table saved before seat keys: its meta has no key at all.
-    from rules import leerdam as ld, new_game, new_rule as nr
+    from rules import leerdam as ld
+    from rules import new_game
+    from rules import new_rule as nr
 
     setup = nr.Setup(names=("Ana", "Bo", "Cy")) if slug == "new-rule" else ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed"))
     table_id = store.create(new_game(slug, setup, 3), meta={"bots": {}})
@@ -620,7 +623,7 @@ def test_your_notes_say_the_year_or_the_round(store):
 class RecordingComm:
     """Stands in for a kernel's comm: keeps every message a widget would send to the page."""
 
-    sent: list[tuple[str, str, dict]] = []
+    sent: ClassVar[list[tuple[str, str, dict]]] = []
 
     def __init__(self, target_name="", data=None, comm_id=None, **_):
         import uuid

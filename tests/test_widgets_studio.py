@@ -11,12 +11,12 @@ import re
 import pypdf
 import pytest
 
+import rules
+import widgets.studio as studio_module
 from lab import BOTS as LAB_BOTS
 from lab.core import play_out
-import rules
 from playbook.store import Store
 from rules import new_rule
-import widgets.studio as studio_module
 from tests.support.headless import click, one
 from tests.support.keys import INDEX
 from widgets.studio import PrintStudio
@@ -112,7 +112,7 @@ def test_uploaded_save_prints_filled_pads(store: Store) -> None:
     studio.source.value = "saved"
     data = played_save().encode()
     studio.upload.value = (
-        {"name": "bots.json", "type": "application/json", "size": len(data), "content": memoryview(data), "last_modified": datetime.datetime.now(datetime.timezone.utc)},
+        {"name": "bots.json", "type": "application/json", "size": len(data), "content": memoryview(data), "last_modified": datetime.datetime.now(datetime.UTC)},
     )
     assert studio.loaded is not None and studio.status.kind == "ok"
     assert studio.warning.value == ""  # a finished game hides nothing

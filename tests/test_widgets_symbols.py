@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from rules.new_rule import COLOURS, SYMBOLS, symbol
 from drawing import danger_world as dw
 from drawing import dangerous_ideas as di
 from drawing import leerdam as ld
 from drawing.common import contrast_ratio, relative_luminance
 from drawing.new_rule import CHIP_COLOURS, OTHER_COLOUR, candy_chip, candy_chips, candy_label
+from rules.new_rule import COLOURS, SYMBOLS, symbol
 from widgets.danger_world import DW_STYLE
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -69,7 +69,7 @@ def page_query() -> str:
         release_turn()  # a ready kernel may wait long for its page: let the others build meanwhile
         try:
             _wait_for_page_request()
-        except Exception:  # noqa: BLE001 - a Voila that answers otherwise: its own (heavier) helper
+        except Exception:
             from voila.utils import wait_for_request
 
             wait_for_request()

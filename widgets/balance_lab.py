@@ -350,7 +350,7 @@ class BalanceLab(widgets.VBox):
         self._clear_results()
 
     def _compare_changed(self) -> None:
-        if self.compare.value and not self.setup_b.layout.display == "flex":
+        if self.compare.value and self.setup_b.layout.display != "flex":
             self.setup_b.copy(self.setup_a)
         self.setup_b.layout.display = "flex" if self.compare.value else "none"
 

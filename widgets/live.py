@@ -140,6 +140,6 @@ class LiveFollow:
                 await self._look(closed)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - a failed look must not stop the next one
+            except Exception as exc:
                 self._status.refuse(f"Could not {self._trouble} ({type(exc).__name__}: {exc}).")
                 await asyncio.sleep(2.0)

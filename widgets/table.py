@@ -47,8 +47,8 @@ import ipywidgets as widgets
 
 from drawing.common import esc
 from playbook.access import Access, key_matches, new_key, resolve, server_key, table_keys
-from playbook.links import public_base, table_links, table_query
 from playbook.bots import undo_plan
+from playbook.links import public_base, table_links, table_query
 from playbook.store import STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, Game, RuleError, SaveFileError, load_game, new_game
 from rules.core import seats_text
@@ -845,7 +845,7 @@ class TableDashboard(widgets.VBox):
         except (SaveFileError, RuleError) as exc:
             self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
             return
-        except Exception as exc:  # noqa: BLE001 - no file, however made, may break the page
+        except Exception as exc:
             self.status.refuse(f"Could not load {label} ({type(exc).__name__}). Nothing was changed.")
             return
         if game.rules.slug != self.slug:
@@ -862,11 +862,11 @@ class TableDashboard(widgets.VBox):
 
     def _adopt(self, table: Table) -> None:
         """Show `table` from now on: its game, version and bot seats (a released seat: nothing)."""
-        if self.role == "seat" and self.seat is not None:
-            if not key_matches(dict(table.meta.get("seat_keys") or {}).get(str(self.seat)), self._seat_key):
-                self._deny("This seat was released by the facilitator: this link no longer opens it. Ask for a new link.")
-                self.navigator.value = f'<a data-forget="{esc(table.id)}"></a>'
-                return
+        released = self.role == "seat" and self.seat is not None and not key_matches(dict(table.meta.get("seat_keys") or {}).get(str(self.seat)), self._seat_key)
+        if released:
+            self._deny("This seat was released by the facilitator: this link no longer opens it. Ask for a new link.")
+            self.navigator.value = f'<a data-forget="{esc(table.id)}"></a>'
+            return
         self.game, self.table_id, self.version = table.game, table.id, table.version
         self.bots, self._by_bot = table.bots, table.by_bot
         self._meta = table.meta
@@ -952,7 +952,7 @@ class TableDashboard(widgets.VBox):
         except KeyError:
             self.status.refuse("This table is no longer saved here (deleted?): nothing was changed.")
             return None
-        except Exception as exc:  # noqa: BLE001 - a bug in a rules model must not lose the table
+        except Exception as exc:
             what = change.action.kind if isinstance(change, Play) else change.kind
             self.status.refuse(f"The rules engine failed on {what} ({type(exc).__name__}: {exc}); nothing was saved and the table is as it was.")
             return None

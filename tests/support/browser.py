@@ -22,15 +22,15 @@ from playbook.serve import RunningServer
 from rules import dangerous_ideas as di
 
 __all__ = [
-    "beside_playwright",
     "CHROMIUM",
     "CHROMIUM_ARGS",
-    "Devices",
     "EXPECT_TIMEOUT_MS",
     "LOAD_TIMEOUT_MS",
     "OUTSIDE",
     "OUTSIDE_REQUESTS",
+    "Devices",
     "VoilaFactory",
+    "beside_playwright",
     "chromium_missing_reason",
     "guard_hosts",
     "kernel_id",
@@ -437,7 +437,7 @@ def recorded(page: Page) -> list[str]:
     """Every websocket frame the page receives from now on (text, or bytes decoded)."""
     frames: list[str] = []
 
-    def on_socket(socket) -> None:  # noqa: ANN001
+    def on_socket(socket) -> None:
         socket.on("framereceived", lambda payload: frames.append(payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
 
     page.on("websocket", on_socket)

@@ -51,7 +51,7 @@ def code_taker(location: str, process: int, code: str, barrier: Any, out_path: s
     "added" or "taken"."""
     store = Store(location)
     barrier.wait(60)
-    added = store.add_class(f"class-of-process-{process}", code, "new-rule", '{"process": %d}' % process, time.time())
+    added = store.add_class(f"class-of-process-{process}", code, "new-rule", f'{{"process": {process}}}', time.time())
     Path(out_path).write_text("added" if added else "taken")
     store.close()
 

@@ -72,7 +72,7 @@ def run_alone(make: Any, timeout: float = 60.0) -> Any:
     def run() -> None:
         try:
             found.append(asyncio.run(make()))
-        except BaseException as exc:  # noqa: BLE001 - handed back to the test's own thread
+        except BaseException as exc:
             errors.append(exc)
 
     runner = threading.Thread(target=run)
