@@ -21,7 +21,7 @@ from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
 from .common import card, chip, esc
 from .common import percent as common_percent
-from .odds import OddsForm, OddsInput, headline, table_html
+from .odds import OddsForm, OddsInput, report_card
 
 __all__ = [
     "DIE_KIND_TEXT",
@@ -482,12 +482,8 @@ def odds_html(report: Mapping[str, Any]) -> str:
         f"and {report['rerolls']} re-rolls"
     )
     rows = [(r, f"{float(v['chance']):.2%}", v["exact"]) for r, v in report["by_rerolls"].items()]
-    body = (
-        headline(float(report["chance"]), str(report["exact"]), what)
-        + table_html(("Re-rolls", "Chance", "Exact"), rows)
-        + f'<p class="pb-muted">Assumes {esc(report["assumes"])}.</p>'
-    )
-    return card("Danger World check", body)
+    chance = {"probability": report["chance"], "fraction": report["exact"]}
+    return report_card("Danger World check", chance, what, ("Re-rolls", "Chance", "Exact"), rows, f"Assumes {report['assumes']}.")
 
 
 ODDS = OddsForm(

@@ -19,7 +19,7 @@ from rules.dangerous_ideas import ALWAYS_FAILS, BRANCHES, HUBS, NODES, Sheet, St
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
 from .common import card, chip, esc, percent
-from .odds import OddsForm, OddsInput, headline, table_html
+from .odds import OddsForm, OddsInput, report_card
 
 __all__ = [
     "LABEL_W",
@@ -655,15 +655,9 @@ SCENES = GameScenes("dangerous-ideas", scene, moment, round_of, chart, "Chapter"
 # -- exact odds, as the balance lab asks for them ---------------------------------------------------
 def odds_html(report: Mapping[str, Any]) -> str:
     """A meme action's exact chance (`rules.dangerous_ideas.odds_report`), and by seeds spent."""
-    success = report["success"]
     what = f"that 2d6 comes in at or under a pool of {report['pool']} with up to {report['seeds']} red seeds"
     rows = [(s, f"{float(v['probability']):.2%}", v["fraction"]) for s, v in report["by_seeds_spent_at_most"].items()]
-    body = (
-        headline(float(success["probability"]), str(success["fraction"]), what)
-        + table_html(("Seeds at most", "Chance", "Exact"), rows)
-        + f'<p class="pb-muted">{esc(report["note"])}</p>'
-    )
-    return card("Dangerous Ideas meme action", body)
+    return report_card("Dangerous Ideas meme action", report["success"], what, ("Seeds at most", "Chance", "Exact"), rows, report["note"])
 
 
 ODDS = OddsForm(

@@ -12,9 +12,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .common import esc
+from .common import card, esc
 
-__all__ = ["OddsForm", "OddsInput", "headline", "table_html"]
+__all__ = ["OddsForm", "OddsInput", "report_card", "table_html"]
 
 
 @dataclass(frozen=True)
@@ -44,11 +44,15 @@ class OddsForm:
     note: str = ""
 
 
-def headline(probability: float, fraction: str, what: str) -> str:
-    """The chance large, then the exact fraction and what it is the chance of."""
-    return (
-        f'<div style="font-size:1.6em;font-weight:700">{probability:.2%}</div>'
-        f'<div>exact chance <b class="pb-odds-fraction">{esc(fraction)}</b> {esc(what)}</div>'
+def report_card(title: str, chance: Mapping[str, Any], what: str, header: Sequence[str], rows: Sequence[Sequence[object]], note: str) -> str:
+    """An odds report: the chance large (`chance`: its "probability" and exact "fraction"), what
+    it is the chance of, a table of how it changes, and a note (plain text) under it."""
+    return card(
+        title,
+        f'<div style="font-size:1.6em;font-weight:700">{float(chance["probability"]):.2%}</div>'
+        f'<div>exact chance <b class="pb-odds-fraction">{esc(chance["fraction"])}</b> {esc(what)}</div>'
+        + table_html(header, rows)
+        + f'<p class="pb-muted">{esc(note)}</p>',
     )
 
 
