@@ -18,7 +18,7 @@ from .games import CARDS, ByGame, card, unknown_game
 class RulesModule(Protocol):
     """What a game's rules module (its card's "rules" layer) provides."""
 
-    #: the game as the `Game` driver plays it (`GameRules.of(globals(), slug, title)`).
+    #: the game as the `Game` driver plays it (`GameRules.of(globals(), CARD)`).
     RULES: GameRules
 
     def decisions(self, game: Game[Any, Any], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:

@@ -24,7 +24,10 @@ import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from .games import Card
 
 __all__ = [
     "MAX_ACTIONS",
@@ -112,7 +115,7 @@ Setup = TypeVar("Setup")
 class GameRules:
     """One game's rules as the `Game` driver, the store and the front ends use them.
 
-    Built from a game module's own names by `GameRules.of(globals(), slug, title)`: its
+    Built from a game module's own names by `GameRules.of(globals(), CARD)`: its
     `Setup`, `ACTIONS` and the functions `initial`, `check`, `play`, `chance`, `hides`,
     `view_for`, `scores`, `standings` (and `legal_actions` where the game has one). States
     answer `waiting_for()` and `over`.
@@ -137,12 +140,13 @@ class GameRules:
     retired: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, names: Mapping[str, Any], slug: str, title: str) -> GameRules:
+    def of(cls, names: Mapping[str, Any], game: Card) -> GameRules:
+        """The rules of `game` (its card: the slug and title) from its module's `names`."""
         functions = ("initial", "check", "play", "chance", "hides", "view_for", "scores", "standings")
         found = {f: names[f] for f in functions}
         found["check"] = _typed_check(names["check"], names["ACTIONS"])
         return cls(
-            slug, title, names["Setup"], names["ACTIONS"], **found,
+            game.slug, game.title, names["Setup"], names["ACTIONS"], **found,
             legal_actions=names.get("legal_actions"), by_hand=names.get("by_hand"), retired=names.get("RETIRED_SETUP", {}),
         )  # fmt: skip
 

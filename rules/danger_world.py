@@ -50,6 +50,7 @@ from typing import Any, ClassVar, Literal
 from .core import Action, Event, GameRules, RuleError, check_names, seats_text
 from .core import plural as _plural
 from .decisions import Decision, Game, Made, collect
+from .games import card
 
 __all__ = [
     "ACCOMPLISHMENT",
@@ -127,6 +128,9 @@ __all__ = [
     "worked_example",
     "zone_rank",
 ]
+
+#: What the game is: its name, who plays it and what it calls them (`rules.games`).
+CARD = card("danger-world")
 
 # -- constants ---------------------------------------------------------------------------------
 
@@ -283,7 +287,7 @@ class Setup:
     sheet_dice: int = SHEET_DICE
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "names", check_names(self.names, 1, 12, "player characters"))
+        object.__setattr__(self, "names", check_names(self.names, CARD.players.low, CARD.players.high, CARD.words.players))
         gm = " ".join(str(self.gm).split())
         if not gm or len(gm) > 40:
             raise RuleError("names", "the GM needs a name of 1-40 characters")
@@ -1770,7 +1774,7 @@ def simulate_policy(dice: int, difficulty: int, penalty: int = 0, rerolls: int =
 # -- the Rules object ------------------------------------------------------------------------------
 
 
-RULES = GameRules.of(globals(), "danger-world", "Danger World")
+RULES = GameRules.of(globals(), CARD)
 
 
 # -- ready-made sheets ---------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from typing import Any, ClassVar, Literal
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .core import plural as _plural
 from .decisions import Decision, Game, Made, collect
+from .games import card
 from .records import _new, _setattr, construct, evolve
 
 __all__ = [
@@ -120,6 +121,9 @@ __all__ = [
     "view_for",
     "wins",
 ]
+
+#: What the game is: its name, who plays it and what it calls them (`rules.games`).
+CARD = card("dangerous-ideas")
 
 # -- the sheet ----------------------------------------------------------------------------------
 
@@ -251,7 +255,7 @@ class Setup:
     table_dice: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "names", check_names(self.names, 3, 10))
+        object.__setattr__(self, "names", check_names(self.names, CARD.players.low, CARD.players.high, CARD.words.players))
         object.__setattr__(self, "story", " ".join(str(self.story).split()))
         if len(self.story) > 80:
             raise RuleError("setup", "the story's name is 80 characters at most")
@@ -2095,7 +2099,7 @@ def odds_report(pool: int, seeds: int = 0) -> dict[str, Any]:
 # -- the Rules object ---------------------------------------------------------------------------
 
 
-RULES = GameRules.of(globals(), "dangerous-ideas", "Dangerous Ideas")
+RULES = GameRules.of(globals(), CARD)
 
 
 # -- the text's examples, replayed by the rules ---------------------------------------------------

@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, plural, ranked, seats_text
 from .decisions import Decision, Game, Made, collect
+from .games import card
 from .records import evolve
 
 __all__ = [
@@ -46,6 +47,9 @@ __all__ = [
     "view_for",
     "village_rows",
 ]
+
+#: What the game is: its name, who plays it and what it calls them (`rules.games`).
+CARD = card("leerdam")
 
 Activity = Literal["subsistence", "leisure", "profit"]
 ACTIVITIES: tuple[Activity, ...] = ("subsistence", "leisure", "profit")
@@ -135,7 +139,7 @@ class Setup:
     max_years: int | None = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "names", check_names(self.names, 3, 20, "households"))
+        object.__setattr__(self, "names", check_names(self.names, CARD.players.low, CARD.players.high, CARD.words.players))
         if not 1 <= self.capacity <= 20:
             raise RuleError("setup", "capacity must be 1-20 units")
         if len(self.misfortune) != 6 or any(not 0 <= m <= self.capacity for m in self.misfortune):
@@ -1161,4 +1165,4 @@ def village_rows(state: State) -> list[dict[str, Any]]:
 # -- the Rules object ---------------------------------------------------------------------------
 
 
-RULES = GameRules.of(globals(), "leerdam", "Leerdam")
+RULES = GameRules.of(globals(), CARD)

@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Literal
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
 from .core import plural as _plural
 from .decisions import Decision, Game, Made, collect
+from .games import card
 from .records import evolve
 
 __all__ = [
@@ -47,6 +48,9 @@ __all__ = [
     "suggested_payment",
     "view_for",
 ]
+
+#: What the game is: its name, who plays it and what it calls them (`rules.games`).
+CARD = card("new-rule")
 
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "brown")
 #: A shape per colour so no one needs to tell colours apart by hue alone.
@@ -98,7 +102,7 @@ class Setup:
     max_rounds: int | None = 12
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "names", check_names(self.names, 3, 5))
+        object.__setattr__(self, "names", check_names(self.names, CARD.players.low, CARD.players.high, CARD.words.players))
         if not 2 <= len(self.colours) <= MAX_COLOURS:
             raise RuleError("setup", f"the game has 2-{MAX_COLOURS} colours, not {len(self.colours)}")
         colours = tuple(str(c).strip().lower() for c in self.colours)
@@ -906,7 +910,7 @@ def view_for(state: State, seat: int | None) -> View:
 # -- the Rules object the Game driver uses --------------------------------------------------------
 
 
-RULES = GameRules.of(globals(), "new-rule", "New Rule")
+RULES = GameRules.of(globals(), CARD)
 
 
 # -- the decisions, for the debrief ------------------------------------------------------------

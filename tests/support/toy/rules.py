@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from rules.core import Action, Event, Game, GameRules, RuleError, check_names, ranked
 from rules.decisions import Decision, Made, collect
 
+from . import CARD
+
 
 # -- setup ------------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -22,7 +24,7 @@ class Setup:
     target: int = 20
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "names", check_names(self.names, 2, 4))
+        object.__setattr__(self, "names", check_names(self.names, CARD.players.low, CARD.players.high))
         if not 5 <= self.target <= 100:
             raise RuleError("target", f"the target is 5-100 points, not {self.target}")
 
@@ -138,7 +140,7 @@ def view_for(state: State, seat: int | None) -> State:
     return state
 
 
-RULES = GameRules.of(globals(), "pig", "Pig")
+RULES = GameRules.of(globals(), CARD)
 
 
 def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
