@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import Action, Game
-from rules.core import GameRules
+from rules import Action
+from rules.core import AnyGame, GameRules
 from rules.games import card
 
 from .board import GameScenes
@@ -51,7 +51,7 @@ class Timeline:
     state: Any = None
 
     @classmethod
-    def of(cls, game: Game[Any, Any]) -> Timeline:
+    def of(cls, game: AnyGame) -> Timeline:
         timeline = cls(game.rules, game.setup, scenes_for(game.rules.slug))
         timeline.update(game.actions)
         return timeline

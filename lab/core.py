@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from rules import GAMES
-from rules.core import Action, Game, GameRules, RuleError, rng_for
+from rules.core import Action, AnyGame, GameRules, RuleError, rng_for
 
 __all__ = [
     "Bot",
@@ -280,7 +280,7 @@ def seat_chooser(bots: Sequence[Bot], rng: random.Random) -> Callable[[Any], Act
     return choose
 
 
-def play_out(game: Game[Any, Any], bots: Sequence[Bot], rng: random.Random, max_actions: int = 100_000) -> Game[Any, Any]:
+def play_out(game: AnyGame, bots: Sequence[Bot], rng: random.Random, max_actions: int = 100_000) -> AnyGame:
     """Let `bots[seat]` choose for every seat a `Game` waits on until it is over (the record
     keeps every move: for tests, printables and saved example games)."""
     rules = game.rules

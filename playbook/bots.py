@@ -11,7 +11,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from rules import Action, Game, RuleError
+from rules import Action, RuleError
+from rules.core import AnyGame
 from rules.games import CARDS
 
 __all__ = ["Strategy", "bot_turn", "run_bots", "strategies", "undo_plan"]
@@ -32,7 +33,7 @@ def strategies(slug: str) -> Mapping[str, Strategy]:
     return lab.BOTS[slug]
 
 
-def bot_turn(game: Game[Any, Any], bots: Mapping[int, str], release: bool = False) -> int | None:
+def bot_turn(game: AnyGame, bots: Mapping[int, str], release: bool = False) -> int | None:
     """The bot seat that moves now, or None when the game waits for a person (or is over).
 
     A game's lab may keep its bots waiting for the people at the table (`LabGame.bots_move_now`:
@@ -52,7 +53,7 @@ def bot_turn(game: Game[Any, Any], bots: Mapping[int, str], release: bool = Fals
     return next((s for s in waiting if s in bots), None)
 
 
-def run_bots(game: Game[Any, Any], bots: Mapping[int, str], release: bool = False, limit: int = 10_000) -> str:
+def run_bots(game: AnyGame, bots: Mapping[int, str], release: bool = False, limit: int = 10_000) -> str:
     """Let bot seats move until the game waits for a person; "" or why a bot stopped.
 
     Each bot move draws from a generator of (seed, step), so a replayed table makes the same
@@ -72,7 +73,7 @@ def run_bots(game: Game[Any, Any], bots: Mapping[int, str], release: bool = Fals
     return f"the bots made {limit} moves without stopping"
 
 
-def undo_plan(game: Game[Any, Any], by_bot: Sequence[bool]) -> tuple[int, str | None]:
+def undo_plan(game: AnyGame, by_bot: Sequence[bool]) -> tuple[int, str | None]:
     """How many actions one Undo takes back (the last move a person chose and the bot moves
     that followed it), or 0 and why it cannot. `by_bot[i]` tells whether action i was a bot's."""
     trial = game.copy()

@@ -47,7 +47,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from rules import GAMES, Action, Game, RuleError, SaveFileError
-from rules.core import SAVE_FORMAT, SAVE_VERSION, _plain, action_to_json, actions_from_json
+from rules.core import SAVE_FORMAT, SAVE_VERSION, AnyGame, _plain, action_to_json, actions_from_json
 
 from .access import key_matches
 from .bots import run_bots, strategies, undo_plan
@@ -236,7 +236,7 @@ class Table:
 
     id: str
     version: int
-    game: Game[Any, Any]
+    game: AnyGame
     meta: dict[str, Any]
     #: for each action of `game`, whether a bot chose it (Undo goes back past bot moves).
     by_bot: tuple[bool, ...]
@@ -546,7 +546,7 @@ class _Cached:
     """A table as this process last replayed it, to catch up from instead of replaying all."""
 
     version: int
-    game: Game[Any, Any]
+    game: AnyGame
     rows: list[int]
     by_bot: list[bool]
 
@@ -576,7 +576,7 @@ class Store:
         self._db.close()
 
     # -- creating ---------------------------------------------------------------------------------
-    def create(self, game: Game[Any, Any], title: str | None = None, meta: dict[str, Any] | None = None) -> str:
+    def create(self, game: AnyGame, title: str | None = None, meta: dict[str, Any] | None = None) -> str:
         """Save a new table (with any actions it already has, then its bots' moves); its id.
 
         `meta` is small JSON the front end keeps with the table: which seats are bots ("bots":
@@ -585,7 +585,7 @@ class Store:
         with self._db.write() as db:
             return self._create_in(db, game, title, meta)
 
-    def _create_in(self, db: _Conn, game: Game[Any, Any], title: str | None = None, meta: dict[str, Any] | None = None) -> str:
+    def _create_in(self, db: _Conn, game: AnyGame, title: str | None = None, meta: dict[str, Any] | None = None) -> str:
         """`create`, inside a write transaction the caller holds (a class deals its tables in
         the same transaction as the deal itself)."""
         meta = dict(meta or {})
@@ -833,7 +833,7 @@ class Store:
             self._cache[table_id] = fresh
         return Outcome(self._snapshot(table_id, fresh, new_meta), tuple(appended), tuple(undone), behind, note)
 
-    def _play(self, work: Game[Any, Any], change: Play, bots: dict[int, str], by_bot: list[bool], before: Table) -> str:
+    def _play(self, work: AnyGame, change: Play, bots: dict[int, str], by_bot: list[bool], before: Table) -> str:
         """Apply a Play to `work` (bots first when released, then after); why bots stopped, or ""."""
         note = ""
         if change.release_bots:
@@ -853,7 +853,7 @@ class Store:
         by_bot += [True] * (len(work.actions) - mark)
         return note
 
-    def _check_bots(self, game: Game[Any, Any], bots: Mapping[int, str], table: Table | None = None) -> None:
+    def _check_bots(self, game: AnyGame, bots: Mapping[int, str], table: Table | None = None) -> None:
         known = strategies(game.rules.slug)
         for seat, name in bots.items():
             if name not in known:
@@ -884,7 +884,7 @@ class Store:
         row = db.execute("SELECT MAX(n) FROM actions WHERE table_id = ?", (table_id,)).fetchone()
         return 0 if row is None or row[0] is None else int(row[0]) + 1
 
-    def _insert_rows(self, db: _Conn, table_id: str, game: Game[Any, Any], start: int, by_bot: Sequence[bool], version: int, first: int = 0) -> list[int]:
+    def _insert_rows(self, db: _Conn, table_id: str, game: AnyGame, start: int, by_bot: Sequence[bool], version: int, first: int = 0) -> list[int]:
         numbers = []
         for offset, action in enumerate(game.actions[start:]):
             index = start + offset
@@ -913,7 +913,7 @@ class Store:
             raise SaveFileError(f"unknown game {row[0]!r}")
         stored = db.execute("SELECT n, action, bot FROM actions WHERE table_id = ? AND undone IS NULL ORDER BY n", (table_id,)).fetchall()
         actions, marks = actions_from_json(rules, [json.loads(r[1]) for r in stored])
-        game: Game[Any, Any] = Game(rules, rules.setup_from_json(json.loads(row[1])), int(row[2]), auto_chance=False, verify=True)
+        game: AnyGame = Game(rules, rules.setup_from_json(json.loads(row[1])), int(row[2]), auto_chance=False, verify=True)
         game.extend(actions, marks)
         game.auto_chance = True
         return _Cached(version, game, [int(r[0]) for r in stored], [bool(r[2]) for r in stored])
@@ -962,7 +962,7 @@ class Store:
             cached = self._catch_up(db, table_id, int(row[0]))
         return self._snapshot(table_id, cached, json.loads(row[1]))
 
-    def open(self, table_id: str) -> Game[Any, Any]:
+    def open(self, table_id: str) -> AnyGame:
         """Replay a saved table into a live game (a copy: playing it changes nothing stored)."""
         return self.load(table_id).game
 
@@ -1055,7 +1055,7 @@ class ClassTables:
         self._store = store
         self._db = db
 
-    def create(self, game: Game[Any, Any], title: str, meta: dict[str, Any]) -> str:
+    def create(self, game: AnyGame, title: str, meta: dict[str, Any]) -> str:
         """A new table (as `Store.create`); its id."""
         return self._store._create_in(self._db, game, title, meta)
 
@@ -1069,6 +1069,6 @@ def _step_of(state: Any) -> tuple[Any, ...]:
     return (getattr(state, "year", getattr(state, "round", None)), getattr(state, "phase", None))
 
 
-def _seat_name(game: Game[Any, Any], seat: int) -> str:
+def _seat_name(game: AnyGame, seat: int) -> str:
     names = getattr(game.setup, "names", ())
     return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"

@@ -40,7 +40,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from rules.core import Game, seats_text
+from rules.core import AnyGame, seats_text
 from rules.core import plural as _plural
 from rules.games import card
 
@@ -744,7 +744,7 @@ STANDINGS_WEIGHTS = (10, 60, 20)
 STANDINGS_ROW = 6.5 * mm
 
 
-def results_block(game: Game[Any, Any], width: float, *, score: str = "Score", scores: bool = True) -> list[Flowable]:
+def results_block(game: AnyGame, width: float, *, score: str = "Score", scores: bool = True) -> list[Flowable]:
     """The winner (or where the game stands) and the standings table; without `scores` (a
     household's VP would give an anonymous pledge away) neither, only how the game ended."""
     rules, state = game.rules, game.state
@@ -771,7 +771,7 @@ def results_block(game: Game[Any, Any], width: float, *, score: str = "Score", s
     return story
 
 
-def leaders(game: Game[Any, Any], score: str) -> str:
+def leaders(game: AnyGame, score: str) -> str:
     """Who leads (or won) and with what, as a debrief's story says it: `score` is a format for
     the best score, as in 'with {} points'."""
     table = game.rules.standings(game.state)

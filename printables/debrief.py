@@ -14,11 +14,10 @@ memes, titles) reaches the page through `fonts.markup` / `fonts.draw_string` onl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from reportlab.platypus import Flowable, PageBreak
 
-from rules.core import Game
+from rules.core import AnyGame
 from rules.games import card
 
 from . import common
@@ -28,7 +27,7 @@ __all__ = ["build_pdf"]
 
 
 def build_pdf(
-    tables: Sequence[tuple[str, Game[Any, Any]]],
+    tables: Sequence[tuple[str, AnyGame]],
     *,
     page: str = "a4",
     reveal: bool | None = None,
@@ -45,7 +44,7 @@ def build_pdf(
     return common.build_document(story, page=page, title=f"{game.rules.title}: debrief handout", subject="Results, charts and the story of the game")
 
 
-def _story(tables: Sequence[tuple[str, Game[Any, Any]]], page: str, reveal: bool | None, reveal_pledges: bool | None, title: str) -> list[Flowable]:
+def _story(tables: Sequence[tuple[str, AnyGame]], page: str, reveal: bool | None, reveal_pledges: bool | None, title: str) -> list[Flowable]:
     if not tables:
         raise ValueError("a debrief needs at least one table")
     slugs = {game.rules.slug for _, game in tables}

@@ -20,7 +20,7 @@ from typing import Any, Protocol, TypedDict, Unpack, cast, runtime_checkable
 
 from reportlab.platypus import Flowable
 
-from rules.core import Game, check_names
+from rules.core import AnyGame, check_names
 from rules.games import Card, card
 
 from . import common
@@ -59,7 +59,7 @@ class Printables(Protocol):
         ...
 
     def debrief_story(
-        self, game: Game[Any, Any], /, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None
+        self, game: AnyGame, /, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None
     ) -> list[Flowable]:
         """One table's pages of a debrief handout: the results, the charts, the story."""
         ...

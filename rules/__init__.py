@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-from .core import Action, Event, Game, GameRules, RuleError, SaveFileError
+from .core import Action, AnyGame, Event, Game, GameRules, RuleError, SaveFileError
 from .decisions import Decision
 from .games import CARDS, ByGame, card, unknown_game
 
@@ -21,7 +21,7 @@ class RulesModule(Protocol):
     #: the game as the `Game` driver plays it (`GameRules.of(globals(), CARD)`).
     RULES: GameRules
 
-    def decisions(self, game: Game[Any, Any], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
+    def decisions(self, game: AnyGame, reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
         """Every decision of `game`'s record, in the room's words (`rules.decisions`)."""
         ...
 
@@ -30,14 +30,14 @@ class RulesModule(Protocol):
 GAMES: Mapping[str, GameRules] = ByGame(lambda game: game.module("rules").RULES)
 
 
-def new_game(slug: str, setup: Any, seed: int) -> Game[Any, Any]:
+def new_game(slug: str, setup: Any, seed: int) -> AnyGame:
     """A fresh game of `slug` with its chance events drawn from `seed`."""
     if slug not in GAMES:
         raise RuleError("game", unknown_game(slug))
     return Game(GAMES[slug], setup, seed)
 
 
-def decisions_of(game: Game[Any, Any], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
+def decisions_of(game: AnyGame, reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
     """Every decision of `game`'s record (see `rules.decisions`); `reveal` names every secret,
     `reveal_pledges` says whether each seat's secret amount is named (Leerdam's anonymous
     pledges; a game without one ignores it)."""
@@ -45,7 +45,7 @@ def decisions_of(game: Game[Any, Any], reveal: bool = True, reveal_pledges: bool
     return decisions
 
 
-def load_game(text: str | bytes) -> Game[Any, Any]:
+def load_game(text: str | bytes) -> AnyGame:
     """A game from a save file's text; `SaveFileError` says what is wrong with a bad one."""
     return Game.from_json(GAMES, text)
 

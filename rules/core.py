@@ -24,7 +24,7 @@ import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
     from .games import Card
@@ -35,6 +35,7 @@ __all__ = [
     "SAVE_FORMAT",
     "SAVE_VERSION",
     "Action",
+    "AnyGame",
     "Event",
     "Game",
     "GameRules",
@@ -660,6 +661,11 @@ class Game(Generic[Setup, S]):
     def from_json(cls, rules_by_slug: Mapping[str, GameRules], text: str | bytes) -> Game[Any, Any]:
         return cls.from_record(rules_by_slug, parse_save_text(text))
 
+
+
+#: A game of any kind, its setup and state read through its own rules and modules: what the
+#: store, the pages, the debrief and the printables hold.
+AnyGame: TypeAlias = Game[Any, Any]
 
 def ranked(scores: Sequence[int], key: Callable[[int], Any]) -> list[tuple[int, int, int]]:
     """(rank, seat, score) best first, seats sorted by `key` (smaller is better); seats with

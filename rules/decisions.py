@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .core import Action, Game
+from .core import Action, AnyGame, Game
 
 __all__ = [
     "COLUMNS",
@@ -75,7 +75,7 @@ class Made:
 Describe = Callable[[Any, Action, Any, Any, bool], "Made | str | None"]
 
 
-def collect(game: Game[Any, Any], describe: Describe, *, reveal: bool, scrub: Callable[[str], str] | None = None) -> list[Decision]:
+def collect(game: AnyGame, describe: Describe, *, reveal: bool, scrub: Callable[[str], str] | None = None) -> list[Decision]:
     """The decisions of `game`'s record, each with the public log lines it led to (each passed
     through `scrub`, which may reword a line that names what this export keeps)."""
     rules = game.rules
@@ -100,7 +100,7 @@ def collect(game: Game[Any, Any], describe: Describe, *, reveal: bool, scrub: Ca
     return found
 
 
-def first_states(game: Game[Any, Any], key: Callable[[Any], Any]) -> dict[Any, Any]:
+def first_states(game: AnyGame, key: Callable[[Any], Any]) -> dict[Any, Any]:
     """The first state of `game`'s record with each value of `key(state)` (a round, a year, a
     check), in order: what the board showed as that step began. For a debrief's charts."""
     rules = game.rules

@@ -19,7 +19,8 @@ from playwright.sync_api import Browser, Page, expect
 from drawing.timeline import Timeline, scenes_for
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Play, Store
-from rules import Game, new_game
+from rules import new_game
+from rules.core import AnyGame
 from rules.games import card
 from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard, settled
 from tests.support.phases import PHASES
@@ -90,7 +91,7 @@ def check_sizes(page: Page, root: str, where: str) -> dict[str, Any]:
     return found
 
 
-def actions_between(start: Game[Any, Any], end: Game[Any, Any]) -> list[Any]:
+def actions_between(start: AnyGame, end: AnyGame) -> list[Any]:
     """The moves (not the rolls: the store's game rolls them from the same seed) from one to the other."""
     return [a for a in end.actions[len(start.actions) :] if not a.chance]
 

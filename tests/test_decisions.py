@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any
 
 import pytest
 
@@ -15,7 +14,7 @@ from lab.core import play_out
 from rules import decisions_of
 from rules import leerdam as ld
 from rules import new_rule as nr
-from rules.core import Game, rng_for
+from rules.core import AnyGame, Game, rng_for
 from rules.decisions import COLUMNS, csv_text, decision_rows
 from tests.support.played import NAMES, AnonymousSetup, danger_world_game, played
 
@@ -23,7 +22,7 @@ pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture(scope="module")
-def games() -> dict[str, Game[Any, Any]]:
+def games() -> dict[str, AnyGame]:
     return {
         "leerdam": played("leerdam", 5),
         "new-rule": played("new-rule", 4),
@@ -32,7 +31,7 @@ def games() -> dict[str, Game[Any, Any]]:
     }
 
 
-def expected_outcomes(game: Game[Any, Any], reveal: bool) -> list[tuple[int, str]]:
+def expected_outcomes(game: AnyGame, reveal: bool) -> list[tuple[int, str]]:
     """(action number, outcome) per decision, worked out from the kept states: the public lines
     a decision added, and those of the chance outcomes right after it (with `reveal`, also the
     line only the drawer of a blind draw read)."""

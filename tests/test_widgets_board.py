@@ -16,9 +16,10 @@ import lab
 from drawing.board import log_html, scene_html
 from drawing.timeline import Timeline, scenes_for
 from playbook.store import Play, Store
-from rules import Game, new_game
 from rules import leerdam as ld
+from rules import new_game
 from rules import new_rule as nr
+from rules.core import AnyGame
 from rules.games import card
 from tests.support.phases import NAMES, PHASES, danger_world, dangerous_ideas, leerdam, new_rule, play
 from tests.support.stores import run_alone
@@ -196,7 +197,7 @@ def test_a_board_waits_for_players_with_the_join_code_large_then_plays(store: St
 
 
 @pytest.mark.parametrize("dashboard, make", [(DangerWorldDashboard, danger_world), (DangerousIdeasDashboard, dangerous_ideas)])
-def test_a_game_that_hides_nothing_has_a_read_only_board(store: Store, dashboard: Any, make: Callable[[], Game[Any, Any]]) -> None:
+def test_a_game_that_hides_nothing_has_a_read_only_board(store: Store, dashboard: Any, make: Callable[[], AnyGame]) -> None:
     game = make(lambda g: len(g.actions) > 40)
     table_id = store.create(game, "open table", {})
     board = dashboard(store, query=f"?table={table_id}&board=1")

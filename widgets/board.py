@@ -26,7 +26,7 @@ import ipywidgets as widgets
 from drawing.board import BOARD_STYLE, Scene, scene_html, waiting_scene
 from drawing.common import esc
 from drawing.timeline import Timeline, scenes_for, secret_lines
-from rules import Game
+from rules.core import AnyGame
 from rules.games import card
 
 from .common import close_tree
@@ -34,7 +34,7 @@ from .common import close_tree
 __all__ = ["ClassDebrief", "Debrief", "PhaseBoard", "board_scene"]
 
 
-def board_scene(game: Game[Any, Any], free: Sequence[int] | None = None) -> Scene:
+def board_scene(game: AnyGame, free: Sequence[int] | None = None) -> Scene:
     """The scene a board draws for `game` now; `free`: seats no device or bot holds yet (while
     some are free and no seat has moved, the board waits for players)."""
     scene = scenes_for(game.rules.slug).scene(game.state)
@@ -51,7 +51,7 @@ class Debrief(widgets.VBox):
         self.timeline: Timeline | None = None
         self.step = 0
         self.reveal_secrets = False
-        self._game: Game[Any, Any] | None = None
+        self._game: AnyGame | None = None
         self.back = widgets.Button(description="◀ Back", tooltip="The moment before").add_class("pb-replay-back")
         self.next = widgets.Button(description="Next ▶", tooltip="The moment after").add_class("pb-replay-next")
         self.jump = widgets.Dropdown(options=[("—", 0)], value=0, layout=widgets.Layout(width="auto")).add_class("pb-replay-round")
@@ -71,7 +71,7 @@ class Debrief(widgets.VBox):
         self.add_class("pb-replay")
         self.add_class("pb-phase-board")
 
-    def show(self, game: Game[Any, Any], reveal: bool = False) -> None:
+    def show(self, game: AnyGame, reveal: bool = False) -> None:
         """Follow `game` (a running table: its moments so far); stay on the step shown unless it
         was the last one."""
         at_end = self.timeline is None or self.step >= len(self.timeline.moments) - 1
@@ -165,7 +165,7 @@ class PhaseBoard(widgets.VBox):
         super().__init__((widgets.HTML(BOARD_STYLE), top, self.debrief_box))
         self.add_class("pb-phase-board")
 
-    def show(self, game: Game[Any, Any], free: Sequence[int] | None, join_url: str, qr: Callable[[str, int], str], reveal: bool = False) -> Scene:
+    def show(self, game: AnyGame, free: Sequence[int] | None, join_url: str, qr: Callable[[str, int], str], reveal: bool = False) -> Scene:
         """Draw `game` now; `free` seats and `join_url` ("" for none) place the join code."""
         if self.timeline is None or self.timeline.rules is not game.rules or self.timeline.setup != game.setup:
             self.timeline = Timeline.of(game)
@@ -220,7 +220,7 @@ class ClassDebrief(widgets.VBox):
         self.add_class("pb-class-debrief")
         self.add_class("pb-phase-board")  # the board's sizes for its controls too
 
-    def show(self, games: Sequence[Game[Any, Any]]) -> None:
+    def show(self, games: Sequence[AnyGame]) -> None:
         fresh = len(self.timelines) != len(games)
         if fresh:
             self.timelines = [Timeline.of(g) for g in games]

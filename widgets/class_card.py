@@ -15,7 +15,8 @@ import ipywidgets as widgets
 from drawing.common import card, download_link, esc
 from playbook.links import in_voila, public_base, table_links
 from playbook.store import Store, Table
-from rules import Action, Game
+from rules import Action
+from rules.core import AnyGame
 
 from .address import serve_hint
 from .common import close_tree
@@ -30,7 +31,7 @@ class SeatsHost(Protocol):
     game_title: str
     store: Store
     role: str
-    game: Game[Any, Any] | None
+    game: AnyGame | None
     table_id: str | None
     bot_strategies: Mapping[str, Callable[[Any, int, Any], Action]]
 

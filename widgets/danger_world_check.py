@@ -16,7 +16,8 @@ import ipywidgets as widgets
 
 from drawing.common import card, esc
 from drawing.danger_world import check_title, die_span, die_text, outcome_cards, outcome_words, percent, result_dice
-from rules import Action, Game, RuleError
+from rules import Action, RuleError
+from rules.core import AnyGame
 from rules.core import plural as _plural
 from rules.danger_world import (
     ACCOMPLISHMENT,
@@ -73,7 +74,7 @@ def _limits_text() -> str:
 class CheckControls:
     """The check builder, the dice tray and the coach (see the module docstring)."""
 
-    game: Game[Any, Any] | None
+    game: AnyGame | None
     status: StatusLine
     #: set while controls change by code: their observers do nothing then.
     _quiet: bool

@@ -36,7 +36,8 @@ import ipywidgets as widgets
 from playbook.access import key_matches, server_key
 from playbook.heavy import ServerBusy, heavy_work
 from playbook.store import Store
-from rules import Game, RuleError, SaveFileError, load_game
+from rules import RuleError, SaveFileError, load_game
+from rules.core import AnyGame
 from rules.games import CARDS
 from rules.games import card as game_card
 
@@ -119,7 +120,7 @@ class PrintStudio(widgets.VBox):
         self.pages = 0
         self.page_index = 0
         self._pngs: dict[int, bytes] = {}
-        self.loaded: Game[Any, Any] | None = None
+        self.loaded: AnyGame | None = None
         self._quiet = False
 
         self.game = widgets.Dropdown(
@@ -323,7 +324,7 @@ class PrintStudio(widgets.VBox):
             title = ""
         return self._take(game, f"the table “{title}”" if title else "a stored table")
 
-    def _take(self, game: Game[Any, Any], where: str) -> bool:
+    def _take(self, game: AnyGame, where: str) -> bool:
         slug = game.rules.slug
         if slug not in self.printable:
             self.status.refuse(f"{where} is a {_title(slug)} game, whose printables are not available here.")

@@ -50,8 +50,8 @@ from playbook.access import Access, key_matches, new_key, resolve, server_key, t
 from playbook.bots import undo_plan
 from playbook.links import public_base, table_links, table_query
 from playbook.store import STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
-from rules import Action, Game, RuleError, SaveFileError, load_game, new_game
-from rules.core import seats_text
+from rules import Action, RuleError, SaveFileError, load_game, new_game
+from rules.core import AnyGame, seats_text
 from rules.games import card
 
 from . import live
@@ -82,7 +82,7 @@ def bots_from_meta(meta: Mapping[str, Any], known: Collection[str]) -> dict[int,
     return found
 
 
-def seat_keys(game: Game[Any, Any]) -> dict[str, str]:
+def seat_keys(game: AnyGame) -> dict[str, str]:
     """A fresh secret per seat (store meta "seat_keys"): whoever holds one may see that seat."""
     return table_keys(len(getattr(game.setup, "names", ())))["seat_keys"]
 
@@ -183,7 +183,7 @@ class TableDashboard(widgets.VBox):
         #: the seat of a seat page (None elsewhere), and the key its link gave.
         self.seat: int | None = None
         self._seat_key = ""
-        self.game: Game[Any, Any] | None = None
+        self.game: AnyGame | None = None
         self.table_id: str | None = None
         #: the version of the table this page shows: every change it submits carries it.
         self.version = 0
@@ -314,7 +314,7 @@ class TableDashboard(widgets.VBox):
         """The game's privacy curtain; None (no hidden information) means no seat pages."""
         return None
 
-    def base_title(self, game: Game[Any, Any]) -> str:
+    def base_title(self, game: AnyGame) -> str:
         return f"{self.game_title}: {', '.join(getattr(game.setup, 'names', ()))}"
 
     def table_title(self, table: Table) -> str:
@@ -794,7 +794,7 @@ class TableDashboard(widgets.VBox):
         super().close()
 
     # -- opening tables --------------------------------------------------------------------
-    def start(self, game: Game[Any, Any], bots: Mapping[int, str] | None = None) -> None:
+    def start(self, game: AnyGame, bots: Mapping[int, str] | None = None) -> None:
         """Save `game` as a new table with its keys, and open it as its facilitator."""
         if not self.allowed("start a new table", ("facilitator", "open", "lobby", "index")):
             return

@@ -6,20 +6,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 import lab
-from rules import Game, new_game
 from rules import danger_world as dw
 from rules import leerdam as ld
+from rules import new_game
 from rules import new_rule as nr
+from rules.core import AnyGame
 
 __all__ = ["NAMES", "PHASES", "danger_world", "dangerous_ideas", "leerdam", "new_rule", "play"]
 
 NAMES = ("Ana & <i>Co</i>", "Bo 🐻", "مريم", "Zoë")
 
 
-def play(game: Game[Any, Any], until: Callable[[Game[Any, Any]], bool] = lambda g: False, seed: int = 1) -> Game[Any, Any]:
+def play(game: AnyGame, until: Callable[[AnyGame], bool] = lambda g: False, seed: int = 1) -> AnyGame:
     """Bots play every seat of `game` until `until(game)` holds or the game is over."""
     slug = game.rules.slug
     bots = list(lab.BOTS[slug].values())
@@ -30,15 +30,15 @@ def play(game: Game[Any, Any], until: Callable[[Game[Any, Any]], bool] = lambda 
     return game
 
 
-def leerdam(until: Callable[[Game[Any, Any]], bool] = lambda g: False, names: tuple[str, ...] = NAMES, years: int = 3) -> Game[Any, Any]:
+def leerdam(until: Callable[[AnyGame], bool] = lambda g: False, names: tuple[str, ...] = NAMES, years: int = 3) -> AnyGame:
     return play(new_game("leerdam", ld.Setup(names=names, max_years=years), 5), until)
 
 
-def new_rule(until: Callable[[Game[Any, Any]], bool] = lambda g: False) -> Game[Any, Any]:
+def new_rule(until: Callable[[AnyGame], bool] = lambda g: False) -> AnyGame:
     return play(new_game("new-rule", nr.Setup(names=NAMES[:3], max_rounds=3), 2), until)
 
 
-def danger_world(until: Callable[[Game[Any, Any]], bool] = lambda g: False, sheets: int = 2) -> Game[Any, Any]:
+def danger_world(until: Callable[[AnyGame], bool] = lambda g: False, sheets: int = 2) -> AnyGame:
     """Two characters: sheets made, then checks until `until`, the GM spending every botch on hits."""
     from lab.danger_world import ASPECTS, SHEET, _gm_hits, player_bot
 
@@ -65,13 +65,13 @@ def danger_world(until: Callable[[Game[Any, Any]], bool] = lambda g: False, shee
     return game
 
 
-def dangerous_ideas(until: Callable[[Game[Any, Any]], bool] = lambda g: False) -> Game[Any, Any]:
+def dangerous_ideas(until: Callable[[AnyGame], bool] = lambda g: False) -> AnyGame:
     from rules.dangerous_ideas import Setup
 
     return play(new_game("dangerous-ideas", Setup(names=NAMES[:3]), 4), until)
 
 
-PHASES: dict[str, dict[str, Callable[[], Game[Any, Any]]]] = {
+PHASES: dict[str, dict[str, Callable[[], AnyGame]]] = {
     "leerdam": {
         "decision": lambda: leerdam(lambda g: sum(p is not None for p in g.state.pledges) == 1),
         "reveal": lambda: leerdam(lambda g: g.state.phase == "allocate"),

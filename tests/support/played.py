@@ -12,7 +12,7 @@ from lab.core import play_out
 from rules import GAMES
 from rules import danger_world as dw
 from rules import leerdam as ld
-from rules.core import Game, rng_for
+from rules.core import AnyGame, Game, rng_for
 
 __all__ = ["NAMES", "AnonymousSetup", "danger_world_game", "played"]
 
@@ -20,7 +20,7 @@ __all__ = ["NAMES", "AnonymousSetup", "danger_world_game", "played"]
 NAMES = ("<b>Ana</b>", "Bo & Co", "Cy 🐉", "דנה", "=SUM(1)")
 
 
-def played(slug: str, players: int, seed: int = 3, **variants: Any) -> Game[Any, Any]:
+def played(slug: str, players: int, seed: int = 3, **variants: Any) -> AnyGame:
     """A finished game of `slug` played by the lab's default bots, every state kept."""
     setup = GAMES[slug].setup(names=NAMES[:players], **variants)
     bots = [lab.BOTS[slug][b] for b in lab.DEFAULT_BOTS[slug]]
@@ -28,7 +28,7 @@ def played(slug: str, players: int, seed: int = 3, **variants: Any) -> Game[Any,
     return play_out(game, (bots * players)[:players], rng_for(seed, -1))
 
 
-def danger_world_game() -> Game[Any, Any]:
+def danger_world_game() -> AnyGame:
     """A Danger World session: sheets, a check with locks and re-rolls, the GM's botches and
     hits, a rest. Every roll from the seed."""
     game = Game(dw.RULES, dw.Setup(names=NAMES[:3], gm="Morgan <GM>"), 11, keep=None)

@@ -7,13 +7,14 @@ from typing import Any
 from playbook.access import table_keys
 from playbook.links import table_links
 from playbook.store import Store
-from rules import Game, new_game
+from rules import new_game
+from rules.core import AnyGame
 from rules.games import card
 
 __all__ = ["make_table", "stored"]
 
 
-def stored(store: Store, game: Game[Any, Any]) -> tuple[str, dict[str, Any]]:
+def stored(store: Store, game: AnyGame) -> tuple[str, dict[str, Any]]:
     """`game` stored as a new table: its id and every link of it."""
     names = game.setup.names
     table_id = store.create(game, "a table", table_keys(len(names)))

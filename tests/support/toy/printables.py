@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from reportlab.platypus import Flowable, PageBreak
 
 from printables import common
-from rules.core import Game
+from rules.core import AnyGame
 
 from . import CARD
 from .rules import Setup, State
@@ -60,5 +59,5 @@ booklet = rules_card
 debrief_compare = None
 
 
-def debrief_story(game: Game[Any, Any], *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
+def debrief_story(game: AnyGame, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
     return common.results_block(game, width)
