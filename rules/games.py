@@ -46,7 +46,7 @@ class Players:
     #: GM (`Card.gm`), the GM is one of them.
     class_low: int
     class_high: int
-    #: the seats a blank print or a new table starts with.
+    #: the seats a blank print starts with (a new table's form may start smaller).
     default: int
 
     @property
