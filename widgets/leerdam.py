@@ -108,7 +108,7 @@ from rules.leerdam import (
     village_rows,
 )
 
-from .common import STYLE, WIDE, LogPanel, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
+from .common import WIDE, LogPanel, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
 from .new_game_form import VARIANTS_NOTE, NewGameForm, setup_default
 from .table import TableDashboard
 
@@ -124,30 +124,6 @@ DEFAULT_NAMES = (
 ANONYMOUS = "Anonymous pledges (only the total is shown until the end)"
 #: the allocation preview's columns (on a phone, each row is a card of "column: value" lines).
 PREVIEW_HEAD = ("Household", "Subsistence", "Leisure", "Profit", "VP", "Wealth")
-
-LEERDAM_STYLE = """
-<style>
-.playbook-leerdam .ld-big { font-size: 2.6em; font-weight: 800; line-height: 1.1; }
-.playbook-leerdam .ld-mid { font-size: 1.35em; font-weight: 700; }
-.playbook-leerdam .pb-card { background: #fff; border-color: #9aa3b5; line-height: 1.4; }
-.playbook-leerdam .pb-card .pb-chip { font-size: 1.05em; }
-.playbook-leerdam .ld-grid .widget-html { font-weight: 600; }
-.playbook-leerdam .ld-grid input { font-size: 18px; }
-.playbook-leerdam .pb-plots img, .playbook-leerdam img.pb-plots { max-width: 100%; height: auto; }
-/* The allocation grid: a table with a header row on a wide screen; on a phone, a card per
-   household, each activity on a line of its own beside its box (a header row of four columns
-   would squeeze "Subsistence" and "Household" into pieces, and push Profit off the screen). */
-@media (min-width: 701px) { .playbook-leerdam .ld-grid .widget-label { display: none; } }
-@media (max-width: 700px) {
-  .playbook-leerdam .ld-grid { grid-template-columns: minmax(0, 1fr) !important; }
-  .playbook-leerdam .ld-grid .ld-head { display: none; }
-  .playbook-leerdam .ld-grid .ld-name { margin-top: 8px; border-top: 1px solid #dde1ea; padding-top: 4px; }
-  .playbook-leerdam .ld-grid .widget-inline-hbox { width: 100% !important; }
-  .playbook-leerdam .ld-grid .widget-label { width: 8.5em !important; flex: 0 0 auto; font-weight: 600; }
-}
-</style>
-"""
-
 
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
@@ -489,10 +465,10 @@ class LeerdamDashboard(TableDashboard):
     game_title = RULES.title
     setup_form = SetupForm
     bot_strategies = LAB_BOTS[RULES.slug]
+    sheets = ("leerdam.css",)
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         super().__init__(store, query)
-        self.style_html.value = STYLE + LEERDAM_STYLE
         self.curtain = PrivacyCurtain(self._household_panel, label="Whose household?", key=self._panel_key)
         self.year_html = widgets.HTML().add_class("pb-year")
         self.dyke_html = widgets.HTML().add_class("pb-dyke")
