@@ -13,8 +13,9 @@ The debrief (`widgets.board`) replays a stored table moment by moment with the v
 functions, fed the state at each step: what it shows at a step is what the board showed then.
 
 Sizes are for the back of a room at 1920x1080: key numbers 56 px, every label 28 px or more,
-chart labels 20 px or more; the board fits 1366x768 without scrolling sideways. Every user
-string is escaped here.
+chart labels 20 px or more; the board fits 1366x768 without scrolling sideways. The look of
+what is drawn here is the Voila template's `board.css` (`widgets.styles`). Every user string is
+escaped here.
 """
 
 from __future__ import annotations
@@ -25,56 +26,12 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from .common import esc
 
-__all__ = ["BOARD_STYLE", "DrawingModule", "Fact", "GameScenes", "Scene", "log_html", "scene_html", "waiting_scene"]
+__all__ = ["DrawingModule", "Fact", "GameScenes", "Scene", "log_html", "scene_html", "waiting_scene"]
 
 Phase = Literal["waiting", "decision", "reveal", "results"]
 PHASE_WORDS = {"waiting": "Waiting for players", "decision": "Deciding", "reveal": "The reveal", "results": "The results"}
 #: log lines the board shows; the rest are one click away.
 LOG_LINES = 3
-
-#: The board's own sizes: one stylesheet, scoped to the board's root (`pb-phase-board`).
-BOARD_STYLE = """
-<style>
-.playbook-root.playbook-board { max-width: none; }
-.playbook-board > .pb-header, .playbook-board > .pb-status:empty { display: none; }
-.pb-phase-board { font-size: 28px; line-height: 1.3; color: #14171f; }
-.pb-phase-board .pb-scene { display: flex; flex-direction: column; gap: 10px; }
-.pb-phase-board .pb-scene-head { display: flex; flex-wrap: wrap; align-items: baseline; gap: 6px 28px; border-bottom: 3px solid #c9cedb; padding-bottom: 4px; }
-.pb-phase-board .pb-scene-title { font-size: 44px; font-weight: 800; }
-.pb-phase-board .pb-scene-phase { font-size: 32px; font-weight: 700; color: #2f4a8a; }
-.pb-phase-board .pb-scene-main { display: flex; flex-wrap: wrap; gap: 16px 28px; align-items: stretch; }
-.pb-phase-board .pb-centre { flex: 3 1 640px; min-width: 0; border: 3px solid #9aa3b5; border-radius: 16px; padding: 12px 22px; background: #fff; }
-.pb-phase-board .pb-facts { flex: 1 1 300px; display: grid; grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 10px 18px; align-content: start; }
-.pb-phase-board .pb-fact { border: 2px solid #c9cedb; border-radius: 12px; padding: 4px 14px; background: #f8f9fc; }
-.pb-phase-board .pb-fact-label, .pb-phase-board .pb-label { font-size: 28px; color: #3c4354; }
-.pb-phase-board .pb-key { font-size: 56px; font-weight: 800; line-height: 1.1; overflow-wrap: anywhere; }
-.pb-phase-board .pb-huge { font-size: 96px; font-weight: 800; line-height: 1.05; }
-.pb-phase-board .pb-line { font-size: 32px; font-weight: 600; margin: 4px 0; overflow-wrap: anywhere; }
-.pb-phase-board .pb-chip { font-size: 28px; padding: 2px 14px; }
-.pb-phase-board .pb-standings-big { border-collapse: collapse; width: 100%; font-size: 30px; }
-.pb-phase-board .pb-standings-big td, .pb-phase-board .pb-standings-big th { padding: 2px 12px; border-bottom: 1px solid #dde1ea; text-align: left; font-size: 28px; }
-.pb-phase-board .pb-story { margin: 4px 0; padding-left: 1.4em; font-size: 28px; }
-.pb-phase-board .pb-board-log { font-size: 28px; }
-.pb-phase-board .pb-board-log ol { margin: 2px 0; padding-left: 2.2em; }
-.pb-phase-board .pb-board-log summary { cursor: pointer; color: #2f4a8a; font-weight: 600; }
-.pb-phase-board .pb-board-log details ol { max-height: 60vh; overflow-y: auto; }
-.pb-phase-board .pb-chart svg { width: 100%; height: auto; display: block; }
-.pb-phase-board .pb-join-big { display: flex; flex-wrap: wrap; gap: 28px; align-items: center; }
-.pb-phase-board .pb-join-big svg { width: min(42vh, 420px); height: auto; }
-.pb-phase-board .pb-join-small svg { width: 150px; height: auto; }
-.pb-phase-board .pb-join-link { font-size: 28px; overflow-wrap: anywhere; }
-.pb-phase-board .pb-winner { font-size: 64px; font-weight: 800; line-height: 1.15; margin-bottom: 8px; color: #1b5e20; overflow-wrap: anywhere; }
-.playbook-root .pb-phase-board .jupyter-button, .playbook-root .pb-phase-board .widget-button { font-size: 28px; min-height: 56px; padding: 4px 22px; }
-.playbook-root .pb-phase-board .widget-dropdown select, .playbook-root .pb-phase-board .widget-label,
-.playbook-root .pb-phase-board .widget-checkbox label { font-size: 28px; height: auto; min-height: 52px; }
-.playbook-root .pb-phase-board .widget-dropdown, .playbook-root .pb-phase-board .widget-checkbox { height: auto; width: auto; }
-@media (max-width: 1500px) {
-  .pb-phase-board .pb-scene-title { font-size: 36px; }
-  .pb-phase-board .pb-huge { font-size: 72px; }
-}
-</style>
-"""
-
 
 @dataclass(frozen=True)
 class Fact:

@@ -21,6 +21,7 @@ __all__ = [
     "check_notebooks",
     "notebooks_dir",
     "rules_doc",
+    "template_static",
     "templates_dir",
 ]
 
@@ -51,6 +52,12 @@ def templates_dir() -> Path:
     """A Jupyter data folder holding the `playbook` Voila template and the pages' kernel spec
     (`playbook.page_kernel`), for the server's JUPYTER_PATH."""
     return _folder("templates")
+
+
+def template_static(name: str) -> str:
+    """The text of the file `name` of the Voila template's static folder (`board.css`): the
+    pages' CSS and scripts, which the template links and JupyterLab pages are sent as text."""
+    return (templates_dir() / "voila" / "templates" / "playbook" / "static" / name).read_text(encoding="utf-8")
 
 
 def rules_doc(slug: str) -> str:

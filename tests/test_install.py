@@ -70,6 +70,21 @@ def test_playbook_serve_refuses_a_broken_notebook_in_one_line(installed: Path, t
     assert done.stderr.count("\n") == 1 and "is not a notebook" in done.stderr
 
 
+def test_a_jupyterlab_page_reads_its_css_from_the_installed_package(installed: Path, tmp_path: Path) -> None:
+    """In JupyterLab no template is used: the widgets send the template's stylesheets as text,
+    read from the wheel's copy of the template."""
+    script = (
+        "from widgets.styles import style_html; from playbook.resources import templates_dir; "
+        "print(templates_dir()); print(style_html('dashboard.css', 'board.css'))"
+    )
+    done = subprocess.run([str(installed / "python"), "-c", script], cwd=tmp_path, env=_clean_env(tmp_path), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    folder, style = done.stdout.split("\n", 1)
+    assert str(ROOT) not in folder and "site-packages" in folder
+    expected = "".join((ROOT / "templates/voila/templates/playbook/static" / name).read_text(encoding="utf-8") for name in ("dashboard.css", "board.css"))
+    assert style == f"<style>\n{expected}</style>\n\n"
+
+
 @pytest.fixture(scope="module")
 def served(installed: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`playbook serve` of the fresh environment, run from an empty folder: its root URL."""

@@ -15,11 +15,13 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from playbook.cli import main
-from playbook.serve import free_port, stop_server, wait_until_ready
+from playbook.serve import TEMPLATE_NAME, TEMPLATES_DIR, free_port, stop_server, wait_until_ready
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 TOKEN = "test-token-0123456789"
+#: the Voila template's stylesheets, which a JupyterLab page is sent as text
+STATIC = TEMPLATES_DIR / "voila" / "templates" / TEMPLATE_NAME / "static"
 
 
 @pytest.fixture
@@ -65,6 +67,11 @@ def test_a_game_notebook_runs_in_jupyterlab_and_start_opens_a_table(jupyterlab: 
 
     start = page.locator(".jp-Notebook .playbook-new-rule .pb-start").first
     start.wait_for(state="visible", timeout=90_000)
+    # No template here: the page's widgets sent the dashboards' sheet as text (`widgets.styles`).
+    root = page.locator(".jp-Notebook .playbook-new-rule.playbook-root").first
+    assert root.evaluate("el => getComputedStyle(el).fontSize") == "17px"  # dashboard.css: `.playbook-root`
+    sent = page.locator(".jp-Notebook .playbook-new-rule style").first.evaluate("el => el.textContent")
+    assert sent.strip() == (STATIC / "dashboard.css").read_text(encoding="utf-8").strip()
     start.click()
     expect(page.locator(".jp-Notebook .playbook-new-rule .pb-round").first).to_contain_text("Round 1")
     # The class links lead to a `playbook serve`, none runs here: the class card says how to start one.

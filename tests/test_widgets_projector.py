@@ -13,6 +13,7 @@ from drawing.dangerous_ideas import LABEL_W, MEME_FONT, MIN_FONT, SHEET_CARD_MIN
 from rules import new_game
 from rules.dangerous_ideas import BRANCHES, Meme, Setup, State
 from widgets.dangerous_ideas import DangerousIdeasDashboard
+from widgets.styles import sheet_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 NAMES = ("Ana & <i>Co</i>", "בועז 🐻", "李小龙")
@@ -154,4 +155,4 @@ def test_the_dashboard_sheet_cards_hold_the_tree_at_full_size(tmp_path):
         # the name is shown as typed, wrapped rather than cut
         assert "di-sheet-head" in html.value
     assert "Ana &amp; &lt;i&gt;Co&lt;/i&gt;" in dash.sheet_html[0].value
-    assert "text-overflow: ellipsis" not in dash.style_html.value.split(".di-sheet-head")[1].split("}")[0]
+    assert "text-overflow: ellipsis" not in sheet_text("dangerous-ideas.css").split(".di-sheet-head")[1].split("}")[0]

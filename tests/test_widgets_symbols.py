@@ -14,7 +14,7 @@ from drawing import leerdam as ld
 from drawing.common import contrast_ratio, relative_luminance
 from drawing.new_rule import CHIP_COLOURS, OTHER_COLOUR, candy_chip, candy_chips, candy_label
 from rules.new_rule import COLOURS, SYMBOLS, symbol
-from widgets.danger_world import DW_STYLE
+from widgets.styles import sheet_text
 
 ROOT = Path(__file__).resolve().parent.parent
 #: where chips are drawn: the pages, and the drawing they show.
@@ -134,7 +134,15 @@ def test_danger_world_die_spans_say_what_they_are():
     assert 'aria-label="danger die (double border) showing 1: a botch, in the set"' in span
     assert 'title="danger die (double border) showing 1: a botch, in the set"' in span
     assert 'aria-label="penalty die (dashed border) showing 3"' in dw.die_span(3, "penalty")
-    assert "outline: 3px dashed" in DW_STYLE.split(".dw-die.dw-in-set")[1].split("}")[0]
+    assert "outline: 3px dashed" in sheet_text("danger-world.css").split(".dw-die.dw-in-set")[1].split("}")[0]
+
+
+def test_danger_world_css_holds_the_dice_faces_as_drawn() -> None:
+    """The faces' pictures are drawn in Python (`dice_css`) and kept at the end of the page's
+    sheet: after a change to a die's look, its output goes there again."""
+    assert sheet_text("danger-world.css").endswith("\n" + dw.dice_css() + "\n"), (
+        "paste the output of `python -c 'from drawing.danger_world import dice_css; print(dice_css())'` at the end of danger-world.css"
+    )
 
 
 def test_danger_world_track_shows_its_numbers_as_text():

@@ -46,8 +46,9 @@ from rules import RuleError
 from rules.games import CARDS, Card
 from rules.games import card as game_card
 
-from .common import STYLE, StatusLine, close_tree, figure_png, plot_context
+from .common import StatusLine, close_tree, figure_png, plot_context
 from .studio import WIDE, _refusal, _row, seat_range
+from .styles import style_html
 
 __all__ = ["BalanceLab", "OddsPanel", "SetupPanel", "lab_games", "result_html"]
 
@@ -303,7 +304,7 @@ class BalanceLab(widgets.VBox):
         self.review_button.on_click(lambda _: self.review())
         super().__init__(
             (
-                widgets.HTML(STYLE),
+                widgets.HTML(style_html("dashboard.css")),
                 self.game,
                 self.note,
                 self.setup_a,

@@ -23,13 +23,14 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from drawing.board import BOARD_STYLE, Scene, scene_html, waiting_scene
+from drawing.board import Scene, scene_html, waiting_scene
 from drawing.common import esc
 from drawing.timeline import Timeline, scenes_for, secret_lines
 from rules.core import AnyGame
 from rules.games import card
 
 from .common import close_tree
+from .styles import style_html
 
 __all__ = ["ClassDebrief", "Debrief", "PhaseBoard", "board_scene"]
 
@@ -67,7 +68,7 @@ class Debrief(widgets.VBox):
         self.reveal.observe(self._revealed, "value")
         bar = widgets.HBox((self.back, self.next, widgets.HTML('<span class="pb-label">Jump to</span>'), self.jump, self.step_html), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
         # The board's sizes wherever it is shown (the facilitator's page too).
-        super().__init__((widgets.HTML(BOARD_STYLE + '<h2 style="margin:16px 0 4px">The debrief: step through the game</h2>'), bar, self.reveal, self.scene, self.secrets))
+        super().__init__((widgets.HTML(style_html("board.css") + '<h2 style="margin:16px 0 4px">The debrief: step through the game</h2>'), bar, self.reveal, self.scene, self.secrets))
         self.add_class("pb-replay")
         self.add_class("pb-phase-board")
 
@@ -162,7 +163,7 @@ class PhaseBoard(widgets.VBox):
         self.debrief: Debrief | None = None
         self.debrief_box = widgets.VBox()
         top = widgets.HBox((self.scene, join_html), layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", grid_gap="16px"))
-        super().__init__((widgets.HTML(BOARD_STYLE), top, self.debrief_box))
+        super().__init__((widgets.HTML(style_html("board.css")), top, self.debrief_box))
         self.add_class("pb-phase-board")
 
     def show(self, game: AnyGame, free: Sequence[int] | None, join_url: str, qr: Callable[[str, int], str], reveal: bool = False) -> Scene:
@@ -216,7 +217,7 @@ class ClassDebrief(widgets.VBox):
         self.next.on_click(lambda _: self.round_to(self.round + 1))
         self.jump.observe(lambda c: self.round_to(int(c["new"])) if c["new"] is not None else None, "value")
         bar = widgets.HBox((self.back, self.next, widgets.HTML('<span class="pb-label">Jump to</span>'), self.jump), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
-        super().__init__((widgets.HTML(BOARD_STYLE + '<h2 style="margin:16px 0 4px">The tables side by side</h2>'), bar, self.body))
+        super().__init__((widgets.HTML(style_html("board.css") + '<h2 style="margin:16px 0 4px">The tables side by side</h2>'), bar, self.body))
         self.add_class("pb-class-debrief")
         self.add_class("pb-phase-board")  # the board's sizes for its controls too
 

@@ -43,35 +43,15 @@ from rules.games import CARDS, card
 from . import live
 from .address import page_query, qr_svg
 from .board import ClassDebrief, board_scene
-from .common import STYLE, DebriefBar, StatusLine, close_tree, csv_text
+from .common import DebriefBar, StatusLine, close_tree, csv_text
 from .live import LiveFollow
 from .lost_presses import listen
+from .styles import style_html
 
 __all__ = ["ClassPage"]
 
 #: how often the board and the monitor look at the tables' versions while the class plays.
 TABLES_LOOK_SECONDS = 2.0
-
-CLASS_STYLE = """
-<style>
-.playbook-root.playbook-class-board { max-width: none; }
-.playbook-class-board .pb-class-code { font-size: 120px; font-weight: 800; letter-spacing: .12em; line-height: 1.1; }
-.playbook-class-board h2, .playbook-class-board .pb-big-label { font-size: 36px; }
-.playbook-class-board, .playbook-class-board .widget-html-content, .playbook-class-board .pb-card,
-.playbook-class-board .pb-name-chip, .playbook-class-board .pb-class-header { font-size: 28px; }
-.playbook-class-board .pb-card h3 { font-size: 32px; }
-.playbook-class-board .pb-class-header h2 { font-size: 44px; }
-.playbook-class-board .pb-key-number { font-size: 56px; font-weight: 800; white-space: nowrap; }
-.playbook-class-board .pb-glance { display: grid; grid-template-columns: repeat(auto-fill, minmax(420px, 1fr)); gap: 16px; }
-.playbook-class-board table.pb-villages { border-collapse: collapse; width: 100%; font-size: 28px; }
-.playbook-class-board table.pb-villages th, .playbook-class-board table.pb-villages td { padding: 6px 14px; border-bottom: 1px solid #c9cedb; text-align: left; }
-.playbook-class .pb-names { display: flex; flex-wrap: wrap; gap: 8px 12px; }
-.playbook-class .pb-name-chip { border-radius: 999px; padding: 4px 16px; background: #e4eef4; color: #123; }
-.playbook-class-student { font-size: 18px; }
-.playbook-class-student .pb-big { font-size: 26px; font-weight: 700; }
-</style>
-"""
-
 
 def _load_seat_pages() -> None:
     """The dashboards of the games whose students play on a seat of their own (games that hide
@@ -126,7 +106,7 @@ class ClassPage(widgets.VBox):
         #: redraws and emptied only when a table moves on.
         self.debrief_bar = DebriefBar(self.prepare_debrief, "Prepare the class debrief (CSV and handout)")
         self._debrief_seen: Any = None
-        super().__init__((widgets.HTML(STYLE + CLASS_STYLE), self.header, self.status, self.screen, self.navigator, self.heartbeat, self.alive))
+        super().__init__((widgets.HTML(style_html("dashboard.css", "class.css")), self.header, self.status, self.screen, self.navigator, self.heartbeat, self.alive))
         self.add_class("playbook-root")
         self.add_class("playbook-class")
         self.open_from_query()
@@ -427,6 +407,8 @@ class ClassPage(widgets.VBox):
             self._replace(())
             return
         seat_page = dashboard(self.store, query=table_query(table_id, seat=seat, key=slip))
+        # dashboard.css came with this page (JupyterLab): sent again below class.css, it would win its ties
+        seat_page.style_html.value = style_html(*seat_page.sheets)
         self.seat_page = seat_page
         self.navigator.value = ""  # the seat's own link (the seat page's navigator) is the address from now on
         # The seat's own link is on the game's page; the code opened again on this device goes

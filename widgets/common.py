@@ -37,14 +37,13 @@ from rules import RuleError
 from rules.decisions import csv_text  # the one CSV writer, shared with the command line
 
 __all__ = [
-    "STYLE",
+    "WIDE",
     "DebriefBar",
     "LogPanel",
     "PrivacyCurtain",
     "SaveBar",
     "StandingsTable",
     "StatusLine",
-    "WIDE",
     "TableHeader",
     "close_tree",
     "csv_text",
@@ -54,44 +53,6 @@ __all__ = [
     "plot_context",
     "series_styles",
 ]
-
-#: One stylesheet for every dashboard, scoped to `.playbook-root`; sized for a projector.
-STYLE = """
-<style>
-/* keep-all: a name in Chinese or Japanese stays whole, breaking at spaces like the words around it */
-.playbook-root { font-size: 17px; line-height: 1.45; max-width: 1180px; word-break: keep-all; }
-.playbook-root .pb-card { border: 1px solid #c9cedb; border-radius: 10px; padding: 8px 14px;
-  margin: 6px 0; background: #f8f9fc; color: #1c1f26; }
-.playbook-root .pb-card h3 { margin: 2px 0 6px; font-size: 1.1em; }
-.playbook-root .pb-chip { display: inline-block; border-radius: 999px; padding: 2px 11px;
-  margin: 2px 5px 2px 0; font-weight: 600; border: 1px solid rgba(0, 0, 0, .35);
-  white-space: nowrap; }
-.playbook-root table.pb-table { border-collapse: collapse; width: 100%; }
-.playbook-root table.pb-table th, .playbook-root table.pb-table td { padding: 4px 10px;
-  border-bottom: 1px solid #dde1ea; text-align: left; vertical-align: top; }
-.playbook-root table.pb-table th { font-size: .85em; text-transform: uppercase; color: #4a5163; }
-.playbook-root .pb-muted { color: #5b6273; }
-.playbook-root .pb-private-panel:not(:empty) { border: 3px dashed #7a5af5; border-radius: 12px;
-  background: #f5f2ff; padding: 4px 10px; margin: 6px 0; }
-.playbook-root .jupyter-button, .playbook-root .widget-button { font-size: 16px; height: auto;
-  min-height: 36px; padding: 4px 14px; width: auto; min-width: 110px; }
-.playbook-root .widget-label, .playbook-root .widget-inline-hbox .widget-label { font-size: 16px; }
-.playbook-root .pb-log ol { margin: 0; padding-left: 3.2em; max-height: 16em; overflow-y: auto; }
-/* On a phone a table of players becomes a card per row, each cell named by its column. */
-@media (max-width: 700px) {
-  /* a chip wider than the screen (a long name, "not pledged yet · can give 6") wraps at its spaces */
-  .playbook-root .pb-chip { white-space: normal; }
-  .playbook-root table.pb-cards, .playbook-root table.pb-cards tbody,
-  .playbook-root table.pb-cards tr, .playbook-root table.pb-cards td { display: block; width: auto; }
-  .playbook-root table.pb-cards tr:has(th) { display: none; }
-  .playbook-root table.pb-cards tr { border: 1px solid #c9cedb; border-radius: 8px; margin: 6px 0; padding: 4px 10px; }
-  .playbook-root table.pb-cards td { display: flex; justify-content: space-between; gap: 10px; border: 0; padding: 2px 0; }
-  .playbook-root table.pb-cards td:empty { display: none; }
-  .playbook-root table.pb-cards td::before { content: attr(data-label); font-weight: 600; color: #4a5163; }
-}
-</style>
-"""
-
 
 #: a control's label as wide as its text (ipywidgets' default cuts a long one short).
 WIDE = {"description_width": "initial"}

@@ -95,18 +95,18 @@ import ipywidgets as widgets
 
 from drawing.common import card, chip, download_link, esc
 from drawing.danger_world import (
-    dice_css,
     history_card,
     history_rows,
     sheet_html,
     track_html,
 )
 from playbook.store import Store
-from rules import Action, Game
+from rules import Action, AnyGame
 from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.danger_world import (
     ASPECTS,
+    CARD,
     GM_OPTION_TEXT,
     GM_OPTIONS,
     HITS,
@@ -136,74 +136,17 @@ from rules.danger_world import (
     view_for,
 )
 
-from .common import STYLE, WIDE, close_tree, csv_text
+from .common import WIDE, close_tree, csv_text
 from .danger_world_check import CheckControls
 from .new_game_form import VARIANTS_NOTE, NewGameForm, setup_default
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerWorldDashboard", "SetupForm", "SheetBuilder"]
 
-MAX_CHARACTERS = 12
+#: the seats the new-table form offers: what the game's Setup accepts.
+SEATS = CARD.players
 DEFAULT_PLAYERS = 3
 DEFAULT_NAMES = ("Wren", "Ash", "Juno", "Pike", "Rook", "Sable", "Tam", "Vale", "Briar", "Cole", "Dex", "Fen")
-
-
-DW_STYLE = (
-    """
-<style>
-.playbook-danger-world .dw-die { display: inline-block; position: relative; width: 58px; height: 58px;
-  background-color: transparent; background-repeat: no-repeat; background-position: center;
-  background-size: 100% 100%; vertical-align: middle; }
-.playbook-danger-world span.dw-die.dw-small { width: 28px; height: 28px; margin: 1px; }
-.playbook-root .jupyter-button.dw-die { min-width: 58px; width: 58px; min-height: 58px; height: 58px;
-  padding: 0; margin: 4px; border: none; border-radius: 10px; box-shadow: none; color: transparent;
-  background-color: transparent; overflow: visible; transition: transform .08s; }
-.playbook-root .jupyter-button.dw-die:disabled { opacity: 1; cursor: default; }
-.playbook-root .jupyter-button.dw-die:not(:disabled) { cursor: pointer; }
-.playbook-root .jupyter-button.dw-die:not(:disabled):hover { transform: translateY(-2px); }
-.playbook-root .jupyter-button.dw-die.mod-active { transform: translateY(-7px);
-  box-shadow: 0 0 0 4px #f2b705, 0 6px 10px rgba(0, 0, 0, .25); background-color: transparent; }
-.playbook-danger-world .dw-die.dw-locked { box-shadow: 0 0 0 4px #1f4f99; }
-.playbook-danger-world .dw-die.dw-locked::after, .playbook-danger-world .dw-lock-badge::after { content: "\\f023";
-  font-family: "Font Awesome 5 Free", FontAwesome; font-weight: 900; position: absolute; top: -10px; right: -10px; width: 22px; height: 22px; line-height: 22px;
-  border-radius: 50%; background: #1f4f99; color: #fff; font-size: 13px; text-align: center; }
-.playbook-danger-world .dw-lock-badge { display: inline-block; position: relative; width: 22px; height: 22px;
-  vertical-align: middle; }
-.playbook-danger-world .dw-lock-badge::after { top: 0; right: 0; }
-.playbook-danger-world .dw-die.dw-botch::before { content: "✗"; position: absolute; bottom: -10px; right: -8px;
-  font-size: 15px; font-weight: 800; color: #b71c1c; line-height: 1; }
-.playbook-danger-world span.dw-die.dw-small.dw-botch::before { font-size: 11px; bottom: -6px; right: -5px; }
-.playbook-danger-world .dw-die.dw-in-set { box-shadow: 0 0 0 4px #2e7d32; outline: 3px dashed #2e7d32; outline-offset: 5px; }
-.playbook-danger-world .dw-tray-row { display: flex; flex-flow: row wrap; align-items: center; gap: 4px; }
-.playbook-danger-world .dw-track { display: flex; flex-flow: row wrap; gap: 3px; margin: 4px 0; }
-.playbook-danger-world .dw-section { border: 2px solid transparent; border-radius: 8px; padding: 1px 4px;
-  text-align: center; line-height: 1.25; }
-.playbook-danger-world .dw-section.dw-current { border-color: #d32f2f; background: #fff3f3; }
-.playbook-danger-world .dw-section-label { font-size: .8em; font-weight: 700; color: #374151; }
-.playbook-danger-world .dw-zone { font-size: .7em; color: #5b6273; }
-.playbook-danger-world .dw-box { display: inline-block; box-sizing: border-box; width: 19px; height: 19px; margin: 1px;
-  border: 2px solid #374151; border-radius: 3px; background: #fff; vertical-align: middle; }
-.playbook-danger-world .dw-box.dw-filled { background: #374151; }
-.playbook-danger-world .dw-section[data-section="Dead"] .dw-box.dw-filled { background: #111; border-color: #b71c1c; }
-.playbook-danger-world .dw-stats td { padding: 0 8px 0 0; white-space: nowrap; line-height: 1.35; }
-.playbook-danger-world .dw-stats td.dw-dots { padding-right: 22px; }
-.playbook-danger-world .dw-dots { letter-spacing: 1px; color: #1f4f99; }
-.playbook-danger-world .dw-lowered { color: #b71c1c; font-weight: 700; }
-.playbook-danger-world .dw-big { font-size: 2.1em; font-weight: 800; line-height: 1.1; }
-.playbook-danger-world .dw-mid { font-size: 1.25em; font-weight: 700; }
-.playbook-danger-world .pb-difficulty .jupyter-button { min-width: 48px; width: 48px; }
-.playbook-danger-world .dw-character { flex: 1 1 340px; min-width: 300px; max-width: 600px; }
-.playbook-danger-world .dw-sheet h3 { margin: 2px 0 6px; font-size: 1.15em; }
-.playbook-danger-world .dw-history td { font-size: .92em; }
-.playbook-danger-world .dw-history td.dw-dice-cell { white-space: nowrap; }
-.playbook-danger-world .dw-history td.dw-dice-cell .pb-muted { white-space: normal; }
-.playbook-danger-world .dw-history td:nth-child(3) { white-space: nowrap; }
-.playbook-danger-world .dw-coach li { margin: 2px 0; }
-.playbook-danger-world .dw-dead { opacity: .7; }
-"""
-    + dice_css()
-    + "\n</style>\n"
-)
 
 
 # -- the new-game form --------------------------------------------------------------------------------
@@ -215,10 +158,10 @@ class SetupForm(NewGameForm):
     def __init__(self) -> None:
         self.gm = widgets.Text(value=setup_default(Setup, "gm"), description="GM", style=WIDE, layout=widgets.Layout(width="280px")).add_class("pb-gm-name")
         self.players = widgets.BoundedIntText(
-            value=DEFAULT_PLAYERS, min=1, max=MAX_CHARACTERS, description="Player characters", style=WIDE, layout=widgets.Layout(width="220px")
+            value=DEFAULT_PLAYERS, min=SEATS.low, max=SEATS.high, description="Player characters", style=WIDE, layout=widgets.Layout(width="220px")
         ).add_class("pb-players")
         # The GM and the player characters: no bots.
-        self._seat_rows(RULES.slug, DEFAULT_NAMES[:MAX_CHARACTERS], lambda i: f"{i + 1}", "character name", "250px", bots=False)
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[: SEATS.high], lambda i: f"{i + 1}", "character name", "250px", bots=False)
         names = widgets.GridBox(self.names, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))", grid_gap="2px 14px"))
 
         def number(field: str, low: int, high: int, label: str, css: str, width: str = "200px") -> widgets.BoundedIntText:
@@ -394,6 +337,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
     slug = RULES.slug
     game_title = RULES.title
     setup_form = SetupForm
+    sheets = ("danger-world.css",)
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self._quiet = False
@@ -415,7 +359,6 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self.bonus_checks: tuple[widgets.Checkbox, ...] = ()
         super().__init__(store, query)
         self.add_class("playbook-danger-world")
-        self.style_html.value = STYLE + DW_STYLE
         # Nothing is secret: the download link is always there, no "prepare" step.
         self.party_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px", align_items="flex-start")).add_class("pb-party")
         self.pool_html = widgets.HTML(layout=widgets.Layout(flex="0 1 260px", min_width="220px")).add_class("pb-sp-pool")
@@ -460,7 +403,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
     def waiting(self, state: State) -> tuple[int, ...]:
         return state.waiting_for()
 
-    def base_title(self, game: Game[Any, Any]) -> str:
+    def base_title(self, game: AnyGame) -> str:
         return f"{self.game_title}: {game.setup.gm} with {', '.join(game.setup.names)}"
 
     def seat_name(self, seat: int | None) -> str:

@@ -91,11 +91,12 @@ from drawing.dangerous_ideas import (
 from lab import BOTS as LAB_BOTS
 from lab.dangerous_ideas import legal_actions
 from playbook.store import Store
-from rules import Action, Game
+from rules import Action, AnyGame
 from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.dangerous_ideas import (
     BRANCHES,
+    CARD,
     DEFAULT_LAYOUT,
     GAIN_STONES,
     NODES,
@@ -131,7 +132,8 @@ from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerousIdeasDashboard", "SetupForm"]
 
-MAX_SEATS = 10
+#: the seats the new-table form offers: what the game's Setup accepts.
+SEATS = CARD.players
 DEFAULT_STORY = "Goldilocks and the Three Bears"
 DEFAULT_NAMES = (
     "Manifest Destiny",
@@ -146,34 +148,6 @@ DEFAULT_NAMES = (
     "Chaos",
 )
 
-DI_STYLE = """
-<style>
-.playbook-dangerous-ideas .pb-sheet .pb-card { background: #fff; padding: 4px 8px 2px; margin: 4px 0; }
-.playbook-dangerous-ideas .pb-sheet .pb-card.di-active { border: 3px solid #e65100; box-shadow: 0 0 0 2px #ffe0b2; }
-.playbook-dangerous-ideas .pb-sheet svg { width: 100%; height: auto; display: block; }
-.playbook-dangerous-ideas .di-sheet-head { overflow-wrap: anywhere; }
-/* The standings never paint under the log beside them: long names wrap, and anything wider
-   still scrolls inside its own card. */
-.playbook-dangerous-ideas .pb-standings .pb-card { overflow-x: auto; }
-.playbook-dangerous-ideas .pb-standings td { overflow-wrap: anywhere; }
-.playbook-dangerous-ideas .di-big { font-size: 2.4em; font-weight: 800; line-height: 1.05; }
-.playbook-dangerous-ideas .di-order .pb-chip { font-size: .95em; }
-.playbook-dangerous-ideas .di-now { outline: 3px solid #e65100; }
-.playbook-dangerous-ideas .pb-story .di-passage { margin: 0 0 8px; }
-.playbook-dangerous-ideas .pb-story .di-passage p { margin: 2px 0 2px 12px; }
-.playbook-dangerous-ideas .pb-story summary { cursor: pointer; }
-.playbook-dangerous-ideas .pb-controls { border: 2px solid #9aa3b5; border-radius: 10px; padding: 6px 12px;
-  background: #fffdf7; }
-.playbook-dangerous-ideas .pb-narration textarea { font-size: 16px; }
-.playbook-dangerous-ideas .di-hint { color: #5b6273; font-size: .92em; }
-.playbook-dangerous-ideas .di-no { color: #9b1c1c; font-size: .95em; }
-.playbook-dangerous-ideas .di-yes { color: #1d6b35; font-weight: 700; }
-.playbook-dangerous-ideas .widget-html-content { line-height: 1.4; }
-.playbook-dangerous-ideas .widget-text input, .playbook-dangerous-ideas .widget-dropdown select { font-size: 16px; }
-</style>
-"""
-
-
 # -- the new-game form ------------------------------------------------------------------------
 
 
@@ -182,9 +156,9 @@ class SetupForm(NewGameForm):
 
     def __init__(self) -> None:
         self.players = widgets.Dropdown(
-            options=[(f"{n} players", n) for n in range(3, MAX_SEATS + 1)], value=3, description="Players", style=WIDE
+            options=[(f"{n} players", n) for n in range(SEATS.low, SEATS.high + 1)], value=3, description="Players", style=WIDE
         ).add_class("pb-players")
-        self._seat_rows(RULES.slug, DEFAULT_NAMES[:MAX_SEATS], lambda i: f"Seat {i + 1}", "the player's Dangerous Idea", kind_width="170px")
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[: SEATS.high], lambda i: f"Seat {i + 1}", "the player's Dangerous Idea", kind_width="170px")
         self.story = widgets.Text(
             value=DEFAULT_STORY,
             description="The story retold",
@@ -268,6 +242,7 @@ class DangerousIdeasDashboard(TableDashboard):
     game_title = RULES.title
     setup_form = SetupForm
     bot_strategies = LAB_BOTS[RULES.slug]
+    sheets = ("dangerous-ideas.css",)
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.story = ""
@@ -279,7 +254,6 @@ class DangerousIdeasDashboard(TableDashboard):
         self._preview: tuple[int | None, str] = (None, "")
         super().__init__(store, query)
         self.add_class("playbook-dangerous-ideas")
-        self.style_html.value += DI_STYLE
         self.chapter_html = widgets.HTML().add_class("pb-chapter")
         self.actor_html = widgets.HTML().add_class("pb-actor")
         self.controls = widgets.VBox().add_class("pb-controls-body")
@@ -335,7 +309,7 @@ class DangerousIdeasDashboard(TableDashboard):
     def waiting(self, state: State) -> tuple[int, ...]:
         return state.waiting_for()
 
-    def base_title(self, game: Game[Any, Any]) -> str:
+    def base_title(self, game: AnyGame) -> str:
         story = game.setup.story
         return f"{self.game_title}: {story} ({', '.join(game.setup.names)})" if story else super().base_title(game)
 

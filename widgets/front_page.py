@@ -20,7 +20,8 @@ from playbook.store import Store
 from rules.games import CARDS, card
 
 from .address import page_query
-from .common import STYLE, day_and_time
+from .common import day_and_time
+from .styles import style_html
 
 __all__ = ["ClassStarter", "TableIndex"]
 
@@ -122,7 +123,7 @@ class TableIndex(widgets.VBox):
         self.list_html = widgets.HTML().add_class("pb-table-list")
         self.classes = ClassStarter(self.store) if self.allowed else widgets.HTML()
         # The tables in progress first: a facilitator coming back to a class looks for them.
-        super().__init__((widgets.HTML(STYLE), self.list_html, self.classes))
+        super().__init__((widgets.HTML(style_html("dashboard.css")), self.list_html, self.classes))
         self.add_class("playbook-root")
         self.add_class("pb-table-index")
         self.show()

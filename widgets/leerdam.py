@@ -85,6 +85,7 @@ from rules import Action, RuleError
 from rules.core import plural as _plural
 from rules.leerdam import (
     ACTIVITIES,
+    CARD,
     RULES,
     Accept,
     Advance,
@@ -108,13 +109,14 @@ from rules.leerdam import (
     village_rows,
 )
 
-from .common import STYLE, WIDE, LogPanel, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
+from .common import WIDE, LogPanel, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
 from .new_game_form import VARIANTS_NOTE, NewGameForm, setup_default
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "AllocationGrid", "LeerdamDashboard", "SetupForm", "village_figure"]
 
-MAX_HOUSEHOLDS = 20
+#: the seats the new-table form offers: what the game's Setup accepts.
+SEATS = CARD.players
 DEFAULT_HOUSEHOLDS = 7
 DEFAULT_NAMES = (
     "Aalders", "Bakker", "Claessen", "De Vries", "Evers", "Franssen", "Gerritsen", "Hendriks", "Jansen", "Kuipers",
@@ -124,30 +126,6 @@ DEFAULT_NAMES = (
 ANONYMOUS = "Anonymous pledges (only the total is shown until the end)"
 #: the allocation preview's columns (on a phone, each row is a card of "column: value" lines).
 PREVIEW_HEAD = ("Household", "Subsistence", "Leisure", "Profit", "VP", "Wealth")
-
-LEERDAM_STYLE = """
-<style>
-.playbook-leerdam .ld-big { font-size: 2.6em; font-weight: 800; line-height: 1.1; }
-.playbook-leerdam .ld-mid { font-size: 1.35em; font-weight: 700; }
-.playbook-leerdam .pb-card { background: #fff; border-color: #9aa3b5; line-height: 1.4; }
-.playbook-leerdam .pb-card .pb-chip { font-size: 1.05em; }
-.playbook-leerdam .ld-grid .widget-html { font-weight: 600; }
-.playbook-leerdam .ld-grid input { font-size: 18px; }
-.playbook-leerdam .pb-plots img, .playbook-leerdam img.pb-plots { max-width: 100%; height: auto; }
-/* The allocation grid: a table with a header row on a wide screen; on a phone, a card per
-   household, each activity on a line of its own beside its box (a header row of four columns
-   would squeeze "Subsistence" and "Household" into pieces, and push Profit off the screen). */
-@media (min-width: 701px) { .playbook-leerdam .ld-grid .widget-label { display: none; } }
-@media (max-width: 700px) {
-  .playbook-leerdam .ld-grid { grid-template-columns: minmax(0, 1fr) !important; }
-  .playbook-leerdam .ld-grid .ld-head { display: none; }
-  .playbook-leerdam .ld-grid .ld-name { margin-top: 8px; border-top: 1px solid #dde1ea; padding-top: 4px; }
-  .playbook-leerdam .ld-grid .widget-inline-hbox { width: 100% !important; }
-  .playbook-leerdam .ld-grid .widget-label { width: 8.5em !important; flex: 0 0 auto; font-weight: 600; }
-}
-</style>
-"""
-
 
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
@@ -264,22 +242,23 @@ def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
     return fig
 
 
-# -- the new-game form -----------------------------------------------------------------------------
-
-
 def _private_lines(state: State, seat: int) -> tuple[str, ...]:
     """The log lines only this household (and perhaps a partner) may read: its own notes."""
     return tuple(e.text for e in state.log if e.visible_to is not None and seat in e.visible_to)
+
+
+# -- the new-game form -----------------------------------------------------------------------------
+
 
 class SetupForm(NewGameForm):
     """Households, seat kinds, variants and seed; `read()` turns them into a Setup."""
 
     def __init__(self) -> None:
         self.players = widgets.BoundedIntText(
-            value=DEFAULT_HOUSEHOLDS, min=3, max=MAX_HOUSEHOLDS, description="Households", style=WIDE, layout=widgets.Layout(width="200px")
+            value=DEFAULT_HOUSEHOLDS, min=SEATS.low, max=SEATS.high, description="Households", style=WIDE, layout=widgets.Layout(width="200px")
         ).add_class("pb-players")
         self.warning = widgets.HTML().add_class("pb-setup-warning")
-        self._seat_rows(RULES.slug, DEFAULT_NAMES[:MAX_HOUSEHOLDS], lambda i: f"{i + 1}", "household name", "260px", "170px")
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[: SEATS.high], lambda i: f"{i + 1}", "household name", "260px", "170px")
         seats = widgets.GridBox(self.rows, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 440px), 1fr))", grid_gap="2px 18px"))
 
         def number(value: int, low: int, high: int, label: str, css: str, width: str = "190px") -> widgets.BoundedIntText:
@@ -489,10 +468,10 @@ class LeerdamDashboard(TableDashboard):
     game_title = RULES.title
     setup_form = SetupForm
     bot_strategies = LAB_BOTS[RULES.slug]
+    sheets = ("leerdam.css",)
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         super().__init__(store, query)
-        self.style_html.value = STYLE + LEERDAM_STYLE
         self.curtain = PrivacyCurtain(self._household_panel, label="Whose household?", key=self._panel_key)
         self.year_html = widgets.HTML().add_class("pb-year")
         self.dyke_html = widgets.HTML().add_class("pb-dyke")

@@ -51,6 +51,7 @@ from rules import RuleError
 from rules.core import plural as _plural
 from rules.core import seats_text
 from rules.new_rule import (
+    CARD,
     RULES,
     Draw,
     Keep,
@@ -72,7 +73,8 @@ from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "NewRuleDashboard", "PaymentChooser", "SetupForm", "colour_class"]
 
-MAX_SEATS = 5
+#: the seats the new-table form offers: what the game's Setup accepts.
+SEATS = CARD.players
 
 
 def colour_class(colour: str) -> str:
@@ -93,9 +95,9 @@ class SetupForm(NewGameForm):
 
     def __init__(self) -> None:
         self.players = widgets.ToggleButtons(
-            options=[(f"{n} players", n) for n in (3, 4, 5)], value=4, description="Players", style=WIDE
+            options=[(f"{n} players", n) for n in range(SEATS.low, SEATS.high + 1)], value=4, description="Players", style=WIDE
         ).add_class("pb-players")
-        self._seat_rows(RULES.slug, [f"Player {i + 1}" for i in range(MAX_SEATS)], lambda i: f"Seat {i + 1}", "name")
+        self._seat_rows(RULES.slug, [f"Player {i + 1}" for i in range(SEATS.high)], lambda i: f"Seat {i + 1}", "name")
         self.bags = widgets.BoundedIntText(
             value=setup_default(Setup, "bags_per_player"), min=1, max=10, description="Bags per player", style=WIDE
         ).add_class("pb-bags")

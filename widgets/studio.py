@@ -41,7 +41,8 @@ from rules.core import AnyGame
 from rules.games import CARDS
 from rules.games import card as game_card
 
-from .common import STYLE, StatusLine, card, download_link, esc
+from .common import StatusLine, card, download_link, esc
+from .styles import style_html
 
 __all__ = [
     "PrintStudio",
@@ -209,7 +210,7 @@ class PrintStudio(widgets.VBox):
 
         super().__init__(
             (
-                widgets.HTML(STYLE),
+                widgets.HTML(style_html("dashboard.css")),
                 widgets.HBox((self.game, widgets.HTML("<b>Paper</b>"), self.page), layout=_row()),
                 self.missing_note,
                 widgets.HBox((widgets.HTML("<b>Print</b>"), self.source), layout=_row()),

@@ -58,9 +58,10 @@ from . import live
 from .address import page_query, qr_svg
 from .board import Debrief, PhaseBoard
 from .class_card import ClassPanel
-from .common import STYLE, DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
+from .common import DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
 from .live import LiveFollow
 from .lost_presses import listen
+from .styles import style_html
 
 __all__ = ["DashboardModule", "TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys"]
 
@@ -168,6 +169,8 @@ class TableDashboard(widgets.VBox):
     bot_strategies: ClassVar[Mapping[str, Callable[[Any, int, random.Random], Action]]] = {}
     #: the game's new-game form (a widget with a `start_button`, `read()` and `reseed()`).
     setup_form: ClassVar[Callable[[], Any]]
+    #: the game's own stylesheets, after `dashboard.css` (`widgets.styles`: `leerdam.css`).
+    sheets: ClassVar[tuple[str, ...]] = ()
 
     @property
     def hidden_information(self) -> bool:
@@ -190,7 +193,7 @@ class TableDashboard(widgets.VBox):
         self._by_bot: tuple[bool, ...] = ()
         self.bots: dict[int, str] = {}
         self._meta: dict[str, Any] = {}
-        self.style_html = widgets.HTML(STYLE)
+        self.style_html = widgets.HTML(style_html("dashboard.css", *self.sheets))
         self.header = TableHeader()
         self.status = StatusLine()
         # Following the table: the page's heartbeat, and the look at the store for other pages' moves.
