@@ -143,8 +143,6 @@ from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerWorldDashboard", "SetupForm", "SheetBuilder"]
 
-#: the seats the new-table form offers: what the game's Setup accepts.
-SEATS = CARD.players
 DEFAULT_PLAYERS = 3
 DEFAULT_NAMES = ("Wren", "Ash", "Juno", "Pike", "Rook", "Sable", "Tam", "Vale", "Briar", "Cole", "Dex", "Fen")
 
@@ -158,10 +156,10 @@ class SetupForm(NewGameForm):
     def __init__(self) -> None:
         self.gm = widgets.Text(value=setup_default(Setup, "gm"), description="GM", style=WIDE, layout=widgets.Layout(width="280px")).add_class("pb-gm-name")
         self.players = widgets.BoundedIntText(
-            value=DEFAULT_PLAYERS, min=SEATS.low, max=SEATS.high, description="Player characters", style=WIDE, layout=widgets.Layout(width="220px")
+            value=DEFAULT_PLAYERS, min=CARD.players.low, max=CARD.players.high, description="Player characters", style=WIDE, layout=widgets.Layout(width="220px")
         ).add_class("pb-players")
         # The GM and the player characters: no bots.
-        self._seat_rows(RULES.slug, DEFAULT_NAMES[: SEATS.high], lambda i: f"{i + 1}", "character name", "250px", bots=False)
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[: CARD.players.high], lambda i: f"{i + 1}", "character name", "250px", bots=False)
         names = widgets.GridBox(self.names, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))", grid_gap="2px 14px"))
 
         def number(field: str, low: int, high: int, label: str, css: str, width: str = "200px") -> widgets.BoundedIntText:

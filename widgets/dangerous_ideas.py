@@ -132,8 +132,6 @@ from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerousIdeasDashboard", "SetupForm"]
 
-#: the seats the new-table form offers: what the game's Setup accepts.
-SEATS = CARD.players
 DEFAULT_STORY = "Goldilocks and the Three Bears"
 DEFAULT_NAMES = (
     "Manifest Destiny",
@@ -156,9 +154,9 @@ class SetupForm(NewGameForm):
 
     def __init__(self) -> None:
         self.players = widgets.Dropdown(
-            options=[(f"{n} players", n) for n in range(SEATS.low, SEATS.high + 1)], value=3, description="Players", style=WIDE
+            options=[(f"{n} players", n) for n in range(CARD.players.low, CARD.players.high + 1)], value=3, description="Players", style=WIDE
         ).add_class("pb-players")
-        self._seat_rows(RULES.slug, DEFAULT_NAMES[: SEATS.high], lambda i: f"Seat {i + 1}", "the player's Dangerous Idea", kind_width="170px")
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[: CARD.players.high], lambda i: f"Seat {i + 1}", "the player's Dangerous Idea", kind_width="170px")
         self.story = widgets.Text(
             value=DEFAULT_STORY,
             description="The story retold",

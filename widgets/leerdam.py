@@ -115,8 +115,6 @@ from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "AllocationGrid", "LeerdamDashboard", "SetupForm", "village_figure"]
 
-#: the seats the new-table form offers: what the game's Setup accepts.
-SEATS = CARD.players
 DEFAULT_HOUSEHOLDS = 7
 DEFAULT_NAMES = (
     "Aalders", "Bakker", "Claessen", "De Vries", "Evers", "Franssen", "Gerritsen", "Hendriks", "Jansen", "Kuipers",
@@ -255,10 +253,10 @@ class SetupForm(NewGameForm):
 
     def __init__(self) -> None:
         self.players = widgets.BoundedIntText(
-            value=DEFAULT_HOUSEHOLDS, min=SEATS.low, max=SEATS.high, description="Households", style=WIDE, layout=widgets.Layout(width="200px")
+            value=DEFAULT_HOUSEHOLDS, min=CARD.players.low, max=CARD.players.high, description="Households", style=WIDE, layout=widgets.Layout(width="200px")
         ).add_class("pb-players")
         self.warning = widgets.HTML().add_class("pb-setup-warning")
-        self._seat_rows(RULES.slug, DEFAULT_NAMES[: SEATS.high], lambda i: f"{i + 1}", "household name", "260px", "170px")
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[: CARD.players.high], lambda i: f"{i + 1}", "household name", "260px", "170px")
         seats = widgets.GridBox(self.rows, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 440px), 1fr))", grid_gap="2px 18px"))
 
         def number(value: int, low: int, high: int, label: str, css: str, width: str = "190px") -> widgets.BoundedIntText:

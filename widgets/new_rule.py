@@ -73,8 +73,6 @@ from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "NewRuleDashboard", "PaymentChooser", "SetupForm", "colour_class"]
 
-#: the seats the new-table form offers: what the game's Setup accepts.
-SEATS = CARD.players
 
 
 def colour_class(colour: str) -> str:
@@ -95,9 +93,9 @@ class SetupForm(NewGameForm):
 
     def __init__(self) -> None:
         self.players = widgets.ToggleButtons(
-            options=[(f"{n} players", n) for n in range(SEATS.low, SEATS.high + 1)], value=4, description="Players", style=WIDE
+            options=[(f"{n} players", n) for n in range(CARD.players.low, CARD.players.high + 1)], value=4, description="Players", style=WIDE
         ).add_class("pb-players")
-        self._seat_rows(RULES.slug, [f"Player {i + 1}" for i in range(SEATS.high)], lambda i: f"Seat {i + 1}", "name")
+        self._seat_rows(RULES.slug, [f"Player {i + 1}" for i in range(CARD.players.high)], lambda i: f"Seat {i + 1}", "name")
         self.bags = widgets.BoundedIntText(
             value=setup_default(Setup, "bags_per_player"), min=1, max=10, description="Bags per player", style=WIDE
         ).add_class("pb-bags")
