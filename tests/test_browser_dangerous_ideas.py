@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from playbook.serve import NOTEBOOKS_DIR
-from tests.support.browser import VoilaFactory, open_dashboard
+from tests.support.browser import VoilaFactory, open_dashboard, text_contrasts
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -55,6 +55,12 @@ def test_a_meme_action_with_a_connector_and_a_defender(voila: VoilaFactory, page
     expect(part(page, ".pb-round")).to_contain_text("starting stones")
     # Names are shown as typed, never as markup.
     expect(part(page, ".pb-chapter")).to_contain_text("Ana & <i>Co</i>")
+    # The controls' panel reads in both themes (it was a light card under the dark page's light text).
+    for theme in ("dark", "light"):
+        page.locator(".playbook-theme").click()
+        expect(page.locator("html")).to_have_attribute("data-playbook-theme", theme)
+        lowest = text_contrasts(page, f"{ROOT} .pb-controls")[:3]
+        assert lowest[0][0] >= 4.5, (theme, lowest)
 
     for _ in NAMES:
         for node, count in START:

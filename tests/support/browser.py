@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright
 
+from drawing.common import contrast_ratio
 from playbook.serve import RunningServer
 from rules import dangerous_ideas as di
 
@@ -43,6 +44,7 @@ __all__ = [
     "settled",
     "show_first",
     "source_text_visible",
+    "text_contrasts",
 ]
 
 VoilaFactory = Callable[..., RunningServer]
@@ -442,3 +444,30 @@ def recorded(page: Page) -> list[str]:
 
     page.on("websocket", on_socket)
     return frames
+
+
+#: each element with text of its own inside a root: its text colour and the colour it stands on
+#: (the nearest opaque background up the tree), both as #rrggbb.
+_TEXT_COLOURS = """root => {
+  const hex = c => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+    const p = m[1].split(',').map(Number); if (p.length > 3 && p[3] < 0.5) return null;
+    return '#' + p.slice(0, 3).map(v => Math.round(v).toString(16).padStart(2, '0')).join(''); };
+  const ground = el => { for (let e = el; e; e = e.parentElement) {
+    const c = hex(getComputedStyle(e).backgroundColor); if (c) return c; } return '#ffffff'; };
+  const found = [];
+  for (const el of document.querySelectorAll(root + ' *')) {
+    if (![...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    const fg = hex(getComputedStyle(el).color);
+    if (fg) found.push([el.textContent.trim().slice(0, 60), fg, ground(el)]);
+  }
+  return found;
+}"""
+
+
+def text_contrasts(page: Page, root: str) -> list[tuple[float, str]]:
+    """WCAG 2's contrast of each visible text inside `root` against what it stands on, lowest
+    first, with the text (a page's light and dark themes each have their own colours)."""
+    found = page.evaluate(_TEXT_COLOURS, root)
+    return sorted((contrast_ratio(fg, bg), text) for text, fg, bg in found)
