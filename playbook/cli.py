@@ -449,7 +449,7 @@ def _command(sub: Any, name: str, help_text: str, description: str, example: str
     """A subcommand whose --help ends with an example."""
     return sub.add_parser(
         name,
-        help=help_text,
+        help=help_text.replace("%", "%%"),  # argparse formats a command's help with %: "95% interval"
         description=description,
         epilog=f"example:\n  {example}",
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import io
 import json
 from pathlib import Path
 
@@ -10,7 +12,7 @@ from pypdf import PdfReader
 
 from lab.core import play_out
 from lab.new_rule import balanced_bot
-from playbook.cli import main
+from playbook.cli import main, parser
 from rules import new_game
 from rules import new_rule as nr
 from rules.core import rng_for
@@ -30,7 +32,19 @@ def saved_game(tmp_path: Path, names: tuple[str, ...] = ("Ana", "Bo", "Cy", "Di"
     return path
 
 
-@pytest.mark.parametrize("command", ["serve", "print", "simulate", "compare", "replay"])
+def _commands() -> list[str]:
+    (sub,) = (a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return sorted(sub.choices)
+
+
+def test_the_playbook_lists_every_command() -> None:
+    out = io.StringIO()
+    parser().print_help(out)
+    listed = {line.split()[0] for line in out.getvalue().splitlines() if line.startswith("    ") and line.strip()}
+    assert listed >= set(_commands()), out.getvalue()
+
+
+@pytest.mark.parametrize("command", _commands())
 def test_every_command_explains_itself(capsys: pytest.CaptureFixture[str], command: str) -> None:
     with pytest.raises(SystemExit) as done:
         main([command, "--help"])
