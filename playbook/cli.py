@@ -290,7 +290,7 @@ def _make_pdf(args: argparse.Namespace) -> bytes:
     if args.game == "all":
         low, high = pack.GROUP_RANGE
         if args.players is not None and not low <= args.players <= high:
-            raise UsageError(f"argument --players: all prints for a group of {low}-{high}, not {args.players}; for a class, print its game (playbook print leerdam --players 30)")
+            raise UsageError(f"argument --players: all prints for a group of {low}-{high}, not {args.players}; for a class, print its game (playbook print leerdam --players {args.players})")
         if args.booklet:
             return pack.booklet_pdf(page=args.page)
         players = args.players if args.players is not None else 4
