@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import textwrap
+import urllib.parse
 import warnings
 from collections.abc import Callable, Sequence
 from importlib import metadata
@@ -27,6 +28,11 @@ VARIANTS_HELP = (
     "setup variant of the game (misfortune=3,2,1,0,0,0, max_rounds=none, table_dice=true) or a lab "
     "option (new-rule: cap; danger-world: gm, difficulty, rounds, sheet, sweep_trials)."
 )
+
+
+#: the most students a class takes (`playbook.classes.MAX_STUDENTS`, kept here so that the
+#: command line starts without loading the classes; a test keeps the two equal).
+CLASS_MOST = 60
 
 
 class UsageError(Refusal):
@@ -101,6 +107,19 @@ def _setup_variants(game: str, text: str | None) -> dict[str, Any]:
     return {key: _plain(value) for key, value in spec.options}
 
 
+def _links_base(args: argparse.Namespace) -> str:
+    """The server's address in the links `table new` and `class new` print (`--public-url`,
+    `PLAYBOOK_URL`, the `playbook serve` running here, this machine's network address); a
+    warning on stderr when no phone can open them."""
+    from .links import DEFAULT_PORT, command_line_address
+    from .serve import phone_address
+
+    where = command_line_address(args.public_url, lambda: phone_address(DEFAULT_PORT).base)
+    if where.warning():
+        print(f"playbook {args.command}: warning: {where.warning()}", file=sys.stderr)
+    return where.base
+
+
 def _cmd_table_new(args: argparse.Namespace) -> int:
     """A new table in the store, with its keys; its links as JSON (or one per line)."""
     import secrets as _secrets
@@ -108,7 +127,7 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
     from rules import GAMES, new_game
 
     from .access import table_keys
-    from .links import command_line_base, table_links
+    from .links import table_links
     from .store import Store
 
     low, high = card(args.game).players.range
@@ -128,7 +147,7 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
     store = Store()
     meta = {"bots": bots, **table_keys(players)}
     table_id = store.create(game, f"{GAMES[args.game].title}: {', '.join(setup.names)}", meta)
-    links = table_links(command_line_base(args.url), args.game, table_id, store.info(table_id).meta, setup.names)
+    links = table_links(_links_base(args), args.game, table_id, store.info(table_id).meta, setup.names)
     if args.json:
         print(json.dumps(links, ensure_ascii=False))
     else:
@@ -144,7 +163,7 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
 def _cmd_class_new(args: argparse.Namespace) -> int:
     """A new class in the store: its room code and its addresses as JSON (or one per line)."""
     from .classes import create_class
-    from .links import class_links, command_line_base
+    from .links import class_links
     from .store import Store
 
     roster: list[str] = []
@@ -155,7 +174,7 @@ def _cmd_class_new(args: argparse.Namespace) -> int:
             raise UsageError(f"argument --roster: {args.roster} is not UTF-8 text (one name a line)") from None
     store = Store()
     record = create_class(store, args.game, args.students, roster=roster, bots=not args.no_bots, variants=_setup_variants(args.game, args.variant))
-    links = {"class": record.id, "game": record.game, **class_links(command_line_base(args.url), record)}
+    links = {"class": record.id, "game": record.game, **class_links(_links_base(args), record)}
     if args.json:
         print(json.dumps(links, ensure_ascii=False))
     else:
@@ -166,12 +185,24 @@ def _cmd_class_new(args: argparse.Namespace) -> int:
 
 def _public_url(text: str) -> str:
     """An argparse type: an http(s) address with a host (`https://school.example/playbook/`)."""
-    import urllib.parse
-
     parts = urllib.parse.urlsplit(text)
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
         raise argparse.ArgumentTypeError(f"{text!r} is not an address such as https://school.example/playbook/")
     return text
+
+
+def _public_url_option(p: argparse.ArgumentParser) -> None:
+    """`--public-url` (alias `--url`) of the commands that print links."""
+    p.add_argument(
+        "--public-url",
+        "--url",
+        dest="public_url",
+        metavar="URL",
+        type=_public_url,
+        help="the address phones reach the server at, in every link, e.g. https://school.example/playbook/ (default $PLAYBOOK_URL, "
+        "else the playbook serve running here, else this machine's address on the room's network, port 8866: "
+        "localhost, with a warning, only when it has no network)",
+    )
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -217,6 +248,13 @@ def _print_range(game: Card) -> str:
     return f"{game.slug} {low}-{high}{who}{written}"
 
 
+def _class_tables(game: Card) -> str:
+    """How a class sits at `game`, as `print --help` says it: 'leerdam villages of 5-10'."""
+    low, high = game.players.class_range
+    gm = " with a GM" if game.gm else ""
+    return f"{game.slug} {game.words.table}s of {low}-{high}{gm}"
+
+
 def _cmd_print(args: argparse.Namespace) -> int:
     from printables.fonts import MissingGlyphWarning
 
@@ -249,10 +287,10 @@ def _make_pdf(args: argparse.Namespace) -> bytes:
         if args.booklet:
             return document.booklet(saved.rules.slug, state=saved.state, page=args.page)
         return document.pdf(saved.rules.slug, state=saved.state, page=args.page, bleed=args.bleed)
-    low, high = pack.GROUP_RANGE if args.game == "all" else card(args.game).players.range
-    if args.players is not None and not low <= args.players <= high:
-        raise UsageError(f"argument --players: {args.game} takes {low}-{high}, not {args.players}")
     if args.game == "all":
+        low, high = pack.GROUP_RANGE
+        if args.players is not None and not low <= args.players <= high:
+            raise UsageError(f"argument --players: all prints for a group of {low}-{high}, not {args.players}; for a class, print its game (playbook print leerdam --players {args.players})")
         if args.booklet:
             return pack.booklet_pdf(page=args.page)
         players = args.players if args.players is not None else 4
@@ -260,6 +298,15 @@ def _make_pdf(args: argparse.Namespace) -> bytes:
             print(f"playbook print: note: {note}", file=sys.stderr)
         return pack.build_pdf(players, names, page=args.page, bleed=args.bleed)
     game = card(args.game)
+    low, high = game.players.range
+    if args.players is not None and not low <= args.players <= high:
+        if not high < args.players <= CLASS_MOST:
+            class_low, class_high = game.players.class_range
+            raise UsageError(
+                f"argument --players: {game.slug} takes {low}-{high} {game.words.players} at one {game.words.table}, or a class of "
+                f"{high + 1}-{CLASS_MOST} in {game.words.table}s of {class_low}-{class_high}, not {args.players}"
+            )
+        return _class_pdf(args, game, names)
     warning = document.text_warning(game, args.players if args.players is not None else game.players.default)
     if warning:
         print(f"playbook print: warning: {warning}", file=sys.stderr)
@@ -269,11 +316,45 @@ def _make_pdf(args: argparse.Namespace) -> bytes:
     if args.seat_links is not None:
         from printables.slips import seat_links
 
+        from .links import local_link
+
         try:
             links = seat_links(args.seat_links.read_bytes())
         except ValueError as exc:
             raise UsageError(f"argument --seat-links: {exc}") from None
+        local = [url for _name, url in links if local_link(url)]
+        if local:
+            where = urllib.parse.urlsplit(local[0])
+            print(
+                f"playbook print: warning: {args.seat_links} holds links to {where.scheme}://{where.netloc}, which no phone can open: "
+                "make the table again with --public-url (or PLAYBOOK_URL), or on a machine on the room's network",
+                file=sys.stderr,
+            )
     return document.pdf(game, names, players=args.players, page=args.page, bleed=args.bleed, seat_links=links)
+
+
+def _class_pdf(args: argparse.Namespace, game: Card, names: list[str] | None) -> bytes:
+    """`game`'s materials for a class of `args.players` (more than one table takes), in
+    parallel tables as `playbook class new` deals them (`printables.pack.class_plan`)."""
+    from printables import document, pack
+
+    if args.seat_links is not None:
+        raise UsageError(
+            f"argument --seat-links: a links file is one {game.words.table}'s seats; a class of {args.players} joins by its room code "
+            f"(playbook class new {game.slug} --students {args.players})"
+        )
+    parts, notes = pack.class_plan(game, args.players, names)
+    for note in notes:
+        print(f"playbook print: note: {note}", file=sys.stderr)
+    if args.booklet:
+        largest = parts[0]
+        print(
+            f"playbook print: note: the booklet is one {game.words.table}'s ({len(largest.names)} {game.words.players}): "
+            f"print one for each of the {len(parts)} {game.words.table}s",
+            file=sys.stderr,
+        )
+        return document.booklet(game, players=len(largest.names), page=args.page)
+    return pack.class_pdf(game, args.players, names, page=args.page, bleed=args.bleed)
 
 
 def _bar(total: int, quiet: bool) -> tuple[Any, Any]:
@@ -504,12 +585,19 @@ def parser() -> argparse.ArgumentParser:
         "print",
         "print play materials as PDF",
         "Blank materials for N players, or (with --game-file) the sheets of a saved game filled in.\n"
-        + textwrap.fill(f"Players: {', '.join(map(_print_range, printed))}; all: a group of 1-20, each game split into the tables it takes, with a contents page.", 92),
-        'playbook print all --players 10 --names "Ana,Bo,Cy,Di,Ed,Fa,Gu,Hy,Io,Jo" --page letter -o pack.pdf',
+        + textwrap.fill(f"Players: {', '.join(map(_print_range, printed))}; all: a group of 1-20, each game split into the tables it takes, with a contents page.", 92)
+        + "\n"
+        + textwrap.fill(
+            f"More people than one table takes, up to {CLASS_MOST}: a class, in parallel tables as `playbook class new` deals it "
+            f"({', '.join(map(_class_tables, printed))}), each table's materials under its own heading after a contents page.",
+            92,
+        ),
+        'playbook print all --players 10 --names "Ana,Bo,Cy,Di,Ed,Fa,Gu,Hy,Io,Jo" --page letter -o pack.pdf\n'
+        "  playbook print leerdam --players 30 -o class.pdf   # three villages of 10",
     )
     defaults = ", ".join(["4", *(f"{c.slug} {c.players.default}" for c in printed if c.players.default != 4)])
     p.add_argument("game", choices=[*(c.slug for c in printed), "all"], help="which game's materials, or all")
-    p.add_argument("--players", type=_ranged(1, 20), help=f"number of players (default: {defaults}; the game's range above)")
+    p.add_argument("--players", type=_ranged(1), help=f"number of players (default: {defaults}; the game's range above, or a class of up to {CLASS_MOST})")
     p.add_argument("--names", help="comma-separated player names, printed on the sheets (as many as --players); danger-world: \"Player: Character\" names both")
     p.add_argument("--page", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
     p.add_argument("--game-file", type=_existing, metavar="SAVE.json", help="fill the sheets from a saved game")
@@ -602,7 +690,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", help="comma-separated, one per seat: human or a bot's name (default: every seat human)")
     p.add_argument("--seed", type=_ranged(0, 2**63 - 1), help="the game's seed (default: random)")
     p.add_argument("--variant", metavar="VARIANTS", help='setup variants, e.g. leerdam "anonymous=true" (anonymous pledges: only the total is public until the end)')
-    p.add_argument("--url", help="the server's address in the links (default $PLAYBOOK_URL, else http://localhost:8866)")
+    _public_url_option(p)
     p.add_argument("--json", action="store_true", help="print the links as one line of JSON")
     p.set_defaults(run=_cmd_table_new, command="table new")
 
@@ -617,11 +705,11 @@ def parser() -> argparse.ArgumentParser:
         "playbook class new new-rule --students 25 --roster names.txt --json",
     )
     p.add_argument("game", choices=slugs(), help="which game")
-    p.add_argument("--students", type=_ranged(3, 60), required=True, help="students expected, 3-60")
+    p.add_argument("--students", type=_ranged(3, CLASS_MOST), required=True, help=f"students expected, 3-{CLASS_MOST}")
     p.add_argument("--roster", type=_existing, help="a text file of the class's names, one a line: students pick theirs")
     p.add_argument("--no-bots", action="store_true", help="never fill a short table with bots")
     p.add_argument("--variant", metavar="VARIANTS", help='setup variants for every table, e.g. leerdam "anonymous=true" (anonymous pledges)')
-    p.add_argument("--url", help="the server's address in the links (default $PLAYBOOK_URL, else http://localhost:8866)")
+    _public_url_option(p)
     p.add_argument("--json", action="store_true", help="print the code and links as one line of JSON")
     p.set_defaults(run=_cmd_class_new, command="class new")
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import os
 import urllib.parse
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rules.games import card
@@ -22,11 +23,13 @@ from rules.games import card
 __all__ = [
     "CLASS_PAGE",
     "DEFAULT_PORT",
+    "CommandLineBase",
     "class_links",
     "class_query",
-    "command_line_base",
+    "command_line_address",
     "in_voila",
     "index_link",
+    "local_link",
     "page",
     "public_base",
     "query",
@@ -140,7 +143,53 @@ def public_base() -> str:
     return server_address(os.environ.get("SERVER_NAME", "localhost"), os.environ.get("SERVER_PORT", str(DEFAULT_PORT)))
 
 
-def command_line_base(url: str | None) -> str:
-    """The server's address in the links the command line prints: `url` (its `--url`), else
-    `PLAYBOOK_URL`, else this machine's default server."""
-    return url or os.environ.get("PLAYBOOK_URL") or server_address("localhost")
+def local_link(url: str) -> bool:
+    """True for an address only this machine opens (localhost, 127.x, ::1): no phone can."""
+    host = (urllib.parse.urlsplit(url).hostname or "").lower()
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
+@dataclass(frozen=True)
+class CommandLineBase:
+    """The server's address in the links the command line prints, and where it came from."""
+
+    base: str
+    #: "--public-url", "PLAYBOOK_URL", "playbook serve" (the one running here) or "network"
+    #: (this machine's address on the room's network, or localhost when it has none).
+    source: str
+
+    @property
+    def local_only(self) -> bool:
+        """No phone can open these links."""
+        return local_link(self.base)
+
+    def warning(self) -> str:
+        """What to say on stderr when no phone can open the links, or ""."""
+        if not self.local_only:
+            return ""
+        if self.source == "network":
+            return (
+                f"this machine has no network, so the links say {self.base}, which no phone can open: "
+                "connect it to the room's network and make them again, or give --public-url (or PLAYBOOK_URL)"
+            )
+        if self.source == "playbook serve":
+            return f"the playbook serve running here is for this machine only (--local), so the links say {self.base}, which no phone can open"
+        return f"the links say {self.base} (from {self.source}), which no phone can open: only this machine can"
+
+
+def command_line_address(url: str | None, network: Callable[[], str]) -> CommandLineBase:
+    """The server's address in the links the command line prints: `url` (its `--public-url`),
+    else `PLAYBOOK_URL`, else the `playbook serve` running on this machine, else `network()`:
+    the address `playbook serve` would give phones here (the command line passes
+    `playbook.serve.phone_address`'s: this machine's address on the room's network, localhost
+    only when it has none)."""
+    if url:
+        return CommandLineBase(url.rstrip("/"), "--public-url")
+    if os.environ.get("PLAYBOOK_URL"):
+        return CommandLineBase(os.environ["PLAYBOOK_URL"].rstrip("/"), "PLAYBOOK_URL")
+    from .running import server_url
+
+    running = server_url()
+    if running:
+        return CommandLineBase(running, "playbook serve")
+    return CommandLineBase(network().rstrip("/"), "network")

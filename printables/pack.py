@@ -6,6 +6,11 @@ Rule in tables of 3-5, Dangerous Ideas of 3-10, Leerdam in villages of 3-10); a 
 GM (Danger World) gets one more at each table, the table's first name. A group a game's one
 table holds but its text is not written for gets the text's warning; a game the group is too
 small for is left out, and the contents page says why. Every game's part starts on a new page.
+
+One game for a class (`class_plan`, `class_pdf`: more people than one of its tables takes) is
+split into parallel tables as `playbook class new` deals a class, in tables of the card's class
+range (Leerdam for 30: three villages of 10; New Rule: six tables of 5). A part of several
+tables names its table in every page's header ("Leerdam · Village 2 of 3").
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from rules.games import CARDS, Card, card
 
 from . import common, document, fonts
 
-__all__ = ["GROUP_RANGE", "Part", "booklet_pdf", "build_pdf", "build_story", "plan", "split", "table_rule"]
+__all__ = ["GROUP_RANGE", "Part", "booklet_pdf", "build_pdf", "build_story", "class_pdf", "class_plan", "plan", "split", "table_rule"]
 
 GROUP_RANGE = (1, 20)
 TITLE = "Playbook: printable materials"
@@ -43,6 +48,11 @@ class Part:
     @property
     def key(self) -> str:
         return f"{self.game}-{self.table}"
+
+    @property
+    def where(self) -> str:
+        """Which of the parallel tables: 'Village 2 of 3'; "" for a game's one table."""
+        return f"{self.card.words.Table} {self.table} of {self.tables}" if self.tables > 1 else ""
 
     @property
     def heading(self) -> str:
@@ -116,19 +126,14 @@ def plan(players: int, names: Sequence[str] | None = None) -> tuple[list[Part], 
     low, high = GROUP_RANGE
     if not low <= players <= high:
         raise ValueError(f"a group of {players} is outside {low}-{high} people")
-    seats = list(names or ())
-    if seats and len(seats) != players:
-        raise ValueError(f"{len(seats)} names were given for {players} people")
-    seats += [""] * (players - len(seats))
+    seats = _seats(players, names)
     parts: list[Part] = []
     notes: list[str] = []
     for game in _games():
         sizes = split(players, *_at_a_table(game))
         if not sizes:
             notes.append(_left_out(game, players))
-        for i, group in enumerate(_cut(seats, sizes), 1):
-            gm, people = (group[0], group[1:]) if game.gm else ("", group)
-            parts.append(Part(game.slug, i, len(sizes), people, gm=gm))
+        parts += _parts(game, sizes, seats)
         if len(sizes) > 1 and game.players.text_range != game.players.range:
             low_text, high_text = game.players.text_range
             tables = f"{len(sizes)} {game.words.table}s side by side ({' and '.join(map(str, sizes))})"
@@ -140,6 +145,41 @@ def plan(players: int, names: Sequence[str] | None = None) -> tuple[list[Part], 
     return parts, notes
 
 
+def _parts(game: Card, sizes: Sequence[int], seats: Sequence[str]) -> list[Part]:
+    """`seats` (in order) cut into tables of `sizes`; a game with a GM has its first at each."""
+    parts = []
+    for i, group in enumerate(_cut(seats, sizes), 1):
+        gm, people = (group[0], group[1:]) if game.gm else ("", group)
+        parts.append(Part(game.slug, i, len(sizes), people, gm=gm))
+    return parts
+
+
+def _seats(players: int, names: Sequence[str] | None) -> list[str]:
+    seats = list(names or ())
+    if seats and len(seats) != players:
+        raise ValueError(f"{len(seats)} names were given for {players} people")
+    return seats + [""] * (players - len(seats))
+
+
+def _headed(sheets: list[Flowable], part: Part) -> list[Flowable]:
+    """`part`'s sheets, every page's header naming its table ('Leerdam · Village 2 of 3')."""
+    if part.where:
+        for flowable in sheets:
+            if isinstance(flowable, common.Section):
+                flowable.game = f"{part.card.title} · {part.where}"
+    return sheets
+
+
+def _story(parts: Sequence[Part], page: str) -> list[Flowable]:
+    """Every part, each starting on a new page, marked for the contents page."""
+    story: list[Flowable] = []
+    for part in parts:
+        named = part.names if any(part.names) else None
+        sheets = document.story(part.game, named, players=len(part.names), page=page, gm=part.gm or None)
+        story += [PageBreak(), common.ContentsMark(part.key), *_headed(sheets, part)]
+    return story
+
+
 def build_story(players: int, names: Sequence[str] | None = None, *, page: str = "a4") -> list[Flowable]:
     """The contents page, then every part, each starting on a new page."""
     parts, notes = plan(players, names)
@@ -148,11 +188,7 @@ def build_story(players: int, names: Sequence[str] | None = None, *, page: str =
         common.Section("Playbook", f"Contents · {players} {'person' if players == 1 else 'people'}"),
         common.Contents("Contents", entries, notes),
     ]
-    for part in parts:
-        named = part.names if any(part.names) else None
-        sheets = document.story(part.game, named, players=len(part.names), page=page, gm=part.gm or None)
-        story += [PageBreak(), common.ContentsMark(part.key), *sheets]
-    return story
+    return story + _story(parts, page)
 
 
 def build_pdf(players: int, names: Sequence[str] | None = None, *, page: str = "a4", bleed: bool = False) -> bytes:
@@ -161,6 +197,40 @@ def build_pdf(players: int, names: Sequence[str] | None = None, *, page: str = "
     story = build_story(players, names, page=page)
     subject = ", ".join(game.title for game in _games())
     return common.build_document(story, page=page, title=TITLE, subject=subject, bleed=bleed)
+
+
+def class_plan(game: Card | str, players: int, names: Sequence[str] | None = None) -> tuple[list[Part], list[str]]:
+    """One game's parts for a class of `players` people (named in order, or not): parallel
+    tables as a class is dealt (`even_tables` in the card's class range, as
+    `playbook.classes.table_sizes`: Leerdam for 30, three villages of 10), and the note the
+    contents page and the command line give. A game with a GM has one at each table, the
+    table's first name. ValueError for a count whose tables would fall short of the range."""
+    game = game if isinstance(game, Card) else card(game)
+    low, high = game.players.class_range
+    sizes = even_tables(players, high)
+    if not sizes or sizes[-1] < low:
+        raise ValueError(f"a class of {players} cannot sit at {game.title} {game.words.table}s of {low}-{high}")
+    parts = _parts(game, sizes, _seats(players, names))
+    tables = f"{len(sizes)} {game.words.table}s" if len(sizes) > 1 else f"one {game.words.table}"
+    people = fonts.name_list([str(size) for size in sizes], last=" and ") + (" people, each with a GM" if game.gm else "")
+    note = f"{game.title} for a class of {players}: {tables} side by side ({people}), as a class is dealt."
+    return parts, [note]
+
+
+def class_pdf(game: Card | str, players: int, names: Sequence[str] | None = None, *, page: str = "a4", bleed: bool = False) -> bytes:
+    """One game's materials for a class of `players` (see `class_plan`) as PDF bytes: a
+    contents page, then each table's materials, every page's header naming its table."""
+    common.page_size(page)
+    game = game if isinstance(game, Card) else card(game)
+    parts, notes = class_plan(game, players, names)
+    entries = [common.Entry(p.heading, p.detail, p.key) for p in parts]
+    story: list[Flowable] = [
+        common.Section(game.title, f"Contents · a class of {players}"),
+        common.Contents(f"{game.title} for a class of {players}", entries, notes),
+        *_story(parts, page),
+    ]
+    subject = ", ".join(document.printables(game).MATERIALS)
+    return common.build_document(story, page=page, title=f"{game.title}: printable materials for a class of {players}", subject=subject, bleed=bleed)
 
 
 def booklet_pdf(*, page: str = "a4") -> bytes:

@@ -109,15 +109,24 @@ def test_a_class_has_a_short_join_address_a_board_and_a_monitor() -> None:
 def test_the_public_address_is_the_servers_the_pages_host_or_the_running_serve(data_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PLAYBOOK_URL", raising=False)
     monkeypatch.delenv("VOILA_PREHEAT", raising=False)
-    assert links.public_base() == "http://localhost:8866" == links.command_line_base(None)
+
+    def network() -> str:  # what `playbook serve` would give phones here
+        return "http://192.0.2.10:8866"
+
+    assert links.public_base() == "http://localhost:8866"
+    assert links.command_line_address(None, network) == links.CommandLineBase("http://192.0.2.10:8866", "network")
+    assert not links.command_line_address(None, network).warning()
+    offline = links.command_line_address(None, lambda: "http://localhost:8866")
+    assert offline.local_only and "this machine has no network" in offline.warning()
     running.record("http://10.1.2.3:9000/", os.getpid())  # a `playbook serve` on this machine
-    assert links.public_base() == "http://10.1.2.3:9000" and links.command_line_base("http://given:1") == "http://given:1"
+    assert links.public_base() == "http://10.1.2.3:9000" == links.command_line_address(None, network).base
+    assert links.command_line_address("http://given:1/", network) == links.CommandLineBase("http://given:1", "--public-url")
     monkeypatch.setenv("VOILA_PREHEAT", "False")  # a page's kernel: the host the page was asked for
     monkeypatch.setenv("SERVER_NAME", "192.0.2.8")
     monkeypatch.setenv("SERVER_PORT", "8000")
     assert links.public_base() == "http://192.0.2.8:8000"
     monkeypatch.setenv("PLAYBOOK_URL", "https://school.example/playbook/")
-    assert links.public_base() == "https://school.example/playbook" == links.command_line_base(None).rstrip("/")
+    assert links.public_base() == "https://school.example/playbook" == links.command_line_address(None, network).base
 
 
 # -- heavy work ----------------------------------------------------------------------------------------
