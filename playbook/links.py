@@ -30,6 +30,7 @@ __all__ = [
     "in_voila",
     "index_link",
     "local_link",
+    "loopback_host",
     "page",
     "public_base",
     "query",
@@ -143,10 +144,15 @@ def public_base() -> str:
     return server_address(os.environ.get("SERVER_NAME", "localhost"), os.environ.get("SERVER_PORT", str(DEFAULT_PORT)))
 
 
-def local_link(url: str) -> bool:
-    """True for an address only this machine opens (localhost, 127.x, ::1): no phone can."""
-    host = (urllib.parse.urlsplit(url).hostname or "").lower()
+def loopback_host(host: str) -> bool:
+    """True for a host name only this machine reaches (localhost, 127.x, ::1)."""
+    host = host.lower()
     return host in ("localhost", "::1") or host.startswith("127.")
+
+
+def local_link(url: str) -> bool:
+    """True for an address only this machine opens: no phone can."""
+    return loopback_host(urllib.parse.urlsplit(url).hostname or "")
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from rules.games import CARDS
 
 from . import resources, running
-from .links import CLASS_PAGE, DEFAULT_PORT, index_link, server_address
+from .links import CLASS_PAGE, DEFAULT_PORT, index_link, loopback_host, server_address
 from .pacing import SLOTS_ENV, default_slot_count
 from .places import DB_ENV, key_file, turns_folder
 
@@ -574,10 +574,6 @@ class PhoneAddress:
     local_only: bool
 
 
-def _loopback(host: str) -> bool:
-    return host in ("localhost", "::1") or host.startswith("127.")
-
-
 def phone_address(port: int, ip: str | None = None, public_url: str | None = None, lan: Callable[[], str] | None = None) -> PhoneAddress:
     """The address phones in the room open, and where to listen for them.
 
@@ -587,12 +583,12 @@ def phone_address(port: int, ip: str | None = None, public_url: str | None = Non
     machine with no network, the links say localhost and the server is local only.
     """
     listen = ip or "0.0.0.0"
-    if _loopback(listen):
+    if loopback_host(listen):
         return PhoneAddress(listen, public_url.rstrip("/") if public_url else server_address("localhost", port), public_url is None)
     host = (lan or lan_address)() if listen in ("0.0.0.0", "::") else listen
     if public_url:
         return PhoneAddress(listen, public_url.rstrip("/"), False)
-    if _loopback(host):
+    if loopback_host(host):
         return PhoneAddress(listen, server_address("localhost", port), True)
     return PhoneAddress(listen, server_address(host, port), False)
 
