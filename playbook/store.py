@@ -51,7 +51,7 @@ from rules.core import SAVE_FORMAT, SAVE_VERSION, AnyGame, _plain, action_to_jso
 
 from .access import key_matches
 from .bots import run_bots, strategies, undo_plan
-from .places import is_postgres, store_location
+from .places import data_folder, is_postgres, store_location
 from .refusals import Refusal
 
 __all__ = [
@@ -359,14 +359,16 @@ def default_path() -> Path:
 
 def _private_file(path: Path) -> None:
     """Make `path` (and the folder it is in, when the store made that folder or it is the
-    default one) readable by this account only: the file holds every key and every secret.
+    playbook's own data folder) readable by this account only: the file holds every key and
+    every secret. A folder the user chose (`PLAYBOOK_DB=/tmp/x.sqlite3`) keeps its mode: /tmp
+    must keep its sticky bit and stay open to everyone.
 
     SQLite gives its -wal and -shm files the database file's own mode, so they follow.
     """
     folder = path.parent
     made = not folder.exists()
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if made or folder == default_path().parent:
+    if made or folder.resolve() == data_folder().resolve():
         _chmod_if_mine(folder, 0o700)
     if not path.exists():
         os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))

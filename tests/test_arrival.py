@@ -608,6 +608,26 @@ def test_an_existing_store_file_readable_by_others_is_made_private(tmp_path) -> 
     assert _mode(path) == 0o600
 
 
+def test_a_store_in_a_folder_the_user_chose_leaves_the_folder_as_it_was(tmp_path, monkeypatch) -> None:
+    """`PLAYBOOK_DB=/tmp/x.sqlite3`: /tmp keeps its 1777 (sticky, open to all); the file is private."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    monkeypatch.setenv("PLAYBOOK_DB", str(shared / "x.sqlite3"))
+    Store().close()
+    assert _mode(shared) == 0o1777 and _mode(shared / "x.sqlite3") == 0o600
+
+
+def test_the_playbooks_own_data_folder_is_made_private(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.delenv("PLAYBOOK_DB", raising=False)
+    own = tmp_path / "playbook"
+    own.mkdir(mode=0o755)
+    own.chmod(0o755)
+    Store().close()
+    assert _mode(own) == 0o700
+
+
 def test_the_server_key_is_kept_private_and_stays_the_same(tmp_path) -> None:
     path = tmp_path / "playbook" / "server.key"
     key = kept_server_key(path)
