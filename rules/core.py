@@ -721,6 +721,18 @@ def leaders_text(names: Sequence[str], seats: Sequence[int], who: str = "players
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 #: Letters and symbols that draw nothing (Hangul fillers, the braille blank, ...).
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+#: Unicode's default-ignorable code points that are not format characters (Cf): marks and
+#: selectors that draw nothing, such as the combining grapheme joiner (U+034F) and Khmer's
+#: inherent vowels (U+17B4, U+17B5). From DerivedCoreProperties.txt, Default_Ignorable_Code_Point.
+IGNORABLE_RANGES = (
+    (0x034F, 0x034F),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0xFE00, 0xFE0F),
+    (0xFFF0, 0xFFF8),
+    (0x1D173, 0x1D17A),
+    (0xE0100, 0xE01EF),
+)
 
 
 def name_key(name: str) -> str:
@@ -735,7 +747,10 @@ def name_key(name: str) -> str:
 
 def _invisible(char: str) -> bool:
     """A character that draws nothing of its own (zero-width, controls, spaces, blank letters)."""
-    return char in BLANK_LETTERS or unicodedata.category(char) in ("Cf", "Cc", "Zs", "Zl", "Zp")
+    if char in BLANK_LETTERS or unicodedata.category(char) in ("Cf", "Cc", "Zs", "Zl", "Zp"):
+        return True
+    code = ord(char)
+    return any(low <= code <= high for low, high in IGNORABLE_RANGES)
 
 
 def name_problem(name: str) -> str:
