@@ -48,6 +48,7 @@ import ipywidgets as widgets
 from drawing.common import esc
 from playbook.access import Access, key_matches, new_key, resolve, server_key, table_keys
 from playbook.bots import undo_plan
+from playbook.classes import stopped_text
 from playbook.links import public_base, table_links, table_query
 from playbook.store import STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
 from rules import Action, RuleError, SaveFileError, load_game, new_game
@@ -499,7 +500,7 @@ class TableDashboard(widgets.VBox):
         last = self.game.actions[-steps] if steps else None
         what = f"{self.seat_name(last.seat)}'s {last.kind} (the last move)" if last is not None else "the last move"
         self.savebar.show(table_open=True, undo_reason=reason, undo_what=what)
-        over = self.game.rules.over(self.game.state)
+        over = self.game.rules.over(self.game.state) or bool(self._meta.get(STOPPED))
         # An anonymous-pledges village is named only when the facilitator ticks the box.
         anonymous = bool(getattr(self.game.setup, "anonymous", False)) and not getattr(self.game.state, "pledges_shown", False)
         self.debrief_bar.show(ready=True, secrets=over and self.hidden_information, name_by_default=not anonymous)
@@ -598,8 +599,9 @@ class TableDashboard(widgets.VBox):
     def prepare_debrief(self, name_secrets: bool = True) -> None:
         """The debrief's CSV (every decision) and handout (PDF) as links on the facilitator's page.
 
-        Before the end they name only what the board has shown; once the game is over they name
-        the secrets (pledges, picks, draws) when `name_secrets` (the facilitator's choice)."""
+        Before the end they name only what the board has shown; once the game is over, or stopped
+        (its class ended), they name the secrets (pledges, picks, draws) when `name_secrets` (the
+        facilitator's choice)."""
         if self.game is None or not self.allowed("make the debrief", ("facilitator", "open")):
             return
         from printables import debrief
@@ -607,7 +609,9 @@ class TableDashboard(widgets.VBox):
         from rules.decisions import COLUMNS, decision_rows
 
         game = self.game
-        over = game.rules.over(game.state)
+        # A table its class stopped plays no more: over, for its debrief.
+        stopped = "" if game.rules.over(game.state) or not self._meta.get(STOPPED) else stopped_text(game, self._meta)
+        over = game.rules.over(game.state) or bool(stopped)
         reveal = over and (name_secrets or not self.hidden_information)
         # Leerdam's own say: named or kept, whatever its variant, once the game is over.
         pledges = name_secrets if over else None
@@ -619,7 +623,7 @@ class TableDashboard(widgets.VBox):
         label = label or (f"table {self.table_id}" if self.table_id else "")
         found = decisions_of(game, reveal=reveal, reveal_pledges=pledges)
         text = csv_text(decision_rows(found, table=label or 1), columns=COLUMNS)
-        pdf = debrief.build_pdf([(label, game)], reveal=reveal, reveal_pledges=pledges)
+        pdf = debrief.build_pdf([(label, game)], reveal=reveal, reveal_pledges=pledges, stopped={label: stopped} if stopped else None)
         stem = f"{self.slug}-{self.table_id or 'game'}-debrief"
         if not self.hidden_information:
             note = ""

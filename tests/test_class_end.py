@@ -1,0 +1,109 @@
+"""The end of a lesson, headless: a stopped class's debrief (its secrets named at the
+facilitator's choice, its handout saying where it stopped), the moves of a seat handed to a bot
+credited to the bot, the class CSV's numeric columns, ended classes on the front page, empty
+classes expiring, and each phone's own place at the end."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import io
+import re
+
+import pypdf
+import pytest
+
+from playbook import classes as cl
+from playbook.store import HANDED, HandOver, Play, Store
+from rules import leerdam as ld
+from tests.support.classes import monitor as _monitor
+from tests.support.classes import student as _student
+from tests.support.headless import one
+
+pytestmark = pytest.mark.timeout(240)
+
+
+def _linked(link: str, mime: str) -> bytes:
+    match = re.search(rf'href="data:{re.escape(mime)}(;charset=utf-8)?;base64,([A-Za-z0-9+/=]+)"', link)
+    assert match, link[:200]
+    return base64.b64decode(match.group(2))
+
+
+def _village(store: Store, households: int = 5, **options: object) -> tuple[cl.ClassRecord, list]:
+    """A Leerdam class of one village, dealt and started; its phones (seated)."""
+    record = cl.create_class(store, "leerdam", households, seed=5, **options)
+    phones = [_student(store, record.code, f"Household {i + 1}") for i in range(households)]
+    monitor = _monitor(store, record)
+    assert monitor.deal() is not False and monitor.start() is not False, monitor.status.message
+    for phone in phones:
+        phone.refresh()
+    return monitor.record, phones
+
+
+def _pledge_all(store: Store, table_id: str, units: dict[int, int]) -> None:
+    for seat, n in units.items():
+        store.submit(table_id, Play(ld.Contribute(seat=seat, units=n)), store.version(table_id))
+
+
+def _allocate_all(store: Store, table_id: str, seats: range) -> None:
+    for seat in seats:
+        store.submit(table_id, Play(ld.Allocate(seat=seat, plan=(ld.Assignment(seat, "subsistence", 2),))), store.version(table_id))
+
+
+def test_a_stopped_class_names_its_secrets_credits_the_bot_and_says_where_it_stopped(store) -> None:
+    record, _phones = _village(store)
+    table_id = record.tables[0]
+    _pledge_all(store, table_id, {s: 1 + s % 2 for s in range(5)})
+    _allocate_all(store, table_id, range(5))
+    assert store.load(table_id).game.state.year == 2
+    _pledge_all(store, table_id, {0: 3})
+    monitor = _monitor(store, record)
+    # Household 2 is absent in year 2: the facilitator hands the seat to the class's bot.
+    moves_before = len(store.load(table_id).game.actions)
+    assert monitor.hand_to_bot(0, 1), monitor.status.message
+    handed = store.load(table_id).meta[HANDED]
+    assert handed == [[1, "fair", moves_before, None]]  # the hand-over's moment, on record
+    assert monitor.end(), monitor.status.message
+    monitor.refresh()
+    one(monitor, "pb-debrief-prepare").click()
+    raw = _linked(one(monitor, "pb-debrief-csv").value, "text/csv").decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(raw, newline="")))
+    assert list(rows[0]) == list(cl.CSV_COLUMNS)
+    # Stopped in year 2, the table is over for its debrief: its secrets are named.
+    assert not any(r["decision"] in ("allocates this year's labour", "pledges in secret") for r in rows)
+    first = next(r for r in rows if r["player"] == "Household 1" and r["step"] == "Year 2")
+    assert first["decision"] == "pledges 3 units to the dyke" and first["amount"] == "3" and first["amount_is"] == "units pledged"
+    assert first["step_number"] == "2" and first["student"] == "Household 1" and first["seat"] == "1" and first["table"] == "1"
+    # The bot's pledge is the bot's, for the absent student; the student's own year-1 moves stay theirs.
+    by_two = [r for r in rows if r["player"] == "Household 2"]
+    assert {r["student"] for r in by_two if r["step"] == "Year 1"} == {"Household 2"}
+    assert {r["student"] for r in by_two if r["step"] == "Year 2"} == {"bot (fair) for Household 2"}
+    assert all(r["amount"].isdigit() for r in rows if r["decision"].startswith("pledges"))
+    allocation = next(r for r in rows if r["decision"].startswith("allocates"))
+    assert allocation["amount"] == "2" and allocation["amount_is"] == "units allocated"
+    note = one(monitor, "pb-debrief-note").value
+    assert "still playing" not in note and "Secret choices are named" in note
+    pdf = _linked(one(monitor, "pb-debrief-pdf").value, "application/pdf")
+    text = " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    assert "stopped in year 2" in text and "not over" not in text
+    # Unticked, the facilitator keeps the secrets of the stopped class.
+    one(monitor, "pb-debrief-secrets").value = False
+    one(monitor, "pb-debrief-prepare").click()
+    kept = list(csv.DictReader(io.StringIO(_linked(one(monitor, "pb-debrief-csv").value, "text/csv").decode("utf-8-sig"), newline="")))
+    assert any(r["decision"] == "allocates this year's labour" and r["amount"] == "" for r in kept)
+
+
+def test_a_seat_handed_back_is_credited_to_the_student_again(store) -> None:
+    """A hand-over records the move it came at: a bot's moves are the bot's, the moves after a
+    hand-back the student's."""
+    record, _phones = _village(store)
+    table_id = record.tables[0]
+    table = store.load(table_id)
+    store.submit(table_id, HandOver(1, "fair"), table.version)  # the bot pledges for Household 2
+    store.submit(table_id, HandOver(1, None), store.version(table_id))
+    _pledge_all(store, table_id, {0: 2, 2: 1, 3: 1, 4: 1})
+    _allocate_all(store, table_id, range(5))
+    rows = cl.decision_rows(store, cl.load_class(store, record.id), reveal=True)
+    two = [r["student"] for r in rows if r["player"] == "Household 2"]
+    assert two == ["bot (fair) for Household 2", "Household 2"]
+    assert cl.chooser(None, "fair", True) == "bot (fair)" and cl.chooser("Dara", "", False) == "bot for Dara"
