@@ -41,6 +41,7 @@ from .store import STOPPED, ClassTables, ClassUpdate, Store, StoredClass, Table
 
 __all__ = [
     "CODE_ALPHABET",
+    "EMPTY_CLASS_HOURS",
     "ClassError",
     "ClassRecord",
     "Deal",
@@ -56,6 +57,8 @@ __all__ = [
     "class_links",
     "create_class",
     "deal",
+    "ended_classes",
+    "expire_empty",
     "load_class",
     "new_code",
     "submit",
@@ -468,6 +471,28 @@ def wait_class(store: Store, class_id: str, seen: int, timeout: float = 10.0) ->
 def classes(store: Store, open_only: bool = True) -> list[ClassRecord]:
     """Classes, newest first."""
     return [_record(stored) for stored in store.classes(open_only)]
+
+
+#: a class no student has joined this many hours after it was made is removed (`expire_empty`).
+EMPTY_CLASS_HOURS = 24
+
+
+def expire_empty(store: Store, now: float | None = None) -> int:
+    """Remove the classes made more than EMPTY_CLASS_HOURS ago that no student ever joined (a
+    class made from the command line and never used), in one transaction; how many went. The
+    front page and `playbook serve` call it as they open."""
+    before = (time.time() if now is None else now) - EMPTY_CLASS_HOURS * 3600
+
+    def unused(stored: StoredClass) -> bool:
+        record = _record(stored)
+        return not record.students and not record.tables
+
+    return store.remove_classes(before, unused)
+
+
+def ended_classes(store: Store) -> list[ClassRecord]:
+    """The classes that are over, newest first: the front page lists them with their debrief."""
+    return [record for record in classes(store, open_only=False) if record.phase == "over"]
 
 
 def submit(store: Store, class_id: str, change: ClassChange, seen: int) -> ClassRecord:

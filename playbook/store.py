@@ -716,6 +716,22 @@ class Store:
             rows = db.execute("SELECT id, record, version FROM classes" + (" WHERE finished = 0" if open_only else "") + " ORDER BY created DESC").fetchall()
         return [StoredClass(r[0], r[1], int(r[2])) for r in rows]
 
+    def remove_classes(self, made_before: float, remove: Callable[[StoredClass], bool]) -> int:
+        """Remove, in one transaction, the classes not over made before `made_before` that
+        `remove` picks (their records read in that transaction, their rows locked), with their
+        changes; how many went. `remove` is the classes module's say (`expire_empty`)."""
+        gone = 0
+        with self._db.write() as db:
+            rows = db.execute(f"SELECT id, record, version FROM classes WHERE finished = 0 AND created < ?{self._db.lock_clause}", (made_before,)).fetchall()
+            for row in rows:
+                stored = StoredClass(row[0], row[1], int(row[2]))
+                if not remove(stored):
+                    continue
+                db.execute("DELETE FROM class_changes WHERE class_id = ?", (stored.id,))
+                db.execute("DELETE FROM classes WHERE id = ?", (stored.id,))
+                gone += 1
+        return gone
+
     def class_changes(self, class_id: str) -> list[dict[str, Any]]:
         """Every change made to the class, oldest first: version, kind, summary, time."""
         with self._db.read() as db:

@@ -18,7 +18,7 @@ from playbook.store import HANDED, HandOver, Play, Store
 from rules import leerdam as ld
 from tests.support.classes import monitor as _monitor
 from tests.support.classes import student as _student
-from tests.support.headless import one
+from tests.support.headless import find, one
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -107,3 +107,57 @@ def test_a_seat_handed_back_is_credited_to_the_student_again(store) -> None:
     two = [r["student"] for r in rows if r["player"] == "Household 2"]
     assert two == ["bot (fair) for Household 2", "Household 2"]
     assert cl.chooser(None, "fair", True) == "bot (fair)" and cl.chooser("Dara", "", False) == "bot for Dara"
+
+
+def test_an_ended_class_stays_listed_under_its_day_with_its_debrief_and_its_tables_leave_the_tables_in_progress(store) -> None:
+    import time
+
+    from tests.support.keys import INDEX
+    from widgets.front_page import TableIndex
+
+    record, _phones = _village(store)
+    before = TableIndex(store, query=INDEX)
+    title = store.info(record.tables[0]).title
+    assert title in before.list_html.value and "Ended classes" not in before.classes.open_html.value
+    monitor = _monitor(store, record)
+    assert monitor.end(), monitor.status.message
+    index = TableIndex(store, query=INDEX)
+    assert title not in index.list_html.value  # stopped: no longer in progress
+    listed = index.classes.open_html.value
+    assert "Ended classes" in listed and time.strftime("%A %d %B %Y", time.localtime(record.created)) in listed
+    ended = listed.split("Ended classes", 1)[1]
+    assert record.code in ended and "pb-class-debrief-link" in ended and cl.class_links("", record)["monitor"].replace("&", "&amp;") in ended
+    assert "1 village" in ended and "5 students" in ended
+    # The link opens the facilitator's page of the ended class, with its debrief to make.
+    page = _monitor(store, cl.load_class(store, record.id))
+    assert page.role == "monitor" and find(page, "pb-debrief-prepare")
+
+
+def test_an_empty_class_expires_after_a_day_and_a_class_with_a_student_stays(location, monkeypatch) -> None:
+    import time
+
+    from tests.support.keys import INDEX
+    from widgets.front_page import TableIndex
+
+    store = Store(location)
+    day = cl.EMPTY_CLASS_HOURS * 3600
+    empty = cl.create_class(store, "new-rule", 5)
+    joined = cl.create_class(store, "new-rule", 5)
+    _student(store, joined.code, "Ana")
+    assert cl.expire_empty(store, now=empty.created + day - 60) == 0  # not yet a day
+    # A day on: the empty class goes (with its log); the one a student joined stays.
+    assert cl.expire_empty(store, now=joined.created + day + 1) == 1
+    with pytest.raises(KeyError):
+        cl.load_class(store, empty.id)
+    assert cl.class_by_code(store, empty.code) is None and store.class_changes(empty.id) == []
+    assert [s.name for s in cl.load_class(store, joined.id).students] == ["Ana"]
+    # The front page removes them as it opens (and `playbook serve` as it starts).
+    later = cl.create_class(store, "new-rule", 5)
+    later_id = later.id
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now + 2 * day)
+    index = TableIndex(store, query=INDEX)
+    monkeypatch.undo()
+    assert later.code not in index.classes.open_html.value and joined.code in index.classes.open_html.value
+    with pytest.raises(KeyError):
+        cl.load_class(store, later_id)
