@@ -161,3 +161,44 @@ def test_an_empty_class_expires_after_a_day_and_a_class_with_a_student_stays(loc
     assert later.code not in index.classes.open_html.value and joined.code in index.classes.open_html.value
     with pytest.raises(KeyError):
         cl.load_class(store, later_id)
+
+
+def test_each_phone_at_the_end_shows_its_own_place_and_result(store) -> None:
+    from widgets.table import ordinal, seat_place
+
+    record, phones = _village(store, variants={"max_years": 1})
+    table_id = record.tables[0]
+    _pledge_all(store, table_id, {s: 1 + s % 2 for s in range(5)})
+    _allocate_all(store, table_id, range(5))
+    game = store.load(table_id).game
+    assert game.state.over
+    standings = {seat: (rank, value) for rank, seat, value in game.rules.standings(game.state)}
+    for phone in phones:
+        page = phone.seat_page
+        assert page is not None
+        page.refresh()
+        rank, value = standings[page.seat]
+        joint = "joint " if sum(1 for r, _ in standings.values() if r == rank) > 1 else ""
+        place = page.header.turn_html.value
+        assert "pb-seat-place" in place and f"Your household finished {joint}{ordinal(rank)} of 5 with {value} VP." in place, place
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]
+    assert seat_place(game, 0, "stopped in year 1").startswith("Stopped in year 1: your household stood ")
+
+
+def test_a_phone_of_a_stopped_class_says_where_its_household_stood(store) -> None:
+    record, phones = _village(store)
+    _pledge_all(store, record.tables[0], {0: 2})
+    assert _monitor(store, record).end()
+    page = phones[1].seat_page
+    assert page is not None
+    page.refresh()
+    place = page.header.turn_html.value
+    assert re.search(r"Stopped in year 1: your household stood (joint )?\d(st|nd|rd|th) of 5 with \d+ VP\.", place), place
+    assert "Thank you for playing" not in place
+    # Another game's words: New Rule's seat is "you".
+    from rules import new_game
+    from rules import new_rule as nr
+    from widgets.table import seat_place
+
+    game = new_game("new-rule", nr.Setup(names=("Ana", "Bo", "Cy")), 1)
+    assert re.fullmatch(r"Stopped in round 1: you stood (joint )?\d(st|nd|rd) of 3 with \d+ points\.", seat_place(game, 2, "stopped in round 1")), seat_place(game, 2, "stopped in round 1")

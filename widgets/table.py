@@ -84,6 +84,35 @@ def bots_from_meta(meta: Mapping[str, Any], known: Collection[str]) -> dict[int,
     return found
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def seat_place(game: AnyGame, seat: int, stopped: str = "") -> str:
+    """`seat`'s own result at the end, in its game's words (its card's): "Your household
+    finished 2nd of 10 with 14 VP" ("You finished 1st of 4 with 12 points"), or, for a game its class stopped ("stopped in year 2"),
+    "Stopped in year 2: your household stood 2nd of 10 with 14 VP". Where the scores stay each
+    seat's own (Leerdam's anonymous pledges not shown) the place is not said, only the score."""
+    words = card(game.rules.slug).words
+    standings = game.rules.standings(game.state)
+    mine = next(((rank, value) for rank, s, value in standings if s == seat), None)
+    if mine is None:
+        return ""
+    rank, value = mine
+    score = f" with {value} {words.points}" if words.points else ""
+    shared = sum(1 for r, _, _ in standings if r == rank) > 1
+    place = f"{'joint ' if shared else ''}{ordinal(rank)} of {len(standings)}"
+    if getattr(game.setup, "anonymous", False) and not getattr(game.state, "pledges_shown", False):
+        place = ""  # a household's place would tell the others' scores apart
+    said = f"{'stood' if stopped else 'finished'} {place}{score}".replace("  ", " ").strip()
+    if said in ("stood", "finished"):
+        return ""
+    sentence = f"{words.you} {said}."
+    return f"{stopped[:1].upper() + stopped[1:]}: {sentence[:1].lower() + sentence[1:]}" if stopped else sentence
+
+
 def seat_keys(game: AnyGame) -> dict[str, str]:
     """A fresh secret per seat (store meta "seat_keys"): whoever holds one may see that seat."""
     return table_keys(len(getattr(game.setup, "names", ())))["seat_keys"]
@@ -493,6 +522,7 @@ class TableDashboard(widgets.VBox):
         self.draw_table()
         self._draw_debrief()
         self._draw_stopped()
+        self._draw_place()
         if self.role not in ("facilitator", "open"):
             return  # no save bar: the file holds every secret, undo is the facilitator's
         steps, reason = self._undo_plan()
@@ -519,6 +549,19 @@ class TableDashboard(widgets.VBox):
             curtain.layout.display = "none"
         self.status.info(str(stopped))
         self.header.turn_html.value = '<span style="font-size:1.2em">This table has stopped.</span>'
+
+    def _draw_place(self) -> None:
+        """A seat's page at the end (the game over, or stopped by its class) leads with its own
+        result and place: "Your household finished 2nd of 10 with 14 VP"."""
+        if self.role != "seat" or self.seat is None or self.game is None:
+            return
+        game = self.game
+        stopped = stopped_text(game, self._meta)
+        if not game.rules.over(game.state) and not stopped:
+            return
+        line = seat_place(game, self.seat, stopped)
+        if line:
+            self.header.turn_html.value = f'<span class="pb-seat-place" role="status" style="font-size:1.3em;font-weight:700">{esc(line)}</span>'
 
     def _view_for_role(self) -> widgets.Widget:
         curtain = self.seat_curtain()
