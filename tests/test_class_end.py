@@ -202,3 +202,19 @@ def test_a_phone_of_a_stopped_class_says_where_its_household_stood(store) -> Non
 
     game = new_game("new-rule", nr.Setup(names=("Ana", "Bo", "Cy")), 1)
     assert re.fullmatch(r"Stopped in round 1: you stood (joint )?\d(st|nd|rd) of 3 with \d+ points\.", seat_place(game, 2, "stopped in round 1")), seat_place(game, 2, "stopped in round 1")
+
+
+def test_a_tables_own_csv_says_which_bot_made_a_move(store) -> None:
+    from tests.support.leerdam_page import play_year
+    from tests.support.leerdam_page import start as start_leerdam
+    from widgets.leerdam import LeerdamDashboard
+
+    dash = LeerdamDashboard(store, query="")
+    start_leerdam(dash, names=("Ana", "Bo", "Cy"), bots={2: "fair"}, max_years="1")
+    play_year(dash, {0: 2, 1: 1})
+    one(dash, "pb-debrief-prepare").click()
+    raw = _linked(one(dash, "pb-debrief-csv").value, "text/csv").decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(raw, newline="")))
+    assert {r["by"] for r in rows if r["player"] == "Cy"} == {"bot (fair) for Cy"}
+    assert {r["by"] for r in rows if r["player"] == "Ana"} == {"Ana"}
+    assert next(r for r in rows if r["player"] == "Bo" and r["decision"].startswith("pledges"))["amount"] == "1"

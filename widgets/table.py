@@ -48,9 +48,9 @@ import ipywidgets as widgets
 from drawing.common import esc
 from playbook.access import Access, key_matches, new_key, resolve, server_key, table_keys
 from playbook.bots import undo_plan
-from playbook.classes import stopped_text
+from playbook.classes import chooser, stopped_text
 from playbook.links import public_base, table_links, table_query
-from playbook.store import STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
+from playbook.store import STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo, bot_of_move
 from rules import Action, RuleError, SaveFileError, load_game, new_game
 from rules.core import AnyGame, seats_text
 from rules.games import card
@@ -550,6 +550,12 @@ class TableDashboard(widgets.VBox):
         self.status.info(str(stopped))
         self.header.turn_html.value = '<span style="font-size:1.2em">This table has stopped.</span>'
 
+    def _bot_of(self, index: int, seat: int) -> str | None:
+        """The bot that made this table's move `index` (its store's record), or None for a person."""
+        if index >= len(self._by_bot) or not self._by_bot[index]:
+            return None
+        return bot_of_move(self._meta, seat, index) or ""
+
     def _draw_place(self) -> None:
         """A seat's page at the end (the game over, or stopped by its class) leads with its own
         result and place: "Your household finished 2nd of 10 with 14 VP"."""
@@ -649,7 +655,7 @@ class TableDashboard(widgets.VBox):
             return
         from printables import debrief
         from rules import decisions_of
-        from rules.decisions import COLUMNS, decision_rows
+        from rules.decisions import columns_with, decision_rows
 
         game = self.game
         # A table its class stopped plays no more: over, for its debrief.
@@ -665,7 +671,9 @@ class TableDashboard(widgets.VBox):
             label = ""
         label = label or (f"table {self.table_id}" if self.table_id else "")
         found = decisions_of(game, reveal=reveal, reveal_pledges=pledges)
-        text = csv_text(decision_rows(found, table=label or 1), columns=COLUMNS)
+        # Who chose: the seat's player, or the bot that played the seat then ("bot (fair) for Ana").
+        by = {d.number: chooser(d.player, self._bot_of(d.number - 1, d.seat), False) for d in found if d.seat is not None}
+        text = csv_text(decision_rows(found, table=label or 1, by=by), columns=columns_with("by"))
         pdf = debrief.build_pdf([(label, game)], reveal=reveal, reveal_pledges=pledges, stopped={label: stopped} if stopped else None)
         stem = f"{self.slug}-{self.table_id or 'game'}-debrief"
         if not self.hidden_information:
