@@ -574,7 +574,7 @@ class ClassPage(widgets.VBox):
             rows = cl.decision_rows(self.store, record)
             parts.append(
                 widgets.HTML(
-                    download_link(csv_text(rows, columns=cl.CSV_COLUMNS), f"class-{record.code}.csv", f"The class CSV ({len(rows)} decisions)", "text/csv")
+                    download_link(csv_text(rows), f"class-{record.code}.csv", f"The class CSV ({len(rows)} decisions)", "text/csv")
                     if rows
                     else '<span class="pb-muted">No decision yet: the class CSV comes with the first.</span>'
                 ).add_class("pb-class-csv")
