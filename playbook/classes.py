@@ -30,16 +30,18 @@ from typing import Any
 
 from rules import GAMES, RuleError, SaveFileError, new_game
 from rules.core import even_tables, name_key, name_problem
+from rules.decisions import columns_with
 from rules.games import CARDS, card, slugs
 
 from .access import key_matches, new_key, table_keys
 from .bots import strategies
 from .links import class_links
 from .refusals import Refusal
-from .store import ClassTables, ClassUpdate, Store, StoredClass
+from .store import STOPPED, ClassTables, ClassUpdate, Store, StoredClass, Table
 
 __all__ = [
     "CODE_ALPHABET",
+    "EMPTY_CLASS_HOURS",
     "ClassError",
     "ClassRecord",
     "Deal",
@@ -55,6 +57,8 @@ __all__ = [
     "class_links",
     "create_class",
     "deal",
+    "ended_classes",
+    "expire_empty",
     "load_class",
     "new_code",
     "submit",
@@ -469,6 +473,28 @@ def classes(store: Store, open_only: bool = True) -> list[ClassRecord]:
     return [_record(stored) for stored in store.classes(open_only)]
 
 
+#: a class no student has joined this many hours after it was made is removed (`expire_empty`).
+EMPTY_CLASS_HOURS = 24
+
+
+def expire_empty(store: Store, now: float | None = None) -> int:
+    """Remove the classes made more than EMPTY_CLASS_HOURS ago that no student ever joined (a
+    class made from the command line and never used), in one transaction; how many went. The
+    front page and `playbook serve` call it as they open."""
+    before = (time.time() if now is None else now) - EMPTY_CLASS_HOURS * 3600
+
+    def unused(stored: StoredClass) -> bool:
+        record = _record(stored)
+        return not record.students and not record.tables
+
+    return store.remove_classes(before, unused)
+
+
+def ended_classes(store: Store) -> list[ClassRecord]:
+    """The classes that are over, newest first: the front page lists them with their debrief."""
+    return [record for record in classes(store, open_only=False) if record.phase == "over"]
+
+
 def submit(store: Store, class_id: str, change: ClassChange, seen: int) -> ClassRecord:
     """Decide `change` against the latest record in one transaction (`Store.change_class`); the
     new record.
@@ -557,9 +583,11 @@ def step_of(state: Any) -> str:
 
 def decision_rows(store: Store, record: ClassRecord, reveal: bool | None = None, reveal_pledges: bool | None = None) -> list[dict[str, Any]]:
     """One row per decision at every table of the class, in the order they were made: the
-    table, the round or year, the seat, the player, the student (or the bot), the decision and
-    what it led to at once (`rules.decisions`). A table's secrets (pledges, picks, draws) are
-    named once its game is over, unless `reveal` says otherwise; `reveal_pledges` is Leerdam's."""
+    table, the round or year, the seat, the player, who chose (the student, or the bot that
+    played their seat then: "bot (fair) for Dara"), the decision, its number and what it led to
+    at once (`rules.decisions`). A table's secrets (pledges, picks, draws) are named once its
+    game is over or stopped (`table_over`), unless `reveal` says otherwise; `reveal_pledges`
+    is Leerdam's."""
     from rules import decisions_of
     from rules.decisions import decision_rows as plain_rows
 
@@ -569,14 +597,41 @@ def decision_rows(store: Store, record: ClassRecord, reveal: bool | None = None,
         game = table.game
         group = record.groups[index] if index < len(record.groups) else ()
         seats = _game_seats(record, group)
-        found = decisions_of(game, reveal=game.rules.over(game.state) if reveal is None else reveal, reveal_pledges=reveal_pledges)
+        found = decisions_of(game, reveal=table_over(table) if reveal is None else reveal, reveal_pledges=reveal_pledges)
         students: dict[int, str] = {}
         for d in found:
             if d.seat is None:
                 continue
             sid = seats[d.seat] if d.seat < len(seats) else None
             student = record.student(sid) if sid else None
-            by_bot = table.by_bot[d.number - 1] if d.number - 1 < len(table.by_bot) else False
-            students[d.number] = student.name if student is not None else "(bot)" if by_bot or sid is None else ""
+            students[d.number] = chooser(student.name if student is not None else None, table.bot_of_move(d.number - 1), sid is None)
         rows.extend(plain_rows(found, index + 1, student=students))
     return rows
+
+
+#: the class CSV's columns (`decision_rows`): the decisions' own, and who chose after the player.
+CSV_COLUMNS = columns_with("student")
+
+
+def chooser(student: str | None, bot: str | None, bot_seat: bool) -> str:
+    """Who made a move, for the class CSV: the student, or the bot that played then (`bot`,
+    "" when unnamed), for whom: "bot (fair) for Dara"; a seat bots fill from the start: "bot (fair)"."""
+    if bot is None and not bot_seat:
+        return student or ""
+    named = f"bot ({bot})" if bot else "bot"
+    return f"{named} for {student}" if student else named
+
+
+def table_over(table: Table) -> bool:
+    """A table over for the debrief's purpose: its game is over, or it was stopped (its class
+    ended): either way no move is to come, and its secrets may be named."""
+    return bool(table.game.rules.over(table.game.state) or table.meta.get(STOPPED))
+
+
+def stopped_text(game: Any, meta: Mapping[str, Any]) -> str:
+    """Where a stopped table's game stood ("stopped in year 2"); "" for a game that ended by its
+    rules or still plays (`meta` is the table's)."""
+    if game.rules.over(game.state) or not meta.get(STOPPED):
+        return ""
+    step = step_of(game.state)
+    return f"stopped in {step[:1].lower() + step[1:]}" if step else "stopped before the first move"

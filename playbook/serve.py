@@ -604,6 +604,18 @@ def _seats_waiting_here() -> dict[str, int]:
         return {}
 
 
+def _expire_empty_classes_here() -> int:
+    """Remove this server's classes that no student joined within a day (`classes.expire_empty`);
+    0 when the store cannot be read (the server then says why on its pages)."""
+    from .classes import expire_empty
+    from .store import Store
+
+    try:
+        return expire_empty(Store())
+    except Exception:
+        return 0
+
+
 def serve(
     port: int = DEFAULT_PORT,
     notebook: str | None = None,
@@ -641,6 +653,9 @@ def serve(
     where = phone_address(port, ip, public or None)
     # Without a public URL the links carry this machine's address and the path served under.
     base = public or where.base + prefix.rstrip("/")
+    expired = _expire_empty_classes_here()
+    if expired:
+        print(f"Removed {expired} empty {'class' if expired == 1 else 'classes'}: made over a day ago, and no student joined.", flush=True)
     # One notebook alone keeps the pools it started with.
     settings = serve_settings(class_size, preheat, _seats_waiting_here(), follow=notebook is None)
     args = list(extra_args) + [f"--Voila.ip={where.listen}", *settings.args]

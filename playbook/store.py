@@ -55,6 +55,7 @@ from .places import data_folder, is_postgres, store_location
 from .refusals import Refusal
 
 __all__ = [
+    "HANDED",
     "STOPPED",
     "Change",
     "Claim",
@@ -74,6 +75,8 @@ __all__ = [
     "Table",
     "TableInfo",
     "Undo",
+    "bot_of_move",
+    "bots_of",
     "default_path",
 ]
 
@@ -138,6 +141,9 @@ NOTIFY_CHANNEL = "playbook_tables"
 #: a table's meta key saying why it takes no more moves (a class ended by its facilitator): moves,
 #: undos and bot hand-overs are refused with it; seats may still be claimed and shown.
 STOPPED = "stopped"
+#: a table's meta key: every hand-over of a seat, [seat, bot (None: a person), the number of
+#: moves before it, the bot before it (None: a person)], oldest first (`bot_of_move`).
+HANDED = "handed"
 #: how often a SQLite waiter looks at the version (a point read of one row).
 POLL_SECONDS = 0.1
 
@@ -245,6 +251,16 @@ class Table:
     def bots(self) -> dict[int, str]:
         return bots_of(self.meta)
 
+    def bot_of_move(self, index: int) -> str | None:
+        """The bot that made the move `index` of `game` (from 0), or None for a person ("" for a
+        bot the table has no name of)."""
+        if index >= len(self.by_bot) or not self.by_bot[index]:
+            return None
+        action = self.game.actions[index]
+        found = bot_of_move(self.meta, action.seat, index) if action.seat is not None else None
+        # A bot's move with no bot on record (a table of an older playbook): a bot all the same, unnamed.
+        return found or ""
+
     def undo_plan(self) -> tuple[int, str | None]:
         """How many actions an Undo would take back now, or 0 and why not."""
         return undo_plan(self.game, self.by_bot)
@@ -327,6 +343,20 @@ class ClassUpdate:
 def bots_of(meta: Mapping[str, Any]) -> dict[int, str]:
     """Seat -> bot name from a table's meta (the names are checked where they are set)."""
     return {int(seat): str(name) for seat, name in dict(meta.get("bots") or {}).items() if str(seat).isdigit()}
+
+
+def bot_of_move(meta: Mapping[str, Any], seat: int, index: int) -> str | None:
+    """The bot that played `seat` when the table's move `index` (from 0) was made, or None for
+    a person: the last hand-over of the seat before that move (meta's HANDED), else the bot
+    before its first hand-over after it, else the seat's bot now. A table that has never been
+    handed over keeps the bots it was made with."""
+    handed = [h for h in meta.get(HANDED) or [] if isinstance(h, list) and len(h) == 4 and h[0] == seat]
+    before = [h for h in handed if h[2] <= index]
+    if before:
+        return None if before[-1][1] is None else str(before[-1][1])
+    if handed:
+        return None if handed[0][3] is None else str(handed[0][3])
+    return bots_of(meta).get(seat)
 
 
 # -- databases ---------------------------------------------------------------------------------------
@@ -688,6 +718,22 @@ class Store:
             rows = db.execute("SELECT id, record, version FROM classes" + (" WHERE finished = 0" if open_only else "") + " ORDER BY created DESC").fetchall()
         return [StoredClass(r[0], r[1], int(r[2])) for r in rows]
 
+    def remove_classes(self, made_before: float, remove: Callable[[StoredClass], bool]) -> int:
+        """Remove, in one transaction, the classes not over made before `made_before` that
+        `remove` picks (their records read in that transaction, their rows locked), with their
+        changes; how many went. `remove` is the classes module's say (`expire_empty`)."""
+        gone = 0
+        with self._db.write() as db:
+            rows = db.execute(f"SELECT id, record, version FROM classes WHERE finished = 0 AND created < ?{self._db.lock_clause}", (made_before,)).fetchall()
+            for row in rows:
+                stored = StoredClass(row[0], row[1], int(row[2]))
+                if not remove(stored):
+                    continue
+                db.execute("DELETE FROM class_changes WHERE class_id = ?", (stored.id,))
+                db.execute("DELETE FROM classes WHERE id = ?", (stored.id,))
+                gone += 1
+        return gone
+
     def class_changes(self, class_id: str) -> list[dict[str, Any]]:
         """Every change made to the class, oldest first: version, kind, summary, time."""
         with self._db.read() as db:
@@ -760,6 +806,10 @@ class Store:
                         bots[change.seat] = change.bot
                     self._check_bots(work, bots, before)
                     new_meta["bots"] = {str(s): n for s, n in sorted(bots.items())}
+                    # From which move on, and by whom, the seat is played: the debrief credits
+                    # each move to the bot or the person who made it (`bot_of_move`).
+                    handed = [list(h) for h in meta.get(HANDED) or []]
+                    new_meta[HANDED] = [*handed, [change.seat, change.bot, start, bots_of(meta).get(change.seat)]]
                     note = run_bots(work, bots)
                     by_bot += [True] * (len(work.actions) - start)
                     seats = {change.seat} | {a.seat for a in work.actions[start:] if a.seat is not None}
@@ -803,7 +853,7 @@ class Store:
                     seats = {change.seat}
                 elif isinstance(change, SetMeta):
                     for key, value in change.values.items():
-                        if key == "bots":
+                        if key in ("bots", HANDED):
                             raise Refused("meta", "bot seats change with HandOver", before)
                         if value is None:
                             new_meta.pop(key, None)

@@ -744,9 +744,11 @@ STANDINGS_WEIGHTS = (10, 60, 20)
 STANDINGS_ROW = 6.5 * mm
 
 
-def results_block(game: AnyGame, width: float, *, score: str = "Score", scores: bool = True) -> list[Flowable]:
+def results_block(game: AnyGame, width: float, *, score: str = "Score", scores: bool = True, stopped: str = "") -> list[Flowable]:
     """The winner (or where the game stands) and the standings table; without `scores` (a
-    household's VP would give an anonymous pledge away) neither, only how the game ended."""
+    household's VP would give an anonymous pledge away) neither, only how the game ended.
+    `stopped` says where a game the facilitator stopped stood ("stopped in year 2"): it is over
+    for the handout, with the standings it stopped at."""
     rules, state = game.rules, game.state
     names = game.setup.names
     table = rules.standings(state)
@@ -754,7 +756,7 @@ def results_block(game: AnyGame, width: float, *, score: str = "Score", scores: 
     story: list[Flowable] = []
     if not scores:
         ended = getattr(state, "ended", "")
-        text = f"The game ended: {ended}." if rules.over(state) else "The game is not over."
+        text = f"The game ended: {ended}." if rules.over(state) else f"The game was {stopped}." if stopped else "The game is not over."
         return [para(text + f" Each {card(rules.slug).words.player}'s score stays its own.", "h2")]
     if rules.over(state):
         # The sentence starts with a word, not a name: a right-to-left name would turn the line.
@@ -763,6 +765,8 @@ def results_block(game: AnyGame, width: float, *, score: str = "Score", scores: 
         ended = getattr(state, "ended", "")
         if ended:
             story.append(para(f"The game ended: {ended}.", "body"))
+    elif stopped:
+        story.append(para(f"The game was {stopped}: these are the standings it stopped at.", "h2"))
     else:
         story.append(para("The game is not over: these are the standings so far.", "h2"))
     header: list[Cell] = ["Rank", "Name", score]

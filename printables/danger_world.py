@@ -1213,7 +1213,7 @@ def _danger_after(game: Any) -> list[list[int]]:
 debrief_compare = None
 
 
-def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
+def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None, stopped: str = "") -> list[Flowable]:
     """One table's debrief: the party, the story, every check against its difficulty and the
     danger track check by check. Nothing at a Danger World table is secret."""
     state: State = game.state

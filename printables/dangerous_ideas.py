@@ -1197,13 +1197,13 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
 debrief_compare = None
 
 
-def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
+def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None, stopped: str = "") -> list[Flowable]:
     """One table's debrief: the results, the story in five lines, the points chapter by chapter,
     then the story chapter by chapter with each player's tree at the chapter's end, and the
     trees as they stand. Nothing is secret in Dangerous Ideas."""
 
     state: State = game.state
-    story: list[Flowable] = common.results_block(game, width, score="Points")
+    story: list[Flowable] = common.results_block(game, width, score="Points", stopped=stopped)
     story += common.story_block(debrief_lines(game, reveal))
     ends = _chapter_ends(game)
     chapters = [k for k in sorted(ends) if k >= 1]

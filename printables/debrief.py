@@ -13,7 +13,7 @@ memes, titles) reaches the page through `fonts.markup` / `fonts.draw_string` onl
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from reportlab.platypus import Flowable, PageBreak
 
@@ -33,18 +33,20 @@ def build_pdf(
     reveal: bool | None = None,
     reveal_pledges: bool | None = None,
     title: str = "",
+    stopped: Mapping[str, str] | None = None,
 ) -> bytes:
     """The debrief handout of `tables` ((label, game) pairs of one game) as PDF bytes: one section
     per table, then the tables compared when there are several. `reveal` (default: each game
-    once it is over) allows what was secret; `title` heads each table's first page. Same input,
-    same bytes."""
+    once it is over) allows what was secret; `title` heads each table's first page. `stopped`
+    maps the label of a table its facilitator stopped to where it stood ("stopped in year 2"):
+    such a table is over for the handout. Same input, same bytes."""
     common.page_size(page)
-    story = _story(tables, page, reveal, reveal_pledges, title)
+    story = _story(tables, page, reveal, reveal_pledges, title, dict(stopped or {}))
     game = tables[0][1]
     return common.build_document(story, page=page, title=f"{game.rules.title}: debrief handout", subject="Results, charts and the story of the game")
 
 
-def _story(tables: Sequence[tuple[str, AnyGame]], page: str, reveal: bool | None, reveal_pledges: bool | None, title: str) -> list[Flowable]:
+def _story(tables: Sequence[tuple[str, AnyGame]], page: str, reveal: bool | None, reveal_pledges: bool | None, title: str, stopped: dict[str, str]) -> list[Flowable]:
     if not tables:
         raise ValueError("a debrief needs at least one table")
     slugs = {game.rules.slug for _, game in tables}
@@ -57,18 +59,18 @@ def _story(tables: Sequence[tuple[str, AnyGame]], page: str, reveal: bool | None
     for label, game in tables:
         if story:
             story.append(PageBreak())
-        shown = game.rules.over(game.state) if reveal is None else reveal
+        shown = (game.rules.over(game.state) or label in stopped) if reveal is None else reveal
         story.append(common.Section(game_card.title, f"Debrief · {label}" if label else "Debrief"))
         heading = f"{game_card.title} debrief" + (f": {label}" if label else "")
         story.append(common.heading(title or heading, 0))
         if title:
             story.append(common.para(heading, "subtitle"))
-        story += module.debrief_story(game, label=label, width=width, reveal=shown, reveal_pledges=reveal_pledges)
+        story += module.debrief_story(game, label=label, width=width, reveal=shown, reveal_pledges=reveal_pledges, stopped=stopped.get(label, ""))
     compare = module.debrief_compare
     if len(tables) > 1 and compare is not None:
         story.append(PageBreak())
         story.append(common.Section(game_card.title, "Debrief · the tables compared"))
-        all_over = all(g.rules.over(g.state) for _, g in tables)
-        story += compare(tables, width=width, reveal=all_over if reveal is None else reveal, reveal_pledges=reveal_pledges)
+        all_over = all(g.rules.over(g.state) or label in stopped for label, g in tables)
+        story += compare(tables, width=width, reveal=all_over if reveal is None else reveal, reveal_pledges=reveal_pledges, stopped=stopped)
     return story
 

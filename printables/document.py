@@ -28,7 +28,8 @@ from .common import Source
 
 __all__ = ["Given", "Printables", "booklet", "pdf", "preview_png", "printables", "source", "story", "text_warning"]
 
-#: A class's tables of one game compared: (tables, *, width, reveal, reveal_pledges) to flowables.
+#: A class's tables of one game compared: (tables, *, width, reveal, reveal_pledges, stopped) to
+#: flowables; `stopped` maps the label of a table its facilitator stopped to where it stood.
 Compare = Callable[..., list[Flowable]]
 
 
@@ -59,15 +60,16 @@ class Printables(Protocol):
         ...
 
     def debrief_story(
-        self, game: AnyGame, /, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None
+        self, game: AnyGame, /, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None, stopped: str = ""
     ) -> list[Flowable]:
-        """One table's pages of a debrief handout: the results, the charts, the story."""
+        """One table's pages of a debrief handout: the results, the charts, the story; `stopped`
+        says where a game its facilitator stopped stood ("stopped in year 2")."""
         ...
 
     @property
     def debrief_compare(self) -> Compare | None:
         """The tables of a class side by side, `debrief_compare(tables, *, width, reveal,
-        reveal_pledges)`; None for a game whose debrief compares no tables."""
+        reveal_pledges, stopped)`; None for a game whose debrief compares no tables."""
         ...
 
 

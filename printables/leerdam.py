@@ -15,7 +15,7 @@ game is over: there is nothing left to pledge or hire).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -1091,13 +1091,13 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
     return lines
 
 
-def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
+def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None, stopped: str = "") -> list[Flowable]:
     """One village's debrief: the results, the story in five lines, the pledges against the
     thresholds, the dyke, and each household's VP and Wealth (and pledges, where allowed)."""
     state = game.state
     years = state.years
     named, households = _debrief_named(game, reveal, reveal_pledges)
-    story: list[Flowable] = common.results_block(game, width, score="VP", scores=households)
+    story: list[Flowable] = common.results_block(game, width, score="VP", scores=households, stopped=stopped)
     story += common.story_block(debrief_lines(game, reveal, reveal_pledges))
     if not years:
         return story
@@ -1151,8 +1151,11 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
     return story
 
 
-def debrief_compare(tables: Sequence[tuple[str, Game[Setup, State]]], *, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
-    """The villages of a class side by side, year by year: pledges, the dyke and floods."""
+def debrief_compare(
+    tables: Sequence[tuple[str, Game[Setup, State]]], *, width: float, reveal: bool, reveal_pledges: bool | None = None, stopped: Mapping[str, str] | None = None
+) -> list[Flowable]:
+    """The villages of a class side by side, year by year: pledges, the dyke and floods.
+    `stopped` says, by label, where a village its facilitator stopped stood ("stopped in year 2")."""
     labels = [label for label, _ in tables]
     states = [game.state for _, game in tables]
     longest = max(len(s.years) for s in states)
@@ -1164,7 +1167,7 @@ def debrief_compare(tables: Sequence[tuple[str, Game[Setup, State]]], *, width: 
     story: list[Flowable] = [common.heading("The villages compared, year by year", 0)]
     for state, label in zip(states, labels):
         low, high = thresholds(state.n)
-        story.append(common.para(f"{label}: {state.n} households, a year needs {low}-{high} to hold the dyke; " + ("the game is over." if state.over else f"year {state.year} is under way."), "body"))
+        story.append(common.para(f"{label}: {state.n} households, a year needs {low}-{high} to hold the dyke; " + ("the game is over." if state.over else f"the game was {halted}." if (halted := (stopped or {}).get(label)) else f"year {state.year} is under way."), "body"))
     if not longest:
         return story
     pledged = charts.Chart("Pledged per household, village by village", x, charts.series_of(labels, [by_year(s, lambda y, n=s.n: round(y.total / n, 2)) for s in states]), y_min=0, y_label="units per household · year")

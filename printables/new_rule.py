@@ -540,12 +540,12 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True) -> list[str]:
 debrief_compare = None
 
 
-def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
+def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None, stopped: str = "") -> list[Flowable]:
     """One table's debrief: the results, the story, the infection round by round, the bowls'
     sizes and who went out; with `reveal` (after the end, the facilitator's choice) each
     player's pick every round."""
     state = game.state
-    story: list[Flowable] = common.results_block(game, width, score="Score")
+    story: list[Flowable] = common.results_block(game, width, score="Score", stopped=stopped)
     story += common.story_block(debrief_lines(game, reveal))
     infections = _infections(state)
     if not infections:

@@ -1446,16 +1446,21 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
                 extras.append(f"{action.danger} danger dice")
             if action.complications:
                 extras.append(f"{action.complications} complications")
-            return Made(f"{step}, check {number}", i, before.names[i], text + (f" ({', '.join(extras)})" if extras else ""))
+            made = Made(f"{step}, check {number}", i, before.names[i], text + (f" ({', '.join(extras)})" if extras else ""))
+            return made if action.aid is not None else replace(made, amount=difficulty, amount_is="difficulty")
         if isinstance(action, (Lock, Reroll, ChooseSet)) and check is not None:
             who = before.names[check.actor]
+            amount: int | None
             if isinstance(action, Lock):
                 text = "locks dice showing " + " ".join(str(check.faces[d]) for d in sorted(action.dice))
+                amount, amount_is = len(action.dice), "dice locked"
             elif isinstance(action, Reroll):
                 text = f"re-rolls {len(check.unlocked)} unlocked dice"
+                amount, amount_is = len(check.unlocked), "dice rolled"
             else:
                 text = f"takes the set of {action.height}" if action.height is not None else "takes no set"
-            return Made(f"{step}, check {number}", check.actor, who, text)
+                amount, amount_is = action.height or 0, "set made"
+            return Made(f"{step}, check {number}", check.actor, who, text, amount=amount, amount_is=amount_is)
         if isinstance(action, SpendBotches):
             spent = [
                 f"{GM_OPTION_TEXT.get(o.option, o.option)} on {before.names[check.actor if o.character is None else o.character] if check else ''}".strip()

@@ -1912,6 +1912,12 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
             return None  # the dice: their lines join the decision before
         step = f"Chapter {before.chapter + 1}" if before.chapter >= 0 else "Setting"
         who = before.names[seat]
+        amount: int | None = None
+        amount_is = ""
+        if isinstance(action, (Place, TurnStones, Gain)):
+            amount, amount_is = len(action.place), "stones placed"
+        elif isinstance(action, Move):
+            amount, amount_is = sum(s.stones for s in action.steps), "stones moved"
         if isinstance(action, Place):
             text = f"places the starting stones: {_places_text(before, seat, action.place)}"
         elif isinstance(action, Write):
@@ -1943,7 +1949,7 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
             text = f"concludes: the meme goes on {_where(before, seat, action.branch)}{moved}" if action.branch else "concludes the meme action"
         else:
             return None
-        return Made(step, seat, who, text)
+        return Made(step, seat, who, text, amount=amount, amount_is=amount_is)
 
     return collect(game, move, reveal=reveal)
 

@@ -14,6 +14,7 @@ decision says so and is marked `withheld`. Outcomes are the public log lines onl
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -29,13 +30,17 @@ __all__ = [
     "Game",
     "Made",
     "collect",
+    "columns_with",
     "csv_text",
     "decision_rows",
     "first_states",
+    "step_number",
 ]
 
-#: The CSV's columns, in order.
-COLUMNS = ("table", "step", "seat", "player", "decision", "outcome")
+#: The CSV's columns, in order: "step_number" is the round, year or chapter as a number, and
+#: "amount" the number a decision gave (pledged, paid, drawn, rolled), which "amount_is" names,
+#: both blank where a decision has none or keeps it secret: columns a spreadsheet can chart.
+COLUMNS = ("table", "step", "step_number", "seat", "player", "decision", "amount", "amount_is", "outcome")
 
 
 @dataclass(frozen=True)
@@ -56,17 +61,25 @@ class Decision:
     outcome: str
     #: the decision's content is a secret this export keeps (a pledge, a pick, a draw).
     withheld: bool = False
+    #: the number the decision gave (2 units pledged), None where it has none or keeps it.
+    amount: int | None = None
+    #: what `amount` counts, as a column's reader needs it ("units pledged").
+    amount_is: str = ""
 
 
 @dataclass(frozen=True)
 class Made:
-    """What a game's describer says of one action: a decision row's own part."""
+    """What a game's describer says of one action: a decision row's own part. `amount` is the
+    number the decision gave (its game's module says which), given only where the export may
+    name it: a withheld pledge has none."""
 
     step: str
     seat: int | None
     player: str
     decision: str
     withheld: bool = False
+    amount: int | None = None
+    amount_is: str = ""
 
 
 #: A game's describer: (state before, action, state after, state at the record's end, reveal)
@@ -90,13 +103,13 @@ def collect(game: AnyGame, describe: Describe, *, reveal: bool, scrub: Callable[
             lines = [scrub(line) for line in lines]
         made = describe(before, action, state, final, reveal)
         if isinstance(made, Made):
-            found.append(Decision(index + 1, made.step, made.seat, made.player, made.decision, " / ".join(lines), made.withheld))
+            found.append(Decision(index + 1, made.step, made.seat, made.player, made.decision, " / ".join(lines), made.withheld, made.amount, made.amount_is if made.amount is not None else ""))
             continue
         extra = [made] if isinstance(made, str) and made else []
         if found and (lines or extra):
             last = found[-1]
             outcome = " / ".join(filter(None, [last.outcome, *lines, *extra]))
-            found[-1] = Decision(last.number, last.step, last.seat, last.player, last.decision, outcome, last.withheld)
+            found[-1] = dataclasses.replace(last, outcome=outcome)
     return found
 
 
@@ -112,15 +125,31 @@ def first_states(game: AnyGame, key: Callable[[Any], Any]) -> dict[Any, Any]:
     return found
 
 
+def columns_with(*extra: str) -> tuple[str, ...]:
+    """`COLUMNS` with `extra` columns after "player", as `decision_rows(..., **extra)` fills them."""
+    at = COLUMNS.index("player") + 1
+    return COLUMNS[:at] + extra + COLUMNS[at:]
+
+
+_FIRST_NUMBER = re.compile(r"\d+")
+
+
+def step_number(step: str) -> int | None:
+    """The round, year or chapter of a step as a number ("Year 3" -> 3; "Encounter 2, check 4"
+    -> 2), None for a step without one ("Setting")."""
+    found = _FIRST_NUMBER.search(step)
+    return int(found.group()) if found else None
+
+
 def decision_rows(decisions: Sequence[Decision], table: object = 1, **extra: Mapping[int, object]) -> list[dict[str, object]]:
     """Plain rows for a CSV: the `COLUMNS`, seats counted from 1 (blank for the table's own
     moves). `extra` adds a column after "player", valued per decision number."""
     rows = []
     for d in decisions:
-        row: dict[str, object] = {"table": table, "step": d.step, "seat": "" if d.seat is None else d.seat + 1, "player": d.player}
+        row: dict[str, object] = {"table": table, "step": d.step, "step_number": step_number(d.step), "seat": "" if d.seat is None else d.seat + 1, "player": d.player}
         for column, values in extra.items():
             row[column] = values.get(d.number, "")
-        row.update(decision=d.decision, outcome=d.outcome)
+        row.update(decision=d.decision, amount=d.amount, amount_is=d.amount_is, outcome=d.outcome)
         rows.append(row)
     return rows
 

@@ -72,6 +72,8 @@ class Words:
     table: str = "table"
     #: the unit after a score ("12 VP"), or "" where a game keeps no score to print.
     points: str = "points"
+    #: how a seat's own page names the seat at the end ("Your household finished 2nd of 10").
+    you: str = "You"
 
     @property
     def Table(self) -> str:
@@ -248,7 +250,7 @@ register(
         # the model plays 3-20 and warns outside 5-10.
         players=Players(low=3, high=20, text_low=5, text_high=10, class_low=5, class_high=10, default=7),
         hides=True,
-        words=Words(player="household", players="households", table="village", points="VP"),
+        words=Words(player="household", players="households", table="village", points="VP", you="Your household"),
         notebook="leerdam.ipynb",
         fill_bot="fair",
     )

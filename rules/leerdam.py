@@ -935,16 +935,16 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
             # Without `reveal`, what the board showed: revealed pledges, or all once an anonymous
             # village's facilitator showed them.
             if name_pledges or (not kept and not revealing and shown and _pledge_revealed(final, before.year)):
-                return Made(step, seat, who, f"pledges {plural(action.units, 'unit')} to the dyke")
+                return Made(step, seat, who, f"pledges {plural(action.units, 'unit')} to the dyke", amount=action.units, amount_is="units pledged")
             return Made(step, seat, who, "pledges in secret", withheld=True)
         if isinstance(action, Allocate):
             if revealing:
-                return Made(step, seat, who, _plan_text(before, seat or 0, action.plan))
+                return Made(step, seat, who, _plan_text(before, seat or 0, action.plan), amount=sum(a.units for a in action.plan), amount_is="units allocated")
             return Made(step, seat, who, "allocates this year's labour", withheld=True)
         if isinstance(action, Offer):
             if revealing:
                 text = f"offers {before.names[action.partner]} {action.wealth} Wealth for {plural(action.units, 'unit')} on its {action.activity}"
-                return Made(step, seat, who, text)
+                return Made(step, seat, who, text, amount=action.wealth, amount_is="Wealth offered")
             return Made(step, seat, who, "makes a private offer", withheld=True)
         open_ = revealing or not guarded
         if isinstance(action, Accept):
@@ -953,13 +953,14 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
             return Made(step, seat, who, f"calls off offer {action.deal}" if revealing else "answers a private offer", withheld=not revealing)
         if isinstance(action, Gift):
             if open_:
-                return Made(step, seat, who, f"gives {action.wealth} Wealth to {before.names[action.to]}")
+                return Made(step, seat, who, f"gives {action.wealth} Wealth to {before.names[action.to]}", amount=action.wealth, amount_is="Wealth given")
             return Made(step, seat, who, "gives Wealth in private", withheld=True)
         if isinstance(action, SetMisfortune):
             if open_:
                 losses = ", ".join(f"{before.names[s]} -{n}" for s, n in enumerate(action.losses) if n) or "none"
-                return Made(step, None, who, f"sets this year's misfortune: {losses}")
-            return Made(step, None, who, f"sets this year's misfortune: {plural(sum(action.losses), 'unit')} lost in all", withheld=True)
+                return Made(step, None, who, f"sets this year's misfortune: {losses}", amount=sum(action.losses), amount_is="units lost")
+            # The total is public (the board shows it): only who lost what is kept.
+            return Made(step, None, who, f"sets this year's misfortune: {plural(sum(action.losses), 'unit')} lost in all", withheld=True, amount=sum(action.losses), amount_is="units lost")
         if isinstance(action, Advance):
             return Made(step, None, who, "moves the year on")
         if action.kind == "show-pledges":  # the anonymous variant's choice after the end

@@ -942,7 +942,7 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
             return Made(step, seat, who, "draws blindly")
         if isinstance(action, Keep):
             if revealing:
-                return Made(step, seat, who, f"keeps the draw ({describe(before.drawn)})")
+                return Made(step, seat, who, f"keeps the draw ({describe(before.drawn)})", amount=len(before.drawn), amount_is="candies kept")
             return Made(step, seat, who, "keeps the draw")
         if isinstance(action, Swap):
             if revealing:
@@ -958,7 +958,8 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
                 parts.append(f"returns {describe(action.returned)}")
             if action.eaten:
                 parts.append(f"eats {action.eaten} {before.setup.antibody}")
-            return Made(step, seat, who, "pays: " + (" and ".join(parts) if parts else "nothing"))
+            paid = len(action.returned) + action.eaten
+            return Made(step, seat, who, "pays: " + (" and ".join(parts) if parts else "nothing"), amount=paid, amount_is="candies paid")
         return None
 
     return collect(game, move, reveal=reveal)

@@ -29,7 +29,7 @@ def _signature(function: object) -> list[tuple[str, object]]:
 def test_the_protocol_names_what_the_door_and_the_debrief_call() -> None:
     members = {name for name in vars(Printables) if not name.startswith("_")}
     assert members == {*METHODS, "debrief_compare"}
-    assert _signature(Printables.debrief_story) == [("", inspect.Parameter.empty), ("label", inspect.Parameter.empty), ("width", inspect.Parameter.empty), ("reveal", inspect.Parameter.empty), ("reveal_pledges", None)]
+    assert _signature(Printables.debrief_story) == [("", inspect.Parameter.empty), ("label", inspect.Parameter.empty), ("width", inspect.Parameter.empty), ("reveal", inspect.Parameter.empty), ("reveal_pledges", None), ("stopped", "")]
     assert Printables.__annotations__ == {"MATERIALS": "tuple[str, ...]"}
 
 
@@ -43,7 +43,7 @@ def test_every_games_printables_provide_the_protocol(slug: str) -> None:
         assert _signature(getattr(module, name)) == _signature(getattr(Printables, name)), f"{slug}.{name}"
     compare = module.debrief_compare
     if compare is not None:
-        assert _signature(compare) == [("", inspect.Parameter.empty), ("width", inspect.Parameter.empty), ("reveal", inspect.Parameter.empty), ("reveal_pledges", None)]
+        assert _signature(compare) == [("", inspect.Parameter.empty), ("width", inspect.Parameter.empty), ("reveal", inspect.Parameter.empty), ("reveal_pledges", None), ("stopped", None)]
     # What the card says is no longer written again in the module.
     for stale in ("GAME_TITLE", "PLAYER_RANGE", "HOUSEHOLD_RANGE", "DEFAULT_PLAYERS", "DEFAULT_HOUSEHOLDS", "build_pdf", "preview_png"):
         assert not hasattr(module, stale), f"{slug}.{stale}"

@@ -582,7 +582,7 @@ class ClassPage(widgets.VBox):
             seen = (record.version, tuple(t.version for t in tables))
             if self._debrief_seen != seen:
                 self._debrief_seen = seen
-                over = any(t.game.rules.over(t.game.state) for t in tables)
+                over = any(cl.table_over(t) for t in tables)  # a stopped table is over for its debrief
                 anonymous = any(getattr(t.game.setup, "anonymous", False) and not getattr(t.game.state, "pledges_shown", False) for t in tables)
                 self.debrief_bar.show(ready=True, secrets=over and card(record.game).hides, name_by_default=not anonymous)
             parts.append(self.debrief_bar)
@@ -602,8 +602,8 @@ class ClassPage(widgets.VBox):
 
     def prepare_debrief(self, name_secrets: bool = True) -> None:
         """The class's debrief: every table's decisions (CSV) and the handout of all its tables,
-        the villages compared. A table's secrets are named once its game is over, and only
-        when `name_secrets` (the facilitator's choice)."""
+        the villages compared. A table's secrets are named once its game is over or stopped
+        (the class ended), and only when `name_secrets` (the facilitator's choice)."""
         record = self.record
         if record is None or self.role != "monitor" or not record.tables:
             self.status.refuse("Only the facilitator's page makes the class debrief, once the tables are dealt.")
@@ -613,9 +613,11 @@ class ClassPage(widgets.VBox):
         reveal = None if name_secrets else False
         rows = cl.decision_rows(self.store, record, reveal=reveal, reveal_pledges=name_secrets)
         word = card(record.game).words.Table
-        tables = [(f"{word} {i + 1}", t.game) for i, t in enumerate(self._tables())]
-        pdf = debrief.build_pdf(tables, reveal=reveal, reveal_pledges=name_secrets, title=f"{record.title}: the debrief")
-        running = sum(1 for _, g in tables if not g.rules.over(g.state))
+        stored = self._tables()
+        tables = [(f"{word} {i + 1}", t.game) for i, t in enumerate(stored)]
+        stopped = {label: text for (label, _), t in zip(tables, stored) if (text := cl.stopped_text(t.game, t.meta))}
+        pdf = debrief.build_pdf(tables, reveal=reveal, reveal_pledges=name_secrets, title=f"{record.title}: the debrief", stopped=stopped)
+        running = sum(1 for t in stored if not cl.table_over(t))
         if not card(record.game).hides:
             note = ""
         elif not name_secrets:
@@ -624,8 +626,7 @@ class ClassPage(widgets.VBox):
             note = f"{'1 table is' if running == 1 else f'{running} tables are'} still playing: their secrets are named once they are over."
         else:
             note = "Secret choices are named."
-        columns = ("table", "step", "seat", "player", "student", "decision", "outcome")
-        self.debrief_bar.offer(csv_text(rows, columns=columns), f"class-{record.code}-decisions.csv", len(rows), pdf, f"class-{record.code}-debrief.pdf", note)
+        self.debrief_bar.offer(csv_text(rows, columns=cl.CSV_COLUMNS), f"class-{record.code}-decisions.csv", len(rows), pdf, f"class-{record.code}-debrief.pdf", note)
 
     def _students_box(self, record: cl.ClassRecord) -> widgets.Widget:
         rows = []

@@ -1,5 +1,6 @@
 """The front page's cards for the facilitator (`notebooks/index.ipynb`): the tables in progress,
-each with its facilitator and board links, and "Start a class" with the classes open.
+each with its facilitator and board links, and "Start a class" with the classes open and the
+classes ended (under their day, each with its debrief).
 
 Only the server's key (the link `playbook serve` prints) lists them; without it the page says
 where the tables are.
@@ -7,6 +8,7 @@ where the tables are.
 
 from __future__ import annotations
 
+import time
 import urllib.parse
 from collections.abc import Mapping
 
@@ -16,7 +18,7 @@ from drawing.common import card as card_html
 from drawing.common import esc
 from playbook.access import key_matches, server_key
 from playbook.links import class_links, page, public_base, table_links
-from playbook.store import Store
+from playbook.store import STOPPED, Store
 from rules.games import CARDS, card
 
 from .address import page_query
@@ -98,14 +100,28 @@ class ClassStarter(widgets.VBox):
         self.show_open()
 
     def show_open(self) -> None:
-        from playbook.classes import classes
+        """The open classes, then the ended ones under the day each was held, each with a link
+        to its debrief (the facilitator's page makes the CSV and the handout)."""
+        from playbook.classes import classes, ended_classes
 
         rows = [
             f'<li><a href="{esc(class_links("", r)["monitor"])}" target="_blank" rel="noopener">{esc(r.title)} · code {esc(r.code)}</a> '
             f'<span class="pb-muted">· {len(r.students)} students · {esc(r.phase)}</span></li>'
             for r in classes(self.store)
         ]
-        self.open_html.value = f'<div><b>Open classes</b><ul>{"".join(rows)}</ul></div>' if rows else ""
+        listed = f'<div><b>Open classes</b><ul>{"".join(rows)}</ul></div>' if rows else ""
+        by_day: dict[str, list[str]] = {}
+        for r in ended_classes(self.store):
+            tables = len(r.tables)
+            by_day.setdefault(time.strftime("%A %d %B %Y", time.localtime(r.created)), []).append(
+                f'<li class="pb-class-ended">{esc(r.title)} · code {esc(r.code)} <span class="pb-muted">· {len(r.students)} students, '
+                f"{tables} {card(r.game).words.table if tables == 1 else card(r.game).words.table + 's'}</span> · "
+                f'<a class="pb-class-debrief-link" href="{esc(class_links("", r)["monitor"])}" target="_blank" rel="noopener">its debrief: the CSV and the handout</a></li>'
+            )
+        if by_day:
+            days = "".join(f'<div class="pb-class-day"><i>{esc(day)}</i><ul>{"".join(items)}</ul></div>' for day, items in by_day.items())
+            listed += f'<div class="pb-class-ended-list"><b>Ended classes</b>{days}</div>'
+        self.open_html.value = listed
 
 
 class TableIndex(widgets.VBox):
@@ -121,6 +137,10 @@ class TableIndex(widgets.VBox):
         params = urllib.parse.parse_qs(query.lstrip("?"))
         self.allowed = key_matches(server_key(), (params.get("key") or [""])[0])
         self.list_html = widgets.HTML().add_class("pb-table-list")
+        if self.allowed:
+            from playbook.classes import expire_empty
+
+            expire_empty(self.store)  # classes made and never used go as the facilitator looks
         self.classes = ClassStarter(self.store) if self.allowed else widgets.HTML()
         # The tables in progress first: a facilitator coming back to a class looks for them.
         super().__init__((widgets.HTML(style_html("dashboard.css")), self.list_html, self.classes))
@@ -138,7 +158,8 @@ class TableIndex(widgets.VBox):
             return
         rows = []
         for info in self.store.tables(unfinished=True):
-            if info.game not in CARDS or not card(info.game).notebook:
+            # A table its class stopped is done with: its class is listed under the ended ones.
+            if info.game not in CARDS or not card(info.game).notebook or info.meta.get(STOPPED):
                 continue
             links = table_links("", info.game, info.id, info.meta, ())
             game_page = page("", card(info.game).notebook)

@@ -48,8 +48,9 @@ import ipywidgets as widgets
 from drawing.common import esc
 from playbook.access import Access, key_matches, new_key, resolve, server_key, table_keys
 from playbook.bots import undo_plan
+from playbook.classes import chooser, stopped_text
 from playbook.links import public_base, table_links, table_query
-from playbook.store import STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo
+from playbook.store import STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo, bot_of_move
 from rules import Action, RuleError, SaveFileError, load_game, new_game
 from rules.core import AnyGame, seats_text
 from rules.games import card
@@ -81,6 +82,35 @@ def bots_from_meta(meta: Mapping[str, Any], known: Collection[str]) -> dict[int,
         if str(seat).isdigit() and name in known:
             found[int(seat)] = name
     return found
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def seat_place(game: AnyGame, seat: int, stopped: str = "") -> str:
+    """`seat`'s own result at the end, in its game's words (its card's): "Your household
+    finished 2nd of 10 with 14 VP" ("You finished 1st of 4 with 12 points"), or, for a game its class stopped ("stopped in year 2"),
+    "Stopped in year 2: your household stood 2nd of 10 with 14 VP". Where the scores stay each
+    seat's own (Leerdam's anonymous pledges not shown) the place is not said, only the score."""
+    words = card(game.rules.slug).words
+    standings = game.rules.standings(game.state)
+    mine = next(((rank, value) for rank, s, value in standings if s == seat), None)
+    if mine is None:
+        return ""
+    rank, value = mine
+    score = f" with {value} {words.points}" if words.points else ""
+    shared = sum(1 for r, _, _ in standings if r == rank) > 1
+    place = f"{'joint ' if shared else ''}{ordinal(rank)} of {len(standings)}"
+    if getattr(game.setup, "anonymous", False) and not getattr(game.state, "pledges_shown", False):
+        place = ""  # a household's place would tell the others' scores apart
+    said = f"{'stood' if stopped else 'finished'} {place}{score}".replace("  ", " ").strip()
+    if said in ("stood", "finished"):
+        return ""
+    sentence = f"{words.you} {said}."
+    return f"{stopped[:1].upper() + stopped[1:]}: {sentence[:1].lower() + sentence[1:]}" if stopped else sentence
 
 
 def seat_keys(game: AnyGame) -> dict[str, str]:
@@ -492,6 +522,7 @@ class TableDashboard(widgets.VBox):
         self.draw_table()
         self._draw_debrief()
         self._draw_stopped()
+        self._draw_place()
         if self.role not in ("facilitator", "open"):
             return  # no save bar: the file holds every secret, undo is the facilitator's
         steps, reason = self._undo_plan()
@@ -499,7 +530,7 @@ class TableDashboard(widgets.VBox):
         last = self.game.actions[-steps] if steps else None
         what = f"{self.seat_name(last.seat)}'s {last.kind} (the last move)" if last is not None else "the last move"
         self.savebar.show(table_open=True, undo_reason=reason, undo_what=what)
-        over = self.game.rules.over(self.game.state)
+        over = self.game.rules.over(self.game.state) or bool(self._meta.get(STOPPED))
         # An anonymous-pledges village is named only when the facilitator ticks the box.
         anonymous = bool(getattr(self.game.setup, "anonymous", False)) and not getattr(self.game.state, "pledges_shown", False)
         self.debrief_bar.show(ready=True, secrets=over and self.hidden_information, name_by_default=not anonymous)
@@ -518,6 +549,25 @@ class TableDashboard(widgets.VBox):
             curtain.layout.display = "none"
         self.status.info(str(stopped))
         self.header.turn_html.value = '<span style="font-size:1.2em">This table has stopped.</span>'
+
+    def _bot_of(self, index: int, seat: int) -> str | None:
+        """The bot that made this table's move `index` (its store's record), or None for a person."""
+        if index >= len(self._by_bot) or not self._by_bot[index]:
+            return None
+        return bot_of_move(self._meta, seat, index) or ""
+
+    def _draw_place(self) -> None:
+        """A seat's page at the end (the game over, or stopped by its class) leads with its own
+        result and place: "Your household finished 2nd of 10 with 14 VP"."""
+        if self.role != "seat" or self.seat is None or self.game is None:
+            return
+        game = self.game
+        stopped = stopped_text(game, self._meta)
+        if not game.rules.over(game.state) and not stopped:
+            return
+        line = seat_place(game, self.seat, stopped)
+        if line:
+            self.header.turn_html.value = f'<span class="pb-seat-place" role="status" style="font-size:1.3em;font-weight:700">{esc(line)}</span>'
 
     def _view_for_role(self) -> widgets.Widget:
         curtain = self.seat_curtain()
@@ -598,16 +648,19 @@ class TableDashboard(widgets.VBox):
     def prepare_debrief(self, name_secrets: bool = True) -> None:
         """The debrief's CSV (every decision) and handout (PDF) as links on the facilitator's page.
 
-        Before the end they name only what the board has shown; once the game is over they name
-        the secrets (pledges, picks, draws) when `name_secrets` (the facilitator's choice)."""
+        Before the end they name only what the board has shown; once the game is over, or stopped
+        (its class ended), they name the secrets (pledges, picks, draws) when `name_secrets` (the
+        facilitator's choice)."""
         if self.game is None or not self.allowed("make the debrief", ("facilitator", "open")):
             return
         from printables import debrief
         from rules import decisions_of
-        from rules.decisions import COLUMNS, decision_rows
+        from rules.decisions import columns_with, decision_rows
 
         game = self.game
-        over = game.rules.over(game.state)
+        # A table its class stopped plays no more: over, for its debrief.
+        stopped = "" if game.rules.over(game.state) or not self._meta.get(STOPPED) else stopped_text(game, self._meta)
+        over = game.rules.over(game.state) or bool(stopped)
         reveal = over and (name_secrets or not self.hidden_information)
         # Leerdam's own say: named or kept, whatever its variant, once the game is over.
         pledges = name_secrets if over else None
@@ -618,8 +671,10 @@ class TableDashboard(widgets.VBox):
             label = ""
         label = label or (f"table {self.table_id}" if self.table_id else "")
         found = decisions_of(game, reveal=reveal, reveal_pledges=pledges)
-        text = csv_text(decision_rows(found, table=label or 1), columns=COLUMNS)
-        pdf = debrief.build_pdf([(label, game)], reveal=reveal, reveal_pledges=pledges)
+        # Who chose: the seat's player, or the bot that played the seat then ("bot (fair) for Ana").
+        by = {d.number: chooser(d.player, self._bot_of(d.number - 1, d.seat), False) for d in found if d.seat is not None}
+        text = csv_text(decision_rows(found, table=label or 1, by=by), columns=columns_with("by"))
+        pdf = debrief.build_pdf([(label, game)], reveal=reveal, reveal_pledges=pledges, stopped={label: stopped} if stopped else None)
         stem = f"{self.slug}-{self.table_id or 'game'}-debrief"
         if not self.hidden_information:
             note = ""

@@ -59,5 +59,5 @@ booklet = rules_card
 debrief_compare = None
 
 
-def debrief_story(game: AnyGame, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None) -> list[Flowable]:
-    return common.results_block(game, width)
+def debrief_story(game: AnyGame, *, label: str, width: float, reveal: bool, reveal_pledges: bool | None = None, stopped: str = "") -> list[Flowable]:
+    return common.results_block(game, width, stopped=stopped)
