@@ -101,3 +101,32 @@ def test_a_round_already_played_is_drawn_as_it_ended_and_the_one_being_played_as
     compare.back.click()
     ended = _text(_cell(compare.body.value, 0))
     assert not ended.startswith("now") and "Year 1 · the flood" in ended and "Pledged" in ended
+
+
+def test_the_room_code_and_short_address_stay_in_the_boards_corner_all_lesson(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLAYBOOK_URL", "http://192.168.1.20:8866")
+    record = cl.create_class(store, "new-rule", 3, seed=4)
+    board, desk = class_page(store, record, "board"), monitor(store, record)
+    corner = re.compile(r'<div class="pb-class-corner".*?<b class="pb-corner-code">(\w+)</b><div class="pb-corner-address">(.*?)</div></div>')
+
+    def shown(page: Any) -> tuple[str, str]:
+        page.refresh()
+        found = corner.search(page.header.value)
+        assert found is not None, page.header.value
+        return found.group(1), html.unescape(found.group(2))
+
+    where = (record.code, "http://192.168.1.20:8866/j")
+    assert shown(board) == shown(desk) == where  # the lobby (the board shows it large too)
+    phones = [student(store, record.code, name) for name in STUDENTS[:3]]
+    assert all("pb-class-corner" not in phone.header.value for phone in phones)  # a student's header is theirs
+    desk.refresh()
+    assert desk.deal() and shown(board) == where
+    assert desk.start()
+    board.refresh()
+    playing = board.screen.children[0].value
+    assert "pb-class-code" not in playing and "pb-short-address" not in playing  # the large code is gone ...
+    assert shown(board) == shown(desk) == where  # ... the corner keeps it, on the facilitator's page too
+    desk.refresh()
+    assert desk.end()
+    assert shown(board) == where  # a phone reopened after the end still finds its student's place
+    assert all("pb-class-corner" not in phone.header.value for phone in phones)
