@@ -9,6 +9,9 @@ from playwright.sync_api import Page
 
 from drawing.board import log_html
 from drawing.common import esc
+from playbook import classes as cl
+from playbook.store import Store
+from tests.support.classes import class_page, monitor, student
 from tests.support.phases import leerdam
 from widgets.board import board_scene
 from widgets.styles import sheet_text
@@ -50,14 +53,28 @@ def test_a_negative_number_beside_a_hebrew_name_reads_minus_two(page: Page) -> N
     assert "\u22122" in page.inner_text("li >> nth=0")
 
 
-def test_the_class_boards_corner_shows_the_code_once_the_large_code_is_gone(page: Page) -> None:
-    corner = '<div class="pb-class-header"><div class="pb-class-corner"><span class="pb-corner-label">Room code</span> <b class="pb-corner-code">K7QM2P</b><div class="pb-corner-address">http://10.0.0.2:8866/j</div></div><h2>Class</h2></div>'
-    large = '<div class="pb-class-code">K7QM2P</div>'
+def test_the_class_boards_corner_shows_the_code_once_the_large_code_is_gone(page: Page, store: Store) -> None:
+    record = cl.create_class(store, "new-rule", 3, seed=4)
+    board = class_page(store, record, "board")
     sheet = sheet_text("dashboard.css") + sheet_text("class.css")
-    page.set_content(f'<html><head><style>{sheet}</style></head><body><div class="playbook-class playbook-class-board">{corner}<div id="body">{large}</div></div></body></html>')
-    assert not page.is_visible(".pb-class-corner")  # the lobby: the code is large already
-    page.evaluate("() => document.getElementById('body').innerHTML = '<h2>Every table</h2>'")
-    assert page.is_visible(".pb-corner-code") and page.is_visible(".pb-corner-address")
+
+    def lay_out() -> None:
+        body = board.screen.children[0].value
+        page.set_content(
+            f'<html><head><style>{sheet}</style></head><body><div class="playbook-root playbook-class playbook-class-board">'
+            f'<div class="pb-class-header">{board.header.value}</div><div>{body}</div></div></body></html>'
+        )
+
+    lay_out()
+    assert page.is_visible(".pb-class-code") and not page.is_visible(".pb-class-corner")  # the lobby: the code is large already
+    for name in ("מרים", "Bo", "Cy"):
+        student(store, record.code, name)
+    desk = monitor(store, record)
+    assert desk.deal() and desk.start()
+    board.refresh()
+    lay_out()
+    assert page.locator(".pb-class-code").count() == 0
+    assert page.inner_text(".pb-corner-code") == record.code and page.inner_text(".pb-corner-address").endswith("/j")
     box, header = page.locator(".pb-class-corner").bounding_box(), page.locator(".pb-class-header").bounding_box()
     assert box is not None and header is not None
     assert box["x"] + box["width"] >= header["x"] + header["width"] - 2 and box["width"] < header["width"] / 2  # a corner, not a banner
