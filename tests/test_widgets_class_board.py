@@ -16,7 +16,7 @@ from playbook import classes as cl
 from playbook.store import Play, Store
 from tests.support.classes import class_page, monitor, student
 from tests.support.phases import PHASES
-from widgets.board import board_scene
+from widgets.board import ClassDebrief, board_scene
 
 #: a class of five with a right-to-left name and one with markup in it.
 STUDENTS = ("מרים", "Bo", "Ana & <i>Co</i>", "Dara", "Ed")
@@ -66,7 +66,16 @@ MID_ROUND = {
 @pytest.mark.parametrize("game", list(MID_ROUND))
 def test_the_tables_side_by_side_say_what_the_live_cards_say_for_the_round_being_played(store: Store, game: str) -> None:
     students, phase_game, mid_round, label, count = MID_ROUND[game]
-    assert board_scene(phase_game()).phase == "decision"  # the phase the class's tables are brought to
+    # The phases' own game mid-round: its column is its board now, heading and key numbers.
+    played = phase_game()
+    alone = ClassDebrief("A class")
+    alone.show([played])
+    live_now = board_scene(played)
+    assert live_now.phase == "decision"
+    drawn = _text(_cell(alone.body.value, 0))
+    assert drawn.startswith("now") and live_now.heading in drawn
+    assert all(f"{f.label} {f.value}" in drawn for f in live_now.facts)
+    # The same in a class, through the store, against the class board's own card for the table.
     record = _started(store, game, students)
     table_id = record.tables[0]
     _play_until(store, table_id, mid_round)
