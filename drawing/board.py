@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from .common import esc
+from .common import esc, name, text
 
 __all__ = ["DrawingModule", "Fact", "GameScenes", "Scene", "log_html", "scene_html", "waiting_scene"]
 
@@ -67,10 +67,10 @@ def log_html(lines: Sequence[str], keep: int = LOG_LINES) -> str:
     if not lines:
         return ""
     start = max(0, len(lines) - keep)
-    last = "".join(f"<li>{esc(line)}</li>" for line in lines[start:])
+    last = "".join(f"<li>{text(line)}</li>" for line in lines[start:])
     more = ""
     if start:
-        every = "".join(f"<li>{esc(line)}</li>" for line in lines)
+        every = "".join(f"<li>{text(line)}</li>" for line in lines)
         more = f'<details class="pb-log-all"><summary>All {len(lines)} lines of the log</summary><ol>{every}</ol></details>'
     return f'<div class="pb-board-log"><ol start="{start + 1}">{last}</ol>{more}</div>'
 
@@ -78,20 +78,20 @@ def log_html(lines: Sequence[str], keep: int = LOG_LINES) -> str:
 def scene_html(scene: Scene, chart: str = "", title: str = "") -> str:
     """A scene as the board draws it; `chart` is safe SVG (or ""), `title` the game's name."""
     facts = "".join(
-        f'<div class="pb-fact {esc(f.css)}"><div class="pb-fact-label">{esc(f.label)}</div><div class="pb-key">{esc(f.value)}</div></div>'
+        f'<div class="pb-fact {esc(f.css)}"><div class="pb-fact-label">{text(f.label)}</div><div class="pb-key">{text(f.value)}</div></div>'
         for f in scene.facts
     )
     centre = scene.centre
     if scene.phase == "results":
-        story = "".join(f"<li>{esc(line)}</li>" for line in scene.story)
+        story = "".join(f"<li>{text(line)}</li>" for line in scene.story)
         centre = (
-            f'<div class="pb-label">The winner</div><div class="pb-winner pb-results-winner">{esc(scene.winner)}</div>'
+            f'<div class="pb-label">The winner</div><div class="pb-winner pb-results-winner">{text(scene.winner)}</div>'
             + centre
             + (f'<div class="pb-label" style="margin-top:8px">The story of the game</div><ol class="pb-story">{story}</ol>' if story else "")
         )
     centre += scene.after
     head = (
-        f'<div class="pb-scene-head"><span class="pb-scene-title">{esc(title + " · " if title else "")}{esc(scene.heading)}</span>'
+        f'<div class="pb-scene-head"><span class="pb-scene-title">{text(title + " · " if title else "")}{text(scene.heading)}</span>'
         f'<span class="pb-scene-phase">{esc(PHASE_WORDS[scene.phase])}</span></div>'
     )
     return (
@@ -111,8 +111,8 @@ def waiting_scene(scene: Scene, names: Sequence[str], free: Sequence[int]) -> Sc
     centre = (
         f'<div class="pb-line">Scan the code with your phone, then press your name.</div>'
         f'<div class="pb-label">Still free ({len(free)} of {len(names)})</div>'
-        + "".join(f'<span class="pb-chip" style="background:#eceef3">{esc(names[i])}</span>' for i in free)
-        + ('<div class="pb-label" style="margin-top:6px">Here</div>' + "".join(f'<span class="pb-chip" style="background:#dff3e4">✔ <bdi>{esc(n)}</bdi></span>' for n in taken) if taken else "")
+        + "".join(f'<span class="pb-chip" style="background:#eceef3">{name(names[i])}</span>' for i in free)
+        + ('<div class="pb-label" style="margin-top:6px">Here</div>' + "".join(f'<span class="pb-chip" style="background:#dff3e4">✔ {name(n)}</span>' for n in taken) if taken else "")
     )
     # The game's own key numbers stay: the room sees where the game starts (the dyke, the bowl).
     facts = (Fact("Players here", f"{len(names) - len(free)} of {len(names)}", "pb-seats-taken"), *scene.facts)

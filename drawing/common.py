@@ -3,12 +3,20 @@ a chance in percent, the screen's colours and their contrast.
 
 Pure strings from values: no widgets, no kernel. Every string that came from a user (names,
 titles, colour names) goes through `esc` before it reaches HTML.
+
+Right-to-left names sit among left-to-right words and numbers ("Misfortune strikes דנה (-2)"):
+left alone, the browser's bidi algorithm carries the sign and brackets over to the name's side
+and the room reads "(2-)". Text the board writes goes through `text` (each run of right-to-left
+script isolated, each signed number a real minus sign in a left-to-right isolate); a name drawn
+on its own through `name`, a number through `number`.
 """
 
 from __future__ import annotations
 
 import base64
 import html
+import re
+import unicodedata
 from fractions import Fraction
 
 __all__ = [
@@ -18,8 +26,11 @@ __all__ = [
     "contrast_ratio",
     "download_link",
     "esc",
+    "name",
+    "number",
     "percent",
     "relative_luminance",
+    "text",
 ]
 
 #: Ten series colours that colour-blind eyes tell apart: Okabe and Ito's (their yellow swapped for
@@ -32,14 +43,66 @@ def esc(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def chip(text: str, background: str = "#e0e3ea", foreground: str = "#111") -> str:
-    """A rounded label; `text` is escaped, the colours are the caller's CSS values."""
-    return f'<span class="pb-chip" style="background:{background};color:{foreground}">{esc(text)}</span>'
+#: a number with its sign: "-2", "−2", "+3", "-1.5", "-20%" (not the dash of a range, "2-3").
+SIGNED = re.compile(r"(?<![\w.)\]])[-\u2212+](\d+(?:[.,]\d+)*%?)")
+#: bidi classes of right-to-left letters, and of what may sit inside a right-to-left name.
+RTL, INSIDE = {"R", "AL"}, {"R", "AL", "NSM", "WS", "ON", "CS", "ES", "ET", "BN"}
+
+
+def name(value: object) -> str:
+    """A user-given name as HTML, isolated from its neighbours (`<bdi>`): a right-to-left name
+    never takes the number or bracket beside it."""
+    return f"<bdi>{esc(value)}</bdi>"
+
+
+def number(value: object) -> str:
+    """A number as HTML: a signed one with a real minus sign (U+2212), in a left-to-right
+    isolate, so it reads "−2" beside any name; an unsigned one as it is."""
+    said = str(value)
+    if said[:1] not in ("-", "\u2212", "+") or SIGNED.fullmatch(said) is None:
+        return esc(said)
+    sign = "+" if said[0] == "+" else "\u2212"
+    return f'<span class="pb-num" dir="ltr">{sign}{esc(said[1:])}</span>'
+
+
+def _isolate_rtl(plain: str) -> str:
+    """`plain` escaped, each run of right-to-left script (and the spaces and marks inside it,
+    not the digits or brackets after it) in a `<bdi>`."""
+    out, i, n = [], 0, len(plain)
+    while i < n:
+        if unicodedata.bidirectional(plain[i]) not in RTL:
+            out.append(esc(plain[i]))
+            i += 1
+            continue
+        end = j = i + 1
+        while j < n and unicodedata.bidirectional(plain[j]) in INSIDE:
+            if unicodedata.bidirectional(plain[j]) in RTL | {"NSM"}:
+                end = j + 1
+            j += 1
+        out.append(name(plain[i:end]))
+        i = end
+    return "".join(out)
+
+
+def text(value: object) -> str:
+    """Plain text (a log line, a label, a name among words) as HTML that reads right beside
+    right-to-left names: escaped, right-to-left runs isolated, signed numbers as `number`."""
+    plain, out, at = str(value), [], 0
+    for found in SIGNED.finditer(plain):
+        out.append(_isolate_rtl(plain[at : found.start()]) + number(found.group(0)))
+        at = found.end()
+    out.append(_isolate_rtl(plain[at:]))
+    return "".join(out)
+
+
+def chip(label: str, background: str = "#e0e3ea", foreground: str = "#111") -> str:
+    """A rounded label; `label` is plain text (drawn by `text`), the colours are the caller's CSS values."""
+    return f'<span class="pb-chip" style="background:{background};color:{foreground}">{text(label)}</span>'
 
 
 def card(title: str, body: str, extra_class: str = "", attrs: str = "") -> str:
-    """A boxed panel: `title` is escaped, `body` must already be safe HTML."""
-    heading = f"<h3>{esc(title)}</h3>" if title else ""
+    """A boxed panel: `title` is plain text (drawn by `text`), `body` must already be safe HTML."""
+    heading = f"<h3>{text(title)}</h3>" if title else ""
     return f'<div class="pb-card {extra_class}" {attrs}>{heading}{body}</div>'
 
 

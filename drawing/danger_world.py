@@ -19,7 +19,7 @@ from rules.danger_world import GM_OPTION_TEXT, MENTAL, ODDS_LIMITS, PHYSICAL, ST
 
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
-from .common import card, chip, esc
+from .common import card, chip, esc, name
 from .common import percent as common_percent
 from .odds import OddsForm, OddsInput, report_card
 
@@ -369,7 +369,7 @@ def _danger_track(view: View) -> str:
     """Each character's danger level and zone: the track the table watches rise."""
     cells = "".join(
         f'<span class="pb-chip" style="background:{"#fdecea" if c.zone >= 3 else "#fff3e0" if c.zone == 2 else "#eceef3"}">'
-        f"<bdi>{esc(c.name)}</bdi>: danger {c.danger} · zone {c.zone}{' · K.O.' if c.knocked_out else ''}{' · dead' if c.dead else ''}</span>"
+        f"{name(c.name)}: danger {c.danger} · zone {c.zone}{' · K.O.' if c.knocked_out else ''}{' · dead' if c.dead else ''}</span>"
         for c in view.characters
     )
     return f'<div class="pb-label">The danger track</div><div class="pb-danger-track">{cells}</div>'

@@ -18,7 +18,7 @@ from rules.dangerous_ideas import ALWAYS_FAILS, BRANCHES, HUBS, NODES, Sheet, St
 
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
-from .common import card, chip, esc, percent
+from .common import card, chip, esc, name, number, percent, text
 from .odds import OddsForm, OddsInput, report_card
 
 __all__ = [
@@ -522,7 +522,7 @@ def _trees(state: State) -> str:
     """Every player's sheet, as the table's page draws it: the story told so far, tree by tree."""
     cells = "".join(
         f'<div class="pb-tree" style="border:2px solid #c9cedb;border-radius:12px;padding:4px 10px;background:#fff">'
-        f'<div class="pb-label">{esc(sheet.name)}</div>{sheet_svg(state, seat)}</div>'
+        f'<div class="pb-label">{name(sheet.name)}</div>{sheet_svg(state, seat)}</div>'
         for seat, sheet in enumerate(state.sheets)
     )
     return f'<div class="pb-trees" style="display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:12px;margin-top:10px">{cells}</div>'
@@ -546,7 +546,7 @@ def scene(state: State, final: State | None = None) -> Scene:
         what = "sheets with their 7 stones placed" if view.phase == "place" else "first memes written"
         centre = (
             f'<div class="pb-label">Setting up the story</div><div class="pb-huge">{done} of {goal}</div><div class="pb-line">{what}</div>'
-            + (f'<div class="pb-label">Waiting for {esc(", ".join(names[s] for s in view.waiting_for))}</div>' if view.waiting_for else "")
+            + (f'<div class="pb-label">{text("Waiting for " + ", ".join(names[s] for s in view.waiting_for))}</div>' if view.waiting_for else "")
         )
         return Scene("waiting", heading, centre, (Fact("Ready", f"{done} of {goal}", "pb-setup-count"), *facts_common), view.log)
     a = view.attempt
@@ -568,7 +568,7 @@ def scene(state: State, final: State | None = None) -> Scene:
         total = sum(a.dice)
         verdict = "" if a.success is None else ("Success!" if a.success else "It fails.")
         centre = (
-            f'<div class="pb-label">{esc(names[a.actor])}: “{esc(a.text)}” held by {esc(a.holder)}</div>'
+            f'<div class="pb-label">{name(names[a.actor])}: “{text(a.text)}” held by {name(a.holder)}</div>'
             f'<div class="pb-huge pb-roll">{" + ".join(str(d) for d in a.dice)} = {total}</div>'
             f'<div class="pb-line">against the pool of {a.pool}{" · 11 or 12 always fails" if total >= ALWAYS_FAILS else ""}</div>'
             + (f'<div class="pb-huge" style="color:{"#1b5e20" if a.success else "#b71c1c"}">{verdict}</div>' if verdict else '<div class="pb-line">Seeds may still re-roll a die.</div>')
@@ -596,7 +596,7 @@ def scene(state: State, final: State | None = None) -> Scene:
 def _results(state: State, view: View) -> Scene:
     names = [s.name for s in view.sheets]
     winners = [s for rank, s, _ in view.standings if rank == 1]
-    rows = "".join(f"<tr><td>{rank}</td><td>{esc(names[s])}</td><td>{score} points</td></tr>" for rank, s, score in view.standings)
+    rows = "".join(f"<tr><td>{rank}</td><td>{name(names[s])}</td><td>{number(score)} points</td></tr>" for rank, s, score in view.standings)
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>'
     winner = winners_text(names, winners)
     return Scene("results", "the end", centre, (Fact("Chapters", str(view.chapters)),), view.log, winner, tuple(story(state)), _trees(state))

@@ -18,7 +18,7 @@ from rules.leerdam import Deal, Setup, State, View, YearSummary, final_divisor, 
 
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
-from .common import card, chip, esc
+from .common import card, chip, esc, name, number, text
 
 __all__ = [
     "ACTIVITY_LABEL",
@@ -332,7 +332,7 @@ def _total_html(view: View, total: int, before: int, after: int, pledges: Sequen
     word, colour = _verdict(before, after)
     names = [h.name for h in view.households]
     shown = "".join(
-        f'<span class="pb-chip" style="background:#e3ecfa" data-seat-pledge="{i}"><bdi>{esc(n)}</bdi>: {p}</span>' for i, (n, p) in enumerate(zip(names, pledges)) if p is not None
+        f'<span class="pb-chip" style="background:#e3ecfa" data-seat-pledge="{i}">{name(n)}: {p}</span>' for i, (n, p) in enumerate(zip(names, pledges)) if p is not None
     )
     return (
         f'<div class="pb-label">The village pledged</div><div class="pb-huge pb-reveal-total" data-total="{total}">Total {total}</div>'
@@ -387,7 +387,7 @@ def scene(state: State, final: State | None = None) -> Scene:
         + dyke_gauge(view.dyke, 64)
         + f'<div class="pb-line">A total below {low} lowers the dyke · above {high} raises it · flood chance {_odds(view.dyke)}</div>'
         + f'<div class="pb-label">Final scoring at this dyke: 1 VP per {final_divisor(view.dyke)} Wealth</div>'
-        + (f'<div class="pb-label">Still to pledge: {esc(", ".join(waiting))}</div>' if waiting and len(waiting) <= 12 else "")
+        + (f'<div class="pb-label">{text("Still to pledge: " + ", ".join(waiting))}</div>' if waiting and len(waiting) <= 12 else "")
         + anonymous
     )
     return Scene("decision", heading, centre, facts, log)
@@ -397,7 +397,7 @@ def _results(state: State, view: View, final: State | None = None) -> Scene:
     names = [h.name for h in view.households]
     winners = [s for rank, s, _ in view.standings if rank == 1]
     rows = "".join(
-        f"<tr><td>{rank}</td><td>{esc(names[s])}</td><td>{vp} VP</td><td>{view.households[s].wealth} Wealth</td></tr>" for rank, s, vp in view.standings[:5]
+        f"<tr><td>{rank}</td><td>{name(names[s])}</td><td>{number(vp)} VP</td><td>{number(view.households[s].wealth)} Wealth</td></tr>" for rank, s, vp in view.standings[:5]
     )
     more = f'<div class="pb-label">and {len(names) - 5} more households</div>' if len(names) > 5 else ""
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>{more}'

@@ -16,7 +16,7 @@ from rules.new_rule import State, View, symbol, view_for
 
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
-from .common import card, chip, esc
+from .common import card, chip, esc, name, number, text
 
 __all__ = ["CHIP_COLOURS", "OTHER_COLOUR", "SCENES", "bowl_card", "candy_chip", "candy_chips", "candy_label", "chart", "moment", "players_table", "reveal_card", "scene"]
 
@@ -147,7 +147,7 @@ def scene(state: State, final: State | None = None) -> Scene:
     if view.phase == "pay" and view.strength:
         paid = sum(1 for i, s in enumerate(view.seats) if s.paid and not s.out)
         due = sum(1 for s in view.seats if not s.out)
-        picks = "".join(f'<span style="margin-right:18px;white-space:nowrap"><bdi>{esc(s.name)}</bdi> {candy_chip(view.colours, s.pick)}</span>' for s in view.seats if s.pick)
+        picks = "".join(f'<span style="margin-right:18px;white-space:nowrap">{name(s.name)} {candy_chip(view.colours, s.pick)}</span>' for s in view.seats if s.pick)
         centre = (
             f'<div class="pb-label">The infection</div>'
             f'<div class="pb-huge pb-infection">{"".join(candy_chip(view.colours, c) for c in view.infection)} strength {view.strength}</div>'
@@ -163,7 +163,7 @@ def scene(state: State, final: State | None = None) -> Scene:
         centre = (
             f'<div class="pb-label">Secret picks: each player picks one colour they hold</div>'
             f'<div class="pb-huge pb-picks-in">Picks in: {picked} of {due}</div>'
-            + (f'<div class="pb-line">Waiting for {esc(waiting)}</div>' if waiting else "")
+            + (f'<div class="pb-line">{text("Waiting for " + waiting)}</div>' if waiting else "")
             + '<div class="pb-label">The colours picked the most become the infection.</div>'
         )
         facts = (Fact("Picks in", f"{picked} of {due}", "pb-picks-count"), bowl, players)
@@ -183,7 +183,7 @@ def _results(state: State, view: View) -> Scene:
     names = [s.name for s in view.seats]
     winners = [s for rank, s, _ in view.standings if rank == 1]
     rows = "".join(
-        f"<tr><td>{rank}</td><td>{esc(names[s])}</td><td>{score} point{'s' if score != 1 else ''}</td><td>{'out' if view.seats[s].out else ''}</td></tr>"
+        f"<tr><td>{rank}</td><td>{name(names[s])}</td><td>{number(score)} point{'s' if score != 1 else ''}</td><td>{'out' if view.seats[s].out else ''}</td></tr>"
         for rank, s, score in view.standings
     )
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>'

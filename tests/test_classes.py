@@ -153,7 +153,8 @@ def test_twelve_new_rule_students_become_three_tables_of_four_each_on_its_own_se
         table = store.load(table_id)
         assert len(table.game.setup.names) == 4 and set(table.meta["claims"]) == {"0", "1", "2", "3"}
     board.refresh()
-    assert "Every table" in synced_text(board) and len(re.findall(r"Table \d · Round 1", synced_text(board))) == 3
+    # Each table's card and its column of the tables side by side: both at round 1 (the column once said round 0).
+    assert "Every table" in synced_text(board) and sorted(re.findall(r"Table (\d) · Round 1", synced_text(board))) == ["1", "1", "2", "2", "3", "3"]
     # A reload: the address bar holds the seat's own link, which opens the seat again.
     mine = html.unescape(phones[0].seat_page.navigator.value)
     link = re.search(r'data-href="([^"]+)"', mine).group(1)

@@ -10,7 +10,9 @@
   ``pb-replay-secrets`` what was secret, shown only after the end when the facilitator
   chooses: ``pb-replay-reveal`` on the facilitator's page). Each step is drawn by the same
   functions as the live board, fed the state of that moment.
-- `ClassDebrief` (class ``pb-class-debrief``): a class's tables side by side, round by round.
+- `ClassDebrief` (class ``pb-class-debrief``): a class's tables side by side, round by round:
+  a round a table has finished as its board was at that round's end, the round it is playing
+  as its board is now (the very scene of the class board's live cards).
 
 Nothing here decides a rule or reads a seat's view: secrets come only from a finished game's
 record, and only when the facilitator has said so.
@@ -202,12 +204,14 @@ class PhaseBoard(widgets.VBox):
 
 
 class ClassDebrief(widgets.VBox):
-    """A class's tables side by side, round by round: each table drawn as its board was at the
-    last moment of that round (classes pb-class-debrief, pb-class-debrief-back, -next, -round)."""
+    """A class's tables side by side, round by round (classes pb-class-debrief,
+    pb-class-debrief-back, -next, -round): each table drawn as its board was at the end of that
+    round, or, for the round it is playing now (or any later one), as its board is now."""
 
     def __init__(self, title: str, label: str = "Table") -> None:
         self.title, self.label = title, label
         self.timelines: list[Timeline] = []
+        self.games: list[AnyGame] = []
         self.round = 0
         self.back = widgets.Button(description="◀ Back").add_class("pb-class-debrief-back")
         self.next = widgets.Button(description="Next ▶").add_class("pb-class-debrief-next")
@@ -228,13 +232,19 @@ class ClassDebrief(widgets.VBox):
         else:
             for timeline, game in zip(self.timelines, games):
                 timeline.update(game.actions)
-        last = max((m.round for t in self.timelines for m in t.moments), default=0)
+        self.games = list(games)
+        # The rounds being played count too: a table's first year has no moment until its reveal.
+        now = [t.scenes.round_of(g.state) for t, g in zip(self.timelines, self.games)]
+        last = max([m.round for t in self.timelines for m in t.moments] + now, default=0)
         word = self.timelines[0].scenes.round_word if self.timelines else "Round"
-        options = [(f"{word} {r}", r) for r in range(1, last + 1)] or [("—", 0)]
+        options = [(f"{word} {r}" + (" · now" if r == last and not self._all_over() else ""), r) for r in range(1, last + 1)] or [("now", 0)]
         at_end = fresh or self.round >= (self.jump.options[-1][1] if self.jump.options else 0)
         if tuple(self.jump.options) != tuple(options):
             self.jump.options = options
         self.round_to(last if at_end else self.round)
+
+    def _all_over(self) -> bool:
+        return all(g.rules.over(g.state) for g in self.games)
 
     def round_to(self, r: int) -> None:
         if not self.timelines:
@@ -248,15 +258,19 @@ class ClassDebrief(widgets.VBox):
         self.back.disabled = r <= min(values)
         self.next.disabled = r >= max(values)
         cells, charts = [], []
-        for i, timeline in enumerate(self.timelines):
-            k = max((j for j, m in enumerate(timeline.moments) if m.round <= r), default=0)
-            m = timeline.moments[k]
+        for i, (timeline, game) in enumerate(zip(self.timelines, self.games)):
             name = f"{self.label} {i + 1}"
+            if r >= timeline.scenes.round_of(game.state):
+                # The round it plays now: the live board's own scene (`board_scene`), so this
+                # column and the class board's card for the table say the same.
+                step, scene, chart = "now", board_scene(game), timeline.chart()
+            else:
+                k = max((j for j, m in enumerate(timeline.moments) if m.round <= r), default=0)
+                step, scene, chart = str(k), timeline.scenes.scene(timeline.moments[k].state), timeline.chart(k)
             cells.append(
-                f'<div class="pb-phase-board pb-class-debrief-table" data-table="{i}" data-step="{k}">{scene_html(timeline.scenes.scene(m.state), "", name)}</div>'
+                f'<div class="pb-phase-board pb-class-debrief-table" data-table="{i}" data-step="{step}">{scene_html(scene, "", name)}</div>'
             )
             # Each table's chart across the whole width, below: side by side its labels would be too small to read.
-            chart = timeline.chart(k)
             if chart:
                 charts.append(f'<div class="pb-phase-board"><div class="pb-label">{esc(name)}</div><div class="pb-chart">{chart}</div></div>')
         self.body.value = (

@@ -284,7 +284,23 @@ class ClassPage(widgets.VBox):
             self._draw_monitor()
 
     def _head(self, title: str, line: str = "") -> None:
-        self.header.value = f'<h2 style="margin:8px 0 2px">{esc(title)}</h2>' + (f'<div class="pb-muted">{esc(line)}</div>' if line else "")
+        self.header.value = self._corner() + f'<h2 style="margin:8px 0 2px">{esc(title)}</h2>' + (f'<div class="pb-muted">{esc(line)}</div>' if line else "")
+
+    def _corner(self) -> str:
+        """The room code and the short address in a corner of the board and the facilitator's
+        page, in every phase: a student whose phone closed mid-lesson finds the way back."""
+        record = self.record
+        if record is None or self.role not in ("board", "monitor"):
+            return ""
+        if os.environ.get("PLAYBOOK_LOCAL_ONLY") == "1":
+            address = ""  # phones cannot reach a local-only server: the board says so in the lobby
+        else:
+            short = class_links(public_base(), record)["join"].split("/j/")[0] + "/j"
+            address = f'<div class="pb-corner-address">{esc(short)}</div>'
+        return (
+            f'<div class="pb-class-corner" role="note" aria-label="Room code {esc(" ".join(record.code))}">'
+            f'<span class="pb-corner-label">Room code</span> <b class="pb-corner-code">{esc(record.code)}</b>{address}</div>'
+        )
 
     def _draw_code(self) -> None:
         if self._shown == "code":

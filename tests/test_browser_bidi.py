@@ -1,0 +1,80 @@
+"""The board's text as Chromium lays it out beside a right-to-left name: the minus sign of "−2"
+stands left of its digit, and the number after the name (the room read "(2-)" for "-2"); the
+room code's corner on the class board, shown once the large code is gone."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page
+
+from drawing.board import log_html
+from drawing.common import esc
+from playbook import classes as cl
+from playbook.store import Store
+from tests.support.classes import class_page, monitor, student
+from tests.support.phases import leerdam
+from widgets.board import board_scene
+from widgets.styles import sheet_text
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+#: the boxes of the sign and the digit after the name in list item `item`, and of the name.
+BOXES_JS = """(item) => {
+  const li = document.querySelectorAll('li')[item];
+  const walker = document.createTreeWalker(li, NodeFilter.SHOW_TEXT);
+  const box = (node, at) => { const r = document.createRange(); r.setStart(node, at); r.setEnd(node, at + 1); return r.getBoundingClientRect(); };
+  let sign = null, digit = null, name = null;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const t = node.textContent;
+    if (name === null && t.includes('מ')) {
+      const at = t.indexOf('מ');
+      const r = document.createRange(); r.setStart(node, at); r.setEnd(node, at + 4); name = r.getBoundingClientRect();
+    }
+    if (name !== null && sign === null) {
+      const at = t.search(/[-\u2212]2/);
+      if (at >= 0) { sign = box(node, at); digit = box(node, at + 1); }
+    }
+  }
+  return {signLeft: sign.left, signRight: sign.right, digitLeft: digit.left, nameRight: name.right, sameLine: Math.abs(sign.top - digit.top) < 2};
+}"""
+
+
+def test_a_negative_number_beside_a_hebrew_name_reads_minus_two(page: Page) -> None:
+    game = leerdam(lambda g: any("מרים (-2)" in e.text for e in g.state.log if e.visible_to is None), names=("מרים", "Bo", "Zoë", "Dara"), years=6)
+    line = next(text for text in board_scene(game).log if "מרים (-2)" in text)
+    drawn = log_html([line])  # the board's log, as every scene draws it
+    before = f"<ol><li>{esc(line)}</li></ol>"  # the same line left to the bidi algorithm
+    page.set_content(f'<html><head><style>{sheet_text("board.css")}</style></head><body style="font-size:28px">{drawn}{before}</body></html>')
+    fixed, left_alone = page.evaluate(BOXES_JS, 0), page.evaluate(BOXES_JS, 1)
+    assert left_alone["sameLine"] and left_alone["signLeft"] > left_alone["digitLeft"], "Chromium puts the sign after the digit unless isolated"
+    assert fixed["sameLine"] and fixed["signRight"] <= fixed["digitLeft"] + 0.5, fixed  # "−2": the sign left of its digit
+    assert fixed["nameRight"] <= fixed["signLeft"], fixed  # and the number after the name, as written
+    assert "\u22122" in page.inner_text("li >> nth=0")
+
+
+def test_the_class_boards_corner_shows_the_code_once_the_large_code_is_gone(page: Page, store: Store) -> None:
+    record = cl.create_class(store, "new-rule", 3, seed=4)
+    board = class_page(store, record, "board")
+    sheet = sheet_text("dashboard.css") + sheet_text("class.css")
+
+    def lay_out() -> None:
+        body = board.screen.children[0].value
+        page.set_content(
+            f'<html><head><style>{sheet}</style></head><body><div class="playbook-root playbook-class playbook-class-board">'
+            f'<div class="pb-class-header">{board.header.value}</div><div>{body}</div></div></body></html>'
+        )
+
+    lay_out()
+    assert page.is_visible(".pb-class-code") and not page.is_visible(".pb-class-corner")  # the lobby: the code is large already
+    for name in ("מרים", "Bo", "Cy"):
+        student(store, record.code, name)
+    desk = monitor(store, record)
+    assert desk.deal() and desk.start()
+    board.refresh()
+    lay_out()
+    assert page.locator(".pb-class-code").count() == 0
+    assert page.inner_text(".pb-corner-code") == record.code and page.inner_text(".pb-corner-address").endswith("/j")
+    box, header = page.locator(".pb-class-corner").bounding_box(), page.locator(".pb-class-header").bounding_box()
+    assert box is not None and header is not None
+    assert box["x"] + box["width"] >= header["x"] + header["width"] - 2 and box["width"] < header["width"] / 2  # a corner, not a banner
