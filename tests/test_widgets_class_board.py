@@ -139,3 +139,14 @@ def test_the_room_code_and_short_address_stay_in_the_boards_corner_all_lesson(st
     assert desk.end()
     assert shown(board) == where  # a phone reopened after the end still finds its student's place
     assert all("pb-class-corner" not in phone.header.value for phone in phones)
+
+
+def test_the_live_cards_isolate_a_right_to_left_name_from_the_words_and_numbers_beside_it(store: Store) -> None:
+    """"waiting for מרים, Bo ..." on the class board: the name in a <bdi>, so the comma and the
+    names after it keep their places (plain escaping let a trailing number read "(2-)")."""
+    record = _started(store, "leerdam", 5)
+    board = class_page(store, record, "board")
+    card = _cards(board.screen.children[0].value)[0]
+    line = re.search(r'pb-glance-line"[^>]*>(.*?)</div>', card)
+    assert line is not None and "<bdi>מרים</bdi>" in line.group(1), line
+    assert "&lt;i&gt;" in card or "Ana" not in card  # markup in a name stays text

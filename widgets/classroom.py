@@ -30,7 +30,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from drawing.common import card as card_html
-from drawing.common import download_link, esc
+from drawing.common import download_link, esc, number, text
 from drawing.timeline import scenes_for
 from playbook import classes as cl
 from playbook.access import key_matches, new_key
@@ -517,14 +517,14 @@ class ClassPage(widgets.VBox):
             # A game that hides nothing has a board too (`&board=1`): the same public view, read-only.
             href = page("", card(record.game).notebook) + table_query(table.id, board=board if board and card(record.game).hides else 1)
             scene = board_scene(table.game)
-            facts = "".join(f'<div><div class="pb-glance-label">{esc(f.label)}</div><div class="pb-key-number">{esc(f.value)}</div></div>' for f in scene.facts[:3])
+            facts = "".join(f'<div><div class="pb-glance-label">{text(f.label)}</div><div class="pb-key-number">{text(f.value)}</div></div>' for f in scene.facts[:3])
             facts = f'<div style="display:flex;flex-wrap:wrap;gap:4px 28px">{facts}</div>'
             cards.append(
                 card_html(
                     # The step the table is at now: its board may still show the last step's
                     # outcome (a year's flood) until the next move.
                     f"{card(record.game).words.Table} {i + 1} · {'the end' if rules.over(state) else cl.step_of(state) or scene.heading}",
-                    f'<div class="pb-glance-line" data-phase="{scene.phase}">{esc(line)}</div>{facts}'
+                    f'<div class="pb-glance-line" data-phase="{scene.phase}">{text(line)}</div>{facts}'
                     f'<div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">Open its board</a></div>',
                     "pb-class-table",
                 )
@@ -548,7 +548,7 @@ class ClassPage(widgets.VBox):
                 lines.append(f"<li>{where}: still playing</li>")
                 continue
             unit = f" {words.points}" if words.points else ""
-            lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{esc(said)}</b> ({standings[0][2]}{unit})</li>')
+            lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{text(said)}</b> ({number(standings[0][2])}{unit})</li>')
         return f'<h2>Results</h2><ul class="pb-class-results" style="font-size:32px">{"".join(lines)}</ul>'
 
     # -- the monitor -----------------------------------------------------------------------------------------
