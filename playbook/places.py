@@ -21,10 +21,10 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-__all__ = ["DB_ENV", "busy_folder", "data_folder", "is_postgres", "key_file", "servers_folder", "store_location", "turns_folder"]
+__all__ = ["CONNECTIONS_PREFIX", "DB_ENV", "TURNS_PREFIX", "busy_folder", "connections_folder", "data_folder", "is_postgres", "key_file", "servers_folder", "store_location", "turns_folder"]
 
 #: the variable that chooses the table store: a `postgresql://` URL or a SQLite file's path.
 DB_ENV = "PLAYBOOK_DB"
@@ -62,11 +62,25 @@ def key_file() -> Path:
     return data_folder() / "server.key"
 
 
+#: how the temporary folders of one server begin: its turns, its kernels' connection files.
+TURNS_PREFIX, CONNECTIONS_PREFIX = "playbook-turns-", "pbk-"
+
+
 @contextmanager
-def turns_folder() -> Iterator[Path]:
-    """A private folder for one server's turns (`playbook.pacing`), removed afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix="playbook-turns-"))
+def _temporary(prefix: str) -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
     try:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def turns_folder() -> AbstractContextManager[Path]:
+    """A private folder for one server's turns (`playbook.pacing`), removed afterwards."""
+    return _temporary(TURNS_PREFIX)
+
+
+def connections_folder() -> AbstractContextManager[Path]:
+    """A private folder for one server's kernel connection files, removed afterwards. Its name
+    is short: kernels talk over Unix sockets named by their path, which may not pass 107 bytes."""
+    return _temporary(CONNECTIONS_PREFIX)

@@ -10,26 +10,45 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 from .places import servers_folder
 
-__all__ = ["forget", "record", "server_url"]
+__all__ = ["alive", "forget", "record", "records", "server_url"]
 
 
-def record(url: str, pid: int) -> None:
-    """Note that the process `pid` serves the playbook at `url` (best effort)."""
+def record(url: str, pid: int, **about: object) -> None:
+    """Note that the process `pid` serves the playbook at `url` (best effort); `about` adds what
+    a later `playbook serve` needs to end what this one might leave (its port, Voila's process)."""
     try:
         servers_folder().mkdir(parents=True, exist_ok=True)
-        (servers_folder() / f"{pid}.json").write_text(json.dumps({"url": url, "pid": pid}), encoding="utf-8")
+        (servers_folder() / f"{pid}.json").write_text(json.dumps({"url": url, "pid": pid, **about}), encoding="utf-8")
     except OSError:
         pass
+
+
+def records() -> list[dict[str, Any]]:
+    """Every server noted here, alive or not (a damaged note is passed over)."""
+    found = []
+    try:
+        paths = list(servers_folder().glob("*.json"))
+    except OSError:
+        return []
+    for path in paths:
+        try:
+            info = json.loads(path.read_text(encoding="utf-8"))
+            if isinstance(info, dict) and isinstance(info.get("pid"), int):
+                found.append(info)
+        except (OSError, ValueError):
+            continue
+    return found
 
 
 def forget(pid: int) -> None:
     (servers_folder() / f"{pid}.json").unlink(missing_ok=True)
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -48,7 +67,7 @@ def server_url() -> str | None:
     for path in files:
         try:
             info = json.loads(path.read_text(encoding="utf-8"))
-            if _alive(int(info["pid"])):
+            if alive(int(info["pid"])):
                 return str(info["url"]).rstrip("/")
         except (OSError, ValueError, KeyError, TypeError):
             continue

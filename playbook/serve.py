@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -29,7 +30,7 @@ from rules.games import CARDS
 from . import resources, running
 from .links import CLASS_PAGE, DEFAULT_PORT, index_link, loopback_host, server_address
 from .pacing import SLOTS_ENV, default_slot_count
-from .places import DB_ENV, key_file, turns_folder
+from .places import CONNECTIONS_PREFIX, DB_ENV, TURNS_PREFIX, connections_folder, key_file, turns_folder
 
 if TYPE_CHECKING:
     from .store import Store
@@ -46,6 +47,7 @@ __all__ = [
     "RunningServer",
     "background_server",
     "base_path",
+    "end_leftovers",
     "free_port",
     "lan_address",
     "phone_address",
@@ -309,6 +311,70 @@ def _kill(processes: list[tuple[int, str]]) -> None:
                 os.kill(pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
+
+
+def _running(pid: int, started: str) -> bool:
+    """True while `pid` is still the process that started at `started` and has not ended (a
+    zombie waiting for its parent has)."""
+    try:
+        fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return False
+    return fields[19] == started and fields[0] != "Z"
+
+
+def end_leftovers(port: int, timeout: float = 10.0) -> list[int]:
+    """End what an earlier `playbook serve` on `port` left running when it was killed (SIGKILL,
+    or a system where Voila cannot be told to go with it): its Voila, by the process id and
+    start time it noted (`playbook.running`), and Voila's kernels. The folders of turns and
+    connection files of every server gone (on any port) are removed with their notes. The ids
+    of the Voila processes ended."""
+    ended = []
+    for info in running.records():
+        if running.alive(int(info["pid"])):
+            continue
+        voila, started = info.get("voila"), info.get("voila_started")
+        if isinstance(voila, int) and isinstance(started, str) and _running(voila, started):
+            if info.get("port") != port:
+                continue  # another port's: its own next start ends it
+            kernels = _descendants(voila)
+            try:
+                os.killpg(voila, signal.SIGTERM)  # its own session: Voila and whatever it left in it
+            except (ProcessLookupError, PermissionError):
+                pass
+            deadline = time.monotonic() + timeout
+            while _running(voila, started) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            if _running(voila, started):
+                try:
+                    os.killpg(voila, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+            _kill(kernels)
+            ended.append(voila)
+        for folder in info.get("folders", ()):
+            if isinstance(folder, str) and Path(folder).name.startswith((TURNS_PREFIX, CONNECTIONS_PREFIX)):
+                shutil.rmtree(folder, ignore_errors=True)
+        running.forget(int(info["pid"]))
+    return ended
+
+
+def _go_with_parent(parent: int) -> Callable[[], None]:
+    """What runs in Voila's process before it starts (Linux): the kernel sends it SIGTERM when
+    `playbook serve` ends, however it ends (SIGKILL, a closed terminal), and Voila then stops
+    its kernels. Elsewhere a later `playbook serve` ends what was left (`end_leftovers`)."""
+
+    def arrange() -> None:
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            return
+        if os.getppid() != parent:  # the launcher went before the line above: go now
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return arrange
 
 
 def free_port() -> int:
@@ -656,27 +722,35 @@ def serve(
     expired = _expire_empty_classes_here()
     if expired:
         print(f"Removed {expired} empty {'class' if expired == 1 else 'classes'}: made over a day ago, and no student joined.", flush=True)
+    for left in end_leftovers(port):
+        print(f"Stopped the playbook server that was left running on port {port} (process {left}): its terminal had closed.", flush=True)
     # One notebook alone keeps the pools it started with.
     settings = serve_settings(class_size, preheat, _seats_waiting_here(), follow=notebook is None)
-    args = list(extra_args) + [f"--Voila.ip={where.listen}", *settings.args]
-    argv = voila_command(notebook, port=port, open_browser=False, base_url=prefix, extra_args=args)
     link = index_link(base, key) if notebook is None else f"{base}/"
     print(f"Playbook: the facilitator's link (it lists and resumes every table, starts classes; keep it to yourself):\n    {link}", flush=True)
     if notebook is None and where.local_only:
         print("Local only: phones cannot reach this server (no network, or --local). The boards say so.", flush=True)
     elif notebook is None:
         print(f"Phones in the room open {base}/j and type the class's code (or scan the board). Ctrl+C stops it.", flush=True)
-    with turns_folder() as turns:
+    with turns_folder() as turns, connections_folder() as connections:
+        # The kernels' connection files go in the server's own folder, removed with it.
+        args = list(extra_args) + [f"--Voila.ip={where.listen}", f"--Voila.connection_dir_root={connections}", *settings.args]
+        argv = voila_command(notebook, port=port, open_browser=False, base_url=prefix, extra_args=args)
         env = voila_env(turns=turns)
         env.update(PLAYBOOK_KEY=key, PLAYBOOK_URL=base, PLAYBOOK_LOCAL_ONLY="1" if where.local_only else "0")
-        # A session of its own, so that stopping it reaches Voila's kernels too (stop_server).
-        process = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, start_new_session=True)
-        running.record(base, os.getpid())  # for links made in JupyterLab (playbook.running)
+        # A session of its own, so that stopping it reaches Voila's kernels too (stop_server);
+        # on Linux it also goes when this process is killed.
+        linux = sys.platform.startswith("linux")
+        process = subprocess.Popen(argv, env=env, cwd=REPO_ROOT, start_new_session=True, preexec_fn=_go_with_parent(os.getpid()) if linux else None)
+        # For links made in JupyterLab, and for a later `playbook serve` on this port to end what
+        # this one might leave (playbook.running).
+        running.record(base, os.getpid(), port=port, voila=process.pid, voila_started=_start_time(process.pid), folders=[str(turns), str(connections)])
 
         def stop(signum: int, frame: Any) -> None:
             raise KeyboardInterrupt
 
-        previous = signal.signal(signal.SIGTERM, stop)
+        # A closed terminal (SIGHUP) stops the server as Ctrl+C and SIGTERM do.
+        previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
         try:
             # Only where a window can open: a text-mode browser would take over this terminal.
             if open_browser and (sys.platform in ("darwin", "win32") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
@@ -693,4 +767,5 @@ def serve(
             return 0
         finally:
             running.forget(os.getpid())
-            signal.signal(signal.SIGTERM, previous)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)

@@ -104,6 +104,8 @@ def test_the_headline_command_keeps_kernels_ready_for_the_tables_saved_while_it_
     started: list[list[str]] = []
 
     class Voila:
+        pid = 0  # no process: nothing to note for a later start
+
         def __init__(self, argv: list[str], **kwargs: object) -> None:
             started.append(argv)
 
