@@ -44,7 +44,8 @@
       remember(n);
       var wait = Math.min(30, 3 * n) + Math.random() * 4;
       banner("This page did not come up. Trying again in " + Math.round(wait) + " s\u2026");
-      setTimeout(function () { window.location.reload(); }, wait * 1000);
+      // Reloaded once the server answers (reconnect.js): never into the browser's error page.
+      setTimeout(function () { window.playbookConnection.reopen(null, "starting"); }, wait * 1000);
       return;
     }
     if (now - start > SAY_AFTER_MS) {
