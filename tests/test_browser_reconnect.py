@@ -22,6 +22,7 @@ from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Play, Store
 from rules import leerdam as ld
 from tests.support.browser import Devices, VoilaFactory, kernel_id, open_dashboard
+from tests.support.cuttable import cuttable_link
 from tests.support.restarts import restartable_server
 from tests.support.tables import make_table
 
@@ -154,6 +155,35 @@ def test_a_device_gone_offline_says_so_at_once_and_carries_on_once_online(voila:
     assert kernel_id(phone) == first and phone.url == address
     expect(phone.locator(f"{LEERDAM} .playbook-private")).to_contain_text("Your secret pledge: 1", timeout=15_000)
     assert store.load(table_id).game.state.pledges[2] == 1
+
+
+def test_a_network_that_breaks_and_mends_sends_what_was_pressed_meanwhile(voila: VoilaFactory, devices: Devices) -> None:
+    """The server and the page's kernel keep running while the network between them and the
+    phone is cut: the page says so at once, keeps the press made meanwhile, and once the
+    network is back opens the kernel's socket again and sends it, without a reload."""
+    server = voila(NOTEBOOKS_DIR / "leerdam.ipynb")
+    store = Store(server.db_path)
+    table_id, links = make_table(store, "leerdam", NAMES)
+    with cuttable_link(server.port) as link:
+        phone = devices.page()
+        seen = watch(phone)
+        open_dashboard(phone, link.url + links["seats"][3]["url"], SEAT)
+        address, first = own_address(phone, store, table_id, 3), kernel_id(phone)
+        lost = phone.locator("#playbook-lost")
+        cut = time.monotonic()
+        link.cut()
+        expect(lost).to_contain_text("This page cannot reach the server. Trying again", timeout=8_000)
+        phone.locator(f"{LEERDAM} .pb-pledge input").fill("2")
+        phone.locator(f"{LEERDAM} .pb-pledge-confirm").click()
+        expect(lost).to_contain_text("Not sent yet: 1 press made since")
+        wait_for_rounds(phone, seen, 3, after=cut)
+        assert store.load(table_id).game.state.pledges[3] is None and phone.url == address
+        link.mend()
+        expect(lost).to_have_count(0, timeout=10_000)
+        expect(phone.locator("#playbook-back")).to_contain_text("Connected again. Sent now, made meanwhile: \u201cPledge in secret\u201d (1 press).")
+        expect(phone.locator(f"{LEERDAM} .playbook-private")).to_contain_text("Your secret pledge: 2", timeout=15_000)
+        assert kernel_id(phone) == first and phone.url == address  # the same page: nothing was reloaded
+        assert store.load(table_id).game.state.pledges[3] == 2
 
 
 if __name__ == "__main__":  # the medians of three restarts, for the report
