@@ -2,9 +2,9 @@
 so within seconds, never leaves its own page for the browser's error page, and is back on its
 seat by itself once the server answers (templates/.../static/reconnect.js).
 
-`measure_a_restart` prints the seconds from the server's stop to the page saying so, and from
-the server's return to the seat usable: `python -m tests.test_browser_reconnect` runs it three
-times and prints the medians.
+`restart_under_a_seat` measures the seconds from the server's stop (or crash) to the page saying
+so, and from the server's return to the seat usable: `python -m tests.test_browser_reconnect`
+runs each three times and prints the medians.
 """
 
 from __future__ import annotations
@@ -74,9 +74,9 @@ class Restart:
     """seconds from the server answering again to the seat's controls shown"""
 
 
-def restart_under_a_seat(devices: Devices, folder: Path, press_while_down: bool = True) -> Restart:
-    """A seat page of a Leerdam table while its server is stopped and started again on the same
-    port with the same store; what the page says and does, checked on the way."""
+def restart_under_a_seat(devices: Devices, folder: Path, crash: bool = False, press_while_down: bool = True) -> Restart:
+    """A seat page of a Leerdam table while its server is stopped (or `crash`es) and is started
+    again on the same port with the same store; what the page says and does, checked on the way."""
     with restartable_server(NOTEBOOKS_DIR / "leerdam.ipynb", folder) as server:
         store = Store(server.db_path)
         table_id, links = make_table(store, "leerdam", NAMES)
@@ -87,7 +87,10 @@ def restart_under_a_seat(devices: Devices, folder: Path, press_while_down: bool 
         address, first = own_address(phone, store, table_id, 1), kernel_id(phone)
         lost = phone.locator("#playbook-lost")
         stopped = time.monotonic()
-        server.stop()
+        if crash:
+            server.crash()
+        else:
+            server.stop()
         expect(lost).to_contain_text("cannot reach the server", timeout=8_000)
         said = time.monotonic() - stopped
         if press_while_down:
@@ -125,8 +128,9 @@ def restart_under_a_seat(devices: Devices, folder: Path, press_while_down: bool 
         return Restart(said, back)
 
 
-def test_a_seat_page_says_the_server_is_gone_keeps_its_page_and_is_back_on_its_seat_when_it_returns(devices: Devices, tmp_path: Path) -> None:
-    measured = restart_under_a_seat(devices, tmp_path)
+@pytest.mark.parametrize("crash", [False, True], ids=["stopped", "crashed"])
+def test_a_seat_page_says_the_server_is_gone_keeps_its_page_and_is_back_on_its_seat_when_it_returns(devices: Devices, tmp_path: Path, crash: bool) -> None:
+    measured = restart_under_a_seat(devices, tmp_path, crash=crash)
     print(f"said after {measured.said_s:.1f} s; seat usable {measured.back_s:.1f} s after the server answered")
     assert measured.said_s < 8 and measured.back_s < 15
 
@@ -187,20 +191,26 @@ def test_a_network_that_breaks_and_mends_sends_what_was_pressed_meanwhile(voila:
 
 
 if __name__ == "__main__":  # the medians of three restarts, for the report
+    import os
     import tempfile
 
     from playwright.sync_api import sync_playwright
 
     from tests.support.browser import launch_chromium
+    from tests.support.keys import SERVER_KEY
 
-    runs = []
+    os.environ["PLAYBOOK_KEY"] = SERVER_KEY  # as the tests run: the user's own key file is left alone
+
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
-        for _ in range(3):
-            devices = Devices(browser)
-            with tempfile.TemporaryDirectory() as folder:
-                runs.append(restart_under_a_seat(devices, Path(folder)))
-            devices.close()
-            print(runs[-1])
+        for crash in (False, True):
+            runs = []
+            for _ in range(3):
+                devices = Devices(browser)
+                with tempfile.TemporaryDirectory() as folder:
+                    runs.append(restart_under_a_seat(devices, Path(folder), crash=crash))
+                devices.close()
+                print(runs[-1])
+            said, back = statistics.median(r.said_s for r in runs), statistics.median(r.back_s for r in runs)
+            print(f"{'crashed' if crash else 'stopped'}, median of 3: said {said:.1f} s; back {back:.1f} s")
         browser.close()
-    print(f"median: said {statistics.median(r.said_s for r in runs):.1f} s; back {statistics.median(r.back_s for r in runs):.1f} s")

@@ -4,6 +4,7 @@ teacher restarts `playbook serve` mid-lesson (or as it crashes and is started ag
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -50,6 +51,14 @@ class RestartableServer:
         """Stop Voila and its kernels, as Ctrl+C on `playbook serve` does (the kernels first)."""
         if self.process is not None:
             stop_server(self.process, kernels_first=True)
+            self.process = None
+
+    def crash(self) -> None:
+        """Kill Voila at once, as a crash does: no shutdown, its kernels left to notice that their
+        parent is gone (ipykernel exits when it does)."""
+        if self.process is not None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
             self.process = None
 
     def log_tail(self, lines: int = 40) -> str:

@@ -178,7 +178,11 @@
       asking = false;
       if (state !== "here" || leaving) { return; }
       if (answer === "down") { lose(); }
-      else if (answer === "server" && kernelId() && ready()) { reopen("This page lost its table. Reopening it\u2026", "lost"); }
+      else if (answer === "server" && kernelId()) {
+        // Its kernel is gone. A page not up yet is tried again by starting.js, after a pause
+        // of its own (pages that arrived together do not reload together).
+        if (ready()) { reopen("This page lost its table. Reopening it\u2026", "lost"); } else { window.__playbookKernelGone = true; }
+      }
     });
   }
 
@@ -218,8 +222,13 @@
       check();
     }
   });
-  // A page on its way out closes its socket: that is no news.
-  window.addEventListener("beforeunload", function () { leaving = true; });
+  // A page on its way out closes its socket: that is no news. (A page that stays after all,
+  // its leaving cancelled, listens again a moment later.)
+  window.addEventListener("beforeunload", function () {
+    if (leaving) { return; }
+    leaving = true;
+    setTimeout(function () { leaving = false; }, 5000);
+  });
   window.addEventListener("pagehide", function () { leaving = true; });
 
   // What the page before a reload left to say: which presses were not sent.
