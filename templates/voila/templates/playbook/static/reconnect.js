@@ -14,7 +14,9 @@
   //   and the page that opens says which presses were not sent.
   // A page reloads only once its server has answered, so however long the outage it stays on
   // its own address.
-  var RETRY_MS = 1500, ASK_MS = 2500, BACK_SAID_MS = 6000, UNSENT_SAID_MS = 90000, NOTE_KEPT_MS = 600000;
+  // A page that has not lost anything yet (a heartbeat late, a page still opening) gives its
+  // server longer to answer (CHECK_MS): a laptop opening thirty pages at once is slow, not gone.
+  var RETRY_MS = 1500, ASK_MS = 2500, CHECK_MS = 8000, BACK_SAID_MS = 6000, UNSENT_SAID_MS = 90000, NOTE_KEPT_MS = 600000;
   var NOTE = "playbook-reopened";
   // A file of this server to ask for while the page has no kernel yet: this script.
   var me = document.currentScript ? document.currentScript.src : null;
@@ -42,11 +44,11 @@
   }
   // "down" (no answer), "kernel" (the server answers and this page's kernel is there) or
   // "server" (the server answers; the page's kernel is not there, or the page has none yet).
-  function ask() {
+  function ask(patience) {
     var id = kernelId(), url = id ? base + "api/kernels/" + encodeURIComponent(id) : me;
     var stop = window.AbortController ? new window.AbortController() : null, timeout = null;
     return new Promise(function (done) {
-      timeout = setTimeout(function () { if (stop) { stop.abort(); } done("down"); }, ASK_MS);
+      timeout = setTimeout(function () { if (stop) { stop.abort(); } done("down"); }, patience || ASK_MS);
       fetch(url, { cache: "no-store", credentials: "same-origin", signal: stop ? stop.signal : undefined }).then(function (response) {
         // A proxy in front of a stopped server answers for it: 502, 503, 504.
         if (response.status >= 502 && response.status <= 504) { done("down"); }
@@ -174,7 +176,7 @@
   function check() {
     if (state !== "here" || leaving || asking) { return; }
     asking = true;
-    ask().then(function (answer) {
+    ask(CHECK_MS).then(function (answer) {
       asking = false;
       if (state !== "here" || leaving) { return; }
       if (answer === "down") { lose(); }
@@ -238,7 +240,8 @@
       note = JSON.parse(window.sessionStorage.getItem(NOTE) || "null");
       window.sessionStorage.removeItem(NOTE);
     } catch (e) { note = null; }
-    if (!note || Date.now() - note.at > NOTE_KEPT_MS) { return; }
+    // Said by the page that was reloaded, not by another page opened later in the same tab.
+    if (!note || Date.now() - note.at > NOTE_KEPT_MS || note.page !== window.location.pathname + window.location.search) { return; }
     if (note.why === "starting") { return; }  // a page that did not come up: starting.js said so
     var unsent = note.unsent || [], unsure = note.unsure || [];
     var text = note.why === "away" ? "Back after the connection was lost." : "This page was reopened.";
