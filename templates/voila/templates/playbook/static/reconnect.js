@@ -109,6 +109,7 @@
     tries = 0;
     reconnects = 0;
     document.documentElement.classList.add("playbook-away");
+    unsayBack();  // one line at the top at a time
     tell();
     next(0);
   }
@@ -122,6 +123,7 @@
     reopenText = text;
     reason = why;
     document.documentElement.classList.add("playbook-away");
+    unsayBack();
     tell();
     next(0);
   }
