@@ -18,11 +18,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from playbook.serve import NOTEBOOKS_DIR
+from playbook.serve import NOTEBOOKS_DIR, free_port
 from playbook.store import Play, Store
 from rules import leerdam as ld
 from tests.support.browser import Devices, VoilaFactory, kernel_id, open_dashboard
 from tests.support.cuttable import cuttable_link
+from tests.support.nginx import need_nginx, running_nginx
 from tests.support.restarts import restartable_server
 from tests.support.tables import make_table
 
@@ -188,6 +189,32 @@ def test_a_network_that_breaks_and_mends_sends_what_was_pressed_meanwhile(voila:
         expect(phone.locator(f"{LEERDAM} .playbook-private")).to_contain_text("Your secret pledge: 2", timeout=15_000)
         assert kernel_id(phone) == first and phone.url == address  # the same page: nothing was reloaded
         assert store.load(table_id).game.state.pledges[3] == 2
+
+
+def test_behind_a_proxy_a_stopped_server_is_said_and_the_proxys_error_never_shown(devices: Devices, tmp_path: Path) -> None:
+    """nginx answers for a stopped server (502): the page keeps asking on its own address, and
+    reloads only once the server itself answers again."""
+    need_nginx()
+    with (
+        restartable_server(NOTEBOOKS_DIR / "leerdam.ipynb", tmp_path, base_url="/playbook/") as server,
+        running_nginx(tmp_path / "nginx", free_port(), [server.port]) as proxy,
+    ):
+        store = Store(server.db_path)
+        table_id, links = make_table(store, "leerdam", NAMES)
+        phone = devices.page()
+        seen = watch(phone)
+        open_dashboard(phone, proxy + "/playbook/" + links["seats"][4]["url"], SEAT)
+        address, first = own_address(phone, store, table_id, 4), kernel_id(phone)
+        stopped = time.monotonic()
+        server.stop()
+        expect(phone.locator("#playbook-lost")).to_contain_text("This page cannot reach the server", timeout=8_000)
+        wait_for_rounds(phone, seen, 4, after=stopped)
+        assert phone.url == address
+        server.start()
+        phone.locator(f"html:not(.playbook-away) {SEAT}").wait_for(state="visible", timeout=15_000)
+        assert phone.url == address and kernel_id(phone) != first
+        assert not [url for url in seen.addresses if not url.startswith(proxy + "/playbook/")], seen.addresses
+        expect(phone.locator("#playbook-back")).to_contain_text("Nothing you pressed was lost")
 
 
 if __name__ == "__main__":  # the medians of three restarts, for the report

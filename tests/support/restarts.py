@@ -19,8 +19,9 @@ __all__ = ["RestartableServer", "restartable_server"]
 class RestartableServer:
     """One notebook on one port; `stop()` and `start()` as often as a test likes."""
 
-    def __init__(self, notebook: Path, folder: Path, turns: Path, pool_size: int = 1) -> None:
+    def __init__(self, notebook: Path, folder: Path, turns: Path, pool_size: int = 1, base_url: str = "/") -> None:
         self.notebook = notebook
+        self.base_url = base_url
         self.db_path = folder / "tables.sqlite3"
         self.log_path = folder / "voila.log"
         self.turns = turns
@@ -30,11 +31,11 @@ class RestartableServer:
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/"
+        return f"http://127.0.0.1:{self.port}{self.base_url}"
 
     def start(self, timeout: float = 60.0) -> None:
         """Start Voila and return once it answers."""
-        argv = voila_command(self.notebook, port=self.port, pool_size=self.pool_size)
+        argv = voila_command(self.notebook, port=self.port, pool_size=self.pool_size, base_url=self.base_url)
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 argv,
@@ -69,10 +70,11 @@ class RestartableServer:
 
 
 @contextmanager
-def restartable_server(notebook: str | os.PathLike[str], folder: Path, pool_size: int = 1) -> Iterator[RestartableServer]:
-    """A started `RestartableServer` of `notebook`, its store and log in `folder`; stopped at the end."""
+def restartable_server(notebook: str | os.PathLike[str], folder: Path, pool_size: int = 1, base_url: str = "/") -> Iterator[RestartableServer]:
+    """A started `RestartableServer` of `notebook`, its store and log in `folder`, serving under
+    `base_url` (`playbook serve --base-url`); stopped at the end."""
     with turns_folder() as turns:
-        server = RestartableServer(Path(notebook).resolve(), folder, Path(turns), pool_size)
+        server = RestartableServer(Path(notebook).resolve(), folder, Path(turns), pool_size, base_url)
         server.start()
         try:
             yield server
