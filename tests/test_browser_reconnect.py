@@ -184,7 +184,9 @@ def test_a_network_that_breaks_and_mends_sends_what_was_pressed_meanwhile(voila:
         wait_for_rounds(phone, seen, 3, after=cut)
         assert store.load(table_id).game.state.pledges[3] is None and phone.url == address
         link.mend()
+        mended = time.monotonic()
         expect(lost).to_have_count(0, timeout=10_000)
+        print(f"connected again {time.monotonic() - mended:.1f} s after the network came back")
         expect(phone.locator("#playbook-back")).to_contain_text("Connected again. Sent now, made meanwhile: \u201cPledge in secret\u201d (1 press).")
         expect(phone.locator(f"{LEERDAM} .playbook-private")).to_contain_text("Your secret pledge: 2", timeout=15_000)
         assert kernel_id(phone) == first and phone.url == address  # the same page: nothing was reloaded
