@@ -1,23 +1,27 @@
-// A live page: the heartbeat with its kernel, the reload when the kernel is gone (notices.js
-// draws the line), the page's own link in the address bar, and what a student's page hides.
+// A live page: the heartbeat with its kernel, the page's own link in the address bar, and what
+// a student's page hides. A page that lost its kernel or its server: reconnect.js.
 (function () {
   // The kernel and the page keep an eye on each other. Every few seconds this page presses
   // the dashboard's hidden heartbeat button and the kernel answers (.pb-alive). A kernel that
-  // hears nothing knows its page is gone and goes quiet, so Voila culls it. A page whose
-  // kernel died (its channel says so, or it stops answering) says so and reloads, which
-  // reopens its table from the store (the link holds the table and the key). Clicks made
-  // since the last answer did not reach the table: the message says how many.
-  // The kernel's own word (a restart on its channel) ends it at once; the heartbeat is the
-  // fallback, generous because a laptop starting twenty kernels answers slowly.
-  var BEAT_MS = 4000, DEAD_MS = 45000;
-  var lastAnswer = null, lastValue = null, gone = false, clicks = [], sent = [];
+  // hears nothing knows its page is gone and goes quiet, so Voila culls it. A closed socket
+  // or the kernel's own word that it died is said at once (reconnect.js, from kernel-watch.js);
+  // the heartbeat is for a kernel that hangs behind an open socket, and for a network that
+  // died without closing it: an answer late by SUSPECT_MS has the page ask whether its server
+  // is there; none for DEAD_MS (generous: a laptop starting twenty kernels answers slowly)
+  // reopens the page, which reopens its table from the store (the link holds the table and
+  // the key). Each answer tells reconnect.js which presses reached the kernel.
+  var BEAT_MS = 4000, SUSPECT_MS = 12000, DEAD_MS = 45000;
+  var lastAnswer = null, lastValue = null, gone = false, sent = [];
+  var connection = window.playbookConnection;
   function answer() {
     var mark = document.querySelector(".pb-alive [data-beat]");
     return mark ? mark.getAttribute("data-beat") : null;
   }
-  function say(text) {
-    window.playbookNotice("playbook-lost", "alert", text);
-  }
+  // Back from a break in the connection: the beats sent before it may never be answered.
+  window.addEventListener("playbook-back", function () {
+    sent = [];
+    lastAnswer = Date.now();
+  });
   function beat() {
     if (gone) { return; }
     var button = document.querySelector("button.pb-heartbeat");
@@ -29,31 +33,24 @@
     var now = Date.now(), value = answer();
     if (value !== lastValue) {
       // The kernel answered (at least) the oldest heartbeat waiting: it handles messages in
-      // order, so every click made before that heartbeat reached it.
-      if (lastValue !== null && sent.length) {
-        var acked = sent.shift();
-        clicks = clicks.filter(function (t) { return t > acked; });
-      }
+      // order, so every press made before that heartbeat reached it.
+      if (lastValue !== null && sent.length) { connection.confirmed(sent.shift()); }
       lastValue = value;
       lastAnswer = now;
     }
     if (lastAnswer === null) { lastAnswer = now; }
+    if (connection.away()) { return; }  // no beats into a closed socket: they would pile up
     if (window.__playbookKernelGone || now - lastAnswer > DEAD_MS) {
       gone = true;
-      var lost = clicks.length ? " " + clicks.length + " click" + (clicks.length === 1 ? "" : "s") + " since then did not reach the table: check and press again." : "";
-      say("This page lost its connection to the table. Reopening it\u2026" + lost);
-      setTimeout(function () { window.location.reload(); }, 3000);
+      connection.reopen("This page lost its table. Reopening it\u2026", "lost");
       return;
     }
+    if (now - lastAnswer > SUSPECT_MS) { connection.check(); }
     navigate();  // the address bar holds the page's own link before the kernel hears it is shown
     sent.push(Date.now());
     button.click();
   }
   setInterval(beat, BEAT_MS);
-  document.addEventListener("click", function (event) {
-    var target = event.target && event.target.closest ? event.target.closest(".jupyter-button") : null;
-    if (target && !target.classList.contains("pb-heartbeat") && event.isTrusted) { clicks.push(Date.now()); }
-  }, true);
   // The dashboard can put a link of the table in the address bar (the facilitator's link of
   // a table just started, a seat just joined): a reload then reopens the same page.
   // A seat's own link is also kept on the device (data-seat-of): the join code opened again

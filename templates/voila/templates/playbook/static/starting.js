@@ -9,7 +9,7 @@
   // retries never arrive together.
   // What shows the page is up: the notebook's metadata "playbook_ready", else any dashboard.
   var READY = document.querySelector(".playbook-header").getAttribute("data-ready");
-  var SAY_AFTER_MS = 6000, AFTER_FINISH_MS = 90000, STALLED_MS = 300000;
+  var SAY_AFTER_MS = 6000, AFTER_FINISH_MS = 90000, STALLED_MS = 300000, ASK_EVERY_S = 5;
   var start = Date.now(), finishedAt = null, done = false;
   var finish = window.voila_finish;
   window.voila_finish = function () {
@@ -44,11 +44,15 @@
       remember(n);
       var wait = Math.min(30, 3 * n) + Math.random() * 4;
       banner("This page did not come up. Trying again in " + Math.round(wait) + " s\u2026");
-      setTimeout(function () { window.location.reload(); }, wait * 1000);
+      // Reloaded once the server answers (reconnect.js): never into the browser's error page.
+      setTimeout(function () { window.playbookConnection.reopen(null, "starting"); }, wait * 1000);
       return;
     }
     if (now - start > SAY_AFTER_MS) {
       var waited = Math.round((now - start) / 1000);
+      // A page waiting long asks now and then whether its server is still there (a server
+      // stopped while it was being built leaves it half drawn, with nothing to say so).
+      if (waited % ASK_EVERY_S === 0) { window.playbookConnection.check(); }
       banner("Opening this page\u2026 " + waited + " s. The server is opening many pages at once, so pages take turns: " +
              "this one comes up by itself. Keep it open." + (tries() ? " (Try " + (tries() + 1) + ".)" : ""));
     }
