@@ -93,6 +93,11 @@ class LightPhone:
         none of their boxes hidden), inside a widget with class `where` if given."""
         return self._found(css_class, where, hidden=False)
 
+    def hidden(self, css_class: str) -> list[str]:
+        """The widgets with `css_class`, hidden ones too (the page's machinery: its navigator,
+        the box its script reports the device in)."""
+        return self._found(css_class, None, hidden=True)
+
     def text(self, where: str | None) -> str:
         """What the shown widgets (inside a widget with class `where`, if given) say: their
         values, HTML as sent, in the page's order."""

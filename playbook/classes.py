@@ -751,6 +751,9 @@ def _seat_follows(before: ClassRecord, after: ClassRecord, change: ClassChange, 
                 tables.submit(table_id, Release(seat, new_key()))
         except Refused as exc:
             raise ClassError("table", f"nothing was changed: the table refused ({exc.message})", before) from None
+        except Exception as exc:  # a bot that cannot play the seat yet (a character not yet made)
+            who = student.name if student is not None else "the student"
+            raise ClassError("table", f"nothing was changed: a bot cannot take {who}'s seat now ({type(exc).__name__}); release the name instead", before) from None
 
 
 def class_changes(store: Store, class_id: str) -> list[dict[str, Any]]:

@@ -331,7 +331,10 @@ class ClassPage(widgets.VBox):
         if not self._allowed("rename a student") or self.record is None:
             return False
         student = self.record.student(student_id)
-        if student is None or not self._submit(cl.RenameStudent(student_id, name)):
+        if student is None:
+            self.status.refuse("No such student: the list has changed, look again.")
+            return False
+        if not self._submit(cl.RenameStudent(student_id, name)):
             return False
         self._renaming = ""
         said = cl.class_changes(self.store, self.record.id)[-1]["summary"]
@@ -345,7 +348,10 @@ class ClassPage(widgets.VBox):
         if not self._allowed("remove a student") or self.record is None:
             return False
         student = self.record.student(student_id)
-        if student is None or not self._submit(cl.RemoveStudent(student_id)):
+        if student is None:
+            self.status.refuse("No such student: the list has changed, look again.")
+            return False
+        if not self._submit(cl.RemoveStudent(student_id)):
             return False
         self._removing = ""
         said = cl.class_changes(self.store, self.record.id)[-1]["summary"]
@@ -489,7 +495,7 @@ class ClassPage(widgets.VBox):
         student = record.student(student.id) or student
         self.student = student
         where = cl.seat_of(record, student)
-        if where is not None and card(record.game).hides and record.phase in ("playing", "over"):
+        if where is not None and card(record.game).hides and record.phase in ("playing", "over") and student.kept:
             self._seat_student(record, student, where)
             return
         key = ("student", record.phase, student.group, student.kept, student.name, record.groups, tuple(s.name for s in record.students) if record.phase == "lobby" else ())
