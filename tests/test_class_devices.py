@@ -298,13 +298,15 @@ def test_what_a_class_cannot_do_is_refused_and_changes_nothing(store) -> None:
     assert not facilitator.remove_student(gm.student.id) and "over" in facilitator.status.message
 
 
-def test_a_table_that_refuses_the_seats_change_leaves_the_class_as_it_was(store) -> None:
-    """The class's change and its table's are one transaction: a table that refuses (here a
-    seat out of its range, edited into the record) leaves the class as it was too."""
+def test_a_table_that_refuses_the_seats_change_leaves_the_class_as_it_was(location) -> None:
+    """The class's change and its table's are one transaction (on both stores): a table that
+    refuses (here a seat out of its range, edited into the record) leaves the class as it was too,
+    and an approval releases the seat with it."""
     import dataclasses
 
     from playbook.store import ClassUpdate
 
+    store = Store(location)
     record, phones, _, _ = _playing(store)
     table_id = record.tables[0]
     bo = phones[1].student
@@ -315,3 +317,12 @@ def test_a_table_that_refuses_the_seats_change_leaves_the_class_as_it_was(store)
         cl.submit(store, record.id, cl.ReleaseStudent(bo.id, "n" * 22), class_version)
     assert store.version(table_id) == version and cl.class_version(store, record.id) == class_version
     assert cl.load_class(store, record.id).student(bo.id).key == bo.key
+    # An approval: the class's change and the seat's release, one new version of each.
+    ana = phones[0].student
+    asked = cl.submit(store, record.id, cl.AskSeat("Ana", "k" * 22, new_device()), 0)
+    seat_table, seat = cl.seat_of(asked, ana)
+    before = store.version(seat_table)
+    approved = cl.submit(store, record.id, cl.Approve(asked.requests[0].id), 0)
+    assert approved.student(ana.id).key == "k" * 22 and store.version(seat_table) == before + 1
+    assert str(seat) not in store.load(seat_table).meta["claims"]
+    store.close()
