@@ -18,8 +18,6 @@ import asyncio
 import contextlib
 import json
 import os
-import re
-import secrets
 import shutil
 import statistics
 import sys
@@ -450,17 +448,12 @@ async def light_student(phone: Any, url: str, name: str, opened_at: float, deadl
         result["served_s"] = round(phone.served_s, 2)
         box = await phone.wait_for(lambda: phone.shown("pb-name-box", "playbook-class-join"), deadline - time.monotonic())
         result["loaded_s"] = round(time.monotonic() - opened_at, 2)
-        # What the page's script does (return-to-seat.js): say which device this is, and once
-        # the page asks (data-keep), that the device kept its place; the lobby says "You are in" then.
-        device = phone.hidden("pb-device")
-        key = secrets.token_urlsafe(16)
-        if device:
-            phone.type(device[0], key)
+        # What the page's script does: say which device this is, and keep the join (the lobby
+        # says "You are in" only then).
+        phone.say_device()
         phone.type(box[0], name)
         phone.press(phone.shown("pb-join-class")[0])
-        keep = await phone.wait_for(lambda: re.search(r'data-keep="([^"]+)"', "".join(str(phone.models[m].get("value", "")) for m in phone.hidden("pb-navigator"))), deadline - time.monotonic())
-        if device:
-            phone.type(device[0], f"{key} kept:{keep.group(1)}")
+        await phone.keep(deadline - time.monotonic())
         await phone.wait_for(lambda: "You are in" in phone.text("playbook-class-student") or "The tables have started" in phone.text("playbook-class-student"), deadline - time.monotonic())
         result["joined_s"] = round(time.monotonic() - opened_at, 2)
         result["lobby"] = phone.text(None)
