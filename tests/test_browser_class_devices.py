@@ -208,7 +208,8 @@ def test_a_second_device_approved_after_the_start_receives_only_its_own_seats_ke
     assert top[0] < top[1]
     request.locator("button", has_text="Approve Ana").click()
     expect(new.locator(SEAT)).to_be_visible(timeout=WAIT_MS)
-    expect(old.locator(".playbook-new-rule")).to_contain_text("no longer opens", timeout=WAIT_MS)
+    expect(old.locator(".playbook-class")).to_contain_text("Your place moved to another device", timeout=WAIT_MS)
+    expect(old.locator(SEAT)).to_have_count(0)
     after = store.load(table_id).meta
     record = cl.load_class(store, record.id)
     mine = after["seat_keys"][str(seat)]

@@ -177,6 +177,9 @@ class ClassPage(widgets.VBox):
         self.record, self.student = None, None
         self.header.value = '<h2 style="margin:8px 0">Playbook class</h2>'
         self._replace(())
+        if self.seat_page is not None:  # a seat this page no longer holds: it stops following
+            close_tree([self.seat_page])
+            self.seat_page = None
         self.status.refuse(reason)
 
     def _replace(self, children: Sequence[widgets.Widget]) -> None:
@@ -937,7 +940,12 @@ class ClassPage(widgets.VBox):
         if self.seat_page is None or self.role != "student":
             self.refresh()
         else:  # the seat page is the page now: only note the class seen, or the next wait returns at once
-            self.record = await asyncio.to_thread(cl.load_class, self.store, record.id)
+            latest = await asyncio.to_thread(cl.load_class, self.store, record.id)
+            mine = latest.student(self.student.id) if self.student is not None else None
+            if mine is None or not key_matches(mine.key, self._key):
+                self.refresh()  # the place was released, moved to another device or removed: say which
+            else:
+                self.record = latest
 
     def close(self) -> None:
         self.live.stop()
