@@ -273,7 +273,7 @@ def test_remove_in_the_lobby_after_the_deal_and_after_the_start(store) -> None:
     assert facilitator.remove_student(pages[0].student.id), facilitator.status.message
     table = store.load(table_id)
     assert table.bots == {0: card("new-rule").fill_bot} and "0" not in table.meta["claims"]
-    assert "a bot plays their seat" in facilitator.status.message
+    assert "a bot plays their seat at table 1" in facilitator.status.message.lower()
     record = cl.load_class(store, record.id)
     assert record.groups[0][0] is None and len(record.students) == 3
     pages[0].seat_page.refresh()

@@ -340,8 +340,12 @@ class ClassPage(widgets.VBox):
         if not self._submit(cl.RenameStudent(student_id, name)):
             return False
         self._renaming = ""
-        said = cl.class_changes(self.store, self.record.id)[-1]["summary"]
-        self.status.ok(said[:1].upper() + said[1:] + ".")
+        renamed = self.record.student(student_id)
+        new_name = renamed.name if renamed is not None else name
+        where = cl.seat_of(self.record, student)
+        # A game's names are in its setup, fixed once it starts: its seat keeps the dealt name.
+        kept = f" At {card(self.record.game).words.Table.lower()} {(student.group or 0) + 1} the seat keeps the name {student.name}: a game's names are fixed once it starts." if where else ""
+        self.status.ok(f"{student.name} is now {new_name} in the class.{kept}")
         self._shown = None
         self._draw()
         return True
@@ -357,8 +361,8 @@ class ClassPage(widgets.VBox):
         if not self._submit(cl.RemoveStudent(student_id)):
             return False
         self._removing = ""
-        said = cl.class_changes(self.store, self.record.id)[-1]["summary"]
-        self.status.ok(said[:1].upper() + said[1:] + ".")
+        bot = f" A bot plays their seat at {card(self.record.game).words.Table.lower()} {(student.group or 0) + 1}." if cl.seat_of(self.record, student) is not None else ""
+        self.status.ok(f"{student.name} is out of the class.{bot}")
         return True
 
     def approve(self, request_id: str) -> bool:
