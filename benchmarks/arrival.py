@@ -448,9 +448,13 @@ async def light_student(phone: Any, url: str, name: str, opened_at: float, deadl
         result["served_s"] = round(phone.served_s, 2)
         box = await phone.wait_for(lambda: phone.shown("pb-name-box", "playbook-class-join"), deadline - time.monotonic())
         result["loaded_s"] = round(time.monotonic() - opened_at, 2)
+        # What the page's script does: say which device this is, and keep the join (the lobby
+        # says "You are in" only then).
+        phone.say_device()
         phone.type(box[0], name)
         phone.press(phone.shown("pb-join-class")[0])
-        await phone.wait_for(lambda: "pb-class-student-card" in phone.text("playbook-class-student"), deadline - time.monotonic())
+        await phone.keep(deadline - time.monotonic())
+        await phone.wait_for(lambda: "You are in" in phone.text("playbook-class-student") or "The tables have started" in phone.text("playbook-class-student"), deadline - time.monotonic())
         result["joined_s"] = round(time.monotonic() - opened_at, 2)
         result["lobby"] = phone.text(None)
         if deal is not None:

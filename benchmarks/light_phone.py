@@ -16,6 +16,7 @@ import asyncio
 import datetime
 import json
 import re
+import secrets
 import time
 import uuid
 from collections.abc import Callable, Iterable
@@ -41,6 +42,8 @@ class LightPhone:
     def __init__(self, assets: Iterable[str] = ()) -> None:
         #: the scripts and styles a browser fetched for this page (paths), fetched again here.
         self.assets = tuple(assets)
+        #: the key this phone keeps for itself, as a browser's script makes it (`say_device`).
+        self.device = secrets.token_urlsafe(16)
         self.models: dict[str, dict[str, Any]] = {}
         self.root: str | None = None
         self.served_s: float | None = None
@@ -92,6 +95,26 @@ class LightPhone:
         """The widgets with `css_class` a browser would show (reachable from the page's widget,
         none of their boxes hidden), inside a widget with class `where` if given."""
         return self._found(css_class, where, hidden=False)
+
+    def say_device(self) -> None:
+        """What the page's script (return-to-seat.js) does first: tell the page which device
+        this is (a key of its own, made once per phone)."""
+        for box in self.hidden("pb-device"):
+            self.type(box, self.device)
+
+    async def keep(self, timeout: float) -> None:
+        """What the script does once a join asks it to (`data-keep` on the navigator): keep the
+        student's link and say so. A join is final (the lobby says "You are in") only then."""
+        self.say_device()
+        navigator = lambda: "".join(str(self.models[m].get("value", "")) for m in self.hidden("pb-navigator"))  # noqa: E731
+        asked = await self.wait_for(lambda: re.search(r'data-keep="([^"]+)"', navigator()), timeout)
+        for box in self.hidden("pb-device"):
+            self.type(box, f"{self.device} kept:{asked.group(1)}")
+
+    def hidden(self, css_class: str) -> list[str]:
+        """The widgets with `css_class`, hidden ones too (the page's machinery: its navigator,
+        the box its script reports the device in)."""
+        return self._found(css_class, None, hidden=True)
 
     def text(self, where: str | None) -> str:
         """What the shown widgets (inside a widget with class `where`, if given) say: their

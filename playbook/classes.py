@@ -20,6 +20,7 @@ something is a pure function of it: `table_sizes`, `deal`, `apply_change`. Pages
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import random
 import secrets
@@ -37,19 +38,26 @@ from .access import key_matches, new_key, table_keys
 from .bots import strategies
 from .links import class_links
 from .refusals import Refusal
-from .store import STOPPED, ClassTables, ClassUpdate, Store, StoredClass, Table
+from .store import STOPPED, ClassTables, ClassUpdate, HandOver, Refused, Release, Store, StoredClass, Table
 
 __all__ = [
     "CODE_ALPHABET",
     "EMPTY_CLASS_HOURS",
+    "Approve",
+    "AskSeat",
     "ClassError",
     "ClassRecord",
     "Deal",
     "DealWaiting",
+    "DenyRequest",
     "End",
     "Join",
+    "Keep",
     "Move",
     "ReleaseStudent",
+    "RemoveStudent",
+    "RenameStudent",
+    "SeatRequest",
     "Start",
     "Student",
     "apply_change",
@@ -57,6 +65,7 @@ __all__ = [
     "class_links",
     "create_class",
     "deal",
+    "device_hash",
     "ended_classes",
     "expire_empty",
     "load_class",
@@ -70,6 +79,9 @@ CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
 #: most students a class takes.
 MAX_STUDENTS = 60
+#: seconds a join waits for its device to keep its key: after that, a join not kept holds no
+#: name (another device may join with it) and no place at a deal.
+KEEP_SECONDS = 20.0
 
 
 class ClassError(Refusal):
@@ -93,6 +105,38 @@ class Student:
     #: the table (an index into the class's groups) and the seat there, once dealt.
     group: int | None = None
     seat: int | None = None
+    #: the hash of the key the student's device keeps (`device_hash`): that device is theirs,
+    #: however it comes back (a seat link, the join address, the code, the name pressed again).
+    device: str = ""
+    #: the device has kept its key (it said so): until then the join is not final.
+    kept: bool = True
+    #: released by the facilitator: the next device that joins with this name becomes this student.
+    free: bool = False
+
+    def on_device(self, device: str) -> bool:
+        """Whether `device` (a device's own key, as its page reported it) is this student's."""
+        return bool(device) and key_matches(self.device, device_hash(device))
+
+    def lost(self, now: float) -> bool:
+        """A join whose device never kept its key: it holds no name."""
+        return not self.kept and now - self.joined > KEEP_SECONDS
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """A student asks for their place on another device; the facilitator approves it or not."""
+
+    id: str
+    student: str
+    #: the new device's student key (its page holds it) and its device key's hash.
+    key: str
+    device: str
+    at: float
+
+
+def device_hash(device: str) -> str:
+    """What a class keeps of a device's key: its SHA-256 (the key itself stays on the device)."""
+    return hashlib.sha256(str(device).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -120,9 +164,19 @@ class ClassRecord:
     #: setup variants every table of the class is made with, as in a save file's setup
     #: (`{"anonymous": true}`: Leerdam's anonymous pledges).
     variants: dict[str, Any] = field(default_factory=dict)
+    #: students asking for their place on another device (the monitor approves them).
+    requests: tuple[SeatRequest, ...] = ()
 
     def student(self, student_id: str) -> Student | None:
         return next((s for s in self.students if s.id == student_id), None)
+
+    def by_device(self, device: str) -> Student | None:
+        """The student whose device this is (`device`: the key that device keeps), if any."""
+        return next((s for s in self.students if s.on_device(device)), None)
+
+    def by_name(self, name: str) -> Student | None:
+        """The student with this name (as names compare: case, width and invisible characters aside)."""
+        return next((s for s in self.students if name_key(s.name) == name_key(name)), None)
 
     def by_key(self, student_id: str, key: str) -> Student | None:
         """The student whose page this is, when the key is theirs."""
@@ -145,6 +199,7 @@ class ClassRecord:
         data["groups"] = tuple(tuple(g) for g in data.get("groups", ()))
         data["tables"] = tuple(data.get("tables", ()))
         data["roster"] = tuple(data.get("roster", ()))
+        data["requests"] = tuple(SeatRequest(**r) for r in data.get("requests", ()))
         data["version"] = version
         return cls(**data)
 
@@ -207,11 +262,56 @@ class ClassChange:
 
 @dataclass(frozen=True)
 class Join(ClassChange):
-    """A student joins with `name` and the key their device made (their page keeps it)."""
+    """A student joins with `name` and a new student key (their page keeps it), from the device
+    whose key is `device` ("" while the page has not heard it). Not final until `Keep`."""
 
     name: str
     key: str
+    device: str = ""
     kind = "join"
+    commutes = True
+
+
+@dataclass(frozen=True)
+class Keep(ClassChange):
+    """The student's device has kept its keys (its page's script said so): the join is final,
+    and the device (`device`, the key it keeps) is the student's from now on."""
+
+    student: str
+    key: str
+    device: str
+    kind = "keep"
+    commutes = True
+
+
+@dataclass(frozen=True)
+class AskSeat(ClassChange):
+    """A student on another device asks for their place by `name`: the facilitator approves
+    it (`Approve`); `key` and `device` are the new device's."""
+
+    name: str
+    key: str
+    device: str
+    kind = "ask-seat"
+    commutes = True
+
+
+@dataclass(frozen=True)
+class Approve(ClassChange):
+    """The facilitator approves a request (`SeatRequest.id`): the student's place, and their
+    seat at a table, are the new device's; the old device's pages open nothing more."""
+
+    request: str
+    kind = "approve"
+    commutes = True
+
+
+@dataclass(frozen=True)
+class DenyRequest(ClassChange):
+    """The facilitator turns a request down: nothing else changes."""
+
+    request: str
+    kind = "deny-request"
     commutes = True
 
 
@@ -248,11 +348,34 @@ class DealWaiting(ClassChange):
 
 @dataclass(frozen=True)
 class ReleaseStudent(ClassChange):
-    """Free a student's name for another device (their old page's link stops working)."""
+    """Free a student's name for another device (their old page's link stops working, and their
+    seat at a table is released): the next device that joins with the name is the student."""
 
     student: str
     new_key: str
     kind = "release-student"
+    commutes = True
+
+
+@dataclass(frozen=True)
+class RenameStudent(ClassChange):
+    """Give a student another name in the class (a table already playing keeps the name its game
+    was dealt with: a game's names are fixed once it starts)."""
+
+    student: str
+    name: str
+    kind = "rename-student"
+    commutes = True
+
+
+@dataclass(frozen=True)
+class RemoveStudent(ClassChange):
+    """Take a student out of the class: before the start out of their table (a bot fills a
+    short one), after it their seat goes to the game's fill bot."""
+
+    student: str
+    kind = "remove-student"
+    commutes = True
 
 
 @dataclass(frozen=True)
@@ -275,36 +398,47 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
     if record.phase == "over" and not isinstance(change, ReleaseStudent):
         raise refuse("over", "this class is over")
     if isinstance(change, Join):
-        name = " ".join(str(change.name).split())
-        problem = name_problem(name)
-        if problem:
-            raise refuse("names", problem[:1].upper() + problem[1:])
-        if record.roster and name_key(name) not in {name_key(r) for r in record.roster}:
-            raise refuse("roster", f"{name} is not on this class's list: pick your name from the list")
-        same = next((s for s in record.students if name_key(s.name) == name_key(name)), None)
-        if same is not None:
-            raise refuse("names", f"{same.name} has joined already. If that is you on another device, ask the facilitator to release your name; else add a letter to yours")
-        if len(record.students) >= MAX_STUDENTS:
-            raise refuse("full", f"this class is full ({MAX_STUDENTS} students)")
-        if not isinstance(change.key, str) or len(change.key) < 16:
-            raise refuse("join", "a join needs a key of its own")
-        student = Student(secrets.token_urlsafe(6), name, change.key, now)
-        group = None
-        if record.phase == "dealt":
-            group = _smallest_group(record)
-        if group is not None:
-            people = tuple(s for s in record.groups[group] if s is not None) + (student.id,)
-            low = card(record.game).players.class_low
-            # The newcomer takes a bot's place at that table, if a bot was to fill it.
-            filled = _refill(people, low, record.bots)
-            groups = record.groups[:group] + (filled,) + record.groups[group + 1 :]
-            record = dataclasses.replace(record, groups=groups)
-            student = dataclasses.replace(student, group=group, seat=len(people) - 1)
-        record = dataclasses.replace(record, students=(*record.students, student))
-        return record, f"{name} joined" + (f" (table {group + 1})" if group is not None else " (waiting)" if record.phase == "playing" else "")
+        return _join(record, change, now, refuse)
+    if isinstance(change, Keep):
+        kept = record.student(change.student)
+        if kept is None or not key_matches(kept.key, change.key):
+            raise refuse("keep", "this page no longer holds that place in the class: join again")
+        if not isinstance(change.device, str) or len(change.device) < 16:
+            raise refuse("keep", "a device keeps a key of its own")
+        other = record.by_device(change.device)
+        if other is not None and other.id != kept.id:
+            raise refuse("device", f"this device is {other.name}'s place in the class already")
+        record = _replace_student(record, dataclasses.replace(kept, kept=True, device=device_hash(change.device)))
+        return record, f"{kept.name}'s device keeps their place"
+    if isinstance(change, AskSeat):
+        asking = record.by_name(" ".join(str(change.name).split()))
+        if asking is None:
+            raise refuse("ask", f"no one called {change.name} has joined this class: join with your name instead")
+        if asking.free or asking.lost(now):
+            raise refuse("ask", f"{asking.name}'s name is free: join with it")
+        if not isinstance(change.device, str) or len(change.device) < 16 or not isinstance(change.key, str) or len(change.key) < 16:
+            raise refuse("ask", "this page has not kept a key yet: wait a moment, then ask again")
+        if asking.on_device(change.device):
+            raise refuse("device", f"this device is {asking.name}'s place in the class already")
+        mine = device_hash(change.device)
+        kept_requests = tuple(r for r in record.requests if r.student != asking.id and not key_matches(r.device, mine))
+        request = SeatRequest(secrets.token_urlsafe(6), asking.id, change.key, mine, now)
+        return dataclasses.replace(record, requests=(*kept_requests, request)), f"{asking.name} asks for their place on another device"
+    if isinstance(change, (Approve, DenyRequest)):
+        request = next((r for r in record.requests if r.id == change.request), None)
+        asking = record.student(request.student) if request is not None else None
+        if request is None or asking is None:
+            raise refuse("request", "that request is gone: it was approved, turned down or asked again")
+        rest = tuple(r for r in record.requests if r.id != request.id)
+        if isinstance(change, DenyRequest):
+            return dataclasses.replace(record, requests=rest), f"{asking.name}'s request for another device turned down"
+        moved = dataclasses.replace(asking, key=request.key, device=request.device, kept=True, free=False)
+        record = _replace_student(dataclasses.replace(record, requests=rest), moved)
+        return record, f"{asking.name}'s place moved to another device"
     if isinstance(change, Deal):
         if record.phase not in ("lobby", "dealt"):
             raise refuse("deal", "the tables have started: deal the late students into tables of their own instead")
+        record = _drop_lost(record, now)
         groups = deal([s.id for s in record.students], record.game, record.bots, change.mix, record.seed)
         record = _seated(dataclasses.replace(record, groups=groups, phase="dealt"))
         return record, f"dealt {len(record.students)} students into {len(groups)} tables"
@@ -324,6 +458,7 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
     if isinstance(change, Start):
         if record.phase != "dealt":
             raise refuse("start", "deal the tables first")
+        record = _drop_lost(record, now)
         low = card(record.game).players.class_low
         for i, seats in enumerate(record.groups):
             if not any(s is not None for s in seats):
@@ -334,6 +469,7 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
     if isinstance(change, DealWaiting):
         if record.phase != "playing":
             raise refuse("deal", "this is for students who came after the start")
+        record = _drop_lost(record, now)
         waiting = [s.id for s in record.waiting]
         if not waiting:
             raise refuse("deal", "no student is waiting")
@@ -343,9 +479,39 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
     if isinstance(change, ReleaseStudent):
         released = record.student(change.student)
         if released is None:
-            raise refuse("release", "no such student")
-        students = tuple(dataclasses.replace(s, key=change.new_key) if s.id == released.id else s for s in record.students)
-        return dataclasses.replace(record, students=students), f"{released.name} released for another device"
+            raise refuse("release", "no such student: the list has changed, look again")
+        if not isinstance(change.new_key, str) or len(change.new_key) < 16:
+            raise refuse("release", "a release needs a new key")
+        record = _replace_student(record, dataclasses.replace(released, key=change.new_key, device="", free=True, kept=True))
+        record = dataclasses.replace(record, requests=tuple(r for r in record.requests if r.student != released.id))
+        return record, f"{released.name} released for another device"
+    if isinstance(change, RenameStudent):
+        renamed = record.student(change.student)
+        if renamed is None:
+            raise refuse("rename", "no such student: the list has changed, look again")
+        name = " ".join(str(change.name).split())
+        problem = name_problem(name)
+        if problem:
+            raise refuse("names", problem[:1].upper() + problem[1:])
+        same = record.by_name(name)
+        if same is not None and same.id != renamed.id:
+            raise refuse("names", f"{same.name} is another student's name in this class")
+        record = _replace_student(record, dataclasses.replace(renamed, name=name))
+        at_table = seat_of(record, renamed) is not None
+        # A game's names are in its setup, fixed once it starts: the seat keeps the name it was dealt.
+        kept_name = f" (at table {renamed.group + 1 if renamed.group is not None else 0} the seat keeps the name {renamed.name}: a game's names are fixed once it starts)" if at_table else ""
+        return record, f"{renamed.name} renamed {name}{kept_name}"
+    if isinstance(change, RemoveStudent):
+        removed = record.student(change.student)
+        if removed is None:
+            raise refuse("remove", "no such student: the list has changed, look again")
+        where = seat_of(record, removed)
+        if where is not None:
+            if card(record.game).gm and removed.seat == 0:
+                raise refuse("remove", f"{removed.name} is the GM of table {(removed.group or 0) + 1}: a table cannot play on without its GM; release the name for another device instead")
+            if not card(record.game).fill_bot or card(record.game).fill_bot not in strategies(record.game):
+                raise refuse("remove", f"{removed.name} plays at table {(removed.group or 0) + 1} and this game has no bot to take the seat: release the name instead")
+        return _without(record, removed.id), f"{removed.name} removed from the class" + (f" (a bot plays their seat at table {(removed.group or 0) + 1})" if where is not None else "")
     if isinstance(change, End):
         return dataclasses.replace(record, phase="over"), "the class is over"
     raise refuse("change", f"a class does not know the change {type(change).__name__}")
@@ -364,6 +530,75 @@ def _smallest_group(record: ClassRecord) -> int | None:
 def _refill(group: tuple[str | None, ...], low: int, bots: bool) -> tuple[str | None, ...]:
     people = tuple(s for s in group if s is not None)
     return people + (None,) * (max(0, low - len(people)) if bots else 0)
+
+
+def _join(record: ClassRecord, change: Join, now: float, refuse: Any) -> tuple[ClassRecord, str]:
+    """A join: a new student, or a name taken again (released by the facilitator, or held by a
+    join its device never kept), or a refusal that says why."""
+    name = " ".join(str(change.name).split())
+    problem = name_problem(name)
+    if problem:
+        raise refuse("names", problem[:1].upper() + problem[1:])
+    if record.roster and name_key(name) not in {name_key(r) for r in record.roster}:
+        raise refuse("roster", f"{name} is not on this class's list: pick your name from the list")
+    if not isinstance(change.key, str) or len(change.key) < 16:
+        raise refuse("join", "a join needs a key of its own")
+    mine = record.by_device(change.device) if change.device else None
+    if mine is not None:
+        # The page says this device's own place is there: it goes back to it, nothing changes.
+        raise refuse("device", f"this device is {mine.name}'s place in the class already")
+    device = device_hash(change.device) if change.device else ""
+    same = record.by_name(name)
+    if same is not None:
+        if not (same.free or same.lost(now)):
+            raise refuse(
+                "names",
+                f"{same.name} has joined already. If that is you on another device, ask the facilitator for your place (the button below); else add a letter to your name",
+            )
+        again = dataclasses.replace(same, key=change.key, device=device, kept=False, free=False, joined=now)
+        record = dataclasses.replace(_replace_student(record, again), requests=tuple(r for r in record.requests if r.student != same.id))
+        return record, f"{same.name} joined again"
+    if len(record.students) >= MAX_STUDENTS:
+        raise refuse("full", f"this class is full ({MAX_STUDENTS} students)")
+    student = Student(secrets.token_urlsafe(6), name, change.key, now, device=device, kept=False)
+    group = None
+    if record.phase == "dealt":
+        group = _smallest_group(record)
+    if group is not None:
+        people = tuple(s for s in record.groups[group] if s is not None) + (student.id,)
+        low = card(record.game).players.class_low
+        # The newcomer takes a bot's place at that table, if a bot was to fill it.
+        filled = _refill(people, low, record.bots)
+        groups = record.groups[:group] + (filled,) + record.groups[group + 1 :]
+        record = dataclasses.replace(record, groups=groups)
+        student = dataclasses.replace(student, group=group, seat=len(people) - 1)
+    record = dataclasses.replace(record, students=(*record.students, student))
+    return record, f"{name} joined" + (f" (table {group + 1})" if group is not None else " (waiting)" if record.phase == "playing" else "")
+
+
+def _replace_student(record: ClassRecord, student: Student) -> ClassRecord:
+    return dataclasses.replace(record, students=tuple(student if s.id == student.id else s for s in record.students))
+
+
+def _without(record: ClassRecord, student_id: str) -> ClassRecord:
+    """The record without a student: before the start their table closes up (a bot fills a short
+    one); once the tables play, their seat stays, a bot's (`submit` hands it over)."""
+    students = tuple(s for s in record.students if s.id != student_id)
+    requests = tuple(r for r in record.requests if r.student != student_id)
+    if record.phase == "playing" or record.tables:
+        groups = tuple(tuple(None if s == student_id else s for s in g) for g in record.groups)
+        return dataclasses.replace(record, students=students, groups=groups, requests=requests)
+    low = card(record.game).players.class_low
+    groups = tuple(_refill(tuple(s for s in g if s != student_id), low, record.bots) if student_id in g else g for g in record.groups)
+    return _seated(dataclasses.replace(record, students=students, groups=groups, requests=requests))
+
+
+def _drop_lost(record: ClassRecord, now: float) -> ClassRecord:
+    """The record without joins whose device never kept its key: they hold no place."""
+    for student in record.students:
+        if student.lost(now) and seat_of(record, student) is None:
+            record = _without(record, student.id)
+    return record
 
 
 def _seated(record: ClassRecord) -> ClassRecord:
@@ -517,10 +752,34 @@ def submit(store: Store, class_id: str, change: ClassChange, seen: int) -> Class
         if isinstance(change, End):  # the results stand as they are now: no table plays on
             for table_id in new.tables:
                 tables.stop(table_id, ENDED)
+        _seat_follows(record, new, change, tables)
         new = dataclasses.replace(new, version=record.version + 1)
         return ClassUpdate(new.to_json(), change.kind, summary, finished=new.phase == "over")
 
     return _record(store.change_class(class_id, decide))
+
+
+def _seat_follows(before: ClassRecord, after: ClassRecord, change: ClassChange, tables: ClassTables) -> None:
+    """A student's seat at a table follows their place in the class, in the class's own
+    transaction: released (a release, another device approved) so that the old device's seat
+    page opens nothing more, or handed to the game's fill bot (a student removed after the start)."""
+    if isinstance(change, (ReleaseStudent, Approve, RemoveStudent)):
+        sid = change.student if not isinstance(change, Approve) else next(r.student for r in before.requests if r.id == change.request)
+        student = before.student(sid)
+        where = seat_of(before, student) if student is not None else None
+        if where is None or (not card(before.game).hides and not isinstance(change, RemoveStudent)):
+            return
+        table_id, seat = where
+        try:
+            if isinstance(change, RemoveStudent):
+                tables.submit(table_id, HandOver(seat, card(before.game).fill_bot))
+            if card(before.game).hides:
+                tables.submit(table_id, Release(seat, new_key()))
+        except Refused as exc:
+            raise ClassError("table", f"nothing was changed: the table refused ({exc.message})", before) from None
+        except Exception as exc:  # a bot that cannot play the seat yet (a character not yet made)
+            who = student.name if student is not None else "the student"
+            raise ClassError("table", f"nothing was changed: a bot cannot take {who}'s seat now ({type(exc).__name__}); release the name instead", before) from None
 
 
 def class_changes(store: Store, class_id: str) -> list[dict[str, Any]]:

@@ -761,129 +761,136 @@ class Store:
 
     def _submit(self, table_id: str, change: Change, seen: int) -> Outcome:
         with self._db.write() as db:
-            row = db.execute(f"SELECT version, meta, finished FROM tables WHERE id = ?{self._db.lock_clause}", (table_id,)).fetchone()
-            if row is None:
-                raise KeyError(f"no saved table {table_id!r}")
-            version, meta = int(row[0]), json.loads(row[1])
-            cached = self._catch_up(db, table_id, version)
-            before = self._snapshot(table_id, cached, meta)
-            behind = seen < version
-            if seen > version:
-                raise StaleTable("this page knows a newer table than the store holds; reopen the table", before)
-            if meta.get(STOPPED) and isinstance(change, (Play, Undo, HandOver)):
-                raise StoppedTable(str(meta[STOPPED]), before)
-            if behind:
-                self._check_not_stale(db, table_id, change, seen, before)
-            work = cached.game.copy()
-            rows, by_bot = list(cached.rows), list(cached.by_bot)
-            new_meta = dict(meta)
-            undone: list[int] = []
-            note = ""
-            start = len(work.actions)
-            try:
-                if isinstance(change, Play):
-                    note = self._play(work, change, bots_of(meta), by_bot, before)
-                    seats = {a.seat for a in work.actions[start:] if a.seat is not None}
-                    summary = f"{change.action.kind}" + (f" by seat {change.action.seat + 1}" if change.action.seat is not None else " by the table")
-                elif isinstance(change, Undo):
-                    steps, reason = undo_plan(work, by_bot)
-                    if reason is not None:
-                        raise Refused("undo", f"Cannot undo: {reason}.", before)
-                    taken = [work.undo() for _ in range(steps)]
-                    undone = rows[len(rows) - steps :]
-                    del rows[len(rows) - steps :], by_bot[len(by_bot) - steps :]
-                    start = len(work.actions)
-                    seats = {a.seat for a in taken if a.seat is not None}
-                    summary = f"undo of {taken[-1].kind}" + (f" by seat {taken[-1].seat + 1}" if taken[-1].seat is not None else "")
-                elif isinstance(change, HandOver):
-                    bots = bots_of(meta)
-                    names = getattr(work.setup, "names", ())
-                    if not isinstance(change.seat, int) or not 0 <= change.seat < len(names):
-                        raise Refused("seat", f"there is no seat {change.seat!r}", before)
-                    if change.bot is None:
-                        bots.pop(change.seat, None)
-                    else:
-                        bots[change.seat] = change.bot
-                    self._check_bots(work, bots, before)
-                    new_meta["bots"] = {str(s): n for s, n in sorted(bots.items())}
-                    # From which move on, and by whom, the seat is played: the debrief credits
-                    # each move to the bot or the person who made it (`bot_of_move`).
-                    handed = [list(h) for h in meta.get(HANDED) or []]
-                    new_meta[HANDED] = [*handed, [change.seat, change.bot, start, bots_of(meta).get(change.seat)]]
-                    note = run_bots(work, bots)
-                    by_bot += [True] * (len(work.actions) - start)
-                    seats = {change.seat} | {a.seat for a in work.actions[start:] if a.seat is not None}
-                    summary = f"seat {change.seat + 1} handed to " + (f"the bot {change.bot}" if change.bot else "a person")
-                elif isinstance(change, (Claim, Confirm, Release)):
-                    names = getattr(work.setup, "names", ())
-                    if not isinstance(change.seat, int) or not 0 <= change.seat < len(names):
-                        raise Refused("seat", f"there is no seat {change.seat!r}", before)
-                    claims = dict(meta.get("claims") or {})
-                    seat = str(change.seat)
-                    if isinstance(change, Claim):
-                        name = names[change.seat]
-                        current = dict(meta.get("seat_keys") or {}).get(seat)
-                        pending = claims.get(seat) if isinstance(claims.get(seat), dict) and not claims[seat].get("confirmed") else None
-                        # A link claimed a moment ago whose page has not shown yet (a reload, a
-                        # retry) may claim again: the page that first claimed it never got going.
-                        again = pending is not None and change.key is not None and key_matches(pending.get("slip"), change.key)
-                        if change.seat in bots_of(meta):
-                            raise Refused("claim", f"a bot plays {name}'s seat", before)
-                        if seat in claims and not again:
-                            raise Refused("claim", f"{name}'s seat is open on another device: ask the facilitator to release it if it is yours", before)
-                        if change.key is not None and not again and not key_matches(current, change.key):
-                            raise Refused("claim", f"this link no longer opens {name}'s seat: ask the facilitator for a new one", before)
-                        if not isinstance(change.new_key, str) or len(change.new_key) < 16:
-                            raise Refused("claim", "a claim needs a new key of its own", before)
-                        slip = pending["slip"] if again and pending is not None else change.key
-                        claims[seat] = {"at": time.time(), "confirmed": False, **({"slip": slip} if slip else {})}
-                        new_meta["seat_keys"] = {**dict(meta.get("seat_keys") or {}), seat: change.new_key}
-                        summary = f"seat {change.seat + 1} claimed" + (" by its link" if change.key is not None else " by the join code")
-                    elif isinstance(change, Confirm):
-                        held = claims.get(seat)
-                        if not isinstance(held, dict) or not key_matches(dict(meta.get("seat_keys") or {}).get(seat), change.key):
-                            raise Refused("claim", f"{names[change.seat]}'s seat is not this page's", before)
-                        claims[seat] = {"at": held.get("at", time.time()), "confirmed": True}
-                        summary = f"seat {change.seat + 1} shown on its device"
-                    else:
-                        claims.pop(seat, None)
-                        new_meta["seat_keys"] = {**dict(meta.get("seat_keys") or {}), seat: change.new_key}
-                        summary = f"seat {change.seat + 1} released"
-                    new_meta["claims"] = claims
-                    seats = {change.seat}
-                elif isinstance(change, SetMeta):
-                    for key, value in change.values.items():
-                        if key in ("bots", HANDED):
-                            raise Refused("meta", "bot seats change with HandOver", before)
-                        if value is None:
-                            new_meta.pop(key, None)
-                        else:
-                            new_meta[key] = value
-                    seats, summary = set(), "settings: " + ", ".join(sorted(change.values))
-                else:
-                    raise Refused("change", f"the store does not know the change {type(change).__name__}", before)
-            except Refused:
-                raise
-            except RuleError as exc:
-                raise Refused(exc.rule, exc.message, before) from None
-            new_version = version + 1
-            now = time.time()
-            if undone:
-                db.execute(f"UPDATE actions SET undone = ? WHERE table_id = ? AND n IN ({', '.join('?' * len(undone))})", (new_version, table_id, *undone))
-            first = self._next_row(db, table_id)
-            appended = self._insert_rows(db, table_id, work, start, by_bot, new_version, first)
-            rows += appended
-            over = int(work.rules.over(work.state))
-            db.execute(
-                "UPDATE tables SET version = ?, meta = ?, updated = ?, finished = ? WHERE id = ?",
-                (new_version, json.dumps(new_meta, ensure_ascii=False), now, over, table_id),
-            )
-            self._record_change(db, table_id, new_version, change.kind, seats, summary + (f"; {note}" if note else ""), now)
-            self._db.notify(db, table_id, new_version)
-        fresh = _Cached(new_version, work, rows, by_bot)
+            fresh, new_meta, appended, undone, behind, note = self._submit_in(db, table_id, change, seen)
+        # This process's copy follows only once the change is written.
         with self._lock:
             self._cache[table_id] = fresh
         return Outcome(self._snapshot(table_id, fresh, new_meta), tuple(appended), tuple(undone), behind, note)
+
+    def _submit_in(self, db: _Conn, table_id: str, change: Change, seen: int) -> tuple[_Cached, dict[str, Any], list[int], list[int], bool, str]:
+        """`submit`, inside a write transaction the caller holds (a class hands a removed
+        student's seat to a bot in the class's own transaction): the table as the change leaves
+        it, its meta, the rows appended and undone, whether the page was behind, the bots' note."""
+        row = db.execute(f"SELECT version, meta, finished FROM tables WHERE id = ?{self._db.lock_clause}", (table_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no saved table {table_id!r}")
+        version, meta = int(row[0]), json.loads(row[1])
+        cached = self._catch_up(db, table_id, version)
+        before = self._snapshot(table_id, cached, meta)
+        behind = seen < version
+        if seen > version:
+            raise StaleTable("this page knows a newer table than the store holds; reopen the table", before)
+        if meta.get(STOPPED) and isinstance(change, (Play, Undo, HandOver)):
+            raise StoppedTable(str(meta[STOPPED]), before)
+        if behind:
+            self._check_not_stale(db, table_id, change, seen, before)
+        work = cached.game.copy()
+        rows, by_bot = list(cached.rows), list(cached.by_bot)
+        new_meta = dict(meta)
+        undone: list[int] = []
+        note = ""
+        start = len(work.actions)
+        try:
+            if isinstance(change, Play):
+                note = self._play(work, change, bots_of(meta), by_bot, before)
+                seats = {a.seat for a in work.actions[start:] if a.seat is not None}
+                summary = f"{change.action.kind}" + (f" by seat {change.action.seat + 1}" if change.action.seat is not None else " by the table")
+            elif isinstance(change, Undo):
+                steps, reason = undo_plan(work, by_bot)
+                if reason is not None:
+                    raise Refused("undo", f"Cannot undo: {reason}.", before)
+                taken = [work.undo() for _ in range(steps)]
+                undone = rows[len(rows) - steps :]
+                del rows[len(rows) - steps :], by_bot[len(by_bot) - steps :]
+                start = len(work.actions)
+                seats = {a.seat for a in taken if a.seat is not None}
+                summary = f"undo of {taken[-1].kind}" + (f" by seat {taken[-1].seat + 1}" if taken[-1].seat is not None else "")
+            elif isinstance(change, HandOver):
+                bots = bots_of(meta)
+                names = getattr(work.setup, "names", ())
+                if not isinstance(change.seat, int) or not 0 <= change.seat < len(names):
+                    raise Refused("seat", f"there is no seat {change.seat!r}", before)
+                if change.bot is None:
+                    bots.pop(change.seat, None)
+                else:
+                    bots[change.seat] = change.bot
+                self._check_bots(work, bots, before)
+                new_meta["bots"] = {str(s): n for s, n in sorted(bots.items())}
+                # From which move on, and by whom, the seat is played: the debrief credits
+                # each move to the bot or the person who made it (`bot_of_move`).
+                handed = [list(h) for h in meta.get(HANDED) or []]
+                new_meta[HANDED] = [*handed, [change.seat, change.bot, start, bots_of(meta).get(change.seat)]]
+                note = run_bots(work, bots)
+                by_bot += [True] * (len(work.actions) - start)
+                seats = {change.seat} | {a.seat for a in work.actions[start:] if a.seat is not None}
+                summary = f"seat {change.seat + 1} handed to " + (f"the bot {change.bot}" if change.bot else "a person")
+            elif isinstance(change, (Claim, Confirm, Release)):
+                names = getattr(work.setup, "names", ())
+                if not isinstance(change.seat, int) or not 0 <= change.seat < len(names):
+                    raise Refused("seat", f"there is no seat {change.seat!r}", before)
+                claims = dict(meta.get("claims") or {})
+                seat = str(change.seat)
+                if isinstance(change, Claim):
+                    name = names[change.seat]
+                    current = dict(meta.get("seat_keys") or {}).get(seat)
+                    pending = claims.get(seat) if isinstance(claims.get(seat), dict) and not claims[seat].get("confirmed") else None
+                    # A link claimed a moment ago whose page has not shown yet (a reload, a
+                    # retry) may claim again: the page that first claimed it never got going.
+                    again = pending is not None and change.key is not None and key_matches(pending.get("slip"), change.key)
+                    if change.seat in bots_of(meta):
+                        raise Refused("claim", f"a bot plays {name}'s seat", before)
+                    if seat in claims and not again:
+                        raise Refused("claim", f"{name}'s seat is open on another device: ask the facilitator to release it if it is yours", before)
+                    if change.key is not None and not again and not key_matches(current, change.key):
+                        raise Refused("claim", f"this link no longer opens {name}'s seat: ask the facilitator for a new one", before)
+                    if not isinstance(change.new_key, str) or len(change.new_key) < 16:
+                        raise Refused("claim", "a claim needs a new key of its own", before)
+                    slip = pending["slip"] if again and pending is not None else change.key
+                    claims[seat] = {"at": time.time(), "confirmed": False, **({"slip": slip} if slip else {})}
+                    new_meta["seat_keys"] = {**dict(meta.get("seat_keys") or {}), seat: change.new_key}
+                    summary = f"seat {change.seat + 1} claimed" + (" by its link" if change.key is not None else " by the join code")
+                elif isinstance(change, Confirm):
+                    held = claims.get(seat)
+                    if not isinstance(held, dict) or not key_matches(dict(meta.get("seat_keys") or {}).get(seat), change.key):
+                        raise Refused("claim", f"{names[change.seat]}'s seat is not this page's", before)
+                    claims[seat] = {"at": held.get("at", time.time()), "confirmed": True}
+                    summary = f"seat {change.seat + 1} shown on its device"
+                else:
+                    claims.pop(seat, None)
+                    new_meta["seat_keys"] = {**dict(meta.get("seat_keys") or {}), seat: change.new_key}
+                    summary = f"seat {change.seat + 1} released"
+                new_meta["claims"] = claims
+                seats = {change.seat}
+            elif isinstance(change, SetMeta):
+                for key, value in change.values.items():
+                    if key in ("bots", HANDED):
+                        raise Refused("meta", "bot seats change with HandOver", before)
+                    if value is None:
+                        new_meta.pop(key, None)
+                    else:
+                        new_meta[key] = value
+                seats, summary = set(), "settings: " + ", ".join(sorted(change.values))
+            else:
+                raise Refused("change", f"the store does not know the change {type(change).__name__}", before)
+        except Refused:
+            raise
+        except RuleError as exc:
+            raise Refused(exc.rule, exc.message, before) from None
+        new_version = version + 1
+        now = time.time()
+        if undone:
+            db.execute(f"UPDATE actions SET undone = ? WHERE table_id = ? AND n IN ({', '.join('?' * len(undone))})", (new_version, table_id, *undone))
+        first = self._next_row(db, table_id)
+        appended = self._insert_rows(db, table_id, work, start, by_bot, new_version, first)
+        rows += appended
+        over = int(work.rules.over(work.state))
+        db.execute(
+            "UPDATE tables SET version = ?, meta = ?, updated = ?, finished = ? WHERE id = ?",
+            (new_version, json.dumps(new_meta, ensure_ascii=False), now, over, table_id),
+        )
+        self._record_change(db, table_id, new_version, change.kind, seats, summary + (f"; {note}" if note else ""), now)
+        self._db.notify(db, table_id, new_version)
+        return _Cached(new_version, work, rows, by_bot), new_meta, list(appended), undone, behind, note
 
     def _play(self, work: AnyGame, change: Play, bots: dict[int, str], by_bot: list[bool], before: Table) -> str:
         """Apply a Play to `work` (bots first when released, then after); why bots stopped, or ""."""
@@ -1114,6 +1121,16 @@ class ClassTables:
     def stop(self, table_id: str, reason: str) -> None:
         """The table takes no more moves; `reason` says why (its meta's STOPPED)."""
         self._store._stop_in(self._db, table_id, reason)
+
+    def submit(self, table_id: str, change: Change) -> Table:
+        """One change to a table (as `Store.submit`), decided against the table as it stands in
+        this transaction: a student released, moved to another device or removed has their seat
+        released or handed to a bot with the class's change, or neither is made. The table after it."""
+        row = self._db.execute("SELECT version FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no saved table {table_id!r}")
+        fresh, meta, _appended, _undone, _behind, _note = self._store._submit_in(self._db, table_id, change, int(row[0]))
+        return self._store._snapshot(table_id, fresh, meta)
 
 
 def _step_of(state: Any) -> tuple[Any, ...]:

@@ -246,7 +246,8 @@ def test_a_phone_that_draws_nothing_joins_sits_and_pledges_as_a_browser_does(roo
             assert not phone.shown("pb-pledge-confirm"), "no seat before the deal"
             phone.type(box[0], "Light")
             phone.press(phone.shown("pb-join-class")[0])
-            await phone.wait_for(lambda: phone.shown("playbook-class-student"), 120)
+            await phone.keep(120)  # as the page's script does: the join is final once kept
+            await phone.wait_for(lambda: "You are in" in phone.text("playbook-class-student"), 120)
             dealt = cl.submit(store, record.id, cl.Deal(), cl.load_class(store, record.id).version)
             cl.submit(store, record.id, cl.Start(), dealt.version)
             confirm = await phone.wait_for(lambda: phone.shown("pb-pledge-confirm", "playbook-seat"), 120)

@@ -513,5 +513,10 @@ def test_a_student_page_reloaded_before_its_seat_showed_takes_the_seat_again(sto
     assert not confirmed()
     seat_page.heartbeat.click()  # the seat page's own heartbeat: it is drawn, its link in the address bar
     assert confirmed()  # the seat is this device's for good
+    # The student's own class link, opened again once the seat is confirmed (the join address
+    # from the history), is back on the seat too: the seat's key does not change, so the seat
+    # link the address bar held opens it as well.
+    key = store.load(seat_page.table_id).meta["seat_keys"][str(seat_page.seat)]
     late = ClassPage(store, query=f"?code={record.code}&student={me.id}&key={me.key}")
-    assert late.seat_page is None and "another device" in late.status.message
+    assert late.seat_page is not None and late.seat_page.role == "seat", late.status.message
+    assert store.load(seat_page.table_id).meta["seat_keys"][str(seat_page.seat)] == key

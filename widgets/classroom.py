@@ -92,6 +92,22 @@ class ClassPage(widgets.VBox):
         #: the class board's debrief: its tables side by side, round by round.
         self.class_debrief: ClassDebrief | None = None
         self._key = ""
+        #: the key this browser keeps for itself (its script reports it in `device_box`): the
+        #: device a student is, whichever way they come back.
+        self.device = ""
+        self.device_box = widgets.Text(layout=widgets.Layout(display="none")).add_class("pb-device")
+        self.device_box.observe(lambda change: self.device_said(str(change["new"])), "value")
+        #: the class a page opened by an old link belongs to: the device may still be a student's.
+        self._class_id = ""
+        #: a name this page asked the facilitator for, and the key it will hold if approved.
+        self._asked: tuple[str, str] | None = None
+        #: a name just refused as taken: the join page offers to ask for it.
+        self._taken = ""
+        #: the monitor's student whose name is being changed, and a removal asked once.
+        self._renaming = ""
+        self._removing = ""
+        #: the rule of the last change this page had refused ("" when it went through).
+        self._refused = ""
         self._tables_seen: tuple[int, ...] = ()
         self._shown: Any = None
         self.header = widgets.HTML().add_class("pb-class-header")
@@ -106,7 +122,7 @@ class ClassPage(widgets.VBox):
         #: redraws and emptied only when a table moves on.
         self.debrief_bar = DebriefBar(self.prepare_debrief, "Prepare the class debrief (CSV and handout)")
         self._debrief_seen: Any = None
-        super().__init__((widgets.HTML(style_html("dashboard.css", "class.css")), self.header, self.status, self.screen, self.navigator, self.heartbeat, self.alive))
+        super().__init__((widgets.HTML(style_html("dashboard.css", "class.css")), self.header, self.status, self.screen, self.navigator, self.device_box, self.heartbeat, self.alive))
         self.add_class("playbook-root")
         self.add_class("playbook-class")
         self.open_from_query()
@@ -126,6 +142,7 @@ class ClassPage(widgets.VBox):
             self._draw()
             return
         self.record = record
+        self._class_id = record.id
         given = lambda name: (params.get(name) or [""])[0]  # noqa: E731
         if given("board") or given("monitor"):
             role = "board" if key_matches(record.board_key, given("board")) else "monitor" if key_matches(record.monitor_key, given("monitor")) else ""
@@ -136,7 +153,9 @@ class ClassPage(widgets.VBox):
         elif given("student"):
             student = record.by_key(given("student"), given("key"))
             if student is None:
-                self._deny("This page's key no longer opens your place in the class (it was released for another device). Join again with the code.")
+                # An old link of this device's own place still finds it once the device is heard
+                # (`device_said`); another device's page stays shut.
+                self._deny("This page's key no longer opens a place in the class (it was released, or moved to another device). Join again with the code.")
                 self.navigator.value = f'<a data-forget-class="{esc(record.code)}"></a>'
                 return
             self.student, self._key = student, given("key")
@@ -158,6 +177,9 @@ class ClassPage(widgets.VBox):
         self.record, self.student = None, None
         self.header.value = '<h2 style="margin:8px 0">Playbook class</h2>'
         self._replace(())
+        if self.seat_page is not None:  # a seat this page no longer holds: it stops following
+            close_tree([self.seat_page])
+            self.seat_page = None
         self.status.refuse(reason)
 
     def _replace(self, children: Sequence[widgets.Widget]) -> None:
@@ -168,11 +190,13 @@ class ClassPage(widgets.VBox):
     # -- changes ---------------------------------------------------------------------------------------
     def _submit(self, change: cl.ClassChange) -> bool:
         """One change to the class, with the version this page shows; False (and why) if refused."""
+        self._refused = ""
         if self.record is None:
             return False
         try:
             self.record = cl.submit(self.store, self.record.id, change, self.record.version)
         except cl.ClassError as exc:
+            self._refused = exc.rule
             if exc.record is not None:
                 self.record = exc.record
             self.status.refuse(exc.message[:1].upper() + exc.message[1:] + ("" if exc.message.endswith(".") else "."))
@@ -186,24 +210,98 @@ class ClassPage(widgets.VBox):
         return True
 
     def join(self, name: str) -> bool:
-        """A student joins with `name`: this page becomes theirs."""
+        """A student joins with `name`: this page becomes theirs, for good once the device has
+        kept its key (`device_said`). This device's own place, if it has one, comes back instead."""
         if self.role != "join" or self.record is None:
             self.status.refuse("Open the class's code first.")
             return False
+        if self._recognise():
+            return True
         key = new_key()
-        if not self._submit(cl.Join(name, key)):
+        self._taken = ""
+        if not self._submit(cl.Join(name, key, self.device)):
+            if self._refused == "device":
+                return self._recognise()
+            if self._refused == "names":
+                self._taken = name
+                self._shown = None
+                self._draw()
             return False
         joined = next((s for s in reversed(self.record.students) if key_matches(s.key, key)), None)
         if joined is None:
             return False
-        self.student, self._key = joined, key
-        self._set_role("student")
-        query = class_query(self.record.code, student=joined.id, key=key)
-        # The address bar and the device keep this student's own link: a reload, or the code
-        # opened again here, comes back to it.
-        self.navigator.value = f'<a data-href="{esc(query)}" data-class-of="{esc(self.record.code)}"></a>'
+        self._become(joined, key)
+        return True
+
+    def ask_seat(self, name: str) -> bool:
+        """On another device: ask the facilitator for `name`'s place (approved on the monitor)."""
+        if self.role != "join" or self.record is None:
+            self.status.refuse("Open the class's code first.")
+            return False
+        if not self.device:
+            self.status.refuse("This page has not kept a key yet: wait a moment, then ask again.")
+            return False
+        key = new_key()
+        if not self._submit(cl.AskSeat(name, key, self.device)):
+            if self._refused == "device":
+                return self._recognise()
+            return False
+        self._asked, self._taken = (name, key), ""
+        self._shown = None
+        self.status.ok(f"Asked: the facilitator approves {name}'s place for this device on their page. Keep this page open: it changes by itself.")
         self._draw()
         return True
+
+    def _become(self, student: cl.Student, key: str) -> None:
+        """This page is `student`'s from now on: the address bar (and the device) keep their link;
+        a join not yet kept asks the page's script to keep it and say so (`data-keep`)."""
+        assert self.record is not None
+        self.student, self._key, self._asked, self._taken = student, key, None, ""
+        self._set_role("student")
+        query = class_query(self.record.code, student=student.id, key=key)
+        keep = "" if student.kept else f' data-keep="{esc(student.id)}"'
+        # The address bar and the device keep this student's own link: a reload, or the code
+        # opened again here, comes back to it.
+        self.navigator.value = f'<a data-href="{esc(query)}" data-class-of="{esc(self.record.code)}"{keep}></a>'
+        self._draw()
+        self._start_watching()
+
+    def _recognise(self) -> bool:
+        """This device's own place in the class, if it has one, opened here; True when it was."""
+        if not self.device or not self._class_id or self.role not in ("join", "denied", "code"):
+            return False
+        try:
+            record = cl.load_class(self.store, self._class_id)
+        except KeyError:
+            return False
+        mine = record.by_device(self.device)
+        if mine is None:
+            return False
+        self.record = record
+        self.status.ok(f"Welcome back, {mine.name}: this device is your place in the class.")
+        self._become(mine, mine.key)
+        return True
+
+    def device_said(self, value: str) -> None:
+        """The page's script reports the key this browser keeps (and, after a join, that it has
+        kept the student's link: "DEVICE kept:STUDENT"); this device is known from now on."""
+        device, _, kept = value.strip().partition(" kept:")
+        if not 16 <= len(device) <= 100 or (device == self.device and not kept):
+            return
+        self.device = device
+        if self._recognise():
+            return
+        student = self.student
+        if self.role == "student" and student is not None and kept == student.id and self.record is not None:
+            current = self.record.student(student.id)
+            if current is not None and not current.kept:
+                self._submit(cl.Keep(student.id, self._key, device))
+                found = self.record.student(student.id) if self.record is not None else None
+                if found is not None and found.kept:
+                    self.student = found
+                    self.navigator.value = self.navigator.value.replace(f' data-keep="{esc(student.id)}"', "")
+                    self._shown = None
+                    self._draw()
 
     def deal(self, mix: bool = False) -> bool:
         return self._allowed("deal the tables") and self._submit(cl.Deal(mix))
@@ -221,26 +319,67 @@ class ClassPage(widgets.VBox):
         return self._allowed("end the class") and self._submit(cl.End())
 
     def release_student(self, student_id: str) -> bool:
-        """Free a student's name for another device; their seat at a table is released too."""
+        """Free a student's name for another device, at any phase; their seat at a table is
+        released in the same change (the old device's pages open nothing more)."""
         if not self._allowed("release a student") or self.record is None:
             return False
         student = self.record.student(student_id)
         if student is None or not self._submit(cl.ReleaseStudent(student_id, new_key())):
             return False
-        where = cl.seat_of(self.record, student)
-        if where is not None and card(self.record.game).hides:
-            from playbook.store import Release
-
-            table_id, seat = where
-            table = self.store.load(table_id)
-            if str(seat) in dict(table.meta.get("claims") or {}):
-                try:
-                    self.store.submit(table_id, Release(seat, new_key()), table.version)
-                except Refused as exc:
-                    self.status.refuse(f"{student.name}'s name is free, but the seat was not released: {exc.message}")
-                    return False
-        self.status.ok(f"{student.name} may join again from another device (with the same name).")
+        self.status.ok(f"{student.name}'s name is free: they join again with it (from any device), and take their place back.")
         return True
+
+    def rename_student(self, student_id: str, name: str) -> bool:
+        """Give a student another name in the class, at any phase."""
+        if not self._allowed("rename a student") or self.record is None:
+            return False
+        student = self.record.student(student_id)
+        if student is None:
+            self.status.refuse("No such student: the list has changed, look again.")
+            return False
+        if not self._submit(cl.RenameStudent(student_id, name)):
+            return False
+        self._renaming = ""
+        renamed = self.record.student(student_id)
+        new_name = renamed.name if renamed is not None else name
+        where = cl.seat_of(self.record, student)
+        # A game's names are in its setup, fixed once it starts: its seat keeps the dealt name.
+        kept = f" At {card(self.record.game).words.Table.lower()} {(student.group or 0) + 1} the seat keeps the name {student.name}: a game's names are fixed once it starts." if where else ""
+        self.status.ok(f"{student.name} is now {new_name} in the class.{kept}")
+        self._shown = None
+        self._draw()
+        return True
+
+    def remove_student(self, student_id: str) -> bool:
+        """Take a student out of the class, at any phase (after the start a bot plays their seat)."""
+        if not self._allowed("remove a student") or self.record is None:
+            return False
+        student = self.record.student(student_id)
+        if student is None:
+            self.status.refuse("No such student: the list has changed, look again.")
+            return False
+        if not self._submit(cl.RemoveStudent(student_id)):
+            return False
+        self._removing = ""
+        bot = f" A bot plays their seat at {card(self.record.game).words.Table.lower()} {(student.group or 0) + 1}." if cl.seat_of(self.record, student) is not None else ""
+        self.status.ok(f"{student.name} is out of the class.{bot}")
+        return True
+
+    def approve(self, request_id: str) -> bool:
+        """Approve a student's request for their place on another device: one press."""
+        if not self._allowed("approve a request") or self.record is None:
+            return False
+        request = next((r for r in self.record.requests if r.id == request_id), None)
+        student = self.record.student(request.student) if request is not None else None
+        if not self._submit(cl.Approve(request_id)):
+            return False
+        self.status.ok(f"{student.name if student else 'The student'}'s place is on their new device; the old one opens nothing more.")
+        return True
+
+    def deny_request(self, request_id: str) -> bool:
+        if not self._allowed("turn a request down") or self.record is None:
+            return False
+        return self._submit(cl.DenyRequest(request_id))
 
     def hand_to_bot(self, table_index: int, seat: int) -> bool:
         """A bot plays an absent student's seat (the table's own facilitator page hands it back)."""
@@ -317,9 +456,12 @@ class ClassPage(widgets.VBox):
                 self.status.refuse(f"No class has the code {code or '(empty)'}: check it on the board.")
                 return
             self.status.clear()
-            self.record = record
+            self.record, self._class_id = record, record.id
             self._set_role("join")
             self.navigator.value = f'<a data-href="{esc(class_query(record.code))}"></a>'
+            # The code typed again on a device that is a student's: their own place.
+            if self._recognise():
+                return
             self._draw()
             self._start_watching()
 
@@ -329,7 +471,7 @@ class ClassPage(widgets.VBox):
     def _draw_join(self) -> None:
         record = self.record
         assert record is not None
-        key = ("join", record.phase, tuple(s.name for s in record.students) if record.roster else ())
+        key = ("join", record.phase, self._asked, self._taken)
         if self._shown == key:
             return
         self._shown = key
@@ -337,17 +479,28 @@ class ClassPage(widgets.VBox):
         if record.phase == "over":
             self._replace((widgets.HTML('<div class="pb-big">This class is over.</div>'),))
             return
+        if self._asked is not None:
+            name = self._asked[0]
+            self._replace((widgets.HTML(
+                f'<div class="pb-class-student-card pb-asked"><div class="pb-big">Asked for {esc(name)}\'s place</div>'
+                "<div>The facilitator approves it on their page: this page then becomes your seat. Keep it open; it changes by itself.</div></div>"
+            ),))
+            return
+        ask: list[widgets.Widget] = []
+        if self._taken:
+            button = widgets.Button(description=f"I am {self._taken}: ask for my place", button_style="warning", layout=widgets.Layout(width="auto")).add_class("pb-ask-seat")
+            button.on_click(lambda _, name=self._taken: self.ask_seat(name))
+            ask = [widgets.HTML(f"<div>{esc(self._taken)} is on another device. If that is you, ask the facilitator to move your place to this one:</div>"), button]
         if record.roster:
-            taken = {cl.name_key(s.name) for s in record.students}
             buttons = []
+            # Every name, taken or not: pressed again on its own device it is that student's
+            # place; on another, the page offers to ask the facilitator for it.
             for i, name in enumerate(record.roster):
-                if cl.name_key(name) in taken:
-                    continue
                 button = widgets.Button(description=f"I am {name}", button_style="primary").add_class(f"pb-roster-{i}")
                 button.on_click(lambda _, name=name: self.join(name))
                 buttons.append(button)
-            note = widgets.HTML("<div>Press your own name.</div>" if buttons else '<div class="pb-muted">Everyone on the list has joined. If you are one of them on another device, ask the facilitator.</div>')
-            self._replace((note, widgets.VBox(tuple(buttons)).add_class("pb-join-seats")))
+            note = widgets.HTML("<div>Press your own name.</div>")
+            self._replace((note, widgets.VBox(tuple(buttons)).add_class("pb-join-seats"), *ask))
             return
         name = widgets.Text(placeholder="your name, as the class knows you", description="Your name", layout=widgets.Layout(width="340px")).add_class("pb-name-box")
         go = widgets.Button(description="Join", button_style="primary", icon="sign-in").add_class("pb-join-class")
@@ -357,7 +510,7 @@ class ClassPage(widgets.VBox):
             "<div>Type your name and press Join. This page then becomes yours: keep it open.</div>"
             + ('<div class="pb-muted">The tables have already started: you will wait until the facilitator deals you a table.</div>' if late else "")
         )
-        self._replace((note, widgets.HBox((name, go), layout=widgets.Layout(flex_flow="row wrap", align_items="center"))))
+        self._replace((note, widgets.HBox((name, go), layout=widgets.Layout(flex_flow="row wrap", align_items="center")), *ask))
 
     def _draw_student(self) -> None:
         record, student = self.record, self.student
@@ -365,15 +518,19 @@ class ClassPage(widgets.VBox):
         student = record.student(student.id) or student
         self.student = student
         where = cl.seat_of(record, student)
-        if where is not None and card(record.game).hides and record.phase in ("playing", "over"):
+        if where is not None and card(record.game).hides and record.phase in ("playing", "over") and student.kept:
             self._seat_student(record, student, where)
             return
-        key = ("student", record.phase, student.group, record.groups, tuple(s.name for s in record.students) if record.phase == "lobby" else ())
+        key = ("student", record.phase, student.group, student.kept, student.name, record.groups, tuple(s.name for s in record.students) if record.phase == "lobby" else ())
         if self._shown == key:
             return
         self._shown = key
         self._head(f"{student.name} · {record.title}", f"Room code {record.code}")
-        if record.phase == "over":
+        if not student.kept:
+            # Not "You are in" before the device has kept its key: a phone locked now would
+            # lose its name (the name stays free a little while, then is free again).
+            body = f'<div class="pb-big pb-keeping">Keeping your place on this device, {esc(student.name)}…</div><div>A moment: keep this page open.</div>'
+        elif record.phase == "over":
             body = '<div class="pb-big">The class is over. Thank you!</div>'
         elif student.group is None and record.phase == "playing":
             body = (
@@ -413,15 +570,11 @@ class ClassPage(widgets.VBox):
             self.status.refuse("Your table is no longer saved here: ask the facilitator.")
             return
         dashboard = card(record.game).module("dashboard").DASHBOARD
-        held = dict(table.meta.get("claims") or {}).get(str(seat))
-        # A claim this student's page made but never showed (the page reloaded before it came up)
-        # is still open to the slip: the student, known by their key, takes the seat again.
-        slip = held.get("slip", "") if isinstance(held, dict) and not held.get("confirmed") else dict(table.meta.get("seat_keys") or {}).get(str(seat), "")
-        if held is not None and not (isinstance(held, dict) and not held.get("confirmed") and slip):
-            self._head(f"{student.name} · table {student.group + 1}")
-            self.status.refuse("Your seat is open on another device. If that is not you, ask the facilitator to release your name.")
-            self._replace(())
-            return
+        # The student is known (by their key or their device): their seat opens with its key as it
+        # stands, claimed for this page if no page holds it yet. Their seat's link, their class
+        # link and the join address all come back here; only another device approved by the
+        # facilitator (or a release) changes the seat's key.
+        slip = dict(table.meta.get("seat_keys") or {}).get(str(seat), "")
         seat_page = dashboard(self.store, query=table_query(table_id, seat=seat, key=slip))
         # dashboard.css came with this page (JupyterLab): sent again below class.css, it would win its ties
         seat_page.style_html.value = style_html(*seat_page.sheets)
@@ -570,8 +723,9 @@ class ClassPage(widgets.VBox):
             f'for the projector. Students open <b>{esc(links["join"])}</b> (or the board\'s QR code). Keep this page to yourself.</div>'
         )
         parts: list[widgets.Widget] = [info]
+        if record.requests:
+            parts.insert(0, self._requests_box(record))
         if record.phase in ("lobby", "dealt"):
-            parts.append(self._students_box(record))
             mix = widgets.Checkbox(value=False, description="Mix the students (else in order of arrival)", indent=False).add_class("pb-deal-mix")
             deal = widgets.Button(description="Deal the tables" if record.phase == "lobby" else "Deal again", button_style="primary").add_class("pb-deal")
             deal.on_click(lambda _: self.deal(mix.value))
@@ -602,6 +756,8 @@ class ClassPage(widgets.VBox):
                 anonymous = any(getattr(t.game.setup, "anonymous", False) and not getattr(t.game.state, "pledges_shown", False) for t in tables)
                 self.debrief_bar.show(ready=True, secrets=over and card(record.game).hides, name_by_default=not anonymous)
             parts.append(self.debrief_bar)
+        if record.phase != "over" and record.students:
+            parts.append(self._students_box(record))
         if record.phase != "over":
             end = widgets.Button(description="End the class", button_style="danger", layout=widgets.Layout(width="auto")).add_class("pb-end-class")
 
@@ -644,14 +800,67 @@ class ClassPage(widgets.VBox):
             note = "Secret choices are named."
         self.debrief_bar.offer(csv_text(rows, columns=cl.CSV_COLUMNS), f"class-{record.code}-decisions.csv", len(rows), pdf, f"class-{record.code}-debrief.pdf", note)
 
+    def _requests_box(self, record: cl.ClassRecord) -> widgets.Widget:
+        """Students asking for their place on another device, first on the page: one press each."""
+        rows: list[widgets.Widget] = []
+        now = time.time()
+        for request in record.requests:
+            student = record.student(request.student)
+            if student is None:
+                continue
+            approve = widgets.Button(description=f"Approve {student.name}", button_style="success", layout=widgets.Layout(width="auto")).add_class(f"pb-approve-{request.id}")
+            approve.on_click(lambda _, rid=request.id: self.approve(rid))
+            deny = widgets.Button(description="Turn down", layout=widgets.Layout(width="auto")).add_class(f"pb-deny-{request.id}")
+            deny.on_click(lambda _, rid=request.id: self.deny_request(rid))
+            line = widgets.HTML(f"<b>{esc(student.name)}</b> asks for their place on another device ({_ago(now - request.at)} ago)")
+            rows.append(widgets.HBox((line, approve, deny), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px")))
+        head = widgets.HTML("<h3>Asking for their place on another device</h3>")
+        return widgets.VBox((head, *rows)).add_class("pb-class-requests")
+
     def _students_box(self, record: cl.ClassRecord) -> widgets.Widget:
+        """Every student, at any phase: release the name (another device joins with it), rename,
+        remove (two presses)."""
         rows = []
+        words = card(record.game).words
         for student in record.students:
-            release = widgets.Button(description="Release", tooltip="Free this name for another device").add_class(f"pb-release-student-{student.id}")
+            where = f" · {words.Table.lower()} {student.group + 1}" if student.group is not None else (" · waiting" if record.phase == "playing" else "")
+            state = " · released" if student.free else " · joining…" if not student.kept else ""
+            release = widgets.Button(description="Release", tooltip="Free this name for another device: the next device that joins with it is this student").add_class(f"pb-release-student-{student.id}")
             release.on_click(lambda _, sid=student.id: self.release_student(sid))
-            rows.append(widgets.HBox((widgets.HTML(f"<b>{esc(student.name)}</b>"), release), layout=widgets.Layout(align_items="center")))
-        head = widgets.HTML(f"<h3>Here: {len(record.students)} of {record.expected}</h3>")
+            parts: list[widgets.Widget] = [widgets.HTML(f"<b>{esc(student.name)}</b>{esc(where + state)}"), release]
+            if self._renaming == student.id:
+                box = widgets.Text(value=student.name, layout=widgets.Layout(width="200px")).add_class(f"pb-rename-box-{student.id}")
+                save = widgets.Button(description="Save the name", button_style="primary").add_class(f"pb-rename-save-{student.id}")
+                save.on_click(lambda _, sid=student.id, box=box: self.rename_student(sid, box.value))
+                parts += [box, save]
+            else:
+                rename = widgets.Button(description="Rename").add_class(f"pb-rename-student-{student.id}")
+                rename.on_click(lambda _, sid=student.id: self._start_renaming(sid))
+                parts.append(rename)
+            remove = widgets.Button(
+                description="Press again to remove" if self._removing == student.id else "Remove",
+                button_style="danger" if self._removing == student.id else "",
+                layout=widgets.Layout(width="auto"),
+            ).add_class(f"pb-remove-student-{student.id}")
+            remove.on_click(lambda _, sid=student.id: self._press_remove(sid))
+            parts.append(remove)
+            rows.append(widgets.HBox(tuple(parts), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="2px 8px")))
+        head = widgets.HTML(f"<h3>Students: {len(record.students)} of {record.expected}</h3>")
         return widgets.VBox((head, *rows)).add_class("pb-class-students")
+
+    def _start_renaming(self, student_id: str) -> None:
+        self._renaming = student_id
+        self._shown = None
+        self._draw()
+
+    def _press_remove(self, student_id: str) -> None:
+        """Two presses: the first says what the second does."""
+        if self._removing != student_id:
+            self._removing = student_id
+            self._shown = None
+            self._draw()
+            return
+        self.remove_student(student_id)
 
     def _move_box(self, record: cl.ClassRecord) -> widgets.Widget:
         rows = []
@@ -715,9 +924,26 @@ class ClassPage(widgets.VBox):
         if self.student is not None:
             found = record.student(self.student.id)
             if found is None or not key_matches(found.key, self._key):
-                self._deny("Your name was released for another device: this page no longer opens your place.")
+                why = (
+                    "The facilitator took you out of the class: this page no longer opens a place."
+                    if found is None
+                    else "Your name was released: join again with it to take your place back."
+                    if found.free
+                    else "Your place moved to another device (the facilitator approved it): this page no longer opens it."
+                )
+                self._deny(why)
                 self.navigator.value = f'<a data-forget-class="{esc(record.code)}"></a>'
                 return True
+        if self._asked is not None and self.role == "join":
+            name, key = self._asked
+            mine = next((s for s in record.students if key_matches(s.key, key)), None)
+            if mine is not None:
+                self.status.ok(f"Approved: this device is {mine.name}'s place now.")
+                self._become(mine, key)
+                return True
+            if not any(key_matches(r.key, key) for r in record.requests):
+                self._asked = None
+                self.status.refuse(f"The facilitator did not move {name}'s place to this device. Ask them, then ask again.")
         self._draw()
         return True
 
@@ -735,7 +961,12 @@ class ClassPage(widgets.VBox):
         if self.seat_page is None or self.role != "student":
             self.refresh()
         else:  # the seat page is the page now: only note the class seen, or the next wait returns at once
-            self.record = await asyncio.to_thread(cl.load_class, self.store, record.id)
+            latest = await asyncio.to_thread(cl.load_class, self.store, record.id)
+            mine = latest.student(self.student.id) if self.student is not None else None
+            if mine is None or not key_matches(mine.key, self._key):
+                self.refresh()  # the place was released, moved to another device or removed: say which
+            else:
+                self.record = latest
 
     def close(self) -> None:
         self.live.stop()
