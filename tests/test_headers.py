@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import http.client
 import logging
+import os
 import re
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -22,7 +24,7 @@ from tornado import httputil
 
 from playbook import classes as cl
 from playbook.headers import CONTENT_SECURITY_POLICY, KeysOut, SecurityHeaders, keys_out
-from playbook.serve import RunningServer, background_server, free_port
+from playbook.serve import RunningServer, background_server, free_port, stop_server, wait_until_ready
 from playbook.store import Store
 from rules import GAMES, new_game
 from tests.support.browser import LOAD_TIMEOUT_MS, open_dashboard
@@ -274,3 +276,33 @@ def test_behind_nginx_the_headers_arrive_and_its_access_log_holds_no_key(lesson:
     assert len(lines) > 50 and any("/voila/render/leerdam.ipynb " in line for line in lines)
     assert any("/j/... " in line for line in lines)
     assert "?" not in log and not any(secret in log for secret in lesson.secrets)
+
+
+@pytest.mark.heavy
+@pytest.mark.timeout(120)
+def test_the_terminal_of_playbook_serve_holds_no_key_of_a_request(tmp_path: Path) -> None:
+    """`playbook serve` as a teacher starts it: what its terminal shows (Voila's stdout and
+    stderr are its own) names requests without their keys; the one key is the facilitator's
+    link it prints at start, on purpose."""
+    port = free_port()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path / "data"), "PLAYBOOK_DB": str(tmp_path / "tables.sqlite3"), "PLAYBOOK_KEY": SERVER_KEY}
+    argv = [sys.executable, "-m", "playbook.cli", "serve", "--port", str(port), "--local", "--preheat", "0"]
+    with (tmp_path / "terminal.txt").open("wb") as terminal:
+        process = subprocess.Popen(argv, env=env, stdin=subprocess.DEVNULL, stdout=terminal, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        wait_until_ready(f"http://127.0.0.1:{port}", 60, process)
+        for address in ("/voila/render/nowhere.ipynb?table=T&seat=1&key=SECRET-SEAT", "/nowhere?facilitator=SECRET-DESK"):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", address)
+            assert connection.getresponse().status == 404
+            connection.close()
+        deadline = time.monotonic() + 10
+        while "404 GET /nowhere?facilitator=…" not in (tmp_path / "terminal.txt").read_text(errors="replace"):
+            assert time.monotonic() < deadline, (tmp_path / "terminal.txt").read_text(errors="replace")
+            time.sleep(0.2)
+    finally:
+        stop_server(process)
+    shown = (tmp_path / "terminal.txt").read_text(errors="replace")
+    assert "nowhere.ipynb?table=…&seat=…&key=…" in shown
+    assert "SECRET" not in shown
+    assert [line for line in shown.splitlines() if SERVER_KEY in line] == [f"    http://localhost:{port}/voila/render/index.ipynb?key={SERVER_KEY}"]
