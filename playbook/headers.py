@@ -147,16 +147,18 @@ def log_request(handler: web.RequestHandler) -> None:
 
 
 def keep_keys_out_of_logs(loggers: Iterable[logging.Logger] = ()) -> KeysOut:
-    """Put one `KeysOut` on tornado's loggers, on `loggers` (the server's own), and on every
-    handler they or the root logger write through (Python's last-resort handler included):
-    a record logged anywhere else and passed up to them is cleaned there. Returns the filter."""
+    """Put one `KeysOut` on tornado's loggers, and on every handler they, `loggers` (the
+    server's own) and the root logger write through (Python's last-resort handler included):
+    a record logged anywhere and passed up to them is cleaned there. On `loggers` themselves
+    only through their handlers, which run last: a filter of their own that reads a record's
+    message as logged (`record.msg`) still sees it so. Returns the filter."""
     keeper = KeysOut()
-    chosen = [logging.getLogger(name) for name in ("tornado.access", "tornado.application", "tornado.general")]
-    chosen += list(loggers)
+    tornados = [logging.getLogger(name) for name in ("tornado.access", "tornado.application", "tornado.general")]
     handlers = [*logging.getLogger().handlers, *([logging.lastResort] if logging.lastResort else [])]
-    for logger in chosen:
+    for logger in tornados:
         if not any(isinstance(each, KeysOut) for each in logger.filters):
             logger.addFilter(keeper)
+    for logger in [*tornados, *loggers]:
         handlers += logger.handlers
     for handler in handlers:
         if not any(isinstance(each, KeysOut) for each in handler.filters):

@@ -5,7 +5,9 @@
 
 Both redirect to the class page (`notebooks/class.ipynb`). A page that goes away while its kernel
 socket opens is let go without tracebacks (`KernelSocket`); the template's files are kept by the
-browser for a year (`TemplateFiles`); everything else is Voila's own.
+browser for a year (`TemplateFiles`); every answer carries the headers that keep the keys of
+its address in the room, and no log line writes a key (`playbook.headers`); everything else is
+Voila's own.
 `playbook serve` and the tests start this instead of `python -m voila`, with the same options.
 """
 
@@ -442,8 +444,7 @@ class PlaybookVoila(Voila):
         # 30). Trust decides only whether saved outputs run in a browser; Voila hides them and
         # runs the notebook afresh, so the warning says nothing a teacher can act on.
         self.log.addFilter(lambda record: record.msg != "Notebook %s is not trusted")
-        # Access lines, warnings and tracebacks without the keys of their addresses (after the
-        # filter above: this one writes each message out whole).
+        # Access lines, warnings and tracebacks without the keys of their addresses.
         keep_keys_out_of_logs([self.log])
         if hasattr(self.kernel_manager, "fill_if_needed"):  # kernels are kept ready
             refill_when_quiet(self.kernel_manager)

@@ -7,6 +7,7 @@ and a move is made; no log line (the server's, nginx's) holds a key.
 from __future__ import annotations
 
 import http.client
+import io
 import logging
 import os
 import re
@@ -23,7 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Request, Response
 from tornado import httputil
 
 from playbook import classes as cl
-from playbook.headers import CONTENT_SECURITY_POLICY, KeysOut, SecurityHeaders, keys_out
+from playbook.headers import CONTENT_SECURITY_POLICY, KeysOut, SecurityHeaders, keep_keys_out_of_logs, keys_out
 from playbook.serve import RunningServer, background_server, free_port, stop_server, wait_until_ready
 from playbook.store import Store
 from rules import GAMES, new_game
@@ -64,6 +65,26 @@ def test_a_log_record_and_its_traceback_lose_their_keys() -> None:
     written = logging.Formatter().format(record)
     assert "Uncaught exception GET /x?key=…" in written and "ValueError" in written
     assert "SECRET" not in written
+
+
+def test_a_record_is_written_without_keys_and_a_loggers_own_filters_still_see_it_as_logged() -> None:
+    logger = logging.getLogger("playbook.tests.headers")
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    logger.addHandler(handler)
+    logger.propagate = False
+    seen: list[object] = []
+    logger.addFilter(lambda record: seen.append(record.msg) or True)
+    keeper = keep_keys_out_of_logs([logger])
+    try:
+        logger.warning("refused %s", "/voila/render/x.ipynb?seat=1&key=S3CRET")
+    finally:
+        logger.removeHandler(handler)
+        for each in [handler, *logging.getLogger().handlers, logging.lastResort, *(logging.getLogger(f"tornado.{name}") for name in ("access", "application", "general"))]:
+            if each is not None:
+                each.removeFilter(keeper)
+    assert stream.getvalue() == "refused /voila/render/x.ipynb?seat=…&key=…\n"
+    assert seen == ["refused %s"]
 
 
 def _request() -> httputil.HTTPServerRequest:
