@@ -22,7 +22,8 @@
     document.adoptedStyleSheets = document.adoptedStyleSheets.concat([moved]);
   }
   // Before any layout: an observer's answer comes before the page is drawn, and a font is
-  // fetched only once drawn text asks for it.
+  // fetched only once drawn text asks for it. The style libraries add their elements to the
+  // head; the body, where the widgets redraw all the time, is not watched.
   new MutationObserver(function (changes) {
     var seen = [];
     changes.forEach(function (change) {
@@ -33,5 +34,5 @@
       });
     });
     seen.forEach(move);
-  }).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+  }).observe(document.head, { childList: true, subtree: true });
 })();
