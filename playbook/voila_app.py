@@ -5,7 +5,9 @@
 
 Both redirect to the class page (`notebooks/class.ipynb`). A page that goes away while its kernel
 socket opens is let go without tracebacks (`KernelSocket`); the template's files are kept by the
-browser for a year (`TemplateFiles`); everything else is Voila's own.
+browser for a year (`TemplateFiles`); every answer carries the headers that keep the keys of
+its address in the room, and no log line writes a key (`playbook.headers`); everything else is
+Voila's own.
 `playbook serve` and the tests start this instead of `python -m voila`, with the same options.
 """
 
@@ -39,6 +41,7 @@ from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from playbook.classes import clean_code
+from playbook.headers import SECURITY_HEADERS, SecurityHeaders, keep_keys_out_of_logs, log_request
 from playbook.links import CLASS_PAGE, class_query
 from playbook.pacing import cpu_seconds, default_slot_count
 
@@ -426,8 +429,12 @@ class PlaybookVoila(Voila):
         settings = super().init_settings()
         # A page is about 5 MB of scripts and styles; 30 phones on a classroom's Wi-Fi fetch it
         # at once. Compressed it is about a quarter of that (`tornado.web.Application` takes
-        # its output transforms from this setting).
-        settings["transforms"] = [CachedGzip]
+        # its output transforms from this setting). Every answer also says what it may load
+        # and sends no address on (playbook.headers: Jupyter's handlers read "headers", the
+        # transform covers the rest), and access lines leave the addresses' keys out.
+        settings["transforms"] = [SecurityHeaders, CachedGzip]
+        settings["headers"] = {**SECURITY_HEADERS, **settings.get("headers", {})}
+        settings["log_function"] = log_request
         compile_templates_once()
         # traitlets leaves the logger at DEBUG and filters in its handler: every message a
         # kernel sends was made into two debug records, then dropped (0.2 CPU-seconds a page).
@@ -437,6 +444,8 @@ class PlaybookVoila(Voila):
         # 30). Trust decides only whether saved outputs run in a browser; Voila hides them and
         # runs the notebook afresh, so the warning says nothing a teacher can act on.
         self.log.addFilter(lambda record: record.msg != "Notebook %s is not trusted")
+        # Access lines, warnings and tracebacks without the keys of their addresses.
+        keep_keys_out_of_logs([self.log])
         if hasattr(self.kernel_manager, "fill_if_needed"):  # kernels are kept ready
             refill_when_quiet(self.kernel_manager)
             if self.follow_tables:

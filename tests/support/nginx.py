@@ -21,12 +21,14 @@ import pytest
 
 from tests.support.ci import in_ci
 
-__all__ = ["NGINX", "PROXY_SETTINGS", "need_nginx", "running_nginx", "server_for_route"]
+__all__ = ["LOG_SETTINGS", "NGINX", "PROXY_SETTINGS", "need_nginx", "running_nginx", "server_for_route"]
 
 NGINX = Path(shutil.which("nginx") or "/usr/sbin/nginx")
 """Debian's nginx (`apt-get install nginx`)."""
 
 PROXY_SETTINGS = Path(__file__).resolve().parents[2] / "deploy" / "nginx" / "playbook-proxy.conf"
+#: the access log's line without keys (deploy/nginx/playbook-log.conf), as docs/deploy.md sets it up.
+LOG_SETTINGS = PROXY_SETTINGS.with_name("playbook-log.conf")
 
 _CONF = """\
 {user}
@@ -35,7 +37,8 @@ pid {folder}/nginx.pid;
 error_log {folder}/error.log warn;
 events {{ worker_connections 512; }}
 http {{
-    access_log {folder}/access.log;
+    include {log_settings};
+    access_log {folder}/access.log playbook;
     client_body_temp_path {folder}/client_body;
     proxy_temp_path {folder}/proxy;
     fastcgi_temp_path {folder}/fastcgi;
@@ -82,6 +85,7 @@ def running_nginx(folder: Path, port: int, upstreams: Sequence[int], prefix: str
             port=port,
             prefix=prefix,
             settings=PROXY_SETTINGS,
+            log_settings=LOG_SETTINGS,
             servers="\n".join(f"        server 127.0.0.1:{p};" for p in upstreams),
         ),
         encoding="utf-8",
