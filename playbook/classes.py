@@ -35,6 +35,7 @@ from rules.games import CARDS, card, slugs
 from .access import key_matches, new_key, table_keys
 from .bots import strategies
 from .links import class_links
+from .pace import table_pace
 from .refusals import Refusal
 from .store import ClassTables, ClassUpdate, Store, StoredClass
 
@@ -116,6 +117,9 @@ class ClassRecord:
     #: setup variants every table of the class is made with, as in a save file's setup
     #: (`{"anonymous": true}`: Leerdam's anonymous pledges).
     variants: dict[str, Any] = field(default_factory=dict)
+    #: the class's timer (`playbook.class_pace`): seconds per decision, who moves at zero, each
+    #: student's extra time (student id -> factor), the moment the teacher paused.
+    pace: dict[str, Any] = field(default_factory=dict)
 
     def student(self, student_id: str) -> Student | None:
         return next((s for s in self.students if s.id == student_id), None)
@@ -258,6 +262,18 @@ class End(ClassChange):
     kind = "end"
 
 
+@dataclass(frozen=True)
+class TablesChange(ClassChange):
+    """A change of the class that its running tables follow in the same transaction (its pace:
+    `playbook.class_pace`): `decide` the record, then `on_tables` changes each table's meta."""
+
+    def decide(self, record: ClassRecord, now: float) -> tuple[ClassRecord, str]:
+        raise NotImplementedError
+
+    def on_tables(self, record: ClassRecord, tables: ClassTables, now: float) -> None:
+        raise NotImplementedError
+
+
 #: what a table of an ended class says to a move (`playbook.store.STOPPED`).
 ENDED = "The facilitator ended the class: this table takes no more moves. Thank you for playing!"
 
@@ -344,6 +360,11 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         return dataclasses.replace(record, students=students), f"{released.name} released for another device"
     if isinstance(change, End):
         return dataclasses.replace(record, phase="over"), "the class is over"
+    if isinstance(change, TablesChange):
+        try:
+            return change.decide(record, now)
+        except Refusal as exc:
+            raise refuse(exc.rule, exc.message) from None
     raise refuse("change", f"a class does not know the change {type(change).__name__}")
 
 
@@ -381,12 +402,14 @@ def create_class(
     seed: int | None = None,
     title: str = "",
     variants: Mapping[str, Any] | None = None,
+    pace: Mapping[str, Any] | None = None,
 ) -> ClassRecord:
     """A new class in the lobby, with a room code no other class has. `variants` are setup
     fields for every table (JSON values, as in a save file's setup), checked now."""
     if game not in CARDS:
         raise ClassError("game", f"no game {game!r}: choose from {', '.join(slugs())}")
     variants = _checked_variants(game, variants or {})
+    timer = _checked_pace(pace or {})
     if not 3 <= int(expected) <= MAX_STUDENTS:
         raise ClassError("students", f"a class has 3-{MAX_STUDENTS} students, not {expected}")
     names = tuple(" ".join(str(n).split()) for n in roster if str(n).strip())
@@ -412,6 +435,7 @@ def create_class(
             created=now,
             version=1,
             variants=variants,
+            pace=timer,
         )
         if store.add_class(record.id, record.code, game, record.to_json(), now):
             return record
@@ -430,6 +454,16 @@ def _checked_variants(game: str, variants: Mapping[str, Any]) -> dict[str, Any]:
     except (SaveFileError, RuleError) as exc:
         raise ClassError("variants", f"the variants do not make a game: {exc}") from None
     return data
+
+
+def _checked_pace(pace: Mapping[str, Any]) -> dict[str, Any]:
+    """A class's timer (`playbook.pace.Pace`'s JSON: seconds, by) when it is one, else ClassError."""
+    from .pace import Pace
+
+    try:
+        return {k: v for k, v in Pace.from_json({**pace, "extra": {}}).to_json().items() if k != "extra"}
+    except (Refusal, TypeError, ValueError) as exc:
+        raise ClassError("pace", getattr(exc, "message", str(exc))) from None
 
 
 def _seats_setup(game: str, names: Sequence[str]) -> dict[str, Any]:
@@ -482,7 +516,10 @@ def submit(store: Store, class_id: str, change: ClassChange, seen: int) -> Class
         record = _record(stored)
         if seen > record.version or (seen < record.version and not change.commutes):
             raise ClassError("stale", "the class moved on since this page showed it: nothing was done. Look again, then press once more if you still mean it.", record)
-        new, summary = apply_change(record, change, time.time())
+        now = time.time()
+        new, summary = apply_change(record, change, now)
+        if isinstance(change, TablesChange):
+            change.on_tables(new, tables, now)
         if isinstance(change, (Start, DealWaiting)):
             made = list(record.tables)
             for group in new.groups[len(made) :]:
@@ -532,6 +569,7 @@ def _create_table(tables: ClassTables, record: ClassRecord, group: Sequence[str 
     fill = wanted if wanted in known else (known[0] if known else None)
     bots = {str(seat): fill for seat, sid in enumerate(_game_seats(record, group)) if sid is None and fill is not None}
     meta: dict[str, Any] = {"bots": bots, **table_keys(len(getattr(setup, "names", ()))), "class": record.id, "class_table": index}
+    meta.update(table_pace(record.pace, _game_seats(record, group)))
     return tables.create(game, f"{record.title}: table {index + 1}", meta)
 
 
@@ -553,6 +591,14 @@ def step_of(state: Any) -> str:
         if isinstance(value, int):
             return f"{word} {value + 1 if attr == 'chapter' else value}"
     return ""
+
+
+def timed_out_cells(meta: Mapping[str, Any]) -> dict[int, str]:
+    """The CSV's "timed_out" cell of each decision (by its number) a seat's timer made: "default"
+    (the game's stated default) or "bot NAME" (the fill bot)."""
+    from .pace import timed_out
+
+    return {index + 1: how for index, how in timed_out(meta).items()}
 
 
 def decision_rows(store: Store, record: ClassRecord, reveal: bool | None = None, reveal_pledges: bool | None = None) -> list[dict[str, Any]]:
@@ -578,5 +624,7 @@ def decision_rows(store: Store, record: ClassRecord, reveal: bool | None = None,
             student = record.student(sid) if sid else None
             by_bot = table.by_bot[d.number - 1] if d.number - 1 < len(table.by_bot) else False
             students[d.number] = student.name if student is not None else "(bot)" if by_bot or sid is None else ""
-        rows.extend(plain_rows(found, index + 1, student=students))
+            if timed_out_cells(table.meta).get(d.number, "").startswith("bot"):
+                students[d.number] = "(bot)"  # the fill bot moved for a student whose time ran out
+        rows.extend(plain_rows(found, index + 1, student=students, timed_out=timed_out_cells(table.meta)))
     return rows

@@ -624,7 +624,7 @@ class ClassPage(widgets.VBox):
             note = f"{'1 table is' if running == 1 else f'{running} tables are'} still playing: their secrets are named once they are over."
         else:
             note = "Secret choices are named."
-        columns = ("table", "step", "seat", "player", "student", "decision", "outcome")
+        columns = ("table", "step", "seat", "player", "student", "timed_out", "decision", "outcome")
         self.debrief_bar.offer(csv_text(rows, columns=columns), f"class-{record.code}-decisions.csv", len(rows), pdf, f"class-{record.code}-debrief.pdf", note)
 
     def _students_box(self, record: cl.ClassRecord) -> widgets.Widget:
