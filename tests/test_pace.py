@@ -254,3 +254,99 @@ def test_an_undo_takes_back_a_timed_out_mark_with_its_move(store) -> None:
     assert pace.timed_out(store.load(table_id).meta) == {}
     store.submit(table_id, Play(ld.Allocate(seat=1, plan=())), store.version(table_id))  # the player's own, at that place
     assert pace.timed_out(store.load(table_id).meta) == {}
+
+
+# -- the pages: the countdown, the timer a page keeps, the monitor's controls ----------------------------
+
+
+def _seat_and_board(store: Store, table_id: str, links: dict[str, Any], seat: int) -> tuple[Any, Any]:
+    from widgets.leerdam import LeerdamDashboard
+
+    return LeerdamDashboard(store, query=links["seats"][seat]["url"]), LeerdamDashboard(store, query=links["board"])
+
+
+def test_a_seat_page_counts_down_its_own_deadline_and_the_board_keeps_the_timer(store) -> None:
+    import re
+
+    from tests.support.headless import one
+    from widgets.pace import TimerKeeper
+
+    table_id, links = make_table(store, "leerdam", NAMES)
+    store.submit(table_id, pace_set(45, pace.BY_DEFAULT), store.version(table_id))
+    phone, board = _seat_and_board(store, table_id, links, 2)
+    due = timer.deadlines(store.load(table_id))
+    for page, seat in ((phone, 2), (board, None)):
+        box = one(page, "pb-countdown").value
+        deadline = re.search(r'data-deadline="(\d+)"', box)
+        assert deadline and int(deadline.group(1)) == int(due[seat if seat is not None else 0] * 1000), box
+        assert 'aria-live="assertive"' in box and 'data-announce="30,10,0"' in box
+    assert "Your time" in one(phone, "pb-countdown").value and "Time for this decision" in one(board, "pb-countdown").value
+    sent = one(phone, "pb-countdown").value
+    phone.refresh()
+    assert one(phone, "pb-countdown").value == sent  # no message as the seconds pass
+    # The board keeps the timer (its clock injected): nothing before the deadline, the move at it.
+    clock = {"now": due[0] - 1}
+    keeper = TimerKeeper(store, board._timed_tables, lambda: True, clock=lambda: clock["now"])
+    assert keeper.tick() == 0 and phone._timed_tables() == []  # a seat page keeps no timer
+    clock["now"] = due[0] + 0.5
+    assert keeper.tick() == 5
+    phone.refresh()
+    assert phone.game.state.phase == "allocate" and "Your time" in one(phone, "pb-countdown").value  # a new decision, a new deadline
+    assert int(re.search(r'data-deadline="(\d+)"', one(phone, "pb-countdown").value).group(1)) > int(due[2] * 1000)
+
+
+def test_the_monitor_pauses_resumes_and_moves_every_table_on_and_phones_say_paused(store) -> None:
+    from tests.support.classes import monitor as class_monitor
+    from tests.support.classes import student
+    from tests.support.headless import one, synced_text
+
+    record = cl.create_class(store, "leerdam", 10, seed=3, pace={"seconds": 60}, variants={"max_years": 3})
+    phones = [student(store, record.code, f"Household {i + 1}") for i in range(10)]
+    monitor = class_monitor(store, record)
+    monitor.deal()
+    monitor.start()
+    for phone in phones:
+        phone.refresh()
+    panel = one(monitor, "pb-pace")
+    assert "60 s per decision" in synced_text(panel) and "length: 3 years" in synced_text(panel)
+    seat_page = phones[0].seat_page
+    assert "Your time" in one(seat_page, "pb-countdown").value
+    one(monitor, "pb-pace-pause").click()
+    assert cl.load_class(store, record.id).pace.get("paused_at") is not None, monitor.status.message
+    seat_page.refresh()
+    assert "Paused by the teacher" in one(seat_page, "pb-countdown").value
+    assert "Paused by the teacher" in synced_text(panel) and one(monitor, "pb-pace-pause").description == "Resume the class"
+    assert monitor.timer.tick() == 0  # paused: no move however late
+    one(monitor, "pb-pace-pause").click()
+    seat_page.refresh()
+    assert "Your time" in one(seat_page, "pb-countdown").value
+    table_id = monitor.record.tables[0]
+    assert store.load(table_id).game.state.year == 1
+    assert one(monitor, "pb-pace-next").description == "Next year for every table"
+    one(monitor, "pb-pace-next").click()
+    assert store.load(table_id).game.state.year == 2, monitor.status.message
+    assert "moved on to its next year" in monitor.status.message
+    # Extra time for one student, from the monitor.
+    slow = monitor.record.students[4]
+    one(monitor, f"pb-extra-{slow.id}").value = 2.0
+    assert cl.load_class(store, record.id).pace["extra"] == {slow.id: 2.0}
+    assert pace.pace_of(store.load(table_id).meta).extra == {4: 2.0}
+
+
+def test_the_front_page_starts_a_class_with_a_length_and_a_timer(store, monkeypatch) -> None:
+    from playbook.access import server_key
+    from tests.support.headless import one
+    from widgets.front_page import TableIndex
+
+    page = TableIndex(store, query=f"?key={server_key()}")
+    one(page, "pb-class-game").value = "new-rule"
+    assert "rounds" in one(page, "pb-class-length-unit").value
+    one(page, "pb-class-length").value = "soon"
+    one(page, "pb-class-new").click()
+    assert "number of rounds" in one(page, "pb-class-made").value and cl.classes(store) == []
+    one(page, "pb-class-length").value = "4"
+    one(page, "pb-class-timer").value = 90
+    one(page, "pb-class-at-zero").value = pace.BY_BOT
+    one(page, "pb-class-new").click()
+    [record] = cl.classes(store)
+    assert record.variants == {"max_rounds": 4} and record.pace == {"seconds": 90, "by": "bot"}

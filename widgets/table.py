@@ -61,6 +61,7 @@ from .class_card import ClassPanel
 from .common import DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
 from .live import LiveFollow
 from .lost_presses import listen
+from .pace import Countdown, TimerKeeper
 from .styles import style_html
 
 __all__ = ["DashboardModule", "TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys"]
@@ -228,6 +229,10 @@ class TableDashboard(widgets.VBox):
         self._stale = False
         #: this page claimed its seat and has not yet shown it (see `confirm_seat`).
         self._confirm_pending = False
+        #: the time left for the decision (board, seat), and the timer this page keeps (board,
+        #: facilitator): `widgets.pace`.
+        self.countdown = Countdown()
+        self.timer = TimerKeeper(self.store, self._timed_tables, lambda: not self.live.gone())
         # The class card (board link, seats) above the table: the first thing a facilitator needs.
         super().__init__()
         self._place_parts()
@@ -486,6 +491,7 @@ class TableDashboard(widgets.VBox):
             self._table = self._view_for_role()
         if self.screen.children != (self._table,):
             self.screen.children = (self._table,)
+        self._show_countdown()
         if self.role == "board":
             self._draw_board()
             return
@@ -524,9 +530,9 @@ class TableDashboard(widgets.VBox):
         if self.role == "board":
             if self.phase_board is None:
                 self.phase_board = PhaseBoard(self.game_title, self.join_html)
-            return widgets.VBox((self.phase_board, *self.board_parts())).add_class("pb-board")
+            return widgets.VBox((self.countdown, self.phase_board, *self.board_parts())).add_class("pb-board")
         if self.role == "seat" and curtain is not None:
-            return widgets.VBox((curtain, self.public_view())).add_class("pb-seat-page")
+            return widgets.VBox((self.countdown, curtain, self.public_view())).add_class("pb-seat-page")
         return self.table_view()
 
     def _draw_board(self) -> None:
@@ -777,9 +783,22 @@ class TableDashboard(widgets.VBox):
         """Follow the table from the kernel's event loop; outside a kernel (tests) do nothing."""
         self.live.stop()
         self.live.start()
+        self.timer.stop()
+        self.timer.start()
 
     def _stop_watching(self) -> None:
         self.live.stop()
+        self.timer.stop()
+
+    def _timed_tables(self) -> list[str]:
+        """The table whose timers this page keeps: its own, on its board or facilitator's page."""
+        return [self.table_id] if self.table_id is not None and self.role in ("board", "facilitator", "open") else []
+
+    def _show_countdown(self) -> None:
+        """The time left for this seat's decision (a board: the table's soonest), or the pause."""
+        if self.role not in ("board", "seat") or self.game is None or self.table_id is None:
+            return
+        self.countdown.show(Table(self.table_id, self.version, self.game, self._meta, self._by_bot), self.seat if self.role == "seat" else None)
 
     async def _look(self, closed: threading.Event) -> None:
         """Wait for another page's change to this table (a burst once it settles), then redraw."""
