@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from rules import Action, RuleError
+from rules import Action
 from rules.core import AnyGame
 from rules.games import card
 
@@ -40,9 +40,10 @@ def deadlines(table: Table) -> dict[int, float]:
         return {}
     since = dict(table.meta.get(SINCE) or {})
     bots = table.bots
+    seats = len(getattr(game.setup, "names", ()))
     found = {}
     for seat in game.rules.waiting_for(game.state):
-        if seat in bots or str(seat) not in since:
+        if seat in bots or str(seat) not in since or not 0 <= seat < seats:  # a GM (outside the seats) has no timer
             continue
         found[seat] = float(since[str(seat)]) + pace.seconds_for(seat)
     return found
@@ -81,7 +82,7 @@ def timeout_action(game: AnyGame, seat: int, by: str) -> tuple[Action, str] | No
     rng = random.Random(f"timeout:{game.seed}:{len(game.actions)}:{seat}")
     try:
         action = strategies(game.rules.slug)[name](state, seat, rng)
-    except (RuleError, LookupError, ValueError):
+    except Exception:  # a bot that cannot move for this seat now: the seat waits for its person
         return None
     return (action, f"{BY_BOT} {name}") if game.is_legal(action) else None
 

@@ -292,6 +292,7 @@ def test_a_seat_page_counts_down_its_own_deadline_and_the_board_keeps_the_timer(
     assert keeper.tick() == 5
     phone.refresh()
     assert phone.game.state.phase == "allocate" and "Your time" in one(phone, "pb-countdown").value  # a new decision, a new deadline
+    assert "Your time ran out: the game's default move was made for you (contribute)" in phone.status.message
     assert int(re.search(r'data-deadline="(\d+)"', one(phone, "pb-countdown").value).group(1)) > int(due[2] * 1000)
 
 

@@ -25,13 +25,15 @@ import ipywidgets as widgets
 
 from drawing.common import esc
 from playbook import pace, timer
+from playbook.pace import timed_out
 from playbook.store import Store, Table
 from rules.games import card
 
+from .common import close_tree
 from .live import in_kernel
 from .styles import style_html
 
-__all__ = ["TICK_SECONDS", "Countdown", "PaceChoices", "PacePanel", "TimerKeeper", "countdown_html"]
+__all__ = ["TICK_SECONDS", "Countdown", "PaceChoices", "PacePanel", "TimerKeeper", "countdown_html", "timed_out"]
 
 #: how often a page keeping a timer looks for a seat whose time ran out.
 TICK_SECONDS = 1.0
@@ -105,15 +107,24 @@ class TimerKeeper:
         self.task: asyncio.Task[None] | None = None
         #: moves this page made (for its status line and the tests).
         self.made = 0
+        #: per table, the version last looked at and its soonest deadline then (None: none):
+        #: while neither changed nor passed, a look is one indexed read, not a load.
+        self._next: dict[str, tuple[int, float | None]] = {}
 
     def tick(self) -> int:
         """One look at every table: the moves made now."""
         made = 0
         for table_id in list(self.table_ids()):
             try:
-                made += len(timer.run_timer(self.store, table_id, self.clock()))
+                now = self.clock()
+                known = self._next.get(table_id)
+                if known is not None and known[0] == self.store.version(table_id) and (known[1] is None or now < known[1]):
+                    continue
+                made += len(timer.run_timer(self.store, table_id, now))
+                table = self.store.load(table_id)
             except KeyError:
                 continue
+            self._next[table_id] = (table.version, min(timer.deadlines(table).values(), default=None))
         self.made += made
         return made
 
@@ -196,6 +207,7 @@ class PacePanel(widgets.VBox):
         self.extra = widgets.VBox().add_class("pb-pace-extra")
         self._paused = False
         self._extra_key: Any = None
+        self._timer_seen: tuple[int, str] | None = None
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px")
         super().__init__(
             (
@@ -225,7 +237,8 @@ class PacePanel(widgets.VBox):
         self.pause_button.description = "Resume the class" if self._paused else "Pause the class"
         self.pause_button.icon = "play" if self._paused else "pause"
         self.next_button.description = f"Next {measure.unit if measure else 'step'} for every table"
-        if (self.seconds.value, self.by.value) != (seconds, by) and not self.set_button.disabled:
+        if self._timer_seen != (seconds, by):  # the class's timer changed: the boxes show it (a number half typed stays)
+            self._timer_seen = (seconds, by)
             self.seconds.value, self.by.value = seconds, by
         extra = dict(settings.get("extra") or {})
         key = (tuple((s.id, s.name) for s in record.students), tuple(sorted(extra.items())))
@@ -239,7 +252,9 @@ class PacePanel(widgets.VBox):
             ).add_class(f"pb-extra-{student.id}")
             choice.observe(lambda change, sid=student.id: self.set_extra(sid, change["new"]) if change["new"] != change["old"] else None, "value")
             rows.append(choice)
+        old = self.extra.children
         self.extra.children = tuple(rows)
+        close_tree(list(old))
 
     def set_timer(self) -> bool:
         from playbook.class_pace import SetPace

@@ -61,7 +61,7 @@ from .class_card import ClassPanel
 from .common import DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
 from .live import LiveFollow
 from .lost_presses import listen
-from .pace import Countdown, TimerKeeper
+from .pace import Countdown, TimerKeeper, timed_out
 from .styles import style_html
 
 __all__ = ["DashboardModule", "TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys"]
@@ -233,6 +233,7 @@ class TableDashboard(widgets.VBox):
         #: facilitator): `widgets.pace`.
         self.countdown = Countdown()
         self.timer = TimerKeeper(self.store, self._timed_tables, lambda: not self.live.gone())
+        self._timed_out_seen: set[int] | None = None
         # The class card (board link, seats) above the table: the first thing a facilitator needs.
         super().__init__()
         self._place_parts()
@@ -799,6 +800,15 @@ class TableDashboard(widgets.VBox):
         if self.role not in ("board", "seat") or self.game is None or self.table_id is None:
             return
         self.countdown.show(Table(self.table_id, self.version, self.game, self._meta, self._by_bot), self.seat if self.role == "seat" else None)
+        if self.role == "seat" and self.seat is not None:
+            # The seat's time ran out since this page last looked: say what was done for it.
+            actions = self.game.actions
+            marks = {i: how for i, how in timed_out(self._meta).items() if i < len(actions) and actions[i].seat == self.seat}
+            new = [how for i, how in marks.items() if self._timed_out_seen is not None and i not in self._timed_out_seen]
+            if new:
+                made = "the game's default move was made for you" if new[-1] == "default" else "a bot made your move"
+                self.status.info(f"Your time ran out: {made} ({actions[max(marks)].kind}).")
+            self._timed_out_seen = set(marks)
 
     async def _look(self, closed: threading.Event) -> None:
         """Wait for another page's change to this table (a burst once it settles), then redraw."""
