@@ -351,3 +351,29 @@ def test_the_front_page_starts_a_class_with_a_length_and_a_timer(store, monkeypa
     one(page, "pb-class-new").click()
     [record] = cl.classes(store)
     assert record.variants == {"max_rounds": 4} and record.pace == {"seconds": 90, "by": "bot"}
+
+
+def test_three_pages_keeping_one_timer_at_once_make_each_move_once(location, tmp_path) -> None:
+    """The board, the facilitator's page and the monitor, as three processes, all see the same
+    five seats run out at the same moment: every seat is moved once, whoever moved it."""
+    import multiprocessing
+
+    from tests.support.pace_workers import keep_timer
+
+    store = Store(location)
+    table_id = _timed_table(store, 30)
+    start = min(timer.deadlines(store.load(table_id)).values()) - 30
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(3)
+    outs = [tmp_path / f"page{i}.json" for i in range(3)]
+    workers = [context.Process(target=keep_timer, args=(location, table_id, start + 31, barrier, str(out))) for out in outs]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(150)
+        assert worker.exitcode == 0
+    moved = [seat for out in outs for seat in json.loads(out.read_text())]
+    assert sorted(moved) == [0, 1, 2, 3, 4]
+    table = store.load(table_id)
+    assert [a.seat for a in table.game.actions if isinstance(a, ld.Contribute)] and sorted(a.seat for a in table.game.actions if isinstance(a, ld.Contribute)) == [0, 1, 2, 3, 4]
+    assert len(pace.timed_out(table.meta)) == 5 and table.game.state.phase == "allocate"
