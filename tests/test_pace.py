@@ -377,3 +377,25 @@ def test_three_pages_keeping_one_timer_at_once_make_each_move_once(location, tmp
     table = store.load(table_id)
     assert [a.seat for a in table.game.actions if isinstance(a, ld.Contribute)] and sorted(a.seat for a in table.game.actions if isinstance(a, ld.Contribute)) == [0, 1, 2, 3, 4]
     assert len(pace.timed_out(table.meta)) == 5 and table.game.state.phase == "allocate"
+
+
+def test_a_single_tables_facilitator_sets_its_timer_and_pauses_it(store) -> None:
+    from tests.support.headless import one
+    from widgets.leerdam import LeerdamDashboard
+
+    table_id, links = make_table(store, "leerdam", NAMES)
+    host = LeerdamDashboard(store, query=links["facilitator"])
+    assert host.role == "facilitator" and timer.deadlines(store.load(table_id)) == {}
+    one(host, "pb-table-timer").value = 3  # too short: refused, nothing changes
+    one(host, "pb-table-timer-set").click()
+    assert "5-3600 seconds" in host.status.message and pace.pace_of(store.load(table_id).meta) == pace.Pace()
+    one(host, "pb-table-timer").value = 45
+    one(host, "pb-table-at-zero").value = pace.BY_BOT
+    one(host, "pb-table-timer-set").click()
+    table = store.load(table_id)
+    assert pace.pace_of(table.meta) == pace.Pace(45, pace.BY_BOT) and len(timer.deadlines(table)) == 5
+    assert host._timed_tables() == [table_id]
+    one(host, "pb-table-pause").click()
+    assert pace.paused(store.load(table_id).meta) and one(host, "pb-table-pause").description == "Resume"
+    one(host, "pb-table-pause").click()
+    assert not pace.paused(store.load(table_id).meta) and len(timer.deadlines(store.load(table_id))) == 5

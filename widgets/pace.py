@@ -12,11 +12,14 @@
 - `PacePanel` (class ``pb-pace``): the monitor's timer per decision, pause and resume, "next
   round / year for every table", and extra time per student.
 - `PaceChoices`: the length and timer of a new class (the front page's "Start a class").
+- `TablePaceBar` (class ``pb-table-pace``): a single table's timer and pause, on its
+  facilitator's page.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,7 +36,7 @@ from .common import close_tree
 from .live import in_kernel
 from .styles import style_html
 
-__all__ = ["TICK_SECONDS", "Countdown", "PaceChoices", "PacePanel", "TimerKeeper", "countdown_html", "timed_out"]
+__all__ = ["TICK_SECONDS", "Countdown", "PaceChoices", "PacePanel", "TablePaceBar", "TimerKeeper", "countdown_html", "timed_out"]
 
 #: how often a page keeping a timer looks for a seat whose time ran out.
 TICK_SECONDS = 1.0
@@ -270,3 +273,50 @@ class PacePanel(widgets.VBox):
         from playbook.class_pace import SetExtra
 
         return self._submit(SetExtra(student_id, factor))
+
+
+class TablePaceBar(widgets.HBox):
+    """A table's own timer on its facilitator's page (class pb-table-pace): seconds per decision
+    (0: none), who moves at zero, and Pause / Resume. Each press is one `SetMeta` through the
+    page's `submit` (the store's write path, with the version the page shows)."""
+
+    def __init__(self, submit: Callable[[Any], Any]) -> None:
+        from playbook.store import SetMeta
+
+        self._submit = submit
+        self._set_meta = SetMeta
+        self._meta: dict[str, Any] = {}
+        self._seen: tuple[int, str] | None = None
+        self.seconds = widgets.BoundedIntText(value=0, min=0, max=pace.MOST_SECONDS, step=15, description="Timer (s)", layout=widgets.Layout(width="200px")).add_class("pb-table-timer")
+        self.by = widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, layout=widgets.Layout(width="210px")).add_class(
+            "pb-table-at-zero"
+        )
+        self.set_button = widgets.Button(description="Set the timer").add_class("pb-table-timer-set")
+        self.set_button.on_click(lambda _: self.set_timer())
+        self.pause_button = widgets.Button(description="Pause", icon="pause").add_class("pb-table-pause")
+        self.pause_button.on_click(lambda _: self.toggle_pause())
+        self.note = widgets.HTML('<span class="pb-muted">The timer runs while this page or the board is open.</span>')
+        super().__init__((self.seconds, self.by, self.set_button, self.pause_button, self.note), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px"))
+        self.add_class("pb-table-pace")
+
+    def show(self, meta: dict[str, Any]) -> None:
+        self._meta = meta
+        settings = pace.pace_of(meta)
+        if self._seen != (settings.seconds, settings.by):
+            self._seen = (settings.seconds, settings.by)
+            self.seconds.value, self.by.value = settings.seconds, settings.by
+        self.pause_button.description = "Resume" if settings.paused_at is not None else "Pause"
+        self.pause_button.icon = "play" if settings.paused_at is not None else "pause"
+
+    def set_timer(self) -> Any:
+        """The table's timer as the boxes say (its extra time per seat and its pause kept)."""
+        try:
+            settings = dataclasses.replace(pace.pace_of(self._meta), seconds=int(self.seconds.value), by=self.by.value)
+        except pace.PaceError as exc:
+            self._submit(None, exc.message)
+            return None
+        return self._submit(self._set_meta({pace.PACE: settings.to_json()}))
+
+    def toggle_pause(self) -> Any:
+        values = pace.pause_meta(self._meta, not pace.paused(self._meta), time.time())
+        return self._submit(self._set_meta(values)) if values else None

@@ -61,7 +61,7 @@ from .class_card import ClassPanel
 from .common import DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
 from .live import LiveFollow
 from .lost_presses import listen
-from .pace import Countdown, TimerKeeper, timed_out
+from .pace import Countdown, TablePaceBar, TimerKeeper, timed_out
 from .styles import style_html
 
 __all__ = ["DashboardModule", "TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys"]
@@ -251,6 +251,7 @@ class TableDashboard(widgets.VBox):
     debrief_bar: _Part[DebriefBar] = _Part(lambda page: DebriefBar(page.prepare_debrief))
     picker: _Part[TablePicker] = _Part(lambda page: page._new_picker())
     class_panel: _Part[ClassPanel] = _Part(ClassPanel)
+    pace_bar: _Part[TablePaceBar] = _Part(lambda page: TablePaceBar(page._pace_submit))
 
     def _keep_part(self, name: str, part: widgets.Widget) -> None:
         """A part built: put it in its place, shown as the page's role wants it."""
@@ -264,7 +265,7 @@ class TableDashboard(widgets.VBox):
         files together). Parts not built are left out. The navigator comes before the heartbeat:
         the page's script beats only once the page's own link is drawn (see the template)."""
         built = self._parts.get
-        order = (self.style_html, self.header, self.status, built("class_panel"), self.screen, built("savebar"), built("debrief_bar"), self.debrief_area, self.navigator, self.heartbeat, self.alive)
+        order = (self.style_html, self.header, self.status, built("class_panel"), self.screen, built("savebar"), built("pace_bar"), built("debrief_bar"), self.debrief_area, self.navigator, self.heartbeat, self.alive)
         self.children = tuple(w for w in order if w is not None)
 
     def _show_parts(self) -> None:
@@ -275,6 +276,8 @@ class TableDashboard(widgets.VBox):
         # The debrief names secrets once the game is over: the facilitator's page only.
         if "debrief_bar" in self._parts:
             self._parts["debrief_bar"].layout.display = "flex" if self.role in ("facilitator", "open") else "none"
+        if "pace_bar" in self._parts:
+            self._parts["pace_bar"].layout.display = "flex" if self.role in ("facilitator", "open") else "none"
         if "class_panel" in self._parts and self.role != "facilitator":
             self.class_panel.hide()
 
@@ -506,6 +509,7 @@ class TableDashboard(widgets.VBox):
         last = self.game.actions[-steps] if steps else None
         what = f"{self.seat_name(last.seat)}'s {last.kind} (the last move)" if last is not None else "the last move"
         self.savebar.show(table_open=True, undo_reason=reason, undo_what=what)
+        self.pace_bar.show(self._meta)
         over = self.game.rules.over(self.game.state)
         # An anonymous-pledges village is named only when the facilitator ticks the box.
         anonymous = bool(getattr(self.game.setup, "anonymous", False)) and not getattr(self.game.state, "pledges_shown", False)
@@ -790,6 +794,15 @@ class TableDashboard(widgets.VBox):
     def _stop_watching(self) -> None:
         self.live.stop()
         self.timer.stop()
+
+    def _pace_submit(self, change: Any, refusal: str = "") -> Any:
+        """The pace bar's change (a SetMeta), through this page's write path; a refusal said."""
+        if change is None:
+            self.status.refuse(refusal[:1].upper() + refusal[1:] + ".")
+            return None
+        if not self.allowed("set the table's timer"):
+            return None
+        return self._submit(change)
 
     def _timed_tables(self) -> list[str]:
         """The table whose timers this page keeps: its own, on its board or facilitator's page."""
