@@ -399,3 +399,12 @@ def test_a_single_tables_facilitator_sets_its_timer_and_pauses_it(store) -> None
     assert pace.paused(store.load(table_id).meta) and one(host, "pb-table-pause").description == "Resume"
     one(host, "pb-table-pause").click()
     assert not pace.paused(store.load(table_id).meta) and len(timer.deadlines(store.load(table_id))) == 5
+    # The table's own CSV says which moves its timer made.
+    from tests.support.headless import csv_rows
+
+    start = min(timer.deadlines(store.load(table_id)).values()) - 45
+    assert timer.run_timer(store, table_id, start + 46) == [0, 1, 2, 3, 4]
+    host.refresh()
+    host.prepare_debrief()
+    rows = csv_rows(one(host, "pb-debrief-csv").value)
+    assert [r["timed_out"] for r in rows] == ["bot fair"] * 5 and rows[0]["decision"]

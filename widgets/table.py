@@ -629,7 +629,10 @@ class TableDashboard(widgets.VBox):
             label = ""
         label = label or (f"table {self.table_id}" if self.table_id else "")
         found = decisions_of(game, reveal=reveal, reveal_pledges=pledges)
-        text = csv_text(decision_rows(found, table=label or 1), columns=COLUMNS)
+        # Moves a seat's timer made say so (a column of their own, when the table has any).
+        marks = {index + 1: how for index, how in timed_out(self._meta).items()}
+        columns = (*COLUMNS[:4], "timed_out", *COLUMNS[4:]) if marks else COLUMNS
+        text = csv_text(decision_rows(found, table=label or 1, **({"timed_out": marks} if marks else {})), columns=columns)
         pdf = debrief.build_pdf([(label, game)], reveal=reveal, reveal_pledges=pledges)
         stem = f"{self.slug}-{self.table_id or 'game'}-debrief"
         if not self.hidden_information:
