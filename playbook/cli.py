@@ -206,7 +206,11 @@ def _cmd_class_new(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(links, ensure_ascii=False))
     else:
-        print(f"class {record.code} ({record.game}, {record.expected} students)\njoin:    {links['join']}\nboard:   {links['board']}\nmonitor: {links['monitor']}")
+        from .pace import length_of
+
+        pace = [length_of(record.game, record.variants), f"{record.pace['seconds']} s per decision" if record.pace.get("seconds") else ""]
+        said = "".join(f", {p}" for p in pace if p)
+        print(f"class {record.code} ({record.game}, {record.expected} students{said})\njoin:    {links['join']}\nboard:   {links['board']}\nmonitor: {links['monitor']}")
     print(f"the board and monitor links hold the class's keys: the monitor is yours alone ({store.location})", file=sys.stderr)
     return 0
 

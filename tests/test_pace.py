@@ -92,9 +92,12 @@ def test_class_new_carries_its_length_and_timer_to_the_record(tmp_path, monkeypa
     made = json.loads(capsys.readouterr().out)
     record = cl.load_class(Store(tmp_path / "t.sqlite3"), made["class"])
     assert record.variants == {"max_rounds": None} and record.pace == {"seconds": 45, "by": "bot"}
+    assert main(["class", "new", "leerdam", "--students", "12", "--length", "2", "--timer", "60", "--public-url", "http://school.example/"]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("class ") and "(leerdam, 12 students, 2 years, 60 s per decision)" in said
     assert main(["class", "new", "leerdam", "--students", "12", "--length", "soon"]) == 2
     assert "number of years (or 'end'), not 'soon'" in capsys.readouterr().err
-    assert len(cl.classes(Store(tmp_path / "t.sqlite3"))) == 1  # the refused one made nothing
+    assert len(cl.classes(Store(tmp_path / "t.sqlite3"))) == 2  # the refused one made nothing
     with pytest.raises(cl.ClassError, match="5-3600 seconds"):
         cl.create_class(Store(tmp_path / "t.sqlite3"), "leerdam", 12, pace={"seconds": 2})
 
