@@ -300,8 +300,8 @@ def test_a_seat_page_counts_down_its_own_deadline_and_the_board_keeps_the_timer(
 
 
 def test_the_monitor_pauses_resumes_and_moves_every_table_on_and_phones_say_paused(store) -> None:
+    from tests.support.classes import class_page, student
     from tests.support.classes import monitor as class_monitor
-    from tests.support.classes import student
     from tests.support.headless import one, synced_text
 
     record = cl.create_class(store, "leerdam", 10, seed=3, pace={"seconds": 60}, variants={"max_years": 3})
@@ -315,7 +315,12 @@ def test_the_monitor_pauses_resumes_and_moves_every_table_on_and_phones_say_paus
     assert "60 s per decision" in synced_text(panel) and "length: 3 years" in synced_text(panel)
     seat_page = phones[0].seat_page
     assert "Your time" in one(seat_page, "pb-countdown").value
+    board = class_page(store, monitor.record, "board")
+    glance = one(board, "pb-class-board-body").value
+    assert glance.count("pb-countdown-box") == 1 and 'data-announce=""' in glance  # shown on the village's card, not said
     one(monitor, "pb-pace-pause").click()
+    board.refresh()
+    assert "Paused by the teacher" in one(board, "pb-class-board-body").value
     assert cl.load_class(store, record.id).pace.get("paused_at") is not None, monitor.status.message
     seat_page.refresh()
     assert "Paused by the teacher" in one(seat_page, "pb-countdown").value

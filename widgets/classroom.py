@@ -47,7 +47,7 @@ from .board import ClassDebrief, board_scene
 from .common import DebriefBar, StatusLine, close_tree, csv_text
 from .live import LiveFollow
 from .lost_presses import listen
-from .pace import PacePanel, TimerKeeper
+from .pace import PacePanel, TimerKeeper, countdown_html
 from .styles import style_html
 
 __all__ = ["ClassPage"]
@@ -532,7 +532,7 @@ class ClassPage(widgets.VBox):
                     # The step the table is at now: its board may still show the last step's
                     # outcome (a year's flood) until the next move.
                     f"{card(record.game).words.Table} {i + 1} · {'the end' if rules.over(state) else cl.step_of(state) or scene.heading}",
-                    f'<div class="pb-glance-line" data-phase="{scene.phase}">{esc(line)}</div>{facts}'
+                    f'<div class="pb-glance-line" data-phase="{scene.phase}">{esc(line)}</div>{facts}{countdown_html(table, None, time.time(), announce=False)}'
                     f'<div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">Open its board</a></div>',
                     "pb-class-table",
                 )

@@ -50,10 +50,11 @@ def _clock(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def countdown_html(table: Table | None, seat: int | None, now: float) -> str:
+def countdown_html(table: Table | None, seat: int | None, now: float, announce: bool = True) -> str:
     """The countdown of `seat`'s decision (None: the board's, the soonest deadline at the table),
     as markup `countdown.js` counts down: the deadline and this server's clock, in ms. Empty when
-    no timer runs for it (and the table is not paused)."""
+    no timer runs for it (and the table is not paused). Without `announce` (a class board's
+    card per table) the last seconds are shown, not said."""
     if table is None:
         return ""
     if pace.paused(table.meta):
@@ -69,7 +70,7 @@ def countdown_html(table: Table | None, seat: int | None, now: float) -> str:
         return ""
     left = max(0.0, deadline - now)
     return (
-        f'<div class="pb-countdown-box" data-deadline="{int(deadline * 1000)}" data-now="{int(now * 1000)}" data-announce="{",".join(map(str, ANNOUNCE_AT))}">'
+        f'<div class="pb-countdown-box" data-deadline="{int(deadline * 1000)}" data-now="{int(now * 1000)}" data-announce="{",".join(map(str, ANNOUNCE_AT)) if announce else ""}">'
         f'<span class="pb-countdown-label">{esc(label)}</span> <span class="pb-countdown-time" aria-hidden="true">{_clock(left)}</span>'
         '<span class="pb-countdown-say" role="status" aria-live="assertive" aria-atomic="true"></span></div>'
     )
