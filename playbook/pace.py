@@ -203,7 +203,10 @@ def after_change(meta: Mapping[str, Any], game_before: AnyGame | None, game_afte
 
 
 def after_undo(meta: Mapping[str, Any], moves: int) -> dict[str, Any]:
-    """The timed-out marks of moves still in the log after an undo left `moves` of them."""
+    """The timed-out marks of moves still in the log after an undo left `moves` of them (nothing
+    for a table whose timer never moved)."""
+    if TIMED_OUT not in meta:
+        return {}
     marks = {k: v for k, v in dict(meta.get(TIMED_OUT) or {}).items() if str(k).isdigit() and int(k) < moves}
     return {TIMED_OUT: marks}
 
