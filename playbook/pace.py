@@ -27,7 +27,7 @@ place in the log), for the debrief and the CSV.
 
 **Pause** stops every timer of the table (`paused_at`); resume shifts every moment by the pause,
 so each seat has the time it had left. A class pauses, resumes and sets extra time for its
-tables in the class's own transaction (`PaceChange`); "next round for every table" moves every
+tables in the class's own transaction (`playbook.class_pace`); "next round for every table" moves every
 waiting seat on by the timer's rule (`playbook.timer.move_on`), table by table through the write path.
 
 Nothing here reads a clock: `now` is passed in, so tests inject it.
@@ -229,7 +229,6 @@ def pause_meta(meta: Mapping[str, Any], paused: bool, now: float) -> dict[str, A
     shift = max(0.0, now - pace.paused_at)
     since = {s: float(t) + shift for s, t in dict(meta.get(SINCE) or {}).items()}
     return {PACE: dataclasses.replace(pace, paused_at=None).to_json(), SINCE: since}
-
 
 
 def table_pace(settings: Mapping[str, Any], seats: Sequence[str | None]) -> dict[str, Any]:

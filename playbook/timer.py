@@ -130,7 +130,7 @@ def run_timer(store: Store, table_id: str, now: float, force: bool = False) -> l
 
 
 def move_on(store: Store, table_id: str) -> int:
-    """"Next round / year": every seat the table waits for is moved on by the timer's rule, until
+    """Next round or year for every table: every seat the table waits for is moved on by the timer's rule, until
     the table reaches its next round, year or chapter (or its end, or waits for nobody a timer
     moves). How many moves were made."""
     try:

@@ -270,7 +270,7 @@ class ClassPage(widgets.VBox):
         return True
 
     def move_on(self) -> bool:
-        """"Next round / year for every table": every seat each table waits for is moved on by
+        """Next round or year for every table: every seat each table waits for is moved on by
         the timer's rule (`playbook.timer.move_on`), table by table through the write path."""
         if not self._allowed("move every table on") or self.record is None:
             return False
