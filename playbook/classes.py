@@ -37,6 +37,7 @@ from rules.games import CARDS, card, slugs
 from .access import key_matches, new_key, table_keys
 from .bots import strategies
 from .links import class_links
+from .pace import table_pace
 from .refusals import Refusal
 from .store import STOPPED, ClassTables, ClassUpdate, HandOver, Refused, Release, Store, StoredClass, Table
 
@@ -166,6 +167,9 @@ class ClassRecord:
     variants: dict[str, Any] = field(default_factory=dict)
     #: students asking for their place on another device (the monitor approves them).
     requests: tuple[SeatRequest, ...] = ()
+    #: the class's timer (`playbook.class_pace`): seconds per decision, who moves at zero, each
+    #: student's extra time (student id -> factor), the moment the teacher paused.
+    pace: dict[str, Any] = field(default_factory=dict)
 
     def student(self, student_id: str) -> Student | None:
         return next((s for s in self.students if s.id == student_id), None)
@@ -385,6 +389,18 @@ class End(ClassChange):
     kind = "end"
 
 
+@dataclass(frozen=True)
+class TablesChange(ClassChange):
+    """A change of the class that its running tables follow in the same transaction (its pace:
+    `playbook.class_pace`): `decide` the record, then `on_tables` changes each table's meta."""
+
+    def decide(self, record: ClassRecord, now: float) -> tuple[ClassRecord, str]:
+        raise NotImplementedError
+
+    def on_tables(self, record: ClassRecord, tables: ClassTables, now: float) -> None:
+        raise NotImplementedError
+
+
 #: what a table of an ended class says to a move (`playbook.store.STOPPED`).
 ENDED = "The facilitator ended the class: this table takes no more moves. Thank you for playing!"
 
@@ -514,6 +530,11 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         return _without(record, removed.id), f"{removed.name} removed from the class" + (f" (a bot plays their seat at table {(removed.group or 0) + 1})" if where is not None else "")
     if isinstance(change, End):
         return dataclasses.replace(record, phase="over"), "the class is over"
+    if isinstance(change, TablesChange):
+        try:
+            return change.decide(record, now)
+        except Refusal as exc:
+            raise refuse(exc.rule, exc.message) from None
     raise refuse("change", f"a class does not know the change {type(change).__name__}")
 
 
@@ -620,12 +641,14 @@ def create_class(
     seed: int | None = None,
     title: str = "",
     variants: Mapping[str, Any] | None = None,
+    pace: Mapping[str, Any] | None = None,
 ) -> ClassRecord:
     """A new class in the lobby, with a room code no other class has. `variants` are setup
     fields for every table (JSON values, as in a save file's setup), checked now."""
     if game not in CARDS:
         raise ClassError("game", f"no game {game!r}: choose from {', '.join(slugs())}")
     variants = _checked_variants(game, variants or {})
+    timer = _checked_pace(pace or {})
     if not 3 <= int(expected) <= MAX_STUDENTS:
         raise ClassError("students", f"a class has 3-{MAX_STUDENTS} students, not {expected}")
     names = tuple(" ".join(str(n).split()) for n in roster if str(n).strip())
@@ -651,6 +674,7 @@ def create_class(
             created=now,
             version=1,
             variants=variants,
+            pace=timer,
         )
         if store.add_class(record.id, record.code, game, record.to_json(), now):
             return record
@@ -669,6 +693,16 @@ def _checked_variants(game: str, variants: Mapping[str, Any]) -> dict[str, Any]:
     except (SaveFileError, RuleError) as exc:
         raise ClassError("variants", f"the variants do not make a game: {exc}") from None
     return data
+
+
+def _checked_pace(pace: Mapping[str, Any]) -> dict[str, Any]:
+    """A class's timer (`playbook.pace.Pace`'s JSON: seconds, by) when it is one, else ClassError."""
+    from .pace import Pace
+
+    try:
+        return {k: v for k, v in Pace.from_json({**pace, "extra": {}}).to_json().items() if k != "extra"}
+    except (Refusal, TypeError, ValueError) as exc:
+        raise ClassError("pace", getattr(exc, "message", str(exc))) from None
 
 
 def _seats_setup(game: str, names: Sequence[str]) -> dict[str, Any]:
@@ -743,7 +777,10 @@ def submit(store: Store, class_id: str, change: ClassChange, seen: int) -> Class
         record = _record(stored)
         if seen > record.version or (seen < record.version and not change.commutes):
             raise ClassError("stale", "the class moved on since this page showed it: nothing was done. Look again, then press once more if you still mean it.", record)
-        new, summary = apply_change(record, change, time.time())
+        now = time.time()
+        new, summary = apply_change(record, change, now)
+        if isinstance(change, TablesChange):
+            change.on_tables(new, tables, now)
         if isinstance(change, (Start, DealWaiting)):
             made = list(record.tables)
             for group in new.groups[len(made) :]:
@@ -817,6 +854,7 @@ def _create_table(tables: ClassTables, record: ClassRecord, group: Sequence[str 
     fill = wanted if wanted in known else (known[0] if known else None)
     bots = {str(seat): fill for seat, sid in enumerate(_game_seats(record, group)) if sid is None and fill is not None}
     meta: dict[str, Any] = {"bots": bots, **table_keys(len(getattr(setup, "names", ()))), "class": record.id, "class_table": index}
+    meta.update(table_pace(record.pace, _game_seats(record, group)))
     return tables.create(game, f"{record.title}: table {index + 1}", meta)
 
 
@@ -840,6 +878,14 @@ def step_of(state: Any) -> str:
     return ""
 
 
+def timed_out_cells(meta: Mapping[str, Any]) -> dict[int, str]:
+    """The CSV's "timed_out" cell of each decision (by its number) a seat's timer made: "default"
+    (the game's stated default) or "bot NAME" (the fill bot)."""
+    from .pace import timed_out
+
+    return {index + 1: how for index, how in timed_out(meta).items()}
+
+
 def decision_rows(store: Store, record: ClassRecord, reveal: bool | None = None, reveal_pledges: bool | None = None) -> list[dict[str, Any]]:
     """One row per decision at every table of the class, in the order they were made: the
     table, the round or year, the seat, the player, who chose (the student, or the bot that
@@ -857,19 +903,24 @@ def decision_rows(store: Store, record: ClassRecord, reveal: bool | None = None,
         group = record.groups[index] if index < len(record.groups) else ()
         seats = _game_seats(record, group)
         found = decisions_of(game, reveal=table_over(table) if reveal is None else reveal, reveal_pledges=reveal_pledges)
+        timed_out = timed_out_cells(table.meta)
         students: dict[int, str] = {}
         for d in found:
             if d.seat is None:
                 continue
             sid = seats[d.seat] if d.seat < len(seats) else None
             student = record.student(sid) if sid else None
-            students[d.number] = chooser(student.name if student is not None else None, table.bot_of_move(d.number - 1), sid is None)
-        rows.extend(plain_rows(found, index + 1, student=students))
+            name = student.name if student is not None else None
+            students[d.number] = chooser(name, table.bot_of_move(d.number - 1), sid is None)
+            timed = timed_out.get(d.number, "")
+            if timed.startswith("bot"):  # the fill bot moved for a student whose time ran out
+                students[d.number] = chooser(name, timed.removeprefix("bot").strip(), True)
+        rows.extend(plain_rows(found, index + 1, student=students, timed_out=timed_out))
     return rows
 
 
 #: the class CSV's columns (`decision_rows`): the decisions' own, and who chose after the player.
-CSV_COLUMNS = columns_with("student")
+CSV_COLUMNS = columns_with("student", "timed_out")
 
 
 def chooser(student: str | None, bot: str | None, bot_seat: bool) -> str:

@@ -141,11 +141,11 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
         raise UsageError(f"--bots gives {len(kinds)} seats but the table has {players}")
     bots = {str(seat): kind for seat, kind in enumerate(kinds) if kind != "human"}
     variants = _setup_variants(args.game, args.variant)
-    setup = GAMES[args.game].setup_from_json({**variants, "names": list(names)})
+    setup = GAMES[args.game].setup_from_json({**variants, **_length(args), "names": list(names)})
     seed = args.seed if args.seed is not None else _secrets.randbelow(1_000_000)
     game = new_game(args.game, setup, seed)
     store = Store()
-    meta = {"bots": bots, **table_keys(players)}
+    meta = {"bots": bots, **table_keys(players), "pace": _timer(args)}
     table_id = store.create(game, f"{GAMES[args.game].title}: {', '.join(setup.names)}", meta)
     links = table_links(_links_base(args), args.game, table_id, store.info(table_id).meta, setup.names)
     if args.json:
@@ -158,6 +158,33 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
             print(f"seat {seat['seat'] + 1} ({seat['name']}): {seat['url']}")
     print(f"the links hold the table's keys: give each only to its reader ({store.location})", file=sys.stderr)
     return 0
+
+
+def _length(args: argparse.Namespace) -> dict[str, Any]:
+    """`--length`: the game's setup field for it (`playbook.pace.length_variants`)."""
+    from .pace import PaceError, length_variants
+
+    try:
+        return length_variants(args.game, args.length)
+    except PaceError as exc:
+        raise UsageError(f"argument --length: {exc.message}") from None
+
+
+def _timer(args: argparse.Namespace) -> dict[str, Any]:
+    """`--timer` and `--at-zero`: a table's or a class's timer per decision (`playbook.pace.Pace`)."""
+    from .pace import Pace, PaceError
+
+    try:
+        return Pace(args.timer or 0, args.at_zero).to_json()
+    except PaceError as exc:
+        raise UsageError(f"argument --timer: {exc.message}") from None
+
+
+def _pace_options(p: argparse.ArgumentParser, whose: str) -> None:
+    """`--length`, `--timer` and `--at-zero` of `table new` and `class new`."""
+    p.add_argument("--length", metavar="N|end", help=f"how long {whose} plays: N years (Leerdam), rounds (New Rule) or chapters (Dangerous Ideas), or 'end' for the text's own end (default: the game's)")
+    p.add_argument("--timer", type=_ranged(0, 3600), metavar="SECONDS", help="seconds per decision, counted from when the table waits for the seat (default 0: no timer); needs the board or the facilitator's page open")
+    p.add_argument("--at-zero", choices=("default", "bot"), default="default", help="who moves for a seat whose time runs out: the game's stated default (a pledge of nothing...) or its fill bot (default: default)")
 
 
 def _cmd_class_new(args: argparse.Namespace) -> int:
@@ -173,12 +200,17 @@ def _cmd_class_new(args: argparse.Namespace) -> int:
         except UnicodeDecodeError:
             raise UsageError(f"argument --roster: {args.roster} is not UTF-8 text (one name a line)") from None
     store = Store()
-    record = create_class(store, args.game, args.students, roster=roster, bots=not args.no_bots, variants=_setup_variants(args.game, args.variant))
+    variants = {**_setup_variants(args.game, args.variant), **_length(args)}
+    record = create_class(store, args.game, args.students, roster=roster, bots=not args.no_bots, variants=variants, pace=_timer(args))
     links = {"class": record.id, "game": record.game, **class_links(_links_base(args), record)}
     if args.json:
         print(json.dumps(links, ensure_ascii=False))
     else:
-        print(f"class {record.code} ({record.game}, {record.expected} students)\njoin:    {links['join']}\nboard:   {links['board']}\nmonitor: {links['monitor']}")
+        from .pace import length_of
+
+        pace = [length_of(record.game, record.variants), f"{record.pace['seconds']} s per decision" if record.pace.get("seconds") else ""]
+        said = "".join(f", {p}" for p in pace if p)
+        print(f"class {record.code} ({record.game}, {record.expected} students{said})\njoin:    {links['join']}\nboard:   {links['board']}\nmonitor: {links['monitor']}")
     print(f"the board and monitor links hold the class's keys: the monitor is yours alone ({store.location})", file=sys.stderr)
     return 0
 
@@ -690,6 +722,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", help="comma-separated, one per seat: human or a bot's name (default: every seat human)")
     p.add_argument("--seed", type=_ranged(0, 2**63 - 1), help="the game's seed (default: random)")
     p.add_argument("--variant", metavar="VARIANTS", help='setup variants, e.g. leerdam "anonymous=true" (anonymous pledges: only the total is public until the end)')
+    _pace_options(p, "the table")
     _public_url_option(p)
     p.add_argument("--json", action="store_true", help="print the links as one line of JSON")
     p.set_defaults(run=_cmd_table_new, command="table new")
@@ -709,6 +742,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--roster", type=_existing, help="a text file of the class's names, one a line: students pick theirs")
     p.add_argument("--no-bots", action="store_true", help="never fill a short table with bots")
     p.add_argument("--variant", metavar="VARIANTS", help='setup variants for every table, e.g. leerdam "anonymous=true" (anonymous pledges)')
+    _pace_options(p, "every table")
     _public_url_option(p)
     p.add_argument("--json", action="store_true", help="print the code and links as one line of JSON")
     p.set_defaults(run=_cmd_class_new, command="class new")

@@ -49,6 +49,7 @@ from typing import Any, Literal, Protocol
 from rules import GAMES, Action, Game, RuleError, SaveFileError
 from rules.core import SAVE_FORMAT, SAVE_VERSION, AnyGame, _plain, action_to_json, actions_from_json
 
+from . import pace
 from .access import key_matches
 from .bots import run_bots, strategies, undo_plan
 from .places import data_folder, is_postgres, store_location
@@ -168,6 +169,8 @@ class Play(Change):
 
     action: Action
     release_bots: bool = False
+    #: made by a seat's timer at zero (`playbook.pace`): how ("default", or "bot NAME").
+    timed_out: str = ""
     kind = "play"
 
 
@@ -628,6 +631,7 @@ class Store:
         by_bot = [False] * start + [True] * (len(work.actions) - start)
         table_id = secrets.token_urlsafe(9)
         now = time.time()
+        meta.update(pace.after_change(meta, None, work, now))
         names = getattr(game.setup, "names", ())
         title = title or f"{game.rules.title}: {', '.join(names)}"
         db.execute(
@@ -653,6 +657,22 @@ class Store:
         now = time.time()
         db.execute("UPDATE tables SET version = ?, meta = ?, updated = ? WHERE id = ?", (version + 1, json.dumps({**meta, STOPPED: reason}, ensure_ascii=False), now, table_id))
         self._record_change(db, table_id, version + 1, "stop", (), reason, now)
+        self._db.notify(db, table_id, version + 1)
+
+    def _update_meta_in(self, db: _Conn, table_id: str, update: Callable[[dict[str, Any]], dict[str, Any] | None], summary: str) -> None:
+        """Inside a write transaction: the meta keys `update(meta)` gives set (a value None
+        removes its key), as a new version; nothing when it gives None."""
+        row = db.execute(f"SELECT version, meta FROM tables WHERE id = ?{self._db.lock_clause}", (table_id,)).fetchone()
+        if row is None:
+            raise KeyError(f"no saved table {table_id!r}")
+        version, meta = int(row[0]), json.loads(row[1])
+        values = update(dict(meta))
+        if values is None:
+            return
+        new_meta = {k: v for k, v in {**meta, **values}.items() if v is not None}
+        now = time.time()
+        db.execute("UPDATE tables SET version = ?, meta = ?, updated = ? WHERE id = ?", (version + 1, json.dumps(new_meta, ensure_ascii=False), now, table_id))
+        self._record_change(db, table_id, version + 1, "meta", (), summary, now)
         self._db.notify(db, table_id, version + 1)
 
     # -- classes ---------------------------------------------------------------------------------------
@@ -795,6 +815,9 @@ class Store:
                 note = self._play(work, change, bots_of(meta), by_bot, before)
                 seats = {a.seat for a in work.actions[start:] if a.seat is not None}
                 summary = f"{change.action.kind}" + (f" by seat {change.action.seat + 1}" if change.action.seat is not None else " by the table")
+                if change.timed_out:
+                    new_meta.update(pace.timed_out_mark(new_meta, start, change.timed_out))
+                    summary += f" (timed out: {change.timed_out})"
             elif isinstance(change, Undo):
                 steps, reason = undo_plan(work, by_bot)
                 if reason is not None:
@@ -803,6 +826,7 @@ class Store:
                 undone = rows[len(rows) - steps :]
                 del rows[len(rows) - steps :], by_bot[len(by_bot) - steps :]
                 start = len(work.actions)
+                new_meta.update(pace.after_undo(new_meta, start))
                 seats = {a.seat for a in taken if a.seat is not None}
                 summary = f"undo of {taken[-1].kind}" + (f" by seat {taken[-1].seat + 1}" if taken[-1].seat is not None else "")
             elif isinstance(change, HandOver):
@@ -878,6 +902,7 @@ class Store:
             raise Refused(exc.rule, exc.message, before) from None
         new_version = version + 1
         now = time.time()
+        new_meta.update(pace.after_change(new_meta, before.game, work, now))
         if undone:
             db.execute(f"UPDATE actions SET undone = ? WHERE table_id = ? AND n IN ({', '.join('?' * len(undone))})", (new_version, table_id, *undone))
         first = self._next_row(db, table_id)
@@ -1131,6 +1156,11 @@ class ClassTables:
             raise KeyError(f"no saved table {table_id!r}")
         fresh, meta, _appended, _undone, _behind, _note = self._store._submit_in(self._db, table_id, change, int(row[0]))
         return self._store._snapshot(table_id, fresh, meta)
+
+    def update_meta(self, table_id: str, update: Callable[[dict[str, Any]], dict[str, Any] | None], summary: str) -> None:
+        """Set the meta keys `update(meta)` gives (None: nothing to change), as a new version of
+        the table (the class's pace: its timer, a pause)."""
+        self._store._update_meta_in(self._db, table_id, update, summary)
 
 
 def _step_of(state: Any) -> tuple[Any, ...]:

@@ -25,6 +25,11 @@ class RulesModule(Protocol):
         """Every decision of `game`'s record, in the room's words (`rules.decisions`)."""
         ...
 
+    def timeout_move(self, state: Any, seat: int, /) -> Action | None:
+        """The move the game's stated default makes for `seat` when its timer runs out (a pledge
+        of nothing...), or None where the game has none (the fill bot then moves)."""
+        ...
+
 
 #: each game's rules, loaded when the game is first used.
 GAMES: Mapping[str, GameRules] = ByGame(lambda game: game.module("rules").RULES)

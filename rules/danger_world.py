@@ -1779,6 +1779,12 @@ def simulate_policy(dice: int, difficulty: int, penalty: int = 0, rerolls: int =
 # -- the Rules object ------------------------------------------------------------------------------
 
 
+def timeout_move(state: State, seat: int) -> Action | None:
+    """The move a player's timer makes when it runs out: none. Every decision of a check is the
+    player's story to tell (the text states no default), so a timer hands it to the fill bot."""
+    return None
+
+
 RULES = GameRules.of(globals(), CARD)
 
 

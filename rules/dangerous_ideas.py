@@ -2105,6 +2105,20 @@ def odds_report(pool: int, seeds: int = 0) -> dict[str, Any]:
 # -- the Rules object ---------------------------------------------------------------------------
 
 
+def timeout_move(state: State, seat: int) -> Action | None:
+    """The move a player's timer makes when it runs out (docs/rules/dangerous-ideas.md): on
+    their turn they end it; staking, responding or re-rolling they pass. None for the moves
+    nobody can make for a player (placing stones, writing a meme, a title): the fill bot makes
+    those."""
+    if seat not in state.waiting_for():
+        return None
+    if state.phase == "turn":
+        return EndTurn(seat=seat)
+    if state.phase in ("stake", "respond", "reroll"):
+        return Pass(seat=seat)
+    return None
+
+
 RULES = GameRules.of(globals(), CARD)
 
 

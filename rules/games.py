@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Literal, TypeVar
 
-__all__ = ["CARDS", "LAYERS", "ByGame", "Card", "Layer", "Players", "Words", "card", "register", "slugs", "unknown_game", "unregister"]
+__all__ = ["CARDS", "LAYERS", "ByGame", "Card", "Layer", "Length", "Players", "Words", "card", "register", "slugs", "unknown_game", "unregister"]
 
 #: The layers that hold a module per game (ARCHITECTURE.md): the rules, the bots of the lab,
 #: the pure HTML and SVG drawing (the projector's scenes among it), the dashboard, the printables.
@@ -81,6 +81,18 @@ class Words:
 
 
 @dataclass(frozen=True)
+class Length:
+    """How a game's length is set: the `Setup` field that stops it after a number of its steps
+    (None there plays until the text's own end), and what the steps are called."""
+
+    #: the `Setup` field (Leerdam's `max_years`, New Rule's `max_rounds`).
+    field: str
+    #: one step and several, in running English ("year", "years").
+    unit: str
+    units: str
+
+
+@dataclass(frozen=True)
 class Card:
     """One game: what every layer needs to know of it."""
 
@@ -100,6 +112,9 @@ class Card:
     notebook: str = ""
     #: the bot (of its lab) that fills a seat when a class table is short or a student is absent.
     fill_bot: str = ""
+    #: how a lesson sets the game's length (a class's `--length`), or None for a game that
+    #: has no set length (Danger World's encounters go on as long as the GM runs them).
+    length: Length | None = None
     #: games a review plays by default: enough that its intervals are a few points wide.
     review_games: int = 1000
     #: the most games the balance lab plays of one setup (bot games that are slow have fewer).
@@ -239,6 +254,7 @@ register(
         hides=True,
         notebook="new_rule.ipynb",
         fill_bot="balanced",
+        length=Length("max_rounds", "round", "rounds"),
     )
 )
 register(
@@ -253,6 +269,7 @@ register(
         words=Words(player="household", players="households", table="village", points="VP", you="Your household"),
         notebook="leerdam.ipynb",
         fill_bot="fair",
+        length=Length("max_years", "year", "years"),
     )
 )
 register(
@@ -280,6 +297,7 @@ register(
         hides=False,
         notebook="dangerous_ideas.ipynb",
         fill_bot="sensible",
+        length=Length("chapters", "chapter", "chapters"),
         # Its bots are the slowest of the four.
         review_games=200,
         lab_max_games=2_000,

@@ -1166,4 +1166,15 @@ def village_rows(state: State) -> list[dict[str, Any]]:
 # -- the Rules object ---------------------------------------------------------------------------
 
 
+def timeout_move(state: State, seat: int) -> Action | None:
+    """The move a household's timer makes when it runs out, as the facilitator's "Close the
+    year now" does (`Advance`): a pledge of nothing, or labour that feeds the household and
+    rests (2 units on its own Subsistence). None when the game does not wait for `seat`."""
+    if seat not in state.waiting_for():
+        return None
+    if state.phase == "contribute":
+        return Contribute(seat=seat, units=0)
+    return Allocate(seat=seat, plan=_default_plan(state, seat))
+
+
 RULES = GameRules.of(globals(), CARD)

@@ -910,6 +910,25 @@ def view_for(state: State, seat: int | None) -> View:
 # -- the Rules object the Game driver uses --------------------------------------------------------
 
 
+def timeout_move(state: State, seat: int) -> Action | None:
+    """The move a player's timer makes when it runs out (the text names none; docs/rules/new-rule.md):
+    draw, keep what was drawn, pick the colour the player holds most of (ties: the game's
+    colour order), pay the best payment the rules allow (`suggested_payment`). None when the
+    game does not wait for `seat`, or has no such move for it."""
+    if seat not in state.waiting_for():
+        return None
+    if state.phase == "draw":
+        return Draw(seat=seat)
+    if state.phase == "choose":
+        return Keep(seat=seat)
+    if state.phase == "pick":
+        held = [(state.count(seat, c), -i, c) for i, c in enumerate(state.colours) if state.count(seat, c) > 0]
+        return Pick(seat=seat, colour=max(held)[2]) if held else None
+    if state.phase == "pay":
+        return suggested_payment(state, seat)
+    return None
+
+
 RULES = GameRules.of(globals(), CARD)
 
 

@@ -322,7 +322,7 @@ def test_the_class_csv_has_one_row_per_decision(store) -> None:
     assert [r["student"] for r in rows[:2]] == ["Ana", "Ana"] and rows[0]["decision"] == "draws blindly" and rows[0]["step"] == "Round 1"
     # The game goes on: what each blind draw held stays out of the facilitator's export.
     assert rows[0]["player"] == "Ana" and " drew " not in " ".join(r["outcome"] for r in rows)
-    assert list(rows[0]) == ["table", "step", "step_number", "seat", "player", "student", "decision", "amount", "amount_is", "outcome"]
+    assert list(rows[0]) == ["table", "step", "step_number", "seat", "player", "student", "timed_out", "decision", "amount", "amount_is", "outcome"]
     monitor.refresh()
     link = one(monitor, "pb-class-csv").value
     assert "text/csv" in link and "6 decisions" in link

@@ -123,7 +123,7 @@ def test_a_link_without_a_key_opens_nothing_of_a_table_older_than_seat_keys(stor
         page = dashboard(store, query=query)
         assert page.role == "denied" and page.game is None and page.table_id is None and page.seat is None, query
         assert "Ana" not in synced_text(page), query
-    assert set(store.info(table_id).meta) == {"bots"}  # and no page gave the table keys on the way
+    assert set(store.info(table_id).meta) == {"bots", "waiting_since"}  # no page gave the table keys on the way (the store keeps when it began to wait)
 
 
 def test_the_index_lists_tables_only_with_the_server_key(store):
@@ -149,7 +149,7 @@ def test_a_seat_page_shows_its_own_seat_first_and_nothing_of_the_others(store):
     page = NewRuleDashboard(store, query=seat_query(host, 1))
     assert page.role == "seat" and "playbook-seat" in page._dom_classes and page.seat == 1
     view = page.screen.children[0]
-    assert view.children[0] is page.curtain  # its own panel first, then the public view
+    assert view.children[:2] == (page.countdown, page.curtain)  # its own panel first (under its time left), then the public view
     assert "playbook-private" in page.curtain.panel._dom_classes
     assert find(page, "pb-seat-1") and not find(page, "pb-seat-0") and not find(page, "pb-seat-2")
     assert not find(page, "pb-picker") and not find(page, "pb-start")
@@ -495,7 +495,7 @@ def test_an_older_table_gets_its_links_when_resumed(store):
     meta = store.info(host.table_id).meta
     old = {"bots": {}, "seat_keys": meta["seat_keys"]}
     store.submit(host.table_id, table_module.SetMeta({k: None for k in table_keys(3) if k != "seat_keys"}), store.version(host.table_id))
-    assert set(store.info(host.table_id).meta) == set(old)
+    assert set(store.info(host.table_id).meta) - {"waiting_since"} == set(old)
     index = NewRuleDashboard(store, query=INDEX)
     index.resume(host.table_id)
     fresh = store.info(host.table_id).meta

@@ -33,6 +33,7 @@ from drawing.common import card as card_html
 from drawing.common import download_link, esc, number, text
 from drawing.timeline import scenes_for
 from playbook import classes as cl
+from playbook import timer
 from playbook.access import key_matches, new_key
 from playbook.links import class_links, class_query, page, public_base, table_query
 from playbook.store import STOPPED, HandOver, Refused, Store
@@ -46,6 +47,7 @@ from .board import ClassDebrief, board_scene
 from .common import DebriefBar, StatusLine, close_tree, csv_text
 from .live import LiveFollow
 from .lost_presses import listen
+from .pace import PacePanel, TimerKeeper, countdown_html
 from .styles import style_html
 
 __all__ = ["ClassPage"]
@@ -122,6 +124,9 @@ class ClassPage(widgets.VBox):
         #: redraws and emptied only when a table moves on.
         self.debrief_bar = DebriefBar(self.prepare_debrief, "Prepare the class debrief (CSV and handout)")
         self._debrief_seen: Any = None
+        #: the class's pace on the monitor, and the timers the monitor and the board keep.
+        self.pace_panel = PacePanel(self._submit, self.move_on)
+        self.timer = TimerKeeper(self.store, self._timed_tables, lambda: not self.live.gone())
         super().__init__((widgets.HTML(style_html("dashboard.css", "class.css")), self.header, self.status, self.screen, self.navigator, self.device_box, self.heartbeat, self.alive))
         self.add_class("playbook-root")
         self.add_class("playbook-class")
@@ -403,6 +408,23 @@ class ClassPage(widgets.VBox):
         self._draw()
         return True
 
+    def move_on(self) -> bool:
+        """Next round or year for every table: every seat each table waits for is moved on by
+        the timer's rule (`playbook.timer.move_on`), table by table through the write path."""
+        if not self._allowed("move every table on") or self.record is None:
+            return False
+        moves = sum(timer.move_on(self.store, table_id) for table_id in self.record.tables)
+        measure = card(self.record.game).length
+        self.status.ok(f"Every table moved on to its next {measure.unit if measure else 'step'} ({moves} moves made for the players, marked as timed out).")
+        self._shown = None
+        self.refresh()
+        return True
+
+    def _timed_tables(self) -> Sequence[str]:
+        """The tables whose timers this page keeps: every table of the class, on its monitor and board."""
+        record = self.record
+        return record.tables if record is not None and self.role in ("monitor", "board") and record.phase == "playing" else ()
+
     def _allowed(self, what: str) -> bool:
         if self.role == "monitor":
             return True
@@ -604,6 +626,8 @@ class ClassPage(widgets.VBox):
         links = class_links(base, record)
         self._head(record.title)
         parts = []
+        if record.pace.get("paused_at") is not None and record.phase == "playing":
+            parts.append('<div class="pb-big pb-class-paused" role="status">Paused by the teacher</div>')
         local = os.environ.get("PLAYBOOK_LOCAL_ONLY") == "1"
         # The join code while students still come; gone once the class is over.
         if record.phase in ("lobby", "dealt") or (record.waiting and record.phase != "over"):
@@ -677,7 +701,7 @@ class ClassPage(widgets.VBox):
                     # The step the table is at now: its board may still show the last step's
                     # outcome (a year's flood) until the next move.
                     f"{card(record.game).words.Table} {i + 1} · {'the end' if rules.over(state) else cl.step_of(state) or scene.heading}",
-                    f'<div class="pb-glance-line" data-phase="{scene.phase}">{text(line)}</div>{facts}'
+                    f'<div class="pb-glance-line" data-phase="{scene.phase}">{text(line)}</div>{facts}{countdown_html(table, None, time.time(), announce=False)}'
                     f'<div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">Open its board</a></div>',
                     "pb-class-table",
                 )
@@ -725,6 +749,9 @@ class ClassPage(widgets.VBox):
         parts: list[widgets.Widget] = [info]
         if record.requests:
             parts.insert(0, self._requests_box(record))
+        if record.phase == "playing":
+            self.pace_panel.show(record)
+            parts.append(self.pace_panel)
         if record.phase in ("lobby", "dealt"):
             mix = widgets.Checkbox(value=False, description="Mix the students (else in order of arrival)", indent=False).add_class("pb-deal-mix")
             deal = widgets.Button(description="Deal the tables" if record.phase == "lobby" else "Deal again", button_style="primary").add_class("pb-deal")
@@ -949,6 +976,7 @@ class ClassPage(widgets.VBox):
 
     def _start_watching(self) -> None:
         self.live.start()
+        self.timer.start()
 
     async def _look(self, closed: threading.Event) -> None:
         """Wait for a change to the class (on the board and the monitor, look at its tables
@@ -970,4 +998,5 @@ class ClassPage(widgets.VBox):
 
     def close(self) -> None:
         self.live.stop()
+        self.timer.stop()
         super().close()

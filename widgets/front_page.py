@@ -23,6 +23,7 @@ from rules.games import CARDS, card
 
 from .address import page_query
 from .common import day_and_time
+from .pace import PaceChoices
 from .styles import style_html
 
 __all__ = ["ClassStarter", "TableIndex"]
@@ -50,10 +51,13 @@ class ClassStarter(widgets.VBox):
         self.result = widgets.HTML().add_class("pb-class-made")
         self.open_html = widgets.HTML().add_class("pb-class-list")
         self.choices = widgets.HBox((self.game, self.students, self.bots), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px"))
+        #: the lesson's length (years, rounds, chapters) and a timer per decision: `widgets.pace`.
+        self.pace = PaceChoices()
         super().__init__(
             (
                 widgets.HTML('<h3 style="margin:10px 0 4px">Start a class</h3><div class="pb-muted">One game for one room: students join with a short code and are dealt into tables.</div>'),
                 self.choices,
+                self.pace,
                 self.roster,
                 self.start_button,
                 self.result,
@@ -77,17 +81,21 @@ class ClassStarter(widgets.VBox):
 
     def _show_variants(self) -> None:
         self._offer_variants(self.game.value)
+        self.pace.show_game(self.game.value)
         for slug, _, box in self.variants:
             box.layout.display = "" if slug == self.game.value else "none"
 
     def start(self) -> None:
         from playbook.classes import ClassError, create_class
+        from playbook.pace import PaceError
 
         roster = [line for line in self.roster.value.splitlines() if line.strip()]
         try:
             variants = {name: True for slug, name, box in self.variants if slug == self.game.value and box.value}
-            record = create_class(self.store, self.game.value, self.students.value, roster=roster, bots=self.bots.value, variants=variants)
-        except ClassError as exc:
+            variants.update(self.pace.variants(self.game.value))
+            timer = self.pace.timer()
+            record = create_class(self.store, self.game.value, self.students.value, roster=roster, bots=self.bots.value, variants=variants, pace=timer)
+        except (ClassError, PaceError) as exc:
             self.result.value = f'<div class="pb-muted" role="status">✋ {esc(exc.message)}</div>'
             return
         links = class_links(public_base(), record)

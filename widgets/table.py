@@ -62,6 +62,7 @@ from .class_card import ClassPanel
 from .common import DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
 from .live import LiveFollow
 from .lost_presses import listen
+from .pace import Countdown, TablePaceBar, TimerKeeper, timed_out
 from .styles import style_html
 
 __all__ = ["DashboardModule", "TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys"]
@@ -258,6 +259,11 @@ class TableDashboard(widgets.VBox):
         self._stale = False
         #: this page claimed its seat and has not yet shown it (see `confirm_seat`).
         self._confirm_pending = False
+        #: the time left for the decision (board, seat), and the timer this page keeps (board,
+        #: facilitator): `widgets.pace`.
+        self.countdown = Countdown()
+        self.timer = TimerKeeper(self.store, self._timed_tables, lambda: not self.live.gone())
+        self._timed_out_seen: set[int] | None = None
         # The class card (board link, seats) above the table: the first thing a facilitator needs.
         super().__init__()
         self._place_parts()
@@ -275,6 +281,7 @@ class TableDashboard(widgets.VBox):
     debrief_bar: _Part[DebriefBar] = _Part(lambda page: DebriefBar(page.prepare_debrief))
     picker: _Part[TablePicker] = _Part(lambda page: page._new_picker())
     class_panel: _Part[ClassPanel] = _Part(ClassPanel)
+    pace_bar: _Part[TablePaceBar] = _Part(lambda page: TablePaceBar(page._pace_submit))
 
     def _keep_part(self, name: str, part: widgets.Widget) -> None:
         """A part built: put it in its place, shown as the page's role wants it."""
@@ -288,7 +295,7 @@ class TableDashboard(widgets.VBox):
         files together). Parts not built are left out. The navigator comes before the heartbeat:
         the page's script beats only once the page's own link is drawn (see the template)."""
         built = self._parts.get
-        order = (self.style_html, self.header, self.status, built("class_panel"), self.screen, built("savebar"), built("debrief_bar"), self.debrief_area, self.navigator, self.heartbeat, self.alive)
+        order = (self.style_html, self.header, self.status, built("class_panel"), self.screen, built("savebar"), built("pace_bar"), built("debrief_bar"), self.debrief_area, self.navigator, self.heartbeat, self.alive)
         self.children = tuple(w for w in order if w is not None)
 
     def _show_parts(self) -> None:
@@ -299,6 +306,8 @@ class TableDashboard(widgets.VBox):
         # The debrief names secrets once the game is over: the facilitator's page only.
         if "debrief_bar" in self._parts:
             self._parts["debrief_bar"].layout.display = "flex" if self.role in ("facilitator", "open") else "none"
+        if "pace_bar" in self._parts:
+            self._parts["pace_bar"].layout.display = "flex" if self.role in ("facilitator", "open") else "none"
         if "class_panel" in self._parts and self.role != "facilitator":
             self.class_panel.hide()
 
@@ -516,6 +525,7 @@ class TableDashboard(widgets.VBox):
             self._table = self._view_for_role()
         if self.screen.children != (self._table,):
             self.screen.children = (self._table,)
+        self._show_countdown()
         if self.role == "board":
             self._draw_board()
             return
@@ -530,6 +540,7 @@ class TableDashboard(widgets.VBox):
         last = self.game.actions[-steps] if steps else None
         what = f"{self.seat_name(last.seat)}'s {last.kind} (the last move)" if last is not None else "the last move"
         self.savebar.show(table_open=True, undo_reason=reason, undo_what=what)
+        self.pace_bar.show(self._meta)
         over = self.game.rules.over(self.game.state) or bool(self._meta.get(STOPPED))
         # An anonymous-pledges village is named only when the facilitator ticks the box.
         anonymous = bool(getattr(self.game.setup, "anonymous", False)) and not getattr(self.game.state, "pledges_shown", False)
@@ -574,9 +585,9 @@ class TableDashboard(widgets.VBox):
         if self.role == "board":
             if self.phase_board is None:
                 self.phase_board = PhaseBoard(self.game_title, self.join_html)
-            return widgets.VBox((self.phase_board, *self.board_parts())).add_class("pb-board")
+            return widgets.VBox((self.countdown, self.phase_board, *self.board_parts())).add_class("pb-board")
         if self.role == "seat" and curtain is not None:
-            return widgets.VBox((curtain, self.public_view())).add_class("pb-seat-page")
+            return widgets.VBox((self.countdown, curtain, self.public_view())).add_class("pb-seat-page")
         return self.table_view()
 
     def _draw_board(self) -> None:
@@ -673,7 +684,10 @@ class TableDashboard(widgets.VBox):
         found = decisions_of(game, reveal=reveal, reveal_pledges=pledges)
         # Who chose: the seat's player, or the bot that played the seat then ("bot (fair) for Ana").
         by = {d.number: chooser(d.player, self._bot_of(d.number - 1, d.seat), False) for d in found if d.seat is not None}
-        text = csv_text(decision_rows(found, table=label or 1, by=by), columns=columns_with("by"))
+        # Moves a seat's timer made say so (a column of their own, when the table has any).
+        marks = {index + 1: how for index, how in timed_out(self._meta).items()}
+        extra = {"by": by, **({"timed_out": marks} if marks else {})}
+        text = csv_text(decision_rows(found, table=label or 1, **extra), columns=columns_with(*extra))
         pdf = debrief.build_pdf([(label, game)], reveal=reveal, reveal_pledges=pledges, stopped={label: stopped} if stopped else None)
         stem = f"{self.slug}-{self.table_id or 'game'}-debrief"
         if not self.hidden_information:
@@ -832,9 +846,40 @@ class TableDashboard(widgets.VBox):
         """Follow the table from the kernel's event loop; outside a kernel (tests) do nothing."""
         self.live.stop()
         self.live.start()
+        self.timer.stop()
+        self.timer.start()
 
     def _stop_watching(self) -> None:
         self.live.stop()
+        self.timer.stop()
+
+    def _pace_submit(self, change: Any, refusal: str = "") -> Any:
+        """The pace bar's change (a SetMeta), through this page's write path; a refusal said."""
+        if change is None:
+            self.status.refuse(refusal[:1].upper() + refusal[1:] + ".")
+            return None
+        if not self.allowed("set the table's timer"):
+            return None
+        return self._submit(change)
+
+    def _timed_tables(self) -> list[str]:
+        """The table whose timers this page keeps: its own, on its board or facilitator's page."""
+        return [self.table_id] if self.table_id is not None and self.role in ("board", "facilitator", "open") else []
+
+    def _show_countdown(self) -> None:
+        """The time left for this seat's decision (a board: the table's soonest), or the pause."""
+        if self.role not in ("board", "seat") or self.game is None or self.table_id is None:
+            return
+        self.countdown.show(Table(self.table_id, self.version, self.game, self._meta, self._by_bot), self.seat if self.role == "seat" else None)
+        if self.role == "seat" and self.seat is not None:
+            # The seat's time ran out since this page last looked: say what was done for it.
+            actions = self.game.actions
+            marks = {i: how for i, how in timed_out(self._meta).items() if i < len(actions) and actions[i].seat == self.seat}
+            new = [how for i, how in marks.items() if self._timed_out_seen is not None and i not in self._timed_out_seen]
+            if new:
+                made = "the game's default move was made for you" if new[-1] == "default" else "a bot made your move"
+                self.status.info(f"Your time ran out: {made} ({actions[max(marks)].kind}).")
+            self._timed_out_seen = set(marks)
 
     async def _look(self, closed: threading.Event) -> None:
         """Wait for another page's change to this table (a burst once it settles), then redraw."""

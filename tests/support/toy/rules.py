@@ -140,6 +140,11 @@ def view_for(state: State, seat: int | None) -> State:
     return state
 
 
+def timeout_move(state: State, seat: int) -> Action | None:
+    """No move is made for a player whose timer runs out: the fill bot makes it."""
+    return None
+
+
 RULES = GameRules.of(globals(), CARD)
 
 

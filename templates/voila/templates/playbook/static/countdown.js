@@ -1,0 +1,53 @@
+// The countdown of a decision (widgets/pace.py, class pb-countdown-box): the kernel sends the
+// deadline once, as data attributes; this script counts it down on the page, and says the last
+// seconds to screen readers through the box's aria-live region (at the seconds data-announce
+// lists: 30, 10 and 0). The server's clock (data-now) against this device's, when the box
+// arrives, corrects a phone whose clock is off.
+(function () {
+  var seen = new WeakMap();
+
+  function clock(seconds) {
+    var whole = Math.max(0, Math.ceil(seconds));
+    var s = whole % 60;
+    return Math.floor(whole / 60) + ":" + (s < 10 ? "0" : "") + s;
+  }
+
+  function said(second, mine) {
+    if (second === 0) { return "Time is up."; }
+    return (mine ? "Your decision: " : "") + second + " seconds left.";
+  }
+
+  function tick() {
+    var now = Date.now();
+    document.querySelectorAll(".pb-countdown-box[data-deadline]").forEach(function (box) {
+      var key = box.getAttribute("data-deadline") + "/" + box.getAttribute("data-now");
+      var state = seen.get(box);
+      if (!state || state.key !== key) {
+        var deadline = Number(box.getAttribute("data-deadline")), serverNow = Number(box.getAttribute("data-now"));
+        var at = now + (deadline - serverNow);
+        var marks = (box.getAttribute("data-announce") || "").split(",").filter(Boolean).map(Number);
+        var left = (at - now) / 1000;
+        // A mark already passed when the box came is not said late (a page opened mid-decision).
+        state = { key: key, at: at, marks: marks.filter(function (m) { return m < left; }) };
+        seen.set(box, state);
+      }
+      var secondsLeft = (state.at - now) / 1000;
+      var time = box.querySelector(".pb-countdown-time");
+      if (time) {
+        var text = clock(secondsLeft);
+        if (time.textContent !== text) { time.textContent = text; }
+      }
+      box.classList.toggle("pb-countdown-low", secondsLeft <= 10);
+      var due = state.marks.filter(function (m) { return secondsLeft <= m; });
+      if (due.length) {
+        state.marks = state.marks.filter(function (m) { return secondsLeft > m; });
+        var say = box.querySelector(".pb-countdown-say");
+        var mine = (box.querySelector(".pb-countdown-label") || {}).textContent === "Your time";
+        if (say) { say.textContent = said(Math.min.apply(null, due), mine); }
+      }
+    });
+  }
+
+  window.setInterval(tick, 250);
+  document.addEventListener("visibilitychange", tick);
+})();

@@ -1,0 +1,103 @@
+"""The countdown in Chromium: a seat page on a phone (390 x 844) says the last seconds of its
+decision to screen readers (the aria-live region's text at 30 s, 10 s and 0), and the board on a
+projector (1920 x 1080) shows the time left large and, kept open, makes the moves at zero.
+
+A deadline is brought near by setting the moment the table began to wait (its meta, through the
+store's write path), so no test waits half a minute.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from playbook import pace
+from playbook.access import table_keys
+from playbook.links import table_links
+from playbook.serve import NOTEBOOKS_DIR
+from playbook.store import SetMeta, Store
+from rules import leerdam as ld
+from rules import new_game
+from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+ROOT = ".playbook-leerdam"
+NAMES = ("Anneliese", "Bo", "Zoë", "مريم", "Eddie")
+SECONDS = 40
+
+
+def _table(store: Store) -> tuple[str, dict]:
+    setup = ld.Setup(names=NAMES)
+    meta = {"bots": {}, **table_keys(len(NAMES)), pace.PACE: pace.Pace(SECONDS).to_json()}
+    table_id = store.create(new_game("leerdam", setup, 3), meta=meta)
+    return table_id, table_links("", "leerdam", table_id, store.info(table_id).meta, NAMES)
+
+
+def _due_in(store: Store, table_id: str, seconds: float) -> None:
+    """Every seat's decision due `seconds` from now (its wait began SECONDS - `seconds` ago)."""
+    began = time.time() - (SECONDS - seconds)
+    store.submit(table_id, SetMeta({pace.SINCE: {str(s): began for s in range(len(NAMES))}}), store.version(table_id))
+
+
+def _page(chromium: Browser, width: int, height: int) -> Page:
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(LOAD_TIMEOUT_MS)
+    return context.new_page()
+
+
+def _font_px(page: Page, selector: str) -> float:
+    return float(page.locator(selector).first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
+
+
+def test_a_phone_hears_the_last_seconds_of_its_decision(voila: VoilaFactory, chromium: Browser) -> None:
+    server = voila(NOTEBOOKS_DIR / "leerdam.ipynb")
+    store = Store(server.db_path)
+    table_id, links = _table(store)
+    _due_in(store, table_id, 33)
+    phone = _page(chromium, 390, 844)
+    try:
+        open_dashboard(phone, server.url + links["seats"][1]["url"], f"{ROOT}.playbook-seat .pb-countdown-box")
+        box = phone.locator(f"{ROOT} .pb-countdown-box")
+        say = box.locator(".pb-countdown-say")
+        assert say.get_attribute("aria-live") == "assertive" and say.get_attribute("role") == "status"
+        expect(say).to_have_text("Your decision: 30 seconds left.", timeout=10_000)
+        # Readable on the phone: large enough, whole on the screen.
+        assert _font_px(phone, f"{ROOT} .pb-countdown-time") >= 16 and _font_px(phone, f"{ROOT} .pb-countdown-label") >= 16
+        edge = box.bounding_box()
+        assert edge is not None and edge["x"] >= 0 and edge["x"] + edge["width"] <= 390, edge
+        _due_in(store, table_id, 12)  # the page is told the new deadline once; it counts by itself
+        expect(say).to_have_text("Your decision: 10 seconds left.", timeout=10_000)
+        time_text = box.locator(".pb-countdown-time").inner_text()
+        assert time_text.startswith("0:0") or time_text == "0:10", time_text
+        _due_in(store, table_id, 1.5)
+        expect(say).to_have_text("Time is up.", timeout=10_000)
+        # No page that keeps the timer is open: the seat still waits, and its page says so.
+        assert store.load(table_id).game.state.pledges[1] is None
+    finally:
+        phone.context.close()
+
+
+def test_the_board_shows_the_time_large_and_makes_the_moves_at_zero(voila: VoilaFactory, chromium: Browser) -> None:
+    server = voila(NOTEBOOKS_DIR / "leerdam.ipynb")
+    store = Store(server.db_path)
+    table_id, links = _table(store)
+    _due_in(store, table_id, 25)
+    board = _page(chromium, 1920, 1080)
+    try:
+        open_dashboard(board, server.url + links["board"], f"{ROOT} .pb-board .pb-countdown-box")
+        assert _font_px(board, f"{ROOT} .pb-countdown-time") >= 48 and _font_px(board, f"{ROOT} .pb-countdown-label") >= 20
+        box = board.locator(f"{ROOT} .pb-countdown-box").bounding_box()
+        assert box is not None and box["y"] < 1080 and box["x"] + box["width"] <= 1920, box
+        _due_in(store, table_id, 2)
+        deadline = time.time() + 30
+        while store.load(table_id).game.state.phase == "contribute" and time.time() < deadline:
+            time.sleep(0.5)
+        table = store.load(table_id)
+        assert table.game.state.phase == "allocate", "the open board made no move at zero"
+        assert [table.game.state.pledges[s] for s in range(len(NAMES))] == [0] * len(NAMES)
+        assert len(pace.timed_out(table.meta)) == len(NAMES)
+    finally:
+        board.context.close()

@@ -1,0 +1,323 @@
+"""A lesson's pace on its pages: the countdown, the timer a page keeps, and the teacher's controls.
+
+- `Countdown` (class ``pb-countdown``): on the board and on each seat page, the time left for
+  the decision the table waits for. The kernel sends the deadline once, as data attributes;
+  the page's `countdown.js` counts it down by itself (no message a second) and announces the last
+  seconds to screen readers (an aria-live region: 30 s, 10 s, and 0). A paused table says
+  "Paused by the teacher".
+- `TimerKeeper`: a page open for a table (its board or facilitator's page, the class monitor or
+  board) makes the moves of seats whose time ran out (`playbook.timer.run_timer`), once a
+  second, while the page is there. Several pages may keep the same table: the store's version
+  check makes a move once.
+- `PacePanel` (class ``pb-pace``): the monitor's timer per decision, pause and resume, "next
+  round / year for every table", and extra time per student.
+- `PaceChoices`: the length and timer of a new class (the front page's "Start a class").
+- `TablePaceBar` (class ``pb-table-pace``): a single table's timer and pause, on its
+  facilitator's page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from drawing.common import esc
+from playbook import pace, timer
+from playbook.pace import timed_out
+from playbook.store import Store, Table
+from rules.games import card
+
+from .common import close_tree
+from .live import in_kernel
+from .styles import style_html
+
+__all__ = ["TICK_SECONDS", "Countdown", "PaceChoices", "PacePanel", "TablePaceBar", "TimerKeeper", "countdown_html", "timed_out"]
+
+#: how often a page keeping a timer looks for a seat whose time ran out.
+TICK_SECONDS = 1.0
+#: the seconds a countdown announces (`countdown.js` reads them from the page).
+ANNOUNCE_AT = (30, 10, 0)
+PAUSED = "Paused by the teacher"
+
+
+def _clock(seconds: float) -> str:
+    whole = max(0, int(seconds + 0.999))
+    return f"{whole // 60}:{whole % 60:02d}"
+
+
+def countdown_html(table: Table | None, seat: int | None, now: float, announce: bool = True) -> str:
+    """The countdown of `seat`'s decision (None: the board's, the soonest deadline at the table),
+    as markup `countdown.js` counts down: the deadline and this server's clock, in ms. Empty when
+    no timer runs for it (and the table is not paused). Without `announce` (a class board's
+    card per table) the last seconds are shown, not said."""
+    if table is None:
+        return ""
+    if pace.paused(table.meta):
+        return f'<div class="pb-countdown-box pb-countdown-paused" data-paused="1" role="status">{PAUSED}</div>'
+    due = timer.deadlines(table)
+    if seat is not None:
+        deadline = due.get(seat)
+        label = "Your time"
+    else:
+        deadline = min(due.values()) if due else None
+        label = "Time for this decision"
+    if deadline is None:
+        return ""
+    left = max(0.0, deadline - now)
+    return (
+        f'<div class="pb-countdown-box" data-deadline="{int(deadline * 1000)}" data-now="{int(now * 1000)}" data-announce="{",".join(map(str, ANNOUNCE_AT)) if announce else ""}">'
+        f'<span class="pb-countdown-label">{esc(label)}</span> <span class="pb-countdown-time" aria-hidden="true">{_clock(left)}</span>'
+        '<span class="pb-countdown-say" role="status" aria-live="assertive" aria-atomic="true"></span></div>'
+    )
+
+
+class Countdown(widgets.HTML):
+    """The countdown of one page (class pb-countdown); `show` sends a new value only when the
+    deadline (or the pause) changed, not as the seconds pass."""
+
+    def __init__(self) -> None:
+        super().__init__(layout=widgets.Layout(display="none"))
+        self.add_class("pb-countdown")
+        self._key: tuple[Any, ...] | None = None
+
+    def show(self, table: Table | None, seat: int | None, now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        due = timer.deadlines(table) if table is not None else {}
+        key = (table.id if table else None, pace.paused(table.meta) if table else False, due.get(seat) if seat is not None else min(due.values(), default=None))
+        if key == self._key:
+            return
+        self._key = key
+        value = countdown_html(table, seat, now)
+        # In JupyterLab (no template) the box brings its sheet; under Voila the template links it.
+        self.value = style_html("countdown.css") + value if value else ""
+        self.layout.display = "" if value else "none"
+
+
+class TimerKeeper:
+    """Makes the moves of seats whose time ran out at the tables `table_ids()` gives, every
+    TICK_SECONDS while `wanted()` (the page is there). `clock` is injected for the tests; `tick`
+    is one look, which the tests call by hand."""
+
+    def __init__(self, store: Store, table_ids: Callable[[], Sequence[str]], wanted: Callable[[], bool], clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.table_ids = table_ids
+        self.wanted = wanted
+        self.clock = clock
+        self.task: asyncio.Task[None] | None = None
+        #: moves this page made (for its status line and the tests).
+        self.made = 0
+        #: per table, the version last looked at and its soonest deadline then (None: none):
+        #: while neither changed nor passed, a look is one indexed read, not a load.
+        self._next: dict[str, tuple[int, float | None]] = {}
+
+    def tick(self) -> int:
+        """One look at every table: the moves made now."""
+        made = 0
+        for table_id in list(self.table_ids()):
+            try:
+                now = self.clock()
+                known = self._next.get(table_id)
+                if known is not None and known[0] == self.store.version(table_id) and (known[1] is None or now < known[1]):
+                    continue
+                made += len(timer.run_timer(self.store, table_id, now))
+                table = self.store.load(table_id)
+            except KeyError:
+                continue
+            self._next[table_id] = (table.version, min(timer.deadlines(table).values(), default=None))
+        self.made += made
+        return made
+
+    def start(self) -> None:
+        """Keep the timers from the kernel's event loop (outside a kernel, nothing runs by itself)."""
+        if self.task is not None or not in_kernel():
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self.task = loop.create_task(self._run())
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            self.task = None
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            if not self.wanted():
+                continue
+            try:
+                await asyncio.to_thread(self.tick)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a failed look is tried again at the next tick; the page goes on
+                await asyncio.sleep(TICK_SECONDS)
+
+
+class PaceChoices(widgets.HBox):
+    """A new class's length and timer (the front page's "Start a class"): the length box says the
+    chosen game's steps (years, rounds, chapters)."""
+
+    def __init__(self) -> None:
+        self.length = widgets.Text(value="", placeholder="the game's own", description="Length", layout=widgets.Layout(width="230px")).add_class("pb-class-length")
+        self.unit = widgets.HTML().add_class("pb-class-length-unit")
+        self.seconds = widgets.BoundedIntText(value=0, min=0, max=pace.MOST_SECONDS, step=15, description="Timer (s)", layout=widgets.Layout(width="200px")).add_class("pb-class-timer")
+        self.by = widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, layout=widgets.Layout(width="210px")).add_class(
+            "pb-class-at-zero"
+        )
+        super().__init__((self.length, self.unit, self.seconds, self.by), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px"))
+        self.add_class("pb-class-pace")
+
+    def show_game(self, slug: str) -> None:
+        measure = card(slug).length
+        self.length.layout.display = self.unit.layout.display = "" if measure is not None else "none"
+        self.unit.value = f"{measure.units} (or <i>end</i>: the text's own end)" if measure is not None else ""
+        if measure is None:
+            self.length.value = ""
+
+    def variants(self, slug: str) -> dict[str, Any]:
+        """The length as the game's setup variant; PaceError with a readable reason."""
+        return pace.length_variants(slug, self.length.value)
+
+    def timer(self) -> dict[str, Any]:
+        return pace.Pace(int(self.seconds.value), self.by.value).to_json()
+
+
+class PacePanel(widgets.VBox):
+    """The monitor's pace (class pb-pace): the timer per decision, Pause / Resume the whole class,
+    "next round / year for every table", and each student's extra time. Each press calls the
+    page's `submit` (a class change through its write path) or `move_on`."""
+
+    def __init__(self, submit: Callable[[Any], bool], move_on: Callable[[], None]) -> None:
+        self._submit = submit
+        self._move_on = move_on
+        self.summary = widgets.HTML().add_class("pb-pace-summary")
+        self.seconds = widgets.BoundedIntText(value=0, min=0, max=pace.MOST_SECONDS, step=15, description="Timer (s)", layout=widgets.Layout(width="200px")).add_class("pb-pace-seconds")
+        self.by = widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, layout=widgets.Layout(width="210px")).add_class(
+            "pb-pace-by"
+        )
+        self.set_button = widgets.Button(description="Set the timer").add_class("pb-pace-set")
+        self.set_button.on_click(lambda _: self.set_timer())
+        self.pause_button = widgets.Button(description="Pause the class", icon="pause").add_class("pb-pace-pause")
+        self.pause_button.on_click(lambda _: self.toggle_pause())
+        self.next_button = widgets.Button(description="Next round for every table", icon="forward", layout=widgets.Layout(width="auto")).add_class("pb-pace-next")
+        self.next_button.on_click(lambda _: self._move_on())
+        self.extra = widgets.VBox().add_class("pb-pace-extra")
+        self._paused = False
+        self._extra_key: Any = None
+        self._timer_seen: tuple[int, str] | None = None
+        row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px")
+        super().__init__(
+            (
+                widgets.HTML("<h3>Pace</h3>"),
+                self.summary,
+                widgets.HBox((self.pause_button, self.next_button), layout=row),
+                widgets.HBox((self.seconds, self.by, self.set_button), layout=row),
+                widgets.HTML("<b>Extra time per student</b> (an accommodation: x1.5 or x2 of the timer)"),
+                self.extra,
+            )
+        )
+        self.add_class("pb-pace")
+
+    def show(self, record: Any) -> None:
+        """Draw from the class record (`playbook.classes.ClassRecord`)."""
+        settings = record.pace
+        self._paused = settings.get("paused_at") is not None
+        seconds, by = int(settings.get("seconds") or 0), str(settings.get("by") or pace.BY_DEFAULT)
+        measure = card(record.game).length
+        length = pace.length_of(record.game, record.variants)
+        said = [f"{seconds} s per decision, then " + ("the fill bot moves" if by == pace.BY_BOT else "the game's default move") if seconds else "No timer"]
+        if length:
+            said.append(f"length: {length}")
+        if self._paused:
+            said.insert(0, f"<b>{PAUSED}</b>")
+        self.summary.value = " · ".join(said) + ". The timer needs this page or the class board open."
+        self.pause_button.description = "Resume the class" if self._paused else "Pause the class"
+        self.pause_button.icon = "play" if self._paused else "pause"
+        self.next_button.description = f"Next {measure.unit if measure else 'step'} for every table"
+        if self._timer_seen != (seconds, by):  # the class's timer changed: the boxes show it (a number half typed stays)
+            self._timer_seen = (seconds, by)
+            self.seconds.value, self.by.value = seconds, by
+        extra = dict(settings.get("extra") or {})
+        key = (tuple((s.id, s.name) for s in record.students), tuple(sorted(extra.items())))
+        if key == self._extra_key:
+            return
+        self._extra_key = key
+        rows = []
+        for student in record.students:
+            choice = widgets.Dropdown(
+                options=[("x1", 1.0), ("x1.5", 1.5), ("x2", 2.0)], value=float(extra.get(student.id, 1.0)), description=student.name, layout=widgets.Layout(width="260px")
+            ).add_class(f"pb-extra-{student.id}")
+            choice.observe(lambda change, sid=student.id: self.set_extra(sid, change["new"]) if change["new"] != change["old"] else None, "value")
+            rows.append(choice)
+        old = self.extra.children
+        self.extra.children = tuple(rows)
+        close_tree(list(old))
+
+    def set_timer(self) -> bool:
+        from playbook.class_pace import SetPace
+
+        return self._submit(SetPace(int(self.seconds.value), self.by.value))
+
+    def toggle_pause(self) -> bool:
+        from playbook.class_pace import PauseClass
+
+        return self._submit(PauseClass(not self._paused))
+
+    def set_extra(self, student_id: str, factor: float) -> bool:
+        from playbook.class_pace import SetExtra
+
+        return self._submit(SetExtra(student_id, factor))
+
+
+class TablePaceBar(widgets.HBox):
+    """A table's own timer on its facilitator's page (class pb-table-pace): seconds per decision
+    (0: none), who moves at zero, and Pause / Resume. Each press is one `SetMeta` through the
+    page's `submit` (the store's write path, with the version the page shows)."""
+
+    def __init__(self, submit: Callable[[Any], Any]) -> None:
+        from playbook.store import SetMeta
+
+        self._submit = submit
+        self._set_meta = SetMeta
+        self._meta: dict[str, Any] = {}
+        self._seen: tuple[int, str] | None = None
+        self.seconds = widgets.BoundedIntText(value=0, min=0, max=pace.MOST_SECONDS, step=15, description="Timer (s)", layout=widgets.Layout(width="200px")).add_class("pb-table-timer")
+        self.by = widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, layout=widgets.Layout(width="210px")).add_class(
+            "pb-table-at-zero"
+        )
+        self.set_button = widgets.Button(description="Set the timer").add_class("pb-table-timer-set")
+        self.set_button.on_click(lambda _: self.set_timer())
+        self.pause_button = widgets.Button(description="Pause", icon="pause").add_class("pb-table-pause")
+        self.pause_button.on_click(lambda _: self.toggle_pause())
+        self.note = widgets.HTML('<span class="pb-muted">The timer runs while this page or the board is open.</span>')
+        super().__init__((self.seconds, self.by, self.set_button, self.pause_button, self.note), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px"))
+        self.add_class("pb-table-pace")
+
+    def show(self, meta: dict[str, Any]) -> None:
+        self._meta = meta
+        settings = pace.pace_of(meta)
+        if self._seen != (settings.seconds, settings.by):
+            self._seen = (settings.seconds, settings.by)
+            self.seconds.value, self.by.value = settings.seconds, settings.by
+        self.pause_button.description = "Resume" if settings.paused_at is not None else "Pause"
+        self.pause_button.icon = "play" if settings.paused_at is not None else "pause"
+
+    def set_timer(self) -> Any:
+        """The table's timer as the boxes say (its extra time per seat and its pause kept)."""
+        try:
+            settings = dataclasses.replace(pace.pace_of(self._meta), seconds=int(self.seconds.value), by=self.by.value)
+        except pace.PaceError as exc:
+            self._submit(None, exc.message)
+            return None
+        return self._submit(self._set_meta({pace.PACE: settings.to_json()}))
+
+    def toggle_pause(self) -> Any:
+        values = pace.pause_meta(self._meta, not pace.paused(self._meta), time.time())
+        return self._submit(self._set_meta(values)) if values else None
