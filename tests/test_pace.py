@@ -145,7 +145,7 @@ def test_the_fill_bot_moves_for_a_seat_whose_time_ran_out_and_the_csv_says_so(st
     assert [a for a in after.game.actions if isinstance(a, ld.Contribute) and a.seat != 0] == [ld.Contribute(seat=s, units=2) for s in range(1, 5)]
     rows = [r for r in cl.decision_rows(store, cl.load_class(store, record.id), reveal=True) if r["decision"].startswith(("pledges", "Student"))]
     mine = [r for r in cl.decision_rows(store, cl.load_class(store, record.id), reveal=True) if r["seat"] == 1]
-    assert rows and mine[0]["timed_out"] == "bot fair" and mine[0]["student"] == "(bot)"
+    assert rows and mine[0]["timed_out"] == "bot fair" and mine[0]["student"] == "bot (fair) for Student 1"
     others = [r for r in cl.decision_rows(store, cl.load_class(store, record.id), reveal=True) if r["seat"] == 2]
     assert others[0]["timed_out"] == "" and others[0]["student"] == "Student 2"
 
