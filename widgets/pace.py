@@ -76,6 +76,13 @@ def countdown_html(table: Table | None, seat: int | None, now: float, announce: 
     )
 
 
+def seconds_box(css: str) -> widgets.BoundedIntText:
+    """The timer's seconds per decision (0: no timer), in steps of 15."""
+    return widgets.BoundedIntText(
+        value=0, min=0, max=pace.MOST_SECONDS, step=15, description="Seconds per decision", style={"description_width": "initial"}, layout=widgets.Layout(width="260px")
+    ).add_class(css)
+
+
 class Countdown(widgets.HTML):
     """The countdown of one page (class pb-countdown); `show` sends a new value only when the
     deadline (or the pause) changed, not as the seconds pass."""
@@ -167,7 +174,7 @@ class PaceChoices(widgets.HBox):
     def __init__(self) -> None:
         self.length = widgets.Text(value="", placeholder="the game's own", description="Length", layout=widgets.Layout(width="230px")).add_class("pb-class-length")
         self.unit = widgets.HTML().add_class("pb-class-length-unit")
-        self.seconds = widgets.BoundedIntText(value=0, min=0, max=pace.MOST_SECONDS, step=15, description="Timer (s)", layout=widgets.Layout(width="200px")).add_class("pb-class-timer")
+        self.seconds = seconds_box("pb-class-timer")
         self.by = widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, layout=widgets.Layout(width="210px")).add_class(
             "pb-class-at-zero"
         )
@@ -198,7 +205,7 @@ class PacePanel(widgets.VBox):
         self._submit = submit
         self._move_on = move_on
         self.summary = widgets.HTML().add_class("pb-pace-summary")
-        self.seconds = widgets.BoundedIntText(value=0, min=0, max=pace.MOST_SECONDS, step=15, description="Timer (s)", layout=widgets.Layout(width="200px")).add_class("pb-pace-seconds")
+        self.seconds = seconds_box("pb-pace-seconds")
         self.by = widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, layout=widgets.Layout(width="210px")).add_class(
             "pb-pace-by"
         )
@@ -288,7 +295,7 @@ class TablePaceBar(widgets.HBox):
         self._set_meta = SetMeta
         self._meta: dict[str, Any] = {}
         self._seen: tuple[int, str] | None = None
-        self.seconds = widgets.BoundedIntText(value=0, min=0, max=pace.MOST_SECONDS, step=15, description="Timer (s)", layout=widgets.Layout(width="200px")).add_class("pb-table-timer")
+        self.seconds = seconds_box("pb-table-timer")
         self.by = widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, layout=widgets.Layout(width="210px")).add_class(
             "pb-table-at-zero"
         )
