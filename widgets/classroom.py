@@ -108,6 +108,16 @@ class ClassPage(widgets.VBox):
         self._removing = ""
         #: the rule of the last change this page had refused ("" when it went through).
         self._refused = ""
+        #: the monitor: where the action being made was pressed (a student's id, "controls",
+        #: "table-N"), what the last one did there (`_say_at`: said beside it), and the places
+        #: a redraw put a line to say it in; the student picked for a swap.
+        self._at = ""
+        self._said: tuple[str, str, bool] | None = None
+        self._spots: dict[str, tuple[widgets.HTML, str]] = {}
+        self._selected = ""
+        self._connected_seen: tuple[str, ...] = ()
+        #: when this student page last noted, in the store, that it is there (`_beaten`).
+        self._presence_noted = 0.0
         self._tables_seen: tuple[int, ...] = ()
         self._shown: Any = None
         self.header = widgets.HTML().add_class("pb-class-header")
@@ -121,6 +131,13 @@ class ClassPage(widgets.VBox):
         #: the monitor's debrief (every table's decisions and the class handout), kept across
         #: redraws and emptied only when a table moves on.
         self.debrief_bar = DebriefBar(self.prepare_debrief, "Prepare the class debrief (CSV and handout)")
+        #: the monitor's first lines, kept across redraws: the class's phase buttons, then
+        #: `pace_box`, a box for other controls of the whole class (its pace), then what the
+        #: last of them did.
+        self.pace_box = widgets.HBox().add_class("pb-class-pace")
+        self.controls_row = widgets.HBox((self.pace_box,)).add_class("pb-controls-row")
+        self.controls_said = widgets.HTML().add_class("pb-said-controls")
+        self.controls = widgets.VBox((self.controls_row, self.controls_said)).add_class("pb-class-controls")
         self._debrief_seen: Any = None
         super().__init__((widgets.HTML(style_html("dashboard.css", "class.css")), self.header, self.status, self.screen, self.navigator, self.device_box, self.heartbeat, self.alive))
         self.add_class("playbook-root")
@@ -183,7 +200,7 @@ class ClassPage(widgets.VBox):
         self.status.refuse(reason)
 
     def _replace(self, children: Sequence[widgets.Widget]) -> None:
-        old = [w for w in self.screen.children if w is not self.seat_page and w is not self.student_card]
+        old = [w for w in self.screen.children if w is not self.seat_page and w is not self.student_card and w is not self.controls]
         self.screen.children = tuple(children)
         close_tree([w for w in old if w not in children])
 
@@ -199,13 +216,14 @@ class ClassPage(widgets.VBox):
             self._refused = exc.rule
             if exc.record is not None:
                 self.record = exc.record
-            self.status.refuse(exc.message[:1].upper() + exc.message[1:] + ("" if exc.message.endswith(".") else "."))
+            self._say_at(self._at, exc.message[:1].upper() + exc.message[1:] + ("" if exc.message.endswith(".") else "."), False)
             self._draw()
             return False
         except (RuleError, Refused, KeyError) as exc:
-            self.status.refuse(f"Nothing was changed: {exc}")
+            self._say_at(self._at, f"Nothing was changed: {exc}", False)
             return False
         self.status.clear()
+        self._said = None
         self._draw()
         return True
 
@@ -304,38 +322,72 @@ class ClassPage(widgets.VBox):
                     self._draw()
 
     def deal(self, mix: bool = False) -> bool:
+        self._at, self._selected = "controls", ""
         return self._allowed("deal the tables") and self._submit(cl.Deal(mix))
 
     def move(self, student_id: str, group: int) -> bool:
-        return self._allowed("move a student") and self._submit(cl.Move(student_id, group))
+        """Move a student to a table with room (between the deal and the start)."""
+        self._at = student_id
+        if not self._allowed("move a student") or self.record is None:
+            return False
+        student = self.record.student(student_id)
+        if not self._submit(cl.Move(student_id, group)):
+            return False
+        self._selected = ""
+        self._shown = None
+        self._draw()
+        self._say_at(student_id, f"{student.name if student else 'The student'} moved to {card(self.record.game).words.Table.lower()} {group + 1}.", True)
+        return True
+
+    def swap(self, first: str, second: str) -> bool:
+        """Swap two students of different tables (between the deal and the start): each takes the
+        other's seat; said beside the second, the one pressed last."""
+        self._at = second
+        if not self._allowed("swap two students") or self.record is None:
+            return False
+        if not self._submit(cl.Swap(first, second)):
+            return False
+        self._selected = ""
+        self._shown = None
+        self._draw()
+        a, b = self.record.student(first), self.record.student(second)
+        if a is not None and b is not None and a.group is not None and b.group is not None:
+            table = card(self.record.game).words.Table.lower()
+            self._say_at(second, f"Swapped: {b.name} is at {table} {b.group + 1}, {a.name} at {table} {a.group + 1}.", True)
+        return True
 
     def start(self) -> bool:
+        self._at, self._selected = "controls", ""
         return self._allowed("start the tables") and self._submit(cl.Start())
 
     def deal_waiting(self) -> bool:
+        self._at = "controls"
         return self._allowed("deal the late students") and self._submit(cl.DealWaiting())
 
     def end(self) -> bool:
+        self._at = "controls"
         return self._allowed("end the class") and self._submit(cl.End())
 
     def release_student(self, student_id: str) -> bool:
         """Free a student's name for another device, at any phase; their seat at a table is
         released in the same change (the old device's pages open nothing more)."""
+        self._at = student_id
         if not self._allowed("release a student") or self.record is None:
             return False
         student = self.record.student(student_id)
         if student is None or not self._submit(cl.ReleaseStudent(student_id, new_key())):
             return False
-        self.status.ok(f"{student.name}'s name is free: they join again with it (from any device), and take their place back.")
+        self._say_at(student_id, f"{student.name}'s name is free: they join again with it (from any device), and take their place back.", True)
         return True
 
     def rename_student(self, student_id: str, name: str) -> bool:
         """Give a student another name in the class, at any phase."""
+        self._at = student_id
         if not self._allowed("rename a student") or self.record is None:
             return False
         student = self.record.student(student_id)
         if student is None:
-            self.status.refuse("No such student: the list has changed, look again.")
+            self._say_at("controls", "No such student: the list has changed, look again.", False)
             return False
         if not self._submit(cl.RenameStudent(student_id, name)):
             return False
@@ -345,24 +397,26 @@ class ClassPage(widgets.VBox):
         where = cl.seat_of(self.record, student)
         # A game's names are in its setup, fixed once it starts: its seat keeps the dealt name.
         kept = f" At {card(self.record.game).words.Table.lower()} {(student.group or 0) + 1} the seat keeps the name {student.name}: a game's names are fixed once it starts." if where else ""
-        self.status.ok(f"{student.name} is now {new_name} in the class.{kept}")
         self._shown = None
         self._draw()
+        self._say_at(student_id, f"{student.name} is now {new_name} in the class.{kept}", True)
         return True
 
     def remove_student(self, student_id: str) -> bool:
         """Take a student out of the class, at any phase (after the start a bot plays their seat)."""
+        self._at = student_id
         if not self._allowed("remove a student") or self.record is None:
             return False
         student = self.record.student(student_id)
         if student is None:
-            self.status.refuse("No such student: the list has changed, look again.")
+            self._say_at("controls", "No such student: the list has changed, look again.", False)
             return False
         if not self._submit(cl.RemoveStudent(student_id)):
             return False
         self._removing = ""
         bot = f" A bot plays their seat at {card(self.record.game).words.Table.lower()} {(student.group or 0) + 1}." if cl.seat_of(self.record, student) is not None else ""
-        self.status.ok(f"{student.name} is out of the class.{bot}")
+        # The student's row is gone: said beside the class's buttons, at the top.
+        self._say_at("controls", f"{student.name} is out of the class.{bot}", True)
         return True
 
     def approve(self, request_id: str) -> bool:
@@ -371,18 +425,22 @@ class ClassPage(widgets.VBox):
             return False
         request = next((r for r in self.record.requests if r.id == request_id), None)
         student = self.record.student(request.student) if request is not None else None
+        self._at = student.id if student is not None else "controls"
         if not self._submit(cl.Approve(request_id)):
             return False
-        self.status.ok(f"{student.name if student else 'The student'}'s place is on their new device; the old one opens nothing more.")
+        self._say_at(self._at, f"{student.name if student else 'The student'}'s place is on their new device; the old one opens nothing more.", True)
         return True
 
     def deny_request(self, request_id: str) -> bool:
         if not self._allowed("turn a request down") or self.record is None:
             return False
+        request = next((r for r in self.record.requests if r.id == request_id), None)
+        self._at = request.student if request is not None else "controls"
         return self._submit(cl.DenyRequest(request_id))
 
     def hand_to_bot(self, table_index: int, seat: int) -> bool:
         """A bot plays an absent student's seat (the table's own facilitator page hands it back)."""
+        self._at = f"table-{table_index}"
         if not self._allowed("hand a seat to a bot") or self.record is None:
             return False
         from playbook.bots import strategies
@@ -391,16 +449,16 @@ class ClassPage(widgets.VBox):
         table = self.store.load(table_id)
         bot = card(self.record.game).fill_bot
         if bot not in strategies(self.record.game):
-            self.status.refuse("This game has no bots.")
+            self._say_at(self._at, "This game has no bots.", False)
             return False
         try:
             self.store.submit(table_id, HandOver(seat, bot), table.version)
         except Refused as exc:
-            self.status.refuse(exc.message)
+            self._say_at(self._at, exc.message, False)
             return False
-        self.status.ok(f"A bot ({bot}) plays {table.game.setup.names[seat]}'s seat at table {table_index + 1}.")
         self._shown = None
         self._draw()
+        self._say_at(f"table-{table_index}", f"A bot ({bot}) plays {table.game.setup.names[seat]}'s seat at table {table_index + 1}.", True)
         return True
 
     def _allowed(self, what: str) -> bool:
@@ -709,38 +767,32 @@ class ClassPage(widgets.VBox):
         record = self.record
         assert record is not None
         tables = self._tables()
-        key = ("monitor", record.version, tuple(t.version for t in tables), int(time.time() // 30))
+        now = time.time()
+        seen = cl.presence(self.store, record)
+        connected = self._connected(record, seen, now)
+        key = ("monitor", record.version, tuple(t.version for t in tables), int(now // 30), connected, self._selected, self._renaming, self._removing)
         if self._shown == key:
             return
-        self._shown = key
+        self._shown, self._connected_seen = key, connected
+        self._spots = {}
         links = class_links(public_base(), record)
         self._head(
             f"{record.title} · the facilitator's page",
             f"Room code {record.code} · {len(record.students)} students · {record.phase}",
         )
+        self._draw_controls(record)
         info = widgets.HTML(
             f'<div><a class="pb-class-board-link" href="{esc(class_links("", record)["board"])}" target="_blank" rel="noopener">Open the class board</a> '
             f'for the projector. Students open <b>{esc(links["join"])}</b> (or the board\'s QR code). Keep this page to yourself.</div>'
-        )
-        parts: list[widgets.Widget] = [info]
+        ).add_class("pb-class-info")
+        # The phase's buttons first: a class of 30 puts them below a long list otherwise.
+        parts: list[widgets.Widget] = [self.controls, info]
         if record.requests:
-            parts.insert(0, self._requests_box(record))
-        if record.phase in ("lobby", "dealt"):
-            mix = widgets.Checkbox(value=False, description="Mix the students (else in order of arrival)", indent=False).add_class("pb-deal-mix")
-            deal = widgets.Button(description="Deal the tables" if record.phase == "lobby" else "Deal again", button_style="primary").add_class("pb-deal")
-            deal.on_click(lambda _: self.deal(mix.value))
-            parts.append(widgets.HBox((deal, mix), layout=widgets.Layout(flex_flow="row wrap", align_items="center")))
-        if record.phase == "dealt":
-            parts.append(self._move_box(record))
-            start = widgets.Button(description="Start the tables", button_style="success", icon="play").add_class("pb-start-class")
-            start.on_click(lambda _: self.start())
-            parts.append(start)
+            parts.append(self._requests_box(record))
+        if record.phase != "over" and record.students:
+            parts.append(self._students_box(record, tables, seen, now))
         if record.phase in ("playing", "over"):
             parts.append(self._tables_box(record, tables))
-            if record.waiting:
-                late = widgets.Button(description=f"Deal the {len(record.waiting)} waiting", button_style="primary").add_class("pb-deal-waiting")
-                late.on_click(lambda _: self.deal_waiting())
-                parts.append(widgets.HBox((widgets.HTML(f"Waiting for a table: {esc(', '.join(s.name for s in record.waiting))}"), late)))
             rows = cl.decision_rows(self.store, record)
             parts.append(
                 widgets.HTML(
@@ -749,15 +801,32 @@ class ClassPage(widgets.VBox):
                     else '<span class="pb-muted">No decision yet: the class CSV comes with the first.</span>'
                 ).add_class("pb-class-csv")
             )
-            seen = (record.version, tuple(t.version for t in tables))
-            if self._debrief_seen != seen:
-                self._debrief_seen = seen
+            versions = (record.version, tuple(t.version for t in tables))
+            if self._debrief_seen != versions:
+                self._debrief_seen = versions
                 over = any(cl.table_over(t) for t in tables)  # a stopped table is over for its debrief
                 anonymous = any(getattr(t.game.setup, "anonymous", False) and not getattr(t.game.state, "pledges_shown", False) for t in tables)
                 self.debrief_bar.show(ready=True, secrets=over and card(record.game).hides, name_by_default=not anonymous)
             parts.append(self.debrief_bar)
-        if record.phase != "over" and record.students:
-            parts.append(self._students_box(record))
+        self._replace(tuple(parts))
+
+    def _draw_controls(self, record: cl.ClassRecord) -> None:
+        """The class's phase buttons (deal, start, deal the latecomers, end), first on the page,
+        then `pace_box` (other controls of the class), then what the last of them did."""
+        buttons: list[widgets.Widget] = []
+        if record.phase in ("lobby", "dealt"):
+            deal = widgets.Button(description="Deal the tables" if record.phase == "lobby" else "Deal again", button_style="primary" if record.phase == "lobby" else "").add_class("pb-deal")
+            mix = widgets.Checkbox(value=False, description="Mix (else in order of arrival)", indent=False, layout=widgets.Layout(width="auto")).add_class("pb-deal-mix")
+            deal.on_click(lambda _: self.deal(mix.value))
+            buttons += [deal, mix]
+        if record.phase == "dealt":
+            start = widgets.Button(description="Start the tables", button_style="success", icon="play").add_class("pb-start-class")
+            start.on_click(lambda _: self.start())
+            buttons.insert(0, start)
+        if record.phase == "playing" and record.waiting:
+            late = widgets.Button(description=f"Deal the {len(record.waiting)} waiting", button_style="primary", layout=widgets.Layout(width="auto")).add_class("pb-deal-waiting")
+            late.on_click(lambda _: self.deal_waiting())
+            buttons.append(late)
         if record.phase != "over":
             end = widgets.Button(description="End the class", button_style="danger", layout=widgets.Layout(width="auto")).add_class("pb-end-class")
 
@@ -769,8 +838,33 @@ class ClassPage(widgets.VBox):
                     self.end()
 
             end.on_click(ending)
-            parts.append(end)
-        self._replace(tuple(parts))
+            buttons.append(end)
+        old = [w for w in self.controls_row.children if w is not self.pace_box]
+        self.controls_row.children = (*buttons, self.pace_box)
+        close_tree(old)
+        self.controls_said.value = self._said_html("controls")
+        self._spots["controls"] = (self.controls_said, "")
+
+    @staticmethod
+    def _connected(record: cl.ClassRecord, seen: dict[str, float], now: float) -> tuple[str, ...]:
+        """The students whose page was heard lately (`classes.CONNECTED_SECONDS`)."""
+        return tuple(s.id for s in record.students if now - seen.get(s.id, 0.0) <= cl.CONNECTED_SECONDS)
+
+    def _said_html(self, where: str) -> str:
+        """What the last action pressed at `where` (a student's id, "controls", "table-N") did."""
+        if self._said is None or self._said[0] != where:
+            return ""
+        _where, message, ok = self._said
+        return f'<div class="pb-said pb-said-{"ok" if ok else "refuse"}" role="status">{"✓" if ok else "✗"} {esc(message)}</div>'
+
+    def _say_at(self, where: str, message: str, ok: bool) -> None:
+        """Say `message` beside what was pressed (`where`), and on the page's status line: the
+        spot is redrawn in place, the rest of the page is not."""
+        (self.status.ok if ok else self.status.refuse)(message)
+        self._said = (where, message, ok) if where else None
+        spot = self._spots.get(where)
+        if spot is not None:
+            spot[0].value = spot[1] + self._said_html(where)
 
     def prepare_debrief(self, name_secrets: bool = True) -> None:
         """The class's debrief: every table's decisions (CSV) and the handout of all its tables,
@@ -817,36 +911,110 @@ class ClassPage(widgets.VBox):
         head = widgets.HTML("<h3>Asking for their place on another device</h3>")
         return widgets.VBox((head, *rows)).add_class("pb-class-requests")
 
-    def _students_box(self, record: cl.ClassRecord) -> widgets.Widget:
-        """Every student, at any phase: release the name (another device joins with it), rename,
-        remove (two presses)."""
-        rows = []
+    def _students_box(self, record: cl.ClassRecord, tables: Sequence[Any], seen: dict[str, float], now: float) -> widgets.Widget:
+        """Every student as a small row (a chip) with their state, whether their page is
+        connected, and their actions: release the name (another device joins with it), rename,
+        remove (two presses), approve a new device, and, between the deal and the start, swap
+        with a student of another table or move to a table with room. Grouped by table once dealt."""
         words = card(record.game).words
-        for student in record.students:
-            where = f" · {words.Table.lower()} {student.group + 1}" if student.group is not None else (" · waiting" if record.phase == "playing" else "")
-            state = " · released" if student.free else " · joining…" if not student.kept else ""
-            release = widgets.Button(description="Release", tooltip="Free this name for another device: the next device that joins with it is this student").add_class(f"pb-release-student-{student.id}")
-            release.on_click(lambda _, sid=student.id: self.release_student(sid))
-            parts: list[widgets.Widget] = [widgets.HTML(f"<b>{esc(student.name)}</b>{esc(where + state)}"), release]
-            if self._renaming == student.id:
-                box = widgets.Text(value=student.name, layout=widgets.Layout(width="200px")).add_class(f"pb-rename-box-{student.id}")
-                save = widgets.Button(description="Save the name", button_style="primary").add_class(f"pb-rename-save-{student.id}")
-                save.on_click(lambda _, sid=student.id, box=box: self.rename_student(sid, box.value))
-                parts += [box, save]
-            else:
-                rename = widgets.Button(description="Rename").add_class(f"pb-rename-student-{student.id}")
-                rename.on_click(lambda _, sid=student.id: self._start_renaming(sid))
-                parts.append(rename)
-            remove = widgets.Button(
-                description="Press again to remove" if self._removing == student.id else "Remove",
-                button_style="danger" if self._removing == student.id else "",
-                layout=widgets.Layout(width="auto"),
-            ).add_class(f"pb-remove-student-{student.id}")
-            remove.on_click(lambda _, sid=student.id: self._press_remove(sid))
-            parts.append(remove)
-            rows.append(widgets.HBox(tuple(parts), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="2px 8px")))
-        head = widgets.HTML(f"<h3>Students: {len(record.students)} of {record.expected}</h3>")
-        return widgets.VBox((head, *rows)).add_class("pb-class-students")
+        by_table = {t.id: t for t in tables}
+        asking = {r.student: r for r in record.requests}
+        chips: dict[str, widgets.Widget] = {s.id: self._chip(record, s, by_table, asking, seen, now) for s in record.students}
+        groups: list[widgets.Widget] = []
+        if record.groups:
+            high = card(record.game).players.class_high
+            selected = record.student(self._selected) if self._selected else None
+            for i, group in enumerate(record.groups):
+                people = [sid for sid in group if sid is not None]
+                bots = len(group) - len(people)
+                head_parts: list[widgets.Widget] = [widgets.HTML(f"<b>{esc(words.Table)} {i + 1}</b> · {len(people)}" + (f" + {bots} bot{'s' if bots > 1 else ''}" if bots else ""))]
+                if record.phase == "dealt" and selected is not None and selected.group != i and len(people) < high:
+                    here = widgets.Button(description=f"Move {selected.name} here", tooltip=f"{words.Table} {i + 1} has room").add_class(f"pb-move-here-{i}").add_class("pb-small")
+                    here.on_click(lambda _, i=i, sid=selected.id: self.move(sid, i))
+                    head_parts.append(here)
+                head = widgets.HBox(tuple(head_parts)).add_class("pb-table-head")
+                groups.append(widgets.VBox((head, *(chips[sid] for sid in people if sid in chips))).add_class("pb-student-table").add_class(f"pb-student-table-{i}"))
+            waiting = [s.id for s in record.students if s.group is None]
+            if waiting:
+                head = widgets.HTML(f"<b>Waiting for a {words.Table.lower()}</b> · {len(waiting)}").add_class("pb-table-head")
+                groups.append(widgets.VBox((head, *(chips[sid] for sid in waiting))).add_class("pb-student-table").add_class("pb-student-waiting"))
+        else:
+            groups.append(widgets.VBox(tuple(chips.values())).add_class("pb-student-table").add_class("pb-student-lobby"))
+        on = sum(1 for s in record.students if now - seen.get(s.id, 0.0) <= cl.CONNECTED_SECONDS)
+        hint = " · Swap: press it on one student, then on a student of another table." if record.phase == "dealt" else ""
+        head_line = widgets.HTML(f"<h3>Students: {len(record.students)} of {record.expected} · {on} connected now</h3>" + (f'<div class="pb-muted">{esc(hint[3:])}</div>' if hint else ""))
+        grid = widgets.Box(tuple(groups)).add_class("pb-student-grid")
+        return widgets.VBox((head_line, grid)).add_class("pb-class-students")
+
+    def _chip(self, record: cl.ClassRecord, student: cl.Student, tables: dict[str, Any], asking: dict[str, cl.SeatRequest], seen: dict[str, float], now: float) -> widgets.Widget:
+        """One student's row on the monitor: a dot (connected, or not seen for how long), the
+        name, the state, small buttons, and what the last press on it did."""
+        sid = student.id
+        heard = seen.get(sid)
+        if heard is not None and now - heard <= cl.CONNECTED_SECONDS:
+            dot = '<span class="pb-dot pb-dot-on" title="connected">●</span>'
+            line = "connected"
+        else:
+            dot = '<span class="pb-dot pb-dot-off" title="not connected">○</span>'
+            line = f"not seen for {_ago(now - heard)}" if heard is not None else "not seen yet"
+        where = cl.seat_of(record, student)
+        if student.id in asking:
+            state = "asking for their place on another device"
+        elif student.free:
+            state = "released"
+        elif not student.kept:
+            state = "joining…"
+        elif where is not None and card(record.game).hides:
+            table = tables.get(where[0])
+            claim = dict(table.meta.get("claims") or {}).get(str(where[1])) if table is not None else None
+            bot = table is not None and where[1] in table.bots
+            state = "a bot plays their seat" if bot else "on their seat" if isinstance(claim, dict) and claim.get("confirmed") else "not on their seat yet"
+        else:
+            state = "joined"
+        base = f'{dot}<b class="pb-chip-name">{esc(student.name)}</b> <span class="pb-chip-state">{esc(state)} · {esc(line)}</span>'
+        html = widgets.HTML(base + self._said_html(sid)).add_class("pb-chip-text")
+        self._spots[sid] = (html, base)
+        buttons: list[widgets.Widget] = []
+
+        def small(description: str, css: str, tooltip: str = "", style: str = "") -> widgets.Button:
+            button = widgets.Button(description=description, tooltip=tooltip, button_style=style).add_class(css).add_class("pb-small")
+            buttons.append(button)
+            return button
+
+        request = asking.get(sid)
+        if request is not None:
+            small("Approve", f"pb-approve-chip-{request.id}", "Their place moves to the device that asks", "success").on_click(lambda _, rid=request.id: self.approve(rid))
+        if record.phase == "dealt" and student.group is not None:
+            chosen = self._selected == sid
+            other = record.student(self._selected) if self._selected and not chosen else None
+            label = "Cancel swap" if chosen else f"Swap with {other.name}" if other is not None else "Swap"
+            small(label, f"pb-swap-{sid}", "Swap two students of different tables: press on one, then on the other", "info" if chosen else "").on_click(lambda _, sid=sid: self._press_swap(sid))
+        if self._renaming == sid:
+            box = widgets.Text(value=student.name, layout=widgets.Layout(width="160px")).add_class(f"pb-rename-box-{sid}")
+            buttons.append(box)
+            small("Save", f"pb-rename-save-{sid}", "", "primary").on_click(lambda _, sid=sid, box=box: self.rename_student(sid, box.value))
+        else:
+            small("Rename", f"pb-rename-student-{sid}").on_click(lambda _, sid=sid: self._start_renaming(sid))
+        small("Release", f"pb-release-student-{sid}", "Free this name for another device: the next device that joins with it is this student").on_click(lambda _, sid=sid: self.release_student(sid))
+        removing = self._removing == sid
+        small("Press again to remove" if removing else "Remove", f"pb-remove-student-{sid}", "Take this student out of the class", "danger" if removing else "").on_click(lambda _, sid=sid: self._press_remove(sid))
+        row = widgets.HBox(tuple(buttons)).add_class("pb-chip-actions")
+        chip = widgets.VBox((html, row)).add_class("pb-student-chip").add_class(f"pb-student-{sid}")
+        if self._selected == sid:
+            chip.add_class("pb-chip-selected")
+        return chip
+
+    def _press_swap(self, student_id: str) -> None:
+        """Swap in two presses: the first picks a student, the second (on a student of another
+        table) swaps them; pressed again on the first, it is cancelled."""
+        first = self._selected
+        if not first or first == student_id or self.record is None or self.record.student(first) is None:
+            self._selected = "" if first == student_id else student_id
+            self._said = None
+            self._shown = None
+            self._draw()
+            return
+        self.swap(first, student_id)
 
     def _start_renaming(self, student_id: str) -> None:
         self._renaming = student_id
@@ -861,17 +1029,6 @@ class ClassPage(widgets.VBox):
             self._draw()
             return
         self.remove_student(student_id)
-
-    def _move_box(self, record: cl.ClassRecord) -> widgets.Widget:
-        rows = []
-        options = [(f"table {i + 1}", i) for i in range(len(record.groups))]
-        for student in record.students:
-            if student.group is None:
-                continue
-            choice = widgets.Dropdown(options=options, value=student.group, layout=widgets.Layout(width="140px")).add_class(f"pb-move-{student.id}")
-            choice.observe(lambda change, sid=student.id: self.move(sid, change["new"]) if change["new"] != change["old"] else None, "value")
-            rows.append(widgets.HBox((widgets.HTML(f"{esc(student.name)}&nbsp;"), choice), layout=widgets.Layout(align_items="center")))
-        return widgets.VBox((widgets.HTML("<h3>The tables (move a student before the start)</h3>" + self._groups_html(record)), *rows)).add_class("pb-class-moves")
 
     def _tables_box(self, record: cl.ClassRecord, tables: Sequence[Any]) -> widgets.Widget:
         rows: list[widgets.Widget] = []
@@ -889,9 +1046,9 @@ class ClassPage(widgets.VBox):
             else:
                 waiting = [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]
                 line = f"{cl.step_of(state)} · waited {_ago(now - since)} on {', '.join(names[s] for s in waiting)}" if waiting else f"{cl.step_of(state)} · playing"
-            head = widgets.HTML(
-                f'<b>Table {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
-            )
+            base = f'<b>Table {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
+            head = widgets.HTML(base + self._said_html(f"table-{i}"))
+            self._spots[f"table-{i}"] = (head, base)
             parts: list[widgets.Widget] = [head]
             if not rules.over(state) and not stopped and card(record.game).fill_bot:
                 for seat in [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]:
@@ -903,11 +1060,32 @@ class ClassPage(widgets.VBox):
 
     # -- live ------------------------------------------------------------------------------------------
     def _beaten(self) -> None:
+        self._note_presence()
         if self.seat_page is not None:
             # The page is there, but maybe not yet the seat page inside it: that one's own
             # heartbeat (the first on the page once drawn) confirms the seat, after the page
             # put its link in the address bar; confirmed earlier, a reload lost the seat.
             self.seat_page.live.last_beat = self.live.last_beat
+
+    def _note_presence(self) -> None:
+        """A student's page notes in the store that it is there, at most every
+        `classes.PRESENCE_WRITE_SECONDS` (its heartbeat comes every 4 s): the monitor's dots."""
+        if self.role != "student" or self.student is None or self.record is None:
+            return
+        now = time.time()
+        if now - self._presence_noted < cl.PRESENCE_WRITE_SECONDS:
+            return
+        self._presence_noted = now
+        try:
+            cl.note_presence(self.store, self.record, self.student.id, now)
+        except Exception:  # a note missed (a busy database) only makes the dot late; the beat must be answered
+            self._presence_noted = 0.0
+
+    def _presence_moved(self, record: cl.ClassRecord) -> bool:
+        """On the monitor: whether a student came or went since it was drawn, or its "not seen
+        for" lines are half a minute old."""
+        now = time.time()
+        return self._connected(record, cl.presence(self.store, record), now) != self._connected_seen or (isinstance(self._shown, tuple) and self._shown[3:4] != (int(now // 30),))
 
     def refresh(self) -> bool:
         """Look at the class (and, on the board and monitor, its tables); redraw if they moved."""
@@ -919,6 +1097,9 @@ class ClassPage(widgets.VBox):
             return False
         tables = tuple(self.store.version(t) for t in record.tables) if self.role in ("board", "monitor") else ()
         if record.version == self.record.version and tables == self._tables_seen:
+            if self.role == "monitor" and self._presence_moved(record):
+                self._draw()
+                return True
             return False
         self.record, self._tables_seen = record, tables
         if self.student is not None:
