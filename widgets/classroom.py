@@ -786,9 +786,10 @@ class ClassPage(widgets.VBox):
             f'for the projector. Students open <b>{esc(links["join"])}</b> (or the board\'s QR code). Keep this page to yourself.</div>'
         ).add_class("pb-class-info")
         # The phase's buttons first: a class of 30 puts them below a long list otherwise.
-        parts: list[widgets.Widget] = [self.controls, info]
-        if record.requests:
+        parts: list[widgets.Widget] = [self.controls]
+        if record.requests:  # a student waiting on another device: right below the buttons
             parts.append(self._requests_box(record))
+        parts.append(info)
         if record.phase != "over" and record.students:
             parts.append(self._students_box(record, tables, seen, now))
         if record.phase in ("playing", "over"):
