@@ -36,7 +36,8 @@ def test_thirty_leerdam_students_dealt_ten_ten_ten_swap_between_villages(store) 
     # Every village is full: no table offers to take a student, a swap does.
     one(facilitator, f"pb-swap-{first}").click()
     assert not find(facilitator, "pb-move-here-1") and not find(facilitator, "pb-move-here-2")
-    assert one(facilitator, f"pb-swap-{other}").description == "Swap with Household 1"
+    assert one(facilitator, f"pb-swap-{other}").tooltip == "Swap with Household 1"
+    assert "<b>Household 1</b> picked" in synced_text(one(facilitator, "pb-class-students"))
     one(facilitator, f"pb-swap-{other}").click()
     after = facilitator.record
     assert after.version == record.version + 1 and facilitator.status.kind == "ok", facilitator.status.message

@@ -942,8 +942,16 @@ class ClassPage(widgets.VBox):
         else:
             groups.append(widgets.VBox(tuple(chips.values())).add_class("pb-student-table").add_class("pb-student-lobby"))
         on = sum(1 for s in record.students if now - seen.get(s.id, 0.0) <= cl.CONNECTED_SECONDS)
-        hint = " · Swap: press it on one student, then on a student of another table." if record.phase == "dealt" else ""
-        head_line = widgets.HTML(f"<h3>Students: {len(record.students)} of {record.expected} · {on} connected now</h3>" + (f'<div class="pb-muted">{esc(hint[3:])}</div>' if hint else ""))
+        table = esc(words.Table.lower())
+        picked = record.student(self._selected) if self._selected else None
+        hint = (
+            ""
+            if record.phase != "dealt"
+            else f'<span class="pb-swap-hint"><b>{esc(picked.name)}</b> picked: press Swap on a student of another {table}, or Move here on a {table} with room.</span>'
+            if picked is not None
+            else f'<span class="pb-muted pb-swap-hint">Swap: press it on one student, then on a student of another {table}.</span>'
+        )
+        head_line = widgets.HTML(f'<div class="pb-students-head"><h3>Students: {len(record.students)} of {record.expected} · {on} connected now</h3>{hint}</div>')
         grid = widgets.Box(tuple(groups)).add_class("pb-student-grid")
         return widgets.VBox((head_line, grid)).add_class("pb-class-students")
 
@@ -988,8 +996,10 @@ class ClassPage(widgets.VBox):
         if record.phase == "dealt" and student.group is not None:
             chosen = self._selected == sid
             other = record.student(self._selected) if self._selected and not chosen else None
-            label = "Cancel swap" if chosen else f"Swap with {other.name}" if other is not None else "Swap"
-            small(label, f"pb-swap-{sid}", "Swap two students of different tables: press on one, then on the other", "info" if chosen else "").on_click(lambda _, sid=sid: self._press_swap(sid))
+            # Short on every row (the picked student is said once, above the tables): a long
+            # label on thirty rows wraps each of them.
+            tip = f"Swap with {other.name}" if other is not None else "Swap two students of different tables: press on one, then on the other"
+            small("Cancel swap" if chosen else "Swap", f"pb-swap-{sid}", tip, "info" if chosen else "").on_click(lambda _, sid=sid: self._press_swap(sid))
         if self._renaming == sid:
             box = widgets.Text(value=student.name, layout=widgets.Layout(width="160px")).add_class(f"pb-rename-box-{sid}")
             buttons.append(box)
