@@ -134,7 +134,8 @@ def test_the_monitor_shows_whose_page_is_connected(store) -> None:
     facilitator.start()
     phones[0].refresh()
     assert phones[0].seat_page is not None
-    # The class page behind the seat page beats on: still connected while seated.
+    # Seated, the page's script beats the seat page's heartbeat (the first on the page): still
+    # connected while playing.
     phones[0]._presence_noted -= cl.PRESENCE_WRITE_SECONDS
-    phones[0].heartbeat.click()
+    phones[0].seat_page.heartbeat.click()
     assert store.presence(facilitator.record.id)[phones[0].student.id] > noted[phones[0].student.id]

@@ -634,6 +634,9 @@ class ClassPage(widgets.VBox):
         # facilitator (or a release) changes the seat's key.
         slip = dict(table.meta.get("seat_keys") or {}).get(str(seat), "")
         seat_page = dashboard(self.store, query=table_query(table_id, seat=seat, key=slip))
+        # The seat page's heartbeat is the one the page's script presses now (the first on the
+        # page): it notes the student's presence for the monitor, as this page's did.
+        seat_page.heartbeat.on_click(lambda _: self._note_presence())
         # dashboard.css came with this page (JupyterLab): sent again below class.css, it would win its ties
         seat_page.style_html.value = style_html(*seat_page.sheets)
         self.seat_page = seat_page
