@@ -12,6 +12,7 @@ import time
 import pytest
 
 from playbook import classes as cl
+from playbook.store import Store
 from tests.support.classes import joined, monitor
 from tests.support.headless import find, one, synced_text
 
@@ -139,3 +140,17 @@ def test_the_monitor_shows_whose_page_is_connected(store) -> None:
     phones[0]._presence_noted -= cl.PRESENCE_WRITE_SECONDS
     phones[0].seat_page.heartbeat.click()
     assert store.presence(facilitator.record.id)[phones[0].student.id] > noted[phones[0].student.id]
+
+
+def test_presence_is_kept_beside_the_class_and_moves_no_version(location) -> None:
+    store = Store(location)
+    record = cl.create_class(store, "new-rule", 3, seed=1)
+    record = cl.submit(store, record.id, cl.Join("Ana", "k" * 20, "d" * 20), 0)
+    ana = record.students[0].id
+    cl.note_presence(store, record, ana, 100.0)
+    cl.note_presence(store, record, ana, 130.0)  # one row a student, the latest note
+    assert cl.presence(store, record) == {ana: 130.0}
+    assert cl.class_version(store, record.id) == record.version
+    # A class removed (one no student kept, expired) takes its notes with it.
+    assert store.remove_classes(time.time() + 1, lambda _stored: True) == 1
+    assert store.presence(record.id) == {}
