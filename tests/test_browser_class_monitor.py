@@ -49,7 +49,8 @@ def _shot(page: Page, folder: Path, name: str, size: tuple[int, int]) -> dict[st
     page.set_viewport_size({"width": size[0], "height": size[1]})
     settled(page, size[0])
     page.screenshot(path=str(folder / f"{name}-{size[0]}x{size[1]}.png"), full_page=False)
-    figures = {sel: _top(page, f"{MONITOR} {sel}") for sel in (".pb-start-class", ".pb-deal", ".pb-end-class", ".pb-student-grid")}
+    shown = [sel for sel in (".pb-start-class", ".pb-deal", ".pb-end-class", ".pb-student-grid") if page.locator(f"{MONITOR} {sel}").count()]
+    figures = {sel: _top(page, f"{MONITOR} {sel}") for sel in shown}
     figures["monitor height"] = float(page.locator(MONITOR).first.evaluate("el => el.getBoundingClientRect().height"))
     figures["village height"] = float(page.locator(f"{MONITOR} .pb-student-table-0").evaluate("el => el.getBoundingClientRect().height"))
     figures["scroll width"] = float(page.evaluate("document.documentElement.scrollWidth"))
@@ -112,6 +113,12 @@ def test_deal_and_start_are_in_the_first_screen_with_thirty_students(voila: Voil
         distance = abs(shown["y"] - pressed["y"])
         assert distance < 80, (pressed, shown)
         page.screenshot(path=str(tmp_path / "refused-1366x768.png"))
+        # Started: End the class stays in the first screen, above every table and student.
+        page.locator(f"{MONITOR} .pb-start-class").click()
+        expect(page.locator(f"{MONITOR} .pb-class-tables")).to_contain_text("Village 3", timeout=WAIT_MS)
+        playing = _shot(page, tmp_path, "playing", (1366, 768))
+        assert playing[".pb-end-class"] < 768, playing
+        figures["playing 1366x768"] = playing
         print(json.dumps({"folder": str(tmp_path), "lobby": lobby, "dealt": figures, "village tops": tops, "refusal to its button (px)": distance}, indent=1))
     finally:
         context.close()

@@ -112,7 +112,7 @@ def test_deal_and_start_come_first_in_the_monitor(store) -> None:
     facilitator.start()
     assert facilitator.screen.children[0] is controls and find(controls, "pb-end-class")
     order = [c for w in facilitator.screen.children for c in w._dom_classes]
-    assert order.index("pb-class-controls") < order.index("pb-class-students") < order.index("pb-class-tables")
+    assert order.index("pb-class-controls") < order.index("pb-class-tables") < order.index("pb-class-students") < order.index("pb-class-csv")
 
 
 def test_the_monitor_shows_whose_page_is_connected(store) -> None:
@@ -154,3 +154,20 @@ def test_presence_is_kept_beside_the_class_and_moves_no_version(location) -> Non
     # A class removed (one no student kept, expired) takes its notes with it.
     assert store.remove_classes(time.time() + 1, lambda _stored: True) == 1
     assert store.presence(record.id) == {}
+
+
+def test_at_play_a_bot_for_an_absent_student_is_pressed_in_their_row(store) -> None:
+    _phones, facilitator = joined(store, "leerdam", THIRTY)
+    facilitator.deal()
+    facilitator.start()
+    tables = one(facilitator, "pb-class-tables")
+    # A village waiting on all ten reads as a count, and has no row of ten buttons.
+    assert "waited 0 s on 10: Household 1, Household 2, Household 3 and 7 more" in synced_text(tables)
+    assert not find(tables, "pb-class-bot-0-3")
+    absent = facilitator.record.groups[0][3]
+    row = one(facilitator, f"pb-student-{absent}")
+    one(row, "pb-class-bot-0-3").click()
+    assert store.load(facilitator.record.tables[0]).bots == {3: "fair"}
+    assert "A bot (fair) plays Household 4" in _said(facilitator, absent) and facilitator.status.kind == "ok"
+    assert "a bot plays their seat" in _said(facilitator, absent)
+    assert not find(one(facilitator, f"pb-student-{absent}"), "pb-class-bot-0-3")

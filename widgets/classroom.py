@@ -440,12 +440,14 @@ class ClassPage(widgets.VBox):
 
     def hand_to_bot(self, table_index: int, seat: int) -> bool:
         """A bot plays an absent student's seat (the table's own facilitator page hands it back)."""
-        self._at = f"table-{table_index}"
         if not self._allowed("hand a seat to a bot") or self.record is None:
             return False
+        # said in the student's row, where the press was (else in the table's line)
+        record = self.record
+        table_id = record.tables[table_index] if 0 <= table_index < len(record.tables) else ""
+        self._at = next((s.id for s in record.students if cl.seat_of(record, s) == (table_id, seat)), f"table-{table_index}")
         from playbook.bots import strategies
 
-        table_id = self.record.tables[table_index]
         table = self.store.load(table_id)
         bot = card(self.record.game).fill_bot
         if bot not in strategies(self.record.game):
@@ -458,7 +460,7 @@ class ClassPage(widgets.VBox):
             return False
         self._shown = None
         self._draw()
-        self._say_at(f"table-{table_index}", f"A bot ({bot}) plays {table.game.setup.names[seat]}'s seat at table {table_index + 1}.", True)
+        self._say_at(self._at, f"A bot ({bot}) plays {table.game.setup.names[seat]}'s seat at {card(self.record.game).words.Table.lower()} {table_index + 1}.", True)
         return True
 
     def _allowed(self, what: str) -> bool:
@@ -793,10 +795,13 @@ class ClassPage(widgets.VBox):
         if record.requests:  # a student waiting on another device: right below the buttons
             parts.append(self._requests_box(record))
         parts.append(info)
+        if record.phase in ("playing", "over"):
+            # A line a table (whom it waits on, a bot for an absent seat): short, and what a
+            # class at play needs first.
+            parts.append(self._tables_box(record, tables))
         if record.phase != "over" and record.students:
             parts.append(self._students_box(record, tables, seen, now))
         if record.phase in ("playing", "over"):
-            parts.append(self._tables_box(record, tables))
             rows = cl.decision_rows(self.store, record)
             parts.append(
                 widgets.HTML(
@@ -923,7 +928,8 @@ class ClassPage(widgets.VBox):
         words = card(record.game).words
         by_table = {t.id: t for t in tables}
         asking = {r.student: r for r in record.requests}
-        chips: dict[str, widgets.Widget] = {s.id: self._chip(record, s, by_table, asking, seen, now) for s in record.students}
+        waited = {(t.id, seat) for t in tables for seat in self._waited(t)} if card(record.game).fill_bot else set()
+        chips: dict[str, widgets.Widget] = {s.id: self._chip(record, s, by_table, asking, seen, now, waited) for s in record.students}
         groups: list[widgets.Widget] = []
         if record.groups:
             high = card(record.game).players.class_high
@@ -958,7 +964,9 @@ class ClassPage(widgets.VBox):
         grid = widgets.Box(tuple(groups)).add_class("pb-student-grid")
         return widgets.VBox((head_line, grid)).add_class("pb-class-students")
 
-    def _chip(self, record: cl.ClassRecord, student: cl.Student, tables: dict[str, Any], asking: dict[str, cl.SeatRequest], seen: dict[str, float], now: float) -> widgets.Widget:
+    def _chip(
+        self, record: cl.ClassRecord, student: cl.Student, tables: dict[str, Any], asking: dict[str, cl.SeatRequest], seen: dict[str, float], now: float, waited: set[tuple[str, int]]
+    ) -> widgets.Widget:
         """One student's row on the monitor: a dot (connected, or not seen for how long), the
         name, the state, small buttons, and what the last press on it did."""
         sid = student.id
@@ -1003,6 +1011,11 @@ class ClassPage(widgets.VBox):
             # label on thirty rows wraps each of them.
             tip = f"Swap with {other.name}" if other is not None else "Swap two students of different tables: press on one, then on the other"
             small("Cancel swap" if chosen else "Swap", f"pb-swap-{sid}", tip, "info" if chosen else "").on_click(lambda _, sid=sid: self._press_swap(sid))
+        if where is not None and where in waited and student.group is not None:
+            # the table waits on this student: a bot may play their seat (its own page hands it back)
+            small("Bot", f"pb-class-bot-{student.group}-{where[1]}", "A bot plays this absent student's seat; the table's own page hands it back").on_click(
+                lambda _, i=student.group, seat=where[1]: self.hand_to_bot(i, seat)
+            )
         if self._renaming == sid:
             box = widgets.Text(value=student.name, layout=widgets.Layout(width="160px")).add_class(f"pb-rename-box-{sid}")
             buttons.append(box)
@@ -1044,9 +1057,20 @@ class ClassPage(widgets.VBox):
             return
         self.remove_student(student_id)
 
+    @staticmethod
+    def _waited(table: Any) -> list[int]:
+        """The seats a table waits on that a person plays (none once it is over or stopped)."""
+        state, rules = table.game.state, table.game.rules
+        if rules.over(state) or table.meta.get(STOPPED):
+            return []
+        names = getattr(table.game.setup, "names", ())
+        return [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]
+
     def _tables_box(self, record: cl.ClassRecord, tables: Sequence[Any]) -> widgets.Widget:
         rows: list[widgets.Widget] = []
         now = time.time()
+        # the seats whose student has a row on the page (the students are listed until the end)
+        rowed = {where for s in record.students if (where := cl.seat_of(record, s)) is not None} if record.phase != "over" else set()
         for i, table in enumerate(tables):
             state, rules = table.game.state, table.game.rules
             names = getattr(table.game.setup, "names", ())
@@ -1058,19 +1082,23 @@ class ClassPage(widgets.VBox):
             elif stopped:  # the class was ended: it waits for no one
                 line = f"{cl.step_of(state)} · stopped when the class ended"
             else:
-                waiting = [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]
-                line = f"{cl.step_of(state)} · waited {_ago(now - since)} on {', '.join(names[s] for s in waiting)}" if waiting else f"{cl.step_of(state)} · playing"
-            base = f'<b>Table {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
+                waiting = [names[s] for s in self._waited(table)]
+                # A line, not a roll call: a village of 10 all waited on reads as its count.
+                who = ", ".join(waiting) if len(waiting) <= 4 else f"{len(waiting)}: {', '.join(waiting[:3])} and {len(waiting) - 3} more"
+                line = f"{cl.step_of(state)} · waited {_ago(now - since)} on {who}" if waiting else f"{cl.step_of(state)} · playing"
+            word = card(record.game).words.Table
+            base = f'<b>{esc(word)} {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
             head = widgets.HTML(base + self._said_html(f"table-{i}"))
             self._spots[f"table-{i}"] = (head, base)
             parts: list[widgets.Widget] = [head]
             if not rules.over(state) and not stopped and card(record.game).fill_bot:
-                for seat in [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]:
-                    bot = widgets.Button(description=f"Bot for {names[seat]}", tooltip="A bot plays this absent student's seat").add_class(f"pb-class-bot-{i}-{seat}")
+                # A student's seat has its Bot button in their row below; a seat no row shows, here.
+                for seat in [s for s in self._waited(table) if (table.id, s) not in rowed]:
+                    bot = widgets.Button(description=f"Bot for {names[seat]}", tooltip="A bot plays this absent student's seat").add_class(f"pb-class-bot-{i}-{seat}").add_class("pb-small")
                     bot.on_click(lambda _, i=i, seat=seat: self.hand_to_bot(i, seat))
                     parts.append(bot)
             rows.append(widgets.HBox(tuple(parts), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px")))
-        return widgets.VBox((widgets.HTML("<h3>Every table</h3>"), *rows)).add_class("pb-class-tables")
+        return widgets.VBox((widgets.HTML(f"<h3>Every {esc(card(record.game).words.Table.lower())}</h3>"), *rows)).add_class("pb-class-tables")
 
     # -- live ------------------------------------------------------------------------------------------
     def _beaten(self) -> None:
