@@ -124,8 +124,12 @@ def test_the_monitor_shows_whose_page_is_connected(store) -> None:
     phones[0].heartbeat.click()  # written sparingly: not at every beat
     assert store.presence(facilitator.record.id) == noted
     assert cl.load_class(store, facilitator.record.id).version == version  # not a change of the class
+    row = one(one(facilitator, f"pb-student-{phones[0].student.id}"), "pb-chip-text")
+    assert "not seen yet" in row.value
     store.note_presence(facilitator.record.id, phones[1].student.id, time.time() - 95)
-    assert facilitator.refresh()  # someone came: redrawn without a change to the class
+    assert facilitator.refresh()  # someone came, without a change to the class
+    # Said in place: the same row, its words changed, no widget made for it.
+    assert one(one(facilitator, f"pb-student-{phones[0].student.id}"), "pb-chip-text") is row and "connected" in row.value
     assert "connected" in _said(facilitator, phones[0].student.id)
     assert "not seen for 1 min" in _said(facilitator, phones[1].student.id)
     assert "not seen yet" in _said(facilitator, phones[2].student.id)

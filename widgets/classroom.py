@@ -116,6 +116,9 @@ class ClassPage(widgets.VBox):
         self._spots: dict[str, tuple[widgets.HTML, str]] = {}
         self._selected = ""
         self._connected_seen: tuple[str, ...] = ()
+        self._presence_bucket = 0
+        self._drawn_tables: dict[str, Any] = {}
+        self._hint = ""
         #: when this student page last noted, in the store, that it is there (`_beaten`).
         self._presence_noted = 0.0
         self._tables_seen: tuple[int, ...] = ()
@@ -775,10 +778,12 @@ class ClassPage(widgets.VBox):
         now = time.time()
         seen = cl.presence(self.store, record)
         connected = self._connected(record, seen, now)
-        key = ("monitor", record.version, tuple(t.version for t in tables), int(now // 30), connected, self._selected, self._renaming, self._removing)
+        # Who is connected is not in the key: it is redrawn in place (`_repaint_presence`).
+        key = ("monitor", record.version, tuple(t.version for t in tables), self._selected, self._renaming, self._removing)
         if self._shown == key:
             return
-        self._shown, self._connected_seen = key, connected
+        self._shown, self._connected_seen, self._presence_bucket = key, connected, int(now // 30)
+        self._drawn_tables = {t.id: t for t in tables}
         self._spots = {}
         links = class_links(public_base(), record)
         self._head(
@@ -950,7 +955,6 @@ class ClassPage(widgets.VBox):
                 groups.append(widgets.VBox((head, *(chips[sid] for sid in waiting))).add_class("pb-student-table").add_class("pb-student-waiting"))
         else:
             groups.append(widgets.VBox(tuple(chips.values())).add_class("pb-student-table").add_class("pb-student-lobby"))
-        on = sum(1 for s in record.students if now - seen.get(s.id, 0.0) <= cl.CONNECTED_SECONDS)
         table = esc(words.Table.lower())
         picked = record.student(self._selected) if self._selected else None
         hint = (
@@ -960,17 +964,43 @@ class ClassPage(widgets.VBox):
             if picked is not None
             else f'<span class="pb-muted pb-swap-hint">Swap: press it on one student, then on a student of another {table}.</span>'
         )
-        head_line = widgets.HTML(f'<div class="pb-students-head"><h3>Students: {len(record.students)} of {record.expected} · {on} connected now</h3>{hint}</div>')
+        counted = self._students_count(record, seen, now)
+        head_line = widgets.HTML(f'<div class="pb-students-head">{counted}{hint}</div>')
+        self._spots["students-head"] = (head_line, counted)
+        self._hint = hint
         grid = widgets.Box(tuple(groups)).add_class("pb-student-grid")
         return widgets.VBox((head_line, grid)).add_class("pb-class-students")
 
-    def _chip(
-        self, record: cl.ClassRecord, student: cl.Student, tables: dict[str, Any], asking: dict[str, cl.SeatRequest], seen: dict[str, float], now: float, waited: set[tuple[str, int]]
-    ) -> widgets.Widget:
-        """One student's row on the monitor: a dot (connected, or not seen for how long), the
-        name, the state, small buttons, and what the last press on it did."""
-        sid = student.id
-        heard = seen.get(sid)
+    @staticmethod
+    def _students_count(record: cl.ClassRecord, seen: dict[str, float], now: float) -> str:
+        on = sum(1 for s in record.students if now - seen.get(s.id, 0.0) <= cl.CONNECTED_SECONDS)
+        return f"<h3>Students: {len(record.students)} of {record.expected} · {on} connected now</h3>"
+
+    def _repaint_presence(self, record: cl.ClassRecord) -> bool:
+        """On the monitor, when only who is connected moved (or the "not seen for" lines are half
+        a minute old): each student's words redrawn in place, no widget made; True if any was."""
+        now = time.time()
+        seen = cl.presence(self.store, record)
+        connected = self._connected(record, seen, now)
+        if connected == self._connected_seen and int(now // 30) == self._presence_bucket:
+            return False
+        self._connected_seen, self._presence_bucket = connected, int(now // 30)
+        asking = {r.student: r for r in record.requests}
+        for student in record.students:
+            spot = self._spots.get(student.id)
+            if spot is not None and (base := self._chip_text(record, student, self._drawn_tables, asking, seen, now)) != spot[1]:
+                self._spots[student.id] = (spot[0], base)
+                spot[0].value = base + self._said_html(student.id)
+        head = self._spots.get("students-head")
+        if head is not None:
+            counted = self._students_count(record, seen, now)
+            head[0].value = f'<div class="pb-students-head">{counted}{self._hint}</div>'
+        return True
+
+    @staticmethod
+    def _chip_text(record: cl.ClassRecord, student: cl.Student, tables: dict[str, Any], asking: Any, seen: dict[str, float], now: float) -> str:
+        """A student row's words: the dot, the name, the state, and connected or not seen for how long."""
+        heard = seen.get(student.id)
         if heard is not None and now - heard <= cl.CONNECTED_SECONDS:
             dot = '<span class="pb-dot pb-dot-on" title="connected">●</span>'
             line = "connected"
@@ -991,9 +1021,18 @@ class ClassPage(widgets.VBox):
             state = "a bot plays their seat" if bot else "on their seat" if isinstance(claim, dict) and claim.get("confirmed") else "not on their seat yet"
         else:
             state = "joined"
-        base = f'{dot}<b class="pb-chip-name">{esc(student.name)}</b> <span class="pb-chip-state">{esc(state)} · {esc(line)}</span>'
+        return f'{dot}<b class="pb-chip-name">{esc(student.name)}</b> <span class="pb-chip-state">{esc(state)} · {esc(line)}</span>'
+
+    def _chip(
+        self, record: cl.ClassRecord, student: cl.Student, tables: dict[str, Any], asking: dict[str, cl.SeatRequest], seen: dict[str, float], now: float, waited: set[tuple[str, int]]
+    ) -> widgets.Widget:
+        """One student's row on the monitor: a dot (connected, or not seen for how long), the
+        name, the state, small buttons, and what the last press on it did."""
+        sid = student.id
+        base = self._chip_text(record, student, tables, asking, seen, now)
         html = widgets.HTML(base + self._said_html(sid)).add_class("pb-chip-text")
         self._spots[sid] = (html, base)
+        where = cl.seat_of(record, student)
         buttons: list[widgets.Widget] = []
 
         def small(description: str, css: str, tooltip: str = "", style: str = "") -> widgets.Button:
@@ -1123,12 +1162,6 @@ class ClassPage(widgets.VBox):
         except Exception:  # a note missed (a busy database) only makes the dot late; the beat must be answered
             self._presence_noted = 0.0
 
-    def _presence_moved(self, record: cl.ClassRecord) -> bool:
-        """On the monitor: whether a student came or went since it was drawn, or its "not seen
-        for" lines are half a minute old."""
-        now = time.time()
-        return self._connected(record, cl.presence(self.store, record), now) != self._connected_seen or (isinstance(self._shown, tuple) and self._shown[3:4] != (int(now // 30),))
-
     def refresh(self) -> bool:
         """Look at the class (and, on the board and monitor, its tables); redraw if they moved."""
         if self.record is None:
@@ -1139,10 +1172,7 @@ class ClassPage(widgets.VBox):
             return False
         tables = tuple(self.store.version(t) for t in record.tables) if self.role in ("board", "monitor") else ()
         if record.version == self.record.version and tables == self._tables_seen:
-            if self.role == "monitor" and self._presence_moved(record):
-                self._draw()
-                return True
-            return False
+            return self.role == "monitor" and self._repaint_presence(record)
         self.record, self._tables_seen = record, tables
         if self.student is not None:
             found = record.student(self.student.id)
