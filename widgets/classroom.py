@@ -825,8 +825,8 @@ class ClassPage(widgets.VBox):
         self._replace(tuple(parts))
 
     def _draw_controls(self, record: cl.ClassRecord) -> None:
-        """The class's phase buttons (deal, start, deal the latecomers, end), first on the page,
-        then `pace_box` (other controls of the class), then what the last of them did."""
+        """The class's phase buttons (deal, start, deal the latecomers), first on the page, then
+        `pace_box` (other controls of the class), then End; below them what the last press did."""
         buttons: list[widgets.Widget] = []
         if record.phase in ("lobby", "dealt"):
             deal = widgets.Button(description="Deal the tables" if record.phase == "lobby" else "Deal again", button_style="primary" if record.phase == "lobby" else "").add_class("pb-deal")
@@ -852,9 +852,11 @@ class ClassPage(widgets.VBox):
                     self.end()
 
             end.on_click(ending)
-            buttons.append(end)
+        else:
+            end = None
         old = [w for w in self.controls_row.children if w is not self.pace_box]
-        self.controls_row.children = (*buttons, self.pace_box)
+        # End last, apart at the right (class.css): not the neighbour of Deal or Start.
+        self.controls_row.children = (*buttons, self.pace_box, *([end] if end is not None else []))
         close_tree(old)
         self.controls_said.value = self._said_html("controls")
         self._spots["controls"] = (self.controls_said, "")
