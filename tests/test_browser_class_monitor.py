@@ -122,3 +122,31 @@ def test_deal_and_start_are_in_the_first_screen_with_thirty_students(voila: Voil
         print(json.dumps({"folder": str(tmp_path), "lobby": lobby, "dealt": figures, "village tops": tops, "refusal to its button (px)": distance}, indent=1))
     finally:
         context.close()
+
+
+def test_a_phone_in_the_class_shows_as_connected_on_the_monitor(voila: VoilaFactory, chromium: Browser) -> None:
+    """A real student page's heartbeat notes its presence (from its kernel, beside the loop):
+    the monitor's dot for the student turns to connected without a change to the class."""
+    server = voila(NOTEBOOKS_DIR / "class.ipynb")
+    store = Store(server.db_path)
+    record = cl.create_class(store, "new-rule", 3, seed=5)
+    phone_context = chromium.new_context(viewport={"width": 390, "height": 844})
+    monitor_context = chromium.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        phone = phone_context.new_page()
+        open_dashboard(phone, server.url + f"?code={record.code}", ".playbook-class-join .pb-name-box input")
+        phone.locator(".playbook-class-join .pb-name-box input").fill("Dara")
+        phone.locator(".playbook-class-join .pb-join-class").click()
+        expect(phone.locator(".playbook-class-student")).to_contain_text("You are in", timeout=WAIT_MS)
+        joined = cl.load_class(store, record.id)
+        monitor = monitor_context.new_page()
+        query = "?" + cl.class_links("", joined)["monitor"].split("?", 1)[1]
+        open_dashboard(monitor, server.url + query, f"{MONITOR} .pb-student-chip")
+        dara = joined.students[0].id
+        expect(monitor.locator(f"{MONITOR} .pb-student-{dara} .pb-dot-on")).to_have_count(1, timeout=WAIT_MS)
+        expect(monitor.locator(f"{MONITOR} .pb-student-{dara}")).to_contain_text("connected")
+        assert dara in store.presence(record.id)
+        assert cl.load_class(store, record.id).version == joined.version
+    finally:
+        phone_context.close()
+        monitor_context.close()

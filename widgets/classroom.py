@@ -1159,10 +1159,20 @@ class ClassPage(widgets.VBox):
         if now - self._presence_noted < cl.PRESENCE_WRITE_SECONDS:
             return
         self._presence_noted = now
-        try:
-            cl.note_presence(self.store, self.record, self.student.id, now)
-        except Exception:  # a note missed (a busy database) only makes the dot late; the beat must be answered
-            self._presence_noted = 0.0
+        record, student_id = self.record, self.student.id
+
+        def note() -> None:
+            try:
+                cl.note_presence(self.store, record, student_id, now)
+            except Exception:  # a note missed (a busy database) only makes the dot late: try at the next beat
+                self._presence_noted = 0.0
+
+        if live.in_kernel():
+            # Beside the kernel's loop: a write waiting on a busy database must not hold up the
+            # heartbeat's answer (the page would think its server gone).
+            threading.Thread(target=note, name="presence", daemon=True).start()
+        else:
+            note()
 
     def refresh(self) -> bool:
         """Look at the class (and, on the board and monitor, its tables); redraw if they moved."""
