@@ -43,6 +43,7 @@ from rules.games import CARDS, card
 from . import live
 from .address import page_query, qr_svg
 from .board import ClassDebrief, board_scene
+from .class_students import ago, connected_ids, repaint_presence, students_box, waited_seats
 from .common import DebriefBar, StatusLine, close_tree, csv_text
 from .live import LiveFollow
 from .lost_presses import listen
@@ -69,9 +70,6 @@ def _names_html(names: Sequence[str]) -> str:
     return '<div class="pb-names">' + "".join(f'<span class="pb-name-chip">{esc(n)}</span>' for n in names) + "</div>"
 
 
-def _ago(seconds: float) -> str:
-    minutes = int(seconds // 60)
-    return f"{minutes} min" if minutes else f"{int(seconds)} s"
 
 
 class ClassPage(widgets.VBox):
@@ -777,8 +775,8 @@ class ClassPage(widgets.VBox):
         tables = self._tables()
         now = time.time()
         seen = cl.presence(self.store, record)
-        connected = self._connected(record, seen, now)
-        # Who is connected is not in the key: it is redrawn in place (`_repaint_presence`).
+        connected = connected_ids(record, seen, now)
+        # Who is connected is not in the key: it is redrawn in place (`class_students.repaint_presence`).
         key = ("monitor", record.version, tuple(t.version for t in tables), self._selected, self._renaming, self._removing)
         if self._shown == key:
             return
@@ -805,7 +803,7 @@ class ClassPage(widgets.VBox):
             # class at play needs first.
             parts.append(self._tables_box(record, tables))
         if record.phase != "over" and record.students:
-            parts.append(self._students_box(record, tables, seen, now))
+            parts.append(students_box(self, record, tables, seen, now))
         if record.phase in ("playing", "over"):
             rows = cl.decision_rows(self.store, record)
             parts.append(
@@ -860,11 +858,6 @@ class ClassPage(widgets.VBox):
         close_tree(old)
         self.controls_said.value = self._said_html("controls")
         self._spots["controls"] = (self.controls_said, "")
-
-    @staticmethod
-    def _connected(record: cl.ClassRecord, seen: dict[str, float], now: float) -> tuple[str, ...]:
-        """The students whose page was heard lately (`classes.CONNECTED_SECONDS`)."""
-        return tuple(s.id for s in record.students if now - seen.get(s.id, 0.0) <= cl.CONNECTED_SECONDS)
 
     def _said_html(self, where: str) -> str:
         """What the last action pressed at `where` (a student's id, "controls", "table-N") did."""
@@ -922,155 +915,10 @@ class ClassPage(widgets.VBox):
             approve.on_click(lambda _, rid=request.id: self.approve(rid))
             deny = widgets.Button(description="Turn down", layout=widgets.Layout(width="auto")).add_class(f"pb-deny-{request.id}")
             deny.on_click(lambda _, rid=request.id: self.deny_request(rid))
-            line = widgets.HTML(f"<b>{esc(student.name)}</b> asks for their place on another device ({_ago(now - request.at)} ago)")
+            line = widgets.HTML(f"<b>{esc(student.name)}</b> asks for their place on another device ({ago(now - request.at)} ago)")
             rows.append(widgets.HBox((line, approve, deny), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px")))
         head = widgets.HTML("<h3>Asking for their place on another device</h3>")
         return widgets.VBox((head, *rows)).add_class("pb-class-requests")
-
-    def _students_box(self, record: cl.ClassRecord, tables: Sequence[Any], seen: dict[str, float], now: float) -> widgets.Widget:
-        """Every student as a small row (a chip) with their state, whether their page is
-        connected, and their actions: release the name (another device joins with it), rename,
-        remove (two presses), approve a new device, and, between the deal and the start, swap
-        with a student of another table or move to a table with room. Grouped by table once dealt."""
-        words = card(record.game).words
-        by_table = {t.id: t for t in tables}
-        asking = {r.student: r for r in record.requests}
-        waited = {(t.id, seat) for t in tables for seat in self._waited(t)} if card(record.game).fill_bot else set()
-        chips: dict[str, widgets.Widget] = {s.id: self._chip(record, s, by_table, asking, seen, now, waited) for s in record.students}
-        groups: list[widgets.Widget] = []
-        if record.groups:
-            high = card(record.game).players.class_high
-            selected = record.student(self._selected) if self._selected else None
-            for i, group in enumerate(record.groups):
-                people = [sid for sid in group if sid is not None]
-                bots = len(group) - len(people)
-                head_parts: list[widgets.Widget] = [widgets.HTML(f"<b>{esc(words.Table)} {i + 1}</b> · {len(people)}" + (f" + {bots} bot{'s' if bots > 1 else ''}" if bots else ""))]
-                if record.phase == "dealt" and selected is not None and selected.group != i and len(people) < high:
-                    here = widgets.Button(description=f"Move {selected.name} here", tooltip=f"{words.Table} {i + 1} has room").add_class(f"pb-move-here-{i}").add_class("pb-small")
-                    here.on_click(lambda _, i=i, sid=selected.id: self.move(sid, i))
-                    head_parts.append(here)
-                head = widgets.HBox(tuple(head_parts)).add_class("pb-table-head")
-                groups.append(widgets.VBox((head, *(chips[sid] for sid in people if sid in chips))).add_class("pb-student-table").add_class(f"pb-student-table-{i}"))
-            waiting = [s.id for s in record.students if s.group is None]
-            if waiting:
-                head = widgets.HTML(f"<b>Waiting for a {words.Table.lower()}</b> · {len(waiting)}").add_class("pb-table-head")
-                groups.append(widgets.VBox((head, *(chips[sid] for sid in waiting))).add_class("pb-student-table").add_class("pb-student-waiting"))
-        else:
-            groups.append(widgets.VBox(tuple(chips.values())).add_class("pb-student-table").add_class("pb-student-lobby"))
-        table = esc(words.Table.lower())
-        picked = record.student(self._selected) if self._selected else None
-        hint = (
-            ""
-            if record.phase != "dealt"
-            else f'<span class="pb-swap-hint"><b>{esc(picked.name)}</b> picked: press Swap on a student of another {table}, or Move here on a {table} with room.</span>'
-            if picked is not None
-            else f'<span class="pb-muted pb-swap-hint">Swap: press it on one student, then on a student of another {table}.</span>'
-        )
-        counted = self._students_count(record, seen, now)
-        head_line = widgets.HTML(f'<div class="pb-students-head">{counted}{hint}</div>')
-        self._spots["students-head"] = (head_line, counted)
-        self._hint = hint
-        grid = widgets.Box(tuple(groups)).add_class("pb-student-grid")
-        return widgets.VBox((head_line, grid)).add_class("pb-class-students")
-
-    @staticmethod
-    def _students_count(record: cl.ClassRecord, seen: dict[str, float], now: float) -> str:
-        on = sum(1 for s in record.students if now - seen.get(s.id, 0.0) <= cl.CONNECTED_SECONDS)
-        return f"<h3>Students: {len(record.students)} of {record.expected} · {on} connected now</h3>"
-
-    def _repaint_presence(self, record: cl.ClassRecord) -> bool:
-        """On the monitor, when only who is connected moved (or the "not seen for" lines are half
-        a minute old): each student's words redrawn in place, no widget made; True if any was."""
-        now = time.time()
-        seen = cl.presence(self.store, record)
-        connected = self._connected(record, seen, now)
-        if connected == self._connected_seen and int(now // 30) == self._presence_bucket:
-            return False
-        self._connected_seen, self._presence_bucket = connected, int(now // 30)
-        asking = {r.student: r for r in record.requests}
-        for student in record.students:
-            spot = self._spots.get(student.id)
-            if spot is not None and (base := self._chip_text(record, student, self._drawn_tables, asking, seen, now)) != spot[1]:
-                self._spots[student.id] = (spot[0], base)
-                spot[0].value = base + self._said_html(student.id)
-        head = self._spots.get("students-head")
-        if head is not None:
-            counted = self._students_count(record, seen, now)
-            head[0].value = f'<div class="pb-students-head">{counted}{self._hint}</div>'
-        return True
-
-    @staticmethod
-    def _chip_text(record: cl.ClassRecord, student: cl.Student, tables: dict[str, Any], asking: Any, seen: dict[str, float], now: float) -> str:
-        """A student row's words: the dot, the name, the state, and connected or not seen for how long."""
-        heard = seen.get(student.id)
-        if heard is not None and now - heard <= cl.CONNECTED_SECONDS:
-            dot = '<span class="pb-dot pb-dot-on" title="connected">●</span>'
-            line = "connected"
-        else:
-            dot = '<span class="pb-dot pb-dot-off" title="not connected">○</span>'
-            line = f"not seen for {_ago(now - heard)}" if heard is not None else "not seen yet"
-        where = cl.seat_of(record, student)
-        if student.id in asking:
-            state = "asking for their place on another device"
-        elif student.free:
-            state = "released"
-        elif not student.kept:
-            state = "joining…"
-        elif where is not None and card(record.game).hides:
-            table = tables.get(where[0])
-            claim = dict(table.meta.get("claims") or {}).get(str(where[1])) if table is not None else None
-            bot = table is not None and where[1] in table.bots
-            state = "a bot plays their seat" if bot else "on their seat" if isinstance(claim, dict) and claim.get("confirmed") else "not on their seat yet"
-        else:
-            state = "joined"
-        return f'{dot}<b class="pb-chip-name">{esc(student.name)}</b> <span class="pb-chip-state">{esc(state)} · {esc(line)}</span>'
-
-    def _chip(
-        self, record: cl.ClassRecord, student: cl.Student, tables: dict[str, Any], asking: dict[str, cl.SeatRequest], seen: dict[str, float], now: float, waited: set[tuple[str, int]]
-    ) -> widgets.Widget:
-        """One student's row on the monitor: a dot (connected, or not seen for how long), the
-        name, the state, small buttons, and what the last press on it did."""
-        sid = student.id
-        base = self._chip_text(record, student, tables, asking, seen, now)
-        html = widgets.HTML(base + self._said_html(sid)).add_class("pb-chip-text")
-        self._spots[sid] = (html, base)
-        where = cl.seat_of(record, student)
-        buttons: list[widgets.Widget] = []
-
-        def small(description: str, css: str, tooltip: str = "", style: str = "") -> widgets.Button:
-            button = widgets.Button(description=description, tooltip=tooltip, button_style=style).add_class(css).add_class("pb-small")
-            buttons.append(button)
-            return button
-
-        request = asking.get(sid)
-        if request is not None:
-            small("Approve", f"pb-approve-chip-{request.id}", "Their place moves to the device that asks", "success").on_click(lambda _, rid=request.id: self.approve(rid))
-        if record.phase == "dealt" and student.group is not None:
-            chosen = self._selected == sid
-            other = record.student(self._selected) if self._selected and not chosen else None
-            # Short on every row (the picked student is said once, above the tables): a long
-            # label on thirty rows wraps each of them.
-            tip = f"Swap with {other.name}" if other is not None else "Swap two students of different tables: press on one, then on the other"
-            small("Cancel swap" if chosen else "Swap", f"pb-swap-{sid}", tip, "info" if chosen else "").on_click(lambda _, sid=sid: self._press_swap(sid))
-        if where is not None and where in waited and student.group is not None:
-            # the table waits on this student: a bot may play their seat (its own page hands it back)
-            small("Bot", f"pb-class-bot-{student.group}-{where[1]}", "A bot plays this absent student's seat; the table's own page hands it back").on_click(
-                lambda _, i=student.group, seat=where[1]: self.hand_to_bot(i, seat)
-            )
-        if self._renaming == sid:
-            box = widgets.Text(value=student.name, layout=widgets.Layout(width="160px")).add_class(f"pb-rename-box-{sid}")
-            buttons.append(box)
-            small("Save", f"pb-rename-save-{sid}", "", "primary").on_click(lambda _, sid=sid, box=box: self.rename_student(sid, box.value))
-        else:
-            small("Rename", f"pb-rename-student-{sid}").on_click(lambda _, sid=sid: self._start_renaming(sid))
-        small("Release", f"pb-release-student-{sid}", "Free this name for another device: the next device that joins with it is this student").on_click(lambda _, sid=sid: self.release_student(sid))
-        removing = self._removing == sid
-        small("Press again to remove" if removing else "Remove", f"pb-remove-student-{sid}", "Take this student out of the class", "danger" if removing else "").on_click(lambda _, sid=sid: self._press_remove(sid))
-        row = widgets.HBox(tuple(buttons)).add_class("pb-chip-actions")
-        chip = widgets.VBox((html, row)).add_class("pb-student-chip").add_class(f"pb-student-{sid}")
-        if self._selected == sid:
-            chip.add_class("pb-chip-selected")
-        return chip
 
     def _press_swap(self, student_id: str) -> None:
         """Swap in two presses: the first picks a student, the second (on a student of another
@@ -1098,15 +946,6 @@ class ClassPage(widgets.VBox):
             return
         self.remove_student(student_id)
 
-    @staticmethod
-    def _waited(table: Any) -> list[int]:
-        """The seats a table waits on that a person plays (none once it is over or stopped)."""
-        state, rules = table.game.state, table.game.rules
-        if rules.over(state) or table.meta.get(STOPPED):
-            return []
-        names = getattr(table.game.setup, "names", ())
-        return [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]
-
     def _tables_box(self, record: cl.ClassRecord, tables: Sequence[Any]) -> widgets.Widget:
         rows: list[widgets.Widget] = []
         now = time.time()
@@ -1123,10 +962,10 @@ class ClassPage(widgets.VBox):
             elif stopped:  # the class was ended: it waits for no one
                 line = f"{cl.step_of(state)} · stopped when the class ended"
             else:
-                waiting = [names[s] for s in self._waited(table)]
+                waiting = [names[s] for s in waited_seats(table)]
                 # A line, not a roll call: a village of 10 all waited on reads as its count.
                 who = ", ".join(waiting) if len(waiting) <= 4 else f"{len(waiting)}: {', '.join(waiting[:3])} and {len(waiting) - 3} more"
-                line = f"{cl.step_of(state)} · waited {_ago(now - since)} on {who}" if waiting else f"{cl.step_of(state)} · playing"
+                line = f"{cl.step_of(state)} · waited {ago(now - since)} on {who}" if waiting else f"{cl.step_of(state)} · playing"
             word = card(record.game).words.Table
             base = f'<b>{esc(word)} {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
             head = widgets.HTML(base + self._said_html(f"table-{i}"))
@@ -1134,7 +973,7 @@ class ClassPage(widgets.VBox):
             parts: list[widgets.Widget] = [head]
             if not rules.over(state) and not stopped and card(record.game).fill_bot:
                 # A student's seat has its Bot button in their row below; a seat no row shows, here.
-                for seat in [s for s in self._waited(table) if (table.id, s) not in rowed]:
+                for seat in [s for s in waited_seats(table) if (table.id, s) not in rowed]:
                     bot = widgets.Button(description=f"Bot for {names[seat]}", tooltip="A bot plays this absent student's seat").add_class(f"pb-class-bot-{i}-{seat}").add_class("pb-small")
                     bot.on_click(lambda _, i=i, seat=seat: self.hand_to_bot(i, seat))
                     parts.append(bot)
@@ -1184,7 +1023,7 @@ class ClassPage(widgets.VBox):
             return False
         tables = tuple(self.store.version(t) for t in record.tables) if self.role in ("board", "monitor") else ()
         if record.version == self.record.version and tables == self._tables_seen:
-            return self.role == "monitor" and self._repaint_presence(record)
+            return self.role == "monitor" and repaint_presence(self, record)
         self.record, self._tables_seen = record, tables
         if self.student is not None:
             found = record.student(self.student.id)
