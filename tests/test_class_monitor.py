@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 
+import ipywidgets as widgets
 import pytest
 
 from playbook import classes as cl
@@ -99,8 +100,10 @@ def test_deal_and_start_come_first_in_the_monitor(store) -> None:
     controls = one(facilitator, "pb-class-controls")
     assert facilitator.screen.children[0] is controls
     assert find(controls, "pb-deal") and find(controls, "pb-end-class")
-    # The box other controls of the class go in sits in the same first row.
+    # The box other controls of the class go in sits in the same first row; what they add to
+    # each student's row goes in the row.
     assert facilitator.pace_box in one(facilitator, "pb-controls-row").children
+    facilitator.row_extras.append(lambda _record, student: [widgets.Button(description=f"x1 for {student.name}").add_class(f"pb-extra-{student.id}")])
     facilitator.deal()
     row = one(facilitator, "pb-controls-row").children
     assert facilitator.screen.children[0] is controls
@@ -108,6 +111,8 @@ def test_deal_and_start_come_first_in_the_monitor(store) -> None:
     # No dropdown per student: every student is a row of small buttons, by village.
     assert not [w for w in find(facilitator, "pb-class-students")[0].children if type(w).__name__ == "Dropdown"]
     assert len(find(facilitator, "pb-student-chip")) == 30
+    first = facilitator.record.students[0]
+    assert one(one(facilitator, f"pb-student-{first.id}"), f"pb-extra-{first.id}").description == "x1 for Household 1"
     assert [len(find(one(facilitator, f"pb-student-table-{i}"), "pb-student-chip")) for i in range(3)] == [10, 10, 10]
     facilitator.start()
     assert facilitator.screen.children[0] is controls and find(controls, "pb-end-class")

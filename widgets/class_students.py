@@ -181,6 +181,8 @@ def chip(
     small("Press again to remove" if removing else "Remove", f"pb-remove-student-{sid}", "Take this student out of the class", "danger" if removing else "").on_click(
         lambda _, sid=sid: page._press_remove(sid)
     )
+    for extra in page.row_extras:
+        buttons.extend(extra(record, student))
     row = widgets.HBox(tuple(buttons)).add_class("pb-chip-actions")
     chip = widgets.VBox((html, row)).add_class("pb-student-chip").add_class(f"pb-student-{sid}")
     if page._selected == sid:

@@ -24,7 +24,7 @@ import os
 import threading
 import time
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -136,6 +136,9 @@ class ClassPage(widgets.VBox):
         #: `pace_box`, a box for other controls of the whole class (its pace), then what the
         #: last of them did.
         self.pace_box = widgets.HBox().add_class("pb-class-pace")
+        #: what other controls add to each student's row on the monitor (a student's extra time):
+        #: each is called with the class and the student, and gives small widgets for the row.
+        self.row_extras: list[Callable[[cl.ClassRecord, cl.Student], Sequence[widgets.Widget]]] = []
         self.controls_row = widgets.HBox((self.pace_box,)).add_class("pb-controls-row")
         self.controls_said = widgets.HTML().add_class("pb-said-controls")
         self.controls = widgets.VBox((self.controls_row, self.controls_said)).add_class("pb-class-controls")
