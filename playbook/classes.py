@@ -61,6 +61,7 @@ __all__ = [
     "SeatRequest",
     "Start",
     "Student",
+    "Swap",
     "apply_change",
     "class_by_code",
     "class_links",
@@ -71,6 +72,8 @@ __all__ = [
     "expire_empty",
     "load_class",
     "new_code",
+    "note_presence",
+    "presence",
     "submit",
     "table_sizes",
 ]
@@ -337,6 +340,17 @@ class Move(ClassChange):
 
 
 @dataclass(frozen=True)
+class Swap(ClassChange):
+    """Swap two students of different tables before the start, each taking the other's seat:
+    possible when every table is at the largest size, where a move is refused. After the start
+    it is refused (a seat's game was dealt with its player's name, and its moves are theirs)."""
+
+    a: str
+    b: str
+    kind = "swap"
+
+
+@dataclass(frozen=True)
 class Start(ClassChange):
     """Create the dealt tables: the class plays."""
 
@@ -468,9 +482,11 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         moved[change.group] = (*moved[change.group], change.student)
         low, high = card(record.game).players.class_range
         if sum(1 for s in moved[change.group] if s is not None) > high:
-            raise refuse("move", f"table {change.group + 1} would have more than {high}")
+            raise refuse("move", f"table {change.group + 1} has {high} already, the most it takes: swap {mover.name} with one of its students instead")
         record = _seated(dataclasses.replace(record, groups=tuple(_refill(g, low, record.bots) for g in moved)))
         return record, f"{mover.name} moved to table {change.group + 1}"
+    if isinstance(change, Swap):
+        return _swap(record, change, refuse)
     if isinstance(change, Start):
         if record.phase != "dealt":
             raise refuse("start", "deal the tables first")
@@ -536,6 +552,27 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         except Refusal as exc:
             raise refuse(exc.rule, exc.message) from None
     raise refuse("change", f"a class does not know the change {type(change).__name__}")
+
+
+def _swap(record: ClassRecord, change: Swap, refuse: Any) -> tuple[ClassRecord, str]:
+    """Two students of different tables take each other's seat (before the start)."""
+    first, second = record.student(change.a), record.student(change.b)
+    if first is None or second is None:
+        raise refuse("swap", "no such student: the list has changed, look again")
+    if record.phase == "lobby":
+        raise refuse("swap", "deal the tables first: students swap tables after the deal")
+    if record.phase != "dealt":
+        # A started table's game was dealt with its players' names and has their moves: a seat
+        # cannot change hands in it without rewriting what it recorded. Release or remove instead.
+        raise refuse("swap", f"the tables have started: {first.name} and {second.name} keep their seats (a started game's players are fixed); release a name for another device instead")
+    if first.group is None or second.group is None:
+        raise refuse("swap", f"{(first if first.group is None else second).name} has no table yet: deal again")
+    if first.id == second.id or first.group == second.group:
+        raise refuse("swap", f"{first.name} and {second.name} are at the same table already: pick a student of another table")
+    swapped = {first.id: second.id, second.id: first.id}
+    groups = tuple(tuple(swapped.get(s, s) if s is not None else None for s in g) for g in record.groups)
+    record = _seated(dataclasses.replace(record, groups=groups))
+    return record, f"{first.name} (now table {second.group + 1}) and {second.name} (now table {first.group + 1}) swapped"
 
 
 def _smallest_group(record: ClassRecord) -> int | None:
@@ -817,6 +854,23 @@ def _seat_follows(before: ClassRecord, after: ClassRecord, change: ClassChange, 
         except Exception as exc:  # a bot that cannot play the seat yet (a character not yet made)
             who = student.name if student is not None else "the student"
             raise ClassError("table", f"nothing was changed: a bot cannot take {who}'s seat now ({type(exc).__name__}); release the name instead", before) from None
+
+
+#: a student's page notes that it is there at most this often (its heartbeat beats every 4 s):
+#: 30 phones are two short writes a second, and no version moves for them.
+PRESENCE_WRITE_SECONDS = 10.0
+#: a student whose page was heard within this long is connected (a write missed or late aside).
+CONNECTED_SECONDS = 25.0
+
+
+def note_presence(store: Store, record: ClassRecord, student_id: str, now: float | None = None) -> None:
+    """A student's page is there (its heartbeat): kept beside the class (`Store.note_presence`)."""
+    store.note_presence(record.id, student_id, time.time() if now is None else now)
+
+
+def presence(store: Store, record: ClassRecord) -> dict[str, float]:
+    """When each student's page was last heard, by student id (none yet: not in it)."""
+    return store.presence(record.id)
 
 
 def class_changes(store: Store, class_id: str) -> list[dict[str, Any]]:

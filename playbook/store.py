@@ -123,6 +123,14 @@ SCHEMA = (
         at       DOUBLE PRECISION NOT NULL,
         PRIMARY KEY (class_id, version)
     )""",
+    # When a student's page was last heard (its heartbeat, written every PRESENCE_WRITE_SECONDS at
+    # most): not a change of the class, so no version moves and no page redraws for it.
+    """CREATE TABLE IF NOT EXISTS class_presence (
+        class_id TEXT NOT NULL,
+        student  TEXT NOT NULL,
+        seen     DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (class_id, student)
+    )""",
     """CREATE TABLE IF NOT EXISTS changes (
         table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
         version  INTEGER NOT NULL,
@@ -750,9 +758,25 @@ class Store:
                 if not remove(stored):
                     continue
                 db.execute("DELETE FROM class_changes WHERE class_id = ?", (stored.id,))
+                db.execute("DELETE FROM class_presence WHERE class_id = ?", (stored.id,))
                 db.execute("DELETE FROM classes WHERE id = ?", (stored.id,))
                 gone += 1
         return gone
+
+    def note_presence(self, class_id: str, student: str, seen: float) -> None:
+        """A student's page was heard at `seen` (its heartbeat): kept beside the class, not in its
+        record, so no version moves (the page calls this sparingly, not at every beat)."""
+        with self._db.write() as db:
+            db.execute(
+                "INSERT INTO class_presence (class_id, student, seen) VALUES (?, ?, ?) ON CONFLICT (class_id, student) DO UPDATE SET seen = excluded.seen",
+                (class_id, student, seen),
+            )
+
+    def presence(self, class_id: str) -> dict[str, float]:
+        """When each student's page of the class was last heard (`note_presence`), by student id."""
+        with self._db.read() as db:
+            rows = db.execute("SELECT student, seen FROM class_presence WHERE class_id = ?", (class_id,)).fetchall()
+        return {str(r[0]): float(r[1]) for r in rows}
 
     def class_changes(self, class_id: str) -> list[dict[str, Any]]:
         """Every change made to the class, oldest first: version, kind, summary, time."""

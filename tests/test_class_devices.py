@@ -162,8 +162,8 @@ def test_another_device_asks_and_one_press_on_the_monitor_moves_the_seat(store) 
     facilitator.refresh()
     requests = one(facilitator, "pb-class-requests")
     assert "Ana" in synced_text(requests)
-    # At the top of the monitor, before the tables and the students.
-    assert facilitator.screen.children[0] is requests
+    # At the top of the monitor, below only the class's buttons, before the tables and the students.
+    assert facilitator.screen.children[:2] == (one(facilitator, "pb-class-controls"), requests)
     (button,) = [w for w in find(facilitator, "pb-class-requests")[0].children[1].children if "Approve" in getattr(w, "description", "")]
     version = store.version(table_id)
     button.click()

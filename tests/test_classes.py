@@ -234,7 +234,8 @@ def test_a_student_moved_before_the_start_sits_at_the_new_table(store) -> None:
     monitor = _monitor(store, record)
     monitor.deal()
     mover = pages[0].student.id
-    one(monitor, f"pb-move-{mover}").value = 1
+    one(monitor, f"pb-swap-{mover}").click()  # picks the student: each other table offers to take them
+    one(monitor, "pb-move-here-1").click()
     assert monitor.record.student(mover).group == 1, monitor.status.message
     monitor.start()
     assert store.load(monitor.record.tables[1]).game.setup.names[-1] == "S0"

@@ -24,7 +24,7 @@ import os
 import threading
 import time
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
@@ -44,6 +44,7 @@ from rules.games import CARDS, card
 from . import live
 from .address import page_query, qr_svg
 from .board import ClassDebrief, board_scene
+from .class_students import ago, connected_ids, repaint_presence, students_box, waited_seats
 from .common import DebriefBar, StatusLine, close_tree, csv_text
 from .live import LiveFollow
 from .lost_presses import listen
@@ -71,9 +72,6 @@ def _names_html(names: Sequence[str]) -> str:
     return '<div class="pb-names">' + "".join(f'<span class="pb-name-chip">{esc(n)}</span>' for n in names) + "</div>"
 
 
-def _ago(seconds: float) -> str:
-    minutes = int(seconds // 60)
-    return f"{minutes} min" if minutes else f"{int(seconds)} s"
 
 
 class ClassPage(widgets.VBox):
@@ -110,6 +108,19 @@ class ClassPage(widgets.VBox):
         self._removing = ""
         #: the rule of the last change this page had refused ("" when it went through).
         self._refused = ""
+        #: the monitor: where the action being made was pressed (a student's id, "controls",
+        #: "table-N"), what the last one did there (`_say_at`: said beside it), and the places
+        #: a redraw put a line to say it in; the student picked for a swap.
+        self._at = ""
+        self._said: tuple[str, str, bool] | None = None
+        self._spots: dict[str, tuple[widgets.HTML, str]] = {}
+        self._selected = ""
+        self._connected_seen: tuple[str, ...] = ()
+        self._presence_bucket = 0
+        self._drawn_tables: dict[str, Any] = {}
+        self._hint = ""
+        #: when this student page last noted, in the store, that it is there (`_beaten`).
+        self._presence_noted = 0.0
         self._tables_seen: tuple[int, ...] = ()
         self._shown: Any = None
         self.header = widgets.HTML().add_class("pb-class-header")
@@ -123,9 +134,20 @@ class ClassPage(widgets.VBox):
         #: the monitor's debrief (every table's decisions and the class handout), kept across
         #: redraws and emptied only when a table moves on.
         self.debrief_bar = DebriefBar(self.prepare_debrief, "Prepare the class debrief (CSV and handout)")
+        #: the monitor's first lines, kept across redraws: the class's phase buttons, then
+        #: `pace_box`, a box for other controls of the whole class (its pace), then what the
+        #: last of them did.
+        self.pace_box = widgets.HBox().add_class("pb-class-pace")
+        #: what other controls add to each student's row on the monitor (a student's extra time):
+        #: each is called with the class and the student, and gives small widgets for the row.
+        self.row_extras: list[Callable[[cl.ClassRecord, cl.Student], Sequence[widgets.Widget]]] = []
+        self.controls_row = widgets.HBox((self.pace_box,)).add_class("pb-controls-row")
+        self.controls_said = widgets.HTML().add_class("pb-said-controls")
+        self.controls = widgets.VBox((self.controls_row, self.controls_said)).add_class("pb-class-controls")
         self._debrief_seen: Any = None
         #: the class's pace on the monitor, and the timers the monitor and the board keep.
         self.pace_panel = PacePanel(self._submit, self.move_on)
+        self.row_extras.append(self.pace_panel.extra_time)
         self.timer = TimerKeeper(self.store, self._timed_tables, lambda: not self.live.gone())
         super().__init__((widgets.HTML(style_html("dashboard.css", "class.css")), self.header, self.status, self.screen, self.navigator, self.device_box, self.heartbeat, self.alive))
         self.add_class("playbook-root")
@@ -188,7 +210,7 @@ class ClassPage(widgets.VBox):
         self.status.refuse(reason)
 
     def _replace(self, children: Sequence[widgets.Widget]) -> None:
-        old = [w for w in self.screen.children if w is not self.seat_page and w is not self.student_card]
+        old = [w for w in self.screen.children if w is not self.seat_page and w is not self.student_card and w is not self.controls]
         self.screen.children = tuple(children)
         close_tree([w for w in old if w not in children])
 
@@ -204,13 +226,14 @@ class ClassPage(widgets.VBox):
             self._refused = exc.rule
             if exc.record is not None:
                 self.record = exc.record
-            self.status.refuse(exc.message[:1].upper() + exc.message[1:] + ("" if exc.message.endswith(".") else "."))
+            self._say_at(self._at, exc.message[:1].upper() + exc.message[1:] + ("" if exc.message.endswith(".") else "."), False)
             self._draw()
             return False
         except (RuleError, Refused, KeyError) as exc:
-            self.status.refuse(f"Nothing was changed: {exc}")
+            self._say_at(self._at, f"Nothing was changed: {exc}", False)
             return False
         self.status.clear()
+        self._said = None
         self._draw()
         return True
 
@@ -309,38 +332,72 @@ class ClassPage(widgets.VBox):
                     self._draw()
 
     def deal(self, mix: bool = False) -> bool:
+        self._at, self._selected = "controls", ""
         return self._allowed("deal the tables") and self._submit(cl.Deal(mix))
 
     def move(self, student_id: str, group: int) -> bool:
-        return self._allowed("move a student") and self._submit(cl.Move(student_id, group))
+        """Move a student to a table with room (between the deal and the start)."""
+        self._at = student_id
+        if not self._allowed("move a student") or self.record is None:
+            return False
+        student = self.record.student(student_id)
+        if not self._submit(cl.Move(student_id, group)):
+            return False
+        self._selected = ""
+        self._shown = None
+        self._draw()
+        self._say_at(student_id, f"{student.name if student else 'The student'} moved to {card(self.record.game).words.Table.lower()} {group + 1}.", True)
+        return True
+
+    def swap(self, first: str, second: str) -> bool:
+        """Swap two students of different tables (between the deal and the start): each takes the
+        other's seat; said beside the second, the one pressed last."""
+        self._at = second
+        if not self._allowed("swap two students") or self.record is None:
+            return False
+        if not self._submit(cl.Swap(first, second)):
+            return False
+        self._selected = ""
+        self._shown = None
+        self._draw()
+        a, b = self.record.student(first), self.record.student(second)
+        if a is not None and b is not None and a.group is not None and b.group is not None:
+            table = card(self.record.game).words.Table.lower()
+            self._say_at(second, f"Swapped: {b.name} is at {table} {b.group + 1}, {a.name} at {table} {a.group + 1}.", True)
+        return True
 
     def start(self) -> bool:
+        self._at, self._selected = "controls", ""
         return self._allowed("start the tables") and self._submit(cl.Start())
 
     def deal_waiting(self) -> bool:
+        self._at = "controls"
         return self._allowed("deal the late students") and self._submit(cl.DealWaiting())
 
     def end(self) -> bool:
+        self._at = "controls"
         return self._allowed("end the class") and self._submit(cl.End())
 
     def release_student(self, student_id: str) -> bool:
         """Free a student's name for another device, at any phase; their seat at a table is
         released in the same change (the old device's pages open nothing more)."""
+        self._at = student_id
         if not self._allowed("release a student") or self.record is None:
             return False
         student = self.record.student(student_id)
         if student is None or not self._submit(cl.ReleaseStudent(student_id, new_key())):
             return False
-        self.status.ok(f"{student.name}'s name is free: they join again with it (from any device), and take their place back.")
+        self._say_at(student_id, f"{student.name}'s name is free: they join again with it (from any device), and take their place back.", True)
         return True
 
     def rename_student(self, student_id: str, name: str) -> bool:
         """Give a student another name in the class, at any phase."""
+        self._at = student_id
         if not self._allowed("rename a student") or self.record is None:
             return False
         student = self.record.student(student_id)
         if student is None:
-            self.status.refuse("No such student: the list has changed, look again.")
+            self._say_at("controls", "No such student: the list has changed, look again.", False)
             return False
         if not self._submit(cl.RenameStudent(student_id, name)):
             return False
@@ -350,24 +407,26 @@ class ClassPage(widgets.VBox):
         where = cl.seat_of(self.record, student)
         # A game's names are in its setup, fixed once it starts: its seat keeps the dealt name.
         kept = f" At {card(self.record.game).words.Table.lower()} {(student.group or 0) + 1} the seat keeps the name {student.name}: a game's names are fixed once it starts." if where else ""
-        self.status.ok(f"{student.name} is now {new_name} in the class.{kept}")
         self._shown = None
         self._draw()
+        self._say_at(student_id, f"{student.name} is now {new_name} in the class.{kept}", True)
         return True
 
     def remove_student(self, student_id: str) -> bool:
         """Take a student out of the class, at any phase (after the start a bot plays their seat)."""
+        self._at = student_id
         if not self._allowed("remove a student") or self.record is None:
             return False
         student = self.record.student(student_id)
         if student is None:
-            self.status.refuse("No such student: the list has changed, look again.")
+            self._say_at("controls", "No such student: the list has changed, look again.", False)
             return False
         if not self._submit(cl.RemoveStudent(student_id)):
             return False
         self._removing = ""
         bot = f" A bot plays their seat at {card(self.record.game).words.Table.lower()} {(student.group or 0) + 1}." if cl.seat_of(self.record, student) is not None else ""
-        self.status.ok(f"{student.name} is out of the class.{bot}")
+        # The student's row is gone: said beside the class's buttons, at the top.
+        self._say_at("controls", f"{student.name} is out of the class.{bot}", True)
         return True
 
     def approve(self, request_id: str) -> bool:
@@ -376,36 +435,42 @@ class ClassPage(widgets.VBox):
             return False
         request = next((r for r in self.record.requests if r.id == request_id), None)
         student = self.record.student(request.student) if request is not None else None
+        self._at = student.id if student is not None else "controls"
         if not self._submit(cl.Approve(request_id)):
             return False
-        self.status.ok(f"{student.name if student else 'The student'}'s place is on their new device; the old one opens nothing more.")
+        self._say_at(self._at, f"{student.name if student else 'The student'}'s place is on their new device; the old one opens nothing more.", True)
         return True
 
     def deny_request(self, request_id: str) -> bool:
         if not self._allowed("turn a request down") or self.record is None:
             return False
+        request = next((r for r in self.record.requests if r.id == request_id), None)
+        self._at = request.student if request is not None else "controls"
         return self._submit(cl.DenyRequest(request_id))
 
     def hand_to_bot(self, table_index: int, seat: int) -> bool:
         """A bot plays an absent student's seat (the table's own facilitator page hands it back)."""
         if not self._allowed("hand a seat to a bot") or self.record is None:
             return False
+        # said in the student's row, where the press was (else in the table's line)
+        record = self.record
+        table_id = record.tables[table_index] if 0 <= table_index < len(record.tables) else ""
+        self._at = next((s.id for s in record.students if cl.seat_of(record, s) == (table_id, seat)), f"table-{table_index}")
         from playbook.bots import strategies
 
-        table_id = self.record.tables[table_index]
         table = self.store.load(table_id)
         bot = card(self.record.game).fill_bot
         if bot not in strategies(self.record.game):
-            self.status.refuse("This game has no bots.")
+            self._say_at(self._at, "This game has no bots.", False)
             return False
         try:
             self.store.submit(table_id, HandOver(seat, bot), table.version)
         except Refused as exc:
-            self.status.refuse(exc.message)
+            self._say_at(self._at, exc.message, False)
             return False
-        self.status.ok(f"A bot ({bot}) plays {table.game.setup.names[seat]}'s seat at table {table_index + 1}.")
         self._shown = None
         self._draw()
+        self._say_at(self._at, f"A bot ({bot}) plays {table.game.setup.names[seat]}'s seat at {card(self.record.game).words.Table.lower()} {table_index + 1}.", True)
         return True
 
     def move_on(self) -> bool:
@@ -598,6 +663,9 @@ class ClassPage(widgets.VBox):
         # facilitator (or a release) changes the seat's key.
         slip = dict(table.meta.get("seat_keys") or {}).get(str(seat), "")
         seat_page = dashboard(self.store, query=table_query(table_id, seat=seat, key=slip))
+        # The seat page's heartbeat is the one the page's script presses now (the first on the
+        # page): it notes the student's presence for the monitor, as this page's did.
+        seat_page.heartbeat.on_click(lambda _: self._note_presence())
         # dashboard.css came with this page (JupyterLab): sent again below class.css, it would win its ties
         seat_page.style_html.value = style_html(*seat_page.sheets)
         self.seat_page = seat_page
@@ -733,41 +801,42 @@ class ClassPage(widgets.VBox):
         record = self.record
         assert record is not None
         tables = self._tables()
-        key = ("monitor", record.version, tuple(t.version for t in tables), int(time.time() // 30))
+        now = time.time()
+        seen = cl.presence(self.store, record)
+        connected = connected_ids(record, seen, now)
+        # Who is connected is not in the key: it is redrawn in place (`class_students.repaint_presence`).
+        key = ("monitor", record.version, tuple(t.version for t in tables), self._selected, self._renaming, self._removing)
         if self._shown == key:
             return
-        self._shown = key
+        self._shown, self._connected_seen, self._presence_bucket = key, connected, int(now // 30)
+        self._drawn_tables = {t.id: t for t in tables}
+        self._spots = {}
         links = class_links(public_base(), record)
         self._head(
             f"{record.title} · the facilitator's page",
             f"Room code {record.code} · {len(record.students)} students · {record.phase}",
         )
+        self._draw_controls(record)
         info = widgets.HTML(
             f'<div><a class="pb-class-board-link" href="{esc(class_links("", record)["board"])}" target="_blank" rel="noopener">Open the class board</a> '
             f'for the projector. Students open <b>{esc(links["join"])}</b> (or the board\'s QR code). Keep this page to yourself.</div>'
-        )
-        parts: list[widgets.Widget] = [info]
-        if record.requests:
-            parts.insert(0, self._requests_box(record))
+        ).add_class("pb-class-info")
+        # The phase's buttons first: a class of 30 puts them below a long list otherwise.
+        parts: list[widgets.Widget] = [self.controls]
+        if record.requests:  # a student waiting on another device: right below the buttons
+            parts.append(self._requests_box(record))
+        parts.append(info)
         if record.phase == "playing":
             self.pace_panel.show(record)
             parts.append(self.pace_panel)
-        if record.phase in ("lobby", "dealt"):
-            mix = widgets.Checkbox(value=False, description="Mix the students (else in order of arrival)", indent=False).add_class("pb-deal-mix")
-            deal = widgets.Button(description="Deal the tables" if record.phase == "lobby" else "Deal again", button_style="primary").add_class("pb-deal")
-            deal.on_click(lambda _: self.deal(mix.value))
-            parts.append(widgets.HBox((deal, mix), layout=widgets.Layout(flex_flow="row wrap", align_items="center")))
-        if record.phase == "dealt":
-            parts.append(self._move_box(record))
-            start = widgets.Button(description="Start the tables", button_style="success", icon="play").add_class("pb-start-class")
-            start.on_click(lambda _: self.start())
-            parts.append(start)
+        self.pace_box.children = self.pace_panel.buttons if record.phase == "playing" else ()
         if record.phase in ("playing", "over"):
+            # A line a table (whom it waits on, a bot for an absent seat): short, and what a
+            # class at play needs first.
             parts.append(self._tables_box(record, tables))
-            if record.waiting:
-                late = widgets.Button(description=f"Deal the {len(record.waiting)} waiting", button_style="primary").add_class("pb-deal-waiting")
-                late.on_click(lambda _: self.deal_waiting())
-                parts.append(widgets.HBox((widgets.HTML(f"Waiting for a table: {esc(', '.join(s.name for s in record.waiting))}"), late)))
+        if record.phase != "over" and record.students:
+            parts.append(students_box(self, record, tables, seen, now))
+        if record.phase in ("playing", "over"):
             rows = cl.decision_rows(self.store, record)
             parts.append(
                 widgets.HTML(
@@ -776,15 +845,32 @@ class ClassPage(widgets.VBox):
                     else '<span class="pb-muted">No decision yet: the class CSV comes with the first.</span>'
                 ).add_class("pb-class-csv")
             )
-            seen = (record.version, tuple(t.version for t in tables))
-            if self._debrief_seen != seen:
-                self._debrief_seen = seen
+            versions = (record.version, tuple(t.version for t in tables))
+            if self._debrief_seen != versions:
+                self._debrief_seen = versions
                 over = any(cl.table_over(t) for t in tables)  # a stopped table is over for its debrief
                 anonymous = any(getattr(t.game.setup, "anonymous", False) and not getattr(t.game.state, "pledges_shown", False) for t in tables)
                 self.debrief_bar.show(ready=True, secrets=over and card(record.game).hides, name_by_default=not anonymous)
             parts.append(self.debrief_bar)
-        if record.phase != "over" and record.students:
-            parts.append(self._students_box(record))
+        self._replace(tuple(parts))
+
+    def _draw_controls(self, record: cl.ClassRecord) -> None:
+        """The class's phase buttons (deal, start, deal the latecomers), first on the page, then
+        `pace_box` (other controls of the class), then End; below them what the last press did."""
+        buttons: list[widgets.Widget] = []
+        if record.phase in ("lobby", "dealt"):
+            deal = widgets.Button(description="Deal the tables" if record.phase == "lobby" else "Deal again", button_style="primary" if record.phase == "lobby" else "").add_class("pb-deal")
+            mix = widgets.Checkbox(value=False, description="Mix (else in order of arrival)", indent=False, layout=widgets.Layout(width="auto")).add_class("pb-deal-mix")
+            deal.on_click(lambda _: self.deal(mix.value))
+            buttons += [deal, mix]
+        if record.phase == "dealt":
+            start = widgets.Button(description="Start the tables", button_style="success", icon="play").add_class("pb-start-class")
+            start.on_click(lambda _: self.start())
+            buttons.insert(0, start)
+        if record.phase == "playing" and record.waiting:
+            late = widgets.Button(description=f"Deal the {len(record.waiting)} waiting", button_style="primary", layout=widgets.Layout(width="auto")).add_class("pb-deal-waiting")
+            late.on_click(lambda _: self.deal_waiting())
+            buttons.append(late)
         if record.phase != "over":
             end = widgets.Button(description="End the class", button_style="danger", layout=widgets.Layout(width="auto")).add_class("pb-end-class")
 
@@ -796,8 +882,30 @@ class ClassPage(widgets.VBox):
                     self.end()
 
             end.on_click(ending)
-            parts.append(end)
-        self._replace(tuple(parts))
+        else:
+            end = None
+        old = [w for w in self.controls_row.children if w is not self.pace_box]
+        # End last, apart at the right (class.css): not the neighbour of Deal or Start.
+        self.controls_row.children = (*buttons, self.pace_box, *([end] if end is not None else []))
+        close_tree(old)
+        self.controls_said.value = self._said_html("controls")
+        self._spots["controls"] = (self.controls_said, "")
+
+    def _said_html(self, where: str) -> str:
+        """What the last action pressed at `where` (a student's id, "controls", "table-N") did."""
+        if self._said is None or self._said[0] != where:
+            return ""
+        _where, message, ok = self._said
+        return f'<div class="pb-said pb-said-{"ok" if ok else "refuse"}" role="status">{"✓" if ok else "✗"} {esc(message)}</div>'
+
+    def _say_at(self, where: str, message: str, ok: bool) -> None:
+        """Say `message` beside what was pressed (`where`), and on the page's status line: the
+        spot is redrawn in place, the rest of the page is not."""
+        (self.status.ok if ok else self.status.refuse)(message)
+        self._said = (where, message, ok) if where else None
+        spot = self._spots.get(where)
+        if spot is not None:
+            spot[0].value = spot[1] + self._said_html(where)
 
     def prepare_debrief(self, name_secrets: bool = True) -> None:
         """The class's debrief: every table's decisions (CSV) and the handout of all its tables,
@@ -839,41 +947,22 @@ class ClassPage(widgets.VBox):
             approve.on_click(lambda _, rid=request.id: self.approve(rid))
             deny = widgets.Button(description="Turn down", layout=widgets.Layout(width="auto")).add_class(f"pb-deny-{request.id}")
             deny.on_click(lambda _, rid=request.id: self.deny_request(rid))
-            line = widgets.HTML(f"<b>{esc(student.name)}</b> asks for their place on another device ({_ago(now - request.at)} ago)")
+            line = widgets.HTML(f"<b>{esc(student.name)}</b> asks for their place on another device ({ago(now - request.at)} ago)")
             rows.append(widgets.HBox((line, approve, deny), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px")))
         head = widgets.HTML("<h3>Asking for their place on another device</h3>")
         return widgets.VBox((head, *rows)).add_class("pb-class-requests")
 
-    def _students_box(self, record: cl.ClassRecord) -> widgets.Widget:
-        """Every student, at any phase: release the name (another device joins with it), rename,
-        remove (two presses)."""
-        rows = []
-        words = card(record.game).words
-        for student in record.students:
-            where = f" · {words.Table.lower()} {student.group + 1}" if student.group is not None else (" · waiting" if record.phase == "playing" else "")
-            state = " · released" if student.free else " · joining…" if not student.kept else ""
-            release = widgets.Button(description="Release", tooltip="Free this name for another device: the next device that joins with it is this student").add_class(f"pb-release-student-{student.id}")
-            release.on_click(lambda _, sid=student.id: self.release_student(sid))
-            parts: list[widgets.Widget] = [widgets.HTML(f"<b>{esc(student.name)}</b>{esc(where + state)}"), release]
-            if self._renaming == student.id:
-                box = widgets.Text(value=student.name, layout=widgets.Layout(width="200px")).add_class(f"pb-rename-box-{student.id}")
-                save = widgets.Button(description="Save the name", button_style="primary").add_class(f"pb-rename-save-{student.id}")
-                save.on_click(lambda _, sid=student.id, box=box: self.rename_student(sid, box.value))
-                parts += [box, save]
-            else:
-                rename = widgets.Button(description="Rename").add_class(f"pb-rename-student-{student.id}")
-                rename.on_click(lambda _, sid=student.id: self._start_renaming(sid))
-                parts.append(rename)
-            remove = widgets.Button(
-                description="Press again to remove" if self._removing == student.id else "Remove",
-                button_style="danger" if self._removing == student.id else "",
-                layout=widgets.Layout(width="auto"),
-            ).add_class(f"pb-remove-student-{student.id}")
-            remove.on_click(lambda _, sid=student.id: self._press_remove(sid))
-            parts.append(remove)
-            rows.append(widgets.HBox(tuple(parts), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="2px 8px")))
-        head = widgets.HTML(f"<h3>Students: {len(record.students)} of {record.expected}</h3>")
-        return widgets.VBox((head, *rows)).add_class("pb-class-students")
+    def _press_swap(self, student_id: str) -> None:
+        """Swap in two presses: the first picks a student, the second (on a student of another
+        table) swaps them; pressed again on the first, it is cancelled."""
+        first = self._selected
+        if not first or first == student_id or self.record is None or self.record.student(first) is None:
+            self._selected = "" if first == student_id else student_id
+            self._said = None
+            self._shown = None
+            self._draw()
+            return
+        self.swap(first, student_id)
 
     def _start_renaming(self, student_id: str) -> None:
         self._renaming = student_id
@@ -889,20 +978,11 @@ class ClassPage(widgets.VBox):
             return
         self.remove_student(student_id)
 
-    def _move_box(self, record: cl.ClassRecord) -> widgets.Widget:
-        rows = []
-        options = [(f"table {i + 1}", i) for i in range(len(record.groups))]
-        for student in record.students:
-            if student.group is None:
-                continue
-            choice = widgets.Dropdown(options=options, value=student.group, layout=widgets.Layout(width="140px")).add_class(f"pb-move-{student.id}")
-            choice.observe(lambda change, sid=student.id: self.move(sid, change["new"]) if change["new"] != change["old"] else None, "value")
-            rows.append(widgets.HBox((widgets.HTML(f"{esc(student.name)}&nbsp;"), choice), layout=widgets.Layout(align_items="center")))
-        return widgets.VBox((widgets.HTML("<h3>The tables (move a student before the start)</h3>" + self._groups_html(record)), *rows)).add_class("pb-class-moves")
-
     def _tables_box(self, record: cl.ClassRecord, tables: Sequence[Any]) -> widgets.Widget:
         rows: list[widgets.Widget] = []
         now = time.time()
+        # the seats whose student has a row on the page (the students are listed until the end)
+        rowed = {where for s in record.students if (where := cl.seat_of(record, s)) is not None} if record.phase != "over" else set()
         for i, table in enumerate(tables):
             state, rules = table.game.state, table.game.rules
             names = getattr(table.game.setup, "names", ())
@@ -914,27 +994,56 @@ class ClassPage(widgets.VBox):
             elif stopped:  # the class was ended: it waits for no one
                 line = f"{cl.step_of(state)} · stopped when the class ended"
             else:
-                waiting = [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]
-                line = f"{cl.step_of(state)} · waited {_ago(now - since)} on {', '.join(names[s] for s in waiting)}" if waiting else f"{cl.step_of(state)} · playing"
-            head = widgets.HTML(
-                f'<b>Table {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
-            )
+                waiting = [names[s] for s in waited_seats(table)]
+                # A line, not a roll call: a village of 10 all waited on reads as its count.
+                who = ", ".join(waiting) if len(waiting) <= 4 else f"{len(waiting)}: {', '.join(waiting[:3])} and {len(waiting) - 3} more"
+                line = f"{cl.step_of(state)} · waited {ago(now - since)} on {who}" if waiting else f"{cl.step_of(state)} · playing"
+            word = card(record.game).words.Table
+            base = f'<b>{esc(word)} {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
+            head = widgets.HTML(base + self._said_html(f"table-{i}"))
+            self._spots[f"table-{i}"] = (head, base)
             parts: list[widgets.Widget] = [head]
             if not rules.over(state) and not stopped and card(record.game).fill_bot:
-                for seat in [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]:
-                    bot = widgets.Button(description=f"Bot for {names[seat]}", tooltip="A bot plays this absent student's seat").add_class(f"pb-class-bot-{i}-{seat}")
+                # A student's seat has its Bot button in their row below; a seat no row shows, here.
+                for seat in [s for s in waited_seats(table) if (table.id, s) not in rowed]:
+                    bot = widgets.Button(description=f"Bot for {names[seat]}", tooltip="A bot plays this absent student's seat").add_class(f"pb-class-bot-{i}-{seat}").add_class("pb-small")
                     bot.on_click(lambda _, i=i, seat=seat: self.hand_to_bot(i, seat))
                     parts.append(bot)
             rows.append(widgets.HBox(tuple(parts), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px")))
-        return widgets.VBox((widgets.HTML("<h3>Every table</h3>"), *rows)).add_class("pb-class-tables")
+        return widgets.VBox((widgets.HTML(f"<h3>Every {esc(card(record.game).words.Table.lower())}</h3>"), *rows)).add_class("pb-class-tables")
 
     # -- live ------------------------------------------------------------------------------------------
     def _beaten(self) -> None:
+        self._note_presence()
         if self.seat_page is not None:
             # The page is there, but maybe not yet the seat page inside it: that one's own
             # heartbeat (the first on the page once drawn) confirms the seat, after the page
             # put its link in the address bar; confirmed earlier, a reload lost the seat.
             self.seat_page.live.last_beat = self.live.last_beat
+
+    def _note_presence(self) -> None:
+        """A student's page notes in the store that it is there, at most every
+        `classes.PRESENCE_WRITE_SECONDS` (its heartbeat comes every 4 s): the monitor's dots."""
+        if self.role != "student" or self.student is None or self.record is None:
+            return
+        now = time.time()
+        if now - self._presence_noted < cl.PRESENCE_WRITE_SECONDS:
+            return
+        self._presence_noted = now
+        record, student_id = self.record, self.student.id
+
+        def note() -> None:
+            try:
+                cl.note_presence(self.store, record, student_id, now)
+            except Exception:  # a note missed (a busy database) only makes the dot late: try at the next beat
+                self._presence_noted = 0.0
+
+        if live.in_kernel():
+            # Beside the kernel's loop: a write waiting on a busy database must not hold up the
+            # heartbeat's answer (the page would think its server gone).
+            threading.Thread(target=note, name="presence", daemon=True).start()
+        else:
+            note()
 
     def refresh(self) -> bool:
         """Look at the class (and, on the board and monitor, its tables); redraw if they moved."""
@@ -946,7 +1055,7 @@ class ClassPage(widgets.VBox):
             return False
         tables = tuple(self.store.version(t) for t in record.tables) if self.role in ("board", "monitor") else ()
         if record.version == self.record.version and tables == self._tables_seen:
-            return False
+            return self.role == "monitor" and repaint_presence(self, record)
         self.record, self._tables_seen = record, tables
         if self.student is not None:
             found = record.student(self.student.id)

@@ -32,7 +32,6 @@ from playbook.pace import timed_out
 from playbook.store import Store, Table
 from rules.games import card
 
-from .common import close_tree
 from .live import in_kernel
 from .styles import style_html
 
@@ -215,21 +214,13 @@ class PacePanel(widgets.VBox):
         self.pause_button.on_click(lambda _: self.toggle_pause())
         self.next_button = widgets.Button(description="Next round for every table", icon="forward", layout=widgets.Layout(width="auto")).add_class("pb-pace-next")
         self.next_button.on_click(lambda _: self._move_on())
-        self.extra = widgets.VBox().add_class("pb-pace-extra")
+        #: Pause / Resume and "next round for every table": the monitor puts them in its first
+        #: row, beside its phase buttons (`ClassPage.pace_box`).
+        self.buttons = (self.pause_button, self.next_button)
         self._paused = False
-        self._extra_key: Any = None
         self._timer_seen: tuple[int, str] | None = None
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px")
-        super().__init__(
-            (
-                widgets.HTML("<h3>Pace</h3>"),
-                self.summary,
-                widgets.HBox((self.pause_button, self.next_button), layout=row),
-                widgets.HBox((self.seconds, self.by, self.set_button), layout=row),
-                widgets.HTML("<b>Extra time per student</b> (an accommodation: x1.5 or x2 of the timer)"),
-                self.extra,
-            )
-        )
+        super().__init__((widgets.HTML("<h3>Pace</h3>"), self.summary, widgets.HBox((self.seconds, self.by, self.set_button), layout=row)))
         self.add_class("pb-pace")
 
     def show(self, record: Any) -> None:
@@ -251,21 +242,18 @@ class PacePanel(widgets.VBox):
         if self._timer_seen != (seconds, by):  # the class's timer changed: the boxes show it (a number half typed stays)
             self._timer_seen = (seconds, by)
             self.seconds.value, self.by.value = seconds, by
-        extra = dict(settings.get("extra") or {})
-        key = (tuple((s.id, s.name) for s in record.students), tuple(sorted(extra.items())))
-        if key == self._extra_key:
-            return
-        self._extra_key = key
-        rows = []
-        for student in record.students:
-            choice = widgets.Dropdown(
-                options=[("x1", 1.0), ("x1.5", 1.5), ("x2", 2.0)], value=float(extra.get(student.id, 1.0)), description=student.name, layout=widgets.Layout(width="260px")
-            ).add_class(f"pb-extra-{student.id}")
-            choice.observe(lambda change, sid=student.id: self.set_extra(sid, change["new"]) if change["new"] != change["old"] else None, "value")
-            rows.append(choice)
-        old = self.extra.children
-        self.extra.children = tuple(rows)
-        close_tree(list(old))
+
+    def extra_time(self, record: Any, student: Any) -> tuple[widgets.Widget, ...]:
+        """A student's extra time (an accommodation: x1.5 or x2 of the timer), for their row on
+        the monitor while the class plays (`ClassPage.row_extras`)."""
+        if record.phase != "playing":
+            return ()
+        factor = float(dict(record.pace.get("extra") or {}).get(student.id, 1.0))
+        choice = widgets.Dropdown(
+            options=[("time x1", 1.0), ("time x1.5", 1.5), ("time x2", 2.0)], value=factor, description_tooltip="Extra time for this student's decisions", layout=widgets.Layout(width="110px")
+        ).add_class(f"pb-extra-{student.id}")
+        choice.observe(lambda change, sid=student.id: self.set_extra(sid, change["new"]) if change["new"] != change["old"] else None, "value")
+        return (choice,)
 
     def set_timer(self) -> bool:
         from playbook.class_pace import SetPace

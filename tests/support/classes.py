@@ -14,7 +14,7 @@ from playbook import classes as cl
 from playbook.store import Store
 from widgets.classroom import ClassPage
 
-__all__ = ["class_page", "keep", "monitor", "new_device", "open_as", "student"]
+__all__ = ["class_page", "joined", "keep", "monitor", "new_device", "open_as", "student"]
 
 
 def new_device() -> str:
@@ -55,3 +55,11 @@ def class_page(store: Store, record: cl.ClassRecord, which: str) -> ClassPage:
 
 def monitor(store: Store, record: cl.ClassRecord) -> ClassPage:
     return class_page(store, record, "monitor")
+
+
+def joined(store: Store, game: str, names: list[str], **options: object) -> tuple[list[ClassPage], ClassPage]:
+    """A class of `game` that `names` joined, each on a phone of their own (their pages, in
+    order of arrival), and its monitor, in the lobby."""
+    record = cl.create_class(store, game, max(3, len(names)), **options)  # type: ignore[arg-type]
+    phones = [student(store, record.code, name) for name in names]
+    return phones, monitor(store, record)
