@@ -250,7 +250,7 @@ class PacePanel(widgets.VBox):
             return ()
         factor = float(dict(record.pace.get("extra") or {}).get(student.id, 1.0))
         choice = widgets.Dropdown(
-            options=[("time x1", 1.0), ("time x1.5", 1.5), ("time x2", 2.0)], value=factor, description_tooltip="Extra time for this student's decisions", layout=widgets.Layout(width="110px")
+            options=[("time x1", 1.0), ("time x1.5", 1.5), ("time x2", 2.0)], value=factor, tooltip="Extra time for this student's decisions", layout=widgets.Layout(width="110px")
         ).add_class(f"pb-extra-{student.id}")
         choice.observe(lambda change, sid=student.id: self.set_extra(sid, change["new"]) if change["new"] != change["old"] else None, "value")
         return (choice,)
