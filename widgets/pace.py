@@ -82,6 +82,11 @@ def seconds_box(css: str) -> widgets.BoundedIntText:
     ).add_class(css)
 
 
+def at_zero_box(css: str) -> widgets.Dropdown:
+    """Who moves for a seat whose time ran out: the game's stated default, or its fill bot."""
+    return widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, layout=widgets.Layout(width="210px")).add_class(css)
+
+
 class Countdown(widgets.HTML):
     """The countdown of one page (class pb-countdown); `show` sends a new value only when the
     deadline (or the pause) changed, not as the seconds pass."""
@@ -174,9 +179,7 @@ class PaceChoices(widgets.HBox):
         self.length = widgets.Text(value="", placeholder="the game's own", description="Length", layout=widgets.Layout(width="230px")).add_class("pb-class-length")
         self.unit = widgets.HTML().add_class("pb-class-length-unit")
         self.seconds = seconds_box("pb-class-timer")
-        self.by = widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, layout=widgets.Layout(width="210px")).add_class(
-            "pb-class-at-zero"
-        )
+        self.by = at_zero_box("pb-class-at-zero")
         super().__init__((self.length, self.unit, self.seconds, self.by), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px"))
         self.add_class("pb-class-pace")
 
@@ -205,9 +208,7 @@ class PacePanel(widgets.VBox):
         self._move_on = move_on
         self.summary = widgets.HTML().add_class("pb-pace-summary")
         self.seconds = seconds_box("pb-pace-seconds")
-        self.by = widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, layout=widgets.Layout(width="210px")).add_class(
-            "pb-pace-by"
-        )
+        self.by = at_zero_box("pb-pace-by")
         self.set_button = widgets.Button(description="Set the timer").add_class("pb-pace-set")
         self.set_button.on_click(lambda _: self.set_timer())
         self.pause_button = widgets.Button(description="Pause the class", icon="pause").add_class("pb-pace-pause")
@@ -284,9 +285,7 @@ class TablePaceBar(widgets.HBox):
         self._meta: dict[str, Any] = {}
         self._seen: tuple[int, str] | None = None
         self.seconds = seconds_box("pb-table-timer")
-        self.by = widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, layout=widgets.Layout(width="210px")).add_class(
-            "pb-table-at-zero"
-        )
+        self.by = at_zero_box("pb-table-at-zero")
         self.set_button = widgets.Button(description="Set the timer").add_class("pb-table-timer-set")
         self.set_button.on_click(lambda _: self.set_timer())
         self.pause_button = widgets.Button(description="Pause", icon="pause").add_class("pb-table-pause")
