@@ -326,3 +326,41 @@ def test_a_table_that_refuses_the_seats_change_leaves_the_class_as_it_was(locati
     assert approved.student(ana.id).key == "k" * 22 and store.version(seat_table) == before + 1
     assert str(seat) not in store.load(seat_table).meta["claims"]
     store.close()
+
+
+# -- a lesson that continues ---------------------------------------------------------------------------
+
+
+def test_a_class_paused_until_next_lesson_comes_back_on_a_new_server_a_week_later(tmp_path, monkeypatch) -> None:
+    """The teacher pauses the class at the bell; the laptop is shut (a new server, a store opened
+    afresh from its file) and the lesson goes on a week later: the same code brings each device
+    back to its own seat, the tables are as they were left, and Resume lets them play on."""
+    from playbook.class_pace import PauseClass
+    from playbook.pace import paused
+
+    store = Store(tmp_path / "tables.sqlite3")
+    record, phones, devices, _ = _playing(store)
+    seats = {i: (phone.seat_page.table_id, phone.seat_page.seat) for i, phone in enumerate(phones) if phone.seat_page is not None}
+    assert len(seats) == len(phones)
+    record = cl.submit(store, record.id, PauseClass(True), record.version)
+    before = {table_id: store.load(table_id).version for table_id in record.tables}
+    assert all(paused(store.load(table_id).meta) for table_id in record.tables)
+    store.close()
+
+    import time as clock
+
+    week_later = clock.time() + 7 * 24 * 3600
+    monkeypatch.setattr(clock, "time", lambda: week_later)
+    again = Store(tmp_path / "tables.sqlite3")  # the new server's store, from the same file
+    for i, device in enumerate(devices):
+        typed = open_as(again, "", device)
+        one(typed, "pb-code-box").value = record.code
+        one(typed, "pb-code-go").click()
+        assert typed.role == "student" and typed.seat_page is not None, typed.status.message
+        assert (typed.seat_page.table_id, typed.seat_page.seat) == seats[i]
+        assert "Paused by the teacher" in synced_text(typed)
+    assert {table_id: again.load(table_id).version for table_id in record.tables} == before  # nothing moved meanwhile
+    kept = cl.load_class(again, record.id)
+    assert kept.phase == "playing" and kept.code == record.code
+    kept = cl.submit(again, kept.id, PauseClass(False), kept.version)
+    assert not any(paused(again.load(table_id).meta) for table_id in kept.tables)
