@@ -47,7 +47,7 @@ def students_box(page: ClassPage, record: cl.ClassRecord, tables: Sequence[Any],
     by_table = {t.id: t for t in tables}
     asking = {r.student: r for r in record.requests}
     waited = {(t.id, seat) for t in tables for seat in waited_seats(t)} if card(record.game).fill_bot else set()
-    chips: dict[str, widgets.Widget] = {s.id: chip(page, record, s, by_table, asking, seen, now, waited) for s in record.students}
+    chips: dict[str, widgets.Widget] = {s.id: student_chip(page, record, s, by_table, asking, seen, now, waited) for s in record.students}
     groups: list[widgets.Widget] = []
     if record.groups:
         high = card(record.game).players.class_high
@@ -138,7 +138,7 @@ def chip_text(record: cl.ClassRecord, student: cl.Student, tables: dict[str, Any
     return f'{dot}<b class="pb-chip-name">{esc(student.name)}</b> <span class="pb-chip-state">{esc(state)} · {esc(line)}</span>'
 
 
-def chip(
+def student_chip(
     page: ClassPage, record: cl.ClassRecord, student: cl.Student, tables: dict[str, Any], asking: dict[str, cl.SeatRequest], seen: dict[str, float], now: float, waited: set[tuple[str, int]]
 ) -> widgets.Widget:
     """One student's row on the monitor: a dot (connected, or not seen for how long), the
