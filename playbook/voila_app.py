@@ -357,9 +357,16 @@ SETTLED_SHARE = 0.1
 STEP_MOST_SECONDS = 15.0
 
 
-async def kernels_settled(kernel_manager: Any, started: list[Any], most: float = STEP_MOST_SECONDS, window: float = 0.5) -> None:
+async def kernels_settled(
+    kernel_manager: Any,
+    started: list[Any],
+    most: float = STEP_MOST_SECONDS,
+    window: float = 0.5,
+    used: Callable[[list[int]], float] = cpu_seconds,
+) -> None:
     """Return once the kernels of `started` (Voila's pool entries) have started and gone quiet:
-    a ready kernel has imported the dashboards and waits for its page. At most `most` seconds."""
+    a ready kernel has imported the dashboards and waits for its page. At most `most` seconds.
+    `used(pids)`: the processor seconds the kernels' processes have used so far."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + most
     await asyncio.wait(started, timeout=most)  # never cancels them: they are the pool's
@@ -371,10 +378,10 @@ async def kernels_settled(kernel_manager: Any, started: list[Any], most: float =
             continue
     if not pids:
         return
-    last = cpu_seconds(pids)
+    last = used(pids)
     while loop.time() < deadline:
         await asyncio.sleep(window)
-        now = cpu_seconds(pids)
+        now = used(pids)
         if now - last < SETTLED_SHARE * window:
             return
         last = now

@@ -153,33 +153,53 @@ def test_ready_kernels_are_made_up_a_cores_worth_at_a_time() -> None:
 
 def test_a_refill_step_waits_for_its_kernels_to_go_quiet() -> None:
     """A step has settled once its kernels' processes use almost no processor: a busy kernel
-    holds the next step back (up to the step's limit), an idle one lets it go at once."""
+    holds the next step back (up to the step's limit), an idle one lets it go at the first look.
+    Decided on the looks taken, not on time: a loaded machine gives a busy loop little processor."""
     import asyncio
-    import subprocess
-    import sys
 
     from playbook.voila_app import kernels_settled
 
     class Kernels:
-        def __init__(self, pid: int) -> None:
-            self.pid = pid
-
         def get_kernel(self, kernel_id: str):
-            return type("Kernel", (), {"provisioner": type("Provisioner", (), {"pid": self.pid})()})()
+            return type("Kernel", (), {"provisioner": type("Provisioner", (), {"pid": 4242})()})()
 
-    async def wait(pid: int) -> float:
-        started = asyncio.get_running_loop().create_future()
-        started.set_result({"kernel_id": "k"})
-        at = time.monotonic()
-        await kernels_settled(Kernels(pid), [started], most=1.5, window=0.25)
-        return time.monotonic() - at
+    def looks(per_window: float) -> tuple[int, list[int]]:
+        taken: list[int] = []
+
+        def used(pids: list[int]) -> float:
+            taken.append(pids[0])
+            return per_window * len(taken)
+
+        async def wait() -> None:
+            started = asyncio.get_running_loop().create_future()
+            started.set_result({"kernel_id": "k"})
+            await kernels_settled(Kernels(), [started], most=0.6, window=0.05, used=used)
+
+        run_alone(wait)
+        return len(taken), taken
+
+    busy, pids = looks(per_window=0.05)  # a whole window of processor in each window
+    assert busy >= 8 and set(pids) == {4242}  # looked until the step's limit
+    assert looks(per_window=0.0)[0] == 2  # the first look after the start: quiet, so go
+
+
+def test_processor_seconds_grow_for_a_busy_process_and_not_for_an_idle_one() -> None:
+    import subprocess
+    import sys
+
+    from playbook.pacing import cpu_seconds
 
     busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-    idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    idle = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         time.sleep(0.3)
-        assert run_alone(lambda: wait(busy.pid)) >= 1.4
-        assert run_alone(lambda: wait(idle.pid)) < 1.0
+        busy_at, idle_at = cpu_seconds([busy.pid]), cpu_seconds([idle.pid])
+        deadline = time.monotonic() + 20  # however loaded the machine, the loop gets some turns
+        while cpu_seconds([busy.pid]) - busy_at < 0.1 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert cpu_seconds([busy.pid]) - busy_at >= 0.1
+        assert cpu_seconds([idle.pid]) - idle_at < 0.05
+        assert cpu_seconds([]) == 0.0
     finally:
         busy.kill()
         idle.kill()
