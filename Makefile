@@ -26,7 +26,7 @@ test: lint
 	$(PY) -m pytest -n auto --dist loadgroup --durations=25
 
 # The inner loop: every test but the browsers, the notebooks (each runs in a kernel of its own)
-# and those marked `heavy` (a real server, a kernel, a build or the benchmark runner). A module's
+# and those marked `heavy` (a real server, a kernel, a build, races of processes, sweeps). A module's
 # tests stay on one worker (`loadfile`), so its module fixtures (games, PDFs) are made once.
 test-fast: lint
 	$(PY) -m pytest -n auto --dist loadfile -m "not browser and not heavy" tests

@@ -495,6 +495,7 @@ def test_a_page_reloaded_before_it_showed_its_seat_claims_it_again(store) -> Non
     assert reloaded.role == "seat" and reloaded.game is not None
 
 
+@pytest.mark.heavy
 def test_devices_claiming_at_once_get_one_seat_each(location, tmp_path) -> None:
     """Eight processes at the same moment: four open the same slip of seat 0, four press seat 1
     on the join page. One device gets seat 1. The slip's claims follow one another (a slip may

@@ -75,6 +75,7 @@ def test_a_room_code_can_be_read_off_a_projector_and_typed() -> None:
 # -- joining at the same moment ----------------------------------------------------------------------
 
 
+@pytest.mark.heavy
 def test_thirty_students_joining_in_the_same_second_get_thirty_seats(location, tmp_path) -> None:
     """Six processes, five students each, all at one barrier: every join is kept, once; the deal
     gives each student one seat and no table more than the game's largest."""

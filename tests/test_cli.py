@@ -198,6 +198,7 @@ def test_print_all_for_any_group_with_seat_links(capsys: pytest.CaptureFixture[s
     assert "http://h/?seat=0&key=k" in text
 
 
+@pytest.mark.heavy
 def test_compare_two_setups_on_the_same_seeds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     args = ("compare", "leerdam", "--a", "bots=fair*7", "--b", "bots=fair*7,misfortune=3,2,1,0,0,0", "--games", "30", "--seed", "2", "--workers", "1")
     code, out, _ = run(capsys, *args, "--json", "--csv", str(tmp_path / "games.csv"), "--pdf", str(tmp_path / "report.pdf"))
@@ -213,6 +214,7 @@ def test_compare_two_setups_on_the_same_seeds(capsys: pytest.CaptureFixture[str]
     assert code == 2 and "misfortune takes 6 values" in err
 
 
+@pytest.mark.heavy
 def test_danger_world_simulates(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "simulate", "danger-world", "--games", "5", "--seed", "1", "--variant", "sweep_trials=5,gm=danger", "--workers", "1", "--json")
     report = json.loads(out)

@@ -162,6 +162,7 @@ def headers(pages: list[str], pattern: str) -> list[str]:
     return [hits[-1] if hits else "" for hits in found]
 
 
+@pytest.mark.heavy
 def test_print_leerdam_for_a_class_of_30_is_three_villages_of_10(capsys: pytest.CaptureFixture[str], here: Path) -> None:
     out = here / "class.pdf"
     code, _, err = run(capsys, "print", "leerdam", "--players", "30", "-o", str(out))
@@ -178,6 +179,7 @@ def test_print_leerdam_for_a_class_of_30_is_three_villages_of_10(capsys: pytest.
     assert "written for" not in err  # villages of 10: within the text's own 5-10
 
 
+@pytest.mark.heavy
 def test_print_new_rule_for_a_class_of_30_is_six_tables_of_5(capsys: pytest.CaptureFixture[str], here: Path) -> None:
     out = here / "class.pdf"
     code, _, err = run(capsys, "print", "new-rule", "--players", "30", "-o", str(out))

@@ -161,6 +161,7 @@ def test_two_identical_setups_differ_by_nothing() -> None:
 
 # Without a correction for their many measures these seedings write a false change in 5 runs
 # of 20 (Leerdam) and 3 of 20 (New Rule, the worst case); New Rule's costs about 4 s.
+@pytest.mark.heavy
 @pytest.mark.parametrize(("slug", "base"), [("leerdam", 100), ("new-rule", 300)])
 def test_identical_setups_on_independent_seeds_write_no_false_change_in_nine_runs_of_ten(slug: str, base: int) -> None:
     # The A/A test: whatever a comparison of one setup with itself writes is false.
@@ -231,6 +232,7 @@ def test_too_few_games_give_numbers_but_no_findings() -> None:
     assert lab.compare("leerdam", "bots=altruist*7", "bots=free-rider*7", MIN_GAMES, 1, workers=1).findings[0].key == "changed"
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize(("slug", "text"), [("leerdam", "bots=fair*7"), ("leerdam", ""), ("new-rule", "bots=scorer,balanced,random,scorer"), ("new-rule", ""), ("danger-world", "sweep_trials=0"), ("dangerous-ideas", ""), ("dangerous-ideas", "bots=sensible*3")])
 def test_each_measure_counts_once(slug: str, text: str) -> None:
     run = lab.simulate(slug, 8 if slug == "dangerous-ideas" else 40, 3, text, workers=1, extras=False)
@@ -415,6 +417,7 @@ def test_danger_world_rules() -> None:
     assert [f.key for f in dw_lab.sweep_findings([{**cell, "success": 0.7}])] == ["sweep-disagrees"]
 
 
+@pytest.mark.heavy
 def test_the_check_sweep_plays_the_rules_and_would_catch_an_error_of_five_points() -> None:
     spec = lab.spec("danger-world", "sweep_trials=10")
     cells = dw_lab.check_sweep(spec, 0, 1, workers=1)["check_sweep"]

@@ -32,6 +32,7 @@ def _check(pdf: bytes, names: tuple[str, ...]) -> None:
             assert PRINTABLE_MARGIN <= x <= width - PRINTABLE_MARGIN + 0.5 and PRINTABLE_MARGIN <= y <= height - PRINTABLE_MARGIN, run
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("page", ["a4", "letter"])
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_name_in_every_script(game: str, page: str) -> None:
@@ -70,6 +71,7 @@ def test_new_rule_splits_into_tables_of_three_to_five(players: int, tables: list
     assert pack.split(players, 3, 5) == tables
 
 
+@pytest.mark.heavy
 def test_the_pack_for_twelve_has_contents_and_every_game() -> None:
     people = NAMES + ("Ana", "Bo", "Cy")
     parts, notes = pack.plan(12, people)

@@ -257,6 +257,7 @@ def _lines(folder: Path) -> list[dict]:
     return [json.loads(line) for path in sorted(folder.glob("*.jsonl")) for line in path.read_text().splitlines()]
 
 
+@pytest.mark.heavy
 def test_ten_households_pledge_and_allocate_at_the_same_moment_none_refused(location, tmp_path):
     store = Store(location)
     table_id = leerdam_table(store, 10)
@@ -271,6 +272,7 @@ def test_ten_households_pledge_and_allocate_at_the_same_moment_none_refused(loca
     store.close()
 
 
+@pytest.mark.heavy
 def test_five_players_pick_at_the_same_moment_none_refused(location, tmp_path):
     store = Store(location)
     game = new_game("new-rule", nr.Setup(names=("Ana", "Bo", "Cy", "Di", "Ed")), 4)
@@ -288,6 +290,7 @@ def test_five_players_pick_at_the_same_moment_none_refused(location, tmp_path):
     store.close()
 
 
+@pytest.mark.heavy
 def test_eight_processes_append_undo_and_hand_over_and_every_action_is_accounted_for(location, tmp_path):
     store = Store(location)
     table_id = leerdam_table(store, 8, bots={6: "fair", 7: "fair"}, end_check_from=100)
@@ -445,6 +448,7 @@ def test_wait_class_wakes_when_another_store_changes_the_class(store):
     other.close()
 
 
+@pytest.mark.heavy
 def test_six_processes_want_one_room_code_at_the_same_moment_and_one_gets_it(location, tmp_path):
     barrier = multiprocessing.get_context("spawn").Barrier(6)
     _spawn(code_taker, [(location, p, "SAME22", barrier, str(tmp_path / f"p{p}.txt")) for p in range(6)])

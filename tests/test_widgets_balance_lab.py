@@ -99,6 +99,7 @@ def test_lab_compares_two_villages_and_offers_the_report() -> None:
     assert len(csv_rows) == 81 and csv_rows[0].startswith("setup,game,seed")
 
 
+@pytest.mark.heavy
 def test_a_comparison_below_the_minimum_games_gives_no_verdict() -> None:
     lab = BalanceLab()
     lab.game.value = "leerdam"
@@ -173,6 +174,7 @@ def test_lab_refuses_more_cores_than_the_machine_has_and_starts_nothing() -> Non
     assert _children() == before
 
 
+@pytest.mark.heavy
 @pytest.mark.skipif(default_workers() < 2, reason="a pool needs two cores")
 def test_a_closed_lab_page_leaves_no_process_behind() -> None:
     close_pool()  # an earlier test's pool, kept for its next run, is not this page's
@@ -191,6 +193,7 @@ def test_a_closed_lab_page_leaves_no_process_behind() -> None:
     assert _children() == before
 
 
+@pytest.mark.heavy
 def test_a_busy_server_refuses_a_lab_run_and_starts_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(heavy, "HEAVY_WAIT_SECONDS", 0.0)
     lab = BalanceLab()
