@@ -194,3 +194,15 @@ def test_a_burst_of_keyless_pages_stops_at_the_budget_leaves_no_kernel_and_a_cla
         assert status == 200 and "The room is full" not in body
         assert "Traceback" not in server.log_path.read_text(errors="replace")
     store.close()
+
+
+def test_playbook_serve_takes_max_pages_or_sizes_the_budget_for_its_class() -> None:
+    from playbook.cli import parser
+    from playbook.serve import page_budget
+
+    assert page_budget(35, 30, 12)[0] == 12  # --max-pages, as the teacher set it
+    most, short = page_budget(35, 30)
+    assert most >= 35 + 30 + 3 and short in (0, *range(most))
+    assert parser().parse_args(["serve", "--max-pages", "80"]).max_pages == 80
+    with pytest.raises(SystemExit):
+        parser().parse_args(["serve", "--max-pages", "2"])
