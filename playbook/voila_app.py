@@ -3,11 +3,12 @@
 - `/j` asks for a room code (a laptop or Chromebook without a camera types it there);
 - `/j/CODE` is a class's join page (`http://HOST:PORT/j/K7QM2P`, beside the board's QR code).
 
-Both redirect to the class page (`notebooks/class.ipynb`). A page that goes away while its kernel
-socket opens is let go without tracebacks (`KernelSocket`); the template's files are kept by the
-browser for a year (`TemplateFiles`); every answer carries the headers that keep the keys of
-its address in the room, and no log line writes a key (`playbook.headers`); everything else is
-Voila's own.
+Both redirect to the class page (`notebooks/class.ipynb`); a code no class has is said, and
+slowed per client, and a kernel's endpoints answer only its page (`playbook.doors`). A page that
+goes away while its kernel socket opens is let go without tracebacks (`KernelSocket`); the
+template's files are kept by the browser for a year (`TemplateFiles`); every answer carries the
+headers that keep the keys of its address in the room, and no log line writes a key
+(`playbook.headers`); everything else is Voila's own.
 `playbook serve` and the tests start this instead of `python -m voila`, with the same options.
 """
 
@@ -30,6 +31,7 @@ import jinja2
 from jupyter_client.session import DELIM
 from jupyter_server._tz import utcnow
 from jupyter_server.auth.decorator import ws_authenticated
+from jupyter_server.services.kernels.handlers import KernelHandler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.utils import url_path_join
 from tornado import httputil, web
@@ -38,14 +40,15 @@ from tornado.websocket import WebSocketClosedError, WebSocketHandler
 from traitlets import Bool, Float, Int
 from voila.app import Voila
 from voila.exporter import VoilaExporter
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from playbook import budget as pages
-from playbook.classes import clean_code
+from playbook.doors import OwnKernel, OwnPage, OwnShutdown, RoomDoor, WrongCodes, turned_away
 from playbook.headers import SECURITY_HEADERS, SecurityHeaders, keep_keys_out_of_logs, log_request
-from playbook.links import CLASS_PAGE, class_query
+from playbook.links import CLASS_PAGE
 from playbook.pacing import cpu_seconds, default_slot_count
 
 __all__ = ["BudgetedPage", "CachedGzip", "CompiledTemplates", "KernelSocket", "PatientKernelManager", "PlaybookVoila", "SeenClients", "TemplateFiles", "compile_templates_once", "main", "ready_for_tables", "refill_when_quiet", "watch_pages"]
@@ -199,23 +202,12 @@ class TemplateFiles(TemplateStaticFileHandler):
             self.set_header("Cache-Control", f"max-age={self.YEAR}, immutable")
 
 
-class JoinRedirect(web.RequestHandler):
-    """`/j` and `/j/CODE` to the class page (the code cleaned: upper case, letters and digits)."""
-
-    def initialize(self, page: str) -> None:
-        self.page = page
-
-    def get(self, code: str = "") -> None:
-        code = clean_code(code)
-        self.redirect(self.page + (class_query(code) if code else ""))
-
-
 #: the page being rendered, for the kernel it is given: its client, whether it showed a key, and
 #: whether it has been given its kernel yet (a list: the kernel manager's wrappers mark it).
 _PAGE: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar("playbook_page", default=None)
 
 
-class BudgetedPage(TornadoVoilaHandler):
+class BudgetedPage(OwnPage):
     """Voila's page, rendered only within the server's page budget (`playbook.budget`): over
     it, the light "room is full" page, which starts no kernel and asks again by itself."""
 
@@ -302,6 +294,8 @@ class KernelSocket(VoilaKernelWebsocketHandler):
 
     @ws_authenticated
     async def get(self, kernel_id: str) -> None:
+        if turned_away(self, kernel_id):  # only the page given this kernel (playbook.doors)
+            return
         self.kernel_id = kernel_id
         await self.pre_get()
         if self.connection is None:  # on_close has run: nobody is left to answer
@@ -596,8 +590,10 @@ class PlaybookVoila(Voila):
 
     def init_handlers(self) -> list[Any]:
         page = url_path_join(self.server_url, "voila/render", CLASS_PAGE)
-        short = (url_path_join(self.server_url, r"/j/?([A-Za-z0-9-]*)/?"), JoinRedirect, {"page": page})
-        ours = {VoilaKernelWebsocketHandler: KernelSocket, TemplateStaticFileHandler: TemplateFiles, TornadoVoilaHandler: BudgetedPage}
+        short = (url_path_join(self.server_url, r"/j/?([A-Za-z0-9-]*)/?"), RoomDoor, {"page": page, "wrong_codes": WrongCodes.from_environment(), "store": self.store})
+        # A kernel's endpoints answer only the page it was given to (playbook.doors).
+        doors = {TornadoVoilaHandler: BudgetedPage, KernelHandler: OwnKernel, VoilaShutdownKernelHandler: OwnShutdown}
+        ours = {VoilaKernelWebsocketHandler: KernelSocket, TemplateStaticFileHandler: TemplateFiles, **doors}
         handlers = [(url, ours.get(handler, handler), *rest) for url, handler, *rest in super().init_handlers()]
         for theirs, mine in ours.items():
             if not any(handler is mine for _url, handler, *_rest in handlers):
