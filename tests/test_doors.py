@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -26,11 +27,12 @@ from playwright.sync_api import Browser, expect
 from benchmarks.bare_button import BUTTON_CLASS, CLICKED, NOTEBOOK
 from playbook import classes as cl
 from playbook.doors import OWNER_COOKIE_PREFIX, KernelOwners, WrongCodes, client_of
-from playbook.serve import RunningServer, background_server
+from playbook.serve import RunningServer, background_server, free_port
 from playbook.store import Store
 from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, kernel_id, open_dashboard
 from tests.support.headless import one
 from tests.support.keys import SERVER_KEY
+from tests.support.nginx import need_nginx, running_nginx
 from widgets.classroom import ClassPage
 
 # -- without a server ----------------------------------------------------------------------
@@ -106,10 +108,13 @@ def test_a_code_typed_wrong_on_the_class_page_is_sent_to_the_servers_door(served
 MADE_UP = {"Cookie": "_xsrf=madeup", "X-XSRFToken": "madeup"}
 
 
-def ask(server: RunningServer, method: str, path: str, headers: dict[str, str] | None = None, source: str | None = None) -> tuple[int, dict[str, str], str]:
-    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60, source_address=(source, 0) if source else None)
+def ask(server: RunningServer | int, method: str, path: str, headers: dict[str, str] | None = None, source: str | None = None) -> tuple[int, dict[str, str], str]:
+    """One request to `server` (or to 127.0.0.1:`server`, an nginx in front of it), from the
+    address `source` of this machine if given."""
+    port, base = (server, "/") if isinstance(server, int) else (server.port, server.base_url)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0) if source else None)
     try:
-        connection.request(method, server.base_url.rstrip("/") + path, body=b"" if method in ("POST", "DELETE") else None, headers=headers or {})
+        connection.request(method, base.rstrip("/") + path, body=b"" if method in ("POST", "DELETE") else None, headers=headers or {})
         answer = connection.getresponse()
         return answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read().decode(errors="replace")
     finally:
@@ -199,7 +204,6 @@ def door(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Door]:
         env.setenv("PLAYBOOK_CODE_FREE", str(FREE))
         env.setenv("PLAYBOOK_CODE_FIRST_WAIT", str(FIRST_WAIT))
         env.setenv("PLAYBOOK_CODE_MOST_WAIT", str(MOST_WAIT))
-        env.delenv("PLAYBOOK_BEHIND_PROXY", raising=False)
         record = cl.create_class(Store(folder / "tables.sqlite3"), "new-rule", 3)
         with background_server(None, folder / "voila.log", db_path=folder / "tables.sqlite3") as server:
             yield Door(server, record.code)
@@ -267,6 +271,23 @@ def test_wrong_room_codes_are_slowed_for_their_client_only_and_a_live_code_opens
     assert ask(server, "GET", "/j")[0] == 302
     log = server.log_path.read_text(errors="replace")
     assert "Traceback" not in log and door.code not in log and "WR0001" not in log
+
+
+@pytest.mark.heavy
+@pytest.mark.timeout(120)
+def test_behind_nginx_each_phone_is_counted_on_its_own(door: Door, tmp_path: Path) -> None:
+    """Through nginx every request comes from 127.0.0.1; told it is behind nginx, the server
+    counts the address nginx puts in X-Real-IP."""
+    need_nginx()
+    port = free_port()
+    with running_nginx(tmp_path / "nginx", port, [door.server.port], prefix="/"):
+        first = [ask(port, "GET", f"/j/{wrong_code(300 + n)}", source="127.0.0.3")[1] for n in range(FREE + 2)]
+        second = [ask(port, "GET", f"/j/{wrong_code(400 + n)}", source="127.0.0.4")[1] for n in range(2)]
+        status, headers, _ = ask(port, "GET", f"/j/{door.code}", source="127.0.0.3")
+    assert [h["x-playbook-wrong-codes"] for h in first] == [str(n) for n in range(1, FREE + 3)]
+    assert "retry-after" not in first[FREE - 1] and first[FREE]["retry-after"] == "1"
+    assert [(h["x-playbook-wrong-codes"], "retry-after" in h) for h in second] == [("1", False), ("2", False)]
+    assert status == 302 and headers["location"].endswith(f"?code={door.code}")
 
 
 @pytest.mark.browser
