@@ -413,11 +413,12 @@ def test_outside_a_server_nothing_waits(monkeypatch) -> None:
     assert not take_turn().held
 
 
-def _leave_while_the_socket_opens(port: int, kernel: str) -> None:
-    """Ask for a kernel's socket as a page does, and go away at once (a phone locked)."""
+def _leave_while_the_socket_opens(port: int, kernel: str, cookie: str) -> None:
+    """Ask for a kernel's socket as a page does (with the page's cookie: playbook.doors), and go
+    away at once (a phone locked)."""
     with socket.create_connection(("127.0.0.1", port)) as sock:
         sock.sendall(
-            f"GET /api/kernels/{kernel}/channels?session_id=gone HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"GET /api/kernels/{kernel}/channels?session_id=gone HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
             f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
             f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
             "Sec-WebSocket-Protocol: v1.kernel.websocket.jupyter.org\r\n\r\n".encode()
@@ -431,11 +432,13 @@ def test_a_page_closed_while_its_socket_opens_leaves_no_traceback_in_the_teacher
     notebook = tmp_path / "page.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('here')")]), notebook)
     with background_server(notebook, tmp_path / "voila.log", db_path=tmp_path / "tables.sqlite3") as server:
-        page = urllib.request.urlopen(server.url, timeout=60).read().decode()
+        with urllib.request.urlopen(server.url, timeout=60) as answer:
+            page = answer.read().decode()
+            cookie = "; ".join(header.split(";", 1)[0] for header in answer.headers.get_all("Set-Cookie", []))
         kernel = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page)
         assert kernel, "the page names its kernel"
         for _ in range(20):
-            _leave_while_the_socket_opens(server.port, kernel.group(1))
+            _leave_while_the_socket_opens(server.port, kernel.group(1), cookie)
             time.sleep(0.1)
         time.sleep(1)
         assert "here" in urllib.request.urlopen(server.url, timeout=60).read().decode()
