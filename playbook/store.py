@@ -712,7 +712,7 @@ class Store:
                 noted(fault)
                 raise fault from error
             if lost is not None:
-                log.warning(f"a connection to the database was lost ({type(lost).__name__}: {str(lost).strip()}); the {'change' if write else 'read'} went through on a new one.")
+                log.warning(f"a connection to the database was lost ({type(lost).__name__}: {' '.join(str(lost).split())}); the {'change' if write else 'read'} went through on a new one.")
             if self._gone:
                 self._gone = False
                 self._db.lost()  # the pool's connections are new ones from now on
@@ -898,7 +898,9 @@ class Store:
 
         Raises `Refused` when the change is not made (with the rules' reason for a move they
         refuse), `StaleTable` when the page must look again first, `StoppedTable` for a table
-        that takes no more moves, `KeyError` for an unknown table. Nothing is written then.
+        that takes no more moves, `KeyError` for an unknown table, `StoreFault` when the machine
+        could not save it (a full disk, a read-only store, the database gone; a connection lost
+        is retried once first). Nothing is written then.
         """
         try:
             return self._submit(table_id, change, seen)
@@ -1207,6 +1209,7 @@ class Store:
             found = self._db.fault(error)
             if found is None:
                 raise
+            self._gone = found[0].reason == "database-gone"
             noted(found[0])
             raise found[0] from error
 

@@ -116,7 +116,7 @@ def postgres_fault(error: BaseException, where: str) -> tuple[StoreFault, bool] 
     if not isinstance(error, psycopg.OperationalError | psycopg.errors.ReadOnlySqlTransaction):
         return None
     state = getattr(error, "sqlstate", None) or ""
-    detail = f"{type(error).__name__}: {str(error).strip()}"
+    detail = f"{type(error).__name__}: {' '.join(str(error).split())}"
     if state == "53100":  # disk_full
         return StoreFault("disk-full", detail, where), False
     if state == "25006":  # read_only_sql_transaction: a standby, or default_transaction_read_only

@@ -137,6 +137,7 @@ class LiveFollow:
 
     async def follow(self) -> None:
         closed = self.closed
+        said = ""  # the fault the status line shows, until a look goes through again
         while self._following():
             if self.gone():
                 # Stay quiet, so the kernel goes idle and is culled.
@@ -147,8 +148,13 @@ class LiveFollow:
             except asyncio.CancelledError:
                 raise
             except StoreFault as exc:  # the database gone (said once on the terminal): look again soon
-                self._status.refuse(self._fault(exc))
+                said = self._fault(exc)
+                self._status.refuse(said)
                 await asyncio.sleep(2.0)
             except Exception as exc:
                 self._status.refuse(f"Could not {self._trouble} ({type(exc).__name__}: {exc}).")
                 await asyncio.sleep(2.0)
+            else:
+                if said and self._status.message == said:  # the database is back: the line says so no more
+                    self._status.clear()
+                said = ""

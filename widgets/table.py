@@ -257,6 +257,8 @@ class TableDashboard(widgets.VBox):
         self._form: Any = None
         #: the last change this page submitted was refused as stale (the page was behind).
         self._stale = False
+        #: the server could not save the last change this page submitted (a full disk...), or None.
+        self.last_fault: StoreFault | None = None
         #: this page claimed its seat and has not yet shown it (see `confirm_seat`).
         self._confirm_pending = False
         #: the time left for the decision (board, seat), and the timer this page keeps (board,
@@ -1070,6 +1072,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse("No table is open.")
             return None
         self._stale = False
+        self.last_fault = None
         try:
             outcome = self.store.submit(self.table_id, change, self.version)
         except Refused as exc:
@@ -1083,6 +1086,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse("This table is no longer saved here (deleted?): nothing was changed.")
             return None
         except StoreFault as exc:  # the machine's (a full disk, a database gone): said plainly, nothing saved
+            self.last_fault = exc
             self.status.refuse(self.fault_message(exc))
             return None
         except Exception as exc:

@@ -3,8 +3,11 @@
 - `small_disk(folder)`: a 2 MB tmpfs mounted at `folder` (root only; skipped where mounting is
   not allowed), and `fill(folder)` writes a file until the kernel answers "No space left on
   device": SQLite's own "database or disk is full" follows.
-- `read_only(paths)`: the files and folders cannot be written, by root too (`chattr +i`; for
-  another account, their modes).
+- `read_only(paths)`: the files cannot be written, by root too (`chattr +i`; for another
+  account, their modes). SQLite then opens the database read-only: "attempt to write a readonly
+  database". Close the store's connections first (`Store.close`; it opens new ones when asked):
+  SQLite reuses a file this process already has open for writing, as a server that was running
+  when its file was made read-only would.
 - `terminate(url, application_name)`: PostgreSQL ends the store's connections exactly as a
   restart does ("terminating connection due to administrator command"); the server itself keeps
   running for the other tests. `tests.support.tcp_proxy.Proxy` is a database that is down.
