@@ -1201,17 +1201,24 @@ class Store:
         return self._wait(self.version, table_id, seen, timeout)
 
     def _wait(self, read_version: Callable[[str], int], key: str, seen: int, timeout: float) -> int:
-        try:
-            return int(self._db.wait(read_version, key, seen, timeout))
-        except StoreFault:
-            raise
-        except Exception as error:  # the listening connection lost: `StoreFault`, no retry (the page looks again)
-            found = self._db.fault(error)
-            if found is None:
+        """`wait`, with the listening connection lost (PostgreSQL restarted) listened for again
+        once on a new one; then `StoreFault` (the page looks again a moment later)."""
+        for attempt in (0, 1):
+            try:
+                return int(self._db.wait(read_version, key, seen, timeout))
+            except StoreFault:
                 raise
-            self._gone = found[0].reason == "database-gone"
-            noted(found[0])
-            raise found[0] from error
+            except Exception as error:
+                found = self._db.fault(error)
+                if found is None:
+                    raise
+                fault, retry = found
+                if retry and attempt == 0:
+                    continue
+                self._gone = fault.reason == "database-gone"
+                noted(fault)
+                raise fault from error
+        raise AssertionError("unreachable")
 
     def tables(self, game: str | None = None, unfinished: bool = False) -> list[TableInfo]:
         """Saved tables, most recently played first."""
