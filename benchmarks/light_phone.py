@@ -20,6 +20,7 @@ import secrets
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from http.cookies import SimpleCookie
 from typing import Any
 
 from jupyter_server.services.kernels.connection.base import deserialize_msg_from_ws_v1, serialize_msg_to_ws_v1
@@ -70,8 +71,14 @@ class LightPhone:
             raise RuntimeError("the page names no kernel or no widget")
         self.root = root.group(1)
         ws = base.replace("http", "ws", 1) + f"/api/kernels/{kernel.group(1)}/channels?session_id={self._session}"
+        # The page's cookies, as a browser keeps them: its kernel's socket answers only the page
+        # the kernel was given to (playbook.doors).
+        cookies = SimpleCookie()
+        for header in page.headers.get_list("Set-Cookie"):
+            cookies.load(header)
+        kept = "; ".join(f"{name}={morsel.value}" for name, morsel in cookies.items() if morsel.value)
         # The kernel protocol over the socket as JupyterLab's widgets speak it (binary frames).
-        self._socket = await websocket_connect(ws, max_message_size=64 * 1024 * 1024, subprotocols=[PROTOCOL])
+        self._socket = await websocket_connect(HTTPRequest(ws, headers={"Cookie": kept} if kept else {}), max_message_size=64 * 1024 * 1024, subprotocols=[PROTOCOL])
         control = uuid.uuid4().hex
         snapshot: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read(control, snapshot))

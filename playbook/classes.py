@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import GAMES, RuleError, SaveFileError, new_game
-from rules.core import even_tables, name_key, name_problem
+from rules.core import even_tables, look_alike, look_alike_pair, look_alike_reason, name_problem
 from rules.decisions import columns_with
 from rules.games import CARDS, card, slugs
 
@@ -182,8 +182,9 @@ class ClassRecord:
         return next((s for s in self.students if s.on_device(device)), None)
 
     def by_name(self, name: str) -> Student | None:
-        """The student with this name (as names compare: case, width and invisible characters aside)."""
-        return next((s for s in self.students if name_key(s.name) == name_key(name)), None)
+        """The student with this name, or one that looks the same (`rules.core.look_alike`: case,
+        width, invisible characters aside, and letters of other alphabets that look alike)."""
+        return next((s for s in self.students if look_alike(s.name, name)), None)
 
     def by_key(self, student_id: str, key: str) -> Student | None:
         """The student whose page this is, when the key is theirs."""
@@ -525,9 +526,10 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         problem = name_problem(name)
         if problem:
             raise refuse("names", problem[:1].upper() + problem[1:])
-        same = record.by_name(name)
-        if same is not None and same.id != renamed.id:
-            raise refuse("names", f"{same.name} is another student's name in this class")
+        same = next((s for s in record.students if s.id != renamed.id and look_alike(s.name, name)), None)
+        if same is not None:
+            why = look_alike_reason(same.name, name, (same.name, name)) if same.name.casefold() != name.casefold() else ""
+            raise refuse("names", f"{same.name} is another student's name in this class" + (f", and {name} looks the same ({why})" if why else ""))
         record = _replace_student(record, dataclasses.replace(renamed, name=name))
         at_table = seat_of(record, renamed) is not None
         # A game's names are in its setup, fixed once it starts: the seat keeps the name it was dealt.
@@ -597,7 +599,7 @@ def _join(record: ClassRecord, change: Join, now: float, refuse: Any) -> tuple[C
     problem = name_problem(name)
     if problem:
         raise refuse("names", problem[:1].upper() + problem[1:])
-    if record.roster and name_key(name) not in {name_key(r) for r in record.roster}:
+    if record.roster and not any(look_alike(name, r) for r in record.roster):
         raise refuse("roster", f"{name} is not on this class's list: pick your name from the list")
     if not isinstance(change.key, str) or len(change.key) < 16:
         raise refuse("join", "a join needs a key of its own")
@@ -609,9 +611,11 @@ def _join(record: ClassRecord, change: Join, now: float, refuse: Any) -> tuple[C
     same = record.by_name(name)
     if same is not None:
         if not (same.free or same.lost(now)):
+            why = look_alike_reason(name, same.name, ("yours", "theirs")) if same.name.casefold() != name.casefold() else ""
             raise refuse(
                 "names",
-                f"{same.name} has joined already. If that is you on another device, ask the facilitator for your place (the button below); else add a letter to your name",
+                (f"{name} looks the same as {same.name}, who has joined already ({why}). " if why else f"{same.name} has joined already. ")
+                + "If that is you on another device, ask the facilitator for your place (the button below); else add a letter to your name",
             )
         again = dataclasses.replace(same, key=change.key, device=device, kept=False, free=False, joined=now)
         record = dataclasses.replace(_replace_student(record, again), requests=tuple(r for r in record.requests if r.student != same.id))
@@ -693,8 +697,10 @@ def create_class(
         problem = name_problem(name)
         if problem:
             raise ClassError("roster", f"the list: {problem}")
-    if len({name_key(n) for n in names}) != len(names):
-        raise ClassError("roster", "the list has two names that look the same")
+    pair = look_alike_pair(names)
+    if pair is not None:
+        why = look_alike_reason(*pair) if pair[0].casefold() != pair[1].casefold() else ""
+        raise ClassError("roster", f"the list has two names that look the same: {pair[0]} and {pair[1]}" + (f" ({why})" if why else ""))
     now = time.time()
     for _attempt in range(20):
         record = ClassRecord(

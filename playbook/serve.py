@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 from rules.games import CARDS
 
 from . import resources, running
+from .budget import KEEP_FREE_MEGABYTES, PAGE_MEGABYTES, available_megabytes, default_max_pages
 from .links import CLASS_PAGE, DEFAULT_PORT, index_link, loopback_host, server_address
 from .pacing import SLOTS_ENV, default_slot_count
 from .places import CONNECTIONS_PREFIX, DB_ENV, TURNS_PREFIX, connections_folder, key_file, turns_folder
@@ -519,6 +520,15 @@ def kept_server_key(path: Path | None = None) -> str:
     return key
 
 
+def page_budget(ready_kernels: int, class_size: int, max_pages: int | None = None) -> tuple[int, int]:
+    """The most pages `playbook serve` holds at once (`max_pages`, else `playbook.budget`'s
+    default for the class), and, when the free memory holds fewer, how many it holds (else 0)."""
+    megabytes = available_megabytes()
+    held = (megabytes - KEEP_FREE_MEGABYTES) // PAGE_MEGABYTES if megabytes is not None else None
+    most = max_pages or default_max_pages(ready_kernels, class_size, megabytes)
+    return most, (max(0, held) if held is not None and held < most else 0)
+
+
 #: how many pages of a class arrive together by default (`playbook serve --class-size`).
 CLASS_SIZE = 30
 
@@ -693,6 +703,7 @@ def serve(
     class_size: int = CLASS_SIZE,
     base_url: str | None = None,
     public_url: str | None = None,
+    max_pages: int | None = None,
 ) -> int:
     """Run the playbook in Voila until stopped (Ctrl+C or SIGTERM); Voila's exit code.
 
@@ -726,15 +737,19 @@ def serve(
         print(f"Stopped the playbook server that was left running on port {port} (process {left}): its terminal had closed.", flush=True)
     # One notebook alone keeps the pools it started with.
     settings = serve_settings(class_size, preheat, _seats_waiting_here(), follow=notebook is None)
+    most, short = page_budget(settings.ready_kernels, class_size, max_pages)
     link = index_link(base, key) if notebook is None else f"{base}/"
     print(f"Playbook: the facilitator's link (it lists and resumes every table, starts classes; keep it to yourself):\n    {link}", flush=True)
     if notebook is None and where.local_only:
         print("Local only: phones cannot reach this server (no network, or --local). The boards say so.", flush=True)
     elif notebook is None:
         print(f"Phones in the room open {base}/j and type the class's code (or scan the board). Ctrl+C stops it.", flush=True)
+    print(f"Pages open at once: at most {most} (--max-pages sets it); a device asking for more is told the room is full and tries again.", flush=True)
+    if short:
+        print(f"Warning: this computer's free memory holds about {short} pages; a class of {class_size} with its ready pages needs {most}. Close other programs, or use a smaller --class-size.", flush=True)
     with turns_folder() as turns, connections_folder() as connections:
         # The kernels' connection files go in the server's own folder, removed with it.
-        args = list(extra_args) + [f"--Voila.ip={where.listen}", f"--Voila.connection_dir_root={connections}", *settings.args]
+        args = list(extra_args) + [f"--Voila.ip={where.listen}", f"--Voila.connection_dir_root={connections}", f"--PlaybookVoila.max_pages={most}", *settings.args]
         argv = voila_command(notebook, port=port, open_browser=False, base_url=prefix, extra_args=args)
         env = voila_env(turns=turns)
         env.update(PLAYBOOK_KEY=key, PLAYBOOK_URL=base, PLAYBOOK_LOCAL_ONLY="1" if where.local_only else "0")

@@ -3,17 +3,19 @@
 - `/j` asks for a room code (a laptop or Chromebook without a camera types it there);
 - `/j/CODE` is a class's join page (`http://HOST:PORT/j/K7QM2P`, beside the board's QR code).
 
-Both redirect to the class page (`notebooks/class.ipynb`). A page that goes away while its kernel
-socket opens is let go without tracebacks (`KernelSocket`); the template's files are kept by the
-browser for a year (`TemplateFiles`); every answer carries the headers that keep the keys of
-its address in the room, and no log line writes a key (`playbook.headers`); everything else is
-Voila's own.
+Both redirect to the class page (`notebooks/class.ipynb`); a code no class has is said, and
+slowed per client, and a kernel's endpoints answer only its page (`playbook.doors`). A page that
+goes away while its kernel socket opens is let go without tracebacks (`KernelSocket`); the
+template's files are kept by the browser for a year (`TemplateFiles`); every answer carries the
+headers that keep the keys of its address in the room, and no log line writes a key
+(`playbook.headers`); everything else is Voila's own.
 `playbook serve` and the tests start this instead of `python -m voila`, with the same options.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import sys
 import time
@@ -29,23 +31,27 @@ import jinja2
 from jupyter_client.session import DELIM
 from jupyter_server._tz import utcnow
 from jupyter_server.auth.decorator import ws_authenticated
+from jupyter_server.services.kernels.handlers import KernelHandler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.utils import url_path_join
 from tornado import httputil, web
 from tornado.ioloop import PeriodicCallback
 from tornado.websocket import WebSocketClosedError, WebSocketHandler
-from traitlets import Bool
+from traitlets import Bool, Float, Int
 from voila.app import Voila
 from voila.exporter import VoilaExporter
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.static_file_handler import TemplateStaticFileHandler
+from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-from playbook.classes import clean_code
+from playbook import budget as pages
+from playbook.doors import OwnKernel, OwnPage, OwnShutdown, RoomDoor, WrongCodes, turned_away
 from playbook.headers import SECURITY_HEADERS, SecurityHeaders, keep_keys_out_of_logs, log_request
-from playbook.links import CLASS_PAGE, class_query
+from playbook.links import CLASS_PAGE
 from playbook.pacing import cpu_seconds, default_slot_count
 
-__all__ = ["CachedGzip", "CompiledTemplates", "KernelSocket", "PatientKernelManager", "PlaybookVoila", "TemplateFiles", "compile_templates_once", "main", "ready_for_tables", "refill_when_quiet"]
+__all__ = ["BudgetedPage", "CachedGzip", "CompiledTemplates", "KernelSocket", "PatientKernelManager", "PlaybookVoila", "SeenClients", "TemplateFiles", "compile_templates_once", "main", "ready_for_tables", "refill_when_quiet", "watch_pages"]
 
 #: seconds without a page taking a ready kernel before the ready kernels are made up again.
 REFILL_QUIET_SECONDS = 20.0
@@ -162,6 +168,18 @@ class CachedGzip(web.GZipContentEncoding):
             CachedGzip._kept_bytes += len(body)
 
 
+class SeenClients(web.OutputTransform):
+    """Notes, for the page budget, when each client last asked for anything: a phone still
+    fetching its page's files is still loading it (`playbook.budget`)."""
+
+    budget: ClassVar[pages.PageBudget | None] = None
+
+    def __init__(self, request: httputil.HTTPServerRequest) -> None:
+        super().__init__(request)
+        if self.budget is not None:
+            self.budget.seen(pages.client_of(request.remote_ip or "", request.headers), time.monotonic())
+
+
 class TemplateFiles(TemplateStaticFileHandler):
     """Voila's files of the templates (the playbook's CSS and scripts, Voila's own styles), but
     a file asked for by its version is kept for a year and never asked for again.
@@ -184,15 +202,84 @@ class TemplateFiles(TemplateStaticFileHandler):
             self.set_header("Cache-Control", f"max-age={self.YEAR}, immutable")
 
 
-class JoinRedirect(web.RequestHandler):
-    """`/j` and `/j/CODE` to the class page (the code cleaned: upper case, letters and digits)."""
+#: the page being rendered, for the kernel it is given: its client, whether it showed a key, and
+#: whether it has been given its kernel yet (a list: the kernel manager's wrappers mark it).
+_PAGE: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar("playbook_page", default=None)
 
-    def initialize(self, page: str) -> None:
-        self.page = page
 
-    def get(self, code: str = "") -> None:
-        code = clean_code(code)
-        self.redirect(self.page + (class_query(code) if code else ""))
+class BudgetedPage(OwnPage):
+    """Voila's page, rendered only within the server's page budget (`playbook.budget`): over
+    it, the light "room is full" page, which starts no kernel and asks again by itself."""
+
+    async def get(self, path: str | None = None) -> None:
+        budget: pages.PageBudget | None = self.settings.get("playbook_budget")
+        if budget is None:
+            await super().get(path)
+            return
+        client = pages.client_of(self.request.remote_ip or "", self.request.headers)
+        notebook = self.notebook_path or path or ""
+        shows_key = self.settings["playbook_shows_key"]
+        keyed = pages.may_show_key(self.request.query) and await asyncio.get_running_loop().run_in_executor(None, shows_key, notebook, self.request.query)
+        refused = budget.admit(client, keyed, notebook)
+        if refused:
+            self.set_status(503)
+            self.set_header("Retry-After", "5")
+            self.set_header("Cache-Control", "no-store")
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.finish(pages.room_full_page(refused))
+            return
+        page = [client, keyed, False]
+        token = _PAGE.set(page)
+        try:
+            await super().get(path)
+        finally:
+            _PAGE.reset(token)
+            if not page[2]:  # no kernel was given (the page failed first)
+                budget.rendered(client)
+
+
+def watch_pages(kernel_manager: Any, budget: pages.PageBudget, every: float = 5.0) -> PeriodicCallback:
+    """Tell `budget` which kernel each page was given (Voila's two ways: a ready kernel, or one
+    started for the page), and end, every `every` seconds, the kernels `budget` finds gone."""
+
+    def record(kernel_id: str) -> None:
+        page = _PAGE.get()
+        if page is not None and not page[2]:
+            page[2] = True
+            budget.served(kernel_id, page[0], page[1], time.monotonic())
+
+    take = getattr(kernel_manager, "get_rendered_notebook", None)
+    if take is not None:
+
+        async def get_rendered_notebook(*args: Any, **kwargs: Any) -> Any:
+            task, cache, kernel_id = await take(*args, **kwargs)
+            record(kernel_id)
+            return task, cache, kernel_id
+
+        kernel_manager.get_rendered_notebook = get_rendered_notebook
+    start = kernel_manager.start_kernel
+
+    async def start_kernel(*args: Any, **kwargs: Any) -> str:
+        kernel_id: str = await start(*args, **kwargs)
+        # A page's own kernel; the ready kernels Voila starts say VOILA_PREHEAT=True (and may
+        # start while a page is rendered, in its context).
+        if (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "False":
+            record(kernel_id)
+        return kernel_id
+
+    kernel_manager.start_kernel = start_kernel
+
+    def connected(kernel_id: str) -> bool:
+        return bool(kernel_manager._kernel_connections.get(kernel_id, 0))
+
+    def look() -> None:
+        for kernel_id in budget.to_end(time.monotonic(), connected, kernel_manager.list_kernel_ids()):
+            kernel_manager.log.info("Ended a page's kernel: its page never connected, and its device has gone quiet")
+            asyncio.ensure_future(kernel_manager.shutdown_kernel(kernel_id)).add_done_callback(lambda done: done.cancelled() or done.exception())
+
+    callback = PeriodicCallback(look, every * 1000)
+    callback.start()
+    return callback
 
 
 class KernelSocket(VoilaKernelWebsocketHandler):
@@ -207,6 +294,8 @@ class KernelSocket(VoilaKernelWebsocketHandler):
 
     @ws_authenticated
     async def get(self, kernel_id: str) -> None:
+        if turned_away(self, kernel_id):  # only the page given this kernel (playbook.doors)
+            return
         self.kernel_id = kernel_id
         await self.pre_get()
         if self.connection is None:  # on_close has run: nobody is left to answer
@@ -279,7 +368,13 @@ class PatientKernelManager(AsyncMappingKernelManager):
         await super().cull_kernel_if_idle(kernel_id)
 
 
-def refill_when_quiet(kernel_manager: Any, quiet: float = REFILL_QUIET_SECONDS, step: int | None = None, settled: Callable[[Any, list[Any]], Any] | None = None) -> None:
+def refill_when_quiet(
+    kernel_manager: Any,
+    quiet: float = REFILL_QUIET_SECONDS,
+    step: int | None = None,
+    settled: Callable[[Any, list[Any]], Any] | None = None,
+    room: Callable[[], int] | None = None,
+) -> None:
     """Make up a notebook's ready kernels only once no page has taken one for `quiet` seconds,
     and then `step` at a time (one per core), each step once the last one's kernels have settled.
 
@@ -290,7 +385,8 @@ def refill_when_quiet(kernel_manager: Any, quiet: float = REFILL_QUIET_SECONDS, 
     made up after the burst. It is made up a step at a time: thirty kernels starting together
     would be thirty processes sharing two cores with the class's own pages just as the class
     starts to play. A page that takes a ready kernel while the pool is made up stops it until
-    the next pause. The first fill, at start, is neither deferred nor stepped.
+    the next pause. The first fill, at start, is neither deferred nor stepped. `room()`: how
+    many more kernels the page budget allows (`playbook.budget`); a step starts no more.
     """
     fill = kernel_manager.fill_if_needed
     step = max(1, step or default_slot_count())
@@ -320,7 +416,7 @@ def refill_when_quiet(kernel_manager: Any, quiet: float = REFILL_QUIET_SECONDS, 
 
     async def make_up(name: str | None, seen: int, kwargs: dict[str, Any]) -> None:
         while arrivals.get(name) == seen:
-            started = _fill_some(kernel_manager, fill, name, step, kwargs)
+            started = _fill_some(kernel_manager, fill, name, step if room is None else min(step, room()), kwargs)
             if not started:
                 return
             await settle(kernel_manager, started)
@@ -338,7 +434,7 @@ def _fill_some(kernel_manager: Any, fill: Callable[..., None], name: str | None,
     size = int((own or default).get("pool_size", default.get("pool_size", 1)))
     pool = kernel_manager._pools.get(name, [])
     before = len(pool)
-    if size <= before:
+    if size <= before or most <= 0:
         return []
     config[name] = {**(own or default), "pool_size": before + min(most, size - before)}
     try:
@@ -431,6 +527,8 @@ class PlaybookVoila(Voila):
     follow the tables saved for the lesson."""
 
     follow_tables = Bool(False, config=True, help="Keep a game page's ready kernels at the seats of the saved tables waiting on it (playbook serve).")
+    max_pages = Int(0, config=True, help="Most kernels (pages, ready kernels included) the server holds; 0: what the free memory holds (playbook.budget).")
+    page_gone_seconds = Float(pages.GONE_SECONDS, config=True, help="Seconds a device may ask for nothing while its page without a key loads, before that page's kernel is ended.")
 
     def init_settings(self) -> Any:
         settings = super().init_settings()
@@ -439,9 +537,12 @@ class PlaybookVoila(Voila):
         # its output transforms from this setting). Every answer also says what it may load
         # and sends no address on (playbook.headers: Jupyter's handlers read "headers", the
         # transform covers the rest), and access lines leave the addresses' keys out.
-        settings["transforms"] = [SecurityHeaders, CachedGzip]
+        settings["transforms"] = [SecurityHeaders, SeenClients, CachedGzip]
         settings["headers"] = {**SECURITY_HEADERS, **settings.get("headers", {})}
         settings["log_function"] = log_request
+        budget = self.page_budget()
+        settings["playbook_budget"] = SeenClients.budget = budget
+        settings["playbook_shows_key"] = lambda notebook, query: pages.shows_key(self.store(), notebook, query)
         compile_templates_once()
         # traitlets leaves the logger at DEBUG and filters in its handler: every message a
         # kernel sends was made into two debug records, then dropped (0.2 CPU-seconds a page).
@@ -454,26 +555,45 @@ class PlaybookVoila(Voila):
         # Access lines, warnings and tracebacks without the keys of their addresses.
         keep_keys_out_of_logs([self.log])
         if hasattr(self.kernel_manager, "fill_if_needed"):  # kernels are kept ready
-            refill_when_quiet(self.kernel_manager)
+            refill_when_quiet(self.kernel_manager, room=lambda: budget.max_pages - budget.kernels())
             if self.follow_tables:
                 from playbook.serve import MAX_CLASS_READY, MAX_PREHEAT, seats_waiting, students_expected
-                from playbook.store import Store
 
-                stores: list[Store] = []  # one store for every look (a PostgreSQL store holds a pool)
 
                 def waiting() -> dict[str, int]:
-                    if not stores:
-                        stores.append(Store())
-                    return {**seats_waiting(stores[0]), **students_expected(stores[0])}
+                    return {**seats_waiting(self.store()), **students_expected(self.store())}
 
                 look = ready_for_tables(self.kernel_manager, waiting, MAX_CLASS_READY, MAX_PREHEAT)
                 PeriodicCallback(lambda: asyncio.ensure_future(look()), FOLLOW_SECONDS * 1000).start()
         return settings
 
+    def store(self) -> Any:
+        """The server's one store (opened at the first look: a PostgreSQL store holds a pool)."""
+        if getattr(self, "_store", None) is None:
+            from playbook.store import Store
+
+            self._store = Store()
+        return self._store
+
+    def page_budget(self) -> pages.PageBudget:
+        """The server's page budget (`max_pages`, else what the free memory holds), watching
+        the kernel manager's kernels."""
+        manager = self.kernel_manager
+        config = getattr(manager, "kernel_pools_config", {})
+        ready = sum(int(pool.get("pool_size", 0)) for name, pool in config.items() if name != "default")
+        most = self.max_pages or pages.default_max_pages(ready, 0, pages.available_megabytes())
+        pools = getattr(manager, "_pools", {})
+        budget = pages.PageBudget(most, kernels=lambda: len(manager.list_kernel_ids()), ready=lambda notebook: bool(pools.get(notebook)), gone_seconds=self.page_gone_seconds)
+        watch_pages(manager, budget)
+        self.log.info("Pages at once: at most %d kernels", most)
+        return budget
+
     def init_handlers(self) -> list[Any]:
         page = url_path_join(self.server_url, "voila/render", CLASS_PAGE)
-        short = (url_path_join(self.server_url, r"/j/?([A-Za-z0-9-]*)/?"), JoinRedirect, {"page": page})
-        ours = {VoilaKernelWebsocketHandler: KernelSocket, TemplateStaticFileHandler: TemplateFiles}
+        short = (url_path_join(self.server_url, r"/j/?([A-Za-z0-9-]*)/?"), RoomDoor, {"page": page, "wrong_codes": WrongCodes.from_environment(), "store": self.store})
+        # A kernel's endpoints answer only the page it was given to (playbook.doors).
+        doors = {TornadoVoilaHandler: BudgetedPage, KernelHandler: OwnKernel, VoilaShutdownKernelHandler: OwnShutdown}
+        ours = {VoilaKernelWebsocketHandler: KernelSocket, TemplateStaticFileHandler: TemplateFiles, **doors}
         handlers = [(url, ours.get(handler, handler), *rest) for url, handler, *rest in super().init_handlers()]
         for theirs, mine in ours.items():
             if not any(handler is mine for _url, handler, *_rest in handlers):

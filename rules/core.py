@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar
 
+from .confusables import CONFUSABLES
+
 if TYPE_CHECKING:
     from .games import Card
 
@@ -47,11 +49,16 @@ __all__ = [
     "check_names",
     "check_types",
     "even_tables",
+    "look_alike",
+    "look_alike_pair",
+    "look_alike_reason",
     "name_key",
+    "name_keys",
     "name_problem",
     "parse_save_text",
     "plural",
     "rng_for",
+    "skeleton",
 ]
 
 SAVE_FORMAT = "playbook-game"
@@ -735,14 +742,85 @@ IGNORABLE_RANGES = (
 )
 
 
-def name_key(name: str) -> str:
-    """What a reader sees of `name`: NFKC, without invisible characters, case folded.
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton of `text`: NFD, each character replaced by its prototype in Unicode's
+    confusables (`rules.confusables`, a dict look-up a character), NFD again. Two strings with the
+    same skeleton look alike: "Аna" (a Cyrillic А) and "Ana", "PayPaI" and "Paypal", "Amie" and
+    "Arnie" (m looks like rn)."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", "".join([CONFUSABLES.get(c, c) for c in decomposed]))
 
-    Two names with the same seen part look alike on a page: one seat could pass for another.
+
+@functools.lru_cache(maxsize=4096)
+def name_keys(name: str) -> tuple[str, str]:
+    """What a reader sees of `name`, as two keys; two names look the same when either key is the
+    same (`look_alike`).
+
+    Both start from the name's seen part: NFKC, without invisible characters and spaces. The first
+    key is its skeleton (`skeleton`), case kept: "PayPaI" and "Paypal" (I looks like l), "Вo" and
+    "Bo". The second is the skeleton of the seen part case folded: "ana", "ANA" and "аna" (a
+    Cyrillic а). One key could not be both: I is i case aside and looks like l, but i and l do not
+    look alike ("Neil" and "Nell" are two names).
     """
     text = unicodedata.normalize("NFKC", name)
-    shown = "".join(c for c in text if not _invisible(c))
-    return "".join(shown.split()).casefold()
+    shown = "".join("".join(c for c in text if not _invisible(c)).split())
+    return skeleton(shown), skeleton(shown.casefold())
+
+
+def name_key(name: str) -> str:
+    """`name` as names compare case aside: the skeleton of its seen part, case folded (the second
+    of `name_keys`). Equal keys look the same; so do names whose first keys are equal
+    (`look_alike`), which this one key cannot tell."""
+    return name_keys(name)[1]
+
+
+def look_alike(first: str, second: str) -> bool:
+    """Whether two names look the same on a page, one seat passing for the other (`name_keys`)."""
+    return any(a == b for a, b in zip(name_keys(first), name_keys(second)))
+
+
+def look_alike_pair(names: Iterable[str]) -> tuple[str, str] | None:
+    """The first two of `names` that look the same (`look_alike`), the earlier first, or None."""
+    seen: tuple[dict[str, str], dict[str, str]] = ({}, {})
+    for name in names:
+        keys = name_keys(name)
+        other = next((found[key] for found, key in zip(seen, keys) if key in found), None)
+        if other is not None:
+            return other, name
+        for found, key in zip(seen, keys):
+            found[key] = name
+    return None
+
+
+def look_alike_reason(first: str, second: str, labels: tuple[str, str] = ("the first", "the second")) -> str:
+    """Why two names that look the same do, in a reader's words, `labels` naming them ("" when
+    nothing but their look can be said): "the second is written partly in another alphabet:
+    Cyrillic А (U+0410) looks like Latin A", "in the second, I (U+0049) looks like l", "the
+    second holds a character that draws nothing (U+034F)"."""
+    for label, name, other in ((labels[1], second, first), (labels[0], first, second)):
+        seen = set(unicodedata.normalize("NFKC", other)) | set(unicodedata.normalize("NFKC", other).casefold())
+        for char in name:
+            if char in seen or char.isspace():
+                continue
+            code = f"U+{ord(char):04X}"
+            if _invisible(char):
+                return f"{label} holds a character that draws nothing ({code})"
+            plain = unicodedata.normalize("NFKC", char)
+            if plain != char and plain in seen:
+                return f"{label} is written in another form of the same letters: {char} ({code}) is {plain}"
+            prototype = CONFUSABLES.get(plain) or CONFUSABLES.get(plain.casefold(), "")
+            if not prototype:
+                continue
+            script, looks = _script(plain), _script(prototype[0])
+            if script != looks and unicodedata.category(plain).startswith("L") and unicodedata.category(prototype[0]).startswith("L"):
+                return f"{label} is written partly in another alphabet: {script} {char} ({code}) looks like {looks} {prototype}"
+            return f"in {label}, {char} ({code}) looks like {prototype}"
+    return ""
+
+
+def _script(char: str) -> str:
+    """The alphabet a letter belongs to, as its Unicode name begins ("Latin", "Cyrillic", "Greek")."""
+    return unicodedata.name(char, "").split(" ")[0].title() or "unnamed"
 
 
 def _invisible(char: str) -> bool:
@@ -779,7 +857,9 @@ def check_names(names: Sequence[str], low: int, high: int, who: str = "players")
 
     Refused, with the rule named: an empty name, one over 40 characters, one with a control or
     text-direction character, one with nothing visible (zero-width spaces, say), and two names
-    that look the same (once normalised (NFKC), without invisible characters, ignoring case).
+    that look the same (`look_alike`: once normalised (NFKC), without invisible characters, case
+    aside, or written with letters of other alphabets, digits or letter pairs that look alike, by
+    Unicode's confusables), with why they do.
     """
     cleaned = tuple(" ".join(str(n).split()) for n in names)
     if not low <= len(cleaned) <= high:
@@ -788,16 +868,14 @@ def check_names(names: Sequence[str], low: int, high: int, who: str = "players")
         problem = name_problem(name)
         if problem:
             raise RuleError("names", problem)
-    seen: dict[str, str] = {}
-    for name in cleaned:
-        part = name_key(name)
-        if part in seen:
-            other = seen[part]
-            if other.casefold() == name.casefold():
-                same = "the same name" + ("" if other == name else f" ({_shown(other)} and {_shown(name)})")
-            else:
-                same = f"names that look the same ({_shown(other)} and {_shown(name)})"
-            raise RuleError("names", f"two seats have {same}")
-        seen[part] = name
+    pair = look_alike_pair(cleaned)
+    if pair is not None:
+        other, name = pair
+        if other.casefold() == name.casefold():
+            same = "the same name" + ("" if other == name else f" ({_shown(other)} and {_shown(name)})")
+        else:
+            why = look_alike_reason(other, name)
+            same = f"names that look the same ({_shown(other)} and {_shown(name)}" + (f", {why})" if why else ")")
+        raise RuleError("names", f"two seats have {same}")
     return cleaned
 

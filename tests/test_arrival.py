@@ -28,7 +28,8 @@ from playbook.serve import IOPUB_TIMEOUT, background_server, kept_server_key, se
 from playbook.store import Claim, Refused, Store
 from rules import RuleError, new_game
 from rules import leerdam as ld
-from rules.core import check_names
+from rules.confusables import CONFUSABLES, VERSION
+from rules.core import check_names, look_alike, look_alike_pair, name_keys, skeleton
 from tests.support.headless import find, links, one
 from tests.support.leerdam_page import pledge
 from tests.support.leerdam_page import start as start_leerdam
@@ -412,11 +413,12 @@ def test_outside_a_server_nothing_waits(monkeypatch) -> None:
     assert not take_turn().held
 
 
-def _leave_while_the_socket_opens(port: int, kernel: str) -> None:
-    """Ask for a kernel's socket as a page does, and go away at once (a phone locked)."""
+def _leave_while_the_socket_opens(port: int, kernel: str, cookie: str) -> None:
+    """Ask for a kernel's socket as a page does (with the page's cookie: playbook.doors), and go
+    away at once (a phone locked)."""
     with socket.create_connection(("127.0.0.1", port)) as sock:
         sock.sendall(
-            f"GET /api/kernels/{kernel}/channels?session_id=gone HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"GET /api/kernels/{kernel}/channels?session_id=gone HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {cookie}\r\n"
             f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
             f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
             "Sec-WebSocket-Protocol: v1.kernel.websocket.jupyter.org\r\n\r\n".encode()
@@ -430,11 +432,13 @@ def test_a_page_closed_while_its_socket_opens_leaves_no_traceback_in_the_teacher
     notebook = tmp_path / "page.ipynb"
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print('here')")]), notebook)
     with background_server(notebook, tmp_path / "voila.log", db_path=tmp_path / "tables.sqlite3") as server:
-        page = urllib.request.urlopen(server.url, timeout=60).read().decode()
+        with urllib.request.urlopen(server.url, timeout=60) as answer:
+            page = answer.read().decode()
+            cookie = "; ".join(header.split(";", 1)[0] for header in answer.headers.get_all("Set-Cookie", []))
         kernel = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page)
         assert kernel, "the page names its kernel"
         for _ in range(20):
-            _leave_while_the_socket_opens(server.port, kernel.group(1))
+            _leave_while_the_socket_opens(server.port, kernel.group(1), cookie)
             time.sleep(0.1)
         time.sleep(1)
         assert "here" in urllib.request.urlopen(server.url, timeout=60).read().decode()
@@ -595,6 +599,144 @@ def test_a_name_that_cannot_be_seen_or_passes_for_another_is_refused_with_its_re
 def test_names_in_every_script_still_pass() -> None:
     names = ("محمد علي", "फ़ातिमा", "👩\u200d💻 Dev", "<b>&amp;", "רותי", "王小明", "रुम", "रम", "❤\ufe0f Jo", "ស្រី")
     assert check_names(names, 3, 10) == names
+
+
+#: Pairs of names that look the same on a page, each second one made to pass for the first: letters
+#: of other alphabets (Cyrillic, Greek, Armenian), digits, I and l, rn and m, another form of the
+#: same letters, and marks that draw nothing.
+LOOK_ALIKES = (
+    ("Ana", "\u0410na"),  # Cyrillic А
+    ("ana", "\u0430na"),  # Cyrillic а
+    ("Bo", "\u0412o"),  # Cyrillic В
+    ("Tom", "\u0422\u043em"),  # Cyrillic Т and о
+    ("Elena", "\u0415l\u0435n\u0430"),  # Cyrillic Е, е, а
+    ("Jose", "J\u043ese"),  # Cyrillic о
+    ("Max", "M\u0430\u0445"),  # Cyrillic а and х
+    ("Joy", "J\u043e\u0443"),  # Cyrillic о and у
+    ("Ari", "\u0410r\u0456"),  # Cyrillic А and Ukrainian і
+    ("Ali", "A\u0406i"),  # Ukrainian І looks like l
+    ("Nina", "\u039dina"),  # Greek Ν
+    ("Anna", "\u0391nna"),  # Greek Α
+    ("Kim", "\u039aim"),  # Greek Κ
+    ("Eva", "\u0395va"),  # Greek Ε
+    ("Pia", "\u03a1ia"),  # Greek Ρ
+    ("Mo", "M\u0585"),  # Armenian օ
+    ("OTTO", "0TT0"),  # digit zero
+    ("Ali", "A1i"),  # digit one
+    ("PayPal", "PayPaI"),  # capital I
+    ("Ivan", "lvan"),  # small l
+    ("Arnie", "Amie"),  # m looks like rn
+    ("Ana", "\uff21\uff4e\uff41"),  # full-width letters
+    ("Ana", "An\u034fa"),  # a combining grapheme joiner draws nothing
+    ("Bo", "Bo\u17b4"),  # nor does Khmer's inherent vowel
+)
+
+REAL_NAMES = (
+    # Latin: English, Spanish, Portuguese, French, German, Dutch, Italian, Polish, Turkish, Vietnamese, African, Nordic
+    "Ana", "Ann", "Anna", "Anne", "Annie", "Hanna", "Hannah", "Bo", "Cy", "Di", "Ed", "Al", "Eli", "Ella", "Ellie", "Elle",
+    "Ian", "Lan", "Ion", "Lon", "Ida", "Ira", "Isla", "Ivan", "Ivy", "Iris", "Ines", "Ilse", "Ilya", "Lu", "Li", "Lia", "Lea", "Leo", "Liam",
+    "Lily", "Lila", "Lola", "Luca", "Lucas", "Luis", "Luiz", "Louis", "Louise", "Neil", "Nell", "Nils", "Noah", "Nora", "Kai", "Kal",
+    "Mia", "Max", "Maya", "Mila", "Milo", "Mike", "Emma", "Emily", "Emil", "Emilia", "Amy", "Ami", "Ari", "Ali", "Alia", "Aliyah",
+    "Olivia", "Oliver", "Ola", "Olga", "Otto", "Omar", "Oscar", "Sam", "Sara", "Sarah", "Sofia", "Sophie", "Tom", "Tim", "Tina", "Theo",
+    "Jan", "Jana", "Joan", "Joana", "Jonas", "Juan", "Julia", "Julie", "Jules", "Carmen", "Carla", "Carlos", "Diego", "Lucía", "Lucia",
+    "María", "Maria", "Mario", "Marie", "Marta", "Martin", "José", "Jose", "João", "Inês", "Chloé", "Zoé", "Zoe", "Renée", "René",
+    "Jürgen", "Jörg", "Björn", "Søren", "Åsa", "Ørjan", "Agnieszka", "Łukasz", "Małgorzata", "Wojciech", "Zoë", "Çağla", "Şule",
+    "İlker", "Ilker", "Ayşe", "Ahmet", "Mehmet", "Nguyễn", "Nguyên", "Trần", "Phương", "Chidi", "Ngozi", "Kwame", "Amara", "Thandiwe",
+    "Wim", "Willem", "Kim", "Kira", "Rhea", "Rim", "Arnie", "Amir", "Amira", "Dan", "Dana", "Clara", "Cleo", "Dora", "Dilan", "Dylan",
+    "Finn", "Fin", "Noor", "Nour", "Sven", "Vera", "Wes", "Yara", "Yuki", "Zara", "Zeynep", "Ben", "Bob", "Rob", "Rod", "Ron",
+    # Cyrillic
+    "Анна", "Аня", "Иван", "Ирина", "Ольга", "Олег", "Пётр", "Петр", "Саша", "Сергей", "Мария", "Дмитрий", "Екатерина",
+    "Наталья", "Татьяна", "Юлия", "Алексей", "Богдан", "Оксана", "Тарас", "Віталій", "Олена", "Єва", "Ева", "Яна", "Никола", "Ђорђе",
+    # Greek
+    "Άννα", "Νίκος", "Γιώργος", "Ελένη", "Μαρία", "Δημήτρης", "Σοφία", "Κώστας", "Ιωάννα", "Αλέξανδρος", "Ζωή", "Φώτης",
+    # Arabic
+    "محمد", "أحمد", "علي", "فاطمة", "مريم", "يوسف", "عمر", "خالد", "ليلى", "سارة", "نور", "حسن", "حسين", "زينب", "هدى", "كريم",
+    "رنا", "سلمى", "ياسين", "إبراهيم",
+    # Hebrew
+    "דוד", "רון", "רותי", "שרה", "נועה", "יוסי", "מיכל", "אבי", "תמר", "יונתן", "אורי", "נועם", "שירה", "איתי", "דנה",
+    # Chinese, Japanese, Korean
+    "王小明", "李娜", "张伟", "刘洋", "陈静", "杨帆", "王芳", "李伟", "さくら", "ゆい", "はると", "ハナ", "エリカ", "ケンジ", "太郎",
+    "花子", "민준", "서연", "지우", "하은", "도윤",
+    # Devanagari, Thai
+    "रुम", "रम", "प्रिया", "अर्जुन", "สมชาย", "มาลี",
+)
+
+
+def test_ana_and_ana_with_a_cyrillic_a_cannot_sit_at_one_table_and_the_refusal_says_why() -> None:
+    with pytest.raises(RuleError) as refused:
+        check_names(("Ana", "\u0410na", "Cy"), 3, 5)
+    assert refused.value.rule == "names"
+    assert refused.value.message == (
+        "two seats have names that look the same (“Ana” and “\u0410na”, the second is written partly in another alphabet: Cyrillic \u0410 (U+0410) looks like Latin A)"
+    )
+
+
+@pytest.mark.parametrize("first, second", LOOK_ALIKES)
+def test_names_that_look_alike_are_refused_in_either_order(first, second) -> None:
+    assert first != second and look_alike(first, second) and look_alike(second, first)
+    for names in ((first, second, "Cy"), (second, "Cy", first)):
+        with pytest.raises(RuleError, match="look the same") as refused:
+            check_names(names, 3, 5)
+        assert refused.value.rule == "names" and "(“" in refused.value.message
+    assert check_names((first, "Cy", "Di"), 3, 5) and check_names((second, "Cy", "Di"), 3, 5)  # each alone is a name
+
+
+@pytest.mark.parametrize(
+    "first, second, why",
+    [
+        ("PayPal", "PayPaI", "in the second, I (U+0049) looks like l"),
+        ("Arnie", "Amie", "in the second, m (U+006D) looks like rn"),
+        ("Amie", "Arnie", "in the first, m (U+006D) looks like rn"),
+        ("OTTO", "0TT0", "in the second, 0 (U+0030) looks like O"),
+        ("Nina", "\u039dina", "the second is written partly in another alphabet: Greek \u039d (U+039D) looks like Latin N"),
+        ("Ana", "\uff21\uff4e\uff41", "the second is written in another form of the same letters: \uff21 (U+FF21) is A"),
+        ("Ana", "An\u034fa", "the second holds a character that draws nothing (U+034F)"),
+    ],
+)
+def test_the_refusal_says_what_makes_two_names_look_alike(first, second, why) -> None:
+    with pytest.raises(RuleError) as refused:
+        check_names((first, second, "Cy"), 3, 5)
+    assert refused.value.message.endswith(f", {why})")
+
+
+def test_distinct_names_in_many_scripts_never_pass_for_one_another() -> None:
+    assert len(REAL_NAMES) >= 200 and len(set(REAL_NAMES)) == len(REAL_NAMES)
+    assert check_names(REAL_NAMES, 1, len(REAL_NAMES)) == REAL_NAMES
+    assert look_alike_pair(REAL_NAMES) is None
+    # Among them, names one letter apart that casefolding and the confusables must keep apart.
+    for first, second in (("Ana", "Ann"), ("Lu", "Li"), ("Neil", "Nell"), ("Ian", "Lan"), ("Ali", "All"), ("Eli", "Ell"), ("Kai", "Kal"), ("Ion", "Lon"), ("Ilker", "İlker"), ("Lucia", "Lucía")):
+        assert not look_alike(first, second), (first, second)
+
+
+def test_the_same_name_case_aside_is_still_the_same_name() -> None:
+    with pytest.raises(RuleError, match=re.escape("the same name (“Ivan” and “IVAN”)")):
+        check_names(("Ivan", "IVAN", "Cy"), 3, 5)
+    assert name_keys("Ivan")[1] == name_keys("ivan")[1] == name_keys("IVAN")[1]
+
+
+def test_the_skeleton_is_uts_39s_with_the_generated_table() -> None:
+    assert VERSION == "18.0.0" and len(CONFUSABLES) > 6000
+    assert CONFUSABLES["\u0410"] == "A" and CONFUSABLES["m"] == "rn" and CONFUSABLES["0"] == "O" and CONFUSABLES["|"] == "l"
+    assert skeleton("\u0410na") == skeleton("Ana") == "Ana"
+    assert skeleton("\u00e9") == "e\u0301"  # NFD, then the table, then NFD again
+
+
+def test_the_table_maker_reads_confusables_txt_and_writes_a_module_that_reads_back() -> None:
+    from tools.make_confusables import VERSION as MADE_FROM
+    from tools.make_confusables import module
+
+    text = (
+        "\ufeff# confusables.txt\n# Date: 2026-08-06, 01:05:35 GMT\n# Version: 18.0.0\n#\n"
+        "0410 ;\t0041 ;\tMA\t# ( А → A ) CYRILLIC CAPITAL LETTER A → LATIN CAPITAL LETTER A\t#\n\n"
+        "007C ;\t006C ;\tMA\t#* ( | → l ) VERTICAL LINE → LATIN SMALL LETTER L\t#\n"
+        "1D4C1 ;\t006C ;\tMA\t# ( 𝓁 → l ) MATHEMATICAL SCRIPT SMALL L → LATIN SMALL LETTER L\t#\n"
+        "006D ;\t0072 006E ;\tMA\t# ( m → rn ) LATIN SMALL LETTER M → LATIN SMALL LETTER R, LATIN SMALL LETTER N\t#\n"
+    )
+    assert MADE_FROM == VERSION
+    made: dict[str, object] = {}
+    exec(compile(module(text), "confusables.py", "exec"), made)
+    assert made["CONFUSABLES"] == {"\u0410": "A", "|": "l", "\U0001d4c1": "l", "m": "rn"}
+    assert module(text).isascii()
 
 
 def test_the_new_game_form_says_which_rule_a_name_broke(store) -> None:

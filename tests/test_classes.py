@@ -128,6 +128,34 @@ def test_names_a_class_refuses(store) -> None:
         cl.create_class(store, "leerdam", 61)
 
 
+def test_a_name_that_looks_like_a_classmates_is_refused_with_why_on_both_stores(location) -> None:
+    """"Ana" and "Аna" (a Cyrillic А) cannot both join one class: the second is told why, and so
+    is a rename or a class list that would make two such names."""
+    store = Store(location)
+    record = cl.create_class(store, "new-rule", 5)
+    record = cl.submit(store, record.id, cl.Join("Ana", "k" * 22), record.version)
+    record = cl.submit(store, record.id, cl.Join("Bo", "j" * 22), record.version)
+    with pytest.raises(cl.ClassError) as refused:
+        cl.submit(store, record.id, cl.Join("\u0410na", "m" * 22), record.version)
+    assert refused.value.rule == "names"
+    assert refused.value.message.startswith(
+        "\u0410na looks the same as Ana, who has joined already (yours is written partly in another alphabet: Cyrillic \u0410 (U+0410) looks like Latin A)."
+    )
+    record = cl.submit(store, record.id, cl.Join("PayPal", "p" * 22), record.version)
+    for typed, taken in (("PayPaI", "PayPal"), ("\u0412o", "Bo"), ("B\u043e", "Bo")):  # I for l; a Cyrillic В, a Cyrillic о
+        with pytest.raises(cl.ClassError, match=f"looks the same as {taken}, who has joined already"):
+            cl.submit(store, record.id, cl.Join(typed, "n" * 22), record.version)
+    assert [s.name for s in cl.load_class(store, record.id).students] == ["Ana", "Bo", "PayPal"]
+    bo = cl.load_class(store, record.id).by_name("Bo")
+    assert bo is not None
+    with pytest.raises(cl.ClassError, match="Ana is another student's name in this class, and \u0410na looks the same"):
+        cl.submit(store, record.id, cl.RenameStudent(bo.id, "\u0410na"), record.version)
+    assert cl.submit(store, record.id, cl.RenameStudent(bo.id, "BO"), record.version).by_name("bo").name == "BO"  # their own name, case aside
+    with pytest.raises(cl.ClassError, match="the list has two names that look the same: Ana and \u0410na \\(the second is written partly in another alphabet"):
+        cl.create_class(store, "new-rule", 5, roster=("Ana", "Bo", "\u0410na"))
+    store.close()
+
+
 # -- the pages ---------------------------------------------------------------------------------------
 
 

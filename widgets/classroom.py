@@ -35,7 +35,7 @@ from drawing.timeline import scenes_for
 from playbook import classes as cl
 from playbook import timer
 from playbook.access import key_matches, new_key
-from playbook.links import class_links, class_query, page, public_base, table_query
+from playbook.links import class_links, class_query, in_voila, page, public_base, table_query
 from playbook.store import STOPPED, HandOver, Refused, Store, StoreFault
 from rules import RuleError
 from rules.core import leaders_text, winners_text
@@ -556,6 +556,9 @@ class ClassPage(widgets.VBox):
             record = cl.class_by_code(self.store, code) if code else None
             if record is None:
                 self.status.refuse(f"No class has the code {code or '(empty)'}: check it on the board.")
+                if code and in_voila():  # to the server's door, which counts this device's wrong codes and slows them (playbook.doors)
+                    go.disabled = box.disabled = True
+                    self.navigator.value = f'<a data-go="../../j/{esc(code)}"></a>'
                 return
             self.status.clear()
             self.record, self._class_id = record, record.id

@@ -55,7 +55,14 @@
   // a table just started, a seat just joined): a reload then reopens the same page.
   // A seat's own link is also kept on the device (data-seat-of): the join code opened again
   // here comes back to the seat; a released seat is forgotten (data-forget).
+  // A room code typed wrong goes to the server's door (data-go), which counts and slows them.
+  var went = false;
   function navigate() {
+    var go = document.querySelector(".pb-navigator [data-go]");
+    if (go) {
+      if (!went) { went = true; window.location.assign(new URL(go.getAttribute("data-go"), window.location.href).href); }
+      return;
+    }
     var marks = document.querySelectorAll(".pb-navigator [data-href], .pb-navigator [data-forget], .pb-navigator [data-forget-class]");
     if (!marks.length) { return; }
     var mark = marks[marks.length - 1];
