@@ -44,7 +44,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 from rules import GAMES, Action, Game, RuleError, SaveFileError
 from rules.core import SAVE_FORMAT, SAVE_VERSION, AnyGame, _plain, action_to_json, actions_from_json
@@ -54,6 +54,9 @@ from .access import key_matches
 from .bots import run_bots, strategies, undo_plan
 from .places import data_folder, is_postgres, store_location
 from .refusals import Refusal
+from .store_faults import StoreFault, log, noted, postgres_fault, recovered, sqlite_fault
+
+_T = TypeVar("_T")
 
 __all__ = [
     "HANDED",
@@ -72,6 +75,7 @@ __all__ = [
     "StaleTable",
     "StoppedTable",
     "Store",
+    "StoreFault",
     "StoredClass",
     "Table",
     "TableInfo",
@@ -382,10 +386,14 @@ class _Database(Protocol):
 
     #: what a write's SELECT adds to lock the row it reads until the transaction ends.
     lock_clause: str
+    #: where the database is, for the terminal (no password).
+    where: str
 
-    def write(self) -> AbstractContextManager[_Conn]: ...
-    def read(self) -> AbstractContextManager[_Conn]: ...
-    def setup(self) -> None: ...
+    def write(self, fresh: bool = False) -> AbstractContextManager[_Conn]: ...
+    def read(self, fresh: bool = False) -> AbstractContextManager[_Conn]: ...
+    def setup(self, db: _Conn) -> None: ...
+    def fault(self, error: BaseException) -> tuple[StoreFault, bool] | None: ...
+    def lost(self) -> None: ...
     def notify(self, db: _Conn, key: str, version: int) -> None: ...
     def wait(self, read_version: Callable[[str], int], key: str, seen: int, timeout: float) -> int: ...
     def unique_clash(self, error: BaseException) -> bool: ...
@@ -432,14 +440,19 @@ class _SQLite:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.where = str(path)
         _private_file(path)
         self._local = threading.local()
+        #: more pragmas every new connection runs (the tests fill the file with `max_page_count`).
+        self.pragmas: list[str] = []
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA foreign_keys = ON")
         db.execute("PRAGMA synchronous = NORMAL")  # WAL keeps every commit safe from a killed process
+        for pragma in self.pragmas:
+            db.execute(pragma)
         return db
 
     def _reader(self) -> sqlite3.Connection:
@@ -449,21 +462,22 @@ class _SQLite:
         return db
 
     @contextmanager
-    def write(self) -> Iterator[_Conn]:
+    def write(self, fresh: bool = False) -> Iterator[_Conn]:
         db = self._connect()
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:  # SQLite rolls back by itself on some errors (a full disk)
+                    db.execute("ROLLBACK")
                 raise
             db.execute("COMMIT")
         finally:
             db.close()
 
     @contextmanager
-    def read(self) -> Iterator[_Conn]:
+    def read(self, fresh: bool = False) -> Iterator[_Conn]:
         db = self._reader()
         db.execute("BEGIN")  # one snapshot for every query of the read
         try:
@@ -471,18 +485,27 @@ class _SQLite:
         finally:
             db.execute("COMMIT")
 
-    def setup(self) -> None:
-        with self.write() as db:
-            for statement in SCHEMA:
-                db.execute(statement)
-            for table, columns in ADDED_COLUMNS.items():
-                have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-                for name, definition in columns.items():
-                    if name not in have:
-                        db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
+    def setup(self, db: _Conn) -> None:
+        """The schema, inside a write transaction."""
+        for statement in SCHEMA:
+            db.execute(statement)
+        for table, columns in ADDED_COLUMNS.items():
+            have = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+            for name, definition in columns.items():
+                if name not in have:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
 
     def notify(self, db: _Conn, key: str, version: int) -> None:
         """Readers poll the version: nothing to send."""
+
+    def fault(self, error: BaseException) -> tuple[StoreFault, bool] | None:
+        """The machine's fault `error` is (a full disk, a read-only file, a file that cannot be
+        opened), never worth a retry: a file has no connection to lose."""
+        fault = sqlite_fault(error, str(self.path))
+        return None if fault is None else (fault, False)
+
+    def lost(self) -> None:
+        """Nothing to mend."""
 
     def unique_clash(self, error: BaseException) -> bool:
         """Whether `error` is a row whose unique key (its id, a class's code) another row has."""
@@ -518,34 +541,66 @@ class _Postgres:
 
     lock_clause = " FOR UPDATE"
 
+    #: how long a connection made outside the pool (a retry, or while the database is gone) may take.
+    connect_timeout = 5
+
     def __init__(self, url: str) -> None:
         import psycopg_pool
+        from psycopg.conninfo import conninfo_to_dict
 
         self.url = url
+        parts = conninfo_to_dict(url)
+        #: where the database is, without its password (for the terminal).
+        self.where = f"PostgreSQL {parts.get('host', 'localhost')}:{parts.get('port', 5432)}/{parts.get('dbname', '')}"
         # Small: every Voila kernel has its own store, and a server has 100 connections.
         self.pool = psycopg_pool.ConnectionPool(url, min_size=1, max_size=3, kwargs={"autocommit": True}, open=True, timeout=30)
         self._listener: Any = None
 
     @contextmanager
-    def write(self) -> Iterator[_Conn]:
-        with self.pool.connection() as conn, conn.transaction():
+    def _connection(self, fresh: bool) -> Iterator[Any]:
+        """A connection from the pool; `fresh`: a new one of its own (a retry after a connection
+        was lost, whatever the pool still holds), closed after."""
+        if not fresh:
+            with self.pool.connection() as conn:
+                yield conn
+            return
+        import psycopg
+
+        with psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout) as conn:
+            yield conn
+
+    @contextmanager
+    def write(self, fresh: bool = False) -> Iterator[_Conn]:
+        with self._connection(fresh) as conn, conn.transaction():
             yield _PgConn(conn)
 
     @contextmanager
-    def read(self) -> Iterator[_Conn]:
-        with self.pool.connection() as conn, conn.transaction():
+    def read(self, fresh: bool = False) -> Iterator[_Conn]:
+        with self._connection(fresh) as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
             yield _PgConn(conn)
 
-    def setup(self) -> None:
-        with self.write() as db:
-            # Many kernels may start at once: one of them creates the schema.
-            db.execute("SELECT pg_advisory_xact_lock(7341)")
-            for statement in SCHEMA:
-                db.execute(statement)
-            for table, columns in ADDED_COLUMNS.items():
-                for name, definition in columns.items():
-                    db.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {name} {definition}")
+    def fault(self, error: BaseException) -> tuple[StoreFault, bool] | None:
+        """The machine's fault `error` is, and whether it is a connection lost (one retry)."""
+        return postgres_fault(error, self.where)
+
+    def lost(self) -> None:
+        """A connection was lost (the server restarted?): the pool drops every idle connection
+        that is lost too and opens new ones, so the next change finds a live one."""
+        try:
+            self.pool.check()
+        except Exception:  # the server is still gone: the pool mends itself once it is back
+            pass
+
+    def setup(self, db: _Conn) -> None:
+        """The schema, inside a write transaction."""
+        # Many kernels may start at once: one of them creates the schema.
+        db.execute("SELECT pg_advisory_xact_lock(7341)")
+        for statement in SCHEMA:
+            db.execute(statement)
+        for table, columns in ADDED_COLUMNS.items():
+            for name, definition in columns.items():
+                db.execute(f"ALTER TABLE {table} ADD COLUMN IF NOT EXISTS {name} {definition}")
 
     def notify(self, db: _Conn, key: str, version: int) -> None:
         # Delivered when the transaction commits, to every connection that listens.
@@ -561,7 +616,7 @@ class _Postgres:
         import psycopg
 
         if self._listener is None or self._listener.closed:
-            self._listener = psycopg.connect(self.url, autocommit=True)
+            self._listener = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
             self._listener.execute(f"LISTEN {NOTIFY_CHANNEL}")
         deadline = time.monotonic() + timeout
         version = read_version(table_id)  # after LISTEN: a change from now on is not missed
@@ -569,9 +624,13 @@ class _Postgres:
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            for note in self._listener.notifies(timeout=left, stop_after=1):
-                if note.payload.split(" ")[0] == table_id:
-                    break
+            try:
+                for note in self._listener.notifies(timeout=left, stop_after=1):
+                    if note.payload.split(" ")[0] == table_id:
+                        break
+            except psycopg.OperationalError:
+                self._listener.close()  # lost (the server restarted): a new one at the next wait
+                raise
             version = read_version(table_id)
         return version
 
@@ -607,9 +666,12 @@ class Store:
             self.path = Path(text).expanduser()
             self.location = str(self.path)
             self._db = _SQLite(self.path)
-        self._db.setup()
         self._cache: dict[str, _Cached] = {}
         self._lock = threading.Lock()
+        #: the database was found gone: every try makes a connection of its own (quick to fail),
+        #: until one goes through.
+        self._gone = False
+        self._run(True, self._db.setup, writes=False)
 
     @property
     def kind(self) -> str:
@@ -618,6 +680,47 @@ class Store:
     def close(self) -> None:
         self._db.close()
 
+    # -- every transaction -------------------------------------------------------------------------
+    def _run(self, write: bool, work: Callable[[_Conn], _T], writes: bool = True) -> _T:
+        """`work` in one transaction (a write, or a read's one snapshot); what it gives.
+
+        The machine's faults (a full disk, a read-only store, a database gone) are raised as
+        `StoreFault`, with nothing written, and said on the terminal once per kind until a write
+        goes through again. A connection lost before the commit (PostgreSQL restarted: its
+        connections were ended) is retried once, on a new connection of its own: the transaction
+        was rolled back, so nothing is written twice. A connection lost during the commit is not
+        retried (the commit may have been made). A write that may write nothing (`writes` False:
+        the schema, already made) is no sign that the store can save again.
+        """
+        lost: BaseException | None = None
+        for attempt in (0, 1):
+            committing = False
+            try:
+                with (self._db.write if write else self._db.read)(attempt > 0 or self._gone) as db:
+                    result = work(db)
+                    committing = True
+            except Exception as error:
+                found = self._db.fault(error)
+                if found is None:
+                    raise
+                fault, retry = found
+                if retry and attempt == 0 and not (write and committing):
+                    lost = error
+                    self._db.lost()
+                    continue
+                self._gone = fault.reason == "database-gone"
+                noted(fault)
+                raise fault from error
+            if lost is not None:
+                log.warning(f"a connection to the database was lost ({type(lost).__name__}: {' '.join(str(lost).split())}); the {'change' if write else 'read'} went through on a new one.")
+            if self._gone:
+                self._gone = False
+                self._db.lost()  # the pool's connections are new ones from now on
+            if write and writes:
+                recovered(self._db.where)
+            return result
+        raise AssertionError("unreachable")
+
     # -- creating ---------------------------------------------------------------------------------
     def create(self, game: AnyGame, title: str | None = None, meta: dict[str, Any] | None = None) -> str:
         """Save a new table (with any actions it already has, then its bots' moves); its id.
@@ -625,8 +728,7 @@ class Store:
         `meta` is small JSON the front end keeps with the table: which seats are bots ("bots":
         {seat: name}), seat keys, ...
         """
-        with self._db.write() as db:
-            return self._create_in(db, game, title, meta)
+        return self._run(True, lambda db: self._create_in(db, game, title, meta))
 
     def _create_in(self, db: _Conn, game: AnyGame, title: str | None = None, meta: dict[str, Any] | None = None) -> str:
         """`create`, inside a write transaction the caller holds (a class deals its tables in
@@ -687,13 +789,16 @@ class Store:
     def add_class(self, class_id: str, code: str, game: str, record: str, created: float) -> bool:
         """Save a new class (its record's JSON) at version 1; False, and nothing saved, when its
         id or room code is another class's already (the caller draws another)."""
+
+        def add(db: _Conn) -> None:
+            db.execute(
+                "INSERT INTO classes (id, code, game, record, version, created, updated, finished) VALUES (?, ?, ?, ?, 1, ?, ?, 0)",
+                (class_id, code, game, record, created, created),
+            )
+            db.execute("INSERT INTO class_changes (class_id, version, kind, summary, at) VALUES (?, 1, 'create', ?, ?)", (class_id, "class created", created))
+
         try:
-            with self._db.write() as db:
-                db.execute(
-                    "INSERT INTO classes (id, code, game, record, version, created, updated, finished) VALUES (?, ?, ?, ?, 1, ?, ?, 0)",
-                    (class_id, code, game, record, created, created),
-                )
-                db.execute("INSERT INTO class_changes (class_id, version, kind, summary, at) VALUES (?, 1, 'create', ?, ?)", (class_id, "class created", created))
+            self._run(True, add)
         except Exception as error:
             if self._db.unique_clash(error):
                 return False
@@ -706,7 +811,8 @@ class Store:
         `stored.version + 1`; it makes or stops the class's tables through `ClassTables`, in the
         same transaction. Whatever `decide` raises (a refusal, a page that is behind) leaves the
         class and its tables as they were. KeyError for an unknown class."""
-        with self._db.write() as db:
+
+        def change(db: _Conn) -> StoredClass:
             row = db.execute(f"SELECT record, version FROM classes WHERE id = ?{self._db.lock_clause}", (class_id,)).fetchone()
             if row is None:
                 raise KeyError(f"no class {class_id!r}")
@@ -716,20 +822,20 @@ class Store:
             db.execute("UPDATE classes SET record = ?, version = ?, updated = ?, finished = ? WHERE id = ?", (update.record, version, now, int(update.finished), class_id))
             db.execute("INSERT INTO class_changes (class_id, version, kind, summary, at) VALUES (?, ?, ?, ?, ?)", (class_id, version, update.kind, update.summary, now))
             self._db.notify(db, class_id, version)
-        return StoredClass(class_id, update.record, version)
+            return StoredClass(class_id, update.record, version)
+
+        return self._run(True, change)
 
     def class_record(self, class_id: str) -> StoredClass:
         """A class as it stands; KeyError if there is none."""
-        with self._db.read() as db:
-            row = db.execute("SELECT record, version FROM classes WHERE id = ?", (class_id,)).fetchone()
+        row = self._run(False, lambda db: db.execute("SELECT record, version FROM classes WHERE id = ?", (class_id,)).fetchone())
         if row is None:
             raise KeyError(f"no class {class_id!r}")
         return StoredClass(class_id, row[0], int(row[1]))
 
     def class_by_code(self, code: str) -> StoredClass | None:
         """The class with this room code, or None."""
-        with self._db.read() as db:
-            row = db.execute("SELECT id, record, version FROM classes WHERE code = ? ORDER BY created DESC", (code,)).fetchone()
+        row = self._run(False, lambda db: db.execute("SELECT id, record, version FROM classes WHERE code = ? ORDER BY created DESC", (code,)).fetchone())
         return None if row is None else StoredClass(row[0], row[1], int(row[2]))
 
     def class_version(self, class_id: str) -> int:
@@ -738,20 +844,20 @@ class Store:
 
     def wait_class(self, class_id: str, seen: int, timeout: float = 10.0) -> int:
         """Block until the class's version differs from `seen` (or `timeout` passes); the version."""
-        return int(self._db.wait(self.class_version, class_id, seen, timeout))
+        return self._wait(self.class_version, class_id, seen, timeout)
 
     def classes(self, open_only: bool = True) -> list[StoredClass]:
         """Classes (only those not over, when `open_only`), newest first."""
-        with self._db.read() as db:
-            rows = db.execute("SELECT id, record, version FROM classes" + (" WHERE finished = 0" if open_only else "") + " ORDER BY created DESC").fetchall()
+        rows = self._run(False, lambda db: db.execute("SELECT id, record, version FROM classes" + (" WHERE finished = 0" if open_only else "") + " ORDER BY created DESC").fetchall())
         return [StoredClass(r[0], r[1], int(r[2])) for r in rows]
 
     def remove_classes(self, made_before: float, remove: Callable[[StoredClass], bool]) -> int:
         """Remove, in one transaction, the classes not over made before `made_before` that
         `remove` picks (their records read in that transaction, their rows locked), with their
         changes; how many went. `remove` is the classes module's say (`expire_empty`)."""
-        gone = 0
-        with self._db.write() as db:
+
+        def remove_in(db: _Conn) -> int:
+            gone = 0
             rows = db.execute(f"SELECT id, record, version FROM classes WHERE finished = 0 AND created < ?{self._db.lock_clause}", (made_before,)).fetchall()
             for row in rows:
                 stored = StoredClass(row[0], row[1], int(row[2]))
@@ -761,27 +867,29 @@ class Store:
                 db.execute("DELETE FROM class_presence WHERE class_id = ?", (stored.id,))
                 db.execute("DELETE FROM classes WHERE id = ?", (stored.id,))
                 gone += 1
-        return gone
+            return gone
+
+        return self._run(True, remove_in, writes=False)
 
     def note_presence(self, class_id: str, student: str, seen: float) -> None:
         """A student's page was heard at `seen` (its heartbeat): kept beside the class, not in its
         record, so no version moves (the page calls this sparingly, not at every beat)."""
-        with self._db.write() as db:
-            db.execute(
+        self._run(
+            True,
+            lambda db: db.execute(
                 "INSERT INTO class_presence (class_id, student, seen) VALUES (?, ?, ?) ON CONFLICT (class_id, student) DO UPDATE SET seen = excluded.seen",
                 (class_id, student, seen),
-            )
+            ),
+        )
 
     def presence(self, class_id: str) -> dict[str, float]:
         """When each student's page of the class was last heard (`note_presence`), by student id."""
-        with self._db.read() as db:
-            rows = db.execute("SELECT student, seen FROM class_presence WHERE class_id = ?", (class_id,)).fetchall()
+        rows = self._run(False, lambda db: db.execute("SELECT student, seen FROM class_presence WHERE class_id = ?", (class_id,)).fetchall())
         return {str(r[0]): float(r[1]) for r in rows}
 
     def class_changes(self, class_id: str) -> list[dict[str, Any]]:
         """Every change made to the class, oldest first: version, kind, summary, time."""
-        with self._db.read() as db:
-            rows = db.execute("SELECT version, kind, summary, at FROM class_changes WHERE class_id = ? ORDER BY version", (class_id,)).fetchall()
+        rows = self._run(False, lambda db: db.execute("SELECT version, kind, summary, at FROM class_changes WHERE class_id = ? ORDER BY version", (class_id,)).fetchall())
         return [{"version": int(r[0]), "kind": r[1], "summary": r[2], "at": float(r[3])} for r in rows]
 
     # -- the one write path --------------------------------------------------------------------------
@@ -790,13 +898,15 @@ class Store:
 
         Raises `Refused` when the change is not made (with the rules' reason for a move they
         refuse), `StaleTable` when the page must look again first, `StoppedTable` for a table
-        that takes no more moves, `KeyError` for an unknown table. Nothing is written then.
+        that takes no more moves, `KeyError` for an unknown table, `StoreFault` when the machine
+        could not save it (a full disk, a read-only store, the database gone; a connection lost
+        is retried once first). Nothing is written then.
         """
         try:
             return self._submit(table_id, change, seen)
         except (Refused, KeyError):
             raise
-        except Exception:
+        except Exception:  # StoreFault too
             # A failure inside the rules (a bug) or the database: forget this process's copy, so
             # the next change replays the stored log afresh.
             with self._lock:
@@ -804,8 +914,7 @@ class Store:
             raise
 
     def _submit(self, table_id: str, change: Change, seen: int) -> Outcome:
-        with self._db.write() as db:
-            fresh, new_meta, appended, undone, behind, note = self._submit_in(db, table_id, change, seen)
+        fresh, new_meta, appended, undone, behind, note = self._run(True, lambda db: self._submit_in(db, table_id, change, seen))
         # This process's copy follows only once the change is written.
         with self._lock:
             self._cache[table_id] = fresh
@@ -1063,12 +1172,14 @@ class Store:
     # -- reading ---------------------------------------------------------------------------------------
     def load(self, table_id: str) -> Table:
         """The table as it stands now (replayed, or caught up from this process's last look)."""
-        with self._db.read() as db:
+
+        def load(db: _Conn) -> Table:
             row = db.execute("SELECT version, meta FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 raise KeyError(f"no saved table {table_id!r}")
-            cached = self._catch_up(db, table_id, int(row[0]))
-        return self._snapshot(table_id, cached, json.loads(row[1]))
+            return self._snapshot(table_id, self._catch_up(db, table_id, int(row[0])), json.loads(row[1]))
+
+        return self._run(False, load)
 
     def open(self, table_id: str) -> AnyGame:
         """Replay a saved table into a live game (a copy: playing it changes nothing stored)."""
@@ -1080,15 +1191,34 @@ class Store:
 
     def _version_in(self, kind: Literal["tables", "classes"], key: str, missing: str) -> int:
         """The version of a table's or a class's row (one indexed read); KeyError(`missing`) if none."""
-        with self._db.read() as db:
-            row = db.execute(f"SELECT version FROM {kind} WHERE id = ?", (key,)).fetchone()
+        row = self._run(False, lambda db: db.execute(f"SELECT version FROM {kind} WHERE id = ?", (key,)).fetchone())
         if row is None:
             raise KeyError(missing)
         return int(row[0])
 
     def wait(self, table_id: str, seen: int, timeout: float = 10.0) -> int:
         """Block until the table's version differs from `seen` (or `timeout` passes); the version."""
-        return int(self._db.wait(self.version, table_id, seen, timeout))
+        return self._wait(self.version, table_id, seen, timeout)
+
+    def _wait(self, read_version: Callable[[str], int], key: str, seen: int, timeout: float) -> int:
+        """`wait`, with the listening connection lost (PostgreSQL restarted) listened for again
+        once on a new one; then `StoreFault` (the page looks again a moment later)."""
+        for attempt in (0, 1):
+            try:
+                return int(self._db.wait(read_version, key, seen, timeout))
+            except StoreFault:
+                raise
+            except Exception as error:
+                found = self._db.fault(error)
+                if found is None:
+                    raise
+                fault, retry = found
+                if retry and attempt == 0:
+                    continue
+                self._gone = fault.reason == "database-gone"
+                noted(fault)
+                raise fault from error
+        raise AssertionError("unreachable")
 
     def tables(self, game: str | None = None, unfinished: bool = False) -> list[TableInfo]:
         """Saved tables, most recently played first."""
@@ -1103,8 +1233,7 @@ class Store:
         if unfinished:
             query += " AND t.finished = 0"
         query += " ORDER BY t.updated DESC"
-        with self._db.read() as db:
-            rows = db.execute(query, args).fetchall()
+        rows = self._run(False, lambda db: db.execute(query, args).fetchall())
         return [TableInfo(r[0], r[1], r[2], float(r[3]), float(r[4]), bool(r[5]), int(r[6]), json.loads(r[7]), int(r[8])) for r in rows]
 
     def info(self, table_id: str) -> TableInfo:
@@ -1116,29 +1245,29 @@ class Store:
 
     def moves(self, table_id: str) -> int:
         """How many actions the live log holds."""
-        with self._db.read() as db:
-            return int(db.execute("SELECT COUNT(*) FROM actions WHERE table_id = ? AND undone IS NULL", (table_id,)).fetchone()[0])
+        return int(self._run(False, lambda db: db.execute("SELECT COUNT(*) FROM actions WHERE table_id = ? AND undone IS NULL", (table_id,)).fetchone()[0]))
 
     def record(self, table_id: str) -> dict[str, Any]:
         """The table as a save-file record (the same JSON a download gives, without its digest)."""
-        with self._db.read() as db:
+
+        def read(db: _Conn) -> tuple[Any, list[Any]]:
             row = db.execute("SELECT game, setup, seed FROM tables WHERE id = ?", (table_id,)).fetchone()
             if row is None:
                 raise KeyError(f"no saved table {table_id!r}")
-            stored = db.execute("SELECT action FROM actions WHERE table_id = ? AND undone IS NULL ORDER BY n", (table_id,)).fetchall()
+            return row, db.execute("SELECT action FROM actions WHERE table_id = ? AND undone IS NULL ORDER BY n", (table_id,)).fetchall()
+
+        row, stored = self._run(False, read)
         actions = [json.loads(r[0]) for r in stored]
         return {"format": SAVE_FORMAT, "version": SAVE_VERSION, "game": row[0], "setup": json.loads(row[1]), "seed": int(row[2]), "actions": actions}
 
     def history(self, table_id: str) -> list[dict[str, Any]]:
         """Every row ever written for the table, undone ones included (the audit trail)."""
-        with self._db.read() as db:
-            rows = db.execute("SELECT n, action, version, undone, bot FROM actions WHERE table_id = ? ORDER BY n", (table_id,)).fetchall()
+        rows = self._run(False, lambda db: db.execute("SELECT n, action, version, undone, bot FROM actions WHERE table_id = ? ORDER BY n", (table_id,)).fetchall())
         return [{"n": int(r[0]), "action": json.loads(r[1]), "version": int(r[2]), "undone": None if r[3] is None else int(r[3]), "bot": bool(r[4])} for r in rows]
 
     def changes(self, table_id: str) -> list[dict[str, Any]]:
         """Every change made to the table, oldest first: version, kind, seats touched, summary."""
-        with self._db.read() as db:
-            rows = db.execute("SELECT version, kind, seats, summary, at FROM changes WHERE table_id = ? ORDER BY version", (table_id,)).fetchall()
+        rows = self._run(False, lambda db: db.execute("SELECT version, kind, seats, summary, at FROM changes WHERE table_id = ? ORDER BY version", (table_id,)).fetchall())
         return [{"version": int(r[0]), "kind": r[1], "seats": json.loads(r[2]), "summary": r[3], "at": float(r[4])} for r in rows]
 
     def set_meta(self, table_id: str, meta: dict[str, Any], seen: int | None = None) -> Table:
@@ -1147,10 +1276,13 @@ class Store:
         return self.submit(table_id, SetMeta(values), self.version(table_id) if seen is None else seen).table
 
     def delete(self, table_id: str) -> None:
-        with self._db.write() as db:
+
+        def delete(db: _Conn) -> None:
             db.execute("DELETE FROM changes WHERE table_id = ?", (table_id,))
             db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
             db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+
+        self._run(True, delete)
         with self._lock:
             self._cache.pop(table_id, None)
 

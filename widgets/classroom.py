@@ -36,7 +36,7 @@ from playbook import classes as cl
 from playbook import timer
 from playbook.access import key_matches, new_key
 from playbook.links import class_links, class_query, in_voila, page, public_base, table_query
-from playbook.store import STOPPED, HandOver, Refused, Store
+from playbook.store import STOPPED, HandOver, Refused, Store, StoreFault
 from rules import RuleError
 from rules.core import leaders_text, winners_text
 from rules.games import CARDS, card
@@ -126,7 +126,7 @@ class ClassPage(widgets.VBox):
         self.header = widgets.HTML().add_class("pb-class-header")
         self.status = StatusLine()
         # Following the class: the page's heartbeat, and the look at the class (and its tables).
-        self.live = LiveFollow(self.status, self._look, lambda: self.record is not None, "check the class", self._beaten)
+        self.live = LiveFollow(self.status, self._look, lambda: self.record is not None, "check the class", self._beaten, self.fault_message)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
         self.screen = widgets.VBox().add_class("pb-class-screen")
         self.heartbeat, self.alive = self.live.heartbeat, self.live.alive
@@ -228,6 +228,9 @@ class ClassPage(widgets.VBox):
                 self.record = exc.record
             self._say_at(self._at, exc.message[:1].upper() + exc.message[1:] + ("" if exc.message.endswith(".") else "."), False)
             self._draw()
+            return False
+        except StoreFault as exc:  # the machine's (a full disk, a database gone): nothing was saved
+            self._say_at(self._at, self.fault_message(exc), False)
             return False
         except (RuleError, Refused, KeyError) as exc:
             self._say_at(self._at, f"Nothing was changed: {exc}", False)
@@ -458,13 +461,16 @@ class ClassPage(widgets.VBox):
         self._at = next((s.id for s in record.students if cl.seat_of(record, s) == (table_id, seat)), f"table-{table_index}")
         from playbook.bots import strategies
 
-        table = self.store.load(table_id)
         bot = card(self.record.game).fill_bot
         if bot not in strategies(self.record.game):
             self._say_at(self._at, "This game has no bots.", False)
             return False
         try:
+            table = self.store.load(table_id)
             self.store.submit(table_id, HandOver(seat, bot), table.version)
+        except StoreFault as exc:
+            self._say_at(self._at, self.fault_message(exc), False)
+            return False
         except Refused as exc:
             self._say_at(self._at, exc.message, False)
             return False
@@ -478,7 +484,11 @@ class ClassPage(widgets.VBox):
         the timer's rule (`playbook.timer.move_on`), table by table through the write path."""
         if not self._allowed("move every table on") or self.record is None:
             return False
-        moves = sum(timer.move_on(self.store, table_id) for table_id in self.record.tables)
+        try:
+            moves = sum(timer.move_on(self.store, table_id) for table_id in self.record.tables)
+        except StoreFault as exc:
+            self.status.refuse(self.fault_message(exc))
+            return False
         measure = card(self.record.game).length
         self.status.ok(f"Every table moved on to its next {measure.unit if measure else 'step'} ({moves} moves made for the players, marked as timed out).")
         self._shown = None
@@ -489,6 +499,11 @@ class ClassPage(widgets.VBox):
         """The tables whose timers this page keeps: every table of the class, on its monitor and board."""
         record = self.record
         return record.tables if record is not None and self.role in ("monitor", "board") and record.phase == "playing" else ()
+
+    def fault_message(self, fault: StoreFault) -> str:
+        """What this page says when the server cannot save (or read): the monitor says what to
+        do about it, a student's page (or the board) to tell the teacher."""
+        return fault.for_page(self.role == "monitor")
 
     def _allowed(self, what: str) -> bool:
         if self.role == "monitor":

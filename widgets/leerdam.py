@@ -832,11 +832,12 @@ class LeerdamDashboard(TableDashboard):
     def act_here(self, action: Action) -> bool:
         """`act` for a household panel's controls: a refusal is shown in the panel. On a screen
         the room shares (the projector's hot seat) it is shown only there: it may name a secret
-        pledge ("not 7"). A seat page is the household's own, so its status line says it too."""
+        pledge ("not 7"). A seat page is the household's own, so its status line says it too, and
+        so does every page when the server could not save (it names nothing secret)."""
         done = self.act(action)
         if not done and self.status.kind == "refuse":
             self.panel_status.value = self.status.value
-            if self.role != "seat":
+            if self.role != "seat" and self.last_fault is None:
                 self.status.clear()
         elif done:
             self.panel_status.value = ""

@@ -20,6 +20,8 @@ from collections.abc import Awaitable, Callable
 
 import ipywidgets as widgets
 
+from playbook.store_faults import StoreFault
+
 from .common import StatusLine
 
 __all__ = ["QUIET_SECONDS", "WAIT_SECONDS", "LiveFollow", "in_kernel", "wait_in_slices"]
@@ -71,7 +73,9 @@ class LiveFollow:
 
     `look(closed)` waits for one change and redraws (`closed` is set once the page stops
     following); `following()` says whether there is anything to follow; `trouble` says what a
-    failed look was trying to do, on the page's `status` line; `on_beat` runs at each heartbeat.
+    failed look was trying to do, on the page's `status` line; `on_beat` runs at each heartbeat;
+    `fault` says what the page says when the server cannot read its store (`StoreFault`: a
+    database gone), by default a seat's words.
     """
 
     def __init__(
@@ -81,8 +85,10 @@ class LiveFollow:
         following: Callable[[], bool],
         trouble: str,
         on_beat: Callable[[], None] | None = None,
+        fault: Callable[[StoreFault], str] | None = None,
     ) -> None:
         self._status = status
+        self._fault = fault or (lambda exc: exc.message)
         self._look = look
         self._following = following
         self._trouble = trouble
@@ -131,6 +137,7 @@ class LiveFollow:
 
     async def follow(self) -> None:
         closed = self.closed
+        said = ""  # the fault the status line shows, until a look goes through again
         while self._following():
             if self.gone():
                 # Stay quiet, so the kernel goes idle and is culled.
@@ -140,6 +147,14 @@ class LiveFollow:
                 await self._look(closed)
             except asyncio.CancelledError:
                 raise
+            except StoreFault as exc:  # the database gone (said once on the terminal): look again soon
+                said = self._fault(exc)
+                self._status.refuse(said)
+                await asyncio.sleep(2.0)
             except Exception as exc:
                 self._status.refuse(f"Could not {self._trouble} ({type(exc).__name__}: {exc}).")
                 await asyncio.sleep(2.0)
+            else:
+                if said and self._status.message == said:  # the database is back: the line says so no more
+                    self._status.clear()
+                said = ""

@@ -50,7 +50,7 @@ from playbook.access import Access, key_matches, new_key, resolve, server_key, t
 from playbook.bots import undo_plan
 from playbook.classes import chooser, stopped_text
 from playbook.links import public_base, table_links, table_query
-from playbook.store import STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, Table, TableInfo, Undo, bot_of_move
+from playbook.store import STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, StoreFault, Table, TableInfo, Undo, bot_of_move
 from rules import Action, RuleError, SaveFileError, load_game, new_game
 from rules.core import AnyGame, seats_text
 from rules.games import card
@@ -228,7 +228,7 @@ class TableDashboard(widgets.VBox):
         self.header = TableHeader()
         self.status = StatusLine()
         # Following the table: the page's heartbeat, and the look at the store for other pages' moves.
-        self.live = LiveFollow(self.status, self._look, lambda: self.table_id is not None, "check for other pages' moves", self._beaten)
+        self.live = LiveFollow(self.status, self._look, lambda: self.table_id is not None, "check for other pages' moves", self._beaten, self.fault_message)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
         # The save bar, the debrief bar, the table picker and the class panel: built the first
         # time a page wants them (`_part`). A seat page or a board shows none of them, and their
@@ -257,6 +257,8 @@ class TableDashboard(widgets.VBox):
         self._form: Any = None
         #: the last change this page submitted was refused as stale (the page was behind).
         self._stale = False
+        #: the server could not save the last change this page submitted (a full disk...), or None.
+        self.last_fault: StoreFault | None = None
         #: this page claimed its seat and has not yet shown it (see `confirm_seat`).
         self._confirm_pending = False
         #: the time left for the decision (board, seat), and the timer this page keeps (board,
@@ -436,6 +438,9 @@ class TableDashboard(widgets.VBox):
         """
         try:
             table = self.store.load(table_id)
+        except StoreFault as exc:
+            self._deny(exc.message)
+            return False
         except (KeyError, SaveFileError, RuleError) as exc:
             self._deny(f"Cannot open this table: {exc}")
             return False
@@ -447,6 +452,9 @@ class TableDashboard(widgets.VBox):
         key = new_key()
         try:
             self.store.submit(table_id, Claim(seat, key, key=self._seat_key), table.version)
+        except StoreFault as exc:
+            self._deny(exc.message)
+            return False
         except Refused as exc:
             self._deny(f"{exc.message[:1].upper()}{exc.message[1:]}.")
             return False
@@ -702,6 +710,9 @@ class TableDashboard(widgets.VBox):
     def _show_join(self, access: Access) -> None:
         try:
             table = self.store.load(access.table_id or "")
+        except StoreFault as exc:
+            self._deny(exc.message)
+            return
         except (KeyError, SaveFileError, RuleError) as exc:
             self._deny(f"Cannot open this table: {exc}")
             return
@@ -734,6 +745,9 @@ class TableDashboard(widgets.VBox):
         key = new_key()  # the seat's key from now on: this device's alone
         try:
             outcome = self.store.submit(self.table_id, Claim(seat, key), self.version)
+        except StoreFault as exc:
+            self.status.refuse(exc.message)
+            return False
         except Refused as exc:
             self.status.refuse(exc.message)
             if exc.table is not None:
@@ -788,6 +802,9 @@ class TableDashboard(widgets.VBox):
             self.store.submit(self.table_id, Confirm(self.seat, self._seat_key), self.version)
         except (Refused, KeyError):
             return  # released meanwhile: the next refresh says so
+        except StoreFault as exc:
+            self.status.refuse(exc.message)  # confirmed at the next look, once the server can save
+            return
         self._confirm_pending = False
 
     def refresh(self) -> bool:
@@ -803,6 +820,9 @@ class TableDashboard(widgets.VBox):
             if self.store.version(self.table_id) == self.version:
                 return False
             table = self.store.load(self.table_id)
+        except StoreFault as exc:
+            self.status.refuse(self.fault_message(exc))
+            return False
         except (KeyError, SaveFileError, RuleError) as exc:
             self.status.refuse(f"Could not reload this table: {exc}")
             return False
@@ -905,6 +925,9 @@ class TableDashboard(widgets.VBox):
         try:
             table_id = self.store.create(game, self.base_title(game), meta)
             table = self.store.load(table_id)
+        except StoreFault as exc:
+            self.status.refuse(self.fault_message(exc))
+            return
         except (RuleError, Refused) as exc:
             self.status.refuse(f"Cannot start: {exc.message}.")
             return
@@ -921,6 +944,9 @@ class TableDashboard(widgets.VBox):
                 fresh["seat_keys"] = {**fresh["seat_keys"], **dict(table.meta.get("seat_keys") or {})}
                 fresh["claims"] = dict(table.meta.get("claims") or {})
                 table = self.store.submit(table_id, SetMeta(fresh), table.version).table
+        except StoreFault as exc:
+            self.status.refuse(self.fault_message(exc))
+            return
         except (KeyError, SaveFileError, RuleError, Refused) as exc:
             self.status.refuse(f"Cannot open that table: {exc}")
             return
@@ -957,6 +983,9 @@ class TableDashboard(widgets.VBox):
         try:
             table_id = self.store.create(game, self.base_title(game), table_keys(len(getattr(game.setup, "names", ()))))
             table = self.store.load(table_id)
+        except StoreFault as exc:
+            self.status.refuse(self.fault_message(exc))
+            return
         except (RuleError, Refused, KeyError) as exc:
             self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
             return
@@ -1043,6 +1072,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse("No table is open.")
             return None
         self._stale = False
+        self.last_fault = None
         try:
             outcome = self.store.submit(self.table_id, change, self.version)
         except Refused as exc:
@@ -1055,6 +1085,10 @@ class TableDashboard(widgets.VBox):
         except KeyError:
             self.status.refuse("This table is no longer saved here (deleted?): nothing was changed.")
             return None
+        except StoreFault as exc:  # the machine's (a full disk, a database gone): said plainly, nothing saved
+            self.last_fault = exc
+            self.status.refuse(self.fault_message(exc))
+            return None
         except Exception as exc:
             what = change.action.kind if isinstance(change, Play) else change.kind
             self.status.refuse(f"The rules engine failed on {what} ({type(exc).__name__}: {exc}); nothing was saved and the table is as it was.")
@@ -1066,6 +1100,11 @@ class TableDashboard(widgets.VBox):
             self.status.clear()
         self._redraw_keeping_typed() if outcome.behind else self.redraw()
         return outcome
+
+    def fault_message(self, fault: StoreFault) -> str:
+        """What this page says when the server cannot save (or read): the facilitator's page
+        says what to do about it, a seat's page or a board to tell the teacher."""
+        return fault.for_page(self.role in ("facilitator", "open", "lobby", "index"))
 
     def _undo_plan(self) -> tuple[int, str | None]:
         """How many actions one Undo takes back (bot moves and the person's before), or why none."""
