@@ -5,7 +5,8 @@ baseline measured in the same run (machines differ, ratios travel).
     python -m benchmarks --markdown docs/benchmarks.md   # and the table, machine and date there
     python -m benchmarks --only simulation odds       # some parts (startup, clicks, simulation,
                                                       # odds, print-pack, classroom, arrival,
-                                                      # join-storm, join-storm-server, servers)
+                                                      # join-storm, join-storm-server,
+                                                      # join-storm-flood, servers)
     python -m benchmarks --quick                      # a smoke run: tiny workloads, no browser
     python -m benchmarks --json
 
@@ -34,7 +35,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-PARTS = ("startup", "clicks", "simulation", "odds", "print-pack", "classroom", "arrival", "join-storm", "join-storm-server", "servers")
+PARTS = ("startup", "clicks", "simulation", "odds", "print-pack", "classroom", "arrival", "join-storm", "join-storm-server", "join-storm-flood", "servers")
 #: the line below which docs/benchmarks.md keeps hand-written notes from run to run.
 NOTES = "<!-- notes: kept by make bench -->"
 
@@ -189,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.quick:
         # The parts that start Voila and Chromium have tests of their own (test_browser_arrival,
         # test_browser_classes, test_browser_class, test_proxy): the smoke run is the CPU parts.
-        parts -= {"startup", "clicks", "classroom", "arrival", "join-storm", "join-storm-server", "servers"}
+        parts -= {"startup", "clicks", "classroom", "arrival", "join-storm", "join-storm-server", "join-storm-flood", "servers"}
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     rows: list[Row] = []
@@ -230,6 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("arrival", "benchmarks.arrival", "run_arrival", "format_arrival", "rows"),
         ("join-storm", "benchmarks.arrival", "run_join_storm", "format_join_storm", "storm_rows"),
         ("join-storm-server", "benchmarks.arrival", "run_light_storm", "format_light_storm", "light_storm_rows"),
+        ("join-storm-flood", "benchmarks.flood", "run_flooded_storm", "format_flooded_storm", "rows"),
         ("servers", "benchmarks.servers", "run_servers", "format_servers", "rows"),
     )
     for part, module, run_name, format_name, rows_name in slots:

@@ -26,9 +26,10 @@ FLOODER = "127.0.0.2"
 CONNECTIONS = 4
 
 
-def flood(port: int, seconds: float, counts: Any) -> None:
+def flood(port: int, seconds: float, counts: Any, done: Any) -> None:
     """Ask the server on `port` for the class page and a wrong room code, over `CONNECTIONS`
-    connections at once, for `seconds`; `counts` (a shared dict) gets the answers by kind."""
+    connections at once, for `seconds` or until `done` (an event) is set; `counts` (a shared
+    dict) gets the answers by kind."""
     stop = time.monotonic() + seconds
     lock = threading.Lock()
     tally: dict[str, int] = {}
@@ -36,7 +37,7 @@ def flood(port: int, seconds: float, counts: Any) -> None:
     def one() -> None:
         paths = (f"/voila/render/{CLASS_PAGE}", "/j/WRONG2")
         turn = 0
-        while time.monotonic() < stop:
+        while time.monotonic() < stop and not done.is_set():
             path = paths[turn % 2]
             turn += 1
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(FLOODER, 0))
@@ -88,7 +89,8 @@ def run_flooded_storm(students: int = 30, quick: bool = False, timeout: float = 
                 if flooded:
                     manager = context.Manager()
                     counts = manager.dict()
-                    flooder = context.Process(target=flood, args=(server.port, timeout, counts))
+                    done = context.Event()
+                    flooder = context.Process(target=flood, args=(server.port, timeout, counts, done))
                     flooder.start()
                     time.sleep(3.0)  # the flood is under way when the class opens the address
                 started = time.monotonic()
@@ -96,8 +98,8 @@ def run_flooded_storm(students: int = 30, quick: bool = False, timeout: float = 
                 took = time.monotonic() - started
             finally:
                 if flooder is not None:
-                    flooder.terminate() if flooder.is_alive() and counts is None else None
-                    flooder.join(timeout=timeout + 30)
+                    done.set()
+                    flooder.join(timeout=90)
                     if flooder.is_alive():
                         flooder.terminate()
                 loop.close()
