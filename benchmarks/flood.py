@@ -27,19 +27,15 @@ CONNECTIONS = 4
 
 
 def flood(port: int, seconds: float, counts: Any, done: Any) -> None:
-    """Ask the server on `port` for the class page and a wrong room code, over `CONNECTIONS`
-    connections at once, for `seconds` or until `done` (an event) is set; `counts` (a shared
+    """Ask the server on `port` for the class page and for a wrong room code, each over half of
+    `CONNECTIONS` connections at once, for `seconds` or until `done` (an event) is set; `counts` (a shared
     dict) gets the answers by kind."""
     stop = time.monotonic() + seconds
     lock = threading.Lock()
     tally: dict[str, int] = {}
 
-    def one() -> None:
-        paths = (f"/voila/render/{CLASS_PAGE}", "/j/WRONG2")
-        turn = 0
+    def one(path: str) -> None:
         while time.monotonic() < stop and not done.is_set():
-            path = paths[turn % 2]
-            turn += 1
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(FLOODER, 0))
             try:
                 connection.request("GET", path)
@@ -53,7 +49,9 @@ def flood(port: int, seconds: float, counts: Any, done: Any) -> None:
             with lock:
                 tally[key] = tally.get(key, 0) + 1
 
-    threads = [threading.Thread(target=one) for _ in range(CONNECTIONS)]
+    # Half the connections ask for pages, half for room codes: slowed codes hold no page back.
+    paths = (f"/voila/render/{CLASS_PAGE}", "/j/WRONG2")
+    threads = [threading.Thread(target=one, args=(paths[n % 2],)) for n in range(CONNECTIONS)]
     for thread in threads:
         thread.start()
     for thread in threads:
