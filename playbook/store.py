@@ -552,6 +552,18 @@ class _Postgres:
         parts = conninfo_to_dict(url)
         #: where the database is, without its password (for the terminal).
         self.where = f"PostgreSQL {parts.get('host', 'localhost')}:{parts.get('port', 5432)}/{parts.get('dbname', '')}"
+        # A database that cannot be reached is said at once (a page opening says so and tries
+        # again) rather than after the pool's 30 s, its workers warning meanwhile.
+        import psycopg
+
+        try:
+            psycopg.connect(url, autocommit=True, connect_timeout=self.connect_timeout).close()
+        except psycopg.Error as error:
+            found = postgres_fault(error, self.where)
+            if found is None:
+                raise
+            noted(found[0])
+            raise found[0] from None
         # Small: every Voila kernel has its own store, and a server has 100 connections.
         self.pool = psycopg_pool.ConnectionPool(url, min_size=1, max_size=3, kwargs={"autocommit": True}, open=True, timeout=30)
         self._listener: Any = None

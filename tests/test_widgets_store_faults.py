@@ -130,3 +130,35 @@ def test_a_seat_page_following_a_postgresql_that_goes_down_says_so_and_clears_it
             ana.close()
             proxy.close()
             store.close()
+
+
+def test_a_page_opened_while_postgresql_is_down_says_so_and_opens_by_itself_once_it_is_back(tmp_path: Path) -> None:
+    from widgets.live import open_page
+
+    with store_location("postgresql", tmp_path) as url:
+        proxy = Proxy(url)
+        try:
+            proxy.down()
+            shown: dict[str, object] = {}
+
+            async def opening() -> None:
+                page = open_page(lambda: LeerdamDashboard(Store(proxy.url), query=""), every=0.2, retry=True)
+                shown["down"] = page.children[0].value
+                await asyncio.sleep(0.6)
+                shown["still"] = "playbook-cannot-open" in page._dom_classes
+                proxy.up()
+                for _ in range(100):
+                    await asyncio.sleep(0.1)
+                    if isinstance(page.children[0], LeerdamDashboard):
+                        break
+                shown["page"] = page.children[0]
+                shown["classes"] = page._dom_classes
+
+            run_alone(opening)
+            assert "This page cannot open yet: the server cannot reach its database." in str(shown["down"])
+            assert "tell your teacher" in str(shown["down"]) and "Traceback" not in str(shown["down"])
+            assert shown["still"] is True
+            assert isinstance(shown["page"], LeerdamDashboard) and "playbook-cannot-open" not in shown["classes"]
+            shown["page"].live.stop()
+        finally:
+            proxy.close()

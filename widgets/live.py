@@ -24,7 +24,7 @@ from playbook.store_faults import StoreFault
 
 from .common import StatusLine
 
-__all__ = ["QUIET_SECONDS", "WAIT_SECONDS", "LiveFollow", "in_kernel", "wait_in_slices"]
+__all__ = ["QUIET_SECONDS", "REOPEN_SECONDS", "WAIT_SECONDS", "LiveFollow", "in_kernel", "open_page", "wait_in_slices"]
 
 #: Seconds one wait on the store's change signal lasts before it starts again.
 WAIT_SECONDS = 10.0
@@ -35,6 +35,8 @@ QUIET_SECONDS = 30.0
 #: After a change, wait this long for the next one before redrawing (at most SETTLE_MAX).
 SETTLE_SECONDS = 0.12
 SETTLE_MAX_SECONDS = 0.5
+#: A page that could not open (the store did not answer) tries again this often.
+REOPEN_SECONDS = 5.0
 
 
 def in_kernel() -> bool:
@@ -44,6 +46,49 @@ def in_kernel() -> bool:
     except ImportError:
         return False
     return bool(Kernel.initialized())
+
+
+def open_page(make: Callable[[], widgets.Widget], every: float = REOPEN_SECONDS, retry: bool | None = None) -> widgets.Widget:
+    """The page `make()` builds (a dashboard, the class page, the index); while the store cannot
+    answer (its database gone, its file unreadable), a line that says so in plain words instead,
+    and in a kernel (or with `retry`, under a running event loop) the page tries again every
+    `every` seconds until it opens in its place."""
+    try:
+        return make()
+    except StoreFault as fault:
+        first = fault
+    line = widgets.HTML(_cannot_open(first))
+    holder = widgets.VBox([line])
+    holder.add_class("playbook-cannot-open")
+    if in_kernel() if retry is None else retry:
+
+        async def again() -> None:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    page = make()
+                except StoreFault as fault:
+                    line.value = _cannot_open(fault)
+                    continue
+                holder.children = (page,)
+                holder.remove_class("playbook-cannot-open")
+                return
+
+        holder._reopening = asyncio.ensure_future(again())  # kept: the loop holds only a weak reference
+    return holder
+
+
+def _cannot_open(fault: StoreFault) -> str:
+    cause = {
+        "database-gone": "the server cannot reach its database",
+        "read-only": "the server cannot open its saved tables for writing",
+        "disk-full": "the server's disk is full",
+    }[fault.reason]
+    return (
+        '<div role="status" class="pb-cannot-open">'
+        f"<strong>This page cannot open yet: {cause}.</strong> Nothing saved is lost. "
+        "It tries again by itself every few seconds; if it keeps saying so, tell your teacher.</div>"
+    )
 
 
 def wait_in_slices(wait: Callable[[float], int], seen: int, closed: threading.Event) -> int:
