@@ -683,7 +683,11 @@ class Store:
         #: the database was found gone: every try makes a connection of its own (quick to fail),
         #: until one goes through.
         self._gone = False
-        self._run(True, self._db.setup, writes=False)
+        try:
+            self._run(True, self._db.setup, writes=False)
+        except BaseException:
+            self._db.close()  # a store that did not open holds no pool (its threads would outlive it)
+            raise
 
     @property
     def kind(self) -> str:

@@ -160,5 +160,6 @@ def test_a_page_opened_while_postgresql_is_down_says_so_and_opens_by_itself_once
             assert shown["still"] is True
             assert isinstance(shown["page"], LeerdamDashboard) and "playbook-cannot-open" not in shown["classes"]
             shown["page"].live.stop()
+            shown["page"].store.close()
         finally:
             proxy.close()
