@@ -17,7 +17,7 @@ from playbook import pace
 from playbook.access import table_keys
 from playbook.links import table_links
 from playbook.serve import NOTEBOOKS_DIR
-from playbook.store import SetMeta, Store
+from playbook.store import SetMeta, StaleTable, Store
 from rules import leerdam as ld
 from rules import new_game
 from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard
@@ -39,7 +39,13 @@ def _table(store: Store) -> tuple[str, dict]:
 def _due_in(store: Store, table_id: str, seconds: float) -> None:
     """Every seat's decision due `seconds` from now (its wait began SECONDS - `seconds` ago)."""
     began = time.time() - (SECONDS - seconds)
-    store.submit(table_id, SetMeta({pace.SINCE: {str(s): began for s in range(len(NAMES))}}), store.version(table_id))
+    for _ in range(10):  # the page's own writes (its seat shown on its device) may come between
+        try:
+            store.submit(table_id, SetMeta({pace.SINCE: {str(s): began for s in range(len(NAMES))}}), store.version(table_id))
+            return
+        except StaleTable:
+            continue
+    raise AssertionError("the table kept moving on: the deadline was never set")
 
 
 def _page(chromium: Browser, width: int, height: int) -> Page:
