@@ -166,11 +166,8 @@ def page(chromium: Browser) -> Iterator[Page]:
 @pytest.fixture
 def devices(chromium: Browser) -> Iterator[Devices]:
     """Browser contexts, one per device (a phone's 390x844 unless a test asks otherwise)."""
-    found = Devices(chromium)
-    try:
+    with Devices(chromium) as found:
         yield found
-    finally:
-        found.close()
 
 
 def xdist_group(item: pytest.Item) -> str | None:

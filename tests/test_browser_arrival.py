@@ -19,11 +19,11 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from playbook.access import table_keys
 from playbook.links import table_links
-from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serve_settings
+from playbook.serve import NOTEBOOKS_DIR, RunningServer
 from playbook.store import Store
 from rules import leerdam as ld
 from rules import new_game
-from tests.support.browser import beside_playwright
+from tests.support.browser import beside_playwright, serving_class
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(420)]
 
@@ -39,9 +39,7 @@ ARRIVAL_MS = 240_000
 def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """The Leerdam page served with the headline command's settings for a class of twelve
     (its kernels kept ready are full before the class arrives)."""
-    folder = tmp_path_factory.mktemp("arrival")
-    settings = serve_settings(class_size=PAGES, follow=False)  # one notebook served alone
-    with background_server(NOTEBOOKS_DIR / "leerdam.ipynb", folder / "voila.log", db_path=folder / "tables.sqlite3", timeout=180, extra_args=settings.args) as server:
+    with serving_class(tmp_path_factory.mktemp("arrival"), PAGES, NOTEBOOKS_DIR / "leerdam.ipynb") as server:
         yield server
 
 

@@ -16,9 +16,9 @@ import pytest
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
 
 from playbook import classes as cl
-from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serve_settings
+from playbook.serve import RunningServer
 from playbook.store import Store
-from tests.support.browser import Devices, recorded
+from tests.support.browser import Devices, recorded, serving_class
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 
@@ -31,19 +31,14 @@ KERNEL_SOCKET = re.compile(r"/api/kernels/[^/]+/channels")
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """The playbook as `playbook serve` runs it, for a small class: one server for the module."""
-    folder = tmp_path_factory.mktemp("class-devices")
-    settings = serve_settings(class_size=3)
-    with background_server(NOTEBOOKS_DIR, folder / "voila.log", db_path=folder / "tables.sqlite3", timeout=180, extra_args=settings.args) as server:
+    with serving_class(tmp_path_factory.mktemp("class-devices"), 3) as server:
         yield server
 
 
 @pytest.fixture
 def devices(chromium) -> Iterator[Devices]:
-    found = Devices(chromium, timeout_ms=WAIT_MS)
-    try:
+    with Devices(chromium, timeout_ms=WAIT_MS) as found:
         yield found
-    finally:
-        found.close()
 
 
 def _joined(store: Store, record: cl.ClassRecord, name: str) -> None:

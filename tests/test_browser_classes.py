@@ -21,9 +21,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from playbook import classes as cl
-from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serve_settings, stop_server
+from playbook.serve import RunningServer, stop_server
 from playbook.store import Store
-from tests.support.browser import Devices, beside_playwright
+from tests.support.browser import Devices, beside_playwright, serving_class
 from tests.support.ci import in_ci
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
@@ -41,20 +41,15 @@ def room(tmp_path: Path) -> Iterator[RunningServer]:
 
     Stopped as soon as its test ends (before the devices close): once the class has arrived it
     makes up its ready kernels, a dozen kernels' work that no later test would use."""
-    folder = tmp_path
-    settings = serve_settings(class_size=PHONES)
-    with background_server(NOTEBOOKS_DIR, folder / "voila.log", db_path=folder / "tables.sqlite3", timeout=180, extra_args=settings.args) as server:
+    with serving_class(tmp_path, PHONES) as server:
         yield server
 
 
 @pytest.fixture
 def devices(chromium) -> Iterator[Devices]:
     """A class's devices: a busy laptop serves twelve at once, so each waits longer."""
-    found = Devices(chromium, timeout_ms=WAIT_MS)
-    try:
+    with Devices(chromium, timeout_ms=WAIT_MS) as found:
         yield found
-    finally:
-        found.close()
 
 
 def _size(page: Page, selector: str) -> float:

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, Playwright
 
 from drawing.common import contrast_ratio
-from playbook.serve import RunningServer
+from playbook.serve import NOTEBOOKS_DIR, RunningServer, background_server, serve_settings
 from rules import dangerous_ideas as di
 
 __all__ = [
@@ -433,6 +433,21 @@ class Devices:
     def close(self) -> None:
         for context in self.contexts:
             context.close()
+
+    def __enter__(self) -> Devices:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@contextmanager
+def serving_class(folder: Path, class_size: int, notebook: Path | None = None) -> Iterator[RunningServer]:
+    """The playbook served as `playbook serve` serves it for a class of `class_size` (its
+    settings, its kernels kept ready), its tables in `folder`; `notebook` alone, if given."""
+    settings = serve_settings(class_size=class_size, follow=notebook is None)
+    with background_server(notebook or NOTEBOOKS_DIR, folder / "voila.log", db_path=folder / "tables.sqlite3", timeout=180, extra_args=settings.args) as server:
+        yield server
 
 
 def recorded(page: Page) -> list[str]:
