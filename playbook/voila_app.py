@@ -15,7 +15,6 @@ headers that keep the keys of its address in the room, and no log line writes a 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import json
 import sys
 import time
@@ -202,14 +201,12 @@ class TemplateFiles(TemplateStaticFileHandler):
             self.set_header("Cache-Control", f"max-age={self.YEAR}, immutable")
 
 
-#: the page being rendered, for the kernel it is given: its client, whether it showed a key, and
-#: whether it has been given its kernel yet (a list: the kernel manager's wrappers mark it).
-_PAGE: contextvars.ContextVar[list[Any] | None] = contextvars.ContextVar("playbook_page", default=None)
-
-
 class BudgetedPage(OwnPage):
     """Voila's page, rendered only within the server's page budget (`playbook.budget`): over
     it, the light "room is full" page, which starts no kernel and asks again by itself."""
+
+    #: this page's client and whether it showed a key, until the budget has been told its kernel.
+    _waiting: tuple[str, bool] | None = None
 
     async def get(self, path: str | None = None) -> None:
         budget: pages.PageBudget | None = self.settings.get("playbook_budget")
@@ -228,46 +225,24 @@ class BudgetedPage(OwnPage):
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.finish(pages.room_full_page(refused))
             return
-        page = [client, keyed, False]
-        token = _PAGE.set(page)
+        self._waiting = (client, keyed)
         try:
             await super().get(path)
         finally:
-            _PAGE.reset(token)
-            if not page[2]:  # no kernel was given (the page failed first)
+            if self._waiting is not None:  # no kernel was given (the page failed first)
                 budget.rendered(client)
+                self._waiting = None
+
+    def given(self, kernel_id: str) -> None:
+        super().given(kernel_id)
+        if self._waiting is not None:
+            self.settings["playbook_budget"].served(kernel_id, *self._waiting, time.monotonic())
+            self._waiting = None
 
 
 def watch_pages(kernel_manager: Any, budget: pages.PageBudget, every: float = 5.0) -> PeriodicCallback:
-    """Tell `budget` which kernel each page was given (Voila's two ways: a ready kernel, or one
-    started for the page), and end, every `every` seconds, the kernels `budget` finds gone."""
-
-    def record(kernel_id: str) -> None:
-        page = _PAGE.get()
-        if page is not None and not page[2]:
-            page[2] = True
-            budget.served(kernel_id, page[0], page[1], time.monotonic())
-
-    take = getattr(kernel_manager, "get_rendered_notebook", None)
-    if take is not None:
-
-        async def get_rendered_notebook(*args: Any, **kwargs: Any) -> Any:
-            task, cache, kernel_id = await take(*args, **kwargs)
-            record(kernel_id)
-            return task, cache, kernel_id
-
-        kernel_manager.get_rendered_notebook = get_rendered_notebook
-    start = kernel_manager.start_kernel
-
-    async def start_kernel(*args: Any, **kwargs: Any) -> str:
-        kernel_id: str = await start(*args, **kwargs)
-        # A page's own kernel; the ready kernels Voila starts say VOILA_PREHEAT=True (and may
-        # start while a page is rendered, in its context).
-        if (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "False":
-            record(kernel_id)
-        return kernel_id
-
-    kernel_manager.start_kernel = start_kernel
+    """End, every `every` seconds, the kernels `budget` finds gone (pages that never connected,
+    whose device has gone quiet). `BudgetedPage` tells it which kernel each page was given."""
 
     def connected(kernel_id: str) -> bool:
         return bool(kernel_manager._kernel_connections.get(kernel_id, 0))
