@@ -156,9 +156,13 @@ def test_a_kernel_killed_under_a_seat_page_is_said_and_the_table_reopens(voila: 
     url = server.url + links["seats"][1]["url"]
     open_dashboard(phone, url, f"{LEERDAM}.playbook-seat .pb-pledge-confirm")
     first = kernel_id(phone)
-    os.kill(_kernel_pid(server, first), signal.SIGKILL)
+    # The kernel is frozen before the press and killed after it: the press goes into the void
+    # (a kernel killed first can be noticed, and the page reopened, before the press is made).
+    kernel = _kernel_pid(server, first)
+    os.kill(kernel, signal.SIGSTOP)
     phone.locator(f"{LEERDAM} .pb-pledge input").fill("2")
     phone.locator(f"{LEERDAM} .pb-pledge-confirm").click()  # into the void: it must not be lost silently
+    os.kill(kernel, signal.SIGKILL)
     # The page reloads by itself, as the same seat, with a kernel of its own, and says what the
     # press may have missed (reconnect.js).
     note = phone.locator("#playbook-back")
