@@ -395,12 +395,8 @@ class ClassPage(widgets.VBox):
 
     def rename_student(self, student_id: str, name: str) -> bool:
         """Give a student another name in the class, at any phase."""
-        self._at = student_id
-        if not self._allowed("rename a student") or self.record is None:
-            return False
-        student = self.record.student(student_id)
-        if student is None:
-            self._say_at("controls", "No such student: the list has changed, look again.", False)
+        student = self._student_to_change(student_id, "rename a student")
+        if student is None or self.record is None:
             return False
         if not self._submit(cl.RenameStudent(student_id, name)):
             return False
@@ -417,12 +413,8 @@ class ClassPage(widgets.VBox):
 
     def remove_student(self, student_id: str) -> bool:
         """Take a student out of the class, at any phase (after the start a bot plays their seat)."""
-        self._at = student_id
-        if not self._allowed("remove a student") or self.record is None:
-            return False
-        student = self.record.student(student_id)
-        if student is None:
-            self._say_at("controls", "No such student: the list has changed, look again.", False)
+        student = self._student_to_change(student_id, "remove a student")
+        if student is None or self.record is None:
             return False
         if not self._submit(cl.RemoveStudent(student_id)):
             return False
@@ -504,6 +496,17 @@ class ClassPage(widgets.VBox):
         """What this page says when the server cannot save (or read): the monitor says what to
         do about it, a student's page (or the board) to tell the teacher."""
         return fault.for_page(self.role == "monitor")
+
+    def _student_to_change(self, student_id: str, what: str) -> cl.Student | None:
+        """The class's student `student_id`, if this page may `what` and the student is still
+        there (else said, beside the controls)."""
+        self._at = student_id
+        if not self._allowed(what) or self.record is None:
+            return None
+        student = self.record.student(student_id)
+        if student is None:
+            self._say_at("controls", "No such student: the list has changed, look again.", False)
+        return student
 
     def _allowed(self, what: str) -> bool:
         if self.role == "monitor":
