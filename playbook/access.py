@@ -116,8 +116,8 @@ def resolve(query: str, slug: str | None, meta_of: Callable[[str], tuple[str, Ma
         return Access("denied", reason="That link is for another game's page.")
     if key_matches(meta.get("facilitator_key"), _param(params, "facilitator")) or key_matches(server_key(environ), key):
         return Access("facilitator", table_id)
-    if game not in CARDS or not CARDS[game].hides:
-        # Nothing is hidden in these games: a table's link opens it for anyone who has it.
+    if game not in CARDS or not CARDS[game].devices:
+        # A game played on one shared screen: a table's link opens it for anyone who has it.
         return Access("open", table_id)
     if key_matches(meta.get("board_key"), _param(params, "board")):
         return Access("board", table_id)

@@ -847,13 +847,13 @@ def _seat_follows(before: ClassRecord, after: ClassRecord, change: ClassChange, 
         sid = change.student if not isinstance(change, Approve) else next(r.student for r in before.requests if r.id == change.request)
         student = before.student(sid)
         where = seat_of(before, student) if student is not None else None
-        if where is None or (not card(before.game).hides and not isinstance(change, RemoveStudent)):
+        if where is None or (not card(before.game).devices and not isinstance(change, RemoveStudent)):
             return
         table_id, seat = where
         try:
             if isinstance(change, RemoveStudent):
                 tables.submit(table_id, HandOver(seat, card(before.game).fill_bot))
-            if card(before.game).hides:
+            if card(before.game).devices:
                 tables.submit(table_id, Release(seat, new_key()))
         except Refused as exc:
             raise ClassError("table", f"nothing was changed: the table refused ({exc.message})", before) from None

@@ -307,9 +307,9 @@ def _make_pdf(args: argparse.Namespace) -> bytes:
     names = _names(args.names, args.players)
     if names is not None and args.players is None:
         args.players = len(names)
-    if args.seat_links is not None and (args.game not in CARDS or not card(args.game).hides):
-        hiding = " or ".join(c.slug for c in CARDS if c.hides)
-        raise UsageError(f"--seat-links is for the games with hidden seats: {hiding}")
+    if args.seat_links is not None and (args.game not in CARDS or not card(args.game).devices):
+        seated = " or ".join(c.slug for c in CARDS if c.devices)
+        raise UsageError(f"--seat-links is for the games played on each player's own device: {seated}")
     if args.game_file is not None:
         if args.players is not None or names is not None:
             raise UsageError("--game-file prints the saved game's own players: leave out --players and --names")
@@ -634,7 +634,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--names", help="comma-separated player names, printed on the sheets (as many as --players); danger-world: \"Player: Character\" names both")
     p.add_argument("--page", choices=["a4", "letter"], default="a4", help="paper size (default a4)")
     p.add_argument("--game-file", type=_existing, metavar="SAVE.json", help="fill the sheets from a saved game")
-    p.add_argument("--seat-links", type=_existing, metavar="LINKS.json", help=f"{', '.join(c.slug for c in printed if c.hides)}: seat slips with each seat's QR code, from `playbook table new ... --json` (default: blank slips)")
+    p.add_argument("--seat-links", type=_existing, metavar="LINKS.json", help=f"{', '.join(c.slug for c in printed if c.devices)}: seat slips with each seat's QR code, from `playbook table new ... --json` (default: blank slips)")
     p.add_argument("--bleed", action="store_true", help="print cut-outs 3 mm past their cut lines, crop marks at each (default off)")
     p.add_argument("--booklet", action="store_true", help="the rules card (dangerous-ideas: and the story) as a fold-in-half booklet, imposed for duplex")
     p.add_argument("-o", "--output", type=_output, required=True, metavar="FILE.pdf", help="where to write the PDF (its folder must exist)")

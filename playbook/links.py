@@ -83,7 +83,7 @@ def table_links(base: str, slug: str, table_id: str, meta: Mapping[str, Any], na
         "game": slug,
         "facilitator": where + table_query(table_id, facilitator=meta.get("facilitator_key")),
     }
-    if game.hides:
+    if game.devices:
         keys = dict(meta.get("seat_keys") or {})
         links["board"] = where + table_query(table_id, board=meta.get("board_key"))
         links["join"] = where + table_query(table_id, join=meta.get("join_key"))

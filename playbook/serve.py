@@ -91,9 +91,9 @@ KERNEL_STARTUP_TIMEOUT = 180
 
 def preheated() -> tuple[str, ...]:
     """The pages a class opens many of at once (the class page, and the pages of the games
-    whose seats each have a device: their cards' `hides`): `playbook serve` keeps kernels
+    whose seats each have a device: their cards' `devices`): `playbook serve` keeps kernels
     ready for each (`serve_settings`)."""
-    return (CLASS_PAGE, *(c.notebook for c in CARDS if c.hides and c.notebook))
+    return (CLASS_PAGE, *(c.notebook for c in CARDS if c.devices and c.notebook))
 
 
 def _prepend_path(new: Path, current: str | None) -> str:
@@ -615,7 +615,7 @@ def seats_waiting(store: Store, now: float | None = None) -> dict[str, int]:
     since = (time.time() if now is None else now) - WAITING_WITHIN_S
     seats: dict[str, int] = {}
     for table in store.tables(unfinished=True):
-        if table.game not in CARDS or not CARDS[table.game].hides or table.updated < since or table.meta.get("class"):
+        if table.game not in CARDS or not CARDS[table.game].devices or table.updated < since or table.meta.get("class"):
             continue
         bots = bots_of(table.meta)
         held = {int(seat) for seat in dict(table.meta.get("claims") or {}) if str(seat).isdigit()}

@@ -130,8 +130,8 @@ def source(game: Card | str, names: Sequence[str] | None = None, **given: Unpack
         raise TypeError("names must be a sequence of names, not one string")
     if gm and not game.gm:
         raise ValueError(f"{game.title} has no GM")
-    if seat_links is not None and not game.hides:
-        raise ValueError(f"{game.title} hides nothing at its seats: it has no seat slips")
+    if seat_links is not None and not game.devices:
+        raise ValueError(f"{game.title} is played on one shared screen: it has no seat slips")
     links = tuple((name, url) for name, url in seat_links) if seat_links is not None else None
     if state is not None:
         setup = state.setup

@@ -102,11 +102,15 @@ class Card:
     #: module paths by layer (`LAYERS`); a layer a game has no module in is left out.
     modules: dict[Layer, str]
     players: Players
-    #: its seats keep secrets (hidden cards, secret pledges): only such a game has seat, board
-    #: and join links, and a debrief that may name the secrets once it is over.
+    #: its seats keep secrets (hidden cards, secret pledges): its debrief names them only once
+    #: it is over, and its save file mid-game is a secret too.
     hides: bool
     #: a class table's first person is its GM, outside the rules' seats (Danger World).
     gm: bool = False
+    #: each player plays on a device of their own: a table has seat, board and join links (its
+    #: facilitator's page is the only one that runs it), and a class student's phone becomes
+    #: their seat. Otherwise a table is one shared screen, open to whoever has its link.
+    devices: bool = False
     words: Words = field(default_factory=Words)
     #: the playbook notebook that serves the game (in `notebooks/`), or "" for none.
     notebook: str = ""
@@ -252,6 +256,7 @@ register(
         modules=_modules("new_rule"),
         players=Players(low=3, high=5, text_low=3, text_high=5, class_low=3, class_high=5, default=4),
         hides=True,
+        devices=True,
         notebook="new_rule.ipynb",
         fill_bot="balanced",
         length=Length("max_rounds", "round", "rounds"),
@@ -266,6 +271,7 @@ register(
         # the model plays 3-20 and warns outside 5-10.
         players=Players(low=3, high=20, text_low=5, text_high=10, class_low=5, class_high=10, default=7),
         hides=True,
+        devices=True,
         words=Words(player="household", players="households", table="village", points="VP", you="Your household"),
         notebook="leerdam.ipynb",
         fill_bot="fair",

@@ -70,7 +70,7 @@ def pages(store: Store) -> Iterator[tuple[str, widgets.Widget, tuple[str, ...]]]
             facilitator.open_debrief()
             assert facilitator.debrief is not None
             yield f"{game.slug} {phase}: the facilitator's", facilitator, own
-            board = links["board"].split("?", 1)[1] + ("" if game.hides else "&board=1")
+            board = links["board"].split("?", 1)[1] + ("" if game.devices else "&board=1")
             yield f"{game.slug} {phase}: the board", dashboard(store, query="?" + board), own
             for seat in links["seats"][:1]:
                 yield f"{game.slug} {phase}: a seat", dashboard(store, query="?" + seat["url"].split("?", 1)[1]), own

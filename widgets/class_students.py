@@ -128,7 +128,7 @@ def chip_text(record: cl.ClassRecord, student: cl.Student, tables: dict[str, Any
         state = "released"
     elif not student.kept:
         state = "joining…"
-    elif where is not None and card(record.game).hides:
+    elif where is not None and card(record.game).devices:
         table = tables.get(where[0])
         claim = dict(table.meta.get("claims") or {}).get(str(where[1])) if table is not None else None
         bot = table is not None and where[1] in table.bots

@@ -57,11 +57,11 @@ __all__ = ["ClassPage"]
 TABLES_LOOK_SECONDS = 2.0
 
 def _load_seat_pages() -> None:
-    """The dashboards of the games whose students play on a seat of their own (games that hide
-    something), loaded with this module: a kernel kept ready for a class has its student's seat
+    """The dashboards of the games whose students play on a seat of their own (their cards'
+    `devices`), loaded with this module: a kernel kept ready for a class has its student's seat
     page loaded before the class comes."""
     for game in CARDS:
-        if game.hides and game.has("dashboard"):
+        if game.devices and game.has("dashboard"):
             game.module("dashboard")
 
 
@@ -626,7 +626,7 @@ class ClassPage(widgets.VBox):
         student = record.student(student.id) or student
         self.student = student
         where = cl.seat_of(record, student)
-        if where is not None and card(record.game).hides and record.phase in ("playing", "over") and student.kept:
+        if where is not None and card(record.game).devices and record.phase in ("playing", "over") and student.kept:
             self._seat_student(record, student, where)
             return
         key = ("student", record.phase, student.group, student.kept, student.name, record.groups, tuple(s.name for s in record.students) if record.phase == "lobby" else ())
@@ -780,8 +780,8 @@ class ClassPage(widgets.VBox):
                 else:
                     line = f"waiting for {', '.join(waiting)}" if waiting else "playing"
             board = table.meta.get("board_key")
-            # A game that hides nothing has a board too (`&board=1`): the same public view, read-only.
-            href = page("", card(record.game).notebook) + table_query(table.id, board=board if board and card(record.game).hides else 1)
+            # A game on one shared screen has a board too (`&board=1`): the same public view, read-only.
+            href = page("", card(record.game).notebook) + table_query(table.id, board=board if board and card(record.game).devices else 1)
             scene = board_scene(table.game)
             facts = "".join(f'<div><div class="pb-glance-label">{text(f.label)}</div><div class="pb-key-number">{text(f.value)}</div></div>' for f in scene.facts[:3])
             facts = f'<div style="display:flex;flex-wrap:wrap;gap:4px 28px">{facts}</div>'

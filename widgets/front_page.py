@@ -171,7 +171,7 @@ class TableIndex(widgets.VBox):
                 continue
             links = table_links("", info.game, info.id, info.meta, ())
             game_page = page("", card(info.game).notebook)
-            board = f' · <a href="{esc(game_page + links["board"])}" target="_blank" rel="noopener">board</a>' if card(info.game).hides and "board_key" in info.meta else ""
+            board = f' · <a href="{esc(game_page + links["board"])}" target="_blank" rel="noopener">board</a>' if card(info.game).devices and "board_key" in info.meta else ""
             rows.append(
                 f'<tr><td><a class="pb-table-link" href="{esc(game_page + links["facilitator"])}">{esc(info.title)}</a>{board}</td>'
                 f"<td>{info.moves}</td><td>{esc(day_and_time(info.updated))}</td></tr>"

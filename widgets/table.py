@@ -205,9 +205,14 @@ class TableDashboard(widgets.VBox):
 
     @property
     def hidden_information(self) -> bool:
-        """The game keeps secrets (its card says): else the save file is always offered, and a
-        table has no seat, board or join links."""
+        """The game keeps secrets (its card says): else the save file is always offered."""
         return card(self.slug).hides
+
+    @property
+    def played_on_devices(self) -> bool:
+        """Each player plays on a device of their own (its card says): a table has seat, board
+        and join links, and only its facilitator's page runs it. Else it is one shared screen."""
+        return card(self.slug).devices
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.store = store if store is not None else Store()
@@ -605,7 +610,7 @@ class TableDashboard(widgets.VBox):
         meta = self._meta
         names = getattr(self.game.setup, "names", ())
         join, free = "", None
-        if self.table_id is not None and "join_key" in meta and self.hidden_information:
+        if self.table_id is not None and "join_key" in meta and self.played_on_devices:
             join = table_links(public_base(), self.slug, self.table_id, meta, names)["join"]
             claims = dict(meta.get("claims") or {})
             free = [i for i in range(len(names)) if i not in self.bots and str(i) not in claims]
@@ -626,7 +631,7 @@ class TableDashboard(widgets.VBox):
             self.debrief_button.layout.display = "none"
             self.board_link.value = ""
             return
-        if not self.hidden_information and self.table_id is not None:
+        if not self.played_on_devices and self.table_id is not None:
             href = table_query(self.table_id, board=1)
             self.board_link.value = f'<a class="pb-board-link" href="{esc(href)}" target="_blank" rel="noopener">Open the board</a> for the projector (read-only).'
         self.debrief_button.layout.display = "none" if self.debrief is not None else ""
@@ -938,7 +943,7 @@ class TableDashboard(widgets.VBox):
         """Replay a stored table and open it (as this page's role: the index's is the facilitator)."""
         try:
             table = self.store.load(table_id)
-            if "facilitator_key" not in table.meta or ("board_key" not in table.meta and self.hidden_information):
+            if "facilitator_key" not in table.meta or ("board_key" not in table.meta and self.played_on_devices):
                 # A table saved before these links: give it keys now (its seats keep theirs).
                 fresh = table_keys(len(getattr(table.game.setup, "names", ())))
                 fresh["seat_keys"] = {**fresh["seat_keys"], **dict(table.meta.get("seat_keys") or {})}
@@ -958,7 +963,7 @@ class TableDashboard(widgets.VBox):
         self._open(table, said)
 
     def _become_facilitator(self, table: Table) -> None:
-        self._set_role("facilitator" if self.hidden_information else "open")
+        self._set_role("facilitator" if self.played_on_devices else "open")
         self._table = None
         link = table_links("", self.slug, table.id, table.meta, ())["facilitator"]
         # The address bar now holds the table's facilitator link: a reload reopens it.
