@@ -55,3 +55,11 @@ def test_every_scene_isolates_every_right_to_left_name_it_writes(slug: str, phas
         seen += 1
         assert before.endswith("<bdi>"), html_only[found.start() - 120 : found.end() + 20]
     assert seen or arabic not in game.setup.names, "the name is on the board"  # Danger World's two have none
+
+
+def test_a_status_line_isolates_a_right_to_left_name_from_the_words_around_it() -> None:
+    from widgets.common import StatusLine
+
+    line = StatusLine()
+    line.ok("This is מרים's own page: your private view is first.")
+    assert "This is <bdi>מרים</bdi>&#x27;s own page" in line.value, line.value

@@ -33,6 +33,7 @@ import ipywidgets as widgets
 import traitlets
 
 from drawing.common import SERIES_COLOURS, card, download_link, esc
+from drawing.common import text as plain_html
 from rules import RuleError
 from rules.decisions import csv_text  # the one CSV writer, shared with the command line
 
@@ -161,7 +162,8 @@ class StatusLine(widgets.HTML):
         background, colour, icon = _STATUS_LOOK[kind]
         self.value = (
             f'<div role="status" style="background:{background};color:{colour};border-radius:8px;'
-            f'padding:6px 12px;margin:4px 0;font-weight:600">{icon} {esc(text)}</div>'
+            # A name in the message ("This is מרים's own page") is isolated from the words around it.
+            f'padding:6px 12px;margin:4px 0;font-weight:600">{icon} {plain_html(text)}</div>'
         )
 
     def info(self, text: str) -> None:
