@@ -10,12 +10,13 @@ game ends only when every character is dead, so its results name no winner: the 
 from __future__ import annotations
 
 import base64
+import functools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from rules.core import plural
-from rules.danger_world import GM_OPTION_TEXT, MENTAL, ODDS_LIMITS, PHYSICAL, STAT_MAX, STATS, TRACK, CharacterView, CheckResult, State, View, set_use, view_for
+from rules.danger_world import GM_OPTION_TEXT, MENTAL, ODDS_LIMITS, PHYSICAL, STAT_MAX, STATS, TRACK, CharacterView, CheckResult, State, View, set_use, success_chance, view_for
 
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
@@ -36,8 +37,10 @@ __all__ = [
     "history_card",
     "history_rows",
     "moment",
+    "odds_grid",
     "outcome_cards",
     "outcome_words",
+    "party_board",
     "percent",
     "result_dice",
     "scene",
@@ -357,6 +360,41 @@ def history_card(view: View) -> str:
         tds = "".join(f'<td class="dw-dice-cell">{c}</td>' if n == 4 else f"<td>{c}</td>" for n, c in enumerate(cells))
         body.append(f'<tr data-check="{r.number}">{tds}</tr>')
     return card("Roll history (newest first)", f'<table class="pb-table dw-history"><tr>{head}</tr>{"".join(body)}</table>')
+
+
+# -- the GM's odds table, and the party on the board ------------------------------------------------
+
+#: the GM's odds table: pools of 2-12 dice against difficulties 2-6 (as the printed GM screen).
+GRID_DICE = tuple(range(2, 13))
+GRID_DIFFICULTIES = tuple(range(2, 7))
+
+
+@functools.cache
+def odds_grid(rerolls: int) -> str:
+    """The GM screen's odds table as HTML: the exact chance of success (best play, no penalty
+    dice) for each pool and difficulty with the table's `rerolls`. Cached: the same for every table."""
+    head = "".join(f"<th>{d}</th>" for d in GRID_DIFFICULTIES)
+    rows = "".join(
+        f"<tr><th>{n}</th>" + "".join(f'<td data-dice="{n}" data-difficulty="{d}">{percent(success_chance(n, d, 0, rerolls))}</td>' for d in GRID_DIFFICULTIES) + "</tr>"
+        for n in GRID_DICE
+    )
+    return card(
+        "Odds of success (the GM screen)",
+        f'<table class="dw-odds-grid" data-rerolls="{rerolls}"><tr><th>dice \\ difficulty</th>{head}</tr>{rows}</table>'
+        f'<div class="pb-muted">Best play with {plural(rerolls, "re-roll")}, no penalty dice; each penalty die takes roughly one die off the pool.</div>',
+    )
+
+
+def party_board(view: View) -> str:
+    """Every character's condition for the projector: danger and zone, the damage track, SP."""
+    cells = []
+    for i, ch in enumerate(view.characters):
+        state = "dead" if ch.dead else "K.O.'d" if ch.knocked_out else "no sheet yet" if not ch.ready else f"zone {ch.zone}"
+        cells.append(
+            f'<div class="dw-board-character pb-card" data-character="{i}"><div class="dw-board-name">{esc(ch.name)}</div>'
+            f'<div class="dw-board-state">danger {ch.danger} · {esc(state)} · SP {ch.sp}</div>{track_html(ch)}</div>'
+        )
+    return f'<div class="dw-board-party">{"".join(cells)}</div>'
 
 
 # -- the board by phase ------------------------------------------------------------------------------

@@ -391,8 +391,9 @@ def test_a_refusal_is_cleared_once_a_later_move_works(store):
     dash = DangerWorldDashboard(store)
     start(dash)
     build(dash, 0, WREN)
-    other = DangerWorldDashboard(store, query=f"table={dash.table_id}")  # a second screen at the table
-    assert other.role == "open" and other.game.state == dash.game.state
+    # a second screen at the table: another facilitator's page (its link)
+    other = DangerWorldDashboard(store, query=f"table={dash.table_id}&facilitator={store.info(dash.table_id).meta['facilitator_key']}")
+    assert other.role == "facilitator" and other.game.state == dash.game.state
     # A hit on Bo, who has no sheet: the button is off, but a stale page can still press it.
     other.gm_target.value = 1
     assert other.hit_buttons["reduced"].disabled

@@ -97,6 +97,8 @@ from drawing.common import card, chip, download_link, esc
 from drawing.danger_world import (
     history_card,
     history_rows,
+    odds_grid,
+    party_board,
     sheet_html,
     track_html,
 )
@@ -347,10 +349,11 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self._editing: set[int] = set()
         self._coach_key: tuple[Any, ...] | None = None
         self._coach_ranked: list[tuple[frozenset[int], Fraction]] = []
-        self.builders: tuple[SheetBuilder, ...] = ()
+        #: the sheet builders and Edit buttons of the characters this page may change, by character.
+        self.builders: dict[int, SheetBuilder] = {}
         self.sheet_htmls: tuple[widgets.HTML, ...] = ()
         self.track_htmls: tuple[widgets.HTML, ...] = ()
-        self.edit_buttons: tuple[widgets.Button, ...] = ()
+        self.edit_buttons: dict[int, widgets.Button] = {}
         self.die_buttons: tuple[widgets.ToggleButton, ...] = ()
         self.penalty_buttons: tuple[widgets.Button, ...] = ()
         self.set_buttons: tuple[widgets.Button, ...] = ()
@@ -374,6 +377,9 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self._build_gm()
         self.history_html = widgets.HTML().add_class("pb-history")
         self.history_csv = widgets.HTML().add_class("pb-history-csv")
+        #: the GM screen's odds table (the GM's page) and the party's condition (the board).
+        self.odds_grid_html = widgets.HTML().add_class("pb-odds-grid")
+        self.party_board_html = widgets.HTML().add_class("pb-board-party")
         self.open_from_query()
 
     # -- hooks ------------------------------------------------------------------------------------------
@@ -383,8 +389,10 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
             return part
 
         row = widgets.Layout(flex_flow="row wrap", grid_gap="12px", align_items="flex-start")
-        left = flex(widgets.VBox((self.builder_box, self.tray_box)), "600px", "320px")
-        right = flex(widgets.VBox((self.odds_html, self.coach_box, self.outcome_html, self.botches_html)), "360px")
+        # A phone's page is one column: nothing may be wider than its 390 pixels.
+        narrow = "0" if self.role == "seat" else "320px"
+        left = flex(widgets.VBox((self.builder_box, self.tray_box)), "600px", narrow)
+        right = flex(widgets.VBox((self.odds_html, self.coach_box, self.outcome_html, self.botches_html)), "360px", "0" if self.role == "seat" else "300px")
         self.checks_row = widgets.HBox((left, right), layout=row).add_class("pb-checks")
         self.table_box = widgets.VBox()
         self._arrange(sheets_first=True)
@@ -392,11 +400,70 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
 
     def _arrange(self, sheets_first: bool) -> None:
         """Sheets first while any is being written; then the check builder and the dice tray
-        come first, so a laptop reaches them without scrolling past every sheet."""
+        come first, so a laptop reaches them without scrolling past every sheet. A seat's own
+        page holds only what that seat plays: a player's, their character and their check; the
+        GM's, the check, the GM panel and the odds table (`_seat_parts`)."""
+        if self.role == "seat":
+            children = self._seat_parts(sheets_first)
+            if self.table_box.children != children:
+                self.table_box.children = children
+            return
         top = (self.quick_all, self.party_box, self.checks_row) if sheets_first else (self.checks_row, self.party_box, self.quick_all)
         children = (*top, self.gm_box, self.history_html, self.history_csv, self.game_log, self.new_game_button)
         if self.table_box.children != children:
             self.table_box.children = children
+
+    def _seat_parts(self, sheets_first: bool) -> tuple[widgets.Widget, ...]:
+        if self._gm_page():
+            return (self.checks_row, self.gm_box, self.party_box, self.odds_grid_html, self.history_html, self.game_log)
+        top = (self.party_box, self.checks_row) if sheets_first else (self.checks_row, self.party_box)
+        return (*top, self.history_html, self.game_log)
+
+    def board_parts(self) -> tuple[widgets.Widget, ...]:
+        return (self.party_board_html,)
+
+    def draw_board_parts(self) -> None:
+        if self.game is not None:
+            self.party_board_html.value = party_board(view_for(self.game.state, None))
+
+    # -- whose page: a seat page plays its own seat only ------------------------------------------------
+    def _gm_page(self) -> bool:
+        """The GM's own page (a device of the GM's seat, `Setup.gm_seat`)."""
+        return self.role == "seat" and self.game is not None and self.seat == self.game.setup.gm_seat
+
+    def _own_character(self) -> int | None:
+        """The character a player's own page plays (None: the GM's page, or a shared screen)."""
+        if self.role == "seat" and self.game is not None and self.seat is not None and self.seat < self.game.setup.gm_seat:
+            return self.seat
+        return None
+
+    def _sheets_here(self) -> tuple[int, ...]:
+        """The characters whose sheets this page may write: a player's own; every one on a
+        shared screen; none on the GM's page (a sheet is its player's)."""
+        assert self.game is not None
+        if self.role == "seat":
+            own = self._own_character()
+            return () if own is None else (own,)
+        return tuple(range(self.game.setup.players))
+
+    def _seat_for(self, character: int) -> int:
+        """The seat an action for `character` carries: a seat page's own (the GM's acts for any
+        character, as the rules let it), on a shared screen the character's."""
+        return self.seat if self.role == "seat" and self.seat is not None else character
+
+    def _plays_dice(self, actor: int) -> bool:
+        """This page locks and re-rolls `actor`'s dice: the character's own page, or a shared
+        screen (the GM's page watches them)."""
+        return self.role != "seat" or self.seat == actor
+
+    def _may_plan(self, character: int) -> bool:
+        """This page may begin `character`'s check: its player's page, the GM's, a shared screen."""
+        return self.role != "seat" or self._gm_page() or self.seat == character
+
+    def _gm_parts_here(self) -> bool:
+        """The GM's parts of a check (compels, complications, removing the GM's penalty dice)
+        are on the GM's page and a shared screen, never on a player's."""
+        return self._own_character() is None
 
     def waiting(self, state: State) -> tuple[int, ...]:
         return state.waiting_for()
@@ -420,23 +487,30 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self._plan_checks = -1
         self._coach_key = None
         old = self.party_box.children
-        self.builders = tuple(
-            SheetBuilder(i, setup.sheet_dice, self._sheet_changed, self._sheet_confirmed, self._sheet_cancelled, self._quick_character)
-            for i in range(setup.players)
-        )
+        # Only the sheets this page may write get a builder and an Edit button: a player's page
+        # has none for the others' characters (nothing it could not use is sent to it).
+        self.builders = {
+            i: SheetBuilder(i, setup.sheet_dice, self._sheet_changed, self._sheet_confirmed, self._sheet_cancelled, self._quick_character)
+            for i in self._sheets_here()
+        }
         self.sheet_htmls = tuple(widgets.HTML().add_class(f"pb-sheet-{i}") for i in range(setup.players))
         self.track_htmls = tuple(widgets.HTML().add_class(f"pb-track-{i}") for i in range(setup.players))
-        self.edit_buttons = tuple(
-            widgets.Button(description="Edit sheet", tooltip="Revise stats or aspects between checks").add_class(f"pb-edit-{i}")
-            for i in range(setup.players)
-        )
-        for i, button in enumerate(self.edit_buttons):
+        self.edit_buttons = {
+            i: widgets.Button(description="Edit sheet", tooltip="Revise stats or aspects between checks").add_class(f"pb-edit-{i}") for i in self.builders
+        }
+        for i, button in self.edit_buttons.items():
             button.on_click(lambda _, i=i: self._edit(i))
-        boxes = [
-            widgets.VBox((sheet, track, widgets.HBox((edit,)), builder)).add_class(f"pb-character-{i}").add_class("dw-character").add_class("pb-card")
-            for i, (sheet, track, edit, builder) in enumerate(zip(self.sheet_htmls, self.track_htmls, self.edit_buttons, self.builders))
-        ]
-        self.party_box.children = (*boxes, self.pool_html)
+
+        def box(i: int) -> widgets.Widget:
+            parts = (self.sheet_htmls[i], self.track_htmls[i])
+            if i in self.builders:
+                parts += (widgets.HBox((self.edit_buttons[i],)), self.builders[i])
+            return widgets.VBox(parts).add_class(f"pb-character-{i}").add_class("dw-character").add_class("pb-card")
+
+        own = self._own_character()
+        # A player's own character first on their page; then the party.
+        order = ([own] if own is not None else []) + [i for i in range(setup.players) if i != own]
+        self.party_box.children = (*(box(i) for i in order), self.pool_html)
         close_tree(old)
         self._quietly(lambda: setattr(self.gm_target, "options", [(name, i) for i, name in enumerate(setup.names)]))
 
@@ -456,8 +530,8 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
                 self._quietly(lambda: setattr(self.gm_target, "value", view.check.actor))
         self.header.show(self.game_title, f"Session {view.session} · Encounter {view.encounter}", self._waiting_text(view))
         self._draw_party(view)
-        self._arrange(sheets_first=any(b.layout.display != "none" for b in self.builders))
-        self.quick_all.layout.display = "" if len(view.waiting_for) > 1 and view.phase == "table" else "none"
+        self._arrange(sheets_first=any(b.layout.display != "none" for b in self.builders.values()))
+        self.quick_all.layout.display = "" if len(view.waiting_for) > 1 and view.phase == "table" and self.role != "seat" else "none"
         self._draw_check_builder(state, view)
         self._draw_tray(state, view)
         self._draw_gm(state, view)
@@ -484,6 +558,8 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         for i, ch in enumerate(view.characters):
             self.sheet_htmls[i].value = sheet_html(ch, i)
             self.track_htmls[i].value = track_html(ch)
+            if i not in self.builders:
+                continue
             builder = self.builders[i]
             building = not ch.dead and (not ch.ready or i in self._editing)
             builder.layout.display = "flex" if building else "none"
@@ -505,16 +581,16 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         builder = self.builders[i]
         ch = self.game.state.characters[i]
         if not ch.ready:
-            return [CreateCharacter(seat=i, character=i, stats=builder.stats(), aspects=builder.aspects())]
+            return [CreateCharacter(seat=self._seat_for(i), character=i, stats=builder.stats(), aspects=builder.aspects())]
         actions: list[Action] = []
         if builder.stats() != ch.stats:
-            actions.append(SetStats(seat=i, character=i, stats=builder.stats()))
+            actions.append(SetStats(seat=self._seat_for(i), character=i, stats=builder.stats()))
         if tuple(" ".join(a.split()) for a in builder.aspects()) != ch.aspects:
-            actions.append(SetAspects(seat=i, character=i, aspects=builder.aspects()))
+            actions.append(SetAspects(seat=self._seat_for(i), character=i, aspects=builder.aspects()))
         return actions
 
     def _sheet_changed(self, i: int) -> None:
-        if self.game is None or i >= len(self.builders):
+        if self.game is None or i not in self.builders:
             return
         builder = self.builders[i]
         builder.show_count()
@@ -527,7 +603,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         builder.confirm.tooltip = f"Not yet: {refusal}" if refusal else "Save this sheet"
 
     def _sheet_confirmed(self, i: int) -> None:
-        if self.game is None:
+        if self.game is None or i not in self.builders:
             return
         actions = self._sheet_actions(i)
         if not actions:
@@ -547,7 +623,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
 
     def _quick_character(self, i: int) -> bool:
         """A legal sheet for character i at once, drawn from the table's seed and the moment."""
-        if self.game is None:
+        if self.game is None or i not in self.builders:
             return False
         setup: Setup = self.game.setup
         sheet = quick_sheet(self.game.seed * 131 + 17 * (i + 1) + len(self.game.actions), setup.sheet_dice)
@@ -559,7 +635,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         if self.game is None:
             return
         for i in self.game.state.waiting_for():
-            if i < len(self.builders) and not self._quick_character(i):
+            if i in self.builders and not self._quick_character(i):
                 return
         self.status.ok("Every character has a sheet: Edit sheet changes any of them.")
 
@@ -568,7 +644,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self.redraw()
 
     def _edit(self, i: int) -> None:
-        if self.game is None:
+        if self.game is None or i not in self.builders:
             return
         ch = self.game.state.characters[i]
         self._editing.add(i)
@@ -644,6 +720,8 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
 
     def _draw_gm(self, state: State, view: View) -> None:
         self.gm_title.value = f"<h3 style='margin:2px 0 4px'>GM: {esc(view.gm)}</h3>"
+        if self._gm_page() and not self.odds_grid_html.value:
+            self.odds_grid_html.value = odds_grid(state.setup.rerolls)
         self.gm_box.layout.display = "none" if view.over else "flex"
         self.spend_box.layout.display = "flex" if view.phase == "gm" else "none"
         self.between_box.layout.display = "flex" if view.phase == "table" else "none"

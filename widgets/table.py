@@ -65,7 +65,7 @@ from .lost_presses import listen
 from .pace import Countdown, TablePaceBar, TimerKeeper, timed_out
 from .styles import style_html
 
-__all__ = ["DashboardModule", "TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys"]
+__all__ = ["DashboardModule", "TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys", "seat_names"]
 
 #: Another page's move: the public view is redrawn at once, a seat's own panel this much later.
 PANEL_DEFER_SECONDS = 0.05
@@ -102,7 +102,9 @@ def seat_place(game: AnyGame, seat: int, stopped: str = "") -> str:
     if mine is None:
         return ""
     rank, value = mine
-    score = f" with {value} {words.points}" if words.points else ""
+    if not words.points:
+        return ""  # a game that keeps no score (a cooperative one) ranks nobody
+    score = f" with {value} {words.points}"
     shared = sum(1 for r, _, _ in standings if r == rank) > 1
     place = f"{'joint ' if shared else ''}{ordinal(rank)} of {len(standings)}"
     if getattr(game.setup, "anonymous", False) and not getattr(game.state, "pledges_shown", False):
@@ -114,9 +116,15 @@ def seat_place(game: AnyGame, seat: int, stopped: str = "") -> str:
     return f"{stopped[:1].upper() + stopped[1:]}: {sentence[:1].lower() + sentence[1:]}" if stopped else sentence
 
 
+def seat_names(game: AnyGame) -> tuple[str, ...]:
+    """Every seat a device may hold at `game`'s table, by name (its card's `seat_names`: a GM's
+    seat too): what keys, links, the join page and the board count."""
+    return card(game.rules.slug).seat_names(game.setup)
+
+
 def seat_keys(game: AnyGame) -> dict[str, str]:
     """A fresh secret per seat (store meta "seat_keys"): whoever holds one may see that seat."""
-    return table_keys(len(getattr(game.setup, "names", ())))["seat_keys"]
+    return table_keys(len(seat_names(game)))["seat_keys"]
 
 
 class TablePicker(widgets.VBox):
@@ -608,7 +616,7 @@ class TableDashboard(widgets.VBox):
         if self.game is None or self.phase_board is None:
             return
         meta = self._meta
-        names = getattr(self.game.setup, "names", ())
+        names = seat_names(self.game)
         join, free = "", None
         if self.table_id is not None and "join_key" in meta and self.played_on_devices:
             join = table_links(public_base(), self.slug, self.table_id, meta, names)["join"]
@@ -722,7 +730,7 @@ class TableDashboard(widgets.VBox):
             self._deny(f"Cannot open this table: {exc}")
             return
         self.table_id, self.version = table.id, table.version
-        names = getattr(table.game.setup, "names", ())
+        names = seat_names(table.game)
         claims = dict(table.meta.get("claims") or {})
         buttons = []
         for seat, name in enumerate(names):
@@ -926,7 +934,7 @@ class TableDashboard(widgets.VBox):
         """Save `game` as a new table with its keys, and open it as its facilitator."""
         if not self.allowed("start a new table", ("facilitator", "open", "lobby", "index")):
             return
-        meta = {**bots_meta(dict(bots or {})), **table_keys(len(getattr(game.setup, "names", ())))}
+        meta = {**bots_meta(dict(bots or {})), **table_keys(len(seat_names(game)))}
         try:
             table_id = self.store.create(game, self.base_title(game), meta)
             table = self.store.load(table_id)
@@ -945,7 +953,7 @@ class TableDashboard(widgets.VBox):
             table = self.store.load(table_id)
             if "facilitator_key" not in table.meta or ("board_key" not in table.meta and self.played_on_devices):
                 # A table saved before these links: give it keys now (its seats keep theirs).
-                fresh = table_keys(len(getattr(table.game.setup, "names", ())))
+                fresh = table_keys(len(seat_names(table.game)))
                 fresh["seat_keys"] = {**fresh["seat_keys"], **dict(table.meta.get("seat_keys") or {})}
                 fresh["claims"] = dict(table.meta.get("claims") or {})
                 table = self.store.submit(table_id, SetMeta(fresh), table.version).table
@@ -986,7 +994,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(f"Could not load {label}: it is a {game.rules.slug} game, not {self.slug}. Nothing was changed.")
             return
         try:
-            table_id = self.store.create(game, self.base_title(game), table_keys(len(getattr(game.setup, "names", ()))))
+            table_id = self.store.create(game, self.base_title(game), table_keys(len(seat_names(game))))
             table = self.store.load(table_id)
         except StoreFault as exc:
             self.status.refuse(self.fault_message(exc))
@@ -1007,7 +1015,7 @@ class TableDashboard(widgets.VBox):
         self.game, self.table_id, self.version = table.game, table.id, table.version
         self.bots, self._by_bot = table.bots, table.by_bot
         self._meta = table.meta
-        if self.role == "facilitator" and self.seat_curtain() is not None:
+        if self.role == "facilitator" and self.played_on_devices:
             self.class_panel.show(table)
 
     def _open(self, table: Table, message: str) -> None:

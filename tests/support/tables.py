@@ -16,7 +16,7 @@ __all__ = ["make_table", "stored"]
 
 def stored(store: Store, game: AnyGame) -> tuple[str, dict[str, Any]]:
     """`game` stored as a new table: its id and every link of it."""
-    names = game.setup.names
+    names = card(game.rules.slug).seat_names(game.setup)  # a GM's seat too
     table_id = store.create(game, "a table", table_keys(len(names)))
     return table_id, table_links("", game.rules.slug, table_id, store.info(table_id).meta, names)
 
