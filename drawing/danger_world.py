@@ -426,7 +426,9 @@ def scene(state: State, final: State | None = None) -> Scene:
     if view.phase == "over":
         return _results(state, view)
     ready = sum(1 for c in view.characters if c.ready)
-    if ready < len(view.characters) and view.check is None:
+    if ready < len(view.characters) and view.check is None and not view.results:
+        # Sheets still being made before the first check; once checks are made the board shows
+        # them (a player on a phone may make a sheet later, while the others play).
         centre = (
             f'<div class="pb-label">The characters are being made</div><div class="pb-huge">{ready} of {len(names)} sheets ready</div>'
             f'<div class="pb-line">Still to finish: {esc(", ".join(c.name for c in view.characters if not c.ready))}</div>'

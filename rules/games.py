@@ -144,7 +144,10 @@ class Card:
         (a game with a GM) the GM's own seat after them, named by the setup's `gm`. Keys, links,
         claims and the join page count a table's seats here, never by its names alone."""
         names = tuple(getattr(setup, "names", ()))
-        return (*names, str(getattr(setup, "gm", "") or "GM")) if self.gm else names
+        if not self.gm:
+            return names
+        gm = str(getattr(setup, "gm", "") or "GM")
+        return (*names, gm if gm == "GM" else f"{gm} (GM)")
 
 
 def _modules(name: str) -> dict[Layer, str]:

@@ -77,7 +77,7 @@ def make_sheet(dash: DangerWorldDashboard, i: int) -> None:
 def test_a_table_has_a_seat_link_for_each_character_and_one_for_the_gm(store):
     host = new_table(store)
     found = links(host)
-    assert [s["name"] for s in found["seats"]] == [*NAMES, GM]
+    assert [s["name"] for s in found["seats"]] == [*NAMES, f"{GM} (GM)"]
     meta = store.info(host.table_id).meta
     assert len(meta["seat_keys"]) == len(NAMES) + 1 and len(set(meta["seat_keys"].values())) == len(NAMES) + 1
 

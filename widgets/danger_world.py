@@ -415,7 +415,10 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
 
     def _seat_parts(self, sheets_first: bool) -> tuple[widgets.Widget, ...]:
         if self._gm_page():
-            return (self.checks_row, self.gm_box, self.party_box, self.odds_grid_html, self.history_html, self.game_log)
+            # The GM's botches to spend come first, the moment the check waits for them.
+            spending = self.game is not None and self.game.state.phase == "gm"
+            top = (self.gm_box, self.checks_row) if spending else (self.checks_row, self.gm_box)
+            return (*top, self.party_box, self.odds_grid_html, self.history_html, self.game_log)
         top = (self.party_box, self.checks_row) if sheets_first else (self.checks_row, self.party_box)
         return (*top, self.history_html, self.game_log)
 
@@ -473,7 +476,8 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
 
     def seat_name(self, seat: int | None) -> str:
         if self.game is not None and (seat is None or seat == self.game.setup.gm_seat):
-            return f"the GM ({self.game.setup.gm})"
+            gm = self.game.setup.gm
+            return "the GM" if gm == "GM" else f"the GM ({gm})"
         return super().seat_name(seat)
 
     def on_lobby(self) -> None:

@@ -438,7 +438,7 @@ class CheckControls:
         self.no_set_button = widgets.Button(description="No set", icon="ban", tooltip="End the rolling without a set (it fails; botches still count)").add_class("pb-no-set")
         self.no_set_button.on_click(lambda _: self._choose(None))
         self.legend = widgets.HTML(
-            '<div class="pb-muted" style="font-size:.9em">'
+            '<div class="pb-muted dw-legend">'
             f"{die_span(5)} pool · {die_span(5, 'danger')} danger (red, double border, square pips) · "
             f"{die_span(5, 'penalty')} penalty (grey, dashed border, never re-rolled) · "
             "<span class='dw-lock-badge'></span> locked for good · click a die to select it for locking (it lifts, ringed yellow) · "

@@ -439,7 +439,7 @@ class TableDashboard(widgets.VBox):
             self._set_role(access.role)
             self.resume(access.table_id or "")
             if access.role == "seat" and self.game is not None:
-                self.status.ok(f"This is {self.seat_name(self.seat)}'s own page: your private view is first, for your eyes only.")
+                self.status.ok(f"This is {self.seat_name(self.seat)}'s own page: {self._seat_page_words()}.")
 
     def _hold_seat(self, table_id: str, seat: int | None) -> bool:
         """Opening a seat's link claims the seat for this device (False: it could not).
@@ -475,6 +475,12 @@ class TableDashboard(widgets.VBox):
         self._confirm_pending = True  # the seat is this page's for good once the page shows it
         self._remember_seat(table_id, seat, key)
         return True
+
+    def _seat_page_words(self) -> str:
+        """What a seat's own page is, in a game that keeps secrets and in one that keeps none."""
+        if self.hidden_information:
+            return "your private view is first, for your eyes only"
+        return "it plays your seat alone; the table is the same for everyone"
 
     def _remember_seat(self, table_id: str, seat: int, key: str) -> None:
         """Put this seat's own link in the address bar and in the device's memory: a reload,
@@ -771,7 +777,8 @@ class TableDashboard(widgets.VBox):
         self._set_role("seat")
         self._remember_seat(self.table_id, seat, key)
         self._open(outcome.table, "")
-        self.status.ok(f"Welcome, {self.seat_name(seat)}: this is your own page. Your private view is first, for your eyes only.")
+        words = self._seat_page_words()
+        self.status.ok(f"Welcome, {self.seat_name(seat)}: this is your own page. {words[:1].upper() + words[1:]}.")
         return True
 
     # -- the facilitator's class controls -------------------------------------------------------------
