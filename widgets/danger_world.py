@@ -3,8 +3,11 @@
 The dice, sheets, tracks, outcome and roll history are drawn by `drawing.danger_world`; the
 check in play (builder, tray, coach) is `widgets.danger_world_check`.
 
-`DangerWorldDashboard(store=None, query=None)` serves a GM and their players around one
-screen (`query`, default `$QUERY_STRING`: "table=<id>" opens that table at once). It opens
+`DangerWorldDashboard(store=None, query=None)` is a table's page in the role its link gives
+(`widgets.table`): the facilitator's page plays every seat on one screen (hot seat); a seat's own
+page (a character's player, or the GM: `Setup.gm_seat`) shows the same controls filtered to
+what that seat does (see "Seat pages" below); the board draws the scene and every character's
+condition, read-only. It opens
 on the table picker and the new-game form (the GM, 1-12 player characters, every variant of
 `rules.danger_world.Setup`, a seed). An open table shows:
 
@@ -27,8 +30,17 @@ on the table picker and the new-game form (the GM, 1-12 player characters, every
 - the roll history (also as CSV), the log, undo (refused once dice were rolled), the save file.
 
 Danger World has no hidden information: the GM does not roll and every seat sees the same, so
-there is no privacy curtain and the save file is offered at all times. Player actions are made
-in the acting character's seat, GM actions in the GM's seat. No rule lives here: legality,
+there is no privacy curtain and the save file is offered at all times. On the facilitator's
+page player actions are made in the acting character's seat, GM actions in the GM's seat.
+
+Seat pages. A player's page: their own character first (the sheet builder for theirs alone),
+the others' sheets to read, and their own check (no compels, complications or removed GM
+penalty dice: those are the GM's), their dice to lock and re-roll, and the coach. The GM's page:
+the check for any character (every part of it), the GM panel first while botches wait, the
+party, and the GM screen's odds table (``pb-odds-grid``); the GM watches the dice. Every action
+a seat page sends carries its own seat; the coach and the odds of a check in play show on the
+acting player's page only. The board shows the party's condition below its scene
+(``pb-board-party``). No rule lives here: legality,
 previews and odds all come from `rules.danger_world`. Should the rules model itself fail on a
 move (a bug, not a refusal), the table reopens at its last saved move and the status says so.
 
