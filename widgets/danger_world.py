@@ -386,7 +386,8 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self._build_check_builder()
         self._build_tray()
         self._build_coach()
-        self._build_gm()
+        # The GM panel is built when a page that shows it opens a table (`_ensure_gm`): a
+        # player's phone never gets its thirty widgets.
         self.history_html = widgets.HTML().add_class("pb-history")
         self.history_csv = widgets.HTML().add_class("pb-history-csv")
         #: the GM screen's odds table (the GM's page) and the party's condition (the board).
@@ -459,7 +460,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         if self.role == "seat":
             own = self._own_character()
             return () if own is None else (own,)
-        return tuple(range(self.game.setup.players))
+        return tuple(range(self.game.setup.players)) if self.role in ("facilitator", "open") else ()
 
     def _seat_for(self, character: int) -> int:
         """The seat an action for `character` carries: a seat page's own (the GM's acts for any
@@ -528,7 +529,9 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         order = ([own] if own is not None else []) + [i for i in range(setup.players) if i != own]
         self.party_box.children = (*(box(i) for i in order), self.pool_html)
         close_tree(old)
-        self._quietly(lambda: setattr(self.gm_target, "options", [(name, i) for i, name in enumerate(setup.names)]))
+        if self._gm_here():
+            self._ensure_gm()
+            self._quietly(lambda: setattr(self.gm_target, "options", [(name, i) for i, name in enumerate(setup.names)]))
 
     # -- drawing --------------------------------------------------------------------------------------------
     def draw_table(self) -> None:
@@ -542,7 +545,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
                 self.status.clear()
             self._seen = len(self.game.actions)
             self._selected, self._basket = set(), []
-            if view.phase == "gm" and view.check is not None:
+            if view.phase == "gm" and view.check is not None and self._gm_here():
                 self._quietly(lambda: setattr(self.gm_target, "value", view.check.actor))
         self.header.show(self.game_title, f"Session {view.session} · Encounter {view.encounter}", self._waiting_text(view))
         self._draw_party(view)
@@ -550,7 +553,8 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self.quick_all.layout.display = "" if len(view.waiting_for) > 1 and view.phase == "table" and self.role != "seat" else "none"
         self._draw_check_builder(state, view)
         self._draw_tray(state, view)
-        self._draw_gm(state, view)
+        if self._gm_here():
+            self._draw_gm(state, view)
         self._draw_history(view)
         self.game_log.show(view.log)
 
@@ -730,6 +734,14 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
     def _gm_seat(self) -> int:
         assert self.game is not None
         return self.game.setup.gm_seat
+
+    def _gm_here(self) -> bool:
+        """This page has the GM panel: the facilitator's (every seat) and the GM's own."""
+        return self.role in ("facilitator", "open") or self._gm_page()
+
+    def _ensure_gm(self) -> None:
+        if not hasattr(self, "gm_box"):
+            self._build_gm()
 
     def _gm_act(self, action: Action) -> bool:
         return self.act(dataclasses.replace(action, seat=self._gm_seat()))

@@ -217,9 +217,10 @@ class CheckControls:
             titles=("Aspects, compels, bonus dice, danger dice, complications, aid",),
             selected_index=None,
         ).add_class("pb-check-extras")
+        self.builder_title = widgets.HTML("<h3 style='margin:2px 0 4px'>Make a check</h3>")
         self.builder_box = widgets.VBox(
             (
-                widgets.HTML("<h3 style='margin:2px 0 4px'>Make a check</h3>"),
+                self.builder_title,
                 widgets.HBox((self.actor_select, self.stat_a, self.stat_b), layout=row),
                 self.actors_note,
                 widgets.HBox((self.difficulty,), layout=row),
@@ -264,6 +265,11 @@ class CheckControls:
                     w.value = 0
 
         self._quietly(fill)
+        # A player's page makes its own character's check: no choice of who acts to show.
+        own = [name for name, i in able if not self._gm_parts_here()]
+        self.actor_select.layout.display = "none" if own else ""
+        heading = f"{own[0]}'s check" if own else "Make a check"
+        self.builder_title.value = f"<h3 style='margin:2px 0 4px'>{esc(heading)}</h3>"
         title = "Aspects, compels, bonus dice, danger dice, complications, aid" if self._gm_parts_here() else "Story points on aspects, bonus dice, danger dice, aid"
         if tuple(self.extras.titles) != (title,):
             self.extras.titles = (title,)
