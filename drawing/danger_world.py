@@ -380,7 +380,8 @@ def odds_grid(rerolls: int) -> str:
     )
     return card(
         "Odds of success (the GM screen)",
-        f'<table class="dw-odds-grid" data-rerolls="{rerolls}"><tr><th>dice \\ difficulty</th>{head}</tr>{rows}</table>'
+        f'<table class="dw-odds-grid" data-rerolls="{rerolls}"><tr><th></th><th colspan="{len(GRID_DIFFICULTIES)}">difficulty</th></tr>'
+        f'<tr><th>dice</th>{head}</tr>{rows}</table>'
         f'<div class="pb-muted">Best play with {plural(rerolls, "re-roll")}, no penalty dice; each penalty die takes roughly one die off the pool.</div>',
     )
 
