@@ -252,3 +252,27 @@ def test_a_class_is_dealt_started_and_ended_with_phones_only(store):
     facilitator.refresh()
     assert "Session 1 · stopped when the class ended" in synced_text(facilitator)
     assert player.act(ApplyHit(seat=player.seat, character=player.seat, hit="reduced")) is False
+
+
+def test_a_table_saved_before_the_gm_had_a_seat_gets_its_key_when_its_facilitator_opens_it(store):
+    from playbook.access import table_keys
+    from rules import new_game
+    from rules.danger_world import Setup
+
+    # Made as the playbook made Danger World tables before: a key per character, none for the GM.
+    table_id = store.create(new_game("danger-world", Setup(names=NAMES, gm=GM), 1), "old", {"bots": {}, **table_keys(len(NAMES))})
+    old = store.info(table_id).meta
+    facilitator = DangerWorldDashboard(store, query=f"?table={table_id}&facilitator={old['facilitator_key']}")
+    assert facilitator.role == "facilitator"
+    meta = store.info(table_id).meta
+    assert set(meta["seat_keys"]) == {"0", "1", "2", "3"} and all(meta["seat_keys"][s] == old["seat_keys"][s] for s in "012")
+    assert page(store, facilitator, GM_SEAT)._gm_page()
+
+
+def test_the_shared_screen_makes_no_quick_sheet_for_a_character_on_a_device(store):
+    host = new_table(store)
+    page(store, host, 0)  # Wren's phone holds her seat
+    host.refresh()
+    click(one(host, "pb-quick-all"))
+    state = store.load(host.table_id).game.state
+    assert not state.characters[0].ready and state.characters[1].ready and state.characters[2].ready

@@ -550,7 +550,9 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self.header.show(self.game_title, f"Session {view.session} · Encounter {view.encounter}", self._waiting_text(view))
         self._draw_party(view)
         self._arrange(sheets_first=any(b.layout.display != "none" for b in self.builders.values()))
-        self.quick_all.layout.display = "" if len(view.waiting_for) > 1 and view.phase == "table" and self.role != "seat" else "none"
+        # On the shared screen, for the characters no device holds (a player's phone writes theirs).
+        here = [i for i in view.waiting_for if i not in self.on_devices()]
+        self.quick_all.layout.display = "" if len(here) > 1 and view.phase == "table" and self.role != "seat" else "none"
         self._draw_check_builder(state, view)
         self._draw_tray(state, view)
         if self._gm_here():
@@ -655,6 +657,8 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         if self.game is None:
             return
         for i in self.game.state.waiting_for():
+            if i in self.on_devices():
+                continue  # its player makes it on their own device
             if i in self.builders and not self._quick_character(i):
                 return
         self.status.ok("Every character has a sheet: Edit sheet changes any of them.")

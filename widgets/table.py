@@ -958,8 +958,10 @@ class TableDashboard(widgets.VBox):
         """Replay a stored table and open it (as this page's role: the index's is the facilitator)."""
         try:
             table = self.store.load(table_id)
-            if "facilitator_key" not in table.meta or ("board_key" not in table.meta and self.played_on_devices):
-                # A table saved before these links: give it keys now (its seats keep theirs).
+            keyless = len(dict(table.meta.get("seat_keys") or {})) < len(seat_names(table.game))
+            if "facilitator_key" not in table.meta or (self.played_on_devices and ("board_key" not in table.meta or keyless)):
+                # A table saved before these links (or before its GM had a seat): give it keys
+                # now (its seats keep theirs).
                 fresh = table_keys(len(seat_names(table.game)))
                 fresh["seat_keys"] = {**fresh["seat_keys"], **dict(table.meta.get("seat_keys") or {})}
                 fresh["claims"] = dict(table.meta.get("claims") or {})
