@@ -9,6 +9,9 @@ nothing.
 
 from __future__ import annotations
 
+import base64
+import re
+
 import ipywidgets as widgets
 
 from playbook.access import resolve
@@ -200,7 +203,8 @@ def test_the_board_shows_every_character_and_offers_nothing(store):
     assert board.role == "board"
     party = one(board, "pb-board-party").value
     assert all(name in party for name in NAMES) and "dw-track" in party
-    assert not [w for w in walk(board) if isinstance(w, widgets.Button) and visible(w) and "pb-heartbeat" not in w._dom_classes and not w.disabled and w in walk(board.screen)]
+    # Nothing to press on the board's screen.
+    assert not [w for w in walk(board.screen) if isinstance(w, widgets.Button) and visible(w) and not w.disabled]
     assert board.act(ApplyHit(seat=GM_SEAT, character=0, hit="reduced")) is False
     # The board's frames carry no key.
     meta = store.info(host.table_id).meta
@@ -213,7 +217,7 @@ def test_the_board_shows_every_character_and_offers_nothing(store):
 
 def test_a_class_is_dealt_started_and_ended_with_phones_only(store):
     from playbook import classes as cl
-    from tests.support.classes import monitor, student
+    from tests.support.classes import class_page, monitor, student
 
     names = ("Ana", "Bo", "Cy", "Di", "Ed", "Fa", "Gu", "Ha")
     record = cl.create_class(store, "danger-world", len(names), seed=4)
@@ -252,6 +256,15 @@ def test_a_class_is_dealt_started_and_ended_with_phones_only(store):
     facilitator.refresh()
     assert "Session 1 · stopped when the class ended" in synced_text(facilitator)
     assert player.act(ApplyHit(seat=player.seat, character=player.seat, hit="reduced")) is False
+    # The class board at a glance and the debrief: the sheet made on the phone, credited to its student.
+    board = class_page(store, cl.load_class(store, record.id), "board")
+    assert board.class_debrief is not None and "Table 2" in synced_text(board)
+    one(facilitator, "pb-debrief-prepare").click()
+    link = one(facilitator, "pb-debrief-csv").value
+    assert "data:text/csv" in link and one(facilitator, "pb-debrief-pdf").value
+    raw = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", link).group(1)).decode("utf-8-sig")
+    maker = next(p.student.name for p in phones if p.seat_page is player)
+    assert any(maker in line and "sheet" in line for line in raw.splitlines()), raw[:400]
 
 
 def test_a_table_saved_before_the_gm_had_a_seat_gets_its_key_when_its_facilitator_opens_it(store):
