@@ -247,6 +247,13 @@ def test_a_class_is_dealt_started_and_ended_with_phones_only(store):
     make_sheet(player, player.seat)
     gm = next(g for g in gms if g.table_id == player.table_id)
     assert gm.refresh() and gm.game.state.characters[player.seat].ready
+    # The other table's GM is released for another device: their old phone's seat opens nothing more.
+    other_gm = next(g for g in gms if g.table_id != player.table_id)
+    gm_student = next(p.student for p in phones if p.seat_page is other_gm)
+    facilitator.refresh()
+    assert facilitator.release_student(gm_student.id), facilitator.status.message
+    other_gm.refresh()
+    assert other_gm.role == "denied" and "released" in other_gm.status.message
     # The monitor: the tables, the CSV of decisions; then the end stops every table.
     facilitator.refresh()
     assert "The class CSV (1 decisions)" in one(facilitator, "pb-class-csv").value  # the sheet made on the phone
