@@ -448,14 +448,18 @@ def scene(state: State, final: State | None = None) -> Scene:
         )
         facts = (Fact("Difficulty", str(check.difficulty), "pb-difficulty-big"), Fact("Pool", f"{check.pool} dice"), Fact("Re-rolls left", str(view.rerolls_left)), facts_common[1])
         return Scene("decision", f"{heading} · check {check.number}", centre, facts, view.log)
-    if view.results:
-        last: CheckResult = view.results[-1]
+    # The check just read (its botches may still wait for the GM), else the last one finished.
+    waiting = check is not None and check.result is not None
+    last_result = check.result if waiting and check is not None else (view.results[-1] if view.results else None)
+    if last_result is not None:
+        last: CheckResult = last_result
         height = f"a set of {last.height}" if last.height else "no set"
         centre = (
             f'<div class="pb-label">Check {last.number}: {esc(names[last.actor])}, {esc(" + ".join(last.stats))} against {last.difficulty}</div>'
             f'<div class="pb-huge pb-check-outcome">{esc(OUTCOME_WORDS.get(last.outcome, last.outcome))}</div>'
             f'<div class="pb-line">{esc(height)} · {last.botches} botch{"es" if last.botches != 1 else ""}'
             + (f" · danger +{last.danger_raised}" if last.danger_raised else "")
+            + (f" · {esc(view.gm)} spends them now" if waiting and last.botches else "")
             + f'</div><div style="zoom:1.6">{result_dice(last, small=True)}</div>'
             + _danger_track(view)
         )

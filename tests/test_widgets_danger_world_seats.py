@@ -172,6 +172,10 @@ def test_a_check_from_the_players_phone_to_the_gms_botches(store):
     gm.refresh()
     state = gm.game.state
     assert state.phase == "gm" and state.check.botches >= 1  # seed 5: a botch for the GM
+    # The board shows the check's outcome while its botches wait for the GM.
+    board = DangerWorldDashboard(store, query=str(links(host)["board"]))
+    scene = board.phase_board.last
+    assert scene.phase == "reveal" and "Failure" in scene.centre and f"{GM} spends them now" in scene.centre
     assert "pb-gm-spend" in shown_classes(gm)
     bo.refresh()
     assert bo.act(SpendBotches(seat=1, options=())) is False and "only the GM" in bo.status.message
