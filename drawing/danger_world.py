@@ -10,12 +10,13 @@ game ends only when every character is dead, so its results name no winner: the 
 from __future__ import annotations
 
 import base64
+import functools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from rules.core import plural
-from rules.danger_world import GM_OPTION_TEXT, MENTAL, ODDS_LIMITS, PHYSICAL, STAT_MAX, STATS, TRACK, CharacterView, CheckResult, State, View, set_use, view_for
+from rules.danger_world import GM_OPTION_TEXT, MENTAL, ODDS_LIMITS, PHYSICAL, STAT_MAX, STATS, TRACK, CharacterView, CheckResult, State, View, set_use, success_chance, view_for
 
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
@@ -36,8 +37,10 @@ __all__ = [
     "history_card",
     "history_rows",
     "moment",
+    "odds_grid",
     "outcome_cards",
     "outcome_words",
+    "party_board",
     "percent",
     "result_dice",
     "scene",
@@ -359,6 +362,42 @@ def history_card(view: View) -> str:
     return card("Roll history (newest first)", f'<table class="pb-table dw-history"><tr>{head}</tr>{"".join(body)}</table>')
 
 
+# -- the GM's odds table, and the party on the board ------------------------------------------------
+
+#: the GM's odds table: pools of 2-12 dice against difficulties 2-6 (as the printed GM screen).
+GRID_DICE = tuple(range(2, 13))
+GRID_DIFFICULTIES = tuple(range(2, 7))
+
+
+@functools.cache
+def odds_grid(rerolls: int) -> str:
+    """The GM screen's odds table as HTML: the exact chance of success (best play, no penalty
+    dice) for each pool and difficulty with the table's `rerolls`. Cached: the same for every table."""
+    head = "".join(f"<th>{d}</th>" for d in GRID_DIFFICULTIES)
+    rows = "".join(
+        f"<tr><th>{n}</th>" + "".join(f'<td data-dice="{n}" data-difficulty="{d}">{percent(success_chance(n, d, 0, rerolls))}</td>' for d in GRID_DIFFICULTIES) + "</tr>"
+        for n in GRID_DICE
+    )
+    return card(
+        "Odds of success (the GM screen)",
+        f'<table class="dw-odds-grid" data-rerolls="{rerolls}"><tr><th></th><th colspan="{len(GRID_DIFFICULTIES)}">difficulty</th></tr>'
+        f'<tr><th>dice</th>{head}</tr>{rows}</table>'
+        f'<div class="pb-muted">Best play with {plural(rerolls, "re-roll")}, no penalty dice; each penalty die takes roughly one die off the pool.</div>',
+    )
+
+
+def party_board(view: View) -> str:
+    """Every character's condition for the projector: danger and zone, the damage track, SP."""
+    cells = []
+    for i, ch in enumerate(view.characters):
+        state = "dead" if ch.dead else "K.O.'d" if ch.knocked_out else "no sheet yet" if not ch.ready else f"zone {ch.zone}"
+        cells.append(
+            f'<div class="dw-board-character pb-card" data-character="{i}"><div class="dw-board-name">{esc(ch.name)}</div>'
+            f'<div class="dw-board-state">danger {ch.danger} · {esc(state)} · SP {ch.sp}</div>{track_html(ch)}</div>'
+        )
+    return f'<div class="dw-board-party">{"".join(cells)}</div>'
+
+
 # -- the board by phase ------------------------------------------------------------------------------
 
 
@@ -388,7 +427,9 @@ def scene(state: State, final: State | None = None) -> Scene:
     if view.phase == "over":
         return _results(state, view)
     ready = sum(1 for c in view.characters if c.ready)
-    if ready < len(view.characters) and view.check is None:
+    if ready < len(view.characters) and view.check is None and not view.results:
+        # Sheets still being made before the first check; once checks are made the board shows
+        # them (a player on a phone may make a sheet later, while the others play).
         centre = (
             f'<div class="pb-label">The characters are being made</div><div class="pb-huge">{ready} of {len(names)} sheets ready</div>'
             f'<div class="pb-line">Still to finish: {esc(", ".join(c.name for c in view.characters if not c.ready))}</div>'
@@ -407,14 +448,18 @@ def scene(state: State, final: State | None = None) -> Scene:
         )
         facts = (Fact("Difficulty", str(check.difficulty), "pb-difficulty-big"), Fact("Pool", f"{check.pool} dice"), Fact("Re-rolls left", str(view.rerolls_left)), facts_common[1])
         return Scene("decision", f"{heading} · check {check.number}", centre, facts, view.log)
-    if view.results:
-        last: CheckResult = view.results[-1]
+    # The check just read (its botches may still wait for the GM), else the last one finished.
+    waiting = check is not None and check.result is not None
+    last_result = check.result if waiting and check is not None else (view.results[-1] if view.results else None)
+    if last_result is not None:
+        last: CheckResult = last_result
         height = f"a set of {last.height}" if last.height else "no set"
         centre = (
             f'<div class="pb-label">Check {last.number}: {esc(names[last.actor])}, {esc(" + ".join(last.stats))} against {last.difficulty}</div>'
             f'<div class="pb-huge pb-check-outcome">{esc(OUTCOME_WORDS.get(last.outcome, last.outcome))}</div>'
             f'<div class="pb-line">{esc(height)} · {last.botches} botch{"es" if last.botches != 1 else ""}'
             + (f" · danger +{last.danger_raised}" if last.danger_raised else "")
+            + (f" · {esc(view.gm)} spends them now" if waiting and last.botches else "")
             + f'</div><div style="zoom:1.6">{result_dice(last, small=True)}</div>'
             + _danger_track(view)
         )

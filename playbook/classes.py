@@ -913,7 +913,7 @@ def _create_table(tables: ClassTables, record: ClassRecord, group: Sequence[str 
     wanted = card(record.game).fill_bot
     fill = wanted if wanted in known else (known[0] if known else None)
     bots = {str(seat): fill for seat, sid in enumerate(_game_seats(record, group)) if sid is None and fill is not None}
-    meta: dict[str, Any] = {"bots": bots, **table_keys(len(getattr(setup, "names", ()))), "class": record.id, "class_table": index}
+    meta: dict[str, Any] = {"bots": bots, **table_keys(len(card(record.game).seat_names(setup))), "class": record.id, "class_table": index}
     meta.update(table_pace(record.pace, _game_seats(record, group)))
     return tables.create(game, f"{record.title}: table {index + 1}", meta)
 
@@ -922,8 +922,12 @@ def seat_of(record: ClassRecord, student: Student) -> tuple[str, int] | None:
     """The table id and seat a student plays, once the tables exist."""
     if student.group is None or student.group >= len(record.tables) or student.seat is None:
         return None
-    # A GM (Danger World's) sits first at a table: the others' seats in the rules start after it.
-    return record.tables[student.group], student.seat - (1 if card(record.game).gm else 0)
+    if not card(record.game).gm:
+        return record.tables[student.group], student.seat
+    # A GM sits first at a class table; in the rules the characters' seats come first and the
+    # GM's own seat after them (`Card.seat_names`).
+    group = record.groups[student.group] if student.group < len(record.groups) else ()
+    return record.tables[student.group], (len(group) - 1 if student.seat == 0 else student.seat - 1)
 
 
 # -- the record of play ---------------------------------------------------------------------------------
@@ -931,7 +935,7 @@ def seat_of(record: ClassRecord, student: Student) -> tuple[str, int] | None:
 
 def step_of(state: Any) -> str:
     """Where a game stands in the room's words: "Year 3", "Round 2", "Chapter 1"."""
-    for attr, word in (("year", "Year"), ("round", "Round"), ("chapter", "Chapter")):
+    for attr, word in (("year", "Year"), ("round", "Round"), ("chapter", "Chapter"), ("session", "Session")):
         value = getattr(state, attr, None)
         if isinstance(value, int):
             return f"{word} {value + 1 if attr == 'chapter' else value}"

@@ -145,9 +145,10 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else _secrets.randbelow(1_000_000)
     game = new_game(args.game, setup, seed)
     store = Store()
-    meta = {"bots": bots, **table_keys(players), "pace": _timer(args)}
+    seats = card(args.game).seat_names(setup)
+    meta = {"bots": bots, **table_keys(len(seats)), "pace": _timer(args)}
     table_id = store.create(game, f"{GAMES[args.game].title}: {', '.join(setup.names)}", meta)
-    links = table_links(_links_base(args), args.game, table_id, store.info(table_id).meta, setup.names)
+    links = table_links(_links_base(args), args.game, table_id, store.info(table_id).meta, seats)
     if args.json:
         print(json.dumps(links, ensure_ascii=False))
     else:

@@ -48,6 +48,7 @@ from typing import Any, Literal, Protocol, TypeVar
 
 from rules import GAMES, Action, Game, RuleError, SaveFileError
 from rules.core import SAVE_FORMAT, SAVE_VERSION, AnyGame, _plain, action_to_json, actions_from_json
+from rules.games import card
 
 from . import pace
 from .access import key_matches
@@ -998,7 +999,7 @@ class Store:
                 seats = {change.seat} | {a.seat for a in work.actions[start:] if a.seat is not None}
                 summary = f"seat {change.seat + 1} handed to " + (f"the bot {change.bot}" if change.bot else "a person")
             elif isinstance(change, (Claim, Confirm, Release)):
-                names = getattr(work.setup, "names", ())
+                names = card(work.rules.slug).seat_names(work.setup)  # a GM's seat too
                 if not isinstance(change.seat, int) or not 0 <= change.seat < len(names):
                     raise Refused("seat", f"there is no seat {change.seat!r}", before)
                 claims = dict(meta.get("claims") or {})

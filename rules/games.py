@@ -139,6 +139,16 @@ class Card:
         """The rules' seats of a class table of `people` (a GM is not one of them)."""
         return people - 1 if self.gm else people
 
+    def seat_names(self, setup: Any) -> tuple[str, ...]:
+        """Every seat a device may hold at a table of `setup`, by name: the rules' players, then
+        (a game with a GM) the GM's own seat after them, named by the setup's `gm`. Keys, links,
+        claims and the join page count a table's seats here, never by its names alone."""
+        names = tuple(getattr(setup, "names", ()))
+        if not self.gm:
+            return names
+        gm = str(getattr(setup, "gm", "") or "GM")
+        return (*names, gm if gm == "GM" else f"{gm} (GM)")
+
 
 def _modules(name: str) -> dict[Layer, str]:
     """A game of the four: its module is called `name` in every layer."""
@@ -287,6 +297,7 @@ register(
         players=Players(low=1, high=12, text_low=1, text_high=12, class_low=2, class_high=5, default=4),
         hides=False,
         gm=True,
+        devices=True,
         words=Words(player="player character", players="player characters", points=""),
         notebook="danger_world.ipynb",
         fill_bot="careful",

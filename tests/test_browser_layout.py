@@ -132,7 +132,7 @@ def test_a_game_page_opens_on_its_table_at_every_size(voila: VoilaFactory, chrom
     assert problems == [], "\n".join(problems)
 
 
-@pytest.mark.parametrize("slug, seats, decision", [("new-rule", 4, ".pb-draw"), ("leerdam", 10, ".pb-pledge-confirm")])
+@pytest.mark.parametrize("slug, seats, decision", [("new-rule", 4, ".pb-draw"), ("leerdam", 10, ".pb-pledge-confirm"), ("danger-world", 4, ".pb-quick-0")])
 def test_a_seat_fits_a_phone_and_the_board_reads_from_the_back(voila: VoilaFactory, chromium: Browser, screenshots: Path, slug: str, seats: int, decision: str) -> None:
     notebook, root = GAMES[slug]
     server = voila(NOTEBOOKS_DIR / notebook)
@@ -181,6 +181,42 @@ def test_a_seat_fits_a_phone_and_the_board_reads_from_the_back(voila: VoilaFacto
         shot(facilitator, screenshots, f"{slug}-facilitator-laptop")
         for size in (LAPTOP, PROJECTOR, PHONE):
             read(facilitator, f"{slug}-facilitator", size, problems)
+    finally:
+        for page in pages:
+            page.context.close()
+    assert problems == [], "\n".join(problems)
+
+
+def test_the_danger_world_gms_page_and_a_players_dice_fit_a_phone(voila: VoilaFactory, chromium: Browser, screenshots: Path) -> None:
+    """The two Danger World seat pages the seat test above does not open: the GM's (a phone, then
+    a laptop) and a player's in the middle of a check (the dice tray, the coach)."""
+    from playbook.store import Play
+    from rules import danger_world as dw
+
+    notebook, root = GAMES["danger-world"]
+    server = voila(NOTEBOOKS_DIR / notebook)
+    store = Store(server.db_path)
+    table_id, links = make_table(store, "danger-world", ("Wren", "Bo & <i>Co</i>", "مريم"))
+    sheet = dw.CreateCharacter(seat=0, character=0, stats=(4, 1, 2, 1, 3, 2, 1, 2), aspects=("Cat burglar", "Owes the guild", "Never leaves a friend"))
+    check = dw.BeginCheck(seat=0, character=0, stats=("agility", "perception"), difficulty=4)
+    for action in (sheet, check):
+        store.submit(table_id, Play(action), store.version(table_id))
+    pages: list[Page] = []
+    problems: list[str] = []
+    try:
+        for seat, first, name in ((3, ".pb-die-0", "danger-world-gm"), (0, ".pb-lock", "danger-world-dice")):
+            phone = page_at(chromium, PHONE)
+            pages.append(phone)
+            open_dashboard(phone, server.url + links["seats"][seat]["url"], f"{root}.playbook-seat {first}")
+            figures = measure(phone, root, first=f"{root} {first}", text=16, target=44, text_in=".playbook-root")
+            no_sideways(figures, name)
+            assert figures["firstBottom"] <= PHONE[1], f"{name}: {first} ends {figures['firstBottom']} px down"
+            assert figures["smallText"] == [], f"{name}: text under 16 px: {figures['smallText']}"
+            assert figures["smallTargets"] == [], f"{name}: controls under 44 px: {figures['smallTargets']}"
+            shot(phone, screenshots, f"{name}-phone")
+            for size in (PHONE, LAPTOP):
+                read(phone, name, size, problems)
+                no_sideways(measure(phone, root), f"{name} at {size}")
     finally:
         for page in pages:
             page.context.close()

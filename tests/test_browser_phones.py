@@ -26,6 +26,7 @@ from rules import dangerous_ideas as di
 from rules import leerdam as ld
 from rules import new_game
 from rules import new_rule as nr
+from rules.games import card
 from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard, scan_text
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -50,7 +51,7 @@ def phone(chromium: Browser) -> Page:
 
 
 def stored(store: Store, slug: str, setup: object, moves: tuple = (), seed: int = 3) -> tuple[str, dict]:
-    names = tuple(getattr(setup, "names", ()))
+    names = card(slug).seat_names(setup)  # a GM's seat too
     table_id = store.create(new_game(slug, setup, seed), meta={"bots": {}, **table_keys(len(names))})
     version = store.version(table_id)
     for action in moves:
@@ -107,7 +108,8 @@ def test_new_rule_seat_tables_on_a_phone(voila: VoilaFactory, chromium: Browser)
 
 @pytest.mark.parametrize("slug", ["danger-world", "dangerous-ideas"])
 def test_a_shared_screen_games_tables_on_a_phone(voila: VoilaFactory, chromium: Browser, slug: str) -> None:
-    """These games hide nothing and have no seat pages: a player's phone opens the table itself."""
+    """These games hide nothing: a player's phone opens their seat's page (a game played on
+    devices) or the table itself (one shared screen)."""
     root = f".playbook-{slug}"
     notebook = slug.replace("-", "_") + ".ipynb"
     server = voila(NOTEBOOKS_DIR / notebook)
@@ -124,7 +126,8 @@ def test_a_shared_screen_games_tables_on_a_phone(voila: VoilaFactory, chromium: 
     _, links = stored(store, slug, setup, moves)
     page = phone(chromium)
     try:
-        open_dashboard(page, server.url + links["board"], f"{root} .pb-round")
+        own = links["seats"][0]["url"] if card(slug).devices else links["board"]
+        open_dashboard(page, server.url + own, f"{root} .pb-round")
         check_tables(page, root, f"{slug}-phone")
     finally:
         page.context.close()

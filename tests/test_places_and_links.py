@@ -79,12 +79,12 @@ def test_a_hidden_games_table_links_carry_each_readers_key() -> None:
 
 
 def test_an_open_games_table_has_one_link_for_all_and_a_board_without_a_key() -> None:
-    made = links.table_links("https://school.example/playbook", "danger-world", "T3", META, ["Ana"])
+    made = links.table_links("https://school.example/playbook", "dangerous-ideas", "T3", META, ["Ana"])
     assert made == {
         "table": "T3",
-        "game": "danger-world",
-        "facilitator": "https://school.example/playbook/voila/render/danger_world.ipynb?table=T3&facilitator=F-key",
-        "board": "https://school.example/playbook/voila/render/danger_world.ipynb?table=T3",
+        "game": "dangerous-ideas",
+        "facilitator": "https://school.example/playbook/voila/render/dangerous_ideas.ipynb?table=T3&facilitator=F-key",
+        "board": "https://school.example/playbook/voila/render/dangerous_ideas.ipynb?table=T3",
         "seats": [],
     }
 

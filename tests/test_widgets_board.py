@@ -196,7 +196,7 @@ def test_a_board_waits_for_players_with_the_join_code_large_then_plays(store: St
     assert board.phase_board.last.phase == "decision" and "pb-join-small" in board.join_html.value
 
 
-@pytest.mark.parametrize("dashboard, make", [(DangerWorldDashboard, danger_world), (DangerousIdeasDashboard, dangerous_ideas)])
+@pytest.mark.parametrize("dashboard, make", [(DangerousIdeasDashboard, dangerous_ideas)])
 def test_a_game_that_hides_nothing_has_a_read_only_board(store: Store, dashboard: Any, make: Callable[[], AnyGame]) -> None:
     game = make(lambda g: len(g.actions) > 40)
     table_id = store.create(game, "open table", {})
@@ -239,11 +239,13 @@ def test_a_danger_world_page_follows_its_table_inside_an_event_loop(store: Store
     from widgets import live as live_module
 
     monkeypatch.setattr(live_module, "in_kernel", lambda: True)
+    from tests.support.tables import stored
+
     waiting, decision = danger_world(sheets=1), danger_world(lambda g: g.state.phase == "lock")
-    table_id = store.create(waiting, "open table", {})
+    table_id, found = stored(store, waiting)
 
     async def follow() -> str:
-        board = DangerWorldDashboard(store, query=f"?table={table_id}&board=1")
+        board = DangerWorldDashboard(store, query=found["board"])
         for action in decision.actions[len(waiting.actions) :]:
             if not action.chance:
                 store.submit(table_id, Play(action), store.version(table_id))

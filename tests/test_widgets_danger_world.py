@@ -391,8 +391,9 @@ def test_a_refusal_is_cleared_once_a_later_move_works(store):
     dash = DangerWorldDashboard(store)
     start(dash)
     build(dash, 0, WREN)
-    other = DangerWorldDashboard(store, query=f"table={dash.table_id}")  # a second screen at the table
-    assert other.role == "open" and other.game.state == dash.game.state
+    # a second screen at the table: another facilitator's page (its link)
+    other = DangerWorldDashboard(store, query=f"table={dash.table_id}&facilitator={store.info(dash.table_id).meta['facilitator_key']}")
+    assert other.role == "facilitator" and other.game.state == dash.game.state
     # A hit on Bo, who has no sheet: the button is off, but a stale page can still press it.
     other.gm_target.value = 1
     assert other.hit_buttons["reduced"].disabled
@@ -601,7 +602,7 @@ def test_user_text_is_escaped_in_html(store):
 
 def test_the_module_docstring_lists_the_stable_classes(store):
     documented = dw_widgets.__doc__
-    required = ["pb-gm-name", "pb-name-<i>", "pb-players", "pb-seed", "pb-start", "pb-resume", "pb-stat-<i>-<stat>", "pb-aspect-<i>-<k>", "pb-sheet-confirm-<i>", "pb-sheet-<i>", "pb-track-<i>", "pb-actor", "pb-stat-a", "pb-stat-b", "pb-difficulty", "pb-mod-plus", "pb-mod-minus", "pb-invoke-<k>", "pb-compel-<k>", "pb-bonus", "pb-danger-dice", "pb-complications", "pb-waive", "pb-roll", "pb-die-<k>", "pb-lock", "pb-reroll", "pb-set-<height>", "pb-no-set", "pb-coach", "pb-odds", "pb-outcome", "pb-botches", "pb-gm-option-<option>", "pb-gm-target", "pb-gm-spend", "pb-short-rest", "pb-long-rest", "pb-end-encounter", "pb-history", "pb-undo", "pb-download", "pb-upload", "pb-status"]
+    required = ["pb-gm-name", "pb-name-<i>", "pb-players", "pb-seed", "pb-start", "pb-resume", "pb-stat-<i>-<stat>", "pb-aspect-<i>-<k>", "pb-sheet-confirm-<i>", "pb-sheet-<i>", "pb-track-<i>", "pb-actor", "pb-stat-a", "pb-stat-b", "pb-difficulty", "pb-mod-plus", "pb-mod-minus", "pb-invoke-<k>", "pb-compel-<k>", "pb-bonus", "pb-danger-dice", "pb-complications", "pb-waive", "pb-roll", "pb-die-<k>", "pb-lock", "pb-reroll", "pb-set-<height>", "pb-no-set", "pb-coach", "pb-odds", "pb-outcome", "pb-botches", "pb-gm-option-<option>", "pb-gm-target", "pb-gm-spend", "pb-short-rest", "pb-long-rest", "pb-end-encounter", "pb-history", "pb-undo", "pb-download", "pb-upload", "pb-status", "pb-odds-grid", "pb-board-party"]
     missing = [c for c in required if f"``{c}``" not in documented]
     assert not missing
     dash = DangerWorldDashboard(store)

@@ -17,6 +17,7 @@ from playbook.links import in_voila, public_base, table_links
 from playbook.store import Store, Table
 from rules import Action
 from rules.core import AnyGame
+from rules.games import card as card_of
 
 from .address import serve_hint
 from .common import close_tree
@@ -75,7 +76,7 @@ class ClassPanel(widgets.VBox):
 
     def show(self, table: Table) -> None:
         dash = self._dash
-        names = getattr(table.game.setup, "names", ())
+        names = card_of(dash.slug).seat_names(table.game.setup)
         # In Voila, links relative to the page; in JupyterLab, to the `playbook serve` that opens them.
         links = table_links("" if in_voila() else public_base(), dash.slug, table.id, table.meta, names)
         claims = dict(table.meta.get("claims") or {})
@@ -146,7 +147,7 @@ class ClassPanel(widgets.VBox):
         from printables.slips import seat_slips
 
         table = dash.store.load(dash.table_id)
-        names = list(getattr(table.game.setup, "names", ()))
+        names = list(card_of(dash.slug).seat_names(table.game.setup))
         links = table_links(public_base(), dash.slug, table.id, table.meta, names)
         claims = dict(table.meta.get("claims") or {})
         # Seats a device holds are not printed: their keys are their devices' own.

@@ -3,8 +3,11 @@
 The dice, sheets, tracks, outcome and roll history are drawn by `drawing.danger_world`; the
 check in play (builder, tray, coach) is `widgets.danger_world_check`.
 
-`DangerWorldDashboard(store=None, query=None)` serves a GM and their players around one
-screen (`query`, default `$QUERY_STRING`: "table=<id>" opens that table at once). It opens
+`DangerWorldDashboard(store=None, query=None)` is a table's page in the role its link gives
+(`widgets.table`): the facilitator's page plays every seat on one screen (hot seat); a seat's own
+page (a character's player, or the GM: `Setup.gm_seat`) shows the same controls filtered to
+what that seat does (see "Seat pages" below); the board draws the scene and every character's
+condition, read-only. It opens
 on the table picker and the new-game form (the GM, 1-12 player characters, every variant of
 `rules.danger_world.Setup`, a seed). An open table shows:
 
@@ -27,8 +30,17 @@ on the table picker and the new-game form (the GM, 1-12 player characters, every
 - the roll history (also as CSV), the log, undo (refused once dice were rolled), the save file.
 
 Danger World has no hidden information: the GM does not roll and every seat sees the same, so
-there is no privacy curtain and the save file is offered at all times. Player actions are made
-in the acting character's seat, GM actions in the GM's seat. No rule lives here: legality,
+there is no privacy curtain and the save file is offered at all times. On the facilitator's
+page player actions are made in the acting character's seat, GM actions in the GM's seat.
+
+Seat pages. A player's page: their own character first (the sheet builder for theirs alone),
+the others' sheets to read, and their own check (no compels, complications or removed GM
+penalty dice: those are the GM's), their dice to lock and re-roll, and the coach. The GM's page:
+the check for any character (every part of it), the GM panel first while botches wait, the
+party, and the GM screen's odds table (``pb-odds-grid``); the GM watches the dice. Every action
+a seat page sends carries its own seat; the coach and the odds of a check in play show on the
+acting player's page only. The board shows the party's condition below its scene
+(``pb-board-party``). No rule lives here: legality,
 previews and odds all come from `rules.danger_world`. Should the rules model itself fail on a
 move (a bug, not a refusal), the table reopens at its last saved move and the status says so.
 
@@ -97,6 +109,8 @@ from drawing.common import card, chip, download_link, esc
 from drawing.danger_world import (
     history_card,
     history_rows,
+    odds_grid,
+    party_board,
     sheet_html,
     track_html,
 )
@@ -347,10 +361,11 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self._editing: set[int] = set()
         self._coach_key: tuple[Any, ...] | None = None
         self._coach_ranked: list[tuple[frozenset[int], Fraction]] = []
-        self.builders: tuple[SheetBuilder, ...] = ()
+        #: the sheet builders and Edit buttons of the characters this page may change, by character.
+        self.builders: dict[int, SheetBuilder] = {}
         self.sheet_htmls: tuple[widgets.HTML, ...] = ()
         self.track_htmls: tuple[widgets.HTML, ...] = ()
-        self.edit_buttons: tuple[widgets.Button, ...] = ()
+        self.edit_buttons: dict[int, widgets.Button] = {}
         self.die_buttons: tuple[widgets.ToggleButton, ...] = ()
         self.penalty_buttons: tuple[widgets.Button, ...] = ()
         self.set_buttons: tuple[widgets.Button, ...] = ()
@@ -371,9 +386,13 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self._build_check_builder()
         self._build_tray()
         self._build_coach()
-        self._build_gm()
+        # The GM panel is built when a page that shows it opens a table (`_ensure_gm`): a
+        # player's phone never gets its thirty widgets.
         self.history_html = widgets.HTML().add_class("pb-history")
         self.history_csv = widgets.HTML().add_class("pb-history-csv")
+        #: the GM screen's odds table (the GM's page) and the party's condition (the board).
+        self.odds_grid_html = widgets.HTML().add_class("pb-odds-grid")
+        self.party_board_html = widgets.HTML().add_class("pb-board-party")
         self.open_from_query()
 
     # -- hooks ------------------------------------------------------------------------------------------
@@ -383,8 +402,10 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
             return part
 
         row = widgets.Layout(flex_flow="row wrap", grid_gap="12px", align_items="flex-start")
-        left = flex(widgets.VBox((self.builder_box, self.tray_box)), "600px", "320px")
-        right = flex(widgets.VBox((self.odds_html, self.coach_box, self.outcome_html, self.botches_html)), "360px")
+        # A phone's page is one column: nothing may be wider than its 390 pixels.
+        narrow = "0" if self.role == "seat" else "320px"
+        left = flex(widgets.VBox((self.builder_box, self.tray_box)), "600px", narrow)
+        right = flex(widgets.VBox((self.odds_html, self.coach_box, self.outcome_html, self.botches_html)), "360px", "0" if self.role == "seat" else "300px")
         self.checks_row = widgets.HBox((left, right), layout=row).add_class("pb-checks")
         self.table_box = widgets.VBox()
         self._arrange(sheets_first=True)
@@ -392,11 +413,73 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
 
     def _arrange(self, sheets_first: bool) -> None:
         """Sheets first while any is being written; then the check builder and the dice tray
-        come first, so a laptop reaches them without scrolling past every sheet."""
+        come first, so a laptop reaches them without scrolling past every sheet. A seat's own
+        page holds only what that seat plays: a player's, their character and their check; the
+        GM's, the check, the GM panel and the odds table (`_seat_parts`)."""
+        if self.role == "seat":
+            children = self._seat_parts(sheets_first)
+            if self.table_box.children != children:
+                self.table_box.children = children
+            return
         top = (self.quick_all, self.party_box, self.checks_row) if sheets_first else (self.checks_row, self.party_box, self.quick_all)
         children = (*top, self.gm_box, self.history_html, self.history_csv, self.game_log, self.new_game_button)
         if self.table_box.children != children:
             self.table_box.children = children
+
+    def _seat_parts(self, sheets_first: bool) -> tuple[widgets.Widget, ...]:
+        if self._gm_page():
+            # The GM's botches to spend come first, the moment the check waits for them.
+            spending = self.game is not None and self.game.state.phase == "gm"
+            top = (self.gm_box, self.checks_row) if spending else (self.checks_row, self.gm_box)
+            return (*top, self.party_box, self.odds_grid_html, self.history_html, self.game_log)
+        top = (self.party_box, self.checks_row) if sheets_first else (self.checks_row, self.party_box)
+        return (*top, self.history_html, self.game_log)
+
+    def board_parts(self) -> tuple[widgets.Widget, ...]:
+        return (self.party_board_html,)
+
+    def draw_board_parts(self) -> None:
+        if self.game is not None:
+            self.party_board_html.value = party_board(view_for(self.game.state, None))
+
+    # -- whose page: a seat page plays its own seat only ------------------------------------------------
+    def _gm_page(self) -> bool:
+        """The GM's own page (a device of the GM's seat, `Setup.gm_seat`)."""
+        return self.role == "seat" and self.game is not None and self.seat == self.game.setup.gm_seat
+
+    def _own_character(self) -> int | None:
+        """The character a player's own page plays (None: the GM's page, or a shared screen)."""
+        if self.role == "seat" and self.game is not None and self.seat is not None and self.seat < self.game.setup.gm_seat:
+            return self.seat
+        return None
+
+    def _sheets_here(self) -> tuple[int, ...]:
+        """The characters whose sheets this page may write: a player's own; every one on a
+        shared screen; none on the GM's page (a sheet is its player's)."""
+        assert self.game is not None
+        if self.role == "seat":
+            own = self._own_character()
+            return () if own is None else (own,)
+        return tuple(range(self.game.setup.players)) if self.role in ("facilitator", "open") else ()
+
+    def _seat_for(self, character: int) -> int:
+        """The seat an action for `character` carries: a seat page's own (the GM's acts for any
+        character, as the rules let it), on a shared screen the character's."""
+        return self.seat if self.role == "seat" and self.seat is not None else character
+
+    def _plays_dice(self, actor: int) -> bool:
+        """This page locks and re-rolls `actor`'s dice: the character's own page, or a shared
+        screen (the GM's page watches them)."""
+        return self.role != "seat" or self.seat == actor
+
+    def _may_plan(self, character: int) -> bool:
+        """This page may begin `character`'s check: its player's page, the GM's, a shared screen."""
+        return self.role != "seat" or self._gm_page() or self.seat == character
+
+    def _gm_parts_here(self) -> bool:
+        """The GM's parts of a check (compels, complications, removing the GM's penalty dice)
+        are on the GM's page and a shared screen, never on a player's."""
+        return self._own_character() is None
 
     def waiting(self, state: State) -> tuple[int, ...]:
         return state.waiting_for()
@@ -406,7 +489,8 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
 
     def seat_name(self, seat: int | None) -> str:
         if self.game is not None and (seat is None or seat == self.game.setup.gm_seat):
-            return f"the GM ({self.game.setup.gm})"
+            gm = self.game.setup.gm
+            return "the GM" if gm == "GM" else f"the GM ({gm})"
         return super().seat_name(seat)
 
     def on_lobby(self) -> None:
@@ -420,25 +504,34 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self._plan_checks = -1
         self._coach_key = None
         old = self.party_box.children
-        self.builders = tuple(
-            SheetBuilder(i, setup.sheet_dice, self._sheet_changed, self._sheet_confirmed, self._sheet_cancelled, self._quick_character)
-            for i in range(setup.players)
-        )
+        # Only the sheets this page may write get a builder and an Edit button: a player's page
+        # has none for the others' characters (nothing it could not use is sent to it).
+        self.builders = {
+            i: SheetBuilder(i, setup.sheet_dice, self._sheet_changed, self._sheet_confirmed, self._sheet_cancelled, self._quick_character)
+            for i in self._sheets_here()
+        }
         self.sheet_htmls = tuple(widgets.HTML().add_class(f"pb-sheet-{i}") for i in range(setup.players))
         self.track_htmls = tuple(widgets.HTML().add_class(f"pb-track-{i}") for i in range(setup.players))
-        self.edit_buttons = tuple(
-            widgets.Button(description="Edit sheet", tooltip="Revise stats or aspects between checks").add_class(f"pb-edit-{i}")
-            for i in range(setup.players)
-        )
-        for i, button in enumerate(self.edit_buttons):
+        self.edit_buttons = {
+            i: widgets.Button(description="Edit sheet", tooltip="Revise stats or aspects between checks").add_class(f"pb-edit-{i}") for i in self.builders
+        }
+        for i, button in self.edit_buttons.items():
             button.on_click(lambda _, i=i: self._edit(i))
-        boxes = [
-            widgets.VBox((sheet, track, widgets.HBox((edit,)), builder)).add_class(f"pb-character-{i}").add_class("dw-character").add_class("pb-card")
-            for i, (sheet, track, edit, builder) in enumerate(zip(self.sheet_htmls, self.track_htmls, self.edit_buttons, self.builders))
-        ]
-        self.party_box.children = (*boxes, self.pool_html)
+
+        def box(i: int) -> widgets.Widget:
+            parts = (self.sheet_htmls[i], self.track_htmls[i])
+            if i in self.builders:
+                parts += (widgets.HBox((self.edit_buttons[i],)), self.builders[i])
+            return widgets.VBox(parts).add_class(f"pb-character-{i}").add_class("dw-character").add_class("pb-card")
+
+        own = self._own_character()
+        # A player's own character first on their page; then the party.
+        order = ([own] if own is not None else []) + [i for i in range(setup.players) if i != own]
+        self.party_box.children = (*(box(i) for i in order), self.pool_html)
         close_tree(old)
-        self._quietly(lambda: setattr(self.gm_target, "options", [(name, i) for i, name in enumerate(setup.names)]))
+        if self._gm_here():
+            self._ensure_gm()
+            self._quietly(lambda: setattr(self.gm_target, "options", [(name, i) for i, name in enumerate(setup.names)]))
 
     # -- drawing --------------------------------------------------------------------------------------------
     def draw_table(self) -> None:
@@ -452,15 +545,18 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
                 self.status.clear()
             self._seen = len(self.game.actions)
             self._selected, self._basket = set(), []
-            if view.phase == "gm" and view.check is not None:
+            if view.phase == "gm" and view.check is not None and self._gm_here():
                 self._quietly(lambda: setattr(self.gm_target, "value", view.check.actor))
         self.header.show(self.game_title, f"Session {view.session} · Encounter {view.encounter}", self._waiting_text(view))
         self._draw_party(view)
-        self._arrange(sheets_first=any(b.layout.display != "none" for b in self.builders))
-        self.quick_all.layout.display = "" if len(view.waiting_for) > 1 and view.phase == "table" else "none"
+        self._arrange(sheets_first=any(b.layout.display != "none" for b in self.builders.values()))
+        # On the shared screen, for the characters no device holds (a player's phone writes theirs).
+        here = [i for i in view.waiting_for if i not in self.on_devices()]
+        self.quick_all.layout.display = "" if len(here) > 1 and view.phase == "table" and self.role != "seat" else "none"
         self._draw_check_builder(state, view)
         self._draw_tray(state, view)
-        self._draw_gm(state, view)
+        if self._gm_here():
+            self._draw_gm(state, view)
         self._draw_history(view)
         self.game_log.show(view.log)
 
@@ -484,6 +580,8 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         for i, ch in enumerate(view.characters):
             self.sheet_htmls[i].value = sheet_html(ch, i)
             self.track_htmls[i].value = track_html(ch)
+            if i not in self.builders:
+                continue
             builder = self.builders[i]
             building = not ch.dead and (not ch.ready or i in self._editing)
             builder.layout.display = "flex" if building else "none"
@@ -505,16 +603,16 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         builder = self.builders[i]
         ch = self.game.state.characters[i]
         if not ch.ready:
-            return [CreateCharacter(seat=i, character=i, stats=builder.stats(), aspects=builder.aspects())]
+            return [CreateCharacter(seat=self._seat_for(i), character=i, stats=builder.stats(), aspects=builder.aspects())]
         actions: list[Action] = []
         if builder.stats() != ch.stats:
-            actions.append(SetStats(seat=i, character=i, stats=builder.stats()))
+            actions.append(SetStats(seat=self._seat_for(i), character=i, stats=builder.stats()))
         if tuple(" ".join(a.split()) for a in builder.aspects()) != ch.aspects:
-            actions.append(SetAspects(seat=i, character=i, aspects=builder.aspects()))
+            actions.append(SetAspects(seat=self._seat_for(i), character=i, aspects=builder.aspects()))
         return actions
 
     def _sheet_changed(self, i: int) -> None:
-        if self.game is None or i >= len(self.builders):
+        if self.game is None or i not in self.builders:
             return
         builder = self.builders[i]
         builder.show_count()
@@ -527,7 +625,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         builder.confirm.tooltip = f"Not yet: {refusal}" if refusal else "Save this sheet"
 
     def _sheet_confirmed(self, i: int) -> None:
-        if self.game is None:
+        if self.game is None or i not in self.builders:
             return
         actions = self._sheet_actions(i)
         if not actions:
@@ -547,7 +645,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
 
     def _quick_character(self, i: int) -> bool:
         """A legal sheet for character i at once, drawn from the table's seed and the moment."""
-        if self.game is None:
+        if self.game is None or i not in self.builders:
             return False
         setup: Setup = self.game.setup
         sheet = quick_sheet(self.game.seed * 131 + 17 * (i + 1) + len(self.game.actions), setup.sheet_dice)
@@ -559,7 +657,9 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         if self.game is None:
             return
         for i in self.game.state.waiting_for():
-            if i < len(self.builders) and not self._quick_character(i):
+            if i in self.on_devices():
+                continue  # its player makes it on their own device
+            if i in self.builders and not self._quick_character(i):
                 return
         self.status.ok("Every character has a sheet: Edit sheet changes any of them.")
 
@@ -568,7 +668,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self.redraw()
 
     def _edit(self, i: int) -> None:
-        if self.game is None:
+        if self.game is None or i not in self.builders:
             return
         ch = self.game.state.characters[i]
         self._editing.add(i)
@@ -639,11 +739,21 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         assert self.game is not None
         return self.game.setup.gm_seat
 
+    def _gm_here(self) -> bool:
+        """This page has the GM panel: the facilitator's (every seat) and the GM's own."""
+        return self.role in ("facilitator", "open") or self._gm_page()
+
+    def _ensure_gm(self) -> None:
+        if not hasattr(self, "gm_box"):
+            self._build_gm()
+
     def _gm_act(self, action: Action) -> bool:
         return self.act(dataclasses.replace(action, seat=self._gm_seat()))
 
     def _draw_gm(self, state: State, view: View) -> None:
         self.gm_title.value = f"<h3 style='margin:2px 0 4px'>GM: {esc(view.gm)}</h3>"
+        if self._gm_page() and not self.odds_grid_html.value:
+            self.odds_grid_html.value = odds_grid(state.setup.rerolls)
         self.gm_box.layout.display = "none" if view.over else "flex"
         self.spend_box.layout.display = "flex" if view.phase == "gm" else "none"
         self.between_box.layout.display = "flex" if view.phase == "table" else "none"

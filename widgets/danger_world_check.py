@@ -103,6 +103,23 @@ class CheckControls:
         finally:
             self._quiet = quiet
 
+    # Whose page this is (the dashboard says, by its role and seat); a shared screen plays all.
+    def _seat_for(self, character: int) -> int:
+        """The seat an action for `character` carries."""
+        return character
+
+    def _plays_dice(self, actor: int) -> bool:
+        """This page locks and re-rolls `actor`'s dice."""
+        return True
+
+    def _may_plan(self, character: int) -> bool:
+        """This page may begin `character`'s check."""
+        return True
+
+    def _gm_parts_here(self) -> bool:
+        """This page offers the GM's parts of a check (compels, complications, waived dice)."""
+        return True
+
     def _refusal(self, actions: Sequence[Action]) -> str | None:
         """The rules' first refusal of `actions` in a row, or None (nothing is applied)."""
         assert self.game is not None
@@ -154,6 +171,13 @@ class CheckControls:
 
         self.invoke_steppers = aspect_steppers("invoke")
         self.compel_steppers = aspect_steppers("compel")
+        row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px")
+        self.compel_box = widgets.VBox(
+            (
+                widgets.HTML("<b>GM compels</b> <span class='pb-muted'>(SP from the pool to the player: a penalty die each)</span>"),
+                widgets.HBox(self.compel_steppers, layout=row),
+            )
+        )
         self.bonus_box = widgets.VBox().add_class("pb-bonus")
         self.danger_dice = observe(
             widgets.BoundedIntText(value=0, min=0, max=0, description="Danger dice", style=WIDE, layout=widgets.Layout(width="220px")).add_class("pb-danger-dice"),
@@ -184,8 +208,7 @@ class CheckControls:
                     (
                         widgets.HTML("<b>Invoke aspects</b> <span class='pb-muted'>(the player's SP to the pool: a bonus die each)</span>"),
                         widgets.HBox(self.invoke_steppers, layout=row),
-                        widgets.HTML("<b>GM compels</b> <span class='pb-muted'>(SP from the pool to the player: a penalty die each)</span>"),
-                        widgets.HBox(self.compel_steppers, layout=row),
+                        self.compel_box,
                         self.bonus_box,
                         widgets.HBox((self.danger_dice, self.complications, self.waive, self.aid_select), layout=row),
                     )
@@ -194,9 +217,10 @@ class CheckControls:
             titles=("Aspects, compels, bonus dice, danger dice, complications, aid",),
             selected_index=None,
         ).add_class("pb-check-extras")
+        self.builder_title = widgets.HTML("<h3 style='margin:2px 0 4px'>Make a check</h3>")
         self.builder_box = widgets.VBox(
             (
-                widgets.HTML("<h3 style='margin:2px 0 4px'>Make a check</h3>"),
+                self.builder_title,
                 widgets.HBox((self.actor_select, self.stat_a, self.stat_b), layout=row),
                 self.actors_note,
                 widgets.HBox((self.difficulty,), layout=row),
@@ -218,7 +242,9 @@ class CheckControls:
             return
         able, unable = [], []
         for i, ch in enumerate(view.characters):
-            probe = BeginCheck(seat=None, character=i, stats=STATS[:2], difficulty=DIFFICULTY_MIN)
+            if not self._may_plan(i):
+                continue  # a player's page makes its own character's checks only
+            probe = BeginCheck(seat=self._seat_for(i), character=i, stats=STATS[:2], difficulty=DIFFICULTY_MIN)
             refusal = self._refusal([probe])
             if refusal is None:
                 able.append((ch.name, i))
@@ -239,6 +265,14 @@ class CheckControls:
                     w.value = 0
 
         self._quietly(fill)
+        # A player's page makes its own character's check: no choice of who acts to show.
+        own = [name for name, i in able if not self._gm_parts_here()]
+        self.actor_select.layout.display = "none" if own else ""
+        heading = f"{own[0]}'s check" if own else "Make a check"
+        self.builder_title.value = f"<h3 style='margin:2px 0 4px'>{esc(heading)}</h3>"
+        title = "Aspects, compels, bonus dice, danger dice, complications, aid" if self._gm_parts_here() else "Story points on aspects, bonus dice, danger dice, aid"
+        if tuple(self.extras.titles) != (title,):
+            self.extras.titles = (title,)
         self._plan_checks = state.checks
         self._actor_changed(keep_bonus=not fresh)
 
@@ -271,7 +305,10 @@ class CheckControls:
             self.danger_dice.description = f"Danger dice (0-{ch.zone})"
             self.waive.max = ch.challenge
             self.waive.description = f"Remove GM penalty dice (0-{ch.challenge})"
-            self.waive.layout.display = "flex" if ch.challenge else "none"
+            gm_parts = self._gm_parts_here()
+            self.waive.layout.display = "flex" if ch.challenge and gm_parts else "none"
+            self.compel_box.layout.display = "flex" if gm_parts else "none"
+            self.complications.layout.display = "flex" if gm_parts else "none"
             aid = self.aid_select.value
             others = [(c.name, j) for j, c in enumerate(view.characters) if j != i]
             self.aid_select.options = [("no one: their own check", NO_AID), *others]
@@ -290,7 +327,7 @@ class CheckControls:
         label = widgets.HTML(f"<b>{esc(ch.name)}'s one-time bonus pools</b> <span class='pb-muted'>(each used whole)</span>")
         self.bonus_box.children = (label, *self.bonus_checks) if self.bonus_checks else ()
         close_tree(old)
-        if ch.bonus or ch.challenge:
+        if ch.bonus or (ch.challenge and self._gm_parts_here()):
             self.extras.selected_index = 0  # dice waiting for this character: show them
         self._plan_changed()
 
@@ -299,18 +336,19 @@ class CheckControls:
         i = self.actor_select.value
         if i is None:
             return None
+        gm_parts = self._gm_parts_here()
         return BeginCheck(
-            seat=i,
+            seat=self._seat_for(i),
             character=i,
             stats=(self.stat_a.value, self.stat_b.value),
             difficulty=self.difficulty.value,
             modifiers=tuple(self._mods),
             invocations=tuple(Invocation(k, s.value) for k, s in enumerate(self.invoke_steppers) if s.value),
-            compels=tuple(Compel(k, s.value) for k, s in enumerate(self.compel_steppers) if s.value),
+            compels=tuple(Compel(k, s.value) for k, s in enumerate(self.compel_steppers) if s.value and gm_parts),
             bonus=tuple(j for j, box in enumerate(self.bonus_checks) if box.value),
             danger=self.danger_dice.value,
-            complications=self.complications.value,
-            waive=self.waive.value,
+            complications=self.complications.value if gm_parts else 0,
+            waive=self.waive.value if gm_parts else 0,
             aid=None if self.aid_select.value in (None, NO_AID) else self.aid_select.value,
         )
 
@@ -406,7 +444,7 @@ class CheckControls:
         self.no_set_button = widgets.Button(description="No set", icon="ban", tooltip="End the rolling without a set (it fails; botches still count)").add_class("pb-no-set")
         self.no_set_button.on_click(lambda _: self._choose(None))
         self.legend = widgets.HTML(
-            '<div class="pb-muted" style="font-size:.9em">'
+            '<div class="pb-muted dw-legend">'
             f"{die_span(5)} pool · {die_span(5, 'danger')} danger (red, double border, square pips) · "
             f"{die_span(5, 'penalty')} penalty (grey, dashed border, never re-rolled) · "
             "<span class='dw-lock-badge'></span> locked for good · click a die to select it for locking (it lifts, ringed yellow) · "
@@ -439,7 +477,8 @@ class CheckControls:
             return
         assert c is not None
         self.last_dice.value = ""
-        lock_stage = c.stage == "lock"
+        # Only the acting character's own page (or a shared screen) locks and re-rolls its dice.
+        lock_stage = c.stage == "lock" and self._plays_dice(c.actor)
         title = check_title(c.number, c.actor, c.stats, c.difficulty, c.aid, names)
         flag = " ⚑ flagged: net modifiers beyond ±1" if c.flagged else ""
         self.tray_title.value = (
@@ -518,7 +557,7 @@ class CheckControls:
         if k in c.locked:
             # Locks are permanent: say so with the rules' own refusal.
             self._quietly(lambda: setattr(self.die_buttons[k], "value", False))
-            self.act(Unlock(seat=c.actor, dice=(k,)))
+            self.act(Unlock(seat=self._seat_for(c.actor), dice=(k,)))
             return
         if change["new"]:
             self._selected.add(k)
@@ -538,10 +577,11 @@ class CheckControls:
         left = self.game.setup.rerolls - c.rerolls
         free = len(c.unlocked) - len(chosen)
         self.lock_button.description = f"Lock {_plural(len(chosen), 'die', 'dice')}" if chosen else "Lock selected"
-        self.lock_button.disabled = not chosen or not self.game.is_legal(Lock(seat=c.actor, dice=chosen))
-        can_reroll = self.game.is_legal(Reroll(seat=c.actor)) and free > 0
+        seat = self._seat_for(c.actor)
+        self.lock_button.disabled = not chosen or not self.game.is_legal(Lock(seat=seat, dice=chosen))
+        can_reroll = self.game.is_legal(Reroll(seat=seat)) and free > 0
         if chosen:
-            can_reroll = can_reroll and self.game.is_legal(Lock(seat=c.actor, dice=chosen))
+            can_reroll = can_reroll and self.game.is_legal(Lock(seat=seat, dice=chosen))
             self.reroll_button.description = f"Lock {len(chosen)} & re-roll {free}"
         else:
             self.reroll_button.description = f"Re-roll {free} unlocked ({left} left)"
@@ -557,20 +597,20 @@ class CheckControls:
     def _lock(self) -> None:
         if self.game is None or self.game.state.check is None:
             return
-        self.act(Lock(seat=self.game.state.check.actor, dice=tuple(sorted(self._selected))))
+        self.act(Lock(seat=self._seat_for(self.game.state.check.actor), dice=tuple(sorted(self._selected))))
 
     def _reroll(self) -> None:
         if self.game is None or self.game.state.check is None:
             return
-        actor = self.game.state.check.actor
-        if self._selected and not self.act(Lock(seat=actor, dice=tuple(sorted(self._selected)))):
+        seat = self._seat_for(self.game.state.check.actor)
+        if self._selected and not self.act(Lock(seat=seat, dice=tuple(sorted(self._selected)))):
             return
-        self.act(Reroll(seat=actor))
+        self.act(Reroll(seat=seat))
 
     def _choose(self, height: int | None) -> None:
         if self.game is None or self.game.state.check is None:
             return
-        self.act(ChooseSet(seat=self.game.state.check.actor, height=height))
+        self.act(ChooseSet(seat=self._seat_for(self.game.state.check.actor), height=height))
 
     # -- coach, odds, outcome ------------------------------------------------------------------------------
     def _build_coach(self) -> None:
@@ -607,6 +647,10 @@ class CheckControls:
         self._draw_outcome(state, view)
         if view.phase == "table":
             return  # the check builder shows the odds of the check being planned
+        if c is not None and not self._plays_dice(c.actor):
+            # The coach is the acting player's own aid: on their page (or a shared screen) only.
+            self.odds_html.value = self.coach_html.value = ""
+            return
         if c is None or c.stage != "lock":
             self._show_odds(None, "The dice are read: no more re-rolls.")
             self.coach_html.value = ""
@@ -648,7 +692,7 @@ class CheckControls:
             '<div class="pb-muted">Dice that cannot help (ones, faces below the difficulty) are never worth locking.</div>',
         )
         best_new = ranked[0][0] - c.locked
-        self.coach_best.layout.display = "inline-flex" if best_new else "none"
+        self.coach_best.layout.display = "inline-flex" if best_new and self._plays_dice(c.actor) else "none"
 
     def _select_best(self) -> None:
         if self.game is None or self.game.state.check is None or self.game.state.check.stage != "lock":

@@ -65,7 +65,7 @@ from .lost_presses import listen
 from .pace import Countdown, TablePaceBar, TimerKeeper, timed_out
 from .styles import style_html
 
-__all__ = ["DashboardModule", "TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys"]
+__all__ = ["DashboardModule", "TableDashboard", "TablePicker", "bots_from_meta", "bots_meta", "seat_keys", "seat_names"]
 
 #: Another page's move: the public view is redrawn at once, a seat's own panel this much later.
 PANEL_DEFER_SECONDS = 0.05
@@ -102,7 +102,9 @@ def seat_place(game: AnyGame, seat: int, stopped: str = "") -> str:
     if mine is None:
         return ""
     rank, value = mine
-    score = f" with {value} {words.points}" if words.points else ""
+    if not words.points:
+        return ""  # a game that keeps no score (a cooperative one) ranks nobody
+    score = f" with {value} {words.points}"
     shared = sum(1 for r, _, _ in standings if r == rank) > 1
     place = f"{'joint ' if shared else ''}{ordinal(rank)} of {len(standings)}"
     if getattr(game.setup, "anonymous", False) and not getattr(game.state, "pledges_shown", False):
@@ -114,9 +116,15 @@ def seat_place(game: AnyGame, seat: int, stopped: str = "") -> str:
     return f"{stopped[:1].upper() + stopped[1:]}: {sentence[:1].lower() + sentence[1:]}" if stopped else sentence
 
 
+def seat_names(game: AnyGame) -> tuple[str, ...]:
+    """Every seat a device may hold at `game`'s table, by name (its card's `seat_names`: a GM's
+    seat too): what keys, links, the join page and the board count."""
+    return card(game.rules.slug).seat_names(game.setup)
+
+
 def seat_keys(game: AnyGame) -> dict[str, str]:
     """A fresh secret per seat (store meta "seat_keys"): whoever holds one may see that seat."""
-    return table_keys(len(getattr(game.setup, "names", ())))["seat_keys"]
+    return table_keys(len(seat_names(game)))["seat_keys"]
 
 
 class TablePicker(widgets.VBox):
@@ -431,7 +439,7 @@ class TableDashboard(widgets.VBox):
             self._set_role(access.role)
             self.resume(access.table_id or "")
             if access.role == "seat" and self.game is not None:
-                self.status.ok(f"This is {self.seat_name(self.seat)}'s own page: your private view is first, for your eyes only.")
+                self.status.ok(f"This is {self.seat_name(self.seat)}'s own page: {self._seat_page_words()}.")
 
     def _hold_seat(self, table_id: str, seat: int | None) -> bool:
         """Opening a seat's link claims the seat for this device (False: it could not).
@@ -467,6 +475,12 @@ class TableDashboard(widgets.VBox):
         self._confirm_pending = True  # the seat is this page's for good once the page shows it
         self._remember_seat(table_id, seat, key)
         return True
+
+    def _seat_page_words(self) -> str:
+        """What a seat's own page is, in a game that keeps secrets and in one that keeps none."""
+        if self.hidden_information:
+            return "your private view is first, for your eyes only"
+        return "it plays your seat alone; the table is the same for everyone"
 
     def _remember_seat(self, table_id: str, seat: int, key: str) -> None:
         """Put this seat's own link in the address bar and in the device's memory: a reload,
@@ -608,7 +622,7 @@ class TableDashboard(widgets.VBox):
         if self.game is None or self.phase_board is None:
             return
         meta = self._meta
-        names = getattr(self.game.setup, "names", ())
+        names = seat_names(self.game)
         join, free = "", None
         if self.table_id is not None and "join_key" in meta and self.played_on_devices:
             join = table_links(public_base(), self.slug, self.table_id, meta, names)["join"]
@@ -722,7 +736,7 @@ class TableDashboard(widgets.VBox):
             self._deny(f"Cannot open this table: {exc}")
             return
         self.table_id, self.version = table.id, table.version
-        names = getattr(table.game.setup, "names", ())
+        names = seat_names(table.game)
         claims = dict(table.meta.get("claims") or {})
         buttons = []
         for seat, name in enumerate(names):
@@ -763,7 +777,8 @@ class TableDashboard(widgets.VBox):
         self._set_role("seat")
         self._remember_seat(self.table_id, seat, key)
         self._open(outcome.table, "")
-        self.status.ok(f"Welcome, {self.seat_name(seat)}: this is your own page. Your private view is first, for your eyes only.")
+        words = self._seat_page_words()
+        self.status.ok(f"Welcome, {self.seat_name(seat)}: this is your own page. {words[:1].upper() + words[1:]}.")
         return True
 
     # -- the facilitator's class controls -------------------------------------------------------------
@@ -926,7 +941,7 @@ class TableDashboard(widgets.VBox):
         """Save `game` as a new table with its keys, and open it as its facilitator."""
         if not self.allowed("start a new table", ("facilitator", "open", "lobby", "index")):
             return
-        meta = {**bots_meta(dict(bots or {})), **table_keys(len(getattr(game.setup, "names", ())))}
+        meta = {**bots_meta(dict(bots or {})), **table_keys(len(seat_names(game)))}
         try:
             table_id = self.store.create(game, self.base_title(game), meta)
             table = self.store.load(table_id)
@@ -943,9 +958,11 @@ class TableDashboard(widgets.VBox):
         """Replay a stored table and open it (as this page's role: the index's is the facilitator)."""
         try:
             table = self.store.load(table_id)
-            if "facilitator_key" not in table.meta or ("board_key" not in table.meta and self.played_on_devices):
-                # A table saved before these links: give it keys now (its seats keep theirs).
-                fresh = table_keys(len(getattr(table.game.setup, "names", ())))
+            keyless = len(dict(table.meta.get("seat_keys") or {})) < len(seat_names(table.game))
+            if "facilitator_key" not in table.meta or (self.played_on_devices and ("board_key" not in table.meta or keyless)):
+                # A table saved before these links (or before its GM had a seat): give it keys
+                # now (its seats keep theirs).
+                fresh = table_keys(len(seat_names(table.game)))
                 fresh["seat_keys"] = {**fresh["seat_keys"], **dict(table.meta.get("seat_keys") or {})}
                 fresh["claims"] = dict(table.meta.get("claims") or {})
                 table = self.store.submit(table_id, SetMeta(fresh), table.version).table
@@ -986,7 +1003,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(f"Could not load {label}: it is a {game.rules.slug} game, not {self.slug}. Nothing was changed.")
             return
         try:
-            table_id = self.store.create(game, self.base_title(game), table_keys(len(getattr(game.setup, "names", ()))))
+            table_id = self.store.create(game, self.base_title(game), table_keys(len(seat_names(game))))
             table = self.store.load(table_id)
         except StoreFault as exc:
             self.status.refuse(self.fault_message(exc))
@@ -1007,7 +1024,7 @@ class TableDashboard(widgets.VBox):
         self.game, self.table_id, self.version = table.game, table.id, table.version
         self.bots, self._by_bot = table.bots, table.by_bot
         self._meta = table.meta
-        if self.role == "facilitator" and self.seat_curtain() is not None:
+        if self.role == "facilitator" and self.played_on_devices:
             self.class_panel.show(table)
 
     def _open(self, table: Table, message: str) -> None:

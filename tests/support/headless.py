@@ -18,6 +18,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from playbook.links import table_links
+from rules.games import card
 
 __all__ = ["click", "csv_rows", "everything", "find", "links", "one", "seat_query", "start_table", "synced_text", "visible", "walk"]
 
@@ -90,7 +91,7 @@ def start_table(dash: Any, names: Sequence[str], bots: Mapping[int, str], seed: 
 def links(dash: Any) -> dict[str, Any]:
     """Every link of the facilitator's table, relative to the game's page."""
     table = dash.store.load(dash.table_id)
-    return table_links("", dash.slug, table.id, table.meta, table.game.setup.names)
+    return table_links("", dash.slug, table.id, table.meta, card(dash.slug).seat_names(table.game.setup))
 
 
 def seat_query(dash: Any, seat: int) -> str:

@@ -16,13 +16,14 @@ __all__ = ["make_table", "stored"]
 
 def stored(store: Store, game: AnyGame) -> tuple[str, dict[str, Any]]:
     """`game` stored as a new table: its id and every link of it."""
-    names = game.setup.names
+    names = card(game.rules.slug).seat_names(game.setup)  # a GM's seat too
     table_id = store.create(game, "a table", table_keys(len(names)))
     return table_id, table_links("", game.rules.slug, table_id, store.info(table_id).meta, names)
 
 
 def make_table(store: Store, slug: str, names: tuple[str, ...], seed: int = 3) -> tuple[str, dict]:
-    """A new Leerdam or New Rule table of `names`, no bots: its id and every link of it."""
+    """A new table of `names` (a game's default setup otherwise), no bots: its id and every link of it."""
     setup = card(slug).module("rules").Setup(names=names)
-    table_id = store.create(new_game(slug, setup, seed), meta={"bots": {}, **table_keys(len(names))})
-    return table_id, table_links("", slug, table_id, store.info(table_id).meta, names)
+    seats = card(slug).seat_names(setup)  # a GM's seat too
+    table_id = store.create(new_game(slug, setup, seed), meta={"bots": {}, **table_keys(len(seats))})
+    return table_id, table_links("", slug, table_id, store.info(table_id).meta, seats)
