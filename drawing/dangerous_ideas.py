@@ -47,6 +47,7 @@ __all__ = [
     "short",
     "story_card",
     "text_width",
+    "trees_html",
     "wrap",
 ]
 
@@ -518,8 +519,9 @@ def story_card(state: State) -> str:
 # -- the board by phase ------------------------------------------------------------------------------
 
 
-def _trees(state: State) -> str:
-    """Every player's sheet, as the table's page draws it: the story told so far, tree by tree."""
+def trees_html(state: State) -> str:
+    """Every player's sheet, as the table's page draws it: the story told so far, tree by tree
+    (the board's trees at a glance, the results, a chapter's start)."""
     cells = "".join(
         f'<div class="pb-tree" style="border:2px solid #c9cedb;border-radius:12px;padding:4px 10px;background:#fff">'
         f'<div class="pb-label">{name(sheet.name)}</div>{sheet_svg(state, seat)}</div>'
@@ -552,7 +554,8 @@ def scene(state: State, final: State | None = None) -> Scene:
     a = view.attempt
     if a is not None and view.phase in ("stake", "respond"):
         sides = [f"{names[s]} {side}s" for s, side in enumerate(a.sides) if side and side != "actor"]
-        target = " (replacing a meme)" if a.target is not None else ""
+        victim = state.sheets[a.target.seat].meme(a.target.branch) if a.target is not None else None
+        target = f", replacing {names[a.target.seat]}'s “{victim.text}”" if a.target is not None and victim is not None else ""
         centre = (
             f'<div class="pb-label">The meme action: {esc(names[a.actor])} tries to {esc(a.kind.lower())}{esc(target)}</div>'
             f'<div class="pb-line">“{esc(a.text)}” held by {esc(a.holder)}</div>'
@@ -588,7 +591,7 @@ def scene(state: State, final: State | None = None) -> Scene:
         + (f'<div class="pb-line">{view.actions_left} action{"s" if view.actions_left != 1 else ""} left this turn</div>' if view.phase == "turn" else "")
         + (f'<div class="pb-line">{esc(turn)} names the chapter.</div>' if view.phase == "title" else "")
         + recent
-        + (_trees(state) if view.phase == "title" else "")  # a chapter ends: the trees as they stand
+        + (trees_html(state) if view.phase == "title" else "")  # a chapter ends: the trees as they stand
     )
     return Scene("decision", heading, centre, (Fact("Turn", turn or "—"), *facts_common), view.log)
 
@@ -599,7 +602,7 @@ def _results(state: State, view: View) -> Scene:
     rows = "".join(f"<tr><td>{rank}</td><td>{name(names[s])}</td><td>{number(score)} points</td></tr>" for rank, s, score in view.standings)
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>'
     winner = winners_text(names, winners)
-    return Scene("results", "the end", centre, (Fact("Chapters", str(view.chapters)),), view.log, winner, tuple(story(state)), _trees(state))
+    return Scene("results", "the end", centre, (Fact("Chapters", str(view.chapters)),), view.log, winner, tuple(story(state)), trees_html(state))
 
 
 def story(state: State) -> list[str]:

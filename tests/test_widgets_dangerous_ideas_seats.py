@@ -1,0 +1,156 @@
+"""Dangerous Ideas played from phones, headless: four seat pages and the facilitator's page of one
+table, each acting through its own page's write path (`TableDashboard.act`) as a click does.
+
+A seat page shows its philosophy's tree and the controls of what that seat may do now, nothing
+for another seat; in phase 2 two phones spend from pages that had not seen each other's spend,
+and both spends land, once each.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lab.dangerous_ideas import legal_actions
+from rules.dangerous_ideas import Connect, Defend, Pass, Place, Title, TurnStones, Write
+from tests.support.dangerous_ideas_page import click, start
+from tests.support.headless import find, one, seat_query, synced_text, visible, walk
+from widgets.dangerous_ideas import DangerousIdeasDashboard
+
+NAMES = ("Reason", "Faith", "Chaos", "Progress")
+START = ("think",) * 3 + ("create",) * 2 + ("connect", "defend")
+
+
+@pytest.fixture(autouse=True)
+def on_devices(monkeypatch):
+    import dataclasses
+
+    import rules.games
+
+    monkeypatch.setitem(rules.games._CARDS, "dangerous-ideas", dataclasses.replace(rules.games.card("dangerous-ideas"), devices=True))
+
+
+@pytest.fixture
+def table(store):
+    """The facilitator's page and the four seats' pages of a new table (no bots)."""
+    host = DangerousIdeasDashboard(store)
+    start(host, NAMES, chapters=4)
+    assert host.role == "facilitator"
+    seats = [DangerousIdeasDashboard(store, query=seat_query(host, seat)) for seat in range(len(NAMES))]
+    assert [page.role for page in seats] == ["seat"] * 4
+    return host, seats
+
+
+def look(*pages: DangerousIdeasDashboard) -> None:
+    """Each page sees the table as it is now (a kernel's watcher does this by itself)."""
+    for page in pages:
+        page.refresh()
+
+
+def act(page: DangerousIdeasDashboard, action) -> None:
+    assert page.act(action), page.status.message
+
+
+def to_a_turn(host: DangerousIdeasDashboard, seats: list[DangerousIdeasDashboard]) -> int:
+    """Starting stones, the setting round and the first title, each from its seat's phone; the
+    turn's stones on Create. Returns whose turn it is."""
+    for seat, page in enumerate(seats):
+        act(page, Place(seat=seat, place=START))
+    look(host, *seats)
+    while host.game.state.phase == "setting":
+        seat = host.game.state.turn
+        branch = next(a.branch for a in legal_actions(host.game.state, seat) if isinstance(a, Write))
+        act(seats[seat], Write(seat=seat, branch=branch, text=f"{NAMES[seat]} is right {branch}", holder="Goldilocks"))
+        look(host, *seats)
+    starter = host.game.state.starter
+    act(seats[starter], Title(seat=starter, title="In which Goldilocks wakes"))
+    look(host, *seats)
+    turn = host.game.state.turn
+    act(seats[turn], TurnStones(seat=turn, place=("create", "create")))
+    look(host, *seats)
+    return turn
+
+
+def test_each_phone_places_its_own_stones_and_no_other_seats(table) -> None:
+    host, seats = table
+    # Everyone places at once: each phone has its own placer, for its own sheet.
+    for seat, page in enumerate(seats):
+        assert one(page, "pb-own-sheet").value.count(f'data-seat="{seat}"') == 1
+        # Its tree is in its panel, not twice; the others' below.
+        assert [w for w in find(page, f"pb-sheet-{seat}") if visible(w) and w.value] == [one(page, "pb-own-sheet")]
+        assert all(visible(w) and w.value for other in range(4) if other != seat for w in find(page, f"pb-sheet-{other}"))
+        assert find(page, "pb-seat-0" if seat else "pb-seat-1") == []
+        assert one(page, "pb-place-confirm").description == "Place these stones"
+    # Faith's phone cannot place Reason's stones, even by a hand-made message.
+    assert not seats[1].act(Place(seat=0, place=START))
+    assert seats[1].status.message == "This is Faith's own page: it plays only that seat."
+    assert host.game.state.sheets[0].placed is False
+    for node, count in {"think": 3, "create": 2, "connect": 1, "defend": 1}.items():
+        one(seats[1], f"pb-place-{node}").value = count
+    click(seats[1], "pb-place-confirm")
+    assert seats[1].game.state.sheets[1].placed
+    assert "Nothing to do now" in synced_text(one(seats[1], "pb-controls"))
+    # Reason's phone had not seen Faith's placing: its own lands all the same.
+    act(seats[0], Place(seat=0, place=START))
+    assert seats[0].game.state.sheets[0].placed and seats[0].game.state.sheets[1].placed
+
+
+def test_the_setting_round_is_on_the_phone_whose_turn_it_is(table) -> None:
+    host, seats = table
+    for seat, page in enumerate(seats):
+        act(page, Place(seat=seat, place=START))
+    look(host, *seats)
+    turn = host.game.state.turn
+    assert host.game.state.phase == "setting"
+    for seat, page in enumerate(seats):
+        assert bool(find(page, "pb-write-confirm")) == (seat == turn), seat
+        assert visible(one(page, "pb-narration")) == (seat == turn)
+    # The facilitator's page plays no seat a phone holds: it says whom the table waits for.
+    assert find(host, "pb-write-confirm") == []
+    assert f"waiting for {NAMES[turn]} on their own phones" in synced_text(host.controls)
+
+
+def test_two_phones_spend_in_the_same_second_and_both_land_once(table) -> None:
+    host, seats = table
+    turn = to_a_turn(host, seats)
+    actor = seats[turn]
+    click(actor, "pb-create")
+    one(actor, "pb-meme-text").value = "Everything has a reason"
+    one(actor, "pb-meme-holder").value = "Goldilocks"
+    one(actor, "pb-narration").value = "Reason whispers to Goldilocks."
+    click(actor, "pb-announce-stake")
+    assert host.refresh() and host.game.state.phase == "respond"
+    look(*seats)
+    helper, hinderer, bystander = (seats[(turn + k) % 4] for k in (1, 2, 3))
+    # Phase 2 on every phone at once: no "who spends?" and no passing for the others.
+    for page in (helper, hinderer, bystander):
+        assert find(page, "pb-connect") and find(page, "pb-defend") and find(page, "pb-pass")
+        assert find(page, "pb-all-pass") == [] and not any(c.startswith("pb-responder-") for w in walk(page) for c in w._dom_classes)
+    pool = host.game.state.attempt.pool
+    click(helper, "pb-connect")
+    one(helper, "pb-stake-node").value = 1
+    click(hinderer, "pb-defend")
+    one(hinderer, "pb-stake-node").value = 1
+    # A spend being chosen on one phone is that phone's own.
+    assert find(bystander, "pb-stake-confirm") == []
+    click(helper, "pb-stake-confirm")
+    # The hinderer's page has not seen the connect: its defend is decided against the table as
+    # it is now, and lands too (the store lets different seats' plays commute).
+    assert hinderer.version < helper.version
+    click(hinderer, "pb-stake-confirm")
+    host.refresh()
+    kinds = [(a.kind, a.seat) for a in host.game.actions[-2:]]
+    assert kinds == [("connect", helper.seat), ("defend", hinderer.seat)]
+    assert sum(1 for a in host.game.actions if isinstance(a, (Connect, Defend))) == 2
+    a = host.game.state.attempt
+    assert a.sides[helper.seat] == "connect" and a.sides[hinderer.seat] == "defend"
+    assert a.pools[-2:] == (pool + 1, a.pool)
+    # The bystander's phone may not spend for the others, nor pass for them.
+    assert not bystander.act(Connect(seat=helper.seat, from_node=1))
+    assert not bystander.act(Pass(seat=actor.seat))
+    assert host.game.state.attempt.passed == (False,) * 4
+    # Everyone passes from their own phone: the dice roll.
+    for page in seats:
+        page.refresh()
+        click(page, "pb-pass")
+    look(host, *seats)
+    assert host.game.state.phase in ("reroll", "outcome")
