@@ -12,21 +12,13 @@ import pytest
 
 from lab.dangerous_ideas import legal_actions
 from rules.dangerous_ideas import Connect, Defend, Pass, Place, Title, TurnStones, Write
+from tests.support.classes import joined
 from tests.support.dangerous_ideas_page import click, start
-from tests.support.headless import find, one, seat_query, synced_text, visible, walk
+from tests.support.headless import csv_rows, find, links, one, seat_query, synced_text, visible, walk
 from widgets.dangerous_ideas import DangerousIdeasDashboard
 
 NAMES = ("Reason", "Faith", "Chaos", "Progress")
 START = ("think",) * 3 + ("create",) * 2 + ("connect", "defend")
-
-
-@pytest.fixture(autouse=True)
-def on_devices(monkeypatch):
-    import dataclasses
-
-    import rules.games
-
-    monkeypatch.setitem(rules.games._CARDS, "dangerous-ideas", dataclasses.replace(rules.games.card("dangerous-ideas"), devices=True))
 
 
 @pytest.fixture
@@ -154,3 +146,77 @@ def test_two_phones_spend_in_the_same_second_and_both_land_once(table) -> None:
         click(page, "pb-pass")
     look(host, *seats)
     assert host.game.state.phase in ("reroll", "outcome")
+
+
+def test_the_board_shows_every_tree_the_meme_action_its_odds_and_the_story_and_plays_nothing(table) -> None:
+    host, seats = table
+    board = DangerousIdeasDashboard(host.store, query=links(host)["board"])
+    assert board.role == "board"
+    turn = to_a_turn(host, seats)
+    actor = seats[turn]
+    click(actor, "pb-create")
+    one(actor, "pb-meme-text").value = "Everything has a reason"
+    one(actor, "pb-meme-holder").value = "Goldilocks"
+    one(actor, "pb-narration").value = "Reason whispers to Goldilocks."
+    one(seats[(turn + 1) % 4], "pb-narration").value = "A draft nobody sent"
+    click(actor, "pb-announce-stake")
+    board.refresh()
+    scene = board.phase_board.scene.value
+    host.refresh()
+    a = host.game.state.attempt
+    assert "Everything has a reason" in scene and f"Pool {a.pool}" in scene and "% to succeed" in scene
+    trees = one(board, "pb-board-trees").value
+    assert all(f">{name}<" in trees for name in NAMES)
+    story = one(board, "pb-story").value
+    assert "Reason whispers to Goldilocks." in story and "In which Goldilocks wakes" in story
+    text = synced_text(board)
+    assert "A draft nobody sent" not in text and "seat=" not in text
+    # Read-only: no control of a seat, and a hand-made message is refused.
+    assert find(board, "pb-pass") == [] and find(board, "pb-stake-confirm") == [] and find(board, "pb-controls") == []
+    assert not board.act(Pass(seat=turn)) and board.status.message == "This page only shows the table."
+    # Everyone passes: the roll and its outcome on the board.
+    for page in seats:
+        page.refresh()
+        click(page, "pb-pass")
+    board.refresh()
+    dice = host.store.load(host.table_id).game.state.attempt.dice
+    assert f"{dice[0]} + {dice[1]} = {sum(dice)}" in board.phase_board.scene.value
+
+
+# -- a class of Dangerous Ideas, with phones only -----------------------------------------------------
+
+
+def test_a_class_is_dealt_started_played_from_phones_and_ended(store) -> None:
+    students = ["Ana", "Bo", "Cy", "Di", "Ed", "Fi", "Gus", "Hal"]
+    phones, facilitator = joined(store, "dangerous-ideas", students, seed=4)
+    assert facilitator.deal() and facilitator.start(), facilitator.status.message
+    record = facilitator.record
+    assert len(record.tables) >= 2
+    for phone in phones:
+        phone.refresh()
+    # Every phone became its student's seat: a Dangerous Ideas seat page, placing its own stones.
+    pages = [phone.seat_page for phone in phones]
+    assert all(isinstance(p, DangerousIdeasDashboard) and p.role == "seat" for p in pages), [p and p.role for p in pages]
+    assert "shared screen" not in " ".join(synced_text(phone) for phone in phones)
+    for page in pages:
+        assert find(page, "pb-place-confirm") and page.game.state.sheets[page.seat].name == page.seat_name(page.seat)
+        for node, count in {"think": 3, "create": 2, "connect": 1, "defend": 1}.items():
+            one(page, f"pb-place-{node}").value = count
+        click(page, "pb-place-confirm")
+    states = [store.load(t).game.state for t in record.tables]
+    assert all(s.phase == "setting" for s in states)
+    # The monitor sees each table's state; the class ends; its debrief's CSV names each phone's moves.
+    facilitator.refresh()
+    assert facilitator.end(), facilitator.status.message
+    facilitator.refresh()
+    one(facilitator, "pb-debrief-prepare").click()
+    rows = csv_rows(one(facilitator, "pb-debrief-csv").value)
+    assert sorted(r["student"] for r in rows) == sorted(students)
+    ana = next(r for r in rows if r["student"] == "Ana")
+    assert ana["decision"].startswith("places the starting stones") and ana["amount"] == "7"
+    # A stopped table takes no more moves from a phone, and says so.
+    page = pages[0]
+    page.refresh()
+    assert not visible(page.curtain)
+    assert not page.act(Write(seat=page.seat, branch="probe-1", text="Late", holder="Goldilocks"))
+    assert "ended the class" in page.status.message

@@ -1,4 +1,4 @@
-"""Dangerous Ideas around one screen: the sheets as trees, the bidding round, the story.
+"""Dangerous Ideas from phones or around one screen: the sheets as trees, the bidding round, the story.
 
 The sheets' trees, the dice and the cards are drawn by `drawing.dangerous_ideas`; the move
 controls are `widgets.dangerous_ideas_moves`.
@@ -10,8 +10,14 @@ players, each played by hand or by a bot, the story being retold, every variant 
 whose move it is), one panel with the controls for what the game waits on now, the meme
 action in play (the pool and the actor's chance, live while stones are chosen; the dice;
 the outcome), every player's sheet drawn as its tree, the story's characters and the memes
-they hold, the story so far, standings and the log. Nothing in this game is hidden, so there
-is no privacy curtain: anyone at the table may click for anyone. Bot seats move by themselves.
+they hold, the story so far, standings and the log. Bot seats move by themselves.
+
+Played on devices (its card's `devices`): a seat's page (`seat_curtain`, locked to the seat)
+shows its philosophy's tree and the same controls filtered to what that seat may do now (no
+"who spends?", no passing for the others); the facilitator's page plays the seats no phone holds
+(hot seat); the board shows the scene, every tree (``pb-board-trees``) and the story. Nothing in
+the game is secret; what a phone types before it sends (a spend being chosen, a narration) stays
+in that page's kernel.
 
 Every control is built from the rules model: choices are offered only when `legal_actions`
 or `Game.is_legal` accepts them, and the live pool preview is the model's own `play` of the
