@@ -93,7 +93,8 @@ from drawing.dangerous_ideas import (
     sheet_legend,
     sheet_svg,
     story_card,
-    trees_html,
+    tree_list,
+    trees_at_a_glance,
 )
 from lab import BOTS as LAB_BOTS
 from lab.dangerous_ideas import legal_actions
@@ -344,7 +345,7 @@ class DangerousIdeasDashboard(TableDashboard):
             return
         state = self.game.state
         # The results and a chapter's start draw the trees in the scene itself.
-        self.board_trees.value = "" if state.phase in ("over", "title") else trees_html(state)
+        self.board_trees.value = "" if state.phase in ("over", "title") else trees_at_a_glance(state)
         self.story_html.value = story_card(state)
 
     def waiting(self, state: State) -> tuple[int, ...]:
@@ -625,7 +626,10 @@ class DangerousIdeasDashboard(TableDashboard):
             f'<div class="di-hint"><b>{view.scores[seat]}</b> pts · {sheet.filled} memes · {sheet.stones} stones · {_plural(sheet.seeds, "seed")}</div>'
         )
         extra = "di-active" if seat in active else ""
-        return card("", head + sheet_svg(state, seat), extra, f'data-seat="{seat}"')
+        # A phone lists the tree in its own type: the drawing's lettering, scaled to a phone's
+        # width, is too small to read there.
+        tree = tree_list(state, seat) if self.role == "seat" else sheet_svg(state, seat)
+        return card("", head + tree, extra, f'data-seat="{seat}"')
 
 
     # -- the control panel ----------------------------------------------------------------------
