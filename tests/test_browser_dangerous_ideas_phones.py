@@ -81,7 +81,9 @@ def test_two_phones_spend_in_the_same_second_both_land_and_no_draft_or_key_leave
     phones[helper].locator(f"{DI} .pb-connect").click()
     phones[hinderer].locator(f"{DI} .pb-defend").click()
     for seat in (helper, hinderer):
-        phones[seat].locator(f"{DI} .pb-stake-node input").fill("1")
+        box = phones[seat].locator(f"{DI} .pb-stake-node input")
+        box.fill("1")
+        box.press("Tab")  # a number box sends its value when it is left
         expect(phones[seat].locator(f"{DI} .pb-stake-confirm")).to_be_enabled()
     confirms = [phones[seat].locator(f"{DI} .pb-stake-confirm") for seat in (helper, hinderer)]
     for button in confirms:

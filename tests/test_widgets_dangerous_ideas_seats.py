@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from lab.dangerous_ideas import legal_actions
-from rules.dangerous_ideas import Connect, Defend, Pass, Place, Title, TurnStones, Write
+from rules.dangerous_ideas import Connect, Defend, Pass, Place, Roll, Title, TurnStones, Write
 from tests.support.classes import joined
 from tests.support.dangerous_ideas_page import click, start
 from tests.support.headless import csv_rows, find, links, one, seat_query, synced_text, visible, walk
@@ -220,3 +220,30 @@ def test_a_class_is_dealt_started_played_from_phones_and_ended(store) -> None:
     assert not visible(page.curtain)
     assert not page.act(Write(seat=page.seat, branch="probe-1", text="Late", holder="Goldilocks"))
     assert "ended the class" in page.status.message
+
+
+def test_with_table_dice_the_actors_phone_enters_the_roll_and_no_other(store) -> None:
+    host = DangerousIdeasDashboard(store)
+    start(host, NAMES, chapters=4, table_dice=True)
+    seats = [DangerousIdeasDashboard(store, query=seat_query(host, seat)) for seat in range(len(NAMES))]
+    turn = to_a_turn(host, seats)
+    actor = seats[turn]
+    click(actor, "pb-create")
+    one(actor, "pb-meme-text").value = "Everything has a reason"
+    one(actor, "pb-meme-holder").value = "Goldilocks"
+    click(actor, "pb-announce-stake")
+    for page in seats:
+        page.refresh()
+        click(page, "pb-pass")
+    look(host, *seats)
+    assert host.game.state.phase == "roll"
+    other = seats[(turn + 1) % 4]
+    assert find(other, "pb-table-dice-enter") == [] and f"{NAMES[turn]} rolls and enters the dice." in synced_text(one(other, "pb-controls"))
+    # A hand-made message from another phone is refused; the actor's phone enters the dice.
+    assert not other.act(Roll(dice=(2, 3)))
+    assert other.status.message == f"This is {NAMES[other.seat]}'s own page: it plays only that seat."
+    one(actor, "pb-table-die-0").value = 2
+    one(actor, "pb-table-die-1").value = 3
+    click(actor, "pb-table-dice-enter")
+    host.refresh()
+    assert host.game.state.attempt.dice == (2, 3)

@@ -365,6 +365,12 @@ class DangerousIdeasDashboard(TableDashboard):
         self._seen = -1
         self.narration.value = ""
 
+    def open_from_query(self) -> None:
+        super().open_from_query()
+        if self.role == "seat" and self.game is not None:
+            # Nothing in this game is secret: the page is the player's for their moves.
+            self.status.ok(f"This is {self.seat_name(self.seat)}'s own page: your moves first, then the table.")
+
     # -- acting -------------------------------------------------------------------------------------
     def act(self, action: Action, release_bots: bool = False) -> bool:
         """As every page acts; besides, with table dice, the seat that rolls enters its dice
@@ -493,8 +499,11 @@ class DangerousIdeasDashboard(TableDashboard):
         a = state.attempt
         if phase == "over":
             return f"Game over: {state.ended}."
+        # Where several move at once, a phone says "you and 2 others": names that shorten
+        # with every move would move the buttons below under the player's finger.
+        many = self.waiting_names(names, state.waiting_for())
         if phase == "place":
-            return f"Waiting for {who} to place starting stones."
+            return f"Waiting for {many} to place starting stones."
         if phase == "setting":
             return f"{who} writes a meme."
         if phase == "title":
@@ -506,9 +515,9 @@ class DangerousIdeasDashboard(TableDashboard):
         if phase == "stake" and a is not None:
             return f"Phase 1: {names[a.actor]} stakes."
         if phase == "respond":
-            return f"Phase 2: connect, defend or pass: {who}."
+            return f"Phase 2: connect, defend or pass: {many}."
         if phase == "reroll":
-            return f"The dice: {who} may spend a red seed."
+            return f"The dice: {many} may spend a red seed."
         if phase == "outcome" and a is not None:
             return f"{names[a.actor]} concludes the meme action."
         return who
