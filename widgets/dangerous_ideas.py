@@ -280,6 +280,8 @@ class DangerousIdeasDashboard(TableDashboard):
         self.legend_html = widgets.HTML(sheet_legend())
         self.characters_html = widgets.HTML().add_class("pb-characters")
         self.story_html = widgets.HTML().add_class("pb-story")
+        #: a seat page's own philosophy's sheet (the others are in `sheets_box`).
+        self.own_sheet_html = widgets.HTML().add_class("pb-sheet").add_class("pb-own-sheet")
         #: the board's every tree at a glance (a board page's only).
         self.board_trees = widgets.HTML().add_class("pb-board-trees")
         # A seat page's own panel: the philosophy's tree and the controls of what that seat may
@@ -333,7 +335,9 @@ class DangerousIdeasDashboard(TableDashboard):
         """Below a seat's own panel: the meme action in play, the chapter, the other
         philosophies' trees, the story and the record."""
         attempt = widgets.VBox((self.attempt_html, row_of(self.pool_html, self.odds_html), self.dice_html, self.outcome_html)).add_class("pb-card")
-        return widgets.VBox((attempt, self.chapter_html, self.sheets_box, self.legend_html, self.characters_html, self.story_html, self.standings, self.game_log))
+        # The meme action (its pool, odds and the preview of a spend being chosen) right below
+        # the controls, then the seat's own tree, then the others'.
+        return widgets.VBox((attempt, self.own_sheet_html, self.chapter_html, self.sheets_box, self.characters_html, self.story_html, self.standings, self.game_log))
 
     def board_parts(self) -> tuple[widgets.Widget, ...]:
         """Below the board's scene: every philosophy's tree at a glance, then the story told
@@ -613,8 +617,10 @@ class DangerousIdeasDashboard(TableDashboard):
             )
             self.sheets_box.children = self.sheet_html
             close_tree(old)
+        if self.role == "seat" and self.seat is not None:
+            self.own_sheet_html.value = self._sheet_card(state, self.seat, view)
         for seat, html in enumerate(self.sheet_html):
-            # A seat's own tree is in its panel, at the top of its page.
+            # A seat's own tree is drawn once, above the others'.
             html.layout.display = "none" if self.role == "seat" and seat == self.seat else ""
             html.value = "" if self.role == "seat" and seat == self.seat else self._sheet_card(state, seat, view)
 
@@ -677,7 +683,8 @@ class DangerousIdeasDashboard(TableDashboard):
         return key
 
     def _seat_panel(self, seat: int) -> list[widgets.Widget]:
-        """Fresh widgets for one seat's own page: what it may do now, then its tree."""
+        """Fresh widgets for one seat's own page: what it may do now (its tree follows the meme
+        action in play, in the public part below: `own_sheet_html`)."""
         assert self.game is not None
         state = self.game.state
         self._preview, self._preview_spend = (None, ""), None
@@ -691,9 +698,7 @@ class DangerousIdeasDashboard(TableDashboard):
         moves = seat in state.waiting_for() or (state.phase == "respond" and not state.over)
         narration.layout.display = "flex" if moves and not state.over else "none"
         self._seat_narration = narration
-        panel = widgets.VBox((head, *parts, narration)).add_class("pb-controls")
-        own = widgets.HTML(self._sheet_card(state, seat, view_for(state, None))).add_class("pb-sheet").add_class(f"pb-sheet-{seat}").add_class("pb-own-sheet")
-        return [panel, own]
+        return [widgets.VBox((head, *parts, narration)).add_class("pb-controls")]
 
     def _controls_for(self, state: State) -> tuple[str, list[widgets.Widget]]:
         """(who acts, widgets) for what the game waits on now, for the seats this page plays
