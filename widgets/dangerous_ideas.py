@@ -673,7 +673,7 @@ class DangerousIdeasDashboard(TableDashboard):
         state = self.game.state
         a = state.attempt
         waiting = state.waiting_for()
-        key: tuple[object, ...] = (self._seat_moment(state), state.sheets[seat], seat in waiting, self._mode, self._side, self._meta.get("stopped"))
+        key: tuple[object, ...] = (self._seat_moment(state), state.sheets[seat], seat in waiting, self._mode, self._side)
         if a is not None:
             key += (a.target, a.sides[seat], a.passed[seat], a.node_spent[seat], a.think_spent[seat], a.dice, a.rerolling, a.success)
             if state.phase == "reroll":
@@ -718,11 +718,14 @@ class DangerousIdeasDashboard(TableDashboard):
         if state.phase == "respond" and playable and state.attempt is not None:
             humans = humans or [s for s in state.order_from(state.attempt.actor) if s in playable]  # whoever passed may still spend
         if not humans:
-            waiting = [s for s in state.waiting_for() if s not in playable]
-            if not waiting:
+            people = [s for s in state.waiting_for() if s not in playable and s not in self.bots]
+            if not people:
                 return "", [line_note("Waiting for the bots.")]
-            where = "on their own phones" if self.role != "seat" else ""
-            return "", [line_note(f"Nothing to do now: waiting for {seats_text(names, waiting)} {where}".strip() + ".")]
+            if self.role == "seat" and state.phase in ("place", "reroll"):
+                # Everyone moves at once: a list of names here would go stale (the header counts them).
+                return "", [line_note("Nothing to do now: waiting for the others.")]
+            where = " on their own phones" if self.role != "seat" else ""
+            return "", [line_note(f"Nothing to do now: waiting for {seats_text(names, people)}{where}.")]
         phase = state.phase
         if phase == "place":
             seat = humans[0]
