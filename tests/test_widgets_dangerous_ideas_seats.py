@@ -247,3 +247,19 @@ def test_with_table_dice_the_actors_phone_enters_the_roll_and_no_other(store) ->
     click(actor, "pb-table-dice-enter")
     host.refresh()
     assert host.game.state.attempt.dice == (2, 3)
+
+
+def test_the_join_code_makes_a_phone_a_philosophys_seat(store) -> None:
+    host = DangerousIdeasDashboard(store)
+    start(host, NAMES, chapters=4)
+    phone = DangerousIdeasDashboard(store, query=links(host)["join"])
+    assert phone.role == "join"
+    click(phone, "pb-claim-2")
+    assert phone.role == "seat" and phone.seat == 2
+    assert find(phone, "pb-place-confirm") and "Chaos" in one(phone, "pb-own-sheet").value
+    # Chaos's seat is on a phone now: the join page offers it no more, and the facilitator's
+    # page plays the other three only.
+    again = DangerousIdeasDashboard(store, query=links(host)["join"])
+    assert find(again, "pb-claim-2") == [] and len(find(again, "pb-claim-0")) == 1
+    host.refresh()
+    assert host.playable() == frozenset({0, 1, 3})
