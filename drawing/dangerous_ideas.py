@@ -9,6 +9,7 @@ Nothing in Dangerous Ideas is hidden: the board draws `view_for(state, None)`.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
@@ -47,6 +48,9 @@ __all__ = [
     "short",
     "story_card",
     "text_width",
+    "tree_list",
+    "trees_at_a_glance",
+    "trees_html",
     "wrap",
 ]
 
@@ -518,8 +522,55 @@ def story_card(state: State) -> str:
 # -- the board by phase ------------------------------------------------------------------------------
 
 
-def _trees(state: State) -> str:
-    """Every player's sheet, as the table's page draws it: the story told so far, tree by tree."""
+def tree_list(state: State, seat: int) -> str:
+    """One player's sheet as a list in the page's own type (a phone's 16 px, the board's 20 px),
+    where the drawn tree's lettering would be scaled below reading size: Think, then each hub
+    with its stones and its memes (own stones, bonus stones), the empty branches counted."""
+    sheet = state.sheets[seat]
+    rows = [f'<div class="di-node" style="background:{NODE_COLOURS["think"]}"><b>Think</b> {plural(sheet.node("think"), "stone")}</div>']
+    for hub in HUBS:
+        memes: list[str] = []
+        empty: Counter[str] = Counter()
+        for branch in BRANCHES:
+            if not branch.startswith(hub + "-"):
+                continue
+            meme = sheet.meme(branch)
+            kind = state.setup.branch_type(branch)
+            if meme is None:
+                empty[kind] += 1
+                continue
+            colour = LEAF_COLOUR if kind == "leaf" else COIL_COLOUR
+            extra = f" · {'◆' * meme.bonus} bonus" if meme.bonus else ""
+            memes.append(
+                f'<li style="border-left:5px solid {colour};padding-left:6px;list-style:none">‘{esc(meme.text)}’ held by {esc(meme.holder)}'
+                f' <span class="di-count">· {plural(meme.stones, "stone")}{extra}</span></li>'
+            )
+        if empty:
+            words = " and ".join(f"{empty[kind]} {kind}" for kind in ("leaf", "coiled") if empty[kind])
+            memes.append(f'<li class="di-empty" style="list-style:none;color:#5b6273">{words} empty</li>')
+        rows.append(
+            f'<div class="di-node" style="background:{NODE_COLOURS[hub]}"><b>{hub.title()}</b> {plural(sheet.node(hub), "stone")}</div>'
+            f'<ul style="margin:2px 0 6px;padding-left:8px">{"".join(memes)}</ul>'
+        )
+    seeds = f'<div class="di-seeds">{plural(sheet.seeds, "red seed")}</div>'
+    return f'<div class="di-tree-list">{"".join(rows)}{seeds}</div>'
+
+
+def trees_at_a_glance(state: State) -> str:
+    """Every player's sheet side by side as a list (`tree_list`), for the board: read from the
+    back of the room, where the drawn trees' lettering would be too small."""
+    scores = view_for(state, None).scores
+    cells = "".join(
+        f'<div class="pb-tree" style="border:2px solid #c9cedb;border-radius:12px;padding:4px 10px;background:#fff">'
+        f'<div class="pb-label">{name(sheet.name)} · {plural(scores[seat], "point")}</div>{tree_list(state, seat)}</div>'
+        for seat, sheet in enumerate(state.sheets)
+    )
+    return f'<div class="pb-trees" style="display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,440px),1fr));gap:12px;margin-top:10px">{cells}</div>'
+
+
+def trees_html(state: State) -> str:
+    """Every player's sheet, as the table's page draws it: the story told so far, tree by tree
+    (the board's trees at a glance, the results, a chapter's start)."""
     cells = "".join(
         f'<div class="pb-tree" style="border:2px solid #c9cedb;border-radius:12px;padding:4px 10px;background:#fff">'
         f'<div class="pb-label">{name(sheet.name)}</div>{sheet_svg(state, seat)}</div>'
@@ -552,7 +603,8 @@ def scene(state: State, final: State | None = None) -> Scene:
     a = view.attempt
     if a is not None and view.phase in ("stake", "respond"):
         sides = [f"{names[s]} {side}s" for s, side in enumerate(a.sides) if side and side != "actor"]
-        target = " (replacing a meme)" if a.target is not None else ""
+        victim = state.sheets[a.target.seat].meme(a.target.branch) if a.target is not None else None
+        target = f", replacing {names[a.target.seat]}'s “{victim.text}”" if a.target is not None and victim is not None else ""
         centre = (
             f'<div class="pb-label">The meme action: {esc(names[a.actor])} tries to {esc(a.kind.lower())}{esc(target)}</div>'
             f'<div class="pb-line">“{esc(a.text)}” held by {esc(a.holder)}</div>'
@@ -588,7 +640,7 @@ def scene(state: State, final: State | None = None) -> Scene:
         + (f'<div class="pb-line">{view.actions_left} action{"s" if view.actions_left != 1 else ""} left this turn</div>' if view.phase == "turn" else "")
         + (f'<div class="pb-line">{esc(turn)} names the chapter.</div>' if view.phase == "title" else "")
         + recent
-        + (_trees(state) if view.phase == "title" else "")  # a chapter ends: the trees as they stand
+        + (trees_html(state) if view.phase == "title" else "")  # a chapter ends: the trees as they stand
     )
     return Scene("decision", heading, centre, (Fact("Turn", turn or "—"), *facts_common), view.log)
 
@@ -599,7 +651,7 @@ def _results(state: State, view: View) -> Scene:
     rows = "".join(f"<tr><td>{rank}</td><td>{name(names[s])}</td><td>{number(score)} points</td></tr>" for rank, s, score in view.standings)
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>'
     winner = winners_text(names, winners)
-    return Scene("results", "the end", centre, (Fact("Chapters", str(view.chapters)),), view.log, winner, tuple(story(state)), _trees(state))
+    return Scene("results", "the end", centre, (Fact("Chapters", str(view.chapters)),), view.log, winner, tuple(story(state)), trees_html(state))
 
 
 def story(state: State) -> list[str]:

@@ -45,7 +45,7 @@ from rules.dangerous_ideas import (
 from rules.decisions import first_states
 from rules.games import card
 
-from . import charts, common, fonts
+from . import charts, common, fonts, slips
 from .fonts import BidiParagraph as Paragraph
 from .fonts import markup, name_list
 
@@ -53,7 +53,7 @@ __all__ = ["CARD", "MATERIALS", "booklet", "debrief_compare", "debrief_lines", "
 
 # -- layout ------------------------------------------------------------------------------
 CARD = card("dangerous-ideas")
-MATERIALS = ("Character sheet", "Stones reference card", "Score pad", "The story as told", "Rules card")
+MATERIALS = ("Character sheet", "Stones reference card", "Score pad", "The story as told", "Rules card", "Seat slips")
 # The character sheet: a header band, the meme tree, a footer band, all one flowable.
 SHEET_HEADER = 70  # points: title, seeds, player and idea lines, a status line
 SHEET_FOOTER = 100  # points: crossed-off memes, score boxes, the leaf/coil legend
@@ -121,6 +121,8 @@ class _Table:
     start_stones: int
     story: str = ""
     state: State | None = None
+    #: (seat name, URL) per seat for the seat slips' QR codes; None prints blank slips.
+    seat_links: tuple[tuple[str, str], ...] | None = None
 
     @property
     def n(self) -> int:
@@ -139,7 +141,7 @@ class _Table:
 
 def table_of(source: common.Source[Setup, State]) -> _Table:
     """The table `source` prints for: its setup's, or blank seats with `Setup`'s default variants."""
-    return _Table(names=source.names, state=source.state, **common.variants(source, Setup, _VARIANTS))
+    return _Table(names=source.names, state=source.state, seat_links=source.seat_links, **common.variants(source, Setup, _VARIANTS))
 
 
 # -- text helpers --------------------------------------------------------------------------------
@@ -1115,13 +1117,16 @@ class _Indented(Flowable):
 # -- the document (printables.document) ----------------------------------------------------------
 def sheets(table: _Table, page: str) -> list[Flowable]:
     """A character sheet per player, the stones reference cards, the score pad, the story as
-    told and the rules card."""
+    told, the rules card and (until the game is over) the seat slips: each philosophy's phone
+    link as a QR code from `table.seat_links`, or blank."""
     width, _ = common.frame_size(page)
     story: list[Flowable] = _character_sheets(table, page) + [PageBreak()]
     story += _cards(table) + [PageBreak()]
     story += _score_pad(table, width) + [PageBreak()]
     story += _story_flowables(table, width)
     story += [PageBreak()] + rules_card(table, width)
+    if table.state is None or not table.state.over:
+        story += [PageBreak()] + slips.seat_slips(table.seat_links, game_title=CARD.title, players=table.n, page=page)
     return story
 
 

@@ -1,4 +1,4 @@
-"""Seat slips for the games with hidden information (New Rule, Leerdam): one slip per seat
+"""Seat slips for the games played on devices of their own (New Rule, Leerdam, Dangerous Ideas): one slip per seat
 with that seat's own link as a QR code, or blank slips with a name line and a box for a QR
 code or a join code written in by hand. Cut along the crop marks and hand each player theirs.
 

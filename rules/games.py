@@ -312,6 +312,8 @@ register(
         # The text allows 10; six keep a chapter short enough for a lesson.
         players=Players(low=3, high=10, text_low=3, text_high=10, class_low=3, class_high=6, default=4),
         hides=False,
+        # Each philosophy on its own phone (nothing secret, but one screen for a class is crowded).
+        devices=True,
         notebook="dangerous_ideas.ipynb",
         fill_bot="sensible",
         length=Length("chapters", "chapter", "chapters"),

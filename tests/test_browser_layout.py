@@ -132,7 +132,10 @@ def test_a_game_page_opens_on_its_table_at_every_size(voila: VoilaFactory, chrom
     assert problems == [], "\n".join(problems)
 
 
-@pytest.mark.parametrize("slug, seats, decision", [("new-rule", 4, ".pb-draw"), ("leerdam", 10, ".pb-pledge-confirm"), ("danger-world", 4, ".pb-quick-0")])
+@pytest.mark.parametrize(
+    "slug, seats, decision",
+    [("new-rule", 4, ".pb-draw"), ("leerdam", 10, ".pb-pledge-confirm"), ("danger-world", 4, ".pb-quick-0"), ("dangerous-ideas", 4, ".pb-place-confirm")],
+)
 def test_a_seat_fits_a_phone_and_the_board_reads_from_the_back(voila: VoilaFactory, chromium: Browser, screenshots: Path, slug: str, seats: int, decision: str) -> None:
     notebook, root = GAMES[slug]
     server = voila(NOTEBOOKS_DIR / notebook)

@@ -11,6 +11,7 @@ from playbook.store import Store
 from rules import new_game
 from rules.dangerous_ideas import Place, Setup, Write
 from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard
+from tests.support.tables import stored
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -46,7 +47,8 @@ MEASURE = """() => {
 
 
 def stored_table(store: Store) -> str:
-    """A table after the setting round: two memes on each of five sheets, long ones among them."""
+    """A table after the setting round: two memes on each of five sheets, long ones among them;
+    its facilitator's link (the page that shows every sheet as drawn)."""
     game = new_game("dangerous-ideas", Setup(names=NAMES), 3)
     for seat in range(len(NAMES)):
         game.apply(Place(seat=seat, place=("think",) * 3 + ("create",) * 2 + ("connect", "defend")))
@@ -56,7 +58,8 @@ def stored_table(store: Store) -> str:
         branch = next(a.branch for a in legal_actions(game.state, seat) if isinstance(a, Write))
         game.apply(Write(seat=seat, branch=branch, text=f"{TEXTS[i % len(TEXTS)]} {i}", holder="Goldilocks the Brave"))
         i += 1
-    return store.create(game, meta={"bots": {}})
+    _, links = stored(store, game)
+    return links["facilitator"]
 
 
 @pytest.mark.parametrize("width, height, least", [(1920, 1080, 14.0), (1366, 768, 14.0), (390, 844, 0.0)])
@@ -64,12 +67,12 @@ def test_sheet_labels_are_big_on_a_projector_and_fit_a_phone(
     voila: VoilaFactory, chromium: Browser, width: int, height: int, least: float
 ) -> None:
     server = voila(NOTEBOOKS_DIR / "dangerous_ideas.ipynb")
-    table_id = stored_table(Store(server.db_path))
+    facilitator = stored_table(Store(server.db_path))
     context = chromium.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(LOAD_TIMEOUT_MS)
     try:
         page = context.new_page()
-        open_dashboard(page, f"{server.url}?table={table_id}", f"{ROOT} .pb-sheet svg")
+        open_dashboard(page, server.url + facilitator, f"{ROOT} .pb-sheet svg")
         page.wait_for_function("() => document.querySelectorAll('.pb-sheet svg').length === 5")
         found = page.evaluate(MEASURE)
     finally:

@@ -127,16 +127,17 @@ def test_a_machine_without_a_network_says_so_and_links_to_localhost(capsys: pyte
     assert code == 0 and "playbook table new: warning: this machine has no network" in err
 
 
-def test_seat_slips_carry_the_links_public_address(capsys: pytest.CaptureFixture[str], here: Path, network_host: str, monkeypatch: pytest.MonkeyPatch, qr_payloads: list[str]) -> None:
+@pytest.mark.parametrize("game", ["new-rule", "dangerous-ideas"])
+def test_seat_slips_carry_the_links_public_address(capsys: pytest.CaptureFixture[str], here: Path, network_host: str, monkeypatch: pytest.MonkeyPatch, qr_payloads: list[str], game: str) -> None:
     for base in (f"http://{network_host}:8866/", "https://school.example/playbook/"):
         if base.startswith("https:"):
             monkeypatch.setenv("PLAYBOOK_URL", base)
-        code, out, _ = run(capsys, "table", "new", "new-rule", "--players", "4", "--names", "Ana,Bo,Cy,Di", "--json")
+        code, out, _ = run(capsys, "table", "new", game, "--players", "4", "--names", "Ana,Bo,Cy,Di", "--json")
         assert code == 0
         links = here / "links.json"
         links.write_text(out, encoding="utf-8")
         qr_payloads.clear()
-        code, _, err = run(capsys, "print", "new-rule", "--players", "4", "--seat-links", str(links), "-o", str(here / "slips.pdf"))
+        code, _, err = run(capsys, "print", game, "--players", "4", "--seat-links", str(links), "-o", str(here / "slips.pdf"))
         assert code == 0 and "warning" not in err
         seats = [seat["url"] for seat in json.loads(out)["seats"]]
         assert qr_payloads == seats and all(url.startswith(base) and "&key=" in url for url in qr_payloads)

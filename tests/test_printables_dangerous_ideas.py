@@ -145,8 +145,9 @@ def test_every_material_has_its_heading(blank_pages: list[str]) -> None:
 
 def test_page_order_and_count(blank_pages: list[str]) -> None:
     pages = blank_pages
-    # Four sheets, two pages of two cards, the score pad, the story plan, the rules card.
-    assert len(pages) == 4 + 2 + 1 + 1 + 1
+    # Four sheets, two pages of two cards, the score pad, the story plan, the rules card, the
+    # seat slips (a phone's link each, blank here).
+    assert len(pages) == 4 + 2 + 1 + 1 + 1 + 1
     assert all("Dangerous Ideas — character sheet" in p for p in pages[:4])
     assert pages[4].count("Dangerous Ideas · stones") == 2 and pages[5].count("Dangerous Ideas · stones") == 2
     assert "Score pad" in pages[6] and "Standings" in pages[6]
@@ -154,6 +155,7 @@ def test_page_order_and_count(blank_pages: list[str]) -> None:
     # The chapter plan names each chapter's starter: 8 chapters for 4 players.
     assert "8 Đi Ångström" in pages[7] and "5 <b>Zoë & 🐻" in pages[7]
     assert "Dangerous Ideas — rules card" in pages[8]
+    assert "Seat slips" in pages[9]
 
 
 def test_blank_sets_for_every_player_count() -> None:

@@ -197,7 +197,14 @@ def test_a_board_waits_for_players_with_the_join_code_large_then_plays(store: St
 
 
 @pytest.mark.parametrize("dashboard, make", [(DangerousIdeasDashboard, dangerous_ideas)])
-def test_a_game_that_hides_nothing_has_a_read_only_board(store: Store, dashboard: Any, make: Callable[[], AnyGame]) -> None:
+def test_a_game_on_one_shared_screen_has_a_read_only_board(store: Store, dashboard: Any, make: Callable[[], AnyGame], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose card says it is played on one shared screen (none of the four now: a card
+    may still say so) opens a table for whoever has its link, and a read-only board."""
+    import dataclasses
+
+    from rules import games
+
+    monkeypatch.setitem(games._CARDS, dashboard.slug, dataclasses.replace(card(dashboard.slug), devices=False))
     game = make(lambda g: len(g.actions) > 40)
     table_id = store.create(game, "open table", {})
     board = dashboard(store, query=f"?table={table_id}&board=1")

@@ -1,4 +1,4 @@
-"""Dangerous Ideas around one screen: the sheets as trees, the bidding round, the story.
+"""Dangerous Ideas from phones or around one screen: the sheets as trees, the bidding round, the story.
 
 The sheets' trees, the dice and the cards are drawn by `drawing.dangerous_ideas`; the move
 controls are `widgets.dangerous_ideas_moves`.
@@ -10,8 +10,14 @@ players, each played by hand or by a bot, the story being retold, every variant 
 whose move it is), one panel with the controls for what the game waits on now, the meme
 action in play (the pool and the actor's chance, live while stones are chosen; the dice;
 the outcome), every player's sheet drawn as its tree, the story's characters and the memes
-they hold, the story so far, standings and the log. Nothing in this game is hidden, so there
-is no privacy curtain: anyone at the table may click for anyone. Bot seats move by themselves.
+they hold, the story so far, standings and the log. Bot seats move by themselves.
+
+Played on devices (its card's `devices`): a seat's page (`seat_curtain`, locked to the seat)
+shows its philosophy's tree and the same controls filtered to what that seat may do now (no
+"who spends?", no passing for the others); the facilitator's page plays the seats no phone holds
+(hot seat); the board shows the scene, every tree (``pb-board-trees``) and the story. Nothing in
+the game is secret; what a phone types before it sends (a spend being chosen, a narration) stays
+in that page's kernel.
 
 Every control is built from the rules model: choices are offered only when `legal_actions`
 or `Game.is_legal` accepts them, and the live pool preview is the model's own `play` of the
@@ -87,10 +93,12 @@ from drawing.dangerous_ideas import (
     sheet_legend,
     sheet_svg,
     story_card,
+    tree_list,
+    trees_at_a_glance,
 )
 from lab import BOTS as LAB_BOTS
 from lab.dangerous_ideas import legal_actions
-from playbook.store import Store
+from playbook.store import Play, Store
 from rules import Action, AnyGame
 from rules.core import plural as _plural
 from rules.core import seats_text
@@ -125,7 +133,7 @@ from rules.dangerous_ideas import (
     view_for,
 )
 
-from .common import WIDE, close_tree
+from .common import WIDE, PrivacyCurtain, close_tree
 from .dangerous_ideas_moves import MemeForm, MoveEditor, SpendEditor, StonePlacer, click_button, line_note, row_of, story_holders, why_not
 from .new_game_form import NewGameForm, setup_default
 from .table import TableDashboard
@@ -250,6 +258,8 @@ class DangerousIdeasDashboard(TableDashboard):
         self._seed_seat: int | None = None
         self._seen = -1
         self._preview: tuple[int | None, str] = (None, "")
+        #: the spend being chosen (the preview's), drawn against the latest table.
+        self._preview_spend: Action | None = None
         super().__init__(store, query)
         self.add_class("playbook-dangerous-ideas")
         self.chapter_html = widgets.HTML().add_class("pb-chapter")
@@ -270,6 +280,19 @@ class DangerousIdeasDashboard(TableDashboard):
         self.legend_html = widgets.HTML(sheet_legend())
         self.characters_html = widgets.HTML().add_class("pb-characters")
         self.story_html = widgets.HTML().add_class("pb-story")
+        #: a seat page's own philosophy's sheet (the others are in `sheets_box`).
+        self.own_sheet_html = widgets.HTML().add_class("pb-sheet").add_class("pb-own-sheet")
+        #: the board's every tree at a glance (a board page's only).
+        self.board_trees = widgets.HTML().add_class("pb-board-trees")
+        # A seat page's own panel: the philosophy's tree and the controls of what that seat may
+        # do now, rebuilt only when what it shows changes (another phone's spend leaves a
+        # half-chosen spend alone). The facilitator's page plays the seats no phone holds in
+        # `controls` (hot seat), as a shared screen did.
+        self.curtain = PrivacyCurtain(self._seat_panel, label="Your philosophy:", key=self._panel_key)
+        #: the narration box of the seat's own panel (a seat page), else `narration`.
+        self._seat_narration: widgets.Textarea | None = None
+        #: what the seat page's panel was last drawn for (its controls start fresh when it changes).
+        self._moment: tuple[object, ...] = ()
         self.open_from_query()
 
     # -- hooks ------------------------------------------------------------------------------------
@@ -304,6 +327,31 @@ class DangerousIdeasDashboard(TableDashboard):
             )
         )
 
+    def seat_curtain(self) -> PrivacyCurtain | None:
+        # Seat pages (and the facilitator's class card) only where the card plays on devices.
+        return self.curtain if self.played_on_devices else None
+
+    def public_view(self) -> widgets.Widget:
+        """Below a seat's own panel: the meme action in play, the chapter, the other
+        philosophies' trees, the story and the record."""
+        attempt = widgets.VBox((self.attempt_html, row_of(self.pool_html, self.odds_html), self.dice_html, self.outcome_html)).add_class("pb-card")
+        # The meme action (its pool, odds and the preview of a spend being chosen) right below
+        # the controls, then the seat's own tree, then the others'.
+        return widgets.VBox((attempt, self.own_sheet_html, self.chapter_html, self.sheets_box, self.characters_html, self.story_html, self.standings, self.game_log))
+
+    def board_parts(self) -> tuple[widgets.Widget, ...]:
+        """Below the board's scene: every philosophy's tree at a glance, then the story told
+        chapter by chapter."""
+        return (self.board_trees, self.story_html)
+
+    def draw_board_parts(self) -> None:
+        if self.game is None:
+            return
+        state = self.game.state
+        # The results and a chapter's start draw the trees in the scene itself.
+        self.board_trees.value = "" if state.phase in ("over", "title") else trees_at_a_glance(state)
+        self.story_html.value = story_card(state)
+
     def waiting(self, state: State) -> tuple[int, ...]:
         return state.waiting_for()
 
@@ -321,10 +369,26 @@ class DangerousIdeasDashboard(TableDashboard):
         self._seen = -1
         self.narration.value = ""
 
+    def open_from_query(self) -> None:
+        super().open_from_query()
+        if self.role == "seat" and self.game is not None:
+            # Nothing in this game is secret: the page is the player's for their moves.
+            self.status.ok(f"This is {self.seat_name(self.seat)}'s own page: your moves first, then the table.")
+
     # -- acting -------------------------------------------------------------------------------------
+    def act(self, action: Action, release_bots: bool = False) -> bool:
+        """As every page acts; besides, with table dice, the seat that rolls enters its dice
+        from its own page (a chance action, the table's: no seat of its own)."""
+        if self.role == "seat" and action.chance and self.game is not None and self.seat == dice_roller(self.game.state, self.game.actions):
+            return self._submit(Play(action, release_bots)) is not None
+        return super().act(action, release_bots)
+
+    def _narration_box(self) -> widgets.Textarea:
+        return self._seat_narration if self.role == "seat" and self._seat_narration is not None else self.narration
+
     def act_told(self, action: Action) -> bool:
         """Apply `action` with the narration box's text as its narration."""
-        text = self.narration.value.strip()
+        text = self._narration_box().value.strip()
         if text and hasattr(action, "narration"):
             action = dataclasses.replace(action, narration=text)
         return self.act(action)
@@ -341,17 +405,37 @@ class DangerousIdeasDashboard(TableDashboard):
         phase = self.game.state.phase
         for _ in range(4 * self.game.state.n + 4):
             state = self.game.state
-            humans = [s for s in state.waiting_for() if s not in self.bots]
+            humans = [s for s in state.waiting_for() if s in self.playable()]
             if state.phase != phase or not humans:
                 return
             if not self.act_told(Pass(seat=humans[0])):
                 return
 
+    def playable(self) -> frozenset[int]:
+        """The seats this page plays: a seat page its own; the facilitator's (hot seat) every
+        seat no bot plays and no phone holds."""
+        if self.game is None:
+            return frozenset()
+        if self.role == "seat":
+            return frozenset({self.seat}) if self.seat is not None else frozenset()
+        held = self.on_devices() if self.played_on_devices else frozenset()
+        return frozenset(s for s in range(self.game.state.n) if s not in self.bots and s not in held)
+
     def _set(self, **changes: Any) -> None:
         """Change what the control panel shows (mode, responder, side...) and rebuild it."""
         for key, value in changes.items():
             setattr(self, f"_{key}", value)
-        if self.game is not None:
+        if self.game is None:
+            return
+        if self.role == "seat":
+            # The seat's panel is rebuilt (its key holds the mode and the side): the narration
+            # and whatever else was typed stay.
+            self.curtain.keep_typed = True
+            try:
+                self.curtain.refresh()
+            finally:
+                self.curtain.keep_typed = False
+        else:
             self._draw_controls(self.game.state)
 
     # -- drawing ------------------------------------------------------------------------------------
@@ -359,7 +443,14 @@ class DangerousIdeasDashboard(TableDashboard):
         assert self.game is not None
         state = self.game.state
         view = view_for(state, None)
-        if len(self.game.actions) != self._seen:
+        if self.role == "seat":
+            moment = self._seat_moment(state)
+            if moment != self._moment:
+                # The seat's step changed (its own move, a new phase): its controls start fresh.
+                # Another phone's spend in the same phase leaves a half-chosen spend alone.
+                self._moment = moment
+                self._mode, self._side = "", ""
+        elif len(self.game.actions) != self._seen:
             # Something happened: the controls start fresh and the narration was used.
             self._seen = len(self.game.actions)
             self._mode, self._responder, self._side, self._seed_seat = "", None, "", None
@@ -387,7 +478,13 @@ class DangerousIdeasDashboard(TableDashboard):
             )
         self.standings.show(("Rank", "Player", "Score", "Memes", "Groups", "Stones + seeds"), rows)
         self.game_log.show(view.log)
-        self._draw_controls(state)
+        if self.role == "seat" and self.seat is not None:
+            self.curtain.set_seats(state.names, [s == self.seat for s in range(state.n)])
+            self.curtain.refresh()
+            if state.attempt is not None:
+                self._draw_pool(state, view)
+        else:
+            self._draw_controls(state)
 
     @staticmethod
     def _round_text(view: View) -> str:
@@ -406,8 +503,11 @@ class DangerousIdeasDashboard(TableDashboard):
         a = state.attempt
         if phase == "over":
             return f"Game over: {state.ended}."
+        # Where several move at once, a phone says "you and 2 others": names that shorten
+        # with every move would move the buttons below under the player's finger.
+        many = self.waiting_names(names, state.waiting_for())
         if phase == "place":
-            return f"Waiting for {who} to place starting stones."
+            return f"Waiting for {many} to place starting stones."
         if phase == "setting":
             return f"{who} writes a meme."
         if phase == "title":
@@ -419,9 +519,9 @@ class DangerousIdeasDashboard(TableDashboard):
         if phase == "stake" and a is not None:
             return f"Phase 1: {names[a.actor]} stakes."
         if phase == "respond":
-            return f"Phase 2: connect, defend or pass: {who}."
+            return f"Phase 2: connect, defend or pass: {many}."
         if phase == "reroll":
-            return f"The dice: {who} may spend a red seed."
+            return f"The dice: {many} may spend a red seed."
         if phase == "outcome" and a is not None:
             return f"{names[a.actor]} concludes the meme action."
         return who
@@ -475,6 +575,9 @@ class DangerousIdeasDashboard(TableDashboard):
             return
         history = " → ".join(str(p) for p in a.pools) or "nothing staked yet"
         preview_pool, preview_text = self._preview
+        if self._preview_spend is not None and preview_pool is not None:
+            # Another phone may have spent since the spend was chosen: the pool it would make now.
+            preview_pool = None if why_not(state, self._preview_spend) else RULES.play(state, self._preview_spend).attempt.pool
         preview = ""
         if preview_pool is not None and view.odds is not None:
             preview = f'<div style="font-size:1.15em">→ <b>{preview_pool}</b> <span class="di-hint">{esc(preview_text)}</span></div>'
@@ -491,9 +594,10 @@ class DangerousIdeasDashboard(TableDashboard):
         odds += f'<div class="di-hint">2d6 at or under the pool; 11-12 fail; {esc(state.names[a.actor])} re-rolling wisely with {_plural(seeds, "seed")}</div>'
         self.odds_html.value = odds
 
-    def preview(self, pool: int | None, text: str) -> None:
+    def preview(self, pool: int | None, text: str, spend: Action | None = None) -> None:
         """Show the pool and the chance as they would be after the spend being chosen."""
         self._preview = (pool, text)
+        self._preview_spend = spend
         if self.game is not None:
             self._draw_pool(self.game.state, view_for(self.game.state, None))
 
@@ -513,29 +617,40 @@ class DangerousIdeasDashboard(TableDashboard):
             )
             self.sheets_box.children = self.sheet_html
             close_tree(old)
+        if self.role == "seat" and self.seat is not None:
+            self.own_sheet_html.value = self._sheet_card(state, self.seat, view)
+        for seat, html in enumerate(self.sheet_html):
+            # A seat's own tree is drawn once, above the others'.
+            html.layout.display = "none" if self.role == "seat" and seat == self.seat else ""
+            html.value = "" if self.role == "seat" and seat == self.seat else self._sheet_card(state, seat, view)
+
+    def _sheet_card(self, state: State, seat: int, view: View) -> str:
+        """One philosophy's sheet: its name, what it is doing, its score, stones and seeds, its tree."""
         a = state.attempt
         active = {a.actor} if a is not None else ({state.turn} if state.turn is not None else set())
-        for seat, html in enumerate(self.sheet_html):
-            sheet = state.sheets[seat]
-            bot = f' <span class="pb-muted">🤖 {esc(self.bots[seat])}</span>' if seat in self.bots else ""
-            role = ""
-            if a is not None and a.sides[seat]:
-                role = {"actor": "acting", "connect": "connecting", "defend": "defending"}[a.sides[seat]]
-            elif seat in active:
-                role = "to play"
-            badge = f' <span class="pb-chip" style="background:#ffcc80">{esc(role)}</span>' if role else ""
-            head = (
-                f'<div class="di-sheet-head"><b style="font-size:1.1em">{esc(sheet.name)}</b>{bot}{badge}</div>'
-                f'<div class="di-hint"><b>{view.scores[seat]}</b> pts · {sheet.filled} memes · {sheet.stones} stones · {_plural(sheet.seeds, "seed")}</div>'
-            )
-            extra = "di-active" if seat in active else ""
-            html.value = card("", head + sheet_svg(state, seat), extra, f'data-seat="{seat}"')
+        sheet = state.sheets[seat]
+        bot = f' <span class="pb-muted">🤖 {esc(self.bots[seat])}</span>' if seat in self.bots else ""
+        role = ""
+        if a is not None and a.sides[seat]:
+            role = {"actor": "acting", "connect": "connecting", "defend": "defending"}[a.sides[seat]]
+        elif seat in active:
+            role = "to play"
+        badge = f' <span class="pb-chip" style="background:#ffcc80">{esc(role)}</span>' if role else ""
+        head = (
+            f'<div class="di-sheet-head"><b style="font-size:1.1em">{esc(sheet.name)}</b>{bot}{badge}</div>'
+            f'<div class="di-hint"><b>{view.scores[seat]}</b> pts · {sheet.filled} memes · {sheet.stones} stones · {_plural(sheet.seeds, "seed")}</div>'
+        )
+        extra = "di-active" if seat in active else ""
+        # A phone lists the tree in its own type: the drawing's lettering, scaled to a phone's
+        # width, is too small to read there.
+        tree = tree_list(state, seat) if self.role == "seat" else sheet_svg(state, seat)
+        return card("", head + tree, extra, f'data-seat="{seat}"')
 
 
     # -- the control panel ----------------------------------------------------------------------
     def _draw_controls(self, state: State) -> None:
         old = self.controls.children
-        self._preview = (None, "")
+        self._preview, self._preview_spend = (None, ""), None
         actor, parts = self._controls_for(state)
         self.actor_html.value = f'<div style="font-size:1.2em;font-weight:700;margin:2px 0 4px">{esc(actor)}</div>' if actor else ""
         self.controls.children = tuple(parts)
@@ -544,18 +659,73 @@ class DangerousIdeasDashboard(TableDashboard):
         if state.attempt is not None:
             self._draw_pool(state, view_for(state, None))
 
+    # -- a seat's own page ---------------------------------------------------------------------------
+    @staticmethod
+    def _seat_moment(state: State) -> tuple[object, ...]:
+        """Where the game stands, as a seat's controls care: a new step starts them fresh."""
+        a = state.attempt
+        return (state.phase, state.chapter, state.turn, state.actions_left, None if a is None else (a.actor, a.number, a.text, a.holder))
+
+    def _panel_key(self, seat: int) -> tuple[object, ...]:
+        """All a seat's panel shows: while it stays the same, other phones' moves leave it be (a
+        spend being chosen in phase 2 is not rebuilt under the player's finger by another's)."""
+        assert self.game is not None
+        state = self.game.state
+        a = state.attempt
+        waiting = state.waiting_for()
+        key: tuple[object, ...] = (self._seat_moment(state), state.sheets[seat], seat in waiting, self._mode, self._side)
+        if a is not None:
+            key += (a.target, a.sides[seat], a.passed[seat], a.node_spent[seat], a.think_spent[seat], a.dice, a.rerolling, a.success)
+            if state.phase == "reroll":
+                key += (len(waiting), state.sheets[a.actor].seeds)
+        if state.phase not in ("place", "respond", "reroll"):
+            key += (len(self.game.actions),)  # one seat moves at a time: every move may change its controls
+        return key
+
+    def _seat_panel(self, seat: int) -> list[widgets.Widget]:
+        """Fresh widgets for one seat's own page: what it may do now (its tree follows the meme
+        action in play, in the public part below: `own_sheet_html`)."""
+        assert self.game is not None
+        state = self.game.state
+        self._preview, self._preview_spend = (None, ""), None
+        actor, parts = self._controls_for(state)
+        head = widgets.HTML(f'<div style="font-size:1.2em;font-weight:700;margin:2px 0 4px">{esc(actor)}</div>' if actor else "").add_class("pb-actor")
+        narration = widgets.Textarea(
+            placeholder="Narrate (optional): what happens in the story. It goes with your next action into the Story.",
+            rows=2,
+            layout=widgets.Layout(width="100%"),
+        ).add_class("pb-narration")
+        moves = seat in state.waiting_for() or (state.phase == "respond" and not state.over)
+        narration.layout.display = "flex" if moves and not state.over else "none"
+        self._seat_narration = narration
+        return [widgets.VBox((head, *parts, narration)).add_class("pb-controls")]
+
     def _controls_for(self, state: State) -> tuple[str, list[widgets.Widget]]:
-        """(who acts, widgets) for what the game waits on now; only legal choices are offered."""
+        """(who acts, widgets) for what the game waits on now, for the seats this page plays
+        (`playable`); only legal choices are offered."""
         names = state.names
         if state.over:
             best = [s for rank, s, _ in standings(state) if rank == 1]
             verb = "announces" if len(best) == 1 else "announce"
             return f"The story ends. {seats_text(names, best)} {verb} the moral of the story!", [line_note(f"It ended: {state.ended}.")]
+        playable = self.playable()
         if state.phase in ("roll", "rerolling") and state.setup.table_dice:
-            return "Phase 3: roll at the table", self._table_dice_controls(state)
-        humans = [s for s in state.waiting_for() if s not in self.bots]
+            roller = dice_roller(state, self.game.actions if self.game is not None else ())
+            if self.role != "seat" or roller == self.seat:
+                return "Phase 3: roll at the table", self._table_dice_controls(state)
+            return "Phase 3: roll at the table", [line_note(f"{names[roller] if roller is not None else 'The table'} rolls and enters the dice.")]
+        humans = [s for s in state.waiting_for() if s in playable]
+        if state.phase == "respond" and playable and state.attempt is not None:
+            humans = humans or [s for s in state.order_from(state.attempt.actor) if s in playable]  # whoever passed may still spend
         if not humans:
-            return "", [line_note("Waiting for the bots.")]
+            people = [s for s in state.waiting_for() if s not in playable and s not in self.bots]
+            if not people:
+                return "", [line_note("Waiting for the bots.")]
+            if self.role == "seat" and state.phase in ("place", "reroll"):
+                # Everyone moves at once: a list of names here would go stale (the header counts them).
+                return "", [line_note("Nothing to do now: waiting for the others.")]
+            where = " on their own phones" if self.role != "seat" else ""
+            return "", [line_note(f"Nothing to do now: waiting for {seats_text(names, people)}{where}.")]
         phase = state.phase
         if phase == "place":
             seat = humans[0]
@@ -716,7 +886,8 @@ class DangerousIdeasDashboard(TableDashboard):
         a = state.attempt
         assert a is not None
         names = state.names
-        humans = [s for s in state.order_from(a.actor) if s not in self.bots]
+        playable = self.playable()
+        humans = [s for s in state.order_from(a.actor) if s in playable]
         waiting = set(state.waiting_for())
         if self._responder not in humans:
             fresh = [s for s in humans if s != a.actor and s in waiting and not a.sides[s]]
@@ -728,7 +899,8 @@ class DangerousIdeasDashboard(TableDashboard):
             mark = "✔ " if a.passed[s] else ""
             label = f"{mark}{names[s]}" + (" (actor)" if s == a.actor else "")
             pick.append(click_button(label, f"pb-responder-{s}", lambda s=s: self._set(responder=s, side=""), "info" if s == seat else ""))
-        parts: list[widgets.Widget] = [row_of(widgets.HTML("<b>Who spends?</b>"), *pick)]
+        # A seat's own page spends for that seat only: no one to choose.
+        parts: list[widgets.Widget] = [row_of(widgets.HTML("<b>Who spends?</b>"), *pick)] if self.role != "seat" else []
         side = self._side or a.sides[seat]
         if seat == a.actor:
             parts.append(widgets.HTML(f'<span class="di-hint">{esc(names[seat])} may keep adding stones from the phase-1 sources.</span>'))
@@ -755,24 +927,30 @@ class DangerousIdeasDashboard(TableDashboard):
             if side in ("connect", "defend"):
                 parts.append(SpendEditor(state, seat, side, self.act_told, self.preview))
         pass_why = self._why_now(Pass(seat=seat))
-        parts.append(
-            row_of(
-                click_button(
-                    f"{names[seat]} passes", "pb-pass", lambda: self.act_told(Pass(seat=seat)), disabled=bool(pass_why), tooltip=pass_why
-                ),
+        passing = [
+            click_button(
+                "Pass" if self.role == "seat" else f"{names[seat]} passes",
+                "pb-pass",
+                lambda: self.act_told(Pass(seat=seat)),
+                disabled=bool(pass_why),
+                tooltip=pass_why or "Done for now: you may still spend until everyone has passed",
+            )
+        ]
+        if self.role != "seat":
+            passing.append(
                 click_button(
                     "Everyone else passes: roll the dice",
                     "pb-all-pass",
                     self.all_pass,
                     "success",
                     tooltip="Everyone still asked passes; the dice roll",
-                ),
+                )
             )
-        )
+        parts.append(row_of(*passing))
         asked = [s for s in state.order_from(a.actor) if s in waiting]
         parts.append(
             widgets.HTML(
-                f'<span class="di-hint">Still asked: {esc(seats_text(names, asked))}. The dice roll once everyone has passed since the last spend.</span>'
+                f'<span class="di-hint">Still asked: {esc(self.waiting_names(names, asked))}. The dice roll once everyone has passed since the last spend.</span>'
             )
         )
         return parts
@@ -813,23 +991,23 @@ class DangerousIdeasDashboard(TableDashboard):
             )
             for i in (0, 1)
         ]
-        return [
-            row_of(widgets.HTML("<b>Who spends a red seed?</b>"), *pick),
-            widgets.HTML(f"<div>{esc(advice)}</div>").add_class("pb-seed-advice"),
-            row_of(
-                *dice,
-                click_button(
-                    f"{names[seat]} lets it stand",
-                    "pb-seed-pass",
-                    lambda: self.act_told(Pass(seat=seat)),
-                    disabled=bool(self._why_now(Pass(seat=seat))),
-                ),
-            ),
-            row_of(click_button("Everyone lets the roll stand", "pb-seed-all-pass", self.all_pass, "success")),
+        stand = click_button(
+            "Let it stand" if self.role == "seat" else f"{names[seat]} lets it stand",
+            "pb-seed-pass",
+            lambda: self.act_told(Pass(seat=seat)),
+            disabled=bool(self._why_now(Pass(seat=seat))),
+        )
+        asked = state.waiting_for()
+        parts: list[widgets.Widget] = [row_of(widgets.HTML("<b>Who spends a red seed?</b>"), *pick)] if self.role != "seat" else []
+        parts += [widgets.HTML(f"<div>{esc(advice)}</div>").add_class("pb-seed-advice"), row_of(*dice, stand)]
+        if self.role != "seat":
+            parts.append(row_of(click_button("Everyone lets the roll stand", "pb-seed-all-pass", self.all_pass, "success")))
+        parts.append(
             widgets.HTML(
-                f'<span class="di-hint">Anyone holding seeds may re-roll one die per seed, in any order; the roll stands when all pass. Still asked: {esc(seats_text(names, humans))}.</span>'
-            ),
-        ]
+                f'<span class="di-hint">Anyone holding seeds may re-roll one die per seed, in any order; the roll stands when all pass. Still asked: {esc(self.waiting_names(names, asked))}.</span>'
+            )
+        )
+        return parts
 
     def _table_dice_controls(self, state: State) -> list[widgets.Widget]:
         """Table dice: type in the 2d6 the actor rolled, or the die a seed re-rolled."""
@@ -886,6 +1064,19 @@ class DangerousIdeasDashboard(TableDashboard):
             f" {seats_text(names, gains)} gain 2 stones on Think." if gains else ""
         )
         return [line_note(note), branch, hub, button]
+
+
+def dice_roller(state: State, actions: Sequence[Action]) -> int | None:
+    """Who enters the table dice now (table dice only): the actor rolls the 2d6, the seat that
+    spent a seed the die it re-rolls; None when no die is to be entered."""
+    a = state.attempt
+    if a is None or not state.setup.table_dice:
+        return None
+    if state.phase == "roll":
+        return a.actor
+    if state.phase == "rerolling":
+        return next((x.seat for x in reversed(actions) if isinstance(x, SpendSeed)), a.actor)
+    return None
 
 
 #: the setup variants a class of this game may choose (setup field -> what its checkbox says): none.

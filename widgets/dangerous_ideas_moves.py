@@ -394,7 +394,7 @@ class SpendEditor(widgets.VBox):
         seat: int,
         role: str,
         on_spend: Callable[[Action], None],
-        on_preview: Callable[[int | None, str], None],
+        on_preview: Callable[[int | None, str, Action | None], None],
     ) -> None:
         assert state.attempt is not None
         self._state, self._seat, self._role = state, seat, role
@@ -492,17 +492,19 @@ class SpendEditor(widgets.VBox):
             self.why.value = '<span class="di-hint">Choose stones to spend.</span>'
             self.confirm.disabled = True
             self.confirm.description = self._verb
-            self._on_preview(None, "")
+            self._on_preview(None, "", None)
             return
         why = why_not(self._state, action)
         if why:
             self.why.value = f'<span class="di-no">{esc(why)}</span>'
             self.confirm.disabled = True
-            self._on_preview(None, "")
+            self._on_preview(None, "", None)
             return
         after = RULES.play(self._state, action).attempt.pool
         sign = "−" if self._role == "defend" else "+"
         self.confirm.description = f"{self._verb} {count} ({sign}{abs(after - self._state.attempt.pool)})"
         self.confirm.disabled = False
         self.why.value = '<span class="di-yes">✔</span>'
-        self._on_preview(after, f"if {self._state.names[self._seat]} {self._verb.lower()}s with {plural(count, 'stone')}")
+        # The spend goes with the pool: the page redraws the preview against the table as it
+        # stands after another phone's spend.
+        self._on_preview(after, f"if {self._state.names[self._seat]} {self._verb.lower()}s with {plural(count, 'stone')}", action)
