@@ -807,18 +807,26 @@ def ended_classes(store: Store) -> list[ClassRecord]:
     return [record for record in classes(store, open_only=False) if record.phase == "over"]
 
 
+#: changes a facilitator decides nothing on: a device keeping its key (30 of them come in the
+#: seconds a class joins, just as the facilitator presses Deal). A page behind by these alone is
+#: not behind.
+UNSEEN = frozenset({"keep"})
+
+
 def submit(store: Store, class_id: str, change: ClassChange, seen: int) -> ClassRecord:
     """Decide `change` against the latest record in one transaction (`Store.change_class`); the
     new record.
 
     A page that is behind: a join is decided against the latest record (joins commute); any
-    other change needs the page to have seen the latest version (`ClassError` "stale").
+    other change needs the page to have seen the latest version (`ClassError` "stale"), but for
+    changes it decides nothing on (`UNSEEN`: a device keeping its key).
     Starting creates the tables in the same transaction; ending stops them there.
     """
 
     def decide(stored: StoredClass, tables: ClassTables) -> ClassUpdate:
         record = _record(stored)
-        if seen > record.version or (seen < record.version and not change.commutes):
+        behind = seen < record.version and not change.commutes and not set(tables.kinds_since(class_id, seen)) <= UNSEEN
+        if seen > record.version or behind:
             raise ClassError("stale", "the class moved on since this page showed it: nothing was done. Look again, then press once more if you still mean it.", record)
         now = time.time()
         new, summary = apply_change(record, change, now)

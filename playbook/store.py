@@ -1335,6 +1335,12 @@ class ClassTables:
         the table (the class's pace: its timer, a pause)."""
         self._store._update_meta_in(self._db, table_id, update, summary)
 
+    def kinds_since(self, class_id: str, version: int) -> list[str]:
+        """The kinds of the class's changes after `version`, oldest first (what a page that saw
+        `version` has not seen)."""
+        rows = self._db.execute("SELECT kind FROM class_changes WHERE class_id = ? AND version > ? ORDER BY version", (class_id, version)).fetchall()
+        return [str(row[0]) for row in rows]
+
 
 def _step_of(state: Any) -> tuple[Any, ...]:
     """Where a game stands, coarsely: its round or year and its phase."""

@@ -144,6 +144,25 @@ def test_keeping_needs_the_students_own_key_and_a_device_key(store) -> None:
     assert not cl.load_class(store, record.id).student(sid).kept
 
 
+def test_a_deal_pressed_as_the_last_devices_keep_their_keys_is_not_stale(store) -> None:
+    """The facilitator's page saw 3 names; devices keeping their keys since change nothing it
+    decides on, so Deal goes through; a name that joined since makes the press stale."""
+    record = cl.create_class(store, "new-rule", 4)
+    pages = [open_as(store, f"?code={record.code}", new_device()) for _ in range(3)]
+    for page, name in zip(pages, ("Ana", "Bo", "Cy")):
+        assert page.join(name)
+    seen = cl.load_class(store, record.id).version
+    for page in pages[1:]:
+        keep(page)
+    assert cl.load_class(store, record.id).version == seen + 2
+    dealt = cl.submit(store, record.id, cl.Deal(), seen)
+    assert dealt.phase == "dealt" and all(s.group is not None for s in dealt.students)
+    assert open_as(store, f"?code={record.code}", new_device()).join("Dara")
+    with pytest.raises(cl.ClassError) as refused:
+        cl.submit(store, record.id, cl.Start(), dealt.version)
+    assert refused.value.rule == "stale" and cl.load_class(store, record.id).phase == "dealt"
+
+
 # -- another device, approved by the facilitator ------------------------------------------------------
 
 
