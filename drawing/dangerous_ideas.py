@@ -604,10 +604,10 @@ def scene(state: State, final: State | None = None) -> Scene:
     if a is not None and view.phase in ("stake", "respond"):
         sides = [f"{names[s]} {side}s" for s, side in enumerate(a.sides) if side and side != "actor"]
         victim = state.sheets[a.target.seat].meme(a.target.branch) if a.target is not None else None
-        target = f", replacing {names[a.target.seat]}'s “{victim.text}”" if a.target is not None and victim is not None else ""
+        target = f", replacing {name(names[a.target.seat])}&#x27;s “{text(victim.text)}”" if a.target is not None and victim is not None else ""
         centre = (
-            f'<div class="pb-label">The meme action: {esc(names[a.actor])} tries to {esc(a.kind.lower())}{esc(target)}</div>'
-            f'<div class="pb-line">“{esc(a.text)}” held by {esc(a.holder)}</div>'
+            f'<div class="pb-label">The meme action: {name(names[a.actor])} tries to {esc(a.kind.lower())}{target}</div>'
+            f'<div class="pb-line">“{text(a.text)}” held by {name(a.holder)}</div>'
             f'<div class="pb-huge pb-meme-pool">Pool {a.pool}</div>'
             f'<div class="pb-line">Roll 2d6 at most {a.pool} (11 or 12 always fails)'
             + (f": {percent(view.odds)} to succeed" if view.odds is not None else "")

@@ -78,7 +78,13 @@ def test_a_hidden_games_table_links_carry_each_readers_key() -> None:
     assert links.table_links("", "new-rule", "T2", {}, ["Cy"])["seats"] == [{"seat": 0, "name": "Cy", "url": "?table=T2&seat=0"}]
 
 
-def test_an_open_games_table_has_one_link_for_all_and_a_board_without_a_key() -> None:
+def test_an_open_games_table_has_one_link_for_all_and_a_board_without_a_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose card says it is played on one shared screen (none of the four now)."""
+    import dataclasses
+
+    from rules import games
+
+    monkeypatch.setitem(games._CARDS, "dangerous-ideas", dataclasses.replace(games.card("dangerous-ideas"), devices=False))
     made = links.table_links("https://school.example/playbook", "dangerous-ideas", "T3", META, ["Ana"])
     assert made == {
         "table": "T3",
