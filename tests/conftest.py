@@ -75,7 +75,7 @@ from tests.support.browser import (
 )
 from tests.support.ci import in_ci
 from tests.support.keys import SERVER_KEY
-from tests.support.stores import KINDS, store_location
+from tests.support.stores import KINDS, close_stores_at, store_location
 
 
 @pytest.fixture
@@ -89,6 +89,7 @@ def location(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """Where a fresh table store lives: a SQLite file, then a PostgreSQL schema."""
     with store_location(request.param, tmp_path) as where:
         yield where
+        close_stores_at(where)
 
 
 @pytest.fixture(scope="session")

@@ -8,6 +8,7 @@ two botches, and which dice that lock is; then it plays the same moves through t
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
@@ -199,6 +200,10 @@ def test_a_check_from_the_players_phone_to_the_gms_botches(voila: VoilaFactory, 
     expect(at(gm, ".pb-gm-basket")).to_contain_text("danger +1")
     at(gm, ".pb-gm-spend").click()
     expect(board.locator(f"{ROOT} .pb-board-scene .pb-check-outcome")).to_contain_text("Failure", timeout=20_000)
+    # The board says the outcome as soon as the check fails: the GM's spend lands after it.
+    deadline = time.monotonic() + 20
+    while not any(isinstance(a, SpendBotches) for a in store.load(table_id).game.actions) and time.monotonic() < deadline:
+        time.sleep(0.2)
     game = store.load(table_id).game
     spent = [a for a in game.actions if isinstance(a, SpendBotches)]
     assert len(spent) == 1 and spent[0].seat == gm_seat and game.state.characters[0].danger >= 1

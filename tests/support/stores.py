@@ -19,7 +19,7 @@ import pytest
 
 from tests.support.ci import in_ci
 
-__all__ = ["KINDS", "fresh_schema", "postgres_url", "store_location"]
+__all__ = ["KINDS", "close_stores_at", "fresh_schema", "postgres_url", "store_location"]
 
 KINDS = ("sqlite", "postgresql")
 
@@ -41,6 +41,19 @@ def store_location(kind: str, folder: Path) -> Iterator[str]:
         pytest.skip("no PostgreSQL server (set PLAYBOOK_TEST_POSTGRES to a postgresql:// URL)")
     with fresh_schema(url) as location:
         yield location
+
+
+def close_stores_at(location: str) -> None:
+    """Close every store a test left open on `location`: a PostgreSQL store's connection pool
+    otherwise runs its threads until the collector finds it, and then may be collected in one of
+    its own threads (a warning that names whichever test runs then)."""
+    import gc
+
+    from playbook.store import Store
+
+    for found in gc.get_objects():
+        if isinstance(found, Store) and found.location == location:
+            found.close()
 
 
 @contextmanager
