@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -556,27 +556,27 @@ def tree_list(state: State, seat: int) -> str:
     return f'<div class="di-tree-list">{"".join(rows)}{seeds}</div>'
 
 
+def _tree_grid(state: State, label: Callable[[int, Any], str], body: Callable[[int], str], column: str) -> str:
+    """Every player's sheet in a box of a grid: `label(seat, sheet)` (HTML) above `body(seat)`."""
+    cells = "".join(
+        f'<div class="pb-tree" style="border:2px solid #c9cedb;border-radius:12px;padding:4px 10px;background:#fff">'
+        f'<div class="pb-label">{label(seat, sheet)}</div>{body(seat)}</div>'
+        for seat, sheet in enumerate(state.sheets)
+    )
+    return f'<div class="pb-trees" style="display:grid;grid-template-columns:repeat(auto-fill,minmax({column},1fr));gap:12px;margin-top:10px">{cells}</div>'
+
+
 def trees_at_a_glance(state: State) -> str:
     """Every player's sheet side by side as a list (`tree_list`), for the board: read from the
     back of the room, where the drawn trees' lettering would be too small."""
     scores = view_for(state, None).scores
-    cells = "".join(
-        f'<div class="pb-tree" style="border:2px solid #c9cedb;border-radius:12px;padding:4px 10px;background:#fff">'
-        f'<div class="pb-label">{name(sheet.name)} · {plural(scores[seat], "point")}</div>{tree_list(state, seat)}</div>'
-        for seat, sheet in enumerate(state.sheets)
-    )
-    return f'<div class="pb-trees" style="display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,440px),1fr));gap:12px;margin-top:10px">{cells}</div>'
+    return _tree_grid(state, lambda seat, sheet: f"{name(sheet.name)} · {plural(scores[seat], 'point')}", lambda seat: tree_list(state, seat), "min(100%,440px)")
 
 
 def trees_html(state: State) -> str:
     """Every player's sheet, as the table's page draws it: the story told so far, tree by tree
     (the board's trees at a glance, the results, a chapter's start)."""
-    cells = "".join(
-        f'<div class="pb-tree" style="border:2px solid #c9cedb;border-radius:12px;padding:4px 10px;background:#fff">'
-        f'<div class="pb-label">{name(sheet.name)}</div>{sheet_svg(state, seat)}</div>'
-        for seat, sheet in enumerate(state.sheets)
-    )
-    return f'<div class="pb-trees" style="display:grid;grid-template-columns:repeat(auto-fill,minmax(520px,1fr));gap:12px;margin-top:10px">{cells}</div>'
+    return _tree_grid(state, lambda seat, sheet: name(sheet.name), lambda seat: sheet_svg(state, seat), "520px")
 
 
 def _chapter(view: View) -> str:
