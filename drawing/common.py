@@ -75,7 +75,9 @@ def _isolate_rtl(plain: str) -> str:
             i += 1
             continue
         end = j = i + 1
-        while j < n and unicodedata.bidirectional(plain[j]) in INSIDE:
+        # A comma and a space end the run: the next name of a list is isolated on its own
+        # ("Ana, יעל, مريم and Zoë" kept in the list's order).
+        while j < n and unicodedata.bidirectional(plain[j]) in INSIDE and plain[j : j + 2] != ", ":
             if unicodedata.bidirectional(plain[j]) in RTL | {"NSM"}:
                 end = j + 1
             j += 1

@@ -63,3 +63,8 @@ def test_a_status_line_isolates_a_right_to_left_name_from_the_words_around_it() 
     line = StatusLine()
     line.ok("This is מרים's own page: your private view is first.")
     assert "This is <bdi>מרים</bdi>&#x27;s own page" in line.value, line.value
+
+
+def test_two_right_to_left_names_in_a_list_are_isolated_one_by_one() -> None:
+    drawn = text("Ana, Cy, יעל, مريم and Zoë share the win")
+    assert drawn == "Ana, Cy, <bdi>יעל</bdi>, <bdi>مريم</bdi> and Zoë share the win", drawn
