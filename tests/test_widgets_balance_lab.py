@@ -157,8 +157,11 @@ def _children() -> set[int]:
     """This process's child processes, from /proc (no psutil)."""
     found = set()
     for task in os.listdir(f"/proc/{os.getpid()}/task"):
-        with open(f"/proc/{os.getpid()}/task/{task}/children") as handle:
-            found |= {int(pid) for pid in handle.read().split()}
+        try:
+            with open(f"/proc/{os.getpid()}/task/{task}/children") as handle:
+                found |= {int(pid) for pid in handle.read().split()}
+        except FileNotFoundError:  # the thread ended since the folder was read: it has no children
+            continue
     return found
 
 
