@@ -101,14 +101,19 @@ def test_the_setting_round_is_on_the_phone_whose_turn_it_is(table) -> None:
     assert f"waiting for {NAMES[turn]} on their own phones" in synced_text(host.controls)
 
 
-def test_two_phones_spend_in_the_same_second_and_both_land_once(table) -> None:
-    host, seats = table
-    turn = to_a_turn(host, seats)
-    actor = seats[turn]
+def draft_a_meme(actor) -> None:
+    """The actor's phone starts a Create meme action: its text, holder and narration typed."""
     click(actor, "pb-create")
     one(actor, "pb-meme-text").value = "Everything has a reason"
     one(actor, "pb-meme-holder").value = "Goldilocks"
     one(actor, "pb-narration").value = "Reason whispers to Goldilocks."
+
+
+def test_two_phones_spend_in_the_same_second_and_both_land_once(table) -> None:
+    host, seats = table
+    turn = to_a_turn(host, seats)
+    actor = seats[turn]
+    draft_a_meme(actor)
     click(actor, "pb-announce-stake")
     assert host.refresh() and host.game.state.phase == "respond"
     look(*seats)
@@ -154,10 +159,7 @@ def test_the_board_shows_every_tree_the_meme_action_its_odds_and_the_story_and_p
     assert board.role == "board"
     turn = to_a_turn(host, seats)
     actor = seats[turn]
-    click(actor, "pb-create")
-    one(actor, "pb-meme-text").value = "Everything has a reason"
-    one(actor, "pb-meme-holder").value = "Goldilocks"
-    one(actor, "pb-narration").value = "Reason whispers to Goldilocks."
+    draft_a_meme(actor)
     one(seats[(turn + 1) % 4], "pb-narration").value = "A draft nobody sent"
     click(actor, "pb-announce-stake")
     board.refresh()
