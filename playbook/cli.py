@@ -595,7 +595,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--local", action="store_true", help="listen on this machine only (127.0.0.1): no phone can join")
     p.add_argument("--class-size", type=_ranged(1, 60), default=30, help="students who may open their pages at once, 1-60 (default 30): sizes the kernels kept ready")
     p.add_argument("--max-pages", type=_ranged(4, 2000), default=None, help="most pages (kernels) open at once, 4-2000 (default: what this computer's free memory holds, at least the class and its ready pages); a device asking for more is told the room is full and tries again")
-    p.add_argument("--preheat", type=_ranged(0, 30), default=None, help="kernels kept ready for each class and seat page, 0-30 (default: one per student for the class page, at most 40; for a game's seat links, one per seat of the tables saved within a day, at most 40, at least a third of --class-size)")
+    p.add_argument("--preheat", type=_ranged(0, 30), default=None, help="kernels kept ready for each class and seat page, 0-30 (default: one per student for the class page, at most 40; for a game's seat links, one per seat of the tables saved within a day and a third of each class of that game, at most 40)")
     p.add_argument("--base-url", help="path to serve under behind a proxy, e.g. /playbook/ (default $PLAYBOOK_BASE_URL, else the public URL's path, else /)")
     p.add_argument("--public-url", type=_public_url, help="the address players reach, for every link, QR code and slip, e.g. https://school.example/playbook/ (default $PLAYBOOK_URL)")
     p.set_defaults(run=_cmd_serve)

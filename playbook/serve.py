@@ -580,8 +580,9 @@ MAX_CLASS_READY = 40
 
 
 def preheated_for(class_size: int) -> int:
-    """Kernels to keep ready for a game's seat pages: a third of the class, at most MAX_PREHEAT
-    (the rest are started as they arrive, in turns)."""
+    """Kernels to keep ready for the seat pages of a class's game: a third of the class, at most
+    MAX_PREHEAT (a phone's seat is built in its class page; these serve the reloads and seat
+    links, and the rest are started as they come, in turns)."""
     return max(0, min(MAX_PREHEAT, -(-class_size // 3)))
 
 
@@ -591,12 +592,13 @@ def ready_pools(class_size: int, waiting: Mapping[str, int] | None = None) -> di
     The class page gets one per student (at most MAX_CLASS_READY): the whole class opens it
     within seconds of the code going up, and a ready kernel is a page that comes at once; they
     are started when the server starts, before the lesson, and a ready kernel gives way to any
-    page that is waiting. A game's seat links get one per seat `waiting` on that game's page
-    (tables prepared before the lesson, their slips handed out; at most MAX_CLASS_READY), and
-    at least a third of the class.
+    page that is waiting. A game's page gets what is `waiting` on it (`pages_waiting`: one per
+    seat of the tables prepared before the lesson, a third of a class made for that game; at
+    most MAX_CLASS_READY), and none while nothing waits: a game nobody plays today keeps no
+    kernel from the one the class plays.
     """
     waiting = waiting or {}
-    pools = {name: max(preheated_for(class_size), min(MAX_CLASS_READY, waiting.get(name, 0))) for name in preheated()}
+    pools = {name: max(0, min(MAX_CLASS_READY, waiting.get(name, 0))) for name in preheated()}
     pools[CLASS_PAGE] = max(0, min(MAX_CLASS_READY, class_size))
     return pools
 
@@ -628,14 +630,30 @@ def seats_waiting(store: Store, now: float | None = None) -> dict[str, int]:
 def students_expected(store: Store, now: float | None = None) -> dict[str, int]:
     """The class page's arrivals still to come: for the classes made within WAITING_WITHIN_S and
     not over, the students each expects who have not joined yet (`{"class.ipynb": N}`); no
-    entry while no class was made then (the server was started for a class to come)."""
+    entry while no class was made then (the server was started for a class to come). Beside
+    it, each such class's game page: a third of the class (`preheated_for`), for its seats'
+    reloads and links."""
     from .classes import classes
 
     since = (time.time() if now is None else now) - WAITING_WITHIN_S
     recent = [record for record in classes(store, open_only=False) if record.created >= since]
     if not recent:
         return {}
-    return {CLASS_PAGE: sum(max(0, record.expected - len(record.students)) for record in recent if record.phase != "over")}
+    expected = {CLASS_PAGE: sum(max(0, record.expected - len(record.students)) for record in recent if record.phase != "over")}
+    for record in recent:
+        card = CARDS[record.game] if record.game in CARDS else None
+        if record.phase != "over" and card is not None and card.devices and card.notebook:
+            expected[card.notebook] = expected.get(card.notebook, 0) + preheated_for(max(record.expected, len(record.students)))
+    return expected
+
+
+def pages_waiting(store: Store, now: float | None = None) -> dict[str, int]:
+    """Per page, the kernels the lesson may ask of it at once: the seats of saved tables
+    (`seats_waiting`) with the classes' arrivals and seats (`students_expected`)."""
+    waiting = seats_waiting(store, now)
+    for page, count in students_expected(store, now).items():
+        waiting[page] = waiting.get(page, 0) + count
+    return waiting
 
 
 @dataclass(frozen=True)
@@ -669,13 +687,13 @@ def phone_address(port: int, ip: str | None = None, public_url: str | None = Non
     return PhoneAddress(listen, server_address(host, port), False)
 
 
-def _seats_waiting_here() -> dict[str, int]:
-    """`seats_waiting` of this server's table store; none when it cannot be read (the server
+def _pages_waiting_here() -> dict[str, int]:
+    """`pages_waiting` of this server's table store; none when it cannot be read (the server
     then says why on its pages)."""
     from .store import Store
 
     try:
-        return seats_waiting(Store())
+        return pages_waiting(Store())
     except Exception:
         return {}
 
@@ -736,7 +754,7 @@ def serve(
     for left in end_leftovers(port):
         print(f"Stopped the playbook server that was left running on port {port} (process {left}): its terminal had closed.", flush=True)
     # One notebook alone keeps the pools it started with.
-    settings = serve_settings(class_size, preheat, _seats_waiting_here(), follow=notebook is None)
+    settings = serve_settings(class_size, preheat, _pages_waiting_here(), follow=notebook is None)
     most, short = page_budget(settings.ready_kernels, class_size, max_pages)
     link = index_link(base, key) if notebook is None else f"{base}/"
     print(f"Playbook: the facilitator's link (it lists and resumes every table, starts classes; keep it to yourself):\n    {link}", flush=True)

@@ -459,11 +459,11 @@ async def kernels_settled(
 
 
 def ready_for_tables(kernel_manager: Any, look: Callable[[], Mapping[str, int]], most: int, class_floor: int = 5) -> Callable[[], Any]:
-    """Keep a game page's ready kernels at the seats waiting on it (`look()`: notebook -> seats
-    no device holds yet, `playbook.serve.seats_waiting`), at most `most`, never fewer than the
-    pool it started with; and the class page's at the students its open classes still expect
-    (`look()["class.ipynb"]`, `playbook.serve.students_expected`; as started while no class is
-    open), never fewer than `class_floor`. The returned coroutine function takes one look.
+    """Keep a game page's ready kernels at what waits on it (`look()`: notebook -> kernels,
+    `playbook.serve.pages_waiting`: the seats no device holds yet, a third of a class of that
+    game), at most `most`, never fewer than the pool it started with; and the class page's at
+    the students its open classes still expect (`look()["class.ipynb"]`; as started while no
+    class is open), never fewer than `class_floor`. The returned coroutine function takes one look.
 
     A teacher starts the server, then prepares the tables and hands out their slips: by the
     time the class opens them together, a kernel is ready for each. Once a class has arrived,
@@ -532,13 +532,9 @@ class PlaybookVoila(Voila):
         if hasattr(self.kernel_manager, "fill_if_needed"):  # kernels are kept ready
             refill_when_quiet(self.kernel_manager, room=lambda: budget.max_pages - budget.kernels())
             if self.follow_tables:
-                from playbook.serve import MAX_CLASS_READY, MAX_PREHEAT, seats_waiting, students_expected
+                from playbook.serve import MAX_CLASS_READY, MAX_PREHEAT, pages_waiting
 
-
-                def waiting() -> dict[str, int]:
-                    return {**seats_waiting(self.store()), **students_expected(self.store())}
-
-                look = ready_for_tables(self.kernel_manager, waiting, MAX_CLASS_READY, MAX_PREHEAT)
+                look = ready_for_tables(self.kernel_manager, lambda: pages_waiting(self.store()), MAX_CLASS_READY, MAX_PREHEAT)
                 PeriodicCallback(lambda: asyncio.ensure_future(look()), FOLLOW_SECONDS * 1000).start()
         return settings
 

@@ -214,12 +214,13 @@ def test_the_headline_settings_keep_kernels_ready_for_the_class() -> None:
     pools = json.loads(next(a.split("=", 1)[1] for a in settings.args if a.startswith("--VoilaKernelManager.kernel_pools_config=")))
     assert pools["default"]["pool_size"] == 0
     assert pools["class.ipynb"]["pool_size"] == 30  # every phone of the class opens the class page
-    assert 0 < pools["leerdam.ipynb"]["pool_size"] == pools["new_rule.ipynb"]["pool_size"] <= 5
-    # One pool per game played on devices (its card's `devices`), the same size for each.
+    # One pool per game played on devices (its card's `devices`), empty while nothing waits on it:
+    # a phone's seat is built in its class page.
     played_on_devices = [c.notebook for c in CARDS if c.devices]
-    assert all(pools[notebook]["pool_size"] == pools["leerdam.ipynb"]["pool_size"] for notebook in played_on_devices)
-    assert settings.ready_kernels == 30 + len(played_on_devices) * pools["leerdam.ipynb"]["pool_size"]
-    assert serve_settings(class_size=12).ready_kernels == 12 + len(played_on_devices) * 4
+    assert all(pools[notebook]["pool_size"] == 0 for notebook in played_on_devices)
+    assert settings.ready_kernels == 30 and serve_settings(class_size=12).ready_kernels == 12
+    # A class made before the server starts (next week's lesson): its game's page a third of it.
+    assert serve_settings(class_size=12, waiting={"leerdam.ipynb": 4}).ready_kernels == 16
     assert json.loads(serve_settings(class_size=200).args[1].split("=", 1)[1])["class.ipynb"]["pool_size"] == 40
     assert "--VoilaConfiguration.preheat_kernel=True" in settings.args
     assert serve_settings(class_size=30, preheat=0).args == ()
@@ -239,7 +240,7 @@ def test_the_seats_of_tables_prepared_for_the_lesson_get_kernels_ready_on_their_
     assert seats_waiting(store, now=time.time() + WAITING_WITHIN_S + 60) == {}  # yesterday's tables are not today's lesson
     pools = json.loads(next(a.split("=", 1)[1] for a in serve_settings(class_size=30, waiting=waiting).args if "kernel_pools_config" in a))
     assert pools["leerdam.ipynb"]["pool_size"] == 28
-    assert pools["new_rule.ipynb"]["pool_size"] == 5  # a third of the class, as without tables
+    assert pools["new_rule.ipynb"]["pool_size"] == 0  # no table or class of it today
     assert json.loads(next(a.split("=", 1)[1] for a in serve_settings(class_size=30, waiting={"leerdam.ipynb": 90}).args if "kernel_pools_config" in a))["leerdam.ipynb"]["pool_size"] == 40
 
 
@@ -303,14 +304,15 @@ def test_the_class_pages_ready_kernels_follow_the_students_still_expected(store:
     assert students_expected(store) == {} and size() == 30  # no class yet: ready for the one to come
     record = cl.create_class(store, "leerdam", 12, seed=1)
     run_alone(look)
-    assert students_expected(store) == {"class.ipynb": 12} and size() == 12
+    assert students_expected(store) == {"class.ipynb": 12, "leerdam.ipynb": 4} and size() == 12
+    assert pools.kernel_pools_config["leerdam.ipynb"]["pool_size"] == 5  # a third of the class, no fewer than it started with
     for i in range(9):
         record = cl.submit(store, record.id, cl.Join(f"S{i}", f"device-key-of-student-{i:02d}"), record.version)
     run_alone(look)
     assert size() == 5 and pools.fills == []  # three still to come: the floor
     cl.create_class(store, "new-rule", 35, seed=2)
     run_alone(look)
-    assert students_expected(store) == {"class.ipynb": 38} and size() == 38 and pools.fills == ["class.ipynb"]
+    assert students_expected(store) == {"class.ipynb": 38, "leerdam.ipynb": 4, "new_rule.ipynb": 5} and size() == 38 and pools.fills == ["class.ipynb"]
     assert students_expected(store, now=time.time() + 2 * 24 * 3600) == {}  # yesterday's classes are not today's lesson
     assert pools.kernel_pools_config["leerdam.ipynb"]["pool_size"] == 5
 
