@@ -641,8 +641,10 @@ def students_expected(store: Store, now: float | None = None) -> dict[str, int]:
         return {}
     expected = {CLASS_PAGE: sum(max(0, record.expected - len(record.students)) for record in recent if record.phase != "over")}
     for record in recent:
-        card = CARDS[record.game] if record.game in CARDS else None
-        if record.phase != "over" and card is not None and card.devices and card.notebook:
+        if record.phase == "over" or record.game not in CARDS:
+            continue
+        card = CARDS[record.game]
+        if card.devices and card.notebook:
             expected[card.notebook] = expected.get(card.notebook, 0) + preheated_for(max(record.expected, len(record.students)))
     return expected
 

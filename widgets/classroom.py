@@ -768,7 +768,7 @@ class ClassPage(widgets.VBox):
         cards = []
         for i, table in enumerate(tables):
             state, rules = table.game.state, table.game.rules
-            names = getattr(table.game.setup, "names", ())
+            names = card(record.game).seat_names(table.game.setup)  # a GM's seat too
             if rules.over(state):
                 line = "Finished"
             elif record.phase == "over":
@@ -802,7 +802,7 @@ class ClassPage(widgets.VBox):
         words = card(record.game).words
         for i, table in enumerate(tables):
             state, rules = table.game.state, table.game.rules
-            names = getattr(table.game.setup, "names", ())
+            names = card(record.game).seat_names(table.game.setup)  # a GM's seat too
             where = f"{words.Table} {i + 1}"
             standings = rules.standings(state)
             first = [seat for rank, seat, _ in standings if rank == 1]
@@ -1006,7 +1006,7 @@ class ClassPage(widgets.VBox):
         rowed = {where for s in record.students if (where := cl.seat_of(record, s)) is not None} if record.phase != "over" else set()
         for i, table in enumerate(tables):
             state, rules = table.game.state, table.game.rules
-            names = getattr(table.game.setup, "names", ())
+            names = card(record.game).seat_names(table.game.setup)  # a GM's seat too
             since = self.store.changes(table.id)[-1]["at"] if table.version else now
             links = {"facilitator": page("", card(record.game).notebook) + table_query(table.id, facilitator=table.meta.get("facilitator_key", ""))}
             stopped = bool(table.meta.get(STOPPED))
