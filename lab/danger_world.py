@@ -41,6 +41,7 @@ from rules.danger_world import (
     SpendBotches,
     State,
     best_locks,
+    quick_sheet,
     set_heights,
     success_chance,
 )
@@ -101,13 +102,20 @@ DIFFICULTY = 4
 
 def player_bot(name: str, difficulty: int = DIFFICULTY) -> Callable[[State, int, random.Random], Action]:
     """The player strategy `name` for checks against `difficulty`: it picks the character's two
-    best stats, uses every bonus pool, and locks and re-rolls as the coach advises."""
+    best stats, uses every bonus pool, and locks and re-rolls as the coach advises. A character
+    with no sheet yet (a student absent from the start) takes a quick one; at the GM's seat (an
+    absent GM) it spends the botches as the lab's default GM does (`gm_spend`)."""
     danger, invokes = STRATEGIES[name]
 
     def play_seat(state: State, seat: int, rng: random.Random) -> Action:
+        if seat == state.gm_seat:
+            return gm_spend(state, GM_DEFAULT)
         c = state.check
         if c is None:
             me = state.characters[seat]
+            if not me.ready:
+                sheet = quick_sheet(rng.randrange(1 << 30), state.setup.sheet_dice)
+                return CreateCharacter(seat=seat, character=seat, stats=sheet.stats, aspects=sheet.aspects)
             stats = _best_stats(state, seat)
             invocations: tuple[Invocation, ...] = ()
             if invokes and me.sp:
@@ -178,6 +186,18 @@ def _gm_focus(botches: int) -> list[str]:
 
 
 GM_SCRIPTS: dict[str, Callable[[int], list[str]]] = {"hits": _gm_hits, "danger": _gm_danger, "mercy": _gm_mercy, "focus": _gm_focus}
+#: the script the lab's encounters and a bot in the GM's seat play.
+GM_DEFAULT = "hits"
+
+
+def gm_spend(state: State, script: str) -> SpendBotches:
+    """The GM's spend of the check's botches by `script` (hits on the actor, or with "focus"
+    on the most damaged character standing; danger always on the actor)."""
+    c = state.check
+    assert c is not None
+    target = _focus(state, c.actor) if script == "focus" else c.actor
+    bought = GM_SCRIPTS[script](c.botches)
+    return SpendBotches(seat=state.gm_seat, options=tuple(GmOption(o, c.actor if o == "danger" else target) for o in bought if o == "danger" or not state.characters[target].dead))
 
 
 def _focus(state: State, actor: int) -> int:
@@ -195,7 +215,6 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
     options = {**GAME.options, **dict(spec.options)}
     if options["gm"] not in GM_SCRIPTS:
         raise RuleError("variant", f"gm is one of {', '.join(GM_SCRIPTS)}, not {options['gm']!r}")
-    script = GM_SCRIPTS[options["gm"]]
     sheet = tuple(options["sheet"])
     rounds = options["rounds"]
     setup = GAME.setup(spec)
@@ -208,10 +227,7 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
 
     def choose(state: State) -> Action | None:
         if state.phase == "gm":
-            c = state.check
-            assert c is not None
-            target = _focus(state, c.actor) if options["gm"] == "focus" else c.actor
-            return SpendBotches(options=tuple(GmOption(o, c.actor if o == "danger" else target) for o in script(c.botches) if o == "danger" or not state.characters[target].dead))
+            return gm_spend(state, options["gm"])
         if state.phase == "lock":
             assert state.check is not None
             return bots[state.check.actor](state, state.check.actor, rng)
@@ -526,7 +542,7 @@ GAME = LabGame(
     slug="danger-world",
     bots=BOTS,
     default_bots=DEFAULT_BOTS,
-    options={"checked": None, "gm": "hits", "difficulty": 4, "rounds": 5, "sheet": SHEET, "sweep_trials": 100},
+    options={"checked": None, "gm": GM_DEFAULT, "difficulty": 4, "rounds": 5, "sheet": SHEET, "sweep_trials": 100},
     play_game=play_game,
     summarise=summarise,
     measures=measures,

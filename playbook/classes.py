@@ -540,11 +540,8 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         if removed is None:
             raise refuse("remove", "no such student: the list has changed, look again")
         where = seat_of(record, removed)
-        if where is not None:
-            if card(record.game).gm and removed.seat == 0:
-                raise refuse("remove", f"{removed.name} is the GM of table {(removed.group or 0) + 1}: a table cannot play on without its GM; release the name for another device instead")
-            if not card(record.game).fill_bot or card(record.game).fill_bot not in strategies(record.game):
-                raise refuse("remove", f"{removed.name} plays at table {(removed.group or 0) + 1} and this game has no bot to take the seat: release the name instead")
+        if where is not None and (not card(record.game).fill_bot or card(record.game).fill_bot not in strategies(record.game)):
+            raise refuse("remove", f"{removed.name} plays at table {(removed.group or 0) + 1} and this game has no bot to take the seat: release the name instead")
         return _without(record, removed.id), f"{removed.name} removed from the class" + (f" (a bot plays their seat at table {(removed.group or 0) + 1})" if where is not None else "")
     if isinstance(change, End):
         return dataclasses.replace(record, phase="over"), "the class is over"
@@ -946,6 +943,8 @@ def step_of(state: Any) -> str:
     for attr, word in (("year", "Year"), ("round", "Round"), ("chapter", "Chapter"), ("session", "Session")):
         value = getattr(state, attr, None)
         if isinstance(value, int):
+            if value < 0:  # Dangerous Ideas' chapter before the first: its stones being placed
+                return "Setup"
             return f"{word} {value + 1 if attr == 'chapter' else value}"
     return ""
 

@@ -981,7 +981,7 @@ class Store:
                 summary = f"undo of {taken[-1].kind}" + (f" by seat {taken[-1].seat + 1}" if taken[-1].seat is not None else "")
             elif isinstance(change, HandOver):
                 bots = bots_of(meta)
-                names = getattr(work.setup, "names", ())
+                names = card(work.rules.slug).seat_names(work.setup)  # an absent GM's seat too
                 if not isinstance(change.seat, int) or not 0 <= change.seat < len(names):
                     raise Refused("seat", f"there is no seat {change.seat!r}", before)
                 if change.bot is None:

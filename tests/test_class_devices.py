@@ -300,21 +300,23 @@ def test_remove_in_the_lobby_after_the_deal_and_after_the_start(store) -> None:
 
 
 def test_what_a_class_cannot_do_is_refused_and_changes_nothing(store) -> None:
-    # Danger World's GM sits first at a table and is no seat of the game: no bot can take it.
+    # Danger World's GM removed: a bot takes the GM's seat (it spends the botches); a character's
+    # player removed before the sheets are made: the bot takes a quick sheet.
     record, phones, _, facilitator = _playing(store, "danger-world", ("Gem", "Ash", "Bo"))
     gm = next(p for p in phones if p.student.seat == 0)
-    version = cl.load_class(store, record.id).version
-    assert not facilitator.remove_student(gm.student.id) and "GM" in facilitator.status.message
-    assert cl.load_class(store, record.id).version == version
-    # A character's player before the sheets are made: the bot cannot play a character with no
-    # stats yet, so it is refused whole (the table unchanged too).
     other = next(p for p in phones if p.student.seat == 1)
-    table_version = store.version(record.tables[0])
-    assert not facilitator.remove_student(other.student.id) and "release the name instead" in facilitator.status.message
-    assert cl.load_class(store, record.id).version == version and store.version(record.tables[0]) == table_version
+    table_id = record.tables[0]
+    assert facilitator.remove_student(other.student.id), facilitator.status.message
+    game = store.load(table_id).game
+    assert all(c.ready for c in game.state.characters[:1]) and store.load(table_id).bots == {0: "careful"}
+    assert facilitator.remove_student(gm.student.id), facilitator.status.message
+    assert store.load(table_id).bots == {0: "careful", game.setup.gm_seat: "careful"}
     # The class over: no more changes but a release.
+    version = cl.load_class(store, record.id).version
     assert facilitator.end()
-    assert not facilitator.remove_student(gm.student.id) and "over" in facilitator.status.message
+    third = next(p for p in phones if p.student.seat == 2)
+    assert not facilitator.remove_student(third.student.id) and "over" in facilitator.status.message
+    assert cl.load_class(store, record.id).version == version + 1  # the end only
 
 
 def test_a_table_that_refuses_the_seats_change_leaves_the_class_as_it_was(location) -> None:

@@ -300,3 +300,49 @@ def test_the_shared_screen_makes_no_quick_sheet_for_a_character_on_a_device(stor
     click(one(host, "pb-quick-all"))
     state = store.load(host.table_id).game.state
     assert not state.characters[0].ready and state.characters[1].ready and state.characters[2].ready
+
+
+def test_an_absent_gm_and_an_absent_player_are_each_played_by_a_bot_from_the_monitor(store):
+    """The monitor names the GM a table waits on and offers a bot for their seat as for a
+    player's: a player's bot takes a quick sheet; the GM's bot spends each check's botches as
+    the lab's GM does (`lab.danger_world.gm_spend`), so the table plays on."""
+    from playbook import classes as cl
+    from rules.danger_world import ChooseSet
+    from tests.support.classes import monitor, student
+
+    names = ("Ana", "Bo", "Cy")
+    record = cl.create_class(store, "danger-world", len(names), seed=4)
+    phones = {name: student(store, record.code, name) for name in names}
+    facilitator = monitor(store, record)
+    assert facilitator.deal() and facilitator.start(), facilitator.status.message
+    for phone in phones.values():
+        phone.refresh()
+    gm_phone = next(p for p in phones.values() if p.student.seat == 0)
+    players = [p for p in phones.values() if p.student.seat != 0]
+    table_id = gm_phone.seat_page.table_id
+    gm_seat = gm_phone.seat_page.seat
+    # The absent player's seat: a bot makes their sheet at once.
+    absent = players[1].seat_page.seat
+    facilitator.refresh()
+    assert facilitator.hand_to_bot(0, absent), facilitator.status.message
+    assert store.load(table_id).game.state.characters[absent].ready
+    # The other player makes a sheet and fails a check: the table waits on its GM, by name.
+    maker = players[0].seat_page
+    maker.refresh()
+    make_sheet(maker, maker.seat)
+    for _ in range(30):  # checks until one fails with botches (the table's dice are its own)
+        assert maker.act(BeginCheck(seat=maker.seat, character=maker.seat, stats=("agility", "perception"), difficulty=6))
+        assert maker.act(ChooseSet(seat=maker.seat, height=None))
+        if store.load(table_id).game.state.phase == "gm":
+            break
+    assert store.load(table_id).game.state.phase == "gm"
+    facilitator.refresh()
+    gm_name = gm_phone.student.name
+    assert f"on {gm_name} (GM)" in synced_text(facilitator)
+    assert find(facilitator, f"pb-class-bot-0-{gm_seat}")
+    # The GM's bot spends the botches in the same change: the table is open again.
+    assert facilitator.hand_to_bot(0, gm_seat), facilitator.status.message
+    game = store.load(table_id).game
+    spent = [a for a in game.actions if isinstance(a, SpendBotches)]
+    assert len(spent) == 1 and spent[0].seat == gm_seat and game.state.phase != "gm"
+    assert f"A bot (careful) plays {gm_name} (GM)" in synced_text(facilitator)

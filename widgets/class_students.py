@@ -195,5 +195,5 @@ def waited_seats(table: Any) -> list[int]:
     state, rules = table.game.state, table.game.rules
     if rules.over(state) or table.meta.get(STOPPED):
         return []
-    names = getattr(table.game.setup, "names", ())
+    names = card(rules.slug).seat_names(table.game.setup)  # a GM's seat too
     return [s for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]

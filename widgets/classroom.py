@@ -106,6 +106,10 @@ class ClassPage(widgets.VBox):
         #: the monitor's student whose name is being changed, and a removal asked once.
         self._renaming = ""
         self._removing = ""
+        #: the first of End's two presses was made: kept through the redraws a live class makes.
+        self._ending = False
+        #: what the phase buttons were made for (`_draw_controls`)
+        self._controls_shown: tuple[Any, ...] | None = None
         #: the rule of the last change this page had refused ("" when it went through).
         self._refused = ""
         #: the monitor: where the action being made was pressed (a student's id, "controls",
@@ -468,7 +472,7 @@ class ClassPage(widgets.VBox):
             return False
         self._shown = None
         self._draw()
-        self._say_at(self._at, f"A bot ({bot}) plays {table.game.setup.names[seat]}'s seat at {card(self.record.game).words.Table.lower()} {table_index + 1}.", True)
+        self._say_at(self._at, f"A bot ({bot}) plays {card(self.record.game).seat_names(table.game.setup)[seat]}'s seat at {card(self.record.game).words.Table.lower()} {table_index + 1}.", True)
         return True
 
     def move_on(self) -> bool:
@@ -774,7 +778,7 @@ class ClassPage(widgets.VBox):
             elif record.phase == "over":
                 line = "stopped when the class ended"
             else:
-                waiting = [names[s] for s in rules.waiting_for(state) if s not in table.bots and s < len(names)]
+                waiting = [names[s] for s in waited_seats(table)]
                 if len(waiting) > 4:  # a card, not a roll call: the room reads the count
                     line = f"waiting for {len(waiting)}: {', '.join(waiting[:3])} and {len(waiting) - 3} more"
                 else:
@@ -877,7 +881,15 @@ class ClassPage(widgets.VBox):
 
     def _draw_controls(self, record: cl.ClassRecord) -> None:
         """The class's phase buttons (deal, start, deal the latecomers), first on the page, then
-        `pace_box` (other controls of the class), then End; below them what the last press did."""
+        `pace_box` (other controls of the class), then End; below them what the last press did.
+        The buttons are made again only when they change: a button replaced under a press (a
+        table moved on) loses it."""
+        self.controls_said.value = self._said_html("controls")
+        self._spots["controls"] = (self.controls_said, "")
+        shown = (record.phase, len(record.waiting))
+        if shown == self._controls_shown:
+            return
+        self._controls_shown = shown
         buttons: list[widgets.Widget] = []
         if record.phase in ("lobby", "dealt"):
             deal = widgets.Button(description="Deal the tables" if record.phase == "lobby" else "Deal again", button_style="primary" if record.phase == "lobby" else "").add_class("pb-deal")
@@ -893,13 +905,19 @@ class ClassPage(widgets.VBox):
             late.on_click(lambda _: self.deal_waiting())
             buttons.append(late)
         if record.phase != "over":
-            end = widgets.Button(description="End the class", button_style="danger", layout=widgets.Layout(width="auto")).add_class("pb-end-class")
+            again = "Press again to end it: the tables stop for good"
+            end = widgets.Button(description=again if self._ending else "End the class", button_style="danger", layout=widgets.Layout(width="auto")).add_class("pb-end-class")
 
             def ending(_: Any) -> None:
                 # Two presses: the first says what the second does.
-                if end.description == "End the class":
-                    end.description = "Press again to end it: the tables stop for good"
+                if not self._ending:
+                    self._ending = True
+                    # the button shown now: a redraw may have put a new one in this one's place
+                    for shown in (end, *self.controls_row.children):
+                        if "pb-end-class" in getattr(shown, "_dom_classes", ()):
+                            shown.description = again
                 else:
+                    self._ending = False
                     self.end()
 
             end.on_click(ending)
@@ -909,8 +927,6 @@ class ClassPage(widgets.VBox):
         # End last, apart at the right (class.css): not the neighbour of Deal or Start.
         self.controls_row.children = (*buttons, self.pace_box, *([end] if end is not None else []))
         close_tree(old)
-        self.controls_said.value = self._said_html("controls")
-        self._spots["controls"] = (self.controls_said, "")
 
     def _said_html(self, where: str) -> str:
         """What the last action pressed at `where` (a student's id, "controls", "table-N") did."""
