@@ -270,6 +270,8 @@ def test_a_class_is_dealt_started_and_ended_with_phones_only(store):
     # The class board at a glance and the debrief: the sheet made on the phone, credited to its student.
     board = class_page(store, cl.load_class(store, record.id), "board")
     assert board.class_debrief is not None and "Table 2" in synced_text(board)
+    # A cooperative game's results name no leader: who still stands.
+    assert "3 of 3 player characters standing when the class ended (session 1)" in synced_text(board) and "lead" not in synced_text(board)
     one(facilitator, "pb-debrief-prepare").click()
     link = one(facilitator, "pb-debrief-csv").value
     assert "data:text/csv" in link and one(facilitator, "pb-debrief-pdf").value

@@ -810,15 +810,17 @@ class ClassPage(widgets.VBox):
             where = f"{words.Table} {i + 1}"
             standings = rules.standings(state)
             first = [seat for rank, seat, _ in standings if rank == 1]
-            if rules.over(state):
-                said = winners_text(names, first, words.players)
-            elif record.phase == "over":  # ended by the facilitator: who led then, and when
-                said = leaders_text(names, first, words.players) + f" when the class ended ({cl.step_of(state).lower() or 'before the first move'})"
-            else:
+            ended = f" when the class ended ({cl.step_of(state).lower() or 'before the first move'})"
+            if not rules.over(state) and record.phase != "over":
                 lines.append(f"<li>{where}: still playing</li>")
                 continue
-            unit = f" {words.points}" if words.points else ""
-            lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{text(said)}</b> ({number(standings[0][2])}{unit})</li>')
+            if not words.points:  # a cooperative game ranks nobody: its end, or who still stands
+                said = board_scene(table.game).winner if rules.over(state) else f"{len(first)} of {len(standings)} {words.players} standing{ended}"
+                lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{text(said)}</b></li>')
+                continue
+            # ended by the facilitator: who led then, and when
+            said = winners_text(names, first, words.players) if rules.over(state) else leaders_text(names, first, words.players) + ended
+            lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{text(said)}</b> ({number(standings[0][2])} {words.points})</li>')
         return f'<h2>Results</h2><ul class="pb-class-results" style="font-size:32px">{"".join(lines)}</ul>'
 
     # -- the monitor -----------------------------------------------------------------------------------------
