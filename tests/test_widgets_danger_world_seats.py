@@ -158,12 +158,15 @@ def test_a_check_from_the_players_phone_to_the_gms_botches(store):
     assert begun.seat == 0 and begun.compels == () and begun.complications == 0
     state = wren.game.state
     assert state.phase == "lock" and visible(one(wren, "pb-lock")) and one(wren, "pb-odds").value
+    # Each phone says whose move it is in its own words: Wren's "Your check", the others her name.
+    assert "Your check: lock, re-roll or take a set." in one(wren, "pb-turn").value
     # Others watch Wren's dice: no lock, no coach (it is Wren's own aid).
     for other in (gm, bo):
         other.refresh()
         assert "pb-lock" not in shown_classes(other) and "pb-reroll" not in shown_classes(other)
         assert one(other, "pb-coach").value == "" and one(other, "pb-odds").value == ""
         assert all(b.disabled for b in find(other, "dw-die"))
+        assert "Wren: lock, re-roll or take a set." in one(other, "pb-turn").value
     # Bo may not lock Wren's dice (the rules let only Wren's player or the GM act for Wren).
     assert bo.act(Lock(seat=1, dice=(0,))) is False and "only Wren's player or the GM acts for Wren" in bo.status.message
     # Wren takes no set (difficulty 6): the check fails; with botches it waits for the GM.
@@ -177,7 +180,9 @@ def test_a_check_from_the_players_phone_to_the_gms_botches(store):
     scene = board.phase_board.last
     assert scene.phase == "reveal" and "Failure" in scene.centre and f"{GM} spends them now" in scene.centre
     assert "pb-gm-spend" in shown_classes(gm)
+    assert "Your move: spend" in one(gm, "pb-turn").value
     bo.refresh()
+    assert f"{GM}: spend" in one(bo, "pb-turn").value
     assert bo.act(SpendBotches(seat=1, options=())) is False and "only the GM" in bo.status.message
     click(one(gm, "pb-gm-option-danger"))
     click(one(gm, "pb-gm-spend"))

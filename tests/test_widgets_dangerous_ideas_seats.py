@@ -265,3 +265,16 @@ def test_the_join_code_makes_a_phone_a_philosophys_seat(store) -> None:
     assert find(again, "pb-claim-2") == [] and len(find(again, "pb-claim-0")) == 1
     host.refresh()
     assert host.playable() == frozenset({0, 1, 3})
+
+
+def test_each_phone_says_whose_turn_it_is_in_its_own_words(table) -> None:
+    """The seat that moves reads "Your turn"; every other phone the mover's name."""
+    host, seats = table
+    turn = to_a_turn(host, seats)
+    for seat, page in enumerate(seats):
+        said = one(page, "pb-turn").value
+        if seat == turn:
+            assert "Your turn: 2 actions left." in said, said
+        else:
+            assert f"{NAMES[turn]}&#x27;s turn" in said or f"{NAMES[turn]}'s turn" in said, said
+    assert f"{NAMES[turn]}" in one(host, "pb-turn").value  # the facilitator's page plays every seat: names

@@ -569,10 +569,12 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
             return f"Waiting for sheets: {missing}." if missing else "The table is open: build a check and roll."
         check = view.check
         assert check is not None
+        # On the page of the seat that moves, "Your check" / "Your move": not its own name.
         if view.phase == "lock":
-            return f"{names[check.actor]}: lock, re-roll or take a set."
+            return f"{'Your check' if self.own_seat(check.actor) else names[check.actor]}: lock, re-roll or take a set."
         if view.phase == "gm":
-            return f"{view.gm}: spend {_plural(view.botches, 'botch', 'botches')}."
+            gm = "Your move" if self.game is not None and self.own_seat(self.game.setup.gm_seat) else view.gm
+            return f"{gm}: spend {_plural(view.botches, 'botch', 'botches')}."
         return "Rolling…"
 
     # -- the party -------------------------------------------------------------------------------------

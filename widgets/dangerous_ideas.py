@@ -508,22 +508,25 @@ class DangerousIdeasDashboard(TableDashboard):
         many = self.waiting_names(names, state.waiting_for())
         if phase == "place":
             return f"Waiting for {many} to place starting stones."
+        # On the page of the seat that moves, "Your turn": the phone's own name is no news to it.
+        mine = len(state.waiting_for()) == 1 and self.own_seat(state.waiting_for()[0])
+        whose = "Your" if mine else f"{who}'s"
         if phase == "setting":
-            return f"{who} writes a meme."
+            return "Your turn: write a meme." if mine else f"{who} writes a meme."
         if phase == "title":
-            return f"{who} announces the chapter."
+            return "Your turn: announce the chapter." if mine else f"{who} announces the chapter."
         if phase == "turn-start":
-            return f"{who}'s turn: place {TURN_STONES} stones."
+            return f"{whose} turn: place {TURN_STONES} stones."
         if phase == "turn":
-            return f"{who}'s turn: {_plural(state.actions_left, 'action')} left."
+            return f"{whose} turn: {_plural(state.actions_left, 'action')} left."
         if phase == "stake" and a is not None:
-            return f"Phase 1: {names[a.actor]} stakes."
+            return "Phase 1: your stake." if self.own_seat(a.actor) else f"Phase 1: {names[a.actor]} stakes."
         if phase == "respond":
             return f"Phase 2: connect, defend or pass: {many}."
         if phase == "reroll":
             return f"The dice: {many} may spend a red seed."
         if phase == "outcome" and a is not None:
-            return f"{names[a.actor]} concludes the meme action."
+            return "Your turn: conclude the meme action." if self.own_seat(a.actor) else f"{names[a.actor]} concludes the meme action."
         return who
 
 

@@ -792,6 +792,10 @@ class TableDashboard(widgets.VBox):
         self.status.ok(f"{self.seat_name(seat)}'s seat is free again: a device can join as {self.seat_name(seat)}; the old link no longer opens it.")
         return True
 
+    def own_seat(self, seat: int | None) -> bool:
+        """Whether this is `seat`'s own page: its header says "Your turn", not its name."""
+        return self.role == "seat" and seat is not None and self.seat == seat
+
     def waiting_names(self, names: Sequence[str], seats: Iterable[int]) -> str:
         """Who the table waits for while several move at once: every name on a shared screen;
         on a seat page "you and 4 others". That line sits above the player's own buttons, and a
