@@ -187,3 +187,31 @@ def test_leerdam_plots_mark_each_household_by_shape_and_their_tables_hold_the_fi
         assert len({(line.get_marker(), str(line.get_linestyle())) for line in lines}) == 10
         for k, line in enumerate(lines):
             assert [int(row[1 + k]) for row in body if row[1 + k]] == [int(v) for v in line.get_ydata()]
+
+
+def test_a_printed_chart_marks_each_line_by_shape_and_prints_its_numbers_under_it():
+    from reportlab.platypus import Table
+
+    from printables import charts
+
+    values = [[k, k + 1, None] for k in range(10)]
+    series = charts.series_of(NAMES, values)
+    chart = charts.Chart("VP by household", ["1", "2", "3"], series, y_label="VP · year")
+    # without colour (a grey printout): a marker and a dash, and no two lines share both
+    looks = {(list(charts.MARKERS)[k % len(charts.MARKERS)], s.dashed) for k, s in enumerate(series)}
+    assert len(looks) == 10
+
+    def flat(part) -> list:
+        inner = getattr(part, "_content", None)
+        return [x for p in inner for x in flat(p)] if inner is not None else [part]
+
+    kept = flat(charts.keep(chart))
+    assert kept[0] is chart, "the chart, then its numbers"
+    (table,) = [p for p in kept if isinstance(p, Table)]
+    text = [[c.getPlainText() if hasattr(c, "getPlainText") else str(c) for c in row] for row in table._cellvalues]
+    assert text[0] == ["year", "1", "2", "3"]
+    assert [row[1:] for row in text[1:]] == [[str(k), str(k + 1), ""] for k in range(10)]
+    assert text[1][0] == "Anneliese" and text[7][0] == "Eddie"  # (other scripts are set in fonts of their own)
+    # many steps: one table after another, none wider than a page's frame
+    wide = flat(charts.keep(charts.Chart("Long", [str(k) for k in range(30)], series[:2])))
+    assert len([p for p in wide if isinstance(p, Table)]) == 3
