@@ -215,3 +215,19 @@ def test_a_printed_chart_marks_each_line_by_shape_and_prints_its_numbers_under_i
     # many steps: one table after another, none wider than a page's frame
     wide = flat(charts.keep(charts.Chart("Long", [str(k) for k in range(30)], series[:2])))
     assert len([p for p in wide if isinstance(p, Table)]) == 3
+
+
+def test_the_balance_labs_comparison_marks_a_change_within_noise_by_shape_not_only_grey():
+    from types import SimpleNamespace
+
+    from lab.plots import comparison_figures
+    from widgets.common import plot_context
+
+    rows = [
+        {"measure": "a clear change", "a": 10, "b": 14, "difference": 4, "low": 3, "high": 5, "noise": False},
+        {"measure": "within noise", "a": 10, "b": 10.5, "difference": 0.5, "low": -1, "high": 2, "noise": True},
+    ]
+    with plot_context():
+        (figure,) = comparison_figures(SimpleNamespace(table=rows, extras={}))
+    faces = [line.get_markerfacecolor() for line in figure.axes[0].get_lines() if line.get_marker() == "o"]
+    assert len(faces) == 2 and faces[1] == "white" and faces[0] != "white"

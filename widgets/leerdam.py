@@ -34,7 +34,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 - table picker: ``pb-picker``, ``pb-resume`` (one Button per unfinished table, with `.table_id`)
 - projector: ``pb-year``, ``pb-dyke`` (gauge), ``pb-thresholds``, ``pb-pledged-count``,
   ``pb-reveal``, ``pb-flood`` (the die), ``pb-chronicle`` (also ``pb-log``),
-  ``pb-standings``, ``pb-plots`` (Image, PNG), ``pb-plots-note``, ``pb-csv`` (HTML holding the
+  ``pb-standings``, ``pb-plots`` (Image, PNG), ``pb-plots-note``, ``pb-plots-numbers`` (the
+  plots' numbers as tables, for a screen reader and print), ``pb-csv`` (HTML holding the
   CSV's ``<a download>`` data-URI link)
 - facilitator: ``pb-facilitator``, ``pb-advance``, ``pb-loss-<i>`` (misfortune by hand, one
   per household), ``pb-misfortune-set``; after an anonymous game ``pb-debrief-choice`` with
