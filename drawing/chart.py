@@ -112,8 +112,12 @@ def chart_table(
 
 def chart_numbers(*tables: str, summary: str = "The numbers of this chart") -> str:
     """`chart_table`s in a `<details>` that stays in the accessibility tree and in print while
-    it is closed (`charts.css`)."""
-    return f'<details class="pb-chart-data"><summary>{esc(summary)}</summary><div class="pb-chart-numbers">{"".join(tables)}</div></details>'
+    it is closed (`charts.css`). Their box scrolls sideways on a narrow screen, so it takes the
+    keyboard's focus (and, focused while closed, shows itself)."""
+    return (
+        f'<details class="pb-chart-data"><summary>{esc(summary)}</summary>'
+        f'<div class="pb-chart-numbers" tabindex="0" role="region" aria-label="{esc(summary)}">{"".join(tables)}</div></details>'
+    )
 
 
 def chart_svg(

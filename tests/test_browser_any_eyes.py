@@ -11,7 +11,8 @@ projector's size) and a household's seat, then a New Rule seat. On each page, lo
   their colours;
 - at 320 x 640 (WCAG's reflow: 1280 px at 400%, or a 640 px window at 200%): the page does not
   scroll sideways, nothing sticks out past the screen's edge outside a box that scrolls on its
-  own, and the page's key controls are on the screen with nothing over them;
+  own (a chart's table, opened), and the page's key controls are on the screen with nothing
+  over them;
 - asked to reduce motion: no animation or transition runs or is set on any element (with
   motion allowed some are, so the check can fail);
 - forced colours (Windows high contrast): every control shown keeps a border on all sides,
@@ -225,6 +226,18 @@ def test_a_ten_household_village_for_any_eyes(voila: VoilaFactory, chromium: Bro
 
         check_motion_and_forced_colours(board, "the board", f"{root} .pb-chart details.pb-chart-data > summary")
         check_reflow(board, "the board at 320 px", (f"{root} .pb-board-scene .pb-scene-title", f"{root} .pb-chart details.pb-chart-data > summary"))
+        # Opened at 320 px, ten households' numbers scroll inside their own box (which takes the
+        # keyboard's focus to scroll), never the page.
+        board.locator(f"{root} .pb-chart details.pb-chart-data > summary").nth(1).click()
+        opened = board.locator(f"{root} .pb-chart details.pb-chart-data[open] > .pb-chart-numbers").first
+        expect(opened).to_be_visible()
+        assert opened.evaluate("(el) => el.scrollWidth > el.clientWidth && el.tabIndex === 0"), "the open table scrolls in its own box"
+        check_reflow(board, "the board at 320 px, a chart's numbers open", ())
+        # A keyboard reaching a closed table's box sees it.
+        closed = board.locator(f"{root} .pb-chart details.pb-chart-data:not([open]) > .pb-chart-numbers").first
+        closed.focus()
+        box = closed.bounding_box()
+        assert box is not None and box["height"] > 100, f"a closed table focused shows itself: {box}"
     finally:
         board.context.close()
 
