@@ -231,3 +231,24 @@ def test_the_balance_labs_comparison_marks_a_change_within_noise_by_shape_not_on
         (figure,) = comparison_figures(SimpleNamespace(table=rows, extras={}))
     faces = [line.get_markerfacecolor() for line in figure.axes[0].get_lines() if line.get_marker() == "o"]
     assert len(faces) == 2 and faces[1] == "white" and faces[0] != "white"
+
+
+def test_an_anonymous_villages_chart_tables_give_away_no_households_numbers():
+    """Two villages whose households pledged differently, the same to the public until the end:
+    their charts' tables (the board's and the plots') are the same, and name no household."""
+    from rules import leerdam as ld
+    from tests.support.anonymous_village import NAMES as ANONYMOUS
+    from tests.support.anonymous_village import world
+
+    a, b = world(0), world(1)
+    seen = 0
+    for sa, sb in list(zip((s for s in a.states if not s.over), (s for s in b.states if not s.over)))[::25]:
+        tables = []
+        for state in (sa, sb):
+            view, rows = ld.view_for(state, None), ld.ledger_rows(state, None)
+            drawn = leerdam_drawing.chart([state]) + (village_numbers(view, rows, state.setup.dyke_start) if view.years else "")
+            tables.append(re.findall(r'<table class="pb-chart-table">.*?</table>', drawn, re.S))
+        assert tables[0] == tables[1]
+        assert not any(name in table for table in tables[0] for name in ANONYMOUS[:5])
+        seen += len(tables[0])
+    assert seen > 10, "charts and their tables were drawn"
