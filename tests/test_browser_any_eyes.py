@@ -16,7 +16,8 @@ projector's size) and a household's seat, then a New Rule seat. On each page, lo
 - asked to reduce motion: no animation or transition runs or is set on any element (with
   motion allowed some are, so the check can fail);
 - forced colours (Windows high contrast): every control shown keeps a border on all sides,
-  and focus an outline.
+  and focus an outline; more contrast, asked by the device or by the header's "More contrast",
+  gives controls firmer borders (the reader's choice outranks the device's).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ REFLOW_JS = """() => {
     return false;
   };
   const past = [];
-  for (const el of cells.querySelectorAll('*')) {
+  for (const el of document.querySelectorAll('header *, #rendered_cells *')) {
     if (el.closest('details:not([open]) > :not(summary), svg *')) { continue; }
     const box = el.getBoundingClientRect();
     if (!box.width || !box.height || getComputedStyle(el).visibility === 'hidden') { continue; }
@@ -182,6 +183,25 @@ def check_motion_and_forced_colours(page: Page, where: str, focus: str) -> None:
         page.emulate_media(forced_colors="none", reduced_motion="no-preference")
 
 
+def check_more_contrast(page: Page, where: str, control: str) -> None:
+    """A device asking for more contrast gets it; the header's "More contrast" switches it by hand."""
+    switch = page.locator(".playbook-contrast")
+    border = f"() => parseFloat(getComputedStyle(document.querySelector({control!r})).borderTopWidth)"
+    page.emulate_media(contrast="no-preference")
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate(border) < 2, f"{where}: a thin border before"
+    page.emulate_media(contrast="more")
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(border) >= 2, f"{where}: with more contrast, a control's border is 2 px or more"
+    switch.click()  # the reader's own choice outranks the device's
+    expect(switch).to_have_attribute("aria-pressed", "false")
+    assert page.evaluate(border) < 2
+    page.emulate_media(contrast="no-preference")
+    switch.click()
+    expect(switch).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(border) >= 2
+
+
 def test_a_ten_household_village_for_any_eyes(voila: VoilaFactory, chromium: Browser) -> None:
     root = ".playbook-leerdam"
     server = voila(NOTEBOOKS_DIR / "leerdam.ipynb")
@@ -251,6 +271,7 @@ def test_a_ten_household_village_for_any_eyes(voila: VoilaFactory, chromium: Bro
         open_dashboard(seat, server.url + links["seats"][3]["url"], f"{root}.playbook-seat .pb-pledge-confirm")
         check_reflow(seat, "a Leerdam seat at 320 px", (f"{root} .pb-pledge input", f"{root} .pb-pledge-confirm"))
         check_motion_and_forced_colours(seat, "a Leerdam seat", f"{root} .pb-pledge input")
+        check_more_contrast(seat, "a Leerdam seat", f"{root} .pb-pledge input")
     finally:
         seat.context.close()
 
