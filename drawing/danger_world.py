@@ -509,7 +509,7 @@ def chart(states: Sequence[Any], final: Any = None) -> str:
         return ""
     names = [c.name for c in points[-1].characters]
     series = [(name, [view_for(s, None).characters[i].danger for s in points]) for i, name in enumerate(names)]
-    return chart_svg("Danger level after each check", [f"C{len(s.results)}" for s in points], lines=series)
+    return chart_svg("Danger level after each check", [f"C{len(s.results)}" for s in points], lines=series, x_name="Check")
 
 
 SCENES = GameScenes("danger-world", scene, moment, round_of, chart, "Check")

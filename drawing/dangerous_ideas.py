@@ -698,7 +698,7 @@ def chart(states: Sequence[Any], final: Any = None) -> str:
         return ""
     names = list(points[-1].names)
     series = [(name, [view_for(s, None).scores[i] for s in points]) for i, name in enumerate(names)]
-    return chart_svg("Scores after each meme action", [f"A{len(s.outcomes)}" for s in points], lines=series)
+    return chart_svg("Scores after each meme action", [f"A{len(s.outcomes)}" for s in points], lines=series, x_name="Meme action")
 
 
 SCENES = GameScenes("dangerous-ideas", scene, moment, round_of, chart, "Chapter")

@@ -457,11 +457,12 @@ def chart(states: Sequence[Any], final: State | None = None) -> str:
         lines=[("Dyke", [y.dyke_after for y in view.years])],
         marks=[(low - 0.5, f"below {low}: the dyke falls", "#b71c1c"), (high + 0.5, f"above {high}: it rises", "#1b5e20")],
         bar_label="Pledged",
+        x_name="Year",
     )
     if view.anonymous:
         village = village_rows(last)
         return pledges + "".join(
-            chart_svg(title, years, lines=[("the whole village", [r[key] for r in village])])
+            chart_svg(title, years, lines=[("the whole village", [r[key] for r in village])], x_name="Year")
             for key, title in (("vp", "VP of the whole village"), ("wealth", "Wealth of the whole village"))
         )
     rows = ledger_rows(last, None, final=final)
@@ -474,7 +475,7 @@ def chart(states: Sequence[Any], final: State | None = None) -> str:
         for h in view.households:
             by_year = {r["year"]: r[key] for r in rows if r["household"] == h.name and r["year"] in done}
             series.append((h.name, [by_year.get(y.year) for y in view.years]))
-        drawn.append(chart_svg(title, years, lines=series))
+        drawn.append(chart_svg(title, years, lines=series, x_name="Year"))
     return "".join(drawn)
 
 

@@ -246,6 +246,7 @@ def chart(states: Sequence[Any], final: Any = None) -> str:
         bars=[strength.get(r, 0) for r in order],
         lines=series,
         bar_label="Strength",
+        x_name="Round",
     )
 
 

@@ -49,7 +49,7 @@ def win_share_bars(axis: Any, summary: Mapping[str, Any]) -> None:
 def dyke_line(axis: Any, years: Sequence[Mapping[str, Any]], label: str, colour: str) -> None:
     xs = [y["year"] for y in years]
     axis.plot(xs, [y["mean_dyke"] for y in years], marker="o", color=colour, label=f"{label}: mean dyke")
-    axis.plot(xs, [1 + 5 * y["share_at_1"] for y in years], linestyle=":", color=colour, label=f"{label}: share at 1 (right scale)")
+    axis.plot(xs, [1 + 5 * y["share_at_1"] for y in years], linestyle=":", marker="s", markerfacecolor="white", color=colour, label=f"{label}: share at 1 (right scale)")
 
 
 def dyke_axes(axis: Any) -> None:
@@ -69,12 +69,17 @@ def comparison_figures(comparison: Any) -> list[Any]:
     for y, r in zip(ys, rows):
         scale = abs(r["a"])
         low, high = (r["low"] if r["low"] is not None else r["difference"]), (r["high"] if r["high"] is not None else r["difference"])
-        colour = GREY if r["noise"] or r.get("identical") else (B_COLOUR if r["difference"] > 0 else A_COLOUR)
-        axis.errorbar(r["difference"] / scale, y, xerr=[[(r["difference"] - low) / scale], [(high - r["difference"]) / scale]], fmt="o", color=colour, capsize=3)
+        unclear = r["noise"] or r.get("identical")
+        colour = GREY if unclear else (B_COLOUR if r["difference"] > 0 else A_COLOUR)
+        # Within noise: a hollow circle as well as grey, so colour is not the only sign.
+        axis.errorbar(
+            r["difference"] / scale, y, xerr=[[(r["difference"] - low) / scale], [(high - r["difference"]) / scale]],
+            fmt="o", color=colour, capsize=3, markerfacecolor="white" if unclear else colour, markersize=7,
+        )
     axis.axvline(0, color="#333333", linewidth=0.8)
     axis.set_yticks(ys, [r["measure"] for r in rows])
     axis.xaxis.set_major_formatter(lambda value, _: f"{value:+.0%}")
-    axis.set_title("B against A: difference as a share of A, with its 95% interval (grey: within noise)")
+    axis.set_title("B against A: difference as a share of A, with its 95% interval (hollow, grey: within noise)")
     figures = [figure]
     villages = comparison.extras.get("villages")
     if villages:

@@ -18,7 +18,7 @@ from reportlab.platypus import Flowable, KeepTogether
 
 from . import common, fonts
 
-__all__ = ["PALETTE", "Band", "Chart", "Line", "Series", "keep", "palette", "series_of"]
+__all__ = ["MARKERS", "PALETTE", "Band", "Chart", "Line", "Series", "keep", "numbers_tables", "palette", "series_of"]
 
 # -- layout ------------------------------------------------------------------------------
 CHART_HEIGHT = 62 * mm
@@ -35,6 +35,23 @@ BAR_SHARE = 0.72  # of a category's width, for its bars
 DOT = 1.1 * mm
 #: Okabe and Ito's palette: told apart with every kind of colour vision; dashed after eight.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442")
+#: A marker shape per line of a chart (its k-th series, in order), so a grey printout or a
+#: reader who tells no colours apart still tells the lines apart: corners of a polygon of radius
+#: about 1 ("circle" a circle).
+MARKERS: dict[str, tuple[tuple[float, float], ...]] = {
+    "circle": (),
+    "square": ((-0.85, -0.85), (0.85, -0.85), (0.85, 0.85), (-0.85, 0.85)),
+    "triangle-up": ((0, 1.2), (1.05, -0.6), (-1.05, -0.6)),
+    "diamond": ((0, -1.2), (1.0, 0), (0, 1.2), (-1.0, 0)),
+    "triangle-down": ((0, -1.2), (1.05, 0.6), (-1.05, 0.6)),
+    "plus": ((-0.35, -1.1), (0.35, -1.1), (0.35, -0.35), (1.1, -0.35), (1.1, 0.35), (0.35, 0.35), (0.35, 1.1), (-0.35, 1.1), (-0.35, 0.35), (-1.1, 0.35), (-1.1, -0.35), (-0.35, -0.35)),
+    "star": tuple((r * math.sin(math.pi * k / 5), r * math.cos(math.pi * k / 5)) for k in range(10) for r in [1.3 if k % 2 == 0 else 0.55]),
+    "hexagon": tuple((math.cos(math.pi * k / 3), math.sin(math.pi * k / 3)) for k in range(6)),
+}
+#: a chart's numbers: at most this many steps (columns) per table, then another table
+NUMBERS_COLUMNS = 12
+NUMBERS_WIDTH = 180 * mm  # A4's frame and Letter's both hold it
+NUMBERS_NAME = 38 * mm
 AXIS = colors.HexColor("#4d4d4d")
 GRIDLINE = colors.HexColor("#dddddd")
 
@@ -128,6 +145,11 @@ class Chart(Flowable):
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         self.width = availWidth
         return availWidth, self.height + self._legend_height(availWidth)
+
+    def numbers(self) -> list[Flowable]:
+        """The chart's numbers as tables to print under it (`numbers_tables`)."""
+        step = self.y_label.split("·")[-1].strip() if "·" in self.y_label else ""
+        return numbers_tables(self.title, self.x_labels, self.series, step, self.notes)
 
     def _legend_items(self) -> list[tuple[Series, float]]:
         return [(s, LEGEND_SWATCH + 1.5 * mm + fonts.string_width(s.label, fonts.BODY, CHART_TEXT)) for s in self.series if s.label]
@@ -237,7 +259,7 @@ class Chart(Flowable):
                 canvas.rect(x, min(zero, y), bar, abs(y - zero), stroke=1, fill=1)
 
     def _lines(self, canvas: Any, left: float, slot: float, bottom: float, top: float) -> None:
-        for s in self.series:
+        for k, s in enumerate(self.series):
             colour = colors.HexColor(s.colour)
             canvas.setStrokeColor(colour)
             canvas.setFillColor(colour)
@@ -250,13 +272,14 @@ class Chart(Flowable):
             canvas.setDash()
             for p in points:
                 if p is not None:
-                    canvas.circle(p[0], p[1], DOT, stroke=0, fill=1)
+                    _marker(canvas, k, p[0], p[1])
 
     def _legend(self, canvas: Any, height: float) -> None:
         y = height - LEGEND_ROW + 1.2 * mm
         for row in self._legend_rows(self.width):
             x = AXIS_LEFT
             for s, width in row:
+                k = self.series.index(s)
                 canvas.setFillColor(colors.HexColor(s.colour))
                 canvas.setStrokeColor(colors.HexColor(s.colour))
                 if self.kind == "line":
@@ -264,12 +287,51 @@ class Chart(Flowable):
                     canvas.setDash(*((3, 1.5) if s.dashed else ()))
                     canvas.line(x, y + LEGEND_SWATCH / 2, x + LEGEND_SWATCH, y + LEGEND_SWATCH / 2)
                     canvas.setDash()
+                    _marker(canvas, k, x + LEGEND_SWATCH / 2, y + LEGEND_SWATCH / 2)
                 else:
                     canvas.rect(x, y, LEGEND_SWATCH, LEGEND_SWATCH, stroke=0, fill=1)
                 canvas.setFillColor(common.INK)
                 fonts.draw_string(canvas, x + LEGEND_SWATCH + 1.5 * mm, y + 0.3, s.label, fonts.BODY, CHART_TEXT)
                 x += width + LEGEND_GAP
             y -= LEGEND_ROW
+
+
+def _marker(canvas: Any, k: int, x: float, y: float) -> None:
+    """The k-th series' marker at (x, y), filled in the colour already set, edged in white."""
+    shape = MARKERS[list(MARKERS)[k % len(MARKERS)]]
+    canvas.saveState()
+    canvas.setStrokeColor(colors.white)
+    canvas.setLineWidth(0.3)
+    canvas.setDash()
+    if not shape:
+        canvas.circle(x, y, DOT, stroke=1, fill=1)
+    else:
+        path = canvas.beginPath()
+        path.moveTo(x + shape[0][0] * DOT * 1.15, y + shape[0][1] * DOT * 1.15)
+        for px, py in shape[1:]:
+            path.lineTo(x + px * DOT * 1.15, y + py * DOT * 1.15)
+        path.close()
+        canvas.drawPath(path, stroke=1, fill=1)
+    canvas.restoreState()
+
+
+def _number(value: float | None) -> str:
+    return "" if value is None else f"{value:g}".replace("-", "\u2212")
+
+
+def numbers_tables(title: str, x_labels: Sequence[str], series: Sequence[Series], step: str = "", notes: Sequence[str] = ()) -> list[Flowable]:
+    """A chart's numbers, printed under it for a reader who cannot read them off the lines: a
+    row per series, a column per step (at most `NUMBERS_COLUMNS` a table, then the next)."""
+    out: list[Flowable] = [common.para(f"The numbers of \u201c{title}\u201d", "small")]
+    for start in range(0, max(1, len(x_labels)), NUMBERS_COLUMNS):
+        shown = list(x_labels[start : start + NUMBERS_COLUMNS])
+        rows: list[list[common.Cell]] = [[s.label or "", *(_number(v) for v in s.values[start : start + NUMBERS_COLUMNS])] for s in series]
+        if any(notes[start : start + NUMBERS_COLUMNS]):
+            rows.append(["note", *notes[start : start + NUMBERS_COLUMNS]])
+        column = (NUMBERS_WIDTH - NUMBERS_NAME) / NUMBERS_COLUMNS
+        rows = [row + [""] * (len(shown) + 1 - len(row)) for row in rows]
+        out.append(common.ruled_table([step, *shown], rows, [NUMBERS_NAME] + [column] * len(shown), row_height=0, cell_style="cell"))
+    return out
 
 
 def series_of(labels: Sequence[str], rows: Sequence[Sequence[float | None]]) -> list[Series]:
@@ -281,6 +343,15 @@ def series_of(labels: Sequence[str], rows: Sequence[Sequence[float | None]]) -> 
     return out
 
 
-def keep(*parts: Flowable) -> KeepTogether:
-    """Flowables kept on one page (a chart with its heading)."""
-    return KeepTogether(list(parts))
+def keep(*parts: Flowable) -> Flowable:
+    """Flowables kept on one page (a chart with its heading); each chart's numbers follow it,
+    on the same page when they fit."""
+    kept: list[Flowable] = []
+    numbers: list[Flowable] = []
+    for part in parts:
+        kept.append(part)
+        if isinstance(part, Chart):
+            numbers += part.numbers()
+    if not numbers:
+        return KeepTogether(kept)
+    return KeepTogether([KeepTogether(kept), *numbers])

@@ -34,7 +34,8 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 - table picker: ``pb-picker``, ``pb-resume`` (one Button per unfinished table, with `.table_id`)
 - projector: ``pb-year``, ``pb-dyke`` (gauge), ``pb-thresholds``, ``pb-pledged-count``,
   ``pb-reveal``, ``pb-flood`` (the die), ``pb-chronicle`` (also ``pb-log``),
-  ``pb-standings``, ``pb-plots`` (Image, PNG), ``pb-plots-note``, ``pb-csv`` (HTML holding the
+  ``pb-standings``, ``pb-plots`` (Image, PNG), ``pb-plots-note``, ``pb-plots-numbers`` (the
+  plots' numbers as tables, for a screen reader and print), ``pb-csv`` (HTML holding the
   CSV's ``<a download>`` data-URI link)
 - facilitator: ``pb-facilitator``, ``pb-advance``, ``pb-loss-<i>`` (misfortune by hand, one
   per household), ``pb-misfortune-set``; after an anonymous game ``pb-debrief-choice`` with
@@ -60,6 +61,7 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -147,6 +149,67 @@ def _int_list(text: str, what: str) -> tuple[int, ...]:
 LEGEND_CHARS = 22
 
 
+@dataclasses.dataclass(frozen=True)
+class VillageSeries:
+    """What the village's plots draw, drawn from here by both the figure and its numbers' table:
+    `xs` the years (0, the start, first); the dyke at each; the pledges of each year (none at 0);
+    and (name, values at each x) of Wealth and of VP, a line per household (or the village's)."""
+
+    xs: list[int]
+    dyke: list[int]
+    pledged: list[int | None]
+    wealth: list[tuple[str, list[int | None]]]
+    vp: list[tuple[str, list[int | None]]]
+    floods: list[int]
+
+
+def village_series(view: View, rows: Sequence[dict[str, Any]], dyke_start: int) -> VillageSeries:
+    """The plots' numbers from `view` and `rows` (`ledger_rows(state, None)`), finished years only."""
+    years = [y.year for y in view.years]
+    xs = [0] + years
+    dyke = [view.years[0].dyke_before if view.years else dyke_start] + [y.dyke_after for y in view.years]
+    pledged: list[int | None] = [None] + [y.total for y in view.years]
+    wealth: list[tuple[str, list[int | None]]]
+    vp: list[tuple[str, list[int | None]]]
+    if view.anonymous:
+        village_wealth: list[int | None] = [0, *(y.wealth for y in view.years)]
+        village_vp: list[int | None] = [0, *(y.vp for y in view.years)]
+        wealth, vp = [("the whole village", village_wealth)], [("the whole village", village_vp)]
+    else:
+        wealth, vp = [], []
+        for h in view.households:
+            mine = {r["year"]: r for r in rows if r["household"] == h.name and r["year"] in years}
+            wealth.append((h.name, [0] + [mine[y]["wealth"] if y in mine else None for y in years]))
+            vp.append((h.name, [0] + [mine[y]["vp"] if y in mine else None for y in years]))
+    return VillageSeries(xs, dyke, pledged, wealth, vp, [y.year for y in view.years if y.flooded])
+
+
+def village_numbers(view: View, rows: Sequence[dict[str, Any]], dyke_start: int) -> str:
+    """The plots' numbers as tables (the dyke and pledges; Wealth; VP), in a `<details>` a screen
+    reader reads and a printout shows (`drawing.chart.chart_numbers`)."""
+    from drawing.chart import chart_numbers, chart_table
+
+    series = village_series(view, rows, dyke_start)
+    labels = ["Start"] + [f"Year {x}" for x in series.xs[1:]]
+    low, high = view.thresholds
+    flooded = f"The village flooded in year{'s' if len(series.floods) > 1 else ''} {', '.join(map(str, series.floods))}." if series.floods else "No flood."
+    who = "of the whole village (anonymous pledges)" if view.anonymous else "per household"
+    return chart_numbers(
+        chart_table(
+            "Dyke Condition at the end of each year, and the units pledged to the dyke",
+            labels,
+            "When",
+            bars=series.pledged,
+            lines=[("Dyke Condition", series.dyke)],
+            bar_label="Pledged",
+            note=f"Pledges below {low}: the dyke falls; above {high}: it rises. {flooded}",
+        ),
+        chart_table(f"Wealth {who}", labels, "When", lines=series.wealth),
+        chart_table(f"VP {who}", labels, "When", lines=series.vp),
+        summary="The numbers of these plots",
+    )
+
+
 def village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int) -> Any:
     """Four panels over the finished years: dyke, pledges against the thresholds, Wealth, VP.
 
@@ -173,7 +236,8 @@ def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
     from .common import series_styles
 
     years = [y.year for y in view.years]
-    names = [h.name for h in view.households] if not view.anonymous else ["the whole village"]
+    series = village_series(view, rows, dyke_start)
+    names = [name for name, _ in series.vp]
     columns = min(len(names), 5)
     labels = [textwrap.fill(name, LEGEND_CHARS, break_on_hyphens=False) for name in names]
     # the legend's height: each row as tall as its longest (wrapped) name
@@ -186,8 +250,7 @@ def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
     fig.subplots_adjust(left=0.05, right=0.98, top=1 - 0.35 / height, bottom=(0.75 + 0.3 * legend_lines) / height)
     font = 13
 
-    xs = [0] + years
-    ys = [view.years[0].dyke_before if view.years else dyke_start] + [y.dyke_after for y in view.years]
+    xs, ys = series.xs, series.dyke
     for level, (colour, _) in DYKE_COLOURS.items():
         dyke_ax.axhspan(level - 0.5, level + 0.5, color=colour, alpha=0.12, lw=0)
     dyke_ax.step(xs, ys, where="post", color="#111", lw=2.5)
@@ -209,16 +272,10 @@ def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
     pledge_ax.set_ylim(0, max([high + 6] + [y.total + 4 for y in view.years]))
     pledge_ax.set_title("Units pledged to the dyke", fontsize=font, fontweight="bold")
 
-    if view.anonymous:
-        style = series_styles(1)[0]
-        wealth_ax.plot(xs, [0] + [y.wealth for y in view.years], label=labels[0], **style.plot_kwargs())
-        vp_ax.plot(xs, [0] + [y.vp for y in view.years], label=labels[0], **style.plot_kwargs())
-    else:
-        for seat, (name, style) in enumerate(zip(names, series_styles(len(names)))):
-            mine = [r for r in rows if r["household"] == name and r["year"] in years]
-            xs_mine = [0 + style.offset] + [r["year"] + style.offset for r in mine]
-            wealth_ax.plot(xs_mine, [0] + [r["wealth"] for r in mine], label=labels[seat], **style.plot_kwargs())
-            vp_ax.plot(xs_mine, [0] + [r["vp"] for r in mine], label=labels[seat], **style.plot_kwargs())
+    for seat, style in enumerate(series_styles(len(names))):
+        for ax, (_, values) in ((wealth_ax, series.wealth[seat]), (vp_ax, series.vp[seat])):
+            drawn = [(x + style.offset, v) for x, v in zip(xs, values) if v is not None]
+            ax.plot([x for x, _ in drawn], [v for _, v in drawn], label=labels[seat], **style.plot_kwargs())
     who = "of the whole village (anonymous pledges)" if view.anonymous else "per household"
     wealth_ax.set_title(f"Wealth {who}", fontsize=font, fontweight="bold")
     vp_ax.set_title(f"VP {who}", fontsize=font, fontweight="bold")
@@ -479,6 +536,8 @@ class LeerdamDashboard(TableDashboard):
         self.flood_html = widgets.HTML().add_class("pb-flood")
         self.plots = widgets.Image(format="png", layout=widgets.Layout(width="100%", max_width="1100px")).add_class("pb-plots")
         self.plots_note = widgets.HTML().add_class("pb-plots-note")
+        #: the plots' numbers as tables, for a screen reader and a printout (`village_numbers`)
+        self.plots_numbers = widgets.HTML().add_class("pb-plots-numbers")
         self.csv_html = widgets.HTML().add_class("pb-csv")
         self.game_log.title = "Village chronicle"
         self.game_log.add_class("pb-chronicle")
@@ -553,6 +612,7 @@ class LeerdamDashboard(TableDashboard):
             self.pledge_table,
             self.plots_note,
             self.plots,
+            self.plots_numbers,
         )
 
     def table_view(self) -> widgets.Widget:
@@ -781,10 +841,12 @@ class LeerdamDashboard(TableDashboard):
         if not view.years:
             self.plots.value = b""
             self.plots.layout.display = "none"
+            self.plots_numbers.value = ""
             self.plots_note.value = '<span class="pb-muted">Plots of the dyke, the pledges, Wealth and VP appear when the first year ends.</span>'
             return
         self.plots.value = figure_png(village_figure(view, rows, setup.dyke_start))
         self.plots.layout.display = "block"
+        self.plots_numbers.value = village_numbers(view, rows, setup.dyke_start)
         self.plots_note.value = '<h3 style="margin:10px 0 0">The years so far</h3>'
 
     # -- a household's private panel -------------------------------------------------------------------------
