@@ -46,6 +46,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, runtime_chec
 import ipywidgets as widgets
 
 from drawing.common import esc
+from drawing.timeline import scenes_for
 from playbook.access import Access, key_matches, new_key, resolve, server_key, table_keys
 from playbook.bots import undo_plan
 from playbook.classes import chooser, stopped_text
@@ -59,7 +60,7 @@ from . import live
 from .address import page_query, qr_svg
 from .board import Debrief, PhaseBoard
 from .class_card import ClassPanel
-from .common import DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
+from .common import Announcer, DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time, words_of
 from .live import LiveFollow
 from .lost_presses import listen
 from .pace import Countdown, TablePaceBar, TimerKeeper, timed_out
@@ -114,6 +115,29 @@ def seat_place(game: AnyGame, seat: int, stopped: str = "") -> str:
         return ""
     sentence = f"{words.you} {said}."
     return f"{stopped[:1].upper() + stopped[1:]}: {sentence[:1].lower() + sentence[1:]}" if stopped else sentence
+
+
+#: at most this many lines of the log tell a moment's outcome to the live region.
+OUTCOME_LINES = 5
+
+
+def outcome_lines(events: Sequence[Any], names: Sequence[str], seat: int | None) -> list[str]:
+    """The lines of the log `events` that tell an outcome, as `seat` (None: the public) may
+    read them: not a seat's routine "Bo has made a secret pledge" (the turn line says who is
+    left), and at most the last OUTCOME_LINES."""
+    routine = tuple(f"{name} has " for name in names)
+    lines = [e.text for e in events if e.visible(seat) and not e.text.startswith(routine)]
+    return lines[-OUTCOME_LINES:]
+
+
+def confirmation(events: Sequence[Any], seat: int | None, name: str) -> str:
+    """What a move just made did, in the words of the log it added: the line only `seat` reads
+    ("You pledged 1 unit to the dyke."; None: a shared screen, no such line), else the first
+    public line naming the mover `name` ("Ana keeps the draw.")."""
+    own = [e.text for e in events if seat is not None and e.visible_to is not None and seat in e.visible_to]
+    named = [e.text for e in events if e.visible_to is None and e.text.startswith(f"{name} ")]
+    said = own[:1] or named[:1]
+    return f"Done. {said[0]}" if said else "Done."
 
 
 def seat_names(game: AnyGame) -> tuple[str, ...]:
@@ -240,6 +264,14 @@ class TableDashboard(widgets.VBox):
         self.style_html = widgets.HTML(style_html("dashboard.css", *self.sheets))
         self.header = TableHeader()
         self.status = StatusLine()
+        #: what the page's live region says of the game (`_announce`); the status line says
+        #: the confirmations and refusals itself.
+        self.announcer = Announcer()
+        #: the state `_announce` last said, and its table (None: nothing said yet).
+        self._said_state: Any = None
+        self._said_table: str | None = None
+        #: the seat whose move this page is submitting (its redraw confirms it), or None.
+        self._acting: int | None = None
         # Following the table: the page's heartbeat, and the look at the store for other pages' moves.
         self.live = LiveFollow(self.status, self._look, lambda: self.table_id is not None, "check for other pages' moves", self._beaten, self.fault_message)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
@@ -310,7 +342,7 @@ class TableDashboard(widgets.VBox):
         files together). Parts not built are left out. The navigator comes before the heartbeat:
         the page's script beats only once the page's own link is drawn (see the template)."""
         built = self._parts.get
-        order = (self.style_html, self.header, self.status, built("class_panel"), self.screen, built("savebar"), built("pace_bar"), built("debrief_bar"), self.debrief_area, self.navigator, self.heartbeat, self.alive)
+        order = (self.style_html, self.header, self.status, self.announcer, built("class_panel"), self.screen, built("savebar"), built("pace_bar"), built("debrief_bar"), self.debrief_area, self.navigator, self.heartbeat, self.alive)
         self.children = tuple(w for w in order if w is not None)
 
     def _show_parts(self) -> None:
@@ -555,11 +587,13 @@ class TableDashboard(widgets.VBox):
         self._show_countdown()
         if self.role == "board":
             self._draw_board()
+            self._announce()
             return
         self.draw_table()
         self._draw_debrief()
         self._draw_stopped()
         self._draw_place()
+        self._announce()
         if self.role not in ("facilitator", "open"):
             return  # no save bar: the file holds every secret, undo is the facilitator's
         steps, reason = self._undo_plan()
@@ -575,6 +609,33 @@ class TableDashboard(widgets.VBox):
         self.savebar.prepare_button.layout.display = "" if self.hidden_information else "none"
         if not self.hidden_information or self.game.rules.over(self.game.state):
             self.offer_download()  # nothing is (or is any longer) secret
+
+    def _announce(self) -> None:
+        """What a player must know, for the page's live region, once: a moment of the game since
+        the page last said one (the reveal, a year's result: the debrief's moments, its game's
+        `GameScenes.moment`) with what the log says of it, then whose turn it is (the header's
+        line; "Your turn" on the seat that is waited for). From the state the page redraws from:
+        a redraw of the same state says nothing."""
+        game = self.game
+        if game is None:
+            return
+        state = game.state
+        before = self._said_state if self._said_table == self.table_id else None
+        self._said_state, self._said_table = state, self.table_id
+        seat = self.seat if self.role == "seat" else None
+        if before is not None and before is not state:
+            log, earlier = tuple(getattr(state, "log", ())), tuple(getattr(before, "log", ()))
+            grew = len(log) >= len(earlier)
+            if grew and self._acting is not None:
+                # A seat's own lines only on its own page: a shared screen's region keeps no secret.
+                self.announcer.say(confirmation(log[len(earlier) :], seat, self.seat_name(self._acting)))
+            moment = scenes_for(game.rules.slug).moment(before, state) if grew else None
+            if moment is not None:
+                self.announcer.say(f"{moment[0]}. {' '.join(outcome_lines(log[len(earlier) :], seat_names(game), seat))}".strip())
+        turn = words_of(self.header.turn_html.value)
+        if turn and seat is not None and seat in set(self.waiting(state)) and not game.rules.over(state):
+            turn = f"Your turn. {turn}"
+        self.announcer.follow("turn", turn)
 
     def _draw_stopped(self) -> None:
         """A table that takes no more moves (its class ended) says so, and its private panels
@@ -605,7 +666,8 @@ class TableDashboard(widgets.VBox):
             return
         line = seat_place(game, self.seat, stopped)
         if line:
-            self.header.turn_html.value = f'<span class="pb-seat-place" role="status" style="font-size:1.3em;font-weight:700">{esc(line)}</span>'
+            # Said by the page's live region as the turn line (`_announce`).
+            self.header.turn_html.value = f'<span class="pb-seat-place" style="font-size:1.3em;font-weight:700">{esc(line)}</span>'
 
     def _view_for_role(self) -> widgets.Widget:
         curtain = self.seat_curtain()
@@ -1057,7 +1119,11 @@ class TableDashboard(widgets.VBox):
         if self.role == "seat" and action.seat != self.seat:
             self.status.refuse(f"This is {self.seat_name(self.seat)}'s own page: it plays only that seat.")
             return False
-        return self._submit(Play(action, release_bots)) is not None
+        self._acting = action.seat  # the redraw that follows confirms the move (`_announce`)
+        try:
+            return self._submit(Play(action, release_bots)) is not None
+        finally:
+            self._acting = None
 
     def undo(self) -> None:
         """Take back the last move made (with the bot moves that followed it)."""
