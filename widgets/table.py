@@ -121,12 +121,12 @@ def seat_place(game: AnyGame, seat: int, stopped: str = "") -> str:
 OUTCOME_LINES = 5
 
 
-def outcome_lines(events: Sequence[Any], names: Sequence[str], seat: int | None) -> list[str]:
-    """The lines of the log `events` that tell an outcome, as `seat` (None: the public) may
-    read them: not a seat's routine "Bo has made a secret pledge" (the turn line says who is
-    left), and at most the last OUTCOME_LINES."""
+def outcome_lines(events: Sequence[Any], names: Sequence[str]) -> list[str]:
+    """The public lines of the log `events` that tell an outcome (a seat's own lines are its
+    confirmation's): not a seat's routine "Bo has made a secret pledge" (the turn line says who
+    is left), and at most the last OUTCOME_LINES."""
     routine = tuple(f"{name} has " for name in names)
-    lines = [e.text for e in events if e.visible(seat) and not e.text.startswith(routine)]
+    lines = [e.text for e in events if e.visible(None) and not e.text.startswith(routine)]
     return lines[-OUTCOME_LINES:]
 
 
@@ -626,12 +626,16 @@ class TableDashboard(widgets.VBox):
         if before is not None and before is not state:
             log, earlier = tuple(getattr(state, "log", ())), tuple(getattr(before, "log", ()))
             grew = len(log) >= len(earlier)
+            confirmed = ""
             if grew and self._acting is not None:
                 # A seat's own lines only on its own page: a shared screen's region keeps no secret.
-                self.announcer.say(confirmation(log[len(earlier) :], seat, self.seat_name(self._acting)))
+                confirmed = confirmation(log[len(earlier) :], seat, self.seat_name(self._acting))
+                self.announcer.say(confirmed)
             moment = scenes_for(game.rules.slug).moment(before, state) if grew else None
             if moment is not None:
-                self.announcer.say(f"{moment[0]}. {' '.join(outcome_lines(log[len(earlier) :], seat_names(game), seat))}".strip())
+                # Not the move just confirmed a second time ("Ana returns 2 red").
+                lines = [line for line in outcome_lines(log[len(earlier) :], seat_names(game)) if f"Done. {line}" != confirmed]
+                self.announcer.say(f"{moment[0]}. {' '.join(lines)}".strip())
         turn = words_of(self.header.turn_html.value)
         if turn and seat is not None and seat in set(self.waiting(state)) and not game.rules.over(state):
             turn = f"Your turn. {turn}"
@@ -1165,6 +1169,7 @@ class TableDashboard(widgets.VBox):
             outcome = self.store.submit(self.table_id, change, self.version)
         except Refused as exc:
             self._stale = isinstance(exc, StaleTable)
+            self._acting = None  # what the redraw shows is another page's move, not this one's
             if exc.table is not None and exc.table.version != self.version:
                 self._adopt(exc.table)  # the page was behind: show the table as it is now
                 self._redraw_keeping_typed()

@@ -30,6 +30,12 @@
     line.textContent = texts.join(" ");
     node.replaceChildren(line);
   }
+  function spoken(mark) {
+    // The words without what is hidden from screen readers (a status line's icon).
+    var copy = mark.cloneNode(true);
+    copy.querySelectorAll("[aria-hidden=true]").forEach(function (node) { node.remove(); });
+    return (copy.textContent || "").replace(/\s+/g, " ").trim();
+  }
   function listen() {
     if (!document.body) { return; }
     if (!polite) {
@@ -41,7 +47,7 @@
       var id = mark.getAttribute("data-say");
       if (!id || seen[id]) { return; }
       seen[id] = true;
-      var text = (mark.textContent || "").replace(/\s+/g, " ").trim();
+      var text = spoken(mark);
       if (!text) { return; }
       (mark.getAttribute("data-urgent") === "1" ? now : calm).push(text);
     });
