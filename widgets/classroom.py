@@ -666,7 +666,8 @@ class ClassPage(widgets.VBox):
                     link = f'<div><a class="pb-table-screen" href="{esc(href)}" target="_blank" rel="noopener">Open your table\'s screen</a> (one shared screen for the table).</div>'
                 body = f'<div class="pb-big">Table {student.group + 1}</div><div>{esc(role)}, with {esc(", ".join(m for m in mates if m != student.name))}. Your table plays on one shared screen.</div>{link}'
         self.student_card.value = f'<div class="pb-class-student-card">{body}</div>'
-        self.announcer.follow("screen", words_of(body))
+        # The screen's sentences, not the lobby's list of names: each arrival is no news to say.
+        self.announcer.follow("screen", words_of(body.split('<div class="pb-muted"', 1)[0]))
         if self.screen.children != (self.student_card,):
             self._replace((self.student_card,))
 
