@@ -30,6 +30,7 @@ from rules import new_game
 from rules import new_rule as nr
 from rules.games import card
 from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard
+from tests.support.tables import make_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -53,9 +54,9 @@ RECORD_JS = """() => {
 #: Where the focus is: its tag, classes (its own and its widget's), and whether in the seat's panel.
 FOCUS_JS = """() => {
   const e = document.activeElement;
-  if (!e || e === document.body) { return { tag: 'BODY', cls: '', panel: false, text: '' }; }
+  if (!e || e === document.body) { return { tag: 'BODY', cls: '', panel: false, seat: false, text: '' }; }
   const widget = e.closest('.jupyter-widgets') || e;
-  return { tag: e.tagName, cls: e.className + ' ' + widget.className, panel: !!e.closest('.pb-private-panel'), text: (e.textContent || '').trim().slice(0, 80) };
+  return { tag: e.tagName, cls: e.className + ' ' + widget.className, panel: !!e.closest('.pb-private-panel'), seat: !!e.closest('.playbook-seat'), text: (e.textContent || '').trim().slice(0, 80) };
 }"""
 
 #: The page's outline: landmarks and headings as the page has them.
@@ -279,5 +280,38 @@ def test_a_new_rule_round_played_with_keys_and_a_refusal_heard_at_once(voila: Vo
         assert paid.count("Ana returns") == 1, paid  # confirmed once, not again in the outcome
         # Never the page's body after an action.
         page.wait_for_function("() => document.activeElement && document.activeElement !== document.body")
+    finally:
+        page.context.close()
+
+
+def test_every_kind_of_seat_page_has_its_landmarks_its_skip_link_and_one_outline(voila: VoilaFactory, chromium: Browser) -> None:
+    """Danger World's player and GM and a Dangerous Ideas philosopher (New Rule's and Leerdam's
+    seats are checked above): a banner, a main, the skip link first and to the seat's panel (a
+    Danger World seat has none of its own: its page), no button named with an icon."""
+    page = phone(chromium)
+    try:
+        for slug, notebook, names, seats in (
+            ("danger-world", "danger_world.ipynb", ("Ana", "Bo"), (0, 1)),
+            ("dangerous-ideas", "dangerous_ideas.ipynb", ("Ana", "Bo", "Cy"), (0,)),
+        ):
+            server = voila(NOTEBOOKS_DIR / notebook)
+            store = Store(server.db_path)
+            _table_id, links = make_table(store, slug, names)
+            for seat in seats:
+                where = f"{slug} seat {seat}"
+                open_dashboard(page, server.url + links["seats"][seat]["url"], f".playbook-{slug}.playbook-seat .pb-header")
+                page.wait_for_function("() => document.querySelector('a.playbook-skip').textContent === 'Skip to your seat'")
+                check_outline(page, where)
+                page.keyboard.press("Tab")
+                assert "playbook-skip" in focus(page)["cls"], f"{where}: {focus(page)}"
+                page.keyboard.press("Enter")
+                assert focus(page)["seat"], f"{where}: {focus(page)}"
+                # Icons are for the eye: no button's name begins with one.
+                names_with_icons = page.evaluate(
+                    """() => Array.from(document.querySelectorAll('.playbook-root button')).filter((b) => b.getClientRects().length)
+                        .map((b) => b.getAttribute('aria-label') || b.textContent.trim())
+                        .filter((name) => /^[\\u2190-\\u21ff\\u2300-\\u23ff\\u25a0-\\u27bf\\u{1f000}-\\u{1faff}]/u.test(name))"""
+                )
+                assert names_with_icons == [], f"{where}: {names_with_icons}"
     finally:
         page.context.close()

@@ -153,10 +153,14 @@
       if (!group.hasAttribute("role")) { group.setAttribute("role", "group"); }
     });
   }
+  function seatPanel() {
+    // The seat's own panel; a game with no private panel (Danger World) is the seat's page whole.
+    return document.querySelector(".playbook-seat .pb-private-panel") || document.querySelector(".playbook-root.playbook-seat");
+  }
   function skip() {
     var link = document.querySelector("a.playbook-skip");
     if (!link) { return; }
-    var seat = document.querySelector(".playbook-seat .pb-private-panel");
+    var seat = seatPanel();
     var text = seat ? "Skip to your seat" : "Skip to the game";
     if (link.textContent !== text) { link.textContent = text; }
   }
@@ -164,8 +168,7 @@
     var link = event.target && event.target.closest ? event.target.closest("a.playbook-skip") : null;
     if (!link) { return; }
     event.preventDefault();
-    var seat = document.querySelector(".playbook-seat .pb-private-panel");
-    var target = seat || document.getElementById("pb-main");
+    var target = seatPanel() || document.getElementById("pb-main");
     if (!target) { return; }
     target.classList.add("pb-skip-target");
     target.setAttribute("tabindex", "-1");
