@@ -170,7 +170,6 @@
     event.preventDefault();
     var target = seatPanel() || document.getElementById("pb-main");
     if (!target) { return; }
-    target.classList.add("pb-skip-target");
     target.setAttribute("tabindex", "-1");
     target.focus();
   });
