@@ -111,13 +111,19 @@
       return;
     }
     if (now - lost.at < 1500) { return; }  // its controls may be coming
-    var title = heading(box) || document.getElementById("pb-main");
+    // None came: the panel's heading, else the first control of a box around it (a hidden
+    // panel: the seat buttons above it), else the page's main.
+    var title = heading(box);
+    for (var k = last.boxes.indexOf(box) + 1; !title && k < last.boxes.length; k++) {
+      if (last.boxes[k].isConnected) { title = firstControl(last.boxes[k]); }
+    }
+    title = title || document.getElementById("pb-main");
     last = null; lost = null;
     if (title) { focusOn(title); }
   }
 
   // -- arrow keys within a group of choices ------------------------------------------------
-  var GROUPS = ".pb-choices, .pb-alloc-presets, .widget-toggle-buttons";
+  var GROUPS = ".pb-choices, .pb-alloc-presets, .widget-toggle-buttons, .jupyter-widget-toggle-buttons";
   document.addEventListener("keydown", function (event) {
     var keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: "first", End: "last" };
     var step = keys[event.key];
@@ -174,11 +180,22 @@
     target.focus();
   });
 
+  // One h1 a page: the header's title, unless the notebook's own title shows (a game's lobby,
+  // the front page): then that one is the h1 and the header's is a line of text.
+  function outline() {
+    var title = document.querySelector(".playbook-header .playbook-title");
+    if (!title) { return; }
+    var own = Array.prototype.some.call(document.querySelectorAll("#pb-main h1"), shown);
+    if (own && title.getAttribute("role") !== "none") { title.setAttribute("role", "none"); }
+    if (!own && title.hasAttribute("role")) { title.removeAttribute("role"); }
+  }
+
   function look() {
     listen();
     restore();
     name();
     skip();
+    outline();
   }
   window.setInterval(look, POLL_MS);
   document.addEventListener("DOMContentLoaded", look);
