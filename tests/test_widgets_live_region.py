@@ -36,7 +36,7 @@ def test_every_message_has_a_number_of_its_own_and_a_topic_says_only_what_change
     assert len(numbers) == 50
     assert 'data-urgent="1"' in say_attrs(urgent=True) and 'data-urgent="0"' in say_attrs()
     said = Announcer()
-    assert said.layout.display == "none" and "pb-announce" in said._dom_classes
+    assert said.layout.display == "none" and "pb-live-messages" in said._dom_classes
     assert said.follow("turn", "Bo: draw two candies.") and not said.follow("turn", "Bo: draw two candies.")
     assert said.follow("turn", "Cy: draw two candies.") and said.said == ["Bo: draw two candies.", "Cy: draw two candies."]
     said.say("")  # nothing to say: no message

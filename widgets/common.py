@@ -137,7 +137,7 @@ def words_of(markup: str) -> str:
 
 
 class Announcer(widgets.HTML):
-    """A page's messages from the state it redraws from (class pb-announce, never shown): the
+    """A page's messages from the state it redraws from (class pb-live-messages, never shown): the
     reveal and its outcome, whose turn it is. `say` adds a message; `follow(topic, text)` says
     `text` only when it differs from what `topic` said last (a redraw of the same state says
     nothing). The last few messages stay in the HTML, so two said in one redraw both reach the
@@ -147,7 +147,7 @@ class Announcer(widgets.HTML):
 
     def __init__(self) -> None:
         super().__init__(layout=widgets.Layout(display="none"))
-        self.add_class("pb-announce")
+        self.add_class("pb-live-messages")  # not pb-announce: a Dangerous Ideas button
         self.said: list[str] = []
         self._marks: list[str] = []
         self._topics: dict[str, str] = {}
