@@ -71,7 +71,9 @@
     for (var i = 0; i < found.length; i++) { if (shown(found[i])) { return found[i]; } }
     return null;
   }
-  document.addEventListener("pointerdown", function () { pointer = true; }, true);
+  // A press elsewhere ends the watch (a control pressed is watched again as it takes the focus):
+  // a panel rebuilt later does not take the focus from wherever the reader went.
+  document.addEventListener("pointerdown", function () { pointer = true; last = null; lost = null; }, true);
   document.addEventListener("keydown", function () { pointer = false; }, true);
   document.addEventListener("focusin", function (event) {
     var target = event.target;
