@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import re
 
+from playbook import classes as cl
+from playbook.access import new_key
+from playbook.class_pace import PauseClass
+from playbook.links import table_query
 from playbook.store import Play, Store
 from rules.new_rule import Draw
-from tests.support.classes import joined
+from tests.support.classes import class_page, joined
 from tests.support.headless import one, seat_query
 from tests.support.leerdam_page import pledge
 from tests.support.leerdam_page import start as start_leerdam
@@ -134,3 +138,28 @@ def test_a_students_class_page_says_its_screen_once(store: Store) -> None:
     ana.refresh()
     (dealt,) = ana.announcer.said[len(said) :]
     assert dealt.startswith("Table 1") and "Wait for the start." in dealt
+
+
+def test_a_pause_is_said_once_on_the_class_board_and_on_a_seats_countdown(store: Store) -> None:
+    record = cl.create_class(store, "leerdam", 5, seed=5, pace={"seconds": 60})
+    for i in range(5):
+        record = cl.submit(store, record.id, cl.Join(f"Student {i + 1}", new_key()), record.version)
+    record = cl.submit(store, record.id, cl.Deal(), record.version)
+    record = cl.submit(store, record.id, cl.Start(), record.version)
+    board = class_page(store, record, "board")
+    assert "Paused by the teacher" not in board.announcer.said
+    record = cl.submit(store, record.id, PauseClass(True), record.version)
+    board.refresh()
+    board.refresh()
+    assert board.announcer.said.count("Paused by the teacher") == 1
+    # A seat's countdown box says the pause with a number of its own, sent once.
+    table = store.load(record.tables[0])
+    seat = LeerdamDashboard(store, query=seat_query_of(table.id, table.meta, 0))
+    box = one(seat, "pb-countdown").value
+    assert "Paused by the teacher" in box and len(marks(box)) == 1
+    seat.refresh()
+    assert one(seat, "pb-countdown").value == box
+
+
+def seat_query_of(table_id: str, meta: dict, seat: int) -> str:
+    return table_query(table_id, seat=seat, key=meta["seat_keys"][str(seat)])
