@@ -23,10 +23,10 @@ from tests.support.leerdam_page import pledge
 from tests.support.leerdam_page import start as start_leerdam
 from tests.support.new_rule_page import play_one, secrets_of
 from tests.support.new_rule_page import start as start_new_rule
+from widgets.announce import confirmation, outcome_lines
 from widgets.common import Announcer, StatusLine, say_attrs
 from widgets.leerdam import LeerdamDashboard
 from widgets.new_rule import NewRuleDashboard
-from widgets.table import confirmation, outcome_lines
 
 MARK = re.compile(r'data-say="([^"]+)" data-urgent="([01])"')
 

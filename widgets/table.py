@@ -46,7 +46,6 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, runtime_chec
 import ipywidgets as widgets
 
 from drawing.common import esc
-from drawing.timeline import scenes_for
 from playbook.access import Access, key_matches, new_key, resolve, server_key, table_keys
 from playbook.bots import undo_plan
 from playbook.classes import chooser, stopped_text
@@ -58,9 +57,10 @@ from rules.games import card
 
 from . import live
 from .address import page_query, qr_svg
+from .announce import GameSaid
 from .board import Debrief, PhaseBoard
 from .class_card import ClassPanel
-from .common import Announcer, DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time, words_of
+from .common import Announcer, DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
 from .live import LiveFollow
 from .lost_presses import listen
 from .pace import Countdown, TablePaceBar, TimerKeeper, timed_out
@@ -115,29 +115,6 @@ def seat_place(game: AnyGame, seat: int, stopped: str = "") -> str:
         return ""
     sentence = f"{words.you} {said}."
     return f"{stopped[:1].upper() + stopped[1:]}: {sentence[:1].lower() + sentence[1:]}" if stopped else sentence
-
-
-#: at most this many lines of the log tell a moment's outcome to the live region.
-OUTCOME_LINES = 5
-
-
-def outcome_lines(events: Sequence[Any], names: Sequence[str]) -> list[str]:
-    """The public lines of the log `events` that tell an outcome (a seat's own lines are its
-    confirmation's): not a seat's routine "Bo has made a secret pledge" (the turn line says who
-    is left), and at most the last OUTCOME_LINES."""
-    routine = tuple(f"{name} has " for name in names)
-    lines = [e.text for e in events if e.visible(None) and not e.text.startswith(routine)]
-    return lines[-OUTCOME_LINES:]
-
-
-def confirmation(events: Sequence[Any], seat: int | None, name: str) -> str:
-    """What a move just made did, in the words of the log it added: the line only `seat` reads
-    ("You pledged 1 unit to the dyke."; None: a shared screen, no such line), else the first
-    public line naming the mover `name` ("Ana keeps the draw.")."""
-    own = [e.text for e in events if seat is not None and e.visible_to is not None and seat in e.visible_to]
-    named = [e.text for e in events if e.visible_to is None and e.text.startswith(f"{name} ")]
-    said = own[:1] or named[:1]
-    return f"Done. {said[0]}" if said else "Done."
 
 
 def seat_names(game: AnyGame) -> tuple[str, ...]:
@@ -264,14 +241,10 @@ class TableDashboard(widgets.VBox):
         self.style_html = widgets.HTML(style_html("dashboard.css", *self.sheets))
         self.header = TableHeader()
         self.status = StatusLine()
-        #: what the page's live region says of the game (`_announce`); the status line says
-        #: the confirmations and refusals itself.
+        #: what the page's live region says of the game (`widgets.announce`); the status line
+        #: says the refusals itself.
         self.announcer = Announcer()
-        #: the state `_announce` last said, and its table (None: nothing said yet).
-        self._said_state: Any = None
-        self._said_table: str | None = None
-        #: the seat whose move this page is submitting (its redraw confirms it), or None.
-        self._acting: int | None = None
+        self.game_said = GameSaid(self.announcer)
         # Following the table: the page's heartbeat, and the look at the store for other pages' moves.
         self.live = LiveFollow(self.status, self._look, lambda: self.table_id is not None, "check for other pages' moves", self._beaten, self.fault_message)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
@@ -611,35 +584,10 @@ class TableDashboard(widgets.VBox):
             self.offer_download()  # nothing is (or is any longer) secret
 
     def _announce(self) -> None:
-        """What a player must know, for the page's live region, once: a moment of the game since
-        the page last said one (the reveal, a year's result: the debrief's moments, its game's
-        `GameScenes.moment`) with what the log says of it, then whose turn it is (the header's
-        line; "Your turn" on the seat that is waited for). From the state the page redraws from:
-        a redraw of the same state says nothing."""
-        game = self.game
-        if game is None:
-            return
-        state = game.state
-        before = self._said_state if self._said_table == self.table_id else None
-        self._said_state, self._said_table = state, self.table_id
-        seat = self.seat if self.role == "seat" else None
-        if before is not None and before is not state:
-            log, earlier = tuple(getattr(state, "log", ())), tuple(getattr(before, "log", ()))
-            grew = len(log) >= len(earlier)
-            confirmed = ""
-            if grew and self._acting is not None:
-                # A seat's own lines only on its own page: a shared screen's region keeps no secret.
-                confirmed = confirmation(log[len(earlier) :], seat, self.seat_name(self._acting))
-                self.announcer.say(confirmed)
-            moment = scenes_for(game.rules.slug).moment(before, state) if grew else None
-            if moment is not None:
-                # Not the move just confirmed a second time ("Ana returns 2 red").
-                lines = [line for line in outcome_lines(log[len(earlier) :], seat_names(game)) if f"Done. {line}" != confirmed]
-                self.announcer.say(f"{moment[0]}. {' '.join(lines)}".strip())
-        turn = words_of(self.header.turn_html.value)
-        if turn and seat is not None and seat in set(self.waiting(state)) and not game.rules.over(state):
-            turn = f"Your turn. {turn}"
-        self.announcer.follow("turn", turn)
+        """What a player must know, for the page's live region, once (`GameSaid`)."""
+        if self.game is not None:
+            seat = self.seat if self.role == "seat" else None
+            self.game_said.redrawn(self.game, self.table_id, seat, seat_names(self.game), self.seat_name, self.header.turn_html.value, self.waiting(self.game.state))
 
     def _draw_stopped(self) -> None:
         """A table that takes no more moves (its class ended) says so, and its private panels
@@ -1123,11 +1071,11 @@ class TableDashboard(widgets.VBox):
         if self.role == "seat" and action.seat != self.seat:
             self.status.refuse(f"This is {self.seat_name(self.seat)}'s own page: it plays only that seat.")
             return False
-        self._acting = action.seat  # the redraw that follows confirms the move (`_announce`)
+        self.game_said.acting = action.seat  # the redraw that follows confirms the move
         try:
             return self._submit(Play(action, release_bots)) is not None
         finally:
-            self._acting = None
+            self.game_said.acting = None
 
     def undo(self) -> None:
         """Take back the last move made (with the bot moves that followed it)."""
@@ -1169,7 +1117,7 @@ class TableDashboard(widgets.VBox):
             outcome = self.store.submit(self.table_id, change, self.version)
         except Refused as exc:
             self._stale = isinstance(exc, StaleTable)
-            self._acting = None  # what the redraw shows is another page's move, not this one's
+            self.game_said.acting = None  # what the redraw shows is another page's move, not this one's
             if exc.table is not None and exc.table.version != self.version:
                 self._adopt(exc.table)  # the page was behind: show the table as it is now
                 self._redraw_keeping_typed()
