@@ -20,7 +20,7 @@ from rules.core import AnyGame
 from rules.games import card as card_of
 
 from .address import serve_hint
-from .common import close_tree
+from .common import close_tree, say_attrs
 
 __all__ = ["ClassPanel", "SeatsHost"]
 
@@ -155,12 +155,12 @@ class ClassPanel(widgets.VBox):
         left_out = _slips_left_out(len(names), table.bots, claims)
         if not seats:
             # A message and no file: a PDF of no slips is an empty file that viewers reject.
-            self.slips_link.value = f'<span class="pb-muted pb-slips-none" role="status">No slips to print: {esc(left_out or "no seats")}.</span>'
+            self.slips_link.value = f'<span class="pb-muted pb-slips-none" {say_attrs()}>No slips to print: {esc(left_out or "no seats")}.</span>'
             return
         try:
             pdf = build_document(seat_slips(seats, game_title=dash.game_title, players=len(seats), page="a4"), page="a4", title=f"{dash.game_title}: seat slips")
         except ValueError as exc:
-            self.slips_link.value = f'<span class="pb-muted pb-slips-none" role="status">No slips to print: {esc(exc)}.</span>'
+            self.slips_link.value = f'<span class="pb-muted pb-slips-none" {say_attrs()}>No slips to print: {esc(exc)}.</span>'
             return
         count = f"{len(seats)} slip{'' if len(seats) == 1 else 's'}"
         held = f"{count}: {', '.join(name for name, _ in seats)}" + (f" (not printed: {left_out})" if left_out else "")

@@ -45,7 +45,7 @@ from . import live
 from .address import page_query, qr_svg
 from .board import ClassDebrief, board_scene
 from .class_students import ago, connected_ids, repaint_presence, students_box, waited_seats
-from .common import DebriefBar, StatusLine, close_tree, csv_text
+from .common import Announcer, DebriefBar, StatusLine, close_tree, csv_text, words_of
 from .live import LiveFollow
 from .lost_presses import listen
 from .pace import PacePanel, TimerKeeper, countdown_html
@@ -129,6 +129,8 @@ class ClassPage(widgets.VBox):
         self._shown: Any = None
         self.header = widgets.HTML().add_class("pb-class-header")
         self.status = StatusLine()
+        #: what the page's live region says of the class (the student's screen, a pause).
+        self.announcer = Announcer()
         # Following the class: the page's heartbeat, and the look at the class (and its tables).
         self.live = LiveFollow(self.status, self._look, lambda: self.record is not None, "check the class", self._beaten, self.fault_message)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
@@ -153,7 +155,7 @@ class ClassPage(widgets.VBox):
         self.pace_panel = PacePanel(self._submit, self.move_on)
         self.row_extras.append(self.pace_panel.extra_time)
         self.timer = TimerKeeper(self.store, self._timed_tables, lambda: not self.live.gone())
-        super().__init__((widgets.HTML(style_html("dashboard.css", "class.css")), self.header, self.status, self.screen, self.navigator, self.device_box, self.heartbeat, self.alive))
+        super().__init__((widgets.HTML(style_html("dashboard.css", "class.css")), self.header, self.status, self.announcer, self.screen, self.navigator, self.device_box, self.heartbeat, self.alive))
         self.add_class("playbook-root")
         self.add_class("playbook-class")
         self.open_from_query()
@@ -668,6 +670,8 @@ class ClassPage(widgets.VBox):
                     link = f'<div><a class="pb-table-screen" href="{esc(href)}" target="_blank" rel="noopener">Open your table\'s screen</a> (one shared screen for the table).</div>'
                 body = f'<div class="pb-big">Table {student.group + 1}</div><div>{esc(role)}, with {esc(", ".join(m for m in mates if m != student.name))}. Your table plays on one shared screen.</div>{link}'
         self.student_card.value = f'<div class="pb-class-student-card">{body}</div>'
+        # The screen's sentences, not the lobby's list of names: each arrival is no news to say.
+        self.announcer.follow("screen", words_of(body.split('<div class="pb-muted"', 1)[0]))
         if self.screen.children != (self.student_card,):
             self._replace((self.student_card,))
 
@@ -719,8 +723,10 @@ class ClassPage(widgets.VBox):
         links = class_links(base, record)
         self._head(record.title)
         parts = []
-        if record.pace.get("paused_at") is not None and record.phase == "playing":
-            parts.append('<div class="pb-big pb-class-paused" role="status">Paused by the teacher</div>')
+        paused = record.pace.get("paused_at") is not None and record.phase == "playing"
+        self.announcer.follow("paused", "Paused by the teacher" if paused else "")
+        if paused:
+            parts.append('<div class="pb-big pb-class-paused">Paused by the teacher</div>')
         local = os.environ.get("PLAYBOOK_LOCAL_ONLY") == "1"
         # The join code while students still come; gone once the class is over.
         if record.phase in ("lobby", "dealt") or (record.waiting and record.phase != "over"):
@@ -935,7 +941,8 @@ class ClassPage(widgets.VBox):
         if self._said is None or self._said[0] != where:
             return ""
         _where, message, ok = self._said
-        return f'<div class="pb-said pb-said-{"ok" if ok else "refuse"}" role="status">{"✓" if ok else "✗"} {esc(message)}</div>'
+        # The page's status line says it to a screen reader (`_say_at`); this is for the eye.
+        return f'<div class="pb-said pb-said-{"ok" if ok else "refuse"}"><span aria-hidden="true">{"✓" if ok else "✗"}</span> {esc(message)}</div>'
 
     def _say_at(self, where: str, message: str, ok: bool) -> None:
         """Say `message` beside what was pressed (`where`), and on the page's status line: the

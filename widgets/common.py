@@ -1,6 +1,7 @@
 """Widget parts every game's dashboard shares.
 
-Parts: `TableHeader`, `LogPanel`, `StatusLine`, `SaveBar` (undo, download, upload),
+Parts: `TableHeader`, `LogPanel`, `StatusLine`, `Announcer` (what the page's live region says),
+`SaveBar` (undo, download, upload),
 `StandingsTable` and `PrivacyCurtain` (hot-seat: one seat's private panel at a time; locked to
 one seat on a seat page), and the charts' fonts and styles (matplotlib). The HTML they hold is
 drawn with `drawing.common`. The controller every dashboard hangs off, `TableDashboard`, and the
@@ -14,8 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import html
 import io
+import itertools
 import logging
+import re
 import time
 from collections.abc import (
     Callable,
@@ -39,6 +43,7 @@ from rules.decisions import csv_text  # the one CSV writer, shared with the comm
 
 __all__ = [
     "WIDE",
+    "Announcer",
     "DebriefBar",
     "LogPanel",
     "PrivacyCurtain",
@@ -52,7 +57,9 @@ __all__ = [
     "figure_png",
     "optional_limit",
     "plot_context",
+    "say_attrs",
     "series_styles",
+    "words_of",
 ]
 
 #: a control's label as wide as its text (ipywidgets' default cuts a long one short).
@@ -106,6 +113,65 @@ def close_tree(items: Iterable[widgets.Widget]) -> None:
         item.close()
 
 
+# -- what a screen reader hears ---------------------------------------------------------
+#
+# A page has one live region (the template's `a11y.js` makes it, outside every widget, so a
+# redraw never rebuilds it). Widgets do not write to it: a message is a mark in their HTML,
+# `data-say` (a number no other message of this kernel has) and `data-urgent`, and the script
+# says each number once, in the order they came. A redraw that draws the same message again
+# carries the same number, so it is not said again; a new message gets a new number even when
+# its words are the same (a second refusal of a second press).
+
+_SAID = itertools.count(1)
+
+
+def say_attrs(urgent: bool = False) -> str:
+    """The attributes that mark an element's text as a new message for the page's live region:
+    said once, politely, or at once (`urgent`: a refusal) by the assertive region."""
+    return f'data-say="{next(_SAID)}" data-urgent="{1 if urgent else 0}"'
+
+
+def words_of(markup: str) -> str:
+    """The words a piece of the page's HTML shows, as one line of plain text."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
+
+
+class Announcer(widgets.HTML):
+    """A page's messages from the state it redraws from (class pb-live-messages, never shown): the
+    reveal and its outcome, whose turn it is. `say` adds a message; `follow(topic, text)` says
+    `text` only when it differs from what `topic` said last (a redraw of the same state says
+    nothing). The last few messages stay in the HTML, so two said in one redraw both reach the
+    script. Refusals and confirmations are the status line's (`StatusLine`), marked the same way."""
+
+    KEEP = 4
+
+    def __init__(self) -> None:
+        super().__init__(layout=widgets.Layout(display="none"))
+        self.add_class("pb-live-messages")  # not pb-announce: a Dangerous Ideas button
+        self.said: list[str] = []
+        self._marks: list[str] = []
+        self._topics: dict[str, str] = {}
+
+    def say(self, text: str, urgent: bool = False) -> None:
+        if not text:
+            return
+        self.said.append(text)
+        self._marks = [*self._marks, f"<p {say_attrs(urgent)}>{plain_html(text)}</p>"][-self.KEEP :]
+        self.value = "".join(self._marks)
+
+    def follow(self, topic: str, text: str) -> bool:
+        """Say `text` if `topic` last said something else; True when it was said."""
+        if self._topics.get(topic) == text:
+            return False
+        self._topics[topic] = text
+        self.say(text)
+        return True
+
+    def forget(self) -> None:
+        """Start again (another table opened on the page): nothing followed so far counts."""
+        self._topics.clear()
+
+
 # -- small display parts ---------------------------------------------------------------
 
 
@@ -123,7 +189,8 @@ class TableHeader(widgets.HBox):
         self.add_class("pb-header")
 
     def show(self, title: str, round_text: str = "", waiting: str = "") -> None:
-        self.title_html.value = f'<span style="font-size:1.7em;font-weight:700;margin-right:18px">{esc(title)}</span>'
+        # The page's h1 is the template's title; the table is the page's first section.
+        self.title_html.value = f'<h2 class="pb-table-title" style="font-size:1.7em;font-weight:700;margin:0 18px 0 0;display:inline">{esc(title)}</h2>'
         self.round_html.value = (
             f'<span style="font-size:1.2em;font-weight:600;margin-right:18px">{esc(round_text)}</span>' if round_text else ""
         )
@@ -160,10 +227,11 @@ class StatusLine(widgets.HTML):
     def _say(self, kind: str, text: str) -> None:
         self.kind, self.message = kind, text
         background, colour, icon = _STATUS_LOOK[kind]
+        # Said by the page's live region (`say_attrs`), a refusal at once; the icon is for eyes.
         self.value = (
-            f'<div role="status" style="background:{background};color:{colour};border-radius:8px;'
+            f'<div {say_attrs(kind == "refuse")} style="background:{background};color:{colour};border-radius:8px;'
             # A name in the message ("This is מרים's own page") is isolated from the words around it.
-            f'padding:6px 12px;margin:4px 0;font-weight:600">{icon} {plain_html(text)}</div>'
+            f'padding:6px 12px;margin:4px 0;font-weight:600"><span aria-hidden="true">{icon}</span> {plain_html(text)}</div>'
         )
 
     def info(self, text: str) -> None:

@@ -22,7 +22,7 @@ from playbook.store import STOPPED, Store
 from rules.games import CARDS, card
 
 from .address import page_query
-from .common import day_and_time
+from .common import day_and_time, say_attrs
 from .pace import PaceChoices
 from .styles import style_html
 
@@ -96,11 +96,11 @@ class ClassStarter(widgets.VBox):
             timer = self.pace.timer()
             record = create_class(self.store, self.game.value, self.students.value, roster=roster, bots=self.bots.value, variants=variants, pace=timer)
         except (ClassError, PaceError) as exc:
-            self.result.value = f'<div class="pb-muted" role="status">✋ {esc(exc.message)}</div>'
+            self.result.value = f'<div class="pb-muted" {say_attrs(True)}><span aria-hidden="true">✋</span> {esc(exc.message)}</div>'
             return
         links = class_links(public_base(), record)
         self.result.value = (
-            f'<div role="status">Class <b class="pb-class-made-code">{esc(record.code)}</b> is open. '
+            f'<div {say_attrs()}>Class <b class="pb-class-made-code">{esc(record.code)}</b> is open. '
             f'<a class="pb-class-monitor-link" href="{esc(class_links("", record)["monitor"])}" target="_blank" rel="noopener">Your page for it</a> · '
             f'<a class="pb-class-board-link" href="{esc(class_links("", record)["board"])}" target="_blank" rel="noopener">the board for the projector</a> · '
             f"students open {esc(links['join'])}</div>"

@@ -391,12 +391,13 @@ class NewRuleDashboard(TableDashboard):
             if swaps:
                 offer.append(widgets.HTML('<span class="pb-muted">or return both and take one:</span>'))
                 offer += [self._colour_button(view, move, "pb-swap") for move in swaps]
-            return [drawn, widgets.HBox(offer, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))]
+            # pb-choices: arrow keys move between the choices (the template's a11y.js).
+            return [drawn, widgets.HBox(offer, layout=widgets.Layout(flex_flow="row wrap", align_items="center")).add_class("pb-choices")]
         if view.phase == "pick":
             if me.pick is not None:
                 return [note(f"Your secret pick: {candy_label(view.colours, me.pick)}. The picks are revealed once everyone has picked.")]
             picks = [self._colour_button(view, move, "pb-pick") for move in legal_actions(state, seat) if isinstance(move, Pick)]
-            return [note("Pick a colour in secret (one click):"), widgets.HBox(picks, layout=widgets.Layout(flex_flow="row wrap"))]
+            return [note("Pick a colour in secret (one click):"), widgets.HBox(picks, layout=widgets.Layout(flex_flow="row wrap")).add_class("pb-choices")]
         if view.phase == "pay":
             if me.paid:
                 return [note("You have paid this round.")]

@@ -3,7 +3,7 @@
 - `Countdown` (class ``pb-countdown``): on the board and on each seat page, the time left for
   the decision the table waits for. The kernel sends the deadline once, as data attributes;
   the page's `countdown.js` counts it down by itself (no message a second) and announces the last
-  seconds to screen readers (an aria-live region: 30 s, 10 s, and 0). A paused table says
+  seconds to screen readers (the page's live region: 30 s, 10 s, and 0). A paused table says
   "Paused by the teacher".
 - `TimerKeeper`: a page open for a table (its board or facilitator's page, the class monitor or
   board) makes the moves of seats whose time ran out (`playbook.timer.run_timer`), once a
@@ -32,6 +32,7 @@ from playbook.pace import timed_out
 from playbook.store import Store, Table
 from rules.games import card
 
+from .common import say_attrs
 from .live import in_kernel
 from .styles import style_html
 
@@ -57,7 +58,9 @@ def countdown_html(table: Table | None, seat: int | None, now: float, announce: 
     if table is None:
         return ""
     if pace.paused(table.meta):
-        return f'<div class="pb-countdown-box pb-countdown-paused" data-paused="1" role="status">{PAUSED}</div>'
+        # Said once by the page's live region: this value is sent again only when the pause changes.
+        said = f" {say_attrs()}" if announce else ""
+        return f'<div class="pb-countdown-box pb-countdown-paused" data-paused="1"{said}>{PAUSED}</div>'
     due = timer.deadlines(table)
     if seat is not None:
         deadline = due.get(seat)
@@ -71,7 +74,8 @@ def countdown_html(table: Table | None, seat: int | None, now: float, announce: 
     return (
         f'<div class="pb-countdown-box" data-deadline="{int(deadline * 1000)}" data-now="{int(now * 1000)}" data-announce="{",".join(map(str, ANNOUNCE_AT)) if announce else ""}">'
         f'<span class="pb-countdown-label">{esc(label)}</span> <span class="pb-countdown-time" aria-hidden="true">{_clock(left)}</span>'
-        '<span class="pb-countdown-say" role="status" aria-live="assertive" aria-atomic="true"></span></div>'
+        # countdown.js puts the last seconds here, marked for the page's live region (a11y.js).
+        '<span class="pb-countdown-say" hidden></span></div>'
     )
 
 

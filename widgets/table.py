@@ -57,9 +57,10 @@ from rules.games import card
 
 from . import live
 from .address import page_query, qr_svg
+from .announce import GameSaid
 from .board import Debrief, PhaseBoard
 from .class_card import ClassPanel
-from .common import DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
+from .common import Announcer, DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
 from .live import LiveFollow
 from .lost_presses import listen
 from .pace import Countdown, TablePaceBar, TimerKeeper, timed_out
@@ -240,6 +241,10 @@ class TableDashboard(widgets.VBox):
         self.style_html = widgets.HTML(style_html("dashboard.css", *self.sheets))
         self.header = TableHeader()
         self.status = StatusLine()
+        #: what the page's live region says of the game (`widgets.announce`); the status line
+        #: says the refusals itself.
+        self.announcer = Announcer()
+        self.game_said = GameSaid(self.announcer)
         # Following the table: the page's heartbeat, and the look at the store for other pages' moves.
         self.live = LiveFollow(self.status, self._look, lambda: self.table_id is not None, "check for other pages' moves", self._beaten, self.fault_message)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
@@ -310,7 +315,7 @@ class TableDashboard(widgets.VBox):
         files together). Parts not built are left out. The navigator comes before the heartbeat:
         the page's script beats only once the page's own link is drawn (see the template)."""
         built = self._parts.get
-        order = (self.style_html, self.header, self.status, built("class_panel"), self.screen, built("savebar"), built("pace_bar"), built("debrief_bar"), self.debrief_area, self.navigator, self.heartbeat, self.alive)
+        order = (self.style_html, self.header, self.status, self.announcer, built("class_panel"), self.screen, built("savebar"), built("pace_bar"), built("debrief_bar"), self.debrief_area, self.navigator, self.heartbeat, self.alive)
         self.children = tuple(w for w in order if w is not None)
 
     def _show_parts(self) -> None:
@@ -555,11 +560,13 @@ class TableDashboard(widgets.VBox):
         self._show_countdown()
         if self.role == "board":
             self._draw_board()
+            self._announce()
             return
         self.draw_table()
         self._draw_debrief()
         self._draw_stopped()
         self._draw_place()
+        self._announce()
         if self.role not in ("facilitator", "open"):
             return  # no save bar: the file holds every secret, undo is the facilitator's
         steps, reason = self._undo_plan()
@@ -575,6 +582,12 @@ class TableDashboard(widgets.VBox):
         self.savebar.prepare_button.layout.display = "" if self.hidden_information else "none"
         if not self.hidden_information or self.game.rules.over(self.game.state):
             self.offer_download()  # nothing is (or is any longer) secret
+
+    def _announce(self) -> None:
+        """What a player must know, for the page's live region, once (`GameSaid`)."""
+        if self.game is not None:
+            seat = self.seat if self.role == "seat" else None
+            self.game_said.redrawn(self.game, self.table_id, seat, seat_names(self.game), self.seat_name, self.header.turn_html.value, self.waiting(self.game.state))
 
     def _draw_stopped(self) -> None:
         """A table that takes no more moves (its class ended) says so, and its private panels
@@ -605,7 +618,8 @@ class TableDashboard(widgets.VBox):
             return
         line = seat_place(game, self.seat, stopped)
         if line:
-            self.header.turn_html.value = f'<span class="pb-seat-place" role="status" style="font-size:1.3em;font-weight:700">{esc(line)}</span>'
+            # Said by the page's live region as the turn line (`_announce`).
+            self.header.turn_html.value = f'<span class="pb-seat-place" style="font-size:1.3em;font-weight:700">{esc(line)}</span>'
 
     def _view_for_role(self) -> widgets.Widget:
         curtain = self.seat_curtain()
@@ -1061,7 +1075,11 @@ class TableDashboard(widgets.VBox):
         if self.role == "seat" and action.seat != self.seat:
             self.status.refuse(f"This is {self.seat_name(self.seat)}'s own page: it plays only that seat.")
             return False
-        return self._submit(Play(action, release_bots)) is not None
+        self.game_said.acting = action.seat  # the redraw that follows confirms the move
+        try:
+            return self._submit(Play(action, release_bots)) is not None
+        finally:
+            self.game_said.acting = None
 
     def undo(self) -> None:
         """Take back the last move made (with the bot moves that followed it)."""
@@ -1103,6 +1121,7 @@ class TableDashboard(widgets.VBox):
             outcome = self.store.submit(self.table_id, change, self.version)
         except Refused as exc:
             self._stale = isinstance(exc, StaleTable)
+            self.game_said.acting = None  # what the redraw shows is another page's move, not this one's
             if exc.table is not None and exc.table.version != self.version:
                 self._adopt(exc.table)  # the page was behind: show the table as it is now
                 self._redraw_keeping_typed()

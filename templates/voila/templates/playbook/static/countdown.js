@@ -1,10 +1,10 @@
 // The countdown of a decision (widgets/pace.py, class pb-countdown-box): the kernel sends the
 // deadline once, as data attributes; this script counts it down on the page, and says the last
-// seconds to screen readers through the box's aria-live region (at the seconds data-announce
-// lists: 30, 10 and 0). The server's clock (data-now) against this device's, when the box
+// seconds to screen readers (at the seconds data-announce lists: 30, 10 and 0) through the
+// page's live region (a11y.js: the box's pb-countdown-say gets the words and a new data-say). The server's clock (data-now) against this device's, when the box
 // arrives, corrects a phone whose clock is off.
 (function () {
-  var seen = new WeakMap();
+  var seen = new WeakMap(), said = 0;
 
   function clock(seconds) {
     var whole = Math.max(0, Math.ceil(seconds));
@@ -12,7 +12,7 @@
     return Math.floor(whole / 60) + ":" + (s < 10 ? "0" : "") + s;
   }
 
-  function said(second, mine) {
+  function words(second, mine) {
     if (second === 0) { return "Time is up."; }
     return (mine ? "Your decision: " : "") + second + " seconds left.";
   }
@@ -43,7 +43,11 @@
         state.marks = state.marks.filter(function (m) { return secondsLeft > m; });
         var say = box.querySelector(".pb-countdown-say");
         var mine = (box.querySelector(".pb-countdown-label") || {}).textContent === "Your time";
-        if (say) { say.textContent = said(Math.min.apply(null, due), mine); }
+        if (say) {
+          say.textContent = words(Math.min.apply(null, due), mine);
+          said += 1;
+          say.setAttribute("data-say", "countdown-" + said);
+        }
       }
     });
   }

@@ -4,7 +4,7 @@
   // The table comes first; the rules, the text's examples, the odds and the rulings follow,
   // each `##` section of the notebook folded into a panel that opens with one click (the
   // header's Rules link opens the first). Done here, before Voila draws the outputs.
-  var column = document.querySelector("#rendered_cells > div");
+  var column = document.getElementById("pb-main") || document.querySelector("#rendered_cells > div");  // the cells are in the main landmark
   if (!column) { return; }
   var panel = null, first = null;
   Array.prototype.slice.call(column.children).forEach(function (cell) {
