@@ -627,7 +627,9 @@ def scene(state: State, final: State | None = None) -> Scene:
         )
         facts = (Fact("Roll", str(total), "pb-roll-total"), Fact("Pool", str(a.pool)), *facts_common)
         return Scene("reveal", heading, centre, facts, view.log)
-    turn = names[view.turn] if view.turn is not None else ""
+    # Before a chapter's first turn its starter names it: theirs is the move the room waits on.
+    mover = view.starter if view.phase == "title" else view.turn
+    turn = names[mover] if mover is not None else ""
     last = state.outcomes[-1] if state.outcomes else None
     recent = (
         f'<div class="pb-label">Last meme action: {esc(names[last.actor])}, “{esc(last.text)}”: {"succeeded" if last.success else "failed"} '

@@ -278,3 +278,23 @@ def test_each_phone_says_whose_turn_it_is_in_its_own_words(table) -> None:
         else:
             assert f"{NAMES[turn]}&#x27;s turn" in said or f"{NAMES[turn]}'s turn" in said, said
     assert f"{NAMES[turn]}" in one(host, "pb-turn").value  # the facilitator's page plays every seat: names
+
+
+def test_the_board_names_who_names_the_chapter(table) -> None:
+    """Before a chapter's first turn the room waits on its starter: the board says who."""
+    from widgets.board import board_scene
+
+    host, seats = table
+    for seat, page in enumerate(seats):
+        act(page, Place(seat=seat, place=START))
+    look(host)
+    while host.game.state.phase == "setting":
+        seat = host.game.state.turn
+        branch = next(a.branch for a in legal_actions(host.game.state, seat) if isinstance(a, Write))
+        act(seats[seat], Write(seat=seat, branch=branch, text=f"{NAMES[seat]} is right {branch}", holder="Goldilocks"))
+        look(host)
+    state = host.game.state
+    assert state.phase == "title"
+    scene = board_scene(host.game)
+    starter = NAMES[state.starter]
+    assert f"{starter} names the chapter." in scene.centre and any(f.label == "Turn" and f.value == starter for f in scene.facts)
