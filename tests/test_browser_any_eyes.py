@@ -16,7 +16,7 @@ projector's size) and a household's seat, then a New Rule seat. On each page, lo
 - asked to reduce motion: no animation or transition runs or is set on any element (with
   motion allowed some are, so the check can fail);
 - forced colours (Windows high contrast): every control shown keeps a border on all sides,
-  and focus an outline; more contrast, asked by the device or by the header's "More contrast",
+  and focus an outline; more contrast, asked by the device or by the header's "Contrast",
   gives controls firmer borders (the reader's choice outranks the device's).
 """
 
@@ -184,7 +184,7 @@ def check_motion_and_forced_colours(page: Page, where: str, focus: str) -> None:
 
 
 def check_more_contrast(page: Page, where: str, control: str) -> None:
-    """A device asking for more contrast gets it; the header's "More contrast" switches it by hand."""
+    """A device asking for more contrast gets it; the header's "Contrast" switches it by hand."""
     switch = page.locator(".playbook-contrast")
     border = f"() => parseFloat(getComputedStyle(document.querySelector({control!r})).borderTopWidth)"
     page.emulate_media(contrast="no-preference")

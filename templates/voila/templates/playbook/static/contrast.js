@@ -8,7 +8,10 @@
   var button = document.createElement("button");
   button.type = "button";
   button.className = "playbook-contrast";
-  button.textContent = "More contrast";
+  // A half-filled circle, and the word where there is room (phone.css hides it on a phone,
+  // where the header keeps one row of buttons); its name is said in full either way.
+  button.setAttribute("aria-label", "More contrast");
+  button.innerHTML = '<span aria-hidden="true">\u25D0</span><span class="playbook-contrast-word">&nbsp;Contrast</span>';
   button.title = "Darker text, firmer edges and a bolder focus ring";
   theme.insertAdjacentElement("afterend", button);
   var asked = window.matchMedia ? window.matchMedia("(prefers-contrast: more)") : null;
