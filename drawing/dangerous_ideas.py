@@ -333,12 +333,14 @@ def _label(x: float, y: float, anchor: str, label: _Label) -> str:
 
 
 def sheet_legend() -> str:
-    """What the marks on a sheet mean, in the marks' own colours."""
+    """What the marks on a sheet mean: each mark in its own colour, its words in the text's (a
+    branch's green or purple as words fell under 4.5:1 on a light or a dark page); own stones
+    are drawn in the text's colour, dark on light and light on dark."""
     return (
         '<span class="di-hint">'
-        f'<b style="color:#222">●</b> own stones &nbsp; <b style="color:{BONUS_COLOUR}">◆</b> bonus stones &nbsp; '
-        f'<b style="color:{SEED_COLOUR}">●</b> red seeds &nbsp; <b style="color:{LEAF_COLOUR}">leaf</b> / '
-        f'<b style="color:{COIL_COLOUR}">coiled</b> branches (dashed: empty)</span>'
+        f'<b>●</b> own stones &nbsp; <b style="color:{BONUS_COLOUR}">◆</b> bonus stones &nbsp; '
+        f'<b style="color:{SEED_COLOUR}">●</b> red seeds &nbsp; <b style="color:{LEAF_COLOUR}">━</b> leaf / '
+        f'<b style="color:{COIL_COLOUR}">━</b> coiled branches (dashed: empty)</span>'
     )
 
 
