@@ -16,7 +16,7 @@ from playwright.sync_api import Page
 
 from tests.support.ci import in_ci
 
-__all__ = ["AXE_DIR", "INSTALL", "TAGS", "axe_source", "axe_version", "check", "describe", "report", "violations"]
+__all__ = ["AXE_DIR", "INSTALL", "TAGS", "axe_source", "axe_version", "collect", "describe", "note", "report", "start", "violations"]
 
 AXE_DIR = Path(__file__).resolve().parents[2] / "tools" / "axe"
 INSTALL = f"npm ci --prefix {AXE_DIR}"
@@ -45,9 +45,13 @@ def axe_version() -> str:
     return str(json.loads((AXE_DIR / "package.json").read_text(encoding="utf-8"))["dependencies"]["axe-core"])
 
 
-#: Runs axe on the document (or `context`) with the WCAG rule sets; violations only.
-_RUN_JS = """async ({tags, context}) => {
-  const found = await axe.run(context || document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+#: Starts axe on the document (or `context`) with the WCAG rule sets, violations only; the page
+#: keeps the run's promise, so runs on several pages go at once (`start`, then `collect`).
+_START_JS = """({tags, context}) => {
+  window.__pbAxe = axe.run(context || document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+}"""
+_COLLECT_JS = """async () => {
+  const found = await window.__pbAxe;
   return found.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => ({target: n.target.map(String), html: n.html.slice(0, 160), summary: (n.failureSummary || '').slice(0, 300)})),
@@ -55,14 +59,25 @@ _RUN_JS = """async ({tags, context}) => {
 }"""
 
 
-def violations(page: Page, context: str | None = None) -> list[dict]:
-    """axe-core's violations of the WCAG 2.1 A and AA rules on `page` as shown now (each:
-    id, impact, help, nodes with target selectors, a snippet and why it fails)."""
+def start(page: Page, context: str | None = None) -> None:
+    """Start axe-core's WCAG 2.1 A and AA rules on `page` as shown now; `collect` the result."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         # Evaluated through the DevTools protocol: the page's Content-Security-Policy refuses
         # an inline <script> tag.
         page.evaluate(axe_source() + "\n;typeof window.axe")
-    return list(page.evaluate(_RUN_JS, {"tags": list(TAGS), "context": context}))
+    page.evaluate(_START_JS, {"tags": list(TAGS), "context": context})
+
+
+def collect(page: Page) -> list[dict]:
+    """The violations of the run `start` began (each: id, impact, help, nodes with target
+    selectors, a snippet and why it fails)."""
+    return list(page.evaluate(_COLLECT_JS))
+
+
+def violations(page: Page, context: str | None = None) -> list[dict]:
+    """axe-core's violations of the WCAG 2.1 A and AA rules on `page` as shown now."""
+    start(page, context)
+    return collect(page)
 
 
 def describe(found: list[dict], where: str = "") -> list[str]:
@@ -75,14 +90,14 @@ def describe(found: list[dict], where: str = "") -> list[str]:
     return lines
 
 
-def check(page: Page, where: str, problems: dict[str, list[str]], when: str = "", context: str | None = None) -> None:
-    """Run axe on `page`; note each failing element in `problems` under a line that says what
-    to fix, with `when` (a theme, a size) added to that line's list: a failure met in many
-    themes and sizes reads once."""
-    for line in describe(violations(page, context), where):
+def note(found: list[dict], where: str, problems: dict[str, list[str]], when: str = "") -> None:
+    """Note each failing element of `found` in `problems` under a line that says what to fix,
+    with `when` (a theme, a size) added to that line's list: a failure met in many themes and
+    sizes reads once."""
+    for line in describe(found, where):
         problems.setdefault(line, []).append(when)
 
 
 def report(problems: dict[str, list[str]]) -> str:
-    """The failures noted by `check`, one a line, each with where it was met."""
+    """The failures noted by `note`, one a line, each with where it was met."""
     return "\n".join(f"{line} [{', '.join(when)}]" for line, when in problems.items())
