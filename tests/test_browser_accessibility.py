@@ -4,10 +4,12 @@ every phase it goes through, at a phone's, a laptop's and a projector's size.
 One server serves every notebook for the whole module. Each page is opened once and walked
 through its phases by the table store (as the other devices of a table would move it) or by its
 own buttons; at each phase it is checked in the light and the dark theme (the header's button,
-and the device's own colour scheme), and it is resized in place, never reloaded. The sizes
-take turns over the phases (a phase is read at one size in both themes) and every size is read
-in both themes at the page's first phase, so each page meets each size and theme at least once
-without reading every phase nine times.
+and the device's own colour scheme), and it is resized in place, never reloaded. At its first
+phase a page is read at its own size in both themes and at the other two sizes in one theme each
+(a size changes the layout, never a colour: phone.css sets none); each later phase at the next
+size in turn, in both themes. So each page meets each size and each theme, without reading every
+phase six times. The pages of a test are read side by side: axe runs on all of them at once.
+The keyboard's focus ring is read on the front page and on each game's seat and facilitator.
 
 A failure lists each element axe-core flags, with its rule, its selector and what to fix
 (tests/support/axe.py); axe-core is pinned in tools/axe/ (`npm ci --prefix tools/axe`).
