@@ -4,8 +4,10 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PORT   ?= 8866
+# axe-core for the accessibility tests, at the version tools/axe/package-lock.json pins
+AXE    := tools/axe/node_modules/axe-core/axe.min.js
 
-.PHONY: serve test test-fast lint screenshots bench clean
+.PHONY: serve test test-fast lint screenshots bench clean axe
 
 # The suite starts some 400 Python processes (kernels, servers, workers); where the environment
 # says not to write bytecode, each compiled the playbook's modules again (60 ms a kernel).
@@ -22,8 +24,16 @@ serve: $(STAMP)
 
 # Lint and types first (settings in pyproject.toml), then every test on every core
 # (pytest-xdist); tests/conftest.py says which tests share a worker.
-test: lint
+test: lint axe
 	$(PY) -m pytest -n auto --dist loadgroup --durations=25
+
+# axe-core from npm (Node.js); without npm, or offline, the accessibility tests skip (in CI they
+# fail), saying how to install it.
+axe: $(AXE)
+$(AXE): tools/axe/package.json tools/axe/package-lock.json
+	@if ! command -v npm >/dev/null; then echo "npm not found: the accessibility tests will skip (install Node.js and npm, then make axe)"; \
+	elif npm ci --prefix tools/axe --no-audit --no-fund --loglevel=error; then touch $@; \
+	else echo "npm ci failed: the accessibility tests will skip until make axe installs axe-core"; fi
 
 # The inner loop: every test but the browsers, the notebooks (each runs in a kernel of its own)
 # and those marked `heavy` (a real server, a kernel, a build, races of processes, sweeps). A module's

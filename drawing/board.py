@@ -111,8 +111,8 @@ def waiting_scene(scene: Scene, names: Sequence[str], free: Sequence[int]) -> Sc
     centre = (
         f'<div class="pb-line">Scan the code with your phone, then press your name.</div>'
         f'<div class="pb-label">Still free ({len(free)} of {len(names)})</div>'
-        + "".join(f'<span class="pb-chip" style="background:#eceef3">{name(names[i])}</span>' for i in free)
-        + ('<div class="pb-label" style="margin-top:6px">Here</div>' + "".join(f'<span class="pb-chip" style="background:#dff3e4">✔ {name(n)}</span>' for n in taken) if taken else "")
+        + "".join(f'<span class="pb-chip" style="background:#eceef3;color:#14171f">{name(names[i])}</span>' for i in free)
+        + ('<div class="pb-label" style="margin-top:6px">Here</div>' + "".join(f'<span class="pb-chip" style="background:#dff3e4;color:#14171f">✔ {name(n)}</span>' for n in taken) if taken else "")
     )
     # The game's own key numbers stay: the room sees where the game starts (the dyke, the bowl).
     facts = (Fact("Players here", f"{len(names) - len(free)} of {len(names)}", "pb-seats-taken"), *scene.facts)

@@ -68,12 +68,13 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
+#: An outcome's words and tone (a `pb-tone-` class of dashboard.css: its colour in each theme).
 OUTCOME_LOOK: dict[str, tuple[str, str]] = {
-    "benefit": ("Success with a benefit", "#1b5e20"),
-    "success": ("Success", "#1b5e20"),
-    "partial": ("Partial success", "#8a4b00"),
-    "failure": ("Failure", "#9b1c1c"),
-    "aid": ("Aid", "#1f4f99"),
+    "benefit": ("Success with a benefit", "good"),
+    "success": ("Success", "good"),
+    "partial": ("Partial success", "warn"),
+    "failure": ("Failure", "bad"),
+    "aid": ("Aid", "info"),
 }
 
 
@@ -217,7 +218,7 @@ def sheet_html(ch: CharacterView, index: int) -> str:
         f'<table class="dw-stats">{"".join(rows)}</table>'
         f'<div><b>Aspects</b><ol style="margin:2px 0 4px;padding-left:1.6em">{aspects}</ol></div>'
         + (f"<div><b>Bonus pools</b> {pools}</div>" if pools else "")
-        + (f'<div style="color:#8a4b00">{esc("; ".join(effects))}</div>' if effects else "")
+        + (f'<div class="pb-tone-warn">{esc("; ".join(effects))}</div>' if effects else "")
     )
     dead = " dw-dead" if ch.dead else ""
     return f'<div class="dw-sheet{dead}" data-character="{index}" data-ready="1"><h3>{esc(ch.name)}</h3>{body}</div>'
@@ -263,7 +264,7 @@ def outcome_cards(view: View) -> tuple[str, str]:
     result = c.result if c is not None and c.result is not None else (view.results[-1] if view.results else None)
     if result is None:
         return card("Outcome", '<span class="pb-muted">No check has been made yet.</span>'), ""
-    words, colour = OUTCOME_LOOK[result.outcome]
+    words, tone = OUTCOME_LOOK[result.outcome]
     who = names[result.actor]
     if result.height is None:
         line = f"No set against difficulty {result.difficulty}."
@@ -280,14 +281,14 @@ def outcome_cards(view: View) -> tuple[str, str]:
         gains.append(f"The set used danger dice: {who}'s danger +{result.danger_raised}.")
     outcome = card(
         f"Outcome of check {result.number}",
-        f'<div class="dw-big" style="color:{colour}" data-outcome="{result.outcome}">{esc(words)}</div>'
+        f'<div class="dw-big pb-tone-{tone}" data-outcome="{result.outcome}">{esc(words)}</div>'
         f"<div>{esc(line)}</div>" + "".join(f"<div>{esc(g)}</div>" for g in gains),
     )
     spent = spent_text(result, names)
     pending = c is not None and c.stage == "gm"
     botches = card(
         "Botches",
-        f'<div class="dw-big" data-botches="{result.botches}" style="color:{"#9b1c1c" if result.botches else "#1d6b35"}">{result.botches}</div>'
+        f'<div class="dw-big pb-tone-{"bad" if result.botches else "good"}" data-botches="{result.botches}">{result.botches}</div>'
         + (f"<div><b>{esc(view.gm)}</b> spends them now (GM panel below).</div>" if pending else "")
         + (f"<div>Spent: {esc(spent)}</div>" if spent else ""),
     )
@@ -343,7 +344,7 @@ def history_card(view: View) -> str:
     body = []
     for r in reversed(view.results):
         who = esc(names[r.actor]) + (f" <span class='pb-muted'>aids {esc(names[r.aid])}</span>" if r.aid is not None else "")
-        words, colour = OUTCOME_LOOK[r.outcome]
+        words, tone = OUTCOME_LOOK[r.outcome]
         bonus = f" +{r.bonus_won}" if r.bonus_won else ""
         spent = spent_text(r, names)
         botches = f"{r.botches}" + (f"<div class='pb-muted'>{esc(spent)}</div>" if spent else "")
@@ -354,7 +355,7 @@ def history_card(view: View) -> str:
             str(r.difficulty),
             result_dice(r) + (f"<div class='pb-muted'>{plural(r.rerolls, 're-roll')}</div>" if r.rerolls else ""),
             str(r.height) if r.height is not None else "—",
-            f'<b style="color:{colour}">{esc(words)}{bonus}</b>',
+            f'<b class="pb-tone-{tone}">{esc(words)}{bonus}</b>',
             botches,
         )
         tds = "".join(f'<td class="dw-dice-cell">{c}</td>' if n == 4 else f"<td>{c}</td>" for n, c in enumerate(cells))
@@ -407,7 +408,7 @@ OUTCOME_WORDS = {"benefit": "Success, with a benefit", "success": "Success", "pa
 def _danger_track(view: View) -> str:
     """Each character's danger level and zone: the track the table watches rise."""
     cells = "".join(
-        f'<span class="pb-chip" style="background:{"#fdecea" if c.zone >= 3 else "#fff3e0" if c.zone == 2 else "#eceef3"}">'
+        f'<span class="pb-chip" style="color:#14171f;background:{"#fdecea" if c.zone >= 3 else "#fff3e0" if c.zone == 2 else "#eceef3"}">'
         f"{name(c.name)}: danger {c.danger} · zone {c.zone}{' · K.O.' if c.knocked_out else ''}{' · dead' if c.dead else ''}</span>"
         for c in view.characters
     )

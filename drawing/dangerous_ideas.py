@@ -333,12 +333,14 @@ def _label(x: float, y: float, anchor: str, label: _Label) -> str:
 
 
 def sheet_legend() -> str:
-    """What the marks on a sheet mean, in the marks' own colours."""
+    """What the marks on a sheet mean: each mark in its own colour, its words in the text's (a
+    branch's green or purple as words fell under 4.5:1 on a light or a dark page); own stones
+    are drawn in the text's colour, dark on light and light on dark."""
     return (
         '<span class="di-hint">'
-        f'<b style="color:#222">●</b> own stones &nbsp; <b style="color:{BONUS_COLOUR}">◆</b> bonus stones &nbsp; '
-        f'<b style="color:{SEED_COLOUR}">●</b> red seeds &nbsp; <b style="color:{LEAF_COLOUR}">leaf</b> / '
-        f'<b style="color:{COIL_COLOUR}">coiled</b> branches (dashed: empty)</span>'
+        f'<b>●</b> own stones &nbsp; <b style="color:{BONUS_COLOUR}">◆</b> bonus stones &nbsp; '
+        f'<b style="color:{SEED_COLOUR}">●</b> red seeds &nbsp; <b style="color:{LEAF_COLOUR}">━</b> leaf / '
+        f'<b style="color:{COIL_COLOUR}">━</b> coiled branches (dashed: empty)</span>'
     )
 
 
@@ -475,9 +477,9 @@ def outcome_html(state: State, from_hub: int) -> str:
     else:
         lines.append("Nothing is written; the spent stones are gone.")
     mark = "✔ Success" if o.success else "✘ Failed"
-    colour = "#1d6b35" if o.success else "#9b1c1c"
+    tone = "good" if o.success else "bad"
     body = "".join(f"<div>{esc(line)}</div>" for line in lines)
-    return f'<div style="border-top:1px solid #dde1ea;margin-top:6px;padding-top:4px"><b style="color:{colour}">{mark}:</b> {esc(head)}{body}</div>'
+    return f'<div style="border-top:1px solid #dde1ea;margin-top:6px;padding-top:4px"><b class="pb-tone-{tone}">{mark}:</b> {esc(head)}{body}</div>'
 
 
 def groups_text(sheet: Sheet) -> str:
@@ -547,7 +549,7 @@ def tree_list(state: State, seat: int) -> str:
             )
         if empty:
             words = " and ".join(f"{empty[kind]} {kind}" for kind in ("leaf", "coiled") if empty[kind])
-            memes.append(f'<li class="di-empty" style="list-style:none;color:#5b6273">{words} empty</li>')
+            memes.append(f'<li class="di-empty pb-muted" style="list-style:none">{words} empty</li>')
         rows.append(
             f'<div class="di-node" style="background:{NODE_COLOURS[hub]}"><b>{hub.title()}</b> {plural(sheet.node(hub), "stone")}</div>'
             f'<ul style="margin:2px 0 6px;padding-left:8px">{"".join(memes)}</ul>'
@@ -623,7 +625,7 @@ def scene(state: State, final: State | None = None) -> Scene:
             f'<div class="pb-label">{name(names[a.actor])}: “{text(a.text)}” held by {name(a.holder)}</div>'
             f'<div class="pb-huge pb-roll">{" + ".join(str(d) for d in a.dice)} = {total}</div>'
             f'<div class="pb-line">against the pool of {a.pool}{" · 11 or 12 always fails" if total >= ALWAYS_FAILS else ""}</div>'
-            + (f'<div class="pb-huge" style="color:{"#1b5e20" if a.success else "#b71c1c"}">{verdict}</div>' if verdict else '<div class="pb-line">Seeds may still re-roll a die.</div>')
+            + (f'<div class="pb-huge pb-tone-{"good" if a.success else "bad"}">{verdict}</div>' if verdict else '<div class="pb-line">Seeds may still re-roll a die.</div>')
         )
         facts = (Fact("Roll", str(total), "pb-roll-total"), Fact("Pool", str(a.pool)), *facts_common)
         return Scene("reveal", heading, centre, facts, view.log)

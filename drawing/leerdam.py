@@ -106,7 +106,8 @@ def dyke_gauge(dyke: int, size: int = 54) -> str:
             f'border-radius:8px;border:2px solid #333">{level}</div>'
         )
     return (
-        f'<div role="meter" aria-valuemin="1" aria-valuemax="6" aria-valuenow="{dyke}" data-dyke="{dyke}" '
+        f'<div role="meter" aria-label="Dyke Condition" aria-valuemin="1" aria-valuemax="6" aria-valuenow="{dyke}" '
+        f'aria-valuetext="{dyke} of 6" data-dyke="{dyke}" '
         f'style="display:flex;gap:6px;margin:6px 0 8px">{"".join(segments)}</div>'
     )
 
@@ -139,11 +140,11 @@ def dyke_card(view: View) -> str:
 def thresholds_note(view: View, setup: Setup) -> str:
     """The totals that lower, hold and raise the dyke for this many households."""
     low, high = view.thresholds
-    warning = f'<div style="color:#8a4b00;font-weight:600">⚠ {esc(setup.warning)}</div>' if setup.warning else ""
+    warning = f'<div class="pb-tone-warn" style="font-weight:600">⚠ {esc(setup.warning)}</div>' if setup.warning else ""
     return (
         f'<div class="pb-card" data-low="{low}" data-high="{high}">'
-        f"With {len(view.households)} households, a total pledge <b style=\"color:#b71c1c\">below {low}</b> lowers the dyke, "
-        f'<b style="color:#1b5e20">above {high}</b> raises it, {low} to {high} holds it.{warning}</div>'
+        f"With {len(view.households)} households, a total pledge <b class=\"pb-tone-bad\">below {low}</b> lowers the dyke, "
+        f'<b class="pb-tone-good">above {high}</b> raises it, {low} to {high} holds it.{warning}</div>'
     )
 
 
@@ -219,12 +220,11 @@ def reveal_card(view: View, rows: Sequence[dict[str, Any]]) -> str:
 
 def dyke_result(total: int, low: int, high: int, before: int, after: int, size: str = "ld-big") -> str:
     """A year's total pledge against the thresholds, and what it did to the dyke."""
-    colour = "#b71c1c" if after < before else "#1b5e20" if after > before else "#37474f"
-    word = "falls" if after < before else "rises" if after > before else "holds"
+    word, tone = _verdict(before, after)
     return (
         f'<div class="{size}" style="margin-top:6px" data-total="{total}">Total {total}</div>'
         f'<div class="pb-muted">below {low} the dyke falls · above {high} it rises</div>'
-        f'<div class="ld-mid" style="color:{colour}">The dyke {word}: {before} → {after}</div>'
+        f'<div class="ld-mid pb-tone-{tone}">The dyke {word}: {before} → {after}</div>'
     )
 
 
@@ -244,7 +244,7 @@ def flood_card(view: View, end_on: Sequence[int]) -> str:
     if not view.years:
         return card("The flood", die_face(None, "#9aa3b5") + '<div class="pb-muted">The river is rolled after the harvest.</div>')
     last: YearSummary = view.years[-1]
-    colour = FLOOD_BLUE if last.flooded else "#1b5e20"
+    tone = "info" if last.flooded else "good"
     verdict = (
         f"Flood strength {last.flood} beats the dyke at {last.dyke_after_pledges}: the village floods!"
         if last.flooded
@@ -261,8 +261,8 @@ def flood_card(view: View, end_on: Sequence[int]) -> str:
     )
     return card(
         f"The flood of year {last.year}",
-        f'<div style="display:flex;align-items:center;gap:14px">{die_face(last.flood, colour)}'
-        f'<div class="ld-mid" style="color:{colour};font-size:1.15em">{esc(verdict)}</div></div>'
+        f'<div class="pb-tone-{tone}" style="display:flex;align-items:center;gap:14px">{die_face(last.flood, _die_colour(last.flooded))}'
+        f'<div class="ld-mid" style="font-size:1.15em">{esc(verdict)}</div></div>'
         f'<div>Dyke after the year: <b>{last.dyke_after}</b></div>{end_html}',
         attrs=f'data-flood="{last.flood}"',
     )
@@ -319,25 +319,31 @@ def _odds(dyke: int) -> str:
     return f"{round(flood_odds(dyke) * 6)} in 6"
 
 
+def _die_colour(flooded: bool) -> str:
+    """The river's die (a white die in both themes): blue pips for a flood, green for none."""
+    return FLOOD_BLUE if flooded else "#1b5e20"
+
+
 def _verdict(before: int, after: int) -> tuple[str, str]:
+    """What the year did to the dyke, and its tone (a `pb-tone-` class of dashboard.css)."""
     if after < before:
-        return "falls", "#b71c1c"
+        return "falls", "bad"
     if after > before:
-        return "rises", "#1b5e20"
-    return "holds", "#37474f"
+        return "rises", "good"
+    return "holds", "even"
 
 
 def _total_html(view: View, total: int, before: int, after: int, pledges: Sequence[int | None]) -> str:
     low, high = view.thresholds
-    word, colour = _verdict(before, after)
+    word, tone = _verdict(before, after)
     names = [h.name for h in view.households]
     shown = "".join(
-        f'<span class="pb-chip" style="background:#e3ecfa" data-seat-pledge="{i}">{name(n)}: {p}</span>' for i, (n, p) in enumerate(zip(names, pledges)) if p is not None
+        f'<span class="pb-chip" style="background:#e3ecfa;color:#14171f" data-seat-pledge="{i}">{name(n)}: {p}</span>' for i, (n, p) in enumerate(zip(names, pledges)) if p is not None
     )
     return (
         f'<div class="pb-label">The village pledged</div><div class="pb-huge pb-reveal-total" data-total="{total}">Total {total}</div>'
         f'<div class="pb-line">below {low} the dyke falls · {low} to {high} it holds · above {high} it rises</div>'
-        f'<div class="pb-line" style="color:{colour}">The dyke {word}: {before} → {after}</div>'
+        f'<div class="pb-line pb-tone-{tone}">The dyke {word}: {before} → {after}</div>'
         + (f'<div style="margin-top:6px">{shown}</div>' if shown else "")
     )
 
@@ -365,14 +371,14 @@ def scene(state: State, final: State | None = None) -> Scene:
     last = view.years[-1] if view.years else None
     if last is not None and pledged == 0 and last.year == view.year - 1:
         # The year just ended: the river's die is the news until the first pledge comes in.
-        colour = "#0d47a1" if last.flooded else "#1b5e20"
+        tone = "info" if last.flooded else "good"
         said = "the village floods!" if last.flooded else "the dyke holds."
         end = f'<div class="pb-line">End roll {last.end_roll}: the game goes on.</div>' if last.end_roll is not None else ""
         centre = (
             f'<div class="pb-label">The flood of year {last.year}</div>'
-            f'<div style="display:flex;gap:28px;align-items:center;flex-wrap:wrap">{die_face(last.flood, colour, 150)}'
-            f'<div><div class="pb-huge" style="color:{colour}" data-flood="{last.flood}">Flood {last.flood}</div>'
-            f'<div class="pb-line" style="color:{colour}">against the dyke at {last.dyke_after_pledges}: {said}</div></div></div>'
+            f'<div class="pb-tone-{tone}" style="display:flex;gap:28px;align-items:center;flex-wrap:wrap">{die_face(last.flood, _die_colour(last.flooded), 150)}'
+            f'<div><div class="pb-huge" data-flood="{last.flood}">Flood {last.flood}</div>'
+            f'<div class="pb-line">against the dyke at {last.dyke_after_pledges}: {said}</div></div></div>'
             f'<div class="pb-line">Dyke after the year: {last.dyke_after}</div>{end}{anonymous}'
         )
         return Scene("reveal", f"Year {last.year} · the flood", centre, facts, log)

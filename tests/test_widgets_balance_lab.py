@@ -52,7 +52,7 @@ def test_lab_same_seed_same_numbers() -> None:
     first = one(lab, "pb-lab-results").value
     assert lab.progress.value == 5
     assert "Win share per seat by bot" in first and "Endings" in first
-    assert bytes(lab.chart.value).startswith(b"\x89PNG")
+    assert lab.chart.png.startswith(b"\x89PNG")
     numbers = json.loads(linked(lab.download.value, "application/json"))
     assert numbers["games"] == 5 and numbers["bots"][0] == "random"
     rows = linked(lab.download.value, "text/csv").decode("utf-8").splitlines()

@@ -81,14 +81,14 @@ def test_blank_new_rule_pdf_with_awkward_names(store: Store) -> None:
     assert NAMES[2] in pdf_text(pdf)
     # The name reaches the page's HTML only escaped.
     assert "<b>Zoë" not in studio.download.value
-    assert len(studio.preview.value) > 1000 and bytes(studio.preview.value).startswith(b"\x89PNG")
+    assert len(studio.preview.png) > 1000 and bytes(studio.preview.png).startswith(b"\x89PNG")
     assert studio.pages > 1 and studio.prev_button.disabled and not studio.next_button.disabled
-    first = studio.preview.value
+    first = studio.preview.png
     click(studio.next_button)
-    assert studio.page_index == 1 and studio.preview.value != first
+    assert studio.page_index == 1 and studio.preview.png != first
     assert "Page 2 of" in studio.page_number.value
     click(studio.prev_button)
-    assert studio.page_index == 0 and studio.preview.value == first
+    assert studio.page_index == 0 and studio.preview.png == first
 
 
 def test_bad_player_count_makes_nothing(store: Store) -> None:
@@ -98,7 +98,7 @@ def test_bad_player_count_makes_nothing(store: Store) -> None:
     click(studio.make_button)
     assert studio.status.kind == "refuse"
     assert "3-5" in studio.status.message
-    assert studio.pdf is None and studio.download.value == "" and len(studio.preview.value) == 0
+    assert studio.pdf is None and studio.download.value == "" and len(studio.preview.png) == 0
     # Two seats with one name are refused by the names rule, also shown.
     studio.players.value = 3
     studio.names.value = "Ana\nana"

@@ -21,7 +21,7 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-lab-review`` (the text as written, reviewed by the default bots),
   ``pb-lab-progress`` (IntProgress), ``pb-lab-note``, ``pb-lab-findings``,
   ``pb-lab-comparison`` (the side-by-side table), ``pb-lab-results`` (tables),
-  ``pb-lab-chart`` (Image), ``pb-lab-download`` (CSV, PDF and JSON links)
+  ``pb-lab-chart`` (a `Picture`), ``pb-lab-download`` (CSV, PDF and JSON links)
 - odds: ``pb-odds``, ``pb-odds-game``, ``pb-odds-dice``, ``pb-odds-difficulty``,
   ``pb-odds-penalty``, ``pb-odds-rerolls``, ``pb-odds-pool``, ``pb-odds-seeds``,
   ``pb-odds-result``
@@ -46,7 +46,7 @@ from rules import RuleError
 from rules.games import CARDS, Card
 from rules.games import card as game_card
 
-from .common import StatusLine, close_tree, figure_png, plot_context
+from .common import Picture, StatusLine, close_tree, figure_png, plot_context
 from .studio import WIDE, _refusal, _row, seat_range
 from .styles import style_html
 
@@ -167,7 +167,7 @@ class OddsPanel(widgets.VBox):
             report = game_card(self.game.value).module("rules").odds_report(*(self.inputs[given.name].value for given in chosen.inputs))
         except (RuleError, ValueError) as exc:
             self.report = None
-            self.result.value = card("", f'<span style="color:#9b1c1c;font-weight:600">✋ {esc(_refusal(exc))}</span>')
+            self.result.value = card("", f'<span class="pb-tone-bad" style="font-weight:600">✋ {esc(_refusal(exc))}</span>')
             return
         self.report = report
         self.result.value = chosen.html(report)
@@ -294,7 +294,7 @@ class BalanceLab(widgets.VBox):
         self.findings = widgets.HTML().add_class("pb-lab-findings")
         self.comparison = widgets.HTML().add_class("pb-lab-comparison")
         self.results = widgets.HTML().add_class("pb-lab-results")
-        self.chart = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", display="none")).add_class("pb-lab-chart")
+        self.chart = Picture(layout=widgets.Layout(max_width="100%", display="none")).add_class("pb-lab-chart")
         self.download = widgets.HTML().add_class("pb-lab-download")
         self.odds = OddsPanel()
 
@@ -359,7 +359,7 @@ class BalanceLab(widgets.VBox):
         self.result = None
         for html in (self.findings, self.comparison, self.results, self.download):
             html.value = ""
-        self.chart.value = b""
+        self.chart.show(b"", "")
         self.chart.layout.display = "none"
         self.status.clear()
 
@@ -460,7 +460,7 @@ class BalanceLab(widgets.VBox):
             with plot_context():
                 figures = result.figures()
             games = len(result.rows)
-        self.chart.value = _png(figures)
+        self.chart.show(_png(figures), f"Charts of the {games} games: the findings above, drawn" + (" for setup A and setup B" if compared else ""))
         self.chart.layout.display = "block"
         name = f"{result.game}-{'compare' if compared else 'run'}-{games}-games-seed-{result.a.seed if compared else result.seed}"
         from printables.balance_report import build_pdf

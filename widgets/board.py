@@ -57,7 +57,7 @@ class Debrief(widgets.VBox):
         self._game: AnyGame | None = None
         self.back = widgets.Button(description="◀ Back", tooltip="The moment before").add_class("pb-replay-back")
         self.next = widgets.Button(description="Next ▶", tooltip="The moment after").add_class("pb-replay-next")
-        self.jump = widgets.Dropdown(options=[("—", 0)], value=0, layout=widgets.Layout(width="auto")).add_class("pb-replay-round")
+        self.jump = widgets.Dropdown(options=[("—", 0)], value=0, tooltip="Go to a round", layout=widgets.Layout(width="auto")).add_class("pb-replay-round")
         self.step_html = widgets.HTML().add_class("pb-replay-step")
         self.scene = widgets.HTML().add_class("pb-replay-scene")
         self.secrets = widgets.HTML().add_class("pb-replay-secrets")
@@ -215,7 +215,7 @@ class ClassDebrief(widgets.VBox):
         self.round = 0
         self.back = widgets.Button(description="◀ Back").add_class("pb-class-debrief-back")
         self.next = widgets.Button(description="Next ▶").add_class("pb-class-debrief-next")
-        self.jump = widgets.Dropdown(options=[("—", 0)], value=0, layout=widgets.Layout(width="auto")).add_class("pb-class-debrief-round")
+        self.jump = widgets.Dropdown(options=[("—", 0)], value=0, tooltip="Go to a round", layout=widgets.Layout(width="auto")).add_class("pb-class-debrief-round")
         self.body = widgets.HTML().add_class("pb-class-debrief-body")
         self.back.on_click(lambda _: self.round_to(self.round - 1))
         self.next.on_click(lambda _: self.round_to(self.round + 1))

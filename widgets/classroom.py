@@ -731,7 +731,7 @@ class ClassPage(widgets.VBox):
         # The join code while students still come; gone once the class is over.
         if record.phase in ("lobby", "dealt") or (record.waiting and record.phase != "over"):
             where = (
-                '<div class="pb-local-only" style="color:#9b1c1c;font-weight:700">This server is local only: phones cannot join. '
+                '<div class="pb-local-only pb-tone-bad" style="font-weight:700">This server is local only: phones cannot join. '
                 "Start it with <code>playbook serve</code> (without <code>--local</code>).</div>"
                 if local
                 else f'<div class="pb-big-label">Open <b class="pb-short-address">{esc(links["join"].split("/j/")[0])}/j</b> and type the code, or scan:</div>'

@@ -14,6 +14,7 @@ Every string that came from a user (names, titles, colour names) goes through `e
 from __future__ import annotations
 
 import asyncio
+import base64
 import dataclasses
 import html
 import io
@@ -46,6 +47,7 @@ __all__ = [
     "Announcer",
     "DebriefBar",
     "LogPanel",
+    "Picture",
     "PrivacyCurtain",
     "SaveBar",
     "StandingsTable",
@@ -92,6 +94,24 @@ def figure_png(figure: Any, dpi: int = 100) -> bytes:
     with plot_context():  # tick labels are made while drawing: they get the same fonts
         figure.savefig(out, format="png", dpi=dpi)
     return out.getvalue()
+
+
+class Picture(widgets.HTML):
+    """A PNG (a chart, a page's preview) shown as an `<img>` with its alternative text, which
+    `widgets.Image` cannot carry: a screen reader names the picture, and says what it shows.
+    `png` holds the bytes shown (empty: nothing shown, and the widget takes no room)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.png = b""
+
+    def show(self, png: bytes, alt: str) -> None:
+        self.png = bytes(png)
+        if not self.png:
+            self.value = ""
+            return
+        data = base64.b64encode(self.png).decode("ascii")
+        self.value = f'<img src="data:image/png;base64,{data}" alt="{esc(alt)}" style="max-width: 100%; height: auto; display: block">'
 
 
 def day_and_time(stamp: float) -> str:
@@ -212,7 +232,8 @@ class LogPanel(widgets.HTML):
             return
         start = len(lines)
         items = "".join(f'<li value="{start - i}">{esc(line)}</li>' for i, line in enumerate(reversed(shown)))
-        self.value = card(self.title, f"<ol reversed>{items}</ol>")
+        # The list scrolls (dashboard.css): a keyboard reaches it (tabindex), a screen reader names it.
+        self.value = card(self.title, f'<ol reversed tabindex="0" aria-label="{esc(self.title)}">{items}</ol>')
 
 
 class StatusLine(widgets.HTML):

@@ -244,6 +244,7 @@ class SheetBuilder(widgets.VBox):
         self.ready = widgets.Dropdown(
             options=[("or start from a ready-made one…", -1)] + [(r.label, k) for k, r in enumerate(READY_SHEETS)],
             value=-1,
+            tooltip="A ready-made character sheet",
             layout=widgets.Layout(width="290px"),
         ).add_class(f"pb-ready-{index}")
         self.ready.observe(lambda change: self._take_ready(change["new"]), "value")
@@ -315,18 +316,18 @@ class SheetBuilder(widgets.VBox):
     def show_count(self) -> None:
         total = sum(self.stats())
         left = self.sheet_dice - total
-        colour = "#1d6b35" if left == 0 else "#9b1c1c"
+        tone = "good" if left == 0 else "bad"
         extra = "✔" if left == 0 else (f"{left} more to place" if left > 0 else f"{-left} too many")
         self.count_html.value = (
-            f'<span class="dw-mid" style="color:{colour}" data-total="{total}">{total} of {self.sheet_dice}</span> '
-            f'<span style="color:{colour}">{esc(extra)}</span>'
+            f'<span class="dw-mid pb-tone-{tone}" data-total="{total}">{total} of {self.sheet_dice}</span> '
+            f'<span class="pb-tone-{tone}">{esc(extra)}</span>'
         )
 
     def show_verdict(self, refusal: str | None) -> None:
         if refusal is None:
-            self.verdict_html.value = '<span style="color:#1d6b35;font-weight:600">✔ The rules accept this sheet.</span>'
+            self.verdict_html.value = '<span class="pb-tone-good" style="font-weight:600">✔ The rules accept this sheet.</span>'
         else:
-            self.verdict_html.value = f'<span style="color:#9b1c1c">Not yet: {esc(refusal)}</span>'
+            self.verdict_html.value = f'<span class="pb-tone-bad">Not yet: {esc(refusal)}</span>'
 
 
 # -- the dashboard ---------------------------------------------------------------------------------------------

@@ -362,7 +362,7 @@ class CheckControls:
         net = sum(self._mods)
         mods = " ".join(f"{m:+d}" for m in self._mods)
         flag = (
-            f' <span style="color:#8a4b00;font-weight:700" data-flagged="1">⚑ net {net:+d}: beyond ±1 (allowed, flagged)</span>'
+            f' <span class="pb-tone-warn" style="font-weight:700" data-flagged="1">⚑ net {net:+d}: beyond ±1 (allowed, flagged)</span>'
             if flagged
             else ""
         )
@@ -382,7 +382,7 @@ class CheckControls:
         refusal = self._refusal([action])
         self.roll_button.disabled = False
         if refusal is not None:
-            self.plan_html.value = f'<div style="color:#9b1c1c;font-weight:600">✋ {esc(refusal)}</div>'
+            self.plan_html.value = f'<div class="pb-tone-bad" style="font-weight:600">✋ {esc(refusal)}</div>'
             self.roll_button.description = "Roll"
             self._show_odds(None, "Fix the check to see its odds.")
             self.coach_html.value = card("Re-roll coach", '<span class="pb-muted">The rules refuse this check as it stands.</span>')

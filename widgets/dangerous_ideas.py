@@ -638,7 +638,7 @@ class DangerousIdeasDashboard(TableDashboard):
             role = {"actor": "acting", "connect": "connecting", "defend": "defending"}[a.sides[seat]]
         elif seat in active:
             role = "to play"
-        badge = f' <span class="pb-chip" style="background:#ffcc80">{esc(role)}</span>' if role else ""
+        badge = f' <span class="pb-chip" style="background:#ffcc80;color:#14171f">{esc(role)}</span>' if role else ""
         head = (
             f'<div class="di-sheet-head"><b style="font-size:1.1em">{esc(sheet.name)}</b>{bot}{badge}</div>'
             f'<div class="di-hint"><b>{view.scores[seat]}</b> pts · {sheet.filled} memes · {sheet.stones} stones · {_plural(sheet.seeds, "seed")}</div>'

@@ -34,8 +34,9 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 - table picker: ``pb-picker``, ``pb-resume`` (one Button per unfinished table, with `.table_id`)
 - projector: ``pb-year``, ``pb-dyke`` (gauge), ``pb-thresholds``, ``pb-pledged-count``,
   ``pb-reveal``, ``pb-flood`` (the die), ``pb-chronicle`` (also ``pb-log``),
-  ``pb-standings``, ``pb-plots`` (Image, PNG), ``pb-plots-note``, ``pb-plots-numbers`` (the
-  plots' numbers as tables, for a screen reader and print), ``pb-csv`` (HTML holding the
+  ``pb-standings``, ``pb-plots`` (a `Picture`: the PNG as an image with its alternative text),
+  ``pb-plots-note``, ``pb-plots-numbers`` (the plots' numbers as tables, for a screen reader
+  and print), ``pb-csv`` (HTML holding the
   CSV's ``<a download>`` data-URI link)
 - facilitator: ``pb-facilitator``, ``pb-advance``, ``pb-loss-<i>`` (misfortune by hand, one
   per household), ``pb-misfortune-set``; after an anonymous game ``pb-debrief-choice`` with
@@ -111,7 +112,7 @@ from rules.leerdam import (
     village_rows,
 )
 
-from .common import WIDE, LogPanel, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
+from .common import WIDE, LogPanel, Picture, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
 from .new_game_form import VARIANTS_NOTE, NewGameForm, setup_default
 from .table import TableDashboard
 
@@ -360,7 +361,7 @@ class SetupForm(NewGameForm):
     def _show_rows(self) -> None:
         super()._show_rows()
         note = Setup(names=tuple(str(i) for i in range(self.players.value))).warning
-        self.warning.value = f'<span style="color:#8a4b00;font-weight:600">⚠ {esc(note)}</span>' if note else ""
+        self.warning.value = f'<span class="pb-tone-warn" style="font-weight:600">⚠ {esc(note)}</span>' if note else ""
 
     def setup(self, names: tuple[str, ...]) -> Setup:
         max_years = optional_limit(self.max_years.value, "year")
@@ -406,7 +407,7 @@ class AllocationGrid(widgets.VBox):
         ).add_class("ld-grid")
         self._add_row(seat)
         others = [(name, s) for s, name in enumerate(self._names) if s != seat]
-        self.add = widgets.Dropdown(options=[("add a household…", -1)] + others, value=-1, layout=widgets.Layout(width="220px")).add_class("pb-alloc-add")
+        self.add = widgets.Dropdown(options=[("add a household…", -1)] + others, value=-1, tooltip="Add a household to your allocation", layout=widgets.Layout(width="220px")).add_class("pb-alloc-add")
         self.add.observe(self._added, "value")
         self.preview_html = widgets.HTML().add_class("pb-alloc-preview")
         self.confirm = widgets.Button(
@@ -496,11 +497,11 @@ class AllocationGrid(widgets.VBox):
             cells = [who, str(e.subsistence), str(e.leisure), str(e.profit), f"<b>{_signed(e.vp)} VP</b>", f"<b>+{e.wealth} Wealth</b>"]
             rows.append(f'<tr data-recipient="{recipient}">' + "".join(f'<td data-label="{h}"><span>{c}</span></td>' for h, c in zip(PREVIEW_HEAD, cells)) + "</tr>")
         head = "".join(f"<th>{h}</th>" for h in PREVIEW_HEAD)
-        colour = "#9b1c1c" if left < 0 else "#1d6b35"
+        tone = "bad" if left < 0 else "good"
         left_text = f"{_plural(-left, 'unit')} too many" if left < 0 else f"{left} of {_plural(self.free, 'unit')} left" + (" (idle if not placed)" if left else "")
         self.preview_html.value = card(
             "What this allocation earns",
-            f'<div class="ld-mid" data-left="{left}" style="color:{colour}">{left_text}</div>'
+            f'<div class="ld-mid pb-tone-{tone}" data-left="{left}">{left_text}</div>'
             f'<table class="pb-table pb-cards"><tr>{head}</tr>{"".join(rows)}</table>'
             '<span class="pb-muted">Your line counts labour you hired this year; others may still add to it. '
             "Another household's VP line counts Leisure only: its own Subsistence decides the rest.</span>",
@@ -534,7 +535,7 @@ class LeerdamDashboard(TableDashboard):
         self.pledged_html = widgets.HTML().add_class("pb-pledged-count")
         self.reveal_html = widgets.HTML().add_class("pb-reveal")
         self.flood_html = widgets.HTML().add_class("pb-flood")
-        self.plots = widgets.Image(format="png", layout=widgets.Layout(width="100%", max_width="1100px")).add_class("pb-plots")
+        self.plots = Picture(layout=widgets.Layout(width="100%", max_width="1100px")).add_class("pb-plots")
         self.plots_note = widgets.HTML().add_class("pb-plots-note")
         #: the plots' numbers as tables, for a screen reader and a printout (`village_numbers`)
         self.plots_numbers = widgets.HTML().add_class("pb-plots-numbers")
@@ -839,12 +840,15 @@ class LeerdamDashboard(TableDashboard):
             return
         self._plot_key = key
         if not view.years:
-            self.plots.value = b""
+            self.plots.show(b"", "")
             self.plots.layout.display = "none"
             self.plots_numbers.value = ""
             self.plots_note.value = '<span class="pb-muted">Plots of the dyke, the pledges, Wealth and VP appear when the first year ends.</span>'
             return
-        self.plots.value = figure_png(village_figure(view, rows, setup.dyke_start))
+        self.plots.show(
+            figure_png(village_figure(view, rows, setup.dyke_start)),
+            f"Charts of the village over {len(view.years)} {'year' if len(view.years) == 1 else 'years'}: the dyke, the pledges, and each household's Wealth and VP",
+        )
         self.plots.layout.display = "block"
         self.plots_numbers.value = village_numbers(view, rows, setup.dyke_start)
         self.plots_note.value = '<h3 style="margin:10px 0 0">The years so far</h3>'
@@ -972,7 +976,7 @@ class LeerdamDashboard(TableDashboard):
         )
         units = widgets.BoundedIntText(value=1, min=0, max=99, description="units", style=WIDE, layout=widgets.Layout(width="130px")).add_class("pb-offer-units")
         activity = widgets.Dropdown(
-            options=[(f"on my {ACTIVITY_LABEL[a]}", a) for a in ACTIVITIES], value="profit", layout=widgets.Layout(width="190px")
+            options=[(f"on my {ACTIVITY_LABEL[a]}", a) for a in ACTIVITIES], value="profit", tooltip="What the hired units work on", layout=widgets.Layout(width="190px")
         ).add_class("pb-offer-activity")
         send = widgets.Button(description="Send offer", icon="paper-plane").add_class("pb-offer-send")
         send.on_click(

@@ -59,7 +59,7 @@ class NewGameForm(widgets.VBox):
             self.rows = self.names
             return
         kinds = [("plays by hand", "human")] + [(f"bot: {name}", name) for name in BOTS[slug]]
-        self.kinds = tuple(widgets.Dropdown(options=kinds, value="human", **_width(kind_width)).add_class(f"pb-kind-{i}") for i in range(len(defaults)))
+        self.kinds = tuple(widgets.Dropdown(options=kinds, value="human", tooltip=f"Who plays seat {i + 1}", **_width(kind_width)).add_class(f"pb-kind-{i}") for i in range(len(defaults)))
         self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
 
     def _seed_and_start(self, seed_width: str = "", start_below: bool = False) -> None:

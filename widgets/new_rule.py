@@ -210,17 +210,17 @@ class PaymentChooser(widgets.VBox):
         try:
             levels = payment_levels(self._state, self._seat, pay.returned, pay.eaten)
         except RuleError as exc:
-            self.levels.value = f'<span style="color:#9b1c1c">Not yet: {esc(exc.message)}</span>'
+            self.levels.value = f'<span class="pb-tone-bad">Not yet: {esc(exc.message)}</span>'
             self.confirm.disabled = True
             return
-        self.levels.value = f'<span style="color:#1d6b35;font-weight:700">✔ pays {levels} of {self._state.strength} levels</span>'
+        self.levels.value = f'<span class="pb-tone-good" style="font-weight:700">✔ pays {levels} of {self._state.strength} levels</span>'
         self.confirm.disabled = False
 
     def fill_suggestion(self) -> None:
         """Put the payment that keeps the best score into the steppers (nothing is paid until Confirm)."""
         pay = suggested_payment(self._state, self._seat)
         if pay is None:
-            self.levels.value = '<span style="color:#9b1c1c">No legal payment.</span>'
+            self.levels.value = '<span class="pb-tone-bad">No legal payment.</span>'
             return
         for colour, stepper in self.steppers.items():
             stepper.value = pay.returned.count(colour)

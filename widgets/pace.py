@@ -88,7 +88,7 @@ def seconds_box(css: str) -> widgets.BoundedIntText:
 
 def at_zero_box(css: str) -> widgets.Dropdown:
     """Who moves for a seat whose time ran out: the game's stated default, or its fill bot."""
-    return widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, layout=widgets.Layout(width="210px")).add_class(css)
+    return widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, tooltip="Who moves for a seat whose time ran out", layout=widgets.Layout(width="210px")).add_class(css)
 
 
 class Countdown(widgets.HTML):

@@ -18,7 +18,7 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-studio-table`` (Dropdown of stored tables), ``pb-studio-refresh``,
   ``pb-studio-loaded`` (what was loaded), ``pb-studio-warning`` (mid-game warning),
   ``pb-studio-make`` (Button), ``pb-status``, ``pb-studio-download`` (HTML holding the
-  ``<a download>`` link), ``pb-studio-preview`` (Image), ``pb-studio-prev``,
+  ``<a download>`` link), ``pb-studio-preview`` (a `Picture`), ``pb-studio-prev``,
   ``pb-studio-next``, ``pb-studio-page-number``
 """
 
@@ -41,7 +41,7 @@ from rules.core import AnyGame
 from rules.games import CARDS
 from rules.games import card as game_card
 
-from .common import StatusLine, card, download_link, esc
+from .common import Picture, StatusLine, card, download_link, esc
 from .styles import style_html
 
 __all__ = [
@@ -182,8 +182,7 @@ class PrintStudio(widgets.VBox):
         self.prev_button = widgets.Button(description="◀ Previous", disabled=True).add_class("pb-studio-prev")
         self.next_button = widgets.Button(description="Next ▶", disabled=True).add_class("pb-studio-next")
         self.page_number = widgets.HTML().add_class("pb-studio-page-number")
-        self.preview = widgets.Image(
-            format="png",
+        self.preview = Picture(
             layout=widgets.Layout(width=f"{PREVIEW_WIDTH}px", max_width="100%", height="auto", align_self="flex-start", border="1px solid #c9cedb", margin="6px 0"),
         ).add_class("pb-studio-preview")
         self.preview_box = widgets.VBox(
@@ -343,7 +342,7 @@ class PrintStudio(widgets.VBox):
         self.warning.value = (
             ""
             if over
-            else '<div style="color:#8a4b00;font-weight:600;margin:4px 0;line-height:1.4">⚠ This game is not finished. A mid-game '
+            else '<div class="pb-tone-warn" style="font-weight:600;margin:4px 0;line-height:1.4">⚠ This game is not finished. A mid-game '
             "printout may show hidden information (hands, draws, secret picks or pledges): keep it from the players "
             "until the game is over.</div>"
         )
@@ -355,7 +354,7 @@ class PrintStudio(widgets.VBox):
     def _forget_pdf(self) -> None:
         self.pdf, self.pages, self.page_index, self._pngs = None, 0, 0, {}
         self.download.value = ""
-        self.preview.value = b""
+        self.preview.show(b"", "")
         self.preview_box.layout.display = "none"
 
     def make(self) -> bool:
@@ -411,7 +410,7 @@ class PrintStudio(widgets.VBox):
         if index not in self._pngs:
             self._pngs[index] = png_bytes(self.pdf, index, PREVIEW_SCALE)
         self.page_index = index
-        self.preview.value = self._pngs[index]
+        self.preview.show(self._pngs[index], f"Page {index + 1} of {self.pages} of the PDF, as it prints")
         self.page_number.value = f"<b>Page {index + 1} of {self.pages}</b>"
         self.prev_button.disabled = index == 0
         self.next_button.disabled = index >= self.pages - 1
