@@ -7,7 +7,7 @@ PORT   ?= 8866
 # axe-core for the accessibility tests, at the version tools/axe/package-lock.json pins
 AXE    := tools/axe/node_modules/axe-core/axe.min.js
 
-.PHONY: serve test test-fast lint screenshots bench clean axe
+.PHONY: serve test test-fast lint screenshots bench clean axe messages
 
 # The suite starts some 400 Python processes (kernels, servers, workers); where the environment
 # says not to write bytecode, each compiled the playbook's modules again (60 ms a kernel).
@@ -49,6 +49,16 @@ lint: $(STAMP)
 # The README's pictures (docs/screenshots/), taken by the layout tests.
 screenshots: $(STAMP)
 	PLAYBOOK_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest -p no:cacheprovider tests/test_browser_layout.py
+
+# The catalogs after a change of marked text: the template (i18n/playbook.pot) extracted again,
+# then every language's .po updated from it (new messages empty, changed ones fuzzy, for a
+# translator; tests/test_i18n_catalogs.py fails until each is translated and reviewed).
+MESSAGE_CODE := rules lab drawing widgets printables playbook i18n
+messages: $(STAMP)
+	$(VENV)/bin/pybabel -q extract -F i18n/babel.cfg -k _ -k _n:1,2 -k say -k say_n:1,2 \
+		--no-location --sort-output --add-comments=TRANSLATORS: --project=playbook \
+		--msgid-bugs-address="" -o i18n/playbook.pot $(MESSAGE_CODE)
+	$(VENV)/bin/pybabel -q update -D playbook -i i18n/playbook.pot -d i18n/locales --no-wrap --ignore-obsolete
 
 bench: $(STAMP)
 	$(PY) -m benchmarks --markdown docs/benchmarks.md

@@ -20,10 +20,21 @@ DATA = {
 
 
 class BuildWithData(build_py):
-    """`build_py`, then the data folders copied into the built `playbook` package."""
+    """`build_py`, then the data folders copied into the built `playbook` package and the
+    catalogs compiled beside their `.po` (the `.mo` files are built, never committed)."""
 
     def run(self):
         super().run()
+        from babel.messages.mofile import write_mo
+        from babel.messages.pofile import read_po
+
+        for po in sorted(Path("i18n", "locales").glob("*/LC_MESSAGES/*.po")):
+            with po.open("rb") as source:
+                catalog = read_po(source, locale=po.parts[2])
+            target = Path(self.build_lib, po.with_suffix(".mo"))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with target.open("wb") as compiled:
+                write_mo(compiled, catalog, use_fuzzy=False)
         for name, (source, patterns) in DATA.items():
             for pattern in patterns:
                 for path in sorted(Path(source).glob(pattern)):

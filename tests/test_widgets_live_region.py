@@ -43,9 +43,9 @@ def test_every_message_has_a_number_of_its_own_and_a_topic_says_only_what_change
     assert said.layout.display == "none" and "pb-live-messages" in said._dom_classes
     assert said.follow("turn", "Bo: draw two candies.") and not said.follow("turn", "Bo: draw two candies.")
     assert said.follow("turn", "Cy: draw two candies.") and said.said == ["Bo: draw two candies.", "Cy: draw two candies."]
-    said.say("")  # nothing to say: no message
+    said.announce("")  # nothing to say: no message
     for n in range(6):
-        said.say(f"line {n} <b>")
+        said.announce(f"line {n} <b>")
     # The last few stay (two said in one redraw both reach the page), escaped.
     assert len(marks(said.value)) == Announcer.KEEP and "line 5 &lt;b&gt;" in said.value and "line 1" not in said.value
 

@@ -79,12 +79,12 @@ class GameSaid:
             confirmed = ""
             if grew and self.acting is not None:
                 confirmed = confirmation(log[len(earlier) :], seat, seat_name(self.acting))
-                self.announcer.say(confirmed)
+                self.announcer.announce(confirmed)
             moment = scenes_for(game.rules.slug).moment(before, state) if grew else None
             if moment is not None:
                 # Not the move just confirmed a second time ("Ana returns 2 red").
                 lines = [line for line in outcome_lines(log[len(earlier) :], names) if f"Done. {line}" != confirmed]
-                self.announcer.say(f"{moment[0]}. {' '.join(lines)}".strip())
+                self.announcer.announce(f"{moment[0]}. {' '.join(lines)}".strip())
         turn = words_of(turn_html)
         if turn and seat is not None and seat in set(waiting) and not game.rules.over(state):
             turn = f"Your turn. {turn}"

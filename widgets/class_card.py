@@ -128,13 +128,13 @@ class ClassPanel(widgets.VBox):
             apply = widgets.Button(tooltip="A bot plays an absent seat; give it back to a person any time").add_class(f"pb-hand-over-{seat}")
 
             # The button says what it will do with the choice, in the room's words.
-            def say(_: object = None) -> None:
+            def label(_: object = None) -> None:
                 apply.description = f"Let the bot play {name}" if choice.value else f"{name} plays again"
                 # Shown only when the choice would change something: a greyed button read as broken.
                 apply.layout.display = "none" if (choice.value or None) == bot else ""
 
-            say()
-            choice.observe(say, names="value")
+            label()
+            choice.observe(label, names="value")
             apply.on_click(lambda _: dash.hand_over(seat, choice.value or None))
             parts += [choice, apply]
         return widgets.HBox(tuple(parts), layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="4px 10px"))

@@ -172,7 +172,7 @@ class Announcer(widgets.HTML):
         self._marks: list[str] = []
         self._topics: dict[str, str] = {}
 
-    def say(self, text: str, urgent: bool = False) -> None:
+    def announce(self, text: str, urgent: bool = False) -> None:
         if not text:
             return
         self.said.append(text)
@@ -184,7 +184,7 @@ class Announcer(widgets.HTML):
         if self._topics.get(topic) == text:
             return False
         self._topics[topic] = text
-        self.say(text)
+        self.announce(text)
         return True
 
     def forget(self) -> None:
