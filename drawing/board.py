@@ -24,6 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from i18n import Said, render
+
 from .common import esc, name, text
 
 __all__ = ["DrawingModule", "Fact", "GameScenes", "Scene", "log_html", "scene_html", "waiting_scene"]
@@ -53,8 +55,8 @@ class Scene:
     #: safe HTML: the centre of the screen.
     centre: str
     facts: tuple[Fact, ...] = ()
-    #: the public log (the board shows the last lines).
-    log: tuple[str, ...] = ()
+    #: the public log (the board shows the last lines), each line said in the page's language.
+    log: tuple[str | Said, ...] = ()
     #: the results: who won (plain text), and the game in five lines.
     winner: str = ""
     story: tuple[str, ...] = ()
@@ -62,15 +64,15 @@ class Scene:
     after: str = ""
 
 
-def log_html(lines: Sequence[str], keep: int = LOG_LINES) -> str:
+def log_html(lines: Sequence[str | Said], keep: int = LOG_LINES) -> str:
     """The last `keep` lines, newest last; every line one click away (no kernel needed)."""
     if not lines:
         return ""
     start = max(0, len(lines) - keep)
-    last = "".join(f"<li>{text(line)}</li>" for line in lines[start:])
+    last = "".join(f"<li>{text(render(line))}</li>" for line in lines[start:])
     more = ""
     if start:
-        every = "".join(f"<li>{text(line)}</li>" for line in lines)
+        every = "".join(f"<li>{text(render(line))}</li>" for line in lines)
         more = f'<details class="pb-log-all"><summary>All {len(lines)} lines of the log</summary><ol>{every}</ol></details>'
     return f'<div class="pb-board-log"><ol start="{start + 1}">{last}</ol>{more}</div>'
 

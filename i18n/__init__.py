@@ -26,23 +26,26 @@ from contextvars import ContextVar
 from importlib import resources
 
 from babel import Locale, UnknownLocaleError
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
-from rules.text import Said, say, say_n
+from rules.text import Listed, Said, listed, say, say_n
 
 __all__ = [
     "DOMAIN",
     "LANGUAGES",
     "PSEUDO",
     "SOURCE",
+    "Listed",
     "Said",
     "_",
     "_n",
     "choose",
     "current",
     "direction",
+    "listed",
     "number",
     "percent",
     "render",
@@ -156,6 +159,9 @@ def _translate(text: str, many: str | None, n: int, lang: str) -> str:
 def _value(value: object, lang: str) -> object:
     if isinstance(value, Said):
         return _say(value, lang)
+    if isinstance(value, Listed):
+        words = [str(_value(item, lang)) for item in value.items]
+        return format_list(words, locale=_locale(lang)) if words else ""
     if isinstance(value, bool):
         return value
     if isinstance(value, int | float):

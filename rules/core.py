@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar
 
 from .confusables import CONFUSABLES
+from .text import Said
 
 if TYPE_CHECKING:
     from .games import Card
@@ -75,13 +76,16 @@ MAX_DIGITS = 20
 
 
 class RuleError(ValueError):
-    """An action was refused. `rule` names the rule it broke; the state is unchanged."""
+    """An action was refused. `rule` names the rule it broke (an id, never translated); the
+    state is unchanged. `said` is the reason to show a reader (`i18n.render` says it in the
+    page's language); `message` is it in English."""
 
-    def __init__(self, rule: str, message: str, action: object | None = None) -> None:
+    def __init__(self, rule: str, message: str | Said, action: object | None = None) -> None:
         self.rule = rule
         self.action = action
-        super().__init__(f"{message} (rule: {rule})")
-        self.message = message
+        self.said = message
+        self.message = str(message)
+        super().__init__(f"{self.message} (rule: {rule})")
 
 
 class SaveFileError(ValueError):
@@ -104,9 +108,10 @@ class Action:
 
 @dataclass(frozen=True)
 class Event:
-    """One readable line of the game's log, with who may read it."""
+    """One readable line of the game's log, with who may read it. `text` is a `Said` where the
+    line is marked for translation (`i18n.render` says it); `str(text)` is the line in English."""
 
-    text: str
+    text: str | Said
     #: seats allowed to see the line; None means everyone.
     visible_to: frozenset[int] | None = None
     round: int = 0

@@ -51,6 +51,7 @@ from .core import Action, Event, GameRules, RuleError, check_names, seats_text
 from .core import plural as _plural
 from .decisions import Decision, Game, Made, collect
 from .games import card
+from .text import Said
 
 __all__ = [
     "ACCOMPLISHMENT",
@@ -1354,7 +1355,7 @@ class View:
     encounter: int
     session: int
     results: tuple[CheckResult, ...]
-    log: tuple[str, ...]
+    log: tuple[str | Said, ...]
     over: bool
     standings: tuple[tuple[int, int, int], ...] = field(default=())
 

@@ -47,6 +47,7 @@ from .core import plural as _plural
 from .decisions import Decision, Game, Made, collect
 from .games import card
 from .records import _new, _setattr, construct, evolve
+from .text import Said
 
 __all__ = [
     "ACTIONS",
@@ -679,7 +680,7 @@ class StoryLine:
     chapter: int
     seat: int | None
     kind: str
-    text: str
+    text: str | Said
 
 
 @dataclass(frozen=True)
@@ -1852,7 +1853,7 @@ def transcript(state: State) -> list[Passage]:
         if line.kind == "narration" and line.seat is not None:
             lines.append(f"{state.names[line.seat]}: {line.text}")
         else:
-            lines.append(line.text)
+            lines.append(str(line.text))
     passages = []
     for k in sorted(grouped):
         if k == 0:
@@ -1975,7 +1976,7 @@ class View:
     odds: Fraction | None
     waiting_for: tuple[int, ...]
     scores: tuple[int, ...]
-    log: tuple[str, ...]
+    log: tuple[str | Said, ...]
     ended: str
     standings: tuple[tuple[int, int, int], ...] = field(default=())
 

@@ -29,6 +29,7 @@ from .core import Action, Event, GameRules, RuleError, check_names, plural, rank
 from .decisions import Decision, Game, Made, collect
 from .games import card
 from .records import evolve
+from .text import Said
 
 __all__ = [
     "ACTIVITIES",
@@ -1048,7 +1049,7 @@ class View:
     #: deals the viewer may see: its own offers and every deal done.
     deals: tuple[Deal, ...]
     years: tuple[YearSummary, ...]
-    log: tuple[str, ...]
+    log: tuple[str | Said, ...]
     ended: str
     waiting_for: tuple[int, ...]
     standings: tuple[tuple[int, int, int], ...] = field(default=())

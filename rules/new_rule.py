@@ -25,6 +25,7 @@ from .core import plural as _plural
 from .decisions import Decision, Game, Made, collect
 from .games import card
 from .records import evolve
+from .text import Said
 
 __all__ = [
     "COLOURS",
@@ -863,7 +864,7 @@ class View:
     infection: tuple[str, ...]
     strength: int
     waiting_for: tuple[int, ...]
-    log: tuple[str, ...]
+    log: tuple[str | Said, ...]
     ended: str
     standings: tuple[tuple[int, int, int], ...] = field(default=())
 

@@ -9,9 +9,10 @@ message extraction looks for (`i18n/babel.cfg`): their first arguments must be l
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["Said", "say", "say_n"]
+__all__ = ["Listed", "Said", "listed", "say", "say_n"]
 
 
 @dataclass(frozen=True)
@@ -28,8 +29,26 @@ class Said:
         return template.format(**{key: _english(value) for key, value in self.values})
 
 
+@dataclass(frozen=True)
+class Listed:
+    """Names (or messages) said as a list: "Ana, Bo and Cy" in English, "Ana, Bo y Cy" in Spanish."""
+
+    items: tuple[object, ...]
+
+    def __str__(self) -> str:
+        words = [str(item) for item in self.items]
+        if len(words) <= 1:
+            return "".join(words)
+        return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def listed(items: Iterable[object]) -> Listed:
+    """A list value for a message: `say("{who} share the win", who=listed(names))`."""
+    return Listed(tuple(items))
+
+
 def _english(value: object) -> object:
-    return str(value) if isinstance(value, Said) else value
+    return str(value) if isinstance(value, Said | Listed) else value
 
 
 def say(text: str, **values: object) -> Said:

@@ -23,7 +23,7 @@ from tests.support.protocols import PROTOCOLS, protocol_problems
 
 ROOT = Path(__file__).resolve().parent.parent
 #: the project's packages, bottom layer first.
-PACKAGES = ("rules", "lab", "drawing", "printables", "widgets", "playbook")
+PACKAGES = ("rules", "i18n", "lab", "drawing", "printables", "widgets", "playbook")
 #: code that is not a package but still chooses games: it may name them, not branch on them.
 OTHER_CODE = ("benchmarks",)
 #: the longest module `widgets/` may hold (lines).
@@ -166,12 +166,14 @@ def test_no_import_circles() -> None:
 
 
 def test_layers_import_downwards_only() -> None:
-    """rules import nothing of the project; drawing nothing but rules; no layer imports widgets or playbook but themselves."""
+    """rules import nothing of the project; i18n (the languages) nothing but rules; drawing nothing
+    but rules and i18n; no layer imports widgets or playbook but themselves."""
     allowed = {
         "rules": {"rules"},
-        "lab": {"rules", "lab"},
-        "drawing": {"rules", "drawing"},
-        "printables": {"rules", "lab", "printables"},
+        "i18n": {"rules", "i18n"},
+        "lab": {"rules", "i18n", "lab"},
+        "drawing": {"rules", "i18n", "drawing"},
+        "printables": {"rules", "i18n", "lab", "printables"},
     }
     wrong = []
     for name, imports in import_graph().items():

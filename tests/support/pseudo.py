@@ -1,0 +1,89 @@
+"""Text that escaped translation: read a page (its widgets, or its HTML) in the pseudo-language
+(`i18n.PSEUDO`), where every translated message is bracketed ⟦…⟧; any other words are a string
+the catalogs never saw. Names and numbers are not messages: the test names what to leave aside."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from html.parser import HTMLParser
+
+import ipywidgets as widgets
+
+#: what may stand outside brackets: digits, punctuation, symbols, spaces.
+_NOT_WORDS = re.compile(r"^[\W\d_]*$")
+#: a bracketed message, nested ones included (a message inside another).
+_BRACKETED = re.compile(r"⟦[^⟦⟧]*⟧")
+
+
+class _Text(HTMLParser):
+    """The text nodes and readable attributes of an HTML fragment; scripts and styles aside."""
+
+    READ = ("title", "alt", "aria-label", "placeholder")
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self._skip += 1
+        self.found += [value for key, value in attrs if key in self.READ and value]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style") and self._skip:
+            self._skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.found.append(data)
+
+
+def html_texts(html: str) -> list[str]:
+    parser = _Text()
+    parser.feed(html)
+    return parser.found
+
+
+def widget_texts(root: widgets.Widget) -> Iterator[str]:
+    """Every text a reader meets in a widget tree: descriptions, tooltips, placeholders, option
+    labels, labels' values and HTML's text nodes and readable attributes."""
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        widget = todo.pop()
+        if id(widget) in seen:
+            continue
+        seen.add(id(widget))
+        for trait in ("description", "tooltip", "placeholder"):
+            value = getattr(widget, trait, None)
+            if isinstance(value, str) and value:
+                yield value
+        if isinstance(widget, widgets.HTML | widgets.HTMLMath):
+            yield from html_texts(widget.value)
+        elif isinstance(widget, widgets.Label):
+            yield widget.value
+        labels = getattr(widget, "_options_labels", None)
+        if labels:
+            yield from labels
+        todo += [child for child in getattr(widget, "children", ()) if isinstance(child, widgets.Widget)]
+
+
+def escaped(texts: Iterable[str], names: Iterable[str] = ()) -> list[str]:
+    """The texts holding words outside any ⟦…⟧: a message that was not translated. Text that is
+    only a name in `names`, a number or punctuation is left aside."""
+    names = sorted({n for n in names if n}, key=len, reverse=True)
+    wrong = []
+    for text in texts:
+        rest = text
+        while True:  # innermost brackets first: a message inside a message
+            inner = _BRACKETED.sub(" ", rest)
+            if inner == rest:
+                break
+            rest = inner
+        for name in names:
+            rest = rest.replace(name, " ")
+        if not _NOT_WORDS.match(rest):
+            wrong.append(text.strip())
+    return wrong
