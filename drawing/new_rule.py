@@ -18,7 +18,7 @@ from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
 from .common import card, chip, esc, name, number, text
 
-__all__ = ["CHIP_COLOURS", "OTHER_COLOUR", "SCENES", "bowl_card", "candy_chip", "candy_chips", "candy_label", "chart", "moment", "players_table", "reveal_card", "scene"]
+__all__ = ["CHIP_COLOURS", "OTHER_COLOUR", "SCENES", "bowl_card", "candy_chip", "candy_chips", "candy_label", "candy_label_html", "chart", "moment", "players_table", "reveal_card", "scene"]
 
 # -- candies ------------------------------------------------------------------------------------
 
@@ -42,6 +42,12 @@ def candy_label(colours: Sequence[str], colour: str, count: int | None = None) -
     """'★ yellow 3': the symbol first so no one needs to tell hues apart."""
     text = f"{symbol(colours, colour)} {colour}"
     return text if count is None else f"{text} {count}"
+
+
+def candy_label_html(colours: Sequence[str], colour: str) -> str:
+    """`candy_label` as a control's label: the symbol for the eye only (a screen reader says
+    "yellow", not the star's name)."""
+    return f'<span aria-hidden="true">{esc(symbol(colours, colour))}</span> {esc(colour)}'
 
 
 def candy_chip(colours: Sequence[str], colour: str, count: int | None = None) -> str:

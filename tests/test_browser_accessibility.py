@@ -3,13 +3,17 @@ every phase it goes through, at a phone's, a laptop's and a projector's size.
 
 One server serves every notebook for the whole module. Each page is opened once and walked
 through its phases by the table store (as the other devices of a table would move it) or by its
-own buttons; at each phase it is checked in the light and the dark theme (the header's button,
-and the device's own colour scheme), and it is resized in place, never reloaded. At its first
-phase a page is read at its own size in both themes and at the other two sizes in one theme each
-(a size changes the layout, never a colour: phone.css sets none); each later phase at the next
-size in turn, in both themes. So each page meets each size and each theme, without reading every
-phase six times. The pages of a test are read side by side: axe runs on all of them at once.
-The keyboard's focus ring is read on the front page and on each game's seat and facilitator.
+own buttons; its theme is switched (the header's button, and the device's own colour scheme)
+and it is resized in place, never reloaded. At its first phase and at its results a page is
+read in full: at each of the three sizes, in the dark theme at its own size, the light at the
+next, the dark at the last (a size changes the layout, never a colour: phone.css sets none).
+A phase between is read once, at the next size and theme in turn, and only in the game's region
+(the header and the page's frame were read in full and do not change). So each page meets each
+size and each theme, and every phase is read, without reading every phase six times. The pages
+of a test are read side by side: axe runs on all of them at once, and they wait for a change
+together. The keyboard's focus ring is read on the front page and on each game's seat and
+facilitator. States the phases pass by (a hire offer, a countdown, the GM's botches) are read
+on tables stored in them.
 
 A failure lists each element axe-core flags, with its rule, its selector and what to fix
 (tests/support/axe.py); axe-core is pinned in tools/axe/ (`npm ci --prefix tools/axe`).
@@ -25,12 +29,16 @@ from playwright.sync_api import Browser, Page, expect
 
 from drawing.common import contrast_ratio
 from playbook import classes as cl
+from playbook import pace
+from playbook.access import table_keys
 from playbook.links import class_links, table_links
 from playbook.serve import RunningServer, background_server
 from playbook.store import Play, Store
+from rules import leerdam as ld
 from rules.core import AnyGame
 from rules.games import card
 from tests.support import axe
+from tests.support import phases as phase_game
 from tests.support.browser import LOAD_TIMEOUT_MS, settled
 from tests.support.keys import INDEX
 from tests.support.phases import PHASES
@@ -97,31 +105,33 @@ class Checker:
         page.set_viewport_size({"width": size[0], "height": size[1]})
         settled(page, size[0])
 
-    def check(self, pages: dict[str, Page], first: bool = False) -> None:
+    def check(self, pages: dict[str, Page], full: bool = False) -> None:
         """axe-core on `pages` (each named for the report), side by side: each step resizes
-        every page, then runs axe on all of them at once in each theme.
+        every page and sets its theme, then runs axe on all of them at once.
 
-        At a page's `first` phase: at its own size in both themes, then at each other size in
-        one theme (dark, then light: a size changes the layout, never a colour; phone.css sets
-        none). Else at the next size in turn, in both themes."""
-        if first:
-            steps = [[(self.own_size[id(page)], THEMES) for page in pages.values()]]
-            others = [[size for size in SIZES if size != self.own_size[id(page)]] for page in pages.values()]
-            for i, theme in enumerate(reversed(THEMES)):
-                steps.append([(sizes[i], (theme,)) for sizes in others])
+        `full` (a page's first phase, and its results): at each of the three sizes, its own
+        first, in the dark theme, then the light, then the dark again (a size changes the
+        layout, never a colour: phone.css sets none; the dark theme, which a device in dark
+        mode turns on by itself, has the most colours of its own). Else (the phases between) in
+        one theme at one size, each the next in turn, and only the game's region
+        (`#rendered_cells`): the header, the live regions and the page's frame were read in
+        full and do not change."""
+        if full:
+            order = [[self.own_size[id(page)], *(size for size in SIZES if size != self.own_size[id(page)])] for page in pages.values()]
+            steps = [[(sizes[i], theme) for sizes in order] for i, theme in enumerate(("dark", "light", "dark"))]
+            region = None
         else:
-            steps = [[(SIZES[self.turn % len(SIZES)], THEMES) for _ in pages]]
+            steps = [[(SIZES[self.turn % len(SIZES)], THEMES[self.turn % len(THEMES)]) for _ in pages]]
             self.turn += 1
+            region = "#rendered_cells"
         for step in steps:
-            for page, (size, _) in zip(pages.values(), step):
+            for page, (size, theme) in zip(pages.values(), step):
                 self.size(page, size)
-            for turn in range(len(step[0][1])):
-                for page, (_, themes) in zip(pages.values(), step):
-                    self.theme(page, themes[turn])
-                    settled(page)
-                    axe.start(page)
-                for (where, page), (size, themes) in zip(pages.items(), step):
-                    axe.note(axe.collect(page), where, self.problems, f"{themes[turn]} {size[0]}x{size[1]}")
+                self.theme(page, theme)
+                settled(page)
+                axe.start(page, region)
+            for (where, page), (size, theme) in zip(pages.items(), step):
+                axe.note(axe.collect(page), where, self.problems, f"{theme} {size[0]}x{size[1]}")
 
     def rings(self, page: Page, where: str, presses: int = 16) -> None:
         """The keyboard's focus ring on the page's first controls, in both themes."""
@@ -195,15 +205,18 @@ def shown_text(page: Page, root: str) -> str:
     return page.locator(root).first.inner_text()
 
 
-def redrawn(page: Page, root: str, before: str) -> None:
-    """Wait until the page has drawn the latest change (the text of `root` changed) and holds still."""
-    page.wait_for_function(
-        "([root, before]) => { const el = document.querySelector(root); return el && el.innerText !== before; }",
-        arg=[root, before],
-        timeout=LOAD_TIMEOUT_MS,
-    )
-    page.wait_for_timeout(600)  # the rest of the redraw (a follower settles for up to 0.5 s)
-    settled(page)
+def redrawn(pages: dict[Page, str], root: str) -> None:
+    """Wait until each page has drawn the latest change (the text of `root` is no longer the
+    one given) and they hold still: one pause for all of them, not one a page."""
+    for page, before in pages.items():
+        page.wait_for_function(
+            "([root, before]) => { const el = document.querySelector(root); return el && el.innerText !== before; }",
+            arg=[root, before],
+            timeout=LOAD_TIMEOUT_MS,
+        )
+    next(iter(pages)).wait_for_timeout(600)  # the rest of the redraw (a follower settles for up to 0.5 s)
+    for page in pages:
+        settled(page)
 
 
 @pytest.mark.xdist_group("accessibility:pages")
@@ -214,8 +227,45 @@ def test_the_front_page_the_print_studio_and_the_balance_lab(served: RunningServ
         (render(served, "print_studio.ipynb"), ".pb-studio-make", LAPTOP),
         (render(served, "balance_lab.ipynb"), ready, LAPTOP),
     )
-    checker.check(dict(zip(("front page", "print studio", "balance lab"), pages)), first=True)
+    checker.check(dict(zip(("front page", "print studio", "balance lab"), pages)), full=True)
     checker.rings(pages[0], "front page")
+    # What a press brings: the print studio's page preview, the balance lab's results (a few
+    # games on one core: the tables and the chart are the same for any number).
+    studio, lab = pages[1], pages[2]
+    studio.locator(".pb-studio-make").click()
+    lab.locator(".pb-lab-games input").fill("6")
+    lab.locator(".pb-lab-workers input").fill("1")
+    lab.locator(".pb-lab-run").click()
+    studio.locator(".pb-studio-preview img").wait_for(state="visible")
+    lab.locator(".pb-lab-chart img").wait_for(state="visible")
+    expect(lab.locator(".pb-lab-results table").first).to_be_visible()
+    checker.check({"print studio with its preview": studio, "balance lab with its results": lab}, full=True)
+    checker.verdict()
+
+
+@pytest.mark.xdist_group("accessibility:pages")
+def test_the_states_a_table_meets_on_the_way(served: RunningServer, checker: Checker) -> None:
+    """States the phases above pass by: a Leerdam household's seat in the second year's
+    allocation with a hire offer to accept or decline, its own countdown running (a timer of an
+    hour: nothing moves during the test), and the board's countdown; Danger World's GM page
+    while a check waits on the GM's botches."""
+    store = Store(served.db_path)
+    village = phase_game.leerdam(lambda g: g.state.year == 2 and g.state.phase == "allocate")
+    village.apply(ld.Offer(seat=1, partner=0, wealth=1, units=1, activity="profit"))
+    names = card("leerdam").seat_names(village.setup)
+    village_id = store.create(village, "a timed table", {"bots": {}, **table_keys(len(names)), pace.PACE: pace.Pace(3600).to_json()})
+    village_links = table_links(served.url, "leerdam", village_id, store.info(village_id).meta, names)
+    check = phase_game.danger_world(lambda g: g.state.phase == "gm")
+    check_id, _ = stored(store, check)
+    check_links = table_links(served.url, "danger-world", check_id, store.info(check_id).meta, card("danger-world").seat_names(check.setup))
+    seat, board, gm = checker.open(
+        (village_links["seats"][0]["url"], ".playbook-leerdam.playbook-seat .pb-accept-1", PHONE),
+        (village_links["board"], ".playbook-leerdam .pb-countdown-box", PROJECTOR),
+        (check_links["seats"][check.setup.gm_seat]["url"], ".playbook-danger-world.playbook-seat .pb-gm", LAPTOP),
+    )
+    expect(seat.locator(".pb-countdown-box")).to_contain_text("Your time")
+    expect(seat.locator(".pb-offer-send")).to_be_visible()
+    checker.check({"leerdam seat with a hire offer and its countdown": seat, "leerdam board with its countdown": board, "danger-world GM page at the botches": gm}, full=True)
     checker.verdict()
 
 
@@ -238,19 +288,19 @@ def test_a_games_pages_in_every_phase(served: RunningServer, checker: Checker, s
         (links["board"], f"{root}.playbook-board", PROJECTOR),
         (links["facilitator"], f"{root}.playbook-facilitator", LAPTOP),
     )
-    checker.check({f"{slug} lobby": lobby, f"{slug} join page": join}, first=True)
+    checker.check({f"{slug} lobby": lobby, f"{slug} join page": join}, full=True)
     join.locator(f"{root} .pb-claim-0").click()
     join.locator(f"{root}.playbook-seat").first.wait_for(state="visible")
     pages = {"seat": join, "board": board, "facilitator": facilitator}
-    checker.check({f"{slug} {name} at the start": page for name, page in pages.items()}, first=True)
+    checker.check({f"{slug} {name} at the start": page for name, page in pages.items()}, full=True)
     for name in ("seat", "facilitator"):
         checker.rings(pages[name], f"{slug} {name}")
+    last = list(phases)[-1]
     for phase, make in phases.items():
-        shown = {name: shown_text(page, f"{root}.playbook-root") for name, page in pages.items()}
+        shown = {page: shown_text(page, f"{root}.playbook-root") for page in pages.values()}
         step_to(store, table_id, make())
-        for name, page in pages.items():
-            redrawn(page, f"{root}.playbook-root", shown[name])
-        checker.check({f"{slug} {name} in the {phase}": page for name, page in pages.items()})
+        redrawn(shown, f"{root}.playbook-root")
+        checker.check({f"{slug} {name} in the {phase}": page for name, page in pages.items()}, full=phase == last)
     checker.verdict()
 
 
@@ -267,7 +317,7 @@ def test_a_class_from_the_room_code_to_the_debrief(served: RunningServer, checke
         (links["monitor"], ".playbook-class-monitor .pb-deal", LAPTOP),
         (links["board"], ".playbook-class-board", PROJECTOR),
     )
-    checker.check({"class room-code page": phone}, first=True)
+    checker.check({"class room-code page": phone}, full=True)
     phone.locator(".playbook-class-code .pb-code-box input").fill(record.code)
     phone.locator(".playbook-class-code .pb-code-go").click()
     phone.locator(".playbook-class-join .pb-name-box input").fill("Ana")
@@ -278,7 +328,7 @@ def test_a_class_from_the_room_code_to_the_debrief(served: RunningServer, checke
         record = cl.submit(store, record.id, cl.Join(name, name.lower() * 8), cl.class_version(store, record.id))
     expect(monitor.locator(".playbook-class-monitor .pb-student-chip")).to_have_count(4)
     expect(board.locator(".playbook-class-board")).to_contain_text("Di")
-    checker.check({"class monitor in the lobby": monitor, "class board in the lobby": board}, first=True)
+    checker.check({"class monitor in the lobby": monitor, "class board in the lobby": board}, full=True)
     checker.check({"class student lobby": phone})
     monitor.locator(".playbook-class-monitor .pb-deal").click()
     expect(monitor.locator(".playbook-class-monitor .pb-start-class")).to_be_visible()
@@ -287,13 +337,14 @@ def test_a_class_from_the_room_code_to_the_debrief(served: RunningServer, checke
     expect(phone.locator(".playbook-leerdam.playbook-seat .pb-pledge-confirm")).to_be_visible()
     expect(board.locator(".pb-class-table")).to_have_count(1)
     expect(board.locator(".pb-class-debrief-round")).to_be_visible()
+    # A phase between: the phone's frame was read in full at the room code, a Leerdam seat's
+    # panel in full in the game's own test; the monitor and the board in full in the lobby.
     checker.check({"class seat": phone, "class monitor playing": monitor, "class board playing": board})
     shown = {page: shown_text(page, "#rendered_cells") for page in (board, monitor)}
     record = cl.load_class(store, record.id)
     cl.submit(store, record.id, cl.End(), record.version)
-    for page, before in shown.items():
-        redrawn(page, "#rendered_cells", before)
-    checker.check({"class board with the results and the debrief": board, "class monitor ended": monitor, "class student after the end": phone})
+    redrawn(shown, "#rendered_cells")
+    checker.check({"class board with the results and the debrief": board, "class monitor ended": monitor, "class student after the end": phone}, full=True)
     checker.verdict()
 
 

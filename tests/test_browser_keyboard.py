@@ -16,6 +16,7 @@ is made through the store behind the page's back, so the player's next press is 
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 import pytest
@@ -77,6 +78,55 @@ OUTLINE_JS = """() => {
 }"""
 
 
+#: An icon's characters (arrows, shapes, dingbats, emoji): a control named by one says nothing.
+ICON = re.compile("[\u2190-\u21ff\u2300-\u23ff\u25a0-\u27bf\U0001f000-\U0001faff]")
+#: A symbol standing alone as a word of a name ("Take \u2665 red"): read aloud as "black heart suit".
+SYMBOL_WORD = re.compile("(^|\\s)[\u2190-\u21ff\u2300-\u23ff\u25a0-\u27bf\u2b00-\u2bff]\ufe0f?(\\s|$)")
+
+
+class Reader:
+    """What a screen reader reads as the keys move: after each key, the focused element's role
+    and name in Chromium's accessibility tree (CDP `Accessibility.getPartialAXTree` on
+    `document.activeElement`), kept with the key."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.session = page.context.new_cdp_session(page)
+        self.read: list[tuple[str, str, str]] = []
+
+    def focused(self) -> tuple[str, str] | None:
+        """The focused element's (role, name), None on the page's body."""
+        found = self.session.send("Runtime.evaluate", {"expression": "document.activeElement === document.body ? null : document.activeElement"})["result"]
+        if "objectId" not in found:
+            return None
+        nodes = self.session.send("Accessibility.getPartialAXTree", {"objectId": found["objectId"], "fetchRelatives": False})["nodes"]
+        self.session.send("Runtime.releaseObject", {"objectId": found["objectId"]})
+        node = next((n for n in nodes if not n.get("ignored")), nodes[0])
+        return str(node.get("role", {}).get("value", "")), str(node.get("name", {}).get("value", "")).strip()
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        now = self.focused()
+        if now is not None:
+            self.read.append((key, *now))
+
+    def tab_to(self, css: str, back: bool = False, limit: int = 40) -> None:
+        """Tab (Shift+Tab with `back`) until the focus is on or in an element of class `css`."""
+        for _ in range(limit):
+            if self.page.evaluate("(css) => !!(document.activeElement && document.activeElement.closest('.' + css))", css):
+                return
+            self.press("Shift+Tab" if back else "Tab")
+        raise AssertionError(f"Tab never reached .{css}: the focus is on {focus(self.page)}")
+
+    def unnamed(self) -> list[tuple[str, str, str]]:
+        """Every stop the keys made whose name is empty, begins with or is only an icon, or has
+        a symbol for a word."""
+        return [(key, role, name) for key, role, name in self.read if not name or ICON.match(name) or not ICON.sub("", name).strip() or SYMBOL_WORD.search(name)]
+
+    def close(self) -> None:
+        self.session.detach()
+
+
 def new_table(store: Store, slug: str, setup: Any, bots: dict[str, str], seed: int = 3) -> tuple[str, str]:
     names = card(slug).seat_names(setup)
     table_id = store.create(new_game(slug, setup, seed), meta={"bots": bots, **table_keys(len(names))})
@@ -106,15 +156,6 @@ def focus_settles(page: Page, css: str | None = None, heading: bool = False) -> 
         arg=[css, heading],
     )
     return focus(page)
-
-
-def tab_to(page: Page, css: str, back: bool = False, limit: int = 40) -> None:
-    """Tab (Shift+Tab with `back`) until the focus is on or in an element of class `css`."""
-    for _ in range(limit):
-        if page.evaluate("(css) => !!(document.activeElement && document.activeElement.closest('.' + css))", css):
-            return
-        page.keyboard.press("Shift+Tab" if back else "Tab")
-    raise AssertionError(f"Tab never reached .{css}: the focus is on {focus(page)}")
 
 
 def said(page: Page) -> list[tuple[str, str]]:
@@ -183,24 +224,25 @@ def test_a_leerdam_year_played_with_keys_and_heard_on_a_phone(voila: VoilaFactor
     root = ".playbook-leerdam"
     server = voila(NOTEBOOKS_DIR / "leerdam.ipynb")
     store = Store(server.db_path)
-    _table_id, url = new_table(store, "leerdam", ld.Setup(names=NAMES), {"1": "fair", "2": "free-rider"})
+    table_id, url = new_table(store, "leerdam", ld.Setup(names=NAMES), {"1": "fair", "2": "free-rider"})
     page = phone(chromium)
+    reader = Reader(page)
     try:
         open_dashboard(page, server.url + url, f"{root}.playbook-seat .pb-pledge-confirm")
         start_recording(page)
         check_outline(page, "Leerdam seat")
         # The skip link is the first stop, and leads into the seat's own panel.
-        page.keyboard.press("Tab")
+        reader.press("Tab")
         assert "playbook-skip" in focus(page)["cls"] and focus(page)["text"] == "Skip to your seat"
-        page.keyboard.press("Enter")
+        reader.press("Enter")
         assert page.evaluate("() => !!document.activeElement.closest('.pb-private-panel')")
         heard(page, "Your turn. Secret pledges")
         # Pledge 2: type it in the box, Tab on to the button, Enter.
-        tab_to(page, "pb-pledge")
-        page.keyboard.press("Control+A")
+        reader.tab_to("pb-pledge")
+        reader.press("Control+A")
         page.keyboard.type("2")
-        tab_to(page, "pb-pledge-confirm")
-        page.keyboard.press("Enter")
+        reader.tab_to("pb-pledge-confirm")
+        reader.press("Enter")
         # The bots had pledged: the pledges are revealed, and the panel is the allocation: the
         # focus is on its first control (the first preset), not the page's body.
         where = focus_settles(page, "pb-alloc-presets")
@@ -209,11 +251,11 @@ def test_a_leerdam_year_played_with_keys_and_heard_on_a_phone(voila: VoilaFactor
         heard(page, "Year 1: the pledges revealed. The pledges are revealed")
         # Arrow keys move within the presets; Tab goes on past them.
         first = focus(page)["text"]
-        page.keyboard.press("ArrowRight")
+        reader.press("ArrowRight")
         assert focus(page)["text"] != first and "pb-alloc-preset-" in focus(page)["cls"]
-        page.keyboard.press("ArrowLeft")
+        reader.press("ArrowLeft")
         assert focus(page)["text"] == first
-        page.keyboard.press("Space")  # "Feed myself, rest to Profit"
+        reader.press("Space")  # "Feed myself, rest to Profit"
         # The bots allocate, the year ends: the panel is next year's pledge, focused on its box.
         where = focus_settles(page, "pb-pledge")
         assert where["tag"] == "INPUT", where
@@ -222,9 +264,26 @@ def test_a_leerdam_year_played_with_keys_and_heard_on_a_phone(voila: VoilaFactor
         once_each(page, "Done. You pledged 2 units", "Year 1: the pledges revealed", "Year 1: the flood", "Done. Ana has allocated")
         assert all(live == "polite" for live, _ in said(page)), said(page)
         # Shift+Tab goes back the way it came: out of the panel to the seat's own button.
-        tab_to(page, "pb-seat-0", back=True)
+        reader.tab_to("pb-seat-0", back=True)
         assert not focus(page)["panel"]
+        # Another device pledges for Ana behind this page's back; the press on Confirm comes
+        # before the page has redrawn: refused with its reason, said at once and once.
+        reader.tab_to("pb-pledge-confirm")
+        store.submit(table_id, Play(ld.Contribute(seat=0, units=1)), store.version(table_id))
+        reader.press("Enter")
+        page.wait_for_function("() => window.__said.some(([l]) => l === 'assertive')")
+        refusals = [text for live, text in said(page) if live == "assertive"]
+        assert len(refusals) == 1 and "Ana's seat moved on another page" in refusals[0] and "nothing was done" in refusals[0], said(page)
+        # The other page's pledge revealed year 2: heard once, as the first year's was.
+        heard(page, "Year 2: the pledges revealed")
+        once_each(page, "Year 2: the pledges revealed", refusals[0])
+        # Each turn said once, in the order it came: no turn twice, none missed.
+        turns = re.findall(r"Your turn\. (\w+)", " ".join(text for _live, text in said(page)))
+        assert turns == ["Secret", "Allocation", "Secret", "Allocation"], said(page)
+        # What the keys met: every stop has a name a screen reader says, not an icon.
+        assert len(reader.read) >= 8 and reader.unnamed() == [], reader.unnamed() or reader.read
     finally:
+        reader.close()
         page.context.close()
 
 
@@ -234,33 +293,39 @@ def test_a_new_rule_round_played_with_keys_and_a_refusal_heard_at_once(voila: Vo
     store = Store(server.db_path)
     table_id, url = new_table(store, "new-rule", nr.Setup(names=NAMES, max_rounds=2), {"1": "random", "2": "random"})
     page = phone(chromium)
+    reader = Reader(page)
     try:
         open_dashboard(page, server.url + url, f"{root}.playbook-seat .pb-draw")
         start_recording(page)
         check_outline(page, "New Rule seat")
         heard(page, "Your turn. Ana: draw two candies.")
-        tab_to(page, "pb-draw")
-        page.keyboard.press("Enter")
+        # The skip link is the first stop, and leads into the seat's own panel.
+        reader.press("Tab")
+        assert "playbook-skip" in focus(page)["cls"] and focus(page)["text"] == "Skip to your seat"
+        reader.press("Enter")
+        assert focus(page)["panel"], focus(page)
+        reader.tab_to("pb-draw")
+        reader.press("Enter")
         # The rebuilt panel's first control: Keep both; the arrows reach the colours beside it.
         assert focus_settles(page, "pb-keep")["tag"] == "BUTTON"
         heard(page, "Done. Ana drew")  # the seat's own page says what it drew (a line only Ana reads)
-        page.keyboard.press("ArrowRight")
+        reader.press("ArrowRight")
         assert "pb-swap" in focus(page)["cls"], focus(page)
-        page.keyboard.press("End")
-        page.keyboard.press("Home")
+        reader.press("End")
+        reader.press("Home")
         assert "pb-keep" in focus(page)["cls"]
-        page.keyboard.press("Space")
+        reader.press("Space")
         # The bots draw and keep; the picks: the focus is on the first colour.
         assert focus_settles(page, "pb-pick")["tag"] == "BUTTON"
         heard(page, "Done. Ana keeps the draw.")
-        page.keyboard.press("ArrowRight")
+        reader.press("ArrowRight")
         assert "pb-pick" in focus(page)["cls"]
-        page.keyboard.press("Enter")
+        reader.press("Enter")
         heard(page, "Round 1: the infection. Revealed:")
         # Paying: the chooser opens on the best payment; Tab to Confirm, Enter.
         focus_settles(page)
-        tab_to(page, "pb-pay-confirm")
-        page.keyboard.press("Enter")
+        reader.tab_to("pb-pay-confirm")
+        reader.press("Enter")
         heard(page, "Round 2")
         where = focus_settles(page, "pb-draw")
         assert where["tag"] == "BUTTON"
@@ -268,7 +333,7 @@ def test_a_new_rule_round_played_with_keys_and_a_refusal_heard_at_once(voila: Vo
         # the page has redrawn: refused, and said at once.
         table = store.load(table_id)
         store.submit(table_id, Play(nr.Draw(seat=0)), table.version)
-        page.keyboard.press("Enter")
+        reader.press("Enter")
         page.wait_for_function("() => window.__said.some(([l]) => l === 'assertive')")
         refusals = [text for live, text in said(page) if live == "assertive"]
         assert len(refusals) == 1 and "nothing was done" in refusals[0], said(page)
@@ -279,11 +344,18 @@ def test_a_new_rule_round_played_with_keys_and_a_refusal_heard_at_once(voila: Vo
         assert nodes.get(refusals[0]) == "assertive", nodes
         assert any(live == "polite" and text for text, live in nodes.items()), nodes
         once_each(page, "Round 1: the infection", "Done. Ana keeps the draw.", "Round 1: paid", refusals[0])
+        # Each turn said once, in the order it came (the last: the other page's draw for Ana).
+        page.wait_for_function("() => window.__said.filter(([l, t]) => t.includes('Your turn. Ana: keep')).length === 2")
+        turns = re.findall(r"Your turn\. (Ana: \w+|Secret picks|Infection)", " ".join(text for _live, text in said(page)))
+        assert turns == ["Ana: draw", "Ana: keep", "Secret picks", "Infection", "Ana: draw", "Ana: keep"], said(page)
         paid = next(text for _live, text in said(page) if "Round 1: paid" in text)
         assert paid.count("Ana returns") == 1, paid  # confirmed once, not again in the outcome
         # Never the page's body after an action.
         page.wait_for_function("() => document.activeElement && document.activeElement !== document.body")
+        # What the keys met: every stop has a name a screen reader says, not an icon.
+        assert len(reader.read) >= 8 and reader.unnamed() == [], reader.unnamed() or reader.read
     finally:
+        reader.close()
         page.context.close()
 
 

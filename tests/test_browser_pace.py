@@ -9,11 +9,12 @@ store's write path), so no test waits half a minute.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from playbook import pace
+from playbook import pace, timer
 from playbook.access import table_keys
 from playbook.links import table_links
 from playbook.serve import NOTEBOOKS_DIR
@@ -21,12 +22,27 @@ from playbook.store import SetMeta, StaleTable, Store
 from rules import leerdam as ld
 from rules import new_game
 from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, open_dashboard
+from widgets.pace import countdown_html
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 ROOT = ".playbook-leerdam"
 NAMES = ("Anneliese", "Bo", "Zoë", "مريم", "Eddie")
 SECONDS = 40
+STATIC = Path(__file__).resolve().parents[1] / "templates" / "voila" / "templates" / "playbook" / "static"
+
+#: Every text the page's two live regions take, in order, with the region's politeness: each
+#: mutation record's added paragraph (a11y.js puts a new one for each message), so messages
+#: made between two looks are all kept.
+HEAR_JS = """() => {
+  window.__said = [];
+  document.querySelectorAll('.playbook-live').forEach((region) => {
+    new MutationObserver((records) => records.forEach((record) => record.addedNodes.forEach((node) => {
+      window.__said.push([region.getAttribute('aria-live'), node.textContent.trim()]);
+    }))).observe(region, { childList: true });
+  });
+  return document.querySelectorAll('.playbook-live').length;
+}"""
 
 
 def _table(store: Store) -> tuple[str, dict]:
@@ -108,3 +124,33 @@ def test_the_board_shows_the_time_large_and_makes_the_moves_at_zero(voila: Voila
         assert len(pace.timed_out(table.meta)) == len(NAMES)
     finally:
         board.context.close()
+
+
+def test_a_countdown_says_each_of_its_last_seconds_once_and_politely(store: Store, chromium: Browser) -> None:
+    """The countdown's markup (widgets.pace) with the page's own scripts (countdown.js and
+    a11y.js) on a blank page whose clock the test moves: a seat's box says 30 s, 10 s and 0
+    once each, in the polite region, and the box sent again mid-countdown (another change at
+    the table redraws it) says nothing a second time; a box sent without `announce` (the class
+    board's cards) says nothing. No server: the words come from the template's scripts."""
+    table_id, _links = _table(store)
+    table = store.load(table_id)
+    due = timer.deadlines(table)[0]
+    began = due - SECONDS
+    page = _page(chromium, 390, 844)
+    try:
+        page.clock.install(time=began * 1000)
+        boxes = f'<div class="pb-seat-box">{countdown_html(table, 0, began)}</div><div>{countdown_html(table, 1, began, announce=False)}</div>'
+        page.set_content(f'<html lang="en"><head><title>countdown</title></head><body><main class="playbook-root">{boxes}</main></body></html>')
+        for script in ("a11y.js", "countdown.js"):
+            page.add_script_tag(content=(STATIC / script).read_text(encoding="utf-8"))
+        page.clock.run_for(1000)  # a11y.js makes its regions on its first look
+        assert page.evaluate(HEAR_JS) == 2
+        page.clock.run_for((SECONDS - 26) * 1000)  # 25 s left: the 30 s mark passed
+        # The kernel sends the seat's box again (the same deadline, its clock now): the mark
+        # already passed is not said again.
+        page.evaluate("(html) => { document.querySelector('.pb-seat-box').innerHTML = html; }", countdown_html(table, 0, due - 25))
+        page.clock.run_for(27 * 1000)  # past zero
+        said = [tuple(pair) for pair in page.evaluate("() => window.__said")]
+    finally:
+        page.context.close()
+    assert said == [("polite", "Your decision: 30 seconds left."), ("polite", "Your decision: 10 seconds left."), ("polite", "Time is up.")], said

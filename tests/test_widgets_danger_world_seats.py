@@ -139,6 +139,9 @@ def test_a_player_may_not_act_for_another_character_or_as_the_gm(store):
 def test_a_check_from_the_players_phone_to_the_gms_botches(store):
     host = new_table(store, seed=5)
     wren, gm, bo = page(store, host, 0), page(store, host, GM_SEAT), page(store, host, 1)
+    # Whose page, in words that read aloud: the person, then the role (not "the GM (Morgan)'s").
+    assert gm.status.message.startswith(f"This is {GM}'s page, the GM's: "), gm.status.message
+    assert wren.status.message.startswith("This is Wren's own page: "), wren.status.message
     make_sheet(wren, 0)
     for dash in (gm, bo):
         dash.refresh()

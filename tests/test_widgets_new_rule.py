@@ -103,7 +103,9 @@ def test_the_payment_has_one_control_per_colour_and_eating_red_is_a_choice_on_re
     chooser = one(dash, "pb-pay")
     held = [c for c, n in zip(state.colours, state.players[seat].bowl) if n]
     numbers = [w for w in walk(chooser) if isinstance(w, widgets.BoundedIntText)]
-    assert [w.description.split()[1] for w in numbers] == held  # one per colour held, no "eat red" field
+    # One per colour held, no "eat red" field; the colour's symbol shown, not read aloud.
+    assert [w.description.split("</span> ")[1].split()[0] for w in numbers] == held
+    assert all(w.description_allow_html and w.description.startswith('<span aria-hidden="true">') for w in numbers)
     assert not any("eat" in w.description for w in numbers)
     eat = one(dash, "pb-pay-eat")
     assert isinstance(eat, widgets.ToggleButtons) and eat.value == "eat"

@@ -494,6 +494,12 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
             return "the GM" if gm == "GM" else f"the GM ({gm})"
         return super().seat_name(seat)
 
+    def own_page_name(self, seat: int | None) -> str:
+        # "the GM (Ana)'s own page" reads badly aloud: the person's name, then the role.
+        if self.game is not None and seat == self.game.setup.gm_seat and self.game.setup.gm != "GM":
+            return f"{self.game.setup.gm}'s page, the GM's"
+        return super().own_page_name(seat)
+
     def on_lobby(self) -> None:
         self.form.reseed()
 

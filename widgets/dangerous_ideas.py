@@ -373,7 +373,7 @@ class DangerousIdeasDashboard(TableDashboard):
         super().open_from_query()
         if self.role == "seat" and self.game is not None:
             # Nothing in this game is secret: the page is the player's for their moves.
-            self.status.ok(f"This is {self.seat_name(self.seat)}'s own page: your moves first, then the table.")
+            self.status.ok(f"This is {self.own_page_name(self.seat)}: your moves first, then the table.")
 
     # -- acting -------------------------------------------------------------------------------------
     def act(self, action: Action, release_bots: bool = False) -> bool:

@@ -44,7 +44,7 @@ from collections.abc import Callable
 import ipywidgets as widgets
 
 from drawing.common import card, esc
-from drawing.new_rule import bowl_card, candy_chips, candy_label, players_table, reveal_card
+from drawing.new_rule import bowl_card, candy_chips, candy_label, candy_label_html, players_table, reveal_card
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import RuleError
@@ -155,7 +155,8 @@ class PaymentChooser(widgets.VBox):
                 min=0,
                 max=bowl[colour],
                 disabled=bowl[colour] == 0,
-                description=candy_label(view.colours, colour) + (" (infection)" if colour in view.infection else ""),
+                description=candy_label_html(view.colours, colour) + (" (infection)" if colour in view.infection else ""),
+                description_allow_html=True,
                 style=WIDE,
                 layout=widgets.Layout(width="210px"),
             ).add_class(f"pb-pay-{colour_class(colour)}")

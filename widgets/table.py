@@ -391,6 +391,10 @@ class TableDashboard(widgets.VBox):
         names = getattr(self.game.setup, "names", ()) if self.game else ()
         return names[seat] if seat is not None and 0 <= seat < len(names) else "the table"
 
+    def own_page_name(self, seat: int | None) -> str:
+        """Whose page a seat page is, in plain words ("Ana's own page")."""
+        return f"{self.seat_name(seat)}'s own page"
+
     def on_devices(self) -> frozenset[int]:
         """Seats a device holds (meta "claims"): their private views are on those devices, so
         a shared screen offers no button for them."""
@@ -444,7 +448,7 @@ class TableDashboard(widgets.VBox):
             self._set_role(access.role)
             self.resume(access.table_id or "")
             if access.role == "seat" and self.game is not None:
-                self.status.ok(f"This is {self.seat_name(self.seat)}'s own page: {self._seat_page_words()}.")
+                self.status.ok(f"This is {self.own_page_name(self.seat)}: {self._seat_page_words()}.")
 
     def _hold_seat(self, table_id: str, seat: int | None) -> bool:
         """Opening a seat's link claims the seat for this device (False: it could not).
@@ -511,7 +515,7 @@ class TableDashboard(widgets.VBox):
         their handlers: the check is here, not only in the layout."""
         if self.role in roles:
             return True
-        who = f"{self.seat_name(self.seat)}'s own page" if self.role == "seat" else f"a {self.role} page"
+        who = self.own_page_name(self.seat) if self.role == "seat" else f"a {self.role} page"
         self.status.refuse(f"Only the facilitator's page can {what}; this is {who}.")
         return False
 
@@ -1073,7 +1077,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse("This page only shows the table.")
             return False
         if self.role == "seat" and action.seat != self.seat:
-            self.status.refuse(f"This is {self.seat_name(self.seat)}'s own page: it plays only that seat.")
+            self.status.refuse(f"This is {self.own_page_name(self.seat)}: it plays only that seat.")
             return False
         self.game_said.acting = action.seat  # the redraw that follows confirms the move
         try:

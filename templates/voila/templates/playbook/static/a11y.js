@@ -146,13 +146,15 @@
   // A label's leading icon (an emoji or a symbol, with the space after it) is for the eye.
   var ICON = /^[\u2190-\u21ff\u2300-\u23ff\u25a0-\u27bf\u2900-\u297f\u2b00-\u2bff\u{1f000}-\u{1faff}\ufe0f\u200d]+\s*/u;
   var TRAILING = /\s*[\u25b6\u25ba\u2192\u21aa]+\ufe0f?$/u;
+  // A symbol standing alone inside a label ("Take \u2665 red": the colour's mark) is for the eye too.
+  var MIDDLE = /\s[\u2190-\u21ff\u2300-\u23ff\u25a0-\u27bf\u2b00-\u2bff]\ufe0f?(?=\s)/gu;
   function name() {
     document.querySelectorAll(".playbook-root button, .playbook-header button").forEach(function (button) {
       button.querySelectorAll("i.fa").forEach(function (icon) { icon.setAttribute("aria-hidden", "true"); });
       var text = (button.textContent || "").trim();
       if (button.getAttribute("data-pb-named") === text) { return; }
       button.setAttribute("data-pb-named", text);
-      var bare = text.replace(ICON, "").replace(TRAILING, "").trim();
+      var bare = text.replace(ICON, "").replace(TRAILING, "").replace(MIDDLE, "").trim();
       if (bare && bare !== text) { button.setAttribute("aria-label", bare); }
       else if (button.hasAttribute("data-pb-labelled")) { button.removeAttribute("aria-label"); }
       if (bare && bare !== text) { button.setAttribute("data-pb-labelled", "1"); }
