@@ -49,6 +49,8 @@ from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, TTFontFace
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
+import i18n
+
 __all__ = [
     "BODY",
     "BOLD",
@@ -682,9 +684,15 @@ def visual_order(levels: Sequence[int]) -> list[int]:
     return order
 
 
+def _line_rtl() -> bool:
+    """Whether a line drawn now is laid out right to left: the sheet's language is."""
+    return i18n.direction() == "rtl"
+
+
 @functools.lru_cache(maxsize=8192)
-def _pieces(text: str, base: str) -> tuple[Piece, ...]:
-    """`text` cut into pieces of one font and one bidi level, in typed (logical) order."""
+def _pieces(text: str, base: str, rtl: bool = False) -> tuple[Piece, ...]:
+    """`text` cut into pieces of one font and one bidi level, in typed (logical) order; `rtl`
+    lays a line out right to left (a right-to-left language's sheet)."""
     register()
     chars = list(_printable(text))
     targets: list[tuple[str, str]] = []
@@ -705,8 +713,9 @@ def _pieces(text: str, base: str) -> tuple[Piece, ...]:
             target = plain
         targets.append(target)
     typed = "".join(chars)
-    # Lines are laid out left to right: the base level is 0 (a right-to-left name reads the same).
-    levels = bidi_levels(typed, 0) if _needs_bidi(typed) else [0] * len(chars)
+    # Lines are laid out left to right (a right-to-left name reads the same), except on a
+    # right-to-left language's sheet, where the line's own direction is right to left.
+    levels = bidi_levels(typed, 1 if rtl else 0) if _needs_bidi(typed) else [0] * len(chars)
     pieces: list[Piece] = []
     start = 0
     for i in range(1, len(chars) + 1):
@@ -805,7 +814,7 @@ def markup(text: object) -> str:
 # -- measuring and drawing lines -------------------------------------------------------------------
 def string_width(text: str, font: str = BODY, size: float = 10) -> float:
     """The width of `text` as `draw_string` would set it."""
-    return sum(pdfmetrics.stringWidth(p.text, p.font, size) for p in _pieces(str(text), font))
+    return sum(pdfmetrics.stringWidth(p.text, p.font, size) for p in _pieces(str(text), font, _line_rtl()))
 
 
 def _visual(pieces: Sequence[Piece]) -> list[tuple[str, str]]:
@@ -837,7 +846,7 @@ def draw_string(
     order; return its width. `align` is "left", "centre" or "right" and says where x sits
     on the string. Type never prints below `MIN_SIZE`."""
     size = max(size, MIN_SIZE)
-    pieces = _visual(_pieces(str(text), font))
+    pieces = _visual(_pieces(str(text), font, _line_rtl()))
     width = sum(pdfmetrics.stringWidth(run, name, size) for name, run in pieces)
     if align == "centre":
         x -= width / 2
