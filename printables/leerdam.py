@@ -413,7 +413,7 @@ def _pledge_scale(village: _Village) -> list[Flowable]:
     spaces += [_Space(str(t), fill=ZONE_FILLS["holds"]) for t in range(low, high + 1)]
     spaces.append(_Space(f"{high + 1}+", fill=ZONE_FILLS["rises"]))
     zones = [
-        _Zone(0, falling - 1, _("dyke {change}", change=f"{MINUS}1"), ZONE_FILLS["falls"]),
+        _Zone(0, falling - 1, _("dyke {change}", change=MINUS + "1"), ZONE_FILLS["falls"]),
         _Zone(falling, len(spaces) - 2, _("dyke holds"), ZONE_FILLS["holds"]),
         _Zone(len(spaces) - 1, len(spaces) - 1, _("dyke {change}", change="+1"), ZONE_FILLS["rises"]),
     ]
