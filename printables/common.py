@@ -17,6 +17,7 @@ import dataclasses
 import functools
 import io
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeAlias, TypeVar
@@ -222,6 +223,16 @@ def fitted_style(name: str, words: Iterable[str], width: float, min_size: float 
 def para(text: object, style_name: str = "body") -> Paragraph:
     """A paragraph of plain (user) text: escaped, never read as markup."""
     return Paragraph(fonts.markup(text), style(style_name))
+
+
+_TAG = re.compile(r"(<[^<>]*>)")
+
+
+def rich(text: str) -> str:
+    """Paragraph markup from a translated message that carries its own tags (`<b>`): the text
+    between the tags goes through `fonts.markup` (escaped, each script shaped in its font);
+    the tags stay. Only for messages whose values are not user text: a name may hold "<"."""
+    return "".join(part if _TAG.fullmatch(part) else fonts.markup(part) for part in _TAG.split(text))
 
 
 def bullets(*items: str, look: str | ParagraphStyle = "bullet") -> list[Flowable]:
@@ -816,9 +827,9 @@ def results_block(game: AnyGame, width: float, *, score: str = "", scores: bool 
         return [para(text + " " + _("Each {player}'s score stays its own.", player=card(rules.slug).words.player), "h2")]
     if rules.over(state):
         # The sentence starts with a word, not a name: a right-to-left name would turn the line.
-        winners = fonts.markup(names_text(names[s] for s in best))
+        winners = names_text(names[s] for s in best)
         lead = _("The winner: {names}", names=winners) if len(best) == 1 else _("A shared win: {names}", names=winners)
-        story.append(Paragraph(lead, style("h2")))
+        story.append(para(lead, "h2"))
         if ended:
             story.append(para(_("The game ended: {how}.", how=ended), "body"))
     elif halted:

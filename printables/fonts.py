@@ -663,6 +663,16 @@ def base_level(text: str) -> int:
     return 0
 
 
+#: Paired punctuation drawn mirrored inside a right-to-left run (Unicode bidi rule L4): an
+#: opening bracket that reads first, from the right, must face the text it opens.
+_MIRRORED = dict(zip("()[]{}<>«»‹›", ")(][}{><»«›‹", strict=True))
+
+
+def mirrored(ch: str, level: int) -> str:
+    """`ch` as drawn at bidi `level`: its mirror image at an odd (right-to-left) level."""
+    return _MIRRORED.get(ch, ch) if level % 2 else ch
+
+
 def visual_order(levels: Sequence[int]) -> list[int]:
     """Indices in the order they are seen (rule L2): from the highest level down to the lowest
     odd one, every run at that level or higher is reversed."""
@@ -814,7 +824,7 @@ def markup(text: object) -> str:
 # -- measuring and drawing lines -------------------------------------------------------------------
 def string_width(text: str, font: str = BODY, size: float = 10) -> float:
     """The width of `text` as `draw_string` would set it."""
-    return sum(pdfmetrics.stringWidth(p.text, p.font, size) for p in _pieces(str(text), font, _line_rtl()))
+    return sum(pdfmetrics.stringWidth(p.text, p.font, size) for p in _pieces(_unhyphenated(text), font, _line_rtl()))
 
 
 def _visual(pieces: Sequence[Piece]) -> list[tuple[str, str]]:
@@ -825,12 +835,18 @@ def _visual(pieces: Sequence[Piece]) -> list[tuple[str, str]]:
     order = visual_order([level for _, _, level in atoms])
     out: list[tuple[str, str]] = []
     for index in order:
-        font, ch, _ = atoms[index]
+        font, ch, level = atoms[index]
+        ch = mirrored(ch, level)
         if out and out[-1][0] == font:
             out[-1] = (font, out[-1][1] + ch)
         else:
             out.append((font, ch))
     return out
+
+
+def _unhyphenated(text: object) -> str:
+    """`text` less its soft hyphens: a line drawn whole never breaks, so they would only show."""
+    return str(text).replace("\u00ad", "")
 
 
 def draw_string(
@@ -846,7 +862,7 @@ def draw_string(
     order; return its width. `align` is "left", "centre" or "right" and says where x sits
     on the string. Type never prints below `MIN_SIZE`."""
     size = max(size, MIN_SIZE)
-    pieces = _visual(_pieces(str(text), font, _line_rtl()))
+    pieces = _visual(_pieces(_unhyphenated(text), font, _line_rtl()))
     width = sum(pdfmetrics.stringWidth(run, name, size) for name, run in pieces)
     if align == "centre":
         x -= width / 2
@@ -959,7 +975,7 @@ def _reorder_line(kind: int, line: Any, level: int) -> Any:
         extra, words = line
         text = " ".join(words)
         levels = bidi_levels(text, level)
-        seen = "".join(text[i] for i in visual_order(levels))
+        seen = "".join(mirrored(text[i], levels[i]) for i in visual_order(levels))
         return (extra, seen.split(" "))
     frags = list(line.words)
     atoms = [(index, ch) for index, frag in enumerate(frags) if hasattr(frag, "text") and not hasattr(frag, "cbDefn") for ch in frag.text]
@@ -971,6 +987,7 @@ def _reorder_line(kind: int, line: Any, level: int) -> Any:
     runs: list[tuple[int, list[str]]] = []
     for position in visual_order(levels):
         index, ch = atoms[position]
+        ch = mirrored(ch, levels[position])
         if runs and runs[-1][0] == index:
             runs[-1][1].append(ch)
         else:

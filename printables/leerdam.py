@@ -211,6 +211,19 @@ def _faces(faces: Sequence[int]) -> str:
     return _("{faces} or {last}", faces=", ".join(map(str, ordered[:-1])), last=str(ordered[-1]))
 
 
+SOFT_HYPHEN = "\u00ad"
+
+
+def _head_words(label: str) -> list[str]:
+    """What a header cell may set on a line: its words, and a long word's parts where the
+    translation marks a soft hyphen ("Lebens\u00adunterhalt": "Lebens-", "unterhalt")."""
+    chunks = []
+    for word in label.split():
+        parts = word.split(SOFT_HYPHEN)
+        chunks += [part + "-" for part in parts[:-1]] + parts[-1:]
+    return chunks
+
+
 def _header_widths(labels: Sequence[str], total: float, minimum: float) -> list[float]:
     """Column widths for `total`: each at least `minimum`, the rest shared so that each
     header's longest word gets the same share of what it needs (the header shrinks evenly)."""
@@ -219,7 +232,7 @@ def _header_widths(labels: Sequence[str], total: float, minimum: float) -> list[
     def needs_at(size: float) -> list[float]:
         # 3% over the word: `fitted_style` leaves that much slack against rounding.
         return [
-            max(minimum, max(fonts.string_width(w, head.fontName, size) for w in label.split()) / 0.97 + 2 * common.CELL_PAD)
+            max(minimum, max(fonts.string_width(w, head.fontName, size) for w in _head_words(label)) / 0.97 + 2 * common.CELL_PAD)
             for label in labels
         ]
 
@@ -236,9 +249,11 @@ def _header_widths(labels: Sequence[str], total: float, minimum: float) -> list[
 
 def _headers(labels: Sequence[str], widths: Sequence[float]) -> list[common.Cell]:
     """Header cells in one size, small enough that no column breaks a word in two."""
-    fitted = [common.fitted_style("cell-head", label.split(), width) for label, width in zip(labels, widths)]
+    fitted = [common.fitted_style("cell-head", _head_words(label), width) for label, width in zip(labels, widths)]
     smallest = min(fitted, key=lambda style: style.fontSize)
-    return [Paragraph(markup(label), smallest) for label in labels]
+    # A long word breaks only where its translation put a soft hyphen, and shows the hyphen.
+    hyphenating = ParagraphStyle(f"{smallest.name}-hyphenating", parent=smallest, embeddedHyphenation=1)
+    return [Paragraph(markup(label), hyphenating) for label in labels]
 
 
 def _derived(name: str, parent: str | ParagraphStyle, **changes: object) -> ParagraphStyle:
@@ -384,7 +399,7 @@ def _dyke_table(village: _Village, width: float) -> Flowable:
         [_p(markup(_("Floods on a roll of")))] + [_p(markup(_faces(range(d + 1, 7)) if d < 6 else _("never")), "cell-centre") for d in dykes],
         [_p(markup(_("Chance of a flood")))] + [_p(markup(_chance(flood_odds(d))), "cell-centre") for d in dykes],
         [_p(markup(_("A 6 drops it again")))] + [_p(markup(_chance(1 / 6)), "cell-centre") for d in dykes],
-        [_p(_("<b>Final scoring:</b> 1 VP per … Wealth"))] + [_p(f"<b>{final_divisor(d)}</b>", "cell-number") for d in dykes],
+        [_p(common.rich(_("<b>Final scoring:</b> 1 VP per … Wealth")))] + [_p(f"<b>{final_divisor(d)}</b>", "cell-number") for d in dykes],
     ]
     table = common.ruled_table(header, rows, [DYKE_LABEL_COLUMN] + [column] * len(dykes), row_height=SCHEDULE_ROW)
     commands: list[tuple[object, ...]] = [("BACKGROUND", (i + 1, 0), (i + 1, 0), colors.HexColor(DYKE_FILLS[i])) for i in range(len(dykes))]
@@ -398,10 +413,10 @@ def _pledge_scale(village: _Village) -> list[Flowable]:
     """The pledge total's three zones for this many households, in words and as a scale."""
     n = village.n
     low, high = thresholds(n)
-    words = _(
+    words = common.rich(_(
         "With {n} households: <b>fewer than {low}</b> units pledged lowers the dyke by 1, {low} to {high} hold it, <b>more than {high}</b> raise it by 1.",
         n=n, low=low, high=high,
-    )
+    ))
     # One box per total near the thresholds; the far ends share a box each ("0–13", "22+"),
     # since every total there moves the dyke alike. A big village keeps readable boxes.
     spaces: list[_Space] = []
@@ -474,10 +489,10 @@ def _allocation_table(village: _Village, width: float) -> Flowable:
     header: Sequence[common.Cell] = [_p(markup(_("Units received")), "cell-head-left")] + [_p(str(u), "cell-head") for u in units]
     marginal = [profit_wealth(u) - profit_wealth(u - 1) if u else 0 for u in units]
     rows: list[Sequence[common.Cell]] = [
-        [_p(_("<b>Subsistence</b> VP"))] + [_p(_signed(subsistence_vp(u)), "cell-centre") for u in units],
-        [_p(_("<b>Leisure</b> VP (up to 2)"))] + [_p(_signed(leisure_vp(u)), "cell-centre") for u in units],
-        [_p(_("<b>Profit</b>: this unit adds"))] + [_p(str(m) if u else "–", "cell-centre") for u, m in zip(units, marginal)],
-        [_p(_("<b>Profit</b> Wealth in all"))] + [_p(f"<b>{profit_wealth(u)}</b>", "cell-centre") for u in units],
+        [_p(common.rich(_("<b>Subsistence</b> VP")))] + [_p(_signed(subsistence_vp(u)), "cell-centre") for u in units],
+        [_p(common.rich(_("<b>Leisure</b> VP (up to 2)")))] + [_p(_signed(leisure_vp(u)), "cell-centre") for u in units],
+        [_p(common.rich(_("<b>Profit</b>: this unit adds")))] + [_p(str(m) if u else "–", "cell-centre") for u, m in zip(units, marginal)],
+        [_p(common.rich(_("<b>Profit</b> Wealth in all")))] + [_p(f"<b>{profit_wealth(u)}</b>", "cell-centre") for u in units],
     ]
     return common.ruled_table(header, rows, [SCHEDULE_LABEL_COLUMN] + [column] * len(units), row_height=SCHEDULE_ROW)
 
@@ -533,7 +548,7 @@ def _year_steps(village: _Village) -> list[Flowable]:
         ),
     ]
     step = _derived("step", "bullet", fontSize=8.5, leading=10.5, spaceAfter=2.5, **({} if common.rtl() else {"leftIndent": 11}))
-    return common.numbered([(f"{i}.", text) for i, text in enumerate(steps, 1)], step)
+    return common.numbered([(f"{i}.", common.rich(text)) for i, text in enumerate(steps, 1)], step)
 
 
 # -- the rules card ---------------------------------------------------------------------------
@@ -606,7 +621,7 @@ def _ledger_cells(village: _Village, row: LedgerRow | None, year: int, pledge: i
     """One year's ledger row: filled as far as the year has got, or ready to write in."""
     end_roll = year >= village.end_check_from
     # The tag is set small, a word a line: a narrow column keeps its figures big.
-    tag = "<br/>".join(markup(word) for word in _("end roll").split())
+    tag = "<br/>".join(markup(word) for word in _head_words(_("end roll")))
     year_cell = _p(f"{year}" + (f'<br/><font size="{END_ROLL_TAG}">{tag}</font>' if end_roll else ""), "cell-number")
     if row is None:
         return [year_cell] + [None] * 9 + [_p("☐", "cell-number")] + [None] * 3
@@ -905,7 +920,8 @@ def _record(village: _Village, width: float) -> list[Flowable]:
         best = [s for r, s, _vp in standings(state) if r == 1]
         names = markup(fonts.name_list([village.label(s) for s in best], last=" and ")) if i18n.current() == i18n.SOURCE else markup(common.names_text(village.label(s) for s in best))
         # The names are escaped markup already: the sentence puts them in as they are.
-        won = _n("{names} <b>wins</b>.", "{names} <b>share the win</b>.", len(best), names=names)
+        # The sentence is made markup with a stand-in for the names, which are user text.
+        won = common.rich(_n("{names} <b>wins</b>.", "{names} <b>share the win</b>.", len(best), names="{names}")).replace("{names}", names)
         block += [common.spacer(1 * mm), _p(won, "body")]
     # The table, its note and the winner stay on one page: a lone "X wins." page helps nobody.
     story.append(KeepTogether(block))
