@@ -1,6 +1,7 @@
 """Printed sheets in the reader's language: Leerdam's materials and the debrief handout say
 every word through the catalogs (the pseudo-language finds any that escaped), read in Dutch
-where they read English, fit in German, and an Arabic sheet reads from the right."""
+where they read English, fit in German, and an Arabic sheet reads from the right; the print
+studio speaks its page's language and prints in the one chosen."""
 
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ import rules
 from lab import BOTS as LAB_BOTS
 from lab.core import play_out
 from playbook.cli import main
+from playbook.store import Store
 from printables import common, debrief, document, fonts, leerdam
 from rules.core import rng_for
 from rules.leerdam import Setup
 from tests.support.pdfs import pages_text
-from tests.support.pseudo import escaped
+from tests.support.headless import click
+from tests.support.pseudo import escaped, widget_texts
+from widgets.studio import PrintStudio
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
 #: not messages: the game's name (a title), the footer's brand, and the die's name.
@@ -135,3 +139,39 @@ def test_playbook_print_and_debrief_take_a_language(capsys: pytest.CaptureFixtur
         main(["print", "leerdam", "--lang", "xx", "-o", str(sheets)])
     assert "--lang" in capsys.readouterr().err
     assert i18n.current() == "en", "a print in Dutch leaves the process in English"
+
+
+def test_the_print_studio_says_every_word_through_the_catalogs(pseudo: None, store: Store, village: rules.Game) -> None:
+    studio = PrintStudio(store)
+    # Games' titles and languages' own names are names, not messages.
+    names = (*NOT_MESSAGES, *(label for label, _slug in studio.game.options), *i18n.LANGUAGES.values(), "A4", "Village 1")
+    assert escaped(widget_texts(studio), names=names) == []
+    studio.game.value = "leerdam"
+    studio.names.value = "\n".join(NAMES)
+    click(studio.make_button)
+    assert studio.status.kind == "ok", studio.status.message
+    assert escaped(widget_texts(studio), names=names) == []
+    click(studio.next_button)
+    studio.source.value = "saved"
+    assert studio.load_file(village.to_json(), "Village 1")
+    assert escaped(widget_texts(studio), names=names) == []
+    assert "⟦" in studio.make_button.description
+
+
+def test_the_print_studio_reads_dutch_and_prints_in_the_language_chosen(store: Store) -> None:
+    i18n.use("nl")
+    try:
+        assert PrintStudio(store).make_button.description == "PDF maken"
+    finally:
+        i18n.use("en")
+    studio = PrintStudio(store)
+    assert studio.make_button.description == "Make PDF" and studio.lang.value == "en"
+    studio.game.value = "leerdam"
+    studio.lang.value = "nl"
+    click(studio.make_button)
+    assert studio.status.kind == "ok", studio.status.message
+    assert studio.status.message.startswith("PDF ready"), "the studio itself stays in its page's language"
+    assert studio.pdf is not None
+    text = " ".join(pages_text(studio.pdf))
+    assert "Huishoudboek" in text and "Household ledger" not in text
+    assert f"leerdam-{studio.players.value}-players-a4-nl.pdf" in studio.download.value

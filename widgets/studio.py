@@ -349,13 +349,12 @@ class PrintStudio(widgets.VBox):
         self.game.value = slug
         over = bool(getattr(game.state, "over", False))
         names = ", ".join(getattr(game.setup, "names", ()))
-        # Each value escaped first; the message carries the markup and is not escaped again.
-        shown = {"game": esc(_title(slug)), "where": esc(where), "names": esc(names)}
+        shown = {"game": _title(slug), "where": where, "names": names}
         if over:
-            loaded = _n("<b>{game}</b> from {where}: {names} · {n} move · finished", "<b>{game}</b> from {where}: {names} · {n} moves · finished", len(game.actions), **shown)
+            loaded = _n("{game} from {where}: {names} · {n} move · finished", "{game} from {where}: {names} · {n} moves · finished", len(game.actions), **shown)
         else:
-            loaded = _n("<b>{game}</b> from {where}: {names} · {n} move · not finished", "<b>{game}</b> from {where}: {names} · {n} moves · not finished", len(game.actions), **shown)
-        self.loaded_html.value = card("", loaded)
+            loaded = _n("{game} from {where}: {names} · {n} move · not finished", "{game} from {where}: {names} · {n} moves · not finished", len(game.actions), **shown)
+        self.loaded_html.value = card("", esc(loaded))
         mid_game = _(
             "⚠ This game is not finished. A mid-game printout may show hidden information (hands, draws, secret picks or pledges): "
             "keep it from the players until the game is over."
