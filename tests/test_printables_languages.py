@@ -20,8 +20,8 @@ from playbook.store import Store
 from printables import common, debrief, document, fonts, leerdam
 from rules.core import rng_for
 from rules.leerdam import Setup
-from tests.support.pdfs import pages_text
 from tests.support.headless import click
+from tests.support.pdfs import pages_text
 from tests.support.pseudo import escaped, widget_texts
 from widgets.studio import PrintStudio
 
