@@ -839,7 +839,8 @@ def _pledge_grid(village: _Village, width: float) -> list[Flowable]:
         totals = {y.year: y.total for y in state.years}
         if state.total is not None:
             totals.setdefault(state.year, state.total)
-        rows.append([_p(f"<b>{markup(_('Total'))}</b>")] + [_p(f"<b>{totals[y]}</b>" if y in totals else "", "cell-centre") for y in chunk])
+        total = markup(_("Total"))
+        rows.append([_p(f"<b>{total}</b>")] + [_p(f"<b>{totals[y]}</b>" if y in totals else "", "cell-centre") for y in chunk])
         story.append(common.ruled_table(header, rows, [PLEDGE_GRID_NAME] + [column] * len(chunk), row_height=PLEDGE_GRID_ROW, zebra=True))
         story.append(common.spacer(2 * mm))
     return story

@@ -215,14 +215,16 @@ class PrintStudio(widgets.VBox):
         self.prev_button.on_click(lambda _button: self.show_page(self.page_index - 1))
         self.next_button.on_click(lambda _button: self.show_page(self.page_index + 1))
 
+        # TRANSLATORS: a label before the paper sizes (A4, Letter).
+        paper = _("Paper")
+        # TRANSLATORS: a label before "Blank sheets" / "From a saved game" (a verb: what to print).
+        what = _("Print")
         super().__init__(
             (
                 widgets.HTML(style_html("dashboard.css")),
-                # TRANSLATORS: a label before the paper sizes (A4, Letter).
-                widgets.HBox((self.game, widgets.HTML(f"<b>{esc(_('Paper'))}</b>"), self.page, self.lang), layout=_row()),
+                widgets.HBox((self.game, widgets.HTML(f"<b>{esc(paper)}</b>"), self.page, self.lang), layout=_row()),
                 self.missing_note,
-                # TRANSLATORS: a label before "Blank sheets" / "From a saved game" (a noun: what to print).
-                widgets.HBox((widgets.HTML(f"<b>{esc(_('Print'))}</b>"), self.source), layout=_row()),
+                widgets.HBox((widgets.HTML(f"<b>{esc(what)}</b>"), self.source), layout=_row()),
                 self.blank_box,
                 self.saved_box,
                 self.make_button,
@@ -437,6 +439,7 @@ class PrintStudio(widgets.VBox):
             self._pngs[index] = png_bytes(self.pdf, index, PREVIEW_SCALE)
         self.page_index = index
         self.preview.show(self._pngs[index], _("Page {page} of {pages} of the PDF, as it prints", page=index + 1, pages=self.pages))
-        self.page_number.value = f"<b>{esc(_('Page {page} of {pages}', page=index + 1, pages=self.pages))}</b>"
+        number = _("Page {page} of {pages}", page=index + 1, pages=self.pages)
+        self.page_number.value = f"<b>{esc(number)}</b>"
         self.prev_button.disabled = index == 0
         self.next_button.disabled = index >= self.pages - 1
