@@ -107,8 +107,9 @@ def _draw(canvas: Canvas, game: str, seat: int, name: str, url: str, width: floa
         canvas.line(text_x + used + 1.5 * mm, name_y - 1, right, name_y - 1)
     if url:
         _qr(canvas, url, qr_x, qr_y, size)
-        hint = _lines(_("Scan to open your seat on your own phone. Keep it to yourself."), right - text_x)
-        lines = _url_lines(url, right - text_x, 3)
+        hint = _lines(_("Scan to open your seat on your own phone. Keep it to yourself."), right - text_x, 3)
+        # Five lines in all: a hint that needs a third line leaves the link two.
+        lines = _url_lines(url, right - text_x, 5 - len(hint))
     else:
         canvas.saveState()
         canvas.setStrokeColor(common.INK)
@@ -120,7 +121,7 @@ def _draw(canvas: Canvas, game: str, seat: int, name: str, url: str, width: floa
         # TRANSLATORS: two short lines inside the empty box on a blank seat slip.
         for i, word in enumerate((_("QR code"), _("or join code"))):
             fonts.draw_string(canvas, qr_x + size / 2, qr_y + size / 2 + 2 - i * 9, word, fonts.BODY, TEXT, align="centre")
-        hint = _lines(_("Stick on the seat's QR code, or write its join code here."), right - text_x)
+        hint = _lines(_("Stick on the seat's QR code, or write its join code here."), right - text_x, 3)
         lines = []
     canvas.setFillColor(common.INK)
     y = name_y - 5 * mm

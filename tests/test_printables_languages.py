@@ -175,3 +175,13 @@ def test_the_print_studio_reads_dutch_and_prints_in_the_language_chosen(store: S
     text = " ".join(pages_text(studio.pdf))
     assert "Huishoudboek" in text and "Household ledger" not in text
     assert f"leerdam-{studio.players.value}-players-a4-nl.pdf" in studio.download.value
+
+
+def test_german_sheets_and_seat_slips_print_every_line_whole() -> None:
+    # German runs longest: a line a box had to cut ends in "…" right after a letter.
+    links = [(name, f"http://127.0.0.1:8866/voila/render/seat?table=abcdef&seat={i}&key=0123456789abcdef") for i, name in enumerate(NAMES)]
+    with i18n.speaking("de"):
+        pdf = document.pdf("leerdam", list(NAMES), seat_links=links)
+    text = " ".join(pages_text(pdf))
+    assert "Haushaltsbuch" in text and "DEIN PLATZ" in text
+    assert re.findall(r"\S+…", text) == []
