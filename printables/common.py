@@ -41,6 +41,7 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
+from reportlab.platypus.flowables import BalancedColumns
 
 import i18n
 from i18n import _
@@ -238,6 +239,51 @@ def rich(text: str) -> str:
 def bullets(*items: str, look: str | ParagraphStyle = "bullet") -> list[Flowable]:
     """A bulleted paragraph per item, of markup the caller escaped (`fonts.markup`)."""
     return numbered([("•", text) for text in items], look)
+
+
+def two_columns(parts: Sequence[Flowable], gutter: float, *, long: bool = False) -> list[Flowable]:
+    """`parts` in two balanced columns, read from the line's start: left first, or right first
+    in a right-to-left language. ReportLab balances left to right only, so a right-to-left
+    page sets a short block as a mirrored two-cell table and a `long` one (it may run over
+    pages, which a table cell cannot) as one column."""
+    if not rtl():
+        return [BalancedColumns(list(parts), nCols=2, innerPadding=gutter, spaceBefore=0, spaceAfter=0)]
+    if long:
+        return list(parts)
+    return [_MirroredColumns(list(parts), gutter)]
+
+
+class _MirroredColumns(Flowable):
+    """Two columns balanced by height, the first at the right: a right-to-left page's order."""
+
+    def __init__(self, parts: list[Flowable], gutter: float) -> None:
+        super().__init__()
+        self.parts = parts
+        self.gutter = gutter
+        self.table: Table | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        column = (availWidth - self.gutter) / 2
+        heights = [part.wrap(column, availHeight)[1] for part in self.parts]
+        # The first column takes parts until it holds half the height (or just over).
+        cut, held = 0, 0.0
+        while cut < len(self.parts) and held < sum(heights) / 2:
+            held += heights[cut]
+            cut += 1
+        first, second = self.parts[:cut], self.parts[cut:]
+        self.table = Table([[second, first]], colWidths=[column, column], hAlign="RIGHT", style=TableStyle([
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ("TOPPADDING", (0, 0), (-1, -1), 0),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+            ("LEFTPADDING", (1, 0), (1, 0), self.gutter),
+        ]))
+        return self.table.wrap(availWidth, availHeight)
+
+    def draw(self) -> None:
+        assert self.table is not None
+        self.table.drawOn(self.canv, 0, 0)
 
 
 def numbered(items: Sequence[tuple[str, str]], look: str | ParagraphStyle = "bullet") -> list[Flowable]:

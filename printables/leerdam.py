@@ -24,7 +24,6 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
-from reportlab.platypus.flowables import BalancedColumns
 
 import i18n
 from i18n import _, _n, say
@@ -97,7 +96,6 @@ PLEDGE_GRID_YEARS = 12  # year columns per pledge grid before it continues below
 PLEDGE_GRID_ROW = 5.5 * mm
 STANDINGS_WEIGHTS = (12, 46, 18, 14, 16, 20, 18)
 STANDINGS_ROW = 7.5 * mm
-CHRONICLE_COLUMNS = 2
 CHRONICLE_GUTTER = 7 * mm
 CHRONICLE_SIZE = 8  # points
 # Slips.
@@ -519,8 +517,8 @@ def _board(village: _Village, width: float) -> list[Flowable]:
         story.append(_p(markup(_("Variant: the facilitator sets each household's losses by hand instead of rolling.")), "small"))
     story.append(_misfortune_table(village, width))
     story += [common.heading(_("Allocation (per household receiving, per year)"), 2), _allocation_table(village, width)]
-    steps = BalancedColumns(_year_steps(village), nCols=2, innerPadding=BOARD_GUTTER, spaceBefore=0, spaceAfter=0)
-    story.append(KeepTogether([common.heading(_("A year"), 2), steps]))
+    steps = common.two_columns(_year_steps(village), BOARD_GUTTER)
+    story.append(KeepTogether([common.heading(_("A year"), 2), *steps]))
     return story
 
 
@@ -949,7 +947,7 @@ def _chronicle(village: _Village) -> list[Flowable]:
         common.Section(CARD.title, _("Village chronicle")),
         _p(markup(_("Village chronicle")), "title"),
         _p(markup(_("What the whole village saw, year by year. Private offers and each household's own pledge are left out.")), "subtitle"),
-        BalancedColumns(blocks, nCols=CHRONICLE_COLUMNS, innerPadding=CHRONICLE_GUTTER, spaceBefore=0, spaceAfter=0),
+        *common.two_columns(blocks, CHRONICLE_GUTTER, long=True),
     ]
 
 
