@@ -129,7 +129,7 @@ def test_an_arabic_sheet_reads_from_the_right() -> None:
     assert english_left < margin + 6, "an English title starts at the left margin"
 
 
-def test_playbook_print_and_debrief_take_a_language(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_playbook_print_and_debrief_take_a_language(capsys: pytest.CaptureFixture[str], tmp_path: Path, village: rules.Game) -> None:
     sheets = tmp_path / "leerdam.pdf"
     assert main(["print", "leerdam", "--lang", "nl", "-o", str(sheets)]) == 0
     text = " ".join(pages_text(sheets.read_bytes()))
@@ -138,6 +138,12 @@ def test_playbook_print_and_debrief_take_a_language(capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         main(["print", "leerdam", "--lang", "xx", "-o", str(sheets)])
     assert "--lang" in capsys.readouterr().err
+    saved = tmp_path / "dorp.json"
+    saved.write_text(village.to_json(), encoding="utf-8")
+    handout = tmp_path / "nabespreking.pdf"
+    assert main(["debrief", str(saved), "--pdf", str(handout), "--lang", "nl"]) == 0
+    text = " ".join(pages_text(handout.read_bytes()))
+    assert "Nabespreking Leerdam: dorp" in text and "Het verhaal in een paar regels" in text
     assert i18n.current() == "en", "a print in Dutch leaves the process in English"
 
 
