@@ -13,6 +13,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import i18n
 import lab
 from rules import SaveFileError, load_game
 from rules.core import MAX_FILE_BYTES
@@ -288,10 +289,16 @@ def _class_tables(game: Card) -> str:
     return f"{game.slug} {game.words.table}s of {low}-{high}{gm}"
 
 
+def _print_lang_option(p: argparse.ArgumentParser, what: str) -> None:
+    """`--lang` of the commands that print: the language the PDF is written in."""
+    offered = ", ".join(f"{code} ({name})" for code, name in i18n.LANGUAGES.items())
+    p.add_argument("--lang", choices=list(i18n.LANGUAGES), default=i18n.SOURCE, metavar="LANG", help=f"the language {what}: {offered} (default {i18n.SOURCE})")
+
+
 def _cmd_print(args: argparse.Namespace) -> int:
     from printables.fonts import MissingGlyphWarning
 
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings(record=True) as caught, i18n.speaking(args.lang):
         warnings.simplefilter("always", MissingGlyphWarning)
         data = _make_pdf(args)
     for warning in caught:
@@ -551,7 +558,8 @@ def _cmd_debrief(args: argparse.Namespace) -> int:
         rows = [row for label, game in tables for row in decision_rows(decisions_of(game, reveal=reveal, reveal_pledges=reveal_pledges), table=label)]
         outputs.append((args.csv, csv_text(rows, columns=COLUMNS).encode("utf-8")))
     if args.pdf is not None:
-        outputs.append((args.pdf, debrief.build_pdf(tables, page=args.page, reveal=reveal, reveal_pledges=reveal_pledges)))
+        with i18n.speaking(args.lang):
+            outputs.append((args.pdf, debrief.build_pdf(tables, page=args.page, reveal=reveal, reveal_pledges=reveal_pledges)))
     # Both made before either is written: a failure leaves no half of the pair behind.
     for path, data in outputs:
         path.write_bytes(data)
@@ -638,6 +646,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seat-links", type=_existing, metavar="LINKS.json", help=f"{', '.join(c.slug for c in printed if c.devices)}: seat slips with each seat's QR code, from `playbook table new ... --json` (default: blank slips)")
     p.add_argument("--bleed", action="store_true", help="print cut-outs 3 mm past their cut lines, crop marks at each (default off)")
     p.add_argument("--booklet", action="store_true", help="the rules card (dangerous-ideas: and the story) as a fold-in-half booklet, imposed for duplex")
+    _print_lang_option(p, "the sheets are printed in")
     p.add_argument("-o", "--output", type=_output, required=True, metavar="FILE.pdf", help="where to write the PDF (its folder must exist)")
     p.set_defaults(run=_cmd_print)
 
@@ -765,6 +774,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", type=_output, metavar="FILE.csv", help="write every decision and its outcome as CSV (UTF-8 with a BOM)")
     p.add_argument("--pdf", type=_output, metavar="FILE.pdf", help="write the debrief handout")
     p.add_argument("--page", choices=["a4", "letter"], default="a4", help="the handout's page size (default a4)")
+    _print_lang_option(p, "the handout is printed in")
     p.add_argument("--public", action="store_true", help="name only what the board showed: no secret pledge, pick or draw")
     p.add_argument(
         "--pledges",

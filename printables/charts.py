@@ -16,6 +16,8 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether
 
+from i18n import _
+
 from . import common, fonts
 
 __all__ = ["MARKERS", "PALETTE", "Band", "Chart", "Line", "Series", "keep", "numbers_tables", "palette", "series_of"]
@@ -322,12 +324,13 @@ def _number(value: float | None) -> str:
 def numbers_tables(title: str, x_labels: Sequence[str], series: Sequence[Series], step: str = "", notes: Sequence[str] = ()) -> list[Flowable]:
     """A chart's numbers, printed under it for a reader who cannot read them off the lines: a
     row per series, a column per step (at most `NUMBERS_COLUMNS` a table, then the next)."""
-    out: list[Flowable] = [common.para(f"The numbers of \u201c{title}\u201d", "small")]
+    out: list[Flowable] = [common.para(_("The numbers of “{chart}”", chart=title), "small")]
     for start in range(0, max(1, len(x_labels)), NUMBERS_COLUMNS):
         shown = list(x_labels[start : start + NUMBERS_COLUMNS])
         rows: list[list[common.Cell]] = [[s.label or "", *(_number(v) for v in s.values[start : start + NUMBERS_COLUMNS])] for s in series]
         if any(notes[start : start + NUMBERS_COLUMNS]):
-            rows.append(["note", *notes[start : start + NUMBERS_COLUMNS]])
+            # TRANSLATORS: the head of a row of notes (a flood, a roll) under a chart's numbers.
+            rows.append([_("note"), *notes[start : start + NUMBERS_COLUMNS]])
         column = (NUMBERS_WIDTH - NUMBERS_NAME) / NUMBERS_COLUMNS
         rows = [row + [""] * (len(shown) + 1 - len(row)) for row in rows]
         out.append(common.ruled_table([step, *shown], rows, [NUMBERS_NAME] + [column] * len(shown), row_height=0, cell_style="cell"))

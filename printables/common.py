@@ -17,11 +17,13 @@ import dataclasses
 import functools
 import io
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeAlias, TypeVar
 
 import pypdfium2 as pdfium
+from babel.lists import format_list
 from PIL import Image
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
@@ -39,9 +41,11 @@ from reportlab.platypus import (
     Table,
     TableStyle,
 )
+from reportlab.platypus.flowables import BalancedColumns
 
-from rules.core import AnyGame, seats_text
-from rules.core import plural as _plural
+import i18n
+from i18n import _
+from rules.core import AnyGame
 from rules.games import card
 
 from . import fonts
@@ -159,27 +163,39 @@ def frame_size(page: str) -> tuple[float, float]:
 
 
 # -- styles ----------------------------------------------------------------------------------
-@functools.cache
+def rtl() -> bool:
+    """Whether the sheets being drawn read right to left (the current language's direction)."""
+    return i18n.direction() == "rtl"
+
+
 def stylesheet() -> StyleSheet1:
-    """The one stylesheet, all in the registered DejaVu family."""
+    """The one stylesheet, all in the registered DejaVu family; in a right-to-left language
+    its text starts at the right (what reads "left" here is the line's start)."""
+    return _stylesheet(rtl())
+
+
+@functools.cache
+def _stylesheet(right_to_left: bool) -> StyleSheet1:
     fonts.register()
     sheet = StyleSheet1()
-    base = ParagraphStyle("body", fontName=fonts.BODY, fontSize=10, leading=13, textColor=INK, spaceAfter=4)
+    start = TA_RIGHT if right_to_left else TA_LEFT
+    base = ParagraphStyle("body", fontName=fonts.BODY, fontSize=10, leading=13, textColor=INK, spaceAfter=4, alignment=start)
     sheet.add(base)
     sheet.add(ParagraphStyle("title", parent=base, fontName=fonts.BOLD, fontSize=20, leading=24, spaceAfter=4))
     sheet.add(ParagraphStyle("subtitle", parent=base, textColor=MUTED, fontSize=10, leading=13, spaceAfter=8))
     sheet.add(ParagraphStyle("h1", parent=base, fontName=fonts.BOLD, fontSize=15, leading=19, spaceBefore=2, spaceAfter=6))
     sheet.add(ParagraphStyle("h2", parent=base, fontName=fonts.BOLD, fontSize=11.5, leading=14, spaceBefore=7, spaceAfter=3))
     sheet.add(ParagraphStyle("small", parent=base, fontSize=8, leading=10, textColor=MUTED, spaceAfter=2))
-    sheet.add(ParagraphStyle("bullet", parent=base, leftIndent=12, bulletIndent=2, spaceAfter=2))
+    indent = {"rightIndent": 12} if right_to_left else {"leftIndent": 12, "bulletIndent": 2}
+    sheet.add(ParagraphStyle("bullet", parent=base, spaceAfter=2, **indent))
     sheet.add(ParagraphStyle("cell", parent=base, fontSize=8.5, leading=10.5, spaceAfter=0))
     sheet.add(ParagraphStyle("cell-centre", parent=sheet["cell"], alignment=TA_CENTER))
-    sheet.add(ParagraphStyle("cell-right", parent=sheet["cell"], alignment=TA_RIGHT))
+    sheet.add(ParagraphStyle("cell-right", parent=sheet["cell"], alignment=TA_LEFT if right_to_left else TA_RIGHT))
     sheet.add(ParagraphStyle("cell-big", parent=sheet["cell"], fontSize=11, leading=13))
     sheet.add(ParagraphStyle("cell-number", parent=sheet["cell-big"], alignment=TA_CENTER))
     sheet.add(ParagraphStyle("cell-symbol", parent=sheet["cell"], fontSize=18, leading=20, alignment=TA_CENTER))
     sheet.add(ParagraphStyle("cell-head", parent=sheet["cell"], fontName=fonts.BOLD, fontSize=8, leading=9.5, alignment=TA_CENTER))
-    sheet.add(ParagraphStyle("cell-head-left", parent=sheet["cell-head"], alignment=TA_LEFT))
+    sheet.add(ParagraphStyle("cell-head-left", parent=sheet["cell-head"], alignment=start))
     return sheet
 
 
@@ -210,16 +226,79 @@ def para(text: object, style_name: str = "body") -> Paragraph:
     return Paragraph(fonts.markup(text), style(style_name))
 
 
+_TAG = re.compile(r"(<[^<>]*>)")
+
+
+def rich(text: str) -> str:
+    """Paragraph markup from a translated message that carries its own tags (`<b>`): the text
+    between the tags goes through `fonts.markup` (escaped, each script shaped in its font);
+    the tags stay. Only for messages whose values are not user text: a name may hold "<"."""
+    return "".join(part if _TAG.fullmatch(part) else fonts.markup(part) for part in _TAG.split(text))
+
+
 def bullets(*items: str, look: str | ParagraphStyle = "bullet") -> list[Flowable]:
     """A bulleted paragraph per item, of markup the caller escaped (`fonts.markup`)."""
+    return numbered([("•", text) for text in items], look)
+
+
+def two_columns(parts: Sequence[Flowable], gutter: float, *, long: bool = False) -> list[Flowable]:
+    """`parts` in two balanced columns, read from the line's start: left first, or right first
+    in a right-to-left language. ReportLab balances left to right only, so a right-to-left
+    page sets a short block as a mirrored two-cell table and a `long` one (it may run over
+    pages, which a table cell cannot) as one column."""
+    if not rtl():
+        return [BalancedColumns(list(parts), nCols=2, innerPadding=gutter, spaceBefore=0, spaceAfter=0)]
+    if long:
+        return list(parts)
+    return [_MirroredColumns(list(parts), gutter)]
+
+
+class _MirroredColumns(Flowable):
+    """Two columns balanced by height, the first at the right: a right-to-left page's order."""
+
+    def __init__(self, parts: list[Flowable], gutter: float) -> None:
+        super().__init__()
+        self.parts = parts
+        self.gutter = gutter
+        self.table: Table | None = None
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        column = (availWidth - self.gutter) / 2
+        heights = [part.wrap(column, availHeight)[1] for part in self.parts]
+        # The first column takes parts until it holds half the height (or just over).
+        cut, held = 0, 0.0
+        while cut < len(self.parts) and held < sum(heights) / 2:
+            held += heights[cut]
+            cut += 1
+        first, second = self.parts[:cut], self.parts[cut:]
+        self.table = Table([[second, first]], colWidths=[column, column], hAlign="RIGHT", style=TableStyle([
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ("TOPPADDING", (0, 0), (-1, -1), 0),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+            ("LEFTPADDING", (1, 0), (1, 0), self.gutter),
+        ]))
+        return self.table.wrap(availWidth, availHeight)
+
+    def draw(self) -> None:
+        assert self.table is not None
+        self.table.drawOn(self.canv, 0, 0)
+
+
+def numbered(items: Sequence[tuple[str, str]], look: str | ParagraphStyle = "bullet") -> list[Flowable]:
+    """A paragraph per (mark, markup) item, the mark ("•", "3.") hanging at the line's start;
+    right to left the mark opens the text, since ReportLab hangs bullets on the left only."""
     given = style(look) if isinstance(look, str) else look
-    return [Paragraph(text, given, bulletText="•") for text in items]
+    if rtl():
+        return [Paragraph(f"{mark}\u00a0{text}", given) for mark, text in items]
+    return [Paragraph(text, given, bulletText=mark) for mark, text in items]
 
 
 def card_top(game: str, subtitle: str) -> list[Flowable]:
     """The top of `game`'s rules card: the page header's section, the title and, under it,
     `subtitle` (markup the caller escaped)."""
-    return [Section(game, "Rules card"), para(f"{game} — rules card", "title"), Paragraph(subtitle, style("subtitle"))]
+    return [Section(game, _("Rules card")), para(_("{game} — rules card", game=game), "title"), Paragraph(subtitle, style("subtitle"))]
 
 
 def heading(text: object, level: int = 1) -> Paragraph:
@@ -262,19 +341,23 @@ def _decorate(canvas: Canvas, doc: BaseDocTemplate) -> None:
     width, height = doc.pagesize
     side = doc.leftMargin
     game, material = getattr(canvas, "_playbook_section", ("", ""))
+    # Right to left the header and footer are mirrored: the game's name and "playbook" at the right.
+    start, end, toward_end = (width - side, side, "left") if rtl() else (side, width - side, "right")
+    toward_start = "right" if rtl() else "left"
     canvas.saveState()
     y = height - HEADER_BASELINE
     canvas.setFillColor(INK)
-    used = fonts.draw_string(canvas, side, y, game, fonts.BOLD, HEADER_SIZE)
+    used = fonts.draw_string(canvas, start, y, game, fonts.BOLD, HEADER_SIZE, align=toward_start)
     canvas.setFillColor(MUTED)
     # The material (often a name) gives way to the game's name on a narrow booklet page.
     text, size = fonts.fit(material, fonts.BODY, HEADER_SIZE, width - 2 * side - used - 4 * mm)
-    fonts.draw_string(canvas, width - side, y, text, fonts.BODY, size, align="right")
+    fonts.draw_string(canvas, end, y, text, fonts.BODY, size, align=toward_end)
     canvas.setStrokeColor(GRID)
     canvas.setLineWidth(RULE_WIDTH)
     canvas.line(side, y - 2.5 * mm, width - side, y - 2.5 * mm)
-    fonts.draw_string(canvas, side, FOOTER_BASELINE, "playbook", fonts.BODY, FOOTER_SIZE)
-    fonts.draw_string(canvas, width - side, FOOTER_BASELINE, f"page {doc.page}", fonts.BODY, FOOTER_SIZE, align="right")
+    fonts.draw_string(canvas, start, FOOTER_BASELINE, "playbook", fonts.BODY, FOOTER_SIZE, align=toward_start)
+    # TRANSLATORS: the page number in a printed sheet's footer.
+    fonts.draw_string(canvas, end, FOOTER_BASELINE, _("page {n}", n=doc.page), fonts.BODY, FOOTER_SIZE, align=toward_end)
     canvas.restoreState()
 
 
@@ -374,7 +457,30 @@ def ruled_table(
     ]
     if zebra:
         commands += [("BACKGROUND", (0, i), (-1, i), ZEBRA_FILL) for i in range(2, len(data), 2)]
+    if rtl():
+        # Right to left the first column stands at the right: its cells, widths and styles mirrored.
+        return MirroredTable([row[::-1] for row in data], colWidths=list(widths)[::-1], rowHeights=heights, repeatRows=1, style=TableStyle(commands), hAlign="RIGHT")
     return Table(data, colWidths=list(widths), rowHeights=heights, repeatRows=1, style=TableStyle(commands), hAlign="LEFT")
+
+
+class MirroredTable(Table):
+    """A table laid out right to left: style commands given in reading order (column 0 the
+    first read) land on the mirrored columns."""
+
+    def setStyle(self, tblstyle: Any) -> None:
+        commands = tblstyle.getCommands() if isinstance(tblstyle, TableStyle) else tblstyle
+        super().setStyle(TableStyle([self._mirrored(tuple(c)) for c in commands]))
+
+    def _mirrored(self, command: tuple[Any, ...]) -> tuple[Any, ...]:
+        if len(command) < 3 or not isinstance(command[1], tuple) or not isinstance(command[2], tuple):
+            return command
+        columns = self._ncols
+
+        def flip(column: int) -> int:
+            return columns - 1 - (column if column >= 0 else columns + column)
+
+        (c0, r0), (c1, r1) = command[1], command[2]
+        return (command[0], (flip(c1), r0), (flip(c0), r1), *command[3:])
 
 
 class Strip(Flowable):
@@ -589,7 +695,8 @@ def render_png(pdf: bytes, page_index: int = 0, scale: float = PREVIEW_SCALE) ->
     try:
         pages = len(document)
         if not 0 <= page_index < pages:
-            raise IndexError(f"page {page_index} does not exist; the PDF has {_plural(pages, 'page')} (0-{pages - 1})")
+            counted = f"{pages} page" if pages == 1 else f"{pages} pages"
+            raise IndexError(f"page {page_index} does not exist; the PDF has {counted} (0-{pages - 1})")
         page = document[page_index]
         bitmap = page.render(scale=scale)
         image = bitmap.to_pil().convert("RGB")
@@ -744,7 +851,7 @@ STANDINGS_WEIGHTS = (10, 60, 20)
 STANDINGS_ROW = 6.5 * mm
 
 
-def results_block(game: AnyGame, width: float, *, score: str = "Score", scores: bool = True, stopped: str = "") -> list[Flowable]:
+def results_block(game: AnyGame, width: float, *, score: str = "", scores: bool = True, stopped: object = "") -> list[Flowable]:
     """The winner (or where the game stands) and the standings table; without `scores` (a
     household's VP would give an anonymous pledge away) neither, only how the game ended.
     `stopped` says where a game the facilitator stopped stood ("stopped in year 2"): it is over
@@ -752,36 +859,53 @@ def results_block(game: AnyGame, width: float, *, score: str = "Score", scores: 
     rules, state = game.rules, game.state
     names = game.setup.names
     table = rules.standings(state)
-    best = [seat for rank, seat, _ in table if rank == 1]
+    best = [seat for rank, seat, _score in table if rank == 1]
     story: list[Flowable] = []
+    ended = i18n.render(getattr(state, "ended", "") or "")
+    halted = i18n.render(stopped) if isinstance(stopped, str | i18n.Said) else str(stopped or "")
     if not scores:
-        ended = getattr(state, "ended", "")
-        text = f"The game ended: {ended}." if rules.over(state) else f"The game was {stopped}." if stopped else "The game is not over."
-        return [para(text + f" Each {card(rules.slug).words.player}'s score stays its own.", "h2")]
+        if rules.over(state):
+            text = _("The game ended: {how}.", how=ended)
+        elif halted:
+            text = _("The game was {how}.", how=halted)
+        else:
+            text = _("The game is not over.")
+        return [para(text + " " + _("Each {player}'s score stays its own.", player=card(rules.slug).words.player), "h2")]
     if rules.over(state):
         # The sentence starts with a word, not a name: a right-to-left name would turn the line.
-        lead = "The winner:" if len(best) == 1 else "A shared win:"
-        story.append(Paragraph(f"{lead} {fonts.markup(seats_text(names, best))}", style("h2")))
-        ended = getattr(state, "ended", "")
+        winners = names_text(names[s] for s in best)
+        lead = _("The winner: {names}", names=winners) if len(best) == 1 else _("A shared win: {names}", names=winners)
+        story.append(para(lead, "h2"))
         if ended:
-            story.append(para(f"The game ended: {ended}.", "body"))
-    elif stopped:
-        story.append(para(f"The game was {stopped}: these are the standings it stopped at.", "h2"))
+            story.append(para(_("The game ended: {how}.", how=ended), "body"))
+    elif halted:
+        story.append(para(_("The game was {how}: these are the standings it stopped at.", how=halted), "h2"))
     else:
-        story.append(para("The game is not over: these are the standings so far.", "h2"))
-    header: list[Cell] = ["Rank", "Name", score]
-    rows: list[list[Cell]] = [[str(rank), names[seat], str(value)] for rank, seat, value in table]
+        story.append(para(_("The game is not over: these are the standings so far."), "h2"))
+    # TRANSLATORS: column heads of a debrief's standings table.
+    header: list[Cell] = [_("Rank"), _("Name"), score or _("Score")]
+    rows: list[list[Cell]] = [[i18n.number(rank), names[seat], i18n.number(value)] for rank, seat, value in table]
     story.append(ruled_table(header, rows, columns_of(min(width, 120 * mm), STANDINGS_WEIGHTS), row_height=STANDINGS_ROW, zebra=True))
     return story
 
 
-def leaders(game: AnyGame, score: str) -> str:
-    """Who leads (or won) and with what, as a debrief's story says it: `score` is a format for
-    the best score, as in 'with {} points'."""
+def leaders(game: AnyGame, score: Callable[[int], str]) -> str:
+    """Who leads (or won) and with what, as a debrief's story says it: `score` says the best
+    score in the current language, as in 'with 12 points'."""
     table = game.rules.standings(game.state)
-    first = [seat for rank, seat, _ in table if rank == 1]
-    names = seats_text(game.setup.names, first)
-    return f"{'Won' if game.rules.over(game.state) else 'Leading'} {score.format(table[0][2])}: {names}."
+    first = [seat for rank, seat, _score in table if rank == 1]
+    names = names_text(game.setup.names[s] for s in first)
+    if game.rules.over(game.state):
+        return _("Won {score}: {names}.", score=score(table[0][2]), names=names)
+    return _("Leading {score}: {names}.", score=score(table[0][2]), names=names)
+
+
+def names_text(names: Iterable[str]) -> str:
+    """Names as a list in the current language: "Ana, Bo and Cy", "Ana, Bo y Cy"."""
+    items = [str(name) for name in names]
+    if i18n.current() in (i18n.SOURCE, i18n.PSEUDO):
+        return str(i18n.listed(items))  # English as the sheets always wrote it (no serial comma)
+    return format_list(items, locale=i18n.current()) if items else ""
 
 
 def english(text: str) -> str:
@@ -794,5 +918,7 @@ def story_block(lines: Sequence[str]) -> list[Flowable]:
     """The story of the game in a few lines, as bullets."""
     if not lines:
         return []
-    story: list[Flowable] = [heading("The story in a few lines", 2)]
-    return story + bullets(*(fonts.markup(english(line)) for line in lines))
+    story: list[Flowable] = [heading(_("The story in a few lines"), 2)]
+    # An English sentence opening with a right-to-left name is held left to right; a
+    # right-to-left language's sentence keeps its own direction.
+    return story + bullets(*(fonts.markup(line if rtl() else english(line)) for line in lines))

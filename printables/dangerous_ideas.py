@@ -1194,7 +1194,7 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     if counts:
         n, text = max(counts.values(), key=lambda v: v[0])
         lines.append(f"The most widely held meme, on {plural(n, 'branch', 'branches')}: ‘{text}’.")
-    lines.append(common.leaders(game, "with {} points"))
+    lines.append(common.leaders(game, lambda best: f"with {best} points"))
     return lines
 
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from reportlab.platypus import Flowable, PageBreak
 
+from i18n import _
 from rules.core import AnyGame
 from rules.games import card
 
@@ -43,25 +44,26 @@ def build_pdf(
     common.page_size(page)
     story = _story(tables, page, reveal, reveal_pledges, title, dict(stopped or {}))
     game = tables[0][1]
-    return common.build_document(story, page=page, title=f"{game.rules.title}: debrief handout", subject="Results, charts and the story of the game")
+    title = _("{game}: debrief handout", game=game.rules.title)
+    return common.build_document(story, page=page, title=title, subject=_("Results, charts and the story of the game"))
 
 
 def _story(tables: Sequence[tuple[str, AnyGame]], page: str, reveal: bool | None, reveal_pledges: bool | None, title: str, stopped: dict[str, str]) -> list[Flowable]:
     if not tables:
         raise ValueError("a debrief needs at least one table")
-    slugs = {game.rules.slug for _, game in tables}
+    slugs = {game.rules.slug for _label, game in tables}
     if len(slugs) != 1:
         raise ValueError("the tables of one debrief play the same game")
     game_card = card(slugs.pop())
     module = printables(game_card)
-    width, _ = common.frame_size(page)
+    width, _height = common.frame_size(page)
     story: list[Flowable] = []
     for label, game in tables:
         if story:
             story.append(PageBreak())
         shown = (game.rules.over(game.state) or label in stopped) if reveal is None else reveal
-        story.append(common.Section(game_card.title, f"Debrief · {label}" if label else "Debrief"))
-        heading = f"{game_card.title} debrief" + (f": {label}" if label else "")
+        story.append(common.Section(game_card.title, _("Debrief · {table}", table=label) if label else _("Debrief")))
+        heading = _("{game} debrief: {table}", game=game_card.title, table=label) if label else _("{game} debrief", game=game_card.title)
         story.append(common.heading(title or heading, 0))
         if title:
             story.append(common.para(heading, "subtitle"))
@@ -69,7 +71,7 @@ def _story(tables: Sequence[tuple[str, AnyGame]], page: str, reveal: bool | None
     compare = module.debrief_compare
     if len(tables) > 1 and compare is not None:
         story.append(PageBreak())
-        story.append(common.Section(game_card.title, "Debrief · the tables compared"))
+        story.append(common.Section(game_card.title, _("Debrief · the tables compared")))
         all_over = all(g.rules.over(g.state) or label in stopped for label, g in tables)
         story += compare(tables, width=width, reveal=all_over if reveal is None else reveal, reveal_pledges=reveal_pledges, stopped=stopped)
     return story

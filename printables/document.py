@@ -20,6 +20,7 @@ from typing import Any, Protocol, TypedDict, Unpack, cast, runtime_checkable
 
 from reportlab.platypus import Flowable
 
+from i18n import _
 from rules.core import AnyGame, check_names
 from rules.games import Card, card
 
@@ -158,9 +159,12 @@ def pdf(game: Card | str, names: Sequence[str] | None = None, *, page: str = "a4
     common.page_size(page)  # refuse a bad page size before any work
     game = _card(game)
     flowables = story(game, names, page=page, **given)
-    what = "what you played" if given.get("state") is not None else "printable materials"
+    if given.get("state") is not None:
+        title = _("{game}: what you played", game=game.title)
+    else:
+        title = _("{game}: printable materials", game=game.title)
     subject = ", ".join(printables(game).MATERIALS)
-    return common.build_document(flowables, page=page, title=f"{game.title}: {what}", subject=subject, bleed=bleed)
+    return common.build_document(flowables, page=page, title=title, subject=subject, bleed=bleed)
 
 
 def preview_png(
@@ -175,9 +179,9 @@ def booklet(game: Card | str, names: Sequence[str] | None = None, *, page: str =
     half pages of `page`, imposed two to a sheet for duplex printing."""
     common.page_size(page)
     game = _card(game)
-    width, _ = common.frame_size(f"{page}-booklet")
+    width, _height = common.frame_size(f"{page}-booklet")
     parts = printables(game).booklet(_table(game, names, given), width)
-    return common.build_booklet(parts, page=page, title=f"{game.title}: booklet")
+    return common.build_booklet(parts, page=page, title=_("{game}: booklet", game=game.title))
 
 
 def text_warning(game: Card | str, seats: int) -> str:
@@ -187,5 +191,8 @@ def text_warning(game: Card | str, seats: int) -> str:
     low, high = game.players.text_range
     if low <= seats <= high:
         return ""
-    accepts = "-".join(map(str, game.players.range))
-    return f"{game.title} is written for {low}-{high} {game.words.players}; printed for {seats} (the playbook accepts {accepts})."
+    fewest, most = game.players.range
+    return _(
+        "{game} is written for {low}-{high} {who}; printed for {seats} (the playbook accepts {fewest}-{most}).",
+        game=game.title, low=low, high=high, who=game.words.players, seats=seats, fewest=fewest, most=most,
+    )

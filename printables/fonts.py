@@ -49,6 +49,8 @@ from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, TTFontFace
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph
 
+import i18n
+
 __all__ = [
     "BODY",
     "BOLD",
@@ -661,6 +663,16 @@ def base_level(text: str) -> int:
     return 0
 
 
+#: Paired punctuation drawn mirrored inside a right-to-left run (Unicode bidi rule L4): an
+#: opening bracket that reads first, from the right, must face the text it opens.
+_MIRRORED = dict(zip("()[]{}<>«»‹›", ")(][}{><»«›‹", strict=True))
+
+
+def mirrored(ch: str, level: int) -> str:
+    """`ch` as drawn at bidi `level`: its mirror image at an odd (right-to-left) level."""
+    return _MIRRORED.get(ch, ch) if level % 2 else ch
+
+
 def visual_order(levels: Sequence[int]) -> list[int]:
     """Indices in the order they are seen (rule L2): from the highest level down to the lowest
     odd one, every run at that level or higher is reversed."""
@@ -682,9 +694,15 @@ def visual_order(levels: Sequence[int]) -> list[int]:
     return order
 
 
+def _line_rtl() -> bool:
+    """Whether a line drawn now is laid out right to left: the sheet's language is."""
+    return i18n.direction() == "rtl"
+
+
 @functools.lru_cache(maxsize=8192)
-def _pieces(text: str, base: str) -> tuple[Piece, ...]:
-    """`text` cut into pieces of one font and one bidi level, in typed (logical) order."""
+def _pieces(text: str, base: str, rtl: bool = False) -> tuple[Piece, ...]:
+    """`text` cut into pieces of one font and one bidi level, in typed (logical) order; `rtl`
+    lays a line out right to left (a right-to-left language's sheet)."""
     register()
     chars = list(_printable(text))
     targets: list[tuple[str, str]] = []
@@ -705,8 +723,9 @@ def _pieces(text: str, base: str) -> tuple[Piece, ...]:
             target = plain
         targets.append(target)
     typed = "".join(chars)
-    # Lines are laid out left to right: the base level is 0 (a right-to-left name reads the same).
-    levels = bidi_levels(typed, 0) if _needs_bidi(typed) else [0] * len(chars)
+    # Lines are laid out left to right (a right-to-left name reads the same), except on a
+    # right-to-left language's sheet, where the line's own direction is right to left.
+    levels = bidi_levels(typed, 1 if rtl else 0) if _needs_bidi(typed) else [0] * len(chars)
     pieces: list[Piece] = []
     start = 0
     for i in range(1, len(chars) + 1):
@@ -805,7 +824,7 @@ def markup(text: object) -> str:
 # -- measuring and drawing lines -------------------------------------------------------------------
 def string_width(text: str, font: str = BODY, size: float = 10) -> float:
     """The width of `text` as `draw_string` would set it."""
-    return sum(pdfmetrics.stringWidth(p.text, p.font, size) for p in _pieces(str(text), font))
+    return sum(pdfmetrics.stringWidth(p.text, p.font, size) for p in _pieces(_unhyphenated(text), font, _line_rtl()))
 
 
 def _visual(pieces: Sequence[Piece]) -> list[tuple[str, str]]:
@@ -816,12 +835,18 @@ def _visual(pieces: Sequence[Piece]) -> list[tuple[str, str]]:
     order = visual_order([level for _, _, level in atoms])
     out: list[tuple[str, str]] = []
     for index in order:
-        font, ch, _ = atoms[index]
+        font, ch, level = atoms[index]
+        ch = mirrored(ch, level)
         if out and out[-1][0] == font:
             out[-1] = (font, out[-1][1] + ch)
         else:
             out.append((font, ch))
     return out
+
+
+def _unhyphenated(text: object) -> str:
+    """`text` less its soft hyphens: a line drawn whole never breaks, so they would only show."""
+    return str(text).replace("\u00ad", "")
 
 
 def draw_string(
@@ -837,7 +862,7 @@ def draw_string(
     order; return its width. `align` is "left", "centre" or "right" and says where x sits
     on the string. Type never prints below `MIN_SIZE`."""
     size = max(size, MIN_SIZE)
-    pieces = _visual(_pieces(str(text), font))
+    pieces = _visual(_pieces(_unhyphenated(text), font, _line_rtl()))
     width = sum(pdfmetrics.stringWidth(run, name, size) for name, run in pieces)
     if align == "centre":
         x -= width / 2
@@ -950,7 +975,7 @@ def _reorder_line(kind: int, line: Any, level: int) -> Any:
         extra, words = line
         text = " ".join(words)
         levels = bidi_levels(text, level)
-        seen = "".join(text[i] for i in visual_order(levels))
+        seen = "".join(mirrored(text[i], levels[i]) for i in visual_order(levels))
         return (extra, seen.split(" "))
     frags = list(line.words)
     atoms = [(index, ch) for index, frag in enumerate(frags) if hasattr(frag, "text") and not hasattr(frag, "cbDefn") for ch in frag.text]
@@ -962,6 +987,7 @@ def _reorder_line(kind: int, line: Any, level: int) -> Any:
     runs: list[tuple[int, list[str]]] = []
     for position in visual_order(levels):
         index, ch = atoms[position]
+        ch = mirrored(ch, levels[position])
         if runs and runs[-1][0] == index:
             runs[-1][1].append(ch)
         else:

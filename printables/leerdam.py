@@ -24,9 +24,9 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
-from reportlab.platypus.flowables import BalancedColumns
 
-from rules.core import plural
+import i18n
+from i18n import _, _n, say
 from rules.decisions import Game
 from rules.games import card
 from rules.leerdam import (
@@ -96,7 +96,6 @@ PLEDGE_GRID_YEARS = 12  # year columns per pledge grid before it continues below
 PLEDGE_GRID_ROW = 5.5 * mm
 STANDINGS_WEIGHTS = (12, 46, 18, 14, 16, 20, 18)
 STANDINGS_ROW = 7.5 * mm
-CHRONICLE_COLUMNS = 2
 CHRONICLE_GUTTER = 7 * mm
 CHRONICLE_SIZE = 8  # points
 # Slips.
@@ -108,8 +107,8 @@ SLIP_TEXT = 8.5
 SLIP_SMALL = 7
 SLIP_NAME = 10.5
 CONTRACT_NOTES = (
-    "Both sign: then Wealth and labour change hands.",
-    "The units count in the seller's allocation.",
+    say("Both sign: then Wealth and labour change hands."),
+    say("The units count in the seller's allocation."),
 )
 WRITE_LINE = colors.HexColor("#9a9a9a")
 MINUS = "\u2212"  # a real minus sign: "−5" reads better than "-5" on a board
@@ -168,7 +167,7 @@ class _Village:
         return max(self.planned_years, state.year)
 
     def label(self, seat: int) -> str:
-        return self.names[seat] or f"Household {seat + 1}"
+        return self.names[seat] or _("Household {n}", n=seat + 1)
 
 
 def table_of(source: common.Source[Setup, State]) -> _Village:
@@ -193,19 +192,34 @@ def _signed(value: int) -> str:
 def _chance(p: float) -> str:
     """A d6 chance as '4 in 6 (67%)'."""
     sixths = round(p * 6)
-    return "never" if sixths == 0 else f"{sixths} in 6 ({p:.0%})"
+    # TRANSLATORS: a chance on the six-sided die, as "4 in 6 (67%)".
+    return _("never") if sixths == 0 else _("{n} in 6 ({percent})", n=sixths, percent=i18n.percent(p))
 
 
 def _faces(faces: Sequence[int]) -> str:
     """Die faces as '1–3', '6' or '1, 3 or 5'."""
     ordered = sorted(set(faces))
     if not ordered:
-        return "no face"
+        return _("no face")
     if len(ordered) > 1 and ordered == list(range(ordered[0], ordered[-1] + 1)):
         return f"{ordered[0]}–{ordered[-1]}"
     if len(ordered) == 1:
         return str(ordered[0])
-    return ", ".join(map(str, ordered[:-1])) + f" or {ordered[-1]}"
+    # TRANSLATORS: die faces, as "1, 3 or 5".
+    return _("{faces} or {last}", faces=", ".join(map(str, ordered[:-1])), last=str(ordered[-1]))
+
+
+SOFT_HYPHEN = "\u00ad"
+
+
+def _head_words(label: str) -> list[str]:
+    """What a header cell may set on a line: its words, and a long word's parts where the
+    translation marks a soft hyphen ("Lebens\u00adunterhalt": "Lebens-", "unterhalt")."""
+    chunks = []
+    for word in label.split():
+        parts = word.split(SOFT_HYPHEN)
+        chunks += [part + "-" for part in parts[:-1]] + parts[-1:]
+    return chunks
 
 
 def _header_widths(labels: Sequence[str], total: float, minimum: float) -> list[float]:
@@ -216,7 +230,7 @@ def _header_widths(labels: Sequence[str], total: float, minimum: float) -> list[
     def needs_at(size: float) -> list[float]:
         # 3% over the word: `fitted_style` leaves that much slack against rounding.
         return [
-            max(minimum, max(fonts.string_width(w, head.fontName, size) for w in label.split()) / 0.97 + 2 * common.CELL_PAD)
+            max(minimum, max(fonts.string_width(w, head.fontName, size) for w in _head_words(label)) / 0.97 + 2 * common.CELL_PAD)
             for label in labels
         ]
 
@@ -233,9 +247,11 @@ def _header_widths(labels: Sequence[str], total: float, minimum: float) -> list[
 
 def _headers(labels: Sequence[str], widths: Sequence[float]) -> list[common.Cell]:
     """Header cells in one size, small enough that no column breaks a word in two."""
-    fitted = [common.fitted_style("cell-head", label.split(), width) for label, width in zip(labels, widths)]
+    fitted = [common.fitted_style("cell-head", _head_words(label), width) for label, width in zip(labels, widths)]
     smallest = min(fitted, key=lambda style: style.fontSize)
-    return [Paragraph(markup(label), smallest) for label in labels]
+    # A long word breaks only where its translation put a soft hyphen, and shows the hyphen.
+    hyphenating = ParagraphStyle(f"{smallest.name}-hyphenating", parent=smallest, embeddedHyphenation=1)
+    return [Paragraph(markup(label), hyphenating) for label in labels]
 
 
 def _derived(name: str, parent: str | ParagraphStyle, **changes: object) -> ParagraphStyle:
@@ -330,8 +346,8 @@ class _Track(Flowable):
                 canvas.setFillColor(common.MUTED if not space.strong else common.INK)
                 fonts.draw_string(canvas, x + self.box_width / 2, y + 1.6 * mm, note, fonts.BODY, note_size, align="centre")
         for zone in self.zones:
-            left, _ = self._origin(zone.first)
-            right, _ = self._origin(zone.last)
+            left, _bottom = self._origin(zone.first)
+            right, _bottom = self._origin(zone.last)
             right += self.box_width
             canvas.setFillColor(colors.HexColor(zone.fill))
             canvas.setStrokeColor(common.INK)
@@ -370,17 +386,18 @@ def _dyke_table(village: _Village, width: float) -> Flowable:
     def number(dyke: int) -> _DykeSpace:
         notes = []
         if dyke == village.dyke_start:
-            notes.append("start")
+            # TRANSLATORS: a tag under a dyke space on the board: where the dyke starts.
+            notes.append(_("start"))
         if state is not None and dyke == state.dyke:
-            notes.append("now" if not state.over else "at the end")
+            notes.append(_("now") if not state.over else _("at the end"))
         return _DykeSpace(dyke, " · ".join(notes))
 
-    header: Sequence[common.Cell] = [_p("Dyke Condition", "cell-head-left")] + [number(d) for d in dykes]
+    header: Sequence[common.Cell] = [_p(markup(_("Dyke Condition")), "cell-head-left")] + [number(d) for d in dykes]
     rows: list[Sequence[common.Cell]] = [
-        [_p("Floods on a roll of")] + [_p(_faces(range(d + 1, 7)) if d < 6 else "never", "cell-centre") for d in dykes],
-        [_p("Chance of a flood")] + [_p(_chance(flood_odds(d)), "cell-centre") for d in dykes],
-        [_p("A 6 drops it again")] + [_p(_chance(1 / 6), "cell-centre") for d in dykes],
-        [_p("<b>Final scoring:</b> 1 VP per … Wealth")] + [_p(f"<b>{final_divisor(d)}</b>", "cell-number") for d in dykes],
+        [_p(markup(_("Floods on a roll of")))] + [_p(markup(_faces(range(d + 1, 7)) if d < 6 else _("never")), "cell-centre") for d in dykes],
+        [_p(markup(_("Chance of a flood")))] + [_p(markup(_chance(flood_odds(d))), "cell-centre") for d in dykes],
+        [_p(markup(_("A 6 drops it again")))] + [_p(markup(_chance(1 / 6)), "cell-centre") for d in dykes],
+        [_p(common.rich(_("<b>Final scoring:</b> 1 VP per … Wealth")))] + [_p(f"<b>{final_divisor(d)}</b>", "cell-number") for d in dykes],
     ]
     table = common.ruled_table(header, rows, [DYKE_LABEL_COLUMN] + [column] * len(dykes), row_height=SCHEDULE_ROW)
     commands: list[tuple[object, ...]] = [("BACKGROUND", (i + 1, 0), (i + 1, 0), colors.HexColor(DYKE_FILLS[i])) for i in range(len(dykes))]
@@ -394,10 +411,10 @@ def _pledge_scale(village: _Village) -> list[Flowable]:
     """The pledge total's three zones for this many households, in words and as a scale."""
     n = village.n
     low, high = thresholds(n)
-    words = (
-        f"With {n} households: <b>fewer than {low}</b> units pledged lowers the dyke by 1, "
-        f"{low} to {high} hold it, <b>more than {high}</b> raise it by 1."
-    )
+    words = common.rich(_(
+        "With {n} households: <b>fewer than {low}</b> units pledged lowers the dyke by 1, {low} to {high} hold it, <b>more than {high}</b> raise it by 1.",
+        n=n, low=low, high=high,
+    ))
     # One box per total near the thresholds; the far ends share a box each ("0–13", "22+"),
     # since every total there moves the dyke alike. A big village keeps readable boxes.
     spaces: list[_Space] = []
@@ -409,9 +426,9 @@ def _pledge_scale(village: _Village) -> list[Flowable]:
     spaces += [_Space(str(t), fill=ZONE_FILLS["holds"]) for t in range(low, high + 1)]
     spaces.append(_Space(f"{high + 1}+", fill=ZONE_FILLS["rises"]))
     zones = [
-        _Zone(0, falling - 1, f"dyke {MINUS}1", ZONE_FILLS["falls"]),
-        _Zone(falling, len(spaces) - 2, "dyke holds", ZONE_FILLS["holds"]),
-        _Zone(len(spaces) - 1, len(spaces) - 1, "dyke +1", ZONE_FILLS["rises"]),
+        _Zone(0, falling - 1, _("dyke {change}", change=MINUS + "1"), ZONE_FILLS["falls"]),
+        _Zone(falling, len(spaces) - 2, _("dyke holds"), ZONE_FILLS["holds"]),
+        _Zone(len(spaces) - 1, len(spaces) - 1, _("dyke {change}", change="+1"), ZONE_FILLS["rises"]),
     ]
     track = _Track(spaces, box_height=SCALE_BOX, per_row=len(spaces), max_box=SCALE_MAX_WIDTH, zones=zones)
     return [_p(words, "body"), track]
@@ -424,19 +441,20 @@ def _year_track(village: _Village) -> list[Flowable]:
     spaces = []
     for year in range(1, village.years + 1):
         notes = []
+        # TRANSLATORS: short tags under a year on the board's year track.
         if year in done:
-            notes.append("flood" if done[year].flooded else "dry")
+            notes.append(_("flood") if done[year].flooded else _("dry"))
         elif year >= village.end_check_from:
-            notes.append("end roll")
+            notes.append(_("end roll"))
         if village.max_years == year:
-            notes.append("last")
+            notes.append(_("last"))
         current = state is not None and not state.over and year == state.year
         if current:
-            notes = ["now"]
+            notes = [_("now")]
         fill = END_FILL if year >= village.end_check_from else None
         spaces.append(_Space(str(year), " · ".join(notes), fill, strong=current))
     if village.max_years is None and (state is None or not state.over):
-        spaces.append(_Space("…", "and on"))
+        spaces.append(_Space("…", _("and on")))
     track = _Track(spaces, box_height=YEAR_BOX, per_row=YEARS_PER_ROW, max_box=YEAR_BOX * 1.3)
     return [_p(markup(_end_rule(village)), "body"), track]
 
@@ -444,10 +462,10 @@ def _year_track(village: _Village) -> list[Flowable]:
 def _end_rule(village: _Village) -> str:
     """When the game ends, in one sentence: the end roll, the year limit, or both."""
     if village.max_years is not None and village.max_years < village.end_check_from:
-        return f"The game ends after year {village.max_years} (the year limit), before any end roll."
-    rule = f"From year {village.end_check_from} on, roll a d6 at the end of each year: {_faces(village.end_on)} ends the game."
+        return _("The game ends after year {year} (the year limit), before any end roll.", year=village.max_years)
+    rule = _("From year {year} on, roll a d6 at the end of each year: {faces} ends the game.", year=village.end_check_from, faces=_faces(village.end_on))
     if village.max_years is not None:
-        rule += f" It ends after year {village.max_years} at the latest (the year limit)."
+        rule += " " + _("It ends after year {year} at the latest (the year limit).", year=village.max_years)
     return rule
 
 
@@ -455,10 +473,10 @@ def _misfortune_table(village: _Village, width: float) -> Flowable:
     """Capacity lost and left on each face of the misfortune d6."""
     faces = range(1, 7)
     column = (width - SCHEDULE_LABEL_COLUMN) / 6
-    header: Sequence[common.Cell] = [_p("Misfortune d6", "cell-head-left")] + [_p(str(f), "cell-head") for f in faces]
-    lost = [_p(f"{MINUS}{m}" if m else "none", "cell-centre") for m in village.misfortune]
+    header: Sequence[common.Cell] = [_p(markup(_("Misfortune d6")), "cell-head-left")] + [_p(str(f), "cell-head") for f in faces]
+    lost = [_p(f"{MINUS}{m}" if m else markup(_("none")), "cell-centre") for m in village.misfortune]
     left = [_p(f"<b>{village.capacity - m}</b>", "cell-centre") for m in village.misfortune]
-    rows: list[Sequence[common.Cell]] = [[_p("Capacity lost"), *lost], [_p("Capacity this year"), *left]]
+    rows: list[Sequence[common.Cell]] = [[_p(markup(_("Capacity lost"))), *lost], [_p(markup(_("Capacity this year"))), *left]]
     return common.ruled_table(header, rows, [SCHEDULE_LABEL_COLUMN] + [column] * 6, row_height=SCHEDULE_ROW)
 
 
@@ -466,13 +484,13 @@ def _allocation_table(village: _Village, width: float) -> Flowable:
     """Per recipient and year: VP for Subsistence and Leisure, Wealth for Profit, by units."""
     units = range(village.capacity + 1)
     column = (width - SCHEDULE_LABEL_COLUMN) / len(units)
-    header: Sequence[common.Cell] = [_p("Units received", "cell-head-left")] + [_p(str(u), "cell-head") for u in units]
+    header: Sequence[common.Cell] = [_p(markup(_("Units received")), "cell-head-left")] + [_p(str(u), "cell-head") for u in units]
     marginal = [profit_wealth(u) - profit_wealth(u - 1) if u else 0 for u in units]
     rows: list[Sequence[common.Cell]] = [
-        [_p("<b>Subsistence</b> VP")] + [_p(_signed(subsistence_vp(u)), "cell-centre") for u in units],
-        [_p("<b>Leisure</b> VP (up to 2)")] + [_p(_signed(leisure_vp(u)), "cell-centre") for u in units],
-        [_p("<b>Profit</b>: this unit adds")] + [_p(str(m) if u else "–", "cell-centre") for u, m in zip(units, marginal)],
-        [_p("<b>Profit</b> Wealth in all")] + [_p(f"<b>{profit_wealth(u)}</b>", "cell-centre") for u in units],
+        [_p(common.rich(_("<b>Subsistence</b> VP")))] + [_p(_signed(subsistence_vp(u)), "cell-centre") for u in units],
+        [_p(common.rich(_("<b>Leisure</b> VP (up to 2)")))] + [_p(_signed(leisure_vp(u)), "cell-centre") for u in units],
+        [_p(common.rich(_("<b>Profit</b>: this unit adds")))] + [_p(str(m) if u else "–", "cell-centre") for u, m in zip(units, marginal)],
+        [_p(common.rich(_("<b>Profit</b> Wealth in all")))] + [_p(f"<b>{profit_wealth(u)}</b>", "cell-centre") for u in units],
     ]
     return common.ruled_table(header, rows, [SCHEDULE_LABEL_COLUMN] + [column] * len(units), row_height=SCHEDULE_ROW)
 
@@ -480,45 +498,55 @@ def _allocation_table(village: _Village, width: float) -> Flowable:
 def _board(village: _Village, width: float) -> list[Flowable]:
     """The facilitator's board: dyke track, pledge scale, year track, schedules, the year."""
     state = village.state
-    story: list[Flowable] = [common.Section(CARD.title, "Village board"), _p("Leerdam — village board", "title")]
+    story: list[Flowable] = [common.Section(CARD.title, _("Village board")), _p(markup(_("Leerdam — village board")), "title")]
     if state is None:
-        intro = f"{village.n} households, {village.capacity} units of labour each a year. Markers on dyke {village.dyke_start} and year 1."
+        intro = _(
+            "{n} households, {units} units of labour each a year. Markers on dyke {dyke} and year 1.",
+            n=village.n, units=village.capacity, dyke=village.dyke_start,
+        )
     elif state.over:
-        intro = f"The game ended after year {state.year} with the dyke at {state.dyke}."
+        intro = _("The game ended after year {year} with the dyke at {dyke}.", year=state.year, dyke=state.dyke)
     else:
-        intro = f"Year {state.year} in progress; the dyke stands at {state.dyke}."
+        intro = _("Year {year} in progress; the dyke stands at {dyke}.", year=state.year, dyke=state.dyke)
     story.append(_p(markup(intro), "subtitle"))
-    story += [common.heading(f"Dyke track (never below {DYKE_MIN} or above {DYKE_MAX})", 2), _dyke_table(village, width)]
-    story += [common.heading("Pledges to the dyke", 2), *_pledge_scale(village)]
-    story += [common.heading("Years", 2), *_year_track(village)]
-    story.append(common.heading("Misfortune", 2))
+    story += [common.heading(_("Dyke track (never below {low} or above {high})", low=DYKE_MIN, high=DYKE_MAX), 2), _dyke_table(village, width)]
+    story += [common.heading(_("Pledges to the dyke"), 2), *_pledge_scale(village)]
+    story += [common.heading(_("Years"), 2), *_year_track(village)]
+    story.append(common.heading(_("Misfortune"), 2))
     if village.misfortune_by_hand:
-        story.append(_p("Variant: the facilitator sets each household's losses by hand instead of rolling.", "small"))
+        story.append(_p(markup(_("Variant: the facilitator sets each household's losses by hand instead of rolling.")), "small"))
     story.append(_misfortune_table(village, width))
-    story += [common.heading("Allocation (per household receiving, per year)", 2), _allocation_table(village, width)]
-    steps = BalancedColumns(_year_steps(village), nCols=2, innerPadding=BOARD_GUTTER, spaceBefore=0, spaceAfter=0)
-    story.append(KeepTogether([common.heading("A year", 2), steps]))
+    story += [common.heading(_("Allocation (per household receiving, per year)"), 2), _allocation_table(village, width)]
+    steps = common.two_columns(_year_steps(village), BOARD_GUTTER)
+    story.append(KeepTogether([common.heading(_("A year"), 2), *steps]))
     return story
 
 
 def _year_steps(village: _Village) -> list[Flowable]:
     """The order of a year, in the project's reading of the text (RULINGS.md)."""
-    pledges = "only the total is announced (anonymous pledges)" if village.anonymous else "all are revealed together"
-    flooded = "is Flooded for good (variant)" if village.sticky_flood else "is Flooded until a dry year"
-    misfortune = "the facilitator sets each loss" if village.misfortune_by_hand else "each household rolls a d6"
+    pledges = _("only the total is announced (anonymous pledges)") if village.anonymous else _("all are revealed together")
+    flooded = _("is Flooded for good (variant)") if village.sticky_flood else _("is Flooded until a dry year")
+    misfortune = _("the facilitator sets each loss") if village.misfortune_by_hand else _("each household rolls a d6")
     steps = [
-        f"<b>Misfortune</b>: {misfortune}; capacity = {village.capacity} {MINUS} the loss.",
-        f"<b>Pledges</b>: in secret, 0 up to your capacity, on a slip; {pledges}. The total moves the dyke.",
-        "<b>Deals and allocation</b>: hire labour with a signed labour contract (Wealth for units, both sign); "
-        "put each free unit on any household's Subsistence, Leisure or Profit. Wealth may be given at any time; VP never.",
-        f"<b>Flood</b>: roll a d6. If it beats the dyke, the village floods: each household loses a third of its "
-        f"Wealth (rounded up) and {flooded}, and the dyke drops by 1. A 6 then drops it by 1 more, even at Dyke {DYKE_MAX}.",
-        f"<b>Annual VP</b>: 1 VP per {WEALTH_PER_VP} Wealth held.",
-        f"<b>End</b>: {_end_rule(village)} "
-        f"Final scoring: 1 VP per (26 {MINUS} 3 × Dyke) Wealth, {MINUS}{FLOOD_PENALTY} VP if Flooded. Most VP wins; ties share.",
+        _("<b>Misfortune</b>: {how}; capacity = {units} {minus} the loss.", how=misfortune, units=village.capacity, minus=MINUS),
+        _("<b>Pledges</b>: in secret, 0 up to your capacity, on a slip; {how}. The total moves the dyke.", how=pledges),
+        _(
+            "<b>Deals and allocation</b>: hire labour with a signed labour contract (Wealth for units, both sign); "
+            "put each free unit on any household's Subsistence, Leisure or Profit. Wealth may be given at any time; VP never."
+        ),
+        _(
+            "<b>Flood</b>: roll a d6. If it beats the dyke, the village floods: each household loses a third of its "
+            "Wealth (rounded up) and {flooded}, and the dyke drops by 1. A 6 then drops it by 1 more, even at Dyke {top}.",
+            flooded=flooded, top=DYKE_MAX,
+        ),
+        _("<b>Annual VP</b>: 1 VP per {wealth} Wealth held.", wealth=WEALTH_PER_VP),
+        _(
+            "<b>End</b>: {rule} Final scoring: 1 VP per (26 {minus} 3 × Dyke) Wealth, {minus}{penalty} VP if Flooded. Most VP wins; ties share.",
+            rule=_end_rule(village), minus=MINUS, penalty=FLOOD_PENALTY,
+        ),
     ]
-    step = _derived("step", "bullet", fontSize=8.5, leading=10.5, leftIndent=11, spaceAfter=2.5)
-    return [Paragraph(text, step, bulletText=f"{i}.") for i, text in enumerate(steps, 1)]
+    step = _derived("step", "bullet", fontSize=8.5, leading=10.5, spaceAfter=2.5, **({} if common.rtl() else {"leftIndent": 11}))
+    return common.numbered([(f"{i}.", common.rich(text)) for i, text in enumerate(steps, 1)], step)
 
 
 # -- the rules card ---------------------------------------------------------------------------
@@ -526,49 +554,51 @@ def rules_card(village: _Village, width: float) -> list[Flowable]:
     """The game on one page for the households, in the project's reading (RULINGS.md)."""
     low, high = thresholds(village.n)
 
-    subtitle = (
-        f"A village behind a dyke, for 5-10 households ({village.n} here). Each year you pledge labour to the dyke "
-        "in secret, then work for your own Wealth and VP. Keep the dyke up, or the flood takes a third of everyone's Wealth."
+    subtitle = _(
+        "A village behind a dyke, for 5-10 households ({n} here). Each year you pledge labour to the dyke "
+        "in secret, then work for your own Wealth and VP. Keep the dyke up, or the flood takes a third of everyone's Wealth.",
+        n=village.n,
     )
     story: list[Flowable] = [
-        *common.card_top(CARD.title, subtitle),
-        common.heading("Setup", 2),
+        *common.card_top(CARD.title, markup(subtitle)),
+        common.heading(_("Setup"), 2),
         *common.bullets(
-            f"Dyke at {village.dyke_start} (of {DYKE_MIN}-{DYKE_MAX}). Every household: 0 Wealth, 0 VP, not Flooded.",
-            f"Each household has {village.capacity} units of labour a year, less its misfortune.",
+            markup(_("Dyke at {dyke} (of {low}-{high}). Every household: 0 Wealth, 0 VP, not Flooded.", dyke=village.dyke_start, low=DYKE_MIN, high=DYKE_MAX)),
+            markup(_("Each household has {units} units of labour a year, less its misfortune.", units=village.capacity)),
         ),
-        common.heading("A year", 2),
+        common.heading(_("A year"), 2),
         *_year_steps(village),
-        common.heading("The dyke", 2),
+        common.heading(_("The dyke"), 2),
         *common.bullets(
-            f"With {village.n} households a pledge total under {low} lowers the dyke by 1; over {high} raises it by 1.",
-            "Flood roll above the dyke: everyone is Flooded and loses a third of their Wealth (rounded up).",
+            markup(_("With {n} households a pledge total under {low} lowers the dyke by 1; over {high} raises it by 1.", n=village.n, low=low, high=high)),
+            markup(_("Flood roll above the dyke: everyone is Flooded and loses a third of their Wealth (rounded up).")),
         ),
-        common.heading("Winning", 2),
+        common.heading(_("Winning"), 2),
         *common.bullets(
-            f"Final VP: Wealth ÷ (26 {MINUS} 3 × Dyke), rounded down; {MINUS}{FLOOD_PENALTY} if Flooded. Most VP wins; ties share.",
-            "Only the labour contract binds: both sign, then Wealth and units change hands at once.",
+            markup(_("Final VP: Wealth ÷ (26 {minus} 3 × Dyke), rounded down; {minus}{penalty} if Flooded. Most VP wins; ties share.", minus=MINUS, penalty=FLOOD_PENALTY)),
+            markup(_("Only the labour contract binds: both sign, then Wealth and units change hands at once.")),
         ),
     ]
     return story
 
 
 # -- (2) the household ledger -----------------------------------------------------------------
+# TRANSLATORS: the column heads of a household's ledger (printed small: keep them short).
 LEDGER_HEADS = (
-    "Year",
-    "Units lost",
-    "Capacity",
-    "Pledged to the dyke",
-    "Subsistence units received",
-    "Leisure units received",
-    "Profit units received",
-    "VP from labour",
-    "Wealth from Profit",
-    "Flood loss",
-    "Flooded?",
-    "VP a year",
-    "Wealth held",
-    "VP total",
+    say("Year"),
+    say("Units lost"),
+    say("Capacity"),
+    say("Pledged to the dyke"),
+    say("Subsistence units received"),
+    say("Leisure units received"),
+    say("Profit units received"),
+    say("VP from labour"),
+    say("Wealth from Profit"),
+    say("Flood loss"),
+    say("Flooded?"),
+    say("VP a year"),
+    say("Wealth held"),
+    say("VP total"),
 )
 
 
@@ -588,7 +618,9 @@ def _contributions(state: State, viewer: int | None) -> dict[tuple[int, int], in
 def _ledger_cells(village: _Village, row: LedgerRow | None, year: int, pledge: int | None) -> Sequence[common.Cell]:
     """One year's ledger row: filled as far as the year has got, or ready to write in."""
     end_roll = year >= village.end_check_from
-    year_cell = _p(f"{year}" + (f'<br/><font size="{END_ROLL_TAG}">end<br/>roll</font>' if end_roll else ""), "cell-number")
+    # The tag is set small, a word a line: a narrow column keeps its figures big.
+    tag = "<br/>".join(markup(word) for word in _head_words(_("end roll")))
+    year_cell = _p(f"{year}" + (f'<br/><font size="{END_ROLL_TAG}">{tag}</font>' if end_roll else ""), "cell-number")
     if row is None:
         return [year_cell] + [None] * 9 + [_p("☐", "cell-number")] + [None] * 3
     state = village.state
@@ -614,7 +646,7 @@ def _ledger_cells(village: _Village, row: LedgerRow | None, year: int, pledge: i
         num(_signed(row.vp_allocation), allocated),
         num(f"+{row.wealth_profit}" if row.wealth_profit else "0", allocated),
         num(f"{MINUS}{row.wealth_lost}" if row.wealth_lost else "0", closed),
-        num("yes" if row.flooded else "no") if closed else _p("☐", "cell-number"),
+        num(_yes_no(row.flooded)) if closed else _p("☐", "cell-number"),
         num(_signed(row.vp_annual), closed),
         num(row.wealth, closed),
         # The final VP has its own line under the table, so the year's total leaves it out.
@@ -622,27 +654,37 @@ def _ledger_cells(village: _Village, row: LedgerRow | None, year: int, pledge: i
     ]
 
 
+def _yes_no(flag: bool) -> str:
+    # TRANSLATORS: an answer in a "Flooded?" cell.
+    return _("yes") if flag else _("no")
+
+
 def _ledger_status(village: _Village, seat: int) -> str:
     """The line under a filled ledger's name: standing, Wealth, Flooded."""
     state = village.state
     assert state is not None
     household = state.households[seat]
-    rank = next(r for r, s, _ in standings(state) if s == seat)
-    when = "final" if state.over else f"as of year {state.year}"
-    flooded = "Flooded" if household.flooded else "not Flooded"
-    return markup(f"Seat {seat + 1} · {household.vp} VP · {household.wealth} Wealth · {flooded} · rank {rank} ({when})")
+    rank = next(r for r, s, _vp in standings(state) if s == seat)
+    when = _("final") if state.over else _("as of year {year}", year=state.year)
+    flooded = _("Flooded") if household.flooded else _("not Flooded")
+    return markup(
+        _(
+            "Seat {seat} · {vp} VP · {wealth} Wealth · {flooded} · rank {rank} ({when})",
+            seat=seat + 1, vp=household.vp, wealth=household.wealth, flooded=flooded, rank=rank, when=when,
+        )
+    )
 
 
 def _final_box(village: _Village, seat: int, width: float) -> Flowable:
     """End-of-game scoring for one household: Wealth ÷ (26 − 3 × Dyke), −2 if Flooded."""
     heads = (
-        "Wealth at the end",
-        "Dyke at the end",
-        f"Wealth per VP (26 {MINUS} 3 × Dyke)",
-        f"Flooded? ({MINUS}{FLOOD_PENALTY}\u00a0VP)",
-        "Final VP",
-        "VP before",
-        "Total VP",
+        _("Wealth at the end"),
+        _("Dyke at the end"),
+        _("Wealth per VP (26 {minus} 3 × Dyke)", minus=MINUS),
+        _("Flooded? ({minus}{penalty}\u00a0VP)", minus=MINUS, penalty=FLOOD_PENALTY),
+        _("Final VP"),
+        _("VP before"),
+        _("Total VP"),
     )
     widths = common.columns_of(width, (1,) * len(heads))
     header = _headers(heads, widths)
@@ -655,7 +697,7 @@ def _final_box(village: _Village, seat: int, width: float) -> Flowable:
             household.wealth,
             state.dyke,
             final_divisor(state.dyke),
-            "yes" if household.flooded else "no",
+            _yes_no(household.flooded),
             _signed(last.vp_final),
             household.vp - last.vp_final,
         )
@@ -667,28 +709,29 @@ def _ledger(village: _Village, seat: int, width: float) -> list[Flowable]:
     """One household's page: a row per year, then the final scoring."""
     name = village.names[seat]
     state = village.state
-    story: list[Flowable] = [common.Section(CARD.title, f"Household ledger · {village.label(seat)}")]
-    if name:
-        story.append(_p(markup("Household ledger — ") + markup(name), "title"))
-    else:
-        story.append(_p(markup("Household ledger — ________________"), "title"))
+    story: list[Flowable] = [common.Section(CARD.title, _("Household ledger · {name}", name=village.label(seat)))]
+    story.append(_p(markup(_("Household ledger — {name}", name=name or "________________")), "title"))
     if state is not None:
         story.append(_p(_ledger_status(village, seat), "subtitle"))
     else:
         story.append(
             _p(
                 markup(
-                    f"Seat {seat + 1}. One row per year. Capacity = {village.capacity} {MINUS} misfortune. "
-                    "“Received” counts every unit any household put on your activities, hired labour included. "
-                    f"The end roll starts after year {village.end_check_from}."
+                    _(
+                        "Seat {seat}. One row per year. Capacity = {units} {minus} misfortune. "
+                        "“Received” counts every unit any household put on your activities, hired labour included. "
+                        "The end roll starts after year {year}.",
+                        seat=seat + 1, units=village.capacity, minus=MINUS, year=village.end_check_from,
+                    )
                 ),
                 "subtitle",
             )
         )
     if village.anonymous:
-        story.append(_p("Anonymous pledges: only the village's total is announced until the game ends. Keep this page to yourself.", "small"))
-    widths = _header_widths(LEDGER_HEADS, width, LEDGER_MIN_COLUMN)
-    header = _headers(LEDGER_HEADS, widths)
+        story.append(_p(markup(_("Anonymous pledges: only the village's total is announced until the game ends. Keep this page to yourself.")), "small"))
+    heads = [i18n.render(head) for head in LEDGER_HEADS]
+    widths = _header_widths(heads, width, LEDGER_MIN_COLUMN)
+    header = _headers(heads, widths)
     rows_by_year: dict[int, LedgerRow] = {}
     pledges: dict[tuple[int, int], int | None] = {}
     if state is not None:
@@ -704,19 +747,28 @@ def _ledger(village: _Village, seat: int, width: float) -> list[Flowable]:
     if shaded:
         table.setStyle(shaded)
     story.append(table)
-    notes = [f"Annual VP: 1 per {WEALTH_PER_VP} Wealth held after the flood."]
+    notes = [_("Annual VP: 1 per {wealth} Wealth held after the flood.", wealth=WEALTH_PER_VP)]
     if village.end_check_from <= village.years:
-        notes.insert(0, f"Shaded years end with the end roll ({_faces(village.end_on)} on a d6 ends the game).")
+        notes.insert(0, _("Shaded years end with the end roll ({faces} on a d6 ends the game).", faces=_faces(village.end_on)))
     if village.max_years is not None:
-        notes.append(f"The game ends after year {village.max_years} at the latest.")
+        notes.append(_("The game ends after year {year} at the latest.", year=village.max_years))
     story.append(_p(markup(" ".join(notes)), "small"))
     story.append(common.spacer(3 * mm))
-    story.append(KeepTogether([common.heading("End of the game", 2), _final_box(village, seat, width)]))
+    story.append(KeepTogether([common.heading(_("End of the game"), 2), _final_box(village, seat, width)]))
     return story
 
 
 # -- (3) the village record -------------------------------------------------------------------
-RECORD_HEADS = ("Year", "Dyke at the start", "Pledge total", "Dyke after pledges", "Flood roll", "Flooded?", "Dyke at the end", "End roll")
+RECORD_HEADS = (
+    say("Year"),
+    say("Dyke at the start"),
+    say("Pledge total"),
+    say("Dyke after pledges"),
+    say("Flood roll"),
+    say("Flooded?"),
+    say("Dyke at the end"),
+    say("End roll"),
+)
 
 
 def _end_roll(village: _Village, year: int) -> str:
@@ -728,8 +780,9 @@ def _end_roll(village: _Village, year: int) -> str:
         return ""
     if state.over and year == state.year:
         limited = village.max_years is not None and year >= village.max_years
-        return "year limit" if limited else "ends"
-    return "goes on" if year < state.year else ""
+        # TRANSLATORS: what came of a year's end roll, in the village record's last column.
+        return _("year limit") if limited else _("ends")
+    return _("goes on") if year < state.year else ""
 
 
 def _record_rows(village: _Village) -> list[Sequence[common.Cell]]:
@@ -745,7 +798,7 @@ def _record_rows(village: _Village) -> list[Sequence[common.Cell]]:
         middle: list[common.Cell] = [None] * 6
         if year in summaries:
             y = summaries[year]
-            values = (y.dyke_before, y.total, y.dyke_after_pledges, y.flood, "yes" if y.flooded else "no", y.dyke_after)
+            values = (y.dyke_before, y.total, y.dyke_after_pledges, y.flood, _yes_no(y.flooded), y.dyke_after)
             middle = [cell(v) for v in values]
         elif state is not None and year == state.year and not state.over:
             # The current year so far: the total and the new dyke once the pledges are revealed.
@@ -764,11 +817,11 @@ def _pledge_grid(village: _Village, width: float) -> list[Flowable]:
     seen = _contributions(state, None)
     raw = {(r.year, r.seat): r.contribution for r in state.ledger}
     years = list(range(1, state.year + 1))
-    story: list[Flowable] = [common.heading("Pledges by household", 2)]
+    story: list[Flowable] = [common.heading(_("Pledges by household"), 2)]
     for first in range(0, len(years), PLEDGE_GRID_YEARS):
         chunk = years[first : first + PLEDGE_GRID_YEARS]
         column = (width - PLEDGE_GRID_NAME) / PLEDGE_GRID_YEARS
-        header: Sequence[common.Cell] = [_p("Household", "cell-head-left")] + [_p(f"Year {y}", "cell-head") for y in chunk]
+        header: Sequence[common.Cell] = [_p(markup(_("Household")), "cell-head-left")] + [_p(markup(_("Year {year}", year=y)), "cell-head") for y in chunk]
         rows: list[Sequence[common.Cell]] = []
         for seat in range(village.n):
             cells: list[common.Cell] = [_p(markup(village.label(seat)))]
@@ -784,7 +837,8 @@ def _pledge_grid(village: _Village, width: float) -> list[Flowable]:
         totals = {y.year: y.total for y in state.years}
         if state.total is not None:
             totals.setdefault(state.year, state.total)
-        rows.append([_p("<b>Total</b>")] + [_p(f"<b>{totals[y]}</b>" if y in totals else "", "cell-centre") for y in chunk])
+        total = markup(_("Total"))
+        rows.append([_p(f"<b>{total}</b>")] + [_p(f"<b>{totals[y]}</b>" if y in totals else "", "cell-centre") for y in chunk])
         story.append(common.ruled_table(header, rows, [PLEDGE_GRID_NAME] + [column] * len(chunk), row_height=PLEDGE_GRID_ROW, zebra=True))
         story.append(common.spacer(2 * mm))
     return story
@@ -792,7 +846,7 @@ def _pledge_grid(village: _Village, width: float) -> list[Flowable]:
 
 def _standings_table(village: _Village, width: float) -> Flowable:
     """Rank, household, Wealth, Flooded, final VP and total: filled from a state, else blank."""
-    heads = ("Rank", "Household", "Wealth", "Flooded?", "Dyke at the end", "Final VP", "Total VP")
+    heads = (_("Rank"), _("Household"), _("Wealth"), _("Flooded?"), _("Dyke at the end"), _("Final VP"), _("Total VP"))
     widths = common.columns_of(width, STANDINGS_WEIGHTS)
     header = _headers(heads, widths)
     state = village.state
@@ -807,7 +861,7 @@ def _standings_table(village: _Village, width: float) -> Flowable:
             rows.append([None, _p(markup(village.label(seat)), "cell-big")] + [None] * 5)
         return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
     table = standings(state)
-    shared = {rank for rank, _, _ in table if sum(1 for r, _, _ in table if r == rank) > 1}
+    shared = {rank for rank, _seat, _vp in table if sum(1 for r, _seat2, _vp2 in table if r == rank) > 1}
     finals = {r.seat: r.vp_final for r in state.ledger if r.year == state.year} if state.over else {}
     for rank, seat, vp in table:
         household = state.households[seat]
@@ -816,7 +870,7 @@ def _standings_table(village: _Village, width: float) -> Flowable:
                 _p(f"{rank}{'=' if rank in shared else ''}", "cell-number"),
                 _p(markup(village.label(seat)), "cell-big"),
                 _p(str(household.wealth), "cell-number"),
-                _p("yes" if household.flooded else "no", "cell-number"),
+                _p(markup(_yes_no(household.flooded)), "cell-number"),
                 _p(str(state.dyke) if state.over else "", "cell-number"),
                 _p(_signed(finals[seat]) if seat in finals else "", "cell-number"),
                 _p(f"<b>{vp}</b>", "cell-number"),
@@ -828,35 +882,46 @@ def _standings_table(village: _Village, width: float) -> Flowable:
 def _record(village: _Village, width: float) -> list[Flowable]:
     """The facilitator's sheet: the village year by year, pledges, and the final standings."""
     state = village.state
-    story: list[Flowable] = [common.Section(CARD.title, "Village record"), _p("Village record", "title")]
+    story: list[Flowable] = [common.Section(CARD.title, _("Village record")), _p(markup(_("Village record")), "title")]
     if state is None:
-        intro = "The facilitator's sheet: one row per year for the dyke, the pledge total and the flood, then the final scoring."
+        intro = _("The facilitator's sheet: one row per year for the dyke, the pledge total and the flood, then the final scoring.")
     elif state.over:
-        intro = f"The game ended: {state.ended}."
+        intro = _("The game ended: {how}.", how=i18n.render(state.ended))
     elif public_pledges_hidden(state):
-        intro = f"Game in progress, year {state.year}. Anonymous pledges: each household's numbers stay on its own ledger page until the game ends."
+        intro = _(
+            "Game in progress, year {year}. Anonymous pledges: each household's numbers stay on its own ledger page until the game ends.",
+            year=state.year,
+        )
     else:
-        intro = f"Game in progress, year {state.year}: the standings if the game ended now (before final scoring)."
+        intro = _("Game in progress, year {year}: the standings if the game ended now (before final scoring).", year=state.year)
     story.append(_p(markup(intro), "subtitle"))
     widths = common.columns_of(width, RECORD_WEIGHTS)
-    header = _headers(RECORD_HEADS, widths)
+    header = _headers([i18n.render(head) for head in RECORD_HEADS], widths)
     story.append(common.ruled_table(header, _record_rows(village), widths, row_height=RECORD_ROW, zebra=True))
     story.append(common.spacer(3 * mm))
     if state is not None and state.years:
         story += _pledge_grid(village, width)
-    title = "Final standings" if state is None or state.over else "Standings so far"
+    title = _("Final standings") if state is None or state.over else _("Standings so far")
     block: list[Flowable] = [common.heading(title, 2), _standings_table(village, width)]
     block.append(
         _p(
-            f"Final VP = Wealth ÷ (26 {MINUS} 3 × Dyke at the end), rounded down, {MINUS}{FLOOD_PENALTY} if Flooded "
-            f"(see the dyke track). Most VP wins; equal VP share a rank (2= and so on).",
+            markup(
+                _(
+                    "Final VP = Wealth ÷ (26 {minus} 3 × Dyke at the end), rounded down, {minus}{penalty} if Flooded "
+                    "(see the dyke track). Most VP wins; equal VP share a rank (2= and so on).",
+                    minus=MINUS, penalty=FLOOD_PENALTY,
+                )
+            ),
             "small",
         )
     )
     if state is not None and state.over:
-        best = [s for r, s, _ in standings(state) if r == 1]
-        verb = "wins" if len(best) == 1 else "share the win"
-        block += [common.spacer(1 * mm), _p(markup(fonts.name_list([village.label(s) for s in best], last=" and ")) + f" <b>{verb}</b>.", "body")]
+        best = [s for r, s, _vp in standings(state) if r == 1]
+        names = markup(fonts.name_list([village.label(s) for s in best], last=" and ")) if i18n.current() == i18n.SOURCE else markup(common.names_text(village.label(s) for s in best))
+        # The names are escaped markup already: the sentence puts them in as they are.
+        # The sentence is made markup with a stand-in for the names, which are user text.
+        won = common.rich(_n("{names} <b>wins</b>.", "{names} <b>share the win</b>.", len(best), names="{names}")).replace("{names}", names)
+        block += [common.spacer(1 * mm), _p(won, "body")]
     # The table, its note and the winner stay on one page: a lone "X wins." page helps nobody.
     story.append(KeepTogether(block))
     return story
@@ -876,13 +941,13 @@ def _chronicle(village: _Village) -> list[Flowable]:
     for event in state.log:
         if not event.visible(None):
             continue  # private lines (a household's own pledge, offers) stay out
-        blocks.append(_p(markup(event.text), first if event.round != year else line))
+        blocks.append(_p(markup(i18n.render(event.text)), first if event.round != year else line))
         year = event.round
     return [
-        common.Section(CARD.title, "Village chronicle"),
-        _p("Village chronicle", "title"),
-        _p("What the whole village saw, year by year. Private offers and each household's own pledge are left out.", "subtitle"),
-        BalancedColumns(blocks, nCols=CHRONICLE_COLUMNS, innerPadding=CHRONICLE_GUTTER, spaceBefore=0, spaceAfter=0),
+        common.Section(CARD.title, _("Village chronicle")),
+        _p(markup(_("Village chronicle")), "title"),
+        _p(markup(_("What the whole village saw, year by year. Private offers and each household's own pledge are left out.")), "subtitle"),
+        *common.two_columns(blocks, CHRONICLE_GUTTER, long=True),
     ]
 
 
@@ -933,27 +998,27 @@ def _draw_pledge_slip(canvas: Canvas, village: _Village, slip: _PledgeSlip, widt
     left, right, top = SLIP_PAD, width - SLIP_PAD, height - SLIP_PAD
     title_y = top - SLIP_TITLE
     canvas.setFillColor(common.MUTED)
-    fonts.draw_string(canvas, left, title_y, "LEERDAM · SECRET PLEDGE", fonts.BOLD, SLIP_TITLE)
+    fonts.draw_string(canvas, left, title_y, _("LEERDAM · SECRET PLEDGE"), fonts.BOLD, SLIP_TITLE)
     note_top = SLIP_PAD + SLIP_SMALL
     # Three lines (name and year, capacity, pledge) share the room between title and footnote.
     step = (title_y - note_top - 3.5 * mm) / 3
     name_y, capacity_y, pledge_y = (title_y - step * (i + 1) for i in range(3))
     canvas.setFillColor(common.INK)
-    year = f"Year {slip.year}"
+    year = _("Year {year}", year=slip.year)
     name = village.names[slip.seat]
     room = right - left - fonts.string_width(year, fonts.BOLD, SLIP_NAME) - 2 * mm
     if name:
         text, size = fonts.fit(name, fonts.BOLD, SLIP_NAME, room)
         fonts.draw_string(canvas, left, name_y, text, fonts.BOLD, size)
     else:
-        _labelled_line(canvas, left, left + room, name_y, "Household")
+        _labelled_line(canvas, left, left + room, name_y, _("Household"))
     canvas.setFillColor(common.INK)
     fonts.draw_string(canvas, right, name_y, year, fonts.BOLD, SLIP_NAME, align="right")
     capacity = "" if slip.capacity is None else str(slip.capacity)
-    _labelled_line(canvas, left, left + (right - left) * 0.6, capacity_y, "Capacity", capacity)
-    _labelled_line(canvas, left, right, pledge_y, "Units pledged:", size=SLIP_TEXT + 1.5)
+    _labelled_line(canvas, left, left + (right - left) * 0.6, capacity_y, _("Capacity"), capacity)
+    _labelled_line(canvas, left, right, pledge_y, _("Units pledged:"), size=SLIP_TEXT + 1.5)
     canvas.setFillColor(common.MUTED)
-    text, size = fonts.fit("Pledge 0 up to capacity · fold it", fonts.BODY, SLIP_SMALL, right - left)
+    text, size = fonts.fit(_("Pledge 0 up to capacity · fold it"), fonts.BODY, SLIP_SMALL, right - left)
     fonts.draw_string(canvas, left, SLIP_PAD - 0.5, text, fonts.BODY, size)
 
 
@@ -962,30 +1027,31 @@ def _draw_contract(canvas: Canvas, index: int, width: float, height: float) -> N
     left, right, top = SLIP_PAD + 1 * mm, width - SLIP_PAD - 1 * mm, height - SLIP_PAD
     middle = left + (right - left) / 2
     canvas.setFillColor(common.MUTED)
-    fonts.draw_string(canvas, left, top - SLIP_TITLE, "LEERDAM · LABOUR CONTRACT", fonts.BOLD, SLIP_TITLE)
-    _labelled_line(canvas, right - 24 * mm, right, top - SLIP_TITLE, "Year", size=SLIP_TEXT)
+    fonts.draw_string(canvas, left, top - SLIP_TITLE, _("LEERDAM · LABOUR CONTRACT"), fonts.BOLD, SLIP_TITLE)
+    _labelled_line(canvas, right - 24 * mm, right, top - SLIP_TITLE, _("Year"), size=SLIP_TEXT)
     # Seven lines share the height between the title and the footnote.
     bottom = SLIP_PAD + 2 * SLIP_SMALL + 2 * mm
     step = (top - SLIP_TITLE - bottom) / 7
     y = top - SLIP_TITLE - step
-    _labelled_line(canvas, left, right, y, "Buyer (pays Wealth):")
+    _labelled_line(canvas, left, right, y, _("Buyer (pays Wealth):"))
     y -= step
-    _labelled_line(canvas, left, right, y, "Seller (works):")
+    _labelled_line(canvas, left, right, y, _("Seller (works):"))
     y -= step
-    _labelled_line(canvas, left, middle - 2 * mm, y, "Wealth paid:")
-    _labelled_line(canvas, middle + 1 * mm, right, y, "Units of labour:")
+    _labelled_line(canvas, left, middle - 2 * mm, y, _("Wealth paid:"))
+    _labelled_line(canvas, middle + 1 * mm, right, y, _("Units of labour:"))
     y -= step
     canvas.setFillColor(common.INK)
-    used = fonts.draw_string(canvas, left, y, "On the buyer's", fonts.BODY, SLIP_TEXT)
-    boxes, size = fonts.fit("☐ Subsistence  ☐ Leisure  ☐ Profit", fonts.BODY, SLIP_TEXT, right - left - used - 2 * mm)
+    used = fonts.draw_string(canvas, left, y, _("On the buyer's"), fonts.BODY, SLIP_TEXT)
+    # TRANSLATORS: three boxes to tick on a labour contract, the buyer's three activities.
+    boxes, size = fonts.fit(_("☐ Subsistence  ☐ Leisure  ☐ Profit"), fonts.BODY, SLIP_TEXT, right - left - used - 2 * mm)
     fonts.draw_string(canvas, left + used + 2 * mm, y, boxes, fonts.BODY, size)
     y -= step * 1.3
-    _labelled_line(canvas, left, right, y, "Buyer's signature:")
+    _labelled_line(canvas, left, right, y, _("Buyer's signature:"))
     y -= step * 1.3
-    _labelled_line(canvas, left, right, y, "Seller's signature:")
+    _labelled_line(canvas, left, right, y, _("Seller's signature:"))
     canvas.setFillColor(common.MUTED)
     for i, note in enumerate(CONTRACT_NOTES):
-        text, size = fonts.fit(note, fonts.BODY, SLIP_SMALL, right - left)
+        text, size = fonts.fit(i18n.render(note), fonts.BODY, SLIP_SMALL, right - left)
         fonts.draw_string(canvas, left, SLIP_PAD + (len(CONTRACT_NOTES) - 1 - i) * (SLIP_SMALL + 1), text, fonts.BODY, size)
 
 
@@ -995,7 +1061,7 @@ def _slips(village: _Village) -> list[Flowable]:
     pledges = _pledge_slips(village)
     if pledges:
         columns, rows = PLEDGE_SLIP_GRID
-        story.append(common.Section(CARD.title, "Contribution slips"))
+        story.append(common.Section(CARD.title, _("Contribution slips")))
         story += common.slip_pages(
             len(pledges),
             lambda canvas, i, w, h: _draw_pledge_slip(canvas, village, pledges[i], w, h),
@@ -1006,7 +1072,7 @@ def _slips(village: _Village) -> list[Flowable]:
     per_page = columns * rows
     if story:
         story.append(PageBreak())
-    story.append(common.Section(CARD.title, "Labour contracts"))
+    story.append(common.Section(CARD.title, _("Labour contracts")))
     # A full sheet per eight households or part of it: deals are few, and blank ones waste nothing.
     story += common.slip_pages(per_page * math.ceil(village.n / per_page), _draw_contract, columns=columns, rows=rows)
     return story
@@ -1052,7 +1118,7 @@ def _debrief_named(game: Game[Setup, State], reveal: bool, reveal_pledges: bool 
 def _ledger_by(state: State, field: str) -> list[list[int | None]]:
     """`field` of each household's ledger row, year by year (None before the year closed)."""
     years = len(state.years)
-    grid: list[list[int | None]] = [[None] * years for _ in range(state.n)]
+    grid: list[list[int | None]] = [[None] * years for _seat in range(state.n)]
     for row in state.ledger:
         if row.year <= years:
             value = getattr(row, field)
@@ -1066,28 +1132,55 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
     years = state.years
     low, high = thresholds(state.n)
     if not years:
-        return [f"{state.n} households; the first year is under way. The dyke stands at {state.dyke}."]
+        return [_("{n} households; the first year is under way. The dyke stands at {dyke}.", n=state.n, dyke=state.dyke)]
     total = sum(y.total for y in years)
     floods = [y.year for y in years if y.flooded]
+    if state.over:
+        kept = _n(
+            "{households} households kept the dyke for {n} year; the game ended with {how}.",
+            "{households} households kept the dyke for {n} years; the game ended with {how}.",
+            len(years), households=state.n, how=i18n.render(state.ended),
+        )
+    else:
+        kept = _n(
+            "{households} households kept the dyke for {n} year; the game goes on.",
+            "{households} households kept the dyke for {n} years; the game goes on.",
+            len(years), households=state.n,
+        )
+    if floods:
+        river = _n(
+            "The dyke started at {start} and stands at {dyke}; the river flooded the village {n} time (year {years}).",
+            "The dyke started at {start} and stands at {dyke}; the river flooded the village {n} times (year {years}).",
+            len(floods), start=years[0].dyke_before, dyke=state.dyke, years=", ".join(map(str, floods)),
+        )
+    else:
+        river = _("The dyke started at {start} and stands at {dyke}; the river never flooded the village.", start=years[0].dyke_before, dyke=state.dyke)
     lines = [
-        f"{state.n} households kept the dyke for {plural(len(years), 'year')}" + (f"; the game ended with {state.ended}." if state.over else "; the game goes on."),
-        f"The village pledged {total} units in all, {total / len(years):.1f} a year; a year needs {low} to {high} to hold the dyke.",
-        f"The dyke started at {years[0].dyke_before} and stands at {state.dyke}; "
-        + (f"the river flooded the village {plural(len(floods), 'time')} (year {', '.join(map(str, floods))})." if floods else "the river never flooded the village."),
+        kept,
+        _(
+            "The village pledged {total} units in all, {mean} a year; a year needs {low} to {high} to hold the dyke.",
+            total=total, mean=i18n.number(round(total / len(years), 1)), low=low, high=high,
+        ),
+        river,
     ]
-    named, _ = _debrief_named(game, reveal, reveal_pledges)
+    named, _households = _debrief_named(game, reveal, reveal_pledges)
     if named:
         given = [sum(v or 0 for v in row) for row in _ledger_by(state, "contribution")]
         most, least = max(range(state.n), key=lambda s: given[s]), min(range(state.n), key=lambda s: given[s])
         # Numbers before names: a number after a right-to-left name would join its run.
-        lines.append(f"Most given to the dyke, {given[most]} units, by {state.names[most]}; least, {given[least]}, by {state.names[least]}.")
+        lines.append(
+            _(
+                "Most given to the dyke, {most} units, by {most_name}; least, {least}, by {least_name}.",
+                most=given[most], most_name=state.names[most], least=given[least], least_name=state.names[least],
+            )
+        )
     else:
         best = max(years, key=lambda y: y.total)
-        lines.append(f"The most pledged in one year was {best.total} units, in year {best.year}.")
+        lines.append(_("The most pledged in one year was {total} units, in year {year}.", total=best.total, year=best.year))
     if _debrief_named(game, reveal, reveal_pledges)[1]:
-        lines.append(common.leaders(game, "with {} VP"))
+        lines.append(common.leaders(game, lambda vp: _("with {vp} VP", vp=vp)))
     else:
-        lines.append(f"The village holds {sum(h.vp for h in state.households)} VP in all; each household's stays its own.")
+        lines.append(_("The village holds {vp} VP in all; each household's stays its own.", vp=sum(h.vp for h in state.households)))
     return lines
 
 
@@ -1097,7 +1190,7 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
     state = game.state
     years = state.years
     named, households = _debrief_named(game, reveal, reveal_pledges)
-    story: list[Flowable] = common.results_block(game, width, score="VP", scores=households, stopped=stopped)
+    story: list[Flowable] = common.results_block(game, width, score=_("VP"), scores=households, stopped=stopped)
     story += common.story_block(debrief_lines(game, reveal, reveal_pledges))
     if not years:
         return story
@@ -1105,48 +1198,51 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
     x = [str(y.year) for y in years]
     top = max(max(y.total for y in years), high + 2)
     pledged = charts.Chart(
-        "Pledged in all, year by year, against the thresholds",
+        _("Pledged in all, year by year, against the thresholds"),
         x,
-        [charts.Series("units pledged", tuple(y.total for y in years), charts.PALETTE[0])],
+        [charts.Series(_("units pledged"), tuple(y.total for y in years), charts.PALETTE[0])],
         kind="bar",
         y_min=0,
         y_max=top,
         bands=[
-            charts.Band(0, low - 0.5, f"below {low}: the dyke falls", "#f6dcd6"),
-            charts.Band(low - 0.5, high + 0.5, f"{low} to {high}: it holds", "#ececec"),
-            charts.Band(high + 0.5, top, f"above {high}: it rises", "#dcefd8"),
+            charts.Band(0, low - 0.5, _("below {low}: the dyke falls", low=low), "#f6dcd6"),
+            charts.Band(low - 0.5, high + 0.5, _("{low} to {high}: it holds", low=low, high=high), "#ececec"),
+            charts.Band(high + 0.5, top, _("above {high}: it rises", high=high), "#dcefd8"),
         ],
-        y_label="units · year",
-        notes=["flood" if y.flooded else "" for y in years],
+        # TRANSLATORS: a chart's axis label: what is counted · along what.
+        y_label=_("units · year"),
+        notes=[_("flood") if y.flooded else "" for y in years],
     )
     dyke = charts.Chart(
-        "The dyke: after the pledges and at the year's end",
+        _("The dyke: after the pledges and at the year's end"),
         x,
         [
-            charts.Series("after the pledges", tuple(y.dyke_after_pledges for y in years), charts.PALETTE[2]),
-            charts.Series("at the year's end (after the flood roll)", tuple(y.dyke_after for y in years), charts.PALETTE[3], dashed=True),
+            charts.Series(_("after the pledges"), tuple(y.dyke_after_pledges for y in years), charts.PALETTE[2]),
+            charts.Series(_("at the year's end (after the flood roll)"), tuple(y.dyke_after for y in years), charts.PALETTE[3], dashed=True),
         ],
         y_min=DYKE_MIN,
         y_max=DYKE_MAX,
-        y_label="Dyke Condition · year",
-        notes=[f"roll {y.flood}" for y in years],
+        y_label=_("Dyke Condition · year"),
+        # TRANSLATORS: under a year on a chart: what the flood roll showed.
+        notes=[_("roll {face}", face=y.flood) for y in years],
     )
     story += [common.spacer(3 * mm), charts.keep(pledged), common.spacer(4 * mm), charts.keep(dyke)]
     if households:
-        for title, field in (("VP by household", "vp"), ("Wealth by household", "wealth")):
-            chart = charts.Chart(title, x, charts.series_of(state.names, _ledger_by(state, field)), y_label=f"{title.split()[0]} · year")
+        by_household = ((_("VP by household"), _("VP · year"), "vp"), (_("Wealth by household"), _("Wealth · year"), "wealth"))
+        for title, axis, field in by_household:
+            chart = charts.Chart(title, x, charts.series_of(state.names, _ledger_by(state, field)), y_label=axis)
             story += [common.spacer(4 * mm), charts.keep(chart)]
     else:
-        story.append(common.para("Pledges were anonymous: no household's pledge, VP or Wealth by year is printed.", "small"))
+        story.append(common.para(_("Pledges were anonymous: no household's pledge, VP or Wealth by year is printed."), "small"))
     if named:
         grid = _ledger_by(state, "contribution")
         per_row = PLEDGE_GRID_YEARS
         for start in range(0, len(years), per_row):
             chunk = range(start, min(start + per_row, len(years)))
             widths = [PLEDGE_GRID_NAME] + [(width - PLEDGE_GRID_NAME) / per_row] * len(chunk)
-            header: Sequence[common.Cell] = ["Pledges", *(str(i + 1) for i in chunk)]
+            header: Sequence[common.Cell] = [_("Pledges"), *(str(i + 1) for i in chunk)]
             rows: list[Sequence[common.Cell]] = [[state.names[s], *("" if grid[s][i] is None else str(grid[s][i]) for i in chunk)] for s in range(state.n)]
-            rows.append(["in all", *(str(years[i].total) for i in chunk)])
+            rows.append([_("in all"), *(str(years[i].total) for i in chunk)])
             story += [common.spacer(4 * mm), common.ruled_table(header, rows, widths, row_height=PLEDGE_GRID_ROW, zebra=True)]
     return story
 
@@ -1164,18 +1260,25 @@ def debrief_compare(
     def by_year(state: State, pick: Any) -> tuple[int | None, ...]:
         return tuple(pick(state.years[i]) if i < len(state.years) else None for i in range(longest))
 
-    story: list[Flowable] = [common.heading("The villages compared, year by year", 0)]
+    story: list[Flowable] = [common.heading(_("The villages compared, year by year"), 0)]
     for state, label in zip(states, labels):
         low, high = thresholds(state.n)
-        story.append(common.para(f"{label}: {state.n} households, a year needs {low}-{high} to hold the dyke; " + ("the game is over." if state.over else f"the game was {halted}." if (halted := (stopped or {}).get(label)) else f"year {state.year} is under way."), "body"))
+        halted = (stopped or {}).get(label)
+        if state.over:
+            where = _("the game is over.")
+        elif halted:
+            where = _("the game was {how}.", how=i18n.render(halted))
+        else:
+            where = _("year {year} is under way.", year=state.year)
+        story.append(common.para(_("{village}: {n} households, a year needs {low}-{high} to hold the dyke; {where}", village=label, n=state.n, low=low, high=high, where=where), "body"))
     if not longest:
         return story
-    pledged = charts.Chart("Pledged per household, village by village", x, charts.series_of(labels, [by_year(s, lambda y, n=s.n: round(y.total / n, 2)) for s in states]), y_min=0, y_label="units per household · year")
-    dyke = charts.Chart("The dyke at each year's end", x, charts.series_of(labels, [by_year(s, lambda y: y.dyke_after) for s in states]), y_min=DYKE_MIN, y_max=DYKE_MAX, y_label="Dyke Condition · year")
+    pledged = charts.Chart(_("Pledged per household, village by village"), x, charts.series_of(labels, [by_year(s, lambda y, n=s.n: round(y.total / n, 2)) for s in states]), y_min=0, y_label=_("units per household · year"))
+    dyke = charts.Chart(_("The dyke at each year's end"), x, charts.series_of(labels, [by_year(s, lambda y: y.dyke_after) for s in states]), y_min=DYKE_MIN, y_max=DYKE_MAX, y_label=_("Dyke Condition · year"))
     story += [common.spacer(3 * mm), charts.keep(pledged), common.spacer(4 * mm), charts.keep(dyke), common.spacer(4 * mm)]
     first = min(width, 16 * mm)
     widths = [first] + [(width - first) / len(labels)] * len(labels)
-    header: Sequence[common.Cell] = ["Year", *labels]
+    header: Sequence[common.Cell] = [_("Year"), *labels]
     rows: list[Sequence[common.Cell]] = []
     for i in range(longest):
         cells: list[common.Cell] = [str(i + 1)]
@@ -1184,7 +1287,10 @@ def debrief_compare(
                 cells.append("")
                 continue
             y = s.years[i]
-            cells.append(f"pledged {y.total}, dyke {y.dyke_before}→{y.dyke_after}" + (", FLOOD" if y.flooded else ""))
+            if y.flooded:
+                cells.append(_("pledged {total}, dyke {before}→{after}, FLOOD", total=y.total, before=y.dyke_before, after=y.dyke_after))
+            else:
+                cells.append(_("pledged {total}, dyke {before}→{after}", total=y.total, before=y.dyke_before, after=y.dyke_after))
         rows.append(cells)
     story.append(common.ruled_table(header, rows, widths, row_height=PLEDGE_GRID_ROW, zebra=True))
     return story

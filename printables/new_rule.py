@@ -532,7 +532,7 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True) -> list[str]:
         lines.append("Nobody went out.")
     eaten = sum(p.eaten for p in state.players)
     lines.append(f"{eaten} {state.setup.antibody} eaten in all; the common bowl holds {sum(state.common)} candies.")
-    lines.append(common.leaders(game, "with a score of {}"))
+    lines.append(common.leaders(game, lambda best: f"with a score of {best}"))
     return lines
 
 

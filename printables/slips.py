@@ -19,6 +19,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable
 
+from i18n import _
+
 from . import common, fonts
 
 __all__ = ["SLIP_GRID", "seat_links", "seat_slips"]
@@ -65,15 +67,31 @@ def _url_lines(url: str, width: float, lines: int) -> list[str]:
         out.append(rest[:cut])
         rest = rest[cut:]
     if rest and out:
-        out[-1], _ = fonts.fit(out[-1] + rest, fonts.BODY, URL_SIZE, width)
+        out[-1], _size = fonts.fit(out[-1] + rest, fonts.BODY, URL_SIZE, width)
+    return out
+
+
+def _lines(text: str, width: float, most: int = 2) -> list[str]:
+    """`text` in at most `most` lines, a word at a time, the English as it always broke:
+    each line as full as `width` allows at TEXT size (the last takes the rest, fitted later)."""
+    words = text.split()
+    out: list[str] = []
+    while words and len(out) < most - 1:
+        line = words.pop(0)
+        while words and fonts.string_width(f"{line} {words[0]}", fonts.BODY, TEXT) <= width:
+            line += " " + words.pop(0)
+        out.append(line)
+    if words:
+        out.append(" ".join(words))
     return out
 
 
 def _draw(canvas: Canvas, game: str, seat: int, name: str, url: str, width: float, height: float) -> None:
     left, right, top = PAD, width - PAD, height - PAD
     canvas.setFillColor(common.MUTED)
-    fonts.draw_string(canvas, left, top - TITLE, f"{game.upper()} · YOUR SEAT", fonts.BOLD, TITLE)
-    fonts.draw_string(canvas, right, top - TITLE, f"seat {seat + 1}", fonts.BOLD, TITLE, align="right")
+    # TRANSLATORS: the title of a seat slip, in capitals, as "LEERDAM · YOUR SEAT".
+    fonts.draw_string(canvas, left, top - TITLE, _("{game} · YOUR SEAT", game=game.upper()), fonts.BOLD, TITLE)
+    fonts.draw_string(canvas, right, top - TITLE, _("seat {n}", n=seat + 1), fonts.BOLD, TITLE, align="right")
     size = min(QR_MAX, height - 2 * PAD - TITLE - 4 * mm)
     qr_x, qr_y = left, PAD
     text_x = qr_x + size + 3 * mm
@@ -83,14 +101,15 @@ def _draw(canvas: Canvas, game: str, seat: int, name: str, url: str, width: floa
         text, fitted = fonts.fit(name, fonts.BOLD, NAME, right - text_x)
         fonts.draw_string(canvas, text_x, name_y, text, fonts.BOLD, fitted)
     else:
-        used = fonts.draw_string(canvas, text_x, name_y, "Name", fonts.BODY, TEXT)
+        used = fonts.draw_string(canvas, text_x, name_y, _("Name"), fonts.BODY, TEXT)
         canvas.setStrokeColor(common.GRID)
         canvas.setLineWidth(0.5)
         canvas.line(text_x + used + 1.5 * mm, name_y - 1, right, name_y - 1)
     if url:
         _qr(canvas, url, qr_x, qr_y, size)
-        hint = ("Scan to open your seat on your", "own phone. Keep it to yourself.")
-        lines = _url_lines(url, right - text_x, 3)
+        hint = _lines(_("Scan to open your seat on your own phone. Keep it to yourself."), right - text_x, 3)
+        # Five lines in all: a hint that needs a third line leaves the link two.
+        lines = _url_lines(url, right - text_x, 5 - len(hint))
     else:
         canvas.saveState()
         canvas.setStrokeColor(common.INK)
@@ -99,9 +118,10 @@ def _draw(canvas: Canvas, game: str, seat: int, name: str, url: str, width: floa
         canvas.rect(qr_x, qr_y, size, size, stroke=1, fill=0)
         canvas.restoreState()
         canvas.setFillColor(common.MUTED)
-        for i, word in enumerate(("QR code", "or join code")):
+        # TRANSLATORS: two short lines inside the empty box on a blank seat slip.
+        for i, word in enumerate((_("QR code"), _("or join code"))):
             fonts.draw_string(canvas, qr_x + size / 2, qr_y + size / 2 + 2 - i * 9, word, fonts.BODY, TEXT, align="centre")
-        hint = ("Stick on the seat's QR code,", "or write its join code here.")
+        hint = _lines(_("Stick on the seat's QR code, or write its join code here."), right - text_x, 3)
         lines = []
     canvas.setFillColor(common.INK)
     y = name_y - 5 * mm
@@ -114,7 +134,7 @@ def _draw(canvas: Canvas, game: str, seat: int, name: str, url: str, width: floa
         fonts.draw_string(canvas, text_x, y, line, fonts.BODY, URL_SIZE)
         y -= URL_SIZE * 1.25
     if not url:
-        used = fonts.draw_string(canvas, text_x, PAD + 2, "Join code", fonts.BODY, TEXT)
+        used = fonts.draw_string(canvas, text_x, PAD + 2, _("Join code"), fonts.BODY, TEXT)
         canvas.setStrokeColor(common.GRID)
         canvas.line(text_x + used + 1.5 * mm, PAD + 1, right, PAD + 1)
 
@@ -136,7 +156,7 @@ def seat_slips(
     if not rows:
         raise ValueError("no seats to print slips for")
     columns, lines = SLIP_GRID
-    story: list[Flowable] = [common.Section(game_title, "Seat slips")]
+    story: list[Flowable] = [common.Section(game_title, _("Seat slips"))]
     story += common.slip_pages(
         len(rows),
         lambda canvas, i, w, h: _draw(canvas, game_title, i, rows[i][0], rows[i][1], w, h),

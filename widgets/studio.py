@@ -19,7 +19,7 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
   ``pb-studio-loaded`` (what was loaded), ``pb-studio-warning`` (mid-game warning),
   ``pb-studio-make`` (Button), ``pb-status``, ``pb-studio-download`` (HTML holding the
   ``<a download>`` link), ``pb-studio-preview`` (a `Picture`), ``pb-studio-prev``,
-  ``pb-studio-next``, ``pb-studio-page-number``
+  ``pb-studio-next``, ``pb-studio-page-number``, ``pb-studio-lang`` (the language printed in)
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
+import i18n
+from i18n import _, _n
 from playbook.access import key_matches, server_key
 from playbook.heavy import ServerBusy, heavy_work
 from playbook.store import Store
@@ -63,7 +65,7 @@ GROUP_START = 4
 
 def _title(slug: str) -> str:
     if slug == ALL_GAMES:
-        return "Every game, for a group"
+        return _("Every game, for a group")
     return game_card(slug).title if slug in CARDS else slug
 
 
@@ -125,28 +127,34 @@ class PrintStudio(widgets.VBox):
         self._quiet = False
 
         self.game = widgets.Dropdown(
-            options=[(_title(slug), slug) for slug in self.printable], description="Game", style=WIDE,
+            options=[(_title(slug), slug) for slug in self.printable], description=_("Game"), style=WIDE,
             layout=widgets.Layout(width="300px"),
         ).add_class("pb-studio-game")
-        self.page = widgets.ToggleButtons(options=[("A4", "a4"), ("Letter", "letter")], value="a4", tooltips=["A4 paper", "US Letter paper"]).add_class(
-            "pb-studio-page"
-        )
+        self.page = widgets.ToggleButtons(
+            # TRANSLATORS: the US paper size, on a button beside "A4".
+            options=[("A4", "a4"), (_("Letter"), "letter")], value="a4", tooltips=[_("A4 paper"), _("US Letter paper")]
+        ).add_class("pb-studio-page")
+        # The language the sheets are printed in: the page's own to start with; each language by its own name.
+        self.lang = widgets.Dropdown(
+            options=[(name, code) for code, name in i18n.LANGUAGES.items()],
+            value=i18n.current() if i18n.current() in i18n.LANGUAGES else i18n.SOURCE,
+            description=_("Print in"), style=WIDE, layout=widgets.Layout(width="220px"),
+        ).add_class("pb-studio-lang")
         self.source = widgets.ToggleButtons(
-            options=[("Blank sheets", "blank"), ("From a saved game", "saved")], value="blank", style={"button_width": "180px"}
+            options=[(_("Blank sheets"), "blank"), (_("From a saved game"), "saved")], value="blank", style={"button_width": "180px"}
         ).add_class("pb-studio-source")
         missing = [_title(slug) for slug in games if slug not in self.printable]
-        self.missing_note = widgets.HTML(
-            f'<span class="pb-muted">Not available in this installation yet: {esc(", ".join(missing))}.</span>' if missing else ""
-        )
+        note = _("Not available in this installation yet: {games}.", games=", ".join(missing))
+        self.missing_note = widgets.HTML(f'<span class="pb-muted">{esc(note)}</span>' if missing else "")
 
         # Blank sheets: how many seats and who sits there.
-        self.players = widgets.IntText(value=4, description="Players", style=WIDE, layout=widgets.Layout(width="180px")).add_class(
+        self.players = widgets.IntText(value=4, description=_("Players"), style=WIDE, layout=widgets.Layout(width="180px")).add_class(
             "pb-studio-players"
         )
         self.range_hint = widgets.HTML()
         self.names = widgets.Textarea(
-            placeholder="One name per line. Seats without a name get a line to write on.",
-            description="Names",
+            placeholder=_("One name per line. Seats without a name get a line to write on."),
+            description=_("Names"),
             style=WIDE,
             layout=widgets.Layout(width="460px", height="9em"),
         ).add_class("pb-studio-names")
@@ -158,9 +166,9 @@ class PrintStudio(widgets.VBox):
         )
 
         # A saved game: an uploaded save file or a table from the store.
-        self.upload = widgets.FileUpload(accept=".json,application/json", multiple=False, description="Save file").add_class("pb-studio-upload")
-        self.table = widgets.Dropdown(description="or a table", style=WIDE, layout=widgets.Layout(width="560px")).add_class("pb-studio-table")
-        self.refresh_button = widgets.Button(description="Refresh list", icon="refresh").add_class("pb-studio-refresh")
+        self.upload = widgets.FileUpload(accept=".json,application/json", multiple=False, description=_("Save file")).add_class("pb-studio-upload")
+        self.table = widgets.Dropdown(description=_("or a table"), style=WIDE, layout=widgets.Layout(width="560px")).add_class("pb-studio-table")
+        self.refresh_button = widgets.Button(description=_("Refresh list"), icon="refresh").add_class("pb-studio-refresh")
         self.loaded_html = widgets.HTML().add_class("pb-studio-loaded")
         self.warning = widgets.HTML().add_class("pb-studio-warning")
         self.saved_box = widgets.VBox(
@@ -175,12 +183,12 @@ class PrintStudio(widgets.VBox):
         )
 
         self.make_button = widgets.Button(
-            description="Make PDF", button_style="primary", icon="file-pdf-o", layout=widgets.Layout(width="auto", align_self="flex-start", margin="10px 0 4px")
+            description=_("Make PDF"), button_style="primary", icon="file-pdf-o", layout=widgets.Layout(width="auto", align_self="flex-start", margin="10px 0 4px")
         ).add_class("pb-studio-make")
         self.status = StatusLine()
         self.download = widgets.HTML().add_class("pb-studio-download")
-        self.prev_button = widgets.Button(description="◀ Previous", disabled=True).add_class("pb-studio-prev")
-        self.next_button = widgets.Button(description="Next ▶", disabled=True).add_class("pb-studio-next")
+        self.prev_button = widgets.Button(description=_("◀ Previous"), disabled=True).add_class("pb-studio-prev")
+        self.next_button = widgets.Button(description=_("Next ▶"), disabled=True).add_class("pb-studio-next")
         self.page_number = widgets.HTML().add_class("pb-studio-page-number")
         self.preview = Picture(
             layout=widgets.Layout(width=f"{PREVIEW_WIDTH}px", max_width="100%", height="auto", align_self="flex-start", border="1px solid #c9cedb", margin="6px 0"),
@@ -196,23 +204,27 @@ class PrintStudio(widgets.VBox):
             layout=widgets.Layout(display="none"),
         )
 
-        self.game.observe(lambda _: self._game_changed(), "value")
-        self.source.observe(lambda _: self._source_changed(), "value")
-        for control in (self.players, self.names, self.page):
-            control.observe(lambda _: self._forget_pdf(), "value")
+        self.game.observe(lambda _change: self._game_changed(), "value")
+        self.source.observe(lambda _change: self._source_changed(), "value")
+        for control in (self.players, self.names, self.page, self.lang):
+            control.observe(lambda _change: self._forget_pdf(), "value")
         self.upload.observe(self._uploaded, "value")
         self.table.observe(self._table_chosen, "value")
-        self.refresh_button.on_click(lambda _: self.refresh_tables())
-        self.make_button.on_click(lambda _: self.make())
-        self.prev_button.on_click(lambda _: self.show_page(self.page_index - 1))
-        self.next_button.on_click(lambda _: self.show_page(self.page_index + 1))
+        self.refresh_button.on_click(lambda _button: self.refresh_tables())
+        self.make_button.on_click(lambda _button: self.make())
+        self.prev_button.on_click(lambda _button: self.show_page(self.page_index - 1))
+        self.next_button.on_click(lambda _button: self.show_page(self.page_index + 1))
 
+        # TRANSLATORS: a label before the paper sizes (A4, Letter).
+        paper = _("Paper")
+        # TRANSLATORS: a label before "Blank sheets" / "From a saved game" (a verb: what to print).
+        what = _("Print")
         super().__init__(
             (
                 widgets.HTML(style_html("dashboard.css")),
-                widgets.HBox((self.game, widgets.HTML("<b>Paper</b>"), self.page), layout=_row()),
+                widgets.HBox((self.game, widgets.HTML(f"<b>{esc(paper)}</b>"), self.page, self.lang), layout=_row()),
                 self.missing_note,
-                widgets.HBox((widgets.HTML("<b>Print</b>"), self.source), layout=_row()),
+                widgets.HBox((widgets.HTML(f"<b>{esc(what)}</b>"), self.source), layout=_row()),
                 self.blank_box,
                 self.saved_box,
                 self.make_button,
@@ -227,7 +239,7 @@ class PrintStudio(widgets.VBox):
         self._source_changed()
         if not self.printable:
             self.make_button.disabled = True
-            self.status.refuse("No game's printables could be loaded, so nothing can be printed.")
+            self.status.refuse(_("No game's printables could be loaded, so nothing can be printed."))
 
     # -- choosing ------------------------------------------------------------------------------
     def _game_changed(self) -> None:
@@ -240,12 +252,12 @@ class PrintStudio(widgets.VBox):
             low, high = pack.GROUP_RANGE
             self.players.value = GROUP_START
             rules = ", ".join(pack.table_rule(c) for c in CARDS if c.slug in self.printable)
-            hint = f"A group of {low}-{high}: each game for the players it takes ({rules}), with a contents page."
+            hint = _("A group of {low}-{high}: each game for the players it takes ({rules}), with a contents page.", low=low, high=high, rules=rules)
         else:
             game = game_card(slug)
             low, high = game.players.range
             self.players.value = game.players.default
-            hint = f"{game.title} takes {low}-{high} {game.words.players}."
+            hint = _("{game} takes {low}-{high} {who}.", game=game.title, low=low, high=high, who=game.words.players)
         self.range_hint.value = f'<span class="pb-muted">{esc(hint)}</span>'
         self._forget_pdf()
 
@@ -264,11 +276,14 @@ class PrintStudio(widgets.VBox):
 
     def refresh_tables(self) -> None:
         """List the stored tables of the games the studio can print, most recent first."""
-        options: list[tuple[str, str]] = [("— choose a stored table —" if self.may_list else "— the facilitator's link lists the tables —", "")]
+        options: list[tuple[str, str]] = [(_("— choose a stored table —") if self.may_list else _("— the facilitator's link lists the tables —"), "")]
         for info in self.store.tables() if self.may_list else ():
             if info.game in self.printable:
-                state = "finished" if info.finished else "unfinished"
-                options.append((f"{info.title} · {info.moves} moves · {state} · {_when(info.updated)}", info.id))
+                if info.finished:
+                    label = _n("{title} · {n} move · finished · {when}", "{title} · {n} moves · finished · {when}", info.moves, title=info.title, when=_when(info.updated))
+                else:
+                    label = _n("{title} · {n} move · unfinished · {when}", "{title} · {n} moves · unfinished · {when}", info.moves, title=info.title, when=_when(info.updated))
+                options.append((label, info.id))
         self._pick_table(self.table.value, options)
 
     def _pick_table(self, table_id: str | None, options: Sequence[tuple[str, str]] | None = None) -> None:
@@ -277,7 +292,7 @@ class PrintStudio(widgets.VBox):
         try:
             if options is not None:
                 self.table.options = list(options)
-            ids = [value for _, value in self.table.options]
+            ids = [value for _label, value in self.table.options]
             self.table.value = table_id if table_id in ids else ""
         finally:
             self._quiet = False
@@ -293,13 +308,15 @@ class PrintStudio(widgets.VBox):
 
     def load_file(self, data: bytes | str, name: str = "") -> bool:
         """Take an uploaded save file as the game to print; a bad file changes nothing."""
-        label = f"“{name}”" if name else "the file"
         try:
             game = load_game(data)
         except (SaveFileError, RuleError, ValueError) as exc:
-            self.status.refuse(f"Could not read {label}: {_refusal(exc)}. Nothing was changed.")
+            if name:
+                self.status.refuse(_("Could not read “{name}”: {reason}. Nothing was changed.", name=name, reason=_refusal(exc)))
+            else:
+                self.status.refuse(_("Could not read the file: {reason}. Nothing was changed.", reason=_refusal(exc)))
             return False
-        if not self._take(game, f"save file {label}"):
+        if not self._take(game, _("save file “{name}”", name=name) if name else _("save file the file")):
             return False
         self._pick_table("")
         return True
@@ -311,43 +328,42 @@ class PrintStudio(widgets.VBox):
     def load_table(self, table_id: str) -> bool:
         """Take a stored table as the game to print (only with the facilitator's link)."""
         if not self.may_list:
-            self.status.refuse("Only the facilitator's link may print a stored table: upload its save file instead.")
+            self.status.refuse(_("Only the facilitator's link may print a stored table: upload its save file instead."))
             return False
         try:
             game = self.store.open(table_id)
         except (KeyError, SaveFileError, RuleError) as exc:
-            self.status.refuse(f"Could not open that table: {_refusal(exc)}")
+            self.status.refuse(_("Could not open that table: {reason}", reason=_refusal(exc)))
             return False
         try:
             title = self.store.info(table_id).title
         except KeyError:
             title = ""
-        return self._take(game, f"the table “{title}”" if title else "a stored table")
+        return self._take(game, _("the table “{title}”", title=title) if title else _("a stored table"))
 
     def _take(self, game: AnyGame, where: str) -> bool:
         slug = game.rules.slug
         if slug not in self.printable:
-            self.status.refuse(f"{where} is a {_title(slug)} game, whose printables are not available here.")
+            self.status.refuse(_("{where} is a {game} game, whose printables are not available here.", where=where, game=_title(slug)))
             return False
         self.loaded = game
         self.source.value = "saved"
         self.game.value = slug
         over = bool(getattr(game.state, "over", False))
         names = ", ".join(getattr(game.setup, "names", ()))
-        self.loaded_html.value = card(
-            "",
-            f"<b>{esc(_title(slug))}</b> from {esc(where)}: {esc(names)} · {len(game.actions)} moves · "
-            f"{'finished' if over else 'not finished'}",
+        shown = {"game": _title(slug), "where": where, "names": names}
+        if over:
+            loaded = _n("{game} from {where}: {names} · {n} move · finished", "{game} from {where}: {names} · {n} moves · finished", len(game.actions), **shown)
+        else:
+            loaded = _n("{game} from {where}: {names} · {n} move · not finished", "{game} from {where}: {names} · {n} moves · not finished", len(game.actions), **shown)
+        self.loaded_html.value = card("", esc(loaded))
+        mid_game = _(
+            "⚠ This game is not finished. A mid-game printout may show hidden information (hands, draws, secret picks or pledges): "
+            "keep it from the players until the game is over."
         )
-        self.warning.value = (
-            ""
-            if over
-            else '<div class="pb-tone-warn" style="font-weight:600;margin:4px 0;line-height:1.4">⚠ This game is not finished. A mid-game '
-            "printout may show hidden information (hands, draws, secret picks or pledges): keep it from the players "
-            "until the game is over.</div>"
-        )
+        self.warning.value = "" if over else f'<div class="pb-tone-warn" style="font-weight:600;margin:4px 0;line-height:1.4">{esc(mid_game)}</div>'
         self._forget_pdf()
-        self.status.ok(f"Loaded {where}. Press “Make PDF” to print what was played.")
+        self.status.ok(_("Loaded {where}. Press “Make PDF” to print what was played.", where=where))
         return True
 
     # -- making the PDF ------------------------------------------------------------------------
@@ -363,7 +379,7 @@ class PrintStudio(widgets.VBox):
         page = self.page.value
         if self.source.value == "saved":
             if self.loaded is None:
-                self.status.refuse("Upload a save file or choose a stored table first.")
+                self.status.refuse(_("Upload a save file or choose a stored table first."))
                 return False
             slug = self.loaded.rules.slug
             args: dict[str, Any] = {"state": self.loaded.state}
@@ -374,29 +390,41 @@ class PrintStudio(widgets.VBox):
             args = {"names": names or None, "players": self.players.value}
             filename = f"{slug}-{self.players.value}-players-{page}.pdf"
         if slug not in self.printable:
-            self.status.refuse("Choose a game to print.")
+            self.status.refuse(_("Choose a game to print."))
             return False
-        self.status.info("Making the PDF…")
+        if self.lang.value != i18n.SOURCE:
+            filename = filename.removesuffix(".pdf") + f"-{self.lang.value}.pdf"
+        self.status.info(_("Making the PDF…"))
         try:
-            if slug == ALL_GAMES:  # every game's pack: one of the server's few heavy slots
-                from printables import pack
+            # The sheets in the chosen language; the studio itself goes on in the page's.
+            with i18n.speaking(self.lang.value):
+                if slug == ALL_GAMES:  # every game's pack: one of the server's few heavy slots
+                    from printables import pack
 
-                with heavy_work("printing every game"):
-                    pdf = pack.build_pdf(args["players"], args["names"], page=page)
-            else:
-                from printables import document
+                    with heavy_work("printing every game"):
+                        pdf = pack.build_pdf(args["players"], args["names"], page=page)
+                else:
+                    from printables import document
 
-                pdf = document.pdf(slug, **args, page=page)
+                    pdf = document.pdf(slug, **args, page=page)
         except (RuleError, ServerBusy, ValueError, TypeError) as exc:
-            self.status.refuse(f"Nothing was made: {_refusal(exc)}.")
+            self.status.refuse(_("Nothing was made: {reason}.", reason=_refusal(exc)))
             return False
         from printables.common import page_count
 
         self.pdf, self.pages = pdf, page_count(pdf)
-        what = "what was played" if self.source.value == "saved" else f"{self.players.value} seats"
-        self.status.ok(f"PDF ready: {self.pages} pages of {_title(slug)} ({what}, {'A4' if page == 'a4' else 'Letter'}).")
-        size = f"{len(pdf) / 1024:.0f} KB"
-        self.download.value = download_link(pdf, filename, f"Download the PDF ({self.pages} pages, {size})", "application/pdf")
+        paper = "A4" if page == "a4" else _("Letter")
+        if self.source.value == "saved":
+            ready = _n("PDF ready: {n} page of {game} (what was played, {paper}).", "PDF ready: {n} pages of {game} (what was played, {paper}).", self.pages, game=_title(slug), paper=paper)
+        else:
+            ready = _n(
+                "PDF ready: {n} page of {game} ({seats} seats, {paper}).", "PDF ready: {n} pages of {game} ({seats} seats, {paper}).",
+                self.pages, game=_title(slug), seats=self.players.value, paper=paper,
+            )
+        self.status.ok(ready)
+        size = f"{len(pdf) / 1024:.0f}"  # as the label always read: no thousands separator
+        label = _n("Download the PDF ({n} page, {size} KB)", "Download the PDF ({n} pages, {size} KB)", self.pages, size=size)
+        self.download.value = download_link(pdf, filename, label, "application/pdf")
         self.preview_box.layout.display = "flex"
         self.show_page(0)
         return True
@@ -410,7 +438,8 @@ class PrintStudio(widgets.VBox):
         if index not in self._pngs:
             self._pngs[index] = png_bytes(self.pdf, index, PREVIEW_SCALE)
         self.page_index = index
-        self.preview.show(self._pngs[index], f"Page {index + 1} of {self.pages} of the PDF, as it prints")
-        self.page_number.value = f"<b>Page {index + 1} of {self.pages}</b>"
+        self.preview.show(self._pngs[index], _("Page {page} of {pages} of the PDF, as it prints", page=index + 1, pages=self.pages))
+        number = _("Page {page} of {pages}", page=index + 1, pages=self.pages)
+        self.page_number.value = f"<b>{esc(number)}</b>"
         self.prev_button.disabled = index == 0
         self.next_button.disabled = index >= self.pages - 1
