@@ -119,3 +119,20 @@ def test_a_catalog_compiles_and_says_its_plural_forms() -> None:
 
     write_mo(buffer, po)
     assert buffer.getvalue()[:4] in (b"\xde\x12\x04\x95", b"\x95\x04\x12\xde")
+
+
+def test_no_message_is_marked_inside_an_f_string() -> None:
+    """Python 3.11's tokenizer hands an f-string to the extraction whole: a `_("Total")` inside
+    one is never extracted, so it would stay English in every language without a test failing."""
+    import ast
+
+    hidden = []
+    for folder in CODE:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.JoinedStr):
+                    continue
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in KEYWORDS:
+                        hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
+    assert not hidden, "say these outside the f-string: " + ", ".join(hidden[:10])
