@@ -138,7 +138,7 @@ class ClassPage(widgets.VBox):
         #: what the page's live region says of the class (the student's screen, a pause).
         self.announcer = Announcer()
         # Following the class: the page's heartbeat, and the look at the class (and its tables).
-        self.live = LiveFollow(self.status, self._look, lambda: self.record is not None, "check the class", self._beaten, self.fault_message)
+        self.live = LiveFollow(self.status, self._look, lambda: self.record is not None, say("check the class"), self._beaten, self.fault_message)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
         self.screen = widgets.VBox().add_class("pb-class-screen")
         self.heartbeat, self.alive = self.live.heartbeat, self.live.alive

@@ -284,7 +284,7 @@ class TableDashboard(widgets.VBox):
         self.announcer = Announcer()
         self.game_said = GameSaid(self.announcer)
         # Following the table: the page's heartbeat, and the look at the store for other pages' moves.
-        self.live = LiveFollow(self.status, self._look, lambda: self.table_id is not None, "check for other pages' moves", self._beaten, self.fault_message)
+        self.live = LiveFollow(self.status, self._look, lambda: self.table_id is not None, say("check for other pages' moves"), self._beaten, self.fault_message)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
         # The save bar, the debrief bar, the table picker and the class panel: built the first
         # time a page wants them (`_part`). A seat page or a board shows none of them, and their
