@@ -783,7 +783,7 @@ def parser() -> argparse.ArgumentParser:
         "playbook review leerdam --games 2000",
     )
     p.add_argument("game", choices=list(lab.GAMES), help=_("which game"))
-    p.add_argument("--games", type=_ranged(30, 1_000_000), help=_("how many games, 30 or more (default: ") + ", ".join(f"{c.slug} {c.review_games}" for c in CARDS) + ")")
+    p.add_argument("--games", type=_ranged(30, 1_000_000), help=_("how many games, 30 or more (default: {defaults})", defaults=", ".join(f"{c.slug} {c.review_games}" for c in CARDS)))
     p.add_argument("--seed", type=_ranged(0), default=1, help=_("seed of the run (default 1)"))
     p.add_argument("--workers", type=_ranged(1, 256), help=_("processes to use, 1 up to this machine's cores (default: every core; 1: no pool)"))
     p.add_argument("--scheduler", metavar="ADDRESS", help=_("send the games to a Dask scheduler (needs the [lab] extra)"))

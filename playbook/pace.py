@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from i18n import _, _n
+from i18n import _
 from rules.core import AnyGame
 from rules.games import card
 from rules.text import Said, say
@@ -126,7 +126,8 @@ def length_of(game: str, variants: Mapping[str, Any]) -> str:
     value = variants[measure.field]
     if value is None:
         return _("until the text's end")
-    return _n("{n} {unit}", "{n} {units}", value, unit=measure.unit, units=measure.units)
+    # The card's own word for one and for many: a length of 1 year, of 2 years.
+    return _("{n} {unit}", n=value, unit=measure.unit if value == 1 else measure.units)
 
 
 # -- the settings -------------------------------------------------------------------------------------
