@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from i18n import _
 from rules import GAMES, RuleError, SaveFileError, new_game
 from rules.core import even_tables, look_alike, look_alike_pair, look_alike_reason, name_problem
 from rules.decisions import columns_with
@@ -731,7 +732,7 @@ def create_class(
             id=secrets.token_urlsafe(9),
             code=new_code(),
             game=game,
-            title=title or f"{GAMES[game].title} class",
+            title=title or _("{game} class", game=GAMES[game].title),
             expected=int(expected),
             monitor_key=new_key(),
             board_key=new_key(),
