@@ -19,6 +19,7 @@ import i18n
 from playbook import classes as cl
 from playbook.cli import language, main
 from playbook.store import Store
+from playbook.store_faults import StoreFault
 from tests.support.classes import monitor, student
 from tests.support.headless import click, one
 from tests.support.pseudo import escaped, html_texts, widget_texts
@@ -190,6 +191,12 @@ def test_a_refusal_is_said_in_the_readers_language_and_keeps_its_rules_id(store:
     with i18n.speaking("de"):
         assert stale.value.rule == "start" and stale.value.message == "teile zuerst die Tische ein"
     assert stale.value.message == "deal the tables first"
+    full = StoreFault("disk-full", "no space left on device", "a test")
+    with i18n.speaking("nl"):
+        assert full.rule == full.reason == "disk-full"
+        assert full.for_page(teacher=False).startswith("De server kan nu niet opslaan (de schijf is vol)")
+        assert full.for_page(teacher=True).startswith("De schijf van de server is vol")
+    assert full.for_page(teacher=True).startswith("The server's disk is full")
 
 
 def test_the_command_line_speaks_playbook_lang_or_the_locales_language(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
