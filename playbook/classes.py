@@ -227,7 +227,7 @@ def table_sizes(students: int, game: str, bots: bool = True) -> list[int]:
         raise ClassError("deal", say("no student has joined yet"))
     sizes = even_tables(students, high)
     if sizes[-1] < low and not bots:
-        raise ClassError("deal", say_n("{n} student cannot make tables of {low}-{high}: allow bots to fill the short table, or wait for more", "{n} students cannot make tables of {low}-{high}: allow bots to fill the short table, or wait for more", students, low=low, high=high))
+        raise ClassError("deal", say_n("{n} students cannot make tables of {low}-{high}: allow bots to fill the short table, or wait for more", "{n} students cannot make tables of {low}-{high}: allow bots to fill the short table, or wait for more", students, low=low, high=high))
     return sizes
 
 

@@ -277,7 +277,7 @@ def _cmd_class_new(args: argparse.Namespace) -> int:
         seconds = record.pace.get("seconds")
         pace = [length_of(record.game, record.variants), _("{n} s per decision", n=str(seconds)) if seconds else ""]
         said = "".join(f", {p}" for p in pace if p)
-        about = _n("{game}, {n} student", "{game}, {n} students", record.expected, game=record.game) + said
+        about = _n("{game}, {n} students", "{game}, {n} students", record.expected, game=record.game) + said
         # TRANSLATORS: the command line's list of a new class's links, one a line (the labels aligned)
         print(_("class {code} ({about})\njoin:    {join}\nboard:   {board}\nmonitor: {monitor}", code=record.code, about=about, join=links["join"], board=links["board"], monitor=links["monitor"]))
     print(_("the board and monitor links hold the class's keys: the monitor is yours alone ({where})", where=str(store.location)), file=sys.stderr)
@@ -337,7 +337,7 @@ def _cmd_notebooks(args: argparse.Namespace) -> int:
     args.folder.mkdir(parents=True, exist_ok=True)
     for source in sources:
         shutil.copyfile(source, args.folder / source.name)
-    print(_n("copied {n} notebook to {folder}: open it with `jupyter lab {folder}`, then Run > Run All Cells", "copied {n} notebooks to {folder}: open one with `jupyter lab {folder}`, then Run > Run All Cells", len(sources), folder=str(args.folder)), file=sys.stderr)
+    print(_n("copied {n} notebooks to {folder}: open one with `jupyter lab {folder}`, then Run > Run All Cells", "copied {n} notebooks to {folder}: open one with `jupyter lab {folder}`, then Run > Run All Cells", len(sources), folder=str(args.folder)), file=sys.stderr)
     return 0
 
 
@@ -626,10 +626,10 @@ def _cmd_debrief(args: argparse.Namespace) -> int:
         except SaveFileError as exc:
             raise SaveFileError(f"{path}: {exc}" if len(args.files) > 1 else str(exc)) from None
         label = Path(path).stem
-        if label in (seen for seen, _ in tables):
+        if label in (seen for seen, _game in tables):
             label = f"{label} ({len(tables) + 1})"
         tables.append((label, game))
-    games = {game.rules.slug for _, game in tables}
+    games = {game.rules.slug for _label, game in tables}
     if len(games) > 1:
         raise UsageError(say("the save files are of different games ({games}): one debrief is one game", games=", ".join(sorted(games))))
     reveal = not args.public

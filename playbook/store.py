@@ -987,7 +987,7 @@ class Store:
                 steps, reason = undo_plan(work, by_bot)
                 if reason is not None:
                     raise Refused("undo", say("Cannot undo: {reason}.", reason=undo_reason(reason)), before)
-                taken = [work.undo() for _ in range(steps)]
+                taken = [work.undo() for _step in range(steps)]
                 undone = rows[len(rows) - steps :]
                 del rows[len(rows) - steps :], by_bot[len(by_bot) - steps :]
                 start = len(work.actions)

@@ -516,7 +516,7 @@ class ClassPage(widgets.VBox):
         measure = card(self.record.game).length
         unit = render(measure.unit) if measure else _("step")
         self.status.ok(_n(
-            "Every table moved on to its next {unit} ({n} move made for the players, marked as timed out).",
+            "Every table moved on to its next {unit} ({n} moves made for the players, marked as timed out).",
             "Every table moved on to its next {unit} ({n} moves made for the players, marked as timed out).",
             moves, unit=unit,
         ))  # fmt: skip
@@ -911,7 +911,7 @@ class ClassPage(widgets.VBox):
         phase = render(_PHASES[record.phase]) if record.phase in _PHASES else record.phase
         self._head(
             _("{title} · the facilitator's page", title=record.title),
-            _n("Room code {code} · {n} student · {phase}", "Room code {code} · {n} students · {phase}", len(record.students), code=record.code, phase=phase),
+            _n("Room code {code} · {n} students · {phase}", "Room code {code} · {n} students · {phase}", len(record.students), code=record.code, phase=phase),
         )
         self._draw_controls(record)
         board_link = f'<a class="pb-class-board-link" href="{esc(class_links("", record)["board"])}" target="_blank" rel="noopener">{esc(_("Open the class board"))}</a>'
@@ -943,7 +943,7 @@ class ClassPage(widgets.VBox):
             rows = cl.decision_rows(self.store, record)
             parts.append(
                 widgets.HTML(
-                    download_link(csv_text(rows), f"class-{record.code}.csv", _n("The class CSV ({n} decision)", "The class CSV ({n} decisions)", len(rows)), "text/csv")
+                    download_link(csv_text(rows), f"class-{record.code}.csv", _n("The class CSV ({n} decisions)", "The class CSV ({n} decisions)", len(rows)), "text/csv")
                     if rows
                     else f'<span class="pb-muted">{esc(_("No decision yet: the class CSV comes with the first."))}</span>'
                 ).add_class("pb-class-csv")

@@ -801,6 +801,6 @@ class DebriefBar(widgets.HBox):
     def offer(self, csv: str, csv_name: str, rows: int, pdf: bytes, pdf_name: str, note: str = "") -> None:
         """Show the two links (the CSV of `rows` decisions), and an optional note (what the
         files keep secret)."""
-        self.csv_link.value = download_link(csv, csv_name, _n("Every decision (CSV, {n} row)", "Every decision (CSV, {n} rows)", rows), "text/csv")
+        self.csv_link.value = download_link(csv, csv_name, _n("Every decision (CSV, {n} rows)", "Every decision (CSV, {n} rows)", rows), "text/csv")
         self.pdf_link.value = download_link(pdf, pdf_name, _("The debrief handout (PDF)"), "application/pdf")
         self.note.value = f'<span class="pb-muted">{esc(note)}</span>' if note else ""

@@ -144,7 +144,7 @@ class LiveFollow:
         self._on_beat = on_beat
         #: the hidden button the page's script presses, and the answer it watches.
         self.heartbeat = widgets.Button(description="beat", layout=widgets.Layout(display="none")).add_class("pb-heartbeat")
-        self.heartbeat.on_click(lambda _: self.beat())
+        self.heartbeat.on_click(lambda _event: self.beat())
         self.alive = widgets.HTML('<span data-beat="0"></span>', layout=widgets.Layout(display="none")).add_class("pb-alive")
         self.last_beat = time.monotonic()
         self.beats = 0

@@ -188,7 +188,7 @@ class TablePicker(widgets.VBox):
             button.add_class("pb-resume")
             button.table_id = info.id  # read by tests and scripts
             button.on_click(lambda _event, table_id=info.id: self._on_resume(table_id))
-            about = _n("{n} move · last played {when}", "{n} moves · last played {when}", info.moves, when=day_and_time(info.updated))
+            about = _n("{n} moves · last played {when}", "{n} moves · last played {when}", info.moves, when=day_and_time(info.updated))
             label = widgets.HTML(f'<b>{esc(info.title)}</b> <span class="pb-muted">· {esc(about)}</span>')
             rows.append(widgets.HBox((button, label), layout=widgets.Layout(align_items="center", flex_flow="row wrap")))
         if tables is None:
@@ -1076,7 +1076,7 @@ class TableDashboard(widgets.VBox):
             return
         self._become_facilitator(table)
         self._open(table, _n(
-            "Loaded {file} as a new table, {title} ({n} move); every seat is played by hand.",
+            "Loaded {file} as a new table, {title} ({n} moves); every seat is played by hand.",
             "Loaded {file} as a new table, {title} ({n} moves); every seat is played by hand.",
             len(game.actions), file=label, title=self.table_title(table),
         ))  # fmt: skip
