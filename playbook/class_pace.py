@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.games import card
+from rules.text import say
 
 from . import pace
 from .classes import ClassRecord, TablesChange
-from .pace import BY_BOT, BY_DEFAULT, EXTRA_CHOICES, PACE, Pace, PaceError, pace_of, pause_meta
+from .pace import BY_BOT, BY_DEFAULT, EXTRA_CHOICES, PACE, Pace, PaceError, extra_choices, pace_of, pause_meta
 from .store import ClassTables
 
 __all__ = ["PauseClass", "SetExtra", "SetPace", "class_pace", "seats_of", "table_pace"]
@@ -75,10 +76,10 @@ class SetExtra(TablesChange):
     def decide(self, record: ClassRecord, now: float) -> tuple[ClassRecord, str]:
         who = record.student(self.student)
         if who is None:
-            raise PaceError("no such student")
+            raise PaceError(say("no such student"))
         factor = float(self.factor)
         if factor not in EXTRA_CHOICES:
-            raise PaceError(f"extra time is x{', x'.join(f'{f:g}' for f in EXTRA_CHOICES)}, not x{self.factor}")
+            raise PaceError(say("extra time is {choices}, not x{factor}", choices=extra_choices(), factor=str(self.factor)))
         extra = {k: v for k, v in dict(record.pace.get("extra") or {}).items() if k != who.id}
         if factor != 1.0:
             extra[who.id] = factor
@@ -106,7 +107,7 @@ class PauseClass(TablesChange):
 
     def decide(self, record: ClassRecord, now: float) -> tuple[ClassRecord, str]:
         if self.paused == (record.pace.get("paused_at") is not None):
-            raise PaceError("the class is paused already" if self.paused else "the class is not paused")
+            raise PaceError(say("the class is paused already") if self.paused else say("the class is not paused"))
         pace = {k: v for k, v in record.pace.items() if k != "paused_at"}
         if self.paused:
             pace["paused_at"] = now

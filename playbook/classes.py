@@ -29,17 +29,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from i18n import _
 from rules import GAMES, RuleError, SaveFileError, new_game
 from rules.core import even_tables, look_alike, look_alike_pair, look_alike_reason, name_problem
 from rules.decisions import columns_with
 from rules.games import CARDS, card, slugs
+from rules.text import Said, say, say_n
 
 from .access import key_matches, new_key, table_keys
 from .bots import strategies
 from .links import class_links
 from .pace import table_pace
 from .refusals import Refusal
-from .store import STOPPED, ClassTables, ClassUpdate, HandOver, Refused, Release, Store, StoredClass, Table
+from .store import CLASS_ENDED, STOPPED, ClassTables, ClassUpdate, HandOver, Refused, Release, Store, StoredClass, Table
 
 __all__ = [
     "CODE_ALPHABET",
@@ -91,7 +93,7 @@ KEEP_SECONDS = 20.0
 class ClassError(Refusal):
     """A class change that was not made (nothing changed); `record` is the class as it stands."""
 
-    def __init__(self, rule: str, message: str, record: ClassRecord | None = None) -> None:
+    def __init__(self, rule: str, message: str | Said, record: ClassRecord | None = None) -> None:
         super().__init__(message, rule)
         self.record = record
 
@@ -222,10 +224,10 @@ def table_sizes(students: int, game: str, bots: bool = True) -> list[int]:
     `bots`, else refused."""
     low, high = card(game).players.class_range
     if students < 1:
-        raise ClassError("deal", "no student has joined yet")
+        raise ClassError("deal", say("no student has joined yet"))
     sizes = even_tables(students, high)
     if sizes[-1] < low and not bots:
-        raise ClassError("deal", f"{students} students cannot make tables of {low}-{high}: allow bots to fill the short table, or wait for more")
+        raise ClassError("deal", say_n("{n} students cannot make tables of {low}-{high}: allow bots to fill the short table, or wait for more", "{n} students cannot make tables of {low}-{high}: allow bots to fill the short table, or wait for more", students, low=low, high=high))
     return sizes
 
 
@@ -417,7 +419,7 @@ class TablesChange(ClassChange):
 
 
 #: what a table of an ended class says to a move (`playbook.store.STOPPED`).
-ENDED = "The facilitator ended the class: this table takes no more moves. Thank you for playing!"
+ENDED = str(CLASS_ENDED)
 
 
 def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[ClassRecord, str]:
@@ -427,30 +429,30 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
     """
     refuse = lambda rule, text: ClassError(rule, text, record)  # noqa: E731
     if record.phase == "over" and not isinstance(change, ReleaseStudent):
-        raise refuse("over", "this class is over")
+        raise refuse("over", say("this class is over"))
     if isinstance(change, Join):
         return _join(record, change, now, refuse)
     if isinstance(change, Keep):
         kept = record.student(change.student)
         if kept is None or not key_matches(kept.key, change.key):
-            raise refuse("keep", "this page no longer holds that place in the class: join again")
+            raise refuse("keep", say("this page no longer holds that place in the class: join again"))
         if not isinstance(change.device, str) or len(change.device) < 16:
-            raise refuse("keep", "a device keeps a key of its own")
+            raise refuse("keep", say("a device keeps a key of its own"))
         other = record.by_device(change.device)
         if other is not None and other.id != kept.id:
-            raise refuse("device", f"this device is {other.name}'s place in the class already")
+            raise refuse("device", say("this device is {name}'s place in the class already", name=other.name))
         record = _replace_student(record, dataclasses.replace(kept, kept=True, device=device_hash(change.device)))
         return record, f"{kept.name}'s device keeps their place"
     if isinstance(change, AskSeat):
         asking = record.by_name(" ".join(str(change.name).split()))
         if asking is None:
-            raise refuse("ask", f"no one called {change.name} has joined this class: join with your name instead")
+            raise refuse("ask", say("no one called {name} has joined this class: join with your name instead", name=str(change.name)))
         if asking.free or asking.lost(now):
-            raise refuse("ask", f"{asking.name}'s name is free: join with it")
+            raise refuse("ask", say("{name}'s name is free: join with it", name=asking.name))
         if not isinstance(change.device, str) or len(change.device) < 16 or not isinstance(change.key, str) or len(change.key) < 16:
-            raise refuse("ask", "this page has not kept a key yet: wait a moment, then ask again")
+            raise refuse("ask", say("this page has not kept a key yet: wait a moment, then ask again"))
         if asking.on_device(change.device):
-            raise refuse("device", f"this device is {asking.name}'s place in the class already")
+            raise refuse("device", say("this device is {name}'s place in the class already", name=asking.name))
         mine = device_hash(change.device)
         kept_requests = tuple(r for r in record.requests if r.student != asking.id and not key_matches(r.device, mine))
         request = SeatRequest(secrets.token_urlsafe(6), asking.id, change.key, mine, now)
@@ -459,7 +461,7 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         request = next((r for r in record.requests if r.id == change.request), None)
         asking = record.student(request.student) if request is not None else None
         if request is None or asking is None:
-            raise refuse("request", "that request is gone: it was approved, turned down or asked again")
+            raise refuse("request", say("that request is gone: it was approved, turned down or asked again"))
         rest = tuple(r for r in record.requests if r.id != request.id)
         if isinstance(change, DenyRequest):
             return dataclasses.replace(record, requests=rest), f"{asking.name}'s request for another device turned down"
@@ -468,60 +470,60 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         return record, f"{asking.name}'s place moved to another device"
     if isinstance(change, Deal):
         if record.phase not in ("lobby", "dealt"):
-            raise refuse("deal", "the tables have started: deal the late students into tables of their own instead")
+            raise refuse("deal", say("the tables have started: deal the late students into tables of their own instead"))
         record = _drop_lost(record, now)
         groups = deal([s.id for s in record.students], record.game, record.bots, change.mix, record.seed)
         record = _seated(dataclasses.replace(record, groups=groups, phase="dealt"))
         return record, f"dealt {len(record.students)} students into {len(groups)} tables"
     if isinstance(change, Move):
         if record.phase != "dealt":
-            raise refuse("move", "students move between tables after the deal and before the start")
+            raise refuse("move", say("students move between tables after the deal and before the start"))
         mover = record.student(change.student)
         if mover is None or not 0 <= change.group < len(record.groups):
-            raise refuse("move", "no such student or table")
+            raise refuse("move", say("no such student or table"))
         moved = [tuple(s for s in g if s != change.student) for g in record.groups]
         moved[change.group] = (*moved[change.group], change.student)
         low, high = card(record.game).players.class_range
         if sum(1 for s in moved[change.group] if s is not None) > high:
-            raise refuse("move", f"table {change.group + 1} has {high} already, the most it takes: swap {mover.name} with one of its students instead")
+            raise refuse("move", say("table {table} has {high} already, the most it takes: swap {name} with one of its students instead", table=change.group + 1, high=high, name=mover.name))
         record = _seated(dataclasses.replace(record, groups=tuple(_refill(g, low, record.bots) for g in moved)))
         return record, f"{mover.name} moved to table {change.group + 1}"
     if isinstance(change, Swap):
         return _swap(record, change, refuse)
     if isinstance(change, Start):
         if record.phase != "dealt":
-            raise refuse("start", "deal the tables first")
+            raise refuse("start", say("deal the tables first"))
         record = _drop_lost(record, now)
         low = card(record.game).players.class_low
         for i, seats in enumerate(record.groups):
             if not any(s is not None for s in seats):
-                raise refuse("start", f"table {i + 1} has nobody: move someone there or deal again")
+                raise refuse("start", say("table {table} has nobody: move someone there or deal again", table=i + 1))
             if len(seats) < low:
-                raise refuse("start", f"table {i + 1} has {len(seats)}, fewer than {low}: allow bots or move students")
+                raise refuse("start", say("table {table} has {n}, fewer than {low}: allow bots or move students", table=i + 1, n=len(seats), low=low))
         return dataclasses.replace(record, phase="playing"), f"started {len(record.groups)} tables"
     if isinstance(change, DealWaiting):
         if record.phase != "playing":
-            raise refuse("deal", "this is for students who came after the start")
+            raise refuse("deal", say("this is for students who came after the start"))
         record = _drop_lost(record, now)
         waiting = [s.id for s in record.waiting]
         if not waiting:
-            raise refuse("deal", "no student is waiting")
+            raise refuse("deal", say("no student is waiting"))
         groups = deal(waiting, record.game, record.bots, False, record.seed + len(record.groups))
         record = _seated(dataclasses.replace(record, groups=record.groups + groups))
         return record, f"dealt {len(waiting)} late students into {len(groups)} more tables"
     if isinstance(change, ReleaseStudent):
         released = record.student(change.student)
         if released is None:
-            raise refuse("release", "no such student: the list has changed, look again")
+            raise refuse("release", say("no such student: the list has changed, look again"))
         if not isinstance(change.new_key, str) or len(change.new_key) < 16:
-            raise refuse("release", "a release needs a new key")
+            raise refuse("release", say("a release needs a new key"))
         record = _replace_student(record, dataclasses.replace(released, key=change.new_key, device="", free=True, kept=True))
         record = dataclasses.replace(record, requests=tuple(r for r in record.requests if r.student != released.id))
         return record, f"{released.name} released for another device"
     if isinstance(change, RenameStudent):
         renamed = record.student(change.student)
         if renamed is None:
-            raise refuse("rename", "no such student: the list has changed, look again")
+            raise refuse("rename", say("no such student: the list has changed, look again"))
         name = " ".join(str(change.name).split())
         problem = name_problem(name)
         if problem:
@@ -529,7 +531,12 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         same = next((s for s in record.students if s.id != renamed.id and look_alike(s.name, name)), None)
         if same is not None:
             why = look_alike_reason(same.name, name, (same.name, name)) if same.name.casefold() != name.casefold() else ""
-            raise refuse("names", f"{same.name} is another student's name in this class" + (f", and {name} looks the same ({why})" if why else ""))
+            raise refuse(
+                "names",
+                say("{other} is another student's name in this class, and {name} looks the same ({why})", other=same.name, name=name, why=why)
+                if why
+                else say("{other} is another student's name in this class", other=same.name),
+            )
         record = _replace_student(record, dataclasses.replace(renamed, name=name))
         at_table = seat_of(record, renamed) is not None
         # A game's names are in its setup, fixed once it starts: the seat keeps the name it was dealt.
@@ -538,10 +545,10 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
     if isinstance(change, RemoveStudent):
         removed = record.student(change.student)
         if removed is None:
-            raise refuse("remove", "no such student: the list has changed, look again")
+            raise refuse("remove", say("no such student: the list has changed, look again"))
         where = seat_of(record, removed)
         if where is not None and (not card(record.game).fill_bot or card(record.game).fill_bot not in strategies(record.game)):
-            raise refuse("remove", f"{removed.name} plays at table {(removed.group or 0) + 1} and this game has no bot to take the seat: release the name instead")
+            raise refuse("remove", say("{name} plays at table {table} and this game has no bot to take the seat: release the name instead", name=removed.name, table=(removed.group or 0) + 1))
         return _without(record, removed.id), f"{removed.name} removed from the class" + (f" (a bot plays their seat at table {(removed.group or 0) + 1})" if where is not None else "")
     if isinstance(change, End):
         return dataclasses.replace(record, phase="over"), "the class is over"
@@ -549,25 +556,32 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         try:
             return change.decide(record, now)
         except Refusal as exc:
-            raise refuse(exc.rule, exc.message) from None
-    raise refuse("change", f"a class does not know the change {type(change).__name__}")
+            raise refuse(exc.rule, exc.said) from None
+    raise refuse("change", say("a class does not know the change {kind}", kind=type(change).__name__))
 
 
 def _swap(record: ClassRecord, change: Swap, refuse: Any) -> tuple[ClassRecord, str]:
     """Two students of different tables take each other's seat (before the start)."""
     first, second = record.student(change.a), record.student(change.b)
     if first is None or second is None:
-        raise refuse("swap", "no such student: the list has changed, look again")
+        raise refuse("swap", say("no such student: the list has changed, look again"))
     if record.phase == "lobby":
-        raise refuse("swap", "deal the tables first: students swap tables after the deal")
+        raise refuse("swap", say("deal the tables first: students swap tables after the deal"))
     if record.phase != "dealt":
         # A started table's game was dealt with its players' names and has their moves: a seat
         # cannot change hands in it without rewriting what it recorded. Release or remove instead.
-        raise refuse("swap", f"the tables have started: {first.name} and {second.name} keep their seats (a started game's players are fixed); release a name for another device instead")
+        raise refuse(
+            "swap",
+            say(
+                "the tables have started: {first} and {second} keep their seats (a started game's players are fixed); release a name for another device instead",
+                first=first.name,
+                second=second.name,
+            ),
+        )
     if first.group is None or second.group is None:
-        raise refuse("swap", f"{(first if first.group is None else second).name} has no table yet: deal again")
+        raise refuse("swap", say("{name} has no table yet: deal again", name=(first if first.group is None else second).name))
     if first.id == second.id or first.group == second.group:
-        raise refuse("swap", f"{first.name} and {second.name} are at the same table already: pick a student of another table")
+        raise refuse("swap", say("{first} and {second} are at the same table already: pick a student of another table", first=first.name, second=second.name))
     swapped = {first.id: second.id, second.id: first.id}
     groups = tuple(tuple(swapped.get(s, s) if s is not None else None for s in g) for g in record.groups)
     record = _seated(dataclasses.replace(record, groups=groups))
@@ -597,13 +611,13 @@ def _join(record: ClassRecord, change: Join, now: float, refuse: Any) -> tuple[C
     if problem:
         raise refuse("names", problem[:1].upper() + problem[1:])
     if record.roster and not any(look_alike(name, r) for r in record.roster):
-        raise refuse("roster", f"{name} is not on this class's list: pick your name from the list")
+        raise refuse("roster", say("{name} is not on this class's list: pick your name from the list", name=name))
     if not isinstance(change.key, str) or len(change.key) < 16:
-        raise refuse("join", "a join needs a key of its own")
+        raise refuse("join", say("a join needs a key of its own"))
     mine = record.by_device(change.device) if change.device else None
     if mine is not None:
         # The page says this device's own place is there: it goes back to it, nothing changes.
-        raise refuse("device", f"this device is {mine.name}'s place in the class already")
+        raise refuse("device", say("this device is {name}'s place in the class already", name=mine.name))
     device = device_hash(change.device) if change.device else ""
     same = record.by_name(name)
     if same is not None:
@@ -611,14 +625,23 @@ def _join(record: ClassRecord, change: Join, now: float, refuse: Any) -> tuple[C
             why = look_alike_reason(name, same.name, ("yours", "theirs")) if same.name.casefold() != name.casefold() else ""
             raise refuse(
                 "names",
-                (f"{name} looks the same as {same.name}, who has joined already ({why}). " if why else f"{same.name} has joined already. ")
-                + "If that is you on another device, ask the facilitator for your place (the button below); else add a letter to your name",
+                say(
+                    "{name} looks the same as {other}, who has joined already ({why}). If that is you on another device, ask the facilitator for your place (the button below); else add a letter to your name",
+                    name=name,
+                    other=same.name,
+                    why=why,
+                )
+                if why
+                else say(
+                    "{other} has joined already. If that is you on another device, ask the facilitator for your place (the button below); else add a letter to your name",
+                    other=same.name,
+                ),
             )
         again = dataclasses.replace(same, key=change.key, device=device, kept=False, free=False, joined=now)
         record = dataclasses.replace(_replace_student(record, again), requests=tuple(r for r in record.requests if r.student != same.id))
         return record, f"{same.name} joined again"
     if len(record.students) >= MAX_STUDENTS:
-        raise refuse("full", f"this class is full ({MAX_STUDENTS} students)")
+        raise refuse("full", say("this class is full ({n} students)", n=MAX_STUDENTS))
     student = Student(secrets.token_urlsafe(6), name, change.key, now, device=device, kept=False)
     group = None
     if record.phase == "dealt":
@@ -684,27 +707,32 @@ def create_class(
     """A new class in the lobby, with a room code no other class has. `variants` are setup
     fields for every table (JSON values, as in a save file's setup), checked now."""
     if game not in CARDS:
-        raise ClassError("game", f"no game {game!r}: choose from {', '.join(slugs())}")
+        raise ClassError("game", say("no game {game}: choose from {games}", game=repr(game), games=", ".join(slugs())))
     variants = _checked_variants(game, variants or {})
     timer = _checked_pace(pace or {})
     if not 3 <= int(expected) <= MAX_STUDENTS:
-        raise ClassError("students", f"a class has 3-{MAX_STUDENTS} students, not {expected}")
+        raise ClassError("students", say("a class has 3-{high} students, not {n}", high=MAX_STUDENTS, n=str(expected)))
     names = tuple(" ".join(str(n).split()) for n in roster if str(n).strip())
     for name in names:
         problem = name_problem(name)
         if problem:
-            raise ClassError("roster", f"the list: {problem}")
+            raise ClassError("roster", say("the list: {problem}", problem=problem))
     pair = look_alike_pair(names)
     if pair is not None:
         why = look_alike_reason(*pair) if pair[0].casefold() != pair[1].casefold() else ""
-        raise ClassError("roster", f"the list has two names that look the same: {pair[0]} and {pair[1]}" + (f" ({why})" if why else ""))
+        raise ClassError(
+            "roster",
+            say("the list has two names that look the same: {first} and {second} ({why})", first=pair[0], second=pair[1], why=why)
+            if why
+            else say("the list has two names that look the same: {first} and {second}", first=pair[0], second=pair[1]),
+        )
     now = time.time()
     for _attempt in range(20):
         record = ClassRecord(
             id=secrets.token_urlsafe(9),
             code=new_code(),
             game=game,
-            title=title or f"{GAMES[game].title} class",
+            title=title or _("{game} class", game=GAMES[game].title),
             expected=int(expected),
             monitor_key=new_key(),
             board_key=new_key(),
@@ -719,19 +747,19 @@ def create_class(
         if store.add_class(record.id, record.code, game, record.to_json(), now):
             return record
         # else the code was taken (by a class made at the same instant, or an old one): draw another
-    raise ClassError("code", "could not find a free room code")
+    raise ClassError("code", say("could not find a free room code"))
 
 
 def _checked_variants(game: str, variants: Mapping[str, Any]) -> dict[str, Any]:
     """`variants` when they make a setup of `game` (tried on the smallest class table), else ClassError."""
     data = dict(variants)
     if "names" in data or "gm" in data:
-        raise ClassError("variants", "a class names its seats itself: give only the game's variants")
+        raise ClassError("variants", say("a class names its seats itself: give only the game's variants"))
     names = [f"Seat {i + 1}" for i in range(card(game).players.class_low)]
     try:
         GAMES[game].setup_from_json({**_seats_setup(game, names), **data})
     except (SaveFileError, RuleError) as exc:
-        raise ClassError("variants", f"the variants do not make a game: {exc}") from None
+        raise ClassError("variants", say("the variants do not make a game: {reason}", reason=exc.said if isinstance(exc, RuleError) else str(exc))) from None
     return data
 
 
@@ -742,7 +770,7 @@ def _checked_pace(pace: Mapping[str, Any]) -> dict[str, Any]:
     try:
         return {k: v for k, v in Pace.from_json({**pace, "extra": {}}).to_json().items() if k != "extra"}
     except (Refusal, TypeError, ValueError) as exc:
-        raise ClassError("pace", getattr(exc, "message", str(exc))) from None
+        raise ClassError("pace", exc.said if isinstance(exc, Refusal) else str(exc)) from None
 
 
 def _seats_setup(game: str, names: Sequence[str]) -> dict[str, Any]:
@@ -824,7 +852,7 @@ def submit(store: Store, class_id: str, change: ClassChange, seen: int) -> Class
         record = _record(stored)
         behind = seen < record.version and not change.commutes and not set(tables.kinds_since(class_id, seen)) <= UNSEEN
         if seen > record.version or behind:
-            raise ClassError("stale", "the class moved on since this page showed it: nothing was done. Look again, then press once more if you still mean it.", record)
+            raise ClassError("stale", say("the class moved on since this page showed it: nothing was done. Look again, then press once more if you still mean it."), record)
         now = time.time()
         new, summary = apply_change(record, change, now)
         if isinstance(change, TablesChange):
@@ -861,10 +889,15 @@ def _seat_follows(before: ClassRecord, after: ClassRecord, change: ClassChange, 
             if card(before.game).devices:
                 tables.submit(table_id, Release(seat, new_key()))
         except Refused as exc:
-            raise ClassError("table", f"nothing was changed: the table refused ({exc.message})", before) from None
+            raise ClassError("table", say("nothing was changed: the table refused ({reason})", reason=exc.said), before) from None
         except Exception as exc:  # a bot that cannot play the seat yet (a character not yet made)
-            who = student.name if student is not None else "the student"
-            raise ClassError("table", f"nothing was changed: a bot cannot take {who}'s seat now ({type(exc).__name__}); release the name instead", before) from None
+            reason = type(exc).__name__
+            said = (
+                say("nothing was changed: a bot cannot take {name}'s seat now ({reason}); release the name instead", name=student.name, reason=reason)
+                if student is not None
+                else say("nothing was changed: a bot cannot take the student's seat now ({reason}); release the name instead", reason=reason)
+            )
+            raise ClassError("table", said, before) from None
 
 
 #: a student's page notes that it is there at most this often (its heartbeat beats every 4 s):

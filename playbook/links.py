@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from i18n import _
 from rules.games import card
 
 __all__ = [
@@ -174,13 +175,14 @@ class CommandLineBase:
         if not self.local_only:
             return ""
         if self.source == "network":
-            return (
-                f"this machine has no network, so the links say {self.base}, which no phone can open: "
-                "connect it to the room's network and make them again, or give --public-url (or PLAYBOOK_URL)"
+            return _(
+                "this machine has no network, so the links say {address}, which no phone can open: "
+                "connect it to the room's network and make them again, or give --public-url (or PLAYBOOK_URL)",
+                address=self.base,
             )
         if self.source == "playbook serve":
-            return f"the playbook serve running here is for this machine only (--local), so the links say {self.base}, which no phone can open"
-        return f"the links say {self.base} (from {self.source}), which no phone can open: only this machine can"
+            return _("the playbook serve running here is for this machine only (--local), so the links say {address}, which no phone can open", address=self.base)
+        return _("the links say {address} (from {source}), which no phone can open: only this machine can", address=self.base, source=self.source)
 
 
 def command_line_address(url: str | None, network: Callable[[], str]) -> CommandLineBase:

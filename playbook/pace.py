@@ -40,8 +40,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from i18n import _
 from rules.core import AnyGame
 from rules.games import card
+from rules.text import Said, say
 
 from .refusals import Refusal
 
@@ -83,8 +85,13 @@ LEAST_SECONDS = 5
 class PaceError(Refusal):
     """A pace setting that was not made (nothing changed); the message says why."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str | Said) -> None:
         super().__init__(message, "pace")
+
+
+def extra_choices() -> str:
+    """The extra-time factors as a refusal names them: "x1, x1.5, x2"."""
+    return ", ".join(f"x{f:g}" for f in EXTRA_CHOICES)
 
 
 # -- length ------------------------------------------------------------------------------------------
@@ -98,16 +105,16 @@ def length_variants(game: str, length: object) -> dict[str, Any]:
         return {}
     measure = card(game).length
     if measure is None:
-        raise PaceError(f"{card(game).title} has no set length: its GM ends it")
+        raise PaceError(say("{game} has no set length: its GM ends it", game=card(game).title))
     if isinstance(length, str):
         text = length.strip().lower()
         if text in ("end", "none", "text", "until the end"):
             return {measure.field: None}
         if not text.isdigit():
-            raise PaceError(f"a length is a number of {measure.units} (or 'end'), not {length!r}")
+            raise PaceError(say("a length is a number of {units} (or 'end'), not {length}", units=measure.units, length=repr(length)))
         length = int(text)
     if isinstance(length, bool) or not isinstance(length, int) or length < 1:
-        raise PaceError(f"a length is at least 1 {measure.unit}, not {length!r}")
+        raise PaceError(say("a length is at least 1 {unit}, not {length}", unit=measure.unit, length=repr(length)))
     return {measure.field: length}
 
 
@@ -118,8 +125,9 @@ def length_of(game: str, variants: Mapping[str, Any]) -> str:
         return ""
     value = variants[measure.field]
     if value is None:
-        return "until the text's end"
-    return f"{value} {measure.unit if value == 1 else measure.units}"
+        return _("until the text's end")
+    # The card's own word for one and for many: a length of 1 year, of 2 years.
+    return _("{n} {unit}", n=value, unit=measure.unit if value == 1 else measure.units)
 
 
 # -- the settings -------------------------------------------------------------------------------------
@@ -138,12 +146,12 @@ class Pace:
 
     def __post_init__(self) -> None:
         if isinstance(self.seconds, bool) or not isinstance(self.seconds, int) or not (self.seconds == 0 or LEAST_SECONDS <= self.seconds <= MOST_SECONDS):
-            raise PaceError(f"a timer has {LEAST_SECONDS}-{MOST_SECONDS} seconds per decision, or 0 for none (not {self.seconds!r})")
+            raise PaceError(say("a timer has {low}-{high} seconds per decision, or 0 for none (not {seconds})", low=str(LEAST_SECONDS), high=str(MOST_SECONDS), seconds=repr(self.seconds)))
         if self.by not in (BY_DEFAULT, BY_BOT):
-            raise PaceError(f"at zero the game's default or its fill bot moves ({BY_DEFAULT!r} or {BY_BOT!r}), not {self.by!r}")
+            raise PaceError(say("at zero the game's default or its fill bot moves ({default} or {bot}), not {by}", default=repr(BY_DEFAULT), bot=repr(BY_BOT), by=repr(self.by)))
         for factor in self.extra.values():
             if factor not in EXTRA_CHOICES:
-                raise PaceError(f"extra time is x{', x'.join(f'{f:g}' for f in EXTRA_CHOICES)}, not x{factor}")
+                raise PaceError(say("extra time is {choices}, not x{factor}", choices=extra_choices(), factor=str(factor)))
 
     @property
     def on(self) -> bool:

@@ -49,6 +49,7 @@ from typing import Any, Literal, Protocol, TypeVar
 from rules import GAMES, Action, Game, RuleError, SaveFileError
 from rules.core import SAVE_FORMAT, SAVE_VERSION, AnyGame, _plain, action_to_json, actions_from_json
 from rules.games import card
+from rules.text import Said, say
 
 from . import pace
 from .access import key_matches
@@ -60,6 +61,7 @@ from .store_faults import StoreFault, log, noted, postgres_fault, recovered, sql
 _T = TypeVar("_T")
 
 __all__ = [
+    "CLASS_ENDED",
     "HANDED",
     "STOPPED",
     "Change",
@@ -84,6 +86,7 @@ __all__ = [
     "bot_of_move",
     "bots_of",
     "default_path",
+    "undo_reason",
 ]
 
 SCHEMA = (
@@ -158,6 +161,13 @@ STOPPED = "stopped"
 #: a table's meta key: every hand-over of a seat, [seat, bot (None: a person), the number of
 #: moves before it, the bot before it (None: a person)], oldest first (`bot_of_move`).
 HANDED = "handed"
+#: why a table of an ended class takes no more moves (its meta's STOPPED keeps it in English).
+CLASS_ENDED = say("The facilitator ended the class: this table takes no more moves. Thank you for playing!")
+#: the rules' reasons an undo is refused (`Game.undo_blocker`, English), said in the reader's language.
+_UNDO_BLOCKERS = {
+    str(said): said
+    for said in (say("nothing to undo"), say("the last action was a chance outcome"), say("the last action revealed hidden information"))
+}
 #: how often a SQLite waiter looks at the version (a point read of one row).
 POLL_SECONDS = 0.1
 
@@ -297,11 +307,16 @@ class Outcome:
     note: str = ""
 
 
+def undo_reason(reason: str) -> Said | str:
+    """The rules' reason an undo is refused, said in the reader's language (`i18n.render`)."""
+    return _UNDO_BLOCKERS.get(reason, reason)
+
+
 class Refused(Refusal):
     """A change the store did not make; `table` is the table as it stands (nothing changed).
     A move the rules refuse comes back as one, with the rules' reason and `rule`."""
 
-    def __init__(self, rule: str, message: str, table: Table | None = None) -> None:
+    def __init__(self, rule: str, message: str | Said, table: Table | None = None) -> None:
         super().__init__(message, rule)
         self.table = table
 
@@ -309,14 +324,14 @@ class Refused(Refusal):
 class StaleTable(Refused):
     """The page was behind in a way that changes what its click meant: look again."""
 
-    def __init__(self, message: str, table: Table | None = None) -> None:
+    def __init__(self, message: str | Said, table: Table | None = None) -> None:
         super().__init__("stale", message, table)
 
 
 class StoppedTable(Refused):
     """The table takes no more moves (its class ended): the message says why (its meta's STOPPED)."""
 
-    def __init__(self, message: str, table: Table | None = None) -> None:
+    def __init__(self, message: str | Said, table: Table | None = None) -> None:
         super().__init__("stopped", message, table)
 
 
@@ -949,9 +964,9 @@ class Store:
         before = self._snapshot(table_id, cached, meta)
         behind = seen < version
         if seen > version:
-            raise StaleTable("this page knows a newer table than the store holds; reopen the table", before)
+            raise StaleTable(say("this page knows a newer table than the store holds; reopen the table"), before)
         if meta.get(STOPPED) and isinstance(change, (Play, Undo, HandOver)):
-            raise StoppedTable(str(meta[STOPPED]), before)
+            raise StoppedTable(CLASS_ENDED if meta[STOPPED] == str(CLASS_ENDED) else str(meta[STOPPED]), before)
         if behind:
             self._check_not_stale(db, table_id, change, seen, before)
         work = cached.game.copy()
@@ -971,8 +986,8 @@ class Store:
             elif isinstance(change, Undo):
                 steps, reason = undo_plan(work, by_bot)
                 if reason is not None:
-                    raise Refused("undo", f"Cannot undo: {reason}.", before)
-                taken = [work.undo() for _ in range(steps)]
+                    raise Refused("undo", say("Cannot undo: {reason}.", reason=undo_reason(reason)), before)
+                taken = [work.undo() for _step in range(steps)]
                 undone = rows[len(rows) - steps :]
                 del rows[len(rows) - steps :], by_bot[len(by_bot) - steps :]
                 start = len(work.actions)
@@ -983,7 +998,7 @@ class Store:
                 bots = bots_of(meta)
                 names = card(work.rules.slug).seat_names(work.setup)  # an absent GM's seat too
                 if not isinstance(change.seat, int) or not 0 <= change.seat < len(names):
-                    raise Refused("seat", f"there is no seat {change.seat!r}", before)
+                    raise Refused("seat", say("there is no seat {seat}", seat=repr(change.seat)), before)
                 if change.bot is None:
                     bots.pop(change.seat, None)
                 else:
@@ -1001,7 +1016,7 @@ class Store:
             elif isinstance(change, (Claim, Confirm, Release)):
                 names = card(work.rules.slug).seat_names(work.setup)  # a GM's seat too
                 if not isinstance(change.seat, int) or not 0 <= change.seat < len(names):
-                    raise Refused("seat", f"there is no seat {change.seat!r}", before)
+                    raise Refused("seat", say("there is no seat {seat}", seat=repr(change.seat)), before)
                 claims = dict(meta.get("claims") or {})
                 seat = str(change.seat)
                 if isinstance(change, Claim):
@@ -1012,13 +1027,13 @@ class Store:
                     # retry) may claim again: the page that first claimed it never got going.
                     again = pending is not None and change.key is not None and key_matches(pending.get("slip"), change.key)
                     if change.seat in bots_of(meta):
-                        raise Refused("claim", f"a bot plays {name}'s seat", before)
+                        raise Refused("claim", say("a bot plays {name}'s seat", name=name), before)
                     if seat in claims and not again:
-                        raise Refused("claim", f"{name}'s seat is open on another device: ask the facilitator to release it if it is yours", before)
+                        raise Refused("claim", say("{name}'s seat is open on another device: ask the facilitator to release it if it is yours", name=name), before)
                     if change.key is not None and not again and not key_matches(current, change.key):
-                        raise Refused("claim", f"this link no longer opens {name}'s seat: ask the facilitator for a new one", before)
+                        raise Refused("claim", say("this link no longer opens {name}'s seat: ask the facilitator for a new one", name=name), before)
                     if not isinstance(change.new_key, str) or len(change.new_key) < 16:
-                        raise Refused("claim", "a claim needs a new key of its own", before)
+                        raise Refused("claim", say("a claim needs a new key of its own"), before)
                     slip = pending["slip"] if again and pending is not None else change.key
                     claims[seat] = {"at": time.time(), "confirmed": False, **({"slip": slip} if slip else {})}
                     new_meta["seat_keys"] = {**dict(meta.get("seat_keys") or {}), seat: change.new_key}
@@ -1026,7 +1041,7 @@ class Store:
                 elif isinstance(change, Confirm):
                     held = claims.get(seat)
                     if not isinstance(held, dict) or not key_matches(dict(meta.get("seat_keys") or {}).get(seat), change.key):
-                        raise Refused("claim", f"{names[change.seat]}'s seat is not this page's", before)
+                        raise Refused("claim", say("{name}'s seat is not this page's", name=names[change.seat]), before)
                     claims[seat] = {"at": held.get("at", time.time()), "confirmed": True}
                     summary = f"seat {change.seat + 1} shown on its device"
                 else:
@@ -1038,18 +1053,18 @@ class Store:
             elif isinstance(change, SetMeta):
                 for key, value in change.values.items():
                     if key in ("bots", HANDED):
-                        raise Refused("meta", "bot seats change with HandOver", before)
+                        raise Refused("meta", say("bot seats change with HandOver"), before)
                     if value is None:
                         new_meta.pop(key, None)
                     else:
                         new_meta[key] = value
                 seats, summary = set(), "settings: " + ", ".join(sorted(change.values))
             else:
-                raise Refused("change", f"the store does not know the change {type(change).__name__}", before)
+                raise Refused("change", say("the store does not know the change {kind}", kind=type(change).__name__), before)
         except Refused:
             raise
         except RuleError as exc:
-            raise Refused(exc.rule, exc.message, before) from None
+            raise Refused(exc.rule, exc.said, before) from None
         new_version = version + 1
         now = time.time()
         new_meta.update(pace.after_change(new_meta, before.game, work, now))
@@ -1078,7 +1093,7 @@ class Store:
             if _step_of(work.state) != step:
                 return note  # the bots finished what the action was to move on
         if change.action.seat is not None and change.action.seat in bots:
-            raise Refused("bot seat", "a bot plays this seat now; the facilitator can hand it back", before)
+            raise Refused("bot seat", say("a bot plays this seat now; the facilitator can hand it back"), before)
         mark = len(work.actions)
         work.apply(change.action)
         by_bot += [False] * (len(work.actions) - mark)
@@ -1091,8 +1106,12 @@ class Store:
         known = strategies(game.rules.slug)
         for seat, name in bots.items():
             if name not in known:
-                choices = ", ".join(known) or "none: this game has no bots"
-                raise Refused("bots", f"unknown bot {name!r} for seat {seat + 1}; choose from {choices}", table)
+                said = (
+                    say("unknown bot {name} for seat {seat}; choose from {choices}", name=repr(name), seat=seat + 1, choices=", ".join(known))
+                    if known
+                    else say("unknown bot {name} for seat {seat}; choose from none: this game has no bots", name=repr(name), seat=seat + 1)
+                )
+                raise Refused("bots", said, table)
 
     def _check_not_stale(self, db: _Conn, table_id: str, change: Change, seen: int, table: Table) -> None:
         since = db.execute("SELECT kind, seats, summary FROM changes WHERE table_id = ? AND version > ? ORDER BY version", (table_id, seen)).fetchall()
@@ -1103,15 +1122,17 @@ class Store:
             # About one seat: it still means what it meant if that seat has not moved since.
             if not any(change.seat in json.loads(r[1]) for r in since):
                 return
-            name = _seat_name(table.game, change.seat) if isinstance(change.seat, int) else "that"
-            raise StaleTable(f"{name}'s seat moved since this page showed it ({what}): nothing was done. Look again, then press once more if you still mean it.", table)
+            if not isinstance(change.seat, int):
+                raise StaleTable(say("that's seat moved since this page showed it ({what}): nothing was done. Look again, then press once more if you still mean it.", what=what), table)
+            name = _seat_name(table.game, change.seat)
+            raise StaleTable(say("{name}'s seat moved since this page showed it ({what}): nothing was done. Look again, then press once more if you still mean it.", name=name, what=what), table)
         if not isinstance(change, Play) or change.action.seat is None:
-            raise StaleTable(f"The table moved on since this page showed it ({what}): nothing was done. Look again, then press once more if you still mean it.", table)
+            raise StaleTable(say("The table moved on since this page showed it ({what}): nothing was done. Look again, then press once more if you still mean it.", what=what), table)
         seat = change.action.seat
         # A device claiming the seat, or its release, is not a move of the seat's game.
         if any(seat in json.loads(r[1]) for r in since if r[0] not in ("claim", "confirm", "release", "meta")):
             name = _seat_name(table.game, seat)
-            raise StaleTable(f"{name}'s seat moved on another page since this page showed it ({what}): nothing was done. Look again.", table)
+            raise StaleTable(say("{name}'s seat moved on another page since this page showed it ({what}): nothing was done. Look again.", name=name, what=what), table)
 
     # -- rows ----------------------------------------------------------------------------------------
     def _next_row(self, db: _Conn, table_id: str) -> int:

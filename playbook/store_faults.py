@@ -19,6 +19,9 @@ import sys
 import threading
 from typing import Literal
 
+from i18n import render
+from rules.text import Said, say
+
 from .refusals import Refusal
 
 __all__ = ["StoreFault", "log", "noted", "postgres_fault", "recovered", "sqlite_fault"]
@@ -47,18 +50,18 @@ if not log.handlers:
     log.addHandler(_handler)
 
 #: what a seat's or a student's page says, by reason.
-FOR_SEATS: dict[str, str] = {
-    "disk-full": "The server cannot save right now (its disk is full): nothing was saved; tell your teacher.",
-    "read-only": "The server cannot save right now (its saved tables are read-only): nothing was saved; tell your teacher.",
-    "database-gone": "The server cannot reach its database right now: nothing was saved; tell your teacher, then press again in a moment.",
+FOR_SEATS: dict[str, Said] = {
+    "disk-full": say("The server cannot save right now (its disk is full): nothing was saved; tell your teacher."),
+    "read-only": say("The server cannot save right now (its saved tables are read-only): nothing was saved; tell your teacher."),
+    "database-gone": say("The server cannot reach its database right now: nothing was saved; tell your teacher, then press again in a moment."),
 }
 
 #: what the facilitator's page and the class monitor say, by reason (and database).
-FOR_TEACHERS: dict[str, str] = {
-    "disk-full": "The server's disk is full: free some space on the laptop (or the server), then press again. Nothing was lost.",
-    "read-only": "The server cannot write its saved tables (the file or its folder is read-only, or the disk is): make them writable again, then press again. Nothing was lost.",
-    "database-gone": "The server lost its database (PostgreSQL is down or restarting): wait until it is back, then press again. Nothing was lost.",
-    "database-gone sqlite": "The server cannot open its saved tables file (a disk unplugged or failing?): check the laptop's disk, then press again. Nothing was lost.",
+FOR_TEACHERS: dict[str, Said] = {
+    "disk-full": say("The server's disk is full: free some space on the laptop (or the server), then press again. Nothing was lost."),
+    "read-only": say("The server cannot write its saved tables (the file or its folder is read-only, or the disk is): make them writable again, then press again. Nothing was lost."),
+    "database-gone": say("The server lost its database (PostgreSQL is down or restarting): wait until it is back, then press again. Nothing was lost."),
+    "database-gone sqlite": say("The server cannot open its saved tables file (a disk unplugged or failing?): check the laptop's disk, then press again. Nothing was lost."),
 }
 
 
@@ -70,9 +73,14 @@ class StoreFault(Refusal):
     def __init__(self, reason: Reason, detail: str, where: str, sqlite: bool = False) -> None:
         super().__init__(FOR_SEATS[reason], reason)
         self.reason: Reason = reason
-        self.teacher = FOR_TEACHERS[f"{reason} sqlite" if sqlite and f"{reason} sqlite" in FOR_TEACHERS else reason]
+        self._teacher = FOR_TEACHERS[f"{reason} sqlite" if sqlite and f"{reason} sqlite" in FOR_TEACHERS else reason]
         self.detail = detail
         self.where = where
+
+    @property
+    def teacher(self) -> str:
+        """The facilitator's message, in the reader's language."""
+        return render(self._teacher)
 
     def for_page(self, teacher: bool) -> str:
         """The message for a page: the teacher's (facilitator, monitor) or a seat's."""

@@ -11,15 +11,22 @@ import functools
 import json
 import os
 
+from drawing.common import esc
+from i18n import _
 from playbook.links import in_voila
 from playbook.pacing import release_turn
 
 __all__ = ["page_query", "qr_svg", "serve_hint"]
 
 
-@functools.lru_cache(maxsize=32)
 def qr_svg(text: str, size: int = 220) -> str:
-    """`text` as a QR code in inline SVG (ReportLab's pure-Python encoder; no image library)."""
+    """`text` as a QR code in inline SVG (ReportLab's pure-Python encoder; no image library),
+    named in the page's language."""
+    return _qr_svg(text, size, _("QR code"))
+
+
+@functools.lru_cache(maxsize=32)
+def _qr_svg(text: str, size: int, label: str) -> str:
     from reportlab.graphics.barcode import qrencoder
 
     code = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
@@ -33,7 +40,7 @@ def qr_svg(text: str, size: int = 220) -> str:
     span = count + 2 * border
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {span} {span}" width="{size}" height="{size}" '
-        f'shape-rendering="crispEdges" role="img" aria-label="QR code"><rect width="{span}" height="{span}" fill="#fff"/>'
+        f'shape-rendering="crispEdges" role="img" aria-label="{esc(label)}"><rect width="{span}" height="{span}" fill="#fff"/>'
         f'<g fill="#000">{cells}</g></svg>'
     )
 
@@ -47,10 +54,13 @@ def serve_hint() -> str:
 
     if server_url() is not None:
         return ""
+    serve, command = "<code>playbook serve</code>", "<code>playbook serve --ip 0.0.0.0</code>"
     return (
-        '<div class="pb-serve-hint"><b>These links open on <code>playbook serve</code>, and none is running.</b> '
-        "Start it in a terminal (<code>playbook serve --ip 0.0.0.0</code> for phones on the room's network), "
-        "then the board, join and seat links below work.</div>"
+        '<div class="pb-serve-hint"><b>'
+        + _("These links open on {serve}, and none is running.", serve=serve)
+        + "</b> "
+        + _("Start it in a terminal ({command} for phones on the room's network), then the board, join and seat links below work.", command=command)
+        + "</div>"
     )
 
 

@@ -28,6 +28,7 @@ import ipywidgets as widgets
 from drawing.board import Scene, scene_html, waiting_scene
 from drawing.common import esc
 from drawing.timeline import Timeline, scenes_for, secret_lines
+from i18n import _, render
 from rules.core import AnyGame
 from rules.games import card
 
@@ -55,17 +56,17 @@ class Debrief(widgets.VBox):
         self.step = 0
         self.reveal_secrets = False
         self._game: AnyGame | None = None
-        self.back = widgets.Button(description="◀ Back", tooltip="The moment before").add_class("pb-replay-back")
-        self.next = widgets.Button(description="Next ▶", tooltip="The moment after").add_class("pb-replay-next")
-        self.jump = widgets.Dropdown(options=[("—", 0)], value=0, tooltip="Go to a round", layout=widgets.Layout(width="auto")).add_class("pb-replay-round")
+        self.back = widgets.Button(description=_("◀ Back"), tooltip=_("The moment before")).add_class("pb-replay-back")
+        self.next = widgets.Button(description=_("Next ▶"), tooltip=_("The moment after")).add_class("pb-replay-next")
+        self.jump = widgets.Dropdown(options=[("—", 0)], value=0, tooltip=_("Go to a round"), layout=widgets.Layout(width="auto")).add_class("pb-replay-round")
         self.step_html = widgets.HTML().add_class("pb-replay-step")
         self.scene = widgets.HTML().add_class("pb-replay-scene")
         self.secrets = widgets.HTML().add_class("pb-replay-secrets")
-        self.reveal = widgets.Checkbox(value=False, description="Show the secret choices on the board", indent=False).add_class("pb-replay-reveal")
+        self.reveal = widgets.Checkbox(value=False, description=_("Show the secret choices on the board"), indent=False).add_class("pb-replay-reveal")
         self.reveal.layout.display = "flex" if facilitator else "none"
         self._on_reveal = on_reveal
-        self.back.on_click(lambda _: self.step_to(self.step - 1))
-        self.next.on_click(lambda _: self.step_to(self.step + 1))
+        self.back.on_click(lambda _event: self.step_to(self.step - 1))
+        self.next.on_click(lambda _event: self.step_to(self.step + 1))
         self.jump.observe(self._jumped, "value")
         self.reveal.observe(self._revealed, "value")
         bar = widgets.HBox((self.back, self.next, widgets.HTML('<span class="pb-label">Jump to</span>'), self.jump, self.step_html), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
@@ -91,17 +92,17 @@ class Debrief(widgets.VBox):
             self.reveal_secrets = over and bool(getattr(game.state, "pledges_shown", False))
             self.reveal.layout.display = "none"
         self.reveal.disabled = not over
-        self.reveal.tooltip = "" if over else "Secrets stay secret until the game is over"
+        self.reveal.tooltip = "" if over else _("Secrets stay secret until the game is over")
         if self.reveal.value != self.reveal_secrets and self.reveal.layout.display != "none":
             self.reveal.unobserve(self._revealed, "value")
             self.reveal.value = self.reveal_secrets
             self.reveal.observe(self._revealed, "value")
         moments = self.timeline.moments
-        word = self.timeline.scenes.round_word
+        word = render(self.timeline.scenes.round_word)
         firsts: dict[int, int] = {}
         for k, m in enumerate(moments):
             firsts.setdefault(m.round, k)
-        options = [("the start", 0)] + [(f"{word} {r}", k) for r, k in sorted(firsts.items()) if k > 0]
+        options = [(_("the start"), 0)] + [(_("{round} {n}", round=word, n=r), k) for r, k in sorted(firsts.items()) if k > 0]
         if tuple(self.jump.options) != tuple(options):
             self.jump.unobserve(self._jumped, "value")
             self.jump.options = options
@@ -123,7 +124,7 @@ class Debrief(widgets.VBox):
         self.step_html.value = f'<span class="pb-label" data-step="{k}" data-steps="{len(moments)}">Step {k + 1} of {len(moments)}: {esc(m.label)}</span>'
         self.back.disabled = k == 0
         self.next.disabled = k == len(moments) - 1
-        round_first = max((v for _, v in self.jump.options if v <= k), default=0)
+        round_first = max((v for _label, v in self.jump.options if v <= k), default=0)
         if self.jump.value != round_first:
             self.jump.unobserve(self._jumped, "value")
             self.jump.value = round_first
@@ -139,8 +140,9 @@ class Debrief(widgets.VBox):
         if not lines:
             return ""
         items = "".join(f"<li><b><bdi>{esc(who)}</bdi></b>: {esc(text)}</li>" for who, text in lines)
-        word = self.timeline.scenes.round_word if self.timeline else "Round"
-        return f'<div class="pb-phase-board"><div class="pb-label">What was secret in {esc(word.lower())} {round_}</div><ul class="pb-story">{items}</ul></div>'
+        word = render(self.timeline.scenes.round_word) if self.timeline else _("Round")
+        label = _("What was secret in {round} {n}", round=word.lower(), n=round_)
+        return f'<div class="pb-phase-board"><div class="pb-label">{esc(label)}</div><ul class="pb-story">{items}</ul></div>'
 
     def _jumped(self, change: dict[str, Any]) -> None:
         if change["new"] is not None:
@@ -179,14 +181,14 @@ class PhaseBoard(widgets.VBox):
         self.scene.value = scene_html(scene, self.timeline.chart(), self.title)
         if scene.phase == "waiting" and join_url:
             self.join_html.value = (
-                f'<div class="pb-join-big"><div>{qr(join_url, 420)}<div class="pb-label">Scan to join</div>'
+                f'<div class="pb-join-big"><div>{qr(join_url, 420)}<div class="pb-label">{esc(_("Scan to join"))}</div>'
                 f'<div class="pb-join-link" style="max-width:420px">{esc(join_url)}</div></div></div>'
             )
         elif scene.phase != "results" and join_url and free:
             # Small, while seats are free: the address is the code's own (and its link's).
             self.join_html.value = (
-                f'<div class="pb-join-small"><a href="{esc(join_url)}" target="_blank" rel="noopener" aria-label="Join: {esc(join_url)}">'
-                f'{qr(join_url, 150)}</a><div class="pb-label">Join</div></div>'
+                f'<div class="pb-join-small"><a href="{esc(join_url)}" target="_blank" rel="noopener" aria-label="{esc(_("Join: {address}", address=join_url))}">'
+                f'{qr(join_url, 150)}</a><div class="pb-label">{esc(_("Join"))}</div></div>'
             )
         else:
             self.join_html.value = ""
@@ -208,20 +210,20 @@ class ClassDebrief(widgets.VBox):
     pb-class-debrief-back, -next, -round): each table drawn as its board was at the end of that
     round, or, for the round it is playing now (or any later one), as its board is now."""
 
-    def __init__(self, title: str, label: str = "Table") -> None:
-        self.title, self.label = title, label
+    def __init__(self, title: str, label: str = "") -> None:
+        self.title, self.label = title, render(label) if label else _("Table")
         self.timelines: list[Timeline] = []
         self.games: list[AnyGame] = []
         self.round = 0
-        self.back = widgets.Button(description="◀ Back").add_class("pb-class-debrief-back")
-        self.next = widgets.Button(description="Next ▶").add_class("pb-class-debrief-next")
-        self.jump = widgets.Dropdown(options=[("—", 0)], value=0, tooltip="Go to a round", layout=widgets.Layout(width="auto")).add_class("pb-class-debrief-round")
+        self.back = widgets.Button(description=_("◀ Back")).add_class("pb-class-debrief-back")
+        self.next = widgets.Button(description=_("Next ▶")).add_class("pb-class-debrief-next")
+        self.jump = widgets.Dropdown(options=[("—", 0)], value=0, tooltip=_("Go to a round"), layout=widgets.Layout(width="auto")).add_class("pb-class-debrief-round")
         self.body = widgets.HTML().add_class("pb-class-debrief-body")
-        self.back.on_click(lambda _: self.round_to(self.round - 1))
-        self.next.on_click(lambda _: self.round_to(self.round + 1))
+        self.back.on_click(lambda _event: self.round_to(self.round - 1))
+        self.next.on_click(lambda _event: self.round_to(self.round + 1))
         self.jump.observe(lambda c: self.round_to(int(c["new"])) if c["new"] is not None else None, "value")
-        bar = widgets.HBox((self.back, self.next, widgets.HTML('<span class="pb-label">Jump to</span>'), self.jump), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
-        super().__init__((widgets.HTML(style_html("board.css") + '<h2 style="margin:16px 0 4px">The tables side by side</h2>'), bar, self.body))
+        bar = widgets.HBox((self.back, self.next, widgets.HTML(f'<span class="pb-label">{esc(_("Jump to"))}</span>'), self.jump), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
+        super().__init__((widgets.HTML(style_html("board.css") + f'<h2 style="margin:16px 0 4px">{esc(_("The tables side by side"))}</h2>'), bar, self.body))
         self.add_class("pb-class-debrief")
         self.add_class("pb-phase-board")  # the board's sizes for its controls too
 
@@ -236,8 +238,11 @@ class ClassDebrief(widgets.VBox):
         # The rounds being played count too: a table's first year has no moment until its reveal.
         now = [t.scenes.round_of(g.state) for t, g in zip(self.timelines, self.games)]
         last = max([m.round for t in self.timelines for m in t.moments] + now, default=0)
-        word = self.timelines[0].scenes.round_word if self.timelines else "Round"
-        options = [(f"{word} {r}" + (" · now" if r == last and not self._all_over() else ""), r) for r in range(1, last + 1)] or [("now", 0)]
+        word = render(self.timelines[0].scenes.round_word) if self.timelines else _("Round")
+        now_too = not self._all_over()
+        options = [
+            (_("{round} {n} · now", round=word, n=r) if r == last and now_too else _("{round} {n}", round=word, n=r), r) for r in range(1, last + 1)
+        ] or [(_("now"), 0)]
         at_end = fresh or self.round >= (self.jump.options[-1][1] if self.jump.options else 0)
         if tuple(self.jump.options) != tuple(options):
             self.jump.options = options
@@ -250,7 +255,7 @@ class ClassDebrief(widgets.VBox):
         if not self.timelines:
             self.body.value = ""
             return
-        values = [v for _, v in self.jump.options]
+        values = [v for _label, v in self.jump.options]
         r = max(min(values), min(r, max(values)))
         self.round = r
         if self.jump.value != r:
@@ -259,7 +264,7 @@ class ClassDebrief(widgets.VBox):
         self.next.disabled = r >= max(values)
         cells, charts = [], []
         for i, (timeline, game) in enumerate(zip(self.timelines, self.games)):
-            name = f"{self.label} {i + 1}"
+            name = _("{table} {n}", table=self.label, n=i + 1)
             if r >= timeline.scenes.round_of(game.state):
                 # The round it plays now: the live board's own scene (`board_scene`), so this
                 # column and the class board's card for the table say the same.

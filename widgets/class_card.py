@@ -13,6 +13,7 @@ from typing import Any, Protocol
 import ipywidgets as widgets
 
 from drawing.common import card, download_link, esc
+from i18n import _, _n, listed, render
 from playbook.links import in_voila, public_base, table_links
 from playbook.store import Store, Table
 from rules import Action
@@ -57,8 +58,8 @@ class ClassPanel(widgets.VBox):
         self.rows = widgets.GridBox(
             layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 540px), 1fr))", grid_gap="0 18px")
         ).add_class("pb-class-seats")
-        self.slips_button = widgets.Button(description="Seat slips (PDF)", icon="print").add_class("pb-slips")
-        self.slips_button.on_click(lambda _: self._make_slips())
+        self.slips_button = widgets.Button(description=_("Seat slips (PDF)"), icon="print").add_class("pb-slips")
+        self.slips_button.on_click(lambda _event: self._make_slips())
         self.slips_link = widgets.HTML().add_class("pb-slips-link")
         self._shown: tuple[Any, ...] | None = None
         super().__init__(
@@ -86,13 +87,20 @@ class ClassPanel(widgets.VBox):
             return
         self._shown = key
         join_url = table_links(public_base(), dash.slug, table.id, table.meta, names)["join"]
+        board = f'<a class="pb-board-link" href="{esc(links["board"])}" target="_blank" rel="noopener">{esc(_("Open the board"))}</a>'
+        join = f'<a class="pb-join-link" href="{esc(links["join"])}" target="_blank" rel="noopener">{esc(_("the join link"))}</a>'
         self.links_html.value = card(
-            "The class: board and seats",
-            f'<div class="pb-class-links"><a class="pb-board-link" href="{esc(links["board"])}" target="_blank" rel="noopener">'
-            "Open the board</a> for the projector: it shows the join code. "
-            f'Phones join with the code, or with <a class="pb-join-link" href="{esc(links["join"])}" target="_blank" rel="noopener">the join link</a> '
-            f'(<span class="pb-muted">{esc(join_url)}</span>). Or send each player their own seat link below. '
-            "Keep this page and its links from the players.</div>" + serve_hint(),
+            _("The class: board and seats"),
+            '<div class="pb-class-links">'
+            + _(
+                "{board} for the projector: it shows the join code. Phones join with the code, or with {join} ({address}). "
+                "Or send each player their own seat link below. Keep this page and its links from the players.",
+                board=board,
+                join=join,
+                address=f'<span class="pb-muted">{esc(join_url)}</span>',
+            )
+            + "</div>"
+            + serve_hint(),
         )
         old = self.rows.children
         rows = []
@@ -103,12 +111,13 @@ class ClassPanel(widgets.VBox):
 
     def _seat_row(self, seat: int, name: str, href: str, bot: str | None, claimed: bool) -> widgets.Widget:
         dash = self._dash
-        state = f"🤖 bot: {bot}" if bot else ("📱 on a device" if claimed else "free")
+        state = _("🤖 bot: {bot}", bot=bot) if bot else (_("📱 on a device") if claimed else _("free"))
         # A held seat's key is its device's own: this page shows no link for it (Release frees it).
+        own_page, title = _("own page"), _("{name}'s own page", name=name)
         link = (
             ""
             if claimed
-            else f' · <a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}" title="{esc(name)}\'s own page">own page</a>'
+            else f' · <a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}" title="{esc(title)}">{esc(own_page)}</a>'
         )
         # The name wraps inside its own room: the controls stay on the seat's one line.
         label = widgets.HTML(
@@ -117,25 +126,25 @@ class ClassPanel(widgets.VBox):
         )
         parts: list[widgets.Widget] = [label]
         if claimed:
-            release = widgets.Button(description="Release", icon="unlock", tooltip="Free the seat for another device; its old link stops working").add_class(f"pb-release-{seat}")
-            release.on_click(lambda _: dash.release(seat))
+            release = widgets.Button(description=_("Release"), icon="unlock", tooltip=_("Free the seat for another device; its old link stops working")).add_class(f"pb-release-{seat}")
+            release.on_click(lambda _event: dash.release(seat))
             parts.append(release)
         names = list(dash.bot_strategies)
         if names:
             choice = widgets.Dropdown(
-                options=[("a person", "")] + [(f"bot: {n}", n) for n in names], value=bot or "", description="played by", layout=widgets.Layout(width="230px")
+                options=[(_("a person"), "")] + [(_("bot: {bot}", bot=n), n) for n in names], value=bot or "", description=_("played by"), layout=widgets.Layout(width="230px")
             ).add_class(f"pb-bot-{seat}")
-            apply = widgets.Button(tooltip="A bot plays an absent seat; give it back to a person any time").add_class(f"pb-hand-over-{seat}")
+            apply = widgets.Button(tooltip=_("A bot plays an absent seat; give it back to a person any time")).add_class(f"pb-hand-over-{seat}")
 
             # The button says what it will do with the choice, in the room's words.
-            def label(_: object = None) -> None:
-                apply.description = f"Let the bot play {name}" if choice.value else f"{name} plays again"
+            def label(_change: object = None) -> None:
+                apply.description = _("Let the bot play {name}", name=name) if choice.value else _("{name} plays again", name=name)
                 # Shown only when the choice would change something: a greyed button read as broken.
                 apply.layout.display = "none" if (choice.value or None) == bot else ""
 
             label()
             choice.observe(label, names="value")
-            apply.on_click(lambda _: dash.hand_over(seat, choice.value or None))
+            apply.on_click(lambda _event: dash.hand_over(seat, choice.value or None))
             parts += [choice, apply]
         return widgets.HBox(tuple(parts), layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="4px 10px"))
 
@@ -155,17 +164,21 @@ class ClassPanel(widgets.VBox):
         left_out = _slips_left_out(len(names), table.bots, claims)
         if not seats:
             # A message and no file: a PDF of no slips is an empty file that viewers reject.
-            self.slips_link.value = f'<span class="pb-muted pb-slips-none" {say_attrs()}>No slips to print: {esc(left_out or "no seats")}.</span>'
+            said = _("No slips to print: {reason}.", reason=left_out or _("no seats"))
+            self.slips_link.value = f'<span class="pb-muted pb-slips-none" {say_attrs()}>{esc(said)}</span>'
             return
         try:
-            pdf = build_document(seat_slips(seats, game_title=dash.game_title, players=len(seats), page="a4"), page="a4", title=f"{dash.game_title}: seat slips")
+            pdf = build_document(seat_slips(seats, game_title=dash.game_title, players=len(seats), page="a4"), page="a4", title=_("{game}: seat slips", game=dash.game_title))
         except ValueError as exc:
-            self.slips_link.value = f'<span class="pb-muted pb-slips-none" {say_attrs()}>No slips to print: {esc(exc)}.</span>'
+            said = _("No slips to print: {reason}.", reason=str(exc))
+            self.slips_link.value = f'<span class="pb-muted pb-slips-none" {say_attrs()}>{esc(said)}</span>'
             return
-        count = f"{len(seats)} slip{'' if len(seats) == 1 else 's'}"
-        held = f"{count}: {', '.join(name for name, _ in seats)}" + (f" (not printed: {left_out})" if left_out else "")
-        self.slips_link.value = download_link(pdf, f"{dash.slug}-{table.id}-seat-slips.pdf", f"Seat slips (PDF, {count})", "application/pdf") + (
-            f' <span class="pb-muted pb-slips-held">{esc(held)}. Each slip holds that seat\'s key: hand it to that player only.</span>'
+        count = _n("{n} slip", "{n} slips", len(seats))
+        names = ", ".join(name for name, _url in seats)
+        held = _("{count}: {names} (not printed: {left_out})", count=count, names=names, left_out=left_out) if left_out else _("{count}: {names}", count=count, names=names)
+        note = _("{held}. Each slip holds that seat's key: hand it to that player only.", held=held)
+        self.slips_link.value = download_link(pdf, f"{dash.slug}-{table.id}-seat-slips.pdf", _("Seat slips (PDF, {count})", count=count), "application/pdf") + (
+            f' <span class="pb-muted pb-slips-held">{esc(note)}</span>'
         )
 
 
@@ -175,7 +188,7 @@ def _slips_left_out(seats: int, bots: Mapping[int, str], claims: Mapping[str, An
     robots = sum(1 for seat in range(seats) if seat in bots)
     parts = []
     if on_devices:
-        parts.append(f"{on_devices} seat{' is' if on_devices == 1 else 's are'} on a device")
+        parts.append(_n("{n} seat is on a device", "{n} seats are on a device", on_devices))
     if robots:
-        parts.append(f"{robots} seat{' is' if robots == 1 else 's are'} played by a bot")
-    return " and ".join(parts)
+        parts.append(_n("{n} seat is played by a bot", "{n} seats are played by a bot", robots))
+    return render(listed(parts))

@@ -15,7 +15,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from drawing.common import esc
+from drawing.common import esc, number
+from i18n import _, _n, render
 from playbook import classes as cl
 from playbook.store import STOPPED
 from rules.games import card
@@ -30,7 +31,7 @@ __all__ = ["ago", "chip_text", "connected_ids", "repaint_presence", "students_bo
 def ago(seconds: float) -> str:
     """A time span as the monitor says it: "40 s", "2 min"."""
     minutes = int(seconds // 60)
-    return f"{minutes} min" if minutes else f"{int(seconds)} s"
+    return _("{n} min", n=minutes) if minutes else _("{n} s", n=int(seconds))
 
 
 def connected_ids(record: cl.ClassRecord, seen: dict[str, float], now: float) -> tuple[str, ...]:
@@ -55,27 +56,32 @@ def students_box(page: ClassPage, record: cl.ClassRecord, tables: Sequence[Any],
         for i, group in enumerate(record.groups):
             people = [sid for sid in group if sid is not None]
             bots = len(group) - len(people)
-            head_parts: list[widgets.Widget] = [widgets.HTML(f"<b>{esc(words.Table)} {i + 1}</b> · {len(people)}" + (f" + {bots} bot{'s' if bots > 1 else ''}" if bots else ""))]
+            table_name = _("{table} {n}", table=render(words.Table), n=i + 1)
+            count = _n("{people} + {n} bot", "{people} + {n} bots", bots, people=len(people)) if bots else number(len(people))
+            head_parts: list[widgets.Widget] = [widgets.HTML(f"<b>{esc(table_name)}</b> · {esc(count)}")]
             if record.phase == "dealt" and selected is not None and selected.group != i and len(people) < high:
-                here = widgets.Button(description=f"Move {selected.name} here", tooltip=f"{words.Table} {i + 1} has room").add_class(f"pb-move-here-{i}").add_class("pb-small")
-                here.on_click(lambda _, i=i, sid=selected.id: page.move(sid, i))
+                here = widgets.Button(description=_("Move {name} here", name=selected.name), tooltip=_("{table} has room", table=table_name)).add_class(f"pb-move-here-{i}").add_class("pb-small")
+                here.on_click(lambda _event, i=i, sid=selected.id: page.move(sid, i))
                 head_parts.append(here)
             head = widgets.HBox(tuple(head_parts)).add_class("pb-table-head")
             groups.append(widgets.VBox((head, *(chips[sid] for sid in people if sid in chips))).add_class("pb-student-table").add_class(f"pb-student-table-{i}"))
         waiting = [s.id for s in record.students if s.group is None]
         if waiting:
-            head = widgets.HTML(f"<b>Waiting for a {words.Table.lower()}</b> · {len(waiting)}").add_class("pb-table-head")
+            waiting_for = _("Waiting for a {table}", table=render(words.Table).lower())
+            head = widgets.HTML(f"<b>{esc(waiting_for)}</b> · {esc(number(len(waiting)))}").add_class("pb-table-head")
             groups.append(widgets.VBox((head, *(chips[sid] for sid in waiting))).add_class("pb-student-table").add_class("pb-student-waiting"))
     else:
         groups.append(widgets.VBox(tuple(chips.values())).add_class("pb-student-table").add_class("pb-student-lobby"))
-    table = esc(words.Table.lower())
+    table = esc(render(words.Table).lower())
     picked = record.student(page._selected) if page._selected else None
     hint = (
         ""
         if record.phase != "dealt"
-        else f'<span class="pb-swap-hint"><b>{esc(picked.name)}</b> picked: press Swap on a student of another {table}, or Move here on a {table} with room.</span>'
+        else '<span class="pb-swap-hint">'
+        + _("{name} picked: press Swap on a student of another {table}, or Move here on a {table} with room.", name=f"<b>{esc(picked.name)}</b>", table=table)
+        + "</span>"
         if picked is not None
-        else f'<span class="pb-muted pb-swap-hint">Swap: press it on one student, then on a student of another {table}.</span>'
+        else f'<span class="pb-muted pb-swap-hint">{_("Swap: press it on one student, then on a student of another {table}.", table=table)}</span>'
     )
     counted = students_count(record, seen, now)
     head_line = widgets.HTML(f'<div class="pb-students-head">{counted}{hint}</div>')
@@ -87,7 +93,7 @@ def students_box(page: ClassPage, record: cl.ClassRecord, tables: Sequence[Any],
 
 def students_count(record: cl.ClassRecord, seen: dict[str, float], now: float) -> str:
     on = sum(1 for s in record.students if now - seen.get(s.id, 0.0) <= cl.CONNECTED_SECONDS)
-    return f"<h3>Students: {len(record.students)} of {record.expected} · {on} connected now</h3>"
+    return f"<h3>{esc(_('Students: {n} of {expected} · {on} connected now', n=len(record.students), expected=record.expected, on=on))}</h3>"
 
 
 def repaint_presence(page: ClassPage, record: cl.ClassRecord) -> bool:
@@ -116,25 +122,25 @@ def chip_text(record: cl.ClassRecord, student: cl.Student, tables: dict[str, Any
     """A student row's words: the dot, the name, the state, and connected or not seen for how long."""
     heard = seen.get(student.id)
     if heard is not None and now - heard <= cl.CONNECTED_SECONDS:
-        dot = '<span class="pb-dot pb-dot-on" title="connected">●</span>'
-        line = "connected"
+        dot = f'<span class="pb-dot pb-dot-on" title="{esc(_("connected"))}">●</span>'
+        line = _("connected")
     else:
-        dot = '<span class="pb-dot pb-dot-off" title="not connected">○</span>'
-        line = f"not seen for {ago(now - heard)}" if heard is not None else "not seen yet"
+        dot = f'<span class="pb-dot pb-dot-off" title="{esc(_("not connected"))}">○</span>'
+        line = _("not seen for {ago}", ago=ago(now - heard)) if heard is not None else _("not seen yet")
     where = cl.seat_of(record, student)
     if student.id in asking:
-        state = "asking for their place on another device"
+        state = _("asking for their place on another device")
     elif student.free:
-        state = "released"
+        state = _("released")
     elif not student.kept:
-        state = "joining…"
+        state = _("joining…")
     elif where is not None and card(record.game).devices:
         table = tables.get(where[0])
         claim = dict(table.meta.get("claims") or {}).get(str(where[1])) if table is not None else None
         bot = table is not None and where[1] in table.bots
-        state = "a bot plays their seat" if bot else "on their seat" if isinstance(claim, dict) and claim.get("confirmed") else "not on their seat yet"
+        state = _("a bot plays their seat") if bot else _("on their seat") if isinstance(claim, dict) and claim.get("confirmed") else _("not on their seat yet")
     else:
-        state = "joined"
+        state = _("joined")
     return f'{dot}<b class="pb-chip-name">{esc(student.name)}</b> <span class="pb-chip-state">{esc(state)} · {esc(line)}</span>'
 
 
@@ -157,29 +163,33 @@ def student_chip(
 
     request = asking.get(sid)
     if request is not None:
-        small("Approve", f"pb-approve-chip-{request.id}", "Their place moves to the device that asks", "success").on_click(lambda _, rid=request.id: page.approve(rid))
+        small(_("Approve"), f"pb-approve-chip-{request.id}", _("Their place moves to the device that asks"), "success").on_click(lambda _event, rid=request.id: page.approve(rid))
     if record.phase == "dealt" and student.group is not None:
         chosen = page._selected == sid
         other = record.student(page._selected) if page._selected and not chosen else None
         # Short on every row (the picked student is said once, above the tables): a long
         # label on thirty rows wraps each of them.
-        tip = f"Swap with {other.name}" if other is not None else "Swap two students of different tables: press on one, then on the other"
-        small("Cancel swap" if chosen else "Swap", f"pb-swap-{sid}", tip, "info" if chosen else "").on_click(lambda _, sid=sid: page._press_swap(sid))
+        tip = _("Swap with {name}", name=other.name) if other is not None else _("Swap two students of different tables: press on one, then on the other")
+        # TRANSLATORS: a small button on a student's row: swap them with a student of another table
+        small(_("Cancel swap") if chosen else _("Swap"), f"pb-swap-{sid}", tip, "info" if chosen else "").on_click(lambda _event, sid=sid: page._press_swap(sid))
     if where is not None and where in waited and student.group is not None:
         # the table waits on this student: a bot may play their seat (its own page hands it back)
-        small("Bot", f"pb-class-bot-{student.group}-{where[1]}", "A bot plays this absent student's seat; the table's own page hands it back").on_click(
-            lambda _, i=student.group, seat=where[1]: page.hand_to_bot(i, seat)
+        # TRANSLATORS: a small button: a bot plays this student's seat
+        small(_("Bot"), f"pb-class-bot-{student.group}-{where[1]}", _("A bot plays this absent student's seat; the table's own page hands it back")).on_click(
+            lambda _event, i=student.group, seat=where[1]: page.hand_to_bot(i, seat)
         )
     if page._renaming == sid:
         box = widgets.Text(value=student.name, layout=widgets.Layout(width="160px")).add_class(f"pb-rename-box-{sid}")
         buttons.append(box)
-        small("Save", f"pb-rename-save-{sid}", "", "primary").on_click(lambda _, sid=sid, box=box: page.rename_student(sid, box.value))
+        # TRANSLATORS: a small button: save the student's new name
+        small(_("Save"), f"pb-rename-save-{sid}", "", "primary").on_click(lambda _event, sid=sid, box=box: page.rename_student(sid, box.value))
     else:
-        small("Rename", f"pb-rename-student-{sid}").on_click(lambda _, sid=sid: page._start_renaming(sid))
-    small("Release", f"pb-release-student-{sid}", "Free this name for another device: the next device that joins with it is this student").on_click(lambda _, sid=sid: page.release_student(sid))
+        small(_("Rename"), f"pb-rename-student-{sid}").on_click(lambda _event, sid=sid: page._start_renaming(sid))
+    # TRANSLATORS: a small button: free the student's name for another device
+    small(_("Release"), f"pb-release-student-{sid}", _("Free this name for another device: the next device that joins with it is this student")).on_click(lambda _event, sid=sid: page.release_student(sid))
     removing = page._removing == sid
-    small("Press again to remove" if removing else "Remove", f"pb-remove-student-{sid}", "Take this student out of the class", "danger" if removing else "").on_click(
-        lambda _, sid=sid: page._press_remove(sid)
+    small(_("Press again to remove") if removing else _("Remove"), f"pb-remove-student-{sid}", _("Take this student out of the class"), "danger" if removing else "").on_click(
+        lambda _event, sid=sid: page._press_remove(sid)
     )
     for extra in page.row_extras:
         buttons.extend(extra(record, student))

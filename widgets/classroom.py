@@ -32,6 +32,7 @@ import ipywidgets as widgets
 from drawing.common import card as card_html
 from drawing.common import download_link, esc, number, text
 from drawing.timeline import scenes_for
+from i18n import _, _n, render
 from playbook import classes as cl
 from playbook import timer
 from playbook.access import key_matches, new_key
@@ -40,6 +41,7 @@ from playbook.store import STOPPED, HandOver, Refused, Store, StoreFault
 from rules import RuleError
 from rules.core import leaders_text, winners_text
 from rules.games import CARDS, card
+from rules.text import Said, say
 
 from . import live
 from .address import page_query, qr_svg
@@ -66,6 +68,10 @@ def _load_seat_pages() -> None:
 
 
 _load_seat_pages()
+
+
+#: a class's phase as its facilitator's page names it.
+_PHASES = {"lobby": say("lobby"), "dealt": say("dealt"), "playing": say("playing"), "over": say("over")}
 
 
 def _names_html(names: Sequence[str]) -> str:
@@ -132,14 +138,14 @@ class ClassPage(widgets.VBox):
         #: what the page's live region says of the class (the student's screen, a pause).
         self.announcer = Announcer()
         # Following the class: the page's heartbeat, and the look at the class (and its tables).
-        self.live = LiveFollow(self.status, self._look, lambda: self.record is not None, "check the class", self._beaten, self.fault_message)
+        self.live = LiveFollow(self.status, self._look, lambda: self.record is not None, say("check the class"), self._beaten, self.fault_message)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
         self.screen = widgets.VBox().add_class("pb-class-screen")
         self.heartbeat, self.alive = self.live.heartbeat, self.live.alive
         self.navigator = widgets.HTML(layout=widgets.Layout(display="none")).add_class("pb-navigator")
         #: the monitor's debrief (every table's decisions and the class handout), kept across
         #: redraws and emptied only when a table moves on.
-        self.debrief_bar = DebriefBar(self.prepare_debrief, "Prepare the class debrief (CSV and handout)")
+        self.debrief_bar = DebriefBar(self.prepare_debrief, _("Prepare the class debrief (CSV and handout)"))
         #: the monitor's first lines, kept across redraws: the class's phase buttons, then
         #: `pace_box`, a box for other controls of the whole class (its pace), then what the
         #: last of them did.
@@ -171,7 +177,7 @@ class ClassPage(widgets.VBox):
         record = cl.class_by_code(self.store, code)
         if record is None:
             self._set_role("code")
-            self.status.refuse(f"There is no class with the code {code}: check the code on the board.")
+            self.status.refuse(_("There is no class with the code {code}: check the code on the board.", code=code))
             self._draw()
             return
         self.record = record
@@ -180,7 +186,7 @@ class ClassPage(widgets.VBox):
         if given("board") or given("monitor"):
             role = "board" if key_matches(record.board_key, given("board")) else "monitor" if key_matches(record.monitor_key, given("monitor")) else ""
             if not role:
-                self._deny("This link is not valid (wrong or old key): ask the facilitator for the class's links.")
+                self._deny(_("This link is not valid (wrong or old key): ask the facilitator for the class's links."))
                 return
             self._set_role(role)
         elif given("student"):
@@ -188,7 +194,7 @@ class ClassPage(widgets.VBox):
             if student is None:
                 # An old link of this device's own place still finds it once the device is heard
                 # (`device_said`); another device's page stays shut.
-                self._deny("This page's key no longer opens a place in the class (it was released, or moved to another device). Join again with the code.")
+                self._deny(_("This page's key no longer opens a place in the class (it was released, or moved to another device). Join again with the code."))
                 self.navigator.value = f'<a data-forget-class="{esc(record.code)}"></a>'
                 return
             self.student, self._key = student, given("key")
@@ -232,14 +238,16 @@ class ClassPage(widgets.VBox):
             self._refused = exc.rule
             if exc.record is not None:
                 self.record = exc.record
-            self._say_at(self._at, exc.message[:1].upper() + exc.message[1:] + ("" if exc.message.endswith(".") else "."), False)
+            said = exc.message[:1].upper() + exc.message[1:]
+            self._say_at(self._at, said if said.endswith(".") else _("{reason}.", reason=said), False)
             self._draw()
             return False
         except StoreFault as exc:  # the machine's (a full disk, a database gone): nothing was saved
             self._say_at(self._at, self.fault_message(exc), False)
             return False
         except (RuleError, Refused, KeyError) as exc:
-            self._say_at(self._at, f"Nothing was changed: {exc}", False)
+            reason = render(exc.said) if isinstance(exc, RuleError) else exc.message if isinstance(exc, Refused) else str(exc)
+            self._say_at(self._at, _("Nothing was changed: {reason}", reason=reason), False)
             return False
         self.status.clear()
         self._said = None
@@ -250,7 +258,7 @@ class ClassPage(widgets.VBox):
         """A student joins with `name`: this page becomes theirs, for good once the device has
         kept its key (`device_said`). This device's own place, if it has one, comes back instead."""
         if self.role != "join" or self.record is None:
-            self.status.refuse("Open the class's code first.")
+            self.status.refuse(_("Open the class's code first."))
             return False
         if self._recognise():
             return True
@@ -273,10 +281,10 @@ class ClassPage(widgets.VBox):
     def ask_seat(self, name: str) -> bool:
         """On another device: ask the facilitator for `name`'s place (approved on the monitor)."""
         if self.role != "join" or self.record is None:
-            self.status.refuse("Open the class's code first.")
+            self.status.refuse(_("Open the class's code first."))
             return False
         if not self.device:
-            self.status.refuse("This page has not kept a key yet: wait a moment, then ask again.")
+            self.status.refuse(_("This page has not kept a key yet: wait a moment, then ask again."))
             return False
         key = new_key()
         if not self._submit(cl.AskSeat(name, key, self.device)):
@@ -285,7 +293,7 @@ class ClassPage(widgets.VBox):
             return False
         self._asked, self._taken = (name, key), ""
         self._shown = None
-        self.status.ok(f"Asked: the facilitator approves {name}'s place for this device on their page. Keep this page open: it changes by itself.")
+        self.status.ok(_("Asked: the facilitator approves {name}'s place for this device on their page. Keep this page open: it changes by itself.", name=name))
         self._draw()
         return True
 
@@ -315,7 +323,7 @@ class ClassPage(widgets.VBox):
         if mine is None:
             return False
         self.record = record
-        self.status.ok(f"Welcome back, {mine.name}: this device is your place in the class.")
+        self.status.ok(_("Welcome back, {name}: this device is your place in the class.", name=mine.name))
         self._become(mine, mine.key)
         return True
 
@@ -342,12 +350,12 @@ class ClassPage(widgets.VBox):
 
     def deal(self, mix: bool = False) -> bool:
         self._at, self._selected = "controls", ""
-        return self._allowed("deal the tables") and self._submit(cl.Deal(mix))
+        return self._allowed(say("deal the tables")) and self._submit(cl.Deal(mix))
 
     def move(self, student_id: str, group: int) -> bool:
         """Move a student to a table with room (between the deal and the start)."""
         self._at = student_id
-        if not self._allowed("move a student") or self.record is None:
+        if not self._allowed(say("move a student")) or self.record is None:
             return False
         student = self.record.student(student_id)
         if not self._submit(cl.Move(student_id, group)):
@@ -355,14 +363,18 @@ class ClassPage(widgets.VBox):
         self._selected = ""
         self._shown = None
         self._draw()
-        self._say_at(student_id, f"{student.name if student else 'The student'} moved to {card(self.record.game).words.Table.lower()} {group + 1}.", True)
+        table = self._table_word()
+        if student is not None:
+            self._say_at(student_id, _("{name} moved to {table} {n}.", name=student.name, table=table, n=group + 1), True)
+        else:
+            self._say_at(student_id, _("The student moved to {table} {n}.", table=table, n=group + 1), True)
         return True
 
     def swap(self, first: str, second: str) -> bool:
         """Swap two students of different tables (between the deal and the start): each takes the
         other's seat; said beside the second, the one pressed last."""
         self._at = second
-        if not self._allowed("swap two students") or self.record is None:
+        if not self._allowed(say("swap two students")) or self.record is None:
             return False
         if not self._submit(cl.Swap(first, second)):
             return False
@@ -371,37 +383,37 @@ class ClassPage(widgets.VBox):
         self._draw()
         a, b = self.record.student(first), self.record.student(second)
         if a is not None and b is not None and a.group is not None and b.group is not None:
-            table = card(self.record.game).words.Table.lower()
-            self._say_at(second, f"Swapped: {b.name} is at {table} {b.group + 1}, {a.name} at {table} {a.group + 1}.", True)
+            table = self._table_word()
+            self._say_at(second, _("Swapped: {second} is at {table} {n}, {first} at {table} {m}.", second=b.name, first=a.name, table=table, n=b.group + 1, m=a.group + 1), True)
         return True
 
     def start(self) -> bool:
         self._at, self._selected = "controls", ""
-        return self._allowed("start the tables") and self._submit(cl.Start())
+        return self._allowed(say("start the tables")) and self._submit(cl.Start())
 
     def deal_waiting(self) -> bool:
         self._at = "controls"
-        return self._allowed("deal the late students") and self._submit(cl.DealWaiting())
+        return self._allowed(say("deal the late students")) and self._submit(cl.DealWaiting())
 
     def end(self) -> bool:
         self._at = "controls"
-        return self._allowed("end the class") and self._submit(cl.End())
+        return self._allowed(say("end the class")) and self._submit(cl.End())
 
     def release_student(self, student_id: str) -> bool:
         """Free a student's name for another device, at any phase; their seat at a table is
         released in the same change (the old device's pages open nothing more)."""
         self._at = student_id
-        if not self._allowed("release a student") or self.record is None:
+        if not self._allowed(say("release a student")) or self.record is None:
             return False
         student = self.record.student(student_id)
         if student is None or not self._submit(cl.ReleaseStudent(student_id, new_key())):
             return False
-        self._say_at(student_id, f"{student.name}'s name is free: they join again with it (from any device), and take their place back.", True)
+        self._say_at(student_id, _("{name}'s name is free: they join again with it (from any device), and take their place back.", name=student.name), True)
         return True
 
     def rename_student(self, student_id: str, name: str) -> bool:
         """Give a student another name in the class, at any phase."""
-        student = self._student_to_change(student_id, "rename a student")
+        student = self._student_to_change(student_id, say("rename a student"))
         if student is None or self.record is None:
             return False
         if not self._submit(cl.RenameStudent(student_id, name)):
@@ -411,39 +423,52 @@ class ClassPage(widgets.VBox):
         new_name = renamed.name if renamed is not None else name
         where = cl.seat_of(self.record, student)
         # A game's names are in its setup, fixed once it starts: its seat keeps the dealt name.
-        kept = f" At {card(self.record.game).words.Table.lower()} {(student.group or 0) + 1} the seat keeps the name {student.name}: a game's names are fixed once it starts." if where else ""
         self._shown = None
         self._draw()
-        self._say_at(student_id, f"{student.name} is now {new_name} in the class.{kept}", True)
+        if where:
+            said = _(
+                "{name} is now {new} in the class. At {table} {n} the seat keeps the name {name}: a game's names are fixed once it starts.",
+                name=student.name, new=new_name, table=self._table_word(), n=(student.group or 0) + 1,
+            )  # fmt: skip
+        else:
+            said = _("{name} is now {new} in the class.", name=student.name, new=new_name)
+        self._say_at(student_id, said, True)
         return True
 
     def remove_student(self, student_id: str) -> bool:
         """Take a student out of the class, at any phase (after the start a bot plays their seat)."""
-        student = self._student_to_change(student_id, "remove a student")
+        student = self._student_to_change(student_id, say("remove a student"))
         if student is None or self.record is None:
             return False
         if not self._submit(cl.RemoveStudent(student_id)):
             return False
         self._removing = ""
-        bot = f" A bot plays their seat at {card(self.record.game).words.Table.lower()} {(student.group or 0) + 1}." if cl.seat_of(self.record, student) is not None else ""
+        if cl.seat_of(self.record, student) is not None:
+            said = _("{name} is out of the class. A bot plays their seat at {table} {n}.", name=student.name, table=self._table_word(), n=(student.group or 0) + 1)
+        else:
+            said = _("{name} is out of the class.", name=student.name)
         # The student's row is gone: said beside the class's buttons, at the top.
-        self._say_at("controls", f"{student.name} is out of the class.{bot}", True)
+        self._say_at("controls", said, True)
         return True
 
     def approve(self, request_id: str) -> bool:
         """Approve a student's request for their place on another device: one press."""
-        if not self._allowed("approve a request") or self.record is None:
+        if not self._allowed(say("approve a request")) or self.record is None:
             return False
         request = next((r for r in self.record.requests if r.id == request_id), None)
         student = self.record.student(request.student) if request is not None else None
         self._at = student.id if student is not None else "controls"
         if not self._submit(cl.Approve(request_id)):
             return False
-        self._say_at(self._at, f"{student.name if student else 'The student'}'s place is on their new device; the old one opens nothing more.", True)
+        if student is not None:
+            said = _("{name}'s place is on their new device; the old one opens nothing more.", name=student.name)
+        else:
+            said = _("The student's place is on their new device; the old one opens nothing more.")
+        self._say_at(self._at, said, True)
         return True
 
     def deny_request(self, request_id: str) -> bool:
-        if not self._allowed("turn a request down") or self.record is None:
+        if not self._allowed(say("turn a request down")) or self.record is None:
             return False
         request = next((r for r in self.record.requests if r.id == request_id), None)
         self._at = request.student if request is not None else "controls"
@@ -451,7 +476,7 @@ class ClassPage(widgets.VBox):
 
     def hand_to_bot(self, table_index: int, seat: int) -> bool:
         """A bot plays an absent student's seat (the table's own facilitator page hands it back)."""
-        if not self._allowed("hand a seat to a bot") or self.record is None:
+        if not self._allowed(say("hand a seat to a bot")) or self.record is None:
             return False
         # said in the student's row, where the press was (else in the table's line)
         record = self.record
@@ -461,7 +486,7 @@ class ClassPage(widgets.VBox):
 
         bot = card(self.record.game).fill_bot
         if bot not in strategies(self.record.game):
-            self._say_at(self._at, "This game has no bots.", False)
+            self._say_at(self._at, _("This game has no bots."), False)
             return False
         try:
             table = self.store.load(table_id)
@@ -474,13 +499,14 @@ class ClassPage(widgets.VBox):
             return False
         self._shown = None
         self._draw()
-        self._say_at(self._at, f"A bot ({bot}) plays {card(self.record.game).seat_names(table.game.setup)[seat]}'s seat at {card(self.record.game).words.Table.lower()} {table_index + 1}.", True)
+        seat_name = card(self.record.game).seat_names(table.game.setup)[seat]
+        self._say_at(self._at, _("A bot ({bot}) plays {name}'s seat at {table} {n}.", bot=bot, name=seat_name, table=self._table_word(), n=table_index + 1), True)
         return True
 
     def move_on(self) -> bool:
         """Next round or year for every table: every seat each table waits for is moved on by
         the timer's rule (`playbook.timer.move_on`), table by table through the write path."""
-        if not self._allowed("move every table on") or self.record is None:
+        if not self._allowed(say("move every table on")) or self.record is None:
             return False
         try:
             moves = sum(timer.move_on(self.store, table_id) for table_id in self.record.tables)
@@ -488,7 +514,12 @@ class ClassPage(widgets.VBox):
             self.status.refuse(self.fault_message(exc))
             return False
         measure = card(self.record.game).length
-        self.status.ok(f"Every table moved on to its next {measure.unit if measure else 'step'} ({moves} moves made for the players, marked as timed out).")
+        unit = render(measure.unit) if measure else _("step")
+        self.status.ok(_n(
+            "Every table moved on to its next {unit} ({n} moves made for the players, marked as timed out).",
+            "Every table moved on to its next {unit} ({n} moves made for the players, marked as timed out).",
+            moves, unit=unit,
+        ))  # fmt: skip
         self._shown = None
         self.refresh()
         return True
@@ -503,7 +534,11 @@ class ClassPage(widgets.VBox):
         do about it, a student's page (or the board) to tell the teacher."""
         return fault.for_page(self.role == "monitor")
 
-    def _student_to_change(self, student_id: str, what: str) -> cl.Student | None:
+    def _table_word(self) -> str:
+        """The class's game's word for a table ("table", "village"), as a sentence says it."""
+        return render(card(self.record.game).words.Table).lower() if self.record is not None else _("table")
+
+    def _student_to_change(self, student_id: str, what: Said) -> cl.Student | None:
         """The class's student `student_id`, if this page may `what` and the student is still
         there (else said, beside the controls)."""
         self._at = student_id
@@ -511,13 +546,13 @@ class ClassPage(widgets.VBox):
             return None
         student = self.record.student(student_id)
         if student is None:
-            self._say_at("controls", "No such student: the list has changed, look again.", False)
+            self._say_at("controls", _("No such student: the list has changed, look again."), False)
         return student
 
-    def _allowed(self, what: str) -> bool:
+    def _allowed(self, what: Said) -> bool:
         if self.role == "monitor":
             return True
-        self.status.refuse(f"Only the facilitator's page can {what}.")
+        self.status.refuse(_("Only the facilitator's page can {what}.", what=render(what)))
         return False
 
     # -- drawing ---------------------------------------------------------------------------------------
@@ -548,23 +583,24 @@ class ClassPage(widgets.VBox):
             short = class_links(public_base(), record)["join"].split("/j/")[0] + "/j"
             address = f'<div class="pb-corner-address">{esc(short)}</div>'
         return (
-            f'<div class="pb-class-corner" role="note" aria-label="Room code {esc(" ".join(record.code))}">'
-            f'<span class="pb-corner-label">Room code</span> <b class="pb-corner-code">{esc(record.code)}</b>{address}</div>'
+            f'<div class="pb-class-corner" role="note" aria-label="{esc(_("Room code {code}", code=" ".join(record.code)))}">'
+            f'<span class="pb-corner-label">{esc(_("Room code"))}</span> <b class="pb-corner-code">{esc(record.code)}</b>{address}</div>'
         )
 
     def _draw_code(self) -> None:
         if self._shown == "code":
             return
         self._shown = "code"
-        self._head("Join a class", "Type the room code from the board.")
-        box = widgets.Text(placeholder="e.g. K7QM2P", description="Room code", layout=widgets.Layout(width="320px")).add_class("pb-code-box")
-        go = widgets.Button(description="Next", button_style="primary").add_class("pb-code-go")
+        self._head(_("Join a class"), _("Type the room code from the board."))
+        box = widgets.Text(placeholder=_("e.g. {code}", code="K7QM2P"), description=_("Room code"), layout=widgets.Layout(width="320px")).add_class("pb-code-box")
+        # TRANSLATORS: a button: on to the next step of joining
+        go = widgets.Button(description=_("Next"), button_style="primary").add_class("pb-code-go")
 
-        def next_step(_: Any = None) -> None:
+        def next_step(_event: Any = None) -> None:
             code = cl.clean_code(box.value)
             record = cl.class_by_code(self.store, code) if code else None
             if record is None:
-                self.status.refuse(f"No class has the code {code or '(empty)'}: check it on the board.")
+                self.status.refuse(_("No class has the code {code}: check it on the board.", code=code or _("(empty)")))
                 if code and in_voila():  # to the server's door, which counts this device's wrong codes and slows them (playbook.doors)
                     go.disabled = box.disabled = True
                     self.navigator.value = f'<a data-go="../../j/{esc(code)}"></a>'
@@ -589,40 +625,42 @@ class ClassPage(widgets.VBox):
         if self._shown == key:
             return
         self._shown = key
-        self._head(f"Which one are you? · {record.title}", f"Room code {record.code}")
+        self._head(_("Which one are you? · {title}", title=record.title), _("Room code {code}", code=record.code))
         if record.phase == "over":
-            self._replace((widgets.HTML('<div class="pb-big">This class is over.</div>'),))
+            self._replace((widgets.HTML(f'<div class="pb-big">{esc(_("This class is over."))}</div>'),))
             return
         if self._asked is not None:
             name = self._asked[0]
+            asked = _("Asked for {name}'s place", name=name)
             self._replace((widgets.HTML(
-                f'<div class="pb-class-student-card pb-asked"><div class="pb-big">Asked for {esc(name)}\'s place</div>'
-                "<div>The facilitator approves it on their page: this page then becomes your seat. Keep it open; it changes by itself.</div></div>"
+                f'<div class="pb-class-student-card pb-asked"><div class="pb-big">{esc(asked)}</div>'
+                f'<div>{esc(_("The facilitator approves it on their page: this page then becomes your seat. Keep it open; it changes by itself."))}</div></div>'
             ),))
             return
         ask: list[widgets.Widget] = []
         if self._taken:
-            button = widgets.Button(description=f"I am {self._taken}: ask for my place", button_style="warning", layout=widgets.Layout(width="auto")).add_class("pb-ask-seat")
-            button.on_click(lambda _, name=self._taken: self.ask_seat(name))
-            ask = [widgets.HTML(f"<div>{esc(self._taken)} is on another device. If that is you, ask the facilitator to move your place to this one:</div>"), button]
+            button = widgets.Button(description=_("I am {name}: ask for my place", name=self._taken), button_style="warning", layout=widgets.Layout(width="auto")).add_class("pb-ask-seat")
+            button.on_click(lambda _event, name=self._taken: self.ask_seat(name))
+            ask = [widgets.HTML(f"<div>{esc(_('{name} is on another device. If that is you, ask the facilitator to move your place to this one:', name=self._taken))}</div>"), button]
         if record.roster:
             buttons = []
             # Every name, taken or not: pressed again on its own device it is that student's
             # place; on another, the page offers to ask the facilitator for it.
             for i, name in enumerate(record.roster):
-                button = widgets.Button(description=f"I am {name}", button_style="primary").add_class(f"pb-roster-{i}")
-                button.on_click(lambda _, name=name: self.join(name))
+                button = widgets.Button(description=_("I am {name}", name=name), button_style="primary").add_class(f"pb-roster-{i}")
+                button.on_click(lambda _event, name=name: self.join(name))
                 buttons.append(button)
-            note = widgets.HTML("<div>Press your own name.</div>")
+            note = widgets.HTML(f"<div>{esc(_('Press your own name.'))}</div>")
             self._replace((note, widgets.VBox(tuple(buttons)).add_class("pb-join-seats"), *ask))
             return
-        name = widgets.Text(placeholder="your name, as the class knows you", description="Your name", layout=widgets.Layout(width="340px")).add_class("pb-name-box")
-        go = widgets.Button(description="Join", button_style="primary", icon="sign-in").add_class("pb-join-class")
-        go.on_click(lambda _: self.join(name.value))
+        name = widgets.Text(placeholder=_("your name, as the class knows you"), description=_("Your name"), layout=widgets.Layout(width="340px")).add_class("pb-name-box")
+        # TRANSLATORS: a button: join the class
+        go = widgets.Button(description=_("Join"), button_style="primary", icon="sign-in").add_class("pb-join-class")
+        go.on_click(lambda _event: self.join(name.value))
         late = record.phase == "playing"
         note = widgets.HTML(
-            "<div>Type your name and press Join. This page then becomes yours: keep it open.</div>"
-            + ('<div class="pb-muted">The tables have already started: you will wait until the facilitator deals you a table.</div>' if late else "")
+            f"<div>{esc(_('Type your name and press Join. This page then becomes yours: keep it open.'))}</div>"
+            + (f'<div class="pb-muted">{esc(_("The tables have already started: you will wait until the facilitator deals you a table."))}</div>' if late else "")
         )
         self._replace((note, widgets.HBox((name, go), layout=widgets.Layout(flex_flow="row wrap", align_items="center")), *ask))
 
@@ -639,36 +677,46 @@ class ClassPage(widgets.VBox):
         if self._shown == key:
             return
         self._shown = key
-        self._head(f"{student.name} · {record.title}", f"Room code {record.code}")
+        self._head(f"{student.name} · {record.title}", _("Room code {code}", code=record.code))
         if not student.kept:
             # Not "You are in" before the device has kept its key: a phone locked now would
             # lose its name (the name stays free a little while, then is free again).
-            body = f'<div class="pb-big pb-keeping">Keeping your place on this device, {esc(student.name)}…</div><div>A moment: keep this page open.</div>'
+            body = (
+                f'<div class="pb-big pb-keeping">{esc(_("Keeping your place on this device, {name}…", name=student.name))}</div>'
+                f'<div>{esc(_("A moment: keep this page open."))}</div>'
+            )
         elif record.phase == "over":
-            body = '<div class="pb-big">The class is over. Thank you!</div>'
+            body = f'<div class="pb-big">{esc(_("The class is over. Thank you!"))}</div>'
         elif student.group is None and record.phase == "playing":
             body = (
-                '<div class="pb-big">The tables have started.</div><div>You are on the waiting list: the facilitator will deal you a table '
-                "with the others who came late. Keep this page open; it changes by itself.</div>"
+                f'<div class="pb-big">{esc(_("The tables have started."))}</div>'
+                f'<div>{esc(_("You are on the waiting list: the facilitator will deal you a table with the others who came late. Keep this page open; it changes by itself."))}</div>'
             )
         elif student.group is None:
             others = [s.name for s in record.students if s.id != student.id]
             body = (
-                f'<div class="pb-big">You are in, {esc(student.name)}.</div><div>Wait for the facilitator to deal the tables: this page changes by itself.</div>'
-                f'<div class="pb-muted" style="margin-top:8px">Here already ({len(record.students)}):</div>{_names_html([student.name, *others])}'
+                f'<div class="pb-big">{esc(_("You are in, {name}.", name=student.name))}</div>'
+                f'<div>{esc(_("Wait for the facilitator to deal the tables: this page changes by itself."))}</div>'
+                f'<div class="pb-muted" style="margin-top:8px">{esc(_("Here already ({n}):", n=len(record.students)))}</div>{_names_html([student.name, *others])}'
             )
         else:
-            mates = cl.table_names(record, record.groups[student.group])
+            mates = ", ".join(m for m in cl.table_names(record, record.groups[student.group]) if m != student.name)
+            table = f'<div class="pb-big">{esc(_("Table {n}", n=student.group + 1))}</div>'
             if record.phase == "dealt":
-                body = f'<div class="pb-big">Table {student.group + 1}</div><div>With: {esc(", ".join(m for m in mates if m != student.name))}. Wait for the start.</div>'
+                body = f"{table}<div>{esc(_('With: {names}. Wait for the start.', names=mates))}</div>"
             else:
                 gm = card(record.game).gm
-                role = "You are the GM" if gm and student.seat == 0 else f"You play {student.name}"
+                if gm and student.seat == 0:
+                    role = _("You are the GM, with {names}. Your table plays on one shared screen.", names=mates)
+                else:
+                    role = _("You play {name}, with {names}. Your table plays on one shared screen.", name=student.name, names=mates)
                 link = ""
                 if student.group < len(record.tables):
                     href = page("", card(record.game).notebook) + table_query(record.tables[student.group])
-                    link = f'<div><a class="pb-table-screen" href="{esc(href)}" target="_blank" rel="noopener">Open your table\'s screen</a> (one shared screen for the table).</div>'
-                body = f'<div class="pb-big">Table {student.group + 1}</div><div>{esc(role)}, with {esc(", ".join(m for m in mates if m != student.name))}. Your table plays on one shared screen.</div>{link}'
+                    words = _("Open your table's screen")
+                    screen = f'<a class="pb-table-screen" href="{esc(href)}" target="_blank" rel="noopener">{esc(words)}</a>'
+                    link = f"<div>{_('{link} (one shared screen for the table).', link=screen)}</div>"
+                body = f"{table}<div>{esc(role)}</div>{link}"
         self.student_card.value = f'<div class="pb-class-student-card">{body}</div>'
         # The screen's sentences, not the lobby's list of names: each arrival is no news to say.
         self.announcer.follow("screen", words_of(body.split('<div class="pb-muted"', 1)[0]))
@@ -683,7 +731,7 @@ class ClassPage(widgets.VBox):
         try:
             table = self.store.load(table_id)
         except KeyError:
-            self.status.refuse("Your table is no longer saved here: ask the facilitator.")
+            self.status.refuse(_("Your table is no longer saved here: ask the facilitator."))
             return
         dashboard = card(record.game).module("dashboard").DASHBOARD
         # The student is known (by their key or their device): their seat opens with its key as it
@@ -694,7 +742,7 @@ class ClassPage(widgets.VBox):
         seat_page = dashboard(self.store, query=table_query(table_id, seat=seat, key=slip))
         # The seat page's heartbeat is the one the page's script presses now (the first on the
         # page): it notes the student's presence for the monitor, as this page's did.
-        seat_page.heartbeat.on_click(lambda _: self._note_presence())
+        seat_page.heartbeat.on_click(lambda _event: self._note_presence())
         # dashboard.css came with this page (JupyterLab): sent again below class.css, it would win its ties
         seat_page.style_html.value = style_html(*seat_page.sheets)
         self.seat_page = seat_page
@@ -724,29 +772,34 @@ class ClassPage(widgets.VBox):
         self._head(record.title)
         parts = []
         paused = record.pace.get("paused_at") is not None and record.phase == "playing"
-        self.announcer.follow("paused", "Paused by the teacher" if paused else "")
+        self.announcer.follow("paused", _("Paused by the teacher") if paused else "")
         if paused:
-            parts.append('<div class="pb-big pb-class-paused">Paused by the teacher</div>')
+            parts.append(f'<div class="pb-big pb-class-paused">{esc(_("Paused by the teacher"))}</div>')
         local = os.environ.get("PLAYBOOK_LOCAL_ONLY") == "1"
         # The join code while students still come; gone once the class is over.
         if record.phase in ("lobby", "dealt") or (record.waiting and record.phase != "over"):
+            short = f'<b class="pb-short-address">{esc(links["join"].split("/j/")[0])}/j</b>'
             where = (
-                '<div class="pb-local-only pb-tone-bad" style="font-weight:700">This server is local only: phones cannot join. '
-                "Start it with <code>playbook serve</code> (without <code>--local</code>).</div>"
+                '<div class="pb-local-only pb-tone-bad" style="font-weight:700">'
+                + _(
+                    "This server is local only: phones cannot join. Start it with {command} (without {option}).",
+                    command="<code>playbook serve</code>",
+                    option="<code>--local</code>",
+                )
+                + "</div>"
                 if local
-                else f'<div class="pb-big-label">Open <b class="pb-short-address">{esc(links["join"].split("/j/")[0])}/j</b> and type the code, or scan:</div>'
+                else f'<div class="pb-big-label">{_("Open {address} and type the code, or scan:", address=short)}</div>'
             )
             parts.append(
                 '<div style="display:flex;flex-wrap:wrap;gap:32px;align-items:center">'
                 + ("" if local else qr_svg(links["join"], 260))
-                + f'<div><div class="pb-big-label">Room code</div><div class="pb-class-code">{esc(record.code)}</div>{where}</div></div>'
+                + f'<div><div class="pb-big-label">{esc(_("Room code"))}</div><div class="pb-class-code">{esc(record.code)}</div>{where}</div></div>'
             )
         if record.phase == "lobby":
-            parts.append(
-                f'<h2>Here: <span class="pb-key-number">{len(record.students)}</span> of {record.expected}</h2>{_names_html([s.name for s in record.students])}'
-            )
+            here = f'<span class="pb-key-number">{esc(number(len(record.students)))}</span>'
+            parts.append(f"<h2>{_('Here: {n} of {expected}', n=here, expected=record.expected)}</h2>{_names_html([s.name for s in record.students])}")
         elif record.phase == "dealt":
-            parts.append("<h2>The tables</h2>" + self._groups_html(record))
+            parts.append(f"<h2>{esc(_('The tables'))}</h2>" + self._groups_html(record))
         else:
             # Once it is over, the results lead: the room reads them first, from the back.
             over = record.phase == "over" or (tables and all(t.game.rules.over(t.game.state) for t in tables))
@@ -757,7 +810,7 @@ class ClassPage(widgets.VBox):
             if compare is not None and tables:
                 parts.append(compare([t.game.state for t in tables]))
             if record.waiting and record.phase != "over":
-                parts.append(f"<h2>Waiting for a table ({len(record.waiting)})</h2>{_names_html([s.name for s in record.waiting])}")
+                parts.append(f"<h2>{esc(_('Waiting for a table ({n})', n=len(record.waiting)))}</h2>{_names_html([s.name for s in record.waiting])}")
         body: list[widgets.Widget] = [widgets.HTML("".join(parts)).add_class("pb-class-board-body")]
         if record.phase in ("playing", "over") and tables:
             # The tables compared in one debrief, round by round (what each board showed then).
@@ -771,7 +824,7 @@ class ClassPage(widgets.VBox):
         cards = []
         for i, group in enumerate(record.groups):
             names = cl.table_names(record, group)
-            cards.append(card_html(f"Table {i + 1}", _names_html(names), "pb-class-table"))
+            cards.append(card_html(_("Table {n}", n=i + 1), _names_html(names), "pb-class-table"))
         return '<div class="pb-glance">' + "".join(cards) + "</div>"
 
     def _glance_html(self, record: cl.ClassRecord, tables: Sequence[Any]) -> str:
@@ -780,15 +833,15 @@ class ClassPage(widgets.VBox):
             state, rules = table.game.state, table.game.rules
             names = card(record.game).seat_names(table.game.setup)  # a GM's seat too
             if rules.over(state):
-                line = "Finished"
+                line = _("Finished")
             elif record.phase == "over":
-                line = "stopped when the class ended"
+                line = _("stopped when the class ended")
             else:
                 waiting = [names[s] for s in waited_seats(table)]
                 if len(waiting) > 4:  # a card, not a roll call: the room reads the count
-                    line = f"waiting for {len(waiting)}: {', '.join(waiting[:3])} and {len(waiting) - 3} more"
+                    line = _("waiting for {n}: {names} and {more} more", n=len(waiting), names=", ".join(waiting[:3]), more=len(waiting) - 3)
                 else:
-                    line = f"waiting for {', '.join(waiting)}" if waiting else "playing"
+                    line = _("waiting for {names}", names=", ".join(waiting)) if waiting else _("playing")
             board = table.meta.get("board_key")
             # A game on one shared screen has a board too (`&board=1`): the same public view, read-only.
             href = page("", card(record.game).notebook) + table_query(table.id, board=board if board and card(record.game).devices else 1)
@@ -799,13 +852,18 @@ class ClassPage(widgets.VBox):
                 card_html(
                     # The step the table is at now: its board may still show the last step's
                     # outcome (a year's flood) until the next move.
-                    f"{card(record.game).words.Table} {i + 1} · {'the end' if rules.over(state) else cl.step_of(state) or scene.heading}",
+                    _(
+                        "{table} {n} · {step}",
+                        table=render(card(record.game).words.Table),
+                        n=i + 1,
+                        step=_("the end") if rules.over(state) else render(cl.step_of(state) or scene.heading),
+                    ),
                     f'<div class="pb-glance-line" data-phase="{scene.phase}">{text(line)}</div>{facts}{countdown_html(table, None, time.time(), announce=False)}'
-                    f'<div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">Open its board</a></div>',
+                    f'<div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">{esc(_("Open its board"))}</a></div>',
                     "pb-class-table",
                 )
             )
-        return "<h2>Every table</h2>" + '<div class="pb-glance">' + "".join(cards) + "</div>"
+        return f"<h2>{esc(_('Every table'))}</h2>" + '<div class="pb-glance">' + "".join(cards) + "</div>"
 
     def _results_html(self, record: cl.ClassRecord, tables: Sequence[Any]) -> str:
         lines = []
@@ -813,21 +871,26 @@ class ClassPage(widgets.VBox):
         for i, table in enumerate(tables):
             state, rules = table.game.state, table.game.rules
             names = card(record.game).seat_names(table.game.setup)  # a GM's seat too
-            where = f"{words.Table} {i + 1}"
+            where = esc(_("{table} {n}", table=render(words.Table), n=i + 1))
             standings = rules.standings(state)
-            first = [seat for rank, seat, _ in standings if rank == 1]
-            ended = f" when the class ended ({cl.step_of(state).lower() or 'before the first move'})"
+            first = [seat for rank, seat, _s in standings if rank == 1]
+            step = render(cl.step_of(state)).lower()
+            ended = _(" when the class ended ({step})", step=step) if step else _(" when the class ended (before the first move)")
             if not rules.over(state) and record.phase != "over":
-                lines.append(f"<li>{where}: still playing</li>")
+                lines.append(f"<li>{_('{table}: still playing', table=where)}</li>")
                 continue
             if not words.points:  # a cooperative game ranks nobody: its end, or who still stands
-                said = board_scene(table.game).winner if rules.over(state) else f"{len(first)} of {len(standings)} {words.players} standing{ended}"
+                if rules.over(state):
+                    said = render(board_scene(table.game).winner)
+                else:
+                    said = _("{n} of {total} {players} standing{ended}", n=len(first), total=len(standings), players=render(words.players), ended=ended)
                 lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{text(said)}</b></li>')
                 continue
             # ended by the facilitator: who led then, and when
-            said = winners_text(names, first, words.players) if rules.over(state) else leaders_text(names, first, words.players) + ended
-            lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{text(said)}</b> ({number(standings[0][2])} {words.points})</li>')
-        return f'<h2>Results</h2><ul class="pb-class-results" style="font-size:32px">{"".join(lines)}</ul>'
+            said = render(winners_text(names, first, words.players)) if rules.over(state) else render(leaders_text(names, first, words.players)) + ended
+            score = esc(_("({n} {points})", n=standings[0][2], points=render(words.points)))
+            lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{text(said)}</b> {score}</li>')
+        return f'<h2>{esc(_("Results"))}</h2><ul class="pb-class-results" style="font-size:32px">{"".join(lines)}</ul>'
 
     # -- the monitor -----------------------------------------------------------------------------------------
     def _draw_monitor(self) -> None:
@@ -845,14 +908,21 @@ class ClassPage(widgets.VBox):
         self._drawn_tables = {t.id: t for t in tables}
         self._spots = {}
         links = class_links(public_base(), record)
+        phase = render(_PHASES[record.phase]) if record.phase in _PHASES else record.phase
         self._head(
-            f"{record.title} · the facilitator's page",
-            f"Room code {record.code} · {len(record.students)} students · {record.phase}",
+            _("{title} · the facilitator's page", title=record.title),
+            _n("Room code {code} · {n} students · {phase}", "Room code {code} · {n} students · {phase}", len(record.students), code=record.code, phase=phase),
         )
         self._draw_controls(record)
+        board_link = f'<a class="pb-class-board-link" href="{esc(class_links("", record)["board"])}" target="_blank" rel="noopener">{esc(_("Open the class board"))}</a>'
         info = widgets.HTML(
-            f'<div><a class="pb-class-board-link" href="{esc(class_links("", record)["board"])}" target="_blank" rel="noopener">Open the class board</a> '
-            f'for the projector. Students open <b>{esc(links["join"])}</b> (or the board\'s QR code). Keep this page to yourself.</div>'
+            "<div>"
+            + _(
+                "{board} for the projector. Students open {address} (or the board's QR code). Keep this page to yourself.",
+                board=board_link,
+                address=f"<b>{esc(links['join'])}</b>",
+            )
+            + "</div>"
         ).add_class("pb-class-info")
         # The phase's buttons first: a class of 30 puts them below a long list otherwise.
         parts: list[widgets.Widget] = [self.controls]
@@ -873,9 +943,9 @@ class ClassPage(widgets.VBox):
             rows = cl.decision_rows(self.store, record)
             parts.append(
                 widgets.HTML(
-                    download_link(csv_text(rows), f"class-{record.code}.csv", f"The class CSV ({len(rows)} decisions)", "text/csv")
+                    download_link(csv_text(rows), f"class-{record.code}.csv", _n("The class CSV ({n} decisions)", "The class CSV ({n} decisions)", len(rows)), "text/csv")
                     if rows
-                    else '<span class="pb-muted">No decision yet: the class CSV comes with the first.</span>'
+                    else f'<span class="pb-muted">{esc(_("No decision yet: the class CSV comes with the first."))}</span>'
                 ).add_class("pb-class-csv")
             )
             versions = (record.version, tuple(t.version for t in tables))
@@ -900,23 +970,23 @@ class ClassPage(widgets.VBox):
         self._controls_shown = shown
         buttons: list[widgets.Widget] = []
         if record.phase in ("lobby", "dealt"):
-            deal = widgets.Button(description="Deal the tables" if record.phase == "lobby" else "Deal again", button_style="primary" if record.phase == "lobby" else "").add_class("pb-deal")
-            mix = widgets.Checkbox(value=False, description="Mix (else in order of arrival)", indent=False, layout=widgets.Layout(width="auto")).add_class("pb-deal-mix")
-            deal.on_click(lambda _: self.deal(mix.value))
+            deal = widgets.Button(description=_("Deal the tables") if record.phase == "lobby" else _("Deal again"), button_style="primary" if record.phase == "lobby" else "").add_class("pb-deal")
+            mix = widgets.Checkbox(value=False, description=_("Mix (else in order of arrival)"), indent=False, layout=widgets.Layout(width="auto")).add_class("pb-deal-mix")
+            deal.on_click(lambda _event: self.deal(mix.value))
             buttons += [deal, mix]
         if record.phase == "dealt":
-            start = widgets.Button(description="Start the tables", button_style="success", icon="play").add_class("pb-start-class")
-            start.on_click(lambda _: self.start())
+            start = widgets.Button(description=_("Start the tables"), button_style="success", icon="play").add_class("pb-start-class")
+            start.on_click(lambda _event: self.start())
             buttons.insert(0, start)
         if record.phase == "playing" and record.waiting:
-            late = widgets.Button(description=f"Deal the {len(record.waiting)} waiting", button_style="primary", layout=widgets.Layout(width="auto")).add_class("pb-deal-waiting")
-            late.on_click(lambda _: self.deal_waiting())
+            late = widgets.Button(description=_n("Deal the {n} waiting", "Deal the {n} waiting", len(record.waiting)), button_style="primary", layout=widgets.Layout(width="auto")).add_class("pb-deal-waiting")
+            late.on_click(lambda _event: self.deal_waiting())
             buttons.append(late)
         if record.phase != "over":
-            again = "Press again to end it: the tables stop for good"
-            end = widgets.Button(description=again if self._ending else "End the class", button_style="danger", layout=widgets.Layout(width="auto")).add_class("pb-end-class")
+            again = _("Press again to end it: the tables stop for good")
+            end = widgets.Button(description=again if self._ending else _("End the class"), button_style="danger", layout=widgets.Layout(width="auto")).add_class("pb-end-class")
 
-            def ending(_: Any) -> None:
+            def ending(_event: Any) -> None:
                 # Two presses: the first says what the second does.
                 if not self._ending:
                     self._ending = True
@@ -959,26 +1029,30 @@ class ClassPage(widgets.VBox):
         (the class ended), and only when `name_secrets` (the facilitator's choice)."""
         record = self.record
         if record is None or self.role != "monitor" or not record.tables:
-            self.status.refuse("Only the facilitator's page makes the class debrief, once the tables are dealt.")
+            self.status.refuse(_("Only the facilitator's page makes the class debrief, once the tables are dealt."))
             return
         from printables import debrief
 
         reveal = None if name_secrets else False
         rows = cl.decision_rows(self.store, record, reveal=reveal, reveal_pledges=name_secrets)
-        word = card(record.game).words.Table
+        word = render(card(record.game).words.Table)
         stored = self._tables()
-        tables = [(f"{word} {i + 1}", t.game) for i, t in enumerate(stored)]
-        stopped = {label: text for (label, _), t in zip(tables, stored) if (text := cl.stopped_text(t.game, t.meta))}
-        pdf = debrief.build_pdf(tables, reveal=reveal, reveal_pledges=name_secrets, title=f"{record.title}: the debrief", stopped=stopped)
+        tables = [(_("{table} {n}", table=word, n=i + 1), t.game) for i, t in enumerate(stored)]
+        stopped = {label: text for (label, _game), t in zip(tables, stored) if (text := cl.stopped_text(t.game, t.meta))}
+        pdf = debrief.build_pdf(tables, reveal=reveal, reveal_pledges=name_secrets, title=_("{title}: the debrief", title=record.title), stopped=stopped)
         running = sum(1 for t in stored if not cl.table_over(t))
         if not card(record.game).hides:
             note = ""
         elif not name_secrets:
-            note = "Secret choices are kept: nothing the board did not show is named."
+            note = _("Secret choices are kept: nothing the board did not show is named.")
         elif running:
-            note = f"{'1 table is' if running == 1 else f'{running} tables are'} still playing: their secrets are named once they are over."
+            note = _n(
+                "{n} table is still playing: their secrets are named once they are over.",
+                "{n} tables are still playing: their secrets are named once they are over.",
+                running,
+            )
         else:
-            note = "Secret choices are named."
+            note = _("Secret choices are named.")
         self.debrief_bar.offer(csv_text(rows, columns=cl.CSV_COLUMNS), f"class-{record.code}-decisions.csv", len(rows), pdf, f"class-{record.code}-debrief.pdf", note)
 
     def _requests_box(self, record: cl.ClassRecord) -> widgets.Widget:
@@ -989,13 +1063,14 @@ class ClassPage(widgets.VBox):
             student = record.student(request.student)
             if student is None:
                 continue
-            approve = widgets.Button(description=f"Approve {student.name}", button_style="success", layout=widgets.Layout(width="auto")).add_class(f"pb-approve-{request.id}")
-            approve.on_click(lambda _, rid=request.id: self.approve(rid))
-            deny = widgets.Button(description="Turn down", layout=widgets.Layout(width="auto")).add_class(f"pb-deny-{request.id}")
-            deny.on_click(lambda _, rid=request.id: self.deny_request(rid))
-            line = widgets.HTML(f"<b>{esc(student.name)}</b> asks for their place on another device ({ago(now - request.at)} ago)")
+            approve = widgets.Button(description=_("Approve {name}", name=student.name), button_style="success", layout=widgets.Layout(width="auto")).add_class(f"pb-approve-{request.id}")
+            approve.on_click(lambda _event, rid=request.id: self.approve(rid))
+            # TRANSLATORS: a button: refuse a student's request for their place on another device
+            deny = widgets.Button(description=_("Turn down"), layout=widgets.Layout(width="auto")).add_class(f"pb-deny-{request.id}")
+            deny.on_click(lambda _event, rid=request.id: self.deny_request(rid))
+            line = widgets.HTML(_("{name} asks for their place on another device ({ago} ago)", name=f"<b>{esc(student.name)}</b>", ago=esc(ago(now - request.at))))
             rows.append(widgets.HBox((line, approve, deny), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px")))
-        head = widgets.HTML("<h3>Asking for their place on another device</h3>")
+        head = widgets.HTML(f"<h3>{esc(_('Asking for their place on another device'))}</h3>")
         return widgets.VBox((head, *rows)).add_class("pb-class-requests")
 
     def _press_swap(self, student_id: str) -> None:
@@ -1035,28 +1110,34 @@ class ClassPage(widgets.VBox):
             since = self.store.changes(table.id)[-1]["at"] if table.version else now
             links = {"facilitator": page("", card(record.game).notebook) + table_query(table.id, facilitator=table.meta.get("facilitator_key", ""))}
             stopped = bool(table.meta.get(STOPPED))
+            step = render(cl.step_of(state))
             if rules.over(state):
-                line = "finished: " + ", ".join(f"{names[s]} {score}" for _r, s, score in rules.standings(state)[:3])
+                line = _("finished: {scores}", scores=", ".join(f"{names[s]} {score}" for _r, s, score in rules.standings(state)[:3]))
             elif stopped:  # the class was ended: it waits for no one
-                line = f"{cl.step_of(state)} · stopped when the class ended"
+                line = _("{step} · stopped when the class ended", step=step)
             else:
                 waiting = [names[s] for s in waited_seats(table)]
                 # A line, not a roll call: a village of 10 all waited on reads as its count.
-                who = ", ".join(waiting) if len(waiting) <= 4 else f"{len(waiting)}: {', '.join(waiting[:3])} and {len(waiting) - 3} more"
-                line = f"{cl.step_of(state)} · waited {ago(now - since)} on {who}" if waiting else f"{cl.step_of(state)} · playing"
-            word = card(record.game).words.Table
-            base = f'<b>{esc(word)} {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">its controls</a>'
+                if len(waiting) > 4:
+                    who = _("{n}: {names} and {more} more", n=len(waiting), names=", ".join(waiting[:3]), more=len(waiting) - 3)
+                else:
+                    who = ", ".join(waiting)
+                line = _("{step} · waited {ago} on {who}", step=step, ago=ago(now - since), who=who) if waiting else _("{step} · playing", step=step)
+            word = render(card(record.game).words.Table)
+            controls = esc(_("its controls"))
+            base = f'<b>{esc(word)} {i + 1}</b> · {esc(line)} · <a class="pb-table-controls-{i}" href="{esc(links["facilitator"])}" target="_blank" rel="noopener">{controls}</a>'
             head = widgets.HTML(base + self._said_html(f"table-{i}"))
             self._spots[f"table-{i}"] = (head, base)
             parts: list[widgets.Widget] = [head]
             if not rules.over(state) and not stopped and card(record.game).fill_bot:
                 # A student's seat has its Bot button in their row below; a seat no row shows, here.
                 for seat in [s for s in waited_seats(table) if (table.id, s) not in rowed]:
-                    bot = widgets.Button(description=f"Bot for {names[seat]}", tooltip="A bot plays this absent student's seat").add_class(f"pb-class-bot-{i}-{seat}").add_class("pb-small")
-                    bot.on_click(lambda _, i=i, seat=seat: self.hand_to_bot(i, seat))
+                    bot = widgets.Button(description=_("Bot for {name}", name=names[seat]), tooltip=_("A bot plays this absent student's seat")).add_class(f"pb-class-bot-{i}-{seat}").add_class("pb-small")
+                    bot.on_click(lambda _event, i=i, seat=seat: self.hand_to_bot(i, seat))
                     parts.append(bot)
             rows.append(widgets.HBox(tuple(parts), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px")))
-        return widgets.VBox((widgets.HTML(f"<h3>Every {esc(card(record.game).words.Table.lower())}</h3>"), *rows)).add_class("pb-class-tables")
+        heading = _("Every {table}", table=render(card(record.game).words.Table).lower())
+        return widgets.VBox((widgets.HTML(f"<h3>{esc(heading)}</h3>"), *rows)).add_class("pb-class-tables")
 
     # -- live ------------------------------------------------------------------------------------------
     def _beaten(self) -> None:
@@ -1107,11 +1188,11 @@ class ClassPage(widgets.VBox):
             found = record.student(self.student.id)
             if found is None or not key_matches(found.key, self._key):
                 why = (
-                    "The facilitator took you out of the class: this page no longer opens a place."
+                    _("The facilitator took you out of the class: this page no longer opens a place.")
                     if found is None
-                    else "Your name was released: join again with it to take your place back."
+                    else _("Your name was released: join again with it to take your place back.")
                     if found.free
-                    else "Your place moved to another device (the facilitator approved it): this page no longer opens it."
+                    else _("Your place moved to another device (the facilitator approved it): this page no longer opens it.")
                 )
                 self._deny(why)
                 self.navigator.value = f'<a data-forget-class="{esc(record.code)}"></a>'
@@ -1120,12 +1201,12 @@ class ClassPage(widgets.VBox):
             name, key = self._asked
             mine = next((s for s in record.students if key_matches(s.key, key)), None)
             if mine is not None:
-                self.status.ok(f"Approved: this device is {mine.name}'s place now.")
+                self.status.ok(_("Approved: this device is {name}'s place now.", name=mine.name))
                 self._become(mine, key)
                 return True
             if not any(key_matches(r.key, key) for r in record.requests):
                 self._asked = None
-                self.status.refuse(f"The facilitator did not move {name}'s place to this device. Ask them, then ask again.")
+                self.status.refuse(_("The facilitator did not move {name}'s place to this device. Ask them, then ask again.", name=name))
         self._draw()
         return True
 

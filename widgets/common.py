@@ -39,8 +39,10 @@ import traitlets
 
 from drawing.common import SERIES_COLOURS, card, download_link, esc
 from drawing.common import text as plain_html
+from i18n import _, _n, render
 from rules import RuleError
 from rules.decisions import csv_text  # the one CSV writer, shared with the command line
+from rules.text import Said, say
 
 __all__ = [
     "WIDE",
@@ -67,6 +69,9 @@ __all__ = [
 #: a control's label as wide as its text (ipywidgets' default cuts a long one short).
 WIDE = {"description_width": "initial"}
 
+#: why undo is off when no table is open (said in the page's language when shown).
+NO_TABLE = say("no table is open")
+
 _STATUS_LOOK = {
     "info": ("#eef2fb", "#2f4a8a", "ℹ"),
     "ok": ("#e8f6ec", "#1d6b35", "✔"),
@@ -81,7 +86,7 @@ def optional_limit(text: str, what: str) -> int | None:
         return None
     if limit.isdigit():
         return int(limit)
-    raise RuleError("setup", f"the {what} limit must be a whole number or 'none', not {limit!r}")
+    raise RuleError("setup", say("the {what} limit must be a whole number or 'none', not {limit}", what=what, limit=repr(limit)))
 
 
 def figure_png(figure: Any, dpi: int = 100) -> bytes:
@@ -220,15 +225,15 @@ class TableHeader(widgets.HBox):
 class LogPanel(widgets.HTML):
     """Readable log lines, newest first. Pass only lines the viewer may see."""
 
-    def __init__(self, title: str = "Game log") -> None:
+    def __init__(self, title: str = "") -> None:
         super().__init__()
-        self.title = title
+        self.title = title or _("Game log")
         self.add_class("pb-log")
 
     def show(self, lines: Sequence[str], limit: int | None = None) -> None:
         shown = list(lines)[-limit:] if limit else list(lines)
         if not shown:
-            self.value = card(self.title, '<span class="pb-muted">Nothing yet.</span>')
+            self.value = card(self.title, f'<span class="pb-muted">{esc(_("Nothing yet."))}</span>')
             return
         start = len(lines)
         items = "".join(f'<li value="{start - i}">{esc(line)}</li>' for i, line in enumerate(reversed(shown)))
@@ -272,9 +277,9 @@ class StatusLine(widgets.HTML):
 class StandingsTable(widgets.HTML):
     """A ranked table; cells are plain text and escaped here."""
 
-    def __init__(self, title: str = "Standings") -> None:
+    def __init__(self, title: str = "") -> None:
         super().__init__()
-        self.title = title
+        self.title = title or _("Standings")
         self.add_class("pb-standings")
 
     def show(self, header: Sequence[str], rows: Sequence[Sequence[object]], empty: str = "") -> None:
@@ -303,15 +308,16 @@ class SaveBar(widgets.HBox):
         on_upload: Callable[[bytes, str], None],
         on_prepare: Callable[[], None],
     ) -> None:
-        self.undo_button = widgets.Button(description="↶ Undo", disabled=True, tooltip="no table is open").add_class("pb-undo")
+        # TRANSLATORS: a button: take back the last move
+        self.undo_button = widgets.Button(description=_("↶ Undo"), disabled=True, tooltip=_("no table is open")).add_class("pb-undo")
         self.prepare_button = widgets.Button(
-            description="Prepare save file", icon="download", disabled=True, tooltip="Make a download link for this table"
+            description=_("Prepare save file"), icon="download", disabled=True, tooltip=_("Make a download link for this table")
         ).add_class("pb-save-file")
         self.download = widgets.HTML().add_class("pb-download")
-        self.upload = widgets.FileUpload(accept=".json,application/json", multiple=False, description="Load save file").add_class("pb-upload")
+        self.upload = widgets.FileUpload(accept=".json,application/json", multiple=False, description=_("Load save file")).add_class("pb-upload")
         self._on_upload = on_upload
-        self.undo_button.on_click(lambda _: on_undo())
-        self.prepare_button.on_click(lambda _: on_prepare())
+        self.undo_button.on_click(lambda _event: on_undo())
+        self.prepare_button.on_click(lambda _event: on_prepare())
         self.upload.observe(self._uploaded, "value")
         super().__init__(
             (self.undo_button, self.prepare_button, self.download, self.upload),
@@ -328,17 +334,21 @@ class SaveBar(widgets.HBox):
         self.upload.value = ()
         self._on_upload(data, name)
 
-    def show(self, table_open: bool, undo_reason: str | None = "no table is open", undo_what: str = "the last move") -> None:
-        """Reset for a redraw: no link; `undo_reason` None enables undo of `undo_what`."""
+    def show(self, table_open: bool, undo_reason: Said | str | None = NO_TABLE, undo_what: Said | str = "") -> None:
+        """Reset for a redraw: no link; `undo_reason` None enables undo of `undo_what` (the
+        last move by default). Reasons may be `Said`: they are said in the page's language."""
         self.undo_button.disabled = undo_reason is not None
-        self.undo_button.tooltip = f"Cannot undo: {undo_reason}" if undo_reason else f"Take back {undo_what}"
+        if undo_reason:
+            self.undo_button.tooltip = _("Cannot undo: {reason}", reason=render(undo_reason))
+        else:
+            self.undo_button.tooltip = _("Take back {what}", what=render(undo_what)) if undo_what else _("Take back the last move")
         self.prepare_button.disabled = not table_open
-        self.download.value = "" if table_open else '<span class="pb-muted">No table open</span>'
+        self.download.value = "" if table_open else f'<span class="pb-muted">{esc(_("No table open"))}</span>'
 
     def offer(self, save_text: str, filename: str, warning: str = "") -> None:
         """Show the download link for `save_text`, with an optional warning beside it."""
         note = f' <span class="pb-muted">{esc(warning)}</span>' if warning else ""
-        self.download.value = download_link(save_text, filename) + note
+        self.download.value = download_link(save_text, filename, _("Download save file")) + note
 
 
 # -- hot seat ----------------------------------------------------------------------------
@@ -361,7 +371,7 @@ class PrivacyCurtain(widgets.VBox):
     def __init__(
         self,
         build: Callable[[int], Sequence[widgets.Widget]],
-        label: str = "Private view:",
+        label: str = "",
         key: Callable[[int], Hashable] | None = None,
     ) -> None:
         self._build = build
@@ -389,16 +399,16 @@ class PrivacyCurtain(widgets.VBox):
         self._names: tuple[str, ...] = ()
         #: the seat whose view the screen asks about before showing it (None: not asking).
         self.asking: int | None = None
-        self.label = widgets.HTML(f"<b>{esc(label)}</b>&nbsp;")
+        self.label = widgets.HTML(f"<b>{esc(label or _('Private view:'))}</b>&nbsp;")
         self.seat_row = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
-        self.hide_button = widgets.Button(description="Done - hide", icon="eye-slash", disabled=True).add_class("pb-hide")
-        self.hide_button.on_click(lambda _: self.hide())
+        self.hide_button = widgets.Button(description=_("Done - hide"), icon="eye-slash", disabled=True).add_class("pb-hide")
+        self.hide_button.on_click(lambda _event: self.hide())
         self.prompt = widgets.HTML()
         self.ask_text = widgets.HTML().add_class("pb-ask-private")
-        self.show_button = widgets.Button(description="Show it", icon="eye", button_style="warning").add_class("pb-show-private")
-        self.show_button.on_click(lambda _: self.confirm())
-        self.cancel_button = widgets.Button(description="Cancel", icon="times").add_class("pb-show-cancel")
-        self.cancel_button.on_click(lambda _: self.cancel())
+        self.show_button = widgets.Button(description=_("Show it"), icon="eye", button_style="warning").add_class("pb-show-private")
+        self.show_button.on_click(lambda _event: self.confirm())
+        self.cancel_button = widgets.Button(description=_("Cancel"), icon="times").add_class("pb-show-cancel")
+        self.cancel_button.on_click(lambda _event: self.cancel())
         self.ask_box = widgets.HBox(
             (self.ask_text, self.show_button, self.cancel_button),
             layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px", display="none"),
@@ -430,7 +440,7 @@ class PrivacyCurtain(widgets.VBox):
                 continue
             button.description = label
             button.disabled = not on
-            button.tooltip = "Show this seat's private view" if on else "Not a seat played on this screen"
+            button.tooltip = _("Show this seat's private view") if on else _("Not a seat played on this screen")
         self._waiting = frozenset(waiting)
         if self.locked is not None:
             self.seat = self.locked
@@ -452,12 +462,12 @@ class PrivacyCurtain(widgets.VBox):
     def lock(self, seat: int) -> None:
         """Make this a seat page: only `seat`, always shown. Call `refresh` next (or redraw)."""
         self.locked = self.seat = seat
-        self.label.value = "<b>Your seat:</b>&nbsp;"
+        self.label.value = f"<b>{esc(_('Your seat:'))}</b>&nbsp;"
         self._show_buttons()
 
     def _seat_button(self, seat: int) -> widgets.Button:
         button = widgets.Button().add_class(f"pb-seat-{seat}")
-        button.on_click(lambda _: self._pressed(seat))
+        button.on_click(lambda _event: self._pressed(seat))
         return button
 
     def _pressed(self, seat: int) -> None:
@@ -479,10 +489,11 @@ class PrivacyCurtain(widgets.VBox):
             self.ask_box.layout.display = "none"
             self.ask_text.value = ""
             return
-        name = esc(self._names[seat]) if seat < len(self._names) else f"seat {seat + 1}"
-        self.ask_text.value = (
-            f"<b>{name}'s view is private.</b> Only {name} should see this screen: "
-            "turn it away from the room (or the projector off) first."
+        name = esc(self._names[seat]) if seat < len(self._names) else esc(_("seat {n}", n=seat + 1))
+        # The name is escaped; the message carries the markup.
+        self.ask_text.value = _(
+            "<b>{name}'s view is private.</b> Only {name} should see this screen: turn it away from the room (or the projector off) first.",
+            name=name,
         )
         self.ask_box.layout.display = "flex"
 
@@ -554,8 +565,7 @@ class PrivacyCurtain(widgets.VBox):
             self.panel.children = ()
             # The hint only where a seat button is there to press (not at a table of bots and devices).
             self.prompt.value = (
-                '<span class="pb-muted">Press your seat to see your private view; '
-                'press "Done - hide" before you pass the screen on.</span>'
+                '<span class="pb-muted">' + esc(_('Press your seat to see your private view; press "Done - hide" before you pass the screen on.')) + "</span>"
                 if self.asking is None and any(self._enabled)
                 else ""
             )
@@ -761,17 +771,18 @@ class DebriefBar(widgets.HBox):
     `on_prepare(name_secrets)` makes the files and calls `offer`.
     """
 
-    def __init__(self, on_prepare: Callable[[bool], None], label: str = "Prepare the debrief (CSV and handout)") -> None:
-        self.prepare_button = widgets.Button(description=label, icon="file-text-o", tooltip="Every decision as CSV, and the printed debrief handout").add_class(
+    def __init__(self, on_prepare: Callable[[bool], None], label: str = "") -> None:
+        label = label or _("Prepare the debrief (CSV and handout)")
+        self.prepare_button = widgets.Button(description=label, icon="file-text-o", tooltip=_("Every decision as CSV, and the printed debrief handout")).add_class(
             "pb-debrief-prepare"
         )
         self.secrets = widgets.Checkbox(
-            value=True, description="Name the secret choices", indent=False, layout=widgets.Layout(display="none")
+            value=True, description=_("Name the secret choices"), indent=False, layout=widgets.Layout(display="none")
         ).add_class("pb-debrief-secrets")
         self.csv_link = widgets.HTML().add_class("pb-debrief-csv")
         self.pdf_link = widgets.HTML().add_class("pb-debrief-pdf")
         self.note = widgets.HTML().add_class("pb-debrief-note")
-        self.prepare_button.on_click(lambda _: on_prepare(bool(self.secrets.value)))
+        self.prepare_button.on_click(lambda _event: on_prepare(bool(self.secrets.value)))
         super().__init__(
             (self.prepare_button, self.secrets, self.csv_link, self.pdf_link, self.note),
             layout=widgets.Layout(align_items="center", flex_flow="row wrap", margin="8px 0 0 0", grid_gap="10px"),
@@ -790,6 +801,6 @@ class DebriefBar(widgets.HBox):
     def offer(self, csv: str, csv_name: str, rows: int, pdf: bytes, pdf_name: str, note: str = "") -> None:
         """Show the two links (the CSV of `rows` decisions), and an optional note (what the
         files keep secret)."""
-        self.csv_link.value = download_link(csv, csv_name, f"Every decision (CSV, {rows} rows)", "text/csv")
-        self.pdf_link.value = download_link(pdf, pdf_name, "The debrief handout (PDF)", "application/pdf")
+        self.csv_link.value = download_link(csv, csv_name, _n("Every decision (CSV, {n} rows)", "Every decision (CSV, {n} rows)", rows), "text/csv")
+        self.pdf_link.value = download_link(pdf, pdf_name, _("The debrief handout (PDF)"), "application/pdf")
         self.note.value = f'<span class="pb-muted">{esc(note)}</span>' if note else ""

@@ -20,7 +20,10 @@ from collections.abc import Awaitable, Callable
 
 import ipywidgets as widgets
 
+from drawing.common import esc
+from i18n import _, render
 from playbook.store_faults import StoreFault
+from rules.text import Said
 
 from .common import StatusLine
 
@@ -80,14 +83,15 @@ def open_page(make: Callable[[], widgets.Widget], every: float = REOPEN_SECONDS,
 
 def _cannot_open(fault: StoreFault) -> str:
     cause = {
-        "database-gone": "the server cannot reach its database",
-        "read-only": "the server cannot open its saved tables for writing",
-        "disk-full": "the server's disk is full",
+        "database-gone": _("the server cannot reach its database"),
+        "read-only": _("the server cannot open its saved tables for writing"),
+        "disk-full": _("the server's disk is full"),
     }[fault.reason]
     return (
         '<div role="status" class="pb-cannot-open">'
-        f"<strong>This page cannot open yet: {cause}.</strong> Nothing saved is lost. "
-        "It tries again by itself every few seconds; if it keeps saying so, tell your teacher.</div>"
+        f"<strong>{esc(_('This page cannot open yet: {cause}.', cause=cause))}</strong> "
+        + esc(_("Nothing saved is lost. It tries again by itself every few seconds; if it keeps saying so, tell your teacher."))
+        + "</div>"
     )
 
 
@@ -128,7 +132,7 @@ class LiveFollow:
         status: StatusLine,
         look: Callable[[threading.Event], Awaitable[None]],
         following: Callable[[], bool],
-        trouble: str,
+        trouble: str | Said,
         on_beat: Callable[[], None] | None = None,
         fault: Callable[[StoreFault], str] | None = None,
     ) -> None:
@@ -140,7 +144,7 @@ class LiveFollow:
         self._on_beat = on_beat
         #: the hidden button the page's script presses, and the answer it watches.
         self.heartbeat = widgets.Button(description="beat", layout=widgets.Layout(display="none")).add_class("pb-heartbeat")
-        self.heartbeat.on_click(lambda _: self.beat())
+        self.heartbeat.on_click(lambda _event: self.beat())
         self.alive = widgets.HTML('<span data-beat="0"></span>', layout=widgets.Layout(display="none")).add_class("pb-alive")
         self.last_beat = time.monotonic()
         self.beats = 0
@@ -197,7 +201,7 @@ class LiveFollow:
                 self._status.refuse(said)
                 await asyncio.sleep(2.0)
             except Exception as exc:
-                self._status.refuse(f"Could not {self._trouble} ({type(exc).__name__}: {exc}).")
+                self._status.refuse(_("Could not {what} ({error}: {detail}).", what=render(self._trouble), error=type(exc).__name__, detail=str(exc)))
                 await asyncio.sleep(2.0)
             else:
                 if said and self._status.message == said:  # the database is back: the line says so no more

@@ -18,6 +18,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from i18n import _
+
 __all__ = ["RECENT", "closing", "listen", "said", "tell_lost_presses"]
 
 #: how many closed buttons are remembered (a seat page's redraw closes a few dozen).
@@ -33,7 +35,7 @@ def closing(widget: widgets.Widget) -> None:
     comm = widget.comm
     if comm is None or not isinstance(widget, widgets.Button) or "pb-heartbeat" in widget._dom_classes:
         return
-    _closed[comm.comm_id] = widget.description or widget.tooltip or "a button"  # newest last
+    _closed[comm.comm_id] = widget.description or widget.tooltip or _("a button")  # newest last
     while len(_closed) > RECENT:
         _closed.popitem(last=False)
 
@@ -46,7 +48,7 @@ def listen(page: widgets.Widget) -> None:
 
 
 def said(description: str) -> str:
-    return f"Your press on “{description}” came just as the screen changed, so it did nothing: look again, and press it if you still mean it."
+    return _("Your press on “{button}” came just as the screen changed, so it did nothing: look again, and press it if you still mean it.", button=description)
 
 
 def _tell(comm_id: str) -> None:

@@ -27,10 +27,12 @@ from typing import Any
 import ipywidgets as widgets
 
 from drawing.common import esc
+from i18n import _, render
 from playbook import pace, timer
 from playbook.pace import timed_out
 from playbook.store import Store, Table
 from rules.games import card
+from rules.text import say
 
 from .common import say_attrs
 from .live import in_kernel
@@ -42,7 +44,7 @@ __all__ = ["TICK_SECONDS", "Countdown", "PaceChoices", "PacePanel", "TablePaceBa
 TICK_SECONDS = 1.0
 #: the seconds a countdown announces (`countdown.js` reads them from the page).
 ANNOUNCE_AT = (30, 10, 0)
-PAUSED = "Paused by the teacher"
+PAUSED = say("Paused by the teacher")
 
 
 def _clock(seconds: float) -> str:
@@ -60,14 +62,14 @@ def countdown_html(table: Table | None, seat: int | None, now: float, announce: 
     if pace.paused(table.meta):
         # Said once by the page's live region: this value is sent again only when the pause changes.
         said = f" {say_attrs()}" if announce else ""
-        return f'<div class="pb-countdown-box pb-countdown-paused" data-paused="1"{said}>{PAUSED}</div>'
+        return f'<div class="pb-countdown-box pb-countdown-paused" data-paused="1"{said}>{esc(render(PAUSED))}</div>'
     due = timer.deadlines(table)
     if seat is not None:
         deadline = due.get(seat)
-        label = "Your time"
+        label = _("Your time")
     else:
         deadline = min(due.values()) if due else None
-        label = "Time for this decision"
+        label = _("Time for this decision")
     if deadline is None:
         return ""
     left = max(0.0, deadline - now)
@@ -82,13 +84,18 @@ def countdown_html(table: Table | None, seat: int | None, now: float, announce: 
 def seconds_box(css: str) -> widgets.BoundedIntText:
     """The timer's seconds per decision (0: no timer), in steps of 15."""
     return widgets.BoundedIntText(
-        value=0, min=0, max=pace.MOST_SECONDS, step=15, description="Seconds per decision", style={"description_width": "initial"}, layout=widgets.Layout(width="260px")
+        value=0, min=0, max=pace.MOST_SECONDS, step=15, description=_("Seconds per decision"), style={"description_width": "initial"}, layout=widgets.Layout(width="260px")
     ).add_class(css)
 
 
 def at_zero_box(css: str) -> widgets.Dropdown:
     """Who moves for a seat whose time ran out: the game's stated default, or its fill bot."""
-    return widgets.Dropdown(options=[("then the game's default", pace.BY_DEFAULT), ("then the fill bot", pace.BY_BOT)], value=pace.BY_DEFAULT, tooltip="Who moves for a seat whose time ran out", layout=widgets.Layout(width="210px")).add_class(css)
+    return widgets.Dropdown(
+        options=[(_("then the game's default"), pace.BY_DEFAULT), (_("then the fill bot"), pace.BY_BOT)],
+        value=pace.BY_DEFAULT,
+        tooltip=_("Who moves for a seat whose time ran out"),
+        layout=widgets.Layout(width="210px"),
+    ).add_class(css)
 
 
 class Countdown(widgets.HTML):
@@ -180,7 +187,7 @@ class PaceChoices(widgets.HBox):
     chosen game's steps (years, rounds, chapters)."""
 
     def __init__(self) -> None:
-        self.length = widgets.Text(value="", placeholder="the game's own", description="Length", layout=widgets.Layout(width="230px")).add_class("pb-class-length")
+        self.length = widgets.Text(value="", placeholder=_("the game's own"), description=_("Length"), layout=widgets.Layout(width="230px")).add_class("pb-class-length")
         self.unit = widgets.HTML().add_class("pb-class-length-unit")
         self.seconds = seconds_box("pb-class-timer")
         self.by = at_zero_box("pb-class-at-zero")
@@ -190,7 +197,7 @@ class PaceChoices(widgets.HBox):
     def show_game(self, slug: str) -> None:
         measure = card(slug).length
         self.length.layout.display = self.unit.layout.display = "" if measure is not None else "none"
-        self.unit.value = f"{measure.units} (or <i>end</i>: the text's own end)" if measure is not None else ""
+        self.unit.value = _("{units} (or {end}: the text's own end)", units=esc(render(measure.units)), end="<i>end</i>") if measure is not None else ""
         if measure is None:
             self.length.value = ""
 
@@ -213,19 +220,19 @@ class PacePanel(widgets.VBox):
         self.summary = widgets.HTML().add_class("pb-pace-summary")
         self.seconds = seconds_box("pb-pace-seconds")
         self.by = at_zero_box("pb-pace-by")
-        self.set_button = widgets.Button(description="Set the timer").add_class("pb-pace-set")
-        self.set_button.on_click(lambda _: self.set_timer())
-        self.pause_button = widgets.Button(description="Pause the class", icon="pause").add_class("pb-pace-pause")
-        self.pause_button.on_click(lambda _: self.toggle_pause())
-        self.next_button = widgets.Button(description="Next round for every table", icon="forward", layout=widgets.Layout(width="auto")).add_class("pb-pace-next")
-        self.next_button.on_click(lambda _: self._move_on())
+        self.set_button = widgets.Button(description=_("Set the timer")).add_class("pb-pace-set")
+        self.set_button.on_click(lambda _event: self.set_timer())
+        self.pause_button = widgets.Button(description=_("Pause the class"), icon="pause").add_class("pb-pace-pause")
+        self.pause_button.on_click(lambda _event: self.toggle_pause())
+        self.next_button = widgets.Button(description=_("Next round for every table"), icon="forward", layout=widgets.Layout(width="auto")).add_class("pb-pace-next")
+        self.next_button.on_click(lambda _event: self._move_on())
         #: Pause / Resume and "next round for every table": the monitor puts them in its first
         #: row, beside its phase buttons (`ClassPage.pace_box`).
         self.buttons = (self.pause_button, self.next_button)
         self._paused = False
         self._timer_seen: tuple[int, str] | None = None
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px")
-        super().__init__((widgets.HTML("<h3>Pace</h3>"), self.summary, widgets.HBox((self.seconds, self.by, self.set_button), layout=row)))
+        super().__init__((widgets.HTML(f"<h3>{esc(_('Pace'))}</h3>"), self.summary, widgets.HBox((self.seconds, self.by, self.set_button), layout=row)))
         self.add_class("pb-pace")
 
     def show(self, record: Any) -> None:
@@ -235,15 +242,21 @@ class PacePanel(widgets.VBox):
         seconds, by = int(settings.get("seconds") or 0), str(settings.get("by") or pace.BY_DEFAULT)
         measure = card(record.game).length
         length = pace.length_of(record.game, record.variants)
-        said = [f"{seconds} s per decision, then " + ("the fill bot moves" if by == pace.BY_BOT else "the game's default move") if seconds else "No timer"]
+        if not seconds:
+            said = [esc(_("No timer"))]
+        elif by == pace.BY_BOT:
+            said = [esc(_("{n} s per decision, then the fill bot moves", n=seconds))]
+        else:
+            said = [esc(_("{n} s per decision, then the game's default move", n=seconds))]
         if length:
-            said.append(f"length: {length}")
+            said.append(esc(_("length: {length}", length=length)))
         if self._paused:
-            said.insert(0, f"<b>{PAUSED}</b>")
-        self.summary.value = " · ".join(said) + ". The timer needs this page or the class board open."
-        self.pause_button.description = "Resume the class" if self._paused else "Pause the class"
+            said.insert(0, f"<b>{esc(render(PAUSED))}</b>")
+        # The parts are escaped already; the message carries no markup of its own.
+        self.summary.value = _("{said}. The timer needs this page or the class board open.", said=" · ".join(said))
+        self.pause_button.description = _("Resume the class") if self._paused else _("Pause the class")
         self.pause_button.icon = "play" if self._paused else "pause"
-        self.next_button.description = f"Next {measure.unit if measure else 'step'} for every table"
+        self.next_button.description = _("Next {unit} for every table", unit=render(measure.unit) if measure else _("step"))
         if self._timer_seen != (seconds, by):  # the class's timer changed: the boxes show it (a number half typed stays)
             self._timer_seen = (seconds, by)
             self.seconds.value, self.by.value = seconds, by
@@ -255,7 +268,10 @@ class PacePanel(widgets.VBox):
             return ()
         factor = float(dict(record.pace.get("extra") or {}).get(student.id, 1.0))
         choice = widgets.Dropdown(
-            options=[("time x1", 1.0), ("time x1.5", 1.5), ("time x2", 2.0)], value=factor, tooltip="Extra time for this student's decisions", layout=widgets.Layout(width="110px")
+            options=[(_("time x{factor}", factor="1"), 1.0), (_("time x{factor}", factor="1.5"), 1.5), (_("time x{factor}", factor="2"), 2.0)],
+            value=factor,
+            tooltip=_("Extra time for this student's decisions"),
+            layout=widgets.Layout(width="110px"),
         ).add_class(f"pb-extra-{student.id}")
         choice.observe(lambda change, sid=student.id: self.set_extra(sid, change["new"]) if change["new"] != change["old"] else None, "value")
         return (choice,)
@@ -290,11 +306,12 @@ class TablePaceBar(widgets.HBox):
         self._seen: tuple[int, str] | None = None
         self.seconds = seconds_box("pb-table-timer")
         self.by = at_zero_box("pb-table-at-zero")
-        self.set_button = widgets.Button(description="Set the timer").add_class("pb-table-timer-set")
-        self.set_button.on_click(lambda _: self.set_timer())
-        self.pause_button = widgets.Button(description="Pause", icon="pause").add_class("pb-table-pause")
-        self.pause_button.on_click(lambda _: self.toggle_pause())
-        self.note = widgets.HTML('<span class="pb-muted">The timer runs while this page or the board is open.</span>')
+        self.set_button = widgets.Button(description=_("Set the timer")).add_class("pb-table-timer-set")
+        self.set_button.on_click(lambda _event: self.set_timer())
+        # TRANSLATORS: a button: pause the table's timer
+        self.pause_button = widgets.Button(description=_("Pause"), icon="pause").add_class("pb-table-pause")
+        self.pause_button.on_click(lambda _event: self.toggle_pause())
+        self.note = widgets.HTML(f'<span class="pb-muted">{esc(_("The timer runs while this page or the board is open."))}</span>')
         super().__init__((self.seconds, self.by, self.set_button, self.pause_button, self.note), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px"))
         self.add_class("pb-table-pace")
 
@@ -304,7 +321,8 @@ class TablePaceBar(widgets.HBox):
         if self._seen != (settings.seconds, settings.by):
             self._seen = (settings.seconds, settings.by)
             self.seconds.value, self.by.value = settings.seconds, settings.by
-        self.pause_button.description = "Resume" if settings.paused_at is not None else "Pause"
+        # TRANSLATORS: a button: let the timer run again (also: open an unfinished table again)
+        self.pause_button.description = _("Resume") if settings.paused_at is not None else _("Pause")
         self.pause_button.icon = "play" if settings.paused_at is not None else "pause"
 
     def set_timer(self) -> Any:

@@ -46,21 +46,23 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast, runtime_chec
 import ipywidgets as widgets
 
 from drawing.common import esc
+from i18n import SOURCE, _, _n, current, render
 from playbook.access import Access, key_matches, new_key, resolve, server_key, table_keys
 from playbook.bots import undo_plan
 from playbook.classes import chooser, stopped_text
 from playbook.links import public_base, table_links, table_query
-from playbook.store import STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, StoreFault, Table, TableInfo, Undo, bot_of_move
+from playbook.store import CLASS_ENDED, STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, StoreFault, Table, TableInfo, Undo, bot_of_move, undo_reason
 from rules import Action, RuleError, SaveFileError, load_game, new_game
 from rules.core import AnyGame, seats_text
 from rules.games import card
+from rules.text import Said, say
 
 from . import live
 from .address import page_query, qr_svg
 from .announce import GameSaid
 from .board import Debrief, PhaseBoard
 from .class_card import ClassPanel
-from .common import Announcer, DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
+from .common import NO_TABLE, Announcer, DebriefBar, LogPanel, PrivacyCurtain, SaveBar, StandingsTable, StatusLine, TableHeader, close_tree, csv_text, day_and_time
 from .live import LiveFollow
 from .lost_presses import listen
 from .pace import Countdown, TablePaceBar, TimerKeeper, timed_out
@@ -87,7 +89,11 @@ def bots_from_meta(meta: Mapping[str, Any], known: Collection[str]) -> dict[int,
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st."""
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, ... 21st; in another language its own way
+    of writing a place ("1e", "1.", "1.º")."""
+    if current() != SOURCE:
+        # TRANSLATORS: a place in a ranking, written with its number: "1st", Dutch "1e", German "1."
+        return _("{n}th", n=n)
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
@@ -105,16 +111,45 @@ def seat_place(game: AnyGame, seat: int, stopped: str = "") -> str:
     rank, value = mine
     if not words.points:
         return ""  # a game that keeps no score (a cooperative one) ranks nobody
-    score = f" with {value} {words.points}"
-    shared = sum(1 for r, _, _ in standings if r == rank) > 1
-    place = f"{'joint ' if shared else ''}{ordinal(rank)} of {len(standings)}"
+    shared = sum(1 for r, _s, _v in standings if r == rank) > 1
     if getattr(game.setup, "anonymous", False) and not getattr(game.state, "pledges_shown", False):
         place = ""  # a household's place would tell the others' scores apart
-    said = f"{'stood' if stopped else 'finished'} {place}{score}".replace("  ", " ").strip()
-    if said in ("stood", "finished"):
-        return ""
-    sentence = f"{words.you} {said}."
-    return f"{stopped[:1].upper() + stopped[1:]}: {sentence[:1].lower() + sentence[1:]}" if stopped else sentence
+    elif shared:
+        place = _("joint {rank} of {n}", rank=ordinal(rank), n=len(standings))
+    else:
+        place = _("{rank} of {n}", rank=ordinal(rank), n=len(standings))
+    you, points = render(words.you), render(words.points)
+    if stopped:
+        # What the class's end said comes first: "Stopped in year 2: your household stood 2nd of 10 with 14 VP."
+        sentence = (
+            _("{you} stood {place} with {value} {points}.", you=you, place=place, value=value, points=points)
+            if place
+            else _("{you} stood with {value} {points}.", you=you, value=value, points=points)
+        )
+        return _("{stopped}: {sentence}", stopped=stopped[:1].upper() + stopped[1:], sentence=sentence[:1].lower() + sentence[1:])
+    if place:
+        return _("{you} finished {place} with {value} {points}.", you=you, place=place, value=value, points=points)
+    return _("{you} finished with {value} {points}.", you=you, value=value, points=points)
+
+
+#: how a refusal names a page that is neither the facilitator's nor a seat's, by its role.
+_ROLE_PAGES = {
+    "board": say("a board page"),
+    "lobby": say("a lobby page"),
+    "index": say("a index page"),
+    "join": say("a join page"),
+    "denied": say("a denied page"),
+    "open": say("a open page"),
+}
+
+
+def _reason(exc: BaseException) -> str:
+    """An error's reason in the page's language: a rule's or the playbook's refusal said, else its text."""
+    if isinstance(exc, RuleError):
+        return render(exc.said)
+    if isinstance(exc, Refused):
+        return exc.message
+    return str(exc)
 
 
 def seat_names(game: AnyGame) -> tuple[str, ...]:
@@ -131,9 +166,9 @@ def seat_keys(game: AnyGame) -> dict[str, str]:
 class TablePicker(widgets.VBox):
     """Unfinished tables with a Resume button each (class pb-resume), then a new-game form."""
 
-    def __init__(self, on_resume: Callable[[str], None], heading: str = "Unfinished tables") -> None:
+    def __init__(self, on_resume: Callable[[str], None], heading: str = "") -> None:
         self._on_resume = on_resume
-        self.heading = widgets.HTML(f'<h3 style="margin:10px 0 4px">{esc(heading)}</h3>')
+        self.heading = widgets.HTML(f'<h3 style="margin:10px 0 4px">{esc(heading or _("Unfinished tables"))}</h3>')
         self.rows = widgets.VBox().add_class("pb-tables")
         self.form: widgets.Widget = widgets.HTML()
         super().__init__((self.heading, self.rows, self.form))
@@ -148,24 +183,27 @@ class TablePicker(widgets.VBox):
         old = self.rows.children
         rows: list[widgets.Widget] = []
         for info in tables or ():
-            button = widgets.Button(description="Resume", button_style="primary", tooltip=f"Resume {info.title}")
+            # TRANSLATORS: a button: open an unfinished table again
+            button = widgets.Button(description=_("Resume"), button_style="primary", tooltip=_("Resume {title}", title=info.title))
             button.add_class("pb-resume")
             button.table_id = info.id  # read by tests and scripts
-            button.on_click(lambda _, table_id=info.id: self._on_resume(table_id))
-            label = widgets.HTML(
-                f"<b>{esc(info.title)}</b> "
-                f'<span class="pb-muted">· {info.moves} moves · last played {esc(day_and_time(info.updated))}</span>'
-            )
+            button.on_click(lambda _event, table_id=info.id: self._on_resume(table_id))
+            about = _n("{n} moves · last played {when}", "{n} moves · last played {when}", info.moves, when=day_and_time(info.updated))
+            label = widgets.HTML(f'<b>{esc(info.title)}</b> <span class="pb-muted">· {esc(about)}</span>')
             rows.append(widgets.HBox((button, label), layout=widgets.Layout(align_items="center", flex_flow="row wrap")))
         if tables is None:
             rows.append(
                 widgets.HTML(
-                    '<span class="pb-muted">Tables in progress open from their own links: the facilitator\'s link '
-                    "(which <code>playbook serve</code> prints) lists them. Anyone may start a new game below.</span>"
+                    '<span class="pb-muted">'
+                    + _(
+                        "Tables in progress open from their own links: the facilitator's link (which {command} prints) lists them. Anyone may start a new game below.",
+                        command="<code>playbook serve</code>",
+                    )
+                    + "</span>"
                 )
             )
         elif not rows:
-            rows.append(widgets.HTML('<span class="pb-muted">No unfinished tables: start a new game below.</span>'))
+            rows.append(widgets.HTML(f'<span class="pb-muted">{esc(_("No unfinished tables: start a new game below."))}</span>'))
         self.heading.layout.display = "none" if tables is None else ""
         self.rows.children = tuple(rows)
         close_tree(old)
@@ -246,7 +284,7 @@ class TableDashboard(widgets.VBox):
         self.announcer = Announcer()
         self.game_said = GameSaid(self.announcer)
         # Following the table: the page's heartbeat, and the look at the store for other pages' moves.
-        self.live = LiveFollow(self.status, self._look, lambda: self.table_id is not None, "check for other pages' moves", self._beaten, self.fault_message)
+        self.live = LiveFollow(self.status, self._look, lambda: self.table_id is not None, say("check for other pages' moves"), self._beaten, self.fault_message)
         listen(self)  # a press on a button just replaced is said here (`widgets.lost_presses`)
         # The save bar, the debrief bar, the table picker and the class panel: built the first
         # time a page wants them (`_part`). A seat page or a board shows none of them, and their
@@ -255,7 +293,7 @@ class TableDashboard(widgets.VBox):
         self.game_log = LogPanel()
         self.standings = StandingsTable()
         self.new_game_button = widgets.Button(description="Tables / new game", icon="th-list").add_class("pb-new-game")
-        self.new_game_button.on_click(lambda _: self.show_lobby())
+        self.new_game_button.on_click(lambda _event: self.show_lobby())
         self.screen = widgets.VBox()
         #: the board's join code (QR) and link: only a board page fills it.
         self.join_html = widgets.HTML().add_class("pb-join-code")
@@ -268,7 +306,7 @@ class TableDashboard(widgets.VBox):
         self.phase_board: PhaseBoard | None = None
         self.debrief: Debrief | None = None
         self.debrief_button = widgets.Button(description="Debrief: step through the game", icon="history", layout=widgets.Layout(width="auto", display="none")).add_class("pb-replay-open")
-        self.debrief_button.on_click(lambda _: self.open_debrief())
+        self.debrief_button.on_click(lambda _event: self.open_debrief())
         #: a game that hides nothing: the link to its board, for the projector.
         self.board_link = widgets.HTML().add_class("pb-open-board-link")
         self.debrief_area = widgets.VBox((self.board_link, self.debrief_button)).add_class("pb-replay-area")
@@ -337,7 +375,7 @@ class TableDashboard(widgets.VBox):
         shows it, and its widgets (a Leerdam form has 230) would only load those pages down."""
         if self._form is None:
             self._form = type(self).setup_form()
-            self._form.start_button.on_click(lambda _: self._start_clicked())
+            self._form.start_button.on_click(lambda _event: self._start_clicked())
             self.picker.set_form(self._form)
         return self._form
 
@@ -346,7 +384,7 @@ class TableDashboard(widgets.VBox):
             setup, seed, bots = self.form.read()
             game = new_game(self.slug, setup, seed)
         except RuleError as exc:
-            self.status.refuse(f"Cannot start: {exc.message}.")
+            self.status.refuse(_("Cannot start: {reason}.", reason=render(exc.said)))
             return
         self.start(game, bots)
         self.started(setup)
@@ -389,11 +427,11 @@ class TableDashboard(widgets.VBox):
 
     def seat_name(self, seat: int | None) -> str:
         names = getattr(self.game.setup, "names", ()) if self.game else ()
-        return names[seat] if seat is not None and 0 <= seat < len(names) else "the table"
+        return names[seat] if seat is not None and 0 <= seat < len(names) else _("the table")
 
     def own_page_name(self, seat: int | None) -> str:
         """Whose page a seat page is, in plain words ("Ana's own page")."""
-        return f"{self.seat_name(seat)}'s own page"
+        return _("{name}'s own page", name=self.seat_name(seat))
 
     def on_devices(self) -> frozenset[int]:
         """Seats a device holds (meta "claims"): their private views are on those devices, so
@@ -448,7 +486,7 @@ class TableDashboard(widgets.VBox):
             self._set_role(access.role)
             self.resume(access.table_id or "")
             if access.role == "seat" and self.game is not None:
-                self.status.ok(f"This is {self.own_page_name(self.seat)}: {self._seat_page_words()}.")
+                self.status.ok(_("This is {page}: {what}.", page=self.own_page_name(self.seat), what=self._seat_page_words()))
 
     def _hold_seat(self, table_id: str, seat: int | None) -> bool:
         """Opening a seat's link claims the seat for this device (False: it could not).
@@ -464,7 +502,7 @@ class TableDashboard(widgets.VBox):
             self._deny(exc.message)
             return False
         except (KeyError, SaveFileError, RuleError) as exc:
-            self._deny(f"Cannot open this table: {exc}")
+            self._deny(_("Cannot open this table: {reason}", reason=_reason(exc)))
             return False
         held = dict(table.meta.get("claims") or {}).get(str(seat))
         mine = key_matches(dict(table.meta.get("seat_keys") or {}).get(str(seat)), self._seat_key)
@@ -478,7 +516,7 @@ class TableDashboard(widgets.VBox):
             self._deny(exc.message)
             return False
         except Refused as exc:
-            self._deny(f"{exc.message[:1].upper()}{exc.message[1:]}.")
+            self._deny(_("{reason}.", reason=exc.message[:1].upper() + exc.message[1:]))
             return False
         self._seat_key = key
         self._confirm_pending = True  # the seat is this page's for good once the page shows it
@@ -488,8 +526,8 @@ class TableDashboard(widgets.VBox):
     def _seat_page_words(self) -> str:
         """What a seat's own page is, in a game that keeps secrets and in one that keeps none."""
         if self.hidden_information:
-            return "your private view is first, for your eyes only"
-        return "it plays your seat alone; the table is the same for everyone"
+            return _("your private view is first, for your eyes only")
+        return _("it plays your seat alone; the table is the same for everyone")
 
     def _remember_seat(self, table_id: str, seat: int, key: str) -> None:
         """Put this seat's own link in the address bar and in the device's memory: a reload,
@@ -509,39 +547,42 @@ class TableDashboard(widgets.VBox):
         close_tree([w for w in old if w is not self._table and w is not self._parts.get("picker")])
         self.status.refuse(reason)
 
-    def allowed(self, what: str, roles: Collection[str] = ("facilitator", "open")) -> bool:
+    def allowed(self, what: str | Said, roles: Collection[str] = ("facilitator", "open")) -> bool:
         """Whether this page may do `what` (say why not). The widgets of the table's own
         controls are not on other pages, but a hand-made front-end message could still reach
         their handlers: the check is here, not only in the layout."""
         if self.role in roles:
             return True
-        who = self.own_page_name(self.seat) if self.role == "seat" else f"a {self.role} page"
-        self.status.refuse(f"Only the facilitator's page can {what}; this is {who}.")
+        if self.role == "seat":
+            who = self.own_page_name(self.seat)
+        else:
+            who = render(_ROLE_PAGES[self.role]) if self.role in _ROLE_PAGES else f"a {self.role} page"
+        self.status.refuse(_("Only the facilitator's page can {what}; this is {page}.", what=render(what), page=who))
         return False
 
-    def refused_on_seat_page(self, what: str) -> bool:
+    def refused_on_seat_page(self, what: str | Said) -> bool:
         """True (and say so) when this page may not run the table (a seat page, the board)."""
         return not self.allowed(what)
 
-    def may_run(self, what: str) -> bool:
+    def may_run(self, what: str | Said) -> bool:
         """This page may `what` on the table it has open (else it says why)."""
         if self.refused_on_seat_page(what):
             return False
         if self.game is None:
-            self.status.refuse("No table is open.")
+            self.status.refuse(_("No table is open."))
             return False
         return True
 
     # -- screens ---------------------------------------------------------------------------
     def show_lobby(self) -> None:
         """The new-game form; with the server's key also the unfinished tables."""
-        if not self.allowed("go back to the tables", ("facilitator", "open", "lobby", "index")):
+        if not self.allowed(say("go back to the tables"), ("facilitator", "open", "lobby", "index")):
             return
         self._stop_watching()
         if self.role not in ("lobby", "index"):
             self._set_role("index" if self.role == "facilitator" and self._index_key() else "lobby")
         self.game, self.table_id, self.bots = None, None, {}
-        self.header.show(self.game_title, "", "Resume a table or start a new game" if self.role == "index" else "Start a new game")
+        self.header.show(self.game_title, "", _("Resume a table or start a new game") if self.role == "index" else _("Start a new game"))
         self.picker.show(self.store.tables(game=self.slug, unfinished=True) if self.role == "index" else None)
         self.form  # noqa: B018 - built now, the first time the lobby shows
         self.screen.children = (self.picker,)
@@ -576,7 +617,7 @@ class TableDashboard(widgets.VBox):
         steps, reason = self._undo_plan()
         # Undo takes back what this page shows as the last move: the tooltip names it.
         last = self.game.actions[-steps] if steps else None
-        what = f"{self.seat_name(last.seat)}'s {last.kind} (the last move)" if last is not None else "the last move"
+        what = _("{name}'s {move} (the last move)", name=self.seat_name(last.seat), move=last.kind) if last is not None else ""
         self.savebar.show(table_open=True, undo_reason=reason, undo_what=what)
         self.pace_bar.show(self._meta)
         over = self.game.rules.over(self.game.state) or bool(self._meta.get(STOPPED))
@@ -602,8 +643,8 @@ class TableDashboard(widgets.VBox):
         curtain = self.seat_curtain()
         if curtain is not None:
             curtain.layout.display = "none"
-        self.status.info(str(stopped))
-        self.header.turn_html.value = '<span style="font-size:1.2em">This table has stopped.</span>'
+        self.status.info(render(CLASS_ENDED) if stopped == str(CLASS_ENDED) else str(stopped))
+        self.header.turn_html.value = f'<span style="font-size:1.2em">{esc(_("This table has stopped."))}</span>'
 
     def _bot_of(self, index: int, seat: int) -> str | None:
         """The bot that made this table's move `index` (its store's record), or None for a person."""
@@ -665,14 +706,15 @@ class TableDashboard(widgets.VBox):
             return
         if not self.played_on_devices and self.table_id is not None:
             href = table_query(self.table_id, board=1)
-            self.board_link.value = f'<a class="pb-board-link" href="{esc(href)}" target="_blank" rel="noopener">Open the board</a> for the projector (read-only).'
+            link = f'<a class="pb-board-link" href="{esc(href)}" target="_blank" rel="noopener">{esc(_("Open the board"))}</a>'
+            self.board_link.value = _("{link} for the projector (read-only).", link=link)
         self.debrief_button.layout.display = "none" if self.debrief is not None else ""
         if self.debrief is not None:
             self.debrief.show(self.game, reveal=bool(self._meta.get("debrief_reveal")))
 
     def open_debrief(self) -> None:
         """Step through the table so far (a running one: public views only)."""
-        if not self.allowed("open the debrief") or self.game is None:
+        if not self.allowed(say("open the debrief")) or self.game is None:
             return
         if self.debrief is None:
             self.debrief = Debrief(self.game_title, facilitator=self.hidden_information, on_reveal=self.reveal_secrets)
@@ -682,15 +724,15 @@ class TableDashboard(widgets.VBox):
     def reveal_secrets(self, reveal: bool) -> bool:
         """After the end, show (or hide again) the secret choices in the debrief, on this page
         and on the board. Refused while the game runs: the board never shows a secret before."""
-        if not self.allowed("reveal the secret choices", ("facilitator",)) or self.game is None:
+        if not self.allowed(say("reveal the secret choices"), ("facilitator",)) or self.game is None:
             return False
         if not self.game.rules.over(self.game.state):
-            self.status.refuse("The secret choices stay secret until the game is over.")
+            self.status.refuse(_("The secret choices stay secret until the game is over."))
             self._draw_debrief()
             return False
         if self._submit(SetMeta({"debrief_reveal": True if reveal else None})) is None:
             return False
-        self.status.ok("The debrief shows the secret choices, here and on the board." if reveal else "The debrief keeps the secret choices hidden.")
+        self.status.ok(_("The debrief shows the secret choices, here and on the board.") if reveal else _("The debrief keeps the secret choices hidden."))
         return True
 
     def offer_download(self) -> None:
@@ -698,7 +740,7 @@ class TableDashboard(widgets.VBox):
         if self.game is None or self.role not in ("facilitator", "open"):
             return
         secret = self.hidden_information and not self.game.rules.over(self.game.state)
-        warning = "This file shows every hidden hand, draw and pick: keep it from the players." if secret else ""
+        warning = _("This file shows every hidden hand, draw and pick: keep it from the players.") if secret else ""
         self.savebar.offer(self.game.to_json(), f"{self.slug}-{self.table_id or 'game'}.json", warning)
 
     def prepare_debrief(self, name_secrets: bool = True) -> None:
@@ -707,7 +749,7 @@ class TableDashboard(widgets.VBox):
         Before the end they name only what the board has shown; once the game is over, or stopped
         (its class ended), they name the secrets (pledges, picks, draws) when `name_secrets` (the
         facilitator's choice)."""
-        if self.game is None or not self.allowed("make the debrief", ("facilitator", "open")):
+        if self.game is None or not self.allowed(say("make the debrief"), ("facilitator", "open")):
             return
         from printables import debrief
         from rules import decisions_of
@@ -725,7 +767,7 @@ class TableDashboard(widgets.VBox):
             label = self.store.info(self.table_id).title if self.table_id else ""
         except KeyError:
             label = ""
-        label = label or (f"table {self.table_id}" if self.table_id else "")
+        label = label or (_("table {id}", id=self.table_id) if self.table_id else "")
         found = decisions_of(game, reveal=reveal, reveal_pledges=pledges)
         # Who chose: the seat's player, or the bot that played the seat then ("bot (fair) for Ana").
         by = {d.number: chooser(d.player, self._bot_of(d.number - 1, d.seat), False) for d in found if d.seat is not None}
@@ -738,9 +780,9 @@ class TableDashboard(widgets.VBox):
         if not self.hidden_information:
             note = ""
         elif not over:
-            note = "The game goes on: the files name only what the board has shown. Secrets are named once it is over."
+            note = _("The game goes on: the files name only what the board has shown. Secrets are named once it is over.")
         else:
-            note = "Secret choices are named." if reveal else "Secret choices are kept: nothing the board did not show is named."
+            note = _("Secret choices are named.") if reveal else _("Secret choices are kept: nothing the board did not show is named.")
         self.debrief_bar.offer(text, f"{stem}.csv", len(found), pdf, f"{stem}.pdf", note)
 
     # -- joining ---------------------------------------------------------------------------------
@@ -751,7 +793,7 @@ class TableDashboard(widgets.VBox):
             self._deny(exc.message)
             return
         except (KeyError, SaveFileError, RuleError) as exc:
-            self._deny(f"Cannot open this table: {exc}")
+            self._deny(_("Cannot open this table: {reason}", reason=_reason(exc)))
             return
         self.table_id, self.version = table.id, table.version
         names = seat_names(table.game)
@@ -760,15 +802,16 @@ class TableDashboard(widgets.VBox):
         for seat, name in enumerate(names):
             if seat in table.bots or str(seat) in claims:
                 continue
-            button = widgets.Button(description=f"I am {name}", button_style="primary").add_class(f"pb-claim-{seat}")
-            button.on_click(lambda _, seat=seat: self.claim(seat))
+            button = widgets.Button(description=_("I am {name}", name=name), button_style="primary").add_class(f"pb-claim-{seat}")
+            button.on_click(lambda _event, seat=seat: self.claim(seat))
             buttons.append(button)
-        self.header.show(self.game_title, "Join the table", "Which seat is yours?")
+        self.header.show(self.game_title, _("Join the table"), _("Which seat is yours?"))
         note = widgets.HTML(
-            '<div style="font-size:1.1em;margin:6px 0">Press your own name. This phone becomes your seat: '
-            "keep this page open (or bookmark it) to play.</div>"
+            '<div style="font-size:1.1em;margin:6px 0">'
+            + esc(_("Press your own name. This phone becomes your seat: keep this page open (or bookmark it) to play."))
+            + "</div>"
             if buttons
-            else '<div class="pb-muted">Every seat is taken. If one is yours, ask the facilitator to release it.</div>'
+            else '<div class="pb-muted">' + esc(_("Every seat is taken. If one is yours, ask the facilitator to release it.")) + "</div>"
         )
         old = self.screen.children
         self.screen.children = (widgets.VBox((note, widgets.VBox(tuple(buttons)).add_class("pb-join-seats"))).add_class("pb-join"),)
@@ -777,7 +820,7 @@ class TableDashboard(widgets.VBox):
     def claim(self, seat: int) -> bool:
         """Take `seat` (a join page): the page becomes that seat's own page, for good."""
         if self.role != "join" or self.table_id is None:
-            self.status.refuse("Only a join page can claim a seat.")
+            self.status.refuse(_("Only a join page can claim a seat."))
             return False
         key = new_key()  # the seat's key from now on: this device's alone
         try:
@@ -796,18 +839,18 @@ class TableDashboard(widgets.VBox):
         self._remember_seat(self.table_id, seat, key)
         self._open(outcome.table, "")
         words = self._seat_page_words()
-        self.status.ok(f"Welcome, {self.seat_name(seat)}: this is your own page. {words[:1].upper() + words[1:]}.")
+        self.status.ok(_("Welcome, {name}: this is your own page. {what}.", name=self.seat_name(seat), what=words[:1].upper() + words[1:]))
         return True
 
     # -- the facilitator's class controls -------------------------------------------------------------
     def release(self, seat: int) -> bool:
         """Free a claimed seat for another device; its old link stops working."""
-        if not self.allowed("release a seat", ("facilitator",)):
+        if not self.allowed(say("release a seat"), ("facilitator",)):
             return False
         outcome = self._submit(Release(seat, new_key()))
         if outcome is None:
             return False
-        self.status.ok(f"{self.seat_name(seat)}'s seat is free again: a device can join as {self.seat_name(seat)}; the old link no longer opens it.")
+        self.status.ok(_("{name}'s seat is free again: a device can join as {name}; the old link no longer opens it.", name=self.seat_name(seat)))
         return True
 
     def own_seat(self, seat: int | None) -> bool:
@@ -823,10 +866,9 @@ class TableDashboard(widgets.VBox):
         if self.role != "seat" or self.seat is None or not seats:
             return seats_text(names, seats)
         others = sum(1 for s in seats if s != self.seat)
-        them = f"{others} other{'' if others == 1 else 's'}"
         if self.seat not in seats:
-            return them
-        return f"you and {them}" if others else "you"
+            return _n("{n} other", "{n} others", others)
+        return _n("you and {n} other", "you and {n} others", others) if others else _("you")
 
     # -- live updates --------------------------------------------------------------------------
 
@@ -866,7 +908,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(self.fault_message(exc))
             return False
         except (KeyError, SaveFileError, RuleError) as exc:
-            self.status.refuse(f"Could not reload this table: {exc}")
+            self.status.refuse(_("Could not reload this table: {reason}", reason=_reason(exc)))
             return False
         seen = time.time()
         mine = self._my_moves()
@@ -875,7 +917,7 @@ class TableDashboard(widgets.VBox):
             return True
         taken = mine - self._my_moves()
         if taken and self.role == "seat":
-            self.status.refuse(f"The facilitator took back your last move ({', '.join(sorted(taken))}): make it again if you still mean it.")
+            self.status.refuse(_("The facilitator took back your last move ({moves}): make it again if you still mean it.", moves=", ".join(sorted(taken))))
         self._redraw_keeping_typed(defer=PANEL_DEFER_SECONDS)
         if os.environ.get("PLAYBOOK_TRACE"):  # benchmarks: when each page's kernel saw and drew each version
             try:
@@ -918,9 +960,9 @@ class TableDashboard(widgets.VBox):
     def _pace_submit(self, change: Any, refusal: str = "") -> Any:
         """The pace bar's change (a SetMeta), through this page's write path; a refusal said."""
         if change is None:
-            self.status.refuse(refusal[:1].upper() + refusal[1:] + ".")
+            self.status.refuse(_("{reason}.", reason=refusal[:1].upper() + refusal[1:]))
             return None
-        if not self.allowed("set the table's timer"):
+        if not self.allowed(say("set the table's timer")):
             return None
         return self._submit(change)
 
@@ -939,8 +981,11 @@ class TableDashboard(widgets.VBox):
             marks = {i: how for i, how in timed_out(self._meta).items() if i < len(actions) and actions[i].seat == self.seat}
             new = [how for i, how in marks.items() if self._timed_out_seen is not None and i not in self._timed_out_seen]
             if new:
-                made = "the game's default move was made for you" if new[-1] == "default" else "a bot made your move"
-                self.status.info(f"Your time ran out: {made} ({actions[max(marks)].kind}).")
+                move = actions[max(marks)].kind
+                if new[-1] == "default":
+                    self.status.info(_("Your time ran out: the game's default move was made for you ({move}).", move=move))
+                else:
+                    self.status.info(_("Your time ran out: a bot made your move ({move}).", move=move))
             self._timed_out_seen = set(marks)
 
     async def _look(self, closed: threading.Event) -> None:
@@ -961,7 +1006,7 @@ class TableDashboard(widgets.VBox):
     # -- opening tables --------------------------------------------------------------------
     def start(self, game: AnyGame, bots: Mapping[int, str] | None = None) -> None:
         """Save `game` as a new table with its keys, and open it as its facilitator."""
-        if not self.allowed("start a new table", ("facilitator", "open", "lobby", "index")):
+        if not self.allowed(say("start a new table"), ("facilitator", "open", "lobby", "index")):
             return
         meta = {**bots_meta(dict(bots or {})), **table_keys(len(seat_names(game)))}
         try:
@@ -971,10 +1016,10 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(self.fault_message(exc))
             return
         except (RuleError, Refused) as exc:
-            self.status.refuse(f"Cannot start: {exc.message}.")
+            self.status.refuse(_("Cannot start: {reason}.", reason=render(exc.said)))
             return
         self._become_facilitator(table)
-        self._open(table, f"New table saved: {self.table_title(table)}. A refresh or another page can resume it.")
+        self._open(table, _("New table saved: {title}. A refresh or another page can resume it.", title=self.table_title(table)))
 
     def resume(self, table_id: str) -> None:
         """Replay a stored table and open it (as this page's role: the index's is the facilitator)."""
@@ -992,13 +1037,13 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(self.fault_message(exc))
             return
         except (KeyError, SaveFileError, RuleError, Refused) as exc:
-            self.status.refuse(f"Cannot open that table: {exc}")
+            self.status.refuse(_("Cannot open that table: {reason}", reason=_reason(exc)))
             return
         if self.role in ("lobby", "index"):
             self._become_facilitator(table)
         moves = len(table.game.actions)
         # A board is read by a room: it needs no word about how the page was opened.
-        said = "" if self.role == "board" else f"Resumed {self.table_title(table)} after {moves} move{'' if moves == 1 else 's'}."
+        said = "" if self.role == "board" else _n("Resumed {title} after {n} move.", "Resumed {title} after {n} moves.", moves, title=self.table_title(table))
         self._open(table, said)
 
     def _become_facilitator(self, table: Table) -> None:
@@ -1010,19 +1055,19 @@ class TableDashboard(widgets.VBox):
 
     def load_file(self, data: bytes, name: str = "") -> None:
         """Open an uploaded save file as a new table; a bad file changes nothing."""
-        if not self.allowed("load a save file", ("facilitator", "open", "lobby", "index")):
+        if not self.allowed(say("load a save file"), ("facilitator", "open", "lobby", "index")):
             return
-        label = f"“{name}”" if name else "the file"
+        label = f"“{name}”" if name else _("the file")
         try:
             game = load_game(data)
         except (SaveFileError, RuleError) as exc:
-            self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
+            self.status.refuse(_("Could not load {file}: {reason}. Nothing was changed.", file=label, reason=_reason(exc)))
             return
         except Exception as exc:
-            self.status.refuse(f"Could not load {label} ({type(exc).__name__}). Nothing was changed.")
+            self.status.refuse(_("Could not load {file} ({error}). Nothing was changed.", file=label, error=type(exc).__name__))
             return
         if game.rules.slug != self.slug:
-            self.status.refuse(f"Could not load {label}: it is a {game.rules.slug} game, not {self.slug}. Nothing was changed.")
+            self.status.refuse(_("Could not load {file}: it is a {saved} game, not {game}. Nothing was changed.", file=label, saved=game.rules.slug, game=self.slug))
             return
         try:
             table_id = self.store.create(game, self.base_title(game), table_keys(len(seat_names(game))))
@@ -1031,16 +1076,20 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(self.fault_message(exc))
             return
         except (RuleError, Refused, KeyError) as exc:
-            self.status.refuse(f"Could not load {label}: {exc}. Nothing was changed.")
+            self.status.refuse(_("Could not load {file}: {reason}. Nothing was changed.", file=label, reason=_reason(exc)))
             return
         self._become_facilitator(table)
-        self._open(table, f"Loaded {label} as a new table, {self.table_title(table)} ({len(game.actions)} moves); every seat is played by hand.")
+        self._open(table, _n(
+            "Loaded {file} as a new table, {title} ({n} moves); every seat is played by hand.",
+            "Loaded {file} as a new table, {title} ({n} moves); every seat is played by hand.",
+            len(game.actions), file=label, title=self.table_title(table),
+        ))  # fmt: skip
 
     def _adopt(self, table: Table) -> None:
         """Show `table` from now on: its game, version and bot seats (a released seat: nothing)."""
         released = self.role == "seat" and self.seat is not None and not key_matches(dict(table.meta.get("seat_keys") or {}).get(str(self.seat)), self._seat_key)
         if released:
-            self._deny("This seat was released by the facilitator: this link no longer opens it. Ask for a new link.")
+            self._deny(_("This seat was released by the facilitator: this link no longer opens it. Ask for a new link."))
             self.navigator.value = f'<a data-forget="{esc(table.id)}"></a>'
             return
         self.game, self.table_id, self.version = table.game, table.id, table.version
@@ -1074,10 +1123,10 @@ class TableDashboard(widgets.VBox):
         """Submit one action (the store applies it to the latest state, then lets the bots
         move); redraw. False when refused: the status line says why and nothing changed."""
         if self.role not in ("facilitator", "open", "seat"):
-            self.status.refuse("This page only shows the table.")
+            self.status.refuse(_("This page only shows the table."))
             return False
         if self.role == "seat" and action.seat != self.seat:
-            self.status.refuse(f"This is {self.own_page_name(self.seat)}: it plays only that seat.")
+            self.status.refuse(_("This is {page}: it plays only that seat.", page=self.own_page_name(self.seat)))
             return False
         self.game_said.acting = action.seat  # the redraw that follows confirms the move
         try:
@@ -1087,7 +1136,7 @@ class TableDashboard(widgets.VBox):
 
     def undo(self) -> None:
         """Take back the last move made (with the bot moves that followed it)."""
-        if not self.allowed("undo"):
+        if not self.allowed(say("undo")):
             return
         before = self.game
         outcome = self._submit(Undo())
@@ -1097,27 +1146,27 @@ class TableDashboard(widgets.VBox):
             steps, reason = self._undo_plan()
             if reason is None and steps:
                 last = self.game.actions[-steps]
-                self.status.refuse(f"{self.status.message} Undo now takes back {self.seat_name(last.seat)}'s {last.kind}: press Undo again for that.")
+                self.status.refuse(_("{said} Undo now takes back {name}'s {move}: press Undo again for that.", said=self.status.message, name=self.seat_name(last.seat), move=last.kind))
             return
         if outcome is not None and before is not None:
             undone = before.actions[len(self.game.actions) if self.game else 0 :]
             person = next((a for a in undone if a.seat not in self.bots), undone[0]) if undone else None
             if person is not None:
-                self.status.ok(f"Undid {self.seat_name(person.seat)}'s {person.kind}.")
+                self.status.ok(_("Undid {name}'s {move}.", name=self.seat_name(person.seat), move=person.kind))
 
     def hand_over(self, seat: int, bot: str | None) -> bool:
         """Hand `seat` to a bot (`bot` a strategy name) or back to a person (None)."""
-        if not self.allowed("hand a seat over"):
+        if not self.allowed(say("hand a seat over")):
             return False
         outcome = self._submit(HandOver(seat, bot))
         if outcome is None:
             return False
-        self.status.ok(f"{self.seat_name(seat)} is played by " + (f"the bot {bot}." if bot else "a person again."))
+        self.status.ok(_("{name} is played by the bot {bot}.", name=self.seat_name(seat), bot=bot) if bot else _("{name} is played by a person again.", name=self.seat_name(seat)))
         return True
 
     def _submit(self, change: Any) -> Any:
         if self.game is None or self.table_id is None:
-            self.status.refuse("No table is open.")
+            self.status.refuse(_("No table is open."))
             return None
         self._stale = False
         self.last_fault = None
@@ -1132,7 +1181,7 @@ class TableDashboard(widgets.VBox):
             self.status.refuse(exc.message)
             return None
         except KeyError:
-            self.status.refuse("This table is no longer saved here (deleted?): nothing was changed.")
+            self.status.refuse(_("This table is no longer saved here (deleted?): nothing was changed."))
             return None
         except StoreFault as exc:  # the machine's (a full disk, a database gone): said plainly, nothing saved
             self.last_fault = exc
@@ -1140,11 +1189,11 @@ class TableDashboard(widgets.VBox):
             return None
         except Exception as exc:
             what = change.action.kind if isinstance(change, Play) else change.kind
-            self.status.refuse(f"The rules engine failed on {what} ({type(exc).__name__}: {exc}); nothing was saved and the table is as it was.")
+            self.status.refuse(_("The rules engine failed on {what} ({error}: {detail}); nothing was saved and the table is as it was.", what=what, error=type(exc).__name__, detail=str(exc)))
             return None
         self._adopt(outcome.table)
         if outcome.note:
-            self.status.refuse(f"A bot stopped: {outcome.note}.")
+            self.status.refuse(_("A bot stopped: {note}.", note=outcome.note))
         else:
             self.status.clear()
         self._redraw_keeping_typed() if outcome.behind else self.redraw()
@@ -1155,11 +1204,13 @@ class TableDashboard(widgets.VBox):
         says what to do about it, a seat's page or a board to tell the teacher."""
         return fault.for_page(self.role in ("facilitator", "open", "lobby", "index"))
 
-    def _undo_plan(self) -> tuple[int, str | None]:
-        """How many actions one Undo takes back (bot moves and the person's before), or why none."""
+    def _undo_plan(self) -> tuple[int, Said | str | None]:
+        """How many actions one Undo takes back (bot moves and the person's before), or why none
+        (said in the page's language when shown)."""
         if self.game is None:
-            return 0, "no table is open"
-        return undo_plan(self.game, self._by_bot)
+            return 0, NO_TABLE
+        steps, reason = undo_plan(self.game, self._by_bot)
+        return steps, undo_reason(reason) if reason is not None else None
 
 
 @runtime_checkable
