@@ -182,7 +182,7 @@ def result_dice(result: CheckResult, small: bool = True) -> str:
     ]
     if result.penalty_faces:
         # TRANSLATORS: a label before the penalty dice of a check.
-        parts.append(f'<span class="pb-muted" style="margin:0 4px">{esc(_("penalty"))}</span>')
+        parts.append('<span class="pb-muted" style="margin:0 4px">' + esc(_("penalty")) + '</span>')
         parts.extend(die_span(face, "penalty", small=small) for face in result.penalty_faces)
     return "".join(parts)
 
@@ -210,7 +210,7 @@ def track_html(ch: CharacterView) -> str:
         _("{section} {filled} of {boxes}", section=render(SECTION_NAMES[i]), filled=filled, boxes=boxes) for i, ((_section, boxes), filled) in enumerate(zip(TRACK, ch.damage))
     )
     return (
-        f'<div class="dw-track" role="img" aria-label="{esc(_("damage track: {summary}", summary=summary))}" '
+        '<div class="dw-track" role="img" aria-label="' + esc(_("damage track: {summary}", summary=summary)) + '" '
         f'data-track="{",".join(str(n) for n in ch.damage)}">{"".join(sections)}</div>'
     )
 
@@ -224,7 +224,7 @@ def _stat_cell(name: str, value: int, sheet: int) -> str:
     dots = "●" * value + "○" * (STAT_MAX - value)
     if value < sheet:
         return (
-            f'<td>{esc(stat_name(name))}</td><td class="dw-lowered" title="{esc(_("lowered by an injury until a long rest"))}">'
+            f'<td>{esc(stat_name(name))}</td><td class="dw-lowered" title="' + esc(_("lowered by an injury until a long rest")) + '">'
             f'{value} <s>{sheet}</s></td><td class="dw-dots">{dots}</td>'
         )
     return f"<td>{esc(stat_name(name))}</td><td><b>{value}</b></td><td class=\"dw-dots\">{dots}</td>"
@@ -265,10 +265,10 @@ def sheet_html(ch: CharacterView, index: int) -> str:
     body = (
         f"<div>{badges}{chip(sp, '#e3ecfa')}"
         f"{chip(danger, '#fde2e2' if ch.zone > 1 else '#f3f4f6')}"
-        f'<span class="pb-muted">{esc(_n("up to {n} danger die a check", "up to {n} danger dice a check", ch.zone))}</span></div>'
+        '<span class="pb-muted">' + esc(_n("up to {n} danger die a check", "up to {n} danger dice a check", ch.zone)) + '</span></div>'
         f'<table class="dw-stats">{"".join(rows)}</table>'
-        f'<div><b>{esc(_("Aspects"))}</b><ol style="margin:2px 0 4px;padding-left:1.6em">{aspects}</ol></div>'
-        + (f"<div><b>{esc(_('Bonus pools'))}</b> {pools}</div>" if pools else "")
+        '<div><b>' + esc(_("Aspects")) + f'</b><ol style="margin:2px 0 4px;padding-left:1.6em">{aspects}</ol></div>'
+        + ("<div><b>" + esc(_('Bonus pools')) + f"</b> {pools}</div>" if pools else "")
         + (f'<div class="pb-tone-warn">{esc("; ".join(effects))}</div>' if effects else "")
     )
     dead = " dw-dead" if ch.dead else ""
@@ -307,13 +307,13 @@ def outcome_cards(view: View) -> tuple[str, str]:
         outcome = card(_("Outcome"), f'<div class="dw-mid" data-outcome="">{esc(rolling)}</div><div class="pb-muted">{esc(rule)}</div>')
         botches = card(
             _("Botches"),
-            f'<div class="dw-mid" data-botches="{view.botches}">{esc(_("{count} showing now", count=view.botches))}</div>'
-            f'<div class="pb-muted">{esc(_("Every die showing 1 after the last re-roll (pool, danger and penalty) is a botch for the GM."))}</div>',
+            f'<div class="dw-mid" data-botches="{view.botches}">' + esc(_("{count} showing now", count=view.botches)) + '</div>'
+            '<div class="pb-muted">' + esc(_("Every die showing 1 after the last re-roll (pool, danger and penalty) is a botch for the GM.")) + '</div>',
         )
         return outcome, botches
     result = c.result if c is not None and c.result is not None else (view.results[-1] if view.results else None)
     if result is None:
-        return card(_("Outcome"), f'<span class="pb-muted">{esc(_("No check has been made yet."))}</span>'), ""
+        return card(_("Outcome"), '<span class="pb-muted">' + esc(_("No check has been made yet.")) + '</span>'), ""
     words, tone = outcome_look(result.outcome)
     who = names[result.actor]
     if result.height is None:
@@ -341,8 +341,8 @@ def outcome_cards(view: View) -> tuple[str, str]:
         _("Botches"),
         f'<div class="dw-big pb-tone-{"bad" if result.botches else "good"}" data-botches="{result.botches}">{result.botches}</div>'
         # The GM's name is escaped above and carries markup: the message is not escaped again.
-        + (f"<div>{_('{gm} spends them now (GM panel below).', gm=gm)}</div>" if pending else "")
-        + (f"<div>{esc(_('Spent: {options}', options=spent))}</div>" if spent else ""),
+        + ("<div>" + _('{gm} spends them now (GM panel below).', gm=gm) + "</div>" if pending else "")
+        + ("<div>" + esc(_('Spent: {options}', options=spent)) + "</div>" if spent else ""),
     )
     return outcome, botches
 
@@ -394,7 +394,7 @@ def history_card(view: View) -> str:
     """Every finished check, newest first: who, the stats, the dice, the set, the outcome, the botches."""
     names = [c.name for c in view.characters]
     if not view.results:
-        return card(_("Roll history"), f'<span class="pb-muted">{esc(_("No check finished yet."))}</span>')
+        return card(_("Roll history"), '<span class="pb-muted">' + esc(_("No check finished yet.")) + '</span>')
     # TRANSLATORS: the roll history's column heads; "Diff." is the difficulty, kept short.
     heads = ("#", _("Who"), _("Stats"), _("Diff."), _("Dice"), _("Set"), _("Outcome"), _("Botches"))
     head = "".join(f"<th>{esc(h)}</th>" for h in heads)
@@ -411,7 +411,7 @@ def history_card(view: View) -> str:
             who,
             esc(" + ".join(stat_name(s)[:3] for s in r.stats)),
             str(r.difficulty),
-            result_dice(r) + (f"<div class='pb-muted'>{esc(_n('{n} re-roll', '{n} re-rolls', r.rerolls))}</div>" if r.rerolls else ""),
+            result_dice(r) + ("<div class='pb-muted'>" + esc(_n('{n} re-roll', '{n} re-rolls', r.rerolls)) + "</div>" if r.rerolls else ""),
             str(r.height) if r.height is not None else "—",
             f'<b class="pb-tone-{tone}">{esc(words)}{bonus}</b>',
             botches,
@@ -449,8 +449,8 @@ def _odds_grid(rerolls: int, lang: str) -> str:
     )
     return card(
         _("Odds of success (the GM screen)"),
-        f'<table class="dw-odds-grid" data-rerolls="{rerolls}"><tr><th></th><th colspan="{len(GRID_DIFFICULTIES)}">{esc(_("difficulty"))}</th></tr>'
-        f'<tr><th>{esc(_("dice"))}</th>{head}</tr>{rows}</table>'
+        f'<table class="dw-odds-grid" data-rerolls="{rerolls}"><tr><th></th><th colspan="{len(GRID_DIFFICULTIES)}">' + esc(_("difficulty")) + '</th></tr>'
+        '<tr><th>' + esc(_("dice")) + f'</th>{head}</tr>{rows}</table>'
         f'<div class="pb-muted">{esc(best)}</div>',
     )
 
@@ -491,7 +491,7 @@ def _danger_track(view: View) -> str:
         f"{name(c.name)}: {level(c)}</span>"
         for c in view.characters
     )
-    return f'<div class="pb-label">{esc(_("The danger track"))}</div><div class="pb-danger-track">{cells}</div>'
+    return '<div class="pb-label">' + esc(_("The danger track")) + f'</div><div class="pb-danger-track">{cells}</div>'
 
 
 def _names(view: View) -> list[str]:
@@ -512,9 +512,9 @@ def scene(state: State, final: State | None = None) -> Scene:
         # them (a player on a phone may make a sheet later, while the others play).
         still = ", ".join(c.name for c in view.characters if not c.ready)
         centre = (
-            f'<div class="pb-label">{esc(_("The characters are being made"))}</div>'
-            f'<div class="pb-huge">{esc(_n("{ready} of {n} sheet ready", "{ready} of {n} sheets ready", len(names), ready=ready))}</div>'
-            f'<div class="pb-line">{esc(_("Still to finish: {names}", names=still))}</div>'
+            '<div class="pb-label">' + esc(_("The characters are being made")) + '</div>'
+            '<div class="pb-huge">' + esc(_n("{ready} of {n} sheet ready", "{ready} of {n} sheets ready", len(names), ready=ready)) + '</div>'
+            '<div class="pb-line">' + esc(_("Still to finish: {names}", names=still)) + '</div>'
         )
         sheets = Fact(_("Sheets ready"), _("{ready} of {total}", ready=ready, total=len(names)), "pb-sheets-ready")
         return Scene("waiting", heading, centre, (sheets, *facts_common[1:]), view.log)
@@ -528,12 +528,12 @@ def scene(state: State, final: State | None = None) -> Scene:
         dice = "".join(die_span(f, "danger" if k >= check.normal else "pool", ["dw-locked"] if k in check.locked else [], small=False) for k, f in enumerate(check.faces))
         dice += "".join(die_span(f, "penalty", small=False) for f in check.penalty_faces)
         rolled = (
-            f'<div class="pb-label">{esc(_("The dice"))}</div><div>{dice}</div>'
+            '<div class="pb-label">' + esc(_("The dice")) + f'</div><div>{dice}</div>'
             if check.faces
-            else f'<div class="pb-line">{esc(_("The dice are about to be rolled."))}</div>'
+            else '<div class="pb-line">' + esc(_("The dice are about to be rolled.")) + '</div>'
         )
         centre = (
-            f'<div class="pb-label">{esc(_("The check being rolled"))}</div><div class="pb-huge pb-check-actor">{esc(names[check.actor])}</div>'
+            '<div class="pb-label">' + esc(_("The check being rolled")) + f'</div><div class="pb-huge pb-check-actor">{esc(names[check.actor])}</div>'
             f'<div class="pb-line">{esc(against)}</div>{rolled}' + _danger_track(view)
         )
         facts = (
@@ -565,7 +565,7 @@ def scene(state: State, final: State | None = None) -> Scene:
         facts = (Fact(_("Set"), str(last.height or 0), "pb-set-height"), Fact(_("Difficulty"), str(last.difficulty)), Fact(_("Botches"), str(last.botches)), facts_common[1])
         return Scene("reveal", _("{heading} · check {number}", heading=heading, number=last.number), centre, facts, view.log)
     centre = (
-        f'<div class="pb-huge">{esc(_("Ready"))}</div><div class="pb-line">{esc(_("The GM sets the scene; any character may make the first check."))}</div>'
+        '<div class="pb-huge">' + esc(_("Ready")) + '</div><div class="pb-line">' + esc(_("The GM sets the scene; any character may make the first check.")) + '</div>'
         + _danger_track(view)
     )
     return Scene("decision", heading, centre, facts_common, view.log)
@@ -573,7 +573,7 @@ def scene(state: State, final: State | None = None) -> Scene:
 
 def _results(state: State, view: View) -> Scene:
     rows = "".join(
-        f"<tr><td>{esc(c.name)}</td><td>{esc(_('dead') if c.dead else _('alive'))}</td><td>{esc(_('danger {danger}', danger=c.danger))}</td></tr>" for c in view.characters
+        f"<tr><td>{esc(c.name)}</td><td>" + esc(_('dead') if c.dead else _('alive')) + "</td><td>" + esc(_('danger {danger}', danger=c.danger)) + "</td></tr>" for c in view.characters
     )
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>'
     facts = (Fact(_("Checks made"), str(len(view.results))),)

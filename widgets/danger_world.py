@@ -192,7 +192,7 @@ class SetupForm(NewGameForm):
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
         super().__init__(
             (
-                widgets.HTML(f'<h3 style="margin:14px 0 4px">{esc(_("New game: the GM and the player characters"))}</h3>'),
+                widgets.HTML('<h3 style="margin:14px 0 4px">' + esc(_("New game: the GM and the player characters")) + '</h3>'),
                 widgets.HBox((self.gm, self.players), layout=row),
                 names,
                 widgets.HTML(VARIANTS_NOTE),
@@ -321,15 +321,15 @@ class SheetBuilder(widgets.VBox):
         tone = "good" if left == 0 else "bad"
         extra = "✔" if left == 0 else (_("{count} more to place", count=left) if left > 0 else _("{count} too many", count=-left))
         self.count_html.value = (
-            f'<span class="dw-mid pb-tone-{tone}" data-total="{total}">{esc(_("{total} of {dice}", total=total, dice=self.sheet_dice))}</span> '
+            f'<span class="dw-mid pb-tone-{tone}" data-total="{total}">' + esc(_("{total} of {dice}", total=total, dice=self.sheet_dice)) + '</span> '
             f'<span class="pb-tone-{tone}">{esc(extra)}</span>'
         )
 
     def show_verdict(self, refusal: str | None) -> None:
         if refusal is None:
-            self.verdict_html.value = f'<span class="pb-tone-good" style="font-weight:600">✔ {esc(_("The rules accept this sheet."))}</span>'
+            self.verdict_html.value = '<span class="pb-tone-good" style="font-weight:600">✔ ' + esc(_("The rules accept this sheet.")) + '</span>'
         else:
-            self.verdict_html.value = f'<span class="pb-tone-bad">{esc(_("Not yet: {reason}", reason=refusal))}</span>'
+            self.verdict_html.value = '<span class="pb-tone-bad">' + esc(_("Not yet: {reason}", reason=refusal)) + '</span>'
 
 
 # -- the dashboard ---------------------------------------------------------------------------------------------
@@ -602,8 +602,8 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
                 self._sheet_changed(i)
         self.pool_html.value = card(
             _("General pool"),
-            f'<div class="dw-big" data-pool="{view.pool}">{esc(_("{sp} SP", sp=view.pool))}</div>'
-            f'<div class="pb-muted">{esc(_("Invoked SP go in; the GM pays compels out of it."))}</div>',
+            f'<div class="dw-big" data-pool="{view.pool}">' + esc(_("{sp} SP", sp=view.pool)) + '</div>'
+            '<div class="pb-muted">' + esc(_("Invoked SP go in; the GM pays compels out of it.")) + '</div>',
         )
 
     def _sheet_actions(self, i: int) -> list[Action]:
@@ -710,7 +710,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self.spend_box = widgets.VBox(
             (
                 widgets.HTML(
-                    f"<b>{esc(_('Spend the botches'))}</b> <span class='pb-muted'>{esc(_('(options on the target; costs add up to at most the botches)'))}</span>"
+                    "<b>" + esc(_('Spend the botches')) + "</b> <span class='pb-muted'>" + esc(_('(options on the target; costs add up to at most the botches)')) + "</span>"
                 ),
                 widgets.HBox(tuple(self.option_buttons.values()), layout=row),
                 self.basket_html,
@@ -739,7 +739,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
             button.on_click(lambda _event, kind=kind: self._gm_act(kind()))
         self.between_box = widgets.VBox(
             (
-                widgets.HTML(f"<b>{esc(_('Between checks'))}</b>"),
+                widgets.HTML("<b>" + esc(_('Between checks')) + "</b>"),
                 widgets.HBox((*self.hit_buttons.values(), *(b for b, _kind in self.rest_buttons.values())), layout=row),
                 widgets.HTML(
                     '<span class="pb-muted">'
@@ -773,7 +773,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         return self.act(dataclasses.replace(action, seat=self._gm_seat()))
 
     def _draw_gm(self, state: State, view: View) -> None:
-        self.gm_title.value = f"<h3 style='margin:2px 0 4px'>{esc(_('GM: {gm}', gm=view.gm))}</h3>"
+        self.gm_title.value = "<h3 style='margin:2px 0 4px'>" + esc(_('GM: {gm}', gm=view.gm)) + "</h3>"
         if self._gm_page() and not self.odds_grid_html.value:
             self.odds_grid_html.value = odds_grid(state.setup.rerolls)
         self.gm_box.layout.display = "none" if view.over else "flex"
@@ -803,9 +803,9 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
                 chip(f"{render(GM_OPTION_SAID[o.option])} ({GM_OPTIONS[o.option]}) → {names[o.character]}" + (f": {o.note}" if o.note else ""), "#fde2e2")
                 for o in self._basket
             )
-            empty = f"<span class=pb-muted>{esc(_('empty'))}</span>"
+            empty = "<span class=pb-muted>" + esc(_('empty')) + "</span>"
             tally = _n("· cost {cost} of {n} botch, {left} left (unspent botches are lost)", "· cost {cost} of {n} botches, {left} left (unspent botches are lost)", botches, cost=cost, left=botches - cost)
-            self.basket_html.value = f'<div data-cost="{cost}" data-botches="{botches}"><b>{esc(_("Basket:"))}</b> {chips or empty} {esc(tally)}</div>'
+            self.basket_html.value = f'<div data-cost="{cost}" data-botches="{botches}"><b>' + esc(_("Basket:")) + f'</b> {chips or empty} {esc(tally)}</div>'
             self.spend_button.description = _("Spend {cost} of {botches}", cost=cost, botches=botches) if self._basket else _("Let the botches go")
             self.clear_button.disabled = not self._basket
             self.gm_preview.value = self._basket_preview(state)
@@ -836,7 +836,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
                 changes.append(_n("+{n} penalty die on the next check", "+{n} penalty dice on the next check", more))
             if changes:
                 lines.append(f"{before.name}: {'; '.join(changes)}")
-        return f'<div class="pb-muted">{esc(_("After spending: {changes}", changes=" · ".join(lines)))}</div>' if lines else ""
+        return '<div class="pb-muted">' + esc(_("After spending: {changes}", changes=" · ".join(lines))) + '</div>' if lines else ""
 
     def _add_option(self, option: str) -> None:
         if self.game is None:

@@ -181,7 +181,7 @@ class CheckControls:
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px")
         self.compel_box = widgets.VBox(
             (
-                widgets.HTML(f"<b>{esc(_('GM compels'))}</b> <span class='pb-muted'>{esc(_('(SP from the pool to the player: a penalty die each)'))}</span>"),
+                widgets.HTML("<b>" + esc(_('GM compels')) + "</b> <span class='pb-muted'>" + esc(_('(SP from the pool to the player: a penalty die each)')) + "</span>"),
                 widgets.HBox(self.compel_steppers, layout=row),
             )
         )
@@ -214,7 +214,7 @@ class CheckControls:
             (
                 widgets.VBox(
                     (
-                        widgets.HTML(f"<b>{esc(_('Invoke aspects'))}</b> <span class='pb-muted'>{esc(invoke_note)}</span>"),
+                        widgets.HTML("<b>" + esc(_('Invoke aspects')) + f"</b> <span class='pb-muted'>{esc(invoke_note)}</span>"),
                         widgets.HBox(self.invoke_steppers, layout=row),
                         self.compel_box,
                         self.bonus_box,
@@ -225,7 +225,7 @@ class CheckControls:
             titles=(_("Aspects, compels, bonus dice, danger dice, complications, aid"),),
             selected_index=None,
         ).add_class("pb-check-extras")
-        self.builder_title = widgets.HTML(f"<h3 style='margin:2px 0 4px'>{esc(_('Make a check'))}</h3>")
+        self.builder_title = widgets.HTML("<h3 style='margin:2px 0 4px'>" + esc(_('Make a check')) + "</h3>")
         self.builder_box = widgets.VBox(
             (
                 self.builder_title,
@@ -258,7 +258,7 @@ class CheckControls:
                 able.append((ch.name, i))
             else:
                 unable.append(f"{ch.name}: {refusal}")
-        self.actors_note.value = f'<span class="pb-muted">{esc(_("Cannot check now: {reasons}.", reasons="; ".join(unable)))}</span>' if unable else ""
+        self.actors_note.value = '<span class="pb-muted">' + esc(_("Cannot check now: {reasons}.", reasons="; ".join(unable))) + '</span>' if unable else ""
         fresh = state.checks != self._plan_checks
         previous = self.actor_select.value
 
@@ -333,7 +333,7 @@ class CheckControls:
         for box in self.bonus_checks:
             box.observe(lambda _event: None if self._quiet else self._plan_changed(), "value")
         pools = _("{name}'s one-time bonus pools", name=ch.name)
-        label = widgets.HTML(f"<b>{esc(pools)}</b> <span class='pb-muted'>{esc(_('(each used whole)'))}</span>")
+        label = widgets.HTML(f"<b>{esc(pools)}</b> <span class='pb-muted'>" + esc(_('(each used whole)')) + "</span>")
         self.bonus_box.children = (label, *self.bonus_checks) if self.bonus_checks else ()
         close_tree(old)
         if ch.bonus or (ch.challenge and self._gm_parts_here()):
@@ -371,7 +371,7 @@ class CheckControls:
         net = sum(self._mods)
         mods = " ".join(f"{m:+d}" for m in self._mods)
         flag = (
-            f' <span class="pb-tone-warn" style="font-weight:700" data-flagged="1">⚑ {esc(_("net {net}: beyond ±1 (allowed, flagged)", net=f"{net:+d}"))}</span>'
+            ' <span class="pb-tone-warn" style="font-weight:700" data-flagged="1">⚑ ' + esc(_("net {net}: beyond ±1 (allowed, flagged)", net=f"{net:+d}")) + '</span>'
             if flagged
             else ""
         )
@@ -382,7 +382,7 @@ class CheckControls:
         )
         action = self.planned()
         if action is None:
-            self.plan_html.value = f'<span class="pb-muted">{esc(_("No character can make a check now."))}</span>'
+            self.plan_html.value = '<span class="pb-muted">' + esc(_("No character can make a check now.")) + '</span>'
             self.roll_button.disabled = True
             self.roll_button.description = _("Roll")
             self._show_odds(None, _("No check is being planned."))
@@ -395,7 +395,7 @@ class CheckControls:
             self.plan_html.value = f'<div class="pb-tone-bad" style="font-weight:600">✋ {esc(refusal)}</div>'
             self.roll_button.description = _("Roll")
             self._show_odds(None, _("Fix the check to see its odds."))
-            self.coach_html.value = card(_("Re-roll coach"), f'<span class="pb-muted">{esc(_("The rules refuse this check as it stands."))}</span>')
+            self.coach_html.value = card(_("Re-roll coach"), '<span class="pb-muted">' + esc(_("The rules refuse this check as it stands.")) + '</span>')
             self.coach_best.layout.display = "none"
             return
         check = self.game.rules.play(state, action).check
@@ -445,7 +445,7 @@ class CheckControls:
         self.coach_html.value = card(
             _("Re-roll coach"),
             f"<div>{odds}</div>"
-            f'<div class="pb-muted">{esc(_("After the roll the coach ranks the dice to lock. Danger dice count as normal dice here."))}</div>',
+            '<div class="pb-muted">' + esc(_("After the roll the coach ranks the dice to lock. Danger dice count as normal dice here.")) + '</div>',
         )
 
     def _roll(self) -> None:
@@ -470,10 +470,10 @@ class CheckControls:
         self.no_set_button.on_click(lambda _event: self._choose(None))
         self.legend = widgets.HTML(
             '<div class="pb-muted dw-legend">'
-            f"{die_span(5)} {esc(_('pool'))} · {die_span(5, 'danger')} {esc(_('danger (red, double border, square pips)'))} · "
-            f"{die_span(5, 'penalty')} {esc(_('penalty (grey, dashed border, never re-rolled)'))} · "
-            f"<span class='dw-lock-badge'></span> {esc(_('locked for good · click a die to select it for locking (it lifts, ringed yellow)'))} · "
-            f"{esc(_('dashed green ring: in the set · ✗ a 1: a botch'))}</div>"
+            f"{die_span(5)} " + esc(_('pool')) + f" · {die_span(5, 'danger')} " + esc(_('danger (red, double border, square pips)')) + " · "
+            f"{die_span(5, 'penalty')} " + esc(_('penalty (grey, dashed border, never re-rolled)')) + " · "
+            "<span class='dw-lock-badge'></span> " + esc(_('locked for good · click a die to select it for locking (it lifts, ringed yellow)')) + " · "
+            + esc(_('dashed green ring: in the set · ✗ a 1: a botch')) + "</div>"
         )
         self.tray_box = widgets.VBox(
             (self.tray_title, self.dice_row, self.last_dice, self.roll_controls, self.sets_row, self.legend)
@@ -492,11 +492,11 @@ class CheckControls:
             self.sets_row.layout.display = "none"
             if view.results:
                 r = view.results[-1]
-                self.tray_title.value = f"<h3 style='margin:2px 0'>{esc(_('Last check: {title}', title=check_title(r.number, r.actor, r.stats, r.difficulty, r.aid, names)))}</h3>"
+                self.tray_title.value = "<h3 style='margin:2px 0'>" + esc(_('Last check: {title}', title=check_title(r.number, r.actor, r.stats, r.difficulty, r.aid, names))) + "</h3>"
                 self.last_dice.value = f'<div class="dw-tray-row" data-check="{r.number}">{result_dice(r, small=False)}</div>'
             else:
-                self.tray_title.value = f"<h3 style='margin:2px 0'>{esc(_('Dice tray'))}</h3>"
-                self.last_dice.value = f'<span class="pb-muted">{esc(_("No dice rolled yet: build a check above and roll."))}</span>'
+                self.tray_title.value = "<h3 style='margin:2px 0'>" + esc(_('Dice tray')) + "</h3>"
+                self.last_dice.value = '<span class="pb-muted">' + esc(_("No dice rolled yet: build a check above and roll.")) + '</span>'
             close_tree(old)
             self._draw_coach(state, view)
             return
@@ -542,7 +542,7 @@ class CheckControls:
                 button.add_class("dw-botch")
             penalties.append(button)
         self.die_buttons, self.penalty_buttons = tuple(buttons), tuple(penalties)
-        separator = (widgets.HTML(f'<span class="pb-muted" style="margin:0 6px">{esc(_("penalty:"))}</span>'),) if penalties else ()
+        separator = (widgets.HTML('<span class="pb-muted" style="margin:0 6px">' + esc(_("penalty:")) + '</span>'),) if penalties else ()
         self.dice_row.children = (*self.die_buttons, *separator, *self.penalty_buttons)
         close_tree(old)
         self.roll_controls.layout.display = "flex" if lock_stage else "none"
@@ -551,7 +551,7 @@ class CheckControls:
         self.set_buttons = ()
         if lock_stage:
             self.set_buttons = tuple(self._set_button(state, s.height, s.danger) for s in view.sets)
-            self.sets_row.children = (widgets.HTML(f"<b>{esc(_('Take a set:'))}</b>"), *self.set_buttons, self.no_set_button)
+            self.sets_row.children = (widgets.HTML("<b>" + esc(_('Take a set:')) + "</b>"), *self.set_buttons, self.no_set_button)
         else:
             self.sets_row.children = ()
         close_tree(old_sets)
@@ -697,7 +697,7 @@ class CheckControls:
         if left == 0:
             verdict = _("The dice stand: no re-roll is left.") if best_chance == 1 else _("No re-roll is left and no set reaches the difficulty.")
             self._show_odds(best_chance, verdict)
-            self.coach_html.value = card(_("Re-roll coach"), f"<div>{esc(verdict)} {esc(_('Take a set, or none.'))}</div>")
+            self.coach_html.value = card(_("Re-roll coach"), f"<div>{esc(verdict)} " + esc(_('Take a set, or none.')) + "</div>")
             return
         self._show_odds(best_chance, _n("with best play from here ({n} re-roll left)", "with best play from here ({n} re-rolls left)", left))
         items = []
@@ -712,13 +712,13 @@ class CheckControls:
             items.append(f'<li data-lock="{",".join(str(k) for k in new)}" data-chance="{float(chance):.6f}">{what}: <b>{percent(chance)}</b></li>')
         advice = ""
         if best_chance == 1:
-            advice = f"<div><b>{esc(_('The set is made:'))}</b> {esc(_('take it now, a re-roll can only risk the botches.'))}</div>"
-        more = f'<div class="pb-muted">{esc(_("and {count} more choices", count=len(ranked) - COACH_ROWS))}</div>' if len(ranked) > COACH_ROWS else ""
+            advice = "<div><b>" + esc(_('The set is made:')) + "</b> " + esc(_('take it now, a re-roll can only risk the botches.')) + "</div>"
+        more = '<div class="pb-muted">' + esc(_("and {count} more choices", count=len(ranked) - COACH_ROWS)) + '</div>' if len(ranked) > COACH_ROWS else ""
         self.coach_html.value = card(
             _("Re-roll coach"),
-            f"{advice}<div>{esc(_('Lock, then re-roll the rest. The chance each choice leaves:'))}</div>"
+            f"{advice}<div>" + esc(_('Lock, then re-roll the rest. The chance each choice leaves:')) + "</div>"
             f'<ol class="dw-coach" style="margin:2px 0;padding-left:1.6em">{"".join(items)}</ol>{more}'
-            f'<div class="pb-muted">{esc(_("Dice that cannot help (ones, faces below the difficulty) are never worth locking."))}</div>',
+            '<div class="pb-muted">' + esc(_("Dice that cannot help (ones, faces below the difficulty) are never worth locking.")) + '</div>',
         )
         best_new = ranked[0][0] - c.locked
         self.coach_best.layout.display = "inline-flex" if best_new and self._plays_dice(c.actor) else "none"
