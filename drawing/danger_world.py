@@ -107,6 +107,13 @@ def stat_name(stat: str) -> str:
     return render(STAT_NAMES[stat])
 
 
+def stat_short(stat: str) -> str:
+    """A stat in three letters or so, as the roll history's narrow column shows it."""
+    # TRANSLATORS: the eight stats, shortened for a narrow column of the roll history.
+    short = {"agility": _("Agi"), "endurance": _("End"), "speed": _("Spe"), "strength": _("Str"), "perception": _("Per"), "reasoning": _("Rea"), "charisma": _("Cha"), "cool": _("Coo")}
+    return short[stat]
+
+
 def stats_text(stats: Sequence[str]) -> str:
     """Two stats of a check: "Agility + Cool"."""
     return " + ".join(stat_name(s) for s in stats)
@@ -409,7 +416,7 @@ def history_card(view: View) -> str:
         cells = (
             str(r.number),
             who,
-            esc(" + ".join(stat_name(s)[:3] for s in r.stats)),
+            esc(" + ".join(stat_short(s) for s in r.stats)),
             str(r.difficulty),
             result_dice(r) + ("<div class='pb-muted'>" + esc(_n('{n} re-roll', '{n} re-rolls', r.rerolls)) + "</div>" if r.rerolls else ""),
             str(r.height) if r.height is not None else "—",

@@ -368,10 +368,10 @@ class CheckControls:
         state: State = self.game.state
         base = self.difficulty.value
         value, flagged = difficulty_after(base, self._mods)
-        net = sum(self._mods)
+        signed = f"{sum(self._mods):+d}"  # "+2": a sign the language does not change
         mods = " ".join(f"{m:+d}" for m in self._mods)
         flag = (
-            ' <span class="pb-tone-warn" style="font-weight:700" data-flagged="1">⚑ ' + esc(_("net {net}: beyond ±1 (allowed, flagged)", net=f"{net:+d}")) + '</span>'
+            ' <span class="pb-tone-warn" style="font-weight:700" data-flagged="1">⚑ ' + esc(_("net {net}: beyond ±1 (allowed, flagged)", net=signed)) + "</span>"
             if flagged
             else ""
         )
