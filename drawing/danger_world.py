@@ -15,8 +15,25 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from rules.core import plural
-from rules.danger_world import GM_OPTION_TEXT, MENTAL, ODDS_LIMITS, PHYSICAL, STAT_MAX, STATS, TRACK, CharacterView, CheckResult, State, View, set_use, success_chance, view_for
+from i18n import _, _n, current, render
+from rules.danger_world import (
+    GM_OPTION_SAID,
+    MENTAL,
+    ODDS_LIMITS,
+    PHYSICAL,
+    SECTION_NAMES,
+    STAT_MAX,
+    STAT_NAMES,
+    STATS,
+    TRACK,
+    CharacterView,
+    CheckResult,
+    State,
+    View,
+    set_use,
+    success_chance,
+    view_for,
+)
 
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
@@ -25,13 +42,12 @@ from .common import percent as common_percent
 from .odds import OddsForm, OddsInput, report_card
 
 __all__ = [
-    "DIE_KIND_TEXT",
     "DIE_LOOK",
-    "OUTCOME_LOOK",
     "SCENES",
     "chart",
     "check_title",
     "dice_css",
+    "die_kind_text",
     "die_span",
     "die_text",
     "history_card",
@@ -39,6 +55,7 @@ __all__ = [
     "moment",
     "odds_grid",
     "outcome_cards",
+    "outcome_look",
     "outcome_words",
     "party_board",
     "percent",
@@ -68,14 +85,38 @@ PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 }
 
 
-#: An outcome's words and tone (a `pb-tone-` class of dashboard.css: its colour in each theme).
-OUTCOME_LOOK: dict[str, tuple[str, str]] = {
-    "benefit": ("Success with a benefit", "good"),
-    "success": ("Success", "good"),
-    "partial": ("Partial success", "warn"),
-    "failure": ("Failure", "bad"),
-    "aid": ("Aid", "info"),
-}
+#: An outcome's tone (a `pb-tone-` class of dashboard.css: its colour in each theme).
+OUTCOME_TONE: dict[str, str] = {"benefit": "good", "success": "good", "partial": "warn", "failure": "bad", "aid": "info"}
+
+
+def outcome_look(outcome: str) -> tuple[str, str]:
+    """An outcome's words (in the page's language) and tone."""
+    words = {
+        "benefit": _("Success with a benefit"),
+        "success": _("Success"),
+        "partial": _("Partial success"),
+        "failure": _("Failure"),
+        # TRANSLATORS: the outcome of a check made to help another character.
+        "aid": _("Aid"),
+    }
+    return words[outcome], OUTCOME_TONE[outcome]
+
+
+def stat_name(stat: str) -> str:
+    """A stat as the page names it ("Agility")."""
+    return render(STAT_NAMES[stat])
+
+
+def stat_short(stat: str) -> str:
+    """A stat in three letters or so, as the roll history's narrow column shows it."""
+    # TRANSLATORS: the eight stats, shortened for a narrow column of the roll history.
+    short = {"agility": _("Agi"), "endurance": _("End"), "speed": _("Spe"), "strength": _("Str"), "perception": _("Per"), "reasoning": _("Rea"), "charisma": _("Cha"), "cool": _("Coo")}
+    return short[stat]
+
+
+def stats_text(stats: Sequence[str]) -> str:
+    """Two stats of a check: "Agility + Cool"."""
+    return " + ".join(stat_name(s) for s in stats)
 
 
 def percent(chance: Fraction | float) -> str:
@@ -88,7 +129,8 @@ def percent(chance: Fraction | float) -> str:
 
 #: What tells a die's kind without its colour: pool dice plain, danger dice a double border
 #: and square pips, penalty dice a dashed border (grey face); said in words in every label.
-DIE_KIND_TEXT = {"pool": "pool die", "danger": "danger die (double border)", "penalty": "penalty die (dashed border)"}
+def die_kind_text(kind: str) -> str:
+    return {"pool": _("pool die"), "danger": _("danger die (double border)"), "penalty": _("penalty die (dashed border)")}[kind]
 
 
 def _die_svg(face: int, kind: str) -> str:
@@ -110,8 +152,9 @@ def _die_svg(face: int, kind: str) -> str:
 
 def die_text(face: int, kind: str = "pool", in_set: bool = False, locked: bool = False) -> str:
     """A die in words: 'danger die (double border) showing 1: a botch, in the set'."""
-    notes = [note for note, on in (("a botch", face == 1), ("in the set", in_set), ("locked for good", locked)) if on]
-    return f"{DIE_KIND_TEXT[kind]} showing {face}" + (f": {', '.join(notes)}" if notes else "")
+    notes = [note for note, on in ((_("a botch"), face == 1), (_("in the set"), in_set), (_("locked for good"), locked)) if on]
+    shown = _("{kind} showing {face}", kind=die_kind_text(kind), face=face)
+    return _("{die}: {notes}", die=shown, notes=", ".join(notes)) if notes else shown
 
 
 def dice_css() -> str:
@@ -145,7 +188,8 @@ def result_dice(result: CheckResult, small: bool = True) -> str:
         for k, face in enumerate(result.faces)
     ]
     if result.penalty_faces:
-        parts.append('<span class="pb-muted" style="margin:0 4px">penalty</span>')
+        # TRANSLATORS: a label before the penalty dice of a check.
+        parts.append('<span class="pb-muted" style="margin:0 4px">' + esc(_("penalty")) + '</span>')
         parts.extend(die_span(face, "penalty", small=small) for face in result.penalty_faces)
     return "".join(parts)
 
@@ -157,43 +201,54 @@ def track_html(ch: CharacterView) -> str:
     """The damage track: a section per zone (Bashed, Stunned, Injured, K.O.'d, Dead), boxes
     filled left to right; the character's current zone is outlined (full hits land there)."""
     sections = []
-    for index, ((label, boxes), filled) in enumerate(zip(TRACK, ch.damage)):
+    for index, ((section, boxes), filled) in enumerate(zip(TRACK, ch.damage)):
         zone = index + 1
+        label = render(SECTION_NAMES[index])
+        where = _("zone {zone}", zone=zone)
+        lands = " · " + _("hits land here") if current_zone(ch, zone) else ""
         current = zone == ch.zone and not ch.dead  # outlined: a full hit lands here
         cells = "".join(f'<span class="dw-box{" dw-filled" if b < filled else ""}"></span>' for b in range(boxes))
         sections.append(
-            f'<div class="dw-section{" dw-current" if current else ""}" data-section="{esc(label)}" data-filled="{filled}">'
+            f'<div class="dw-section{" dw-current" if current else ""}" data-section="{esc(section)}" data-filled="{filled}">'
             f'<div class="dw-section-label">{"▸ " if current else ""}{esc(label)}</div><div>{cells}</div>'
-            f'<div class="dw-zone">zone {zone} · <b>{filled}/{boxes}</b>{" · hits land here" if current else ""}</div></div>'
+            f'<div class="dw-zone">{esc(where)} · <b>{filled}/{boxes}</b>{esc(lands)}</div></div>'
         )
-    summary = ", ".join(f"{label} {filled} of {boxes}" for (label, boxes), filled in zip(TRACK, ch.damage))
+    summary = ", ".join(
+        _("{section} {filled} of {boxes}", section=render(SECTION_NAMES[i]), filled=filled, boxes=boxes) for i, ((_section, boxes), filled) in enumerate(zip(TRACK, ch.damage))
+    )
     return (
-        f'<div class="dw-track" role="img" aria-label="damage track: {esc(summary)}" '
+        '<div class="dw-track" role="img" aria-label="' + esc(_("damage track: {summary}", summary=summary)) + '" '
         f'data-track="{",".join(str(n) for n in ch.damage)}">{"".join(sections)}</div>'
     )
+
+
+def current_zone(ch: CharacterView, zone: int) -> bool:
+    """The zone a full hit on `ch` lands in (outlined on the track)."""
+    return zone == ch.zone and not ch.dead
 
 
 def _stat_cell(name: str, value: int, sheet: int) -> str:
     dots = "●" * value + "○" * (STAT_MAX - value)
     if value < sheet:
         return (
-            f'<td>{esc(name.title())}</td><td class="dw-lowered" title="lowered by an injury until a long rest">'
+            f'<td>{esc(stat_name(name))}</td><td class="dw-lowered" title="' + esc(_("lowered by an injury until a long rest")) + '">'
             f'{value} <s>{sheet}</s></td><td class="dw-dots">{dots}</td>'
         )
-    return f"<td>{esc(name.title())}</td><td><b>{value}</b></td><td class=\"dw-dots\">{dots}</td>"
+    return f"<td>{esc(stat_name(name))}</td><td><b>{value}</b></td><td class=\"dw-dots\">{dots}</td>"
 
 
 def sheet_html(ch: CharacterView, index: int) -> str:
     """A character's sheet (everything but the track) as HTML; user text is escaped."""
     badges = ""
     if ch.dead:
-        badges += chip("✝ Dead", "#111", "#fff")
+        badges += chip("✝ " + _("Dead"), "#111", "#fff")
     elif ch.knocked_out:
-        badges += chip("K.O.'d until the encounter ends", "#8a4b00", "#fff")
+        badges += chip(_("K.O.'d until the encounter ends"), "#8a4b00", "#fff")
     if not ch.ready:
+        empty = _("No sheet yet: press Quick character, start from a ready-made one, or fill in the stats and aspects below.")
         return (
             f'<div class="dw-sheet" data-character="{index}" data-ready="0"><h3>{esc(ch.name)}</h3>{badges}'
-            '<div class="pb-muted">No sheet yet: press Quick character, start from a ready-made one, or fill in the stats and aspects below.</div></div>'
+            f'<div class="pb-muted">{esc(empty)}</div></div>'
         )
     rows = []
     for pair in zip(PHYSICAL, MENTAL):
@@ -202,22 +257,25 @@ def sheet_html(ch: CharacterView, index: int) -> str:
     aspects = "".join(f"<li>{esc(a)}</li>" for a in ch.aspects)
     effects = []
     if ch.penalty_dice:
-        effects.append(f"Bashed: +{plural(ch.penalty_dice, 'penalty die', 'penalty dice')} on every check")
+        effects.append(_n("Bashed: +{n} penalty die on every check", "Bashed: +{n} penalty dice on every check", ch.penalty_dice))
     if ch.lost_dice:
-        effects.append(f"Stunned: -{plural(ch.lost_dice, 'pool die', 'pool dice')} on every check")
+        effects.append(_n("Stunned: -{n} pool die on every check", "Stunned: -{n} pool dice on every check", ch.lost_dice))
     if ch.challenge:
-        effects.append(f"The GM's challenge: +{plural(ch.challenge, 'penalty die', 'penalty dice')} on the next check")
-    lowered = [s.title() for s, v, w in zip(STATS, ch.stats, ch.sheet) if v < w]
+        effects.append(_n("The GM's challenge: +{n} penalty die on the next check", "The GM's challenge: +{n} penalty dice on the next check", ch.challenge))
+    lowered = [stat_name(s) for s, v, w in zip(STATS, ch.stats, ch.sheet) if v < w]
     if lowered:
-        effects.append("Injured: " + ", ".join(lowered) + " lowered until a long rest")
-    pools = "".join(chip(f"{p.dice} bonus {'die' if p.dice == 1 else 'dice'} · {p.source}", "#e3f2e6") for p in ch.bonus)
+        effects.append(_("Injured: {stats} lowered until a long rest", stats=", ".join(lowered)))
+    pools = "".join(chip(_n("{n} bonus die · {source}", "{n} bonus dice · {source}", p.dice, source=render(p.source)), "#e3f2e6") for p in ch.bonus)
+    # TRANSLATORS: SP = story points, on a character sheet.
+    sp = _("SP {sp}", sp=ch.sp)
+    danger = _("Danger {danger} · zone {zone}", danger=ch.danger, zone=ch.zone)
     body = (
-        f"<div>{badges}{chip(f'SP {ch.sp}', '#e3ecfa')}"
-        f"{chip(f'Danger {ch.danger} · zone {ch.zone}', '#fde2e2' if ch.zone > 1 else '#f3f4f6')}"
-        f'<span class="pb-muted">up to {plural(ch.zone, "danger die", "danger dice")} a check</span></div>'
+        f"<div>{badges}{chip(sp, '#e3ecfa')}"
+        f"{chip(danger, '#fde2e2' if ch.zone > 1 else '#f3f4f6')}"
+        '<span class="pb-muted">' + esc(_n("up to {n} danger die a check", "up to {n} danger dice a check", ch.zone)) + '</span></div>'
         f'<table class="dw-stats">{"".join(rows)}</table>'
-        f'<div><b>Aspects</b><ol style="margin:2px 0 4px;padding-left:1.6em">{aspects}</ol></div>'
-        + (f"<div><b>Bonus pools</b> {pools}</div>" if pools else "")
+        '<div><b>' + esc(_("Aspects")) + f'</b><ol style="margin:2px 0 4px;padding-left:1.6em">{aspects}</ol></div>'
+        + ("<div><b>" + esc(_('Bonus pools')) + f"</b> {pools}</div>" if pools else "")
         + (f'<div class="pb-tone-warn">{esc("; ".join(effects))}</div>' if effects else "")
     )
     dead = " dw-dead" if ch.dead else ""
@@ -229,19 +287,20 @@ def sheet_html(ch: CharacterView, index: int) -> str:
 
 def check_title(number: int, actor: int, stats: Sequence[str], difficulty: int, aid: int | None, names: Sequence[str]) -> str:
     """'Check 3: Ana aids Bo · Agility + Cool · difficulty 4'."""
-    who = f"{names[actor]} aids {names[aid]}" if aid is not None else names[actor]
-    return f"Check {number}: {who} · {' + '.join(s.title() for s in stats)} · difficulty {difficulty}"
+    if aid is not None:
+        return _("Check {number}: {name} aids {aided} · {stats} · difficulty {difficulty}", number=number, name=names[actor], aided=names[aid], stats=stats_text(stats), difficulty=difficulty)
+    return _("Check {number}: {name} · {stats} · difficulty {difficulty}", number=number, name=names[actor], stats=stats_text(stats), difficulty=difficulty)
 
 
 def outcome_words(result: CheckResult) -> str:
     """A check's outcome in a few words, with the bonus dice it won."""
     if result.outcome == "benefit":
-        return f"success + {plural(result.bonus_won, 'bonus die', 'bonus dice')}"
+        return _n("success + {n} bonus die", "success + {n} bonus dice", result.bonus_won)
     if result.outcome == "partial":
-        return f"partial, {plural(result.bonus_won, 'bonus die', 'bonus dice')}"
+        return _n("partial, {n} bonus die", "partial, {n} bonus dice", result.bonus_won)
     if result.outcome == "aid":
-        return f"aid, {plural(result.bonus_won, 'bonus die', 'bonus dice')}"
-    return result.outcome
+        return _n("aid, {n} bonus die", "aid, {n} bonus dice", result.bonus_won)
+    return _("success") if result.outcome == "success" else _("failure")
 
 
 def outcome_cards(view: View) -> tuple[str, str]:
@@ -249,48 +308,48 @@ def outcome_cards(view: View) -> tuple[str, str]:
     names = [ch.name for ch in view.characters]
     c = view.check
     if c is not None and c.stage == "lock":
-        sets = ", ".join(f"{s.height}" + (f" ({s.danger} danger)" if s.danger else "") for s in view.sets)
-        outcome = card(
-            "Outcome",
-            f'<div class="dw-mid" data-outcome="">Rolling: {esc("sets on the table now: " + sets if sets else "no set on the table yet")}.</div>'
-            f'<div class="pb-muted">A set of {c.difficulty} or more succeeds; a higher one brings bonus dice, a lower one a partial success.</div>',
-        )
+        sets = ", ".join(_("{height} ({danger} danger)", height=s.height, danger=s.danger) if s.danger else str(s.height) for s in view.sets)
+        rolling = _("Rolling: sets on the table now: {sets}.", sets=sets) if sets else _("Rolling: no set on the table yet.")
+        rule = _("A set of {difficulty} or more succeeds; a higher one brings bonus dice, a lower one a partial success.", difficulty=c.difficulty)
+        outcome = card(_("Outcome"), f'<div class="dw-mid" data-outcome="">{esc(rolling)}</div><div class="pb-muted">{esc(rule)}</div>')
         botches = card(
-            "Botches",
-            f'<div class="dw-mid" data-botches="{view.botches}">{view.botches} showing now</div>'
-            '<div class="pb-muted">Every die showing 1 after the last re-roll (pool, danger and penalty) is a botch for the GM.</div>',
+            _("Botches"),
+            f'<div class="dw-mid" data-botches="{view.botches}">' + esc(_("{count} showing now", count=view.botches)) + '</div>'
+            '<div class="pb-muted">' + esc(_("Every die showing 1 after the last re-roll (pool, danger and penalty) is a botch for the GM.")) + '</div>',
         )
         return outcome, botches
     result = c.result if c is not None and c.result is not None else (view.results[-1] if view.results else None)
     if result is None:
-        return card("Outcome", '<span class="pb-muted">No check has been made yet.</span>'), ""
-    words, tone = OUTCOME_LOOK[result.outcome]
+        return card(_("Outcome"), '<span class="pb-muted">' + esc(_("No check has been made yet.")) + '</span>'), ""
+    words, tone = outcome_look(result.outcome)
     who = names[result.actor]
     if result.height is None:
-        line = f"No set against difficulty {result.difficulty}."
+        line = _("No set against difficulty {difficulty}.", difficulty=result.difficulty)
     else:
-        line = f"A set of {result.height} against difficulty {result.difficulty}."
+        line = _("A set of {height} against difficulty {difficulty}.", height=result.height, difficulty=result.difficulty)
     gains = []
     if result.outcome == "benefit":
-        gains.append(f"{who} gains {plural(result.bonus_won, 'bonus die', 'bonus dice')} (a benefit).")
+        gains.append(_n("{name} gains {n} bonus die (a benefit).", "{name} gains {n} bonus dice (a benefit).", result.bonus_won, name=who))
     elif result.outcome == "partial":
-        gains.append(f"{who} gains {plural(result.bonus_won, 'bonus die', 'bonus dice')} from the partial success.")
+        gains.append(_n("{name} gains {n} bonus die from the partial success.", "{name} gains {n} bonus dice from the partial success.", result.bonus_won, name=who))
     elif result.outcome == "aid" and result.aid is not None:
-        gains.append(f"{names[result.aid]} gains {plural(result.bonus_won, 'bonus die', 'bonus dice')}." if result.bonus_won else "The aid gives nothing.")
+        gains.append(_n("{name} gains {n} bonus die.", "{name} gains {n} bonus dice.", result.bonus_won, name=names[result.aid]) if result.bonus_won else _("The aid gives nothing."))
     if result.danger_raised:
-        gains.append(f"The set used danger dice: {who}'s danger +{result.danger_raised}.")
+        gains.append(_("The set used danger dice: {name}'s danger +{danger}.", name=who, danger=result.danger_raised))
     outcome = card(
-        f"Outcome of check {result.number}",
+        _("Outcome of check {number}", number=result.number),
         f'<div class="dw-big pb-tone-{tone}" data-outcome="{result.outcome}">{esc(words)}</div>'
         f"<div>{esc(line)}</div>" + "".join(f"<div>{esc(g)}</div>" for g in gains),
     )
     spent = spent_text(result, names)
     pending = c is not None and c.stage == "gm"
+    gm = f"<b>{esc(view.gm)}</b>"
     botches = card(
-        "Botches",
+        _("Botches"),
         f'<div class="dw-big pb-tone-{"bad" if result.botches else "good"}" data-botches="{result.botches}">{result.botches}</div>'
-        + (f"<div><b>{esc(view.gm)}</b> spends them now (GM panel below).</div>" if pending else "")
-        + (f"<div>Spent: {esc(spent)}</div>" if spent else ""),
+        # The GM's name is escaped above and carries markup: the message is not escaped again.
+        + ("<div>" + _('{gm} spends them now (GM panel below).', gm=gm) + "</div>" if pending else "")
+        + ("<div>" + esc(_('Spent: {options}', options=spent)) + "</div>" if spent else ""),
     )
     return outcome, botches
 
@@ -300,8 +359,11 @@ def spent_text(result: CheckResult, names: Sequence[str]) -> str:
     parts = []
     for option in result.spent:
         target = result.actor if option.character is None else option.character
-        note = f" ({option.note})" if option.note else ""
-        parts.append(f"{GM_OPTION_TEXT[option.option]} on {names[target]}{note}")
+        option_text = render(GM_OPTION_SAID[option.option])
+        if option.note:
+            parts.append(_("{option} on {name} ({note})", option=option_text, name=names[target], note=option.note))
+        else:
+            parts.append(_("{option} on {name}", option=option_text, name=names[target]))
     return "; ".join(parts)
 
 
@@ -339,28 +401,31 @@ def history_card(view: View) -> str:
     """Every finished check, newest first: who, the stats, the dice, the set, the outcome, the botches."""
     names = [c.name for c in view.characters]
     if not view.results:
-        return card("Roll history", '<span class="pb-muted">No check finished yet.</span>')
-    head = "".join(f"<th>{h}</th>" for h in ("#", "Who", "Stats", "Diff.", "Dice", "Set", "Outcome", "Botches"))
+        return card(_("Roll history"), '<span class="pb-muted">' + esc(_("No check finished yet.")) + '</span>')
+    # TRANSLATORS: the roll history's column heads; "Diff." is the difficulty, kept short.
+    heads = ("#", _("Who"), _("Stats"), _("Diff."), _("Dice"), _("Set"), _("Outcome"), _("Botches"))
+    head = "".join(f"<th>{esc(h)}</th>" for h in heads)
     body = []
     for r in reversed(view.results):
-        who = esc(names[r.actor]) + (f" <span class='pb-muted'>aids {esc(names[r.aid])}</span>" if r.aid is not None else "")
-        words, tone = OUTCOME_LOOK[r.outcome]
+        aids = _("aids {name}", name=names[r.aid]) if r.aid is not None else ""
+        who = esc(names[r.actor]) + (f" <span class='pb-muted'>{esc(aids)}</span>" if aids else "")
+        words, tone = outcome_look(r.outcome)
         bonus = f" +{r.bonus_won}" if r.bonus_won else ""
         spent = spent_text(r, names)
         botches = f"{r.botches}" + (f"<div class='pb-muted'>{esc(spent)}</div>" if spent else "")
         cells = (
             str(r.number),
             who,
-            esc(" + ".join(s.title()[:3] for s in r.stats)),
+            esc(" + ".join(stat_short(s) for s in r.stats)),
             str(r.difficulty),
-            result_dice(r) + (f"<div class='pb-muted'>{plural(r.rerolls, 're-roll')}</div>" if r.rerolls else ""),
+            result_dice(r) + ("<div class='pb-muted'>" + esc(_n('{n} re-roll', '{n} re-rolls', r.rerolls)) + "</div>" if r.rerolls else ""),
             str(r.height) if r.height is not None else "—",
             f'<b class="pb-tone-{tone}">{esc(words)}{bonus}</b>',
             botches,
         )
         tds = "".join(f'<td class="dw-dice-cell">{c}</td>' if n == 4 else f"<td>{c}</td>" for n, c in enumerate(cells))
         body.append(f'<tr data-check="{r.number}">{tds}</tr>')
-    return card("Roll history (newest first)", f'<table class="pb-table dw-history"><tr>{head}</tr>{"".join(body)}</table>')
+    return card(_("Roll history (newest first)"), f'<table class="pb-table dw-history"><tr>{head}</tr>{"".join(body)}</table>')
 
 
 # -- the GM's odds table, and the party on the board ------------------------------------------------
@@ -370,8 +435,13 @@ GRID_DICE = tuple(range(2, 13))
 GRID_DIFFICULTIES = tuple(range(2, 7))
 
 
-@functools.cache
 def odds_grid(rerolls: int) -> str:
+    """The GM screen's odds table (below), in the page's language."""
+    return _odds_grid(rerolls, current())
+
+
+@functools.cache
+def _odds_grid(rerolls: int, lang: str) -> str:
     """The GM screen's odds table as HTML: the exact chance of success (best play, no penalty
     dice) for each pool and difficulty with the table's `rerolls`. Cached: the same for every table."""
     head = "".join(f"<th>{d}</th>" for d in GRID_DIFFICULTIES)
@@ -379,11 +449,16 @@ def odds_grid(rerolls: int) -> str:
         f"<tr><th>{n}</th>" + "".join(f'<td data-dice="{n}" data-difficulty="{d}">{percent(success_chance(n, d, 0, rerolls))}</td>' for d in GRID_DIFFICULTIES) + "</tr>"
         for n in GRID_DICE
     )
+    best = _n(
+        "Best play with {n} re-roll, no penalty dice; each penalty die takes roughly one die off the pool.",
+        "Best play with {n} re-rolls, no penalty dice; each penalty die takes roughly one die off the pool.",
+        rerolls,
+    )
     return card(
-        "Odds of success (the GM screen)",
-        f'<table class="dw-odds-grid" data-rerolls="{rerolls}"><tr><th></th><th colspan="{len(GRID_DIFFICULTIES)}">difficulty</th></tr>'
-        f'<tr><th>dice</th>{head}</tr>{rows}</table>'
-        f'<div class="pb-muted">Best play with {plural(rerolls, "re-roll")}, no penalty dice; each penalty die takes roughly one die off the pool.</div>',
+        _("Odds of success (the GM screen)"),
+        f'<table class="dw-odds-grid" data-rerolls="{rerolls}"><tr><th></th><th colspan="{len(GRID_DIFFICULTIES)}">' + esc(_("difficulty")) + '</th></tr>'
+        '<tr><th>' + esc(_("dice")) + f'</th>{head}</tr>{rows}</table>'
+        f'<div class="pb-muted">{esc(best)}</div>',
     )
 
 
@@ -391,10 +466,11 @@ def party_board(view: View) -> str:
     """Every character's condition for the projector: danger and zone, the damage track, SP."""
     cells = []
     for i, ch in enumerate(view.characters):
-        state = "dead" if ch.dead else "K.O.'d" if ch.knocked_out else "no sheet yet" if not ch.ready else f"zone {ch.zone}"
+        state = _("dead") if ch.dead else _("K.O.'d") if ch.knocked_out else _("no sheet yet") if not ch.ready else _("zone {zone}", zone=ch.zone)
+        line = _("danger {danger} · {state} · SP {sp}", danger=ch.danger, state=state, sp=ch.sp)
         cells.append(
             f'<div class="dw-board-character pb-card" data-character="{i}"><div class="dw-board-name">{esc(ch.name)}</div>'
-            f'<div class="dw-board-state">danger {ch.danger} · {esc(state)} · SP {ch.sp}</div>{track_html(ch)}</div>'
+            f'<div class="dw-board-state">{esc(line)}</div>{track_html(ch)}</div>'
         )
     return f'<div class="dw-board-party">{"".join(cells)}</div>'
 
@@ -402,17 +478,27 @@ def party_board(view: View) -> str:
 # -- the board by phase ------------------------------------------------------------------------------
 
 
-OUTCOME_WORDS = {"benefit": "Success, with a benefit", "success": "Success", "partial": "A partial success", "failure": "Failure", "aid": "Aid given"}
+def outcome_headline(outcome: str) -> str:
+    """An outcome as the board's headline says it."""
+    words = {"benefit": _("Success, with a benefit"), "success": _("Success"), "partial": _("A partial success"), "failure": _("Failure"), "aid": _("Aid given")}
+    return words.get(outcome, outcome)
 
 
 def _danger_track(view: View) -> str:
     """Each character's danger level and zone: the track the table watches rise."""
+    def level(c: CharacterView) -> str:
+        text = _("danger {danger} · zone {zone}", danger=c.danger, zone=c.zone)
+        # TRANSLATORS: K.O. = knocked out, on the board's danger track.
+        text += " · " + _("K.O.") if c.knocked_out else ""
+        text += " · " + _("dead") if c.dead else ""
+        return esc(text)
+
     cells = "".join(
         f'<span class="pb-chip" style="color:#14171f;background:{"#fdecea" if c.zone >= 3 else "#fff3e0" if c.zone == 2 else "#eceef3"}">'
-        f"{name(c.name)}: danger {c.danger} · zone {c.zone}{' · K.O.' if c.knocked_out else ''}{' · dead' if c.dead else ''}</span>"
+        f"{name(c.name)}: {level(c)}</span>"
         for c in view.characters
     )
-    return f'<div class="pb-label">The danger track</div><div class="pb-danger-track">{cells}</div>'
+    return '<div class="pb-label">' + esc(_("The danger track")) + f'</div><div class="pb-danger-track">{cells}</div>'
 
 
 def _names(view: View) -> list[str]:
@@ -423,57 +509,82 @@ def scene(state: State, final: State | None = None) -> Scene:
     view = view_for(state, None)
     names = _names(view)
     most = max((c.danger for c in view.characters), default=0)
-    facts_common = (Fact("Checks made", str(len(view.results))), Fact("Highest danger", str(most), "pb-danger-level"), Fact("Story-point pool", str(view.pool)))
-    heading = f"Session {view.session} · encounter {view.encounter}"
+    facts_common = (Fact(_("Checks made"), str(len(view.results))), Fact(_("Highest danger"), str(most), "pb-danger-level"), Fact(_("Story-point pool"), str(view.pool)))
+    heading = _("Session {session} · encounter {encounter}", session=view.session, encounter=view.encounter)
     if view.phase == "over":
         return _results(state, view)
     ready = sum(1 for c in view.characters if c.ready)
     if ready < len(view.characters) and view.check is None and not view.results:
         # Sheets still being made before the first check; once checks are made the board shows
         # them (a player on a phone may make a sheet later, while the others play).
+        still = ", ".join(c.name for c in view.characters if not c.ready)
         centre = (
-            f'<div class="pb-label">The characters are being made</div><div class="pb-huge">{ready} of {len(names)} sheets ready</div>'
-            f'<div class="pb-line">Still to finish: {esc(", ".join(c.name for c in view.characters if not c.ready))}</div>'
+            '<div class="pb-label">' + esc(_("The characters are being made")) + '</div>'
+            '<div class="pb-huge">' + esc(_n("{ready} of {n} sheet ready", "{ready} of {n} sheets ready", len(names), ready=ready)) + '</div>'
+            '<div class="pb-line">' + esc(_("Still to finish: {names}", names=still)) + '</div>'
         )
-        return Scene("waiting", heading, centre, (Fact("Sheets ready", f"{ready} of {len(names)}", "pb-sheets-ready"), *facts_common[1:]), view.log)
+        sheets = Fact(_("Sheets ready"), _("{ready} of {total}", ready=ready, total=len(names)), "pb-sheets-ready")
+        return Scene("waiting", heading, centre, (sheets, *facts_common[1:]), view.log)
     check = view.check
     if check is not None and check.result is None:
         stats = " + ".join(check.stats)
-        aid = f" (aiding {names[check.aid]})" if check.aid is not None else ""
+        if check.aid is not None:
+            against = _("{stats} (aiding {name}) against difficulty {difficulty}", stats=stats, name=names[check.aid], difficulty=check.difficulty)
+        else:
+            against = _("{stats} against difficulty {difficulty}", stats=stats, difficulty=check.difficulty)
         dice = "".join(die_span(f, "danger" if k >= check.normal else "pool", ["dw-locked"] if k in check.locked else [], small=False) for k, f in enumerate(check.faces))
         dice += "".join(die_span(f, "penalty", small=False) for f in check.penalty_faces)
-        rolled = f'<div class="pb-label">The dice</div><div>{dice}</div>' if check.faces else '<div class="pb-line">The dice are about to be rolled.</div>'
-        centre = (
-            f'<div class="pb-label">The check being rolled</div><div class="pb-huge pb-check-actor">{esc(names[check.actor])}</div>'
-            f'<div class="pb-line">{esc(stats)}{esc(aid)} against difficulty {check.difficulty}</div>{rolled}' + _danger_track(view)
+        rolled = (
+            '<div class="pb-label">' + esc(_("The dice")) + f'</div><div>{dice}</div>'
+            if check.faces
+            else '<div class="pb-line">' + esc(_("The dice are about to be rolled.")) + '</div>'
         )
-        facts = (Fact("Difficulty", str(check.difficulty), "pb-difficulty-big"), Fact("Pool", f"{check.pool} dice"), Fact("Re-rolls left", str(view.rerolls_left)), facts_common[1])
-        return Scene("decision", f"{heading} · check {check.number}", centre, facts, view.log)
+        centre = (
+            '<div class="pb-label">' + esc(_("The check being rolled")) + f'</div><div class="pb-huge pb-check-actor">{esc(names[check.actor])}</div>'
+            f'<div class="pb-line">{esc(against)}</div>{rolled}' + _danger_track(view)
+        )
+        facts = (
+            Fact(_("Difficulty"), str(check.difficulty), "pb-difficulty-big"),
+            Fact(_("Pool"), _("{count} dice", count=check.pool)),
+            Fact(_("Re-rolls left"), str(view.rerolls_left)),
+            facts_common[1],
+        )
+        return Scene("decision", _("{heading} · check {number}", heading=heading, number=check.number), centre, facts, view.log)
     # The check just read (its botches may still wait for the GM), else the last one finished.
     waiting = check is not None and check.result is not None
     last_result = check.result if waiting and check is not None else (view.results[-1] if view.results else None)
     if last_result is not None:
         last: CheckResult = last_result
-        height = f"a set of {last.height}" if last.height else "no set"
+        height = _("a set of {height}", height=last.height) if last.height else _("no set")
+        line = [height, _n("{n} botch", "{n} botches", last.botches)]
+        if last.danger_raised:
+            line.append(_("danger +{danger}", danger=last.danger_raised))
+        if waiting and last.botches:
+            line.append(_("{gm} spends them now", gm=view.gm))
+        title = _("Check {number}: {name}, {stats} against {difficulty}", number=last.number, name=names[last.actor], stats=" + ".join(last.stats), difficulty=last.difficulty)
         centre = (
-            f'<div class="pb-label">Check {last.number}: {esc(names[last.actor])}, {esc(" + ".join(last.stats))} against {last.difficulty}</div>'
-            f'<div class="pb-huge pb-check-outcome">{esc(OUTCOME_WORDS.get(last.outcome, last.outcome))}</div>'
-            f'<div class="pb-line">{esc(height)} · {last.botches} botch{"es" if last.botches != 1 else ""}'
-            + (f" · danger +{last.danger_raised}" if last.danger_raised else "")
-            + (f" · {esc(view.gm)} spends them now" if waiting and last.botches else "")
+            f'<div class="pb-label">{esc(title)}</div>'
+            f'<div class="pb-huge pb-check-outcome">{esc(outcome_headline(last.outcome))}</div>'
+            f'<div class="pb-line">{esc(" · ".join(line))}'
             + f'</div><div style="zoom:1.6">{result_dice(last, small=True)}</div>'
             + _danger_track(view)
         )
-        facts = (Fact("Set", str(last.height or 0), "pb-set-height"), Fact("Difficulty", str(last.difficulty)), Fact("Botches", str(last.botches)), facts_common[1])
-        return Scene("reveal", f"{heading} · check {last.number}", centre, facts, view.log)
-    centre = '<div class="pb-huge">Ready</div><div class="pb-line">The GM sets the scene; any character may make the first check.</div>' + _danger_track(view)
+        facts = (Fact(_("Set"), str(last.height or 0), "pb-set-height"), Fact(_("Difficulty"), str(last.difficulty)), Fact(_("Botches"), str(last.botches)), facts_common[1])
+        return Scene("reveal", _("{heading} · check {number}", heading=heading, number=last.number), centre, facts, view.log)
+    centre = (
+        '<div class="pb-huge">' + esc(_("Ready")) + '</div><div class="pb-line">' + esc(_("The GM sets the scene; any character may make the first check.")) + '</div>'
+        + _danger_track(view)
+    )
     return Scene("decision", heading, centre, facts_common, view.log)
 
 
 def _results(state: State, view: View) -> Scene:
-    rows = "".join(f"<tr><td>{esc(c.name)}</td><td>{'dead' if c.dead else 'alive'}</td><td>danger {c.danger}</td></tr>" for c in view.characters)
+    rows = "".join(
+        f"<tr><td>{esc(c.name)}</td><td>" + esc(_('dead') if c.dead else _('alive')) + "</td><td>" + esc(_('danger {danger}', danger=c.danger)) + "</td></tr>" for c in view.characters
+    )
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>'
-    return Scene("results", "the end", centre, (Fact("Checks made", str(len(view.results))),), view.log, "Nobody: the party fell", tuple(story(state)))
+    facts = (Fact(_("Checks made"), str(len(view.results))),)
+    return Scene("results", _("the end"), centre, facts, view.log, _("Nobody: the party fell"), tuple(story(state)))
 
 
 def story(state: State) -> list[str]:
@@ -483,19 +594,29 @@ def story(state: State) -> list[str]:
     partial = sum(1 for r in results if r.outcome == "partial")
     names = _names(view)
     hardest = max(results, key=lambda r: r.difficulty, default=None)
+    checks = _n("{n} check", "{n} checks", len(results))
+    party = ", ".join(_("{name} (dead)", name=c.name) if c.dead else c.name for c in view.characters)
     return [
-        f"{plural(len(results), 'check')} in {plural(view.session, 'session')}: {won} succeeded, {partial} partly, {len(results) - won - partial} failed or aided.",
-        f"The hardest check: difficulty {hardest.difficulty}, by {names[hardest.actor]}." if hardest else "No check was made.",
-        f"Botches rolled: {sum(r.botches for r in results)}; danger raised by sets: {sum(r.danger_raised for r in results)}.",
-        f"The party: {', '.join(c.name + (' (dead)' if c.dead else '') for c in view.characters)}.",
-        "The game ended: every character is dead." if view.over else "The game goes on.",
+        _n(
+            "{checks} in {n} session: {won} succeeded, {partial} partly, {other} failed or aided.",
+            "{checks} in {n} sessions: {won} succeeded, {partial} partly, {other} failed or aided.",
+            view.session,
+            checks=checks,
+            won=won,
+            partial=partial,
+            other=len(results) - won - partial,
+        ),
+        _("The hardest check: difficulty {difficulty}, by {name}.", difficulty=hardest.difficulty, name=names[hardest.actor]) if hardest else _("No check was made."),
+        _("Botches rolled: {botches}; danger raised by sets: {danger}.", botches=sum(r.botches for r in results), danger=sum(r.danger_raised for r in results)),
+        _("The party: {party}.", party=party),
+        _("The game ended: every character is dead.") if view.over else _("The game goes on."),
     ]
 
 
 def moment(before: State, state: State) -> tuple[str, int] | None:
     if len(state.results) > len(before.results):
         r = state.results[-1]
-        return f"Check {r.number}: {state.characters[r.actor].name}", len(state.results)
+        return _("Check {number}: {name}", number=r.number, name=state.characters[r.actor].name), len(state.results)
     return None
 
 
@@ -510,7 +631,9 @@ def chart(states: Sequence[Any], final: Any = None) -> str:
         return ""
     names = [c.name for c in points[-1].characters]
     series = [(name, [view_for(s, None).characters[i].danger for s in points]) for i, name in enumerate(names)]
-    return chart_svg("Danger level after each check", [f"C{len(s.results)}" for s in points], lines=series, x_name="Check")
+    # TRANSLATORS: "C3" is check 3 on the chart's axis: keep it short.
+    ticks = [_("C{number}", number=len(s.results)) for s in points]
+    return chart_svg(_("Danger level after each check"), ticks, lines=series, x_name=_("Check"))
 
 
 SCENES = GameScenes("danger-world", scene, moment, round_of, chart, "Check")

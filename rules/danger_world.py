@@ -48,10 +48,9 @@ from operator import mul
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, seats_text
-from .core import plural as _plural
 from .decisions import Decision, Game, Made, collect
 from .games import card
-from .text import Said
+from .text import Said, listed, say, say_n
 
 __all__ = [
     "ACCOMPLISHMENT",
@@ -136,6 +135,17 @@ CARD = card("danger-world")
 # -- constants ---------------------------------------------------------------------------------
 
 STATS: tuple[str, ...] = ("agility", "endurance", "speed", "strength", "perception", "reasoning", "charisma", "cool")
+#: the stats as a page names them (the ids above stay in actions and saves).
+STAT_NAMES: Mapping[str, Said] = {
+    "agility": say("Agility"),
+    "endurance": say("Endurance"),
+    "speed": say("Speed"),
+    "strength": say("Strength"),
+    "perception": say("Perception"),
+    "reasoning": say("Reasoning"),
+    "charisma": say("Charisma"),
+    "cool": say("Cool"),
+}
 PHYSICAL: tuple[str, ...] = STATS[:4]
 MENTAL: tuple[str, ...] = STATS[4:]
 STAT_MIN, STAT_MAX = 1, 4
@@ -145,6 +155,8 @@ ASPECT_LENGTH = 80
 #: the damage track, left to right: (section, boxes). Section i is danger zone i + 1.
 TRACK: tuple[tuple[str, int], ...] = (("Bashed", 3), ("Stunned", 3), ("Injured", 3), ("K.O.'d", 1), ("Dead", 1))
 BOXES: tuple[int, ...] = tuple(n for _, n in TRACK)
+#: the track's sections as a page names them, in TRACK order.
+SECTION_NAMES: tuple[Said, ...] = (say("Bashed"), say("Stunned"), say("Injured"), say("K.O.'d"), say("Dead"))
 BASHED, STUNNED, INJURED, KO, DEAD = range(5)
 LEVELS_PER_ZONE = 5
 MAX_ZONE = 5
@@ -176,8 +188,29 @@ GM_OPTION_TEXT: Mapping[str, str] = {
     "overload": "an overload hit",
     "huge": "a huge setback",
 }
+#: the GM's options said in the reader's language (same English as GM_OPTION_TEXT).
+GM_OPTION_SAID: Mapping[str, Said] = {
+    "danger": say("danger +1"),
+    "penalty": say("a penalty die on a challenge"),
+    "reduced": say("a reduced hit"),
+    "minor": say("a minor setback"),
+    "meaningful": say("a meaningful setback"),
+    "full": say("a full hit"),
+    "significant": say("a significant setback"),
+    "major": say("a major setback"),
+    "overload": say("an overload hit"),
+    "huge": say("a huge setback"),
+}
 #: the narrative weight of a set (the text's PC Difficulties table).
 ACCOMPLISHMENT: Mapping[int, str] = {2: "minor", 3: "meaningful", 4: "significant", 5: "major", 6: "huge"}
+#: "a minor accomplishment", ... said in the reader's language.
+ACCOMPLISHMENT_SAID: Mapping[int, Said] = {
+    2: say("a minor accomplishment"),
+    3: say("a meaningful accomplishment"),
+    4: say("a significant accomplishment"),
+    5: say("a major accomplishment"),
+    6: say("a huge accomplishment"),
+}
 #: sanity limit on the dice of one check (pool and penalty).
 MAX_DICE = 60
 
@@ -206,7 +239,7 @@ def track_after_hit(damage: Sequence[int], hit: str, zone: int) -> tuple[int, ..
     every section to its left. A track with no box left to fill is returned unchanged.
     """
     if hit not in HITS:
-        raise RuleError("hit", f"{hit!r} is not a hit; choose one of {', '.join(HITS)}")
+        raise RuleError("hit", say("{hit} is not a hit; choose one of {hits}", hit=repr(hit), hits=", ".join(HITS)))
     boxes = list(damage)
     start = 0 if hit == "reduced" else max(1, min(MAX_ZONE, zone)) - 1
     for i in range(start, len(BOXES)):
@@ -291,16 +324,16 @@ class Setup:
         object.__setattr__(self, "names", check_names(self.names, CARD.players.low, CARD.players.high, CARD.words.players))
         gm = " ".join(str(self.gm).split())
         if not gm or len(gm) > 40:
-            raise RuleError("names", "the GM needs a name of 1-40 characters")
+            raise RuleError("names", say("the GM needs a name of 1-40 characters"))
         object.__setattr__(self, "gm", gm)
         if not 0 <= self.story_points <= 20:
-            raise RuleError("setup", "players start a session with 0-20 story points")
+            raise RuleError("setup", say("players start a session with 0-20 story points"))
         if not 0 <= self.pool_start <= 50:
-            raise RuleError("setup", "the general pool starts with 0-50 story points")
+            raise RuleError("setup", say("the general pool starts with 0-50 story points"))
         if not 0 <= self.rerolls <= 5:
-            raise RuleError("setup", "a check allows 0-5 re-rolls")
+            raise RuleError("setup", say("a check allows 0-5 re-rolls"))
         if not len(STATS) * STAT_MIN <= self.sheet_dice <= len(STATS) * STAT_MAX:
-            raise RuleError("setup", f"a sheet holds {len(STATS) * STAT_MIN}-{len(STATS) * STAT_MAX} dice")
+            raise RuleError("setup", say("a sheet holds {low}-{high} dice", low=len(STATS) * STAT_MIN, high=len(STATS) * STAT_MAX))
 
     @property
     def players(self) -> int:
@@ -531,7 +564,7 @@ class BonusPool:
     """One-time bonus dice a character holds until a check uses them."""
 
     dice: int
-    source: str = ""
+    source: str | Said = ""
 
 
 @dataclass(frozen=True)
@@ -719,11 +752,11 @@ class State:
         return ()
 
 
-def _say(state: State, text: str) -> tuple[Event, ...]:
+def _say(state: State, text: str | Said) -> tuple[Event, ...]:
     return state.log + (Event(text, None, state.checks),)
 
 
-def _require(condition: bool, rule: str, message: str) -> None:
+def _require(condition: bool, rule: str, message: str | Said) -> None:
     if not condition:
         raise RuleError(rule, message)
 
@@ -734,9 +767,29 @@ def _with(state: State, index: int, **changes: Any) -> tuple[Character, ...]:
     return tuple(characters)
 
 
-def _dice(faces: Iterable[int]) -> str:
+def _dice(faces: Iterable[int]) -> str | Said:
     text = " ".join(str(f) for f in faces)
-    return text or "none"
+    return text or say("none")
+
+
+def _series(items: Sequence[object], semicolons: bool = False) -> object:
+    """Items said one after another ("Agility 4, Speed 2"), each in the reader's language."""
+    if not items:
+        return ""
+    out = items[-1]
+    for item in reversed(items[:-1]):
+        if semicolons:
+            # TRANSLATORS: two items of a list of dice ("pool 3 5; danger 6"): keep both fields.
+            out = say("{item}; {rest}", item=item, rest=out)
+        else:
+            # TRANSLATORS: two items of a list ("Agility 4, Speed 2"): keep both fields.
+            out = say("{item}, {rest}", item=item, rest=out)
+    return out
+
+
+def _sheet(stats: Sequence[int]) -> object:
+    # TRANSLATORS: a stat and its dice on a character sheet ("Agility 4").
+    return _series([say("{stat} {dice}", stat=STAT_NAMES[n], dice=v) for n, v in zip(STATS, stats)])
 
 
 # -- the game ------------------------------------------------------------------------------------
@@ -746,17 +799,19 @@ def initial(setup: Setup) -> State:
     characters = tuple(Character(name, sp=setup.story_points) for name in setup.names)
     state = State(setup=setup, characters=characters, pool=setup.pool_start)
     cast = seats_text(setup.names, range(setup.players))
-    return replace(state, log=_say(state, f"{setup.gm} runs Danger World for {cast}. Session 1, encounter 1."))
+    return replace(state, log=_say(state, say("{gm} runs Danger World for {cast}. Session 1, encounter 1.", gm=setup.gm, cast=cast)))
 
 
 def _is_gm(state: State, seat: int | None) -> bool:
     return seat is None or seat == state.gm_seat
 
 
-def _character(state: State, index: Any, what: str = "character") -> Character:
+def _character(state: State, index: Any, aided: bool = False) -> Character:
     if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(state.characters):
         return state.characters[index]
-    raise RuleError("seat", f"there is no {what} {index!r}")
+    if aided:
+        raise RuleError("seat", say("there is no character to aid {index}", index=repr(index)))
+    raise RuleError("seat", say("there is no character {index}", index=repr(index)))
 
 
 def _require_for(state: State, seat: int | None, character: int) -> None:
@@ -764,25 +819,25 @@ def _require_for(state: State, seat: int | None, character: int) -> None:
     _require(
         seat is None or (isinstance(seat, int) and 0 <= seat <= state.gm_seat),
         "seat",
-        f"there is no seat {seat!r}",
+        say("there is no seat {seat}", seat=repr(seat)),
     )
     _require(
         _is_gm(state, seat) or seat == character,
         "seat",
-        f"only {state.names[character]}'s player or the GM acts for {state.names[character]}",
+        say("only {name}'s player or the GM acts for {name}", name=state.names[character]),
     )
 
 
 def _check_stats(state: State, stats: Sequence[int]) -> None:
-    _require(len(stats) == len(STATS), "stats", f"a sheet has {len(STATS)} stats ({', '.join(STATS)}), not {len(stats)}")
+    _require(len(stats) == len(STATS), "stats", say("a sheet has {count} stats ({stats}), not {given}", count=len(STATS), stats=", ".join(STATS), given=len(stats)))
     for name, value in zip(STATS, stats):
         _require(
             isinstance(value, int) and not isinstance(value, bool) and STAT_MIN <= value <= STAT_MAX,
             "stats",
-            f"{name.title()} is {value!r}: every stat is {STAT_MIN}-{STAT_MAX} dice",
+            say("{stat} is {value}: every stat is {low}-{high} dice", stat=STAT_NAMES[name], value=repr(value), low=STAT_MIN, high=STAT_MAX),
         )
     total, want = sum(stats), state.setup.sheet_dice
-    _require(total == want, "sheet", f"the stats add up to {total} dice; a sheet holds {want} ({len(STATS)} plus {want - len(STATS)} to spread)")
+    _require(total == want, "sheet", say("the stats add up to {total} dice; a sheet holds {want} ({stats} plus {spread} to spread)", total=total, want=want, stats=len(STATS), spread=want - len(STATS)))
 
 
 def _clean_aspects(aspects: Sequence[str]) -> tuple[str, ...]:
@@ -791,51 +846,51 @@ def _clean_aspects(aspects: Sequence[str]) -> tuple[str, ...]:
 
 def _check_aspects(aspects: Sequence[str]) -> None:
     cleaned = _clean_aspects(aspects)
-    _require(len(cleaned) == ASPECTS, "aspects", f"a character has {ASPECTS} aspects, not {len(cleaned)}")
-    _require(all(cleaned), "aspects", "an aspect cannot be empty")
-    _require(all(len(a) <= ASPECT_LENGTH for a in cleaned), "aspects", f"an aspect is at most {ASPECT_LENGTH} characters")
+    _require(len(cleaned) == ASPECTS, "aspects", say("a character has {count} aspects, not {given}", count=ASPECTS, given=len(cleaned)))
+    _require(all(cleaned), "aspects", say("an aspect cannot be empty"))
+    _require(all(len(a) <= ASPECT_LENGTH for a in cleaned), "aspects", say("an aspect is at most {n} characters", n=ASPECT_LENGTH))
 
 
-def _count(value: Any, rule: str, what: str, low: int = 0, high: int = MAX_DICE) -> int:
+def _count(value: Any, rule: str, what: Said, low: int = 0, high: int = MAX_DICE) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and low <= value <= high:
         return value
-    raise RuleError(rule, f"{what} must be a whole number {low}-{high}, not {value!r}")
+    raise RuleError(rule, say("{what} must be a whole number {low}-{high}, not {value}", what=what, low=low, high=high, value=repr(value)))
 
 
 def _indices(state: State, dice: Sequence[int], pool: int) -> None:
-    _require(len(dice) > 0, "dice", "name at least one die")
-    _require(len(set(dice)) == len(dice), "dice", "a die is named twice")
+    _require(len(dice) > 0, "dice", say("name at least one die"))
+    _require(len(set(dice)) == len(dice), "dice", say("a die is named twice"))
     for d in dice:
-        _require(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < pool, "dice", f"there is no pool die {d!r} (the pool has {pool})")
+        _require(isinstance(d, int) and not isinstance(d, bool) and 0 <= d < pool, "dice", say("there is no pool die {die} (the pool has {pool})", die=repr(d), pool=pool))
 
 
 def check(state: State, action: Action) -> None:
     """Raise RuleError when `action` is not allowed now; never changes anything."""
     if state.over:
-        raise RuleError("game over", "every character is dead: the game is over")
+        raise RuleError("game over", say("every character is dead: the game is over"))
     if not isinstance(action, Action) or type(action) not in ACTIONS:
-        raise RuleError("action", f"Danger World has no action {type(action).__name__}")
+        raise RuleError("action", say("Danger World has no action {action}", action=type(action).__name__))
     if isinstance(action, InjuryStat):
-        _require(bool(state.pending_injuries), "turn order", "no injury waits for its die")
-        _require(action.character == state.pending_injuries[0], "injury", f"the injury die is for {state.names[state.pending_injuries[0]]}")
-        _require(action.stat in STATS, "injury", f"{action.stat!r} is not a stat")
+        _require(bool(state.pending_injuries), "turn order", say("no injury waits for its die"))
+        _require(action.character == state.pending_injuries[0], "injury", say("the injury die is for {name}", name=state.names[state.pending_injuries[0]]))
+        _require(action.stat in STATS, "injury", say("{stat} is not a stat", stat=repr(action.stat)))
         return
     if state.pending_injuries:
-        raise RuleError("turn order", f"first roll the injury die for {state.names[state.pending_injuries[0]]}")
+        raise RuleError("turn order", say("first roll the injury die for {name}", name=state.names[state.pending_injuries[0]]))
     if isinstance(action, Unlock):
-        raise RuleError("locks are permanent", "dice once locked may not be unlocked")
+        raise RuleError("locks are permanent", say("dice once locked may not be unlocked"))
     if isinstance(action, GM_ACTIONS):
-        _require(_is_gm(state, action.seat), "GM", f"only the GM ({state.setup.gm}) does that")
+        _require(_is_gm(state, action.seat), "GM", say("only the GM ({gm}) does that", gm=state.setup.gm))
     if isinstance(action, (CreateCharacter, SetStats, SetAspects)):
         character = _character(state, action.character)
         _require_for(state, action.seat, action.character)
-        _require(state.check is None, "turn order", "sheets are not changed during a check")
+        _require(state.check is None, "turn order", say("sheets are not changed during a check"))
         if isinstance(action, CreateCharacter):
-            _require(not character.stats and not character.aspects, "sheet", f"{character.name} already has a sheet; change it with set-stats or set-aspects")
+            _require(not character.stats and not character.aspects, "sheet", say("{name} already has a sheet; change it with set-stats or set-aspects", name=character.name))
             _check_stats(state, action.stats)
             _check_aspects(action.aspects)
         elif isinstance(action, SetStats):
-            _require(not any(character.lowered), "stats", f"{character.name}'s stats are lowered by injuries: a long rest restores them first")
+            _require(not any(character.lowered), "stats", say("{name}'s stats are lowered by injuries: a long rest restores them first", name=character.name))
             _check_stats(state, action.stats)
         else:
             _check_aspects(action.aspects)
@@ -845,118 +900,129 @@ def check(state: State, action: Action) -> None:
         return
     if isinstance(action, Roll):
         c = state.check
-        _require(c is not None and c.stage == "roll", "turn order", "no check waits for its roll")
+        _require(c is not None and c.stage == "roll", "turn order", say("no check waits for its roll"))
         assert c is not None
-        for faces, want, what in ((action.normal, c.normal, "normal"), (action.danger, c.danger, "danger"), (action.penalty, c.penalty, "penalty")):
-            _require(len(faces) == want, "dice", f"the check rolls {want} {what} dice, not {len(faces)}")
-            _require(all(isinstance(f, int) and 1 <= f <= 6 for f in faces), "dice", "every die shows 1-6")
+        rolled = (
+            (action.normal, c.normal, say("the check rolls {want} normal dice, not {given}", want=c.normal, given=len(action.normal))),
+            (action.danger, c.danger, say("the check rolls {want} danger dice, not {given}", want=c.danger, given=len(action.danger))),
+            (action.penalty, c.penalty, say("the check rolls {want} penalty dice, not {given}", want=c.penalty, given=len(action.penalty))),
+        )
+        for faces, want, wrong in rolled:
+            _require(len(faces) == want, "dice", wrong)
+            _require(all(isinstance(f, int) and 1 <= f <= 6 for f in faces), "dice", say("every die shows 1-6"))
         return
     if isinstance(action, Rerolled):
         c = state.check
-        _require(c is not None and c.stage == "reroll", "turn order", "no re-roll is being made")
+        _require(c is not None and c.stage == "reroll", "turn order", say("no re-roll is being made"))
         assert c is not None
         want = len(c.unlocked)
-        _require(len(action.faces) == want, "dice", f"the re-roll throws {want} dice, not {len(action.faces)}")
-        _require(all(isinstance(f, int) and 1 <= f <= 6 for f in action.faces), "dice", "every die shows 1-6")
+        _require(len(action.faces) == want, "dice", say("the re-roll throws {want} dice, not {given}", want=want, given=len(action.faces)))
+        _require(all(isinstance(f, int) and 1 <= f <= 6 for f in action.faces), "dice", say("every die shows 1-6"))
         return
     if isinstance(action, (Lock, Reroll, ChooseSet)):
         c = state.check
-        _require(c is not None and c.stage == "lock", "turn order", "there are no rolled dice to lock, re-roll or read now")
+        _require(c is not None and c.stage == "lock", "turn order", say("there are no rolled dice to lock, re-roll or read now"))
         assert c is not None
         _require_for(state, action.seat, c.actor)
         left = state.setup.rerolls - c.rerolls
         if isinstance(action, Lock):
-            _require(left > 0, "re-rolls", f"no re-roll is left ({state.setup.rerolls} per check), so there is nothing to lock for")
+            _require(left > 0, "re-rolls", say("no re-roll is left ({n} per check), so there is nothing to lock for", n=state.setup.rerolls))
             _indices(state, action.dice, c.pool)
             already = sorted(d for d in action.dice if d in c.locked)
-            _require(not already, "dice", f"die {already[0] if already else ''} is already locked")
+            _require(not already, "dice", say("die {die} is already locked", die=str(already[0]) if already else ""))
         elif isinstance(action, Reroll):
-            _require(left > 0, "re-rolls", f"a check allows {_plural(state.setup.rerolls, 're-roll')}; all are used")
-            _require(bool(c.unlocked), "re-rolls", "every pool die is locked: there is nothing to re-roll")
+            _require(left > 0, "re-rolls", say_n("a check allows {n} re-roll; all are used", "a check allows {n} re-rolls; all are used", state.setup.rerolls))
+            _require(bool(c.unlocked), "re-rolls", say("every pool die is locked: there is nothing to re-roll"))
         else:
             h = action.height
             if h is not None:
-                _require(isinstance(h, int) and not isinstance(h, bool) and h in HEIGHTS, "set", f"a set's height is 2-6, not {h!r}")
+                _require(isinstance(h, int) and not isinstance(h, bool) and h in HEIGHTS, "set", say("a set's height is 2-6, not {height}", height=repr(h)))
                 _require(
                     set_use(c.faces, c.normal, c.penalty_faces, h) is not None,
                     "set",
-                    f"the dice hold no set of height {h} (it needs {h} dice showing {h} beyond the penalty dice)",
+                    say("the dice hold no set of height {height} (it needs {height} dice showing {height} beyond the penalty dice)", height=h),
                 )
         return
     if isinstance(action, SpendBotches):
         c = state.check
-        _require(c is not None and c.stage == "gm", "turn order", "there are no botches to spend now")
+        _require(c is not None and c.stage == "gm", "turn order", say("there are no botches to spend now"))
         assert c is not None
         cost = 0
         for option in action.options:
-            _require(option.option in GM_OPTIONS, "GM options", f"{option.option!r} is not a GM option; choose from {', '.join(GM_OPTIONS)}")
+            _require(option.option in GM_OPTIONS, "GM options", say("{option} is not a GM option; choose from {options}", option=repr(option.option), options=", ".join(GM_OPTIONS)))
             cost += GM_OPTIONS[option.option]
             target = c.actor if option.character is None else option.character
             who = _character(state, target)
             if option.option in HITS:
-                _require(not who.dead, "dead", f"{who.name} is dead: no hit can land")
-                _require(who.ready, "sheet", f"{who.name} has no finished sheet yet: a hit can injure a stat")
-            _require(len(option.note) <= 200, "GM options", "a note is at most 200 characters")
-        _require(cost <= c.botches, "botches", f"those options cost {cost}; the check has {_plural(c.botches, 'botch', 'botches')}")
+                _require(not who.dead, "dead", say("{name} is dead: no hit can land", name=who.name))
+                _require(who.ready, "sheet", say("{name} has no finished sheet yet: a hit can injure a stat", name=who.name))
+            _require(len(option.note) <= 200, "GM options", say("a note is at most {n} characters", n=200))
+        _require(cost <= c.botches, "botches", say_n("those options cost {cost}; the check has {n} botch", "those options cost {cost}; the check has {n} botches", c.botches, cost=cost))
         return
     if isinstance(action, ApplyHit):
-        _require(state.check is None, "turn order", "hits during a check are bought with its botches")
+        _require(state.check is None, "turn order", say("hits during a check are bought with its botches"))
         who = _character(state, action.character)
-        _require(action.hit in HITS, "hit", f"{action.hit!r} is not a hit; choose one of {', '.join(HITS)}")
-        _require(not who.dead, "dead", f"{who.name} is dead: no hit can land")
-        _require(who.ready, "sheet", f"{who.name} has no finished sheet yet: a hit can injure a stat")
+        _require(action.hit in HITS, "hit", say("{hit} is not a hit; choose one of {hits}", hit=repr(action.hit), hits=", ".join(HITS)))
+        _require(not who.dead, "dead", say("{name} is dead: no hit can land", name=who.name))
+        _require(who.ready, "sheet", say("{name} has no finished sheet yet: a hit can injure a stat", name=who.name))
         return
     if isinstance(action, (ShortRest, LongRest, EndEncounter, NewSession)):
-        _require(state.check is None, "turn order", "finish the check first")
+        _require(state.check is None, "turn order", say("finish the check first"))
         return
-    raise RuleError("action", f"Danger World has no action {type(action).__name__}")
+    raise RuleError("action", say("Danger World has no action {action}", action=type(action).__name__))
 
 
 def _check_begin(state: State, action: BeginCheck) -> None:
-    _require(state.check is None, "turn order", f"{state.names[state.check.actor] if state.check else ''}'s check is not finished")
+    _require(state.check is None, "turn order", say("{name}'s check is not finished", name=state.names[state.check.actor] if state.check else ""))
     actor = _character(state, action.character)
     _require_for(state, action.seat, action.character)
-    _require(actor.ready, "sheet", f"{actor.name} has no finished sheet (stats and aspects)")
-    _require(not actor.dead, "dead", f"{actor.name} is dead")
-    _require(not actor.knocked_out, "K.O.'d", f"{actor.name} is K.O.'d and cannot act until the encounter ends")
+    _require(actor.ready, "sheet", say("{name} has no finished sheet (stats and aspects)", name=actor.name))
+    _require(not actor.dead, "dead", say("{name} is dead", name=actor.name))
+    _require(not actor.knocked_out, "K.O.'d", say("{name} is K.O.'d and cannot act until the encounter ends", name=actor.name))
     stats = action.stats
-    _require(len(stats) == 2 and all(s in STATS for s in stats), "stats", f"a check names two stats from {', '.join(STATS)}")
-    _require(stats[0] != stats[1], "stats", "a check uses two different stats")
+    _require(len(stats) == 2 and all(s in STATS for s in stats), "stats", say("a check names two stats from {stats}", stats=", ".join(STATS)))
+    _require(stats[0] != stats[1], "stats", say("a check uses two different stats"))
     base = action.difficulty
-    _require(isinstance(base, int) and not isinstance(base, bool) and DIFFICULTY_MIN <= base <= DIFFICULTY_MAX, "difficulty", f"a difficulty is {DIFFICULTY_MIN}-{DIFFICULTY_MAX}, not {base!r}")
-    _require(len(action.modifiers) <= 10, "difficulty", "at most 10 modifiers")
-    _require(all(m in (1, -1) and not isinstance(m, bool) for m in action.modifiers), "difficulty", "each modifier is +1 or -1")
+    _require(isinstance(base, int) and not isinstance(base, bool) and DIFFICULTY_MIN <= base <= DIFFICULTY_MAX, "difficulty", say("a difficulty is {low}-{high}, not {value}", low=DIFFICULTY_MIN, high=DIFFICULTY_MAX, value=repr(base)))
+    _require(len(action.modifiers) <= 10, "difficulty", say("at most {n} modifiers", n=10))
+    _require(all(m in (1, -1) and not isinstance(m, bool) for m in action.modifiers), "difficulty", say("each modifier is +1 or -1"))
     invoked = 0
     for inv in action.invocations:
-        _require(isinstance(inv.aspect, int) and 0 <= inv.aspect < ASPECTS, "aspects", f"there is no aspect {inv.aspect!r} (0-{ASPECTS - 1})")
-        invoked += _count(inv.sp, "story points", "an invocation", 1)
-    _require(invoked <= actor.sp, "story points", f"{actor.name} has {_plural(actor.sp, 'story point')}, not the {invoked} invoked")
+        _require(isinstance(inv.aspect, int) and 0 <= inv.aspect < ASPECTS, "aspects", say("there is no aspect {aspect} (0-{last})", aspect=repr(inv.aspect), last=ASPECTS - 1))
+        invoked += _count(inv.sp, "story points", say("an invocation"), 1)
+    _require(invoked <= actor.sp, "story points", say_n("{name} has {n} story point, not the {invoked} invoked", "{name} has {n} story points, not the {invoked} invoked", actor.sp, name=actor.name, invoked=invoked))
     compelled = 0
     for comp in action.compels:
-        _require(isinstance(comp.aspect, int) and 0 <= comp.aspect < ASPECTS, "aspects", f"there is no aspect {comp.aspect!r} (0-{ASPECTS - 1})")
-        compelled += _count(comp.sp, "story points", "a compel", 1)
-    _require(compelled <= state.pool, "story points", f"the general pool holds {_plural(state.pool, 'story point')}, not the {compelled} compelled")
-    _require(len(set(action.bonus)) == len(action.bonus), "bonus dice", "a bonus pool is named twice")
+        _require(isinstance(comp.aspect, int) and 0 <= comp.aspect < ASPECTS, "aspects", say("there is no aspect {aspect} (0-{last})", aspect=repr(comp.aspect), last=ASPECTS - 1))
+        compelled += _count(comp.sp, "story points", say("a compel"), 1)
+    _require(compelled <= state.pool, "story points", say_n("the general pool holds {n} story point, not the {compelled} compelled", "the general pool holds {n} story points, not the {compelled} compelled", state.pool, compelled=compelled))
+    _require(len(set(action.bonus)) == len(action.bonus), "bonus dice", say("a bonus pool is named twice"))
     for i in action.bonus:
-        _require(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(actor.bonus), "bonus dice", f"{actor.name} holds no bonus pool {i!r}")
+        _require(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(actor.bonus), "bonus dice", say("{name} holds no bonus pool {pool}", name=actor.name, pool=repr(i)))
     zone = actor.zone
-    danger = _count(action.danger, "danger dice", "danger dice", 0, MAX_DICE)
-    _require(danger <= zone, "danger dice", f"{actor.name} is in danger zone {zone}: at most {_plural(zone, 'danger die', 'danger dice')}, not {danger}")
-    _count(action.complications, "penalty dice", "complications")
-    waive = _count(action.waive, "penalty dice", "penalty dice removed")
+    danger = _count(action.danger, "danger dice", say("danger dice"), 0, MAX_DICE)
+    _require(danger <= zone, "danger dice", say_n("{name} is in danger zone {n}: at most {n} danger die, not {danger}", "{name} is in danger zone {n}: at most {n} danger dice, not {danger}", zone, name=actor.name, danger=danger))
+    _count(action.complications, "penalty dice", say("complications"))
+    waive = _count(action.waive, "penalty dice", say("penalty dice removed"))
     _require(
         waive <= actor.challenge,
         "penalty dice",
-        f"the GM put {_plural(actor.challenge, 'penalty die', 'penalty dice')} on {actor.name}'s next check: the table cannot remove {waive}",
+        say_n(
+            "the GM put {n} penalty die on {name}'s next check: the table cannot remove {waive}",
+            "the GM put {n} penalty dice on {name}'s next check: the table cannot remove {waive}",
+            actor.challenge,
+            name=actor.name,
+            waive=waive,
+        ),
     )
     if action.aid is not None:
-        aided = _character(state, action.aid, "character to aid")
-        _require(action.aid != action.character, "aid", "a character cannot aid itself")
-        _require(not aided.dead, "aid", f"{aided.name} is dead")
+        aided = _character(state, action.aid, aided=True)
+        _require(action.aid != action.character, "aid", say("a character cannot aid itself"))
+        _require(not aided.dead, "aid", say("{name} is dead", name=aided.name))
     bonus = sum(actor.bonus[i].dice for i in action.bonus)
     stat_dice = max(0, actor.stat(stats[0]) + actor.stat(stats[1]) - actor.lost_dice)
     total = stat_dice + invoked + bonus + danger + actor.penalty_dice + action.complications + compelled + actor.challenge - waive
-    _require(total <= MAX_DICE, "dice", f"a check rolls at most {MAX_DICE} dice")
+    _require(total <= MAX_DICE, "dice", say("a check rolls at most {n} dice", n=MAX_DICE))
 
 
 def play(state: State, action: Action) -> State:
@@ -965,17 +1031,17 @@ def play(state: State, action: Action) -> State:
         i = action.character
         state = replace(state, characters=_with(state, i, stats=tuple(action.stats), aspects=_clean_aspects(action.aspects)))
         c = state.characters[i]
-        sheet = ", ".join(f"{n.title()} {v}" for n, v in zip(STATS, c.stats))
-        return replace(state, log=_say(state, f"{c.name} joins: {sheet}. Aspects: {'; '.join(c.aspects)}."))
+        said = say("{name} joins: {sheet}. Aspects: {aspects}.", name=c.name, sheet=_sheet(c.stats), aspects="; ".join(c.aspects))
+        return replace(state, log=_say(state, said))
     if isinstance(action, SetStats):
         i = action.character
         state = replace(state, characters=_with(state, i, stats=tuple(action.stats)))
-        sheet = ", ".join(f"{n.title()} {v}" for n, v in zip(STATS, action.stats))
-        return replace(state, log=_say(state, f"{state.names[i]}'s stats are now {sheet}."))
+        return replace(state, log=_say(state, say("{name}'s stats are now {sheet}.", name=state.names[i], sheet=_sheet(action.stats))))
     if isinstance(action, SetAspects):
         i = action.character
         state = replace(state, characters=_with(state, i, aspects=_clean_aspects(action.aspects)))
-        return replace(state, log=_say(state, f"{state.names[i]}'s aspects are now {'; '.join(state.characters[i].aspects)}."))
+        aspects = "; ".join(state.characters[i].aspects)
+        return replace(state, log=_say(state, say("{name}'s aspects are now {aspects}.", name=state.names[i], aspects=aspects)))
     if isinstance(action, BeginCheck):
         return _begin(state, action)
     if isinstance(action, Roll):
@@ -983,19 +1049,21 @@ def play(state: State, action: Action) -> State:
         assert c is not None
         c = replace(c, stage="lock", faces=tuple(action.normal) + tuple(action.danger), penalty_faces=tuple(action.penalty))
         state = replace(state, check=c)
-        parts = [f"pool {_dice(action.normal)}"]
+        parts = [say("pool {dice}", dice=_dice(action.normal))]
         if action.danger:
-            parts.append(f"danger {_dice(action.danger)}")
+            parts.append(say("danger {dice}", dice=_dice(action.danger)))
         if action.penalty:
-            parts.append(f"penalty {_dice(action.penalty)}")
-        return replace(state, log=_say(state, f"{state.names[c.actor]} rolls: {'; '.join(parts)}.{_sets_text(c)}"))
+            parts.append(say("penalty {dice}", dice=_dice(action.penalty)))
+        said = say("{name} rolls: {dice}. {sets}", name=state.names[c.actor], dice=_series(parts, semicolons=True), sets=_sets_text(c))
+        return replace(state, log=_say(state, said))
     if isinstance(action, Lock):
         c = state.check
         assert c is not None
         c = replace(c, locked=c.locked | frozenset(action.dice))
         state = replace(state, check=c)
         shown = " ".join(str(c.faces[d]) for d in sorted(action.dice))
-        return replace(state, log=_say(state, f"{state.names[c.actor]} locks {_plural(len(action.dice), 'die', 'dice')} showing {shown}."))
+        said = say_n("{name} locks {n} die showing {faces}.", "{name} locks {n} dice showing {faces}.", len(action.dice), name=state.names[c.actor], faces=shown)
+        return replace(state, log=_say(state, said))
     if isinstance(action, Reroll):
         c = state.check
         assert c is not None
@@ -1008,14 +1076,21 @@ def play(state: State, action: Action) -> State:
             faces[die] = face
         c = replace(c, stage="lock", faces=tuple(faces), rerolls=c.rerolls + 1)
         state = replace(state, check=c)
-        text = f"Re-roll {c.rerolls} of {state.setup.rerolls}: {_dice(action.faces)}; the pool now shows {_pool_text(c)}.{_sets_text(c)}"
-        return replace(state, log=_say(state, text))
+        said = say(
+            "Re-roll {number} of {rerolls}: {dice}; the pool now shows {pool}. {sets}",
+            number=c.rerolls,
+            rerolls=state.setup.rerolls,
+            dice=_dice(action.faces),
+            pool=_pool_text(c),
+            sets=_sets_text(c),
+        )
+        return replace(state, log=_say(state, said))
     if isinstance(action, ChooseSet):
         return _choose(state, action.height)
     if isinstance(action, SpendBotches):
         return _spend(state, action.options)
     if isinstance(action, ApplyHit):
-        return _hit(state, action.character, action.hit, f"{state.setup.gm} lands")
+        return _hit(state, action.character, action.hit, None)
     if isinstance(action, InjuryStat):
         i = action.character
         c = state.characters[i]
@@ -1026,13 +1101,14 @@ def play(state: State, action: Action) -> State:
             lowered[s] += 1
             state = replace(state, characters=_with(state, i, lowered=tuple(lowered)))
             value = state.characters[i].effective[s]
-            return replace(state, log=_say(state, f"The injury die picks {action.stat.title()}: {c.name}'s {action.stat.title()} drops to {value} until a long rest."))
-        return replace(state, log=_say(state, f"The injury die picks {action.stat.title()}, already at {STAT_MIN}: it goes no lower."))
+            said = say("The injury die picks {stat}: {name}'s {stat} drops to {value} until a long rest.", stat=STAT_NAMES[action.stat], name=c.name, value=value)
+            return replace(state, log=_say(state, said))
+        return replace(state, log=_say(state, say("The injury die picks {stat}, already at {value}: it goes no lower.", stat=STAT_NAMES[action.stat], value=STAT_MIN)))
     if isinstance(action, EndEncounter):
-        return _end_encounter(state, "The encounter ends")
+        return _end_encounter(state, say("The encounter ends"))
     if isinstance(action, (ShortRest, LongRest)):
         long = isinstance(action, LongRest)
-        state = _end_encounter(state, "The party rests; the encounter is over")
+        state = _end_encounter(state, say("The party rests; the encounter is over"))
         cleared = (BASHED, STUNNED, INJURED, KO) if long else (BASHED, STUNNED)
         characters = []
         for c in state.characters:
@@ -1043,34 +1119,45 @@ def play(state: State, action: Action) -> State:
             characters.append(replace(c, damage=damage, lowered=(0,) * len(STATS) if long else c.lowered))
         state = replace(state, characters=tuple(characters))
         text = (
-            "A long rest: Bashed, Stunned, Injured and K.O.'d boxes clear and stats are restored."
+            say("A long rest: Bashed, Stunned, Injured and K.O.'d boxes clear and stats are restored.")
             if long
-            else "A short rest: Bashed and Stunned boxes clear."
+            else say("A short rest: Bashed and Stunned boxes clear.")
         )
         return replace(state, log=_say(state, text))
     if isinstance(action, NewSession):
-        state = _end_encounter(state, "The session ends")
+        state = _end_encounter(state, say("The session ends"))
         characters = tuple(replace(c, sp=state.setup.story_points) for c in state.characters)
         state = replace(state, characters=characters, pool=state.setup.pool_start, session=state.session + 1)
         return replace(
             state,
-            log=_say(state, f"Session {state.session} begins: every player has {_plural(state.setup.story_points, 'story point')}, the pool {state.pool}."),
+            log=_say(
+                state,
+                say_n(
+                    "Session {session} begins: every player has {n} story point, the pool {pool}.",
+                    "Session {session} begins: every player has {n} story points, the pool {pool}.",
+                    state.setup.story_points,
+                    session=state.session,
+                    pool=state.pool,
+                ),
+            ),
         )
-    raise RuleError("action", f"Danger World has no action {type(action).__name__}")
+    raise RuleError("action", say("Danger World has no action {action}", action=type(action).__name__))
 
 
-def _pool_text(c: Check) -> str:
+def _pool_text(c: Check) -> str | Said:
     normal = _dice(c.faces[: c.normal])
     if c.danger:
-        return f"{normal} | danger {_dice(c.faces[c.normal:])}"
+        return say("{normal} | danger {danger}", normal=normal, danger=_dice(c.faces[c.normal:]))
     return normal
 
 
-def _sets_text(c: Check) -> str:
+def _sets_text(c: Check) -> Said:
     sets = c.sets
     if not sets:
-        return " No set."
-    return " Sets: " + ", ".join(f"{s.height}" + (f" ({s.danger} danger)" if s.danger else "") for s in sets) + "."
+        return say("No set.")
+    # TRANSLATORS: a set the dice allow: its height and how many of its dice are danger dice.
+    heights = [say("{height} ({danger} danger)", height=s.height, danger=s.danger) if s.danger else say("{height}", height=s.height) for s in sets]
+    return say("Sets: {sets}.", sets=_series(heights))
 
 
 def _begin(state: State, action: BeginCheck) -> State:
@@ -1103,32 +1190,84 @@ def _begin(state: State, action: BeginCheck) -> State:
     # The GM's challenge dice are rolled now or removed now: either way this check takes them.
     characters = _with(state, i, sp=actor.sp - invoked + compelled, bonus=keep, challenge=0)
     state = replace(state, characters=characters, pool=state.pool + invoked - compelled, check=c, checks=number)
-    what = f"aids {state.names[action.aid]}" if action.aid is not None else f"attempts a difficulty-{difficulty} check"
-    lines = [f"Check {number}: {actor.name} {what} with {action.stats[0].title()} + {action.stats[1].title()}."]
+    first, second = STAT_NAMES[action.stats[0]], STAT_NAMES[action.stats[1]]
+    lines: list[Said] = [
+        say("Check {number}: {name} aids {aided} with {first} + {second}.", number=number, name=actor.name, aided=state.names[action.aid], first=first, second=second)
+        if action.aid is not None
+        else say(
+            "Check {number}: {name} attempts a difficulty-{difficulty} check with {first} + {second}.",
+            number=number,
+            name=actor.name,
+            difficulty=difficulty,
+            first=first,
+            second=second,
+        )
+    ]
     if action.modifiers:
         net = sum(action.modifiers)
-        lines.append(
-            f"Difficulty {action.difficulty} {'+' if net >= 0 else '-'} {abs(net)} from {_plural(len(action.modifiers), 'modifier')} = {difficulty}"
-            + (" (flagged: a net change beyond +-1)." if flagged else ".")
-        )
+        moved = {"base": action.difficulty, "sign": "+" if net >= 0 else "-", "net": abs(net), "difficulty": difficulty}
+        if flagged:
+            lines.append(
+                say_n(
+                    "Difficulty {base} {sign} {net} from {n} modifier = {difficulty} (flagged: a net change beyond +-1).",
+                    "Difficulty {base} {sign} {net} from {n} modifiers = {difficulty} (flagged: a net change beyond +-1).",
+                    len(action.modifiers),
+                    **moved,
+                )
+            )
+        else:
+            lines.append(
+                say_n("Difficulty {base} {sign} {net} from {n} modifier = {difficulty}.", "Difficulty {base} {sign} {net} from {n} modifiers = {difficulty}.", len(action.modifiers), **moved)
+            )
     for inv in action.invocations:
-        lines.append(f"{actor.name} invokes \u201c{actor.aspects[inv.aspect]}\u201d for {_plural(inv.sp, 'story point')}: +{inv.sp} bonus.")
+        lines.append(
+            say_n(
+                "{name} invokes \u201c{aspect}\u201d for {n} story point: +{bonus} bonus.",
+                "{name} invokes \u201c{aspect}\u201d for {n} story points: +{bonus} bonus.",
+                inv.sp,
+                name=actor.name,
+                aspect=actor.aspects[inv.aspect],
+                bonus=inv.sp,
+            )
+        )
     for comp in action.compels:
-        lines.append(f"{state.setup.gm} compels \u201c{actor.aspects[comp.aspect]}\u201d for {_plural(comp.sp, 'story point')}: +{comp.sp} penalty.")
+        lines.append(
+            say_n(
+                "{gm} compels \u201c{aspect}\u201d for {n} story point: +{penalty} penalty.",
+                "{gm} compels \u201c{aspect}\u201d for {n} story points: +{penalty} penalty.",
+                comp.sp,
+                gm=state.setup.gm,
+                aspect=actor.aspects[comp.aspect],
+                penalty=comp.sp,
+            )
+        )
     if pools:
-        lines.append(f"{actor.name} spends one-time bonus pools: +{pools} dice.")
+        lines.append(say("{name} spends one-time bonus pools: +{dice} dice.", name=actor.name, dice=pools))
     if actor.challenge:
         kept = actor.challenge - action.waive
-        text = f"{state.setup.gm}'s penalty {'die' if actor.challenge == 1 else 'dice'} on the challenge: +{kept} penalty"
-        lines.append(text + (f" ({action.waive} removed by the table)." if action.waive else "."))
-    parts = [f"{c.normal} pool dice"]
+        if action.waive:
+            lines.append(
+                say_n(
+                    "{gm}'s penalty die on the challenge: +{kept} penalty ({waived} removed by the table).",
+                    "{gm}'s penalty dice on the challenge: +{kept} penalty ({waived} removed by the table).",
+                    actor.challenge,
+                    gm=state.setup.gm,
+                    kept=kept,
+                    waived=action.waive,
+                )
+            )
+        else:
+            lines.append(
+                say_n("{gm}'s penalty die on the challenge: +{kept} penalty.", "{gm}'s penalty dice on the challenge: +{kept} penalty.", actor.challenge, gm=state.setup.gm, kept=kept)
+            )
+    parts = [say("{count} pool dice", count=c.normal)]
     if actor.lost_dice and stat_dice < actor.stat(action.stats[0]) + actor.stat(action.stats[1]):
-        parts[0] += f" (Stunned: -{actor.lost_dice})"
+        parts[0] = say("{count} pool dice (Stunned: -{lost})", count=c.normal, lost=actor.lost_dice)
     if c.danger:
-        parts.append(f"{c.danger} danger")
+        parts.append(say("{count} danger", count=c.danger))
     if c.penalty:
-        parts.append(f"{c.penalty} penalty")
-    lines.append("Dice: " + ", ".join(parts) + ".")
+        parts.append(say("{count} penalty", count=c.penalty))
+    lines.append(say("Dice: {dice}.", dice=_series(parts)))
     for line in lines:
         state = replace(state, log=_say(state, line))
     return state
@@ -1142,11 +1281,18 @@ def _choose(state: State, height: int | None) -> State:
     raised = use.danger if use else 0
     bonus_won = 0
     characters = list(state.characters)
-    lines: list[str] = []
+    lines: list[Said] = []
     if use and raised:
         characters[c.actor] = replace(characters[c.actor], danger=actor.danger + raised)
         lines.append(
-            f"The set uses {_plural(raised, 'danger die', 'danger dice')}: {actor.name}'s danger rises to {actor.danger + raised} (zone {zone_rank(actor.danger + raised)})."
+            say_n(
+                "The set uses {n} danger die: {name}'s danger rises to {danger} (zone {zone}).",
+                "The set uses {n} danger dice: {name}'s danger rises to {danger} (zone {zone}).",
+                raised,
+                name=actor.name,
+                danger=actor.danger + raised,
+                zone=zone_rank(actor.danger + raised),
+            )
         )
     outcome: Outcome
     if c.aid is not None:
@@ -1154,28 +1300,55 @@ def _choose(state: State, height: int | None) -> State:
         if use:
             bonus_won = use.height
             aided = characters[c.aid]
-            characters[c.aid] = replace(aided, bonus=aided.bonus + (BonusPool(bonus_won, f"aid from {actor.name} (check {c.number})"),))
-            lines.insert(0, f"{actor.name} makes a set of {use.height}: {aided.name} gains {_plural(bonus_won, 'bonus die', 'bonus dice')}.")
+            source = say("aid from {name} (check {number})", name=actor.name, number=c.number)
+            characters[c.aid] = replace(aided, bonus=aided.bonus + (BonusPool(bonus_won, source),))
+            lines.insert(
+                0,
+                say_n(
+                    "{name} makes a set of {height}: {aided} gains {n} bonus die.",
+                    "{name} makes a set of {height}: {aided} gains {n} bonus dice.",
+                    bonus_won,
+                    name=actor.name,
+                    height=use.height,
+                    aided=aided.name,
+                ),
+            )
         else:
-            lines.insert(0, f"{actor.name} makes no set: the aid gives nothing.")
+            lines.insert(0, say("{name} makes no set: the aid gives nothing.", name=actor.name))
     elif use is None:
         outcome = "failure"
-        lines.insert(0, f"No set: {actor.name} fails the difficulty-{c.difficulty} check.")
+        lines.insert(0, say("No set: {name} fails the difficulty-{difficulty} check.", name=actor.name, difficulty=c.difficulty))
     elif use.height >= c.difficulty:
         bonus_won = use.height - c.difficulty
         outcome = "benefit" if bonus_won else "success"
-        text = f"A set of {use.height} against difficulty {c.difficulty}: a {ACCOMPLISHMENT[use.height]} accomplishment, {actor.name} succeeds"
+        met = {"height": use.height, "difficulty": c.difficulty, "accomplishment": ACCOMPLISHMENT_SAID[use.height], "name": actor.name}
         if bonus_won:
             who = characters[c.actor]
-            characters[c.actor] = replace(who, bonus=who.bonus + (BonusPool(bonus_won, f"benefit (check {c.number})"),))
-            text += f" with a benefit of {_plural(bonus_won, 'bonus die', 'bonus dice')}"
-        lines.insert(0, text + ".")
+            characters[c.actor] = replace(who, bonus=who.bonus + (BonusPool(bonus_won, say("benefit (check {number})", number=c.number)),))
+            said = say_n(
+                "A set of {height} against difficulty {difficulty}: {accomplishment}, {name} succeeds with a benefit of {n} bonus die.",
+                "A set of {height} against difficulty {difficulty}: {accomplishment}, {name} succeeds with a benefit of {n} bonus dice.",
+                bonus_won,
+                **met,
+            )
+        else:
+            said = say("A set of {height} against difficulty {difficulty}: {accomplishment}, {name} succeeds.", **met)
+        lines.insert(0, said)
     else:
         outcome = "partial"
         bonus_won = use.height
         who = characters[c.actor]
-        characters[c.actor] = replace(who, bonus=who.bonus + (BonusPool(bonus_won, f"partial success (check {c.number})"),))
-        lines.insert(0, f"A set of {use.height} against difficulty {c.difficulty}: a partial success worth {_plural(bonus_won, 'bonus die', 'bonus dice')}.")
+        characters[c.actor] = replace(who, bonus=who.bonus + (BonusPool(bonus_won, say("partial success (check {number})", number=c.number)),))
+        lines.insert(
+            0,
+            say_n(
+                "A set of {height} against difficulty {difficulty}: a partial success worth {n} bonus die.",
+                "A set of {height} against difficulty {difficulty}: a partial success worth {n} bonus dice.",
+                bonus_won,
+                height=use.height,
+                difficulty=c.difficulty,
+            ),
+        )
     botches = c.botches
     result = CheckResult(
         number=c.number,
@@ -1194,7 +1367,7 @@ def _choose(state: State, height: int | None) -> State:
         rerolls=c.rerolls,
     )
     if botches:
-        lines.append(f"{_plural(botches, 'botch', 'botches')} for {state.setup.gm} to spend.")
+        lines.append(say_n("{n} botch for {gm} to spend.", "{n} botches for {gm} to spend.", botches, gm=state.setup.gm))
     state = replace(state, characters=tuple(characters), check=replace(c, result=result, stage="gm" if botches else c.stage))
     for line in lines:
         state = replace(state, log=_say(state, line))
@@ -1211,7 +1384,7 @@ def _spend(state: State, options: Sequence[GmOption]) -> State:
     c = state.check
     assert c is not None and c.result is not None
     if not options:
-        state = replace(state, log=_say(state, f"{state.setup.gm} lets the botches go."))
+        state = replace(state, log=_say(state, say("{gm} lets the botches go.", gm=state.setup.gm)))
     for option in options:
         target = c.actor if option.character is None else option.character
         name = state.names[target]
@@ -1219,25 +1392,34 @@ def _spend(state: State, options: Sequence[GmOption]) -> State:
         if option.option == "danger":
             who = state.characters[target]
             state = replace(state, characters=_with(state, target, danger=who.danger + 1))
-            state = replace(state, log=_say(state, f"{state.setup.gm} spends 1: {name}'s danger rises to {who.danger + 1}{note}."))
+            said = say("{gm} spends 1: {name}'s danger rises to {danger}{note}.", gm=state.setup.gm, name=name, danger=who.danger + 1, note=note)
+            state = replace(state, log=_say(state, said))
         elif option.option in HITS:
             if state.characters[target].dead:
-                state = replace(state, log=_say(state, f"{state.setup.gm}'s {option.option} hit on {name} is wasted: {name} is already dead."))
+                wasted = {
+                    "reduced": say("{gm}'s reduced hit on {name} is wasted: {name} is already dead.", gm=state.setup.gm, name=name),
+                    "full": say("{gm}'s full hit on {name} is wasted: {name} is already dead.", gm=state.setup.gm, name=name),
+                    "overload": say("{gm}'s overload hit on {name} is wasted: {name} is already dead.", gm=state.setup.gm, name=name),
+                }
+                state = replace(state, log=_say(state, wasted[option.option]))
                 continue
-            state = _hit(state, target, option.option, f"{state.setup.gm} spends {GM_OPTIONS[option.option]}:")
+            state = _hit(state, target, option.option, GM_OPTIONS[option.option])
         elif option.option == "penalty":
             who = state.characters[target]
             state = replace(state, characters=_with(state, target, challenge=who.challenge + 1))
-            state = replace(state, log=_say(state, f"{state.setup.gm} spends 1: {GM_OPTION_TEXT['penalty']}{note}, +1 penalty die on {name}'s next check."))
+            said = say("{gm} spends 1: a penalty die on a challenge{note}, +1 penalty die on {name}'s next check.", gm=state.setup.gm, note=note, name=name)
+            state = replace(state, log=_say(state, said))
         else:
             cost = GM_OPTIONS[option.option]
-            state = replace(state, log=_say(state, f"{state.setup.gm} spends {cost}: {GM_OPTION_TEXT[option.option]} for {name}{note}."))
+            said = say("{gm} spends {cost}: {option} for {name}{note}.", gm=state.setup.gm, cost=cost, option=GM_OPTION_SAID[option.option], name=name, note=note)
+            state = replace(state, log=_say(state, said))
     spent = replace(c.result, spent=tuple(options))
     state = replace(state, check=replace(c, result=spent))
     return _finish(state)
 
 
-def _hit(state: State, target: int, hit: str, who: str) -> State:
+def _hit(state: State, target: int, hit: str, spent: int | None) -> State:
+    """`hit` lands on `target`: the GM's own (`spent` None) or bought with `spent` botches."""
     c = state.characters[target]
     zone = c.zone
     damage = track_after_hit(c.damage, hit, zone)
@@ -1247,29 +1429,42 @@ def _hit(state: State, target: int, hit: str, who: str) -> State:
     if damage[KO] > c.damage[KO]:
         changes["knocked_out"] = True
     state = replace(state, characters=_with(state, target, **changes))
-    where = f" in zone {zone}" if hit != "reduced" else ""
-    boxes = ", ".join(f"{TRACK[i][0]} {damage[i]}/{BOXES[i]}" for i in filled) or "nothing left to fill"
-    state = replace(state, log=_say(state, f"{who} a {hit} hit on {c.name}{where}: {boxes}."))
+    # TRANSLATORS: a section of the damage track and its filled boxes ("Bashed 2/3").
+    boxes = _series([say("{section} {filled}/{boxes}", section=SECTION_NAMES[i], filled=damage[i], boxes=BOXES[i]) for i in filled]) or say("nothing left to fill")
+    said = {"gm": state.setup.gm, "cost": spent, "name": c.name, "zone": zone, "boxes": boxes}
+    if spent is None:
+        landed = {
+            "reduced": say("{gm} lands a reduced hit on {name}: {boxes}.", **said),
+            "full": say("{gm} lands a full hit on {name} in zone {zone}: {boxes}.", **said),
+            "overload": say("{gm} lands a overload hit on {name} in zone {zone}: {boxes}.", **said),
+        }
+    else:
+        landed = {
+            "reduced": say("{gm} spends {cost}: a reduced hit on {name}: {boxes}.", **said),
+            "full": say("{gm} spends {cost}: a full hit on {name} in zone {zone}: {boxes}.", **said),
+            "overload": say("{gm} spends {cost}: a overload hit on {name} in zone {zone}: {boxes}.", **said),
+        }
+    state = replace(state, log=_say(state, landed[hit]))
     after = state.characters[target]
     if after.dead:
-        state = replace(state, log=_say(state, f"{c.name} is dead."))
+        state = replace(state, log=_say(state, say("{name} is dead.", name=c.name)))
     elif changes.get("knocked_out") and not c.knocked_out:
-        state = replace(state, log=_say(state, f"{c.name} is K.O.'d until the encounter ends."))
+        state = replace(state, log=_say(state, say("{name} is K.O.'d until the encounter ends.", name=c.name)))
     if new_injuries:
         state = replace(state, pending_injuries=state.pending_injuries + (target,) * new_injuries)
     return state
 
 
-def _end_encounter(state: State, why: str) -> State:
+def _end_encounter(state: State, why: Said) -> State:
     reset = state.setup.danger_resets
     characters = tuple(replace(c, knocked_out=False, danger=0 if reset else c.danger) for c in state.characters)
     woke = [i for i, c in enumerate(state.characters) if c.knocked_out and not c.dead]
     state = replace(state, characters=characters, encounter=state.encounter + 1)
-    text = f"{why}" + ("; danger returns to 0" if reset else "") + "."
+    text = say("{why}; danger returns to 0.", why=why) if reset else say("{why}.", why=why)
     if woke:
-        text += f" {seats_text(state.names, woke)} {'wakes' if len(woke) == 1 else 'wake'}."
+        text = say_n("{text} {names} wakes.", "{text} {names} wake.", len(woke), text=text, names=listed(state.names[i] for i in woke))
     state = replace(state, log=_say(state, text))
-    return replace(state, log=_say(state, f"Encounter {state.encounter}."))
+    return replace(state, log=_say(state, say("Encounter {number}.", number=state.encounter)))
 
 
 def chance(state: State, rng: random.Random) -> Action | None:
@@ -1663,7 +1858,7 @@ def best_locks(
     faces = tuple(faces)
     held = frozenset(locked)
     _require(len(faces) <= MAX_DICE and len(penalty_faces) <= MAX_DICE, "dice", f"at most {MAX_DICE} dice")
-    _require(all(isinstance(f, int) and 1 <= f <= 6 for f in faces) and all(isinstance(f, int) and 1 <= f <= 6 for f in penalty_faces), "dice", "every die shows 1-6")
+    _require(all(isinstance(f, int) and 1 <= f <= 6 for f in faces) and all(isinstance(f, int) and 1 <= f <= 6 for f in penalty_faces), "dice", say("every die shows 1-6"))
     _require(all(isinstance(i, int) and 0 <= i < len(faces) for i in held), "dice", "a locked die is not in the pool")
     _require(isinstance(difficulty, int) and DIFFICULTY_MIN <= difficulty <= DIFFICULTY_MAX, "difficulty", "a difficulty is 2-6")
     _require(isinstance(rerolls_left, int) and rerolls_left >= 0, "re-rolls", "re-rolls left is 0 or more")
@@ -1837,7 +2032,7 @@ def quick_sheet(seed: int, sheet_dice: int = SHEET_DICE) -> ReadySheet:
     """A legal sheet drawn from `seed`: 1 die in each stat, the rest spread at random (none
     above 4), three different aspects. The same seed gives the same sheet."""
     if not len(STATS) * STAT_MIN <= sheet_dice <= len(STATS) * STAT_MAX:
-        raise RuleError("setup", f"a sheet holds {len(STATS) * STAT_MIN}-{len(STATS) * STAT_MAX} dice")
+        raise RuleError("setup", say("a sheet holds {low}-{high} dice", low=len(STATS) * STAT_MIN, high=len(STATS) * STAT_MAX))
     rng = random.Random(f"quick-sheet:{seed}")
     stats = [STAT_MIN] * len(STATS)
     for _ in range(sheet_dice - sum(stats)):

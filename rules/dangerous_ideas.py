@@ -47,7 +47,7 @@ from .core import plural as _plural
 from .decisions import Decision, Game, Made, collect
 from .games import card
 from .records import _new, _setattr, construct, evolve
-from .text import Said
+from .text import Said, say, say_n
 
 __all__ = [
     "ACTIONS",
@@ -164,6 +164,23 @@ MAX_HOLDER = 80
 MAX_NARRATION = 4000
 
 Phase = Literal["place", "setting", "title", "turn-start", "turn", "stake", "respond", "roll", "reroll", "rerolling", "outcome", "over"]
+#: the five nodes as a page names them (the glossary's terms; the ids stay in actions and saves).
+NODE_NAMES: dict[str, Said] = {"think": say("Think"), "probe": say("Probe"), "create": say("Create"), "connect": say("Connect"), "defend": say("Defend")}
+#: PHASE_TEXT below, said in the reader's language.
+PHASE_SAID: dict[str, Said] = {
+    "place": say("players are placing their starting stones"),
+    "setting": say("the setting round"),
+    "title": say("the starter announces the chapter"),
+    "turn-start": say("the turn's 2 stones are being placed"),
+    "turn": say("a player's turn"),
+    "stake": say("phase 1: the actor stakes"),
+    "respond": say("phase 2: the table connects or defends"),
+    "roll": say("the dice are being rolled"),
+    "reroll": say("phase 3: seeds may re-roll a die"),
+    "rerolling": say("a die is being re-rolled"),
+    "outcome": say("the actor concludes the meme action"),
+    "over": say("the game is over"),
+}
 PHASE_TEXT = {
     "place": "players are placing their starting stones",
     "setting": "the setting round",
@@ -259,19 +276,19 @@ class Setup:
         object.__setattr__(self, "names", check_names(self.names, CARD.players.low, CARD.players.high, CARD.words.players))
         object.__setattr__(self, "story", " ".join(str(self.story).split()))
         if len(self.story) > 80:
-            raise RuleError("setup", "the story's name is 80 characters at most")
+            raise RuleError("setup", say("the story's name is 80 characters at most"))
         layout = tuple(str(t).strip().lower() for t in self.layout)
         object.__setattr__(self, "layout", layout)
         if len(layout) != len(BRANCHES) or not set(layout) <= {LEAF, COILED}:
-            raise RuleError("setup", f"the layout names {len(BRANCHES)} branch types, each 'leaf' or 'coiled'")
+            raise RuleError("setup", say("the layout names {count} branch types, each 'leaf' or 'coiled'", count=len(BRANCHES)))
         if LEAF not in layout or COILED not in layout:
-            raise RuleError("setup", "the sheet needs at least one leaf and one coiled branch for the setting round")
+            raise RuleError("setup", say("the sheet needs at least one leaf and one coiled branch for the setting round"))
         if not isinstance(self.seeds, int) or not 0 <= self.seeds <= 20:
-            raise RuleError("setup", "each sheet shows 0-20 red seeds")
+            raise RuleError("setup", say("each sheet shows 0-20 red seeds"))
         if self.chapters is not None and not 1 <= self.chapters <= 60:
-            raise RuleError("setup", "the story has 1-60 chapters, or the default")
+            raise RuleError("setup", say("the story has 1-60 chapters, or the default"))
         if not 0 <= self.start_stones <= 50:
-            raise RuleError("setup", "each player places 0-50 starting stones")
+            raise RuleError("setup", say("each player places 0-50 starting stones"))
 
     @property
     def players(self) -> int:
@@ -778,7 +795,7 @@ def _not_passed(actor: int, passed: tuple[bool, ...]) -> tuple[int, ...]:
     return tuple(s for s in _order_from(len(passed), actor) if not passed[s])
 
 
-def _require(condition: bool, rule: str, message: str) -> None:
+def _require(condition: bool, rule: str, message: str | Said) -> None:
     """Refuse with a fixed message; a formatted one is written `if ...: raise`, so that it is
     only made on refusal."""
     if not condition:
@@ -900,7 +917,7 @@ def check(state: State, action: Action) -> None:
     order of a turn (`_RULE_AND_STEP`).
     """
     if state.phase == "over":
-        raise RuleError("game over", "the game is over")
+        raise RuleError("game over", say("the game is over"))
     (_RULE_AND_STEP.get(type(action)) or _inherited(action))[0](state, action)
 
 
@@ -917,184 +934,185 @@ def _teller(state: State, action: Told) -> int:
     """The seat a player's action comes from, once it and the narration are checked."""
     seat = action.seat
     if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(state.sheets)):
-        raise RuleError("seat", f"there is no seat {seat!r}")
-    _require(isinstance(action.narration, str), "narration", "narration must be text")
+        raise RuleError("seat", say("there is no seat {seat}", seat=repr(seat)))
+    _require(isinstance(action.narration, str), "narration", say("narration must be text"))
     if len(action.narration) > MAX_NARRATION:
-        raise RuleError("narration", f"narration is limited to {MAX_NARRATION} characters")
+        raise RuleError("narration", say("narration is limited to {limit} characters", limit=MAX_NARRATION))
     return seat
 
 
-def _phase(state: State, phases: Sequence[str], what: str) -> None:
+def _phase(state: State, phases: Sequence[str], what: Said) -> None:
     if state.phase not in phases:
-        raise RuleError("phase", f"{what} is not possible now ({PHASE_TEXT[state.phase]})")
+        raise RuleError("phase", say("{what} is not possible now ({phase})", what=what, phase=PHASE_SAID[state.phase]))
 
 
-def _their_turn(state: State, seat: int, who: int | None, what: str) -> None:
+def _their_turn(state: State, seat: int, who: int | None, what: Said) -> None:
     if seat != who:
-        expected = state.names[who] if who is not None else "nobody"
-        raise RuleError("turn order", f"{what}: it is {expected}'s move, not {state.names[seat]}'s")
+        if who is None:
+            raise RuleError("turn order", say("{what}: it is nobody's move, not {name}'s", what=what, name=state.names[seat]))
+        raise RuleError("turn order", say("{what}: it is {expected}'s move, not {name}'s", what=what, expected=state.names[who], name=state.names[seat]))
 
 
-def _check_text(value: object, rule: str, what: str, limit: int) -> str:
+def _check_text(value: object, rule: str, what: Said, limit: int) -> str:
     if not isinstance(value, str):
-        raise RuleError(rule, f"the {what} must be text")
+        raise RuleError(rule, say("the {what} must be text", what=what))
     text = clean(str(value))
     if not text:
-        raise RuleError(rule, f"the {what} may not be empty")
+        raise RuleError(rule, say("the {what} may not be empty", what=what))
     if len(text) > limit:
-        raise RuleError(rule, f"the {what} is longer than {limit} characters")
+        raise RuleError(rule, say("the {what} is longer than {limit} characters", what=what, limit=limit))
     return text
 
 
 def _check_places(state: State, seat: int, place: object, count: int, nodes_only: bool) -> None:
-    _require(isinstance(place, tuple), "placement", "a placement lists one place per stone")
+    _require(isinstance(place, tuple), "placement", say("a placement lists one place per stone"))
     assert isinstance(place, tuple)
     if len(place) != count:
-        raise RuleError("placement", f"place exactly {count} stones, not {len(place)}")
+        raise RuleError("placement", say_n("place exactly {n} stone, not {given}", "place exactly {n} stones, not {given}", count, given=len(place)))
     sheet = state.sheets[seat]
     for p in place:
         if p in _NODE_INDEX:
             continue
         if nodes_only:
-            raise RuleError("placement", f"these stones go on the five nodes, not on {p!r}")
+            raise RuleError("placement", say("these stones go on the five nodes, not on {place}", place=repr(p)))
         if p not in _BRANCH_INDEX:
-            raise RuleError("placement", f"{p!r} is not a node or branch of the sheet")
+            raise RuleError("placement", say("{place} is not a node or branch of the sheet", place=repr(p)))
         if sheet.meme(p) is None:
-            raise RuleError("placement", f"{p} is an empty branch: stones sit on nodes or filled branches")
+            raise RuleError("placement", say("{place} is an empty branch: stones sit on nodes or filled branches", place=p))
 
 
 def _check_place(state: State, action: Place) -> None:
     seat = _teller(state, action)
-    _phase(state, ("place",), "placing starting stones")
+    _phase(state, ("place",), say("placing starting stones"))
     if state.sheets[seat].placed:
-        raise RuleError("setup", f"{state.names[seat]} has already placed the starting stones")
+        raise RuleError("setup", say("{name} has already placed the starting stones", name=state.names[seat]))
     _check_places(state, seat, action.place, state.setup.start_stones, nodes_only=True)
 
 
 def _check_write(state: State, action: Write) -> None:
     seat = _teller(state, action)
-    _phase(state, ("setting",), "writing a setting-round meme")
-    _their_turn(state, seat, state.turn, "the setting round")
+    _phase(state, ("setting",), say("writing a setting-round meme"))
+    _their_turn(state, seat, state.turn, say("the setting round"))
     if action.branch not in _BRANCH_INDEX:
-        raise RuleError("branch", f"{action.branch!r} is not a branch of the sheet")
+        raise RuleError("branch", say("{branch} is not a branch of the sheet", branch=repr(action.branch)))
     sheet = state.sheets[seat]
     if sheet.meme(action.branch) is not None:
-        raise RuleError("branch", f"{action.branch} is already filled")
-    text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
-    holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
+        raise RuleError("branch", say("{branch} is already filled", branch=action.branch))
+    text = _check_text(action.text, "meme text", say("meme text"), MAX_TEXT)
+    holder = _check_text(action.holder, "holder", say("holder"), MAX_HOLDER)
     name = state.names[seat]
     for branch, meme in sheet.memes():
         kind = state.setup.branch_type(branch)
         if state.setup.branch_type(action.branch) == kind:
-            raise RuleError("setting round", f"{name} has written a {kind} meme already: the second is {LEAF if kind == COILED else COILED}")
+            raise RuleError("setting round", say("{name} has written a leaf meme already: the second is coiled", name=name) if kind == LEAF else say("{name} has written a coiled meme already: the second is leaf", name=name))
         if meme.key == meme_key(text) and meme.holder_key == meme_key(holder):
-            raise RuleError("setting round", f"{holder} already holds '{text}' on {name}'s sheet")
+            raise RuleError("setting round", say("{holder} already holds '{words}' on {name}'s sheet", holder=holder, words=text, name=name))
 
 
 def _check_title(state: State, action: Title) -> None:
     seat = _teller(state, action)
-    _phase(state, ("title",), "announcing a chapter")
-    _their_turn(state, seat, state.starter, "announcing the chapter")
-    _check_text(action.title, "title", "chapter title", MAX_TEXT)
+    _phase(state, ("title",), say("announcing a chapter"))
+    _their_turn(state, seat, state.starter, say("announcing the chapter"))
+    _check_text(action.title, "title", say("chapter title"), MAX_TEXT)
 
 
 def _check_turn_stones(state: State, action: TurnStones) -> None:
     seat = _teller(state, action)
-    _phase(state, ("turn-start",), "placing the turn's stones")
-    _their_turn(state, seat, state.turn, "placing the turn's stones")
+    _phase(state, ("turn-start",), say("placing the turn's stones"))
+    _their_turn(state, seat, state.turn, say("placing the turn's stones"))
     _check_places(state, seat, action.place, TURN_STONES, nodes_only=False)
 
 
-def _check_action_slot(state: State, seat: int, what: str) -> None:
+def _check_action_slot(state: State, seat: int, what: Said) -> None:
     """One of the turn's two actions: the player's turn, an action left."""
     _phase(state, ("turn",), what)
     _their_turn(state, seat, state.turn, what)
     if state.actions_taken >= ACTIONS_PER_TURN:
-        raise RuleError("two actions", f"{state.names[seat]} has used both actions this turn")
+        raise RuleError("two actions", say("{name} has used both actions this turn", name=state.names[seat]))
 
 
 def _check_gain(state: State, action: Gain) -> None:
     seat = _teller(state, action)
-    _check_action_slot(state, seat, "a Gain action")
+    _check_action_slot(state, seat, say("a Gain action"))
     _check_places(state, seat, action.place, GAIN_STONES, nodes_only=False)
 
 
 def _check_move(state: State, action: Move) -> None:
     seat = _teller(state, action)
-    _check_action_slot(state, seat, "a Move action")
-    _require(isinstance(action.steps, tuple) and len(action.steps) > 0, "move", "a Move action moves at least one stone")
+    _check_action_slot(state, seat, say("a Move action"))
+    _require(isinstance(action.steps, tuple) and len(action.steps) > 0, "move", say("a Move action moves at least one stone"))
     sheet = state.sheets[seat]
     leaving: Counter[str] = Counter()
     for step in action.steps:
-        _require(isinstance(step, Step), "move", "each step names a source, a target and a number of stones")
+        _require(isinstance(step, Step), "move", say("each step names a source, a target and a number of stones"))
         if not (step.source in PLACES and step.target in PLACES):
-            raise RuleError("move", f"{step.source!r} -> {step.target!r} is not on the sheet")
-        _require(_is_int(step.stones) and step.stones > 0, "move", "each step moves one or more stones")
+            raise RuleError("move", say("{source} -> {target} is not on the sheet", source=repr(step.source), target=repr(step.target)))
+        _require(_is_int(step.stones) and step.stones > 0, "move", say("each step moves one or more stones"))
         if not adjacent(step.source, step.target):
-            raise RuleError("move", f"{step.source} -> {step.target} is not one step: stones move branch <-> its hub and hub <-> Think")
+            raise RuleError("move", say("{source} -> {target} is not one step: stones move branch <-> its hub and hub <-> Think", source=step.source, target=step.target))
         for place in (step.source, step.target):
             if place in _BRANCH_INDEX and sheet.meme(place) is None:
-                raise RuleError("move", f"{place} is an empty branch")
+                raise RuleError("move", say("{place} is an empty branch", place=place))
         leaving[step.source] += step.stones
     for place, count in leaving.items():
         if count > sheet.stones_at(place):
-            raise RuleError("move", f"{_plural(count, 'stone')} cannot leave {place}: it holds {sheet.stones_at(place)} (each stone moves one step per action)")
+            raise RuleError("move", say_n("{n} stone cannot leave {place}: it holds {held} (each stone moves one step per action)", "{n} stones cannot leave {place}: it holds {held} (each stone moves one step per action)", count, place=place, held=sheet.stones_at(place)))
 
 
 def _check_meme_action(state: State, action: Create | Spread) -> None:
     seat = _teller(state, action)
     kind = action.kind
-    _check_action_slot(state, seat, "a create action" if kind == "create" else "a spread action")
-    text = _check_text(action.text, "meme text", "meme text", MAX_TEXT)
-    holder = _check_text(action.holder, "holder", "holder", MAX_HOLDER)
+    _check_action_slot(state, seat, say("a create action") if kind == "create" else say("a spread action"))
+    text = _check_text(action.text, "meme text", say("meme text"), MAX_TEXT)
+    holder = _check_text(action.holder, "holder", say("holder"), MAX_HOLDER)
     sheet = state.sheets[seat]
     key, holder_key = meme_key(text), meme_key(holder)
     name = state.names[seat]
     if isinstance(action, Create):
         if key in sheet.keys():  # noqa: SIM118 - a Sheet's keys are its memes'; a Sheet is no dict
-            raise RuleError("create", f"'{text}' is already on {name}'s sheet: spread it instead")
+            raise RuleError("create", say("'{words}' is already on {name}'s sheet: spread it instead", words=text, name=name))
     else:
         if key not in sheet.keys():  # noqa: SIM118 - as above
-            raise RuleError("spread", f"'{text}' is not on {name}'s sheet yet: create it first")
+            raise RuleError("spread", say("'{words}' is not on {name}'s sheet yet: create it first", words=text, name=name))
         if any(m.key == key and m.holder_key == holder_key for _, m in sheet.memes()):
-            raise RuleError("spread", f"{holder} already holds '{text}' on {name}'s sheet")
+            raise RuleError("spread", say("{holder} already holds '{words}' on {name}'s sheet", holder=holder, words=text, name=name))
     if not sheet.empty():
-        raise RuleError("empty branch", f"{name} has no empty branch for a new meme")
+        raise RuleError("empty branch", say("{name} has no empty branch for a new meme", name=name))
     if action.target is not None:
         _check_target(state, seat, action.target, holder_key, holder)
     if state.last_failed == (kind, key, holder_key):
-        raise RuleError("repeat after failure", f"that {kind} of '{text}' for {holder} just failed: {name} may not try it again as the next action this turn")
+        raise RuleError("repeat after failure", (say("that create of '{words}' for {holder} just failed: {name} may not try it again as the next action this turn", words=text, holder=holder, name=name) if kind == "create" else say("that spread of '{words}' for {holder} just failed: {name} may not try it again as the next action this turn", words=text, holder=holder, name=name)))
 
 
 def _check_target(state: State, seat: int, target: object, holder_key: str, holder: str) -> Meme:
-    _require(isinstance(target, Ref), "replace target", "a replace target names a seat and a branch")
+    _require(isinstance(target, Ref), "replace target", say("a replace target names a seat and a branch"))
     assert isinstance(target, Ref)
     if not (_is_int(target.seat) and 0 <= target.seat < state.n):
-        raise RuleError("replace target", f"there is no seat {target.seat!r}")
-    _require(target.seat != seat, "replace target", "a player cannot replace their own meme")
+        raise RuleError("replace target", say("there is no seat {seat}", seat=repr(target.seat)))
+    _require(target.seat != seat, "replace target", say("a player cannot replace their own meme"))
     meme = state.sheets[target.seat].meme(target.branch)
     if meme is None:
-        raise RuleError("replace target", f"{state.names[target.seat]} has no meme on {target.branch!r}")
+        raise RuleError("replace target", say("{name} has no meme on {branch}", name=state.names[target.seat], branch=repr(target.branch)))
     if meme.holder_key != holder_key:
-        raise RuleError("replace target", f"{_quote(meme.text, meme.holder)} is not held by {holder}: only a meme of the same holder can be replaced")
+        raise RuleError("replace target", say("{meme} is not held by {holder}: only a meme of the same holder can be replaced", meme=_quote(meme.text, meme.holder), holder=holder))
     if (seat, meme.id) in state.targeted:
-        raise RuleError("replace once", f"{state.names[seat]} has already targeted {state.names[target.seat]}'s {_quote(meme.text, meme.holder)} once this game")
+        raise RuleError("replace once", say("{name} has already targeted {owner}'s {meme} once this game", name=state.names[seat], owner=state.names[target.seat], meme=_quote(meme.text, meme.holder)))
     return meme
 
 
 def _check_plot_unfinished(state: State, action: PlotUnfinished) -> None:
     seat = _teller(state, action)
-    _phase(state, ("turn",), "declaring the plot unfinished")
-    _their_turn(state, seat, state.turn, "declaring the plot unfinished")
+    _phase(state, ("turn",), say("declaring the plot unfinished"))
+    _their_turn(state, seat, state.turn, say("declaring the plot unfinished"))
     if seat != state.starter:
-        raise RuleError("plot unfinished", f"only the chapter's starter ({state.names[state.starter or 0]}) may declare its plot unfinished")
-    _require(not state.plot_declared, "plot unfinished", "the plot was already declared unfinished this chapter")
+        raise RuleError("plot unfinished", say("only the chapter's starter ({name}) may declare its plot unfinished", name=state.names[state.starter or 0]))
+    _require(not state.plot_declared, "plot unfinished", say("the plot was already declared unfinished this chapter"))
 
 
 def _check_end_turn(state: State, action: EndTurn) -> None:
     seat = _teller(state, action)
-    _phase(state, ("turn",), "ending the turn")
-    _their_turn(state, seat, state.turn, "ending the turn")
+    _phase(state, ("turn",), say("ending the turn"))
+    _their_turn(state, seat, state.turn, say("ending the turn"))
 
 
 def role_node(attempt: Attempt, role: str) -> str:
@@ -1150,12 +1168,24 @@ def _involve_rule(a: Attempt, seat: int, role: str) -> tuple[str, Callable[[Meme
     return LEAF, None
 
 
-def _involve_hint(a: Attempt, role: str) -> str:
+def _involve_refusal(a: Attempt, role: str, kind: str, meme: str) -> Said:
+    """Why `meme` (of branch type `kind`) may not be involved by a spender in `role`."""
+    values = {"meme": meme}
+    if kind == LEAF:
+        if role == "actor":
+            if a.kind == "create":
+                return say("{meme} is a leaf meme: a Create action involves coiled memes", **values)
+            return say("{meme} is a leaf meme: a Spread involves leaf memes and the spread meme's instances", **values)
+        if role == "connect":
+            return say("{meme} is a leaf meme: connecting involves coiled memes", **values)
+        return say("{meme} is a leaf meme: defending involves leaf memes (and, for the target's owner, memes of the target's holder)", **values)
     if role == "actor":
-        return "a Create action involves coiled memes" if a.kind == "create" else "a Spread involves leaf memes and the spread meme's instances"
+        if a.kind == "create":
+            return say("{meme} is a coiled meme: a Create action involves coiled memes", **values)
+        return say("{meme} is a coiled meme: a Spread involves leaf memes and the spread meme's instances", **values)
     if role == "connect":
-        return "connecting involves coiled memes"
-    return "defending involves leaf memes (and, for the target's owner, memes of the target's holder)"
+        return say("{meme} is a coiled meme: connecting involves coiled memes", **values)
+    return say("{meme} is a coiled meme: defending involves leaf memes (and, for the target's owner, memes of the target's holder)", **values)
 
 
 def _check_spend(state: State, action: Spend) -> None:
@@ -1163,130 +1193,130 @@ def _check_spend(state: State, action: Spend) -> None:
     a = state.attempt
     role = action.role
     if role == "actor":
-        _phase(state, ("stake", "respond"), "staking")
+        _phase(state, ("stake", "respond"), say("staking"))
         assert a is not None
-        _their_turn(state, seat, a.actor, "staking")
+        _their_turn(state, seat, a.actor, say("staking"))
     else:
         if state.phase == "stake":
-            raise RuleError("phase 1", f"the actor is still staking (phase 1): {role} comes in phase 2")
-        _phase(state, ("respond",), f"to {role}")
+            raise RuleError("phase 1", say("the actor is still staking (phase 1): connect comes in phase 2") if role == "connect" else say("the actor is still staking (phase 1): defend comes in phase 2"))
+        _phase(state, ("respond",), say("to connect") if role == "connect" else say("to defend"))
         assert a is not None
-        _require(seat != a.actor, "connect or defend", "the actor stakes: only the other players connect or defend")
+        _require(seat != a.actor, "connect or defend", say("the actor stakes: only the other players connect or defend"))
         other = "defend" if role == "connect" else "connect"
         if a.sides[seat] == other:
-            raise RuleError("connect or defend", f"{state.names[seat]} has already chosen to {other} in this action: never both")
-    _require(_is_int(action.from_node) and action.from_node >= 0, "stones", "stones are counted in whole numbers from 0")
-    _require(_is_int(action.from_think) and action.from_think >= 0, "stones", "stones are counted in whole numbers from 0")
-    _require(isinstance(action.memes, tuple), "involve", "involved memes are a list")
+            raise RuleError("connect or defend", say("{name} has already chosen to defend in this action: never both", name=state.names[seat]) if other == "defend" else say("{name} has already chosen to connect in this action: never both", name=state.names[seat]))
+    _require(_is_int(action.from_node) and action.from_node >= 0, "stones", say("stones are counted in whole numbers from 0"))
+    _require(_is_int(action.from_think) and action.from_think >= 0, "stones", say("stones are counted in whole numbers from 0"))
+    _require(isinstance(action.memes, tuple), "involve", say("involved memes are a list"))
     sheet = state.sheets[seat]
     name = state.names[seat]
     node = role_node(a, role)
     if action.from_node > sheet.node(node):
-        raise RuleError("stones", f"{name} has only {_plural(sheet.node(node), 'stone')} on {node.title()}")
+        raise RuleError("stones", say_n("{name} has only {n} stone on {node}", "{name} has only {n} stones on {node}", sheet.node(node), name=name, node=NODE_NAMES[node]))
     if action.from_think > sheet.node("think"):
-        raise RuleError("stones", f"{name} has only {_plural(sheet.node('think'), 'stone')} on Think")
+        raise RuleError("stones", say_n("{name} has only {n} stone on {node}", "{name} has only {n} stones on {node}", sheet.node("think"), name=name, node=NODE_NAMES["think"]))
     node_total = a.node_spent[seat] + action.from_node
     think_total = a.think_spent[seat] + action.from_think
     if think_total > node_total:
-        raise RuleError("think", f"Think gives up to as many stones as spent from {node.title()}: {name} would spend {think_total} from Think against {node_total}")
+        raise RuleError("think", say("Think gives up to as many stones as spent from {node}: {name} would spend {think} from Think against {spent}", node=NODE_NAMES[node], name=name, think=think_total, spent=node_total))
     seen: set[str] = set()
     total = action.from_node + action.from_think
     for use in action.memes:
-        _require(isinstance(use, Use), "involve", "each involved meme names a branch")
+        _require(isinstance(use, Use), "involve", say("each involved meme names a branch"))
         if use.branch not in _BRANCH_INDEX:
-            raise RuleError("involve", f"{use.branch!r} is not a branch of the sheet")
+            raise RuleError("involve", say("{branch} is not a branch of the sheet", branch=repr(use.branch)))
         if use.branch in seen:
-            raise RuleError("involve", f"{use.branch} is involved twice in one spend")
+            raise RuleError("involve", say("{branch} is involved twice in one spend", branch=use.branch))
         seen.add(use.branch)
         meme = sheet.meme(use.branch)
         if meme is None:
-            raise RuleError("involve", f"{name}'s {use.branch} is an empty branch")
+            raise RuleError("involve", say("{name}'s {branch} is an empty branch", name=name, branch=use.branch))
         kind = state.setup.branch_type(use.branch)
         if not _may_involve(a, seat, role, kind, meme):
-            raise RuleError("involve", f"{_quote(meme.text, meme.holder)} is a {kind} meme: " + _involve_hint(a, role))
+            raise RuleError("involve", _involve_refusal(a, role, kind, _quote(meme.text, meme.holder)))
         if any(mid == meme.id and number != a.number for mid, number in state.involved):
-            raise RuleError("once per turn", f"{_quote(meme.text, meme.holder)} was already involved in another action this turn")
-        _require(_is_int(use.bonus) and use.bonus in (0, 1), "bonus", "an involved meme gives at most one bonus stone")
-        _require(_is_int(use.stones) and use.stones >= 0, "involve", "stones are counted in whole numbers from 0")
+            raise RuleError("once per turn", say("{meme} was already involved in another action this turn", meme=_quote(meme.text, meme.holder)))
+        _require(_is_int(use.bonus) and use.bonus in (0, 1), "bonus", say("an involved meme gives at most one bonus stone"))
+        _require(_is_int(use.stones) and use.stones >= 0, "involve", say("stones are counted in whole numbers from 0"))
         if use.bonus:
             if meme.bonus <= 0:
-                raise RuleError("bonus", f"{_quote(meme.text, meme.holder)} has no bonus stone left this chapter")
+                raise RuleError("bonus", say("{meme} has no bonus stone left this chapter", meme=_quote(meme.text, meme.holder)))
             if meme.id in state.bonus_taken:
-                raise RuleError("bonus", f"{_quote(meme.text, meme.holder)} has already given a bonus stone this turn (one per player's turn)")
+                raise RuleError("bonus", say("{meme} has already given a bonus stone this turn (one per player's turn)", meme=_quote(meme.text, meme.holder)))
         if use.stones > meme.stones:
-            raise RuleError("involve", f"{_quote(meme.text, meme.holder)} has only {_plural(meme.stones, 'stone')} on it")
+            raise RuleError("involve", say_n("{meme} has only {n} stone on it", "{meme} has only {n} stones on it", meme.stones, meme=_quote(meme.text, meme.holder)))
         if use.bonus + use.stones <= 0:
-            raise RuleError("involve", f"involving {use.branch} spends nothing")
+            raise RuleError("involve", say("involving {branch} spends nothing", branch=use.branch))
         total += use.bonus + use.stones
-    _require(total > 0, "empty spend", "a spend puts at least one stone in")
+    _require(total > 0, "empty spend", say("a spend puts at least one stone in"))
 
 
 def _check_pass(state: State, action: Pass) -> None:
     seat = _teller(state, action)
-    _phase(state, ("stake", "respond", "reroll"), "passing")
+    _phase(state, ("stake", "respond", "reroll"), say("passing"))
     a = state.attempt
     assert a is not None
     if state.phase == "stake":
-        _their_turn(state, seat, a.actor, "closing phase 1")
+        _their_turn(state, seat, a.actor, say("closing phase 1"))
     elif state.phase == "respond":
         if a.passed[seat]:
-            raise RuleError("pass", f"{state.names[seat]} has passed already; the table waits on the others")
+            raise RuleError("pass", say("{name} has passed already; the table waits on the others", name=state.names[seat]))
     else:
         if state.sheets[seat].seeds <= 0:
-            raise RuleError("pass", f"{state.names[seat]} holds no seeds: the roll does not wait on them")
+            raise RuleError("pass", say("{name} holds no seeds: the roll does not wait on them", name=state.names[seat]))
         if a.passed[seat]:
-            raise RuleError("pass", f"{state.names[seat]} has let the roll stand already")
+            raise RuleError("pass", say("{name} has let the roll stand already", name=state.names[seat]))
 
 
 def _check_roll(state: State, action: Roll) -> None:
-    _phase(state, ("roll",), "rolling the dice")
+    _phase(state, ("roll",), say("rolling the dice"))
     _require(
         isinstance(action.dice, tuple) and len(action.dice) == 2 and all(_is_int(d) and 1 <= d <= 6 for d in action.dice),
         "dice",
-        "a roll is two dice of 1-6",
+        say("a roll is two dice of 1-6"),
     )
 
 
 def _check_spend_seed(state: State, action: SpendSeed) -> None:
     seat = _teller(state, action)
-    _phase(state, ("reroll",), "spending a seed")
+    _phase(state, ("reroll",), say("spending a seed"))
     if state.sheets[seat].seeds <= 0:
-        raise RuleError("seeds", f"{state.names[seat]} has no red seeds left")
-    _require(_is_int(action.die) and action.die in (0, 1), "seeds", "a seed re-rolls die 0 or die 1")
+        raise RuleError("seeds", say("{name} has no red seeds left", name=state.names[seat]))
+    _require(_is_int(action.die) and action.die in (0, 1), "seeds", say("a seed re-rolls die 0 or die 1"))
 
 
 def _check_rerolled(state: State, action: Rerolled) -> None:
-    _phase(state, ("rerolling",), "re-rolling a die")
+    _phase(state, ("rerolling",), say("re-rolling a die"))
     assert state.attempt is not None
     if action.die != state.attempt.rerolling:
-        raise RuleError("dice", f"die {state.attempt.rerolling} is the one being re-rolled")
-    _require(_is_int(action.value) and 1 <= action.value <= 6, "dice", "a die shows 1-6")
+        raise RuleError("dice", say("die {die} is the one being re-rolled", die=str(state.attempt.rerolling)))
+    _require(_is_int(action.value) and 1 <= action.value <= 6, "dice", say("a die shows 1-6"))
 
 
 def _check_conclude(state: State, action: Conclude) -> None:
     seat = _teller(state, action)
-    _phase(state, ("outcome",), "concluding a meme action")
+    _phase(state, ("outcome",), say("concluding a meme action"))
     a = state.attempt
     assert a is not None
-    _their_turn(state, seat, a.actor, "concluding the meme action")
-    _require(_is_int(action.from_hub) and action.from_hub >= 0, "new meme", "stones are counted in whole numbers from 0")
+    _their_turn(state, seat, a.actor, say("concluding the meme action"))
+    _require(_is_int(action.from_hub) and action.from_hub >= 0, "new meme", say("stones are counted in whole numbers from 0"))
     if not a.success:
-        _require(action.branch is None and action.from_hub == 0, "outcome", "the action failed: no meme is written")
+        _require(action.branch is None and action.from_hub == 0, "outcome", say("the action failed: no meme is written"))
         return
     sheet = state.sheets[seat]
-    _require(action.branch in _BRANCH_INDEX, "new meme", "the new meme goes on an empty branch: name one")
+    _require(action.branch in _BRANCH_INDEX, "new meme", say("the new meme goes on an empty branch: name one"))
     assert action.branch is not None
     if sheet.meme(action.branch) is not None:
-        raise RuleError("new meme", f"{action.branch} is not empty")
+        raise RuleError("new meme", say("{branch} is not empty", branch=action.branch))
     hub = hub_of(action.branch)
     if action.from_hub > sheet.node(hub):
-        raise RuleError("new meme", f"{state.names[seat]} has only {_plural(sheet.node(hub), 'stone')} on {hub.title()} to move onto the new meme")
+        raise RuleError("new meme", say_n("{name} has only {n} stone on {node} to move onto the new meme", "{name} has only {n} stones on {node} to move onto the new meme", sheet.node(hub), name=state.names[seat], node=NODE_NAMES[hub]))
 
 
 def _check_unknown(state: State, action: Action) -> None:
     if isinstance(action, Told):
         _teller(state, action)
-    raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
+    raise RuleError("action", say("Dangerous Ideas has no action {action}", action=type(action).__name__))
 
 
 # -- playing ------------------------------------------------------------------------------------
@@ -1740,7 +1770,7 @@ def _end(state: State, why: str) -> State:
 
 
 def _play_unknown(state: State, action: Action) -> State:
-    raise RuleError("action", f"Dangerous Ideas has no action {type(action).__name__}")
+    raise RuleError("action", say("Dangerous Ideas has no action {action}", action=type(action).__name__))
 
 
 #: each action's own rule (`check`) and step (`play`), in the order of a turn.
@@ -2042,8 +2072,8 @@ def _reroll(pool: int, a: int, b: int, die: int, seeds: int) -> int:
 
 
 def _check_odds_args(pool: int, seeds: int) -> None:
-    _require(_is_int(pool), "odds", "the pool is a whole number of stones")
-    _require(_is_int(seeds) and 0 <= seeds <= 50, "odds", "seeds are a whole number from 0 to 50")
+    _require(_is_int(pool), "odds", say("the pool is a whole number of stones"))
+    _require(_is_int(seeds) and 0 <= seeds <= 50, "odds", say("seeds are a whole number from 0 to 50"))
 
 
 @cache
@@ -2075,7 +2105,7 @@ def _seed_advice(pool: int, dice: tuple[int, int], seeds: int) -> tuple[int | No
     # Asked at every re-roll; Fractions are slow to compare, and the answers few.
     _check_odds_args(pool, seeds)
     a, b = dice
-    _require(_is_int(a) and _is_int(b) and 1 <= a <= 6 and 1 <= b <= 6, "odds", "two dice of 1-6")
+    _require(_is_int(a) and _is_int(b) and 1 <= a <= 6 and 1 <= b <= 6, "odds", say("two dice of 1-6"))
     p = _clamp_pool(pool)
     stands = Fraction(1 if wins(p, a + b) else 0)
     if seeds <= 0:

@@ -98,7 +98,8 @@ def collect(game: AnyGame, describe: Describe, *, reveal: bool, scrub: Callable[
     for index, action in enumerate(game.actions):
         before = state
         state = rules.play(state, action)
-        lines = [e.text for e in state.log[len(before.log) :] if e.visible(None)]
+        # The debrief's record is English as the log was (`str` of a said line).
+        lines = [str(e.text) for e in state.log[len(before.log) :] if e.visible(None)]
         if scrub is not None:
             lines = [scrub(line) for line in lines]
         made = describe(before, action, state, final, reveal)

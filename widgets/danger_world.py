@@ -114,22 +114,23 @@ from drawing.danger_world import (
     sheet_html,
     track_html,
 )
+from i18n import _, _n, listed, render
 from playbook.store import Store
 from rules import Action, AnyGame
-from rules.core import plural as _plural
-from rules.core import seats_text
 from rules.danger_world import (
     ASPECTS,
     CARD,
-    GM_OPTION_TEXT,
+    GM_OPTION_SAID,
     GM_OPTIONS,
     HITS,
     MENTAL,
     PHYSICAL,
     READY_SHEETS,
     RULES,
+    SECTION_NAMES,
     STAT_MAX,
     STAT_MIN,
+    STAT_NAMES,
     STATS,
     TRACK,
     ApplyHit,
@@ -168,30 +169,30 @@ class SetupForm(NewGameForm):
     """The GM, the player characters, the variants and the seed; `read()` makes the Setup."""
 
     def __init__(self) -> None:
-        self.gm = widgets.Text(value=setup_default(Setup, "gm"), description="GM", style=WIDE, layout=widgets.Layout(width="280px")).add_class("pb-gm-name")
+        self.gm = widgets.Text(value=setup_default(Setup, "gm"), description=_("GM"), style=WIDE, layout=widgets.Layout(width="280px")).add_class("pb-gm-name")
         self.players = widgets.BoundedIntText(
-            value=DEFAULT_PLAYERS, min=CARD.players.low, max=CARD.players.high, description="Player characters", style=WIDE, layout=widgets.Layout(width="220px")
+            value=DEFAULT_PLAYERS, min=CARD.players.low, max=CARD.players.high, description=_("Player characters"), style=WIDE, layout=widgets.Layout(width="220px")
         ).add_class("pb-players")
         # The GM and the player characters: no bots.
-        self._seat_rows(RULES.slug, DEFAULT_NAMES[: CARD.players.high], lambda i: f"{i + 1}", "character name", "250px", bots=False)
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[: CARD.players.high], lambda i: f"{i + 1}", _("character name"), "250px", bots=False)
         names = widgets.GridBox(self.names, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(260px, 1fr))", grid_gap="2px 14px"))
 
         def number(field: str, low: int, high: int, label: str, css: str, width: str = "200px") -> widgets.BoundedIntText:
             return widgets.BoundedIntText(value=setup_default(Setup, field), min=low, max=high, description=label, style=WIDE, layout=widgets.Layout(width=width)).add_class(css)
 
-        self.story_points = number("story_points", 0, 20, "Story points per session", "pb-story-points", "250px")
-        self.pool_start = number("pool_start", 0, 50, "General pool starts at", "pb-pool-start", "240px")
-        self.rerolls = number("rerolls", 0, 5, "Re-rolls per check", "pb-rerolls", "210px")
-        self.sheet_dice = number("sheet_dice", len(STATS) * STAT_MIN, len(STATS) * STAT_MAX, "Dice on a sheet", "pb-sheet-dice", "200px")
+        self.story_points = number("story_points", 0, 20, _("Story points per session"), "pb-story-points", "250px")
+        self.pool_start = number("pool_start", 0, 50, _("General pool starts at"), "pb-pool-start", "240px")
+        self.rerolls = number("rerolls", 0, 5, _("Re-rolls per check"), "pb-rerolls", "210px")
+        self.sheet_dice = number("sheet_dice", len(STATS) * STAT_MIN, len(STATS) * STAT_MAX, _("Dice on a sheet"), "pb-sheet-dice", "200px")
         self.danger_resets = widgets.Checkbox(
-            value=setup_default(Setup, "danger_resets"), description="Danger returns to 0 when an encounter ends", indent=False,
+            value=setup_default(Setup, "danger_resets"), description=_("Danger returns to 0 when an encounter ends"), indent=False,
             layout=widgets.Layout(width="auto"),
         ).add_class("pb-danger-resets")
         self._seed_and_start("200px", start_below=True)
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
         super().__init__(
             (
-                widgets.HTML('<h3 style="margin:14px 0 4px">New game: the GM and the player characters</h3>'),
+                widgets.HTML('<h3 style="margin:14px 0 4px">' + esc(_("New game: the GM and the player characters")) + '</h3>'),
                 widgets.HBox((self.gm, self.players), layout=row),
                 names,
                 widgets.HTML(VARIANTS_NOTE),
@@ -238,24 +239,24 @@ class SheetBuilder(widgets.VBox):
         # A finished sheet in one click (saved at once, editable after), or a ready-made one to
         # start from: eleven fields per character are for those who want them.
         self.quick = widgets.Button(
-            description="Quick character", icon="bolt", button_style="info", tooltip="A legal sheet at random, saved at once; Edit sheet changes it"
+            description=_("Quick character"), icon="bolt", button_style="info", tooltip=_("A legal sheet at random, saved at once; Edit sheet changes it")
         ).add_class(f"pb-quick-{index}")
-        self.quick.on_click(lambda _: on_quick(index) if on_quick else None)
+        self.quick.on_click(lambda _event: on_quick(index) if on_quick else None)
         self.ready = widgets.Dropdown(
-            options=[("or start from a ready-made one…", -1)] + [(r.label, k) for k, r in enumerate(READY_SHEETS)],
+            options=[(_("or start from a ready-made one…"), -1)] + [(r.label, k) for k, r in enumerate(READY_SHEETS)],
             value=-1,
-            tooltip="A ready-made character sheet",
+            tooltip=_("A ready-made character sheet"),
             layout=widgets.Layout(width="290px"),
         ).add_class(f"pb-ready-{index}")
         self.ready.observe(lambda change: self._take_ready(change["new"]), "value")
         self.steppers = {
             stat: widgets.BoundedIntText(
-                value=STAT_MIN, min=STAT_MIN, max=STAT_MAX, description=stat.title(), style={"description_width": "92px"}, layout=widgets.Layout(width="170px")
+                value=STAT_MIN, min=STAT_MIN, max=STAT_MAX, description=render(STAT_NAMES[stat]), style={"description_width": "92px"}, layout=widgets.Layout(width="170px")
             ).add_class(f"pb-stat-{index}-{stat}")
             for stat in STATS
         }
         self.aspect_texts = tuple(
-            widgets.Text(description=f"Aspect {k + 1}", placeholder="a facet of the character", style=WIDE, layout=widgets.Layout(width="100%")).add_class(
+            widgets.Text(description=_("Aspect {number}", number=k + 1), placeholder=_("a facet of the character"), style=WIDE, layout=widgets.Layout(width="100%")).add_class(
                 f"pb-aspect-{index}-{k}"
             )
             for k in range(ASPECTS)
@@ -263,19 +264,20 @@ class SheetBuilder(widgets.VBox):
         self.count_html = widgets.HTML().add_class(f"pb-sheet-count-{index}")
         self.verdict_html = widgets.HTML().add_class(f"pb-sheet-verdict-{index}")
         # Disabled until the dashboard has the rules' verdict on the sheet (`show_verdict`).
-        self.confirm = widgets.Button(description="Confirm sheet", icon="check", disabled=True).add_class(f"pb-sheet-confirm-{index}")
-        self.cancel = widgets.Button(description="Cancel", icon="times").add_class(f"pb-sheet-cancel-{index}")
-        self.confirm.on_click(lambda _: on_confirm(index))
-        self.cancel.on_click(lambda _: on_cancel(index))
+        self.confirm = widgets.Button(description=_("Confirm sheet"), icon="check", disabled=True).add_class(f"pb-sheet-confirm-{index}")
+        self.cancel = widgets.Button(description=_("Cancel"), icon="times").add_class(f"pb-sheet-cancel-{index}")
+        self.confirm.on_click(lambda _event: on_confirm(index))
+        self.cancel.on_click(lambda _event: on_cancel(index))
         for w in (*self.steppers.values(), *self.aspect_texts):
-            w.observe(lambda _: on_change(index), "value")
+            w.observe(lambda _event: on_change(index), "value")
         column = widgets.Layout(flex="0 0 auto")
         super().__init__(
             (
                 widgets.HBox((self.quick, self.ready), layout=widgets.Layout(flex_flow="row wrap", grid_gap="4px 8px", align_items="center")),
                 widgets.HTML(
-                    f'<span class="pb-muted">1 die in each stat plus {sheet_dice - len(STATS)} to spread; '
-                    f"each stat {STAT_MIN}-{STAT_MAX}.</span>"
+                    '<span class="pb-muted">'
+                    + esc(_("1 die in each stat plus {spread} to spread; each stat {low}-{high}.", spread=sheet_dice - len(STATS), low=STAT_MIN, high=STAT_MAX))
+                    + "</span>"
                 ),
                 widgets.HBox(
                     (
@@ -317,17 +319,17 @@ class SheetBuilder(widgets.VBox):
         total = sum(self.stats())
         left = self.sheet_dice - total
         tone = "good" if left == 0 else "bad"
-        extra = "✔" if left == 0 else (f"{left} more to place" if left > 0 else f"{-left} too many")
+        extra = "✔" if left == 0 else (_("{count} more to place", count=left) if left > 0 else _("{count} too many", count=-left))
         self.count_html.value = (
-            f'<span class="dw-mid pb-tone-{tone}" data-total="{total}">{total} of {self.sheet_dice}</span> '
+            f'<span class="dw-mid pb-tone-{tone}" data-total="{total}">' + esc(_("{total} of {dice}", total=total, dice=self.sheet_dice)) + '</span> '
             f'<span class="pb-tone-{tone}">{esc(extra)}</span>'
         )
 
     def show_verdict(self, refusal: str | None) -> None:
         if refusal is None:
-            self.verdict_html.value = '<span class="pb-tone-good" style="font-weight:600">✔ The rules accept this sheet.</span>'
+            self.verdict_html.value = '<span class="pb-tone-good" style="font-weight:600">✔ ' + esc(_("The rules accept this sheet.")) + '</span>'
         else:
-            self.verdict_html.value = f'<span class="pb-tone-bad">Not yet: {esc(refusal)}</span>'
+            self.verdict_html.value = '<span class="pb-tone-bad">' + esc(_("Not yet: {reason}", reason=refusal)) + '</span>'
 
 
 # -- the dashboard ---------------------------------------------------------------------------------------------
@@ -377,13 +379,13 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self.party_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", grid_gap="10px", align_items="flex-start")).add_class("pb-party")
         self.pool_html = widgets.HTML(layout=widgets.Layout(flex="0 1 260px", min_width="220px")).add_class("pb-sp-pool")
         self.quick_all = widgets.Button(
-            description="Quick characters for everyone",
+            description=_("Quick characters for everyone"),
             icon="bolt",
             button_style="info",
-            tooltip="A legal sheet at random for every character still without one",
+            tooltip=_("A legal sheet at random for every character still without one"),
             layout=widgets.Layout(align_self="flex-start"),
         ).add_class("pb-quick-all")
-        self.quick_all.on_click(lambda _: self._quick_everyone())
+        self.quick_all.on_click(lambda _event: self._quick_everyone())
         self._build_check_builder()
         self._build_tray()
         self._build_coach()
@@ -486,12 +488,12 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         return state.waiting_for()
 
     def base_title(self, game: AnyGame) -> str:
-        return f"{self.game_title}: {game.setup.gm} with {', '.join(game.setup.names)}"
+        return _("{game}: {gm} with {names}", game=self.game_title, gm=game.setup.gm, names=", ".join(game.setup.names))
 
     def seat_name(self, seat: int | None) -> str:
         if self.game is not None and (seat is None or seat == self.game.setup.gm_seat):
             gm = self.game.setup.gm
-            return "the GM" if gm == "GM" else f"the GM ({gm})"
+            return _("the GM") if gm == "GM" else _("the GM ({gm})", gm=gm)
         return super().seat_name(seat)
 
     def own_page_name(self, seat: int | None) -> str:
@@ -520,10 +522,10 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self.sheet_htmls = tuple(widgets.HTML().add_class(f"pb-sheet-{i}") for i in range(setup.players))
         self.track_htmls = tuple(widgets.HTML().add_class(f"pb-track-{i}") for i in range(setup.players))
         self.edit_buttons = {
-            i: widgets.Button(description="Edit sheet", tooltip="Revise stats or aspects between checks").add_class(f"pb-edit-{i}") for i in self.builders
+            i: widgets.Button(description=_("Edit sheet"), tooltip=_("Revise stats or aspects between checks")).add_class(f"pb-edit-{i}") for i in self.builders
         }
         for i, button in self.edit_buttons.items():
-            button.on_click(lambda _, i=i: self._edit(i))
+            button.on_click(lambda _event, i=i: self._edit(i))
 
         def box(i: int) -> widgets.Widget:
             parts = (self.sheet_htmls[i], self.track_htmls[i])
@@ -554,7 +556,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
             self._selected, self._basket = set(), []
             if view.phase == "gm" and view.check is not None and self._gm_here():
                 self._quietly(lambda: setattr(self.gm_target, "value", view.check.actor))
-        self.header.show(self.game_title, f"Session {view.session} · Encounter {view.encounter}", self._waiting_text(view))
+        self.header.show(self.game_title, _("Session {session} · Encounter {encounter}", session=view.session, encounter=view.encounter), self._waiting_text(view))
         self._draw_party(view)
         self._arrange(sheets_first=any(b.layout.display != "none" for b in self.builders.values()))
         # On the shared screen, for the characters no device holds (a player's phone writes theirs).
@@ -565,24 +567,28 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         if self._gm_here():
             self._draw_gm(state, view)
         self._draw_history(view)
-        self.game_log.show(view.log)
+        self.game_log.show([render(line) for line in view.log])
 
     def _waiting_text(self, view: View) -> str:
         names = [c.name for c in view.characters]
         if view.phase == "over":
-            return "Game over: every character is dead."
+            return _("Game over: every character is dead.")
         if view.phase == "table":
-            missing = seats_text(names, view.waiting_for)
-            return f"Waiting for sheets: {missing}." if missing else "The table is open: build a check and roll."
+            if view.waiting_for:
+                return _("Waiting for sheets: {names}.", names=listed(names[i] for i in view.waiting_for))
+            return _("The table is open: build a check and roll.")
         check = view.check
         assert check is not None
         # On the page of the seat that moves, "Your check" / "Your move": not its own name.
         if view.phase == "lock":
-            return f"{'Your check' if self.own_seat(check.actor) else names[check.actor]}: lock, re-roll or take a set."
+            if self.own_seat(check.actor):
+                return _("Your check: lock, re-roll or take a set.")
+            return _("{name}: lock, re-roll or take a set.", name=names[check.actor])
         if view.phase == "gm":
-            gm = "Your move" if self.game is not None and self.own_seat(self.game.setup.gm_seat) else view.gm
-            return f"{gm}: spend {_plural(view.botches, 'botch', 'botches')}."
-        return "Rolling…"
+            if self.game is not None and self.own_seat(self.game.setup.gm_seat):
+                return _n("Your move: spend {n} botch.", "Your move: spend {n} botches.", view.botches)
+            return _n("{gm}: spend {n} botch.", "{gm}: spend {n} botches.", view.botches, gm=view.gm)
+        return _("Rolling…")
 
     # -- the party -------------------------------------------------------------------------------------
     def _draw_party(self, view: View) -> None:
@@ -595,15 +601,15 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
             building = not ch.dead and (not ch.ready or i in self._editing)
             builder.layout.display = "flex" if building else "none"
             builder.cancel.layout.display = "inline-flex" if ch.ready else "none"
-            builder.confirm.description = "Save changes" if ch.ready else "Confirm sheet"
+            builder.confirm.description = _("Save changes") if ch.ready else _("Confirm sheet")
             self.edit_buttons[i].layout.display = "inline-flex" if ch.ready and not ch.dead and i not in self._editing else "none"
             self.edit_buttons[i].disabled = view.phase != "table"
             if building:
                 self._sheet_changed(i)
         self.pool_html.value = card(
-            "General pool",
-            f'<div class="dw-big" data-pool="{view.pool}">{view.pool} SP</div>'
-            '<div class="pb-muted">Invoked SP go in; the GM pays compels out of it.</div>',
+            _("General pool"),
+            f'<div class="dw-big" data-pool="{view.pool}">' + esc(_("{sp} SP", sp=view.pool)) + '</div>'
+            '<div class="pb-muted">' + esc(_("Invoked SP go in; the GM pays compels out of it.")) + '</div>',
         )
 
     def _sheet_actions(self, i: int) -> list[Action]:
@@ -626,31 +632,31 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         builder = self.builders[i]
         builder.show_count()
         actions = self._sheet_actions(i)
-        refusal = self._refusal(actions) if actions else "nothing has changed"
+        refusal = self._refusal(actions) if actions else _("nothing has changed")
         builder.show_verdict(refusal)
         # Confirm looks ready only for a sheet the rules accept; its tooltip says what is missing.
         builder.confirm.disabled = refusal is not None
         builder.confirm.button_style = "" if refusal else "primary"
-        builder.confirm.tooltip = f"Not yet: {refusal}" if refusal else "Save this sheet"
+        builder.confirm.tooltip = _("Not yet: {reason}", reason=refusal) if refusal else _("Save this sheet")
 
     def _sheet_confirmed(self, i: int) -> None:
         if self.game is None or i not in self.builders:
             return
         actions = self._sheet_actions(i)
         if not actions:
-            self.status.info("Nothing to save: the sheet is unchanged.")
+            self.status.info(_("Nothing to save: the sheet is unchanged."))
             self._editing.discard(i)
             self.redraw()
             return
         refusal = self._refusal(actions)
         if refusal is not None:
-            self.status.refuse(f"{self.game.state.names[i]}'s sheet: {refusal}. Nothing was changed.")
+            self.status.refuse(_("{name}'s sheet: {reason}. Nothing was changed.", name=self.game.state.names[i], reason=refusal))
             return
         self._editing.discard(i)
         for action in actions:
             if not self.act(action):
                 return
-        self.status.ok(f"{self.game.state.names[i]}'s sheet is saved.")
+        self.status.ok(_("{name}'s sheet is saved.", name=self.game.state.names[i]))
 
     def _quick_character(self, i: int) -> bool:
         """A legal sheet for character i at once, drawn from the table's seed and the moment."""
@@ -670,7 +676,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
                 continue  # its player makes it on their own device
             if i in self.builders and not self._quick_character(i):
                 return
-        self.status.ok("Every character has a sheet: Edit sheet changes any of them.")
+        self.status.ok(_("Every character has a sheet: Edit sheet changes any of them."))
 
     def _sheet_cancelled(self, i: int) -> None:
         self._editing.discard(i)
@@ -687,56 +693,69 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
     # -- the GM panel ------------------------------------------------------------------------------------
     def _build_gm(self) -> None:
         self.gm_title = widgets.HTML()
-        self.gm_target = widgets.Dropdown(description="Target", style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-gm-target")
-        self.gm_note = widgets.Text(description="Note", placeholder="what happens (optional)", style=WIDE, layout=widgets.Layout(width="360px")).add_class("pb-gm-note")
-        self.gm_target.observe(lambda _: None if self._quiet else self._draw_gm_controls(), "value")
+        self.gm_target = widgets.Dropdown(description=_("Target"), style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-gm-target")
+        self.gm_note = widgets.Text(description=_("Note"), placeholder=_("what happens (optional)"), style=WIDE, layout=widgets.Layout(width="360px")).add_class("pb-gm-note")
+        self.gm_target.observe(lambda _event: None if self._quiet else self._draw_gm_controls(), "value")
         self.option_buttons: dict[str, widgets.Button] = {}
         for option in GM_OPTIONS:
-            button = widgets.Button(description=f"{GM_OPTION_TEXT[option]} · {GM_OPTIONS[option]}", tooltip=f"Costs {_plural(GM_OPTIONS[option], 'botch', 'botches')}").add_class(
-                f"pb-gm-option-{option}"
-            )
+            cost = GM_OPTIONS[option]
+            button = widgets.Button(
+                description=_("{option} · {cost}", option=render(GM_OPTION_SAID[option]), cost=cost), tooltip=_n("Costs {n} botch", "Costs {n} botches", cost)
+            ).add_class(f"pb-gm-option-{option}")
             if option in HITS:
                 button.button_style = "danger"
-            button.on_click(lambda _, option=option: self._add_option(option))
+            button.on_click(lambda _event, option=option: self._add_option(option))
             self.option_buttons[option] = button
         self.basket_html = widgets.HTML().add_class("pb-gm-basket")
         self.gm_preview = widgets.HTML().add_class("pb-gm-preview")
-        self.clear_button = widgets.Button(description="Clear", icon="eraser").add_class("pb-gm-clear")
-        self.clear_button.on_click(lambda _: self._clear_basket())
-        self.spend_button = widgets.Button(description="Spend", button_style="primary", icon="check").add_class("pb-gm-spend")
-        self.spend_button.on_click(lambda _: self._spend())
+        self.clear_button = widgets.Button(description=_("Clear"), icon="eraser").add_class("pb-gm-clear")
+        self.clear_button.on_click(lambda _event: self._clear_basket())
+        self.spend_button = widgets.Button(description=_("Spend"), button_style="primary", icon="check").add_class("pb-gm-spend")
+        self.spend_button.on_click(lambda _event: self._spend())
         row = widgets.Layout(flex_flow="row wrap", grid_gap="4px 8px", align_items="center")
         self.spend_box = widgets.VBox(
             (
-                widgets.HTML("<b>Spend the botches</b> <span class='pb-muted'>(options on the target; costs add up to at most the botches)</span>"),
+                widgets.HTML(
+                    "<b>" + esc(_('Spend the botches')) + "</b> <span class='pb-muted'>" + esc(_('(options on the target; costs add up to at most the botches)')) + "</span>"
+                ),
                 widgets.HBox(tuple(self.option_buttons.values()), layout=row),
                 self.basket_html,
                 self.gm_preview,
                 widgets.HBox((self.clear_button, self.spend_button), layout=row),
             )
         )
+        hit_words = {
+            "reduced": (_("Reduced hit"), _("Land a reduced hit on the target outside a check")),
+            "full": (_("Full hit"), _("Land a full hit on the target outside a check")),
+            "overload": (_("Overload hit"), _("Land a overload hit on the target outside a check")),
+        }
         self.hit_buttons = {
-            hit: widgets.Button(description=f"{hit.title()} hit", icon="bolt", tooltip=f"Land a {hit} hit on the target outside a check").add_class(f"pb-hit-{hit}")
-            for hit in HITS
+            hit: widgets.Button(description=hit_words[hit][0], icon="bolt", tooltip=hit_words[hit][1]).add_class(f"pb-hit-{hit}") for hit in HITS
         }
         for hit, button in self.hit_buttons.items():
-            button.on_click(lambda _, hit=hit: self._gm_act(ApplyHit(character=self.gm_target.value, hit=hit)))
+            button.on_click(lambda _event, hit=hit: self._gm_act(ApplyHit(character=self.gm_target.value, hit=hit)))
         self.rest_buttons = {
-            "short-rest": (widgets.Button(description="Short rest", icon="coffee"), ShortRest),
-            "long-rest": (widgets.Button(description="Long rest", icon="bed"), LongRest),
-            "end-encounter": (widgets.Button(description="End encounter", icon="flag-checkered"), EndEncounter),
-            "new-session": (widgets.Button(description="New session", icon="calendar"), NewSession),
+            "short-rest": (widgets.Button(description=_("Short rest"), icon="coffee"), ShortRest),
+            "long-rest": (widgets.Button(description=_("Long rest"), icon="bed"), LongRest),
+            "end-encounter": (widgets.Button(description=_("End encounter"), icon="flag-checkered"), EndEncounter),
+            "new-session": (widgets.Button(description=_("New session"), icon="calendar"), NewSession),
         }
         for css, (button, kind) in self.rest_buttons.items():
             button.add_class(f"pb-{css}")
-            button.on_click(lambda _, kind=kind: self._gm_act(kind()))
+            button.on_click(lambda _event, kind=kind: self._gm_act(kind()))
         self.between_box = widgets.VBox(
             (
-                widgets.HTML("<b>Between checks</b>"),
-                widgets.HBox((*self.hit_buttons.values(), *(b for b, _ in self.rest_buttons.values())), layout=row),
+                widgets.HTML("<b>" + esc(_('Between checks')) + "</b>"),
+                widgets.HBox((*self.hit_buttons.values(), *(b for b, _kind in self.rest_buttons.values())), layout=row),
                 widgets.HTML(
-                    '<span class="pb-muted">Rests and new sessions end the encounter. A short rest clears Bashed and Stunned; a long rest also '
-                    "Injured and K.O.'d, and restores stats. A new session resets every player's SP and the pool.</span>"
+                    '<span class="pb-muted">'
+                    + esc(
+                        _(
+                            "Rests and new sessions end the encounter. A short rest clears Bashed and Stunned; a long rest also "
+                            "Injured and K.O.'d, and restores stats. A new session resets every player's SP and the pool."
+                        )
+                    )
+                    + "</span>"
                 ),
             )
         )
@@ -760,7 +779,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         return self.act(dataclasses.replace(action, seat=self._gm_seat()))
 
     def _draw_gm(self, state: State, view: View) -> None:
-        self.gm_title.value = f"<h3 style='margin:2px 0 4px'>GM: {esc(view.gm)}</h3>"
+        self.gm_title.value = "<h3 style='margin:2px 0 4px'>" + esc(_('GM: {gm}', gm=view.gm)) + "</h3>"
         if self._gm_page() and not self.odds_grid_html.value:
             self.odds_grid_html.value = odds_grid(state.setup.rerolls)
         self.gm_box.layout.display = "none" if view.over else "flex"
@@ -787,14 +806,13 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
                 button.disabled = not self.game.is_legal(SpendBotches(seat=gm, options=(*self._basket, self._candidate(option))))
             cost = self._basket_cost()
             chips = "".join(
-                chip(f"{GM_OPTION_TEXT[o.option]} ({GM_OPTIONS[o.option]}) → {names[o.character]}" + (f": {o.note}" if o.note else ""), "#fde2e2")
+                chip(f"{render(GM_OPTION_SAID[o.option])} ({GM_OPTIONS[o.option]}) → {names[o.character]}" + (f": {o.note}" if o.note else ""), "#fde2e2")
                 for o in self._basket
             )
-            self.basket_html.value = (
-                f'<div data-cost="{cost}" data-botches="{botches}"><b>Basket:</b> {chips or "<span class=pb-muted>empty</span>"} '
-                f"· cost <b>{cost}</b> of {_plural(botches, 'botch', 'botches')}, {botches - cost} left (unspent botches are lost)</div>"
-            )
-            self.spend_button.description = f"Spend {cost} of {botches}" if self._basket else "Let the botches go"
+            empty = "<span class=pb-muted>" + esc(_('empty')) + "</span>"
+            tally = _n("· cost {cost} of {n} botch, {left} left (unspent botches are lost)", "· cost {cost} of {n} botches, {left} left (unspent botches are lost)", botches, cost=cost, left=botches - cost)
+            self.basket_html.value = f'<div data-cost="{cost}" data-botches="{botches}"><b>' + esc(_("Basket:")) + f'</b> {chips or empty} {esc(tally)}</div>'
+            self.spend_button.description = _("Spend {cost} of {botches}", cost=cost, botches=botches) if self._basket else _("Let the botches go")
             self.clear_button.disabled = not self._basket
             self.gm_preview.value = self._basket_preview(state)
         for hit, button in self.hit_buttons.items():
@@ -815,14 +833,16 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         for before, now in zip(state.characters, after.characters):
             changes = []
             if now.damage != before.damage:
-                changes.append(", ".join(f"{label} {n}/{boxes}" for (label, boxes), n, was in zip(TRACK, now.damage, before.damage) if n != was))
+                filled = [f"{render(SECTION_NAMES[k])} {n}/{boxes}" for k, ((_section, boxes), n, was) in enumerate(zip(TRACK, now.damage, before.damage)) if n != was]
+                changes.append(", ".join(filled))
             if now.danger != before.danger:
-                changes.append(f"danger {before.danger} → {now.danger}")
+                changes.append(_("danger {before} → {after}", before=before.danger, after=now.danger))
             if now.challenge != before.challenge:
-                changes.append(f"+{_plural(now.challenge - before.challenge, 'penalty die', 'penalty dice')} on the next check")
+                more = now.challenge - before.challenge
+                changes.append(_n("+{n} penalty die on the next check", "+{n} penalty dice on the next check", more))
             if changes:
                 lines.append(f"{before.name}: {'; '.join(changes)}")
-        return f'<div class="pb-muted">After spending: {esc(" · ".join(lines))}</div>' if lines else ""
+        return '<div class="pb-muted">' + esc(_("After spending: {changes}", changes=" · ".join(lines))) + '</div>' if lines else ""
 
     def _add_option(self, option: str) -> None:
         if self.game is None:
@@ -852,7 +872,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
     def _draw_history(self, view: View) -> None:
         self.history_html.value = history_card(view)
         rows = history_rows(view)
-        self.history_csv.value = download_link(csv_text(rows), f"danger-world-{self.table_id or 'game'}-checks.csv", "Roll history as CSV", "text/csv") if rows else ""
+        self.history_csv.value = download_link(csv_text(rows), f"danger-world-{self.table_id or 'game'}-checks.csv", _("Roll history as CSV"), "text/csv") if rows else ""
 
 
 #: the setup variants a class of this game may choose (setup field -> what its checkbox says): none.

@@ -13,6 +13,7 @@ import ipywidgets as widgets
 
 from drawing.common import esc
 from drawing.dangerous_ideas import place_label, short
+from i18n import render
 from rules import Action, RuleError
 from rules.core import plural
 from rules.dangerous_ideas import BRANCHES, NODES, PLACES, RULES, Connect, Create, Defend, Move, Ref, Sheet, Spread, Stake, State, Step, Use, may_involve
@@ -51,11 +52,11 @@ def story_holders(state: State) -> list[str]:
 
 
 def why_not(state: State, action: Action) -> str:
-    """The model's refusal of `action` now, or "" when it is legal."""
+    """The model's refusal of `action` now, in the page's language, or "" when it is legal."""
     try:
         RULES.check(state, action)
     except RuleError as exc:
-        return exc.message
+        return render(exc.said)
     return ""
 
 
