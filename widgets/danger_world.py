@@ -499,7 +499,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
     def own_page_name(self, seat: int | None) -> str:
         # "the GM (Ana)'s own page" reads badly aloud: the person's name, then the role.
         if self.game is not None and seat == self.game.setup.gm_seat and self.game.setup.gm != "GM":
-            return f"{self.game.setup.gm}'s page, the GM's"
+            return _("{name}'s page, the GM's", name=self.game.setup.gm)
         return super().own_page_name(seat)
 
     def on_lobby(self) -> None:

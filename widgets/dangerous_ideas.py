@@ -96,6 +96,7 @@ from drawing.dangerous_ideas import (
     tree_list,
     trees_at_a_glance,
 )
+from i18n import _
 from lab import BOTS as LAB_BOTS
 from lab.dangerous_ideas import legal_actions
 from playbook.store import Play, Store
@@ -373,7 +374,7 @@ class DangerousIdeasDashboard(TableDashboard):
         super().open_from_query()
         if self.role == "seat" and self.game is not None:
             # Nothing in this game is secret: the page is the player's for their moves.
-            self.status.ok(f"This is {self.own_page_name(self.seat)}: your moves first, then the table.")
+            self.status.ok(_("This is {page}: your moves first, then the table.", page=self.own_page_name(self.seat)))
 
     # -- acting -------------------------------------------------------------------------------------
     def act(self, action: Action, release_bots: bool = False) -> bool:
