@@ -404,7 +404,7 @@ class DangerousIdeasDashboard(TableDashboard):
         if self.game is None:
             return
         phase = self.game.state.phase
-        for _ in range(4 * self.game.state.n + 4):
+        for _step in range(4 * self.game.state.n + 4):
             state = self.game.state
             humans = [s for s in state.waiting_for() if s in self.playable()]
             if state.phase != phase or not humans:
