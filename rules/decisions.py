@@ -98,7 +98,7 @@ def collect(game: AnyGame, describe: Describe, *, reveal: bool, scrub: Callable[
     for index, action in enumerate(game.actions):
         before = state
         state = rules.play(state, action)
-        lines = [e.text for e in state.log[len(before.log) :] if e.visible(None)]
+        lines = [str(e.text) for e in state.log[len(before.log) :] if e.visible(None)]
         if scrub is not None:
             lines = [scrub(line) for line in lines]
         made = describe(before, action, state, final, reveal)

@@ -40,7 +40,7 @@ def expected_outcomes(game: AnyGame, reveal: bool) -> list[tuple[int, str]]:
     for i, action in enumerate(game.actions):
         before, after = states[i], states[i + 1]
         drawn = reveal and isinstance(action, nr.Drawn)
-        lines = [e.text for e in after.log[len(before.log) :] if e.visible_to is None or drawn]
+        lines = [str(e.text) for e in after.log[len(before.log) :] if e.visible_to is None or drawn]
         if action.chance or (action.seat is None and game.rules.slug in ("new-rule", "dangerous-ideas")):
             if found:
                 found[-1][1].extend(lines)

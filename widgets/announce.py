@@ -19,6 +19,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from drawing.timeline import scenes_for
+from i18n import render
 from rules.core import AnyGame
 
 from .common import Announcer, words_of
@@ -34,7 +35,8 @@ def outcome_lines(events: Sequence[Any], names: Sequence[str]) -> list[str]:
     confirmation's): not a seat's routine "Bo has made a secret pledge", at most the last
     OUTCOME_LINES."""
     routine = tuple(f"{name} has " for name in names)
-    lines = [e.text for e in events if e.visible(None) and not e.text.startswith(routine)]
+    # The routine lines are found by their English (`str`); the lines kept are said in the page's language.
+    lines = [render(e.text) for e in events if e.visible(None) and not str(e.text).startswith(routine)]
     return lines[-OUTCOME_LINES:]
 
 
@@ -42,8 +44,8 @@ def confirmation(events: Sequence[Any], seat: int | None, name: str) -> str:
     """What a move just made did, in the words of the log it added: the line only `seat` reads
     ("You pledged 1 unit to the dyke."; None: a shared screen, no such line), else the first
     public line naming the mover `name` ("Ana keeps the draw.")."""
-    own = [e.text for e in events if seat is not None and e.visible_to is not None and seat in e.visible_to]
-    named = [e.text for e in events if e.visible_to is None and e.text.startswith(f"{name} ")]
+    own = [render(e.text) for e in events if seat is not None and e.visible_to is not None and seat in e.visible_to]
+    named = [render(e.text) for e in events if e.visible_to is None and str(e.text).startswith(f"{name} ")]
     said = own[:1] or named[:1]
     return f"Done. {said[0]}" if said else "Done."
 

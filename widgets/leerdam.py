@@ -82,6 +82,7 @@ from drawing.leerdam import (
     thresholds_note,
     year_card,
 )
+from i18n import render
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import Action, RuleError
@@ -300,7 +301,7 @@ def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
 
 def _private_lines(state: State, seat: int) -> tuple[str, ...]:
     """The log lines only this household (and perhaps a partner) may read: its own notes."""
-    return tuple(e.text for e in state.log if e.visible_to is not None and seat in e.visible_to)
+    return tuple(render(e.text) for e in state.log if e.visible_to is not None and seat in e.visible_to)
 
 
 # -- the new-game form -----------------------------------------------------------------------------
@@ -772,7 +773,7 @@ class LeerdamDashboard(TableDashboard):
             f"The village holds {view.vp_total} VP and {view.wealth_total} Wealth in all."
         )  # fmt: skip
         self.standings.show(("Rank", "Household", "VP", "Wealth", "Flooded"), table, empty=hidden)
-        self.game_log.show(view.log)
+        self.game_log.show([render(line) for line in view.log])
         self.pledge_table.value = pledge_table(state) if setup.anonymous and not view.anonymous else ""
         self._draw_plots(view, rows, setup)
         self._draw_debrief_choice(state)
