@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.core import plural, winners_text
+from i18n import render, say
+from rules.core import plural, winners_said
 from rules.leerdam import Deal, Setup, State, View, YearSummary, final_divisor, flood_odds, ledger_rows, view_for, village_rows
 
 from .board import Fact, GameScenes, Scene
@@ -399,6 +400,10 @@ def scene(state: State, final: State | None = None) -> Scene:
     return Scene("decision", heading, centre, facts, log)
 
 
+# TRANSLATORS: the players of Leerdam, in "all 6 households tie".
+_HOUSEHOLDS = say("households")
+
+
 def _results(state: State, view: View, final: State | None = None) -> Scene:
     names = [h.name for h in view.households]
     winners = [s for rank, s, _ in view.standings if rank == 1]
@@ -408,7 +413,7 @@ def _results(state: State, view: View, final: State | None = None) -> Scene:
     more = f'<div class="pb-label">and {len(names) - 5} more households</div>' if len(names) > 5 else ""
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>{more}'
     facts = (Fact("Years", str(len(view.years))), Fact("Dyke at the end", f"{view.dyke} of 6", "pb-dyke"), Fact("Floods", str(sum(y.flooded for y in view.years))))
-    return Scene("results", "the end", centre, facts, view.log, winners_text(names, winners, "households"), tuple(story(state, final)))
+    return Scene("results", "the end", centre, facts, view.log, render(winners_said(names, winners, _HOUSEHOLDS)), tuple(story(state, final)))
 
 
 def story(state: State, final: State | None = None) -> list[str]:

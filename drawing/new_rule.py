@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core import plural, seats_text, winners_text
+from i18n import render
+from rules.core import plural, seats_text, winners_said
 from rules.new_rule import State, View, symbol, view_for
 
 from .board import Fact, GameScenes, Scene
@@ -188,7 +189,7 @@ def _results(state: State, view: View) -> Scene:
     )
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>'
     facts = (Fact("Rounds", str(view.round)), Fact("Players in", _players_in(view)))
-    winner = winners_text(names, winners)
+    winner = render(winners_said(names, winners))
     return Scene("results", "the end", centre, facts, view.log, winner, tuple(story(state)))
 
 
