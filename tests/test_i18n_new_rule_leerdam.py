@@ -9,10 +9,13 @@ from collections.abc import Iterator
 import pytest
 
 import i18n
-from drawing.board import log_html
+import lab
+from drawing import leerdam as ld_drawing
+from drawing.board import log_html, scene_html
 from rules import leerdam as ld
 from rules import new_rule as nr
-from rules.core import RuleError, winners_said
+from lab.core import play_out
+from rules.core import Game, RuleError, rng_for, winners_said
 from tests.support.played import NAMES, played
 from tests.support.pseudo import escaped, html_texts
 
@@ -87,3 +90,32 @@ def test_winners_and_leaders_are_said_with_the_languages_list(dutch: None) -> No
     assert str(winners_said(names, [0, 2])) == "Ana and Cy share the win"
     assert i18n.render(winners_said(names, [0, 1, 2], i18n.say("households"))) == "alle 3 huishoudens eindigen gelijk"
     assert str(winners_said(names, [1])) == "Bo wins"
+
+
+@pytest.mark.parametrize("variants", [{}, {"anonymous": True}])
+def test_leerdams_board_escapes_no_text_in_any_phase(pseudo: None, variants: dict) -> None:
+    """Every state of a whole village drawn as the board (pledges, reveal, flood, results): no
+    English outside the pseudo-language's brackets but the households' names."""
+    names = ("Ana", "Bo", "Cy", "Di", "Eva")
+    setup = ld.Setup(names=names, **variants)
+    game = play_out(Game(ld.RULES, setup, 3, keep=None), [lab.BOTS["leerdam"]["fair"]] * 5, rng_for(3, -1))
+    # A list's "and" is the language's list pattern (Babel's locale data, English for the
+    # pseudo-language), not a message of the catalog.
+    names += (" and ",)
+    phases = set()
+    for state in game.states:
+        scene = ld_drawing.scene(state, game.state)
+        phases.add(scene.phase)
+        page = scene_html(scene, "", "")
+        # One text: the board wraps numbers and names in their own elements (direction
+        # isolation), so a message's brackets span several text nodes.
+        assert escaped(["".join(html_texts(page))], names=names) == [], scene.heading
+    assert phases == {"decision", "reveal", "results"}
+
+
+def test_leerdams_board_reads_in_dutch(dutch: None) -> None:
+    game = played("leerdam", 5)
+    page = scene_html(ld_drawing.scene(game.state), "", "")
+    words = " ".join(html_texts(page))
+    assert "De winnaar" in words and "Het verhaal van het spel" in words and "Dijk aan het einde" in words
+    assert "The winner" not in words and "Wealth" not in words
