@@ -11,10 +11,11 @@ import pytest
 import i18n
 import lab
 from drawing import leerdam as ld_drawing
+from drawing import new_rule as nr_drawing
 from drawing.board import log_html, scene_html
+from lab.core import play_out
 from rules import leerdam as ld
 from rules import new_rule as nr
-from lab.core import play_out
 from rules.core import Game, RuleError, rng_for, winners_said
 from tests.support.played import NAMES, played
 from tests.support.pseudo import escaped, html_texts
@@ -119,3 +120,17 @@ def test_leerdams_board_reads_in_dutch(dutch: None) -> None:
     words = " ".join(html_texts(page))
     assert "De winnaar" in words and "Het verhaal van het spel" in words and "Dijk aan het einde" in words
     assert "The winner" not in words and "Wealth" not in words
+
+
+def test_new_rules_board_escapes_no_text_in_any_phase(pseudo: None) -> None:
+    """Every state of a whole New Rule game drawn as the board (draw, picks, the infection,
+    results): no English outside the brackets but the players' names."""
+    names = ("Ana", "Bo", "Cy", "Di")
+    bots = [lab.BOTS["new-rule"][b] for b in lab.DEFAULT_BOTS["new-rule"]]
+    game = play_out(Game(nr.RULES, nr.Setup(names=names), 3, keep=None), (bots * 4)[:4], rng_for(3, -1))
+    phases = set()
+    for state in game.states:
+        scene = nr_drawing.scene(state)
+        phases.add(scene.phase)
+        assert escaped(["".join(html_texts(scene_html(scene, "", "")))], names=(*names, " and ")) == [], scene.heading
+    assert phases == {"decision", "reveal", "results"}
