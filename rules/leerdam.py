@@ -142,15 +142,15 @@ class Setup:
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", check_names(self.names, CARD.players.low, CARD.players.high, CARD.words.players))
         if not 1 <= self.capacity <= 20:
-            raise RuleError("setup", "capacity must be 1-20 units")
+            raise RuleError("setup", say("capacity must be 1-20 units"))
         if len(self.misfortune) != 6 or any(not 0 <= m <= self.capacity for m in self.misfortune):
-            raise RuleError("setup", f"the misfortune table needs six losses of 0-{self.capacity}")
+            raise RuleError("setup", say("the misfortune table needs six losses of 0-{capacity}", capacity=self.capacity))
         if not DYKE_MIN <= self.dyke_start <= DYKE_MAX:
-            raise RuleError("setup", "the dyke starts at 1-6")
+            raise RuleError("setup", say("the dyke starts at 1-6"))
         if not 1 <= self.end_check_from <= 100 or not set(self.end_on) <= set(range(1, 7)):
-            raise RuleError("setup", "the end check starts in year 1-100 and ends on faces 1-6")
+            raise RuleError("setup", say("the end check starts in year 1-100 and ends on faces 1-6"))
         if self.max_years is not None and not 1 <= self.max_years <= 100:
-            raise RuleError("setup", "the year limit must be 1-100, or none")
+            raise RuleError("setup", say("the year limit must be 1-100, or none"))
 
     @property
     def households(self) -> int:

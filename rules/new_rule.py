@@ -104,23 +104,23 @@ class Setup:
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", check_names(self.names, CARD.players.low, CARD.players.high, CARD.words.players))
         if not 2 <= len(self.colours) <= MAX_COLOURS:
-            raise RuleError("setup", f"the game has 2-{MAX_COLOURS} colours, not {len(self.colours)}")
+            raise RuleError("setup", say("the game has 2-{most} colours, not {n}", most=MAX_COLOURS, n=len(self.colours)))
         colours = tuple(str(c).strip().lower() for c in self.colours)
         object.__setattr__(self, "colours", colours)
         if any(len(c) > 20 for c in colours):
-            raise RuleError("setup", "a colour's name is at most 20 characters")
+            raise RuleError("setup", say("a colour's name is at most 20 characters"))
         if len(colours) < 2 or len(set(colours)) != len(colours) or not all(colours):
-            raise RuleError("setup", "the game needs at least two distinct colour names")
+            raise RuleError("setup", say("the game needs at least two distinct colour names"))
         if self.antibody not in colours:
-            raise RuleError("setup", f"the antibody colour {self.antibody!r} is not one of the colours")
+            raise RuleError("setup", say("the antibody colour {colour} is not one of the colours", colour=repr(self.antibody)))
         if not 1 <= self.bags_per_player <= 10 or not 1 <= self.per_bag <= 50:
-            raise RuleError("setup", "bags per player must be 1-10 and candies per colour per bag 1-50")
+            raise RuleError("setup", say("bags per player must be 1-10 and candies per colour per bag 1-50"))
         if not self.hand >= 1:
-            raise RuleError("setup", "each player starts with at least one candy")
+            raise RuleError("setup", say("each player starts with at least one candy"))
         if self.hand * len(self.names) > self.total_candies:
-            raise RuleError("setup", f"{self.total_candies} candies cannot give {len(self.names)} players {self.hand} each")
+            raise RuleError("setup", say("{n} candies cannot give {players} players {hand} each", n=self.total_candies, players=len(self.names), hand=self.hand))
         if self.max_rounds is not None and not 1 <= self.max_rounds <= 200:
-            raise RuleError("setup", "the round limit must be 1-200, or none")
+            raise RuleError("setup", say("the round limit must be 1-200, or none"))
 
     @property
     def total_candies(self) -> int:

@@ -83,6 +83,9 @@ def test_a_leerdam_year_reads_in_dutch_on_the_board(dutch: None) -> None:
     error = refused(state, ld.Contribute(seat=0, units=1), ld.check)
     assert (error.rule, i18n.render(error.said)) == ("one pledge", "Ana heeft al toegezegd")
     assert error.message == "Ana has already pledged"
+    with pytest.raises(RuleError) as caught:
+        ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Eva"), capacity=0)
+    assert (caught.value.rule, i18n.render(caught.value.said)) == ("setup", "de capaciteit moet 1-20 eenheden zijn")
 
 
 def test_winners_and_leaders_are_said_with_the_languages_list(dutch: None) -> None:
