@@ -57,16 +57,22 @@ DYKE_COLOURS = {
 FLOOD_BLUE = "#0d47a1"
 
 
-ACTIVITY_LABEL = {"subsistence": "Subsistence", "leisure": "Leisure", "profit": "Profit"}
+#: each activity's heading (said in the page's language when drawn: `render`).
+ACTIVITY_LABEL: dict[str, Said] = {
+    # TRANSLATORS: an activity of Leerdam's households (a column heading): feeding the household.
+    "subsistence": say("Subsistence"),
+    "leisure": say("Leisure"),
+    "profit": say("Profit"),
+}
 
 
-PHASE_LABEL = {
-    "misfortune": "Misfortune: the facilitator sets it",
-    "contribute": "Secret pledges to the dyke",
-    "allocate": "Deals and allocation",
-    "flood": "The flood check",
-    "end": "The end roll",
-    "over": "Game over",
+PHASE_LABEL: dict[str, Said] = {
+    "misfortune": say("Misfortune: the facilitator sets it"),
+    "contribute": say("Secret pledges to the dyke"),
+    "allocate": say("Deals and allocation"),
+    "flood": say("The flood check"),
+    "end": say("The end roll"),
+    "over": say("Game over"),
 }
 
 
@@ -120,23 +126,28 @@ def dyke_gauge(dyke: int, size: int = 54) -> str:
 
 def year_card(view: View, setup: Setup) -> str:
     """The year, the step it is at, and when the end roll comes."""
-    end = f"End roll after each year from year {setup.end_check_from}"
     if setup.max_years is not None:
-        end += f" · year limit {setup.max_years}"
+        end = _("End roll after each year from year {year} · year limit {limit}", year=setup.end_check_from, limit=setup.max_years)
+    else:
+        end = _("End roll after each year from year {year}", year=setup.end_check_from)
+    year = _("Year")
     return card(
         "",
-        f'<div class="pb-muted">Year</div><div class="ld-big" data-year="{view.year}">{view.year}</div>'
-        f'<div class="ld-mid">{esc(PHASE_LABEL.get(view.phase, view.phase))}</div>'
+        f'<div class="pb-muted">{esc(year)}</div><div class="ld-big" data-year="{view.year}">{view.year}</div>'
+        f'<div class="ld-mid">{esc(render(PHASE_LABEL.get(view.phase, view.phase)))}</div>'
         f'<div class="pb-muted">{esc(end)}</div>',
     )
 
 
 def dyke_card(view: View) -> str:
     """The Dyke Condition as a gauge, the flood chance and the final scoring at this dyke."""
-    odds = f"Flood chance: <b>{round(flood_odds(view.dyke) * 6)} in 6</b> · " if view.phase != "over" else ""
+    # Markup in a message: each value escaped first, the result not escaped again.
+    scoring = _("Final scoring at this dyke: <b>1 VP per {n} Wealth</b>", n=final_divisor(view.dyke))
+    if view.phase != "over":
+        scoring = _("Flood chance: <b>{odds}</b> · {scoring}", odds=esc(_odds(view.dyke)), scoring=scoring)
     return card(
-        f"Dyke Condition {view.dyke} of 6",
-        dyke_gauge(view.dyke) + f"<div>{odds}Final scoring at this dyke: <b>1 VP per {final_divisor(view.dyke)} Wealth</b></div>",
+        _("Dyke Condition {n} of {total}", n=view.dyke, total=6),
+        dyke_gauge(view.dyke) + f"<div>{scoring}</div>",
     )
 
 

@@ -137,3 +137,13 @@ def test_new_rules_board_escapes_no_text_in_any_phase(pseudo: None) -> None:
         phases.add(scene.phase)
         assert escaped(["".join(html_texts(scene_html(scene, "", "")))], names=(*names, " and ")) == [], scene.heading
     assert phases == {"decision", "reveal", "results"}
+
+
+def test_a_leerdam_seats_year_and_dyke_cards_read_in_dutch(dutch: None) -> None:
+    state = ld.initial(ld.Setup(names=("Ana", "Bo", "Cy", "Di", "Eva")))
+    view = ld.view_for(state, 0)
+    year = " ".join(html_texts(ld_drawing.year_card(view, state.setup)))
+    dyke = " ".join(html_texts(ld_drawing.dyke_card(view)))
+    assert "Tegenslag: de begeleider bepaalt hem" in year and "Eindworp na elk jaar vanaf jaar 8" in year
+    assert "Staat van de dijk 3 van 6" in dyke and "Kans op overstroming:" in dyke and "1 OP per 17 Rijkdom" in dyke
+    assert "Misfortune" not in year and "Wealth" not in dyke
