@@ -24,14 +24,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from i18n import Said, render
+from i18n import Said, _, _n, render, say
 
 from .common import esc, name, text
 
 __all__ = ["DrawingModule", "Fact", "GameScenes", "Scene", "log_html", "scene_html", "waiting_scene"]
 
 Phase = Literal["waiting", "decision", "reveal", "results"]
-PHASE_WORDS = {"waiting": "Waiting for players", "decision": "Deciding", "reveal": "The reveal", "results": "The results"}
+#: each phase's name on the board (said in the page's language when drawn).
+PHASE_WORDS: dict[str, Said] = {
+    "waiting": say("Waiting for players"),
+    # TRANSLATORS: the board's phase while players decide (a heading).
+    "decision": say("Deciding"),
+    "reveal": say("The reveal"),
+    "results": say("The results"),
+}
 #: log lines the board shows; the rest are one click away.
 LOG_LINES = 3
 
@@ -73,7 +80,8 @@ def log_html(lines: Sequence[str | Said], keep: int = LOG_LINES) -> str:
     more = ""
     if start:
         every = "".join(f"<li>{text(render(line))}</li>" for line in lines)
-        more = f'<details class="pb-log-all"><summary>All {len(lines)} lines of the log</summary><ol>{every}</ol></details>'
+        every_line = _n("The one line of the log", "All {n} lines of the log", len(lines))
+        more = f'<details class="pb-log-all"><summary>{text(every_line)}</summary><ol>{every}</ol></details>'
     return f'<div class="pb-board-log"><ol start="{start + 1}">{last}</ol>{more}</div>'
 
 
@@ -86,15 +94,17 @@ def scene_html(scene: Scene, chart: str = "", title: str = "") -> str:
     centre = scene.centre
     if scene.phase == "results":
         story = "".join(f"<li>{text(line)}</li>" for line in scene.story)
+        the_winner_said = _("The winner")
+        the_story_of_said = _("The story of the game")
         centre = (
-            f'<div class="pb-label">The winner</div><div class="pb-winner pb-results-winner">{text(scene.winner)}</div>'
+            f'<div class="pb-label">{text(the_winner_said)}</div><div class="pb-winner pb-results-winner">{text(scene.winner)}</div>'
             + centre
-            + (f'<div class="pb-label" style="margin-top:8px">The story of the game</div><ol class="pb-story">{story}</ol>' if story else "")
+            + (f'<div class="pb-label" style="margin-top:8px">{text(the_story_of_said)}</div><ol class="pb-story">{story}</ol>' if story else "")
         )
     centre += scene.after
     head = (
         f'<div class="pb-scene-head"><span class="pb-scene-title">{text(title + " · " if title else "")}{text(scene.heading)}</span>'
-        f'<span class="pb-scene-phase">{esc(PHASE_WORDS[scene.phase])}</span></div>'
+        f'<span class="pb-scene-phase">{esc(render(PHASE_WORDS[scene.phase]))}</span></div>'
     )
     return (
         f'<div class="pb-scene pb-scene-{scene.phase}" data-phase="{scene.phase}">{head}'
@@ -110,14 +120,17 @@ def scene_html(scene: Scene, chart: str = "", title: str = "") -> str:
 def waiting_scene(scene: Scene, names: Sequence[str], free: Sequence[int]) -> Scene:
     """`scene` (the game's first decision) while seats are still free: the join code first."""
     taken = [n for i, n in enumerate(names) if i not in free]
+    scan_the_code_said = _("Scan the code with your phone, then press your name.")
+    still_free_n_said = _("Still free ({n} of {total})", n=len(free), total=len(names))
+    here_said = _("Here")
     centre = (
-        f'<div class="pb-line">Scan the code with your phone, then press your name.</div>'
-        f'<div class="pb-label">Still free ({len(free)} of {len(names)})</div>'
+        f'<div class="pb-line">{text(scan_the_code_said)}</div>'
+        f'<div class="pb-label">{text(still_free_n_said)}</div>'
         + "".join(f'<span class="pb-chip" style="background:#eceef3;color:#14171f">{name(names[i])}</span>' for i in free)
-        + ('<div class="pb-label" style="margin-top:6px">Here</div>' + "".join(f'<span class="pb-chip" style="background:#dff3e4;color:#14171f">✔ {name(n)}</span>' for n in taken) if taken else "")
+        + (f'<div class="pb-label" style="margin-top:6px">{text(here_said)}</div>' + "".join(f'<span class="pb-chip" style="background:#dff3e4;color:#14171f">✔ {name(n)}</span>' for n in taken) if taken else "")
     )
     # The game's own key numbers stay: the room sees where the game starts (the dyke, the bowl).
-    facts = (Fact("Players here", f"{len(names) - len(free)} of {len(names)}", "pb-seats-taken"), *scene.facts)
+    facts = (Fact(_("Players here"), _("{n} of {total}", n=len(names) - len(free), total=len(names)), "pb-seats-taken"), *scene.facts)
     return Scene("waiting", scene.heading, centre, facts, scene.log)
 
 

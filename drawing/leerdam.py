@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rules.core import plural, winners_text
+from i18n import Said, _, _n, render, say
+from rules.core import plural, winners_said
 from rules.leerdam import Deal, Setup, State, View, YearSummary, final_divisor, flood_odds, ledger_rows, view_for, village_rows
 
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
-from .common import card, chip, esc, name, number, text
+from .common import card, chip, esc, name, text
 
 __all__ = [
     "ACTIVITY_LABEL",
@@ -56,16 +57,22 @@ DYKE_COLOURS = {
 FLOOD_BLUE = "#0d47a1"
 
 
-ACTIVITY_LABEL = {"subsistence": "Subsistence", "leisure": "Leisure", "profit": "Profit"}
+#: each activity's heading (said in the page's language when drawn: `render`).
+ACTIVITY_LABEL: dict[str, Said] = {
+    # TRANSLATORS: an activity of Leerdam's households (a column heading): feeding the household.
+    "subsistence": say("Subsistence"),
+    "leisure": say("Leisure"),
+    "profit": say("Profit"),
+}
 
 
-PHASE_LABEL = {
-    "misfortune": "Misfortune: the facilitator sets it",
-    "contribute": "Secret pledges to the dyke",
-    "allocate": "Deals and allocation",
-    "flood": "The flood check",
-    "end": "The end roll",
-    "over": "Game over",
+PHASE_LABEL: dict[str, Said] = {
+    "misfortune": say("Misfortune: the facilitator sets it"),
+    "contribute": say("Secret pledges to the dyke"),
+    "allocate": say("Deals and allocation"),
+    "flood": say("The flood check"),
+    "end": say("The end roll"),
+    "over": say("Game over"),
 }
 
 
@@ -85,7 +92,7 @@ def die_face(value: int | None, colour: str = "#111", size: int = 84) -> str:
         f'background:{colour if i in lit else "transparent"}"></span>'
         for i in range(9)
     )
-    label = f"a die showing {value}" if value else "a die not rolled yet"
+    label = esc(_("a die showing {n}", n=value) if value else _("a die not rolled yet"))
     return (
         f'<div role="img" aria-label="{label}" data-die="{value or ""}" style="display:inline-grid;'
         f"grid-template-columns:repeat(3,1fr);grid-template-rows:repeat(3,1fr);width:{size}px;"
@@ -105,9 +112,11 @@ def dyke_gauge(dyke: int, size: int = 54) -> str:
             f"display:flex;align-items:center;justify-content:center;font-size:1.5em;font-weight:800;"
             f'border-radius:8px;border:2px solid #333">{level}</div>'
         )
+    dyke_condition_said = _("Dyke Condition")
+    n_of_total_said = _("{n} of {total}", n=dyke, total=6)
     return (
-        f'<div role="meter" aria-label="Dyke Condition" aria-valuemin="1" aria-valuemax="6" aria-valuenow="{dyke}" '
-        f'aria-valuetext="{dyke} of 6" data-dyke="{dyke}" '
+        f'<div role="meter" aria-label="{esc(dyke_condition_said)}" aria-valuemin="1" aria-valuemax="6" aria-valuenow="{dyke}" '
+        f'aria-valuetext="{esc(n_of_total_said)}" data-dyke="{dyke}" '
         f'style="display:flex;gap:6px;margin:6px 0 8px">{"".join(segments)}</div>'
     )
 
@@ -117,23 +126,28 @@ def dyke_gauge(dyke: int, size: int = 54) -> str:
 
 def year_card(view: View, setup: Setup) -> str:
     """The year, the step it is at, and when the end roll comes."""
-    end = f"End roll after each year from year {setup.end_check_from}"
     if setup.max_years is not None:
-        end += f" · year limit {setup.max_years}"
+        end = _("End roll after each year from year {year} · year limit {limit}", year=setup.end_check_from, limit=setup.max_years)
+    else:
+        end = _("End roll after each year from year {year}", year=setup.end_check_from)
+    year = _("Year")
     return card(
         "",
-        f'<div class="pb-muted">Year</div><div class="ld-big" data-year="{view.year}">{view.year}</div>'
-        f'<div class="ld-mid">{esc(PHASE_LABEL.get(view.phase, view.phase))}</div>'
+        f'<div class="pb-muted">{esc(year)}</div><div class="ld-big" data-year="{view.year}">{view.year}</div>'
+        f'<div class="ld-mid">{esc(render(PHASE_LABEL.get(view.phase, view.phase)))}</div>'
         f'<div class="pb-muted">{esc(end)}</div>',
     )
 
 
 def dyke_card(view: View) -> str:
     """The Dyke Condition as a gauge, the flood chance and the final scoring at this dyke."""
-    odds = f"Flood chance: <b>{round(flood_odds(view.dyke) * 6)} in 6</b> · " if view.phase != "over" else ""
+    # Markup in a message: each value escaped first, the result not escaped again.
+    scoring = _("Final scoring at this dyke: <b>1 VP per {n} Wealth</b>", n=final_divisor(view.dyke))
+    if view.phase != "over":
+        scoring = _("Flood chance: <b>{odds}</b> · {scoring}", odds=esc(_odds(view.dyke)), scoring=scoring)
     return card(
-        f"Dyke Condition {view.dyke} of 6",
-        dyke_gauge(view.dyke) + f"<div>{odds}Final scoring at this dyke: <b>1 VP per {final_divisor(view.dyke)} Wealth</b></div>",
+        _("Dyke Condition {n} of {total}", n=view.dyke, total=6),
+        dyke_gauge(view.dyke) + f"<div>{scoring}</div>",
     )
 
 
@@ -220,11 +234,13 @@ def reveal_card(view: View, rows: Sequence[dict[str, Any]]) -> str:
 
 def dyke_result(total: int, low: int, high: int, before: int, after: int, size: str = "ld-big") -> str:
     """A year's total pledge against the thresholds, and what it did to the dyke."""
-    word, tone = _verdict(before, after)
+    said, tone = _verdict(before, after)
+    total_n_said = _("Total {n}", n=total)
+    below_low_the_said = _("below {low} the dyke falls · above {high} it rises", low=low, high=high)
     return (
-        f'<div class="{size}" style="margin-top:6px" data-total="{total}">Total {total}</div>'
-        f'<div class="pb-muted">below {low} the dyke falls · above {high} it rises</div>'
-        f'<div class="ld-mid pb-tone-{tone}">The dyke {word}: {before} → {after}</div>'
+        f'<div class="{size}" style="margin-top:6px" data-total="{total}">{text(total_n_said)}</div>'
+        f'<div class="pb-muted">{text(below_low_the_said)}</div>'
+        f'<div class="ld-mid pb-tone-{tone}">{text(said)}</div>'
     )
 
 
@@ -312,11 +328,25 @@ def villages_html(states: Sequence[State]) -> str:
 # -- the board by phase ------------------------------------------------------------------------------
 
 
-WORDS = {"misfortune": "misfortune", "contribute": "secret pledges", "allocate": "allocation", "flood": "the flood", "end": "the end roll", "over": "game over"}
+#: each phase in the board's heading ("Year 3 · secret pledges"), said when drawn.
+WORDS: dict[str, Said] = {
+    "misfortune": say("misfortune"),
+    "contribute": say("secret pledges"),
+    # TRANSLATORS: Leerdam's phase in which households allocate their labour (a heading).
+    "allocate": say("allocation"),
+    "flood": say("the flood"),
+    "end": say("the end roll"),
+    "over": say("game over"),
+}
+
+
+_ANONYMOUS_NOTE = say("Anonymous pledges: only the village's total is announced; each pledge stays its household's own.")
+_SETS_MISFORTUNE = say("The facilitator sets this year's misfortune.")
 
 
 def _odds(dyke: int) -> str:
-    return f"{round(flood_odds(dyke) * 6)} in 6"
+    # TRANSLATORS: the chance of a flood on a d6 ("2 in 6").
+    return _("{n} in 6", n=round(flood_odds(dyke) * 6))
 
 
 def _die_colour(flooded: bool) -> str:
@@ -325,25 +355,29 @@ def _die_colour(flooded: bool) -> str:
 
 
 def _verdict(before: int, after: int) -> tuple[str, str]:
-    """What the year did to the dyke, and its tone (a `pb-tone-` class of dashboard.css)."""
+    """What the year did to the dyke ("The dyke falls: 4 → 3"), and its tone (a `pb-tone-` class
+    of dashboard.css)."""
     if after < before:
-        return "falls", "bad"
+        return _("The dyke falls: {before} → {after}", before=before, after=after), "bad"
     if after > before:
-        return "rises", "good"
-    return "holds", "even"
+        return _("The dyke rises: {before} → {after}", before=before, after=after), "good"
+    return _("The dyke holds: {before} → {after}", before=before, after=after), "even"
 
 
 def _total_html(view: View, total: int, before: int, after: int, pledges: Sequence[int | None]) -> str:
     low, high = view.thresholds
-    word, tone = _verdict(before, after)
+    said, tone = _verdict(before, after)
     names = [h.name for h in view.households]
     shown = "".join(
         f'<span class="pb-chip" style="background:#e3ecfa;color:#14171f" data-seat-pledge="{i}">{name(n)}: {p}</span>' for i, (n, p) in enumerate(zip(names, pledges)) if p is not None
     )
+    the_village_pledged_said = _("The village pledged")
+    total_n_said = _("Total {n}", n=total)
+    below_low_the_said = _("below {low} the dyke falls · {low} to {high} it holds · above {high} it rises", low=low, high=high)
     return (
-        f'<div class="pb-label">The village pledged</div><div class="pb-huge pb-reveal-total" data-total="{total}">Total {total}</div>'
-        f'<div class="pb-line">below {low} the dyke falls · {low} to {high} it holds · above {high} it rises</div>'
-        f'<div class="pb-line pb-tone-{tone}">The dyke {word}: {before} → {after}</div>'
+        f'<div class="pb-label">{text(the_village_pledged_said)}</div><div class="pb-huge pb-reveal-total" data-total="{total}">{text(total_n_said)}</div>'
+        f'<div class="pb-line">{text(below_low_the_said)}</div>'
+        f'<div class="pb-line pb-tone-{tone}">{text(said)}</div>'
         + (f'<div style="margin-top:6px">{shown}</div>' if shown else "")
     )
 
@@ -352,63 +386,91 @@ def scene(state: State, final: State | None = None) -> Scene:
     view = view_for(state, None, final=final)
     n = len(view.households)
     pledged = sum(1 for h in view.households if h.pledged)
-    heading = f"Year {view.year} · {WORDS.get(view.phase, view.phase)}"
-    dyke = Fact("Dyke Condition", f"{view.dyke} of 6", "pb-dyke")
+    heading = _("Year {year} · {phase}", year=view.year, phase=WORDS.get(view.phase, view.phase))
+    dyke = Fact(_("Dyke Condition"), _("{n} of {total}", n=view.dyke, total=6), "pb-dyke")
     log = view.log
     if view.phase == "over":
         return _results(state, view, final)
     anonymous = (
-        '<div class="pb-label pb-anonymous-note">Anonymous pledges: only the village\'s total is announced; each pledge stays its household\'s own.</div>'
+        f'<div class="pb-label pb-anonymous-note">{text(render(_ANONYMOUS_NOTE))}</div>'
         if view.anonymous
         else ""
     )
     if view.total is not None:
         allocated = sum(1 for h in view.households if h.allocated)
         centre = _total_html(view, view.total, view.dyke_before, view.dyke, [h.pledge for h in view.households]) + anonymous
-        facts = (Fact("Year", str(view.year)), dyke, Fact("Allocated", f"{allocated} of {n}"), Fact("Flood chance", _odds(view.dyke)))
+        facts = (Fact(_("Year"), str(view.year)), dyke, Fact(_("Allocated"), _("{n} of {total}", n=allocated, total=n)), Fact(_("Flood chance"), _odds(view.dyke)))
         return Scene("reveal", heading, centre, facts, log)
-    facts = (Fact("Year", str(view.year)), dyke, Fact("Pledged", f"{pledged} of {n}", "pb-pledged-count"), Fact("Flood chance", _odds(view.dyke)))
+    facts = (Fact(_("Year"), str(view.year)), dyke, Fact(_("Pledged"), _("{n} of {total}", n=pledged, total=n), "pb-pledged-count"), Fact(_("Flood chance"), _odds(view.dyke)))
     last = view.years[-1] if view.years else None
     if last is not None and pledged == 0 and last.year == view.year - 1:
         # The year just ended: the river's die is the news until the first pledge comes in.
         tone = "info" if last.flooded else "good"
-        said = "the village floods!" if last.flooded else "the dyke holds."
-        end = f'<div class="pb-line">End roll {last.end_roll}: the game goes on.</div>' if last.end_roll is not None else ""
+        if last.flooded:
+            said = _("against the dyke at {dyke}: the village floods!", dyke=last.dyke_after_pledges)
+        else:
+            said = _("against the dyke at {dyke}: the dyke holds.", dyke=last.dyke_after_pledges)
+        end_roll_n_said = _("End roll {n}: the game goes on.", n=last.end_roll)
+        end = f'<div class="pb-line">{text(end_roll_n_said)}</div>' if last.end_roll is not None else ""
+        the_flood_of_said = _("The flood of year {year}", year=last.year)
+        flood_n_said = _("Flood {n}", n=last.flood)
+        dyke_after_the_said = _("Dyke after the year: {n}", n=last.dyke_after)
         centre = (
-            f'<div class="pb-label">The flood of year {last.year}</div>'
+            f'<div class="pb-label">{text(the_flood_of_said)}</div>'
             f'<div class="pb-tone-{tone}" style="display:flex;gap:28px;align-items:center;flex-wrap:wrap">{die_face(last.flood, _die_colour(last.flooded), 150)}'
-            f'<div><div class="pb-huge" data-flood="{last.flood}">Flood {last.flood}</div>'
-            f'<div class="pb-line">against the dyke at {last.dyke_after_pledges}: {said}</div></div></div>'
-            f'<div class="pb-line">Dyke after the year: {last.dyke_after}</div>{end}{anonymous}'
+            f'<div><div class="pb-huge" data-flood="{last.flood}">{text(flood_n_said)}</div>'
+            f'<div class="pb-line">{text(said)}</div></div></div>'
+            f'<div class="pb-line">{text(dyke_after_the_said)}</div>{end}{anonymous}'
         )
-        return Scene("reveal", f"Year {last.year} · the flood", centre, facts, log)
+        return Scene("reveal", _("Year {year} · {phase}", year=last.year, phase=WORDS["flood"]), centre, facts, log)
     low, high = view.thresholds
     if view.phase == "misfortune":
-        lead = '<div class="pb-line">The facilitator sets this year\'s misfortune.</div>'
+        lead = f'<div class="pb-line">{text(render(_SETS_MISFORTUNE))}</div>'
     else:
-        lead = f'<div class="pb-label">Secret pledges to the dyke</div><div class="pb-huge pb-pledged-big">{pledged} of {n} pledged</div>'
+        secret_pledges_to_said = _("Secret pledges to the dyke")
+        n_of_total_said = _("{n} of {total} pledged", n=pledged, total=n)
+        lead = (
+            f'<div class="pb-label">{text(secret_pledges_to_said)}</div>'
+            f'<div class="pb-huge pb-pledged-big">{text(n_of_total_said)}</div>'
+        )
     waiting = [h.name for h in view.households if not h.pledged] if view.phase == "contribute" else []
+    still_to_pledge = _("Still to pledge: {households}", households=", ".join(waiting))
+    a_total_below_said = _("A total below {low} lowers the dyke · above {high} raises it · flood chance {odds}", low=low, high=high, odds=_odds(view.dyke))
+    final_scoring_at_said = _("Final scoring at this dyke: 1 VP per {n} Wealth", n=final_divisor(view.dyke))
     centre = (
         lead
         + dyke_gauge(view.dyke, 64)
-        + f'<div class="pb-line">A total below {low} lowers the dyke · above {high} raises it · flood chance {_odds(view.dyke)}</div>'
-        + f'<div class="pb-label">Final scoring at this dyke: 1 VP per {final_divisor(view.dyke)} Wealth</div>'
-        + (f'<div class="pb-label">{text("Still to pledge: " + ", ".join(waiting))}</div>' if waiting and len(waiting) <= 12 else "")
+        + f'<div class="pb-line">{text(a_total_below_said)}</div>'
+        + f'<div class="pb-label">{text(final_scoring_at_said)}</div>'
+        + (f'<div class="pb-label">{text(still_to_pledge)}</div>' if waiting and len(waiting) <= 12 else "")
         + anonymous
     )
     return Scene("decision", heading, centre, facts, log)
 
 
+# TRANSLATORS: the players of Leerdam, in "all 6 households tie".
+_HOUSEHOLDS = say("households")
+
+
+def _standing_row(rank: int, household: str, vp: int, wealth: int) -> str:
+    vp_said = _("{n} VP", n=vp)
+    wealth_said = _("{n} Wealth", n=wealth)
+    return f"<tr><td>{rank}</td><td>{name(household)}</td><td>{text(vp_said)}</td><td>{text(wealth_said)}</td></tr>"
+
+
 def _results(state: State, view: View, final: State | None = None) -> Scene:
     names = [h.name for h in view.households]
-    winners = [s for rank, s, _ in view.standings if rank == 1]
-    rows = "".join(
-        f"<tr><td>{rank}</td><td>{name(names[s])}</td><td>{number(vp)} VP</td><td>{number(view.households[s].wealth)} Wealth</td></tr>" for rank, s, vp in view.standings[:5]
-    )
-    more = f'<div class="pb-label">and {len(names) - 5} more households</div>' if len(names) > 5 else ""
+    winners = [s for rank, s, _vp in view.standings if rank == 1]
+    rows = "".join(_standing_row(rank, names[s], vp, view.households[s].wealth or 0) for rank, s, vp in view.standings[:5])
+    and_n_more_said = _n("and {n} more household", "and {n} more households", len(names) - 5)
+    more = f'<div class="pb-label">{text(and_n_more_said)}</div>' if len(names) > 5 else ""
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>{more}'
-    facts = (Fact("Years", str(len(view.years))), Fact("Dyke at the end", f"{view.dyke} of 6", "pb-dyke"), Fact("Floods", str(sum(y.flooded for y in view.years))))
-    return Scene("results", "the end", centre, facts, view.log, winners_text(names, winners, "households"), tuple(story(state, final)))
+    facts = (
+        Fact(_("Years"), str(len(view.years))),
+        Fact(_("Dyke at the end"), _("{n} of {total}", n=view.dyke, total=6), "pb-dyke"),
+        Fact(_("Floods"), str(sum(y.flooded for y in view.years))),
+    )
+    return Scene("results", _("the end"), centre, facts, view.log, render(winners_said(names, winners, _HOUSEHOLDS)), tuple(story(state, final)))
 
 
 def story(state: State, final: State | None = None) -> list[str]:
@@ -417,7 +479,7 @@ def story(state: State, final: State | None = None) -> list[str]:
     view = view_for(state, None, final=final)
     years = view.years
     if not years:
-        return [f"The game ended before a year was played: {view.ended}."]
+        return [_("The game ended before a year was played: {why}.", why=view.ended)]
     start = years[0].dyke_before
     best = max(years, key=lambda y: y.total)
     worst = min(years, key=lambda y: y.total)
@@ -425,19 +487,19 @@ def story(state: State, final: State | None = None) -> list[str]:
     vp = max(view.households, key=lambda h: h.vp or 0)
     rich = max(view.households, key=lambda h: h.wealth or 0)
     return [
-        f"{len(years)} year{'s' if len(years) != 1 else ''}: the dyke went from {start} to {view.dyke}.",
-        f"The most pledged: {best.total} in year {best.year}; the least: {worst.total} in year {worst.year}.",
-        f"The village flooded in year{'s' if len(floods) > 1 else ''} {', '.join(floods)}." if floods else "The village never flooded.",
-        f"Most VP: {vp.name} ({vp.vp}); most Wealth: {rich.name} ({rich.wealth}).",
-        f"The end: {view.ended}.",
+        _n("{n} year: the dyke went from {start} to {end}.", "{n} years: the dyke went from {start} to {end}.", len(years), start=start, end=view.dyke),
+        _("The most pledged: {most} in year {year}; the least: {least} in year {other}.", most=best.total, year=best.year, least=worst.total, other=worst.year),
+        _n("The village flooded in year {years}.", "The village flooded in years {years}.", len(floods), years=", ".join(floods)) if floods else _("The village never flooded."),
+        _("Most VP: {name} ({vp}); most Wealth: {rich} ({wealth}).", name=vp.name, vp=vp.vp or 0, rich=rich.name, wealth=rich.wealth or 0),
+        _("The end: {why}.", why=view.ended),
     ]
 
 
 def moment(before: State, state: State) -> tuple[str, int] | None:
     if before.total is None and state.total is not None:
-        return f"Year {state.year}: the pledges revealed", state.year
+        return _("Year {year}: the pledges revealed", year=state.year), state.year
     if len(state.years) > len(before.years):
-        return f"Year {state.years[-1].year}: the flood", state.years[-1].year
+        return _("Year {year}: the flood", year=state.years[-1].year), state.years[-1].year
     return None
 
 

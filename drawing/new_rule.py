@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.core import plural, seats_text, winners_text
-from rules.new_rule import State, View, symbol, view_for
+from i18n import _, _n, listed, render
+from rules.core import plural, seats_said, winners_said
+from rules.new_rule import State, View, colour_word, symbol, view_for
 
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
-from .common import card, chip, esc, name, number, text
+from .common import card, chip, esc, name, text
 
 __all__ = ["CHIP_COLOURS", "OTHER_COLOUR", "SCENES", "bowl_card", "candy_chip", "candy_chips", "candy_label", "candy_label_html", "chart", "moment", "players_table", "reveal_card", "scene"]
 
@@ -40,7 +41,7 @@ OTHER_COLOUR = ("#b0b4bd", "#111")
 
 def candy_label(colours: Sequence[str], colour: str, count: int | None = None) -> str:
     """'★ yellow 3': the symbol first so no one needs to tell hues apart."""
-    text = f"{symbol(colours, colour)} {colour}"
+    text = f"{symbol(colours, colour)} {render(colour_word(colour))}"
     return text if count is None else f"{text} {count}"
 
 
@@ -53,7 +54,9 @@ def candy_label_html(colours: Sequence[str], colour: str) -> str:
 def candy_chip(colours: Sequence[str], colour: str, count: int | None = None) -> str:
     """One chip: the colour's symbol and name (and count) on the colour, the name said again in
     its `title` and `aria-label` (a screen reader says "yellow candy, 3", not the star's name)."""
-    said = f"{colour} candy" + ("" if count is None else f", {count}")
+    word = colour_word(colour)
+    # TRANSLATORS: a candy chip's name for a screen reader ("yellow candy", "yellow candy, 3").
+    said = _("{colour} candy", colour=word) if count is None else _("{colour} candy, {n}", colour=word, n=count)
     html = chip(candy_label(colours, colour, count), *CHIP_COLOURS.get(colour, OTHER_COLOUR))
     return html.replace(
         '<span class="pb-chip"',
@@ -136,66 +139,88 @@ def reveal_card(view: View) -> str:
 
 
 def _round(view: View) -> str:
-    return f"Round {view.round}" + (f" of {view.max_rounds}" if view.max_rounds else "")
+    if view.max_rounds:
+        return _("Round {round} of {rounds}", round=view.round, rounds=view.max_rounds)
+    return _("Round {round}", round=view.round)
 
 
 def _players_in(view: View) -> str:
-    return f"{sum(1 for s in view.seats if not s.out)} of {len(view.seats)}"
+    return _("{n} of {total}", n=sum(1 for s in view.seats if not s.out), total=len(view.seats))
 
 
 def scene(state: State, final: State | None = None) -> Scene:
     view = view_for(state, None)
     names = [s.name for s in view.seats]
-    bowl = Fact("Common bowl", f"{view.common_total} candies", "pb-bowl-total")
-    players = Fact("Players in", _players_in(view))
+    bowl = Fact(_("Common bowl"), _n("{n} candy", "{n} candies", view.common_total), "pb-bowl-total")
+    players = Fact(_("Players in"), _players_in(view))
     if view.phase == "over":
         return _results(state, view)
     if view.phase == "pay" and view.strength:
         paid = sum(1 for i, s in enumerate(view.seats) if s.paid and not s.out)
         due = sum(1 for s in view.seats if not s.out)
         picks = "".join(f'<span style="margin-right:18px;white-space:nowrap">{name(s.name)} {candy_chip(view.colours, s.pick)}</span>' for s in view.seats if s.pick)
-        centre = (
-            f'<div class="pb-label">The infection</div>'
-            f'<div class="pb-huge pb-infection">{"".join(candy_chip(view.colours, c) for c in view.infection)} strength {view.strength}</div>'
-            f'<div class="pb-line">Everyone pays {view.strength} level{"s" if view.strength != 1 else ""}: 2 other candies or 1 {esc(view.antibody)} eaten per level.</div>'
-            f'<div class="pb-label">The picks</div><div class="pb-line">{picks}</div>'
+        the_infection = _("The infection")
+        strength = _("strength {n}", n=view.strength)
+        everyone_pays = _n(
+            "Everyone pays {n} level: 2 other candies or 1 {colour} eaten per level.",
+            "Everyone pays {n} levels: 2 other candies or 1 {colour} eaten per level.",
+            view.strength,
+            colour=colour_word(view.antibody),
         )
-        facts: tuple[Fact, ...] = (Fact("Strength", str(view.strength), "pb-strength"), Fact("Paid", f"{paid} of {due}"), bowl, players)
-        return Scene("reveal", f"{_round(view)} · the infection", centre, facts, view.log)
+        the_picks = _("The picks")
+        centre = (
+            f'<div class="pb-label">{text(the_infection)}</div>'
+            f'<div class="pb-huge pb-infection">{"".join(candy_chip(view.colours, c) for c in view.infection)} {text(strength)}</div>'
+            f'<div class="pb-line">{text(everyone_pays)}</div>'
+            f'<div class="pb-label">{text(the_picks)}</div><div class="pb-line">{picks}</div>'
+        )
+        facts: tuple[Fact, ...] = (Fact(_("Strength"), str(view.strength), "pb-strength"), Fact(_("Paid"), _("{n} of {total}", n=paid, total=due)), bowl, players)
+        # TRANSLATORS: the board's heading, "Round 2 · the infection".
+        return Scene("reveal", _("{round} · the infection", round=_round(view)), centre, facts, view.log)
     if view.phase == "pick":
         picked = sum(1 for s in view.seats if s.picked and not s.out)
         due = sum(1 for s in view.seats if not s.out)
-        waiting = seats_text(names, view.waiting_for)
+        waiting = _("Waiting for {names}", names=seats_said(names, view.waiting_for)) if view.waiting_for else ""
+        secret_picks = _("Secret picks: each player picks one colour they hold")
+        picks_in = _("Picks in: {n} of {total}", n=picked, total=due)
+        most_picked = _("The colours picked the most become the infection.")
         centre = (
-            f'<div class="pb-label">Secret picks: each player picks one colour they hold</div>'
-            f'<div class="pb-huge pb-picks-in">Picks in: {picked} of {due}</div>'
-            + (f'<div class="pb-line">{text("Waiting for " + waiting)}</div>' if waiting else "")
-            + '<div class="pb-label">The colours picked the most become the infection.</div>'
+            f'<div class="pb-label">{text(secret_picks)}</div>'
+            f'<div class="pb-huge pb-picks-in">{text(picks_in)}</div>'
+            + (f'<div class="pb-line">{text(waiting)}</div>' if waiting else "")
+            + f'<div class="pb-label">{text(most_picked)}</div>'
         )
-        facts = (Fact("Picks in", f"{picked} of {due}", "pb-picks-count"), bowl, players)
-        return Scene("decision", f"{_round(view)} · secret picks", centre, facts, view.log)
+        facts = (Fact(_("Picks in"), _("{n} of {total}", n=picked, total=due), "pb-picks-count"), bowl, players)
+        return Scene("decision", _("{round} · secret picks", round=_round(view)), centre, facts, view.log)
     drawer = names[view.turn] if view.turn is not None else ""
-    doing = "keeps or swaps the draw" if view.phase == "choose" else "is drawing"
+    # The drawer's name is the line's heading above: the line says what they do.
+    doing = _("keeps or swaps the draw two candies") if view.phase == "choose" else _("is drawing two candies")
+    blind_draws = _("Blind draws, in seat order")
+    still_holds = _("The common bowl still holds")
     centre = (
-        '<div class="pb-label">Blind draws, in seat order</div>'
-        + (f'<div class="pb-huge pb-drawing">{esc(drawer)}</div><div class="pb-line">{doing} two candies</div>' if drawer else "")
-        + f'<div class="pb-label">The common bowl still holds</div><div>{candy_chips(view.colours, candies=view.common_colours, counted=False)}</div>'
+        f'<div class="pb-label">{text(blind_draws)}</div>'
+        + (f'<div class="pb-huge pb-drawing">{esc(drawer)}</div><div class="pb-line">{text(doing)}</div>' if drawer else "")
+        + f'<div class="pb-label">{text(still_holds)}</div><div>{candy_chips(view.colours, candies=view.common_colours, counted=False)}</div>'
     )
-    facts = (Fact("Drawing", drawer or "—", "pb-drawer"), bowl, players)
-    return Scene("decision", f"{_round(view)} · the draw", centre, facts, view.log)
+    facts = (Fact(_("Drawing"), drawer or "—", "pb-drawer"), bowl, players)
+    return Scene("decision", _("{round} · the draw", round=_round(view)), centre, facts, view.log)
 
 
 def _results(state: State, view: View) -> Scene:
     names = [s.name for s in view.seats]
-    winners = [s for rank, s, _ in view.standings if rank == 1]
-    rows = "".join(
-        f"<tr><td>{rank}</td><td>{name(names[s])}</td><td>{number(score)} point{'s' if score != 1 else ''}</td><td>{'out' if view.seats[s].out else ''}</td></tr>"
-        for rank, s, score in view.standings
-    )
+    winners = [s for rank, s, _score in view.standings if rank == 1]
+    rows = "".join(_standing_row(rank, names[s], score, view.seats[s].out) for rank, s, score in view.standings)
     centre = f'<table class="pb-standings-big pb-results-standings">{rows}</table>'
-    facts = (Fact("Rounds", str(view.round)), Fact("Players in", _players_in(view)))
-    winner = winners_text(names, winners)
-    return Scene("results", "the end", centre, facts, view.log, winner, tuple(story(state)))
+    facts = (Fact(_("Rounds"), str(view.round)), Fact(_("Players in"), _players_in(view)))
+    winner = render(winners_said(names, winners))
+    return Scene("results", _("the end"), centre, facts, view.log, winner, tuple(story(state)))
+
+
+def _standing_row(rank: int, player: str, score: int, out: bool) -> str:
+    points = _n("{n} point", "{n} points", score)
+    # TRANSLATORS: beside a player knocked out of New Rule, in the final standings.
+    gone = _("out") if out else ""
+    return f"<tr><td>{rank}</td><td>{name(player)}</td><td>{text(points)}</td><td>{text(gone)}</td></tr>"
 
 
 def story(state: State) -> list[str]:
@@ -207,22 +232,27 @@ def story(state: State) -> list[str]:
     out = [s.name for s in view.seats if s.out]
     best = view.standings[0] if view.standings else None
     lines = [
-        f"{view.round} round{'s' if view.round != 1 else ''} played.",
-        f"The strongest infection: {' and '.join(strongest[1].infection)} at strength {strongest[1].strength} in round {strongest[0]}."
+        _n("{n} round played.", "{n} rounds played.", view.round),
+        _(
+            "The strongest infection: {colours} at strength {strength} in round {round}.",
+            colours=listed(colour_word(c) for c in strongest[1].infection),
+            strength=strongest[1].strength,
+            round=strongest[0],
+        )
         if strongest and getattr(strongest[1], "infection", None)
-        else "No infection was strong enough to stand out.",
-        f"Out of the game: {seats_text(names, [names.index(n) for n in out])}." if out else "Nobody was knocked out.",
-        f"The top score: {best[2]} ({names[best[1]]})." if best else "No scores.",
-        f"The end: {view.ended}.",
+        else _("No infection was strong enough to stand out."),
+        _("Out of the game: {names}.", names=seats_said(names, [names.index(n) for n in out])) if out else _("Nobody was knocked out."),
+        _("The top score: {score} ({name}).", score=best[2], name=names[best[1]]) if best else _("No scores."),
+        _("The end: {why}.", why=view.ended),
     ]
     return lines
 
 
 def moment(before: State, state: State) -> tuple[str, int] | None:
     if state.phase == "pay" and before.phase != "pay" and state.strength:
-        return f"Round {state.round}: the infection", state.round
+        return _("Round {round}: the infection", round=state.round), state.round
     if state.round != before.round and before.round > 0:
-        return f"Round {before.round}: paid", before.round
+        return _("Round {round}: paid", round=before.round), before.round
     return None
 
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from i18n import render
 from rules import Action
 from rules.core import AnyGame, GameRules
 from rules.games import card
@@ -97,5 +98,5 @@ def secret_lines(state: Any, names: Sequence[str], round_: int | None = None) ->
         if event.visible_to is None or (round_ is not None and event.round != round_):
             continue
         whose = ", ".join(names[s] for s in sorted(event.visible_to) if 0 <= s < len(names))
-        found.append((whose, event.text))
+        found.append((whose, render(event.text)))
     return found

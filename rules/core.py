@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar
 
 from .confusables import CONFUSABLES
-from .text import Said
+from .text import Listed, Said, listed, say
 
 if TYPE_CHECKING:
     from .games import Card
@@ -705,27 +705,45 @@ def even_tables(count: int, largest: int) -> list[int]:
     return [base + 1] * extra + [base] * (tables - extra)
 
 
+def seats_said(names: Sequence[str], seats: Iterable[int]) -> Listed:
+    """The seats' names as a list the reader's language says ("Ana, Bo and Cy"); `str()` is
+    the English of `seats_text`."""
+    return listed(names[s] for s in seats)
+
+
 def seats_text(names: Sequence[str], seats: Iterable[int]) -> str:
-    """'Ana, Bo and Cy' for a list of seats."""
-    people = [names[s] for s in seats]
-    if len(people) <= 1:
-        return "".join(people)
-    return ", ".join(people[:-1]) + " and " + people[-1]
+    """'Ana, Bo and Cy' for a list of seats (in English: `seats_said` for a reader's language)."""
+    return str(seats_said(names, seats))
+
+
+def winners_said(names: Sequence[str], seats: Sequence[int], who: str | Said = "players") -> Said:
+    """'Cy wins', 'Ana, Bo and Di share the win', or 'all 6 households tie' (`who` names them:
+    a `Said` noun is said in the reader's language, a plain one as it is)."""
+    if len(seats) == len(names) > 1:
+        return say("all {n} {who} tie", n=len(names), who=who)
+    if len(seats) > 1:
+        return say("{names} share the win", names=seats_said(names, seats))
+    return say("{name} wins", name=seats_said(names, seats))
 
 
 def winners_text(names: Sequence[str], seats: Sequence[int], who: str = "players") -> str:
-    """'Cy wins', 'Ana, Bo and Di share the win', or 'all 6 households tie' (`who` names them)."""
-    if len(seats) == len(names) > 1:
-        return f"all {len(names)} {who} tie"
-    return seats_text(names, seats) + (" share the win" if len(seats) > 1 else " wins")
+    """`winners_said` in English."""
+    return str(winners_said(names, seats, who))
 
 
-def leaders_text(names: Sequence[str], seats: Sequence[int], who: str = "players") -> str:
+def leaders_said(names: Sequence[str], seats: Sequence[int], who: str | Said = "players") -> Said:
     """'Cy leads', 'Ana and Bo share the lead', or 'all 6 households are level' (a game stopped
     before its end)."""
     if len(seats) == len(names) > 1:
-        return f"all {len(names)} {who} are level"
-    return seats_text(names, seats) + (" share the lead" if len(seats) > 1 else " leads")
+        return say("all {n} {who} are level", n=len(names), who=who)
+    if len(seats) > 1:
+        return say("{names} share the lead", names=seats_said(names, seats))
+    return say("{name} leads", name=seats_said(names, seats))
+
+
+def leaders_text(names: Sequence[str], seats: Sequence[int], who: str = "players") -> str:
+    """`leaders_said` in English."""
+    return str(leaders_said(names, seats, who))
 
 
 #: Characters that turn the direction of the text around them (embeddings, overrides, isolates):

@@ -25,11 +25,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, plural, ranked, seats_text
+from .core import Action, Event, GameRules, RuleError, check_names, plural, ranked, seats_said
 from .decisions import Decision, Game, Made, collect
 from .games import card
 from .records import evolve
-from .text import Said
+from .text import Said, say, say_n
 
 __all__ = [
     "ACTIVITIES",
@@ -142,15 +142,15 @@ class Setup:
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", check_names(self.names, CARD.players.low, CARD.players.high, CARD.words.players))
         if not 1 <= self.capacity <= 20:
-            raise RuleError("setup", "capacity must be 1-20 units")
+            raise RuleError("setup", say("capacity must be 1-20 units"))
         if len(self.misfortune) != 6 or any(not 0 <= m <= self.capacity for m in self.misfortune):
-            raise RuleError("setup", f"the misfortune table needs six losses of 0-{self.capacity}")
+            raise RuleError("setup", say("the misfortune table needs six losses of 0-{capacity}", capacity=self.capacity))
         if not DYKE_MIN <= self.dyke_start <= DYKE_MAX:
-            raise RuleError("setup", "the dyke starts at 1-6")
+            raise RuleError("setup", say("the dyke starts at 1-6"))
         if not 1 <= self.end_check_from <= 100 or not set(self.end_on) <= set(range(1, 7)):
-            raise RuleError("setup", "the end check starts in year 1-100 and ends on faces 1-6")
+            raise RuleError("setup", say("the end check starts in year 1-100 and ends on faces 1-6"))
         if self.max_years is not None and not 1 <= self.max_years <= 100:
-            raise RuleError("setup", "the year limit must be 1-100, or none")
+            raise RuleError("setup", say("the year limit must be 1-100, or none"))
 
     @property
     def households(self) -> int:
@@ -404,23 +404,23 @@ class State:
         return ()
 
 
-def _say(state: State, *texts: str) -> tuple[Event, ...]:
+def _say(state: State, *texts: str | Said) -> tuple[Event, ...]:
     """The log with public lines added."""
     year = state.year
     return state.log + tuple([Event(text, None, year) for text in texts])
 
 
-def _say_to(state: State, seats: Iterable[int], text: str) -> tuple[Event, ...]:
+def _say_to(state: State, seats: Iterable[int], text: str | Said) -> tuple[Event, ...]:
     """The log with a line only `seats` may read."""
     return state.log + (Event(text, frozenset(seats), state.year),)
 
 
-def _say_each(state: State, lines: Mapping[int, str]) -> tuple[Event, ...]:
+def _say_each(state: State, lines: Mapping[int, str | Said]) -> tuple[Event, ...]:
     """The log with one line for each seat in `lines`, that only the seat may read."""
     return state.log + tuple([Event(text, frozenset((seat,)), state.year) for seat, text in lines.items()])
 
 
-def _say_among(state: State, seats: Iterable[int], text: str) -> tuple[Event, ...]:
+def _say_among(state: State, seats: Iterable[int], text: str | Said) -> tuple[Event, ...]:
     """A line about `seats`' own dealings: public, but only theirs in the anonymous variant."""
     return _say_to(state, seats, text) if state.setup.anonymous else _say(state, text)
 
@@ -450,7 +450,53 @@ def _row(state: State, seat: int, **changes: Any) -> tuple[LedgerRow, ...]:
     return _rows(state, {seat: changes})
 
 
-def _require(condition: bool, rule: str, message: str) -> None:
+#: The three activities as words of the reader's language; an activity's id stays as it is.
+_ACTIVITY_WORDS: Mapping[str, Said] = {
+    "subsistence": say("subsistence"),
+    "leisure": say("leisure"),
+    "profit": say("profit"),
+}
+
+
+def activity_word(activity: str) -> str | Said:
+    """An activity ("profit") as the reader's language names it."""
+    return _ACTIVITY_WORDS.get(activity, activity)
+
+
+def _units(n: int) -> Said:
+    """'1 unit', '3 units' of labour, with the reader's plural."""
+    return say_n("{n} unit", "{n} units", n)
+
+
+def _then(first: Said, second: Said) -> Said:
+    """Two sentences one after the other."""
+    # TRANSLATORS: two whole sentences of a log line, one after the other.
+    return say("{first} {second}", first=first, second=second)
+
+
+def _joined(items: Sequence[Said], say_pair: Any = None) -> Said:
+    """Items of a list joined in their order, "Ana 2, Bo 1" (`say_pair` for another separator)."""
+    joined = items[-1]
+    for item in reversed(items[:-1]):
+        # TRANSLATORS: two items of a list ("Ana 2, Bo 1"): keep the order.
+        joined = say_pair(item, joined) if say_pair else say("{first}, {rest}", first=item, rest=joined)
+    return joined
+
+
+def _verdict(total: int, change: int, low: int, high: int, dyke: int, stuck: bool) -> Said:
+    """The year's pledges against the dyke's thresholds: what happens to the dyke."""
+    if change < 0 and stuck:
+        return say_n("{n} unit for the dyke in all, below {low}: the dyke falls to {dyke} (it cannot go further).", "{n} units for the dyke in all, below {low}: the dyke falls to {dyke} (it cannot go further).", total, low=low, dyke=dyke)
+    if change < 0:
+        return say_n("{n} unit for the dyke in all, below {low}: the dyke falls to {dyke}.", "{n} units for the dyke in all, below {low}: the dyke falls to {dyke}.", total, low=low, dyke=dyke)
+    if change > 0 and stuck:
+        return say_n("{n} unit for the dyke in all, above {high}: the dyke rises to {dyke} (it cannot go further).", "{n} units for the dyke in all, above {high}: the dyke rises to {dyke} (it cannot go further).", total, high=high, dyke=dyke)
+    if change > 0:
+        return say_n("{n} unit for the dyke in all, above {high}: the dyke rises to {dyke}.", "{n} units for the dyke in all, above {high}: the dyke rises to {dyke}.", total, high=high, dyke=dyke)
+    return say_n("{n} unit for the dyke in all, between {low} and {high}: the dyke holds at {dyke}.", "{n} units for the dyke in all, between {low} and {high}: the dyke holds at {dyke}.", total, low=low, high=high, dyke=dyke)
+
+
+def _require(condition: bool, rule: str, message: str | Said) -> None:
     if not condition:
         raise RuleError(rule, message)
 
@@ -476,22 +522,30 @@ def _begin_year(state: State) -> State:
         total=None,
         dyke_before=state.dyke,
     )
-    return evolve(state, log=_say(state, f"Year {state.year} begins. The dyke stands at {state.dyke}."))
+    return evolve(state, log=_say(state, say("Year {year} begins. The dyke stands at {dyke}.", year=state.year, dyke=state.dyke)))
 
 
-def _set_losses(state: State, losses: Sequence[int], why: str) -> State:
+def _set_losses(state: State, losses: Sequence[int], why: Said) -> State:
     state = evolve(state, phase="contribute", losses=tuple(losses))
     state = evolve(state, ledger=_rows(state, {seat: {"misfortune": losses[seat], "capacity": state.capacity(seat)} for seat in range(state.n)}))
     hit = [s for s in range(state.n) if losses[s]]
     if state.setup.anonymous and hit:
         # A household's capacity bounds its pledge: the room hears how hard the year is, not whom it hit.
-        text = f"Misfortune strikes {plural(len(hit), 'household')}: {plural(sum(losses), 'unit')} of labour lost in all."
-        state = evolve(state, log=_say(state, f"{why}{text}", "Households make their secret pledges to the dyke."))
-        mine = {s: f"Misfortune costs you {plural(losses[s], 'unit')}: you have {state.capacity(s)} this year." for s in hit}
+        text = say_n(
+            "Misfortune strikes {n} household: {units} of labour lost in all.",
+            "Misfortune strikes {n} households: {units} of labour lost in all.",
+            len(hit),
+            units=_units(sum(losses)),
+        )
+        state = evolve(state, log=_say(state, _then(why, text), say("Households make their secret pledges to the dyke.")))
+        mine: dict[int, str | Said] = {
+            s: say("Misfortune costs you {units}: you have {n} this year.", units=_units(losses[s]), n=state.capacity(s)) for s in hit
+        }
         return evolve(state, log=_say_each(state, mine))
-    struck = [f"{state.names[s]} (-{losses[s]})" for s in hit]
-    text = f"Misfortune strikes {', '.join(struck)}." if struck else "No misfortune this year: every household works at full capacity."
-    return evolve(state, log=_say(state, f"{why}{text}", "Households make their secret pledges to the dyke."))
+    # TRANSLATORS: a household and the units misfortune took from it, in a list ("Ana (-2)").
+    struck = [say("{name} (-{n})", name=state.names[s], n=losses[s]) for s in hit]
+    text = say("Misfortune strikes {households}.", households=_joined(struck)) if struck else say("No misfortune this year: every household works at full capacity.")
+    return evolve(state, log=_say(state, _then(why, text), say("Households make their secret pledges to the dyke.")))
 
 
 def _reveal(state: State) -> State:
@@ -504,17 +558,13 @@ def _reveal(state: State) -> State:
     state = evolve(state, phase="allocate", total=total, dyke=dyke)
     state = evolve(state, ledger=_rows(state, {seat: {"contribution": pledges[seat]} for seat in range(state.n)}))
     if state.setup.anonymous:
-        lines = ["Every household has pledged. Only the total is announced: each pledge stays its household's own."]
+        lines: list[str | Said] = [say("Every household has pledged. Only the total is announced: each pledge stays its household's own.")]
     else:
-        each = ", ".join(f"{state.names[s]} {pledges[s]}" for s in range(state.n))
-        lines = [f"The pledges are revealed: {each}."]
-    verdict = (
-        f"below {low}: the dyke falls to {dyke}" if change < 0 else f"above {high}: the dyke rises to {dyke}" if change > 0 else f"between {low} and {high}: the dyke holds at {dyke}"
-    )
-    if change and dyke == before:
-        verdict += " (it cannot go further)"
-    lines.append(f"{total} units for the dyke in all, {verdict}.")
-    lines.append("Households allocate the rest of their labour; hired labour is agreed now.")
+        # TRANSLATORS: a household's revealed pledge, in a list ("Ana 2").
+        each = _joined([say("{name} {n}", name=state.names[s], n=pledges[s]) for s in range(state.n)])
+        lines = [say("The pledges are revealed: {pledges}.", pledges=each)]
+    lines.append(_verdict(total, change, low, high, dyke, stuck=bool(change) and dyke == before))
+    lines.append(say("Households allocate the rest of their labour; hired labour is agreed now."))
     return evolve(state, log=_say(state, *lines))
 
 
@@ -532,7 +582,7 @@ def _resolve_allocation(state: State) -> State:
     households = list(state.households)
     state = evolve(state, deals=deals)
     for d in lapsed:
-        state = evolve(state, log=_say_to(state, [d.buyer, d.seller], f"{state.names[d.buyer]}'s offer to {state.names[d.seller]} lapses."))
+        state = evolve(state, log=_say_to(state, [d.buyer, d.seller], say("{buyer}'s offer to {seller} lapses.", buyer=state.names[d.buyer], seller=state.names[d.seller])))
     rows = {}
     for seat, (sub, lei, pro) in enumerate(received):
         vp = subsistence_vp(sub) + leisure_vp(lei)
@@ -544,11 +594,12 @@ def _resolve_allocation(state: State) -> State:
     hungry = [seat for seat, r in enumerate(received) if r[0] < 2]
     if state.setup.anonymous:
         # Who went hungry says where a household's labour went: a count for the room, a note for each.
-        lines = [f"Short of food this year: {plural(len(hungry), 'household')}."] if hungry else []
-        state = evolve(state, log=_say_each(state, {s: f"Your household is short of food this year ({subsistence_vp(received[s][0])} VP)." for s in hungry}))
+        lines: list[str | Said] = [say_n("Short of food this year: {n} household.", "Short of food this year: {n} households.", len(hungry))] if hungry else []
+        short: dict[int, str | Said] = {s: say("Your household is short of food this year ({n} VP).", n=subsistence_vp(received[s][0])) for s in hungry}
+        state = evolve(state, log=_say_each(state, short))
     else:
-        lines = [f"Short of food this year: {seats_text(state.names, hungry)}."] if hungry else []
-    return evolve(state, log=_say(state, *lines, "The harvest is in. The river rises..."))
+        lines = [say("Short of food this year: {households}.", households=seats_said(state.names, hungry))] if hungry else []
+    return evolve(state, log=_say(state, *lines, say("The harvest is in. The river rises...")))
 
 
 def _flood(state: State, strength: int) -> State:
@@ -559,14 +610,19 @@ def _flood(state: State, strength: int) -> State:
     rows: dict[int, dict[str, Any]] = {seat: {} for seat in range(state.n)}
     if flooded:
         dyke -= 1
-        text = f"Flood strength {strength} beats the dyke at {before}: the village floods, every household loses a third of its Wealth, and the dyke falls to {clamp_dyke(dyke)}."
+        text = say(
+            "Flood strength {strength} beats the dyke at {before}: the village floods, every household loses a third of its Wealth, and the dyke falls to {dyke}.",
+            strength=strength,
+            before=before,
+            dyke=clamp_dyke(dyke),
+        )
     else:
-        text = f"Flood strength {strength} against the dyke at {before}: the dyke holds."
+        text = say("Flood strength {strength} against the dyke at {before}: the dyke holds.", strength=strength, before=before)
     if strength == 6:
         dyke -= 1
-        text += f" The great flood of a 6 batters the dyke down to {clamp_dyke(dyke)}."
+        text = _then(text, say("The great flood of a 6 batters the dyke down to {dyke}.", dyke=clamp_dyke(dyke)))
     dyke = clamp_dyke(dyke)
-    annual = []
+    annual: list[Said] = []
     earned: dict[int, int] = {}
     for seat, h in enumerate(households):
         wealth, wet = h.wealth, h.flooded
@@ -579,22 +635,23 @@ def _flood(state: State, strength: int) -> State:
         # Annual VP: 1 per 30 Wealth held after the flood.
         vp = wealth // WEALTH_PER_VP
         if vp:
-            annual.append(f"{h.name} +{vp}")
+            # TRANSLATORS: a household and the VP its Wealth brought it, in a list ("Ana +1").
+            annual.append(say("{name} +{n}", name=h.name, n=vp))
             earned[seat] = vp
         if (wealth, wet, vp) != (h.wealth, h.flooded, 0):
             households[seat] = evolve(h, wealth=wealth, flooded=wet, vp=h.vp + vp)
         # The ledger closes the year with each household's totals after the flood.
         rows[seat].update(vp_annual=vp, vp=h.vp + vp, wealth=wealth, flooded=wet, dyke=dyke)
     state = evolve(state, households=tuple(households), dyke=dyke, ledger=_rows(state, rows))
-    lines = [text]
+    lines: list[str | Said] = [text]
     if annual and state.setup.anonymous:
         # A household's VP says how much Wealth it holds: the room hears the village's sum.
-        lines.append(f"Wealth brings comfort (1 VP per {WEALTH_PER_VP}): {sum(earned.values())} VP in the village.")
+        lines.append(say("Wealth brings comfort (1 VP per {per}): {n} VP in the village.", per=WEALTH_PER_VP, n=sum(earned.values())))
     elif annual:
-        lines.append(f"Wealth brings comfort (1 VP per {WEALTH_PER_VP}): {', '.join(annual)}.")
+        lines.append(say("Wealth brings comfort (1 VP per {per}): {households}.", per=WEALTH_PER_VP, households=_joined(annual)))
     state = evolve(state, log=_say(state, *lines))
     if state.setup.anonymous:
-        state = evolve(state, log=_say_each(state, {s: f"Your Wealth brings you {vp} VP." for s, vp in earned.items()}))
+        state = evolve(state, log=_say_each(state, {s: say("Your Wealth brings you {n} VP.", n=vp) for s, vp in earned.items()}))
     total = state.total or 0
     after_pledges = clamp_dyke(state.dyke_before + dyke_change(total, state.n))
     village = state.households
@@ -603,13 +660,13 @@ def _flood(state: State, strength: int) -> State:
     )
     state = evolve(state, years=state.years + (summary,))
     if state.setup.max_years is not None and state.year >= state.setup.max_years:
-        return _end(state, f"the {state.setup.max_years}-year limit was reached")
+        return _end(state, say("the {n}-year limit was reached", n=state.setup.max_years))
     if state.year >= state.setup.end_check_from:
         return evolve(state, phase="end")
     return _begin_year(state)
 
 
-def _end(state: State, why: str) -> State:
+def _end(state: State, why: Said) -> State:
     divisor = final_divisor(state.dyke)
     households = list(state.households)
     rows = {}
@@ -617,13 +674,22 @@ def _end(state: State, why: str) -> State:
         final = h.wealth // divisor - (FLOOD_PENALTY if h.flooded else 0)
         households[seat] = evolve(h, vp=h.vp + final)
         rows[seat] = {"vp_final": final, "vp": h.vp + final}
-    state = evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="over", ended=why)
-    state = evolve(state, log=_say(state, f"The game ends: {why}. Final scoring: 1 VP per {divisor} Wealth at dyke {state.dyke}, and -{FLOOD_PENALTY} for a Flooded house."))
+    state = evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="over", ended=str(why))
+    state = evolve(state, log=_say(state, say(
+                "The game ends: {why}. Final scoring: 1 VP per {divisor} Wealth at dyke {dyke}, and -{penalty} for a Flooded house.",
+                why=why,
+                divisor=divisor,
+                dyke=state.dyke,
+                penalty=FLOOD_PENALTY,
+            )))
     table = standings(state)
     best = [s for rank, s, _ in table if rank == 1]
-    summary = "; ".join(f"{state.names[s]} {vp}" for _, s, vp in table)
-    verb = "wins" if len(best) == 1 else "share the win"
-    return evolve(state, log=_say(state, f"Final VP: {summary}. {seats_text(state.names, best)} {verb}."))
+    # TRANSLATORS: one household's final VP ("Ana 12").
+    scores = [say("{name} {n}", name=state.names[s], n=vp) for _rank, s, vp in table]
+    summary = _joined(scores, say_pair=lambda first, rest: say("{first}; {rest}", first=first, rest=rest))
+    if len(best) == 1:
+        return evolve(state, log=_say(state, say("Final VP: {scores}. {name} wins.", scores=summary, name=seats_said(state.names, best))))
+    return evolve(state, log=_say(state, say("Final VP: {scores}. {names} share the win.", scores=summary, names=seats_said(state.names, best))))
 
 
 # -- checking --------------------------------------------------------------------------------
@@ -631,7 +697,11 @@ def _end(state: State, why: str) -> State:
 
 def _seat(state: State, seat: int | None, what: str = "household") -> int:
     if not (isinstance(seat, int) and 0 <= seat < state.n):
-        raise RuleError("seat", f"there is no {what} {seat!r}")
+        if what == "recipient":
+            raise RuleError("seat", say("there is no recipient {seat}", seat=repr(seat)))
+        if what == "partner":
+            raise RuleError("seat", say("there is no partner {seat}", seat=repr(seat)))
+        raise RuleError("seat", say("there is no household {seat}", seat=repr(seat)))
     return seat
 
 
@@ -646,101 +716,102 @@ def _plan_units(plan: Sequence[Assignment]) -> int:
 def check(state: State, action: Action) -> None:
     if isinstance(action, ShowPledges):
         # The one move after the end: the debrief's choice, not a move of the game.
-        _require(action.seat is None, "facilitator", "only the facilitator shows or hides the pledges")
-        _require(state.setup.anonymous, "anonymous", "this game reveals every pledge already")
-        _require(state.over, "anonymous", "the pledges stay anonymous until the game ends")
-        _require(action.show != state.pledges_shown, "anonymous", "the pledges are shown already" if action.show else "the pledges are anonymous already")
+        _require(action.seat is None, "facilitator", say("only the facilitator shows or hides the pledges"))
+        _require(state.setup.anonymous, "anonymous", say("this game reveals every pledge already"))
+        _require(state.over, "anonymous", say("the pledges stay anonymous until the game ends"))
+        _require(action.show != state.pledges_shown, "anonymous", say("the pledges are shown already") if action.show else say("the pledges are anonymous already"))
         return
     if state.over:
-        raise RuleError("game over", "the game is over")
+        raise RuleError("game over", say("the game is over"))
     if isinstance(action, Contribute):
         # Pledges and allocations are most of a game's moves: messages are only made on refusal.
         seat = _seat(state, action.seat)
         if state.phase != "contribute":
-            raise RuleError("turn order", f"it is not time to pledge (now: {state.phase})")
+            raise RuleError("turn order", say("it is not time to pledge (now: {phase})", phase=state.phase))
         if state.pledges[seat] is not None:
-            raise RuleError("one pledge", f"{state.names[seat]} has already pledged")
+            raise RuleError("one pledge", say("{name} has already pledged", name=state.names[seat]))
         cap = state.capacity(seat)
         if not (isinstance(action.units, int) and 0 <= action.units <= cap):
-            raise RuleError("capacity", f"{state.names[seat]} can pledge 0-{cap} units this year, not {action.units}")
+            raise RuleError("capacity", say("{name} can pledge 0-{cap} units this year, not {units}", name=state.names[seat], cap=cap, units=repr(action.units)))
         return
     if isinstance(action, Allocate):
         seat = _seat(state, action.seat)
         if state.phase != "allocate":
-            raise RuleError("turn order", f"it is not time to allocate (now: {state.phase})")
+            raise RuleError("turn order", say("it is not time to allocate (now: {phase})", phase=state.phase))
         if state.plans[seat] is not None:
-            raise RuleError("one allocation", f"{state.names[seat]} has already allocated")
+            raise RuleError("one allocation", say("{name} has already allocated", name=state.names[seat]))
         for a in action.plan:
             _seat(state, a.recipient, "recipient")
             if a.activity not in ACTIVITIES:
-                raise RuleError("allocation", f"{a.activity!r} is not an activity")
+                raise RuleError("allocation", say("{activity} is not an activity", activity=repr(a.activity)))
             if not (isinstance(a.units, int) and a.units >= 0):
-                raise RuleError("allocation", "units are whole and not negative")
+                raise RuleError("allocation", say("units are whole and not negative"))
         free = state.free_units(seat)
         if _plan_units(action.plan) > free:
-            raise RuleError("allocation", f"that allocates {_plan_units(action.plan)} units; {state.names[seat]} has {free} left")
+            raise RuleError("allocation", say("that allocates {units} units; {name} has {free} left", units=_plan_units(action.plan), name=state.names[seat], free=free))
         return
     if isinstance(action, Gift):
         seat = _seat(state, action.seat)
         to = _seat(state, action.to, "recipient")
-        _require(to != seat, "gift", "a household cannot give Wealth to itself")
-        _require(isinstance(action.wealth, int) and action.wealth > 0, "gift", "a gift is a positive amount of Wealth")
-        _require(action.wealth <= state.households[seat].wealth, "gift", f"{state.names[seat]} has only {state.households[seat].wealth} Wealth to give")
+        _require(to != seat, "gift", say("a household cannot give Wealth to itself"))
+        _require(isinstance(action.wealth, int) and action.wealth > 0, "gift", say("a gift is a positive amount of Wealth"))
+        _require(action.wealth <= state.households[seat].wealth, "gift", say("{name} has only {n} Wealth to give", name=state.names[seat], n=state.households[seat].wealth))
         return
     if isinstance(action, Misfortune):
-        _require(state.phase == "misfortune" and not state.setup.misfortune_by_hand, "turn order", "misfortune is not rolled now")
-        _require(isinstance(action.rolls, tuple), "misfortune", "one d6 per household")
-        _require(len(action.rolls) == state.n and all(_whole(r) and 1 <= r <= 6 for r in action.rolls), "misfortune", "one d6 (a whole number 1-6) per household")
+        _require(state.phase == "misfortune" and not state.setup.misfortune_by_hand, "turn order", say("misfortune is not rolled now"))
+        _require(isinstance(action.rolls, tuple), "misfortune", say("one d6 per household"))
+        _require(len(action.rolls) == state.n and all(_whole(r) and 1 <= r <= 6 for r in action.rolls), "misfortune", say("one d6 (a whole number 1-6) per household"))
         return
     if isinstance(action, SetMisfortune):
-        _require(state.phase == "misfortune", "turn order", "misfortune is set at the start of a year")
-        _require(len(action.losses) == state.n, "misfortune", "one loss per household")
-        _require(all(_whole(x) and 0 <= x <= state.setup.capacity for x in action.losses), "misfortune", f"a loss is a whole number of units, 0-{state.setup.capacity}")
+        _require(state.phase == "misfortune", "turn order", say("misfortune is set at the start of a year"))
+        _require(len(action.losses) == state.n, "misfortune", say("one loss per household"))
+        _require(all(_whole(x) and 0 <= x <= state.setup.capacity for x in action.losses), "misfortune", say("a loss is a whole number of units, 0-{capacity}", capacity=state.setup.capacity))
         return
     if isinstance(action, Offer):
         seat = _seat(state, action.seat)
         partner = _seat(state, action.partner, "partner")
-        _require(state.phase == "allocate", "turn order", "labour is hired while households allocate")
-        _require(partner != seat, "deal", "a household cannot hire itself")
-        _require(action.activity in ACTIVITIES, "deal", f"{action.activity!r} is not an activity")
-        _require(isinstance(action.units, int) and action.units >= 1, "deal", "a deal hires at least one unit")
-        _require(isinstance(action.wealth, int) and action.wealth >= 0, "deal", "the price is zero or more Wealth")
-        _require(action.wealth <= state.households[seat].wealth, "buyer's wealth", f"{state.names[seat]} has only {state.households[seat].wealth} Wealth")
-        _require(state.plans[partner] is None, "deal", f"{state.names[partner]} has already allocated this year")
+        _require(state.phase == "allocate", "turn order", say("labour is hired while households allocate"))
+        _require(partner != seat, "deal", say("a household cannot hire itself"))
+        _require(action.activity in ACTIVITIES, "deal", say("{activity} is not an activity", activity=repr(action.activity)))
+        _require(isinstance(action.units, int) and action.units >= 1, "deal", say("a deal hires at least one unit"))
+        _require(isinstance(action.wealth, int) and action.wealth >= 0, "deal", say("the price is zero or more Wealth"))
+        _require(action.wealth <= state.households[seat].wealth, "buyer's wealth", say("{name} has only {n} Wealth", name=state.names[seat], n=state.households[seat].wealth))
+        _require(state.plans[partner] is None, "deal", say("{name} has already allocated this year", name=state.names[partner]))
         made = sum(1 for d in state.deals if d.buyer == seat and d.seller == partner)
-        _require(made < OFFERS_PER_PARTNER, "deal", f"{state.names[seat]} has made {OFFERS_PER_PARTNER} offers to {state.names[partner]} this year, the most a year allows")
+        _require(made < OFFERS_PER_PARTNER, "deal", say("{name} has made {n} offers to {partner} this year, the most a year allows", name=state.names[seat], n=OFFERS_PER_PARTNER, partner=state.names[partner]))
         if action.units > state.free_units(partner):
             # With anonymous pledges a household's free units would tell the buyer its pledge.
-            left = "fewer free units" if state.setup.anonymous else f"only {state.free_units(partner)} free units"
-            raise RuleError("seller's capacity", f"{state.names[partner]} has {left}")
+            if state.setup.anonymous:
+                raise RuleError("seller's capacity", say("{name} has fewer free units", name=state.names[partner]))
+            raise RuleError("seller's capacity", say("{name} has only {n} free units", name=state.names[partner], n=state.free_units(partner)))
         return
     if isinstance(action, (Accept, Decline)):
         seat = _seat(state, action.seat)
-        _require(state.phase == "allocate", "turn order", "deals are settled while households allocate")
+        _require(state.phase == "allocate", "turn order", say("deals are settled while households allocate"))
         deal = next((d for d in state.deals if d.id == action.deal), None)
-        _require(deal is not None and deal.status == "offered", "deal", f"there is no open offer {action.deal}")
+        _require(deal is not None and deal.status == "offered", "deal", say("there is no open offer {deal}", deal=str(action.deal)))
         assert deal is not None
         if isinstance(action, Decline):
-            _require(seat in (deal.buyer, deal.seller), "deal", "only the two households can call off an offer")
+            _require(seat in (deal.buyer, deal.seller), "deal", say("only the two households can call off an offer"))
             return
-        _require(seat == deal.seller, "deal", "only the household hired can accept an offer")
-        _require(state.plans[seat] is None, "deal", f"{state.names[seat]} has already allocated this year")
-        _require(deal.wealth <= state.households[deal.buyer].wealth, "buyer's wealth", f"{state.names[deal.buyer]} no longer has {deal.wealth} Wealth")
-        _require(deal.units <= state.free_units(seat), "seller's capacity", f"{state.names[seat]} has only {state.free_units(seat)} free units")
+        _require(seat == deal.seller, "deal", say("only the household hired can accept an offer"))
+        _require(state.plans[seat] is None, "deal", say("{name} has already allocated this year", name=state.names[seat]))
+        _require(deal.wealth <= state.households[deal.buyer].wealth, "buyer's wealth", say("{name} no longer has {n} Wealth", name=state.names[deal.buyer], n=deal.wealth))
+        _require(deal.units <= state.free_units(seat), "seller's capacity", say("{name} has only {n} free units", name=state.names[seat], n=state.free_units(seat)))
         return
     if isinstance(action, Advance):
-        _require(action.seat is None, "facilitator", "only the facilitator advances the year")
-        _require(state.phase in ("contribute", "allocate"), "turn order", "there is nothing to advance now")
+        _require(action.seat is None, "facilitator", say("only the facilitator advances the year"))
+        _require(state.phase in ("contribute", "allocate"), "turn order", say("there is nothing to advance now"))
         return
     if isinstance(action, Flood):
-        _require(state.phase == "flood", "turn order", "the flood comes after the harvest")
-        _require(_whole(action.strength) and 1 <= action.strength <= 6, "flood", "flood strength is a d6 (a whole number 1-6)")
+        _require(state.phase == "flood", "turn order", say("the flood comes after the harvest"))
+        _require(_whole(action.strength) and 1 <= action.strength <= 6, "flood", say("flood strength is a d6 (a whole number 1-6)"))
         return
     if isinstance(action, EndRoll):
-        _require(state.phase == "end", "turn order", "the end roll comes after the year")
-        _require(_whole(action.die) and 1 <= action.die <= 6, "end", "the end roll is a d6 (a whole number 1-6)")
+        _require(state.phase == "end", "turn order", say("the end roll comes after the year"))
+        _require(_whole(action.die) and 1 <= action.die <= 6, "end", say("the end roll is a d6 (a whole number 1-6)"))
         return
-    raise RuleError("action", f"Leerdam has no action {type(action).__name__}")
+    raise RuleError("action", say("Leerdam has no action {kind}", kind=type(action).__name__))
 
 
 def _default_plan(state: State, seat: int) -> tuple[Assignment, ...]:
@@ -756,8 +827,8 @@ def play(state: State, action: Action) -> State:
         pledges = list(state.pledges)
         pledges[seat] = action.units
         log = state.log + (
-            Event(f"{state.names[seat]} has made a secret pledge.", None, state.year),
-            Event(f"You pledged {plural(action.units, 'unit')} to the dyke.", frozenset((seat,)), state.year),
+            Event(say("{name} has made a secret pledge.", name=state.names[seat]), None, state.year),
+            Event(say("You pledged {units} to the dyke.", units=_units(action.units)), frozenset((seat,)), state.year),
         )
         state = evolve(state, pledges=tuple(pledges), log=log)
         return _reveal(state) if None not in pledges else state
@@ -766,7 +837,7 @@ def play(state: State, action: Action) -> State:
         assert seat is not None
         plans = list(state.plans)
         plans[seat] = tuple(a for a in action.plan if a.units)
-        state = evolve(state, plans=tuple(plans), log=_say(state, f"{state.names[seat]} has allocated this year's labour."))
+        state = evolve(state, plans=tuple(plans), log=_say(state, say("{name} has allocated this year's labour.", name=state.names[seat])))
         return _resolve_allocation(state) if None not in plans else state
     if isinstance(action, Gift):
         seat, to = action.seat, action.to
@@ -775,13 +846,14 @@ def play(state: State, action: Action) -> State:
         households[seat] = evolve(households[seat], wealth=households[seat].wealth - action.wealth)
         households[to] = evolve(households[to], wealth=households[to].wealth + action.wealth)
         state = evolve(state, households=tuple(households))
-        return evolve(state, log=_say_among(state, (seat, to), f"{state.names[seat]} gives {action.wealth} Wealth to {state.names[to]}."))
+        return evolve(state, log=_say_among(state, (seat, to), say("{name} gives {n} Wealth to {other}.", name=state.names[seat], n=action.wealth, other=state.names[to])))
     if isinstance(action, Misfortune):
         table = state.setup.misfortune
-        why = "The misfortune dice are rolled. " if state.setup.anonymous else f"Misfortune dice: {' '.join(map(str, action.rolls))}. "
+        # The dice are identifiers of a roll ("3 1 6"), not a quantity: said as digits.
+        why = say("The misfortune dice are rolled.") if state.setup.anonymous else say("Misfortune dice: {dice}.", dice=" ".join(map(str, action.rolls)))
         return _set_losses(state, [table[r - 1] for r in action.rolls], why)
     if isinstance(action, SetMisfortune):
-        return _set_losses(state, action.losses, "The facilitator sets this year's misfortune. ")
+        return _set_losses(state, action.losses, say("The facilitator sets this year's misfortune."))
     if isinstance(action, Offer):
         seat = action.seat
         assert seat is not None
@@ -789,7 +861,15 @@ def play(state: State, action: Action) -> State:
         state = evolve(state, deals=state.deals + (deal,))
         return evolve(
             state,
-            log=_say_to(state, [seat, deal.seller], f"{state.names[seat]} offers {state.names[deal.seller]} {deal.wealth} Wealth for {plural(deal.units, 'unit')} on {state.names[seat]}'s {deal.activity} (offer {deal.id})."),
+            log=_say_to(state, [seat, deal.seller], say(
+                    "{buyer} offers {seller} {wealth} Wealth for {units} on {buyer}'s {activity} (offer {deal}).",
+                    buyer=state.names[seat],
+                    seller=state.names[deal.seller],
+                    wealth=deal.wealth,
+                    units=_units(deal.units),
+                    activity=activity_word(deal.activity),
+                    deal=str(deal.id),
+                )),
         )
     if isinstance(action, (Accept, Decline)):
         deal = next(d for d in state.deals if d.id == action.deal)
@@ -797,8 +877,12 @@ def play(state: State, action: Action) -> State:
         deals = tuple(evolve(d, status="done" if done else "declined") if d.id == deal.id else d for d in state.deals)
         state = evolve(state, deals=deals)
         if not done:
-            who = "withdraws" if action.seat == deal.buyer else "declines"
-            return evolve(state, log=_say_to(state, [deal.buyer, deal.seller], f"{state.names[action.seat or 0]} {who} offer {deal.id}."))
+            name = state.names[action.seat or 0]
+            if action.seat == deal.buyer:
+                called_off = say("{name} withdraws offer {deal}.", name=name, deal=str(deal.id))
+            else:
+                called_off = say("{name} declines offer {deal}.", name=name, deal=str(deal.id))
+            return evolve(state, log=_say_to(state, [deal.buyer, deal.seller], called_off))
         households = list(state.households)
         households[deal.buyer] = evolve(households[deal.buyer], wealth=households[deal.buyer].wealth - deal.wealth)
         households[deal.seller] = evolve(households[deal.seller], wealth=households[deal.seller].wealth + deal.wealth)
@@ -806,7 +890,14 @@ def play(state: State, action: Action) -> State:
         return evolve(
             state,
             log=_say_among(
-                state, (deal.buyer, deal.seller), f"Deal: {state.names[deal.seller]} works {plural(deal.units, 'unit')} on {state.names[deal.buyer]}'s {deal.activity} for {deal.wealth} Wealth."
+                state, (deal.buyer, deal.seller), say(
+                    "Deal: {seller} works {units} on {buyer}'s {activity} for {wealth} Wealth.",
+                    seller=state.names[deal.seller],
+                    units=_units(deal.units),
+                    buyer=state.names[deal.buyer],
+                    activity=activity_word(deal.activity),
+                    wealth=deal.wealth,
+                )
             ),
         )
     if isinstance(action, Advance):
@@ -814,37 +905,37 @@ def play(state: State, action: Action) -> State:
             missing = [s for s in range(state.n) if state.pledges[s] is None]
             state = evolve(state, pledges=tuple(p or 0 for p in state.pledges))
             if state.setup.anonymous:
-                text = f"The facilitator moves on: every missing pledge ({len(missing)}) counts as 0."
+                text = say("The facilitator moves on: every missing pledge ({n}) counts as 0.", n=len(missing))
             else:
-                text = f"The facilitator moves on: {seats_text(state.names, missing)} pledge nothing."
+                text = say("The facilitator moves on: {households} pledge nothing.", households=seats_said(state.names, missing))
             state = evolve(state, log=_say(state, text))
             return _reveal(state)
         missing = [s for s in range(state.n) if state.plans[s] is None]
         plans = tuple(p if p is not None else _default_plan(state, s) for s, p in enumerate(state.plans))
         state = evolve(state, plans=plans)
         if state.setup.anonymous:
-            text = f"The facilitator moves on: every household still to allocate ({len(missing)}) feeds its own and rests."
+            text = say("The facilitator moves on: every household still to allocate ({n}) feeds its own and rests.", n=len(missing))
         else:
-            text = f"The facilitator moves on: {seats_text(state.names, missing)} feed their own households and rest."
+            text = say("The facilitator moves on: {households} feed their own households and rest.", households=seats_said(state.names, missing))
         state = evolve(state, log=_say(state, text))
         return _resolve_allocation(state)
     if isinstance(action, Flood):
         return _flood(state, action.strength)
     if isinstance(action, ShowPledges):
         text = (
-            "For the debrief the facilitator shows every household's pledges and numbers."
+            say("For the debrief the facilitator shows every household's pledges and numbers.")
             if action.show
-            else "The facilitator keeps the pledges anonymous."
+            else say("The facilitator keeps the pledges anonymous.")
         )
         state = evolve(state, pledges_shown=action.show)
         return evolve(state, log=_say(state, text))
     if isinstance(action, EndRoll):
         state = evolve(state, years=state.years[:-1] + (evolve(state.years[-1], end_roll=action.die),))
         if action.die in state.setup.end_on:
-            return _end(state, f"the end roll of {action.die} after year {state.year}")
-        state = evolve(state, log=_say(state, f"End roll {action.die}: the village carries on."))
+            return _end(state, say("the end roll of {die} after year {year}", die=action.die, year=state.year))
+        state = evolve(state, log=_say(state, say("End roll {die}: the village carries on.", die=action.die)))
         return _begin_year(state)
-    raise RuleError("action", f"Leerdam has no action {type(action).__name__}")
+    raise RuleError("action", say("Leerdam has no action {kind}", kind=type(action).__name__))
 
 
 def chance(state: State, rng: random.Random) -> Action | None:

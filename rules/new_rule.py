@@ -20,12 +20,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
-from .core import plural as _plural
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_said
 from .decisions import Decision, Game, Made, collect
 from .games import card
 from .records import evolve
-from .text import Said
+from .text import Listed, Said, listed, say, say_n
 
 __all__ = [
     "COLOURS",
@@ -105,23 +104,23 @@ class Setup:
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", check_names(self.names, CARD.players.low, CARD.players.high, CARD.words.players))
         if not 2 <= len(self.colours) <= MAX_COLOURS:
-            raise RuleError("setup", f"the game has 2-{MAX_COLOURS} colours, not {len(self.colours)}")
+            raise RuleError("setup", say("the game has 2-{most} colours, not {n}", most=MAX_COLOURS, n=len(self.colours)))
         colours = tuple(str(c).strip().lower() for c in self.colours)
         object.__setattr__(self, "colours", colours)
         if any(len(c) > 20 for c in colours):
-            raise RuleError("setup", "a colour's name is at most 20 characters")
+            raise RuleError("setup", say("a colour's name is at most 20 characters"))
         if len(colours) < 2 or len(set(colours)) != len(colours) or not all(colours):
-            raise RuleError("setup", "the game needs at least two distinct colour names")
+            raise RuleError("setup", say("the game needs at least two distinct colour names"))
         if self.antibody not in colours:
-            raise RuleError("setup", f"the antibody colour {self.antibody!r} is not one of the colours")
+            raise RuleError("setup", say("the antibody colour {colour} is not one of the colours", colour=repr(self.antibody)))
         if not 1 <= self.bags_per_player <= 10 or not 1 <= self.per_bag <= 50:
-            raise RuleError("setup", "bags per player must be 1-10 and candies per colour per bag 1-50")
+            raise RuleError("setup", say("bags per player must be 1-10 and candies per colour per bag 1-50"))
         if not self.hand >= 1:
-            raise RuleError("setup", "each player starts with at least one candy")
+            raise RuleError("setup", say("each player starts with at least one candy"))
         if self.hand * len(self.names) > self.total_candies:
-            raise RuleError("setup", f"{self.total_candies} candies cannot give {len(self.names)} players {self.hand} each")
+            raise RuleError("setup", say("{n} candies cannot give {players} players {hand} each", n=self.total_candies, players=len(self.names), hand=self.hand))
         if self.max_rounds is not None and not 1 <= self.max_rounds <= 200:
-            raise RuleError("setup", "the round limit must be 1-200, or none")
+            raise RuleError("setup", say("the round limit must be 1-200, or none"))
 
     @property
     def total_candies(self) -> int:
@@ -336,18 +335,53 @@ def _a(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
+#: The standard colours as words of the reader's language; a colour's id (these English words, or a
+#: name the facilitator typed) stays as it is in actions and saves.
+_COLOUR_WORDS: Mapping[str, Said] = {
+    "red": say("red"),
+    "orange": say("orange"),
+    "yellow": say("yellow"),
+    "green": say("green"),
+    "blue": say("blue"),
+    "brown": say("brown"),
+    "purple": say("purple"),
+    "pink": say("pink"),
+}
+
+
+def colour_word(colour: str) -> str | Said:
+    """A candy colour as the reader's language names it; a colour the facilitator named as typed."""
+    return _COLOUR_WORDS.get(colour, colour)
+
+
+def describe_said(candies: Sequence[str]) -> Said:
+    """'2 blue, 1 red' for a handful of candies, in the reader's language (`str()`: `describe`)."""
+    if not candies:
+        return say("nothing")
+    counts = sorted(Counter(candies).items())
+    # TRANSLATORS: a number of candies of one colour, in a list such as "2 blue, 1 red".
+    parts = [say("{n} {colour}", n=n, colour=colour_word(c)) for c, n in counts]
+    said = parts[-1]
+    for part in reversed(parts[:-1]):
+        # TRANSLATORS: two items of a list of candies ("2 blue, 1 red"): keep the order.
+        said = say("{first}, {rest}", first=part, rest=said)
+    return said
+
+
 def describe(candies: Sequence[str]) -> str:
     """'2 blue, 1 red' for a handful of candies."""
-    if not candies:
-        return "nothing"
-    counts = Counter(candies)
-    return ", ".join(f"{n} {c}" for c, n in sorted(counts.items()))
+    return str(describe_said(candies))
+
+
+def _colours_said(colours: Sequence[str]) -> Listed:
+    """Colours in a sentence, "yellow and green" (English joins them with "and")."""
+    return listed(colour_word(c) for c in colours)
 
 
 # -- the rules -----------------------------------------------------------------------------
 
 
-def _say(state: State, text: str, seats: Iterable[int] | None = None) -> tuple[Event, ...]:
+def _say(state: State, text: str | Said, seats: Iterable[int] | None = None) -> tuple[Event, ...]:
     visible = None if seats is None else frozenset(seats)
     return state.log + (Event(text, visible, state.round),)
 
@@ -376,76 +410,76 @@ def initial(setup: Setup) -> State:
     )
 
 
-def _require(condition: bool, rule: str, message: str) -> None:
+def _require(condition: bool, rule: str, message: str | Said) -> None:
     if not condition:
         raise RuleError(rule, message)
 
 
 def _require_seat(state: State, action: Action) -> int:
     seat = action.seat
-    _require(isinstance(seat, int) and 0 <= seat < state.setup.players, "seat", f"there is no seat {seat!r}")
+    _require(isinstance(seat, int) and 0 <= seat < state.setup.players, "seat", say("there is no seat {seat}", seat=repr(seat)))
     assert seat is not None
-    _require(not state.players[seat].out, "out", f"{state.names[seat]} is out of the game")
+    _require(not state.players[seat].out, "out", say("{name} is out of the game", name=state.names[seat]))
     return seat
 
 
 def _require_colour(state: State, colour: str) -> None:
-    _require(colour in state.colours, "colour", f"{colour!r} is not a colour in this game")
+    _require(colour in state.colours, "colour", say("{colour} is not a colour in this game", colour=repr(colour)))
 
 
 def check(state: State, action: Action) -> None:
     """Raise RuleError when `action` is not allowed now."""
     if state.over:
-        raise RuleError("game over", "the game is over")
+        raise RuleError("game over", say("the game is over"))
     if isinstance(action, Deal):
-        _require(state.phase == "deal", "turn order", "the candies were dealt already")
+        _require(state.phase == "deal", "turn order", say("the candies were dealt already"))
         hands = [_bag(state.colours, h) for h in action.hands]
-        _require(len(hands) == state.setup.players, "setup", "one hand per player is dealt")
-        _require(all(sum(h) == state.setup.hand for h in hands), "setup", f"each hand holds {state.setup.hand} candies")
-        _require(all(set(h) <= set(state.colours) for h in action.hands), "colour", "a dealt candy is not a colour in this game")
+        _require(len(hands) == state.setup.players, "setup", say("one hand per player is dealt"))
+        _require(all(sum(h) == state.setup.hand for h in hands), "setup", say_n("each hand holds {n} candy", "each hand holds {n} candies", state.setup.hand))
+        _require(all(set(h) <= set(state.colours) for h in action.hands), "colour", say("a dealt candy is not a colour in this game"))
         total = tuple(sum(col) for col in zip(*hands))
-        _require(_fits(total, state.common), "setup", "the common bowl does not hold those candies")
+        _require(_fits(total, state.common), "setup", say("the common bowl does not hold those candies"))
         return
     if isinstance(action, Draw):
         seat = _require_seat(state, action)
-        _require(state.phase == "draw", "turn order", f"it is not time to draw (now: {state.phase})")
-        _require(seat == state.turn, "turn order", f"it is {state.names[state.turn or 0]}'s turn to draw, not {state.names[seat]}'s")
+        _require(state.phase == "draw", "turn order", say("it is not time to draw (now: {phase})", phase=state.phase))
+        _require(seat == state.turn, "turn order", say("it is {name}'s turn to draw, not {other}'s", name=state.names[state.turn or 0], other=state.names[seat]))
         return
     if isinstance(action, Drawn):
-        _require(state.phase == "drawing", "turn order", "no one is drawing now")
-        _require(action.seat == state.turn, "turn order", "the draw belongs to the seat whose turn it is")
-        _require(all(c in state.colours for c in action.candies), "colour", "a drawn candy is not a colour in this game")
+        _require(state.phase == "drawing", "turn order", say("no one is drawing now"))
+        _require(action.seat == state.turn, "turn order", say("the draw belongs to the seat whose turn it is"))
+        _require(all(c in state.colours for c in action.candies), "colour", say("a drawn candy is not a colour in this game"))
         want = min(DRAW_SIZE, sum(state.common))
-        _require(len(action.candies) == want, "draw", f"the draw is {want} candies")
-        _require(_fits(_bag(state.colours, action.candies), state.common), "draw", "the common bowl does not hold those candies")
+        _require(len(action.candies) == want, "draw", say_n("the draw is {n} candy", "the draw is {n} candies", want))
+        _require(_fits(_bag(state.colours, action.candies), state.common), "draw", say("the common bowl does not hold those candies"))
         return
     if isinstance(action, (Keep, Swap)):
         seat = _require_seat(state, action)
-        _require(state.phase == "choose" and seat == state.turn, "turn order", f"{state.names[seat]} has no draw to keep or return")
+        _require(state.phase == "choose" and seat == state.turn, "turn order", say("{name} has no draw to keep or return", name=state.names[seat]))
         if isinstance(action, Swap):
             _require_colour(state, action.colour)
-            _require(len(state.drawn) > 0, "swap", "there is nothing to return: the bowl was empty")
+            _require(len(state.drawn) > 0, "swap", say("there is nothing to return: the bowl was empty"))
             after = _add(state.common, _bag(state.colours, state.drawn))
             _require(
                 after[state.colours.index(action.colour)] > 0,
                 "swap",
-                f"the common bowl holds no {action.colour} candy to take",
+                say("the common bowl holds no {colour} candy to take", colour=colour_word(action.colour)),
             )
         return
     if isinstance(action, Pick):
         seat = _require_seat(state, action)
-        _require(state.phase == "pick", "turn order", f"it is not time to pick an infection (now: {state.phase})")
-        _require(state.picks[seat] is None, "one pick", f"{state.names[seat]} has already picked")
+        _require(state.phase == "pick", "turn order", say("it is not time to pick an infection (now: {phase})", phase=state.phase))
+        _require(state.picks[seat] is None, "one pick", say("{name} has already picked", name=state.names[seat]))
         _require_colour(state, action.colour)
-        _require(state.count(seat, action.colour) > 0, "pick", f"{state.names[seat]} holds no {action.colour} candy to pick")
+        _require(state.count(seat, action.colour) > 0, "pick", say("{name} holds no {colour} candy to pick", name=state.names[seat], colour=colour_word(action.colour)))
         return
     if isinstance(action, Pay):
         seat = _require_seat(state, action)
-        _require(state.phase == "pay", "turn order", f"it is not time to pay (now: {state.phase})")
-        _require(not state.paid[seat], "one payment", f"{state.names[seat]} has already paid this round")
+        _require(state.phase == "pay", "turn order", say("it is not time to pay (now: {phase})", phase=state.phase))
+        _require(not state.paid[seat], "one payment", say("{name} has already paid this round", name=state.names[seat]))
         payment_levels(state, seat, action.returned, action.eaten)
         return
-    raise RuleError("action", f"New Rule has no action {type(action).__name__}")
+    raise RuleError("action", say("New Rule has no action {kind}", kind=type(action).__name__))
 
 
 def payment_levels(state: State, seat: int, returned: Sequence[str], eaten: int) -> int:
@@ -454,27 +488,32 @@ def payment_levels(state: State, seat: int, returned: Sequence[str], eaten: int)
     for c in returned:
         _require_colour(state, c)
     bowl = state.players[seat].bowl
-    _require(isinstance(eaten, int) and eaten >= 0, "antibodies", "a payment eats zero or more antibodies")
+    _require(isinstance(eaten, int) and eaten >= 0, "antibodies", say("a payment eats zero or more antibodies"))
     held_red = bowl[colours.index(antibody)]
-    _require(eaten <= held_red, "antibodies", f"{state.names[seat]} holds only {held_red} {antibody} to eat")
+    _require(eaten <= held_red, "antibodies", say("{name} holds only {n} {colour} to eat", name=state.names[seat], n=held_red, colour=colour_word(antibody)))
     spent = _add(_bag(colours, returned), _bag(colours, [antibody] * eaten))
-    _require(_fits(spent, bowl), "payment", f"{state.names[seat]} does not hold {describe(returned)}" + (f" plus {eaten} {antibody} to eat" if eaten else ""))
+    _require(_fits(spent, bowl), "payment", say("{name} does not hold {candies} plus {n} {colour} to eat", name=state.names[seat], candies=describe_said(returned), n=eaten, colour=colour_word(antibody))
+        if eaten
+        else say("{name} does not hold {candies}", name=state.names[seat], candies=describe_said(returned)))
     infected = set(state.infection)
     plain = sum(1 for c in returned if c not in infected)
     sick = len(returned) - plain
-    _require(plain % 2 == 0, "two per level", "non-infection candies are returned two per level")
-    _require(sick % 4 == 0, "double rate", "infection-colour candies are returned four per level")
+    _require(plain % 2 == 0, "two per level", say("non-infection candies are returned two per level"))
+    _require(sick % 4 == 0, "double rate", say("infection-colour candies are returned four per level"))
     if sick:
         plain_held = sum(n for c, n in zip(colours, bowl) if c not in infected)
         left = plain_held - plain - (eaten if antibody not in infected else 0)
         _require(
             left < 2,
             "double rate",
-            f"infection-colour candies may be paid only once fewer than 2 other candies are left "
-            f"({state.names[seat]} would still hold {left})",
+            say(
+                "infection-colour candies may be paid only once fewer than 2 other candies are left ({name} would still hold {n})",
+                name=state.names[seat],
+                n=left,
+            ),
         )
     levels = plain // 2 + eaten + sick // 4
-    _require(levels == state.strength, "exact payment", f"that pays {_plural(levels, 'level')}; the infection's strength is {state.strength}")
+    _require(levels == state.strength, "exact payment", say_n("that pays {n} level; the infection's strength is {strength}", "that pays {n} levels; the infection's strength is {strength}", levels, strength=state.strength))
     return levels
 
 
@@ -498,7 +537,7 @@ def _next_seat(state: State, after: int | None) -> int | None:
     return None
 
 
-def _out(state: State, seat: int, why: str) -> State:
+def _out(state: State, seat: int, why: Said) -> State:
     """`seat` returns everything to the common bowl and leaves the game."""
     player = state.players[seat]
     players = list(state.players)
@@ -507,32 +546,43 @@ def _out(state: State, seat: int, why: str) -> State:
         state,
         common=_add(state.common, player.bowl),
         players=tuple(players),
-        pad=_line(state, seat, note=f"out: {why}"),
+        pad=_line(state, seat, note=f"out: {why}"),  # the score pad keeps English: its sheets say it
     )
-    return evolve(state, log=_say(state, f"{player.name} is out: {why} (returns {player.candies} candies)."))
+    return evolve(state, log=_say(state, say_n("{name} is out: {why} (returns {n} candy).", "{name} is out: {why} (returns {n} candies).", player.candies, name=player.name, why=why)))
 
 
 def _begin_round(state: State) -> State:
     if state.setup.max_rounds is not None and state.round >= state.setup.max_rounds:
-        return _end(state, f"the {state.setup.max_rounds}-round limit was reached")
+        return _end(state, say("the {n}-round limit was reached", n=state.setup.max_rounds))
     if len(state.active) < 2:
-        return _end(state, "fewer than two players are still in")
+        return _end(state, say("fewer than two players are still in"))
     if sum(state.common) == 0:
-        return _end(state, "the common bowl is empty")
+        return _end(state, say("the common bowl is empty"))
     n = state.setup.players
     state = evolve(state, round=state.round + 1, phase="draw", picks=(None,) * n, paid=(False,) * n, infection=(), strength=0)
     state = evolve(state, turn=_next_seat(state, None))
-    return evolve(state, log=_say(state, f"Round {state.round} begins: {sum(state.common)} candies in the common bowl."))
+    return evolve(state, log=_say(state, say_n("Round {round} begins: {n} candy in the common bowl.", "Round {round} begins: {n} candies in the common bowl.", sum(state.common), round=state.round)))
 
 
-def _end(state: State, why: str) -> State:
-    state = evolve(state, phase="over", turn=None, ended=why)
+def _end(state: State, why: Said) -> State:
+    state = evolve(state, phase="over", turn=None, ended=str(why))
     table = standings(state)
     best = [s for rank, s, _ in table if rank == 1]
-    state = evolve(state, log=_say(state, f"The game ends: {why}."))
-    summary = "; ".join(f"{state.names[s]} {score}" for _, s, score in table)
-    verb = "wins" if len(best) == 1 else "share the win"
-    return evolve(state, log=_say(state, f"Final scores: {summary}. {seats_text(state.names, best)} {verb}."))
+    state = evolve(state, log=_say(state, say("The game ends: {why}.", why=why)))
+    return evolve(state, log=_say(state, final_scores(state.names, table, best)))
+
+
+def final_scores(names: Sequence[str], table: Sequence[tuple[int, int, int]], best: Sequence[int]) -> Said:
+    """The last log line: "Final scores: Ana 3; Bo 2. Ana wins." in the reader's language."""
+    # TRANSLATORS: one player's score in the final scores ("Ana 3").
+    scores = [say("{name} {score}", name=names[s], score=score) for _rank, s, score in table]
+    summary = scores[-1]
+    for part in reversed(scores[:-1]):
+        # TRANSLATORS: two scores in the list of final scores ("Ana 3; Bo 2"): keep the order.
+        summary = say("{first}; {rest}", first=part, rest=summary)
+    if len(best) == 1:
+        return say("Final scores: {scores}. {name} wins.", scores=summary, name=seats_said(names, best))
+    return say("Final scores: {scores}. {names} share the win.", scores=summary, names=seats_said(names, best))
 
 
 def _after_choice(state: State, seat: int) -> State:
@@ -540,7 +590,7 @@ def _after_choice(state: State, seat: int) -> State:
     if nxt is not None:
         return evolve(state, phase="draw", turn=nxt, drawn=())
     state = evolve(state, phase="pick", turn=None, drawn=())
-    return evolve(state, log=_say(state, "Everyone has drawn. Each player secretly picks a colour."))
+    return evolve(state, log=_say(state, say("Everyone has drawn. Each player secretly picks a colour.")))
 
 
 def _reveal(state: State) -> State:
@@ -548,14 +598,18 @@ def _reveal(state: State) -> State:
     counts = Counter(picks.values())
     strength = max(counts.values())
     infection = tuple(c for c in state.colours if counts.get(c) == strength)
-    shown = ", ".join(f"{state.names[s]} {c}" for s, c in picks.items())
+    # TRANSLATORS: one player's revealed pick ("Ana yellow").
+    picked = [say("{name} {colour}", name=state.names[s], colour=colour_word(c)) for s, c in picks.items() if c is not None]
+    shown = picked[-1]
+    for part in reversed(picked[:-1]):
+        shown = say("{first}, {rest}", first=part, rest=shown)
     state = evolve(state, phase="pay", infection=infection, strength=strength)
-    state = evolve(state, log=_say(state, f"Revealed: {shown}. Infection: {' and '.join(infection)}, strength {strength}."))
+    state = evolve(state, log=_say(state, say("Revealed: {picks}. Infection: {colours}, strength {strength}.", picks=shown, colours=_colours_said(infection), strength=strength)))
     for seat in state.active:
         state = evolve(state, pad=_line(state, seat, picked=picks[seat], infection=infection, strength=strength))
     for seat in state.active:
         if max_levels(state, seat) < strength:
-            state = _out(state, seat, f"cannot fight off a strength-{strength} infection")
+            state = _out(state, seat, say("cannot fight off a strength-{strength} infection", strength=strength))
     return _after_payment(state)
 
 
@@ -564,8 +618,26 @@ def _after_payment(state: State) -> State:
         return state
     for seat in state.active:
         if state.players[seat].candies == 0:
-            state = _out(state, seat, "the bowl is empty")
+            state = _out(state, seat, say("the bowl is empty"))
     return _begin_round(state)
+
+
+def _took(colour: str) -> Said:
+    """'You took a blue candy.' (English picks "a" or "an" by the colour's first letter)."""
+    if colour[:1].lower() in "aeiou":
+        return say("You took an {colour} candy.", colour=colour_word(colour))
+    return say("You took a {colour} candy.", colour=colour_word(colour))
+
+
+def _paid(name: str, action: Pay, antibody: str) -> Said:
+    """A payment's log line: what the seat returned and how many antibodies it ate."""
+    if action.returned and action.eaten:
+        return say("{name} returns {candies} and eats {n} {colour}.", name=name, candies=describe_said(action.returned), n=action.eaten, colour=colour_word(antibody))
+    if action.eaten:
+        return say("{name} eats {n} {colour}.", name=name, n=action.eaten, colour=colour_word(antibody))
+    if action.returned:
+        return say("{name} returns {candies}.", name=name, candies=describe_said(action.returned))
+    return say("{name} pays nothing.", name=name)
 
 
 def play(state: State, action: Action) -> State:
@@ -574,9 +646,9 @@ def play(state: State, action: Action) -> State:
         players = tuple(evolve(p, bowl=_bag(colours, hand)) for p, hand in zip(state.players, action.hands))
         dealt = _bag(colours, [c for hand in action.hands for c in hand])
         state = evolve(state, players=players, common=_sub(state.common, dealt))
-        state = evolve(state, log=_say(state, f"Each player draws {state.setup.hand} candies from the common bowl."))
+        state = evolve(state, log=_say(state, say_n("Each player draws {n} candy from the common bowl.", "Each player draws {n} candies from the common bowl.", state.setup.hand)))
         for seat, hand in enumerate(action.hands):
-            state = evolve(state, log=_say(state, f"{state.names[seat]} starts with {describe(hand)}.", [seat]))
+            state = evolve(state, log=_say(state, say("{name} starts with {candies}.", name=state.names[seat], candies=describe_said(hand)), [seat]))
         return _begin_round(state)
     if isinstance(action, Draw):
         return evolve(state, phase="drawing")
@@ -590,15 +662,15 @@ def play(state: State, action: Action) -> State:
             common=_sub(state.common, _bag(colours, action.candies)),
             pad=_line(state, seat, drawn=action.candies),
         )
-        state = evolve(state, log=_say(state, f"{state.names[seat]} draws {len(action.candies)} candies blindly."))
-        return evolve(state, log=_say(state, f"{state.names[seat]} drew {describe(action.candies)}.", [seat]))
+        state = evolve(state, log=_say(state, say_n("{name} draws {n} candy blindly.", "{name} draws {n} candies blindly.", len(action.candies), name=state.names[seat])))
+        return evolve(state, log=_say(state, say("{name} drew {candies}.", name=state.names[seat], candies=describe_said(action.candies)), [seat]))
     if isinstance(action, Keep):
         seat = action.seat
         assert seat is not None
         players = list(state.players)
         players[seat] = evolve(players[seat], bowl=_add(players[seat].bowl, _bag(colours, state.drawn)))
         state = evolve(state, players=tuple(players), pad=_line(state, seat, choice="kept"))
-        state = evolve(state, log=_say(state, f"{state.names[seat]} keeps the draw."))
+        state = evolve(state, log=_say(state, say("{name} keeps the draw.", name=state.names[seat])))
         return _after_choice(state, seat)
     if isinstance(action, Swap):
         seat = action.seat
@@ -609,8 +681,8 @@ def play(state: State, action: Action) -> State:
         players[seat] = evolve(players[seat], bowl=_add(players[seat].bowl, taken))
         state = evolve(state, common=_sub(common, taken), players=tuple(players), pad=_line(state, seat, choice="swapped", chosen=action.colour))
         # Everyone sees the swap; only the swapper knows the colour taken (RULINGS.md).
-        state = evolve(state, log=_say(state, f"{state.names[seat]} returns the draw and takes one candy of their choice."))
-        state = evolve(state, log=_say(state, f"You took {_a(action.colour)} candy.", [seat]))
+        state = evolve(state, log=_say(state, say("{name} returns the draw and takes one candy of their choice.", name=state.names[seat])))
+        state = evolve(state, log=_say(state, _took(action.colour), [seat]))
         return _after_choice(state, seat)
     if isinstance(action, Pick):
         seat = action.seat
@@ -618,8 +690,8 @@ def play(state: State, action: Action) -> State:
         picks = list(state.picks)
         picks[seat] = action.colour
         state = evolve(state, picks=tuple(picks))
-        state = evolve(state, log=_say(state, f"{state.names[seat]} has picked a colour in secret."))
-        state = evolve(state, log=_say(state, f"You picked {action.colour}.", [seat]))
+        state = evolve(state, log=_say(state, say("{name} has picked a colour in secret.", name=state.names[seat])))
+        state = evolve(state, log=_say(state, say("You picked {colour}.", colour=colour_word(action.colour)), [seat]))
         if all(state.picks[s] is not None for s in state.active):
             return _reveal(state)
         return state
@@ -639,14 +711,9 @@ def play(state: State, action: Action) -> State:
             common=_add(state.common, _bag(colours, action.returned)),
             pad=_line(state, seat, returned=action.returned, eaten=action.eaten),
         )
-        parts = []
-        if action.returned:
-            parts.append(f"returns {describe(action.returned)}")
-        if action.eaten:
-            parts.append(f"eats {action.eaten} {state.setup.antibody}")
-        state = evolve(state, log=_say(state, f"{state.names[seat]} {' and '.join(parts)}."))
+        state = evolve(state, log=_say(state, _paid(state.names[seat], action, state.setup.antibody)))
         return _after_payment(state)
-    raise RuleError("action", f"New Rule has no action {type(action).__name__}")
+    raise RuleError("action", say("New Rule has no action {kind}", kind=type(action).__name__))
 
 
 def chance(state: State, rng: random.Random) -> Action | None:

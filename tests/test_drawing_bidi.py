@@ -22,7 +22,7 @@ MINUS_TWO = '<span class="pb-num" dir="ltr">\u22122</span>'
 
 def struck_village() -> AnyGame:
     """A village whose first year's misfortune strikes the Hebrew name for 2 ("מרים (-2)")."""
-    return leerdam(lambda g: any("מרים (-2)" in e.text for e in g.state.log if e.visible_to is None), names=HOUSEHOLDS, years=6)
+    return leerdam(lambda g: any("מרים (-2)" in str(e.text) for e in g.state.log if e.visible_to is None), names=HOUSEHOLDS, years=6)
 
 
 def test_a_hebrew_name_beside_a_negative_number_isolates_both() -> None:

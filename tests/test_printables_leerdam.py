@@ -224,11 +224,11 @@ def test_a_finished_game_prints_ledgers_standings_and_chronicle(finished: State,
         assert f"{shown} {NAMES[seat]} {household.wealth} {flooded} {finished.dyke} {signed(finals[seat])} {vp}" in record
     assert f"The game ended: {finished.ended}." in record
     # The chronicle: every public line, in order, and none of the private ones.
-    public = [e.text for e in finished.log if e.visible(None)]
+    public = [str(e.text) for e in finished.log if e.visible(None)]
     assert public[-1].startswith("Final VP: ") and public[-1] in everything
     assert "Village chronicle" in everything
     assert next(t for t in public if t.startswith("Flood strength")) in everything
-    private = next(e.text for e in finished.log if not e.visible(None))
+    private = next(str(e.text) for e in finished.log if not e.visible(None))
     assert private.startswith("You pledged") and "You pledged" not in everything
     # Nothing left to pledge or hire: no slips after the game.
     assert "SECRET PLEDGE" not in everything and "LABOUR CONTRACT" not in everything

@@ -116,7 +116,7 @@ def test_pledges_stay_secret_until_the_reveal() -> None:
     projector = ld.view_for(state, None)
     assert projector.households[0].pledged and projector.households[0].pledge is None
     assert projector.total is None
-    assert not any("3 unit" in line for line in projector.log)
+    assert not any("3 unit" in line for line in map(str, projector.log))
     assert ld.view_for(state, 0).households[0].pledge == 3
     assert ld.view_for(state, 1).households[0].pledge is None
     state = do(state, *(Contribute(seat=s, units=1) for s in range(1, 5)))

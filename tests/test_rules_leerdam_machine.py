@@ -125,7 +125,7 @@ class LeerdamMachine(RuleBasedStateMachine):
         view = ld.view_for(state, None)
         assert view.deals == () and all(h.pledge is None and h.capacity is None for h in view.households)
         assert state.over or (view.standings == () and all(h.wealth is None and h.vp is None for h in view.households))
-        for line in view.log:
+        for line in map(str, view.log):
             if any(name in line for name in state.names) and not line.startswith("Final VP:"):
                 assert line.endswith((" has made a secret pledge.", " has allocated this year's labour.")), line
 

@@ -209,7 +209,7 @@ def test_no_other_households_pledge_reaches_the_widgets_before_the_reveal(store)
     pledge(dash, 0, 4, hide=False)
     assert "Your secret pledge: 4" in everything(dash)
     old_panel = [w for child in the(dash, "pb-private-panel").children for w in tree(child)]
-    secret_lines = [e.text for e in dash.game.state.log if e.visible_to == frozenset({0})]
+    secret_lines = [str(e.text) for e in dash.game.state.log if e.visible_to == frozenset({0})]
     assert secret_lines
     the(dash, "pb-seat-1").click()  # seat 0 forgot to press "Done - hide"
     the(dash, "pb-show-private").click()  # the screen asks first: the view is private

@@ -82,6 +82,7 @@ from drawing.leerdam import (
     thresholds_note,
     year_card,
 )
+from i18n import render
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import Action, RuleError
@@ -300,7 +301,7 @@ def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
 
 def _private_lines(state: State, seat: int) -> tuple[str, ...]:
     """The log lines only this household (and perhaps a partner) may read: its own notes."""
-    return tuple(e.text for e in state.log if e.visible_to is not None and seat in e.visible_to)
+    return tuple(render(e.text) for e in state.log if e.visible_to is not None and seat in e.visible_to)
 
 
 # -- the new-game form -----------------------------------------------------------------------------
@@ -402,7 +403,7 @@ class AllocationGrid(widgets.VBox):
         self.steppers: dict[tuple[int, str], widgets.BoundedIntText] = {}
         self._cell = widgets.Layout(width="96px")  # one layout for every stepper: fewer models
         self.rows = widgets.GridBox(
-            [widgets.HTML("<b>Household</b>").add_class("ld-head")] + [widgets.HTML(f"<b>{ACTIVITY_LABEL[a]}</b>").add_class("ld-head") for a in ACTIVITIES],
+            [widgets.HTML("<b>Household</b>").add_class("ld-head")] + [widgets.HTML(f"<b>{esc(render(ACTIVITY_LABEL[a]))}</b>").add_class("ld-head") for a in ACTIVITIES],
             layout=widgets.Layout(grid_template_columns="minmax(120px, 240px) repeat(3, minmax(72px, 110px))", grid_gap="2px 8px", align_items="center"),
         ).add_class("ld-grid")
         self._add_row(seat)
@@ -456,7 +457,7 @@ class AllocationGrid(widgets.VBox):
         cells: list[widgets.Widget] = [widgets.HTML(label).add_class("ld-name")]
         for activity in ACTIVITIES:
             # The activity's name beside its box shows on a phone only (the header row says it elsewhere).
-            stepper = widgets.BoundedIntText(value=0, min=0, max=max(self.free, 0), description=ACTIVITY_LABEL[activity], layout=self._cell)
+            stepper = widgets.BoundedIntText(value=0, min=0, max=max(self.free, 0), description=render(ACTIVITY_LABEL[activity]), layout=self._cell)
             stepper.add_class(f"pb-alloc-{recipient}-{activity}")
             stepper.observe(lambda _: self._check(), "value")
             self.steppers[(recipient, activity)] = stepper
@@ -772,7 +773,7 @@ class LeerdamDashboard(TableDashboard):
             f"The village holds {view.vp_total} VP and {view.wealth_total} Wealth in all."
         )  # fmt: skip
         self.standings.show(("Rank", "Household", "VP", "Wealth", "Flooded"), table, empty=hidden)
-        self.game_log.show(view.log)
+        self.game_log.show([render(line) for line in view.log])
         self.pledge_table.value = pledge_table(state) if setup.anonymous and not view.anonymous else ""
         self._draw_plots(view, rows, setup)
         self._draw_debrief_choice(state)
@@ -976,7 +977,7 @@ class LeerdamDashboard(TableDashboard):
         )
         units = widgets.BoundedIntText(value=1, min=0, max=99, description="units", style=WIDE, layout=widgets.Layout(width="130px")).add_class("pb-offer-units")
         activity = widgets.Dropdown(
-            options=[(f"on my {ACTIVITY_LABEL[a]}", a) for a in ACTIVITIES], value="profit", tooltip="What the hired units work on", layout=widgets.Layout(width="190px")
+            options=[(f"on my {render(ACTIVITY_LABEL[a])}", a) for a in ACTIVITIES], value="profit", tooltip="What the hired units work on", layout=widgets.Layout(width="190px")
         ).add_class("pb-offer-activity")
         send = widgets.Button(description="Send offer", icon="paper-plane").add_class("pb-offer-send")
         send.on_click(

@@ -45,6 +45,7 @@ import ipywidgets as widgets
 
 from drawing.common import card, esc
 from drawing.new_rule import bowl_card, candy_chips, candy_label, candy_label_html, players_table, reveal_card
+from i18n import render
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import RuleError
@@ -82,7 +83,7 @@ def colour_class(colour: str) -> str:
 
 def _private_lines(state: State, seat: int) -> tuple[str, ...]:
     """The log lines only this seat (among others, perhaps) may read: its own notes."""
-    return tuple(e.text for e in state.log if e.visible_to is not None and seat in e.visible_to)
+    return tuple(render(e.text) for e in state.log if e.visible_to is not None and seat in e.visible_to)
 
 
 # -- the new-game form ----------------------------------------------------------------------
@@ -302,7 +303,7 @@ class NewRuleDashboard(TableDashboard):
             self.standings.show(("Rank", "Player", "Score", ""), rows)
         else:
             self.standings.show((), (), empty="Scores appear when the game ends: until then every bowl is private.")
-        self.game_log.show(view.log)
+        self.game_log.show([render(line) for line in view.log])
         labels = [s.name + (f" 🤖 {self.bots[i]}" if i in self.bots else "") for i, s in enumerate(view.seats)]
         self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.seats))], view.waiting_for, self.on_devices())
         self.curtain.refresh()

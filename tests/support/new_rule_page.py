@@ -63,7 +63,7 @@ def play_until(dash: NewRuleDashboard, done: Callable[[State], bool], limit: int
 
 def secrets_of(dash: NewRuleDashboard, seat: int) -> list[str]:
     """Log lines only `seat` may read, as text and as escaped HTML."""
-    lines = [e.text for e in dash.game.state.log if e.visible_to is not None and e.visible_to == {seat}]
+    lines = [str(e.text) for e in dash.game.state.log if e.visible_to is not None and e.visible_to == {seat}]
     assert lines
     return lines + [html.escape(line) for line in lines]
 
