@@ -55,9 +55,11 @@ screenshots: $(STAMP)
 # translator; tests/test_i18n_catalogs.py fails until each is translated and reviewed).
 MESSAGE_CODE := rules lab drawing widgets printables playbook i18n
 messages: $(STAMP)
-	$(VENV)/bin/pybabel -q extract -F i18n/babel.cfg -k _ -k _n:1,2 -k say -k say_n:1,2 \
+	PYTHONPATH=$(CURDIR) $(VENV)/bin/pybabel -q extract -F i18n/babel.cfg -k _ -k _n:1,2 -k say -k say_n:1,2 \
 		--no-location --sort-output --add-comments=TRANSLATORS: --project=playbook \
 		--msgid-bugs-address="" -o i18n/playbook.pot $(MESSAGE_CODE)
+	@# An empty template would empty every catalog in the update below.
+	@grep -q '^msgid "[^"]' i18n/playbook.pot || { echo "make messages: no message extracted (is i18n/extract.py importable?)"; git checkout -- i18n/playbook.pot; exit 1; }
 	$(VENV)/bin/pybabel -q update -D playbook -i i18n/playbook.pot -d i18n/locales --no-wrap --ignore-obsolete
 
 bench: $(STAMP)

@@ -73,7 +73,7 @@ def extracted() -> dict[str, str | None]:
     found: dict[str, str | None] = {}
     for folder in CODE:
         for _file, _line, message, _comments, _context in extract_from_dir(
-            ROOT / folder, method_map=[("**.py", "python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+            ROOT / folder, method_map=[("**.py", "i18n.extract:extract_python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
         ):
             if isinstance(message, tuple):
                 found[message[0]] = message[1]
@@ -110,6 +110,19 @@ def test_each_shipped_catalog_is_complete_reviewed_and_keeps_every_field(lang: s
     assert not problems, f"{lang}: " + "; ".join(problems[:8])
 
 
+def test_a_message_marked_inside_an_f_string_is_extracted(tmp_path: Path) -> None:
+    """On Python 3.11 Babel's own extractor sees an f-string as one token: the playbook's reads the tree."""
+    (tmp_path / "page.py").write_text(
+        'from i18n import _, _n\n'
+        'def page(n):\n'
+        '    # TRANSLATORS: a button\n'
+        '    return f"<b>{_(\'Join\')}</b> {_n(\'{n} seat\', \'{n} seats\', n)} {_(name)}"\n',
+        encoding="utf-8",
+    )
+    found = [(m[2], m[3]) for m in extract_from_dir(tmp_path, method_map=[("**.py", "i18n.extract:extract_python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",))]
+    assert sorted(found, key=str) == [(("{n} seat", "{n} seats"), ["TRANSLATORS: a button"]), ("Join", ["TRANSLATORS: a button"])]
+
+
 def test_a_catalog_compiles_and_says_its_plural_forms() -> None:
     """Arabic has six plural forms: the catalog's rule, not English's two, picks one."""
     po = catalog("ar")
@@ -120,19 +133,3 @@ def test_a_catalog_compiles_and_says_its_plural_forms() -> None:
     write_mo(buffer, po)
     assert buffer.getvalue()[:4] in (b"\xde\x12\x04\x95", b"\x95\x04\x12\xde")
 
-
-def test_no_message_is_marked_inside_an_f_string() -> None:
-    """Python 3.11's tokenizer hands an f-string to the extraction whole: a `_("Total")` inside
-    one is never extracted, so it would stay English in every language without a test failing."""
-    import ast
-
-    hidden = []
-    for folder in CODE:
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if not isinstance(node, ast.JoinedStr):
-                    continue
-                for inner in ast.walk(node):
-                    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name) and inner.func.id in KEYWORDS:
-                        hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}")
-    assert not hidden, "say these outside the f-string: " + ", ".join(hidden[:10])

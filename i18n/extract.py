@@ -1,0 +1,47 @@
+"""The playbook's message extraction for `pybabel extract` (named in i18n/babel.cfg).
+
+Babel's own Python extractor reads tokens; on Python 3.11 an f-string is one token, so a
+message marked inside it (`f"<b>{_('Join')}</b>"`) would never reach the catalogs and stay
+English in every language. This one reads the syntax tree instead, where every call is seen,
+inside f-strings too. A `# TRANSLATORS:` comment on the lines just above a call goes with it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Collection, Iterator, Mapping
+from typing import IO, Any
+
+#: the marking functions and which of their arguments are messages (as the Makefile names them).
+KEYWORDS: Mapping[str, tuple[int, ...]] = {"_": (1,), "_n": (1, 2), "say": (1,), "say_n": (1, 2)}
+
+
+def extract_python(
+    fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> Iterator[tuple[int, str, str | tuple[str, ...], list[str]]]:
+    """Babel's extraction-method interface: (line, function, message or (singular, plural), comments)."""
+    source = fileobj.read().decode(options.get("encoding", "utf-8"))
+    lines = source.splitlines()
+    tags = tuple(comment_tags)
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in KEYWORDS):
+            continue
+        positions = KEYWORDS[node.func.id]
+        args = [node.args[i - 1] if len(node.args) >= i else None for i in positions]
+        if not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in args):
+            continue  # not a literal: nothing a catalog could hold
+        texts = tuple(a.value for a in args)  # type: ignore[union-attr]
+        yield node.lineno, node.func.id, texts if len(texts) > 1 else texts[0], _comments(lines, node.lineno, tags)
+
+
+def _comments(lines: list[str], lineno: int, tags: tuple[str, ...]) -> list[str]:
+    """The translator's comment right above line `lineno` (1-based), if it starts with a tag."""
+    found: list[str] = []
+    at = lineno - 2
+    while at >= 0 and lines[at].strip().startswith("#"):
+        found.insert(0, lines[at].strip().lstrip("#").strip())
+        at -= 1
+    for i, text in enumerate(found):
+        if tags and text.startswith(tags):
+            return [" ".join(found[i:])]
+    return []
