@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from i18n import LANGUAGES
 from rules import GAMES, RuleError, SaveFileError, new_game
 from rules.core import even_tables, look_alike, look_alike_pair, look_alike_reason, name_problem
 from rules.decisions import columns_with
@@ -173,6 +174,9 @@ class ClassRecord:
     #: the class's timer (`playbook.class_pace`): seconds per decision, who moves at zero, each
     #: student's extra time (student id -> factor), the moment the teacher paused.
     pace: dict[str, Any] = field(default_factory=dict)
+    #: the class's language (the board's and every page's default, `playbook.languages`); ""
+    #: for none chosen (a class stored before languages): the server's default.
+    lang: str = ""
 
     def student(self, student_id: str) -> Student | None:
         return next((s for s in self.students if s.id == student_id), None)
@@ -680,13 +684,17 @@ def create_class(
     title: str = "",
     variants: Mapping[str, Any] | None = None,
     pace: Mapping[str, Any] | None = None,
+    lang: str = "",
 ) -> ClassRecord:
     """A new class in the lobby, with a room code no other class has. `variants` are setup
-    fields for every table (JSON values, as in a save file's setup), checked now."""
+    fields for every table (JSON values, as in a save file's setup), checked now. `lang`: the
+    class's language ("" for the server's default)."""
     if game not in CARDS:
         raise ClassError("game", f"no game {game!r}: choose from {', '.join(slugs())}")
     variants = _checked_variants(game, variants or {})
     timer = _checked_pace(pace or {})
+    if lang and lang not in LANGUAGES:
+        raise ClassError("lang", f"no language {lang!r}: choose from {', '.join(LANGUAGES)}")
     if not 3 <= int(expected) <= MAX_STUDENTS:
         raise ClassError("students", f"a class has 3-{MAX_STUDENTS} students, not {expected}")
     names = tuple(" ".join(str(n).split()) for n in roster if str(n).strip())
@@ -715,6 +723,7 @@ def create_class(
             version=1,
             variants=variants,
             pace=timer,
+            lang=lang,
         )
         if store.add_class(record.id, record.code, game, record.to_json(), now):
             return record
@@ -920,6 +929,8 @@ def _create_table(tables: ClassTables, record: ClassRecord, group: Sequence[str 
     bots = {str(seat): fill for seat, sid in enumerate(_game_seats(record, group)) if sid is None and fill is not None}
     meta: dict[str, Any] = {"bots": bots, **table_keys(len(card(record.game).seat_names(setup))), "class": record.id, "class_table": index}
     meta.update(table_pace(record.pace, _game_seats(record, group)))
+    if record.lang:  # the class's tables speak the class's language
+        meta["lang"] = record.lang
     return tables.create(game, f"{record.title}: table {index + 1}", meta)
 
 

@@ -147,6 +147,8 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
     store = Store()
     seats = card(args.game).seat_names(setup)
     meta = {"bots": bots, **table_keys(len(seats)), "pace": _timer(args)}
+    if args.lang:
+        meta["lang"] = args.lang
     table_id = store.create(game, f"{GAMES[args.game].title}: {', '.join(setup.names)}", meta)
     links = table_links(_links_base(args), args.game, table_id, store.info(table_id).meta, seats)
     if args.json:
@@ -202,7 +204,7 @@ def _cmd_class_new(args: argparse.Namespace) -> int:
             raise UsageError(f"argument --roster: {args.roster} is not UTF-8 text (one name a line)") from None
     store = Store()
     variants = {**_setup_variants(args.game, args.variant), **_length(args)}
-    record = create_class(store, args.game, args.students, roster=roster, bots=not args.no_bots, variants=variants, pace=_timer(args))
+    record = create_class(store, args.game, args.students, roster=roster, bots=not args.no_bots, variants=variants, pace=_timer(args), lang=args.lang or "")
     links = {"class": record.id, "game": record.game, **class_links(_links_base(args), record)}
     if args.json:
         print(json.dumps(links, ensure_ascii=False))
@@ -222,6 +224,13 @@ def _public_url(text: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
         raise argparse.ArgumentTypeError(f"{text!r} is not an address such as https://school.example/playbook/")
     return text
+
+
+def _lang_option(p: argparse.ArgumentParser, what: str) -> None:
+    """`--lang` of the commands that choose a language: one of the shipped languages."""
+    from i18n import LANGUAGES
+
+    p.add_argument("--lang", choices=list(LANGUAGES), help=what)
 
 
 def _public_url_option(p: argparse.ArgumentParser) -> None:
@@ -250,7 +259,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     ip = "127.0.0.1" if args.local else args.ip
     return serve(
         port=args.port, notebook=args.notebook, open_browser=args.open, ip=ip, preheat=args.preheat, class_size=args.class_size, max_pages=args.max_pages,
-        base_url=args.base_url, public_url=args.public_url,
+        base_url=args.base_url, public_url=args.public_url, lang=args.lang,
     )  # fmt: skip
 
 
@@ -598,6 +607,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--preheat", type=_ranged(0, 30), default=None, help="kernels kept ready for each class and seat page, 0-30 (default: one per student for the class page, at most 40; for a game's seat links, one per seat of the tables saved within a day and a third of each class of that game, at most 40)")
     p.add_argument("--base-url", help="path to serve under behind a proxy, e.g. /playbook/ (default $PLAYBOOK_BASE_URL, else the public URL's path, else /)")
     p.add_argument("--public-url", type=_public_url, help="the address players reach, for every link, QR code and slip, e.g. https://school.example/playbook/ (default $PLAYBOOK_URL)")
+    _lang_option(p, "the pages' language where neither the class or table nor the device chose one (default $PLAYBOOK_LANG, else each browser's own)")
     p.set_defaults(run=_cmd_serve)
 
     p = _command(
@@ -727,6 +737,7 @@ def parser() -> argparse.ArgumentParser:
     _pace_options(p, "the table")
     _public_url_option(p)
     p.add_argument("--json", action="store_true", help="print the links as one line of JSON")
+    _lang_option(p, "the table's language: its board's and every page's, unless a device chooses its own (default: the server's)")
     p.set_defaults(run=_cmd_table_new, command="table new")
 
     p = _command(sub, "class", "start a class: one game for one room, its code and its links", "A class joins by its room code and is dealt into tables.", "playbook class new leerdam --students 30 --json")
@@ -747,6 +758,7 @@ def parser() -> argparse.ArgumentParser:
     _pace_options(p, "every table")
     _public_url_option(p)
     p.add_argument("--json", action="store_true", help="print the code and links as one line of JSON")
+    _lang_option(p, "the class's language: its board's and every page's, unless a student's phone chooses its own (default: the server's)")
     p.set_defaults(run=_cmd_class_new, command="class new")
 
     p = _command(

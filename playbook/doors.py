@@ -26,6 +26,7 @@ import html
 import logging
 import math
 import os
+import re
 import secrets
 import time
 from collections import OrderedDict, deque
@@ -57,6 +58,8 @@ __all__ = [
 ]
 
 OWNER_COOKIE_PREFIX = "pb-k-"
+#: the page's `<html lang="..">` as Voila's template writes it (the language it was drawn in).
+_HTML_LANG = re.compile(r'<html lang="[^"]*"')
 #: the application setting that holds the server's `KernelOwners`.
 OWNERS_SETTING = "playbook_kernel_owners"
 #: how long a browser keeps a kernel's cookie (a page open longer reloads on its next reconnect).
@@ -148,7 +151,42 @@ class _GivingKernels:
 
 
 class OwnPage(TornadoVoilaHandler):
-    """Voila's page, whose answer gives the page's browser the cookie of its kernel."""
+    """Voila's page, whose answer gives the page's browser the cookie of its kernel, in the
+    page's language (`playbook.languages`): the kernel hears it in a request header, and the
+    page's `<html>` says it (a ready kernel's page was drawn before anyone asked for it)."""
+
+    #: the page's language, once `get` has decided it.
+    language: str = ""
+
+    async def get(self, path: str | None = None) -> None:
+        from playbook.languages import LANG_COOKIE, LANG_HEADER, chosen_language, page_language, server_language
+
+        notebook = self.notebook_path or path or ""
+        query = self.request.query
+        store = self.settings.get("playbook_store")
+
+        def chosen() -> str:
+            return chosen_language(store(), notebook, query) if store is not None else ""
+
+        def decide() -> str:
+            return page_language(self.get_cookie(LANG_COOKIE), chosen, server_language(), self.request.headers.get("Accept-Language"))
+
+        self.language = await asyncio.get_running_loop().run_in_executor(None, decide)
+        self.request.headers[LANG_HEADER] = self.language  # whatever the browser sent under that name
+        self._html_said = False
+        await super().get(path)
+
+    def write(self, chunk: str | bytes | dict[str, Any]) -> None:
+        if self.language and not getattr(self, "_html_said", True) and isinstance(chunk, str) and "<html" in chunk:
+            import i18n
+
+            self._html_said = True
+            from playbook.page_texts import script_block
+
+            chunk = _HTML_LANG.sub(f'<html lang="{html.escape(self.language)}" dir="{i18n.direction(self.language)}"', chunk, count=1)
+            # The header's and the scripts' words, before any script of the page runs.
+            chunk = chunk.replace("<head>", "<head>" + script_block(self.language), 1)
+        super().write(chunk)
 
     @property
     def kernel_manager(self) -> Any:

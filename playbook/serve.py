@@ -29,6 +29,7 @@ from rules.games import CARDS
 
 from . import resources, running
 from .budget import KEEP_FREE_MEGABYTES, PAGE_MEGABYTES, available_megabytes, default_max_pages
+from .languages import LANG_ENV, LANG_HEADER
 from .links import CLASS_PAGE, DEFAULT_PORT, index_link, loopback_host, server_address
 from .pacing import SLOTS_ENV, default_slot_count
 from .places import CONNECTIONS_PREFIX, DB_ENV, TURNS_PREFIX, connections_folder, key_file, turns_folder
@@ -161,6 +162,8 @@ def voila_command(
         # Kernels talk to Voila over Unix sockets: over TCP, kernels started together pick free
         # ports and then race to bind them ("Address already in use": a page that never comes).
         "--KernelManager.transport=ipc",
+        # The page's language, decided as it is served (playbook.doors.OwnPage), into its kernel's environment.
+        f"--VoilaConfiguration.http_header_envs=['{LANG_HEADER}']",
     ]
     if base_path(base_url) != "/":
         settings.append(f"--Voila.base_url={base_path(base_url)}")
@@ -724,6 +727,7 @@ def serve(
     base_url: str | None = None,
     public_url: str | None = None,
     max_pages: int | None = None,
+    lang: str | None = None,
 ) -> int:
     """Run the playbook in Voila until stopped (Ctrl+C or SIGTERM); Voila's exit code.
 
@@ -743,6 +747,9 @@ def serve(
     (`serve_settings`: the class page's for `class_size` students, and a game page's for the
     seats of the tables prepared for the lesson, `seats_waiting`). Stopping `playbook serve` stops Voila and every
     kernel it started.
+
+    `lang` (else `PLAYBOOK_LANG`) is the pages' language where neither the class or table nor
+    the device chose one; without it, each browser's own (`playbook.languages`).
     """
     key = os.environ.get("PLAYBOOK_KEY") or kept_server_key()
     public = (public_url or os.environ.get("PLAYBOOK_URL") or "").rstrip("/")
@@ -773,6 +780,8 @@ def serve(
         argv = voila_command(notebook, port=port, open_browser=False, base_url=prefix, extra_args=args)
         env = voila_env(turns=turns)
         env.update(PLAYBOOK_KEY=key, PLAYBOOK_URL=base, PLAYBOOK_LOCAL_ONLY="1" if where.local_only else "0")
+        if lang:
+            env[LANG_ENV] = lang
         # A session of its own, so that stopping it reaches Voila's kernels too (stop_server);
         # on Linux it also goes when this process is killed.
         linux = sys.platform.startswith("linux")
