@@ -40,6 +40,8 @@ from tornado import web
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
+import i18n
+from i18n import _
 from playbook.budget import client_of as budget_client
 from playbook.classes import clean_code
 from playbook.links import class_query
@@ -344,20 +346,24 @@ def _code_in(store: Callable[[], Any]) -> Callable[[str], bool]:
 
 
 WRONG_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Room code not found</title>
+<html lang="{lang}" dir="{dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
 <style>body{{font:18px/1.5 system-ui,sans-serif;max-width:34em;margin:2em auto;padding:0 1em}}
 input,button{{font:inherit;padding:.3em .5em}}</style></head>
 <body><main class="playbook-wrong-code">
 <h1>{title}</h1>
 <p>{text}</p>
-<form method="get" action="{action}"><label>Room code <input name="code" autocomplete="off" autocapitalize="characters" placeholder="e.g. K7QM2P" required></label>
-<button type="submit">Join</button></form>
+<form method="get" action="{action}"><label>{label} <input name="code" autocomplete="off" autocapitalize="characters" placeholder="{placeholder}" required></label>
+<button type="submit">{join}</button></form>
 </main></body></html>
 """
 
-NOT_FOUND_TEXT = "That room code is not one of this server's classes. Check the code on the board and type it again; after several wrong codes each try waits a few seconds."
-BUSY_TEXT = "This device has sent several wrong room codes at once. Wait a few seconds, check the code on the board and type it again."
+def not_found_text() -> str:
+    return _("That room code is not one of this server's classes. Check the code on the board and type it again; after several wrong codes each try waits a few seconds.")
+
+
+def busy_text() -> str:
+    return _("This device has sent several wrong room codes at once. Wait a few seconds, check the code on the board and type it again.")
 
 
 class RoomDoor(web.RequestHandler):
@@ -379,7 +385,7 @@ class RoomDoor(web.RequestHandler):
         client = client_of(self.request)
         if self.wrong_codes.busy(client):
             self.wrong_codes.wrong(client)
-            self._answer(429, BUSY_TEXT, self.wrong_codes.most)
+            self._answer(429, busy_text, self.wrong_codes.most)
             return
         with self.wrong_codes.asking(client):
             try:
@@ -393,9 +399,10 @@ class RoomDoor(web.RequestHandler):
             wait = self.wrong_codes.wrong(client)
             if wait > 0:
                 await asyncio.sleep(wait)  # this client's answer only: the server goes on meanwhile
-            self._answer(404, NOT_FOUND_TEXT, wait)
+            self._answer(404, not_found_text, wait)
 
-    def _answer(self, status: int, text: str, wait: float) -> None:
+    def _answer(self, status: int, text: Callable[[], str], wait: float) -> None:
+        """The light page for a wrong code, in the device's language (no class is known)."""
         self.set_status(status)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
@@ -403,4 +410,20 @@ class RoomDoor(web.RequestHandler):
         if wait > 0:
             self.set_header("Retry-After", str(math.ceil(wait)))
         base = str(self.settings.get("base_url") or "/")
-        self.finish(WRONG_PAGE.format(title="Room code not found", text=html.escape(text, quote=False), action=html.escape(base.rstrip("/") + "/j")))
+        from playbook.languages import LANG_COOKIE, page_language, server_language
+
+        lang = page_language(self.get_cookie(LANG_COOKIE), "", server_language(), self.request.headers.get("Accept-Language"))
+        with i18n.speaking(lang):
+            page = WRONG_PAGE.format(
+                lang=html.escape(lang),
+                dir=i18n.direction(lang),
+                title=html.escape(_("Room code not found")),
+                text=html.escape(text(), quote=False),
+                action=html.escape(base.rstrip("/") + "/j"),
+                # TRANSLATORS: the label of the box a student types the class's room code in.
+                label=html.escape(_("Room code")),
+                placeholder=html.escape(_("e.g. {code}", code="K7QM2P")),
+                # TRANSLATORS: a button: join the class whose room code was typed.
+                join=html.escape(_("Join")),
+            )
+        self.finish(page)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from i18n import _, _n
 from rules.games import CARDS
 
 from . import resources, running
@@ -759,21 +760,21 @@ def serve(
     base = public or where.base + prefix.rstrip("/")
     expired = _expire_empty_classes_here()
     if expired:
-        print(f"Removed {expired} empty {'class' if expired == 1 else 'classes'}: made over a day ago, and no student joined.", flush=True)
+        print(_n("Removed {n} empty class: made over a day ago, and no student joined.", "Removed {n} empty classes: made over a day ago, and no student joined.", expired), flush=True)
     for left in end_leftovers(port):
-        print(f"Stopped the playbook server that was left running on port {port} (process {left}): its terminal had closed.", flush=True)
+        print(_("Stopped the playbook server that was left running on port {port} (process {process}): its terminal had closed.", port=str(port), process=str(left)), flush=True)
     # One notebook alone keeps the pools it started with.
     settings = serve_settings(class_size, preheat, _pages_waiting_here(), follow=notebook is None)
     most, short = page_budget(settings.ready_kernels, class_size, max_pages)
     link = index_link(base, key) if notebook is None else f"{base}/"
-    print(f"Playbook: the facilitator's link (it lists and resumes every table, starts classes; keep it to yourself):\n    {link}", flush=True)
+    print(_("Playbook: the facilitator's link (it lists and resumes every table, starts classes; keep it to yourself):") + "\n    " + link, flush=True)
     if notebook is None and where.local_only:
-        print("Local only: phones cannot reach this server (no network, or --local). The boards say so.", flush=True)
+        print(_("Local only: phones cannot reach this server (no network, or --local). The boards say so."), flush=True)
     elif notebook is None:
-        print(f"Phones in the room open {base}/j and type the class's code (or scan the board). Ctrl+C stops it.", flush=True)
-    print(f"Pages open at once: at most {most} (--max-pages sets it); a device asking for more is told the room is full and tries again.", flush=True)
+        print(_("Phones in the room open {address} and type the class's code (or scan the board). Ctrl+C stops it.", address=base + "/j"), flush=True)
+    print(_("Pages open at once: at most {most} (--max-pages sets it); a device asking for more is told the room is full and tries again.", most=most), flush=True)
     if short:
-        print(f"Warning: this computer's free memory holds about {short} pages; a class of {class_size} with its ready pages needs {most}. Close other programs, or use a smaller --class-size.", flush=True)
+        print(_("Warning: this computer's free memory holds about {short} pages; a class of {size} with its ready pages needs {most}. Close other programs, or use a smaller --class-size.", short=short, size=class_size, most=most), flush=True)
     with turns_folder() as turns, connections_folder() as connections:
         # The kernels' connection files go in the server's own folder, removed with it.
         args = list(extra_args) + [f"--Voila.ip={where.listen}", f"--Voila.connection_dir_root={connections}", f"--PlaybookVoila.max_pages={most}", *settings.args]

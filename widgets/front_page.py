@@ -116,9 +116,9 @@ class ClassStarter(widgets.VBox):
             say_attrs(),
             _(
                 "Class {code} is open. {monitor} · {board} · students open {join}",
-                code=f'<b class="pb-class-made-code">{esc(record.code)}</b>',
-                monitor=f'<a class="pb-class-monitor-link" href="{esc(here["monitor"])}" target="_blank" rel="noopener">{esc(_("Your page for it"))}</a>',
-                board=f'<a class="pb-class-board-link" href="{esc(here["board"])}" target="_blank" rel="noopener">{esc(_("the board for the projector"))}</a>',
+                code='<b class="pb-class-made-code">' + esc(record.code) + "</b>",
+                monitor='<a class="pb-class-monitor-link" href="{}" target="_blank" rel="noopener">{}</a>'.format(esc(here["monitor"]), esc(_("Your page for it"))),
+                board='<a class="pb-class-board-link" href="{}" target="_blank" rel="noopener">{}</a>'.format(esc(here["board"]), esc(_("the board for the projector"))),
                 join=esc(links["join"]),
             ),
         )
@@ -130,23 +130,33 @@ class ClassStarter(widgets.VBox):
         from playbook.classes import classes, ended_classes
 
         rows = [
-            f'<li><a href="{esc(class_links("", r)["monitor"])}" target="_blank" rel="noopener">{esc(_("{title} · code {code}", title=r.title, code=r.code))}</a> '
-            f'<span class="pb-muted">· {esc(_n("{n} student", "{n} students", len(r.students)))} · {esc(_phase(r.phase))}</span></li>'
+            '<li><a href="{}" target="_blank" rel="noopener">{}</a> <span class="pb-muted">· {} · {}</span></li>'.format(
+                esc(class_links("", r)["monitor"]), esc(_named(r.title, r.code)), esc(_students(len(r.students))), esc(_phase(r.phase))
+            )
             for r in classes(self.store)
         ]
-        listed = f'<div><b>{esc(_("Open classes"))}</b><ul>{"".join(rows)}</ul></div>' if rows else ""
+        listed = '<div><b>{}</b><ul>{}</ul></div>'.format(esc(_("Open classes")), "".join(rows)) if rows else ""
         by_day: dict[str, list[str]] = {}
         for r in ended_classes(self.store):
             tables = len(r.tables)
             by_day.setdefault(time.strftime("%A %d %B %Y", time.localtime(r.created)), []).append(
-                f'<li class="pb-class-ended">{esc(_("{title} · code {code}", title=r.title, code=r.code))} <span class="pb-muted">· '
-                f"{esc(_n('{n} student', '{n} students', len(r.students)))}, {esc(_tables(r.game, tables))}</span> · "
-                f'<a class="pb-class-debrief-link" href="{esc(class_links("", r)["monitor"])}" target="_blank" rel="noopener">{esc(_("its debrief: the CSV and the handout"))}</a></li>'
+                '<li class="pb-class-ended">{} <span class="pb-muted">· {}, {}</span> · <a class="pb-class-debrief-link" href="{}" target="_blank" rel="noopener">{}</a></li>'.format(
+                    esc(_named(r.title, r.code)), esc(_students(len(r.students))), esc(_tables(r.game, tables)), esc(class_links("", r)["monitor"]), esc(_("its debrief: the CSV and the handout"))
+                )
             )
         if by_day:
             days = "".join(f'<div class="pb-class-day"><i>{esc(day)}</i><ul>{"".join(items)}</ul></div>' for day, items in by_day.items())
-            listed += f'<div class="pb-class-ended-list"><b>{esc(_("Ended classes"))}</b>{days}</div>'
+            listed += '<div class="pb-class-ended-list"><b>{}</b>{}</div>'.format(esc(_("Ended classes")), days)
         self.open_html.value = listed
+
+
+def _named(title: str, code: str) -> str:
+    """A class as the front page lists it: its title and its room code."""
+    return _("{title} · code {code}", title=title, code=code)
+
+
+def _students(count: int) -> str:
+    return _n("{n} student", "{n} students", count)
 
 
 def _phase(phase: str) -> str:
@@ -207,11 +217,11 @@ class TableIndex(widgets.VBox):
             links = table_links("", info.game, info.id, info.meta, ())
             game_page = page("", card(info.game).notebook)
             # TRANSLATORS: a link to a table's board (the projector's page).
-            board = f' · <a href="{esc(game_page + links["board"])}" target="_blank" rel="noopener">{esc(_("board"))}</a>' if card(info.game).devices and "board_key" in info.meta else ""
+            board = ' · <a href="{}" target="_blank" rel="noopener">{}</a>'.format(esc(game_page + links["board"]), esc(_("board"))) if card(info.game).devices and "board_key" in info.meta else ""
             rows.append(
                 f'<tr><td><a class="pb-table-link" href="{esc(game_page + links["facilitator"])}">{esc(info.title)}</a>{board}</td>'
                 f"<td>{info.moves}</td><td>{esc(day_and_time(info.updated))}</td></tr>"
             )
         head = "".join(f"<th>{esc(name)}</th>" for name in (_("Table (opens its facilitator page)"), _("Moves"), _("Last played")))
-        body = f'<table class="pb-table"><tr>{head}</tr>' + "".join(rows) + "</table>" if rows else f'<span class="pb-muted">{esc(_("No unfinished tables."))}</span>'
+        body = f'<table class="pb-table"><tr>{head}</tr>' + "".join(rows) + "</table>" if rows else '<span class="pb-muted">{}</span>'.format(esc(_("No unfinished tables.")))
         self.list_html.value = card_html(_("Tables in progress"), body)
