@@ -175,20 +175,38 @@ class OwnPage(TornadoVoilaHandler):
 
         self.language = await asyncio.get_running_loop().run_in_executor(None, decide)
         self.request.headers[LANG_HEADER] = self.language  # whatever the browser sent under that name
-        self._html_said = False
+        self._head: list[str] | None = []
         await super().get(path)
 
     def write(self, chunk: str | bytes | dict[str, Any]) -> None:
-        if self.language and not getattr(self, "_html_said", True) and isinstance(chunk, str) and "<html" in chunk:
-            import i18n
+        # The page's start is held until its <head> has come whole (Jinja sends `<html lang="`,
+        # the language and `">` as pieces), then said in the page's language.
+        head = getattr(self, "_head", None)
+        if head is None or not isinstance(chunk, str):
+            self._said_head()
+            super().write(chunk)
+            return
+        head.append(chunk)
+        so_far = "".join(head)
+        if "<head>" in so_far or len(so_far) > 65536:
+            self._said_head()
 
-            self._html_said = True
-            from playbook.page_texts import script_block
+    def _said_head(self) -> None:
+        head = getattr(self, "_head", None)
+        if not head:
+            self._head = None
+            return
+        import i18n
+        from playbook.page_texts import script_block
 
-            chunk = _HTML_LANG.sub(f'<html lang="{html.escape(self.language)}" dir="{i18n.direction(self.language)}"', chunk, count=1)
-            # The header's and the scripts' words, before any script of the page runs.
-            chunk = chunk.replace("<head>", "<head>" + script_block(self.language), 1)
-        super().write(chunk)
+        self._head = None
+        text = _HTML_LANG.sub(f'<html lang="{html.escape(self.language)}" dir="{i18n.direction(self.language)}"', "".join(head), count=1)
+        # The header's and the scripts' words, before any script of the page runs.
+        super().write(text.replace("<head>", "<head>" + script_block(self.language), 1))
+
+    def finish(self, chunk: str | bytes | dict[str, Any] | None = None) -> Any:
+        self._said_head()
+        return super().finish(chunk)
 
     @property
     def kernel_manager(self) -> Any:

@@ -164,7 +164,7 @@ def voila_command(
         # ports and then race to bind them ("Address already in use": a page that never comes).
         "--KernelManager.transport=ipc",
         # The page's language, decided as it is served (playbook.doors.OwnPage), into its kernel's environment.
-        f"--VoilaConfiguration.http_header_envs=['{LANG_HEADER}']",
+        f"--VoilaConfiguration.http_header_envs={LANG_HEADER}",
     ]
     if base_path(base_url) != "/":
         settings.append(f"--Voila.base_url={base_path(base_url)}")
