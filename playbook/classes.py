@@ -883,9 +883,14 @@ PRESENCE_WRITE_SECONDS = 10.0
 CONNECTED_SECONDS = 25.0
 
 
-def note_presence(store: Store, record: ClassRecord, student_id: str, now: float | None = None) -> None:
-    """A student's page is there (its heartbeat): kept beside the class (`Store.note_presence`)."""
-    store.note_presence(record.id, student_id, time.time() if now is None else now)
+def note_presence(store: Store, record: ClassRecord, student_id: str, now: float | None = None, lang: str = "") -> None:
+    """A student's page is there (its heartbeat), speaking `lang`: kept beside the class (`Store.note_presence`)."""
+    store.note_presence(record.id, student_id, time.time() if now is None else now, lang)
+
+
+def room_languages(store: Store, record: ClassRecord) -> dict[str, int]:
+    """How many of the class's students read each language on their page, by language code."""
+    return store.languages(record.id)
 
 
 def presence(store: Store, record: ClassRecord) -> dict[str, float]:

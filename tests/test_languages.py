@@ -175,3 +175,31 @@ def test_the_headers_and_scripts_words_are_all_translated_and_safe_in_html() -> 
     block = script_block("nl")
     assert "</" not in block[len('<script type="application/json" id="playbook-texts">') : -len("</script>")]
     assert html_texts(block) == [] and json.loads(block.split(">", 1)[1].rsplit("<", 1)[0])["tables"] == "Tafels"
+
+
+def test_the_facilitators_page_says_which_languages_the_students_pages_read(store: Store) -> None:
+    record = cl.create_class(store, "new-rule", 3, seed=4, lang="nl")
+    pages = {}
+    for name, lang in (("Ana", "nl"), ("Bo", "es"), ("Cy", "nl")):
+        i18n.use(lang)  # each phone's kernel speaks its page's language
+        try:
+            pages[name] = student(store, record.code, name)
+            pages[name]._presence_noted = 0.0
+            pages[name]._note_presence()
+        finally:
+            i18n.use("en")
+    assert cl.room_languages(store, record) == {"nl": 2, "es": 1}
+    desk = monitor(store, record)
+    line = "".join(html_texts(one(desk, "pb-class-languages").value))
+    assert "Languages in the room:" in line and "Nederlands 2" in line and "Español 1" in line
+    assert line.index("Nederlands") < line.index("Español")  # the most read first
+    # Bo's phone switches to Arabic: the next note says so, and the monitor follows
+    i18n.use("ar")
+    try:
+        pages["Bo"]._presence_noted = 0.0
+        pages["Bo"]._note_presence()
+    finally:
+        i18n.use("en")
+    assert cl.room_languages(store, record) == {"nl": 2, "ar": 1}
+    desk.refresh()
+    assert "العربية 1" in "".join(html_texts(one(desk, "pb-class-languages").value))
