@@ -57,6 +57,7 @@ __all__ = [
     "client_of",
     "refuse_unless_owner",
     "turned_away",
+    "wrong_code_page",
 ]
 
 OWNER_COOKIE_PREFIX = "pb-k-"
@@ -431,17 +432,22 @@ class RoomDoor(web.RequestHandler):
         from playbook.languages import LANG_COOKIE, page_language, server_language
 
         lang = page_language(self.get_cookie(LANG_COOKIE), "", server_language(), self.request.headers.get("Accept-Language"))
-        with i18n.speaking(lang):
-            page = WRONG_PAGE.format(
-                lang=html.escape(lang),
-                dir=i18n.direction(lang),
-                title=html.escape(_("Room code not found")),
-                text=html.escape(text(), quote=False),
-                action=html.escape(base.rstrip("/") + "/j"),
-                # TRANSLATORS: the label of the box a student types the class's room code in.
-                label=html.escape(_("Room code")),
-                placeholder=html.escape(_("e.g. {code}", code="K7QM2P")),
-                # TRANSLATORS: a button: join the class whose room code was typed.
-                join=html.escape(_("Join")),
-            )
-        self.finish(page)
+        self.finish(wrong_code_page(lang, text, base))
+
+
+def wrong_code_page(lang: str, text: Callable[[], str], base: str = "/") -> str:
+    """The light page for a wrong room code in `lang`, saying `text()`; its form asks again at
+    `base`'s `/j`."""
+    with i18n.speaking(lang):
+        return WRONG_PAGE.format(
+            lang=html.escape(lang),
+            dir=i18n.direction(lang),
+            title=html.escape(_("Room code not found")),
+            text=html.escape(text(), quote=False),
+            action=html.escape(base.rstrip("/") + "/j"),
+            # TRANSLATORS: the label of the box a student types the class's room code in.
+            label=html.escape(_("Room code")),
+            placeholder=html.escape(_("e.g. {code}", code="K7QM2P")),
+            # TRANSLATORS: a button: join the class whose room code was typed.
+            join=html.escape(_("Join")),
+        )

@@ -11,6 +11,7 @@ import pytest
 
 import i18n
 from playbook import classes as cl
+from playbook.doors import busy_text, not_found_text, wrong_code_page
 from playbook.languages import KERNEL_ENV, chosen_language, page_language, server_language
 from playbook.page_texts import script_block, texts
 from playbook.store import Store
@@ -203,3 +204,17 @@ def test_the_facilitators_page_says_which_languages_the_students_pages_read(stor
     assert cl.room_languages(store, record) == {"nl": 2, "ar": 1}
     desk.refresh()
     assert "العربية 1" in "".join(html_texts(one(desk, "pb-class-languages").value))
+
+
+@pytest.mark.parametrize("text", [not_found_text, busy_text])
+def test_the_wrong_room_code_page_is_all_translated(text) -> None:
+    page = wrong_code_page(i18n.PSEUDO, text)
+    assert escaped(html_texts(page), names=["K7QM2P"]) == [] and '<html lang="qps" dir="ltr">' in page
+
+
+def test_the_wrong_room_code_page_reads_dutch_and_arabic_right_to_left() -> None:
+    dutch = wrong_code_page("nl", not_found_text)
+    assert "<title>Klascode niet gevonden</title>" in dutch and "Room code" not in dutch
+    arabic = wrong_code_page("ar", busy_text, "/playbook/")
+    assert '<html lang="ar" dir="rtl">' in arabic and 'action="/playbook/j"' in arabic
+    assert wrong_code_page("en", not_found_text).count("That room code is not one of this server's classes.") == 1
