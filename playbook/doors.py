@@ -180,8 +180,8 @@ class OwnPage(TornadoVoilaHandler):
         await super().get(path)
 
     def write(self, chunk: str | bytes | dict[str, Any]) -> None:
-        # The page's start is held until its <head> has come whole (Jinja sends `<html lang="`,
-        # the language and `">` as pieces), then said in the page's language.
+        # The page's start is held until its head has come as far as its charset (Jinja sends
+        # `<html lang="`, the language and `">` as pieces), then said in the page's language.
         head = getattr(self, "_head", None)
         if head is None or not isinstance(chunk, str):
             self._said_head()
@@ -189,7 +189,7 @@ class OwnPage(TornadoVoilaHandler):
             return
         head.append(chunk)
         so_far = "".join(head)
-        if "<head>" in so_far or len(so_far) > 65536:
+        if '<meta charset="utf-8" />' in so_far or len(so_far) > 65536:
             self._said_head()
 
     def _said_head(self) -> None:
@@ -202,8 +202,11 @@ class OwnPage(TornadoVoilaHandler):
 
         self._head = None
         text = _HTML_LANG.sub(f'<html lang="{html.escape(self.language)}" dir="{i18n.direction(self.language)}"', "".join(head), count=1)
-        # The header's and the scripts' words, before any script of the page runs.
-        super().write(text.replace("<head>", "<head>" + script_block(self.language), 1))
+        # The header's and the scripts' words, before any script of the page runs (and after its
+        # charset, which a browser looks for in the first kilobyte).
+        charset = '<meta charset="utf-8" />'
+        at = charset if charset in text else "<head>"
+        super().write(text.replace(at, at + script_block(self.language), 1))
 
     def finish(self, chunk: str | bytes | dict[str, Any] | None = None) -> Any:
         self._said_head()

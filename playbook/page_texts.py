@@ -105,6 +105,8 @@ def texts(lang: str) -> dict[str, object]:
 
 
 def script_block(lang: str) -> str:
-    """The page's texts as a `<script type="application/json">` block, safe inside HTML."""
-    body = json.dumps(texts(lang), ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    """The page's texts as a `<script type="application/json">` block, safe inside HTML: ASCII only,
+    since it comes before the page's `<meta charset>` (a browser reads the charset from the first
+    kilobyte)."""
+    body = json.dumps(texts(lang)).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return f'<script type="application/json" id="{BLOCK_ID}">{body}</script>'
