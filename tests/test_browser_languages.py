@@ -41,6 +41,8 @@ def test_a_phone_switches_its_join_page_from_spanish_to_arabic_keeping_the_name_
     expect(phone.locator("html")).to_have_attribute("lang", "ar")
     phone.locator(NAME_BOX).wait_for(state="visible")
     assert phone.evaluate("document.documentElement.dir") == "rtl"
+    # the header's words in Arabic letters (the page's charset read them right)
+    assert phone.inner_text("a.playbook-skip") in ("انتقل إلى اللعبة", "انتقل إلى مقعدك")
     expect(phone.locator(NAME_BOX)).to_have_value("Marí")
     expect(phone.locator(".playbook-header select.playbook-language")).to_have_value("ar")
     # The header reads right to left: the brand at the right edge, the menu to its left.
