@@ -218,3 +218,26 @@ def test_the_wrong_room_code_page_reads_dutch_and_arabic_right_to_left() -> None
     arabic = wrong_code_page("ar", busy_text, "/playbook/")
     assert '<html lang="ar" dir="rtl">' in arabic and 'action="/playbook/j"' in arabic
     assert wrong_code_page("en", not_found_text).count("That room code is not one of this server's classes.") == 1
+
+
+def test_a_table_started_from_a_games_form_keeps_the_language_chosen(store: Store) -> None:
+    from tests.support.new_rule_page import start
+    from widgets.new_rule import NewRuleDashboard
+
+    dash = NewRuleDashboard(store)
+    menu = one(dash, "pb-lang")
+    assert menu.value == "" and dict(menu.options)["Deutsch"] == "de"
+    menu.value = "de"
+    start(dash)
+    assert store.info(dash.table_id).meta["lang"] == "de"
+    assert chosen_language(store, "new_rule.ipynb", f"table={dash.table_id}") == "de"
+    other = NewRuleDashboard(store)
+    start(other)  # none chosen: the table has none, and its pages speak the server's or the browser's
+    assert "lang" not in store.info(other.table_id).meta
+
+
+def test_the_new_game_form_reads_dutch(store: Store, dutch: None) -> None:
+    from widgets.new_rule import NewRuleDashboard
+
+    form = NewRuleDashboard(store).form
+    assert (form.start_button.description, form.seed.description, form.language.description) == ("Nieuw spel starten", "Seed", "Taal")
