@@ -88,7 +88,7 @@
       // Through the reconnect machinery: the page reloads once its server answers.
       if (window.playbookConnection) { window.playbookConnection.reopen(null, "language"); } else { window.location.reload(); }
     });
-    nav.appendChild(menu);
+    header.insertBefore(menu, nav);  // on the first row, beside the page's title (header.css)
   }
   typeBack();
 })();
