@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from i18n import _
+from i18n import LANGUAGES, _
 from rules import GAMES, RuleError, SaveFileError, new_game
 from rules.core import even_tables, look_alike, look_alike_pair, look_alike_reason, name_problem
 from rules.decisions import columns_with
@@ -175,6 +175,9 @@ class ClassRecord:
     #: the class's timer (`playbook.class_pace`): seconds per decision, who moves at zero, each
     #: student's extra time (student id -> factor), the moment the teacher paused.
     pace: dict[str, Any] = field(default_factory=dict)
+    #: the class's language (the board's and every page's default, `playbook.languages`); ""
+    #: for none chosen (a class stored before languages): the server's default.
+    lang: str = ""
 
     def student(self, student_id: str) -> Student | None:
         return next((s for s in self.students if s.id == student_id), None)
@@ -703,13 +706,17 @@ def create_class(
     title: str = "",
     variants: Mapping[str, Any] | None = None,
     pace: Mapping[str, Any] | None = None,
+    lang: str = "",
 ) -> ClassRecord:
     """A new class in the lobby, with a room code no other class has. `variants` are setup
-    fields for every table (JSON values, as in a save file's setup), checked now."""
+    fields for every table (JSON values, as in a save file's setup), checked now. `lang`: the
+    class's language ("" for the server's default)."""
     if game not in CARDS:
         raise ClassError("game", say("no game {game}: choose from {games}", game=repr(game), games=", ".join(slugs())))
     variants = _checked_variants(game, variants or {})
     timer = _checked_pace(pace or {})
+    if lang and lang not in LANGUAGES:
+        raise ClassError("lang", say("no language {lang}: choose from {languages}", lang=repr(lang), languages=", ".join(LANGUAGES)))
     if not 3 <= int(expected) <= MAX_STUDENTS:
         raise ClassError("students", say("a class has 3-{high} students, not {n}", high=MAX_STUDENTS, n=str(expected)))
     names = tuple(" ".join(str(n).split()) for n in roster if str(n).strip())
@@ -743,6 +750,7 @@ def create_class(
             version=1,
             variants=variants,
             pace=timer,
+            lang=lang,
         )
         if store.add_class(record.id, record.code, game, record.to_json(), now):
             return record
@@ -907,9 +915,14 @@ PRESENCE_WRITE_SECONDS = 10.0
 CONNECTED_SECONDS = 25.0
 
 
-def note_presence(store: Store, record: ClassRecord, student_id: str, now: float | None = None) -> None:
-    """A student's page is there (its heartbeat): kept beside the class (`Store.note_presence`)."""
-    store.note_presence(record.id, student_id, time.time() if now is None else now)
+def note_presence(store: Store, record: ClassRecord, student_id: str, now: float | None = None, lang: str = "") -> None:
+    """A student's page is there (its heartbeat), speaking `lang`: kept beside the class (`Store.note_presence`)."""
+    store.note_presence(record.id, student_id, time.time() if now is None else now, lang)
+
+
+def room_languages(store: Store, record: ClassRecord) -> dict[str, int]:
+    """How many of the class's students read each language on their page, by language code."""
+    return store.languages(record.id)
 
 
 def presence(store: Store, record: ClassRecord) -> dict[str, float]:
@@ -953,6 +966,8 @@ def _create_table(tables: ClassTables, record: ClassRecord, group: Sequence[str 
     bots = {str(seat): fill for seat, sid in enumerate(_game_seats(record, group)) if sid is None and fill is not None}
     meta: dict[str, Any] = {"bots": bots, **table_keys(len(card(record.game).seat_names(setup))), "class": record.id, "class_table": index}
     meta.update(table_pace(record.pace, _game_seats(record, group)))
+    if record.lang:  # the class's tables speak the class's language
+        meta["lang"] = record.lang
     return tables.create(game, f"{record.title}: table {index + 1}", meta)
 
 

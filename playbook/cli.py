@@ -206,6 +206,8 @@ def _cmd_table_new(args: argparse.Namespace) -> int:
     store = Store()
     seats = card(args.game).seat_names(setup)
     meta = {"bots": bots, **table_keys(len(seats)), "pace": _timer(args)}
+    if args.lang:
+        meta["lang"] = args.lang
     table_id = store.create(game, f"{GAMES[args.game].title}: {', '.join(setup.names)}", meta)
     links = table_links(_links_base(args), args.game, table_id, store.info(table_id).meta, seats)
     if args.json:
@@ -267,7 +269,7 @@ def _cmd_class_new(args: argparse.Namespace) -> int:
             raise UsageError(say("argument --roster: {file} is not UTF-8 text (one name a line)", file=str(args.roster))) from None
     store = Store()
     variants = {**_setup_variants(args.game, args.variant), **_length(args)}
-    record = create_class(store, args.game, args.students, roster=roster, bots=not args.no_bots, variants=variants, pace=_timer(args))
+    record = create_class(store, args.game, args.students, roster=roster, bots=not args.no_bots, variants=variants, pace=_timer(args), lang=args.lang or "")
     links = {"class": record.id, "game": record.game, **class_links(_links_base(args), record)}
     if args.json:
         print(json.dumps(links, ensure_ascii=False))
@@ -290,6 +292,11 @@ def _public_url(text: str) -> str:
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
         raise argparse.ArgumentTypeError(_("{given} is not an address such as https://school.example/playbook/", given=repr(text)))
     return text
+
+
+def _lang_option(p: argparse.ArgumentParser, help_text: str, default: str | None = None) -> None:
+    """`--lang` of the commands that choose a language (or print in one): a shipped language."""
+    p.add_argument("--lang", choices=list(i18n.LANGUAGES), default=default, metavar="LANG", help=help_text)
 
 
 def _public_url_option(p: argparse.ArgumentParser) -> None:
@@ -320,7 +327,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     ip = "127.0.0.1" if args.local else args.ip
     return serve(
         port=args.port, notebook=args.notebook, open_browser=args.open, ip=ip, preheat=args.preheat, class_size=args.class_size, max_pages=args.max_pages,
-        base_url=args.base_url, public_url=args.public_url,
+        base_url=args.base_url, public_url=args.public_url, lang=args.lang,
     )  # fmt: skip
 
 
@@ -363,11 +370,6 @@ def _class_tables(game: Card) -> str:
 def _languages_offered() -> str:
     """'en (English), nl (Nederlands), ...': each language by its code and its own name."""
     return ", ".join(f"{code} ({name})" for code, name in i18n.LANGUAGES.items())
-
-
-def _print_lang_option(p: argparse.ArgumentParser, help_text: str) -> None:
-    """`--lang` of the commands that print: the language the PDF is written in."""
-    p.add_argument("--lang", choices=list(i18n.LANGUAGES), default=i18n.SOURCE, metavar="LANG", help=help_text)
 
 
 def _cmd_print(args: argparse.Namespace) -> int:
@@ -697,6 +699,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--preheat", type=_ranged(0, 30), default=None, help=_("kernels kept ready for each class and seat page, 0-30 (default: one per student for the class page, at most 40; for a game's seat links, one per seat of the tables saved within a day and a third of each class of that game, at most 40)"))
     p.add_argument("--base-url", help=_("path to serve under behind a proxy, e.g. /playbook/ (default $PLAYBOOK_BASE_URL, else the public URL's path, else /)"))
     p.add_argument("--public-url", type=_public_url, help=_("the address players reach, for every link, QR code and slip, e.g. https://school.example/playbook/ (default $PLAYBOOK_URL)"))
+    _lang_option(p, _("the pages' language where neither the class or table nor the device chose one (default $PLAYBOOK_LANG, else each browser's own)"))
     p.set_defaults(run=_cmd_serve)
 
     p = _command(
@@ -748,7 +751,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seat-links", type=_existing, metavar="LINKS.json", help=_("{games}: seat slips with each seat's QR code, from `playbook table new ... --json` (default: blank slips)", games=", ".join(c.slug for c in printed if c.devices)))
     p.add_argument("--bleed", action="store_true", help=_("print cut-outs 3 mm past their cut lines, crop marks at each (default off)"))
     p.add_argument("--booklet", action="store_true", help=_("the rules card (dangerous-ideas: and the story) as a fold-in-half booklet, imposed for duplex"))
-    _print_lang_option(p, _("the language the sheets are printed in: {languages} (default {default})", languages=_languages_offered(), default=i18n.SOURCE))
+    _lang_option(p, _("the language the sheets are printed in: {languages} (default {default})", languages=_languages_offered(), default=i18n.SOURCE), default=i18n.SOURCE)
     p.add_argument("-o", "--output", type=_output, required=True, metavar="FILE.pdf", help=_("where to write the PDF (its folder must exist)"))
     p.set_defaults(run=_cmd_print)
 
@@ -842,6 +845,7 @@ def parser() -> argparse.ArgumentParser:
     _pace_options(p, "the table")
     _public_url_option(p)
     p.add_argument("--json", action="store_true", help=_("print the links as one line of JSON"))
+    _lang_option(p, _("the table's language: its board's and every page's, unless a device chooses its own (default: the server's)"))
     p.set_defaults(run=_cmd_table_new, command="table new")
 
     p = _command(sub, "class", _("start a class: one game for one room, its code and its links"), _("A class joins by its room code and is dealt into tables."), "playbook class new leerdam --students 30 --json")
@@ -862,6 +866,7 @@ def parser() -> argparse.ArgumentParser:
     _pace_options(p, "every table")
     _public_url_option(p)
     p.add_argument("--json", action="store_true", help=_("print the code and links as one line of JSON"))
+    _lang_option(p, _("the class's language: its board's and every page's, unless a student's phone chooses its own (default: the server's)"))
     p.set_defaults(run=_cmd_class_new, command="class new")
 
     p = _command(
@@ -880,7 +885,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", type=_output, metavar="FILE.csv", help=_("write every decision and its outcome as CSV (UTF-8 with a BOM)"))
     p.add_argument("--pdf", type=_output, metavar="FILE.pdf", help=_("write the debrief handout"))
     p.add_argument("--page", choices=["a4", "letter"], default="a4", help=_("the handout's page size (default a4)"))
-    _print_lang_option(p, _("the language the handout is printed in: {languages} (default {default})", languages=_languages_offered(), default=i18n.SOURCE))
+    _lang_option(p, _("the language the handout is printed in: {languages} (default {default})", languages=_languages_offered(), default=i18n.SOURCE), default=i18n.SOURCE)
     p.add_argument("--public", action="store_true", help=_("name only what the board showed: no secret pledge, pick or draw"))
     p.add_argument(
         "--pledges",

@@ -26,6 +26,7 @@ import html
 import logging
 import math
 import os
+import re
 import secrets
 import time
 from collections import OrderedDict, deque
@@ -39,6 +40,8 @@ from tornado import web
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
+import i18n
+from i18n import _
 from playbook.budget import client_of as budget_client
 from playbook.classes import clean_code
 from playbook.links import class_query
@@ -54,9 +57,12 @@ __all__ = [
     "client_of",
     "refuse_unless_owner",
     "turned_away",
+    "wrong_code_page",
 ]
 
 OWNER_COOKIE_PREFIX = "pb-k-"
+#: the page's `<html lang="..">` as Voila's template writes it (the language it was drawn in).
+_HTML_LANG = re.compile(r'<html lang="[^"]*"')
 #: the application setting that holds the server's `KernelOwners`.
 OWNERS_SETTING = "playbook_kernel_owners"
 #: how long a browser keeps a kernel's cookie (a page open longer reloads on its next reconnect).
@@ -148,7 +154,63 @@ class _GivingKernels:
 
 
 class OwnPage(TornadoVoilaHandler):
-    """Voila's page, whose answer gives the page's browser the cookie of its kernel."""
+    """Voila's page, whose answer gives the page's browser the cookie of its kernel, in the
+    page's language (`playbook.languages`): the kernel hears it in a request header, and the
+    page's `<html>` says it (a ready kernel's page was drawn before anyone asked for it)."""
+
+    #: the page's language, once `get` has decided it.
+    language: str = ""
+
+    async def get(self, path: str | None = None) -> None:
+        from playbook.languages import LANG_COOKIE, LANG_HEADER, chosen_language, page_language, server_language
+
+        notebook = self.notebook_path or path or ""
+        query = self.request.query
+        store = self.settings.get("playbook_store")
+
+        def chosen() -> str:
+            return chosen_language(store(), notebook, query) if store is not None else ""
+
+        def decide() -> str:
+            return page_language(self.get_cookie(LANG_COOKIE), chosen, server_language(), self.request.headers.get("Accept-Language"))
+
+        self.language = await asyncio.get_running_loop().run_in_executor(None, decide)
+        self.request.headers[LANG_HEADER] = self.language  # whatever the browser sent under that name
+        self._head: list[str] | None = []
+        await super().get(path)
+
+    def write(self, chunk: str | bytes | dict[str, Any]) -> None:
+        # The page's start is held until its head has come as far as its charset (Jinja sends
+        # `<html lang="`, the language and `">` as pieces), then said in the page's language.
+        head = getattr(self, "_head", None)
+        if head is None or not isinstance(chunk, str):
+            self._said_head()
+            super().write(chunk)
+            return
+        head.append(chunk)
+        so_far = "".join(head)
+        if '<meta charset="utf-8" />' in so_far or len(so_far) > 65536:
+            self._said_head()
+
+    def _said_head(self) -> None:
+        head = getattr(self, "_head", None)
+        if not head:
+            self._head = None
+            return
+        import i18n
+        from playbook.page_texts import script_block
+
+        self._head = None
+        text = _HTML_LANG.sub(f'<html lang="{html.escape(self.language)}" dir="{i18n.direction(self.language)}"', "".join(head), count=1)
+        # The header's and the scripts' words, before any script of the page runs (and after its
+        # charset, which a browser looks for in the first kilobyte).
+        charset = '<meta charset="utf-8" />'
+        at = charset if charset in text else "<head>"
+        super().write(text.replace(at, at + script_block(self.language), 1))
+
+    def finish(self, chunk: str | bytes | dict[str, Any] | None = None) -> Any:
+        self._said_head()
+        return super().finish(chunk)
 
     @property
     def kernel_manager(self) -> Any:
@@ -306,20 +368,24 @@ def _code_in(store: Callable[[], Any]) -> Callable[[str], bool]:
 
 
 WRONG_PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Room code not found</title>
+<html lang="{lang}" dir="{dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
 <style>body{{font:18px/1.5 system-ui,sans-serif;max-width:34em;margin:2em auto;padding:0 1em}}
 input,button{{font:inherit;padding:.3em .5em}}</style></head>
 <body><main class="playbook-wrong-code">
 <h1>{title}</h1>
 <p>{text}</p>
-<form method="get" action="{action}"><label>Room code <input name="code" autocomplete="off" autocapitalize="characters" placeholder="e.g. K7QM2P" required></label>
-<button type="submit">Join</button></form>
+<form method="get" action="{action}"><label>{label} <input name="code" autocomplete="off" autocapitalize="characters" placeholder="{placeholder}" required></label>
+<button type="submit">{join}</button></form>
 </main></body></html>
 """
 
-NOT_FOUND_TEXT = "That room code is not one of this server's classes. Check the code on the board and type it again; after several wrong codes each try waits a few seconds."
-BUSY_TEXT = "This device has sent several wrong room codes at once. Wait a few seconds, check the code on the board and type it again."
+def not_found_text() -> str:
+    return _("That room code is not one of this server's classes. Check the code on the board and type it again; after several wrong codes each try waits a few seconds.")
+
+
+def busy_text() -> str:
+    return _("This device has sent several wrong room codes at once. Wait a few seconds, check the code on the board and type it again.")
 
 
 class RoomDoor(web.RequestHandler):
@@ -341,7 +407,7 @@ class RoomDoor(web.RequestHandler):
         client = client_of(self.request)
         if self.wrong_codes.busy(client):
             self.wrong_codes.wrong(client)
-            self._answer(429, BUSY_TEXT, self.wrong_codes.most)
+            self._answer(429, busy_text, self.wrong_codes.most)
             return
         with self.wrong_codes.asking(client):
             try:
@@ -355,9 +421,10 @@ class RoomDoor(web.RequestHandler):
             wait = self.wrong_codes.wrong(client)
             if wait > 0:
                 await asyncio.sleep(wait)  # this client's answer only: the server goes on meanwhile
-            self._answer(404, NOT_FOUND_TEXT, wait)
+            self._answer(404, not_found_text, wait)
 
-    def _answer(self, status: int, text: str, wait: float) -> None:
+    def _answer(self, status: int, text: Callable[[], str], wait: float) -> None:
+        """The light page for a wrong code, in the device's language (no class is known)."""
         self.set_status(status)
         self.set_header("Content-Type", "text/html; charset=utf-8")
         self.set_header("Cache-Control", "no-store")
@@ -365,4 +432,25 @@ class RoomDoor(web.RequestHandler):
         if wait > 0:
             self.set_header("Retry-After", str(math.ceil(wait)))
         base = str(self.settings.get("base_url") or "/")
-        self.finish(WRONG_PAGE.format(title="Room code not found", text=html.escape(text, quote=False), action=html.escape(base.rstrip("/") + "/j")))
+        from playbook.languages import LANG_COOKIE, page_language, server_language
+
+        lang = page_language(self.get_cookie(LANG_COOKIE), "", server_language(), self.request.headers.get("Accept-Language"))
+        self.finish(wrong_code_page(lang, text, base))
+
+
+def wrong_code_page(lang: str, text: Callable[[], str], base: str = "/") -> str:
+    """The light page for a wrong room code in `lang`, saying `text()`; its form asks again at
+    `base`'s `/j`."""
+    with i18n.speaking(lang):
+        return WRONG_PAGE.format(
+            lang=html.escape(lang),
+            dir=i18n.direction(lang),
+            title=html.escape(_("Room code not found")),
+            text=html.escape(text(), quote=False),
+            action=html.escape(base.rstrip("/") + "/j"),
+            # TRANSLATORS: the label of the box a student types the class's room code in.
+            label=html.escape(_("Room code")),
+            placeholder=html.escape(_("e.g. {code}", code="K7QM2P")),
+            # TRANSLATORS: a button: join the class whose room code was typed.
+            join=html.escape(_("Join")),
+        )

@@ -25,10 +25,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from i18n import _, _n
 from rules.games import CARDS
 
 from . import resources, running
 from .budget import KEEP_FREE_MEGABYTES, PAGE_MEGABYTES, available_megabytes, default_max_pages
+from .languages import LANG_ENV, LANG_HEADER
 from .links import CLASS_PAGE, DEFAULT_PORT, index_link, loopback_host, server_address
 from .pacing import SLOTS_ENV, default_slot_count
 from .places import CONNECTIONS_PREFIX, DB_ENV, TURNS_PREFIX, connections_folder, key_file, turns_folder
@@ -161,6 +163,8 @@ def voila_command(
         # Kernels talk to Voila over Unix sockets: over TCP, kernels started together pick free
         # ports and then race to bind them ("Address already in use": a page that never comes).
         "--KernelManager.transport=ipc",
+        # The page's language, decided as it is served (playbook.doors.OwnPage), into its kernel's environment.
+        f"--VoilaConfiguration.http_header_envs={LANG_HEADER}",
     ]
     if base_path(base_url) != "/":
         settings.append(f"--Voila.base_url={base_path(base_url)}")
@@ -724,6 +728,7 @@ def serve(
     base_url: str | None = None,
     public_url: str | None = None,
     max_pages: int | None = None,
+    lang: str | None = None,
 ) -> int:
     """Run the playbook in Voila until stopped (Ctrl+C or SIGTERM); Voila's exit code.
 
@@ -743,6 +748,9 @@ def serve(
     (`serve_settings`: the class page's for `class_size` students, and a game page's for the
     seats of the tables prepared for the lesson, `seats_waiting`). Stopping `playbook serve` stops Voila and every
     kernel it started.
+
+    `lang` (else `PLAYBOOK_LANG`) is the pages' language where neither the class or table nor
+    the device chose one; without it, each browser's own (`playbook.languages`).
     """
     key = os.environ.get("PLAYBOOK_KEY") or kept_server_key()
     public = (public_url or os.environ.get("PLAYBOOK_URL") or "").rstrip("/")
@@ -752,27 +760,29 @@ def serve(
     base = public or where.base + prefix.rstrip("/")
     expired = _expire_empty_classes_here()
     if expired:
-        print(f"Removed {expired} empty {'class' if expired == 1 else 'classes'}: made over a day ago, and no student joined.", flush=True)
+        print(_n("Removed {n} empty class: made over a day ago, and no student joined.", "Removed {n} empty classes: made over a day ago, and no student joined.", expired), flush=True)
     for left in end_leftovers(port):
-        print(f"Stopped the playbook server that was left running on port {port} (process {left}): its terminal had closed.", flush=True)
+        print(_("Stopped the playbook server that was left running on port {port} (process {process}): its terminal had closed.", port=str(port), process=str(left)), flush=True)
     # One notebook alone keeps the pools it started with.
     settings = serve_settings(class_size, preheat, _pages_waiting_here(), follow=notebook is None)
     most, short = page_budget(settings.ready_kernels, class_size, max_pages)
     link = index_link(base, key) if notebook is None else f"{base}/"
-    print(f"Playbook: the facilitator's link (it lists and resumes every table, starts classes; keep it to yourself):\n    {link}", flush=True)
+    print(_("Playbook: the facilitator's link (it lists and resumes every table, starts classes; keep it to yourself):") + "\n    " + link, flush=True)
     if notebook is None and where.local_only:
-        print("Local only: phones cannot reach this server (no network, or --local). The boards say so.", flush=True)
+        print(_("Local only: phones cannot reach this server (no network, or --local). The boards say so."), flush=True)
     elif notebook is None:
-        print(f"Phones in the room open {base}/j and type the class's code (or scan the board). Ctrl+C stops it.", flush=True)
-    print(f"Pages open at once: at most {most} (--max-pages sets it); a device asking for more is told the room is full and tries again.", flush=True)
+        print(_("Phones in the room open {address} and type the class's code (or scan the board). Ctrl+C stops it.", address=base + "/j"), flush=True)
+    print(_("Pages open at once: at most {most} (--max-pages sets it); a device asking for more is told the room is full and tries again.", most=most), flush=True)
     if short:
-        print(f"Warning: this computer's free memory holds about {short} pages; a class of {class_size} with its ready pages needs {most}. Close other programs, or use a smaller --class-size.", flush=True)
+        print(_("Warning: this computer's free memory holds about {short} pages; a class of {size} with its ready pages needs {most}. Close other programs, or use a smaller --class-size.", short=short, size=class_size, most=most), flush=True)
     with turns_folder() as turns, connections_folder() as connections:
         # The kernels' connection files go in the server's own folder, removed with it.
         args = list(extra_args) + [f"--Voila.ip={where.listen}", f"--Voila.connection_dir_root={connections}", f"--PlaybookVoila.max_pages={most}", *settings.args]
         argv = voila_command(notebook, port=port, open_browser=False, base_url=prefix, extra_args=args)
         env = voila_env(turns=turns)
         env.update(PLAYBOOK_KEY=key, PLAYBOOK_URL=base, PLAYBOOK_LOCAL_ONLY="1" if where.local_only else "0")
+        if lang:
+            env[LANG_ENV] = lang
         # A session of its own, so that stopping it reaches Voila's kernels too (stop_server);
         # on Linux it also goes when this process is killed.
         linux = sys.platform.startswith("linux")

@@ -153,6 +153,8 @@ SCHEMA = (
 ADDED_COLUMNS = {
     "tables": {"meta": "TEXT NOT NULL DEFAULT '{}'", "version": "INTEGER NOT NULL DEFAULT 0"},
     "actions": {"version": "INTEGER NOT NULL DEFAULT 0", "undone": "INTEGER", "bot": "INTEGER NOT NULL DEFAULT 0"},
+    # the language the student's page speaks (its device's choice, else the class's): the monitor counts them
+    "class_presence": {"lang": "TEXT NOT NULL DEFAULT ''"},
 }
 NOTIFY_CHANNEL = "playbook_tables"
 #: a table's meta key saying why it takes no more moves (a class ended by its facilitator): moves,
@@ -903,16 +905,23 @@ class Store:
 
         return self._run(True, remove_in, writes=False)
 
-    def note_presence(self, class_id: str, student: str, seen: float) -> None:
-        """A student's page was heard at `seen` (its heartbeat): kept beside the class, not in its
-        record, so no version moves (the page calls this sparingly, not at every beat)."""
+    def note_presence(self, class_id: str, student: str, seen: float, lang: str = "") -> None:
+        """A student's page was heard at `seen` (its heartbeat), speaking `lang`: kept beside the
+        class, not in its record, so no version moves (the page calls this sparingly, not at
+        every beat)."""
         self._run(
             True,
             lambda db: db.execute(
-                "INSERT INTO class_presence (class_id, student, seen) VALUES (?, ?, ?) ON CONFLICT (class_id, student) DO UPDATE SET seen = excluded.seen",
-                (class_id, student, seen),
+                "INSERT INTO class_presence (class_id, student, seen, lang) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (class_id, student) DO UPDATE SET seen = excluded.seen, lang = excluded.lang",
+                (class_id, student, seen, lang),
             ),
         )
+
+    def languages(self, class_id: str) -> dict[str, int]:
+        """How many students' pages speak each language, as last heard (`note_presence`)."""
+        rows = self._run(False, lambda db: db.execute("SELECT lang, COUNT(*) FROM class_presence WHERE class_id = ? AND lang <> '' GROUP BY lang", (class_id,)).fetchall())
+        return {str(r[0]): int(r[1]) for r in rows}
 
     def presence(self, class_id: str) -> dict[str, float]:
         """When each student's page of the class was last heard (`note_presence`), by student id."""

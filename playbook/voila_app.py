@@ -518,6 +518,7 @@ class PlaybookVoila(Voila):
         budget = self.page_budget()
         settings["playbook_budget"] = SeenClients.budget = budget
         settings["playbook_shows_key"] = lambda notebook, query: pages.shows_key(self.store(), notebook, query)
+        settings["playbook_store"] = self.store  # a page's language may be its class's (playbook.languages)
         compile_templates_once()
         # traitlets leaves the logger at DEBUG and filters in its handler: every message a
         # kernel sends was made into two debug records, then dropped (0.2 CPU-seconds a page).

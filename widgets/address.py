@@ -11,8 +11,10 @@ import functools
 import json
 import os
 
+import i18n
 from drawing.common import esc
 from i18n import _
+from playbook.languages import KERNEL_ENV
 from playbook.links import in_voila
 from playbook.pacing import release_turn
 
@@ -68,7 +70,8 @@ _REQUEST_SEEN = False
 
 
 def page_query() -> str:
-    """The page's query string (Voila sets $QUERY_STRING for its page).
+    """The page's query string (Voila sets $QUERY_STRING for its page); from then on the
+    kernel speaks the page's language (the server decided it: `playbook.languages`).
 
     A kernel Voila keeps ready before any page asks for it (`playbook serve --preheat`) waits
     here for its page's request first. `voila.utils` is imported only then: it brings a web
@@ -84,7 +87,16 @@ def page_query() -> str:
 
             wait_for_request()
         _REQUEST_SEEN = True
+    speak_page_language()
     return os.environ.get("QUERY_STRING", "")
+
+
+def speak_page_language() -> None:
+    """This kernel speaks its page's language, when its server said one (a page outside
+    `playbook serve` speaks as it did)."""
+    lang = os.environ.get(KERNEL_ENV, "")
+    if lang:
+        i18n.use(lang)
 
 
 def _wait_for_page_request() -> None:

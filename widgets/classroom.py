@@ -29,6 +29,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+import i18n
 from drawing.common import card as card_html
 from drawing.common import download_link, esc, number, text
 from drawing.timeline import scenes_for
@@ -48,6 +49,7 @@ from .address import page_query, qr_svg
 from .board import ClassDebrief, board_scene
 from .class_students import ago, connected_ids, repaint_presence, students_box, waited_seats
 from .common import Announcer, DebriefBar, StatusLine, close_tree, csv_text, words_of
+from .languages import room_languages_html
 from .live import LiveFollow
 from .lost_presses import listen
 from .pace import PacePanel, TimerKeeper, countdown_html
@@ -102,6 +104,8 @@ class ClassPage(widgets.VBox):
         #: device a student is, whichever way they come back.
         self.device = ""
         self.device_box = widgets.Text(layout=widgets.Layout(display="none")).add_class("pb-device")
+        #: the monitor's line of the languages the students' pages read (`widgets.languages`).
+        self.languages_line = widgets.HTML().add_class("pb-class-languages")
         self.device_box.observe(lambda change: self.device_said(str(change["new"])), "value")
         #: the class a page opened by an old link belongs to: the device may still be a student's.
         self._class_id = ""
@@ -901,6 +905,7 @@ class ClassPage(widgets.VBox):
         seen = cl.presence(self.store, record)
         connected = connected_ids(record, seen, now)
         # Who is connected is not in the key: it is redrawn in place (`class_students.repaint_presence`).
+        self._repaint_languages(record)
         key = ("monitor", record.version, tuple(t.version for t in tables), self._selected, self._renaming, self._removing)
         if self._shown == key:
             return
@@ -929,6 +934,7 @@ class ClassPage(widgets.VBox):
         if record.requests:  # a student waiting on another device: right below the buttons
             parts.append(self._requests_box(record))
         parts.append(info)
+        parts.append(self.languages_line)
         if record.phase == "playing":
             self.pace_panel.show(record)
             parts.append(self.pace_panel)
@@ -1161,7 +1167,7 @@ class ClassPage(widgets.VBox):
 
         def note() -> None:
             try:
-                cl.note_presence(self.store, record, student_id, now)
+                cl.note_presence(self.store, record, student_id, now, i18n.current())
             except Exception:  # a note missed (a busy database) only makes the dot late: try at the next beat
                 self._presence_noted = 0.0
 
@@ -1171,6 +1177,15 @@ class ClassPage(widgets.VBox):
             threading.Thread(target=note, name="presence", daemon=True).start()
         else:
             note()
+
+    def _repaint_languages(self, record: cl.ClassRecord) -> bool:
+        """The monitor's line of the languages the students' pages read, redrawn in place when
+        they changed (a phone switched); whether it changed."""
+        said = room_languages_html(cl.room_languages(self.store, record))
+        if self.languages_line.value == said:
+            return False
+        self.languages_line.value = said
+        return True
 
     def refresh(self) -> bool:
         """Look at the class (and, on the board and monitor, its tables); redraw if they moved."""
@@ -1182,7 +1197,9 @@ class ClassPage(widgets.VBox):
             return False
         tables = tuple(self.store.version(t) for t in record.tables) if self.role in ("board", "monitor") else ()
         if record.version == self.record.version and tables == self._tables_seen:
-            return self.role == "monitor" and repaint_presence(self, record)
+            if self.role != "monitor":
+                return False
+            return self._repaint_languages(record) | repaint_presence(self, record)
         self.record, self._tables_seen = record, tables
         if self.student is not None:
             found = record.student(self.student.id)

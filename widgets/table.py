@@ -386,7 +386,7 @@ class TableDashboard(widgets.VBox):
         except RuleError as exc:
             self.status.refuse(_("Cannot start: {reason}.", reason=render(exc.said)))
             return
-        self.start(game, bots)
+        self.start(game, bots, self.form.language.value)
         self.started(setup)
 
     def started(self, setup: Any) -> None:
@@ -1004,11 +1004,14 @@ class TableDashboard(widgets.VBox):
         super().close()
 
     # -- opening tables --------------------------------------------------------------------
-    def start(self, game: AnyGame, bots: Mapping[int, str] | None = None) -> None:
-        """Save `game` as a new table with its keys, and open it as its facilitator."""
+    def start(self, game: AnyGame, bots: Mapping[int, str] | None = None, lang: str = "") -> None:
+        """Save `game` as a new table with its keys (and its language, `lang`: "" for the
+        server's), and open it as its facilitator."""
         if not self.allowed(say("start a new table"), ("facilitator", "open", "lobby", "index")):
             return
         meta = {**bots_meta(dict(bots or {})), **table_keys(len(seat_names(game)))}
+        if lang:
+            meta["lang"] = lang
         try:
             table_id = self.store.create(game, self.base_title(game), meta)
             table = self.store.load(table_id)

@@ -171,7 +171,7 @@
     var link = document.querySelector("a.playbook-skip");
     if (!link) { return; }
     var seat = seatPanel();
-    var text = seat ? "Skip to your seat" : "Skip to the game";
+    var text = window.playbookSay(seat ? "skip_seat" : "skip_game");
     if (link.textContent !== text) { link.textContent = text; }
   }
   document.addEventListener("click", function (event) {

@@ -10,9 +10,10 @@
   button.className = "playbook-contrast";
   // A half-filled circle, and the word where there is room (phone.css hides it on a phone,
   // where the header keeps one row of buttons); its name is said in full either way.
-  button.setAttribute("aria-label", "More contrast");
-  button.innerHTML = '<span aria-hidden="true">\u25D0</span><span class="playbook-contrast-word">&nbsp;Contrast</span>';
-  button.title = "Darker text, firmer edges and a bolder focus ring";
+  button.setAttribute("aria-label", window.playbookSay("contrast_label"));
+  button.innerHTML = '<span aria-hidden="true">\u25D0</span><span class="playbook-contrast-word"></span>';
+  button.querySelector(".playbook-contrast-word").textContent = "\u00A0" + window.playbookSay("contrast_word");
+  button.title = window.playbookSay("contrast_title");
   theme.insertAdjacentElement("afterend", button);
   var asked = window.matchMedia ? window.matchMedia("(prefers-contrast: more)") : null;
   var choice = null;

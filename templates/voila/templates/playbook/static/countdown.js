@@ -13,8 +13,8 @@
   }
 
   function words(second, mine) {
-    if (second === 0) { return "Time is up."; }
-    return (mine ? "Your decision: " : "") + second + " seconds left.";
+    if (second === 0) { return window.playbookSay("time_up"); }
+    return window.playbookSayN(mine ? "your_seconds_left" : "seconds_left", second);
   }
 
   function tick() {
@@ -42,7 +42,10 @@
       if (due.length) {
         state.marks = state.marks.filter(function (m) { return secondsLeft > m; });
         var say = box.querySelector(".pb-countdown-say");
-        var mine = (box.querySelector(".pb-countdown-label") || {}).textContent === "Your time";
+        // A seat's own countdown is labelled "Your time" (widgets/pace.py), in the page's language
+        // once that label is translated, in English until then.
+        var label = (box.querySelector(".pb-countdown-label") || {}).textContent;
+        var mine = label === window.playbookSay("your_time") || label === "Your time";
         if (say) {
           say.textContent = words(Math.min.apply(null, due), mine);
           said += 1;

@@ -42,7 +42,7 @@
     if (connection.away()) { return; }  // no beats into a closed socket: they would pile up
     if (window.__playbookKernelGone || now - lastAnswer > DEAD_MS) {
       gone = true;
-      connection.reopen("This page lost its table. Reopening it\u2026", "lost");
+      connection.reopen(window.playbookSay("lost_table"), "lost");
       return;
     }
     if (now - lastAnswer > SUSPECT_MS) { connection.check(); }

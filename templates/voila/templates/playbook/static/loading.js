@@ -11,8 +11,8 @@
       line.textContent = text;
     }
   }
-  say("Setting up " + title + "\u2026");
+  say(window.playbookSay("setting_up", { title: title }));
   window.voila_process = function (index, count) {
-    say("Setting up " + title + "\u2026 (" + index + " of " + count + ")");
+    say(window.playbookSay("setting_up_of", { title: title, index: index, count: count }));
   };
 })();

@@ -62,7 +62,8 @@
     });
   }
 
-  function count(n) { return n + (n === 1 ? " press" : " presses"); }
+  var say = window.playbookSay, sayN = window.playbookSayN;
+  function count(n) { return sayN("presses", n); }
   function labels(list) {
     var names = [];
     list.forEach(function (p) { if (p.label && names.indexOf(p.label) === -1) { names.push(p.label); } });
@@ -71,21 +72,21 @@
   // "“Pledge in secret” (1 press)", or "2 presses" for buttons without words.
   function what(names) {
     var said = labels(names.map(function (name) { return { label: name }; }));
-    return said ? said + " (" + count(names.length) + ")" : count(names.length);
+    return said ? say("named_presses", { names: said, presses: count(names.length) }) : count(names.length);
   }
   function pressedAway() { return presses.filter(function (p) { return p.away; }); }
 
   // The line at the top while the page is away: what is wrong, and what is waiting.
   function tell() {
     var text;
-    if (navigator.onLine === false) { text = "This device is offline. Trying again\u2026"; }
+    if (navigator.onLine === false) { text = say("offline"); }
     else if (state === "reopening" && lastAnswer !== "down") {
       if (!reopenText) { return; }
       text = reopenText;
-    } else { text = "This page cannot reach the server. Trying again\u2026"; }
+    } else { text = say("cannot_reach"); }
     var waiting = pressedAway().length;
-    if (waiting) { text += " Not sent yet: " + count(waiting) + " made since."; }
-    var aside = tries ? "Tried " + tries + (tries === 1 ? " time" : " times") + " in " + Math.round((Date.now() - since) / 1000) + " s." : "";
+    if (waiting) { text += " " + sayN("not_sent_yet", waiting); }
+    var aside = tries ? sayN("tried", tries, { seconds: Math.round((Date.now() - since) / 1000) }) : "";
     window.playbookNotice("playbook-lost", "alert", text, aside);
   }
   var backTimer = null;
@@ -159,7 +160,7 @@
     clearTimeout(timer);
     document.documentElement.classList.remove("playbook-away");
     window.playbookNotice("playbook-lost", "alert", null);
-    sayBack("Connected again." + (sent.length ? " Sent now, made meanwhile: " + what(sent.map(function (p) { return p.label; })) + "." : ""), BACK_SAID_MS);
+    sayBack(sent.length ? say("connected_sent", { presses: what(sent.map(function (p) { return p.label; })) }) : say("connected"), BACK_SAID_MS);
     try { window.dispatchEvent(new CustomEvent("playbook-back")); } catch (e) { /* live.js's clock waits for the next answer */ }
   }
   function reload() {
@@ -185,7 +186,7 @@
       else if (answer === "server" && kernelId()) {
         // Its kernel is gone. A page not up yet is tried again by starting.js, after a pause
         // of its own (pages that arrived together do not reload together).
-        if (ready()) { reopen("This page lost its table. Reopening it\u2026", "lost"); } else { window.__playbookKernelGone = true; }
+        if (ready()) { reopen(say("lost_table"), "lost"); } else { window.__playbookKernelGone = true; }
       }
     });
   }
@@ -207,7 +208,7 @@
       if (window.__playbookChannelsOpen === 0 && channelSeen) { lose(); }
     } else if (news === "gone" && ready()) {
       // Before its dashboard is up, starting.js tries a page again (with a pause of its own).
-      reopen("This page lost its table. Reopening it\u2026", "lost");
+      reopen(say("lost_table"), "lost");
     }
   });
   window.addEventListener("offline", function () {
@@ -244,16 +245,13 @@
     } catch (e) { note = null; }
     // Said by the page that was reloaded, not by another page opened later in the same tab.
     if (!note || Date.now() - note.at > NOTE_KEPT_MS || note.page !== window.location.pathname + window.location.search) { return; }
-    if (note.why === "starting") { return; }  // a page that did not come up: starting.js said so
+    // A page that did not come up (starting.js said so), or reopened in the language its reader chose.
+    if (note.why === "starting" || note.why === "language") { return; }
     var unsent = note.unsent || [], unsure = note.unsure || [];
-    var text = note.why === "away" ? "Back after the connection was lost." : "This page was reopened.";
-    if (unsent.length) {
-      text += " Not sent: " + what(unsent) + ", made while the server could not be reached: press again if you still mean it. The table kept everything before.";
-    }
-    if (unsure.length) {
-      text += " " + what(unsure) + ", pressed just before, may not have reached the table: check, and press again if it did not.";
-    }
-    if (!unsent.length && !unsure.length) { text += " Nothing you pressed was lost."; }
+    var text = say(note.why === "away" ? "back_after" : "reopened");
+    if (unsent.length) { text += " " + say("not_sent", { presses: what(unsent) }); }
+    if (unsure.length) { text += " " + say("unsure", { presses: what(unsure) }); }
+    if (!unsent.length && !unsure.length) { text += " " + say("nothing_lost"); }
     var shown = function () {
       if (!ready()) { setTimeout(shown, 500); return; }
       sayBack(text, unsent.length || unsure.length ? UNSENT_SAID_MS : BACK_SAID_MS);

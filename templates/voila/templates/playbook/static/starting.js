@@ -43,7 +43,7 @@
       var n = tries() + 1;
       remember(n);
       var wait = Math.min(30, 3 * n) + Math.random() * 4;
-      banner("This page did not come up. Trying again in " + Math.round(wait) + " s\u2026");
+      banner(window.playbookSay("did_not_come", { seconds: Math.round(wait) }));
       // Reloaded once the server answers (reconnect.js): never into the browser's error page.
       setTimeout(function () { window.playbookConnection.reopen(null, "starting"); }, wait * 1000);
       return;
@@ -53,8 +53,7 @@
       // A page waiting long asks now and then whether its server is still there (a server
       // stopped while it was being built leaves it half drawn, with nothing to say so).
       if (waited % ASK_EVERY_S === 0) { window.playbookConnection.check(); }
-      banner("Opening this page\u2026 " + waited + " s. The server is opening many pages at once, so pages take turns: " +
-             "this one comes up by itself. Keep it open." + (tries() ? " (Try " + (tries() + 1) + ".)" : ""));
+      banner(window.playbookSay("opening", { seconds: waited }) + (tries() ? " " + window.playbookSay("try_n", { attempt: tries() + 1 }) : ""));
     }
   }
   window.setInterval(look, 1000);

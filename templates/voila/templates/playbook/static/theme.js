@@ -5,7 +5,7 @@
   function apply(theme) {
     root.setAttribute("data-playbook-theme", theme);
     button.setAttribute("aria-pressed", theme === "dark" ? "true" : "false");
-    button.textContent = theme === "dark" ? "Light" : "Dark";
+    button.textContent = window.playbookSay(theme === "dark" ? "light" : "dark");
   }
   var saved = null;
   try { saved = window.localStorage.getItem("playbook-theme"); } catch (e) { saved = null; }

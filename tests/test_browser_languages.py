@@ -1,0 +1,51 @@
+"""A phone's own language, in headless Chromium: a class's join page opens in the phone's
+language (its Accept-Language), the header's menu switches it to Arabic, and the page comes
+back right to left with the name half typed still in its box."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from playbook import classes as cl
+from playbook.links import class_links
+from playbook.serve import NOTEBOOKS_DIR
+from playbook.store import Store
+from tests.support.browser import Devices, VoilaFactory, open_dashboard
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+NAME_BOX = ".playbook-class .pb-name-box input"
+
+
+def test_a_phone_switches_its_join_page_from_spanish_to_arabic_keeping_the_name_typed(voila: VoilaFactory, devices: Devices) -> None:
+    server = voila(NOTEBOOKS_DIR / "class.ipynb")
+    store = Store(server.db_path)
+    record = cl.create_class(store, "new-rule", 3, seed=4, lang="nl")
+    phone = devices.page(locale="es-ES")  # the phone's browser asks for Spanish
+    join = server.url + "?" + class_links("", record)["join"].split("?", 1)[1]  # the one notebook served at the root
+    open_dashboard(phone, join, NAME_BOX)
+    # The class is Dutch; a phone that chose nothing reads the class's language, not its browser's.
+    assert phone.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["nl", "ltr"]
+    menu = phone.locator(".playbook-header select.playbook-language")
+    expect(menu).to_have_value("nl")
+    assert menu.locator("option").all_inner_texts() == ["English", "Nederlands", "Deutsch", "Español", "Français", "العربية"]
+    # Its own choice: Spanish, then Arabic, a name half typed in between.
+    menu.select_option("es")
+    expect(phone.locator("html")).to_have_attribute("lang", "es")
+    phone.locator(NAME_BOX).wait_for(state="visible")
+    assert phone.get_attribute("a.playbook-skip", "data-pb-text") == "skip_game"
+    assert phone.inner_text("a.playbook-skip") in ("Saltar al juego", "Saltar a tu puesto")
+    phone.locator(NAME_BOX).fill("Marí")
+    phone.locator(".playbook-header select.playbook-language").select_option("ar")
+    expect(phone.locator("html")).to_have_attribute("lang", "ar")
+    phone.locator(NAME_BOX).wait_for(state="visible")
+    assert phone.evaluate("document.documentElement.dir") == "rtl"
+    # the header's words in Arabic letters (the page's charset read them right)
+    assert phone.inner_text("a.playbook-skip") in ("انتقل إلى اللعبة", "انتقل إلى مقعدك")
+    expect(phone.locator(NAME_BOX)).to_have_value("Marí")
+    expect(phone.locator(".playbook-header select.playbook-language")).to_have_value("ar")
+    # The header reads right to left: the brand at the right edge, the menu to its left.
+    brand, nav = phone.locator("a.playbook-brand").bounding_box(), phone.locator(".playbook-nav").bounding_box()
+    assert brand is not None and nav is not None and brand["x"] > nav["x"]
+    assert phone.evaluate("document.cookie").count("pb-lang=ar") == 1  # kept for this device
