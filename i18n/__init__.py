@@ -161,6 +161,8 @@ def _value(value: object, lang: str) -> object:
         return _say(value, lang)
     if isinstance(value, Listed):
         words = [str(_value(item, lang)) for item in value.items]
+        if lang in (SOURCE, PSEUDO):  # the English the playbook always wrote: "A, B and C"
+            return str(Listed(tuple(words)))
         return format_list(words, locale=_locale(lang)) if words else ""
     if isinstance(value, bool):
         return value

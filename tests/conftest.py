@@ -193,3 +193,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def server_key(monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setenv("PLAYBOOK_KEY", SERVER_KEY)
     return SERVER_KEY
+
+
+@pytest.fixture(autouse=True)
+def english_between_tests() -> Iterator[None]:
+    """Each test starts in English: a test that made this process speak another language
+    (`i18n.use`, as a page's kernel does) does not leave it to the next test on the worker."""
+    import i18n
+
+    i18n.use(i18n.SOURCE)
+    yield
+    i18n.use(i18n.SOURCE)

@@ -164,7 +164,7 @@ def test_an_empty_class_expires_after_a_day_and_a_class_with_a_student_stays(loc
 
 
 def test_each_phone_at_the_end_shows_its_own_place_and_result(store) -> None:
-    from widgets.table import ordinal, seat_place
+    from widgets.standing import ordinal, seat_place
 
     record, phones = _village(store, variants={"max_years": 1})
     table_id = record.tables[0]
@@ -198,7 +198,7 @@ def test_a_phone_of_a_stopped_class_says_where_its_household_stood(store) -> Non
     # Another game's words: New Rule's seat is "you".
     from rules import new_game
     from rules import new_rule as nr
-    from widgets.table import seat_place
+    from widgets.standing import seat_place
 
     game = new_game("new-rule", nr.Setup(names=("Ana", "Bo", "Cy")), 1)
     assert re.fullmatch(r"Stopped in round 1: you stood (joint )?\d(st|nd|rd) of 3 with \d+ points\.", seat_place(game, 2, "stopped in round 1")), seat_place(game, 2, "stopped in round 1")

@@ -116,11 +116,11 @@ def test_a_message_marked_inside_an_f_string_is_extracted(tmp_path: Path) -> Non
         'from i18n import _, _n\n'
         'def page(n):\n'
         '    # TRANSLATORS: a button\n'
-        '    return f"<b>{_(\'Join\')}</b> {_n(\'{n} seat\', \'{n} seats\', n)} {_(name)}"\n',
+        '    return f"<b>{_(\'Join\')}</b> {_n(\'one seat\', \'many seats\', n)} {_(name)}"\n',
         encoding="utf-8",
     )
     found = [(m[2], m[3]) for m in extract_from_dir(tmp_path, method_map=[("**.py", "i18n.extract:extract_python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",))]
-    assert sorted(found, key=str) == [(("{n} seat", "{n} seats"), ["TRANSLATORS: a button"]), ("Join", ["TRANSLATORS: a button"])]
+    assert sorted(found, key=str) == [("Join", ["TRANSLATORS: a button"]), (("one seat", "many seats"), ["TRANSLATORS: a button"])]
 
 
 def test_a_catalog_compiles_and_says_its_plural_forms() -> None:

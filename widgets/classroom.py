@@ -30,8 +30,7 @@ from typing import Any
 import ipywidgets as widgets
 
 import i18n
-from drawing.common import card as card_html
-from drawing.common import download_link, esc, number, text
+from drawing.common import download_link, esc, number
 from drawing.timeline import scenes_for
 from i18n import _, _n, render
 from playbook import classes as cl
@@ -40,19 +39,19 @@ from playbook.access import key_matches, new_key
 from playbook.links import class_links, class_query, in_voila, page, public_base, table_query
 from playbook.store import STOPPED, HandOver, Refused, Store, StoreFault
 from rules import RuleError
-from rules.core import leaders_text, winners_text
 from rules.games import CARDS, card
 from rules.text import Said, say
 
 from . import live
 from .address import page_query, qr_svg
-from .board import ClassDebrief, board_scene
+from .board import ClassDebrief
+from .class_glance import glance_html, groups_html, names_html, results_html
 from .class_students import ago, connected_ids, repaint_presence, students_box, waited_seats
 from .common import Announcer, DebriefBar, StatusLine, close_tree, csv_text, words_of
 from .languages import room_languages_html
 from .live import LiveFollow
 from .lost_presses import listen
-from .pace import PacePanel, TimerKeeper, countdown_html
+from .pace import PacePanel, TimerKeeper
 from .styles import style_html
 
 __all__ = ["ClassPage"]
@@ -74,12 +73,6 @@ _load_seat_pages()
 
 #: a class's phase as its facilitator's page names it.
 _PHASES = {"lobby": say("lobby"), "dealt": say("dealt"), "playing": say("playing"), "over": say("over")}
-
-
-def _names_html(names: Sequence[str]) -> str:
-    return '<div class="pb-names">' + "".join(f'<span class="pb-name-chip">{esc(n)}</span>' for n in names) + "</div>"
-
-
 
 
 class ClassPage(widgets.VBox):
@@ -701,7 +694,7 @@ class ClassPage(widgets.VBox):
             body = (
                 f'<div class="pb-big">{esc(_("You are in, {name}.", name=student.name))}</div>'
                 f'<div>{esc(_("Wait for the facilitator to deal the tables: this page changes by itself."))}</div>'
-                f'<div class="pb-muted" style="margin-top:8px">{esc(_("Here already ({n}):", n=len(record.students)))}</div>{_names_html([student.name, *others])}'
+                f'<div class="pb-muted" style="margin-top:8px">{esc(_("Here already ({n}):", n=len(record.students)))}</div>{names_html([student.name, *others])}'
             )
         else:
             mates = ", ".join(m for m in cl.table_names(record, record.groups[student.group]) if m != student.name)
@@ -801,20 +794,20 @@ class ClassPage(widgets.VBox):
             )
         if record.phase == "lobby":
             here = f'<span class="pb-key-number">{esc(number(len(record.students)))}</span>'
-            parts.append(f"<h2>{_('Here: {n} of {expected}', n=here, expected=record.expected)}</h2>{_names_html([s.name for s in record.students])}")
+            parts.append(f"<h2>{_('Here: {n} of {expected}', n=here, expected=record.expected)}</h2>{names_html([s.name for s in record.students])}")
         elif record.phase == "dealt":
-            parts.append(f"<h2>{esc(_('The tables'))}</h2>" + self._groups_html(record))
+            parts.append(f"<h2>{esc(_('The tables'))}</h2>" + groups_html(record))
         else:
             # Once it is over, the results lead: the room reads them first, from the back.
             over = record.phase == "over" or (tables and all(t.game.rules.over(t.game.state) for t in tables))
             if over:
-                parts.append(self._results_html(record, tables))
-            parts.append(self._glance_html(record, tables))
+                parts.append(results_html(record, tables))
+            parts.append(glance_html(record, tables))
             compare = scenes_for(record.game).side_by_side
             if compare is not None and tables:
                 parts.append(compare([t.game.state for t in tables]))
             if record.waiting and record.phase != "over":
-                parts.append(f"<h2>{esc(_('Waiting for a table ({n})', n=len(record.waiting)))}</h2>{_names_html([s.name for s in record.waiting])}")
+                parts.append(f"<h2>{esc(_('Waiting for a table ({n})', n=len(record.waiting)))}</h2>{names_html([s.name for s in record.waiting])}")
         body: list[widgets.Widget] = [widgets.HTML("".join(parts)).add_class("pb-class-board-body")]
         if record.phase in ("playing", "over") and tables:
             # The tables compared in one debrief, round by round (what each board showed then).
@@ -823,78 +816,6 @@ class ClassPage(widgets.VBox):
             self.class_debrief.show([t.game for t in tables])
             body.append(self.class_debrief)
         self._replace(tuple(body))
-
-    def _groups_html(self, record: cl.ClassRecord) -> str:
-        cards = []
-        for i, group in enumerate(record.groups):
-            names = cl.table_names(record, group)
-            cards.append(card_html(_("Table {n}", n=i + 1), _names_html(names), "pb-class-table"))
-        return '<div class="pb-glance">' + "".join(cards) + "</div>"
-
-    def _glance_html(self, record: cl.ClassRecord, tables: Sequence[Any]) -> str:
-        cards = []
-        for i, table in enumerate(tables):
-            state, rules = table.game.state, table.game.rules
-            names = card(record.game).seat_names(table.game.setup)  # a GM's seat too
-            if rules.over(state):
-                line = _("Finished")
-            elif record.phase == "over":
-                line = _("stopped when the class ended")
-            else:
-                waiting = [names[s] for s in waited_seats(table)]
-                if len(waiting) > 4:  # a card, not a roll call: the room reads the count
-                    line = _("waiting for {n}: {names} and {more} more", n=len(waiting), names=", ".join(waiting[:3]), more=len(waiting) - 3)
-                else:
-                    line = _("waiting for {names}", names=", ".join(waiting)) if waiting else _("playing")
-            board = table.meta.get("board_key")
-            # A game on one shared screen has a board too (`&board=1`): the same public view, read-only.
-            href = page("", card(record.game).notebook) + table_query(table.id, board=board if board and card(record.game).devices else 1)
-            scene = board_scene(table.game)
-            facts = "".join(f'<div><div class="pb-glance-label">{text(f.label)}</div><div class="pb-key-number">{text(f.value)}</div></div>' for f in scene.facts[:3])
-            facts = f'<div style="display:flex;flex-wrap:wrap;gap:4px 28px">{facts}</div>'
-            cards.append(
-                card_html(
-                    # The step the table is at now: its board may still show the last step's
-                    # outcome (a year's flood) until the next move.
-                    _(
-                        "{table} {n} · {step}",
-                        table=render(card(record.game).words.Table),
-                        n=i + 1,
-                        step=_("the end") if rules.over(state) else render(cl.step_of(state) or scene.heading),
-                    ),
-                    f'<div class="pb-glance-line" data-phase="{scene.phase}">{text(line)}</div>{facts}{countdown_html(table, None, time.time(), announce=False)}'
-                    f'<div><a class="pb-table-board-{i}" href="{esc(href)}" target="_blank" rel="noopener">{esc(_("Open its board"))}</a></div>',
-                    "pb-class-table",
-                )
-            )
-        return f"<h2>{esc(_('Every table'))}</h2>" + '<div class="pb-glance">' + "".join(cards) + "</div>"
-
-    def _results_html(self, record: cl.ClassRecord, tables: Sequence[Any]) -> str:
-        lines = []
-        words = card(record.game).words
-        for i, table in enumerate(tables):
-            state, rules = table.game.state, table.game.rules
-            names = card(record.game).seat_names(table.game.setup)  # a GM's seat too
-            where = esc(_("{table} {n}", table=render(words.Table), n=i + 1))
-            standings = rules.standings(state)
-            first = [seat for rank, seat, _s in standings if rank == 1]
-            step = render(cl.step_of(state)).lower()
-            ended = _(" when the class ended ({step})", step=step) if step else _(" when the class ended (before the first move)")
-            if not rules.over(state) and record.phase != "over":
-                lines.append(f"<li>{_('{table}: still playing', table=where)}</li>")
-                continue
-            if not words.points:  # a cooperative game ranks nobody: its end, or who still stands
-                if rules.over(state):
-                    said = render(board_scene(table.game).winner)
-                else:
-                    said = _("{n} of {total} {players} standing{ended}", n=len(first), total=len(standings), players=render(words.players), ended=ended)
-                lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{text(said)}</b></li>')
-                continue
-            # ended by the facilitator: who led then, and when
-            said = render(winners_text(names, first, words.players)) if rules.over(state) else render(leaders_text(names, first, words.players)) + ended
-            score = esc(_("({n} {points})", n=standings[0][2], points=render(words.points)))
-            lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{text(said)}</b> {score}</li>')
-        return f'<h2>{esc(_("Results"))}</h2><ul class="pb-class-results" style="font-size:32px">{"".join(lines)}</ul>'
 
     # -- the monitor -----------------------------------------------------------------------------------------
     def _draw_monitor(self) -> None:
