@@ -84,7 +84,7 @@ def _secrets(store: Store, table_id: str, seat: int) -> list[str]:
     meta = table.meta
     own = meta["seat_keys"][str(seat)]
     keys = [meta["facilitator_key"], meta["board_key"], meta["join_key"], *(k for k in meta["seat_keys"].values() if k != own)]
-    lines = [e.text for e in table.game.state.log if e.visible_to is not None and seat not in e.visible_to]
+    lines = [str(e.text) for e in table.game.state.log if e.visible_to is not None and seat not in e.visible_to]
     assert lines, "the test needs another seat's secret to look for"
     return keys + lines + [json.dumps(line)[1:-1] for line in lines]
 

@@ -104,8 +104,8 @@ def test_an_anonymous_board_in_play_receives_no_households_pledge_and_two_worlds
     expect(phone.locator(f"{LEERDAM}.playbook-seat .pb-household")).to_contain_text(f"Your pledge: {a.states[steps].pledges[0]}")
     received = "\n".join(phone_frames) + phone.locator(f"{LEERDAM}.playbook-root").first.evaluate("(root) => root.outerHTML")
     log = a.states[steps].log
-    own = {e.text for e in log if e.visible(0)}  # "You pledged 0 units" may be anyone's words
-    others = [e.text for e in log if not e.visible(0) and e.text not in own]
+    own = {str(e.text) for e in log if e.visible(0)}  # "You pledged 0 units" may be anyone's words
+    others = [str(e.text) for e in log if not e.visible(0) and str(e.text) not in own]
     assert others, "the test needs another household's note to look for"
     for secret in [s for s in secrets(a, steps, skip=0) if s not in ("You pledged", "Your Wealth brings", "Misfortune costs you")] + others:
         assert secret not in received, secret
