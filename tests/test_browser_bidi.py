@@ -42,7 +42,7 @@ BOXES_JS = """(item) => {
 
 def test_a_negative_number_beside_a_hebrew_name_reads_minus_two(page: Page) -> None:
     game = leerdam(lambda g: any("מרים (-2)" in str(e.text) for e in g.state.log if e.visible_to is None), names=("מרים", "Bo", "Zoë", "Dara"), years=6)
-    line = next(text for text in board_scene(game).log if "מרים (-2)" in text)
+    line = next(str(text) for text in board_scene(game).log if "מרים (-2)" in str(text))
     drawn = log_html([line])  # the board's log, as every scene draws it
     before = f"<ol><li>{esc(line)}</li></ol>"  # the same line left to the bidi algorithm
     page.set_content(f'<html><head><style>{sheet_text("board.css")}</style></head><body style="font-size:28px">{drawn}{before}</body></html>')
