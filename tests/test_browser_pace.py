@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from playbook import pace, timer
 from playbook.access import table_keys
 from playbook.links import table_links
+from playbook.page_texts import script_block
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import SetMeta, StaleTable, Store
 from rules import leerdam as ld
@@ -131,7 +132,7 @@ def test_a_countdown_says_each_of_its_last_seconds_once_and_politely(store: Stor
     a11y.js) on a blank page whose clock the test moves: a seat's box says 30 s, 10 s and 0
     once each, in the polite region, and the box sent again mid-countdown (another change at
     the table redraws it) says nothing a second time; a box sent without `announce` (the class
-    board's cards) says nothing. No server: the words come from the template's scripts."""
+    board's cards) says nothing. No server: the words come from the page's block of texts."""
     table_id, _links = _table(store)
     table = store.load(table_id)
     due = timer.deadlines(table)[0]
@@ -140,8 +141,9 @@ def test_a_countdown_says_each_of_its_last_seconds_once_and_politely(store: Stor
     try:
         page.clock.install(time=began * 1000)
         boxes = f'<div class="pb-seat-box">{countdown_html(table, 0, began)}</div><div>{countdown_html(table, 1, began, announce=False)}</div>'
-        page.set_content(f'<html lang="en"><head><title>countdown</title></head><body><main class="playbook-root">{boxes}</main></body></html>')
-        for script in ("a11y.js", "countdown.js"):
+        # The words come as the server sends them: the page's block of texts, read by texts.js.
+        page.set_content(f'<html lang="en"><head><title>countdown</title>{script_block("en")}</head><body><main class="playbook-root">{boxes}</main></body></html>')
+        for script in ("texts.js", "a11y.js", "countdown.js"):
             page.add_script_tag(content=(STATIC / script).read_text(encoding="utf-8"))
         page.clock.run_for(1000)  # a11y.js makes its regions on its first look
         assert page.evaluate(HEAR_JS) == 2
