@@ -204,3 +204,19 @@ def english_between_tests() -> Iterator[None]:
     i18n.use(i18n.SOURCE)
     yield
     i18n.use(i18n.SOURCE)
+
+
+@pytest.fixture
+def pseudo() -> None:
+    """The test's pages speak the pseudo-language (`english_between_tests` puts English back)."""
+    import i18n
+
+    i18n.use(i18n.PSEUDO)
+
+
+@pytest.fixture
+def dutch() -> None:
+    """The test's pages speak Dutch (`english_between_tests` puts English back)."""
+    import i18n
+
+    i18n.use("nl")

@@ -54,20 +54,6 @@ OWN_PARTS = (
 )
 
 
-@pytest.fixture
-def pseudo() -> Iterator[None]:
-    i18n.use(i18n.PSEUDO)
-    yield
-    i18n.use("en")
-
-
-@pytest.fixture
-def dutch() -> Iterator[None]:
-    i18n.use("nl")
-    yield
-    i18n.use("en")
-
-
 def read(root: widgets.Widget) -> Iterator[str]:
     """`widget_texts`, with an HTML widget's text nodes read as one text: a message that bolds a
     number ("Pool: <b>7</b> dice") is one message over several nodes."""

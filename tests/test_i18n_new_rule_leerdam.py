@@ -4,8 +4,6 @@ the board's log follows the page's language, and English stays as it was."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 import i18n
@@ -19,20 +17,6 @@ from rules import new_rule as nr
 from rules.core import Game, RuleError, rng_for, winners_said
 from tests.support.played import NAMES, played
 from tests.support.pseudo import escaped, html_texts
-
-
-@pytest.fixture
-def pseudo() -> Iterator[None]:
-    i18n.use(i18n.PSEUDO)
-    yield
-    i18n.use("en")
-
-
-@pytest.fixture
-def dutch() -> Iterator[None]:
-    i18n.use("nl")
-    yield
-    i18n.use("en")
 
 
 def refused(state: object, action: object, check) -> RuleError:  # type: ignore[no-untyped-def]

@@ -9,7 +9,6 @@ the class card, the privacy curtain, the board's join code), the class pages who
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import ipywidgets as widgets
@@ -28,24 +27,6 @@ from widgets.classroom import ClassPage
 from widgets.leerdam import LeerdamDashboard
 
 NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli")
-
-
-@pytest.fixture
-def pseudo() -> Iterator[None]:
-    i18n.use(i18n.PSEUDO)
-    try:
-        yield
-    finally:
-        i18n.use("en")
-
-
-@pytest.fixture
-def dutch() -> Iterator[None]:
-    i18n.use("nl")
-    try:
-        yield
-    finally:
-        i18n.use("en")
 
 
 def shared_texts(page: Any) -> list[str]:

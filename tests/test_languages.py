@@ -5,7 +5,6 @@ pseudo-language and in Dutch."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
@@ -19,24 +18,6 @@ from tests.support.classes import monitor, student
 from tests.support.headless import one
 from tests.support.keys import INDEX
 from tests.support.pseudo import escaped, html_texts, widget_texts
-
-
-@pytest.fixture
-def pseudo() -> Iterator[None]:
-    i18n.use(i18n.PSEUDO)
-    try:
-        yield
-    finally:
-        i18n.use("en")
-
-
-@pytest.fixture
-def dutch() -> Iterator[None]:
-    i18n.use("nl")
-    try:
-        yield
-    finally:
-        i18n.use("en")
 
 
 def test_the_device_then_the_class_then_the_server_then_the_browser_choose() -> None:

@@ -6,7 +6,6 @@ studio speaks its page's language and prints in the one chosen."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,15 +27,6 @@ from widgets.studio import PrintStudio
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed")
 #: not messages: the game's name (a title), the footer's brand, and the die's name.
 NOT_MESSAGES = (*NAMES, "Leerdam", "LEERDAM", "playbook")
-
-
-@pytest.fixture
-def pseudo() -> Iterator[None]:
-    i18n.use(i18n.PSEUDO)
-    try:
-        yield
-    finally:
-        i18n.use("en")
 
 
 @pytest.fixture(scope="module")
