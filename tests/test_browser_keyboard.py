@@ -107,6 +107,12 @@ class Reader:
     def press(self, key: str) -> None:
         self.page.keyboard.press(key)
         now = self.focused()
+        # A press that redraws the panel leaves the focus for a moment on what is being replaced;
+        # a11y.js puts it on the new panel at its next look (200 ms): read where it settles.
+        settle = 30
+        while now is not None and not now[1] and settle:
+            self.page.wait_for_timeout(100)
+            now, settle = self.focused(), settle - 1
         if now is not None:
             self.read.append((key, *now))
 
