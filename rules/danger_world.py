@@ -176,19 +176,7 @@ GM_OPTIONS: Mapping[str, int] = {
     "overload": 6,
     "huge": 6,
 }
-GM_OPTION_TEXT: Mapping[str, str] = {
-    "danger": "danger +1",
-    "penalty": "a penalty die on a challenge",
-    "reduced": "a reduced hit",
-    "minor": "a minor setback",
-    "meaningful": "a meaningful setback",
-    "full": "a full hit",
-    "significant": "a significant setback",
-    "major": "a major setback",
-    "overload": "an overload hit",
-    "huge": "a huge setback",
-}
-#: the GM's options said in the reader's language (same English as GM_OPTION_TEXT).
+#: the GM's options said in the reader's language.
 GM_OPTION_SAID: Mapping[str, Said] = {
     "danger": say("danger +1"),
     "penalty": say("a penalty die on a challenge"),
@@ -201,6 +189,8 @@ GM_OPTION_SAID: Mapping[str, Said] = {
     "overload": say("an overload hit"),
     "huge": say("a huge setback"),
 }
+#: the same options in English (the debrief's record).
+GM_OPTION_TEXT: Mapping[str, str] = {option: str(said) for option, said in GM_OPTION_SAID.items()}
 #: the narrative weight of a set (the text's PC Difficulties table).
 ACCOMPLISHMENT: Mapping[int, str] = {2: "minor", 3: "meaningful", 4: "significant", 5: "major", 6: "huge"}
 #: "a minor accomplishment", ... said in the reader's language.
