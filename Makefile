@@ -52,7 +52,7 @@ screenshots: $(STAMP)
 
 # The catalogs after a change of marked text: the template (i18n/playbook.pot) extracted again,
 # then every language's .po updated from it (new messages empty, changed ones fuzzy, for a
-# translator; tests/test_i18n_catalogs.py fails until each is translated and reviewed).
+# translator; tests/test_i18n.py fails until each is translated and reviewed).
 MESSAGE_CODE := rules lab drawing widgets printables playbook i18n
 messages: $(STAMP)
 	PYTHONPATH=$(CURDIR) $(VENV)/bin/pybabel -q extract -F i18n/babel.cfg -k _ -k _n:1,2 -k say -k say_n:1,2 \
