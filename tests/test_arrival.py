@@ -896,7 +896,9 @@ def test_a_page_kernel_loads_no_debugger_and_only_its_own_game(tmp_path) -> None
     notebook = tmp_path / "page.ipynb"
     modules = ("debugpy", "rules.leerdam", "rules.new_rule", "rules.danger_world", "rules.dangerous_ideas", "lab.leerdam", "lab.danger_world")
     def look(page: str) -> str:
-        return f"import os, sys\nprint('{page}:', os.path.basename(sys.argv[0]), 'loaded:', [m for m in {modules!r} if sys.modules.get(m) is not None])"
+        # One string in one write: print's separate writes may reach the page as two outputs.
+        return (f"import os, sys\nloaded = [m for m in {modules!r} if sys.modules.get(m) is not None]\n"
+                f"sys.stdout.write('{page}: ' + os.path.basename(sys.argv[0]) + ' loaded: ' + repr(loaded) + '\\n')")
 
     cells = ["import widgets.leerdam\n" + look("game page"), "import widgets.classroom\n" + look("class page")]
     nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(cell) for cell in cells]), notebook)
