@@ -378,7 +378,7 @@ class SetupForm(NewGameForm):
         self.warning.value = f'<span class="pb-tone-warn" style="font-weight:600">⚠ {esc(render(note))}</span>' if note else ""
 
     def setup(self, names: tuple[str, ...]) -> Setup:
-        max_years = optional_limit(self.max_years.value, "year")
+        max_years = optional_limit(self.max_years.value, say("year"))
         one, two, three, four, five, six = (w.value for w in self.misfortune)  # a loss per face of the die
         return Setup(
             names=names,

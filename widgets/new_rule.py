@@ -45,7 +45,7 @@ import ipywidgets as widgets
 
 from drawing.common import card, esc
 from drawing.new_rule import bowl_card, candy_chips, candy_label, candy_label_html, colour_word, players_table, reveal_card
-from i18n import _, _n, listed, render
+from i18n import _, _n, listed, render, say
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import RuleError
@@ -139,7 +139,7 @@ class SetupForm(NewGameForm):
         self._ready()
 
     def setup(self, names: tuple[str, ...]) -> Setup:
-        max_rounds = optional_limit(self.max_rounds.value, "round")
+        max_rounds = optional_limit(self.max_rounds.value, say("round"))
         return Setup(names=names, bags_per_player=self.bags.value, per_bag=self.per_bag.value, hand=self.hand.value, max_rounds=max_rounds)
 
 
