@@ -149,7 +149,7 @@ class GameScenes:
     #: the chart of the game so far, from the states of its moments so far (and `final`).
     chart: Callable[..., str]
     #: what a round's word is ("Year", "Round"...).
-    round_word: str = "Round"
+    round_word: str | Said = "Round"
     #: a class's tables compared side by side for its board, from their states (Leerdam's
     #: villages year by year), or None.
     side_by_side: Callable[[Sequence[Any]], str] | None = None

@@ -16,6 +16,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from i18n import _
+
 from .common import SERIES_COLOURS, esc, name, number, text
 
 __all__ = ["CHART_FONT", "CHART_H", "CHART_W", "SERIES_DASH_ARRAYS", "SERIES_SHAPES", "chart_numbers", "chart_svg", "chart_table", "marker_svg", "series_look"]
@@ -66,7 +68,7 @@ def _legend_rows(entries: Sequence[tuple[str, str]], room: float) -> list[list[t
     """(name, index into `entries`, width) per legend entry, in rows that fit `room` drawing units."""
     rows: list[list[tuple[str, int, float]]] = [[]]
     used = 0.0
-    for k, (label, _) in enumerate(entries):
+    for k, (label, _kind) in enumerate(entries):
         short = label if len(label) <= 18 else label[:17] + "…"
         width = 64 + CHART_FONT * 0.62 * (len(short) + 1)
         if rows[-1] and used + width > room:
@@ -96,24 +98,27 @@ def chart_table(
 ) -> str:
     """A chart's numbers as a `<table>`: a row per step (`x_labels`, headed `x_name`), a column
     for the bars and for each line; the caption is the chart's title (and `marks`' labels, `note`)."""
-    across = f" Lines across it: {'; '.join(label for _, label, _ in marks)}." if marks else ""
+    # TRANSLATORS: after a chart's title in its numbers' caption: the labels of the lines drawn across it.
+    across = " " + _("Lines across it: {labels}.", labels="; ".join(label for _value, label, _colour in marks)) if marks else ""
     head = f'<th scope="col">{esc(x_name)}</th>'
     if bars is not None:
-        head += f'<th scope="col">{text(bar_label or "Bars")}</th>'
-    head += "".join(f'<th scope="col">{name(series_name)}</th>' for series_name, _ in lines)
+        # TRANSLATORS: the column of a chart's bars, when the bars have no name of their own.
+        head += f'<th scope="col">{text(bar_label or _("Bars"))}</th>'
+    head += "".join(f'<th scope="col">{name(series_name)}</th>' for series_name, _series in lines)
     body = []
     for i, label in enumerate(x_labels):
         cells = _cell(bars[i] if i < len(bars) else None) if bars is not None else ""
-        cells += "".join(_cell(series[i] if i < len(series) else None) for _, series in lines)
+        cells += "".join(_cell(series[i] if i < len(series) else None) for _name, series in lines)
         body.append(f'<tr><th scope="row">{esc(label)}</th>{cells}</tr>')
     caption = f"{text(title)}.{text(across)}" + (f" {text(note)}" if note else "")
     return f'<table class="pb-chart-table"><caption>{caption}</caption><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
-def chart_numbers(*tables: str, summary: str = "The numbers of this chart") -> str:
+def chart_numbers(*tables: str, summary: str | None = None) -> str:
     """`chart_table`s in a `<details>` that stays in the accessibility tree and in print while
     it is closed (`charts.css`). Their box scrolls sideways on a narrow screen, so it takes the
     keyboard's focus (and, focused while closed, shows itself)."""
+    summary = summary or _("The numbers of this chart")
     return (
         f'<details class="pb-chart-data"><summary>{esc(summary)}</summary>'
         f'<div class="pb-chart-numbers" tabindex="0" role="region" aria-label="{esc(summary)}">{"".join(tables)}</div></details>'
@@ -128,21 +133,21 @@ def chart_svg(
     marks: Sequence[tuple[float, str, str]] = (),
     y_max: float | None = None,
     bar_label: str = "",
-    x_name: str = "Step",
+    x_name: str | None = None,
 ) -> str:
     """A bar and/or line chart over the game's steps, then its numbers' table (`chart_table`;
     `x_name` heads the steps' column: "Year"). `marks`: horizontal lines (value, label, colour).
     Labels are user text (escaped); sizes are in drawing units of `CHART_W`."""
     if not x_labels:
         return ""
-    values = [v for _, series in lines for v in series if v is not None] + list(bars or ()) + [m[0] for m in marks]
+    values = [v for _name, series in lines for v in series if v is not None] + list(bars or ()) + [m[0] for m in marks]
     # Whole-number ticks, four or five of them, with room above the highest value.
     highest = y_max if y_max is not None else max([1.0, *values]) * 1.1
     tick: float = next(t * 10**e for e in range(12) for t in (1, 2, 5) if t * 10**e >= highest / 5)
     top = tick * max(1, math.ceil(highest / tick))
     left, right, below = 90, 30, 60
     looks = [series_look(k) for k in range(len(lines))]
-    entries = ([(bar_label, "bar")] if bar_label else []) + [(label, "line") for label, _ in lines]
+    entries = ([(bar_label, "bar")] if bar_label else []) + [(label, "line") for label, _series in lines]
     legend = _legend_rows(entries, CHART_W - left - right)
     # The legend has lines of its own, under the title.
     above = 70 + 36 * len(legend)
@@ -192,7 +197,7 @@ def chart_svg(
     for value, label, colour in marks:
         parts.append(f'<line x1="{left}" x2="{left + width}" y1="{y(value):.1f}" y2="{y(value):.1f}" stroke="{colour}" stroke-width="3" stroke-dasharray="12 8"/>')
         parts.append(f'<text x="{left + width}" y="{y(value) - 8:.1f}" font-size="{CHART_FONT}" text-anchor="end" fill="{colour}">{esc(label)}</text>')
-    for k, (_, series) in enumerate(lines):
+    for k, (_name, series) in enumerate(lines):
         colour, shape, dash = looks[k]
         # Series a little apart sideways: equal values would otherwise hide one another.
         shift = (k - (len(lines) - 1) / 2) * min(step * 0.3 / max(len(lines), 1), 8.0)
@@ -208,4 +213,5 @@ def chart_svg(
         f'<svg viewBox="0 0 {CHART_W} {height_all}" role="img" aria-label="{esc(title)}" font-family="DejaVu Sans, sans-serif" '
         f'xmlns="http://www.w3.org/2000/svg">{"".join(parts)}</svg>'
     )
-    return svg + chart_numbers(chart_table(title, x_labels, x_name, bars, lines, marks, bar_label))
+    # TRANSLATORS: the heading of a chart's steps column when the game names none ("Year" is named).
+    return svg + chart_numbers(chart_table(title, x_labels, x_name or _("Step"), bars, lines, marks, bar_label))

@@ -19,6 +19,8 @@ import re
 import unicodedata
 from fractions import Fraction
 
+from i18n import _
+
 __all__ = [
     "SERIES_COLOURS",
     "card",
@@ -108,8 +110,9 @@ def card(title: str, body: str, extra_class: str = "", attrs: str = "") -> str:
     return f'<div class="pb-card {extra_class}" {attrs}>{heading}{body}</div>'
 
 
-def download_link(data: str | bytes, filename: str, label: str = "Download save file", mime: str = "application/json") -> str:
+def download_link(data: str | bytes, filename: str, label: str | None = None, mime: str = "application/json") -> str:
     """An `<a download>` holding `data` (text is saved as UTF-8) as a data URI: Voila serves no local files."""
+    label = label or _("Download save file")
     raw = data.encode("utf-8") if isinstance(data, str) else data
     charset = ";charset=utf-8" if isinstance(data, str) else ""
     encoded = base64.b64encode(raw).decode("ascii")

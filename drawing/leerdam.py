@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from i18n import Said, _, _n, render, say
-from rules.core import plural, winners_said
+from rules.core import winners_said
 from rules.leerdam import Deal, Setup, State, View, YearSummary, final_divisor, flood_odds, ledger_rows, view_for, village_rows
 
 from .board import Fact, GameScenes, Scene
@@ -154,12 +154,15 @@ def dyke_card(view: View) -> str:
 def thresholds_note(view: View, setup: Setup) -> str:
     """The totals that lower, hold and raise the dyke for this many households."""
     low, high = view.thresholds
-    warning = f'<div class="pb-tone-warn" style="font-weight:600">⚠ {esc(setup.warning)}</div>' if setup.warning else ""
-    return (
-        f'<div class="pb-card" data-low="{low}" data-high="{high}">'
-        f"With {len(view.households)} households, a total pledge <b class=\"pb-tone-bad\">below {low}</b> lowers the dyke, "
-        f'<b class="pb-tone-good">above {high}</b> raises it, {low} to {high} holds it.{warning}</div>'
+    warning = f'<div class="pb-tone-warn" style="font-weight:600">⚠ {esc(render(setup.warning_said))}</div>' if setup.warning_said else ""
+    # One message with its markup: its fields are numbers, nothing a user typed.
+    # TRANSLATORS: keep the <b ...> tags around "below {low}" and "above {high}".
+    note = _(
+        'With {n} households, a total pledge <b class="pb-tone-bad">below {low}</b> lowers the dyke, '
+        '<b class="pb-tone-good">above {high}</b> raises it, {low} to {high} holds it.',
+        n=len(view.households), low=low, high=high,
     )
+    return f'<div class="pb-card" data-low="{low}" data-high="{high}">{note}{warning}</div>'
 
 
 def pledged_card(view: View) -> str:
@@ -170,21 +173,21 @@ def pledged_card(view: View) -> str:
     done = [h.allocated if allocating else h.pledged for h in view.households]
     # Each chip says its state in words: a bare "…" read as nothing to the room. With anonymous
     # pledges a household's capacity bounds its pledge: names only.
-    did, waiting = ("allocated", "not allocated yet") if allocating else ("pledged", "not pledged yet")
+    did, waiting = (_("allocated"), _("not allocated yet")) if allocating else (_("pledged"), _("not pledged yet"))
     chips = "".join(
         chip(
-            f"{'✔ ' if d else ''}{h.name}: {did if d else waiting}" + (f" · can give {h.capacity}" if h.capacity is not None else ""),
+            f"{'✔ ' if d else ''}{h.name}: {did if d else waiting}" + (" · " + _("can give {n}", n=h.capacity) if h.capacity is not None else ""),
             "#dff3e4" if d else "#eceef3",
         )
         for h, d in zip(view.households, done)
     )
-    counts = f'<span data-pledged="{pledged}">Pledged: {pledged} of {n}</span>'
+    counts = f'<span data-pledged="{pledged}">{esc(_("Pledged: {n} of {total}", n=pledged, total=n))}</span>'
     if allocating:
-        counts += f" · Allocated: {sum(done)} of {n}"
+        counts += " · " + esc(_("Allocated: {n} of {total}", n=sum(done), total=n))
     note = (
-        "Anonymous pledges: only the village's total is announced, and each household's numbers stay its own until the game ends."
+        _("Anonymous pledges: only the village's total is announced, and each household's numbers stay its own until the game ends.")
         if view.anonymous
-        else '"Can give" is the household\'s capacity this year, after misfortune. What anyone pledged stays secret until the last pledge is in.'
+        else _('"Can give" is the household\'s capacity this year, after misfortune. What anyone pledged stays secret until the last pledge is in.')
     )
     return card("", f'<div class="ld-mid">{counts}</div><div style="margin:4px 0">{chips}</div><div class="pb-muted">{esc(note)}</div>')
 
@@ -203,33 +206,35 @@ def reveal_card(view: View, rows: Sequence[dict[str, Any]]) -> str:
     low, high = view.thresholds
     if view.total is not None:
         pledges = [h.pledge for h in view.households]
+        only_total = _("Only the total is announced: each pledge stays its household's own.")
         chips = (
-            '<div class="ld-mid">Only the total is announced: each pledge stays its household\'s own.</div>'
+            f'<div class="ld-mid">{esc(only_total)}</div>'
             if view.anonymous
             else pledge_chips(names, pledges, view.year)
         )
         return card(
-            f"Year {view.year}: the pledges are in" if view.anonymous else f"Year {view.year}: the pledges are revealed",
+            _("Year {year}: the pledges are in", year=view.year) if view.anonymous else _("Year {year}: the pledges are revealed", year=view.year),
             chips + dyke_result(view.total, low, high, view.dyke_before, view.dyke),
             attrs=f'data-revealed="{view.year}"',
         )
     if view.phase == "over":
-        body = f'<div class="ld-mid">The game is over: {esc(view.ended)}.</div>'
+        body = f'<div class="ld-mid">{esc(_("The game is over: {ending}.", ending=render(view.ending)))}</div>'
     elif view.phase == "misfortune":
-        body = '<div class="ld-mid">The facilitator sets this year\'s misfortune.</div>'
+        body = f'<div class="ld-mid">{esc(render(_SETS_MISFORTUNE))}</div>'
     else:
-        body = f'<div class="ld-mid">Year {view.year}: the pledges stay secret until all {len(names)} are in.</div>'
+        secret = _("Year {year}: the pledges stay secret until all {n} are in.", year=view.year, n=len(names))
+        body = f'<div class="ld-mid">{esc(secret)}</div>'
     if view.years:
         last = view.years[-1]
         pledges = [r["contribution"] for r in rows if r["year"] == last.year]
         body += (
             f'<div data-revealed="{last.year}" style="margin-top:10px;padding-top:6px;border-top:1px solid #dde1ea">'
-            f"<b>Last year (year {last.year})</b> "
+            f"<b>{esc(_('Last year (year {year})', year=last.year))}</b> "
             + ("" if view.anonymous else pledge_chips(names, pledges, last.year))
             + dyke_result(last.total, low, high, last.dyke_before, last.dyke_after_pledges, size="ld-mid")
             + "</div>"
         )
-    return card("The reveal", body)
+    return card(_("The reveal"), body)
 
 
 def dyke_result(total: int, low: int, high: int, before: int, after: int, size: str = "ld-big") -> str:
@@ -246,40 +251,49 @@ def dyke_result(total: int, low: int, high: int, before: int, after: int, size: 
 
 def deal_text(deal: Deal, seat: int, names: Sequence[str]) -> str:
     """One offer of hired labour as `seat` reads it (theirs or to them), with its state."""
-    activity = ACTIVITY_LABEL.get(deal.activity, deal.activity)
+    activity = render(ACTIVITY_LABEL.get(deal.activity, deal.activity))
     if deal.buyer == seat:
-        text = f"You offer {names[deal.seller]} {deal.wealth} Wealth for {plural(deal.units, 'unit')} on your {activity}"
+        said = _n(
+            "You offer {name} {wealth} Wealth for {n} unit on your {activity}",
+            "You offer {name} {wealth} Wealth for {n} units on your {activity}",
+            deal.units, name=names[deal.seller], wealth=deal.wealth, activity=activity,
+        )
     else:
-        text = f"{names[deal.buyer]} offers you {deal.wealth} Wealth for {plural(deal.units, 'unit')} on {names[deal.buyer]}'s {activity}"
-    badge = {"offered": "open", "done": "✔ done", "declined": "declined", "lapsed": "lapsed"}.get(deal.status, deal.status)
-    return f'<span data-deal="{deal.id}">{esc(text)} <i>(offer {deal.id}, {esc(badge)})</i></span>'
+        said = _n(
+            "{name} offers you {wealth} Wealth for {n} unit on {name}'s {activity}",
+            "{name} offers you {wealth} Wealth for {n} units on {name}'s {activity}",
+            deal.units, name=names[deal.buyer], wealth=deal.wealth, activity=activity,
+        )
+    # TRANSLATORS: an offer's state, in brackets after it ("offer 3, open").
+    badge = {"offered": _("open"), "done": "✔ " + _("done"), "declined": _("declined"), "lapsed": _("lapsed")}.get(deal.status, deal.status)
+    return f'<span data-deal="{deal.id}">{esc(said)} <i>({esc(_("offer {id}, {state}", id=str(deal.id), state=badge))})</i></span>'
 
 
 def flood_card(view: View, end_on: Sequence[int]) -> str:
     """The last flood roll against the dyke, and the end roll (`end_on`: the faces that end the game)."""
     if not view.years:
-        return card("The flood", die_face(None, "#9aa3b5") + '<div class="pb-muted">The river is rolled after the harvest.</div>')
+        return card(_("The flood"), die_face(None, "#9aa3b5") + f'<div class="pb-muted">{esc(_("The river is rolled after the harvest."))}</div>')
     last: YearSummary = view.years[-1]
     tone = "info" if last.flooded else "good"
     verdict = (
-        f"Flood strength {last.flood} beats the dyke at {last.dyke_after_pledges}: the village floods!"
+        _("Flood strength {strength} beats the dyke at {dyke}: the village floods!", strength=last.flood, dyke=last.dyke_after_pledges)
         if last.flooded
-        else f"Flood strength {last.flood} against the dyke at {last.dyke_after_pledges}: the dyke holds."
+        else _("Flood strength {strength} against the dyke at {dyke}: the dyke holds.", strength=last.flood, dyke=last.dyke_after_pledges)
     )
     if last.flood == 6:
-        verdict += " A 6 batters the dyke once more."
+        verdict += " " + _("A 6 batters the dyke once more.")
     end = last.end_roll
     end_html = (
-        f'<div style="margin-top:8px">{die_face(end, "#37474f", 46)} <b>End roll {end}</b>'
-        f'<span class="pb-muted"> · ends on {esc(", ".join(map(str, end_on)))}</span></div>'
+        f'<div style="margin-top:8px">{die_face(end, "#37474f", 46)} <b>{esc(_("End roll {face}", face=end))}</b>'
+        f'<span class="pb-muted"> · {esc(_("ends on {faces}", faces=", ".join(map(str, end_on))))}</span></div>'
         if end is not None
         else ""
     )
     return card(
-        f"The flood of year {last.year}",
+        _("The flood of year {year}", year=last.year),
         f'<div class="pb-tone-{tone}" style="display:flex;align-items:center;gap:14px">{die_face(last.flood, _die_colour(last.flooded))}'
         f'<div class="ld-mid" style="font-size:1.15em">{esc(verdict)}</div></div>'
-        f'<div>Dyke after the year: <b>{last.dyke_after}</b></div>{end_html}',
+        f'<div>{esc(_("Dyke after the year:"))} <b>{last.dyke_after}</b></div>{end_html}',
         attrs=f'data-flood="{last.flood}"',
     )
 
@@ -296,9 +310,9 @@ def pledge_table(state: State) -> str:
     )
     totals = "".join(f"<td><b>{y.total}</b></td>" for y in state.years if y.year in years)
     return card(
-        "The pledges, household by household",
-        f'<table class="pb-table"><tr><th>Year</th>{head}</tr>{body}<tr><td><b>Total</b></td>{totals}</tr></table>'
-        '<div class="pb-muted">Anonymous during the game; the facilitator showed them for the debrief.</div>',
+        _("The pledges, household by household"),
+        f'<table class="pb-table"><tr><th>{esc(_("Year"))}</th>{head}</tr>{body}<tr><td><b>{esc(_("Total"))}</b></td>{totals}</tr></table>'
+        f'<div class="pb-muted">{esc(_("Anonymous during the game; the facilitator showed them for the debrief."))}</div>',
     )
 
 
@@ -309,20 +323,23 @@ def villages_html(states: Sequence[State]) -> str:
     """A class's villages side by side, year by year: what each pledged, the dyke, floods."""
     views = [view_for(state, None) for state in states]
     years = max((len(v.years) for v in views), default=0)
-    head = "".join(f"<th>Village {i + 1}</th>" for i in range(len(views)))
+    head = "".join(f"<th>{esc(_('Village {number}', number=i + 1))}</th>" for i in range(len(views)))
     rows = []
     for year in range(years):
         cells = []
         for v in views:
             if year < len(v.years):
                 y = v.years[year]
-                cells.append(f"<td>pledged {y.total} · dyke {y.dyke_after}{' · 🌊 flood' if y.flooded else ''}</td>")
+                flood = " · 🌊 " + _("flood") if y.flooded else ""
+                cells.append(f"<td>{esc(_('pledged {total} · dyke {dyke}', total=y.total, dyke=y.dyke_after) + flood)}</td>")
             else:
                 cells.append("<td></td>")
-        rows.append(f"<tr><th>Year {year + 1}</th>{''.join(cells)}</tr>")
-    now = "".join(f"<td>dyke <b>{v.dyke}</b> · {v.vp_total} VP in all</td>" for v in views)
-    rows.append(f"<tr><th>Now</th>{now}</tr>")
-    return f'<h2>The villages, year by year</h2><table class="pb-villages pb-table"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
+        rows.append(f"<tr><th>{esc(_('Year {year}', year=year + 1))}</th>{''.join(cells)}</tr>")
+    now = "".join(f"<td>{esc(_('dyke {dyke} · {vp} VP in all', dyke=v.dyke, vp=v.vp_total))}</td>" for v in views)
+    # TRANSLATORS: the last row of the villages table: where each village stands now.
+    rows.append(f"<tr><th>{esc(_('Now'))}</th>{now}</tr>")
+    heading = _("The villages, year by year")
+    return f'<h2>{esc(heading)}</h2><table class="pb-villages pb-table"><tr><th></th>{head}</tr>{"".join(rows)}</table>'
 
 
 # -- the board by phase ------------------------------------------------------------------------------
@@ -479,7 +496,7 @@ def story(state: State, final: State | None = None) -> list[str]:
     view = view_for(state, None, final=final)
     years = view.years
     if not years:
-        return [_("The game ended before a year was played: {why}.", why=view.ended)]
+        return [_("The game ended before a year was played: {why}.", why=view.ending)]
     start = years[0].dyke_before
     best = max(years, key=lambda y: y.total)
     worst = min(years, key=lambda y: y.total)
@@ -491,7 +508,7 @@ def story(state: State, final: State | None = None) -> list[str]:
         _("The most pledged: {most} in year {year}; the least: {least} in year {other}.", most=best.total, year=best.year, least=worst.total, other=worst.year),
         _n("The village flooded in year {years}.", "The village flooded in years {years}.", len(floods), years=", ".join(floods)) if floods else _("The village never flooded."),
         _("Most VP: {name} ({vp}); most Wealth: {rich} ({wealth}).", name=vp.name, vp=vp.vp or 0, rich=rich.name, wealth=rich.wealth or 0),
-        _("The end: {why}.", why=view.ended),
+        _("The end: {why}.", why=view.ending),
     ]
 
 
@@ -517,34 +534,36 @@ def chart(states: Sequence[Any], final: State | None = None) -> str:
     if not view.years:
         return ""
     low, high = view.thresholds
-    years = [f"Y{y.year}" for y in view.years]
+    # TRANSLATORS: a chart's short label for year N ("Y3").
+    years = [_("Y{year}", year=y.year) for y in view.years]
+    year = _("Year")
     pledges = chart_svg(
-        "Pledged each year, and the dyke after it",
+        _("Pledged each year, and the dyke after it"),
         years,
         bars=[y.total for y in view.years],
-        lines=[("Dyke", [y.dyke_after for y in view.years])],
-        marks=[(low - 0.5, f"below {low}: the dyke falls", "#b71c1c"), (high + 0.5, f"above {high}: it rises", "#1b5e20")],
-        bar_label="Pledged",
-        x_name="Year",
+        lines=[(_("Dyke"), [y.dyke_after for y in view.years])],
+        marks=[(low - 0.5, _("below {low}: the dyke falls", low=low), "#b71c1c"), (high + 0.5, _("above {high}: it rises", high=high), "#1b5e20")],
+        bar_label=_("Pledged"),
+        x_name=year,
     )
     if view.anonymous:
         village = village_rows(last)
         return pledges + "".join(
-            chart_svg(title, years, lines=[("the whole village", [r[key] for r in village])], x_name="Year")
-            for key, title in (("vp", "VP of the whole village"), ("wealth", "Wealth of the whole village"))
+            chart_svg(title, years, lines=[(_("the whole village"), [r[key] for r in village])], x_name=year)
+            for key, title in (("vp", _("VP of the whole village")), ("wealth", _("Wealth of the whole village")))
         )
     rows = ledger_rows(last, None, final=final)
     done = {y.year for y in view.years}
     if len(view.households) > 10:
         return pledges  # more lines than anyone could tell apart from the back of a room
     drawn = [pledges]
-    for key, title in (("vp", "VP of each household"), ("wealth", "Wealth of each household")):
+    for key, title in (("vp", _("VP of each household")), ("wealth", _("Wealth of each household"))):
         series = []
         for h in view.households:
             by_year = {r["year"]: r[key] for r in rows if r["household"] == h.name and r["year"] in done}
             series.append((h.name, [by_year.get(y.year) for y in view.years]))
-        drawn.append(chart_svg(title, years, lines=series, x_name="Year"))
+        drawn.append(chart_svg(title, years, lines=series, x_name=year))
     return "".join(drawn)
 
 
-SCENES = GameScenes("leerdam", scene, moment, round_of, chart, "Year", villages_html)
+SCENES = GameScenes("leerdam", scene, moment, round_of, chart, say("Year"), villages_html)

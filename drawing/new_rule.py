@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from i18n import _, _n, listed, render
-from rules.core import plural, seats_said, winners_said
+from i18n import _, _n, listed, render, say
+from rules.core import seats_said, winners_said
 from rules.new_rule import State, View, colour_word, symbol, view_for
 
 from .board import Fact, GameScenes, Scene
@@ -48,7 +48,7 @@ def candy_label(colours: Sequence[str], colour: str, count: int | None = None) -
 def candy_label_html(colours: Sequence[str], colour: str) -> str:
     """`candy_label` as a control's label: the symbol for the eye only (a screen reader says
     "yellow", not the star's name)."""
-    return f'<span aria-hidden="true">{esc(symbol(colours, colour))}</span> {esc(colour)}'
+    return f'<span aria-hidden="true">{esc(symbol(colours, colour))}</span> {esc(render(colour_word(colour)))}'
 
 
 def candy_chip(colours: Sequence[str], colour: str, count: int | None = None) -> str:
@@ -83,9 +83,11 @@ def candy_chips(colours: Sequence[str], counts: Sequence[int] | None = None, can
 def bowl_card(view: View) -> str:
     """The common bowl: how many candies, and which colours it still holds (never how many of each)."""
     return card(
-        f"Common bowl · {view.common_total} candies",
-        '<span class="pb-muted">It still holds: </span>' + candy_chips(view.colours, candies=view.common_colours, counted=False)
-        if view.common_colours else '<span class="pb-muted">Empty.</span>',
+        _n("Common bowl · {n} candy", "Common bowl · {n} candies", view.common_total),
+        f'<span class="pb-muted">{esc(_("It still holds:"))} </span>' + candy_chips(view.colours, candies=view.common_colours, counted=False)
+        if view.common_colours
+        # TRANSLATORS: the common bowl holds no candy.
+        else f'<span class="pb-muted">{esc(_("Empty."))}</span>',
     )
 
 
@@ -93,17 +95,19 @@ def players_table(view: View, bots: Mapping[int, str]) -> str:
     """Every player: candies, antibodies eaten, what they are doing, their revealed pick; at the
     end their final bowl. `bots`: seat -> the bot that plays it."""
     over = view.phase == "over"
-    head = ["Seat", "Player", "Candies", f"{view.antibody} eaten", "Now", "Pick"] + (["Final bowl"] if over else [])
+    # TRANSLATORS: the players table's columns; "{colour} eaten" counts the antibody candies a player ate; "Now" is what they are doing.
+    head = [_("Seat"), _("Player"), _("Candies"), _("{colour} eaten", colour=colour_word(view.antibody)), _("Now"), _("Pick")] + ([_("Final bowl")] if over else [])
     rows = []
     for i, s in enumerate(view.seats):
+        # TRANSLATORS: what a player is doing now, in the players table.
         if s.out:
-            now = "out"
+            now = _("out")
         elif view.phase in ("draw", "choose"):
-            now = "▶ drawing" if view.turn == i else ""
+            now = "▶ " + _("drawing") if view.turn == i else ""
         elif view.phase == "pick":
-            now = "✔ picked" if s.picked else "choosing…"
+            now = "✔ " + _("picked") if s.picked else _("choosing…")
         elif view.phase == "pay":
-            now = "✔ paid" if s.paid else "paying…"
+            now = "✔ " + _("paid") if s.paid else _("paying…")
         else:
             now = ""
         pick = candy_chip(view.colours, s.pick) if s.pick else ""
@@ -113,26 +117,32 @@ def players_table(view: View, bots: Mapping[int, str]) -> str:
             cells.append(candy_chips(view.colours, s.bowl) if s.bowl is not None else "")
         rows.append("<tr>" + "".join(f'<td data-label="{esc(h)}">{c}</td>' for h, c in zip(head, cells)) + "</tr>")
     header = "".join(f"<th>{esc(h)}</th>" for h in head)
-    return card("Players", f'<table class="pb-table pb-cards"><tr>{header}</tr>{"".join(rows)}</table>')
+    return card(_("Players"), f'<table class="pb-table pb-cards"><tr>{header}</tr>{"".join(rows)}</table>')
 
 
 def reveal_card(view: View) -> str:
     """The picks revealed together and the infection they make; before that, how it works."""
     if view.phase != "pay" or not view.strength:
-        return card("Infection", '<span class="pb-muted">Picks are revealed together once everyone has picked.</span>')
+        return card(_("Infection"), f'<span class="pb-muted">{esc(_("Picks are revealed together once everyone has picked."))}</span>')
     picks = " ".join(
         f"{esc(s.name)}&nbsp;{candy_chip(view.colours, s.pick)}"
         for s in view.seats
         if s.pick
     )
     sick = "".join(candy_chip(view.colours, c) for c in view.infection)
-    body = (
-        f"<div>Revealed: {picks}</div>"
-        f'<div style="font-size:1.25em;margin-top:6px">Infection {sick} strength <b>{view.strength}</b></div>'
-        f'<div class="pb-muted">Each player pays {plural(view.strength, "level")}: 2 other candies or 1 '
-        f"{esc(view.antibody)} eaten per level; infection colours only 4 per level, once fewer than 2 others are left.</div>"
+    pays = _n(
+        "Each player pays {n} level: 2 other candies or 1 {colour} eaten per level; infection colours only 4 per level, once fewer than 2 others are left.",
+        "Each player pays {n} levels: 2 other candies or 1 {colour} eaten per level; infection colours only 4 per level, once fewer than 2 others are left.",
+        view.strength,
+        colour=colour_word(view.antibody),
     )
-    return card("Infection", body)
+    # TRANSLATORS: before the picks shown together; "Infection" and "strength" frame the infection's chips and number.
+    body = (
+        f"<div>{esc(_('Revealed:'))} {picks}</div>"
+        f'<div style="font-size:1.25em;margin-top:6px">{esc(_("Infection"))} {sick} {esc(_("strength"))} <b>{text(view.strength)}</b></div>'
+        f'<div class="pb-muted">{esc(pays)}</div>'
+    )
+    return card(_("Infection"), body)
 
 
 # -- the board by phase ----------------------------------------------------------------------------
@@ -243,7 +253,7 @@ def story(state: State) -> list[str]:
         else _("No infection was strong enough to stand out."),
         _("Out of the game: {names}.", names=seats_said(names, [names.index(n) for n in out])) if out else _("Nobody was knocked out."),
         _("The top score: {score} ({name}).", score=best[2], name=names[best[1]]) if best else _("No scores."),
-        _("The end: {why}.", why=view.ended),
+        _("The end: {why}.", why=view.ending),
     ]
     return lines
 
@@ -277,13 +287,14 @@ def chart(states: Sequence[Any], final: Any = None) -> str:
     names = [s.name for s in views[-1].seats]
     series = [(name, [v.seats[i].candies for v in views]) for i, name in enumerate(names)]
     return chart_svg(
-        "Infection strength each round (bars) and each bowl's candies",
-        [f"R{r}" for r in order],
+        _("Infection strength each round (bars) and each bowl's candies"),
+        # TRANSLATORS: a chart's short label for round N ("R3").
+        [_("R{round}", round=r) for r in order],
         bars=[strength.get(r, 0) for r in order],
         lines=series,
-        bar_label="Strength",
-        x_name="Round",
+        bar_label=_("Strength"),
+        x_name=_("Round"),
     )
 
 
-SCENES = GameScenes("new-rule", scene, moment, round_of, chart, "Round")
+SCENES = GameScenes("new-rule", scene, moment, round_of, chart, say("Round"))

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from i18n import render
+from i18n import _, render
 from rules import Action
 from rules.core import AnyGame, GameRules
 from rules.games import card
@@ -60,7 +60,7 @@ class Timeline:
     def update(self, actions: Sequence[Action]) -> None:
         if self.state is None or list(actions[: len(self.actions)]) != self.actions:
             self.state = self.rules.initial(self.setup)
-            self.actions, self.moments = [], [Moment(0, "The start", 0, self.state)]
+            self.actions, self.moments = [], [Moment(0, _("The start"), 0, self.state)]
         pending: tuple[str, int] | None = None
         for i in range(len(self.actions), len(actions)):
             before = self.state
@@ -70,14 +70,14 @@ class Timeline:
             # A moment is where the game rests (what a board shows): past the rolls it leads to.
             rests = i + 1 == len(actions) or not actions[i + 1].chance
             if pending is not None and rests:
-                label = "The end" if self.rules.over(self.state) else pending[0]
+                label = _("The end") if self.rules.over(self.state) else pending[0]
                 self.moments.append(Moment(len(self.actions), label, pending[1], self.state))
                 pending = None
         if self.rules.over(self.state) and self.moments[-1].index != len(self.actions):
             # A choice made after the end (Leerdam's pledges shown) changes the end, not the story.
             if self.rules.over(self.moments[-1].state):
                 self.moments.pop()
-            self.moments.append(Moment(len(self.actions), "The end", self.scenes.round_of(self.state), self.state))
+            self.moments.append(Moment(len(self.actions), _("The end"), self.scenes.round_of(self.state), self.state))
 
     def chart(self, upto: int | None = None, final: Any = None) -> str:
         """The chart of the game up to moment `upto` (None: the game so far, now included)."""

@@ -528,9 +528,9 @@ def apply_change(record: ClassRecord, change: ClassChange, now: float) -> tuple[
         if renamed is None:
             raise refuse("rename", say("no such student: the list has changed, look again"))
         name = " ".join(str(change.name).split())
-        problem = name_problem(name)
+        problem = name_problem(name, first=True)
         if problem:
-            raise refuse("names", problem[:1].upper() + problem[1:])
+            raise refuse("names", problem)
         same = next((s for s in record.students if s.id != renamed.id and look_alike(s.name, name)), None)
         if same is not None:
             why = look_alike_reason(same.name, name, (same.name, name)) if same.name.casefold() != name.casefold() else ""
@@ -610,9 +610,9 @@ def _join(record: ClassRecord, change: Join, now: float, refuse: Any) -> tuple[C
     """A join: a new student, or a name taken again (released by the facilitator, or held by a
     join its device never kept), or a refusal that says why."""
     name = " ".join(str(change.name).split())
-    problem = name_problem(name)
+    problem = name_problem(name, first=True)
     if problem:
-        raise refuse("names", problem[:1].upper() + problem[1:])
+        raise refuse("names", problem)
     if record.roster and not any(look_alike(name, r) for r in record.roster):
         raise refuse("roster", say("{name} is not on this class's list: pick your name from the list", name=name))
     if not isinstance(change.key, str) or len(change.key) < 16:
@@ -625,7 +625,8 @@ def _join(record: ClassRecord, change: Join, now: float, refuse: Any) -> tuple[C
     same = record.by_name(name)
     if same is not None:
         if not (same.free or same.lost(now)):
-            why = look_alike_reason(name, same.name, ("yours", "theirs")) if same.name.casefold() != name.casefold() else ""
+            # TRANSLATORS: your name and the other student's, in why two names look the same.
+            why = look_alike_reason(name, same.name, (say("yours"), say("theirs"))) if same.name.casefold() != name.casefold() else ""
             raise refuse(
                 "names",
                 say(
@@ -986,14 +987,21 @@ def seat_of(record: ClassRecord, student: Student) -> tuple[str, int] | None:
 # -- the record of play ---------------------------------------------------------------------------------
 
 
-def step_of(state: Any) -> str:
+def step_of(state: Any) -> Said | str:
     """Where a game stands in the room's words: "Year 3", "Round 2", "Chapter 1"."""
-    for attr, word in (("year", "Year"), ("round", "Round"), ("chapter", "Chapter"), ("session", "Session")):
+    steps = (
+        ("year", say("Year {n}")),
+        ("round", say("Round {n}")),
+        ("chapter", say("Chapter {n}")),
+        ("session", say("Session {n}")),
+    )
+    for attr, word in steps:
         value = getattr(state, attr, None)
         if isinstance(value, int):
             if value < 0:  # Dangerous Ideas' chapter before the first: its stones being placed
-                return "Setup"
-            return f"{word} {value + 1 if attr == 'chapter' else value}"
+                # TRANSLATORS: a game not started yet (its stones being placed), where a step number would be.
+                return say("Setup")
+            return dataclasses.replace(word, values=(("n", value + 1 if attr == "chapter" else value),))
     return ""
 
 
@@ -1062,5 +1070,5 @@ def stopped_text(game: Any, meta: Mapping[str, Any]) -> str:
     rules or still plays (`meta` is the table's)."""
     if game.rules.over(game.state) or not meta.get(STOPPED):
         return ""
-    step = step_of(game.state)
+    step = str(step_of(game.state))
     return f"stopped in {step[:1].lower() + step[1:]}" if step else "stopped before the first move"

@@ -352,7 +352,7 @@ def _print_range(game: Card) -> str:
     """How many people `game` prints for, as `print --help` says it: 'leerdam 3-20 households
     (written for 5-10)'."""
     low, high = game.players.range
-    who = "" if game.words.players == "players" else f" {game.words.players}"
+    who = "" if str(game.words.players) == "players" else f" {game.words.players}"
     text_low, text_high = game.players.text_range
     if (text_low, text_high) == (low, high):
         return f"{game.slug} {low}-{high}{who}"

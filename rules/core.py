@@ -815,11 +815,15 @@ def look_alike_pair(names: Iterable[str]) -> tuple[str, str] | None:
     return None
 
 
-def look_alike_reason(first: str, second: str, labels: tuple[str, str] = ("the first", "the second")) -> str:
+def look_alike_reason(first: str, second: str, labels: tuple[str | Said, str | Said] | None = None) -> Said | str:
     """Why two names that look the same do, in a reader's words, `labels` naming them ("" when
     nothing but their look can be said): "the second is written partly in another alphabet:
     Cyrillic А (U+0410) looks like Latin A", "in the second, I (U+0049) looks like l", "the
-    second holds a character that draws nothing (U+034F)"."""
+    second holds a character that draws nothing (U+034F)". A message (`str()` its English) whose
+    labels, by default "the first" and "the second", are said in the reader's language too."""
+    if labels is None:
+        # TRANSLATORS: the first and the second of two names that look the same.
+        labels = (say("the first"), say("the second"))
     for label, name, other in ((labels[1], second, first), (labels[0], first, second)):
         seen = set(unicodedata.normalize("NFKC", other)) | set(unicodedata.normalize("NFKC", other).casefold())
         for char in name:
@@ -827,17 +831,20 @@ def look_alike_reason(first: str, second: str, labels: tuple[str, str] = ("the f
                 continue
             code = f"U+{ord(char):04X}"
             if _invisible(char):
-                return f"{label} holds a character that draws nothing ({code})"
+                return say("{label} holds a character that draws nothing ({code})", label=label, code=code)
             plain = unicodedata.normalize("NFKC", char)
             if plain != char and plain in seen:
-                return f"{label} is written in another form of the same letters: {char} ({code}) is {plain}"
+                return say("{label} is written in another form of the same letters: {char} ({code}) is {plain}", label=label, char=char, code=code, plain=plain)
             prototype = CONFUSABLES.get(plain) or CONFUSABLES.get(plain.casefold(), "")
             if not prototype:
                 continue
             script, looks = _script(plain), _script(prototype[0])
             if script != looks and unicodedata.category(plain).startswith("L") and unicodedata.category(prototype[0]).startswith("L"):
-                return f"{label} is written partly in another alphabet: {script} {char} ({code}) looks like {looks} {prototype}"
-            return f"in {label}, {char} ({code}) looks like {prototype}"
+                return say(
+                    "{label} is written partly in another alphabet: {script} {char} ({code}) looks like {looks} {prototype}",
+                    label=label, script=script, char=char, code=code, looks=looks, prototype=prototype,
+                )  # fmt: skip
+            return say("in {label}, {char} ({code}) looks like {prototype}", label=label, char=char, code=code, prototype=prototype)
     return ""
 
 
@@ -854,19 +861,27 @@ def _invisible(char: str) -> bool:
     return any(low <= code <= high for low, high in IGNORABLE_RANGES)
 
 
-def name_problem(name: str) -> str:
-    """Why `name` cannot be a seat's name, or ""."""
+def name_problem(name: str, first: bool = False) -> Said | str:
+    """Why `name` cannot be a seat's name, or "": a message (`str()` its English); `first` for
+    one that starts a sentence (capitalised)."""
     if not name:
-        return "every seat needs a name"
+        return say("Every seat needs a name") if first else say("every seat needs a name")
     if len(name) > 40:
-        return f"the name {name[:20]!r}... is longer than 40 characters"
+        short = repr(name[:20])
+        return say("The name {name}... is longer than 40 characters", name=short) if first else say("the name {name}... is longer than 40 characters", name=short)
+    shown = _shown(name)
     for char in name:
+        code = f"{ord(char):04X}"
         if char in BIDI_CONTROLS:
-            return f"the name {_shown(name)} holds a text-direction control (U+{ord(char):04X}), which would turn the text after it around"
+            if first:
+                return say("The name {name} holds a text-direction control (U+{code}), which would turn the text after it around", name=shown, code=code)
+            return say("the name {name} holds a text-direction control (U+{code}), which would turn the text after it around", name=shown, code=code)
         if unicodedata.category(char) == "Cc":
-            return f"the name {_shown(name)} holds a control character (U+{ord(char):04X})"
+            if first:
+                return say("The name {name} holds a control character (U+{code})", name=shown, code=code)
+            return say("the name {name} holds a control character (U+{code})", name=shown, code=code)
     if all(_invisible(c) or unicodedata.category(c) in ("Mn", "Me") for c in name):
-        return f"the name {_shown(name)} has no visible character"
+        return say("The name {name} has no visible character", name=shown) if first else say("the name {name} has no visible character", name=shown)
     return ""
 
 
@@ -875,7 +890,7 @@ def _shown(name: str) -> str:
     return "“" + "".join(f"<U+{ord(c):04X}>" if _invisible(c) and c != " " else c for c in name) + "”"
 
 
-def check_names(names: Sequence[str], low: int, high: int, who: str = "players") -> tuple[str, ...]:
+def check_names(names: Sequence[str], low: int, high: int, who: str | Said = "players") -> tuple[str, ...]:
     """Trimmed, visible, distinct names within the game's player range.
 
     Refused, with the rule named: an empty name, one over 40 characters, one with a control or
@@ -886,7 +901,7 @@ def check_names(names: Sequence[str], low: int, high: int, who: str = "players")
     """
     cleaned = tuple(" ".join(str(n).split()) for n in names)
     if not low <= len(cleaned) <= high:
-        raise RuleError("player count", f"this game takes {low}-{high} {who}, not {len(cleaned)}")
+        raise RuleError("player count", say("this game takes {low}-{high} {who}, not {n}", low=low, high=high, who=who, n=len(cleaned)))
     for name in cleaned:
         problem = name_problem(name)
         if problem:
@@ -894,11 +909,17 @@ def check_names(names: Sequence[str], low: int, high: int, who: str = "players")
     pair = look_alike_pair(cleaned)
     if pair is not None:
         other, name = pair
-        if other.casefold() == name.casefold():
-            same = "the same name" + ("" if other == name else f" ({_shown(other)} and {_shown(name)})")
+        a, b = _shown(other), _shown(name)
+        if other == name:
+            said = say("two seats have the same name")
+        elif other.casefold() == name.casefold():
+            said = say("two seats have the same name ({first} and {second})", first=a, second=b)
         else:
             why = look_alike_reason(other, name)
-            same = f"names that look the same ({_shown(other)} and {_shown(name)}" + (f", {why})" if why else ")")
-        raise RuleError("names", f"two seats have {same}")
+            if why:
+                said = say("two seats have names that look the same ({first} and {second}, {why})", first=a, second=b, why=why)
+            else:
+                said = say("two seats have names that look the same ({first} and {second})", first=a, second=b)
+        raise RuleError("names", said)
     return cleaned
 

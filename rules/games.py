@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Literal, TypeVar
 
+from .text import Said, say
+
 __all__ = ["CARDS", "LAYERS", "ByGame", "Card", "Layer", "Length", "Players", "Words", "card", "register", "slugs", "unknown_game", "unregister"]
 
 #: The layers that hold a module per game (ARCHITECTURE.md): the rules, the bots of the lab,
@@ -62,22 +64,29 @@ class Players:
         return self.class_low, self.class_high
 
 
+# The words of a game that names its people and tables as most do.
+_PLAYER, _PLAYERS, _TABLE, _TITLED, _POINTS, _YOU = say("player"), say("players"), say("table"), say("Table"), say("points"), say("You")
+
+
 @dataclass(frozen=True)
 class Words:
-    """What a game calls its people and its tables, in running English."""
+    """What a game calls its people and its tables: messages (`str()` is the running English),
+    said in the reader's language where a page shows them (`i18n.render`)."""
 
-    player: str = "player"
-    players: str = "players"
+    player: str | Said = _PLAYER
+    players: str | Said = _PLAYERS
     #: a table of a class (a Leerdam table is a village).
-    table: str = "table"
+    table: str | Said = _TABLE
+    #: `table` starting a label or heading ("Village 1").
+    titled: str | Said = _TITLED
     #: the unit after a score ("12 VP"), or "" where a game keeps no score to print.
-    points: str = "points"
+    points: str | Said = _POINTS
     #: how a seat's own page names the seat at the end ("Your household finished 2nd of 10").
-    you: str = "You"
+    you: str | Said = _YOU
 
     @property
-    def Table(self) -> str:
-        return self.table[:1].upper() + self.table[1:]
+    def Table(self) -> str | Said:
+        return self.titled
 
 
 @dataclass(frozen=True)
@@ -87,9 +96,9 @@ class Length:
 
     #: the `Setup` field (Leerdam's `max_years`, New Rule's `max_rounds`).
     field: str
-    #: one step and several, in running English ("year", "years").
-    unit: str
-    units: str
+    #: one step and several ("year", "years"): messages, `str()` their English.
+    unit: str | Said
+    units: str | Said
 
 
 @dataclass(frozen=True)
@@ -269,7 +278,7 @@ register(
         devices=True,
         notebook="new_rule.ipynb",
         fill_bot="balanced",
-        length=Length("max_rounds", "round", "rounds"),
+        length=Length("max_rounds", say("round"), say("rounds")),
     )
 )
 register(
@@ -282,10 +291,11 @@ register(
         players=Players(low=3, high=20, text_low=5, text_high=10, class_low=5, class_high=10, default=7),
         hides=True,
         devices=True,
-        words=Words(player="household", players="households", table="village", points="VP", you="Your household"),
+        # TRANSLATORS: Leerdam's words for its players, its tables and its points.
+        words=Words(player=say("household"), players=say("households"), table=say("village"), titled=say("Village"), points=say("VP"), you=say("Your household")),
         notebook="leerdam.ipynb",
         fill_bot="fair",
-        length=Length("max_years", "year", "years"),
+        length=Length("max_years", say("year"), say("years")),
     )
 )
 register(
@@ -298,7 +308,7 @@ register(
         hides=False,
         gm=True,
         devices=True,
-        words=Words(player="player character", players="player characters", points=""),
+        words=Words(player=say("player character"), players=say("player characters"), points=""),
         notebook="danger_world.ipynb",
         fill_bot="careful",
         review_games=2000,
@@ -316,7 +326,7 @@ register(
         devices=True,
         notebook="dangerous_ideas.ipynb",
         fill_bot="sensible",
-        length=Length("chapters", "chapter", "chapters"),
+        length=Length("chapters", say("chapter"), say("chapters")),
         # Its bots are the slowest of the four.
         review_games=200,
         lab_max_games=2_000,

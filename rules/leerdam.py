@@ -158,11 +158,17 @@ class Setup:
 
     @property
     def warning(self) -> str:
-        """A note when the village is smaller or larger than the text's 5-10."""
+        """A note when the village is smaller or larger than the text's 5-10 (in English)."""
+        return str(self.warning_said)
+
+    @property
+    def warning_said(self) -> Said | str:
+        """`warning` as a message a page says in its language ("" when there is none)."""
         n = self.households
         if 5 <= n <= 10:
             return ""
-        return f"The text is written for 5-10 households; {n} plays, but the dyke thresholds ({thresholds(n)[0]} and {thresholds(n)[1]}) behave differently."
+        low, high = thresholds(n)
+        return say("The text is written for 5-10 households; {n} plays, but the dyke thresholds ({low} and {high}) behave differently.", n=n, low=low, high=high)
 
 
 # -- actions ---------------------------------------------------------------------------------
@@ -364,7 +370,9 @@ class State:
     years: tuple[YearSummary, ...] = ()
     ledger: tuple[LedgerRow, ...] = ()
     log: tuple[Event, ...] = ()
+    #: why the game ended, in English, and as a message a page says in its language.
     ended: str = ""
+    ending: str | Said = ""
     #: the current year's pledge total and dyke before it, once revealed.
     total: int | None = None
     dyke_before: int = 0
@@ -674,7 +682,7 @@ def _end(state: State, why: Said) -> State:
         final = h.wealth // divisor - (FLOOD_PENALTY if h.flooded else 0)
         households[seat] = evolve(h, vp=h.vp + final)
         rows[seat] = {"vp_final": final, "vp": h.vp + final}
-    state = evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="over", ended=str(why))
+    state = evolve(state, ledger=_rows(state, rows), households=tuple(households), phase="over", ended=str(why), ending=why)
     state = evolve(state, log=_say(state, say(
                 "The game ends: {why}. Final scoring: 1 VP per {divisor} Wealth at dyke {dyke}, and -{penalty} for a Flooded house.",
                 why=why,
@@ -1149,6 +1157,8 @@ class View:
     #: the village's VP and Wealth now, in all (sums are public in every variant).
     vp_total: int = 0
     wealth_total: int = 0
+    #: `ended` as a message, said in the reader's language.
+    ending: str | Said = ""
 
 
 def public_pledges_hidden(state: State, final: State | None = None) -> bool:
@@ -1217,6 +1227,7 @@ def view_for(state: State, seat: int | None, *, final: State | None = None) -> V
         anonymous=hidden,
         vp_total=sum(h.vp for h in state.households),
         wealth_total=sum(h.wealth for h in state.households),
+        ending=state.ending,
     )
 
 

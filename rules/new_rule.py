@@ -265,8 +265,9 @@ class State:
     #: score pad rows for finished rounds and the one being played.
     pad: tuple[RoundLine, ...] = ()
     log: tuple[Event, ...] = ()
-    #: why the game ended ("" while it goes on).
+    #: why the game ended ("" while it goes on): in English, and as a message a page says.
     ended: str = ""
+    ending: str | Said = ""
 
     @property
     def colours(self) -> tuple[str, ...]:
@@ -565,7 +566,7 @@ def _begin_round(state: State) -> State:
 
 
 def _end(state: State, why: Said) -> State:
-    state = evolve(state, phase="over", turn=None, ended=str(why))
+    state = evolve(state, phase="over", turn=None, ended=str(why), ending=why)
     table = standings(state)
     best = [s for rank, s, _ in table if rank == 1]
     state = evolve(state, log=_say(state, say("The game ends: {why}.", why=why)))
@@ -934,6 +935,8 @@ class View:
     log: tuple[str | Said, ...]
     ended: str
     standings: tuple[tuple[int, int, int], ...] = field(default=())
+    #: `ended` as a message, said in the reader's language.
+    ending: str | Said = ""
 
 
 def view_for(state: State, seat: int | None) -> View:
@@ -972,6 +975,7 @@ def view_for(state: State, seat: int | None) -> View:
         log=tuple(e.text for e in state.log if e.visible(seat)),
         ended=state.ended,
         standings=tuple(standings(state)) if state.over else (),
+        ending=state.ending,
     )
 
 

@@ -212,7 +212,7 @@ class SetupPanel(widgets.VBox):
         self.set_seats(len(lab.DEFAULT_BOTS[slug]), reset=True)
         # Ready-made tables of bots (Leerdam's villages), named as the game names a table.
         line_ups = list(lab.GAMES[slug].line_ups)
-        self.village.description = game_card(slug).words.Table
+        self.village.description = str(game_card(slug).words.Table)  # the lab (its own part) says it in its language
         self.village.options = [("— choose —", "")] + [(v, v) for v in line_ups]
         self.village.value = ""
         self.village.layout.display = "flex" if line_ups else "none"

@@ -69,9 +69,9 @@ class Debrief(widgets.VBox):
         self.next.on_click(lambda _event: self.step_to(self.step + 1))
         self.jump.observe(self._jumped, "value")
         self.reveal.observe(self._revealed, "value")
-        bar = widgets.HBox((self.back, self.next, widgets.HTML('<span class="pb-label">Jump to</span>'), self.jump, self.step_html), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
+        bar = widgets.HBox((self.back, self.next, widgets.HTML(f'<span class="pb-label">{esc(_("Jump to"))}</span>'), self.jump, self.step_html), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
         # The board's sizes wherever it is shown (the facilitator's page too).
-        super().__init__((widgets.HTML(style_html("board.css") + '<h2 style="margin:16px 0 4px">The debrief: step through the game</h2>'), bar, self.reveal, self.scene, self.secrets))
+        super().__init__((widgets.HTML(style_html("board.css") + f'<h2 style="margin:16px 0 4px">{esc(_("The debrief: step through the game"))}</h2>'), bar, self.reveal, self.scene, self.secrets))
         self.add_class("pb-replay")
         self.add_class("pb-phase-board")
 
@@ -121,7 +121,7 @@ class Debrief(widgets.VBox):
         # A finished game's choices (Leerdam: pledges shown or kept anonymous) decide every step.
         final = self._game.state if self._game is not None and self._game.rules.over(self._game.state) else None
         self.scene.value = f'<div class="pb-phase-board">{scene_html(scenes.scene(m.state, final), self.timeline.chart(k, final), self.title)}</div>'
-        self.step_html.value = f'<span class="pb-label" data-step="{k}" data-steps="{len(moments)}">Step {k + 1} of {len(moments)}: {esc(m.label)}</span>'
+        self.step_html.value = f'<span class="pb-label" data-step="{k}" data-steps="{len(moments)}">{esc(_("Step {step} of {steps}: {moment}", step=k + 1, steps=len(moments), moment=m.label))}</span>'
         self.back.disabled = k == 0
         self.next.disabled = k == len(moments) - 1
         round_first = max((v for _label, v in self.jump.options if v <= k), default=0)

@@ -79,7 +79,7 @@ _STATUS_LOOK = {
 }
 
 
-def optional_limit(text: str, what: str) -> int | None:
+def optional_limit(text: str, what: str | Said) -> int | None:
     """A limit typed in a setup form: a whole number, or blank / "none" for no limit."""
     limit = text.strip().lower()
     if limit in ("", "none", "no limit"):

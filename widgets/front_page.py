@@ -16,7 +16,7 @@ import ipywidgets as widgets
 
 from drawing.common import card as card_html
 from drawing.common import esc
-from i18n import _, _n
+from i18n import Said, _, _n, render
 from playbook.access import key_matches, server_key
 from playbook.links import class_links, page, public_base, table_links
 from playbook.store import STOPPED, Store
@@ -84,9 +84,9 @@ class ClassStarter(widgets.VBox):
         if slug in self._offered:
             return
         self._offered.add(slug)
-        offered: Mapping[str, str] = card(slug).module("dashboard").CLASS_VARIANTS
+        offered: Mapping[str, str | Said] = card(slug).module("dashboard").CLASS_VARIANTS
         for name, label in offered.items():
-            box = widgets.Checkbox(value=False, description=label, indent=False, layout=widgets.Layout(width="auto")).add_class(f"pb-class-{name}")
+            box = widgets.Checkbox(value=False, description=render(label), indent=False, layout=widgets.Layout(width="auto")).add_class(f"pb-class-{name}")
             self.variants.append((slug, name, box))
         self.choices.children = (self.game, self.students, self.bots, self.language, *(box for _slug, _name, box in self.variants))
 
@@ -168,7 +168,7 @@ def _phase(phase: str) -> str:
 
 def _tables(game: str, count: int) -> str:
     """How many tables a class played, in the game's word for a table (a Leerdam village)."""
-    if card(game).words.table == "village":
+    if str(card(game).words.table) == "village":
         return _n("{n} village", "{n} villages", count)
     return _n("{n} table", "{n} tables", count)
 

@@ -82,11 +82,10 @@ from drawing.leerdam import (
     thresholds_note,
     year_card,
 )
-from i18n import render
+from i18n import Said, _, _n, render, say
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import Action, RuleError
-from rules.core import plural as _plural
 from rules.leerdam import (
     ACTIVITIES,
     CARD,
@@ -114,7 +113,7 @@ from rules.leerdam import (
 )
 
 from .common import WIDE, LogPanel, Picture, PrivacyCurtain, close_tree, csv_text, figure_png, optional_limit
-from .new_game_form import VARIANTS_NOTE, NewGameForm, setup_default
+from .new_game_form import NewGameForm, setup_default, variants_note
 from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "AllocationGrid", "LeerdamDashboard", "SetupForm", "village_figure"]
@@ -125,19 +124,19 @@ DEFAULT_NAMES = (
     "Lambrechts", "Meijer", "Nieuwenhuis", "Oosterhout", "Peeters", "Quist", "Rademaker", "Smit", "Teunissen", "Van Dijk",
 )  # fmt: skip
 #: the anonymous-pledges variant, as a table's form and a class's starter offer it.
-ANONYMOUS = "Anonymous pledges (only the total is shown until the end)"
+ANONYMOUS = say("Anonymous pledges (only the total is shown until the end)")
 #: the allocation preview's columns (on a phone, each row is a card of "column: value" lines).
-PREVIEW_HEAD = ("Household", "Subsistence", "Leisure", "Profit", "VP", "Wealth")
+PREVIEW_HEAD = (say("Household"), say("Subsistence"), say("Leisure"), say("Profit"), say("VP"), say("Wealth"))
 
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
 
-def _int_list(text: str, what: str) -> tuple[int, ...]:
+def _int_list(text: str, what: Said) -> tuple[int, ...]:
     """'1, 2,3' -> (1, 2, 3); RuleError for anything else."""
     parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
     if not parts or not all(p.isdigit() for p in parts):
-        raise RuleError("setup", f"{what} must be whole numbers separated by commas, not {text!r}")
+        raise RuleError("setup", say("{what} must be whole numbers separated by commas, not {typed}", what=what, typed=repr(text)))
     return tuple(int(p) for p in parts)
 
 
@@ -176,7 +175,7 @@ def village_series(view: View, rows: Sequence[dict[str, Any]], dyke_start: int) 
     if view.anonymous:
         village_wealth: list[int | None] = [0, *(y.wealth for y in view.years)]
         village_vp: list[int | None] = [0, *(y.vp for y in view.years)]
-        wealth, vp = [("the whole village", village_wealth)], [("the whole village", village_vp)]
+        wealth, vp = [(_("the whole village"), village_wealth)], [(_("the whole village"), village_vp)]
     else:
         wealth, vp = [], []
         for h in view.households:
@@ -192,24 +191,38 @@ def village_numbers(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
     from drawing.chart import chart_numbers, chart_table
 
     series = village_series(view, rows, dyke_start)
-    labels = ["Start"] + [f"Year {x}" for x in series.xs[1:]]
+    # TRANSLATORS: the first row of the plots' numbers: the village before year 1.
+    labels = [_("Start")] + [_("Year {year}", year=x) for x in series.xs[1:]]
     low, high = view.thresholds
-    flooded = f"The village flooded in year{'s' if len(series.floods) > 1 else ''} {', '.join(map(str, series.floods))}." if series.floods else "No flood."
-    who = "of the whole village (anonymous pledges)" if view.anonymous else "per household"
+    if series.floods:
+        years = ", ".join(map(str, series.floods))
+        flooded = _n("The village flooded in year {years}.", "The village flooded in years {years}.", len(series.floods), years=years)
+    else:
+        flooded = _("No flood.")
+    wealth_title, vp_title = _plot_titles(view.anonymous)
+    # TRANSLATORS: the heading of the plots' numbers' first column (the start, year 1, year 2...).
+    when = _("When")
     return chart_numbers(
         chart_table(
-            "Dyke Condition at the end of each year, and the units pledged to the dyke",
+            _("Dyke Condition at the end of each year, and the units pledged to the dyke"),
             labels,
-            "When",
+            when,
             bars=series.pledged,
-            lines=[("Dyke Condition", series.dyke)],
-            bar_label="Pledged",
-            note=f"Pledges below {low}: the dyke falls; above {high}: it rises. {flooded}",
+            lines=[(_("Dyke Condition"), series.dyke)],
+            bar_label=_("Pledged"),
+            note=_("Pledges below {low}: the dyke falls; above {high}: it rises.", low=low, high=high) + " " + flooded,
         ),
-        chart_table(f"Wealth {who}", labels, "When", lines=series.wealth),
-        chart_table(f"VP {who}", labels, "When", lines=series.vp),
-        summary="The numbers of these plots",
+        chart_table(wealth_title, labels, when, lines=series.wealth),
+        chart_table(vp_title, labels, when, lines=series.vp),
+        summary=_("The numbers of these plots"),
     )
+
+
+def _plot_titles(anonymous: bool) -> tuple[str, str]:
+    """The Wealth and VP plots' titles: the village's sums with anonymous pledges, else each household's."""
+    if anonymous:
+        return _("Wealth of the whole village (anonymous pledges)"), _("VP of the whole village (anonymous pledges)")
+    return _("Wealth per household"), _("VP per household")
 
 
 def village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int) -> Any:
@@ -239,7 +252,7 @@ def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
 
     years = [y.year for y in view.years]
     series = village_series(view, rows, dyke_start)
-    names = [name for name, _ in series.vp]
+    names = [name for name, _values in series.vp]
     columns = min(len(names), 5)
     labels = [textwrap.fill(name, LEGEND_CHARS, break_on_hyphens=False) for name in names]
     # the legend's height: each row as tall as its longest (wrapped) name
@@ -253,34 +266,34 @@ def _village_figure(view: View, rows: Sequence[dict[str, Any]], dyke_start: int)
     font = 13
 
     xs, ys = series.xs, series.dyke
-    for level, (colour, _) in DYKE_COLOURS.items():
+    for level, (colour, _ink) in DYKE_COLOURS.items():
         dyke_ax.axhspan(level - 0.5, level + 0.5, color=colour, alpha=0.12, lw=0)
     dyke_ax.step(xs, ys, where="post", color="#111", lw=2.5)
     dyke_ax.plot(xs, ys, "o", color="#111", ms=6)
     floods = [y for y in view.years if y.flooded]
     if floods:
-        dyke_ax.plot([y.year for y in floods], [y.dyke_after for y in floods], "v", color=FLOOD_BLUE, ms=12, label="flood")
+        dyke_ax.plot([y.year for y in floods], [y.dyke_after for y in floods], "v", color=FLOOD_BLUE, ms=12, label=_("flood"))
         dyke_ax.legend(loc="upper right", fontsize=11)
     dyke_ax.set_ylim(0.5, 6.5)
     dyke_ax.set_yticks(range(1, 7))
-    dyke_ax.set_title("Dyke Condition at the end of each year", fontsize=font, fontweight="bold")
+    dyke_ax.set_title(_("Dyke Condition at the end of each year"), fontsize=font, fontweight="bold")
 
     low, high = view.thresholds
     colours = ["#c62828" if y.dyke_after_pledges < y.dyke_before else "#2e7d32" if y.dyke_after_pledges > y.dyke_before else "#78909c" for y in view.years]
     pledge_ax.bar(years, [y.total for y in view.years], color=colours)
-    pledge_ax.axhline(low - 0.5, color="#c62828", ls="--", lw=2, label=f"below {low}: the dyke falls")
-    pledge_ax.axhline(high + 0.5, color="#2e7d32", ls="--", lw=2, label=f"above {high}: the dyke rises")
+    pledge_ax.axhline(low - 0.5, color="#c62828", ls="--", lw=2, label=_("below {low}: the dyke falls", low=low))
+    pledge_ax.axhline(high + 0.5, color="#2e7d32", ls="--", lw=2, label=_("above {high}: the dyke rises", high=high))
     pledge_ax.legend(loc="upper left", fontsize=10)
     pledge_ax.set_ylim(0, max([high + 6] + [y.total + 4 for y in view.years]))
-    pledge_ax.set_title("Units pledged to the dyke", fontsize=font, fontweight="bold")
+    pledge_ax.set_title(_("Units pledged to the dyke"), fontsize=font, fontweight="bold")
 
     for seat, style in enumerate(series_styles(len(names))):
-        for ax, (_, values) in ((wealth_ax, series.wealth[seat]), (vp_ax, series.vp[seat])):
+        for ax, (_name, values) in ((wealth_ax, series.wealth[seat]), (vp_ax, series.vp[seat])):
             drawn = [(x + style.offset, v) for x, v in zip(xs, values) if v is not None]
-            ax.plot([x for x, _ in drawn], [v for _, v in drawn], label=labels[seat], **style.plot_kwargs())
-    who = "of the whole village (anonymous pledges)" if view.anonymous else "per household"
-    wealth_ax.set_title(f"Wealth {who}", fontsize=font, fontweight="bold")
-    vp_ax.set_title(f"VP {who}", fontsize=font, fontweight="bold")
+            ax.plot([x for x, _v in drawn], [v for _x, v in drawn], label=labels[seat], **style.plot_kwargs())
+    wealth_title, vp_title = _plot_titles(view.anonymous)
+    wealth_ax.set_title(wealth_title, fontsize=font, fontweight="bold")
+    vp_ax.set_title(vp_title, fontsize=font, fontweight="bold")
     handles, labels = vp_ax.get_legend_handles_labels()
     # matplotlib fills a legend column by column: reorder so it reads row by row.
     handles = [h for c in range(columns) for h in handles[c::columns]]
@@ -312,46 +325,46 @@ class SetupForm(NewGameForm):
 
     def __init__(self) -> None:
         self.players = widgets.BoundedIntText(
-            value=DEFAULT_HOUSEHOLDS, min=CARD.players.low, max=CARD.players.high, description="Households", style=WIDE, layout=widgets.Layout(width="200px")
+            value=DEFAULT_HOUSEHOLDS, min=CARD.players.low, max=CARD.players.high, description=_("Households"), style=WIDE, layout=widgets.Layout(width="200px")
         ).add_class("pb-players")
         self.warning = widgets.HTML().add_class("pb-setup-warning")
-        self._seat_rows(RULES.slug, DEFAULT_NAMES[: CARD.players.high], lambda i: f"{i + 1}", "household name", "260px", "170px")
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[: CARD.players.high], lambda i: f"{i + 1}", _("household name"), "260px", "170px")
         seats = widgets.GridBox(self.rows, layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 440px), 1fr))", grid_gap="2px 18px"))
 
         def number(value: int, low: int, high: int, label: str, css: str, width: str = "190px") -> widgets.BoundedIntText:
             return widgets.BoundedIntText(value=value, min=low, max=high, description=label, style=WIDE, layout=widgets.Layout(width=width)).add_class(css)
 
-        self.capacity = number(setup_default(Setup, "capacity"), 1, 20, "Capacity (units)", "pb-capacity", "220px")
+        self.capacity = number(setup_default(Setup, "capacity"), 1, 20, _("Capacity (units)"), "pb-capacity", "220px")
         self.misfortune = tuple(
             number(loss, 0, 20, f"{face + 1}:", f"pb-misfortune-{face + 1}", "92px") for face, loss in enumerate(setup_default(Setup, "misfortune"))
         )
-        self.by_hand = widgets.Checkbox(value=setup_default(Setup, "misfortune_by_hand"), description="Facilitator sets misfortune by hand", indent=False).add_class("pb-by-hand")
+        self.by_hand = widgets.Checkbox(value=setup_default(Setup, "misfortune_by_hand"), description=_("Facilitator sets misfortune by hand"), indent=False).add_class("pb-by-hand")
         self.table_dice = widgets.Checkbox(
-            value=setup_default(Setup, "table_dice"), description="Table dice (roll real dice, type them in)", indent=False
+            value=setup_default(Setup, "table_dice"), description=_("Table dice (roll real dice, type them in)"), indent=False
         ).add_class("pb-table-dice")
-        self.dyke_start = number(setup_default(Setup, "dyke_start"), 1, 6, "Dyke starts at", "pb-dyke-start")
-        self.sticky = widgets.Checkbox(value=setup_default(Setup, "sticky_flood"), description="Sticky flood (Flooded stays)", indent=False).add_class("pb-sticky")
+        self.dyke_start = number(setup_default(Setup, "dyke_start"), 1, 6, _("Dyke starts at"), "pb-dyke-start")
+        self.sticky = widgets.Checkbox(value=setup_default(Setup, "sticky_flood"), description=_("Sticky flood (Flooded stays)"), indent=False).add_class("pb-sticky")
         self.anonymous = widgets.Checkbox(
-            value=setup_default(Setup, "anonymous"), description=ANONYMOUS, indent=False,
+            value=setup_default(Setup, "anonymous"), description=render(ANONYMOUS), indent=False,
             layout=widgets.Layout(width="auto"),
         ).add_class("pb-anonymous")  # fmt: skip
-        self.end_check = number(setup_default(Setup, "end_check_from"), 1, 100, "End roll from year", "pb-end-check", "230px")
+        self.end_check = number(setup_default(Setup, "end_check_from"), 1, 100, _("End roll from year"), "pb-end-check", "230px")
         self.end_on = widgets.Text(
-            value=",".join(map(str, setup_default(Setup, "end_on"))), description="ends on", style=WIDE, layout=widgets.Layout(width="170px")
+            value=",".join(map(str, setup_default(Setup, "end_on"))), description=_("ends on"), style=WIDE, layout=widgets.Layout(width="170px")
         ).add_class("pb-end-on")
         self.max_years = widgets.Combobox(
-            value="none", options=["none", "4", "6", "8", "10", "12"], description="Year limit", placeholder="a number, or none", style=WIDE,
+            value="none", options=["none", "4", "6", "8", "10", "12"], description=_("Year limit"), placeholder=_("a number, or none"), style=WIDE,
             layout=widgets.Layout(width="220px"),
         ).add_class("pb-max-years")  # fmt: skip
         self._seed_and_start("200px", start_below=True)
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
         super().__init__(
             (
-                widgets.HTML('<h3 style="margin:14px 0 4px">New game: the village</h3>'),
+                widgets.HTML(f'<h3 style="margin:14px 0 4px">{esc(_("New game: the village"))}</h3>'),
                 widgets.HBox((self.players, self.warning), layout=row),
                 seats,
-                widgets.HTML(VARIANTS_NOTE),
-                widgets.HBox((widgets.HTML("<b>Misfortune</b>: units lost on a die of"), *self.misfortune), layout=row),
+                widgets.HTML(variants_note()),
+                widgets.HBox((widgets.HTML(f"<b>{esc(_('Misfortune'))}</b>: {esc(_('units lost on a die of'))}"), *self.misfortune), layout=row),
                 widgets.HBox((self.capacity, self.by_hand, self.table_dice, self.sticky, self.anonymous), layout=row),
                 widgets.HBox((self.dyke_start, self.end_check, self.end_on, self.max_years, self.seed), layout=row),
                 self.start_button,
@@ -361,11 +374,11 @@ class SetupForm(NewGameForm):
 
     def _show_rows(self) -> None:
         super()._show_rows()
-        note = Setup(names=tuple(str(i) for i in range(self.players.value))).warning
-        self.warning.value = f'<span class="pb-tone-warn" style="font-weight:600">⚠ {esc(note)}</span>' if note else ""
+        note = Setup(names=tuple(str(i) for i in range(self.players.value))).warning_said
+        self.warning.value = f'<span class="pb-tone-warn" style="font-weight:600">⚠ {esc(render(note))}</span>' if note else ""
 
     def setup(self, names: tuple[str, ...]) -> Setup:
-        max_years = optional_limit(self.max_years.value, "year")
+        max_years = optional_limit(self.max_years.value, say("year"))
         one, two, three, four, five, six = (w.value for w in self.misfortune)  # a loss per face of the die
         return Setup(
             names=names,
@@ -377,7 +390,7 @@ class SetupForm(NewGameForm):
             sticky_flood=self.sticky.value,
             anonymous=self.anonymous.value,
             end_check_from=self.end_check.value,
-            end_on=_int_list(self.end_on.value, "the end faces"),
+            end_on=_int_list(self.end_on.value, say("the end faces")),
             max_years=max_years,
         )
 
@@ -403,26 +416,27 @@ class AllocationGrid(widgets.VBox):
         self.steppers: dict[tuple[int, str], widgets.BoundedIntText] = {}
         self._cell = widgets.Layout(width="96px")  # one layout for every stepper: fewer models
         self.rows = widgets.GridBox(
-            [widgets.HTML("<b>Household</b>").add_class("ld-head")] + [widgets.HTML(f"<b>{esc(render(ACTIVITY_LABEL[a]))}</b>").add_class("ld-head") for a in ACTIVITIES],
+            [widgets.HTML(f"<b>{esc(_('Household'))}</b>").add_class("ld-head")] + [widgets.HTML(f"<b>{esc(render(ACTIVITY_LABEL[a]))}</b>").add_class("ld-head") for a in ACTIVITIES],
             layout=widgets.Layout(grid_template_columns="minmax(120px, 240px) repeat(3, minmax(72px, 110px))", grid_gap="2px 8px", align_items="center"),
         ).add_class("ld-grid")
         self._add_row(seat)
         others = [(name, s) for s, name in enumerate(self._names) if s != seat]
-        self.add = widgets.Dropdown(options=[("add a household…", -1)] + others, value=-1, tooltip="Add a household to your allocation", layout=widgets.Layout(width="220px")).add_class("pb-alloc-add")
+        self.add = widgets.Dropdown(options=[(_("add a household…"), -1)] + others, value=-1, tooltip=_("Add a household to your allocation"), layout=widgets.Layout(width="220px")).add_class("pb-alloc-add")
         self.add.observe(self._added, "value")
         self.preview_html = widgets.HTML().add_class("pb-alloc-preview")
         self.confirm = widgets.Button(
-            description="Confirm allocation", button_style="primary", icon="check", layout=widgets.Layout(align_self="flex-start")
+            description=_("Confirm allocation"), button_style="primary", icon="check", layout=widgets.Layout(align_self="flex-start")
         ).add_class("pb-alloc-confirm")
-        self.confirm.on_click(lambda _: self._on_allocate(self.allocation()))
+        self.confirm.on_click(lambda _event: self._on_allocate(self.allocation()))
         presets = [self._preset(label, css, plan) for label, css, plan in self._presets()]
         super().__init__(
             (
-                widgets.HTML(f'<div class="ld-mid">Allocate your {self.free} free {"unit" if self.free == 1 else "units"}</div>'),
+                widgets.HTML(f'<div class="ld-mid">{esc(_n("Allocate your {n} free unit", "Allocate your {n} free units", self.free))}</div>'),
                 widgets.HBox(tuple(presets), layout=widgets.Layout(flex_flow="row wrap", grid_gap="6px")).add_class("pb-alloc-presets"),
                 widgets.HTML(
-                    '<span class="pb-muted">Or place them yourself: each unit goes to one household\'s Subsistence, '
-                    "Leisure or Profit; units left over are idle.</span>"
+                    '<span class="pb-muted">'
+                    + esc(_("Or place them yourself: each unit goes to one household's Subsistence, Leisure or Profit; units left over are idle."))
+                    + "</span>"
                 ),
                 self.rows,
                 self.add,
@@ -439,27 +453,27 @@ class AllocationGrid(widgets.VBox):
         me, free = self._seat, self.free
         fed = min(2, free)
         plans = [
-            ("Feed myself, rest to Profit", "pb-alloc-preset-profit", ((me, "subsistence", fed), (me, "profit", free - fed))),
-            ("Feed myself, 2 Leisure, rest to Profit", "pb-alloc-preset-leisure", ((me, "subsistence", fed), (me, "leisure", min(2, free - fed)), (me, "profit", max(0, free - fed - 2)))),
+            (_("Feed myself, rest to Profit"), "pb-alloc-preset-profit", ((me, "subsistence", fed), (me, "profit", free - fed))),
+            (_("Feed myself, 2 Leisure, rest to Profit"), "pb-alloc-preset-leisure", ((me, "subsistence", fed), (me, "leisure", min(2, free - fed)), (me, "profit", max(0, free - fed - 2)))),
         ]
         return [(label, css, tuple(Assignment(r, a, u) for r, a, u in plan if u)) for label, css, plan in plans]
 
     def _preset(self, label: str, css: str, plan: tuple[Assignment, ...]) -> widgets.Button:
         earned = preview(self._state, self._seat, plan)[self._seat]
-        button = widgets.Button(description=label, tooltip=f"Allocate now: {_signed(earned.vp)} VP, +{earned.wealth} Wealth", button_style="success").add_class(css)
-        button.on_click(lambda _: self._on_allocate(Allocate(seat=self._seat, plan=plan)))
+        button = widgets.Button(description=label, tooltip=_("Allocate now: {vp} VP, +{wealth} Wealth", vp=_signed(earned.vp), wealth=earned.wealth), button_style="success").add_class(css)
+        button.on_click(lambda _event: self._on_allocate(Allocate(seat=self._seat, plan=plan)))
         return button
 
     def _add_row(self, recipient: int) -> None:
         if (recipient, ACTIVITIES[0]) in self.steppers:
             return
-        label = f"<b>{esc(self._names[recipient])}</b> (you)" if recipient == self._seat else esc(self._names[recipient])
+        label = f"<b>{esc(self._names[recipient])}</b> {esc(_('(you)'))}" if recipient == self._seat else esc(self._names[recipient])
         cells: list[widgets.Widget] = [widgets.HTML(label).add_class("ld-name")]
         for activity in ACTIVITIES:
             # The activity's name beside its box shows on a phone only (the header row says it elsewhere).
             stepper = widgets.BoundedIntText(value=0, min=0, max=max(self.free, 0), description=render(ACTIVITY_LABEL[activity]), layout=self._cell)
             stepper.add_class(f"pb-alloc-{recipient}-{activity}")
-            stepper.observe(lambda _: self._check(), "value")
+            stepper.observe(lambda _event: self._check(), "value")
             self.steppers[(recipient, activity)] = stepper
             cells.append(stepper)
         self.rows.children = (*self.rows.children, *cells)
@@ -493,19 +507,26 @@ class AllocationGrid(widgets.VBox):
         earned = preview(self._state, self._seat, plan)
         names = self._state.names
         rows = []
+        heads = [esc(render(h)) for h in PREVIEW_HEAD]
         for recipient, e in earned.items():
-            who = f"<b>{esc(names[recipient])}</b> (you)" if recipient == self._seat else esc(names[recipient])
-            cells = [who, str(e.subsistence), str(e.leisure), str(e.profit), f"<b>{_signed(e.vp)} VP</b>", f"<b>+{e.wealth} Wealth</b>"]
-            rows.append(f'<tr data-recipient="{recipient}">' + "".join(f'<td data-label="{h}"><span>{c}</span></td>' for h, c in zip(PREVIEW_HEAD, cells)) + "</tr>")
-        head = "".join(f"<th>{h}</th>" for h in PREVIEW_HEAD)
+            who = f"<b>{esc(names[recipient])}</b> {esc(_('(you)'))}" if recipient == self._seat else esc(names[recipient])
+            vp, wealth = esc(_("{vp} VP", vp=_signed(e.vp))), esc(_("+{wealth} Wealth", wealth=e.wealth))
+            cells = [who, str(e.subsistence), str(e.leisure), str(e.profit), f"<b>{vp}</b>", f"<b>{wealth}</b>"]
+            rows.append(f'<tr data-recipient="{recipient}">' + "".join(f'<td data-label="{h}"><span>{c}</span></td>' for h, c in zip(heads, cells)) + "</tr>")
+        head = "".join(f"<th>{h}</th>" for h in heads)
         tone = "bad" if left < 0 else "good"
-        left_text = f"{_plural(-left, 'unit')} too many" if left < 0 else f"{left} of {_plural(self.free, 'unit')} left" + (" (idle if not placed)" if left else "")
+        if left < 0:
+            left_text = _n("{n} unit too many", "{n} units too many", -left)
+        elif left:
+            left_text = _n("{left} of {n} unit left (idle if not placed)", "{left} of {n} units left (idle if not placed)", self.free, left=left)
+        else:
+            left_text = _n("{left} of {n} unit left", "{left} of {n} units left", self.free, left=left)
+        muted = _("Your line counts labour you hired this year; others may still add to it. Another household's VP line counts Leisure only: its own Subsistence decides the rest.")
         self.preview_html.value = card(
-            "What this allocation earns",
-            f'<div class="ld-mid pb-tone-{tone}" data-left="{left}">{left_text}</div>'
+            _("What this allocation earns"),
+            f'<div class="ld-mid pb-tone-{tone}" data-left="{left}">{esc(left_text)}</div>'
             f'<table class="pb-table pb-cards"><tr>{head}</tr>{"".join(rows)}</table>'
-            '<span class="pb-muted">Your line counts labour you hired this year; others may still add to it. '
-            "Another household's VP line counts Leisure only: its own Subsistence decides the rest.</span>",
+            f'<span class="pb-muted">{esc(muted)}</span>',
         )
         self.confirm.disabled = left < 0
 
@@ -529,7 +550,7 @@ class LeerdamDashboard(TableDashboard):
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         super().__init__(store, query)
-        self.curtain = PrivacyCurtain(self._household_panel, label="Whose household?", key=self._panel_key)
+        self.curtain = PrivacyCurtain(self._household_panel, label=_("Whose household?"), key=self._panel_key)
         self.year_html = widgets.HTML().add_class("pb-year")
         self.dyke_html = widgets.HTML().add_class("pb-dyke")
         self.thresholds_html = widgets.HTML().add_class("pb-thresholds")
@@ -541,33 +562,34 @@ class LeerdamDashboard(TableDashboard):
         #: the plots' numbers as tables, for a screen reader and a printout (`village_numbers`)
         self.plots_numbers = widgets.HTML().add_class("pb-plots-numbers")
         self.csv_html = widgets.HTML().add_class("pb-csv")
-        self.game_log.title = "Village chronicle"
+        self.game_log.title = _("Village chronicle")
         self.game_log.add_class("pb-chronicle")
         self.advance_button = widgets.Button(
-            description="Close the year now", icon="forward",
-            tooltip="Move a stalled year on: missing pledges count as 0; missing allocations feed their own household (2 units) and rest",
+            description=_("Close the year now"), icon="forward",
+            tooltip=_("Move a stalled year on: missing pledges count as 0; missing allocations feed their own household (2 units) and rest"),
         ).add_class("pb-advance")  # fmt: skip
-        self.advance_button.on_click(lambda _: self.advance())
+        self.advance_button.on_click(lambda _event: self.advance())
         self.loss_inputs: tuple[widgets.BoundedIntText, ...] = ()
-        self.set_misfortune_button = widgets.Button(description="Set misfortune", icon="bolt", button_style="primary").add_class("pb-misfortune-set")
-        self.set_misfortune_button.on_click(lambda _: self._set_misfortune_clicked())
+        self.set_misfortune_button = widgets.Button(description=_("Set misfortune"), icon="bolt", button_style="primary").add_class("pb-misfortune-set")
+        self.set_misfortune_button.on_click(lambda _event: self._set_misfortune_clicked())
         self.misfortune_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px"))
         # Table dice: the facilitator types in what the table rolled (misfortune, flood, end).
         self.dice_inputs: tuple[widgets.BoundedIntText, ...] = ()
         self.dice_label = widgets.HTML()
-        self.dice_button = widgets.Button(description="Enter the roll", icon="cube", button_style="primary").add_class("pb-dice-enter")
-        self.dice_button.on_click(lambda _: self._table_dice_clicked())
+        self.dice_button = widgets.Button(description=_("Enter the roll"), icon="cube", button_style="primary").add_class("pb-dice-enter")
+        self.dice_button.on_click(lambda _event: self._table_dice_clicked())
         self.dice_box = widgets.HBox(layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px", display="none")).add_class("pb-table-dice-box")
         self.facilitator = widgets.VBox(
             (
                 widgets.HBox(
                     (
-                        widgets.HTML("<b>Facilitator:</b>&nbsp;"),
+                        widgets.HTML(f"<b>{esc(_('Facilitator:'))}</b>&nbsp;"),
                         self.advance_button,
                         # Said on the page, not only in a tooltip: a projector and a phone show no tooltips.
                         widgets.HTML(
-                            '<span class="pb-muted">when a household is away: its missing pledge counts as 0, '
-                            "and its missing allocation feeds itself (2 units) and rests</span>"
+                            '<span class="pb-muted">'
+                            + esc(_("when a household is away: its missing pledge counts as 0, and its missing allocation feeds itself (2 units) and rests"))
+                            + "</span>"
                         ).add_class("pb-advance-note"),
                     ),
                     layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="4px 10px"),
@@ -578,7 +600,7 @@ class LeerdamDashboard(TableDashboard):
         ).add_class("pb-facilitator")
         # After an anonymous game: the facilitator's choice for the debrief (rules `ShowPledges`).
         self.show_pledges_button = widgets.Button(icon="eye", layout=widgets.Layout(width="auto")).add_class("pb-show-pledges")
-        self.show_pledges_button.on_click(lambda _: self._show_pledges_clicked())
+        self.show_pledges_button.on_click(lambda _event: self._show_pledges_clicked())
         self.debrief_note = widgets.HTML()
         self.debrief_choice = widgets.HBox(
             (self.debrief_note, self.show_pledges_button), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px", display="none")
@@ -667,7 +689,7 @@ class LeerdamDashboard(TableDashboard):
             )
             for i, name in enumerate(setup.names)
         )
-        self.misfortune_box.children = (widgets.HTML("<b>Misfortune this year (units lost):</b>"), *self.loss_inputs, self.set_misfortune_button)
+        self.misfortune_box.children = (widgets.HTML(f"<b>{esc(_('Misfortune this year (units lost):'))}</b>"), *self.loss_inputs, self.set_misfortune_button)
         close_tree(old)
         old = self.dice_inputs
         self.dice_inputs = tuple(
@@ -678,18 +700,18 @@ class LeerdamDashboard(TableDashboard):
 
     def started(self, setup: Setup) -> None:
         if setup.warning and self.game is not None:
-            self.status.info(f"{self.status.message} {setup.warning}")
+            self.status.info(f"{self.status.message} {render(setup.warning_said)}")
 
     # -- facilitator ------------------------------------------------------------------------------------
     def advance(self) -> bool:
         """Let the bots finish the year's step, then move a stalled year on (rules `Advance`)."""
-        if self.refused_on_seat_page("advance the year"):
+        if self.refused_on_seat_page(say("advance the year")):
             return False
         return self.act(Advance(seat=None), release_bots=True)
 
     def _table_dice_clicked(self) -> None:
         """Enter the die (or, for misfortune, one die per household) the table just rolled."""
-        if not self.may_run("enter the dice") or self.game is None:
+        if not self.may_run(say("enter the dice")) or self.game is None:
             return
         phase, faces = self.game.state.phase, tuple(w.value for w in self.dice_inputs)
         if phase == "misfortune":
@@ -699,45 +721,47 @@ class LeerdamDashboard(TableDashboard):
         elif phase == "end":
             self.act(EndRoll(die=faces[0]))
         else:
-            self.status.refuse("No roll is due now.")
+            self.status.refuse(_("No roll is due now."))
 
     def _draw_table_dice(self, phase: str, setup: Setup) -> None:
-        due = {"misfortune": "Misfortune: each household's d6", "flood": "The flood die (Flood Strength)", "end": "The end-of-game die"}
+        due = {"misfortune": _("Misfortune: each household's d6"), "flood": _("The flood die (Flood Strength)"), "end": _("The end-of-game die")}
         if not setup.table_dice or phase not in due or (phase == "misfortune" and setup.misfortune_by_hand):
             self.dice_box.layout.display = "none"
             return
         shown = self.dice_inputs if phase == "misfortune" else self.dice_inputs[:1]
         for w, name in zip(self.dice_inputs, setup.names):
-            w.description = name if phase == "misfortune" else "Die"
-        self.dice_label.value = f"<b>Table dice: {esc(due[phase])}</b>"
+            # TRANSLATORS: the box for the one die the table rolled (flood or end of game).
+            w.description = name if phase == "misfortune" else _("Die")
+        self.dice_label.value = f"<b>{esc(_('Table dice: {roll}', roll=due[phase]))}</b>"
         self.dice_box.children = (self.dice_label, *shown, self.dice_button)
         self.dice_box.layout.display = "flex"
 
     def _show_pledges_clicked(self) -> None:
         """The debrief's choice after an anonymous game: show every household's pledges, or hide them again."""
-        if not self.may_run("show the pledges") or self.game is None:
+        if not self.may_run(say("show the pledges")) or self.game is None:
             return
         show = not self.game.state.pledges_shown
         if self.act(ShowPledges(seat=None, show=show)):
-            self.status.ok("Every household's pledges are on the board now." if show else "The pledges are anonymous again.")
+            self.status.ok(_("Every household's pledges are on the board now.") if show else _("The pledges are anonymous again."))
 
     def _draw_debrief_choice(self, state: State) -> None:
         if not (state.over and state.setup.anonymous and self.role == "facilitator"):
             self.debrief_choice.layout.display = "none"
             return
         shown = state.pledges_shown
-        self.debrief_note.value = (
-            "<b>Debrief:</b> every household's pledges, year by year, are on the board."
+        note = (
+            _("every household's pledges, year by year, are on the board.")
             if shown
-            else "<b>Debrief:</b> the pledges stay anonymous: the board shows the totals and the final standings only."
+            else _("the pledges stay anonymous: the board shows the totals and the final standings only.")
         )
-        self.show_pledges_button.description = "Keep them anonymous" if shown else "Show each household's pledges"
+        self.debrief_note.value = f"<b>{esc(_('Debrief:'))}</b> {esc(note)}"
+        self.show_pledges_button.description = _("Keep them anonymous") if shown else _("Show each household's pledges")
         self.show_pledges_button.icon = "eye-slash" if shown else "eye"
         self.show_pledges_button.button_style = "" if shown else "warning"
         self.debrief_choice.layout.display = "flex"
 
     def _set_misfortune_clicked(self) -> None:
-        if self.refused_on_seat_page("set the misfortune"):
+        if self.refused_on_seat_page(say("set the misfortune")):
             return
         self.act(SetMisfortune(seat=None, losses=tuple(w.value for w in self.loss_inputs)))
 
@@ -747,7 +771,7 @@ class LeerdamDashboard(TableDashboard):
         state: State = self.game.state
         view = view_for(state, None)
         setup: Setup = self.game.setup
-        self.header.show(self.game_title, f"Year {view.year}", self._waiting_text(view))
+        self.header.show(self.game_title, _("Year {year}", year=view.year), self._waiting_text(view))
         self.year_html.value = year_card(view, setup)
         self.dyke_html.value = dyke_card(view)
         self.thresholds_html.value = thresholds_note(view, setup)
@@ -763,16 +787,17 @@ class LeerdamDashboard(TableDashboard):
         self.facilitator.layout.display = "none" if over or self.role != "facilitator" else "flex"
         self.pledged_html.layout.display = "none" if over else "block"
         table = [
-            (rank, view.households[seat].name + (f"  🤖 {self.bots[seat]}" if seat in self.bots else ""), vp, view.households[seat].wealth, "🌊 Flooded" if view.households[seat].flooded else "")
+            (rank, view.households[seat].name + (f"  🤖 {self.bots[seat]}" if seat in self.bots else ""), vp, view.households[seat].wealth, "🌊 " + _("Flooded") if view.households[seat].flooded else "")
             for rank, seat, vp in view.standings
         ]  # fmt: skip
         # Anonymous pledges: a household's VP or Wealth would give its pledges away, so until
         # the end the room sees the village's sums instead.
-        hidden = "" if view.standings else (
-            f"Anonymous pledges: each household's VP and Wealth stay its own until the game ends. "
-            f"The village holds {view.vp_total} VP and {view.wealth_total} Wealth in all."
+        hidden = "" if view.standings else _(
+            "Anonymous pledges: each household's VP and Wealth stay its own until the game ends. "
+            "The village holds {vp} VP and {wealth} Wealth in all.",
+            vp=view.vp_total, wealth=view.wealth_total,
         )  # fmt: skip
-        self.standings.show(("Rank", "Household", "VP", "Wealth", "Flooded"), table, empty=hidden)
+        self.standings.show((_("Rank"), _("Household"), _("VP"), _("Wealth"), _("Flooded")), table, empty=hidden)
         self.game_log.show([render(line) for line in view.log])
         self.pledge_table.value = pledge_table(state) if setup.anonymous and not view.anonymous else ""
         self._draw_plots(view, rows, setup)
@@ -798,10 +823,10 @@ class LeerdamDashboard(TableDashboard):
         last = view.years[-1].year if view.years else 0
         done = [r for r in rows if r["year"] <= last]
         if not done:
-            return '<span class="pb-muted" data-csv-years="0">The ledger CSV comes when the first year ends.</span>'
-        years = f"year {last}" if last == 1 else f"years 1-{last}"
-        link = download_link(csv_text(done), f"leerdam-{self.table_id or 'game'}-ledger.csv", f"Debrief: ledger of {years} as CSV", "text/csv")
-        later = f' <span class="pb-muted">(year {view.year} is added when it ends)</span>' if view.year > last and view.phase != "over" else ""
+            return f'<span class="pb-muted" data-csv-years="0">{esc(_("The ledger CSV comes when the first year ends."))}</span>'
+        label = _("Debrief: ledger of year 1 as CSV") if last == 1 else _("Debrief: ledger of years 1-{last} as CSV", last=last)
+        link = download_link(csv_text(done), f"leerdam-{self.table_id or 'game'}-ledger.csv", label, "text/csv")
+        later = f' <span class="pb-muted">{esc(_("(year {year} is added when it ends)", year=view.year))}</span>' if view.year > last and view.phase != "over" else ""
         return f'<span data-csv-years="{last}">{link}{later}</span>'
 
     def _village_csv_link(self, view: View, state: State) -> str:
@@ -809,28 +834,31 @@ class LeerdamDashboard(TableDashboard):
         would give their pledges away."""
         rows = village_rows(state)
         if not rows:
-            return '<span class="pb-muted" data-csv-years="0">The village\'s CSV comes when the first year ends.</span>'
+            later = _("The village's CSV comes when the first year ends.")
+            return f'<span class="pb-muted" data-csv-years="0">{esc(later)}</span>'
         last = rows[-1]["year"]
-        years = f"year {last}" if last == 1 else f"years 1-{last}"
-        link = download_link(csv_text(rows), f"leerdam-{self.table_id or 'game'}-village.csv", f"Debrief: the village's {years} as CSV", "text/csv")
-        return f'<span data-csv-years="{last}">{link} <span class="pb-muted">(anonymous pledges: totals only)</span></span>'
+        label = _("Debrief: the village's year 1 as CSV") if last == 1 else _("Debrief: the village's years 1-{last} as CSV", last=last)
+        link = download_link(csv_text(rows), f"leerdam-{self.table_id or 'game'}-village.csv", label, "text/csv")
+        return f'<span data-csv-years="{last}">{link} <span class="pb-muted">{esc(_("(anonymous pledges: totals only)"))}</span></span>'
 
 
     def _waiting_text(self, view: View) -> str:
         names = [h.name for h in view.households]
         who = self.waiting_names(names, self.waiting(self.game.state)) if self.game else ""
         if view.phase == "over":
-            return f"Game over: {view.ended}."
+            return _("Game over: {ending}.", ending=render(view.ending))
         if view.phase == "misfortune":
-            return "Facilitator: roll the misfortune dice and enter them." if self.game and self.game.setup.table_dice and not self.game.setup.misfortune_by_hand else "Facilitator: set this year's misfortune."
+            if self.game and self.game.setup.table_dice and not self.game.setup.misfortune_by_hand:
+                return _("Facilitator: roll the misfortune dice and enter them.")
+            return _("Facilitator: set this year's misfortune.")
         if view.phase == "flood":
-            return "Facilitator: roll the flood die and enter it."
+            return _("Facilitator: roll the flood die and enter it.")
         if view.phase == "end":
-            return "Facilitator: roll the end-of-game die and enter it."
+            return _("Facilitator: roll the end-of-game die and enter it.")
         if view.phase == "contribute":
-            return f"Secret pledges: waiting for {who}."
+            return _("Secret pledges: waiting for {who}.", who=who)
         if view.phase == "allocate":
-            return f"Allocation: waiting for {who}."
+            return _("Allocation: waiting for {who}.", who=who)
         return ""
 
 
@@ -844,15 +872,19 @@ class LeerdamDashboard(TableDashboard):
             self.plots.show(b"", "")
             self.plots.layout.display = "none"
             self.plots_numbers.value = ""
-            self.plots_note.value = '<span class="pb-muted">Plots of the dyke, the pledges, Wealth and VP appear when the first year ends.</span>'
+            self.plots_note.value = f'<span class="pb-muted">{esc(_("Plots of the dyke, the pledges, Wealth and VP appear when the first year ends."))}</span>'
             return
         self.plots.show(
             figure_png(village_figure(view, rows, setup.dyke_start)),
-            f"Charts of the village over {len(view.years)} {'year' if len(view.years) == 1 else 'years'}: the dyke, the pledges, and each household's Wealth and VP",
+            _n(
+                "Charts of the village over {n} year: the dyke, the pledges, and each household's Wealth and VP",
+                "Charts of the village over {n} years: the dyke, the pledges, and each household's Wealth and VP",
+                len(view.years),
+            ),
         )
         self.plots.layout.display = "block"
         self.plots_numbers.value = village_numbers(view, rows, setup.dyke_start)
-        self.plots_note.value = '<h3 style="margin:10px 0 0">The years so far</h3>'
+        self.plots_note.value = f'<h3 style="margin:10px 0 0">{esc(_("The years so far"))}</h3>'
 
     # -- a household's private panel -------------------------------------------------------------------------
     def _panel_key(self, seat: int) -> tuple[object, ...]:
@@ -872,26 +904,27 @@ class LeerdamDashboard(TableDashboard):
         state: State = self.game.state
         view = view_for(state, seat)
         me = view.households[seat]
+        # A fact's label is a message; its number is bold (one message would not bold it).
         facts = [
-            f"Capacity this year: <b>{me.capacity}</b>",
-            f"Wealth: <b>{me.wealth}</b>",
-            f"VP: <b>{me.vp}</b>",
+            f"{esc(_('Capacity this year:'))} <b>{me.capacity}</b>",
+            f"{esc(_('Wealth:'))} <b>{me.wealth}</b>",
+            f"{esc(_('VP:'))} <b>{me.vp}</b>",
         ]
         if me.flooded:
-            facts.append("<b>🌊 Flooded</b>")
+            facts.append(f"<b>🌊 {esc(_('Flooded'))}</b>")
         if me.pledge is not None:
-            facts.append(f"Your pledge: <b>{me.pledge}</b>")
+            facts.append(f"{esc(_('Your pledge:'))} <b>{me.pledge}</b>")
         if me.free is not None:
-            facts.append(f"Free units: <b>{me.free}</b>")
+            facts.append(f"{esc(_('Free units:'))} <b>{me.free}</b>")
         head = widgets.HTML(
-            card(f"{me.name}: your household, for your eyes only", " · ".join(facts), attrs=f'data-seat="{seat}"')
+            card(_("{name}: your household, for your eyes only", name=me.name), " · ".join(facts), attrs=f'data-seat="{seat}"')
         ).add_class("pb-household")
         self.panel_status = widgets.HTML().add_class("pb-panel-status")
         parts: list[widgets.Widget] = [head, self.panel_status, *self._moves(state, view, seat)]
         if view.phase != "over":
             parts.append(self._gift_form(view, seat))
         # The heading says where the game is: a note reads "you pledged...", not which year.
-        notes = LogPanel(f"Your notes · year {view.year} (newest first)")
+        notes = LogPanel(_("Your notes · year {year} (newest first)", year=view.year))
         notes.show(_private_lines(state, seat), limit=8)
         parts.append(notes.add_class("pb-private-log"))
         return parts
@@ -917,34 +950,35 @@ class LeerdamDashboard(TableDashboard):
             return widgets.HTML(f'<div class="ld-mid" style="margin:6px 0">{esc(text)}</div>')
 
         if view.phase == "over":
-            return [note(f"The game is over: {view.ended}.")]
+            return [note(_("The game is over: {ending}.", ending=render(view.ending)))]
         if view.phase == "misfortune":
-            return [note("Waiting for the facilitator to set this year's misfortune.")]
+            return [note(_("Waiting for the facilitator to set this year's misfortune."))]
         if view.phase == "contribute":
             if me.pledged:
-                return [note(f"Your secret pledge: {_plural(me.pledge, 'unit')}. The reveal comes once every household has pledged.")]
+                return [note(_n("Your secret pledge: {n} unit. The reveal comes once every household has pledged.", "Your secret pledge: {n} units. The reveal comes once every household has pledged.", me.pledge or 0))]
             pledge = widgets.IntText(
-                value=0, description=f"Units for the dyke (0-{me.capacity})", style=WIDE, layout=widgets.Layout(width="300px")
+                value=0, description=_("Units for the dyke (0-{capacity})", capacity=me.capacity), style=WIDE, layout=widgets.Layout(width="300px")
             ).add_class("pb-pledge")
-            confirm = widgets.Button(description="Pledge in secret", button_style="primary", icon="lock").add_class("pb-pledge-confirm")
-            confirm.on_click(lambda _: self.act_here(Contribute(seat=seat, units=pledge.value)))
+            confirm = widgets.Button(description=_("Pledge in secret"), button_style="primary", icon="lock").add_class("pb-pledge-confirm")
+            confirm.on_click(lambda _event: self.act_here(Contribute(seat=seat, units=pledge.value)))
             return [
-                note(f"You have {_plural(me.capacity, 'unit')} this year. How many go to the dyke?"),
+                note(_n("You have {n} unit this year. How many go to the dyke?", "You have {n} units this year. How many go to the dyke?", me.capacity)),
                 widgets.HBox((pledge, confirm), layout=widgets.Layout(align_items="center", grid_gap="10px")),
             ]
         if view.phase == "allocate":
             parts: list[widgets.Widget] = [*self._deals(view, seat)]
             if me.allocated:
-                parts.insert(0, note("Your allocation is in. The river is rolled once every household has allocated."))
+                parts.insert(0, note(_("Your allocation is in. The river is rolled once every household has allocated.")))
             else:
                 parts.append(AllocationGrid(state, seat, self.act_here))
             if me.wealth > 0:
                 parts.append(self._offer_form(view, seat))
             else:
                 # Hiring is paid in Wealth: with none (all of year 1) there is nothing to offer.
-                parts.append(widgets.HTML('<span class="pb-muted">Hiring another household\'s labour costs Wealth: you have none yet.</span>').add_class("pb-no-hire"))
+                none_yet = _("Hiring another household's labour costs Wealth: you have none yet.")
+                parts.append(widgets.HTML(f'<span class="pb-muted">{esc(none_yet)}</span>').add_class("pb-no-hire"))
             return parts
-        return [note("Nothing to do now.")]
+        return [note(_("Nothing to do now."))]
 
     def _deals(self, view: View, seat: int) -> list[widgets.Widget]:
         """Offers to this household (Accept/Decline), its own open offers (Withdraw), deals done."""
@@ -953,41 +987,43 @@ class LeerdamDashboard(TableDashboard):
         for deal in view.deals:
             text = deal_text(deal, seat, names)
             if deal.status == "offered" and deal.seller == seat:
-                accept = widgets.Button(description="Accept", button_style="success", icon="handshake-o").add_class(f"pb-accept-{deal.id}")
-                decline = widgets.Button(description="Decline", icon="times").add_class(f"pb-decline-{deal.id}")
-                accept.on_click(lambda _, d=deal.id: self.act_here(Accept(seat=seat, deal=d)))
-                decline.on_click(lambda _, d=deal.id: self.act_here(Decline(seat=seat, deal=d)))
+                accept = widgets.Button(description=_("Accept"), button_style="success", icon="handshake-o").add_class(f"pb-accept-{deal.id}")
+                decline = widgets.Button(description=_("Decline"), icon="times").add_class(f"pb-decline-{deal.id}")
+                accept.on_click(lambda _event, d=deal.id: self.act_here(Accept(seat=seat, deal=d)))
+                decline.on_click(lambda _event, d=deal.id: self.act_here(Decline(seat=seat, deal=d)))
                 rows.append(widgets.HBox((widgets.HTML(text), accept, decline), layout=widgets.Layout(align_items="center", grid_gap="8px")))
             elif deal.status == "offered" and deal.buyer == seat:
-                withdraw = widgets.Button(description="Withdraw", icon="undo").add_class(f"pb-decline-{deal.id}").add_class(f"pb-withdraw-{deal.id}")
-                withdraw.on_click(lambda _, d=deal.id: self.act_here(Decline(seat=seat, deal=d)))
+                withdraw = widgets.Button(description=_("Withdraw"), icon="undo").add_class(f"pb-decline-{deal.id}").add_class(f"pb-withdraw-{deal.id}")
+                withdraw.on_click(lambda _event, d=deal.id: self.act_here(Decline(seat=seat, deal=d)))
                 rows.append(widgets.HBox((widgets.HTML(text), withdraw), layout=widgets.Layout(align_items="center", grid_gap="8px")))
             elif seat in (deal.buyer, deal.seller):
                 rows.append(widgets.HTML(text))
         if not rows:
             return []
-        return [widgets.HTML("<b>Hired labour this year</b>"), *rows]
+        return [widgets.HTML(f"<b>{esc(_('Hired labour this year'))}</b>"), *rows]
 
 
     def _offer_form(self, view: View, seat: int) -> widgets.Widget:
-        others = [(h.name + (" (has allocated)" if h.allocated else ""), i) for i, h in enumerate(view.households) if i != seat]
-        partner = widgets.Dropdown(options=others, description="Hire", style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-offer-partner")
-        wealth = widgets.BoundedIntText(value=0, min=0, max=10**6, description="for Wealth", style=WIDE, layout=widgets.Layout(width="170px")).add_class(
+        others = [(_("{name} (has allocated)", name=h.name) if h.allocated else h.name, i) for i, h in enumerate(view.households) if i != seat]
+        # TRANSLATORS: the offer form reads "Hire [household] for Wealth [n] units [n] on my [activity]".
+        partner = widgets.Dropdown(options=others, description=_("Hire"), style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-offer-partner")
+        wealth = widgets.BoundedIntText(value=0, min=0, max=10**6, description=_("for Wealth"), style=WIDE, layout=widgets.Layout(width="170px")).add_class(
             "pb-offer-wealth"
         )
-        units = widgets.BoundedIntText(value=1, min=0, max=99, description="units", style=WIDE, layout=widgets.Layout(width="130px")).add_class("pb-offer-units")
+        units = widgets.BoundedIntText(value=1, min=0, max=99, description=_("units"), style=WIDE, layout=widgets.Layout(width="130px")).add_class("pb-offer-units")
         activity = widgets.Dropdown(
-            options=[(f"on my {render(ACTIVITY_LABEL[a])}", a) for a in ACTIVITIES], value="profit", tooltip="What the hired units work on", layout=widgets.Layout(width="190px")
+            options=[(_("on my {activity}", activity=ACTIVITY_LABEL[a]), a) for a in ACTIVITIES], value="profit", tooltip=_("What the hired units work on"), layout=widgets.Layout(width="190px")
         ).add_class("pb-offer-activity")
-        send = widgets.Button(description="Send offer", icon="paper-plane").add_class("pb-offer-send")
+        send = widgets.Button(description=_("Send offer"), icon="paper-plane").add_class("pb-offer-send")
         send.on_click(
-            lambda _: self.act_here(Offer(seat=seat, partner=partner.value, wealth=wealth.value, units=units.value, activity=activity.value))
+            lambda _event: self.act_here(Offer(seat=seat, partner=partner.value, wealth=wealth.value, units=units.value, activity=activity.value))
         )
+        hire = _("Hire another household's labour")
         return widgets.VBox(
             (
                 widgets.HTML(
-                    "<b>Hire another household's labour</b> "
-                    '<span class="pb-muted">(binding once they accept: the Wealth and the units move together)</span>'
+                    f"<b>{esc(hire)}</b> "
+                    f'<span class="pb-muted">{esc(_("(binding once they accept: the Wealth and the units move together)"))}</span>'
                 ),
                 widgets.HBox((partner, wealth, units, activity, send), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px")),
             )
@@ -995,15 +1031,18 @@ class LeerdamDashboard(TableDashboard):
 
     def _gift_form(self, view: View, seat: int) -> widgets.Widget:
         others = [(h.name, i) for i, h in enumerate(view.households) if i != seat]
-        to = widgets.Dropdown(options=others, description="Give", style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-gift-to")
-        wealth = widgets.BoundedIntText(value=0, min=0, max=10**6, description="Wealth", style=WIDE, layout=widgets.Layout(width="160px")).add_class(
+        to = widgets.Dropdown(options=others, description=_("Give"), style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-gift-to")
+        wealth = widgets.BoundedIntText(value=0, min=0, max=10**6, description=_("Wealth"), style=WIDE, layout=widgets.Layout(width="160px")).add_class(
             "pb-gift-wealth"
         )
-        send = widgets.Button(description="Give Wealth", icon="gift").add_class("pb-gift-send")
-        send.on_click(lambda _: self.act_here(Gift(seat=seat, to=to.value, wealth=wealth.value)))
+        send = widgets.Button(description=_("Give Wealth"), icon="gift").add_class("pb-gift-send")
+        send.on_click(lambda _event: self.act_here(Gift(seat=seat, to=to.value, wealth=wealth.value)))
         return widgets.VBox(
             (
-                widgets.HTML(f'<b>A gift of Wealth</b> <span class="pb-muted">(you hold {view.households[seat].wealth}; VP never moves)</span>'),
+                widgets.HTML(
+                    f"<b>{esc(_('A gift of Wealth'))}</b> "
+                    f'<span class="pb-muted">{esc(_("(you hold {wealth}; VP never moves)", wealth=view.households[seat].wealth))}</span>'
+                ),
                 widgets.HBox((to, wealth, send), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px")),
             )
         )

@@ -44,13 +44,12 @@ from collections.abc import Callable
 import ipywidgets as widgets
 
 from drawing.common import card, esc
-from drawing.new_rule import bowl_card, candy_chips, candy_label, candy_label_html, players_table, reveal_card
-from i18n import render
+from drawing.new_rule import bowl_card, candy_chips, candy_label, candy_label_html, colour_word, players_table, reveal_card
+from i18n import _, _n, listed, render, say
 from lab import BOTS as LAB_BOTS
 from playbook.store import Store
 from rules import RuleError
-from rules.core import plural as _plural
-from rules.core import seats_text
+from rules.core import seats_said
 from rules.new_rule import (
     CARD,
     RULES,
@@ -94,21 +93,28 @@ class SetupForm(NewGameForm):
 
     def __init__(self) -> None:
         self.players = widgets.ToggleButtons(
-            options=[(f"{n} players", n) for n in range(CARD.players.low, CARD.players.high + 1)], value=4, description="Players", style=WIDE
+            options=[(_n("{n} player", "{n} players", n), n) for n in range(CARD.players.low, CARD.players.high + 1)], value=4, description=_("Players"), style=WIDE
         ).add_class("pb-players")
-        self._seat_rows(RULES.slug, [f"Player {i + 1}" for i in range(CARD.players.high)], lambda i: f"Seat {i + 1}", "name")
+        self._seat_rows(
+            RULES.slug,
+            [_("Player {number}", number=i + 1) for i in range(CARD.players.high)],
+            lambda i: _("Seat {number}", number=i + 1),
+            # TRANSLATORS: the placeholder of a seat's name box on the new-game form.
+            _("name"),
+        )
         self.bags = widgets.BoundedIntText(
-            value=setup_default(Setup, "bags_per_player"), min=1, max=10, description="Bags per player", style=WIDE
+            value=setup_default(Setup, "bags_per_player"), min=1, max=10, description=_("Bags per player"), style=WIDE
         ).add_class("pb-bags")
         self.per_bag = widgets.BoundedIntText(
-            value=setup_default(Setup, "per_bag"), min=1, max=50, description="Candies per colour per bag", style=WIDE
+            value=setup_default(Setup, "per_bag"), min=1, max=50, description=_("Candies per colour per bag"), style=WIDE
         ).add_class("pb-per-bag")
-        self.hand = widgets.BoundedIntText(value=setup_default(Setup, "hand"), min=1, max=999, description="Starting hand", style=WIDE).add_class("pb-hand")
+        self.hand = widgets.BoundedIntText(value=setup_default(Setup, "hand"), min=1, max=999, description=_("Starting hand"), style=WIDE).add_class("pb-hand")
         self.max_rounds = widgets.Combobox(
             value=str(setup_default(Setup, "max_rounds")),
             options=["none", "6", "8", "12", "20"],
-            description="Round limit",
-            placeholder="a number, or none",
+            description=_("Round limit"),
+            # TRANSLATORS: the round limit's placeholder; the box reads the English word "none" (its menu offers it).
+            placeholder=_("a number, or none"),
             style=WIDE,
         ).add_class("pb-max-rounds")
         self._seed_and_start()
@@ -118,10 +124,14 @@ class SetupForm(NewGameForm):
         )
         super().__init__(
             (
-                widgets.HTML('<h3 style="margin:14px 0 4px">New game</h3>'),
+                widgets.HTML(f'<h3 style="margin:14px 0 4px">{esc(_("New game"))}</h3>'),
                 self.players,
                 *self.rows,
-                widgets.HTML('<span class="pb-muted">Variants (set as the rules text plays; change one to try a variant. A round limit of "none" plays until the bowl runs out)</span>'),
+                widgets.HTML(
+                    '<span class="pb-muted">'
+                    + esc(_('Variants (set as the rules text plays; change one to try a variant. A round limit of "none" plays until the bowl runs out)'))
+                    + "</span>"
+                ),
                 variants,
                 self.start_button,
             )
@@ -129,7 +139,7 @@ class SetupForm(NewGameForm):
         self._ready()
 
     def setup(self, names: tuple[str, ...]) -> Setup:
-        max_rounds = optional_limit(self.max_rounds.value, "round")
+        max_rounds = optional_limit(self.max_rounds.value, say("round"))
         return Setup(names=names, bags_per_player=self.bags.value, per_bag=self.per_bag.value, hand=self.hand.value, max_rounds=max_rounds)
 
 
@@ -156,7 +166,8 @@ class PaymentChooser(widgets.VBox):
                 min=0,
                 max=bowl[colour],
                 disabled=bowl[colour] == 0,
-                description=candy_label_html(view.colours, colour) + (" (infection)" if colour in view.infection else ""),
+                # TRANSLATORS: after a colour on the payment's stepper: this colour is part of the infection.
+                description=candy_label_html(view.colours, colour) + (esc(_(" (infection)")) if colour in view.infection else ""),
                 description_allow_html=True,
                 style=WIDE,
                 layout=widgets.Layout(width="210px"),
@@ -166,21 +177,25 @@ class PaymentChooser(widgets.VBox):
         }
         # Eating is a choice on the antibody's own control, not a second number field.
         self.eat = widgets.ToggleButtons(
-            options=[("eat", "eat"), ("return", "return")],
+            # TRANSLATORS: the two choices for the antibody candies in a payment (verbs).
+            options=[(_("eat"), "eat"), (_("return"), "return")],
             value="eat",
-            tooltips=[f"each {antibody} eaten pays a level", f"{antibody} go back to the common bowl like any colour"],
+            tooltips=[
+                _("each {colour} eaten pays a level", colour=render(colour_word(antibody))),
+                _("{colour} go back to the common bowl like any colour", colour=render(colour_word(antibody))),
+            ],
             style={"button_width": "66px"},
         ).add_class("pb-pay-eat")
         self.eat.layout.display = "" if antibody in self.steppers else "none"
         self.levels = widgets.HTML().add_class("pb-pay-levels")
         self.suggest = widgets.Button(
-            description="Best payment", icon="magic", tooltip="Put back the legal payment that keeps your score highest"
+            description=_("Best payment"), icon="magic", tooltip=_("Put back the legal payment that keeps your score highest")
         ).add_class("pb-pay-suggest")
-        self.confirm = widgets.Button(description="Confirm payment", button_style="danger", disabled=True).add_class("pb-pay-confirm")
-        self.suggest.on_click(lambda _: self.fill_suggestion())
-        self.confirm.on_click(lambda _: self._on_pay(self.payment()))
+        self.confirm = widgets.Button(description=_("Confirm payment"), button_style="danger", disabled=True).add_class("pb-pay-confirm")
+        self.suggest.on_click(lambda _button: self.fill_suggestion())
+        self.confirm.on_click(lambda _button: self._on_pay(self.payment()))
         for control in (*self.steppers.values(), self.eat):
-            control.observe(lambda _: self._check(), "value")
+            control.observe(lambda _change: self._check(), "value")
         rows = [
             widgets.HBox((stepper, self.eat) if colour == antibody else (stepper,), layout=widgets.Layout(align_items="center"))
             for colour, stepper in self.steppers.items()
@@ -188,8 +203,10 @@ class PaymentChooser(widgets.VBox):
         super().__init__(
             (
                 widgets.HTML(
-                    f"<b>Return candies to the common bowl, or eat {esc(antibody)}:</b> "
-                    f"pay exactly {_plural(view.strength, 'level')}."
+                    "<b>"
+                    + esc(_("Return candies to the common bowl, or eat {colour}:", colour=render(colour_word(antibody))))
+                    + "</b> "
+                    + esc(_n("pay exactly {n} level.", "pay exactly {n} levels.", view.strength))
                 ),
                 widgets.HBox(tuple(rows), layout=widgets.Layout(flex_flow="row wrap", grid_gap="2px 12px")),
                 self.levels,
@@ -203,7 +220,7 @@ class PaymentChooser(widgets.VBox):
 
     def payment(self) -> Pay:
         eating = self.eat.value == "eat"
-        returned = tuple(c for c, stepper in self.steppers.items() if not (eating and c == self._antibody) for _ in range(stepper.value))
+        returned = tuple(c for c, stepper in self.steppers.items() if not (eating and c == self._antibody) for _i in range(stepper.value))
         eaten = self.steppers[self._antibody].value if eating and self._antibody in self.steppers else 0
         return Pay(seat=self._seat, returned=returned, eaten=eaten)
 
@@ -212,17 +229,17 @@ class PaymentChooser(widgets.VBox):
         try:
             levels = payment_levels(self._state, self._seat, pay.returned, pay.eaten)
         except RuleError as exc:
-            self.levels.value = f'<span class="pb-tone-bad">Not yet: {esc(exc.message)}</span>'
+            self.levels.value = f'<span class="pb-tone-bad">{esc(_("Not yet: {reason}", reason=render(exc.said)))}</span>'
             self.confirm.disabled = True
             return
-        self.levels.value = f'<span class="pb-tone-good" style="font-weight:700">✔ pays {levels} of {self._state.strength} levels</span>'
+        self.levels.value = f'<span class="pb-tone-good" style="font-weight:700">✔ {esc(_n("pays {levels} of {n} level", "pays {levels} of {n} levels", self._state.strength, levels=levels))}</span>'
         self.confirm.disabled = False
 
     def fill_suggestion(self) -> None:
         """Put the payment that keeps the best score into the steppers (nothing is paid until Confirm)."""
         pay = suggested_payment(self._state, self._seat)
         if pay is None:
-            self.levels.value = '<span class="pb-tone-bad">No legal payment.</span>'
+            self.levels.value = f'<span class="pb-tone-bad">{esc(_("No legal payment."))}</span>'
             return
         for colour, stepper in self.steppers.items():
             stepper.value = pay.returned.count(colour)
@@ -251,7 +268,7 @@ class NewRuleDashboard(TableDashboard):
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         super().__init__(store, query)
         self.add_class("playbook-new-rule")
-        self.curtain = PrivacyCurtain(self._private_panel, label="Whose bowl?", key=self._panel_key)
+        self.curtain = PrivacyCurtain(self._private_panel, label=_("Whose bowl?"), key=self._panel_key)
         self.bowl_html = widgets.HTML().add_class("pb-common-bowl")
         self.players_html = widgets.HTML().add_class("pb-players-table")
         self.reveal_html = widgets.HTML().add_class("pb-reveal")
@@ -299,10 +316,11 @@ class NewRuleDashboard(TableDashboard):
         # At the end the players' table shows every bowl: give it the whole width.
         self.reveal_html.layout.display = "none" if view.phase == "over" else "flex"
         if view.standings:
-            rows = [(rank, view.seats[seat].name, score, "out" if view.seats[seat].out else "in") for rank, seat, score in view.standings]
-            self.standings.show(("Rank", "Player", "Score", ""), rows)
+            # TRANSLATORS: whether a player is still in the game at its end (a standings cell).
+            rows = [(rank, view.seats[seat].name, score, _("out") if view.seats[seat].out else _("in")) for rank, seat, score in view.standings]
+            self.standings.show((_("Rank"), _("Player"), _("Score"), ""), rows)
         else:
-            self.standings.show((), (), empty="Scores appear when the game ends: until then every bowl is private.")
+            self.standings.show((), (), empty=_("Scores appear when the game ends: until then every bowl is private."))
         self.game_log.show([render(line) for line in view.log])
         labels = [s.name + (f" 🤖 {self.bots[i]}" if i in self.bots else "") for i, s in enumerate(view.seats)]
         self.curtain.set_seats(labels, [i not in self.bots for i in range(len(view.seats))], view.waiting_for, self.on_devices())
@@ -312,24 +330,26 @@ class NewRuleDashboard(TableDashboard):
     def _round_text(view: View) -> str:
         if view.round == 0:
             return ""
-        limit = f" of {view.max_rounds}" if view.max_rounds else " (no round limit)"
-        return f"Round {view.round}{limit}"
+        if view.max_rounds:
+            return _("Round {round} of {rounds}", round=view.round, rounds=view.max_rounds)
+        return _("Round {round} (no round limit)", round=view.round)
 
     def _waiting_text(self, view: View) -> str:
         names = [s.name for s in view.seats]
-        waiting = seats_text(names, view.waiting_for)
+        waiting = render(seats_said(names, view.waiting_for))
         if view.phase == "over":
-            return f"Game over: {view.ended}."
+            return _("Game over: {ending}.", ending=render(view.ending))
         if view.phase == "draw":
-            return f"{waiting}: draw two candies."
+            return _("{names}: draw two candies.", names=waiting)
         if view.phase == "choose":
-            return f"{waiting}: keep the draw or swap it."
+            return _("{names}: keep the draw or swap it.", names=waiting)
         waiting = self.waiting_names(names, view.waiting_for)  # picks and payments: all at once
         if view.phase == "pick":
-            return f"Secret picks: waiting for {waiting}."
+            return _("Secret picks: waiting for {who}.", who=waiting)
         if view.phase == "pay":
-            return f"Infection {' and '.join(view.infection)}, strength {view.strength}: waiting for {waiting} to pay."
-        return "Dealing the candies."
+            colours = render(listed(colour_word(c) for c in view.infection))
+            return _("Infection {colours}, strength {strength}: waiting for {who} to pay.", colours=colours, strength=view.strength, who=waiting)
+        return _("Dealing the candies.")
 
     # -- the private panel ------------------------------------------------------------------------
     def _panel_key(self, seat: int) -> tuple[object, ...]:
@@ -350,21 +370,26 @@ class NewRuleDashboard(TableDashboard):
         me = view.seats[seat]
         bowl = candy_chips(view.colours, me.bowl) if me.bowl is not None else ""
         head = widgets.HTML(
-            card(f"{me.name}: your bowl ({me.candies} candies), for your eyes only", bowl, "pb-private", f'data-seat="{seat}"')
+            card(_n("{name}: your bowl ({n} candy), for your eyes only", "{name}: your bowl ({n} candies), for your eyes only", me.candies, name=me.name), bowl, "pb-private", f'data-seat="{seat}"')
         ).add_class("pb-private")
         parts: list[widgets.Widget] = [head, *self._moves(state, view, seat)]
         # The heading says where the game is: a note reads "you drew...", not which round.
-        notes = LogPanel(f"Your notes · round {view.round} (newest first)" if view.round else "Your notes (newest first)")
+        notes = LogPanel(_("Your notes · round {round} (newest first)", round=view.round) if view.round else _("Your notes (newest first)"))
         notes.show(_private_lines(state, seat), limit=8)
         parts.append(notes.add_class("pb-private-log"))
         return parts
 
     def _colour_button(self, view: View, move: Swap | Pick, kind: str) -> widgets.Button:
         """A button that makes `move` (a swap or a pick of one colour) in one click."""
-        verb = "Take" if kind == "pb-swap" else "Pick"
-        button = widgets.Button(description=f"{verb} {candy_label(view.colours, move.colour)}", tooltip=f"{verb} {move.colour}")
+        label, colour = candy_label(view.colours, move.colour), render(colour_word(move.colour))
+        if kind == "pb-swap":
+            # TRANSLATORS: a button: swap the draw for one candy of this colour.
+            button = widgets.Button(description=_("Take {candy}", candy=label), tooltip=_("Take {colour}", colour=colour))
+        else:
+            # TRANSLATORS: a button: pick this colour as the infection, in secret.
+            button = widgets.Button(description=_("Pick {candy}", candy=label), tooltip=_("Pick {colour}", colour=colour))
         button.add_class(kind).add_class(f"{kind}-{colour_class(move.colour)}")
-        button.on_click(lambda _: self.act(move))
+        button.on_click(lambda _button: self.act(move))
         return button
 
     def _moves(self, state: State, view: View, seat: int) -> list[widgets.Widget]:
@@ -376,35 +401,39 @@ class NewRuleDashboard(TableDashboard):
             return widgets.HTML(f'<div style="font-size:1.1em;margin:6px 0">{esc(text)}</div>')
 
         if view.phase == "over":
-            return [note("The game is over.")]
+            return [note(_("The game is over."))]
         if me.out:
-            return [note("You are out of the game.")]
+            return [note(_("You are out of the game."))]
         if view.phase == "draw" and view.turn == seat:
-            draw = widgets.Button(description="Draw two candies", button_style="primary").add_class("pb-draw")
-            draw.on_click(lambda _: self.act(Draw(seat=seat)))
+            draw = widgets.Button(description=_("Draw two candies"), button_style="primary").add_class("pb-draw")
+            draw.on_click(lambda _button: self.act(Draw(seat=seat)))
             return [draw]
         if view.phase == "choose" and view.turn == seat:
-            drawn = widgets.HTML(f'<div style="font-size:1.15em">You drew: {candy_chips(view.colours, candies=view.drawn) or "nothing"}</div>')
-            keep = widgets.Button(description="Keep both", button_style="success").add_class("pb-keep")
-            keep.on_click(lambda _: self.act(Keep(seat=seat)))
+            chips = candy_chips(view.colours, candies=view.drawn) or esc(_("nothing"))
+            # TRANSLATORS: before the candies a player drew (shown as coloured chips).
+            drawn = widgets.HTML(f'<div style="font-size:1.15em">{esc(_("You drew:"))} {chips}</div>')
+            keep = widgets.Button(description=_("Keep both"), button_style="success").add_class("pb-keep")
+            keep.on_click(lambda _button: self.act(Keep(seat=seat)))
             # One click a choice: keeping, or swapping for one colour the bowl holds.
             swaps = [a for a in legal_actions(state, seat) if isinstance(a, Swap)]
             offer = [keep]
             if swaps:
-                offer.append(widgets.HTML('<span class="pb-muted">or return both and take one:</span>'))
+                offer.append(widgets.HTML(f'<span class="pb-muted">{esc(_("or return both and take one:"))}</span>'))
                 offer += [self._colour_button(view, move, "pb-swap") for move in swaps]
             # pb-choices: arrow keys move between the choices (the template's a11y.js).
             return [drawn, widgets.HBox(offer, layout=widgets.Layout(flex_flow="row wrap", align_items="center")).add_class("pb-choices")]
         if view.phase == "pick":
             if me.pick is not None:
-                return [note(f"Your secret pick: {candy_label(view.colours, me.pick)}. The picks are revealed once everyone has picked.")]
+                return [note(_("Your secret pick: {candy}. The picks are revealed once everyone has picked.", candy=candy_label(view.colours, me.pick)))]
             picks = [self._colour_button(view, move, "pb-pick") for move in legal_actions(state, seat) if isinstance(move, Pick)]
-            return [note("Pick a colour in secret (one click):"), widgets.HBox(picks, layout=widgets.Layout(flex_flow="row wrap")).add_class("pb-choices")]
+            return [note(_("Pick a colour in secret (one click):")), widgets.HBox(picks, layout=widgets.Layout(flex_flow="row wrap")).add_class("pb-choices")]
         if view.phase == "pay":
             if me.paid:
-                return [note("You have paid this round.")]
+                return [note(_("You have paid this round."))]
             return [PaymentChooser(state, seat, self.act)]
-        return [note(f"Nothing to do now: waiting for {seats_text(names, view.waiting_for) or 'the table'}.")]
+        if not view.waiting_for:
+            return [note(_("Nothing to do now: waiting for the table."))]
+        return [note(_("Nothing to do now: waiting for {names}.", names=render(seats_said(names, view.waiting_for))))]
 
 
 #: the setup variants a class of this game may choose (setup field -> what its checkbox says): none.

@@ -249,7 +249,7 @@ class TableDashboard(widgets.VBox):
         self._parts: dict[str, widgets.Widget] = {}
         self.game_log = LogPanel()
         self.standings = StandingsTable()
-        self.new_game_button = widgets.Button(description="Tables / new game", icon="th-list").add_class("pb-new-game")
+        self.new_game_button = widgets.Button(description=_("Tables / new game"), icon="th-list").add_class("pb-new-game")
         self.new_game_button.on_click(lambda _event: self.show_lobby())
         self.screen = widgets.VBox()
         #: the board's join code (QR) and link: only a board page fills it.
@@ -262,7 +262,7 @@ class TableDashboard(widgets.VBox):
         #: the board's drawing by phase (a board page's), and the debrief (facilitator, open).
         self.phase_board: PhaseBoard | None = None
         self.debrief: Debrief | None = None
-        self.debrief_button = widgets.Button(description="Debrief: step through the game", icon="history", layout=widgets.Layout(width="auto", display="none")).add_class("pb-replay-open")
+        self.debrief_button = widgets.Button(description=_("Debrief: step through the game"), icon="history", layout=widgets.Layout(width="auto", display="none")).add_class("pb-replay-open")
         self.debrief_button.on_click(lambda _event: self.open_debrief())
         #: a game that hides nothing: the link to its board, for the projector.
         self.board_link = widgets.HTML().add_class("pb-open-board-link")
@@ -1180,4 +1180,4 @@ class DashboardModule(Protocol):
     class starter offers (field name: what the box says), none for most games."""
 
     DASHBOARD: type[TableDashboard]
-    CLASS_VARIANTS: Mapping[str, str]
+    CLASS_VARIANTS: Mapping[str, str | Said]
