@@ -468,7 +468,7 @@ def test_a_red_seed_rerolls_one_die(store):
     assert dash.game.state.attempt.passed[CY]
     click(dash, "pb-seed-all-pass")
     assert dash.game.state.phase == "outcome"
-    assert any("crosses off a red seed" in line for line in (e.text for e in dash.game.state.log))
+    assert any("crosses off a red seed" in line for line in (str(e.text) for e in dash.game.state.log))
 
 
 # -- the players' words ------------------------------------------------------------------------------
