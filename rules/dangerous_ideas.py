@@ -2003,8 +2003,10 @@ class Passage:
     lines: tuple[str, ...]
 
 
-def transcript(state: State) -> list[Passage]:
-    """The story so far: chapter titles, narrations and outcomes, grouped by chapter."""
+def transcript(state: State, said: Callable[[Said | str], str] = str) -> list[Passage]:
+    """The story so far: chapter titles, narrations and outcomes, grouped by chapter; `said`
+    says the playbook's own lines and headings (in English by default, a page passes its
+    language's `i18n.render`); narrations and titles stay as typed."""
     grouped: dict[int, list[str]] = {0: []}
     for line in state.story:
         lines = grouped.setdefault(line.chapter, [])
@@ -2013,14 +2015,14 @@ def transcript(state: State) -> list[Passage]:
         if line.kind == "narration" and line.seat is not None:
             lines.append(f"{state.names[line.seat]}: {line.text}")
         else:
-            lines.append(str(line.text))
+            lines.append(said(line.text))
     passages = []
     for k in sorted(grouped):
         if k == 0:
-            heading = "The setting"
+            heading = said(say("The setting"))
         else:
             title = state.titles[k - 1] if k - 1 < len(state.titles) else ""
-            heading = f"Chapter {k}: {title}" if title else f"Chapter {k}"
+            heading = said(say("Chapter {chapter}: {title}", chapter=k, title=title) if title else say("Chapter {chapter}", chapter=k))
         passages.append(Passage(k, heading, tuple(grouped[k])))
     return passages
 
