@@ -572,15 +572,15 @@ class DangerousIdeasDashboard(TableDashboard):
                 succeeds = a.total < 11 and a.total <= a.pool
                 first_roll = _("(first roll {first} + {second})", first=a.first_dice[0], second=a.first_dice[1]) if a.first_dice != a.dice else ""
                 first = f' <span class="di-hint">{esc(first_roll)}</span>' if first_roll else ""
-                verdict = _("(as it stands)") if state.phase == "reroll" else _("(final)")
+                standing = _("(as it stands)") if state.phase == "reroll" else _("(final)")
                 total = f"<b style='font-size:1.4em'>= {a.total}</b>"
-                if succeeds:
-                    said = _("{total} against {pool}: <b>succeeds</b>", total=total, pool=a.pool)
-                elif a.total >= 11:
-                    said = _("{total} against {pool}: <b>fails</b> (11 and 12 always fail)", total=total, pool=a.pool)
+                # TRANSLATORS: the dice's verdict, bold in "= 7 against 8: succeeds".
+                verdict = f"<b>{esc(_('succeeds') if succeeds else _('fails'))}</b>"
+                if succeeds or a.total < 11:
+                    said = _("{total} against {pool}: {verdict}", total=total, pool=a.pool, verdict=verdict)
                 else:
-                    said = _("{total} against {pool}: <b>fails</b>", total=total, pool=a.pool)
-                self.dice_html.value = f"<div>{dice_html(a.dice, a.first_dice)} {said} <span class='di-hint'>{esc(verdict)}</span>{first}</div>"
+                    said = _("{total} against {pool}: {verdict} (11 and 12 always fail)", total=total, pool=a.pool, verdict=verdict)
+                self.dice_html.value = f"<div>{dice_html(a.dice, a.first_dice)} {said} <span class='di-hint'>{esc(standing)}</span>{first}</div>"
             else:
                 self.dice_html.value = ""
         concluded = [a for a in self.game.actions if isinstance(a, Conclude)] if self.game is not None else []

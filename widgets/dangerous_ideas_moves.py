@@ -152,7 +152,7 @@ class MoveEditor(widgets.VBox):
         self.target.observe(lambda _change: self._fill_stones(), "value")
         super().__init__(
             (
-                widgets.HTML(_("<b>Move:</b> every stone moves one step (branch ↔ its hub, hub ↔ Think).")),
+                widgets.HTML(_("{move} every stone moves one step (branch ↔ its hub, hub ↔ Think).", move=f"<b>{esc(_('Move:'))}</b>")),
                 row_of(self.source, self.target, self.stones, self.add_button),
                 row_of(self.list_html, self.clear_button, self.confirm),
             )
