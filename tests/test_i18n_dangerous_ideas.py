@@ -284,13 +284,17 @@ def test_a_log_line_a_story_line_a_refusal_and_a_page_read_in_dutch(store: Store
     # A page: the facilitator's reads Dutch where it read English.
     table = Table(store)
     assert one(table.host, "pb-place-confirm").description == "Leg deze stenen"
-    assert "Wachten op Ana, Bo en Cy om startstenen te leggen." in one(table.host, "pb-turn").value
+    assert "Voorbereiding: startstenen" in one(table.host, "pb-round").value
+    assert "nog 7 van 7 te leggen" in one(table.host, "pb-place-left").value
 
 
 def test_english_pages_read_as_before(store: Store) -> None:
     table = Table(store)
     assert one(table.host, "pb-place-confirm").description == "Place these stones"
-    assert story(table.state)[-1] == "No scores." or story(table.state)[0] == "No chapter was told."
+    assert "Setup: starting stones" in one(table.host, "pb-round").value
+    assert "Waiting for Ana, Bo and Cy to place starting stones." in one(table.host, "pb-turn").value
+    assert "7 of 7 still to place" in one(table.host, "pb-place-left").value
+    assert [str(e.text) for e in table.state.log] == ["Dangerous Ideas for Ana, Bo and Cy: 1 chapter.", "Everyone places 7 stones on the five nodes of their sheet."]
 
 
 def test_the_quick_characters_aspects_are_offered_in_the_pages_language(dutch: None) -> None:

@@ -36,7 +36,9 @@ def _qr_svg(text: str, size: int, label: str) -> str:
     code.make()
     count = code.getModuleCount()
     border = 4
-    cells = "".join(f'<rect x="{c + border}" y="{r + border}" width="1" height="1"/>' for r in range(count) for c in range(count) if code.isDark(r, c))
+    cells = "".join(
+        f'<rect x="{c + border}" y="{r + border}" width="1" height="1"/>' for r in range(count) for c in range(count) if code.isDark(r, c)
+    )
     span = count + 2 * border
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {span} {span}" width="{size}" height="{size}" '
@@ -108,7 +110,10 @@ def _wait_for_page_request() -> None:
 
     env = os.environ
     base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
-    url = f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env['VOILA_KERNEL_ID']}"
+    url = (
+        f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:{env.get('VOILA_APP_PORT', '8866')}"
+        f"{base}voila/query/{env['VOILA_KERNEL_ID']}"
+    )
     with connect(url, open_timeout=5, max_size=None) as socket:
         info = socket.recv()
     for name, value in json.loads(info).items():

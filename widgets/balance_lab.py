@@ -231,10 +231,7 @@ class SetupPanel(widgets.VBox):
         for i in range(len(menus), count):
             menus.append(
                 widgets.Dropdown(
-                    options=list(lab.BOTS[self.slug]),
-                    value=defaults[i % len(defaults)],
-                    description=f"Seat {i + 1}",
-                    style=WIDE,
+                    options=list(lab.BOTS[self.slug]), value=defaults[i % len(defaults)], description=f"Seat {i + 1}", style=WIDE,
                     layout=widgets.Layout(width="240px"),
                 ).add_class(f"{self.prefix}bot-{i}")
             )
@@ -278,18 +275,20 @@ class BalanceLab(widgets.VBox):
 
     def __init__(self) -> None:
         self.result: Any = None
-        self.game = widgets.Dropdown(options=[(game_card(slug).title, slug) for slug in lab_games()], description="Game", style=WIDE, layout=widgets.Layout(width="300px")).add_class("pb-lab-game")
+        self.game = widgets.Dropdown(
+            options=[(game_card(slug).title, slug) for slug in lab_games()], description="Game", style=WIDE, layout=widgets.Layout(width="300px")
+        ).add_class("pb-lab-game")
         self.note = widgets.HTML().add_class("pb-lab-note")
         self.setup_a = SetupPanel("pb-lab-", "Setup A")
         self.setup_b = SetupPanel("pb-lab-b-", "Setup B")
         self.compare = widgets.Checkbox(value=False, description="Compare with setup B (the same seeds)", indent=False).add_class("pb-lab-compare")
-        self.games = widgets.BoundedIntText(value=DEFAULT_GAMES, min=1, max=game_card(lab_games()[0]).lab_max_games, description="Games", style=WIDE, layout=widgets.Layout(width="190px")).add_class(
-            "pb-lab-games"
-        )
+        self.games = widgets.BoundedIntText(value=DEFAULT_GAMES, min=1, max=game_card(lab_games()[0]).lab_max_games, description="Games", style=WIDE, layout=widgets.Layout(width="190px")).add_class("pb-lab-games")
         self.seed = widgets.IntText(value=1, description="Seed", style=WIDE, layout=widgets.Layout(width="170px")).add_class("pb-lab-seed")
         self.workers = widgets.BoundedIntText(value=default_workers(), min=1, max=default_workers(), description="Cores", style=WIDE, layout=widgets.Layout(width="150px")).add_class("pb-lab-workers")
         self.run_button = widgets.Button(description="Run", button_style="primary", icon="play").add_class("pb-lab-run")
-        self.review_button = widgets.Button(description="Review the text", icon="book", tooltip="What the default bots find in the text as written, with intervals").add_class("pb-lab-review")
+        self.review_button = widgets.Button(
+            description="Review the text", icon="book", tooltip="What the default bots find in the text as written, with intervals"
+        ).add_class("pb-lab-review")
         self.progress = widgets.IntProgress(value=0, min=0, max=DEFAULT_GAMES, description="0 games", style=WIDE).add_class("pb-lab-progress")
         self.status = StatusLine()
         self.findings = widgets.HTML().add_class("pb-lab-findings")
@@ -449,7 +448,9 @@ class BalanceLab(widgets.VBox):
         if compared:
             self.findings.value = findings_html("What changed from A to B", result.findings)
             self.comparison.value = comparison_html(result)
-            self.results.value = findings_html("Setup A shows", result.a.findings) + findings_html("Setup B shows", result.b.findings)
+            self.results.value = (
+                findings_html("Setup A shows", result.a.findings) + findings_html("Setup B shows", result.b.findings)
+            )
             with plot_context():  # fonts for every name, a colour, marker and dash per series
                 figures = comparison_figures(result)
             games = len(result.a.rows)
@@ -510,6 +511,10 @@ def comparison_html(comparison: Any) -> str:
     for r in comparison.table:
         interval = f"{_number('', r['low'])} to {_number('', r['high'])}"
         rows.append((r["measure"], _number("", r["a"]), _number("", r["b"]), _number("", r["difference"]), interval, verdict(r, games)))
-    rule = f'"different" holds over all {len(comparison.table)} measures together (Holm, 5% family-wise)' if games >= MIN_GAMES else f"fewer than {MIN_GAMES} games: the numbers, but no verdict"
+    rule = (
+        f'"different" holds over all {len(comparison.table)} measures together (Holm, 5% family-wise)'
+        if games >= MIN_GAMES
+        else f"fewer than {MIN_GAMES} games: the numbers, but no verdict"
+    )
     setups = f'<p class="pb-muted">A: {esc(comparison.a.spec.text)}<br>B: {esc(comparison.b.spec.text)}<br>{games} games each on the same seeds; 95% t intervals, paired game by game; {rule}.</p>'
     return card("Side by side", setups + table_html(("Measure", "A", "B", "B − A", "95% interval", ""), rows))

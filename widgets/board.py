@@ -69,10 +69,7 @@ class Debrief(widgets.VBox):
         self.next.on_click(lambda _event: self.step_to(self.step + 1))
         self.jump.observe(self._jumped, "value")
         self.reveal.observe(self._revealed, "value")
-        bar = widgets.HBox(
-            (self.back, self.next, widgets.HTML('<span class="pb-label">Jump to</span>'), self.jump, self.step_html),
-            layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"),
-        )
+        bar = widgets.HBox((self.back, self.next, widgets.HTML('<span class="pb-label">Jump to</span>'), self.jump, self.step_html), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
         # The board's sizes wherever it is shown (the facilitator's page too).
         super().__init__((widgets.HTML(style_html("board.css") + '<h2 style="margin:16px 0 4px">The debrief: step through the game</h2>'), bar, self.reveal, self.scene, self.secrets))
         self.add_class("pb-replay")
@@ -225,10 +222,7 @@ class ClassDebrief(widgets.VBox):
         self.back.on_click(lambda _event: self.round_to(self.round - 1))
         self.next.on_click(lambda _event: self.round_to(self.round + 1))
         self.jump.observe(lambda c: self.round_to(int(c["new"])) if c["new"] is not None else None, "value")
-        bar = widgets.HBox(
-            (self.back, self.next, widgets.HTML(f'<span class="pb-label">{esc(_("Jump to"))}</span>'), self.jump),
-            layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"),
-        )
+        bar = widgets.HBox((self.back, self.next, widgets.HTML(f'<span class="pb-label">{esc(_("Jump to"))}</span>'), self.jump), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="8px 14px"))
         super().__init__((widgets.HTML(style_html("board.css") + f'<h2 style="margin:16px 0 4px">{esc(_("The tables side by side"))}</h2>'), bar, self.body))
         self.add_class("pb-class-debrief")
         self.add_class("pb-phase-board")  # the board's sizes for its controls too
@@ -246,7 +240,9 @@ class ClassDebrief(widgets.VBox):
         last = max([m.round for t in self.timelines for m in t.moments] + now, default=0)
         word = render(self.timelines[0].scenes.round_word) if self.timelines else _("Round")
         now_too = not self._all_over()
-        options = [(_("{round} {n} · now", round=word, n=r) if r == last and now_too else _("{round} {n}", round=word, n=r), r) for r in range(1, last + 1)] or [(_("now"), 0)]
+        options = [
+            (_("{round} {n} · now", round=word, n=r) if r == last and now_too else _("{round} {n}", round=word, n=r), r) for r in range(1, last + 1)
+        ] or [(_("now"), 0)]
         at_end = fresh or self.round >= (self.jump.options[-1][1] if self.jump.options else 0)
         if tuple(self.jump.options) != tuple(options):
             self.jump.options = options
@@ -276,8 +272,12 @@ class ClassDebrief(widgets.VBox):
             else:
                 k = max((j for j, m in enumerate(timeline.moments) if m.round <= r), default=0)
                 step, scene, chart = str(k), timeline.scenes.scene(timeline.moments[k].state), timeline.chart(k)
-            cells.append(f'<div class="pb-phase-board pb-class-debrief-table" data-table="{i}" data-step="{step}">{scene_html(scene, "", name)}</div>')
+            cells.append(
+                f'<div class="pb-phase-board pb-class-debrief-table" data-table="{i}" data-step="{step}">{scene_html(scene, "", name)}</div>'
+            )
             # Each table's chart across the whole width, below: side by side its labels would be too small to read.
             if chart:
                 charts.append(f'<div class="pb-phase-board"><div class="pb-label">{esc(name)}</div><div class="pb-chart">{chart}</div></div>')
-        self.body.value = f'<div style="display:grid;grid-template-columns:repeat(auto-fit,minmax(600px,1fr));gap:24px">{"".join(cells)}</div>' + "".join(charts)
+        self.body.value = (
+            f'<div style="display:grid;grid-template-columns:repeat(auto-fit,minmax(600px,1fr));gap:24px">{"".join(cells)}</div>' + "".join(charts)
+        )

@@ -55,12 +55,16 @@ class ClassPanel(widgets.VBox):
         self._dash = dashboard
         self.links_html = widgets.HTML().add_class("pb-seat-links")
         # Seats side by side where the screen is wide: a class of ten fits above the table.
-        self.rows = widgets.GridBox(layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 540px), 1fr))", grid_gap="0 18px")).add_class("pb-class-seats")
+        self.rows = widgets.GridBox(
+            layout=widgets.Layout(grid_template_columns="repeat(auto-fill, minmax(min(100%, 540px), 1fr))", grid_gap="0 18px")
+        ).add_class("pb-class-seats")
         self.slips_button = widgets.Button(description=_("Seat slips (PDF)"), icon="print").add_class("pb-slips")
         self.slips_button.on_click(lambda _event: self._make_slips())
         self.slips_link = widgets.HTML().add_class("pb-slips-link")
         self._shown: tuple[Any, ...] | None = None
-        super().__init__((self.links_html, self.rows, widgets.HBox((self.slips_button, self.slips_link), layout=widgets.Layout(align_items="center", flex_flow="row wrap"))))
+        super().__init__(
+            (self.links_html, self.rows, widgets.HBox((self.slips_button, self.slips_link), layout=widgets.Layout(align_items="center", flex_flow="row wrap")))
+        )
         self.add_class("pb-class")
         self.layout.display = "none"
 
@@ -110,7 +114,11 @@ class ClassPanel(widgets.VBox):
         state = _("🤖 bot: {bot}", bot=bot) if bot else (_("📱 on a device") if claimed else _("free"))
         # A held seat's key is its device's own: this page shows no link for it (Release frees it).
         own_page, title = _("own page"), _("{name}'s own page", name=name)
-        link = "" if claimed else f' · <a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}" title="{esc(title)}">{esc(own_page)}</a>'
+        link = (
+            ""
+            if claimed
+            else f' · <a class="pb-seat-link-{seat}" href="{esc(href)}" target="_blank" rel="noopener" data-link-seat="{seat}" title="{esc(title)}">{esc(own_page)}</a>'
+        )
         # The name wraps inside its own room: the controls stay on the seat's one line.
         label = widgets.HTML(
             f'<b>{esc(name)}</b> <span class="pb-muted pb-seat-state-{seat}">· {esc(state)}</span>{link}',

@@ -34,7 +34,6 @@ def groups_html(record: cl.ClassRecord) -> str:
         cards.append(card_html(_("Table {n}", n=i + 1), names_html(names), "pb-class-table"))
     return '<div class="pb-glance">' + "".join(cards) + "</div>"
 
-
 def glance_html(record: cl.ClassRecord, tables: Sequence[Any]) -> str:
     """Every table at a glance: its step, whom it waits on, its headline figures and its board."""
     cards = []
@@ -73,7 +72,6 @@ def glance_html(record: cl.ClassRecord, tables: Sequence[Any]) -> str:
             )
         )
     return f"<h2>{esc(_('Every table'))}</h2>" + '<div class="pb-glance">' + "".join(cards) + "</div>"
-
 
 def results_html(record: cl.ClassRecord, tables: Sequence[Any]) -> str:
     """Each table's winners (or who led when the class ended), in the game's words."""

@@ -186,9 +186,7 @@ def student_chip(
     else:
         small(_("Rename"), f"pb-rename-student-{sid}").on_click(lambda _event, sid=sid: page._start_renaming(sid))
     # TRANSLATORS: a small button: free the student's name for another device
-    small(_("Release"), f"pb-release-student-{sid}", _("Free this name for another device: the next device that joins with it is this student")).on_click(
-        lambda _event, sid=sid: page.release_student(sid)
-    )
+    small(_("Release"), f"pb-release-student-{sid}", _("Free this name for another device: the next device that joins with it is this student")).on_click(lambda _event, sid=sid: page.release_student(sid))
     removing = page._removing == sid
     small(_("Press again to remove") if removing else _("Remove"), f"pb-remove-student-{sid}", _("Take this student out of the class"), "danger" if removing else "").on_click(
         lambda _event, sid=sid: page._press_remove(sid)

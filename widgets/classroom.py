@@ -59,7 +59,6 @@ __all__ = ["ClassPage"]
 #: how often the board and the monitor look at the tables' versions while the class plays.
 TABLES_LOOK_SECONDS = 2.0
 
-
 def _load_seat_pages() -> None:
     """The dashboards of the games whose students play on a seat of their own (their cards'
     `devices`), loaded with this module: a kernel kept ready for a class has its student's seat
@@ -630,14 +629,10 @@ class ClassPage(widgets.VBox):
         if self._asked is not None:
             name = self._asked[0]
             asked = _("Asked for {name}'s place", name=name)
-            self._replace(
-                (
-                    widgets.HTML(
-                        f'<div class="pb-class-student-card pb-asked"><div class="pb-big">{esc(asked)}</div>'
-                        f"<div>{esc(_('The facilitator approves it on their page: this page then becomes your seat. Keep it open; it changes by itself.'))}</div></div>"
-                    ),
-                )
-            )
+            self._replace((widgets.HTML(
+                f'<div class="pb-class-student-card pb-asked"><div class="pb-big">{esc(asked)}</div>'
+                f'<div>{esc(_("The facilitator approves it on their page: this page then becomes your seat. Keep it open; it changes by itself."))}</div></div>'
+            ),))
             return
         ask: list[widgets.Widget] = []
         if self._taken:
@@ -683,19 +678,22 @@ class ClassPage(widgets.VBox):
         if not student.kept:
             # Not "You are in" before the device has kept its key: a phone locked now would
             # lose its name (the name stays free a little while, then is free again).
-            body = f'<div class="pb-big pb-keeping">{esc(_("Keeping your place on this device, {name}…", name=student.name))}</div><div>{esc(_("A moment: keep this page open."))}</div>'
+            body = (
+                f'<div class="pb-big pb-keeping">{esc(_("Keeping your place on this device, {name}…", name=student.name))}</div>'
+                f'<div>{esc(_("A moment: keep this page open."))}</div>'
+            )
         elif record.phase == "over":
             body = f'<div class="pb-big">{esc(_("The class is over. Thank you!"))}</div>'
         elif student.group is None and record.phase == "playing":
             body = (
                 f'<div class="pb-big">{esc(_("The tables have started."))}</div>'
-                f"<div>{esc(_('You are on the waiting list: the facilitator will deal you a table with the others who came late. Keep this page open; it changes by itself.'))}</div>"
+                f'<div>{esc(_("You are on the waiting list: the facilitator will deal you a table with the others who came late. Keep this page open; it changes by itself."))}</div>'
             )
         elif student.group is None:
             others = [s.name for s in record.students if s.id != student.id]
             body = (
                 f'<div class="pb-big">{esc(_("You are in, {name}.", name=student.name))}</div>'
-                f"<div>{esc(_('Wait for the facilitator to deal the tables: this page changes by itself.'))}</div>"
+                f'<div>{esc(_("Wait for the facilitator to deal the tables: this page changes by itself."))}</div>'
                 f'<div class="pb-muted" style="margin-top:8px">{esc(_("Here already ({n}):", n=len(record.students)))}</div>{names_html([student.name, *others])}'
             )
         else:
@@ -748,9 +746,7 @@ class ClassPage(widgets.VBox):
         self.navigator.value = ""  # the seat's own link (the seat page's navigator) is the address from now on
         # The seat's own link is on the game's page; the code opened again on this device goes
         # straight to it.
-        seat_page.navigator.value = seat_page.navigator.value.replace('data-href="?', f'data-href="{page("", card(record.game).notebook)}?', 1).replace(
-            "<a ", f'<a data-class-of="{esc(record.code)}" ', 1
-        )
+        seat_page.navigator.value = seat_page.navigator.value.replace('data-href="?', f'data-href="{page("", card(record.game).notebook)}?', 1).replace("<a ", f'<a data-class-of="{esc(record.code)}" ', 1)
         self.header.value = ""
         self.status.clear()
         self._replace((seat_page,))
@@ -910,9 +906,7 @@ class ClassPage(widgets.VBox):
             start.on_click(lambda _event: self.start())
             buttons.insert(0, start)
         if record.phase == "playing" and record.waiting:
-            late = widgets.Button(description=_n("Deal the {n} waiting", "Deal the {n} waiting", len(record.waiting)), button_style="primary", layout=widgets.Layout(width="auto")).add_class(
-                "pb-deal-waiting"
-            )
+            late = widgets.Button(description=_n("Deal the {n} waiting", "Deal the {n} waiting", len(record.waiting)), button_style="primary", layout=widgets.Layout(width="auto")).add_class("pb-deal-waiting")
             late.on_click(lambda _event: self.deal_waiting())
             buttons.append(late)
         if record.phase != "over":
@@ -1065,11 +1059,7 @@ class ClassPage(widgets.VBox):
             if not rules.over(state) and not stopped and card(record.game).fill_bot:
                 # A student's seat has its Bot button in their row below; a seat no row shows, here.
                 for seat in [s for s in waited_seats(table) if (table.id, s) not in rowed]:
-                    bot = (
-                        widgets.Button(description=_("Bot for {name}", name=names[seat]), tooltip=_("A bot plays this absent student's seat"))
-                        .add_class(f"pb-class-bot-{i}-{seat}")
-                        .add_class("pb-small")
-                    )
+                    bot = widgets.Button(description=_("Bot for {name}", name=names[seat]), tooltip=_("A bot plays this absent student's seat")).add_class(f"pb-class-bot-{i}-{seat}").add_class("pb-small")
                     bot.on_click(lambda _event, i=i, seat=seat: self.hand_to_bot(i, seat))
                     parts.append(bot)
             rows.append(widgets.HBox(tuple(parts), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px")))

@@ -216,7 +216,9 @@ class TableHeader(widgets.HBox):
     def show(self, title: str, round_text: str = "", waiting: str = "") -> None:
         # The page's h1 is the template's title; the table is the page's first section.
         self.title_html.value = f'<h2 class="pb-table-title" style="font-size:1.7em;font-weight:700;margin:0 18px 0 0;display:inline">{esc(title)}</h2>'
-        self.round_html.value = f'<span style="font-size:1.2em;font-weight:600;margin-right:18px">{esc(round_text)}</span>' if round_text else ""
+        self.round_html.value = (
+            f'<span style="font-size:1.2em;font-weight:600;margin-right:18px">{esc(round_text)}</span>' if round_text else ""
+        )
         self.turn_html.value = f'<span style="font-size:1.2em">{esc(waiting)}</span>' if waiting else ""
 
 
@@ -308,7 +310,9 @@ class SaveBar(widgets.HBox):
     ) -> None:
         # TRANSLATORS: a button: take back the last move
         self.undo_button = widgets.Button(description=_("↶ Undo"), disabled=True, tooltip=_("no table is open")).add_class("pb-undo")
-        self.prepare_button = widgets.Button(description=_("Prepare save file"), icon="download", disabled=True, tooltip=_("Make a download link for this table")).add_class("pb-save-file")
+        self.prepare_button = widgets.Button(
+            description=_("Prepare save file"), icon="download", disabled=True, tooltip=_("Make a download link for this table")
+        ).add_class("pb-save-file")
         self.download = widgets.HTML().add_class("pb-download")
         self.upload = widgets.FileUpload(accept=".json,application/json", multiple=False, description=_("Load save file")).add_class("pb-upload")
         self._on_upload = on_upload
@@ -577,7 +581,9 @@ class PrivacyCurtain(widgets.VBox):
 
     def _typed(self) -> dict[tuple[str, ...], Any]:
         """Values the player changed since the panel was built."""
-        return {key: w.value for key, w in _inputs(self.panel).items() if key in self._built and w.value != self._built[key]}
+        return {
+            key: w.value for key, w in _inputs(self.panel).items() if key in self._built and w.value != self._built[key]
+        }
 
     def _restore(self, typed: Mapping[tuple[str, ...], Any]) -> None:
         for key, w in _inputs(self.panel).items():
@@ -767,8 +773,12 @@ class DebriefBar(widgets.HBox):
 
     def __init__(self, on_prepare: Callable[[bool], None], label: str = "") -> None:
         label = label or _("Prepare the debrief (CSV and handout)")
-        self.prepare_button = widgets.Button(description=label, icon="file-text-o", tooltip=_("Every decision as CSV, and the printed debrief handout")).add_class("pb-debrief-prepare")
-        self.secrets = widgets.Checkbox(value=True, description=_("Name the secret choices"), indent=False, layout=widgets.Layout(display="none")).add_class("pb-debrief-secrets")
+        self.prepare_button = widgets.Button(description=label, icon="file-text-o", tooltip=_("Every decision as CSV, and the printed debrief handout")).add_class(
+            "pb-debrief-prepare"
+        )
+        self.secrets = widgets.Checkbox(
+            value=True, description=_("Name the secret choices"), indent=False, layout=widgets.Layout(display="none")
+        ).add_class("pb-debrief-secrets")
         self.csv_link = widgets.HTML().add_class("pb-debrief-csv")
         self.pdf_link = widgets.HTML().add_class("pb-debrief-pdf")
         self.note = widgets.HTML().add_class("pb-debrief-note")

@@ -185,16 +185,14 @@ class SetupForm(NewGameForm):
         self.rerolls = number("rerolls", 0, 5, _("Re-rolls per check"), "pb-rerolls", "210px")
         self.sheet_dice = number("sheet_dice", len(STATS) * STAT_MIN, len(STATS) * STAT_MAX, _("Dice on a sheet"), "pb-sheet-dice", "200px")
         self.danger_resets = widgets.Checkbox(
-            value=setup_default(Setup, "danger_resets"),
-            description=_("Danger returns to 0 when an encounter ends"),
-            indent=False,
+            value=setup_default(Setup, "danger_resets"), description=_("Danger returns to 0 when an encounter ends"), indent=False,
             layout=widgets.Layout(width="auto"),
         ).add_class("pb-danger-resets")
         self._seed_and_start("200px", start_below=True)
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 16px")
         super().__init__(
             (
-                widgets.HTML('<h3 style="margin:14px 0 4px">' + esc(_("New game: the GM and the player characters")) + "</h3>"),
+                widgets.HTML('<h3 style="margin:14px 0 4px">' + esc(_("New game: the GM and the player characters")) + '</h3>'),
                 widgets.HBox((self.gm, self.players), layout=row),
                 names,
                 widgets.HTML(VARIANTS_NOTE),
@@ -240,9 +238,9 @@ class SheetBuilder(widgets.VBox):
         self.sheet_dice = sheet_dice
         # A finished sheet in one click (saved at once, editable after), or a ready-made one to
         # start from: eleven fields per character are for those who want them.
-        self.quick = widgets.Button(description=_("Quick character"), icon="bolt", button_style="info", tooltip=_("A legal sheet at random, saved at once; Edit sheet changes it")).add_class(
-            f"pb-quick-{index}"
-        )
+        self.quick = widgets.Button(
+            description=_("Quick character"), icon="bolt", button_style="info", tooltip=_("A legal sheet at random, saved at once; Edit sheet changes it")
+        ).add_class(f"pb-quick-{index}")
         self.quick.on_click(lambda _event: on_quick(index) if on_quick else None)
         self.ready = widgets.Dropdown(
             options=[(_("or start from a ready-made one…"), -1)] + [(r.label, k) for k, r in enumerate(READY_SHEETS)],
@@ -258,7 +256,9 @@ class SheetBuilder(widgets.VBox):
             for stat in STATS
         }
         self.aspect_texts = tuple(
-            widgets.Text(description=_("Aspect {number}", number=k + 1), placeholder=_("a facet of the character"), style=WIDE, layout=widgets.Layout(width="100%")).add_class(f"pb-aspect-{index}-{k}")
+            widgets.Text(description=_("Aspect {number}", number=k + 1), placeholder=_("a facet of the character"), style=WIDE, layout=widgets.Layout(width="100%")).add_class(
+                f"pb-aspect-{index}-{k}"
+            )
             for k in range(ASPECTS)
         )
         self.count_html = widgets.HTML().add_class(f"pb-sheet-count-{index}")
@@ -275,7 +275,9 @@ class SheetBuilder(widgets.VBox):
             (
                 widgets.HBox((self.quick, self.ready), layout=widgets.Layout(flex_flow="row wrap", grid_gap="4px 8px", align_items="center")),
                 widgets.HTML(
-                    '<span class="pb-muted">' + esc(_("1 die in each stat plus {spread} to spread; each stat {low}-{high}.", spread=sheet_dice - len(STATS), low=STAT_MIN, high=STAT_MAX)) + "</span>"
+                    '<span class="pb-muted">'
+                    + esc(_("1 die in each stat plus {spread} to spread; each stat {low}-{high}.", spread=sheet_dice - len(STATS), low=STAT_MIN, high=STAT_MAX))
+                    + "</span>"
                 ),
                 widgets.HBox(
                     (
@@ -319,14 +321,15 @@ class SheetBuilder(widgets.VBox):
         tone = "good" if left == 0 else "bad"
         extra = "✔" if left == 0 else (_("{count} more to place", count=left) if left > 0 else _("{count} too many", count=-left))
         self.count_html.value = (
-            f'<span class="dw-mid pb-tone-{tone}" data-total="{total}">' + esc(_("{total} of {dice}", total=total, dice=self.sheet_dice)) + f'</span> <span class="pb-tone-{tone}">{esc(extra)}</span>'
+            f'<span class="dw-mid pb-tone-{tone}" data-total="{total}">' + esc(_("{total} of {dice}", total=total, dice=self.sheet_dice)) + '</span> '
+            f'<span class="pb-tone-{tone}">{esc(extra)}</span>'
         )
 
     def show_verdict(self, refusal: str | None) -> None:
         if refusal is None:
-            self.verdict_html.value = '<span class="pb-tone-good" style="font-weight:600">✔ ' + esc(_("The rules accept this sheet.")) + "</span>"
+            self.verdict_html.value = '<span class="pb-tone-good" style="font-weight:600">✔ ' + esc(_("The rules accept this sheet.")) + '</span>'
         else:
-            self.verdict_html.value = '<span class="pb-tone-bad">' + esc(_("Not yet: {reason}", reason=refusal)) + "</span>"
+            self.verdict_html.value = '<span class="pb-tone-bad">' + esc(_("Not yet: {reason}", reason=refusal)) + '</span>'
 
 
 # -- the dashboard ---------------------------------------------------------------------------------------------
@@ -512,10 +515,15 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         old = self.party_box.children
         # Only the sheets this page may write get a builder and an Edit button: a player's page
         # has none for the others' characters (nothing it could not use is sent to it).
-        self.builders = {i: SheetBuilder(i, setup.sheet_dice, self._sheet_changed, self._sheet_confirmed, self._sheet_cancelled, self._quick_character) for i in self._sheets_here()}
+        self.builders = {
+            i: SheetBuilder(i, setup.sheet_dice, self._sheet_changed, self._sheet_confirmed, self._sheet_cancelled, self._quick_character)
+            for i in self._sheets_here()
+        }
         self.sheet_htmls = tuple(widgets.HTML().add_class(f"pb-sheet-{i}") for i in range(setup.players))
         self.track_htmls = tuple(widgets.HTML().add_class(f"pb-track-{i}") for i in range(setup.players))
-        self.edit_buttons = {i: widgets.Button(description=_("Edit sheet"), tooltip=_("Revise stats or aspects between checks")).add_class(f"pb-edit-{i}") for i in self.builders}
+        self.edit_buttons = {
+            i: widgets.Button(description=_("Edit sheet"), tooltip=_("Revise stats or aspects between checks")).add_class(f"pb-edit-{i}") for i in self.builders
+        }
         for i, button in self.edit_buttons.items():
             button.on_click(lambda _event, i=i: self._edit(i))
 
@@ -600,7 +608,8 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
                 self._sheet_changed(i)
         self.pool_html.value = card(
             _("General pool"),
-            f'<div class="dw-big" data-pool="{view.pool}">' + esc(_("{sp} SP", sp=view.pool)) + '</div><div class="pb-muted">' + esc(_("Invoked SP go in; the GM pays compels out of it.")) + "</div>",
+            f'<div class="dw-big" data-pool="{view.pool}">' + esc(_("{sp} SP", sp=view.pool)) + '</div>'
+            '<div class="pb-muted">' + esc(_("Invoked SP go in; the GM pays compels out of it.")) + '</div>',
         )
 
     def _sheet_actions(self, i: int) -> list[Action]:
@@ -690,9 +699,9 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         self.option_buttons: dict[str, widgets.Button] = {}
         for option in GM_OPTIONS:
             cost = GM_OPTIONS[option]
-            button = widgets.Button(description=_("{option} · {cost}", option=render(GM_OPTION_SAID[option]), cost=cost), tooltip=_n("Costs {n} botch", "Costs {n} botches", cost)).add_class(
-                f"pb-gm-option-{option}"
-            )
+            button = widgets.Button(
+                description=_("{option} · {cost}", option=render(GM_OPTION_SAID[option]), cost=cost), tooltip=_n("Costs {n} botch", "Costs {n} botches", cost)
+            ).add_class(f"pb-gm-option-{option}")
             if option in HITS:
                 button.button_style = "danger"
             button.on_click(lambda _event, option=option: self._add_option(option))
@@ -706,7 +715,9 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         row = widgets.Layout(flex_flow="row wrap", grid_gap="4px 8px", align_items="center")
         self.spend_box = widgets.VBox(
             (
-                widgets.HTML("<b>" + esc(_("Spend the botches")) + "</b> <span class='pb-muted'>" + esc(_("(options on the target; costs add up to at most the botches)")) + "</span>"),
+                widgets.HTML(
+                    "<b>" + esc(_('Spend the botches')) + "</b> <span class='pb-muted'>" + esc(_('(options on the target; costs add up to at most the botches)')) + "</span>"
+                ),
                 widgets.HBox(tuple(self.option_buttons.values()), layout=row),
                 self.basket_html,
                 self.gm_preview,
@@ -718,7 +729,9 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
             "full": (_("Full hit"), _("Land a full hit on the target outside a check")),
             "overload": (_("Overload hit"), _("Land a overload hit on the target outside a check")),
         }
-        self.hit_buttons = {hit: widgets.Button(description=hit_words[hit][0], icon="bolt", tooltip=hit_words[hit][1]).add_class(f"pb-hit-{hit}") for hit in HITS}
+        self.hit_buttons = {
+            hit: widgets.Button(description=hit_words[hit][0], icon="bolt", tooltip=hit_words[hit][1]).add_class(f"pb-hit-{hit}") for hit in HITS
+        }
         for hit, button in self.hit_buttons.items():
             button.on_click(lambda _event, hit=hit: self._gm_act(ApplyHit(character=self.gm_target.value, hit=hit)))
         self.rest_buttons = {
@@ -732,7 +745,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
             button.on_click(lambda _event, kind=kind: self._gm_act(kind()))
         self.between_box = widgets.VBox(
             (
-                widgets.HTML("<b>" + esc(_("Between checks")) + "</b>"),
+                widgets.HTML("<b>" + esc(_('Between checks')) + "</b>"),
                 widgets.HBox((*self.hit_buttons.values(), *(b for b, _kind in self.rest_buttons.values())), layout=row),
                 widgets.HTML(
                     '<span class="pb-muted">'
@@ -746,7 +759,9 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
                 ),
             )
         )
-        self.gm_box = widgets.VBox((self.gm_title, widgets.HBox((self.gm_target, self.gm_note), layout=row), self.spend_box, self.between_box)).add_class("pb-gm").add_class("pb-card")
+        self.gm_box = widgets.VBox(
+            (self.gm_title, widgets.HBox((self.gm_target, self.gm_note), layout=row), self.spend_box, self.between_box)
+        ).add_class("pb-gm").add_class("pb-card")
 
     def _gm_seat(self) -> int:
         assert self.game is not None
@@ -764,7 +779,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         return self.act(dataclasses.replace(action, seat=self._gm_seat()))
 
     def _draw_gm(self, state: State, view: View) -> None:
-        self.gm_title.value = "<h3 style='margin:2px 0 4px'>" + esc(_("GM: {gm}", gm=view.gm)) + "</h3>"
+        self.gm_title.value = "<h3 style='margin:2px 0 4px'>" + esc(_('GM: {gm}', gm=view.gm)) + "</h3>"
         if self._gm_page() and not self.odds_grid_html.value:
             self.odds_grid_html.value = odds_grid(state.setup.rerolls)
         self.gm_box.layout.display = "none" if view.over else "flex"
@@ -790,12 +805,13 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
             for option, button in self.option_buttons.items():
                 button.disabled = not self.game.is_legal(SpendBotches(seat=gm, options=(*self._basket, self._candidate(option))))
             cost = self._basket_cost()
-            chips = "".join(chip(f"{render(GM_OPTION_SAID[o.option])} ({GM_OPTIONS[o.option]}) → {names[o.character]}" + (f": {o.note}" if o.note else ""), "#fde2e2") for o in self._basket)
-            empty = "<span class=pb-muted>" + esc(_("empty")) + "</span>"
-            tally = _n(
-                "· cost {cost} of {n} botch, {left} left (unspent botches are lost)", "· cost {cost} of {n} botches, {left} left (unspent botches are lost)", botches, cost=cost, left=botches - cost
+            chips = "".join(
+                chip(f"{render(GM_OPTION_SAID[o.option])} ({GM_OPTIONS[o.option]}) → {names[o.character]}" + (f": {o.note}" if o.note else ""), "#fde2e2")
+                for o in self._basket
             )
-            self.basket_html.value = f'<div data-cost="{cost}" data-botches="{botches}"><b>' + esc(_("Basket:")) + f"</b> {chips or empty} {esc(tally)}</div>"
+            empty = "<span class=pb-muted>" + esc(_('empty')) + "</span>"
+            tally = _n("· cost {cost} of {n} botch, {left} left (unspent botches are lost)", "· cost {cost} of {n} botches, {left} left (unspent botches are lost)", botches, cost=cost, left=botches - cost)
+            self.basket_html.value = f'<div data-cost="{cost}" data-botches="{botches}"><b>' + esc(_("Basket:")) + f'</b> {chips or empty} {esc(tally)}</div>'
             self.spend_button.description = _("Spend {cost} of {botches}", cost=cost, botches=botches) if self._basket else _("Let the botches go")
             self.clear_button.disabled = not self._basket
             self.gm_preview.value = self._basket_preview(state)
@@ -826,7 +842,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
                 changes.append(_n("+{n} penalty die on the next check", "+{n} penalty dice on the next check", more))
             if changes:
                 lines.append(f"{before.name}: {'; '.join(changes)}")
-        return '<div class="pb-muted">' + esc(_("After spending: {changes}", changes=" · ".join(lines))) + "</div>" if lines else ""
+        return '<div class="pb-muted">' + esc(_("After spending: {changes}", changes=" · ".join(lines))) + '</div>' if lines else ""
 
     def _add_option(self, option: str) -> None:
         if self.game is None:

@@ -62,7 +62,11 @@ def _short(text: str, limit: int = 28) -> str:
 
 
 def _within_odds_limits(dice: int, penalty: int, rerolls: int) -> bool:
-    return ODDS_LIMITS["dice"][0] <= dice <= ODDS_LIMITS["dice"][1] and penalty <= ODDS_LIMITS["penalty"][1] and rerolls <= ODDS_LIMITS["rerolls"][1]
+    return (
+        ODDS_LIMITS["dice"][0] <= dice <= ODDS_LIMITS["dice"][1]
+        and penalty <= ODDS_LIMITS["penalty"][1]
+        and rerolls <= ODDS_LIMITS["rerolls"][1]
+    )
 
 
 def _limits_text() -> str:
@@ -177,7 +181,7 @@ class CheckControls:
         row = widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 12px")
         self.compel_box = widgets.VBox(
             (
-                widgets.HTML("<b>" + esc(_("GM compels")) + "</b> <span class='pb-muted'>" + esc(_("(SP from the pool to the player: a penalty die each)")) + "</span>"),
+                widgets.HTML("<b>" + esc(_('GM compels')) + "</b> <span class='pb-muted'>" + esc(_('(SP from the pool to the player: a penalty die each)')) + "</span>"),
                 widgets.HBox(self.compel_steppers, layout=row),
             )
         )
@@ -187,7 +191,9 @@ class CheckControls:
             self._plan_changed,
         )
         self.complications = observe(
-            widgets.BoundedIntText(value=0, min=0, max=20, description=_("Complications (penalty dice)"), style=WIDE, layout=widgets.Layout(width="300px")).add_class("pb-complications"),
+            widgets.BoundedIntText(value=0, min=0, max=20, description=_("Complications (penalty dice)"), style=WIDE, layout=widgets.Layout(width="300px")).add_class(
+                "pb-complications"
+            ),
             self._plan_changed,
         )
         self.aid_select = observe(widgets.Dropdown(description=_("Aid"), style=WIDE, layout=widgets.Layout(width="300px")).add_class("pb-aid"), self._plan_changed)
@@ -208,7 +214,7 @@ class CheckControls:
             (
                 widgets.VBox(
                     (
-                        widgets.HTML("<b>" + esc(_("Invoke aspects")) + f"</b> <span class='pb-muted'>{esc(invoke_note)}</span>"),
+                        widgets.HTML("<b>" + esc(_('Invoke aspects')) + f"</b> <span class='pb-muted'>{esc(invoke_note)}</span>"),
                         widgets.HBox(self.invoke_steppers, layout=row),
                         self.compel_box,
                         self.bonus_box,
@@ -219,23 +225,19 @@ class CheckControls:
             titles=(_("Aspects, compels, bonus dice, danger dice, complications, aid"),),
             selected_index=None,
         ).add_class("pb-check-extras")
-        self.builder_title = widgets.HTML("<h3 style='margin:2px 0 4px'>" + esc(_("Make a check")) + "</h3>")
-        self.builder_box = (
-            widgets.VBox(
-                (
-                    self.builder_title,
-                    widgets.HBox((self.actor_select, self.stat_a, self.stat_b), layout=row),
-                    self.actors_note,
-                    widgets.HBox((self.difficulty,), layout=row),
-                    widgets.HBox((self.mod_plus, self.mod_minus, self.mod_clear, self.difficulty_html), layout=row),
-                    self.extras,
-                    self.plan_html,
-                    self.roll_button,
-                )
+        self.builder_title = widgets.HTML("<h3 style='margin:2px 0 4px'>" + esc(_('Make a check')) + "</h3>")
+        self.builder_box = widgets.VBox(
+            (
+                self.builder_title,
+                widgets.HBox((self.actor_select, self.stat_a, self.stat_b), layout=row),
+                self.actors_note,
+                widgets.HBox((self.difficulty,), layout=row),
+                widgets.HBox((self.mod_plus, self.mod_minus, self.mod_clear, self.difficulty_html), layout=row),
+                self.extras,
+                self.plan_html,
+                self.roll_button,
             )
-            .add_class("pb-check-builder")
-            .add_class("pb-card")
-        )
+        ).add_class("pb-check-builder").add_class("pb-card")
 
     def _modify(self, step: int) -> None:
         self._mods = [*self._mods, step] if step else []
@@ -256,7 +258,7 @@ class CheckControls:
                 able.append((ch.name, i))
             else:
                 unable.append(f"{ch.name}: {refusal}")
-        self.actors_note.value = '<span class="pb-muted">' + esc(_("Cannot check now: {reasons}.", reasons="; ".join(unable))) + "</span>" if unable else ""
+        self.actors_note.value = '<span class="pb-muted">' + esc(_("Cannot check now: {reasons}.", reasons="; ".join(unable))) + '</span>' if unable else ""
         fresh = state.checks != self._plan_checks
         previous = self.actor_select.value
 
@@ -323,13 +325,15 @@ class CheckControls:
         self._quietly(fit)
         old = self.bonus_checks
         self.bonus_checks = tuple(
-            widgets.Checkbox(value=j in chosen, description=_n("{n} bonus die · {source}", "{n} bonus dice · {source}", p.dice, source=render(p.source)), indent=False).add_class(f"pb-bonus-{j}")
+            widgets.Checkbox(value=j in chosen, description=_n("{n} bonus die · {source}", "{n} bonus dice · {source}", p.dice, source=render(p.source)), indent=False).add_class(
+                f"pb-bonus-{j}"
+            )
             for j, p in enumerate(ch.bonus)
         )
         for box in self.bonus_checks:
             box.observe(lambda _event: None if self._quiet else self._plan_changed(), "value")
         pools = _("{name}'s one-time bonus pools", name=ch.name)
-        label = widgets.HTML(f"<b>{esc(pools)}</b> <span class='pb-muted'>" + esc(_("(each used whole)")) + "</span>")
+        label = widgets.HTML(f"<b>{esc(pools)}</b> <span class='pb-muted'>" + esc(_('(each used whole)')) + "</span>")
         self.bonus_box.children = (label, *self.bonus_checks) if self.bonus_checks else ()
         close_tree(old)
         if ch.bonus or (ch.challenge and self._gm_parts_here()):
@@ -366,12 +370,19 @@ class CheckControls:
         value, flagged = difficulty_after(base, self._mods)
         signed = f"{sum(self._mods):+d}"  # "+2": a sign the language does not change
         mods = " ".join(f"{m:+d}" for m in self._mods)
-        flag = ' <span class="pb-tone-warn" style="font-weight:700" data-flagged="1">⚑ ' + esc(_("net {net}: beyond ±1 (allowed, flagged)", net=signed)) + "</span>" if flagged else ""
+        flag = (
+            ' <span class="pb-tone-warn" style="font-weight:700" data-flagged="1">⚑ ' + esc(_("net {net}: beyond ±1 (allowed, flagged)", net=signed)) + "</span>"
+            if flagged
+            else ""
+        )
         moved = _("Difficulty {base} {modifiers} =", base=base, modifiers=mods) if mods else _("Difficulty {base} =", base=base)
-        self.difficulty_html.value = f'<span data-difficulty="{value}">{esc(moved)} <b class="dw-mid">{value}</b></span> <span class="pb-muted">({esc(_weight(value))})</span>{flag}'
+        self.difficulty_html.value = (
+            f'<span data-difficulty="{value}">{esc(moved)} '
+            f'<b class="dw-mid">{value}</b></span> <span class="pb-muted">({esc(_weight(value))})</span>{flag}'
+        )
         action = self.planned()
         if action is None:
-            self.plan_html.value = '<span class="pb-muted">' + esc(_("No character can make a check now.")) + "</span>"
+            self.plan_html.value = '<span class="pb-muted">' + esc(_("No character can make a check now.")) + '</span>'
             self.roll_button.disabled = True
             self.roll_button.description = _("Roll")
             self._show_odds(None, _("No check is being planned."))
@@ -384,7 +395,7 @@ class CheckControls:
             self.plan_html.value = f'<div class="pb-tone-bad" style="font-weight:600">✋ {esc(refusal)}</div>'
             self.roll_button.description = _("Roll")
             self._show_odds(None, _("Fix the check to see its odds."))
-            self.coach_html.value = card(_("Re-roll coach"), '<span class="pb-muted">' + esc(_("The rules refuse this check as it stands.")) + "</span>")
+            self.coach_html.value = card(_("Re-roll coach"), '<span class="pb-muted">' + esc(_("The rules refuse this check as it stands.")) + '</span>')
             self.coach_best.layout.display = "none"
             return
         check = self.game.rules.play(state, action).check
@@ -411,9 +422,7 @@ class CheckControls:
         else:
             why = _("Bashed {bashed}, complications {complications}, compels {compels}", bashed=ch.penalty_dice, complications=action.complications, compels=check.compelled)
         penalty = " · " + _("<b>{dice}</b> penalty ({why})", dice=check.penalty, why=why) if check.penalty else ""
-        summary = _(
-            "Pool: <b>{normal}</b> dice = {parts}{danger}{penalty}; difficulty <b>{difficulty}</b>.", normal=check.normal, parts=pool, danger=danger, penalty=penalty, difficulty=check.difficulty
-        )
+        summary = _("Pool: <b>{normal}</b> dice = {parts}{danger}{penalty}; difficulty <b>{difficulty}</b>.", normal=check.normal, parts=pool, danger=danger, penalty=penalty, difficulty=check.difficulty)
         self.plan_html.value = f'<div data-pool="{check.pool}" data-penalty="{check.penalty}">{summary}</div>'
         self.roll_button.description = _n("Roll {n} die", "Roll {n} dice", check.pool + check.penalty)
         rerolls = state.setup.rerolls
@@ -423,23 +432,20 @@ class CheckControls:
             self.coach_html.value = card(_("Re-roll coach"), f'<span class="pb-muted">{esc(_limits_text())}</span>')
             return
         chance = success_chance(check.pool, check.difficulty, check.penalty, rerolls)
-        by_rerolls = " · ".join(_n("{n} re-roll: {chance}", "{n} re-rolls: {chance}", r, chance=percent(success_chance(check.pool, check.difficulty, check.penalty, r))) for r in range(rerolls + 1))
+        by_rerolls = " · ".join(
+            _n("{n} re-roll: {chance}", "{n} re-rolls: {chance}", r, chance=percent(success_chance(check.pool, check.difficulty, check.penalty, r))) for r in range(rerolls + 1)
+        )
         self._show_odds(chance, _("before the roll, with best play ({chances})", chances=by_rerolls))
         dice = _n("{n} pool die", "{n} pool dice", check.pool)
         if check.penalty:
             penalty_dice = _n("{n} penalty die", "{n} penalty dice", check.penalty)
-            odds = _(
-                "A set of {difficulty} or more from {dice} against {penalty}: <b>{chance}</b> if every lock is the best one.",
-                difficulty=check.difficulty,
-                dice=dice,
-                penalty=penalty_dice,
-                chance=percent(chance),
-            )
+            odds = _("A set of {difficulty} or more from {dice} against {penalty}: <b>{chance}</b> if every lock is the best one.", difficulty=check.difficulty, dice=dice, penalty=penalty_dice, chance=percent(chance))
         else:
             odds = _("A set of {difficulty} or more from {dice}: <b>{chance}</b> if every lock is the best one.", difficulty=check.difficulty, dice=dice, chance=percent(chance))
         self.coach_html.value = card(
             _("Re-roll coach"),
-            f'<div>{odds}</div><div class="pb-muted">' + esc(_("After the roll the coach ranks the dice to lock. Danger dice count as normal dice here.")) + "</div>",
+            f"<div>{odds}</div>"
+            '<div class="pb-muted">' + esc(_("After the roll the coach ranks the dice to lock. Danger dice count as normal dice here.")) + '</div>',
         )
 
     def _roll(self) -> None:
@@ -464,15 +470,14 @@ class CheckControls:
         self.no_set_button.on_click(lambda _event: self._choose(None))
         self.legend = widgets.HTML(
             '<div class="pb-muted dw-legend">'
-            f"{die_span(5)} " + esc(_("pool")) + f" · {die_span(5, 'danger')} " + esc(_("danger (red, double border, square pips)")) + " · "
-            f"{die_span(5, 'penalty')} " + esc(_("penalty (grey, dashed border, never re-rolled)")) + " · "
-            "<span class='dw-lock-badge'></span> "
-            + esc(_("locked for good · click a die to select it for locking (it lifts, ringed yellow)"))
-            + " · "
-            + esc(_("dashed green ring: in the set · ✗ a 1: a botch"))
-            + "</div>"
+            f"{die_span(5)} " + esc(_('pool')) + f" · {die_span(5, 'danger')} " + esc(_('danger (red, double border, square pips)')) + " · "
+            f"{die_span(5, 'penalty')} " + esc(_('penalty (grey, dashed border, never re-rolled)')) + " · "
+            "<span class='dw-lock-badge'></span> " + esc(_('locked for good · click a die to select it for locking (it lifts, ringed yellow)')) + " · "
+            + esc(_('dashed green ring: in the set · ✗ a 1: a botch')) + "</div>"
         )
-        self.tray_box = widgets.VBox((self.tray_title, self.dice_row, self.last_dice, self.roll_controls, self.sets_row, self.legend)).add_class("pb-tray").add_class("pb-card")
+        self.tray_box = widgets.VBox(
+            (self.tray_title, self.dice_row, self.last_dice, self.roll_controls, self.sets_row, self.legend)
+        ).add_class("pb-tray").add_class("pb-card")
 
     def _draw_tray(self, state: State, view: View) -> None:
         c = view.check
@@ -487,11 +492,11 @@ class CheckControls:
             self.sets_row.layout.display = "none"
             if view.results:
                 r = view.results[-1]
-                self.tray_title.value = "<h3 style='margin:2px 0'>" + esc(_("Last check: {title}", title=check_title(r.number, r.actor, r.stats, r.difficulty, r.aid, names))) + "</h3>"
+                self.tray_title.value = "<h3 style='margin:2px 0'>" + esc(_('Last check: {title}', title=check_title(r.number, r.actor, r.stats, r.difficulty, r.aid, names))) + "</h3>"
                 self.last_dice.value = f'<div class="dw-tray-row" data-check="{r.number}">{result_dice(r, small=False)}</div>'
             else:
-                self.tray_title.value = "<h3 style='margin:2px 0'>" + esc(_("Dice tray")) + "</h3>"
-                self.last_dice.value = '<span class="pb-muted">' + esc(_("No dice rolled yet: build a check above and roll.")) + "</span>"
+                self.tray_title.value = "<h3 style='margin:2px 0'>" + esc(_('Dice tray')) + "</h3>"
+                self.last_dice.value = '<span class="pb-muted">' + esc(_("No dice rolled yet: build a check above and roll.")) + '</span>'
             close_tree(old)
             self._draw_coach(state, view)
             return
@@ -502,7 +507,10 @@ class CheckControls:
         title = check_title(c.number, c.actor, c.stats, c.difficulty, c.aid, names)
         flag = " ⚑ " + _("flagged: net modifiers beyond ±1") if c.flagged else ""
         left = _("Re-rolls left: {left} of {rerolls}", left=view.rerolls_left, rerolls=state.setup.rerolls)
-        self.tray_title.value = f'<h3 style=\'margin:2px 0\'>{esc(title)}</h3><div class="pb-muted" data-rerolls-left="{view.rerolls_left}">{esc(left)}{esc(flag)}</div>'
+        self.tray_title.value = (
+            f"<h3 style='margin:2px 0'>{esc(title)}</h3>"
+            f'<div class="pb-muted" data-rerolls-left="{view.rerolls_left}">{esc(left)}{esc(flag)}</div>'
+        )
         in_set: set[int] = set()
         if c.result is not None and c.result.height is not None:
             found = set_use(c.faces, c.normal, c.penalty_faces, c.result.height)
@@ -534,7 +542,7 @@ class CheckControls:
                 button.add_class("dw-botch")
             penalties.append(button)
         self.die_buttons, self.penalty_buttons = tuple(buttons), tuple(penalties)
-        separator = (widgets.HTML('<span class="pb-muted" style="margin:0 6px">' + esc(_("penalty:")) + "</span>"),) if penalties else ()
+        separator = (widgets.HTML('<span class="pb-muted" style="margin:0 6px">' + esc(_("penalty:")) + '</span>'),) if penalties else ()
         self.dice_row.children = (*self.die_buttons, *separator, *self.penalty_buttons)
         close_tree(old)
         self.roll_controls.layout.display = "flex" if lock_stage else "none"
@@ -543,12 +551,13 @@ class CheckControls:
         self.set_buttons = ()
         if lock_stage:
             self.set_buttons = tuple(self._set_button(state, s.height, s.danger) for s in view.sets)
-            self.sets_row.children = (widgets.HTML("<b>" + esc(_("Take a set:")) + "</b>"), *self.set_buttons, self.no_set_button)
+            self.sets_row.children = (widgets.HTML("<b>" + esc(_('Take a set:')) + "</b>"), *self.set_buttons, self.no_set_button)
         else:
             self.sets_row.children = ()
         close_tree(old_sets)
         self._selection_changed()
         self._draw_coach(state, view)
+
 
     def _set_button(self, state: State, height: int, danger: int) -> widgets.Button:
         """A set choice, labelled with what the rules say it brings."""
@@ -560,11 +569,12 @@ class CheckControls:
         if danger:
             label += " · " + _("danger +{danger}", danger=danger)
         style = "success" if result.outcome in ("success", "benefit", "aid") else "warning"
-        button = widgets.Button(description=_("Set of {height}: {outcome}", height=height, outcome=label), button_style=style, tooltip=_("{height} dice showing {height}", height=height)).add_class(
-            f"pb-set-{height}"
-        )
+        button = widgets.Button(
+            description=_("Set of {height}: {outcome}", height=height, outcome=label), button_style=style, tooltip=_("{height} dice showing {height}", height=height)
+        ).add_class(f"pb-set-{height}")
         button.on_click(lambda _event: self._choose(height))
         return button
+
 
     def _die_toggled(self, k: int, change: dict[str, Any]) -> None:
         if self._quiet or self.game is None:
@@ -687,7 +697,7 @@ class CheckControls:
         if left == 0:
             verdict = _("The dice stand: no re-roll is left.") if best_chance == 1 else _("No re-roll is left and no set reaches the difficulty.")
             self._show_odds(best_chance, verdict)
-            self.coach_html.value = card(_("Re-roll coach"), f"<div>{esc(verdict)} " + esc(_("Take a set, or none.")) + "</div>")
+            self.coach_html.value = card(_("Re-roll coach"), f"<div>{esc(verdict)} " + esc(_('Take a set, or none.')) + "</div>")
             return
         self._show_odds(best_chance, _n("with best play from here ({n} re-roll left)", "with best play from here ({n} re-rolls left)", left))
         items = []
@@ -702,13 +712,13 @@ class CheckControls:
             items.append(f'<li data-lock="{",".join(str(k) for k in new)}" data-chance="{float(chance):.6f}">{what}: <b>{percent(chance)}</b></li>')
         advice = ""
         if best_chance == 1:
-            advice = "<div><b>" + esc(_("The set is made:")) + "</b> " + esc(_("take it now, a re-roll can only risk the botches.")) + "</div>"
-        more = '<div class="pb-muted">' + esc(_("and {count} more choices", count=len(ranked) - COACH_ROWS)) + "</div>" if len(ranked) > COACH_ROWS else ""
+            advice = "<div><b>" + esc(_('The set is made:')) + "</b> " + esc(_('take it now, a re-roll can only risk the botches.')) + "</div>"
+        more = '<div class="pb-muted">' + esc(_("and {count} more choices", count=len(ranked) - COACH_ROWS)) + '</div>' if len(ranked) > COACH_ROWS else ""
         self.coach_html.value = card(
             _("Re-roll coach"),
-            f"{advice}<div>" + esc(_("Lock, then re-roll the rest. The chance each choice leaves:")) + "</div>"
+            f"{advice}<div>" + esc(_('Lock, then re-roll the rest. The chance each choice leaves:')) + "</div>"
             f'<ol class="dw-coach" style="margin:2px 0;padding-left:1.6em">{"".join(items)}</ol>{more}'
-            '<div class="pb-muted">' + esc(_("Dice that cannot help (ones, faces below the difficulty) are never worth locking.")) + "</div>",
+            '<div class="pb-muted">' + esc(_("Dice that cannot help (ones, faces below the difficulty) are never worth locking.")) + '</div>',
         )
         best_new = ranked[0][0] - c.locked
         self.coach_best.layout.display = "inline-flex" if best_new and self._plays_dice(c.actor) else "none"

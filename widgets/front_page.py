@@ -135,7 +135,7 @@ class ClassStarter(widgets.VBox):
             )
             for r in classes(self.store)
         ]
-        listed = "<div><b>{}</b><ul>{}</ul></div>".format(esc(_("Open classes")), "".join(rows)) if rows else ""
+        listed = '<div><b>{}</b><ul>{}</ul></div>'.format(esc(_("Open classes")), "".join(rows)) if rows else ""
         by_day: dict[str, list[str]] = {}
         for r in ended_classes(self.store):
             tables = len(r.tables)
@@ -219,7 +219,8 @@ class TableIndex(widgets.VBox):
             # TRANSLATORS: a link to a table's board (the projector's page).
             board = ' · <a href="{}" target="_blank" rel="noopener">{}</a>'.format(esc(game_page + links["board"]), esc(_("board"))) if card(info.game).devices and "board_key" in info.meta else ""
             rows.append(
-                f'<tr><td><a class="pb-table-link" href="{esc(game_page + links["facilitator"])}">{esc(info.title)}</a>{board}</td><td>{info.moves}</td><td>{esc(day_and_time(info.updated))}</td></tr>'
+                f'<tr><td><a class="pb-table-link" href="{esc(game_page + links["facilitator"])}">{esc(info.title)}</a>{board}</td>'
+                f"<td>{info.moves}</td><td>{esc(day_and_time(info.updated))}</td></tr>"
             )
         head = "".join(f"<th>{esc(name)}</th>" for name in (_("Table (opens its facilitator page)"), _("Moves"), _("Last played")))
         body = f'<table class="pb-table"><tr>{head}</tr>' + "".join(rows) + "</table>" if rows else '<span class="pb-muted">{}</span>'.format(esc(_("No unfinished tables.")))

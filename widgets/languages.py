@@ -14,7 +14,7 @@ __all__ = ["room_languages_html"]
 
 
 def room_languages_html(counts: Mapping[str, int]) -> str:
-    """ "Languages in the room: Nederlands 20 · Español 3", the most read first; "" for none."""
+    """"Languages in the room: Nederlands 20 · Español 3", the most read first; "" for none."""
     if not counts:
         return ""
     shown = sorted(counts.items(), key=lambda item: (-item[1], item[0]))

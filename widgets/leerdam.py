@@ -129,7 +129,6 @@ ANONYMOUS = "Anonymous pledges (only the total is shown until the end)"
 #: the allocation preview's columns (on a phone, each row is a card of "column: value" lines).
 PREVIEW_HEAD = ("Household", "Subsistence", "Leisure", "Profit", "VP", "Wealth")
 
-
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
@@ -323,9 +322,13 @@ class SetupForm(NewGameForm):
             return widgets.BoundedIntText(value=value, min=low, max=high, description=label, style=WIDE, layout=widgets.Layout(width=width)).add_class(css)
 
         self.capacity = number(setup_default(Setup, "capacity"), 1, 20, "Capacity (units)", "pb-capacity", "220px")
-        self.misfortune = tuple(number(loss, 0, 20, f"{face + 1}:", f"pb-misfortune-{face + 1}", "92px") for face, loss in enumerate(setup_default(Setup, "misfortune")))
+        self.misfortune = tuple(
+            number(loss, 0, 20, f"{face + 1}:", f"pb-misfortune-{face + 1}", "92px") for face, loss in enumerate(setup_default(Setup, "misfortune"))
+        )
         self.by_hand = widgets.Checkbox(value=setup_default(Setup, "misfortune_by_hand"), description="Facilitator sets misfortune by hand", indent=False).add_class("pb-by-hand")
-        self.table_dice = widgets.Checkbox(value=setup_default(Setup, "table_dice"), description="Table dice (roll real dice, type them in)", indent=False).add_class("pb-table-dice")
+        self.table_dice = widgets.Checkbox(
+            value=setup_default(Setup, "table_dice"), description="Table dice (roll real dice, type them in)", indent=False
+        ).add_class("pb-table-dice")
         self.dyke_start = number(setup_default(Setup, "dyke_start"), 1, 6, "Dyke starts at", "pb-dyke-start")
         self.sticky = widgets.Checkbox(value=setup_default(Setup, "sticky_flood"), description="Sticky flood (Flooded stays)", indent=False).add_class("pb-sticky")
         self.anonymous = widgets.Checkbox(
@@ -333,7 +336,9 @@ class SetupForm(NewGameForm):
             layout=widgets.Layout(width="auto"),
         ).add_class("pb-anonymous")  # fmt: skip
         self.end_check = number(setup_default(Setup, "end_check_from"), 1, 100, "End roll from year", "pb-end-check", "230px")
-        self.end_on = widgets.Text(value=",".join(map(str, setup_default(Setup, "end_on"))), description="ends on", style=WIDE, layout=widgets.Layout(width="170px")).add_class("pb-end-on")
+        self.end_on = widgets.Text(
+            value=",".join(map(str, setup_default(Setup, "end_on"))), description="ends on", style=WIDE, layout=widgets.Layout(width="170px")
+        ).add_class("pb-end-on")
         self.max_years = widgets.Combobox(
             value="none", options=["none", "4", "6", "8", "10", "12"], description="Year limit", placeholder="a number, or none", style=WIDE,
             layout=widgets.Layout(width="220px"),
@@ -406,14 +411,19 @@ class AllocationGrid(widgets.VBox):
         self.add = widgets.Dropdown(options=[("add a household…", -1)] + others, value=-1, tooltip="Add a household to your allocation", layout=widgets.Layout(width="220px")).add_class("pb-alloc-add")
         self.add.observe(self._added, "value")
         self.preview_html = widgets.HTML().add_class("pb-alloc-preview")
-        self.confirm = widgets.Button(description="Confirm allocation", button_style="primary", icon="check", layout=widgets.Layout(align_self="flex-start")).add_class("pb-alloc-confirm")
+        self.confirm = widgets.Button(
+            description="Confirm allocation", button_style="primary", icon="check", layout=widgets.Layout(align_self="flex-start")
+        ).add_class("pb-alloc-confirm")
         self.confirm.on_click(lambda _: self._on_allocate(self.allocation()))
         presets = [self._preset(label, css, plan) for label, css, plan in self._presets()]
         super().__init__(
             (
                 widgets.HTML(f'<div class="ld-mid">Allocate your {self.free} free {"unit" if self.free == 1 else "units"}</div>'),
                 widgets.HBox(tuple(presets), layout=widgets.Layout(flex_flow="row wrap", grid_gap="6px")).add_class("pb-alloc-presets"),
-                widgets.HTML('<span class="pb-muted">Or place them yourself: each unit goes to one household\'s Subsistence, Leisure or Profit; units left over are idle.</span>'),
+                widgets.HTML(
+                    '<span class="pb-muted">Or place them yourself: each unit goes to one household\'s Subsistence, '
+                    "Leisure or Profit; units left over are idle.</span>"
+                ),
                 self.rows,
                 self.add,
                 self.preview_html,
@@ -555,9 +565,10 @@ class LeerdamDashboard(TableDashboard):
                         widgets.HTML("<b>Facilitator:</b>&nbsp;"),
                         self.advance_button,
                         # Said on the page, not only in a tooltip: a projector and a phone show no tooltips.
-                        widgets.HTML('<span class="pb-muted">when a household is away: its missing pledge counts as 0, and its missing allocation feeds itself (2 units) and rests</span>').add_class(
-                            "pb-advance-note"
-                        ),
+                        widgets.HTML(
+                            '<span class="pb-muted">when a household is away: its missing pledge counts as 0, '
+                            "and its missing allocation feeds itself (2 units) and rests</span>"
+                        ).add_class("pb-advance-note"),
                     ),
                     layout=widgets.Layout(align_items="center", flex_flow="row wrap", grid_gap="4px 10px"),
                 ),
@@ -651,14 +662,17 @@ class LeerdamDashboard(TableDashboard):
             return  # the table's own dice and misfortune boxes are the facilitator's: no widgets elsewhere
         old = self.loss_inputs
         self.loss_inputs = tuple(
-            widgets.BoundedIntText(value=0, min=0, max=setup.capacity, description=name, style=WIDE, layout=widgets.Layout(width="200px")).add_class(f"pb-loss-{i}")
+            widgets.BoundedIntText(value=0, min=0, max=setup.capacity, description=name, style=WIDE, layout=widgets.Layout(width="200px")).add_class(
+                f"pb-loss-{i}"
+            )
             for i, name in enumerate(setup.names)
         )
         self.misfortune_box.children = (widgets.HTML("<b>Misfortune this year (units lost):</b>"), *self.loss_inputs, self.set_misfortune_button)
         close_tree(old)
         old = self.dice_inputs
         self.dice_inputs = tuple(
-            widgets.BoundedIntText(value=6, min=1, max=6, description=name, style=WIDE, layout=widgets.Layout(width="200px")).add_class(f"pb-die-{i}") for i, name in enumerate(setup.names)
+            widgets.BoundedIntText(value=6, min=1, max=6, description=name, style=WIDE, layout=widgets.Layout(width="200px")).add_class(f"pb-die-{i}")
+            for i, name in enumerate(setup.names)
         )
         close_tree(old)
 
@@ -801,17 +815,14 @@ class LeerdamDashboard(TableDashboard):
         link = download_link(csv_text(rows), f"leerdam-{self.table_id or 'game'}-village.csv", f"Debrief: the village's {years} as CSV", "text/csv")
         return f'<span data-csv-years="{last}">{link} <span class="pb-muted">(anonymous pledges: totals only)</span></span>'
 
+
     def _waiting_text(self, view: View) -> str:
         names = [h.name for h in view.households]
         who = self.waiting_names(names, self.waiting(self.game.state)) if self.game else ""
         if view.phase == "over":
             return f"Game over: {view.ended}."
         if view.phase == "misfortune":
-            return (
-                "Facilitator: roll the misfortune dice and enter them."
-                if self.game and self.game.setup.table_dice and not self.game.setup.misfortune_by_hand
-                else "Facilitator: set this year's misfortune."
-            )
+            return "Facilitator: roll the misfortune dice and enter them." if self.game and self.game.setup.table_dice and not self.game.setup.misfortune_by_hand else "Facilitator: set this year's misfortune."
         if view.phase == "flood":
             return "Facilitator: roll the flood die and enter it."
         if view.phase == "end":
@@ -821,6 +832,7 @@ class LeerdamDashboard(TableDashboard):
         if view.phase == "allocate":
             return f"Allocation: waiting for {who}."
         return ""
+
 
     def _draw_plots(self, view: View, rows: Sequence[dict[str, Any]], setup: Setup) -> None:
         """Redraw the plots only when a year has finished (or the game ended)."""
@@ -871,7 +883,9 @@ class LeerdamDashboard(TableDashboard):
             facts.append(f"Your pledge: <b>{me.pledge}</b>")
         if me.free is not None:
             facts.append(f"Free units: <b>{me.free}</b>")
-        head = widgets.HTML(card(f"{me.name}: your household, for your eyes only", " · ".join(facts), attrs=f'data-seat="{seat}"')).add_class("pb-household")
+        head = widgets.HTML(
+            card(f"{me.name}: your household, for your eyes only", " · ".join(facts), attrs=f'data-seat="{seat}"')
+        ).add_class("pb-household")
         self.panel_status = widgets.HTML().add_class("pb-panel-status")
         parts: list[widgets.Widget] = [head, self.panel_status, *self._moves(state, view, seat)]
         if view.phase != "over":
@@ -909,7 +923,9 @@ class LeerdamDashboard(TableDashboard):
         if view.phase == "contribute":
             if me.pledged:
                 return [note(f"Your secret pledge: {_plural(me.pledge, 'unit')}. The reveal comes once every household has pledged.")]
-            pledge = widgets.IntText(value=0, description=f"Units for the dyke (0-{me.capacity})", style=WIDE, layout=widgets.Layout(width="300px")).add_class("pb-pledge")
+            pledge = widgets.IntText(
+                value=0, description=f"Units for the dyke (0-{me.capacity})", style=WIDE, layout=widgets.Layout(width="300px")
+            ).add_class("pb-pledge")
             confirm = widgets.Button(description="Pledge in secret", button_style="primary", icon="lock").add_class("pb-pledge-confirm")
             confirm.on_click(lambda _: self.act_here(Contribute(seat=seat, units=pledge.value)))
             return [
@@ -952,19 +968,27 @@ class LeerdamDashboard(TableDashboard):
             return []
         return [widgets.HTML("<b>Hired labour this year</b>"), *rows]
 
+
     def _offer_form(self, view: View, seat: int) -> widgets.Widget:
         others = [(h.name + (" (has allocated)" if h.allocated else ""), i) for i, h in enumerate(view.households) if i != seat]
         partner = widgets.Dropdown(options=others, description="Hire", style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-offer-partner")
-        wealth = widgets.BoundedIntText(value=0, min=0, max=10**6, description="for Wealth", style=WIDE, layout=widgets.Layout(width="170px")).add_class("pb-offer-wealth")
+        wealth = widgets.BoundedIntText(value=0, min=0, max=10**6, description="for Wealth", style=WIDE, layout=widgets.Layout(width="170px")).add_class(
+            "pb-offer-wealth"
+        )
         units = widgets.BoundedIntText(value=1, min=0, max=99, description="units", style=WIDE, layout=widgets.Layout(width="130px")).add_class("pb-offer-units")
         activity = widgets.Dropdown(
             options=[(f"on my {render(ACTIVITY_LABEL[a])}", a) for a in ACTIVITIES], value="profit", tooltip="What the hired units work on", layout=widgets.Layout(width="190px")
         ).add_class("pb-offer-activity")
         send = widgets.Button(description="Send offer", icon="paper-plane").add_class("pb-offer-send")
-        send.on_click(lambda _: self.act_here(Offer(seat=seat, partner=partner.value, wealth=wealth.value, units=units.value, activity=activity.value)))
+        send.on_click(
+            lambda _: self.act_here(Offer(seat=seat, partner=partner.value, wealth=wealth.value, units=units.value, activity=activity.value))
+        )
         return widgets.VBox(
             (
-                widgets.HTML('<b>Hire another household\'s labour</b> <span class="pb-muted">(binding once they accept: the Wealth and the units move together)</span>'),
+                widgets.HTML(
+                    "<b>Hire another household's labour</b> "
+                    '<span class="pb-muted">(binding once they accept: the Wealth and the units move together)</span>'
+                ),
                 widgets.HBox((partner, wealth, units, activity, send), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 8px")),
             )
         )
@@ -972,7 +996,9 @@ class LeerdamDashboard(TableDashboard):
     def _gift_form(self, view: View, seat: int) -> widgets.Widget:
         others = [(h.name, i) for i, h in enumerate(view.households) if i != seat]
         to = widgets.Dropdown(options=others, description="Give", style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-gift-to")
-        wealth = widgets.BoundedIntText(value=0, min=0, max=10**6, description="Wealth", style=WIDE, layout=widgets.Layout(width="160px")).add_class("pb-gift-wealth")
+        wealth = widgets.BoundedIntText(value=0, min=0, max=10**6, description="Wealth", style=WIDE, layout=widgets.Layout(width="160px")).add_class(
+            "pb-gift-wealth"
+        )
         send = widgets.Button(description="Give Wealth", icon="gift").add_class("pb-gift-send")
         send.on_click(lambda _: self.act_here(Gift(seat=seat, to=to.value, wealth=wealth.value)))
         return widgets.VBox(

@@ -31,7 +31,7 @@ VARIANTS_NOTE = '<b>Variants</b> <span class="pb-muted">(set as the rules text p
 
 def variants_note() -> str:
     """What a form says above its variants."""
-    return '<b>{}</b> <span class="pb-muted">{}</span>'.format(_("Variants"), _("(set as the rules text plays; change one to try a variant)"))
+    return "<b>{}</b> <span class=\"pb-muted\">{}</span>".format(_("Variants"), _("(set as the rules text plays; change one to try a variant)"))
 
 
 def language_menu(what: str) -> widgets.Dropdown:
@@ -70,14 +70,18 @@ class NewGameForm(widgets.VBox):
     ) -> None:
         """A name box per seat (its default from `defaults`) and, with `bots`, a menu of who
         plays it: the game's bots by name."""
-        self.names = tuple(widgets.Text(value=default, description=description(i), placeholder=placeholder, **_width(name_width)).add_class(f"pb-name-{i}") for i, default in enumerate(defaults))
+        self.names = tuple(
+            widgets.Text(value=default, description=description(i), placeholder=placeholder, **_width(name_width)).add_class(f"pb-name-{i}")
+            for i, default in enumerate(defaults)
+        )
         if not bots:
             self.rows = self.names
             return
         # TRANSLATORS: a choice in a seat's menu: a person plays this seat (not a bot).
         kinds = [(_("plays by hand"), "human")] + [(_("bot: {name}", name=name), name) for name in BOTS[slug]]
         self.kinds = tuple(
-            widgets.Dropdown(options=kinds, value="human", tooltip=_("Who plays seat {number}", number=i + 1), **_width(kind_width)).add_class(f"pb-kind-{i}") for i in range(len(defaults))
+            widgets.Dropdown(options=kinds, value="human", tooltip=_("Who plays seat {number}", number=i + 1), **_width(kind_width)).add_class(f"pb-kind-{i}")
+            for i in range(len(defaults))
         )
         self.rows = tuple(widgets.HBox((name, kind)) for name, kind in zip(self.names, self.kinds))
 

@@ -75,6 +75,7 @@ from .table import TableDashboard
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "NewRuleDashboard", "PaymentChooser", "SetupForm", "colour_class"]
 
 
+
 def colour_class(colour: str) -> str:
     """The CSS-safe spelling of a colour name, as used in `pb-pay-<colour>`."""
     return re.sub(r"[^a-z0-9-]", "-", colour.lower())
@@ -92,10 +93,16 @@ class SetupForm(NewGameForm):
     """Names, seat kinds and variants; `read()` turns them into a Setup, seed and bot seats."""
 
     def __init__(self) -> None:
-        self.players = widgets.ToggleButtons(options=[(f"{n} players", n) for n in range(CARD.players.low, CARD.players.high + 1)], value=4, description="Players", style=WIDE).add_class("pb-players")
+        self.players = widgets.ToggleButtons(
+            options=[(f"{n} players", n) for n in range(CARD.players.low, CARD.players.high + 1)], value=4, description="Players", style=WIDE
+        ).add_class("pb-players")
         self._seat_rows(RULES.slug, [f"Player {i + 1}" for i in range(CARD.players.high)], lambda i: f"Seat {i + 1}", "name")
-        self.bags = widgets.BoundedIntText(value=setup_default(Setup, "bags_per_player"), min=1, max=10, description="Bags per player", style=WIDE).add_class("pb-bags")
-        self.per_bag = widgets.BoundedIntText(value=setup_default(Setup, "per_bag"), min=1, max=50, description="Candies per colour per bag", style=WIDE).add_class("pb-per-bag")
+        self.bags = widgets.BoundedIntText(
+            value=setup_default(Setup, "bags_per_player"), min=1, max=10, description="Bags per player", style=WIDE
+        ).add_class("pb-bags")
+        self.per_bag = widgets.BoundedIntText(
+            value=setup_default(Setup, "per_bag"), min=1, max=50, description="Candies per colour per bag", style=WIDE
+        ).add_class("pb-per-bag")
         self.hand = widgets.BoundedIntText(value=setup_default(Setup, "hand"), min=1, max=999, description="Starting hand", style=WIDE).add_class("pb-hand")
         self.max_rounds = widgets.Combobox(
             value=str(setup_default(Setup, "max_rounds")),
@@ -166,16 +173,24 @@ class PaymentChooser(widgets.VBox):
         ).add_class("pb-pay-eat")
         self.eat.layout.display = "" if antibody in self.steppers else "none"
         self.levels = widgets.HTML().add_class("pb-pay-levels")
-        self.suggest = widgets.Button(description="Best payment", icon="magic", tooltip="Put back the legal payment that keeps your score highest").add_class("pb-pay-suggest")
+        self.suggest = widgets.Button(
+            description="Best payment", icon="magic", tooltip="Put back the legal payment that keeps your score highest"
+        ).add_class("pb-pay-suggest")
         self.confirm = widgets.Button(description="Confirm payment", button_style="danger", disabled=True).add_class("pb-pay-confirm")
         self.suggest.on_click(lambda _: self.fill_suggestion())
         self.confirm.on_click(lambda _: self._on_pay(self.payment()))
         for control in (*self.steppers.values(), self.eat):
             control.observe(lambda _: self._check(), "value")
-        rows = [widgets.HBox((stepper, self.eat) if colour == antibody else (stepper,), layout=widgets.Layout(align_items="center")) for colour, stepper in self.steppers.items()]
+        rows = [
+            widgets.HBox((stepper, self.eat) if colour == antibody else (stepper,), layout=widgets.Layout(align_items="center"))
+            for colour, stepper in self.steppers.items()
+        ]
         super().__init__(
             (
-                widgets.HTML(f"<b>Return candies to the common bowl, or eat {esc(antibody)}:</b> pay exactly {_plural(view.strength, 'level')}."),
+                widgets.HTML(
+                    f"<b>Return candies to the common bowl, or eat {esc(antibody)}:</b> "
+                    f"pay exactly {_plural(view.strength, 'level')}."
+                ),
                 widgets.HBox(tuple(rows), layout=widgets.Layout(flex_flow="row wrap", grid_gap="2px 12px")),
                 self.levels,
                 widgets.HBox((self.suggest, self.confirm)),
@@ -334,7 +349,9 @@ class NewRuleDashboard(TableDashboard):
         view = view_for(state, seat)
         me = view.seats[seat]
         bowl = candy_chips(view.colours, me.bowl) if me.bowl is not None else ""
-        head = widgets.HTML(card(f"{me.name}: your bowl ({me.candies} candies), for your eyes only", bowl, "pb-private", f'data-seat="{seat}"')).add_class("pb-private")
+        head = widgets.HTML(
+            card(f"{me.name}: your bowl ({me.candies} candies), for your eyes only", bowl, "pb-private", f'data-seat="{seat}"')
+        ).add_class("pb-private")
         parts: list[widgets.Widget] = [head, *self._moves(state, view, seat)]
         # The heading says where the game is: a note reads "you drew...", not which round.
         notes = LogPanel(f"Your notes · round {view.round} (newest first)" if view.round else "Your notes (newest first)")

@@ -21,7 +21,10 @@ __all__ = ["lines", "rulings", "table"]
 def table(header: Sequence[str], rows: Sequence[Sequence[object]], caption: str = "", numeric: Sequence[int] = ()) -> HTML:
     """A table of the engine's figures; every cell is escaped; `numeric` columns align right."""
     head = "".join(f'<th scope="col">{esc(h)}</th>' for h in header)
-    body = "".join("<tr>" + "".join(f"<td{' class=pb-num' if i in numeric else ''}>{esc(cell)}</td>" for i, cell in enumerate(row)) + "</tr>" for row in rows)
+    body = "".join(
+        "<tr>" + "".join(f'<td{" class=pb-num" if i in numeric else ""}>{esc(cell)}</td>' for i, cell in enumerate(row)) + "</tr>"
+        for row in rows
+    )
     title = f"<caption>{esc(caption)}</caption>" if caption else ""
     return HTML(f'<div class="pb-reference-table"><table>{title}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>')
 

@@ -44,7 +44,9 @@ def seat_place(game: AnyGame, seat: int, stopped: str = "") -> str:
     if stopped:
         # What the class's end said comes first: "Stopped in year 2: your household stood 2nd of 10 with 14 VP."
         sentence = (
-            _("{you} stood {place} with {value} {points}.", you=you, place=place, value=value, points=points) if place else _("{you} stood with {value} {points}.", you=you, value=value, points=points)
+            _("{you} stood {place} with {value} {points}.", you=you, place=place, value=value, points=points)
+            if place
+            else _("{you} stood with {value} {points}.", you=you, value=value, points=points)
         )
         return _("{stopped}: {sentence}", stopped=stopped[:1].upper() + stopped[1:], sentence=sentence[:1].lower() + sentence[1:])
     if place:

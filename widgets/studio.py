@@ -127,32 +127,30 @@ class PrintStudio(widgets.VBox):
         self._quiet = False
 
         self.game = widgets.Dropdown(
-            options=[(_title(slug), slug) for slug in self.printable],
-            description=_("Game"),
-            style=WIDE,
+            options=[(_title(slug), slug) for slug in self.printable], description=_("Game"), style=WIDE,
             layout=widgets.Layout(width="300px"),
         ).add_class("pb-studio-game")
         self.page = widgets.ToggleButtons(
             # TRANSLATORS: the US paper size, on a button beside "A4".
-            options=[("A4", "a4"), (_("Letter"), "letter")],
-            value="a4",
-            tooltips=[_("A4 paper"), _("US Letter paper")],
+            options=[("A4", "a4"), (_("Letter"), "letter")], value="a4", tooltips=[_("A4 paper"), _("US Letter paper")]
         ).add_class("pb-studio-page")
         # The language the sheets are printed in: the page's own to start with; each language by its own name.
         self.lang = widgets.Dropdown(
             options=[(name, code) for code, name in i18n.LANGUAGES.items()],
             value=i18n.current() if i18n.current() in i18n.LANGUAGES else i18n.SOURCE,
-            description=_("Print in"),
-            style=WIDE,
-            layout=widgets.Layout(width="220px"),
+            description=_("Print in"), style=WIDE, layout=widgets.Layout(width="220px"),
         ).add_class("pb-studio-lang")
-        self.source = widgets.ToggleButtons(options=[(_("Blank sheets"), "blank"), (_("From a saved game"), "saved")], value="blank", style={"button_width": "180px"}).add_class("pb-studio-source")
+        self.source = widgets.ToggleButtons(
+            options=[(_("Blank sheets"), "blank"), (_("From a saved game"), "saved")], value="blank", style={"button_width": "180px"}
+        ).add_class("pb-studio-source")
         missing = [_title(slug) for slug in games if slug not in self.printable]
         note = _("Not available in this installation yet: {games}.", games=", ".join(missing))
         self.missing_note = widgets.HTML(f'<span class="pb-muted">{esc(note)}</span>' if missing else "")
 
         # Blank sheets: how many seats and who sits there.
-        self.players = widgets.IntText(value=4, description=_("Players"), style=WIDE, layout=widgets.Layout(width="180px")).add_class("pb-studio-players")
+        self.players = widgets.IntText(value=4, description=_("Players"), style=WIDE, layout=widgets.Layout(width="180px")).add_class(
+            "pb-studio-players"
+        )
         self.range_hint = widgets.HTML()
         self.names = widgets.Textarea(
             placeholder=_("One name per line. Seats without a name get a line to write on."),
@@ -359,7 +357,10 @@ class PrintStudio(widgets.VBox):
         else:
             loaded = _n("{game} from {where}: {names} · {n} move · not finished", "{game} from {where}: {names} · {n} moves · not finished", len(game.actions), **shown)
         self.loaded_html.value = card("", esc(loaded))
-        mid_game = _("⚠ This game is not finished. A mid-game printout may show hidden information (hands, draws, secret picks or pledges): keep it from the players until the game is over.")
+        mid_game = _(
+            "⚠ This game is not finished. A mid-game printout may show hidden information (hands, draws, secret picks or pledges): "
+            "keep it from the players until the game is over."
+        )
         self.warning.value = "" if over else f'<div class="pb-tone-warn" style="font-weight:600;margin:4px 0;line-height:1.4">{esc(mid_game)}</div>'
         self._forget_pdf()
         self.status.ok(_("Loaded {where}. Press “Make PDF” to print what was played.", where=where))
@@ -417,12 +418,8 @@ class PrintStudio(widgets.VBox):
             ready = _n("PDF ready: {n} page of {game} (what was played, {paper}).", "PDF ready: {n} pages of {game} (what was played, {paper}).", self.pages, game=_title(slug), paper=paper)
         else:
             ready = _n(
-                "PDF ready: {n} page of {game} ({seats} seats, {paper}).",
-                "PDF ready: {n} pages of {game} ({seats} seats, {paper}).",
-                self.pages,
-                game=_title(slug),
-                seats=self.players.value,
-                paper=paper,
+                "PDF ready: {n} page of {game} ({seats} seats, {paper}).", "PDF ready: {n} pages of {game} ({seats} seats, {paper}).",
+                self.pages, game=_title(slug), seats=self.players.value, paper=paper,
             )
         self.status.ok(ready)
         size = f"{len(pdf) / 1024:.0f}"  # as the label always read: no thousands separator

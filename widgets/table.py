@@ -310,21 +310,7 @@ class TableDashboard(widgets.VBox):
         files together). Parts not built are left out. The navigator comes before the heartbeat:
         the page's script beats only once the page's own link is drawn (see the template)."""
         built = self._parts.get
-        order = (
-            self.style_html,
-            self.header,
-            self.status,
-            self.announcer,
-            built("class_panel"),
-            self.screen,
-            built("savebar"),
-            built("pace_bar"),
-            built("debrief_bar"),
-            self.debrief_area,
-            self.navigator,
-            self.heartbeat,
-            self.alive,
-        )
+        order = (self.style_html, self.header, self.status, self.announcer, built("class_panel"), self.screen, built("savebar"), built("pace_bar"), built("debrief_bar"), self.debrief_area, self.navigator, self.heartbeat, self.alive)
         self.children = tuple(w for w in order if w is not None)
 
     def _show_parts(self) -> None:
@@ -778,7 +764,9 @@ class TableDashboard(widgets.VBox):
             buttons.append(button)
         self.header.show(self.game_title, _("Join the table"), _("Which seat is yours?"))
         note = widgets.HTML(
-            '<div style="font-size:1.1em;margin:6px 0">' + esc(_("Press your own name. This phone becomes your seat: keep this page open (or bookmark it) to play.")) + "</div>"
+            '<div style="font-size:1.1em;margin:6px 0">'
+            + esc(_("Press your own name. This phone becomes your seat: keep this page open (or bookmark it) to play."))
+            + "</div>"
             if buttons
             else '<div class="pb-muted">' + esc(_("Every seat is taken. If one is yours, ask the facilitator to release it.")) + "</div>"
         )
