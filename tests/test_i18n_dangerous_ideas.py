@@ -30,11 +30,14 @@ from rules.dangerous_ideas import (
     EndTurn,
     Pass,
     Place,
+    Rerolled,
+    Roll,
     Setup,
     SpendSeed,
     Title,
     TurnStones,
     Write,
+    hub_of,
     transcript,
 )
 from tests.support.headless import links, one, seat_query, walk
@@ -130,6 +133,7 @@ class Table:
             one(self.host, f"pb-name-{i}").value = name
         one(self.host, "pb-story-name").value = STORY
         one(self.host, "pb-chapters").value = 1
+        one(self.host, "pb-table-dice").value = True  # the dice are entered: a known roll
         one(self.host, "pb-seed").value = 11
         one(self.host, "pb-start").click()
         assert self.host.game is not None, self.host.status.message
@@ -220,25 +224,25 @@ def test_every_dangerous_ideas_text_is_a_message_through_a_whole_game(store: Sto
         assert table.untranslated() == [], side
     table.act(Connect(seat=helper, from_node=1))
     table.act(Defend(seat=hinderer, from_node=1))
-    for seat in table.state.waiting_for():
-        if table.state.phase == "respond":
-            table.act(Pass(seat=seat))
     while table.state.phase == "respond":
         table.act(Pass(seat=table.state.waiting_for()[0]))
-    if table.state.phase == "reroll":
-        assert table.untranslated() == []
-        table.act(SpendSeed(seat=table.state.waiting_for()[0], die=0))
-        while table.state.phase == "reroll":
-            table.act(Pass(seat=table.state.waiting_for()[0]))
-    # The outcome: the actor concludes (a new meme written, or the idea rejected).
-    assert table.state.phase == "outcome" and table.untranslated() == []
+    # Table dice: the actor enters the roll, a seed re-rolls a die and its face is entered too.
+    assert table.state.phase == "roll" and table.untranslated() == []
+    table.act(Roll(dice=(1, 2)))
+    assert table.state.phase == "reroll" and table.untranslated() == []
+    table.act(SpendSeed(seat=table.state.waiting_for()[0], die=0))
+    assert table.state.phase == "rerolling" and table.untranslated() == []
+    table.act(Rerolled(die=0, value=1))
+    while table.state.phase == "reroll":
+        table.act(Pass(seat=table.state.waiting_for()[0]))
+    # The outcome: the actor writes the new meme on an empty branch; the connector gains.
     attempt = table.state.attempt
-    assert attempt is not None
-    if attempt.success:
-        branch = next(b for b in one(host, "pb-conclude-branch").options)[1]
-        table.act(Conclude(seat=actor, branch=branch))
-    else:
-        table.act(Conclude(seat=actor))
+    assert table.state.phase == "outcome" and attempt is not None and attempt.success
+    assert table.untranslated() == []
+    sheet = table.state.sheets[actor]
+    offered = [b for _label, b in one(host, "pb-conclude-branch").options]
+    branch = max(offered, key=lambda b: sheet.node(hub_of(b)))  # stones may move onto it from its hub
+    table.act(Conclude(seat=actor, branch=branch, from_hub=min(1, sheet.node(hub_of(branch)))))
     assert table.state.phase == "turn" and table.untranslated() == []
     # Every turn of the one chapter ends: the story ends, the results.
     table.act(EndTurn(seat=actor))
