@@ -75,6 +75,7 @@ OWN_PARTS = (
     "pb-narration",
     "pb-round",
     "pb-turn",
+    "pb-log",  # the shared panel, holding this game's log lines
 )
 #: the new-game form's own fields.
 FORM = ("pb-players", "pb-story-name", "pb-seeds", "pb-chapters", "pb-start-stones", "pb-layout", "pb-table-dice", "pb-name-0")

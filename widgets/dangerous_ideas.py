@@ -481,7 +481,7 @@ class DangerousIdeasDashboard(TableDashboard):
                 )
             )
         self.standings.show((_("Rank"), _("Player"), _("Score"), _("Memes"), _("Groups"), _("Stones + seeds")), rows)
-        self.game_log.show(view.log)
+        self.game_log.show([render(line) for line in view.log])
         if self.role == "seat" and self.seat is not None:
             self.curtain.set_seats(state.names, [s == self.seat for s in range(state.n)])
             self.curtain.refresh()
