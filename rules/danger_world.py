@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache, lru_cache
@@ -1996,11 +1996,12 @@ READY_SHEETS: tuple[ReadySheet, ...] = (
     ReadySheet("Vesper, the scout", (3, 2, 4, 1, 3, 1, 1, 1), ("Eyes like a hawk", "Runs first, asks later", "Cannot sit still")),
 )
 
-#: Aspects a quick character draws three of.
-QUICK_ASPECTS: tuple[str, ...] = (
-    "Quick on my feet", "Stubborn as a mule", "Owes the wrong people", "Never forgets a face",
-    "Afraid of the dark", "Soft spot for strays", "Born in the gutter", "Trusts no one",
-    "Ex-soldier", "Silver tongue", "Old wound aches in the cold", "Always hungry",
+#: Aspects a quick character draws three of: the playbook's suggestions, offered in the page's
+#: language (once on a sheet, an aspect is the player's text, kept as written).
+QUICK_ASPECTS: tuple[Said, ...] = (
+    say("Quick on my feet"), say("Stubborn as a mule"), say("Owes the wrong people"), say("Never forgets a face"),
+    say("Afraid of the dark"), say("Soft spot for strays"), say("Born in the gutter"), say("Trusts no one"),
+    say("Ex-soldier"), say("Silver tongue"), say("Old wound aches in the cold"), say("Always hungry"),
 )  # fmt: skip
 
 
@@ -2018,16 +2019,17 @@ def fit_stats(stats: Sequence[int], sheet_dice: int = SHEET_DICE) -> tuple[int, 
     return tuple(out)
 
 
-def quick_sheet(seed: int, sheet_dice: int = SHEET_DICE) -> ReadySheet:
+def quick_sheet(seed: int, sheet_dice: int = SHEET_DICE, said: Callable[[Said], str] = str) -> ReadySheet:
     """A legal sheet drawn from `seed`: 1 die in each stat, the rest spread at random (none
-    above 4), three different aspects. The same seed gives the same sheet."""
+    above 4), three different aspects. The same seed gives the same sheet; `said` says its
+    aspects (in English by default, a page passes its language's `i18n.render`)."""
     if not len(STATS) * STAT_MIN <= sheet_dice <= len(STATS) * STAT_MAX:
         raise RuleError("setup", say("a sheet holds {low}-{high} dice", low=len(STATS) * STAT_MIN, high=len(STATS) * STAT_MAX))
     rng = random.Random(f"quick-sheet:{seed}")
     stats = [STAT_MIN] * len(STATS)
     for _ in range(sheet_dice - sum(stats)):
         stats[rng.choice([i for i, v in enumerate(stats) if v < STAT_MAX])] += 1
-    return ReadySheet("a quick character", tuple(stats), tuple(rng.sample(QUICK_ASPECTS, ASPECTS)))
+    return ReadySheet("a quick character", tuple(stats), tuple(said(aspect) for aspect in rng.sample(QUICK_ASPECTS, ASPECTS)))
 
 
 # -- the text's worked example ------------------------------------------------------------------------

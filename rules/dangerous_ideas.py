@@ -42,8 +42,7 @@ from itertools import compress
 from operator import attrgetter, not_
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_text
-from .core import plural as _plural
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_said
 from .decisions import Decision, Game, Made, collect
 from .games import card
 from .records import _new, _setattr, construct, evolve
@@ -92,6 +91,7 @@ __all__ = [
     "Write",
     "adjacent",
     "bears_example",
+    "branch_said",
     "branch_words",
     "by_hand",
     "chance",
@@ -99,6 +99,7 @@ __all__ = [
     "clean",
     "decisions",
     "default_chapters",
+    "ending",
     "goldilocks_setup",
     "hides",
     "hub_of",
@@ -108,6 +109,7 @@ __all__ = [
     "may_involve",
     "meme_key",
     "odds_report",
+    "place_said",
     "place_words",
     "play",
     "role_node",
@@ -221,16 +223,29 @@ def hub_of(branch: str) -> str:
 def branch_words(layout: Sequence[str], branch: str) -> str:
     """'a leaf branch by Probe': an empty branch as the players name it. The sheet prints no
     branch numbers, and two empty branches of one type by one hub are the same choice."""
-    return f"a {layout[_BRANCH_INDEX[branch]]} branch by {hub_of(branch).title()}"
+    return str(branch_said(layout, branch))
+
+
+def branch_said(layout: Sequence[str], branch: str) -> Said:
+    """`branch_words` as a message, said in the reader's language."""
+    hub = NODE_NAMES[hub_of(branch)]
+    if layout[_BRANCH_INDEX[branch]] == LEAF:
+        return say("a leaf branch by {hub}", hub=hub)
+    return say("a coiled branch by {hub}", hub=hub)
 
 
 def place_words(layout: Sequence[str], sheet: Sheet, place: str) -> str:
     """A place on a sheet in the players' words: 'Think', the meme written on a filled branch
     ("'Bears are friends - Goldilocks'"), or the empty branch's type and hub."""
+    return str(place_said(layout, sheet, place))
+
+
+def place_said(layout: Sequence[str], sheet: Sheet, place: str) -> Said | str:
+    """`place_words` said in the reader's language (a meme stays as its players wrote it)."""
     if place in NODES:
-        return place.title()
+        return NODE_NAMES[place]
     meme = sheet.meme(place)
-    return _quote(meme.text, meme.holder) if meme is not None else branch_words(layout, place)
+    return _quote(meme.text, meme.holder) if meme is not None else branch_said(layout, place)
 
 
 def adjacent(a: str, b: str) -> bool:
@@ -728,6 +743,7 @@ class State:
     titles: tuple[str, ...] = ()
     story: tuple[StoryLine, ...] = ()
     log: tuple[Event, ...] = ()
+    #: why the story ended, in English (records and the lab read it); `ending(state)` says it.
     ended: str = ""
 
     @property
@@ -817,13 +833,16 @@ def _quote(meme_text: str, holder: str) -> str:
     return f"'{meme_text} - {holder}'"
 
 
-def _stones_go(stones: int, hub: str) -> str:
-    if not stones:
-        return "."
-    return f"; its stone goes to {hub.title()}." if stones == 1 else f"; its {stones} stones go to {hub.title()}."
+def _commas(parts: Sequence[Said | str]) -> Said | str:
+    """Parts of a line said one after another, "2 on Think, 1 on Probe", in one message per comma."""
+    joined = parts[0]
+    for part in parts[1:]:
+        # TRANSLATORS: two parts of a list in a log line ("2 on Think, 1 on Probe"); keep the order.
+        joined = say("{first}, {then}", first=joined, then=part)
+    return joined
 
 
-def _say(state: State, text: str, **changes: Any) -> State:
+def _say(state: State, text: str | Said, **changes: Any) -> State:
     """The state with `text` logged, and `changes` made in the same copy (`construct` written
     out for the line and the state: a game logs some 450 lines)."""
     fields = state.__dict__.copy()
@@ -837,10 +856,11 @@ def _say(state: State, text: str, **changes: Any) -> State:
     return new
 
 
-def _tell(state: State, seat: int | None, kind: str, text: str, **changes: Any) -> State:
+def _tell(state: State, seat: int | None, kind: str, text: str | Said, **changes: Any) -> State:
     """A story line (narration, title, outcome); it also goes into the event log (and `changes`
-    are made in the same copy)."""
-    text = clean(text) if kind != "narration" else str(text).strip()
+    are made in the same copy). The playbook's own lines are messages; a narration is typed."""
+    if not isinstance(text, Said):
+        text = clean(text) if kind != "narration" else str(text).strip()
     if not text:
         return evolve(state, **changes) if changes else state
     story = state.story + (construct(StoryLine, {"chapter": state.chapter + 1, "seat": seat, "kind": kind, "text": text}),)
@@ -891,19 +911,20 @@ def _gain(sheet: Sheet, places: Iterable[str]) -> Sheet:
     return evolve(sheet, nodes=tuple(nodes), branches=changed, gained=sheet.gained + count)
 
 
-def _describe_places(layout: Sequence[str], sheet: Sheet, places: Sequence[str]) -> str:
+def _describe_places(layout: Sequence[str], sheet: Sheet, places: Sequence[str]) -> Said | str:
     """'2 on Think, 1 on 'Wolves lie - Wolf'': stones placed, in sheet order."""
     if type(places) is tuple and all(type(p) is str and p in _NODE_INDEX for p in places):
         return _describe_nodes(places)  # the usual placement: nodes only, the same few each turn
     counts = Counter(places)
-    return ", ".join(f"{n} on {place_words(layout, sheet, p)}" for p, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
+    return _commas([say("{count} on {place}", count=n, place=place_said(layout, sheet, p)) for p, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0]))])
 
 
 @lru_cache(maxsize=1024)
-def _describe_nodes(places: tuple[str, ...]) -> str:
+def _describe_nodes(places: tuple[str, ...]) -> Said | str:
     """`_describe_places` for nodes only (their words do not depend on the sheet)."""
     counts = Counter(places)
-    return ", ".join(f"{n} on {place.title()}" for place, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0])))
+    # TRANSLATORS: stones placed on a node of the sheet: "2 on Think".
+    return _commas([say("{count} on {place}", count=n, place=NODE_NAMES[place]) for place, n in sorted(counts.items(), key=lambda kv: _place_order(kv[0]))])
 
 
 # -- checking -----------------------------------------------------------------------------------
@@ -1004,7 +1025,10 @@ def _check_write(state: State, action: Write) -> None:
     for branch, meme in sheet.memes():
         kind = state.setup.branch_type(branch)
         if state.setup.branch_type(action.branch) == kind:
-            raise RuleError("setting round", say("{name} has written a leaf meme already: the second is coiled", name=name) if kind == LEAF else say("{name} has written a coiled meme already: the second is leaf", name=name))
+            raise RuleError(
+                "setting round",
+                say("{name} has written a leaf meme already: the second is coiled", name=name) if kind == LEAF else say("{name} has written a coiled meme already: the second is leaf", name=name),
+            )
         if meme.key == meme_key(text) and meme.holder_key == meme_key(holder):
             raise RuleError("setting round", say("{holder} already holds '{words}' on {name}'s sheet", holder=holder, words=text, name=name))
 
@@ -1056,7 +1080,16 @@ def _check_move(state: State, action: Move) -> None:
         leaving[step.source] += step.stones
     for place, count in leaving.items():
         if count > sheet.stones_at(place):
-            raise RuleError("move", say_n("{n} stone cannot leave {place}: it holds {held} (each stone moves one step per action)", "{n} stones cannot leave {place}: it holds {held} (each stone moves one step per action)", count, place=place, held=sheet.stones_at(place)))
+            raise RuleError(
+                "move",
+                say_n(
+                    "{n} stone cannot leave {place}: it holds {held} (each stone moves one step per action)",
+                    "{n} stones cannot leave {place}: it holds {held} (each stone moves one step per action)",
+                    count,
+                    place=place,
+                    held=sheet.stones_at(place),
+                ),
+            )
 
 
 def _check_meme_action(state: State, action: Create | Spread) -> None:
@@ -1081,7 +1114,14 @@ def _check_meme_action(state: State, action: Create | Spread) -> None:
     if action.target is not None:
         _check_target(state, seat, action.target, holder_key, holder)
     if state.last_failed == (kind, key, holder_key):
-        raise RuleError("repeat after failure", (say("that create of '{words}' for {holder} just failed: {name} may not try it again as the next action this turn", words=text, holder=holder, name=name) if kind == "create" else say("that spread of '{words}' for {holder} just failed: {name} may not try it again as the next action this turn", words=text, holder=holder, name=name)))
+        raise RuleError(
+            "repeat after failure",
+            (
+                say("that create of '{words}' for {holder} just failed: {name} may not try it again as the next action this turn", words=text, holder=holder, name=name)
+                if kind == "create"
+                else say("that spread of '{words}' for {holder} just failed: {name} may not try it again as the next action this turn", words=text, holder=holder, name=name)
+            ),
+        )
 
 
 def _check_target(state: State, seat: int, target: object, holder_key: str, holder: str) -> Meme:
@@ -1198,13 +1238,20 @@ def _check_spend(state: State, action: Spend) -> None:
         _their_turn(state, seat, a.actor, say("staking"))
     else:
         if state.phase == "stake":
-            raise RuleError("phase 1", say("the actor is still staking (phase 1): connect comes in phase 2") if role == "connect" else say("the actor is still staking (phase 1): defend comes in phase 2"))
+            raise RuleError(
+                "phase 1", say("the actor is still staking (phase 1): connect comes in phase 2") if role == "connect" else say("the actor is still staking (phase 1): defend comes in phase 2")
+            )
         _phase(state, ("respond",), say("to connect") if role == "connect" else say("to defend"))
         assert a is not None
         _require(seat != a.actor, "connect or defend", say("the actor stakes: only the other players connect or defend"))
         other = "defend" if role == "connect" else "connect"
         if a.sides[seat] == other:
-            raise RuleError("connect or defend", say("{name} has already chosen to defend in this action: never both", name=state.names[seat]) if other == "defend" else say("{name} has already chosen to connect in this action: never both", name=state.names[seat]))
+            raise RuleError(
+                "connect or defend",
+                say("{name} has already chosen to defend in this action: never both", name=state.names[seat])
+                if other == "defend"
+                else say("{name} has already chosen to connect in this action: never both", name=state.names[seat]),
+            )
     _require(_is_int(action.from_node) and action.from_node >= 0, "stones", say("stones are counted in whole numbers from 0"))
     _require(_is_int(action.from_think) and action.from_think >= 0, "stones", say("stones are counted in whole numbers from 0"))
     _require(isinstance(action.memes, tuple), "involve", say("involved memes are a list"))
@@ -1218,7 +1265,10 @@ def _check_spend(state: State, action: Spend) -> None:
     node_total = a.node_spent[seat] + action.from_node
     think_total = a.think_spent[seat] + action.from_think
     if think_total > node_total:
-        raise RuleError("think", say("Think gives up to as many stones as spent from {node}: {name} would spend {think} from Think against {spent}", node=NODE_NAMES[node], name=name, think=think_total, spent=node_total))
+        raise RuleError(
+            "think",
+            say("Think gives up to as many stones as spent from {node}: {name} would spend {think} from Think against {spent}", node=NODE_NAMES[node], name=name, think=think_total, spent=node_total),
+        )
     seen: set[str] = set()
     total = action.from_node + action.from_think
     for use in action.memes:
@@ -1310,7 +1360,16 @@ def _check_conclude(state: State, action: Conclude) -> None:
         raise RuleError("new meme", say("{branch} is not empty", branch=action.branch))
     hub = hub_of(action.branch)
     if action.from_hub > sheet.node(hub):
-        raise RuleError("new meme", say_n("{name} has only {n} stone on {node} to move onto the new meme", "{name} has only {n} stones on {node} to move onto the new meme", sheet.node(hub), name=state.names[seat], node=NODE_NAMES[hub]))
+        raise RuleError(
+            "new meme",
+            say_n(
+                "{name} has only {n} stone on {node} to move onto the new meme",
+                "{name} has only {n} stones on {node} to move onto the new meme",
+                sheet.node(hub),
+                name=state.names[seat],
+                node=NODE_NAMES[hub],
+            ),
+        )
 
 
 def _check_unknown(state: State, action: Action) -> None:
@@ -1326,8 +1385,8 @@ def initial(setup: Setup) -> State:
     """The story before anyone has placed a stone."""
     sheets = tuple(Sheet(name=name, seeds=setup.seeds) for name in setup.names)
     state = State(setup=setup, phase="place", sheets=sheets)
-    state = _say(state, f"Dangerous Ideas for {seats_text(setup.names, range(setup.players))}: {setup.chapter_count} chapters.")
-    return _say(state, f"Everyone places {setup.start_stones} stones on the five nodes of their sheet.")
+    state = _say(state, say_n("Dangerous Ideas for {names}: {n} chapter.", "Dangerous Ideas for {names}: {n} chapters.", setup.chapter_count, names=seats_said(setup.names, range(setup.players))))
+    return _say(state, say_n("Everyone places {n} stone on the five nodes of their sheet.", "Everyone places {n} stones on the five nodes of their sheet.", setup.start_stones))
 
 
 def play(state: State, action: Action) -> State:
@@ -1342,14 +1401,14 @@ def _play_place(state: State, action: Place) -> State:
     assert seat is not None
     sheet = evolve(_gain(state.sheets[seat], action.place), placed=True)
     state = evolve(state, sheets=_set(state.sheets, seat, sheet))
-    state = _say(state, f"{state.names[seat]} places the starting stones: {_describe_places(state.setup.layout, sheet, action.place)}.")
+    state = _say(state, say("{name} places the starting stones: {places}.", name=state.names[seat], places=_describe_places(state.setup.layout, sheet, action.place)))
     state = _narrate(state, action)
     return _begin_setting(state) if all(s.placed for s in state.sheets) else state
 
 
 def _begin_setting(state: State) -> State:
     state = evolve(state, phase="setting", turn=0)
-    return _say(state, f"The setting round: each player fills one leaf and one coiled branch. {state.names[0]} begins.")
+    return _say(state, say("The setting round: each player fills one leaf and one coiled branch. {name} begins.", name=state.names[0]))
 
 
 def _play_write(state: State, action: Write) -> State:
@@ -1364,7 +1423,7 @@ def _play_write(state: State, action: Write) -> State:
     if sheet.filled >= 2:
         changes["turn"] = seat + 1 if seat + 1 < state.n else None
     state = _narrate(state, action)
-    line = f"{state.names[seat]} writes {_quote(text, holder)} on {branch_words(state.setup.layout, action.branch)}."
+    line = say("{name} writes {meme} on {branch}.", name=state.names[seat], meme=_quote(text, holder), branch=branch_said(state.setup.layout, action.branch))
     state = _tell(state, seat, "outcome", line, **changes)
     return _begin_chapter(state) if sheet.filled >= 2 and seat + 1 >= state.n else state
 
@@ -1372,11 +1431,8 @@ def _play_write(state: State, action: Write) -> State:
 def _begin_chapter(state: State) -> State:
     k = state.chapter + 1
     if k >= state.setup.chapter_count:
-        return _end(state, f"the story's last chapter (Chapter {state.chapter + 1}) is over")
-    sheets = tuple(
-        evolve(s, branches=tuple(m if m is None or m.bonus == BONUS_STONES else evolve(m, bonus=BONUS_STONES) for m in s.branches))
-        for s in state.sheets
-    )
+        return _end(state)
+    sheets = tuple(evolve(s, branches=tuple(m if m is None or m.bonus == BONUS_STONES else evolve(m, bonus=BONUS_STONES) for m in s.branches)) for s in state.sheets)
     state = evolve(
         state,
         phase="title",
@@ -1390,12 +1446,19 @@ def _begin_chapter(state: State) -> State:
         bonus_taken=frozenset(),
         last_failed=None,
     )
-    return _say(state, f"Chapter {k + 1} of {state.setup.chapter_count}: {state.names[k % state.n]} starts it. Every meme's bonus stones are refreshed to {BONUS_STONES}.")
+    line = say(
+        "Chapter {chapter} of {count}: {name} starts it. Every meme's bonus stones are refreshed to {bonus}.",
+        chapter=k + 1,
+        count=state.setup.chapter_count,
+        name=state.names[k % state.n],
+        bonus=BONUS_STONES,
+    )
+    return _say(state, line)
 
 
 def _play_title(state: State, action: Title) -> State:
     title = clean(action.title)
-    state = _tell(state, action.seat, "title", f"Chapter {state.chapter + 1}: {title}", title=title, titles=state.titles + (title,))
+    state = _tell(state, action.seat, "title", say("Chapter {chapter}: {title}", chapter=state.chapter + 1, title=title), title=title, titles=state.titles + (title,))
     state = _narrate(state, action)
     return _begin_turn(state, state.chapter_order()[0])
 
@@ -1403,7 +1466,7 @@ def _play_title(state: State, action: Title) -> State:
 def _begin_turn(state: State, seat: int, **changes: Any) -> State:
     return _say(
         state,
-        f"{state.names[seat]}'s turn: {TURN_STONES} stones to place.",
+        say_n("{name}'s turn: {n} stone to place.", "{name}'s turn: {n} stones to place.", TURN_STONES, name=state.names[seat]),
         phase="turn-start",
         turn=seat,
         actions_taken=0,
@@ -1419,7 +1482,7 @@ def _play_turn_stones(state: State, action: TurnStones) -> State:
     seat = action.seat
     assert seat is not None
     sheet = state.sheets[seat]
-    line = f"{state.names[seat]} places the turn's stones: {_describe_places(state.setup.layout, sheet, action.place)}."
+    line = say("{name} places the turn's stones: {places}.", name=state.names[seat], places=_describe_places(state.setup.layout, sheet, action.place))
     state = _say(state, line, sheets=_set(state.sheets, seat, _gain(sheet, action.place)), phase="turn")
     return _narrate(state, action)
 
@@ -1428,7 +1491,7 @@ def _play_gain(state: State, action: Gain) -> State:
     seat = action.seat
     assert seat is not None
     sheet = state.sheets[seat]
-    line = f"{state.names[seat]} gains {GAIN_STONES} stones: {_describe_places(state.setup.layout, sheet, action.place)}."
+    line = say_n("{name} gains {n} stone: {places}.", "{name} gains {n} stones: {places}.", GAIN_STONES, name=state.names[seat], places=_describe_places(state.setup.layout, sheet, action.place))
     sheets = _set(state.sheets, seat, _gain(sheet, action.place))
     state = _say(state, line, sheets=sheets, actions_taken=state.actions_taken + 1, last_failed=None)
     return _narrate(state, action)
@@ -1441,8 +1504,8 @@ def _play_move(state: State, action: Move) -> State:
     for step in action.steps:
         sheet = _add_at(_add_at(sheet, step.source, -step.stones), step.target, step.stones)
     layout = state.setup.layout
-    moved = ", ".join(f"{s.stones} from {place_words(layout, sheet, s.source)} to {place_words(layout, sheet, s.target)}" for s in action.steps)
-    line = f"{state.names[seat]} moves stones: {moved}."
+    steps = [say("{count} from {source} to {target}", count=s.stones, source=place_said(layout, sheet, s.source), target=place_said(layout, sheet, s.target)) for s in action.steps]
+    line = say("{name} moves stones: {steps}.", name=state.names[seat], steps=_commas(steps))
     state = _say(state, line, sheets=_set(state.sheets, seat, sheet), actions_taken=state.actions_taken + 1, last_failed=None)
     return _narrate(state, action)
 
@@ -1488,15 +1551,20 @@ def _play_meme_action(state: State, action: Create | Spread) -> State:
     state = evolve(state, phase="stake", attempt=attempt, targeted=targeted, actions_taken=number, last_failed=None)
     # As the rules text tells it: "she announces that she is attempting to spread his democracy
     # meme to Papa Bear ... an attempt to replace German Efficiency's '...' meme".
-    if action.kind == "create":
-        line = f"{name} tries to create a new meme, '{text}', held by {holder}"
-    else:
-        line = f"{name} tries to spread '{text}' to {holder}"
+    line: Said
     if action.target is not None:
         victim = state.sheets[action.target.seat].meme(action.target.branch)
         assert victim is not None
-        line += f", replacing {state.names[action.target.seat]}'s {_quote(victim.text, victim.holder)}"
-    state = _tell(state, seat, "outcome", line + ".")
+        values = {"name": name, "words": text, "holder": holder, "owner": state.names[action.target.seat], "meme": _quote(victim.text, victim.holder)}
+        if action.kind == "create":
+            line = say("{name} tries to create a new meme, '{words}', held by {holder}, replacing {owner}'s {meme}.", **values)
+        else:
+            line = say("{name} tries to spread '{words}' to {holder}, replacing {owner}'s {meme}.", **values)
+    elif action.kind == "create":
+        line = say("{name} tries to create a new meme, '{words}', held by {holder}.", name=name, words=text, holder=holder)
+    else:
+        line = say("{name} tries to spread '{words}' to {holder}.", name=name, words=text, holder=holder)
+    state = _tell(state, seat, "outcome", line)
     return _narrate(state, action)
 
 
@@ -1504,7 +1572,8 @@ def _play_plot_unfinished(state: State, action: PlotUnfinished) -> State:
     seat = action.seat
     assert seat is not None
     sheets = _set(state.sheets, seat, _gain(state.sheets[seat], ["create"] * PLOT_STONES))
-    state = _say(state, f"{state.names[seat]} declares the chapter's plot unfinished: +{PLOT_STONES} stones on Create.", sheets=sheets, plot_declared=True)
+    line = say("{name} declares the chapter's plot unfinished: +{stones} stones on Create.", name=state.names[seat], stones=PLOT_STONES)
+    state = _say(state, line, sheets=sheets, plot_declared=True)
     return _narrate(state, action)
 
 
@@ -1512,7 +1581,7 @@ def _play_end_turn(state: State, action: EndTurn) -> State:
     seat = action.seat
     assert seat is not None
     state = _narrate(state, action)
-    state = _say(state, f"{state.names[seat]} ends the turn.")
+    state = _say(state, say("{name} ends the turn.", name=state.names[seat]))
     done = state.turns_done + 1
     if done < state.n:  # the next player's turn, in the same copy
         return _begin_turn(state, state.chapter_order()[done], turns_done=done)
@@ -1534,11 +1603,11 @@ def _play_spend(state: State, action: Spend) -> State:
     own = from_node + from_think
     bonus = 0
     weighted = 0
-    parts = []
+    parts: list[Said | str] = []
     if from_node:
-        parts.append(f"{from_node} from {node.title()}")
+        parts.append(say("{count} from {place}", count=from_node, place=NODE_NAMES[node]))
     if from_think:
-        parts.append(f"{from_think} from Think")
+        parts.append(say("{count} from {place}", count=from_think, place=NODE_NAMES["think"]))
     branches = sheet.branches
     involving: dict[str, Any] = {}  # the memes involved, for the state
     if memes:
@@ -1557,11 +1626,13 @@ def _play_spend(state: State, action: Spend) -> State:
                 bonus_taken.add(meme.id)
             if role == "defend" and a.target is not None and a.target.seat == seat and meme.id == a.target_id:
                 weighted += use.stones + use.bonus
-            if use.bonus:
-                what = f"{use.bonus} bonus and {use.stones} own" if use.stones else f"{use.bonus} bonus"
+            quoted = _quote(meme.text, meme.holder)
+            if use.bonus and use.stones:
+                parts.append(say("{bonus} bonus and {own} own from {meme}", bonus=use.bonus, own=use.stones, meme=quoted))
+            elif use.bonus:
+                parts.append(say("{bonus} bonus from {meme}", bonus=use.bonus, meme=quoted))
             else:
-                what = f"{use.stones} own" if use.stones else ""
-            parts.append(f"{what} from {_quote(meme.text, meme.holder)}")
+                parts.append(say("{own} own from {meme}", own=use.stones, meme=quoted))
         branches = tuple(changed)
         involving = {"involved": frozenset(involved), "bonus_taken": frozenset(bonus_taken)}
     sheet = evolve(sheet, nodes=tuple(nodes), branches=branches, spent=sheet.spent + own)
@@ -1583,14 +1654,27 @@ def _play_spend(state: State, action: Spend) -> State:
         passed=(False,) * len(a.passed),
     )
     name = state.names[seat]
-    spent = ", ".join(parts)
-    if role == "defend":
-        extra = " (each stone from the target counts double)" if weighted else ""
-        line = f"{name} defends with {_plural(stones, 'stone')}: {spent}, removing {removed}{extra}. The pool is {pool}."
+    values = {"name": name, "spent": _commas(parts), "pool": pool}
+    if role == "defend" and weighted:
+        line = say_n(
+            "{name} defends with {n} stone: {spent}, removing {removed} (each stone from the target counts double). The pool is {pool}.",
+            "{name} defends with {n} stones: {spent}, removing {removed} (each stone from the target counts double). The pool is {pool}.",
+            stones,
+            removed=removed,
+            **values,
+        )
+    elif role == "defend":
+        line = say_n(
+            "{name} defends with {n} stone: {spent}, removing {removed}. The pool is {pool}.",
+            "{name} defends with {n} stones: {spent}, removing {removed}. The pool is {pool}.",
+            stones,
+            removed=removed,
+            **values,
+        )
     elif role == "connect":
-        line = f"{name} connects with {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
+        line = say_n("{name} connects with {n} stone: {spent}. The pool is {pool}.", "{name} connects with {n} stones: {spent}. The pool is {pool}.", stones, **values)
     else:
-        line = f"{name} stakes {_plural(stones, 'stone')}: {spent}. The pool is {pool}."
+        line = say_n("{name} stakes {n} stone: {spent}. The pool is {pool}.", "{name} stakes {n} stones: {spent}. The pool is {pool}.", stones, **values)
     state = _say(state, line, sheets=_set(state.sheets, seat, sheet), attempt=attempt, **involving)
     return _narrate(state, action) if action.narration else state
 
@@ -1602,7 +1686,7 @@ def _play_pass(state: State, action: Pass) -> State:
         state = _narrate(state, action)
     if state.phase == "stake":
         name = state.names[seat]
-        line = f"{name} has a pool of {a.pool}. Phase 2: the others may connect or defend; {name} may add more."
+        line = say("{name} has a pool of {pool}. Phase 2: the others may connect or defend; {name} may add more.", name=name, pool=a.pool)
         return _say(state, line, phase="respond", attempt=evolve(a, passed=(False,) * state.n))
     # The pass in one copy of the attempt and of the state, written out: phase 2 passes round
     # the table after every spend, some 300 times a game.
@@ -1611,7 +1695,8 @@ def _play_pass(state: State, action: Pass) -> State:
     a = construct(Attempt, fields)
     if all(a.passed):  # the last pass: the dice roll, or the roll stands (in the same copy)
         if state.phase == "respond":
-            return _say(state, f"Nobody spends more: {_plural(a.pool, 'stone')} in the pool. The dice roll.", phase="roll", attempt=a)
+            line = say_n("Nobody spends more: {n} stone in the pool. The dice roll.", "Nobody spends more: {n} stones in the pool. The dice roll.", a.pool)
+            return _say(state, line, phase="roll", attempt=a)
         return _resolve(state, a)
     fields = state.__dict__.copy()
     fields["attempt"] = a
@@ -1625,7 +1710,8 @@ def _play_roll(state: State, action: Roll) -> State:
     # The roll, and the seeds awaited (`_await_seeds`), in one copy of the attempt and of the state.
     passed = tuple(s.seeds == 0 for s in state.sheets)
     a = evolve(a, dice=tuple(dice), first_dice=tuple(dice), passed=passed, rerolling=None)
-    state = _say(state, f"{state.names[a.actor]} rolls {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}.", attempt=a, phase="reroll")
+    line = say("{name} rolls {first} + {second} = {total} against a pool of {pool}.", name=state.names[a.actor], first=dice[0], second=dice[1], total=sum(dice), pool=a.pool)
+    state = _say(state, line, attempt=a, phase="reroll")
     return _resolve(state, a) if all(passed) else state
 
 
@@ -1637,7 +1723,7 @@ def _play_spend_seed(state: State, action: SpendSeed) -> State:
     seeds_spent = _set(a.seeds_spent, seat, a.seeds_spent[seat] + 1)
     # The narration's line comes first; the seed, the phase and the die go in with the next.
     state = _narrate(state, action)
-    line = f"{state.names[seat]} crosses off a red seed to re-roll die {action.die + 1} (showing {a.dice[action.die]})."
+    line = say("{name} crosses off a red seed to re-roll die {die} (showing {value}).", name=state.names[seat], die=action.die + 1, value=a.dice[action.die])
     return _say(state, line, sheets=sheets, phase="rerolling", attempt=evolve(a, rerolling=action.die, seeds_spent=seeds_spent))
 
 
@@ -1645,7 +1731,15 @@ def _play_rerolled(state: State, action: Rerolled) -> State:
     a = state.attempt
     assert a is not None
     dice = _set(a.dice, action.die, action.value)
-    line = f"Die {action.die + 1} comes up {action.value}: the dice show {dice[0]} + {dice[1]} = {sum(dice)} against a pool of {a.pool}."
+    line = say(
+        "Die {die} comes up {value}: the dice show {first} + {second} = {total} against a pool of {pool}.",
+        die=action.die + 1,
+        value=action.value,
+        first=dice[0],
+        second=dice[1],
+        total=sum(dice),
+        pool=a.pool,
+    )
     return _await_seeds(_say(state, line, attempt=evolve(a, dice=dice, rerolling=None)))
 
 
@@ -1667,12 +1761,14 @@ def _resolve(state: State, a: Attempt) -> State:
     does not hold yet) succeeds or fails, in one copy of the state."""
     success = wins(a.pool, a.total)
     a = evolve(a, success=success)
-    what = f"{a.dice[0]} + {a.dice[1]} = {a.total} against a pool of {a.pool}"
+    values = {"first": a.dice[0], "second": a.dice[1], "total": a.total, "pool": a.pool, "holder": a.holder, "words": a.text}
     if success:
-        line = f"The roll stands at {what}: it succeeds, and {a.holder} takes up '{a.text}'."
+        line = say("The roll stands at {first} + {second} = {total} against a pool of {pool}: it succeeds, and {holder} takes up '{words}'.", **values)
         return _tell(state, None, "outcome", line, attempt=a, phase="outcome")
-    why = " (11 and 12 always fail)" if a.total >= ALWAYS_FAILS else ""
-    line = f"The roll stands at {what}{why}: it fails, and {a.holder} does not take up '{a.text}'."
+    if a.total >= ALWAYS_FAILS:
+        line = say("The roll stands at {first} + {second} = {total} against a pool of {pool} (11 and 12 always fail): it fails, and {holder} does not take up '{words}'.", **values)
+    else:
+        line = say("The roll stands at {first} + {second} = {total} against a pool of {pool}: it fails, and {holder} does not take up '{words}'.", **values)
     return _tell(state, None, "outcome", line, attempt=a, phase="outcome", last_failed=(a.kind, a.key, a.holder_key))
 
 
@@ -1710,8 +1806,18 @@ def _play_conclude(state: State, action: Conclude) -> State:
         )
         sheets[seat] = sheet
         next_id += 1
-        moved = f", moving {_plural(action.from_hub, 'stone')} from {hub.title()} onto it" if action.from_hub else ""
-        state = _tell(state, seat, "outcome", f"{name} writes {_quote(a.text, a.holder)} on {branch_words(state.setup.layout, branch)}{moved}.")
+        values = {"name": name, "meme": _quote(a.text, a.holder), "branch": branch_said(state.setup.layout, branch)}
+        if action.from_hub:
+            written = say_n(
+                "{name} writes {meme} on {branch}, moving {n} stone from {hub} onto it.",
+                "{name} writes {meme} on {branch}, moving {n} stones from {hub} onto it.",
+                action.from_hub,
+                hub=NODE_NAMES[hub],
+                **values,
+            )
+        else:
+            written = say("{name} writes {meme} on {branch}.", **values)
+        state = _tell(state, seat, "outcome", written)
         if a.target is not None:
             owner = sheets[a.target.seat]
             victim = owner.meme(a.target.branch)
@@ -1724,12 +1830,12 @@ def _play_conclude(state: State, action: Conclude) -> State:
                     state,
                     a.target.seat,
                     "outcome",
-                    f"{state.names[a.target.seat]} crosses off {_quote(victim.text, victim.holder)}" + _stones_go(victim.stones, hub_of(a.target.branch)),
+                    _crossed_off(state.names[a.target.seat], _quote(victim.text, victim.holder), victim.stones, NODE_NAMES[hub_of(a.target.branch)]),
                 )
         for s in connected:
             sheets[s] = _gain(sheets[s], ["think"] * CONNECT_REWARD)
         if connected:
-            state = _say(state, f"{seats_text(state.names, connected)} connected: +{CONNECT_REWARD} stones on Think each.")
+            state = _say(state, say("{names} connected: +{stones} stones on Think each.", names=seats_said(state.names, connected), stones=CONNECT_REWARD))
     record = construct(  # `Outcome(...)` without its `__init__` (15 fields)
         Outcome,
         {
@@ -1754,18 +1860,42 @@ def _play_conclude(state: State, action: Conclude) -> State:
     state = evolve(state, outcomes=state.outcomes + (record,), attempt=None, phase="turn", **changes)
     full = [s for s, sheet in enumerate(state.sheets) if all(sheet.branches)]  # every branch holds a meme
     if full:
-        return _end(state, f"{seats_text(state.names, full)} filled all {len(BRANCHES)} branches")
+        return _end(state)
     return state
 
 
-def _end(state: State, why: str) -> State:
-    state = evolve(state, phase="over", turn=None, attempt=None, ended=why)
-    state = _say(state, f"The story ends: {why}.")
+def ending(state: State) -> Said | None:
+    """Why the story ended, said in the reader's language (`state.ended` is its English): a
+    sheet with every branch filled ends it at once, else the last chapter did."""
+    if not state.over:
+        return None
+    full = [s for s, sheet in enumerate(state.sheets) if all(sheet.branches)]
+    if full:
+        return say("{names} filled all {count} branches", names=seats_said(state.names, full), count=len(BRANCHES))
+    return say("the story's last chapter (Chapter {chapter}) is over", chapter=state.chapter + 1)
+
+
+def _crossed_off(owner: str, meme: str, stones: int, hub: Said) -> Said:
+    """'Cy crosses off 'X - Y'; its 2 stones go to Probe.'"""
+    if not stones:
+        return say("{owner} crosses off {meme}.", owner=owner, meme=meme)
+    return say_n("{owner} crosses off {meme}; its stone goes to {hub}.", "{owner} crosses off {meme}; its {n} stones go to {hub}.", stones, owner=owner, meme=meme, hub=hub)
+
+
+def _end(state: State) -> State:
+    state = evolve(state, phase="over", turn=None, attempt=None)
+    why = ending(state)
+    assert why is not None
+    state = evolve(state, ended=str(why))
+    state = _say(state, say("The story ends: {why}.", why=why))
     table = standings(state)
     best = [s for rank, s, _ in table if rank == 1]
     summary = "; ".join(f"{state.names[s]} {score}" for _, s, score in table)
-    verb = "wins and announces" if len(best) == 1 else "share the win and announce"
-    state = _say(state, f"Final scores: {summary}. {seats_text(state.names, best)} {verb} the moral of the story.")
+    if len(best) == 1:
+        line = say("Final scores: {scores}. {name} wins and announces the moral of the story.", scores=summary, name=state.names[best[0]])
+    else:
+        line = say("Final scores: {scores}. {names} share the win and announce the moral of the story.", scores=summary, names=seats_said(state.names, best))
+    state = _say(state, line)
     return evolve(state, story=state.story + (StoryLine(state.chapter + 1, None, "outcome", state.log[-1].text),))
 
 
@@ -1873,8 +2003,10 @@ class Passage:
     lines: tuple[str, ...]
 
 
-def transcript(state: State) -> list[Passage]:
-    """The story so far: chapter titles, narrations and outcomes, grouped by chapter."""
+def transcript(state: State, said: Callable[[Said | str], str] = str) -> list[Passage]:
+    """The story so far: chapter titles, narrations and outcomes, grouped by chapter; `said`
+    says the playbook's own lines and headings (in English by default, a page passes its
+    language's `i18n.render`); narrations and titles stay as typed."""
     grouped: dict[int, list[str]] = {0: []}
     for line in state.story:
         lines = grouped.setdefault(line.chapter, [])
@@ -1883,14 +2015,14 @@ def transcript(state: State) -> list[Passage]:
         if line.kind == "narration" and line.seat is not None:
             lines.append(f"{state.names[line.seat]}: {line.text}")
         else:
-            lines.append(str(line.text))
+            lines.append(said(line.text))
     passages = []
     for k in sorted(grouped):
         if k == 0:
-            heading = "The setting"
+            heading = said(say("The setting"))
         else:
             title = state.titles[k - 1] if k - 1 < len(state.titles) else ""
-            heading = f"Chapter {k}: {title}" if title else f"Chapter {k}"
+            heading = said(say("Chapter {chapter}: {title}", chapter=k, title=title) if title else say("Chapter {chapter}", chapter=k))
         passages.append(Passage(k, heading, tuple(grouped[k])))
     return passages
 
@@ -1911,7 +2043,7 @@ def _where(state: State, seat: int, place: str) -> str:
 
 
 def _places_text(state: State, seat: int, places: Sequence[str]) -> str:
-    return _describe_places(state.setup.layout, state.sheets[seat], places)
+    return str(_describe_places(state.setup.layout, state.sheets[seat], places))
 
 
 def _spend_text(before: State, seat: int, action: Spend) -> str:
@@ -2009,6 +2141,8 @@ class View:
     log: tuple[str | Said, ...]
     ended: str
     standings: tuple[tuple[int, int, int], ...] = field(default=())
+    #: `ended` as a message, said in the reader's language.
+    ending: Said | None = None
 
 
 def view_for(state: State, seat: int | None) -> View:
@@ -2034,6 +2168,7 @@ def view_for(state: State, seat: int | None) -> View:
         log=tuple(e.text for e in state.log if e.visible(seat)),
         ended=state.ended,
         standings=tuple(standings(state)),
+        ending=ending(state),
     )
 
 

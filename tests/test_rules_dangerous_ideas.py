@@ -34,6 +34,7 @@ from rules.dangerous_ideas import (
     Use,
     Write,
 )
+from rules.text import Said
 
 NAMES = ("Ana", "Bo", "Cy")
 ANA, BO, CY = 0, 1, 2
@@ -636,7 +637,7 @@ def test_the_game_ends_after_the_last_chapter() -> None:
         state = do(state, TurnStones(seat=seat, place=("think", "think")), EndTurn(seat=seat))
     assert state.over and "last chapter" in state.ended and state.waiting_for() == ()
     refused(state, Title(seat=BO, title="More"), "game over")
-    assert "wins" in state.log[-1].text or "share" in state.log[-1].text
+    assert "wins" in str(state.log[-1].text) or "share" in str(state.log[-1].text)
 
 
 def test_the_game_ends_at_once_when_a_sheet_is_full() -> None:
@@ -724,7 +725,7 @@ BRANCH_ID = re.compile(r"\b(probe|create|connect|defend)-[123]\b")
 def test_the_bears_story_reads_like_the_texts_own_example() -> None:
     state = di.bears_example().state
     story = di.transcript_text(state)
-    log = "\n".join(e.text for e in state.log)
+    log = "\n".join(str(e.text) for e in state.log)
     assert not BRANCH_ID.search(story) and not BRANCH_ID.search(log)
     assert (
         "Manifest Destiny tries to spread 'Important decisions should be made through democracy' to Papa Bear, "
@@ -756,7 +757,7 @@ def test_every_step_may_carry_narration_into_the_log_and_the_transcript() -> Non
     state = do(state, TurnStones(seat=BO, place=("create", "create"), narration="The wolf waited."))
     state = do(state, Create(seat=BO, text="Wolves lie", holder="Wolf", narration="He smiled."), Stake(seat=BO, from_node=2, narration="Teeth."), Pass(seat=BO))
     state = do(roll(state, (1, 1)), Conclude(seat=BO, branch="probe-2", narration="She believed him."))
-    log = [e.text for e in state.log]
+    log = [str(e.text) for e in state.log]
     assert "Bo: \u201cHe smiled.\u201d" in log and "Ana: \u201cIt was a bright morning.\u201d" in log
     refused(state, EndTurn(seat=BO, narration="x" * 5000), "narration")
     passages = di.transcript(state)
@@ -852,8 +853,6 @@ def test_legal_actions_are_all_accepted_and_cover_every_waiting_seat(seed: int) 
         assert len(game.actions) < 5000
 
 
-
-
 def test_fast_copies_give_the_same_states_move_for_move(monkeypatch: pytest.MonkeyPatch) -> None:
     # The rules copy states with records.evolve for speed; dataclasses.replace is the reference.
     from lab import BOTS
@@ -941,6 +940,8 @@ def _seen(state: di.State, whole: bool) -> str:
     and the final state holds them whole)."""
     sets = {f: tuple(sorted(getattr(state, f))) for f in ("involved", "bonus_taken", "targeted")}
     grown = {} if whole else {f: len(getattr(state, f)) for f in ("log", "story", "outcomes")}
+    if whole:  # the lines as the English they were before they were messages
+        grown = {"log": tuple(replace(e, text=str(e.text)) for e in state.log), "story": tuple(replace(line, text=str(line.text)) for line in state.story)}
     return repr(replace(state, **sets, **grown))
 
 
@@ -971,6 +972,8 @@ def _canonical(value: object) -> object:
 
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if isinstance(value, Said):  # a log or story line: its English, the text it was before it was a message
+        return str(value)
     if isinstance(value, Fraction):
         return {"fraction": [value.numerator, value.denominator]}
     if isinstance(value, (tuple, list)):

@@ -235,7 +235,7 @@ def test_the_turn_menu_offers_only_legal_actions(store):
     assert [v for _, v in one(dash, "pb-move-target").options] == [leaf.split("-")[0]]
     assert one(dash, "pb-move-stones").max == 2
     click(dash, "pb-move-add")
-    assert "2 think → probe" in one(dash, "pb-move-steps").value
+    assert "2 Think → Probe" in one(dash, "pb-move-steps").value
     click(dash, "pb-move-confirm")
     sheet = dash.game.state.sheets[BO]
     assert sheet.node("think") == 4 and sheet.meme(leaf).stones == 0
@@ -468,7 +468,7 @@ def test_a_red_seed_rerolls_one_die(store):
     assert dash.game.state.attempt.passed[CY]
     click(dash, "pb-seed-all-pass")
     assert dash.game.state.phase == "outcome"
-    assert any("crosses off a red seed" in line for line in (e.text for e in dash.game.state.log))
+    assert any("crosses off a red seed" in line for line in (str(e.text) for e in dash.game.state.log))
 
 
 # -- the players' words ------------------------------------------------------------------------------

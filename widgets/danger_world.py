@@ -663,7 +663,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         if self.game is None or i not in self.builders:
             return False
         setup: Setup = self.game.setup
-        sheet = quick_sheet(self.game.seed * 131 + 17 * (i + 1) + len(self.game.actions), setup.sheet_dice)
+        sheet = quick_sheet(self.game.seed * 131 + 17 * (i + 1) + len(self.game.actions), setup.sheet_dice, render)
         self.builders[i].fill(sheet.stats, sheet.aspects)
         self._sheet_confirmed(i)
         return self.game.state.characters[i].ready

@@ -89,6 +89,7 @@ from drawing.dangerous_ideas import (
     characters_card,
     dice_html,
     groups_text,
+    node_name,
     outcome_html,
     sheet_legend,
     sheet_svg,
@@ -96,13 +97,12 @@ from drawing.dangerous_ideas import (
     tree_list,
     trees_at_a_glance,
 )
-from i18n import _
+from i18n import _, _n, render
 from lab import BOTS as LAB_BOTS
 from lab.dangerous_ideas import legal_actions
 from playbook.store import Play, Store
 from rules import Action, AnyGame
-from rules.core import plural as _plural
-from rules.core import seats_text
+from rules.core import seats_said
 from rules.dangerous_ideas import (
     BRANCHES,
     CARD,
@@ -127,6 +127,7 @@ from rules.dangerous_ideas import (
     TurnStones,
     View,
     Write,
+    ending,
     seed_advice,
     standings,
     success_chance,
@@ -163,57 +164,61 @@ class SetupForm(NewGameForm):
 
     def __init__(self) -> None:
         self.players = widgets.Dropdown(
-            options=[(f"{n} players", n) for n in range(CARD.players.low, CARD.players.high + 1)], value=3, description="Players", style=WIDE
+            options=[(_n("{n} player", "{n} players", n), n) for n in range(CARD.players.low, CARD.players.high + 1)],
+            value=3,
+            description=_("Players"),
+            style=WIDE,
         ).add_class("pb-players")
-        self._seat_rows(RULES.slug, DEFAULT_NAMES[: CARD.players.high], lambda i: f"Seat {i + 1}", "the player's Dangerous Idea", kind_width="170px")
+        self._seat_rows(RULES.slug, DEFAULT_NAMES[: CARD.players.high], lambda i: _("Seat {number}", number=i + 1), _("the player's Dangerous Idea"), kind_width="170px")
+        # The designers' own example (the rules text retells it): it stays as they wrote it.
         self.story = widgets.Text(
             value=DEFAULT_STORY,
-            description="The story retold",
-            placeholder="a fairy tale or a film everyone knows",
+            description=_("The story retold"),
+            placeholder=_("a fairy tale or a film everyone knows"),
             style=WIDE,
             layout=widgets.Layout(width="460px"),
         ).add_class("pb-story-name")
-        self.seeds = widgets.BoundedIntText(
-            value=setup_default(Setup, "seeds"), min=0, max=20, description="Red seeds per sheet", style=WIDE, layout=widgets.Layout(width="240px")
-        ).add_class("pb-seeds")
+        self.seeds = widgets.BoundedIntText(value=setup_default(Setup, "seeds"), min=0, max=20, description=_("Red seeds per sheet"), style=WIDE, layout=widgets.Layout(width="240px")).add_class(
+            "pb-seeds"
+        )
         self.chapters = widgets.Dropdown(
-            options=[("by the rules", 0)] + [(str(k), k) for k in range(1, 61)],
+            options=[(_("by the rules"), 0)] + [(str(k), k) for k in range(1, 61)],
             value=0,
-            description="Chapters",
+            description=_("Chapters"),
             # the rule in a tooltip: beside the label it was cut off on a phone
-            tooltip="By the rules: 2 chapters a player for 3-4 players, else 1 a player",
+            tooltip=_("By the rules: 2 chapters a player for 3-4 players, else 1 a player"),
             style=WIDE,
             layout=widgets.Layout(width="260px"),
         ).add_class("pb-chapters")
         self.start_stones = widgets.BoundedIntText(
-            value=setup_default(Setup, "start_stones"), min=0, max=50, description="Starting stones", style=WIDE, layout=widgets.Layout(width="210px")
+            value=setup_default(Setup, "start_stones"), min=0, max=50, description=_("Starting stones"), style=WIDE, layout=widgets.Layout(width="210px")
         ).add_class("pb-start-stones")
         # Each hub's three branches, chosen from the eight ways they can be (no letters to type).
         patterns = [(a, b, c) for a in ("leaf", "coiled") for b in ("leaf", "coiled") for c in ("leaf", "coiled")]
+        # TRANSLATORS: the two kinds of branch on a sheet, in a menu of a hub's three ("leaf · coiled · leaf").
+        kinds = {"leaf": _("leaf"), "coiled": _("coiled")}
         self.layout_hubs = tuple(
             widgets.Dropdown(
-                options=[(" · ".join(p), p) for p in patterns],
+                options=[(" · ".join(kinds[k] for k in p), p) for p in patterns],
                 value=tuple(DEFAULT_LAYOUT[3 * i : 3 * i + 3]),
-                description=hub.title(),
+                description=node_name(hub),
                 layout=widgets.Layout(width="300px"),
             ).add_class(f"pb-layout-{hub}")
             for i, hub in enumerate(NODES[1:])
         )
+        branches_said = esc(_("Each hub's three branches: leaf (beliefs others notice) or coiled (held inside)"))
         self.layout_box = widgets.VBox(
-            (widgets.HTML('<span class="pb-muted">Each hub\'s three branches: leaf (beliefs others notice) or coiled (held inside)</span>'),
-             widgets.HBox(self.layout_hubs, layout=widgets.Layout(flex_flow="row wrap"))),
+            (widgets.HTML(f'<span class="pb-muted">{branches_said}</span>'), widgets.HBox(self.layout_hubs, layout=widgets.Layout(flex_flow="row wrap"))),
         ).add_class("pb-layout")
         self._seed_and_start("180px")
-        self.table_dice = widgets.Checkbox(
-            value=setup_default(Setup, "table_dice"), description="Table dice (roll real dice, type them in)", indent=False
-        ).add_class("pb-table-dice")
+        self.table_dice = widgets.Checkbox(value=setup_default(Setup, "table_dice"), description=_("Table dice (roll real dice, type them in)"), indent=False).add_class("pb-table-dice")
         super().__init__(
             (
-                widgets.HTML('<h3 style="margin:14px 0 4px">New game</h3>'),
+                widgets.HTML(f'<h3 style="margin:14px 0 4px">{esc(_("New game"))}</h3>'),
                 self.story,
                 self.players,
                 *self.rows,
-                widgets.HTML('<span class="pb-muted">Variants (set as the rules text plays; change one to try a variant)</span>'),
+                widgets.HTML(f'<span class="pb-muted">{esc(_("Variants (set as the rules text plays; change one to try a variant)"))}</span>'),
                 row_of(self.seeds, self.start_stones, self.chapters, self.seed, self.table_dice),
                 self.layout_box,
                 self.start_button,
@@ -267,7 +272,7 @@ class DangerousIdeasDashboard(TableDashboard):
         self.actor_html = widgets.HTML().add_class("pb-actor")
         self.controls = widgets.VBox().add_class("pb-controls-body")
         self.narration = widgets.Textarea(
-            placeholder="Narrate (optional): what happens in the story. It goes with your next action into the Story.",
+            placeholder=_("Narrate (optional): what happens in the story. It goes with your next action into the Story."),
             rows=2,
             layout=widgets.Layout(width="100%"),
         ).add_class("pb-narration")
@@ -289,7 +294,7 @@ class DangerousIdeasDashboard(TableDashboard):
         # do now, rebuilt only when what it shows changes (another phone's spend leaves a
         # half-chosen spend alone). The facilitator's page plays the seats no phone holds in
         # `controls` (hot seat), as a shared screen did.
-        self.curtain = PrivacyCurtain(self._seat_panel, label="Your philosophy:", key=self._panel_key)
+        self.curtain = PrivacyCurtain(self._seat_panel, label=_("Your philosophy:"), key=self._panel_key)
         #: the narration box of the seat's own panel (a seat page), else `narration`.
         self._seat_narration: widgets.Textarea | None = None
         #: what the seat page's panel was last drawn for (its controls start fresh when it changes).
@@ -303,9 +308,7 @@ class DangerousIdeasDashboard(TableDashboard):
             return part
 
         panel = widgets.VBox((self.actor_html, self.controls, self.narration)).add_class("pb-controls")
-        attempt = widgets.VBox((self.attempt_html, row_of(self.pool_html, self.odds_html), self.dice_html, self.outcome_html)).add_class(
-            "pb-card"
-        )
+        attempt = widgets.VBox((self.attempt_html, row_of(self.pool_html, self.odds_html), self.dice_html, self.outcome_html)).add_class("pb-card")
         return widgets.VBox(
             (
                 self.chapter_html,
@@ -477,8 +480,8 @@ class DangerousIdeasDashboard(TableDashboard):
                     ties[seat],
                 )
             )
-        self.standings.show(("Rank", "Player", "Score", "Memes", "Groups", "Stones + seeds"), rows)
-        self.game_log.show(view.log)
+        self.standings.show((_("Rank"), _("Player"), _("Score"), _("Memes"), _("Groups"), _("Stones + seeds")), rows)
+        self.game_log.show([render(line) for line in view.log])
         if self.role == "seat" and self.seat is not None:
             self.curtain.set_seats(state.names, [s == self.seat for s in range(state.n)])
             self.curtain.refresh()
@@ -490,84 +493,94 @@ class DangerousIdeasDashboard(TableDashboard):
     @staticmethod
     def _round_text(view: View) -> str:
         if view.phase == "place":
-            return "Setup: starting stones"
+            return _("Setup: starting stones")
         if view.phase == "setting":
-            return "The setting round"
+            return _("The setting round")
         if view.chapter <= 0:
             return ""
-        return f"Chapter {view.chapter} of {view.chapters}"
+        return _("Chapter {chapter} of {count}", chapter=view.chapter, count=view.chapters)
 
     def _waiting_text(self, state: State) -> str:
         names = state.names
-        who = seats_text(names, state.waiting_for())
+        who = render(seats_said(names, state.waiting_for()))
         phase = state.phase
         a = state.attempt
         if phase == "over":
-            return f"Game over: {state.ended}."
+            why = ending(state)
+            return _("Game over: {why}.", why=render(why) if why is not None else state.ended)
         # Where several move at once, a phone says "you and 2 others": names that shorten
         # with every move would move the buttons below under the player's finger.
         many = self.waiting_names(names, state.waiting_for())
         if phase == "place":
-            return f"Waiting for {many} to place starting stones."
+            return _("Waiting for {names} to place starting stones.", names=many)
         # On the page of the seat that moves, "Your turn": the phone's own name is no news to it.
         mine = len(state.waiting_for()) == 1 and self.own_seat(state.waiting_for()[0])
-        whose = "Your" if mine else f"{who}'s"
         if phase == "setting":
-            return "Your turn: write a meme." if mine else f"{who} writes a meme."
+            return _("Your turn: write a meme.") if mine else _("{name} writes a meme.", name=who)
         if phase == "title":
-            return "Your turn: announce the chapter." if mine else f"{who} announces the chapter."
+            return _("Your turn: announce the chapter.") if mine else _("{name} announces the chapter.", name=who)
         if phase == "turn-start":
-            return f"{whose} turn: place {TURN_STONES} stones."
+            if mine:
+                return _n("Your turn: place {n} stone.", "Your turn: place {n} stones.", TURN_STONES)
+            return _n("{name}'s turn: place {n} stone.", "{name}'s turn: place {n} stones.", TURN_STONES, name=who)
         if phase == "turn":
-            return f"{whose} turn: {_plural(state.actions_left, 'action')} left."
+            if mine:
+                return _n("Your turn: {n} action left.", "Your turn: {n} actions left.", state.actions_left)
+            return _n("{name}'s turn: {n} action left.", "{name}'s turn: {n} actions left.", state.actions_left, name=who)
         if phase == "stake" and a is not None:
-            return "Phase 1: your stake." if self.own_seat(a.actor) else f"Phase 1: {names[a.actor]} stakes."
+            return _("Phase 1: your stake.") if self.own_seat(a.actor) else _("Phase 1: {name} stakes.", name=names[a.actor])
         if phase == "respond":
-            return f"Phase 2: connect, defend or pass: {many}."
+            return _("Phase 2: connect, defend or pass: {names}.", names=many)
         if phase == "reroll":
-            return f"The dice: {many} may spend a red seed."
+            return _("The dice: {names} may spend a red seed.", names=many)
         if phase == "outcome" and a is not None:
-            return "Your turn: conclude the meme action." if self.own_seat(a.actor) else f"{names[a.actor]} concludes the meme action."
+            return _("Your turn: conclude the meme action.") if self.own_seat(a.actor) else _("{name} concludes the meme action.", name=names[a.actor])
         return who
-
 
     # -- the meme action card ---------------------------------------------------------------------
     def _draw_attempt(self, state: State, view: View) -> None:
         a = view.attempt
         names = state.names
         if a is None:
-            self.attempt_html.value = '<h3 style="margin:2px 0">Meme action</h3><span class="pb-muted">None in play.</span>'
+            self.attempt_html.value = f'<h3 style="margin:2px 0">{esc(_("Meme action"))}</h3><span class="pb-muted">{esc(_("None in play."))}</span>'
             self.pool_html.value = self.odds_html.value = self.dice_html.value = ""
         else:
-            verb = "create" if a.kind == "create" else "spread"
-            line = f"<b>{esc(names[a.actor])}</b> tries to {verb} <b>‘{esc(a.text)}’</b> for <b>{esc(a.holder)}</b>"
-            if a.target is not None:
-                victim = state.sheets[a.target.seat].meme(a.target.branch)
-                if victim is not None:
-                    line += f", replacing {esc(names[a.target.seat])}'s ‘{esc(victim.text)}’"
+            values = {"name": f"<b>{esc(names[a.actor])}</b>", "words": f"<b>‘{esc(a.text)}’</b>", "holder": f"<b>{esc(a.holder)}</b>"}
+            victim = state.sheets[a.target.seat].meme(a.target.branch) if a.target is not None else None
+            if a.target is not None and victim is not None:
+                values.update(owner=esc(names[a.target.seat]), meme=esc(victim.text))
+                line = (
+                    _("{name} tries to create {words} for {holder}, replacing {owner}'s ‘{meme}’.", **values)
+                    if a.kind == "create"
+                    else _("{name} tries to spread {words} for {holder}, replacing {owner}'s ‘{meme}’.", **values)
+                )
+            else:
+                line = _("{name} tries to create {words} for {holder}.", **values) if a.kind == "create" else _("{name} tries to spread {words} for {holder}.", **values)
             sides = []
-            for side, label in (("connect", "Connecting"), ("defend", "Defending")):
-                who = [s for s in range(state.n) if a.sides[s] == side]
-                if who:
-                    sides.append(f"{label}: {esc(seats_text(names, who))}")
+            for side in ("connect", "defend"):
+                who = seats_said(names, [s for s in range(state.n) if a.sides[s] == side])
+                if who.items:
+                    sides.append(esc(_("Connecting: {names}", names=who) if side == "connect" else _("Defending: {names}", names=who)))
             if state.phase == "respond":
-                passed = [s for s in range(state.n) if a.passed[s]]
-                if passed:
-                    sides.append(f"passed: {esc(seats_text(names, passed))}")
+                passed = seats_said(names, [s for s in range(state.n) if a.passed[s]])
+                if passed.items:
+                    sides.append(esc(_("passed: {names}", names=passed)))
             extra = f'<div class="di-hint">{" · ".join(sides)}</div>' if sides else ""
-            self.attempt_html.value = f'<h3 style="margin:2px 0">Meme action</h3><div>{line}.</div>{extra}'
+            self.attempt_html.value = f'<h3 style="margin:2px 0">{esc(_("Meme action"))}</h3><div>{line}</div>{extra}'
             self._draw_pool(state, view)
             if a.dice:
-                stands = "succeeds" if a.total < 11 and a.total <= a.pool else "fails"
-                first = (
-                    f' <span class="di-hint">(first roll {a.first_dice[0]} + {a.first_dice[1]})</span>' if a.first_dice != a.dice else ""
-                )
-                why = " (11 and 12 always fail)" if a.total >= 11 else ""
-                verdict = "as it stands" if state.phase == "reroll" else "final"
-                self.dice_html.value = (
-                    f"<div>{dice_html(a.dice, a.first_dice)} <b style='font-size:1.4em'>= {a.total}</b> against {a.pool}: "
-                    f"<b>{stands}</b>{why} <span class='di-hint'>({verdict})</span>{first}</div>"
-                )
+                succeeds = a.total < 11 and a.total <= a.pool
+                first_roll = _("(first roll {first} + {second})", first=a.first_dice[0], second=a.first_dice[1]) if a.first_dice != a.dice else ""
+                first = f' <span class="di-hint">{esc(first_roll)}</span>' if first_roll else ""
+                standing = _("(as it stands)") if state.phase == "reroll" else _("(final)")
+                total = f"<b style='font-size:1.4em'>= {a.total}</b>"
+                # TRANSLATORS: the dice's verdict, bold in "= 7 against 8: succeeds".
+                verdict = f"<b>{esc(_('succeeds') if succeeds else _('fails'))}</b>"
+                if succeeds or a.total < 11:
+                    said = _("{total} against {pool}: {verdict}", total=total, pool=a.pool, verdict=verdict)
+                else:
+                    said = _("{total} against {pool}: {verdict} (11 and 12 always fail)", total=total, pool=a.pool, verdict=verdict)
+                self.dice_html.value = f"<div>{dice_html(a.dice, a.first_dice)} {said} <span class='di-hint'>{esc(standing)}</span>{first}</div>"
             else:
                 self.dice_html.value = ""
         concluded = [a for a in self.game.actions if isinstance(a, Conclude)] if self.game is not None else []
@@ -577,7 +590,7 @@ class DangerousIdeasDashboard(TableDashboard):
         a = view.attempt
         if a is None:
             return
-        history = " → ".join(str(p) for p in a.pools) or "nothing staked yet"
+        history = " → ".join(str(p) for p in a.pools) or _("nothing staked yet")
         preview_pool, preview_text = self._preview
         if self._preview_spend is not None and preview_pool is not None:
             # Another phone may have spent since the spend was chosen: the pool it would make now.
@@ -585,17 +598,21 @@ class DangerousIdeasDashboard(TableDashboard):
         preview = ""
         if preview_pool is not None and view.odds is not None:
             preview = f'<div style="font-size:1.15em">→ <b>{preview_pool}</b> <span class="di-hint">{esc(preview_text)}</span></div>'
-        self.pool_html.value = (
-            f'<div>Pool</div><div class="di-big" data-pool="{a.pool}">{a.pool}</div>' f'<div class="di-hint">{esc(history)}</div>{preview}'
-        )
+        self.pool_html.value = f'<div>{esc(_("Pool"))}</div><div class="di-big" data-pool="{a.pool}">{a.pool}</div><div class="di-hint">{esc(history)}</div>{preview}'
         if view.odds is None:
             self.odds_html.value = ""
             return
         seeds = state.sheets[a.actor].seeds
-        odds = f"<div>Chance of success</div><div>{chance_html(view.odds)}</div>"
+        odds = f"<div>{esc(_('Chance of success'))}</div><div>{chance_html(view.odds)}</div>"
         if preview_pool is not None:
             odds += f'<div style="font-size:1.15em">→ <b>{chance_html(success_chance(preview_pool, seeds), big=False)}</b></div>'
-        odds += f'<div class="di-hint">2d6 at or under the pool; 11-12 fail; {esc(state.names[a.actor])} re-rolling wisely with {_plural(seeds, "seed")}</div>'
+        wisely = _n(
+            "2d6 at or under the pool; 11-12 fail; {name} re-rolling wisely with {n} seed",
+            "2d6 at or under the pool; 11-12 fail; {name} re-rolling wisely with {n} seeds",
+            seeds,
+            name=state.names[a.actor],
+        )
+        odds += f'<div class="di-hint">{esc(wisely)}</div>'
         self.odds_html.value = odds
 
     def preview(self, pool: int | None, text: str, spend: Action | None = None) -> None:
@@ -610,11 +627,7 @@ class DangerousIdeasDashboard(TableDashboard):
         if len(self.sheet_html) != state.n:
             old = self.sheet_html
             self.sheet_html = tuple(
-                widgets.HTML(
-                    layout=widgets.Layout(
-                        flex=f"1 1 {SHEET_CARD_MIN}px", min_width=f"min(100% - 4px, {SHEET_CARD_MIN}px)", max_width="720px"
-                    )
-                )
+                widgets.HTML(layout=widgets.Layout(flex=f"1 1 {SHEET_CARD_MIN}px", min_width=f"min(100% - 4px, {SHEET_CARD_MIN}px)", max_width="720px"))
                 .add_class("pb-sheet")
                 .add_class(f"pb-sheet-{seat}")
                 for seat in range(state.n)
@@ -636,20 +649,20 @@ class DangerousIdeasDashboard(TableDashboard):
         bot = f' <span class="pb-muted">🤖 {esc(self.bots[seat])}</span>' if seat in self.bots else ""
         role = ""
         if a is not None and a.sides[seat]:
-            role = {"actor": "acting", "connect": "connecting", "defend": "defending"}[a.sides[seat]]
+            role = {"actor": _("acting"), "connect": _("connecting"), "defend": _("defending")}[a.sides[seat]]
         elif seat in active:
-            role = "to play"
+            role = _("to play")
         badge = f' <span class="pb-chip" style="background:#ffcc80;color:#14171f">{esc(role)}</span>' if role else ""
         head = (
             f'<div class="di-sheet-head"><b style="font-size:1.1em">{esc(sheet.name)}</b>{bot}{badge}</div>'
-            f'<div class="di-hint"><b>{view.scores[seat]}</b> pts · {sheet.filled} memes · {sheet.stones} stones · {_plural(sheet.seeds, "seed")}</div>'
+            f'<div class="di-hint">{_("{points} pts", points=f"<b>{view.scores[seat]}</b>")} · {esc(_n("{n} meme", "{n} memes", sheet.filled))} · '
+            f"{esc(_n('{n} stone', '{n} stones', sheet.stones))} · {esc(_n('{n} seed', '{n} seeds', sheet.seeds))}</div>"
         )
         extra = "di-active" if seat in active else ""
         # A phone lists the tree in its own type: the drawing's lettering, scaled to a phone's
         # width, is too small to read there.
         tree = tree_list(state, seat) if self.role == "seat" else sheet_svg(state, seat)
         return card("", head + tree, extra, f'data-seat="{seat}"')
-
 
     # -- the control panel ----------------------------------------------------------------------
     def _draw_controls(self, state: State) -> None:
@@ -695,7 +708,7 @@ class DangerousIdeasDashboard(TableDashboard):
         actor, parts = self._controls_for(state)
         head = widgets.HTML(f'<div style="font-size:1.2em;font-weight:700;margin:2px 0 4px">{esc(actor)}</div>' if actor else "").add_class("pb-actor")
         narration = widgets.Textarea(
-            placeholder="Narrate (optional): what happens in the story. It goes with your next action into the Story.",
+            placeholder=_("Narrate (optional): what happens in the story. It goes with your next action into the Story."),
             rows=2,
             layout=widgets.Layout(width="100%"),
         ).add_class("pb-narration")
@@ -709,142 +722,160 @@ class DangerousIdeasDashboard(TableDashboard):
         (`playable`); only legal choices are offered."""
         names = state.names
         if state.over:
-            best = [s for rank, s, _ in standings(state) if rank == 1]
-            verb = "announces" if len(best) == 1 else "announce"
-            return f"The story ends. {seats_text(names, best)} {verb} the moral of the story!", [line_note(f"It ended: {state.ended}.")]
+            best = [s for rank, s, _score in standings(state) if rank == 1]
+            if len(best) == 1:
+                moral = _("The story ends. {name} announces the moral of the story!", name=names[best[0]])
+            else:
+                moral = _("The story ends. {names} announce the moral of the story!", names=seats_said(names, best))
+            why = ending(state)
+            return moral, [line_note(_("It ended: {why}.", why=render(why) if why is not None else state.ended))]
         playable = self.playable()
         if state.phase in ("roll", "rerolling") and state.setup.table_dice:
             roller = dice_roller(state, self.game.actions if self.game is not None else ())
             if self.role != "seat" or roller == self.seat:
-                return "Phase 3: roll at the table", self._table_dice_controls(state)
-            return "Phase 3: roll at the table", [line_note(f"{names[roller] if roller is not None else 'The table'} rolls and enters the dice.")]
+                return _("Phase 3: roll at the table"), self._table_dice_controls(state)
+            enters = _("{name} rolls and enters the dice.", name=names[roller]) if roller is not None else _("The table rolls and enters the dice.")
+            return _("Phase 3: roll at the table"), [line_note(enters)]
         humans = [s for s in state.waiting_for() if s in playable]
         if state.phase == "respond" and playable and state.attempt is not None:
             humans = humans or [s for s in state.order_from(state.attempt.actor) if s in playable]  # whoever passed may still spend
         if not humans:
             people = [s for s in state.waiting_for() if s not in playable and s not in self.bots]
             if not people:
-                return "", [line_note("Waiting for the bots.")]
+                return "", [line_note(_("Waiting for the bots."))]
             if self.role == "seat" and state.phase in ("place", "reroll"):
                 # Everyone moves at once: a list of names here would go stale (the header counts them).
-                return "", [line_note("Nothing to do now: waiting for the others.")]
-            where = " on their own phones" if self.role != "seat" else ""
-            return "", [line_note(f"Nothing to do now: waiting for {seats_text(names, people)}{where}.")]
+                return "", [line_note(_("Nothing to do now: waiting for the others."))]
+            who = seats_said(names, people)
+            if self.role != "seat":
+                return "", [line_note(_("Nothing to do now: waiting for {names} on their own phones.", names=who))]
+            return "", [line_note(_("Nothing to do now: waiting for {names}.", names=who))]
         phase = state.phase
         if phase == "place":
             seat = humans[0]
             count = state.setup.start_stones
             placer = StonePlacer(
-                f"{names[seat]}: place {count} starting stones on the five nodes",
+                _n("{name}: place {n} starting stone on the five nodes", "{name}: place {n} starting stones on the five nodes", count, name=names[seat]),
                 state.sheets[seat],
                 count,
                 NODES,
                 lambda place: Place(seat=seat, place=place),
                 self._why_now,
                 self.act_told,
-                "Place these stones",
+                _("Place these stones"),
             )
-            return f"{names[seat]} places starting stones", [placer]
+            return _("{name} places starting stones", name=names[seat]), [placer]
         if phase == "setting":
-            return f"The setting round: {names[state.turn]} writes a meme", [self._write_form(state, state.turn)]
+            return _("The setting round: {name} writes a meme", name=names[state.turn]), [self._write_form(state, state.turn)]
         if phase == "title":
-            return f"{names[state.starter]} announces Chapter {state.chapter + 1}", [self._title_form(state, state.starter)]
+            return _("{name} announces Chapter {chapter}", name=names[state.starter], chapter=state.chapter + 1), [self._title_form(state, state.starter)]
         if phase == "turn-start":
             seat = state.turn
             placer = StonePlacer(
-                f"{names[seat]}: place the turn's {TURN_STONES} stones (nodes or filled branches)",
+                _n(
+                    "{name}: place the turn's {n} stone (nodes or filled branches)",
+                    "{name}: place the turn's {n} stones (nodes or filled branches)",
+                    TURN_STONES,
+                    name=names[seat],
+                ),
                 state.sheets[seat],
                 TURN_STONES,
                 self._places(state.sheets[seat]),
                 lambda place: TurnStones(seat=seat, place=place),
                 self._why_now,
                 self.act_told,
-                "Place",
+                # TRANSLATORS: a button: place the stones chosen above.
+                _("Place"),
             )
-            return f"{names[seat]}'s turn", [placer]
+            return _("{name}'s turn", name=names[seat]), [placer]
         if phase == "turn":
-            return f"{names[state.turn]}'s turn: {_plural(state.actions_left, 'action')} left", self._turn_controls(state, state.turn)
+            left = _n("{name}'s turn: {n} action left", "{name}'s turn: {n} actions left", state.actions_left, name=names[state.turn])
+            return left, self._turn_controls(state, state.turn)
         if phase == "stake":
             a = state.attempt
             editor = SpendEditor(state, a.actor, "actor", self.act_told, self.preview)
             done = click_button(
-                "Done: open phase 2",
+                _("Done: open phase 2"),
                 "pb-pass",
                 lambda: self.act_told(Pass(seat=a.actor)),
                 "success",
                 disabled=bool(self._why_now(Pass(seat=a.actor))),
             )
-            return f"Phase 1: {names[a.actor]} stakes", [
-                widgets.HTML('<span class="di-hint">Stake stones (several times if you like, narrating each), then open phase 2.</span>'),
+            return _("Phase 1: {name} stakes", name=names[a.actor]), [
+                widgets.HTML(f'<span class="di-hint">{esc(_("Stake stones (several times if you like, narrating each), then open phase 2."))}</span>'),
                 editor,
                 row_of(done),
             ]
         if phase == "respond":
-            return "Phase 2: connect or defend", self._respond_controls(state)
+            return _("Phase 2: connect or defend"), self._respond_controls(state)
         if phase == "reroll":
-            return "Phase 3: the dice", self._seed_controls(state, humans)
+            return _("Phase 3: the dice"), self._seed_controls(state, humans)
         if phase == "outcome":
-            return f"{names[state.attempt.actor]} concludes", self._conclude_controls(state)
-        return "", [line_note("Nothing to do here.")]
+            return _("{name} concludes", name=names[state.attempt.actor]), self._conclude_controls(state)
+        return "", [line_note(_("Nothing to do here."))]
 
     def _why_now(self, action: Action) -> str:
-        return why_not(self.game.state, action) if self.game is not None else "no table is open"
+        return why_not(self.game.state, action) if self.game is not None else _("no table is open")
 
     @staticmethod
     def _places(sheet: Sheet) -> list[str]:
-        return list(NODES) + [b for b, _ in sheet.memes()]
+        return list(NODES) + [b for b, _meme in sheet.memes()]
 
     def _write_form(self, state: State, seat: int) -> widgets.Widget:
         sheet = state.sheets[seat]
         branches = sorted({a.branch for a in legal_actions(state, seat) if isinstance(a, Write)}, key=BRANCHES.index)
         branch = widgets.Dropdown(
             options=branch_choices(state.setup.layout, branches),
-            description="Branch",
+            description=_("Branch"),
             style=WIDE,
         ).add_class("pb-write-branch")
-        text = widgets.Text(
-            description="Meme", placeholder="a belief of your Dangerous Idea", style=WIDE, layout=widgets.Layout(width="480px")
-        ).add_class("pb-write-text")
-        holder = widgets.Combobox(
-            options=story_holders(state), description="held by", placeholder="a character of the story", style=WIDE, ensure_option=False
-        ).add_class("pb-write-holder")
+        text = widgets.Text(description=_("Meme"), placeholder=_("a belief of your Dangerous Idea"), style=WIDE, layout=widgets.Layout(width="480px")).add_class("pb-write-text")
+        holder = widgets.Combobox(options=story_holders(state), description=_("held by"), placeholder=_("a character of the story"), style=WIDE, ensure_option=False).add_class("pb-write-holder")
         why = widgets.HTML()
-        confirm = widgets.Button(description="Write it", button_style="primary", disabled=True).add_class("pb-write-confirm")
+        confirm = widgets.Button(description=_("Write it"), button_style="primary", disabled=True).add_class("pb-write-confirm")
 
         def action() -> Write:
             return Write(seat=seat, branch=branch.value or "", text=text.value, holder=holder.value)
 
-        def check(_: Any = None) -> None:
-            problem = self._why_now(action()) if text.value.strip() and holder.value.strip() else "Write the meme and who holds it."
+        def check(_change: Any = None) -> None:
+            problem = self._why_now(action()) if text.value.strip() and holder.value.strip() else _("Write the meme and who holds it.")
             why.value = f'<span class="di-no">{esc(problem)}</span>' if problem else '<span class="di-yes">✔</span>'
             confirm.disabled = bool(problem)
 
         for box in (branch, text, holder):
             box.observe(check, "value")
-        confirm.on_click(lambda _: self.act_told(action()))
+        confirm.on_click(lambda _button: self.act_told(action()))
         check()
-        done = sheet.filled
-        hint = f"{sheet.name} fills two branches, one leaf and one coiled, each with one stone ({done} of 2 written). Narrate the setting as you write."
+        hint = _(
+            "{name} fills two branches, one leaf and one coiled, each with one stone ({done} of 2 written). Narrate the setting as you write.",
+            name=sheet.name,
+            done=sheet.filled,
+        )
         return widgets.VBox((widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'), branch, text, holder, row_of(why, confirm)))
 
     def _title_form(self, state: State, seat: int) -> widgets.Widget:
         text = widgets.Text(
-            description=f"Chapter {state.chapter + 1}:", placeholder="In which …", style=WIDE, layout=widgets.Layout(width="560px")
+            # TRANSLATORS: a chapter title's start, as the rules text names its chapters ("In which Goldilocks wanders into the woods").
+            description=_("Chapter {chapter}:", chapter=state.chapter + 1),
+            placeholder=_("In which …"),
+            style=WIDE,
+            layout=widgets.Layout(width="560px"),
         ).add_class("pb-title-text")
-        confirm = widgets.Button(description="Announce the chapter", button_style="primary", disabled=True).add_class("pb-title-confirm")
-        text.observe(lambda _: setattr(confirm, "disabled", bool(self._why_now(Title(seat=seat, title=text.value)))), "value")
-        confirm.on_click(lambda _: self.act_told(Title(seat=seat, title=text.value)))
-        hint = "The one-sentence synopsis: the meme actions may not take the story beyond it."
+        confirm = widgets.Button(description=_("Announce the chapter"), button_style="primary", disabled=True).add_class("pb-title-confirm")
+        text.observe(lambda _change: setattr(confirm, "disabled", bool(self._why_now(Title(seat=seat, title=text.value)))), "value")
+        confirm.on_click(lambda _button: self.act_told(Title(seat=seat, title=text.value)))
+        hint = _("The one-sentence synopsis: the meme actions may not take the story beyond it.")
         return widgets.VBox((widgets.HTML(f'<span class="di-hint">{esc(hint)}</span>'), text, confirm))
 
     def _turn_controls(self, state: State, seat: int) -> list[widgets.Widget]:
         kinds = {a.kind for a in legal_actions(state, seat)}
         buttons = []
         for mode, label, css in (
-            ("gain", f"Gain {GAIN_STONES}", "pb-gain"),
-            ("move", "Move", "pb-move"),
-            ("create", "Create a meme", "pb-create"),
-            ("spread", "Spread a meme", "pb-spread"),
+            # TRANSLATORS: the four actions of a turn (buttons): Gain 3 stones, Move stones, Create a meme, Spread a meme.
+            ("gain", _("Gain {count}", count=GAIN_STONES), "pb-gain"),
+            ("move", _("Move"), "pb-move"),
+            ("create", _("Create a meme"), "pb-create"),
+            ("spread", _("Spread a meme"), "pb-spread"),
         ):
             style = "info" if self._mode == mode else ""
             buttons.append(click_button(label, css, lambda mode=mode: self._set(mode=mode), style, disabled=mode not in kinds))
@@ -852,30 +883,28 @@ class DangerousIdeasDashboard(TableDashboard):
         plot_why = self._why_now(plot)
         buttons.append(
             click_button(
-                "Plot unfinished: +2 Create",
+                _("Plot unfinished: +2 Create"),
                 "pb-plot-unfinished",
                 lambda: self.act_told(plot),
                 "warning",
                 disabled=bool(plot_why),
-                tooltip=plot_why or "The starter's once-a-chapter bonus",
+                tooltip=plot_why or _("The starter's once-a-chapter bonus"),
             )
         )
-        buttons.append(
-            click_button("End turn", "pb-end-turn", lambda: self.act_told(EndTurn(seat=seat)), "success", disabled="end-turn" not in kinds)
-        )
+        buttons.append(click_button(_("End turn"), "pb-end-turn", lambda: self.act_told(EndTurn(seat=seat)), "success", disabled="end-turn" not in kinds))
         parts: list[widgets.Widget] = [row_of(*buttons)]
         sheet = state.sheets[seat]
         if self._mode == "gain" and "gain" in kinds:
             parts.append(
                 StonePlacer(
-                    f"Gain: place {GAIN_STONES} stones (nodes or filled branches)",
+                    _n("Gain: place {n} stone (nodes or filled branches)", "Gain: place {n} stones (nodes or filled branches)", GAIN_STONES),
                     sheet,
                     GAIN_STONES,
                     self._places(sheet),
                     lambda place: Gain(seat=seat, place=place),
                     self._why_now,
                     self.act_told,
-                    "Gain these stones",
+                    _("Gain these stones"),
                 )
             )
         elif self._mode == "move" and "move" in kinds:
@@ -883,7 +912,7 @@ class DangerousIdeasDashboard(TableDashboard):
         elif self._mode in ("create", "spread") and self._mode in kinds:
             parts.append(MemeForm(state, seat, self._mode, self.act_told, self.announce_and_stake))
         elif state.actions_left == 0:
-            parts.append(line_note("Both actions used: end the turn (the starter may first declare the plot unfinished)."))
+            parts.append(line_note(_("Both actions used: end the turn (the starter may first declare the plot unfinished).")))
         return parts
 
     def _respond_controls(self, state: State) -> list[widgets.Widget]:
@@ -901,19 +930,19 @@ class DangerousIdeasDashboard(TableDashboard):
         pick = []
         for s in humans:
             mark = "✔ " if a.passed[s] else ""
-            label = f"{mark}{names[s]}" + (" (actor)" if s == a.actor else "")
+            label = mark + (_("{name} (actor)", name=names[s]) if s == a.actor else names[s])
             pick.append(click_button(label, f"pb-responder-{s}", lambda s=s: self._set(responder=s, side=""), "info" if s == seat else ""))
         # A seat's own page spends for that seat only: no one to choose.
-        parts: list[widgets.Widget] = [row_of(widgets.HTML("<b>Who spends?</b>"), *pick)] if self.role != "seat" else []
+        parts: list[widgets.Widget] = [row_of(widgets.HTML(f"<b>{esc(_('Who spends?'))}</b>"), *pick)] if self.role != "seat" else []
         side = self._side or a.sides[seat]
         if seat == a.actor:
-            parts.append(widgets.HTML(f'<span class="di-hint">{esc(names[seat])} may keep adding stones from the phase-1 sources.</span>'))
+            parts.append(widgets.HTML(f'<span class="di-hint">{esc(_("{name} may keep adding stones from the phase-1 sources.", name=names[seat]))}</span>'))
             parts.append(SpendEditor(state, seat, "actor", self.act_told, self.preview))
         else:
             sides = []
             for choice, label, css, style in (
-                ("connect", "Connect (help)", "pb-connect", "success"),
-                ("defend", "Defend (hinder)", "pb-defend", "danger"),
+                ("connect", _("Connect (help)"), "pb-connect", "success"),
+                ("defend", _("Defend (hinder)"), "pb-defend", "danger"),
             ):
                 other = "defend" if choice == "connect" else "connect"
                 locked = a.sides[seat] == other
@@ -924,7 +953,9 @@ class DangerousIdeasDashboard(TableDashboard):
                         lambda choice=choice: self._set(side=choice),
                         style if side == choice else "",
                         disabled=locked,
-                        tooltip=f"{names[seat]} has chosen to {other}: never both" if locked else "",
+                        tooltip=(
+                            (_("{name} has chosen to defend: never both", name=names[seat]) if other == "defend" else _("{name} has chosen to connect: never both", name=names[seat])) if locked else ""
+                        ),
                     )
                 )
             parts.append(row_of(widgets.HTML(f"<b>{esc(names[seat])}:</b>"), *sides))
@@ -933,29 +964,28 @@ class DangerousIdeasDashboard(TableDashboard):
         pass_why = self._why_now(Pass(seat=seat))
         passing = [
             click_button(
-                "Pass" if self.role == "seat" else f"{names[seat]} passes",
+                # TRANSLATORS: a button: spend nothing more for now.
+                _("Pass") if self.role == "seat" else _("{name} passes", name=names[seat]),
                 "pb-pass",
                 lambda: self.act_told(Pass(seat=seat)),
                 disabled=bool(pass_why),
-                tooltip=pass_why or "Done for now: you may still spend until everyone has passed",
+                tooltip=pass_why or _("Done for now: you may still spend until everyone has passed"),
             )
         ]
         if self.role != "seat":
             passing.append(
                 click_button(
-                    "Everyone else passes: roll the dice",
+                    _("Everyone else passes: roll the dice"),
                     "pb-all-pass",
                     self.all_pass,
                     "success",
-                    tooltip="Everyone still asked passes; the dice roll",
+                    tooltip=_("Everyone still asked passes; the dice roll"),
                 )
             )
         parts.append(row_of(*passing))
         asked = [s for s in state.order_from(a.actor) if s in waiting]
         parts.append(
-            widgets.HTML(
-                f'<span class="di-hint">Still asked: {esc(self.waiting_names(names, asked))}. The dice roll once everyone has passed since the last spend.</span>'
-            )
+            widgets.HTML(f'<span class="di-hint">{esc(_("Still asked: {names}. The dice roll once everyone has passed since the last spend.", names=self.waiting_names(names, asked)))}</span>')
         )
         return parts
 
@@ -968,7 +998,7 @@ class DangerousIdeasDashboard(TableDashboard):
         seat = self._seed_seat
         pick = [
             click_button(
-                f"{names[s]} ({_plural(state.sheets[s].seeds, 'seed')})",
+                _n("{name} ({n} seed)", "{name} ({n} seeds)", state.sheets[s].seeds, name=names[s]),
                 f"pb-seed-seat-{s}",
                 lambda s=s: self._set(seed_seat=s),
                 "info" if s == seat else "",
@@ -977,17 +1007,21 @@ class DangerousIdeasDashboard(TableDashboard):
         ]
         die, reroll, stands = seed_advice(a.pool, (a.dice[0], a.dice[1]), state.sheets[a.actor].seeds)
         if stands == 1:
-            advice = f"The roll succeeds as it stands. A re-roll could only spoil it for {names[a.actor]}."
+            advice = _("The roll succeeds as it stands. A re-roll could only spoil it for {name}.", name=names[a.actor])
         elif die is None:
-            advice = f"The roll fails and {names[a.actor]} has no seed to change it."
+            advice = _("The roll fails and {name} has no seed to change it.", name=names[a.actor])
         else:
-            advice = (
-                f"Worth it for {names[a.actor]}: re-roll die {die + 1} (the {a.dice[die]}): "
-                f"{chance_text(reroll)} to succeed with the seeds left, against {chance_text(stands)} if it stands."
+            advice = _(
+                "Worth it for {name}: re-roll die {die} (the {value}): {chance} to succeed with the seeds left, against {standing} if it stands.",
+                name=names[a.actor],
+                die=die + 1,
+                value=a.dice[die],
+                chance=chance_text(reroll),
+                standing=chance_text(stands),
             )
         dice = [
             click_button(
-                f"Re-roll die {i + 1} (showing {a.dice[i]})",
+                _("Re-roll die {die} (showing {value})", die=i + 1, value=a.dice[i]),
                 f"pb-seed-die-{i}",
                 lambda i=i: self.act_told(SpendSeed(seat=seat, die=i)),
                 "warning",
@@ -996,21 +1030,21 @@ class DangerousIdeasDashboard(TableDashboard):
             for i in (0, 1)
         ]
         stand = click_button(
-            "Let it stand" if self.role == "seat" else f"{names[seat]} lets it stand",
+            _("Let it stand") if self.role == "seat" else _("{name} lets it stand", name=names[seat]),
             "pb-seed-pass",
             lambda: self.act_told(Pass(seat=seat)),
             disabled=bool(self._why_now(Pass(seat=seat))),
         )
         asked = state.waiting_for()
-        parts: list[widgets.Widget] = [row_of(widgets.HTML("<b>Who spends a red seed?</b>"), *pick)] if self.role != "seat" else []
+        parts: list[widgets.Widget] = [row_of(widgets.HTML(f"<b>{esc(_('Who spends a red seed?'))}</b>"), *pick)] if self.role != "seat" else []
         parts += [widgets.HTML(f"<div>{esc(advice)}</div>").add_class("pb-seed-advice"), row_of(*dice, stand)]
         if self.role != "seat":
-            parts.append(row_of(click_button("Everyone lets the roll stand", "pb-seed-all-pass", self.all_pass, "success")))
-        parts.append(
-            widgets.HTML(
-                f'<span class="di-hint">Anyone holding seeds may re-roll one die per seed, in any order; the roll stands when all pass. Still asked: {esc(self.waiting_names(names, asked))}.</span>'
-            )
+            parts.append(row_of(click_button(_("Everyone lets the roll stand"), "pb-seed-all-pass", self.all_pass, "success")))
+        still = _(
+            "Anyone holding seeds may re-roll one die per seed, in any order; the roll stands when all pass. Still asked: {names}.",
+            names=self.waiting_names(names, asked),
         )
+        parts.append(widgets.HTML(f'<span class="di-hint">{esc(still)}</span>'))
         return parts
 
     def _table_dice_controls(self, state: State) -> list[widgets.Widget]:
@@ -1019,14 +1053,14 @@ class DangerousIdeasDashboard(TableDashboard):
         assert a is not None
         faces = [(str(f), f) for f in range(1, 7)]
         if state.phase == "roll":
-            dice = [widgets.Dropdown(options=faces, value=1, description=f"Die {i + 1}", layout=widgets.Layout(width="140px")).add_class(f"pb-table-die-{i}") for i in (0, 1)]
-            hint = f"{state.names[a.actor]} rolls two dice against a pool of {a.pool}; enter what they show."
-            enter = click_button("Enter the roll", "pb-table-dice-enter", lambda: self.act(Roll(dice=tuple(d.value for d in dice))), "primary")
+            dice = [widgets.Dropdown(options=faces, value=1, description=_("Die {die}", die=i + 1), layout=widgets.Layout(width="140px")).add_class(f"pb-table-die-{i}") for i in (0, 1)]
+            hint = _("{name} rolls two dice against a pool of {pool}; enter what they show.", name=state.names[a.actor], pool=a.pool)
+            enter = click_button(_("Enter the roll"), "pb-table-dice-enter", lambda: self.act(Roll(dice=tuple(d.value for d in dice))), "primary")
         else:
             die = a.rerolling if a.rerolling is not None else 0
-            dice = [widgets.Dropdown(options=faces, value=1, description=f"Die {die + 1}", layout=widgets.Layout(width="140px")).add_class("pb-table-die-0")]
-            hint = f"A seed re-rolls die {die + 1} (it showed {a.dice[die]}); enter the new face."
-            enter = click_button("Enter the re-roll", "pb-table-dice-enter", lambda: self.act(Rerolled(die=die, value=dice[0].value)), "primary")
+            dice = [widgets.Dropdown(options=faces, value=1, description=_("Die {die}", die=die + 1), layout=widgets.Layout(width="140px")).add_class("pb-table-die-0")]
+            hint = _("A seed re-rolls die {die} (it showed {value}); enter the new face.", die=die + 1, value=a.dice[die])
+            enter = click_button(_("Enter the re-roll"), "pb-table-dice-enter", lambda: self.act(Rerolled(die=die, value=dice[0].value)), "primary")
         return [line_note(hint), row_of(*dice, enter)]
 
     def _conclude_controls(self, state: State) -> list[widgets.Widget]:
@@ -1035,20 +1069,18 @@ class DangerousIdeasDashboard(TableDashboard):
         seat = a.actor
         names = state.names
         if not a.success:
-            button = click_button("Conclude: the idea is rejected", "pb-conclude", lambda: self.act_told(Conclude(seat=seat)), "primary")
-            return [line_note(f"The action failed. {names[seat]} narrates why {a.holder} rejects the idea, then concludes."), button]
+            button = click_button(_("Conclude: the idea is rejected"), "pb-conclude", lambda: self.act_told(Conclude(seat=seat)), "primary")
+            return [line_note(_("The action failed. {name} narrates why {holder} rejects the idea, then concludes.", name=names[seat], holder=a.holder)), button]
         sheet = state.sheets[seat]
         empty = [b for b in BRANCHES if not self._why_now(Conclude(seat=seat, branch=b))]
         branch = widgets.Dropdown(
             options=branch_choices(state.setup.layout, empty, sheet),
-            description="Write it on",
+            description=_("Write it on"),
             style=WIDE,
         ).add_class("pb-conclude-branch")
-        hub = widgets.BoundedIntText(
-            value=0, min=0, max=0, description="stones moved from the hub", style=WIDE, layout=widgets.Layout(width="260px")
-        ).add_class("pb-conclude-hub")
+        hub = widgets.BoundedIntText(value=0, min=0, max=0, description=_("stones moved from the hub"), style=WIDE, layout=widgets.Layout(width="260px")).add_class("pb-conclude-hub")
 
-        def fit(_: Any = None) -> None:
+        def fit(_change: Any = None) -> None:
             most = 0
             while branch.value and not self._why_now(Conclude(seat=seat, branch=branch.value, from_hub=most + 1)) and most < 999:
                 most += 1
@@ -1058,15 +1090,16 @@ class DangerousIdeasDashboard(TableDashboard):
         branch.observe(fit, "value")
         fit()
         button = click_button(
-            "Write the new meme",
+            _("Write the new meme"),
             "pb-conclude",
             lambda: self.act_told(Conclude(seat=seat, branch=branch.value, from_hub=hub.value)),
             "success",
         )
         gains = [s for s in range(state.n) if a.sides[s] == "connect"]
-        note = "Success! The new meme gets 1 stone and 2 bonus stones." + (
-            f" {seats_text(names, gains)} gain 2 stones on Think." if gains else ""
-        )
+        if gains:
+            note = _("Success! The new meme gets 1 stone and 2 bonus stones. {names} gain 2 stones on Think.", names=seats_said(names, gains))
+        else:
+            note = _("Success! The new meme gets 1 stone and 2 bonus stones.")
         return [line_note(note), branch, hub, button]
 
 

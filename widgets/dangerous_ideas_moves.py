@@ -12,10 +12,9 @@ from collections.abc import Callable, Sequence
 import ipywidgets as widgets
 
 from drawing.common import esc
-from drawing.dangerous_ideas import place_label, short
-from i18n import render
+from drawing.dangerous_ideas import commas, node_name, place_label, short
+from i18n import _, _n, render
 from rules import Action, RuleError
-from rules.core import plural
 from rules.dangerous_ideas import BRANCHES, NODES, PLACES, RULES, Connect, Create, Defend, Move, Ref, Sheet, Spread, Stake, State, Step, Use, may_involve
 
 from .common import WIDE
@@ -25,11 +24,9 @@ __all__ = ["MemeForm", "MoveEditor", "SpendEditor", "StonePlacer", "click_button
 # -- small parts -------------------------------------------------------------------------------------
 
 
-def click_button(
-    description: str, css: str, on_click: Callable[[], None], style: str = "", disabled: bool = False, tooltip: str = ""
-) -> widgets.Button:
+def click_button(description: str, css: str, on_click: Callable[[], None], style: str = "", disabled: bool = False, tooltip: str = "") -> widgets.Button:
     button = widgets.Button(description=description, button_style=style, disabled=disabled, tooltip=tooltip).add_class(css)
-    button.on_click(lambda _: on_click())
+    button.on_click(lambda _button: on_click())
     return button
 
 
@@ -46,7 +43,7 @@ def story_holders(state: State) -> list[str]:
     """The story's characters so far, first spelling kept, in order of appearance."""
     seen: dict[str, str] = {}
     for sheet in state.sheets:
-        for _, meme in sheet.memes():
+        for _branch, meme in sheet.memes():
             seen.setdefault(meme.holder_key, meme.holder)
     return list(seen.values())
 
@@ -91,9 +88,9 @@ class StonePlacer(widgets.VBox):
         }
         self.left = widgets.HTML().add_class("pb-place-left")
         self.confirm = widgets.Button(description=label, button_style="primary", disabled=True).add_class("pb-place-confirm")
-        self.confirm.on_click(lambda _: on_confirm(self.action()))
+        self.confirm.on_click(lambda _button: on_confirm(self.action()))
         for stepper in self.steppers.values():
-            stepper.observe(lambda _: self._check(), "value")
+            stepper.observe(lambda _change: self._check(), "value")
         nodes = [s for p, s in self.steppers.items() if p in NODES]
         branches = [s for p, s in self.steppers.items() if p not in NODES]
         rows: list[widgets.Widget] = [widgets.HTML(f"<b>{esc(heading)}</b>"), row_of(*nodes)]
@@ -105,20 +102,20 @@ class StonePlacer(widgets.VBox):
         self._check()
 
     def action(self) -> Action:
-        return self._make(tuple(p for p, s in self.steppers.items() for _ in range(s.value)))
+        return self._make(tuple(p for p, s in self.steppers.items() for _i in range(s.value)))
 
     def _check(self) -> None:
         placed = sum(s.value for s in self.steppers.values())
         left = self._count - placed
         why = self._legal(self.action()) if left == 0 else ""
         if left > 0:
-            self.left.value = f'<span class="di-hint">{left} of {self._count} still to place</span>'
+            self.left.value = f'<span class="di-hint">{esc(_("{left} of {count} still to place", left=left, count=self._count))}</span>'
         elif left < 0:
-            self.left.value = f'<span class="di-no">{-left} too many: place exactly {self._count}</span>'
+            self.left.value = f'<span class="di-no">{esc(_("{over} too many: place exactly {count}", over=-left, count=self._count))}</span>'
         elif why:
             self.left.value = f'<span class="di-no">{esc(why)}</span>'
         else:
-            self.left.value = '<span class="di-yes">✔ all placed</span>'
+            self.left.value = f'<span class="di-yes">{esc(_("✔ all placed"))}</span>'
         self.confirm.disabled = left != 0 or bool(why)
 
 
@@ -132,21 +129,30 @@ class MoveEditor(widgets.VBox):
         self._state, self._seat = state, seat
         self._sheet = state.sheets[seat]
         self.steps: list[Step] = []
-        self.source = widgets.Dropdown(description="Move from", style=WIDE).add_class("pb-move-source")
-        self.target = widgets.Dropdown(description="to", style=WIDE).add_class("pb-move-target")
+        # TRANSLATORS: a Move's parts read as one line: "Move from [Think] to [Probe] stones [2]".
+        self.source = widgets.Dropdown(description=_("Move from"), style=WIDE).add_class("pb-move-source")
+        # TRANSLATORS: the target of a Move ("Move from Think to Probe").
+        self.target = widgets.Dropdown(description=_("to"), style=WIDE).add_class("pb-move-target")
         self.stones = widgets.BoundedIntText(
-            value=1, min=1, max=1, description="stones", style=WIDE, layout=widgets.Layout(width="130px")
+            # TRANSLATORS: the number of stones a Move step moves (a label before the number box).
+            value=1,
+            min=1,
+            max=1,
+            description=_("stones"),
+            style=WIDE,
+            layout=widgets.Layout(width="130px"),
         ).add_class("pb-move-stones")
-        self.add_button = click_button("Add step", "pb-move-add", self.add_step)
-        self.clear_button = click_button("Clear", "pb-move-clear", self.clear)
+        self.add_button = click_button(_("Add step"), "pb-move-add", self.add_step)
+        # TRANSLATORS: a button that empties the list of Move steps.
+        self.clear_button = click_button(_("Clear"), "pb-move-clear", self.clear)
         self.list_html = widgets.HTML().add_class("pb-move-steps")
-        self.confirm = widgets.Button(description="Move these stones", button_style="primary", disabled=True).add_class("pb-move-confirm")
-        self.confirm.on_click(lambda _: on_move(self.action()))
-        self.source.observe(lambda _: self._fill_targets(), "value")
-        self.target.observe(lambda _: self._fill_stones(), "value")
+        self.confirm = widgets.Button(description=_("Move these stones"), button_style="primary", disabled=True).add_class("pb-move-confirm")
+        self.confirm.on_click(lambda _button: on_move(self.action()))
+        self.source.observe(lambda _change: self._fill_targets(), "value")
+        self.target.observe(lambda _change: self._fill_stones(), "value")
         super().__init__(
             (
-                widgets.HTML("<b>Move:</b> every stone moves one step (branch ↔ its hub, hub ↔ Think)."),
+                widgets.HTML(_("{move} every stone moves one step (branch ↔ its hub, hub ↔ Think).", move=f"<b>{esc(_('Move:'))}</b>")),
                 row_of(self.source, self.target, self.stones, self.add_button),
                 row_of(self.list_html, self.clear_button, self.confirm),
             )
@@ -171,9 +177,10 @@ class MoveEditor(widgets.VBox):
         self.source.options = [(place_label(self._sheet, p), p) for p in sources]
         self._fill_targets()
         if self.steps:
-            self.list_html.value = "Steps: " + "; ".join(esc(f"{s.stones} {s.source} → {s.target}") for s in self.steps)
+            steps = "; ".join(esc(f"{s.stones} {place_label(self._sheet, s.source)} → {place_label(self._sheet, s.target)}") for s in self.steps)
+            self.list_html.value = _("Steps: {steps}", steps=steps)
         else:
-            self.list_html.value = '<span class="di-hint">No steps yet: choose a source and a target, then Add step.</span>'
+            self.list_html.value = f'<span class="di-hint">{esc(_("No steps yet: choose a source and a target, then Add step."))}</span>'
         self.confirm.disabled = not self.steps or bool(why_not(self._state, self._move()))
         self.add_button.disabled = not sources
 
@@ -232,41 +239,46 @@ class MemeForm(widgets.VBox):
         self._state, self._seat, self._kind = state, seat, kind
         sheet = state.sheets[seat]
         if kind == "create":
-            self.text: widgets.ValueWidget = widgets.Text(
-                description="New meme", placeholder="a belief of your Dangerous Idea", style=WIDE, layout=fit_480()
-            )
+            self.text: widgets.ValueWidget = widgets.Text(description=_("New meme"), placeholder=_("a belief of your Dangerous Idea"), style=WIDE, layout=fit_480())
         else:
             texts: dict[str, str] = {}
-            for _, meme in sheet.memes():
+            for _branch, meme in sheet.memes():
                 texts.setdefault(meme.key, meme.text)
             self.text = widgets.Dropdown(
-                options=list(texts.values()), description="Spread", style=WIDE, layout=fit_480()
+                # TRANSLATORS: the label of the meme to spread (the Spread action, glossary's term).
+                options=list(texts.values()),
+                description=_("Spread"),
+                style=WIDE,
+                layout=fit_480(),
             )
         self.text.add_class("pb-meme-text")
         self.holder = widgets.Combobox(
-            options=story_holders(state), description="to be held by", placeholder="a character of the story", style=WIDE, ensure_option=False, layout=fit_480()
+            options=story_holders(state),
+            description=_("to be held by"),
+            placeholder=_("a character of the story"),
+            style=WIDE,
+            ensure_option=False,
+            layout=fit_480(),
         ).add_class("pb-meme-holder")
-        self.target = widgets.Dropdown(
-            options=[("no replacement", "")], value="", description="replacing", style=WIDE, layout=fit_480()
-        ).add_class("pb-replace-target")
+        self.target = widgets.Dropdown(options=[(_("no replacement"), "")], value="", description=_("replacing"), style=WIDE, layout=fit_480()).add_class("pb-replace-target")
         self.why = widgets.HTML().add_class("pb-meme-why")
-        verb = "Create" if kind == "create" else "Spread"
-        self.announce = widgets.Button(description=f"Announce the {verb}", disabled=True, tooltip="Then choose the stones to stake by hand").add_class(
-            "pb-announce"
-        )
-        self.announce.on_click(lambda _: on_announce(self.action()))
+        self.announce = widgets.Button(
+            description=_("Announce the Create") if kind == "create" else _("Announce the Spread"), disabled=True, tooltip=_("Then choose the stones to stake by hand")
+        ).add_class("pb-announce")
+        self.announce.on_click(lambda _button: on_announce(self.action()))
         # The usual way in one click: announce, stake the sensible default and open phase 2.
-        self.announce_stake = widgets.Button(description=f"{verb} and stake", button_style="danger", disabled=True).add_class("pb-announce-stake")
+        both = _("Create and stake") if kind == "create" else _("Spread and stake")
+        self.announce_stake = widgets.Button(description=both, button_style="danger", disabled=True).add_class("pb-announce-stake")
         self.announce_stake.layout.display = "" if on_announce_and_stake else "none"
-        self.announce_stake.on_click(lambda _: self._announce_and_stake(on_announce_and_stake))
+        self.announce_stake.on_click(lambda _button: self._announce_and_stake(on_announce_and_stake))
         self._targets: dict[str, Ref] = {}
-        self.text.observe(lambda _: self._refresh(), "value")
-        self.holder.observe(lambda _: self._refresh(), "value")
-        self.target.observe(lambda _: self._check(), "value")
+        self.text.observe(lambda _change: self._refresh(), "value")
+        self.holder.observe(lambda _change: self._refresh(), "value")
+        self.target.observe(lambda _change: self._check(), "value")
         hint = (
-            "Create: a meme not yet on your sheet. Stakes come from Create (plus as many from Think) and your coiled memes."
+            _("Create: a meme not yet on your sheet. Stakes come from Create (plus as many from Think) and your coiled memes.")
             if kind == "create"
-            else "Spread: one of your memes to a character who does not hold it on your sheet. Stakes come from Probe (plus as many from Think), your leaf memes and the spread meme."
+            else _("Spread: one of your memes to a character who does not hold it on your sheet. Stakes come from Probe (plus as many from Think), your leaf memes and the spread meme.")
         )
         super().__init__(
             (
@@ -297,9 +309,9 @@ class MemeForm(widgets.VBox):
                     ref = Ref(other, branch)
                     if other != self._seat and not why_not(self._state, self.action(ref, use_chosen=False)):
                         # (owner, text, holder) is unique: a sheet never holds one meme twice for one holder.
-                        found[f"{names[other]}'s '{meme.text} - {meme.holder}'"] = ref
+                        found[_("{owner}'s '{words} - {holder}'", owner=names[other], words=meme.text, holder=meme.holder)] = ref
         self._targets = found
-        options = [("no replacement", "")] + [(label, label) for label in found]
+        options = [(_("no replacement"), "")] + [(label, label) for label in found]
         self.target.options = options
         self.target.value = chosen if chosen in found else ""
         self._check()
@@ -324,16 +336,16 @@ class MemeForm(widgets.VBox):
         self.announce_stake.disabled = stake is None
         if stake is not None:
             total = stake.from_node + stake.from_think + sum(u.bonus + u.stones for u in stake.memes)
-            self.announce_stake.description = f"{'Create' if self._kind == 'create' else 'Spread'} and stake {total}"
-            self.announce_stake.tooltip = "Announce, stake " + stake_words(stake) + ", and open phase 2: the others may connect or defend"
+            self.announce_stake.description = _("Create and stake {total}", total=total) if self._kind == "create" else _("Spread and stake {total}", total=total)
+            self.announce_stake.tooltip = _("Announce, stake {stones}, and open phase 2: the others may connect or defend", stones=stake_words(stake))
         if not (self.text.value or "").strip() or not (self.holder.value or "").strip():
-            self.why.value = '<span class="di-hint">Name the meme and its holder.</span>'
+            self.why.value = f'<span class="di-hint">{esc(_("Name the meme and its holder."))}</span>'
         elif why:
             self.why.value = f'<span class="di-no">{esc(why)}</span>'
         else:
             count = len(self._targets)
-            extra = f" {plural(count, 'meme')} of this holder could be replaced." if count else ""
-            self.why.value = f'<span class="di-yes">✔ ready to announce.</span><span class="di-hint">{esc(extra)}</span>'
+            extra = " " + _n("{n} meme of this holder could be replaced.", "{n} memes of this holder could be replaced.", count) if count else ""
+            self.why.value = f'<span class="di-yes">{esc(_("✔ ready to announce."))}</span><span class="di-hint">{esc(extra)}</span>'
         self.announce.disabled = bool(why)
 
 
@@ -353,11 +365,7 @@ def default_stake(state: State, seat: int) -> Stake | None:
         return None
     sheet = state.sheets[seat]
     node = spend_node(a.kind, "actor")
-    uses = tuple(
-        Use(b, bonus=1)
-        for b, m in sheet.memes()
-        if m.bonus > 0 and may_involve(state, seat, "actor", b) and not why_not(state, Stake(seat=seat, memes=(Use(b, bonus=1),)))
-    )
+    uses = tuple(Use(b, bonus=1) for b, m in sheet.memes() if m.bonus > 0 and may_involve(state, seat, "actor", b) and not why_not(state, Stake(seat=seat, memes=(Use(b, bonus=1),))))
     from_node = sheet.node(node)
     for stake in (
         Stake(seat=seat, from_node=from_node, from_think=min(sheet.node("think"), from_node), memes=uses),
@@ -371,12 +379,12 @@ def default_stake(state: State, seat: int) -> Stake | None:
 
 
 def stake_words(stake: Stake) -> str:
-    parts = [f"{stake.from_node} from the hub"] if stake.from_node else []
+    parts = [_("{count} from the hub", count=stake.from_node)] if stake.from_node else []
     if stake.from_think:
-        parts.append(f"{stake.from_think} from Think")
+        parts.append(_("{count} from {place}", count=stake.from_think, place=node_name("think")))
     if stake.memes:
-        parts.append(plural(len(stake.memes), "bonus stone"))
-    return ", ".join(parts)
+        parts.append(_n("{n} bonus stone", "{n} bonus stones", len(stake.memes)))
+    return commas(parts)
 
 
 def spend_node(kind: str, role: str) -> str:
@@ -408,7 +416,7 @@ class SpendEditor(widgets.VBox):
             min=0,
             max=sheet.node(node),
             disabled=sheet.node(node) == 0,
-            description=f"from {node.title()} (has {sheet.node(node)})",
+            description=_("from {node} (has {count})", node=node_name(node), count=sheet.node(node)),
             style=WIDE,
             layout=widgets.Layout(width="220px"),
         ).add_class("pb-stake-node")
@@ -417,7 +425,7 @@ class SpendEditor(widgets.VBox):
             min=0,
             max=sheet.node("think"),
             disabled=sheet.node("think") == 0,
-            description=f"from Think (has {sheet.node('think')})",
+            description=_("from {node} (has {count})", node=node_name("think"), count=sheet.node("think")),
             style=WIDE,
             layout=widgets.Layout(width="220px"),
         ).add_class("pb-stake-think")
@@ -434,7 +442,7 @@ class SpendEditor(widgets.VBox):
             self.bonus[branch] = widgets.Checkbox(
                 value=False,
                 disabled=not bonus_ok,
-                description=f"1 bonus ◆ ({meme.bonus} left)",
+                description=_("1 bonus ◆ ({left} left)", left=meme.bonus),
                 indent=False,
                 layout=widgets.Layout(width="170px"),
             ).add_class(f"pb-stake-{branch}-bonus")
@@ -443,7 +451,8 @@ class SpendEditor(widgets.VBox):
                 min=0,
                 max=meme.stones,
                 disabled=not own_ok,
-                description="own",
+                # TRANSLATORS: the meme's own stones to spend (beside "1 bonus"); a very short label.
+                description=_("own"),
                 layout=widgets.Layout(width="120px"),
                 style={"description_width": "36px"},
             ).add_class(f"pb-stake-{branch}")
@@ -453,17 +462,16 @@ class SpendEditor(widgets.VBox):
             )
             meme_rows.append(widgets.HBox((label, self.bonus[branch], self.own[branch]), layout=widgets.Layout(align_items="center")))
         self.why = widgets.HTML().add_class("pb-stake-why")
-        verb = {"actor": "Stake", "connect": "Connect", "defend": "Defend"}[role]
+        # TRANSLATORS: buttons: stake stones on a meme action (the actor), Connect and Defend (the glossary's terms).
+        verb = {"actor": _("Stake"), "connect": _("Connect"), "defend": _("Defend")}[role]
         self._verb = verb
-        self.confirm = widgets.Button(description=verb, button_style="primary" if role != "defend" else "warning", disabled=True).add_class(
-            "pb-stake-confirm"
-        )
-        self.confirm.on_click(lambda _: on_spend(self.action()))
+        self.confirm = widgets.Button(description=verb, button_style="primary" if role != "defend" else "warning", disabled=True).add_class("pb-stake-confirm")
+        self.confirm.on_click(lambda _button: on_spend(self.action()))
         for box in (self.node, self.think, *self.bonus.values(), *self.own.values()):
-            box.observe(lambda _: self._check(), "value")
-        hint = "Think gives up to as many stones as you spend from " + node.title() + " in this meme action."
+            box.observe(lambda _change: self._check(), "value")
+        hint = _("Think gives up to as many stones as you spend from {node} in this meme action.", node=node_name(node))
         if not meme_rows:
-            meme_rows.append(widgets.HTML('<span class="di-hint">No meme of yours can be involved in this spend.</span>'))
+            meme_rows.append(widgets.HTML(f'<span class="di-hint">{esc(_("No meme of yours can be involved in this spend."))}</span>'))
         super().__init__(
             (
                 row_of(self.node, self.think),
@@ -476,11 +484,7 @@ class SpendEditor(widgets.VBox):
         self._check()
 
     def action(self) -> Action:
-        uses = tuple(
-            Use(branch, bonus=int(self.bonus[branch].value), stones=self.own[branch].value)
-            for branch in self.bonus
-            if self.bonus[branch].value or self.own[branch].value
-        )
+        uses = tuple(Use(branch, bonus=int(self.bonus[branch].value), stones=self.own[branch].value) for branch in self.bonus if self.bonus[branch].value or self.own[branch].value)
         return self._cls(seat=self._seat, from_node=self.node.value, from_think=self.think.value, memes=uses)
 
     def stones(self) -> int:
@@ -490,7 +494,7 @@ class SpendEditor(widgets.VBox):
         action = self.action()
         count = self.stones()
         if count == 0:
-            self.why.value = '<span class="di-hint">Choose stones to spend.</span>'
+            self.why.value = f'<span class="di-hint">{esc(_("Choose stones to spend."))}</span>'
             self.confirm.disabled = True
             self.confirm.description = self._verb
             self._on_preview(None, "", None)
@@ -503,9 +507,19 @@ class SpendEditor(widgets.VBox):
             return
         after = RULES.play(self._state, action).attempt.pool
         sign = "−" if self._role == "defend" else "+"
-        self.confirm.description = f"{self._verb} {count} ({sign}{abs(after - self._state.attempt.pool)})"
+        # TRANSLATORS: a spend's button: "Stake 5 (+5)", "Defend 2 (−4)": the verb, the stones spent and the pool's change.
+        self.confirm.description = _("{verb} {count} ({change})", verb=self._verb, count=count, change=f"{sign}{abs(after - self._state.attempt.pool)}")
         self.confirm.disabled = False
         self.why.value = '<span class="di-yes">✔</span>'
         # The spend goes with the pool: the page redraws the preview against the table as it
         # stands after another phone's spend.
-        self._on_preview(after, f"if {self._state.names[self._seat]} {self._verb.lower()}s with {plural(count, 'stone')}", action)
+        self._on_preview(after, _spend_preview(self._role, self._state.names[self._seat], count), action)
+
+
+def _spend_preview(role: str, name: str, count: int) -> str:
+    """'if Bo stakes with 3 stones': what the pool preview shows."""
+    if role == "connect":
+        return _n("if {name} connects with {n} stone", "if {name} connects with {n} stones", count, name=name)
+    if role == "defend":
+        return _n("if {name} defends with {n} stone", "if {name} defends with {n} stones", count, name=name)
+    return _n("if {name} stakes with {n} stone", "if {name} stakes with {n} stones", count, name=name)
