@@ -125,7 +125,8 @@ def _names(names: Sequence[str]) -> str:
 
 def _fitted_heads(heads: Sequence[str], widths: Sequence[float]) -> ParagraphStyle:
     """One head style for a table's columns: the size at which every head's longest word fits its own column."""
-    looks = [common.fitted_style("cell-head", head.split(), width) for head, width in zip(heads, widths)]
+    # A soft hyphen is where a long word may break: the parts must fit, not the whole word.
+    looks = [common.fitted_style("cell-head", head.replace("\u00ad", " ").split(), width) for head, width in zip(heads, widths)]
     return min(looks, key=lambda look: look.fontSize)
 
 
@@ -221,9 +222,11 @@ def _score_pad(table: _Table, seat: int, width: float) -> list[Flowable]:
     heads = [_("Round"), _("Drawn"), _("Kept or swapped for"), _("Picked"), _("Infection"), _("Strength"), _("Paid (returned to the bowl)")]
     widths = common.columns_of(width, PAD_WEIGHTS)
     # A language's longest word still fits its column: the heads shrink rather than break a word.
-    look = _fitted_heads(heads, widths)
+    eaten = _("Eaten {antibody}", antibody="{antibody}")
+    plain = eaten.replace("{antibody}", f"{symbol(table.colours, table.antibody)} {_word(table.antibody)}")
+    look = _fitted_heads([*heads, plain], widths)
     header = [Paragraph(markup(head), look) for head in heads]
-    header.append(Paragraph(common.fill(_("Eaten {antibody}", antibody="{antibody}"), antibody=antibody), look))
+    header.append(Paragraph(common.fill(eaten, antibody=antibody), look))
     lines: dict[int, RoundLine] = {}
     if table.state is not None:
         lines = {line.round: line for line in table.state.pad if line.seat == seat}
@@ -378,8 +381,9 @@ def rules_card(table: _Table, width: float) -> list[Flowable]:
             markup(_("If you cannot pay every level, return all your candies to the common bowl: you are out.")),
             markup(_("A player whose bowl is empty is out too.")),
         ),
-        # TRANSLATORS: the rules card's heading over how the game ends.
-        common.heading(_("End"), 2),
+        # Not "End", as the card said before the catalogs: that message is Danger World's
+        # abbreviation of Endurance, and a message cannot mean two things in one catalog.
+        common.heading(_("End of the game"), 2),
         *common.bullets(
             markup(_("The game ends at the start of a round when the common bowl is empty,")),
             markup(limit),
@@ -519,7 +523,8 @@ def _draw_card(canvas: Canvas, table: _Table, index: int, width: float, height: 
     cell_w = (width - 2 * CARD_PAD) / per_row
     for i, colour in enumerate(table.colours):
         row, col = divmod(i, per_row)
-        x = CARD_PAD + col * cell_w
+        # Right to left, the colours run from the card's right edge, each name left of its swatch.
+        x = width - CARD_PAD - col * cell_w - CARD_SWATCH if common.rtl() else CARD_PAD + col * cell_w
         y = top - CARD_TITLE - 3 * mm - CARD_SWATCH - row * (CARD_SWATCH + CARD_GAP)
         fill = _swatch_colour(colour)
         canvas.setFillColor(fill)
@@ -531,7 +536,10 @@ def _draw_card(canvas: Canvas, table: _Table, index: int, width: float, height: 
         fonts.draw_string(canvas, x + CARD_SWATCH / 2, y + CARD_SWATCH * 0.25, shape, fonts.BODY, CARD_SWATCH * 0.65, align="centre")
         canvas.setFillColor(common.INK)
         label, size = fonts.fit(_word(colour), fonts.BODY, CARD_LABEL, cell_w - CARD_SWATCH - 1.5 * mm - CARD_SPACING / 2)
-        fonts.draw_string(canvas, x + CARD_SWATCH + 1.5 * mm, y + CARD_SWATCH * 0.28, label, fonts.BODY, size)
+        if common.rtl():
+            fonts.draw_string(canvas, x - 1.5 * mm, y + CARD_SWATCH * 0.28, label, fonts.BODY, size, align="right")
+        else:
+            fonts.draw_string(canvas, x + CARD_SWATCH + 1.5 * mm, y + CARD_SWATCH * 0.28, label, fonts.BODY, size)
 
 
 # -- the document (printables.document) ----------------------------------------------------------
