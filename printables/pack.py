@@ -44,6 +44,13 @@ def _tables(game: Card) -> str:
     return word + "s" if i18n.current() in (i18n.SOURCE, i18n.PSEUDO) else word
 
 
+def _and_sizes(sizes: Sequence[int]) -> str:
+    """'6 and 6', '4 and 4 and 4': table sizes as the pack's notes always wrote them in English."""
+    if i18n.current() in (i18n.SOURCE, i18n.PSEUDO):
+        return " and ".join(map(i18n.number, sizes))
+    return _sizes(sizes)
+
+
 def _sizes(sizes: Sequence[int]) -> str:
     """'6, 5 and 5': table sizes as a list."""
     numbers = [i18n.number(size) for size in sizes]
@@ -128,6 +135,7 @@ def table_rule(game: Card) -> str:
     low, high = _at_a_table(game)
     if game.gm:
         return _("{game} a GM, the first name, and up to {n} {players}", game=game.title, n=high - 1, players=_word(game.words.players))
+    # TRANSLATORS: {tables} is the game's word for its tables (villages): English plural; another language gets its word for one.
     return _("{game} in {tables} of {low}-{high}", game=game.title, tables=_tables(game), low=low, high=high)
 
 
@@ -166,10 +174,11 @@ def plan(players: int, names: Sequence[str] | None = None) -> tuple[list[Part], 
         if len(sizes) > 1 and game.players.text_range != game.players.range:
             low_text, high_text = game.players.text_range
             notes.append(
+                # TRANSLATORS: {tables} is the game's word for its tables (villages): English plural; another language gets its word for one.
                 _(
                     "{game} is written for {low}-{high} {players}: {n} play as {count} {tables} side by side ({sizes}).",
                     game=game.title, low=low_text, high=high_text, players=_word(game.words.players), n=players,
-                    count=len(sizes), tables=_tables(game), sizes=" and ".join(map(i18n.number, sizes)) if i18n.current() in (i18n.SOURCE, i18n.PSEUDO) else _sizes(sizes),
+                    count=len(sizes), tables=_tables(game), sizes=_and_sizes(sizes),
                 )
             )  # fmt: skip
         elif len(sizes) == 1:
@@ -243,11 +252,13 @@ def class_plan(game: Card | str, players: int, names: Sequence[str] | None = Non
     low, high = game.players.class_range
     sizes = even_tables(players, high)
     if not sizes or sizes[-1] < low:
+        # TRANSLATORS: {tables} is the game's word for its tables (villages): English plural; another language gets its word for one.
         raise ValueError(_("a class of {n} cannot sit at {game} {tables} of {low}-{high}", n=players, game=game.title, tables=_tables(game), low=low, high=high))
     parts = _parts(game, sizes, _seats(players, names))
     if len(sizes) == 1:
         tables = _("one {table}", table=_word(game.words.table))
     else:
+        # TRANSLATORS: {tables} is the game's word for its tables (villages): English plural; another language gets its word for one.
         tables = _("{n} {tables}", n=len(sizes), tables=_tables(game))
     if game.gm:
         people = _("{sizes} people, each with a GM", sizes=_sizes(sizes))
