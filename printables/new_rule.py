@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak
 
 import i18n
-from i18n import _, _n
+from i18n import _, _n, say
 from rules.decisions import Game, first_states
 from rules.games import card
 from rules.new_rule import RoundLine, Setup, State, colour_word, scores, standings, symbol
@@ -112,7 +112,16 @@ def _candies(table: _Table, candies: Sequence[str]) -> str:
     counts = Counter(candies)
     order = [c for c in table.colours if c in counts] + sorted(c for c in counts if c not in table.colours)
     parts = [(f"{i18n.number(counts[c])} " if counts[c] > 1 else "") + _colour(table, c) for c in order]
-    return ", ".join(parts)
+    return _comma().join(parts)
+
+
+def _comma() -> str:
+    """What separates the items of a list of colours: ", ", Arabic's "، "."""
+    return i18n.render(_COMMA)
+
+
+# TRANSLATORS: the separator between the items of a list of candy colours, as ", " (keep its space).
+_COMMA = say(", ")
 
 
 def _names(names: Sequence[str]) -> str:
@@ -171,7 +180,7 @@ def _pad_cells(table: _Table, seat: int, line: RoundLine | None, number: int) ->
     paid = _candies(table, line.returned)
     if line.note:
         paid = (paid + "<br/>" if paid else "") + f"<i>{markup(line.note)}</i>"
-    infection = ", ".join(_colour(table, c) for c in line.infection)
+    infection = _comma().join(_colour(table, c) for c in line.infection)
     return [
         round_cell,
         _p(_candies(table, line.drawn)),
@@ -313,7 +322,7 @@ def _worksheet(table: _Table, width: float) -> list[Flowable]:
     story += common.bullets(
         common.fill(
             _("Your score is the smallest count among {colours}, plus every {antibody} you hold.", colours="{colours}", antibody="{antibody}"),
-            colours=", ".join(_colour(table, c) for c in table.scoring),
+            colours=_comma().join(_colour(table, c) for c in table.scoring),
             antibody=antibody,
         ),
         markup(_("Highest score wins. Players who went out rank below everyone still in; of those, the one who went out later ranks higher.")),
@@ -327,7 +336,7 @@ def rules_card(table: _Table, width: float) -> list[Flowable]:
     """The whole game on one page, in the project's reading of the text (RULINGS.md)."""
     red = _colour(table, table.antibody)
     low, high = CARD.players.range
-    colour_list = ", ".join(_colour(table, c) for c in table.colours)
+    colour_list = _comma().join(_colour(table, c) for c in table.colours)
     if table.max_rounds is not None:
         # TRANSLATORS: a line of the rules card's "End", after "The game ends ... or".
         limit = _("or after round {round} (the playbook's round limit; the text has none),", round=table.max_rounds)
@@ -670,10 +679,10 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
     rows = []
     for number, infection, strength in infections:
         if reveal:
-            told = ", ".join(_("{name}: {colour}", name=state.names[line.seat], colour=_word(line.picked)) for line in by_round[number] if line.picked)
+            told = _comma().join(_("{name}: {colour}", name=state.names[line.seat], colour=_word(line.picked)) for line in by_round[number] if line.picked)
         else:
             told = "; ".join(f"{state.names[line.seat]} {line.note}" for line in by_round[number] if line.note) or _("everyone paid")
         told = told if common.rtl() else common.english(told)
-        rows.append([i18n.number(number), ", ".join(map(_word, infection)), i18n.number(strength), told])
+        rows.append([i18n.number(number), _comma().join(map(_word, infection)), i18n.number(strength), told])
     story += [common.spacer(4 * mm), common.heading(_("Round by round"), 2), common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_ROUND_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True)]
     return story
