@@ -16,7 +16,7 @@ from lab import BOTS as LAB_BOTS
 from lab.core import play_out
 from playbook.cli import main
 from playbook.store import Store
-from printables import common, debrief, document, fonts, leerdam, pack
+from printables import charts, common, debrief, document, fonts, leerdam, pack
 from rules import new_rule
 from rules.core import rng_for
 from rules.leerdam import Setup
@@ -272,3 +272,12 @@ def test_german_new_rule_sheets_print_every_line_whole_and_every_head_word_in_it
     # A head word the column could not hold would be broken: every head word is printed whole.
     for word in ("Ansteckung", "Gezogen", "Behalten", "Gewählt", "Stärke"):
         assert word in text
+
+
+def test_a_chart_numbers_its_axis_and_its_table_in_the_language_format() -> None:
+    series = [charts.Series("Ana", (2.5, -1.0, 1234.0))]
+    english = " ".join(_words(common.build_document(charts.numbers_tables("T", ["1", "2", "3"], series), page="a4", title="t")))
+    with i18n.speaking("nl"):
+        dutch = " ".join(_words(common.build_document(charts.numbers_tables("T", ["1", "2", "3"], series), page="a4", title="t")))
+    assert "2.5 −1 1234" in english, "English prints the numbers as it always did"
+    assert "2,5 −1 1.234" in dutch
