@@ -281,3 +281,14 @@ def test_a_chart_numbers_its_axis_and_its_table_in_the_language_format() -> None
         dutch = " ".join(_words(common.build_document(charts.numbers_tables("T", ["1", "2", "3"], series), page="a4", title="t")))
     assert "2.5 −1 1234" in english, "English prints the numbers as it always did"
     assert "2,5 −1 1.234" in dutch
+
+
+def test_every_games_rules_card_says_every_word_through_the_catalogs_and_reads_in_dutch(pseudo: None) -> None:
+    # The booklet of every game's rules card (playbook print all --booklet).
+    cards = _messages(pack.booklet_pdf())
+    assert escaped(cards, names=("New Rule", "Leerdam", "Danger World", "Dangerous Ideas", "playbook")) == []
+    i18n.use("nl")
+    danger_world = " ".join(_words(document.booklet("danger-world")))
+    dangerous_ideas = _words(document.booklet("dangerous-ideas"))[0]
+    assert "Je personage" in danger_world and "Gevaar en schade" in danger_world and "Your character" not in danger_world
+    assert "Een beurt" in dangerous_ideas and "Een meme-actie" in dangerous_ideas and "A turn" not in dangerous_ideas
