@@ -883,11 +883,15 @@ def _list_style(name: str, indent: float, size: float = SCREEN_TEXT) -> Paragrap
 
 def _bullets(items: Sequence[str]) -> list[Flowable]:
     style = _list_style("bullet", 9)
+    if common.rtl():  # ReportLab hangs a bullet on the left only: right to left it opens the line
+        return common.numbered([("•", text) for text in items], style)
     return [Paragraph(text, style, bulletText="•") for text in items]
 
 
 def _steps(items: Sequence[str]) -> list[Flowable]:
     style = _list_style("step", 11)
+    if common.rtl():
+        return common.numbered([(f"{i}.", text) for i, text in enumerate(items, 1)], style)
     return [Paragraph(text, style, bulletText=f"{i}.") for i, text in enumerate(items, 1)]
 
 
