@@ -16,6 +16,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether
 
+import i18n
 from i18n import _
 
 from . import common, fonts
@@ -230,7 +231,7 @@ class Chart(Flowable):
             canvas.setStrokeColor(GRIDLINE)
             canvas.line(left, y, right, y)
             canvas.setFillColor(AXIS)
-            fonts.draw_string(canvas, left - 1.2 * mm, y - CHART_TEXT / 3, f"{value:g}".replace("-", "\u2212"), fonts.BODY, CHART_TEXT, align="right")
+            fonts.draw_string(canvas, left - 1.2 * mm, y - CHART_TEXT / 3, _number(value), fonts.BODY, CHART_TEXT, align="right")
             value += self.step
         canvas.setStrokeColor(AXIS)
         canvas.setLineWidth(0.8)
@@ -318,7 +319,12 @@ def _marker(canvas: Any, k: int, x: float, y: float) -> None:
 
 
 def _number(value: float | None) -> str:
-    return "" if value is None else f"{value:g}".replace("-", "\u2212")
+    """A value on an axis or in a chart's numbers: as English always printed it ("2.5"), in
+    another language in its own format ("2,5"); a true minus sign either way."""
+    if value is None:
+        return ""
+    text = f"{value:g}" if i18n.current() in (i18n.SOURCE, i18n.PSEUDO) else i18n.number(value)
+    return text.replace("-", "\u2212")
 
 
 def numbers_tables(title: str, x_labels: Sequence[str], series: Sequence[Series], step: str = "", notes: Sequence[str] = ()) -> list[Flowable]:

@@ -65,6 +65,7 @@ __all__ = [
     "card_top",
     "columns_of",
     "english",
+    "fill",
     "fitted_style",
     "frame_size",
     "heading",
@@ -234,6 +235,17 @@ def rich(text: str) -> str:
     between the tags goes through `fonts.markup` (escaped, each script shaped in its font);
     the tags stay. Only for messages whose values are not user text: a name may hold "<"."""
     return "".join(part if _TAG.fullmatch(part) else fonts.markup(part) for part in _TAG.split(text))
+
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def fill(text: str, **values: str) -> str:
+    """Paragraph markup of a translated message whose `values` are markup already (a colour
+    with its shape, escaped names): say the message with each such field as its own value
+    (`_("Eaten {antibody}", antibody="{antibody}")`), and this sets the message's words as
+    `rich` does (its tags kept, its text escaped and shaped) and then puts the values in."""
+    return _FIELD.sub(lambda m: values.get(m.group(1), m.group(0)), rich(text))
 
 
 def bullets(*items: str, look: str | ParagraphStyle = "bullet") -> list[Flowable]:

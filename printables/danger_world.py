@@ -31,6 +31,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
+from i18n import _, _n
 from rules.core import plural
 from rules.danger_world import (
     ACCOMPLISHMENT,
@@ -385,7 +386,7 @@ class SheetLayout:
 
 def _stat_place(stat: str) -> tuple[int, int]:
     """(column, row) of a stat on the sheet: Physical on the left, Mental on the right."""
-    for group, (_, names) in enumerate(STAT_GROUPS):
+    for group, (_title, names) in enumerate(STAT_GROUPS):
         if stat in names:
             return group, names.index(stat)
     raise ValueError(f"{stat!r} is in no stat group")
@@ -442,7 +443,7 @@ def sheet_layout(width: float, height: float) -> SheetLayout:
     damage_boxes = []
     x = PAD
     box_y = damage.y + damage.height - BAR - PAD - DAMAGE_HEAD - DAMAGE_BOX
-    for (_, count), w in zip(TRACK, widths):
+    for (_name, count), w in zip(TRACK, widths):
         columns.append((x, x + w))
         left = x + 1.5 * mm
         damage_boxes.append(tuple(Box(left + k * (DAMAGE_BOX + DAMAGE_GAP), box_y, DAMAGE_BOX, DAMAGE_BOX) for k in range(count)))
@@ -535,7 +536,7 @@ class CharacterSheet(Flowable):
         _panel(canvas, box, "STATS", rule if not self.made else f"{dice} dice on the sheet")
         column = (box.width - 2 * PAD - COLUMN_GAP) / 2
         head_y = box.y + box.height - BAR - PAD - STAT_HEAD + 1.6 * mm
-        for group, (title, _) in enumerate(STAT_GROUPS):
+        for group, (title, _names) in enumerate(STAT_GROUPS):
             x0 = box.x + PAD + group * (column + COLUMN_GAP)
             canvas.setFillColor(common.MUTED)
             fonts.draw_string(canvas, x0, head_y, title, fonts.BOLD, 7.5)
@@ -776,27 +777,34 @@ def _character_sheet(table: _Table, index: int) -> list[Flowable]:
 # -- the rules card ----------------------------------------------------------------------------------
 def rules_card(table: _Table, width: float) -> list[Flowable]:
     """The game on one page for the players, in the project's reading (RULINGS.md)."""
-    rounds = {0: "no re-rolls", 1: "one re-roll"}.get(table.rerolls, f"up to {table.rerolls} re-rolls")
+    if table.rerolls == 0:
+        rerolls = _("no re-rolls")
+    elif table.rerolls == 1:
+        rerolls = _("one re-roll")
+    else:
+        rerolls = _n("up to {n} re-roll", "up to {n} re-rolls", table.rerolls)
+    roll = _("Roll everything; then {rerolls}: lock dice for good and re-roll the rest.", rerolls=rerolls)
+    # The card's messages are plain text (no markup): each is escaped and shaped by `markup`.
     story: list[Flowable] = [
-        *common.card_top(CARD.title, "A GM and 1-12 players. Every check is a pool of d6s: make a set of matching dice at least as high as the difficulty."),
-        common.heading("Your character", 2),
+        *common.card_top(CARD.title, markup(_("A GM and 1-12 players. Every check is a pool of d6s: make a set of matching dice at least as high as the difficulty."))),
+        common.heading(_("Your character"), 2),
         *_bullets([
-            f"Eight stats, 1 to {STAT_MAX} dice each: {table.sheet_dice} dice in all. Three aspects.",
-            f"{table.story_points} story points (SP) at the start of each session.",
+            markup(_("Eight stats, 1 to {most} dice each: {dice} dice in all. Three aspects.", most=STAT_MAX, dice=table.sheet_dice)),
+            markup(_n("{n} story point (SP) at the start of each session.", "{n} story points (SP) at the start of each session.", table.story_points)),
         ]),
-        common.heading("A check", 2),
+        common.heading(_("A check"), 2),
         *_steps([
-            "Agree two stats and a difficulty 2–6 with the GM.",
-            "Pool: the two stats' dice, + invoked aspects (1 SP each), + bonus pools, + danger dice up to your zone rank.",
-            f"Roll everything; then {rounds}: lock dice for good and re-roll the rest.",
-            "A set of height h is h dice showing h. Height ≥ difficulty succeeds; more adds bonus dice for later.",
-            "Every 1 showing is a botch the GM spends: danger, penalty dice, setbacks or hits.",
+            markup(_("Agree two stats and a difficulty 2–6 with the GM.")),
+            markup(_("Pool: the two stats' dice, + invoked aspects (1 SP each), + bonus pools, + danger dice up to your zone rank.")),
+            markup(roll),
+            markup(_("A set of height h is h dice showing h. Height ≥ difficulty succeeds; more adds bonus dice for later.")),
+            markup(_("Every 1 showing is a botch the GM spends: danger, penalty dice, setbacks or hits.")),
         ]),
-        common.heading("Danger and damage", 2),
+        common.heading(_("Danger and damage"), 2),
         *_bullets([
-            "Danger rises with each danger die used in a set; zone rank = danger ÷ 5 + 1 (at most 5).",
-            "Damage fills boxes: Bashed (penalty dice), Stunned (fewer pool dice), Injured (a stat lowered), K.O.'d, Dead.",
-            "A short rest clears Bashed and Stunned; a long rest also Injured and K.O.'d.",
+            markup(_("Danger rises with each danger die used in a set; zone rank = danger ÷ 5 + 1 (at most 5).")),
+            markup(_("Damage fills boxes: Bashed (penalty dice), Stunned (fewer pool dice), Injured (a stat lowered), K.O.'d, Dead.")),
+            markup(_("A short rest clears Bashed and Stunned; a long rest also Injured and K.O.'d.")),
         ]),
     ]
     return story
@@ -875,11 +883,15 @@ def _list_style(name: str, indent: float, size: float = SCREEN_TEXT) -> Paragrap
 
 def _bullets(items: Sequence[str]) -> list[Flowable]:
     style = _list_style("bullet", 9)
+    if common.rtl():  # ReportLab hangs a bullet on the left only: right to left it opens the line
+        return common.numbered([("•", text) for text in items], style)
     return [Paragraph(text, style, bulletText="•") for text in items]
 
 
 def _steps(items: Sequence[str]) -> list[Flowable]:
     style = _list_style("step", 11)
+    if common.rtl():
+        return common.numbered([(f"{i}.", text) for i, text in enumerate(items, 1)], style)
     return [Paragraph(text, style, bulletText=f"{i}.") for i, text in enumerate(items, 1)]
 
 

@@ -26,6 +26,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
+from i18n import _
 from rules.core import plural
 from rules.dangerous_ideas import (
     BRANCHES,
@@ -824,7 +825,7 @@ def _groups(sheet: Sheet) -> list[_Group]:
     """The sheet's meme groups in branch order. Points come from `sheet_score` of a sheet
     holding only that group, so the pad never restates the scoring rule."""
     order: dict[str, list[Meme]] = {}
-    for _, meme in sheet.memes():
+    for _branch, meme in sheet.memes():
         order.setdefault(meme.key, []).append(meme)
     groups = []
     for key, memes in order.items():
@@ -927,7 +928,7 @@ def _standings(table: _Table, width: float) -> Flowable:
         return common.ruled_table(header, rows, widths, row_height=STANDINGS_ROW)
     ranks = _ranks(state)
     ties = tiebreaks(state)
-    for _, seat, score in standings(state):
+    for _rank, seat, score in standings(state):
         sheet = state.sheets[seat]
         rows.append(
             [
@@ -950,27 +951,34 @@ def rules_card(table: _Table, width: float) -> list[Flowable]:
     def bullets(*items: str) -> list[Flowable]:
         return common.bullets(*items, look=item)
 
+    # The card's messages are plain text (no markup): each is escaped and shaped by `markup`.
     return [
         *common.card_top(
             CARD.title,
-            f"3-10 players tell one story; each plays a Dangerous Idea spreading memes through its characters. {table.chapter_count} chapters for {table.n} players.",
+            markup(
+                _(
+                    "3-10 players tell one story; each plays a Dangerous Idea spreading memes through its characters. {chapters} chapters for {players} players.",
+                    chapters=table.chapter_count, players=table.n,
+                )
+            ),
         ),
-        common.heading("Setup", 2),
-        *bullets(f"Place {table.start_stones} stones on your five nodes. Then, in seat order, write one leaf and one coiled meme, "
-                 "each with a holder (a character of the story) and a stone on it.",
-                 f"Each sheet has {table.seeds} red seeds: cross one off to re-roll a die."),
-        common.heading("A chapter", 2),
-        *bullets("Its starter announces the title; turns go round to the left and the starter plays last.",
-                 "Bonus stones on every filled meme refill to 2."),
-        common.heading("A turn", 2),
-        *bullets("Take 2 stones, placed anywhere; then up to two actions: Gain (3 stones), Move (each stone one step), "
-                 "Create a new meme or Spread one to a new holder."),
-        common.heading("A meme action", 2),
-        *bullets("1. You stake stones from Create (or Probe to spread), Think, and your memes.",
-                 "2. Each other player connects (stones add to the pool) or defends (each stone removes two).",
-                 "3. Roll 2d6: at or under the pool succeeds; 11 and 12 always fail. Seeds re-roll one die."),
-        common.heading("Score", 2),
-        *bullets("A meme alone scores 4; k copies of the same meme score 4 + k. Ties: stones plus unspent seeds."),
+        common.heading(_("Setup"), 2),
+        *bullets(markup(_("Place {stones} stones on your five nodes. Then, in seat order, write one leaf and one coiled meme, "
+                          "each with a holder (a character of the story) and a stone on it.", stones=table.start_stones)),
+                 markup(_("Each sheet has {seeds} red seeds: cross one off to re-roll a die.", seeds=table.seeds))),
+        common.heading(_("A chapter"), 2),
+        *bullets(markup(_("Its starter announces the title; turns go round to the left and the starter plays last.")),
+                 markup(_("Bonus stones on every filled meme refill to 2."))),
+        common.heading(_("A turn"), 2),
+        *bullets(markup(_("Take 2 stones, placed anywhere; then up to two actions: Gain (3 stones), Move (each stone one step), "
+                          "Create a new meme or Spread one to a new holder."))),
+        common.heading(_("A meme action"), 2),
+        *bullets(markup(_("1. You stake stones from Create (or Probe to spread), Think, and your memes.")),
+                 markup(_("2. Each other player connects (stones add to the pool) or defends (each stone removes two).")),
+                 markup(_("3. Roll 2d6: at or under the pool succeeds; 11 and 12 always fail. Seeds re-roll one die."))),
+        # TRANSLATORS: the rules card's heading over how a score is counted.
+        common.heading(_("Score"), 2),
+        *bullets(markup(_("A meme alone scores 4; k copies of the same meme score 4 + k. Ties: stones plus unspent seeds."))),
     ]
 
 
@@ -1188,7 +1196,7 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
         lines.append("Chapters: " + "; ".join(f"{i + 1}. {t}" for i, t in enumerate(state.titles)) + ".")
     counts: dict[str, tuple[int, str]] = {}
     for sheet in state.sheets:
-        for _, m in sheet.memes():
+        for _branch, m in sheet.memes():
             n, text = counts.get(m.key, (0, m.text))
             counts[m.key] = (n + 1, text)
     if counts:

@@ -106,9 +106,9 @@ def _blank_seats(game: Card, names: Sequence[str] | None, players: int | None) -
     low, high = game.players.range
     who = game.words.players
     if not low <= count <= high:
-        raise ValueError(f"{game.title} takes {low}-{high} {who}, not {count}")
+        raise ValueError(_("{game} takes {low}-{high} {players}, not {n}", game=game.title, low=low, high=high, players=who, n=count))
     if len(given) > count:
-        raise ValueError(f"{len(given)} names were given for {count} {who}")
+        raise ValueError(_("{given} names were given for {n} {players}", given=len(given), n=count, players=who))
     cleaned = check_names(given, 0, high, who) if given else ()
     return cleaned + ("",) * (count - len(cleaned))
 
@@ -130,9 +130,9 @@ def source(game: Card | str, names: Sequence[str] | None = None, **given: Unpack
     if isinstance(names, str):
         raise TypeError("names must be a sequence of names, not one string")
     if gm and not game.gm:
-        raise ValueError(f"{game.title} has no GM")
+        raise ValueError(_("{game} has no GM", game=game.title))
     if seat_links is not None and not game.devices:
-        raise ValueError(f"{game.title} is played on one shared screen: it has no seat slips")
+        raise ValueError(_("{game} is played on one shared screen: it has no seat slips", game=game.title))
     links = tuple((name, url) for name, url in seat_links) if seat_links is not None else None
     if state is not None:
         setup = state.setup

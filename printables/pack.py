@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from reportlab.platypus import Flowable, PageBreak
 
+import i18n
+from i18n import _, _n
 from rules.core import even_tables
 from rules.games import CARDS, Card, card
 
@@ -28,7 +30,31 @@ from . import common, document, fonts
 __all__ = ["GROUP_RANGE", "Part", "booklet_pdf", "build_pdf", "build_story", "class_pdf", "class_plan", "plan", "split", "table_rule"]
 
 GROUP_RANGE = (1, 20)
-TITLE = "Playbook: printable materials"
+
+
+def _word(word: object) -> str:
+    """A card's word ("households") in the current language, as its card says it."""
+    return i18n.render(word) if isinstance(word, i18n.Said) else str(word)
+
+
+def _tables(game: Card) -> str:
+    """The card's word for several tables: the card names one ("village") and English adds an
+    s; another language says the card's word as it is (a plural belongs with the card's words)."""
+    word = _word(game.words.table)
+    return word + "s" if i18n.current() in (i18n.SOURCE, i18n.PSEUDO) else word
+
+
+def _and_sizes(sizes: Sequence[int]) -> str:
+    """'6 and 6', '4 and 4 and 4': table sizes as the pack's notes always wrote them in English."""
+    if i18n.current() in (i18n.SOURCE, i18n.PSEUDO):
+        return " and ".join(map(i18n.number, sizes))
+    return _sizes(sizes)
+
+
+def _sizes(sizes: Sequence[int]) -> str:
+    """'6, 5 and 5': table sizes as a list."""
+    numbers = [i18n.number(size) for size in sizes]
+    return fonts.name_list(numbers, last=" and ") if i18n.current() in (i18n.SOURCE, i18n.PSEUDO) else common.names_text(numbers)
 
 
 @dataclass(frozen=True)
@@ -52,24 +78,33 @@ class Part:
     @property
     def where(self) -> str:
         """Which of the parallel tables: 'Village 2 of 3'; "" for a game's one table."""
-        return f"{self.card.words.Table} {self.table} of {self.tables}" if self.tables > 1 else ""
+        if self.tables == 1:
+            return ""
+        # TRANSLATORS: which of a class's parallel tables, in a page's header: "Village 2 of 3".
+        return _("{Table} {n} of {count}", Table=_word(self.card.words.Table), n=self.table, count=self.tables)
 
     @property
     def heading(self) -> str:
         game = self.card
-        where = f", {game.words.table} {self.table} of {self.tables}" if self.tables > 1 else ""
+        people = len(self.names)
+        if self.tables > 1:
+            if game.gm:
+                return _n("{game}, {table} {index} of {count}: GM + {n} player", "{game}, {table} {index} of {count}: GM + {n} players", people,
+                          game=game.title, table=_word(game.words.table), index=self.table, count=self.tables)  # fmt: skip
+            return _("{game}, {table} {index} of {count}: {n} {players}", game=game.title, table=_word(game.words.table), index=self.table, count=self.tables, n=people, players=_word(game.words.players))
         if game.gm:
-            return f"{game.title}{where}: GM + {len(self.names)} players"
-        return f"{game.title}{where}: {len(self.names)} {game.words.players}"
+            return _n("{game}: GM + {n} player", "{game}: GM + {n} players", people, game=game.title)
+        return _("{game}: {n} {players}", game=game.title, n=people, players=_word(game.words.players))
 
     @property
     def detail(self) -> str:
         named = [n for n in self.names if n]
-        people = fonts.name_list(named) if named else "names written in by hand"
+        people = fonts.name_list(named) if named else _("names written in by hand")
         if len(named) not in (0, len(self.names)):
-            people += f" (+{len(self.names) - len(named)} to write in)"
+            people += " " + _("(+{n} to write in)", n=len(self.names) - len(named))
         if self.card.gm:
-            return fonts.name_list([f"GM {self.gm or '(to write in)'}", people], sep=" · ")
+            gm = _("GM {name}", name=self.gm) if self.gm else _("GM (to write in)")
+            return fonts.name_list([gm, people], sep=" · ")
         return people
 
 
@@ -99,8 +134,9 @@ def table_rule(game: Card) -> str:
     """How a group sits at `game` in a pack, in a few words: 'New Rule in tables of 3-5'."""
     low, high = _at_a_table(game)
     if game.gm:
-        return f"{game.title} a GM, the first name, and up to {high - 1} {game.words.players}"
-    return f"{game.title} in {game.words.table}s of {low}-{high}"
+        return _("{game} a GM, the first name, and up to {n} {players}", game=game.title, n=high - 1, players=_word(game.words.players))
+    # TRANSLATORS: {tables} is the game's word for its tables (villages): English plural; another language gets its word for one.
+    return _("{game} in {tables} of {low}-{high}", game=game.title, tables=_tables(game), low=low, high=high)
 
 
 def _cut(names: Sequence[str], sizes: Sequence[int]) -> list[tuple[str, ...]]:
@@ -115,9 +151,10 @@ def _left_out(game: Card, people: int) -> str:
     """Why a group of `people` gets none of `game`'s materials."""
     low, high = game.players.range
     if game.gm:
-        least = "one player" if low == 1 else f"{low} players"
-        return f"{game.title} needs a GM and at least {least}: not printed for {people}."
-    return f"{game.title} takes {low}-{high} {game.words.players}: not printed for {people}."
+        if low == 1:
+            return _("{game} needs a GM and at least one player: not printed for {people}.", game=game.title, people=people)
+        return _("{game} needs a GM and at least {low} players: not printed for {people}.", game=game.title, low=low, people=people)
+    return _("{game} takes {low}-{high} {players}: not printed for {people}.", game=game.title, low=low, high=high, players=_word(game.words.players), people=people)
 
 
 def plan(players: int, names: Sequence[str] | None = None) -> tuple[list[Part], list[str]]:
@@ -125,7 +162,7 @@ def plan(players: int, names: Sequence[str] | None = None) -> tuple[list[Part], 
     the contents page and the command line give: warnings and games left out."""
     low, high = GROUP_RANGE
     if not low <= players <= high:
-        raise ValueError(f"a group of {players} is outside {low}-{high} people")
+        raise ValueError(_("a group of {n} is outside {low}-{high} people", n=players, low=low, high=high))
     seats = _seats(players, names)
     parts: list[Part] = []
     notes: list[str] = []
@@ -136,8 +173,14 @@ def plan(players: int, names: Sequence[str] | None = None) -> tuple[list[Part], 
         parts += _parts(game, sizes, seats)
         if len(sizes) > 1 and game.players.text_range != game.players.range:
             low_text, high_text = game.players.text_range
-            tables = f"{len(sizes)} {game.words.table}s side by side ({' and '.join(map(str, sizes))})"
-            notes.append(f"{game.title} is written for {low_text}-{high_text} {game.words.players}: {players} play as {tables}.")
+            notes.append(
+                # TRANSLATORS: {tables} is the game's word for its tables (villages): English plural; another language gets its word for one.
+                _(
+                    "{game} is written for {low}-{high} {players}: {n} play as {count} {tables} side by side ({sizes}).",
+                    game=game.title, low=low_text, high=high_text, players=_word(game.words.players), n=players,
+                    count=len(sizes), tables=_tables(game), sizes=_and_sizes(sizes),
+                )
+            )  # fmt: skip
         elif len(sizes) == 1:
             warning = document.text_warning(game, game.seats(sizes[0]))
             if warning:
@@ -157,7 +200,7 @@ def _parts(game: Card, sizes: Sequence[int], seats: Sequence[str]) -> list[Part]
 def _seats(players: int, names: Sequence[str] | None) -> list[str]:
     seats = list(names or ())
     if seats and len(seats) != players:
-        raise ValueError(f"{len(seats)} names were given for {players} people")
+        raise ValueError(_("{given} names were given for {n} people", given=len(seats), n=players))
     return seats + [""] * (players - len(seats))
 
 
@@ -185,8 +228,8 @@ def build_story(players: int, names: Sequence[str] | None = None, *, page: str =
     parts, notes = plan(players, names)
     entries = [common.Entry(p.heading, p.detail, p.key) for p in parts]
     story: list[Flowable] = [
-        common.Section("Playbook", f"Contents · {players} {'person' if players == 1 else 'people'}"),
-        common.Contents("Contents", entries, notes),
+        common.Section("Playbook", _n("Contents · {n} person", "Contents · {n} people", players)),
+        common.Contents(_("Contents"), entries, notes),
     ]
     return story + _story(parts, page)
 
@@ -196,7 +239,7 @@ def build_pdf(players: int, names: Sequence[str] | None = None, *, page: str = "
     common.page_size(page)
     story = build_story(players, names, page=page)
     subject = ", ".join(game.title for game in _games())
-    return common.build_document(story, page=page, title=TITLE, subject=subject, bleed=bleed)
+    return common.build_document(story, page=page, title=_("Playbook: printable materials"), subject=subject, bleed=bleed)
 
 
 def class_plan(game: Card | str, players: int, names: Sequence[str] | None = None) -> tuple[list[Part], list[str]]:
@@ -209,11 +252,19 @@ def class_plan(game: Card | str, players: int, names: Sequence[str] | None = Non
     low, high = game.players.class_range
     sizes = even_tables(players, high)
     if not sizes or sizes[-1] < low:
-        raise ValueError(f"a class of {players} cannot sit at {game.title} {game.words.table}s of {low}-{high}")
+        # TRANSLATORS: {tables} is the game's word for its tables (villages): English plural; another language gets its word for one.
+        raise ValueError(_("a class of {n} cannot sit at {game} {tables} of {low}-{high}", n=players, game=game.title, tables=_tables(game), low=low, high=high))
     parts = _parts(game, sizes, _seats(players, names))
-    tables = f"{len(sizes)} {game.words.table}s" if len(sizes) > 1 else f"one {game.words.table}"
-    people = fonts.name_list([str(size) for size in sizes], last=" and ") + (" people, each with a GM" if game.gm else "")
-    note = f"{game.title} for a class of {players}: {tables} side by side ({people}), as a class is dealt."
+    if len(sizes) == 1:
+        tables = _("one {table}", table=_word(game.words.table))
+    else:
+        # TRANSLATORS: {tables} is the game's word for its tables (villages): English plural; another language gets its word for one.
+        tables = _("{n} {tables}", n=len(sizes), tables=_tables(game))
+    if game.gm:
+        people = _("{sizes} people, each with a GM", sizes=_sizes(sizes))
+    else:
+        people = _sizes(sizes)
+    note = _("{game} for a class of {n}: {tables} side by side ({people}), as a class is dealt.", game=game.title, n=players, tables=tables, people=people)
     return parts, [note]
 
 
@@ -225,21 +276,22 @@ def class_pdf(game: Card | str, players: int, names: Sequence[str] | None = None
     parts, notes = class_plan(game, players, names)
     entries = [common.Entry(p.heading, p.detail, p.key) for p in parts]
     story: list[Flowable] = [
-        common.Section(game.title, f"Contents · a class of {players}"),
-        common.Contents(f"{game.title} for a class of {players}", entries, notes),
+        common.Section(game.title, _("Contents · a class of {n}", n=players)),
+        common.Contents(_("{game} for a class of {n}", game=game.title, n=players), entries, notes),
         *_story(parts, page),
     ]
     subject = ", ".join(document.printables(game).MATERIALS)
-    return common.build_document(story, page=page, title=f"{game.title}: printable materials for a class of {players}", subject=subject, bleed=bleed)
+    title = _("{game}: printable materials for a class of {n}", game=game.title, n=players)
+    return common.build_document(story, page=page, title=title, subject=subject, bleed=bleed)
 
 
 def booklet_pdf(*, page: str = "a4") -> bytes:
     """Every game's rules card (for its default count) as one fold-in-half booklet."""
-    width, _ = common.frame_size(f"{page}-booklet")
+    width, _height = common.frame_size(f"{page}-booklet")
     story: list[Flowable] = []
     for game in _games():
         if story:
             story.append(PageBreak())
         module = document.printables(game)
         story += module.rules_card(module.table_of(document.source(game, players=game.players.default)), width)
-    return common.build_booklet(story, page=page, title="Playbook: rules cards")
+    return common.build_booklet(story, page=page, title=_("Playbook: rules cards"))

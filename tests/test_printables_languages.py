@@ -16,7 +16,8 @@ from lab import BOTS as LAB_BOTS
 from lab.core import play_out
 from playbook.cli import main
 from playbook.store import Store
-from printables import common, debrief, document, fonts, leerdam
+from printables import charts, common, debrief, document, fonts, leerdam, pack
+from rules import new_rule
 from rules.core import rng_for
 from rules.leerdam import Setup
 from tests.support.headless import click
@@ -181,3 +182,113 @@ def test_german_sheets_and_seat_slips_print_every_line_whole() -> None:
     text = " ".join(pages_text(pdf))
     assert "Haushaltsbuch" in text and "DEIN PLATZ" in text
     assert re.findall(r"\S+…", text) == []
+
+
+# -- New Rule and the pack ---------------------------------------------------------------------
+NEW_RULE = ("Ana", "Bo", "Cy", "Di")
+
+
+@pytest.fixture(scope="module")
+def new_rule_table() -> rules.Game:
+    """Four bots play New Rule to its end: one goes out, so the pads and the debrief say so."""
+    game = rules.new_game("new-rule", new_rule.Setup(names=NEW_RULE), 5)
+    return play_out(game, [LAB_BOTS["new-rule"]["hoarder"]] * len(NEW_RULE), rng_for(1, 1))
+
+
+def _pad_notes(game: rules.Game) -> tuple[str, ...]:
+    # The rules keep a pad row's note ("out: ...") in their own English (rules/new_rule.py).
+    return tuple(line.note for line in game.state.pad if line.note)
+
+
+def test_every_new_rule_sheet_and_the_pack_say_every_word_through_the_catalogs(pseudo: None, new_rule_table: rules.Game) -> None:
+    names = (*NEW_RULE, "New Rule", "NEW RULE", "playbook", "Table 1", *_pad_notes(new_rule_table))
+    assert any(_pad_notes(new_rule_table)), "a player went out: the played pads have a row that says so"
+    printed = {
+        "blank": document.pdf("new-rule", list(NEW_RULE)),
+        "played": document.pdf("new-rule", state=new_rule_table.state),
+        "booklet": document.booklet("new-rule"),
+        "debrief": debrief.build_pdf([("Table 1", new_rule_table), ("Table 2", new_rule_table)], reveal=False),
+        "revealed": debrief.build_pdf([("Table 1", new_rule_table)], reveal=True),
+        "class": pack.class_pdf("new-rule", 7, [f"P{i}" for i in range(7)]),
+    }
+    for what, pdf in printed.items():
+        assert escaped(_messages(pdf), names=(*names, "Table 2", *(f"P{i}" for i in range(7)))) == [], what
+    # The pack of every game: its contents page (the notes name the games left out).
+    contents = _messages(pack.build_pdf(2))[0]
+    assert escaped([contents], names=(*names, "Leerdam", "Danger World", "Dangerous Ideas", "Playbook")) == []
+    blank = _words(printed["blank"])
+    assert "⟦" in blank[0] and "Score pad" not in blank[0] and "orange" not in " ".join(blank)
+
+
+def test_a_new_rule_pad_and_the_class_contents_read_in_dutch_where_they_read_english(new_rule_table: rules.Game) -> None:
+    def pad_worksheet_and_contents() -> tuple[str, str, str]:
+        pages = _words(document.pdf("new-rule", state=new_rule_table.state))
+        return pages[0], pages[len(NEW_RULE)], _words(pack.class_pdf("new-rule", 7))[0]
+
+    english = pad_worksheet_and_contents()
+    with i18n.speaking("nl"):
+        dutch = pad_worksheet_and_contents()
+    assert "Score pad — Ana" in english[0] and "orange" in english[0]
+    assert "Scoreblad — Ana" in dutch[0] and "oranje" in dutch[0] and "Score pad" not in dutch[0]
+    assert "Final scoring worksheet" in english[1] and "Eindtelling" in dutch[1]
+    assert "Contents · a class of 7" in english[2] and "Inhoud · een klas van 7" in dutch[2]
+    assert "New Rule for a class of 7" in english[2] and "New Rule voor een klas van 7" in dutch[2]
+    assert pad_worksheet_and_contents() == english, "back in English, the sheets read as they always did"
+
+
+def test_playbook_print_new_rule_in_dutch(tmp_path: Path) -> None:
+    sheets = tmp_path / "new-rule.pdf"
+    assert main(["print", "new-rule", "--names", "Ana,Bo,Cy", "--lang", "nl", "-o", str(sheets)]) == 0
+    text = " ".join(pages_text(sheets.read_bytes()))
+    assert "Scoreblad — Ana" in text and "Kleurenkaart" in text and "Eindtelling" in text
+    assert "Score pad" not in text and "Colour key" not in text
+
+
+def test_an_arabic_new_rule_sheet_reads_from_the_right() -> None:
+    def title_ink(lang: str) -> tuple[int, int, int]:
+        with i18n.speaking(lang):
+            pdf = document.pdf("new-rule", list(NEW_RULE))
+            text = pages_text(pdf)[0]
+        image = common.render_png(pdf, 0, 1.0)
+        assert lang != "ar" or ("ورقة" in text and "النقاط" in text)
+        left, right = _ink_columns(image, 60, 85)
+        return left, right, image.width
+
+    left, right, width = title_ink("ar")
+    margin = common.MARGIN_SIDE
+    assert width - right < margin + 6, "the Arabic title ends at the right margin"
+    assert left > width / 3, "and starts well right of the page's middle third"
+    english_left, _right, _width = title_ink("en")
+    assert english_left < margin + 6
+
+
+def test_german_new_rule_sheets_print_every_line_whole_and_every_head_word_in_its_column(new_rule_table: rules.Game) -> None:
+    with i18n.speaking("de"):
+        pdf = document.pdf("new-rule", state=new_rule_table.state)
+        handout = debrief.build_pdf([("Tisch 1", new_rule_table)])
+    text = " ".join(pages_text(pdf) + pages_text(handout))
+    assert "Punkteblock" in text and "Schlusswertung" in text and "Farbschlüssel" in text
+    assert re.findall(r"\S+…", text) == []
+    # A head word the column could not hold would be broken: every head word is printed whole.
+    for word in ("Ansteckung", "Gezogen", "Behalten", "Gewählt", "Stärke"):
+        assert word in text
+
+
+def test_a_chart_numbers_its_axis_and_its_table_in_the_language_format() -> None:
+    series = [charts.Series("Ana", (2.5, -1.0, 1234.0))]
+    english = " ".join(_words(common.build_document(charts.numbers_tables("T", ["1", "2", "3"], series), page="a4", title="t")))
+    with i18n.speaking("nl"):
+        dutch = " ".join(_words(common.build_document(charts.numbers_tables("T", ["1", "2", "3"], series), page="a4", title="t")))
+    assert "2.5 −1 1234" in english, "English prints the numbers as it always did"
+    assert "2,5 −1 1.234" in dutch
+
+
+def test_every_games_rules_card_says_every_word_through_the_catalogs_and_reads_in_dutch(pseudo: None) -> None:
+    # The booklet of every game's rules card (playbook print all --booklet).
+    cards = _messages(pack.booklet_pdf())
+    assert escaped(cards, names=("New Rule", "Leerdam", "Danger World", "Dangerous Ideas", "playbook")) == []
+    i18n.use("nl")
+    danger_world = " ".join(_words(document.booklet("danger-world")))
+    dangerous_ideas = _words(document.booklet("dangerous-ideas"))[0]
+    assert "Je personage" in danger_world and "Gevaar en schade" in danger_world and "Your character" not in danger_world
+    assert "Een beurt" in dangerous_ideas and "Een meme-actie" in dangerous_ideas and "A turn" not in dangerous_ideas
