@@ -45,6 +45,7 @@ from rules.danger_world import (
     set_heights,
     success_chance,
 )
+from rules.text import say
 
 from .core import Finding, LabGame, Measures, Row, Spec, checked, game_seed, mean_interval, play_lean, run_games, summary, t_quantile
 from .findings import pct_interval, share_text
@@ -214,7 +215,7 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
     to act makes one check, the GM spending every botch by its script."""
     options = {**GAME.options, **dict(spec.options)}
     if options["gm"] not in GM_SCRIPTS:
-        raise RuleError("variant", f"gm is one of {', '.join(GM_SCRIPTS)}, not {options['gm']!r}")
+        raise RuleError("variant", say("gm is one of {scripts}, not {given}", scripts=", ".join(GM_SCRIPTS), given=repr(options["gm"])))
     sheet = tuple(options["sheet"])
     rounds = options["rounds"]
     setup = GAME.setup(spec)
