@@ -313,6 +313,36 @@ def bot_setup(rules: GameRules, strategies: Mapping[str, Bot], bots: Sequence[st
 PlayGame = Callable[[Spec, int, int], Row]
 
 
+#: the words of the numbers every game's summary may have, by key (`label_of`); as the lab's
+#: tables always wrote a key ("win_share_by_seat" -> "Win share by seat").
+LABELS: Mapping[str, Said] = {
+    "games": say("Games"),
+    "seed": say("Seed"),
+    "variant": say("Variant"),
+    "endings": say("Endings"),
+    "winning_score": say("Winning score"),
+    "score_spread": say("Score spread"),
+    "win_share_by_seat": say("Win share by seat"),
+    "win_share_per_seat_by_bot": say("Win share per seat by bot"),
+    "mean": say("Mean"),
+    "sd": say("Sd"),
+    "min": say("Min"),
+    "max": say("Max"),
+}
+
+
+def label_of(key: str, game: str = "", readable: bool = True) -> Said | str:
+    """The words of a number's key, as `game`'s lab (or every lab) says them; else, with
+    `readable`, the key made readable ("rounds_played" -> "Rounds played"), or the key as is."""
+    from lab import GAMES
+
+    own = GAMES[game].labels if game in GAMES else {}
+    said = own.get(key) or LABELS.get(key)
+    if said is not None:
+        return said
+    return key.replace("_", " ").capitalize() if readable else key
+
+
 @dataclass(frozen=True)
 class LabGame:
     """One game's lab: its bots, its own options and how a run is played, summed up and read."""
@@ -356,6 +386,9 @@ class LabGame:
     #: what each bot does, in words a reader's language says (`lab.bot_doc`); a bot not
     #: named here is said by its docstring.
     bot_words: Mapping[str, Said] = field(default_factory=dict)
+    #: the words of this game's numbers (its summary's keys, their tables' rows, its villages),
+    #: by key, for the lab's tables (`label_of`); beside `LABELS`, which every game shares.
+    labels: Mapping[str, Said] = field(default_factory=dict)
     #: ready-made tables of bots by name (Leerdam's villages), offered beside the seats.
     line_ups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the charts of a run (`lab.Run`) as matplotlib figures (matplotlib is imported inside).
