@@ -340,6 +340,9 @@ def label_of(key: str, game: str = "", readable: bool = True) -> Said | str:
     said = own.get(key) or LABELS.get(key)
     if said is not None:
         return said
+    what, colon, kind = key.partition(": ")
+    if colon and f"{what}: {{kind}}" in own:  # a measure per kind of bot: "mean VP: fair"
+        return dataclasses.replace(own[f"{what}: {{kind}}"], values=(("kind", kind),))
     return key.replace("_", " ").capitalize() if readable else key
 
 

@@ -296,9 +296,15 @@ def verdict_word(verdict_id: str) -> str:
     return words.get(verdict_id, verdict_id)
 
 
-def compared(rows: Sequence[Mapping[str, Any]]) -> list[Finding]:
+def compared(rows: Sequence[Mapping[str, Any]], game: str = "") -> list[Finding]:
     """What changed from setup A to B: the measures that hold after Holm's correction over all
-    of them (`holm` marks them), each with its own 95% t interval."""
+    of them (`holm` marks them), each with its own 95% t interval; each measure said as
+    `game`'s lab says it (`label_of`)."""
+    from .core import label_of
+
+    def named(measure: str) -> str:
+        return i18n.render(label_of(measure, game, readable=False))
+
     games = max((row.get("games", 0) for row in rows), default=0)
     if rows and games < MIN_GAMES:
         return too_few(games)
@@ -307,7 +313,8 @@ def compared(rows: Sequence[Mapping[str, Any]]) -> list[Finding]:
     for row in rows:
         if not row.get("holds") or row["difference"] is None:
             continue
-        measure = row["measure"][:1].upper() + row["measure"][1:]
+        measure = named(row["measure"])
+        measure = measure[:1].upper() + measure[1:]
         said = dict(
             measure=measure, a=_num(row["a"]), b=_num(row["b"]), difference=_num(row["difference"], True),
             low=_num(row["low"], True), high=_num(row["high"], True), tested=tested,
@@ -330,7 +337,7 @@ def compared(rows: Sequence[Mapping[str, Any]]) -> list[Finding]:
         )
         return [Finding("identical", said_same, {"measures": same})]
     if same:
-        found.append(Finding("unchanged", _("The same in every game of A and B (played on the same dice): {measures}.", measures=", ".join(same)), {"measures": same}))
+        found.append(Finding("unchanged", _("The same in every game of A and B (played on the same dice): {measures}.", measures=", ".join(named(m) for m in same)), {"measures": same}))
     if rows and not any(f.key == "changed" for f in found):
         found.append(
             Finding(

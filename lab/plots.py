@@ -82,7 +82,9 @@ def comparison_figures(comparison: Any) -> list[Any]:
             fmt="o", color=colour, capsize=3, markerfacecolor="white" if unclear else colour, markersize=7,
         )
     axis.axvline(0, color="#333333", linewidth=0.8)
-    axis.set_yticks(ys, [r["measure"] for r in rows])
+    from .core import label_of
+
+    axis.set_yticks(ys, [i18n.render(label_of(r["measure"], comparison.game, readable=False)) for r in rows])
     axis.xaxis.set_major_formatter(lambda value, _position: i18n.percent(value) if value <= 0 else "+" + i18n.percent(value))
     axis.set_title(_("B against A: difference as a share of A, with its 95% interval (hollow, grey: within noise)"))
     figures = [figure]

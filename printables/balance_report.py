@@ -65,9 +65,13 @@ def _findings(findings: list[Any], empty: str) -> list[Flowable]:
     return [para(f"• {f.text}", "bullet") for f in findings]
 
 
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _facts(summary: Mapping[str, Any], width: float) -> Flowable:
     game = str(summary.get("game") or "")
-    rows = [[render(label_of(k, game)), _value(v, game)] for k, v in summary.items() if k not in SKIP]
+    rows = [[_capital(render(label_of(k, game))), _value(v, game)] for k, v in summary.items() if k not in SKIP]
     return ruled_table([_("Measure"), _("Value")], rows, [0.32 * width, 0.68 * width], row_height=5 * mm, zebra=True)
 
 
@@ -95,7 +99,7 @@ def _comparison_story(comparison: Any, width: float) -> list[Flowable]:
     # TRANSLATORS: the balance report's "Within noise" column: yes (the difference may be luck) or no.
     words = {"within noise": _("yes"), "different": _("no")}  # below MIN_GAMES: "too few games", no verdict
     rows = [
-        [r["measure"], _value(r["a"]), _value(r["b"]), _value(r["difference"]), _("{low} to {high}", low=_value(r["low"]), high=_value(r["high"])), words.get(v := verdict(r, games)) or verdict_word(v)]
+        [render(label_of(r["measure"], comparison.game, readable=False)), _value(r["a"]), _value(r["b"]), _value(r["difference"]), _("{low} to {high}", low=_value(r["low"]), high=_value(r["high"])), words.get(v := verdict(r, games)) or verdict_word(v)]
         for r in comparison.table
     ]
     widths = [w * width for w in (0.34, 0.12, 0.12, 0.12, 0.18, 0.12)]

@@ -93,7 +93,8 @@ def result_html(result: Mapping[str, Any]) -> str:
     game = str(result.get("game") or "")
 
     def _label(key: str) -> str:
-        return render(label_of(key, game))
+        said = render(label_of(key, game))
+        return said[:1].upper() + said[1:]
 
     bots = list(result.get("bots", ()))
     kinds = sorted(set(bots))
@@ -555,7 +556,7 @@ def comparison_html(comparison: Any) -> str:
     for r in comparison.table:
         # TRANSLATORS: an interval in a table cell: "1.2 to 3.4".
         interval = _("{low} to {high}", low=_number("", r["low"]), high=_number("", r["high"]))
-        rows.append((r["measure"], _number("", r["a"]), _number("", r["b"]), _number("", r["difference"]), interval, verdict_word(verdict(r, games))))
+        rows.append((render(label_of(r["measure"], comparison.game, readable=False)), _number("", r["a"]), _number("", r["b"]), _number("", r["difference"]), interval, verdict_word(verdict(r, games))))
     if games >= MIN_GAMES:
         rule = _n(
             '{n} game each on the same seeds; 95% t intervals, paired game by game; "different" holds over all {measures} measures together (Holm, 5% family-wise).',
