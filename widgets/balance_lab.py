@@ -220,8 +220,8 @@ class SetupPanel(widgets.VBox):
         self.village.observe(self._village_chosen, "value")
         super().__init__(
             (
-                # TRANSLATORS: a setup's heading in the balance lab: "Setup A · bots, one per seat".
-                widgets.HTML(_("{setup} · bots, one per seat", setup=f"<b>{esc(title)}</b>")),
+                # TRANSLATORS: beside a setup's name, as in "Setup A · bots, one per seat".
+                widgets.HTML(f"<b>{esc(title)}</b> · {esc(_('bots, one per seat'))}"),
                 self.seats,
                 widgets.HBox((self.add_button, self.remove_button, self.village), layout=_row()),
                 self.variants,
@@ -234,7 +234,7 @@ class SetupPanel(widgets.VBox):
         self.set_seats(len(lab.DEFAULT_BOTS[slug]), reset=True)
         # Ready-made tables of bots (Leerdam's villages), named as the game names a table.
         line_ups = list(lab.GAMES[slug].line_ups)
-        self.village.description = game_card(slug).words.Table
+        self.village.description = render(game_card(slug).words.Table)
         # TRANSLATORS: the first, empty choice of a menu.
         self.village.options = [(_("— choose —"), "")] + [(render(label_of(v, slug)), v) for v in line_ups]
         self.village.value = ""
