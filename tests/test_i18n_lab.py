@@ -99,7 +99,7 @@ def test_the_lab_reads_dutch_and_writes_numbers_the_dutch_way(dutch: None) -> No
     bots = ["fair", "fair", "free-rider", "free-rider"]
     rows = [{"winners": "1"} for _g in range(1000)]
     found = what_wins(bots, rows)
-    assert found.text.startswith("Wat wint: fair wint 100%") and "van de spellen" in found.text
+    assert found.text.startswith("Wat wint: fair wint 100,0% (95%-interval 99,6% tot 100,0%") and "van de spellen" in found.text
     assert "1.000 van 1.000" in found.text  # Dutch thousands
     dyke = compared([{"measure": "final dyke", "a": 1.5, "b": 2.25, "difference": 0.75, "low": 0.5, "high": 1.0, "games": 100, "holds": True, "noise": False}], "leerdam")[0].text
     assert dyke.startswith("Dijk aan het eind stijgt van 1,5 naar 2,25") and "+0,75" in dyke
