@@ -177,7 +177,7 @@ def compare(
     run_b = simulate(game, games, seed if seed_b is None else seed_b, spec_b, workers=workers, scheduler=scheduler, progress=_progress(progress, games), extras=False)
     table = comparison_table(game, run_a, run_b)
     extras = lab_game.compared_extras(run_a.summary, run_b.summary) if lab_game.compared_extras else {}
-    return Comparison(run_a, run_b, table, compared(table, game), extras)
+    return Comparison(run_a, run_b, table, compared(table, lab_game.labels), extras)
 
 
 def review_games(game: str, games: int) -> int:

@@ -331,12 +331,11 @@ LABELS: Mapping[str, Said] = {
 }
 
 
-def label_of(key: str, game: str = "", readable: bool = True) -> Said | str:
-    """The words of a number's key, as `game`'s lab (or every lab) says them; else, with
-    `readable`, the key made readable ("rounds_played" -> "Rounds played"), or the key as is."""
-    from lab import GAMES
-
-    own = GAMES[game].labels if game in GAMES else {}
+def label_of(key: str, own: Mapping[str, Said] | None = None, readable: bool = True) -> Said | str:
+    """The words of a number's key, as a game's lab (`own`: its `LabGame.labels`) or every lab
+    says them; else, with `readable`, the key made readable ("rounds_played" -> "Rounds
+    played"), or the key as is."""
+    own = own or {}
     said = own.get(key) or LABELS.get(key)
     if said is not None:
         return said

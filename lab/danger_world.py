@@ -535,7 +535,7 @@ def figures(result: Any) -> list[Any]:
     left.set_xlabel(_("after round"))
     left.xaxis.get_major_locator().set_params(integer=True)
     outcomes = s["outcomes"]
-    right.bar([render(label_of(k, result.game, readable=False)) for k in outcomes], [v or 0 for v in outcomes.values()], color=[BLUE, PURPLE, GREY])
+    right.bar([render(label_of(k, GAME.labels, readable=False)) for k in outcomes], [v or 0 for v in outcomes.values()], color=[BLUE, PURPLE, GREY])
     right.set_title(_("Checks in the encounters"))
     percent_axis(right)
     charts = [figure]

@@ -16,7 +16,7 @@ from babel.numbers import format_decimal
 import i18n
 from i18n import _, _n
 
-from .core import LEVEL, Finding, mean_interval, share_interval
+from .core import LEVEL, Finding, label_of, mean_interval, share_interval
 
 __all__ = ["DOMINANT", "MIN_GAMES", "SEAT_LEVEL", "SEAT_Z", "by_kind", "compared", "dominance", "fixed", "holm", "mean_by_kind", "pct", "pct_interval", "per_seat_lead", "per_seat_share", "per_seat_wins", "points", "seat_advantage", "seat_gaps", "seat_order", "share_text", "signed", "table_findings", "too_few", "verdict", "verdict_word", "what_wins", "win_shares", "winners_of"]
 
@@ -296,14 +296,13 @@ def verdict_word(verdict_id: str) -> str:
     return words.get(verdict_id, verdict_id)
 
 
-def compared(rows: Sequence[Mapping[str, Any]], game: str = "") -> list[Finding]:
+def compared(rows: Sequence[Mapping[str, Any]], labels: Mapping[str, Any] | None = None) -> list[Finding]:
     """What changed from setup A to B: the measures that hold after Holm's correction over all
-    of them (`holm` marks them), each with its own 95% t interval; each measure said as
-    `game`'s lab says it (`label_of`)."""
-    from .core import label_of
+    of them (`holm` marks them), each with its own 95% t interval; each measure said as its
+    game's lab says it (`labels`, `label_of`)."""
 
     def named(measure: str) -> str:
-        return i18n.render(label_of(measure, game, readable=False))
+        return i18n.render(label_of(measure, labels, readable=False))
 
     games = max((row.get("games", 0) for row in rows), default=0)
     if rows and games < MIN_GAMES:

@@ -13,6 +13,8 @@ from typing import Any
 import i18n
 from i18n import _
 
+from .core import label_of
+
 __all__ = ["BLUE", "GREY", "PURPLE", "RED", "comparison_figures", "dyke_axes", "dyke_line", "histogram", "new_figure", "percent_axis", "win_share_bars"]
 
 BLUE, RED, PURPLE, GREY = "#1d5c7a", "#9b1c1c", "#7a5af5", "#8a8a8a"
@@ -66,8 +68,9 @@ def dyke_axes(axis: Any) -> None:
     axis.xaxis.get_major_locator().set_params(integer=True)
 
 
-def comparison_figures(comparison: Any) -> list[Any]:
-    """The differences B - A with their intervals; for Leerdam, the two villages side by side."""
+def comparison_figures(comparison: Any, labels: Mapping[str, Any] | None = None) -> list[Any]:
+    """The differences B - A with their intervals, each measure said as its game's lab says it
+    (`labels`); for Leerdam, the two villages side by side."""
     rows = [r for r in comparison.table if r["difference"] is not None and r["a"]]
     figure, (axis,) = new_figure(10, 0.28 * len(rows) + 1.0, 1)
     ys = list(range(len(rows)))[::-1]
@@ -82,9 +85,7 @@ def comparison_figures(comparison: Any) -> list[Any]:
             fmt="o", color=colour, capsize=3, markerfacecolor="white" if unclear else colour, markersize=7,
         )
     axis.axvline(0, color="#333333", linewidth=0.8)
-    from .core import label_of
-
-    axis.set_yticks(ys, [i18n.render(label_of(r["measure"], comparison.game, readable=False)) for r in rows])
+    axis.set_yticks(ys, [i18n.render(label_of(r["measure"], labels, readable=False)) for r in rows])
     axis.xaxis.set_major_formatter(lambda value, _position: i18n.percent(value) if value <= 0 else "+" + i18n.percent(value))
     axis.set_title(_("B against A: difference as a share of A, with its 95% interval (hollow, grey: within noise)"))
     figures = [figure]

@@ -36,7 +36,7 @@ def _figure(figure: Any, width: float) -> Image:
     return Image(buffer, width=width, height=width * h / w)
 
 
-def _value(value: Any, game: str = "") -> str:
+def _value(value: Any, labels: Mapping[str, Any] | None = None) -> str:
     """A value for the numbers' table, in the reader's language (4 significant digits)."""
     if value is None:
         return "—"
@@ -55,7 +55,7 @@ def _value(value: Any, game: str = "") -> str:
             # TRANSLATORS: a measure over the games: its mean, least and most.
             return _("mean {mean} (min {low}, max {high})", **said)
         # TRANSLATORS: one entry of a small table in a cell: "fair: 0.4".
-        return ", ".join(_("{key}: {value}", key=render(label_of(str(k), game, readable=False)), value=_value(v)) for k, v in value.items() if not isinstance(v, (Mapping, list)))
+        return ", ".join(_("{key}: {value}", key=render(label_of(str(k), labels, readable=False)), value=_value(v)) for k, v in value.items() if not isinstance(v, (Mapping, list)))
     return str(value)
 
 
@@ -65,13 +65,20 @@ def _findings(findings: list[Any], empty: str) -> list[Flowable]:
     return [para(f"• {f.text}", "bullet") for f in findings]
 
 
+def _labels(game: str) -> Mapping[str, Any]:
+    """The words of `game`'s numbers (its lab's `labels`)."""
+    import lab
+
+    return lab.GAMES[game].labels if game in lab.GAMES else {}
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
 def _facts(summary: Mapping[str, Any], width: float) -> Flowable:
-    game = str(summary.get("game") or "")
-    rows = [[_capital(render(label_of(k, game))), _value(v, game)] for k, v in summary.items() if k not in SKIP]
+    labels = _labels(str(summary.get("game") or ""))
+    rows = [[_capital(render(label_of(k, labels))), _value(v, labels)] for k, v in summary.items() if k not in SKIP]
     return ruled_table([_("Measure"), _("Value")], rows, [0.32 * width, 0.68 * width], row_height=5 * mm, zebra=True)
 
 
@@ -99,7 +106,7 @@ def _comparison_story(comparison: Any, width: float) -> list[Flowable]:
     # TRANSLATORS: the balance report's "Within noise" column: yes (the difference may be luck) or no.
     words = {"within noise": _("yes"), "different": _("no")}  # below MIN_GAMES: "too few games", no verdict
     rows = [
-        [render(label_of(r["measure"], comparison.game, readable=False)), _value(r["a"]), _value(r["b"]), _value(r["difference"]), _("{low} to {high}", low=_value(r["low"]), high=_value(r["high"])), words.get(v := verdict(r, games)) or verdict_word(v)]
+        [render(label_of(r["measure"], _labels(comparison.game), readable=False)), _value(r["a"]), _value(r["b"]), _value(r["difference"]), _("{low} to {high}", low=_value(r["low"]), high=_value(r["high"])), words.get(v := verdict(r, games)) or verdict_word(v)]
         for r in comparison.table
     ]
     widths = [w * width for w in (0.34, 0.12, 0.12, 0.12, 0.18, 0.12)]
@@ -116,7 +123,7 @@ def _comparison_story(comparison: Any, width: float) -> list[Flowable]:
             **said,
         )
     story.append(para(how, "small"))
-    charts = [_figure(fig, width) for fig in comparison_figures(comparison)]
+    charts = [_figure(fig, width) for fig in comparison_figures(comparison, _labels(comparison.game))]
     story += [KeepTogether([heading(_("Charts"), 2), charts[0]]), *charts[1:]]
     for name, run in (("A", comparison.a), ("B", comparison.b)):
         # TRANSLATORS: a heading of the balance report: "Setup A: bots=fair*7".

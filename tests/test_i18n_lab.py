@@ -88,7 +88,7 @@ def test_every_finding_the_lab_can_state_is_a_message(pseudo: None) -> None:
         {"measure": "years played", "a": 9.0, "b": 9.0, "difference": 0.0, "low": None, "high": None, "p": None, "identical": True, "games": 100},
     ]
     holm(table)
-    said += compared(table, "leerdam")
+    said += compared(table, lab.GAMES["leerdam"].labels)
     texts = [finding.text for finding in said]
     assert len(texts) >= 6 and escaped(texts, names=_names()) == []
 
@@ -101,6 +101,6 @@ def test_the_lab_reads_dutch_and_writes_numbers_the_dutch_way(dutch: None) -> No
     found = what_wins(bots, rows)
     assert found.text.startswith("Wat wint: fair wint 100,0% (95%-interval 99,6% tot 100,0%") and "van de spellen" in found.text
     assert "1.000 van 1.000" in found.text  # Dutch thousands
-    dyke = compared([{"measure": "final dyke", "a": 1.5, "b": 2.25, "difference": 0.75, "low": 0.5, "high": 1.0, "games": 100, "holds": True, "noise": False}], "leerdam")[0].text
+    dyke = compared([{"measure": "final dyke", "a": 1.5, "b": 2.25, "difference": 0.75, "low": 0.5, "high": 1.0, "games": 100, "holds": True, "noise": False}], lab.GAMES["leerdam"].labels)[0].text
     assert dyke.startswith("Dijk aan het eind stijgt van 1,5 naar 2,25") and "+0,75" in dyke
     assert i18n.current() == "nl"

@@ -91,9 +91,10 @@ def result_html(result: Mapping[str, Any]) -> str:
     """The statistics `simulate` returned, as readable tables (any game's keys, laid out alike;
     each key said by its game's lab, `lab.core.label_of`)."""
     game = str(result.get("game") or "")
+    labels = lab.GAMES[game].labels if game in lab.GAMES else {}
 
     def _label(key: str) -> str:
-        said = render(label_of(key, game))
+        said = render(label_of(key, labels))
         return said[:1].upper() + said[1:]
 
     bots = list(result.get("bots", ()))
@@ -236,7 +237,7 @@ class SetupPanel(widgets.VBox):
         line_ups = list(lab.GAMES[slug].line_ups)
         self.village.description = render(game_card(slug).words.Table)
         # TRANSLATORS: the first, empty choice of a menu.
-        self.village.options = [(_("— choose —"), "")] + [(render(label_of(v, slug)), v) for v in line_ups]
+        self.village.options = [(_("— choose —"), "")] + [(render(label_of(v, lab.GAMES[slug].labels)), v) for v in line_ups]
         self.village.value = ""
         self.village.layout.display = "flex" if line_ups else "none"
         self.variants.value = ""
@@ -488,7 +489,7 @@ class BalanceLab(widgets.VBox):
                 findings_html(_("Setup A shows"), result.a.findings) + findings_html(_("Setup B shows"), result.b.findings)
             )
             with plot_context():  # fonts for every name, a colour, marker and dash per series
-                figures = comparison_figures(result)
+                figures = comparison_figures(result, lab.GAMES[result.game].labels)
             games = len(result.a.rows)
         else:
             self.findings.value = findings_html(_("What the numbers show"), result.findings + _extra_findings(result))
@@ -556,7 +557,7 @@ def comparison_html(comparison: Any) -> str:
     for r in comparison.table:
         # TRANSLATORS: an interval in a table cell: "1.2 to 3.4".
         interval = _("{low} to {high}", low=_number("", r["low"]), high=_number("", r["high"]))
-        rows.append((render(label_of(r["measure"], comparison.game, readable=False)), _number("", r["a"]), _number("", r["b"]), _number("", r["difference"]), interval, verdict_word(verdict(r, games))))
+        rows.append((render(label_of(r["measure"], lab.GAMES[comparison.game].labels, readable=False)), _number("", r["a"]), _number("", r["b"]), _number("", r["difference"]), interval, verdict_word(verdict(r, games))))
     if games >= MIN_GAMES:
         rule = _n(
             '{n} game each on the same seeds; 95% t intervals, paired game by game; "different" holds over all {measures} measures together (Holm, 5% family-wise).',
