@@ -22,8 +22,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from i18n import _, _n, render
 from rules.core import RuleError
 from rules.games import ByGame, card, unknown_game
+from rules.text import say
 
 from .core import Bot, Finding, LabGame, Row, Spec, paired_difference, run_games
 from .findings import MIN_GAMES, compared, holm, too_few
@@ -48,7 +50,11 @@ def spec(game: str, variants: str = "", bots: Sequence[str] | None = None) -> Sp
 
 
 def bot_doc(game: str, name: str) -> str:
-    """What a bot does: its docstring's first paragraph (its first line alone can stop mid-sentence)."""
+    """What a bot does, in the reader's language (its game's `bot_words`), else its docstring's
+    first paragraph (its first line alone can stop mid-sentence)."""
+    words = _game(game).bot_words.get(name)
+    if words is not None:
+        return render(words)
     doc = " ".join((_game(game).bots[name].__doc__ or name).strip().split("\n\n")[0].split())
     return doc.split(": ", 1)[1] if doc.startswith(f"{name}:") else doc
 
@@ -98,7 +104,7 @@ def simulate(
     lab_game = _game(game)
     chosen = setup if isinstance(setup, Spec) else lab_game.spec(setup or "", bots)
     if games < 1:
-        raise RuleError("games", "play at least one game")
+        raise RuleError("games", say("play at least one game"))
     rows = run_games(lab_game.play_game, chosen, games, seed, workers=workers, scheduler=scheduler, progress=progress)
     tables = lab_game.extras(chosen, games, seed, workers=workers, scheduler=scheduler) if extras and lab_game.extras else {}
     summary = {**lab_game.summarise(chosen, rows), "seed": seed}
@@ -171,7 +177,7 @@ def compare(
     run_b = simulate(game, games, seed if seed_b is None else seed_b, spec_b, workers=workers, scheduler=scheduler, progress=_progress(progress, games), extras=False)
     table = comparison_table(game, run_a, run_b)
     extras = lab_game.compared_extras(run_a.summary, run_b.summary) if lab_game.compared_extras else {}
-    return Comparison(run_a, run_b, table, compared(table), extras)
+    return Comparison(run_a, run_b, table, compared(table, lab_game.labels), extras)
 
 
 def review_games(game: str, games: int) -> int:
@@ -204,8 +210,16 @@ class Review:
 
     def text(self) -> str:
         """The review as plain lines, for a terminal."""
-        also = f"; and {self.aimed.spec.text}" if self.aimed else ""
-        head = f"{self.game}: the text as written, {len(self.run.rows):,} games by bots (seed {self.run.seed}; {self.run.spec.text}{also})"
+        said = dict(game=self.game, seed=str(self.run.seed), setup=self.run.spec.text)
+        games = len(self.run.rows)
+        if self.aimed:
+            head = _n(
+                "{game}: the text as written, {n} game by bots (seed {seed}; {setup}; and {aimed})",
+                "{game}: the text as written, {n} games by bots (seed {seed}; {setup}; and {aimed})",
+                games, **said, aimed=self.aimed.spec.text,
+            )
+        else:
+            head = _n("{game}: the text as written, {n} game by bots (seed {seed}; {setup})", "{game}: the text as written, {n} games by bots (seed {seed}; {setup})", games, **said)
         return "\n".join([head, *(f"- {f.text}" for f in self.findings)])
 
 
@@ -223,7 +237,7 @@ def review(
     lab_game = _game(game)
     games = card(game).review_games if games is None else games
     if games < MIN_GAMES:
-        raise RuleError("games", f"a review states findings: play at least {MIN_GAMES} games")
+        raise RuleError("games", say("a review states findings: play at least {minimum} games", minimum=MIN_GAMES))
     chosen = lab_game.spec(lab_game.as_written)
     run = simulate(game, games, seed, chosen, workers=workers, scheduler=scheduler, progress=progress, extras=False)
     aimed = None
@@ -233,13 +247,20 @@ def review(
         aimed = simulate(game, games, seed, aimed_spec, workers=workers, scheduler=scheduler, progress=_progress(progress, games), extras=False)
 
     def seats(spec: Spec) -> str:
-        return "; ".join(f"{k} ({spec.bots.count(k)} seat{'s' if spec.bots.count(k) > 1 else ''}): {bot_doc(game, k).rstrip('.')}" for k in dict.fromkeys(spec.bots))
+        return "; ".join(
+            # TRANSLATORS: a bot, how many seats it plays and what it does: "fair (5 seats): pledges its share".
+            _n("{bot} ({n} seat): {what}", "{bot} ({n} seats): {what}", spec.bots.count(k), bot=k, what=bot_doc(game, k).rstrip("."))
+            for k in dict.fromkeys(spec.bots)
+        )
 
+    sentences = [_("These sentences are what these bots found, not a proof: {seats}.", seats=seats(chosen))]
+    if aimed:
+        sentences.append(_("A second table plays the same games, aiming for what those bots never do: {seats}.", seats=seats(aimed.spec)))
+    if "gm" in lab_game.options:
+        sentences.append(_("The GM plays the '{script}' script.", script=str(chosen.option("gm", lab_game.options.get("gm")))))
     bots = Finding(
         "bots",
-        "These sentences are what these bots found, not a proof: " + seats(chosen) + "."
-        + (f" A second table plays the same games, aiming for what those bots never do: {seats(aimed.spec)}." if aimed else "")
-        + (f" The GM plays the '{chosen.option('gm', lab_game.options.get('gm'))}' script." if "gm" in lab_game.options else ""),
+        " ".join(sentences),
         {"bots": list(chosen.bots), **({"aimed_bots": list(aimed.spec.bots)} if aimed else {})},
     )
     if not lab_game.review:

@@ -29,6 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from rules import GAMES
 from rules.core import Action, AnyGame, GameRules, RuleError, rng_for
+from rules.text import Said, say, say_n
 
 __all__ = [
     "Bot",
@@ -114,19 +115,19 @@ def _coerce(tp: Any, text: str, key: str) -> Any:
         inner = args[0] if args else str
         values = tuple(_coerce(inner, t, key) for t in items)
         if args and args[-1] is not Ellipsis and len(args) != len(values):
-            raise RuleError("variant", f"{key} takes {len(args)} values, not {len(values)}")
+            raise RuleError("variant", say("{key} takes {count} values, not {given}", key=key, count=len(args), given=len(values)))
         return values
     if tp is bool:
         if word in ("true", "yes", "on", "1"):
             return True
         if word in ("false", "no", "off", "0"):
             return False
-        raise RuleError("variant", f"{key} is true or false, not {text!r}")
+        raise RuleError("variant", say("{key} is true or false, not {given}", key=key, given=repr(text)))
     if tp is int:
         try:
             return int(word)
         except ValueError:
-            raise RuleError("variant", f"{key} is a whole number, not {text!r}") from None
+            raise RuleError("variant", say("{key} is a whole number, not {given}", key=key, given=repr(text))) from None
     return text.strip()
 
 
@@ -145,7 +146,7 @@ def parse_spec(game: str, text: str, bots: Mapping[str, Bot], default_bots: Sequ
             pairs.append((key.strip().replace("-", "_"), [value] if value else []))
         elif token != ",":
             if not pairs:
-                raise RuleError("variant", f"{token!r} needs a key, as in bots={token}")
+                raise RuleError("variant", say("{given} needs a key, as in bots={token}", given=repr(token), token=token))
             pairs[-1][1].append(token)
     setup_type = GAMES[game].setup
     hints = typing.get_type_hints(setup_type)
@@ -158,13 +159,13 @@ def parse_spec(game: str, text: str, bots: Mapping[str, Bot], default_bots: Sequ
             for item in values:
                 name, _, count = item.partition("*")
                 if name not in bots:
-                    raise RuleError("bots", f"unknown bot {name!r}; choose from {', '.join(bots)}")
+                    raise RuleError("bots", say("unknown bot {given}; choose from {bots}", given=repr(name), bots=", ".join(bots)))
                 if count and not count.isdigit():
-                    raise RuleError("bots", f"{item!r}: write a bot and a count, as in {name}*5")
+                    raise RuleError("bots", say("{given}: write a bot and a count, as in {name}*5", given=repr(item), name=name))
                 chosen += [name] * (int(count) if count else 1)
         elif key == "players":
             if len(values) != 1 or not values[0].isdigit():
-                raise RuleError("variant", "players is a whole number")
+                raise RuleError("variant", say("players is a whole number"))
             n = int(values[0])
             base = chosen or list(default_bots)
             chosen = [base[i % len(base)] for i in range(n)]
@@ -176,9 +177,9 @@ def parse_spec(game: str, text: str, bots: Mapping[str, Bot], default_bots: Sequ
             options[key] = _coerce(kind, " ".join(values), key)
         else:
             known = ", ".join(sorted({"bots", "players", *settable, *lab_options}))
-            raise RuleError("variant", f"{game} has no variant {key!r}; choose from {known}")
+            raise RuleError("variant", say("{game} has no variant {given}; choose from {known}", game=game, given=repr(key), known=known))
     if not chosen:
-        raise RuleError("bots", "name at least one bot")
+        raise RuleError("bots", say("name at least one bot"))
     spec = Spec(game, tuple(chosen), tuple(options.items()))
     spec.setup(tuple(lab_options))  # refuse a bad setup now, not in a worker
     return spec
@@ -299,10 +300,10 @@ def bot_setup(rules: GameRules, strategies: Mapping[str, Bot], bots: Sequence[st
     after their bots. Refuses unknown strategies and a count that does not fit the setup."""
     unknown = [b for b in bots if b not in strategies]
     if unknown:
-        raise RuleError("bots", f"unknown bot {unknown[0]!r}; choose from {', '.join(strategies)}")
+        raise RuleError("bots", say("unknown bot {given}; choose from {bots}", given=repr(unknown[0]), bots=", ".join(strategies)))
     setup = setup or rules.setup(names=tuple(f"{b} {i + 1}" for i, b in enumerate(bots)))
     if len(bots) != len(setup.names):
-        raise RuleError("bots", f"{len(bots)} bots for {len(setup.names)} seats")
+        raise RuleError("bots", say_n("{n} bot for {seats} seats", "{n} bots for {seats} seats", len(bots), seats=len(setup.names)))
     return setup
 
 
@@ -310,6 +311,38 @@ def bot_setup(rules: GameRules, strategies: Mapping[str, Bot], bots: Sequence[st
 
 
 PlayGame = Callable[[Spec, int, int], Row]
+
+
+#: the words of the numbers every game's summary may have, by key (`label_of`); as the lab's
+#: tables always wrote a key ("win_share_by_seat" -> "Win share by seat").
+LABELS: Mapping[str, Said] = {
+    "games": say("Games"),
+    "seed": say("Seed"),
+    "variant": say("Variant"),
+    "endings": say("Endings"),
+    "winning_score": say("Winning score"),
+    "score_spread": say("Score spread"),
+    "win_share_by_seat": say("Win share by seat"),
+    "win_share_per_seat_by_bot": say("Win share per seat by bot"),
+    "mean": say("Mean"),
+    "sd": say("Sd"),
+    "min": say("Min"),
+    "max": say("Max"),
+}
+
+
+def label_of(key: str, own: Mapping[str, Said] | None = None, readable: bool = True) -> Said | str:
+    """The words of a number's key, as a game's lab (`own`: its `LabGame.labels`) or every lab
+    says them; else, with `readable`, the key made readable ("rounds_played" -> "Rounds
+    played"), or the key as is."""
+    own = own or {}
+    said = own.get(key) or LABELS.get(key)
+    if said is not None:
+        return said
+    what, colon, kind = key.partition(": ")
+    if colon and f"{what}: {{kind}}" in own:  # a measure per kind of bot: "mean VP: fair"
+        return dataclasses.replace(own[f"{what}: {{kind}}"], values=(("kind", kind),))
+    return key.replace("_", " ").capitalize() if readable else key
 
 
 @dataclass(frozen=True)
@@ -349,9 +382,15 @@ class LabGame:
     #: bot moves when the game waits for it. The table's facilitator can release them anyway.
     bots_move_now: Callable[[Any, tuple[int, ...], Collection[int]], tuple[int, ...]] | None = None
     #: what a run of this game plays, said beside the balance lab's numbers.
-    note: str = ""
+    note: str | Said = ""
     #: a VARIANTS example, shown in the balance lab's empty variants box.
-    variant_example: str = ""
+    variant_example: str | Said = ""
+    #: what each bot does, in words a reader's language says (`lab.bot_doc`); a bot not
+    #: named here is said by its docstring.
+    bot_words: Mapping[str, Said] = field(default_factory=dict)
+    #: the words of this game's numbers (its summary's keys, their tables' rows, its villages),
+    #: by key, for the lab's tables (`label_of`); beside `LABELS`, which every game shares.
+    labels: Mapping[str, Said] = field(default_factory=dict)
     #: ready-made tables of bots by name (Leerdam's villages), offered beside the seats.
     line_ups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the charts of a run (`lab.Run`) as matplotlib figures (matplotlib is imported inside).
@@ -469,14 +508,14 @@ def run_games(
     `progress(done)` is called as games finish. The rows do not depend on who played them.
     """
     if games < 0:
-        raise RuleError("games", "the number of games is 0 or more")
+        raise RuleError("games", say("the number of games is 0 or more"))
     cores = default_workers()
     workers = cores if workers is None else workers
     if workers < 1:
-        raise RuleError("workers", "use at least one worker")
+        raise RuleError("workers", say("use at least one worker"))
     if scheduler is None and workers > cores:
         # more processes than cores only adds memory and switching; refused before any starts
-        raise RuleError("workers", f"this machine has {cores} core{'s' if cores != 1 else ''}: use 1 to {cores} workers, not {workers}")
+        raise RuleError("workers", say_n("this machine has {n} core: use 1 to {n} workers, not {workers}", "this machine has {n} cores: use 1 to {n} workers, not {workers}", cores, workers=workers))
     size = max(1, min(CHUNK, math.ceil(games / (4 * max(workers, 1)))))
     chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
     results: dict[int, list[Row]] = {}

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from i18n import _, _n, listed, render
 from rules.core import Action, RuleError, rng_for
 from rules.danger_world import (
     BOXES,
@@ -45,9 +46,10 @@ from rules.danger_world import (
     set_heights,
     success_chance,
 )
+from rules.text import say
 
-from .core import Finding, LabGame, Measures, Row, Spec, checked, game_seed, mean_interval, play_lean, run_games, summary, t_quantile
-from .findings import pct_interval, share_text
+from .core import Finding, LabGame, Measures, Row, Spec, checked, game_seed, label_of, mean_interval, play_lean, run_games, summary, t_quantile
+from .findings import fixed, pct_interval, share_text, signed
 from .plots import BLUE, GREY, PURPLE, RED, new_figure, percent_axis
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "GM_SCRIPTS", "check_sweep", "play_game"]
@@ -214,7 +216,7 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
     to act makes one check, the GM spending every botch by its script."""
     options = {**GAME.options, **dict(spec.options)}
     if options["gm"] not in GM_SCRIPTS:
-        raise RuleError("variant", f"gm is one of {', '.join(GM_SCRIPTS)}, not {options['gm']!r}")
+        raise RuleError("variant", say("gm is one of {scripts}, not {given}", scripts=", ".join(GM_SCRIPTS), given=repr(options["gm"])))
     sheet = tuple(options["sheet"])
     rounds = options["rounds"]
     setup = GAME.setup(spec)
@@ -413,17 +415,18 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
         return found
     ko = sum(1 for r in rows if r["knocked_out"])
     if ko >= n / 4:
-        found.append(Finding("knock-outs", f"A character is K.O.'d in {share_text(ko, n)} of encounters.", {"share": round(ko / n, 4)}))
+        found.append(Finding("knock-outs", _("A character is K.O.'d in {share} of encounters.", share=share_text(ko, n)), {"share": round(ko / n, 4)}))
     dead = sum(1 for r in rows if r["dead"])
     if dead:
-        found.append(Finding("deaths", f"A character dies in {share_text(dead, n)} of encounters.", {"share": round(dead / n, 4)}))
+        found.append(Finding("deaths", _("A character dies in {share} of encounters.", share=share_text(dead, n)), {"share": round(dead / n, 4)}))
     checks = sum(r["checks"] for r in rows)
     partial = sum(r["partials"] for r in rows)
     if checks and partial / checks >= 0.25:
-        found.append(Finding("partials", f"Partial successes are common: {share_text(partial, checks)} of checks.", {"share": round(partial / checks, 4)}))
+        found.append(Finding("partials", _("Partial successes are common: {share} of checks.", share=share_text(partial, checks)), {"share": round(partial / checks, 4)}))
     zone = sum(1 for r in rows if r["top_zone"] >= 2)
     if zone > n / 2:
-        found.append(Finding("danger-climbs", f"Danger climbs: a character reaches zone 2 or beyond in {share_text(zone, n)} of encounters.", {"share": round(zone / n, 4)}))
+        said = _("Danger climbs: a character reaches zone 2 or beyond in {share} of encounters.", share=share_text(zone, n))
+        found.append(Finding("danger-climbs", said, {"share": round(zone / n, 4)}))
     return found
 
 
@@ -442,29 +445,35 @@ def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     partial = sum(r["partials"] for r in rows)
     ko = sum(1 for r in rows if r["knocked_out"])
     dead = sum(1 for r in rows if r["dead"])
-    boxes, low, high, _ = mean_interval([r["boxes_filled"] for r in rows])
+    boxes, low, high, _p = mean_interval([r["boxes_filled"] for r in rows])
     top = max(r["top_zone"] for r in rows)
-    worst, worst_low, worst_high, _ = mean_interval([r.get("worst_boxes", 0) for r in rows])
+    worst, worst_low, worst_high, _p = mean_interval([r.get("worst_boxes", 0) for r in rows])
     out = [
         Finding(
             "checks",
-            f"Checks against difficulty {options['difficulty']}: {pct_interval(made, checks)} succeed and {pct_interval(partial, checks)} are partial successes.",
+            _(
+                "Checks against difficulty {difficulty}: {made} succeed and {partial} are partial successes.",
+                difficulty=options["difficulty"], made=pct_interval(made, checks), partial=pct_interval(partial, checks),
+            ),
             {"success": round(made / checks, 4) if checks else None, "partial": round(partial / checks, 4) if checks else None},
         ),
         Finding(
             "text-end",
-            f"The text sets no end to an encounter; in {options['rounds']} rounds against the GM's '{options['gm']}' script a character is K.O.'d "
-            f"in {pct_interval(ko, n)} of encounters and dies in {pct_interval(dead, n)}; the party fills {boxes:.1f} damage boxes "
-            f"(95% interval {low:.1f} to {high:.1f}), the worst-hit character {worst:.1f} ({worst_low:.1f} to {worst_high:.1f}) of the "
-            f"{KO_AFTER} before a K.O.",
+            _(
+                "The text sets no end to an encounter; in {rounds} rounds against the GM's '{script}' script a character is K.O.'d in {ko} of encounters and dies in {dead}; the party fills {boxes} damage boxes (95% interval {low} to {high}), the worst-hit character {worst} ({worst_low} to {worst_high}) of the {before} before a K.O.",
+                rounds=options["rounds"], script=str(options["gm"]), ko=pct_interval(ko, n), dead=pct_interval(dead, n), boxes=fixed(boxes), low=fixed(low),
+                high=fixed(high), worst=fixed(worst), worst_low=fixed(worst_low), worst_high=fixed(worst_high), before=KO_AFTER,
+            ),
             {"ko": round(ko / n, 4), "dead": round(dead / n, 4), "boxes": round(boxes, 3)},
         ),
-        Finding("seat-order", "Seat order: the characters do not compete, so the lab finds no winner and no seat advantage to report.", {}),
+        Finding("seat-order", _("Seat order: the characters do not compete, so the lab finds no winner and no seat advantage to report."), {}),
     ]
-    never = [what for what, hit in (("was K.O.'d", ko), ("died", dead)) if not hit]
-    if never or top < 5:
-        bits = [f"no character {w}" for w in never] + ([f"no character got past danger zone {top}"] if top < 5 else [])
-        out.append(Finding("never", f"In {n:,} encounters of {options['rounds']} rounds, {', '.join(bits[:-1]) + ' and ' if len(bits) > 1 else ''}{bits[-1]}.", {"encounters": n, "top_zone": top}))
+    bits = ([_("no character was K.O.'d")] if not ko else []) + ([_("no character died")] if not dead else [])
+    if top < 5:
+        bits.append(_("no character got past danger zone {zone}", zone=top))
+    if bits:
+        said = _n("In {n} encounter of {rounds} rounds, {what}.", "In {n} encounters of {rounds} rounds, {what}.", n, rounds=options["rounds"], what=listed(bits))
+        out.append(Finding("never", said, {"encounters": n, "top_zone": top}))
     return out
 
 
@@ -485,17 +494,25 @@ def sweep_findings(cells: Sequence[Row]) -> list[Finding]:
     errors = [_sweep_error(c) for c in cells]
     bound = t_quantile(10**9, 1 - 0.025 / len(cells))
     off = [c for c, (e, se) in zip(cells, errors) if abs(e) > bound * se]
-    pooled = sum(e * c["checks"] for c, (e, _) in zip(cells, errors)) / math.sqrt(sum((se * c["checks"]) ** 2 for c, (_, se) in zip(cells, errors)))
+    pooled = sum(e * c["checks"] for c, (e, _se) in zip(cells, errors)) / math.sqrt(sum((se * c["checks"]) ** 2 for c, (_e, se) in zip(cells, errors)))
     worst = max(zip(cells, errors), key=lambda ce: abs(ce[1][0]) / ce[1][1])[0]
     numbers = {"cells": len(cells), "pooled_z": round(pooled, 2), "bound_z": round(bound, 2), "worst": {k: worst[k] for k in ("dice", "difficulty", "penalty", "rerolls", "success", "exact_success")}}
     if off or abs(pooled) > t_quantile(10**9, 0.975):
-        why = f"{len(off)} of {len(cells)} cells stray beyond {bound:.1f} standard errors" if off else f"the cells lean one way together (pooled z {pooled:+.1f})"
-        return [Finding("sweep-disagrees", f"Rolled checks disagree with the exact odds: {why}. The coach or the rules are wrong.", {**numbers, "off": len(off)})]
+        if off:
+            said = _(
+                "Rolled checks disagree with the exact odds: {off} of {cells} cells stray beyond {bound} standard errors. The coach or the rules are wrong.",
+                off=len(off), cells=len(cells), bound=fixed(bound),
+            )
+        else:
+            said = _("Rolled checks disagree with the exact odds: the cells lean one way together (pooled z {z}). The coach or the rules are wrong.", z=signed(pooled))
+        return [Finding("sweep-disagrees", said, {**numbers, "off": len(off)})]
     return [
         Finding(
             "sweep-agrees",
-            f"Checks played by the rules match the exact odds in all {len(cells)} cells of the sweep (pool, difficulty, penalty dice, "
-            f"re-rolls): no cell beyond {bound:.1f} standard errors, pooled z {pooled:+.1f}.",
+            _(
+                "Checks played by the rules match the exact odds in all {cells} cells of the sweep (pool, difficulty, penalty dice, re-rolls): no cell beyond {bound} standard errors, pooled z {z}.",
+                cells=len(cells), bound=fixed(bound), z=signed(pooled),
+            ),
             numbers,
         )
     ]
@@ -514,24 +531,28 @@ def figures(result: Any) -> list[Any]:
     figure, (left, right) = new_figure()
     rounds = s["damage_boxes_by_round"]
     left.plot(range(1, len(rounds) + 1), rounds, marker="o", color=RED)
-    left.set_title("Damage boxes filled over the encounter (party total)")
-    left.set_xlabel("after round")
+    left.set_title(_("Damage boxes filled over the encounter (party total)"))
+    left.set_xlabel(_("after round"))
     left.xaxis.get_major_locator().set_params(integer=True)
     outcomes = s["outcomes"]
-    right.bar(list(outcomes), [v or 0 for v in outcomes.values()], color=[BLUE, PURPLE, GREY])
-    right.set_title("Checks in the encounters")
+    right.bar([render(label_of(k, GAME.labels, readable=False)) for k in outcomes], [v or 0 for v in outcomes.values()], color=[BLUE, PURPLE, GREY])
+    right.set_title(_("Checks in the encounters"))
     percent_axis(right)
     charts = [figure]
     sweep = result.extras.get("check_sweep", [])
     if sweep:
         extra, axes = new_figure(10, 3.6, 2)
         rerolls = max(c["rerolls"] for c in sweep)
-        for axis, key, title in ((axes[0], "success", "Success"), (axes[1], "partial", "Partial success")):
+        titles = (
+            _n("Success by pool ({n} re-roll, no penalty dice)", "Success by pool ({n} re-rolls, no penalty dice)", rerolls),
+            _n("Partial success by pool ({n} re-roll, no penalty dice)", "Partial success by pool ({n} re-rolls, no penalty dice)", rerolls),
+        )
+        for axis, key, title in ((axes[0], "success", titles[0]), (axes[1], "partial", titles[1])):
             for difficulty in sorted({c["difficulty"] for c in sweep}):
                 cells = [c for c in sweep if c["difficulty"] == difficulty and c["penalty"] == 0 and c["rerolls"] == rerolls]
-                axis.plot([c["dice"] for c in cells], [c[key] for c in cells], marker=".", label=f"difficulty {difficulty}")
-            axis.set_title(f"{title} by pool ({rerolls} re-rolls, no penalty dice)")
-            axis.set_xlabel("pool dice")
+                axis.plot([c["dice"] for c in cells], [c[key] for c in cells], marker=".", label=_("difficulty {difficulty}", difficulty=difficulty))
+            axis.set_title(title)
+            axis.set_xlabel(_("pool dice"))
             percent_axis(axis)
         axes[0].legend(fontsize=7)
         charts.append(extra)
@@ -551,10 +572,42 @@ GAME = LabGame(
     review=review,
     # the harshest GM the lab has: what no encounter reaches against it, none reaches
     as_written="gm=focus",
-    note=(
+    note=say(
         "An encounter: every character makes a check each round (rounds=5) against difficulty=4 while the GM spends every botch by a script "
         "(gm=hits, focus, danger or mercy). The check sweep plays checks through the rules for every pool size, difficulty, penalty and re-roll count."
     ),
-    variant_example="e.g. rerolls=1 gm=danger difficulty=5",
+    variant_example=say("e.g. {variants}", variants="rerolls=1 gm=danger difficulty=5"),
+    bot_words={
+        "bold": say("rolls every danger die its zone allows, invokes no aspect."),
+        "careful": say("rolls no danger dice, invokes no aspect."),
+        "invoker": say("rolls no danger dice; spends a story point on an aspect when its odds are below even."),
+    },
+    labels={
+        "gm": say("GM"),
+        "difficulty": say("Difficulty"),
+        "rounds": say("Rounds"),
+        "checks_per_encounter": say("Checks per encounter"),
+        "outcomes": say("Outcomes"),
+        "successes": say("successes"),
+        "partials": say("partials"),
+        "failures": say("failures"),
+        "botches_per_check": say("Botches per check"),
+        "gm_spent_per_encounter": say("GM spent per encounter"),
+        "hits_per_encounter": say("Hits per encounter"),
+        "danger_taken": say("Danger taken"),
+        "top_zone": say("Top zone"),
+        "share_with_a_ko": say("Share with a K.O."),
+        "characters_ko_per_encounter": say("Characters K.O. per encounter"),
+        "share_with_a_death": say("Share with a death"),
+        # the measures a comparison sets side by side (`measures`)
+        "checks per encounter": say("checks per encounter"),
+        "successes per check": say("successes per check"),
+        "partials per check": say("partials per check"),
+        "botches per check": say("botches per check"),
+        "danger taken": say("danger taken"),
+        "damage boxes filled": say("damage boxes filled"),
+        "a character K.O.'d (share)": say("a character K.O.'d (share)"),
+        "a character dead (share)": say("a character dead (share)"),
+    },
     figures=figures,
 )

@@ -23,9 +23,11 @@ from itertools import combinations_with_replacement, compress, starmap
 from operator import itemgetter
 from typing import Any
 
+from i18n import _
 from rules import dangerous_ideas as di
 from rules.core import Action, RuleError, rng_for
 from rules.records import construct
+from rules.text import say
 
 from .core import Finding, LabGame, Measures, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
 from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
@@ -195,7 +197,7 @@ def _meme_specs(state: di.State, seat: int, limit: int) -> list[MemeSpec]:
         specs += [(di.Create, text, holder, t) for t in targets.get(key, ())]
     texts: dict[str, str] = {}
     held = set()
-    for _, meme in sheet.memes():
+    for _branch, meme in sheet.memes():
         texts.setdefault(meme.key, meme.text)
         held.add((meme.key, meme.holder_key))
     for key, mtext in texts.items():
@@ -420,7 +422,7 @@ def random_bot(state: di.State, seat: int, rng: random.Random) -> Action:
             action: Action = option if make is None else make(option)
             if sure or di.is_legal(state, action):
                 return action
-    raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
+    raise RuleError("bot", say("seat {seat} has no legal action in phase {phase}", seat=str(seat), phase=state.phase))
 
 
 @lru_cache(maxsize=256)
@@ -455,7 +457,7 @@ def _random_spend_or_pass(state: di.State, seat: int, rng: random.Random) -> Act
             if len(specs) > 1:
                 _shuffle(specs, rng)
             return _spend_action(cls, seat, *specs[0])  # type: ignore[arg-type]  # a Spend kind, as above
-    raise RuleError("bot", f"seat {seat} has no legal action in phase {state.phase}")
+    raise RuleError("bot", say("seat {seat} has no legal action in phase {phase}", seat=str(seat), phase=state.phase))
 
 
 def _lazy_group(state: di.State, seat: int, names: tuple[str, ...]) -> tuple[Callable[[Any], Action], Sequence[Any]] | None:
@@ -738,11 +740,11 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     attempts = sum(r["meme_actions"] for r in rows)
     made = sum(r["successes"] for r in rows)
     if attempts and made / attempts < 0.35:
-        found.append(Finding("memes-fail", f"Most meme actions fail: {share_text(made, attempts)} succeed.", {"success_rate": round(made / attempts, 4)}))
+        found.append(Finding("memes-fail", _("Most meme actions fail: {share} succeed.", share=share_text(made, attempts)), {"success_rate": round(made / attempts, 4)}))
     full = sum(1 for r in rows if r["ended"] == "full sheet")
     if full > n / 2:
-        found.append(Finding("full-sheets", f"Most stories end early, on a full sheet: {share_text(full, n)} of games.", {"share": round(full / n, 4)}))
-    return found + table_findings(spec.bots, rows, "score_", "points")
+        found.append(Finding("full-sheets", _("Most stories end early, on a full sheet: {share} of games.", share=share_text(full, n)), {"share": round(full / n, 4)}))
+    return found + table_findings(spec.bots, rows, "score_", _("points"))
 
 
 def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
@@ -757,15 +759,21 @@ def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
         what_wins(spec.bots, rows),
         Finding(
             "text-end",
-            f"The text's own end, the last chapter, ends {pct_interval(last, n)} of stories"
-            + ("; the rest end when a sheet's 12 branches are full." if last < n else "; none ends on a full sheet."),
+            _("The text's own end, the last chapter, ends {share} of stories; the rest end when a sheet's 12 branches are full.", share=pct_interval(last, n))
+            if last < n
+            else _("The text's own end, the last chapter, ends {share} of stories; none ends on a full sheet.", share=pct_interval(last, n)),
             {"share": round(last / n, 4)},
         ),
-        Finding("memes", f"Meme actions succeed {pct_interval(made, attempts)} of the time.", {"success_rate": round(made / attempts, 4) if attempts else None}),
+        Finding(
+            "memes",
+            _("Meme actions succeed {share} of the time.", share=pct_interval(made, attempts)),
+            {"success_rate": round(made / attempts, 4) if attempts else None},
+        ),
         seat_order(spec.bots, rows),
     ]
     if most < 12:
-        out.append(Finding("never", f"No sheet ever filled more than {most} of its 12 branches in {n:,} stories.", {"most_memes": most}))
+        never = _("No sheet ever filled more than {most} of its 12 branches in {n} stories.", most=most, n=n)
+        out.append(Finding("never", never, {"most_memes": most}))
     return out
 
 
@@ -776,8 +784,9 @@ def figures(result: Any) -> list[Any]:
     win_share_bars(left, s)
     by_pool = s["success_rate_by_pool"]
     right.bar([int(p) for p in by_pool], [v["success_rate"] for v in by_pool.values()], color=PURPLE)
-    right.set_title("Meme actions: success by pool size")
-    right.set_xlabel("pool")
+    right.set_title(_("Meme actions: success by pool size"))
+    # TRANSLATORS: a chart's axis: how many dice a meme action rolls.
+    right.set_xlabel(_("pool"))
     percent_axis(right)
     return [figure]
 
@@ -792,7 +801,37 @@ GAME = LabGame(
     measures=measures,
     findings=findings,
     review=review,
-    note="The story runs for the default number of chapters (2 × players for 3-4 players, else 1 ×).",
-    variant_example="e.g. seeds=2",
+    note=say("The story runs for the default number of chapters (2 × players for 3-4 players, else 1 ×)."),
+    variant_example=say("e.g. {variants}", variants="seeds=2"),
+    bot_words={
+        "random": say("any legal action, a kind of action first at random, then one of that kind."),
+        "sensible": say("plays for unique memes: stakes Create, creates often, defends against the leader, connects cheaply."),
+    },
+    labels={
+        "chapters": say("Chapters"),
+        "chapters_played": say("Chapters played"),
+        "memes_per_sheet": say("Memes per sheet"),
+        "meme_actions": say("Meme actions"),
+        "per_game": say("Per game"),
+        "success_rate": say("Success rate"),
+        "mean_pool": say("Mean pool"),
+        "replacement_attempts": say("Replacement attempts"),
+        "replacements": say("Replacements"),
+        "pool_sizes": say("Pool sizes"),
+        "success_rate_by_pool": say("Success rate by pool"),
+        "mean_score_per_seat_by_bot": say("Mean score per seat by bot"),
+        # the endings, as the summary names them
+        "last chapter": say("last chapter"),
+        "full sheet": say("full sheet"),
+        # the measures a comparison sets side by side (`measures`)
+        "meme actions per game": say("meme actions per game"),
+        "meme actions that succeed (share)": say("meme actions that succeed (share)"),
+        "mean pool": say("mean pool"),
+        "memes per player": say("memes per player"),
+        "winning score": say("winning score"),
+        "score spread": say("score spread"),
+        "ends on a full sheet (share)": say("ends on a full sheet (share)"),
+        "mean score: {kind}": say("mean score: {kind}"),
+    },
     figures=figures,
 )

@@ -11,9 +11,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .core import LEVEL, Finding, mean_interval, share_interval
+from babel.numbers import format_decimal
 
-__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_LEVEL", "SEAT_Z", "by_kind", "compared", "dominance", "holm", "mean_by_kind", "pct_interval", "per_seat_lead", "per_seat_share", "per_seat_wins", "seat_advantage", "seat_gaps", "seat_order", "share_text", "table_findings", "too_few", "verdict", "what_wins", "win_shares", "winners_of"]
+import i18n
+from i18n import _, _n
+
+from .core import LEVEL, Finding, label_of, mean_interval, share_interval
+
+__all__ = ["DOMINANT", "MIN_GAMES", "SEAT_LEVEL", "SEAT_Z", "by_kind", "compared", "dominance", "fixed", "holm", "mean_by_kind", "pct", "pct_interval", "per_seat_lead", "per_seat_share", "per_seat_wins", "points", "seat_advantage", "seat_gaps", "seat_order", "share_text", "signed", "table_findings", "too_few", "verdict", "verdict_word", "what_wins", "win_shares", "winners_of"]
 
 #: fewer games than this per setup: the lab shows the numbers but states no finding.
 MIN_GAMES = 30
@@ -27,9 +32,36 @@ SEAT_Z = 3.0
 SEAT_LEVEL = math.erf(SEAT_Z / math.sqrt(2))
 
 
+def pct(share: float, digits: int = 0) -> str:
+    """A share as the reader's language writes a percentage: '42%', '99.7%' (French '42 %')."""
+    return i18n.percent(share, digits=digits)
+
+
+def _decimal(value: float, pattern: str) -> str:
+    return format_decimal(value, format=pattern, locale=i18n._locale(i18n.current()))
+
+
+def fixed(value: float, digits: int = 1) -> str:
+    """A number with `digits` decimals, in the reader's language: '12.0' (Dutch '12,0')."""
+    return _decimal(value, "#,##0" + ("." + "0" * digits if digits else ""))
+
+
+def signed(value: float, digits: int = 1) -> str:
+    """A difference with its sign, in the reader's language: '+12.5', '-0.3' (Dutch '+12,5')."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return _decimal(value, f"+{pattern};-{pattern}")
+
+
+def points(share: float | None) -> str:
+    """A difference of two shares in percentage points: '+12.5 points'."""
+    # TRANSLATORS: a difference of two percentages in percentage points, e.g. "+12.5 points".
+    return "—" if share is None else _("{value} points", value=signed(share * 100))
+
+
 def share_text(count: int, total: int) -> str:
     """'93% (930 of 1,000)'."""
-    return f"{count / total:.0%} ({count:,} of {total:,})" if total else "none"
+    # TRANSLATORS: a share of games with its count, e.g. "93% (930 of 1,000)".
+    return _("{share} ({count} of {total})", share=pct(count / total), count=count, total=total) if total else _("none")
 
 
 def winners_of(row: Mapping[str, Any]) -> list[int]:
@@ -136,33 +168,31 @@ def dominance(bots: Sequence[str], winners: Sequence[Sequence[int]], scores: Seq
         "lead_high": round(high, 4),
         "games": n,
     }
-    interval = f"lead per seat {_points(difference)}, 95% interval {_points(low)} to {_points(high)}"
+    interval = _("lead per seat {lead}, 95% interval {low} to {high}", lead=points(difference), low=points(low), high=points(high))
     if low <= 0:
         return [
             Finding(
                 "no-dominant-strategy",
-                f"No strategy dominates: per seat, {top} wins {per_seat[top]:.0%} of games and {second} {per_seat[second]:.0%} "
-                f"({interval}: within the noise of {n:,} games).",
+                _n(
+                    "No strategy dominates: per seat, {top} wins {top_share} of games and {second} {second_share} ({interval}: within the noise of {n} game).",
+                    "No strategy dominates: per seat, {top} wins {top_share} of games and {second} {second_share} ({interval}: within the noise of {n} games).",
+                    n, top=top, top_share=pct(per_seat[top]), second=second, second_share=pct(per_seat[second]), interval=interval,
+                ),
                 numbers,
             )
         ]
     if per_seat[top] >= DOMINANT * per_seat[second]:
         mean = {k: sum(sum(g[s] for s in seats[k]) / len(seats[k]) for g in scores) / len(scores) for k in kinds} if scores else {}
-        means = f"; mean {mean[top]:.1f} {unit} against {max(mean[k] for k in kinds if k != top):.1f}" if mean else ""
-        return [
-            Finding(
-                "dominant-strategy",
-                f"{top} dominates: each of its seats wins {per_seat[top]:.0%} of games, against at most {per_seat[second]:.0%} "
-                f"for a seat of any other kind ({interval}){means}.",
-                numbers,
+        said = dict(strategy=top, share=pct(per_seat[top]), other=pct(per_seat[second]), interval=interval)
+        if mean:
+            text = _(
+                "{strategy} dominates: each of its seats wins {share} of games, against at most {other} for a seat of any other kind ({interval}); mean {mean} {unit} against {other_mean}.",
+                **said, mean=fixed(mean[top]), unit=unit, other_mean=fixed(max(mean[k] for k in kinds if k != top)),
             )
-        ]
+        else:
+            text = _("{strategy} dominates: each of its seats wins {share} of games, against at most {other} for a seat of any other kind ({interval}).", **said)
+        return [Finding("dominant-strategy", text, numbers)]
     return []
-
-
-def _points(share: float | None) -> str:
-    """A difference of two shares in percentage points: '+12.5 points'."""
-    return "—" if share is None else f"{share * 100:+.1f} points"
 
 
 def seat_gaps(bots: Sequence[str], winners: Sequence[Sequence[int]]) -> list[tuple[int, float, float, float]]:
@@ -175,13 +205,14 @@ def seat_gaps(bots: Sequence[str], winners: Sequence[Sequence[int]]) -> list[tup
         if len(same) > 1:
             own = [sum(1 / len(w) for s in w if s == seat) for w in winners]
             kin = [sum(1 / len(w) for s in w if s in same) / len(same) for w in winners]
-            mean, low, high, _ = mean_interval([o - k for o, k in zip(own, kin)], SEAT_LEVEL)
+            mean, low, high, _p = mean_interval([o - k for o, k in zip(own, kin)], SEAT_LEVEL)
             out.append((seat, mean, low, high))
     return out
 
 
 def _gap_text(gap: float, low: float, high: float) -> str:
-    return f"{_points(gap)}, {SEAT_LEVEL:.1%} interval {_points(low)} to {_points(high)}"
+    # TRANSLATORS: a seat's gap in percentage points and its interval: "+3.1 points, 99.7% interval +0.5 points to +5.7 points".
+    return _("{gap}, {level} interval {low} to {high}", gap=points(gap), level=pct(SEAT_LEVEL, 1), low=points(low), high=points(high))
 
 
 def seat_advantage(bots: Sequence[str], winners: Sequence[Sequence[int]]) -> list[Finding]:
@@ -197,12 +228,13 @@ def seat_advantage(bots: Sequence[str], winners: Sequence[Sequence[int]]) -> lis
     seat, gap, low, high = max(clear, key=lambda g: abs(g[1]))
     kind = bots[seat]
     observed = sum(1 / len(w) for w in winners for s in w if s == seat) / n
-    word = "more" if gap > 0 else "less"
+    said = dict(seat=str(seat + 1), kind=kind, share=pct(observed, 1), average=pct(observed - gap, 1), gap=_gap_text(gap, low, high))
     return [
         Finding(
             "seat-advantage",
-            f"Seat order matters: seat {seat + 1} ({kind}) wins {observed:.1%} of games, {word} than the "
-            f"{observed - gap:.1%} of an average {kind} seat at this table (gap {_gap_text(gap, low, high)}).",
+            _("Seat order matters: seat {seat} ({kind}) wins {share} of games, more than the {average} of an average {kind} seat at this table (gap {gap}).", **said)
+            if gap > 0
+            else _("Seat order matters: seat {seat} ({kind}) wins {share} of games, less than the {average} of an average {kind} seat at this table (gap {gap}).", **said),
             {"seat": seat + 1, "win_share": round(observed, 4), "kind_share": round(observed - gap, 4), "gap": round(gap, 4), "low": round(low, 4), "high": round(high, 4)},
         )
     ]
@@ -230,7 +262,11 @@ def too_few(games: int) -> list[Finding]:
     return [
         Finding(
             "too-few-games",
-            f"{games:,} game{'s' if games != 1 else ''} per setup: the numbers are shown, but findings need at least {MIN_GAMES} games.",
+            _n(
+                "{n} game per setup: the numbers are shown, but findings need at least {minimum} games.",
+                "{n} games per setup: the numbers are shown, but findings need at least {minimum} games.",
+                games, minimum=MIN_GAMES,
+            ),
             {"games": games, "minimum": MIN_GAMES},
         )
     ]
@@ -239,15 +275,35 @@ def too_few(games: int) -> list[Finding]:
 def verdict(row: Mapping[str, Any], games: int) -> str:
     """A comparison table's word for one measure: 'too few games' below `MIN_GAMES` (no
     verdict, as `compared` writes no finding), else 'identical', 'within noise' or 'different'
-    (its change holds after Holm's correction)."""
+    (its change holds after Holm's correction). An id: `verdict_word` says it."""
     if games < MIN_GAMES:
         return "too few games"
     return "identical" if row.get("identical") else "within noise" if row["noise"] else "different"
 
 
-def compared(rows: Sequence[Mapping[str, Any]]) -> list[Finding]:
+def verdict_word(verdict_id: str) -> str:
+    """A `verdict` in the reader's language."""
+    words = {
+        # TRANSLATORS: a comparison table's verdict on a measure: below 30 games the lab gives none.
+        "too few games": _("too few games"),
+        # TRANSLATORS: a comparison table's verdict: A and B came out the same in every game.
+        "identical": _("identical"),
+        # TRANSLATORS: a comparison table's verdict: the difference may be luck.
+        "within noise": _("within noise"),
+        # TRANSLATORS: a comparison table's verdict: the difference holds beyond the noise.
+        "different": _("different"),
+    }
+    return words.get(verdict_id, verdict_id)
+
+
+def compared(rows: Sequence[Mapping[str, Any]], labels: Mapping[str, Any] | None = None) -> list[Finding]:
     """What changed from setup A to B: the measures that hold after Holm's correction over all
-    of them (`holm` marks them), each with its own 95% t interval."""
+    of them (`holm` marks them), each with its own 95% t interval; each measure said as its
+    game's lab says it (`labels`, `label_of`)."""
+
+    def named(measure: str) -> str:
+        return i18n.render(label_of(measure, labels, readable=False))
+
     games = max((row.get("games", 0) for row in rows), default=0)
     if rows and games < MIN_GAMES:
         return too_few(games)
@@ -256,38 +312,52 @@ def compared(rows: Sequence[Mapping[str, Any]]) -> list[Finding]:
     for row in rows:
         if not row.get("holds") or row["difference"] is None:
             continue
-        direction = "rises" if row["difference"] > 0 else "falls"
+        measure = named(row["measure"])
+        measure = measure[:1].upper() + measure[1:]
+        said = dict(
+            measure=measure, a=_num(row["a"]), b=_num(row["b"]), difference=_num(row["difference"], True),
+            low=_num(row["low"], True), high=_num(row["high"], True), tested=tested,
+        )
         found.append(
             Finding(
                 "changed",
-                f"{row['measure'][:1].upper()}{row['measure'][1:]} {direction} from {_num(row['a'])} to {_num(row['b'])} "
-                f"(difference {_num(row['difference'], True)}, 95% interval {_num(row['low'], True)} to {_num(row['high'], True)}; "
-                f"holds over all {tested} measures, Holm).",
+                _("{measure} rises from {a} to {b} (difference {difference}, 95% interval {low} to {high}; holds over all {tested} measures, Holm).", **said)
+                if row["difference"] > 0
+                else _("{measure} falls from {a} to {b} (difference {difference}, 95% interval {low} to {high}; holds over all {tested} measures, Holm).", **said),
                 dict(row),
             )
         )
     same = [row["measure"] for row in rows if row.get("identical")]
     if rows and len(same) == len(rows):
-        return [Finding("identical", f"A and B played the same games: every measure came out the same in each of the {games:,} games.", {"measures": same})]
+        said_same = _n(
+            "A and B played the same game: every measure came out the same in it ({n} game).",
+            "A and B played the same games: every measure came out the same in each of the {n} games.",
+            games,
+        )
+        return [Finding("identical", said_same, {"measures": same})]
     if same:
-        found.append(Finding("unchanged", f"The same in every game of A and B (played on the same dice): {', '.join(same)}.", {"measures": same}))
+        found.append(Finding("unchanged", _("The same in every game of A and B (played on the same dice): {measures}.", measures=", ".join(named(m) for m in same)), {"measures": same}))
     if rows and not any(f.key == "changed" for f in found):
         found.append(
             Finding(
                 "no-change",
-                f"No measure differs beyond the noise of {games:,} games (Holm over {tested} measures, 5% family-wise): "
-                "a real difference smaller than the intervals may still be there.",
+                _n(
+                    "No measure differs beyond the noise of {n} game (Holm over {tested} measures, 5% family-wise): a real difference smaller than the intervals may still be there.",
+                    "No measure differs beyond the noise of {n} games (Holm over {tested} measures, 5% family-wise): a real difference smaller than the intervals may still be there.",
+                    games, tested=tested,
+                ),
                 {"games": games, "measures": tested},
             )
         )
     return found
 
 
-def _num(value: float | None, signed: bool = False) -> str:
+def _num(value: float | None, sign: bool = False) -> str:
+    """A measure's value to 3 significant digits, in the reader's language ('+1.23' signed)."""
     if value is None:
         return "—"
-    text = f"{value:+.3g}" if signed else f"{value:.3g}"
-    return text
+    rounded = float(f"{value:.3g}")
+    return _decimal(rounded, "+#,##0.######;-#,##0.######" if sign else "#,##0.######")
 
 
 # -- the design review: the text as written, in sentences with intervals ---------------------------
@@ -297,7 +367,8 @@ def pct_interval(count: int, total: int) -> str:
     """'62% (95% interval 59% to 65%; 620 of 1,000)': a share of games and Wilson's interval."""
     low, high = share_interval(count, total)
     share, low_text, high_text = _pcts(count / total if total else 0, low, high)
-    return f"{share} (95% interval {low_text} to {high_text}; {count:,} of {total:,})"
+    # TRANSLATORS: a share of games with its 95% interval and its count: "62% (95% interval 59% to 65%; 620 of 1,000)".
+    return _("{share} (95% interval {low} to {high}; {count} of {total})", share=share, low=low_text, high=high_text, count=count, total=total)
 
 
 def _pcts(*shares: float) -> list[str]:
@@ -307,16 +378,17 @@ def _pcts(*shares: float) -> list[str]:
     whole = [f"{s:.0%}" for s in shares]
     alike = len(set(whole)) < len(set(shares))
     fine = alike or any(0 < s < 0.01 or 0.99 < s < 1 for s in shares)
-    return [f"{s:.1%}" for s in shares] if fine else whole
+    return [pct(s, 1 if fine else 0) for s in shares]
 
 
-def what_wins(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], game: str = "games") -> Finding:
-    """Which kind of bot wins, as a share of games and per seat, each with its interval."""
+def what_wins(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], game: str = "") -> Finding:
+    """Which kind of bot wins, as a share of games and per seat, each with its interval; `game`
+    names what is won (a game's own word for its games, "villages"), else "games"."""
     winners = [winners_of(r) for r in rows]
     n = len(rows)
     kinds = sorted(set(bots))
     if len(kinds) < 2:
-        return Finding("what-wins", f"Every seat plays {kinds[0]}: this table tells strategies nothing apart.", {"kinds": kinds})
+        return Finding("what-wins", _("Every seat plays {strategy}: this table tells strategies nothing apart.", strategy=kinds[0]), {"kinds": kinds})
     took: Counter[str] = Counter()
     for game_winners in winners:
         for kind in {bots[s] for s in game_winners}:
@@ -325,12 +397,16 @@ def what_wins(bots: Sequence[str], rows: Sequence[Mapping[str, Any]], game: str 
     order = sorted(kinds, key=lambda k: -sum(wins[k]))
     shares = [per_seat_share(sum(wins[kind]) * bots.count(kind), bots.count(kind), n) for kind in order]
     texts = _pcts(*(share for three in shares for share in three))  # one precision for the sentence
-    parts = [f"{kind} {texts[3 * i]} ({texts[3 * i + 1]} to {texts[3 * i + 2]})" for i, kind in enumerate(order)]
+    # TRANSLATORS: a strategy's share of games per seat with its interval: "altruist 12% (9% to 15%)".
+    parts = [_("{strategy} {share} ({low} to {high})", strategy=kind, share=texts[3 * i], low=texts[3 * i + 1], high=texts[3 * i + 2]) for i, kind in enumerate(order)]
     top = order[0]
+    said = dict(strategy=top, share=pct_interval(took[top], n), games=game or _("games"), parts=", ".join(parts))
     return Finding(
         "what-wins",
-        f"What wins: {'an' if top[:1] in 'aeiou' else 'a'} {top} wins {pct_interval(took[top], n)} of {game}. Per seat, the share of games each seat wins, "
-        f"with 95% intervals: {', '.join(parts)}.",
+        # The English article follows the strategy's name: "an altruist", "a free-rider".
+        _("What wins: an {strategy} wins {share} of {games}. Per seat, the share of games each seat wins, with 95% intervals: {parts}.", **said)
+        if top[:1] in "aeiou"
+        else _("What wins: a {strategy} wins {share} of {games}. Per seat, the share of games each seat wins, with 95% intervals: {parts}.", **said),
         {"strategy": top, "share": round(took[top] / n, 4), "per_seat": {k: round(sum(wins[k]) / n, 4) for k in kinds}},
     )
 
@@ -340,14 +416,17 @@ def seat_order(bots: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> Findin
     that decides it (the same interval either way, so the sentence never contradicts it)."""
     winners = [winners_of(r) for r in rows]
     if all(bots.count(b) < 2 for b in bots):
-        return Finding("seat-order", "Each strategy sits at one seat only, so seat order and strategy cannot be told apart here.", {})
+        return Finding("seat-order", _("Each strategy sits at one seat only, so seat order and strategy cannot be told apart here."), {})
     found = seat_advantage(bots, winners)
     if found:
         return Finding("seat-order", found[0].text, found[0].numbers)
     seat, gap, low, high = max(seat_gaps(bots, winners), key=lambda g: abs(g[1]))
     return Finding(
         "seat-order",
-        f"No seat wins beyond the noise of the other seats of its kind in {len(rows):,} games (the largest gap: seat {seat + 1} "
-        f"({bots[seat]}), {_gap_text(gap, low, high)}; {SEAT_LEVEL:.1%}, not 95%, as a table has many seats and one is always the luckiest).",
+        _n(
+            "No seat wins beyond the noise of the other seats of its kind in {n} game (the largest gap: seat {seat} ({kind}), {gap}; {level}, not 95%, as a table has many seats and one is always the luckiest).",
+            "No seat wins beyond the noise of the other seats of its kind in {n} games (the largest gap: seat {seat} ({kind}), {gap}; {level}, not 95%, as a table has many seats and one is always the luckiest).",
+            len(rows), seat=str(seat + 1), kind=bots[seat], gap=_gap_text(gap, low, high), level=pct(SEAT_LEVEL, 1),
+        ),
         {"seat": seat + 1, "gap": round(gap, 4), "low": round(low, 4), "high": round(high, 4)},
     )

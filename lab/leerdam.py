@@ -13,11 +13,13 @@ from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
+from i18n import _, _n
 from rules.core import Action, RuleError, rng_for
 from rules.leerdam import RULES, Accept, Allocate, Assignment, Contribute, Decline, State, thresholds
+from rules.text import say
 
 from .core import Finding, LabGame, Measures, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
-from .findings import by_kind, mean_by_kind, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
+from .findings import by_kind, mean_by_kind, pct, pct_interval, seat_order, share_text, table_findings, what_wins, win_shares
 from .plots import BLUE, RED, dyke_axes, dyke_line, histogram, new_figure, win_share_bars
 
 __all__ = ["BOTS", "DEFAULT_BOTS", "GAME", "VILLAGES", "play_game"]
@@ -111,7 +113,7 @@ def _bot(pledge: Pledge, generous: bool) -> Callable[[State, int, random.Random]
             if free:
                 plan.append(Assignment(seat, "profit", free))
             return Allocate(seat=seat, plan=tuple(plan))
-        raise RuleError("bot", f"a bot has nothing to do in phase {state.phase}")
+        raise RuleError("bot", say("a bot has nothing to do in phase {phase}", phase=state.phase))
 
     play_seat.__doc__ = pledge.__doc__
     return play_seat
@@ -241,17 +243,20 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
         found.append(
             Finding(
                 "dyke-falls",
-                f"The dyke falls to 1 in most villages: {share_text(len(fell), n)}, half of them by year {median}. "
-                f"At 1 the village floods 5 years in 6 and final Wealth scores at 1 VP per 23.",
+                _(
+                    "The dyke falls to 1 in most villages: {share}, half of them by year {year}. At 1 the village floods 5 years in 6 and final Wealth scores at 1 VP per 23.",
+                    share=share_text(len(fell), n), year=str(median),
+                ),
                 {"share": round(len(fell) / n, 4), "median_year": median},
             )
         )
     elif not fell:
-        found.append(Finding("dyke-holds", f"The dyke never fell to 1 in {n} villages.", {"share": 0.0}))
+        found.append(Finding("dyke-holds", _n("The dyke never fell to 1 in {n} village.", "The dyke never fell to 1 in {n} villages.", n), {"share": 0.0}))
     floods = sum(r["floods"] for r in rows) / max(1, sum(r["years"] for r in rows))
     if floods > 0.5:
-        found.append(Finding("floods", f"The village floods in most years ({floods:.0%} of all years played).", {"rate": round(floods, 4)}))
-    return found + table_findings(spec.bots, rows, "vp_", "VP")
+        found.append(Finding("floods", _("The village floods in most years ({share} of all years played).", share=pct(floods)), {"rate": round(floods, 4)}))
+    # TRANSLATORS: Leerdam's victory points, as in "mean 12.5 VP against 9.0".
+    return found + table_findings(spec.bots, rows, "vp_", _("VP"))
 
 
 def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
@@ -263,21 +268,33 @@ def review(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
     fell = sorted(r["dyke_1_year"] for r in rows if r["dyke_1_year"] is not None)
     top = max(max(r["dykes"]) for r in rows)
     floods = sum(r["floods"] for r in rows) / max(1, sum(r["years"] for r in rows))
-    limit = f"; the rest stopped at the model's {setup.max_years}-year limit" if setup.max_years else ""
+    ends = dict(year=str(setup.end_check_from), share=pct_interval(ended, n), limit=str(setup.max_years))
+    if setup.max_years:
+        text_end = _("The text's own end, the end roll from year {year}, ends {share} of villages; the rest stopped at the model's {limit}-year limit.", **ends)
+    else:
+        text_end = _("The text's own end, the end roll from year {year}, ends {share} of villages.", **ends)
+    dyke = dict(share=pct_interval(len(fell), n), floods=pct(floods))
+    if fell:
+        said_dyke = _(
+            "The dyke falls to 1 in {share} of villages, half of them by year {year}; the village floods in {floods} of all years played.",
+            **dyke, year=str(fell[len(fell) // 2]),
+        )
+    else:
+        said_dyke = _("The dyke falls to 1 in {share} of villages; the village floods in {floods} of all years played.", **dyke)
     out = [
-        what_wins(spec.bots, rows, "villages"),
-        Finding("text-end", f"The text's own end, the end roll from year {setup.end_check_from}, ends {pct_interval(ended, n)} of villages{limit}.", {"share": round(ended / n, 4)}),
-        Finding(
-            "dyke",
-            f"The dyke falls to 1 in {pct_interval(len(fell), n)} of villages"
-            + (f", half of them by year {fell[len(fell) // 2]}" if fell else "")
-            + f"; the village floods in {floods:.0%} of all years played.",
-            {"share": round(len(fell) / n, 4), "flood_rate": round(floods, 4)},
-        ),
+        # TRANSLATORS: what Leerdam's games are counted in, as in "wins 40% of villages".
+        what_wins(spec.bots, rows, _("villages")),
+        Finding("text-end", text_end, {"share": round(ended / n, 4)}),
+        Finding("dyke", said_dyke, {"share": round(len(fell) / n, 4), "flood_rate": round(floods, 4)}),
         seat_order(spec.bots, rows),
     ]
     if top < 6:
-        out.append(Finding("never", f"No village ever raised its dyke above {top} (the track runs to 6) in {n:,} villages.", {"highest_dyke": top}))
+        never = _n(
+            "No village ever raised its dyke above {top} (the track runs to 6) in {n} village.",
+            "No village ever raised its dyke above {top} (the track runs to 6) in {n} villages.",
+            n, top=top,
+        )
+        out.append(Finding("never", never, {"highest_dyke": top}))
     return out
 
 
@@ -301,15 +318,16 @@ def figures(result: Any) -> list[Any]:
     s = result.summary
     figure, (left, right) = new_figure()
     win_share_bars(left, s)
-    dyke_line(right, s["dyke_by_year"], "village", BLUE)
+    # TRANSLATORS: a chart's series: the one village a run plays, as in "village: mean dyke".
+    dyke_line(right, s["dyke_by_year"], _("village"), BLUE)
     dyke_axes(right)
-    right.set_title("The dyke year by year")
+    right.set_title(_("The dyke year by year"))
     right.legend(fontsize=7, loc="upper right")
     extra, (a, b) = new_figure()
-    histogram(a, s["years_played"]["histogram"], "years played")
-    a.set_title("Game length")
-    histogram(b, s["year_dyke_fell_to_1"]["histogram"] or {"0": 0}, "year the dyke first stood at 1", RED)
-    b.set_title("When the dyke fell to 1")
+    histogram(a, s["years_played"]["histogram"], _("years played"))
+    a.set_title(_("Game length"))
+    histogram(b, s["year_dyke_fell_to_1"]["histogram"] or {"0": 0}, _("year the dyke first stood at 1"), RED)
+    b.set_title(_("When the dyke fell to 1"))
     return [figure, extra]
 
 
@@ -325,11 +343,46 @@ GAME = LabGame(
     review=review,
     compared_extras=compared_extras,
     bots_move_now=bots_move_now,
-    note=(
+    note=say(
         "From year 8 an end roll may end the game each year, so game lengths vary. With more than 10 households the text "
         "suggests two villages: compare players=16 (one village) with players=8 (each of two) to see them side by side."
     ),
-    variant_example="e.g. misfortune=3,2,1,0,0,0 sticky_flood=true",
+    variant_example=say("e.g. {variants}", variants="misfortune=3,2,1,0,0,0 sticky_flood=true"),
+    bot_words={
+        "free-rider": say("pledges nothing, ever."),
+        "fair": say("pledges 1 unit a year, its share of the N that keep the dyke between thresholds."),
+        "conditional": say("pledges last year's average pledge (1 in the first year)."),
+        "altruist": say("pledges 2 units a year and feeds the household hit hardest by misfortune."),
+        "reciprocal": say("pledges its share (1) while the village's pledges held the dyke last year."),
+        "threshold": say("pays its even share (among last year's payers) of what holds the dyke, or raises it while below its start; nothing when it cannot spare that."),
+    },
+    labels={
+        "years_played": say("Years played"),
+        "flood_rate_per_year": say("Flood rate per year"),
+        "final_dyke": say("Final dyke"),
+        "share_dyke_fell_to_1": say("Share dyke fell to 1"),
+        "year_dyke_fell_to_1": say("Year dyke fell to 1"),
+        "pledged_per_year": say("Pledged per year"),
+        "mean_vp_by_strategy": say("Mean VP by strategy"),
+        "win_share_per_household_by_strategy": say("Win share per household by strategy"),
+        "vp_spread": say("VP spread"),
+        # the ready-made villages (`VILLAGES`)
+        # TRANSLATORS: a ready-made village of bots: households of several strategies.
+        "mixed": say("mixed"),
+        "cooperators": say("cooperators"),
+        "reciprocal and free riders": say("reciprocal and free riders"),
+        "threshold and free riders": say("threshold and free riders"),
+        # the measures a comparison sets side by side (`measures`)
+        "years played": say("years played"),
+        "floods per game": say("floods per game"),
+        "final dyke": say("final dyke"),
+        "dyke fell to 1 (share)": say("dyke fell to 1 (share)"),
+        "units pledged per year": say("units pledged per year"),
+        "winner's VP": say("winner's VP"),
+        "VP spread (top - bottom)": say("VP spread (top - bottom)"),
+        "mean VP per household": say("mean VP per household"),
+        "mean VP: {kind}": say("mean VP: {kind}"),
+    },
     figures=figures,
     line_ups=VILLAGES,
 )

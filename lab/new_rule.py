@@ -12,8 +12,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from i18n import _, _n
 from rules.core import Action, rng_for
 from rules.new_rule import RULES, Draw, Keep, Pay, Pick, State, Swap, legal_actions, legal_payments
+from rules.text import say
 
 from .core import Finding, LabGame, Measures, Row, Spec, checked, distribution, game_seed, play_lean, seat_chooser, summary
 from .findings import pct_interval, seat_order, share_text, table_findings, what_wins, win_shares, winners_of
@@ -185,7 +187,7 @@ def play_game(spec: Spec, seed: int, index: int) -> Row:
     capped = not state.over
     points = RULES.scores(state)
     table = RULES.standings(state)
-    winners = [s for rank, s, _ in table if rank == 1]
+    winners = [s for rank, s, _points in table if rank == 1]
     row: Row = {
         "game": index,
         "seed": gs,
@@ -260,19 +262,25 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
             found.append(
                 Finding(
                     "bowl-never-empties",
-                    f"Played as written (no round limit), the common bowl never emptied in {n:,} games: "
-                    f"payments refill it, and the emptiest it got at a round's start was {low} candies.",
+                    _n(
+                        "Played as written (no round limit), the common bowl never emptied in {n} game: payments refill it, and the emptiest it got at a round's start was {low} candies.",
+                        "Played as written (no round limit), the common bowl never emptied in {n} games: payments refill it, and the emptiest it got at a round's start was {low} candies.",
+                        n, low=low,
+                    ),
                     {"games": n, "lowest_bowl": low},
                 )
             )
         else:
-            found.append(Finding("bowl-empties", f"Played as written, the common bowl emptied in {share_text(endings['bowl'], n)} of games.", {"share": round(endings["bowl"] / n, 4)}))
+            said = _("Played as written, the common bowl emptied in {share} of games.", share=share_text(endings["bowl"], n))
+            found.append(Finding("bowl-empties", said, {"share": round(endings["bowl"] / n, 4)}))
         if endings["cap"]:
             found.append(
                 Finding(
                     "safety-cap",
-                    f"{share_text(endings['cap'], n)} of games were still going after {cap} rounds, when the lab stopped them: "
-                    "without a round limit the game need not end.",
+                    _(
+                        "{share} of games were still going after {cap} rounds, when the lab stopped them: without a round limit the game need not end.",
+                        share=share_text(endings["cap"], n), cap=cap,
+                    ),
                     {"share": round(endings["cap"] / n, 4), "cap": cap},
                 )
             )
@@ -280,7 +288,7 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
         found.append(
             Finding(
                 "elimination",
-                f"Most games end by elimination: {share_text(endings['elimination'], n)} end when fewer than two players are still in.",
+                _("Most games end by elimination: {share} end when fewer than two players are still in.", share=share_text(endings["elimination"], n)),
                 {"share": round(endings["elimination"] / n, 4)},
             )
         )
@@ -288,11 +296,15 @@ def findings(spec: Spec, rows: Sequence[Row]) -> list[Finding]:
         found.append(
             Finding(
                 "round-limit",
-                f"Most games ({share_text(endings['round-limit'], n)}) end at the {setup.max_rounds}-round limit, the model's ending, not the text's.",
+                _(
+                    "Most games ({share}) end at the {limit}-round limit, the model's ending, not the text's.",
+                    share=share_text(endings["round-limit"], n), limit=setup.max_rounds,
+                ),
                 {"share": round(endings["round-limit"] / n, 4)},
             )
         )
-    return found + table_findings(spec.bots, rows, "score_", "points")
+    # TRANSLATORS: what New Rule's bots score, as in "mean 3.2 points against 1.5".
+    return found + table_findings(spec.bots, rows, "score_", _("points"))
 
 
 def review(spec: Spec, rows: Sequence[Row], aimed: tuple[Spec, Sequence[Row]] | None = None) -> list[Finding]:
@@ -303,47 +315,66 @@ def review(spec: Spec, rows: Sequence[Row], aimed: tuple[Spec, Sequence[Row]] | 
     n = len(rows)
     endings = Counter(r["ended"] for r in rows)
     zero = sum(1 for r in rows if r["top_score"] == 0)
+    ends = dict(
+        bowl=pct_interval(endings["bowl"], n), out=pct_interval(endings["elimination"], n), cap=pct_interval(endings["cap"], n),
+        rounds=spec.option("cap", GAME.options["cap"]), limit=pct_interval(endings["round-limit"], n),
+    )
+    if endings["cap"] and endings["round-limit"]:
+        text_end = _(
+            "The text's own end, an empty common bowl, ends {bowl} of games; {out} end when fewer than two players are still in, and {cap} were still going at the lab's cap of {rounds} rounds, and {limit} stop at the model's round limit.",
+            **ends,
+        )
+    elif endings["cap"]:
+        text_end = _(
+            "The text's own end, an empty common bowl, ends {bowl} of games; {out} end when fewer than two players are still in, and {cap} were still going at the lab's cap of {rounds} rounds.",
+            **ends,
+        )
+    elif endings["round-limit"]:
+        text_end = _(
+            "The text's own end, an empty common bowl, ends {bowl} of games; {out} end when fewer than two players are still in, and {limit} stop at the model's round limit.",
+            **ends,
+        )
+    else:
+        text_end = _("The text's own end, an empty common bowl, ends {bowl} of games; {out} end when fewer than two players are still in.", **ends)
     out = [
         what_wins(spec.bots, rows),
+        Finding("text-end", text_end, {k: round(v / n, 4) for k, v in endings.items()}),
         Finding(
-            "text-end",
-            f"The text's own end, an empty common bowl, ends {pct_interval(endings['bowl'], n)} of games; "
-            f"{pct_interval(endings['elimination'], n)} end when fewer than two players are still in"
-            + (f", and {pct_interval(endings['cap'], n)} were still going at the lab's cap of {spec.option('cap', GAME.options['cap'])} rounds" if endings["cap"] else "")
-            + (f", and {pct_interval(endings['round-limit'], n)} stop at the model's round limit" if endings["round-limit"] else "")
-            + ".",
-            {k: round(v / n, 4) for k, v in endings.items()},
+            "winner-scores-0",
+            _("The winner scores 0 in {share} of games: a bowl short of one colour scores nothing.", share=pct_interval(zero, n)),
+            {"share": round(zero / n, 4)},
         ),
-        Finding("winner-scores-0", f"The winner scores 0 in {pct_interval(zero, n)} of games: a bowl short of one colour scores nothing.", {"share": round(zero / n, 4)}),
         seat_order(spec.bots, rows),
     ]
-    tables = [("the default table", rows)]
+    # TRANSLATORS: the table of New Rule's default bots, as in "neither at the default table nor at a table of 4 hoarders".
+    tables = [(_("the default table"), rows)]
     if aimed is not None:
         aimed_spec, aimed_rows = aimed
-        kinds = ", ".join(f"{k}s" for k in dict.fromkeys(aimed_spec.bots))
-        who = f"a table of {len(aimed_spec.bots)} {kinds}"
+        # TRANSLATORS: a bot's name in the plural, as in "a table of 4 hoarders" (the name stays as it is).
+        kinds = ", ".join(_("{bot}s", bot=k) for k in dict.fromkeys(aimed_spec.bots))
+        who = _n("a table of {n} {bots}", "a table of {n} {bots}", len(aimed_spec.bots), bots=kinds)
         emptied = sum(1 for r in aimed_rows if r["ended"] == "bowl")
         out.append(
             Finding(
                 "text-end-aimed",
-                f"Played for, by {who}: the common bowl empties in "
-                f"{pct_interval(emptied, len(aimed_rows))} of games, and the emptiest it got at a round's start was "
-                f"{min(r['lowest_bowl'] for r in aimed_rows)} candies (the default table's: {min(r['lowest_bowl'] for r in rows)}).",
+                _(
+                    "Played for, by {who}: the common bowl empties in {share} of games, and the emptiest it got at a round's start was {low} candies (the default table's: {default_low}).",
+                    who=who, share=pct_interval(emptied, len(aimed_rows)), low=min(r["lowest_bowl"] for r in aimed_rows), default_low=min(r["lowest_bowl"] for r in rows),
+                ),
                 {"share": round(emptied / len(aimed_rows), 4), "lowest_bowl": min(r["lowest_bowl"] for r in aimed_rows), "bots": list(aimed_spec.bots)},
             )
         )
         tables.append((who, aimed_rows))
-    if not any(r["ended"] == "bowl" for _, table in tables for r in table):
-        low = min(r["lowest_bowl"] for _, table in tables for r in table)
-        found_by = " nor at ".join(name for name, _ in tables)
-        out.append(
-            Finding(
-                "never",
-                f"No game emptied the common bowl{', neither at ' + found_by if aimed is not None else ''}: payments refill it, "
-                f"and the emptiest it got at a round's start was {low} candies.",
-                {"lowest_bowl": low, "tables": [name for name, _ in tables]},
+    if not any(r["ended"] == "bowl" for _name, table in tables for r in table):
+        low = min(r["lowest_bowl"] for _name, table in tables for r in table)
+        if aimed is not None:
+            never = _(
+                "No game emptied the common bowl, neither at {first} nor at {second}: payments refill it, and the emptiest it got at a round's start was {low} candies.",
+                first=tables[0][0], second=tables[1][0], low=low,
             )
-        )
+        else:
+            never = _("No game emptied the common bowl: payments refill it, and the emptiest it got at a round's start was {low} candies.", low=low)
+        out.append(Finding("never", never, {"lowest_bowl": low, "tables": [name for name, _rows in tables]}))
     return out
 
 
@@ -352,8 +383,8 @@ def figures(result: Any) -> list[Any]:
     s = result.summary
     figure, (left, right) = new_figure()
     win_share_bars(left, s)
-    histogram(right, s["rounds_played"]["histogram"], "rounds played")
-    right.set_title("Game length")
+    histogram(right, s["rounds_played"]["histogram"], _("rounds played"))
+    right.set_title(_("Game length"))
     return [figure]
 
 
@@ -370,12 +401,39 @@ GAME = LabGame(
     as_written="max_rounds=none",
     # The default bots never aim for an empty bowl; hoarders do, so "no game empties it" rests on them too.
     aimed="bots=hoarder*4",
-    note=(
+    note=say(
         "The model also ends a game after max_rounds rounds (a variant, 12 by default). "
         "The rules text's own ending, an empty common bowl, rarely happens: payments refill the bowl. "
         "Try max_rounds=none to play the text as written (the lab stops a game at cap=200 rounds and says how many it stopped), "
         "and bots=hoarder*4 for bots that play for that end (they keep every draw and return as few candies as they can)."
     ),
-    variant_example="e.g. max_rounds=none cap=200",
+    # TRANSLATORS: an example in the empty variants box: "e.g. max_rounds=none cap=200" (the variants stay as they are).
+    variant_example=say("e.g. {variants}", variants="max_rounds=none cap=200"),
+    bot_words={
+        "random": say("any legal move, uniformly (payments from a capped sample of the legal ones)."),
+        "balanced": say("grows its weakest colour, picks its scarcest colour, pays to keep its score."),
+        "scorer": say("every choice for its own score: the draw or swap that scores most, the pick whose infection it pays off best, the payment that keeps most."),
+        "hoarder": say("plays for the text's own end, an empty common bowl: keeps every draw and pays by eating antibodies first, else returning as few candies as it can (then as balanced)."),
+    },
+    labels={
+        "max_rounds": say("Max rounds"),
+        "safety_cap": say("Safety cap"),
+        "rounds_played": say("Rounds played"),
+        "eliminations_per_game": say("Eliminations per game"),
+        "lowest_common_bowl": say("Lowest common bowl"),
+        # the endings (`ENDINGS`), as the summary names them
+        "the round limit": say("the round limit"),
+        "fewer than two players left": say("fewer than two players left"),
+        "the common bowl emptied": say("the common bowl emptied"),
+        "the lab's safety cap": say("the lab's safety cap"),
+        # the measures a comparison sets side by side (`measures`)
+        "rounds played": say("rounds played"),
+        "players eliminated": say("players eliminated"),
+        "ends by elimination (share)": say("ends by elimination (share)"),
+        "common bowl emptied (share)": say("common bowl emptied (share)"),
+        "lowest common bowl": say("lowest common bowl"),
+        "winning score": say("winning score"),
+        "win share per seat: {kind}": say("win share per seat: {kind}"),
+    },
     figures=figures,
 )

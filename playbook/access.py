@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from i18n import _
 from rules.games import CARDS
 
 __all__ = [
@@ -76,9 +77,9 @@ def table_keys(seats: int) -> dict[str, Any]:
 def claim_free(meta: Mapping[str, Any], seat: int, bots: Sequence[int]) -> str:
     """Why `seat` cannot be claimed now, or "" when it can."""
     if seat in bots:
-        return "a bot plays that seat"
+        return _("a bot plays that seat")
     if str(seat) in dict(meta.get("claims") or {}):
-        return "that seat is taken: ask the facilitator to release it if it is yours"
+        return _("that seat is taken: ask the facilitator to release it if it is yours")
     return ""
 
 
@@ -89,7 +90,8 @@ class Access:
     role: Role
     table_id: str | None = None
     seat: int | None = None
-    #: why nothing was opened, for a `denied` page (never names a key).
+    #: why nothing was opened, for a `denied` page (never names a key), in the language spoken
+    #: when the link was resolved (a page's kernel speaks its page's).
     reason: str = ""
 
 
@@ -111,9 +113,9 @@ def resolve(query: str, slug: str | None, meta_of: Callable[[str], tuple[str, Ma
     try:
         game, meta = meta_of(table_id)
     except KeyError:
-        return Access("denied", reason="There is no such table here: the link is wrong, or the table was deleted.")
+        return Access("denied", reason=_("There is no such table here: the link is wrong, or the table was deleted."))
     if slug is not None and game != slug:
-        return Access("denied", reason="That link is for another game's page.")
+        return Access("denied", reason=_("That link is for another game's page."))
     if key_matches(meta.get("facilitator_key"), _param(params, "facilitator")) or key_matches(server_key(environ), key):
         return Access("facilitator", table_id)
     if game not in CARDS or not CARDS[game].devices:
@@ -134,7 +136,9 @@ def resolve(query: str, slug: str | None, meta_of: Callable[[str], tuple[str, Ma
     if seat_text:
         return Access(
             "denied",
-            reason="This link no longer opens its seat: a seat is one device's at a time, and this one is open on another device "
-            "(or was released). If the seat is yours, ask the facilitator to release it.",
+            reason=_(
+                "This link no longer opens its seat: a seat is one device's at a time, and this one is open on another device "
+                "(or was released). If the seat is yours, ask the facilitator to release it."
+            ),
         )
-    return Access("denied", reason="This link is not valid (wrong or old key): nothing private was opened. Ask the facilitator for your link.")
+    return Access("denied", reason=_("This link is not valid (wrong or old key): nothing private was opened. Ask the facilitator for your link."))

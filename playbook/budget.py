@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+import i18n
+from i18n import _, _n
 from playbook.access import key_matches, resolve
 from playbook.links import CLASS_PAGE
 from rules.games import CARDS
@@ -188,27 +190,36 @@ class PageBudget:
         return ending
 
 
-def room_full_page(reason: str, retry_seconds: int | None = None) -> str:
-    """The light page a device over the budget gets: what happened, in plain words, and it asks
-    again by itself (a page reload; no script, no kernel). The wait is spread so that a room
-    turned away together does not come back together."""
+def room_full_page(reason: str, retry_seconds: int | None = None, lang: str | None = None) -> str:
+    """The light page a device over the budget gets, in `lang` (the request's language,
+    `playbook.languages`; the current one by default): what happened, in plain words, and it
+    asks again by itself (a page reload; no script, no kernel). The wait is spread so that a
+    room turned away together does not come back together."""
     wait = retry_seconds if retry_seconds is not None else random.randint(4, 9)
-    why = (
-        "This device has several pages opening at once on this server."
-        if reason == "client"
-        else "The server is running as many pages as this computer can hold."
-    )
+    lang = lang or i18n.current()
+    with i18n.speaking(lang):
+        why = (
+            _("This device has several pages opening at once on this server.")
+            if reason == "client"
+            else _("The server is running as many pages as this computer can hold.")
+        )
+        # TRANSLATORS: the title of the light page a phone gets when the server holds all the pages it can.
+        title = html.escape(_("The room is full for a moment"))
+        again = _n("This page tries again by itself in {n} second.", "This page tries again by itself in {n} seconds.", wait)
+        # TRANSLATORS: a link on the "room is full" page: load the page again at once.
+        now = _("Try again now")
+        tell = _("If this page keeps coming back, tell your teacher.")
     return (
         "<!DOCTYPE html>\n"
-        '<html lang="en"><head><meta charset="utf-8">'
+        f'<html lang="{html.escape(lang)}" dir="{i18n.direction(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta http-equiv="refresh" content="{wait}">'
-        "<title>The room is full for a moment</title></head>"
+        f"<title>{title}</title></head>"
         '<body style="font-family: system-ui, sans-serif; max-width: 32em; margin: 2em auto; padding: 0 1em; line-height: 1.5">'
-        "<main><h1>The room is full for a moment</h1>"
-        f"<p>{html.escape(why)} This page tries again by itself in {wait} seconds.</p>"
-        '<p><a href="">Try again now</a></p>'
-        "<p>If this page keeps coming back, tell your teacher.</p></main></body></html>\n"
+        f"<main><h1>{title}</h1>"
+        f"<p>{html.escape(why)} {html.escape(again)}</p>"
+        f'<p><a href="">{html.escape(now)}</a></p>'
+        f"<p>{html.escape(tell)}</p></main></body></html>\n"
     )
 
 

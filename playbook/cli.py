@@ -678,7 +678,8 @@ def parser() -> argparse.ArgumentParser:
         epilog=_("example:\n  {example}", example='playbook print all --players 12 --names "Ana,Bo,..." -o everything.pdf'),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    top.add_argument("--version", action="version", version=f"playbook {_version()}")
+    # argparse (before 3.13) writes this help as a literal, past its gettext hook
+    top.add_argument("--version", action="version", version=f"playbook {_version()}", help=_("show program's version number and exit"))
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = _command(

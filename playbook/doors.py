@@ -162,7 +162,17 @@ class OwnPage(TornadoVoilaHandler):
     language: str = ""
 
     async def get(self, path: str | None = None) -> None:
-        from playbook.languages import LANG_COOKIE, LANG_HEADER, chosen_language, page_language, server_language
+        from playbook.languages import LANG_HEADER
+
+        self.language = await self.decide_language(path)
+        self.request.headers[LANG_HEADER] = self.language  # whatever the browser sent under that name
+        self._head: list[str] | None = []
+        await super().get(path)
+
+    async def decide_language(self, path: str | None = None) -> str:
+        """The language this request's page speaks (`playbook.languages.page_language`): the
+        page itself, or the light page a server turns it away with (the room is full)."""
+        from playbook.languages import LANG_COOKIE, chosen_language, page_language, server_language
 
         notebook = self.notebook_path or path or ""
         query = self.request.query
@@ -174,14 +184,12 @@ class OwnPage(TornadoVoilaHandler):
         def decide() -> str:
             return page_language(self.get_cookie(LANG_COOKIE), chosen, server_language(), self.request.headers.get("Accept-Language"))
 
-        self.language = await asyncio.get_running_loop().run_in_executor(None, decide)
-        self.request.headers[LANG_HEADER] = self.language  # whatever the browser sent under that name
-        self._head: list[str] | None = []
-        await super().get(path)
+        return await asyncio.get_running_loop().run_in_executor(None, decide)
 
     def write(self, chunk: str | bytes | dict[str, Any]) -> None:
-        # The page's start is held until its head has come as far as its charset (Jinja sends
-        # `<html lang="`, the language and `">` as pieces), then said in the page's language.
+        # The page's start is held until its head has come as far as its tab's title (after the
+        # charset; Jinja sends `<html lang="`, the language and `">` as pieces), then said in the
+        # page's language.
         head = getattr(self, "_head", None)
         if head is None or not isinstance(chunk, str):
             self._said_head()
@@ -189,7 +197,7 @@ class OwnPage(TornadoVoilaHandler):
             return
         head.append(chunk)
         so_far = "".join(head)
-        if '<meta charset="utf-8" />' in so_far or len(so_far) > 65536:
+        if "</title>" in so_far or len(so_far) > 65536:
             self._said_head()
 
     def _said_head(self) -> None:
@@ -198,15 +206,17 @@ class OwnPage(TornadoVoilaHandler):
             self._head = None
             return
         import i18n
-        from playbook.page_texts import script_block
+        from playbook.page_texts import head_in, script_block
 
         self._head = None
         text = _HTML_LANG.sub(f'<html lang="{html.escape(self.language)}" dir="{i18n.direction(self.language)}"', "".join(head), count=1)
-        # The header's and the scripts' words, before any script of the page runs (and after its
-        # charset, which a browser looks for in the first kilobyte).
+        # The tab's title in the page's language (a ready kernel's page was drawn in English).
+        text, title = head_in(text, self.language)
+        # The header's and the scripts' words (the header's title too), before any script of the
+        # page runs (and after its charset, which a browser looks for in the first kilobyte).
         charset = '<meta charset="utf-8" />'
         at = charset if charset in text else "<head>"
-        super().write(text.replace(at, at + script_block(self.language), 1))
+        super().write(text.replace(at, at + script_block(self.language, title), 1))
 
     def finish(self, chunk: str | bytes | dict[str, Any] | None = None) -> Any:
         self._said_head()

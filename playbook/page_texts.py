@@ -9,18 +9,66 @@ categories ("one", "few", "other"...), which the browser's `Intl.PluralRules` pi
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from collections.abc import Callable
 
 from babel import Locale
 
 import i18n
-from i18n import _, _n
+from i18n import _, _n, say
 
-__all__ = ["script_block", "texts"]
+__all__ = ["head_in", "page_title", "script_block", "texts"]
 
 #: the id of the page's JSON block.
 BLOCK_ID = "playbook-texts"
+
+
+#: the notebooks' own titles (their metadata "title", index.html.j2's header and the browser's
+#: tab), marked here for the catalogs; a game's page is titled with its name (its card's title).
+PAGE_TITLES = (
+    # TRANSLATORS: a page's title (header and browser tab): the balance lab, where bots play many games.
+    say("Balance lab"),
+    # TRANSLATORS: a page's title (header and browser tab): a class's page (join, board, monitor).
+    say("Class"),
+    # TRANSLATORS: a page's title (header and browser tab): the front page, which lists the tables.
+    say("Welcome"),
+    # TRANSLATORS: a page's title (header and browser tab): where the printed materials are made.
+    say("Print studio"),
+)
+
+
+def page_title(english: str, lang: str | None = None) -> str:
+    """A notebook's title (as its metadata writes it) in `lang`: a page's own title is
+    translated, a game's name is as its card says it, anything else stays as written."""
+    from rules.games import CARDS
+
+    for said in PAGE_TITLES:
+        if str(said) == english:
+            return i18n.render(said, lang)
+    for card in CARDS:
+        if str(card.title) == english:
+            return i18n.render(card.title, lang)
+    return english
+
+
+#: Voila's `<title>` (nbconvert's lab template): the notebook's "title", else its file's name.
+_TAB_TITLE = re.compile(r"<title>([^<]*)</title>")
+
+
+def head_in(head: str, lang: str) -> tuple[str, str]:
+    """The page's head as Voila drew it (up to its `<title>`), its tab's title said in `lang`;
+    and that title. A notebook without a "title" is named by its file, made readable as the
+    header does ("new_rule" -> "New Rule")."""
+    found = _TAB_TITLE.search(head)
+    if found is None:
+        return head, ""
+    written = html.unescape(found.group(1))
+    if written and written == written.lower() and " " not in written:
+        written = written.replace("_", " ").replace("-", " ").title()
+    title = page_title(written, lang)
+    return head[: found.start()] + f"<title>{html.escape(title)}</title>" + head[found.end() :], title
 
 
 def _forms(lang: str, say: Callable[[int], str]) -> dict[str, str]:
@@ -32,13 +80,15 @@ def _forms(lang: str, say: Callable[[int], str]) -> dict[str, str]:
     return {category: say(n).replace(i18n.number(n, lang), "{n}", 1) for category, n in samples.items()}
 
 
-def texts(lang: str) -> dict[str, object]:
-    """Every word the header and the scripts say, in `lang`: a str, or a plural's forms."""
+def texts(lang: str, title: str = "") -> dict[str, object]:
+    """Every word the header and the scripts say, in `lang`: a str, or a plural's forms. With
+    the page's `title` (in `lang`, `head_in`), the header shows it and the loading words say it."""
     with i18n.speaking(lang):
         said = i18n.current()
         return {
             "lang": said,
             "dir": i18n.direction(said),
+            **({"page_title": title} if title else {}),
             # the header (index.html.j2): data-pb-text names these
             "skip_game": _("Skip to the game"),
             "skip_seat": _("Skip to your seat"),
@@ -71,8 +121,8 @@ def texts(lang: str) -> dict[str, object]:
             # TRANSLATORS: the label of a student's own countdown (the same words as the timer's).
             "your_time": _("Your time"),
             # loading.js
-            "setting_up": _("Setting up {title}…", title="{title}"),
-            "setting_up_of": _("Setting up {title}… ({index} of {count})", title="{title}", index="{index}", count="{count}"),
+            "setting_up": _("Setting up {title}…", title=title or "{title}"),
+            "setting_up_of": _("Setting up {title}… ({index} of {count})", title=title or "{title}", index="{index}", count="{count}"),
             # reconnect.js, live.js
             "offline": _("This device is offline. Trying again…"),
             "cannot_reach": _("This page cannot reach the server. Trying again…"),
@@ -104,9 +154,9 @@ def texts(lang: str) -> dict[str, object]:
         }
 
 
-def script_block(lang: str) -> str:
+def script_block(lang: str, title: str = "") -> str:
     """The page's texts as a `<script type="application/json">` block, safe inside HTML: ASCII only,
     since it comes before the page's `<meta charset>` (a browser reads the charset from the first
     kilobyte)."""
-    body = json.dumps(texts(lang)).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    body = json.dumps(texts(lang, title)).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return f'<script type="application/json" id="{BLOCK_ID}">{body}</script>'

@@ -223,7 +223,7 @@ class BudgetedPage(OwnPage):
             self.set_header("Retry-After", "5")
             self.set_header("Cache-Control", "no-store")
             self.set_header("Content-Type", "text/html; charset=utf-8")
-            self.finish(pages.room_full_page(refused))
+            self.finish(pages.room_full_page(refused, lang=await self.decide_language(path)))
             return
         self._waiting = (client, keyed)
         try:
