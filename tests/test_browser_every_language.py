@@ -243,6 +243,6 @@ def test_the_dom_reader_finds_text_outside_the_brackets(page: Page) -> None:
     texts = dom_texts(page)
     assert sorted(escaped(texts, names=["Ana"])) == ["Two", "Untranslated tip"]
     # a message split by its markup is read across its nodes; the words beside it are not
-    page.set_content("<p>⟦Héré: <b>2</b> öf 4·⟧ and more</p>")
+    page.set_content('<html lang="qps"><p>⟦Héré: <b>2</b> öf 4·⟧ and more</p><blockquote lang="en"><p>The rules as written</p></blockquote></html>')
     assert escaped(dom_texts(page)) == ["⟦Héré:", "öf 4·⟧ and more"] and escaped_across(dom_texts(page)) == ["and more"]
     assert not any("beat" in t or "Hidden" in t or "code" in t for t in texts)

@@ -92,11 +92,14 @@ def escaped(texts: Iterable[str], names: Iterable[str] = ()) -> list[str]:
 
 #: the text a reader meets in a live page: every shown text node (the header's, the dashboard's),
 #: readable attributes and the options of drop-downs; the page's machinery (scripts, styles, the
-#: hidden heartbeat) and what is not shown aside.
+#: hidden heartbeat), what is not shown and the designers' texts quoted in English aside.
 _DOM_TEXTS_JS = """() => {
   const machinery = 'script, style, noscript, .pb-heartbeat, .pb-alive, .pb-navigator, .pb-device';
+  // The designers' own texts, quoted in English (lang="en") in a page of another language, stay so.
+  const quoted = (el) => document.documentElement.lang !== 'en' && el.closest('[lang]') !== null
+    && el.closest('[lang]').getAttribute('lang') === 'en';
   const shown = (el) => el && !el.closest(machinery) && el.getClientRects().length > 0
-    && !el.closest('details:not([open]) > :not(summary)');
+    && !el.closest('details:not([open]) > :not(summary)') && !quoted(el);
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
