@@ -114,10 +114,12 @@ class Pages:
                 if found:
                     self.problems.append(f"{name} at {size[0]}x{size[1]} in {i18n.PSEUDO}: escaped {sorted(set(found))[:12]}")
 
-    def lays_out(self, lang: str, seats: dict[str, str] = {}, boards: dict[str, str] = {}) -> None:  # noqa: B006 (read only)
+    def lays_out(self, lang: str, seats: dict[str, str] | None = None, boards: dict[str, str] | None = None) -> None:
         """The layout rules on every page at every size: nothing clipped, broken or sideways;
         a seat's decision (`seats`: page name -> selector) in a phone's first screen; a
-        board's text (`boards`: page name -> its root) readable from the back, 20 px."""
+        board (`boards`: page name -> its root) on a laptop and a projector starting in the
+        top third of the screen, its text readable from the back (20 px)."""
+        seats, boards = seats or {}, boards or {}
         for name, page in self.pages.items():
             for size in SIZES:
                 read(page, f"{name}-{lang}", size, self.problems)
@@ -127,6 +129,8 @@ class Pages:
                     self.problems.append(f"{where}: {figures['scrollWidth']} px wide in a {figures['width']} px screen")
                 if seats.get(name) and size == PHONE and (figures["firstBottom"] is None or figures["firstBottom"] > PHONE[1]):
                     self.problems.append(f"{where}: the seat's own decision ends {figures['firstBottom']} px down")
+                if name in boards and size != PHONE and (figures["rootTop"] is None or figures["rootTop"] >= size[1] / 3):
+                    self.problems.append(f"{where}: the board starts {figures['rootTop']} px down")
                 if name in boards and figures["smallText"]:
                     self.problems.append(f"{where}: board text under 20 px: {figures['smallText']}")
 
