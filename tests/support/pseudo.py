@@ -112,7 +112,8 @@ _DOM_TEXTS_JS = """() => {
     if (!shown(el)) { continue; }
     for (const key of ['title', 'alt', 'aria-label', 'placeholder']) {
       const value = el.getAttribute(key);
-      if (value && value.trim()) { found.push(value); }
+      // ipywidgets writes a description's missing tooltip as title="null" on its label: no text of ours
+      if (value && value.trim() && !(key === 'title' && value === 'null' && el.classList.contains('widget-label'))) { found.push(value); }
     }
   }
   return found;
