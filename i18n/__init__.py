@@ -21,6 +21,7 @@ import functools
 import gettext
 import io
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from importlib import resources
@@ -35,7 +36,9 @@ from rules.text import Listed, Said, listed, say, say_n
 
 __all__ = [
     "DOMAIN",
+    "ISOLATE",
     "LANGUAGES",
+    "POP_ISOLATE",
     "PSEUDO",
     "SOURCE",
     "Listed",
@@ -168,7 +171,24 @@ def _value(value: object, lang: str) -> object:
         return value
     if isinstance(value, int | float):
         return number(value, lang)
+    if isinstance(value, str):
+        return _isolated(value, lang)
     return value
+
+
+#: FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: the text between them keeps its own
+#: direction, as HTML's `<bdi>`, and moves nothing beside it.
+ISOLATE, POP_ISOLATE = "\u2068", "\u2069"
+
+
+def _isolated(value: str, lang: str) -> str:
+    """A value written left to right (a player's name, a typed word, an English word) inside a
+    right-to-left sentence, isolated: left to the bidi algorithm, the punctuation after it
+    ("Ana?") would jump to its other end. A value in the sentence's own direction (an Arabic
+    name, a number) is left as it is, and nothing changes in a left-to-right language."""
+    if direction(lang) != "rtl" or not any(unicodedata.bidirectional(ch) == "L" for ch in value):
+        return value
+    return ISOLATE + value + POP_ISOLATE
 
 
 def _say(said: Said, lang: str) -> str:

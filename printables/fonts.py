@@ -540,10 +540,18 @@ def _family_glyphs() -> frozenset[int]:
 
 
 # -- runs: which font sets which characters -------------------------------------------------------
+#: the bidi isolates (LRI, RLI, FSI, PDI), dropped from printed text.
+_ISOLATES = frozenset("\u2066\u2067\u2068\u2069")
+
+
 def _printable(text: str) -> str:
-    """`text` without control characters: whitespace ones become spaces, the rest go."""
+    """`text` without control characters: whitespace ones become spaces, the rest go; so do
+    the isolates a message puts around a left-to-right name in a right-to-left sentence
+    (`i18n.ISOLATE`): no font draws them, and the sheet lays out each line's runs itself."""
     out = []
     for ch in text:
+        if ch in _ISOLATES:
+            continue
         if unicodedata.category(ch) == "Cc":
             if ch in "\t\n\r\f\v":
                 out.append(" ")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page
 
+import i18n
 from drawing.board import log_html
 from drawing.common import esc
 from playbook import classes as cl
@@ -78,3 +79,36 @@ def test_the_class_boards_corner_shows_the_code_once_the_large_code_is_gone(page
     box, header = page.locator(".pb-class-corner").bounding_box(), page.locator(".pb-class-header").bounding_box()
     assert box is not None and header is not None
     assert box["x"] + box["width"] >= header["x"] + header["width"] - 2 and box["width"] < header["width"] / 2  # a corner, not a banner
+
+
+#: where Chromium lays out the name and the number after it in paragraph `item`
+NAME_AND_NUMBER_JS = """(item) => {
+  const p = document.querySelectorAll('p')[item], text = p.firstChild.textContent;
+  const box = (at, n) => { const r = document.createRange(); r.setStart(p.firstChild, at); r.setEnd(p.firstChild, at + n); return r.getBoundingClientRect(); };
+  return {name: box(text.indexOf('Ana'), 3).left, number: box(text.indexOf('7'), 1).left};
+}"""
+
+
+def test_a_latin_name_in_an_arabic_sentence_keeps_its_place(page: Page) -> None:
+    """"Ana 7" in an Arabic sentence: left alone, the number after a Latin name joins the name's
+    left-to-right run and shows on its right; the message isolates the name, so the sentence
+    reads right to left: the name, then (to its left) the number."""
+    said = i18n.render(i18n.say("لدى {name} {count} نقاط", name="Ana", count="7"), "ar")
+    page.set_content(f'<html lang="ar" dir="rtl"><body style="font-size:28px"><p>{esc(said)}</p><p>{esc(said.replace(i18n.ISOLATE, "").replace(i18n.POP_ISOLATE, ""))}</p></body></html>')
+    isolated, left_alone = page.evaluate(NAME_AND_NUMBER_JS, 0), page.evaluate(NAME_AND_NUMBER_JS, 1)
+    assert left_alone["number"] > left_alone["name"], "Chromium carries the number into the name's run unless isolated"
+    assert isolated["number"] < isolated["name"], isolated
+
+
+def test_english_quoted_in_an_arabic_page_keeps_its_question_mark_at_its_end(page: Page) -> None:
+    """The designers' rules, quoted in English (lang="en") in an Arabic page, read left to right
+    (dashboard.css): the question mark stays after the last word, not carried to the front."""
+    page.set_content(
+        f'<html lang="ar" dir="rtl"><head><style>{sheet_text("dashboard.css")}</style></head><body>'
+        '<div class="playbook-root"><p lang="en">Keep both?</p><p class="left-alone">Keep both?</p></div></body></html>'
+    )
+    where = "(p) => { const t = p.firstChild, r = (a) => { const g = document.createRange(); g.setStart(t, a); g.setEnd(t, a + 1); return g.getBoundingClientRect().left; }; return [r(t.textContent.indexOf('?')), r(0)]; }"
+    mark, first = page.locator("p[lang=en]").evaluate(where)
+    assert mark > first  # "Keep both?"
+    mark, first = page.locator("p.left-alone").evaluate(where)
+    assert mark < first, "without it, Chromium shows '?Keep both'"

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,12 +21,12 @@ from playwright.sync_api import Browser, Page, expect
 
 from playbook.serve import NOTEBOOKS_DIR
 from playbook.store import Store
-from tests.support.browser import LOAD_TIMEOUT_MS, VoilaFactory, measure, open_dashboard, reads_right, scan_text, settled, show_first
+from tests.support.browser import VoilaFactory, measure, open_dashboard, scan_text, settled
+from tests.support.layout import LAPTOP, PHONE, PROJECTOR, at_size, no_sideways, page_at, read
 from tests.support.tables import make_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
-LAPTOP, PROJECTOR, PHONE = (1366, 768), (1920, 1080), (390, 844)
 GAMES = {
     "new-rule": ("new_rule.ipynb", ".playbook-new-rule"),
     "leerdam": ("leerdam.ipynb", ".playbook-leerdam"),
@@ -36,8 +35,6 @@ GAMES = {
 }
 #: the ten households of the issue, with names that are hard to draw
 HOUSEHOLDS = ("Anneliese", "Bo & <i>Co</i>", "Zoë", "李小龙", "مريم", "🌊 Wave", "Eddie", "Fenna", "Gijs", "Hanneke")
-#: where a page that does not read right is pictured, to be judged by eye
-SCANS = Path(tempfile.gettempdir()) / "playbook-layout-scans"
 
 
 @pytest.fixture(scope="module")
@@ -46,32 +43,6 @@ def screenshots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     so a test run leaves the tracked pictures alone."""
     folder = os.environ.get("PLAYBOOK_SCREENSHOTS")
     return Path(folder) if folder else tmp_path_factory.mktemp("screenshots")
-
-
-def page_at(chromium: Browser, size: tuple[int, int]) -> Page:
-    context = chromium.new_context(viewport={"width": size[0], "height": size[1]})
-    context.set_default_timeout(LOAD_TIMEOUT_MS)
-    return context.new_page()
-
-
-def at_size(page: Page, size: tuple[int, int]) -> None:
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    settled(page, size[0])  # the widgets lay themselves out again
-
-
-def no_sideways(figures: dict, where: str) -> None:
-    assert figures["scrollWidth"] <= figures["width"], f"{where}: the page is {figures['scrollWidth']} px wide in a {figures['width']} px screen"
-
-
-def read(page: Page, where: str, size: tuple[int, int], problems: list[str]) -> None:
-    """Scan the page as shown at `size` (it is resized first); note what reads wrong."""
-    at_size(page, size)
-    found = reads_right(scan_text(page))
-    if found:
-        SCANS.mkdir(parents=True, exist_ok=True)
-        show_first(page)
-        page.screenshot(path=str(SCANS / f"{where}-{size[0]}.png"))
-        problems.append(f"{where} at {size[0]}x{size[1]}: " + "; ".join(found))
 
 
 def shot(page: Page, folder: Path, name: str) -> None:

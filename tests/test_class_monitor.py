@@ -123,22 +123,22 @@ def test_deal_and_start_come_first_in_the_monitor(store) -> None:
 def test_the_monitor_shows_whose_page_is_connected(store) -> None:
     phones, facilitator = joined(store, "new-rule", ["Ana", "Bo", "Cy"])
     version = facilitator.record.version
-    phones[0].heartbeat.click()
+    # Each page noted itself as it opened (its language with it), before any beat.
     noted = store.presence(facilitator.record.id)
-    assert set(noted) == {phones[0].student.id}
+    assert set(noted) == {p.student.id for p in phones}
     phones[0].heartbeat.click()  # written sparingly: not at every beat
     assert store.presence(facilitator.record.id) == noted
     assert cl.load_class(store, facilitator.record.id).version == version  # not a change of the class
-    row = one(one(facilitator, f"pb-student-{phones[0].student.id}"), "pb-chip-text")
-    assert "not seen yet" in row.value
+    row = one(one(facilitator, f"pb-student-{phones[1].student.id}"), "pb-chip-text")
+    assert "connected" in row.value
     store.note_presence(facilitator.record.id, phones[1].student.id, time.time() - 95)
-    assert facilitator.refresh()  # someone came, without a change to the class
+    assert facilitator.refresh()  # someone went quiet, without a change to the class
     # Said in place: the same row, its words changed, no widget made for it.
-    assert one(one(facilitator, f"pb-student-{phones[0].student.id}"), "pb-chip-text") is row and "connected" in row.value
+    assert one(one(facilitator, f"pb-student-{phones[1].student.id}"), "pb-chip-text") is row and "not seen for 1 min" in row.value
     assert "connected" in _said(facilitator, phones[0].student.id)
     assert "not seen for 1 min" in _said(facilitator, phones[1].student.id)
-    assert "not seen yet" in _said(facilitator, phones[2].student.id)
-    assert "1 connected now" in synced_text(one(facilitator, "pb-class-students"))
+    assert "connected" in _said(facilitator, phones[2].student.id)
+    assert "2 connected now" in synced_text(one(facilitator, "pb-class-students"))
     assert not facilitator.refresh()  # nothing new: not redrawn
     facilitator.deal()
     facilitator.start()

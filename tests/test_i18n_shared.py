@@ -98,7 +98,8 @@ def test_a_class_lobby_monitor_board_and_student_pages_say_everything_in_the_pag
     desk = monitor(store, record)
     board = ClassPage(store, query="?" + cl.class_links("", record)["board"].split("?", 1)[1])
     record = cl.load_class(store, record.id)
-    leave = [*names, record.code, record.title, "K7QM2P", cl.class_links("", record)["join"]]
+    # i18n.PSEUDO: the language the phones read, as the monitor counts them (by its code: it has no name of its own)
+    leave = [*names, record.code, record.title, "K7QM2P", cl.class_links("", record)["join"], i18n.PSEUDO]
 
     def pages(phase: str, whole: bool = True) -> dict[str, list[str]]:
         """Every page read whole; once the tables play, the board's and the monitor's cards of

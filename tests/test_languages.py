@@ -14,7 +14,7 @@ from playbook.doors import busy_text, not_found_text, wrong_code_page
 from playbook.languages import KERNEL_ENV, chosen_language, page_language, server_language
 from playbook.page_texts import script_block, texts
 from playbook.store import Store
-from tests.support.classes import monitor, student
+from tests.support.classes import monitor, open_as, student
 from tests.support.headless import one
 from tests.support.keys import INDEX
 from tests.support.pseudo import escaped, html_texts, widget_texts
@@ -185,6 +185,41 @@ def test_the_facilitators_page_says_which_languages_the_students_pages_read(stor
     assert cl.room_languages(store, record) == {"nl": 2, "ar": 1}
     desk.refresh()
     assert "العربية 1" in "".join(html_texts(one(desk, "pb-class-languages").value))
+
+
+def test_a_phone_that_switches_language_counts_in_its_new_one_as_its_page_opens(store: Store) -> None:
+    """A phone's language menu reloads its page: the page notes itself as it opens, so the
+    monitor's count moves at its next look, not at the phone's next presence beat."""
+    record = cl.create_class(store, "new-rule", 3, seed=4, lang="nl")
+    i18n.use("es")
+    try:
+        bo = student(store, record.code, "Bo")  # joined: noted at once, before any beat
+    finally:
+        i18n.use("en")
+    desk = monitor(store, record)
+    assert cl.room_languages(store, record) == {"es": 1}
+    assert "Español 1" in "".join(html_texts(one(desk, "pb-class-languages").value))
+    assert bo.student is not None
+    own_link = "?" + bo.navigator.value.split('data-href="?', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    i18n.use("ar")  # the same phone's page, opened again by its own link in Arabic
+    try:
+        again = open_as(store, own_link, bo.device)
+        assert again.role == "student" and again.live.beats == 0
+    finally:
+        i18n.use("en")
+    assert cl.room_languages(store, record) == {"ar": 1}
+    desk.refresh()
+    line = "".join(html_texts(one(desk, "pb-class-languages").value))
+    assert "العربية 1" in line and "Español" not in line
+
+
+def test_a_latin_name_in_an_arabic_sentence_is_isolated_and_nothing_else_changes() -> None:
+    said = i18n.say("{name} keeps the draw.", name="Ana")
+    assert i18n.render(said, "ar").count(i18n.ISOLATE + "Ana" + i18n.POP_ISOLATE) == 1  # its "." stays at the end
+    assert i18n.ISOLATE not in i18n.render(i18n.say("{name} keeps the draw.", name="مريم"), "ar")  # an Arabic name reads in the sentence's direction
+    assert i18n.render(said, "en") == "Ana keeps the draw." and i18n.ISOLATE not in i18n.render(said, "nl")
+    many = i18n.render(i18n.say("{names} drew.", names=i18n.listed(["Ana", "مريم", "Zoë"])), "ar")
+    assert many.count(i18n.ISOLATE) == 2  # each Latin name of a list on its own
 
 
 @pytest.mark.parametrize("text", [not_found_text, busy_text])

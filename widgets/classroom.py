@@ -1149,6 +1149,9 @@ class ClassPage(widgets.VBox):
         return True
 
     def _start_watching(self) -> None:
+        # A student's page notes itself (and its language) as it opens, not at its first beat:
+        # a phone that switched language reloads, and the monitor's count follows at once.
+        self._note_presence()
         self.live.start()
         self.timer.start()
 

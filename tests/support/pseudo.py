@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from html.parser import HTMLParser
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -87,3 +88,51 @@ def escaped(texts: Iterable[str], names: Iterable[str] = ()) -> list[str]:
         if not _NOT_WORDS.match(rest):
             wrong.append(text.strip())
     return wrong
+
+
+#: the text a reader meets in a live page: every shown text node (the header's, the dashboard's),
+#: readable attributes and the options of drop-downs; the page's machinery (scripts, styles, the
+#: hidden heartbeat), what is not shown and the designers' texts quoted in English aside.
+_DOM_TEXTS_JS = """() => {
+  const machinery = 'script, style, noscript, .pb-heartbeat, .pb-alive, .pb-navigator, .pb-device';
+  // The designers' own texts, quoted in English (lang="en") in a page of another language, stay so.
+  const quoted = (el) => document.documentElement.lang !== 'en' && el.closest('[lang]') !== null
+    && el.closest('[lang]').getAttribute('lang') === 'en';
+  const shown = (el) => el && !el.closest(machinery) && el.getClientRects().length > 0
+    && !el.closest('details:not([open]) > :not(summary)') && !quoted(el);
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode, el = node.parentElement;
+    if (node.textContent.trim() && (shown(el) || (el && el.tagName === 'OPTION' && shown(el.closest('select'))))) {
+      found.push(node.textContent);
+    }
+  }
+  for (const el of document.body.querySelectorAll('[title], [alt], [aria-label], [placeholder]')) {
+    if (!shown(el)) { continue; }
+    for (const key of ['title', 'alt', 'aria-label', 'placeholder']) {
+      const value = el.getAttribute(key);
+      // ipywidgets writes a description's missing tooltip as title="null" on its label: no text of ours
+      if (value && value.trim() && !(key === 'title' && value === 'null' && el.classList.contains('widget-label'))) { found.push(value); }
+    }
+  }
+  return found;
+}"""
+
+
+def escaped_across(texts: Iterable[str], names: Iterable[str] = ()) -> list[str]:
+    """`escaped` for text nodes read in the page's order (`dom_texts`): a message whose markup
+    splits it over several nodes ("⟦Here: <b>2</b> of 4⟧") is bracketed across them. What is
+    left outside every bracket, node by node, holding words (names aside)."""
+    rest = "\0".join(text.replace("\xa0", " ") for text in texts)
+    while True:
+        inner = _BRACKETED.sub(" ", rest)
+        if inner == rest:
+            break
+        rest = inner
+    return escaped(rest.split("\0"), [name.replace("\xa0", " ") for name in names])
+
+
+def dom_texts(page: Any) -> list[str]:
+    """The texts a reader meets in a live page (a Playwright `Page`), as Chromium shows them."""
+    return [str(text) for text in page.evaluate(_DOM_TEXTS_JS)]
