@@ -504,6 +504,7 @@ class PlaybookVoila(Voila):
     follow_tables = Bool(False, config=True, help="Keep a game page's ready kernels at the seats of the saved tables waiting on it (playbook serve).")
     max_pages = Int(0, config=True, help="Most kernels (pages, ready kernels included) the server holds; 0: what the free memory holds (playbook.budget).")
     page_gone_seconds = Float(pages.GONE_SECONDS, config=True, help="Seconds a device may ask for nothing while its page without a key loads, before that page's kernel is ended.")
+    refill_quiet_seconds = Float(REFILL_QUIET_SECONDS, config=True, help="Seconds without a page taking a ready kernel before the ready kernels are made up again (the phone benchmark shortens it to time one page at a time).")
 
     def init_settings(self) -> Any:
         settings = super().init_settings()
@@ -531,7 +532,7 @@ class PlaybookVoila(Voila):
         # Access lines, warnings and tracebacks without the keys of their addresses.
         keep_keys_out_of_logs([self.log])
         if hasattr(self.kernel_manager, "fill_if_needed"):  # kernels are kept ready
-            refill_when_quiet(self.kernel_manager, room=lambda: budget.max_pages - budget.kernels())
+            refill_when_quiet(self.kernel_manager, quiet=self.refill_quiet_seconds, room=lambda: budget.max_pages - budget.kernels())
             if self.follow_tables:
                 from playbook.serve import MAX_CLASS_READY, MAX_PREHEAT, pages_waiting
 
