@@ -6,8 +6,10 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8866
 # axe-core for the accessibility tests, at the version tools/axe/package-lock.json pins
 AXE    := tools/axe/node_modules/axe-core/axe.min.js
+# Lighthouse for the bench's phone part (benchmarks/phone.py), at the version its lock pins
+LIGHTHOUSE := tools/lighthouse/node_modules/lighthouse/cli/index.js
 
-.PHONY: serve test test-fast lint screenshots bench clean axe messages
+.PHONY: serve test test-fast lint screenshots bench clean axe lighthouse messages
 
 # The suite starts some 400 Python processes (kernels, servers, workers); where the environment
 # says not to write bytecode, each compiled the playbook's modules again (60 ms a kernel).
@@ -34,6 +36,13 @@ $(AXE): tools/axe/package.json tools/axe/package-lock.json
 	@if ! command -v npm >/dev/null; then echo "npm not found: the accessibility tests will skip (install Node.js and npm, then make axe)"; \
 	elif npm ci --prefix tools/axe --no-audit --no-fund --loglevel=error; then touch $@; \
 	else echo "npm ci failed: the accessibility tests will skip until make axe installs axe-core"; fi
+
+# Lighthouse from npm, as axe; without it the bench's phone part leaves its scores out, saying so.
+lighthouse: $(LIGHTHOUSE)
+$(LIGHTHOUSE): tools/lighthouse/package.json tools/lighthouse/package-lock.json
+	@if ! command -v npm >/dev/null; then echo "npm not found: the bench leaves Lighthouse's scores out (install Node.js and npm, then make lighthouse)"; \
+	elif npm ci --prefix tools/lighthouse --no-audit --no-fund --loglevel=error; then touch $@; \
+	else echo "npm ci failed: the bench leaves Lighthouse's scores out until make lighthouse installs it"; fi
 
 # The inner loop: every test but the browsers, the notebooks (each runs in a kernel of its own)
 # and those marked `heavy` (a real server, a kernel, a build, races of processes, sweeps). A module's
@@ -62,7 +71,7 @@ messages: $(STAMP)
 	@grep -q '^msgid "[^"]' i18n/playbook.pot || { echo "make messages: no message extracted (is i18n/extract.py importable?)"; git checkout -- i18n/playbook.pot; exit 1; }
 	$(VENV)/bin/pybabel -q update -D playbook -i i18n/playbook.pot -d i18n/locales --no-wrap --ignore-obsolete
 
-bench: $(STAMP)
+bench: $(STAMP) lighthouse
 	$(PY) -m benchmarks --markdown docs/benchmarks.md
 
 clean:

@@ -6,7 +6,7 @@ baseline measured in the same run (machines differ, ratios travel).
     python -m benchmarks --only simulation odds       # some parts (startup, clicks, simulation,
                                                       # odds, print-pack, classroom, arrival,
                                                       # join-storm, join-storm-server,
-                                                      # join-storm-flood, servers)
+                                                      # join-storm-flood, servers, phone)
     python -m benchmarks --quick                      # a smoke run: tiny workloads, no browser
     python -m benchmarks --json
 
@@ -17,7 +17,9 @@ bot games per second on one core and on all (`benchmarks.simulation`); the full 
 (`benchmarks.print_pack`), the classroom table (`benchmarks.classroom`), a class arriving at
 once and a class's join storm, in Chromium and with phones that draw nothing for the server's
 part (`benchmarks.arrival`, `benchmarks.light_phone`), and two servers on one
-PostgreSQL behind nginx (`benchmarks.servers`) when those modules are there.
+PostgreSQL behind nginx (`benchmarks.servers`) when those modules are there; and a phone's own
+part of a seat and of the join page at 1x, 4x and 10x CPU slowdown beside the bare page, with
+Lighthouse's mobile scores (`benchmarks.phone`).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-PARTS = ("startup", "clicks", "simulation", "odds", "print-pack", "classroom", "arrival", "join-storm", "join-storm-server", "join-storm-flood", "servers")
+PARTS = ("startup", "clicks", "simulation", "odds", "print-pack", "classroom", "arrival", "join-storm", "join-storm-server", "join-storm-flood", "servers", "phone")
 #: the line below which docs/benchmarks.md keeps hand-written notes from run to run.
 NOTES = "<!-- notes: kept by make bench -->"
 
@@ -190,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.quick:
         # The parts that start Voila and Chromium have tests of their own (test_browser_arrival,
         # test_browser_classes, test_browser_class, test_proxy): the smoke run is the CPU parts.
-        parts -= {"startup", "clicks", "classroom", "arrival", "join-storm", "join-storm-server", "join-storm-flood", "servers"}
+        parts -= {"startup", "clicks", "classroom", "arrival", "join-storm", "join-storm-server", "join-storm-flood", "servers", "phone"}
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     rows: list[Row] = []
@@ -233,6 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("join-storm-server", "benchmarks.arrival", "run_light_storm", "format_light_storm", "light_storm_rows"),
         ("join-storm-flood", "benchmarks.flood", "run_flooded_storm", "format_flooded_storm", "rows"),
         ("servers", "benchmarks.servers", "run_servers", "format_servers", "rows"),
+        ("phone", "benchmarks.phone", "run_phone", "format_phone", "phone_rows"),
     )
     for part, module, run_name, format_name, rows_name in slots:
         if part in parts:

@@ -46,6 +46,7 @@ __all__ = [
     "REPO_ROOT",
     "TEMPLATES_DIR",
     "TEMPLATE_NAME",
+    "UNUSED_EXTENSIONS",
     "PhoneAddress",
     "RunningServer",
     "background_server",
@@ -126,6 +127,13 @@ def voila_env(
     return env
 
 
+#: JupyterLab extensions installed beside Voila that no page of the playbook uses: no page shows
+#: a cell's source, so pygments' colours for it were scripts and styles for nothing. The widgets
+#: manager (@jupyter-widgets/jupyterlab-manager, with Voila's own widgets-manager8) draws every
+#: dashboard and stays. Denied to every page (VoilaConfiguration.extension_denylist).
+UNUSED_EXTENSIONS = ("jupyterlab_pygments",)
+
+
 def voila_command(
     notebook: str | os.PathLike[str] | None = None,
     *,
@@ -165,6 +173,7 @@ def voila_command(
         "--KernelManager.transport=ipc",
         # The page's language, decided as it is served (playbook.doors.OwnPage), into its kernel's environment.
         f"--VoilaConfiguration.http_header_envs={LANG_HEADER}",
+        f"--VoilaConfiguration.extension_denylist={json.dumps(list(UNUSED_EXTENSIONS))}",
     ]
     if base_path(base_url) != "/":
         settings.append(f"--Voila.base_url={base_path(base_url)}")

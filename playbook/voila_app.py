@@ -15,7 +15,10 @@ headers that keep the keys of its address in the room, and no log line writes a 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
+import os
+import re
 import sys
 import time
 import warnings
@@ -30,6 +33,7 @@ import jinja2
 from jupyter_client.session import DELIM
 from jupyter_server._tz import utcnow
 from jupyter_server.auth.decorator import ws_authenticated
+from jupyter_server.base.handlers import FileFindHandler
 from jupyter_server.services.kernels.handlers import KernelHandler
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from jupyter_server.utils import url_path_join
@@ -40,7 +44,7 @@ from traitlets import Bool, Float, Int
 from voila.app import Voila
 from voila.exporter import VoilaExporter
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
-from voila.static_file_handler import TemplateStaticFileHandler
+from voila.static_file_handler import MultiStaticFileHandler, TemplateStaticFileHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
@@ -50,12 +54,14 @@ from playbook.headers import SECURITY_HEADERS, SecurityHeaders, keep_keys_out_of
 from playbook.links import CLASS_PAGE
 from playbook.pacing import cpu_seconds, default_slot_count
 
-__all__ = ["BudgetedPage", "CachedGzip", "CompiledTemplates", "KernelSocket", "PatientKernelManager", "PlaybookVoila", "SeenClients", "TemplateFiles", "compile_templates_once", "main", "ready_for_tables", "refill_when_quiet", "watch_pages"]
+__all__ = ["BudgetedPage", "CachedGzip", "CompiledTemplates", "ExtensionFiles", "KernelSocket", "PatientKernelManager", "PlaybookVoila", "SeenClients", "TemplateFiles", "VoilaFiles", "compile_templates_once", "main", "ready_for_tables", "refill_when_quiet", "watch_pages"]
 
 #: seconds without a page taking a ready kernel before the ready kernels are made up again.
 REFILL_QUIET_SECONDS = 20.0
 #: seconds between two looks at the saved tables (`ready_for_tables`).
 FOLLOW_SECONDS = 30.0
+#: a year: the longest HTTP asks a cache to keep anything.
+YEAR = 365 * 24 * 3600
 
 
 class CompiledTemplates(jinja2.BytecodeCache):
@@ -191,7 +197,7 @@ class TemplateFiles(TemplateStaticFileHandler):
     to the browser, as before.
     """
 
-    YEAR = 365 * 24 * 3600
+    YEAR = YEAR
 
     def get_cache_time(self, path: str, modified: Any, mime_type: str) -> int:
         return self.YEAR if "v" in self.request.arguments else 0
@@ -199,6 +205,77 @@ class TemplateFiles(TemplateStaticFileHandler):
     def set_extra_headers(self, path: str) -> None:
         if "v" in self.request.arguments:
             self.set_header("Cache-Control", f"max-age={self.YEAR}, immutable")
+
+
+def files_version(folders: list[str]) -> str:
+    """A short mark of every file under `folders` (names, sizes, modification times): it
+    changes when Voila is upgraded or a file there changes."""
+    marks = hashlib.sha256()
+    for folder in folders:
+        for root, dirs, names in os.walk(folder):
+            dirs.sort()
+            for name in sorted(names):
+                path = os.path.join(root, name)
+                try:
+                    stat = os.stat(path)
+                except OSError:
+                    continue
+                marks.update(f"{os.path.relpath(path, folder)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+    return marks.hexdigest()[:12]
+
+
+class VoilaFiles(MultiStaticFileHandler):
+    """Voila's own scripts (voila.js and its 240 chunks, `/voila/static/`), kept for a year.
+
+    Voila links voila.js and loads its chunks under the page's `fullStaticUrl` with no version
+    in their addresses, so a phone asked for each again on every page (about a hundred
+    questions, a 304 each). The playbook's pages put the files' version in that address
+    (`/voila/static/<version>/`, `versioned_static`): a file asked for under the current
+    version is kept for a year; an address without one is served as before.
+    """
+
+    #: set by `PlaybookVoila` once its static folders are known.
+    version: ClassVar[str] = ""
+
+    async def get(self, path: str, include_body: bool = True) -> None:
+        prefix = f"{self.version}/"
+        self._versioned = bool(self.version) and path.startswith(prefix)
+        await super().get(path[len(prefix):] if self._versioned else path, include_body)
+
+    def get_cache_time(self, path: str, modified: Any, mime_type: str) -> int:
+        return YEAR if getattr(self, "_versioned", False) else super().get_cache_time(path, modified, mime_type)
+
+    def set_extra_headers(self, path: str) -> None:
+        if getattr(self, "_versioned", False):
+            self.set_header("Cache-Control", f"max-age={YEAR}, immutable")
+
+
+def versioned_static(hook: Callable[..., dict[str, Any]] | None) -> Callable[..., dict[str, Any]]:
+    """A page-config hook that puts `VoilaFiles.version` in the page's `fullStaticUrl` (after
+    `hook`, a hook configured before, if any)."""
+
+    def page_config_hook(page_config: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        if hook is not None:
+            page_config = hook(page_config, **kwargs)
+        if VoilaFiles.version:
+            page_config["fullStaticUrl"] = url_path_join(kwargs["base_url"], "voila/static", VoilaFiles.version)
+        return page_config
+
+    return page_config_hook
+
+
+class ExtensionFiles(FileFindHandler):
+    """The JupyterLab extensions' files (`/voila/labextensions/`): a file whose name carries its
+    content's hash (webpack's `remoteEntry.<hash>.js`, `<chunk>.<hash>.js`) is kept for a year;
+    Voila had told the browser to ask again for every one, on every page. Any other file
+    (an extension's package.json) is asked again as before."""
+
+    HASHED = re.compile(r"\.[0-9a-f]{16,}\.(js|css)$")
+
+    def set_headers(self) -> None:
+        super().set_headers()
+        if self.HASHED.search(self.request.path):
+            self.set_header("Cache-Control", f"public, max-age={YEAR}, immutable")
 
 
 class BudgetedPage(OwnPage):
@@ -504,6 +581,7 @@ class PlaybookVoila(Voila):
     follow_tables = Bool(False, config=True, help="Keep a game page's ready kernels at the seats of the saved tables waiting on it (playbook serve).")
     max_pages = Int(0, config=True, help="Most kernels (pages, ready kernels included) the server holds; 0: what the free memory holds (playbook.budget).")
     page_gone_seconds = Float(pages.GONE_SECONDS, config=True, help="Seconds a device may ask for nothing while its page without a key loads, before that page's kernel is ended.")
+    refill_quiet_seconds = Float(REFILL_QUIET_SECONDS, config=True, help="Seconds without a page taking a ready kernel before the ready kernels are made up again (the phone benchmark shortens it to time one page at a time).")
 
     def init_settings(self) -> Any:
         settings = super().init_settings()
@@ -531,13 +609,20 @@ class PlaybookVoila(Voila):
         # Access lines, warnings and tracebacks without the keys of their addresses.
         keep_keys_out_of_logs([self.log])
         if hasattr(self.kernel_manager, "fill_if_needed"):  # kernels are kept ready
-            refill_when_quiet(self.kernel_manager, room=lambda: budget.max_pages - budget.kernels())
+            refill_when_quiet(self.kernel_manager, quiet=self.refill_quiet_seconds, room=lambda: budget.max_pages - budget.kernels())
             if self.follow_tables:
                 from playbook.serve import MAX_CLASS_READY, MAX_PREHEAT, pages_waiting
 
                 look = ready_for_tables(self.kernel_manager, lambda: pages_waiting(self.store()), MAX_CLASS_READY, MAX_PREHEAT)
                 PeriodicCallback(lambda: asyncio.ensure_future(look()), FOLLOW_SECONDS * 1000).start()
         return settings
+
+    def setup_template_dirs(self) -> None:
+        super().setup_template_dirs()
+        # Voila's scripts under an address that names their version (VoilaFiles); set here, as
+        # the ready kernels' pages take the hook when the kernel manager is made, before settings.
+        VoilaFiles.version = files_version(list(self.static_paths))
+        self.voila_configuration.page_config_hook = versioned_static(self.voila_configuration.page_config_hook)
 
     def store(self) -> Any:
         """The server's one store (opened at the first look: a PostgreSQL store holds a pool)."""
@@ -565,7 +650,7 @@ class PlaybookVoila(Voila):
         short = (url_path_join(self.server_url, r"/j/?([A-Za-z0-9-]*)/?"), RoomDoor, {"page": page, "wrong_codes": WrongCodes.from_environment(), "store": self.store})
         # A kernel's endpoints answer only the page it was given to (playbook.doors).
         doors = {TornadoVoilaHandler: BudgetedPage, KernelHandler: OwnKernel, VoilaShutdownKernelHandler: OwnShutdown}
-        ours = {VoilaKernelWebsocketHandler: KernelSocket, TemplateStaticFileHandler: TemplateFiles, **doors}
+        ours = {VoilaKernelWebsocketHandler: KernelSocket, TemplateStaticFileHandler: TemplateFiles, MultiStaticFileHandler: VoilaFiles, FileFindHandler: ExtensionFiles, **doors}
         handlers = [(url, ours.get(handler, handler), *rest) for url, handler, *rest in super().init_handlers()]
         for theirs, mine in ours.items():
             if not any(handler is mine for _url, handler, *_rest in handlers):

@@ -143,7 +143,7 @@ def test_a_countdown_says_each_of_its_last_seconds_once_and_politely(store: Stor
         boxes = f'<div class="pb-seat-box">{countdown_html(table, 0, began)}</div><div>{countdown_html(table, 1, began, announce=False)}</div>'
         # The words come as the server sends them: the page's block of texts, read by texts.js.
         page.set_content(f'<html lang="en"><head><title>countdown</title>{script_block("en")}</head><body><main class="playbook-root">{boxes}</main></body></html>')
-        for script in ("texts.js", "a11y.js", "countdown.js"):
+        for script in ("texts.js", "changes.js", "a11y.js", "countdown.js"):
             page.add_script_tag(content=(STATIC / script).read_text(encoding="utf-8"))
         page.clock.run_for(1000)  # a11y.js makes its regions on its first look
         assert page.evaluate(HEAR_JS) == 2

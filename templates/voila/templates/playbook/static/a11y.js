@@ -11,7 +11,6 @@
 // - The skip link leads to the seat's own panel on a seat page; buttons whose label begins with
 //   an icon are named without it.
 (function () {
-  var POLL_MS = 200;
 
   // -- the live region -------------------------------------------------------------------
   var polite = null, urgent = null, seen = {};
@@ -194,13 +193,15 @@
     if (!own && title.hasAttribute("role")) { title.removeAttribute("role"); }
   }
 
+  // Each look runs once the page's changes settle (changes.js); while a focus waits for its
+  // panel's controls (restore), the next look comes anyway, as the controls arrive or not.
   function look() {
     listen();
     restore();
     name();
     skip();
     outline();
+    if (lost) { window.playbookLookSoon(); }
   }
-  window.setInterval(look, POLL_MS);
-  document.addEventListener("DOMContentLoaded", look);
+  window.playbookOnChange(look);
 })();

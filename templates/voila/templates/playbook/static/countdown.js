@@ -17,8 +17,11 @@
     return window.playbookSayN(mine ? "your_seconds_left" : "seconds_left", second);
   }
 
+  // The clock ticks only while a countdown runs or has a second still to say: a page without
+  // one runs nothing (changes.js starts it again when a box comes or its deadline changes).
+  var timer = null;
   function tick() {
-    var now = Date.now();
+    var now = Date.now(), running = false;
     document.querySelectorAll(".pb-countdown-box[data-deadline]").forEach(function (box) {
       var key = box.getAttribute("data-deadline") + "/" + box.getAttribute("data-now");
       var state = seen.get(box);
@@ -38,6 +41,7 @@
         if (time.textContent !== text) { time.textContent = text; }
       }
       box.classList.toggle("pb-countdown-low", secondsLeft <= 10);
+      running = running || secondsLeft > 0 || state.marks.length > 0;
       var due = state.marks.filter(function (m) { return secondsLeft <= m; });
       if (due.length) {
         state.marks = state.marks.filter(function (m) { return secondsLeft > m; });
@@ -53,8 +57,16 @@
         }
       }
     });
+    if (!running && timer !== null) {
+      window.clearInterval(timer);
+      timer = null;
+    }
+    return running;
+  }
+  function start() {
+    if (tick() && timer === null) { timer = window.setInterval(tick, 250); }
   }
 
-  window.setInterval(tick, 250);
-  document.addEventListener("visibilitychange", tick);
+  window.playbookOnChange(start);
+  document.addEventListener("visibilitychange", start);
 })();

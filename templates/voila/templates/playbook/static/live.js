@@ -105,5 +105,5 @@
     }
     lastRole = now[1];
   }
-  setInterval(follow, 500);  // a look twice a second: cheaper than watching every change
+  window.playbookOnChange(follow);  // as the dashboard draws (changes.js)
 })();

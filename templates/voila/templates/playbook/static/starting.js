@@ -10,9 +10,28 @@
   // What shows the page is up: the notebook's metadata "playbook_ready", else any dashboard.
   var READY = document.querySelector(".playbook-header").getAttribute("data-ready");
   var SAY_AFTER_MS = 6000, AFTER_FINISH_MS = 90000, STALLED_MS = 300000, ASK_EVERY_S = 5;
-  var start = Date.now(), finishedAt = null, done = false;
+  var start = Date.now(), finishedAt = null, done = false, timer = null;
+  // The page shows once its dashboard is drawn (page.css keeps the cells and the header's links
+  // unseen until then): the intro, the outputs and the reference panels would otherwise jump as
+  // the widgets arrive (a layout shift of 0.85 on a seat page). Drawn: the dashboard there and
+  // no change for SETTLE_MS. A page that never draws one (its notebook failed, its kernel died)
+  // shows what it has DRAWN_MOST_MS after its notebook ran, or when the watchdog gives up; the
+  // watchdog's lines are outside the cells and show throughout.
+  var SETTLE_MS = 150, DRAWN_MOST_MS = 30000, settling = null;
+  function reveal() {
+    window.clearTimeout(settling);
+    drawing.disconnect();
+    document.body.classList.add("playbook-drawn");
+  }
+  var drawing = new MutationObserver(function () {
+    if (!document.querySelector(READY)) { return; }
+    window.clearTimeout(settling);
+    settling = window.setTimeout(reveal, SETTLE_MS);
+  });
+  drawing.observe(document.documentElement, { childList: true, subtree: true });
   var finish = window.voila_finish;
   window.voila_finish = function () {
+    window.setTimeout(reveal, DRAWN_MOST_MS);
     finishedAt = Date.now();
     return finish ? finish.apply(this, arguments) : undefined;
   };
@@ -30,6 +49,7 @@
     if (done) { return; }
     if (document.querySelector(READY)) {
       done = true;
+      window.clearInterval(timer);  // the page is up: nothing more to watch
       remember(0);
       var box = document.getElementById("playbook-starting");
       if (box) { box.parentNode.removeChild(box); }
@@ -40,6 +60,8 @@
     // still waiting for its turn is on its way, and a reload would only queue it again.
     if (window.__playbookKernelGone || (finishedAt !== null && now - finishedAt > AFTER_FINISH_MS) || now - start > STALLED_MS) {
       done = true;
+      window.clearInterval(timer);
+      reveal();
       var n = tries() + 1;
       remember(n);
       var wait = Math.min(30, 3 * n) + Math.random() * 4;
@@ -56,5 +78,5 @@
       banner(window.playbookSay("opening", { seconds: waited }) + (tries() ? " " + window.playbookSay("try_n", { attempt: tries() + 1 }) : ""));
     }
   }
-  window.setInterval(look, 1000);
+  timer = window.setInterval(look, 1000);
 })();
