@@ -173,7 +173,8 @@ def voila_command(
         "--KernelManager.transport=ipc",
         # The page's language, decided as it is served (playbook.doors.OwnPage), into its kernel's environment.
         f"--VoilaConfiguration.http_header_envs={LANG_HEADER}",
-        f"--VoilaConfiguration.extension_denylist={json.dumps(list(UNUSED_EXTENSIONS))}",
+        # One item per flag: a JSON list in one flag is deprecated by traitlets (a warning on the teacher's terminal).
+        *[f"--VoilaConfiguration.extension_denylist={name}" for name in UNUSED_EXTENSIONS],
     ]
     if base_path(base_url) != "/":
         settings.append(f"--Voila.base_url={base_path(base_url)}")

@@ -21,7 +21,8 @@
   function reveal() {
     window.clearTimeout(settling);
     drawing.disconnect();
-    document.body.classList.add("playbook-drawn");
+    // On <html>: JupyterLab's start rewrites the body's classes, and a page drawn before it would lose the mark.
+    document.documentElement.classList.add("playbook-drawn");
   }
   var drawing = new MutationObserver(function () {
     if (!document.querySelector(READY)) { return; }
@@ -49,6 +50,8 @@
     if (done) { return; }
     if (document.querySelector(READY)) {
       done = true;
+      // A dashboard the observer did not reveal (seen with a page drawn in its first second): shown now.
+      if (!document.documentElement.classList.contains("playbook-drawn")) { reveal(); }
       window.clearInterval(timer);  // the page is up: nothing more to watch
       remember(0);
       var box = document.getElementById("playbook-starting");
