@@ -49,6 +49,26 @@ def test_every_block_of_every_notebooks_markdown_is_in_the_template_with_its_com
     assert not any(block.startswith("<") for _name, block in blocks)
 
 
+def markdown_shape(block: str) -> tuple[object, ...]:
+    """What a translation keeps of a block's Markdown: its heading's level, its list's items,
+    its links' addresses, its `code` and its **bold** marks."""
+    return (
+        len(block) - len(block.lstrip("#")),
+        len(re.findall(r"(?m)^\s*\d+\. ", block)),
+        sorted(re.findall(r"\]\(([^)]*)\)", block)),
+        sorted(re.findall(r"`[^`]+`", block)),
+        block.count("**"),
+    )
+
+
+@pytest.mark.parametrize("lang", [lang for lang in i18n.LANGUAGES if lang != i18n.SOURCE])
+def test_each_languages_blocks_keep_their_markdown(lang: str) -> None:
+    translated = catalog(lang)
+    blocks = {block for path in NOTEBOOKS for _number, source in markdown_cells(path) for block in prose_blocks(source)}
+    changed = [(block[:50], translated.get(block).string[:50]) for block in sorted(blocks) if markdown_shape(translated.get(block).string) != markdown_shape(block)]
+    assert changed == []
+
+
 def test_the_extractor_splits_a_cell_into_its_blocks_by_blank_lines() -> None:
     notebook = {
         "cells": [
