@@ -18,6 +18,7 @@ from i18n.extract import cell_source, extract_notebook, prose_blocks
 from playbook.prose import TOOLS, cards_html, cell_htmls, cell_language, markdown_html
 from playbook.serve import NOTEBOOKS_DIR
 from rules.games import CARDS
+from rules.text import Said
 from tests.support.pseudo import escaped, html_texts
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,6 +144,8 @@ def test_the_front_pages_cards_are_every_game_and_tool_linking_its_page_in_the_r
         (shown,) = re.findall(rf'href="{re.escape(game.notebook)}".*?</a>', english)
         assert game.title in shown and html.escape(str(game.pitch), quote=False) in shown and str(game.who) in shown
         assert (NOTEBOOKS_DIR / game.notebook).is_file()
+        # who plays, as the text says: the card's own range
+        assert isinstance(game.who, Said) and dict(game.who.values) == {"low": game.players.text_low, "high": game.players.text_high}
     assert "3-5 players" in english and "a GM and 1-12 players" in english and "Open the playbook \u2192" in english
     tools = cards_html("tools", "en")
     assert re.findall(r'href="([^"]+)"', tools) == [tool.notebook for tool in TOOLS] and "Print studio" in tools
