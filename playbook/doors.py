@@ -224,11 +224,15 @@ class OwnPage(TornadoVoilaHandler):
         """The page's notebook's Markdown cells in the page's language (`playbook.prose`)."""
         from playbook.prose import cell_htmls
 
-        written = getattr(self, "_page_path", "")
-        if not written:
-            return {}
+        written = str(getattr(self, "_page_path", "") or "")
         root = str(getattr(self.contents_manager, "root_dir", "") or "")
-        return cell_htmls(os.path.join(root, written.lstrip("/")) if root and not os.path.isabs(written) else written, self.language)
+        if not written.endswith(".ipynb") or not root:
+            return {}
+        # Only a notebook of the served folder (an address is no way out of it, even on an error page).
+        path = os.path.realpath(os.path.join(root, written.lstrip("/")))
+        if os.path.commonpath([path, os.path.realpath(root)]) != os.path.realpath(root):
+            return {}
+        return cell_htmls(path, self.language)
 
     def finish(self, chunk: str | bytes | dict[str, Any] | None = None) -> Any:
         self._said_head()

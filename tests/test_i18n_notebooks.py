@@ -160,3 +160,20 @@ def test_the_front_pages_cards_are_every_game_and_tool_linking_its_page_in_the_r
 
 def test_a_block_the_catalog_lacks_stays_english() -> None:
     assert cell_language("## Not a message of the catalogs\n\nNor this.", "nl") == markdown_html("## Not a message of the catalogs\n\nNor this.")
+
+
+def test_a_page_gets_the_prose_of_its_own_notebook_in_the_served_folder_only(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    from playbook.doors import OwnPage
+
+    def prose(path: str) -> dict[str, str]:
+        page = SimpleNamespace(_page_path=path, contents_manager=SimpleNamespace(root_dir=str(NOTEBOOKS_DIR)), language="nl")
+        return OwnPage._prose(page)  # type: ignore[arg-type]
+
+    assert prose("leerdam.ipynb") == cell_htmls(NOTEBOOKS_DIR / "leerdam.ipynb", "nl") != {}
+    outside = tmp_path / "elsewhere.ipynb"
+    outside.write_text(json.dumps({"cells": [{"cell_type": "markdown", "source": "# Secret"}]}), encoding="utf-8")
+    assert (NOTEBOOKS_DIR / ("../" * 12 + str(outside).lstrip("/"))).resolve() == outside.resolve()  # the way out exists
+    assert prose("../" * 12 + str(outside).lstrip("/")) == {}
+    assert prose(str(outside)) == {} and prose("no_such.ipynb") == {} and prose("") == {}
