@@ -59,10 +59,10 @@ lint: $(STAMP)
 screenshots: $(STAMP)
 	PLAYBOOK_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest -p no:cacheprovider tests/test_browser_layout.py
 
-# The catalogs after a change of marked text: the template (i18n/playbook.pot) extracted again,
+# The catalogs after a change of marked text or of the notebooks' Markdown: the template (i18n/playbook.pot) extracted again,
 # then every language's .po updated from it (new messages empty, changed ones fuzzy, for a
 # translator; tests/test_i18n.py fails until each is translated and reviewed).
-MESSAGE_CODE := rules lab drawing widgets printables playbook i18n
+MESSAGE_CODE := rules lab drawing widgets printables playbook i18n notebooks
 messages: $(STAMP)
 	PYTHONPATH=$(CURDIR) $(VENV)/bin/pybabel -q extract -F i18n/babel.cfg -k _ -k _n:1,2 -k say -k say_n:1,2 \
 		--no-location --sort-output --add-comments=TRANSLATORS: --project=playbook \

@@ -45,6 +45,7 @@ __all__ = [
     "Said",
     "_",
     "_n",
+    "catalog_text",
     "choose",
     "current",
     "direction",
@@ -157,6 +158,16 @@ def _translate(text: str, many: str | None, n: int, lang: str) -> str:
         return pseudo(text if many is None or n == 1 else many)
     catalog = _catalog(lang) if lang != SOURCE else gettext.NullTranslations()
     return catalog.gettext(text) if many is None else catalog.ngettext(text, many, n)
+
+
+def catalog_text(text: str, lang: str) -> str:
+    """`text` as `lang`'s catalog has it, its braces left as they are (a notebook's Markdown,
+    said whole, has no fields); English, the pseudo-language and a text the catalog lacks as
+    they are."""
+    lang = known(lang)
+    if lang in (SOURCE, PSEUDO):
+        return text
+    return _catalog(lang).gettext(text)
 
 
 def _value(value: object, lang: str) -> object:

@@ -4,11 +4,18 @@ Babel's own Python extractor reads tokens; on Python 3.11 an f-string is one tok
 message marked inside it (`f"<b>{_('Join')}</b>"`) would never reach the catalogs and stay
 English in every language. This one reads the syntax tree instead, where every call is seen,
 inside f-strings too. A `# TRANSLATORS:` comment on the lines just above a call goes with it.
+
+The notebooks' Markdown cells (`extract_notebook`) are messages too: each block of a cell (a
+heading, a paragraph, a list: `prose_blocks`) is one, which the page shows in its language
+(`playbook.prose`).
 """
 
 from __future__ import annotations
 
 import ast
+import json
+import os
+import re
 from collections.abc import Collection, Iterator, Mapping
 from typing import IO, Any
 
@@ -45,3 +52,34 @@ def _comments(lines: list[str], lineno: int, tags: tuple[str, ...]) -> list[str]
         if tags and text.startswith(tags):
             return [" ".join(found[i:])]
     return []
+
+
+#: blocks of a Markdown cell are parted by a blank line (spaces on it or not).
+_BLANK_LINE = re.compile(r"\n\s*\n")
+
+
+def prose_blocks(source: str) -> list[str]:
+    """A Markdown cell's blocks (headings, paragraphs, lists), each one message of the catalogs:
+    the page says a cell as its blocks' translations joined by a blank line."""
+    return [block.strip() for block in _BLANK_LINE.split(source.strip()) if block.strip()]
+
+
+def cell_source(cell: Mapping[str, Any]) -> str:
+    """A notebook cell's text (a notebook file keeps it as a list of lines, or as one string)."""
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def extract_notebook(
+    fileobj: IO[bytes], keywords: Mapping[str, Any], comment_tags: Collection[str], options: Mapping[str, Any]
+) -> Iterator[tuple[int, str | None, str, list[str]]]:
+    """Babel's extraction-method interface for a notebook: every block of its Markdown cells
+    (the "line" is the cell's number, from 1), with a comment that names the notebook."""
+    notebook = json.loads(fileobj.read().decode(options.get("encoding", "utf-8")))
+    name = os.path.basename(str(getattr(fileobj, "name", ""))) or "a notebook"
+    comment = f"TRANSLATORS: Markdown from notebooks/{name}: keep the Markdown."
+    for number, cell in enumerate(notebook.get("cells", []), start=1):
+        if cell.get("cell_type") != "markdown":
+            continue
+        for block in prose_blocks(cell_source(cell)):
+            yield number, None, block, [comment]

@@ -166,6 +166,7 @@ class OwnPage(TornadoVoilaHandler):
 
         self.language = await self.decide_language(path)
         self.request.headers[LANG_HEADER] = self.language  # whatever the browser sent under that name
+        self._page_path = self.notebook_path or path or ""
         self._head: list[str] | None = []
         await super().get(path)
 
@@ -212,11 +213,26 @@ class OwnPage(TornadoVoilaHandler):
         text = _HTML_LANG.sub(f'<html lang="{html.escape(self.language)}" dir="{i18n.direction(self.language)}"', "".join(head), count=1)
         # The tab's title in the page's language (a ready kernel's page was drawn in English).
         text, title = head_in(text, self.language)
-        # The header's and the scripts' words (the header's title too), before any script of the
-        # page runs (and after its charset, which a browser looks for in the first kilobyte).
+        # The header's and the scripts' words (the header's title too), and the notebook's prose
+        # (prose.js), before any script of the page runs (and after its charset, which a browser
+        # looks for in the first kilobyte).
         charset = '<meta charset="utf-8" />'
         at = charset if charset in text else "<head>"
-        super().write(text.replace(at, at + script_block(self.language, title), 1))
+        super().write(text.replace(at, at + script_block(self.language, title, self._prose()), 1))
+
+    def _prose(self) -> dict[str, str]:
+        """The page's notebook's Markdown cells in the page's language (`playbook.prose`)."""
+        from playbook.prose import cell_htmls
+
+        written = str(getattr(self, "_page_path", "") or "")
+        root = str(getattr(self.contents_manager, "root_dir", "") or "")
+        if not written.endswith(".ipynb") or not root:
+            return {}
+        # Only a notebook of the served folder (an address is no way out of it, even on an error page).
+        path = os.path.realpath(os.path.join(root, written.lstrip("/")))
+        if os.path.commonpath([path, os.path.realpath(root)]) != os.path.realpath(root):
+            return {}
+        return cell_htmls(path, self.language)
 
     def finish(self, chunk: str | bytes | dict[str, Any] | None = None) -> Any:
         self._said_head()

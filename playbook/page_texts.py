@@ -80,15 +80,18 @@ def _forms(lang: str, say: Callable[[int], str]) -> dict[str, str]:
     return {category: say(n).replace(i18n.number(n, lang), "{n}", 1) for category, n in samples.items()}
 
 
-def texts(lang: str, title: str = "") -> dict[str, object]:
+def texts(lang: str, title: str = "", cells: dict[str, str] | None = None) -> dict[str, object]:
     """Every word the header and the scripts say, in `lang`: a str, or a plural's forms. With
-    the page's `title` (in `lang`, `head_in`), the header shows it and the loading words say it."""
+    the page's `title` (in `lang`, `head_in`), the header shows it and the loading words say it;
+    with its notebook's Markdown `cells` (HTML by cell number: `playbook.prose.cell_htmls`),
+    prose.js puts them in place."""
     with i18n.speaking(lang):
         said = i18n.current()
         return {
             "lang": said,
             "dir": i18n.direction(said),
             **({"page_title": title} if title else {}),
+            **({"cells": cells} if cells else {}),
             # the header (index.html.j2): data-pb-text names these
             "skip_game": _("Skip to the game"),
             "skip_seat": _("Skip to your seat"),
@@ -154,9 +157,9 @@ def texts(lang: str, title: str = "") -> dict[str, object]:
         }
 
 
-def script_block(lang: str, title: str = "") -> str:
+def script_block(lang: str, title: str = "", cells: dict[str, str] | None = None) -> str:
     """The page's texts as a `<script type="application/json">` block, safe inside HTML: ASCII only,
     since it comes before the page's `<meta charset>` (a browser reads the charset from the first
     kilobyte)."""
-    body = json.dumps(texts(lang, title)).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    body = json.dumps(texts(lang, title, cells)).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     return f'<script type="application/json" id="{BLOCK_ID}">{body}</script>'

@@ -132,6 +132,11 @@ class Card:
     review_games: int = 1000
     #: the most games the balance lab plays of one setup (bot games that are slow have fewer).
     lab_max_games: int = 20_000
+    #: the game's card on the front page (index.ipynb, drawn by `playbook.prose`): who plays
+    #: as the text says, one line of what the game is (messages), and the card's colour.
+    who: str | Said = ""
+    pitch: str | Said = ""
+    colour: str = "#4a5163"
 
     def module(self, layer: Layer) -> ModuleType:
         """The game's module of `layer`, loaded on first use (so a page of one game loads that
@@ -279,6 +284,10 @@ register(
         notebook="new_rule.ipynb",
         fill_bot="balanced",
         length=Length("max_rounds", say("round"), say("rounds")),
+        # TRANSLATORS: who plays a game, on its card on the front page.
+        who=say("{low}-{high} players", low=3, high=5),
+        pitch=say("Candy immune systems: draw blind, keep or swap, pick a colour in secret, and pay the infection out of your own bowl."),
+        colour="#c62828",
     )
 )
 register(
@@ -296,6 +305,10 @@ register(
         notebook="leerdam.ipynb",
         fill_bot="fair",
         length=Length("max_years", say("year"), say("years")),
+        # TRANSLATORS: who plays Leerdam, on its card on the front page.
+        who=say("{low}-{high} households", low=5, high=10),
+        pitch=say("A village in the Rhine delta, a dyke that needs everyone, and households that would rather not pay for it."),
+        colour="#1d5c7a",
     )
 )
 register(
@@ -312,6 +325,10 @@ register(
         notebook="danger_world.ipynb",
         fill_bot="careful",
         review_games=2000,
+        # TRANSLATORS: who plays Danger World (a game master and players), on its card on the front page.
+        who=say("a GM and {low}-{high} players", low=1, high=12),
+        pitch=say("Pools of d6 and sets of matching dice: lock, re-roll, and watch every botch feed the danger."),
+        colour="#8a4b00",
     )
 )
 register(
@@ -330,6 +347,10 @@ register(
         # Its bots are the slowest of the four.
         review_games=200,
         lab_max_games=2_000,
+        # TRANSLATORS: who plays a game, on its card on the front page.
+        who=say("{low}-{high} players", low=3, high=10),
+        pitch=say("Competing philosophies retell a story everyone knows; whoever spreads the most memes tells its moral."),
+        colour="#7a5af5",
     )
 )
 

@@ -9,6 +9,8 @@
   the layout rules of tests/test_browser_layout.py hold at the three sizes (nothing cut off, no
   word broken, nothing sideways, a seat's decision in a phone's first screen, the board's text
   readable from the back); the page says its language and direction in `<html lang dir>`;
+- the notebooks' prose (their Markdown, playbook.prose) in German and in Arabic as the catalogs
+  say it, and the front page's cards drawn in it;
 - one Leerdam class whose board reads Dutch while two phones read Spanish and Arabic, each its
   own (switched on the join page's menu), and the monitor counts them.
 
@@ -157,7 +159,22 @@ def test_the_front_page_the_print_studio_and_the_lab_in_every_language(pages: Pa
     for lang in ("de", "ar"):
         pages.switch(lang)
         pages.lays_out(lang)
+        notebooks_prose_in(pages, lang)
     assert pages.problems == [], "\n".join(pages.problems)
+
+
+def notebooks_prose_in(pages: Pages, lang: str) -> None:
+    """The notebooks' Markdown as the catalog of `lang` says it (playbook.prose), the English
+    gone, a `##` section's panel titled in it; the front page's six cards in it too."""
+    for name, heading in (("front page", "# Four tabletop games, ready to play, print and test"), ("print studio", "# Print studio"), ("balance lab", "# Balance lab")):
+        page, translated = pages.pages[name], i18n.catalog_text(heading, lang)
+        assert translated != heading, (name, lang)
+        expect(page.locator("#pb-main .jp-MarkdownOutput h1").first).to_contain_text(translated[2:])
+        assert heading[2:] not in page.locator("#pb-main").inner_text(), (name, lang)
+    front = pages.pages["front page"]
+    expect(front.locator("details.playbook-more > summary").first).to_have_text(i18n.catalog_text("## The games", lang)[3:])
+    expect(front.locator(".pb-index-card")).to_have_count(6)
+    expect(front.locator(".pb-index-leerdam")).to_contain_text(said(str(card("leerdam").pitch), lang))
 
 
 @pytest.mark.parametrize("slug", list(GAMES))

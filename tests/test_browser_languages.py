@@ -1,12 +1,14 @@
 """A phone's own language, in headless Chromium: a class's join page opens in the phone's
 language (its Accept-Language), the header's menu switches it to Arabic, and the page comes
-back right to left with the name half typed still in its box."""
+back right to left with the name half typed still in its box; the notebook's prose reads in
+each language, the ready kernel's page (drawn in English) too."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
 
+import i18n
 from playbook import classes as cl
 from playbook.links import class_links
 from playbook.serve import NOTEBOOKS_DIR
@@ -16,6 +18,8 @@ from tests.support.browser import Devices, VoilaFactory, open_dashboard
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 NAME_BOX = ".playbook-class .pb-name-box input"
+#: the class notebook's intro (a block of its first Markdown cell)
+INTRO = "One game for one room: students join with the room code, wait in the lobby, are dealt into tables, and play on their own phones while the board shows every table."
 
 
 def test_a_phone_switches_its_join_page_from_spanish_to_arabic_keeping_the_name_typed(voila: VoilaFactory, devices: Devices) -> None:
@@ -27,6 +31,12 @@ def test_a_phone_switches_its_join_page_from_spanish_to_arabic_keeping_the_name_
     open_dashboard(phone, join, NAME_BOX)
     # The class is Dutch; a phone that chose nothing reads the class's language, not its browser's.
     assert phone.evaluate("[document.documentElement.lang, document.documentElement.dir]") == ["nl", "ltr"]
+    # The notebook's prose in Dutch too, though the page's kernel was a ready one, its page drawn
+    # in English before anyone asked for it (playbook.prose, prose.js).
+    intro = phone.locator('#pb-main > div[cell-index="1"] .jp-MarkdownOutput')
+    expect(intro).to_contain_text(i18n.catalog_text(INTRO, "nl"))
+    assert INTRO not in (intro.text_content() or "") and i18n.catalog_text(INTRO, "nl") != INTRO
+    expect(phone.locator("details.playbook-more > summary")).to_have_text(i18n.catalog_text("## How a class works", "nl")[3:])
     menu = phone.locator(".playbook-header select.playbook-language")
     expect(menu).to_have_value("nl")
     assert menu.locator("option").all_inner_texts() == ["English", "Nederlands", "Deutsch", "Español", "Français", "العربية"]
@@ -36,6 +46,7 @@ def test_a_phone_switches_its_join_page_from_spanish_to_arabic_keeping_the_name_
     phone.locator(NAME_BOX).wait_for(state="visible")
     assert phone.get_attribute("a.playbook-skip", "data-pb-text") == "skip_game"
     assert phone.inner_text("a.playbook-skip") in ("Saltar al juego", "Saltar a tu puesto")
+    expect(phone.locator("details.playbook-more > summary")).to_have_text(i18n.catalog_text("## How a class works", "es")[3:])
     phone.locator(NAME_BOX).fill("Marí")
     phone.locator(".playbook-header select.playbook-language").select_option("ar")
     expect(phone.locator("html")).to_have_attribute("lang", "ar")

@@ -63,6 +63,12 @@ def test_the_tables_and_the_class_card_are_in_the_first_screen_and_the_tables_li
         assert not where["folded"], "the tables in progress are inside a folded section"
         assert where["bottom"] <= LAPTOP[1], f"the tables in progress end {where['bottom']:.0f} px down, below the first screen"
         page.screenshot(path="/tmp/playbook-laptop-index.png")
+        # The games' and the tools' cards, drawn by the server (playbook.prose) as the notebook had them.
+        expect(page.locator(".pb-index-card")).to_have_count(6)
+        expect(page.locator(".pb-index-leerdam")).to_contain_text("5-10 households")
+        expect(page.locator(".pb-index-leerdam")).to_contain_text("Open the playbook \u2192")
+        assert page.locator(".pb-index-leerdam").get_attribute("href") == "leerdam.ipynb"
+        expect(page.locator(".pb-index-balance_lab")).to_contain_text("Balance lab")
         # The header's Tables link keeps the key: the list is there after a round trip.
         tables = page.locator("a.playbook-nav-page", has_text="Tables")
         assert "key=" in (tables.get_attribute("href") or "")

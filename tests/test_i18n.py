@@ -17,8 +17,9 @@ from rules.text import say, say_n
 
 ROOT = Path(__file__).resolve().parents[1]
 LOCALES = ROOT / "i18n" / "locales"
-#: what `make messages` extracts: the same folders and keywords as the Makefile's.
-CODE = ("rules", "lab", "drawing", "widgets", "printables", "playbook", "i18n")
+#: what `make messages` extracts: the same folders, files and keywords as the Makefile's.
+CODE = ("rules", "lab", "drawing", "widgets", "printables", "playbook", "i18n", "notebooks")
+METHODS = [("**.py", "i18n.extract:extract_python"), ("**.ipynb", "i18n.extract:extract_notebook")]
 KEYWORDS = {"_": None, "_n": (1, 2), "say": None, "say_n": (1, 2)}
 FIELD = re.compile(r"\{(\w*)[^{}]*\}")
 
@@ -73,7 +74,7 @@ def extracted() -> dict[str, str | None]:
     found: dict[str, str | None] = {}
     for folder in CODE:
         for _file, _line, message, _comments, _context in extract_from_dir(
-            ROOT / folder, method_map=[("**.py", "i18n.extract:extract_python")], keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+            ROOT / folder, method_map=METHODS, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
         ):
             if isinstance(message, tuple):
                 found[message[0]] = message[1]

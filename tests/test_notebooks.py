@@ -10,8 +10,14 @@ from rules import CARDS, GAMES
 
 
 def test_the_index_lists_the_four_games_each_linking_its_playbook() -> None:
+    """The front page's cards are drawn by the server in the page's language (playbook.prose),
+    after the cells that name them: every game's, then the tools'."""
+    from playbook.prose import cards_html
+
     cells = json.loads((NOTEBOOKS_DIR / "index.ipynb").read_text(encoding="utf-8"))["cells"]
-    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    named = [c["metadata"].get("playbook_cards") for c in cells if c["cell_type"] == "markdown" and c["metadata"].get("playbook_cards")]
+    assert named == ["games", "tools"]
+    text = cards_html("games", "en")
     cards = re.findall(r'<a class="pb-index-card[^"]*" href="([^"]+)".*?</a>', text, flags=re.S)
     for slug, notebook in ((c.slug, c.notebook) for c in CARDS):
         assert notebook in cards, f"the index has no card for {slug}"

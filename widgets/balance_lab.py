@@ -308,7 +308,7 @@ class BalanceLab(widgets.VBox):
         self.setup_a = SetupPanel("pb-lab-", _("Setup A"))
         # TRANSLATORS: the second of the two tables of bots the lab compares.
         self.setup_b = SetupPanel("pb-lab-b-", _("Setup B"))
-        self.compare = widgets.Checkbox(value=False, description=_("Compare with setup B (the same seeds)"), indent=False).add_class("pb-lab-compare")
+        self.compare = widgets.Checkbox(value=False, description=_("Compare with setup B (the same seeds)"), indent=False, layout=widgets.Layout(width="auto")).add_class("pb-lab-compare")
         self.games = widgets.BoundedIntText(value=DEFAULT_GAMES, min=1, max=game_card(lab_games()[0]).lab_max_games, description=_("Games"), style=WIDE, layout=widgets.Layout(width="190px")).add_class("pb-lab-games")
         # TRANSLATORS: the number that makes a run's dice the same every time it is played.
         self.seed = widgets.IntText(value=1, description=_("Seed"), style=WIDE, layout=widgets.Layout(width="170px")).add_class("pb-lab-seed")

@@ -130,9 +130,11 @@ class PrintStudio(widgets.VBox):
             options=[(_title(slug), slug) for slug in self.printable], description=_("Game"), style=WIDE,
             layout=widgets.Layout(width="300px"),
         ).add_class("pb-studio-game")
+        # TRANSLATORS: the ISO paper size, on a button beside "Letter" (as your language writes it).
+        a4 = _("A4")
         self.page = widgets.ToggleButtons(
             # TRANSLATORS: the US paper size, on a button beside "A4".
-            options=[("A4", "a4"), (_("Letter"), "letter")], value="a4", tooltips=[_("A4 paper"), _("US Letter paper")]
+            options=[(a4, "a4"), (_("Letter"), "letter")], value="a4", tooltips=[_("A4 paper"), _("US Letter paper")]
         ).add_class("pb-studio-page")
         # The language the sheets are printed in: the page's own to start with; each language by its own name.
         self.lang = widgets.Dropdown(
@@ -141,7 +143,7 @@ class PrintStudio(widgets.VBox):
             description=_("Print in"), style=WIDE, layout=widgets.Layout(width="220px"),
         ).add_class("pb-studio-lang")
         self.source = widgets.ToggleButtons(
-            options=[(_("Blank sheets"), "blank"), (_("From a saved game"), "saved")], value="blank", style={"button_width": "180px"}
+            options=[(_("Blank sheets"), "blank"), (_("From a saved game"), "saved")], value="blank", style={"button_width": "auto"}
         ).add_class("pb-studio-source")
         missing = [_title(slug) for slug in games if slug not in self.printable]
         note = _("Not available in this installation yet: {games}.", games=", ".join(missing))
@@ -413,7 +415,7 @@ class PrintStudio(widgets.VBox):
         from printables.common import page_count
 
         self.pdf, self.pages = pdf, page_count(pdf)
-        paper = "A4" if page == "a4" else _("Letter")
+        paper = _("A4") if page == "a4" else _("Letter")
         if self.source.value == "saved":
             ready = _n("PDF ready: {n} page of {game} (what was played, {paper}).", "PDF ready: {n} pages of {game} (what was played, {paper}).", self.pages, game=_title(slug), paper=paper)
         else:
