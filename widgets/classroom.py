@@ -496,7 +496,7 @@ class ClassPage(widgets.VBox):
             return False
         self._shown = None
         self._draw()
-        seat_name = card(self.record.game).seat_names(table.game.setup)[seat]
+        seat_name = render(card(self.record.game).seat_labels(table.game.setup)[seat])
         self._say_at(self._at, _("A bot ({bot}) plays {name}'s seat at {table} {n}.", bot=bot, name=seat_name, table=self._table_word(), n=table_index + 1), True)
         return True
 
@@ -1033,7 +1033,7 @@ class ClassPage(widgets.VBox):
         rowed = {where for s in record.students if (where := cl.seat_of(record, s)) is not None} if record.phase != "over" else set()
         for i, table in enumerate(tables):
             state, rules = table.game.state, table.game.rules
-            names = card(record.game).seat_names(table.game.setup)  # a GM's seat too
+            names = [render(label) for label in card(record.game).seat_labels(table.game.setup)]  # a GM's seat too
             since = self.store.changes(table.id)[-1]["at"] if table.version else now
             links = {"facilitator": page("", card(record.game).notebook) + table_query(table.id, facilitator=table.meta.get("facilitator_key", ""))}
             stopped = bool(table.meta.get(STOPPED))
