@@ -167,3 +167,21 @@ def test_a_board_lists_whom_it_waits_for_in_its_language(store: Store, dutch: No
     _table_id, links = make_table(store, "new-rule", ("Ana", "Bo", "Cy"))
     board = NewRuleDashboard(store, query=str(links["board"]))
     assert board.role == "board" and board.waiting_names(("Ana", "Bo", "Cy"), (0, 1, 2)) == "Ana, Bo en Cy"
+
+
+def test_the_labs_bowl_finding_reads_as_german_grammar_has_it() -> None:
+    """"neither at {first} nor at {second}" takes the default table and a table of bots in the
+    dative in German ("an dem Standardtisch", "an einem Tisch mit ..."), as "by {who}" does."""
+    with i18n.speaking("de"):
+        first = i18n._("the default table")
+        second = i18n._n("a table of {n} {bots}", "a table of {n} {bots}", 4, bots=i18n._("{bot}s", bot="hoarder"))
+        never = i18n._(
+            "No game emptied the common bowl, neither at {first} nor at {second}: payments refill it, and the emptiest it got at a round's start was {low} candies.",
+            first=first, second=second, low=3,
+        )  # fmt: skip
+        by = i18n._(
+            "Played for, by {who}: the common bowl empties in {share} of games, and the emptiest it got at a round's start was {low} candies (the default table's: {default_low}).",
+            who=second, share="5 %", low=2, default_low=3,
+        )  # fmt: skip
+    assert "weder an dem Standardtisch noch an einem Tisch mit 4 hoarder-Bots" in never
+    assert by.startswith("Gezielt gespielt von einem Tisch mit 4 hoarder-Bots")
