@@ -134,6 +134,10 @@ def waiting_scene(scene: Scene, names: Sequence[str], free: Sequence[int]) -> Sc
     return Scene("waiting", scene.heading, centre, facts, scene.log)
 
 
+#: a game's round, when its drawing names no other word.
+ROUND = say("Round")
+
+
 @dataclass(frozen=True)
 class GameScenes:
     """One game's board: its scene, its moments, its chart (each a pure function)."""
@@ -149,7 +153,7 @@ class GameScenes:
     #: the chart of the game so far, from the states of its moments so far (and `final`).
     chart: Callable[..., str]
     #: what a round's word is ("Year", "Round"...).
-    round_word: str | Said = "Round"
+    round_word: str | Said = ROUND
     #: a class's tables compared side by side for its board, from their states (Leerdam's
     #: villages year by year), or None.
     side_by_side: Callable[[Sequence[Any]], str] | None = None

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from i18n import _, _n, current, render
+from i18n import _, _n, current, number, render, say
 from rules.danger_world import (
     GM_OPTION_SAID,
     MENTAL,
@@ -39,7 +39,7 @@ from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
 from .common import card, chip, esc, name
 from .common import percent as common_percent
-from .odds import OddsForm, OddsInput, report_card
+from .odds import OddsForm, OddsInput, chance_percent, report_card
 
 __all__ = [
     "DIE_LOOK",
@@ -343,7 +343,7 @@ def outcome_cards(view: View) -> tuple[str, str]:
     )
     spent = spent_text(result, names)
     pending = c is not None and c.stage == "gm"
-    gm = f"<b>{esc(view.gm)}</b>"
+    gm = f"<b>{esc(render(view.gm))}</b>"
     botches = card(
         _("Botches"),
         f'<div class="dw-big pb-tone-{"bad" if result.botches else "good"}" data-botches="{result.botches}">{result.botches}</div>'
@@ -636,7 +636,7 @@ def chart(states: Sequence[Any], final: Any = None) -> str:
     return chart_svg(_("Danger level after each check"), ticks, lines=series, x_name=_("Check"))
 
 
-SCENES = GameScenes("danger-world", scene, moment, round_of, chart, "Check")
+SCENES = GameScenes("danger-world", scene, moment, round_of, chart, say("Check"))
 
 
 # -- exact odds, as the balance lab asks for them ---------------------------------------------------
@@ -646,23 +646,25 @@ ODDS_MOST_DICE = 12
 
 def odds_html(report: Mapping[str, Any]) -> str:
     """A check's exact chance (`rules.danger_world.odds_report`), and by re-rolls."""
-    what = (
-        f"of a set of height {report['difficulty']} or more from {report['dice']} dice, {report['penalty']} penalty dice "
-        f"and {report['rerolls']} re-rolls"
-    )
-    rows = [(r, f"{float(v['chance']):.2%}", v["exact"]) for r, v in report["by_rerolls"].items()]
+    what = _(
+        "of a set of height {difficulty} or more from {dice} dice, {penalty} penalty dice and {rerolls} re-rolls",
+        difficulty=report["difficulty"], dice=report["dice"], penalty=report["penalty"], rerolls=report["rerolls"],
+    )  # fmt: skip
+    rows = [(number(int(r)), chance_percent(v["chance"]), v["exact"]) for r, v in report["by_rerolls"].items()]
     chance = {"probability": report["chance"], "fraction": report["exact"]}
-    return report_card("Danger World check", chance, what, ("Re-rolls", "Chance", "Exact"), rows, f"Assumes {report['assumes']}.")
+    # The rules' report (JSON for `playbook odds`) states its assumptions in English; the page says them in its language.
+    assumes = _("Assumes a set of height >= difficulty; every pool die a normal die; penalty dice rolled once; locks and re-rolls played optimally.")
+    return report_card(_("Danger World check"), chance, what, (_("Re-rolls"), _("Chance"), _("Exact")), rows, assumes)
 
 
 ODDS = OddsForm(
-    "A check: a pool of d6, a difficulty, penalty dice, re-rolls",
+    say("A check: a pool of d6, a difficulty, penalty dice, re-rolls"),
     (
-        OddsInput("dice", "Pool dice", 6, ODDS_LIMITS["dice"][0], min(ODDS_LIMITS["dice"][1], ODDS_MOST_DICE), "dice in the pool"),
-        OddsInput("difficulty", "Difficulty", 3, *ODDS_LIMITS["difficulty"], "the set height needed"),
-        OddsInput("penalty", "Penalty dice", 0, *ODDS_LIMITS["penalty"], "penalty dice rolled with the pool"),
-        OddsInput("rerolls", "Re-rolls", 2, *ODDS_LIMITS["rerolls"], "lock-and-re-roll rounds"),
+        OddsInput("dice", say("Pool dice"), 6, ODDS_LIMITS["dice"][0], min(ODDS_LIMITS["dice"][1], ODDS_MOST_DICE), say("dice in the pool")),
+        OddsInput("difficulty", say("Difficulty"), 3, *ODDS_LIMITS["difficulty"], say("the set height needed")),
+        OddsInput("penalty", say("Penalty dice"), 0, *ODDS_LIMITS["penalty"], say("penalty dice rolled with the pool")),
+        OddsInput("rerolls", say("Re-rolls"), 2, *ODDS_LIMITS["rerolls"], say("lock-and-re-roll rounds")),
     ),
     odds_html,
-    note=f"Up to {ODDS_MOST_DICE} pool dice here; a big first query takes a few seconds.",
+    note=say("Up to {n} pool dice here; a big first query takes a few seconds.", n=ODDS_MOST_DICE),
 )

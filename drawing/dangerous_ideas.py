@@ -14,14 +14,14 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from i18n import _, _n, render
+from i18n import _, _n, number, render, say
 from rules.core import seats_said, winners_said
 from rules.dangerous_ideas import ALWAYS_FAILS, BRANCHES, HUBS, LEAF, NODE_NAMES, NODES, Sheet, State, View, branch_said, hub_of, transcript, view_for
 
 from .board import Fact, GameScenes, Scene
 from .chart import chart_svg
 from .common import card, chip, esc, name, percent, text
-from .odds import OddsForm, OddsInput, report_card
+from .odds import OddsForm, OddsInput, chance_percent, report_card
 
 __all__ = [
     "LABEL_W",
@@ -734,22 +734,28 @@ def chart(states: Sequence[Any], final: Any = None) -> str:
     return chart_svg(_("Scores after each meme action"), ticks, lines=series, x_name=_("Meme action"))
 
 
-SCENES = GameScenes("dangerous-ideas", scene, moment, round_of, chart, "Chapter")
+SCENES = GameScenes("dangerous-ideas", scene, moment, round_of, chart, say("Chapter"))
 
 
 # -- exact odds, as the balance lab asks for them ---------------------------------------------------
 def odds_html(report: Mapping[str, Any]) -> str:
     """A meme action's exact chance (`rules.dangerous_ideas.odds_report`), and by seeds spent."""
-    what = f"that 2d6 comes in at or under a pool of {report['pool']} with up to {report['seeds']} red seeds"
-    rows = [(s, f"{float(v['probability']):.2%}", v["fraction"]) for s, v in report["by_seeds_spent_at_most"].items()]
-    return report_card("Dangerous Ideas meme action", report["success"], what, ("Seeds at most", "Chance", "Exact"), rows, report["note"])
+    what = _n(
+        "that 2d6 comes in at or under a pool of {pool} with up to {n} red seed",
+        "that 2d6 comes in at or under a pool of {pool} with up to {n} red seeds",
+        int(report["seeds"]), pool=report["pool"],
+    )  # fmt: skip
+    rows = [(number(int(s)), chance_percent(v["probability"]), v["fraction"]) for s, v in report["by_seeds_spent_at_most"].items()]
+    # The rules' report (JSON for `playbook odds`) notes its rule in English; the page says it in its language.
+    note = _("2d6 at or under the pool succeeds, 11 and 12 always fail; only the actor's seeds are counted.")
+    return report_card(_("Dangerous Ideas meme action"), report["success"], what, (_("Seeds at most"), _("Chance"), _("Exact")), rows, note)
 
 
 ODDS = OddsForm(
-    "A meme action: 2d6 against a pool of stones",
+    say("A meme action: 2d6 against a pool of stones"),
     (
-        OddsInput("pool", "Pool stones", 7, 0, 20, "stones in the meme action's pool"),
-        OddsInput("seeds", "Red seeds", 0, 0, 20, "the actor's red seeds to spend"),
+        OddsInput("pool", say("Pool stones"), 7, 0, 20, say("stones in the meme action's pool")),
+        OddsInput("seeds", say("Red seeds"), 0, 0, 20, say("the actor's red seeds to spend")),
     ),
     odds_html,
 )

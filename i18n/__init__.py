@@ -207,10 +207,13 @@ def _say(said: Said, lang: str) -> str:
     return template.format(**{key: _value(value, lang) for key, value in said.values})
 
 
-def render(message: Said | str, lang: str | None = None) -> str:
-    """A message said in `lang` (the current language by default); plain text as it is."""
+def render(message: Said | Listed | str, lang: str | None = None) -> str:
+    """A message said in `lang` (the current language by default); a list of names (`listed`)
+    as that language lists them ("Ana, Bo en Cy"); plain text as it is."""
     if isinstance(message, Said):
         return _say(message, lang or current())
+    if isinstance(message, Listed):
+        return str(_value(message, lang or current()))
     return message
 
 

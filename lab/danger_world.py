@@ -116,8 +116,9 @@ def player_bot(name: str, difficulty: int = DIFFICULTY) -> Callable[[State, int,
         if c is None:
             me = state.characters[seat]
             if not me.ready:
-                sheet = quick_sheet(rng.randrange(1 << 30), state.setup.sheet_dice)
-                return CreateCharacter(seat=seat, character=seat, stats=sheet.stats, aspects=sheet.aspects)
+                # Its aspects in the page's language, as a player there would write them.
+                sheet = quick_sheet(rng.randrange(1 << 30), state.setup.sheet_dice, render)
+                return CreateCharacter(seat=seat, character=seat, stats=sheet.stats, aspects=tuple(render(a) for a in sheet.aspects))
             stats = _best_stats(state, seat)
             invocations: tuple[Invocation, ...] = ()
             if invokes and me.sp:

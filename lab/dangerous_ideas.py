@@ -23,7 +23,7 @@ from itertools import combinations_with_replacement, compress, starmap
 from operator import itemgetter
 from typing import Any
 
-from i18n import _
+from i18n import Said, _, render
 from rules import dangerous_ideas as di
 from rules.core import Action, RuleError, rng_for
 from rules.records import construct
@@ -39,7 +39,9 @@ __all__ = ["BOTS", "BOT_CAST", "DEFAULT_BOTS", "GAIN_CANDIDATES", "GAME", "candi
 # -- what a seat may do -------------------------------------------------------------------------
 
 #: the characters the bots' memes are held by, besides those already in the story.
-BOT_CAST: tuple[str, ...] = ("the Hero", "the Villain", "the Mentor", "the Trickster", "the Crowd")
+#: the stock cast bots' memes are held by, said in the page's language when a bot writes (a
+#: table's text from then on, as a player's would be).
+BOT_CAST: tuple[Said, ...] = (say("the Hero"), say("the Villain"), say("the Mentor"), say("the Trickster"), say("the Crowd"))
 #: the node combinations offered for a Gain, at most.
 GAIN_CANDIDATES = 40
 
@@ -88,7 +90,7 @@ def candidate_groups(state: di.State, seat: int, limit: int = 200) -> list[Group
     if phase == "setting" and seat == state.turn:
         return [((di.Write.kind,), lambda: [_write_of(sheet, seat, b) for b in sheet.empty()])]
     if phase == "title" and seat == state.starter:
-        return [((di.Title.kind,), lambda: now(di.Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens")))]
+        return [((di.Title.kind,), lambda: now(di.Title(seat=seat, title=_chapter_title(state.chapter + 1))))]
     if phase == "turn-start" and seat == state.turn:
         return [((di.TurnStones.kind,), lambda: _placements(state, seat, di.TurnStones, di.TURN_STONES, False, limit))]
     if phase == "turn" and seat == state.turn:
@@ -150,7 +152,7 @@ def _write_of(sheet: di.Sheet, seat: int, branch: str) -> di.Write:
     """The setting round's Write on `branch` that `candidate_groups` offers (a bot that wants
     one makes only those it tries)."""
     done = sheet.filled
-    return di.Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {done + 1}", holder=BOT_CAST[(seat + done) % len(BOT_CAST)])
+    return di.Write(seat=seat, branch=branch, text=_belief(sheet.name, done + 1), holder=render(BOT_CAST[(seat + done) % len(BOT_CAST)]))
 
 
 def _move_options(state: di.State, seat: int) -> list[di.Move]:
@@ -216,7 +218,8 @@ def _known_holders(state: di.State) -> list[str]:
     # text of each key is the one kept.
     for holder in dict.fromkeys([meme.holder for sheet in state.sheets for meme in sheet.branches if meme is not None]):
         seen.setdefault(di.meme_key(holder), holder)
-    for holder in BOT_CAST[:3]:
+    for cast in BOT_CAST[:3]:
+        holder = render(cast)
         seen.setdefault(di.meme_key(holder), holder)
     return list(seen.values())
 
@@ -225,9 +228,24 @@ def _fresh_text(state: di.State, seat: int) -> str:
     """'<name>'s truth <n>', a text not yet on the seat's sheet."""
     keys = state.sheets[seat].keys()
     k = state.next_id
-    while di.meme_key(f"{state.names[seat]}'s truth {k}") in keys:
+    while di.meme_key(_truth(state.names[seat], k)) in keys:
         k += 1
-    return f"{state.names[seat]}'s truth {k}"
+    return _truth(state.names[seat], k)
+
+
+# A bot writes as a player would, in the page's language; its numbers are names of its memes
+# and titles (str: no digit grouping), so English reads as it always did.
+def _truth(name: str, k: int) -> str:
+    return _("{name}'s truth {k}", name=name, k=str(k))
+
+
+def _belief(name: str, k: int) -> str:
+    return _("{name}'s belief {k}", name=name, k=str(k))
+
+
+def _chapter_title(chapter: int) -> str:
+    # TRANSLATORS: a chapter title a bot gives the story, after the text's own "In which ..." titles.
+    return _("In which chapter {k} happens", k=str(chapter))
 
 
 def _targets_by_holder(state: di.State, seat: int) -> dict[str, list[di.Ref]]:
@@ -562,9 +580,9 @@ def _sensible(state: di.State, seat: int, rng: random.Random) -> Action | _Unsur
         written = {state.setup.branch_type(b) for b, _ in sheet.memes()}
         want = di.LEAF if di.LEAF not in written else di.COILED
         branch = next(b for b in sheet.empty() if state.setup.branch_type(b) == want)
-        return _Unsure(di.Write(seat=seat, branch=branch, text=f"{sheet.name}'s belief {sheet.filled + 1}", holder=rng.choice(BOT_CAST)))
+        return _Unsure(di.Write(seat=seat, branch=branch, text=_belief(sheet.name, sheet.filled + 1), holder=render(rng.choice(BOT_CAST))))
     if phase == "title":
-        return _Unsure(di.Title(seat=seat, title=f"In which chapter {state.chapter + 1} happens"))
+        return _Unsure(di.Title(seat=seat, title=_chapter_title(state.chapter + 1)))
     if phase == "turn-start":
         return _made(di.TurnStones, seat=seat, place=("create", "think"))
     if phase == "turn":

@@ -352,6 +352,7 @@ def review(spec: Spec, rows: Sequence[Row], aimed: tuple[Spec, Sequence[Row]] | 
         aimed_spec, aimed_rows = aimed
         # TRANSLATORS: a bot's name in the plural, as in "a table of 4 hoarders" (the name stays as it is).
         kinds = ", ".join(_("{bot}s", bot=k) for k in dict.fromkeys(aimed_spec.bots))
+        # TRANSLATORS: a table of bots, said after "by" ("played for, by a table of 4 hoarders") and after "at" ("neither at the default table nor at a table of 4 hoarders"): the form those take (German: dative).
         who = _n("a table of {n} {bots}", "a table of {n} {bots}", len(aimed_spec.bots), bots=kinds)
         emptied = sum(1 for r in aimed_rows if r["ended"] == "bowl")
         out.append(

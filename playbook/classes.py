@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from i18n import LANGUAGES, _
+from i18n import LANGUAGES, render
 from rules import GAMES, RuleError, SaveFileError, new_game
 from rules.core import even_tables, look_alike, look_alike_pair, look_alike_reason, name_problem
 from rules.decisions import columns_with
@@ -195,6 +195,18 @@ class ClassRecord:
         """The student whose page this is, when the key is theirs."""
         found = self.student(student_id)
         return found if found is not None and key_matches(found.key, key) else None
+
+    @property
+    def heading(self) -> str:
+        """The class's title as a page shows it (`heading_in` the page's language)."""
+        return self.heading_in()
+
+    def heading_in(self, lang: str | None = None) -> str:
+        """The class's title in `lang` (the current language by default): the facilitator's as
+        typed; with none typed ("", or the English default a class stored before languages
+        holds), "Leerdam class" in that language."""
+        default = say("{game} class", game=GAMES[self.game].title)
+        return self.title if self.title and self.title != str(default) else render(default, lang or None)
 
     @property
     def waiting(self) -> tuple[Student, ...]:
@@ -740,7 +752,7 @@ def create_class(
             id=secrets.token_urlsafe(9),
             code=new_code(),
             game=game,
-            title=title or _("{game} class", game=GAMES[game].title),
+            title=title,  # none typed: "" (`heading` says the default in each page's language)
             expected=int(expected),
             monitor_key=new_key(),
             board_key=new_key(),
@@ -969,7 +981,8 @@ def _create_table(tables: ClassTables, record: ClassRecord, group: Sequence[str 
     meta.update(table_pace(record.pace, _game_seats(record, group)))
     if record.lang:  # the class's tables speak the class's language
         meta["lang"] = record.lang
-    return tables.create(game, f"{record.title}: table {index + 1}", meta)
+    # The table's stored title: said once, in the class's language (the front page lists it so).
+    return tables.create(game, render(say("{title}: table {n}", title=record.heading_in(record.lang), n=index + 1), record.lang or None), meta)
 
 
 def seat_of(record: ClassRecord, student: Student) -> tuple[str, int] | None:
@@ -1070,5 +1083,22 @@ def stopped_text(game: Any, meta: Mapping[str, Any]) -> str:
     rules or still plays (`meta` is the table's)."""
     if game.rules.over(game.state) or not meta.get(STOPPED):
         return ""
-    step = str(step_of(game.state))
-    return f"stopped in {step[:1].lower() + step[1:]}" if step else "stopped before the first move"
+    return render(stopped_said(game.state))
+
+
+def stopped_said(state: Any) -> Said:
+    """"stopped in year 2" (a step's word in the middle of a sentence: its own message, as a
+    language writes the step there), or "stopped before the first move"."""
+    steps = (
+        ("year", say("stopped in year {n}")),
+        ("round", say("stopped in round {n}")),
+        ("chapter", say("stopped in chapter {n}")),
+        ("session", say("stopped in session {n}")),
+    )
+    for attr, words in steps:
+        value = getattr(state, attr, None)
+        if isinstance(value, int):
+            if value < 0:  # Dangerous Ideas' stones still being placed
+                return say("stopped in setup")
+            return dataclasses.replace(words, values=(("n", value + 1 if attr == "chapter" else value),))
+    return say("stopped before the first move")

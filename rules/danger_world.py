@@ -291,6 +291,10 @@ def count_botches(faces: Sequence[int], penalty_faces: Sequence[int] = ()) -> in
 # -- setup ----------------------------------------------------------------------------------------
 
 
+#: the GM's name when none is typed: the word, said in each reader's language (`Setup.gm_named`).
+DEFAULT_GM = "GM"
+
+
 @dataclass(frozen=True)
 class Setup:
     """The GM, the player characters (one per player) and the variants."""
@@ -298,7 +302,7 @@ class Setup:
     #: the player characters' names, one per player seat.
     names: tuple[str, ...]
     #: the GM's name (the GM sits at seat len(names)).
-    gm: str = "GM"
+    gm: str = DEFAULT_GM
     #: story points each player starts a session with.
     story_points: int = 3
     #: story points in the general pool at the start of a session.
@@ -309,6 +313,12 @@ class Setup:
     danger_resets: bool = True
     #: dice on a character sheet (16 for a new PC: 1 per stat plus 8).
     sheet_dice: int = SHEET_DICE
+
+    @property
+    def gm_named(self) -> str | Said:
+        """The GM as the table says them: the name typed, or with the default (none typed) the
+        word "GM" in the reader's language (English "GM" as ever)."""
+        return say("GM") if self.gm == DEFAULT_GM else self.gm
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "names", check_names(self.names, CARD.players.low, CARD.players.high, CARD.words.players))
@@ -789,7 +799,7 @@ def initial(setup: Setup) -> State:
     characters = tuple(Character(name, sp=setup.story_points) for name in setup.names)
     state = State(setup=setup, characters=characters, pool=setup.pool_start)
     cast = seats_text(setup.names, range(setup.players))
-    return replace(state, log=_say(state, say("{gm} runs Danger World for {cast}. Session 1, encounter 1.", gm=setup.gm, cast=cast)))
+    return replace(state, log=_say(state, say("{gm} runs Danger World for {cast}. Session 1, encounter 1.", gm=setup.gm_named, cast=cast)))
 
 
 def _is_gm(state: State, seat: int | None) -> bool:
@@ -870,7 +880,7 @@ def check(state: State, action: Action) -> None:
     if isinstance(action, Unlock):
         raise RuleError("locks are permanent", say("dice once locked may not be unlocked"))
     if isinstance(action, GM_ACTIONS):
-        _require(_is_gm(state, action.seat), "GM", say("only the GM ({gm}) does that", gm=state.setup.gm))
+        _require(_is_gm(state, action.seat), "GM", say("only the GM ({gm}) does that", gm=state.setup.gm_named))
     if isinstance(action, (CreateCharacter, SetStats, SetAspects)):
         character = _character(state, action.character)
         _require_for(state, action.seat, action.character)
@@ -1226,7 +1236,7 @@ def _begin(state: State, action: BeginCheck) -> State:
                 "{gm} compels \u201c{aspect}\u201d for {n} story point: +{penalty} penalty.",
                 "{gm} compels \u201c{aspect}\u201d for {n} story points: +{penalty} penalty.",
                 comp.sp,
-                gm=state.setup.gm,
+                gm=state.setup.gm_named,
                 aspect=actor.aspects[comp.aspect],
                 penalty=comp.sp,
             )
@@ -1241,14 +1251,14 @@ def _begin(state: State, action: BeginCheck) -> State:
                     "{gm}'s penalty die on the challenge: +{kept} penalty ({waived} removed by the table).",
                     "{gm}'s penalty dice on the challenge: +{kept} penalty ({waived} removed by the table).",
                     actor.challenge,
-                    gm=state.setup.gm,
+                    gm=state.setup.gm_named,
                     kept=kept,
                     waived=action.waive,
                 )
             )
         else:
             lines.append(
-                say_n("{gm}'s penalty die on the challenge: +{kept} penalty.", "{gm}'s penalty dice on the challenge: +{kept} penalty.", actor.challenge, gm=state.setup.gm, kept=kept)
+                say_n("{gm}'s penalty die on the challenge: +{kept} penalty.", "{gm}'s penalty dice on the challenge: +{kept} penalty.", actor.challenge, gm=state.setup.gm_named, kept=kept)
             )
     parts = [say("{count} pool dice", count=c.normal)]
     if actor.lost_dice and stat_dice < actor.stat(action.stats[0]) + actor.stat(action.stats[1]):
@@ -1357,7 +1367,7 @@ def _choose(state: State, height: int | None) -> State:
         rerolls=c.rerolls,
     )
     if botches:
-        lines.append(say_n("{n} botch for {gm} to spend.", "{n} botches for {gm} to spend.", botches, gm=state.setup.gm))
+        lines.append(say_n("{n} botch for {gm} to spend.", "{n} botches for {gm} to spend.", botches, gm=state.setup.gm_named))
     state = replace(state, characters=tuple(characters), check=replace(c, result=result, stage="gm" if botches else c.stage))
     for line in lines:
         state = replace(state, log=_say(state, line))
@@ -1374,7 +1384,7 @@ def _spend(state: State, options: Sequence[GmOption]) -> State:
     c = state.check
     assert c is not None and c.result is not None
     if not options:
-        state = replace(state, log=_say(state, say("{gm} lets the botches go.", gm=state.setup.gm)))
+        state = replace(state, log=_say(state, say("{gm} lets the botches go.", gm=state.setup.gm_named)))
     for option in options:
         target = c.actor if option.character is None else option.character
         name = state.names[target]
@@ -1382,14 +1392,14 @@ def _spend(state: State, options: Sequence[GmOption]) -> State:
         if option.option == "danger":
             who = state.characters[target]
             state = replace(state, characters=_with(state, target, danger=who.danger + 1))
-            said = say("{gm} spends 1: {name}'s danger rises to {danger}{note}.", gm=state.setup.gm, name=name, danger=who.danger + 1, note=note)
+            said = say("{gm} spends 1: {name}'s danger rises to {danger}{note}.", gm=state.setup.gm_named, name=name, danger=who.danger + 1, note=note)
             state = replace(state, log=_say(state, said))
         elif option.option in HITS:
             if state.characters[target].dead:
                 wasted = {
-                    "reduced": say("{gm}'s reduced hit on {name} is wasted: {name} is already dead.", gm=state.setup.gm, name=name),
-                    "full": say("{gm}'s full hit on {name} is wasted: {name} is already dead.", gm=state.setup.gm, name=name),
-                    "overload": say("{gm}'s overload hit on {name} is wasted: {name} is already dead.", gm=state.setup.gm, name=name),
+                    "reduced": say("{gm}'s reduced hit on {name} is wasted: {name} is already dead.", gm=state.setup.gm_named, name=name),
+                    "full": say("{gm}'s full hit on {name} is wasted: {name} is already dead.", gm=state.setup.gm_named, name=name),
+                    "overload": say("{gm}'s overload hit on {name} is wasted: {name} is already dead.", gm=state.setup.gm_named, name=name),
                 }
                 state = replace(state, log=_say(state, wasted[option.option]))
                 continue
@@ -1397,11 +1407,11 @@ def _spend(state: State, options: Sequence[GmOption]) -> State:
         elif option.option == "penalty":
             who = state.characters[target]
             state = replace(state, characters=_with(state, target, challenge=who.challenge + 1))
-            said = say("{gm} spends 1: a penalty die on a challenge{note}, +1 penalty die on {name}'s next check.", gm=state.setup.gm, note=note, name=name)
+            said = say("{gm} spends 1: a penalty die on a challenge{note}, +1 penalty die on {name}'s next check.", gm=state.setup.gm_named, note=note, name=name)
             state = replace(state, log=_say(state, said))
         else:
             cost = GM_OPTIONS[option.option]
-            said = say("{gm} spends {cost}: {option} for {name}{note}.", gm=state.setup.gm, cost=cost, option=GM_OPTION_SAID[option.option], name=name, note=note)
+            said = say("{gm} spends {cost}: {option} for {name}{note}.", gm=state.setup.gm_named, cost=cost, option=GM_OPTION_SAID[option.option], name=name, note=note)
             state = replace(state, log=_say(state, said))
     spent = replace(c.result, spent=tuple(options))
     state = replace(state, check=replace(c, result=spent))
@@ -1421,7 +1431,7 @@ def _hit(state: State, target: int, hit: str, spent: int | None) -> State:
     state = replace(state, characters=_with(state, target, **changes))
     # TRANSLATORS: a section of the damage track and its filled boxes ("Bashed 2/3").
     boxes = _series([say("{section} {filled}/{boxes}", section=SECTION_NAMES[i], filled=damage[i], boxes=BOXES[i]) for i in filled]) or say("nothing left to fill")
-    said = {"gm": state.setup.gm, "cost": spent, "name": c.name, "zone": zone, "boxes": boxes}
+    said = {"gm": state.setup.gm_named, "cost": spent, "name": c.name, "zone": zone, "boxes": boxes}
     if spent is None:
         landed = {
             "reduced": say("{gm} lands a reduced hit on {name}: {boxes}.", **said),
@@ -1526,7 +1536,7 @@ class View:
     """What a seat sees. Danger World has no hidden information: every seat sees the same."""
 
     seat: int | None
-    gm: str
+    gm: str | Said
     gm_seat: int
     phase: Phase
     pool: int
@@ -1573,7 +1583,7 @@ def view_for(state: State, seat: int | None) -> View:
     rolled = c is not None and c.stage in ("lock", "gm")
     return View(
         seat=seat,
-        gm=state.setup.gm,
+        gm=state.setup.gm_named,
         gm_seat=state.gm_seat,
         phase=state.phase,
         pool=state.pool,
@@ -1979,21 +1989,32 @@ RULES = GameRules.of(globals(), CARD)
 
 @dataclass(frozen=True)
 class ReadySheet:
-    """A finished sheet to start from: stats in `STATS` order and three aspects."""
+    """A finished sheet to start from: stats in `STATS` order and three aspects. The ready-made
+    ones' label and aspects are the playbook's suggestions, said in the page's language
+    (`written`); once on a sheet, an aspect is the player's text, kept as written."""
 
-    label: str
+    label: str | Said
     stats: tuple[int, ...]
-    aspects: tuple[str, ...]
+    aspects: tuple[str | Said, ...]
+
+    def written(self, said: Callable[[Said], str] = str) -> ReadySheet:
+        """The sheet with its label and aspects as text: `said` says each message (English by
+        default; a page passes its language's `i18n.render`)."""
+        def text(value: str | Said) -> str:
+            return said(value) if isinstance(value, Said) else value
+
+        return ReadySheet(text(self.label), self.stats, tuple(text(a) for a in self.aspects))
 
 
 #: The text names no characters; Wren is the courtyard example's sneak (`worked_example`), the
 #: others cover the text's other examples (the pressure-plate trap's Agility, Speed and
 #: Perception; the guards; talking one's way through). Each is a legal new PC: 16 dice, 1-4 each.
+#: A character's given name is a name, the same in every language.
 READY_SHEETS: tuple[ReadySheet, ...] = (
-    ReadySheet("Wren, the cat burglar", (4, 1, 2, 1, 3, 2, 1, 2), ("Cat burglar", "Owes the guild", "Never leaves a friend")),
-    ReadySheet("Brick, the bruiser", (2, 3, 1, 4, 2, 1, 1, 2), ("Built like a barn door", "Hot-headed", "Protects the weak")),
-    ReadySheet("Sage, the fixer", (1, 1, 2, 1, 3, 4, 3, 1), ("Knows someone who knows someone", "Reads people like books", "Coward at heart")),
-    ReadySheet("Vesper, the scout", (3, 2, 4, 1, 3, 1, 1, 1), ("Eyes like a hawk", "Runs first, asks later", "Cannot sit still")),
+    ReadySheet(say("{name}, the cat burglar", name="Wren"), (4, 1, 2, 1, 3, 2, 1, 2), (say("Cat burglar"), say("Owes the guild"), say("Never leaves a friend"))),
+    ReadySheet(say("{name}, the bruiser", name="Brick"), (2, 3, 1, 4, 2, 1, 1, 2), (say("Built like a barn door"), say("Hot-headed"), say("Protects the weak"))),
+    ReadySheet(say("{name}, the fixer", name="Sage"), (1, 1, 2, 1, 3, 4, 3, 1), (say("Knows someone who knows someone"), say("Reads people like books"), say("Coward at heart"))),
+    ReadySheet(say("{name}, the scout", name="Vesper"), (3, 2, 4, 1, 3, 1, 1, 1), (say("Eyes like a hawk"), say("Runs first, asks later"), say("Cannot sit still"))),
 )
 
 #: Aspects a quick character draws three of: the playbook's suggestions, offered in the page's
@@ -2029,7 +2050,7 @@ def quick_sheet(seed: int, sheet_dice: int = SHEET_DICE, said: Callable[[Said], 
     stats = [STAT_MIN] * len(STATS)
     for _ in range(sheet_dice - sum(stats)):
         stats[rng.choice([i for i, v in enumerate(stats) if v < STAT_MAX])] += 1
-    return ReadySheet("a quick character", tuple(stats), tuple(said(aspect) for aspect in rng.sample(QUICK_ASPECTS, ASPECTS)))
+    return ReadySheet(said(say("a quick character")), tuple(stats), tuple(said(aspect) for aspect in rng.sample(QUICK_ASPECTS, ASPECTS)))
 
 
 # -- the text's worked example ------------------------------------------------------------------------

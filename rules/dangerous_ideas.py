@@ -56,6 +56,7 @@ __all__ = [
     "NODES",
     "PLACES",
     "RULES",
+    "STORIES",
     "Attempt",
     "Conclude",
     "Connect",
@@ -117,6 +118,7 @@ __all__ = [
     "seed_advice",
     "sheet_score",
     "standings",
+    "story_said",
     "success_chance",
     "tiebreaks",
     "transcript",
@@ -267,6 +269,19 @@ def default_chapters(players: int) -> int:
 
 
 # -- setup ------------------------------------------------------------------------------------
+
+
+#: Stories the playbook offers to retell, each said in the reader's language. A table stores a
+#: story's English (its msgid: the same text a table stored before languages), and `story_said`
+#: finds it again, so each page says it in its own language; a story typed by the table is its
+#: own text, kept as written.
+STORIES: tuple[Said, ...] = (say("Goldilocks and the Three Bears"),)
+
+
+def story_said(story: str) -> str | Said:
+    """The stored `story` as a page says it: an offered one (`STORIES`) in the reader's language,
+    any other as typed."""
+    return next((offered for offered in STORIES if str(offered) == story), story)
 
 
 @dataclass(frozen=True)

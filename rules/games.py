@@ -157,11 +157,16 @@ class Card:
         """Every seat a device may hold at a table of `setup`, by name: the rules' players, then
         (a game with a GM) the GM's own seat after them, named by the setup's `gm`. Keys, links,
         claims and the join page count a table's seats here, never by its names alone."""
-        names = tuple(getattr(setup, "names", ()))
+        return tuple(str(name) for name in self.seat_labels(setup))
+
+    def seat_labels(self, setup: Any) -> tuple[str | Said, ...]:
+        """`seat_names` as a page says them: the GM's seat in the reader's language ("GM", or
+        "Morgan (GM)"), the players' names as typed. `str()` of each is its `seat_names`."""
+        names: tuple[str | Said, ...] = tuple(getattr(setup, "names", ()))
         if not self.gm:
             return names
         gm = str(getattr(setup, "gm", "") or "GM")
-        return (*names, gm if gm == "GM" else f"{gm} (GM)")
+        return (*names, say("GM") if gm == "GM" else say("{name} (GM)", name=gm))
 
 
 def _modules(name: str) -> dict[Layer, str]:

@@ -17,7 +17,6 @@ from drawing.danger_world import history_card, party_board, scene, story
 from playbook.store import Store
 from rules import Game
 from rules.danger_world import (
-    READY_SHEETS,
     RULES,
     ApplyHit,
     CreateCharacter,
@@ -35,8 +34,8 @@ GM_SEAT = len(NAMES)
 STATS = (4, 1, 2, 1, 3, 2, 1, 2)
 ASPECTS = ("Cat burglar", "Owes the guild", "Never leaves a friend")
 #: what a reader meets that no catalog says: players' names and typed aspects, the game's
-#: name, the ready-made characters' names and aspects (the designers' examples).
-NOT_MESSAGES = (*NAMES, GM, *ASPECTS, "Danger World", *(r.label for r in READY_SHEETS), *(a for r in READY_SHEETS for a in r.aspects))
+#: name, the ready-made characters' given names (their labels and aspects are messages).
+NOT_MESSAGES = (*NAMES, GM, *ASPECTS, "Danger World", "Wren", "Brick", "Sage", "Vesper")
 #: the parts of a Danger World page this game draws (its frame is the shared table page's).
 OWN_PARTS = (
     "pb-party",

@@ -12,7 +12,7 @@ from lab.findings import compared, dominance, holm, seat_order, too_few, what_wi
 from printables.balance_report import build_pdf
 from rules.games import CARDS
 from tests.support.headless import click
-from tests.support.pseudo import escaped, widget_texts
+from tests.support.pseudo import escaped, escaped_across, widget_texts
 from widgets.balance_lab import BalanceLab
 
 pytestmark = pytest.mark.timeout(300)
@@ -43,7 +43,8 @@ def test_the_lab_page_says_every_word_in_the_pseudo_language_through_a_run_a_com
     page = BalanceLab()
     for game in [card.slug for card in CARDS if card.has("lab")]:
         page.game.value = game
-        assert escaped(_page_texts(page), names=_names()) == [], game
+        # across text nodes: a note's settings are code inside its message (`settings_as_typed`)
+        assert escaped_across(_page_texts(page), names=_names()) == [], game
     assert escaped([page.odds.children[0].value.replace("<h3", "").split(">", 1)[1].split("<")[0]]) == []
 
     page.game.value = "new-rule"

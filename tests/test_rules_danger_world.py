@@ -648,7 +648,7 @@ def test_a_hit_on_a_character_without_a_sheet_is_refused() -> None:
 @pytest.mark.parametrize("sheet_dice", [8, 12, 16, 20, 32])
 def test_every_ready_made_and_quick_sheet_is_legal_at_any_sheet_size(sheet_dice):
     setup = dw.Setup(names=("Wren",), sheet_dice=sheet_dice)
-    sheets = [(dw.fit_stats(r.stats, sheet_dice), r.aspects) for r in dw.READY_SHEETS]
+    sheets = [(dw.fit_stats(r.stats, sheet_dice), r.written().aspects) for r in dw.READY_SHEETS]
     sheets += [(q.stats, q.aspects) for q in (dw.quick_sheet(seed, sheet_dice) for seed in range(40))]
     for stats, aspects in sheets:
         state = dw.initial(setup)

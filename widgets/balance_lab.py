@@ -30,6 +30,7 @@ Stable CSS classes (`add_class`), for browser tests and users' scripts:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -190,6 +191,17 @@ class OddsPanel(widgets.VBox):
             return
         self.report = report
         self.result.value = chosen.html(report)
+
+
+#: a setting as the variants box takes it ("max_rounds=none", "bots=hoarder*4", "cap=200"), or a
+#: setting's name ("max_rounds"): the same in every language, as it is typed.
+_SETTING = re.compile(r"(?<![\w&#])[a-z]+(?:_[a-z]+)*=[^\s,;)]+|(?<![\w&#])[a-z]+(?:_[a-z]+)+(?![\w=])")
+
+
+def settings_as_typed(escaped: str) -> str:
+    """Escaped text with each setting it names shown as code: what to type into the variants
+    box, not words of the sentence (and a phone may not break it mid-name)."""
+    return _SETTING.sub(lambda found: f"<code>{found.group()}</code>", escaped)
 
 
 def _has_odds(game: Card) -> bool:
@@ -374,7 +386,7 @@ class BalanceLab(widgets.VBox):
     def _game_changed(self) -> None:
         slug = self.game.value
         note = lab.GAMES[slug].note
-        self.note.value = f'<div class="pb-muted" style="margin:4px 0 8px;line-height:1.4">ℹ {esc(render(note))}</div>' if note else ""
+        self.note.value = f'<div class="pb-muted" style="margin:4px 0 8px;line-height:1.4">ℹ {settings_as_typed(esc(render(note)))}</div>' if note else ""
         self.games.max = game_card(slug).lab_max_games
         self.setup_a.set_game(slug)
         self.setup_b.set_game(slug)

@@ -43,7 +43,7 @@ def board_scene(game: AnyGame, free: Sequence[int] | None = None) -> Scene:
     some are free and no seat has moved, the board waits for players)."""
     scene = scenes_for(game.rules.slug).scene(game.state)
     if free and not game.rules.over(game.state) and not any(a.seat is not None and not a.chance for a in game.actions):
-        return waiting_scene(scene, card(game.rules.slug).seat_names(game.setup), free)
+        return waiting_scene(scene, tuple(render(label) for label in card(game.rules.slug).seat_labels(game.setup)), free)
     return scene
 
 

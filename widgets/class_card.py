@@ -77,7 +77,7 @@ class ClassPanel(widgets.VBox):
 
     def show(self, table: Table) -> None:
         dash = self._dash
-        names = card_of(dash.slug).seat_names(table.game.setup)
+        names = [render(label) for label in card_of(dash.slug).seat_labels(table.game.setup)]
         # In Voila, links relative to the page; in JupyterLab, to the `playbook serve` that opens them.
         links = table_links("" if in_voila() else public_base(), dash.slug, table.id, table.meta, names)
         claims = dict(table.meta.get("claims") or {})
@@ -156,7 +156,7 @@ class ClassPanel(widgets.VBox):
         from printables.slips import seat_slips
 
         table = dash.store.load(dash.table_id)
-        names = list(card_of(dash.slug).seat_names(table.game.setup))
+        names = [render(label) for label in card_of(dash.slug).seat_labels(table.game.setup)]
         links = table_links(public_base(), dash.slug, table.id, table.meta, names)
         claims = dict(table.meta.get("claims") or {})
         # Seats a device holds are not printed: their keys are their devices' own.

@@ -39,7 +39,7 @@ def glance_html(record: cl.ClassRecord, tables: Sequence[Any]) -> str:
     cards = []
     for i, table in enumerate(tables):
         state, rules = table.game.state, table.game.rules
-        names = card(record.game).seat_names(table.game.setup)  # a GM's seat too
+        names = [render(label) for label in card(record.game).seat_labels(table.game.setup)]  # a GM's seat too
         if rules.over(state):
             line = _("Finished")
         elif record.phase == "over":
@@ -79,7 +79,7 @@ def results_html(record: cl.ClassRecord, tables: Sequence[Any]) -> str:
     words = card(record.game).words
     for i, table in enumerate(tables):
         state, rules = table.game.state, table.game.rules
-        names = card(record.game).seat_names(table.game.setup)  # a GM's seat too
+        names = [render(label) for label in card(record.game).seat_labels(table.game.setup)]  # a GM's seat too
         where = esc(_("{table} {n}", table=render(words.Table), n=i + 1))
         standings = rules.standings(state)
         first = [seat for rank, seat, _s in standings if rank == 1]

@@ -496,7 +496,7 @@ class ClassPage(widgets.VBox):
             return False
         self._shown = None
         self._draw()
-        seat_name = card(self.record.game).seat_names(table.game.setup)[seat]
+        seat_name = render(card(self.record.game).seat_labels(table.game.setup)[seat])
         self._say_at(self._at, _("A bot ({bot}) plays {name}'s seat at {table} {n}.", bot=bot, name=seat_name, table=self._table_word(), n=table_index + 1), True)
         return True
 
@@ -622,7 +622,7 @@ class ClassPage(widgets.VBox):
         if self._shown == key:
             return
         self._shown = key
-        self._head(_("Which one are you? · {title}", title=record.title), _("Room code {code}", code=record.code))
+        self._head(_("Which one are you? · {title}", title=record.heading), _("Room code {code}", code=record.code))
         if record.phase == "over":
             self._replace((widgets.HTML(f'<div class="pb-big">{esc(_("This class is over."))}</div>'),))
             return
@@ -674,7 +674,7 @@ class ClassPage(widgets.VBox):
         if self._shown == key:
             return
         self._shown = key
-        self._head(f"{student.name} · {record.title}", _("Room code {code}", code=record.code))
+        self._head(f"{student.name} · {record.heading}", _("Room code {code}", code=record.code))
         if not student.kept:
             # Not "You are in" before the device has kept its key: a phone locked now would
             # lose its name (the name stays free a little while, then is free again).
@@ -766,7 +766,7 @@ class ClassPage(widgets.VBox):
         self._shown = key
         base = public_base()
         links = class_links(base, record)
-        self._head(record.title)
+        self._head(record.heading)
         parts = []
         paused = record.pace.get("paused_at") is not None and record.phase == "playing"
         self.announcer.follow("paused", _("Paused by the teacher") if paused else "")
@@ -812,7 +812,7 @@ class ClassPage(widgets.VBox):
         if record.phase in ("playing", "over") and tables:
             # The tables compared in one debrief, round by round (what each board showed then).
             if self.class_debrief is None:
-                self.class_debrief = ClassDebrief(record.title, card(record.game).words.Table)
+                self.class_debrief = ClassDebrief(record.heading, card(record.game).words.Table)
             self.class_debrief.show([t.game for t in tables])
             body.append(self.class_debrief)
         self._replace(tuple(body))
@@ -836,7 +836,7 @@ class ClassPage(widgets.VBox):
         links = class_links(public_base(), record)
         phase = render(_PHASES[record.phase]) if record.phase in _PHASES else record.phase
         self._head(
-            _("{title} · the facilitator's page", title=record.title),
+            _("{title} · the facilitator's page", title=record.heading),
             _n("Room code {code} · {n} students · {phase}", "Room code {code} · {n} students · {phase}", len(record.students), code=record.code, phase=phase),
         )
         self._draw_controls(record)
@@ -966,7 +966,7 @@ class ClassPage(widgets.VBox):
         stored = self._tables()
         tables = [(_("{table} {n}", table=word, n=i + 1), t.game) for i, t in enumerate(stored)]
         stopped = {label: text for (label, _game), t in zip(tables, stored) if (text := cl.stopped_text(t.game, t.meta))}
-        pdf = debrief.build_pdf(tables, reveal=reveal, reveal_pledges=name_secrets, title=_("{title}: the debrief", title=record.title), stopped=stopped)
+        pdf = debrief.build_pdf(tables, reveal=reveal, reveal_pledges=name_secrets, title=_("{title}: the debrief", title=record.heading), stopped=stopped)
         running = sum(1 for t in stored if not cl.table_over(t))
         if not card(record.game).hides:
             note = ""
@@ -1033,7 +1033,7 @@ class ClassPage(widgets.VBox):
         rowed = {where for s in record.students if (where := cl.seat_of(record, s)) is not None} if record.phase != "over" else set()
         for i, table in enumerate(tables):
             state, rules = table.game.state, table.game.rules
-            names = card(record.game).seat_names(table.game.setup)  # a GM's seat too
+            names = [render(label) for label in card(record.game).seat_labels(table.game.setup)]  # a GM's seat too
             since = self.store.changes(table.id)[-1]["at"] if table.version else now
             links = {"facilitator": page("", card(record.game).notebook) + table_query(table.id, facilitator=table.meta.get("facilitator_key", ""))}
             stopped = bool(table.meta.get(STOPPED))

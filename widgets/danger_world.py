@@ -243,7 +243,7 @@ class SheetBuilder(widgets.VBox):
         ).add_class(f"pb-quick-{index}")
         self.quick.on_click(lambda _event: on_quick(index) if on_quick else None)
         self.ready = widgets.Dropdown(
-            options=[(_("or start from a ready-made one…"), -1)] + [(r.label, k) for k, r in enumerate(READY_SHEETS)],
+            options=[(_("or start from a ready-made one…"), -1)] + [(render(r.label), k) for k, r in enumerate(READY_SHEETS)],
             value=-1,
             tooltip=_("A ready-made character sheet"),
             layout=widgets.Layout(width="290px"),
@@ -301,7 +301,7 @@ class SheetBuilder(widgets.VBox):
     def _take_ready(self, k: int) -> None:
         if k < 0:
             return
-        ready = READY_SHEETS[k]
+        ready = READY_SHEETS[k].written(render)  # its aspects in this page's language: the player's text from now
         self.fill(fit_stats(ready.stats, self.sheet_dice), ready.aspects)
         self.ready.value = -1  # the choice is made: the controls hold it now, to change at will
 
@@ -488,7 +488,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
         return state.waiting_for()
 
     def base_title(self, game: AnyGame) -> str:
-        return _("{game}: {gm} with {names}", game=self.game_title, gm=game.setup.gm, names=", ".join(game.setup.names))
+        return _("{game}: {gm} with {names}", game=self.game_title, gm=game.setup.gm_named, names=", ".join(game.setup.names))
 
     def seat_name(self, seat: int | None) -> str:
         if self.game is not None and (seat is None or seat == self.game.setup.gm_seat):

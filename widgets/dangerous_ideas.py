@@ -110,6 +110,7 @@ from rules.dangerous_ideas import (
     GAIN_STONES,
     NODES,
     RULES,
+    STORIES,
     TURN_STONES,
     Conclude,
     EndTurn,
@@ -130,6 +131,7 @@ from rules.dangerous_ideas import (
     ending,
     seed_advice,
     standings,
+    story_said,
     success_chance,
     tiebreaks,
     view_for,
@@ -142,7 +144,6 @@ from .table import TableDashboard
 
 __all__ = ["CLASS_VARIANTS", "DASHBOARD", "DangerousIdeasDashboard", "SetupForm"]
 
-DEFAULT_STORY = "Goldilocks and the Three Bears"
 DEFAULT_NAMES = (
     "Manifest Destiny",
     "Vegetarianism",
@@ -170,9 +171,10 @@ class SetupForm(NewGameForm):
             style=WIDE,
         ).add_class("pb-players")
         self._seat_rows(RULES.slug, DEFAULT_NAMES[: CARD.players.high], lambda i: _("Seat {number}", number=i + 1), _("the player's Dangerous Idea"), kind_width="170px")
-        # The designers' own example (the rules text retells it): it stays as they wrote it.
+        # The designers' example (their text retells it), offered in the page's language: the
+        # table stores its English (`story_said` says it in each page's language again).
         self.story = widgets.Text(
-            value=DEFAULT_STORY,
+            value=render(STORIES[0]),
             description=_("The story retold"),
             placeholder=_("a fairy tale or a film everyone knows"),
             style=WIDE,
@@ -226,6 +228,12 @@ class SetupForm(NewGameForm):
         )
         self._ready()
 
+    def story_to_store(self) -> str:
+        """The story as the table stores it: an offered story left as the page said it is
+        stored in English (every page says it in its own language); a typed one as typed."""
+        typed = " ".join(self.story.value.split())
+        return next((str(offered) for offered in STORIES if render(offered) == typed), typed)
+
     def setup(self, names: tuple[str, ...]) -> Setup:
         return Setup(
             names=names,
@@ -233,7 +241,7 @@ class SetupForm(NewGameForm):
             seeds=self.seeds.value,
             chapters=self.chapters.value or None,
             start_stones=self.start_stones.value,
-            story=self.story.value,
+            story=self.story_to_store(),
             table_dice=self.table_dice.value,
         )
 
@@ -360,7 +368,7 @@ class DangerousIdeasDashboard(TableDashboard):
         return state.waiting_for()
 
     def base_title(self, game: AnyGame) -> str:
-        story = game.setup.story
+        story = render(story_said(game.setup.story))
         return f"{self.game_title}: {story} ({', '.join(game.setup.names)})" if story else super().base_title(game)
 
     def on_lobby(self) -> None:
@@ -369,7 +377,7 @@ class DangerousIdeasDashboard(TableDashboard):
 
     def on_open(self) -> None:
         assert self.game is not None
-        self.story = self.game.setup.story
+        self.story = render(story_said(self.game.setup.story))
         self._seen = -1
         self.narration.value = ""
 

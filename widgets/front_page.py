@@ -131,7 +131,7 @@ class ClassStarter(widgets.VBox):
 
         rows = [
             '<li><a href="{}" target="_blank" rel="noopener">{}</a> <span class="pb-muted">· {} · {}</span></li>'.format(
-                esc(class_links("", r)["monitor"]), esc(_named(r.title, r.code)), esc(_students(len(r.students))), esc(_phase(r.phase))
+                esc(class_links("", r)["monitor"]), esc(_named(r.heading, r.code)), esc(_students(len(r.students))), esc(_phase(r.phase))
             )
             for r in classes(self.store)
         ]
@@ -141,7 +141,7 @@ class ClassStarter(widgets.VBox):
             tables = len(r.tables)
             by_day.setdefault(time.strftime("%A %d %B %Y", time.localtime(r.created)), []).append(
                 '<li class="pb-class-ended">{} <span class="pb-muted">· {}, {}</span> · <a class="pb-class-debrief-link" href="{}" target="_blank" rel="noopener">{}</a></li>'.format(
-                    esc(_named(r.title, r.code)), esc(_students(len(r.students))), esc(_tables(r.game, tables)), esc(class_links("", r)["monitor"]), esc(_("its debrief: the CSV and the handout"))
+                    esc(_named(r.heading, r.code)), esc(_students(len(r.students))), esc(_tables(r.game, tables)), esc(class_links("", r)["monitor"]), esc(_("its debrief: the CSV and the handout"))
                 )
             )
         if by_day:

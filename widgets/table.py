@@ -53,7 +53,7 @@ from playbook.classes import chooser, stopped_text
 from playbook.links import public_base, table_links, table_query
 from playbook.store import CLASS_ENDED, STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, StoreFault, Table, TableInfo, Undo, bot_of_move, undo_reason
 from rules import Action, RuleError, SaveFileError, load_game, new_game
-from rules.core import AnyGame, seats_text
+from rules.core import AnyGame, seats_said
 from rules.games import card
 from rules.text import Said, say
 
@@ -111,8 +111,8 @@ def _reason(exc: BaseException) -> str:
 
 def seat_names(game: AnyGame) -> tuple[str, ...]:
     """Every seat a device may hold at `game`'s table, by name (its card's `seat_names`: a GM's
-    seat too): what keys, links, the join page and the board count."""
-    return card(game.rules.slug).seat_names(game.setup)
+    seat too, said in the page's language): what keys, links, the join page and the board count."""
+    return tuple(render(label) for label in card(game.rules.slug).seat_labels(game.setup))
 
 
 def seat_keys(game: AnyGame) -> dict[str, str]:
@@ -821,7 +821,7 @@ class TableDashboard(widgets.VBox):
         player's finger (a press then lands beside the button)."""
         seats = list(seats)
         if self.role != "seat" or self.seat is None or not seats:
-            return seats_text(names, seats)
+            return render(seats_said(names, seats))
         others = sum(1 for s in seats if s != self.seat)
         if self.seat not in seats:
             return _n("{n} other", "{n} others", others)
