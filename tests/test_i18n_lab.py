@@ -26,11 +26,11 @@ def own_slots(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
 
 def _names(*more: str) -> list[str]:
     """What stands outside the messages: the games' and bots' names, the ready-made villages'
-    ids, the info sign, and what a test adds (a setup's VARIANTS text). A game's card words
+    ids, and what a test adds (a setup's VARIANTS text). A game's card words
     (its word for a table) are its card's, said where the card is translated."""
     words = [str(getattr(card.words, "Table", "")) for card in CARDS if card.has("lab")]
     bots = [bot for game in lab.BOTS for bot in lab.BOTS[game]]
-    return [str(card.title) for card in CARDS] + bots + words + ["ℹ", *more]
+    return [str(card.title) for card in CARDS] + bots + words + [*more]
 
 
 def _page_texts(page: BalanceLab) -> list[str]:

@@ -386,7 +386,7 @@ class BalanceLab(widgets.VBox):
     def _game_changed(self) -> None:
         slug = self.game.value
         note = lab.GAMES[slug].note
-        self.note.value = f'<div class="pb-muted" style="margin:4px 0 8px;line-height:1.4">ℹ {settings_as_typed(esc(render(note)))}</div>' if note else ""
+        self.note.value = f'<div class="pb-muted" style="margin:4px 0 8px;line-height:1.4"><span aria-hidden="true">ⓘ</span> {settings_as_typed(esc(render(note)))}</div>' if note else ""
         self.games.max = game_card(slug).lab_max_games
         self.setup_a.set_game(slug)
         self.setup_b.set_game(slug)
