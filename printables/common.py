@@ -863,17 +863,22 @@ STANDINGS_WEIGHTS = (10, 60, 20)
 STANDINGS_ROW = 6.5 * mm
 
 
-def results_block(game: AnyGame, width: float, *, score: str = "", scores: bool = True, stopped: object = "") -> list[Flowable]:
+def results_block(
+    game: AnyGame, width: float, *, score: str = "", scores: bool = True, stopped: object = "", ended: i18n.Said | str | None = None
+) -> list[Flowable]:
     """The winner (or where the game stands) and the standings table; without `scores` (a
     household's VP would give an anonymous pledge away) neither, only how the game ended.
     `stopped` says where a game the facilitator stopped stood ("stopped in year 2"): it is over
-    for the handout, with the standings it stopped at."""
+    for the handout, with the standings it stopped at. `ended` says why the game ended, where
+    the state keeps no `ending` (the Said of its English `ended`)."""
     rules, state = game.rules, game.state
     names = game.setup.names
     table = rules.standings(state)
     best = [seat for rank, seat, _score in table if rank == 1]
     story: list[Flowable] = []
-    ended = i18n.render(getattr(state, "ended", "") or "")
+    if ended is None:
+        ended = getattr(state, "ending", "") or getattr(state, "ended", "") or ""
+    ended = i18n.render(ended)
     halted = i18n.render(stopped) if isinstance(stopped, str | i18n.Said) else str(stopped or "")
     if not scores:
         if rules.over(state):

@@ -267,7 +267,7 @@ def _worksheet(table: _Table, width: float) -> list[Flowable]:
             antibody=antibody,
         )
     elif state.over:
-        intro = markup(_("The game ended: {how}.", how=i18n.render(state.ended)))
+        intro = markup(_("The game ended: {how}.", how=i18n.render(state.ending or state.ended)))
     else:
         intro = markup(_("Game in progress, round {round}: the scores if the game ended now.", round=state.round))
     story.append(_p(intro, "subtitle"))
@@ -602,7 +602,7 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True) -> list[str]:
     infections = _infections(state)
     rounds = _n("{n} round", "{n} rounds", state.round)
     if state.over:
-        lines = [_n("{n} player, {rounds}; the game ended: {how}.", "{n} players, {rounds}; the game ended: {how}.", state.setup.players, rounds=rounds, how=i18n.render(state.ended))]
+        lines = [_n("{n} player, {rounds}; the game ended: {how}.", "{n} players, {rounds}; the game ended: {how}.", state.setup.players, rounds=rounds, how=i18n.render(state.ending or state.ended))]
     else:
         lines = [_n("{n} player, {rounds}; the game goes on.", "{n} players, {rounds}; the game goes on.", state.setup.players, rounds=rounds)]
     if infections:
