@@ -675,6 +675,17 @@ def slip_pages(count: int, draw_slip: DrawSlip, *, columns: int = 2, rows: int =
     return story
 
 
+def fit_first(texts: Sequence[str], font: str, size: float, width: float) -> tuple[str, float]:
+    """(text, size) of the first of `texts` that fits `width` whole (shrunk down to 7 pt at
+    most): a longer language's label falls back to a shorter one instead of being cut; only
+    the last is cut short with an ellipsis when even it does not fit."""
+    for text in texts[:-1]:
+        fitted, fitted_size = fonts.fit(text, font, size, width)
+        if fitted == text:
+            return fitted, fitted_size
+    return fonts.fit(texts[-1], font, size, width)
+
+
 def write_line(canvas: Canvas, x0: float, x1: float, y: float, colour: colors.Color, width: float = 0.5) -> None:
     """A line to write on, from `x0` to `x1` at `y`."""
     canvas.saveState()

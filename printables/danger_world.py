@@ -317,7 +317,7 @@ def _paragraph(canvas: Canvas, text: str, x: float, top: float, width: float, st
     return height
 
 
-def _panel(canvas: Canvas, box: Box, title: str, aside: str = "") -> None:
+def _panel(canvas: Canvas, box: Box, title: str, aside: str | Sequence[str] = "") -> None:
     """A framed panel with a black title bar: the look of a printed RPG sheet."""
     canvas.saveState()
     canvas.setStrokeColor(common.INK)
@@ -333,9 +333,9 @@ def _panel(canvas: Canvas, box: Box, title: str, aside: str = "") -> None:
     canvas.restoreState()
 
 
-def _bar_text(canvas: Canvas, x: float, width: float, middle: float, title: str, aside: str) -> None:
+def _bar_text(canvas: Canvas, x: float, width: float, middle: float, title: str, aside: str | Sequence[str]) -> None:
     """A bar's title at the line's start and its aside at the other end (right to left: the
-    title at the right)."""
+    title at the right); `aside` may be a longer text and shorter ones to fall back to."""
     start, end = (x + width - PAD, x + PAD) if common.rtl() else (x + PAD, x + width - PAD)
     title_align, aside_align = ("right", "left") if common.rtl() else ("left", "right")
     # A title longer than the bar (a long language) shrinks; the aside takes what is left.
@@ -343,7 +343,7 @@ def _bar_text(canvas: Canvas, x: float, width: float, middle: float, title: str,
     used = fonts.draw_string(canvas, start, middle - title_size * 0.36, title, fonts.BOLD, title_size, align=title_align)
     if aside:
         room = width - 3 * PAD - used
-        text, size = fonts.fit(aside, fonts.BODY, BAR_ASIDE, room)
+        text, size = common.fit_first([aside] if isinstance(aside, str) else aside, fonts.BODY, BAR_ASIDE, room)
         canvas.setFillColor(colors.HexColor("#e0e0e0"))
         fonts.draw_string(canvas, end, middle - size * 0.36, text, fonts.BODY, size, align=aside_align)
 
@@ -747,11 +747,12 @@ class CharacterSheet(Flowable):
             canvas.rect(x0, band_top - ZONE_BAND, x1 - x0, ZONE_BAND, stroke=1, fill=1)
             canvas.setFillColor(common.INK)
             label = _("ZONE {zone} · {section}", zone=zone + 1, section=_section_name(zone))
-            text, size = fonts.fit(label, fonts.BOLD, 7, x1 - x0 - 2)
+            # Too long for the band in a longer language: the zone alone (the track names its section).
+            text, size = common.fit_first([label, _("ZONE {zone}", zone=zone + 1)], fonts.BOLD, 7, x1 - x0 - 2)
             fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND / 2 - size * 0.36, text, fonts.BOLD, size, align="centre")
             canvas.setFillColor(common.MUTED)
             hint = _n("up to {n} danger die", "up to {n} danger dice", zone + 1)
-            text, size = fonts.fit(hint, fonts.BODY, 7, x1 - x0)
+            text, size = common.fit_first([hint, f"0–{zone + 1}"], fonts.BODY, 7, x1 - x0)
             fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND - 6.5, text, fonts.BODY, size, align="centre")
         # The zone rank, big, at the right end.
         right = box.x + box.width - PAD
@@ -895,7 +896,7 @@ def rules_card(table: _Table, width: float) -> list[Flowable]:
 class _Bar(common.Strip):
     """A section title in a black bar, like the panels of the character sheet."""
 
-    def __init__(self, title: str, aside: str = "") -> None:
+    def __init__(self, title: str, aside: str | Sequence[str] = "") -> None:
         super().__init__(BAR)
         self.title = title
         self.aside = aside
@@ -1055,9 +1056,10 @@ def _check_panel(table: _Table, width: float) -> list[Flowable]:
     outcome = _small_table(
         (_("Set height H vs difficulty D"), _("Outcome")),
         (
-            ("H = D", _("Success.")),
-            ("H > D", _("Success + benefit: H − D one-time bonus dice.")),
-            ("0 < H < D", _("Partial success if taken: H one-time bonus dice.")),
+            # TRANSLATORS: rows of the GM screen's outcome table: H and D are the letters of its head "Set height H vs difficulty D".
+            (_("H = D"), _("Success.")),
+            (_("H > D"), _("Success + benefit: H − D one-time bonus dice.")),
+            (_("0 < H < D"), _("Partial success if taken: H one-time bonus dice.")),
             # TRANSLATORS: a row of the GM screen's outcome table: the check made no set.
             (_("no set"), _("Failure.")),
             # TRANSLATORS: a row of the GM screen's outcome table: a check made to help another character.
@@ -1258,7 +1260,7 @@ def _damage_panel(width: float) -> list[Flowable]:
     ]
     sections = " · ".join(f"{_section_name(i)} {n}" for i, (_name, n) in enumerate(TRACK))
     return [
-        _Bar(_("DAMAGE TRACK"), _("{sections}: a hit fills one box (overload: more)", sections=sections)),
+        _Bar(_("DAMAGE TRACK"), (_("{sections}: a hit fills one box (overload: more)", sections=sections), _("a hit fills one box (overload: more)"))),
         _columns([track], _bullets(hits) + _bullets(rests), width),
     ]
 

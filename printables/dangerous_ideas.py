@@ -407,11 +407,12 @@ class _CharacterSheet(Flowable):
             text, size = fonts.fit(name, fonts.BOLD, 13, split - 8 * mm)
             fonts.draw_string(canvas, 1, line_y + 3, text, fonts.BOLD, size)
         canvas.setFillColor(common.MUTED)
-        status, size = fonts.fit(self._status(), fonts.BODY, 7.5, width)
+        status, size = common.fit_first(self._status(), fonts.BODY, 7.5, width)
         fonts.draw_string(canvas, 0, height - SHEET_HEADER + 8, status, fonts.BODY, size)
 
-    def _status(self) -> str:
-        """The small line under the header: where this sheet stands, or how a seat starts."""
+    def _status(self) -> list[str]:
+        """The small line under the header: where this sheet stands, or how a seat starts; then
+        shorter lines for a language whose long one does not fit."""
         table, state = self.table, self.table.state
         if state is None:
             mine = [k + 1 for k in range(table.chapter_count) if k % table.n == self.seat]
@@ -423,11 +424,14 @@ class _CharacterSheet(Flowable):
                 )
             else:
                 starts = _n("you start none of the {n} chapter", "you start none of the {n} chapters", table.chapter_count)
-            return _n(
-                "Seat {seat} of {players} · {starts} · place {n} stone on your nodes, then write one leaf and one coiled meme",
-                "Seat {seat} of {players} · {starts} · place {n} stones on your nodes, then write one leaf and one coiled meme",
-                table.start_stones, seat=self.seat + 1, players=table.n, starts=starts,
-            )
+            return [
+                _n(
+                    "Seat {seat} of {players} · {starts} · place {n} stone on your nodes, then write one leaf and one coiled meme",
+                    "Seat {seat} of {players} · {starts} · place {n} stones on your nodes, then write one leaf and one coiled meme",
+                    table.start_stones, seat=self.seat + 1, players=table.n, starts=starts,
+                ),
+                _("Seat {seat} of {players} · {starts}", seat=self.seat + 1, players=table.n, starts=starts),
+            ]
         sheet = state.sheets[self.seat]
         if state.over:
             where = _("Final sheet")
@@ -437,10 +441,13 @@ class _CharacterSheet(Flowable):
             where = _("Chapter {chapter} of {count}, in play", chapter=state.chapter + 1, count=table.chapter_count)
         memes = _n("{n} meme", "{n} memes", sheet.filled)
         seeds = _n("{n} seed left", "{n} seeds left", sheet.seeds)
-        return _(
-            "{where} · seat {seat} · {memes} · {stones} own stones on the sheet · {bonus} bonus · {seeds}",
-            where=where, seat=self.seat + 1, memes=memes, stones=sheet.stones, bonus=sheet.bonus, seeds=seeds,
-        )
+        return [
+            _(
+                "{where} · seat {seat} · {memes} · {stones} own stones on the sheet · {bonus} bonus · {seeds}",
+                where=where, seat=self.seat + 1, memes=memes, stones=sheet.stones, bonus=sheet.bonus, seeds=seeds,
+            ),
+            _("{where} · seat {seat} · {memes} · {seeds}", where=where, seat=self.seat + 1, memes=memes, seeds=seeds),
+        ]
 
     def _seeds(self, canvas: Canvas, left: float, right: float, y: float) -> None:
         """The red seeds, right-aligned: circles, the spent ones crossed off."""
