@@ -686,6 +686,28 @@ def fit_first(texts: Sequence[str], font: str, size: float, width: float) -> tup
     return fonts.fit(texts[-1], font, size, width)
 
 
+#: the narrowest a word is condensed (its width, as a share) before it is cut short.
+CONDENSED = 0.75
+
+
+def draw_fitted(canvas: Canvas, x: float, y: float, text: str, font: str, size: float, width: float, align: str = "left") -> float:
+    """Draw `text` whole within `width`: shrunk down to 7 pt, then condensed sideways (down to
+    `CONDENSED`) for a longer language's long word, and only then cut short. Return the width."""
+    fitted, fitted_size = fonts.fit(text, font, size, width)
+    if fitted == text:
+        return fonts.draw_string(canvas, x, y, text, font, fitted_size, align=align)
+    natural = fonts.string_width(text, font, fonts.MIN_SIZE)
+    squeeze = max(CONDENSED, width / natural)
+    if squeeze == CONDENSED:
+        text, _size = fonts.fit(text, font, fonts.MIN_SIZE, width / CONDENSED)
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(squeeze, 1)
+    used = fonts.draw_string(canvas, 0, 0, text, font, fonts.MIN_SIZE, align=align)
+    canvas.restoreState()
+    return used * squeeze
+
+
 def write_line(canvas: Canvas, x0: float, x1: float, y: float, colour: colors.Color, width: float = 0.5) -> None:
     """A line to write on, from `x0` to `x1` at `y`."""
     canvas.saveState()

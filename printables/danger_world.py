@@ -147,12 +147,13 @@ ODDS_SHADE = 0.26  # how dark a certain success is shaded (0 white .. 1 black)
 POOL_BOXES = 20  # the general pool's tally on the GM screen
 MINUS = "\u2212"
 #: The sheet's two stat columns, as the rules text groups them.
-STAT_GROUPS: tuple[tuple[i18n.Said, tuple[str, ...]], ...] = (
-    # TRANSLATORS: the head of the character sheet's column of physical stats (capitals if the language has them).
-    (i18n.say("PHYSICAL"), PHYSICAL),
-    # TRANSLATORS: the head of the character sheet's column of mental stats (capitals if the language has them).
-    (i18n.say("MENTAL"), MENTAL),
-)
+STAT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (("PHYSICAL", PHYSICAL), ("MENTAL", MENTAL))
+
+
+def _group_title(group: int) -> str:
+    """A stat column's head, in the current language."""
+    # TRANSLATORS: the heads of the character sheet's columns of physical and mental stats (capitals if the language has them).
+    return _("PHYSICAL") if group == 0 else _("MENTAL")
 
 
 # -- what to print -----------------------------------------------------------------------------
@@ -343,7 +344,8 @@ def _bar_text(canvas: Canvas, x: float, width: float, middle: float, title: str,
     used = fonts.draw_string(canvas, start, middle - title_size * 0.36, title, fonts.BOLD, title_size, align=title_align)
     if aside:
         room = width - 3 * PAD - used
-        text, size = common.fit_first([aside] if isinstance(aside, str) else aside, fonts.BODY, BAR_ASIDE, room)
+        # No room even for the shortest aside (a long title in a longer language): the bar keeps its title alone.
+        text, size = common.fit_first([*([aside] if isinstance(aside, str) else aside), ""], fonts.BODY, BAR_ASIDE, room)
         canvas.setFillColor(colors.HexColor("#e0e0e0"))
         fonts.draw_string(canvas, end, middle - size * 0.36, text, fonts.BODY, size, align=aside_align)
 
@@ -592,10 +594,10 @@ class CharacterSheet(Flowable):
         _panel(canvas, box, _("STATS"), rule if not self.made else on_sheet)
         column = (box.width - 2 * PAD - COLUMN_GAP) / 2
         head_y = box.y + box.height - BAR - PAD - STAT_HEAD + 1.6 * mm
-        for group, (title, _names) in enumerate(STAT_GROUPS):
+        for group, (_title, _names) in enumerate(STAT_GROUPS):
             x0 = box.x + PAD + group * (column + COLUMN_GAP)
             canvas.setFillColor(common.MUTED)
-            fonts.draw_string(canvas, x0, head_y, i18n.render(title), fonts.BOLD, 7.5)
+            fonts.draw_string(canvas, x0, head_y, _group_title(group), fonts.BOLD, 7.5)
             canvas.setStrokeColor(FAINT)
             canvas.setLineWidth(0.5)
             canvas.line(x0, head_y - 1.2 * mm, x0 + column, head_y - 1.2 * mm)
@@ -605,8 +607,7 @@ class CharacterSheet(Flowable):
             group, _row = _stat_place(stat)
             x0 = box.x + PAD + group * (column + COLUMN_GAP)
             canvas.setFillColor(common.INK)
-            name, name_size = fonts.fit(_stat_name(stat), fonts.BOLD, STAT_SIZE, STAT_NAME - 1.5 * mm)
-            fonts.draw_string(canvas, x0, baseline, name, fonts.BOLD, name_size)
+            common.draw_fitted(canvas, x0, baseline, _stat_name(stat), fonts.BOLD, STAT_SIZE, STAT_NAME - 1.5 * mm)
             if self.made:
                 assert c is not None
                 sheet, now = c.stats[i], c.effective[i]
@@ -625,7 +626,7 @@ class CharacterSheet(Flowable):
                     canvas.setFillColor(common.MUTED)
                     note = _("injured {minus}{lost} (sheet {sheet})", minus=MINUS, lost=sheet - now, sheet=sheet)
                     room = x0 + column - after - used - 1.5 * mm
-                    text, size = fonts.fit(note, fonts.ITALIC, 7, room)
+                    text, size = common.fit_first([note, f"{MINUS}{sheet - now} ({sheet})"], fonts.ITALIC, 7, room)
                     fonts.draw_string(canvas, after + used + 1.5 * mm, baseline + 0.5, text, fonts.ITALIC, size)
         # The pool reminder: what a check adds up, so the sheet alone is enough to play.
         text = common.rich(_(
@@ -635,7 +636,11 @@ class CharacterSheet(Flowable):
             "a slashed die is lost to an injury until a long rest.",
             minus=MINUS,
         ))
-        _paragraph(canvas, text, box.x + PAD, box.y + PAD + STATS_NOTE - 1 * mm, box.width - 2 * PAD, _note_style(colour=common.MUTED))
+        note = _note_style(colour=common.MUTED)
+        if Paragraph(text, note).wrap(box.width - 2 * PAD, 10_000)[1] > 2 * NOTE_LEADING:
+            # A longer language's reminder takes a third line: set solid, it still fits above the frame.
+            note = _note_style(leading=NOTE_SIZE, colour=common.MUTED)
+        _paragraph(canvas, text, box.x + PAD, box.y + PAD + STATS_NOTE - 1 * mm, box.width - 2 * PAD, note)
 
     def _aspects(self, canvas: Canvas, box: Box) -> None:
         c = self.character
@@ -698,8 +703,8 @@ class CharacterSheet(Flowable):
             dice_label, dice_size = fonts.fit(_("DICE"), fonts.BOLD, LABEL_SIZE, dice_w + 2 * mm)
             fonts.draw_string(canvas, left, top - BONUS_ROW + 2.5, dice_label, fonts.BOLD, dice_size)
             # TRANSLATORS: small capitals over the column saying where a bonus pool came from.
-            label = _("WON FROM (benefit, partial success, aid)") if columns == 1 else _("WON FROM")
-            label, label_size = fonts.fit(label, fonts.BOLD, LABEL_SIZE, right - left - dice_w - 2 * mm)
+            labels = [_("WON FROM (benefit, partial success, aid)"), _("WON FROM")] if columns == 1 else [_("WON FROM")]
+            label, label_size = common.fit_first(labels, fonts.BOLD, LABEL_SIZE, right - left - dice_w - 2 * mm)
             fonts.draw_string(canvas, left + dice_w + 2 * mm, top - BONUS_ROW + 2.5, label, fonts.BOLD, label_size)
             for row in range(BONUS_ROWS):
                 i = col * BONUS_ROWS + row
@@ -772,7 +777,7 @@ class CharacterSheet(Flowable):
             rank = str(zone_rank(level))
             fonts.draw_string(canvas, rank_x, square.y + RANK_BOX / 2 - 16 * 0.36, rank, fonts.BOLD, 16, align="centre")
         canvas.setFillColor(common.MUTED)
-        how, how_size = fonts.fit(_("levels ÷ 5, + 1"), fonts.BODY, 7, RANK_BLOCK + 2 * mm)
+        how, how_size = common.fit_first([_("levels ÷ 5, + 1"), "÷ 5, + 1"], fonts.BODY, 7, RANK_BLOCK + 2 * mm)
         fonts.draw_string(canvas, rank_x, square.y - 7.5, how, fonts.BODY, how_size, align="centre")
         if self.table.danger_resets:
             text = _(
@@ -811,9 +816,13 @@ class CharacterSheet(Flowable):
                 canvas.line(box.x + x0, box.y + PAD + HIT_ROWS * NOTE_LEADING + 1 * mm, box.x + x0, head_top)
             left = box.x + x0 + 1.5 * mm
             canvas.setFillColor(common.MUTED)
-            used = fonts.draw_string(canvas, left, head_top - 8, _("ZONE {zone}", zone=s + 1) + " ", fonts.BOLD, 7)
+            zone_label = _("ZONE {zone}", zone=s + 1) + " "
+            room = x1 - x0 - 3 * mm
+            if fonts.string_width(zone_label, fonts.BOLD, 7) + fonts.string_width(_section_name(s), fonts.BOLD, fonts.MIN_SIZE) > room:
+                zone_label = ""  # a narrow column and a long name: the name alone (the danger band numbers the zones)
+            used = fonts.draw_string(canvas, left, head_top - 8, zone_label, fonts.BOLD, 7) if zone_label else 0.0
             canvas.setFillColor(common.INK)
-            name, name_size = fonts.fit(_section_name(s), fonts.BOLD, 9, x1 - x0 - 3 * mm - used)
+            name, name_size = fonts.fit(_section_name(s), fonts.BOLD, 9, room - used)
             fonts.draw_string(canvas, left + used, head_top - 8, name, fonts.BOLD, name_size)
             if c is not None:
                 # On the box row: the narrow K.O.'d and Dead columns have no room beside the title.
@@ -934,6 +943,7 @@ class _Tally(Flowable):
 def _small_table(header: Sequence[str], rows: Sequence[Sequence[str]], widths: Sequence[float]) -> Table:
     """A compact ruled table of plain texts (shared grid look, tighter rows than the sheets)."""
     style = _note_style(SCREEN_TABLE, SCREEN_TABLE * 1.2)
+    widths = _room_for_heads(header, widths)
     # One header size for the whole table, small enough that no narrow column splits a word.
     fitted = [common.fitted_style("cell-head-left", h.split(), w) for h, w in zip(header, widths)]
     head = min(fitted, key=lambda st: st.fontSize)
@@ -943,6 +953,19 @@ def _small_table(header: Sequence[str], rows: Sequence[Sequence[str]], widths: S
         widths,
         row_height=TABLE_ROW,
     )
+
+
+def _room_for_heads(header: Sequence[str], widths: Sequence[float]) -> list[float]:
+    """`widths`, except that a column whose head has a word too wide for it even at the
+    smallest type (a long language's compound) takes the room from the others' spare width;
+    widths are kept as they are when every word fits."""
+    need = [max((fonts.string_width(w, fonts.BOLD, fonts.MIN_SIZE) for w in h.split()), default=0.0) / 0.97 + 2 * common.CELL_PAD + 1 for h in header]
+    short = sum(max(0.0, n - w) for n, w in zip(need, widths))
+    spare = [max(0.0, w - n) for n, w in zip(need, widths)]
+    if short <= 0 or sum(spare) < short:
+        return list(widths)
+    total = sum(spare)
+    return [n if w < n else w - short * s / total for n, w, s in zip(need, widths, spare)]
 
 
 def _list_style(name: str, indent: float, size: float = SCREEN_TEXT) -> ParagraphStyle:

@@ -518,6 +518,8 @@ class _CharacterSheet(Flowable):
         canvas.setFillColor(common.INK)
         # Shrunk to fit inside the circle: CONNECT is the widest name.
         label, size = fonts.fit(_node_name(node).upper(), fonts.BOLD, 10.5 if node == "think" else 7.8, radius * 1.6)
+        if label.endswith("…"):  # a longer language's name: as written, across the circle's width
+            label, size = fonts.fit(_node_name(node), fonts.BOLD, 7.8, radius * 2.2)
         fonts.draw_string(canvas, x, y + radius * 0.22, label, fonts.BOLD, size, align="centre")
         box_w, box_h = (radius * 1.15, radius * 0.5)
         bx, by = x - box_w / 2, y - radius * 0.5
@@ -532,8 +534,7 @@ class _CharacterSheet(Flowable):
         else:
             canvas.setFillColor(common.MUTED)
             # TRANSLATORS: a small label in the sheet's boxes for a count of stones.
-            stones, stones_size = fonts.fit(_("stones"), fonts.BODY, 7, box_w - 2)
-            fonts.draw_string(canvas, x, by + box_h / 2 - 2.5, stones, fonts.BODY, stones_size, align="centre")
+            common.draw_fitted(canvas, x, by + box_h / 2 - 2.5, _("stones"), fonts.BODY, 7, box_w - 2, align="centre")
 
     def _box(self, canvas: Canvas, spot: _Spot) -> None:
         """A branch box: name, type and stone count on top, the meme, then holder and bonus."""
@@ -641,7 +642,7 @@ class _CharacterSheet(Flowable):
         crossed_title, crossed_size = fonts.fit(_("Crossed-off memes"), fonts.BOLD, BOX_LABEL + 0.7, left_w / 2)
         used = fonts.draw_string(canvas, BOX_PAD, title_y, crossed_title, fonts.BOLD, crossed_size)
         canvas.setFillColor(common.MUTED)
-        aside, aside_size = fonts.fit(_("(replaced: its stones go to the hub)"), fonts.BODY, 7, left_w - 2 * BOX_PAD - used - 4)
+        aside, aside_size = common.fit_first([_("(replaced: its stones go to the hub)"), ""], fonts.BODY, 7, left_w - 2 * BOX_PAD - used - 4)
         fonts.draw_string(canvas, BOX_PAD + used + 4, title_y, aside, fonts.BODY, aside_size)
         area_top, area_bottom = title_y - 4, BOX_PAD
         crossed = sheet.crossed if sheet is not None else ()
@@ -692,8 +693,7 @@ class _CharacterSheet(Flowable):
             ly = cell_y - 14 - i * 13
             _draw_mark(canvas, kind, right_x, ly + 2.5, 11, 1)
             canvas.setFillColor(common.INK)
-            text, size = fonts.fit(words, fonts.BODY, 7.2, right_w - 16)
-            fonts.draw_string(canvas, right_x + 15, ly, text, fonts.BODY, size)
+            common.draw_fitted(canvas, right_x + 15, ly, words, fonts.BODY, 7.2, right_w - 16)
         canvas.setFillColor(common.MUTED)
         note, size = fonts.fit(_("Score: 4 per meme; k copies of a meme score 4 + k."), fonts.BODY, 7, right_w)
         fonts.draw_string(canvas, right_x, 1, note, fonts.BODY, size)
@@ -1381,7 +1381,8 @@ class _Tree(common.Strip):
             canvas.setStrokeColor(common.INK)
             canvas.circle(x, y, radius, stroke=1, fill=1)
             canvas.setFillColor(common.INK)
-            name, name_size = fonts.fit(_node_name(node), fonts.BOLD, DEBRIEF_TREE_TEXT, 2 * radius - 1)
+            # A longer language's name may run over the circle's edge rather than be cut.
+            name, name_size = fonts.fit(_node_name(node), fonts.BOLD, DEBRIEF_TREE_TEXT, 2 * radius + 12)
             fonts.draw_string(canvas, x, y + 0.5, name, fonts.BOLD, name_size, align="centre")
             fonts.draw_string(canvas, x, y - DEBRIEF_TREE_TEXT - 0.5, str(sheet.node(node)), fonts.BODY, DEBRIEF_TREE_TEXT, align="centre")
         canvas.restoreState()
