@@ -820,10 +820,14 @@ class CharacterSheet(Flowable):
             room = x1 - x0 - 3 * mm
             if fonts.string_width(zone_label, fonts.BOLD, 7) + fonts.string_width(_section_name(s), fonts.BOLD, fonts.MIN_SIZE) > room:
                 zone_label = ""  # a narrow column and a long name: the name alone (the danger band numbers the zones)
-            used = fonts.draw_string(canvas, left, head_top - 8, zone_label, fonts.BOLD, 7) if zone_label else 0.0
+            label_width = fonts.string_width(zone_label, fonts.BOLD, 7) if zone_label else 0.0
+            name, name_size = fonts.fit(_section_name(s), fonts.BOLD, 9, room - label_width)
+            # The zone's word opens the head: at the left, or right to left at the right of the name.
+            name_x, label_x = (left, left + fonts.string_width(name, fonts.BOLD, name_size) + 2) if common.rtl() else (left + label_width, left)
+            if zone_label:
+                fonts.draw_string(canvas, label_x, head_top - 8, zone_label.strip() if common.rtl() else zone_label, fonts.BOLD, 7)
             canvas.setFillColor(common.INK)
-            name, name_size = fonts.fit(_section_name(s), fonts.BOLD, 9, room - used)
-            fonts.draw_string(canvas, left + used, head_top - 8, name, fonts.BOLD, name_size)
+            fonts.draw_string(canvas, name_x, head_top - 8, name, fonts.BOLD, name_size)
             if c is not None:
                 # On the box row: the narrow K.O.'d and Dead columns have no room beside the title.
                 canvas.setFillColor(common.INK)
@@ -1004,6 +1008,8 @@ def _screen_note(text: str) -> Paragraph:
 def _columns(left: Sequence[Flowable], right: Sequence[Flowable], width: float) -> Table:
     """Two columns of flowables side by side: the GM screen's landscape-like panels."""
     column = (width - SCREEN_GUTTER) / 2
+    if common.rtl():  # right to left the first column is the right one
+        left, right = right, left
     table = Table([[list(left), list(right)]], colWidths=[column + SCREEN_GUTTER / 2, column + SCREEN_GUTTER / 2], hAlign="LEFT")
     table.setStyle(
         TableStyle(
