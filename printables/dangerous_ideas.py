@@ -651,7 +651,7 @@ class _CharacterSheet(Flowable):
             for c in crossed:
                 items.append(
                     f"<strike>{markup(c.text)} — {markup(c.holder)}</strike> "
-                    f'<font color="{_hex(common.MUTED)}">({_branch_label(c.branch)}, {markup(_crossed_text(table, c))})</font>'
+                    f'<font color="{_hex(common.MUTED)}">({markup(_branch_label(c.branch))}, {markup(_crossed_text(table, c))})</font>'
                 )
             para = _fitted_markup("<br/>".join(items), left_w - 2 * BOX_PAD, area_top - area_bottom, size=8, min_size=7)
             para.drawOn(canvas, BOX_PAD, area_top - para.height)
