@@ -682,7 +682,7 @@ class CharacterSheet(Flowable):
         """Rows of (dice, won from): full-width rows to write in; two columns when a character
         holds more pools than rows, and a last "+ n more" slot beyond that."""
         c = self.character
-        pools: list[tuple[str, str]] = [(str(b.dice), str(b.source)) for b in (c.bonus if c is not None else ())]
+        pools: list[tuple[str, str]] = [(str(b.dice), i18n.render(b.source)) for b in (c.bonus if c is not None else ())]
         slots = BONUS_ROWS if len(pools) <= BONUS_ROWS else 2 * BONUS_ROWS
         if len(pools) > slots:
             rest = pools[slots - 1 :]
