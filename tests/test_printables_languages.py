@@ -433,3 +433,15 @@ def test_german_danger_world_and_dangerous_ideas_sheets_print_every_line_whole(
     assert re.findall(r"\S+…", text) == []
     for word in ("Gefahrenwürfel", "Kästchen", "Kosten", "Verteidigen", "ERSCHAFFEN"):
         assert word in text, word
+
+
+def test_how_a_leerdam_game_ended_reads_in_dutch_on_its_record_and_handout(village: rules.Game) -> None:
+    ending = village.state.ending
+    assert isinstance(ending, i18n.Said) and str(ending) == village.state.ended
+    with i18n.speaking("nl"):
+        said = i18n.render(ending)
+        record = " ".join(_words(document.pdf("leerdam", state=village.state)))
+        handout = " ".join(_words(debrief.build_pdf([("Village 1", village)])))
+    assert said != village.state.ended, "the ending has a Dutch translation"
+    for printed in (record, handout):
+        assert said in printed and village.state.ended not in printed
