@@ -445,3 +445,20 @@ def test_how_a_leerdam_game_ended_reads_in_dutch_on_its_record_and_handout(villa
     assert said != village.state.ended, "the ending has a Dutch translation"
     for printed in (record, handout):
         assert said in printed and village.state.ended not in printed
+
+
+def test_no_odds_table_head_word_is_wider_than_its_column_in_any_language() -> None:
+    # The odds table's columns are equal and narrow: a head word wider than its column even at
+    # the smallest type would be broken in two.
+    for page in ("a4", "letter"):
+        width, _height = common.frame_size(page)
+        column = (width - 13 * printed_dw.mm) / (len(printed_dw.ODDS_DIFFICULTIES) * 2)
+        room = (column - 2 * common.CELL_PAD) * 0.97
+        for lang in i18n.LANGUAGES:
+            with i18n.speaking(lang):
+                heads = [i18n._("no re-roll"), i18n._n("{n} re-roll", "{n} re-rolls", 2)]
+                # a difficulty's head spans its two columns
+                spanning = i18n._("Difficulty {number}", number=6)
+            too_wide = [w for head in heads for w in head.split() if fonts.string_width(w, fonts.BOLD, fonts.MIN_SIZE) > room]
+            too_wide += [w for w in spanning.split() if fonts.string_width(w, fonts.BOLD, fonts.MIN_SIZE) > 2 * room]
+            assert too_wide == [], (page, lang)
