@@ -179,7 +179,9 @@ def _pad_cells(table: _Table, seat: int, line: RoundLine | None, number: int) ->
         choice = ""
     paid = _candies(table, line.returned)
     if line.note:
-        paid = (paid + "<br/>" if paid else "") + f"<i>{markup(line.note)}</i>"
+        # TRANSLATORS: a score pad's row of a player who went out, and why ("out: the bowl is empty").
+        note = _("out: {why}", why=line.out) if line.out else line.note
+        paid = (paid + "<br/>" if paid else "") + f"<i>{markup(note)}</i>"
     infection = _comma().join(_colour(table, c) for c in line.infection)
     return [
         round_cell,
@@ -681,8 +683,16 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
         if reveal:
             told = _comma().join(_("{name}: {colour}", name=state.names[line.seat], colour=_word(line.picked)) for line in by_round[number] if line.picked)
         else:
-            told = "; ".join(f"{state.names[line.seat]} {line.note}" for line in by_round[number] if line.note) or _("everyone paid")
+            told = "; ".join(_out_note(state.names[line.seat], line) for line in by_round[number] if line.note) or _("everyone paid")
         told = told if common.rtl() else common.english(told)
         rows.append([i18n.number(number), _comma().join(map(_word, infection)), i18n.number(strength), told])
     story += [common.spacer(4 * mm), common.heading(_("Round by round"), 2), common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_ROUND_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True)]
     return story
+
+
+def _out_note(name: str, line: RoundLine) -> str:
+    """'Ana out: the bowl is empty', in the reader's language (the English record as it was)."""
+    if line.out:
+        # TRANSLATORS: a debrief's round row: who went out, and why.
+        return _("{name} out: {why}", name=name, why=line.out)
+    return f"{name} {line.note}"

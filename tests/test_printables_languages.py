@@ -462,3 +462,14 @@ def test_no_odds_table_head_word_is_wider_than_its_column_in_any_language() -> N
             too_wide = [w for head in heads for w in head.split() if fonts.string_width(w, fonts.BOLD, fonts.MIN_SIZE) > room]
             too_wide += [w for w in spanning.split() if fonts.string_width(w, fonts.BOLD, fonts.MIN_SIZE) > 2 * room]
             assert too_wide == [], (page, lang)
+
+
+def test_a_new_rule_pad_says_in_dutch_why_a_player_went_out(new_rule_table: rules.Game) -> None:
+    out = [line for line in new_rule_table.state.pad if line.out]
+    assert out and all(line.note == f"out: {line.out}" for line in out), "the English record stays as it was"
+    with i18n.speaking("nl"):
+        pads = " ".join(_words(document.pdf("new-rule", state=new_rule_table.state)))
+        handout = " ".join(_words(debrief.build_pdf([("Table 1", new_rule_table)], reveal=False)))
+        why = i18n.render(out[0].out)
+    assert f"eruit: {why}" in pads and f"eruit: {why}" in handout
+    assert out[0].note not in pads and out[0].note not in handout
