@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
@@ -785,9 +786,15 @@ def _card_flowables(size: float) -> list[Paragraph]:
         spaceAfter=size * 0.2,
     )
     out: list[Paragraph] = []
+    if common.rtl():  # lines start at the right, each opening with its bullet (ReportLab hangs bullets on the left only)
+        head = ParagraphStyle(f"{head.name}-rtl", parent=head, alignment=TA_RIGHT)
+        item = ParagraphStyle(f"{item.name}-rtl", parent=item, alignment=TA_RIGHT, leftIndent=0, rightIndent=size * 0.95)
     for heading, items in _card_sections():
         out.append(Paragraph(heading, head))
-        out += [Paragraph(text, item, bulletText="•") for text in items]
+        if common.rtl():
+            out += [Paragraph(f"•\u00a0{text}", item) for text in items]
+        else:
+            out += [Paragraph(text, item, bulletText="•") for text in items]
     return out
 
 
@@ -819,12 +826,14 @@ def _draw_card(canvas: Canvas, table: _Table, index: int, width: float, height: 
     left, right, top = CARD_PAD, width - CARD_PAD, height - CARD_PAD
     canvas.setFillColor(common.INK)
     title, title_size = fonts.fit(_("{game} · stones", game=CARD.title), fonts.BOLD, CARD_TITLE, (right - left) * 0.7)
-    title_w = fonts.draw_string(canvas, left, top - CARD_TITLE, title, fonts.BOLD, title_size)
+    # The title at the line's start (right to left: at the right), the player's name at its end.
+    start, end, start_align, end_align = (right, left, "right", "left") if common.rtl() else (left, right, "left", "right")
+    title_w = fonts.draw_string(canvas, start, top - CARD_TITLE, title, fonts.BOLD, title_size, align=start_align)
     name = table.names[index]
     if name:
         text, size = fonts.fit(name, fonts.BODY, CARD_TITLE - 1, right - left - title_w - 4 * mm)
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, right, top - CARD_TITLE, text, fonts.BODY, size, align="right")
+        fonts.draw_string(canvas, end, top - CARD_TITLE, text, fonts.BODY, size, align=end_align)
     canvas.setStrokeColor(common.INK)
     canvas.setLineWidth(0.6)
     rule_y = top - CARD_TITLE - 3.5
