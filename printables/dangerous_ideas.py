@@ -391,8 +391,12 @@ class _CharacterSheet(Flowable):
         canvas.setFillColor(common.INK)
         title_y = height - SHEET_TITLE
         title, title_size = fonts.fit(_("{game} — character sheet", game=CARD.title), fonts.BOLD, SHEET_TITLE, width * 0.62)
-        title_w = fonts.draw_string(canvas, 0, title_y, title, fonts.BOLD, title_size)
-        self._seeds(canvas, title_w + 8 * mm, width, title_y + SHEET_TITLE * 0.3)
+        if common.rtl():  # the title at the right, the seeds to its left
+            title_w = fonts.draw_string(canvas, width, title_y, title, fonts.BOLD, title_size, align="right")
+            self._seeds(canvas, 0, width - title_w - 8 * mm, title_y + SHEET_TITLE * 0.3)
+        else:
+            title_w = fonts.draw_string(canvas, 0, title_y, title, fonts.BOLD, title_size)
+            self._seeds(canvas, title_w + 8 * mm, width, title_y + SHEET_TITLE * 0.3)
         # Two write-in lines: the player (printed when known) and their Dangerous Idea.
         line_y = height - 42
         split = width * 0.42
@@ -409,7 +413,7 @@ class _CharacterSheet(Flowable):
             fonts.draw_string(canvas, 1, line_y + 3, text, fonts.BOLD, size)
         canvas.setFillColor(common.MUTED)
         status, size = common.fit_first(self._status(), fonts.BODY, 7.5, width)
-        fonts.draw_string(canvas, 0, height - SHEET_HEADER + 8, status, fonts.BODY, size)
+        fonts.draw_string(canvas, width if common.rtl() else 0, height - SHEET_HEADER + 8, status, fonts.BODY, size, align="right" if common.rtl() else "left")
 
     def _status(self) -> list[str]:
         """The small line under the header: where this sheet stands, or how a seat starts; then

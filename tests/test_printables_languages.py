@@ -393,11 +393,12 @@ def test_arabic_danger_world_and_dangerous_ideas_sheets_read_from_the_right(
         ideas = document.pdf("dangerous-ideas", state=story.state)
     width = common.page_size("a4")[0]
     margin = common.MARGIN_SIDE
-    # The GM screen's title (page 3) and the score pad's (page 7) start at the right margin.
-    for pdf, page, word in ((world, 2, "شاشة"), (ideas, 6, "النقاط")):
+    # The GM screen's title (page 3), a meme tree sheet's (page 1) and the score pad's (page 7) end at the right margin.
+    # (The sheet's seeds sit left of its title, in the same band: nothing there starts left of a third.)
+    for pdf, page, word, start in ((world, 2, "شاشة", width / 2), (ideas, 0, "ورقة", width / 3), (ideas, 6, "النقاط", width / 2)):
         assert word in pages_text(pdf)[page]
         left, right = _ink_columns(common.render_png(pdf, page, 1.0), 60, 85)
-        assert width - right < margin + 6 and left > width / 2, (word, left, right)
+        assert width - right < margin + 6 and left > start, (word, left, right)
     # A character sheet's first panel bar (STATS): its title, in white on black, at the right end;
     # in English at the left (its aside, light grey, at the other end).
     middle = round(common.MARGIN_TOP + printed_dw.NAMEPLATE + printed_dw.GAP + printed_dw.BAR / 2)
