@@ -675,6 +675,39 @@ def slip_pages(count: int, draw_slip: DrawSlip, *, columns: int = 2, rows: int =
     return story
 
 
+def fit_first(texts: Sequence[str], font: str, size: float, width: float) -> tuple[str, float]:
+    """(text, size) of the first of `texts` that fits `width` whole (shrunk down to 7 pt at
+    most): a longer language's label falls back to a shorter one instead of being cut; only
+    the last is cut short with an ellipsis when even it does not fit."""
+    for text in texts[:-1]:
+        fitted, fitted_size = fonts.fit(text, font, size, width)
+        if fitted == text:
+            return fitted, fitted_size
+    return fonts.fit(texts[-1], font, size, width)
+
+
+#: the narrowest a word is condensed (its width, as a share) before it is cut short.
+CONDENSED = 0.75
+
+
+def draw_fitted(canvas: Canvas, x: float, y: float, text: str, font: str, size: float, width: float, align: str = "left") -> float:
+    """Draw `text` whole within `width`: shrunk down to 7 pt, then condensed sideways (down to
+    `CONDENSED`) for a longer language's long word, and only then cut short. Return the width."""
+    fitted, fitted_size = fonts.fit(text, font, size, width)
+    if fitted == text:
+        return fonts.draw_string(canvas, x, y, text, font, fitted_size, align=align)
+    natural = fonts.string_width(text, font, fonts.MIN_SIZE)
+    squeeze = max(CONDENSED, width / natural)
+    if squeeze == CONDENSED:
+        text, _size = fonts.fit(text, font, fonts.MIN_SIZE, width / CONDENSED)
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(squeeze, 1)
+    used = fonts.draw_string(canvas, 0, 0, text, font, fonts.MIN_SIZE, align=align)
+    canvas.restoreState()
+    return used * squeeze
+
+
 def write_line(canvas: Canvas, x0: float, x1: float, y: float, colour: colors.Color, width: float = 0.5) -> None:
     """A line to write on, from `x0` to `x1` at `y`."""
     canvas.saveState()
@@ -863,17 +896,22 @@ STANDINGS_WEIGHTS = (10, 60, 20)
 STANDINGS_ROW = 6.5 * mm
 
 
-def results_block(game: AnyGame, width: float, *, score: str = "", scores: bool = True, stopped: object = "") -> list[Flowable]:
+def results_block(
+    game: AnyGame, width: float, *, score: str = "", scores: bool = True, stopped: object = "", ended: i18n.Said | str | None = None
+) -> list[Flowable]:
     """The winner (or where the game stands) and the standings table; without `scores` (a
     household's VP would give an anonymous pledge away) neither, only how the game ended.
     `stopped` says where a game the facilitator stopped stood ("stopped in year 2"): it is over
-    for the handout, with the standings it stopped at."""
+    for the handout, with the standings it stopped at. `ended` says why the game ended, where
+    the state keeps no `ending` (the Said of its English `ended`)."""
     rules, state = game.rules, game.state
     names = game.setup.names
     table = rules.standings(state)
     best = [seat for rank, seat, _score in table if rank == 1]
     story: list[Flowable] = []
-    ended = i18n.render(getattr(state, "ended", "") or "")
+    if ended is None:
+        ended = getattr(state, "ending", "") or getattr(state, "ended", "") or ""
+    ended = i18n.render(ended)
     halted = i18n.render(stopped) if isinstance(stopped, str | i18n.Said) else str(stopped or "")
     if not scores:
         if rules.over(state):

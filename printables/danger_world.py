@@ -31,8 +31,8 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
+import i18n
 from i18n import _, _n
-from rules.core import plural
 from rules.danger_world import (
     ACCOMPLISHMENT,
     BOXES,
@@ -42,7 +42,9 @@ from rules.danger_world import (
     MAX_ZONE,
     MENTAL,
     PHYSICAL,
+    SECTION_NAMES,
     STAT_MAX,
+    STAT_NAMES,
     STATS,
     TRACK,
     Character,
@@ -148,6 +150,12 @@ MINUS = "\u2212"
 STAT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (("PHYSICAL", PHYSICAL), ("MENTAL", MENTAL))
 
 
+def _group_title(group: int) -> str:
+    """A stat column's head, in the current language."""
+    # TRANSLATORS: the heads of the character sheet's columns of physical and mental stats (capitals if the language has them).
+    return _("PHYSICAL") if group == 0 else _("MENTAL")
+
+
 # -- what to print -----------------------------------------------------------------------------
 #: The setup fields the sheets print with (`common.variants`: a blank print takes `Setup`'s defaults).
 _VARIANTS = ("story_points", "pool_start", "rerolls", "danger_resets", "sheet_dice")
@@ -170,7 +178,7 @@ class _Table:
     players: tuple[str, ...] = ()
 
     def label(self, index: int) -> str:
-        return self.names[index] or self.player(index) or f"Character {index + 1}"
+        return self.names[index] or self.player(index) or _("Character {number}", number=index + 1)
 
     def player(self, index: int) -> str:
         return self.players[index] if index < len(self.players) else ""
@@ -223,14 +231,14 @@ def percent(chance: Fraction) -> str:
     if chance <= 0:
         return "—"
     if chance >= 1:
-        return "100%"
+        return i18n.percent(1)
     value = chance * 100
     if value < 1:
-        return "<1%"
+        return "<" + i18n.percent(0.01)
     if value > 99:
-        return ">99%"
+        return ">" + i18n.percent(0.99)
     # Round half up on the exact fraction, so the printed number never depends on float noise.
-    return f"{int(value + Fraction(1, 2))}%"
+    return i18n.percent(int(value + Fraction(1, 2)) / 100)
 
 
 # -- small helpers --------------------------------------------------------------------------------
@@ -248,27 +256,57 @@ def _p(text: str, style: str | ParagraphStyle = "cell") -> Paragraph:
     return Paragraph(text, common.style(style) if isinstance(style, str) else style)
 
 
-#: Where each hit lands on the damage track (RULINGS.md, Danger World).
-HIT_TEXT: Mapping[str, str] = {
-    "reduced": "the left-most empty box of the whole track.",
-    "full": "the left-most empty box of the current zone's section, spilling right while it is full.",
-    "overload": "as a full hit, and every box of every section to its left.",
-}
-
-
 def _hit_line(hit: str) -> str:
-    """Markup: '<b>Full hit</b> (4 botches): where it lands.' with the cost from GM_OPTIONS."""
-    return f"<b>{hit.title()} hit</b> ({plural(GM_OPTIONS[hit], 'botch', 'botches')}): {markup(HIT_TEXT[hit])}"
+    """Markup: '<b>Full hit</b> (4 botches): where it lands.' with the cost from GM_OPTIONS
+    (where each hit lands: RULINGS.md, Danger World)."""
+    cost = GM_OPTIONS[hit]
+    if hit == "reduced":
+        line = _n(
+            "<b>Reduced hit</b> ({n} botch): the left-most empty box of the whole track.",
+            "<b>Reduced hit</b> ({n} botches): the left-most empty box of the whole track.",
+            cost,
+        )
+    elif hit == "full":
+        line = _n(
+            "<b>Full hit</b> ({n} botch): the left-most empty box of the current zone's section, spilling right while it is full.",
+            "<b>Full hit</b> ({n} botches): the left-most empty box of the current zone's section, spilling right while it is full.",
+            cost,
+        )
+    else:
+        line = _n(
+            "<b>Overload hit</b> ({n} botch): as a full hit, and every box of every section to its left.",
+            "<b>Overload hit</b> ({n} botches): as a full hit, and every box of every section to its left.",
+            cost,
+        )
+    return common.rich(line)
 
 
-#: What each section of the damage track does and when it clears (model: docs/rules/danger-world.md).
-SECTION_TEXT: Mapping[str, tuple[str, str]] = {
-    "Bashed": ("+1 penalty die per filled box.", "Clears: short rest."),
-    "Stunned": (f"{MINUS}1 pool die per filled box.", "Clears: short rest."),
-    "Injured": (f"Each box: a random stat {MINUS}1 (never below 1).", "Clears: long rest."),
-    "K.O.'d": ("Out until the encounter ends.", "Clears: long rest."),
-    "Dead": ("The character dies.", "Permanent."),
-}
+def _section_text(section: int) -> tuple[str, str]:
+    """What a section of the damage track (TRACK index) does and when it clears, said now
+    (model: docs/rules/danger-world.md)."""
+    effects = (
+        _("+1 penalty die per filled box."),
+        _("{minus}1 pool die per filled box.", minus=MINUS),
+        _("Each box: a random stat {minus}1 (never below 1).", minus=MINUS),
+        _("Out until the encounter ends."),
+        _("The character dies."),
+    )
+    clears = (_("short rest."), _("short rest."), _("long rest."), _("long rest."), _("Permanent."))
+    return effects[section], clears[section]
+
+
+def _clears(section: int) -> str:
+    """'Clears: short rest.' ('Permanent.' for Dead), as the sheet's damage columns say it."""
+    _effect, when = _section_text(section)
+    return when if section == len(TRACK) - 1 else _("Clears: {when}", when=when)
+
+
+def _section_name(section: int) -> str:
+    return i18n.render(SECTION_NAMES[section])
+
+
+def _stat_name(stat: str) -> str:
+    return i18n.render(STAT_NAMES[stat])
 
 
 # -- drawing on the canvas -------------------------------------------------------------------------
@@ -280,7 +318,7 @@ def _paragraph(canvas: Canvas, text: str, x: float, top: float, width: float, st
     return height
 
 
-def _panel(canvas: Canvas, box: Box, title: str, aside: str = "") -> None:
+def _panel(canvas: Canvas, box: Box, title: str, aside: str | Sequence[str] = "") -> None:
     """A framed panel with a black title bar: the look of a printed RPG sheet."""
     canvas.saveState()
     canvas.setStrokeColor(common.INK)
@@ -292,14 +330,24 @@ def _panel(canvas: Canvas, box: Box, title: str, aside: str = "") -> None:
     canvas.roundRect(box.x, top - BAR, box.width, BAR, RADIUS, stroke=0, fill=1)
     canvas.rect(box.x, top - BAR, box.width, BAR / 2, stroke=0, fill=1)
     canvas.setFillColor(colors.white)
-    baseline = top - BAR / 2 - BAR_SIZE * 0.36
-    used = fonts.draw_string(canvas, box.x + PAD, baseline, title, fonts.BOLD, BAR_SIZE)
-    if aside:
-        room = box.width - 3 * PAD - used
-        text, size = fonts.fit(aside, fonts.BODY, BAR_ASIDE, room)
-        canvas.setFillColor(colors.HexColor("#e0e0e0"))
-        fonts.draw_string(canvas, box.x + box.width - PAD, top - BAR / 2 - size * 0.36, text, fonts.BODY, size, align="right")
+    _bar_text(canvas, box.x, box.width, top - BAR / 2, title, aside)
     canvas.restoreState()
+
+
+def _bar_text(canvas: Canvas, x: float, width: float, middle: float, title: str, aside: str | Sequence[str]) -> None:
+    """A bar's title at the line's start and its aside at the other end (right to left: the
+    title at the right); `aside` may be a longer text and shorter ones to fall back to."""
+    start, end = (x + width - PAD, x + PAD) if common.rtl() else (x + PAD, x + width - PAD)
+    title_align, aside_align = ("right", "left") if common.rtl() else ("left", "right")
+    # A title longer than the bar (a long language) shrinks; the aside takes what is left.
+    title, title_size = fonts.fit(title, fonts.BOLD, BAR_SIZE, width * 0.6)
+    used = fonts.draw_string(canvas, start, middle - title_size * 0.36, title, fonts.BOLD, title_size, align=title_align)
+    if aside:
+        room = width - 3 * PAD - used
+        # No room even for the shortest aside (a long title in a longer language): the bar keeps its title alone.
+        text, size = common.fit_first([*([aside] if isinstance(aside, str) else aside), ""], fonts.BODY, BAR_ASIDE, room)
+        canvas.setFillColor(colors.HexColor("#e0e0e0"))
+        fonts.draw_string(canvas, end, middle - size * 0.36, text, fonts.BODY, size, align=aside_align)
 
 
 def _write_line(canvas: Canvas, x0: float, x1: float, y: float) -> None:
@@ -507,7 +555,14 @@ class CharacterSheet(Flowable):
     def _nameplate(self, canvas: Canvas, box: Box) -> None:
         """Three write-in lines: the character's name (big), the player, the GM."""
         name = self.table.names[self.index]
-        fields = (("CHARACTER", name, NAME_SIZE), ("PLAYER", self.table.player(self.index), 11), ("GM", self.table.gm, 11))
+        fields = (
+            # TRANSLATORS: small capitals under the character sheet's write-in line for the character's name.
+            (_("CHARACTER"), name, NAME_SIZE),
+            # TRANSLATORS: small capitals under the write-in line for the player's name.
+            (_("PLAYER"), self.table.player(self.index), 11),
+            # TRANSLATORS: small capitals under the write-in line for the game master's name.
+            (_("GM"), self.table.gm, 11),
+        )
         widths = common.columns_of(box.width, NAME_WEIGHTS)
         x = box.x
         line_y = box.y + LABEL_SIZE + 2.5
@@ -517,7 +572,8 @@ class CharacterSheet(Flowable):
             canvas.setLineWidth(0.8)
             canvas.line(x, line_y, right, line_y)
             canvas.setFillColor(common.MUTED)
-            fonts.draw_string(canvas, x, box.y + 1, label, fonts.BOLD, LABEL_SIZE)
+            label, label_size = fonts.fit(label, fonts.BOLD, LABEL_SIZE, right - x)
+            fonts.draw_string(canvas, x, box.y + 1, label, fonts.BOLD, label_size)
             if value:
                 canvas.setFillColor(common.INK)
                 text, fitted = fonts.fit(value, fonts.BOLD, size, right - x - 2)
@@ -525,31 +581,33 @@ class CharacterSheet(Flowable):
             x += w
         if not name and not self.table.player(self.index):
             canvas.setFillColor(FAINT)
-            fonts.draw_string(canvas, box.x + 1, line_y + 3, f"seat {self.index + 1}", fonts.BODY, 7)
+            fonts.draw_string(canvas, box.x + 1, line_y + 3, _("seat {number}", number=self.index + 1), fonts.BODY, 7)
 
     def _stats(self, canvas: Canvas, layout: SheetLayout) -> None:
         box = layout.stats
         c = self.character
         dice = self.table.sheet_dice
         extra = dice - len(STATS)
-        rule = f"1 die each + {extra} more, none above {STAT_MAX}, {dice} in all"
-        _panel(canvas, box, "STATS", rule if not self.made else f"{dice} dice on the sheet")
+        rule = _("1 die each + {extra} more, none above {most}, {dice} in all", extra=extra, most=STAT_MAX, dice=dice)
+        on_sheet = _n("{n} die on the sheet", "{n} dice on the sheet", dice)
+        # TRANSLATORS: a panel's title on the character sheet (capitals if the language has them).
+        _panel(canvas, box, _("STATS"), rule if not self.made else on_sheet)
         column = (box.width - 2 * PAD - COLUMN_GAP) / 2
         head_y = box.y + box.height - BAR - PAD - STAT_HEAD + 1.6 * mm
-        for group, (title, _names) in enumerate(STAT_GROUPS):
+        for group, (_title, _names) in enumerate(STAT_GROUPS):
             x0 = box.x + PAD + group * (column + COLUMN_GAP)
             canvas.setFillColor(common.MUTED)
-            fonts.draw_string(canvas, x0, head_y, title, fonts.BOLD, 7.5)
+            fonts.draw_string(canvas, x0, head_y, _group_title(group), fonts.BOLD, 7.5)
             canvas.setStrokeColor(FAINT)
             canvas.setLineWidth(0.5)
             canvas.line(x0, head_y - 1.2 * mm, x0 + column, head_y - 1.2 * mm)
         for i, stat in enumerate(STATS):
             row = layout.dice[i]
             baseline = row[0].y + DIE / 2 - STAT_SIZE * 0.36
-            group, _ = _stat_place(stat)
+            group, _row = _stat_place(stat)
             x0 = box.x + PAD + group * (column + COLUMN_GAP)
             canvas.setFillColor(common.INK)
-            fonts.draw_string(canvas, x0, baseline, stat.title(), fonts.BOLD, STAT_SIZE)
+            common.draw_fitted(canvas, x0, baseline, _stat_name(stat), fonts.BOLD, STAT_SIZE, STAT_NAME - 1.5 * mm)
             if self.made:
                 assert c is not None
                 sheet, now = c.stats[i], c.effective[i]
@@ -566,22 +624,28 @@ class CharacterSheet(Flowable):
                 used = fonts.draw_string(canvas, after, baseline, str(now), fonts.BOLD, STAT_SIZE)
                 if now != sheet:
                     canvas.setFillColor(common.MUTED)
-                    note = f"injured {MINUS}{sheet - now} (sheet {sheet})"
+                    note = _("injured {minus}{lost} (sheet {sheet})", minus=MINUS, lost=sheet - now, sheet=sheet)
                     room = x0 + column - after - used - 1.5 * mm
-                    text, size = fonts.fit(note, fonts.ITALIC, 7, room)
+                    text, size = common.fit_first([note, f"{MINUS}{sheet - now} ({sheet})"], fonts.ITALIC, 7, room)
                     fonts.draw_string(canvas, after + used + 1.5 * mm, baseline + 0.5, text, fonts.ITALIC, size)
         # The pool reminder: what a check adds up, so the sheet alone is enough to play.
-        text = (
+        text = common.rich(_(
             "<b>Check:</b> pick two stats; the pool is their dice, "
-            f"{MINUS}1 per Stunned box, + bonus dice, + 0 up to your zone rank in danger dice. "
+            "{minus}1 per Stunned box, + bonus dice, + 0 up to your zone rank in danger dice. "
             "Penalty dice: 1 per Bashed box, + complications and compels. Filled dice are yours; "
-            "a slashed die is lost to an injury until a long rest."
-        )
-        _paragraph(canvas, text, box.x + PAD, box.y + PAD + STATS_NOTE - 1 * mm, box.width - 2 * PAD, _note_style(colour=common.MUTED))
+            "a slashed die is lost to an injury until a long rest.",
+            minus=MINUS,
+        ))
+        note = _note_style(colour=common.MUTED)
+        if Paragraph(text, note).wrap(box.width - 2 * PAD, 10_000)[1] > 2 * NOTE_LEADING:
+            # A longer language's reminder takes a third line: set solid, it still fits above the frame.
+            note = _note_style(leading=NOTE_SIZE, colour=common.MUTED)
+        _paragraph(canvas, text, box.x + PAD, box.y + PAD + STATS_NOTE - 1 * mm, box.width - 2 * PAD, note)
 
     def _aspects(self, canvas: Canvas, box: Box) -> None:
         c = self.character
-        _panel(canvas, box, "ASPECTS", "invoke: spend SP for bonus dice · the GM compels: gain SP, take penalty dice")
+        # TRANSLATORS: a panel's title on the character sheet (capitals if the language has them).
+        _panel(canvas, box, _("ASPECTS"), _("invoke: spend SP for bonus dice · the GM compels: gain SP, take penalty dice"))
         aspects = c.aspects if c is not None and c.aspects else ("", "", "")
         left = box.x + PAD + 6 * mm
         right = box.x + box.width - PAD
@@ -598,32 +662,35 @@ class CharacterSheet(Flowable):
     def _story_points(self, canvas: Canvas, box: Box) -> None:
         c = self.character
         start = self.table.story_points
-        _panel(canvas, box, "STORY POINTS", f"{start} SP at the start of each session")
+        # TRANSLATORS: a panel's title on the character sheet (capitals if the language has them).
+        _panel(canvas, box, _("STORY POINTS"), _("{count} SP at the start of each session", count=start))
         y = box.y + box.height - BAR - PAD - SP_BOX
         held = c.sp if c is not None else 0
         width = _tally(canvas, box.x + PAD, y, SP_BOXES, min(held, SP_BOXES), SP_BOX, SP_GAP)
         if c is not None:
             canvas.setFillColor(common.INK)
-            more = f" (+{held - SP_BOXES})" if held > SP_BOXES else ""
-            fonts.draw_string(canvas, box.x + PAD + width + 2 * mm, y + 2, f"{held} SP{more}", fonts.BOLD, 9)
-        text = (
+            held_text = _("{count} SP (+{more})", count=held, more=held - SP_BOXES) if held > SP_BOXES else _("{count} SP", count=held)
+            fonts.draw_string(canvas, box.x + PAD + width + 2 * mm, y + 2, held_text, fonts.BOLD, 9)
+        text = common.rich(_(
             "<b>Invoke</b> an aspect: your SP go to the general pool, +1 bonus die each. "
             "<b>Compel</b>: the GM pays you SP from the pool, +1 penalty die each. "
             "Spend SP before the roll."
-        )
+        ))
         _paragraph(canvas, text, box.x + PAD, y - 1.5 * mm, box.width - 2 * PAD, _note_style(colour=common.MUTED))
 
     def _bonus(self, canvas: Canvas, box: Box) -> None:
         """Rows of (dice, won from): full-width rows to write in; two columns when a character
         holds more pools than rows, and a last "+ n more" slot beyond that."""
         c = self.character
-        pools: list[tuple[str, str]] = [(str(b.dice), str(b.source)) for b in (c.bonus if c is not None else ())]
+        pools: list[tuple[str, str]] = [(str(b.dice), i18n.render(b.source)) for b in (c.bonus if c is not None else ())]
         slots = BONUS_ROWS if len(pools) <= BONUS_ROWS else 2 * BONUS_ROWS
         if len(pools) > slots:
             rest = pools[slots - 1 :]
-            total = sum(int(dice) for dice, _ in rest)
-            pools = pools[: slots - 1] + [(str(total), f"{len(rest)} more pools ({' + '.join(d for d, _ in rest)})")]
-        _panel(canvas, box, "BONUS DICE", "one-time pools: a check uses a pool whole")
+            total = sum(int(dice) for dice, _source in rest)
+            more = _n("{n} more pool ({dice})", "{n} more pools ({dice})", len(rest), dice=" + ".join(d for d, _source in rest))
+            pools = pools[: slots - 1] + [(str(total), more)]
+        # TRANSLATORS: a panel's title on the character sheet (capitals if the language has them).
+        _panel(canvas, box, _("BONUS DICE"), _("one-time pools: a check uses a pool whole"))
         top = box.y + box.height - BAR - PAD
         columns = slots // BONUS_ROWS
         span = (box.width - 2 * PAD - (columns - 1) * 3 * mm) / columns
@@ -632,9 +699,13 @@ class CharacterSheet(Flowable):
             left = box.x + PAD + col * (span + 3 * mm)
             right = left + span
             canvas.setFillColor(common.MUTED)
-            fonts.draw_string(canvas, left, top - BONUS_ROW + 2.5, "DICE", fonts.BOLD, LABEL_SIZE)
-            label = "WON FROM (benefit, partial success, aid)" if columns == 1 else "WON FROM"
-            fonts.draw_string(canvas, left + dice_w + 2 * mm, top - BONUS_ROW + 2.5, label, fonts.BOLD, LABEL_SIZE)
+            # TRANSLATORS: small capitals over the bonus pools' column of dice.
+            dice_label, dice_size = fonts.fit(_("DICE"), fonts.BOLD, LABEL_SIZE, dice_w + 2 * mm)
+            fonts.draw_string(canvas, left, top - BONUS_ROW + 2.5, dice_label, fonts.BOLD, dice_size)
+            # TRANSLATORS: small capitals over the column saying where a bonus pool came from.
+            labels = [_("WON FROM (benefit, partial success, aid)"), _("WON FROM")] if columns == 1 else [_("WON FROM")]
+            label, label_size = common.fit_first(labels, fonts.BOLD, LABEL_SIZE, right - left - dice_w - 2 * mm)
+            fonts.draw_string(canvas, left + dice_w + 2 * mm, top - BONUS_ROW + 2.5, label, fonts.BOLD, label_size)
             for row in range(BONUS_ROWS):
                 i = col * BONUS_ROWS + row
                 line_y = top - (row + 2) * BONUS_ROW + 1.5
@@ -650,7 +721,8 @@ class CharacterSheet(Flowable):
     def _danger(self, canvas: Canvas, layout: SheetLayout) -> None:
         box = layout.danger
         c = self.character
-        _panel(canvas, box, "DANGER", "zone rank = the most danger dice a check may add")
+        # TRANSLATORS: a panel's title on the character sheet (capitals if the language has them).
+        _panel(canvas, box, _("DANGER"), _("zone rank = the most danger dice a check may add"))
         level = c.danger if c is not None else None
         for i, cell in enumerate(layout.danger_boxes):
             at_end = i == DANGER_LEVELS - 1
@@ -679,19 +751,22 @@ class CharacterSheet(Flowable):
             canvas.setLineWidth(0.5)
             canvas.rect(x0, band_top - ZONE_BAND, x1 - x0, ZONE_BAND, stroke=1, fill=1)
             canvas.setFillColor(common.INK)
-            label = f"ZONE {zone + 1} · {TRACK[zone][0]}"
-            text, size = fonts.fit(label, fonts.BOLD, 7, x1 - x0 - 2)
+            label = _("ZONE {zone} · {section}", zone=zone + 1, section=_section_name(zone))
+            # Too long for the band in a longer language: the zone alone (the track names its section).
+            text, size = common.fit_first([label, _("ZONE {zone}", zone=zone + 1)], fonts.BOLD, 7, x1 - x0 - 2)
             fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND / 2 - size * 0.36, text, fonts.BOLD, size, align="centre")
             canvas.setFillColor(common.MUTED)
-            hint = f"up to {plural(zone + 1, 'danger die', 'danger dice')}"
-            text, size = fonts.fit(hint, fonts.BODY, 7, x1 - x0)
+            hint = _n("up to {n} danger die", "up to {n} danger dice", zone + 1)
+            text, size = common.fit_first([hint, f"0–{zone + 1}"], fonts.BODY, 7, x1 - x0)
             fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND - 6.5, text, fonts.BODY, size, align="centre")
         # The zone rank, big, at the right end.
         right = box.x + box.width - PAD
         rank_x = right - RANK_BLOCK / 2
         rank_top = box.y + box.height - BAR - PAD
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, rank_x, rank_top - 6, "ZONE RANK", fonts.BOLD, LABEL_SIZE, align="centre")
+        # TRANSLATORS: small capitals over the box for the character's danger zone rank.
+        rank_label, rank_size = fonts.fit(_("ZONE RANK"), fonts.BOLD, LABEL_SIZE, RANK_BLOCK + 2 * mm)
+        fonts.draw_string(canvas, rank_x, rank_top - 6, rank_label, fonts.BOLD, rank_size, align="centre")
         square = Box(rank_x - RANK_BOX / 2, rank_top - 7.5 - RANK_BOX, RANK_BOX, RANK_BOX)
         canvas.setStrokeColor(common.INK)
         canvas.setLineWidth(1.4)
@@ -702,25 +777,34 @@ class CharacterSheet(Flowable):
             rank = str(zone_rank(level))
             fonts.draw_string(canvas, rank_x, square.y + RANK_BOX / 2 - 16 * 0.36, rank, fonts.BOLD, 16, align="centre")
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, rank_x, square.y - 7.5, "levels ÷ 5, + 1", fonts.BODY, 7, align="centre")
-        resets = "returns to 0 when an encounter ends" if self.table.danger_resets else "stays when an encounter ends (variant)"
-        text = (
-            f"Danger starts at 0 and {resets}. It rises by 1 for each danger die used in a set and for each "
-            "botch the GM spends on it. Mark the level; the levels passed stay shaded."
-        )
+        how, how_size = common.fit_first([_("levels ÷ 5, + 1"), "÷ 5, + 1"], fonts.BODY, 7, RANK_BLOCK + 2 * mm)
+        fonts.draw_string(canvas, rank_x, square.y - 7.5, how, fonts.BODY, how_size, align="centre")
+        if self.table.danger_resets:
+            text = _(
+                "Danger starts at 0 and returns to 0 when an encounter ends. It rises by 1 for each danger die used in a set "
+                "and for each botch the GM spends on it. Mark the level; the levels passed stay shaded."
+            )
+        else:
+            text = _(
+                "Danger starts at 0 and stays when an encounter ends (variant). It rises by 1 for each danger die used in a set "
+                "and for each botch the GM spends on it. Mark the level; the levels passed stay shaded."
+            )
+        text = markup(text)
         room = rank_x - RANK_BLOCK / 2 - box.x - 2 * PAD
         _paragraph(canvas, text, box.x + PAD, box.y + PAD + 2 * NOTE_LEADING, room, _note_style(colour=common.MUTED))
 
     def _damage(self, canvas: Canvas, layout: SheetLayout) -> None:
         box = layout.damage
         c = self.character
-        aside = "a hit fills a box: cross it out"
+        aside = _("a hit fills a box: cross it out")
         if c is not None:
-            status = "DEAD" if c.dead else "K.O.'d until the encounter ends" if c.knocked_out else ""
-            penalty = plural(c.penalty_dice, "penalty die", "penalty dice")
-            effects = f"now: +{penalty}, {MINUS}{plural(c.lost_dice, 'pool die', 'pool dice')}"
-            aside = f"{status} · {effects}" if status else effects
-        _panel(canvas, box, "DAMAGE TRACK", aside)
+            status = _("DEAD") if c.dead else _("K.O.'d until the encounter ends") if c.knocked_out else ""
+            penalty = _n("+{n} penalty die", "+{n} penalty dice", c.penalty_dice)
+            lost = _n("{minus}{n} pool die", "{minus}{n} pool dice", c.lost_dice, minus=MINUS)
+            effects = _("now: {penalty}, {lost}", penalty=penalty, lost=lost)
+            aside = _("{status} · {effects}", status=status, effects=effects) if status else effects
+        # TRANSLATORS: a panel's title on the character sheet and the GM screen (capitals if the language has them).
+        _panel(canvas, box, _("DAMAGE TRACK"), aside)
         damage = c.damage if c is not None else (0,) * len(BOXES)
         head_top = box.y + box.height - BAR - PAD
         body = _note_style()
@@ -732,38 +816,49 @@ class CharacterSheet(Flowable):
                 canvas.line(box.x + x0, box.y + PAD + HIT_ROWS * NOTE_LEADING + 1 * mm, box.x + x0, head_top)
             left = box.x + x0 + 1.5 * mm
             canvas.setFillColor(common.MUTED)
-            used = fonts.draw_string(canvas, left, head_top - 8, f"ZONE {s + 1} ", fonts.BOLD, 7)
+            zone_label = _("ZONE {zone}", zone=s + 1) + " "
+            room = x1 - x0 - 3 * mm
+            if fonts.string_width(zone_label, fonts.BOLD, 7) + fonts.string_width(_section_name(s), fonts.BOLD, fonts.MIN_SIZE) > room:
+                zone_label = ""  # a narrow column and a long name: the name alone (the danger band numbers the zones)
+            label_width = fonts.string_width(zone_label, fonts.BOLD, 7) if zone_label else 0.0
+            name, name_size = fonts.fit(_section_name(s), fonts.BOLD, 9, room - label_width)
+            # The zone's word opens the head: at the left, or right to left at the right of the name.
+            name_x, label_x = (left, left + fonts.string_width(name, fonts.BOLD, name_size) + 2) if common.rtl() else (left + label_width, left)
+            if zone_label:
+                fonts.draw_string(canvas, label_x, head_top - 8, zone_label.strip() if common.rtl() else zone_label, fonts.BOLD, 7)
             canvas.setFillColor(common.INK)
-            fonts.draw_string(canvas, left + used, head_top - 8, section, fonts.BOLD, 9)
+            fonts.draw_string(canvas, name_x, head_top - 8, name, fonts.BOLD, name_size)
             if c is not None:
                 # On the box row: the narrow K.O.'d and Dead columns have no room beside the title.
                 canvas.setFillColor(common.INK)
                 count_y = boxes[0].y + DAMAGE_BOX / 2 - 8 * 0.36
                 fonts.draw_string(canvas, box.x + x1 - 1.5 * mm, count_y, f"{damage[s]}/{count}", fonts.BOLD, 8, align="right")
             for k, cell in enumerate(boxes):
-                faint = "☠" if section == "Dead" else ""
+                faint = "☠" if s == len(TRACK) - 1 else ""
                 _damage_box(canvas, Box(box.x + cell.x, cell.y, cell.width, cell.height), k < damage[s], faint)
-            effect, clears = SECTION_TEXT.get(section, ("", ""))
+            effect, clears = _section_text(s)[0], _clears(s)
             text_top = boxes[0].y - 1.5 * mm
             width = x1 - x0 - 3 * mm
             used_h = _paragraph(canvas, markup(effect), left, text_top, width, body)
             used_h += _paragraph(canvas, f"<i>{markup(clears)}</i>", left, text_top - used_h, width, muted)
             if section == "Injured" and c is not None and any(c.lowered):
-                lowered = ", ".join(f"{stat.title()} {MINUS}{n}" for stat, n in zip(STATS, c.lowered) if n)
-                _paragraph(canvas, f"<b>Lowered:</b> {markup(lowered)}", left, text_top - used_h, width, body)
+                sep = "، " if common.rtl() else ", "
+                lowered_text = sep.join(_("{stat} {minus}{lost}", stat=_stat_name(stat), minus=MINUS, lost=n) for stat, n in zip(STATS, c.lowered) if n)
+                _paragraph(canvas, common.fill(_("<b>Lowered:</b> {stats}", stats="{stats}"), stats=markup(lowered_text)), left, text_top - used_h, width, body)
         # How hits land, and the rests, under the columns.
         y = box.y + PAD + HIT_ROWS * NOTE_LEADING
         rule_style = _note_style()
         for hit in HITS:
             y -= _paragraph(canvas, _hit_line(hit), box.x + PAD, y, box.width - 2 * PAD, rule_style)
-        rests = (
+        rests = common.rich(_(
             "<b>Short rest</b>: clears Bashed and Stunned. <b>Long rest</b>: also clears Injured and K.O.'d, "
             "and restores lowered stats."
-        )
+        ))
         _paragraph(canvas, rests, box.x + PAD, y, box.width - 2 * PAD, rule_style)
 
     def _notes(self, canvas: Canvas, box: Box) -> None:
-        _panel(canvas, box, "NOTES", "gear, contacts, setbacks to overcome")
+        # TRANSLATORS: a panel's title on the character sheet (capitals if the language has them).
+        _panel(canvas, box, _("NOTES"), _("gear, contacts, setbacks to overcome"))
         y = box.y + box.height - BAR - NOTE_LINE
         while y > box.y + 2 * mm:
             _write_line(canvas, box.x + PAD, box.x + box.width - PAD, y)
@@ -771,7 +866,7 @@ class CharacterSheet(Flowable):
 
 
 def _character_sheet(table: _Table, index: int) -> list[Flowable]:
-    return [common.Section(CARD.title, f"Character sheet · {table.label(index)}"), CharacterSheet(table, index)]
+    return [common.Section(CARD.title, _("Character sheet · {name}", name=table.label(index))), CharacterSheet(table, index)]
 
 
 # -- the rules card ----------------------------------------------------------------------------------
@@ -814,7 +909,7 @@ def rules_card(table: _Table, width: float) -> list[Flowable]:
 class _Bar(common.Strip):
     """A section title in a black bar, like the panels of the character sheet."""
 
-    def __init__(self, title: str, aside: str = "") -> None:
+    def __init__(self, title: str, aside: str | Sequence[str] = "") -> None:
         super().__init__(BAR)
         self.title = title
         self.aside = aside
@@ -827,11 +922,7 @@ class _Bar(common.Strip):
         canvas.setFillColor(common.INK)
         canvas.roundRect(0, 0, self.width, BAR, RADIUS, stroke=0, fill=1)
         canvas.setFillColor(colors.white)
-        used = fonts.draw_string(canvas, PAD, BAR / 2 - BAR_SIZE * 0.36, self.title, fonts.BOLD, BAR_SIZE)
-        if self.aside:
-            text, size = fonts.fit(self.aside, fonts.BODY, BAR_ASIDE, self.width - used - 3 * PAD)
-            canvas.setFillColor(colors.HexColor("#e0e0e0"))
-            fonts.draw_string(canvas, self.width - PAD, BAR / 2 - size * 0.36, text, fonts.BODY, size, align="right")
+        _bar_text(canvas, 0, self.width, BAR / 2, self.title, self.aside)
         canvas.restoreState()
 
 
@@ -856,6 +947,7 @@ class _Tally(Flowable):
 def _small_table(header: Sequence[str], rows: Sequence[Sequence[str]], widths: Sequence[float]) -> Table:
     """A compact ruled table of plain texts (shared grid look, tighter rows than the sheets)."""
     style = _note_style(SCREEN_TABLE, SCREEN_TABLE * 1.2)
+    widths = _room_for_heads(header, widths)
     # One header size for the whole table, small enough that no narrow column splits a word.
     fitted = [common.fitted_style("cell-head-left", h.split(), w) for h, w in zip(header, widths)]
     head = min(fitted, key=lambda st: st.fontSize)
@@ -865,6 +957,19 @@ def _small_table(header: Sequence[str], rows: Sequence[Sequence[str]], widths: S
         widths,
         row_height=TABLE_ROW,
     )
+
+
+def _room_for_heads(header: Sequence[str], widths: Sequence[float]) -> list[float]:
+    """`widths`, except that a column whose head has a word too wide for it even at the
+    smallest type (a long language's compound) takes the room from the others' spare width;
+    widths are kept as they are when every word fits."""
+    need = [max((fonts.string_width(w, fonts.BOLD, fonts.MIN_SIZE) for w in h.split()), default=0.0) / 0.97 + 2 * common.CELL_PAD + 1 for h in header]
+    short = sum(max(0.0, n - w) for n, w in zip(need, widths))
+    spare = [max(0.0, w - n) for n, w in zip(need, widths)]
+    if short <= 0 or sum(spare) < short:
+        return list(widths)
+    total = sum(spare)
+    return [n if w < n else w - short * s / total for n, w, s in zip(need, widths, spare)]
 
 
 def _list_style(name: str, indent: float, size: float = SCREEN_TEXT) -> ParagraphStyle:
@@ -903,6 +1008,8 @@ def _screen_note(text: str) -> Paragraph:
 def _columns(left: Sequence[Flowable], right: Sequence[Flowable], width: float) -> Table:
     """Two columns of flowables side by side: the GM screen's landscape-like panels."""
     column = (width - SCREEN_GUTTER) / 2
+    if common.rtl():  # right to left the first column is the right one
+        left, right = right, left
     table = Table([[list(left), list(right)]], colWidths=[column + SCREEN_GUTTER / 2, column + SCREEN_GUTTER / 2], hAlign="LEFT")
     table.setStyle(
         TableStyle(
@@ -921,108 +1028,174 @@ def _columns(left: Sequence[Flowable], right: Sequence[Flowable], width: float) 
 
 
 def _screen_intro(table: _Table) -> str:
-    gm = f"GM: {table.gm}" if table.gm else "GM: ________________"
     parts = [
-        gm,
-        f"{table.story_points} SP per player a session",
-        f"pool starts at {table.pool_start}",
-        f"{plural(table.rerolls, 're-roll')} a check",
+        _("GM: {name}", name=table.gm or "________________"),
+        _("{count} SP per player a session", count=table.story_points),
+        _("pool starts at {count}", count=table.pool_start),
+        _n("{n} re-roll a check", "{n} re-rolls a check", table.rerolls),
     ]
     if table.sheet_dice != _DEFAULTS["sheet_dice"]:
-        parts.append(f"{table.sheet_dice} dice per sheet")
+        parts.append(_n("{n} die per sheet", "{n} dice per sheet", table.sheet_dice))
     return markup(" · ".join(parts))
 
 
 def _check_panel(table: _Table, width: float) -> list[Flowable]:
-    rounds = {0: "", 1: "once", 2: "twice"}.get(table.rerolls, f"{table.rerolls} times")
-    if rounds:
-        rolling = (
-            f"Roll everything. Then, up to {rounds}: <b>lock</b> any unlocked pool dice (locks are for good) "
+    if table.rerolls == 0:
+        rolling = _("Roll everything, once: this table plays without re-rolls.")
+    elif table.rerolls == 1:
+        rolling = _(
+            "Roll everything. Then, up to once: <b>lock</b> any unlocked pool dice (locks are for good) "
+            "and <b>re-roll</b> the rest. Penalty dice are never locked or re-rolled."
+        )
+    elif table.rerolls == 2:
+        rolling = _(
+            "Roll everything. Then, up to twice: <b>lock</b> any unlocked pool dice (locks are for good) "
             "and <b>re-roll</b> the rest. Penalty dice are never locked or re-rolled."
         )
     else:
-        rolling = "Roll everything, once: this table plays without re-rolls."
+        rolling = _n(
+            "Roll everything. Then, up to {n} time: <b>lock</b> any unlocked pool dice (locks are for good) "
+            "and <b>re-roll</b> the rest. Penalty dice are never locked or re-rolled.",
+            "Roll everything. Then, up to {n} times: <b>lock</b> any unlocked pool dice (locks are for good) "
+            "and <b>re-roll</b> the rest. Penalty dice are never locked or re-rolled.",
+            table.rerolls,
+        )
     steps = [
-        "The player describes the intent; the table agrees on <b>two stats</b> and a <b>difficulty</b> 2–6. "
-        f"Each modifier of the challenge is +1 (harder) or {MINUS}1 (easier); clamp to 2–6. "
-        "Keep the net change within ±1 (more is allowed, but flagged).",
-        "<b>Pool</b>: the two stats' dice, "
-        f"{MINUS}1 per Stunned box (never below 0), + bonus dice (invoked aspects, aid, one-time pools), "
-        "+ 0 up to the zone rank in <b>danger dice</b>. <b>Penalty dice</b>: 1 per Bashed box, "
-        "+ complications, + compels. All SP are spent before the roll.",
+        _(
+            "The player describes the intent; the table agrees on <b>two stats</b> and a <b>difficulty</b> 2–6. "
+            "Each modifier of the challenge is +1 (harder) or {minus}1 (easier); clamp to 2–6. "
+            "Keep the net change within ±1 (more is allowed, but flagged).",
+            minus=MINUS,
+        ),
+        _(
+            "<b>Pool</b>: the two stats' dice, "
+            "{minus}1 per Stunned box (never below 0), + bonus dice (invoked aspects, aid, one-time pools), "
+            "+ 0 up to the zone rank in <b>danger dice</b>. <b>Penalty dice</b>: 1 per Bashed box, "
+            "+ complications, + compels. All SP are spent before the roll.",
+            minus=MINUS,
+        ),
         rolling,
-        "<b>Sets</b>: a set of height <i>h</i> needs <i>h</i> dice showing <i>h</i>, after penalty dice cancel "
-        "dice of their height. Ones never make a set. At most one set per check; the player may take none.",
-        "<b>Botches</b>: every 1 showing at the end (pool, danger and penalty dice) is a botch for the GM.",
+        _(
+            "<b>Sets</b>: a set of height <i>h</i> needs <i>h</i> dice showing <i>h</i>, after penalty dice cancel "
+            "dice of their height. Ones never make a set. At most one set per check; the player may take none."
+        ),
+        _("<b>Botches</b>: every 1 showing at the end (pool, danger and penalty dice) is a botch for the GM."),
     ]
     quarter = width / 4
     outcome = _small_table(
-        ("Set height H vs difficulty D", "Outcome"),
+        (_("Set height H vs difficulty D"), _("Outcome")),
         (
-            ("H = D", "Success."),
-            ("H > D", "Success + benefit: H − D one-time bonus dice."),
-            ("0 < H < D", "Partial success if taken: H one-time bonus dice."),
-            ("no set", "Failure."),
-            ("aid check", "The aided character gains H bonus dice."),
+            # TRANSLATORS: rows of the GM screen's outcome table: H and D are the letters of its head "Set height H vs difficulty D".
+            (_("H = D"), _("Success.")),
+            (_("H > D"), _("Success + benefit: H − D one-time bonus dice.")),
+            (_("0 < H < D"), _("Partial success if taken: H one-time bonus dice.")),
+            # TRANSLATORS: a row of the GM screen's outcome table: the check made no set.
+            (_("no set"), _("Failure.")),
+            # TRANSLATORS: a row of the GM screen's outcome table: a check made to help another character.
+            (_("aid check"), _("The aided character gains H bonus dice.")),
         ),
         (quarter * 1.35, width - quarter * 1.35),
     )
     difficulties = _small_table(
-        ("Difficulty (set)", "Narrative weight"),
-        [(str(h), f"{word} accomplishment") for h, word in sorted(ACCOMPLISHMENT.items())],
+        (_("Difficulty (set)"), _("Narrative weight")),
+        [(str(h), _accomplishment(h)) for h in sorted(ACCOMPLISHMENT)],
         (quarter * 1.35, width - quarter * 1.35),
     )
     return [
-        _Bar("HOW A CHECK WORKS"),
-        *_steps(steps),
-        _Bar("OUTCOME"),
+        # TRANSLATORS: the GM screen's section titles are printed in a black bar (capitals if the language has them).
+        _Bar(_("HOW A CHECK WORKS")),
+        *_steps([common.rich(step) for step in steps]),
+        _Bar(_("OUTCOME")),
         outcome,
-        _Bar("PC DIFFICULTIES", "set height for each accomplishment"),
+        _Bar(_("PC DIFFICULTIES"), _("set height for each accomplishment")),
         difficulties,
     ]
 
 
-#: GM options (RULINGS.md): names the rules model uses, as the screen words them.
-_MECHANICAL = {
-    "danger": "the character's danger +1",
-    "penalty": "a penalty die on a challenge",
-    "reduced": "reduced hit",
-    "full": "full hit",
-    "overload": "overload hit",
-}
+#: GM options (RULINGS.md) with a mechanical effect; the others are narrative setbacks.
+_MECHANICAL = ("danger", "penalty", "reduced", "full", "overload")
+
+
+def _mechanical(option: str) -> str:
+    """A mechanical GM option as the screen words it."""
+    words = {
+        "danger": _("the character's danger +1"),
+        "penalty": _("a penalty die on a challenge"),
+        "reduced": _("reduced hit"),
+        "full": _("full hit"),
+        "overload": _("overload hit"),
+    }
+    return words[option]
+
+
+def _setback(option: str) -> str:
+    """A narrative GM option as the screen words it ("minor setback")."""
+    words = {
+        "minor": _("minor setback"),
+        "meaningful": _("meaningful setback"),
+        "significant": _("significant setback"),
+        "major": _("major setback"),
+        "huge": _("huge setback"),
+    }
+    return words[option]
+
+
+def _accomplishment(height: int) -> str:
+    """The narrative weight of a set of `height` ("minor accomplishment"), as the GM screen says it."""
+    words = {
+        2: _("minor accomplishment"),
+        3: _("meaningful accomplishment"),
+        4: _("significant accomplishment"),
+        5: _("major accomplishment"),
+        6: _("huge accomplishment"),
+    }
+    return words[height]
 
 
 def _options_panel(table: _Table, width: float) -> list[Flowable]:
     """GM options by botch cost, from `GM_OPTIONS`: narrative setbacks and mechanical effects."""
     rows = []
+    sep = "، " if common.rtl() else ", "
     for cost in sorted(set(GM_OPTIONS.values())):
         names = [name for name, c in GM_OPTIONS.items() if c == cost]
-        narrative = [f"{name} setback" for name in names if name not in _MECHANICAL]
-        mechanical = [_MECHANICAL[name] for name in names if name in _MECHANICAL]
-        rows.append((str(cost), ", ".join(narrative) or "–", " or ".join(mechanical) or "–"))
-    options = _small_table(("Cost", "Narrative", "Mechanical"), rows, common.columns_of(width, (13, 42, 45)))
+        narrative = [_setback(name) for name in names if name not in _MECHANICAL]
+        mechanical = [_mechanical(name) for name in names if name in _MECHANICAL]
+        if len(mechanical) > 1:
+            # TRANSLATORS: two GM options of the same cost, either of which the GM may buy.
+            either = _("{first} or {second}", first=mechanical[0], second=mechanical[1])
+        else:
+            either = "".join(mechanical)
+        rows.append((str(cost), sep.join(narrative) or "–", either or "–"))
+    options = _small_table((_("Cost"), _("Narrative"), _("Mechanical")), rows, common.columns_of(width, (13, 42, 45)))
     pool = table.state.pool if table.state is not None else None
-    now = f" · now {pool} SP" if pool is not None else ""
+    if pool is not None:
+        starts = _("starts each session at {count} · now {pool} SP", count=table.pool_start, pool=pool)
+    else:
+        starts = _("starts each session at {count}", count=table.pool_start)
     return [
-        _Bar("GM OPTIONS", "costs add up to at most the botches"),
+        _Bar(_("GM OPTIONS"), _("costs add up to at most the botches")),
         options,
-        _screen_note(
+        _screen_note(_(
             "A setback of cost c usually takes a successful check of height c to overcome directly. "
             "Botches not spent are lost. Setbacks can come with a failure or complicate a success."
-        ),
-        _Bar("SPECIAL DICE", "use dice of a different colour"),
+        )),
+        _Bar(_("SPECIAL DICE"), _("use dice of a different colour")),
         *_bullets(
             [
-                "<b>Danger dice</b>: the player adds 0 up to the character's zone rank. A 1 is a botch. "
-                "Each danger die used in a set raises the danger level by 1.",
-                "<b>Penalty dice</b>: from Bashed boxes, complications and compels. A 1 is a botch. "
-                "Otherwise each one cancels one normal or danger die of the same height; "
-                "danger dice are cancelled before normal dice. A set uses normal dice before danger dice.",
+                common.rich(_(
+                    "<b>Danger dice</b>: the player adds 0 up to the character's zone rank. A 1 is a botch. "
+                    "Each danger die used in a set raises the danger level by 1."
+                )),
+                common.rich(_(
+                    "<b>Penalty dice</b>: from Bashed boxes, complications and compels. A 1 is a botch. "
+                    "Otherwise each one cancels one normal or danger die of the same height; "
+                    "danger dice are cancelled before normal dice. A set uses normal dice before danger dice."
+                )),
             ]
         ),
-        _Bar("STORY POINT POOL", f"starts each session at {table.pool_start}{now}"),
+        _Bar(_("STORY POINT POOL"), starts),
         _Tally(POOL_BOXES, pool or 0),
-        _screen_note("Invocations pay SP into the pool; compels pay SP from the pool to the player."),
+        _screen_note(_("Invocations pay SP into the pool; compels pay SP from the pool to the player.")),
         *_danger_panel(table, width),
     ]
 
@@ -1037,15 +1210,16 @@ def _odds_flowables(table: _Table, width: float) -> list[Flowable]:
     widths = [first] + [(width - first) / columns] * columns
     head = common.style("cell-head")
     number = _style("odds", "cell-centre", fontSize=8.2, leading=9.5)
-    header: list[common.Cell] = [_p("Pool dice", head)]
+    pool_head = _("Pool dice")
+    header: list[common.Cell] = [_p(markup(pool_head), common.fitted_style("cell-head", pool_head.split(), first))]
     for d in ODDS_DIFFICULTIES:
-        header += [_p(f"Difficulty {d}", head)] + [None] * (per - 1)
-    labels = ["no re-roll" if r == 0 else plural(r, "re-roll") for r in shown]
+        header += [_p(markup(_("Difficulty {number}", number=d)), head)] + [None] * (per - 1)
+    labels = [_("no re-roll") if r == 0 else _n("{n} re-roll", "{n} re-rolls", r) for r in shown]
     sub = common.fitted_style("cell-head", [w for label in labels for w in label.split()], widths[1])
-    rows: list[Sequence[common.Cell]] = [[None] + [_p(markup(label), sub) for _ in ODDS_DIFFICULTIES for label in labels]]
+    rows: list[Sequence[common.Cell]] = [[None] + [_p(markup(label), sub) for _d in ODDS_DIFFICULTIES for label in labels]]
     shading: list[tuple[object, ...]] = []
     for y, n in enumerate(ODDS_DICE, start=2):
-        row: list[common.Cell] = [_p(str(n), "cell-number")]
+        row: list[common.Cell] = [_p(i18n.number(n), "cell-number")]
         for i, d in enumerate(ODDS_DIFFICULTIES):
             for j, r in enumerate(shown):
                 chance = odds[(n, d, r)]
@@ -1066,14 +1240,14 @@ def _odds_flowables(table: _Table, width: float) -> list[Flowable]:
             commands.append(("SPAN", (left, 0), (left + per - 1, 0)))
         commands.append(("LINEBEFORE", (left, 0), (left, -1), 1, common.INK))
     grid.setStyle(commands)
-    note = (
+    note = _(
         "Exact chance that a check makes a set at least as high as the difficulty, locking and re-rolling "
         "as well as possible, with no penalty dice (danger dice count like any pool die). Penalty dice from "
         "Bashed boxes, complications and compels lower these odds. Computed by the playbook's rules model; "
         "darker cells are likelier, — means impossible."
     )
     return [
-        _Bar("ODDS OF SUCCESS", "chance of a set of at least the difficulty"),
+        _Bar(_("ODDS OF SUCCESS"), _("chance of a set of at least the difficulty")),
         grid,
         _screen_note(note),
     ]
@@ -1083,14 +1257,17 @@ def _danger_panel(table: _Table, width: float) -> list[Flowable]:
     rows = []
     for zone in range(1, MAX_ZONE + 1):
         low = (zone - 1) * LEVELS_PER_ZONE
-        levels = f"{low} and up" if zone == MAX_ZONE else f"{low}–{low + LEVELS_PER_ZONE - 1}"
-        rows.append((str(zone), levels, f"0–{zone}", TRACK[zone - 1][0]))
-    zones = _small_table(("Zone rank", "Danger levels", "Danger dice", "Full hits land in"), rows, common.columns_of(width, (20, 26, 22, 32)))
-    resets = "returns to 0 when an encounter ends" if table.danger_resets else "stays when an encounter ends (variant)"
+        levels = _("{level} and up", level=low) if zone == MAX_ZONE else f"{low}–{low + LEVELS_PER_ZONE - 1}"
+        rows.append((str(zone), levels, f"0–{zone}", _section_name(zone - 1)))
+    zones = _small_table((_("Zone rank"), _("Danger levels"), _("Danger dice"), _("Full hits land in")), rows, common.columns_of(width, (20, 26, 22, 32)))
+    if table.danger_resets:
+        note = _("Danger starts at 0 and returns to 0 when an encounter ends. +1 per danger die used in a set; +1 per botch spent on it.")
+    else:
+        note = _("Danger starts at 0 and stays when an encounter ends (variant). +1 per danger die used in a set; +1 per botch spent on it.")
     return [
-        _Bar("DANGER AND ZONES", "zone rank = min(5, level ÷ 5 + 1)"),
+        _Bar(_("DANGER AND ZONES"), _("zone rank = min(5, level ÷ 5 + 1)")),
         zones,
-        _screen_note(f"Danger starts at 0 and {resets}. +1 per danger die used in a set; +1 per botch spent on it."),
+        _screen_note(note),
     ]
 
 
@@ -1098,18 +1275,21 @@ def _damage_panel(width: float) -> list[Flowable]:
     """The track's sections (left) and how hits land and rests clear them (right)."""
     column = (width - SCREEN_GUTTER) / 2
     rows = []
-    for zone, (section, count) in enumerate(TRACK, 1):
-        effect, clears = SECTION_TEXT.get(section, ("", ""))
-        rows.append((f"{zone} {section}", str(count), effect, clears.removeprefix("Clears: ")))
-    track = _small_table(("Zone, section", "Boxes", "Effect", "Clears"), rows, common.columns_of(column, (27, 14, 37, 22)))
+    for zone, (_section, count) in enumerate(TRACK, 1):
+        effect, clears = _section_text(zone - 1)
+        rows.append((f"{zone} {_section_name(zone - 1)}", str(count), effect, clears))
+    track = _small_table((_("Zone, section"), _("Boxes"), _("Effect"), _("Clears")), rows, common.columns_of(column, (27, 14, 37, 22)))
     hits = [_hit_line(hit) for hit in HITS]
     rests = [
-        "<b>Short rest</b>: Bashed and Stunned clear. <b>Long rest</b>: Injured and K.O.'d clear too, "
-        "and lowered stats return.",
-        "A rest ends the running encounter: the K.O.'d wake up. An Injured box lowers a stat chosen by a die.",
+        common.rich(_(
+            "<b>Short rest</b>: Bashed and Stunned clear. <b>Long rest</b>: Injured and K.O.'d clear too, "
+            "and lowered stats return."
+        )),
+        markup(_("A rest ends the running encounter: the K.O.'d wake up. An Injured box lowers a stat chosen by a die.")),
     ]
+    sections = " · ".join(f"{_section_name(i)} {n}" for i, (_name, n) in enumerate(TRACK))
     return [
-        _Bar("DAMAGE TRACK", " · ".join(f"{name} {n}" for name, n in TRACK) + ": a hit fills one box (overload: more)"),
+        _Bar(_("DAMAGE TRACK"), (_("{sections}: a hit fills one box (overload: more)", sections=sections), _("a hit fills one box (overload: more)"))),
         _columns([track], _bullets(hits) + _bullets(rests), width),
     ]
 
@@ -1118,28 +1298,38 @@ def _roster(table: _Table, width: float) -> list[Flowable]:
     """From a state: each character's SP, danger, zone, damage and pools at a glance."""
     state = table.state
     assert state is not None
-    heads = ("Character", "SP", "Danger", "Zone", "Bashed · Stunned · Injured · K.O. · Dead", "Bonus pools", "Status")
+    # TRANSLATORS: the GM screen's table of characters: the column of each one's damage, section by section.
+    track_head = _("Bashed · Stunned · Injured · K.O. · Dead")
+    heads = (_("Character"), _("SP"), _("Danger"), _("Zone"), track_head, _("Bonus pools"), _("Status"))
     widths = common.columns_of(width, (30, 8, 11, 9, 30, 16, 16))
     rows = []
     for c in state.characters:
-        status = "dead" if c.dead else "K.O.'d" if c.knocked_out else "ready" if c.ready else "no sheet yet"
+        # TRANSLATORS: a character's status on the GM screen.
+        status = _("dead") if c.dead else _("K.O.'d") if c.knocked_out else _("ready") if c.ready else _("no sheet yet")
         pools = " + ".join(str(p.dice) for p in c.bonus) or "–"
-        track = " · ".join(f"{filled}/{count}" for filled, (_, count) in zip(c.damage, TRACK))
+        track = " · ".join(f"{filled}/{count}" for filled, (_name, count) in zip(c.damage, TRACK))
         rows.append((c.name, str(c.sp), str(c.danger), str(zone_rank(c.danger)), track, pools, status))
     grid = _small_table(heads, rows, widths)
-    where = f"Session {state.session}, encounter {state.encounter} · general pool {state.pool} SP · {plural(state.checks, 'check')} made"
-    return [KeepTogether([_Bar("AT THE TABLE", where), grid])]
+    where = _n(
+        "Session {session}, encounter {encounter} · general pool {pool} SP · {n} check made",
+        "Session {session}, encounter {encounter} · general pool {pool} SP · {n} checks made",
+        state.checks,
+        session=state.session,
+        encounter=state.encounter,
+        pool=state.pool,
+    )
+    return [KeepTogether([_Bar(_("AT THE TABLE"), where), grid])]
 
 
 def _gm_screen(table: _Table, width: float) -> list[Flowable]:
     column = (width - SCREEN_GUTTER) / 2
     story: list[Flowable] = [
-        common.Section(CARD.title, "GM screen · checks and botches"),
-        _p(markup("GM screen"), "title"),
+        common.Section(CARD.title, _("GM screen · checks and botches")),
+        _p(markup(_("GM screen")), "title"),
         _p(_screen_intro(table), "subtitle"),
         _columns(_check_panel(table, column), _options_panel(table, column), width),
         PageBreak(),
-        common.Section(CARD.title, "GM screen · odds and damage"),
+        common.Section(CARD.title, _("GM screen · odds and damage")),
         *_odds_flowables(table, width),
         *_damage_panel(width),
     ]
@@ -1169,16 +1359,55 @@ booklet = rules_card
 DEBRIEF_ROW = 6 * mm
 DEBRIEF_PARTY_WEIGHTS = (26, 14, 40, 12, 10)
 DEBRIEF_CHECK_WEIGHTS = (6, 18, 22, 8, 8, 13, 11, 28)
-#: an outcome as a short mark above its check's bars.
+#: an outcome as a short mark above its check's bars ("aid" is a word: `_outcome_mark`).
 OUTCOME_MARK = {"success": "✓", "benefit": "✓+", "partial": "½", "failure": "✗", "aid": "aid"}
+
+
+def _outcome_mark(outcome: str) -> str:
+    # TRANSLATORS: the debrief chart's short mark above a check made to help another character.
+    return _("aid") if outcome == "aid" else OUTCOME_MARK.get(outcome, "")
+
+
+def _outcome_word(outcome: str) -> str:
+    """A check's outcome in the debrief's table of checks."""
+    words = {
+        # TRANSLATORS: a check's outcome in the debrief's table of checks.
+        "benefit": _("benefit"),
+        "success": _("success"),
+        "partial": _("partial"),
+        "failure": _("failure"),
+        # TRANSLATORS: the outcome of a check made to help another character.
+        "aid": _("aid"),
+    }
+    return words.get(outcome, outcome)
+
+
+def _gm_option(option: str) -> str:
+    """A GM option the GM spent botches on, by the name the debrief has always printed."""
+    words = {
+        "danger": _("danger"),
+        "penalty": _("penalty"),
+        "reduced": _("reduced"),
+        "minor": _("minor"),
+        "meaningful": _("meaningful"),
+        "full": _("full"),
+        "significant": _("significant"),
+        "major": _("major"),
+        "overload": _("overload"),
+        "huge": _("huge"),
+    }
+    return words.get(option, option)
 
 
 def _gm_spent(state: State, spent: Sequence[Any]) -> str:
     parts = []
     for option in spent:
-        who = f" on {state.names[option.character]}" if option.character is not None else ""
-        parts.append(f"{option.option}{who}")
-    return ", ".join(parts)
+        if option.character is not None:
+            # TRANSLATORS: a GM option spent on a character, in the debrief ("full on Ana").
+            parts.append(_("{option} on {name}", option=_gm_option(option.option), name=state.names[option.character]))
+        else:
+            parts.append(_gm_option(option.option))
+    return ("، " if common.rtl() else ", ").join(parts)
 
 
 def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
@@ -1186,10 +1415,19 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     state: State = game.state
     results = state.results
     count = {k: sum(1 for r in results if r.outcome == k) for k in OUTCOME_MARK}
+    characters = _n("{n} character", "{n} characters", len(state.characters))
+    checks = _n("{n} check", "{n} checks", len(results))
+    encounters = _n("{n} encounter", "{n} encounters", state.encounter)
+    sessions = _n("{n} session", "{n} sessions", state.session)
     lines = [
-        f"{plural(len(state.characters), 'character')} and {state.setup.gm} as GM: {plural(len(results), 'check')} over "
-        f"{plural(state.encounter, 'encounter')} and {plural(state.session, 'session')}.",
-        f"Successes {count['success'] + count['benefit']} (with a benefit {count['benefit']}), partial {count['partial']}, failures {count['failure']}, aid checks {count['aid']}.",
+        _(
+            "{characters} and {gm} as GM: {checks} over {encounters} and {sessions}.",
+            characters=characters, gm=state.setup.gm, checks=checks, encounters=encounters, sessions=sessions,
+        ),
+        _(
+            "Successes {successes} (with a benefit {benefits}), partial {partial}, failures {failures}, aid checks {aid}.",
+            successes=count["success"] + count["benefit"], benefits=count["benefit"], partial=count["partial"], failures=count["failure"], aid=count["aid"],
+        ),
     ]
     if results:
         danger = _danger_after(game)
@@ -1199,18 +1437,22 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
             if top > peak_level:
                 peak, peak_level = i, top
         if peak_level:
-            lines.append(f"The highest danger: level {peak_level} (zone {zone_rank(peak_level)}), reached by {state.names[peak]}.")
+            lines.append(_("The highest danger: level {level} (zone {zone}), reached by {name}.", level=peak_level, zone=zone_rank(peak_level), name=state.names[peak]))
         else:
-            lines.append("Nobody's danger rose during a check.")
+            lines.append(_("Nobody's danger rose during a check."))
     botches = sum(r.botches for r in results)
-    lines.append(f"{plural(botches, 'botch', 'botches')} in all for {state.setup.gm} to spend.")
+    lines.append(_n("{n} botch in all for {gm} to spend.", "{n} botches in all for {gm} to spend.", botches, gm=state.setup.gm))
+    sep = "، " if common.rtl() else ", "
     dead = [c.name for c in state.characters if c.dead]
     down = [c.name for c in state.characters if c.knocked_out and not c.dead]
-    lines.append(
-        "Still standing: " + (", ".join(c.name for c in state.characters if not c.dead and not c.knocked_out) or "nobody") + "."
-        + (f" K.O.'d: {', '.join(down)}." if down else "")
-        + (f" Dead: {', '.join(dead)}." if dead else "")
-    )
+    standing = sep.join(c.name for c in state.characters if not c.dead and not c.knocked_out)
+    # TRANSLATORS: the debrief's line of who is still on their feet: nobody.
+    parts = [_("Still standing: {names}.", names=standing) if standing else _("Still standing: nobody.")]
+    if down:
+        parts.append(_("K.O.'d: {names}.", names=sep.join(down)))
+    if dead:
+        parts.append(_("Dead: {names}.", names=sep.join(dead)))
+    lines.append(" ".join(parts))
     return lines
 
 
@@ -1229,13 +1471,15 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
     """One table's debrief: the party, the story, every check against its difficulty and the
     danger track check by check. Nothing at a Danger World table is secret."""
     state: State = game.state
-    story: list[Flowable] = [common.heading("The party", 2)]
-    header: Sequence[common.Cell] = ["Character", "Empty boxes", "Damage", "Danger", "SP"]
+    story: list[Flowable] = [common.heading(_("The party"), 2)]
+    header: Sequence[common.Cell] = [_("Character"), _("Empty boxes"), _("Damage"), _("Danger"), _("SP")]
     rows: list[Sequence[common.Cell]] = []
+    sep = "، " if common.rtl() else ", "
     for c in state.characters:
-        damage = ", ".join(f"{name} {n}/{BOXES[i]}" for i, (name, _) in enumerate(TRACK) if (n := c.damage[i])) or "unhurt"
-        status = " (dead)" if c.dead else " (K.O.'d)" if c.knocked_out else ""
-        rows.append([c.name + status, str(c.health), damage, f"{c.danger} (zone {c.zone})", str(c.sp)])
+        damage = sep.join(f"{_section_name(i)} {n}/{BOXES[i]}" for i in range(len(TRACK)) if (n := c.damage[i])) or _("unhurt")
+        # TRANSLATORS: after a character's name in the debrief's party table.
+        status = " " + _("(dead)") if c.dead else " " + _("(K.O.'d)") if c.knocked_out else ""
+        rows.append([c.name + status, str(c.health), damage, _("{level} (zone {zone})", level=c.danger, zone=c.zone), str(c.sp)])
     story.append(common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_PARTY_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True))
     story += common.story_block(debrief_lines(game, reveal))
     results = state.results
@@ -1243,44 +1487,48 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
         return story
     x = [str(r.number) for r in results]
     checks = charts.Chart(
-        "Every check: the set made against the difficulty",
+        _("Every check: the set made against the difficulty"),
         x,
         [
-            charts.Series("difficulty", tuple(float(r.difficulty) for r in results), "#bdbdbd"),
-            charts.Series("set made (0: none)", tuple(float(r.height or 0) for r in results), charts.PALETTE[0]),
+            # TRANSLATORS: a series of the debrief's chart of checks.
+            charts.Series(_("difficulty"), tuple(float(r.difficulty) for r in results), "#bdbdbd"),
+            charts.Series(_("set made (0: none)"), tuple(float(r.height or 0) for r in results), charts.PALETTE[0]),
         ],
         kind="bar",
         y_min=0,
         y_max=6,
-        y_label="height · check",
-        notes=[OUTCOME_MARK.get(r.outcome, "") for r in results],
+        y_label=_("height · check"),
+        notes=[_outcome_mark(r.outcome) for r in results],
     )
     levels = _danger_after(game)
     highest = max((v for row in levels for v in row), default=0)
     danger = charts.Chart(
-        "The danger track after each check",
+        _("The danger track after each check"),
         x,
         charts.series_of(state.names, levels),
         y_min=0,
         # Only the zone lines the party came near: an empty chart of five zones says nothing.
-        lines=[charts.Line(LEVELS_PER_ZONE * z, f"zone {z + 1} from here") for z in range(1, MAX_ZONE) if LEVELS_PER_ZONE * (z - 1) <= highest],
-        y_label="danger level · check",
+        lines=[charts.Line(LEVELS_PER_ZONE * z, _("zone {zone} from here", zone=z + 1)) for z in range(1, MAX_ZONE) if LEVELS_PER_ZONE * (z - 1) <= highest],
+        y_label=_("danger level · check"),
     )
-    marks = "   ".join(f"{mark} {word}" for word, mark in OUTCOME_MARK.items())
-    story += [common.spacer(3 * mm), charts.keep(checks, common.para(f"Above each check: {marks}", "small")), common.spacer(3 * mm), charts.keep(danger)]
-    header = ["#", "Who", "Stats", "Diff.", "Set", "Outcome", "Botches", "The GM spent"]
+    marks = "   ".join(f"{_outcome_mark(word) if word == 'aid' else mark} {_outcome_word(word)}" for word, mark in OUTCOME_MARK.items())
+    above = common.para(_("Above each check: {marks}", marks=marks), "small")
+    story += [common.spacer(3 * mm), charts.keep(checks, above), common.spacer(3 * mm), charts.keep(danger)]
+    # TRANSLATORS: column heads of the debrief's table of checks ("Diff.": the difficulty, short).
+    header = ["#", _("Who"), _("Stats"), _("Diff."), _("Set"), _("Outcome"), _("Botches"), _("The GM spent")]
     rows = [
         [
             str(r.number),
-            state.names[r.actor] + (f" (aids {state.names[r.aid]})" if r.aid is not None else ""),
-            " + ".join(s.title() for s in r.stats),
+            _("{name} (aids {other})", name=state.names[r.actor], other=state.names[r.aid]) if r.aid is not None else state.names[r.actor],
+            " + ".join(_stat_name(s) for s in r.stats),
             str(r.difficulty),
-            str(r.height or "none"),
-            r.outcome,
+            # TRANSLATORS: the set a check made, in the debrief's table of checks: no set.
+            str(r.height) if r.height else _("none"),
+            _outcome_word(r.outcome),
             str(r.botches),
             _gm_spent(state, r.spent),
         ]
         for r in results
     ]
-    story += [common.spacer(4 * mm), common.heading("The checks", 2), common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_CHECK_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True)]
+    story += [common.spacer(4 * mm), common.heading(_("The checks"), 2), common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_CHECK_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True)]
     return story

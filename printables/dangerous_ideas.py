@@ -21,16 +21,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Table, TableStyle
 
-from i18n import _
-from rules.core import plural
+import i18n
+from i18n import _, _n
 from rules.dangerous_ideas import (
     BRANCHES,
     HUBS,
+    NODE_NAMES,
     NODES,
     Crossed,
     Meme,
@@ -38,6 +40,7 @@ from rules.dangerous_ideas import (
     Sheet,
     State,
     default_chapters,
+    ending,
     sheet_score,
     standings,
     tiebreaks,
@@ -134,7 +137,7 @@ class _Table:
         return self.chapters if self.chapters is not None else default_chapters(self.n)
 
     def label(self, seat: int) -> str:
-        return self.names[seat] or f"Player {seat + 1}"
+        return self.names[seat] or _("Player {number}", number=seat + 1)
 
     def branch_type(self, branch: str) -> str:
         return self.layout[BRANCHES.index(branch)]
@@ -224,21 +227,29 @@ def _write_line(canvas: Canvas, x0: float, x1: float, y: float) -> None:
     common.write_line(canvas, x0, x1, y, WRITE_LINE, 0.45)
 
 
-def _and(items: Sequence[str]) -> str:
-    """'1', '1 and 5', '1, 4 and 7'."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _node_name(node: str) -> str:
+    """A node as the sheet names it ("Probe"), in the current language."""
+    return i18n.render(NODE_NAMES[node])
+
+
+def _kind(kind: str) -> str:
+    """A branch type as the sheet names it: leaf or coiled."""
+    # TRANSLATORS: a branch type of the Dangerous Ideas sheet (its meme is a leaf or a coil).
+    return _("leaf") if kind == "leaf" else _("coiled")
 
 
 def _branch_label(branch: str) -> str:
     """'probe-2' as printed on the sheet: 'Probe 2'."""
     hub, number = branch.split("-")
-    return f"{hub.capitalize()} {number}"
+    return f"{_node_name(hub)} {number}"
 
 
 def _crossed_text(table: _Table, crossed: Crossed) -> str:
     """'by Bo in chapter 3' for a crossed-off meme."""
     by = table.label(crossed.by)
-    return f"replaced by {by} in chapter {crossed.chapter}" if crossed.chapter else f"replaced by {by}"
+    if crossed.chapter:
+        return _("replaced by {name} in chapter {chapter}", name=by, chapter=crossed.chapter)
+    return _("replaced by {name}", name=by)
 
 
 # -- marks: leaves and coils ---------------------------------------------------------------------
@@ -379,49 +390,69 @@ class _CharacterSheet(Flowable):
         table = self.table
         canvas.setFillColor(common.INK)
         title_y = height - SHEET_TITLE
-        title_w = fonts.draw_string(canvas, 0, title_y, "Dangerous Ideas — character sheet", fonts.BOLD, SHEET_TITLE)
-        self._seeds(canvas, title_w + 8 * mm, width, title_y + SHEET_TITLE * 0.3)
+        title, title_size = fonts.fit(_("{game} — character sheet", game=CARD.title), fonts.BOLD, SHEET_TITLE, width * 0.62)
+        if common.rtl():  # the title at the right, the seeds to its left
+            title_w = fonts.draw_string(canvas, width, title_y, title, fonts.BOLD, title_size, align="right")
+            self._seeds(canvas, 0, width - title_w - 8 * mm, title_y + SHEET_TITLE * 0.3)
+        else:
+            title_w = fonts.draw_string(canvas, 0, title_y, title, fonts.BOLD, title_size)
+            self._seeds(canvas, title_w + 8 * mm, width, title_y + SHEET_TITLE * 0.3)
         # Two write-in lines: the player (printed when known) and their Dangerous Idea.
         line_y = height - 42
         split = width * 0.42
         _write_line(canvas, 0, split - 6 * mm, line_y)
         _write_line(canvas, split, width, line_y)
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, 0, line_y - 8, "Player", fonts.BODY, BOX_LABEL)
-        fonts.draw_string(canvas, split, line_y - 8, "Dangerous Idea (your philosophy)", fonts.BODY, BOX_LABEL)
+        # TRANSLATORS: under the character sheet's write-in line for the player's name.
+        fonts.draw_string(canvas, 0, line_y - 8, _("Player"), fonts.BODY, BOX_LABEL)
+        fonts.draw_string(canvas, split, line_y - 8, _("Dangerous Idea (your philosophy)"), fonts.BODY, BOX_LABEL)
         name = table.names[self.seat]
         if name:
             canvas.setFillColor(common.INK)
             text, size = fonts.fit(name, fonts.BOLD, 13, split - 8 * mm)
             fonts.draw_string(canvas, 1, line_y + 3, text, fonts.BOLD, size)
         canvas.setFillColor(common.MUTED)
-        status, size = fonts.fit(self._status(), fonts.BODY, 7.5, width)
-        fonts.draw_string(canvas, 0, height - SHEET_HEADER + 8, status, fonts.BODY, size)
+        status, size = common.fit_first(self._status(), fonts.BODY, 7.5, width)
+        fonts.draw_string(canvas, width if common.rtl() else 0, height - SHEET_HEADER + 8, status, fonts.BODY, size, align="right" if common.rtl() else "left")
 
-    def _status(self) -> str:
-        """The small line under the header: where this sheet stands, or how a seat starts."""
+    def _status(self) -> list[str]:
+        """The small line under the header: where this sheet stands, or how a seat starts; then
+        shorter lines for a language whose long one does not fit."""
         table, state = self.table, self.table.state
         if state is None:
-            mine = [str(k + 1) for k in range(table.chapter_count) if k % table.n == self.seat]
+            mine = [k + 1 for k in range(table.chapter_count) if k % table.n == self.seat]
             if mine:
-                starts = f"you start chapter{'s' if len(mine) > 1 else ''} {_and(mine)} (of {table.chapter_count})"
+                chapters = common.names_text(i18n.number(k) for k in mine)
+                starts = _n(
+                    "you start chapter {chapters} (of {count})", "you start chapters {chapters} (of {count})", len(mine),
+                    chapters=chapters, count=table.chapter_count,
+                )
             else:
-                starts = f"you start none of the {table.chapter_count} chapters"
-            return (
-                f"Seat {self.seat + 1} of {table.n} · {starts} · "
-                f"place {table.start_stones} stones on your nodes, then write one leaf and one coiled meme"
-            )
+                starts = _n("you start none of the {n} chapter", "you start none of the {n} chapters", table.chapter_count)
+            return [
+                _n(
+                    "Seat {seat} of {players} · {starts} · place {n} stone on your nodes, then write one leaf and one coiled meme",
+                    "Seat {seat} of {players} · {starts} · place {n} stones on your nodes, then write one leaf and one coiled meme",
+                    table.start_stones, seat=self.seat + 1, players=table.n, starts=starts,
+                ),
+                _("Seat {seat} of {players} · {starts}", seat=self.seat + 1, players=table.n, starts=starts),
+            ]
         sheet = state.sheets[self.seat]
         if state.over:
-            where = "Final sheet"
+            where = _("Final sheet")
         elif state.chapter < 0:
-            where = "Before Chapter 1"
+            where = _("Before Chapter 1")
         else:
-            where = f"Chapter {state.chapter + 1} of {table.chapter_count}, in play"
-        return (
-            f"{where} · seat {self.seat + 1} · {sheet.filled} meme{'s' if sheet.filled != 1 else ''} · "
-            f"{sheet.stones} own stones on the sheet · {sheet.bonus} bonus · {sheet.seeds} seed{'s' if sheet.seeds != 1 else ''} left"
-        )
+            where = _("Chapter {chapter} of {count}, in play", chapter=state.chapter + 1, count=table.chapter_count)
+        memes = _n("{n} meme", "{n} memes", sheet.filled)
+        seeds = _n("{n} seed left", "{n} seeds left", sheet.seeds)
+        return [
+            _(
+                "{where} · seat {seat} · {memes} · {stones} own stones on the sheet · {bonus} bonus · {seeds}",
+                where=where, seat=self.seat + 1, memes=memes, stones=sheet.stones, bonus=sheet.bonus, seeds=seeds,
+            ),
+            _("{where} · seat {seat} · {memes} · {seeds}", where=where, seat=self.seat + 1, memes=memes, seeds=seeds),
+        ]
 
     def _seeds(self, canvas: Canvas, left: float, right: float, y: float) -> None:
         """The red seeds, right-aligned: circles, the spent ones crossed off."""
@@ -429,11 +460,11 @@ class _CharacterSheet(Flowable):
         sheet = self.sheet
         spent = total - sheet.seeds if sheet is not None else 0
         canvas.setFillColor(common.MUTED)
-        label = "Red seeds (cross one off per re-roll)" if total else "No red seeds in this variant"
+        label = _("Red seeds (cross one off per re-roll)") if total else _("No red seeds in this variant")
         room = right - left - fonts.string_width(label, fonts.BODY, BOX_LABEL) - 3 * mm
         if total and room / total < 2.4 * SEED_RADIUS:
             # Many seeds (a variant): a shorter label leaves them room to stay drawable.
-            label = "Red seeds"
+            label = _("Red seeds")
             room = right - left - fonts.string_width(label, fonts.BODY, BOX_LABEL) - 3 * mm
         step = min(SEED_STEP, room / total) if total else 0.0
         radius = min(SEED_RADIUS, step * 0.38) if total else 0.0
@@ -491,7 +522,9 @@ class _CharacterSheet(Flowable):
         canvas.circle(x, y, radius, stroke=1, fill=1)
         canvas.setFillColor(common.INK)
         # Shrunk to fit inside the circle: CONNECT is the widest name.
-        label, size = fonts.fit(node.upper(), fonts.BOLD, 10.5 if node == "think" else 7.8, radius * 1.6)
+        label, size = fonts.fit(_node_name(node).upper(), fonts.BOLD, 10.5 if node == "think" else 7.8, radius * 1.6)
+        if label.endswith("…"):  # a longer language's name: as written, across the circle's width
+            label, size = fonts.fit(_node_name(node), fonts.BOLD, 7.8, radius * 2.2)
         fonts.draw_string(canvas, x, y + radius * 0.22, label, fonts.BOLD, size, align="centre")
         box_w, box_h = (radius * 1.15, radius * 0.5)
         bx, by = x - box_w / 2, y - radius * 0.5
@@ -505,7 +538,8 @@ class _CharacterSheet(Flowable):
             fonts.draw_string(canvas, x, by + box_h * 0.24, count, fonts.BOLD, size, align="centre")
         else:
             canvas.setFillColor(common.MUTED)
-            fonts.draw_string(canvas, x, by + box_h / 2 - 2.5, "stones", fonts.BODY, 7, align="centre")
+            # TRANSLATORS: a small label in the sheet's boxes for a count of stones.
+            common.draw_fitted(canvas, x, by + box_h / 2 - 2.5, _("stones"), fonts.BODY, 7, box_w - 2, align="centre")
 
     def _box(self, canvas: Canvas, spot: _Spot) -> None:
         """A branch box: name, type and stone count on top, the meme, then holder and bonus."""
@@ -521,9 +555,9 @@ class _CharacterSheet(Flowable):
         row_y = top - BOX_LABEL
         hub, number = spot.branch.split("-")
         canvas.setFillColor(common.INK)
-        used = fonts.draw_string(canvas, left, row_y, f"{hub.upper()} {number}", fonts.BOLD, BOX_LABEL)
+        used = fonts.draw_string(canvas, left, row_y, f"{_node_name(hub).upper()} {number}", fonts.BOLD, BOX_LABEL)
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, left + used + 3, row_y, f"· {kind}", fonts.BODY, BOX_LABEL)
+        fonts.draw_string(canvas, left + used + 3, row_y, f"· {_kind(kind)}", fonts.BODY, BOX_LABEL)
         count_w, count_h = 19.0, BOX_LABEL + 5
         count_x = right - count_w
         canvas.setFillColor(colors.white)
@@ -531,7 +565,7 @@ class _CharacterSheet(Flowable):
         canvas.setLineWidth(0.6)
         canvas.roundRect(count_x, row_y - 3, count_w, count_h, 1.5, stroke=1, fill=1)
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, count_x - 2.5, row_y, "stones", fonts.BODY, 7, align="right")
+        fonts.draw_string(canvas, count_x - 2.5, row_y, _("stones"), fonts.BODY, 7, align="right")
         if meme is not None:
             canvas.setFillColor(common.INK)
             count, size = fonts.fit(str(meme.stones), fonts.BOLD, BOX_LABEL + 1.5, count_w - 2)
@@ -549,8 +583,10 @@ class _CharacterSheet(Flowable):
             canvas.circle(first + i * step, base + BOX_LABEL * 0.35, BONUS_RADIUS, stroke=1, fill=1)
         canvas.setFillColor(common.MUTED)
         bonus_x = first - BONUS_RADIUS - 2.5
-        bonus_w = fonts.draw_string(canvas, bonus_x, base, "bonus", fonts.BODY, 7, align="right")
-        held_w = fonts.draw_string(canvas, left, base, "held by", fonts.BODY, BOX_LABEL)
+        # TRANSLATORS: a small label beside a meme's two bonus-stone circles.
+        bonus_w = fonts.draw_string(canvas, bonus_x, base, _("bonus"), fonts.BODY, 7, align="right")
+        # TRANSLATORS: before the write-in line for the character of the story who holds a meme.
+        held_w = fonts.draw_string(canvas, left, base, _("held by"), fonts.BODY, BOX_LABEL)
         line_x, line_end = left + held_w + 3, bonus_x - bonus_w - 4
         _write_line(canvas, line_x, line_end, base - 1.5)
         # The meme's room: between the top row and the holder row.
@@ -598,7 +634,7 @@ class _CharacterSheet(Flowable):
 
     def _footer(self, canvas: Canvas) -> None:
         """Crossed-off memes (left), the score boxes and the leaf/coil legend (right)."""
-        width, _ = self.size
+        width, _height = self.size
         table, sheet = self.table, self.sheet
         height = SHEET_FOOTER - 10
         left_w = width * 0.55
@@ -608,9 +644,11 @@ class _CharacterSheet(Flowable):
         canvas.roundRect(0, 0, left_w, height, BOX_RADIUS, stroke=1, fill=1)
         canvas.setFillColor(common.INK)
         title_y = height - BOX_PAD - BOX_LABEL - 1
-        used = fonts.draw_string(canvas, BOX_PAD, title_y, "Crossed-off memes", fonts.BOLD, BOX_LABEL + 0.7)
+        crossed_title, crossed_size = fonts.fit(_("Crossed-off memes"), fonts.BOLD, BOX_LABEL + 0.7, left_w / 2)
+        used = fonts.draw_string(canvas, BOX_PAD, title_y, crossed_title, fonts.BOLD, crossed_size)
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, BOX_PAD + used + 4, title_y, "(replaced: its stones go to the hub)", fonts.BODY, 7)
+        aside, aside_size = common.fit_first([_("(replaced: its stones go to the hub)"), ""], fonts.BODY, 7, left_w - 2 * BOX_PAD - used - 4)
+        fonts.draw_string(canvas, BOX_PAD + used + 4, title_y, aside, fonts.BODY, aside_size)
         area_top, area_bottom = title_y - 4, BOX_PAD
         crossed = sheet.crossed if sheet is not None else ()
         if crossed:
@@ -618,7 +656,7 @@ class _CharacterSheet(Flowable):
             for c in crossed:
                 items.append(
                     f"<strike>{markup(c.text)} — {markup(c.holder)}</strike> "
-                    f'<font color="{_hex(common.MUTED)}">({_branch_label(c.branch)}, {markup(_crossed_text(table, c))})</font>'
+                    f'<font color="{_hex(common.MUTED)}">({markup(_branch_label(c.branch))}, {markup(_crossed_text(table, c))})</font>'
                 )
             para = _fitted_markup("<br/>".join(items), left_w - 2 * BOX_PAD, area_top - area_bottom, size=8, min_size=7)
             para.drawOn(canvas, BOX_PAD, area_top - para.height)
@@ -630,7 +668,8 @@ class _CharacterSheet(Flowable):
         # Score boxes.
         right_x = left_w + 4 * mm
         right_w = width - right_x
-        cells = ("Memes", "Score", "Stones + seeds")
+        # TRANSLATORS: the sheet's three score boxes ("Score" is the noun).
+        cells = (_("Memes"), _("Score"), _("Stones + seeds"))
         values: tuple[str, ...] = ("", "", "")
         if sheet is not None:
             values = (str(sheet.filled), str(sheet_score(sheet)), str(sheet.stones + sheet.seeds))
@@ -644,24 +683,24 @@ class _CharacterSheet(Flowable):
             canvas.setLineWidth(0.9)
             canvas.roundRect(cx, cell_y, cell_w, cell_h, BOX_RADIUS, stroke=1, fill=1)
             canvas.setFillColor(common.MUTED)
-            fonts.draw_string(canvas, cx + cell_w / 2, cell_y + cell_h - BOX_LABEL - 3.5, label, fonts.BODY, BOX_LABEL, align="centre")
+            label, label_size = fonts.fit(label, fonts.BODY, BOX_LABEL, cell_w - 2)
+            fonts.draw_string(canvas, cx + cell_w / 2, cell_y + cell_h - BOX_LABEL - 3.5, label, fonts.BODY, label_size, align="centre")
             if value:
                 canvas.setFillColor(common.INK)
                 fonts.draw_string(canvas, cx + cell_w / 2, cell_y + 8, value, fonts.BOLD, 16, align="centre")
         # The legend: what each mark means.
         canvas.setFillColor(common.INK)
         rows = (
-            ("leaf", "Leaf memes help your Spread (Probe) and your Defend."),
-            ("coiled", "Coiled memes help your Create and your Connect."),
+            ("leaf", _("Leaf memes help your Spread (Probe) and your Defend.")),
+            ("coiled", _("Coiled memes help your Create and your Connect.")),
         )
         for i, (kind, words) in enumerate(rows):
             ly = cell_y - 14 - i * 13
             _draw_mark(canvas, kind, right_x, ly + 2.5, 11, 1)
             canvas.setFillColor(common.INK)
-            text, size = fonts.fit(words, fonts.BODY, 7.2, right_w - 16)
-            fonts.draw_string(canvas, right_x + 15, ly, text, fonts.BODY, size)
+            common.draw_fitted(canvas, right_x + 15, ly, words, fonts.BODY, 7.2, right_w - 16)
         canvas.setFillColor(common.MUTED)
-        note, size = fonts.fit("Score: 4 per meme; k copies of a meme score 4 + k.", fonts.BODY, 7, right_w)
+        note, size = fonts.fit(_("Score: 4 per meme; k copies of a meme score 4 + k."), fonts.BODY, 7, right_w)
         fonts.draw_string(canvas, right_x, 1, note, fonts.BODY, size)
 
 
@@ -679,61 +718,60 @@ def _fitted_markup(text: str, width: float, height: float, *, size: float, min_s
 
 def _character_sheets(table: _Table, page: str) -> list[Flowable]:
     """One sheet per player, each a full page."""
-    _, height = common.frame_size(page)
+    _width, height = common.frame_size(page)
     story: list[Flowable] = []
     for seat in range(table.n):
         if story:
             story.append(PageBreak())
         # A hair under the frame's height, so rounding never pushes a sheet off its page.
         sheet = _CharacterSheet(table, seat, height - 0.5)
-        story += [common.Section(CARD.title, f"Character sheet · {table.label(seat)}"), sheet]
+        story += [common.Section(CARD.title, _("Character sheet · {name}", name=table.label(seat))), sheet]
     return story
 
 
 # -- (2) the stones reference card ------------------------------------------------------------
-#: The card's text, in the playbook's words (see RULINGS.md): (heading, items).
-_CARD_SECTIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        "Stones come from",
+def _card_sections() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The card's text in the playbook's words (see RULINGS.md), said now: (heading, items) as markup."""
+    return (
         (
-            "<b>7</b> before the setting round, spread over your five nodes.",
-            "<b>2</b> at the start of your turn, anywhere: a node or a filled branch.",
-            "<b>3</b> when you take the Gain action, anywhere.",
-            "<b>2 on Think</b> when an action you connected to succeeds (bonus stones alone count).",
-            "<b>1 on your new meme</b> when your meme action succeeds, plus any you move over from its hub.",
-            "<b>2 on Create</b> once a chapter, if you started it and its plot is still unfinished.",
+            markup(_('Stones come from')),
+            (
+                common.rich(_("<b>7</b> before the setting round, spread over your five nodes.")),
+                common.rich(_("<b>2</b> at the start of your turn, anywhere: a node or a filled branch.")),
+                common.rich(_("<b>3</b> when you take the Gain action, anywhere.")),
+                common.rich(_("<b>2 on Think</b> when an action you connected to succeeds (bonus stones alone count).")),
+                common.rich(_("<b>1 on your new meme</b> when your meme action succeeds, plus any you move over from its hub.")),
+                common.rich(_("<b>2 on Create</b> once a chapter, if you started it and its plot is still unfinished.")),
+            ),
         ),
-    ),
-    (
-        "Spend from your nodes",
         (
-            "<b>Probe</b>: spreading one of your memes to a new holder.",
-            "<b>Create</b>: creating a new meme.",
-            "<b>Connect</b>: helping someone else's meme action (each stone adds 1 to the pool).",
-            "<b>Defend</b>: hindering it (each stone takes itself and 1 more out of the pool).",
-            "<b>Think</b>: tops any of these up, with at most as many as that node gave.",
+            markup(_('Spend from your nodes')),
+            (
+                common.rich(_("<b>Probe</b>: spreading one of your memes to a new holder.")),
+                common.rich(_("<b>Create</b>: creating a new meme.")),
+                common.rich(_("<b>Connect</b>: helping someone else's meme action (each stone adds 1 to the pool).")),
+                common.rich(_("<b>Defend</b>: hindering it (each stone takes itself and 1 more out of the pool).")),
+                common.rich(_("<b>Think</b>: tops any of these up, with at most as many as that node gave.")),
+            ),
         ),
-    ),
-    (
-        "Involve your memes",
         (
-            "<b>Leaf</b>: in your Spread (Probe), or when you Defend.",
-            "<b>Coiled</b>: in your Create, or when you Connect.",
-            "<b>Any type</b>: every copy of the meme you are spreading; and, when one of your memes is "
-            "targeted for replacement, each of your memes held by that character.",
-            "An involved meme gives <b>1 bonus stone</b> per player's turn, plus any of its own stones. "
-            "Bonus stones refill to 2 when a chapter starts.",
-            "A <b>targeted meme counts double</b>: each stone spent from it takes 2 out of the pool.",
+            markup(_('Involve your memes')),
+            (
+                common.rich(_("<b>Leaf</b>: in your Spread (Probe), or when you Defend.")),
+                common.rich(_("<b>Coiled</b>: in your Create, or when you Connect.")),
+                common.rich(_("<b>Any type</b>: every copy of the meme you are spreading; and, when one of your memes is targeted for replacement, each of your memes held by that character.")),
+                common.rich(_("An involved meme gives <b>1 bonus stone</b> per player's turn, plus any of its own stones. Bonus stones refill to 2 when a chapter starts.")),
+                common.rich(_("A <b>targeted meme counts double</b>: each stone spent from it takes 2 out of the pool.")),
+            ),
         ),
-    ),
-    (
-        "Also",
         (
-            "<b>Move</b> (an action): every stone one step, branch ↔ its hub ↔ Think.",
-            "<b>Roll 2d6</b>: at or under the pool succeeds; 11 and 12 always fail. A red seed re-rolls one die.",
+            markup(_('Also')),
+            (
+                common.rich(_("<b>Move</b> (an action): every stone one step, branch ↔ its hub ↔ Think.")),
+                common.rich(_("<b>Roll 2d6</b>: at or under the pool succeeds; 11 and 12 always fail. A red seed re-rolls one die.")),
+            ),
         ),
-    ),
-)
+    )
 
 
 def _card_flowables(size: float) -> list[Paragraph]:
@@ -752,16 +790,22 @@ def _card_flowables(size: float) -> list[Paragraph]:
         spaceAfter=size * 0.2,
     )
     out: list[Paragraph] = []
-    for heading, items in _CARD_SECTIONS:
+    if common.rtl():  # lines start at the right, each opening with its bullet (ReportLab hangs bullets on the left only)
+        head = ParagraphStyle(f"{head.name}-rtl", parent=head, alignment=TA_RIGHT)
+        item = ParagraphStyle(f"{item.name}-rtl", parent=item, alignment=TA_RIGHT, leftIndent=0, rightIndent=size * 0.95)
+    for heading, items in _card_sections():
         out.append(Paragraph(heading, head))
-        out += [Paragraph(text, item, bulletText="•") for text in items]
+        if common.rtl():
+            out += [Paragraph(f"•\u00a0{text}", item) for text in items]
+        else:
+            out += [Paragraph(text, item, bulletText="•") for text in items]
     return out
 
 
 @functools.lru_cache(maxsize=16)
-def _card_size(width: float, height: float) -> float:
-    """The largest body size (down to CARD_MIN) at which the card's text fits; cached, as
-    every card of a sheet has the same size."""
+def _card_size(width: float, height: float, lang: str) -> float:
+    """The largest body size (down to CARD_MIN) at which the card's text fits in `lang`;
+    cached, as every card of a sheet has the same size."""
     size = CARD_TEXT
     while size > CARD_MIN:
         paras = _card_flowables(size)
@@ -775,7 +819,7 @@ def _card_size(width: float, height: float) -> float:
 
 def _layout_card(width: float, height: float) -> list[Paragraph]:
     """The card's paragraphs, wrapped to `width` at the size that fits."""
-    paras = _card_flowables(_card_size(round(width, 3), round(height, 3)))
+    paras = _card_flowables(_card_size(round(width, 3), round(height, 3), i18n.current()))
     for para in paras:
         para.wrap(width, height)
     return paras
@@ -785,12 +829,15 @@ def _draw_card(canvas: Canvas, table: _Table, index: int, width: float, height: 
     """One stones card: title, the player's name if known, then the four short sections."""
     left, right, top = CARD_PAD, width - CARD_PAD, height - CARD_PAD
     canvas.setFillColor(common.INK)
-    title_w = fonts.draw_string(canvas, left, top - CARD_TITLE, "Dangerous Ideas · stones", fonts.BOLD, CARD_TITLE)
+    title, title_size = fonts.fit(_("{game} · stones", game=CARD.title), fonts.BOLD, CARD_TITLE, (right - left) * 0.7)
+    # The title at the line's start (right to left: at the right), the player's name at its end.
+    start, end, start_align, end_align = (right, left, "right", "left") if common.rtl() else (left, right, "left", "right")
+    title_w = fonts.draw_string(canvas, start, top - CARD_TITLE, title, fonts.BOLD, title_size, align=start_align)
     name = table.names[index]
     if name:
         text, size = fonts.fit(name, fonts.BODY, CARD_TITLE - 1, right - left - title_w - 4 * mm)
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, right, top - CARD_TITLE, text, fonts.BODY, size, align="right")
+        fonts.draw_string(canvas, end, top - CARD_TITLE, text, fonts.BODY, size, align=end_align)
     canvas.setStrokeColor(common.INK)
     canvas.setLineWidth(0.6)
     rule_y = top - CARD_TITLE - 3.5
@@ -806,7 +853,7 @@ def _draw_card(canvas: Canvas, table: _Table, index: int, width: float, height: 
 
 def _cards(table: _Table) -> list[Flowable]:
     columns, rows = CARD_GRID
-    return [common.Section(CARD.title, "Stones reference card")] + common.slip_pages(
+    return [common.Section(CARD.title, _("Stones reference card"))] + common.slip_pages(
         table.n, lambda canvas, i, w, h: _draw_card(canvas, table, i, w, h), columns=columns, rows=rows
     )
 
@@ -838,27 +885,31 @@ def _pad_block(table: _Table, seat: int, width: float, ranks: dict[int, str]) ->
     """One player's block: a row per meme group, then total, tie-break and rank."""
     widths = common.columns_of(width, PAD_WEIGHTS)
     name = table.names[seat]
-    head_name = _p(f"<b>{markup(name)}</b>" if name else markup("Player: ____________"), "cell-head-left")
-    header: Sequence[common.Cell] = [head_name, _p("Copies (k)", "cell-head"), _p("Points", "cell-head")]
+    head_name = _p(f"<b>{markup(name)}</b>" if name else markup(_("Player: ____________")), "cell-head-left")
+    copies, points = _("Copies (k)"), _("Points")
+    heads = [common.fitted_style("cell-head", words.split(), w) for words, w in ((copies, widths[1]), (points, widths[2]))]
+    header: Sequence[common.Cell] = [head_name, _p(markup(copies), heads[0]), _p(markup(points), heads[1])]
     state = table.state
     rows: list[Sequence[common.Cell]] = []
     if state is None:
-        rows += [[None, None, None] for _ in range(PAD_GROUP_ROWS)]
-        rows.append([_p("<b>Total</b>", "cell-right"), None, None])
-        rows.append([_p(markup("Tie-break: stones ____ + seeds ____ ="), "cell-right"), None, None])
-        rows.append([_p("<b>Rank</b>", "cell-right"), None, None])
+        rows += [[None, None, None] for _row in range(PAD_GROUP_ROWS)]
+        rows.append([_p(common.rich(_("<b>Total</b>")), "cell-right"), None, None])
+        rows.append([_p(markup(_("Tie-break: stones ____ + seeds ____ =")), "cell-right"), None, None])
+        rows.append([_p(common.rich(_("<b>Rank</b>")), "cell-right"), None, None])
     else:
         sheet = state.sheets[seat]
         for group in _groups(sheet):
             holders = markup(name_list(group.holders))
-            cell = _p(f'{markup(group.text)}<br/><font size="7" color="{_hex(common.MUTED)}">held by {holders}</font>')
+            held = common.fill(_("held by {names}", names="{names}"), names=holders)
+            cell = _p(f'{markup(group.text)}<br/><font size="7" color="{_hex(common.MUTED)}">{held}</font>')
             rows.append([cell, _p(str(len(group.holders)), "cell-centre"), _p(str(group.points), "cell-centre")])
         if not sheet.filled:
-            rows.append([_p("<i>no memes</i>"), None, _p("0", "cell-centre")])
-        rows.append([_p("<b>Total</b>", "cell-right"), None, _p(f"<b>{sheet_score(sheet)}</b>", "cell-centre")])
+            rows.append([_p(f"<i>{markup(_('no memes'))}</i>"), None, _p("0", "cell-centre")])
+        rows.append([_p(common.rich(_("<b>Total</b>")), "cell-right"), None, _p(f"<b>{sheet_score(sheet)}</b>", "cell-centre")])
         tie = tiebreaks(state)[seat]
-        rows.append([_p(f"Tie-break: stones {sheet.stones} + seeds {sheet.seeds} =", "cell-right"), None, _p(str(tie), "cell-centre")])
-        rows.append([_p("<b>Rank</b>", "cell-right"), None, _p(f"<b>{ranks[seat]}</b>", "cell-centre")])
+        tie_text = markup(_("Tie-break: stones {stones} + seeds {seeds} =", stones=sheet.stones, seeds=sheet.seeds))
+        rows.append([_p(tie_text, "cell-right"), None, _p(str(tie), "cell-centre")])
+        rows.append([_p(common.rich(_("<b>Rank</b>")), "cell-right"), None, _p(f"<b>{ranks[seat]}</b>", "cell-centre")])
     grid = common.ruled_table(header, rows, widths, row_height=PAD_ROW)
     last = len(rows)
     # The three summary rows read across: their label spans the meme and copies columns.
@@ -876,18 +927,19 @@ def _ranks(state: State) -> dict[int, str]:
 def _score_pad(table: _Table, width: float) -> list[Flowable]:
     """Per player: meme groups, total, tie-break, rank; then the standings."""
     state = table.state
-    story: list[Flowable] = [common.Section(CARD.title, "Score pad"), _p("Score pad", "title")]
+    story: list[Flowable] = [common.Section(CARD.title, _("Score pad")), _p(markup(_("Score pad")), "title")]
     if state is None:
-        intro = (
+        intro = _(
             "At the end of the story, group each player's memes by text (same words, case and spacing aside). "
             "A meme alone scores 4; a group of k copies scores 4 + k. Ties: most own stones on the sheet "
             "plus unspent seeds; still tied, a shared win."
         )
     elif state.over:
-        intro = f"The story ended: {state.ended}."
+        intro = _("The story ended: {how}.", how=_ended(state))
+    elif state.chapter >= 0:
+        intro = _("Game in progress (chapter {chapter}): the scores if the story ended now.", chapter=state.chapter + 1)
     else:
-        where = f"chapter {state.chapter + 1}" if state.chapter >= 0 else "the setting round"
-        intro = f"Game in progress ({where}): the scores if the story ended now."
+        intro = _("Game in progress (the setting round): the scores if the story ended now.")
     story.append(_p(markup(intro), "subtitle"))
     ranks = _ranks(state) if state is not None else {}
     half = (width - PAD_GUTTER) / 2
@@ -909,18 +961,30 @@ def _score_pad(table: _Table, width: float) -> list[Flowable]:
         )
     )
     story.append(grid)
-    story.append(KeepTogether([common.heading("Standings" if state is None or state.over else "Standings so far", 2), _standings(table, width)]))
+    standing = _("Standings") if state is None or state.over else _("Standings so far")
+    story.append(KeepTogether([common.heading(standing, 2), _standings(table, width)]))
     if state is not None and state.over:
-        best = [s for r, s, _ in standings(state) if r == 1]
-        verb = "wins and announces" if len(best) == 1 else "share the win and announce"
-        story.append(_p(markup(name_list([table.label(s) for s in best], last=" and ")) + f" <b>{verb}</b> the moral of the story.", "body"))
+        best = [s for r, s, _score in standings(state) if r == 1]
+        names = markup(common.names_text(table.label(s) for s in best))
+        if len(best) == 1:
+            moral = common.fill(_("{names} <b>wins and announces</b> the moral of the story.", names="{names}"), names=names)
+        else:
+            moral = common.fill(_("{names} <b>share the win and announce</b> the moral of the story.", names="{names}"), names=names)
+        story.append(_p(moral, "body"))
     return story
 
 
+def _ended(state: State) -> str:
+    """Why the story ended, in the current language."""
+    why = ending(state)
+    return i18n.render(why) if why is not None else i18n.render(state.ended)
+
+
 def _standings(table: _Table, width: float) -> Flowable:
-    heads = ("Rank", "Player", "Score", "Own stones", "Unspent seeds", "Tie-break")
+    # TRANSLATORS: column heads of the score pad's standings ("Score" is the noun).
+    heads = (_("Rank"), _("Player"), _("Score"), _("Own stones"), _("Unspent seeds"), _("Tie-break"))
     widths = common.columns_of(width, STANDINGS_WEIGHTS)
-    header: Sequence[common.Cell] = [_p(h, "cell-head") for h in heads]
+    header: Sequence[common.Cell] = [_p(markup(h), common.fitted_style("cell-head", h.replace("-", " ").split(), w)) for h, w in zip(heads, widths)]  # a hyphen is a break
     state = table.state
     rows: list[Sequence[common.Cell]] = []
     if state is None:
@@ -1022,41 +1086,48 @@ def _passage_lines(state: State, chapter: int, lines: Sequence[str]) -> list[tup
 
 def _story_flowables(table: _Table, width: float) -> list[Flowable]:
     state = table.state
-    story: list[Flowable] = [common.Section(CARD.title, "The story as told"), _p("The story as told", "title")]
+    story: list[Flowable] = [common.Section(CARD.title, _("The story as told")), _p(markup(_("The story as told")), "title")]
     if table.story:
         story.append(_p(markup(table.story), "subtitle"))
     if state is None:
         story.append(
             _p(
-                markup(
+                markup(_(
                     "Each chapter's starter announces its title, a one-sentence synopsis "
                     "(“In which Red Riding Hood sets off with a basket of goodies”). Write them here as the story goes."
-                ),
+                )),
                 "subtitle",
             )
         )
         widths = common.columns_of(width, PLAN_WEIGHTS)
-        header: Sequence[common.Cell] = [_p("Chapter", "cell-head"), _p("Starter", "cell-head"), _p("Title: in which …", "cell-head-left")]
+        chapter_head = _("Chapter")
+        # TRANSLATORS: the story plan's column heads: who starts a chapter, and its title ("In which ...").
+        header: Sequence[common.Cell] = [
+            _p(markup(chapter_head), common.fitted_style("cell-head", chapter_head.split(), widths[0])),
+            _p(markup(_("Starter")), "cell-head"),
+            _p(markup(_("Title: in which …")), "cell-head-left"),
+        ]
         rows: list[Sequence[common.Cell]] = []
         for k in range(table.chapter_count):
             starter = table.names[k % table.n]
-            rows.append([_p(str(k + 1), "cell-number"), _p(markup(starter) if starter else f"seat {k % table.n + 1}", "cell-centre"), None])
+            seat = markup(starter) if starter else markup(_("seat {number}", number=k % table.n + 1))
+            rows.append([_p(str(k + 1), "cell-number"), _p(seat, "cell-centre"), None])
         story.append(common.ruled_table(header, rows, widths, row_height=PLAN_ROW, zebra=True))
         story.append(
             KeepTogether(
                 [
                     common.spacer(4 * mm),
-                    common.heading("The moral of the story", 2),
-                    _p(markup("Announced by the winner: ______________________"), "body"),
+                    common.heading(_("The moral of the story"), 2),
+                    _p(markup(_("Announced by the winner: ______________________")), "body"),
                     _WriteLines(MORAL_LINES),
                 ]
             )
         )
         return story
     styles = _story_styles(width)
-    told_by = name_list(list(table.names), last=" and ")
-    story.append(_p(markup(f"Told by {told_by}, in {table.chapter_count} chapters."), "subtitle"))
-    for passage in transcript(state):
+    told_by = common.names_text(table.names)
+    story.append(_p(markup(_n("Told by {names}, in {n} chapter.", "Told by {names}, in {n} chapters.", table.chapter_count, names=told_by)), "subtitle"))
+    for passage in transcript(state, i18n.render):
         story.append(Paragraph(markup(passage.heading), styles["chapter"]))
         for text, seat in _passage_lines(state, passage.chapter, passage.lines):
             speaker = table.names[seat] if seat is not None else ""
@@ -1079,27 +1150,34 @@ def _story_end(table: _Table, styles: dict[str, ParagraphStyle]) -> list[Flowabl
     indent = styles["end"].leftIndent
     scores = _Indented(_standings(table, STORY_MEASURE), indent)
     if not state.over:
-        where = f"Chapter {state.chapter + 1} of {table.chapter_count}" if state.chapter >= 0 else "the setting round"
+        if state.chapter >= 0:
+            stands = _("The story stands at Chapter {chapter} of {count}. The scores so far:", chapter=state.chapter + 1, count=table.chapter_count)
+        else:
+            stands = _("The story stands at the setting round. The scores so far:")
         return [
-            Paragraph(markup("To be continued"), styles["chapter"]),
-            Paragraph(markup(f"The story stands at {where}. The scores so far:"), styles["end"]),
+            Paragraph(markup(_("To be continued")), styles["chapter"]),
+            Paragraph(markup(stands), styles["end"]),
             scores,
         ]
-    best = [s for r, s, _ in standings(state) if r == 1]
+    best = [s for r, s, _score in standings(state) if r == 1]
     names = [table.label(s) for s in range(table.n)]
-    verb = "wins and announces" if len(best) == 1 else "share the win and announce"
+    winners = f"<b>{markup(common.names_text(names[s] for s in best))}</b>"
+    if len(best) == 1:
+        moral = common.fill(_("{names} wins and announces the moral of the story:", names="{names}"), names=winners)
+    else:
+        moral = common.fill(_("{names} share the win and announce the moral of the story:", names="{names}"), names=winners)
     return [
-        Paragraph(markup("The end"), styles["chapter"]),
-        Paragraph(markup(f"The story ends: {state.ended}. The final scores:"), styles["end"]),
+        Paragraph(markup(_("The end")), styles["chapter"]),
+        Paragraph(markup(_("The story ends: {how}. The final scores:", how=_ended(state))), styles["end"]),
         scores,
         common.spacer(5 * mm),
         KeepTogether(
             [
-                Paragraph(markup("The moral of the story"), styles["chapter"]),
-                Paragraph(f"<b>{markup(name_list([names[s] for s in best], last=' and '))}</b> {verb} the moral of the story:", styles["end"]),
+                Paragraph(markup(_("The moral of the story")), styles["chapter"]),
+                Paragraph(moral, styles["end"]),
                 _Indented(_WriteLines(MORAL_LINES), indent),
                 common.spacer(3 * mm),
-                Paragraph(markup("And now you know what the story is really all about."), styles["outcome"]),
+                Paragraph(markup(_("And now you know what the story is really all about.")), styles["outcome"]),
             ]
         ),
     ]
@@ -1171,8 +1249,8 @@ def _tree_text(sheet: Sheet, chapter: int) -> str:
         memes = [m for b, m in sheet.memes() if b.startswith(f"{hub}-")]
         if memes:
             told = ", ".join(f"<b>{markup(_quote(m))}</b>" if m.chapter == chapter else markup(_quote(m)) for m in memes)
-            parts.append(f"{hub.title()}: {told}")
-    return "; ".join(parts) or "no memes"
+            parts.append(f"{markup(_node_name(hub))}: {told}")
+    return "; ".join(parts) or markup(_("no memes"))
 
 
 def _quote(meme: Any) -> str:
@@ -1186,14 +1264,27 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
     state: State = game.state
     outcomes = state.outcomes
     won = [o for o in outcomes if o.success]
+    told = max(state.chapter + 1, 0)
+    if state.over:
+        first = _n(
+            "{players} players told a story in {told} of {n} chapter; it ended: {how}.",
+            "{players} players told a story in {told} of {n} chapters; it ended: {how}.",
+            state.setup.chapter_count, players=state.n, told=told, how=_ended(state),
+        )
+    else:
+        first = _n(
+            "{players} players told a story in {told} of {n} chapter; it goes on.",
+            "{players} players told a story in {told} of {n} chapters; it goes on.",
+            state.setup.chapter_count, players=state.n, told=told,
+        )
+    actions = _n("{n} meme action", "{n} meme actions", len(outcomes))
+    replaced = _n("{n} meme replaced.", "{n} memes replaced.", sum(1 for o in won if o.target is not None))
     lines = [
-        f"{state.n} players told a story in {max(state.chapter + 1, 0)} of {plural(state.setup.chapter_count, 'chapter')}"
-        + (f"; it ended: {state.ended}." if state.over else "; it goes on."),
-        f"{plural(len(outcomes), 'meme action')}: {len(won)} succeeded, {len(outcomes) - len(won)} failed; "
-        f"{plural(sum(1 for o in won if o.target is not None), 'meme')} replaced.",
+        first,
+        _("{actions}: {won} succeeded, {lost} failed; {replaced}", actions=actions, won=len(won), lost=len(outcomes) - len(won), replaced=replaced),
     ]
     if state.titles:
-        lines.append("Chapters: " + "; ".join(f"{i + 1}. {t}" for i, t in enumerate(state.titles)) + ".")
+        lines.append(_("Chapters: {titles}.", titles="; ".join(f"{i + 1}. {t}" for i, t in enumerate(state.titles))))
     counts: dict[str, tuple[int, str]] = {}
     for sheet in state.sheets:
         for _branch, m in sheet.memes():
@@ -1201,8 +1292,8 @@ def debrief_lines(game: Any, reveal: bool = True) -> list[str]:
             counts[m.key] = (n + 1, text)
     if counts:
         n, text = max(counts.values(), key=lambda v: v[0])
-        lines.append(f"The most widely held meme, on {plural(n, 'branch', 'branches')}: ‘{text}’.")
-    lines.append(common.leaders(game, lambda best: f"with {best} points"))
+        lines.append(_n("The most widely held meme, on {n} branch: ‘{text}’.", "The most widely held meme, on {n} branches: ‘{text}’.", n, text=text))
+    lines.append(common.leaders(game, lambda best: _("with {points} points", points=best)))
     return lines
 
 
@@ -1216,38 +1307,43 @@ def debrief_story(game: Any, *, label: str, width: float, reveal: bool, reveal_p
     trees as they stand. Nothing is secret in Dangerous Ideas."""
 
     state: State = game.state
-    story: list[Flowable] = common.results_block(game, width, score="Points", stopped=stopped)
+    story: list[Flowable] = common.results_block(game, width, score=_("Points"), stopped=stopped, ended=ending(state))
     story += common.story_block(debrief_lines(game, reveal))
     ends = _chapter_ends(game)
     chapters = [k for k in sorted(ends) if k >= 1]
     if chapters:
         points = [[float(sheet_score(ends[k].sheets[s])) for k in chapters] for s in range(state.n)]
-        chart = charts.Chart("Points at the end of each chapter", [str(k) for k in chapters], charts.series_of(state.names, points), y_min=0, y_label="points · chapter")
+        chart = charts.Chart(
+            _("Points at the end of each chapter"), [str(k) for k in chapters], charts.series_of(state.names, points), y_min=0, y_label=_("points · chapter")
+        )
         story += [common.spacer(3 * mm), charts.keep(chart)]
-    passages = {p.chapter: p for p in transcript(state)}
+    passages = {p.chapter: p for p in transcript(state, i18n.render)}
     widths = common.columns_of(width, DEBRIEF_TREE_WEIGHTS)
     for k in sorted(ends):
         passage = passages.get(k)
-        heading = passage.heading if passage is not None else ("The setting" if k == 0 else f"Chapter {k}")
+        heading = passage.heading if passage is not None else (_("The setting") if k == 0 else _("Chapter {chapter}", chapter=k))
         part: list[Flowable] = [common.heading(heading, 2)]
         lines = list(passage.lines) if passage is not None else []
         for line in lines[:DEBRIEF_CHAPTER_LINES]:
             text = line if len(line) <= DEBRIEF_LINE_CHARS else line[: DEBRIEF_LINE_CHARS - 1] + "…"
-            part.append(Paragraph(markup(common.english(text)), common.style("small")))
+            part.append(Paragraph(markup(text if common.rtl() else common.english(text)), common.style("small")))
         if len(lines) > DEBRIEF_CHAPTER_LINES:
-            part.append(common.para(f"… and {plural(len(lines) - DEBRIEF_CHAPTER_LINES, 'more line')} in the story booklet.", "small"))
+            more = len(lines) - DEBRIEF_CHAPTER_LINES
+            part.append(common.para(_n("… and {n} more line in the story booklet.", "… and {n} more lines in the story booklet.", more), "small"))
         end = ends[k]
         rows: list[Sequence[common.Cell]] = [
             [end.names[s], str(sheet_score(end.sheets[s])), _p(_tree_text(end.sheets[s], k))] for s in range(state.n)
         ]
-        part.append(common.ruled_table(["Player", "Points", "The tree at the chapter's end (new memes in bold)"], rows, widths, row_height=DEBRIEF_ROW, zebra=True))
+        heads = [_("Player"), _("Points"), _("The tree at the chapter's end (new memes in bold)")]
+        part.append(common.ruled_table(heads, rows, widths, row_height=DEBRIEF_ROW, zebra=True))
         story += [common.spacer(3 * mm), *part]
     # The trees as they stand, laid out as on the players' sheets.
     story.append(PageBreak())
-    story.append(common.Section(CARD.title, f"Debrief · the trees{' · ' + label if label else ''}"))
-    story.append(common.heading("The trees as they stand", 1))
+    story.append(common.Section(CARD.title, _("Debrief · the trees · {table}", table=label) if label else _("Debrief · the trees")))
+    story.append(common.heading(_("The trees as they stand"), 1))
     for seat in range(state.n):
-        title = common.english(f"{state.names[seat]} · {sheet_score(state.sheets[seat])} points")
+        title = _("{name} · {points} points", name=state.names[seat], points=sheet_score(state.sheets[seat]))
+        title = title if common.rtl() else common.english(title)
         story.append(KeepTogether([common.para(title, "h2"), _Tree(state, seat)]))
     return story
 
@@ -1276,7 +1372,7 @@ class _Tree(common.Strip):
         for hub in HUBS:
             canvas.line(*centres["think"], *centres[hub])
         for hub in HUBS:
-            side, _ = HUB_PLACE[hub]
+            side, _level = HUB_PLACE[hub]
             hx, hy = centres[hub]
             for i in range(3):
                 branch = f"{hub}-{i + 1}"
@@ -1286,7 +1382,7 @@ class _Tree(common.Strip):
                 canvas.line(hx, hy, x_end, y)
                 meme = sheet.meme(branch)
                 kind = self.state.setup.branch_type(branch)
-                text = f"{_quote(meme)} · {meme.stones}+{meme.bonus}" if meme is not None else f"({kind}: empty)"
+                text = f"{_quote(meme)} · {meme.stones}+{meme.bonus}" if meme is not None else _("({kind}: empty)", kind=_kind(kind))
                 size = DEBRIEF_TREE_TEXT
                 fitted, size = fonts.fit(text, fonts.BODY, size, label_w - 2 * mm)
                 canvas.setFillColor(common.INK if meme is not None else common.MUTED)
@@ -1298,6 +1394,8 @@ class _Tree(common.Strip):
             canvas.setStrokeColor(common.INK)
             canvas.circle(x, y, radius, stroke=1, fill=1)
             canvas.setFillColor(common.INK)
-            fonts.draw_string(canvas, x, y + 0.5, node.title(), fonts.BOLD, DEBRIEF_TREE_TEXT, align="centre")
+            # A longer language's name may run over the circle's edge rather than be cut.
+            name, name_size = fonts.fit(_node_name(node), fonts.BOLD, DEBRIEF_TREE_TEXT, 2 * radius + 12)
+            fonts.draw_string(canvas, x, y + 0.5, name, fonts.BOLD, name_size, align="centre")
             fonts.draw_string(canvas, x, y - DEBRIEF_TREE_TEXT - 0.5, str(sheet.node(node)), fonts.BODY, DEBRIEF_TREE_TEXT, align="centre")
         canvas.restoreState()

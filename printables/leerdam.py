@@ -886,7 +886,7 @@ def _record(village: _Village, width: float) -> list[Flowable]:
     if state is None:
         intro = _("The facilitator's sheet: one row per year for the dyke, the pledge total and the flood, then the final scoring.")
     elif state.over:
-        intro = _("The game ended: {how}.", how=i18n.render(state.ended))
+        intro = _("The game ended: {how}.", how=i18n.render(state.ending or state.ended))
     elif public_pledges_hidden(state):
         intro = _(
             "Game in progress, year {year}. Anonymous pledges: each household's numbers stay on its own ledger page until the game ends.",
@@ -1139,7 +1139,7 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
         kept = _n(
             "{households} households kept the dyke for {n} year; the game ended with {how}.",
             "{households} households kept the dyke for {n} years; the game ended with {how}.",
-            len(years), households=state.n, how=i18n.render(state.ended),
+            len(years), households=state.n, how=i18n.render(state.ending or state.ended),
         )
     else:
         kept = _n(

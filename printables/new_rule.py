@@ -179,7 +179,9 @@ def _pad_cells(table: _Table, seat: int, line: RoundLine | None, number: int) ->
         choice = ""
     paid = _candies(table, line.returned)
     if line.note:
-        paid = (paid + "<br/>" if paid else "") + f"<i>{markup(line.note)}</i>"
+        # TRANSLATORS: a score pad's row of a player who went out, and why ("out: the bowl is empty").
+        note = _("out: {why}", why=line.out) if line.out else line.note
+        paid = (paid + "<br/>" if paid else "") + f"<i>{markup(note)}</i>"
     infection = _comma().join(_colour(table, c) for c in line.infection)
     return [
         round_cell,
@@ -267,7 +269,7 @@ def _worksheet(table: _Table, width: float) -> list[Flowable]:
             antibody=antibody,
         )
     elif state.over:
-        intro = markup(_("The game ended: {how}.", how=i18n.render(state.ended)))
+        intro = markup(_("The game ended: {how}.", how=i18n.render(state.ending or state.ended)))
     else:
         intro = markup(_("Game in progress, round {round}: the scores if the game ended now.", round=state.round))
     story.append(_p(intro, "subtitle"))
@@ -602,7 +604,7 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True) -> list[str]:
     infections = _infections(state)
     rounds = _n("{n} round", "{n} rounds", state.round)
     if state.over:
-        lines = [_n("{n} player, {rounds}; the game ended: {how}.", "{n} players, {rounds}; the game ended: {how}.", state.setup.players, rounds=rounds, how=i18n.render(state.ended))]
+        lines = [_n("{n} player, {rounds}; the game ended: {how}.", "{n} players, {rounds}; the game ended: {how}.", state.setup.players, rounds=rounds, how=i18n.render(state.ending or state.ended))]
     else:
         lines = [_n("{n} player, {rounds}; the game goes on.", "{n} players, {rounds}; the game goes on.", state.setup.players, rounds=rounds)]
     if infections:
@@ -681,8 +683,16 @@ def debrief_story(game: Game[Setup, State], *, label: str, width: float, reveal:
         if reveal:
             told = _comma().join(_("{name}: {colour}", name=state.names[line.seat], colour=_word(line.picked)) for line in by_round[number] if line.picked)
         else:
-            told = "; ".join(f"{state.names[line.seat]} {line.note}" for line in by_round[number] if line.note) or _("everyone paid")
+            told = "; ".join(_out_note(state.names[line.seat], line) for line in by_round[number] if line.note) or _("everyone paid")
         told = told if common.rtl() else common.english(told)
         rows.append([i18n.number(number), _comma().join(map(_word, infection)), i18n.number(strength), told])
     story += [common.spacer(4 * mm), common.heading(_("Round by round"), 2), common.ruled_table(header, rows, common.columns_of(width, DEBRIEF_ROUND_WEIGHTS), row_height=DEBRIEF_ROW, zebra=True)]
     return story
+
+
+def _out_note(name: str, line: RoundLine) -> str:
+    """'Ana out: the bowl is empty', in the reader's language (the English record as it was)."""
+    if line.out:
+        # TRANSLATORS: a debrief's round row: who went out, and why.
+        return _("{name} out: {why}", name=name, why=line.out)
+    return f"{name} {line.note}"

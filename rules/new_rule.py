@@ -242,8 +242,10 @@ class RoundLine:
     strength: int = 0
     returned: tuple[str, ...] = ()
     eaten: int = 0
-    #: "out: could not pay" and the like.
+    #: "out: could not pay" and the like, in English (the records keep it).
     note: str = ""
+    #: why the player went out, said in the reader's language ("" when still in).
+    out: str | Said = ""
 
 
 @dataclass(frozen=True)
@@ -547,7 +549,7 @@ def _out(state: State, seat: int, why: Said) -> State:
         state,
         common=_add(state.common, player.bowl),
         players=tuple(players),
-        pad=_line(state, seat, note=f"out: {why}"),  # the score pad keeps English: its sheets say it
+        pad=_line(state, seat, note=f"out: {why}", out=why),
     )
     return evolve(state, log=_say(state, say_n("{name} is out: {why} (returns {n} candy).", "{name} is out: {why} (returns {n} candies).", player.candies, name=player.name, why=why)))
 

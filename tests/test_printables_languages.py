@@ -17,9 +17,12 @@ from lab.core import play_out
 from playbook.cli import main
 from playbook.store import Store
 from printables import charts, common, debrief, document, fonts, leerdam, pack
+from printables import danger_world as printed_dw
 from rules import new_rule
 from rules.core import rng_for
+from rules.dangerous_ideas import Setup as DISetup
 from rules.leerdam import Setup
+from tests.support import phases
 from tests.support.headless import click
 from tests.support.pdfs import pages_text
 from tests.support.pseudo import escaped, widget_texts
@@ -292,3 +295,182 @@ def test_every_games_rules_card_says_every_word_through_the_catalogs_and_reads_i
     dangerous_ideas = _words(document.booklet("dangerous-ideas"))[0]
     assert "Je personage" in danger_world and "Gevaar en schade" in danger_world and "Your character" not in danger_world
     assert "Een beurt" in dangerous_ideas and "Een meme-actie" in dangerous_ideas and "A turn" not in dangerous_ideas
+
+
+# -- Danger World and Dangerous Ideas ------------------------------------------------------------
+DI_NAMES = ("Ana", "Bo", "Cy", "Di")
+#: marks, not messages: an outcome's mark above a check's bars ("½" a partial success).
+MARKS = ("½",)
+
+
+@pytest.fixture(scope="module")
+def danger_world_tables() -> tuple[rules.Game, rules.Game]:
+    """A party through to its end, and one stopped after four checks (K.O.'d, bonus pools held)."""
+    return phases.danger_world(), phases.danger_world(lambda g: len(g.state.results) >= 4)
+
+
+@pytest.fixture(scope="module")
+def dangerous_ideas_tables() -> tuple[rules.Game, rules.Game]:
+    """Four sensible bots tell a story to its end; and one stopped in its first chapter."""
+    ended = play_out(rules.new_game("dangerous-ideas", DISetup(DI_NAMES), 1), [LAB_BOTS["dangerous-ideas"]["sensible"]] * 4, rng_for(1, 1))
+    going = phases.play(rules.new_game("dangerous-ideas", DISetup(DI_NAMES), 1), lambda g: g.state.chapter >= 1)
+    return ended, going
+
+
+def _typed(*games: rules.Game) -> tuple[str, ...]:
+    """What the players typed (characters, aspects, memes, holders, narrations, titles): never translated."""
+    typed: list[str] = []
+    for game in games:
+        state = game.state
+        for character in getattr(state, "characters", ()):
+            typed += [character.name, *character.aspects]
+        for sheet in getattr(state, "sheets", ()):
+            typed += [text for _branch, meme in sheet.memes() for text in (meme.text, meme.holder)]
+            typed += [text for crossed in sheet.crossed for text in (crossed.text, crossed.holder)]
+        typed += [line.text for line in getattr(state, "story", ()) if line.kind in ("narration", "title") and isinstance(line.text, str)]
+    return tuple(typed)
+
+
+def test_every_danger_world_and_dangerous_ideas_sheet_says_every_word_through_the_catalogs(
+    pseudo: None, danger_world_tables: tuple[rules.Game, rules.Game], dangerous_ideas_tables: tuple[rules.Game, rules.Game]
+) -> None:
+    party, stopped = danger_world_tables
+    story, going = dangerous_ideas_tables
+    printed = {
+        "danger-world blank": document.pdf("danger-world", ["Ana", "Bo: Wren"], gm="Morgan"),
+        "danger-world played": document.pdf("danger-world", state=party.state),
+        "danger-world stopped": document.pdf("danger-world", state=stopped.state),
+        "danger-world debrief": debrief.build_pdf([("Table 1", party), ("Table 2", stopped)]),
+        "dangerous-ideas blank": document.pdf("dangerous-ideas", list(DI_NAMES[:3])),
+        "dangerous-ideas played": document.pdf("dangerous-ideas", state=story.state),
+        "dangerous-ideas going": document.pdf("dangerous-ideas", state=going.state),
+        "dangerous-ideas debrief": debrief.build_pdf([("Table 1", story), ("Table 2", going)]),
+    }
+    names = (
+        *phases.NAMES, *DI_NAMES, "Wren", "Morgan", party.state.setup.gm, "Table 1", "Table 2", *MARKS,
+        "Danger World", "Dangerous Ideas", "playbook", *_typed(party, stopped, story, going),
+    )
+    assert any(c.bonus for c in stopped.state.characters), "a character holds a bonus pool: its source is printed"
+    for what, pdf in printed.items():
+        assert escaped(_messages(pdf), names=names) == [], what
+    # The pseudo-language really printed: the sheets' words are bracketed, not English.
+    sheet, screen = _words(printed["danger-world blank"])[0], _words(printed["danger-world blank"])[2]
+    assert "⟦" in sheet and "STORY POINTS" not in sheet and "Exact chance" not in screen
+    assert "character sheet" not in _words(printed["dangerous-ideas blank"])[0]
+
+
+def test_a_danger_world_sheet_and_a_dangerous_ideas_story_read_in_dutch_where_they_read_english(
+    danger_world_tables: tuple[rules.Game, rules.Game], dangerous_ideas_tables: tuple[rules.Game, rules.Game]
+) -> None:
+    party, _stopped = danger_world_tables
+    story, _going = dangerous_ideas_tables
+
+    def printed() -> tuple[str, str, str]:
+        world = _words(document.pdf("danger-world", state=party.state))
+        ideas = " ".join(_words(document.pdf("dangerous-ideas", state=story.state)))
+        return world[0], world[3], ideas
+
+    english = printed()
+    with i18n.speaking("nl"):
+        dutch = printed()
+    assert "STORY POINTS" in english[0] and "Exact chance that a check makes a set" in english[1]
+    assert "VERHAALPUNTEN" in dutch[0] and "SCHADEBALK" in dutch[0] and "STORY POINTS" not in dutch[0]
+    assert "Exacte kans dat een proef een set maakt" in dutch[1] and "Exact chance" not in dutch[1]
+    assert "The story as told" in english[2] and "Het verhaal zoals verteld" in dutch[2] and "Scoreblad" in dutch[2]
+    # The story's own lines (the transcript) and why it ended, in Dutch too; the memes as typed.
+    assert "De setting" in dutch[2] and "The setting" not in dutch[2]
+    assert "Het verhaal eindigt:" in dutch[2] and "The story ends:" not in dutch[2]
+    assert printed() == english, "back in English, the sheets read as they always did"
+
+
+def test_arabic_danger_world_and_dangerous_ideas_sheets_read_from_the_right(
+    danger_world_tables: tuple[rules.Game, rules.Game], dangerous_ideas_tables: tuple[rules.Game, rules.Game]
+) -> None:
+    party, _stopped = danger_world_tables
+    story, _going = dangerous_ideas_tables
+    with i18n.speaking("ar"):
+        world = document.pdf("danger-world", state=party.state)
+        ideas = document.pdf("dangerous-ideas", state=story.state)
+    width = common.page_size("a4")[0]
+    margin = common.MARGIN_SIDE
+    # The GM screen's title (page 3), a meme tree sheet's (page 1) and the score pad's (page 7) end at the right margin.
+    # (The sheet's seeds sit left of its title, in the same band: nothing there starts left of a third.)
+    for pdf, page, word, start in ((world, 2, "شاشة", width / 2), (ideas, 0, "ورقة", width / 3), (ideas, 6, "النقاط", width / 2)):
+        assert word in pages_text(pdf)[page]
+        left, right = _ink_columns(common.render_png(pdf, page, 1.0), 60, 85)
+        assert width - right < margin + 6 and left > start, (word, left, right)
+    # A character sheet's first panel bar (STATS): its title, in white on black, at the right end;
+    # in English at the left (its aside, light grey, at the other end).
+    middle = round(common.MARGIN_TOP + printed_dw.NAMEPLATE + printed_dw.GAP + printed_dw.BAR / 2)
+
+    def title_ink(pdf: bytes) -> list[int]:
+        image = common.render_png(pdf, 0, 1.0).convert("L")
+        inside = range(round(margin) + 4, round(width - margin) - 4)  # the bar, less its rounded ends
+        return [x for x in inside if any(image.getpixel((x, y)) > 240 for y in range(middle - 3, middle + 3))]
+
+    arabic = title_ink(world)
+    assert arabic and min(arabic) > width / 2, "the Arabic bar's title sits at its right end"
+    english = title_ink(document.pdf("danger-world", state=party.state))
+    assert english and min(english) < width / 4 and max(english) < width / 2, "an English bar's title at its left"
+
+
+def test_german_danger_world_and_dangerous_ideas_sheets_print_every_line_whole(
+    danger_world_tables: tuple[rules.Game, rules.Game], dangerous_ideas_tables: tuple[rules.Game, rules.Game]
+) -> None:
+    party, stopped = danger_world_tables
+    story, _going = dangerous_ideas_tables
+    with i18n.speaking("de"):
+        pdfs = [
+            document.pdf("danger-world", ["Ana", "Bo"], gm="Morgan"),
+            document.pdf("danger-world", state=stopped.state),
+            debrief.build_pdf([("Tisch 1", party)]),
+            document.pdf("dangerous-ideas", list(DI_NAMES)),
+            document.pdf("dangerous-ideas", state=story.state),
+            debrief.build_pdf([("Tisch 1", story)]),
+        ]
+    text = " ".join(" ".join(pages_text(pdf)) for pdf in pdfs)
+    assert "Charakterbogen" in text and "SCHADENSLEISTE" in text and "ERFOLGSCHANCEN" in text and "Punkteblock" in text
+    # A line a box had to cut ends in "…" right after a letter; a head word a column split is printed apart.
+    assert re.findall(r"\S+…", text) == []
+    for word in ("Gefahrenwürfel", "Kästchen", "Kosten", "Verteidigen", "ERSCHAFFEN"):
+        assert word in text, word
+
+
+def test_how_a_leerdam_game_ended_reads_in_dutch_on_its_record_and_handout(village: rules.Game) -> None:
+    ending = village.state.ending
+    assert isinstance(ending, i18n.Said) and str(ending) == village.state.ended
+    with i18n.speaking("nl"):
+        said = i18n.render(ending)
+        record = " ".join(_words(document.pdf("leerdam", state=village.state)))
+        handout = " ".join(_words(debrief.build_pdf([("Village 1", village)])))
+    assert said != village.state.ended, "the ending has a Dutch translation"
+    for printed in (record, handout):
+        assert said in printed and village.state.ended not in printed
+
+
+def test_no_odds_table_head_word_is_wider_than_its_column_in_any_language() -> None:
+    # The odds table's columns are equal and narrow: a head word wider than its column even at
+    # the smallest type would be broken in two.
+    for page in ("a4", "letter"):
+        width, _height = common.frame_size(page)
+        column = (width - 13 * printed_dw.mm) / (len(printed_dw.ODDS_DIFFICULTIES) * 2)
+        room = (column - 2 * common.CELL_PAD) * 0.97
+        for lang in i18n.LANGUAGES:
+            with i18n.speaking(lang):
+                heads = [i18n._("no re-roll"), i18n._n("{n} re-roll", "{n} re-rolls", 2)]
+                # a difficulty's head spans its two columns
+                spanning = i18n._("Difficulty {number}", number=6)
+            too_wide = [w for head in heads for w in head.split() if fonts.string_width(w, fonts.BOLD, fonts.MIN_SIZE) > room]
+            too_wide += [w for w in spanning.split() if fonts.string_width(w, fonts.BOLD, fonts.MIN_SIZE) > 2 * room]
+            assert too_wide == [], (page, lang)
+
+
+def test_a_new_rule_pad_says_in_dutch_why_a_player_went_out(new_rule_table: rules.Game) -> None:
+    out = [line for line in new_rule_table.state.pad if line.out]
+    assert out and all(line.note == f"out: {line.out}" for line in out), "the English record stays as it was"
+    with i18n.speaking("nl"):
+        pads = " ".join(_words(document.pdf("new-rule", state=new_rule_table.state)))
+        handout = " ".join(_words(debrief.build_pdf([("Table 1", new_rule_table)], reveal=False)))
+        why = i18n.render(out[0].out)
+    assert f"eruit: {why}" in pads and f"eruit: {why}" in handout
+    assert out[0].note not in pads and out[0].note not in handout
