@@ -39,7 +39,7 @@ from rules.core import AnyGame
 from rules.games import card
 from tests.support import axe
 from tests.support import phases as phase_game
-from tests.support.browser import LOAD_TIMEOUT_MS, settled
+from tests.support.browser import LOAD_TIMEOUT_MS, notebook_page, settled
 from tests.support.keys import INDEX
 from tests.support.phases import PHASES
 from tests.support.tables import stored
@@ -58,10 +58,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     folder = tmp_path_factory.mktemp("a11y")
     with background_server(None, folder / "voila.log", db_path=folder / "tables.sqlite3") as server:
         yield server
-
-
-def render(server: RunningServer, notebook: str) -> str:
-    return server.url.rstrip("/") + "/voila/render/" + notebook
 
 
 class Checker:
@@ -223,9 +219,9 @@ def redrawn(pages: dict[Page, str], root: str) -> None:
 def test_the_front_page_the_print_studio_and_the_balance_lab(served: RunningServer, checker: Checker) -> None:
     ready = "#rendered_cells .playbook-root"
     pages = checker.open(
-        (render(served, "index.ipynb") + INDEX, ".pb-table-list, .pb-class-game", LAPTOP),
-        (render(served, "print_studio.ipynb"), ".pb-studio-make", LAPTOP),
-        (render(served, "balance_lab.ipynb"), ready, LAPTOP),
+        (notebook_page(served, "index.ipynb") + INDEX, ".pb-table-list, .pb-class-game", LAPTOP),
+        (notebook_page(served, "print_studio.ipynb"), ".pb-studio-make", LAPTOP),
+        (notebook_page(served, "balance_lab.ipynb"), ready, LAPTOP),
     )
     checker.check(dict(zip(("front page", "print studio", "balance lab"), pages)), full=True)
     checker.rings(pages[0], "front page")
@@ -283,7 +279,7 @@ def test_a_games_pages_in_every_phase(served: RunningServer, checker: Checker, s
     table_id, _ = stored(store, type(first)(first.rules, first.setup, first.seed))
     links = table_links(served.url, slug, table_id, store.info(table_id).meta, game.seat_names(first.setup))
     lobby, join, board, facilitator = checker.open(
-        (render(served, game.notebook), f"{root} .pb-start", LAPTOP),
+        (notebook_page(served, game.notebook), f"{root} .pb-start", LAPTOP),
         (links["join"], f"{root}.playbook-join .pb-claim-0", PHONE),
         (links["board"], f"{root}.playbook-board", PROJECTOR),
         (links["facilitator"], f"{root}.playbook-facilitator", LAPTOP),

@@ -32,7 +32,7 @@ from playbook import classes as cl
 from playbook.serve import RunningServer, background_server
 from playbook.store import Store
 from rules.games import card
-from tests.support.browser import LOAD_TIMEOUT_MS, measure, settled
+from tests.support.browser import LOAD_TIMEOUT_MS, measure, notebook_page, settled
 from tests.support.keys import INDEX
 from tests.support.layout import LAPTOP, PHONE, PROJECTOR, SIZES, at_size, page_at, read
 from tests.support.pseudo import dom_texts, escaped, escaped_across
@@ -62,10 +62,6 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     folder = tmp_path_factory.mktemp("languages")
     with background_server(None, folder / "voila.log", db_path=folder / "tables.sqlite3") as server:
         yield server
-
-
-def render(server: RunningServer, notebook: str) -> str:
-    return server.url.rstrip("/") + "/voila/render/" + notebook
 
 
 class Pages:
@@ -152,9 +148,9 @@ def pages(chromium: Browser, served: RunningServer) -> Iterator[Pages]:
 
 
 def test_the_front_page_the_print_studio_and_the_lab_in_every_language(pages: Pages, served: RunningServer) -> None:
-    pages.open("front page", render(served, "index.ipynb") + INDEX, ".pb-table-list, .pb-class-game")
-    pages.open("print studio", render(served, "print_studio.ipynb"), ".pb-studio-make")
-    pages.open("balance lab", render(served, "balance_lab.ipynb"), "#rendered_cells .playbook-root")
+    pages.open("front page", notebook_page(served, "index.ipynb") + INDEX, ".pb-table-list, .pb-class-game")
+    pages.open("print studio", notebook_page(served, "print_studio.ipynb"), ".pb-studio-make")
+    pages.open("balance lab", notebook_page(served, "balance_lab.ipynb"), "#rendered_cells .playbook-root")
     pages.loaded(i18n.PSEUDO)
     # The bots' names are names (the command line's and a saved run's too): what each does is said.
     pages.untranslated(names=tuple(bot for game in lab.BOTS for bot in lab.BOTS[game]))
@@ -186,8 +182,8 @@ def test_a_games_seat_and_board_in_every_language(pages: Pages, served: RunningS
     root = f".playbook-{slug}"
     _, links = make_table(store, slug, SEATS)
     seat = f"{root}.playbook-seat {GAMES[slug]}"
-    pages.open(f"{slug} seat", render(served, game.notebook) + links["seats"][0]["url"], seat, PHONE)
-    pages.open(f"{slug} board", render(served, game.notebook) + links["board"], f"{root}.playbook-board", PROJECTOR)
+    pages.open(f"{slug} seat", notebook_page(served, game.notebook) + links["seats"][0]["url"], seat, PHONE)
+    pages.open(f"{slug} board", notebook_page(served, game.notebook) + links["board"], f"{root}.playbook-board", PROJECTOR)
     pages.loaded(i18n.PSEUDO)
     pages.untranslated(SEATS)
     for lang in ("de", "ar"):
@@ -208,7 +204,7 @@ def test_a_dutch_class_with_a_spanish_and_an_arabic_phone(pages: Pages, served: 
     all translated, then laid out in German and in Arabic."""
     store = Store(served.db_path)
     record = cl.create_class(store, "leerdam", 4, seed=3, lang="nl")
-    links = {which: render(served, "class.ipynb") + "?" + link.split("?", 1)[1] for which, link in cl.class_links("", record).items() if "?" in str(link)}
+    links = {which: notebook_page(served, "class.ipynb") + "?" + link.split("?", 1)[1] for which, link in cl.class_links("", record).items() if "?" in str(link)}
     board = pages.open("class board", links["board"], ".playbook-class-board", PROJECTOR, lang="")
     phones = {lang: pages.open(f"{lang} phone", links["join"], ".playbook-class-join .pb-name-box input", PHONE, lang="") for lang in ("es", "ar")}
     pages.loaded("nl")  # the class's language, before a phone chose its own

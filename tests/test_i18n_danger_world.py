@@ -25,7 +25,7 @@ from rules.danger_world import (
     view_for,
 )
 from tests.support.headless import click, links, one, visible, walk
-from tests.support.pseudo import escaped, html_texts, widget_texts
+from tests.support.pseudo import escaped, html_texts, shown_parts, widget_texts
 from widgets.danger_world import DangerWorldDashboard
 
 NAMES = ("Wren", "Bo", "Juno")
@@ -72,17 +72,7 @@ def untranslated(*roots: widgets.Widget) -> list[str]:
 
 def own_parts(dash: DangerWorldDashboard) -> list[widgets.Widget]:
     """The game's own widgets on a page, as it shows them now (hidden branches left out)."""
-    parts: list[widgets.Widget] = []
-    todo: list[widgets.Widget] = [dash]
-    while todo:
-        widget = todo.pop()
-        if getattr(widget, "layout", None) is not None and widget.layout.display == "none":
-            continue
-        if any(css in widget._dom_classes for css in OWN_PARTS) or any(css.startswith(("pb-builder-", "pb-sheet-", "pb-track-", "pb-gm")) for css in widget._dom_classes):
-            parts.append(widget)
-            continue
-        todo += [child for child in getattr(widget, "children", ()) if isinstance(child, widgets.Widget)]
-    return parts
+    return shown_parts(dash, lambda classes: any(css in classes for css in OWN_PARTS) or any(css.startswith(("pb-builder-", "pb-sheet-", "pb-track-", "pb-gm")) for css in classes))
 
 
 def log_lines(dash: DangerWorldDashboard) -> list[str]:

@@ -41,7 +41,7 @@ from rules.dangerous_ideas import (
     transcript,
 )
 from tests.support.headless import links, one, seat_query, walk
-from tests.support.pseudo import escaped, html_texts
+from tests.support.pseudo import escaped, html_texts, shown_parts
 from widgets.dangerous_ideas import DangerousIdeasDashboard
 from widgets.dangerous_ideas_moves import default_stake, why_not
 
@@ -100,17 +100,7 @@ def untranslated(*roots: widgets.Widget) -> list[str]:
 
 def own_parts(dash: DangerousIdeasDashboard) -> list[widgets.Widget]:
     """The game's own widgets on a page, as it shows them now (hidden branches left out)."""
-    parts: list[widgets.Widget] = []
-    todo: list[widgets.Widget] = [dash]
-    while todo:
-        widget = todo.pop()
-        if getattr(widget, "layout", None) is not None and widget.layout.display == "none":
-            continue
-        if any(css in widget._dom_classes for css in OWN_PARTS):
-            parts.append(widget)
-            continue
-        todo += [child for child in getattr(widget, "children", ()) if isinstance(child, widgets.Widget)]
-    return parts
+    return shown_parts(dash, lambda classes: any(css in classes for css in OWN_PARTS))
 
 
 def board_texts(state: object) -> list[str]:

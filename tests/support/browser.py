@@ -159,6 +159,11 @@ def launch_chromium(playwright: Playwright, *, guarded: bool = False) -> Browser
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
 
 
+def notebook_page(server: RunningServer, notebook: str) -> str:
+    """The address of one of the server's notebooks as a page."""
+    return server.url.rstrip("/") + "/voila/render/" + notebook
+
+
 def open_dashboard(page: Page, url: str, selector: str, timeout_ms: int = LOAD_TIMEOUT_MS) -> Locator:
     """Go to a Voila page and wait until `selector` is visible; return its locator.
 

@@ -5,7 +5,7 @@ the catalogs never saw. Names and numbers are not messages: the test names what 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from html.parser import HTMLParser
 from typing import Any
 
@@ -69,6 +69,22 @@ def widget_texts(root: widgets.Widget) -> Iterator[str]:
         if labels:
             yield from labels
         todo += [child for child in getattr(widget, "children", ()) if isinstance(child, widgets.Widget)]
+
+
+def shown_parts(root: widgets.Widget, wanted: Callable[[list[str]], bool]) -> list[widgets.Widget]:
+    """The widgets under `root` whose classes are `wanted`, as the page shows them now (a hidden
+    branch left out): a game's own parts, to read apart from the page's shared ones."""
+    parts: list[widgets.Widget] = []
+    todo: list[widgets.Widget] = [root]
+    while todo:
+        widget = todo.pop()
+        if getattr(widget, "layout", None) is not None and widget.layout.display == "none":
+            continue
+        if wanted(list(getattr(widget, "_dom_classes", ()))):
+            parts.append(widget)
+            continue
+        todo += [child for child in getattr(widget, "children", ()) if isinstance(child, widgets.Widget)]
+    return parts
 
 
 def escaped(texts: Iterable[str], names: Iterable[str] = ()) -> list[str]:
