@@ -1210,7 +1210,8 @@ def _odds_flowables(table: _Table, width: float) -> list[Flowable]:
     widths = [first] + [(width - first) / columns] * columns
     head = common.style("cell-head")
     number = _style("odds", "cell-centre", fontSize=8.2, leading=9.5)
-    pool_head = _("Pool dice")
+    # The table's narrow first column: the number of dice in the pool, as the board's fact names it.
+    pool_head = _("Pool")
     header: list[common.Cell] = [_p(markup(pool_head), common.fitted_style("cell-head", pool_head.split(), first))]
     for d in ODDS_DIFFICULTIES:
         header += [_p(markup(_("Difficulty {number}", number=d)), head)] + [None] * (per - 1)
