@@ -1206,7 +1206,7 @@ def _odds_flowables(table: _Table, width: float) -> list[Flowable]:
     odds = odds_table(ODDS_DICE, ODDS_DIFFICULTIES, shown)
     per = len(shown)
     columns = len(ODDS_DIFFICULTIES) * per
-    first = 13 * mm
+    first = 16 * mm  # "Reserva", "Réserve" whole at the head's smallest size
     widths = [first] + [(width - first) / columns] * columns
     head = common.style("cell-head")
     number = _style("odds", "cell-centre", fontSize=8.2, leading=9.5)
@@ -1279,7 +1279,7 @@ def _damage_panel(width: float) -> list[Flowable]:
     for zone, (_section, count) in enumerate(TRACK, 1):
         effect, clears = _section_text(zone - 1)
         rows.append((f"{zone} {_section_name(zone - 1)}", str(count), effect, clears))
-    track = _small_table((_("Zone, section"), _("Boxes"), _("Effect"), _("Clears")), rows, common.columns_of(column, (27, 14, 37, 22)))
+    track = _small_table((_("Zone, section"), _("Boxes"), _("Effect"), _("Clears")), rows, common.columns_of(column, (28, 13, 35, 24)))
     hits = [_hit_line(hit) for hit in HITS]
     rests = [
         common.rich(_(
