@@ -741,11 +741,6 @@ def leaders_said(names: Sequence[str], seats: Sequence[int], who: str | Said = "
     return say("{name} leads", name=seats_said(names, seats))
 
 
-def leaders_text(names: Sequence[str], seats: Sequence[int], who: str = "players") -> str:
-    """`leaders_said` in English."""
-    return str(leaders_said(names, seats, who))
-
-
 #: Characters that turn the direction of the text around them (embeddings, overrides, isolates):
 #: in a name they would reorder the text after it on every page and sheet.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

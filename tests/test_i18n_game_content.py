@@ -7,6 +7,8 @@ text a message) and in Dutch (a real catalog entry where English stood)."""
 from __future__ import annotations
 
 import json
+import re
+from types import SimpleNamespace
 
 import pytest
 
@@ -22,10 +24,12 @@ from rules import load_game
 from rules.core import Game
 from rules.games import CARDS, card
 from tests.support.headless import one
+from tests.support.played import NAMES, played
 from tests.support.pseudo import escaped, escaped_across, widget_texts
 from tests.support.tables import make_table
 from widgets.balance_lab import OddsPanel, settings_as_typed
 from widgets.board import board_scene
+from widgets.class_glance import results_html
 from widgets.danger_world import SheetBuilder
 from widgets.dangerous_ideas import DangerousIdeasDashboard, SetupForm
 from widgets.new_rule import NewRuleDashboard
@@ -185,3 +189,18 @@ def test_the_labs_bowl_finding_reads_as_german_grammar_has_it() -> None:
         )  # fmt: skip
     assert "weder an dem Standardtisch noch an einem Tisch mit 4 hoarder-Bots" in never
     assert by.startswith("Gezielt gespielt von einem Tisch mit 4 hoarder-Bots")
+
+
+@pytest.mark.parametrize("slug, players", [("leerdam", 5), ("new-rule", 3)])
+def test_a_class_boards_results_name_the_winners_in_its_language(slug: str, players: int) -> None:
+    """The class board's results (`results_html`) say who won or led in the page's language: a
+    finished table's "wins" was English on a Dutch board."""
+    record = SimpleNamespace(game=slug, phase="over")
+    finished = SimpleNamespace(game=played(slug, players))
+    with i18n.speaking(i18n.PSEUDO):
+        html = results_html(record, [finished])
+    texts = [t for t in re.split(r"<[^>]+>", html) if t.strip()]
+    assert texts and escaped_across(texts, names=[*NAMES, "Bot 1"]) == []
+    with i18n.speaking("nl"):
+        dutch = results_html(record, [finished])
+    assert " wins" not in dutch and " share the win" not in dutch and "Uitslag" in dutch

@@ -12,7 +12,7 @@ from drawing.common import esc, text
 from i18n import _, render
 from playbook import classes as cl
 from playbook.links import page, table_query
-from rules.core import leaders_text, winners_text
+from rules.core import leaders_said, winners_said
 from rules.games import card
 
 from .board import board_scene
@@ -96,7 +96,7 @@ def results_html(record: cl.ClassRecord, tables: Sequence[Any]) -> str:
             lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{text(said)}</b></li>')
             continue
         # ended by the facilitator: who led then, and when
-        said = render(winners_text(names, first, words.players)) if rules.over(state) else render(leaders_text(names, first, words.players)) + ended
+        said = render(winners_said(names, first, words.players)) if rules.over(state) else render(leaders_said(names, first, words.players)) + ended
         score = esc(_("({n} {points})", n=standings[0][2], points=render(words.points)))
         lines.append(f'<li class="pb-class-winner-{i}">{where}: <b>{text(said)}</b> {score}</li>')
     return f'<h2>{esc(_("Results"))}</h2><ul class="pb-class-results" style="font-size:32px">{"".join(lines)}</ul>'
