@@ -66,6 +66,7 @@ class Players:
 
 # The words of a game that names its people and tables as most do.
 _PLAYER, _PLAYERS, _TABLE, _TITLED, _POINTS, _YOU = say("player"), say("players"), say("table"), say("Table"), say("points"), say("You")
+_EVERY = say("Every table")
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,8 @@ class Words:
     points: str | Said = _POINTS
     #: how a seat's own page names the seat at the end ("Your household finished 2nd of 10").
     you: str | Said = _YOU
+    #: a heading over all the tables: one message, as "every" agrees with the noun's gender.
+    every: str | Said = _EVERY
 
     @property
     def Table(self) -> str | Said:
@@ -306,7 +309,7 @@ register(
         hides=True,
         devices=True,
         # TRANSLATORS: Leerdam's words for its players, its tables and its points.
-        words=Words(player=say("household"), players=say("households"), table=say("village"), titled=say("Village"), points=say("VP"), you=say("Your household")),
+        words=Words(player=say("household"), players=say("households"), table=say("village"), titled=say("Village"), points=say("VP"), you=say("Your household"), every=say("Every village")),
         notebook="leerdam.ipynb",
         fill_bot="fair",
         length=Length("max_years", say("year"), say("years")),

@@ -71,7 +71,7 @@ def glance_html(record: cl.ClassRecord, tables: Sequence[Any]) -> str:
                 "pb-class-table",
             )
         )
-    return f"<h2>{esc(_('Every table'))}</h2>" + '<div class="pb-glance">' + "".join(cards) + "</div>"
+    return f"<h2>{esc(render(card(record.game).words.every))}</h2>" + '<div class="pb-glance">' + "".join(cards) + "</div>"
 
 def results_html(record: cl.ClassRecord, tables: Sequence[Any]) -> str:
     """Each table's winners (or who led when the class ended), in the game's words."""

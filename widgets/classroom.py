@@ -1063,7 +1063,7 @@ class ClassPage(widgets.VBox):
                     bot.on_click(lambda _event, i=i, seat=seat: self.hand_to_bot(i, seat))
                     parts.append(bot)
             rows.append(widgets.HBox(tuple(parts), layout=widgets.Layout(flex_flow="row wrap", align_items="center", grid_gap="4px 10px")))
-        heading = _("Every {table}", table=render(card(record.game).words.Table).lower())
+        heading = render(card(record.game).words.every)
         return widgets.VBox((widgets.HTML(f"<h3>{esc(heading)}</h3>"), *rows)).add_class("pb-class-tables")
 
     # -- live ------------------------------------------------------------------------------------------
