@@ -363,8 +363,8 @@ def _class_tables(game: Card) -> str:
     """How a class sits at `game`, as `print --help` says it: 'leerdam villages of 5-10'."""
     low, high = game.players.class_range
     if game.gm:
-        return _("{game} {table}s of {low}-{high} with a GM", game=game.slug, table=game.words.table, low=str(low), high=str(high))
-    return _("{game} {table}s of {low}-{high}", game=game.slug, table=game.words.table, low=str(low), high=str(high))
+        return _("{game} {tables} of {low}-{high} with a GM", game=game.slug, tables=game.words.tables, low=str(low), high=str(high))
+    return _("{game} {tables} of {low}-{high}", game=game.slug, tables=game.words.tables, low=str(low), high=str(high))
 
 
 def _languages_offered() -> str:
@@ -421,8 +421,8 @@ def _make_pdf(args: argparse.Namespace) -> bytes:
             class_low, class_high = game.players.class_range
             raise UsageError(
                 say(
-                    "argument --players: {game} takes {low}-{high} {players} at one {table}, or a class of {class_low}-{class_high} in {table}s of {table_low}-{table_high}, not {n}",
-                    game=game.slug, low=str(low), high=str(high), players=game.words.players, table=game.words.table,
+                    "argument --players: {game} takes {low}-{high} {players} at one {table}, or a class of {class_low}-{class_high} in {tables} of {table_low}-{table_high}, not {n}",
+                    game=game.slug, low=str(low), high=str(high), players=game.words.players, table=game.words.table, tables=game.words.tables,
                     class_low=str(high + 1), class_high=str(CLASS_MOST), table_low=str(class_low), table_high=str(class_high), n=str(args.players),
                 )
             )  # fmt: skip

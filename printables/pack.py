@@ -38,10 +38,8 @@ def _word(word: object) -> str:
 
 
 def _tables(game: Card) -> str:
-    """The card's word for several tables: the card names one ("village") and English adds an
-    s; another language says the card's word as it is (a plural belongs with the card's words)."""
-    word = _word(game.words.table)
-    return word + "s" if i18n.current() in (i18n.SOURCE, i18n.PSEUDO) else word
+    """The card's word for several tables ("villages")."""
+    return _word(game.words.tables)
 
 
 def _and_sizes(sizes: Sequence[int]) -> str:

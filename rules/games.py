@@ -66,7 +66,7 @@ class Players:
 
 # The words of a game that names its people and tables as most do.
 _PLAYER, _PLAYERS, _TABLE, _TITLED, _POINTS, _YOU = say("player"), say("players"), say("table"), say("Table"), say("points"), say("You")
-_EVERY = say("Every table")
+_TABLES, _EVERY = say("tables"), say("Every table")
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,8 @@ class Words:
     players: str | Said = _PLAYERS
     #: a table of a class (a Leerdam table is a village).
     table: str | Said = _TABLE
+    #: several of them ("villages"): a plural is a word of its own in most languages.
+    tables: str | Said = _TABLES
     #: `table` starting a label or heading ("Village 1").
     titled: str | Said = _TITLED
     #: the unit after a score ("12 VP"), or "" where a game keeps no score to print.
@@ -309,7 +311,7 @@ register(
         hides=True,
         devices=True,
         # TRANSLATORS: Leerdam's words for its players, its tables and its points.
-        words=Words(player=say("household"), players=say("households"), table=say("village"), titled=say("Village"), points=say("VP"), you=say("Your household"), every=say("Every village")),
+        words=Words(player=say("household"), players=say("households"), table=say("village"), tables=say("villages"), titled=say("Village"), points=say("VP"), you=say("Your household"), every=say("Every village")),
         notebook="leerdam.ipynb",
         fill_bot="fair",
         length=Length("max_years", say("year"), say("years")),
