@@ -478,8 +478,9 @@ def _class_pdf(args: argparse.Namespace, game: Card, names: list[str] | None) ->
         largest = parts[0]
         print(
             _(
-                "playbook print: note: the booklet is one {table}'s ({people} {players}): print one for each of the {n} {table}s",
+                "playbook print: note: the booklet is one {table}'s ({people} {players}): print one for each of the {n} {tables}",
                 table=game.words.table,
+                tables=game.words.tables,
                 people=len(largest.names),
                 players=game.words.players,
                 n=len(parts),
