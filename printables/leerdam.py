@@ -1137,8 +1137,8 @@ def debrief_lines(game: Game[Setup, State], reveal: bool = True, reveal_pledges:
     floods = [y.year for y in years if y.flooded]
     if state.over:
         kept = _n(
-            "{households} households kept the dyke for {n} year; the game ended with {how}.",
-            "{households} households kept the dyke for {n} years; the game ended with {how}.",
+            "{households} households kept the dyke for {n} year; the game ended: {how}.",
+            "{households} households kept the dyke for {n} years; the game ended: {how}.",
             len(years), households=state.n, how=i18n.render(state.ending or state.ended),
         )
     else:
