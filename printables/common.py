@@ -55,6 +55,7 @@ __all__ = [
     "PAGE_SIZES",
     "Box",
     "Cell",
+    "Mirror",
     "Section",
     "SlipSheet",
     "Source",
@@ -70,6 +71,7 @@ __all__ = [
     "frame_size",
     "heading",
     "leaders",
+    "mirror",
     "page_count",
     "page_size",
     "para",
@@ -543,6 +545,63 @@ class Box:
     y: float
     width: float
     height: float
+
+
+# -- drawing on the canvas in reading order -----------------------------------------------------
+_OTHER_END = {"left": "right", "right": "left"}
+
+
+@dataclass(frozen=True)
+class Mirror:
+    """A canvas drawing's horizontal places in reading order, as the page has them.
+
+    A sheet drawn on the canvas says where things go for a reader who starts at the left;
+    right to left (`on`) each place is reflected across the area from `left` to `right`, so
+    the first field, column, box of a track or branch stands at the right, and a string set
+    from a place is set towards the left. Only places move: a die's face, a number, a box's
+    cross or a drawn mark keep their own shape. Off, every place is returned as given.
+    """
+
+    left: float
+    right: float
+    on: bool
+
+    def x(self, x: float, width: float = 0.0) -> float:
+        """The page's x of the left edge of a thing `width` wide whose reading-order left edge
+        is at `x` (a point: `width` 0). Its own inverse: a page's x back to reading order."""
+        return self.left + self.right - x - width if self.on else x
+
+    def span(self, x0: float, x1: float) -> tuple[float, float]:
+        """The page's (left, right) of the reading-order span from `x0` to `x1`."""
+        return (self.x(x1), self.x(x0)) if self.on else (x0, x1)
+
+    def box(self, box: Box) -> Box:
+        return Box(self.x(box.x, box.width), box.y, box.width, box.height) if self.on else box
+
+    def align(self, align: str) -> str:
+        """A string's alignment at its place: a string set from a place runs to its other side."""
+        return _OTHER_END.get(align, align) if self.on else align
+
+    def facing(self, facing: int) -> int:
+        """A drawn mark's direction along x (1 towards the right, -1 towards the left)."""
+        return -facing if self.on else facing
+
+    def draw_string(self, canvas: Canvas, x: float, y: float, text: str, font: str, size: float, align: str = "left") -> float:
+        """`fonts.draw_string` at the reading-order place `x`; returns the width."""
+        return fonts.draw_string(canvas, self.x(x), y, text, font, size, align=self.align(align))
+
+    def draw_fitted(self, canvas: Canvas, x: float, y: float, text: str, font: str, size: float, width: float, align: str = "left") -> float:
+        """`draw_fitted` at the reading-order place `x`; returns the width."""
+        return draw_fitted(canvas, self.x(x), y, text, font, size, width, align=self.align(align))
+
+    def line(self, canvas: Canvas, x0: float, y0: float, x1: float, y1: float) -> None:
+        canvas.line(self.x(x0), y0, self.x(x1), y1)
+
+
+def mirror(left: float, right: float) -> Mirror:
+    """The mirror of the area from `left` to `right` for the language being drawn: on when
+    it reads right to left."""
+    return Mirror(left, right, rtl())
 
 
 def slip_boxes(width: float, height: float, columns: int, rows: int, gutter: float = 0.0) -> list[Box]:

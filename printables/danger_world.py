@@ -337,17 +337,16 @@ def _panel(canvas: Canvas, box: Box, title: str, aside: str | Sequence[str] = ""
 def _bar_text(canvas: Canvas, x: float, width: float, middle: float, title: str, aside: str | Sequence[str]) -> None:
     """A bar's title at the line's start and its aside at the other end (right to left: the
     title at the right); `aside` may be a longer text and shorter ones to fall back to."""
-    start, end = (x + width - PAD, x + PAD) if common.rtl() else (x + PAD, x + width - PAD)
-    title_align, aside_align = ("right", "left") if common.rtl() else ("left", "right")
+    m = common.mirror(x, x + width)
     # A title longer than the bar (a long language) shrinks; the aside takes what is left.
     title, title_size = fonts.fit(title, fonts.BOLD, BAR_SIZE, width * 0.6)
-    used = fonts.draw_string(canvas, start, middle - title_size * 0.36, title, fonts.BOLD, title_size, align=title_align)
+    used = m.draw_string(canvas, x + PAD, middle - title_size * 0.36, title, fonts.BOLD, title_size)
     if aside:
         room = width - 3 * PAD - used
         # No room even for the shortest aside (a long title in a longer language): the bar keeps its title alone.
         text, size = common.fit_first([*([aside] if isinstance(aside, str) else aside), ""], fonts.BODY, BAR_ASIDE, room)
         canvas.setFillColor(colors.HexColor("#e0e0e0"))
-        fonts.draw_string(canvas, end, middle - size * 0.36, text, fonts.BODY, size, align=aside_align)
+        m.draw_string(canvas, x + width - PAD, middle - size * 0.36, text, fonts.BODY, size, align="right")
 
 
 def _write_line(canvas: Canvas, x0: float, x1: float, y: float) -> None:
@@ -393,14 +392,15 @@ def _damage_box(canvas: Canvas, box: Box, filled: bool, faint: str = "") -> None
     canvas.restoreState()
 
 
-def _tally(canvas: Canvas, x: float, y: float, count: int, filled: int, size: float, gap: float) -> float:
-    """`count` small square boxes in a row from (x, y), the first `filled` solid; return the width."""
+def _tally(canvas: Canvas, m: common.Mirror, x: float, y: float, count: int, filled: int, size: float, gap: float) -> float:
+    """`count` small square boxes in a row from (x, y) in reading order, the first `filled`
+    solid; return the width."""
     canvas.saveState()
     canvas.setStrokeColor(common.INK)
     canvas.setLineWidth(0.8)
     for i in range(count):
         canvas.setFillColor(DIE_FILL if i < filled else colors.white)
-        canvas.rect(x + i * (size + gap), y, size, size, stroke=1, fill=1)
+        canvas.rect(m.x(x + i * (size + gap), size), y, size, size, stroke=1, fill=1)
     canvas.restoreState()
     return count * size + (count - 1) * gap
 
@@ -411,7 +411,8 @@ class SheetLayout:
     """Where everything sits on a character sheet, in points from the sheet's bottom-left.
 
     Drawing and tests read the same numbers: a test can look at the pixel in the middle of
-    a damage box and know whether it was crossed.
+    a damage box and know whether it was crossed. Right to left the places are the page's,
+    mirrored (`common.Mirror`): the first die, danger level and damage section at the right.
     """
 
     nameplate: Box
@@ -428,12 +429,12 @@ class SheetLayout:
     damage_boxes: tuple[tuple[Box, ...], ...]
     #: danger levels 0 .. DANGER_LEVELS - 1.
     danger_boxes: tuple[Box, ...]
-    #: the x range of each damage section's column.
+    #: the x range (left, right on the page) of each damage section's column.
     damage_columns: tuple[tuple[float, float], ...]
 
 
 def _stat_place(stat: str) -> tuple[int, int]:
-    """(column, row) of a stat on the sheet: Physical on the left, Mental on the right."""
+    """(column, row) of a stat on the sheet: Physical the first column read, Mental the second."""
     for group, (_title, names) in enumerate(STAT_GROUPS):
         if stat in names:
             return group, names.index(stat)
@@ -446,6 +447,7 @@ def sheet_layout(width: float, height: float) -> SheetLayout:
     Fixed whatever the character holds, so every sheet of a set looks the same and a Letter
     page (the shorter one) still leaves lines for notes.
     """
+    m = common.mirror(0, width)
     top = height
 
     def take(panel_height: float) -> Box:
@@ -460,8 +462,8 @@ def sheet_layout(width: float, height: float) -> SheetLayout:
     pools_height = BAR + PAD + max(SP_BOX + 3 * NOTE_LEADING + 2 * mm, (BONUS_ROWS + 1) * BONUS_ROW) + PAD
     pools = take(pools_height)
     half = (width - GAP) / 2
-    story = Box(0, pools.y, half, pools.height)
-    bonus = Box(half + GAP, pools.y, half, pools.height)
+    story = m.box(Box(0, pools.y, half, pools.height))
+    bonus = m.box(Box(half + GAP, pools.y, half, pools.height))
     danger = take(BAR + PAD + DANGER_BOX + 1 * mm + ZONE_BAND + NOTE_LEADING + 1 * mm + 2 * NOTE_LEADING + PAD)
     damage = take(BAR + PAD + DAMAGE_HEAD + DAMAGE_BOX + 1.5 * mm + DAMAGE_TEXT + 1.5 * mm + HIT_ROWS * NOTE_LEADING + PAD)
     notes = Box(0, 0, width, max(NOTES_MIN, top))
@@ -473,7 +475,7 @@ def sheet_layout(width: float, height: float) -> SheetLayout:
         x0 = PAD + group * (column + COLUMN_GAP) + STAT_NAME
         row_top = stats.y + stats.height - BAR - PAD - STAT_HEAD - row * STAT_ROW
         y = row_top - (STAT_ROW + DIE) / 2
-        dice.append(tuple(Box(x0 + k * (DIE + DIE_GAP), y, DIE, DIE) for k in range(STAT_MAX)))
+        dice.append(tuple(m.box(Box(x0 + k * (DIE + DIE_GAP), y, DIE, DIE)) for k in range(STAT_MAX)))
 
     rank_left = width - PAD - RANK_BLOCK
     room = rank_left - 2 * mm - PAD
@@ -484,7 +486,7 @@ def sheet_layout(width: float, height: float) -> SheetLayout:
     for level in range(DANGER_LEVELS):
         zone, k = divmod(level, per_zone)
         x = PAD + zone * (per_zone * box_w + (per_zone - 1) * DANGER_GAP + ZONE_GAP) + k * (box_w + DANGER_GAP)
-        danger_boxes.append(Box(x, danger_y, box_w, DANGER_BOX))
+        danger_boxes.append(m.box(Box(x, danger_y, box_w, DANGER_BOX)))
 
     widths = common.columns_of(width - 2 * PAD, DAMAGE_WEIGHTS)
     columns = []
@@ -492,9 +494,9 @@ def sheet_layout(width: float, height: float) -> SheetLayout:
     x = PAD
     box_y = damage.y + damage.height - BAR - PAD - DAMAGE_HEAD - DAMAGE_BOX
     for (_name, count), w in zip(TRACK, widths):
-        columns.append((x, x + w))
+        columns.append(m.span(x, x + w))
         left = x + 1.5 * mm
-        damage_boxes.append(tuple(Box(left + k * (DAMAGE_BOX + DAMAGE_GAP), box_y, DAMAGE_BOX, DAMAGE_BOX) for k in range(count)))
+        damage_boxes.append(tuple(m.box(Box(left + k * (DAMAGE_BOX + DAMAGE_GAP), box_y, DAMAGE_BOX, DAMAGE_BOX)) for k in range(count)))
         x += w
     return SheetLayout(
         nameplate=nameplate,
@@ -564,24 +566,25 @@ class CharacterSheet(Flowable):
             (_("GM"), self.table.gm, 11),
         )
         widths = common.columns_of(box.width, NAME_WEIGHTS)
+        m = common.mirror(box.x, box.x + box.width)
         x = box.x
         line_y = box.y + LABEL_SIZE + 2.5
         for (label, value, size), w in zip(fields, widths):
             right = x + w - 3 * mm
             canvas.setStrokeColor(common.INK)
             canvas.setLineWidth(0.8)
-            canvas.line(x, line_y, right, line_y)
+            m.line(canvas, x, line_y, right, line_y)
             canvas.setFillColor(common.MUTED)
             label, label_size = fonts.fit(label, fonts.BOLD, LABEL_SIZE, right - x)
-            fonts.draw_string(canvas, x, box.y + 1, label, fonts.BOLD, label_size)
+            m.draw_string(canvas, x, box.y + 1, label, fonts.BOLD, label_size)
             if value:
                 canvas.setFillColor(common.INK)
                 text, fitted = fonts.fit(value, fonts.BOLD, size, right - x - 2)
-                fonts.draw_string(canvas, x + 1, line_y + 2.5, text, fonts.BOLD, fitted)
+                m.draw_string(canvas, x + 1, line_y + 2.5, text, fonts.BOLD, fitted)
             x += w
         if not name and not self.table.player(self.index):
             canvas.setFillColor(FAINT)
-            fonts.draw_string(canvas, box.x + 1, line_y + 3, _("seat {number}", number=self.index + 1), fonts.BODY, 7)
+            m.draw_string(canvas, box.x + 1, line_y + 3, _("seat {number}", number=self.index + 1), fonts.BODY, 7)
 
     def _stats(self, canvas: Canvas, layout: SheetLayout) -> None:
         box = layout.stats
@@ -592,22 +595,23 @@ class CharacterSheet(Flowable):
         on_sheet = _n("{n} die on the sheet", "{n} dice on the sheet", dice)
         # TRANSLATORS: a panel's title on the character sheet (capitals if the language has them).
         _panel(canvas, box, _("STATS"), rule if not self.made else on_sheet)
+        m = common.mirror(box.x, box.x + box.width)
         column = (box.width - 2 * PAD - COLUMN_GAP) / 2
         head_y = box.y + box.height - BAR - PAD - STAT_HEAD + 1.6 * mm
         for group, (_title, _names) in enumerate(STAT_GROUPS):
             x0 = box.x + PAD + group * (column + COLUMN_GAP)
             canvas.setFillColor(common.MUTED)
-            fonts.draw_string(canvas, x0, head_y, _group_title(group), fonts.BOLD, 7.5)
+            m.draw_string(canvas, x0, head_y, _group_title(group), fonts.BOLD, 7.5)
             canvas.setStrokeColor(FAINT)
             canvas.setLineWidth(0.5)
-            canvas.line(x0, head_y - 1.2 * mm, x0 + column, head_y - 1.2 * mm)
+            m.line(canvas, x0, head_y - 1.2 * mm, x0 + column, head_y - 1.2 * mm)
         for i, stat in enumerate(STATS):
-            row = layout.dice[i]
+            row = layout.dice[i]  # placed by the layout, the page's places already
             baseline = row[0].y + DIE / 2 - STAT_SIZE * 0.36
             group, _row = _stat_place(stat)
             x0 = box.x + PAD + group * (column + COLUMN_GAP)
             canvas.setFillColor(common.INK)
-            common.draw_fitted(canvas, x0, baseline, _stat_name(stat), fonts.BOLD, STAT_SIZE, STAT_NAME - 1.5 * mm)
+            m.draw_fitted(canvas, x0, baseline, _stat_name(stat), fonts.BOLD, STAT_SIZE, STAT_NAME - 1.5 * mm)
             if self.made:
                 assert c is not None
                 sheet, now = c.stats[i], c.effective[i]
@@ -616,18 +620,18 @@ class CharacterSheet(Flowable):
                 states = ["filled"] + ["empty"] * (STAT_MAX - 1)
             for die, state in zip(row, states):
                 _die(canvas, die, state)
-            after = row[-1].x + DIE + 2.5 * mm
+            after = m.x(row[-1].x, DIE) + DIE + 2.5 * mm  # in reading order, after the last die
             if self.made:
                 assert c is not None
                 sheet, now = c.stats[i], c.effective[i]
                 canvas.setFillColor(common.INK)
-                used = fonts.draw_string(canvas, after, baseline, str(now), fonts.BOLD, STAT_SIZE)
+                used = m.draw_string(canvas, after, baseline, str(now), fonts.BOLD, STAT_SIZE)
                 if now != sheet:
                     canvas.setFillColor(common.MUTED)
                     note = _("injured {minus}{lost} (sheet {sheet})", minus=MINUS, lost=sheet - now, sheet=sheet)
                     room = x0 + column - after - used - 1.5 * mm
                     text, size = common.fit_first([note, f"{MINUS}{sheet - now} ({sheet})"], fonts.ITALIC, 7, room)
-                    fonts.draw_string(canvas, after + used + 1.5 * mm, baseline + 0.5, text, fonts.ITALIC, size)
+                    m.draw_string(canvas, after + used + 1.5 * mm, baseline + 0.5, text, fonts.ITALIC, size)
         # The pool reminder: what a check adds up, so the sheet alone is enough to play.
         text = common.rich(_(
             "<b>Check:</b> pick two stats; the pool is their dice, "
@@ -640,24 +644,25 @@ class CharacterSheet(Flowable):
         if Paragraph(text, note).wrap(box.width - 2 * PAD, 10_000)[1] > 2 * NOTE_LEADING:
             # A longer language's reminder takes a third line: set solid, it still fits above the frame.
             note = _note_style(leading=NOTE_SIZE, colour=common.MUTED)
-        _paragraph(canvas, text, box.x + PAD, box.y + PAD + STATS_NOTE - 1 * mm, box.width - 2 * PAD, note)
+        _paragraph(canvas, text, m.x(box.x + PAD, box.width - 2 * PAD), box.y + PAD + STATS_NOTE - 1 * mm, box.width - 2 * PAD, note)
 
     def _aspects(self, canvas: Canvas, box: Box) -> None:
         c = self.character
         # TRANSLATORS: a panel's title on the character sheet (capitals if the language has them).
         _panel(canvas, box, _("ASPECTS"), _("invoke: spend SP for bonus dice · the GM compels: gain SP, take penalty dice"))
         aspects = c.aspects if c is not None and c.aspects else ("", "", "")
+        m = common.mirror(box.x, box.x + box.width)
         left = box.x + PAD + 6 * mm
         right = box.x + box.width - PAD
         for i, aspect in enumerate(aspects):
             line_y = box.y + box.height - BAR - PAD - (i + 1) * ASPECT_ROW + 1.6 * mm
             canvas.setFillColor(common.MUTED)
-            fonts.draw_string(canvas, box.x + PAD + 1.5 * mm, line_y + 1.2, str(i + 1), fonts.BOLD, 9, align="centre")
-            _write_line(canvas, left, right, line_y)
+            m.draw_string(canvas, box.x + PAD + 1.5 * mm, line_y + 1.2, str(i + 1), fonts.BOLD, 9, align="centre")
+            _write_line(canvas, *m.span(left, right), line_y)
             if aspect:
                 canvas.setFillColor(common.INK)
                 text, size = fonts.fit(aspect, fonts.BODY, ASPECT_SIZE, right - left - 2)
-                fonts.draw_string(canvas, left + 1, line_y + 2, text, fonts.BODY, size)
+                m.draw_string(canvas, left + 1, line_y + 2, text, fonts.BODY, size)
 
     def _story_points(self, canvas: Canvas, box: Box) -> None:
         c = self.character
@@ -666,11 +671,14 @@ class CharacterSheet(Flowable):
         _panel(canvas, box, _("STORY POINTS"), _("{count} SP at the start of each session", count=start))
         y = box.y + box.height - BAR - PAD - SP_BOX
         held = c.sp if c is not None else 0
-        width = _tally(canvas, box.x + PAD, y, SP_BOXES, min(held, SP_BOXES), SP_BOX, SP_GAP)
+        m = common.mirror(box.x, box.x + box.width)
+        width = _tally(canvas, m, box.x + PAD, y, SP_BOXES, min(held, SP_BOXES), SP_BOX, SP_GAP)
         if c is not None:
             canvas.setFillColor(common.INK)
             held_text = _("{count} SP (+{more})", count=held, more=held - SP_BOXES) if held > SP_BOXES else _("{count} SP", count=held)
-            fonts.draw_string(canvas, box.x + PAD + width + 2 * mm, y + 2, held_text, fonts.BOLD, 9)
+            # Shrunk when it does not fit beside the boxes (more SP than boxes, a longer language).
+            held_text, held_size = fonts.fit(held_text, fonts.BOLD, 9, box.width - 2 * PAD - width - 2 * mm)
+            m.draw_string(canvas, box.x + PAD + width + 2 * mm, y + 2, held_text, fonts.BOLD, held_size)
         text = common.rich(_(
             "<b>Invoke</b> an aspect: your SP go to the general pool, +1 bonus die each. "
             "<b>Compel</b>: the GM pays you SP from the pool, +1 penalty die each. "
@@ -695,28 +703,29 @@ class CharacterSheet(Flowable):
         columns = slots // BONUS_ROWS
         span = (box.width - 2 * PAD - (columns - 1) * 3 * mm) / columns
         dice_w = BONUS_DICE if columns == 1 else BONUS_DICE * 0.7
+        m = common.mirror(box.x, box.x + box.width)
         for col in range(columns):
             left = box.x + PAD + col * (span + 3 * mm)
             right = left + span
             canvas.setFillColor(common.MUTED)
             # TRANSLATORS: small capitals over the bonus pools' column of dice.
             dice_label, dice_size = fonts.fit(_("DICE"), fonts.BOLD, LABEL_SIZE, dice_w + 2 * mm)
-            fonts.draw_string(canvas, left, top - BONUS_ROW + 2.5, dice_label, fonts.BOLD, dice_size)
+            m.draw_string(canvas, left, top - BONUS_ROW + 2.5, dice_label, fonts.BOLD, dice_size)
             # TRANSLATORS: small capitals over the column saying where a bonus pool came from.
             labels = [_("WON FROM (benefit, partial success, aid)"), _("WON FROM")] if columns == 1 else [_("WON FROM")]
             label, label_size = common.fit_first(labels, fonts.BOLD, LABEL_SIZE, right - left - dice_w - 2 * mm)
-            fonts.draw_string(canvas, left + dice_w + 2 * mm, top - BONUS_ROW + 2.5, label, fonts.BOLD, label_size)
+            m.draw_string(canvas, left + dice_w + 2 * mm, top - BONUS_ROW + 2.5, label, fonts.BOLD, label_size)
             for row in range(BONUS_ROWS):
                 i = col * BONUS_ROWS + row
                 line_y = top - (row + 2) * BONUS_ROW + 1.5
-                _write_line(canvas, left, left + dice_w, line_y)
-                _write_line(canvas, left + dice_w + 2 * mm, right, line_y)
+                _write_line(canvas, *m.span(left, left + dice_w), line_y)
+                _write_line(canvas, *m.span(left + dice_w + 2 * mm, right), line_y)
                 if i < len(pools):
                     dice, source = pools[i]
                     canvas.setFillColor(common.INK)
-                    fonts.draw_string(canvas, left + dice_w / 2, line_y + 2, dice, fonts.BOLD, 10, align="centre")
+                    m.draw_string(canvas, left + dice_w / 2, line_y + 2, dice, fonts.BOLD, 10, align="centre")
                     text, size = fonts.fit(source, fonts.BODY, 8.5, right - left - dice_w - 3 * mm)
-                    fonts.draw_string(canvas, left + dice_w + 3 * mm, line_y + 2, text, fonts.BODY, size)
+                    m.draw_string(canvas, left + dice_w + 3 * mm, line_y + 2, text, fonts.BODY, size)
 
     def _danger(self, canvas: Canvas, layout: SheetLayout) -> None:
         box = layout.danger
@@ -745,7 +754,8 @@ class CharacterSheet(Flowable):
         for zone in range(MAX_ZONE):
             first = layout.danger_boxes[zone * LEVELS_PER_ZONE]
             last = layout.danger_boxes[zone * LEVELS_PER_ZONE + LEVELS_PER_ZONE - 1]
-            x0, x1 = first.x, last.x + last.width
+            # The page's ends of the zone (right to left its first level is at the right).
+            x0, x1 = min(first.x, last.x), max(first.x + first.width, last.x + last.width)
             canvas.setFillColor(ZONE_FILL)
             canvas.setStrokeColor(common.INK)
             canvas.setLineWidth(0.5)
@@ -759,9 +769,11 @@ class CharacterSheet(Flowable):
             hint = _n("up to {n} danger die", "up to {n} danger dice", zone + 1)
             text, size = common.fit_first([hint, f"0–{zone + 1}"], fonts.BODY, 7, x1 - x0)
             fonts.draw_string(canvas, (x0 + x1) / 2, band_top - ZONE_BAND - 6.5, text, fonts.BODY, size, align="centre")
-        # The zone rank, big, at the right end.
+        # The zone rank, big, at the track's end (right to left: at the left).
+        m = common.mirror(box.x, box.x + box.width)
         right = box.x + box.width - PAD
-        rank_x = right - RANK_BLOCK / 2
+        rank_middle = right - RANK_BLOCK / 2
+        rank_x = m.x(rank_middle)
         rank_top = box.y + box.height - BAR - PAD
         canvas.setFillColor(common.MUTED)
         # TRANSLATORS: small capitals over the box for the character's danger zone rank.
@@ -790,8 +802,8 @@ class CharacterSheet(Flowable):
                 "and for each botch the GM spends on it. Mark the level; the levels passed stay shaded."
             )
         text = markup(text)
-        room = rank_x - RANK_BLOCK / 2 - box.x - 2 * PAD
-        _paragraph(canvas, text, box.x + PAD, box.y + PAD + 2 * NOTE_LEADING, room, _note_style(colour=common.MUTED))
+        room = rank_middle - RANK_BLOCK / 2 - box.x - 2 * PAD
+        _paragraph(canvas, text, m.x(box.x + PAD, room), box.y + PAD + 2 * NOTE_LEADING, room, _note_style(colour=common.MUTED))
 
     def _damage(self, canvas: Canvas, layout: SheetLayout) -> None:
         box = layout.damage
@@ -810,10 +822,13 @@ class CharacterSheet(Flowable):
         body = _note_style()
         muted = _note_style(colour=common.MUTED)
         for s, ((section, count), (x0, x1), boxes) in enumerate(zip(TRACK, layout.damage_columns, layout.damage_boxes)):
+            # The layout's columns and boxes are the page's; inside a column, places are in
+            # reading order, mirrored across the column itself.
+            m = common.mirror(box.x + x0, box.x + x1)
             if s:
                 canvas.setStrokeColor(FAINT)
                 canvas.setLineWidth(0.5)
-                canvas.line(box.x + x0, box.y + PAD + HIT_ROWS * NOTE_LEADING + 1 * mm, box.x + x0, head_top)
+                m.line(canvas, box.x + x0, box.y + PAD + HIT_ROWS * NOTE_LEADING + 1 * mm, box.x + x0, head_top)
             left = box.x + x0 + 1.5 * mm
             canvas.setFillColor(common.MUTED)
             zone_label = _("ZONE {zone}", zone=s + 1) + " "
@@ -822,29 +837,29 @@ class CharacterSheet(Flowable):
                 zone_label = ""  # a narrow column and a long name: the name alone (the danger band numbers the zones)
             label_width = fonts.string_width(zone_label, fonts.BOLD, 7) if zone_label else 0.0
             name, name_size = fonts.fit(_section_name(s), fonts.BOLD, 9, room - label_width)
-            # The zone's word opens the head: at the left, or right to left at the right of the name.
-            name_x, label_x = (left, left + fonts.string_width(name, fonts.BOLD, name_size) + 2) if common.rtl() else (left + label_width, left)
+            # The zone's word opens the head, the section's name after it.
             if zone_label:
-                fonts.draw_string(canvas, label_x, head_top - 8, zone_label.strip() if common.rtl() else zone_label, fonts.BOLD, 7)
+                m.draw_string(canvas, left, head_top - 8, zone_label.strip() if m.on else zone_label, fonts.BOLD, 7)
             canvas.setFillColor(common.INK)
-            fonts.draw_string(canvas, name_x, head_top - 8, name, fonts.BOLD, name_size)
+            m.draw_string(canvas, left + label_width, head_top - 8, name, fonts.BOLD, name_size)
             if c is not None:
                 # On the box row: the narrow K.O.'d and Dead columns have no room beside the title.
                 canvas.setFillColor(common.INK)
                 count_y = boxes[0].y + DAMAGE_BOX / 2 - 8 * 0.36
-                fonts.draw_string(canvas, box.x + x1 - 1.5 * mm, count_y, f"{damage[s]}/{count}", fonts.BOLD, 8, align="right")
+                m.draw_string(canvas, box.x + x1 - 1.5 * mm, count_y, f"{damage[s]}/{count}", fonts.BOLD, 8, align="right")
             for k, cell in enumerate(boxes):
                 faint = "☠" if s == len(TRACK) - 1 else ""
                 _damage_box(canvas, Box(box.x + cell.x, cell.y, cell.width, cell.height), k < damage[s], faint)
             effect, clears = _section_text(s)[0], _clears(s)
             text_top = boxes[0].y - 1.5 * mm
             width = x1 - x0 - 3 * mm
-            used_h = _paragraph(canvas, markup(effect), left, text_top, width, body)
-            used_h += _paragraph(canvas, f"<i>{markup(clears)}</i>", left, text_top - used_h, width, muted)
+            used_h = _paragraph(canvas, markup(effect), m.x(left, width), text_top, width, body)
+            used_h += _paragraph(canvas, f"<i>{markup(clears)}</i>", m.x(left, width), text_top - used_h, width, muted)
             if section == "Injured" and c is not None and any(c.lowered):
                 sep = "، " if common.rtl() else ", "
                 lowered_text = sep.join(_("{stat} {minus}{lost}", stat=_stat_name(stat), minus=MINUS, lost=n) for stat, n in zip(STATS, c.lowered) if n)
-                _paragraph(canvas, common.fill(_("<b>Lowered:</b> {stats}", stats="{stats}"), stats=markup(lowered_text)), left, text_top - used_h, width, body)
+                lowered = common.fill(_("<b>Lowered:</b> {stats}", stats="{stats}"), stats=markup(lowered_text))
+                _paragraph(canvas, lowered, m.x(left, width), text_top - used_h, width, body)
         # How hits land, and the rests, under the columns.
         y = box.y + PAD + HIT_ROWS * NOTE_LEADING
         rule_style = _note_style()
@@ -938,10 +953,11 @@ class _Tally(Flowable):
 
     def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
         self.box = min(self.size, (availWidth - 1 - (self.count - 1) * SP_GAP) / self.count)
+        self.width = availWidth
         return availWidth, self.box + 1
 
     def draw(self) -> None:
-        _tally(self.canv, 0.5, 0.5, self.count, min(self.filled, self.count), self.box, SP_GAP)
+        _tally(self.canv, common.mirror(0, self.width), 0.5, 0.5, self.count, min(self.filled, self.count), self.box, SP_GAP)
 
 
 def _small_table(header: Sequence[str], rows: Sequence[Sequence[str]], widths: Sequence[float]) -> Table:

@@ -87,7 +87,8 @@ STONE_FILL = colors.HexColor("#3a3a3a")
 STRUCK = colors.HexColor("#7a7a7a")
 WRITE_LINE = colors.HexColor("#a8a8a8")
 # Which hub sits where: the actor's nodes (Probe, Create) above Think, the responders' nodes
-# (Defend, Connect) below; the leaf-rich hubs on the left, the coil-rich ones on the right.
+# (Defend, Connect) below; the leaf-rich hubs on the left, the coil-rich ones on the right
+# (right to left, the other way round: the tree read from the right, `_CharacterSheet._side`).
 HUB_PLACE: dict[str, tuple[int, int]] = {"probe": (-1, 1), "create": (1, 1), "defend": (-1, -1), "connect": (1, -1)}
 # Stones cards.
 CARD_GRID = (1, 2)  # columns, rows: two A5-sized cards a page keep the text at 7 pt or more
@@ -160,17 +161,23 @@ def _derived(name: str, parent: str | ParagraphStyle, **changes: object) -> Para
     return ParagraphStyle(f"dangerous-ideas-{name}", parent=base, **changes)
 
 
-@functools.cache
 def _sized(font: str, size: float, colour: str) -> ParagraphStyle:
-    """A plain style in `font` at `size` (cached: fitting tries many sizes)."""
+    """A plain style in `font` at `size`, its lines set from their start (right to left: the right)."""
+    return _sized_style(font, size, colour, common.rtl())
+
+
+@functools.cache
+def _sized_style(font: str, size: float, colour: str, right_to_left: bool) -> ParagraphStyle:
+    # Cached: fitting tries many sizes.
     return ParagraphStyle(
-        f"dangerous-ideas-{font}-{size:.2f}-{colour}",
+        f"dangerous-ideas-{font}-{size:.2f}-{colour}" + ("-rtl" if right_to_left else ""),
         fontName=font,
         fontSize=size,
         leading=size * 1.18,
         textColor=colors.HexColor(colour),
         spaceBefore=0,
         spaceAfter=0,
+        **({"alignment": TA_RIGHT} if right_to_left else {}),
     )
 
 
@@ -341,6 +348,15 @@ class _CharacterSheet(Flowable):
         return self.size
 
     # -- geometry
+    def _mirror(self) -> common.Mirror:
+        """The sheet's places in reading order, as the page has them (`common.Mirror`)."""
+        return common.mirror(0, self.size[0])
+
+    def _side(self, hub: str) -> tuple[int, int]:
+        """(side, level) of a hub on the page: right to left the sides swap, Probe at the right."""
+        side, level = HUB_PLACE[hub]
+        return self._mirror().facing(side), level
+
     def _spots(self) -> list[_Spot]:
         width, height = self.size
         top, bottom = height - SHEET_HEADER, SHEET_FOOTER
@@ -349,7 +365,7 @@ class _CharacterSheet(Flowable):
         box_h = (group - 2 * BOX_GAP) / 3
         spots = []
         for hub in HUBS:
-            side, level = HUB_PLACE[hub]
+            side, level = self._side(hub)
             x = 0.0 if side < 0 else width - box_w
             group_top = top if level > 0 else bottom + group
             for i in range(3):
@@ -363,7 +379,7 @@ class _CharacterSheet(Flowable):
         group = (top - bottom - GROUP_GAP) / 2
         centres = {"think": (width / 2, (top + bottom) / 2)}
         for hub in HUBS:
-            side, level = HUB_PLACE[hub]
+            side, level = self._side(hub)
             y = top - group / 2 if level > 0 else bottom + group / 2
             centres[hub] = (width / 2 + side * HUB_DX, y)
         return centres
@@ -391,29 +407,27 @@ class _CharacterSheet(Flowable):
         canvas.setFillColor(common.INK)
         title_y = height - SHEET_TITLE
         title, title_size = fonts.fit(_("{game} — character sheet", game=CARD.title), fonts.BOLD, SHEET_TITLE, width * 0.62)
-        if common.rtl():  # the title at the right, the seeds to its left
-            title_w = fonts.draw_string(canvas, width, title_y, title, fonts.BOLD, title_size, align="right")
-            self._seeds(canvas, 0, width - title_w - 8 * mm, title_y + SHEET_TITLE * 0.3)
-        else:
-            title_w = fonts.draw_string(canvas, 0, title_y, title, fonts.BOLD, title_size)
-            self._seeds(canvas, title_w + 8 * mm, width, title_y + SHEET_TITLE * 0.3)
+        m = self._mirror()
+        # The title at the line's start, the seeds after it.
+        title_w = m.draw_string(canvas, 0, title_y, title, fonts.BOLD, title_size)
+        self._seeds(canvas, title_w + 8 * mm, width, title_y + SHEET_TITLE * 0.3)
         # Two write-in lines: the player (printed when known) and their Dangerous Idea.
         line_y = height - 42
         split = width * 0.42
-        _write_line(canvas, 0, split - 6 * mm, line_y)
-        _write_line(canvas, split, width, line_y)
+        _write_line(canvas, *m.span(0, split - 6 * mm), line_y)
+        _write_line(canvas, *m.span(split, width), line_y)
         canvas.setFillColor(common.MUTED)
         # TRANSLATORS: under the character sheet's write-in line for the player's name.
-        fonts.draw_string(canvas, 0, line_y - 8, _("Player"), fonts.BODY, BOX_LABEL)
-        fonts.draw_string(canvas, split, line_y - 8, _("Dangerous Idea (your philosophy)"), fonts.BODY, BOX_LABEL)
+        m.draw_string(canvas, 0, line_y - 8, _("Player"), fonts.BODY, BOX_LABEL)
+        m.draw_string(canvas, split, line_y - 8, _("Dangerous Idea (your philosophy)"), fonts.BODY, BOX_LABEL)
         name = table.names[self.seat]
         if name:
             canvas.setFillColor(common.INK)
             text, size = fonts.fit(name, fonts.BOLD, 13, split - 8 * mm)
-            fonts.draw_string(canvas, 1, line_y + 3, text, fonts.BOLD, size)
+            m.draw_string(canvas, 1, line_y + 3, text, fonts.BOLD, size)
         canvas.setFillColor(common.MUTED)
         status, size = common.fit_first(self._status(), fonts.BODY, 7.5, width)
-        fonts.draw_string(canvas, width if common.rtl() else 0, height - SHEET_HEADER + 8, status, fonts.BODY, size, align="right" if common.rtl() else "left")
+        m.draw_string(canvas, 0, height - SHEET_HEADER + 8, status, fonts.BODY, size)
 
     def _status(self) -> list[str]:
         """The small line under the header: where this sheet stands, or how a seat starts; then
@@ -455,7 +469,8 @@ class _CharacterSheet(Flowable):
         ]
 
     def _seeds(self, canvas: Canvas, left: float, right: float, y: float) -> None:
-        """The red seeds, right-aligned: circles, the spent ones crossed off."""
+        """The red seeds at the line's end (reading order from `left` to `right`): circles,
+        the spent ones crossed off."""
         total = self.table.seeds
         sheet = self.sheet
         spent = total - sheet.seeds if sheet is not None else 0
@@ -469,10 +484,11 @@ class _CharacterSheet(Flowable):
         step = min(SEED_STEP, room / total) if total else 0.0
         radius = min(SEED_RADIUS, step * 0.38) if total else 0.0
         first = right - radius - (total - 1) * step
-        fonts.draw_string(canvas, first - radius - 2 * mm, y - BOX_LABEL * 0.35, label, fonts.BODY, BOX_LABEL, align="right")
+        m = self._mirror()
+        m.draw_string(canvas, first - radius - 2 * mm, y - BOX_LABEL * 0.35, label, fonts.BODY, BOX_LABEL, align="right")
         canvas.setStrokeColor(common.INK)
         for i in range(total):
-            x = first + i * step
+            x = m.x(first + i * step)
             canvas.setLineWidth(1.2)
             canvas.setFillColor(colors.white)
             canvas.circle(x, y, radius, stroke=1, fill=1)
@@ -551,25 +567,27 @@ class _CharacterSheet(Flowable):
         canvas.setLineWidth(0.9)
         canvas.roundRect(x, y, w, h, BOX_RADIUS, stroke=1, fill=1)
         left, right, top = x + BOX_PAD, x + w - BOX_PAD, y + h - BOX_PAD
-        # Top row: "PROBE 1 · leaf" on the left, "stones [ ]" on the right.
+        # Places inside the box in reading order (right to left: mirrored across the box).
+        m = common.mirror(x, x + w)
+        # Top row: "PROBE 1 · leaf" at the line's start, "stones [ ]" at its end.
         row_y = top - BOX_LABEL
         hub, number = spot.branch.split("-")
         canvas.setFillColor(common.INK)
-        used = fonts.draw_string(canvas, left, row_y, f"{_node_name(hub).upper()} {number}", fonts.BOLD, BOX_LABEL)
+        used = m.draw_string(canvas, left, row_y, f"{_node_name(hub).upper()} {number}", fonts.BOLD, BOX_LABEL)
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, left + used + 3, row_y, f"· {_kind(kind)}", fonts.BODY, BOX_LABEL)
+        m.draw_string(canvas, left + used + 3, row_y, f"· {_kind(kind)}", fonts.BODY, BOX_LABEL)
         count_w, count_h = 19.0, BOX_LABEL + 5
         count_x = right - count_w
         canvas.setFillColor(colors.white)
         canvas.setStrokeColor(common.INK)
         canvas.setLineWidth(0.6)
-        canvas.roundRect(count_x, row_y - 3, count_w, count_h, 1.5, stroke=1, fill=1)
+        canvas.roundRect(m.x(count_x, count_w), row_y - 3, count_w, count_h, 1.5, stroke=1, fill=1)
         canvas.setFillColor(common.MUTED)
-        fonts.draw_string(canvas, count_x - 2.5, row_y, _("stones"), fonts.BODY, 7, align="right")
+        m.draw_string(canvas, count_x - 2.5, row_y, _("stones"), fonts.BODY, 7, align="right")
         if meme is not None:
             canvas.setFillColor(common.INK)
             count, size = fonts.fit(str(meme.stones), fonts.BOLD, BOX_LABEL + 1.5, count_w - 2)
-            fonts.draw_string(canvas, count_x + count_w / 2, row_y - 0.5, count, fonts.BOLD, size, align="centre")
+            m.draw_string(canvas, count_x + count_w / 2, row_y - 0.5, count, fonts.BOLD, size, align="centre")
         # Bottom row: "held by ______" and the two bonus-stone circles.
         base = y + BOX_PAD + 1
         step = 2 * BONUS_RADIUS + 2.5
@@ -580,15 +598,15 @@ class _CharacterSheet(Flowable):
         for i in range(2):
             # A filled circle is a bonus stone still on the meme.
             canvas.setFillColor(STONE_FILL if i < bonus else colors.white)
-            canvas.circle(first + i * step, base + BOX_LABEL * 0.35, BONUS_RADIUS, stroke=1, fill=1)
+            canvas.circle(m.x(first + i * step), base + BOX_LABEL * 0.35, BONUS_RADIUS, stroke=1, fill=1)
         canvas.setFillColor(common.MUTED)
         bonus_x = first - BONUS_RADIUS - 2.5
         # TRANSLATORS: a small label beside a meme's two bonus-stone circles.
-        bonus_w = fonts.draw_string(canvas, bonus_x, base, _("bonus"), fonts.BODY, 7, align="right")
+        bonus_w = m.draw_string(canvas, bonus_x, base, _("bonus"), fonts.BODY, 7, align="right")
         # TRANSLATORS: before the write-in line for the character of the story who holds a meme.
-        held_w = fonts.draw_string(canvas, left, base, _("held by"), fonts.BODY, BOX_LABEL)
+        held_w = m.draw_string(canvas, left, base, _("held by"), fonts.BODY, BOX_LABEL)
         line_x, line_end = left + held_w + 3, bonus_x - bonus_w - 4
-        _write_line(canvas, line_x, line_end, base - 1.5)
+        _write_line(canvas, *m.span(line_x, line_end), base - 1.5)
         # The meme's room: between the top row and the holder row.
         area_top, area_bottom = row_y - 5, base + HOLDER_SIZE + 3
         crossed = self._crossed_here(spot.branch)
@@ -603,7 +621,7 @@ class _CharacterSheet(Flowable):
             # The holder's last line sits on the rule (a paragraph's last baseline is
             # leading - fontSize above its bottom).
             holder_y = base - (holder.style.leading - holder.style.fontSize)
-            holder.drawOn(canvas, line_x + 1, holder_y)
+            holder.drawOn(canvas, m.x(line_x + 1, holder_w), holder_y)
             area_bottom = max(area_bottom, holder_y + holder.height + 2)
             room = (meme.text, right - left, area_top - area_bottom)
             # Bold while it fits; a long meme in the narrower regular face before it is cut short.
@@ -633,22 +651,23 @@ class _CharacterSheet(Flowable):
         return here[-1] if here else None
 
     def _footer(self, canvas: Canvas) -> None:
-        """Crossed-off memes (left), the score boxes and the leaf/coil legend (right)."""
+        """Crossed-off memes (at the line's start: left), the score boxes and the leaf/coil legend (right)."""
         width, _height = self.size
         table, sheet = self.table, self.sheet
+        m = self._mirror()
         height = SHEET_FOOTER - 10
         left_w = width * 0.55
         canvas.setStrokeColor(common.INK)
         canvas.setLineWidth(0.9)
         canvas.setFillColor(colors.white)
-        canvas.roundRect(0, 0, left_w, height, BOX_RADIUS, stroke=1, fill=1)
+        canvas.roundRect(m.x(0, left_w), 0, left_w, height, BOX_RADIUS, stroke=1, fill=1)
         canvas.setFillColor(common.INK)
         title_y = height - BOX_PAD - BOX_LABEL - 1
         crossed_title, crossed_size = fonts.fit(_("Crossed-off memes"), fonts.BOLD, BOX_LABEL + 0.7, left_w / 2)
-        used = fonts.draw_string(canvas, BOX_PAD, title_y, crossed_title, fonts.BOLD, crossed_size)
+        used = m.draw_string(canvas, BOX_PAD, title_y, crossed_title, fonts.BOLD, crossed_size)
         canvas.setFillColor(common.MUTED)
         aside, aside_size = common.fit_first([_("(replaced: its stones go to the hub)"), ""], fonts.BODY, 7, left_w - 2 * BOX_PAD - used - 4)
-        fonts.draw_string(canvas, BOX_PAD + used + 4, title_y, aside, fonts.BODY, aside_size)
+        m.draw_string(canvas, BOX_PAD + used + 4, title_y, aside, fonts.BODY, aside_size)
         area_top, area_bottom = title_y - 4, BOX_PAD
         crossed = sheet.crossed if sheet is not None else ()
         if crossed:
@@ -659,11 +678,11 @@ class _CharacterSheet(Flowable):
                     f'<font color="{_hex(common.MUTED)}">({markup(_branch_label(c.branch))}, {markup(_crossed_text(table, c))})</font>'
                 )
             para = _fitted_markup("<br/>".join(items), left_w - 2 * BOX_PAD, area_top - area_bottom, size=8, min_size=7)
-            para.drawOn(canvas, BOX_PAD, area_top - para.height)
+            para.drawOn(canvas, m.x(BOX_PAD, left_w - 2 * BOX_PAD), area_top - para.height)
         else:
             line = area_top - WRITE_LINE_GAP + 2
             while line >= area_bottom:
-                _write_line(canvas, BOX_PAD, left_w - BOX_PAD, line)
+                _write_line(canvas, *m.span(BOX_PAD, left_w - BOX_PAD), line)
                 line -= WRITE_LINE_GAP
         # Score boxes.
         right_x = left_w + 4 * mm
@@ -677,7 +696,7 @@ class _CharacterSheet(Flowable):
         cell_h = 40.0
         cell_y = height - cell_h
         for i, (label, value) in enumerate(zip(cells, values)):
-            cx = right_x + i * (cell_w + 2 * mm)
+            cx = m.x(right_x + i * (cell_w + 2 * mm), cell_w)
             canvas.setFillColor(colors.white)
             canvas.setStrokeColor(common.INK)
             canvas.setLineWidth(0.9)
@@ -696,12 +715,12 @@ class _CharacterSheet(Flowable):
         )
         for i, (kind, words) in enumerate(rows):
             ly = cell_y - 14 - i * 13
-            _draw_mark(canvas, kind, right_x, ly + 2.5, 11, 1)
+            _draw_mark(canvas, kind, m.x(right_x), ly + 2.5, 11, m.facing(1))
             canvas.setFillColor(common.INK)
-            common.draw_fitted(canvas, right_x + 15, ly, words, fonts.BODY, 7.2, right_w - 16)
+            m.draw_fitted(canvas, right_x + 15, ly, words, fonts.BODY, 7.2, right_w - 16)
         canvas.setFillColor(common.MUTED)
         note, size = fonts.fit(_("Score: 4 per meme; k copies of a meme score 4 + k."), fonts.BODY, 7, right_w)
-        fonts.draw_string(canvas, right_x, 1, note, fonts.BODY, size)
+        m.draw_string(canvas, right_x, 1, note, fonts.BODY, size)
 
 
 def _fitted_markup(text: str, width: float, height: float, *, size: float, min_size: float) -> Paragraph:
@@ -1362,17 +1381,19 @@ class _Tree(common.Strip):
         sheet = self.state.sheets[self.seat]
         w, h = self.width, DEBRIEF_TREE_HEIGHT
         label_w = w * DEBRIEF_TREE_LABEL_SHARE
+        # As on the sheet, right to left the tree grows from the right (Probe at the right).
+        sides = {hub: common.mirror(0, w).facing(HUB_PLACE[hub][0]) for hub in HUBS}
         canvas.saveState()
         centres = {"think": (w / 2, h / 2)}
         for hub in HUBS:
-            side, level = HUB_PLACE[hub]
+            side, level = sides[hub], HUB_PLACE[hub][1]
             centres[hub] = (w / 2 + side * w * 0.09, h / 2 + level * h * 0.25)
         canvas.setStrokeColor(common.INK)
         canvas.setLineWidth(0.8)
         for hub in HUBS:
             canvas.line(*centres["think"], *centres[hub])
         for hub in HUBS:
-            side, _level = HUB_PLACE[hub]
+            side = sides[hub]
             hx, hy = centres[hub]
             for i in range(3):
                 branch = f"{hub}-{i + 1}"

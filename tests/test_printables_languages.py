@@ -6,6 +6,7 @@ studio speaks its page's language and prints in the one chosen."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -18,13 +19,16 @@ from playbook.cli import main
 from playbook.store import Store
 from printables import charts, common, debrief, document, fonts, leerdam, pack
 from printables import danger_world as printed_dw
+from printables import dangerous_ideas as printed_di
 from rules import new_rule
 from rules.core import rng_for
+from rules.danger_world import STATS as DW_STATS
+from rules.danger_world import TRACK as DW_TRACK
 from rules.dangerous_ideas import Setup as DISetup
 from rules.leerdam import Setup
 from tests.support import phases
 from tests.support.headless import click
-from tests.support.pdfs import pages_text
+from tests.support.pdfs import Drawn, drawn_texts, pages_text
 from tests.support.pseudo import escaped, widget_texts
 from widgets.studio import PrintStudio
 
@@ -394,8 +398,8 @@ def test_arabic_danger_world_and_dangerous_ideas_sheets_read_from_the_right(
     width = common.page_size("a4")[0]
     margin = common.MARGIN_SIDE
     # The GM screen's title (page 3), a meme tree sheet's (page 1) and the score pad's (page 7) end at the right margin.
-    # (The sheet's seeds sit left of its title, in the same band: nothing there starts left of a third.)
-    for pdf, page, word, start in ((world, 2, "شاشة", width / 2), (ideas, 0, "ورقة", width / 3), (ideas, 6, "النقاط", width / 2)):
+    # (The sheet's seeds end its title's line, at the left: `test_..._are_mirrored` finds where its title starts.)
+    for pdf, page, word, start in ((world, 2, "شاشة", width / 2), (ideas, 0, "ورقة", 0), (ideas, 6, "النقاط", width / 2)):
         assert word in pages_text(pdf)[page]
         left, right = _ink_columns(common.render_png(pdf, page, 1.0), 60, 85)
         assert width - right < margin + 6 and left > start, (word, left, right)
@@ -412,6 +416,125 @@ def test_arabic_danger_world_and_dangerous_ideas_sheets_read_from_the_right(
     assert arabic and min(arabic) > width / 2, "the Arabic bar's title sits at its right end"
     english = title_ink(document.pdf("danger-world", state=party.state))
     assert english and min(english) < width / 4 and max(english) < width / 2, "an English bar's title at its left"
+
+
+def _starts(drawn: list[Drawn], text: str) -> list[float]:
+    """Where each string drawn as `text` starts on the page: its left end. Told by its letters,
+    in any order: a right-to-left line is stored in visual order, its brackets split off (and
+    a drawn line keeps no isolates: they draw nothing)."""
+
+    def letters(words: Iterable[str]) -> list[str]:
+        return sorted("".join(words).replace(i18n.ISOLATE, "").replace(i18n.POP_ISOLATE, ""))
+
+    wanted = letters(text.split())
+    return [d.x for d in drawn if letters(d.words) == wanted]
+
+
+def _start(drawn: list[Drawn], text: str) -> float:
+    starts = _starts(drawn, text)
+    assert starts, f"{text!r} is not drawn on its own"
+    return starts[0]
+
+
+def _character_sheet_places(pdf: bytes) -> dict[str, float]:
+    """Where a Danger World character sheet's known labels start, in the language being spoken."""
+    drawn = drawn_texts(pdf, 0)
+    labels = {
+        "character": i18n._("CHARACTER"), "player": i18n._("PLAYER"), "gm": i18n._("GM"),
+        "physical": i18n._("PHYSICAL"), "mental": i18n._("MENTAL"), "first stat": printed_dw._stat_name(DW_STATS[0]),
+        "story points": i18n._("STORY POINTS"), "bonus dice": i18n._("BONUS DICE"),
+        "first section": printed_dw._section_name(0), "last section": printed_dw._section_name(len(DW_TRACK) - 1),
+    }
+    return {key: _start(drawn, text) for key, text in labels.items()}
+
+
+def test_arabic_character_sheets_and_meme_trees_are_mirrored(
+    danger_world_tables: tuple[rules.Game, rules.Game], dangerous_ideas_tables: tuple[rules.Game, rules.Game]
+) -> None:
+    party, _stopped = danger_world_tables
+    story, _going = dangerous_ideas_tables
+    middle = common.page_size("a4")[0] / 2
+    with i18n.speaking("ar"):
+        world = _character_sheet_places(document.pdf("danger-world", state=party.state))
+    english = _character_sheet_places(document.pdf("danger-world", state=party.state))
+    # Right to left the nameplate's fields, the stat columns, the panels side by side and the
+    # damage track's sections start at the right; in English, as they always were, at the left.
+    assert world["character"] > middle > world["player"] > world["gm"]
+    assert english["character"] < middle < english["player"] < english["gm"]
+    assert world["physical"] > middle > world["mental"] and world["first stat"] > middle
+    assert english["physical"] < middle < english["mental"] and english["first stat"] < middle
+    assert world["story points"] > middle > world["bonus dice"] and english["story points"] < middle < english["bonus dice"]
+    assert world["first section"] > middle > world["last section"] and english["first section"] < middle < english["last section"]
+
+    def tree(lang: str) -> dict[str, float]:
+        with i18n.speaking(lang):
+            drawn = drawn_texts(document.pdf("dangerous-ideas", state=story.state), 0)
+            node = printed_di._node_name
+            return {
+                "title": _start(drawn, i18n._("{game} — character sheet", game="Dangerous Ideas")),
+                "player": _start(drawn, i18n._("Player")),
+                "idea": _start(drawn, i18n._("Dangerous Idea (your philosophy)")),
+                "probe 1": _start(drawn, f"{node('probe').upper()} 1"),
+                "create 1": _start(drawn, f"{node('create').upper()} 1"),
+                "probe hub": _start(drawn, node("probe").upper()),
+                "crossed": min(_starts(drawn, i18n._("Crossed-off memes"))),
+                "memes": _start(drawn, i18n._("Memes")),
+                "stones": _start(drawn, i18n._("Stones + seeds")),
+            }
+
+    ideas, english = tree("ar"), tree("en")
+    # The tree grows from the right: its title, the player's line, the first hub (Probe) and its
+    # boxes, the crossed-off memes and the first score box at the right (the title, long with the
+    # game's English name, well right of the English one's start at the margin).
+    assert ideas["title"] > middle * 0.8 and ideas["player"] > middle > ideas["idea"]
+    assert ideas["probe 1"] > middle > ideas["create 1"] and ideas["probe hub"] > middle
+    assert ideas["crossed"] > middle > ideas["memes"] > ideas["stones"]
+    assert english["title"] == english["player"] == pytest.approx(common.MARGIN_SIDE) and english["player"] < english["idea"]
+    assert english["probe 1"] < middle < english["create 1"] and english["probe hub"] < middle
+    assert english["crossed"] < middle < english["memes"] < english["stones"]
+
+    def handout_trees(lang: str) -> list[float]:
+        """Where the debrief's small trees (its last page) have their Probe hub."""
+        with i18n.speaking(lang):
+            handout = debrief.build_pdf([("Table 1", story)])
+            return _starts(drawn_texts(handout, common.page_count(handout) - 1), printed_di._node_name("probe"))
+
+    arabic, english_trees = handout_trees("ar"), handout_trees("en")
+    assert len(arabic) == len(english_trees) == len(DI_NAMES), "a tree per player"
+    assert min(arabic) > middle > max(english_trees), "the handout's trees grow from the right too"
+
+
+def test_a_character_sheets_layout_right_to_left_is_its_mirror_image() -> None:
+    width, height = common.frame_size("a4")
+    english = printed_dw.sheet_layout(width, height)
+    with i18n.speaking("ar"):
+        arabic = printed_dw.sheet_layout(width, height)
+
+    def mirrored(box: common.Box) -> common.Box:
+        return common.Box(width - box.x - box.width, box.y, box.width, box.height)
+
+    # Every die, danger level and damage box at the mirrored place: the first at the right.
+    assert arabic.dice == tuple(tuple(mirrored(b) for b in row) for row in english.dice)
+    assert arabic.danger_boxes == tuple(mirrored(b) for b in english.danger_boxes)
+    assert arabic.damage_boxes == tuple(tuple(mirrored(b) for b in section) for section in english.damage_boxes)
+    assert arabic.damage_columns == tuple((width - x1, width - x0) for x0, x1 in english.damage_columns)
+    assert (arabic.story, arabic.bonus) == (mirrored(english.story), mirrored(english.bonus))
+    assert arabic.danger_boxes[0].x > arabic.danger_boxes[-1].x and english.danger_boxes[0].x < english.danger_boxes[-1].x
+    # Full-width panels stay where they are.
+    assert (arabic.nameplate, arabic.stats, arabic.damage, arabic.notes) == (english.nameplate, english.stats, english.damage, english.notes)
+
+
+def test_a_mirror_moves_places_only_right_to_left() -> None:
+    off, on = common.Mirror(10, 110, False), common.Mirror(10, 110, True)
+    box = common.Box(20, 5, 30, 8)
+    # Left to right every place is as given: the English sheets draw what they always drew.
+    assert (off.x(20.25, 3), off.span(20, 50), off.box(box), off.align("left"), off.facing(1)) == (20.25, (20, 50), box, "left", 1)
+    assert (on.x(20, 30), on.span(20, 50), on.box(box)) == (70, (70, 100), common.Box(70, 5, 30, 8))
+    assert (on.align("left"), on.align("right"), on.align("centre"), on.facing(1)) == ("right", "left", "centre", -1)
+    assert on.x(on.x(33.5, 4), 4) == 33.5, "a mirror is its own inverse"
+    with i18n.speaking("ar"):
+        assert common.mirror(0, 1).on
+    assert not common.mirror(0, 1).on
 
 
 def test_german_danger_world_and_dangerous_ideas_sheets_print_every_line_whole(

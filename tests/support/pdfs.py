@@ -130,3 +130,35 @@ def pages_text(pdf: bytes, first: int | None = None) -> list[str]:
     """Each page's (or the `first` pages') extracted text, whitespace runs collapsed to one space."""
     reader = pypdf.PdfReader(io.BytesIO(pdf))
     return [" ".join(page.extract_text().split()) for page in reader.pages[:first]]
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A text object of a page (one string drawn on the canvas, or one line of a paragraph):
+    its words, in no order (a right-to-left line is stored in visual order), and where it
+    starts: its left end on the page, and its baseline."""
+
+    words: frozenset[str]
+    x: float
+    y: float
+
+
+def drawn_texts(pdf: bytes, page: int) -> list[Drawn]:
+    """The text objects of page `page` (from 0) of `pdf`, in the order they are drawn."""
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    found: list[tuple[tuple[float, ...], list[str]]] = []
+
+    def visit(text: str, cm: list[float], tm: list[float], font: object, size: float) -> None:
+        place = (*cm, *tm)
+        if not found or found[-1][0] != place:
+            found.append((place, []))
+        found[-1][1].append(text)
+
+    reader.pages[page].extract_text(visitor_text=visit)
+    out = []
+    for place, texts in found:
+        words = frozenset(" ".join(texts).split())
+        if words:
+            x, y = _apply(tuple(place[:6]), place[10], place[11])  # the text matrix's origin, through the current matrix
+            out.append(Drawn(words, x, y))
+    return out
