@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from i18n import _, _n, current, number, render, say
+from i18n import Said, _, _n, current, number, render, say
 from rules.danger_world import (
     GM_OPTION_SAID,
     MENTAL,
@@ -43,6 +43,7 @@ from .odds import OddsForm, OddsInput, chance_percent, report_card
 
 __all__ = [
     "DIE_LOOK",
+    "HISTORY_LABELS",
     "SCENES",
     "chart",
     "check_title",
@@ -370,8 +371,34 @@ def spent_text(result: CheckResult, names: Sequence[str]) -> str:
 # -- the record --------------------------------------------------------------------------------------
 
 
+#: The roll history CSV's columns in words (`i18n.header_cell`: beside each id in a language
+#: other than English). "outcome" holds an id (success, benefit, partial, failure, aid).
+HISTORY_LABELS: Mapping[str, Said] = {
+    "check": say("Check"),
+    "who": say("Character"),
+    # TRANSLATORS: a column of the roll history CSV: the character a check aided.
+    "aids": say("Aids"),
+    "stats": say("Stats"),
+    "difficulty": say("Difficulty"),
+    "dice": say("Dice"),
+    "danger_dice": say("Danger dice"),
+    "penalty_dice": say("Penalty dice"),
+    "rerolls": say("Re-rolls"),
+    # TRANSLATORS: a column of the roll history CSV: the height of the set a check made.
+    "set": say("Set"),
+    "outcome": say("Outcome"),
+    "bonus_dice": say("Bonus dice"),
+    # TRANSLATORS: a column of the roll history CSV: how much a check raised the danger.
+    "danger_raised": say("Danger raised"),
+    "botches": say("Botches"),
+    # TRANSLATORS: a column of the roll history CSV: what the GM spent the botches on.
+    "gm_spent": say("GM spent"),
+}
+
+
 def history_rows(view: View) -> list[dict[str, object]]:
-    """Every finished check as a row of plain values (the roll history's CSV)."""
+    """Every finished check as a row of plain values (the roll history's CSV), its words in the
+    current language; the outcome an id."""
     names = [c.name for c in view.characters]
     rows = []
     for r in view.results:
@@ -380,7 +407,7 @@ def history_rows(view: View) -> list[dict[str, object]]:
                 "check": r.number,
                 "who": names[r.actor],
                 "aids": names[r.aid] if r.aid is not None else None,
-                "stats": " + ".join(s.title() for s in r.stats),
+                "stats": " + ".join(stat_name(s) for s in r.stats),
                 "difficulty": r.difficulty,
                 "dice": " ".join(str(f) for f in r.faces[: r.normal]),
                 "danger_dice": " ".join(str(f) for f in r.faces[r.normal :]),

@@ -22,7 +22,7 @@ import gettext
 import io
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from importlib import resources
 
@@ -32,6 +32,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
+from rules.decisions import COLUMN_LABELS
+from rules.decisions import csv_text as write_csv
 from rules.text import Listed, Said, listed, say, say_n
 
 __all__ = [
@@ -47,8 +49,11 @@ __all__ = [
     "_n",
     "catalog_text",
     "choose",
+    "column_id",
+    "csv_text",
     "current",
     "direction",
+    "header_cell",
     "listed",
     "number",
     "percent",
@@ -225,6 +230,46 @@ def _(text: str, **values: object) -> str:
 def _n(one: str, many: str, n: int, **values: object) -> str:
     """The plural form for `n` in the current language; `{n}` is in its values."""
     return _say(say_n(one, many, n, **values), current())
+
+
+# -- CSV files: data in the reader's language -----------------------------------------------------
+
+
+def header_cell(column: str, label: Said | str | None = None, lang: str | None = None) -> str:
+    """A CSV's header cell for the column whose id is `column` ("step"): in English the id, as
+    every CSV had it; in another language `label` said in it, the id after it in parentheses
+    ("Jaar of ronde (step)"): a spreadsheet reads the language, a script the id (`column_id`).
+    A column without a label keeps its id."""
+    lang = known(lang or current())
+    if lang == SOURCE or label is None:
+        return column
+    return f"{render(label, lang)} ({column})"
+
+
+_TRAILING_ID = re.compile(r"\(([^()]+)\)\s*$")
+
+
+def column_id(cell: str) -> str:
+    """The column id in a header cell `header_cell` wrote: "Tafel (table)" and "table" -> "table"."""
+    found = _TRAILING_ID.search(cell)
+    return found.group(1) if found else cell.strip()
+
+
+def csv_text(
+    rows: Sequence[Mapping[str, object]],
+    bom: bool = True,
+    columns: Sequence[str] = (),
+    labels: Mapping[str, Said | str] = COLUMN_LABELS,
+    lang: str | None = None,
+) -> str:
+    """Rows as CSV text in `lang` (the current language): each header cell `header_cell` with
+    its label from `labels` (by default the debrief's columns), each message in a cell said in
+    the language. Numbers stay plain numbers and ids stay ids: a CSV is data, no locale's
+    separators. The one writer (`rules.decisions.csv_text`) writes it."""
+    lang = known(lang or current())
+    fields = list(columns or (rows[0] if rows else ()))
+    said = [{key: render(value, lang) if isinstance(value, Said | Listed) else value for key, value in row.items()} for row in rows]
+    return write_csv(said, bom=bom, columns=fields, header={column: header_cell(column, labels.get(column), lang) for column in fields})
 
 
 def _locale(lang: str) -> Locale:

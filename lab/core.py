@@ -317,6 +317,10 @@ PlayGame = Callable[[Spec, int, int], Row]
 #: tables always wrote a key ("win_share_by_seat" -> "Win share by seat").
 LABELS: Mapping[str, Said] = {
     "games": say("Games"),
+    # TRANSLATORS: a column of the lab's CSV: the game's number in the run.
+    "game": say("Game"),
+    # TRANSLATORS: a column of the lab's CSV: which of the two setups compared (A or B).
+    "setup": say("Setup"),
     "seed": say("Seed"),
     "variant": say("Variant"),
     "endings": say("Endings"),

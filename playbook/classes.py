@@ -1030,7 +1030,7 @@ def decision_rows(store: Store, record: ClassRecord, reveal: bool | None = None,
     """One row per decision at every table of the class, in the order they were made: the
     table, the round or year, the seat, the player, who chose (the student, or the bot that
     played their seat then: "bot (fair) for Dara"), the decision, its number and what it led to
-    at once (`rules.decisions`). A table's secrets (pledges, picks, draws) are named once its
+    at once (`rules.decisions`), in the current language. A table's secrets (pledges, picks, draws) are named once its
     game is over or stopped (`table_over`), unless `reveal` says otherwise; `reveal_pledges`
     is Leerdam's."""
     from rules import decisions_of
@@ -1042,7 +1042,7 @@ def decision_rows(store: Store, record: ClassRecord, reveal: bool | None = None,
         game = table.game
         group = record.groups[index] if index < len(record.groups) else ()
         seats = _game_seats(record, group)
-        found = decisions_of(game, reveal=table_over(table) if reveal is None else reveal, reveal_pledges=reveal_pledges)
+        found = decisions_of(game, reveal=table_over(table) if reveal is None else reveal, reveal_pledges=reveal_pledges, render=render)
         timed_out = timed_out_cells(table.meta)
         students: dict[int, str] = {}
         for d in found:
@@ -1064,12 +1064,14 @@ CSV_COLUMNS = columns_with("student", "timed_out")
 
 
 def chooser(student: str | None, bot: str | None, bot_seat: bool) -> str:
-    """Who made a move, for the class CSV: the student, or the bot that played then (`bot`,
+    """Who made a move, for the class CSV (in the current language): the student, or the bot that played then (`bot`,
     "" when unnamed), for whom: "bot (fair) for Dara"; a seat bots fill from the start: "bot (fair)"."""
     if bot is None and not bot_seat:
         return student or ""
-    named = f"bot ({bot})" if bot else "bot"
-    return f"{named} for {student}" if student else named
+    # TRANSLATORS: who made a move, in a CSV: a bot by its name ("fair" is a name: keep it).
+    named = say("bot ({bot})", bot=bot) if bot else say("bot")
+    # TRANSLATORS: who made a move, in a CSV: "bot (fair) for Dara".
+    return render(say("{bot} for {student}", bot=named, student=student) if student else named)
 
 
 def table_over(table: Table) -> bool:

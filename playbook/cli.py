@@ -626,7 +626,7 @@ def _cmd_debrief(args: argparse.Namespace) -> int:
     before anything is written: a damaged or forged one writes nothing."""
     from printables import debrief
     from rules import decisions_of
-    from rules.decisions import COLUMNS, csv_text, decision_rows
+    from rules.decisions import COLUMNS, decision_rows
 
     if args.csv is None and args.pdf is None:
         raise UsageError(say("say what to write: --csv FILE.csv and/or --pdf FILE.pdf"))
@@ -648,11 +648,12 @@ def _cmd_debrief(args: argparse.Namespace) -> int:
     reveal = not args.public
     reveal_pledges = None if args.pledges is None else args.pledges == "named"
     outputs: list[tuple[Path, bytes]] = []
-    if args.csv is not None:
-        rows = [row for label, game in tables for row in decision_rows(decisions_of(game, reveal=reveal, reveal_pledges=reveal_pledges), table=label)]
-        outputs.append((args.csv, csv_text(rows, columns=COLUMNS).encode("utf-8")))
-    if args.pdf is not None:
-        with i18n.speaking(args.lang):
+    with i18n.speaking(args.lang):  # the CSV's words and headers, and the handout, in --lang
+        if args.csv is not None:
+            found = [(label, decisions_of(game, reveal=reveal, reveal_pledges=reveal_pledges, render=i18n.render)) for label, game in tables]
+            rows = [row for label, decisions in found for row in decision_rows(decisions, table=label)]
+            outputs.append((args.csv, i18n.csv_text(rows, columns=COLUMNS).encode("utf-8")))
+        if args.pdf is not None:
             outputs.append((args.pdf, debrief.build_pdf(tables, page=args.page, reveal=reveal, reveal_pledges=reveal_pledges)))
     # Both made before either is written: a failure leaves no half of the pair behind.
     for path, data in outputs:
@@ -887,7 +888,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", type=_output, metavar="FILE.csv", help=_("write every decision and its outcome as CSV (UTF-8 with a BOM)"))
     p.add_argument("--pdf", type=_output, metavar="FILE.pdf", help=_("write the debrief handout"))
     p.add_argument("--page", choices=["a4", "letter"], default="a4", help=_("the handout's page size (default a4)"))
-    _lang_option(p, _("the language the handout is printed in: {languages} (default {default})", languages=_languages_offered(), default=i18n.SOURCE), default=i18n.SOURCE)
+    _lang_option(p, _("the language of the handout and the CSV: {languages} (default {default})", languages=_languages_offered(), default=i18n.SOURCE), default=i18n.SOURCE)
     p.add_argument("--public", action="store_true", help=_("name only what the board showed: no secret pledge, pick or draw"))
     p.add_argument(
         "--pledges",

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 from .core import Action, AnyGame, Event, Game, GameRules, RuleError, SaveFileError
-from .decisions import Decision
+from .decisions import Decision, Render
 from .games import CARDS, ByGame, card, unknown_game
 
 
@@ -21,8 +21,9 @@ class RulesModule(Protocol):
     #: the game as the `Game` driver plays it (`GameRules.of(globals(), CARD)`).
     RULES: GameRules
 
-    def decisions(self, game: AnyGame, reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
-        """Every decision of `game`'s record, in the room's words (`rules.decisions`)."""
+    def decisions(self, game: AnyGame, reveal: bool = True, reveal_pledges: bool | None = None, render: Render = str) -> list[Decision]:
+        """Every decision of `game`'s record, in the room's words (`rules.decisions`), said by
+        `render` (the export's language; English by default)."""
         ...
 
     def timeout_move(self, state: Any, seat: int, /) -> Action | None:
@@ -42,11 +43,12 @@ def new_game(slug: str, setup: Any, seed: int) -> AnyGame:
     return Game(GAMES[slug], setup, seed)
 
 
-def decisions_of(game: AnyGame, reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
+def decisions_of(game: AnyGame, reveal: bool = True, reveal_pledges: bool | None = None, render: Render = str) -> list[Decision]:
     """Every decision of `game`'s record (see `rules.decisions`); `reveal` names every secret,
     `reveal_pledges` says whether each seat's secret amount is named (Leerdam's anonymous
-    pledges; a game without one ignores it)."""
-    decisions: list[Decision] = card(game.rules.slug).module("rules").decisions(game, reveal=reveal, reveal_pledges=reveal_pledges)
+    pledges; a game without one ignores it). `render` says the rows: `i18n.render` (bound to a
+    language) from the layer that writes them, English (`str`) by default."""
+    decisions: list[Decision] = card(game.rules.slug).module("rules").decisions(game, reveal=reveal, reveal_pledges=reveal_pledges, render=render)
     return decisions
 
 

@@ -48,7 +48,7 @@ from operator import mul
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, seats_text
-from .decisions import Decision, Game, Made, collect
+from .decisions import Decision, Game, Made, Render, Words, collect, commas
 from .games import card
 from .text import Said, listed, say, say_n
 
@@ -189,7 +189,7 @@ GM_OPTION_SAID: Mapping[str, Said] = {
     "overload": say("an overload hit"),
     "huge": say("a huge setback"),
 }
-#: the same options in English (the debrief's record).
+#: the same options in English.
 GM_OPTION_TEXT: Mapping[str, str] = {option: str(said) for option, said in GM_OPTION_SAID.items()}
 #: the narrative weight of a set (the text's PC Difficulties table).
 ACCOMPLISHMENT: Mapping[int, str] = {2: "minor", 3: "meaningful", 4: "significant", 5: "major", 6: "huge"}
@@ -1606,71 +1606,89 @@ def view_for(state: State, seat: int | None) -> View:
 # -- the decisions, for the debrief ------------------------------------------------------------
 
 
-def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
+def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None, render: Render = str) -> list[Decision]:
     """Every decision of `game`: sheets, checks (begin, locks, re-rolls, the set taken), the GM's
     spending and hits, rests. Nothing at a Danger World table is secret, so `reveal` changes
     nothing; a row's seat is the character concerned (None for the GM's own moves).
     `reveal_pledges` is for games whose seats give a secret amount; this one has none.
+    `render` says the rows (`rules.decisions.collect`).
     """
+
+    def stats(names: Sequence[str]) -> Words:
+        return commas([STAT_NAMES.get(n, n) for n in names], "+")
 
     def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | None:
         check = before.check
         number = check.number if check is not None else before.checks + 1
-        step = f"Encounter {before.encounter}"
-        gm = before.setup.gm
+        step = say("Encounter {n}", n=before.encounter)
+        at_check = say("Encounter {n}, check {check}", n=before.encounter, check=number)
+        gm = before.setup.gm_named
         if isinstance(action, (CreateCharacter, SetStats, SetAspects)):
             i = action.character
+            text: Words
             if isinstance(action, SetAspects):
-                text = "rewrites the aspects: " + "; ".join(action.aspects)
+                text = say("rewrites the aspects: {aspects}", aspects="; ".join(action.aspects))  # as the players wrote them
             else:
-                sheet = ", ".join(f"{n.title()} {v}" for n, v in zip(STATS, action.stats))
-                text = ("makes the sheet: " if isinstance(action, CreateCharacter) else "rewrites the stats: ") + sheet
+                # TRANSLATORS: a stat and its value on a character sheet, in a debrief's row ("Agility 3").
+                sheet = commas([say("{stat} {value}", stat=STAT_NAMES.get(n, n), value=v) for n, v in zip(STATS, action.stats)])
                 if isinstance(action, CreateCharacter):
-                    text += ". Aspects: " + "; ".join(action.aspects)
+                    text = say("makes the sheet: {sheet}. Aspects: {aspects}", sheet=sheet, aspects="; ".join(action.aspects))
+                else:
+                    text = say("rewrites the stats: {sheet}", sheet=sheet)
             return Made(step, i, before.names[i], text)
         if isinstance(action, BeginCheck):
             i = action.character
             difficulty, _ = difficulty_after(action.difficulty, action.modifiers)
-            what = f"aids {before.names[action.aid]}" if action.aid is not None else f"a difficulty-{difficulty} check"
-            text = f"{what} with {' + '.join(s.title() for s in action.stats)}"
-            extras = []
+            what = say("aids {name}", name=before.names[action.aid]) if action.aid is not None else say("a difficulty-{n} check", n=difficulty)
+            text = say("{what} with {stats}", what=what, stats=stats(action.stats))
+            extras: list[Words] = []
             if action.invocations:
-                extras.append(f"{sum(x.sp for x in action.invocations)} SP invoked")
+                extras.append(say("{n} SP invoked", n=sum(x.sp for x in action.invocations)))
             if action.compels:
-                extras.append(f"{sum(x.sp for x in action.compels)} SP compelled by {gm}")
+                extras.append(say("{n} SP compelled by {gm}", n=sum(x.sp for x in action.compels), gm=gm))
             if action.danger:
-                extras.append(f"{action.danger} danger dice")
+                extras.append(say_n("{n} danger die", "{n} danger dice", action.danger))
             if action.complications:
-                extras.append(f"{action.complications} complications")
-            made = Made(f"{step}, check {number}", i, before.names[i], text + (f" ({', '.join(extras)})" if extras else ""))
-            return made if action.aid is not None else replace(made, amount=difficulty, amount_is="difficulty")
+                extras.append(say_n("{n} complication", "{n} complications", action.complications))
+            if extras:
+                # TRANSLATORS: a check in a debrief's row, and what was added to it ("2 SP invoked, 1 danger die").
+                text = say("{check} ({extras})", check=text, extras=commas(extras))
+            made = Made(at_check, i, before.names[i], text)
+            return made if action.aid is not None else replace(made, amount=difficulty, amount_is=say("difficulty"))
         if isinstance(action, (Lock, Reroll, ChooseSet)) and check is not None:
             who = before.names[check.actor]
             amount: int | None
             if isinstance(action, Lock):
-                text = "locks dice showing " + " ".join(str(check.faces[d]) for d in sorted(action.dice))
-                amount, amount_is = len(action.dice), "dice locked"
+                faces = " ".join(str(check.faces[d]) for d in sorted(action.dice))
+                text, amount, amount_is = say("locks dice showing {faces}", faces=faces), len(action.dice), say("dice locked")
             elif isinstance(action, Reroll):
-                text = f"re-rolls {len(check.unlocked)} unlocked dice"
-                amount, amount_is = len(check.unlocked), "dice rolled"
+                unlocked = len(check.unlocked)
+                text, amount, amount_is = say_n("re-rolls {n} unlocked die", "re-rolls {n} unlocked dice", unlocked), unlocked, say("dice rolled")
             else:
-                text = f"takes the set of {action.height}" if action.height is not None else "takes no set"
-                amount, amount_is = action.height or 0, "set made"
-            return Made(f"{step}, check {number}", check.actor, who, text, amount=amount, amount_is=amount_is)
+                text = say("takes the set of {height}", height=action.height) if action.height is not None else say("takes no set")
+                amount, amount_is = action.height or 0, say("set made")
+            return Made(at_check, check.actor, who, text, amount=amount, amount_is=amount_is)
         if isinstance(action, SpendBotches):
-            spent = [
-                f"{GM_OPTION_TEXT.get(o.option, o.option)} on {before.names[check.actor if o.character is None else o.character] if check else ''}".strip()
+            spent: list[Words] = [
+                say("{option} on {name}", option=GM_OPTION_SAID[o.option], name=before.names[check.actor if o.character is None else o.character])
+                if check is not None
+                else GM_OPTION_SAID[o.option]
                 for o in action.options
             ]
-            return Made(f"{step}, check {number}", None, gm, "spends the botches: " + ("; ".join(spent) if spent else "none"))
+            return Made(at_check, None, gm, say("spends the botches: {spent}", spent=commas(spent, ";") if spent else say("none")))
         if isinstance(action, ApplyHit):
-            return Made(step, None, gm, f"lands a {action.hit} hit on {before.names[action.character]}")
-        words = {ShortRest: "calls a short rest", LongRest: "calls a long rest", EndEncounter: "ends the encounter", NewSession: "starts a new session"}
+            return Made(step, None, gm, say("lands {hit} on {name}", hit=GM_OPTION_SAID[action.hit], name=before.names[action.character]))
+        words = {
+            ShortRest: say("calls a short rest"),
+            LongRest: say("calls a long rest"),
+            EndEncounter: say("ends the encounter"),
+            NewSession: say("starts a new session"),
+        }
         if type(action) in words:
             return Made(step, None, gm, words[type(action)])
         return None  # the dice: their lines join the decision before
 
-    return collect(game, move, reveal=reveal)
+    return collect(game, move, reveal=reveal, render=render)
 
 
 # -- exact odds -----------------------------------------------------------------------------------

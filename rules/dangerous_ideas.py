@@ -43,7 +43,7 @@ from operator import attrgetter, not_
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_said
-from .decisions import Decision, Game, Made, collect
+from .decisions import Decision, Game, Made, Render, Words, collect, commas
 from .games import card
 from .records import _new, _setattr, construct, evolve
 from .text import Said, say, say_n
@@ -2053,83 +2053,104 @@ def transcript_text(state: State) -> str:
 # -- the decisions, for the debrief ------------------------------------------------------------
 
 
-def _where(state: State, seat: int, place: str) -> str:
-    return place_words(state.setup.layout, state.sheets[seat], place)
+def _where(state: State, seat: int, place: str) -> Words:
+    return place_said(state.setup.layout, state.sheets[seat], place)
 
 
-def _places_text(state: State, seat: int, places: Sequence[str]) -> str:
-    return str(_describe_places(state.setup.layout, state.sheets[seat], places))
+def _places(state: State, seat: int, places: Sequence[str]) -> Words:
+    return _describe_places(state.setup.layout, state.sheets[seat], places)
 
 
-def _spend_text(before: State, seat: int, action: Spend) -> str:
+def _spend_said(before: State, seat: int, action: Spend) -> Said:
     a = before.attempt
     node = role_node(a, action.role) if a is not None else "node"
-    parts = []
+    parts: list[Words] = []
     if action.from_node:
-        parts.append(f"{action.from_node} from {node.title()}")
+        # TRANSLATORS: stones spent from a place of the sheet, in a debrief's row ("2 from Probe").
+        parts.append(say("{n} from {place}", n=action.from_node, place=NODE_NAMES.get(node, node.title())))
     if action.from_think:
-        parts.append(f"{action.from_think} from Think")
+        parts.append(say("{n} from {place}", n=action.from_think, place=NODE_NAMES["think"]))
     for use in action.memes:
         meme = before.sheets[seat].meme(use.branch)
         label = _quote(meme.text, meme.holder) if meme is not None else use.branch
-        parts.append(f"{use.bonus + use.stones} from {label}")
-    verb = {"stake": "stakes", "connect": "connects", "defend": "defends"}[action.kind]
-    return f"{verb} " + (", ".join(parts) if parts else "nothing")
+        parts.append(say("{n} from {place}", n=use.bonus + use.stones, place=label))
+    what = commas(parts) if parts else say("nothing")
+    if action.kind == "stake":
+        return say("stakes {what}", what=what)
+    if action.kind == "connect":
+        return say("connects {what}", what=what)
+    return say("defends {what}", what=what)
 
 
-def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
+def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None, render: Render = str) -> list[Decision]:
     """Every decision of `game`: stones placed and moved, memes written, created and spread,
     stakes, connections and defences, seeds spent, chapters titled. Nothing is secret in
     Dangerous Ideas, so `reveal` changes nothing. Narration is in the outcome (the story).
     `reveal_pledges` is for games whose seats give a secret amount; this one has none.
+    `render` says the rows (`rules.decisions.collect`).
     """
 
     def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | None:
         seat = action.seat
         if action.chance or seat is None:
             return None  # the dice: their lines join the decision before
-        step = f"Chapter {before.chapter + 1}" if before.chapter >= 0 else "Setting"
+        step = say("Chapter {n}", n=before.chapter + 1) if before.chapter >= 0 else say("Setting")
         who = before.names[seat]
         amount: int | None = None
-        amount_is = ""
+        amount_is: Words = ""
         if isinstance(action, (Place, TurnStones, Gain)):
-            amount, amount_is = len(action.place), "stones placed"
+            amount, amount_is = len(action.place), say("stones placed")
         elif isinstance(action, Move):
-            amount, amount_is = sum(s.stones for s in action.steps), "stones moved"
+            amount, amount_is = sum(s.stones for s in action.steps), say("stones moved")
+        text: Words
         if isinstance(action, Place):
-            text = f"places the starting stones: {_places_text(before, seat, action.place)}"
+            text = say("places the starting stones: {places}", places=_places(before, seat, action.place))
         elif isinstance(action, Write):
-            text = f"writes {_quote(clean(action.text), clean(action.holder))} on {_where(before, seat, action.branch)}"
+            text = say("writes {meme} on {place}", meme=_quote(clean(action.text), clean(action.holder)), place=_where(before, seat, action.branch))
         elif isinstance(action, Title):
-            text = f"titles the chapter: {clean(action.title)}"
-        elif isinstance(action, (TurnStones, Gain)):
-            text = ("places the turn's stones: " if isinstance(action, TurnStones) else "gains 3 stones: ") + _places_text(before, seat, action.place)
+            text = say("titles the chapter: {title}", title=clean(action.title))
+        elif isinstance(action, TurnStones):
+            text = say("places the turn's stones: {places}", places=_places(before, seat, action.place))
+        elif isinstance(action, Gain):
+            text = say("gains 3 stones: {places}", places=_places(before, seat, action.place))
         elif isinstance(action, Move):
-            text = "moves stones: " + ", ".join(f"{s.stones} from {_where(before, seat, s.source)} to {_where(before, seat, s.target)}" for s in action.steps)
+            # TRANSLATORS: stones moved on a sheet, in a debrief's row ("2 from Think to Probe").
+            moves = [say("{n} from {source} to {target}", n=s.stones, source=_where(before, seat, s.source), target=_where(before, seat, s.target)) for s in action.steps]
+            text = say("moves stones: {moves}", moves=commas(moves))
         elif isinstance(action, (Create, Spread)):
-            text = f"{'creates' if isinstance(action, Create) else 'spreads'} {_quote(clean(action.text), clean(action.holder))}"
-            if action.target is not None:
-                victim = before.sheets[action.target.seat].meme(action.target.branch)
-                if victim is not None:
-                    text += f", replacing {before.names[action.target.seat]}'s {_quote(victim.text, victim.holder)}"
+            meme = _quote(clean(action.text), clean(action.holder))
+            victim = before.sheets[action.target.seat].meme(action.target.branch) if action.target is not None else None
+            if action.target is not None and victim is not None:
+                owner, replaced = before.names[action.target.seat], _quote(victim.text, victim.holder)
+                if isinstance(action, Create):
+                    text = say("creates {meme}, replacing {name}'s {victim}", meme=meme, name=owner, victim=replaced)
+                else:
+                    text = say("spreads {meme}, replacing {name}'s {victim}", meme=meme, name=owner, victim=replaced)
+            else:
+                text = say("creates {meme}", meme=meme) if isinstance(action, Create) else say("spreads {meme}", meme=meme)
         elif isinstance(action, PlotUnfinished):
-            text = "declares the plot unfinished"
+            text = say("declares the plot unfinished")
         elif isinstance(action, EndTurn):
-            text = "ends the turn"
+            text = say("ends the turn")
         elif isinstance(action, Spend):
-            text = _spend_text(before, seat, action)
+            text = _spend_said(before, seat, action)
         elif isinstance(action, Pass):
-            text = "passes"
+            text = say("passes")
         elif isinstance(action, SpendSeed):
-            text = f"spends a red seed to re-roll die {action.die + 1}"
+            text = say("spends a red seed to re-roll die {n}", n=action.die + 1)
         elif isinstance(action, Conclude):
-            moved = f", with {action.from_hub} more from {hub_of(action.branch).title()}" if action.branch and action.from_hub else ""
-            text = f"concludes: the meme goes on {_where(before, seat, action.branch)}{moved}" if action.branch else "concludes the meme action"
+            if action.branch and action.from_hub:
+                place, hub = _where(before, seat, action.branch), NODE_NAMES[hub_of(action.branch)]
+                text = say("concludes: the meme goes on {place}, with {n} more from {hub}", place=place, n=action.from_hub, hub=hub)
+            elif action.branch:
+                text = say("concludes: the meme goes on {place}", place=_where(before, seat, action.branch))
+            else:
+                text = say("concludes the meme action")
         else:
             return None
         return Made(step, seat, who, text, amount=amount, amount_is=amount_is)
 
-    return collect(game, move, reveal=reveal)
+    return collect(game, move, reveal=reveal, render=render)
 
 
 # -- what each seat sees ------------------------------------------------------------------------

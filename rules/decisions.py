@@ -6,6 +6,10 @@ roll, a draw) are not decisions: their log lines join the outcome of the decisio
 This module holds the shared part: the typed row, the replay that builds the rows, and the one
 CSV writer every export uses (the table's, the class's, the command line's).
 
+Language: a describer says each part of a row as a message (`rules.text.say`: names as typed,
+as values); `collect` says the rows through the `render` it is given, the export's language
+(`i18n.render` bound to it, from the layer that writes the file), English (`str`) by default.
+
 Secrets: with `reveal` off a row names only what the public board has shown by the end of the
 record (a pledge after its reveal, a pick after the reveal; never a blind draw); a withheld
 decision says so and is marked `withheld`. Outcomes are the public log lines only.
@@ -22,15 +26,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from .core import Action, AnyGame, Game
+from .text import Said, say
 
 __all__ = [
     "COLUMNS",
+    "COLUMN_LABELS",
     "Decision",
     # the record a game module's `decisions(game)` reads, for the modules' one import line
     "Game",
     "Made",
+    "Render",
+    "Words",
     "collect",
     "columns_with",
+    "commas",
     "csv_text",
     "decision_rows",
     "first_states",
@@ -42,10 +51,38 @@ __all__ = [
 #: both blank where a decision has none or keeps it secret: columns a spreadsheet can chart.
 COLUMNS = ("table", "step", "step_number", "seat", "player", "decision", "amount", "amount_is", "outcome")
 
+#: What each column holds, in the reader's words: a header cell says it beside the column's id
+#: (`i18n.header_cell`). The columns a table's or a class's export adds after "player" too.
+COLUMN_LABELS: Mapping[str, Said] = {
+    "table": say("Table"),
+    # TRANSLATORS: a CSV column: where the game stood (a year, a round, a chapter, a check).
+    "step": say("Year or round"),
+    # TRANSLATORS: a CSV column: the year, round or chapter as a number.
+    "step_number": say("Year or round number"),
+    "seat": say("Seat"),
+    "player": say("Player"),
+    # TRANSLATORS: a CSV column: who chose a move, the student or the bot that played for them.
+    "by": say("Chosen by"),
+    "student": say("Student"),
+    # TRANSLATORS: a CSV column: how a seat's timer made a move when its time ran out.
+    "timed_out": say("Timed out"),
+    "decision": say("Decision"),
+    # TRANSLATORS: a CSV column: the number a decision gave (units pledged, candies paid).
+    "amount": say("Amount"),
+    # TRANSLATORS: a CSV column: what the amount counts ("units pledged").
+    "amount_is": say("Amount is"),
+    "outcome": say("Outcome"),
+}
+
+#: A part of a row as a describer says it: a message, or text as typed (a name).
+Words = Said | str
+#: Says a message in the export's language (`i18n.render` bound to it); `str` is English.
+Render = Callable[[Words], str]
+
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision in a game's record."""
+    """One decision in a game's record, its words said in the export's language (`collect`)."""
 
     #: the action's place in the record, from 1 (chance outcomes count too).
     number: int
@@ -65,32 +102,35 @@ class Decision:
     amount: int | None = None
     #: what `amount` counts, as a column's reader needs it ("units pledged").
     amount_is: str = ""
+    #: the round, year or chapter of `step` as a number, read from its English (`step_number`).
+    step_number: int | None = None
 
 
 @dataclass(frozen=True)
 class Made:
     """What a game's describer says of one action: a decision row's own part. `amount` is the
     number the decision gave (its game's module says which), given only where the export may
-    name it: a withheld pledge has none."""
+    name it: a withheld pledge has none. Its words are messages (names as typed)."""
 
-    step: str
+    step: Words
     seat: int | None
-    player: str
-    decision: str
+    player: Words
+    decision: Words
     withheld: bool = False
     amount: int | None = None
-    amount_is: str = ""
+    amount_is: Words = ""
 
 
 #: A game's describer: (state before, action, state after, state at the record's end, reveal)
-#: -> a new decision, or text a chance outcome adds to the last decision's outcome (only what
+#: -> a new decision, or words a chance outcome adds to the last decision's outcome (only what
 #: `reveal` allows), or None.
-Describe = Callable[[Any, Action, Any, Any, bool], "Made | str | None"]
+Describe = Callable[[Any, Action, Any, Any, bool], "Made | Words | None"]
 
 
-def collect(game: AnyGame, describe: Describe, *, reveal: bool, scrub: Callable[[str], str] | None = None) -> list[Decision]:
+def collect(game: AnyGame, describe: Describe, *, reveal: bool, scrub: Callable[[Words], Words] | None = None, render: Render = str) -> list[Decision]:
     """The decisions of `game`'s record, each with the public log lines it led to (each passed
-    through `scrub`, which may reword a line that names what this export keeps)."""
+    through `scrub`, which may reword a line that names what this export keeps), said by
+    `render` (the export's language; English by default)."""
     rules = game.rules
     final = game.state
     state = rules.initial(game.setup)
@@ -98,20 +138,41 @@ def collect(game: AnyGame, describe: Describe, *, reveal: bool, scrub: Callable[
     for index, action in enumerate(game.actions):
         before = state
         state = rules.play(state, action)
-        # The debrief's record is English as the log was (`str` of a said line).
-        lines = [str(e.text) for e in state.log[len(before.log) :] if e.visible(None)]
+        said = [e.text for e in state.log[len(before.log) :] if e.visible(None)]
         if scrub is not None:
-            lines = [scrub(line) for line in lines]
+            said = [scrub(line) for line in said]
+        lines = [render(line) for line in said]
         made = describe(before, action, state, final, reveal)
         if isinstance(made, Made):
-            found.append(Decision(index + 1, made.step, made.seat, made.player, made.decision, " / ".join(lines), made.withheld, made.amount, made.amount_is if made.amount is not None else ""))
+            amount_is = render(made.amount_is) if made.amount is not None else ""
+            # The step's number is read from its English ("Year 3"), whatever the language.
+            number = step_number(str(made.step))
+            found.append(Decision(index + 1, render(made.step), made.seat, render(made.player), render(made.decision), " / ".join(lines), made.withheld, made.amount, amount_is, number))
             continue
-        extra = [made] if isinstance(made, str) and made else []
+        extra = [render(made)] if isinstance(made, Said | str) and made else []
         if found and (lines or extra):
             last = found[-1]
             outcome = " / ".join(filter(None, [last.outcome, *lines, *extra]))
             found[-1] = dataclasses.replace(last, outcome=outcome)
     return found
+
+
+def commas(parts: Sequence[Words], between: str = ",") -> Words:
+    """Parts of a decision said one after another, "2 subsistence to Bo, 1 profit to Cy" (or
+    with `between` ";" or "+": "a; b", "Agility + Cool"): one message per separator, so a
+    language may order or punctuate it."""
+    joined = parts[0]
+    for part in parts[1:]:
+        if between == ";":
+            # TRANSLATORS: two parts of a list in a debrief's row ("a full hit on Bo; danger +1 on Cy"); keep the order.
+            joined = say("{first}; {then}", first=joined, then=part)
+        elif between == "+":
+            # TRANSLATORS: two stats added together in a check ("Agility + Cool"); keep the order.
+            joined = say("{first} + {then}", first=joined, then=part)
+        else:
+            # TRANSLATORS: two parts of a list in a log line ("2 on Think, 1 on Probe"); keep the order.
+            joined = say("{first}, {then}", first=joined, then=part)
+    return joined
 
 
 def first_states(game: AnyGame, key: Callable[[Any], Any]) -> dict[Any, Any]:
@@ -147,7 +208,7 @@ def decision_rows(decisions: Sequence[Decision], table: object = 1, **extra: Map
     moves). `extra` adds a column after "player", valued per decision number."""
     rows = []
     for d in decisions:
-        row: dict[str, object] = {"table": table, "step": d.step, "step_number": step_number(d.step), "seat": "" if d.seat is None else d.seat + 1, "player": d.player}
+        row: dict[str, object] = {"table": table, "step": d.step, "step_number": d.step_number, "seat": "" if d.seat is None else d.seat + 1, "player": d.player}
         for column, values in extra.items():
             row[column] = values.get(d.number, "")
         row.update(decision=d.decision, amount=d.amount, amount_is=d.amount_is, outcome=d.outcome)
@@ -172,9 +233,10 @@ def _safe_cell(value: object) -> object:
     return value
 
 
-def csv_text(rows: Sequence[Mapping[str, object]], bom: bool = True, columns: Sequence[str] = ()) -> str:
+def csv_text(rows: Sequence[Mapping[str, object]], bom: bool = True, columns: Sequence[str] = (), header: Mapping[str, str] | None = None) -> str:
     """Rows of plain values as CSV text with a header (`columns`, else the first row's keys);
-    None is blank. No rows and no `columns` give "".
+    None is blank. No rows and no `columns` give "". A column's header cell is its id, or what
+    `header` has for it (`i18n.csv_text`: the reader's words, the id in parentheses).
 
     For a download: it starts with a byte-order mark (`bom`), without which Excel reads UTF-8
     as another code page ("ZoÃ«"), and no cell is a live formula (`=HYPERLINK(...)` as a name).
@@ -183,7 +245,8 @@ def csv_text(rows: Sequence[Mapping[str, object]], bom: bool = True, columns: Se
         return ""
     out = io.StringIO()
     # CRLF rows, as the CSV standard and Excel have them: a cell holding a CR is then quoted too.
-    writer = csv.DictWriter(out, fieldnames=list(columns or rows[0]), lineterminator="\r\n")
-    writer.writeheader()
+    fields = list(columns or rows[0])
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\r\n")
+    writer.writerow({column: _safe_cell((header or {}).get(column, column)) for column in fields})
     writer.writerows({k: _safe_cell(v) for k, v in row.items()} for row in rows)
     return ("\ufeff" if bom else "") + out.getvalue()

@@ -25,14 +25,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from .core import Action, Event, GameRules, RuleError, check_names, plural, ranked, seats_said
-from .decisions import Decision, Game, Made, collect
+from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_said
+from .decisions import Decision, Game, Made, Render, Words, collect, commas
 from .games import card
 from .records import evolve
 from .text import Said, say, say_n
 
 __all__ = [
     "ACTIVITIES",
+    "LEDGER_LABELS",
     "RULES",
     "Setup",
     "State",
@@ -996,21 +997,23 @@ def _pledge_revealed(final: State, year: int) -> bool:
     return final.year > year or final.total is not None or final.over
 
 
-def _plan_text(state: State, seat: int, plan: Sequence[Assignment]) -> str:
-    parts = [
-        f"{a.units} {a.activity} to {'own household' if a.recipient == seat else state.names[a.recipient]}" for a in plan if a.units
+def _plan_said(state: State, seat: int, plan: Sequence[Assignment]) -> Said:
+    parts: list[Said | str] = [
+        say("{units} {activity} to {whom}", units=a.units, activity=activity_word(a.activity), whom=say("own household") if a.recipient == seat else state.names[a.recipient])
+        for a in plan
+        if a.units
     ]
-    return "allocates " + (", ".join(parts) if parts else "nothing (every unit idle)")
+    return say("allocates {plan}", plan=commas(parts)) if parts else say("allocates nothing (every unit idle)")
 
 
-def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
+def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None, render: Render = str) -> list[Decision]:
     """Every decision of `game`: pledges, allocations, offers, gifts and the facilitator's moves.
 
     `reveal` names every secret (the facilitator's export of a finished game); without it a row
     names only what the board has shown: a pledge once revealed, never an allocation's detail or
     a private offer. `reveal_pledges` (default: unless the pledges are anonymous) says whether a
     revealing export names each household's pledge: an anonymous variant names them only when
-    the facilitator chooses, after the end.
+    the facilitator chooses, after the end. `render` says the rows (`rules.decisions.collect`).
     """
     public_pledges = pledges_public(game.setup)
     over = game.state.over
@@ -1024,51 +1027,70 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
     kept = reveal_pledges is False or not shown  # not even what the board showed is named
     name_pledges = reveal and not kept
 
-    def scrub(line: str) -> str:
-        return "The pledges are revealed (each household's is kept out of this export)." if line.startswith(REVEAL_LINE) else line
+    def scrub(line: Words) -> Words:
+        if str(line).startswith(REVEAL_LINE):
+            return say("The pledges are revealed (each household's is kept out of this export).")
+        return line
 
     def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | None:
-        step = f"Year {before.year}"
+        step = say("Year {n}", n=before.year)
         seat = action.seat
-        who = before.names[seat] if seat is not None else "Facilitator"
+        who: Words = before.names[seat] if seat is not None else say("Facilitator")
         if isinstance(action, Contribute):
             # Without `reveal`, what the board showed: revealed pledges, or all once an anonymous
             # village's facilitator showed them.
             if name_pledges or (not kept and not revealing and shown and _pledge_revealed(final, before.year)):
-                return Made(step, seat, who, f"pledges {plural(action.units, 'unit')} to the dyke", amount=action.units, amount_is="units pledged")
-            return Made(step, seat, who, "pledges in secret", withheld=True)
+                return Made(step, seat, who, say_n("pledges {n} unit to the dyke", "pledges {n} units to the dyke", action.units), amount=action.units, amount_is=say("units pledged"))
+            return Made(step, seat, who, say("pledges in secret"), withheld=True)
         if isinstance(action, Allocate):
             if revealing:
-                return Made(step, seat, who, _plan_text(before, seat or 0, action.plan), amount=sum(a.units for a in action.plan), amount_is="units allocated")
-            return Made(step, seat, who, "allocates this year's labour", withheld=True)
+                return Made(step, seat, who, _plan_said(before, seat or 0, action.plan), amount=sum(a.units for a in action.plan), amount_is=say("units allocated"))
+            return Made(step, seat, who, say("allocates this year's labour"), withheld=True)
         if isinstance(action, Offer):
             if revealing:
-                text = f"offers {before.names[action.partner]} {action.wealth} Wealth for {plural(action.units, 'unit')} on its {action.activity}"
-                return Made(step, seat, who, text, amount=action.wealth, amount_is="Wealth offered")
-            return Made(step, seat, who, "makes a private offer", withheld=True)
+                text = say_n(
+                    "offers {partner} {wealth} Wealth for {n} unit on its {activity}",
+                    "offers {partner} {wealth} Wealth for {n} units on its {activity}",
+                    action.units,
+                    partner=before.names[action.partner],
+                    wealth=action.wealth,
+                    activity=activity_word(action.activity),
+                )
+                return Made(step, seat, who, text, amount=action.wealth, amount_is=say("Wealth offered"))
+            return Made(step, seat, who, say("makes a private offer"), withheld=True)
         open_ = revealing or not guarded
         if isinstance(action, Accept):
-            return Made(step, seat, who, f"accepts offer {action.deal}" if open_ else "settles a private offer", withheld=not open_)
+            return Made(step, seat, who, say("accepts offer {deal}", deal=action.deal) if open_ else say("settles a private offer"), withheld=not open_)
         if isinstance(action, Decline):
-            return Made(step, seat, who, f"calls off offer {action.deal}" if revealing else "answers a private offer", withheld=not revealing)
+            return Made(step, seat, who, say("calls off offer {deal}", deal=action.deal) if revealing else say("answers a private offer"), withheld=not revealing)
         if isinstance(action, Gift):
             if open_:
-                return Made(step, seat, who, f"gives {action.wealth} Wealth to {before.names[action.to]}", amount=action.wealth, amount_is="Wealth given")
-            return Made(step, seat, who, "gives Wealth in private", withheld=True)
+                return Made(step, seat, who, say("gives {wealth} Wealth to {name}", wealth=action.wealth, name=before.names[action.to]), amount=action.wealth, amount_is=say("Wealth given"))
+            return Made(step, seat, who, say("gives Wealth in private"), withheld=True)
         if isinstance(action, SetMisfortune):
             if open_:
-                losses = ", ".join(f"{before.names[s]} -{n}" for s, n in enumerate(action.losses) if n) or "none"
-                return Made(step, None, who, f"sets this year's misfortune: {losses}", amount=sum(action.losses), amount_is="units lost")
+                # TRANSLATORS: a household's loss to misfortune in the debrief ("Bo -2").
+                losses: list[Words] = [say("{name} -{n}", name=before.names[s], n=n) for s, n in enumerate(action.losses) if n]
+                said = commas(losses) if losses else say("none")
+                return Made(step, None, who, say("sets this year's misfortune: {losses}", losses=said), amount=sum(action.losses), amount_is=say("units lost"))
             # The total is public (the board shows it): only who lost what is kept.
-            return Made(step, None, who, f"sets this year's misfortune: {plural(sum(action.losses), 'unit')} lost in all", withheld=True, amount=sum(action.losses), amount_is="units lost")
+            return Made(
+                step,
+                None,
+                who,
+                say_n("sets this year's misfortune: {n} unit lost in all", "sets this year's misfortune: {n} units lost in all", sum(action.losses)),
+                withheld=True,
+                amount=sum(action.losses),
+                amount_is=say("units lost"),
+            )
         if isinstance(action, Advance):
-            return Made(step, None, who, "moves the year on")
+            return Made(step, None, who, say("moves the year on"))
         if action.kind == "show-pledges":  # the anonymous variant's choice after the end
             show = bool(getattr(action, "show", True))
-            return Made(step, None, who, "shows every household's pledges" if show else "keeps the pledges anonymous")
+            return Made(step, None, who, say("shows every household's pledges") if show else say("keeps the pledges anonymous"))
         return None  # misfortune, flood and end dice: their lines join the decision before
 
-    return collect(game, move, reveal=reveal, scrub=scrub if kept else None)
+    return collect(game, move, reveal=reveal, scrub=scrub if kept else None, render=render)
 
 
 # -- reading the state -------------------------------------------------------------------------
@@ -1229,6 +1251,43 @@ def view_for(state: State, seat: int | None, *, final: State | None = None) -> V
         wealth_total=sum(h.wealth for h in state.households),
         ending=state.ending,
     )
+
+
+#: The ledger's and the village's CSV columns in words (`i18n.header_cell`: beside each id in a
+#: language other than English). "flooded" holds true or false.
+LEDGER_LABELS: Mapping[str, Said] = {
+    "year": say("Year"),
+    "household": say("Household"),
+    "misfortune": say("Misfortune"),
+    "capacity": say("Capacity"),
+    # TRANSLATORS: a column of Leerdam's ledger CSV: the units a household pledged to the dyke.
+    "contribution": say("Pledge"),
+    "subsistence": say("Subsistence"),
+    "leisure": say("Leisure"),
+    "profit": say("Profit"),
+    # TRANSLATORS: a column of Leerdam's ledger CSV: VP from the year's allocation.
+    "vp_allocation": say("VP from labour"),
+    # TRANSLATORS: a column of Leerdam's ledger CSV: Wealth from the year's profit.
+    "wealth_profit": say("Wealth from profit"),
+    "wealth_lost": say("Wealth lost"),
+    "vp_annual": say("Annual VP"),
+    "vp_final": say("Final VP"),
+    "vp": say("VP"),
+    "wealth": say("Wealth"),
+    "flooded": say("Flooded"),
+    "dyke": say("Dyke"),
+    # TRANSLATORS: a column of Leerdam's village CSV: the units pledged by the whole village in a year.
+    "total": say("Total"),
+    # TRANSLATORS: a column of Leerdam's village CSV: the dyke's lower threshold.
+    "low": say("Low threshold"),
+    # TRANSLATORS: a column of Leerdam's village CSV: the dyke's higher threshold.
+    "high": say("High threshold"),
+    "dyke_before": say("Dyke before"),
+    "dyke_after_pledges": say("Dyke after the pledges"),
+    # TRANSLATORS: a column of Leerdam's village CSV: the flood die.
+    "flood": say("Flood"),
+    "end_roll": say("End roll"),
+}
 
 
 def ledger_rows(state: State, seat: int | None = None, *, final: State | None = None) -> list[dict[str, Any]]:

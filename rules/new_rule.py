@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from .core import Action, Event, GameRules, RuleError, check_names, ranked, seats_said
-from .decisions import Decision, Game, Made, collect
+from .decisions import Decision, Game, Made, Render, Words, collect
 from .games import card
 from .records import evolve
 from .text import Listed, Said, listed, say, say_n
@@ -332,10 +332,6 @@ def _candies(colours: Sequence[str], bag: Bag) -> tuple[str, ...]:
 def _sample(colours: Sequence[str], bag: Bag, k: int, rng: random.Random) -> tuple[str, ...]:
     """k candies drawn blindly, without replacement."""
     return tuple(sorted(rng.sample(_candies(colours, bag), k)))
-
-
-def _a(word: str) -> str:
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 #: The standard colours as words of the reader's language; a colour's id (these English words, or a
@@ -1014,48 +1010,58 @@ def _picks_revealed(final: State, round_: int) -> bool:
     return final.round > round_ or final.over or final.phase == "pay"
 
 
-def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
+def _a_said(colour: str) -> Said:
+    """'a red', 'an orange' (a colour the facilitator named too), in the reader's language."""
+    if colour[:1].lower() in "aeiou":
+        # TRANSLATORS: a candy of one colour, in "takes an orange" (a debrief's row).
+        return say("an {colour}", colour=colour_word(colour))
+    # TRANSLATORS: a candy of one colour, in "takes a red" (a debrief's row).
+    return say("a {colour}", colour=colour_word(colour))
+
+
+def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None, render: Render = str) -> list[Decision]:
     """Every decision of `game`: draws, keeps and swaps, picks, payments.
 
     `reveal` names every secret (the facilitator's export of a finished game): what each blind
     draw held, the colour a swap took, each pick. Without it a row names a pick only once the
     picks were revealed, and a draw's candies never.
     `reveal_pledges` is for games whose seats give a secret amount; this one has none.
+    `render` says the rows (`rules.decisions.collect`).
     """
 
-    def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | str | None:
-        step = f"Round {before.round}"
+    def move(before: State, action: Action, after: State, final: State, revealing: bool) -> Made | Words | None:
+        step = say("Round {n}", n=before.round)
         seat = action.seat
         if isinstance(action, Drawn):
-            return f"{before.names[seat or 0]} drew {describe(action.candies)}." if revealing else None
+            return say("{name} drew {candies}.", name=before.names[seat or 0], candies=describe_said(action.candies)) if revealing else None
         if action.chance or seat is None:
             return None
         who = before.names[seat]
         if isinstance(action, Draw):
-            return Made(step, seat, who, "draws blindly")
+            return Made(step, seat, who, say("draws blindly"))
         if isinstance(action, Keep):
             if revealing:
-                return Made(step, seat, who, f"keeps the draw ({describe(before.drawn)})", amount=len(before.drawn), amount_is="candies kept")
-            return Made(step, seat, who, "keeps the draw")
+                return Made(step, seat, who, say("keeps the draw ({candies})", candies=describe_said(before.drawn)), amount=len(before.drawn), amount_is=say("candies kept"))
+            return Made(step, seat, who, say("keeps the draw"))
         if isinstance(action, Swap):
             if revealing:
-                return Made(step, seat, who, f"returns the draw ({describe(before.drawn)}) and takes {_a(action.colour)}")
-            return Made(step, seat, who, "returns the draw and takes a colour in secret", withheld=True)
+                return Made(step, seat, who, say("returns the draw ({candies}) and takes {colour}", candies=describe_said(before.drawn), colour=_a_said(action.colour)))
+            return Made(step, seat, who, say("returns the draw and takes a colour in secret"), withheld=True)
         if isinstance(action, Pick):
             if revealing or _picks_revealed(final, before.round):
-                return Made(step, seat, who, f"picks {action.colour}")
-            return Made(step, seat, who, "picks a colour in secret", withheld=True)
+                return Made(step, seat, who, say("picks {colour}", colour=colour_word(action.colour)))
+            return Made(step, seat, who, say("picks a colour in secret"), withheld=True)
         if isinstance(action, Pay):
-            parts = []
+            parts: list[Said] = []
             if action.returned:
-                parts.append(f"returns {describe(action.returned)}")
+                parts.append(say("returns {candies}", candies=describe_said(action.returned)))
             if action.eaten:
-                parts.append(f"eats {action.eaten} {before.setup.antibody}")
+                parts.append(say("eats {n} {colour}", n=action.eaten, colour=colour_word(before.setup.antibody)))
             paid = len(action.returned) + action.eaten
-            return Made(step, seat, who, "pays: " + (" and ".join(parts) if parts else "nothing"), amount=paid, amount_is="candies paid")
+            return Made(step, seat, who, say("pays: {what}", what=listed(parts) if parts else say("nothing")), amount=paid, amount_is=say("candies paid"))
         return None
 
-    return collect(game, move, reveal=reveal)
+    return collect(game, move, reveal=reveal, render=render)
 
 
 def worked_example() -> tuple[State, dict[str, int]]:

@@ -229,8 +229,8 @@ def test_the_protocol_check_finds_what_a_module_lacks() -> None:
     module = types.ModuleType("half")
     module.RULES = object()
     module.decisions = lambda game, reveal=True: []
-    assert protocol_problems(module, rules.RulesModule) == ["decisions() takes no reveal_pledges", "no timeout_move"]
+    assert protocol_problems(module, rules.RulesModule) == ["decisions() takes no reveal_pledges", "decisions() takes no render", "no timeout_move"]
     module.timeout_move = lambda state, seat: None
-    assert protocol_problems(module, rules.RulesModule) == ["decisions() takes no reveal_pledges"]
+    assert protocol_problems(module, rules.RulesModule) == ["decisions() takes no reveal_pledges", "decisions() takes no render"]
     del module.RULES
     assert "no RULES" in protocol_problems(module, rules.RulesModule)

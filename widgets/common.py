@@ -39,9 +39,10 @@ import traitlets
 
 from drawing.common import SERIES_COLOURS, card, download_link, esc
 from drawing.common import text as plain_html
-from i18n import _, _n, render
+
+# csv_text: the one CSV writer, in the page's language (shared with the command line)
+from i18n import _, _n, csv_text, render
 from rules import RuleError
-from rules.decisions import csv_text  # the one CSV writer, shared with the command line
 from rules.text import Said, say
 
 __all__ = [

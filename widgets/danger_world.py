@@ -107,6 +107,7 @@ import ipywidgets as widgets
 
 from drawing.common import card, chip, download_link, esc
 from drawing.danger_world import (
+    HISTORY_LABELS,
     history_card,
     history_rows,
     odds_grid,
@@ -872,7 +873,7 @@ class DangerWorldDashboard(CheckControls, TableDashboard):
     def _draw_history(self, view: View) -> None:
         self.history_html.value = history_card(view)
         rows = history_rows(view)
-        self.history_csv.value = download_link(csv_text(rows), f"danger-world-{self.table_id or 'game'}-checks.csv", _("Roll history as CSV"), "text/csv") if rows else ""
+        self.history_csv.value = download_link(csv_text(rows, labels=HISTORY_LABELS), f"danger-world-{self.table_id or 'game'}-checks.csv", _("Roll history as CSV"), "text/csv") if rows else ""
 
 
 #: the setup variants a class of this game may choose (setup field -> what its checkbox says): none.

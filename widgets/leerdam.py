@@ -89,6 +89,7 @@ from rules import Action, RuleError
 from rules.leerdam import (
     ACTIVITIES,
     CARD,
+    LEDGER_LABELS,
     RULES,
     Accept,
     Advance,
@@ -825,7 +826,7 @@ class LeerdamDashboard(TableDashboard):
         if not done:
             return f'<span class="pb-muted" data-csv-years="0">{esc(_("The ledger CSV comes when the first year ends."))}</span>'
         label = _("Debrief: ledger of year 1 as CSV") if last == 1 else _("Debrief: ledger of years 1-{last} as CSV", last=last)
-        link = download_link(csv_text(done), f"leerdam-{self.table_id or 'game'}-ledger.csv", label, "text/csv")
+        link = download_link(csv_text(done, labels=LEDGER_LABELS), f"leerdam-{self.table_id or 'game'}-ledger.csv", label, "text/csv")
         later = f' <span class="pb-muted">{esc(_("(year {year} is added when it ends)", year=view.year))}</span>' if view.year > last and view.phase != "over" else ""
         return f'<span data-csv-years="{last}">{link}{later}</span>'
 
@@ -838,7 +839,7 @@ class LeerdamDashboard(TableDashboard):
             return f'<span class="pb-muted" data-csv-years="0">{esc(later)}</span>'
         last = rows[-1]["year"]
         label = _("Debrief: the village's year 1 as CSV") if last == 1 else _("Debrief: the village's years 1-{last} as CSV", last=last)
-        link = download_link(csv_text(rows), f"leerdam-{self.table_id or 'game'}-village.csv", label, "text/csv")
+        link = download_link(csv_text(rows, labels=LEDGER_LABELS), f"leerdam-{self.table_id or 'game'}-village.csv", label, "text/csv")
         return f'<span data-csv-years="{last}">{link} <span class="pb-muted">{esc(_("(anonymous pledges: totals only)"))}</span></span>'
 
 

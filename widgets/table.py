@@ -725,7 +725,7 @@ class TableDashboard(widgets.VBox):
         except KeyError:
             label = ""
         label = label or (_("table {id}", id=self.table_id) if self.table_id else "")
-        found = decisions_of(game, reveal=reveal, reveal_pledges=pledges)
+        found = decisions_of(game, reveal=reveal, reveal_pledges=pledges, render=render)
         # Who chose: the seat's player, or the bot that played the seat then ("bot (fair) for Ana").
         by = {d.number: chooser(d.player, self._bot_of(d.number - 1, d.seat), False) for d in found if d.seat is not None}
         # Moves a seat's timer made say so (a column of their own, when the table has any).

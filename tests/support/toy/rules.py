@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field, replace
 
 from rules.core import Action, Event, Game, GameRules, RuleError, check_names, ranked
-from rules.decisions import Decision, Made, collect
+from rules.decisions import Decision, Made, Render, collect
 
 from . import CARD
 
@@ -148,7 +148,7 @@ def timeout_move(state: State, seat: int) -> Action | None:
 RULES = GameRules.of(globals(), CARD)
 
 
-def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None) -> list[Decision]:
+def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: bool | None = None, render: Render = str) -> list[Decision]:
     """Each roll and hold, with what the die did; Pig keeps no secret, so `reveal` and
     `reveal_pledges` change nothing."""
 
@@ -157,4 +157,4 @@ def decisions(game: Game[Setup, State], reveal: bool = True, reveal_pledges: boo
             return None  # the die: its line joins the roll
         return Made(f"Turn of {before.names[before.turn]}", before.turn, before.names[before.turn], action.kind)
 
-    return collect(game, move, reveal=reveal)
+    return collect(game, move, reveal=reveal, render=render)
