@@ -348,7 +348,8 @@ def test_nothing_public_gives_a_blind_draw_or_a_swap_away() -> None:
             game.apply(action)
             if isinstance(action, Swap):
                 swaps += 1
-                assert f"You took {nr._a(action.colour)} candy." in map(str, nr.view_for(game.state, seat).log)
+                article = "an" if action.colour[0] in "aeiou" else "a"
+                assert f"You took {article} {action.colour} candy." in map(str, nr.view_for(game.state, seat).log)
         public = nr.view_for(game.state, None)
         assert not [line for line in public.log if named.search(str(line))]
         assert public.common_total == sum(game.state.common)
