@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
 import i18n
@@ -20,6 +20,8 @@ LOCALES = ROOT / "i18n" / "locales"
 #: what `make messages` extracts: the same folders, files and keywords as the Makefile's.
 CODE = ("rules", "lab", "drawing", "widgets", "printables", "playbook", "i18n", "notebooks")
 METHODS = [("**.py", "i18n.extract:extract_python"), ("**.ipynb", "i18n.extract:extract_notebook")]
+#: the rulings pages a game's page shows (the Makefile's RULINGS).
+RULINGS = tuple(ROOT / "docs" / "rules" / f"{slug}.md" for slug in ("leerdam", "new-rule", "danger-world", "dangerous-ideas"))
 KEYWORDS = {"_": None, "_n": (1, 2), "say": None, "say_n": (1, 2)}
 FIELD = re.compile(r"\{(\w*)[^{}]*\}")
 
@@ -80,6 +82,9 @@ def extracted() -> dict[str, str | None]:
                 found[message[0]] = message[1]
             else:
                 found[message] = None
+    for page in RULINGS:
+        for _line, block, _comments, _context in extract_from_file("i18n.extract:extract_rulings", page, comment_tags=("TRANSLATORS:",)):
+            found[block] = None
     return found
 
 
