@@ -15,6 +15,8 @@ page changes nothing but the front page's cards.
   after that cell in the page's language: the games from their cards (`Card.who`, `pitch`,
   `colour`), the tools from `TOOLS`.
 - The pseudo-language (`i18n.PSEUDO`) says every text of a cell accented and bracketed.
+- A game's rulings (docs/rules/SLUG.md, shown by `widgets.reference.rulings`) are said the same
+  way, block by block (`cell_language`).
 """
 
 from __future__ import annotations
