@@ -9,7 +9,8 @@
 - the same page switched by the header's language menu to German, then to Arabic (right to left):
   the layout rules of tests/test_browser_layout.py hold at the three sizes (nothing cut off, no
   word broken, nothing sideways, a seat's decision in a phone's first screen, the board's text
-  readable from the back); the page says its language and direction in `<html lang dir>`;
+  readable from the back; a game's reference panels opened too); the page says its language and
+  direction in `<html lang dir>`;
 - the notebooks' prose (their Markdown, playbook.prose) in German and in Arabic as the catalogs
   say it, and the front page's cards drawn in it;
 - one Leerdam class whose board reads Dutch while two phones read Spanish and Arabic, each its
@@ -143,6 +144,16 @@ class Pages:
                 if name in boards and figures["smallText"]:
                     self.problems.append(f"{where}: board text under 20 px: {figures['smallText']}")
 
+    def reference_reads(self, lang: str, which: tuple[str, ...]) -> None:
+        """The layout rules on the pages named `which` with their reference panels opened (the
+        worked examples, odds tables and rulings said in `lang`), at every size."""
+        for name in which:
+            page = self.pages[name]
+            page.evaluate(FOLDS, True)
+            for size in SIZES:
+                read(page, f"{name}-reference-{lang}", size, self.problems)
+            page.evaluate(FOLDS, False)
+
     def close(self) -> None:
         for page in self.pages.values():
             page.context.close()
@@ -199,6 +210,7 @@ def test_a_games_seat_and_board_in_every_language(pages: Pages, served: RunningS
     for lang in ("de", "ar"):
         pages.switch(lang)
         pages.lays_out(lang, seats={f"{slug} seat": seat}, boards={f"{slug} board": ".playbook-root"})
+        pages.reference_reads(lang, (f"{slug} seat",))
     assert pages.problems == [], "\n".join(pages.problems)
 
 

@@ -120,8 +120,18 @@ def test_a_dutch_page_shows_the_rulings_first_block_from_the_catalog_and_an_engl
         shown = str(rulings(slug).data)
     assert "".join(html_texts(shown)).startswith("".join(html_texts(markdown_html(dutch))).rstrip())
     assert "".join(html_texts(markdown_html(first))).strip() not in "".join(html_texts(shown))
-    english = rulings(slug)
-    assert type(english).__name__ == "Markdown" and english.data == body and not body.startswith("# ")
+    assert rulings(slug).data == '<div class="pb-rulings">' + markdown_html(body, literal=True).replace("&quot;&lt;", "&quot;\u2060&lt;") + "</div>"
+    assert not body.startswith("# ")
+
+
+def test_a_rulings_placeholder_is_shown_as_written_and_swallows_nothing_after_it() -> None:
+    """"Chapter 1: <title>" as a tag would hide the rest of the page (a title's text is never shown)."""
+    for lang in (i18n.SOURCE, "nl", i18n.PSEUDO):
+        with i18n.speaking(lang):
+            shown = str(rulings("dangerous-ideas").data)
+        assert "<title>" not in shown and "<name>" not in shown, lang
+        assert shown.count("<h2") == ruling_body(rules_doc("dangerous-ideas")).count("\n## "), lang  # every heading after it too
+    assert "&lt;title&gt;" in shown or "&lt;tîtlé&gt;" in shown
 
 
 def test_a_rulings_block_the_catalog_lacks_stays_english(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -130,7 +140,7 @@ def test_a_rulings_block_the_catalog_lacks_stays_english(monkeypatch: pytest.Mon
     monkeypatch.setattr(widgets.reference, "rules_doc", lambda slug: "# Title\n\n## Not in any catalog\n\n| a | b |\n| --- | --- |\n| `x` | y |\n")
     with i18n.speaking("nl"):
         shown = str(rulings("leerdam").data)
-    assert shown == markdown_html("## Not in any catalog\n\n| a | b |\n| --- | --- |\n| `x` | y |")
+    assert shown == '<div class="pb-rulings">' + markdown_html("## Not in any catalog\n\n| a | b |\n| --- | --- |\n| `x` | y |", literal=True) + "</div>"
     assert "Title" not in shown
 
 

@@ -8,19 +8,19 @@ output (no widgets): cheap to send, and readable in Jupyter as well as in Voila.
 They speak the page's language (the kernel's, `i18n.current`: the notebook's first cell opened
 the page and learnt it): the cells mark their captions and headers (`_`, extracted from the
 notebooks' code cells), a log line or a cell that is a message (`Said`) is said here, a number
-in the language's format; the rulings are said per block through the catalogs, as the
-notebooks' prose (`playbook.prose`). An English page shows what it always showed.
+in the language's format (an English page's examples are as they always were); the rulings are
+said per block through the catalogs, as the notebooks' prose (`playbook.prose`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from IPython.display import HTML, Markdown
+from IPython.display import HTML
 
 import i18n
 from i18n.extract import ruling_body
-from playbook.prose import cell_language
+from playbook.prose import cell_language, markdown_html
 from playbook.resources import rules_doc
 from rules.text import Said
 from widgets.common import esc
@@ -62,13 +62,14 @@ def lines(items: Sequence[Said | str], caption: str = "", quoted: Collection[str
     return HTML(f'{title}<ol class="pb-reference-lines">{"".join(f"<li>{line(item)}</li>" for item in items)}</ol>')
 
 
-def rulings(slug: str) -> Markdown | HTML:
+def rulings(slug: str) -> HTML:
     """The playbook's page on how it reads `slug`'s text (docs/rules/SLUG.md), shown in full
-    but for its title (the section's heading says it). In a language other than English each
-    block is said through the catalogs and rendered as the notebooks' prose is; a block the
-    catalog lacks stays English."""
+    but for its title (the section's heading says it), rendered as the notebooks' prose is; in a
+    language other than English each block is said through the catalogs (a block the catalog
+    lacks stays English). Its `<name>` placeholders are shown as written."""
     body = ruling_body(rules_doc(slug))
     lang = i18n.current()
-    if lang == i18n.SOURCE:
-        return Markdown(body)  # Voila renders it as it renders the prose (nbconvert's Markdown)
-    return HTML(cell_language(body, lang))
+    shown = markdown_html(body, literal=True) if lang == i18n.SOURCE else cell_language(body, lang, literal=True)
+    # A quote opening on a placeholder ("<name>'s truth"): Chromium would end a line between them.
+    shown = shown.replace("&quot;&lt;", "&quot;\u2060&lt;")
+    return HTML(f'<div class="pb-rulings">{shown}</div>')  # styled as a Markdown output (phone.css)
