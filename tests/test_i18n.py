@@ -13,6 +13,7 @@ from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
 import i18n
+from rules.games import CARDS
 from rules.text import say, say_n
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,8 +21,8 @@ LOCALES = ROOT / "i18n" / "locales"
 #: what `make messages` extracts: the same folders, files and keywords as the Makefile's.
 CODE = ("rules", "lab", "drawing", "widgets", "printables", "playbook", "i18n", "notebooks")
 METHODS = [("**.py", "i18n.extract:extract_python"), ("**.ipynb", "i18n.extract:extract_notebook")]
-#: the rulings pages a game's page shows (the Makefile's RULINGS).
-RULINGS = tuple(ROOT / "docs" / "rules" / f"{slug}.md" for slug in ("leerdam", "new-rule", "danger-world", "dangerous-ideas"))
+#: the rulings pages the games' pages show (the Makefile's RULINGS).
+RULINGS = tuple(ROOT / "docs" / "rules" / f"{game.slug}.md" for game in CARDS if game.notebook)
 KEYWORDS = {"_": None, "_n": (1, 2), "say": None, "say_n": (1, 2)}
 FIELD = re.compile(r"\{(\w*)[^{}]*\}")
 

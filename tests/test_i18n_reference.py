@@ -20,12 +20,13 @@ from i18n.extract import cell_source, extract_notebook, extract_rulings, prose_b
 from playbook.prose import markdown_html
 from playbook.resources import rules_doc
 from playbook.serve import NOTEBOOKS_DIR
+from rules.games import CARDS
 from tests.support.pseudo import escaped, html_texts
 from widgets.reference import rulings
 
 ROOT = Path(__file__).resolve().parents[1]
-#: each game's notebook and its rulings page.
-GAMES = {"leerdam": "leerdam.ipynb", "new-rule": "new_rule.ipynb", "danger-world": "danger_world.ipynb", "dangerous-ideas": "dangerous_ideas.ipynb"}
+#: each game's notebook, by the slug that names its rulings page.
+GAMES = {game.slug: game.notebook for game in CARDS if game.notebook}
 #: the names the examples give their players, characters and philosophies: names, not messages.
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Wren", "Morgan", "Manifest Destiny", "Vegetarianism", "German Efficiency")
 #: what a page in a language other than English keeps English: the designers' words.
