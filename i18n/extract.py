@@ -76,7 +76,7 @@ def cell_source(cell: Mapping[str, Any]) -> str:
 
 
 #: a line of IPython's own syntax in a code cell (`%time`, `!ls`): not Python, so not read.
-_MAGIC = re.compile(r"(?m)^\s*[%!].*$")
+_MAGIC = re.compile(r"(?m)^[ \t]*[%!].*$")
 
 
 def extract_notebook(
