@@ -59,14 +59,16 @@ lint: $(STAMP)
 screenshots: $(STAMP)
 	PLAYBOOK_SCREENSHOTS=$(CURDIR)/docs/screenshots $(PY) -m pytest -p no:cacheprovider tests/test_browser_layout.py
 
-# The catalogs after a change of marked text or of the notebooks' Markdown: the template (i18n/playbook.pot) extracted again,
+# The catalogs after a change of marked text, of the notebooks' Markdown or of the rulings pages: the template (i18n/playbook.pot) extracted again,
 # then every language's .po updated from it (new messages empty, changed ones fuzzy, for a
 # translator; tests/test_i18n.py fails until each is translated and reviewed).
 MESSAGE_CODE := rules lab drawing widgets printables playbook i18n notebooks
+# the rulings pages games' pages show (widgets.reference.rulings), named as files; names.md is on none
+RULINGS := $(filter-out docs/rules/names.md,$(wildcard docs/rules/*.md))
 messages: $(STAMP)
 	PYTHONPATH=$(CURDIR) $(VENV)/bin/pybabel -q extract -F i18n/babel.cfg -k _ -k _n:1,2 -k say -k say_n:1,2 \
 		--no-location --sort-output --add-comments=TRANSLATORS: --project=playbook \
-		--msgid-bugs-address="" -o i18n/playbook.pot $(MESSAGE_CODE)
+		--msgid-bugs-address="" -o i18n/playbook.pot $(MESSAGE_CODE) $(RULINGS)
 	@# An empty template would empty every catalog in the update below.
 	@grep -q '^msgid "[^"]' i18n/playbook.pot || { echo "make messages: no message extracted (is i18n/extract.py importable?)"; git checkout -- i18n/playbook.pot; exit 1; }
 	$(VENV)/bin/pybabel -q update -D playbook -i i18n/playbook.pot -d i18n/locales --no-wrap --ignore-obsolete

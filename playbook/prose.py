@@ -15,6 +15,8 @@ page changes nothing but the front page's cards.
   after that cell in the page's language: the games from their cards (`Card.who`, `pitch`,
   `colour`), the tools from `TOOLS`.
 - The pseudo-language (`i18n.PSEUDO`) says every text of a cell accented and bracketed.
+- A game's rulings (docs/rules/SLUG.md, shown by `widgets.reference.rulings`) are said the same
+  way, block by block (`cell_language`).
 """
 
 from __future__ import annotations
@@ -36,13 +38,15 @@ from rules.text import Said, say
 __all__ = ["TOOLS", "Tool", "cards_html", "cell_htmls", "cell_language", "markdown_html"]
 
 
-def markdown_html(source: str) -> str:
+def markdown_html(source: str, literal: bool = False) -> str:
     """Markdown as Voila's page renders a Markdown cell (nbconvert's mistune renderer, its
-    headings' anchors; a notebook's images are not inlined: the playbook's have none)."""
+    headings' anchors; a notebook's images are not inlined: the playbook's have none). With
+    `literal`, what looks like HTML is shown as written (a rulings page's `<name>` is a
+    placeholder: as a tag, `<title>` would swallow the rest of the page)."""
     from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
     from nbconvert.filters.strings import strip_files_prefix
 
-    renderer = IPythonRenderer(escape=False, anchor_link_text="\u00b6")
+    renderer = IPythonRenderer(escape=literal, anchor_link_text="\u00b6")
     return str(strip_files_prefix(MarkdownWithMath(renderer=renderer).render(source)))
 
 
@@ -82,12 +86,12 @@ def _pseudo_html(rendered: str) -> str:
     return _PIECES.sub(said, rendered)
 
 
-def cell_language(source: str, lang: str) -> str:
-    """A Markdown cell (its English source) in `lang`, as HTML."""
+def cell_language(source: str, lang: str, literal: bool = False) -> str:
+    """A Markdown cell (its English source) in `lang`, as HTML (`literal`: as `markdown_html`)."""
     if lang == i18n.PSEUDO:
-        return _pseudo_html(_keep_quotes_english(markdown_html(source), source))
+        return _pseudo_html(_keep_quotes_english(markdown_html(source, literal), source))
     translated = "\n\n".join(i18n.catalog_text(block, lang) for block in prose_blocks(source))
-    return _keep_quotes_english(markdown_html(translated), source)
+    return _keep_quotes_english(markdown_html(translated, literal), source)
 
 
 @dataclass(frozen=True)

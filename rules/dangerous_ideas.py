@@ -2336,8 +2336,9 @@ class Example:
 
     setup: Setup
     actions: tuple[Action, ...]
-    #: (label, state after that step) for the steps worth showing.
-    steps: tuple[tuple[str, State], ...]
+    #: (label, state after that step) for the steps worth showing; a label is a message (the
+    #: reference panel says it in the page's language).
+    steps: tuple[tuple[Said, State], ...]
     state: State
     #: the pool after each labelled step (bears' example only).
     pools: tuple[int, ...] = ()
@@ -2348,7 +2349,7 @@ class _Script:
         self.setup = setup
         self.state = initial(setup)
         self.actions: list[Action] = []
-        self.steps: list[tuple[str, State]] = []
+        self.steps: list[tuple[Said, State]] = []
         self.pools: list[int] = []
 
     def do(self, *actions: Action) -> State:
@@ -2358,7 +2359,7 @@ class _Script:
             self.actions.append(action)
         return self.state
 
-    def mark(self, label: str, pool: bool = False) -> None:
+    def mark(self, label: Said, pool: bool = False) -> None:
         self.steps.append((label, self.state))
         if pool and self.state.attempt is not None:
             self.pools.append(self.state.attempt.pool)
@@ -2414,7 +2415,8 @@ def _goldilocks_script() -> _Script:
         script.do(Place(seat=seat, place=_GOLDILOCKS_STONES[seat]))
     for seat, branch, text, holder, narration in _SETTING:
         script.do(Write(seat=seat, branch=branch, text=text, holder=holder, narration=narration))
-        script.mark(f"{GOLDILOCKS[seat]} writes '{text} - {holder}'")
+        # TRANSLATORS: a step of the text's example: {name} (a philosophy) writes {meme}, the designers' words, in English.
+        script.mark(say("{name} writes '{meme}'", name=GOLDILOCKS[seat], meme=f"{text} - {holder}"))
     return script
 
 
@@ -2459,7 +2461,8 @@ def bears_example() -> Example:
     # The sidebar: Manifest Destiny's turn.
     s.do(TurnStones(seat=MD, place=("probe", "probe")))
     s.do(Move(seat=MD, steps=(Step("think", "probe", 4), Step("connect", "think", 2), Step("create", "create-1", 1))))
-    s.mark("Manifest Destiny moves her stones")
+    # TRANSLATORS: a step of the text's example; {name} is a philosophy, Manifest Destiny (she).
+    s.mark(say("{name} moves her stones", name=GOLDILOCKS[MD]))
     s.do(
         Spread(
             seat=MD,
@@ -2480,7 +2483,8 @@ def bears_example() -> Example:
         ),
         Pass(seat=MD),
     )
-    s.mark("Phase 1: Manifest Destiny's pool", pool=True)
+    # TRANSLATORS: a step of the text's example (a meme action's phase 1); {name} is a philosophy, Manifest Destiny.
+    s.mark(say("Phase 1: {name}'s pool", name=GOLDILOCKS[MD]), pool=True)
     s.do(
         Defend(
             seat=GE,
@@ -2488,7 +2492,8 @@ def bears_example() -> Example:
             narration="Papa Bear shook his head and flexed his muscles. 'Surely,' he thought, 'my exercise will have prepared me for this incursion, whatever it turns out to be.'",
         )
     )
-    s.mark("German Efficiency spends the target's bonus stone (it counts double)", pool=True)
+    # TRANSLATORS: a step of the text's example; {name} is a philosophy, German Efficiency (he).
+    s.mark(say("{name} spends the target's bonus stone (it counts double)", name=GOLDILOCKS[GE]), pool=True)
     s.do(
         Defend(
             seat=GE,
@@ -2497,7 +2502,8 @@ def bears_example() -> Example:
             narration="Papa Bear grumbled at Mama Bear's suggestion. 'What I see is that someone has broken into our house, and has been eating from my bowl! We can all participate, but I should be the one to tell people what to do. The culprit could be escaping while we dither and discuss!'",
         )
     )
-    s.mark("German Efficiency spends 1 from Defend and 1 from Think", pool=True)
+    # TRANSLATORS: a step of the text's example; {name} is a philosophy, German Efficiency (he).
+    s.mark(say("{name} spends 1 from Defend and 1 from Think", name=GOLDILOCKS[GE]), pool=True)
     s.do(
         Defend(
             seat=GE,
@@ -2505,7 +2511,8 @@ def bears_example() -> Example:
             narration="Papa bear surveyed the house, mumbling to himself. He could clearly see that each of their bowls of porridge had been sampled, and could see disturbed furniture in the next room. Surely he could see how best to deal with the incursion, without having to discuss everything with his family ad nauseum first!",
         )
     )
-    s.mark("German Efficiency spends his leaf meme's bonus and own stone (the text says 6)", pool=True)
+    # TRANSLATORS: a step of the text's example; {name} is a philosophy, German Efficiency (he); "the text" is the game's rules text.
+    s.mark(say("{name} spends his leaf meme's bonus and own stone (the text says {pool})", name=GOLDILOCKS[GE], pool=6), pool=True)
     s.do(
         Connect(
             seat=VEG,
@@ -2513,12 +2520,15 @@ def bears_example() -> Example:
             narration="'Well, someone has been eating from my bowl, too, which shows that whoever it is at least knows the value of a good meal. You're being too harsh, Papa Bear--you clearly need my input to better see the big picture.' Then Baby Bear piped up, 'Someone's been eating from my bowl, and has eaten it all up! Whoever it is must be starving! Please, Papa Bear, can't we try to help?'",
         )
     )
-    s.mark("Vegetarianism connects with two bonus stones (the text says 8)", pool=True)
+    # TRANSLATORS: a step of the text's example; {name} is a philosophy, Vegetarianism; "the text" is the game's rules text.
+    s.mark(say("{name} connects with two bonus stones (the text says {pool})", name=GOLDILOCKS[VEG], pool=8), pool=True)
     s.everyone_passes()
     s.do(Roll(dice=(4, 6)))
-    s.mark("Manifest Destiny rolls 4 and 6")
+    # TRANSLATORS: a step of the text's example; {name} is a philosophy, Manifest Destiny.
+    s.mark(say("{name} rolls {first} and {second}", name=GOLDILOCKS[MD], first=4, second=6))
     s.do(SpendSeed(seat=MD, die=1), Rerolled(die=1, value=4))
-    s.mark("A seed re-rolls the 6: another 4")
+    # TRANSLATORS: a step of the text's example: a red seed re-rolls the die showing {die}, which comes up {value}.
+    s.mark(say("A seed re-rolls the {die}: another {value}", die=6, value=4))
     s.everyone_passes()
     s.do(
         Conclude(
@@ -2526,5 +2536,6 @@ def bears_example() -> Example:
             narration="Papa Bear shook his head. 'I hear you both,' he sighed, 'but someone has to lead this family, and today it will be me.'",
         )
     )
-    s.mark("The roll of 8 stands against a pool of 6: the spread fails")
+    # TRANSLATORS: the last step of the text's example: the dice's total {total} is over the pool, so spreading the meme fails.
+    s.mark(say("The roll of {total} stands against a pool of {pool}: the spread fails", total=8, pool=6))
     return s.example()

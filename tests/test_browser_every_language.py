@@ -2,13 +2,15 @@
 
 - in the pseudo-language (`i18n.PSEUDO`, the device's `pb-lang` cookie) every text a reader meets
   in the live page (`pseudo.dom_texts`) is a translated message, at a phone, a laptop and a
-  projector: the front page, the print studio, the balance lab, a seat and a board of each game,
-  and a class's join page, lobby, monitor and board. Players' names, numbers, the room code and
+  projector: the front page, the print studio, the balance lab, a seat and a board of each game
+  (its reference panels opened: rules, worked examples, odds, rulings), and a class's join
+  page, lobby, monitor and board. Players' names, numbers, the room code and
   the languages' own names aside; a text outside the brackets escaped translation;
 - the same page switched by the header's language menu to German, then to Arabic (right to left):
   the layout rules of tests/test_browser_layout.py hold at the three sizes (nothing cut off, no
   word broken, nothing sideways, a seat's decision in a phone's first screen, the board's text
-  readable from the back); the page says its language and direction in `<html lang dir>`;
+  readable from the back; a game's reference panels opened too); the page says its language and
+  direction in `<html lang dir>`;
 - the notebooks' prose (their Markdown, playbook.prose) in German and in Arabic as the catalogs
   say it, and the front page's cards drawn in it;
 - one Leerdam class whose board reads Dutch while two phones read Spanish and Arabic, each its
@@ -54,6 +56,10 @@ SEATS = ("Ana", "Bo & <i>Co</i>", "Zoë", "مريم")
 NAMES = ("Playbook", *i18n.LANGUAGES.values(), *(card(slug).title for slug in GAMES))
 #: an address a page shows (the class's short one, a table's join link)
 ADDRESS = re.compile(r"https?://\S+")
+#: the names a game page's worked examples give their players, characters and philosophies
+EXAMPLE_NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Wren", "Morgan", "Manifest Destiny", "Vegetarianism", "German Efficiency")
+#: every reference panel of a page opened (true) or folded again (false)
+FOLDS = "(open) => document.querySelectorAll('details.playbook-more').forEach((d) => { d.open = open; })"
 
 
 @pytest.fixture(scope="module")
@@ -99,12 +105,15 @@ class Pages:
             page.locator(MENU).select_option(lang)
         self.loaded(lang)
 
-    def untranslated(self, names: tuple[str, ...] = (), which: tuple[str, ...] = ()) -> None:
+    def untranslated(self, names: tuple[str, ...] = (), which: tuple[str, ...] = (), unfold: bool = False) -> None:
         """Note every text outside the pseudo-language's brackets, on every page (or those named
-        `which`) at every size."""
+        `which`) at every size; with `unfold`, the folded reference panels opened too (a game's
+        rules, examples, odds and rulings), as a reader who opens them all reads them."""
         for name, page in self.pages.items():
             if which and name not in which:
                 continue
+            if unfold:
+                page.evaluate(FOLDS, True)
             for size in SIZES:
                 at_size(page, size)
                 texts = dom_texts(page)
@@ -112,6 +121,8 @@ class Pages:
                 found = escaped_across(texts, names=(*NAMES, *names, *shown))
                 if found:
                     self.problems.append(f"{name} at {size[0]}x{size[1]} in {i18n.PSEUDO}: escaped {sorted(set(found))[:12]}")
+            if unfold:
+                page.evaluate(FOLDS, False)
 
     def lays_out(self, lang: str, seats: dict[str, str] | None = None, boards: dict[str, str] | None = None) -> None:
         """The layout rules on every page at every size: nothing clipped, broken or sideways;
@@ -132,6 +143,16 @@ class Pages:
                     self.problems.append(f"{where}: the board starts {figures['rootTop']} px down")
                 if name in boards and figures["smallText"]:
                     self.problems.append(f"{where}: board text under 20 px: {figures['smallText']}")
+
+    def reference_reads(self, lang: str, which: tuple[str, ...]) -> None:
+        """The layout rules on the pages named `which` with their reference panels opened (the
+        worked examples, odds tables and rulings said in `lang`), at every size."""
+        for name in which:
+            page = self.pages[name]
+            page.evaluate(FOLDS, True)
+            for size in SIZES:
+                read(page, f"{name}-reference-{lang}", size, self.problems)
+            page.evaluate(FOLDS, False)
 
     def close(self) -> None:
         for page in self.pages.values():
@@ -185,10 +206,11 @@ def test_a_games_seat_and_board_in_every_language(pages: Pages, served: RunningS
     pages.open(f"{slug} seat", notebook_page(served, game.notebook) + links["seats"][0]["url"], seat, PHONE)
     pages.open(f"{slug} board", notebook_page(served, game.notebook) + links["board"], f"{root}.playbook-board", PROJECTOR)
     pages.loaded(i18n.PSEUDO)
-    pages.untranslated(SEATS)
+    pages.untranslated((*SEATS, *EXAMPLE_NAMES), unfold=True)
     for lang in ("de", "ar"):
         pages.switch(lang)
         pages.lays_out(lang, seats={f"{slug} seat": seat}, boards={f"{slug} board": ".playbook-root"})
+        pages.reference_reads(lang, (f"{slug} seat",))
     assert pages.problems == [], "\n".join(pages.problems)
 
 

@@ -9,10 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po
 
 import i18n
+from rules.games import CARDS
 from rules.text import say, say_n
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,6 +21,8 @@ LOCALES = ROOT / "i18n" / "locales"
 #: what `make messages` extracts: the same folders, files and keywords as the Makefile's.
 CODE = ("rules", "lab", "drawing", "widgets", "printables", "playbook", "i18n", "notebooks")
 METHODS = [("**.py", "i18n.extract:extract_python"), ("**.ipynb", "i18n.extract:extract_notebook")]
+#: the rulings pages the games' pages show (the Makefile's RULINGS).
+RULINGS = tuple(ROOT / "docs" / "rules" / f"{game.slug}.md" for game in CARDS if game.notebook)
 KEYWORDS = {"_": None, "_n": (1, 2), "say": None, "say_n": (1, 2)}
 FIELD = re.compile(r"\{(\w*)[^{}]*\}")
 
@@ -80,6 +83,9 @@ def extracted() -> dict[str, str | None]:
                 found[message[0]] = message[1]
             else:
                 found[message] = None
+    for page in RULINGS:
+        for _line, block, _comments, _context in extract_from_file("i18n.extract:extract_rulings", page, comment_tags=("TRANSLATORS:",)):
+            found[block] = None
     return found
 
 

@@ -694,7 +694,7 @@ def test_goldilocks_setting_round() -> None:
 def test_the_bears_meme_action_by_the_rules() -> None:
     example = di.bears_example()
     assert example.pools == (10, 8, 6, 4, 6)
-    states = dict(example.steps)
+    states = {str(label): state for label, state in example.steps}  # each label a message, English by str()
     before = states["Manifest Destiny moves her stones"]
     md = before.sheets[0]
     assert md.node("probe") == 6 and md.node("think") == 2 and meme(before, 0, "create-1").stones == 2

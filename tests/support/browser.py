@@ -387,7 +387,7 @@ SCAN_JS = """({root, tablesOnly, scrolled, branches}) => {
 
 #: Boxes the pages scroll on purpose (overflow auto in the project's own CSS): a game's log,
 #: the reference tables and the rulings' tables, Dangerous Ideas' standings.
-SCROLLED = ".pb-log ol, .pb-reference-table, .jp-RenderedMarkdown table, .pb-standings .pb-card"
+SCROLLED = ".pb-log ol, .pb-reference-table, .jp-RenderedMarkdown table, .pb-rulings table, .pb-standings .pb-card"
 
 
 def scan_text(page: Page, root: str = "#rendered_cells", *, tables_only: bool = False, scrolled: str = SCROLLED) -> dict:
