@@ -54,6 +54,12 @@ SEATS = ("Ana", "Bo & <i>Co</i>", "Zoë", "مريم")
 #: names that stand on a page as they are: the product's, the languages' own (the menu, the
 #: monitor's count), the players'
 NAMES = ("Playbook", *i18n.LANGUAGES.values(), *(card(slug).title for slug in GAMES))
+#: the first words of paragraphs of the page's prose (not English quotes) whose lines do not start
+#: on the side the page's direction (the argument) reads from
+PROSE_ALIGNED_AGAINST = """(dir) => [...document.querySelectorAll('#rendered_cells .jp-RenderedHTMLCommon p')]
+  .filter((p) => p.getClientRects().length && !p.closest('[lang="en"]'))
+  .filter((p) => { const a = getComputedStyle(p).textAlign; return dir === 'rtl' ? !['right', 'start'].includes(a) : a === 'right'; })
+  .map((p) => p.textContent.slice(0, 30))"""
 #: an address a page shows (the class's short one, a table's join link)
 ADDRESS = re.compile(r"https?://\S+")
 #: the names a game page's worked examples give their players, characters and philosophies
@@ -152,6 +158,10 @@ class Pages:
             page.evaluate(FOLDS, True)
             for size in SIZES:
                 read(page, f"{name}-reference-{lang}", size, self.problems)
+            # Prose starts where the language reads from: JupyterLab aligns paragraphs left.
+            ragged = page.evaluate(PROSE_ALIGNED_AGAINST, i18n.direction(lang))
+            if ragged:
+                self.problems.append(f"{name} in {lang}: paragraphs aligned against the reading: {ragged[:3]}")
             page.evaluate(FOLDS, False)
 
     def close(self) -> None:
