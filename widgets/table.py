@@ -825,6 +825,7 @@ class TableDashboard(widgets.VBox):
         others = sum(1 for s in seats if s != self.seat)
         if self.seat not in seats:
             return _n("{n} other", "{n} others", others)
+        # TRANSLATORS: who a table waits for, as in "Secret pledges: waiting for {who}.": the object form.
         return _n("you and {n} other", "you and {n} others", others) if others else _("you")
 
     # -- live updates --------------------------------------------------------------------------
