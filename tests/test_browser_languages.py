@@ -22,6 +22,16 @@ NAME_BOX = ".playbook-class .pb-name-box input"
 INTRO = "One game for one room: students join with the room code, wait in the lobby, are dealt into tables, and play on their own phones while the board shows every table."
 
 
+#: whether a <select> (the argument) is wide enough for its chosen option's text, besides its
+#: padding and the drop-down arrow (about 20 px in Chromium)
+SHOWN_WHOLE = """(menu) => {
+  const style = getComputedStyle(menu), ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const text = ctx.measureText(menu.options[menu.selectedIndex].text).width;
+  return text + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + 20 <= menu.clientWidth;
+}"""
+
+
 def test_a_phone_switches_its_join_page_from_spanish_to_arabic_keeping_the_name_typed(voila: VoilaFactory, devices: Devices) -> None:
     server = voila(NOTEBOOKS_DIR / "class.ipynb")
     store = Store(server.db_path)
@@ -40,6 +50,8 @@ def test_a_phone_switches_its_join_page_from_spanish_to_arabic_keeping_the_name_
     menu = phone.locator(".playbook-header select.playbook-language")
     expect(menu).to_have_value("nl")
     assert menu.locator("option").all_inner_texts() == ["English", "Nederlands", "Deutsch", "Español", "Français", "العربية"]
+    # The phone's narrow menu shows the language chosen whole ("Nederlan" was cut at 6.5em).
+    assert menu.evaluate(SHOWN_WHOLE), "the language menu cuts its chosen name"
     # Its own choice: Spanish, then Arabic, a name half typed in between.
     menu.select_option("es")
     expect(phone.locator("html")).to_have_attribute("lang", "es")
