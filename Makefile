@@ -63,7 +63,7 @@ screenshots: $(STAMP)
 # then every language's .po updated from it (new messages empty, changed ones fuzzy, for a
 # translator; tests/test_i18n.py fails until each is translated and reviewed).
 MESSAGE_CODE := rules lab drawing widgets printables playbook i18n notebooks
-# the rulings pages games' pages show (widgets.reference.rulings), named as files; names.md is on none
+# the rulings pages the games' pages show (widgets.reference.rulings), named as files; names.md is on no page
 RULINGS := $(filter-out docs/rules/names.md,$(wildcard docs/rules/*.md))
 messages: $(STAMP)
 	PYTHONPATH=$(CURDIR) $(VENV)/bin/pybabel -q extract -F i18n/babel.cfg -k _ -k _n:1,2 -k say -k say_n:1,2 \
