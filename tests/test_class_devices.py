@@ -62,6 +62,9 @@ def test_every_way_back_brings_the_same_device_to_its_seat(store) -> None:
         page = open_as(store, query, devices[0])
         assert page.role == "student" and page.student.id == ana.id, (way, page.status.message)
         assert page.seat_page is not None and page.seat_page.role == "seat" and page.seat_page.seat == seat.seat, (way, page.status.message)
+        # and its address becomes the seat's own link again (a reload of the class page before
+        # the link got there stayed on the class's address)
+        assert _seat_link(page) == link and f"{card(record.game).notebook}?" in page.seat_page.navigator.value, way
     # The code typed again at the short address (/j), on the same device.
     typed = open_as(store, "", devices[0])
     assert typed.role == "code"

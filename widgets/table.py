@@ -465,6 +465,10 @@ class TableDashboard(widgets.VBox):
         mine = key_matches(dict(table.meta.get("seat_keys") or {}).get(str(seat)), self._seat_key)
         if seat is None or seat in table.bots or (held is not None and mine):
             self._confirm_pending = isinstance(held, dict) and not held.get("confirmed")
+            if seat is not None and held is not None and mine:
+                # Its link in the address bar again: a class page reloaded before its seat's
+                # link got there opens the seat by the class's address, and would stay on it.
+                self._remember_seat(table_id, seat, self._seat_key or "")
             return True
         key = new_key()
         try:
