@@ -8,8 +8,10 @@ PORT   ?= 8866
 AXE    := tools/axe/node_modules/axe-core/axe.min.js
 # Lighthouse for the bench's phone part (benchmarks/phone.py), at the version its lock pins
 LIGHTHOUSE := tools/lighthouse/node_modules/lighthouse/cli/index.js
+# The pages' own frontend (frontend/), built into the template (docs/phones.md)
+FRONTEND := templates/voila/templates/playbook/static/frontend/page.js
 
-.PHONY: serve test test-fast lint screenshots bench clean axe lighthouse messages
+.PHONY: serve test test-fast lint screenshots bench clean axe lighthouse messages frontend
 
 # The suite starts some 400 Python processes (kernels, servers, workers); where the environment
 # says not to write bytecode, each compiled the playbook's modules again (60 ms a kernel).
@@ -21,12 +23,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-serve: $(STAMP)
+serve: $(STAMP) frontend
 	$(VENV)/bin/playbook serve --port $(PORT) --open
 
 # Lint and types first (settings in pyproject.toml), then every test on every core
 # (pytest-xdist); tests/conftest.py says which tests share a worker.
-test: lint axe
+test: lint axe frontend
 	$(PY) -m pytest -n auto --dist loadgroup --durations=25
 
 # axe-core from npm (Node.js); without npm, or offline, the accessibility tests skip (in CI they
@@ -43,6 +45,15 @@ $(LIGHTHOUSE): tools/lighthouse/package.json tools/lighthouse/package-lock.json
 	@if ! command -v npm >/dev/null; then echo "npm not found: the bench leaves Lighthouse's scores out (install Node.js and npm, then make lighthouse)"; \
 	elif npm ci --prefix tools/lighthouse --no-audit --no-fund --loglevel=error; then touch $@; \
 	else echo "npm ci failed: the bench leaves Lighthouse's scores out until make lighthouse installs it"; fi
+
+# The pages' own frontend: ipywidgets' widget manager on the page's kernel, its packages at the
+# versions frontend/package-lock.json pins, bundled by esbuild into the template's
+# static/frontend/ (never committed). Without npm the pages use Voila's frontend, slower on a phone.
+frontend: $(FRONTEND)
+$(FRONTEND): frontend/package.json frontend/package-lock.json $(wildcard frontend/src/*)
+	@if ! command -v npm >/dev/null; then echo "npm not found: the pages use Voila's own frontend, slower on phones (install Node.js and npm, then make frontend)"; \
+	elif npm ci --prefix frontend --no-audit --no-fund --loglevel=error && npm run --prefix frontend --silent build; then touch $@; \
+	else echo "the pages' frontend did not build: the pages use Voila's own frontend until make frontend builds it"; fi
 
 # The inner loop: every test but the browsers, the notebooks (each runs in a kernel of its own)
 # and those marked `heavy` (a real server, a kernel, a build, races of processes, sweeps). A module's

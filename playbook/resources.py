@@ -54,10 +54,22 @@ def templates_dir() -> Path:
     return _folder("templates")
 
 
+def template_static_path(name: str) -> Path:
+    """The file `name` of the Voila template's static folder."""
+    return templates_dir() / "voila" / "templates" / "playbook" / "static" / name
+
+
+def frontend_built() -> bool:
+    """Whether the pages' own frontend is built (`make frontend`: static/frontend/page.js).
+    Without it (no npm where the playbook was installed) the pages use Voila's frontend: the same
+    pages, slower on a phone (docs/phones.md)."""
+    return template_static_path("frontend/page.js").is_file()
+
+
 def template_static(name: str) -> str:
     """The text of the file `name` of the Voila template's static folder (`board.css`): the
     pages' CSS and scripts, which the template links and JupyterLab pages are sent as text."""
-    return (templates_dir() / "voila" / "templates" / "playbook" / "static" / name).read_text(encoding="utf-8")
+    return template_static_path(name).read_text(encoding="utf-8")
 
 
 def rules_doc(slug: str) -> str:

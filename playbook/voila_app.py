@@ -49,6 +49,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from playbook import budget as pages
+from playbook import resources
 from playbook.doors import OwnKernel, OwnPage, OwnShutdown, RoomDoor, WrongCodes, turned_away
 from playbook.headers import SECURITY_HEADERS, SecurityHeaders, keep_keys_out_of_logs, log_request
 from playbook.links import CLASS_PAGE
@@ -104,6 +105,8 @@ def compile_templates_once(exporter: type[VoilaExporter] = VoilaExporter) -> Com
     def _create_environment(self: Any) -> jinja2.Environment:
         environment = create(self)
         environment.bytecode_cache = cache
+        # The template draws the page with the playbook's frontend when it is built.
+        environment.globals["playbook_frontend"] = resources.frontend_built()
         return environment
 
     exporter._create_environment = _create_environment
@@ -198,12 +201,18 @@ class TemplateFiles(TemplateStaticFileHandler):
     """
 
     YEAR = YEAR
+    #: the frontend's fonts, named by their content's hash as the build wrote them (esbuild's
+    #: `[name]-[hash]`): linked from its stylesheet, without `?v=`, and as safe to keep.
+    HASHED = re.compile(r"(?:^|/)frontend/[\w.-]+-[A-Z0-9]{8}\.\w+$")
+
+    def _versioned(self, path: str) -> bool:
+        return "v" in self.request.arguments or bool(self.HASHED.search(path))
 
     def get_cache_time(self, path: str, modified: Any, mime_type: str) -> int:
-        return self.YEAR if "v" in self.request.arguments else 0
+        return self.YEAR if self._versioned(path) else 0
 
     def set_extra_headers(self, path: str) -> None:
-        if "v" in self.request.arguments:
+        if self._versioned(path):
             self.set_header("Cache-Control", f"max-age={self.YEAR}, immutable")
 
 

@@ -5,6 +5,8 @@ from the browser's cache. One seat page, opened twice on one server, walked thro
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -54,11 +56,14 @@ def test_a_seat_page_is_light(voila: VoilaFactory, chromium: Browser) -> None:
         page = context.new_page()
         draw = open_dashboard(page, url, f"{SEAT} .pb-draw")
 
-        # What a page never uses is not loaded: no denied extension's files, none in its config.
-        loaded = page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
-        assert any("/labextensions/@jupyter-widgets/jupyterlab-manager/" in name for name in loaded), "the widgets manager is not loaded"
+        # What a page never uses is not loaded: the playbook's frontend draws it (one script and
+        # one sheet), not Voila's (voila.js, its chunks and the JupyterLab extensions' files).
+        loaded = [urlsplit(name).path for name in page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")]
+        scripts = [name for name in loaded if name.endswith(".js")]
+        assert "/voila/templates/playbook/static/frontend/page.js" in scripts, "the playbook's frontend is not loaded"
+        assert not [name for name in loaded if "/labextensions/" in name or name.startswith("/voila/static/")], "Voila's frontend is loaded"
+        assert not [name for name in scripts if "/templates/playbook/static/" not in name], "a script not the template's is loaded"
         for extension in UNUSED_EXTENSIONS:
-            assert not [name for name in loaded if f"/labextensions/{extension}/" in name], f"{extension} is loaded"
             assert extension not in page.locator("#jupyter-config-data").text_content(), f"{extension} is still in the page's config"
 
         # Drawn in place: the intro, the outputs and the reference panels do not jump.
@@ -73,7 +78,7 @@ def test_a_seat_page_is_light(voila: VoilaFactory, chromium: Browser) -> None:
         since = page.evaluate("performance.now()")
         page.wait_for_timeout(2500)
         ran = page.evaluate("(since) => window.__timers.filter((t) => t.at > since)", since)
-        ours = [t for t in ran if "/templates/playbook/static/" in t["from"]]
+        ours = [t for t in ran if "/templates/playbook/static/" in t["from"] and "/static/frontend/" not in t["from"]]
         ticking = [t for t in ours if t["kind"] == "setInterval" and t["delay"] != 4000]
         assert not ticking, f"the template's scripts poll on an idle page: {ticking}"
         assert len(ours) <= 2, f"the template's scripts ran {len(ours)} timers in 2.5 s on an idle page: {ours}"
