@@ -1,6 +1,7 @@
 """A phone's own part of a seat: the time from navigation to a usable seat page in Chromium with
 its CPU slowed as DevTools and Lighthouse model phones (1x this machine, 4x a mid-range phone,
-10x a low-end one), beside the bare one-button Voila page under the same slowdown in the same run.
+10x a low-end one), beside the bare one-button Voila page (Voila's own template and frontend)
+under the same slowdown in the same run.
 
 Pages: a New Rule seat and a Leerdam seat (usable: their main button visible and enabled), and
 the class's join page (usable: its name box; then typed, joined, and the lobby shown). Each on a
@@ -177,7 +178,8 @@ def _servers(folder: Path) -> Iterator[tuple[Any, Any, dict[str, Any]]]:
     quick = ["--VoilaConfiguration.preheat_kernel=True", "--PlaybookVoila.refill_quiet_seconds=1"]
     with ExitStack() as stack:
         playbook = stack.enter_context(background_server(NOTEBOOKS_DIR, folder / "voila.log", db_path=db, timeout=180, extra_args=[*quick, f"--VoilaKernelManager.kernel_pools_config={json.dumps(pools)}"]))
-        bare = stack.enter_context(background_server(BARE, folder / "bare.log", db_path=folder / "bare.sqlite3", timeout=180, pool_size=READY, extra_args=quick[1:]))
+        # The bare page as Voila draws it: its own lab template and frontend.
+        bare = stack.enter_context(background_server(BARE, folder / "bare.log", db_path=folder / "bare.sqlite3", timeout=180, pool_size=READY, extra_args=[*quick[1:], "--VoilaConfiguration.template=lab"]))
         urls = {
             "bare": bare.url,
             "new-rule seat": seat("new-rule", ("Anneliese", "Bo", "Zoë")),

@@ -49,6 +49,8 @@ def test_the_sdist_and_the_wheel_carry_every_notebook_the_template_and_the_rulin
         assert {f"{folder}/{name}" for name in files} <= in_sdist
         assert {f"{packaged}/{name}" for name in files} <= in_wheel
     assert "deploy/nginx/playbook-proxy.conf" in in_sdist
+    # the pages' own frontend, built by make (the suite runs after it)
+    assert "playbook/templates/voila/templates/playbook/static/frontend/page.js" in in_wheel
     assert not [name for name in in_wheel if name.startswith(("tests/", "benchmarks/"))]
 
 

@@ -26,6 +26,8 @@ from packaging.utils import canonicalize_name
 __all__ = ["ROOT", "build_distribution", "fresh_venv", "wheel_requirements"]
 
 ROOT = Path(__file__).resolve().parents[2]
+#: where `make frontend` writes the pages' frontend (git ignores it).
+FRONTEND_BUILT = ROOT / "templates" / "voila" / "templates" / "playbook" / "static" / "frontend"
 
 
 def build_distribution(out: Path) -> tuple[Path, Path]:
@@ -35,8 +37,11 @@ def build_distribution(out: Path) -> tuple[Path, Path]:
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         cwd=ROOT, check=True, capture_output=True,
     ).stdout.decode().split("\0")
+    # The pages' frontend is built (make frontend), not committed: a distribution built after
+    # `make` carries it, as the checkout has it.
+    built = [path.relative_to(ROOT).as_posix() for path in sorted(FRONTEND_BUILT.glob("*"))]
     source = out / "source"
-    for name in filter(None, listed):
+    for name in filter(None, [*listed, *built]):
         path = ROOT / name
         if path.is_file():
             target = source / name
