@@ -26,6 +26,8 @@ STATIC = TEMPLATE / "static"
 FILES = sorted(path.name for path in STATIC.iterdir() if path.is_file())
 SCRIPTS = [name for name in FILES if name.endswith(".js")]
 SHEETS = [name for name in FILES if name.endswith(".css")]
+#: the pages' own frontend, built into static/frontend/ (make frontend, from frontend/)
+FRONTEND = ["frontend/page.css", "frontend/page.js"]
 #: how long a browser keeps a file asked for by its version (`playbook.voila_app.TemplateFiles`)
 KEPT = "max-age=31536000, immutable"
 
@@ -45,7 +47,7 @@ def test_the_template_is_markup_and_links_every_file_of_its_static_folder_once()
     template = (TEMPLATE / "index.html.j2").read_text(encoding="utf-8")
     assert "<style" not in template and "<script" not in template, "CSS and scripts belong in static/"
     names = linked(template)
-    assert sorted(names) == FILES, "a file the template does not link, or a link to no file"
+    assert sorted(names) == sorted(FILES + FRONTEND), "a file the template does not link, or a link to no file"
     assert len(names) == len(set(names))
     assert SCRIPTS and SHEETS
 
@@ -148,3 +150,18 @@ def test_behind_nginx_at_a_path_the_pages_files_come_the_same(tmp_path: Path) ->
         running_nginx(tmp_path / "nginx", free_port(), [server.port]) as proxy,
     ):
         check_served(proxy + "/playbook/", "/playbook/")
+
+
+def test_the_pages_frontend_is_built_and_light() -> None:
+    """`make test` builds the pages' own frontend first (`make frontend`): without it every
+    browser test would test Voila's frontend instead. One script and one sheet, kept small:
+    a phone parses all of it before the first button (docs/phones.md)."""
+    built = STATIC / "frontend"
+    if not (built / "page.js").is_file():
+        reason = "the pages' frontend is not built (make frontend: Node.js and npm)"
+        if in_ci():
+            pytest.fail(f"{reason}; CI must test the pages as phones get them")
+        pytest.skip(reason)
+    assert (built / "page.js").stat().st_size < 1_200_000
+    assert (built / "page.css").stat().st_size < 200_000
+    assert sorted(path.suffix for path in built.iterdir()) == [".css", ".js", ".woff2", ".woff2"], "only the fonts a browser asks for"
