@@ -134,6 +134,10 @@ async function drawOutputs(widgets) {
 
 /** The kernel Voila started for this page (the page's config names it), as Voila's frontend connects to it. */
 function connect() {
+  // The page's config, read now that the page is whole: a module that asked before it was
+  // there left JupyterLab's PageConfig empty.
+  const config = JSON.parse(document.getElementById('jupyter-config-data').textContent);
+  Object.entries(config).forEach(([name, value]) => PageConfig.setOption(name, typeof value === 'string' ? value : JSON.stringify(value)));
   const baseUrl = PageConfig.getBaseUrl();
   const serverSettings = ServerConnection.makeSettings({ baseUrl });
   // Comms on the kernel's main shell: a page may send only the messages Voila allows, and a
@@ -170,4 +174,11 @@ async function start() {
   await drawOutputs(widgets);
 }
 
-start().catch((error) => console.error('the page did not start', error));
+// Loaded while the server still writes the page: its outputs are there once the page is whole.
+function whole() {
+  return document.readyState === 'loading'
+    ? new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }))
+    : Promise.resolve();
+}
+
+whole().then(start).catch((error) => console.error('the page did not start', error));
