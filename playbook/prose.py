@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import html
+import importlib
 import json
 import os
 import re
@@ -35,7 +36,14 @@ from i18n.extract import cell_source, prose_blocks
 from rules.games import CARDS
 from rules.text import Said, say
 
-__all__ = ["TOOLS", "Tool", "cards_html", "cell_htmls", "cell_language", "markdown_html"]
+__all__ = ["TOOLS", "Tool", "cards_html", "cell_htmls", "cell_language", "markdown_html", "markdown_ready"]
+
+
+def markdown_ready() -> None:
+    """Import nbconvert's Markdown renderer now (most of a second: nbconvert brings nbclient
+    and more). A game page's kernel does it before it waits for its page's request, so the
+    rulings it renders after it are not the student's wait (`widgets.table.TableDashboard`)."""
+    importlib.import_module("nbconvert.filters.markdown_mistune")  # nbconvert.filters.strings with it
 
 
 def markdown_html(source: str, literal: bool = False) -> str:

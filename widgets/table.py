@@ -51,6 +51,7 @@ from playbook.access import Access, key_matches, new_key, resolve, server_key, t
 from playbook.bots import undo_plan
 from playbook.classes import chooser, stopped_text
 from playbook.links import public_base, table_links, table_query
+from playbook.prose import markdown_ready
 from playbook.store import CLASS_ENDED, STOPPED, Claim, Confirm, HandOver, Play, Refused, Release, SetMeta, StaleTable, Store, StoreFault, Table, TableInfo, Undo, bot_of_move, undo_reason
 from rules import Action, RuleError, SaveFileError, load_game, new_game
 from rules.core import AnyGame, seats_said
@@ -220,6 +221,10 @@ class TableDashboard(widgets.VBox):
 
     def __init__(self, store: Store | None = None, query: str | None = None) -> None:
         self.store = store if store is not None else Store()
+        if query is None:
+            # The page's rulings panel is rendered after its request: its Markdown renderer
+            # is imported before (a ready kernel waits for the request in `page_query`).
+            markdown_ready()
         #: the page's query string; None reads the page's own (`page_query`).
         self.query = page_query() if query is None else query
         self.role = "lobby"
