@@ -23,11 +23,11 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from playbook.resources import template_static_path
+
 __all__ = ["ROOT", "build_distribution", "fresh_venv", "wheel_requirements"]
 
 ROOT = Path(__file__).resolve().parents[2]
-#: where `make frontend` writes the pages' frontend (git ignores it).
-FRONTEND_BUILT = ROOT / "templates" / "voila" / "templates" / "playbook" / "static" / "frontend"
 
 
 def build_distribution(out: Path) -> tuple[Path, Path]:
@@ -39,7 +39,7 @@ def build_distribution(out: Path) -> tuple[Path, Path]:
     ).stdout.decode().split("\0")
     # The pages' frontend is built (make frontend), not committed: a distribution built after
     # `make` carries it, as the checkout has it.
-    built = [path.relative_to(ROOT).as_posix() for path in sorted(FRONTEND_BUILT.glob("*"))]
+    built = [path.relative_to(ROOT).as_posix() for path in sorted(template_static_path("frontend").glob("*"))]
     source = out / "source"
     for name in filter(None, [*listed, *built]):
         path = ROOT / name
